@@ -1,0 +1,7 @@
+/**
+ * The `agent` command: argument parsing, output and exit codes, thin over `hub/`
+ * and `kit/`.
+ *
+ * @module
+ */
+export {};

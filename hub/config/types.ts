@@ -1,0 +1,138 @@
+/**
+ * The typed form of `agent.toml`, after validation and defaults. The loader
+ * (`load.ts`) produces these; every other module reads only these types.
+ *
+ * @module
+ */
+import type { Lang } from "../i18n.ts";
+
+/** Provider ids, as the spec names them. */
+export type ProviderId =
+  | "vendor-a"
+  | "vendor-b"
+  | "vendor-c"
+  | "vendor-d"
+  | "local-runtime"
+  | "fake";
+
+/** Every provider id, in the spec's order. */
+export const PROVIDER_IDS: readonly ProviderId[] = [
+  "vendor-a",
+  "vendor-b",
+  "vendor-c",
+  "local-runtime",
+  "vendor-d",
+  "fake",
+];
+
+/** A budget period; calendar periods in Europe/Istanbul. */
+export type Period = "day" | "week" | "month";
+
+/** `budget` under a role. */
+export interface BudgetConfig {
+  /** Dollars per period; positive. */
+  usd: number;
+  period: Period;
+  /** Another role that answers once this budget is spent, until the reset. */
+  degrade_to?: string;
+}
+
+/** `params` under a role (or a fallback). */
+export interface RoleParams {
+  base_url?: string;
+  api_key_env?: string;
+  reasoning_effort?: string;
+  /** `fake` only: the replies, answered in turn (then `Okay.`). */
+  replies?: string[];
+  /** `vendor-d` only: the region, instead of `VENDOR_D_REGION`. */
+  region?: string;
+}
+
+/**
+ * `cache` under a role; honoured by `vendor-a` and `vendor-d` (prompt caching).
+ * The spec leaves the fields open; these are ours.
+ */
+export interface CacheConfig {
+  /** Mark the system prompt (persona) as a cache prefix. @default true */
+  system: boolean;
+  /** Also mark the conversation so far as a cache prefix. @default true */
+  messages: boolean;
+  /** How long the provider keeps the prefix: `5m` or `1h`. @default "5m" */
+  ttl: "5m" | "1h";
+}
+
+/** `fallback` under a role: used when the role's provider has no credentials. */
+export interface FallbackConfig {
+  provider: ProviderId;
+  model_id: string;
+  max_tokens?: number;
+  params: RoleParams;
+}
+
+/** `[models.roles.<role>]` */
+export interface RoleConfig {
+  provider: ProviderId;
+  model_id: string;
+  max_tokens?: number;
+  params: RoleParams;
+  budget?: BudgetConfig;
+  /** Name of another defined role, used when this role's model cannot be reached. */
+  failover?: string;
+  fallback?: FallbackConfig;
+  cache?: CacheConfig;
+}
+
+/** `[models.prices.<model_id>]`, dollars per million tokens. */
+export interface PriceConfig {
+  input: number;
+  output: number;
+  /** Defaults to `input`. */
+  cache_read: number;
+  /** Defaults to `input`. */
+  cache_write: number;
+}
+
+/** `[net]` (written `[{base_url}]` in the spec). */
+export interface NetConfig {
+  name?: string;
+  auto_reply: boolean;
+  max_hops: number;
+  max_auto_replies_per_hour: number;
+  public_note: string;
+  store: "file" | "spine";
+  link: "auto" | "websocket" | "poll";
+  poll_timeout_seconds: number;
+  /** Universe host; empty switches the universe off. */
+  universe: string;
+  universe_links: boolean;
+  /** 5 to 1440. */
+  universe_report_minutes: number;
+}
+
+/** `[components]`: extra components by module specifier, and names switched off. */
+export interface ComponentsConfig {
+  /** Module specifiers (paths relative to the home, `file:`, `npm:`), each exporting a manifest. */
+  modules: string[];
+  /** Component names that are installed but not used. */
+  disabled: string[];
+}
+
+/** The whole validated `agent.toml`. */
+export interface AgentConfig {
+  models: {
+    roles: Record<string, RoleConfig>;
+    prices: Record<string, PriceConfig>;
+  };
+  ui: { lang?: Lang };
+  sessions: { backend: "file" | "spine" };
+  messenger: {
+    /** Chat ids allowed to talk to the agent, besides `MESSENGER_ALLOWED_CHAT_IDS`. */
+    allowed_chat_ids: string[];
+  };
+  hub: {
+    /** Loopback port of the control API. */
+    port: number;
+  };
+  net: NetConfig;
+  components: ComponentsConfig;
+}

@@ -1,0 +1,8 @@
+/**
+ * The agent network protocol (v1): addresses, base64url, identities, cards, signed
+ * envelopes, sealed boxes and universe requests. Web APIs only, so the spine and
+ * universe Workers import it too.
+ *
+ * @module
+ */
+export {};
