@@ -1,0 +1,52 @@
+/**
+ * The money area's sentences in English and Turkish. Dollar amounts arrive already
+ * formatted by `formatUsd()`, times by `formatTime()`.
+ *
+ * @module
+ */
+import { catalogue } from "../i18n.ts";
+
+/** Translator for budgets, spend lines and the doctor's budget check. */
+export const t = catalogue({
+  budget_spent:
+    "The {role} budget is spent (${spent} of ${cap}) and resets at {time}. To raise the cap, change it in agent.toml.",
+  budget_spent_stand_in:
+    "The {role} budget is spent until {time}, and {stand_in}, which stands in for it, is spent too until {stand_in_time}.",
+  degrade_notice: "({role} budget spent until {time}; {stand_in} answered.)",
+  span_today: "today",
+  span_this_week: "this week",
+  span_this_month: "this month",
+  line_budget: "{role} {provider} ${spent} of ${cap} {span}, resets {time}",
+  line_no_budget: "{role} {provider} ${spent} this month, no budget",
+  line_unmetered: "{role} {provider} no budget (its calls are not counted)",
+  suffix_spent: " · SPENT",
+  suffix_degrade: ", {stand_in} answers instead",
+  suffix_unpriced_one: " · 1 call without a price for {model}",
+  suffix_unpriced: " · {n} calls without a price for {model}",
+  status_item: "{role} ${spent} of ${cap} {span} (resets {time})",
+  status_line: "Budget: {items}",
+  status_unknown: "Budget: unknown.",
+  no_ledger_yet: "no spend recorded yet",
+  ledger_unreadable: "cannot read the spend ledger: {detail}",
+}, {
+  budget_spent:
+    "{role} bütçesi tükendi (${cap} sınırın ${spent} kadarı harcandı) ve {time} itibarıyla yenilenir. Sınırı yükseltmek için agent.toml dosyasında değiştirin.",
+  budget_spent_stand_in:
+    "{role} bütçesi {time} saatine kadar tükendi; onun yerine geçen {stand_in} de {stand_in_time} saatine kadar tükendi.",
+  degrade_notice: "({role} bütçesi {time} saatine kadar tükendi; {stand_in} yanıtladı.)",
+  span_today: "bugün",
+  span_this_week: "bu hafta",
+  span_this_month: "bu ay",
+  line_budget: "{role} {provider} ${spent} / ${cap} {span}, yenilenme {time}",
+  line_no_budget: "{role} {provider} ${spent} bu ay, bütçe yok",
+  line_unmetered: "{role} {provider} bütçe yok (çağrıları sayılmaz)",
+  suffix_spent: " · TÜKENDİ",
+  suffix_degrade: ", yerine {stand_in} yanıtlar",
+  suffix_unpriced_one: " · {model} için fiyatı olmayan 1 çağrı",
+  suffix_unpriced: " · {model} için fiyatı olmayan {n} çağrı",
+  status_item: "{role} ${spent} / ${cap} {span} (yenilenme {time})",
+  status_line: "Bütçe: {items}",
+  status_unknown: "Bütçe: bilinmiyor.",
+  no_ledger_yet: "henüz harcama kaydı yok",
+  ledger_unreadable: "harcama defteri okunamıyor: {detail}",
+});
