@@ -5,4 +5,8 @@
  *
  * @module
  */
-export {};
+export * from "./b64u.ts";
+export * from "./address.ts";
+export * from "./identity.ts";
+export * from "./card.ts";
+export * from "./envelope.ts";

@@ -1,0 +1,57 @@
+import { assertEquals, assertThrows } from "./_test_assert.ts";
+import { b64uDecode, b64uEncode, isB64u } from "./b64u.ts";
+
+Deno.test("b64uEncode() uses the url alphabet without padding", () => {
+  assertEquals(b64uEncode(new Uint8Array([])), "");
+  assertEquals(b64uEncode(new Uint8Array([0xfb, 0xff])), "-_8");
+  assertEquals(b64uEncode(new TextEncoder().encode("foobar")), "Zm9vYmFy");
+  assertEquals(b64uEncode(new TextEncoder().encode("fooba")), "Zm9vYmE");
+  assertEquals(b64uEncode(new TextEncoder().encode("f")), "Zg");
+});
+
+Deno.test("b64uDecode() accepts input with or without padding", () => {
+  for (const text of ["f", "fo", "foo", "foob", "fooba", "foobar"]) {
+    const bytes = new TextEncoder().encode(text);
+    const bare = b64uEncode(bytes);
+    assertEquals(b64uDecode(bare), bytes);
+    const padded = bare + "=".repeat((4 - (bare.length % 4)) % 4);
+    assertEquals(b64uDecode(padded), bytes);
+  }
+});
+
+Deno.test("b64uDecode() round-trips every byte value", () => {
+  const bytes = new Uint8Array(256).map((_, i) => i);
+  for (let n = 0; n <= 256; n += 17) {
+    assertEquals(b64uDecode(b64uEncode(bytes.subarray(0, n))), bytes.subarray(0, n));
+  }
+});
+
+Deno.test("b64uDecode() rejects the standard alphabet, whitespace and bad lengths", () => {
+  for (
+    const bad of [
+      "+_8",
+      "/_8",
+      "-_8 ",
+      " -_8",
+      "-_\n8",
+      "A",
+      "AAAAA",
+      "Zg=",
+      "Zg===",
+      "Zm9=v",
+      "=",
+      "Zm9vY=",
+      "Zg==Zg",
+    ]
+  ) {
+    assertThrows(() => b64uDecode(bad), TypeError);
+    assertEquals(isB64u(bad), false);
+  }
+});
+
+Deno.test("b64uDecode() rejects stray bits after the last byte", () => {
+  assertEquals(b64uDecode("Zg"), new Uint8Array([0x66]));
+  assertThrows(() => b64uDecode("Zh"), TypeError);
+  assertThrows(() => b64uDecode("Zm9"), TypeError);
+  assertEquals(b64uDecode("Zm8"), new TextEncoder().encode("fo"));
+});
