@@ -1,0 +1,82 @@
+// Shared helpers for this folder's tests.
+import type { AgentConfig, RoleConfig } from "../config/types.ts";
+import { type CallRecord, Ledger } from "./ledger.ts";
+
+/** An Istanbul wall-clock time as epoch ms. */
+export function ist(text: string): number {
+  return Temporal.ZonedDateTime.from(`${text}[Europe/Istanbul]`).epochMilliseconds;
+}
+
+/** A ledger in a fresh temporary directory. */
+export function tempLedger(): Ledger {
+  return Ledger.open(`${Deno.makeTempDirSync({ prefix: "money_test_" })}/spend.sqlite3`);
+}
+
+/** One call of `role` costing `usd` at `ts`. */
+export function spend(role: string, ts: number, usd: number | null): CallRecord {
+  return {
+    ts,
+    role,
+    provider: "vendor-a",
+    model_id: "model-1",
+    input_tokens: 10,
+    output_tokens: 10,
+    cache_read_tokens: 0,
+    cache_write_tokens: 0,
+    usd,
+    channel: "cli",
+    session_id: null,
+    peer: null,
+  };
+}
+
+/** A configuration with just these roles, the way the loader would return it. */
+export function configWith(roles: Record<string, RoleConfig>): AgentConfig {
+  return {
+    models: { roles, prices: {} },
+    ui: {},
+    sessions: { backend: "file" },
+    messenger: { allowed_chat_ids: [] },
+    hub: { port: 8790 },
+    net: {
+      auto_reply: true,
+      max_hops: 3,
+      max_auto_replies_per_hour: 20,
+      public_note: "",
+      store: "file",
+      link: "auto",
+      poll_timeout_seconds: 25,
+      universe: "",
+      universe_links: false,
+      universe_report_minutes: 60,
+    },
+    components: { modules: [], disabled: [] },
+  };
+}
+
+/** The shipped roles: brain degrades to fast, local fails over to fast. */
+export function shippedRoles(): Record<string, RoleConfig> {
+  return {
+    brain: {
+      provider: "vendor-a",
+      model_id: "brain-model",
+      max_tokens: 4096,
+      params: {},
+      budget: { usd: 15, period: "month", degrade_to: "fast" },
+    },
+    fast: {
+      provider: "vendor-a",
+      model_id: "fast-model",
+      max_tokens: 1024,
+      params: {},
+      budget: { usd: 1, period: "day" },
+    },
+    local: {
+      provider: "local-runtime",
+      model_id: "local-model",
+      max_tokens: 1024,
+      params: { reasoning_effort: "none" },
+      failover: "fast",
+    },
+  };
+}
