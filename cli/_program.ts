@@ -1,0 +1,296 @@
+/**
+ * The full `agent` run: environment and `.env`, paths, language, commander with the
+ * global options, the chosen command's module, usage errors as one sentence (exit 2).
+ *
+ * @module
+ */
+import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { isLang, type Lang } from "../hub/i18n.ts";
+import { Logger } from "../hub/log.ts";
+import { resolvePaths } from "../hub/paths.ts";
+import { readEnvFileSync } from "../hub/env_file.ts";
+import { ConfigError, loadConfig } from "../hub/config/load.ts";
+import type { CommandModule } from "./command.ts";
+import { UsageError } from "./command.ts";
+import { type CommandContext, createContext } from "./context.ts";
+import { COMMANDS } from "./commands/_registry.ts";
+import type { Prescan } from "./_prescan.ts";
+import { t } from "./_messages.ts";
+
+interface Selection {
+  module: CommandModule;
+  cmd: Command;
+  args: string[];
+  opts: Record<string, unknown>;
+}
+
+/** Runs `agent` with `argv` after the fast-path scan; returns the exit code. */
+export async function runProgram(argv: string[], pre: Prescan): Promise<number> {
+  const processEnv = Deno.env.toObject();
+  if (pre.profile !== undefined) Deno.env.set("AGENT_PROFILE", pre.profile);
+  let preLang: Lang | undefined;
+  if (pre.lang !== undefined) {
+    if (!isLang(pre.lang)) {
+      const lang = isLang(processEnv.AGENT_LANG) ? processEnv.AGENT_LANG : "en";
+      return usage(lang, t(lang, "bad_lang", { value: pre.lang }));
+    }
+    preLang = pre.lang;
+    Deno.env.set("AGENT_LANG", pre.lang);
+  }
+  const firstPaths = resolvePaths({ home: pre.home, env: processEnv });
+  const dotenv = readEnvFileSync(firstPaths.envFile);
+  // The environment wins over .env; .env fills the gaps so providers and child
+  // processes see the same values.
+  for (const [name, value] of Object.entries(dotenv)) {
+    if (Deno.env.get(name) === undefined) {
+      try {
+        Deno.env.set(name, value);
+      } catch { /* a name the platform refuses is simply not exported */ }
+    }
+  }
+  const env: Record<string, string> = { ...dotenv, ...Deno.env.toObject() };
+  const paths = resolvePaths({ home: pre.home, env });
+  const lang: Lang = preLang ??
+    (isLang(env.AGENT_LANG) ? env.AGENT_LANG : uiLangOf(paths.configFile));
+  const profile = pre.profile ?? (env.AGENT_PROFILE || "home");
+  const logger = new Logger({ file: paths.logFile, stderr: pre.verbose ? "INFO" : "WARNING" });
+  const ctx = createContext({
+    paths,
+    env,
+    lang,
+    profile,
+    verbose: pre.verbose,
+    logger,
+    loadConfig: () => loadConfig(paths),
+  });
+
+  const helpOut: string[] = [];
+  const errOut: string[] = [];
+  let selection: Selection | undefined;
+  const program = new Command("agent");
+  program
+    .description(t(lang, "program"))
+    .enablePositionalOptions()
+    .helpOption("-h, --help", t(lang, "opt_help"))
+    .helpCommand("help [command]", t(lang, "help_command"))
+    .option("--profile <name>", t(lang, "opt_profile"))
+    .option("--home <dir>", t(lang, "opt_home"))
+    .option("--lang <lang>", t(lang, "opt_lang"), (value: string) => {
+      if (!isLang(value)) throw new InvalidArgumentError(t(lang, "bad_lang", { value }));
+      return value;
+    })
+    .option("-v, --verbose", t(lang, "opt_verbose"))
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => helpOut.push(s),
+      writeErr: (s) => errOut.push(s),
+      outputError: () => {},
+    });
+
+  const modules = await commandModules(pre.command, ctx, lang);
+  for (const module of modules) {
+    const sub = program.command(module.name).description(module.summary[lang] ?? module.summary.en);
+    sub.helpOption("-h, --help", t(lang, "opt_help"));
+    module.configure(sub, lang);
+    attach(sub, module, (s) => selection = s, lang);
+  }
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    if (error.code === "commander.helpDisplayed" || error.code === "commander.version") {
+      writeStdout(localiseHelp(helpOut.join(""), lang));
+      return 0;
+    }
+    if (error.code === "commander.help") {
+      // A group called without its subcommand: commander printed help to stderr.
+      writeStderr(localiseHelp(errOut.join(""), lang));
+      return 2;
+    }
+    return usage(lang, commanderSentence(error, lang, argv));
+  }
+  if (selection === undefined) {
+    writeStderr(localiseHelp(program.helpInformation(), lang));
+    return usage(lang, t(lang, "no_command"));
+  }
+  const chosen: Selection = selection;
+  try {
+    return await chosen.module.run(ctx, chosen.args, chosen.opts);
+  } catch (error) {
+    return failure(ctx, error);
+  }
+}
+
+/** Loads the modules needed for this run: only the named built-in, else all of them. */
+async function commandModules(
+  name: string | undefined,
+  ctx: CommandContext,
+  lang: Lang,
+): Promise<CommandModule[]> {
+  const named = name === undefined ? undefined : COMMANDS.find((c) => c.name === name);
+  const entries = named !== undefined ? [named] : COMMANDS;
+  const modules: CommandModule[] = [];
+  for (const entry of entries) {
+    try {
+      modules.push((await entry.load()).command);
+    } catch (error) {
+      ctx.logger.warn(
+        t(lang, "component_command_failed", {
+          name: entry.name,
+          module: "cli/commands",
+          detail: describe(error),
+        }),
+      );
+    }
+  }
+  if (named !== undefined) return modules;
+  // Not a built-in (or help): extra commands from [components] may provide it.
+  const { componentCommands } = await import("../hub/components/commands.ts");
+  for (const found of await componentCommands(ctx)) {
+    if (modules.some((m) => m.name === found.name)) continue;
+    modules.push(found);
+  }
+  return modules;
+}
+
+/** Sets an action on `cmd` and every nested subcommand that records what was chosen. */
+function attach(
+  cmd: Command,
+  module: CommandModule,
+  choose: (s: Selection) => void,
+  lang: Lang,
+  path: string[] = [],
+): void {
+  if (cmd.commands.length === 0) {
+    cmd.action((...params: unknown[]) => {
+      const self = params[params.length - 1] as Command;
+      choose({ module, cmd: self, args: [...path, ...self.args], opts: self.opts() });
+    });
+    return;
+  }
+  for (const sub of cmd.commands) {
+    sub.helpOption("-h, --help", t(lang, "opt_help"));
+    attach(sub, module, choose, lang, [...path, sub.name()]);
+  }
+}
+
+function usage(lang: Lang, sentence: string): number {
+  void lang;
+  writeStderr(`${sentence}\n`);
+  return 2;
+}
+
+/** Turns a commander error into one of our sentences. */
+function commanderSentence(error: CommanderError, lang: Lang, argv: string[]): string {
+  const quoted = [...error.message.matchAll(/'([^']*)'/g)].map((m) => m[1] ?? "");
+  const name = quoted[0] ?? "";
+  const usageText = usageOf(argv);
+  switch (error.code) {
+    case "commander.unknownCommand":
+      return t(lang, "unknown_command", { name });
+    case "commander.unknownOption":
+      return t(lang, "unknown_option", { name, usage: usageText });
+    case "commander.missingArgument":
+      return t(lang, "missing_argument", { name, usage: usageText });
+    case "commander.optionMissingArgument":
+    case "commander.missingMandatoryOptionValue":
+      return t(lang, "option_missing_argument", { name: name.split(/[ ,]/)[0] ?? name });
+    case "commander.excessArguments":
+      return t(lang, "excess_arguments", { usage: usageText });
+    case "commander.conflictingOption":
+      return t(lang, "conflicting_option", { name: quoted.join("', '") });
+    case "commander.invalidArgument": {
+      // Our parsers throw a full sentence; commander wraps it after "is invalid. ".
+      const ours = error.message.split(" is invalid. ")[1];
+      if (ours !== undefined && ours !== "") return ours.trim();
+      return t(lang, "usage_generic", { usage: usageText, detail: stripError(error.message) });
+    }
+    default:
+      return t(lang, "usage_generic", { usage: usageText, detail: stripError(error.message) });
+  }
+}
+
+function stripError(message: string): string {
+  return message.replace(/^error: /, "").replace(/\.$/, "");
+}
+
+/** `agent <command words>` of this run, for messages. */
+function usageOf(argv: string[]): string {
+  const words: string[] = ["agent"];
+  let skip = false;
+  for (const arg of argv) {
+    if (skip) {
+      skip = false;
+      continue;
+    }
+    if (arg === "--home" || arg === "--profile" || arg === "--lang") {
+      skip = true;
+      continue;
+    }
+    if (arg.startsWith("-")) {
+      if (words.length > 1) break;
+      continue;
+    }
+    words.push(arg);
+    if (words.length >= 3) break;
+  }
+  return words.join(" ");
+}
+
+function localiseHelp(text: string, lang: Lang): string {
+  if (lang === "en") return text;
+  return text
+    .replace(/^Usage:/gm, t(lang, "heading_usage"))
+    .replace(/^Options:/gm, t(lang, "heading_options"))
+    .replace(/^Commands:/gm, t(lang, "heading_commands"))
+    .replace(/^Arguments:/gm, t(lang, "heading_arguments"))
+    .replace(/^Global Options:/gm, t(lang, "heading_global"));
+}
+
+function failure(ctx: CommandContext, error: unknown): number {
+  if (error instanceof UsageError || error instanceof ConfigError) {
+    ctx.err(error.message);
+    return 2;
+  }
+  ctx.logger.write(
+    "ERROR",
+    error instanceof Error ? (error.stack ?? error.message) : String(error),
+  );
+  ctx.err(t(ctx.lang, "unexpected", { detail: describe(error) }));
+  return 1;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** `[ui] lang` from agent.toml without validating the rest; `en` when absent or unreadable. */
+function uiLangOf(configFile: string): Lang {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(configFile);
+  } catch {
+    return "en";
+  }
+  // A cheap scan: the [ui] table's lang key, so a broken file elsewhere still picks
+  // the language its error is shown in.
+  let inUi = false;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line.startsWith("[")) inUi = /^\[\s*ui\s*\]/.test(line);
+    else if (inUi) {
+      const m = line.match(/^lang\s*=\s*["']([a-z]+)["']/);
+      if (m && isLang(m[1])) return m[1];
+    }
+  }
+  return "en";
+}
+
+function writeStdout(text: string): void {
+  Deno.stdout.writeSync(new TextEncoder().encode(text));
+}
+
+function writeStderr(text: string): void {
+  Deno.stderr.writeSync(new TextEncoder().encode(text));
+}

@@ -1,0 +1,45 @@
+/**
+ * The shape of one `agent` subcommand. Each `cli/commands/<name>.ts` exports
+ * `const command: CommandModule`; `cli/commands/_registry.ts` lists them as lazy imports
+ * so a run loads only the command it needs.
+ *
+ * @module
+ */
+import type { Command } from "commander";
+import type { Lang } from "../hub/i18n.ts";
+import type { CommandContext } from "./context.ts";
+
+/** One subcommand of `agent`. */
+export interface CommandModule {
+  /** The word after `agent` (for a group such as `hub`, the group's word). */
+  name: string;
+  /** One line for `agent --help`, per language. */
+  summary: Record<Lang, string>;
+  /**
+   * Declares arguments, options and nested subcommands on `cmd` (already named and
+   * described). Keep heavy imports out of here: load them inside {@linkcode run}.
+   */
+  configure(cmd: Command, lang: Lang): void;
+  /**
+   * Runs the command and returns its exit code. `args` are the positional arguments,
+   * `opts` the parsed options of the command that was invoked. For a group with nested
+   * subcommands, `args[0]` is the nested command's name and `opts` are its options.
+   */
+  run(ctx: CommandContext, args: string[], opts: Record<string, unknown>): Promise<number>;
+}
+
+/** A line of `cli/commands/_registry.ts`: a command name and how to load its module. */
+export interface CommandEntry {
+  /** The word after `agent`. */
+  name: string;
+  /** Imports the module lazily; it must export `command: CommandModule`. */
+  load: () => Promise<{ command: CommandModule }>;
+}
+
+/** Thrown by a command for bad user input: printed as one sentence, exit 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+  }
+}

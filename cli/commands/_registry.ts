@@ -1,0 +1,13 @@
+/**
+ * The built-in subcommands of `agent`, one line each, as lazy imports so a run loads
+ * only the command it needs. Add yours with one line:
+ * `{ name: "spend", load: () => import("./spend.ts") },`
+ *
+ * @module
+ */
+import type { CommandEntry } from "../command.ts";
+
+/** Every built-in command, in the order `agent --help` lists them. */
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: "version", load: () => import("./version.ts") },
+];

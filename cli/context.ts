@@ -1,0 +1,76 @@
+/**
+ * What every command gets: resolved paths, the merged environment, the UI language,
+ * the logger, output functions and the (cached) configuration.
+ *
+ * @module
+ */
+import type { AgentPaths } from "../hub/paths.ts";
+import type { Lang } from "../hub/i18n.ts";
+import type { Logger } from "../hub/log.ts";
+import type { AgentConfig } from "../hub/config/types.ts";
+
+/** The run's context, built once by `cli/main.ts`. */
+export interface CommandContext {
+  /** Paths from `--home`, `AGENT_HOME` and `AGENT_DATA_DIR`. */
+  paths: AgentPaths;
+  /** `<home>/.env` merged with the process environment (the environment wins). */
+  env: Record<string, string>;
+  /** The UI language: `--lang`, `AGENT_LANG`, `[ui] lang`, else `en`. */
+  lang: Lang;
+  /** The profile: `--profile`, `AGENT_PROFILE`, else `home`. */
+  profile: string;
+  /** `-v/--verbose`: INFO goes to stderr as well. */
+  verbose: boolean;
+  /** The agent log, echoing warnings (and INFO with `-v`) to stderr. */
+  logger: Logger;
+  /** Writes one line (a newline is added) to stdout. */
+  out(text: string): void;
+  /** Writes one line (a newline is added) to stderr. */
+  err(text: string): void;
+  /** Loads and validates `agent.toml` once per run; throws `ConfigError`. */
+  config(): Promise<AgentConfig>;
+}
+
+/** Options for {@linkcode createContext}. */
+export interface CreateContextOptions {
+  paths: AgentPaths;
+  env: Record<string, string>;
+  lang: Lang;
+  profile: string;
+  verbose: boolean;
+  logger: Logger;
+  /** Loads the configuration; called at most once. */
+  loadConfig: () => Promise<AgentConfig>;
+  /** @default writes to Deno.stdout */
+  write?: (text: string) => void;
+  /** @default writes to Deno.stderr */
+  writeErr?: (text: string) => void;
+}
+
+/** Builds a {@linkcode CommandContext}; tests pass `write`/`writeErr` to capture output. */
+export function createContext(options: CreateContextOptions): CommandContext {
+  const encoder = new TextEncoder();
+  const write = options.write ?? ((text: string) => writeAll(Deno.stdout, encoder.encode(text)));
+  const writeErr = options.writeErr ??
+    ((text: string) => writeAll(Deno.stderr, encoder.encode(text)));
+  let cached: Promise<AgentConfig> | undefined;
+  return {
+    paths: options.paths,
+    env: options.env,
+    lang: options.lang,
+    profile: options.profile,
+    verbose: options.verbose,
+    logger: options.logger,
+    out: (text) => write(`${text}\n`),
+    err: (text) => writeErr(`${text}\n`),
+    config: () => {
+      cached ??= options.loadConfig();
+      return cached;
+    },
+  };
+}
+
+function writeAll(target: { writeSync(p: Uint8Array): number }, bytes: Uint8Array): void {
+  let done = 0;
+  while (done < bytes.length) done += target.writeSync(bytes.subarray(done));
+}

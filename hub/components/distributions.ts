@@ -1,0 +1,27 @@
+/**
+ * The built-in distributions: how the built-in components are grouped for
+ * `agent version` and `agent components`. Kept as plain data so `agent version` reads
+ * it without loading anything else.
+ *
+ * @module
+ */
+
+/** The version of every built-in distribution (kept equal to `deno.json` `version`). */
+export const VERSION = "0.1.0";
+
+/** A built-in distribution. */
+export interface Distribution {
+  name: string;
+  version: string;
+  /** What it adds, for the README and `agent components`. */
+  about: string;
+}
+
+/** The built-in distributions, in the order `agent version` prints them. */
+export const DISTRIBUTIONS: readonly Distribution[] = [
+  { name: "agent-core", version: VERSION, about: "roles, providers, budgets, chat, hub" },
+  { name: "agent-net", version: VERSION, about: "the agent network and universe" },
+  { name: "agent-tui", version: VERSION, about: "the text user interface" },
+  { name: "agent-messenger", version: VERSION, about: "the messenger channel" },
+  { name: "agent-cloud", version: VERSION, about: "cloud mode" },
+];

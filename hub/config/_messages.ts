@@ -1,0 +1,71 @@
+/**
+ * Sentences of configuration errors. The `en` texts the spec names are exact.
+ *
+ * @module
+ */
+import { catalogue } from "../i18n.ts";
+
+/** Translator for configuration errors. */
+export const t = catalogue({
+  budget_period: "{file}: [models.roles.{role}] 'budget' needs 'period', one of day, week, month.",
+  stand_in_loop:
+    "{file}: [models.roles.{role}] stand-ins loop: {path} (budget.degrade_to and failover together).",
+  not_found: "{file}: not found at {path}; run 'agent init' to create it.",
+  unreadable: "{file}: cannot be read: {detail}.",
+  toml: "{file}: not valid TOML at line {line}, column {column}: {detail}.",
+  unknown_key: "{file}: {table} has an unknown key '{key}'.",
+  unknown_top: "{file}: unknown table or key '{key}'.",
+  missing: "{file}: {table} needs '{key}'.",
+  type: "{file}: {table} '{key}' must be {expected}.",
+  one_of: "{file}: {table} '{key}' must be one of {values}.",
+  positive: "{file}: {table} '{key}' must be a positive number.",
+  nonneg: "{file}: {table} '{key}' must be 0 or more.",
+  positive_int: "{file}: {table} '{key}' must be a whole number of 1 or more.",
+  nonneg_int: "{file}: {table} '{key}' must be a whole number of 0 or more.",
+  range_int: "{file}: {table} '{key}' must be a whole number from {min} to {max}.",
+  not_empty: "{file}: {table} '{key}' must not be empty.",
+  too_long: "{file}: {table} '{key}' must have at most {max} characters.",
+  global_prefix:
+    "{file}: {table} 'model_id' for vendor-d must be a global inference profile id starting with 'global.'.",
+  unknown_role: "{file}: {table} '{key}' names '{name}', which is not a role in [models.roles].",
+  self_role: "{file}: {table} '{key}' names the role itself.",
+  a_string: "a string",
+  a_number: "a number",
+  a_boolean: "true or false",
+  a_table: "a table",
+  a_list: "a list",
+  a_list_of_strings: "a list of strings",
+  a_list_of_ids: "a list of chat ids",
+}, {
+  budget_period:
+    "{file}: [models.roles.{role}] 'budget' için 'period' gerekli: day, week veya month.",
+  stand_in_loop:
+    "{file}: [models.roles.{role}] yedekler döngüye giriyor: {path} (budget.degrade_to ve failover birlikte).",
+  not_found: "{file}: {path} konumunda yok; oluşturmak için 'agent init' çalıştırın.",
+  unreadable: "{file}: okunamıyor: {detail}.",
+  toml: "{file}: {line}. satır, {column}. sütunda geçerli TOML değil: {detail}.",
+  unknown_key: "{file}: {table} bilinmeyen bir anahtar içeriyor: '{key}'.",
+  unknown_top: "{file}: bilinmeyen tablo veya anahtar '{key}'.",
+  missing: "{file}: {table} için '{key}' gerekli.",
+  type: "{file}: {table} '{key}' {expected} olmalı.",
+  one_of: "{file}: {table} '{key}' şunlardan biri olmalı: {values}.",
+  positive: "{file}: {table} '{key}' pozitif bir sayı olmalı.",
+  nonneg: "{file}: {table} '{key}' 0 veya daha büyük olmalı.",
+  positive_int: "{file}: {table} '{key}' 1 veya daha büyük bir tam sayı olmalı.",
+  nonneg_int: "{file}: {table} '{key}' 0 veya daha büyük bir tam sayı olmalı.",
+  range_int: "{file}: {table} '{key}' {min} ile {max} arasında bir tam sayı olmalı.",
+  not_empty: "{file}: {table} '{key}' boş olmamalı.",
+  too_long: "{file}: {table} '{key}' en çok {max} karakter olmalı.",
+  global_prefix:
+    "{file}: {table} vendor-d için 'model_id', 'global.' ile başlayan bir küresel çıkarım profili kimliği olmalı.",
+  unknown_role:
+    "{file}: {table} '{key}' '{name}' adını veriyor, ama [models.roles] içinde böyle bir rol yok.",
+  self_role: "{file}: {table} '{key}' rolün kendisini gösteriyor.",
+  a_string: "bir metin",
+  a_number: "bir sayı",
+  a_boolean: "true veya false",
+  a_table: "bir tablo",
+  a_list: "bir liste",
+  a_list_of_strings: "bir metin listesi",
+  a_list_of_ids: "bir sohbet kimliği listesi",
+});

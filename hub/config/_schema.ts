@@ -1,0 +1,147 @@
+/**
+ * The zod schema of `agent.toml`. Every error carries a tag (a key of the config
+ * catalogue) that `load.ts` turns into one sentence naming the file, table and key.
+ *
+ * @module
+ */
+import { z } from "zod";
+
+/** Tags the schema attaches to its errors. */
+export type Tag =
+  | "budget_period"
+  | "type_string"
+  | "type_number"
+  | "type_boolean"
+  | "type_table"
+  | "type_list_of_strings"
+  | "type_list_of_ids"
+  | "one_of"
+  | "positive"
+  | "nonneg"
+  | "positive_int"
+  | "nonneg_int"
+  | "range_int"
+  | "not_empty"
+  | "too_long";
+
+function e(tag: Tag): { error: Tag } {
+  return { error: tag };
+}
+
+const str = z.string(e("type_string"));
+const nonEmpty = str.min(1, e("not_empty"));
+const bool = z.boolean(e("type_boolean"));
+const positive = z.number(e("positive")).positive(e("positive"));
+const nonneg = z.number(e("nonneg")).min(0, e("nonneg"));
+const positiveInt = z.number(e("positive_int")).int(e("positive_int")).min(1, e("positive_int"));
+const nonnegInt = z.number(e("nonneg_int")).int(e("nonneg_int")).min(0, e("nonneg_int"));
+function rangeInt(min: number, max: number) {
+  return z.number(e("range_int")).int(e("range_int")).min(min, e("range_int")).max(
+    max,
+    e("range_int"),
+  );
+}
+function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, e("one_of"));
+}
+function table<S extends z.ZodRawShape>(shape: S) {
+  return z.strictObject(shape, e("type_table"));
+}
+
+/** Provider ids accepted in a role. */
+export const PROVIDERS = [
+  "vendor-a",
+  "vendor-b",
+  "vendor-c",
+  "local-runtime",
+  "vendor-d",
+  "fake",
+] as const;
+
+/** Ranges checked by the schema, for the error sentences. */
+export const RANGES: Record<string, [number, number]> = {
+  port: [1, 65535],
+  universe_report_minutes: [5, 1440],
+  poll_timeout_seconds: [1, 60],
+};
+
+const params = table({
+  base_url: nonEmpty.optional(),
+  api_key_env: nonEmpty.optional(),
+  reasoning_effort: oneOf(["none", "minimal", "low", "medium", "high", "xhigh"]).optional(),
+  replies: z.array(str, e("type_list_of_strings")).optional(),
+  region: nonEmpty.optional(),
+});
+
+const budget = z.strictObject({
+  usd: positive,
+  period: z.enum(["day", "week", "month"], e("budget_period")),
+  degrade_to: nonEmpty.optional(),
+}, e("budget_period"));
+
+const cache = table({
+  system: bool.optional(),
+  messages: bool.optional(),
+  ttl: oneOf(["5m", "1h"]).optional(),
+});
+
+const fallback = table({
+  provider: oneOf(PROVIDERS),
+  model_id: nonEmpty,
+  max_tokens: positiveInt.optional(),
+  params: params.optional(),
+});
+
+const role = table({
+  provider: oneOf(PROVIDERS),
+  model_id: nonEmpty,
+  max_tokens: positiveInt.optional(),
+  params: params.optional(),
+  budget: budget.optional(),
+  failover: nonEmpty.optional(),
+  fallback: fallback.optional(),
+  cache: cache.optional(),
+});
+
+const price = table({
+  input: nonneg,
+  output: nonneg,
+  cache_read: nonneg.optional(),
+  cache_write: nonneg.optional(),
+});
+
+const chatId = z.union([str, z.number().int()], e("type_list_of_ids"));
+
+/** The schema of the whole file (before defaults are applied by `load.ts`). */
+export const configSchema = table({
+  models: table({
+    roles: z.record(z.string(), role, e("type_table")).optional(),
+    prices: z.record(z.string(), price, e("type_table")).optional(),
+  }).optional(),
+  ui: table({ lang: oneOf(["en", "tr"]).optional() }).optional(),
+  sessions: table({ backend: oneOf(["file", "spine"]).optional() }).optional(),
+  messenger: table({
+    allowed_chat_ids: z.array(chatId, e("type_list_of_ids")).optional(),
+  }).optional(),
+  hub: table({ port: rangeInt(1, 65535).optional() }).optional(),
+  net: table({
+    name: nonEmpty.max(80, e("too_long")).optional(),
+    auto_reply: bool.optional(),
+    max_hops: positiveInt.optional(),
+    max_auto_replies_per_hour: nonnegInt.optional(),
+    public_note: nonEmpty.optional(),
+    store: oneOf(["file", "spine"]).optional(),
+    link: oneOf(["auto", "websocket", "poll"]).optional(),
+    poll_timeout_seconds: rangeInt(1, 60).optional(),
+    universe: str.optional(),
+    universe_links: bool.optional(),
+    universe_report_minutes: rangeInt(5, 1440).optional(),
+  }).optional(),
+  components: table({
+    modules: z.array(nonEmpty, e("type_list_of_strings")).optional(),
+    disabled: z.array(nonEmpty, e("type_list_of_strings")).optional(),
+  }).optional(),
+});
+
+/** The parsed (not yet defaulted) file. */
+export type RawConfig = z.infer<typeof configSchema>;

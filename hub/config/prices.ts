@@ -1,0 +1,58 @@
+/**
+ * The shipped price table, keyed by model id: dollars per million tokens, with cache
+ * prices (a cache price missing at the vendor stands for the input price). List
+ * prices from the vendors' public price pages, last checked 22.11.2026. A price in
+ * `agent.toml` `[models.prices.<id>]` wins over these.
+ *
+ * @module
+ */
+import type { AgentConfig, PriceConfig } from "./types.ts";
+
+function price(input: number, output: number, cacheRead = input, cacheWrite = input): PriceConfig {
+  return { input, output, cache_read: cacheRead, cache_write: cacheWrite };
+}
+
+/** Shipped list prices per model id (USD per million tokens). */
+export const SHIPPED_PRICES: Readonly<Record<string, PriceConfig>> = {
+  // vendor-a (Anthropic): cache_write is the 5-minute write price.
+  "claude-opus-5": price(5, 25, 0.5, 6.25),
+  "claude-sonnet-5": price(2, 10, 0.2, 2.5),
+  "claude-opus-4-5": price(5, 25, 0.5, 6.25),
+  "claude-opus-4-5-20251101": price(5, 25, 0.5, 6.25),
+  "claude-sonnet-4-6": price(3, 15, 0.3, 3.75),
+  "claude-sonnet-4-5": price(3, 15, 0.3, 3.75),
+  "claude-sonnet-4-5-20250929": price(3, 15, 0.3, 3.75),
+  "claude-haiku-4-5": price(1, 5, 0.1, 1.25),
+  "claude-haiku-4-5-20251001": price(1, 5, 0.1, 1.25),
+  // vendor-b (OpenAI): cached input is read price; there is no separate write price.
+  "gpt-5.2": price(1.75, 14, 0.175),
+  "gpt-5": price(1.25, 10, 0.125),
+  "gpt-5-mini": price(0.25, 2, 0.025),
+  "gpt-5-nano": price(0.05, 0.4, 0.005),
+  // vendor-c (Google Gemini): prompts up to 200k tokens; context-cache storage not modelled.
+  "gemini-2.5-pro": price(1.25, 10, 0.125),
+  "gemini-2.5-flash": price(0.3, 2.5, 0.03),
+  "gemini-2.5-flash-lite": price(0.1, 0.4, 0.01),
+  // vendor-d (Amazon Bedrock, global inference profiles): the vendor-a list prices.
+  "global.anthropic.claude-sonnet-4-5-20250929-v1:0": price(3, 15, 0.3, 3.75),
+  "global.anthropic.claude-haiku-4-5-20251001-v1:0": price(1, 5, 0.1, 1.25),
+  "global.anthropic.claude-opus-4-5-20251101-v1:0": price(5, 25, 0.5, 6.25),
+};
+
+/**
+ * The price for `modelId`: `agent.toml` first, then the shipped table; `undefined`
+ * when the model is unpriced.
+ *
+ * @example
+ * ```ts
+ * import { lookupPrice } from "./prices.ts";
+ * import { defaultConfig } from "./load.ts";
+ * const config = defaultConfig();
+ * if (lookupPrice(config, "gpt-5-mini")?.input !== 0.25) throw new Error();
+ * if (lookupPrice(config, "no-such-model") !== undefined) throw new Error();
+ * ```
+ */
+export function lookupPrice(config: AgentConfig, modelId: string): PriceConfig | undefined {
+  if (Object.hasOwn(config.models.prices, modelId)) return config.models.prices[modelId];
+  return Object.hasOwn(SHIPPED_PRICES, modelId) ? SHIPPED_PRICES[modelId] : undefined;
+}

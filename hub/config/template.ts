@@ -1,0 +1,130 @@
+/**
+ * The shipped `agent.toml` template. `agent init` writes it, rewriting only
+ * `provider` and `model_id` of `brain` and `fast` (and `[ui] lang`) in the text so
+ * every comment survives.
+ *
+ * @module
+ */
+
+/** The template's text, with the `vendor-a` models from the shipped model table. */
+export const CONFIG_TEMPLATE = `# agent.toml: the agent's configuration.
+# Keys (API keys, tokens) never go here: they live in .env next to this file
+# (mode 0600); .env.example lists the variable names. 'agent doctor' checks this
+# file, and 'agent spend' shows what each role has spent.
+
+[ui]
+# Language of every sentence the agent shows: "en" or "tr".
+# --lang and AGENT_LANG win over this.
+lang = "en"
+
+# ---------------------------------------------------------------------------
+# Model roles. Code never names a model; it asks for a role. Each role says which
+# provider and model id serve it.
+#   provider    vendor-a, vendor-b, vendor-c, vendor-d, local-runtime or fake
+#   model_id    the model id at that provider (vendor-d: a "global." inference
+#               profile id in converse form)
+#   max_tokens  longest answer in tokens
+#   params      optional: base_url (another API address), api_key_env (another
+#               variable holding the key), reasoning_effort, region (vendor-d),
+#               replies (fake: the answers, in turn)
+#   budget      usd per period (day, week or month; calendar periods in
+#               Europe/Istanbul) and optionally degrade_to, a role that answers
+#               once the budget is spent, until the reset
+#   failover    a role that answers when this role's model cannot be reached
+#   fallback    { provider, model_id, ... } used when this role's provider has
+#               no credentials
+#   cache       prompt caching (vendor-a, vendor-d): system, messages (true or
+#               false) and ttl ("5m" or "1h")
+# Stand-ins (degrade_to, failover) must not lead back to the role they start from.
+# A changed cap is read by hub, chat and TUI when they start; it never resets spend.
+# ---------------------------------------------------------------------------
+
+# Conversation and planning; chat and the TUI start on it.
+[models.roles.brain]
+provider = "vendor-a"
+model_id = "claude-sonnet-5"
+max_tokens = 4096
+
+[models.roles.brain.budget]
+usd = 15
+period = "month"
+degrade_to = "fast"
+
+# Triage and summaries.
+[models.roles.fast]
+provider = "vendor-a"
+model_id = "claude-haiku-4-5"
+max_tokens = 1024
+
+[models.roles.fast.budget]
+usd = 1
+period = "day"
+
+# A model on a local model server (free). The server's address is params.base_url,
+# else AGENT_LOCAL_RUNTIME_URL, else http://127.0.0.1:11434. When the server cannot
+# be reached, fast answers instead.
+[models.roles.local]
+provider = "local-runtime"
+model_id = "qwen3:4b"
+max_tokens = 1024
+failover = "fast"
+
+[models.roles.local.params]
+reasoning_effort = "none"
+
+# ---------------------------------------------------------------------------
+# Prices in dollars per million tokens. A shipped table covers the shipped models;
+# a price here wins over it. cache_read and cache_write default to input. A model
+# with no price counts as $0, so a budget on it is never reached.
+# ---------------------------------------------------------------------------
+# [models.prices."my-model-id"]
+# input = 1.0
+# output = 5.0
+# cache_read = 0.1
+# cache_write = 1.25
+
+[sessions]
+# Where chat sessions are kept: "file" (under the data directory) or "spine"
+# (cloud mode).
+backend = "file"
+
+[messenger]
+# Chat ids allowed to talk to the agent, besides MESSENGER_ALLOWED_CHAT_IDS.
+allowed_chat_ids = []
+
+[hub]
+# Loopback port of the hub's control API (GET /status, GET /spend).
+port = 8790
+
+[net]
+# The agent network (agent net ...). name: display name on the card (the
+# profile's name wins).
+# name = "My agent"
+# Answer messages from accepted contacts.
+auto_reply = true
+# A reply is not sent when hops + 1 exceeds this.
+max_hops = 6
+# Auto-replies per contact per hour.
+max_auto_replies_per_hour = 20
+# File under persona/ that replaces user.md in network turns.
+public_note = "net.md"
+# Where network state lives: "file" or "spine" (cloud mode).
+store = "file"
+# How the hub hears about new envelopes: "auto", "websocket" or "poll".
+link = "auto"
+# The long poll's wait in seconds.
+poll_timeout_seconds = 25
+# The universe directory's host; an empty string switches the universe off.
+universe = ""
+# Report mutual links with message counts to listed contacts.
+universe_links = true
+# Minutes between universe reports (5 to 1440).
+universe_report_minutes = 60
+
+[components]
+# Extra components: module specifiers (paths relative to this directory, file:
+# or npm: specifiers), each exporting a manifest.
+modules = []
+# Names of installed components to switch off.
+disabled = []
+`;
