@@ -1,0 +1,65 @@
+/**
+ * Bundles the spine Worker (`spine/worker.ts`) into one ES module for workerd with
+ * `deno bundle --platform browser`, which works offline.
+ *
+ * @module
+ */
+
+/** Options for {@linkcode bundleSpine}. */
+export interface BundleOptions {
+  /** The entry module. @default the repository's `spine/worker.ts` */
+  entry?: string;
+  /** The `deno` binary. @default Deno.execPath() */
+  deno?: string;
+}
+
+/** The repository's `spine/worker.ts`. */
+export const SPINE_ENTRY: string = new URL("../spine/worker.ts", import.meta.url).pathname;
+
+/**
+ * Bundles the spine Worker to `output` (one ES module) and returns its text.
+ *
+ * @throws {Error} `Cannot bundle the spine: <deno's message>` when bundling fails.
+ */
+export async function bundleSpine(output: string, options: BundleOptions = {}): Promise<string> {
+  const entry = options.entry ?? SPINE_ENTRY;
+  const command = new Deno.Command(options.deno ?? Deno.execPath(), {
+    args: [
+      "bundle",
+      "--quiet",
+      "--platform",
+      "browser",
+      "--format",
+      "esm",
+      "--output",
+      output,
+      entry,
+    ],
+    cwd: new URL("..", import.meta.url).pathname,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  });
+  const result = await command.output();
+  if (!result.success) {
+    const detail = new TextDecoder().decode(result.stderr).trim().split("\n").slice(-5).join(" ");
+    throw new Error(`Cannot bundle the spine: ${detail}`);
+  }
+  return await Deno.readTextFile(output);
+}
+
+let cached: Promise<string> | undefined;
+
+/**
+ * Bundles the spine once per process into a temporary file and returns the file's
+ * path; later calls reuse it (tests bundle once per run).
+ */
+export function bundledSpinePath(): Promise<string> {
+  cached ??= (async () => {
+    const dir = await Deno.makeTempDir({ prefix: "agent-spine-" });
+    const path = `${dir}/worker.js`;
+    await bundleSpine(path);
+    return path;
+  })();
+  return cached;
+}

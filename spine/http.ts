@@ -1,0 +1,120 @@
+/** An HTTP failure with the spec's error code; the router turns it into `{error: code}`. */
+export class HttpError extends Error {
+  override name = "HttpError";
+  /** The HTTP status. */
+  readonly status: number;
+  /** The spec's error code, e.g. `bad_request`. */
+  readonly code: string;
+  /** Optional `detail` for the body (only `bad_request` carries one). */
+  readonly detail: string | undefined;
+  /** Extra response headers, e.g. `Allow` on a 405. */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    code: string,
+    options: { detail?: string; headers?: Record<string, string> } = {},
+  ) {
+    super(`HTTP ${status}: ${code}${options.detail ? ` (${options.detail})` : ""}`);
+    this.status = status;
+    this.code = code;
+    this.detail = options.detail;
+    this.headers = options.headers ?? {};
+  }
+}
+
+/** A JSON response with the given status and headers. */
+export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
+  const h = new Headers(headers);
+  h.set("content-type", "application/json; charset=utf-8");
+  return new Response(JSON.stringify(body), { status, headers: h });
+}
+
+/**
+ * Turns anything thrown while handling a request into the spec's error body. Unknown
+ * errors become 500 `internal` and are logged without their stack.
+ */
+export function errorResponse(
+  error: unknown,
+  log: (line: string) => void = console.error,
+): Response {
+  if (error instanceof HttpError) {
+    const body: Record<string, string> = { error: error.code };
+    if (error.detail !== undefined) body.detail = error.detail;
+    return json(body, error.status, error.headers);
+  }
+  log(`internal: ${error instanceof Error ? error.message : String(error)}`);
+  return json({ error: "internal" }, 500);
+}
+
+/** Throws 405 `method_not_allowed` with an `Allow` header listing `allowed`. */
+export function methodNotAllowed(allowed: string[]): never {
+  throw new HttpError(405, "method_not_allowed", { headers: { Allow: allowed.join(", ") } });
+}
+
+/**
+ * Reads a body of at most `max` bytes, stopping as soon as it grows past the limit.
+ * Throws 413 `too_large` when it does (a `Content-Length` above `max` fails before
+ * anything is read).
+ */
+export async function readCapped(
+  body: ReadableStream<Uint8Array> | null,
+  max: number,
+  declaredLength?: string | null,
+): Promise<Uint8Array> {
+  if (declaredLength != null && /^\d+$/.test(declaredLength) && Number(declaredLength) > max) {
+    await body?.cancel().catch(() => {});
+    throw new HttpError(413, "too_large");
+  }
+  if (body === null) return new Uint8Array(0);
+  const bytes = await readLimited(body, max);
+  if (bytes === undefined) throw new HttpError(413, "too_large");
+  return bytes;
+}
+
+/**
+ * Reads a stream of at most `max` bytes; returns `undefined` (and cancels the stream)
+ * as soon as it grows past the limit.
+ */
+export async function readLimited(
+  body: ReadableStream<Uint8Array>,
+  max: number,
+): Promise<Uint8Array | undefined> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}
+
+/** Parses UTF-8 JSON from bytes; throws 400 `bad_request` when it is not JSON. */
+export function parseJsonBody(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    throw new HttpError(400, "bad_request", { detail: "body is not UTF-8 JSON" });
+  }
+}
+
+/** Whether a `Content-Type` value is `application/json`, parameters allowed. */
+export function isJsonContentType(value: string | null): boolean {
+  if (value === null) return false;
+  const essence = value.split(";", 1)[0]!.trim().toLowerCase();
+  return essence === "application/json";
+}

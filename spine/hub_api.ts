@@ -1,0 +1,123 @@
+import { baseUrlFor, type Card, parseCardInput } from "../net/mod.ts";
+import { requireBearer } from "./auth.ts";
+import { type Env, SPINE_SOFTWARE, SPINE_VERSION, spineMode } from "./env.ts";
+import { HttpError, json, methodNotAllowed, parseJsonBody, readCapped } from "./http.ts";
+import { parseAckBody, parseUpdatesQuery } from "./hub_query.ts";
+import type { MailboxClient } from "./mailbox_client.ts";
+import type { StoredCard } from "./mailbox.ts";
+
+/** Largest hub API JSON body (card, ack) in bytes. */
+export const HUB_BODY_MAX_BYTES = 65_536;
+
+/** What a hub route needs besides the request. */
+export interface HubContext {
+  /** The Worker's environment. */
+  env: Env;
+  /** The spine's own address. */
+  address: string;
+  /** Whether `ALLOW_INSECURE_PEERS=1`. */
+  allowInsecure: boolean;
+  /** The Mailbox named `hub`. */
+  mailbox: MailboxClient;
+}
+
+/** Builds the full card the spine serves from the stored fields. */
+export function fullCard(stored: StoredCard, address: string, allowInsecure: boolean): Card {
+  return {
+    v: 1,
+    address,
+    name: stored.name,
+    sign_key: stored.sign_key,
+    box_key: stored.box_key,
+    inbox: `${baseUrlFor(address, allowInsecure)}/net/inbox`,
+    software: SPINE_SOFTWARE,
+  };
+}
+
+/** Whether `path` is one of the cloud-only routes of document 3. */
+export function isCloudOnlyPath(path: string): boolean {
+  return path === "/hub/brain" ||
+    path === "/hub/state" || path.startsWith("/hub/state/") ||
+    path === "/hub/files" || path.startsWith("/hub/files/") ||
+    path === "/hub/sessions" || path.startsWith("/hub/sessions/");
+}
+
+function allow(request: Request, methods: string[]): void {
+  if (!methods.includes(request.method)) methodNotAllowed(methods);
+}
+
+/**
+ * Every `/hub/*` request: bearer token first (503 `not_configured` without
+ * `HUB_TOKEN`, 401 `unauthorized`), then the route.
+ */
+export async function handleHub(request: Request, url: URL, ctx: HubContext): Promise<Response> {
+  requireBearer(request, ctx.env.HUB_TOKEN);
+  const path = url.pathname;
+  if (isCloudOnlyPath(path)) return cloudOnly(path, ctx.env);
+  switch (path) {
+    case "/hub/health": {
+      allow(request, ["GET"]);
+      const status = await ctx.mailbox.status();
+      return json({
+        ok: true,
+        address: ctx.address,
+        mode: spineMode(ctx.env),
+        card: status.card !== null,
+        mailbox: status.mailbox,
+        version: SPINE_VERSION,
+      });
+    }
+    case "/hub/card": {
+      allow(request, ["PUT"]);
+      const body = parseJsonBody(
+        await readCapped(request.body, HUB_BODY_MAX_BYTES, request.headers.get("content-length")),
+      );
+      let input: StoredCard;
+      try {
+        input = parseCardInput(body);
+      } catch (error) {
+        throw new HttpError(400, "bad_request", { detail: (error as Error).message });
+      }
+      await ctx.mailbox.putCard(input);
+      return json(fullCard(input, ctx.address, ctx.allowInsecure));
+    }
+    case "/hub/updates": {
+      allow(request, ["GET"]);
+      const q = parseUpdatesQuery(url.searchParams);
+      return await ctx.mailbox.updates(
+        new URLSearchParams({ after: `${q.after}`, timeout: `${q.timeout}`, limit: `${q.limit}` }),
+      );
+    }
+    case "/hub/ack": {
+      allow(request, ["POST"]);
+      const body = parseJsonBody(
+        await readCapped(request.body, HUB_BODY_MAX_BYTES, request.headers.get("content-length")),
+      );
+      return json({ deleted: await ctx.mailbox.ack(parseAckBody(body)) });
+    }
+    case "/hub/ws": {
+      allow(request, ["GET"]);
+      if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
+        throw new HttpError(426, "upgrade_required", { headers: { Upgrade: "websocket" } });
+      }
+      return await ctx.mailbox.doorbell(request);
+    }
+    default:
+      throw new HttpError(404, "not_found");
+  }
+}
+
+/**
+ * The cloud-only routes. In local mode they answer 404 `cloud_mode_off` without
+ * touching any store.
+ */
+function cloudOnly(path: string, env: Env): Response {
+  if (spineMode(env) !== "cloud") throw new HttpError(404, "cloud_mode_off");
+  if (path === "/hub/brain") {
+    // TODO(cloud mode issue): start the brain container and pass its /health through.
+    throw new HttpError(503, "brain_unavailable");
+  }
+  // TODO(cloud mode issue): the state, files and session routes over the DB binding.
+  // Until they exist a cloud spine answers as if the relational store were missing.
+  throw new HttpError(503, "not_configured");
+}

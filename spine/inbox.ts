@@ -1,0 +1,112 @@
+import type { RateLimit } from "@cloudflare/workers-types/index.ts";
+import { parseWireEnvelope, verifyEnvelope, type WireEnvelope } from "../net/mod.ts";
+import { HttpError, isJsonContentType, json, parseJsonBody, readCapped } from "./http.ts";
+import { clientIpKey, type LimitLog, withinLimit } from "./rate_limit.ts";
+import type { SenderCard } from "./card_fetch.ts";
+
+/** Largest inbox body in bytes. */
+export const INBOX_MAX_BYTES = 65_536;
+
+/** Largest allowed difference between an envelope's `ts` and now, in seconds. */
+export const CLOCK_WINDOW_SECONDS = 300;
+
+/** What the inbox hands the Mailbox once an envelope passed every check before it. */
+export interface InboxItem {
+  /** Sender address. */
+  from: string;
+  /** Envelope id. */
+  id: string;
+  /** Send time (Unix seconds). */
+  ts: number;
+  /** The wire envelope with unknown top-level keys dropped. */
+  envelope: WireEnvelope;
+}
+
+/** The Mailbox's verdict on an envelope. */
+export type StoreResult =
+  | { status: "queued"; seq: number; depth: number }
+  | { status: "duplicate" }
+  | { status: "rate_limited" }
+  | { status: "mailbox_full" };
+
+/** Everything the inbox needs from the outside, so it can be tested directly. */
+export interface InboxDeps {
+  /** The spine's own address. */
+  address: string;
+  /** Now, in Unix seconds. */
+  nowSeconds: number;
+  /** Per-client-IP binding (`INBOX_IP_LIMIT`). */
+  ipLimit?: RateLimit | undefined;
+  /** Per-sender binding (`INBOX_SENDER_LIMIT`). */
+  senderLimit?: RateLimit | undefined;
+  /** Where rate-limit notices go. */
+  log: LimitLog;
+  /** A peer's card (fetched or cached); `undefined` when unavailable. */
+  senderCard(from: string): Promise<SenderCard | undefined>;
+  /** The spine's own stored card, for envelopes from its own address. */
+  ownCard(): Promise<SenderCard | undefined>;
+  /** Runs the Mailbox's last three checks and stores the envelope in one step. */
+  store(item: InboxItem): Promise<StoreResult>;
+}
+
+/**
+ * `POST /net/inbox`: runs the spec's checks in order (the first failing check
+ * answers) and queues the envelope: 202 `{status: queued, id}` or 200
+ * `{status: duplicate, id}`. Failures are thrown as {@linkcode HttpError}.
+ */
+export async function handleInbox(request: Request, deps: InboxDeps): Promise<Response> {
+  if (!isJsonContentType(request.headers.get("content-type"))) {
+    await request.body?.cancel().catch(() => {});
+    throw new HttpError(415, "unsupported_media_type");
+  }
+  const bytes = await readCapped(
+    request.body,
+    INBOX_MAX_BYTES,
+    request.headers.get("content-length"),
+  );
+  const parsed = parseWireEnvelope(parseJsonBody(bytes));
+  if (!parsed.ok) throw new HttpError(400, "bad_request", { detail: parsed.detail });
+  const { payload } = parsed;
+  if (payload.to !== deps.address) throw new HttpError(400, "wrong_recipient");
+  if (Math.abs(deps.nowSeconds - payload.ts) > CLOCK_WINDOW_SECONDS) {
+    throw new HttpError(400, "stale");
+  }
+
+  const ip = request.headers.get("cf-connecting-ip");
+  if (
+    ip && !(await withinLimit(deps.ipLimit, "INBOX_IP_LIMIT", `ip:${clientIpKey(ip)}`, deps.log))
+  ) {
+    throw new HttpError(429, "rate_limited");
+  }
+  if (
+    !(await withinLimit(deps.senderLimit, "INBOX_SENDER_LIMIT", `from:${payload.from}`, deps.log))
+  ) {
+    throw new HttpError(429, "rate_limited");
+  }
+
+  const card = payload.from === deps.address
+    ? await deps.ownCard()
+    : await deps.senderCard(payload.from);
+  if (!card) throw new HttpError(502, "sender_card_unavailable");
+
+  const envelope: WireEnvelope = { payload: parsed.wire.payload, sig: parsed.wire.sig };
+  let verified = false;
+  try {
+    verified = await verifyEnvelope(envelope, card.signKey);
+  } catch {
+    verified = false;
+  }
+  if (!verified) throw new HttpError(403, "bad_signature");
+
+  const result = await deps.store({ from: payload.from, id: payload.id, ts: payload.ts, envelope });
+  switch (result.status) {
+    case "queued":
+      return json({ status: "queued", id: payload.id }, 202);
+    case "duplicate":
+      return json({ status: "duplicate", id: payload.id }, 200);
+    case "rate_limited":
+      throw new HttpError(429, "rate_limited");
+    case "mailbox_full":
+      throw new HttpError(503, "mailbox_full");
+  }
+}

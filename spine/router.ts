@@ -1,0 +1,85 @@
+import type { ExecutionContext } from "@cloudflare/workers-types/index.ts";
+import { fetchSenderCard } from "./card_fetch.ts";
+import { type Env, insecurePeersAllowed, ownAddress } from "./env.ts";
+import { handleHub } from "./hub_api.ts";
+import { errorResponse, HttpError, json, methodNotAllowed } from "./http.ts";
+import { handleInbox } from "./inbox.ts";
+import { MailboxClient } from "./mailbox_client.ts";
+import { b64uDecode } from "../net/mod.ts";
+import { fullCard } from "./hub_api.ts";
+
+function allow(request: Request, methods: string[]): void {
+  if (!methods.includes(request.method)) methodNotAllowed(methods);
+}
+
+/** The spine's fetch handler: every error becomes the spec's `{error: code}` body here. */
+export async function handleRequest(
+  request: Request,
+  env: Env,
+  _ctx?: ExecutionContext,
+): Promise<Response> {
+  try {
+    return await route(request, env);
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+async function route(request: Request, env: Env): Promise<Response> {
+  const url = new URL(request.url);
+  const address = ownAddress(env, url);
+  const allowInsecure = insecurePeersAllowed(env);
+  const path = url.pathname;
+  if (path === "/hub" || path.startsWith("/hub/")) {
+    return await handleHub(request, url, {
+      env,
+      address,
+      allowInsecure,
+      mailbox: new MailboxClient(env.MAILBOX),
+    });
+  }
+  switch (path) {
+    case "/":
+      allow(request, ["GET"]);
+      return new Response(`agent spine ${address}`, {
+        headers: { "content-type": "text/plain; charset=utf-8" },
+      });
+    case "/.well-known/agent.json": {
+      allow(request, ["GET"]);
+      const { card } = await new MailboxClient(env.MAILBOX).status();
+      const headers = { "Access-Control-Allow-Origin": "*" };
+      if (card === null) {
+        throw new HttpError(404, "no_card", { headers });
+      }
+      return json(fullCard(card, address, allowInsecure), 200, {
+        ...headers,
+        "Cache-Control": "public, max-age=300",
+      });
+    }
+    case "/net/inbox": {
+      allow(request, ["POST"]);
+      const mailbox = new MailboxClient(env.MAILBOX);
+      return await handleInbox(request, {
+        address,
+        nowSeconds: Math.floor(Date.now() / 1000),
+        ipLimit: env.INBOX_IP_LIMIT,
+        senderLimit: env.INBOX_SENDER_LIMIT,
+        log: (line) => console.warn(line),
+        senderCard: (from) => fetchSenderCard(from, { allowInsecure, cache: env.PEER_CARDS }),
+        ownCard: async () => {
+          const { card } = await mailbox.status();
+          return card ? { signKey: b64uDecode(card.sign_key) } : undefined;
+        },
+        store: (item) => mailbox.store(item),
+      });
+    }
+    default:
+      throw new HttpError(404, "not_found");
+  }
+}
+
+/** The per-minute cron: the Mailbox's cleanup as of the scheduled time. */
+export async function runCron(scheduledTime: number, env: Env): Promise<void> {
+  await new MailboxClient(env.MAILBOX).prune(scheduledTime);
+  // TODO(cloud mode issue): with KEEP_AWAKE=1 in cloud mode, ping the brain's /health.
+}
