@@ -9,5 +9,6 @@ import type { CommandEntry } from "../command.ts";
 
 /** Every built-in command, in the order `agent --help` lists them. */
 export const COMMANDS: readonly CommandEntry[] = [
+  { name: "spend", load: () => import("./spend.ts") },
   { name: "version", load: () => import("./version.ts") },
 ];

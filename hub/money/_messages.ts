@@ -28,6 +28,11 @@ export const t = catalogue({
   status_unknown: "Budget: unknown.",
   no_ledger_yet: "no spend recorded yet",
   ledger_unreadable: "cannot read the spend ledger: {detail}",
+  ledger_create: "Cannot create the spend ledger {file}: {detail}",
+  ledger_open: "Cannot open the spend ledger {file}: {detail}",
+  ledger_read: "Cannot read the spend ledger {file}: {detail}",
+  ledger_write: "Cannot write the spend ledger {file}: {detail}",
+  ledger_use: "Cannot use the spend ledger {file}: {detail}",
 }, {
   budget_spent:
     "{role} bütçesi tükendi (${cap} sınırın ${spent} kadarı harcandı) ve {time} itibarıyla yenilenir. Sınırı yükseltmek için agent.toml dosyasında değiştirin.",
@@ -49,4 +54,9 @@ export const t = catalogue({
   status_unknown: "Bütçe: bilinmiyor.",
   no_ledger_yet: "henüz harcama kaydı yok",
   ledger_unreadable: "harcama defteri okunamıyor: {detail}",
+  ledger_create: "Harcama defteri {file} oluşturulamıyor: {detail}",
+  ledger_open: "Harcama defteri {file} açılamıyor: {detail}",
+  ledger_read: "Harcama defteri {file} okunamıyor: {detail}",
+  ledger_write: "Harcama defterine {file} yazılamıyor: {detail}",
+  ledger_use: "Harcama defteri {file} kullanılamıyor: {detail}",
 });

@@ -79,10 +79,30 @@ export interface BreakdownRow extends SpentTotals {
   peer: string | null;
 }
 
-/** The ledger cannot be opened, read or written; the message names the file. */
+/** What was being done with the ledger when it failed. */
+export type LedgerAction = "create" | "open" | "read" | "write" | "use";
+
+/**
+ * The ledger cannot be created, opened, read or written. The message is
+ * `Cannot <action> the spend ledger <file>: <detail>`.
+ */
 export class LedgerError extends Error {
   /** Always `"LedgerError"`. */
   override name = "LedgerError";
+  /** What failed. */
+  readonly action: LedgerAction;
+  /** The ledger's file. */
+  readonly file: string;
+  /** Why, in a few words. */
+  readonly detail: string;
+
+  constructor(action: LedgerAction, file: string, cause: unknown) {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    super(`Cannot ${action} the spend ledger ${file}: ${detail}`, { cause });
+    this.action = action;
+    this.file = file;
+    this.detail = detail;
+  }
 }
 
 /** The schema version this code writes. */
@@ -125,17 +145,13 @@ function num(row: Row | undefined, key: string): number {
   return typeof value === "number" ? value : typeof value === "bigint" ? Number(value) : 0;
 }
 
-function detail(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 function exists(file: string): boolean {
   try {
     Deno.statSync(file);
     return true;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return false;
-    throw new LedgerError(`Cannot read the spend ledger ${file}: ${detail(error)}`);
+    throw new LedgerError("read", file, error);
   }
 }
 
@@ -234,7 +250,7 @@ export class Ledger {
       }
     } catch (error) {
       if (error instanceof LedgerError) throw error;
-      throw new LedgerError(`Cannot create the spend ledger ${file}: ${detail(error)}`);
+      throw new LedgerError("create", file, error);
     }
     return Ledger.#connect(file);
   }
@@ -262,7 +278,7 @@ export class Ledger {
         db?.close();
       } catch { /* already failing */ }
       if (error instanceof LedgerError) throw error;
-      throw new LedgerError(`Cannot open the spend ledger ${file}: ${detail(error)}`);
+      throw new LedgerError("open", file, error);
     }
   }
 
@@ -273,8 +289,9 @@ export class Ledger {
   static #migrate(db: DatabaseSync, file: string): void {
     const tooNew = (v: number) =>
       new LedgerError(
-        `Cannot open the spend ledger ${file}: it has schema version ${v}, ` +
-          `and this agent knows up to ${SCHEMA_VERSION}`,
+        "open",
+        file,
+        `it has schema version ${v}, and this agent knows up to ${SCHEMA_VERSION}`,
       );
     const seen = Ledger.#version(db);
     if (seen === SCHEMA_VERSION) return;
@@ -347,7 +364,7 @@ export class Ledger {
         unpriced_calls: part.unpriced_calls + rest.unpriced_calls,
       };
     } catch (error) {
-      throw new LedgerError(`Cannot read the spend ledger ${this.#file}: ${detail(error)}`);
+      throw new LedgerError("read", this.#file, error);
     }
   }
 
@@ -384,7 +401,7 @@ export class Ledger {
         ...this.#totals(row),
       }));
     } catch (error) {
-      throw new LedgerError(`Cannot read the spend ledger ${this.#file}: ${detail(error)}`);
+      throw new LedgerError("read", this.#file, error);
     }
   }
 
@@ -412,7 +429,7 @@ export class Ledger {
 
   #open(): void {
     if (this.#closed) {
-      throw new LedgerError(`Cannot use the spend ledger ${this.#file}: it is closed`);
+      throw new LedgerError("use", this.#file, "it is closed");
     }
   }
 
@@ -420,7 +437,7 @@ export class Ledger {
     try {
       this.#db.exec("BEGIN IMMEDIATE");
     } catch (error) {
-      throw new LedgerError(`Cannot write the spend ledger ${this.#file}: ${detail(error)}`);
+      throw new LedgerError("write", this.#file, error);
     }
     try {
       body();
@@ -429,7 +446,7 @@ export class Ledger {
       try {
         this.#db.exec("ROLLBACK");
       } catch { /* the transaction is already gone */ }
-      throw new LedgerError(`Cannot write the spend ledger ${this.#file}: ${detail(error)}`);
+      throw new LedgerError("write", this.#file, error);
     }
   }
 }

@@ -8,6 +8,7 @@
 import { formatTime, type Lang } from "../i18n.ts";
 import { t } from "./_messages.ts";
 import type { BudgetDecision, BudgetStatus } from "./budget.ts";
+import type { LedgerError } from "./ledger.ts";
 import { isoWithOffset } from "./periods.ts";
 
 /**
@@ -87,4 +88,9 @@ export function degradeLogLine(status: BudgetStatus, standIn: string): string {
   return `role ${status.role}: budget spent ($${formatUsd(status.spentUsd)} of $${
     formatUsd(status.capUsd)
   }, resets ${isoWithOffset(status.resetMs)}); ${standIn} answers instead`;
+}
+
+/** A {@linkcode LedgerError} as one sentence in the UI language. */
+export function ledgerErrorSentence(lang: Lang, error: LedgerError): string {
+  return t(lang, `ledger_${error.action}`, { file: error.file, detail: error.detail });
 }
