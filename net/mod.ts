@@ -28,3 +28,4 @@ export * from "./card.ts";
 export * from "./envelope.ts";
 export * from "./plaintext.ts";
 export * from "./box.ts";
+export * from "./universe_request.ts";
