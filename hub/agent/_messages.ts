@@ -1,0 +1,38 @@
+/**
+ * Sentences of the call chain and the agent, in English and Turkish.
+ *
+ * @module
+ */
+import { catalogue } from "../i18n.ts";
+
+/** The agent's catalogue. */
+export const t = catalogue({
+  failover_notice: "{role} is not reachable right now; {stand_in} answered instead.",
+  not_reachable: "{role} is not reachable right now ({provider} {model}: {reason}).",
+  model_missing:
+    "The model '{model}' is not available at {provider} ({detail}); pull it or change model_id of {role} in agent.toml.",
+  workspace_needed:
+    "{provider} refused the key without a workspace (HTTP 400): set VENDOR_A_WORKSPACE_ID in .env.",
+  auth_failed:
+    "{provider} refused the credentials of {role} (HTTP {status}); check the key in .env with /settings.",
+  throttled: "{provider} is throttling {role} (HTTP 429) and kept refusing after {tries} tries.",
+  model_failed: "{role} ({provider} {model}) failed: {detail}",
+  missing_credential:
+    "role {role}: provider '{provider}' is missing {variable} (names are in .env.example)",
+  unknown_role: "There is no role '{role}' in agent.toml.",
+}, {
+  failover_notice: "{role} şu an ulaşılamıyor; onun yerine {stand_in} yanıtladı.",
+  not_reachable: "{role} şu an ulaşılamıyor ({provider} {model}: {reason}).",
+  model_missing:
+    "'{model}' modeli {provider} üzerinde yok ({detail}); modeli indirin ya da agent.toml'da {role} rolünün model_id değerini değiştirin.",
+  workspace_needed:
+    "{provider} çalışma alanı olmayan anahtarı reddetti (HTTP 400): .env içinde VENDOR_A_WORKSPACE_ID ayarlayın.",
+  auth_failed:
+    "{provider}, {role} rolünün kimlik bilgilerini reddetti (HTTP {status}); .env içindeki anahtarı /settings ile kontrol edin.",
+  throttled:
+    "{provider}, {role} rolünü kısıtlıyor (HTTP 429) ve {tries} denemeden sonra da reddetti.",
+  model_failed: "{role} ({provider} {model}) başarısız oldu: {detail}",
+  missing_credential:
+    "rol {role}: '{provider}' sağlayıcısında {variable} eksik (adlar .env.example içinde)",
+  unknown_role: "agent.toml içinde '{role}' adında bir rol yok.",
+});

@@ -1,0 +1,506 @@
+/**
+ * The one call chain every model call goes through: budget check, stand-in choice
+ * (`degrade_to`, `failover`), provider call with the 429 retry policy, pricing and the
+ * ledger row.
+ *
+ * The chain is a language model itself ({@linkcode ModelRouter.model}): the AI SDK's
+ * tool loop calls it once per step, so every provider call is checked, routed and
+ * recorded the same way whichever channel made it.
+ *
+ * @module
+ */
+import { type ModelMessage, stepCountIs, streamText, type ToolSet } from "ai";
+import type { AgentConfig, RoleConfig } from "../config/types.ts";
+import { lookupPrice } from "../config/prices.ts";
+import { missingCredential } from "../credentials.ts";
+import type { Lang } from "../i18n.ts";
+import type { Logger } from "../log.ts";
+import {
+  billedTokens,
+  budgetBlockedSentence,
+  callCost,
+  type Channel,
+  checkBudget,
+  degradeLogLine,
+  degradeNotice,
+  isMetered,
+  type Ledger,
+  type Usage,
+} from "../money/mod.ts";
+import {
+  applyTarget,
+  type CallOptions,
+  CONNECT_TIMEOUT_MS,
+  createModel,
+  defaultEndpoint,
+  type LanguageModelV4,
+  MissingCredentialError,
+  type ModelTarget,
+  probeConnect,
+  providerBaseUrl,
+  type StreamPart,
+} from "../models/mod.ts";
+import { t } from "./_messages.ts";
+import { BudgetSpentError, ModelCallError, TurnEndedError } from "./errors.ts";
+import { errorDetail, isAbort, statusOf, unreachableReason } from "./failures.ts";
+import { type RetryOptions, retryThrottled } from "./retry.ts";
+
+// The SDK prints its warnings to the console; the terminal is the user's, not the SDK's.
+(globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS ??= false;
+
+/** Where a call comes from; written into its ledger row. */
+export interface CallContext {
+  channel: Channel;
+  sessionId?: string | null | undefined;
+  /** The other agent's address, for network turns. */
+  peer?: string | null | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** What happened on the way to an answer, filled in while a turn runs. */
+export interface TurnTrace {
+  /** The role that answered last. */
+  usedRole: string | undefined;
+  /** Notices the reply ends with (degraded, failed over), in order. */
+  notices: string[];
+}
+
+/** Options for {@linkcode ModelRouter}. */
+export interface ModelRouterOptions {
+  config: AgentConfig;
+  /** The merged environment (`.env` and process). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** The spend ledger; without one, budgets are not checked and nothing is recorded. */
+  ledger?: Ledger | undefined;
+  logger: Logger;
+  /** @default "en" */
+  lang?: Lang | undefined;
+  /** @default Date.now */
+  now?: (() => number) | undefined;
+  /** The fetch providers use. @default globalThis.fetch */
+  fetch?: typeof fetch | undefined;
+  /** The 429 policy. */
+  retry?: RetryOptions | undefined;
+  /** @default 3000 */
+  connectTimeoutMs?: number | undefined;
+}
+
+/** A request for {@linkcode ModelRouter.stream} and {@linkcode ModelRouter.generate}. */
+export interface ModelRequest {
+  system?: string | undefined;
+  messages: ModelMessage[];
+  tools?: ToolSet | undefined;
+  /** Tool-loop steps at most. @default 8 */
+  maxSteps?: number | undefined;
+}
+
+/** What {@linkcode ModelRouter.stream} yields. */
+export type RouterEvent =
+  | { type: "text"; text: string }
+  | { type: "tool-call"; toolName: string; input: unknown }
+  | { type: "tool-result"; toolName: string; output: unknown }
+  | {
+    type: "done";
+    text: string;
+    usedRole: string | undefined;
+    notices: string[];
+    /** The assistant and tool messages of this turn, for the session. */
+    messages: ModelMessage[];
+  };
+
+interface RoleEntry {
+  name: string;
+  role: RoleConfig;
+  target: ModelTarget;
+  /** The variable still missing after the fallback decision. */
+  missing: string | undefined;
+  model: LanguageModelV4 | undefined;
+}
+
+/** Routes role calls through budgets, stand-ins, providers and the ledger. */
+export class ModelRouter {
+  #config: AgentConfig;
+  #env: Readonly<Record<string, string | undefined>>;
+  #ledger: Ledger | undefined;
+  #logger: Logger;
+  #lang: Lang;
+  #now: () => number;
+  #fetch: typeof fetch | undefined;
+  #retry: RetryOptions;
+  #connectTimeoutMs: number;
+  #entries = new Map<string, RoleEntry>();
+
+  /** Decides each role's target once: a role without credentials uses its `fallback`. */
+  constructor(options: ModelRouterOptions) {
+    this.#config = options.config;
+    this.#env = options.env;
+    this.#ledger = options.ledger;
+    this.#logger = options.logger;
+    this.#lang = options.lang ?? "en";
+    this.#now = options.now ?? Date.now;
+    this.#fetch = options.fetch;
+    this.#retry = options.retry ?? {};
+    this.#connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
+    for (const [name, role] of Object.entries(this.#config.models.roles)) {
+      let target: ModelTarget = role;
+      let missing = missingCredential(role, this.#env);
+      if (missing !== undefined && role.fallback !== undefined) {
+        const fallbackMissing = missingCredential(role.fallback, this.#env);
+        if (fallbackMissing === undefined) {
+          target = role.fallback;
+          missing = undefined;
+          this.#logger.info(
+            `role ${name}: ${role.provider} has no credentials; fallback ${role.fallback.provider} ${role.fallback.model_id} answers`,
+          );
+        }
+      }
+      this.#entries.set(name, { name, role, target, missing, model: undefined });
+    }
+  }
+
+  /** The configuration the router was built from. */
+  get config(): AgentConfig {
+    return this.#config;
+  }
+
+  /** The role names, in configuration order. */
+  roles(): string[] {
+    return [...this.#entries.keys()];
+  }
+
+  /** What answers for `roleName` (its fallback when its own credentials are missing). */
+  target(roleName: string): ModelTarget {
+    return this.#entry(roleName).target;
+  }
+
+  /** The variable `roleName` still needs (after the fallback decision), or `undefined`. */
+  missingCredential(roleName: string): string | undefined {
+    return this.#entry(roleName).missing;
+  }
+
+  /** The sentence for a missing credential of `roleName`, or `undefined` when complete. */
+  missingCredentialSentence(roleName: string): string | undefined {
+    const entry = this.#entry(roleName);
+    if (entry.missing === undefined) return undefined;
+    return t(this.#lang, "missing_credential", {
+      role: roleName,
+      provider: entry.target.provider,
+      variable: entry.missing,
+    });
+  }
+
+  /**
+   * A language model that answers as `roleName` through the whole chain. `trace`
+   * collects the notices and the role that answered.
+   */
+  model(roleName: string, context: CallContext, trace?: TurnTrace): LanguageModelV4 & {
+    trace: TurnTrace;
+  } {
+    this.#entry(roleName);
+    const state: TurnTrace = trace ?? { usedRole: undefined, notices: [] };
+    const doStream = (options: CallOptions) =>
+      this.#route(roleName, options, context, state, [], "stream") as Promise<StreamResult>;
+    const doGenerate = (options: CallOptions) =>
+      this.#route(roleName, options, context, state, [], "generate") as Promise<GenerateResult>;
+    return {
+      specificationVersion: "v4",
+      provider: "agent",
+      modelId: roleName,
+      supportedUrls: {},
+      trace: state,
+      doStream,
+      doGenerate,
+    };
+  }
+
+  /**
+   * Streams a turn: text as it arrives, tool calls and results, then `done` with the
+   * whole text, the notices and the new messages. Throws {@linkcode TurnEndedError}.
+   */
+  async *stream(
+    roleName: string,
+    request: ModelRequest,
+    context: CallContext,
+  ): AsyncGenerator<RouterEvent> {
+    const model = this.model(roleName, context);
+    let failure: unknown;
+    const result = streamText({
+      model,
+      ...(request.system !== undefined ? { system: request.system } : {}),
+      messages: request.messages,
+      ...(request.tools !== undefined ? { tools: request.tools } : {}),
+      stopWhen: stepCountIs(request.maxSteps ?? 8),
+      maxRetries: 0,
+      ...(context.signal ? { abortSignal: context.signal } : {}),
+      onError: ({ error }) => {
+        failure ??= error;
+      },
+    });
+    let text = "";
+    for await (const part of result.fullStream) {
+      if (part.type === "text-delta") {
+        text += part.text;
+        yield { type: "text", text: part.text };
+      } else if (part.type === "tool-call") {
+        yield { type: "tool-call", toolName: part.toolName, input: part.input };
+      } else if (part.type === "tool-result") {
+        yield { type: "tool-result", toolName: part.toolName, output: part.output };
+      } else if (part.type === "error") {
+        failure ??= part.error;
+      }
+    }
+    if (failure !== undefined) throw this.#asTurnEnded(failure, roleName);
+    if (context.signal?.aborted) throw context.signal.reason;
+    const response = await result.response;
+    yield {
+      type: "done",
+      text,
+      usedRole: model.trace.usedRole,
+      notices: model.trace.notices,
+      messages: response.messages as ModelMessage[],
+    };
+  }
+
+  /** Runs a turn to the end; `notice` joins the notices the reply ends with. */
+  async generate(
+    roleName: string,
+    request: ModelRequest,
+    context: CallContext,
+  ): Promise<{ text: string; usedRole: string; notice?: string }> {
+    for await (const event of this.stream(roleName, request, context)) {
+      if (event.type !== "done") continue;
+      const out: { text: string; usedRole: string; notice?: string } = {
+        text: event.text,
+        usedRole: event.usedRole ?? roleName,
+      };
+      if (event.notices.length > 0) out.notice = event.notices.join(" ");
+      return out;
+    }
+    throw new ModelCallError(t(this.#lang, "model_failed", {
+      role: roleName,
+      provider: this.target(roleName).provider,
+      model: this.target(roleName).model_id,
+      detail: "no answer",
+    }));
+  }
+
+  #entry(roleName: string): RoleEntry {
+    const entry = this.#entries.get(roleName);
+    if (entry === undefined) {
+      throw new ModelCallError(t(this.#lang, "unknown_role", { role: roleName }));
+    }
+    return entry;
+  }
+
+  async #route(
+    asked: string,
+    options: CallOptions,
+    context: CallContext,
+    trace: TurnTrace,
+    path: string[],
+    kind: "stream" | "generate",
+  ): Promise<StreamResult | GenerateResult> {
+    const roleName = this.#budgetChoice(asked, trace);
+    const entry = this.#entry(roleName);
+    const visited = [...path, asked, roleName];
+    const standIn = entry.role.failover;
+    const canFailover = standIn !== undefined && this.#entries.has(standIn) &&
+      !visited.includes(standIn);
+    if (entry.missing !== undefined) {
+      throw new ModelCallError(this.missingCredentialSentence(roleName)!);
+    }
+    const target = entry.target;
+    if (canFailover || target.provider === "local-runtime") {
+      const endpoint = providerBaseUrl(target, this.#env) ?? defaultEndpoint(target, this.#env);
+      if (endpoint !== undefined) {
+        const probe = await probeConnect(endpoint, {
+          timeoutMs: this.#connectTimeoutMs,
+          signal: context.signal,
+        });
+        if (!probe.ok) {
+          if (canFailover) {
+            return this.#failover(
+              roleName,
+              standIn!,
+              probe.reason,
+              options,
+              context,
+              trace,
+              visited,
+              kind,
+            );
+          }
+          throw this.#unreachable(roleName, probe.reason);
+        }
+      }
+    }
+    const model = this.#modelOf(entry);
+    const callOptions = applyTarget(target, options);
+    let result: StreamResult | GenerateResult;
+    try {
+      result = await retryThrottled<StreamResult | GenerateResult>(
+        () => kind === "stream" ? model.doStream(callOptions) : model.doGenerate(callOptions),
+        { ...this.#retry, signal: context.signal },
+      );
+    } catch (error) {
+      if (isAbort(error) || context.signal?.aborted) throw error;
+      const reason = unreachableReason(error);
+      if (reason !== undefined && canFailover) {
+        return this.#failover(roleName, standIn!, reason, options, context, trace, visited, kind);
+      }
+      throw this.#translate(error, roleName, reason);
+    }
+    trace.usedRole = roleName;
+    if (!("stream" in result)) {
+      const generated = result;
+      this.#record(entry, generated.usage, context);
+      return generated;
+    }
+    const streamed = result;
+    const record = (usage: StreamUsage) => this.#record(entry, usage, context);
+    return {
+      ...streamed,
+      stream: streamed.stream.pipeThrough(
+        new TransformStream<StreamPart, StreamPart>({
+          transform(part, controller) {
+            if (part.type === "finish") record(part.usage);
+            controller.enqueue(part);
+          },
+        }),
+      ),
+    };
+  }
+
+  /** Follows `degrade_to` while budgets are spent; throws when no role may answer. */
+  #budgetChoice(roleName: string, trace: TurnTrace): string {
+    if (this.#ledger === undefined) return roleName;
+    const decision = checkBudget(this.#ledger, this.#config, roleName, this.#now());
+    if (!decision.ok) throw new BudgetSpentError(budgetBlockedSentence(this.#lang, decision));
+    const first = decision.degraded[0];
+    if (first === undefined) return roleName;
+    decision.degraded.forEach((status, i) => {
+      const next = decision.degraded[i + 1]?.role ?? decision.role;
+      this.#logger.warn(degradeLogLine(status, next));
+    });
+    trace.notices.push(degradeNotice(this.#lang, first, decision.role));
+    return decision.role;
+  }
+
+  #failover(
+    roleName: string,
+    standIn: string,
+    reason: string,
+    options: CallOptions,
+    context: CallContext,
+    trace: TurnTrace,
+    visited: string[],
+    kind: "stream" | "generate",
+  ): Promise<StreamResult | GenerateResult> {
+    const target = this.#entry(roleName).target;
+    this.#logger.warn(
+      `role ${roleName}: ${target.provider} ${target.model_id} is not reachable (${reason}); ${standIn} answers instead`,
+    );
+    trace.notices.push(t(this.#lang, "failover_notice", { role: roleName, stand_in: standIn }));
+    return this.#route(standIn, options, context, trace, visited, kind);
+  }
+
+  #modelOf(entry: RoleEntry): LanguageModelV4 {
+    if (entry.model === undefined) {
+      try {
+        entry.model = createModel(entry.target, { env: this.#env, fetch: this.#fetch });
+      } catch (error) {
+        if (error instanceof MissingCredentialError) {
+          throw new ModelCallError(t(this.#lang, "missing_credential", {
+            role: entry.name,
+            provider: entry.target.provider,
+            variable: error.variable,
+          }));
+        }
+        throw error;
+      }
+    }
+    return entry.model;
+  }
+
+  #record(entry: RoleEntry, usage: StreamUsage, context: CallContext): void {
+    if (this.#ledger === undefined || !isMetered(entry.role)) return;
+    const input = usage.inputTokens;
+    const cacheRead = input.cacheRead ?? 0;
+    const cacheWrite = input.cacheWrite ?? 0;
+    const tokens: Usage = {
+      inputTokens: input.total ?? (input.noCache ?? 0) + cacheRead + cacheWrite,
+      outputTokens: usage.outputTokens.total ?? 0,
+      cacheReadTokens: cacheRead,
+      cacheWriteTokens: cacheWrite,
+    };
+    const billed = billedTokens(tokens);
+    const target = entry.target;
+    try {
+      this.#ledger.record({
+        ts: this.#now(),
+        role: entry.name,
+        provider: target.provider,
+        model_id: target.model_id,
+        input_tokens: billed.input,
+        output_tokens: billed.output,
+        cache_read_tokens: billed.cacheRead,
+        cache_write_tokens: billed.cacheWrite,
+        usd: callCost(tokens, {
+          provider: target.provider,
+          price: lookupPrice(this.#config, target.model_id),
+        }),
+        channel: context.channel,
+        session_id: context.sessionId ?? null,
+        peer: context.peer ?? null,
+      });
+    } catch (error) {
+      this.#logger.error(`role ${entry.name}: cannot write the ledger row: ${errorDetail(error)}`);
+    }
+  }
+
+  #unreachable(roleName: string, reason: string): ModelCallError {
+    const target = this.#entry(roleName).target;
+    return new ModelCallError(t(this.#lang, "not_reachable", {
+      role: roleName,
+      provider: target.provider,
+      model: target.model_id,
+      reason,
+    }));
+  }
+
+  #translate(error: unknown, roleName: string, reason: string | undefined): TurnEndedError {
+    if (error instanceof TurnEndedError) return error;
+    if (reason !== undefined) return this.#unreachable(roleName, reason);
+    const target = this.#entry(roleName).target;
+    const status = statusOf(error);
+    const detail = errorDetail(error);
+    const vars = { role: roleName, provider: target.provider, model: target.model_id, detail };
+    if (status === 404 || /model .*not found|not_found_error|no such model/i.test(detail)) {
+      return new ModelCallError(t(this.#lang, "model_missing", vars), { cause: error });
+    }
+    if (status === 400 && target.provider === "vendor-a" && /workspace/i.test(detail)) {
+      return new ModelCallError(t(this.#lang, "workspace_needed", vars), { cause: error });
+    }
+    if (status === 401 || status === 403) {
+      return new ModelCallError(t(this.#lang, "auth_failed", { ...vars, status }), {
+        cause: error,
+      });
+    }
+    if (status === 429) {
+      return new ModelCallError(
+        t(this.#lang, "throttled", { ...vars, tries: this.#retry.attempts ?? 4 }),
+        { cause: error },
+      );
+    }
+    return new ModelCallError(t(this.#lang, "model_failed", vars), { cause: error });
+  }
+
+  #asTurnEnded(error: unknown, roleName: string): unknown {
+    if (error instanceof TurnEndedError || isAbort(error)) return error;
+    return this.#translate(error, roleName, unreachableReason(error));
+  }
+}
+
+type StreamResult = Awaited<ReturnType<LanguageModelV4["doStream"]>>;
+type GenerateResult = Awaited<ReturnType<LanguageModelV4["doGenerate"]>>;
+type StreamUsage = GenerateResult["usage"];

@@ -1,0 +1,27 @@
+/**
+ * Errors that end a turn with one sentence for the user (never a stack trace).
+ *
+ * @module
+ */
+
+/** A turn ended before or during the model call; `sentence` is what the user reads. */
+export class TurnEndedError extends Error {
+  override name = "TurnEndedError";
+  /** The sentence every channel shows, in the user's language. */
+  readonly sentence: string;
+
+  constructor(sentence: string, options?: ErrorOptions) {
+    super(sentence, options);
+    this.sentence = sentence;
+  }
+}
+
+/** The role's budget (and any stand-in's) is spent; no call was made. */
+export class BudgetSpentError extends TurnEndedError {
+  override name = "BudgetSpentError";
+}
+
+/** The provider refused the call (missing model, bad key, throttling, an unreachable model without a stand-in). */
+export class ModelCallError extends TurnEndedError {
+  override name = "ModelCallError";
+}

@@ -1,0 +1,118 @@
+/**
+ * The `fake` provider: a scripted language model for tests and for trying the agent
+ * without a key. It answers `Okay.` or the role's `params.replies` in turn, streams
+ * word by word and reports zero usage.
+ *
+ * A reply written `/tool <name> <json>` makes the model call that tool with that
+ * input instead of answering; the reply after it answers once the tool has run.
+ *
+ * @module
+ */
+import type { CallOptions, LanguageModelV4, StreamPart } from "./target.ts";
+
+const DEFAULT_REPLY = "Okay.";
+const TOOL_REPLY = /^\/tool\s+([A-Za-z0-9_-]+)\s*([\s\S]*)$/;
+
+type GenerateResult = Awaited<ReturnType<LanguageModelV4["doGenerate"]>>;
+type Content = GenerateResult["content"][number];
+
+/** A language model that answers from a script; no network, no cost. */
+export class FakeLanguageModel implements LanguageModelV4 {
+  readonly specificationVersion = "v4" as const;
+  readonly provider = "fake";
+  readonly modelId: string;
+  readonly supportedUrls: Record<string, RegExp[]> = {};
+  #replies: string[];
+  #next = 0;
+  #calls: CallOptions[] = [];
+
+  /** A fake model answering `replies` in turn, then `Okay.`. */
+  constructor(modelId: string, replies: readonly string[] = []) {
+    this.modelId = modelId;
+    this.#replies = [...replies];
+  }
+
+  /** The options of every call so far, oldest first (for tests). */
+  get calls(): readonly CallOptions[] {
+    return this.#calls;
+  }
+
+  /** Answers without streaming. */
+  doGenerate(options: CallOptions): Promise<GenerateResult> {
+    this.#calls.push(options);
+    const content = this.#content(this.#take(options));
+    return Promise.resolve({
+      content,
+      finishReason: finishReason(content),
+      usage: zeroUsage(),
+      warnings: [],
+      response: { id: crypto.randomUUID(), modelId: this.modelId, timestamp: new Date() },
+    });
+  }
+
+  /** Answers as a stream: the text word by word, or one tool call. */
+  doStream(options: CallOptions): Promise<{ stream: ReadableStream<StreamPart> }> {
+    this.#calls.push(options);
+    const content = this.#content(this.#take(options));
+    const parts: StreamPart[] = [
+      { type: "stream-start", warnings: [] },
+      { type: "response-metadata", id: crypto.randomUUID(), modelId: this.modelId },
+    ];
+    for (const item of content) {
+      if (item.type === "text") {
+        parts.push({ type: "text-start", id: "t0" });
+        for (const piece of item.text.match(/\S+\s*|\s+/g) ?? []) {
+          parts.push({ type: "text-delta", id: "t0", delta: piece });
+        }
+        parts.push({ type: "text-end", id: "t0" });
+      } else parts.push(item as StreamPart);
+    }
+    parts.push({ type: "finish", usage: zeroUsage(), finishReason: finishReason(content) });
+    const signal = options.abortSignal;
+    const stream = new ReadableStream<StreamPart>({
+      pull(controller) {
+        if (signal?.aborted) {
+          controller.error(signal.reason);
+          return;
+        }
+        const part = parts.shift();
+        if (part === undefined) controller.close();
+        else controller.enqueue(part);
+      },
+    });
+    return Promise.resolve({ stream });
+  }
+
+  #take(options: CallOptions): string {
+    // A step that follows a tool result continues the same script.
+    void options;
+    const reply = this.#replies[this.#next];
+    if (reply === undefined) return DEFAULT_REPLY;
+    this.#next++;
+    return reply;
+  }
+
+  #content(reply: string): Content[] {
+    const tool = TOOL_REPLY.exec(reply.trim());
+    if (tool === null) return [{ type: "text", text: reply }];
+    const input = tool[2]?.trim() || "{}";
+    return [{
+      type: "tool-call",
+      toolCallId: `call_${crypto.randomUUID().slice(0, 8)}`,
+      toolName: tool[1] ?? "",
+      input,
+    }];
+  }
+}
+
+function finishReason(content: Content[]): GenerateResult["finishReason"] {
+  const tools = content.some((c) => c.type === "tool-call");
+  return tools ? { unified: "tool-calls", raw: "tool_use" } : { unified: "stop", raw: "stop" };
+}
+
+function zeroUsage(): GenerateResult["usage"] {
+  return {
+    inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: 0, text: 0, reasoning: 0 },
+  };
+}
