@@ -1,0 +1,146 @@
+import assert from "node:assert/strict";
+import { CONFIG_TEMPLATE } from "../../hub/config/template.ts";
+import { Ledger, periodBounds } from "../../hub/money/mod.ts";
+
+const MAIN = new URL("../../cli/main.ts", import.meta.url).pathname;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function agent(home: string, ...args: string[]): Promise<Run> {
+  // Keep Deno's own settings (its cache under HOME); drop the agent's so the
+  // caller's environment cannot leak into the run.
+  const env = Object.fromEntries(
+    Object.entries(Deno.env.toObject()).filter(([k]) => !k.startsWith("AGENT_")),
+  );
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      MAIN,
+      "--home",
+      home,
+      ...args,
+    ],
+    env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder();
+  return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
+}
+
+function home(config = CONFIG_TEMPLATE): string {
+  const dir = Deno.makeTempDirSync({ prefix: "spend_cli_" });
+  Deno.writeTextFileSync(`${dir}/agent.toml`, config);
+  return dir;
+}
+
+function call(role: string, model: string, usd: number | null) {
+  return {
+    ts: Date.now() - 1000,
+    role,
+    provider: "vendor-a" as const,
+    model_id: model,
+    input_tokens: 100,
+    output_tokens: 10,
+    cache_read_tokens: 0,
+    cache_write_tokens: 0,
+    usd,
+    channel: "chat" as const,
+    session_id: "s",
+    peer: null,
+  };
+}
+
+Deno.test("agent spend reads a missing ledger as $0 and does not create it", async () => {
+  const dir = home();
+  const run = await agent(dir, "spend");
+  assert.equal(run.code, 0, run.stderr);
+  const lines = run.stdout.trimEnd().split("\n");
+  assert.equal(lines.length, 3);
+  assert.match(
+    lines[0]!,
+    /^brain vendor-a \$0\.00 of \$15\.00 this month, resets \d\d\.\d\d\.\d{4} 00:00$/,
+  );
+  assert.match(
+    lines[1]!,
+    /^fast vendor-a \$0\.00 of \$1\.00 today, resets \d\d\.\d\d\.\d{4} 00:00$/,
+  );
+  assert.equal(lines[2], "local local-runtime $0.00 this month, no budget");
+  assert.throws(() => Deno.statSync(`${dir}/data/spend.sqlite3`), Deno.errors.NotFound);
+});
+
+Deno.test("agent spend shows spent budgets, stand-ins and unpriced calls", async () => {
+  const config = CONFIG_TEMPLATE + `
+[models.roles.quiet]
+provider = "fake"
+model_id = "scripted"
+`;
+  const dir = home(config);
+  const ledger = Ledger.open(`${dir}/data/spend.sqlite3`);
+  ledger.recordMany([
+    call("brain", "claude-sonnet-5", 15.5),
+    call("fast", "claude-haiku-4-5", 0.25),
+    call("fast", "claude-haiku-4-5", null),
+    call("fast", "claude-haiku-4-5", null),
+  ]);
+  ledger.close();
+  const run = await agent(dir, "spend");
+  assert.equal(run.code, 0, run.stderr);
+  const lines = run.stdout.trimEnd().split("\n");
+  assert.match(
+    lines[0]!,
+    /^brain vendor-a \$15\.50 of \$15\.00 this month, resets .* · SPENT, fast answers instead$/,
+  );
+  assert.match(
+    lines[1]!,
+    /^fast vendor-a \$0\.25 of \$1\.00 today, resets .* · 2 calls without a price for claude-haiku-4-5$/,
+  );
+  assert.equal(lines[3], "quiet fake no budget (its calls are not counted)");
+
+  const json = await agent(dir, "spend", "--json");
+  assert.equal(json.code, 0, json.stderr);
+  const report = JSON.parse(json.stdout);
+  assert.deepEqual(Object.keys(report), ["brain", "fast", "local", "quiet"]);
+  const month = periodBounds("month", Date.now());
+  assert.equal(report.brain.spent_usd, 15.5);
+  assert.equal(report.brain.exhausted, true);
+  assert.equal(report.brain.degrade_to, "fast");
+  assert.equal(Date.parse(report.brain.since), month.sinceMs);
+  assert.equal(Date.parse(report.brain.reset_at), month.resetMs);
+  assert.match(report.brain.reset_at, /^\d{4}-\d\d-\d\dT00:00:00\+03:00$/);
+  assert.equal(report.fast.unpriced_calls, 2);
+  assert.equal(report.quiet.metered, false);
+  assert.equal(report.quiet.cap_usd, null);
+});
+
+Deno.test("agent spend speaks Turkish with --lang tr", async () => {
+  const run = await agent(home(), "--lang", "tr", "spend");
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /^brain vendor-a \$0\.00 \/ \$15\.00 bu ay, yenilenme /);
+});
+
+Deno.test("agent spend fails with one sentence when the ledger cannot be read", async () => {
+  const dir = home();
+  Deno.mkdirSync(`${dir}/data`);
+  Deno.writeTextFileSync(`${dir}/data/spend.sqlite3`, "not a database ".repeat(100));
+  const run = await agent(dir, "spend");
+  assert.equal(run.code, 1);
+  assert.equal(run.stdout, "");
+  assert.match(run.stderr, /^Cannot open the spend ledger .*spend\.sqlite3: .+\n$/);
+  assert.doesNotMatch(run.stderr, /\n\s+at /);
+});
+
+Deno.test("agent spend rejects an unknown option with exit 2", async () => {
+  const run = await agent(home(), "spend", "--yaml");
+  assert.equal(run.code, 2);
+  assert.equal(run.stderr.trim().split("\n").length, 1);
+});
