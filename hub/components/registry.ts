@@ -1,0 +1,124 @@
+/**
+ * The component registry: built-ins plus the modules named in `[components] modules`.
+ * A module that fails to load is reported (doctor, `agent components`), never thrown.
+ *
+ * @module
+ */
+import { z } from "zod";
+import type { AgentConfig } from "../config/types.ts";
+import type { AgentPaths } from "../paths.ts";
+import { BUILTIN_COMPONENTS } from "./builtin.ts";
+import { DISTRIBUTIONS, VERSION } from "./distributions.ts";
+import {
+  COMPONENT_GROUPS,
+  type ComponentGroup,
+  type ComponentInfo,
+  type ComponentLoadError,
+  type ComponentManifest,
+} from "./types.ts";
+
+/** The registry's view of every component. */
+export interface Registry {
+  /** Every component, built-in first, then extra modules in the order listed. */
+  components: ComponentInfo[];
+  /** Modules that could not be loaded. */
+  errors: ComponentLoadError[];
+  /** Names in `[components] disabled` that no component has. */
+  unknownDisabled: string[];
+}
+
+/** Options for {@linkcode loadRegistry}. */
+export interface LoadRegistryOptions {
+  /** Extra built-ins (the CLI passes the commands of `cli/commands/_registry.ts`). */
+  extraBuiltins?: readonly { group: ComponentGroup; name: string; distribution?: string }[];
+  /** Imports a module specifier. @default dynamic `import()` */
+  importModule?: (specifier: string) => Promise<Record<string, unknown>>;
+}
+
+const specSchema = z.object({
+  group: z.enum(COMPONENT_GROUPS as unknown as [ComponentGroup, ...ComponentGroup[]]),
+  name: z.string().min(1),
+  tier: z.number().int().min(0).optional(),
+  load: z.function().optional(),
+});
+
+const manifestSchema = z.object({
+  distribution: z.string().min(1),
+  version: z.string().min(1),
+  components: z.array(specSchema),
+});
+
+/**
+ * Builds the registry for `config` (`undefined`: built-ins only, none disabled).
+ * Relative module paths resolve against the agent home.
+ */
+export async function loadRegistry(
+  config: AgentConfig | undefined,
+  paths: AgentPaths,
+  options: LoadRegistryOptions = {},
+): Promise<Registry> {
+  const disabled = new Set(config?.components.disabled ?? []);
+  const components: ComponentInfo[] = [];
+  const versionOf = (distribution: string) =>
+    DISTRIBUTIONS.find((d) => d.name === distribution)?.version ?? VERSION;
+  const add = (info: Omit<ComponentInfo, "enabled">) => {
+    if (components.some((c) => c.group === info.group && c.name === info.name)) return;
+    components.push({ ...info, enabled: !disabled.has(info.name) });
+  };
+  for (const c of BUILTIN_COMPONENTS) {
+    add({ ...c, version: versionOf(c.distribution), source: "builtin" });
+  }
+  for (const c of options.extraBuiltins ?? []) {
+    const distribution = c.distribution ?? "agent-core";
+    add({
+      group: c.group,
+      name: c.name,
+      distribution,
+      version: versionOf(distribution),
+      source: "builtin",
+    });
+  }
+  const errors: ComponentLoadError[] = [];
+  const importModule = options.importModule ??
+    ((specifier: string) => import(specifier) as Promise<Record<string, unknown>>);
+  for (const module of config?.components.modules ?? []) {
+    try {
+      const loaded = await importModule(resolveSpecifier(module, paths.home));
+      const parsed = manifestSchema.safeParse(loaded.manifest);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const where = issue === undefined || issue.path.length === 0
+          ? "manifest"
+          : `manifest.${issue.path.join(".")}`;
+        errors.push({ module, detail: `'${where}' is not valid (${issue?.message ?? "missing"})` });
+        continue;
+      }
+      const manifest = loaded.manifest as ComponentManifest;
+      for (const spec of manifest.components) {
+        add({
+          ...spec,
+          distribution: manifest.distribution,
+          version: manifest.version,
+          source: module,
+        });
+      }
+    } catch (error) {
+      errors.push({ module, detail: firstLine(error) });
+    }
+  }
+  const unknownDisabled = [...disabled].filter((name) => !components.some((c) => c.name === name));
+  return { components, errors, unknownDisabled };
+}
+
+/** Turns a `[components] modules` entry into an import specifier. */
+export function resolveSpecifier(module: string, home: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(module)) return module;
+  if (module.startsWith("/")) return `file://${module}`;
+  const base = home.endsWith("/") ? home : `${home}/`;
+  return new URL(module, `file://${base}`).href;
+}
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return (text.split("\n")[0] ?? text).trim();
+}

@@ -1,0 +1,65 @@
+/**
+ * Sentences of `agent doctor`. The `en` texts the spec names are exact.
+ *
+ * @module
+ */
+import { catalogue } from "../i18n.ts";
+
+/** Translator for doctor lines. */
+export const t = catalogue({
+  config_ok: "{path} is valid ({roles} roles)",
+  config_missing: "{path} not found; run 'agent init' to create it",
+  role_ok: "{provider} {model}",
+  role_ok_local: "{provider} {model} at {url} (not contacted)",
+  role_missing: "provider '{provider}' is missing {variable} (names are in .env.example)",
+  role_fallback:
+    "provider '{provider}' is missing {variable}, so its fallback {fbProvider} {fbModel} answers",
+  role_unpriced:
+    "has a budget, but model '{id}' has no price, so its calls count as $0; add [models.prices.{id}] to agent.toml",
+  roles_none: "no roles in [models.roles]; chat needs at least 'brain'",
+  sessions_file_ok: "file store at {path}",
+  sessions_file_new: "file store at {path} (created on first use)",
+  sessions_not_dir: "{path} exists but is not a directory",
+  sessions_not_writable: "{path} cannot be written: {detail}",
+  sessions_spine_ok: "spine store at {url}",
+  sessions_spine_missing: "backend 'spine' needs {variable} in .env",
+  persona_ok: "{files}",
+  persona_missing: "{file} is missing; run 'agent init' to create it",
+  env_missing: "{path} not found; keys you add with /settings go there (mode 0600)",
+  env_example_missing: "{path} not found; run 'agent init' to create it",
+  env_ok: "{count} names, all listed in .env.example",
+  env_unlisted: "names in .env that .env.example does not list: {names}",
+  env_mode: "{path} has mode {mode}; run 'chmod 600 {path}' so only you can read it",
+  components_ok: "{count} components, none failed to load",
+  components_error: "{module} failed to load: {detail}",
+  components_unknown: "[components] disabled names '{name}', which no component provides",
+  check_failed: "the check failed: {detail}",
+}, {
+  config_ok: "{path} geçerli ({roles} rol)",
+  config_missing: "{path} bulunamadı; oluşturmak için 'agent init' çalıştırın",
+  role_ok: "{provider} {model}",
+  role_ok_local: "{provider} {model}, {url} adresinde (bağlanılmadı)",
+  role_missing: "'{provider}' sağlayıcısında {variable} eksik (adlar .env.example içinde)",
+  role_fallback:
+    "'{provider}' sağlayıcısında {variable} eksik, bu yüzden yedeği {fbProvider} {fbModel} yanıtlar",
+  role_unpriced:
+    "bir bütçesi var, ama '{id}' modelinin fiyatı yok, bu yüzden çağrıları $0 sayılır; agent.toml dosyasına [models.prices.{id}] ekleyin",
+  roles_none: "[models.roles] içinde rol yok; sohbet için en az 'brain' gerekli",
+  sessions_file_ok: "{path} konumunda dosya deposu",
+  sessions_file_new: "{path} konumunda dosya deposu (ilk kullanımda oluşturulur)",
+  sessions_not_dir: "{path} var ama bir dizin değil",
+  sessions_not_writable: "{path} yazılamıyor: {detail}",
+  sessions_spine_ok: "{url} adresinde omurga deposu",
+  sessions_spine_missing: "'spine' deposu için .env içinde {variable} gerekli",
+  persona_ok: "{files}",
+  persona_missing: "{file} eksik; oluşturmak için 'agent init' çalıştırın",
+  env_missing: "{path} bulunamadı; /settings ile eklediğiniz anahtarlar oraya yazılır (kip 0600)",
+  env_example_missing: "{path} bulunamadı; oluşturmak için 'agent init' çalıştırın",
+  env_ok: "{count} ad, hepsi .env.example içinde listeli",
+  env_unlisted: ".env içinde olup .env.example içinde listelenmeyen adlar: {names}",
+  env_mode: "{path} kipi {mode}; yalnızca sizin okuyabilmeniz için 'chmod 600 {path}' çalıştırın",
+  components_ok: "{count} bileşen, hiçbiri yüklenirken hata vermedi",
+  components_error: "{module} yüklenemedi: {detail}",
+  components_unknown: "[components] disabled, hiçbir bileşenin sağlamadığı '{name}' adını veriyor",
+  check_failed: "denetim başarısız oldu: {detail}",
+});

@@ -1,0 +1,28 @@
+/**
+ * The list of `agent doctor` checks, in the order their lines print. Add yours with
+ * one line (a lazy import keeps doctor light):
+ * `(d) => import("../money/doctor.ts").then((m) => m.budgetCheck(d)),`
+ *
+ * @module
+ */
+import type { Check } from "./types.ts";
+import {
+  componentsCheck,
+  configCheck,
+  envCheck,
+  personaCheck,
+  rolesCheck,
+  sessionsCheck,
+} from "./core_checks.ts";
+
+export type { Check, CheckResult, DoctorContext } from "./types.ts";
+
+/** Every doctor check, in order. */
+export const CHECKS: Check[] = [
+  configCheck,
+  rolesCheck,
+  sessionsCheck,
+  personaCheck,
+  envCheck,
+  componentsCheck,
+];

@@ -1,0 +1,35 @@
+/**
+ * The shape of `agent doctor` checks.
+ *
+ * @module
+ */
+import type { Lang } from "../i18n.ts";
+import type { AgentPaths } from "../paths.ts";
+import type { AgentConfig } from "../config/types.ts";
+import type { ConfigError } from "../config/load.ts";
+
+/** One line of `agent doctor`: `<status> <name>: <detail>`. */
+export interface CheckResult {
+  name: string;
+  status: "ok" | "warn" | "info" | "fail";
+  detail: string;
+}
+
+/** What every check reads. Checks never build a model client and never call a provider. */
+export interface DoctorContext {
+  paths: AgentPaths;
+  /** `.env` merged with the process environment. */
+  env: Readonly<Record<string, string>>;
+  lang: Lang;
+  /** The validated configuration; `undefined` when it is missing or invalid. */
+  config: AgentConfig | undefined;
+  /** Why there is no configuration, when there is none. */
+  configError: ConfigError | undefined;
+  /** The time of the run (epoch ms), for checks that show times. */
+  now: number;
+  /** Built-in command names (from the CLI's registry), so `[components]` can name them. */
+  commandNames?: readonly string[];
+}
+
+/** A check: zero or more result lines. A check that throws becomes one `fail` line. */
+export type Check = (ctx: DoctorContext) => Promise<CheckResult[]>;
