@@ -161,26 +161,24 @@ function checkPayload(value: unknown): UniversePayload | string {
   }
   if (!isAddress(value.address)) return "payload 'address' must be a valid address";
   if (!Number.isSafeInteger(value.ts)) return "payload 'ts' must be an integer";
-  const base = {
-    v: 1 as const,
-    universe: value.universe,
-    address: value.address,
-    ts: value.ts as number,
-  };
-  if (kind === "leave") return { ...base, kind };
+  // Field order follows the spec's table so a signer's JSON reads as documented.
+  const universe = value.universe;
+  const address = value.address;
+  const ts = value.ts as number;
+  if (kind === "leave") return { v: 1, kind, universe, address, ts };
   if (kind === "join") {
     const owner = optionalText(value.owner, "owner", UNIVERSE_LIMITS.ownerChars);
     if (owner.problem !== undefined) return owner.problem;
     const about = optionalText(value.about, "about", UNIVERSE_LIMITS.aboutChars);
     if (about.problem !== undefined) return about.problem;
-    return { ...base, kind, owner: owner.text, about: about.text };
+    return { v: 1, kind, universe, address, ts, owner: owner.text, about: about.text };
   }
   const links = checkLinks(value.links);
   if (typeof links === "string") return links;
-  if (value.subs === undefined) return { ...base, kind, links };
+  if (value.subs === undefined) return { v: 1, kind, universe, address, ts, links };
   const subs = checkSubs(value.subs);
   if (typeof subs === "string") return subs;
-  return { ...base, kind, links, subs };
+  return { v: 1, kind, universe, address, ts, links, subs };
 }
 
 function checkLinks(value: unknown): UniverseLink[] | string {
