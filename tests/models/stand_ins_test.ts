@@ -1,0 +1,276 @@
+import { assert, assertEquals, assertMatch } from "./_assert.ts";
+import { ModelRouter } from "../../hub/agent/call.ts";
+import { startVendorServer } from "./_vendor_server.ts";
+import { closedPort, config, silentHost, TEST_PRICE, workspace } from "./_harness.ts";
+
+function localWithFailover(baseUrl: string): string {
+  return `
+[models.roles.local]
+provider = "local-runtime"
+model_id = "llama3.2"
+failover = "fast"
+[models.roles.local.params]
+base_url = "${baseUrl}"
+[models.roles.fast]
+provider = "fake"
+model_id = "fake-1"
+[models.roles.fast.params]
+replies = ["Stand-in here."]
+[models.roles.fast.budget]
+usd = 1
+period = "day"
+`;
+}
+
+const ASK = { messages: [{ role: "user" as const, content: "Hi" }] };
+
+Deno.test("ModelRouter fails over at once when the local server refuses the connection", async () => {
+  const ws = workspace();
+  try {
+    const cfg = config(localWithFailover(`http://127.0.0.1:${closedPort()}`));
+    const router = new ModelRouter({ config: cfg, env: {}, ledger: ws.ledger, logger: ws.logger });
+    const started = performance.now();
+    const out = await router.generate("local", ASK, { channel: "chat", sessionId: "s" });
+    assert(performance.now() - started < 1500, "refusal is answered at once");
+    assertEquals(out.text, "Stand-in here.");
+    assertEquals(out.usedRole, "fast");
+    assertEquals(out.notice, "local is not reachable right now; fast answered instead.");
+    assertMatch(
+      ws.log(),
+      /WARNING role local: local-runtime llama3\.2 is not reachable \(connection refused\); fast answers instead/,
+    );
+    const rows = ws.rows();
+    assertEquals(rows.map((r) => [r.role, r.provider, r.usd]), [["fast", "fake", 0]]);
+  } finally {
+    ws.close();
+  }
+});
+
+Deno.test({
+  name: "ModelRouter fails over after the 3-second connect timeout when nothing answers",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const host = await silentHost();
+    const ws = workspace();
+    try {
+      const cfg = config(localWithFailover(`http://127.0.0.1:${host.port}`));
+      const router = new ModelRouter({
+        config: cfg,
+        env: {},
+        ledger: ws.ledger,
+        logger: ws.logger,
+      });
+      const started = performance.now();
+      const out = await router.generate("local", ASK, { channel: "chat" });
+      const elapsed = performance.now() - started;
+      assert(elapsed >= 2900 && elapsed < 6000, `failover took ${elapsed} ms`);
+      assertEquals(out.usedRole, "fast");
+      assertEquals(out.notice, "local is not reachable right now; fast answered instead.");
+      assertMatch(ws.log(), /is not reachable \(connect timeout\); fast answers instead/);
+    } finally {
+      host.close();
+      ws.close();
+    }
+  },
+});
+
+Deno.test("ModelRouter fails over on a 5xx before anything streamed, and not on a 4xx", async () => {
+  const server = startVendorServer();
+  server.script.push({ status: 503, body: { error: { message: "overloaded" } } });
+  const ws = workspace();
+  try {
+    const cfg = config(`
+[models.roles.brain]
+provider = "vendor-b"
+model_id = "gpt-test-1"
+failover = "fast"
+[models.roles.brain.params]
+base_url = "${server.url}/v1"
+[models.roles.fast]
+provider = "fake"
+model_id = "fake-1"
+[models.prices."gpt-test-1"]
+${TEST_PRICE}`);
+    const router = new ModelRouter({
+      config: cfg,
+      env: { VENDOR_B_API_KEY: "k" },
+      ledger: ws.ledger,
+      logger: ws.logger,
+    });
+    const out = await router.generate("brain", ASK, { channel: "cli" });
+    assertEquals(out.text, "Okay.");
+    assertEquals(out.notice, "brain is not reachable right now; fast answered instead.");
+    assertMatch(ws.log(), /role brain: vendor-b gpt-test-1 is not reachable \(HTTP 503\)/);
+    // fast has neither budget nor failover: not metered, so no row for it.
+    assertEquals(ws.rows().length, 0);
+
+    server.script.push({ status: 401, body: { error: { message: "bad key" } } });
+    const error = await router.generate("brain", ASK, { channel: "cli" }).then(
+      () => undefined,
+      (e) => e,
+    );
+    assertEquals(error?.name, "ModelCallError");
+    assertMatch(error.sentence, /refused the credentials of brain \(HTTP 401\)/);
+
+    const ok = await router.generate("brain", ASK, { channel: "cli" });
+    assertEquals(ok.text, "Hello there.");
+    assertEquals(ws.rows().map((r) => r.role), ["brain"]);
+  } finally {
+    await server.close();
+    ws.close();
+  }
+});
+
+Deno.test("ModelRouter follows stand-in chains: a failover's own failover answers", async () => {
+  const ws = workspace();
+  try {
+    const cfg = config(`
+[models.roles.local]
+provider = "local-runtime"
+model_id = "llama3.2"
+failover = "fast"
+[models.roles.local.params]
+base_url = "http://127.0.0.1:${closedPort()}"
+[models.roles.fast]
+provider = "local-runtime"
+model_id = "llama3.2"
+failover = "last"
+[models.roles.fast.params]
+base_url = "http://127.0.0.1:${closedPort()}"
+[models.roles.last]
+provider = "fake"
+model_id = "fake-1"
+`);
+    const router = new ModelRouter({ config: cfg, env: {}, ledger: ws.ledger, logger: ws.logger });
+    const out = await router.generate("local", ASK, { channel: "chat" });
+    assertEquals(out.usedRole, "last");
+    assertEquals(
+      out.notice,
+      "local is not reachable right now; fast answered instead. fast is not reachable right now; last answered instead.",
+    );
+  } finally {
+    ws.close();
+  }
+});
+
+Deno.test("ModelRouter degrades a spent role to degrade_to, with the notice and the log warning", async () => {
+  const server = startVendorServer();
+  const ws = workspace();
+  try {
+    const cfg = config(`
+[models.roles.brain]
+provider = "vendor-a"
+model_id = "claude-test-1"
+[models.roles.brain.params]
+base_url = "${server.url}/v1"
+[models.roles.brain.budget]
+usd = 0.001
+period = "month"
+degrade_to = "fast"
+[models.roles.fast]
+provider = "fake"
+model_id = "fake-1"
+[models.roles.fast.budget]
+usd = 1
+period = "day"
+[models.prices."claude-test-1"]
+${TEST_PRICE}`);
+    const router = new ModelRouter({
+      config: cfg,
+      env: { VENDOR_A_API_KEY: "k" },
+      ledger: ws.ledger,
+      logger: ws.logger,
+    });
+    const first = await router.generate("brain", ASK, { channel: "chat" });
+    assertEquals(first.text, "Hello there.");
+    assertEquals(first.notice, undefined);
+    // $0.0021 spent of $0.001: the cap is passed, the next call degrades.
+    const second = await router.generate("brain", ASK, { channel: "chat" });
+    assertEquals(second.text, "Okay.");
+    assertEquals(second.usedRole, "fast");
+    assertMatch(second.notice ?? "", /brain/);
+    assertMatch(second.notice ?? "", /fast/);
+    assertMatch(
+      ws.log(),
+      /role brain: budget spent \(\$0\.0021 of \$0\.0010?, resets \d{4}-\d\d-\d\dT00:00:00\+03:00\); fast answers instead/,
+    );
+    assertEquals(server.requests.length, 1, "a spent role never reaches the provider");
+    assertEquals(ws.rows().map((r) => r.role), ["brain", "fast"]);
+  } finally {
+    await server.close();
+    ws.close();
+  }
+});
+
+Deno.test("ModelRouter ends the turn with one sentence when the budget is spent and nothing stands in", async () => {
+  const ws = workspace();
+  try {
+    const cfg = config(`
+[models.roles.brain]
+provider = "vendor-a"
+model_id = "claude-test-1"
+[models.roles.brain.budget]
+usd = 0.5
+period = "day"
+[models.prices."claude-test-1"]
+${TEST_PRICE}`);
+    ws.ledger.record({
+      ts: Date.now(),
+      role: "brain",
+      provider: "vendor-a",
+      model_id: "claude-test-1",
+      input_tokens: 0,
+      output_tokens: 0,
+      cache_read_tokens: 0,
+      cache_write_tokens: 0,
+      usd: 0.75,
+      channel: "tui",
+      session_id: null,
+      peer: null,
+    });
+    const router = new ModelRouter({
+      config: cfg,
+      env: { VENDOR_A_API_KEY: "k" },
+      ledger: ws.ledger,
+      logger: ws.logger,
+    });
+    const error = await router.generate("brain", ASK, { channel: "chat" }).then(
+      () => undefined,
+      (e) => e,
+    );
+    assertEquals(error?.name, "BudgetSpentError");
+    assertMatch(
+      error.sentence,
+      /^The brain budget is spent \(\$0\.75 of \$0\.50\) and resets at \d\d\.\d\d\.\d{4} 00:00\. To raise the cap, change it in agent\.toml\.$/,
+    );
+  } finally {
+    ws.close();
+  }
+});
+
+Deno.test("ModelRouter uses the fallback when the role's provider has no credentials", async () => {
+  const ws = workspace();
+  try {
+    const cfg = config(`
+[models.roles.brain]
+provider = "vendor-b"
+model_id = "gpt-test-1"
+fallback = { provider = "fake", model_id = "fake-2", params = { replies = ["From the fallback."] } }
+[models.roles.fast]
+provider = "vendor-c"
+model_id = "gemini-test-1"
+`);
+    const router = new ModelRouter({ config: cfg, env: {}, ledger: ws.ledger, logger: ws.logger });
+    assertEquals(router.missingCredential("brain"), undefined);
+    assertEquals(router.target("brain").provider, "fake");
+    assertEquals(
+      router.missingCredentialSentence("fast"),
+      "role fast: provider 'vendor-c' is missing VENDOR_C_API_KEY (names are in .env.example)",
+    );
+    const out = await router.generate("brain", ASK, { channel: "chat" });
+    assertEquals(out.text, "From the fallback.");
+  } finally {
+    ws.close();
+  }
+});
