@@ -1,0 +1,515 @@
+/**
+ * `POST /net/inbox` on workerd: one test per row of the check table, then tests that a
+ * request failing two checks gets the earlier one's error.
+ */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { b64uEncode, generateIdentity } from "../../net/mod.ts";
+import { envelopeFor, hub, postInbox, signRaw } from "./_fixtures.ts";
+import { spineTest, TOKEN } from "./_setup.ts";
+
+const now = () => Math.floor(Date.now() / 1000);
+
+/** A well-shaped payload object for cases the spine rejects before the signature. */
+function payloadObject(from: string, to: string, extra: Record<string, unknown> = {}) {
+  return {
+    v: 1,
+    id: "abcdefghijklmnop1234",
+    kind: "message",
+    from,
+    to,
+    ts: now(),
+    thread: "abcdefghijklmnop1234",
+    reply_to: null,
+    hops: 0,
+    box: { epk: "AAAA", nonce: "AAAA", ct: "AAAA" },
+    ...extra,
+  };
+}
+
+function unsigned(payload: unknown): { payload: string; sig: string } {
+  return {
+    payload: b64uEncode(new TextEncoder().encode(JSON.stringify(payload))),
+    sig: b64uEncode(new Uint8Array(64)),
+  };
+}
+
+// Row 1: Content-Type.
+spineTest(
+  "inbox: a body that is not application/json gets 415 unsupported_media_type",
+  {},
+  async (spine, peers) => {
+    const peer = await peers();
+    const wire = await envelopeFor(peer, spine.address);
+    for (const type of ["text/plain", "application/jsonx", "multipart/form-data"]) {
+      const r = await postInbox(spine.url, wire, { "content-type": type });
+      assertEquals(r, { status: 415, body: { error: "unsupported_media_type" } });
+    }
+    const missing = await fetch(`${spine.url}/net/inbox`, {
+      method: "POST",
+      body: new Blob([JSON.stringify(wire)]),
+    });
+    assertEquals([missing.status, await missing.json()], [415, {
+      error: "unsupported_media_type",
+    }]);
+    const ok = await postInbox(spine.url, wire, {
+      "content-type": "Application/JSON; charset=utf-8",
+    });
+    assertEquals(ok.status, 202);
+  },
+);
+
+// Row 2: size.
+spineTest(
+  "inbox: a body over 65 536 bytes gets 413 too_large, with or without Content-Length",
+  {},
+  async (spine) => {
+    const big = JSON.stringify({ payload: "A".repeat(65_600), sig: "" });
+    assertEquals(await postInbox(spine.url, big), { status: 413, body: { error: "too_large" } });
+    const chunks = [
+      new TextEncoder().encode(big.slice(0, 40_000)),
+      new TextEncoder().encode(big.slice(40_000)),
+    ];
+    const streamed = await fetch(`${spine.url}/net/inbox`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: ReadableStream.from(chunks),
+    });
+    assertEquals([streamed.status, await streamed.json()], [413, { error: "too_large" }]);
+    // Exactly at the limit is read (and fails later, as a bad shape).
+    const exact = JSON.stringify({ payload: "A".repeat(65_536 - 23), sig: "" });
+    assertEquals(new TextEncoder().encode(exact).length, 65_536);
+    assertEquals((await postInbox(spine.url, exact)).status, 400);
+  },
+);
+
+// Row 3: shape.
+spineTest("inbox: a malformed envelope gets 400 bad_request with a detail", {}, async (spine) => {
+  const to = spine.address;
+  const cases: unknown[] = [
+    "not json at all",
+    "[]",
+    { sig: "AAAA" },
+    { payload: "AAAA" },
+    { payload: 5, sig: "AAAA" },
+    { payload: "a+b/", sig: "AAAA" },
+    { payload: "AAAA", sig: "@@" },
+    unsigned("a string"),
+    unsigned(payloadObject("peer.example", to, { v: 2 })),
+    unsigned(payloadObject("peer.example", to, { kind: "hello" })),
+    unsigned(payloadObject("Not An Address", to)),
+    unsigned(payloadObject("peer.example", to, { id: "short" })),
+    unsigned(payloadObject("peer.example", to, { hops: -1 })),
+    unsigned(payloadObject("peer.example", to, { hops: 1.5 })),
+    unsigned(payloadObject("peer.example", to, { ts: "now" })),
+    unsigned(payloadObject("peer.example", to, { box: null })),
+    unsigned(payloadObject("peer.example", to, { thread: undefined })),
+  ];
+  for (const body of cases) {
+    const r = await postInbox(spine.url, body);
+    assertEquals(r.status, 400, JSON.stringify(body));
+    assertEquals(r.body.error, "bad_request");
+    assert(typeof r.body.detail === "string" && r.body.detail.length > 0, JSON.stringify(r.body));
+  }
+});
+
+// Row 4: recipient.
+spineTest(
+  "inbox: an envelope for another address gets 400 wrong_recipient",
+  {},
+  async (spine, peers) => {
+    const peer = await peers();
+    const wire = await envelopeFor(peer, "someone-else.example");
+    assertEquals(await postInbox(spine.url, wire), {
+      status: 400,
+      body: { error: "wrong_recipient" },
+    });
+    assertEquals(peer.cardRequests, 0);
+  },
+);
+
+// Row 5: clock window.
+spineTest(
+  "inbox: ts more than 300 s away gets 400 stale; 299 s passes",
+  {},
+  async (spine, peers) => {
+    const peer = await peers();
+    for (const ts of [now() - 310, now() + 310]) {
+      const wire = await envelopeFor(peer, spine.address, { ts });
+      assertEquals(await postInbox(spine.url, wire), { status: 400, body: { error: "stale" } });
+    }
+    const fine = await envelopeFor(peer, spine.address, { ts: now() - 290 });
+    assertEquals((await postInbox(spine.url, fine)).status, 202);
+  },
+);
+
+// Row 6: per-IP limit.
+spineTest(
+  "inbox: the 61st envelope from one client IP in a minute gets 429; an IPv6 /64 counts as one",
+  {},
+  async (spine, peers) => {
+    const senders = [await peers(), await peers(), await peers()];
+    for (const p of senders) p.mode = "missing";
+    // Cheap requests: they pass the limits and fail at the card fetch.
+    for (let i = 0; i < 60; i++) {
+      const p = senders[i % 3]!;
+      const ip = `2001:db8:1:2:${(i % 7).toString(16)}::${i + 1}`;
+      const r = await postInbox(spine.url, unsigned(payloadObject(p.address, spine.address)), {
+        "cf-connecting-ip": ip,
+      });
+      assertEquals(r.body.error, "sender_card_unavailable", `request ${i}`);
+    }
+    const sameNet = await postInbox(
+      spine.url,
+      unsigned(payloadObject(senders[0]!.address, spine.address)),
+      {
+        "cf-connecting-ip": "2001:db8:1:2:ffff:ffff:ffff:ffff",
+      },
+    );
+    assertEquals(sameNet, { status: 429, body: { error: "rate_limited" } });
+    const otherNet = await postInbox(
+      spine.url,
+      unsigned(payloadObject(senders[1]!.address, spine.address)),
+      {
+        "cf-connecting-ip": "2001:db8:1:3::1",
+      },
+    );
+    assertEquals(otherNet.body.error, "sender_card_unavailable");
+    // Without the header the IP limit is skipped.
+    const noHeader = await postInbox(
+      spine.url,
+      unsigned(payloadObject(senders[2]!.address, spine.address)),
+    );
+    assertEquals(noHeader.body.error, "sender_card_unavailable");
+  },
+);
+
+// Row 7: per-sender limit.
+spineTest(
+  "inbox: the 31st envelope from one sender in a minute gets 429 rate_limited",
+  {},
+  async (spine, peers) => {
+    const peer = await peers();
+    for (let i = 0; i < 30; i++) {
+      const r = await postInbox(spine.url, await envelopeFor(peer, spine.address), {
+        "cf-connecting-ip": `10.0.0.${i}`,
+      });
+      assertEquals(r.status, 202, `request ${i}`);
+    }
+    const r = await postInbox(spine.url, await envelopeFor(peer, spine.address), {
+      "cf-connecting-ip": "10.0.1.1",
+    });
+    assertEquals(r, { status: 429, body: { error: "rate_limited" } });
+    const other = await peers();
+    assertEquals((await postInbox(spine.url, await envelopeFor(other, spine.address))).status, 202);
+  },
+);
+
+// Row 8: sender card.
+spineTest(
+  "inbox: an unavailable sender card gets 502 sender_card_unavailable",
+  {},
+  async (spine, peers) => {
+    const modes = [
+      "missing",
+      "redirect",
+      "large",
+      "wrong_address",
+      "v2",
+      "short_key",
+      "not_json",
+    ] as const;
+    for (const mode of modes) {
+      const peer = await peers();
+      peer.mode = mode;
+      const r = await postInbox(spine.url, await envelopeFor(peer, spine.address));
+      assertEquals(r, { status: 502, body: { error: "sender_card_unavailable" } }, mode);
+    }
+    const gone = await peers();
+    const wire = await envelopeFor(gone, spine.address);
+    await gone.stop();
+    assertEquals((await postInbox(spine.url, wire)).body.error, "sender_card_unavailable");
+  },
+);
+
+spineTest("inbox: a sender card slower than 5 s is unavailable", {}, async (spine, peers) => {
+  const peer = await peers();
+  peer.mode = "slow";
+  const started = performance.now();
+  const r = await postInbox(spine.url, await envelopeFor(peer, spine.address));
+  const took = performance.now() - started;
+  assertEquals(r.body.error, "sender_card_unavailable");
+  assert(took >= 4_900 && took < 5_900, `took ${took} ms`);
+});
+
+spineTest(
+  "inbox: a fetched card is cached in the key-value store under peer:<from>",
+  {},
+  async (spine, peers) => {
+    const peer = await peers();
+    for (let i = 0; i < 3; i++) {
+      assertEquals(
+        (await postInbox(spine.url, await envelopeFor(peer, spine.address))).status,
+        202,
+      );
+    }
+    assertEquals(peer.cardRequests, 1);
+    const kv = (await spine.mf.getKVNamespace("PEER_CARDS")) as unknown as {
+      get(key: string, type: "json"): Promise<unknown>;
+    };
+    const cached = await kv.get(`peer:${peer.address}`, "json") as Record<string, unknown>;
+    assertEquals(cached.sign_key, peer.identity.signKey);
+  },
+);
+
+// Row 9: signature.
+spineTest(
+  "inbox: a signature that does not verify gets 403 bad_signature",
+  {},
+  async (spine, peers) => {
+    const peer = await peers();
+    const stranger = await generateIdentity();
+    const forged = await envelopeFor({ address: peer.address, identity: stranger }, spine.address);
+    assertEquals(await postInbox(spine.url, forged), {
+      status: 403,
+      body: { error: "bad_signature" },
+    });
+    const good = await envelopeFor(peer, spine.address);
+    const shortSig = { payload: good.payload, sig: b64uEncode(new Uint8Array(32)) };
+    assertEquals(await postInbox(spine.url, shortSig), {
+      status: 403,
+      body: { error: "bad_signature" },
+    });
+    // The signature covers the exact payload bytes: re-encoding the same JSON breaks it.
+    const bytes = new TextEncoder().encode(
+      JSON.stringify(
+        JSON.parse(
+          new TextDecoder().decode(Uint8Array.fromBase64(good.payload, { alphabet: "base64url" })),
+        ),
+        null,
+        1,
+      ),
+    );
+    const reencoded = { payload: b64uEncode(bytes), sig: good.sig };
+    assertEquals((await postInbox(spine.url, reencoded)).status, 403);
+    const raw = await signRaw(bytes, peer.identity);
+    assertEquals((await postInbox(spine.url, raw)).status, 202);
+  },
+);
+
+// Row 10: duplicates.
+spineTest(
+  "inbox: a repeated (from, id) gets 200 duplicate and is stored once",
+  {},
+  async (spine, peers) => {
+    const peer = await peers();
+    const wire = await envelopeFor(peer, spine.address);
+    assertEquals(await postInbox(spine.url, wire), {
+      status: 202,
+      body: { status: "queued", id: wire.id },
+    });
+    assertEquals(await postInbox(spine.url, wire), {
+      status: 200,
+      body: { status: "duplicate", id: wire.id },
+    });
+    // The same id from another sender is a different envelope.
+    const other = await peers();
+    const same = await envelopeFor(other, spine.address, { id: wire.id });
+    assertEquals((await postInbox(spine.url, same)).status, 202);
+    const health = await hub(spine.url, TOKEN, "/hub/health");
+    assertEquals(health.body.mailbox, 2);
+  },
+);
+
+// Row 11: hourly per-sender limit.
+spineTest(
+  "inbox: the 61st arrival from one sender in an hour gets 429",
+  { rateLimits: false },
+  async (spine, peers) => {
+    const peer = await peers();
+    for (let i = 0; i < 60; i++) {
+      assertEquals(
+        (await postInbox(spine.url, await envelopeFor(peer, spine.address))).status,
+        202,
+        `envelope ${i}`,
+      );
+    }
+    const r = await postInbox(spine.url, await envelopeFor(peer, spine.address));
+    assertEquals(r, { status: 429, body: { error: "rate_limited" } });
+  },
+);
+
+// Row 12: mailbox capacity, plus the order of the Mailbox's three checks.
+spineTest("inbox: with 1 000 undelivered envelopes the next gets 503 mailbox_full", {
+  rateLimits: false,
+}, async (spine, peers) => {
+  const senders = [];
+  for (let i = 0; i < 17; i++) senders.push(await peers());
+  const first = await envelopeFor(senders[0]!, spine.address);
+  assertEquals((await postInbox(spine.url, first)).status, 202);
+  let stored = 1;
+  for (const [n, peer] of senders.entries()) {
+    const count = n === 16 ? 1_000 - stored : Math.min(60 - (n === 0 ? 1 : 0), 1_000 - stored);
+    const batch = await Promise.all(
+      Array.from({ length: count }, () => envelopeFor(peer, spine.address)),
+    );
+    for (let i = 0; i < batch.length; i += 20) {
+      const results = await Promise.all(batch.slice(i, i + 20).map((w) => postInbox(spine.url, w)));
+      for (const r of results) assertEquals(r.status, 202);
+    }
+    stored += count;
+  }
+  assertEquals(stored, 1_000);
+  const fresh = await peers();
+  assertEquals(await postInbox(spine.url, await envelopeFor(fresh, spine.address)), {
+    status: 503,
+    body: { error: "mailbox_full" },
+  });
+  // Order: duplicate before the hourly limit and capacity; hourly limit before capacity.
+  assertEquals((await postInbox(spine.url, first)).body.status, "duplicate");
+  assertEquals(
+    (await postInbox(spine.url, await envelopeFor(senders[0]!, spine.address))).body.error,
+    "rate_limited",
+  );
+  // An ack makes room again.
+  const ack = await hub(spine.url, TOKEN, "/hub/ack", {
+    method: "POST",
+    body: JSON.stringify({ seqs: [1] }),
+  });
+  assertEquals(ack.body, { deleted: 1 });
+  assertEquals((await postInbox(spine.url, await envelopeFor(fresh, spine.address))).status, 202);
+});
+
+// All checks pass.
+spineTest(
+  "inbox: a good envelope gets 202 queued and is stored without unknown top-level keys",
+  {},
+  async (spine, peers) => {
+    const peer = await peers();
+    const wire = await envelopeFor(peer, spine.address);
+    const r = await postInbox(spine.url, { ...wire, extra: "dropped", id: undefined });
+    assertEquals(r, { status: 202, body: { status: "queued", id: wire.id } });
+    const updates = await hub(spine.url, TOKEN, "/hub/updates");
+    const list = updates.body.updates as { seq: number; received_at: number; envelope: unknown }[];
+    assertEquals(list.length, 1);
+    assertEquals(list[0]!.seq, 1);
+    assertEquals(list[0]!.envelope, { payload: wire.payload, sig: wire.sig });
+    assert(Math.abs(list[0]!.received_at - now()) <= 2);
+  },
+);
+
+spineTest("inbox: an envelope from the spine's own address is checked against its stored card", {
+  address: "me.example",
+}, async (spine) => {
+  const me = await generateIdentity();
+  const self = { address: "me.example", identity: me };
+  const wire = await envelopeFor(self, "me.example");
+  // No card stored yet, and no fetch of https://me.example is attempted.
+  assertEquals((await postInbox(spine.url, wire)).body.error, "sender_card_unavailable");
+  const put = await hub(spine.url, TOKEN, "/hub/card", {
+    method: "PUT",
+    body: JSON.stringify({ name: "Me", sign_key: me.signKey, box_key: me.boxKey }),
+  });
+  assertEquals(put.status, 200);
+  assertEquals((await postInbox(spine.url, wire)).status, 202);
+  const forged = await envelopeFor(
+    { address: "me.example", identity: await generateIdentity() },
+    "me.example",
+  );
+  assertEquals((await postInbox(spine.url, forged)).status, 403);
+});
+
+spineTest("inbox: without rate-limit bindings the checks are skipped and logged once", {
+  rateLimits: false,
+}, async (spine, peers) => {
+  const peer = await peers();
+  for (let i = 0; i < 35; i++) {
+    const r = await postInbox(spine.url, await envelopeFor(peer, spine.address), {
+      "cf-connecting-ip": "10.1.1.1",
+    });
+    assertEquals(r.status, 202);
+  }
+  const unbound = spine.logs.filter((l) => l.includes("rate_limit_unbound"));
+  assertEquals(unbound.length, 2, spine.logs.join("\n"));
+  assert(
+    unbound.some((l) => l.includes("INBOX_IP_LIMIT")) &&
+      unbound.some((l) => l.includes("INBOX_SENDER_LIMIT")),
+  );
+});
+
+spineTest("inbox: a throwing rate-limit binding is skipped and logged once as rate_limit_failed", {
+  rateLimits: false,
+  bindings: { INBOX_IP_LIMIT: "not a binding", INBOX_SENDER_LIMIT: { limit: 1 } },
+}, async (spine, peers) => {
+  const peer = await peers();
+  for (let i = 0; i < 3; i++) {
+    const r = await postInbox(spine.url, await envelopeFor(peer, spine.address), {
+      "cf-connecting-ip": "10.1.1.1",
+    });
+    assertEquals(r.status, 202);
+  }
+  const failed = spine.logs.filter((l) => l.includes("rate_limit_failed"));
+  assertEquals(failed.length, 2, spine.logs.join("\n"));
+});
+
+// Order: a request failing two checks gets the earlier one's error.
+spineTest("inbox order: content type before size before shape", {}, async (spine) => {
+  const big = JSON.stringify({ payload: "A".repeat(70_000) });
+  assertEquals((await postInbox(spine.url, big, { "content-type": "text/plain" })).status, 415);
+  assertEquals((await postInbox(spine.url, big)).status, 413);
+});
+
+spineTest("inbox order: shape before recipient, recipient before clock", {}, async (spine) => {
+  const badAndElsewhere = unsigned(payloadObject("peer.example", "elsewhere.example", { v: 2 }));
+  assertEquals((await postInbox(spine.url, badAndElsewhere)).body.error, "bad_request");
+  const elsewhereAndStale = unsigned(
+    payloadObject("peer.example", "elsewhere.example", { ts: now() - 1_000 }),
+  );
+  assertEquals((await postInbox(spine.url, elsewhereAndStale)).body.error, "wrong_recipient");
+});
+
+spineTest(
+  "inbox order: clock before the sender limit, sender limit before the card, card before the signature",
+  {},
+  async (spine, peers) => {
+    const peer = await peers();
+    for (let i = 0; i < 30; i++) await postInbox(spine.url, await envelopeFor(peer, spine.address));
+    const stale = await envelopeFor(peer, spine.address, { ts: now() - 1_000 });
+    assertEquals((await postInbox(spine.url, stale)).body.error, "stale");
+    peer.mode = "missing";
+    const requestsBefore = peer.cardRequests;
+    assertEquals(
+      (await postInbox(spine.url, await envelopeFor(peer, spine.address))).body.error,
+      "rate_limited",
+    );
+    assertEquals(peer.cardRequests, requestsBefore);
+    const other = await peers();
+    other.mode = "missing";
+    const forged = await envelopeFor(
+      { address: other.address, identity: await generateIdentity() },
+      spine.address,
+    );
+    assertEquals((await postInbox(spine.url, forged)).body.error, "sender_card_unavailable");
+  },
+);
+
+spineTest(
+  "inbox order: IP limit before the sender limit; signature before duplicate",
+  {},
+  async (spine, peers) => {
+    const peer = await peers();
+    const wire = await envelopeFor(peer, spine.address);
+    assertEquals((await postInbox(spine.url, wire)).status, 202);
+    const tampered = { payload: wire.payload, sig: b64uEncode(new Uint8Array(64)) };
+    assertEquals((await postInbox(spine.url, tampered)).body.error, "bad_signature");
+    for (let i = 0; i < 59; i++) {
+      const p = i % 2 === 0 ? peer : await peers();
+      await postInbox(spine.url, unsigned(payloadObject(p.address, spine.address)), {
+        "cf-connecting-ip": "192.0.2.7",
+      });
+    }
+    const r = await postInbox(spine.url, await envelopeFor(peer, spine.address), {
+      "cf-connecting-ip": "192.0.2.7",
+    });
+    assertEquals(r.body.error, "rate_limited");
+  },
+);
