@@ -25,4 +25,5 @@ export const CHECKS: Check[] = [
   personaCheck,
   envCheck,
   componentsCheck,
+  (d) => import("../money/doctor.ts").then((m) => m.budgetCheck(d)),
 ];

@@ -1,0 +1,53 @@
+import assert from "node:assert/strict";
+import { resolvePaths } from "../paths.ts";
+import type { DoctorContext } from "../doctor/types.ts";
+import { budgetCheck } from "./doctor.ts";
+import { Ledger } from "./ledger.ts";
+import { configWith, ist, shippedRoles, spend } from "./_testing.ts";
+
+function context(fields: Partial<DoctorContext> = {}): DoctorContext {
+  const home = Deno.makeTempDirSync({ prefix: "money_doctor_" });
+  return {
+    paths: resolvePaths({ home, env: {} }),
+    env: {},
+    lang: "en",
+    config: configWith(shippedRoles()),
+    configError: undefined,
+    now: ist("2026-05-14T12:00"),
+    ...fields,
+  };
+}
+
+Deno.test("budgetCheck() shows each budget against its cap, $0 without a ledger", async () => {
+  const d = context();
+  assert.deepEqual(await budgetCheck(d), [{
+    name: "budget",
+    status: "ok",
+    detail:
+      "brain $0.00 of $15.00 this month (resets 01.06.2026 00:00); fast $0.00 of $1.00 today (resets 15.05.2026 00:00)",
+  }]);
+  assert.throws(() => Deno.statSync(d.paths.ledgerFile), Deno.errors.NotFound);
+  const ledger = Ledger.open(d.paths.ledgerFile);
+  ledger.record(spend("brain", ist("2026-05-10T12:00"), 4.5));
+  ledger.close();
+  const [line] = await budgetCheck(d);
+  assert.match(line!.detail, /^brain \$4\.50 of \$15\.00 this month/);
+});
+
+Deno.test("budgetCheck() says nothing without budgets or without a configuration", async () => {
+  assert.deepEqual(await budgetCheck(context({ config: undefined })), []);
+  assert.deepEqual(
+    await budgetCheck(context({ config: configWith({ local: shippedRoles().local! }) })),
+    [],
+  );
+});
+
+Deno.test("budgetCheck() fails when the ledger cannot be read", async () => {
+  const d = context({ lang: "tr" });
+  Deno.mkdirSync(d.paths.dataDir, { recursive: true });
+  Deno.writeTextFileSync(d.paths.ledgerFile, "garbage ".repeat(200));
+  const [line] = await budgetCheck(d);
+  assert.equal(line?.status, "fail");
+  assert.equal(line?.name, "budget");
+  assert.match(line!.detail, /^harcama defteri .*spend\.sqlite3 okunamıyor: /);
+});
