@@ -39,15 +39,8 @@ export async function runProgram(argv: string[], pre: Prescan): Promise<number> 
   }
   const firstPaths = resolvePaths({ home: pre.home, env: processEnv });
   const dotenv = readEnvFileSync(firstPaths.envFile);
-  // The environment wins over .env; .env fills the gaps so providers and child
-  // processes see the same values.
-  for (const [name, value] of Object.entries(dotenv)) {
-    if (Deno.env.get(name) === undefined) {
-      try {
-        Deno.env.set(name, value);
-      } catch { /* a name the platform refuses is simply not exported */ }
-    }
-  }
+  // The environment wins over .env. Deno.env itself is left alone (but for the two
+  // exported options), so code that needs a key reads it from ctx.env.
   const env: Record<string, string> = { ...dotenv, ...Deno.env.toObject() };
   const paths = resolvePaths({ home: pre.home, env });
   const lang: Lang = preLang ??
@@ -61,7 +54,7 @@ export async function runProgram(argv: string[], pre: Prescan): Promise<number> 
     profile,
     verbose: pre.verbose,
     logger,
-    loadConfig: () => loadConfig(paths),
+    loadConfig: () => loadConfig(paths, { lang }),
   });
 
   const helpOut: string[] = [];

@@ -9,6 +9,9 @@ import type { CommandEntry } from "../command.ts";
 
 /** Every built-in command, in the order `agent --help` lists them. */
 export const COMMANDS: readonly CommandEntry[] = [
+  { name: "init", load: () => import("./init.ts") },
+  { name: "doctor", load: () => import("./doctor.ts") },
+  { name: "components", load: () => import("./components.ts") },
   { name: "spend", load: () => import("./spend.ts") },
   { name: "version", load: () => import("./version.ts") },
 ];

@@ -1,0 +1,145 @@
+/**
+ * The files `agent init` writes besides `agent.toml`: persona templates (en, tr) and
+ * `.env.example`, plus the text rewrite of the template's brain and fast models.
+ *
+ * @module
+ */
+import type { Lang } from "../../hub/i18n.ts";
+
+/** `persona/persona.md` per language. */
+export const PERSONA: Record<Lang, string> = {
+  en: `# Persona
+
+You are a personal agent working for one person, your owner. You are direct,
+warm and brief. You say what you know and what you do not. You never invent
+facts, prices or dates. When a task costs money or cannot be undone, you ask
+first.
+
+Answer in the language your owner writes in.
+`,
+  tr: `# Kişilik
+
+Tek bir kişi, sahibin için çalışan kişisel bir ajansın. Doğrudan, sıcak ve kısa
+konuşursun. Bildiğini ve bilmediğini söylersin. Olgu, fiyat ya da tarih
+uydurmazsın. Para harcayan ya da geri alınamayan bir işten önce sorarsın.
+
+Sahibin hangi dilde yazıyorsa o dilde yanıt ver.
+`,
+};
+
+/** `persona/user.example.md` per language (copied to `user.md` when that is missing). */
+export const USER_EXAMPLE: Record<Lang, string> = {
+  en: `# About me
+
+Write here what the agent should know about you: your name, where you live,
+your time zone, your work, how you like answers (short, detailed, with sources).
+This file stays on your machine and never goes to the agent network.
+
+- Name:
+- Time zone: Europe/Istanbul
+- Work:
+- Answers I like:
+`,
+  tr: `# Hakkımda
+
+Ajanın sizin hakkınızda bilmesi gerekenleri buraya yazın: adınız, yaşadığınız
+yer, saat diliminiz, işiniz, nasıl yanıt sevdiğiniz (kısa, ayrıntılı, kaynaklı).
+Bu dosya makinenizde kalır ve ajan ağına asla gitmez.
+
+- Ad:
+- Saat dilimi: Europe/Istanbul
+- İş:
+- Sevdiğim yanıtlar:
+`,
+};
+
+/** `.env.example`: every variable name the agent reads, without values. */
+export const ENV_EXAMPLE =
+  `# Variable names the agent reads from .env (or the environment, which wins).
+# Copy a line into .env (mode 0600) and fill in the value; never put keys in
+# agent.toml. 'agent doctor' warns about names in .env that are not listed here.
+
+# vendor-a (Anthropic Messages API). A key not scoped to a workspace also needs
+# VENDOR_A_WORKSPACE_ID.
+VENDOR_A_API_KEY=
+VENDOR_A_WORKSPACE_ID=
+
+# vendor-b (OpenAI Chat Completions API)
+VENDOR_B_API_KEY=
+
+# vendor-c (Google Gemini API): either name works.
+VENDOR_C_API_KEY=
+VENDOR_C_ALT_API_KEY=
+
+# vendor-d (Amazon Bedrock Converse): the region plus one of a profile, an
+# access key pair or a bearer token.
+VENDOR_D_REGION=
+VENDOR_D_PROFILE=
+VENDOR_D_ACCESS_KEY_ID=
+VENDOR_D_SECRET_ACCESS_KEY=
+VENDOR_D_BEARER_TOKEN=
+
+# local-runtime (a local model server; default http://127.0.0.1:11434)
+AGENT_LOCAL_RUNTIME_URL=
+
+# The messenger channel
+MESSENGER_BOT_TOKEN=
+MESSENGER_ALLOWED_CHAT_IDS=
+
+# The agent network
+AGENT_SPINE_URL=
+AGENT_SPINE_TOKEN=
+AGENT_NET_IDENTITY=
+AGENT_NET_ALLOW_INSECURE=
+
+# This agent
+AGENT_PROFILE=
+AGENT_LANG=
+AGENT_DATA_DIR=
+`;
+
+/** What {@linkcode rewriteTemplate} changes. */
+export interface TemplateChoice {
+  provider: string;
+  brain: string;
+  fast: string;
+  lang: Lang;
+}
+
+/**
+ * Rewrites `provider` and `model_id` of `[models.roles.brain]` and
+ * `[models.roles.fast]` and `[ui] lang` in the template text, leaving every other
+ * line (comments, budgets, the local role) as it is.
+ */
+export function rewriteTemplate(text: string, choice: TemplateChoice): string {
+  const lines = text.split("\n");
+  let section = "";
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const header = line.match(/^\s*\[([^\]]+)\]\s*(#.*)?$/);
+    if (header) {
+      section = header[1]!.replace(/\s+/g, "");
+      continue;
+    }
+    const role = section === "models.roles.brain"
+      ? "brain"
+      : section === "models.roles.fast"
+      ? "fast"
+      : undefined;
+    if (role !== undefined) {
+      lines[i] = replaceValue(line, "provider", choice.provider);
+      lines[i] = replaceValue(lines[i]!, "model_id", choice[role]);
+    } else if (section === "ui") {
+      lines[i] = replaceValue(line, "lang", choice.lang);
+    }
+  }
+  return lines.join("\n");
+}
+
+function replaceValue(line: string, key: string, value: string): string {
+  const pattern = new RegExp(`^(\\s*${key}\\s*=\\s*)"[^"]*"(.*)$`);
+  return line.replace(
+    pattern,
+    (_m, head: string, tail: string) => `${head}${JSON.stringify(value)}${tail}`,
+  );
+}

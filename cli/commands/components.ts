@@ -1,0 +1,125 @@
+/**
+ * `agent components [--json]`: one block per component group, one line per
+ * component: name, distribution, version, enabled/disabled and a note.
+ *
+ * @module
+ */
+import type { Command } from "commander";
+import type { Lang } from "../../hub/i18n.ts";
+import { ConfigError } from "../../hub/config/load.ts";
+import type { AgentConfig } from "../../hub/config/types.ts";
+import { loadRegistry } from "../../hub/components/registry.ts";
+import { COMPONENT_GROUPS, type ComponentInfo } from "../../hub/components/types.ts";
+import type { CommandModule } from "../command.ts";
+import { COMMANDS } from "./_registry.ts";
+import { t } from "./_messages.ts";
+
+/** One line of `agent components --json`. */
+export interface ComponentLine {
+  name: string;
+  distribution: string;
+  version: string;
+  enabled: boolean;
+  note: string;
+  source: string;
+}
+
+/** `agent components`. */
+export const command: CommandModule = {
+  name: "components",
+  summary: { en: t("en", "components_summary"), tr: t("tr", "components_summary") },
+  configure(cmd: Command, lang: Lang) {
+    cmd.option("--json", t(lang, "opt_json"));
+  },
+  async run(ctx, _args, opts) {
+    let config: AgentConfig | undefined;
+    try {
+      config = await ctx.config();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      // A missing file is normal before init; an invalid one is worth a word.
+      if (error.kind !== "missing") {
+        ctx.err(t(ctx.lang, "config_problem", { detail: error.message }));
+      }
+    }
+    const registry = await loadRegistry(config, ctx.paths, {
+      extraBuiltins: COMMANDS.map((c) => ({ group: "agent.commands" as const, name: c.name })),
+    });
+    const groups: Record<string, ComponentLine[]> = {};
+    for (const group of COMPONENT_GROUPS) {
+      groups[group] = registry.components
+        .filter((c) => c.group === group)
+        .map((c) => lineOf(c, config, ctx.lang));
+    }
+    if (opts.json === true) {
+      ctx.out(JSON.stringify({ groups, errors: registry.errors }, null, 2));
+      return 0;
+    }
+    for (const group of COMPONENT_GROUPS) {
+      ctx.out(group);
+      const lines = groups[group] ?? [];
+      if (lines.length === 0) ctx.out(`  ${t(ctx.lang, "group_empty")}`);
+      const rows = lines.map((l) => [
+        l.name,
+        l.distribution,
+        l.version,
+        l.enabled ? t(ctx.lang, "enabled") : t(ctx.lang, "disabled"),
+        l.note,
+      ]);
+      for (const row of table(rows)) ctx.out(`  ${row}`);
+    }
+    if (registry.errors.length > 0) {
+      ctx.out(t(ctx.lang, "load_errors"));
+      for (const e of registry.errors) {
+        ctx.out(`  ${e.module}  ${t(ctx.lang, "note_error", { detail: e.detail })}`);
+      }
+    }
+    return 0;
+  },
+};
+
+function lineOf(c: ComponentInfo, config: AgentConfig | undefined, lang: Lang): ComponentLine {
+  let note = "";
+  switch (c.group) {
+    case "agent.tools":
+      note = c.tier === undefined ? "" : t(lang, "note_tier", { tier: c.tier });
+      break;
+    case "agent.providers": {
+      const roles = Object.entries(config?.models.roles ?? {})
+        .filter(([, r]) => r.provider === c.name)
+        .map(([name]) => name);
+      note = roles.length > 0
+        ? t(lang, "note_in_use_roles", { roles: roles.join(", ") })
+        : t(lang, "note_available");
+      break;
+    }
+    case "agent.sessions":
+      note = (config?.sessions.backend ?? "file") === c.name ? t(lang, "note_in_use") : "";
+      break;
+    case "agent.commands":
+      note = t(lang, "note_command", { name: c.name });
+      break;
+    default:
+      note = "";
+  }
+  return {
+    name: c.name,
+    distribution: c.distribution,
+    version: c.version,
+    enabled: c.enabled,
+    note,
+    source: c.source,
+  };
+}
+
+/** Pads columns so they line up. */
+function table(rows: string[][]): string[] {
+  const widths: number[] = [];
+  for (const row of rows) {
+    row.forEach((cell, i) => widths[i] = Math.max(widths[i] ?? 0, cell.length));
+  }
+  return rows.map((row) =>
+    row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  ")
+      .trimEnd()
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * `agent doctor [--json]`: runs every check of `hub/doctor/checks.ts` without starting
+ * anything or building a model client. Exit 1 only when a check is `fail`.
+ *
+ * @module
+ */
+import type { Command } from "commander";
+import type { Lang } from "../../hub/i18n.ts";
+import { ConfigError } from "../../hub/config/load.ts";
+import type { AgentConfig } from "../../hub/config/types.ts";
+import { type CheckResult, CHECKS, type DoctorContext } from "../../hub/doctor/checks.ts";
+import type { CommandModule } from "../command.ts";
+import { COMMANDS } from "./_registry.ts";
+import { t } from "./_messages.ts";
+
+/** `agent doctor`. */
+export const command: CommandModule = {
+  name: "doctor",
+  summary: { en: t("en", "doctor_summary"), tr: t("tr", "doctor_summary") },
+  configure(cmd: Command, lang: Lang) {
+    cmd.option("--json", t(lang, "opt_json"));
+  },
+  async run(ctx, _args, opts) {
+    let config: AgentConfig | undefined;
+    let configError: ConfigError | undefined;
+    try {
+      config = await ctx.config();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      configError = error;
+    }
+    const d: DoctorContext = {
+      paths: ctx.paths,
+      env: ctx.env,
+      lang: ctx.lang,
+      config,
+      configError,
+      now: Date.now(),
+      commandNames: COMMANDS.map((c) => c.name),
+    };
+    const checks = await runChecks(d);
+    const ok = !checks.some((c) => c.status === "fail");
+    if (opts.json === true) {
+      ctx.out(JSON.stringify({ ok, checks }, null, 2));
+    } else {
+      for (const c of checks) ctx.out(`${c.status} ${c.name}: ${c.detail}`);
+    }
+    return ok ? 0 : 1;
+  },
+};
+
+/** Runs every check in order; a check that throws becomes one `fail` line. */
+export async function runChecks(d: DoctorContext): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  for (const check of CHECKS) {
+    try {
+      results.push(...await check(d));
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      results.push({
+        name: check.name.replace(/Check$/, "") || "doctor",
+        status: "fail",
+        detail: t(d.lang, "doctor_check_failed", { detail }),
+      });
+    }
+  }
+  return results;
+}
