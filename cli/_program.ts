@@ -12,7 +12,7 @@ import { readEnvFileSync } from "../hub/env_file.ts";
 import { ConfigError, loadConfig } from "../hub/config/load.ts";
 import type { CommandModule } from "./command.ts";
 import { UsageError } from "./command.ts";
-import { type CommandContext, createContext } from "./context.ts";
+import { type CommandContext, createContext, writeAll } from "./context.ts";
 import { COMMANDS } from "./commands/_registry.ts";
 import type { Prescan } from "./_prescan.ts";
 import { t } from "./_messages.ts";
@@ -139,7 +139,7 @@ async function commandModules(
   }
   if (named !== undefined) return modules;
   // Not a built-in (or help): extra commands from [components] may provide it.
-  const { componentCommands } = await import("../hub/components/commands.ts");
+  const { componentCommands } = await import("./_component_commands.ts");
   for (const found of await componentCommands(ctx)) {
     if (modules.some((m) => m.name === found.name)) continue;
     modules.push(found);
@@ -281,9 +281,9 @@ function uiLangOf(configFile: string): Lang {
 }
 
 function writeStdout(text: string): void {
-  Deno.stdout.writeSync(new TextEncoder().encode(text));
+  writeAll(Deno.stdout, new TextEncoder().encode(text));
 }
 
 function writeStderr(text: string): void {
-  Deno.stderr.writeSync(new TextEncoder().encode(text));
+  writeAll(Deno.stderr, new TextEncoder().encode(text));
 }

@@ -70,7 +70,12 @@ export function createContext(options: CreateContextOptions): CommandContext {
   };
 }
 
-function writeAll(target: { writeSync(p: Uint8Array): number }, bytes: Uint8Array): void {
-  let done = 0;
-  while (done < bytes.length) done += target.writeSync(bytes.subarray(done));
+/** Writes every byte; a reader that went away (`agent doctor | head`) is not an error. */
+export function writeAll(target: { writeSync(p: Uint8Array): number }, bytes: Uint8Array): void {
+  try {
+    let done = 0;
+    while (done < bytes.length) done += target.writeSync(bytes.subarray(done));
+  } catch (error) {
+    if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
+  }
 }

@@ -12,7 +12,9 @@ export async function main(argv: string[]): Promise<number> {
   if (pre.fast === "version") {
     const { versionLines } = await import("./commands/version.ts");
     const text = versionLines().map((l) => `${l}\n`).join("");
-    Deno.stdout.writeSync(new TextEncoder().encode(text));
+    try {
+      Deno.stdout.writeSync(new TextEncoder().encode(text));
+    } catch { /* a closed stdout: nothing to tell */ }
     return 0;
   }
   const { runProgram } = await import("./_program.ts");

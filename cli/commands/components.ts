@@ -43,6 +43,7 @@ export const command: CommandModule = {
       }
     }
     const registry = await loadRegistry(config, ctx.paths, {
+      lang: ctx.lang,
       extraBuiltins: COMMANDS.map((c) => ({ group: "agent.commands" as const, name: c.name })),
     });
     const groups: Record<string, ComponentLine[]> = {};

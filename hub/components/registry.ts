@@ -7,6 +7,8 @@
 import { z } from "zod";
 import type { AgentConfig } from "../config/types.ts";
 import type { AgentPaths } from "../paths.ts";
+import type { Lang } from "../i18n.ts";
+import { t } from "./_messages.ts";
 import { BUILTIN_COMPONENTS } from "./builtin.ts";
 import { DISTRIBUTIONS, VERSION } from "./distributions.ts";
 import {
@@ -31,6 +33,8 @@ export interface Registry {
 export interface LoadRegistryOptions {
   /** Extra built-ins (the CLI passes the commands of `cli/commands/_registry.ts`). */
   extraBuiltins?: readonly { group: ComponentGroup; name: string; distribution?: string }[];
+  /** Language of load-error details. @default "en" */
+  lang?: Lang;
   /** Imports a module specifier. @default dynamic `import()` */
   importModule?: (specifier: string) => Promise<Record<string, unknown>>;
 }
@@ -79,18 +83,23 @@ export async function loadRegistry(
     });
   }
   const errors: ComponentLoadError[] = [];
+  const lang = options.lang ?? "en";
   const importModule = options.importModule ??
     ((specifier: string) => import(specifier) as Promise<Record<string, unknown>>);
   for (const module of config?.components.modules ?? []) {
     try {
       const loaded = await importModule(resolveSpecifier(module, paths.home));
+      if (loaded.manifest === undefined) {
+        errors.push({ module, detail: t(lang, "no_manifest") });
+        continue;
+      }
       const parsed = manifestSchema.safeParse(loaded.manifest);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const where = issue === undefined || issue.path.length === 0
           ? "manifest"
-          : `manifest.${issue.path.join(".")}`;
-        errors.push({ module, detail: `'${where}' is not valid (${issue?.message ?? "missing"})` });
+          : issue.path.join(".");
+        errors.push({ module, detail: t(lang, "bad_manifest", { where }) });
         continue;
       }
       const manifest = loaded.manifest as ComponentManifest;

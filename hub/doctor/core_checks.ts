@@ -199,6 +199,7 @@ export async function envCheck(d: DoctorContext): Promise<CheckResult[]> {
 /** `components`: load errors and `[components]` names nothing provides. */
 export async function componentsCheck(d: DoctorContext): Promise<CheckResult[]> {
   const registry = await loadRegistry(d.config, d.paths, {
+    lang: d.lang,
     extraBuiltins: (d.commandNames ?? []).map((name) => ({
       group: "agent.commands" as const,
       name,
