@@ -44,8 +44,15 @@ export interface RunningSpine {
   mf: Miniflare;
   /** Lines the Worker logged (console output). */
   logs: string[];
+  /** Runs the Worker's cron handler as if scheduled at `scheduledTime` (epoch ms). */
+  cron(scheduledTime: number): Promise<void>;
   /** Stops workerd. */
   stop(): Promise<void>;
+}
+
+// Miniflare's own typings do not resolve under Deno; this is the part the harness uses.
+interface ScheduledWorker {
+  scheduled(options: { scheduledTime: Date; cron: string }): Promise<{ outcome: string }>;
 }
 
 /** A free TCP port on 127.0.0.1. */
@@ -105,6 +112,14 @@ export async function startSpine(options: StartSpineOptions = {}): Promise<Runni
     port,
     mf,
     logs,
+    cron: async (scheduledTime) => {
+      const worker = (await mf.getWorker()) as unknown as ScheduledWorker;
+      const result = await worker.scheduled({
+        scheduledTime: new Date(scheduledTime),
+        cron: "* * * * *",
+      });
+      if (result.outcome !== "ok") throw new Error(`Cron failed: outcome ${result.outcome}`);
+    },
     stop: () => mf.dispose(),
   };
 }

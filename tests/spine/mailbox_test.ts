@@ -1,0 +1,237 @@
+/** The Mailbox on workerd: long poll, doorbell, cron and a restart with envelopes queued. */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { generateIdentity } from "../../net/mod.ts";
+import { envelopeFor, hub, postInbox, startPeer } from "./_fixtures.ts";
+import { freePort, startSpine } from "./_harness.ts";
+import { spineTest, TOKEN } from "./_setup.ts";
+
+type Update = { seq: number; envelope: { payload: string } };
+
+spineTest(
+  "long poll: a waiting poll answers as soon as an envelope is stored",
+  {},
+  async (spine, peers) => {
+    const peer = await peers();
+    for (let round = 0; round < 10; round++) {
+      const wire = await envelopeFor(peer, spine.address);
+      const after = round;
+      const started = performance.now();
+      const poll = hub(spine.url, TOKEN, `/hub/updates?after=${after}&timeout=10`);
+      // Vary the gap so the store lands before, during and after the poll's first query.
+      await new Promise((r) => setTimeout(r, round % 4));
+      assertEquals((await postInbox(spine.url, wire)).status, 202);
+      const answer = await poll;
+      const took = performance.now() - started;
+      const updates = answer.body.updates as Update[];
+      assertEquals(updates.map((u) => u.envelope.payload), [wire.payload], `round ${round}`);
+      assert(took < 2_000, `round ${round} took ${took} ms`);
+    }
+  },
+);
+
+spineTest(
+  "long poll: an envelope stored before the poll is answered at once",
+  {},
+  async (spine, peers) => {
+    const peer = await peers();
+    const wire = await envelopeFor(peer, spine.address);
+    await postInbox(spine.url, wire);
+    const started = performance.now();
+    const answer = await hub(spine.url, TOKEN, "/hub/updates?timeout=25");
+    assert(performance.now() - started < 1_000);
+    assertEquals((answer.body.updates as Update[]).length, 1);
+  },
+);
+
+spineTest(
+  "long poll: with nothing queued it answers empty after about the timeout",
+  {},
+  async (spine) => {
+    const started = performance.now();
+    const answer = await hub(spine.url, TOKEN, "/hub/updates?timeout=1");
+    const took = performance.now() - started;
+    assertEquals(answer.body, { updates: [] });
+    assert(took >= 990 && took < 1_500, `took ${took} ms`);
+  },
+);
+
+/** A doorbell client collecting messages and the close event. */
+function doorbell(url: string, token = TOKEN) {
+  const ws = new WebSocket(`${url.replace("http", "ws")}/hub/ws`, {
+    headers: { authorization: `Bearer ${token}` },
+  } as unknown as string[]);
+  const messages: unknown[] = [];
+  const waiters: (() => void)[] = [];
+  let closed: { code: number } | undefined;
+  ws.onmessage = (e) => {
+    messages.push(e.data === "pong" ? "pong" : JSON.parse(e.data));
+    waiters.splice(0).forEach((w) => w());
+  };
+  ws.onclose = (e) => {
+    closed = { code: e.code };
+    waiters.splice(0).forEach((w) => w());
+  };
+  const until = async (check: () => boolean, what: string) => {
+    const deadline = Date.now() + 3_000;
+    while (!check()) {
+      if (Date.now() > deadline) throw new Error(`Doorbell: no ${what} within 3 s`);
+      await new Promise<void>((r) => {
+        waiters.push(r);
+        setTimeout(r, 50);
+      });
+    }
+  };
+  return {
+    ws,
+    messages,
+    get closed() {
+      return closed;
+    },
+    next: async (count: number) => {
+      await until(() => messages.length >= count, `message ${count}`);
+      return messages[count - 1];
+    },
+    waitClosed: async () => {
+      await until(() => closed !== undefined, "close");
+      return closed!;
+    },
+    close: () => ws.close(),
+  };
+}
+
+spineTest(
+  "doorbell: hello with the depth, mail with the new depth to every doorbell, ping answered pong",
+  {},
+  async (spine, peers) => {
+    const peer = await peers();
+    await postInbox(spine.url, await envelopeFor(peer, spine.address));
+    const a = doorbell(spine.url);
+    const b = doorbell(spine.url);
+    assertEquals(await a.next(1), { type: "hello", depth: 1 });
+    assertEquals(await b.next(1), { type: "hello", depth: 1 });
+    await postInbox(spine.url, await envelopeFor(peer, spine.address));
+    assertEquals(await a.next(2), { type: "mail", depth: 2 });
+    assertEquals(await b.next(2), { type: "mail", depth: 2 });
+    a.ws.send("ping");
+    assertEquals(await a.next(3), "pong");
+    // Anything else is ignored; the socket stays open and a duplicate rings nothing.
+    a.ws.send("hello?");
+    a.ws.send(JSON.stringify({ type: "ack", seqs: [1] }));
+    a.ws.send("ping");
+    assertEquals(await a.next(4), "pong");
+    assertEquals(a.messages.length, 4);
+    assertEquals((await hub(spine.url, TOKEN, "/hub/health")).body.mailbox, 2);
+    a.close();
+    b.close();
+  },
+);
+
+spineTest("doorbell: a fifth connection closes the oldest with 1008", {}, async (spine) => {
+  const bells = [];
+  for (let i = 0; i < 4; i++) {
+    const bell = doorbell(spine.url);
+    await bell.next(1);
+    bells.push(bell);
+  }
+  const fifth = doorbell(spine.url);
+  assertEquals(await fifth.next(1), { type: "hello", depth: 0 });
+  assertEquals((await bells[0]!.waitClosed()).code, 1008);
+  for (const bell of [...bells.slice(1), fifth]) {
+    bell.ws.send("ping");
+    assertEquals(await bell.next(2), "pong");
+    assertEquals(bell.closed, undefined);
+  }
+  const sixth = doorbell(spine.url);
+  await sixth.next(1);
+  assertEquals((await bells[1]!.waitClosed()).code, 1008);
+  for (const bell of [...bells.slice(2), fifth, sixth]) bell.close();
+});
+
+spineTest("doorbell: a wrong token gets 401 before any upgrade", {}, async (spine) => {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port: spine.port });
+  const request = [
+    "GET /hub/ws HTTP/1.1",
+    `Host: ${spine.address}`,
+    "Authorization: Bearer wrong",
+    "Upgrade: websocket",
+    "Connection: Upgrade",
+    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+    "Sec-WebSocket-Version: 13",
+    "",
+    "",
+  ].join("\r\n");
+  await conn.write(new TextEncoder().encode(request));
+  const buffer = new Uint8Array(2048);
+  const n = await conn.read(buffer);
+  conn.close();
+  const text = new TextDecoder().decode(buffer.subarray(0, n ?? 0));
+  assert(text.startsWith("HTTP/1.1 401"), text);
+  assert(text.includes(`{"error":"unauthorized"}`), text);
+});
+
+spineTest("cron: mailbox rows go after 7 days, seen rows after 1 day", {}, async (spine, peers) => {
+  const peer = await peers();
+  const first = await envelopeFor(peer, spine.address);
+  await postInbox(spine.url, first);
+  await postInbox(spine.url, await envelopeFor(peer, spine.address));
+  const run = (offsetMs: number) => spine.cron(Date.now() + offsetMs);
+  await run(0);
+  assertEquals((await hub(spine.url, TOKEN, "/hub/health")).body.mailbox, 2);
+  assertEquals((await postInbox(spine.url, first)).body.status, "duplicate");
+  await run(86_400_000 + 60_000);
+  assertEquals((await hub(spine.url, TOKEN, "/hub/health")).body.mailbox, 2);
+  // Its seen row is gone, so the same (from, id) is accepted again.
+  assertEquals((await postInbox(spine.url, first)).body.status, "queued");
+  await run(7 * 86_400_000 + 60_000);
+  assertEquals((await hub(spine.url, TOKEN, "/hub/health")).body.mailbox, 0);
+});
+
+Deno.test({
+  name: "restart: envelopes queued before a restart are all there after it, seqs continue",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "spine-restart-" });
+    const port = freePort();
+    const peer = await startPeer();
+    const me = await generateIdentity();
+    try {
+      let spine = await startSpine({ hubToken: TOKEN, port, persistDir: dir });
+      const sent = [];
+      for (let i = 0; i < 5; i++) {
+        const wire = await envelopeFor(peer, spine.address);
+        sent.push(wire);
+        assertEquals((await postInbox(spine.url, wire)).status, 202);
+      }
+      await hub(spine.url, TOKEN, "/hub/card", {
+        method: "PUT",
+        body: JSON.stringify({ name: "Me", sign_key: me.signKey, box_key: me.boxKey }),
+      });
+      assertEquals(
+        (await hub(spine.url, TOKEN, "/hub/ack", { method: "POST", body: '{"seqs":[1]}' })).body,
+        { deleted: 1 },
+      );
+      await spine.stop();
+
+      spine = await startSpine({ hubToken: TOKEN, port, persistDir: dir });
+      try {
+        const updates = (await hub(spine.url, TOKEN, "/hub/updates")).body.updates as Update[];
+        assertEquals(updates.map((u) => u.seq), [2, 3, 4, 5]);
+        assertEquals(updates.map((u) => u.envelope.payload), sent.slice(1).map((w) => w.payload));
+        assertEquals((await hub(spine.url, TOKEN, "/hub/health")).body.card, true);
+        assertEquals((await postInbox(spine.url, sent[2]!)).body.status, "duplicate");
+        await postInbox(spine.url, await envelopeFor(peer, spine.address));
+        const after = (await hub(spine.url, TOKEN, "/hub/updates?after=5")).body
+          .updates as Update[];
+        assertEquals(after.map((u) => u.seq), [6]);
+        // The peer's card came from the persisted cache.
+        assertEquals(peer.cardRequests, 1);
+      } finally {
+        await spine.stop();
+      }
+    } finally {
+      await peer.stop();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
