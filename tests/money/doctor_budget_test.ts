@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { CONFIG_TEMPLATE } from "../../hub/config/template.ts";
+import { Ledger } from "../../hub/money/mod.ts";
+
+const MAIN = new URL("../../cli/main.ts", import.meta.url).pathname;
+
+async function doctor(home: string, ...args: string[]) {
+  const env = Object.fromEntries(
+    Object.entries(Deno.env.toObject()).filter(([k]) => !k.startsWith("AGENT_")),
+  );
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      "--allow-net=127.0.0.1,localhost",
+      MAIN,
+      "--home",
+      home,
+      "doctor",
+      ...args,
+    ],
+    env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder();
+  return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
+}
+
+function home(): string {
+  const dir = Deno.makeTempDirSync({ prefix: "doctor_budget_" });
+  Deno.writeTextFileSync(`${dir}/agent.toml`, CONFIG_TEMPLATE);
+  return dir;
+}
+
+Deno.test("agent doctor adds the budget line from the ledger", async () => {
+  const dir = home();
+  const ledger = Ledger.open(`${dir}/data/spend.sqlite3`);
+  ledger.record({
+    ts: Date.now() - 1000,
+    role: "brain",
+    provider: "vendor-a",
+    model_id: "claude-sonnet-5",
+    input_tokens: 1,
+    output_tokens: 1,
+    cache_read_tokens: 0,
+    cache_write_tokens: 0,
+    usd: 2.75,
+    channel: "tui",
+    session_id: "s",
+    peer: null,
+  });
+  ledger.close();
+  const run = await doctor(dir);
+  const line = run.stdout.split("\n").find((l) => l.includes(" budget: "));
+  assert.match(
+    line ?? run.stdout,
+    /^ok budget: brain \$2\.75 of \$15\.00 this month \(resets \d\d\.\d\d\.\d{4} 00:00\); fast \$0\.00 of \$1\.00 today \(resets \d\d\.\d\d\.\d{4} 00:00\)$/,
+  );
+});
+
+Deno.test("agent doctor fails the budget check when the ledger cannot be read", async () => {
+  const dir = home();
+  Deno.mkdirSync(`${dir}/data`);
+  Deno.writeTextFileSync(`${dir}/data/spend.sqlite3`, "not a database ".repeat(100));
+  const run = await doctor(dir, "--json");
+  assert.equal(run.code, 1, run.stderr);
+  const report = JSON.parse(run.stdout);
+  const budget = report.checks.find((c: { name: string }) => c.name === "budget");
+  assert.equal(budget.status, "fail");
+  assert.match(
+    budget.detail,
+    /^cannot read the spend ledger .*spend\.sqlite3: file is not a database$/,
+  );
+  assert.equal(report.ok, false);
+});
