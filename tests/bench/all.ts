@@ -1,0 +1,52 @@
+/**
+ * Runs every `tests/bench/*_bench.ts` in its own subprocess with the `agent` task's
+ * permissions, or only the one named on the command line (`version` or
+ * `version_bench.ts`). Exits 1 when a benchmark fails.
+ *
+ * @module
+ */
+
+const PERMS = [
+  "--no-prompt",
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-net",
+  "--allow-run",
+  "--allow-sys",
+];
+const DIR = new URL("./", import.meta.url).pathname;
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+const all: string[] = [];
+for await (const entry of Deno.readDir(DIR)) {
+  if (entry.isFile && entry.name.endsWith("_bench.ts")) all.push(entry.name);
+}
+all.sort();
+
+const wanted = Deno.args[0];
+const chosen = wanted === undefined
+  ? all
+  : all.filter((name) =>
+    name === wanted || name === `${wanted}_bench.ts` || name === `${wanted}.ts`
+  );
+if (chosen.length === 0) {
+  console.error(`No benchmark named '${wanted}'; there are: ${all.join(", ")}.`);
+  Deno.exit(2);
+}
+
+let failed = 0;
+for (const name of chosen) {
+  console.log(`# ${name}`);
+  const status = await new Deno.Command(Deno.execPath(), {
+    args: ["run", ...PERMS, `${DIR}${name}`],
+    cwd: ROOT,
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn().status;
+  if (!status.success) {
+    failed++;
+    console.log(`# ${name} failed (exit ${status.code})`);
+  }
+}
+Deno.exit(failed > 0 ? 1 : 0);
