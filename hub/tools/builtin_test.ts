@@ -1,0 +1,103 @@
+import assert from "node:assert/strict";
+import { resolvePaths } from "../paths.ts";
+import { fetchUrl, listNotes, readFile, readNote, writeNote } from "./builtin.ts";
+import { type Approver, DECLINED, toToolSet } from "./tool.ts";
+
+function context() {
+  const home = Deno.makeTempDirSync({ prefix: "agent-tools-" });
+  Deno.mkdirSync(`${home}/persona`);
+  Deno.writeTextFileSync(`${home}/persona/persona.md`, "Hi.\n");
+  Deno.writeTextFileSync(`${home}/.env`, "VENDOR_A_API_KEY=secret\n");
+  Deno.mkdirSync(`${home}/data`);
+  Deno.writeTextFileSync(`${home}/data/spend.sqlite3`, "x");
+  return { home, ctx: { paths: resolvePaths({ home, env: {} }), env: {} } };
+}
+
+Deno.test("read_file reads under the home and refuses .env, data/ and outside paths", async () => {
+  const { home, ctx } = context();
+  try {
+    assert.deepEqual(await readFile.execute({ path: "persona/persona.md" }, ctx), {
+      path: "persona/persona.md",
+      text: "Hi.\n",
+      truncated: false,
+    });
+    await assert.rejects(() => readFile.execute({ path: ".env" }, ctx), /secrets/);
+    await assert.rejects(
+      () => readFile.execute({ path: "data/spend.sqlite3" }, ctx),
+      /data directory/,
+    );
+    await assert.rejects(
+      () => readFile.execute({ path: "../../etc/hostname" }, ctx),
+      /home|No such/,
+    );
+    Deno.symlinkSync("/etc/hostname", `${home}/link`);
+    await assert.rejects(() => readFile.execute({ path: "link" }, ctx), /only files under/);
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});
+
+Deno.test("notes: write (tier 2, asked), list, read, append", async () => {
+  const { home, ctx } = context();
+  try {
+    assert.equal(writeNote.tier, 2);
+    await writeNote.execute({ name: "groceries", text: "- milk" }, ctx);
+    await writeNote.execute({ name: "groceries", text: "- bread", append: true }, ctx);
+    assert.deepEqual(await readNote.execute({ name: "groceries" }, ctx), {
+      name: "groceries",
+      text: "- milk\n- bread\n",
+      truncated: false,
+    });
+    const list = await listNotes.execute({}, ctx) as { notes: { name: string }[] };
+    assert.deepEqual(list.notes.map((n) => n.name), ["groceries"]);
+    await assert.rejects(
+      () => writeNote.execute({ name: "../x", text: "" }, ctx),
+      /Invalid note name/,
+    );
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});
+
+Deno.test("toToolSet() asks the approver for tier 2 and returns the decline to the model", async () => {
+  const { home, ctx } = context();
+  const asked: string[] = [];
+  const approver: Approver = {
+    approve(tool) {
+      asked.push(tool);
+      return Promise.resolve(false);
+    },
+  };
+  try {
+    const set = toToolSet([writeNote, readNote], { approver, context: ctx });
+    const opts = { toolCallId: "1", messages: [] } as never;
+    assert.deepEqual(await set.write_note!.execute!({ name: "a", text: "b" }, opts), DECLINED);
+    assert.deepEqual(asked, ["write_note"]);
+    const missing = await set.read_note!.execute!({ name: "a" }, opts) as { error: string };
+    assert.match(missing.error, /No such file/);
+    assert.deepEqual(asked, ["write_note"], "tier 1 is never asked");
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});
+
+Deno.test("fetch_url GETs an http URL and cuts long text", async () => {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => new Response("x".repeat(25_000), { headers: { "content-type": "text/plain" } }),
+  );
+  const { home, ctx } = context();
+  try {
+    const out = await fetchUrl.execute({ url: `http://127.0.0.1:${server.addr.port}/` }, ctx) as {
+      status: number;
+      text: string;
+      truncated: boolean;
+    };
+    assert.equal(out.status, 200);
+    assert.equal(out.text.length, 20_000);
+    assert.equal(out.truncated, true);
+  } finally {
+    await server.shutdown();
+    Deno.removeSync(home, { recursive: true });
+  }
+});

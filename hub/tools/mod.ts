@@ -1,0 +1,8 @@
+/**
+ * Tools with tiers (1 runs, 2 asks the owner first) and the {@linkcode Approver}
+ * interface, plus the built-in tools.
+ *
+ * @module
+ */
+export * from "./tool.ts";
+export * from "./builtin.ts";

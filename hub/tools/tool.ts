@@ -1,0 +1,99 @@
+/**
+ * Tools the model may call, each with a tier: tier 1 runs on its own, tier 2 always
+ * asks the owner first (through an {@linkcode Approver}). Without a way to ask (no
+ * terminal, a network turn), the answer is no.
+ *
+ * @module
+ */
+import type { ToolSet } from "ai";
+import type { z } from "zod";
+import type { AgentPaths } from "../paths.ts";
+
+/** What a tool may use while it runs. */
+export interface ToolContext {
+  paths: AgentPaths;
+  env: Readonly<Record<string, string | undefined>>;
+  /** @default globalThis.fetch */
+  fetch?: typeof fetch | undefined;
+  /** @default Date.now */
+  now?: (() => number) | undefined;
+}
+
+/** A tool: a name, a tier, an input schema and what it does. */
+export interface AgentTool<S extends z.ZodType = z.ZodType> {
+  name: string;
+  /** 1 runs freely; 2 asks the owner before every run. */
+  tier: 1 | 2;
+  /** What the model reads to decide when to call it. */
+  description: string;
+  inputSchema: S;
+  /** Runs the tool; the result goes back to the model as JSON. */
+  execute(input: z.infer<S>, context: ToolContext): Promise<unknown>;
+}
+
+/** Decides whether a tier-2 tool may run. */
+export interface Approver {
+  /** `true` to run `tool` with `args`. May throw {@linkcode ApprovalInterrupted}. */
+  approve(tool: string, args: unknown): Promise<boolean>;
+}
+
+/** The owner gave up at an approval prompt (Ctrl-C): the whole turn, and chat, end. */
+export class ApprovalInterrupted extends Error {
+  override name = "ApprovalInterrupted";
+  constructor() {
+    super("Approval interrupted: the owner pressed Ctrl-C at the prompt");
+  }
+}
+
+/** An approver that always says no: network turns, and chat without a terminal. */
+export const rejectAll: Approver = {
+  approve: () => Promise.resolve(false),
+};
+
+/** What a declined tier-2 tool returns to the model. */
+export const DECLINED = {
+  declined: true,
+  message: "The owner declined this action. Do not try it again; say what you would have done.",
+};
+
+/** Options for {@linkcode toToolSet}. */
+export interface ToolSetOptions {
+  approver: Approver;
+  context: ToolContext;
+  /** Called when an approval prompt was interrupted, so the caller can end the turn. */
+  onInterrupt?: (() => void) | undefined;
+}
+
+/**
+ * The AI SDK tool set for `tools`: tier-2 tools ask `approver` before each run. A
+ * tool's error goes back to the model as `{error}` so it can say what went wrong.
+ */
+export function toToolSet(tools: readonly AgentTool[], options: ToolSetOptions): ToolSet {
+  const set: ToolSet = {};
+  for (const t of tools) {
+    // A plain object is what the SDK's `tool()` returns; importing `ai` at run time here
+    // would pull its gateway, which reads the host name when loaded.
+    set[t.name] = {
+      description: t.description,
+      inputSchema: t.inputSchema,
+      execute: async (input: unknown) => {
+        if (t.tier >= 2) {
+          let ok: boolean;
+          try {
+            ok = await options.approver.approve(t.name, input);
+          } catch (error) {
+            if (error instanceof ApprovalInterrupted) options.onInterrupt?.();
+            throw error;
+          }
+          if (!ok) return DECLINED;
+        }
+        try {
+          return await t.execute(input as never, options.context);
+        } catch (error) {
+          return { error: error instanceof Error ? error.message : String(error) };
+        }
+      },
+    };
+  }
+  return set;
+}
