@@ -92,14 +92,19 @@ export async function runProgram(argv: string[], pre: Prescan): Promise<number> 
     await program.parseAsync(argv, { from: "user" });
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
-    if (error.code === "commander.helpDisplayed" || error.code === "commander.version") {
+    const helpCodes = ["commander.helpDisplayed", "commander.version", "commander.help"];
+    if (helpCodes.includes(error.code) && error.exitCode === 0) {
       writeStdout(localiseHelp(helpOut.join(""), lang));
       return 0;
     }
     if (error.code === "commander.help") {
-      // A group called without its subcommand: commander printed help to stderr.
+      // A command (or a group) called without its subcommand: help on stderr, exit 2.
       writeStderr(localiseHelp(errOut.join(""), lang));
-      return 2;
+      const words = usageOf(argv);
+      return usage(
+        lang,
+        words === "agent" ? t(lang, "no_command") : t(lang, "no_subcommand", { usage: words }),
+      );
     }
     return usage(lang, commanderSentence(error, lang, argv));
   }

@@ -1,0 +1,103 @@
+/**
+ * Runs the real `agent` command as a subprocess with the `agent` task's permissions,
+ * in a clean environment whose HOME is a temporary directory.
+ *
+ * @module
+ */
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const MAIN = `${ROOT}cli/main.ts`;
+const PERMS = [
+  "--no-prompt",
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-net",
+  "--allow-run",
+  "--allow-sys",
+];
+
+/** What a run printed and returned. */
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Options for {@linkcode agent}. */
+export interface AgentRunOptions {
+  /** Extra environment variables (the base is PATH, HOME and DENO_DIR only). */
+  env?: Record<string, string>;
+  /** Text for stdin; without it stdin is closed (no terminal). */
+  stdin?: string;
+  /** Working directory. @default the repository root */
+  cwd?: string;
+}
+
+const realHome = Deno.env.get("HOME") ?? "/root";
+const denoDir = Deno.env.get("DENO_DIR") ?? `${realHome}/.cache/deno`;
+
+/** Runs `agent <args>`. */
+export async function agent(args: string[], options: AgentRunOptions = {}): Promise<RunResult> {
+  const env: Record<string, string> = {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: options.env?.HOME ?? fakeHome(),
+    DENO_DIR: denoDir,
+    NO_COLOR: "1",
+    ...options.env,
+  };
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...PERMS, MAIN, ...args],
+    cwd: options.cwd ?? ROOT,
+    env,
+    clearEnv: true,
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const out = await child.output();
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    stderr: new TextDecoder().decode(out.stderr),
+  };
+}
+
+let homes: string[] = [];
+
+function fakeHome(): string {
+  const dir = Deno.makeTempDirSync({ prefix: "agent-test-user-" });
+  homes.push(dir);
+  return dir;
+}
+
+/** A fresh temporary directory (removed by {@linkcode cleanup}). */
+export async function tempDir(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "agent-test-" });
+  homes.push(dir);
+  return dir;
+}
+
+/** Removes every temporary directory made so far. */
+export async function cleanup(): Promise<void> {
+  const all = homes;
+  homes = [];
+  await Promise.all(all.map((d) => Deno.remove(d, { recursive: true }).catch(() => {})));
+}
+
+/** The file's permission bits, e.g. `0o600`. */
+export async function modeOf(path: string): Promise<number> {
+  return ((await Deno.stat(path)).mode ?? 0) & 0o777;
+}
+
+/** Asserts a usage error: exit 2 and exactly one line on stderr, no stack trace. */
+export function isOneSentence(result: RunResult): boolean {
+  const lines = result.stderr.trim().split("\n");
+  return result.code === 2 && lines.length === 1 && !/\n\s+at /.test(result.stderr) &&
+    result.stderr.trim().length > 0;
+}

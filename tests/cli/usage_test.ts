@@ -1,0 +1,84 @@
+import assert from "node:assert/strict";
+import { agent, cleanup, isOneSentence } from "./_run.ts";
+
+Deno.test("an unknown command exits 2 with one sentence", async () => {
+  const r = await agent(["frobnicate"]);
+  assert.ok(isOneSentence(r), r.stderr);
+  assert.equal(r.stderr, "Unknown command 'frobnicate'; run 'agent --help' to see the commands.\n");
+  await cleanup();
+});
+
+Deno.test("an unknown option exits 2 with one sentence", async () => {
+  const r = await agent(["doctor", "--frob"]);
+  assert.ok(isOneSentence(r), r.stderr);
+  assert.equal(
+    r.stderr,
+    "Unknown option '--frob'; run 'agent doctor --help' to see the options.\n",
+  );
+  const g = await agent(["--frob", "doctor"]);
+  assert.ok(isOneSentence(g), g.stderr);
+  assert.match(g.stderr, /^Unknown option '--frob'/);
+  await cleanup();
+});
+
+Deno.test("an option without its value exits 2 with one sentence", async () => {
+  const r = await agent(["init", "--provider"]);
+  assert.ok(isOneSentence(r), r.stderr);
+  assert.equal(r.stderr, "The option '--provider' needs a value.\n");
+  await cleanup();
+});
+
+Deno.test("--lang with an unknown language exits 2 with one sentence", async () => {
+  const r = await agent(["--lang", "de", "version", "--help"]);
+  assert.ok(isOneSentence(r), r.stderr);
+  assert.equal(r.stderr, "Unknown language 'de'; use en or tr.\n");
+  await cleanup();
+});
+
+Deno.test("no command prints help to stderr and exits 2", async () => {
+  const r = await agent([]);
+  assert.equal(r.code, 2);
+  assert.equal(r.stdout, "");
+  assert.match(r.stderr, /Usage: agent/);
+  assert.match(r.stderr, /Name a command; run 'agent --help' to see them\.\n$/);
+  await cleanup();
+});
+
+Deno.test("agent --help lists the global options and commands, exit 0", async () => {
+  const r = await agent(["--help"]);
+  assert.equal(r.code, 0);
+  for (
+    const word of [
+      "--profile",
+      "--home",
+      "--lang",
+      "--verbose",
+      "init",
+      "doctor",
+      "components",
+      "version",
+    ]
+  ) {
+    assert.ok(r.stdout.includes(word), word);
+  }
+  const h = await agent(["help", "init"]);
+  assert.equal(h.code, 0);
+  assert.match(h.stdout, /--provider <name>/);
+  await cleanup();
+});
+
+Deno.test("usage errors and help follow --lang tr", async () => {
+  const r = await agent(["--lang", "tr", "frobnicate"]);
+  assert.ok(isOneSentence(r), r.stderr);
+  assert.equal(
+    r.stderr,
+    "Bilinmeyen komut 'frobnicate'; komutları görmek için 'agent --help' çalıştırın.\n",
+  );
+  const h = await agent(["--lang", "tr", "--help"]);
+  assert.equal(h.code, 0);
+  assert.match(h.stdout, /^Kullanım: agent/);
+  assert.match(h.stdout, /Seçenekler:/);
+  const e = await agent(["frobnicate"], { env: { AGENT_LANG: "tr" } });
+  assert.match(e.stderr, /^Bilinmeyen komut/);
+  await cleanup();
+});

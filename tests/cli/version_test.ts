@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { agent, cleanup, isOneSentence, tempDir } from "./_run.ts";
+
+Deno.test("agent version prints one '<name> <version>' line per distribution", async () => {
+  const r = await agent(["version"]);
+  assert.equal(r.code, 0);
+  assert.equal(r.stderr, "");
+  const lines = r.stdout.trim().split("\n");
+  assert.ok(lines.length >= 1);
+  for (const line of lines) assert.match(line, /^agent-[a-z]+ \d+\.\d+\.\d+$/);
+  assert.ok(lines.includes("agent-core 0.1.0"));
+  const version = JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)))
+    .version;
+  assert.ok(lines.includes(`agent-core ${version}`), "agent-core follows deno.json's version");
+  await cleanup();
+});
+
+Deno.test("agent version works after global options and reads no home", async () => {
+  const home = `${await tempDir()}/nowhere`;
+  const r = await agent(["--home", home, "--lang", "tr", "-v", "--profile", "x", "version"]);
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, /^agent-core /m);
+  const existed = await Deno.stat(home).then(() => true, () => false);
+  assert.equal(existed, false, "version creates nothing");
+  await cleanup();
+});
+
+Deno.test("agent version --help shows the command's help and exits 0", async () => {
+  const r = await agent(["version", "--help"]);
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, /Usage: agent version/);
+  await cleanup();
+});
+
+Deno.test("agent version with an extra argument is a usage error", async () => {
+  const r = await agent(["version", "extra"]);
+  assert.ok(isOneSentence(r), r.stderr);
+  assert.equal(r.stdout, "");
+  await cleanup();
+});
