@@ -251,13 +251,13 @@ export class ModelRouter {
     }
     if (failure !== undefined) throw this.#asTurnEnded(failure, roleName);
     if (context.signal?.aborted) throw context.signal.reason;
-    const response = await result.response;
+    const responseMessages = await result.responseMessages;
     yield {
       type: "done",
       text,
       usedRole: model.trace.usedRole,
       notices: model.trace.notices,
-      messages: response.messages as ModelMessage[],
+      messages: responseMessages as ModelMessage[],
     };
   }
 

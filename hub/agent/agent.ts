@@ -1,0 +1,262 @@
+/**
+ * The agent: one conversation turn from a message to a streamed answer, with the
+ * persona and `## Now` block as the system prompt, the session's history, tools with
+ * their tiers, and every model call through the {@linkcode ModelRouter} chain.
+ * Chat, the TUI, the messenger and network turns all build one with
+ * {@linkcode buildAgent}.
+ *
+ * @module
+ */
+import type { ModelMessage } from "ai";
+import type { AgentConfig } from "../config/types.ts";
+import { currentLang, type Lang } from "../i18n.ts";
+import { Logger } from "../log.ts";
+import { budgetLine, type Channel, type Ledger, spendReport } from "../money/mod.ts";
+import type { AgentPaths } from "../paths.ts";
+import { buildSystemPrompt, localHostRole, type PersonaFiles } from "../persona/mod.ts";
+import { FileSessionStore, type SessionStore } from "../sessions/mod.ts";
+import { type AgentTool, ApprovalInterrupted, type Approver, toToolSet } from "../tools/mod.ts";
+import { ModelRouter, type RouterEvent } from "./call.ts";
+
+/** The agent id a session's conversation is stored under. */
+export const MAIN_AGENT_ID = "main";
+
+/** What goes into the `## Now` block: the owner's channels, or a network turn's private context. */
+export type NowSource = "owner" | "private";
+
+/** Options for {@linkcode buildAgent}. */
+export interface BuildAgentOptions {
+  config: AgentConfig;
+  /** The merged environment (`.env` and process). */
+  env: Readonly<Record<string, string | undefined>>;
+  paths: AgentPaths;
+  /** Where the turns come from; written into each ledger row. */
+  channel: Channel;
+  /** The role that answers (chat's `--role`, `/model`). */
+  role: string;
+  tools: readonly AgentTool[];
+  approver: Approver;
+  /** `persona.md` plus `user.md`, or the public note in place of `user.md`. */
+  persona: PersonaFiles;
+  /**
+   * `owner` (default): time, profile, this machine's role and the budgets. `private`
+   * (network turns): time and profile, the host role reads `not shared with other
+   * agents`, budgets are left out.
+   */
+  context?: NowSource | undefined;
+  /** @default a FileSessionStore under `paths.sessionsDir` */
+  sessions?: SessionStore | undefined;
+  /** The spend ledger; without one budgets are not checked and nothing is recorded. */
+  ledger?: Ledger | undefined;
+  /** @default a Logger on `paths.logFile` */
+  logger?: Logger | undefined;
+  /** @default currentLang(env) */
+  lang?: Lang | undefined;
+  /** @default Date.now */
+  now?: (() => number) | undefined;
+  /** The fetch providers and tools use. */
+  fetch?: typeof fetch | undefined;
+  /** A router to share (its fallback decisions were made when it was built). */
+  router?: ModelRouter | undefined;
+  /** Tool-loop steps per turn at most. @default 8 */
+  maxSteps?: number | undefined;
+}
+
+/** Options of one turn. */
+export interface TurnOptions {
+  /** Receives the answer's text as it streams. */
+  onText?: ((text: string) => void) | undefined;
+  /** Receives each tool call before it runs (after approval for tier 2). */
+  onToolCall?: ((toolName: string, input: unknown) => void) | undefined;
+  signal?: AbortSignal | undefined;
+  /** The other agent's address (network turns), for the ledger. */
+  peer?: string | undefined;
+  /** Session meta written with the turn (e.g. a title), merged shallowly. */
+  meta?: Record<string, unknown> | undefined;
+}
+
+/** What a turn produced. */
+export interface TurnResult {
+  /** The model's answer. */
+  text: string;
+  /** Notices the reply ends with (degraded, failed over). */
+  notices: string[];
+  /** The answer followed by its notices, as a channel shows it. */
+  reply: string;
+  /** The role that answered (a stand-in, when one did). */
+  usedRole: string;
+}
+
+/** A built agent. */
+export interface Agent {
+  /** The role that answers; `/model` changes it. */
+  role: string;
+  readonly router: ModelRouter;
+  readonly sessions: SessionStore;
+  /**
+   * One turn: `text` in, the answer out (streamed through `onText`). The message and
+   * the answer are stored in the session once the turn completes. Throws
+   * `TurnEndedError` (the user sentence) or `ApprovalInterrupted`.
+   */
+  turn(sessionId: string, text: string, options?: TurnOptions): Promise<TurnResult>;
+  /** The stored conversation of a session. */
+  history(sessionId: string): Promise<ModelMessage[]>;
+  /** The system prompt as the next turn would send it. */
+  systemPrompt(): Promise<string>;
+}
+
+interface StoredMessage {
+  message_id: number;
+  created_at: string;
+  role?: string;
+  message: ModelMessage;
+}
+
+/** Builds an agent for one channel. */
+export function buildAgent(options: BuildAgentOptions): Agent {
+  const env = options.env;
+  const lang = options.lang ?? currentLang(env);
+  const now = options.now ?? Date.now;
+  const logger = options.logger ?? new Logger({ file: options.paths.logFile });
+  const sessions = options.sessions ?? new FileSessionStore(options.paths.sessionsDir);
+  const router = options.router ?? new ModelRouter({
+    config: options.config,
+    env,
+    ledger: options.ledger,
+    logger,
+    lang,
+    now,
+    fetch: options.fetch,
+  });
+  const source = options.context ?? "owner";
+  const profile = env.AGENT_PROFILE?.trim() || "home";
+
+  async function systemPrompt(): Promise<string> {
+    const nowMs = now();
+    const budget = source === "owner"
+      ? budgetLine(spendReport(options.config, options.ledger, nowMs), lang)
+      : undefined;
+    return await buildSystemPrompt(options.persona, {
+      nowMs,
+      profile,
+      hostRole: source === "owner" ? localHostRole(env) : "not shared with other agents",
+      budgetLine: budget,
+    });
+  }
+
+  async function stored(sessionId: string): Promise<StoredMessage[]> {
+    const list = await sessions.listMessages(sessionId, MAIN_AGENT_ID);
+    return (list ?? []).filter((m): m is StoredMessage =>
+      typeof m === "object" && m !== null && "message" in m
+    );
+  }
+
+  const agent: Agent = {
+    role: options.role,
+    router,
+    sessions,
+    systemPrompt,
+    async history(sessionId) {
+      return (await stored(sessionId)).map((m) => m.message);
+    },
+    async turn(sessionId, text, turnOptions = {}) {
+      const previous = await stored(sessionId);
+      const user: ModelMessage = { role: "user", content: text };
+      const controller = new AbortController();
+      const outer = turnOptions.signal;
+      const onAbort = () => controller.abort(outer?.reason);
+      outer?.addEventListener("abort", onAbort, { once: true });
+      let interrupted = false;
+      const tools = options.tools.length === 0 ? undefined : toToolSet(options.tools, {
+        approver: options.approver,
+        context: { paths: options.paths, env, fetch: options.fetch, now },
+        onInterrupt() {
+          interrupted = true;
+          controller.abort(new ApprovalInterrupted());
+        },
+      });
+      const role = agent.role;
+      let done: Extract<RouterEvent, { type: "done" }> | undefined;
+      const stream = router.stream(role, {
+        system: await systemPrompt(),
+        messages: [...previous.map((m) => m.message), user],
+        tools,
+        maxSteps: options.maxSteps,
+      }, {
+        channel: options.channel,
+        sessionId,
+        peer: turnOptions.peer,
+        signal: controller.signal,
+      });
+      try {
+        for await (const event of stream) {
+          if (event.type === "text") turnOptions.onText?.(event.text);
+          else if (event.type === "tool-call") {
+            turnOptions.onToolCall?.(event.toolName, event.input);
+          } else if (event.type === "done") done = event;
+        }
+      } catch (error) {
+        if (interrupted) throw new ApprovalInterrupted();
+        throw error;
+      } finally {
+        outer?.removeEventListener("abort", onAbort);
+      }
+      if (interrupted) throw new ApprovalInterrupted();
+      if (done === undefined) {
+        throw controller.signal.reason ?? new Error("Turn ended without an answer");
+      }
+      await save(sessionId, previous.length, [user, ...done.messages], role, turnOptions.meta);
+      const notices = done.notices;
+      const reply = notices.length === 0
+        ? done.text
+        : `${done.text.replace(/\s+$/, "")}\n\n${notices.join("\n")}`;
+      return { text: done.text, notices, reply, usedRole: done.usedRole ?? role };
+    },
+  };
+
+  async function save(
+    sessionId: string,
+    firstId: number,
+    messages: ModelMessage[],
+    role: string,
+    meta: Record<string, unknown> | undefined,
+  ): Promise<void> {
+    const iso = new Date(now()).toISOString();
+    if (await sessions.getSession(sessionId) === undefined) {
+      await sessions.createSession(sessionId, {
+        session_id: sessionId,
+        session_type: "AGENT",
+        created_at: iso,
+        updated_at: iso,
+      });
+    }
+    if (await sessions.getAgent(sessionId, MAIN_AGENT_ID) === undefined) {
+      await sessions.createAgent(sessionId, MAIN_AGENT_ID, {
+        agent_id: MAIN_AGENT_ID,
+        created_at: iso,
+      });
+    }
+    let id = firstId;
+    for (const message of messages) {
+      // Another process may have written the same id meanwhile: take the next free one.
+      while (
+        await sessions.createMessage(sessionId, MAIN_AGENT_ID, id, {
+          message_id: id,
+          created_at: iso,
+          role,
+          message,
+        }) === "exists"
+      ) id++;
+      id++;
+    }
+    const current = await sessions.getMeta(sessionId);
+    const first = messages[0];
+    const patch: Record<string, unknown> = { role, channel: options.channel, ...(meta ?? {}) };
+    if (current.title === undefined && first && typeof first.content === "string") {
+      patch.title = first.content.replace(/\s+/g, " ").trim().slice(0, 60);
+    }
+    await sessions.patchMeta(sessionId, patch);
+  }
+
+  return agent;
+}

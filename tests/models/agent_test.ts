@@ -1,0 +1,128 @@
+import { assert, assertEquals, assertMatch } from "./_assert.ts";
+import { buildAgent } from "../../hub/agent/mod.ts";
+import { resolvePaths } from "../../hub/paths.ts";
+import { ApprovalInterrupted, BUILTIN_TOOLS, rejectAll } from "../../hub/tools/mod.ts";
+import { config, workspace } from "./_harness.ts";
+
+function home(replies: string[]) {
+  const ws = workspace();
+  const paths = resolvePaths({ home: ws.dir, env: {} });
+  Deno.mkdirSync(paths.personaDir, { recursive: true });
+  Deno.writeTextFileSync(`${paths.personaDir}/persona.md`, "You are a careful agent.");
+  Deno.writeTextFileSync(`${paths.personaDir}/user.md`, "The owner is Ada.");
+  Deno.writeTextFileSync(`${paths.personaDir}/net.md`, "Ada plays chess.");
+  const cfg = config(`
+[models.roles.brain]
+provider = "fake"
+model_id = "fake-1"
+[models.roles.brain.params]
+replies = ${JSON.stringify(replies)}
+[models.roles.brain.budget]
+usd = 5
+period = "month"
+`);
+  return { ws, paths, cfg };
+}
+
+Deno.test("buildAgent() runs a tier-2 tool after approval and stores the whole turn", async () => {
+  const { ws, paths, cfg } = home([
+    '/tool write_note {"name":"todo","text":"buy milk"}',
+    "Saved your note.",
+  ]);
+  const asked: unknown[] = [];
+  try {
+    const agent = buildAgent({
+      config: cfg,
+      env: {},
+      paths,
+      channel: "chat",
+      role: "brain",
+      tools: BUILTIN_TOOLS,
+      approver: {
+        approve(tool, args) {
+          asked.push([tool, args]);
+          return Promise.resolve(true);
+        },
+      },
+      persona: {
+        personaFile: `${paths.personaDir}/persona.md`,
+        userFile: `${paths.personaDir}/user.md`,
+      },
+      ledger: ws.ledger,
+      logger: ws.logger,
+    });
+    const streamed: string[] = [];
+    const result = await agent.turn("s1", "Note: buy milk", { onText: (t) => streamed.push(t) });
+    assertEquals(result.reply, "Saved your note.");
+    assertEquals(streamed.join(""), "Saved your note.");
+    assertEquals(asked, [["write_note", { name: "todo", text: "buy milk" }]]);
+    assertEquals(Deno.readTextFileSync(`${paths.home}/notes/todo.md`), "buy milk\n");
+    const history = await agent.history("s1");
+    assertEquals(history.map((m) => m.role), ["user", "assistant", "tool", "assistant"]);
+    assertEquals((await agent.sessions.getMeta("s1")).title, "Note: buy milk");
+    // One ledger row per provider call (two steps), each with the session.
+    assertEquals(ws.rows().map((r) => [r.role, r.session_id, r.channel]), [
+      ["brain", "s1", "chat"],
+      ["brain", "s1", "chat"],
+    ]);
+    const prompt = await agent.systemPrompt();
+    assertMatch(prompt, /## User\n\nThe owner is Ada\./);
+    assertMatch(prompt, /\n- Budget: brain \$0\.00 of \$5\.00 [^\n]+\n$/);
+  } finally {
+    ws.close();
+  }
+});
+
+Deno.test("buildAgent() ends the turn with ApprovalInterrupted when the prompt is abandoned", async () => {
+  const { ws, paths, cfg } = home(['/tool fetch_url {"url":"http://127.0.0.1:9/"}', "never"]);
+  try {
+    const agent = buildAgent({
+      config: cfg,
+      env: {},
+      paths,
+      channel: "chat",
+      role: "brain",
+      tools: BUILTIN_TOOLS,
+      approver: { approve: () => Promise.reject(new ApprovalInterrupted()) },
+      persona: { personaFile: `${paths.personaDir}/persona.md` },
+      ledger: ws.ledger,
+      logger: ws.logger,
+    });
+    const error = await agent.turn("s2", "fetch it").then(() => undefined, (e) => e);
+    assert(error instanceof ApprovalInterrupted);
+    assertEquals(await agent.history("s2"), []);
+  } finally {
+    ws.close();
+  }
+});
+
+Deno.test("buildAgent() for network turns: public note instead of user.md, private Now, no budgets", async () => {
+  const { ws, paths, cfg } = home(["Hello, fellow agent."]);
+  try {
+    const agent = buildAgent({
+      config: cfg,
+      env: { AGENT_PROFILE: "work" },
+      paths,
+      channel: "net",
+      role: "brain",
+      tools: [],
+      approver: rejectAll,
+      persona: {
+        personaFile: `${paths.personaDir}/persona.md`,
+        publicNoteFile: `${paths.personaDir}/net.md`,
+      },
+      context: "private",
+      ledger: ws.ledger,
+      logger: ws.logger,
+    });
+    const prompt = await agent.systemPrompt();
+    assert(!prompt.includes("Ada."), "user.md never enters a network prompt");
+    assertMatch(prompt, /## User\n\nAda plays chess\./);
+    assertMatch(prompt, /- Profile: work\n- Host role: not shared with other agents\n$/);
+    const result = await agent.turn("net-1", "hi", { peer: "127.0.0.1:8787" });
+    assertEquals(result.text, "Hello, fellow agent.");
+    assertEquals(ws.rows().map((r) => [r.channel, r.peer]), [["net", "127.0.0.1:8787"]]);
+  } finally {
+    ws.close();
+  }
+});
