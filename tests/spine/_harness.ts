@@ -4,13 +4,8 @@
  *
  * @module
  */
-import { Miniflare } from "miniflare";
-import { bundledSpinePath } from "../../kit/bundle.ts";
-
-let scriptText: Promise<string> | undefined;
-
-/** The compatibility date the spine runs with (also in spine/wrangler.jsonc). */
-export const SPINE_COMPATIBILITY_DATE = "2026-04-20";
+import type { Miniflare } from "miniflare";
+import { runSpine, runSpineCron } from "../../kit/spine_dev.ts";
 
 /** Options for {@linkcode startSpine}. */
 export interface StartSpineOptions {
@@ -50,11 +45,6 @@ export interface RunningSpine {
   stop(): Promise<void>;
 }
 
-// Miniflare's own typings do not resolve under Deno; this is the part the harness uses.
-interface ScheduledWorker {
-  scheduled(options: { scheduledTime: Date; cron: string }): Promise<{ outcome: string }>;
-}
-
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -65,61 +55,32 @@ export function freePort(): number {
 
 /** Starts a spine on workerd and waits until it answers. */
 export async function startSpine(options: StartSpineOptions = {}): Promise<RunningSpine> {
-  Deno.env.set("CLOUDFLARE_CF_FETCH_ENABLED", "false");
-  scriptText ??= bundledSpinePath().then((path) => Deno.readTextFile(path));
-  const script = await scriptText;
   const port = options.port || freePort();
   const address = options.address ?? `127.0.0.1:${port}`;
   const logs: string[] = [];
-  const bindings: Record<string, unknown> = {
+  const vars: Record<string, string> = {
     ADDRESS: address,
     ALLOW_INSECURE_PEERS: options.allowInsecurePeers === false ? "0" : "1",
     AGENT_MODE: options.mode ?? "local",
-    ...(options.hubToken === undefined ? {} : { HUB_TOKEN: options.hubToken }),
-    ...options.bindings,
   };
-  const persist = options.persistDir
-    ? {
-      durableObjectsPersist: `${options.persistDir}/do`,
-      kvPersist: `${options.persistDir}/kv`,
-    }
-    : {};
-  const mf = new Miniflare({
-    modules: true,
-    script,
-    compatibilityDate: SPINE_COMPATIBILITY_DATE,
-    durableObjects: { MAILBOX: { className: "Mailbox", useSQLite: true } },
-    kvNamespaces: ["PEER_CARDS"],
-    ratelimits: options.rateLimits === false ? {} : {
-      INBOX_IP_LIMIT: { simple: { limit: 60, period: 60 } },
-      INBOX_SENDER_LIMIT: { simple: { limit: 30, period: 60 } },
-    },
-    // deno-lint-ignore no-explicit-any
-    bindings: bindings as any,
-    cf: false,
-    host: "127.0.0.1",
+  if (options.hubToken !== undefined) vars.HUB_TOKEN = options.hubToken;
+  const { mf, url } = await runSpine({
     port,
-    handleStructuredLogs: ({ message }: { message: string }) => {
-      logs.push(message);
+    vars,
+    persistDir: options.persistDir,
+    rateLimits: options.rateLimits ?? true,
+    bindings: options.bindings ?? {},
+    onLog: (line) => {
+      logs.push(line);
     },
-    ...persist,
   });
-  const ready = await mf.ready;
-  const url = ready.href.replace(/\/$/, "");
   return {
     url,
     address,
     port,
     mf,
     logs,
-    cron: async (scheduledTime) => {
-      const worker = (await mf.getWorker()) as unknown as ScheduledWorker;
-      const result = await worker.scheduled({
-        scheduledTime: new Date(scheduledTime),
-        cron: "* * * * *",
-      });
-      if (result.outcome !== "ok") throw new Error(`Cron failed: outcome ${result.outcome}`);
-    },
+    cron: (scheduledTime) => runSpineCron(mf, scheduledTime),
     stop: () => mf.dispose(),
   };
 }

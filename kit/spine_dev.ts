@@ -1,0 +1,187 @@
+/**
+ * `deno task spine:dev [--port N]`: serves the spine on workerd (through Miniflare) at
+ * `127.0.0.1:N` (default 8787), with the bindings of `spine/wrangler.jsonc` and its
+ * state kept under `SPINE_STATE_DIR` (default `.spine-dev/`), so queued envelopes, the
+ * card and cached peer cards survive a restart. Reads `ADDRESS`, `HUB_TOKEN`,
+ * `ALLOW_INSECURE_PEERS` and `AGENT_MODE` from the environment and runs the cron every
+ * minute. Nothing reaches outside this machine except the peers a spine fetches cards
+ * from.
+ *
+ * @module
+ */
+import { Miniflare } from "miniflare";
+import { bundledSpinePath } from "./bundle.ts";
+import { catalogue, currentLang } from "../hub/i18n.ts";
+
+/** The compatibility date of `spine/wrangler.jsonc`. */
+export const SPINE_COMPATIBILITY_DATE = "2026-04-20";
+
+/** The default development port. */
+export const SPINE_DEV_PORT = 8787;
+
+/** Options for {@linkcode spineMiniflareOptions}. */
+export interface SpineRuntimeOptions {
+  /** The bundled Worker's source. */
+  script: string;
+  /** Port on 127.0.0.1. */
+  port: number;
+  /** String variables and secrets (`ADDRESS`, `HUB_TOKEN`, ...). */
+  vars: Record<string, string>;
+  /** Keep Durable Object and KV state under this folder. */
+  persistDir?: string | undefined;
+  /** Bind the two inbox rate limits. @default true */
+  rateLimits?: boolean;
+  /** Extra bindings, e.g. a deliberately broken one in tests. */
+  bindings?: Record<string, unknown>;
+  /** Receives every line the Worker logs. */
+  onLog?: (line: string) => void;
+}
+
+/**
+ * The Miniflare options that mirror `spine/wrangler.jsonc`: the Mailbox as a SQLite
+ * Durable Object, the `PEER_CARDS` KV namespace, the two rate limits, `cf: false`.
+ */
+export function spineMiniflareOptions(options: SpineRuntimeOptions): Record<string, unknown> {
+  return {
+    modules: true,
+    script: options.script,
+    compatibilityDate: SPINE_COMPATIBILITY_DATE,
+    durableObjects: { MAILBOX: { className: "Mailbox", useSQLite: true } },
+    kvNamespaces: ["PEER_CARDS"],
+    ratelimits: options.rateLimits === false ? {} : {
+      INBOX_IP_LIMIT: { simple: { limit: 60, period: 60 } },
+      INBOX_SENDER_LIMIT: { simple: { limit: 30, period: 60 } },
+    },
+    bindings: { ...options.vars, ...options.bindings },
+    cf: false,
+    host: "127.0.0.1",
+    port: options.port,
+    ...(options.onLog
+      ? {
+        handleStructuredLogs: ({ message }: { message: string }): void => {
+          options.onLog!(message);
+        },
+      }
+      : {}),
+    ...(options.persistDir
+      ? {
+        durableObjectsPersist: `${options.persistDir}/do`,
+        kvPersist: `${options.persistDir}/kv`,
+      }
+      : {}),
+  };
+}
+
+/** Starts Miniflare with the spine and returns it with its base URL. */
+export async function runSpine(
+  options: Omit<SpineRuntimeOptions, "script">,
+): Promise<{ mf: Miniflare; url: string }> {
+  // The runtime must not fetch the platform's request metadata from the internet.
+  Deno.env.set("CLOUDFLARE_CF_FETCH_ENABLED", "false");
+  const script = await Deno.readTextFile(await bundledSpinePath());
+  const mf = new Miniflare(
+    spineMiniflareOptions({ ...options, script }) as ConstructorParameters<typeof Miniflare>[0],
+  );
+  const ready = await mf.ready;
+  return { mf, url: ready.href.replace(/\/$/, "") };
+}
+
+// Miniflare's own typings do not resolve under Deno; this is the part the cron uses.
+interface ScheduledWorker {
+  scheduled(options: { scheduledTime: Date; cron: string }): Promise<{ outcome: string }>;
+}
+
+/** Runs the Worker's cron handler once, as if scheduled at `scheduledTime` (epoch ms). */
+export async function runSpineCron(mf: Miniflare, scheduledTime: number): Promise<void> {
+  const worker = (await mf.getWorker()) as unknown as ScheduledWorker;
+  const result = await worker.scheduled({
+    scheduledTime: new Date(scheduledTime),
+    cron: "* * * * *",
+  });
+  if (result.outcome !== "ok") {
+    throw new Error(`Cannot run the spine cron: outcome ${result.outcome}`);
+  }
+}
+
+const t = catalogue({
+  listening:
+    "Spine listening on {url} (address {address}, mode {mode}, state in {dir}). Ctrl-C stops it.",
+  noToken: "HUB_TOKEN is not set: every /hub/* route answers 503 not_configured.",
+  badPort: "--port needs a number from 1 to 65535.",
+  badArg: "Unknown argument '{arg}'. Usage: deno task spine:dev [--port N]",
+  stopped: "Spine stopped.",
+  cronFailed: "Spine cron failed: {detail}",
+}, {
+  listening:
+    "Spine {url} adresinde dinliyor (adres {address}, kip {mode}, durum {dir} içinde). Durdurmak için Ctrl-C.",
+  noToken: "HUB_TOKEN tanımlı değil: her /hub/* yolu 503 not_configured döner.",
+  badPort: "--port 1 ile 65535 arasında bir sayı ister.",
+  badArg: "Bilinmeyen argüman '{arg}'. Kullanım: deno task spine:dev [--port N]",
+  stopped: "Spine durdu.",
+  cronFailed: "Spine cron başarısız: {detail}",
+});
+
+/** Parses `[--port N]`; returns the port or an error sentence key. */
+export function parseDevArgs(
+  args: string[],
+): { port: number } | { error: "badPort" | "badArg"; arg?: string } {
+  let port = SPINE_DEV_PORT;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    let value: string | undefined;
+    if (arg === "--port") value = args[++i];
+    else if (arg.startsWith("--port=")) value = arg.slice("--port=".length);
+    else return { error: "badArg", arg };
+    if (
+      value === undefined || !/^\d{1,5}$/.test(value) || Number(value) < 1 || Number(value) > 65535
+    ) {
+      return { error: "badPort" };
+    }
+    port = Number(value);
+  }
+  return { port };
+}
+
+async function main(): Promise<number> {
+  const env = Deno.env.toObject();
+  const lang = currentLang(env);
+  const parsed = parseDevArgs(Deno.args);
+  if ("error" in parsed) {
+    console.error(t(lang, parsed.error, { arg: parsed.arg ?? "" }));
+    return 2;
+  }
+  const dir = env.SPINE_STATE_DIR || ".spine-dev";
+  await Deno.mkdir(dir, { recursive: true });
+  const vars: Record<string, string> = {
+    ADDRESS: env.ADDRESS ?? "",
+    ALLOW_INSECURE_PEERS: env.ALLOW_INSECURE_PEERS ?? "",
+    AGENT_MODE: env.AGENT_MODE ?? "local",
+  };
+  if (env.HUB_TOKEN) vars.HUB_TOKEN = env.HUB_TOKEN;
+  else console.error(t(lang, "noToken"));
+  const { mf, url } = await runSpine({
+    port: parsed.port,
+    vars,
+    persistDir: dir,
+    onLog: (line) => console.error(line),
+  });
+  const address = vars.ADDRESS || `127.0.0.1:${parsed.port}`;
+  const mode = vars.AGENT_MODE === "cloud" ? "cloud" : "local";
+  console.log(t(lang, "listening", { url, address, mode, dir }));
+  const cron = setInterval(() => {
+    runSpineCron(mf, Date.now()).catch((error) =>
+      console.error(t(lang, "cronFailed", { detail: (error as Error).message }))
+    );
+  }, 60_000);
+  const { promise, resolve } = Promise.withResolvers<void>();
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    Deno.addSignalListener(signal, () => resolve());
+  }
+  await promise;
+  clearInterval(cron);
+  await mf.dispose();
+  console.log(t(lang, "stopped"));
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(await main());
