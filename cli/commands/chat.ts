@@ -1,0 +1,59 @@
+/**
+ * `agent chat [--role ROLE] [--resume [ID]] [--session ID]`: the terminal chat.
+ * Thin over `hub/agent/chat_loop.ts`; provider SDKs load only when this runs.
+ *
+ * @module
+ */
+import type { CommandModule } from "../command.ts";
+import { writeAll } from "../context.ts";
+
+/** `agent chat`. */
+export const command: CommandModule = {
+  name: "chat",
+  summary: {
+    en: "Chat with the agent in the terminal (or one message per line from a pipe).",
+    tr: "Terminalde ajanla sohbet (ya da borudan satır başına bir mesaj).",
+  },
+  configure(cmd, lang) {
+    const tr = lang === "tr";
+    cmd
+      .option(
+        "--role <role>",
+        tr ? "yanıtlayan rol (varsayılan brain)" : "the role that answers (default brain)",
+      )
+      .option(
+        "--resume [id]",
+        tr
+          ? "bir oturumu sürdürür; kimliksiz: mesajı olan en son oturum"
+          : "resume a session; bare: the most recent one with messages",
+      )
+      .option(
+        "--session <id>",
+        tr ? "bu oturumu açar ya da oluşturur" : "open or create this session",
+      );
+  },
+  async run(ctx, _args, opts) {
+    const config = await ctx.config();
+    const { runChat } = await import("../../hub/agent/chat_loop.ts");
+    const { PipedInput, TerminalInput } = await import("../../hub/agent/chat_input.ts");
+    const { Ledger } = await import("../../hub/money/mod.ts");
+    const input = Deno.stdin.isTerminal() ? new TerminalInput() : new PipedInput();
+    const encoder = new TextEncoder();
+    const resume = opts.resume;
+    return await runChat({
+      config,
+      env: ctx.env,
+      paths: ctx.paths,
+      lang: ctx.lang,
+      profile: ctx.profile,
+      logger: ctx.logger,
+      input,
+      write: (text) => writeAll(Deno.stdout, encoder.encode(text)),
+      writeErr: (text) => ctx.err(text),
+      role: typeof opts.role === "string" ? opts.role : undefined,
+      resume: resume === true ? true : typeof resume === "string" ? resume : undefined,
+      session: typeof opts.session === "string" ? opts.session : undefined,
+      openLedger: () => Ledger.open(ctx.paths.ledgerFile),
+    });
+  },
+};
