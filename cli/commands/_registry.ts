@@ -13,5 +13,6 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: "doctor", load: () => import("./doctor.ts") },
   { name: "components", load: () => import("./components.ts") },
   { name: "spend", load: () => import("./spend.ts") },
+  { name: "chat", load: () => import("./chat.ts") },
   { name: "version", load: () => import("./version.ts") },
 ];
