@@ -127,6 +127,27 @@ export async function openBox(
   header: BoxHeader,
   identity: Identity,
 ): Promise<Plaintext> {
+  return finishOpen(await prepareOpen(box, identity), header);
+}
+
+/** A box whose key is derived but whose ciphertext is not yet decrypted. */
+export interface PreparedBox {
+  /** The ChaCha20-Poly1305 key. */
+  key: Uint8Array;
+  /** The 12-byte nonce. */
+  nonce: Uint8Array;
+  /** Ciphertext and tag. */
+  ct: Uint8Array;
+}
+
+/**
+ * The expensive half of {@linkcode openBox}: decodes the box and derives its key
+ * (X25519, all-zero check, HKDF). It reveals nothing until {@linkcode finishOpen}
+ * authenticates the ciphertext, so it may run alongside the signature check.
+ *
+ * @throws {OpenError} for malformed fields or an unusable (low-order) ephemeral key.
+ */
+export async function prepareOpen(box: Box, identity: Identity): Promise<PreparedBox> {
   if (typeof box !== "object" || box === null) throw new OpenError("the box is not an object");
   const epk = decodeKey(box.epk);
   if (epk === undefined || epk.length !== 32) {
@@ -140,19 +161,32 @@ export async function openBox(
   if (ct === undefined || ct.length < 16) {
     throw new OpenError("'ct' is not b64u of at least 16 bytes");
   }
-  let key: Uint8Array;
   try {
-    key = await boxKey(identity.boxPrivateKey, epk, epk, identity.boxKeyBytes);
+    return { key: await boxKey(identity.boxPrivateKey, epk, epk, identity.boxKeyBytes), nonce, ct };
   } catch (cause) {
     throw new OpenError("the ephemeral key is unusable", { cause });
   }
+}
+
+/**
+ * The cheap half of {@linkcode openBox}: authenticates and decrypts with the header as
+ * associated data, then checks the plaintext against the schema of `header.kind`.
+ *
+ * @throws {OpenError} when the box does not authenticate or its content is malformed.
+ */
+export function finishOpen<K extends EnvelopeKind>(
+  prepared: PreparedBox,
+  header: BoxHeader<K>,
+): PlaintextFor<K>;
+export function finishOpen(prepared: PreparedBox, header: BoxHeader): Plaintext {
   let plain: Uint8Array;
   try {
-    plain = chacha20poly1305(key, nonce, boxAssociatedData(header)).decrypt(ct);
+    plain = chacha20poly1305(prepared.key, prepared.nonce, boxAssociatedData(header))
+      .decrypt(prepared.ct);
   } catch (cause) {
     throw new OpenError("the box does not authenticate", { cause });
   } finally {
-    key.fill(0);
+    prepared.key.fill(0);
   }
   let value: unknown;
   try {

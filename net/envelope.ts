@@ -73,10 +73,20 @@ export interface WireEnvelope {
   sig: string;
 }
 
+/** A wire envelope whose shape {@linkcode parseWireEnvelope} accepted. */
+export interface ParsedWireEnvelope {
+  /** Always true. */
+  ok: true;
+  /** The wire form with unknown top-level keys dropped. */
+  wire: WireEnvelope;
+  /** The decoded payload (not yet authenticated). */
+  payload: EnvelopePayload;
+  /** The exact payload bytes the signature covers. */
+  payloadBytes: Uint8Array;
+}
+
 /** The result of {@linkcode parseWireEnvelope}. */
-export type ParsedEnvelope =
-  | { ok: true; wire: WireEnvelope; payload: EnvelopePayload; payloadBytes: Uint8Array }
-  | { ok: false; detail: string };
+export type ParsedEnvelope = ParsedWireEnvelope | { ok: false; detail: string };
 
 const DECODER = new TextDecoder("utf-8", { fatal: true });
 
@@ -220,6 +230,23 @@ export async function verifyEnvelope(
     return false;
   }
   return await verifyPrefixed(PREFIX_BYTES, payloadBytes, sig, signKey);
+}
+
+/**
+ * Verifies the signature of an envelope {@linkcode parseWireEnvelope} accepted, over
+ * the payload bytes it already decoded. False for any bad input; never throws.
+ */
+export async function verifyParsedEnvelope(
+  parsed: ParsedWireEnvelope,
+  signKey: Uint8Array | string,
+): Promise<boolean> {
+  let sig: Uint8Array;
+  try {
+    sig = b64uDecode(parsed.wire.sig);
+  } catch {
+    return false;
+  }
+  return await verifyPrefixed(PREFIX_BYTES, parsed.payloadBytes, sig, signKey);
 }
 
 /**

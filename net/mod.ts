@@ -29,3 +29,4 @@ export * from "./envelope.ts";
 export * from "./plaintext.ts";
 export * from "./box.ts";
 export * from "./universe_request.ts";
+export * from "./receive.ts";
