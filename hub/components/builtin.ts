@@ -15,16 +15,94 @@ export const BUILTIN_COMPONENTS: readonly BuiltinComponent[] = [
   { group: "agent.commands", name: "doctor", distribution: "agent-core" },
   { group: "agent.commands", name: "components", distribution: "agent-core" },
   { group: "agent.commands", name: "version", distribution: "agent-core" },
+  { group: "agent.commands", name: "chat", distribution: "agent-core" },
   // agent.tools
+  {
+    group: "agent.tools",
+    name: "current_time",
+    tier: 1,
+    distribution: "agent-core",
+    load: () => import("../tools/mod.ts").then((m) => m.currentTime),
+  },
+  {
+    group: "agent.tools",
+    name: "read_file",
+    tier: 1,
+    distribution: "agent-core",
+    load: () => import("../tools/mod.ts").then((m) => m.readFile),
+  },
+  {
+    group: "agent.tools",
+    name: "list_notes",
+    tier: 1,
+    distribution: "agent-core",
+    load: () => import("../tools/mod.ts").then((m) => m.listNotes),
+  },
+  {
+    group: "agent.tools",
+    name: "read_note",
+    tier: 1,
+    distribution: "agent-core",
+    load: () => import("../tools/mod.ts").then((m) => m.readNote),
+  },
+  {
+    group: "agent.tools",
+    name: "write_note",
+    tier: 2,
+    distribution: "agent-core",
+    load: () => import("../tools/mod.ts").then((m) => m.writeNote),
+  },
+  {
+    group: "agent.tools",
+    name: "fetch_url",
+    tier: 2,
+    distribution: "agent-core",
+    load: () => import("../tools/mod.ts").then((m) => m.fetchUrl),
+  },
   // agent.providers
-  { group: "agent.providers", name: "vendor-a", distribution: "agent-core" },
-  { group: "agent.providers", name: "vendor-b", distribution: "agent-core" },
-  { group: "agent.providers", name: "vendor-c", distribution: "agent-core" },
-  { group: "agent.providers", name: "vendor-d", distribution: "agent-core" },
-  { group: "agent.providers", name: "local-runtime", distribution: "agent-core" },
-  { group: "agent.providers", name: "fake", distribution: "agent-core" },
+  {
+    group: "agent.providers",
+    name: "vendor-a",
+    distribution: "agent-core",
+    load: () => import("../models/mod.ts").then((m) => m.createModel),
+  },
+  {
+    group: "agent.providers",
+    name: "vendor-b",
+    distribution: "agent-core",
+    load: () => import("../models/mod.ts").then((m) => m.createModel),
+  },
+  {
+    group: "agent.providers",
+    name: "vendor-c",
+    distribution: "agent-core",
+    load: () => import("../models/mod.ts").then((m) => m.createModel),
+  },
+  {
+    group: "agent.providers",
+    name: "vendor-d",
+    distribution: "agent-core",
+    load: () => import("../models/mod.ts").then((m) => m.createModel),
+  },
+  {
+    group: "agent.providers",
+    name: "local-runtime",
+    distribution: "agent-core",
+    load: () => import("../models/mod.ts").then((m) => m.createModel),
+  },
+  {
+    group: "agent.providers",
+    name: "fake",
+    distribution: "agent-core",
+    load: () => import("../models/mod.ts").then((m) => m.createModel),
+  },
   // agent.sessions
-  { group: "agent.sessions", name: "file", distribution: "agent-core" },
+  {
+    group: "agent.sessions",
+    name: "file",
+    distribution: "agent-core",
+    load: () => import("../sessions/mod.ts").then((m) => m.FileSessionStore),
+  },
   // agent.channels
   // agent.subs
 ];
