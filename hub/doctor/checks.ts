@@ -26,4 +26,5 @@ export const CHECKS: Check[] = [
   envCheck,
   componentsCheck,
   (d) => import("../money/doctor.ts").then((m) => m.budgetCheck(d)),
+  (d) => import("../models/doctor.ts").then((m) => m.localRuntimeCheck(d)),
 ];

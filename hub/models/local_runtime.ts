@@ -31,9 +31,9 @@ export async function listPulledModels(
   } catch (error) {
     const detail = error instanceof DOMException && error.name === "TimeoutError"
       ? "no answer within 3 s"
-      : /refused/i.test(String(error))
+      : /refused/i.test(`${error} ${(error as Error)?.cause ?? ""}`)
       ? "connection refused"
-      : String(error);
+      : String((error as Error)?.cause ?? error);
     throw new Error(`Cannot list the local models: ${base}: ${detail}`);
   }
   if (!response.ok) {

@@ -1,0 +1,69 @@
+/**
+ * The `local-runtime` doctor check: for each role on the local model server, whether
+ * the server answers and has the role's model pulled (`GET /api/tags`). A server that
+ * is down is `info` when a failover stands in, else `warn`; it is never a `fail`,
+ * because the server may sleep on another host.
+ *
+ * @module
+ */
+import type { CheckResult, DoctorContext } from "../doctor/types.ts";
+import { isPulled, listPulledModels } from "./local_runtime.ts";
+import { localRuntimeBase } from "./target.ts";
+
+/** Options for {@linkcode localRuntimeCheck}. */
+export interface LocalRuntimeCheckOptions {
+  /** @default globalThis.fetch */
+  fetch?: typeof fetch | undefined;
+}
+
+/** One line per `local-runtime` role (or fallback); none when no role uses it. */
+export async function localRuntimeCheck(
+  d: DoctorContext,
+  options: LocalRuntimeCheckOptions = {},
+): Promise<CheckResult[]> {
+  const roles = d.config?.models.roles ?? {};
+  const out: CheckResult[] = [];
+  const listings = new Map<string, Promise<string[]>>();
+  for (const [name, role] of Object.entries(roles)) {
+    for (const target of [role, ...(role.fallback ? [role.fallback] : [])]) {
+      if (target.provider !== "local-runtime") continue;
+      const base = localRuntimeBase(target.params, d.env);
+      let listing = listings.get(base);
+      if (listing === undefined) {
+        listing = listPulledModels(base, { fetch: options.fetch });
+        listings.set(base, listing);
+      }
+      const label = target === role ? `role ${name}` : `role ${name} (fallback)`;
+      try {
+        const pulled = await listing;
+        out.push(
+          isPulled(target.model_id, pulled)
+            ? {
+              name: "local-runtime",
+              status: "info",
+              detail: `${label}: '${target.model_id}' is pulled at ${base}`,
+            }
+            : {
+              name: "local-runtime",
+              status: "warn",
+              detail: `${label}: '${target.model_id}' is not pulled at ${base} (it has ${
+                pulled.length === 0 ? "no models" : pulled.join(", ")
+              }); pull it on the server`,
+            },
+        );
+      } catch (error) {
+        const detail = (error instanceof Error ? error.message : String(error))
+          .replace(/^Cannot list the local models: /, "");
+        const standIn = target === role ? role.failover : undefined;
+        out.push({
+          name: "local-runtime",
+          status: standIn ? "info" : "warn",
+          detail: `${label}: the local server is not reachable (${detail})${
+            standIn ? `; ${standIn} answers instead` : ""
+          }`,
+        });
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,61 @@
+import assert from "node:assert/strict";
+import { parseConfig } from "../config/load.ts";
+import { resolvePaths } from "../paths.ts";
+import { localRuntimeCheck } from "./doctor.ts";
+
+Deno.test("localRuntimeCheck() says whether each local-runtime role's model is pulled", async () => {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => Response.json({ models: [{ name: "llama3.2:latest" }, { name: "qwen3:4b" }] }),
+  );
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const closedPort = (closed.addr as Deno.NetAddr).port;
+  closed.close();
+  try {
+    const config = parseConfig(
+      `[models.roles.a]
+provider = "local-runtime"
+model_id = "llama3.2"
+[models.roles.b]
+provider = "local-runtime"
+model_id = "mistral"
+[models.roles.c]
+provider = "local-runtime"
+model_id = "qwen3:4b"
+failover = "d"
+[models.roles.c.params]
+base_url = "http://127.0.0.1:${closedPort}"
+[models.roles.d]
+provider = "fake"
+model_id = "f"
+`,
+      "agent.toml",
+    );
+    const results = await localRuntimeCheck({
+      paths: resolvePaths({ env: { HOME: "/tmp" } }),
+      env: { AGENT_LOCAL_RUNTIME_URL: `http://127.0.0.1:${server.addr.port}` },
+      lang: "en",
+      config,
+      configError: undefined,
+      now: Date.now(),
+    });
+    const base = `http://127.0.0.1:${server.addr.port}`;
+    assert.deepEqual(results, [
+      { name: "local-runtime", status: "info", detail: `role a: 'llama3.2' is pulled at ${base}` },
+      {
+        name: "local-runtime",
+        status: "warn",
+        detail:
+          `role b: 'mistral' is not pulled at ${base} (it has llama3.2:latest, qwen3:4b); pull it on the server`,
+      },
+      {
+        name: "local-runtime",
+        status: "info",
+        detail:
+          `role c: the local server is not reachable (http://127.0.0.1:${closedPort}: connection refused); d answers instead`,
+      },
+    ]);
+  } finally {
+    await server.shutdown();
+  }
+});
