@@ -36,6 +36,14 @@ export function b64uEncode(bytes: Uint8Array): string {
       omitPadding: true,
     });
   }
+  return portableEncode(bytes);
+}
+
+/**
+ * The encoder used where the runtime lacks `Uint8Array.prototype.toBase64`; exported so
+ * tests cover it on every runtime.
+ */
+export function portableEncode(bytes: Uint8Array): string {
   let binary = "";
   for (let i = 0; i < bytes.length; i += 0x8000) {
     binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
@@ -59,6 +67,28 @@ export function b64uEncode(bytes: Uint8Array): string {
  * ```
  */
 export function b64uDecode(text: string): Uint8Array {
+  const body = checkedBody(text);
+  if (NATIVE_FROM !== undefined) return NATIVE_FROM(body, { alphabet: "base64url" });
+  return atobDecode(body);
+}
+
+/**
+ * The decoder used where the runtime lacks `Uint8Array.fromBase64`, with the same
+ * checks as {@linkcode b64uDecode}; exported so tests cover it on every runtime.
+ */
+export function portableDecode(text: string): Uint8Array {
+  return atobDecode(checkedBody(text));
+}
+
+function atobDecode(body: string): Uint8Array {
+  const binary = atob(body.replace(/-/g, "+").replace(/_/g, "/"));
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  return out;
+}
+
+// Applies the strict rules and returns the text without padding.
+function checkedBody(text: string): string {
   if (typeof text !== "string" || !SHAPE.test(text)) {
     throw new TypeError("Cannot decode base64url: the text has characters outside the alphabet");
   }
@@ -85,13 +115,7 @@ export function b64uDecode(text: string): Uint8Array {
       throw new TypeError("Cannot decode base64url: the last character has stray bits");
     }
   }
-  if (NATIVE_FROM !== undefined) {
-    return NATIVE_FROM(body, { alphabet: "base64url" });
-  }
-  const binary = atob(body.replace(/-/g, "+").replace(/_/g, "/"));
-  const out = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
-  return out;
+  return body;
 }
 
 /** Whether `text` is valid base64url (as {@linkcode b64uDecode} accepts it). */

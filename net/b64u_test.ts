@@ -1,5 +1,5 @@
 import { assertEquals, assertThrows } from "./_test_assert.ts";
-import { b64uDecode, b64uEncode, isB64u } from "./b64u.ts";
+import { b64uDecode, b64uEncode, isB64u, portableDecode, portableEncode } from "./b64u.ts";
 
 Deno.test("b64uEncode() uses the url alphabet without padding", () => {
   assertEquals(b64uEncode(new Uint8Array([])), "");
@@ -54,4 +54,17 @@ Deno.test("b64uDecode() rejects stray bits after the last byte", () => {
   assertThrows(() => b64uDecode("Zh"), TypeError);
   assertThrows(() => b64uDecode("Zm9"), TypeError);
   assertEquals(b64uDecode("Zm8"), new TextEncoder().encode("fo"));
+});
+
+Deno.test("portableEncode() and portableDecode() match the native path", () => {
+  const bytes = new Uint8Array(300).map((_, i) => (i * 7) % 256);
+  for (let n = 0; n <= 300; n += 13) {
+    const part = bytes.subarray(0, n);
+    assertEquals(portableEncode(part), b64uEncode(part));
+    assertEquals(portableDecode(b64uEncode(part)), part);
+  }
+  assertEquals(portableDecode("-_8="), new Uint8Array([0xfb, 0xff]));
+  for (const bad of ["+_8", "-_8 ", "A", "Zh", "Zg="]) {
+    assertThrows(() => portableDecode(bad), TypeError);
+  }
 });
