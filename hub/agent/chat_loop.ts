@@ -7,7 +7,7 @@
  * @module
  */
 import type { AgentConfig } from "../config/types.ts";
-import { setEnvKey } from "../env_file.ts";
+import { readEnvFile, setEnvKey } from "../env_file.ts";
 import { formatTime, type Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
 import { budgetLine, type Ledger, spendReport } from "../money/mod.ts";
@@ -250,7 +250,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
               continue;
             }
             line(t(lang, "chat_settings_title"));
-            for (const name of credentialNames(options.config)) {
+            const inFile = Object.keys(await readEnvFile(options.paths.envFile));
+            for (const name of new Set([...credentialNames(options.config), ...inFile])) {
               const set = (options.env[name] ?? "").trim() !== "";
               line(t(lang, "chat_setting_line", {
                 name,

@@ -1,0 +1,189 @@
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { agent, fakeConfig, makeHome } from "./_run.ts";
+
+function sessionsOf(home: string): string[] {
+  try {
+    return [...Deno.readDirSync(`${home}/data/sessions`)].map((e) => e.name).sort();
+  } catch {
+    return [];
+  }
+}
+
+function ledgerRows(home: string): Record<string, unknown>[] {
+  const db = new DatabaseSync(`${home}/data/spend.sqlite3`, { readOnly: true });
+  try {
+    return db.prepare("SELECT * FROM calls ORDER BY id").all() as Record<string, unknown>[];
+  } finally {
+    db.close();
+  }
+}
+
+Deno.test("agent chat reads one message per line from a pipe, prints each answer, exits 0", async () => {
+  const home = makeHome(fakeConfig(["First answer.", "Second answer."]));
+  try {
+    const r = await agent(["chat"], { home, stdin: "Hello\n\n/status\nAnd again\n" });
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.trimEnd().split("\n");
+    assert.equal(lines[0], "First answer.");
+    assert.match(
+      lines[1]!,
+      /^Session chat-\d{8}-\d{6}-[0-9a-f]{4} · 2 messages · role brain \(fake fake-brain\)/,
+    );
+    assert.match(
+      lines[2]!,
+      /^Budget: brain \$0\.00 of \$15\.00 this month \(resets \d\d\.\d\d\.\d{4} 00:00\)$/,
+    );
+    assert.equal(lines[3], "Second answer.");
+    assert.equal(lines.length, 4);
+    const [session] = sessionsOf(home);
+    assert.ok(session);
+    const rows = ledgerRows(home);
+    assert.deepEqual(rows.map((x) => [x.role, x.provider, x.usd, x.channel, x.session_id]), [
+      ["brain", "fake", 0, "chat", session],
+      ["brain", "fake", 0, "chat", session],
+    ]);
+    // --resume (bare) picks that session up again and remembers its history.
+    const again = await agent(["chat", "--resume"], { home, stdin: "/status\n" });
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, new RegExp(`^Session ${session} · 4 messages · role brain`));
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});
+
+Deno.test("agent chat --session opens or creates a named session; --role and /model pick the role", async () => {
+  const home = makeHome(fakeConfig());
+  try {
+    const r = await agent(["chat", "--session", "work.1", "--role", "fast"], {
+      home,
+      stdin: "Hi\n/model\n/model brain\nHi again\n/model nope\n/quit\nnever sent\n",
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(
+      r.stdout,
+      [
+        "Fast here.",
+        "Roles (current: fast):",
+        "    brain: fake fake-brain",
+        "  * fast: fake fake-fast",
+        "Role brain (fake fake-brain) answers from now on.",
+        "Okay.",
+        "There is no role 'nope' in agent.toml.",
+        "",
+      ].join("\n"),
+    );
+    assert.deepEqual(sessionsOf(home), ["work.1"]);
+    const meta = JSON.parse(Deno.readTextFileSync(`${home}/data/sessions/work.1/meta.json`));
+    assert.equal(meta.role, "brain");
+    assert.equal(meta.title, "Hi");
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});
+
+Deno.test("agent chat exits 2 before anything opens: missing key, unknown or invalid session, bad config", async () => {
+  const home = makeHome(`[models.roles.brain]
+provider = "vendor-b"
+model_id = "gpt-x"
+`);
+  try {
+    const missing = await agent(["chat"], { home, stdin: "Hello\n" });
+    assert.equal(missing.code, 2);
+    assert.equal(
+      missing.stderr.trim(),
+      "role brain: provider 'vendor-b' is missing VENDOR_B_API_KEY (names are in .env.example)",
+    );
+    assert.equal(missing.stdout, "");
+    assert.throws(() => Deno.statSync(`${home}/data/spend.sqlite3`), "the ledger was not opened");
+
+    const unknown = await agent(["chat", "--resume", "nope"], {
+      home,
+      env: { VENDOR_B_API_KEY: "k" },
+    });
+    assert.equal(unknown.code, 2);
+    assert.equal(unknown.stderr.trim(), "Unknown session: nope.");
+
+    const invalid = await agent(["chat", "--session", "../etc"], {
+      home,
+      env: { VENDOR_B_API_KEY: "k" },
+    });
+    assert.equal(invalid.code, 2);
+    assert.match(invalid.stderr, /^Invalid session id '\.\.\/etc'/);
+
+    const role = await agent(["chat", "--role", "ghost"], { home, env: { VENDOR_B_API_KEY: "k" } });
+    assert.equal(role.code, 2);
+    assert.equal(role.stderr.trim(), "There is no role 'ghost' in agent.toml.");
+
+    Deno.writeTextFileSync(
+      `${home}/agent.toml`,
+      `[models.roles.brain]
+provider = "fake"
+model_id = "m"
+budget = { usd = 5, period = "1mo" }
+`,
+    );
+    const bad = await agent(["chat"], { home, stdin: "Hello\n" });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /'budget' needs 'period', one of day, week, month\./);
+    assert.deepEqual(sessionsOf(home), []);
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});
+
+Deno.test("agent chat without a terminal answers no to tier-2 tools and /settings set stores a key unseen", async () => {
+  const home = makeHome(fakeConfig([
+    '/tool write_note {"name":"plan","text":"secret plan"}',
+    "I could not save it.",
+    "/tool current_time {}",
+    "It is late.",
+  ]));
+  try {
+    const r = await agent(["chat"], {
+      home,
+      stdin:
+        "Save my plan\nWhat time is it?\n/settings set VENDOR_B_API_KEY\nsk-very-secret-value\n/settings\n",
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.stdout.startsWith("I could not save it.\nIt is late.\n"), r.stdout);
+    assert.throws(() => Deno.statSync(`${home}/notes/plan.md`), "the tier-2 tool did not run");
+    assert.ok(
+      !r.stdout.includes("sk-very-secret-value") && !r.stderr.includes("sk-very-secret-value"),
+    );
+    assert.match(r.stdout, /VENDOR_B_API_KEY saved to .*\.env\./);
+    assert.match(r.stdout, /  VENDOR_B_API_KEY: set\n/);
+    assert.match(Deno.readTextFileSync(`${home}/.env`), /^VENDOR_B_API_KEY=sk-very-secret-value$/m);
+    assert.equal(Deno.statSync(`${home}/.env`).mode! & 0o777, 0o600);
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});
+
+Deno.test("agent chat shows the failover notice and logs the warning when the local server is down", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  const home = makeHome(`${fakeConfig()}
+[models.roles.local]
+provider = "local-runtime"
+model_id = "llama3.2"
+failover = "fast"
+[models.roles.local.params]
+base_url = "http://127.0.0.1:${port}"
+`);
+  try {
+    const r = await agent(["chat", "--role", "local"], { home, stdin: "Hi\n" });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(
+      r.stdout,
+      "Fast here.\n\nlocal is not reachable right now; fast answered instead.\n",
+    );
+    assert.match(
+      Deno.readTextFileSync(`${home}/data/logs/agent.log`),
+      /WARNING role local: local-runtime llama3\.2 is not reachable \(connection refused\); fast answers instead/,
+    );
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});
