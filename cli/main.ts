@@ -5,12 +5,13 @@
  * @module
  */
 import { prescan } from "./_prescan.ts";
+import { resolvePaths } from "../hub/paths.ts";
 
 /** Runs `agent` with `argv` (without the program name) and returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const pre = prescan(argv);
-  if (pre.fast === "version") {
-    const { versionLines } = await import("./commands/version.ts");
+  if (pre.fast === "version" && !listsExtraModules(pre.home)) {
+    const { versionLines } = await import("./commands/_version_lines.ts");
     const text = versionLines().map((l) => `${l}\n`).join("");
     try {
       Deno.stdout.writeSync(new TextEncoder().encode(text));
@@ -19,6 +20,20 @@ export async function main(argv: string[]): Promise<number> {
   }
   const { runProgram } = await import("./_program.ts");
   return await runProgram(argv, pre);
+}
+
+/**
+ * Whether agent.toml names extra component modules (their distributions are listed
+ * by `agent version` too, which needs the full path). A cheap text scan, no parser.
+ */
+function listsExtraModules(home: string | undefined): boolean {
+  try {
+    const env = Deno.env.toObject();
+    const text = Deno.readTextFileSync(resolvePaths({ home, env }).configFile);
+    return /^\s*modules\s*=\s*\[\s*["']/m.test(text);
+  } catch {
+    return false;
+  }
 }
 
 if (import.meta.main) {

@@ -5,7 +5,7 @@
  * @module
  */
 import type { CommandModule } from "../command.ts";
-import { installedDistributions } from "./_version_lines.ts";
+import { versionLines } from "./_version_lines.ts";
 
 /** `agent version`. */
 export const command: CommandModule = {
@@ -15,13 +15,25 @@ export const command: CommandModule = {
     tr: "Kurulu her agent dağıtımının sürümünü gösterir.",
   },
   configure() {},
-  run(ctx) {
-    for (const line of versionLines()) ctx.out(line);
-    return Promise.resolve(0);
+  async run(ctx) {
+    const lines = versionLines();
+    // Distributions of extra components ([components] modules) are installed too.
+    try {
+      const config = await ctx.config();
+      if (config.components.modules.length > 0) {
+        const { loadRegistry } = await import("../../hub/components/registry.ts");
+        const registry = await loadRegistry(config, ctx.paths, { lang: ctx.lang });
+        for (const c of registry.components) {
+          const line = `${c.distribution} ${c.version}`;
+          if (
+            c.source !== "builtin" && c.distribution.startsWith("agent-") && !lines.includes(line)
+          ) {
+            lines.push(line);
+          }
+        }
+      }
+    } catch { /* no or broken configuration: the built-in distributions are still installed */ }
+    for (const line of lines) ctx.out(line);
+    return 0;
   },
 };
-
-/** The lines `agent version` prints. */
-export function versionLines(): string[] {
-  return installedDistributions().map((d) => `${d.name} ${d.version}`);
-}

@@ -8,6 +8,7 @@
 
 const PERMS = [
   "--no-prompt",
+  "--unstable-lazy-dynamic-imports",
   "--allow-read",
   "--allow-write",
   "--allow-env",

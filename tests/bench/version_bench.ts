@@ -9,6 +9,7 @@
 
 const PERMS = [
   "--no-prompt",
+  "--unstable-lazy-dynamic-imports",
   "--allow-read",
   "--allow-write",
   "--allow-env",

@@ -9,6 +9,7 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 const MAIN = `${ROOT}cli/main.ts`;
 const PERMS = [
   "--no-prompt",
+  "--unstable-lazy-dynamic-imports",
   "--allow-read",
   "--allow-write",
   "--allow-env",

@@ -45,7 +45,7 @@ Deno.test("agent components --json lists groups and load errors", async () => {
       source: undefined,
     },
   );
-  const echo = doc.groups["agent.tools"][0];
+  const echo = doc.groups["agent.tools"].find((c: { name: string }) => c.name === "echo");
   assert.equal(echo.name, "echo");
   assert.equal(echo.enabled, false);
   assert.equal(echo.note, "tier 0");
@@ -89,6 +89,9 @@ Deno.test("an agent.commands component adds a subcommand with its options", asyn
   const r = await agent(["--home", home, "hello", "--name", "Ada"]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, "Hello, Ada.\n");
+  const version = await agent(["--home", home, "version"]);
+  assert.equal(version.code, 0, version.stderr);
+  assert.match(version.stdout, /^agent-core \S+\nagent-hello 1\.2\.3\n$/m);
   const help = await agent(["--home", home, "--help"]);
   assert.match(help.stdout, /hello \[options\] +Say hello\./);
   const off = await homeWith([`${FIXTURES}hello_component.ts`], ["hello"]);

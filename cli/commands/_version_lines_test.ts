@@ -1,0 +1,23 @@
+import assert from "node:assert/strict";
+import { builtinDistributionNames, versionLines } from "./_version_lines.ts";
+import { BUILTIN_COMPONENTS } from "../../hub/components/builtin.ts";
+import { DISTRIBUTIONS, VERSION } from "../../hub/components/distributions.ts";
+
+Deno.test("builtinDistributionNames() agrees with the imported built-in list", () => {
+  assert.deepEqual(
+    [...builtinDistributionNames()].sort(),
+    [...new Set(BUILTIN_COMPONENTS.map((c) => c.distribution))].sort(),
+  );
+});
+
+Deno.test("every built-in component names a known distribution", () => {
+  const known = new Set(DISTRIBUTIONS.map((d) => d.name));
+  for (const c of BUILTIN_COMPONENTS) assert.ok(known.has(c.distribution), c.distribution);
+});
+
+Deno.test("versionLines() lists agent-core first with deno.json's version", async () => {
+  const lines = versionLines();
+  assert.equal(lines[0], `agent-core ${VERSION}`);
+  const denoJson = JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)));
+  assert.equal(VERSION, denoJson.version);
+});
