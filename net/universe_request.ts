@@ -18,8 +18,13 @@ export const UNIVERSE_SIGNATURE_PREFIX = "agent-universe/1\n";
 /** Largest universe request payload in bytes (64 KiB). */
 export const MAX_UNIVERSE_PAYLOAD_BYTES = 65_536;
 
-/** Universe request limits. */
-export const UNIVERSE_LIMITS = Object.freeze({
+/** Universe request limits, in characters or entries. */
+export const UNIVERSE_LIMITS: Readonly<{
+  ownerChars: number;
+  aboutChars: number;
+  links: number;
+  subs: number;
+}> = Object.freeze({
   ownerChars: 60,
   aboutChars: 200,
   links: 500,
