@@ -105,4 +105,10 @@ export const BUILTIN_COMPONENTS: readonly BuiltinComponent[] = [
   },
   // agent.channels
   // agent.subs
+  {
+    group: "agent.subs",
+    name: "persona-subs",
+    distribution: "agent-net",
+    load: () => import("../subs/mod.ts").then((m) => m.loadSubAgentDirectory),
+  },
 ];

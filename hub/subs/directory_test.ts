@@ -1,0 +1,213 @@
+import assert from "node:assert/strict";
+
+const assertEquals = (actual: unknown, expected: unknown, message?: string) =>
+  assert.deepStrictEqual(actual, expected, message);
+import { defaultConfig } from "../config/load.ts";
+import { type AgentPaths, resolvePaths } from "../paths.ts";
+import { parseSubAgentFile } from "./definition.ts";
+import { loadSubAgentDirectory, reportSubs } from "./directory.ts";
+import { derivedPersona, writeDerivedPersona } from "./persona.ts";
+import { subAgentDirectoryFrom } from "./from_registry.ts";
+import { BUILTIN_COMPONENTS } from "../components/builtin.ts";
+
+async function home(files: Record<string, string>): Promise<AgentPaths> {
+  const dir = await Deno.makeTempDir({ prefix: "agent-subs-" });
+  const paths = resolvePaths({ home: dir, env: {} });
+  await Deno.mkdir(`${paths.personaDir}/subs`, { recursive: true });
+  await Deno.writeTextFile(`${paths.personaDir}/user.md`, "SECRET owner facts");
+  await Deno.writeTextFile(`${paths.personaDir}/net.md`, "Public facts");
+  for (const [name, text] of Object.entries(files)) {
+    await Deno.writeTextFile(`${paths.personaDir}/subs/${name}`, text);
+  }
+  return paths;
+}
+
+Deno.test("parseSubAgentFile() reads every key, quotes, comments and the persona body", () => {
+  const parsed = parseSubAgentFile(
+    '\uFEFF---\r\n# a comment\r\nabout: "Chess: openings"\r\nrole: fast\r\npublic: true\r\n' +
+      "public_note: 'chess-note.md'\r\n---\r\n\r\nYou know chess.\r\nBe brief.\r\n",
+  );
+  assert(parsed.ok);
+  assertEquals(parsed.definition, {
+    about: "Chess: openings",
+    role: "fast",
+    public: true,
+    public_note: "chess-note.md",
+    persona: "You know chess.\nBe brief.",
+  });
+});
+
+Deno.test("parseSubAgentFile() defaults to private with no role and no note", () => {
+  const parsed = parseSubAgentFile("---\n---\nHi.");
+  assert(parsed.ok);
+  assertEquals(parsed.definition, {
+    about: "",
+    role: undefined,
+    public: false,
+    public_note: undefined,
+    persona: "Hi.",
+  });
+});
+
+Deno.test("parseSubAgentFile() names what is wrong with a bad front matter", () => {
+  const problem = (text: string) => {
+    const parsed = parseSubAgentFile(text);
+    return parsed.ok ? undefined : parsed.problem;
+  };
+  assertEquals(problem("about: x\n"), { code: "no_front_matter" });
+  assertEquals(problem("---\nabout: x\n"), { code: "unclosed_front_matter" });
+  assertEquals(problem("---\nabout x\n---\n"), { code: "bad_line", line: 2 });
+  assertEquals(problem("---\ncolour: red\n---\n"), { code: "unknown_key", key: "colour" });
+  assertEquals(problem("---\nabout: a\nabout: b\n---\n"), { code: "duplicate_key", key: "about" });
+  assertEquals(problem("---\npublic: yes\n---\n"), { code: "bad_public", value: "yes" });
+  assertEquals(problem("---\npublic_note: ../user.md\n---\n"), {
+    code: "bad_note_name",
+    value: "../user.md",
+  });
+  assertEquals(problem("---\npublic_note: sub/x.md\n---\n"), {
+    code: "bad_note_name",
+    value: "sub/x.md",
+  });
+  assertEquals(problem("---\nrole: a b\n---\n"), { code: "bad_role", value: "a b" });
+  assertEquals(problem('---\nabout: "unclosed\n---\n'), { code: "bad_line", line: 2 });
+});
+
+Deno.test("loadSubAgentDirectory() answers public sub-agents only", async () => {
+  const paths = await home({
+    "chess.md": "---\nabout: Chess openings\nrole: fast\npublic: true\n" +
+      "public_note: chess-note.md\n---\nYou know chess.\n",
+    "chess-note.md": "The owner plays the Sicilian.",
+    "diary.md": "---\nabout: The owner's diary\npublic: false\n---\nYou keep the diary.\n",
+    "cook.md": "---\nabout: Recipes\npublic: true\n---\nYou cook.\n",
+    "ghost.md": "---\nabout: Haunts\nrole: nope\npublic: true\n---\nBoo.\n",
+    "Upper.md": "---\nabout: Bad name\npublic: true\n---\nx\n",
+    "lost.md": "---\npublic: true\npublic_note: missing.md\n---\nx\n",
+  });
+  const cfg = defaultConfig();
+  const dir = loadSubAgentDirectory(cfg, paths);
+  const chess = await dir.public("chess");
+  assertEquals(chess, {
+    name: "chess",
+    about: "Chess openings",
+    role: "fast",
+    persona_file: `${paths.personaDir}/subs/chess.md`,
+    public_note_file: `${paths.personaDir}/subs/chess-note.md`,
+  });
+  // No note named: the agent's own public note; no role named: brain.
+  assertEquals(await dir.public("cook"), {
+    name: "cook",
+    about: "Recipes",
+    role: "brain",
+    persona_file: `${paths.personaDir}/subs/cook.md`,
+    public_note_file: `${paths.personaDir}/net.md`,
+  });
+  assertEquals(await dir.public("diary"), undefined, "private");
+  assertEquals(await dir.public("ghost"), undefined, "unknown role");
+  assertEquals(await dir.public("lost"), undefined, "missing note");
+  assertEquals(await dir.public("nobody"), undefined, "unknown");
+  assertEquals(await dir.public("chess-note"), undefined, "a note is no sub-agent");
+  assertEquals(await dir.public("Upper"), undefined, "invalid name");
+  assertEquals(await dir.public("../user"), undefined, "invalid name");
+  assertEquals((await dir.public_subs()).map((s) => s.name), ["chess", "cook"]);
+  const entries = await dir.entries();
+  assertEquals(
+    entries.map((e) => [e.name, e.public, e.problem?.code]),
+    [
+      ["Upper", false, "bad_name"],
+      ["chess", true, undefined],
+      ["cook", true, undefined],
+      ["diary", false, undefined],
+      ["ghost", false, "unknown_role"],
+      ["lost", false, "note_missing"],
+    ],
+  );
+});
+
+Deno.test("loadSubAgentDirectory() refuses a persona or note that is persona/user.md", async () => {
+  const paths = await home({
+    "spy.md": "---\nabout: Spy\npublic: true\npublic_note: leak.md\n---\nx\n",
+    "twin.md": "---\nabout: Twin\npublic: true\npublic_note: hard.md\n---\nx\n",
+    "plain.md": "---\nabout: Plain\npublic: true\n---\nx\n",
+  });
+  const subs = `${paths.personaDir}/subs`;
+  await Deno.symlink("../user.md", `${subs}/leak.md`);
+  await Deno.link(`${paths.personaDir}/user.md`, `${subs}/hard.md`);
+  // A definition that is user.md itself (with a front matter written into it).
+  await Deno.writeTextFile(
+    `${paths.personaDir}/user.md`,
+    "---\nabout: Owner\npublic: true\n---\nSECRET owner facts\n",
+  );
+  await Deno.symlink("../user.md", `${subs}/owner.md`);
+  const dir = loadSubAgentDirectory(defaultConfig(), paths);
+  assertEquals(await dir.public("spy"), undefined);
+  assertEquals(await dir.public("twin"), undefined);
+  assertEquals(await dir.public("owner"), undefined);
+  assert(await dir.public("plain"));
+  const problems = Object.fromEntries((await dir.entries()).map((e) => [e.name, e.problem]));
+  assertEquals(problems.spy, { code: "user_md", which: "note" });
+  assertEquals(problems.twin, { code: "user_md", which: "note" });
+  assertEquals(problems.owner, { code: "user_md", which: "persona" });
+  // The agent's own public note set to user.md makes every note-less sub-agent invalid.
+  const cfg = defaultConfig();
+  cfg.net.public_note = "user.md";
+  assertEquals(await loadSubAgentDirectory(cfg, paths).public("plain"), undefined);
+});
+
+Deno.test("derivedPersona() puts the header before the persona text", async () => {
+  assertEquals(
+    derivedPersona(
+      { name: "cook", about: "Recipes and menus." },
+      "---\npublic: true\n---\nYou cook.",
+    ),
+    "You are /cook, a specialist of your owner's agent: Recipes and menus.\n\nYou cook.\n",
+  );
+  assertEquals(
+    derivedPersona({ name: "cook", about: "" }, "---\n---\n"),
+    "You are /cook, a specialist of your owner's agent.\n",
+  );
+  const paths = await home({ "cook.md": "---\nabout: Recipes\npublic: true\n---\nYou cook.\n" });
+  const sub = await loadSubAgentDirectory(defaultConfig(), paths).public("cook");
+  assert(sub);
+  const file = await writeDerivedPersona(sub, paths);
+  assertEquals(file, `${paths.dataDir}/subs/cook.persona.md`);
+  assertEquals(
+    await Deno.readTextFile(file),
+    "You are /cook, a specialist of your owner's agent: Recipes.\n\nYou cook.\n",
+  );
+  assertEquals((await Deno.stat(file)).mode! & 0o777, 0o600);
+});
+
+Deno.test("reportSubs() lists at most 20 by name with about cut to 200", () => {
+  const subs = Array.from({ length: 25 }, (_, i) => ({
+    name: `s${String(24 - i).padStart(2, "0")}`,
+    about: "a".repeat(250),
+    role: "brain",
+    persona_file: "",
+    public_note_file: "",
+  }));
+  const report = reportSubs(subs);
+  assertEquals(report.length, 20);
+  assertEquals(report[0], { name: "s00", about: "a".repeat(200) });
+  assertEquals(report[19]?.name, "s19");
+});
+
+Deno.test("the built-in agent.subs component is the persona/subs directory", async () => {
+  const paths = await home({ "cook.md": "---\nabout: Recipes\npublic: true\n---\nYou cook.\n" });
+  const components = BUILTIN_COMPONENTS.filter((c) => c.group === "agent.subs")
+    .map((c) => ({ ...c, version: "0.1.0", enabled: true, source: "builtin" }));
+  assertEquals(components.length, 1);
+  const found = await subAgentDirectoryFrom({ components }, { config: defaultConfig(), paths });
+  assertEquals(found.failures, []);
+  assertEquals((await found.directory?.public("cook"))?.about, "Recipes");
+  // A broken entry point before it is skipped and reported.
+  const broken = { ...components[0]!, name: "broken", load: () => Promise.resolve(42) };
+  const again = await subAgentDirectoryFrom({ components: [broken, ...components] }, {
+    config: defaultConfig(),
+    paths,
+  });
+  assertEquals(again.component, components[0]!.name);
+  assertEquals(again.failures, [{
+    component: "broken",
+    detail: "the entry point is not a factory",
+  }]);
+});
