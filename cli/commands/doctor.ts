@@ -39,7 +39,9 @@ export const command: CommandModule = {
       commandNames: COMMANDS.map((c) => c.name),
     };
     const checks = await runChecks(d);
-    const ok = !checks.some((c) => c.status === "fail");
+    const failed = checks.filter((c) => c.status === "fail").length;
+    const ok = failed === 0;
+    ctx.logger.info(`doctor: ${checks.length} checks, ${failed} failed`);
     if (opts.json === true) {
       ctx.out(JSON.stringify({ ok, checks }, null, 2));
     } else {

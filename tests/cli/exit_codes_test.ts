@@ -1,0 +1,55 @@
+import assert from "node:assert/strict";
+import { agent, cleanup, isOneSentence, tempDir } from "./_run.ts";
+
+Deno.test("exit codes follow the spec's table for the foundation commands", async () => {
+  const home = await tempDir();
+  const cases: [string[], number][] = [
+    [["version"], 0],
+    [["--help"], 0],
+    [["init", "--help"], 0],
+    [["--home", home, "doctor"], 1], // no agent.toml yet: a failed check
+    [["--home", home, "init", "--yes"], 0],
+    [["--home", home, "init", "--yes"], 0], // every file already existed
+    [["--home", home, "doctor"], 0],
+    [["--home", home, "components"], 0],
+    [["nope"], 2],
+    [["doctor", "--nope"], 2],
+    [["--lang", "xx", "doctor"], 2],
+    [["--home"], 2],
+    [["init", "--provider", "nobody"], 2],
+    [[], 2],
+  ];
+  for (const [args, code] of cases) {
+    const r = await agent(args);
+    assert.equal(r.code, code, `agent ${args.join(" ")}: ${r.stderr}`);
+    if (code === 2 && args.length > 0) {
+      assert.ok(isOneSentence(r), `agent ${args.join(" ")}: ${r.stderr}`);
+    }
+  }
+  await cleanup();
+});
+
+Deno.test("-v sends INFO lines to stderr; without it they only reach the log", async () => {
+  const home = await tempDir();
+  assert.equal((await agent(["--home", home, "init", "--yes"])).code, 0);
+  const quiet = await agent(["--home", home, "doctor"]);
+  assert.doesNotMatch(quiet.stderr, /^info: /m);
+  const loud = await agent(["-v", "--home", home, "doctor"]);
+  assert.match(loud.stderr, /^info: doctor: \d+ checks, 0 failed$/m);
+  const log = await Deno.readTextFile(`${home}/data/logs/agent.log`);
+  assert.match(log, / INFO doctor: \d+ checks, 0 failed$/m);
+  await cleanup();
+});
+
+Deno.test("an invalid agent.toml is one sentence for commands that need it", async () => {
+  const home = await tempDir();
+  assert.equal((await agent(["--home", home, "init", "--yes"])).code, 0);
+  await Deno.writeTextFile(`${home}/agent.toml`, "[models.roles.brain]\nprovider = 1\n");
+  const r = await agent(["--home", home, "components"]);
+  assert.equal(r.code, 0);
+  assert.equal(
+    r.stderr,
+    "agent.toml: [models.roles.brain] 'provider' must be one of vendor-a, vendor-b, vendor-c, local-runtime, vendor-d, fake. Showing the built-in components only.\n",
+  );
+  await cleanup();
+});
