@@ -17,6 +17,44 @@ export interface SenderCard {
   signKey: Uint8Array;
 }
 
+/** How long a card stays in an isolate's memory before the key-value store is asked again. */
+export const CARD_MEMO_SECONDS = 60;
+
+/**
+ * A small in-memory layer in front of the key-value cache, per Worker isolate: a busy
+ * sender's envelopes skip the key-value read for a minute. Bounded; the oldest entry
+ * goes first.
+ */
+export class CardMemo {
+  #entries = new Map<string, { signKey: Uint8Array; until: number }>();
+  #max: number;
+
+  constructor(max = 1_024) {
+    this.#max = max;
+  }
+
+  /** The remembered key for `from`, if still fresh at `nowMs`. */
+  get(from: string, nowMs: number): Uint8Array | undefined {
+    const entry = this.#entries.get(from);
+    if (!entry) return undefined;
+    if (entry.until <= nowMs) {
+      this.#entries.delete(from);
+      return undefined;
+    }
+    return entry.signKey;
+  }
+
+  /** Remembers `from`'s key for {@linkcode CARD_MEMO_SECONDS}. */
+  set(from: string, signKey: Uint8Array, nowMs: number): void {
+    this.#entries.delete(from);
+    if (this.#entries.size >= this.#max) {
+      const oldest = this.#entries.keys().next().value;
+      if (oldest !== undefined) this.#entries.delete(oldest);
+    }
+    this.#entries.set(from, { signKey, until: nowMs + CARD_MEMO_SECONDS * 1000 });
+  }
+}
+
 /** Options for {@linkcode fetchSenderCard}. */
 export interface SenderCardOptions {
   /** Whether `localhost` and `127.0.0.1` peers may be reached over http. */
@@ -27,6 +65,8 @@ export interface SenderCardOptions {
   fetch?: typeof fetch;
   /** Fetch timeout in milliseconds. @default 5000 */
   timeoutMs?: number;
+  /** An in-memory layer in front of the cache. */
+  memo?: CardMemo | undefined;
 }
 
 /**
@@ -57,12 +97,17 @@ export async function fetchSenderCard(
   from: string,
   options: SenderCardOptions,
 ): Promise<SenderCard | undefined> {
+  const remembered = options.memo?.get(from, Date.now());
+  if (remembered) return { signKey: remembered };
   const cacheKey = `peer:${from}`;
   if (options.cache) {
     try {
       const cached = await options.cache.get(cacheKey, "json");
       const signKey = senderCardKey(cached, from);
-      if (signKey) return { signKey };
+      if (signKey) {
+        options.memo?.set(from, signKey, Date.now());
+        return { signKey };
+      }
     } catch {
       // A failing read is a miss.
     }
@@ -71,6 +116,7 @@ export async function fetchSenderCard(
   if (card === undefined) return undefined;
   const signKey = senderCardKey(card, from);
   if (!signKey) return undefined;
+  options.memo?.set(from, signKey, Date.now());
   if (options.cache) {
     try {
       await options.cache.put(cacheKey, JSON.stringify(card), {

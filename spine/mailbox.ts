@@ -109,8 +109,17 @@ export class Mailbox implements DurableObject {
     );
   }
 
+  // The depth is asked on every store; the object is single-threaded, so a cached count
+  // stays right as long as every change to `mailbox` updates or drops it.
+  #depthCache: number | undefined;
+  // Mirrors meta.next_seq once read; only set after a committed store.
+  #nextSeq: number | undefined;
+
   #depth(): number {
-    return this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM mailbox").one().n;
+    const depth = this.#depthCache ??
+      this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM mailbox").one().n;
+    this.#depthCache = depth;
+    return depth;
   }
 
   /**
@@ -137,7 +146,7 @@ export class Mailbox implements DurableObject {
       const depth = this.#depth();
       if (depth >= MAILBOX_CAPACITY) return { status: "mailbox_full" };
       // The counter lives in meta so a seq is never reused, even after every row is acked.
-      const seq = Number(this.#meta("next_seq") ?? 1);
+      const seq = this.#nextSeq ?? Number(this.#meta("next_seq") ?? 1);
       this.#setMeta("next_seq", seq + 1);
       this.#sql.exec(
         "INSERT INTO seen (sender, id, ts, received_at) VALUES (?, ?, ?, ?)",
@@ -157,6 +166,8 @@ export class Mailbox implements DurableObject {
       return { status: "queued", seq, depth: depth + 1 };
     });
     if (result.status === "queued") {
+      this.#depthCache = result.depth;
+      this.#nextSeq = result.seq + 1;
       this.#wake();
       this.#ring(result.depth);
     }
@@ -216,6 +227,7 @@ export class Mailbox implements DurableObject {
 
   /** Deletes the given seqs; returns how many rows were really deleted. */
   ack(seqs: number[]): number {
+    this.#depthCache = undefined;
     return this.#state.storage.transactionSync(() => {
       let deleted = 0;
       for (const seq of seqs) {
@@ -242,6 +254,7 @@ export class Mailbox implements DurableObject {
   /** The cron's cleanup: mailbox rows older than 7 days, seen rows older than 1 day. */
   prune(nowMs: number): { mailbox: number; seen: number } {
     const now = Math.floor(nowMs / 1000);
+    this.#depthCache = undefined;
     return this.#state.storage.transactionSync(() => ({
       mailbox: this.#sql.exec(
         "DELETE FROM mailbox WHERE received_at < ?",

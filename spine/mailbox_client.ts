@@ -1,4 +1,8 @@
-import type { DurableObjectNamespace, DurableObjectStub } from "@cloudflare/workers-types/index.ts";
+import type {
+  DurableObjectId,
+  DurableObjectNamespace,
+  DurableObjectStub,
+} from "@cloudflare/workers-types/index.ts";
 import type { InboxItem, StoreResult } from "./inbox.ts";
 import type { StoredCard } from "./mailbox.ts";
 import { HttpError } from "./http.ts";
@@ -11,12 +15,25 @@ const BASE = "https://mailbox.internal";
 // The stub speaks workerd's Request types; Deno's are the same objects at run time.
 type StubInit = Parameters<DurableObjectStub["fetch"]>[1];
 
+// An id is plain data and may be kept per isolate; a stub is tied to one request.
+const ids = new WeakMap<DurableObjectNamespace, DurableObjectId>();
+
+/** A client for this request; the name's id is hashed once per isolate. */
+export function mailboxFor(namespace: DurableObjectNamespace): MailboxClient {
+  return new MailboxClient(namespace);
+}
+
 /** Typed calls from the Worker to the Mailbox named `hub`. */
 export class MailboxClient {
   #stub: DurableObjectStub;
 
   constructor(namespace: DurableObjectNamespace) {
-    this.#stub = namespace.get(namespace.idFromName(MAILBOX_NAME));
+    let id = ids.get(namespace);
+    if (!id) {
+      id = namespace.idFromName(MAILBOX_NAME);
+      ids.set(namespace, id);
+    }
+    this.#stub = namespace.get(id);
   }
 
   async #call(path: string, init?: RequestInit): Promise<Response> {

@@ -1,12 +1,15 @@
 import type { ExecutionContext } from "@cloudflare/workers-types/index.ts";
-import { fetchSenderCard } from "./card_fetch.ts";
+import { CardMemo, fetchSenderCard } from "./card_fetch.ts";
 import { type Env, insecurePeersAllowed, ownAddress } from "./env.ts";
 import { handleHub } from "./hub_api.ts";
 import { errorResponse, HttpError, json, methodNotAllowed } from "./http.ts";
 import { handleInbox } from "./inbox.ts";
-import { MailboxClient } from "./mailbox_client.ts";
+import { mailboxFor } from "./mailbox_client.ts";
 import { b64uDecode } from "../net/mod.ts";
 import { fullCard } from "./hub_api.ts";
+
+// Per isolate: lets a busy sender's envelopes skip the key-value read.
+const cardMemo = new CardMemo();
 
 function allow(request: Request, methods: string[]): void {
   if (!methods.includes(request.method)) methodNotAllowed(methods);
@@ -35,7 +38,7 @@ async function route(request: Request, env: Env): Promise<Response> {
       env,
       address,
       allowInsecure,
-      mailbox: new MailboxClient(env.MAILBOX),
+      mailbox: mailboxFor(env.MAILBOX),
     });
   }
   switch (path) {
@@ -46,7 +49,7 @@ async function route(request: Request, env: Env): Promise<Response> {
       });
     case "/.well-known/agent.json": {
       allow(request, ["GET"]);
-      const { card } = await new MailboxClient(env.MAILBOX).status();
+      const { card } = await mailboxFor(env.MAILBOX).status();
       const headers = { "Access-Control-Allow-Origin": "*" };
       if (card === null) {
         throw new HttpError(404, "no_card", { headers });
@@ -58,14 +61,15 @@ async function route(request: Request, env: Env): Promise<Response> {
     }
     case "/net/inbox": {
       allow(request, ["POST"]);
-      const mailbox = new MailboxClient(env.MAILBOX);
+      const mailbox = mailboxFor(env.MAILBOX);
       return await handleInbox(request, {
         address,
         nowSeconds: Math.floor(Date.now() / 1000),
         ipLimit: env.INBOX_IP_LIMIT,
         senderLimit: env.INBOX_SENDER_LIMIT,
         log: (line) => console.warn(line),
-        senderCard: (from) => fetchSenderCard(from, { allowInsecure, cache: env.PEER_CARDS }),
+        senderCard: (from) =>
+          fetchSenderCard(from, { allowInsecure, cache: env.PEER_CARDS, memo: cardMemo }),
         ownCard: async () => {
           const { card } = await mailbox.status();
           return card ? { signKey: b64uDecode(card.sign_key) } : undefined;
@@ -80,6 +84,6 @@ async function route(request: Request, env: Env): Promise<Response> {
 
 /** The per-minute cron: the Mailbox's cleanup as of the scheduled time. */
 export async function runCron(scheduledTime: number, env: Env): Promise<void> {
-  await new MailboxClient(env.MAILBOX).prune(scheduledTime);
+  await mailboxFor(env.MAILBOX).prune(scheduledTime);
   // TODO(cloud mode issue): with KEEP_AWAKE=1 in cloud mode, ping the brain's /health.
 }
