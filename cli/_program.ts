@@ -187,8 +187,13 @@ function commanderSentence(error: CommanderError, lang: Lang, argv: string[]): s
   switch (error.code) {
     case "commander.unknownCommand":
       return t(lang, "unknown_command", { name });
-    case "commander.unknownOption":
-      return t(lang, "unknown_option", { name, usage: usageText });
+    case "commander.unknownOption": {
+      // An unknown option before the command word is a global one.
+      const at = argv.findIndex((a) => a === name || a.startsWith(`${name}=`));
+      const command = argv.findIndex((a) => !a.startsWith("-"));
+      const usage = command === -1 || (at !== -1 && at < command) ? "agent" : usageText;
+      return t(lang, "unknown_option", { name, usage });
+    }
     case "commander.missingArgument":
       return t(lang, "missing_argument", { name, usage: usageText });
     case "commander.optionMissingArgument":

@@ -194,7 +194,7 @@ Deno.test("agent init --home beats AGENT_HOME and the default ~/.agent", async (
   const envHome = await tempDir();
   const optHome = await tempDir();
   assert.equal(
-    (await agent(["init", "--yes", "--home", optHome], {
+    (await agent(["init", "-y", "--home", optHome], {
       env: { HOME: user, AGENT_HOME: envHome },
     })).code,
     0,
