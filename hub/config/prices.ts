@@ -17,6 +17,12 @@ export const SHIPPED_PRICES: Readonly<Record<string, PriceConfig>> = {
   // vendor-a (Anthropic): cache_write is the 5-minute write price.
   "claude-opus-5": price(5, 25, 0.5, 6.25),
   "claude-sonnet-5": price(2, 10, 0.2, 2.5),
+  "claude-sonnet-5-5": price(2, 10, 0.1, 2.5),
+  // Haiku 5.5 costs more above 100k prompt tokens; long-context prices are not modelled.
+  "claude-haiku-5-5": price(0.1, 0.5, 0.01, 0.125),
+  "claude-opus-4-8": price(5, 25, 0.5, 6.25),
+  "claude-opus-4-7": price(5, 25, 0.5, 6.25),
+  "claude-opus-4-6": price(5, 25, 0.5, 6.25),
   "claude-opus-4-5": price(5, 25, 0.5, 6.25),
   "claude-opus-4-5-20251101": price(5, 25, 0.5, 6.25),
   "claude-sonnet-4-6": price(3, 15, 0.3, 3.75),
