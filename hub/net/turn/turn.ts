@@ -1,0 +1,304 @@
+/**
+ * The network turn: how the agent (or one of its public sub-agents) answers a message
+ * from an accepted contact. The agent runs on channel `net` with no tools, an
+ * auto-reject approver, the public note in place of `user.md` and a private `## Now`
+ * block; the limits are checked before the model is called.
+ *
+ * @module
+ */
+import type { AgentConfig } from "../../config/types.ts";
+import type { Lang } from "../../i18n.ts";
+import type { Logger } from "../../log.ts";
+import type { Ledger } from "../../money/mod.ts";
+import type { AgentPaths } from "../../paths.ts";
+import type { PersonaFiles } from "../../persona/mod.ts";
+import type { SessionStore } from "../../sessions/mod.ts";
+import {
+  isUserFile,
+  SUB_NAME_PATTERN,
+  type SubAgent,
+  type SubAgentDirectory,
+  writeDerivedPersona,
+} from "../../subs/mod.ts";
+import type { ModelRouter } from "../../agent/mod.ts";
+import { buildFrame, historyFor } from "./frame.ts";
+import { isNoReply } from "./no_reply.ts";
+import { replyId } from "./reply_id.ts";
+import { sanitiseName } from "./sanitise.ts";
+import type { NetLogEntry } from "./types.ts";
+
+/** The role the main agent answers other agents with. */
+export const NET_ROLE = "brain";
+
+/** Longest message text in characters (the protocol's limit). */
+const TEXT_MAX = 8000;
+
+/** One incoming message to answer. */
+export interface TurnInput {
+  /** This agent's address (the message's `to`). */
+  ownAddress: string;
+  /** The accepted contact that wrote it. */
+  contact: { address: string; name: string };
+  /** The incoming envelope's header fields. */
+  envelope: { id: string; thread: string; hops: number; from: string };
+  /** The message text. */
+  text: string;
+  /** The plaintext's `sub`, when it names a sub-agent. */
+  sub?: string | undefined;
+  /** This contact's network log, oldest first (the message itself may be in it). */
+  history: readonly NetLogEntry[];
+  /**
+   * The session to run the turn in: an id, or a function from the session's state key
+   * (`<address>` for the main agent, `<address>/<sub>` for a sub-agent; see
+   * {@linkcode sessionKey}) to an id, called only when the model will run.
+   */
+  sessionId: string | ((key: string) => string | Promise<string>);
+}
+
+/** What {@linkcode runAgentTurn} receives. */
+export interface AgentRequest {
+  role: string;
+  persona: PersonaFiles;
+  sessionId: string;
+  /** The frame: the user message of the turn. */
+  prompt: string;
+  /** The contact's address, for the ledger. */
+  peer: string;
+  /** Session meta written with the turn: `title`, `peer` and `sub`. */
+  meta: Record<string, unknown>;
+}
+
+/** What a network turn needs from the hub. */
+export interface TurnDeps {
+  config: AgentConfig;
+  /** The merged environment (`.env` and process). */
+  env: Readonly<Record<string, string | undefined>>;
+  paths: AgentPaths;
+  /** The sub-agent directory (first working `agent.subs` entry point), if any. */
+  subs: SubAgentDirectory | undefined;
+  /** Auto-replies already sent to `address` in the last hour (main and sub-agents). */
+  autoRepliesLastHour(address: string): number | Promise<number>;
+  /**
+   * Runs the model. @default a turn of {@linkcode buildAgent} with channel `net`, no
+   * tools, auto-reject approver and the private context
+   */
+  runAgent?: ((request: AgentRequest) => Promise<string>) | undefined;
+  /** The session store. @default a FileSessionStore under `paths.sessionsDir` */
+  sessions?: SessionStore | undefined;
+  /** The spend ledger; without one budgets are not checked and nothing is recorded. */
+  ledger?: Ledger | undefined;
+  logger?: Logger | undefined;
+  /** A router to share. */
+  router?: ModelRouter | undefined;
+  fetch?: typeof fetch | undefined;
+  now?: (() => number) | undefined;
+  lang?: Lang | undefined;
+}
+
+/** Why no reply is sent. */
+export type SkipReason =
+  | "no_reply"
+  | "empty"
+  | "max_hops"
+  | "rate_limited"
+  | "no_public_sub"
+  | "auto_reply_off";
+
+/** The outcome of a network turn. */
+export type TurnOutcome =
+  | {
+    kind: "reply";
+    /** The reply text (at most 8 000 characters). */
+    text: string;
+    /** The reply's `sub` (the same as the incoming message's). */
+    sub?: string;
+    /** The reply's envelope id, the same every time this envelope is handled. */
+    replyId: string;
+    thread: string;
+    /** The incoming envelope's id. */
+    reply_to: string;
+    /** The incoming hops + 1. */
+    hops: number;
+    /** For the reply's log entry: this agent's sub-agent wrote it. */
+    own_sub?: string;
+    /** For the reply's log entry: it answers the other agent's sub-agent. */
+    peer_sub?: string;
+  }
+  | {
+    kind: "skip";
+    reason: SkipReason;
+    /** With `no_public_sub`: the sub-agent name, for `no public sub-agent /<name>`. */
+    sub?: string;
+  };
+
+/**
+ * Whom a message with `sub` concerns, by the parity of `hops`: even means this agent's
+ * sub-agent is addressed (`own_sub`), odd means the other agent's sub-agent wrote it
+ * (`peer_sub`). The keys are those of the network log entry.
+ *
+ * @example
+ * ```ts
+ * import { subRole } from "./turn.ts";
+ * if (subRole(0, "chess").own_sub !== "chess" || subRole(1, "chess").peer_sub !== "chess") {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function subRole(
+  hops: number,
+  sub: string | undefined,
+): { own_sub?: string; peer_sub?: string } {
+  if (sub === undefined || sub === null) return {};
+  return hops % 2 === 0 ? { own_sub: sub } : { peer_sub: sub };
+}
+
+/** The state key of a turn's session: `<address>`, or `<address>/<sub>` for a sub-agent. */
+export function sessionKey(address: string, ownSub?: string): string {
+  return ownSub === undefined ? address : `${address}/${ownSub}`;
+}
+
+/** The session title: `agent network · <name>`, or `agent network · <name> · /<sub>`. */
+export function sessionTitle(name: string, address: string, ownSub?: string): string {
+  const clean = sanitiseName(name, address);
+  return ownSub === undefined
+    ? `agent network · ${clean}`
+    : `agent network · ${clean} · /${ownSub}`;
+}
+
+/** The text of the log line for a skipped sub-agent message: `no public sub-agent /<name>`. */
+export function noPublicSubLine(sub: string): string {
+  return `no public sub-agent /${sub}`;
+}
+
+/**
+ * Answers one message from an accepted contact. The sub-agent check comes first (an
+ * unknown sub-agent's message is dropped, not logged, not counted); then `auto_reply`,
+ * `max_hops` and the hourly limit, none of which calls the model. Errors of the model
+ * call (a spent budget, an unreachable provider) are thrown for the caller to log.
+ */
+export async function networkTurn(deps: TurnDeps, input: TurnInput): Promise<TurnOutcome> {
+  const net = deps.config.net;
+  const hops = input.envelope.hops;
+  const roles = subRole(hops, input.sub);
+  let sub: SubAgent | undefined;
+  if (roles.own_sub !== undefined) {
+    sub = await publicSub(deps, roles.own_sub);
+    if (sub === undefined) return { kind: "skip", reason: "no_public_sub", sub: roles.own_sub };
+  }
+  if (!net.auto_reply) return { kind: "skip", reason: "auto_reply_off" };
+  if (hops + 1 > net.max_hops) return { kind: "skip", reason: "max_hops" };
+  const sent = await deps.autoRepliesLastHour(input.contact.address);
+  if (sent >= net.max_auto_replies_per_hour) return { kind: "skip", reason: "rate_limited" };
+
+  const address = input.contact.address;
+  const key = sessionKey(address, sub?.name);
+  const sessionId = typeof input.sessionId === "string"
+    ? input.sessionId
+    : await input.sessionId(key);
+  const prompt = buildFrame({
+    contact: input.contact,
+    ownSub: sub?.name,
+    peerSub: roles.peer_sub,
+    history: historyFor(input.history, { ownSub: sub?.name, excludeId: input.envelope.id }),
+    text: input.text,
+  });
+  const persona: PersonaFiles = sub === undefined
+    ? { personaFile: `${deps.paths.personaDir}/persona.md`, publicNoteFile: await mainNote(deps) }
+    : {
+      personaFile: await writeDerivedPersona(sub, deps.paths),
+      publicNoteFile: sub.public_note_file,
+    };
+  const meta: Record<string, unknown> = {
+    title: sessionTitle(input.contact.name, address, sub?.name),
+    peer: address,
+    ...(sub === undefined ? {} : { sub: sub.name }),
+  };
+  const run = deps.runAgent ?? ((request: AgentRequest) => runAgentTurn(deps, request));
+  const answer = await run({
+    role: sub?.role ?? NET_ROLE,
+    persona,
+    sessionId,
+    prompt,
+    peer: address,
+    meta,
+  });
+  const text = Array.from(answer.trim()).slice(0, TEXT_MAX).join("").trim();
+  if (text === "") return { kind: "skip", reason: "empty" };
+  if (isNoReply(text)) return { kind: "skip", reason: "no_reply" };
+  return {
+    kind: "reply",
+    text,
+    ...(input.sub === undefined ? {} : { sub: input.sub }),
+    replyId: await replyId(input.ownAddress, input.envelope.from, input.envelope.id),
+    thread: input.envelope.thread,
+    reply_to: input.envelope.id,
+    hops: hops + 1,
+    ...roles,
+  };
+}
+
+/**
+ * The default model run: a {@linkcode buildAgent} agent on channel `net` with no tools,
+ * the auto-reject approver and the private context; returns the answer without the
+ * owner-facing notices.
+ */
+export async function runAgentTurn(deps: TurnDeps, request: AgentRequest): Promise<string> {
+  // Loaded on first use: the hub's network service starts without the model stack.
+  const [{ buildAgent }, { rejectAll }] = await Promise.all([
+    import("../../agent/mod.ts"),
+    import("../../tools/mod.ts"),
+  ]);
+  const agent = buildAgent({
+    config: deps.config,
+    env: deps.env,
+    paths: deps.paths,
+    channel: "net",
+    role: request.role,
+    tools: [],
+    approver: rejectAll,
+    persona: request.persona,
+    context: "private",
+    sessions: deps.sessions,
+    ledger: deps.ledger,
+    logger: deps.logger,
+    router: deps.router,
+    fetch: deps.fetch,
+    now: deps.now,
+    lang: deps.lang,
+  });
+  const result = await agent.turn(request.sessionId, request.prompt, {
+    peer: request.peer,
+    meta: request.meta,
+  });
+  return result.text;
+}
+
+async function publicSub(deps: TurnDeps, name: string): Promise<SubAgent | undefined> {
+  if (!SUB_NAME_PATTERN.test(name) || deps.subs === undefined) return undefined;
+  let sub: SubAgent | undefined;
+  try {
+    sub = await deps.subs.public(name);
+  } catch (error) {
+    deps.logger?.warn(`sub-agent directory failed on /${name}: ${errorText(error)}`);
+    return undefined;
+  }
+  if (sub === undefined || sub === null || sub.name !== name) return undefined;
+  // Another directory may not guard user.md: check again, the prompt must never hold it.
+  if (await isUserFile(sub.persona_file, deps.paths)) return undefined;
+  if (await isUserFile(sub.public_note_file, deps.paths)) return undefined;
+  return sub;
+}
+
+/** The agent's public note, unless `[net] public_note` names `user.md` (then none). */
+async function mainNote(deps: TurnDeps): Promise<string | undefined> {
+  const note = `${deps.paths.personaDir}/${deps.config.net.public_note}`;
+  if (await isUserFile(note, deps.paths)) {
+    deps.logger?.warn("[net] public_note names persona/user.md; network turns share no note");
+    return undefined;
+  }
+  return note;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
