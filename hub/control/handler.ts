@@ -1,0 +1,165 @@
+/**
+ * The hub control API: a loopback-only HTTP surface for `agent hub status`, `doctor`
+ * and local tools.
+ *
+ * | Method and path | Response |
+ * | --- | --- |
+ * | GET /health | `{ok: true, pid, version, started_at}` |
+ * | GET /status | `{ok, pid, version, started_at, uptime_seconds, heartbeat_at, home, data_dir, port, spend: {roles}, net}` |
+ * | GET /spend | `{roles: {<role>: <spend object>}}` |
+ * | GET /net | the `net` block alone |
+ *
+ * Requests whose `Host` is not a loopback name are refused (403), so a web page cannot
+ * reach the API through DNS rebinding; a browser `Origin` other than loopback is
+ * refused too.
+ *
+ * @module
+ */
+
+/** Where the control API reads the live state from. */
+export interface ControlSources {
+  pid: number;
+  version: string;
+  /** Epoch ms when the hub started. */
+  startedAt: number;
+  home: string;
+  dataDir: string;
+  port: number;
+  now(): number;
+  /** Epoch ms of the last heartbeat. */
+  heartbeatAt(): number | undefined;
+  /** `{<role>: <spend object>}` from the ledger; throws when the ledger cannot be read. */
+  spend(): Record<string, unknown>;
+  /** The `net` block of the network service. */
+  net(): Record<string, unknown>;
+}
+
+/** A failed request, turned into `{error: code}` in one place. */
+export class HttpError extends Error {
+  override name = "HttpError";
+  /** The HTTP status. */
+  status: number;
+  /** The error code in the body. */
+  code: string;
+  /** Extra headers (e.g. `Allow`). */
+  headers: Record<string, string>;
+
+  constructor(status: number, code: string, headers: Record<string, string> = {}) {
+    super(`Control API: ${code}`);
+    this.status = status;
+    this.code = code;
+    this.headers = headers;
+  }
+}
+
+const ROUTES = ["/health", "/status", "/spend", "/net"] as const;
+
+/**
+ * Builds the control API handler.
+ *
+ * @example
+ * ```ts
+ * import { controlHandler } from "./handler.ts";
+ * const handle = controlHandler({
+ *   pid: 1, version: "0.1.0", startedAt: 0, home: "/h", dataDir: "/h/data", port: 8790,
+ *   now: () => 1000, heartbeatAt: () => 1000, spend: () => ({}), net: () => ({ configured: false }),
+ * });
+ * const res = await handle(new Request("http://127.0.0.1:8790/health"));
+ * if (res.status !== 200) throw new Error();
+ * ```
+ */
+export function controlHandler(sources: ControlSources): (request: Request) => Promise<Response> {
+  return async (request) => {
+    try {
+      return await route(request, sources);
+    } catch (error) {
+      if (error instanceof HttpError) {
+        return json({ error: error.code }, error.status, error.headers);
+      }
+      return json({ error: "internal" }, 500);
+    }
+  };
+}
+
+function route(request: Request, sources: ControlSources): Promise<Response> {
+  const url = new URL(request.url);
+  if (!isLoopbackHost(request.headers.get("host") ?? url.host)) {
+    throw new HttpError(403, "forbidden");
+  }
+  const origin = request.headers.get("origin");
+  if (origin !== null && !isLoopbackOrigin(origin)) throw new HttpError(403, "forbidden");
+  const path = url.pathname.replace(/\/+$/, "") || "/";
+  if (!(ROUTES as readonly string[]).includes(path)) throw new HttpError(404, "not_found");
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    throw new HttpError(405, "method_not_allowed", { Allow: "GET, HEAD" });
+  }
+  switch (path) {
+    case "/health":
+      return Promise.resolve(json({
+        ok: true,
+        pid: sources.pid,
+        version: sources.version,
+        started_at: new Date(sources.startedAt).toISOString(),
+      }));
+    case "/spend":
+      return Promise.resolve(json({ roles: spendOrThrow(sources) }));
+    case "/net":
+      return Promise.resolve(json(sources.net()));
+    default:
+      return Promise.resolve(json(status(sources)));
+  }
+}
+
+function spendOrThrow(sources: ControlSources): Record<string, unknown> {
+  try {
+    return sources.spend();
+  } catch {
+    throw new HttpError(500, "ledger_unreadable");
+  }
+}
+
+function status(sources: ControlSources): Record<string, unknown> {
+  const now = sources.now();
+  const beat = sources.heartbeatAt();
+  let spend: Record<string, unknown>;
+  try {
+    spend = { roles: sources.spend() };
+  } catch (error) {
+    // The status stays useful when the ledger is locked or damaged; say why spend is empty.
+    spend = { roles: {}, error: error instanceof Error ? error.message : String(error) };
+  }
+  return {
+    ok: true,
+    pid: sources.pid,
+    version: sources.version,
+    started_at: new Date(sources.startedAt).toISOString(),
+    uptime_seconds: Math.max(0, Math.floor((now - sources.startedAt) / 1000)),
+    heartbeat_at: beat === undefined ? null : new Date(beat).toISOString(),
+    home: sources.home,
+    data_dir: sources.dataDir,
+    port: sources.port,
+    spend,
+    net: sources.net(),
+  };
+}
+
+/** Whether a `Host` header names the loopback interface. */
+export function isLoopbackHost(host: string): boolean {
+  const name = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0];
+  return name === "127.0.0.1" || name === "localhost" || name === "[::1]";
+}
+
+function isLoopbackOrigin(origin: string): boolean {
+  try {
+    return isLoopbackHost(new URL(origin).host);
+  } catch {
+    return false;
+  }
+}
+
+function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body) + "\n", {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+  });
+}

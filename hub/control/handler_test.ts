@@ -1,0 +1,71 @@
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { controlHandler, type ControlSources } from "./handler.ts";
+
+function sources(overrides: Partial<ControlSources> = {}): ControlSources {
+  return {
+    pid: 42,
+    version: "0.1.0",
+    startedAt: Date.UTC(2026, 0, 1),
+    home: "/h",
+    dataDir: "/h/data",
+    port: 8790,
+    now: () => Date.UTC(2026, 0, 1, 0, 1, 5),
+    heartbeatAt: () => Date.UTC(2026, 0, 1, 0, 1, 3),
+    spend: () => ({ brain: { provider: "fake", spent_usd: 0.5 } }),
+    net: () => ({ configured: false, state: "idle" }),
+    ...overrides,
+  };
+}
+
+Deno.test("controlHandler() GET /status carries spend.roles, net and uptime", async () => {
+  const res = await controlHandler(sources())(new Request("http://127.0.0.1:8790/status"));
+  assertEquals(res.status, 200);
+  const body = await res.json();
+  assertEquals(body.spend, { roles: { brain: { provider: "fake", spent_usd: 0.5 } } });
+  assertEquals(body.net, { configured: false, state: "idle" });
+  assertEquals(body.uptime_seconds, 65);
+  assertEquals(body.pid, 42);
+  assertEquals(body.heartbeat_at, "2026-01-01T00:01:03.000Z");
+});
+
+Deno.test("controlHandler() GET /spend wraps the report in roles", async () => {
+  const res = await controlHandler(sources())(new Request("http://localhost:8790/spend"));
+  assertEquals(await res.json(), { roles: { brain: { provider: "fake", spent_usd: 0.5 } } });
+});
+
+Deno.test("controlHandler() keeps /status useful when the ledger cannot be read", async () => {
+  const handle = controlHandler(sources({
+    spend: () => {
+      throw new Error("database is locked");
+    },
+  }));
+  const status = await (await handle(new Request("http://127.0.0.1:8790/status"))).json();
+  assertEquals(status.spend, { roles: {}, error: "database is locked" });
+  const spend = await handle(new Request("http://127.0.0.1:8790/spend"));
+  assertEquals(spend.status, 500);
+  assertEquals(await spend.json(), { error: "ledger_unreadable" });
+});
+
+Deno.test("controlHandler() refuses non-loopback hosts and foreign origins", async () => {
+  const handle = controlHandler(sources());
+  const rebound = await handle(
+    new Request("http://127.0.0.1:8790/status", { headers: { host: "evil.example:8790" } }),
+  );
+  assertEquals(rebound.status, 403);
+  const page = await handle(
+    new Request("http://127.0.0.1:8790/status", { headers: { origin: "https://evil.example" } }),
+  );
+  assertEquals(page.status, 403);
+  await page.body?.cancel();
+  await rebound.body?.cancel();
+});
+
+Deno.test("controlHandler() answers 404 and 405 with error bodies", async () => {
+  const handle = controlHandler(sources());
+  const missing = await handle(new Request("http://127.0.0.1:8790/nope"));
+  assertEquals([missing.status, await missing.json()], [404, { error: "not_found" }]);
+  const post = await handle(new Request("http://127.0.0.1:8790/status", { method: "POST" }));
+  assertEquals(post.status, 405);
+  assertEquals(post.headers.get("allow"), "GET, HEAD");
+  assert((await post.json()).error === "method_not_allowed");
+});

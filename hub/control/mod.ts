@@ -1,0 +1,7 @@
+/**
+ * The hub control API (loopback only) and its client.
+ *
+ * @module
+ */
+export * from "./handler.ts";
+export * from "./client.ts";

@@ -1,0 +1,194 @@
+/**
+ * `agent hub run`: the foreground hub. It holds the lock, serves the control API on
+ * loopback, beats a heartbeat, runs its components (the network service, channels)
+ * and shuts down cleanly on SIGTERM, Ctrl-C or `agent hub stop`.
+ *
+ * @module
+ */
+import type { AgentPaths } from "../paths.ts";
+import { formatTime, type Lang } from "../i18n.ts";
+import type { Logger } from "../log.ts";
+import { controlHandler } from "../control/mod.ts";
+import { acquireLock, releaseLock } from "./lock.ts";
+import { readHeartbeat, recordCrash, writeHeartbeat } from "./state_files.ts";
+import { t } from "./_messages.ts";
+
+/** Something the hub runs for its lifetime (the network service, a channel). */
+export interface HubComponent {
+  /** Short name for the log. */
+  name: string;
+  /** Starts the component; must not throw for a recoverable problem. */
+  start(): Promise<void> | void;
+  /** Stops it; the hub waits for this (bounded) before it exits. */
+  stop(): Promise<void> | void;
+}
+
+/** Options for {@linkcode runHub}. */
+export interface RunHubOptions {
+  paths: AgentPaths;
+  lang: Lang;
+  logger: Logger;
+  /** Control API port on 127.0.0.1 (`[hub] port`, default 8790; 0 picks a free one). */
+  port: number;
+  version: string;
+  out(text: string): void;
+  err(text: string): void;
+  /** What the hub runs besides its control API. */
+  components?: HubComponent[];
+  /** `{<role>: <spend object>}` for the control API. */
+  spend(): Record<string, unknown>;
+  /** The `net` block for the control API. */
+  net(): Record<string, unknown>;
+  /** Heartbeat interval. @default 5000 */
+  heartbeatMs?: number;
+  /** Another way to stop the hub (tests, an embedding program). */
+  signal?: AbortSignal;
+  /** Listen to SIGTERM and SIGINT. @default true */
+  listenSignals?: boolean;
+  /** Called once the control API listens, with the real port. */
+  onListen?(port: number): void;
+  now?: () => number;
+}
+
+/** Runs the hub until it is told to stop; returns the exit code. */
+export async function runHub(options: RunHubOptions): Promise<number> {
+  const { paths, lang, logger } = options;
+  const now = options.now ?? Date.now;
+  const lockFile = paths.hubLockFile;
+  const pid = Deno.pid;
+  const startedAt = now();
+  const lock = acquireLock(lockFile, pid, startedAt);
+  if (!lock.ok) {
+    options.err(t(lang, "already_running", { pid: lock.holder.pid }));
+    return 1;
+  }
+  if (lock.stale !== undefined) noteUncleanEnd(lockFile, lock.stale.pid, now(), logger, lang);
+
+  const crashed = (reason: string) => {
+    recordCrash(lockFile, { at: now(), pid, reason });
+    logger.error(`hub crashed: ${reason}`);
+    releaseLock(lockFile, pid);
+  };
+  const onRejection = (event: PromiseRejectionEvent) => crashed(describe(event.reason));
+  const onError = (event: ErrorEvent) => crashed(describe(event.error ?? event.message));
+  globalThis.addEventListener("unhandledrejection", onRejection);
+  globalThis.addEventListener("error", onError);
+
+  let lastBeat: number | undefined;
+  const beat = async () => {
+    lastBeat = now();
+    try {
+      await writeHeartbeat(lockFile, { pid, at: lastBeat });
+    } catch (error) {
+      logger.warn(`hub heartbeat: ${describe(error)}`);
+    }
+  };
+
+  let port = options.port;
+  let server: Deno.HttpServer<Deno.NetAddr> | undefined;
+  const handler = controlHandler({
+    pid,
+    version: options.version,
+    startedAt,
+    home: paths.home,
+    dataDir: paths.dataDir,
+    get port() {
+      return port;
+    },
+    now,
+    heartbeatAt: () => lastBeat,
+    spend: options.spend,
+    net: options.net,
+  });
+  try {
+    server = Deno.serve({ hostname: "127.0.0.1", port: options.port, onListen: () => {} }, handler);
+    port = server.addr.port;
+  } catch (error) {
+    removeListeners();
+    releaseLock(lockFile, pid);
+    if (error instanceof Deno.errors.AddrInUse) {
+      options.err(t(lang, "port_busy", { port: options.port }));
+      return 1;
+    }
+    throw error;
+  }
+  options.onListen?.(port);
+  await beat();
+  const beater = setInterval(beat, options.heartbeatMs ?? 5000);
+
+  const stop = Promise.withResolvers<string>();
+  const onTerm = () => stop.resolve("SIGTERM");
+  const onInt = () => stop.resolve("SIGINT");
+  const listenSignals = options.listenSignals ?? true;
+  if (listenSignals) {
+    Deno.addSignalListener("SIGTERM", onTerm);
+    Deno.addSignalListener("SIGINT", onInt);
+  }
+  options.signal?.addEventListener("abort", () => stop.resolve("stop requested"), { once: true });
+  if (options.signal?.aborted) stop.resolve("stop requested");
+
+  const components = options.components ?? [];
+  for (const component of components) {
+    try {
+      await component.start();
+      logger.info(`hub: ${component.name} started`);
+    } catch (error) {
+      // A component that cannot start is logged; the hub and the others keep running.
+      logger.error(`hub: ${component.name} did not start: ${describe(error)}`);
+    }
+  }
+  logger.info(`hub started (pid ${pid}, control port ${port})`);
+  options.out(t(lang, "started", { pid, port }));
+
+  const why = await stop.promise;
+  logger.info(`hub stopping (${why})`);
+  options.out(t(lang, "stopping", { why }));
+  for (const component of [...components].reverse()) {
+    try {
+      await withTimeout(Promise.resolve(component.stop()), 10_000);
+    } catch (error) {
+      logger.warn(`hub: ${component.name} did not stop cleanly: ${describe(error)}`);
+    }
+  }
+  clearInterval(beater);
+  if (listenSignals) {
+    Deno.removeSignalListener("SIGTERM", onTerm);
+    Deno.removeSignalListener("SIGINT", onInt);
+  }
+  await server.shutdown().catch(() => {});
+  removeListeners();
+  releaseLock(lockFile, pid);
+  logger.info("hub stopped");
+  options.out(t(lang, "stopped_clean"));
+  return 0;
+
+  function removeListeners() {
+    globalThis.removeEventListener("unhandledrejection", onRejection);
+    globalThis.removeEventListener("error", onError);
+  }
+}
+
+function noteUncleanEnd(lockFile: string, oldPid: number, at: number, logger: Logger, lang: Lang) {
+  const beat = readHeartbeat(lockFile);
+  const reason = t(lang, "crash_unclean", {
+    pid: oldPid,
+    time: beat !== undefined && beat.pid === oldPid ? formatTime(beat.at) : "-",
+  });
+  recordCrash(lockFile, { at: beat?.pid === oldPid ? beat.at : at, pid: oldPid, reason });
+  logger.warn(reason);
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}

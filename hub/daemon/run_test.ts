@@ -1,0 +1,104 @@
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { resolvePaths } from "../paths.ts";
+import { Logger } from "../log.ts";
+import { runHub } from "./run.ts";
+import { readLock } from "./lock.ts";
+import { readCrash, readHeartbeat, writeHeartbeat } from "./state_files.ts";
+import { hubStatus } from "./status.ts";
+
+Deno.test("runHub() holds the lock, serves the control API and stops cleanly", async () => {
+  const home = await Deno.makeTempDir();
+  const paths = resolvePaths({ env: { AGENT_HOME: home } });
+  const stop = new AbortController();
+  const out: string[] = [];
+  const listening = Promise.withResolvers<number>();
+  let stopped = false;
+  const done = runHub({
+    paths,
+    lang: "en",
+    logger: new Logger({ stderr: "off" }),
+    port: 0,
+    version: "0.1.0",
+    out: (s) => out.push(s),
+    err: (s) => out.push(s),
+    spend: () => ({}),
+    net: () => ({ configured: false }),
+    listenSignals: false,
+    signal: stop.signal,
+    heartbeatMs: 50,
+    onListen: (port) => listening.resolve(port),
+    components: [{
+      name: "probe",
+      start: () => {},
+      stop: () => {
+        stopped = true;
+      },
+    }],
+  });
+  const port = await listening.promise;
+  const status = await (await fetch(`http://127.0.0.1:${port}/status`)).json();
+  assertEquals(status.pid, Deno.pid);
+  assertEquals(status.spend, { roles: {} });
+  assertEquals(readLock(paths.hubLockFile)?.pid, Deno.pid);
+  await new Promise((r) => setTimeout(r, 120));
+  assert((readHeartbeat(paths.hubLockFile)?.at ?? 0) > Date.now() - 1000);
+  const report = await hubStatus(paths.hubLockFile, { port, launchd: "not_applicable" });
+  assert(report.running && report.control.answers);
+
+  stop.abort();
+  assertEquals(await done, 0);
+  assert(stopped);
+  assertEquals(readLock(paths.hubLockFile), undefined);
+  assertEquals(out.at(-1), "hub stopped.");
+});
+
+Deno.test("runHub() records an unclean end found as a stale lock", async () => {
+  const home = await Deno.makeTempDir();
+  const paths = resolvePaths({ env: { AGENT_HOME: home } });
+  await Deno.mkdir(paths.dataDir, { recursive: true });
+  await Deno.writeTextFile(paths.hubLockFile, JSON.stringify({ pid: 2 ** 30, started_at: 1 }));
+  const stop = new AbortController();
+  stop.abort();
+  const code = await runHub({
+    paths,
+    lang: "en",
+    logger: new Logger({ stderr: "off" }),
+    port: 0,
+    version: "0.1.0",
+    out: () => {},
+    err: () => {},
+    spend: () => ({}),
+    net: () => ({}),
+    listenSignals: false,
+    signal: stop.signal,
+  });
+  assertEquals(code, 0);
+  const crash = readCrash(paths.hubLockFile);
+  assertEquals(crash?.pid, 2 ** 30);
+  assert(crash?.reason.includes("without a clean shutdown"));
+});
+
+Deno.test("runHub() refuses to start while another live hub holds the lock", async () => {
+  const home = await Deno.makeTempDir();
+  const paths = resolvePaths({ env: { AGENT_HOME: home } });
+  await Deno.mkdir(paths.dataDir, { recursive: true });
+  // pid 1 always exists; its fresh heartbeat marks it as a hub even where pids cannot be probed.
+  await Deno.writeTextFile(paths.hubLockFile, JSON.stringify({ pid: 1, started_at: Date.now() }));
+  await writeHeartbeat(paths.hubLockFile, { pid: 1, at: Date.now() });
+  const errs: string[] = [];
+  const code = await runHub({
+    paths,
+    lang: "en",
+    logger: new Logger({ stderr: "off" }),
+    port: 0,
+    version: "0.1.0",
+    out: () => {},
+    err: (s) => errs.push(s),
+    spend: () => ({}),
+    net: () => ({}),
+    listenSignals: false,
+  });
+  assertEquals(code, 1);
+  assert(errs[0]?.startsWith("hub is already running (pid 1)"));
+  assertEquals(readLock(paths.hubLockFile)?.pid, 1);
+});

@@ -1,0 +1,168 @@
+/**
+ * `agent hub status` and `agent hub stop`: read the lock, heartbeat and last crash,
+ * ask the control API, and signal the running hub.
+ *
+ * @module
+ */
+import { formatTime, type Lang } from "../i18n.ts";
+import { fetchControl } from "../control/mod.ts";
+import { liveLock } from "./lock.ts";
+import { readCrash, readHeartbeat } from "./state_files.ts";
+import { LAUNCHD_LABEL, type LaunchdState } from "./launchd.ts";
+import { processAlive } from "./process.ts";
+import { t } from "./_messages.ts";
+
+/** What `agent hub status --json` prints. */
+export interface HubStatusReport {
+  running: boolean;
+  pid: number | null;
+  started_at: string | null;
+  uptime_seconds: number | null;
+  heartbeat_at: string | null;
+  heartbeat_age_seconds: number | null;
+  control: { port: number; answers: boolean };
+  last_crash: { at: string; pid: number; reason: string } | null;
+  launchd: { state: LaunchdState; label: string };
+}
+
+/** Options for {@linkcode hubStatus}. */
+export interface HubStatusOptions {
+  port: number;
+  launchd: LaunchdState;
+  now?: () => number;
+}
+
+/** Gathers the hub's state from its files and its control API. */
+export async function hubStatus(
+  lockFile: string,
+  options: HubStatusOptions,
+): Promise<HubStatusReport> {
+  const now = (options.now ?? Date.now)();
+  const lock = liveLock(lockFile);
+  const beat = readHeartbeat(lockFile);
+  const crash = readCrash(lockFile);
+  const answers = lock !== undefined &&
+    (await fetchControl(options.port, "/health", { timeoutMs: 1000 })) !== undefined;
+  const liveBeat = lock !== undefined && beat !== undefined && beat.pid === lock.pid
+    ? beat
+    : undefined;
+  return {
+    running: lock !== undefined,
+    pid: lock?.pid ?? null,
+    started_at: lock === undefined ? null : new Date(lock.started_at).toISOString(),
+    uptime_seconds: lock === undefined
+      ? null
+      : Math.max(0, Math.floor((now - lock.started_at) / 1000)),
+    heartbeat_at: beat === undefined ? null : new Date(beat.at).toISOString(),
+    heartbeat_age_seconds: liveBeat === undefined
+      ? null
+      : Math.max(0, Math.round((now - liveBeat.at) / 1000)),
+    control: { port: options.port, answers },
+    last_crash: crash === undefined
+      ? null
+      : { at: new Date(crash.at).toISOString(), pid: crash.pid, reason: crash.reason },
+    launchd: { state: options.launchd, label: LAUNCHD_LABEL },
+  };
+}
+
+/** The human lines of `agent hub status`. */
+export function statusLines(report: HubStatusReport, lang: Lang): string[] {
+  const lines: string[] = [];
+  if (report.running && report.pid !== null) {
+    lines.push(t(lang, "status_running", {
+      pid: report.pid,
+      uptime: duration(report.uptime_seconds ?? 0),
+    }));
+  } else {
+    lines.push(t(lang, "status_stopped"));
+  }
+  if (report.heartbeat_at === null) {
+    lines.push(t(lang, "status_heartbeat_none"));
+  } else {
+    const at = Date.parse(report.heartbeat_at);
+    const age = report.heartbeat_age_seconds ?? Math.round((Date.now() - at) / 1000);
+    lines.push(t(lang, "status_heartbeat", { age: duration(age), time: formatTime(at) }));
+  }
+  if (report.running) {
+    lines.push(t(lang, "status_control", {
+      state: t(lang, report.control.answers ? "answers" : "no_answer", {
+        port: report.control.port,
+      }),
+    }));
+  }
+  lines.push(
+    report.last_crash === null ? t(lang, "status_crash_none") : t(lang, "status_crash", {
+      time: formatTime(Date.parse(report.last_crash.at)),
+      pid: report.last_crash.pid,
+      reason: report.last_crash.reason,
+    }),
+  );
+  const label = report.launchd.label;
+  const state = report.launchd.state === "not_applicable"
+    ? t(lang, "launchd_na", { os: Deno.build.os })
+    : report.launchd.state === "loaded"
+    ? t(lang, "launchd_loaded", { label })
+    : report.launchd.state === "installed"
+    ? t(lang, "launchd_installed", { label })
+    : t(lang, "launchd_absent");
+  lines.push(t(lang, "status_launchd", { state }));
+  return lines;
+}
+
+/** Formats seconds as `42 s`, `5 min 3 s`, `2 h 05 min`, `3 d 4 h`. */
+export function duration(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  if (s < 86400) {
+    return `${Math.floor(s / 3600)} h ${String(Math.floor(s % 3600 / 60)).padStart(2, "0")} min`;
+  }
+  return `${Math.floor(s / 86400)} d ${Math.floor(s % 86400 / 3600)} h`;
+}
+
+/** Options for {@linkcode stopHub}. */
+export interface StopHubOptions {
+  /** Seconds to wait for the hub to go. @default 15 */
+  timeoutSeconds?: number;
+  lang: Lang;
+  out(text: string): void;
+  err(text: string): void;
+  /** Sends the signal (injectable for tests). */
+  kill?: (pid: number) => void;
+}
+
+/** Sends SIGTERM to the running hub and waits for it to go; returns the exit code. */
+export async function stopHub(lockFile: string, options: StopHubOptions): Promise<number> {
+  const { lang } = options;
+  const timeout = options.timeoutSeconds ?? 15;
+  const lock = liveLock(lockFile);
+  if (lock === undefined) {
+    options.out(t(lang, "not_running"));
+    return 0;
+  }
+  try {
+    (options.kill ?? ((pid) => Deno.kill(pid, "SIGTERM")))(lock.pid);
+  } catch (error) {
+    options.err(t(lang, "stop_failed", {
+      pid: lock.pid,
+      detail: error instanceof Error ? error.message : String(error),
+    }));
+    return 1;
+  }
+  options.out(t(lang, "stop_sent", { pid: lock.pid }));
+  const deadline = Date.now() + timeout * 1000;
+  while (Date.now() < deadline) {
+    const still = liveLock(lockFile);
+    if (still?.pid !== lock.pid || processAlive(lock.pid) === false) {
+      options.out(t(lang, "stopped_clean"));
+      return 0;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  options.err(t(lang, "stop_timeout", { seconds: secondsText(timeout) }));
+  return 1;
+}
+
+function secondsText(seconds: number): string {
+  return Number.isInteger(seconds) ? seconds.toFixed(1) : String(seconds);
+}

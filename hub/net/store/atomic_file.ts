@@ -1,0 +1,111 @@
+/**
+ * Crash-safe file writes: write a temporary file beside the target, fsync it, then
+ * rename it over the target, so a reader sees the old or the new content, never half.
+ *
+ * @module
+ */
+
+/** Options for {@linkcode writeFileAtomic}. */
+export interface WriteAtomicOptions {
+  /** File mode of the written file. @default 0o600 */
+  mode?: number;
+}
+
+/**
+ * Writes `data` to `path` atomically (temp file, fsync, rename), mode 0600 unless told.
+ *
+ * @example
+ * ```ts
+ * import { writeFileAtomic } from "./atomic_file.ts";
+ * const dir = await Deno.makeTempDir();
+ * await writeFileAtomic(`${dir}/a.json`, "{}");
+ * if (await Deno.readTextFile(`${dir}/a.json`) !== "{}") throw new Error();
+ * ```
+ */
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: WriteAtomicOptions = {},
+): Promise<void> {
+  const mode = options.mode ?? 0o600;
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  const temp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  const file = await Deno.open(temp, { write: true, createNew: true, mode });
+  try {
+    let written = 0;
+    while (written < bytes.length) written += await file.write(bytes.subarray(written));
+    await file.sync();
+  } finally {
+    file.close();
+  }
+  try {
+    await Deno.chmod(temp, mode);
+    await Deno.rename(temp, path);
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
+}
+
+/** The synchronous twin of {@linkcode writeFileAtomic}, for exit paths that cannot await. */
+export function writeFileAtomicSync(
+  path: string,
+  data: string | Uint8Array,
+  options: WriteAtomicOptions = {},
+): void {
+  const mode = options.mode ?? 0o600;
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  const temp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  const file = Deno.openSync(temp, { write: true, createNew: true, mode });
+  try {
+    let written = 0;
+    while (written < bytes.length) written += file.writeSync(bytes.subarray(written));
+    file.syncSync();
+  } finally {
+    file.close();
+  }
+  try {
+    Deno.chmodSync(temp, mode);
+    Deno.renameSync(temp, path);
+  } catch (error) {
+    try {
+      Deno.removeSync(temp);
+    } catch { /* already gone */ }
+    throw error;
+  }
+}
+
+/**
+ * Reads and parses a JSON file; a missing, empty or half-written file yields `undefined`
+ * (readers must survive a crash of an older writer that did not write atomically).
+ */
+export async function readJsonTolerant(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The synchronous twin of {@linkcode readJsonTolerant}. */
+export function readJsonTolerantSync(path: string): unknown {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

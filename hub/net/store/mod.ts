@@ -1,0 +1,7 @@
+/**
+ * The hub's network state store: contacts, sessions, handled ids, the network log,
+ * the cursor, the profile and counters, kept under `<AGENT_DATA_DIR>/net/`.
+ *
+ * @module
+ */
+export * from "./atomic_file.ts";
