@@ -67,7 +67,7 @@ export function defaultProvider(
 }
 
 async function runInit(ctx: CommandContext, opts: InitOptions): Promise<number> {
-  const lang = ctx.lang;
+  let lang = ctx.lang;
   if (
     opts.provider !== undefined && !(INIT_PROVIDERS as readonly string[]).includes(opts.provider)
   ) {
@@ -101,6 +101,8 @@ async function runInit(ctx: CommandContext, opts: InitOptions): Promise<number> 
     : needsLanguage && opts.yes !== true
     ? await askLanguage(ctx)
     : lang;
+  // The rest of the setup speaks the language just chosen.
+  lang = language;
 
   const report = (key: "created" | "overwrote" | "kept", path: string) =>
     ctx.out(t(lang, key, { path }));
