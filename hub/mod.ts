@@ -18,3 +18,4 @@ export * from "./components/registry.ts";
 export { BUILTIN_COMPONENTS } from "./components/builtin.ts";
 export { DISTRIBUTIONS, VERSION } from "./components/distributions.ts";
 export type { Check, CheckResult, DoctorContext } from "./doctor/types.ts";
+export * from "./config/setup.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Lang } from "../../hub/i18n.ts";
+import type { Lang } from "../i18n.ts";
 
 /** `persona/persona.md` per language. */
 export const PERSONA: Record<Lang, string> = {
