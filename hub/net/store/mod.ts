@@ -5,3 +5,5 @@
  * @module
  */
 export * from "./atomic_file.ts";
+export * from "./documents.ts";
+export * from "./state.ts";

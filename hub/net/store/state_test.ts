@@ -1,0 +1,72 @@
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { LOG_MAX, NetState, SEEN_MAX } from "./state.ts";
+
+const contact = {
+  address: "bob.example",
+  name: "Bob",
+  state: "pending_out" as const,
+  sign_key: "S".repeat(43),
+  box_key: "B".repeat(43),
+  note: "",
+  created_at: 1,
+  updated_at: 1,
+};
+
+Deno.test("NetState keeps contacts in a 0600 file inside a 0700 folder", async () => {
+  const dir = `${await Deno.makeTempDir()}/net`;
+  const state = NetState.file(dir);
+  await state.saveContact(contact);
+  await state.saveContact({ ...contact, state: "accepted" });
+  assertEquals((await state.contacts()).map((c) => c.state), ["accepted"]);
+  assertEquals((await Deno.stat(dir)).mode! & 0o777, 0o700);
+  assertEquals((await Deno.stat(`${dir}/contacts.json`)).mode! & 0o777, 0o600);
+  assert(await state.removeContact("bob.example"));
+  assertEquals(await state.contacts(), []);
+});
+
+Deno.test("NetState tolerates half-written documents", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/contacts.json`, '[{"address": "bo');
+  await Deno.writeTextFile(
+    `${dir}/log.jsonl`,
+    '{"ts":1,"direction":"in","address":"a","id":"x","kind":"message","thread":"x","text":"hi"}\n{"ts":2,"dir',
+  );
+  const state = NetState.file(dir);
+  assertEquals(await state.contacts(), []);
+  assertEquals((await state.log()).length, 1);
+});
+
+Deno.test("NetState remembers the last 1 000 handled ids and the last 500 log entries", async () => {
+  const state = NetState.file(await Deno.makeTempDir());
+  for (let i = 0; i < SEEN_MAX + 5; i++) await state.markSeen("a.example", `id${i}`);
+  assert(!(await state.seen("a.example", "id0")));
+  assert(await state.seen("a.example", `id${SEEN_MAX + 4}`));
+  assert(!(await state.seen("b.example", `id${SEEN_MAX + 4}`)));
+  for (let i = 0; i < LOG_MAX + 60; i++) {
+    await state.appendLog({
+      ts: i,
+      direction: "in",
+      address: "a.example",
+      kind: "message",
+      id: `m${i}`,
+      thread: "t",
+      text: "x",
+    });
+  }
+  const log = await state.log();
+  assertEquals(log.length, LOG_MAX);
+  assertEquals(log.at(-1)?.id, `m${LOG_MAX + 59}`);
+});
+
+Deno.test("NetState counts auto-replies per contact within the last hour", async () => {
+  const state = NetState.file(await Deno.makeTempDir());
+  await state.recordAutoReply("a.example", 1000);
+  await state.recordAutoReply("a.example", 4000);
+  assertEquals(await state.autoRepliesLastHour("a.example", 4500), 2);
+  assertEquals(await state.autoRepliesLastHour("a.example", 4700), 1);
+  assertEquals(await state.autoRepliesLastHour("b.example", 4700), 0);
+  const id = await state.sessionFor("a.example/chef");
+  assertEquals(await state.sessionFor("a.example/chef"), id);
+  await state.setCursor(42);
+  assertEquals(await state.cursor(), 42);
+});
