@@ -35,6 +35,11 @@ export interface SpineRuntimeOptions {
   bindings?: Record<string, unknown>;
   /** Receives every line the Worker logs. */
   onLog?: (line: string) => void;
+  /**
+   * Also expose the Worker on its own socket (port 0 picks one), skipping Miniflare's
+   * development proxy in front of it; see `directUrl`.
+   */
+  directPort?: number | undefined;
 }
 
 /**
@@ -56,6 +61,9 @@ export function spineMiniflareOptions(options: SpineRuntimeOptions): Record<stri
     cf: false,
     host: "127.0.0.1",
     port: options.port,
+    ...(options.directPort === undefined
+      ? {}
+      : { unsafeDirectSockets: [{ host: "127.0.0.1", port: options.directPort }] }),
     ...(options.onLog
       ? {
         handleStructuredLogs: ({ message }: { message: string }): void => {
@@ -75,7 +83,7 @@ export function spineMiniflareOptions(options: SpineRuntimeOptions): Record<stri
 /** Starts Miniflare with the spine and returns it with its base URL. */
 export async function runSpine(
   options: Omit<SpineRuntimeOptions, "script">,
-): Promise<{ mf: Miniflare; url: string }> {
+): Promise<{ mf: Miniflare; url: string; directUrl?: string }> {
   // The runtime must not fetch the platform's request metadata from the internet.
   Deno.env.set("CLOUDFLARE_CF_FETCH_ENABLED", "false");
   const script = await Deno.readTextFile(await bundledSpinePath());
@@ -83,7 +91,10 @@ export async function runSpine(
     spineMiniflareOptions({ ...options, script }) as ConstructorParameters<typeof Miniflare>[0],
   );
   const ready = await mf.ready;
-  return { mf, url: ready.href.replace(/\/$/, "") };
+  const url = ready.href.replace(/\/$/, "");
+  if (options.directPort === undefined) return { mf, url };
+  const direct = await mf.unsafeGetDirectURL();
+  return { mf, url, directUrl: direct.href.replace(/\/$/, "") };
 }
 
 // Miniflare's own typings do not resolve under Deno; this is the part the cron uses.

@@ -1,10 +1,14 @@
 /**
- * Spine benchmark on one local workerd (Miniflare), rate-limit bindings off:
+ * Spine benchmark on one local workerd (Miniflare), rate-limit bindings off. Requests go
+ * to the Worker's own socket (`unsafeDirectSockets`), not through Miniflare's development
+ * proxy, which costs more CPU per request than a small Worker route itself; the figures
+ * with the proxy are printed too, for the inbox rate.
  * - accepted envelopes per second from many senders, posted by 32 concurrent clients
  *   (envelopes signed beforehand, sender cards already cached); goal: at least 800/s;
  * - inbox latency p50/p99, one request at a time;
  * - how long a waiting long poll takes to answer after an envelope is stored, measured
- *   from the inbox's 202 to the poll's answer on the client; goal: p50 under 5 ms.
+ *   as an upper bound: from sending the envelope (which the inbox stores before its 202)
+ *   to the poll's answer on the client; goal: p50 under 5 ms.
  *
  * Run: `deno run -A tests/bench/spine_bench.ts [envelopes]`. Prints `<metric>: <value>`.
  *
@@ -13,8 +17,8 @@
 import { envelopeFor, type Peer, startPeer } from "../spine/_fixtures.ts";
 import { startSpine } from "../spine/_harness.ts";
 
-const TOTAL = Number(Deno.args[0] ?? 2_000);
-const SENDERS = 40;
+const TOTAL = Number(Deno.args[0] ?? 3_000);
+const SENDERS = 60;
 const CONCURRENCY = 32;
 const LATENCY_SAMPLES = 300;
 const POLL_SAMPLES = 100;
@@ -57,7 +61,8 @@ async function drain(url: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const spine = await startSpine({ hubToken: TOKEN, rateLimits: false });
+  const started = await startSpine({ hubToken: TOKEN, rateLimits: false, direct: true });
+  const spine = { ...started, url: started.directUrl! };
   const peers: Peer[] = [];
   try {
     const perSender = Math.ceil(TOTAL / SENDERS);
@@ -77,30 +82,35 @@ async function main(): Promise<void> {
     for (let i = 0; i < TOTAL; i++) {
       bodies.push(JSON.stringify(await envelopeFor(senders[i % SENDERS]!, spine.address)));
     }
-    let accepted = 0;
-    let elapsed = 0;
-    for (let start = 0; start < bodies.length; start += ROUND) {
-      const round = bodies.slice(start, start + ROUND);
-      let next = 0;
-      const t0 = performance.now();
-      await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-        while (next < round.length) {
-          const status = await post(spine.url, round[next++]!);
-          if (status === 202) accepted++;
-        }
-      }));
-      elapsed += performance.now() - t0;
-      await drain(spine.url);
-    }
+    const rate = async (url: string, list: string[]) => {
+      let accepted = 0;
+      let elapsed = 0;
+      for (let start = 0; start < list.length; start += ROUND) {
+        const round = list.slice(start, start + ROUND);
+        let next = 0;
+        const t0 = performance.now();
+        await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+          while (next < round.length) {
+            const status = await post(url, round[next++]!);
+            if (status === 202) accepted++;
+          }
+        }));
+        elapsed += performance.now() - t0;
+        await drain(spine.url);
+      }
+      return { accepted, perSecond: accepted / (elapsed / 1000) };
+    };
+    const half = Math.floor(TOTAL / 2);
+    // The proxied half runs first and also warms the Worker up.
+    const proxied = await rate(started.url, bodies.slice(0, half));
+    const direct = await rate(spine.url, bodies.slice(half));
     print(
       "spine_inbox_envelopes",
       `${TOTAL} from ${SENDERS} senders, ${CONCURRENCY} concurrent clients`,
     );
-    print("spine_inbox_accepted", `${accepted}`);
-    print(
-      "spine_inbox_accepted_per_second",
-      `${(accepted / (elapsed / 1000)).toFixed(0)} (goal >= 800)`,
-    );
+    print("spine_inbox_accepted", `${direct.accepted + proxied.accepted} of ${TOTAL}`);
+    print("spine_inbox_accepted_per_second", `${direct.perSecond.toFixed(0)} (goal >= 800)`);
+    print("spine_inbox_accepted_per_second_via_miniflare_proxy", proxied.perSecond.toFixed(0));
 
     // Latency, one request at a time.
     const latencySenders = peers.slice(SENDERS, SENDERS + 10);
@@ -139,6 +149,7 @@ async function main(): Promise<void> {
         await envelopeFor(pollSenders[i % pollSenders.length]!, spine.address),
       );
       let answeredAt = 0;
+      let sentAt = 0;
       const poll = fetch(`${spine.url}/hub/updates?after=${after}&timeout=10`, {
         headers: { authorization: `Bearer ${TOKEN}` },
       }).then(async (r) => {
@@ -148,20 +159,22 @@ async function main(): Promise<void> {
       });
       // Let the poll reach the Mailbox and start waiting.
       await new Promise((r) => setTimeout(r, 20));
+      sentAt = performance.now();
       const status = await post(spine.url, body);
-      const storedAt = performance.now();
       const { updates } = await poll;
       if (status !== 202 || updates.length !== 1) {
         throw new Error("The long poll missed an envelope");
       }
       after = updates[0]!.seq;
-      waits.push(Math.max(0, answeredAt - storedAt));
+      // The store happens somewhere between sending the envelope and its 202, so the
+      // time from sending to the poll's answer is an upper bound of the wake-up time.
+      waits.push(answeredAt - sentAt);
       if (i % 20 === 19) await drain(spine.url);
     }
     waits.sort((a, b) => a - b);
     print(
       "spine_longpoll_answer_after_store_p50_ms",
-      `${percentile(waits, 0.5).toFixed(2)} (goal < 5)`,
+      `${percentile(waits, 0.5).toFixed(2)} (upper bound, from sending the envelope; goal < 5)`,
     );
     print("spine_longpoll_answer_after_store_p99_ms", percentile(waits, 0.99).toFixed(2));
   } finally {

@@ -23,6 +23,8 @@ export interface StartSpineOptions {
   persistDir?: string;
   /** Bind `INBOX_IP_LIMIT` and `INBOX_SENDER_LIMIT`. @default true */
   rateLimits?: boolean;
+  /** Also serve the Worker on a socket without Miniflare's proxy (see `directUrl`). */
+  direct?: boolean;
   /** Extra bindings (e.g. a broken `INBOX_IP_LIMIT` to test a throwing binding). */
   bindings?: Record<string, unknown>;
 }
@@ -31,6 +33,8 @@ export interface StartSpineOptions {
 export interface RunningSpine {
   /** Base URL, `http://127.0.0.1:<port>` without a trailing slash. */
   url: string;
+  /** The Worker's own socket without Miniflare's proxy, when `direct` was asked. */
+  directUrl?: string | undefined;
   /** The spine's address. */
   address: string;
   /** The port it listens on. */
@@ -64,7 +68,8 @@ export async function startSpine(options: StartSpineOptions = {}): Promise<Runni
     AGENT_MODE: options.mode ?? "local",
   };
   if (options.hubToken !== undefined) vars.HUB_TOKEN = options.hubToken;
-  const { mf, url } = await runSpine({
+  const { mf, url, directUrl } = await runSpine({
+    directPort: options.direct ? 0 : undefined,
     port,
     vars,
     persistDir: options.persistDir,
@@ -76,6 +81,7 @@ export async function startSpine(options: StartSpineOptions = {}): Promise<Runni
   });
   return {
     url,
+    directUrl,
     address,
     port,
     mf,

@@ -1,0 +1,87 @@
+import { deepStrictEqual as assertEquals, ok as assert, rejects } from "node:assert/strict";
+import {
+  errorResponse,
+  HttpError,
+  isJsonContentType,
+  methodNotAllowed,
+  parseJsonBody,
+  readCapped,
+} from "./http.ts";
+
+function stream(...chunks: string[]): ReadableStream<Uint8Array> {
+  return ReadableStream.from(chunks.map((c) => new TextEncoder().encode(c)));
+}
+
+Deno.test("errorResponse() turns an HttpError into {error, detail?} with its headers", async () => {
+  const r = errorResponse(
+    new HttpError(426, "upgrade_required", { headers: { Upgrade: "websocket" } }),
+  );
+  assertEquals(r.status, 426);
+  assertEquals(r.headers.get("upgrade"), "websocket");
+  assertEquals(await r.json(), { error: "upgrade_required" });
+  const bad = errorResponse(new HttpError(400, "bad_request", { detail: "'payload' is missing" }));
+  assertEquals(await bad.json(), { error: "bad_request", detail: "'payload' is missing" });
+});
+
+Deno.test("errorResponse() answers 500 internal for anything else and logs only the message", async () => {
+  const lines: string[] = [];
+  const r = errorResponse(new Error("disk on fire"), (l) => lines.push(l));
+  assertEquals([r.status, await r.json()], [500, { error: "internal" }]);
+  assertEquals(lines, ["internal: disk on fire"]);
+});
+
+Deno.test("methodNotAllowed() throws 405 with an Allow header", () => {
+  try {
+    methodNotAllowed(["GET", "HEAD"]);
+    assert(false);
+  } catch (error) {
+    assert(error instanceof HttpError);
+    assertEquals([error.status, error.code, error.headers], [405, "method_not_allowed", {
+      Allow: "GET, HEAD",
+    }]);
+  }
+});
+
+Deno.test("readCapped() reads up to the limit and throws 413 too_large past it", async () => {
+  assertEquals(new TextDecoder().decode(await readCapped(stream("ab", "cd"), 4)), "abcd");
+  await rejects(
+    readCapped(stream("ab", "cde"), 4),
+    (e: unknown) => e instanceof HttpError && e.code === "too_large",
+  );
+  // A declared length over the limit fails before anything is read.
+  let pulled = false;
+  const body = new ReadableStream<Uint8Array>({
+    pull() {
+      pulled = true;
+    },
+  });
+  await rejects(
+    readCapped(body, 4, "5"),
+    (e: unknown) => e instanceof HttpError && e.status === 413,
+  );
+  assertEquals(pulled, false);
+  assertEquals((await readCapped(null, 4)).length, 0);
+});
+
+Deno.test("isJsonContentType() accepts application/json with parameters, in any case", () => {
+  for (
+    const ok of ["application/json", "application/json; charset=utf-8", " Application/JSON ;x=y"]
+  ) {
+    assert(isJsonContentType(ok), ok);
+  }
+  for (const bad of [null, "", "text/plain", "application/json-patch+json", "application/jsonx"]) {
+    assert(!isJsonContentType(bad), String(bad));
+  }
+});
+
+Deno.test("parseJsonBody() throws 400 bad_request for bytes that are not UTF-8 JSON", () => {
+  assertEquals(parseJsonBody(new TextEncoder().encode('{"a":1}')), { a: 1 });
+  for (const bytes of [new TextEncoder().encode("{"), new Uint8Array([0xff, 0xfe])]) {
+    try {
+      parseJsonBody(bytes);
+      assert(false);
+    } catch (error) {
+      assert(error instanceof HttpError && error.code === "bad_request" && error.detail);
+    }
+  }
+});
