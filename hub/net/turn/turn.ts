@@ -270,6 +270,9 @@ export async function runAgentTurn(deps: TurnDeps, request: AgentRequest): Promi
     peer: request.peer,
     meta: request.meta,
   });
+  // The agent titles a new session after its first message (here the frame); the
+  // network session keeps the spec's title.
+  await agent.sessions.patchMeta(request.sessionId, { title: request.meta.title });
   return result.text;
 }
 
