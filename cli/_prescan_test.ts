@@ -1,0 +1,27 @@
+import assert from "node:assert/strict";
+import { prescan } from "./_prescan.ts";
+
+Deno.test("prescan() finds global options and the command", () => {
+  assert.deepEqual(prescan(["--home", "/h", "--lang=tr", "-v", "doctor", "--json"]), {
+    verbose: true,
+    help: false,
+    home: "/h",
+    lang: "tr",
+    command: "doctor",
+  });
+  assert.deepEqual(prescan(["--profile", "p", "version"]), {
+    verbose: false,
+    help: false,
+    profile: "p",
+    command: "version",
+    fast: "version",
+  });
+});
+
+Deno.test("prescan() takes the fast path only for a bare 'version'", () => {
+  assert.equal(prescan(["version"]).fast, "version");
+  assert.equal(prescan(["version", "--help"]).fast, undefined);
+  assert.equal(prescan(["-h", "version"]).fast, undefined);
+  assert.equal(prescan(["--bogus", "version"]).fast, undefined);
+  assert.equal(prescan(["--home"]).command, undefined);
+});

@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import { configCheck, envCheck, rolesCheck } from "./core_checks.ts";
+import type { DoctorContext } from "./types.ts";
+import { ConfigError, parseConfig } from "../config/load.ts";
+import { resolvePaths } from "../paths.ts";
+
+function ctx(toml: string | undefined, env: Record<string, string> = {}, home = "/nowhere") {
+  const d: DoctorContext = {
+    paths: resolvePaths({ home, env: {} }),
+    env,
+    lang: "en",
+    config: toml === undefined ? undefined : parseConfig(toml, "agent.toml"),
+    configError: undefined,
+    now: 0,
+  };
+  return d;
+}
+
+Deno.test("rolesCheck() passes a role whose fallback has credentials with a warning", async () => {
+  const d = ctx(
+    `[models.roles.brain]\nprovider = "vendor-a"\nmodel_id = "claude-haiku-4-5"\n` +
+      `fallback = { provider = "vendor-b", model_id = "gpt-5-mini" }\n`,
+    { VENDOR_B_API_KEY: "k" },
+  );
+  assert.deepEqual(await rolesCheck(d), [{
+    name: "role brain",
+    status: "warn",
+    detail:
+      "provider 'vendor-a' is missing VENDOR_A_API_KEY, so its fallback vendor-b gpt-5-mini answers",
+  }]);
+});
+
+Deno.test("rolesCheck() does not call a budget on local-runtime or fake unpriced", async () => {
+  const d = ctx(
+    `[models.roles.l]\nprovider = "local-runtime"\nmodel_id = "qwen3:4b"\n` +
+      `budget = { usd = 1, period = "day" }\n`,
+    { AGENT_LOCAL_RUNTIME_URL: "http://10.0.0.2:11434" },
+  );
+  assert.deepEqual(await rolesCheck(d), [{
+    name: "role l",
+    status: "ok",
+    detail: "local-runtime qwen3:4b at http://10.0.0.2:11434 (not contacted)",
+  }]);
+});
+
+Deno.test("configCheck() shows the configuration error's own sentence", async () => {
+  const d = ctx(undefined);
+  d.configError = new ConfigError("agent.toml: [hub] has an unknown key 'x'.");
+  assert.deepEqual(await configCheck(d), [{
+    name: "config",
+    status: "fail",
+    detail: "agent.toml: [hub] has an unknown key 'x'.",
+  }]);
+});
+
+Deno.test("envCheck() is quiet when every name is listed", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${home}/.env`, "A=1\n", { mode: 0o600 });
+    await Deno.writeTextFile(`${home}/.env.example`, "# names\nA=\nB=\n");
+    assert.deepEqual(await envCheck(ctx(undefined, {}, home)), [{
+      name: ".env",
+      status: "ok",
+      detail: "every name in .env (1) is listed in .env.example",
+    }]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
