@@ -79,6 +79,7 @@ export class TerminalInput implements ChatInput {
   readonly interactive = true;
   #rl: import("node:readline").Interface | undefined;
   #closed = false;
+  #suspended = false;
   #pendingLine: ((line: string | null) => void) | undefined;
   #onSigint: (() => void) | undefined;
 
@@ -92,6 +93,7 @@ export class TerminalInput implements ChatInput {
       terminal: true,
     });
     rl.on("close", () => {
+      if (this.#suspended) return;
       this.#closed = true;
       this.#pendingLine?.(null);
       this.#pendingLine = undefined;
@@ -139,16 +141,20 @@ export class TerminalInput implements ChatInput {
   }
 
   async secret(prompt: string): Promise<string | null> {
-    const rl = await this.#open();
-    rl.pause();
+    // Our line reader must let go of the terminal, or it would echo the keys typed
+    // into the hidden prompt.
+    if (this.#rl) {
+      this.#suspended = true;
+      this.#rl.close();
+      this.#rl = undefined;
+      this.#suspended = false;
+    }
     try {
       const { password } = await import("@inquirer/prompts");
       const value = await password({ message: prompt, mask: false });
       return value === "" ? null : value;
     } catch {
       return null;
-    } finally {
-      rl.resume();
     }
   }
 

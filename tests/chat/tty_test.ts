@@ -1,0 +1,90 @@
+import assert from "node:assert/strict";
+import { makeHome } from "./_run.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const hasPython = (() => {
+  try {
+    return new Deno.Command("python3", { args: ["-c", "import pty"] }).outputSync().success;
+  } catch {
+    return false;
+  }
+})();
+
+/** Plays `steps` against `agent chat` in a pseudo-terminal (python3's pty module). */
+async function tty(home: string, steps: string[]): Promise<{ screen: string; code: number }> {
+  const out = await new Deno.Command("python3", {
+    args: [`${ROOT}tests/chat/_pty.py`, ROOT, home, ...steps],
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  const code = Number(/EXIT (-?\d+)\s*$/.exec(text)?.[1] ?? "-1");
+  return { screen: text, code };
+}
+
+const CONFIG = `[models.roles.brain]
+provider = "fake"
+model_id = "fake-brain"
+[models.roles.brain.params]
+replies = ["Hi there.", '/tool write_note {"name":"x","text":"y"}', "Saved."]
+`;
+
+Deno.test({
+  name: "agent chat in a terminal: Ctrl-C at an approval prompt exits 130",
+  ignore: !hasPython,
+  async fn() {
+    const home = makeHome(CONFIG);
+    try {
+      const r = await tty(home, [
+        "wait:› ",
+        "send:hello\\r",
+        "wait:Hi there.",
+        "wait:› ",
+        "send:save it\\r",
+        "wait:[y/N]",
+        "send:\\x03",
+      ]);
+      assert.equal(r.code, 130, r.screen);
+      assert.match(r.screen, /Allow write_note \{"name":"x","text":"y"\}\? \[y\/N\]/);
+      assert.throws(() => Deno.statSync(`${home}/notes/x.md`));
+    } finally {
+      Deno.removeSync(home, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "agent chat in a terminal: approval yes runs the tool, /settings set hides the key, Ctrl-D exits 0",
+  ignore: !hasPython,
+  async fn() {
+    const home = makeHome(CONFIG);
+    try {
+      const r = await tty(home, [
+        "wait:› ",
+        "send:hello\\r",
+        "wait:Hi there.",
+        "wait:› ",
+        "send:save it\\r",
+        "wait:[y/N]",
+        "send:y\\r",
+        "wait:Saved.",
+        "wait:› ",
+        "send:/settings set VENDOR_A_API_KEY\\r",
+        "wait:hidden",
+        "send:sk-typed-secret\\r",
+        "wait:saved to",
+        "wait:› ",
+        "send:\\x04",
+      ]);
+      assert.equal(r.code, 0, r.screen);
+      assert.equal(Deno.readTextFileSync(`${home}/notes/x.md`), "y\n");
+      assert.ok(!r.screen.includes("sk-typed-secret"), "the key is never echoed");
+      assert.ok(!/s.{0,12}k.{0,12}-.{0,12}t.{0,12}y.{0,12}p/.test(r.screen), "not even key by key");
+      assert.match(Deno.readTextFileSync(`${home}/.env`), /^VENDOR_A_API_KEY=sk-typed-secret$/m);
+    } finally {
+      Deno.removeSync(home, { recursive: true });
+    }
+  },
+});
