@@ -46,11 +46,26 @@ export const command: CommandModule = {
       lang: ctx.lang,
       extraBuiltins: COMMANDS.map((c) => ({ group: "agent.commands" as const, name: c.name })),
     });
+    // Extra components are loaded once here so a broken one shows its error in its line.
+    const loadErrors = new Map<ComponentInfo, string>();
+    for (const c of registry.components) {
+      if (c.source === "builtin" || c.load === undefined || !c.enabled) continue;
+      try {
+        await c.load();
+      } catch (error) {
+        loadErrors.set(c, error instanceof Error ? error.message.split("\n")[0]! : String(error));
+      }
+    }
     const groups: Record<string, ComponentLine[]> = {};
     for (const group of COMPONENT_GROUPS) {
       groups[group] = registry.components
         .filter((c) => c.group === group)
-        .map((c) => lineOf(c, config, ctx.lang));
+        .map((c) => {
+          const line = lineOf(c, config, ctx.lang);
+          const error = loadErrors.get(c);
+          if (error !== undefined) line.note = t(ctx.lang, "note_error", { detail: error });
+          return line;
+        });
     }
     if (opts.json === true) {
       ctx.out(JSON.stringify({ groups, errors: registry.errors }, null, 2));

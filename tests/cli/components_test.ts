@@ -49,6 +49,8 @@ Deno.test("agent components --json lists groups and load errors", async () => {
   assert.equal(echo.name, "echo");
   assert.equal(echo.enabled, false);
   assert.equal(echo.note, "tier 0");
+  const pager = doc.groups["agent.channels"].find((c: { name: string }) => c.name === "pager");
+  assert.equal(pager.note, "load error: pager needs PAGER_TOKEN");
   assert.equal(doc.errors.length, 1);
   assert.equal(doc.errors[0].detail, "broken on purpose");
   await cleanup();
