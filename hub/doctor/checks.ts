@@ -26,5 +26,6 @@ export const CHECKS: Check[] = [
   envCheck,
   componentsCheck,
   (d) => import("../money/doctor.ts").then((m) => m.budgetCheck(d)),
+  (d) => import("../subs/doctor.ts").then((m) => m.subsCheck(d)),
   (d) => import("../models/doctor.ts").then((m) => m.localRuntimeCheck(d)),
 ];

@@ -1,0 +1,51 @@
+import assert from "node:assert/strict";
+import { defaultConfig } from "../config/load.ts";
+import { resolvePaths } from "../paths.ts";
+import { subsCheck } from "./doctor.ts";
+
+async function context(files: Record<string, string>) {
+  const paths = resolvePaths({ home: await Deno.makeTempDir({ prefix: "agent-subs-" }), env: {} });
+  await Deno.mkdir(`${paths.personaDir}/subs`, { recursive: true });
+  for (const [name, text] of Object.entries(files)) {
+    await Deno.writeTextFile(`${paths.personaDir}/subs/${name}`, text);
+  }
+  return {
+    paths,
+    env: {},
+    lang: "en" as const,
+    config: defaultConfig(),
+    configError: undefined,
+    now: Date.now(),
+  };
+}
+
+Deno.test("subsCheck() lists public and private sub-agents and says why others answer no one", async () => {
+  const d = await context({
+    "chess.md": "---\nabout: Chess\nrole: fast\npublic: true\n---\nx\n",
+    "diary.md": "---\nabout: Diary\n---\nx\n",
+    "ghost.md": "---\nrole: nope\npublic: true\n---\nx\n",
+    "typo.md": "---\npublik: true\n---\nx\n",
+    "note.md": "Just a public note.",
+  });
+  assert.deepEqual(await subsCheck(d), [
+    { name: "subs", status: "ok", detail: "public: /chess; private: /diary." },
+    {
+      name: "subs",
+      status: "warn",
+      detail: "persona/subs/ghost.md: role 'nope' is not defined in agent.toml; it answers no one.",
+    },
+    {
+      name: "subs",
+      status: "warn",
+      detail:
+        "persona/subs/typo.md: unknown key 'publik' (keys: about, role, public, public_note); it answers no one.",
+    },
+  ]);
+  const tr = await subsCheck({ ...d, lang: "tr" });
+  assert.equal(tr[0]?.detail, "herkese açık: /chess; özel: /diary.");
+});
+
+Deno.test("subsCheck() prints nothing without sub-agent definitions", async () => {
+  assert.deepEqual(await subsCheck(await context({ "note.md": "x" })), []);
+  assert.deepEqual(await subsCheck({ ...(await context({})), config: undefined }), []);
+});
