@@ -8,7 +8,7 @@ import { parseSubAgentFile } from "./definition.ts";
 import { loadSubAgentDirectory, reportSubs } from "./directory.ts";
 import { derivedPersona, writeDerivedPersona } from "./persona.ts";
 import { subAgentDirectoryFrom } from "./from_registry.ts";
-import { BUILTIN_COMPONENTS } from "../components/builtin.ts";
+import { loadRegistry } from "../components/registry.ts";
 
 async function home(files: Record<string, string>): Promise<AgentPaths> {
   const dir = await Deno.makeTempDir({ prefix: "agent-subs-" });
@@ -193,21 +193,28 @@ Deno.test("reportSubs() lists at most 20 by name with about cut to 200", () => {
 
 Deno.test("the built-in agent.subs component is the persona/subs directory", async () => {
   const paths = await home({ "cook.md": "---\nabout: Recipes\npublic: true\n---\nYou cook.\n" });
-  const components = BUILTIN_COMPONENTS.filter((c) => c.group === "agent.subs")
-    .map((c) => ({ ...c, version: "0.1.0", enabled: true, source: "builtin" }));
-  assertEquals(components.length, 1);
-  const found = await subAgentDirectoryFrom({ components }, { config: defaultConfig(), paths });
+  const config = defaultConfig();
+  const registry = await loadRegistry(config, paths);
+  const subs = registry.components.filter((c) => c.group === "agent.subs");
+  assertEquals(subs.map((c) => [c.name, c.enabled, c.source]), [["persona-subs", true, "builtin"]]);
+  const found = await subAgentDirectoryFrom(registry, { config, paths });
   assertEquals(found.failures, []);
+  assertEquals(found.component, "persona-subs");
   assertEquals((await found.directory?.public("cook"))?.about, "Recipes");
-  // A broken entry point before it is skipped and reported.
-  const broken = { ...components[0]!, name: "broken", load: () => Promise.resolve(42) };
-  const again = await subAgentDirectoryFrom({ components: [broken, ...components] }, {
-    config: defaultConfig(),
+  // A broken entry point before it is skipped and reported; a disabled one is passed over.
+  const broken = { ...subs[0]!, name: "broken", load: () => Promise.resolve(42) };
+  const off = { ...subs[0]!, name: "off", enabled: false, load: () => Promise.reject(new Error()) };
+  const again = await subAgentDirectoryFrom({ components: [off, broken, ...subs] }, {
+    config,
     paths,
   });
-  assertEquals(again.component, components[0]!.name);
+  assertEquals(again.component, "persona-subs");
   assertEquals(again.failures, [{
     component: "broken",
     detail: "the entry point is not a factory",
   }]);
+  // Disabling the built-in in agent.toml leaves the hub without sub-agents.
+  config.components.disabled = ["persona-subs"];
+  const none = await subAgentDirectoryFrom(await loadRegistry(config, paths), { config, paths });
+  assertEquals(none.directory, undefined);
 });
