@@ -5,6 +5,12 @@ const encoder = new TextEncoder();
 /**
  * Compares two strings in time that depends only on their lengths, never on where
  * they differ.
+ *
+ * @example
+ * ```ts
+ * import { timingSafeEqual } from "./auth.ts";
+ * if (!timingSafeEqual("token", "token") || timingSafeEqual("token", "tokem")) throw new Error();
+ * ```
  */
 export function timingSafeEqual(a: string, b: string): boolean {
   const x = encoder.encode(a);

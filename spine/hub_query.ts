@@ -47,6 +47,13 @@ function integerParam(
 /**
  * Checks `after`, `timeout` (0 to 25) and `limit` (1 to 100). Values that are not
  * integers or out of range get 400; nothing is clamped.
+ *
+ * @example
+ * ```ts
+ * import { parseUpdatesQuery } from "./hub_query.ts";
+ * const q = parseUpdatesQuery(new URLSearchParams("after=3&timeout=25"));
+ * if (q.after !== 3 || q.timeout !== 25 || q.limit !== 50) throw new Error();
+ * ```
  */
 export function parseUpdatesQuery(params: URLSearchParams): UpdatesQuery {
   return {

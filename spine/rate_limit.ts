@@ -12,6 +12,13 @@ const noticed = new Set<string>();
  * The key an IP is counted under: an IPv4 address as is, an IPv6 address by its /64
  * (so one host cannot dodge the limit by rotating through its own prefix). An
  * IPv4-mapped IPv6 address counts as the IPv4 address.
+ *
+ * @example
+ * ```ts
+ * import { clientIpKey } from "./rate_limit.ts";
+ * if (clientIpKey("2001:db8:7:8::1") !== clientIpKey("2001:db8:7:8:ffff::2")) throw new Error();
+ * if (clientIpKey("203.0.113.9") !== "203.0.113.9") throw new Error();
+ * ```
  */
 export function clientIpKey(ip: string): string {
   const text = ip.trim().toLowerCase();
