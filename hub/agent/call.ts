@@ -497,7 +497,9 @@ export class ModelRouter {
 
   #asTurnEnded(error: unknown, roleName: string): unknown {
     if (error instanceof TurnEndedError || isAbort(error)) return error;
-    return this.#translate(error, roleName, unreachableReason(error));
+    // Errors from before the stream were translated in #route; what arrives here broke
+    // an answer that had started, which is never "unreachable".
+    return this.#translate(error, roleName, undefined);
   }
 }
 

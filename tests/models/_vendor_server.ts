@@ -27,7 +27,9 @@ export interface Recorded {
 export type Behaviour =
   | "ok"
   | { status: number; body?: unknown; headers?: Record<string, string> }
-  | { delayMs: number };
+  | { delayMs: number }
+  /** vendor-a: a 200 stream that sends one text piece, then an `overloaded_error` event. */
+  | { midStreamError: true };
 
 /** Options for {@linkcode startVendorServer}. */
 export interface VendorServerOptions {
@@ -98,6 +100,7 @@ export function startVendorServer(options: VendorServerOptions = {}): VendorServ
     }
     const next = script.shift() ?? "ok";
     if (next !== "ok" && "delayMs" in next) await new Promise((r) => setTimeout(r, next.delayMs));
+    else if (next !== "ok" && "midStreamError" in next) return anthropicBroken(body);
     else if (next !== "ok") {
       return new Response(JSON.stringify(next.body ?? { error: { message: "scripted" } }), {
         status: next.status,
@@ -180,6 +183,36 @@ function anthropic(pieces: string[], body: Record<string, unknown> | undefined):
       usage: { output_tokens: u.output_tokens },
     }),
     ev("message_stop", { type: "message_stop" }),
+  ]);
+}
+
+function anthropicBroken(body: Record<string, unknown> | undefined): Response {
+  const ev = (type: string, data: unknown) => `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+  return sse([
+    ev("message_start", {
+      type: "message_start",
+      message: {
+        id: "msg_2",
+        type: "message",
+        role: "assistant",
+        model: String(body?.model ?? "m"),
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 10, output_tokens: 1 },
+      },
+    }),
+    ev("content_block_start", {
+      type: "content_block_start",
+      index: 0,
+      content_block: { type: "text", text: "" },
+    }),
+    ev("content_block_delta", {
+      type: "content_block_delta",
+      index: 0,
+      delta: { type: "text_delta", text: "Partial" },
+    }),
+    ev("error", { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }),
   ]);
 }
 

@@ -274,3 +274,77 @@ model_id = "gemini-test-1"
     ws.close();
   }
 });
+
+Deno.test("ModelRouter never fails over once the answer started streaming", async () => {
+  const server = startVendorServer();
+  server.script.push({ midStreamError: true });
+  const ws = workspace();
+  try {
+    const cfg = config(`
+[models.roles.brain]
+provider = "vendor-a"
+model_id = "claude-test-1"
+failover = "fast"
+[models.roles.brain.params]
+base_url = "${server.url}/v1"
+[models.roles.fast]
+provider = "fake"
+model_id = "fake-1"
+`);
+    const router = new ModelRouter({
+      config: cfg,
+      env: { VENDOR_A_API_KEY: "k" },
+      ledger: ws.ledger,
+      logger: ws.logger,
+    });
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const e of router.stream("brain", ASK, { channel: "chat" })) {
+        if (e.type === "text") seen.push(e.text);
+      }
+    })().then(() => undefined, (e) => e);
+    assertEquals(seen, ["Partial"]);
+    assertEquals(error?.name, "ModelCallError");
+    assertMatch(error.sentence, /Overloaded/);
+    assertEquals(ws.log(), "", "no failover was logged");
+  } finally {
+    await server.close();
+    ws.close();
+  }
+});
+
+Deno.test("vendor-d signs with the access keys of VENDOR_D_PROFILE from the shared credentials file", async () => {
+  const server = startVendorServer();
+  const ws = workspace();
+  try {
+    Deno.writeTextFileSync(
+      `${ws.dir}/credentials`,
+      "[default]\naws_access_key_id = AKIDDEFAULT\naws_secret_access_key = x\n\n[work]\naws_access_key_id = AKIDWORK\naws_secret_access_key = secretwork\n",
+    );
+    const cfg = config(`
+[models.roles.brain]
+provider = "vendor-d"
+model_id = "global.test-model-v1:0"
+[models.roles.brain.params]
+base_url = "${server.url}"
+region = "eu-central-1"
+`);
+    const router = new ModelRouter({
+      config: cfg,
+      env: { VENDOR_D_PROFILE: "work", AWS_SHARED_CREDENTIALS_FILE: `${ws.dir}/credentials` },
+      ledger: ws.ledger,
+      logger: ws.logger,
+    });
+    const out = await router.generate("brain", ASK, { channel: "cli" });
+    assertEquals(out.text, "Hello there.");
+    const auth = server.requests[0]?.headers.get("authorization") ?? "";
+    assertMatch(
+      auth,
+      /^AWS4-HMAC-SHA256 Credential=AKIDWORK\/\d{8}\/eu-central-1\/bedrock\/aws4_request/,
+    );
+    assert(!auth.includes("secretwork"));
+  } finally {
+    await server.close();
+    ws.close();
+  }
+});
