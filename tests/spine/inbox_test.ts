@@ -5,6 +5,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { b64uEncode, generateIdentity } from "../../net/mod.ts";
 import { envelopeFor, hub, postInbox, signRaw } from "./_fixtures.ts";
+import { startSpine } from "./_harness.ts";
 import { spineTest, TOKEN } from "./_setup.ts";
 
 const now = () => Math.floor(Date.now() / 1000);
@@ -513,3 +514,33 @@ spineTest(
     assertEquals(r.body.error, "rate_limited");
   },
 );
+
+Deno.test({
+  name: "inbox: two spines on loopback: one fetches the other's published card over HTTP",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const a = await startSpine({ hubToken: TOKEN });
+    const b = await startSpine({ hubToken: TOKEN });
+    try {
+      const alice = await generateIdentity();
+      const put = await hub(a.url, TOKEN, "/hub/card", {
+        method: "PUT",
+        body: JSON.stringify({ name: "Alice", sign_key: alice.signKey, box_key: alice.boxKey }),
+      });
+      assertEquals(put.status, 200);
+      const wire = await envelopeFor({ address: a.address, identity: alice }, b.address, {
+        kind: "contact_request",
+      });
+      assertEquals(await postInbox(b.url, wire), {
+        status: 202,
+        body: { status: "queued", id: wire.id },
+      });
+      const updates = await hub(b.url, TOKEN, "/hub/updates");
+      assertEquals((updates.body.updates as unknown[]).length, 1);
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  },
+});
