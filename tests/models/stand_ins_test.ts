@@ -348,3 +348,32 @@ region = "eu-central-1"
     ws.close();
   }
 });
+
+Deno.test("ModelRouter ends with one sentence when a role without failover cannot be reached", async () => {
+  const ws = workspace();
+  try {
+    const cfg = config(`
+[models.roles.brain]
+provider = "vendor-b"
+model_id = "gpt-test-1"
+[models.roles.brain.params]
+base_url = "http://127.0.0.1:${closedPort()}/v1"
+`);
+    const router = new ModelRouter({
+      config: cfg,
+      env: { VENDOR_B_API_KEY: "k" },
+      ledger: ws.ledger,
+      logger: ws.logger,
+    });
+    const error = await router.generate("brain", ASK, { channel: "cli" }).then(
+      () => undefined,
+      (e) => e,
+    );
+    assertEquals(
+      error?.sentence,
+      "brain is not reachable right now (vendor-b gpt-test-1: connection refused).",
+    );
+  } finally {
+    ws.close();
+  }
+});
