@@ -286,6 +286,10 @@ async function publicSub(deps: TurnDeps, name: string): Promise<SubAgent | undef
     return undefined;
   }
   if (sub === undefined || sub === null || sub.name !== name) return undefined;
+  if (typeof sub.role !== "string" || !Object.hasOwn(deps.config.models.roles, sub.role)) {
+    return undefined;
+  }
+  if (!await isFile(sub.persona_file)) return undefined;
   // Another directory may not guard user.md: check again, the prompt must never hold it.
   if (await isUserFile(sub.persona_file, deps.paths)) return undefined;
   if (await isUserFile(sub.public_note_file, deps.paths)) return undefined;
@@ -300,6 +304,15 @@ async function mainNote(deps: TurnDeps): Promise<string | undefined> {
     return undefined;
   }
   return note;
+}
+
+async function isFile(file: unknown): Promise<boolean> {
+  if (typeof file !== "string") return false;
+  try {
+    return (await Deno.stat(file)).isFile;
+  } catch {
+    return false;
+  }
 }
 
 function errorText(error: unknown): string {

@@ -287,6 +287,24 @@ Deno.test("networkTurn() skips an unknown, private or invalid sub-agent without 
     reason(await networkTurn(deps(h, { runAgent: model.run, subs: leaky }), input({ sub: "spy" }))),
     "no_public_sub",
   );
+  // A sub-agent whose persona file is gone, or whose role is not defined, answers no one.
+  for (const broken of [{ persona_file: `${h.paths.personaDir}/subs/gone.md` }, { role: "nope" }]) {
+    const dir = {
+      public: (name: string) => ({
+        name,
+        about: "x",
+        role: "brain",
+        persona_file: `${h.paths.personaDir}/subs/chess.md`,
+        public_note_file: `${h.paths.personaDir}/net.md`,
+        ...broken,
+      }),
+      public_subs: () => [],
+    };
+    assert.equal(
+      reason(await networkTurn(deps(h, { runAgent: model.run, subs: dir }), input({ sub: "x1" }))),
+      "no_public_sub",
+    );
+  }
   // The sub-agent check comes before auto_reply: the message is dropped, not logged.
   const off = await home("", "auto_reply = false");
   assert.equal(
