@@ -17,11 +17,12 @@ export interface Distribution {
   about: string;
 }
 
-/** The built-in distributions, in the order `agent version` prints them. */
+/**
+ * The built-in distributions, in the order `agent version` prints them. Each one has
+ * at least one component in `builtin.ts` (a unit test holds the two lists together);
+ * a distribution joins this list with its first component.
+ */
 export const DISTRIBUTIONS: readonly Distribution[] = [
   { name: "agent-core", version: VERSION, about: "roles, providers, budgets, chat, hub" },
   { name: "agent-net", version: VERSION, about: "the agent network and universe" },
-  { name: "agent-tui", version: VERSION, about: "the text user interface" },
-  { name: "agent-messenger", version: VERSION, about: "the messenger channel" },
-  { name: "agent-cloud", version: VERSION, about: "cloud mode" },
 ];
