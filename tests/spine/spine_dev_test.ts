@@ -1,0 +1,96 @@
+/** `deno task spine:dev` as a subprocess: serves on the port asked, keeps state across restarts. */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { generateIdentity } from "../../net/mod.ts";
+import { parseDevArgs } from "../../kit/spine_dev.ts";
+import { freePort } from "./_harness.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+async function waitForSpine(url: string, child: Deno.ChildProcess): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  let exited = false;
+  child.status.then(() => exited = true);
+  while (Date.now() < deadline && !exited) {
+    try {
+      const r = await fetch(url);
+      await r.body?.cancel();
+      if (r.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("spine:dev did not start");
+}
+
+function startDev(port: number, dir: string): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "spine:dev", "--port", String(port)],
+    cwd: ROOT,
+    env: {
+      SPINE_STATE_DIR: dir,
+      HUB_TOKEN: "dev-token",
+      ALLOW_INSECURE_PEERS: "1",
+      ADDRESS: "",
+      AGENT_MODE: "local",
+      NO_COLOR: "1",
+    },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+async function stopDev(child: Deno.ChildProcess): Promise<string> {
+  child.kill("SIGTERM");
+  const out = await child.output();
+  return new TextDecoder().decode(out.stdout);
+}
+
+Deno.test("parseDevArgs() takes --port N or --port=N and refuses anything else", () => {
+  assertEquals(parseDevArgs([]), { port: 8787 });
+  assertEquals(parseDevArgs(["--port", "9000"]), { port: 9000 });
+  assertEquals(parseDevArgs(["--port=9001"]), { port: 9001 });
+  assertEquals(parseDevArgs(["--port", "0"]), { error: "badPort" });
+  assertEquals(parseDevArgs(["--port"]), { error: "badPort" });
+  assertEquals(parseDevArgs(["--port", "70000"]), { error: "badPort" });
+  assertEquals(parseDevArgs(["--verbose"]), { error: "badArg", arg: "--verbose" });
+});
+
+Deno.test({
+  name: "spine:dev serves the spine on the port asked and keeps its state across a restart",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "spine-dev-" });
+    const port = freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const auth = { authorization: "Bearer dev-token" };
+    const me = await generateIdentity();
+    try {
+      let child = startDev(port, dir);
+      await waitForSpine(`${url}/`, child);
+      assertEquals(await (await fetch(`${url}/`)).text(), `agent spine 127.0.0.1:${port}`);
+      const put = await fetch(`${url}/hub/card`, {
+        method: "PUT",
+        headers: auth,
+        body: JSON.stringify({ name: "Dev", sign_key: me.signKey, box_key: me.boxKey }),
+      });
+      assertEquals(put.status, 200);
+      await put.body?.cancel();
+      const out = await stopDev(child);
+      assert(out.includes(`http://127.0.0.1:${port}`), out);
+
+      child = startDev(port, dir);
+      await waitForSpine(`${url}/`, child);
+      const card = await (await fetch(`${url}/.well-known/agent.json`)).json() as {
+        sign_key: string;
+        inbox: string;
+      };
+      assertEquals(card.sign_key, me.signKey);
+      assertEquals(card.inbox, `http://127.0.0.1:${port}/net/inbox`);
+      await stopDev(child);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
