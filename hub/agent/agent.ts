@@ -144,11 +144,28 @@ export function buildAgent(options: BuildAgentOptions): Agent {
     });
   }
 
-  async function stored(sessionId: string): Promise<StoredMessage[]> {
-    const list = await sessions.listMessages(sessionId, MAIN_AGENT_ID);
-    return (list ?? []).filter((m): m is StoredMessage =>
-      typeof m === "object" && m !== null && "message" in m
-    );
+  // Messages already read, per session: a turn reads only what was added since (by
+  // this process or another one), not the whole history again.
+  const cache = new Map<string, { count: number; messages: StoredMessage[] }>();
+
+  async function stored(sessionId: string): Promise<{ count: number; messages: StoredMessage[] }> {
+    const hit = cache.get(sessionId) ?? { count: 0, messages: [] };
+    const more = await sessions.listMessages(sessionId, MAIN_AGENT_ID, { offset: hit.count });
+    if (more === undefined) {
+      cache.delete(sessionId);
+      return { count: 0, messages: [] };
+    }
+    const next = {
+      count: hit.count + more.length,
+      messages: [
+        ...hit.messages,
+        ...more.filter((m): m is StoredMessage =>
+          typeof m === "object" && m !== null && "message" in m
+        ),
+      ],
+    };
+    cache.set(sessionId, next);
+    return next;
   }
 
   const agent: Agent = {
@@ -157,7 +174,7 @@ export function buildAgent(options: BuildAgentOptions): Agent {
     sessions,
     systemPrompt,
     async history(sessionId) {
-      return (await stored(sessionId)).map((m) => m.message);
+      return (await stored(sessionId)).messages.map((m) => m.message);
     },
     async turn(sessionId, text, turnOptions = {}) {
       const previous = await stored(sessionId);
@@ -179,7 +196,7 @@ export function buildAgent(options: BuildAgentOptions): Agent {
       let done: Extract<RouterEvent, { type: "done" }> | undefined;
       const stream = router.stream(role, {
         system: await systemPrompt(),
-        messages: [...previous.map((m) => m.message), user],
+        messages: [...previous.messages.map((m) => m.message), user],
         tools,
         maxSteps: options.maxSteps,
       }, {
@@ -205,7 +222,7 @@ export function buildAgent(options: BuildAgentOptions): Agent {
       if (done === undefined) {
         throw controller.signal.reason ?? new Error("Turn ended without an answer");
       }
-      await save(sessionId, previous.length, [user, ...done.messages], role, turnOptions.meta);
+      await save(sessionId, previous.count, [user, ...done.messages], role, turnOptions.meta);
       const notices = done.notices;
       const reply = notices.length === 0
         ? done.text
