@@ -269,7 +269,10 @@ export function buildAgent(options: BuildAgentOptions): Agent {
     const current = await sessions.getMeta(sessionId);
     const first = messages[0];
     const patch: Record<string, unknown> = { role, channel: options.channel, ...(meta ?? {}) };
-    if (current.title === undefined && first && typeof first.content === "string") {
+    if (
+      current.title === undefined && patch.title === undefined && first &&
+      typeof first.content === "string"
+    ) {
       patch.title = first.content.replace(/\s+/g, " ").trim().slice(0, 60);
     }
     await sessions.patchMeta(sessionId, patch);

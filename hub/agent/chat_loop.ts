@@ -208,6 +208,12 @@ export async function runChat(options: ChatOptions): Promise<number> {
               line(t(lang, "chat_unknown_session", { session: arg }));
             } else {
               sessionId = arg;
+              // Without --role, a resumed session brings back the role it remembers.
+              const kept = (await sessions.getMeta(arg)).role;
+              if (
+                options.role === undefined && typeof kept === "string" && kept in roles &&
+                agent.router.missingCredentialSentence(kept) === undefined
+              ) agent.role = kept;
               line(
                 t(lang, "chat_session_now", {
                   session: arg,

@@ -187,3 +187,30 @@ base_url = "http://127.0.0.1:${port}"
     Deno.removeSync(home, { recursive: true });
   }
 });
+
+Deno.test("agent chat /resume lists sessions and reopens one with the role it remembers", async () => {
+  const home = makeHome(fakeConfig());
+  try {
+    const first = await agent(["chat", "--session", "talk-a", "--role", "fast"], {
+      home,
+      stdin: "Remember me\n",
+    });
+    assert.equal(first.code, 0, first.stderr);
+    const r = await agent(["chat"], {
+      home,
+      stdin: "/resume\n/resume talk-a\n/status\n/resume ghost\n",
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.split("\n");
+    assert.equal(lines[0], "Recent sessions:");
+    assert.match(
+      lines[1]!,
+      /^ {2}talk-a · \d\d\.\d\d\.\d{4} \d\d:\d\d · 2 messages · Remember me$/,
+    );
+    assert.equal(lines[2], "Session talk-a (2 messages).");
+    assert.match(lines[3]!, /^Session talk-a · 2 messages · role fast \(fake fake-fast\)/);
+    assert.equal(lines[5], "Unknown session: ghost.");
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});
