@@ -1,0 +1,63 @@
+/**
+ * Builds the network node from the hub's configuration: `AGENT_SPINE_URL`,
+ * `AGENT_SPINE_TOKEN` and an identity must all be there, else the network is not
+ * configured (and says which piece is missing).
+ *
+ * @module
+ */
+import type { AgentConfig } from "../config/types.ts";
+import type { Logger } from "../log.ts";
+import type { AgentPaths } from "../paths.ts";
+import { loadIdentity } from "./identity_file.ts";
+import { NetNode } from "./node.ts";
+import { SpineClient } from "./spine_client.ts";
+import { NetState } from "./store/mod.ts";
+
+/** The result of {@linkcode openNetwork}. */
+export type OpenedNetwork =
+  | { ok: true; node: NetNode }
+  | { ok: false; missing: string; state: NetState };
+
+/** Options for {@linkcode openNetwork}. */
+export interface OpenNetworkOptions {
+  config: AgentConfig;
+  env: Readonly<Record<string, string | undefined>>;
+  paths: AgentPaths;
+  logger: Logger;
+  fetch?: typeof fetch;
+  now?: () => number;
+}
+
+/** Opens the network store and, when configured, the node. */
+export async function openNetwork(options: OpenNetworkOptions): Promise<OpenedNetwork> {
+  const { env, paths } = options;
+  if (options.config.net.store === "spine") {
+    // TODO(#5): store = spine (cloud mode) keeps the documents in the spine's state API.
+    options.logger.warn("[net] store = spine is for cloud mode; this hub keeps the file store");
+  }
+  const state = NetState.file(paths.netDir);
+  const url = env.AGENT_SPINE_URL?.trim();
+  const token = env.AGENT_SPINE_TOKEN?.trim();
+  if (!url) return { ok: false, missing: "AGENT_SPINE_URL", state };
+  if (!token) return { ok: false, missing: "AGENT_SPINE_TOKEN", state };
+  const loaded = await loadIdentity(paths, env);
+  if (loaded === undefined) {
+    return { ok: false, missing: "an identity (run `agent net init`)", state };
+  }
+  const spine = new SpineClient(url, token, options.fetch ? { fetch: options.fetch } : {});
+  return {
+    ok: true,
+    node: new NetNode({
+      config: options.config,
+      env,
+      paths,
+      logger: options.logger,
+      identity: loaded.identity,
+      state,
+      spine,
+      allowInsecure: env.AGENT_NET_ALLOW_INSECURE === "1",
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.now ? { now: options.now } : {}),
+    }),
+  };
+}

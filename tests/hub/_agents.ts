@@ -1,0 +1,201 @@
+/**
+ * Two or more agents on one machine for end-to-end network tests: each has its own
+ * spine on workerd (Miniflare), its own home and data directory, an identity, and a
+ * running network service with shrunken timings.
+ *
+ * @module
+ */
+import { type RunningSpine, startSpine } from "../spine/_harness.ts";
+import { defaultConfig } from "../../hub/config/load.ts";
+import type { AgentConfig, RoleConfig } from "../../hub/config/types.ts";
+import { Logger } from "../../hub/log.ts";
+import { type AgentPaths, resolvePaths } from "../../hub/paths.ts";
+import {
+  type Handled,
+  initIdentity,
+  type NetNode,
+  NetService,
+  type NetTimings,
+  openNetwork,
+  type Update,
+} from "../../hub/net/mod.ts";
+import { loadSubAgentDirectory } from "../../hub/subs/mod.ts";
+
+/** One running test agent. */
+export interface TestAgent {
+  name: string;
+  spine: RunningSpine;
+  token: string;
+  home: string;
+  paths: AgentPaths;
+  config: AgentConfig;
+  env: Record<string, string>;
+  node: NetNode;
+  service: NetService;
+  address: string;
+  logger: Logger;
+  /** Every handled or dropped envelope, in order. */
+  handled: { result: Handled; update: Update }[];
+  /** Resolves once `n` envelopes were handled (or dropped) in total. */
+  waitHandled(n: number, timeoutMs?: number): Promise<void>;
+  /** Stops the service (the spine keeps running until {@linkcode TestAgent.close}). */
+  stopService(): Promise<void>;
+  /** Starts a fresh service on the same node (after {@linkcode TestAgent.stopService}). */
+  restartService(options?: StartAgentOptions): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Options for {@linkcode startAgent}. */
+export interface StartAgentOptions {
+  /** The fake model's replies for `brain`. @default ["Okay."] */
+  replies?: string[];
+  /** A role to use instead of the fake one. */
+  brain?: RoleConfig;
+  link?: "auto" | "websocket" | "poll";
+  timings?: Partial<NetTimings>;
+  /** Extra `.env` values. */
+  env?: Record<string, string>;
+  /** Extra files under the home (`persona/subs/chef.md`...). */
+  files?: Record<string, string>;
+  /** Reuse this spine instead of starting one. */
+  spine?: RunningSpine;
+  /** `[net]` overrides. */
+  net?: Partial<AgentConfig["net"]>;
+  /** Do not start the service. */
+  noService?: boolean;
+}
+
+/** Test timings: fast backoff, short poll. */
+export const FAST: Partial<NetTimings> = {
+  backoffBaseMs: 50,
+  backoffMaxMs: 400,
+  pollTimeoutSeconds: 2,
+  stableMs: 2000,
+};
+
+/** Starts an agent with its own spine. */
+export async function startAgent(
+  name: string,
+  options: StartAgentOptions = {},
+): Promise<TestAgent> {
+  const token = `tok-${crypto.randomUUID()}`;
+  const spine = options.spine ?? await startSpine({ hubToken: token });
+  const home = await Deno.makeTempDir({ prefix: `agent-${name}-` });
+  const paths = resolvePaths({ env: { AGENT_HOME: home } });
+  await Deno.mkdir(`${home}/persona/subs`, { recursive: true });
+  await Deno.writeTextFile(`${home}/persona/persona.md`, `You are ${name}'s agent.\n`);
+  await Deno.writeTextFile(`${home}/persona/net.md`, `${name} likes tea. Public.\n`);
+  await Deno.writeTextFile(
+    `${home}/persona/user.md`,
+    `${name}'s bank PIN is SECRET-USER-MD-${name}.\n`,
+  );
+  for (const [file, text] of Object.entries(options.files ?? {})) {
+    await Deno.mkdir(`${home}/${file}`.replace(/\/[^/]+$/, ""), { recursive: true });
+    await Deno.writeTextFile(`${home}/${file}`, text);
+  }
+  const config = defaultConfig();
+  const fake: RoleConfig = {
+    provider: "fake",
+    model_id: "fake-model",
+    max_tokens: 256,
+    params: { replies: options.replies ?? ["Okay."] },
+  };
+  config.models.roles = { brain: options.brain ?? fake, fast: fake };
+  config.net = { ...config.net, name, ...options.net };
+  const env: Record<string, string> = {
+    AGENT_HOME: home,
+    AGENT_SPINE_URL: spine.url,
+    AGENT_SPINE_TOKEN: token,
+    AGENT_NET_ALLOW_INSECURE: "1",
+    ...options.env,
+  };
+  await initIdentity(paths, env);
+  const logger = new Logger({ file: paths.logFile, stderr: "off" });
+  const opened = await openNetwork({ config, env, paths, logger });
+  if (!opened.ok) throw new Error(`test agent ${name}: missing ${opened.missing}`);
+  const node = opened.node;
+  const handled: TestAgent["handled"] = [];
+  const waiters: { n: number; resolve: () => void }[] = [];
+  const subs = loadSubAgentDirectory(config, paths);
+  const makeService = (o: StartAgentOptions) =>
+    new NetService({
+      node,
+      turn: { config, env, paths, subs, logger },
+      link: o.link ?? "auto",
+      timings: { ...FAST, ...o.timings },
+      onHandled: (result, update) => {
+        handled.push({ result, update });
+        for (const w of waiters.filter((w) => handled.length >= w.n)) w.resolve();
+      },
+    });
+  let service = makeService(options);
+  if (!options.noService) {
+    service.start();
+  }
+  const address = await node.address();
+  const agent: TestAgent = {
+    name,
+    spine,
+    token,
+    home,
+    paths,
+    config,
+    env,
+    node,
+    get service() {
+      return service;
+    },
+    address,
+    logger,
+    handled,
+    waitHandled(n, timeoutMs = 15_000) {
+      if (handled.length >= n) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () =>
+            reject(
+              new Error(
+                `${name}: ${handled.length} handled, waited for ${n}: ${
+                  JSON.stringify(handled.map((h) => h.result))
+                }`,
+              ),
+            ),
+          timeoutMs,
+        );
+        waiters.push({
+          n,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
+      });
+    },
+    stopService: () => service.stop(),
+    async restartService(o = options) {
+      await service.stop();
+      service = makeService(o);
+      service.start();
+    },
+    async close() {
+      await service.stop();
+      if (options.spine === undefined) await spine.stop();
+      await Deno.remove(home, { recursive: true }).catch(() => {});
+    },
+  };
+  return agent;
+}
+
+/** Waits until `check` holds (polling every 20 ms). */
+export async function until(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 15_000,
+): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

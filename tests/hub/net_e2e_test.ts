@@ -1,0 +1,55 @@
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { startAgent, until } from "./_agents.ts";
+
+Deno.test("two hubs: request, accept, message, auto-reply and log over their spines", async () => {
+  const alice = await startAgent("alice", { replies: ["[no reply]"] });
+  const bob = await startAgent("bob", { replies: ["Hi Alice, Bob here."] });
+  try {
+    await alice.node.add(bob.address, "Hello from Alice");
+    await until(
+      "bob sees the request",
+      async () => (await bob.node.state.contact(alice.address))?.state === "pending_in",
+    );
+    const pending = await bob.node.state.contact(alice.address);
+    assertEquals(pending?.name, "alice");
+    assertEquals(pending?.note, "Hello from Alice");
+    assertEquals((await alice.node.state.contact(bob.address))?.state, "pending_out");
+
+    await bob.node.accept(alice.address);
+    await until(
+      "alice sees the accept",
+      async () => (await alice.node.state.contact(bob.address))?.state === "accepted",
+    );
+
+    await alice.node.send(bob.address, "How are you?");
+    // Bob answers; Alice's model says [no reply], so the exchange ends there.
+    await until(
+      "alice gets bob's reply",
+      async () =>
+        (await alice.node.state.log()).some((e) =>
+          e.direction === "in" && e.kind === "message" && e.text === "Hi Alice, Bob here."
+        ),
+    );
+    const bobLog = await bob.node.state.log();
+    const kinds = bobLog.map((e) => `${e.direction} ${e.kind}`);
+    assertEquals(kinds, [
+      "in contact_request",
+      "out contact_accept",
+      "in message",
+      "out message",
+    ]);
+    const incoming = bobLog[2]!;
+    const reply = bobLog[3]!;
+    assertEquals(reply.thread, incoming.thread);
+    await new Promise((r) => setTimeout(r, 300));
+    const aliceLog = await alice.node.state.log();
+    assertEquals(aliceLog.filter((e) => e.direction === "out" && e.kind === "message").length, 1);
+    const status = alice.service.status();
+    assertEquals(status.state, "polling");
+    assertEquals(status.link, "websocket");
+    assert(status.doorbell.rings >= 1);
+  } finally {
+    await alice.close();
+    await bob.close();
+  }
+});
