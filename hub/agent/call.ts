@@ -382,7 +382,7 @@ export class ModelRouter {
       const next = decision.degraded[i + 1]?.role ?? decision.role;
       this.#logger.warn(degradeLogLine(status, next));
     });
-    trace.notices.push(degradeNotice(this.#lang, first, decision.role));
+    addNotice(trace, degradeNotice(this.#lang, first, decision.role));
     return decision.role;
   }
 
@@ -400,7 +400,7 @@ export class ModelRouter {
     this.#logger.warn(
       `role ${roleName}: ${target.provider} ${target.model_id} is not reachable (${reason}); ${standIn} answers instead`,
     );
-    trace.notices.push(t(this.#lang, "failover_notice", { role: roleName, stand_in: standIn }));
+    addNotice(trace, t(this.#lang, "failover_notice", { role: roleName, stand_in: standIn }));
     return this.#route(standIn, options, context, trace, visited, kind);
   }
 
@@ -501,6 +501,11 @@ export class ModelRouter {
     // an answer that had started, which is never "unreachable".
     return this.#translate(error, roleName, undefined);
   }
+}
+
+/** Adds a notice once: every step of a tool loop goes through the chain again. */
+function addNotice(trace: TurnTrace, notice: string): void {
+  if (!trace.notices.includes(notice)) trace.notices.push(notice);
 }
 
 type StreamResult = Awaited<ReturnType<LanguageModelV4["doStream"]>>;
