@@ -24,7 +24,7 @@ const LATENCY_SAMPLES = 300;
 const POLL_SAMPLES = 100;
 const TOKEN = "bench-token";
 // The Mailbox holds at most 1 000 undelivered envelopes: post in rounds and ack between.
-const ROUND = 800;
+const ROUND = 600;
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
@@ -82,35 +82,44 @@ async function main(): Promise<void> {
     for (let i = 0; i < TOTAL; i++) {
       bodies.push(JSON.stringify(await envelopeFor(senders[i % SENDERS]!, spine.address)));
     }
-    const rate = async (url: string, list: string[]) => {
+    // One round: post `list` with CONCURRENCY clients, then ack everything.
+    const round = async (url: string, list: string[]) => {
       let accepted = 0;
-      let elapsed = 0;
-      for (let start = 0; start < list.length; start += ROUND) {
-        const round = list.slice(start, start + ROUND);
-        let next = 0;
-        const t0 = performance.now();
-        await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-          while (next < round.length) {
-            const status = await post(url, round[next++]!);
-            if (status === 202) accepted++;
-          }
-        }));
-        elapsed += performance.now() - t0;
-        await drain(spine.url);
-      }
-      return { accepted, perSecond: accepted / (elapsed / 1000) };
+      let next = 0;
+      const t0 = performance.now();
+      await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+        while (next < list.length) {
+          const status = await post(url, list[next++]!);
+          if (status === 202) accepted++;
+        }
+      }));
+      const perSecond = accepted / ((performance.now() - t0) / 1000);
+      await drain(spine.url);
+      return { accepted, perSecond };
     };
-    const half = Math.floor(TOTAL / 2);
-    // The proxied half runs first and also warms the Worker up.
-    const proxied = await rate(started.url, bodies.slice(0, half));
-    const direct = await rate(spine.url, bodies.slice(half));
+    // The first round goes through Miniflare's proxy and also warms the Worker up; the
+    // rest go to the Worker's own socket. The goal figure is their median.
+    const rounds: { accepted: number; perSecond: number }[] = [];
+    for (let start = 0; start < bodies.length; start += ROUND) {
+      rounds.push(
+        await round(start === 0 ? started.url : spine.url, bodies.slice(start, start + ROUND)),
+      );
+    }
+    const direct = rounds.slice(1).map((r) => r.perSecond).sort((a, b) => a - b);
     print(
       "spine_inbox_envelopes",
-      `${TOTAL} from ${SENDERS} senders, ${CONCURRENCY} concurrent clients`,
+      `${TOTAL} from ${SENDERS} senders, ${CONCURRENCY} concurrent clients, rounds of ${ROUND}`,
     );
-    print("spine_inbox_accepted", `${direct.accepted + proxied.accepted} of ${TOTAL}`);
-    print("spine_inbox_accepted_per_second", `${direct.perSecond.toFixed(0)} (goal >= 800)`);
-    print("spine_inbox_accepted_per_second_via_miniflare_proxy", proxied.perSecond.toFixed(0));
+    print("spine_inbox_accepted", `${rounds.reduce((n, r) => n + r.accepted, 0)} of ${TOTAL}`);
+    print(
+      "spine_inbox_accepted_per_second",
+      `${percentile(direct, 0.5).toFixed(0)} (median of ${direct.length} rounds, best ${
+        direct.at(-1)!.toFixed(0)
+      }; goal >= 800)`,
+    );
+    print("spine_inbox_accepted_per_second_via_miniflare_proxy", rounds[0]!.perSecond.toFixed(0));
+    // Other work on the machine moves these figures a lot; say how busy it was.
+    print("machine_load_average_1m", Deno.loadavg()[0]!.toFixed(2));
 
     // Latency, one request at a time.
     const latencySenders = peers.slice(SENDERS, SENDERS + 10);
