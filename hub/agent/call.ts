@@ -9,23 +9,19 @@
  *
  * @module
  */
-import { type ModelMessage, stepCountIs, streamText, type ToolSet } from "ai";
+import { type ModelMessage, stepCountIs, streamText } from "ai";
 import type { AgentConfig, RoleConfig } from "../config/types.ts";
 import { lookupPrice } from "../config/prices.ts";
 import { missingCredential } from "../credentials.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
 import {
-  billedTokens,
   budgetBlockedSentence,
-  callCost,
-  type Channel,
   checkBudget,
   degradeLogLine,
   degradeNotice,
   isMetered,
   type Ledger,
-  type Usage,
 } from "../money/mod.ts";
 import {
   applyTarget,
@@ -42,71 +38,22 @@ import {
 } from "../models/mod.ts";
 import { t } from "./_messages.ts";
 import { BudgetSpentError, ModelCallError, TurnEndedError } from "./errors.ts";
-import { errorDetail, isAbort, statusOf, unreachableReason } from "./failures.ts";
+import { errorDetail, isAbort, unreachableReason } from "./failures.ts";
+import { callError, unreachableError } from "./call_errors.ts";
 import { type RetryOptions, retryThrottled } from "./retry.ts";
+import { ledgerRow } from "./ledger_row.ts";
+import type {
+  CallContext,
+  ModelRequest,
+  ModelRouterOptions,
+  RouterEvent,
+  TurnTrace,
+} from "./call_types.ts";
+
+export type { CallContext, ModelRequest, ModelRouterOptions, RouterEvent, TurnTrace };
 
 // The SDK prints its warnings to the console; the terminal is the user's, not the SDK's.
 (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS ??= false;
-
-/** Where a call comes from; written into its ledger row. */
-export interface CallContext {
-  channel: Channel;
-  sessionId?: string | null | undefined;
-  /** The other agent's address, for network turns. */
-  peer?: string | null | undefined;
-  signal?: AbortSignal | undefined;
-}
-
-/** What happened on the way to an answer, filled in while a turn runs. */
-export interface TurnTrace {
-  /** The role that answered last. */
-  usedRole: string | undefined;
-  /** Notices the reply ends with (degraded, failed over), in order. */
-  notices: string[];
-}
-
-/** Options for {@linkcode ModelRouter}. */
-export interface ModelRouterOptions {
-  config: AgentConfig;
-  /** The merged environment (`.env` and process). */
-  env: Readonly<Record<string, string | undefined>>;
-  /** The spend ledger; without one, budgets are not checked and nothing is recorded. */
-  ledger?: Ledger | undefined;
-  logger: Logger;
-  /** @default "en" */
-  lang?: Lang | undefined;
-  /** @default Date.now */
-  now?: (() => number) | undefined;
-  /** The fetch providers use. @default globalThis.fetch */
-  fetch?: typeof fetch | undefined;
-  /** The 429 policy. */
-  retry?: RetryOptions | undefined;
-  /** @default 3000 */
-  connectTimeoutMs?: number | undefined;
-}
-
-/** A request for {@linkcode ModelRouter.stream} and {@linkcode ModelRouter.generate}. */
-export interface ModelRequest {
-  system?: string | undefined;
-  messages: ModelMessage[];
-  tools?: ToolSet | undefined;
-  /** Tool-loop steps at most. @default 8 */
-  maxSteps?: number | undefined;
-}
-
-/** What {@linkcode ModelRouter.stream} yields. */
-export type RouterEvent =
-  | { type: "text"; text: string }
-  | { type: "tool-call"; toolName: string; input: unknown }
-  | { type: "tool-result"; toolName: string; output: unknown }
-  | {
-    type: "done";
-    text: string;
-    usedRole: string | undefined;
-    notices: string[];
-    /** The assistant and tool messages of this turn, for the session. */
-    messages: ModelMessage[];
-  };
 
 interface RoleEntry {
   name: string;
@@ -424,75 +371,26 @@ export class ModelRouter {
 
   #record(entry: RoleEntry, usage: StreamUsage, context: CallContext): void {
     if (this.#ledger === undefined || !isMetered(entry.role)) return;
-    const input = usage.inputTokens;
-    const cacheRead = input.cacheRead ?? 0;
-    const cacheWrite = input.cacheWrite ?? 0;
-    const tokens: Usage = {
-      inputTokens: input.total ?? (input.noCache ?? 0) + cacheRead + cacheWrite,
-      outputTokens: usage.outputTokens.total ?? 0,
-      cacheReadTokens: cacheRead,
-      cacheWriteTokens: cacheWrite,
-    };
-    const billed = billedTokens(tokens);
-    const target = entry.target;
     try {
-      this.#ledger.record({
-        ts: this.#now(),
-        role: entry.name,
-        provider: target.provider,
-        model_id: target.model_id,
-        input_tokens: billed.input,
-        output_tokens: billed.output,
-        cache_read_tokens: billed.cacheRead,
-        cache_write_tokens: billed.cacheWrite,
-        usd: callCost(tokens, {
-          provider: target.provider,
-          price: lookupPrice(this.#config, target.model_id),
-        }),
-        channel: context.channel,
-        session_id: context.sessionId ?? null,
-        peer: context.peer ?? null,
-      });
+      this.#ledger.record(ledgerRow(entry.name, entry.target, usage, {
+        context,
+        nowMs: this.#now(),
+        price: lookupPrice(this.#config, entry.target.model_id),
+      }));
     } catch (error) {
       this.#logger.error(`role ${entry.name}: cannot write the ledger row: ${errorDetail(error)}`);
     }
   }
 
   #unreachable(roleName: string, reason: string): ModelCallError {
-    const target = this.#entry(roleName).target;
-    return new ModelCallError(t(this.#lang, "not_reachable", {
-      role: roleName,
-      provider: target.provider,
-      model: target.model_id,
-      reason,
-    }));
+    return unreachableError(this.#lang, roleName, this.#entry(roleName).target, reason);
   }
 
   #translate(error: unknown, roleName: string, reason: string | undefined): TurnEndedError {
-    if (error instanceof TurnEndedError) return error;
-    if (reason !== undefined) return this.#unreachable(roleName, reason);
-    const target = this.#entry(roleName).target;
-    const status = statusOf(error);
-    const detail = errorDetail(error);
-    const vars = { role: roleName, provider: target.provider, model: target.model_id, detail };
-    if (status === 404 || /model .*not found|not_found_error|no such model/i.test(detail)) {
-      return new ModelCallError(t(this.#lang, "model_missing", vars), { cause: error });
-    }
-    if (status === 400 && target.provider === "vendor-a" && /workspace/i.test(detail)) {
-      return new ModelCallError(t(this.#lang, "workspace_needed", vars), { cause: error });
-    }
-    if (status === 401 || status === 403) {
-      return new ModelCallError(t(this.#lang, "auth_failed", { ...vars, status }), {
-        cause: error,
-      });
-    }
-    if (status === 429) {
-      return new ModelCallError(
-        t(this.#lang, "throttled", { ...vars, tries: this.#retry.attempts ?? 4 }),
-        { cause: error },
-      );
-    }
-    return new ModelCallError(t(this.#lang, "model_failed", vars), { cause: error });
+    return callError(this.#lang, error, roleName, this.#entry(roleName).target, {
+      reason,
+      attempts: this.#retry.attempts ?? 4,
+    });
   }
 
   #asTurnEnded(error: unknown, roleName: string): unknown {

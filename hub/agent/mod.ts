@@ -7,6 +7,7 @@
  */
 export * from "./errors.ts";
 export * from "./call.ts";
+export { ledgerRow, usageOf } from "./ledger_row.ts";
 export * from "./agent.ts";
 export { retryDelay, type RetryOptions, retryThrottled } from "./retry.ts";
 export { unreachableReason } from "./failures.ts";

@@ -1,0 +1,72 @@
+/**
+ * The types of the call chain: where a call comes from, what a turn collected, the
+ * router's options, requests and events.
+ *
+ * @module
+ */
+import type { ModelMessage, ToolSet } from "ai";
+import type { AgentConfig } from "../config/types.ts";
+import type { Lang } from "../i18n.ts";
+import type { Logger } from "../log.ts";
+import type { Channel, Ledger } from "../money/mod.ts";
+import type { RetryOptions } from "./retry.ts";
+
+/** Where a call comes from; written into its ledger row. */
+export interface CallContext {
+  channel: Channel;
+  sessionId?: string | null | undefined;
+  /** The other agent's address, for network turns. */
+  peer?: string | null | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** What happened on the way to an answer, filled in while a turn runs. */
+export interface TurnTrace {
+  /** The role that answered last. */
+  usedRole: string | undefined;
+  /** Notices the reply ends with (degraded, failed over), in order. */
+  notices: string[];
+}
+
+/** Options for {@linkcode ModelRouter}. */
+export interface ModelRouterOptions {
+  config: AgentConfig;
+  /** The merged environment (`.env` and process). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** The spend ledger; without one, budgets are not checked and nothing is recorded. */
+  ledger?: Ledger | undefined;
+  logger: Logger;
+  /** @default "en" */
+  lang?: Lang | undefined;
+  /** @default Date.now */
+  now?: (() => number) | undefined;
+  /** The fetch providers use. @default globalThis.fetch */
+  fetch?: typeof fetch | undefined;
+  /** The 429 policy. */
+  retry?: RetryOptions | undefined;
+  /** @default 3000 */
+  connectTimeoutMs?: number | undefined;
+}
+
+/** A request for {@linkcode ModelRouter.stream} and {@linkcode ModelRouter.generate}. */
+export interface ModelRequest {
+  system?: string | undefined;
+  messages: ModelMessage[];
+  tools?: ToolSet | undefined;
+  /** Tool-loop steps at most. @default 8 */
+  maxSteps?: number | undefined;
+}
+
+/** What {@linkcode ModelRouter.stream} yields. */
+export type RouterEvent =
+  | { type: "text"; text: string }
+  | { type: "tool-call"; toolName: string; input: unknown }
+  | { type: "tool-result"; toolName: string; output: unknown }
+  | {
+    type: "done";
+    text: string;
+    usedRole: string | undefined;
+    notices: string[];
+    /** The assistant and tool messages of this turn, for the session. */
+    messages: ModelMessage[];
+  };
