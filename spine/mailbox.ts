@@ -289,6 +289,9 @@ export class Mailbox implements DurableObject {
   /** Anything a hub sends besides `ping` is ignored. */
   webSocketMessage(_ws: EdgeWebSocket, _message: string | ArrayBuffer): void {}
 
+  /** A broken doorbell needs nothing: the hub reconnects and its safety fetch covers the gap. */
+  webSocketError(_ws: EdgeWebSocket, _error: unknown): void {}
+
   /** Completes the closing handshake the hub started. */
   webSocketClose(ws: EdgeWebSocket, code: number, reason: string): void {
     try {
