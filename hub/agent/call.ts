@@ -287,7 +287,12 @@ export class ModelRouter {
     try {
       result = await retryThrottled<StreamResult | GenerateResult>(
         () => kind === "stream" ? model.doStream(callOptions) : model.doGenerate(callOptions),
-        { ...this.#retry, signal: context.signal },
+        {
+          ...this.#retry,
+          // The local server gets no retries (the spec's limit); hosted 429s are retried.
+          ...(target.provider === "local-runtime" ? { attempts: 1 } : {}),
+          signal: context.signal,
+        },
       );
     } catch (error) {
       if (isAbort(error) || context.signal?.aborted) throw error;
