@@ -1,0 +1,237 @@
+/**
+ * `agent hub run|status|stop|install|uninstall|systemd-unit`: the long-lived hub and
+ * the service files that keep it running.
+ *
+ * `systemd-unit --python PATH` keeps the option name of the specification; here it
+ * names the Deno executable that runs the hub (default: the running Deno).
+ *
+ * @module
+ */
+import type { CommandModule } from "../command.ts";
+import type { CommandContext } from "../context.ts";
+import { UsageError } from "../command.ts";
+
+const words = {
+  en: {
+    run: "Run the hub in the foreground (Ctrl-C stops it).",
+    status: "Show whether a hub runs: pid, uptime, heartbeat, last crash, launchd.",
+    stop: "Stop the running hub (SIGTERM) and wait for it.",
+    install: "Install the hub as a launchd user agent (macOS).",
+    uninstall: "Remove the hub's launchd user agent (macOS).",
+    systemd: "Print a systemd unit that runs the hub.",
+    json: "print JSON",
+    timeout: "seconds to wait (default 15.0)",
+    python: "the Deno executable that runs the hub (default: this one)",
+    bad_timeout: "--timeout needs a number of seconds above 0.",
+  },
+  tr: {
+    run: "hub'ı ön planda çalıştırır (Ctrl-C durdurur).",
+    status: "hub çalışıyor mu: pid, çalışma süresi, nabız, son çökme, launchd.",
+    stop: "Çalışan hub'ı durdurur (SIGTERM) ve bekler.",
+    install: "hub'ı launchd kullanıcı ajanı olarak kurar (macOS).",
+    uninstall: "hub'ın launchd kullanıcı ajanını kaldırır (macOS).",
+    systemd: "hub'ı çalıştıran bir systemd birimi yazdırır.",
+    json: "JSON yazdırır",
+    timeout: "beklenecek saniye (varsayılan 15.0)",
+    python: "hub'ı çalıştıran Deno programı (varsayılan: bu)",
+    bad_timeout: "--timeout 0'dan büyük bir saniye sayısı ister.",
+  },
+};
+
+/** `agent hub`. */
+export const command: CommandModule = {
+  name: "hub",
+  summary: {
+    en: "Run and manage the hub (the long-lived process that serves the channels).",
+    tr: "hub'ı çalıştırır ve yönetir (kanallara hizmet eden uzun ömürlü süreç).",
+  },
+  configure(cmd, lang) {
+    const w = words[lang];
+    cmd.command("run").description(w.run);
+    cmd.command("status").description(w.status).option("--json", w.json);
+    cmd.command("stop").description(w.stop).option("--timeout <seconds>", w.timeout);
+    cmd.command("install").description(w.install);
+    cmd.command("uninstall").description(w.uninstall);
+    cmd.command("systemd-unit").description(w.systemd).option("--python <path>", w.python);
+  },
+  async run(ctx, args, opts) {
+    switch (args[0]) {
+      case "run":
+        return await runCommand(ctx);
+      case "status":
+        return await statusCommand(ctx, opts.json === true);
+      case "stop":
+        return await stopCommand(ctx, opts.timeout);
+      case "install":
+      case "uninstall":
+        return await launchdCommand(ctx, args[0]);
+      case "systemd-unit":
+        return await systemdCommand(ctx, opts.python);
+      default:
+        throw new UsageError(`Unknown hub command '${args[0] ?? ""}'.`);
+    }
+  },
+};
+
+async function port(ctx: CommandContext): Promise<number> {
+  try {
+    return (await ctx.config()).hub.port;
+  } catch {
+    // status and stop work without a valid agent.toml.
+    return 8790;
+  }
+}
+
+async function runCommand(ctx: CommandContext): Promise<number> {
+  const config = await ctx.config();
+  const [{ runHub }, money, net, { VERSION }, subs, components] = await Promise.all([
+    import("../../hub/daemon/mod.ts"),
+    import("../../hub/money/mod.ts"),
+    import("../../hub/net/mod.ts"),
+    import("../../hub/components/distributions.ts"),
+    import("../../hub/subs/mod.ts"),
+    import("../../hub/components/registry.ts"),
+  ]);
+  let ledger: import("../../hub/money/mod.ts").Ledger | undefined;
+  try {
+    ledger = money.Ledger.open(ctx.paths.ledgerFile);
+  } catch (error) {
+    ctx.logger.warn(`hub: the spend ledger cannot be opened: ${(error as Error).message}`);
+  }
+  let opened: Awaited<ReturnType<typeof net.openNetwork>> | undefined;
+  let unconfigured: string | undefined;
+  try {
+    opened = await net.openNetwork({ config, env: ctx.env, paths: ctx.paths, logger: ctx.logger });
+    if (!opened.ok) unconfigured = `missing ${opened.missing}`;
+  } catch (error) {
+    unconfigured = (error as Error).message;
+    ctx.logger.warn(`network: ${unconfigured}`);
+  }
+  const registry = await components.loadRegistry(config, ctx.paths);
+  const found = await subs.subAgentDirectoryFrom(registry, { config, paths: ctx.paths });
+  for (const f of found.failures) {
+    ctx.logger.warn(`agent.subs ${f.component}: ${f.detail}`);
+  }
+  const service = new net.NetService({
+    node: opened?.ok ? opened.node : undefined,
+    turn: {
+      config,
+      env: ctx.env,
+      paths: ctx.paths,
+      subs: found.directory,
+      logger: ctx.logger,
+      ledger,
+      lang: ctx.lang,
+    },
+    link: config.net.link,
+    timings: { pollTimeoutSeconds: config.net.poll_timeout_seconds },
+    ...(unconfigured === undefined ? {} : { unconfigured }),
+  });
+  try {
+    return await runHub({
+      paths: ctx.paths,
+      lang: ctx.lang,
+      logger: ctx.logger,
+      port: config.hub.port,
+      version: VERSION,
+      out: ctx.out,
+      err: ctx.err,
+      components: [service],
+      spend: () => money.spendReport(config, ledger, Date.now()),
+      net: () => ({ ...service.status() }),
+    });
+  } finally {
+    ledger?.close();
+  }
+}
+
+async function statusCommand(ctx: CommandContext, json: boolean): Promise<number> {
+  const daemon = await import("../../hub/daemon/mod.ts");
+  const home = ctx.env.HOME ?? "";
+  let uid = 0;
+  try {
+    uid = Deno.uid() ?? 0;
+  } catch { /* no --allow-sys */ }
+  const launchd = await daemon.launchdState(home, uid);
+  const report = await daemon.hubStatus(ctx.paths.hubLockFile, {
+    port: await port(ctx),
+    launchd,
+  });
+  if (json) ctx.out(JSON.stringify(report, null, 2));
+  else for (const line of daemon.statusLines(report, ctx.lang)) ctx.out(line);
+  return 0;
+}
+
+async function stopCommand(ctx: CommandContext, timeout: unknown): Promise<number> {
+  let seconds = 15;
+  if (timeout !== undefined) {
+    seconds = Number(timeout);
+    if (!Number.isFinite(seconds) || seconds <= 0) {
+      throw new UsageError(words[ctx.lang].bad_timeout);
+    }
+  }
+  const { stopHub } = await import("../../hub/daemon/mod.ts");
+  return await stopHub(ctx.paths.hubLockFile, {
+    timeoutSeconds: seconds,
+    lang: ctx.lang,
+    out: ctx.out,
+    err: ctx.err,
+  });
+}
+
+function entryModule(): string | undefined {
+  if ((Deno.build as { standalone?: boolean }).standalone === true) return undefined;
+  const main = Deno.mainModule;
+  return main.startsWith("file:") ? decodeURIComponent(new URL(main).pathname) : main;
+}
+
+async function launchdCommand(ctx: CommandContext, which: "install" | "uninstall") {
+  const daemon = await import("../../hub/daemon/mod.ts");
+  const t = daemon.hubMessages;
+  if (Deno.build.os !== "darwin") {
+    ctx.err(t(ctx.lang, "macos_only", { command: which }));
+    return 1;
+  }
+  const home = ctx.env.HOME ?? "";
+  const uid = Deno.uid() ?? 0;
+  try {
+    if (which === "uninstall") {
+      const removed = await daemon.uninstallLaunchd(home, uid);
+      ctx.out(t(ctx.lang, removed ? "uninstalled" : "uninstall_none", {
+        label: daemon.LAUNCHD_LABEL,
+      }));
+      return 0;
+    }
+    const plist = daemon.launchdPlist({
+      executable: Deno.execPath(),
+      mainModule: entryModule(),
+      home: ctx.paths.home,
+      logFile: `${ctx.paths.dataDir}/logs/hub.out`,
+    });
+    await Deno.mkdir(`${ctx.paths.dataDir}/logs`, { recursive: true });
+    const file = await daemon.installLaunchd(home, uid, plist);
+    ctx.out(t(ctx.lang, "installed", { label: daemon.LAUNCHD_LABEL, file }));
+    return 0;
+  } catch (error) {
+    if (error instanceof daemon.LaunchdError) {
+      ctx.err(t(ctx.lang, error.key, { uid, detail: error.detail }));
+      return 1;
+    }
+    throw error;
+  }
+}
+
+async function systemdCommand(ctx: CommandContext, python: unknown): Promise<number> {
+  const { systemdUnit } = await import("../../hub/daemon/mod.ts");
+  let executable = typeof python === "string" ? python : Deno.execPath();
+  if (!executable.startsWith("/")) executable = `${Deno.cwd()}/${executable}`;
+  ctx.out(
+    systemdUnit({
+      executable,
+      mainModule: entryModule(),
+      home: ctx.paths.home,
+      dataDir: ctx.env.AGENT_DATA_DIR || undefined,
+    }).trimEnd(),
+  );
+  return 0;
+}

@@ -1,0 +1,71 @@
+/**
+ * `agent net ...`: the agent network from the command line: identity, card, contacts,
+ * messages, the network log and a one-off poll.
+ *
+ * @module
+ */
+import type { CommandModule } from "../command.ts";
+import type { CommandContext } from "../context.ts";
+import { UsageError } from "../command.ts";
+import { t } from "./_net_messages.ts";
+
+/** `agent net`. */
+export const command: CommandModule = {
+  name: "net",
+  summary: {
+    en: "Talk to other agents: identity, card, contacts, messages, log.",
+    tr: "Diğer ajanlarla konuşur: kimlik, kart, kişiler, mesajlar, kayıt.",
+  },
+  configure(cmd, lang) {
+    const d = (key: Parameters<typeof t>[1]) => t(lang, key);
+    cmd.command("init").description(d("h_init")).option("--name <name>", d("h_name_opt"));
+    cmd.command("name").description(d("h_name")).argument("<name...>");
+    cmd.command("status").description(d("h_status"));
+    cmd.command("card").description(d("h_card"));
+    cmd.command("publish").description(d("h_publish"));
+    cmd.command("contacts").description(d("h_contacts"));
+    cmd.command("add").description(d("h_add")).argument("<address>")
+      .option("--note <text>", d("h_note"));
+    cmd.command("accept").description(d("h_accept")).argument("<address>");
+    cmd.command("block").description(d("h_block")).argument("<address>");
+    cmd.command("remove").description(d("h_remove")).argument("<address>");
+    cmd.command("send").description(d("h_send")).argument("<target>").argument("<text...>");
+    cmd.command("log").description(d("h_log"))
+      .option("--address <address>", d("h_log_address"))
+      .option("-n <count>", d("h_log_n"));
+    cmd.command("poll").description(d("h_poll")).option("--once", d("h_once"));
+  },
+  async run(ctx, args, opts) {
+    const [sub, ...rest] = args;
+    const { runNet } = await import("./_net_actions.ts");
+    try {
+      return await runNet(ctx, sub ?? "", rest, opts);
+    } catch (error) {
+      return await explain(ctx, error);
+    }
+  },
+};
+
+async function explain(ctx: CommandContext, error: unknown): Promise<number> {
+  const net = await import("../../hub/net/mod.ts");
+  const { Exit } = await import("./_net_actions.ts");
+  if (error instanceof UsageError) throw error;
+  if (error instanceof Exit) return error.code;
+  if (error instanceof net.NetUsageError) {
+    ctx.err(error.message);
+    return 1;
+  }
+  if (error instanceof net.SpineError) {
+    ctx.err(
+      error.status === 401 ? t(ctx.lang, "unauthorized") : t(ctx.lang, "spine_failed", {
+        detail: error.message,
+      }),
+    );
+    return 1;
+  }
+  if (error instanceof net.IdentityFileError) {
+    ctx.err(error.message);
+    return 1;
+  }
+  throw error;
+}

@@ -1,0 +1,30 @@
+/**
+ * `agent doctor`'s hub line: whether a hub answers on the control API.
+ *
+ * @module
+ */
+import type { CheckResult, DoctorContext } from "../doctor/types.ts";
+import { fetchControl } from "../control/mod.ts";
+import { catalogue } from "../i18n.ts";
+
+const t = catalogue({
+  running: "running (pid {pid}) on 127.0.0.1:{port}",
+  none: "no hub answers on 127.0.0.1:{port} (start one with `agent hub run`)",
+}, {
+  running: "çalışıyor (pid {pid}), 127.0.0.1:{port}",
+  none: "127.0.0.1:{port} üzerinde yanıt veren hub yok (`agent hub run` ile başlatın)",
+});
+
+/** `ok hub: running (pid N) ...` or `info hub: no hub answers ...`. */
+export async function hubCheck(d: DoctorContext): Promise<CheckResult[]> {
+  const port = d.config?.hub.port ?? 8790;
+  const health = await fetchControl(port, "/health", { timeoutMs: 1000 });
+  if (health === undefined || health.ok !== true) {
+    return [{ name: "hub", status: "info", detail: t(d.lang, "none", { port }) }];
+  }
+  return [{
+    name: "hub",
+    status: "ok",
+    detail: t(d.lang, "running", { pid: String(health.pid ?? "?"), port }),
+  }];
+}
