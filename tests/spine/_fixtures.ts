@@ -180,3 +180,33 @@ export async function hub(
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : {} };
 }
+
+/** Now in Unix seconds. */
+export function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+/** A well-shaped payload object for cases the spine rejects before the signature. */
+export function payloadObject(from: string, to: string, extra: Record<string, unknown> = {}) {
+  return {
+    v: 1,
+    id: "abcdefghijklmnop1234",
+    kind: "message",
+    from,
+    to,
+    ts: nowSeconds(),
+    thread: "abcdefghijklmnop1234",
+    reply_to: null,
+    hops: 0,
+    box: { epk: "AAAA", nonce: "AAAA", ct: "AAAA" },
+    ...extra,
+  };
+}
+
+/** A wire envelope around `payload` with an all-zero signature. */
+export function unsigned(payload: unknown): { payload: string; sig: string } {
+  return {
+    payload: b64uEncode(new TextEncoder().encode(JSON.stringify(payload))),
+    sig: b64uEncode(new Uint8Array(64)),
+  };
+}
