@@ -1,12 +1,11 @@
 import type { ExecutionContext } from "@cloudflare/workers-types/index.ts";
+import { b64uDecode } from "../net/mod.ts";
 import { CardMemo, fetchSenderCard } from "./card_fetch.ts";
 import { type Env, insecurePeersAllowed, ownAddress } from "./env.ts";
-import { handleHub } from "./hub_api.ts";
+import { fullCard, handleHub } from "./hub_api.ts";
 import { errorResponse, HttpError, json, methodNotAllowed } from "./http.ts";
 import { handleInbox } from "./inbox.ts";
 import { mailboxFor } from "./mailbox_client.ts";
-import { b64uDecode } from "../net/mod.ts";
-import { fullCard } from "./hub_api.ts";
 
 // Per isolate: lets a busy sender's envelopes skip the key-value read.
 const cardMemo = new CardMemo();
