@@ -80,6 +80,7 @@ export async function startAgent(
 ): Promise<TestAgent> {
   const token = `tok-${crypto.randomUUID()}`;
   const spine = options.spine ?? await startSpine({ hubToken: token });
+  const spineToken = options.env?.AGENT_SPINE_TOKEN ?? token;
   const home = await Deno.makeTempDir({ prefix: `agent-${name}-` });
   const paths = resolvePaths({ env: { AGENT_HOME: home } });
   await Deno.mkdir(`${home}/persona/subs`, { recursive: true });
@@ -129,14 +130,17 @@ export async function startAgent(
       },
     });
   let service = makeService(options);
+  const address = await node.address();
+  // Published before the test starts, so a peer's first card fetch finds it.
+  await node.publish();
   if (!options.noService) {
     service.start();
+    await until(`${name}'s service`, () => service.status().state === "polling");
   }
-  const address = await node.address();
   const agent: TestAgent = {
     name,
     spine,
-    token,
+    token: spineToken,
     home,
     paths,
     config,
