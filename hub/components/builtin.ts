@@ -16,6 +16,8 @@ export const BUILTIN_COMPONENTS: readonly BuiltinComponent[] = [
   { group: "agent.commands", name: "components", distribution: "agent-core" },
   { group: "agent.commands", name: "version", distribution: "agent-core" },
   { group: "agent.commands", name: "chat", distribution: "agent-core" },
+  { group: "agent.commands", name: "hub", distribution: "agent-core" },
+  { group: "agent.commands", name: "net", distribution: "agent-net" },
   // agent.tools
   {
     group: "agent.tools",
@@ -58,6 +60,13 @@ export const BUILTIN_COMPONENTS: readonly BuiltinComponent[] = [
     tier: 2,
     distribution: "agent-core",
     load: () => import("../tools/mod.ts").then((m) => m.fetchUrl),
+  },
+  {
+    group: "agent.tools",
+    name: "net_send",
+    tier: 2,
+    distribution: "agent-net",
+    load: () => import("../net/net_send_tool.ts").then((m) => m.netSend),
   },
   // agent.providers
   {
@@ -104,6 +113,12 @@ export const BUILTIN_COMPONENTS: readonly BuiltinComponent[] = [
     load: () => import("../sessions/mod.ts").then((m) => m.FileSessionStore),
   },
   // agent.channels
+  {
+    group: "agent.channels",
+    name: "net",
+    distribution: "agent-net",
+    load: () => import("../net/mod.ts").then((m) => m.NetService),
+  },
   // agent.subs
   {
     group: "agent.subs",

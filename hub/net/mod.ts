@@ -13,3 +13,4 @@ export * from "./service.ts";
 export * from "./setup.ts";
 export * from "./identity_file.ts";
 export * from "./turn/mod.ts";
+export * from "./net_send_tool.ts";

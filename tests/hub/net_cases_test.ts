@@ -328,3 +328,30 @@ Deno.test("user.md never reaches a network turn's prompt; the public note does",
     await vendor.close();
   }
 });
+
+Deno.test("the net_send tool (tier 2) sends to an accepted contact's sub-agent", async () => {
+  const { netSend } = await import("../../hub/net/mod.ts");
+  const { CONFIG_TEMPLATE } = await import("../../hub/config/template.ts");
+  const alice = await startAgent("alice", { replies: ["[no reply]"] });
+  const bob = await startAgent("bob", {
+    replies: ["Main."],
+    files: { "persona/subs/chef.md": "---\nabout: cooks\npublic: true\n---\nRecipes.\n" },
+  });
+  try {
+    await connect(alice, bob);
+    await Deno.writeTextFile(`${alice.home}/agent.toml`, CONFIG_TEMPLATE);
+    assertEquals(netSend.tier, 2);
+    const context = { paths: alice.paths, env: alice.env };
+    const bad = await netSend.execute({ to: "not an address", text: "x" }, context);
+    assert((bad as { error?: string }).error?.includes("is not ADDRESS"));
+    const result = await netSend.execute({ to: `${bob.address}/chef`, text: "Soup?" }, context);
+    assertEquals((result as { sent?: boolean }).sent, true);
+    await until(
+      "the chef answers",
+      async () => (await messagesIn(alice, bob.address)).some((e) => e.peer_sub === "chef"),
+    );
+  } finally {
+    await alice.close();
+    await bob.close();
+  }
+});
