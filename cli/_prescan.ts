@@ -15,6 +15,8 @@ export interface Prescan {
   help: boolean;
   /** The first word after the global options, if any. */
   command?: string;
+  /** The words after {@linkcode command}. */
+  rest: string[];
   /** `"version"` when `agent [globals] version` has nothing after it. */
   fast?: "version";
 }
@@ -23,7 +25,7 @@ const WITH_VALUE = new Set(["--home", "--profile", "--lang"]);
 
 /** Scans the global options and the subcommand name; never throws. */
 export function prescan(argv: readonly string[]): Prescan {
-  const out: Prescan = { verbose: false, help: false };
+  const out: Prescan = { verbose: false, help: false, rest: [] };
   let i = 0;
   for (; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -46,7 +48,8 @@ export function prescan(argv: readonly string[]): Prescan {
       break;
     }
   }
-  if (out.command === "version" && i === argv.length - 1 && !out.help) out.fast = "version";
+  out.rest = argv.slice(i + 1);
+  if (out.command === "version" && out.rest.length === 0 && !out.help) out.fast = "version";
   return out;
 }
 

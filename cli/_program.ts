@@ -6,13 +6,9 @@
  */
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { isLang, type Lang } from "../hub/i18n.ts";
-import { Logger } from "../hub/log.ts";
-import { resolvePaths } from "../hub/paths.ts";
-import { readEnvFileSync } from "../hub/env_file.ts";
-import { ConfigError, loadConfig } from "../hub/config/load.ts";
 import type { CommandModule } from "./command.ts";
-import { UsageError } from "./command.ts";
-import { type CommandContext, createContext, writeAll } from "./context.ts";
+import type { CommandContext } from "./context.ts";
+import { describe, failure, setupContext, usage, writeStderr, writeStdout } from "./_setup.ts";
 import { COMMANDS } from "./commands/_registry.ts";
 import type { Prescan } from "./_prescan.ts";
 import { t } from "./_messages.ts";
@@ -26,36 +22,9 @@ interface Selection {
 
 /** Runs `agent` with `argv` after the fast-path scan; returns the exit code. */
 export async function runProgram(argv: string[], pre: Prescan): Promise<number> {
-  const processEnv = Deno.env.toObject();
-  if (pre.profile !== undefined) Deno.env.set("AGENT_PROFILE", pre.profile);
-  let preLang: Lang | undefined;
-  if (pre.lang !== undefined) {
-    if (!isLang(pre.lang)) {
-      const lang = isLang(processEnv.AGENT_LANG) ? processEnv.AGENT_LANG : "en";
-      return usage(lang, t(lang, "bad_lang", { value: pre.lang }));
-    }
-    preLang = pre.lang;
-    Deno.env.set("AGENT_LANG", pre.lang);
-  }
-  const firstPaths = resolvePaths({ home: pre.home, env: processEnv });
-  const dotenv = readEnvFileSync(firstPaths.envFile);
-  // The environment wins over .env. Deno.env itself is left alone (but for the two
-  // exported options), so code that needs a key reads it from ctx.env.
-  const env: Record<string, string> = { ...dotenv, ...Deno.env.toObject() };
-  const paths = resolvePaths({ home: pre.home, env });
-  const lang: Lang = preLang ??
-    (isLang(env.AGENT_LANG) ? env.AGENT_LANG : uiLangOf(paths.configFile));
-  const profile = pre.profile ?? (env.AGENT_PROFILE || "home");
-  const logger = new Logger({ file: paths.logFile, stderr: pre.verbose ? "INFO" : "WARNING" });
-  const ctx = createContext({
-    paths,
-    env,
-    lang,
-    profile,
-    verbose: pre.verbose,
-    logger,
-    loadConfig: () => loadConfig(paths, { lang }),
-  });
+  const setup = setupContext(pre);
+  if ("exit" in setup) return setup.exit;
+  const { ctx, lang } = setup;
 
   const helpOut: string[] = [];
   const errOut: string[] = [];
@@ -173,12 +142,6 @@ function attach(
   }
 }
 
-function usage(lang: Lang, sentence: string): number {
-  void lang;
-  writeStderr(`${sentence}\n`);
-  return 2;
-}
-
 /** Turns a commander error into one of our sentences. */
 function commanderSentence(error: CommanderError, lang: Lang, argv: string[]): string {
   const quoted = [...error.message.matchAll(/'([^']*)'/g)].map((m) => m[1] ?? "");
@@ -249,51 +212,4 @@ function localiseHelp(text: string, lang: Lang): string {
     .replace(/^Commands:/gm, t(lang, "heading_commands"))
     .replace(/^Arguments:/gm, t(lang, "heading_arguments"))
     .replace(/^Global Options:/gm, t(lang, "heading_global"));
-}
-
-function failure(ctx: CommandContext, error: unknown): number {
-  if (error instanceof UsageError || error instanceof ConfigError) {
-    ctx.err(error.message);
-    return 2;
-  }
-  ctx.logger.write(
-    "ERROR",
-    error instanceof Error ? (error.stack ?? error.message) : String(error),
-  );
-  ctx.err(t(ctx.lang, "unexpected", { detail: describe(error) }));
-  return 1;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** `[ui] lang` from agent.toml without validating the rest; `en` when absent or unreadable. */
-function uiLangOf(configFile: string): Lang {
-  let text: string;
-  try {
-    text = Deno.readTextFileSync(configFile);
-  } catch {
-    return "en";
-  }
-  // A cheap scan: the [ui] table's lang key, so a broken file elsewhere still picks
-  // the language its error is shown in.
-  let inUi = false;
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim();
-    if (line.startsWith("[")) inUi = /^\[\s*ui\s*\]/.test(line);
-    else if (inUi) {
-      const m = line.match(/^lang\s*=\s*["']([a-z]+)["']/);
-      if (m && isLang(m[1])) return m[1];
-    }
-  }
-  return "en";
-}
-
-function writeStdout(text: string): void {
-  writeAll(Deno.stdout, new TextEncoder().encode(text));
-}
-
-function writeStderr(text: string): void {
-  writeAll(Deno.stderr, new TextEncoder().encode(text));
 }

@@ -21,6 +21,13 @@ export interface CommandModule {
    */
   configure(cmd: Command, lang: Lang): void;
   /**
+   * Boolean options (such as `--json`) the command also accepts without commander: a
+   * run whose words after the command are only these, and no help, skips loading
+   * commander (tens of milliseconds). They must match what {@linkcode configure}
+   * declares. Leave it out for commands with arguments or valued options.
+   */
+  plainFlags?: readonly string[];
+  /**
    * Runs the command and returns its exit code. `args` are the positional arguments,
    * `opts` the parsed options of the command that was invoked. For a group with nested
    * subcommands, `args[0]` is the nested command's name and `opts` are its options.

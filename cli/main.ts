@@ -1,10 +1,12 @@
 /**
  * The `agent` command's entry point. `agent version` takes a fast path that loads
- * only data; everything else goes through `_program.ts` (commander, context, config).
+ * only data; a built-in command given only its plain flags (`agent spend --json`) runs
+ * without commander; everything else goes through `_program.ts` (commander).
  *
  * @module
  */
-import { prescan } from "./_prescan.ts";
+import { type Prescan, prescan } from "./_prescan.ts";
+import type { CommandModule } from "./command.ts";
 import { resolvePaths } from "../hub/paths.ts";
 
 /** Runs `agent` with `argv` (without the program name) and returns the exit code. */
@@ -17,6 +19,18 @@ export async function main(argv: string[]): Promise<number> {
       Deno.stdout.writeSync(new TextEncoder().encode(text));
     } catch { /* a closed stdout: nothing to tell */ }
     return 0;
+  }
+  const plain = await plainCommand(pre);
+  if (plain !== undefined) {
+    const { setupContext, failure } = await import("./_setup.ts");
+    const setup = setupContext(pre);
+    if ("exit" in setup) return setup.exit;
+    const opts = Object.fromEntries(pre.rest.map((flag) => [flagKey(flag), true]));
+    try {
+      return await plain.run(setup.ctx, [], opts);
+    } catch (error) {
+      return failure(setup.ctx, error);
+    }
   }
   const { runProgram } = await import("./_program.ts");
   return await runProgram(argv, pre);
@@ -34,6 +48,23 @@ function listsExtraModules(home: string | undefined): boolean {
   } catch {
     return false;
   }
+}
+
+/** The built-in command this run names when every word after it is one of its plain flags. */
+async function plainCommand(pre: Prescan): Promise<CommandModule | undefined> {
+  if (pre.help || pre.command === undefined) return undefined;
+  const { COMMANDS } = await import("./commands/_registry.ts");
+  const entry = COMMANDS.find((c) => c.name === pre.command);
+  if (entry === undefined) return undefined;
+  const { command } = await entry.load();
+  const flags = command.plainFlags;
+  if (flags === undefined || !pre.rest.every((word) => flags.includes(word))) return undefined;
+  return command;
+}
+
+/** `--json` -> `json`, `--dry-run` -> `dryRun`, as commander names options. */
+function flagKey(flag: string): string {
+  return flag.replace(/^--?/, "").replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
 if (import.meta.main) {

@@ -29,6 +29,7 @@ export const command: CommandModule = {
         : "print {<role>: <spend object>} as JSON",
     );
   },
+  plainFlags: ["--json"],
   async run(ctx, _args, opts) {
     const config = await ctx.config();
     let ledger: Ledger | undefined;

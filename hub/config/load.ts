@@ -22,17 +22,10 @@ import type {
 import { configSchema, RANGES, type RawConfig, type Tag } from "./_schema.ts";
 import { CONFIG_TEMPLATE } from "./template.ts";
 import { t } from "./_messages.ts";
+import { ConfigError } from "./error.ts";
+import { readConfig } from "./read.ts";
 
-/** A problem with `agent.toml`; `message` is the sentence to show the user. */
-export class ConfigError extends Error {
-  override name = "ConfigError";
-  /** `"missing"` when the file does not exist, else `"invalid"`. */
-  readonly kind: "missing" | "invalid";
-  constructor(message: string, options?: ErrorOptions & { kind?: "missing" | "invalid" }) {
-    super(message, options);
-    this.kind = options?.kind ?? "invalid";
-  }
-}
+export { ConfigError };
 
 /** Options for {@linkcode parseConfig} and {@linkcode loadConfig}. */
 export interface ParseConfigOptions {
@@ -61,26 +54,11 @@ export const DEFAULT_HUB_PORT = 8790;
  * Reads `paths.configFile` and validates it.
  * Throws {@linkcode ConfigError} (`kind` `"missing"` when there is no file).
  */
-export async function loadConfig(
+export function loadConfig(
   paths: AgentPaths,
   options: ParseConfigOptions = {},
 ): Promise<AgentConfig> {
-  const lang = options.lang ?? "en";
-  const file = "agent.toml";
-  let text: string;
-  try {
-    text = await Deno.readTextFile(paths.configFile);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      throw new ConfigError(t(lang, "not_found", { file, path: paths.configFile }), {
-        kind: "missing",
-        cause: error,
-      });
-    }
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new ConfigError(t(lang, "unreadable", { file, detail }), { cause: error });
-  }
-  return parseConfig(text, file, options);
+  return readConfig(paths, options);
 }
 
 /**

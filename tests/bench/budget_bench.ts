@@ -113,7 +113,16 @@ try {
   const env = Object.fromEntries(
     Object.entries(Deno.env.toObject()).filter(([k]) => !k.startsWith("AGENT_")),
   );
-  const base = ["run", "--no-prompt", "--allow-read", "--allow-write", "--allow-env", MAIN];
+  // The flags of `deno task agent` and the installed command (lazy dynamic imports included).
+  const base = [
+    "run",
+    "--no-prompt",
+    "--unstable-lazy-dynamic-imports",
+    "--allow-read",
+    "--allow-write",
+    "--allow-env",
+    MAIN,
+  ];
   const spendArgs = [...base, "--home", home, "spend"];
   const versionArgs = [...base, "--home", home, "version"];
   await timeRun(spendArgs, env); // warm Deno's caches for both

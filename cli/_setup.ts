@@ -1,0 +1,115 @@
+/**
+ * Everything a command needs before it runs, without commander: the environment and
+ * `.env`, paths, language, profile and logger, built into a {@linkcode CommandContext};
+ * and how a command's outcome becomes an exit code. Shared by the full program and by
+ * the plain path that runs a command with only its plain flags.
+ *
+ * @module
+ */
+import { isLang, type Lang } from "../hub/i18n.ts";
+import { Logger } from "../hub/log.ts";
+import { resolvePaths } from "../hub/paths.ts";
+import { readEnvFileSync } from "../hub/env_file.ts";
+import { ConfigError } from "../hub/config/error.ts";
+import { readConfig } from "../hub/config/read.ts";
+import { UsageError } from "./command.ts";
+import { type CommandContext, createContext, writeAll } from "./context.ts";
+import type { Prescan } from "./_prescan.ts";
+import { t } from "./_messages.ts";
+
+/** The run's context and language, or the exit code of a run that cannot start. */
+export type Setup = { ctx: CommandContext; lang: Lang } | { exit: number };
+
+/** Builds the run's context from the scanned global options. */
+export function setupContext(pre: Prescan): Setup {
+  const processEnv = Deno.env.toObject();
+  if (pre.profile !== undefined) Deno.env.set("AGENT_PROFILE", pre.profile);
+  let preLang: Lang | undefined;
+  if (pre.lang !== undefined) {
+    if (!isLang(pre.lang)) {
+      const lang = isLang(processEnv.AGENT_LANG) ? processEnv.AGENT_LANG : "en";
+      return { exit: usage(lang, t(lang, "bad_lang", { value: pre.lang })) };
+    }
+    preLang = pre.lang;
+    Deno.env.set("AGENT_LANG", pre.lang);
+  }
+  const firstPaths = resolvePaths({ home: pre.home, env: processEnv });
+  const dotenv = readEnvFileSync(firstPaths.envFile);
+  // The environment wins over .env. Deno.env itself is left alone (but for the two
+  // exported options), so code that needs a key reads it from ctx.env.
+  const env: Record<string, string> = { ...dotenv, ...Deno.env.toObject() };
+  const paths = resolvePaths({ home: pre.home, env });
+  const lang: Lang = preLang ??
+    (isLang(env.AGENT_LANG) ? env.AGENT_LANG : uiLangOf(paths.configFile));
+  const profile = pre.profile ?? (env.AGENT_PROFILE || "home");
+  const logger = new Logger({ file: paths.logFile, stderr: pre.verbose ? "INFO" : "WARNING" });
+  const ctx = createContext({
+    paths,
+    env,
+    lang,
+    profile,
+    verbose: pre.verbose,
+    logger,
+    loadConfig: () => readConfig(paths, { lang }),
+  });
+
+  return { ctx, lang };
+}
+
+/** Prints a usage sentence on stderr; returns exit code 2. */
+export function usage(lang: Lang, sentence: string): number {
+  void lang;
+  writeStderr(`${sentence}\n`);
+  return 2;
+}
+
+/** Turns an error thrown by a command into its sentence and exit code. */
+export function failure(ctx: CommandContext, error: unknown): number {
+  if (error instanceof UsageError || error instanceof ConfigError) {
+    ctx.err(error.message);
+    return 2;
+  }
+  ctx.logger.write(
+    "ERROR",
+    error instanceof Error ? (error.stack ?? error.message) : String(error),
+  );
+  ctx.err(t(ctx.lang, "unexpected", { detail: describe(error) }));
+  return 1;
+}
+
+/** The message of an error, or its text. */
+export function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** `[ui] lang` from agent.toml without validating the rest; `en` when absent or unreadable. */
+function uiLangOf(configFile: string): Lang {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(configFile);
+  } catch {
+    return "en";
+  }
+  // A cheap scan: the [ui] table's lang key, so a broken file elsewhere still picks
+  // the language its error is shown in.
+  let inUi = false;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line.startsWith("[")) inUi = /^\[\s*ui\s*\]/.test(line);
+    else if (inUi) {
+      const m = line.match(/^lang\s*=\s*["']([a-z]+)["']/);
+      if (m && isLang(m[1])) return m[1];
+    }
+  }
+  return "en";
+}
+
+/** Writes text to stdout. */
+export function writeStdout(text: string): void {
+  writeAll(Deno.stdout, new TextEncoder().encode(text));
+}
+
+/** Writes text to stderr. */
+export function writeStderr(text: string): void {
+  writeAll(Deno.stderr, new TextEncoder().encode(text));
+}

@@ -1,0 +1,17 @@
+/**
+ * The error of a bad or missing `agent.toml`, kept apart from the loader so code
+ * that only recognises it loads no TOML parser or schema.
+ *
+ * @module
+ */
+
+/** A problem with `agent.toml`; `message` is the sentence to show the user. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+  /** `"missing"` when the file does not exist, else `"invalid"`. */
+  readonly kind: "missing" | "invalid";
+  constructor(message: string, options?: ErrorOptions & { kind?: "missing" | "invalid" }) {
+    super(message, options);
+    this.kind = options?.kind ?? "invalid";
+  }
+}

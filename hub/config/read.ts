@@ -1,0 +1,106 @@
+/**
+ * Reads `agent.toml` for a command run, fast: the file is read every time, but the
+ * TOML parser and the zod schema load only when its text changed since the last
+ * validated read. The validated result is kept at `<AGENT_DATA_DIR>/cache/config.json`
+ * (0600), keyed by the exact text and by a fingerprint of the loader itself (the
+ * version, and the loader modules' modification times when they are files), so a
+ * new release or an edited schema never reads a stale entry. Only valid
+ * configurations are kept; every error comes from a fresh parse.
+ *
+ * @module
+ */
+import type { AgentPaths } from "../paths.ts";
+import type { Lang } from "../i18n.ts";
+import type { AgentConfig } from "./types.ts";
+import { ConfigError } from "./error.ts";
+import { VERSION } from "../components/distributions.ts";
+import { t } from "./_messages.ts";
+
+/** Options for {@linkcode readConfig}. */
+export interface ReadConfigOptions {
+  /** Language of the error sentences. @default "en" */
+  lang?: Lang;
+}
+
+interface CacheEntry {
+  fingerprint: string;
+  text: string;
+  config: AgentConfig;
+}
+
+/** The modules whose code decides what a text validates to. */
+const LOADER_MODULES = ["load.ts", "_schema.ts", "types.ts", "template.ts"];
+
+/**
+ * Reads and validates `agent.toml` like `loadConfig`, reusing the last validated
+ * result while the text and the loader are unchanged; throws `ConfigError`.
+ */
+export async function readConfig(
+  paths: AgentPaths,
+  options: ReadConfigOptions = {},
+): Promise<AgentConfig> {
+  const lang = options.lang ?? "en";
+  const file = "agent.toml";
+  let text: string;
+  try {
+    text = await Deno.readTextFile(paths.configFile);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new ConfigError(t(lang, "not_found", { file, path: paths.configFile }), {
+        kind: "missing",
+        cause: error,
+      });
+    }
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(t(lang, "unreadable", { file, detail }), { cause: error });
+  }
+  const cacheFile = `${paths.dataDir}/cache/config.json`;
+  const fingerprint = loaderFingerprint();
+  const cached = readEntry(cacheFile);
+  if (cached !== undefined && cached.fingerprint === fingerprint && cached.text === text) {
+    return cached.config;
+  }
+  const { parseConfig } = await import("./load.ts");
+  const config = parseConfig(text, file, { lang });
+  writeEntry(cacheFile, { fingerprint, text, config });
+  return config;
+}
+
+function loaderFingerprint(): string {
+  const parts = [VERSION];
+  for (const name of LOADER_MODULES) {
+    const url = new URL(`./${name}`, import.meta.url);
+    if (url.protocol !== "file:") continue;
+    try {
+      parts.push(`${name}:${Deno.statSync(url).mtime?.getTime() ?? 0}`);
+    } catch { /* a bundled build has no module files: the version stands for them */ }
+  }
+  return parts.join("|");
+}
+
+/** A missing, unreadable or half-written entry is simply a miss. */
+function readEntry(file: string): CacheEntry | undefined {
+  try {
+    const value = JSON.parse(Deno.readTextFileSync(file));
+    if (typeof value?.fingerprint !== "string" || typeof value?.text !== "string") return undefined;
+    if (typeof value.config !== "object" || value.config === null) return undefined;
+    return value as CacheEntry;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Atomic (temp file, rename); a cache that cannot be written costs only speed. */
+function writeEntry(file: string, entry: CacheEntry): void {
+  const dir = file.slice(0, file.lastIndexOf("/"));
+  const tmp = `${file}.${Deno.pid}.tmp`;
+  try {
+    Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    Deno.writeTextFileSync(tmp, JSON.stringify(entry), { mode: 0o600 });
+    Deno.renameSync(tmp, file);
+  } catch {
+    try {
+      Deno.removeSync(tmp);
+    } catch { /* nothing was written */ }
+  }
+}
