@@ -33,6 +33,8 @@ export interface AgentRunOptions {
   stdin?: string;
   /** Working directory. @default the repository root */
   cwd?: string;
+  /** The program to run instead of `cli/main.ts`, e.g. a bundle. */
+  main?: string;
 }
 
 const realHome = Deno.env.get("HOME") ?? "/root";
@@ -48,7 +50,7 @@ export async function agent(args: string[], options: AgentRunOptions = {}): Prom
     ...options.env,
   };
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...PERMS, MAIN, ...args],
+    args: ["run", ...PERMS, options.main ?? MAIN, ...args],
     cwd: options.cwd ?? ROOT,
     env,
     clearEnv: true,
