@@ -1,0 +1,146 @@
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { startAgent, type TestAgent, until } from "./_agents.ts";
+import { startSpine } from "../spine/_harness.ts";
+import { type DoorbellMode, type SpineProxy, startSpineProxy } from "./_spine_proxy.ts";
+import type { NetTimings } from "../../hub/net/mod.ts";
+
+interface Pair {
+  alice: TestAgent;
+  bob: TestAgent;
+  proxy: SpineProxy;
+  close(): Promise<void>;
+}
+
+/** Bob's hub reaches its spine through a proxy that treats the doorbell as told. */
+async function pair(
+  mode: DoorbellMode,
+  link: "auto" | "websocket" | "poll",
+  timings: Partial<NetTimings> = {},
+): Promise<Pair> {
+  const token = `tok-${crypto.randomUUID()}`;
+  const spine = await startSpine({ hubToken: token });
+  const proxy = startSpineProxy(spine.url, mode);
+  const alice = await startAgent("alice", { link: "poll" });
+  const bob = await startAgent("bob", {
+    spine,
+    link,
+    timings,
+    env: { AGENT_SPINE_TOKEN: token, AGENT_SPINE_URL: proxy.url },
+  });
+  await alice.node.add(bob.address, "hi");
+  await until(
+    "request",
+    async () => (await bob.node.state.contact(alice.address))?.state === "pending_in",
+  ).catch((e) => {
+    console.log(JSON.stringify(bob.service.status()), bob.handled.length);
+    throw e;
+  });
+  await bob.node.accept(alice.address);
+  await until(
+    "accept",
+    async () => (await alice.node.state.contact(bob.address))?.state === "accepted",
+  );
+  return {
+    alice,
+    bob,
+    proxy,
+    async close() {
+      await alice.close();
+      await bob.close();
+      await proxy.close();
+      await spine.stop();
+    },
+  };
+}
+
+async function delivered(p: Pair, text: string): Promise<void> {
+  await p.alice.node.send(p.bob.address, text);
+  await until(
+    `bob handles '${text}'`,
+    async () => (await p.bob.node.state.log()).some((e) => e.direction === "in" && e.text === text),
+  );
+}
+
+Deno.test("link auto: a 404 on the upgrade falls back to the long poll at once", async () => {
+  const p = await pair(404, "auto");
+  try {
+    await until("fallback", () => p.bob.service.status().doorbell.fallbacks === 1);
+    const s = p.bob.service.status();
+    assertEquals([s.link, s.state], ["poll", "polling"]);
+    assert(s.doorbell.retry_at !== undefined);
+    assert(s.doorbell.last_error?.includes("404"), s.doorbell.last_error ?? "");
+    assertEquals(p.proxy.upgrades, 1);
+    await delivered(p, "over the long poll");
+  } finally {
+    await p.close();
+  }
+});
+
+Deno.test("link auto: a 426 falls back too, and the doorbell is retried later", async () => {
+  const p = await pair(426, "auto", { doorbellRetryMs: 1500 });
+  try {
+    await until("fallback", () => p.bob.service.status().doorbell.fallbacks === 1);
+    p.proxy.mode = "pass";
+    await until("doorbell back", () => p.bob.service.status().link === "websocket", 10_000);
+    await until("connected", () => p.bob.service.status().doorbell.connects === 1, 5000).catch(
+      (e) => {
+        console.log(JSON.stringify(p.bob.service.status()));
+        throw e;
+      },
+    );
+    assertEquals(p.bob.service.status().doorbell.retry_at, undefined);
+    await delivered(p, "over the doorbell again");
+  } finally {
+    await p.close();
+  }
+});
+
+Deno.test("link auto: three short-lived connections in a row fall back", async () => {
+  const p = await pair("cut", "auto");
+  try {
+    await until("fallback", () => p.bob.service.status().doorbell.fallbacks === 1, 10_000);
+    const s = p.bob.service.status();
+    assertEquals(s.doorbell.connects, 3);
+    assertEquals(s.link, "poll");
+    await delivered(p, "after three failed attempts");
+  } finally {
+    await p.close();
+  }
+});
+
+Deno.test("link websocket: never falls back; fetches over HTTP between attempts", async () => {
+  const p = await pair(404, "websocket");
+  try {
+    await until("several attempts", () => p.proxy.upgrades >= 3, 10_000);
+    const s = p.bob.service.status();
+    assertEquals([s.link, s.doorbell.fallbacks], ["websocket", 0]);
+    await delivered(p, "fetched after a backoff");
+  } finally {
+    await p.close();
+  }
+});
+
+Deno.test("link poll: never opens the doorbell", async () => {
+  const p = await pair("pass", "poll");
+  try {
+    await delivered(p, "long-polled");
+    assertEquals(p.proxy.upgrades, 0);
+    assertEquals(p.bob.service.status().link, "poll");
+  } finally {
+    await p.close();
+  }
+});
+
+Deno.test("a silent doorbell counts as dropped after the drop time; the safety fetch still delivers", async () => {
+  const p = await pair("silent", "websocket", { pingMs: 100, dropMs: 800, safetyFetchMs: 200 });
+  try {
+    await delivered(p, "found by the safety fetch");
+    await until(
+      "dropped",
+      () => p.bob.service.status().doorbell.last_error?.startsWith("no frame for") === true,
+    );
+    assert(p.bob.service.status().doorbell.connects >= 1);
+  } finally {
+    await p.close();
+  }
+});
