@@ -1,0 +1,202 @@
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { agent } from "../cli/_run.ts";
+import { freePort, startSpine } from "../spine/_harness.ts";
+import { until } from "./_agents.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+async function newHome(port = freePort()): Promise<string> {
+  const home = await Deno.makeTempDir({ prefix: "agent-hub-cli-" });
+  const init = await agent(["--home", home, "init", "--yes", "--language", "en"]);
+  assertEquals(init.code, 0, init.stderr);
+  const toml = await Deno.readTextFile(`${home}/agent.toml`);
+  await Deno.writeTextFile(`${home}/agent.toml`, toml.replace(/^port = \d+$/m, `port = ${port}`));
+  return home;
+}
+
+function spawnHub(home: string, env: Record<string, string> = {}): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}cli/main.ts`, "--home", home, "hub", "run"],
+    env: { NO_COLOR: "1", ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+async function running(home: string): Promise<{ running: boolean; pid: number | null }> {
+  const r = await agent(["--home", home, "hub", "status", "--json"]);
+  assertEquals(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+Deno.test("agent hub run/status/stop: lock, control API, clean stop, already running", async () => {
+  const port = freePort();
+  const home = await newHome(port);
+  const hub = spawnHub(home);
+  try {
+    await until("the hub runs", async () => (await running(home)).running, 30_000);
+    const second = await agent(["--home", home, "hub", "run"]);
+    assertEquals(second.code, 1);
+    assert(second.stderr.startsWith(`hub is already running (pid ${hub.pid})...`), second.stderr);
+    // deno-lint-ignore no-explicit-any
+    const status: any = await (await fetch(`http://127.0.0.1:${port}/status`)).json();
+    assert("brain" in status.spend.roles);
+    assertEquals([status.net.configured, status.net.state], [false, "idle"]);
+    const text = await agent(["--home", home, "hub", "status"]);
+    assert(text.stdout.startsWith(`hub: running (pid ${hub.pid}), up `), text.stdout);
+    const doctor = await agent(["--home", home, "doctor"]);
+    assert(doctor.stdout.includes(`ok hub: running (pid ${hub.pid}) on 127.0.0.1:${port}`));
+    const stop = await agent(["--home", home, "hub", "stop"]);
+    assertEquals(stop.code, 0);
+    assertEquals(stop.stdout, `Stop signal sent (pid ${hub.pid}).\nhub stopped.\n`);
+    assertEquals((await hub.status).code, 0);
+    assertEquals((await running(home)).running, false);
+  } finally {
+    try {
+      hub.kill("SIGKILL");
+    } catch { /* gone */ }
+    await hub.stdout.cancel().catch(() => {});
+    await hub.stderr.cancel().catch(() => {});
+  }
+});
+
+Deno.test("agent hub: Ctrl-C stops cleanly; a killed hub is recorded as the last crash", async () => {
+  const home = await newHome();
+  let hub = spawnHub(home);
+  await until("the hub runs", async () => (await running(home)).running, 30_000);
+  hub.kill("SIGINT");
+  assertEquals((await hub.status).code, 0);
+  await hub.stdout.cancel().catch(() => {});
+  await hub.stderr.cancel().catch(() => {});
+  hub = spawnHub(home);
+  await until("the hub runs again", async () => (await running(home)).running, 30_000);
+  const killed = hub.pid;
+  hub.kill("SIGKILL");
+  await hub.status;
+  await hub.stdout.cancel().catch(() => {});
+  await hub.stderr.cancel().catch(() => {});
+  hub = spawnHub(home);
+  try {
+    await until("the hub runs a third time", async () => (await running(home)).running, 30_000);
+    const r = await agent(["--home", home, "hub", "status", "--json"]);
+    const report = JSON.parse(r.stdout);
+    assertEquals(report.last_crash.pid, killed);
+    assert(report.last_crash.reason.includes("without a clean shutdown"));
+  } finally {
+    await agent(["--home", home, "hub", "stop"]);
+    await hub.status;
+    await hub.stdout.cancel().catch(() => {});
+    await hub.stderr.cancel().catch(() => {});
+  }
+});
+
+Deno.test("agent hub stop: a hub that ignores SIGTERM is reported after the timeout", async () => {
+  const home = await newHome();
+  // A stand-in "hub" that ignores SIGTERM holds the lock.
+  const stubborn = new Deno.Command("sh", {
+    args: ["-c", "trap '' TERM; sleep 30"],
+  }).spawn();
+  try {
+    await Deno.mkdir(`${home}/data`, { recursive: true });
+    await Deno.writeTextFile(
+      `${home}/data/hub.lock`,
+      JSON.stringify({ pid: stubborn.pid, started_at: Date.now() }),
+    );
+    const r = await agent(["--home", home, "hub", "stop", "--timeout", "0.5"]);
+    assertEquals(r.code, 1);
+    assertEquals(r.stdout, `Stop signal sent (pid ${stubborn.pid}).\n`);
+    assertEquals(r.stderr, "hub did not stop within 0.5 s.\n");
+    const bad = await agent(["--home", home, "hub", "stop", "--timeout", "soon"]);
+    assertEquals(bad.code, 2);
+  } finally {
+    stubborn.kill("SIGKILL");
+    await stubborn.status;
+  }
+});
+
+Deno.test("agent hub systemd-unit and install on Linux", async () => {
+  const home = await newHome();
+  const unit = await agent([
+    "--home",
+    home,
+    "hub",
+    "systemd-unit",
+    "--python",
+    "/opt/deno/bin/deno",
+  ]);
+  assertEquals(unit.code, 0);
+  assert(unit.stdout.includes(`ExecStart=/opt/deno/bin/deno run `));
+  assert(unit.stdout.includes(`${ROOT}cli/main.ts --home ${home} hub run`));
+  if (Deno.build.os !== "darwin") {
+    const install = await agent(["--home", home, "hub", "install"]);
+    assertEquals(install.code, 1);
+    assert(install.stderr.includes("is for macOS (launchd)"));
+  }
+});
+
+Deno.test("agent net: init, publish, add, poll --once, accept, send, log between two homes", async () => {
+  const tokenA = "token-a";
+  const tokenB = "token-b";
+  const spineA = await startSpine({ hubToken: tokenA });
+  const spineB = await startSpine({ hubToken: tokenB });
+  const homeA = await newHome();
+  const homeB = await newHome();
+  const envA = {
+    AGENT_SPINE_URL: spineA.url,
+    AGENT_SPINE_TOKEN: tokenA,
+    AGENT_NET_ALLOW_INSECURE: "1",
+  };
+  const envB = {
+    AGENT_SPINE_URL: spineB.url,
+    AGENT_SPINE_TOKEN: tokenB,
+    AGENT_NET_ALLOW_INSECURE: "1",
+  };
+  const a = (...args: string[]) => agent(["--home", homeA, "net", ...args], { env: envA });
+  const b = (...args: string[]) => agent(["--home", homeB, "net", ...args], { env: envB });
+  try {
+    assertEquals((await a("init", "--name", "Alice")).code, 0);
+    const again = await a("init");
+    assert(again.stdout.startsWith("The network identity already exists"), again.stdout);
+    assertEquals((await b("init")).code, 0);
+    assertEquals((await b("name", "Bob", "the", "Builder")).code, 0);
+    assertEquals((await a("publish")).code, 0);
+    assertEquals((await b("publish")).code, 0);
+    const card = JSON.parse((await b("card")).stdout);
+    assertEquals([card.name, card.address], ["Bob the Builder", spineB.address]);
+    const status = await a("status");
+    assert(status.stdout.includes("card: published, matches (Alice)"), status.stdout);
+
+    const bad = await a("add", "Not An Address");
+    assertEquals(bad.code, 2);
+    const add = await a("add", spineB.address, "--note", "Hi Bob");
+    assertEquals(add.code, 0, add.stderr);
+    assertEquals((await b("poll", "--once")).stdout, "Handled 1 envelope(s), dropped 0.\n");
+    const contacts = await b("contacts");
+    assert(contacts.stdout.includes(`pending_in  ${spineA.address}  Alice · Hi Bob`));
+    assertEquals((await b("accept", spineA.address)).code, 0);
+    await a("poll", "--once");
+    const notYet = await b("send", "127.0.0.9:1", "hello");
+    assertEquals(notYet.code, 1);
+    const send = await a("send", spineB.address, "How", "are", "you?");
+    assertEquals(send.code, 0, send.stderr);
+    await b("poll", "--once"); // Bob's fake model answers "Okay."
+    await a("poll", "--once");
+    const log = await a("log");
+    const lines = log.stdout.trim().split("\n").map((l) => l.slice(17));
+    assertEquals(lines, [
+      `out ${spineB.address} contact_request: Hi Bob`,
+      `in  ${spineB.address} contact_accept`,
+      `out ${spineB.address} message: How are you?`,
+      `in  ${spineB.address} message: Okay.`,
+      // Alice's own fake model answers Bob's reply (hops 2); max_hops ends it later.
+      `out ${spineB.address} message: Okay.`,
+    ]);
+    assertEquals((await a("log", "-n", "1")).stdout.trim().slice(17), lines[4]);
+    assertEquals((await a("block", spineB.address)).code, 0);
+    assertEquals((await a("remove", spineB.address)).code, 0);
+    assertEquals((await a("remove", spineB.address)).code, 1);
+  } finally {
+    await spineA.stop();
+    await spineB.stop();
+  }
+});
