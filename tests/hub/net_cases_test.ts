@@ -355,3 +355,81 @@ Deno.test("the net_send tool (tier 2) sends to an accepted contact's sub-agent",
     await bob.close();
   }
 });
+
+Deno.test("two auto-replying agents stop at max_hops; the hourly limit stops a contact", async () => {
+  const alice = await startAgent("alice", { replies: ["Alice again."] });
+  const bob = await startAgent("bob", { replies: ["Bob again."] });
+  try {
+    await connect(alice, bob);
+    await alice.node.send(bob.address, "Start");
+    // hops 0 (Alice) .. 6: the reply that would carry hops 7 is never made.
+    await until("the exchange ends", async () => {
+      const log = await bob.node.state.log();
+      return log.filter((e) => e.kind === "message").length >= 7;
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    const all = [...await alice.node.state.log(), ...await bob.node.state.log()]
+      .filter((e) => e.kind === "message" && e.direction === "out");
+    assertEquals(all.length, 7, JSON.stringify(all));
+    const bobLog = await bob.node.state.log();
+    assert(bobLog.some((e) => e.direction === "in" && e.kind === "message"));
+    const logText = await Deno.readTextFile(bob.paths.logFile);
+    assert(logText.includes("max_hops"), "the skipped reply is logged");
+
+    // Lower the hourly limit to what Bob already sent: the next message gets no model call.
+    bob.config.net.max_auto_replies_per_hour = (await bob.node.state.counts()).auto_replies[
+      alice.address
+    ]!.length;
+    const before = (await messagesIn(alice, bob.address)).length;
+    await alice.node.send(bob.address, "One more?");
+    await until(
+      "bob handles it",
+      async () => (await messagesIn(bob, alice.address)).some((e) => e.text === "One more?"),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    assertEquals((await messagesIn(alice, bob.address)).length, before);
+    assert((await Deno.readTextFile(bob.paths.logFile)).includes("rate_limited"));
+  } finally {
+    await alice.close();
+    await bob.close();
+  }
+});
+
+Deno.test("an accepted contact's envelope signed with another key is dropped as key changed", async () => {
+  const { handleUpdate } = await import("../../hub/net/mod.ts");
+  const { sealBox, signEnvelope } = await import("../../net/mod.ts");
+  const alice = await startAgent("alice", { replies: ["[no reply]"] });
+  const bob = await startAgent("bob", { replies: ["Hello."] });
+  try {
+    await connect(alice, bob);
+    // The spine caches Alice's card, so a changed key meets the hub's pinned key in
+    // practice only after the cache expires; hand the envelope to the handler directly.
+    const other = await generateIdentity();
+    const header = {
+      id: "KeyChangedEnvelope01",
+      kind: "message" as const,
+      from: alice.address,
+      to: bob.address,
+    };
+    const box = await sealBox({ text: "trust me" }, header, bob.node.identity.boxKey);
+    const wire = await signEnvelope({
+      v: 1,
+      ...header,
+      ts: Math.floor(Date.now() / 1000),
+      thread: header.id,
+      reply_to: null,
+      hops: 0,
+      box,
+    }, other);
+    const result = await handleUpdate(
+      { node: bob.node, turn: turnOf(bob) },
+      { seq: 999, received_at: 0, envelope: wire },
+    );
+    assert(result.outcome === "dropped" && result.reason.startsWith("key changed"));
+    assert((await Deno.readTextFile(bob.paths.logFile)).includes("key changed"));
+    assertEquals((await bob.node.state.contact(alice.address))?.state, "accepted");
+  } finally {
+    await alice.close();
+    await bob.close();
+  }
+});
