@@ -14,8 +14,9 @@ import {
   loadIdentity,
   type NetLogEntry,
   type NetNode,
-  NetState,
+  type NetState,
   openNetwork,
+  openState,
 } from "../../hub/net/mod.ts";
 import { t } from "./_net_messages.ts";
 
@@ -38,7 +39,7 @@ export async function runNet(
           : t(lang, "exists", { source: result.source, file: result.file }),
       );
       if (name !== undefined) {
-        const state = NetState.file(ctx.paths.netDir);
+        const state = await stateOf(ctx);
         await state.setProfile({ ...await state.profile(), name });
         ctx.out(t(lang, "name_set", { name }));
       }
@@ -46,7 +47,7 @@ export async function runNet(
     }
     case "name": {
       const name = checkName(ctx, args.join(" "));
-      const state = NetState.file(ctx.paths.netDir);
+      const state = await stateOf(ctx);
       await state.setProfile({ ...await state.profile(), name });
       ctx.out(t(lang, "name_set", { name }));
       return 0;
@@ -95,7 +96,7 @@ export async function runNet(
     }
     case "block": {
       const address = checkAddress(ctx, args[0]);
-      const state = NetState.file(ctx.paths.netDir);
+      const state = await stateOf(ctx);
       const now = Math.floor(Date.now() / 1000);
       const known = await state.contact(address);
       await state.saveContact(
@@ -117,7 +118,7 @@ export async function runNet(
     }
     case "remove": {
       const address = checkAddress(ctx, args[0]);
-      const removed = await NetState.file(ctx.paths.netDir).removeContact(address);
+      const removed = await (await stateOf(ctx)).removeContact(address);
       if (!removed) {
         ctx.err(t(lang, "not_known", { address }));
         return 1;
@@ -199,7 +200,7 @@ async function status(ctx: CommandContext): Promise<number> {
   );
   const opened = await openNetwork({ config, env: ctx.env, paths: ctx.paths, logger: ctx.logger })
     .catch(() => undefined);
-  const state = NetState.file(ctx.paths.netDir);
+  const state = await stateOf(ctx);
   if (opened?.ok) {
     const node = opened.node;
     try {
@@ -248,7 +249,7 @@ async function status(ctx: CommandContext): Promise<number> {
 }
 
 async function contacts(ctx: CommandContext): Promise<number> {
-  const all = await NetState.file(ctx.paths.netDir).contacts();
+  const all = await (await stateOf(ctx)).contacts();
   if (all.length === 0) {
     ctx.out(t(ctx.lang, "no_contacts"));
     return 0;
@@ -269,7 +270,7 @@ async function log(ctx: CommandContext, opts: Record<string, unknown>): Promise<
     n = Number(opts.n);
     if (!Number.isInteger(n) || n <= 0) throw new UsageError(t(ctx.lang, "bad_n"));
   }
-  let entries = await NetState.file(ctx.paths.netDir).log();
+  let entries = await (await stateOf(ctx)).log();
   if (typeof opts.address === "string") {
     entries = entries.filter((e) => e.address === opts.address);
   }
@@ -344,4 +345,8 @@ function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ").trim();
   const chars = Array.from(flat);
   return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : flat;
+}
+
+async function stateOf(ctx: CommandContext): Promise<NetState> {
+  return openState(await ctx.config(), ctx.env, ctx.paths);
 }

@@ -11,7 +11,7 @@ import type { AgentPaths } from "../paths.ts";
 import { loadIdentity } from "./identity_file.ts";
 import { NetNode } from "./node.ts";
 import { SpineClient } from "./spine_client.ts";
-import { NetState } from "./store/mod.ts";
+import { NetState, SpineDocuments } from "./store/mod.ts";
 
 /** The result of {@linkcode openNetwork}. */
 export type OpenedNetwork =
@@ -28,16 +28,34 @@ export interface OpenNetworkOptions {
   now?: () => number;
 }
 
+/**
+ * The network store `[net] store` names: the spine's state API (`spine`, when the
+ * spine URL and token are there) or files under `<AGENT_DATA_DIR>/net/`.
+ */
+export function openState(
+  config: AgentConfig,
+  env: Readonly<Record<string, string | undefined>>,
+  paths: AgentPaths,
+  options: { fetch?: typeof fetch } = {},
+): NetState {
+  const url = env.AGENT_SPINE_URL?.trim();
+  const token = env.AGENT_SPINE_TOKEN?.trim();
+  return config.net.store === "spine" && url && token
+    ? new NetState(new SpineDocuments(url, token, options))
+    : NetState.file(paths.netDir);
+}
+
 /** Opens the network store and, when configured, the node. */
 export async function openNetwork(options: OpenNetworkOptions): Promise<OpenedNetwork> {
   const { env, paths } = options;
-  if (options.config.net.store === "spine") {
-    // TODO(#5): store = spine (cloud mode) keeps the documents in the spine's state API.
-    options.logger.warn("[net] store = spine is for cloud mode; this hub keeps the file store");
-  }
-  const state = NetState.file(paths.netDir);
   const url = env.AGENT_SPINE_URL?.trim();
   const token = env.AGENT_SPINE_TOKEN?.trim();
+  const state = openState(
+    options.config,
+    env,
+    paths,
+    options.fetch ? { fetch: options.fetch } : {},
+  );
   if (!url) return { ok: false, missing: "AGENT_SPINE_URL", state };
   if (!token) return { ok: false, missing: "AGENT_SPINE_TOKEN", state };
   const loaded = await loadIdentity(paths, env);

@@ -7,3 +7,4 @@
 export * from "./atomic_file.ts";
 export * from "./documents.ts";
 export * from "./state.ts";
+export * from "./spine_documents.ts";
