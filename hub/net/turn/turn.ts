@@ -266,13 +266,11 @@ export async function runAgentTurn(deps: TurnDeps, request: AgentRequest): Promi
     now: deps.now,
     lang: deps.lang,
   });
+  // The title in meta wins over the agent's own (the first message, here the frame).
   const result = await agent.turn(request.sessionId, request.prompt, {
     peer: request.peer,
     meta: request.meta,
   });
-  // The agent titles a new session after its first message (here the frame); the
-  // network session keeps the spec's title.
-  await agent.sessions.patchMeta(request.sessionId, { title: request.meta.title });
   return result.text;
 }
 
