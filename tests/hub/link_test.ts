@@ -144,3 +144,43 @@ Deno.test("a silent doorbell counts as dropped after the drop time; the safety f
     await p.close();
   }
 });
+
+Deno.test("a full batch (50) is fetched again at once; everything queued while away is handled", async () => {
+  const token = `tok-${crypto.randomUUID()}`;
+  const spine = await startSpine({ hubToken: token, rateLimits: false });
+  const alice = await startAgent("alice", { link: "poll" });
+  const bob = await startAgent("bob", {
+    spine,
+    env: { AGENT_SPINE_TOKEN: token },
+    net: { auto_reply: false },
+    // Only the doorbell's hello (and rings) trigger fetches: no safety fetch in this test.
+    timings: { safetyFetchMs: 600_000 },
+  });
+  try {
+    await alice.node.add(bob.address, "hi");
+    await until(
+      "request",
+      async () => (await bob.node.state.contact(alice.address))?.state === "pending_in",
+    );
+    await bob.node.accept(alice.address);
+    await until(
+      "accept",
+      async () => (await alice.node.state.contact(bob.address))?.state === "accepted",
+    );
+    await bob.stopService();
+    const before = bob.handled.length;
+    for (let i = 0; i < 55; i++) await alice.node.send(bob.address, `queued ${i}`);
+    assertEquals((await bob.node.spine.health()).mailbox, 55);
+    await bob.restartService();
+    await bob.waitHandled(before + 55, 30_000);
+    const texts = (await bob.node.state.log()).filter((e) => e.kind === "message")
+      .map((e) => e.text);
+    assertEquals(texts, Array.from({ length: 55 }, (_, i) => `queued ${i}`));
+    await until("all acknowledged", async () => (await bob.node.spine.health()).mailbox === 0);
+    assert(await bob.node.state.cursor() > 50);
+  } finally {
+    await alice.close();
+    await bob.close();
+    await spine.stop();
+  }
+});
