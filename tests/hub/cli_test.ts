@@ -200,3 +200,65 @@ Deno.test("agent net: init, publish, add, poll --once, accept, send, log between
     await spineB.stop();
   }
 });
+
+Deno.test("agent hub run answers the network: a running hub handles requests and messages", async () => {
+  const spineA = await startSpine({ hubToken: "ta" });
+  const spineB = await startSpine({ hubToken: "tb" });
+  const port = freePort();
+  const homeA = await newHome(port);
+  const homeB = await newHome();
+  const envA = {
+    AGENT_SPINE_URL: spineA.url,
+    AGENT_SPINE_TOKEN: "ta",
+    AGENT_NET_ALLOW_INSECURE: "1",
+  };
+  const envB = {
+    AGENT_SPINE_URL: spineB.url,
+    AGENT_SPINE_TOKEN: "tb",
+    AGENT_NET_ALLOW_INSECURE: "1",
+  };
+  const a = (...args: string[]) => agent(["--home", homeA, "net", ...args], { env: envA });
+  const b = (...args: string[]) => agent(["--home", homeB, "net", ...args], { env: envB });
+  assertEquals((await a("init", "--name", "Hub A")).code, 0);
+  assertEquals((await b("init", "--name", "Cli B")).code, 0);
+  assertEquals((await b("publish")).code, 0);
+  const hub = spawnHub(homeA, envA);
+  try {
+    // deno-lint-ignore no-explicit-any
+    const status = async (): Promise<any> =>
+      await (await fetch(`http://127.0.0.1:${port}/status`)).json().catch(() => undefined);
+    await until("the hub's network runs", async () => {
+      try {
+        return (await status())?.net?.state === "polling";
+      } catch {
+        return false;
+      }
+    }, 30_000);
+    // The hub published its card at start.
+    assertEquals(JSON.parse((await a("card")).stdout).name, "Hub A");
+    assertEquals((await b("add", spineA.address, "--note", "from the CLI")).code, 0);
+    await until(
+      "the hub takes the request",
+      async () => (await a("contacts")).stdout.includes(`pending_in  ${spineB.address}`),
+      30_000,
+    );
+    assertEquals((await a("accept", spineB.address)).code, 0);
+    await b("poll", "--once");
+    assertEquals((await b("send", spineA.address, "Anyone home?")).code, 0);
+    await until("the hub answers", async () => {
+      await b("poll", "--once");
+      return (await b("log")).stdout.includes(`in  ${spineA.address} message: Okay.`);
+    }, 30_000);
+    const net = (await status()).net;
+    assertEquals([net.configured, net.link, net.state], [true, "websocket", "polling"]);
+    assert(net.doorbell.rings >= 2 && net.doorbell.connects === 1, JSON.stringify(net));
+    assertEquals(net.address, spineA.address);
+  } finally {
+    hub.kill("SIGTERM");
+    await hub.status;
+    await hub.stdout.cancel().catch(() => {});
+    await hub.stderr.cancel().catch(() => {});
+    await spineA.stop();
+    await spineB.stop();
+  }
+});
