@@ -69,7 +69,8 @@ export function failure(ctx: CommandContext, error: unknown): number {
     ctx.err(error.message);
     return 2;
   }
-  ctx.logger.write(
+  // The stack goes to the log file only: a user sees one sentence, never a trace.
+  new Logger({ file: ctx.paths.logFile, stderr: "off" }).write(
     "ERROR",
     error instanceof Error ? (error.stack ?? error.message) : String(error),
   );

@@ -68,5 +68,17 @@ function flagKey(flag: string): string {
 }
 
 if (import.meta.main) {
-  Deno.exit(await main(Deno.args));
+  let code: number;
+  try {
+    code = await main(Deno.args);
+  } catch (error) {
+    // Whatever escaped the commands (a module that failed to load, say): one line,
+    // never a stack trace.
+    const detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    try {
+      Deno.stderr.writeSync(new TextEncoder().encode(`agent failed: ${detail}\n`));
+    } catch { /* a closed stderr: nothing to tell */ }
+    code = 1;
+  }
+  Deno.exit(code);
 }

@@ -70,13 +70,21 @@ async function runInit(ctx: CommandContext, opts: InitOptions): Promise<number> 
   // The rest of the setup speaks the language just chosen.
   lang = language;
 
-  const result = await setupHome(paths, {
-    ...(provider === undefined ? {} : { provider: provider as ShippedProvider }),
-    ...(opts.profile === undefined ? {} : { profile: opts.profile }),
-    language,
-    force,
-    env: Deno.env.toObject(),
-  });
+  let result;
+  try {
+    result = await setupHome(paths, {
+      ...(provider === undefined ? {} : { provider: provider as ShippedProvider }),
+      ...(opts.profile === undefined ? {} : { profile: opts.profile }),
+      language,
+      force,
+      env: Deno.env.toObject(),
+    });
+  } catch (error) {
+    // A home that is a file, or a directory that cannot be written: one sentence.
+    if (!isFileSystemError(error)) throw error;
+    ctx.err(t(lang, "init_failed", { path: paths.home, detail: error.message }));
+    return 1;
+  }
   for (const step of result.steps) ctx.out(t(lang, step.action, { path: step.path }));
   if (result.profile !== undefined) {
     const key = result.profile.action === "set" ? "profile_set" : "profile_kept";
@@ -112,4 +120,9 @@ async function askLanguage(ctx: CommandContext): Promise<Lang> {
     // Ctrl-C or a closed terminal: keep the default rather than fail the setup.
     return ctx.lang;
   }
+}
+
+/** Whether `error` is one of Deno's file-system errors (NotADirectory, PermissionDenied, ...). */
+function isFileSystemError(error: unknown): error is Error {
+  return Object.values(Deno.errors).some((kind) => error instanceof kind);
 }

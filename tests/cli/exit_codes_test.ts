@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
 import { agent, cleanup, isOneSentence, tempDir } from "./_run.ts";
+import { homeWith } from "./_home.ts";
+
+const HELLO = new URL("./fixtures/hello_component.ts", import.meta.url).pathname;
 
 Deno.test("exit codes follow the spec's table for the foundation commands", async () => {
   const home = await tempDir();
@@ -51,5 +54,15 @@ Deno.test("an invalid agent.toml is one sentence for commands that need it", asy
     r.stderr,
     "agent.toml: [models.roles.brain] 'provider' must be one of vendor-a, vendor-b, vendor-c, local-runtime, vendor-d, fake. Showing the built-in components only.\n",
   );
+  await cleanup();
+});
+
+Deno.test("an unexpected error is one sentence and exit 1; its stack goes only to the log", async () => {
+  const home = await homeWith([HELLO]);
+  const r = await agent(["--home", home, "hello", "--boom"]);
+  assert.equal(r.code, 1);
+  assert.equal(r.stderr, "The command failed: boom on purpose\n");
+  const log = await Deno.readTextFile(`${home}/data/logs/agent.log`);
+  assert.match(log, / ERROR Error: boom on purpose +at /);
   await cleanup();
 });

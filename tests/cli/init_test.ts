@@ -205,3 +205,13 @@ Deno.test("agent init --home beats AGENT_HOME and the default ~/.agent", async (
   assert.ok(await Deno.stat(`${user}/.agent/agent.toml`));
   await cleanup();
 });
+
+Deno.test("agent init into a home that cannot be made is one sentence and exit 1", async () => {
+  const file = `${await tempDir()}/not-a-dir`;
+  await Deno.writeTextFile(file, "");
+  const r = await agent(["--home", file, "init", "--yes"]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, new RegExp(`^Cannot set up ${file}: [^\\n]+\\n$`));
+  assert.doesNotMatch(r.stderr, /\n\s+at /);
+  await cleanup();
+});
