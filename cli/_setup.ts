@@ -23,6 +23,17 @@ export type Setup = { ctx: CommandContext; lang: Lang } | { exit: number };
 /** Builds the run's context from the scanned global options. */
 export function setupContext(pre: Prescan): Setup {
   const processEnv = Deno.env.toObject();
+  // `--home=` would quietly make the working directory the home.
+  for (const [name, value] of [["--home", pre.home], ["--profile", pre.profile]] as const) {
+    if (value !== undefined && value.trim() === "") {
+      const lang = isLang(pre.lang)
+        ? pre.lang
+        : isLang(processEnv.AGENT_LANG)
+        ? processEnv.AGENT_LANG
+        : "en";
+      return { exit: usage(lang, t(lang, "option_missing_argument", { name })) };
+    }
+  }
   if (pre.profile !== undefined) Deno.env.set("AGENT_PROFILE", pre.profile);
   let preLang: Lang | undefined;
   if (pre.lang !== undefined) {

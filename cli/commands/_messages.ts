@@ -20,6 +20,7 @@ export const t = catalogue({
   bad_provider:
     "Unknown provider '{value}'; use one of vendor-a, vendor-b, vendor-c, vendor-d, fake.",
   bad_language: "Unknown language '{value}'; use en or tr.",
+  empty_home: "The option '--home' needs a directory.",
   bad_profile: "The profile name '{value}' must be letters, digits, '.', '_' or '-'.",
   ask_language: "Language of the agent",
   created: "created {path}",
@@ -58,6 +59,7 @@ export const t = catalogue({
   bad_provider:
     "Bilinmeyen sağlayıcı '{value}'; vendor-a, vendor-b, vendor-c, vendor-d veya fake kullanın.",
   bad_language: "Bilinmeyen dil '{value}'; en veya tr kullanın.",
+  empty_home: "'--home' seçeneği bir dizin ister.",
   bad_profile: "'{value}' profil adı yalnızca harf, rakam, '.', '_' veya '-' içermeli.",
   ask_language: "Ajanın dili",
   created: "oluşturuldu: {path}",

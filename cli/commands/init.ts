@@ -58,6 +58,9 @@ async function runInit(ctx: CommandContext, opts: InitOptions): Promise<number> 
   if (opts.profile !== undefined && !/^[A-Za-z0-9._-]+$/.test(opts.profile)) {
     throw new UsageError(t(lang, "bad_profile", { value: opts.profile }));
   }
+  if (opts.home !== undefined && opts.home.trim() === "") {
+    throw new UsageError(t(lang, "empty_home"));
+  }
   const paths = opts.home === undefined
     ? ctx.paths
     : resolvePaths({ home: opts.home, env: ctx.env });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { agent, cleanup, isOneSentence } from "./_run.ts";
+import { agent, cleanup, isOneSentence, tempDir } from "./_run.ts";
 
 Deno.test("an unknown command exits 2 with one sentence", async () => {
   const r = await agent(["frobnicate"]);
@@ -80,5 +80,20 @@ Deno.test("usage errors and help follow --lang tr", async () => {
   assert.match(h.stdout, /Seçenekler:/);
   const e = await agent(["frobnicate"], { env: { AGENT_LANG: "tr" } });
   assert.match(e.stderr, /^Bilinmeyen komut/);
+  await cleanup();
+});
+
+Deno.test("an empty --home or --profile is a usage error, never the working directory", async () => {
+  const cwd = await tempDir();
+  for (const args of [["--home=", "doctor"], ["--home", "", "doctor"], ["--profile=", "doctor"]]) {
+    const r = await agent(args, { cwd });
+    assert.ok(isOneSentence(r), `${args.join(" ")}: ${r.stderr}`);
+    const name = args[0]!.replace("=", "");
+    assert.equal(r.stderr, `The option '${name}' needs a value.\n`);
+  }
+  const i = await agent(["init", "--yes", "--home="], { cwd });
+  assert.ok(isOneSentence(i), i.stderr);
+  assert.equal(i.stderr, "The option '--home' needs a directory.\n");
+  assert.deepEqual([...Deno.readDirSync(cwd)], [], "nothing was written in the working directory");
   await cleanup();
 });
