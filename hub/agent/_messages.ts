@@ -64,7 +64,7 @@ export const t = catalogue({
     "{provider}, {role} rolünü kısıtlıyor (HTTP 429) ve {tries} denemeden sonra da reddetti.",
   model_failed: "{role} ({provider} {model}) başarısız oldu: {detail}",
   missing_credential:
-    "rol {role}: '{provider}' sağlayıcısında {variable} eksik (adlar .env.example içinde)",
+    "role {role}: '{provider}' sağlayıcısında {variable} eksik (adlar .env.example içinde)",
   unknown_role: "agent.toml içinde '{role}' adında bir rol yok.",
   chat_header:
     "agent chat · oturum {session} · rol {role} ({provider} {model}). Komutlar için /help; çıkmak için /quit ya da Ctrl-D.",

@@ -94,7 +94,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
     lang,
   });
   const missing = router.missingCredentialSentence(role);
-  if (missing !== undefined) return fail(options, missing);
+  // The Errors table's line, the same one `agent doctor` prints for this role.
+  if (missing !== undefined) return fail(options, `fail ${missing}`);
 
   // --- open ---------------------------------------------------------------------------
   const ledger = options.openLedger();

@@ -92,7 +92,13 @@ model_id = "gpt-x"
     assert.equal(missing.code, 2);
     assert.equal(
       missing.stderr.trim(),
-      "role brain: provider 'vendor-b' is missing VENDOR_B_API_KEY (names are in .env.example)",
+      "fail role brain: provider 'vendor-b' is missing VENDOR_B_API_KEY (names are in .env.example)",
+    );
+    const turkish = await agent(["--lang", "tr", "chat"], { home, stdin: "Hello\n" });
+    assert.equal(turkish.code, 2);
+    assert.equal(
+      turkish.stderr.trim(),
+      "fail role brain: 'vendor-b' sağlayıcısında VENDOR_B_API_KEY eksik (adlar .env.example içinde)",
     );
     assert.equal(missing.stdout, "");
     assert.throws(() => Deno.statSync(`${home}/data/spend.sqlite3`), "the ledger was not opened");
