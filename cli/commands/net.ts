@@ -52,7 +52,7 @@ async function explain(ctx: CommandContext, error: unknown): Promise<number> {
   if (error instanceof UsageError) throw error;
   if (error instanceof Exit) return error.code;
   if (error instanceof net.NetUsageError) {
-    ctx.err(error.message);
+    ctx.err(error.sentence(ctx.lang));
     return 1;
   }
   if (error instanceof net.SpineError) {

@@ -18,6 +18,8 @@ import {
 } from "../../net/mod.ts";
 import type { AgentConfig } from "../config/types.ts";
 import type { Logger } from "../log.ts";
+import type { Lang } from "../i18n.ts";
+import { type NetMessageKey, t } from "./_messages.ts";
 import type { AgentPaths } from "../paths.ts";
 import type { NetLogEntry } from "./turn/mod.ts";
 import type { Contact, NetState } from "./store/mod.ts";
@@ -32,6 +34,21 @@ import {
 /** The owner asked for something the contact's state does not allow; the message says why. */
 export class NetUsageError extends Error {
   override name = "NetUsageError";
+  /** The sentence's key, for {@linkcode NetUsageError.sentence}. */
+  key: NetMessageKey;
+  /** Its values. */
+  vars: Record<string, string>;
+
+  constructor(key: NetMessageKey, vars: Record<string, string> = {}) {
+    super(t("en", key, vars));
+    this.key = key;
+    this.vars = vars;
+  }
+
+  /** The sentence in `lang`. */
+  sentence(lang: Lang): string {
+    return t(lang, this.key, this.vars);
+  }
 }
 
 /** Options for {@linkcode NetNode}. */
@@ -168,7 +185,7 @@ export class NetNode {
     if (existing?.state === "pending_in") return await this.accept(address);
     if (existing?.state === "accepted") return existing;
     if (address === await this.address()) {
-      throw new NetUsageError(`${address} is this agent's own address.`);
+      throw new NetUsageError("own_address", { address });
     }
     const card = await this.fetchCard(address);
     const now = this.nowSec();
@@ -205,7 +222,7 @@ export class NetNode {
     const contact = await this.state.contact(address);
     if (contact === undefined || contact.state !== "pending_in") {
       if (contact?.state === "accepted") return contact;
-      throw new NetUsageError(`There is no pending request from ${address}.`);
+      throw new NetUsageError("no_pending", { address });
     }
     const now = this.nowSec();
     const accepted: Contact = { ...contact, state: "accepted", updated_at: now, accepted_at: now };
@@ -246,12 +263,12 @@ export class NetNode {
   async send(address: string, text: string, sub?: string): Promise<{ id: string }> {
     checkAddress(address);
     if (Array.from(text).length > MESSAGE_TEXT_MAX) {
-      throw new NetUsageError(`The message is longer than ${MESSAGE_TEXT_MAX} characters.`);
+      throw new NetUsageError("too_long");
     }
-    if (text.trim() === "") throw new NetUsageError("The message is empty.");
+    if (text.trim() === "") throw new NetUsageError("empty");
     const contact = await this.state.contact(address);
     if (contact?.state !== "accepted") {
-      throw new NetUsageError(`${address} is not an accepted contact.`);
+      throw new NetUsageError("not_accepted", { address });
     }
     const sent = await this.deliver(
       "message",
@@ -286,5 +303,5 @@ export class NetNode {
 }
 
 function checkAddress(address: string): void {
-  if (!isAddress(address)) throw new NetUsageError(`'${address}' is not an agent address.`);
+  if (!isAddress(address)) throw new NetUsageError("bad_address", { address });
 }

@@ -16,6 +16,7 @@
 import type { NetNode } from "./node.ts";
 import { type HandleDeps, handleUpdate } from "./handle.ts";
 import { SpineError, type Update } from "./spine_client.ts";
+import { ringDoorbell } from "./doorbell.ts";
 
 /** Timings of the service; tests shrink them. */
 export interface NetTimings {
@@ -102,7 +103,6 @@ export class NetService {
   #loop: Promise<void> | undefined;
   #fetching: Promise<void> | undefined;
   #again = false;
-  #ws: WebSocket | undefined;
   #onHandled: NetServiceOptions["onHandled"];
 
   constructor(options: NetServiceOptions) {
@@ -148,9 +148,6 @@ export class NetService {
   /** Stops the service and waits for it. */
   async stop(): Promise<void> {
     this.#stop.abort();
-    try {
-      this.#ws?.close();
-    } catch { /* closing */ }
     await this.#loop;
     await this.#fetching?.catch(() => {});
   }
@@ -268,83 +265,27 @@ export class NetService {
   }
 
   /** One doorbell connection, from open to close. */
-  #connectOnce(): Promise<{ opened: boolean; lastedMs: number; status?: number }> {
+  async #connectOnce(): Promise<{ opened: boolean; lastedMs: number; status?: number }> {
     const node = this.#node!;
     const t = this.#timings;
-    return new Promise((resolve) => {
-      let opened = false;
-      let openedAt = 0;
-      let lastFrame = Date.now();
-      let errorText: string | undefined;
-      const timers: ReturnType<typeof setInterval>[] = [];
-      let ws: WebSocket;
-      try {
-        // Deno's WebSocket takes headers (the DOM typings do not know it).
-        const init = { headers: node.spine.authHeaders } as unknown as string[];
-        ws = new WebSocket(node.spine.wsUrl, init);
-      } catch (error) {
-        this.#status.doorbell.last_error = describe(error);
-        resolve({ opened: false, lastedMs: 0 });
-        return;
-      }
-      this.#ws = ws;
-      const onStop = () => ws.close();
-      this.#stop.signal.addEventListener("abort", onStop, { once: true });
-      ws.onopen = () => {
-        opened = true;
-        openedAt = Date.now();
-        lastFrame = openedAt;
+    const end = await ringDoorbell({
+      url: node.spine.wsUrl,
+      headers: node.spine.authHeaders,
+      pingMs: t.pingMs,
+      dropMs: t.dropMs,
+      safetyFetchMs: t.safetyFetchMs,
+      signal: this.#stop.signal,
+      probe: () => node.spine.probeDoorbell(this.#stop.signal),
+      onOpen: () => {
         this.#status.doorbell.connects++;
         if (this.#status.doorbell.connects > 1) this.#status.doorbell.reconnects++;
-        timers.push(setInterval(() => {
-          try {
-            ws.send("ping");
-          } catch { /* closing */ }
-        }, t.pingMs));
-        timers.push(setInterval(() => {
-          if (Date.now() - lastFrame > t.dropMs) {
-            errorText = `no frame for ${Math.round(t.dropMs / 1000)} s`;
-            ws.close();
-          }
-        }, Math.max(10, Math.min(5000, t.dropMs / 5))));
-        timers.push(setInterval(() => this.#ring(false), t.safetyFetchMs));
-      };
-      ws.onmessage = (event) => {
-        lastFrame = Date.now();
-        if (event.data === "pong") return;
-        let message: { type?: unknown };
-        try {
-          message = JSON.parse(String(event.data));
-        } catch {
-          return;
-        }
-        if (message.type === "hello" || message.type === "mail") this.#ring(true);
-      };
-      ws.onerror = (event) => {
-        errorText = (event as ErrorEvent).message || "doorbell error";
-      };
-      ws.onclose = async (event) => {
-        for (const timer of timers) clearInterval(timer);
-        this.#stop.signal.removeEventListener("abort", onStop);
-        this.#ws = undefined;
-        const lastedMs = opened ? Date.now() - openedAt : 0;
-        if (opened) {
-          if (!this.#stop.signal.aborted) {
-            this.#status.doorbell.last_error = errorText ?? `doorbell closed (${event.code})`;
-          }
-          resolve({ opened, lastedMs });
-          return;
-        }
-        let status = statusIn(errorText);
-        if (status === undefined && !this.#stop.signal.aborted) {
-          status = await node.spine.probeDoorbell(this.#stop.signal);
-        }
-        this.#status.doorbell.last_error = errorText === undefined
-          ? `doorbell refused (HTTP ${status})`
-          : `${errorText}${status ? ` (HTTP ${status})` : ""}`;
-        resolve(status ? { opened, lastedMs, status } : { opened, lastedMs });
-      };
+      },
+      onRing: (counted) => this.#ring(counted),
     });
+    if (end.error !== undefined) this.#status.doorbell.last_error = end.error;
+    return end.status === undefined
+      ? { opened: end.opened, lastedMs: end.lastedMs }
+      : { opened: end.opened, lastedMs: end.lastedMs, status: end.status };
   }
 
   /** A doorbell message (or the safety timer): fetch with `timeout=0`, coalesced. */
@@ -468,11 +409,6 @@ export async function fetchAndHandle(
   await node.spine.ack(seqs, options.signal);
   await node.state.setCursor(Math.max(...seqs));
   return updates.length;
-}
-
-function statusIn(text: string | undefined): number | undefined {
-  const match = text === undefined ? null : /\b(401|403|404|426|500|502|503)\b/.exec(text);
-  return match === null ? undefined : Number(match[1]);
 }
 
 function describe(error: unknown): string {
