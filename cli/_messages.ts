@@ -14,7 +14,7 @@ export const t = catalogue({
   opt_lang: "language, en or tr (default: AGENT_LANG, else [ui] lang in agent.toml)",
   opt_verbose: "send INFO as well as WARNING log lines to stderr",
   help_command: "show help for a command",
-  unknown_command: "Unknown command '{name}'; run 'agent --help' to see the commands.",
+  unknown_command: "Unknown command '{name}'; run '{usage} --help' to see the commands.",
   unknown_option: "Unknown option '{name}'; run '{usage} --help' to see the options.",
   missing_argument: "'{usage}' needs the argument '{name}'.",
   option_missing_argument: "The option '{name}' needs a value.",
@@ -39,7 +39,7 @@ export const t = catalogue({
   opt_lang: "dil, en veya tr (varsayılan: AGENT_LANG, yoksa agent.toml içindeki [ui] lang)",
   opt_verbose: "WARNING'in yanında INFO günlük satırlarını da stderr'e yazar",
   help_command: "bir komutun yardımını gösterir",
-  unknown_command: "Bilinmeyen komut '{name}'; komutları görmek için 'agent --help' çalıştırın.",
+  unknown_command: "Bilinmeyen komut '{name}'; komutları görmek için '{usage} --help' çalıştırın.",
   unknown_option:
     "Bilinmeyen seçenek '{name}'; seçenekleri görmek için '{usage} --help' çalıştırın.",
   missing_argument: "'{usage}' için '{name}' bağımsız değişkeni gerekli.",

@@ -67,15 +67,17 @@ export async function runProgram(argv: string[], pre: Prescan): Promise<number> 
       return 0;
     }
     if (error.code === "commander.help") {
+      const topic = unknownHelpTopic(program, argv);
+      if (topic !== undefined) return usage(lang, t(lang, "unknown_command", topic));
       // A command (or a group) called without its subcommand: help on stderr, exit 2.
       writeStderr(localiseHelp(errOut.join(""), lang));
-      const words = usageOf(argv);
+      const words = usageOf(program, argv);
       return usage(
         lang,
         words === "agent" ? t(lang, "no_command") : t(lang, "no_subcommand", { usage: words }),
       );
     }
-    return usage(lang, commanderSentence(error, lang, argv));
+    return usage(lang, commanderSentence(error, lang, argv, usageOf(program, argv)));
   }
   if (selection === undefined) {
     writeStderr(localiseHelp(program.helpInformation(), lang));
@@ -143,13 +145,17 @@ function attach(
 }
 
 /** Turns a commander error into one of our sentences. */
-function commanderSentence(error: CommanderError, lang: Lang, argv: string[]): string {
+function commanderSentence(
+  error: CommanderError,
+  lang: Lang,
+  argv: string[],
+  usageText: string,
+): string {
   const quoted = [...error.message.matchAll(/'([^']*)'/g)].map((m) => m[1] ?? "");
   const name = quoted[0] ?? "";
-  const usageText = usageOf(argv);
   switch (error.code) {
     case "commander.unknownCommand":
-      return t(lang, "unknown_command", { name });
+      return t(lang, "unknown_command", { name, usage: usageText });
     case "commander.unknownOption": {
       // An unknown option before the command word is a global one.
       const at = argv.findIndex((a) => a === name || a.startsWith(`${name}=`));
@@ -181,27 +187,46 @@ function stripError(message: string): string {
   return message.replace(/^error: /, "").replace(/\.$/, "");
 }
 
-/** `agent <command words>` of this run, for messages. */
-function usageOf(argv: string[]): string {
+/**
+ * `agent <command words>` of this run, as far as the words name commands (so an
+ * extra argument or an unknown subcommand is not part of it), for messages.
+ */
+function usageOf(program: Command, argv: string[]): string {
+  return commandPath(program, argv).words.join(" ");
+}
+
+/** The commands `argv` names, and the first positional word after them. */
+function commandPath(program: Command, argv: string[]): { words: string[]; next?: string } {
   const words: string[] = ["agent"];
+  let cmd = program;
   let skip = false;
   for (const arg of argv) {
     if (skip) {
       skip = false;
       continue;
     }
-    if (arg === "--home" || arg === "--profile" || arg === "--lang") {
+    if (cmd === program && (arg === "--home" || arg === "--profile" || arg === "--lang")) {
       skip = true;
       continue;
     }
-    if (arg.startsWith("-")) {
-      if (words.length > 1) break;
-      continue;
-    }
+    if (arg.startsWith("-")) continue;
+    const sub = cmd.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+    if (sub === undefined) return { words, next: arg };
     words.push(arg);
-    if (words.length >= 3) break;
+    cmd = sub;
   }
-  return words.join(" ");
+  return { words };
+}
+
+/** `agent [...] help <word>` where `<word>` names no command: that word and its parent. */
+function unknownHelpTopic(
+  program: Command,
+  argv: string[],
+): { name: string; usage: string } | undefined {
+  const { words, next } = commandPath(program, argv);
+  if (next !== "help") return undefined;
+  const after = argv.slice(argv.lastIndexOf("help") + 1).find((a) => !a.startsWith("-"));
+  return after === undefined ? undefined : { name: after, usage: words.join(" ") };
 }
 
 function localiseHelp(text: string, lang: Lang): string {

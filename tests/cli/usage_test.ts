@@ -97,3 +97,24 @@ Deno.test("an empty --home or --profile is a usage error, never the working dire
   assert.deepEqual([...Deno.readDirSync(cwd)], [], "nothing was written in the working directory");
   await cleanup();
 });
+
+Deno.test("usage sentences name the command as typed, without the stray word", async () => {
+  const cases: [string[], string][] = [
+    [
+      ["doctor", "extra"],
+      "'agent doctor' takes no more arguments than it lists in 'agent doctor --help'.",
+    ],
+    [["hub", "frob"], "Unknown command 'frob'; run 'agent hub --help' to see the commands."],
+    [["help", "frob"], "Unknown command 'frob'; run 'agent --help' to see the commands."],
+    [
+      ["hub", "status", "--frob"],
+      "Unknown option '--frob'; run 'agent hub status --help' to see the options.",
+    ],
+  ];
+  for (const [args, sentence] of cases) {
+    const r = await agent(args);
+    assert.ok(isOneSentence(r), `${args.join(" ")}: ${r.stderr}`);
+    assert.equal(r.stderr, `${sentence}\n`);
+  }
+  await cleanup();
+});
