@@ -281,6 +281,7 @@ function issueSentence(issue: z.core.$ZodIssue, file: string, lang: Lang): strin
     return t(lang, "budget_period", { file, role: tomlKey(String(path[2] ?? "")) });
   }
   // An element of a list is reported as the list's key.
+  const inList = typeof path[path.length - 1] === "number";
   while (path.length > 0 && typeof path[path.length - 1] === "number") path = path.slice(0, -1);
   const key = String(path[path.length - 1] ?? "");
   const parent = path.slice(0, -1);
@@ -304,7 +305,8 @@ function issueSentence(issue: z.core.$ZodIssue, file: string, lang: Lang): strin
     return t(lang, "range_int", { file, table, key, min, max });
   }
   if (tag === "too_long") return t(lang, "too_long", { file, table, key, max: 80 });
-  const expected = EXPECTED[tag];
+  // A wrong element makes the whole list wrong: `replies = [1]` is not a list of strings.
+  const expected = inList && tag === "type_string" ? "a_list_of_strings" : EXPECTED[tag];
   if (expected !== undefined) {
     return t(lang, "type", { file, table, key, expected: t(lang, expected) });
   }

@@ -175,6 +175,17 @@ Deno.test("parseConfig() names the table and key of wrong values", () => {
   assert.match(errorOf(`x = [`), /^agent\.toml: not valid TOML at line 1, column \d+: /);
 });
 
+Deno.test("parseConfig() calls a list with a wrong element a wrong list", () => {
+  assert.equal(
+    errorOf(`[models.roles.brain]\n${ROLE}params = { replies = ["a", 1] }`),
+    "agent.toml: [models.roles.brain.params] 'replies' must be a list of strings.",
+  );
+  assert.equal(
+    errorOf(`[components]\nmodules = [1]`),
+    "agent.toml: [components] 'modules' must be a list of strings.",
+  );
+});
+
 Deno.test("parseConfig() speaks Turkish when asked", () => {
   assert.equal(
     errorOf(`[models.roles.brain]\n${ROLE}budget = { usd = 1 }`, "tr"),
