@@ -23,6 +23,8 @@ export const t = catalogue({
   sessions_not_writable: "{path} cannot be written: {detail}",
   sessions_spine_ok: "spine store at {url}",
   sessions_spine_missing: "backend 'spine' needs {variable} in .env",
+  sessions_no_component:
+    "backend '{backend}' is not provided by any enabled agent.sessions component; see 'agent components'",
   persona_ok: "{files}",
   persona_missing: "{file} is missing; run 'agent init' to create it",
   env_missing: "{path} not found; keys you add with /settings go there (mode 0600)",
@@ -51,6 +53,8 @@ export const t = catalogue({
   sessions_not_writable: "{path} yazılamıyor: {detail}",
   sessions_spine_ok: "{url} adresinde omurga deposu",
   sessions_spine_missing: "'spine' deposu için .env içinde {variable} gerekli",
+  sessions_no_component:
+    "'{backend}' deposunu etkin hiçbir agent.sessions bileşeni sağlamıyor; 'agent components' komutuna bakın",
   persona_ok: "{files}",
   persona_missing: "{file} eksik; oluşturmak için 'agent init' çalıştırın",
   env_missing: "{path} bulunamadı; /settings ile eklediğiniz anahtarlar oraya yazılır (kip 0600)",

@@ -83,6 +83,18 @@ function localUrl(baseUrl: string | undefined, env: Readonly<Record<string, stri
 /** `sessions`: the session store can be used. */
 export async function sessionsCheck(d: DoctorContext): Promise<CheckResult[]> {
   const backend = d.config?.sessions.backend ?? "file";
+  // A backend no enabled component provides would leave chat without its store.
+  const registry = await loadRegistry(d.config, d.paths, { lang: d.lang });
+  const provided = registry.components.some((c) =>
+    c.group === "agent.sessions" && c.name === backend && c.enabled
+  );
+  if (!provided) {
+    return [{
+      name: "sessions",
+      status: "fail",
+      detail: t(d.lang, "sessions_no_component", { backend }),
+    }];
+  }
   if (backend === "spine") {
     for (const variable of ["AGENT_SPINE_URL", "AGENT_SPINE_TOKEN"]) {
       if (!d.env[variable]) {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { configCheck, envCheck, rolesCheck } from "./core_checks.ts";
+import { configCheck, envCheck, rolesCheck, sessionsCheck } from "./core_checks.ts";
 import type { DoctorContext } from "./types.ts";
 import { ConfigError, parseConfig } from "../config/load.ts";
 import { resolvePaths } from "../paths.ts";
@@ -63,6 +63,28 @@ Deno.test("envCheck() is quiet when every name is listed", async () => {
       status: "ok",
       detail: "every name in .env (1) is listed in .env.example",
     }]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("sessionsCheck() fails a backend that no enabled component provides", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    const spine = ctx(`[sessions]\nbackend = "spine"`, {
+      AGENT_SPINE_URL: "u",
+      AGENT_SPINE_TOKEN: "t",
+    }, home);
+    assert.deepEqual(await sessionsCheck(spine), [{
+      name: "sessions",
+      status: "fail",
+      detail:
+        "backend 'spine' is not provided by any enabled agent.sessions component; see 'agent components'",
+    }]);
+    const off = ctx(`[components]\ndisabled = ["file"]`, {}, home);
+    assert.equal((await sessionsCheck(off))[0]?.status, "fail");
+    const file = ctx(`[sessions]\nbackend = "file"`, {}, home);
+    assert.equal((await sessionsCheck(file))[0]?.status, "ok");
   } finally {
     await Deno.remove(home, { recursive: true });
   }
