@@ -24,6 +24,7 @@ export const CREDENTIAL_VARIABLES: Readonly<Record<ProviderId, readonly string[]
     "VENDOR_D_PROFILE",
     "VENDOR_D_ACCESS_KEY_ID",
     "VENDOR_D_SECRET_ACCESS_KEY",
+    "VENDOR_D_SESSION_TOKEN",
     "VENDOR_D_BEARER_TOKEN",
   ],
   fake: [],

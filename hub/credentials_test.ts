@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { hasCredentials, missingCredential } from "./credentials.ts";
+import { CREDENTIAL_VARIABLES, hasCredentials, missingCredential } from "./credentials.ts";
+import { envNames } from "./env_file.ts";
+import { ENV_EXAMPLE } from "./config/setup_files.ts";
 import type { ProviderId, RoleParams } from "./config/types.ts";
 
 function role(provider: ProviderId, params: RoleParams = {}) {
@@ -55,4 +57,13 @@ Deno.test("missingCredential() checks vendor-d's region and one credential form"
     undefined,
   );
   assert.equal(hasCredentials("vendor-d", region), false);
+});
+
+Deno.test("CREDENTIAL_VARIABLES are all listed in the shipped .env.example", () => {
+  const listed = envNames(ENV_EXAMPLE);
+  for (const names of Object.values(CREDENTIAL_VARIABLES)) {
+    for (const name of names) assert.ok(listed.includes(name), `${name} is missing`);
+  }
+  // vendor-d's temporary keys carry a session token; doctor must not call it unlisted.
+  assert.ok(listed.includes("VENDOR_D_SESSION_TOKEN"));
 });

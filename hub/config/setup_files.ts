@@ -72,11 +72,12 @@ VENDOR_C_API_KEY=
 VENDOR_C_ALT_API_KEY=
 
 # vendor-d (Amazon Bedrock Converse): the region plus one of a profile, an
-# access key pair or a bearer token.
+# access key pair (with a session token for temporary keys) or a bearer token.
 VENDOR_D_REGION=
 VENDOR_D_PROFILE=
 VENDOR_D_ACCESS_KEY_ID=
 VENDOR_D_SECRET_ACCESS_KEY=
+VENDOR_D_SESSION_TOKEN=
 VENDOR_D_BEARER_TOKEN=
 
 # local-runtime (a local model server; default http://127.0.0.1:11434)
