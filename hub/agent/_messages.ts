@@ -17,6 +17,8 @@ export const t = catalogue({
     "{provider} refused the credentials of {role} (HTTP {status}); check the key in .env with /settings.",
   throttled: "{provider} is throttling {role} (HTTP 429) and kept refusing after {tries} tries.",
   model_failed: "{role} ({provider} {model}) failed: {detail}",
+  model_malformed:
+    "{role} ({provider} {model}) answered in a format its API does not use; check base_url in agent.toml.",
   missing_credential:
     "role {role}: provider '{provider}' is missing {variable} (names are in .env.example)",
   unknown_role: "There is no role '{role}' in agent.toml.",
@@ -63,6 +65,8 @@ export const t = catalogue({
   throttled:
     "{provider}, {role} rolünü kısıtlıyor (HTTP 429) ve {tries} denemeden sonra da reddetti.",
   model_failed: "{role} ({provider} {model}) başarısız oldu: {detail}",
+  model_malformed:
+    "{role} ({provider} {model}) API'sinin kullanmadığı bir biçimde yanıt verdi; agent.toml içindeki base_url değerini kontrol edin.",
   missing_credential:
     "role {role}: '{provider}' sağlayıcısında {variable} eksik (adlar .env.example içinde)",
   unknown_role: "agent.toml içinde '{role}' adında bir rol yok.",

@@ -37,7 +37,7 @@ import {
   type StreamPart,
 } from "../models/mod.ts";
 import { t } from "./_messages.ts";
-import { BudgetSpentError, ModelCallError, TurnEndedError } from "./errors.ts";
+import { BudgetSpentError, ModelCallError, StreamCutError, TurnEndedError } from "./errors.ts";
 import { errorDetail, isAbort, unreachableReason } from "./failures.ts";
 import { callError, unreachableError } from "./call_errors.ts";
 import { type RetryOptions, retryThrottled } from "./retry.ts";
@@ -310,13 +310,19 @@ export class ModelRouter {
     }
     const streamed = result;
     const record = (usage: StreamUsage) => this.#record(entry, usage, context);
+    let answered = false;
     return {
       ...streamed,
       stream: streamed.stream.pipeThrough(
         new TransformStream<StreamPart, StreamPart>({
           transform(part, controller) {
-            if (part.type === "finish") record(part.usage);
-            controller.enqueue(part);
+            if (part.type === "text-delta" || part.type === "tool-call") answered = true;
+            if (part.type !== "finish") return controller.enqueue(part);
+            record(part.usage);
+            // A stream that just stops (no finish event from the provider) is not an
+            // answer: a proxy's page, a wrong base_url, a connection closed mid-way.
+            if (part.finishReason.unified !== "interrupted") return controller.enqueue(part);
+            controller.enqueue({ type: "error", error: new StreamCutError(answered) });
           },
         }),
       ),

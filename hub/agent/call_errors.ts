@@ -4,10 +4,11 @@
  *
  * @module
  */
+import { JSONParseError, TypeValidationError } from "ai";
 import type { Lang } from "../i18n.ts";
 import type { ModelTarget } from "../models/mod.ts";
 import { t } from "./_messages.ts";
-import { ModelCallError, TurnEndedError } from "./errors.ts";
+import { ModelCallError, StreamCutError, TurnEndedError } from "./errors.ts";
 import { errorDetail, statusOf } from "./failures.ts";
 
 /** `<role> is not reachable right now (<provider> <model>: <reason>).` */
@@ -59,5 +60,22 @@ export function callError(
   if (status === 429) {
     return new ModelCallError(t(lang, "throttled", { ...vars, tries: options.attempts }), cause);
   }
+  if (isMalformed(error)) return new ModelCallError(t(lang, "model_malformed", vars), cause);
   return new ModelCallError(t(lang, "model_failed", vars), cause);
+}
+
+/** Whether the provider answered something that is not its API's format (a wrong base_url, a proxy's page). */
+function isMalformed(error: unknown): boolean {
+  if (error instanceof StreamCutError) return !error.answered;
+  let current: unknown = error;
+  for (let i = 0; i < 5 && current instanceof Error; i++) {
+    if (JSONParseError.isInstance(current) || TypeValidationError.isInstance(current)) return true;
+    // The vendor-a SDK's own words for a first stream event it cannot read, and the
+    // SDK's for a stream that ended without its finish event.
+    if (/normalized .* stream error|stream ended without a finish/i.test(current.message)) {
+      return true;
+    }
+    current = current.cause;
+  }
+  return false;
 }

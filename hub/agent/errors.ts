@@ -25,3 +25,22 @@ export class BudgetSpentError extends TurnEndedError {
 export class ModelCallError extends TurnEndedError {
   override name = "ModelCallError";
 }
+
+/**
+ * A provider's stream ended without its finish event. `answered` says whether any of
+ * the answer had arrived (cut short) or none had (not the provider's format at all).
+ */
+export class StreamCutError extends Error {
+  override name = "StreamCutError";
+  /** Whether part of an answer arrived before the stream stopped. */
+  readonly answered: boolean;
+
+  constructor(answered: boolean) {
+    super(
+      answered
+        ? "the answer stopped before its end"
+        : "the stream ended without a finish event and without an answer",
+    );
+    this.answered = answered;
+  }
+}

@@ -60,9 +60,14 @@ export function errorDetail(error: unknown): string {
     const body = error.responseBody ?? "";
     const fromBody = providerMessage(body);
     const status = error.statusCode !== undefined ? `HTTP ${error.statusCode}` : "";
-    return [status, fromBody ?? error.message].filter((s) => s !== "").join(": ").slice(0, 300);
+    return oneLine([status, fromBody ?? error.message].filter((s) => s !== "").join(": "));
   }
-  return (error instanceof Error ? error.message : String(error)).slice(0, 300);
+  return oneLine(error instanceof Error ? error.message : String(error));
+}
+
+/** A user sentence is one line: provider messages may span several. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim().slice(0, 300);
 }
 
 function providerMessage(body: string): string | undefined {
