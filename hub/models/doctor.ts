@@ -9,6 +9,7 @@
 import type { CheckResult, DoctorContext } from "../doctor/types.ts";
 import { isPulled, listPulledModels } from "./local_runtime.ts";
 import { localRuntimeBase } from "./target.ts";
+import { t } from "./_messages.ts";
 
 /** Options for {@linkcode localRuntimeCheck}. */
 export interface LocalRuntimeCheckOptions {
@@ -33,22 +34,20 @@ export async function localRuntimeCheck(
         listing = listPulledModels(base, { fetch: options.fetch });
         listings.set(base, listing);
       }
-      const label = target === role ? `role ${name}` : `role ${name} (fallback)`;
+      const label = t(d.lang, target === role ? "label_role" : "label_fallback", { role: name });
+      const vars = { label, model: target.model_id, base };
       try {
         const pulled = await listing;
         out.push(
           isPulled(target.model_id, pulled)
-            ? {
-              name: "local-runtime",
-              status: "info",
-              detail: `${label}: '${target.model_id}' is pulled at ${base}`,
-            }
+            ? { name: "local-runtime", status: "info", detail: t(d.lang, "pulled", vars) }
             : {
               name: "local-runtime",
               status: "warn",
-              detail: `${label}: '${target.model_id}' is not pulled at ${base} (it has ${
-                pulled.length === 0 ? "no models" : pulled.join(", ")
-              }); pull it on the server`,
+              detail: t(d.lang, "not_pulled", {
+                ...vars,
+                models: pulled.length === 0 ? t(d.lang, "no_models") : pulled.join(", "),
+              }),
             },
         );
       } catch (error) {
@@ -58,9 +57,9 @@ export async function localRuntimeCheck(
         out.push({
           name: "local-runtime",
           status: standIn ? "info" : "warn",
-          detail: `${label}: the local server is not reachable (${detail})${
-            standIn ? `; ${standIn} answers instead` : ""
-          }`,
+          detail: standIn
+            ? t(d.lang, "unreachable_stand_in", { label, detail, stand_in: standIn })
+            : t(d.lang, "unreachable", { label, detail }),
         });
       }
     }

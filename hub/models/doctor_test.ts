@@ -59,3 +59,36 @@ model_id = "f"
     await server.shutdown();
   }
 });
+
+Deno.test("localRuntimeCheck() speaks Turkish with lang tr", async () => {
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (closed.addr as Deno.NetAddr).port;
+  closed.close();
+  const config = parseConfig(
+    `[models.roles.local]
+provider = "local-runtime"
+model_id = "qwen3:4b"
+failover = "fast"
+[models.roles.local.params]
+base_url = "http://127.0.0.1:${port}"
+[models.roles.fast]
+provider = "fake"
+model_id = "f"
+`,
+    "agent.toml",
+  );
+  const results = await localRuntimeCheck({
+    paths: resolvePaths({ env: { HOME: "/tmp" } }),
+    env: {},
+    lang: "tr",
+    config,
+    configError: undefined,
+    now: Date.now(),
+  });
+  assert.deepEqual(results, [{
+    name: "local-runtime",
+    status: "info",
+    detail:
+      `rol local: yerel sunucuya ulaşılamıyor (http://127.0.0.1:${port}: connection refused); onun yerine fast yanıtlar`,
+  }]);
+});
