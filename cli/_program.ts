@@ -10,6 +10,7 @@ import type { CommandModule } from "./command.ts";
 import type { CommandContext } from "./context.ts";
 import { describe, failure, setupContext, usage, writeStderr, writeStdout } from "./_setup.ts";
 import { COMMANDS } from "./commands/_registry.ts";
+import { ConfigError } from "../hub/config/error.ts";
 import type { Prescan } from "./_prescan.ts";
 import { t } from "./_messages.ts";
 
@@ -77,6 +78,16 @@ export async function runProgram(argv: string[], pre: Prescan): Promise<number> 
         words === "agent" ? t(lang, "no_command") : t(lang, "no_subcommand", { usage: words }),
       );
     }
+    if (error.code === "commander.unknownCommand" && pre.command !== undefined) {
+      // Extra commands come from agent.toml: when it is invalid, say so, not just "unknown".
+      const problem = await invalidConfig(ctx);
+      if (problem !== undefined) {
+        return usage(
+          lang,
+          t(lang, "unknown_command_config", { name: pre.command, detail: problem }),
+        );
+      }
+    }
     return usage(lang, commanderSentence(error, lang, argv, usageOf(program, argv)));
   }
   if (selection === undefined) {
@@ -121,6 +132,17 @@ async function commandModules(
     modules.push(found);
   }
   return modules;
+}
+
+/** Why agent.toml is invalid (without its leading file name), if it is. */
+async function invalidConfig(ctx: CommandContext): Promise<string | undefined> {
+  try {
+    await ctx.config();
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof ConfigError) || error.kind === "missing") return undefined;
+    return error.message.replace(/^agent\.toml: /, "");
+  }
 }
 
 /** Sets an action on `cmd` and every nested subcommand that records what was chosen. */

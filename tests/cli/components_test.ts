@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { agent, cleanup } from "./_run.ts";
+import { agent, cleanup, isOneSentence } from "./_run.ts";
 import { homeWith } from "./_home.ts";
 
 const FIXTURES = new URL("./fixtures/", import.meta.url).pathname;
@@ -104,6 +104,18 @@ Deno.test("an agent.commands component adds a subcommand with its options", asyn
   assert.equal(
     disabled.stderr,
     "Unknown command 'hello'; run 'agent --help' to see the commands.\n",
+  );
+  await cleanup();
+});
+
+Deno.test("an unknown command with an invalid agent.toml names the file's problem", async () => {
+  const home = await homeWith([`${FIXTURES}hello_component.ts`]);
+  await Deno.writeTextFile(`${home}/agent.toml`, "[ui]\nlang = 1\n", { append: true });
+  const r = await agent(["--home", home, "hello"]);
+  assert.ok(isOneSentence(r), r.stderr);
+  assert.match(
+    r.stderr,
+    /^Unknown command 'hello'; agent\.toml, which can add commands, is invalid: .+\.\n$/,
   );
   await cleanup();
 });
