@@ -11,7 +11,7 @@ import type { ModelMessage } from "ai";
 import type { AgentConfig } from "../config/types.ts";
 import { currentLang, type Lang } from "../i18n.ts";
 import { Logger } from "../log.ts";
-import { budgetLine, type Channel, type Ledger, spendReport } from "../money/mod.ts";
+import { budgetLine, type Channel, type Ledger, LedgerError, spendReport } from "../money/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import { buildSystemPrompt, localHostRole, type PersonaFiles } from "../persona/mod.ts";
 import { FileSessionStore, type SessionStore } from "../sessions/mod.ts";
@@ -133,15 +133,24 @@ export function buildAgent(options: BuildAgentOptions): Agent {
 
   async function systemPrompt(): Promise<string> {
     const nowMs = now();
-    const budget = source === "owner"
-      ? budgetLine(spendReport(options.config, options.ledger, nowMs), lang)
-      : undefined;
+    const budget = source === "owner" ? ownerBudgetLine(nowMs) : undefined;
     return await buildSystemPrompt(options.persona, {
       nowMs,
       profile,
       hostRole: source === "owner" ? localHostRole(env) : "not shared with other agents",
       budgetLine: budget,
     });
+  }
+
+  function ownerBudgetLine(nowMs: number): string {
+    try {
+      return budgetLine(spendReport(options.config, options.ledger, nowMs), lang);
+    } catch (error) {
+      // The model may still answer (the call chain reports the ledger itself); what
+      // it cannot know is the budget.
+      if (error instanceof LedgerError) return budgetLine({}, lang);
+      throw error;
+    }
   }
 
   // Messages already read, per session: a turn reads only what was added since (by

@@ -10,7 +10,13 @@ import type { AgentConfig } from "../config/types.ts";
 import { readEnvFile, setEnvKey } from "../env_file.ts";
 import { formatTime, type Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
-import { budgetLine, type Ledger, spendReport } from "../money/mod.ts";
+import {
+  budgetLine,
+  type Ledger,
+  LedgerError,
+  ledgerErrorSentence,
+  spendReport,
+} from "../money/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import { FileSessionStore, isValidId, type SessionStore } from "../sessions/mod.ts";
 import { ApprovalInterrupted, type Approver, BUILTIN_TOOLS } from "../tools/mod.ts";
@@ -49,7 +55,7 @@ export interface ChatOptions {
   now?: (() => number) | undefined;
 }
 
-/** Runs chat to the end; returns the exit code (0, 2, or 130). */
+/** Runs chat to the end; returns the exit code (0; 1 when the ledger cannot be opened; 2; 130). */
 export async function runChat(options: ChatOptions): Promise<number> {
   const lang = options.lang;
   const now = options.now ?? Date.now;
@@ -98,7 +104,14 @@ export async function runChat(options: ChatOptions): Promise<number> {
   if (missing !== undefined) return fail(options, `fail ${missing}`);
 
   // --- open ---------------------------------------------------------------------------
-  const ledger = options.openLedger();
+  let ledger: Ledger;
+  try {
+    ledger = options.openLedger();
+  } catch (error) {
+    if (!(error instanceof LedgerError)) throw error;
+    options.writeErr(ledgerErrorSentence(lang, error));
+    return 1;
+  }
   const input = options.input;
   const approver: Approver = {
     approve(tool, args) {
@@ -233,7 +246,12 @@ export async function runChat(options: ChatOptions): Promise<number> {
               profile: options.profile,
               ...describeRole(agent.role),
             }));
-            line(budgetLine(spendReport(options.config, ledger, now()), lang));
+            try {
+              line(budgetLine(spendReport(options.config, ledger, now()), lang));
+            } catch (error) {
+              if (!(error instanceof LedgerError)) throw error;
+              line(ledgerErrorSentence(lang, error));
+            }
             continue;
           }
           case "/settings": {

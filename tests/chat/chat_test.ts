@@ -220,3 +220,20 @@ Deno.test("agent chat /resume lists sessions and reopens one with the role it re
     Deno.removeSync(home, { recursive: true });
   }
 });
+
+Deno.test("agent chat ends with the ledger's sentence and exit 1 when the ledger cannot be opened", async () => {
+  const home = makeHome(fakeConfig(["Never shown."]));
+  try {
+    // A directory where the ledger file should be: SQLite cannot open it.
+    Deno.mkdirSync(`${home}/data/spend.sqlite3`, { recursive: true });
+    const r = await agent(["chat"], { home, stdin: "Hello\n" });
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stderr,
+      /^Cannot open the spend ledger \S+\/data\/spend\.sqlite3: unable to open database file[^\n]*\n$/,
+    );
+    assert.equal(r.stdout, "");
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});

@@ -126,3 +126,31 @@ Deno.test("buildAgent() for network turns: public note instead of user.md, priva
     ws.close();
   }
 });
+
+Deno.test("buildAgent() says Budget: unknown. when the ledger cannot be read, and the turn ends with one sentence", async () => {
+  const { ws, paths, cfg } = home(["Never sent."]);
+  try {
+    const agent = buildAgent({
+      config: cfg,
+      env: {},
+      paths,
+      channel: "chat",
+      role: "brain",
+      tools: [],
+      approver: rejectAll,
+      persona: { personaFile: `${paths.personaDir}/persona.md` },
+      ledger: ws.ledger,
+      logger: ws.logger,
+    });
+    ws.ledger.close();
+    assertMatch(await agent.systemPrompt(), /\n- Budget: unknown\.\n$/);
+    const error = await agent.turn("s-1", "hi").then(() => undefined, (e) => e);
+    assertEquals(error?.name, "ModelCallError");
+    assertMatch(
+      error.sentence,
+      /^brain \(fake fake-1\) failed: Cannot use the spend ledger .+: it is closed$/,
+    );
+  } finally {
+    ws.close();
+  }
+});
