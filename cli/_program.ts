@@ -52,9 +52,20 @@ export async function runProgram(argv: string[], pre: Prescan): Promise<number> 
 
   const modules = await commandModules(pre.command, ctx, lang);
   for (const module of modules) {
-    const sub = program.command(module.name).description(module.summary[lang] ?? module.summary.en);
+    const sub = program.createCommand(module.name).copyInheritedSettings(program)
+      .description(module.summary[lang] ?? module.summary.en);
     sub.helpOption("-h, --help", t(lang, "opt_help"));
-    module.configure(sub, lang);
+    try {
+      module.configure(sub, lang);
+    } catch (error) {
+      // An extra component's broken declaration must not take the other commands down.
+      ctx.logger.warn(t(lang, "command_configure_failed", {
+        name: module.name,
+        detail: describe(error),
+      }));
+      continue;
+    }
+    program.addCommand(sub);
     attach(sub, module, (s) => selection = s, lang);
   }
 

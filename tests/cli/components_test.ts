@@ -119,3 +119,20 @@ Deno.test("an unknown command with an invalid agent.toml names the file's proble
   );
   await cleanup();
 });
+
+Deno.test("a command component whose configure() throws is left out, the rest still work", async () => {
+  const home = await homeWith([`${FIXTURES}clumsy_component.ts`]);
+  const help = await agent(["--home", home, "--help"]);
+  assert.equal(help.code, 0, help.stderr);
+  assert.match(help.stdout, /^ {2}doctor /m);
+  assert.doesNotMatch(help.stdout, /clumsy/);
+  assert.match(
+    help.stderr,
+    /^warning: The command 'clumsy' could not declare its options: clumsy on purpose$/m,
+  );
+  const r = await agent(["--home", home, "clumsy"]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^Unknown command 'clumsy'; run 'agent --help' to see the commands\.$/m);
+  assert.doesNotMatch(r.stderr, /\n\s+at /);
+  await cleanup();
+});
