@@ -18,6 +18,8 @@ export const t = catalogue({
   unknown_command_config:
     "Unknown command '{name}'; agent.toml, which can add commands, is invalid: {detail}",
   unknown_option: "Unknown option '{name}'; run '{usage} --help' to see the options.",
+  global_after_command:
+    "'{name}' is a global option and goes before the command: 'agent {name} ... {command}'.",
   missing_argument: "'{usage}' needs the argument '{name}'.",
   option_missing_argument: "The option '{name}' needs a value.",
   excess_arguments: "'{usage}' takes no more arguments than it lists in '{usage} --help'.",
@@ -47,6 +49,8 @@ export const t = catalogue({
     "Bilinmeyen komut '{name}'; komut ekleyebilen agent.toml geçersiz: {detail}",
   unknown_option:
     "Bilinmeyen seçenek '{name}'; seçenekleri görmek için '{usage} --help' çalıştırın.",
+  global_after_command:
+    "'{name}' genel bir seçenektir ve komuttan önce gelir: 'agent {name} ... {command}'.",
   missing_argument: "'{usage}' için '{name}' bağımsız değişkeni gerekli.",
   option_missing_argument: "'{name}' seçeneği bir değer ister.",
   excess_arguments:

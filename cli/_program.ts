@@ -14,6 +14,9 @@ import { ConfigError } from "../hub/config/error.ts";
 import type { Prescan } from "./_prescan.ts";
 import { t } from "./_messages.ts";
 
+/** The global options, which go before the command. */
+const GLOBAL_OPTIONS = ["--home", "--profile", "--lang", "-v", "--verbose"];
+
 interface Selection {
   module: CommandModule;
   cmd: Command;
@@ -194,6 +197,10 @@ function commanderSentence(
       const at = argv.findIndex((a) => a === name || a.startsWith(`${name}=`));
       const command = argv.findIndex((a) => !a.startsWith("-"));
       const usage = command === -1 || (at !== -1 && at < command) ? "agent" : usageText;
+      const flag = name.split("=")[0] ?? name;
+      if (usage !== "agent" && GLOBAL_OPTIONS.includes(flag)) {
+        return t(lang, "global_after_command", { name: flag, command: usage.slice(6) });
+      }
       return t(lang, "unknown_option", { name, usage });
     }
     case "commander.missingArgument":
