@@ -107,6 +107,14 @@ Deno.test("usage sentences name the command as typed, without the stray word", a
     [["hub", "frob"], "Unknown command 'frob'; run 'agent hub --help' to see the commands."],
     [["help", "frob"], "Unknown command 'frob'; run 'agent --help' to see the commands."],
     [
+      ["doctor", "--home", "x"],
+      "'--home' is a global option and goes before the command: 'agent --home ... doctor'.",
+    ],
+    [
+      ["hub", "status", "-v"],
+      "'-v' is a global option and goes before the command: 'agent -v ... hub status'.",
+    ],
+    [
       ["hub", "status", "--frob"],
       "Unknown option '--frob'; run 'agent hub status --help' to see the options.",
     ],
