@@ -13,7 +13,12 @@ import { currentLang, type Lang } from "../i18n.ts";
 import { Logger } from "../log.ts";
 import { budgetLine, type Channel, type Ledger, LedgerError, spendReport } from "../money/mod.ts";
 import type { AgentPaths } from "../paths.ts";
-import { buildSystemPrompt, localHostRole, type PersonaFiles } from "../persona/mod.ts";
+import {
+  buildSystemParts,
+  localHostRole,
+  type PersonaFiles,
+  type SystemPromptParts,
+} from "../persona/mod.ts";
 import { FileSessionStore, type SessionStore } from "../sessions/mod.ts";
 import { type AgentTool, ApprovalInterrupted, type Approver, toToolSet } from "../tools/mod.ts";
 import { ModelRouter, type RouterEvent } from "./call.ts";
@@ -131,15 +136,20 @@ export function buildAgent(options: BuildAgentOptions): Agent {
   const source = options.context ?? "owner";
   const profile = env.AGENT_PROFILE?.trim() || "home";
 
-  async function systemPrompt(): Promise<string> {
+  async function systemParts(): Promise<SystemPromptParts> {
     const nowMs = now();
     const budget = source === "owner" ? ownerBudgetLine(nowMs) : undefined;
-    return await buildSystemPrompt(options.persona, {
+    return await buildSystemParts(options.persona, {
       nowMs,
       profile,
       hostRole: source === "owner" ? localHostRole(env) : "not shared with other agents",
       budgetLine: budget,
     });
+  }
+
+  async function systemPrompt(): Promise<string> {
+    const parts = await systemParts();
+    return `${parts.stable}\n\n${parts.now}`;
   }
 
   function ownerBudgetLine(nowMs: number): string {
@@ -204,7 +214,9 @@ export function buildAgent(options: BuildAgentOptions): Agent {
       const role = agent.role;
       let done: Extract<RouterEvent, { type: "done" }> | undefined;
       const stream = router.stream(role, {
-        system: await systemPrompt(),
+        // Two parts, so the persona can be a prompt-cache prefix the `## Now` block
+        // (new every minute and after every call) does not spoil.
+        system: Object.values(await systemParts()),
         messages: [...previous.messages.map((m) => m.message), user],
         tools,
         maxSteps: options.maxSteps,

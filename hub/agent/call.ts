@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { type ModelMessage, stepCountIs, streamText } from "ai";
+import { type ModelMessage, stepCountIs, streamText, type SystemModelMessage } from "ai";
 import type { AgentConfig, RoleConfig } from "../config/types.ts";
 import { lookupPrice } from "../config/prices.ts";
 import { missingCredential } from "../credentials.ts";
@@ -173,7 +173,7 @@ export class ModelRouter {
     let failure: unknown;
     const result = streamText({
       model,
-      ...(request.system !== undefined ? { system: request.system } : {}),
+      ...(request.system !== undefined ? { system: systemOf(request.system) } : {}),
       messages: request.messages,
       ...(request.tools !== undefined ? { tools: request.tools } : {}),
       stopWhen: stepCountIs(request.maxSteps ?? 8),
@@ -410,6 +410,12 @@ export class ModelRouter {
     // an answer that had started, which is never "unreachable".
     return this.#translate(error, roleName, undefined);
   }
+}
+
+function systemOf(system: string | readonly string[]): string | SystemModelMessage[] {
+  return typeof system === "string"
+    ? system
+    : system.map((content): SystemModelMessage => ({ role: "system", content }));
 }
 
 /** Adds a notice once: every step of a tool loop goes through the chain again. */

@@ -50,7 +50,12 @@ export interface ModelRouterOptions {
 
 /** A request for {@linkcode ModelRouter.stream} and {@linkcode ModelRouter.generate}. */
 export interface ModelRequest {
-  system?: string | undefined;
+  /**
+   * The system prompt, or its parts in order: the first part is what a prompt cache
+   * may keep (vendor-a and vendor-d with a `cache` table); other providers get the
+   * parts joined into one.
+   */
+  system?: string | readonly string[] | undefined;
   messages: ModelMessage[];
   tools?: ToolSet | undefined;
   /** Tool-loop steps at most. @default 8 */

@@ -15,8 +15,9 @@ type PromptMessage = CallOptions["prompt"][number];
  *   (vendor-b), `maxOutputTokens` in `generationConfig` (vendor-c) or `maxTokens` in the
  *   Converse `inferenceConfig` (vendor-d);
  * - `params.reasoning_effort` goes to vendor-b and the local server;
- * - a `cache` table marks the system prompt and the latest message as cache prefixes
- *   (vendor-a `cache_control`, vendor-d `cachePoint`).
+ * - a `cache` table marks the system prompt's first (stable) part and the latest
+ *   message as cache prefixes (vendor-a `cache_control`, vendor-d `cachePoint`);
+ *   elsewhere the system prompt's parts are joined into one message.
  */
 export function applyTarget(target: ModelTarget, options: CallOptions): CallOptions {
   const providerOptions: ProviderOptions = { ...(options.providerOptions ?? {}) };
@@ -43,8 +44,21 @@ export function applyTarget(target: ModelTarget, options: CallOptions): CallOpti
   const cache = target.cache;
   if (cache && (target.provider === "vendor-a" || target.provider === "vendor-d")) {
     out.prompt = markCache(options.prompt, target.provider, cache);
+  } else {
+    out.prompt = joinSystem(options.prompt);
   }
   return out;
+}
+
+/** Joins the system prompt's parts into one message where no cache keeps them apart. */
+function joinSystem(prompt: CallOptions["prompt"]): CallOptions["prompt"] {
+  const systems = prompt.filter((m) => m.role === "system");
+  if (systems.length < 2) return prompt;
+  const joined: PromptMessage = {
+    role: "system",
+    content: systems.map((m) => m.content).join("\n\n"),
+  };
+  return [joined, ...prompt.filter((m) => m.role !== "system")];
 }
 
 function markCache(
@@ -63,13 +77,12 @@ function markCache(
         cachePoint: cache.ttl === "1h" ? { type: "default", ttl: "1h" } : { type: "default" },
       },
     };
-  let lastSystem = -1;
-  prompt.forEach((m, i) => {
-    if (m.role === "system") lastSystem = i;
-  });
+  // The first system part is the stable one (persona); later parts (the `## Now`
+  // block) change every turn, so a marker after them would never be hit again.
+  const firstSystem = prompt.findIndex((m) => m.role === "system");
   const last = prompt.length - 1;
   return prompt.map((message, i): PromptMessage => {
-    const mark = (cache.system && i === lastSystem) ||
+    const mark = (cache.system && i === firstSystem) ||
       (cache.messages && i === last && message.role !== "system");
     if (!mark) return message;
     return { ...message, providerOptions: { ...(message.providerOptions ?? {}), ...marker } };

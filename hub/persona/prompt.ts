@@ -45,13 +45,32 @@ export const DEFAULT_PERSONA =
  * `user.md` is never read.
  */
 export async function buildSystemPrompt(files: PersonaFiles, now: NowContext): Promise<string> {
+  const parts = await buildSystemParts(files, now);
+  return `${parts.stable}\n\n${parts.now}`;
+}
+
+/**
+ * The system prompt in two parts: what stays the same from turn to turn (persona and
+ * user section) and the `## Now` block, which changes every minute and after every
+ * priced call. Joined they are {@linkcode buildSystemPrompt}'s text; apart, the stable
+ * part can be a prompt-cache prefix that later turns hit.
+ */
+export async function buildSystemParts(
+  files: PersonaFiles,
+  now: NowContext,
+): Promise<SystemPromptParts> {
   const persona = (await readOptional(files.personaFile))?.trim() || DEFAULT_PERSONA;
   const userSource = files.publicNoteFile ?? files.userFile;
   const user = userSource === undefined ? undefined : (await readOptional(userSource))?.trim();
-  const parts = [persona];
-  if (user) parts.push(`## User\n\n${user}`);
-  parts.push(nowBlock(now));
-  return parts.join("\n\n") + "\n";
+  return { stable: user ? `${persona}\n\n## User\n\n${user}` : persona, now: `${nowBlock(now)}\n` };
+}
+
+/** The system prompt split where prompt caching needs it. */
+export interface SystemPromptParts {
+  /** Persona and user section (or public note). */
+  stable: string;
+  /** The `## Now` block, ending with a newline. */
+  now: string;
 }
 
 /**

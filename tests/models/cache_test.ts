@@ -1,0 +1,77 @@
+import { assertEquals } from "./_assert.ts";
+import { ModelRouter } from "../../hub/agent/call.ts";
+import { startVendorServer, type VendorServer } from "./_vendor_server.ts";
+import { config, workspace } from "./_harness.ts";
+
+const ENV = {
+  VENDOR_A_API_KEY: "k",
+  VENDOR_B_API_KEY: "k",
+  VENDOR_C_API_KEY: "k",
+  VENDOR_D_REGION: "eu-west-1",
+  VENDOR_D_BEARER_TOKEN: "t",
+};
+
+const BASES: Record<string, (s: VendorServer) => string> = {
+  "vendor-a": (s) => `${s.url}/v1`,
+  "vendor-b": (s) => `${s.url}/v1`,
+  "vendor-c": (s) => `${s.url}/v1beta`,
+  "vendor-d": (s) => s.url,
+};
+
+/** The request body a role with `cacheToml` sends for a two-part system prompt. */
+async function bodyFor(provider: string, cacheToml: string): Promise<Record<string, unknown>> {
+  const server = startVendorServer();
+  const ws = workspace();
+  try {
+    const cfg = config(`
+[models.roles.brain]
+provider = "${provider}"
+model_id = "${provider === "vendor-d" ? "global.m-1" : "m-1"}"
+${cacheToml}
+[models.roles.brain.params]
+base_url = "${BASES[provider]!(server)}"
+`);
+    const router = new ModelRouter({ config: cfg, env: ENV, ledger: ws.ledger, logger: ws.logger });
+    await router.generate("brain", {
+      system: ["You are Ada's agent.", "## Now\n\n- Time: 01.01.2026 12:00"],
+      messages: [{ role: "user", content: "Hi" }],
+    }, { channel: "chat" });
+    return server.requests.find((r) => r.method === "POST")!.body!;
+  } finally {
+    await server.close();
+    ws.close();
+  }
+}
+
+Deno.test("vendor-a caches the persona, never the Now block, and the latest message", async () => {
+  const body = await bodyFor("vendor-a", `cache = { ttl = "1h" }`);
+  assertEquals(body.system, [
+    { type: "text", text: "You are Ada's agent.", cache_control: { type: "ephemeral", ttl: "1h" } },
+    { type: "text", text: "## Now\n\n- Time: 01.01.2026 12:00" },
+  ]);
+  assertEquals(body.messages, [{
+    role: "user",
+    content: [{ type: "text", text: "Hi", cache_control: { type: "ephemeral", ttl: "1h" } }],
+  }]);
+});
+
+Deno.test("vendor-d puts a cache point after the persona and, with messages = false, none after the messages", async () => {
+  const body = await bodyFor("vendor-d", `cache = { messages = false }`);
+  assertEquals(body.system, [
+    { text: "You are Ada's agent." },
+    { cachePoint: { type: "default" } },
+    { text: "## Now\n\n- Time: 01.01.2026 12:00" },
+  ]);
+  assertEquals(body.messages, [{ role: "user", content: [{ text: "Hi" }] }]);
+});
+
+Deno.test("without a cache table, and on vendor-b and vendor-c, the system prompt is one unmarked text", async () => {
+  const joined = "You are Ada's agent.\n\n## Now\n\n- Time: 01.01.2026 12:00";
+  const a = await bodyFor("vendor-a", "");
+  assertEquals(a.system, [{ type: "text", text: joined }]);
+  const b = await bodyFor("vendor-b", `cache = { ttl = "1h" }`);
+  assertEquals(b.messages, [{ role: "system", content: joined }, { role: "user", content: "Hi" }]);
+  const c = await bodyFor("vendor-c", `cache = { ttl = "1h" }`);
+  assertEquals(c.systemInstruction, { parts: [{ text: joined }] });
+  assertEquals(JSON.stringify(c).includes("cache"), false);
+});
