@@ -28,12 +28,10 @@ export const t = catalogue({
   global_prefix:
     "{file}: {table} 'model_id' for vendor-d must be a global inference profile id starting with 'global.'.",
   unknown_role: "{file}: {table} '{key}' names '{name}', which is not a role in [models.roles].",
-  self_role: "{file}: {table} '{key}' names the role itself.",
   a_string: "a string",
   a_number: "a number",
   a_boolean: "true or false",
   a_table: "a table",
-  a_list: "a list",
   a_list_of_strings: "a list of strings",
   a_list_of_ids: "a list of chat ids",
 }, {
@@ -60,12 +58,10 @@ export const t = catalogue({
     "{file}: {table} vendor-d için 'model_id', 'global.' ile başlayan bir küresel çıkarım profili kimliği olmalı.",
   unknown_role:
     "{file}: {table} '{key}' '{name}' adını veriyor, ama [models.roles] içinde böyle bir rol yok.",
-  self_role: "{file}: {table} '{key}' rolün kendisini gösteriyor.",
   a_string: "bir metin",
   a_number: "bir sayı",
   a_boolean: "true veya false",
   a_table: "bir tablo",
-  a_list: "bir liste",
   a_list_of_strings: "bir metin listesi",
   a_list_of_ids: "bir sohbet kimliği listesi",
 });

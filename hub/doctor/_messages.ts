@@ -35,7 +35,6 @@ export const t = catalogue({
   components_ok: "{count} components, none failed to load",
   components_error: "{module} failed to load: {detail}",
   components_unknown: "[components] disabled names '{name}', which no component provides",
-  check_failed: "the check failed: {detail}",
 }, {
   config_ok: "{path} geçerli ({roles} rol)",
   config_missing: "{path} bulunamadı; oluşturmak için 'agent init' çalıştırın",
@@ -65,5 +64,4 @@ export const t = catalogue({
   components_ok: "{count} bileşen, hiçbiri yüklenirken hata vermedi",
   components_error: "{module} yüklenemedi: {detail}",
   components_unknown: "[components] disabled, hiçbir bileşenin sağlamadığı '{name}' adını veriyor",
-  check_failed: "denetim başarısız oldu: {detail}",
 });
