@@ -15,6 +15,8 @@ export const t = catalogue({
   opt_verbose: "send INFO as well as WARNING log lines to stderr",
   help_command: "show help for a command",
   unknown_command: "Unknown command '{name}'; run '{usage} --help' to see the commands.",
+  unknown_command_hint: "Unknown command '{name}'; did you mean '{hint}'?",
+  unknown_option_hint: "Unknown option '{name}'; did you mean '{hint}'?",
   unknown_command_config:
     "Unknown command '{name}'; agent.toml, which can add commands, is invalid: {detail}",
   unknown_option: "Unknown option '{name}'; run '{usage} --help' to see the options.",
@@ -45,6 +47,8 @@ export const t = catalogue({
   opt_verbose: "WARNING'in yanında INFO günlük satırlarını da stderr'e yazar",
   help_command: "bir komutun yardımını gösterir",
   unknown_command: "Bilinmeyen komut '{name}'; komutları görmek için '{usage} --help' çalıştırın.",
+  unknown_command_hint: "Bilinmeyen komut '{name}'; '{hint}' mi demek istediniz?",
+  unknown_option_hint: "Bilinmeyen seçenek '{name}'; '{hint}' mi demek istediniz?",
   unknown_command_config:
     "Bilinmeyen komut '{name}'; komut ekleyebilen agent.toml geçersiz: {detail}",
   unknown_option:

@@ -189,9 +189,13 @@ function commanderSentence(
 ): string {
   const quoted = [...error.message.matchAll(/'([^']*)'/g)].map((m) => m[1] ?? "");
   const name = quoted[0] ?? "";
+  // Commander's own guess at a typo: "(Did you mean doctor?)".
+  const hint = error.message.match(/\(Did you mean ([^?\s]+)\?\)/)?.[1];
   switch (error.code) {
     case "commander.unknownCommand":
-      return t(lang, "unknown_command", { name, usage: usageText });
+      return hint === undefined
+        ? t(lang, "unknown_command", { name, usage: usageText })
+        : t(lang, "unknown_command_hint", { name, hint });
     case "commander.unknownOption": {
       // An unknown option before the command word is a global one.
       const at = argv.findIndex((a) => a === name || a.startsWith(`${name}=`));
@@ -201,7 +205,9 @@ function commanderSentence(
       if (usage !== "agent" && GLOBAL_OPTIONS.includes(flag)) {
         return t(lang, "global_after_command", { name: flag, command: usage.slice(6) });
       }
-      return t(lang, "unknown_option", { name, usage });
+      return hint === undefined
+        ? t(lang, "unknown_option", { name, usage })
+        : t(lang, "unknown_option_hint", { name, hint });
     }
     case "commander.missingArgument":
       return t(lang, "missing_argument", { name, usage: usageText });

@@ -106,6 +106,8 @@ Deno.test("usage sentences name the command as typed, without the stray word", a
     ],
     [["hub", "frob"], "Unknown command 'frob'; run 'agent hub --help' to see the commands."],
     [["help", "frob"], "Unknown command 'frob'; run 'agent --help' to see the commands."],
+    [["doctr"], "Unknown command 'doctr'; did you mean 'doctor'?"],
+    [["doctor", "--jsn"], "Unknown option '--jsn'; did you mean '--json'?"],
     [
       ["doctor", "--home", "x"],
       "'--home' is a global option and goes before the command: 'agent --home ... doctor'.",
