@@ -190,7 +190,9 @@ function commanderSentence(
   const quoted = [...error.message.matchAll(/'([^']*)'/g)].map((m) => m[1] ?? "");
   const name = quoted[0] ?? "";
   // Commander's own guess at a typo: "(Did you mean doctor?)".
-  const hint = error.message.match(/\(Did you mean ([^?\s]+)\?\)/)?.[1];
+  // "help" is no command anyone mistypes on the way to another word.
+  const guess = error.message.match(/\(Did you mean ([^?\s]+)\?\)/)?.[1];
+  const hint = guess === "help" ? undefined : guess;
   switch (error.code) {
     case "commander.unknownCommand":
       return hint === undefined
