@@ -178,3 +178,24 @@ Deno.test("only a role with a budget or a failover writes ledger rows", async ()
   });
   assertEquals(budgeted.rows.length, 1);
 });
+
+Deno.test("the fallback is decided once, when the router is built", async () => {
+  const ws = workspace();
+  try {
+    const cfg = config(`
+[models.roles.brain]
+provider = "vendor-b"
+model_id = "m-1"
+fallback = { provider = "fake", model_id = "fake-2", params = { replies = ["Fallback."] } }
+`);
+    const env: Record<string, string> = {};
+    const router = new ModelRouter({ config: cfg, env, ledger: ws.ledger, logger: ws.logger });
+    env.VENDOR_B_API_KEY = "arrived-later";
+    assertEquals(router.target("brain").provider, "fake");
+    assertEquals((await router.generate("brain", ASK, { channel: "cli" })).text, "Fallback.");
+    const rebuilt = new ModelRouter({ config: cfg, env, ledger: ws.ledger, logger: ws.logger });
+    assertEquals(rebuilt.target("brain").provider, "vendor-b");
+  } finally {
+    ws.close();
+  }
+});
