@@ -83,3 +83,45 @@ budget = { usd = 1, period = "${period}" }
     }
   });
 }
+
+Deno.test("ModelRouter ends the turn when the budget and its degrade_to stand-in are both spent, in en and tr", async () => {
+  const ws = workspace();
+  try {
+    const cfg = config(`
+[models.roles.brain]
+provider = "fake"
+model_id = "fake-1"
+budget = { usd = 1, period = "month", degrade_to = "fast" }
+[models.roles.fast]
+provider = "fake"
+model_id = "fake-2"
+budget = { usd = 1, period = "day" }
+`);
+    const now = Date.UTC(2026, 10, 22, 9);
+    ws.ledger.record(spentRow(now - 1000));
+    ws.ledger.record({ ...spentRow(now - 500), role: "fast", model_id: "fake-2" });
+    const sentences: string[] = [];
+    for (const lang of ["en", "tr"] as const) {
+      const router = new ModelRouter({
+        config: cfg,
+        env: {},
+        ledger: ws.ledger,
+        logger: ws.logger,
+        lang,
+        now: () => now,
+      });
+      const error = await router.generate("brain", ASK, { channel: "chat" }).then(
+        () => undefined,
+        (e) => e,
+      );
+      sentences.push(error?.sentence);
+    }
+    assertEquals(sentences, [
+      "The brain budget is spent until 01.12.2026 00:00, and fast, which stands in for it, is spent too until 23.11.2026 00:00.",
+      "brain bütçesi 01.12.2026 00:00 saatine kadar tükendi; onun yerine geçen fast de 23.11.2026 00:00 saatine kadar tükendi.",
+    ]);
+    assertEquals(ws.rows().length, 2, "no call was made");
+  } finally {
+    ws.close();
+  }
+});
