@@ -8,12 +8,14 @@ Deno.test("prescan() finds global options and the command", () => {
     home: "/h",
     lang: "tr",
     command: "doctor",
+    rest: ["--json"],
   });
   assert.deepEqual(prescan(["--profile", "p", "version"]), {
     verbose: false,
     help: false,
     profile: "p",
     command: "version",
+    rest: [],
     fast: "version",
   });
 });
@@ -24,4 +26,9 @@ Deno.test("prescan() takes the fast path only for a bare 'version'", () => {
   assert.equal(prescan(["-h", "version"]).fast, undefined);
   assert.equal(prescan(["--bogus", "version"]).fast, undefined);
   assert.equal(prescan(["--home"]).command, undefined);
+});
+
+Deno.test("prescan() keeps an empty --home= value for the setup to refuse", () => {
+  assert.equal(prescan(["--home=", "doctor"]).home, "");
+  assert.equal(prescan(["--home", "", "doctor"]).home, "");
 });
