@@ -20,90 +20,19 @@
  * @module
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import type { ProviderId } from "../config/types.ts";
 import { dayStart, nextDayStart } from "./periods.ts";
+import {
+  type BreakdownKey,
+  type BreakdownOptions,
+  type BreakdownRow,
+  type CallRecord,
+  type Channel,
+  checkRecord,
+  LedgerError,
+  type SpentTotals,
+} from "./ledger_types.ts";
 
-/** Where a call came from. */
-export type Channel = "chat" | "tui" | "messenger" | "net" | "cli";
-
-/** Every channel, in a stable order. */
-export const CHANNELS: readonly Channel[] = ["chat", "tui", "messenger", "net", "cli"];
-
-/** One model call, as the ledger stores it. */
-export interface CallRecord {
-  /** When the answer finished, epoch ms. */
-  ts: number;
-  role: string;
-  provider: ProviderId;
-  model_id: string;
-  /** Input tokens without cache reads and writes. */
-  input_tokens: number;
-  output_tokens: number;
-  cache_read_tokens: number;
-  cache_write_tokens: number;
-  /** Dollars; `null` when the model has no price (counts as $0). */
-  usd: number | null;
-  channel: Channel;
-  session_id: string | null;
-  /** The other agent's address, for network turns. */
-  peer: string | null;
-}
-
-/** What a role spent over a span. */
-export interface SpentTotals {
-  usd: number;
-  calls: number;
-  /** Calls on a model without a price (counted as $0). */
-  unpriced_calls: number;
-}
-
-/** How {@linkcode Ledger.breakdown} groups calls. */
-export type BreakdownKey = "channel" | "session" | "peer";
-
-/** Options for {@linkcode Ledger.breakdown}. */
-export interface BreakdownOptions {
-  /** Start of the span, epoch ms (inclusive). */
-  sinceMs: number;
-  /** End of the span, epoch ms (exclusive). @default no end */
-  untilMs?: number;
-  /** Only this role's calls. @default every role */
-  role?: string;
-}
-
-/** One group of {@linkcode Ledger.breakdown}. */
-export interface BreakdownRow extends SpentTotals {
-  channel: Channel;
-  /** Set when grouped by session. */
-  session_id: string | null;
-  /** Set when grouped by peer (network contacts). */
-  peer: string | null;
-}
-
-/** What was being done with the ledger when it failed. */
-export type LedgerAction = "create" | "open" | "read" | "write" | "use";
-
-/**
- * The ledger cannot be created, opened, read or written. The message is
- * `Cannot <action> the spend ledger <file>: <detail>`.
- */
-export class LedgerError extends Error {
-  /** Always `"LedgerError"`. */
-  override name = "LedgerError";
-  /** What failed. */
-  readonly action: LedgerAction;
-  /** The ledger's file. */
-  readonly file: string;
-  /** Why, in a few words. */
-  readonly detail: string;
-
-  constructor(action: LedgerAction, file: string, cause: unknown) {
-    const detail = cause instanceof Error ? cause.message : String(cause);
-    super(`Cannot ${action} the spend ledger ${file}: ${detail}`, { cause });
-    this.action = action;
-    this.file = file;
-    this.detail = detail;
-  }
-}
+export * from "./ledger_types.ts";
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = 1;
@@ -152,37 +81,6 @@ function exists(file: string): boolean {
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return false;
     throw new LedgerError("read", file, error);
-  }
-}
-
-function checkRecord(row: CallRecord): void {
-  const whole = (n: unknown) => typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
-  if (!whole(row.ts)) throw new TypeError("Cannot record a call: 'ts' must be epoch ms");
-  if (typeof row.role !== "string" || row.role === "") {
-    throw new TypeError("Cannot record a call: 'role' must be a non-empty string");
-  }
-  if (typeof row.provider !== "string" || typeof row.model_id !== "string") {
-    throw new TypeError("Cannot record a call: 'provider' and 'model_id' must be strings");
-  }
-  for (
-    const key of [
-      "input_tokens",
-      "output_tokens",
-      "cache_read_tokens",
-      "cache_write_tokens",
-    ] as const
-  ) {
-    if (!whole(row[key])) {
-      throw new TypeError(`Cannot record a call: '${key}' must be a whole number of 0 or more`);
-    }
-  }
-  if (
-    row.usd !== null && !(typeof row.usd === "number" && Number.isFinite(row.usd) && row.usd >= 0)
-  ) {
-    throw new TypeError("Cannot record a call: 'usd' must be null or a number of 0 or more");
-  }
-  if (!CHANNELS.includes(row.channel)) {
-    throw new TypeError(`Cannot record a call: unknown channel '${String(row.channel)}'`);
   }
 }
 
