@@ -22,6 +22,11 @@ export interface NetDocuments {
   readonly where: string;
   read(name: DocumentName): Promise<unknown>;
   write(name: DocumentName, value: unknown): Promise<void>;
+  /**
+   * Runs a read-modify-write so no other process (a CLI command beside the running hub)
+   * interleaves with it. Stores without locking run `fn` as is.
+   */
+  exclusive?<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 const FILES: Record<DocumentName, string> = {
@@ -38,6 +43,7 @@ const FILES: Record<DocumentName, string> = {
 export class FileDocuments implements NetDocuments {
   #dir: string;
   #ready = false;
+  #queue: Promise<void> = Promise.resolve();
 
   /** Keeps the documents in `dir` (created 0700 on first write). */
   constructor(dir: string) {
@@ -79,6 +85,33 @@ export class FileDocuments implements NetDocuments {
       ? `${value}\n`
       : JSON.stringify(value, null, 2) + "\n";
     await writeFileAtomic(this.fileOf(name), text);
+  }
+
+  /**
+   * Runs `fn` holding an exclusive lock on `<dir>/.lock` (flock), shared by every
+   * process using this data directory; calls inside this process queue up too.
+   */
+  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const previous = this.#queue;
+    let release!: () => void;
+    this.#queue = new Promise<void>((r) => release = r);
+    await previous;
+    try {
+      await this.#ensureDir();
+      const lock = await Deno.open(`${this.#dir}/.lock`, {
+        create: true,
+        write: true,
+        mode: 0o600,
+      });
+      try {
+        await lock.lock(true);
+        return await fn();
+      } finally {
+        lock.close();
+      }
+    } finally {
+      release();
+    }
   }
 
   /** Appends one line to `log.jsonl` (cheap; trimmed by the caller now and then). */

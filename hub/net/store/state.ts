@@ -84,25 +84,33 @@ export class NetState {
   }
 
   /** Adds or replaces a contact. */
-  async saveContact(contact: Contact): Promise<void> {
-    const list = (await this.contacts()).filter((c) => c.address !== contact.address);
-    list.push(contact);
-    await this.#write("contacts", list.sort((a, b) => a.address.localeCompare(b.address)));
+  saveContact(contact: Contact): Promise<void> {
+    return this.#exclusive(async () => {
+      const list = (await this.contacts()).filter((c) => c.address !== contact.address);
+      list.push(contact);
+      await this.#write("contacts", list.sort((a, b) => a.address.localeCompare(b.address)));
+    });
   }
 
   /** Forgets a contact; returns whether there was one. */
-  async removeContact(address: string): Promise<boolean> {
-    const list = await this.contacts();
-    const rest = list.filter((c) => c.address !== address);
-    if (rest.length === list.length) return false;
-    await this.#write("contacts", rest);
-    return true;
+  removeContact(address: string): Promise<boolean> {
+    return this.#exclusive(async () => {
+      const list = await this.contacts();
+      const rest = list.filter((c) => c.address !== address);
+      if (rest.length === list.length) return false;
+      await this.#write("contacts", rest);
+      return true;
+    });
   }
 
   // --- sessions -------------------------------------------------------------------
 
   /** The session id for a state key (`<address>` or `<address>/<sub>`), made on first use. */
-  async sessionFor(key: string): Promise<string> {
+  sessionFor(key: string): Promise<string> {
+    return this.#exclusive(() => this.#sessionFor(key));
+  }
+
+  async #sessionFor(key: string): Promise<string> {
     const raw = await this.#docs.read("sessions");
     const map: Record<string, string> = isRecord(raw) ? raw as Record<string, string> : {};
     const known = map[key];
@@ -121,12 +129,14 @@ export class NetState {
   }
 
   /** Remembers `(from, id)` as handled (the last 1 000 are kept). */
-  async markSeen(from: string, id: string): Promise<void> {
-    const list = await this.#seenList();
-    const key = `${from} ${id}`;
-    if (list.includes(key)) return;
-    list.push(key);
-    await this.#write("seen", list.slice(-SEEN_MAX));
+  markSeen(from: string, id: string): Promise<void> {
+    return this.#exclusive(async () => {
+      const list = await this.#seenList();
+      const key = `${from} ${id}`;
+      if (list.includes(key)) return;
+      list.push(key);
+      await this.#write("seen", list.slice(-SEEN_MAX));
+    });
   }
 
   async #seenList(): Promise<string[]> {
@@ -137,7 +147,11 @@ export class NetState {
   // --- log ------------------------------------------------------------------------
 
   /** Appends a log entry (the last 500 are kept). */
-  async appendLog(entry: NetLogEntry): Promise<void> {
+  appendLog(entry: NetLogEntry): Promise<void> {
+    return this.#exclusive(() => this.#appendLog(entry));
+  }
+
+  async #appendLog(entry: NetLogEntry): Promise<void> {
     if (this.#docs instanceof FileDocuments) {
       if (this.#logLines < 0) this.#logLines = (await this.log()).length;
       await this.#docs.appendLog(entry);
@@ -201,30 +215,38 @@ export class NetState {
   }
 
   /** Adds to the counters. */
-  async count(
+  count(
     changes: Partial<Record<"received" | "sent" | "dropped" | "replies", number>>,
   ): Promise<void> {
-    const counts = await this.counts();
-    for (const [key, n] of Object.entries(changes)) {
-      counts[key as "received"] += n ?? 0;
-    }
-    await this.#write("counts", counts);
+    return this.#exclusive(async () => {
+      const counts = await this.counts();
+      for (const [key, n] of Object.entries(changes)) {
+        counts[key as "received"] += n ?? 0;
+      }
+      await this.#write("counts", counts);
+    });
   }
 
   /** Records an auto-reply to `address` at `nowSec` (for the hourly limit). */
-  async recordAutoReply(address: string, nowSec: number): Promise<void> {
-    const counts = await this.counts();
-    const times = (counts.auto_replies[address] ?? []).filter((t) => t > nowSec - 3600);
-    times.push(nowSec);
-    counts.auto_replies[address] = times;
-    counts.replies++;
-    await this.#write("counts", counts);
+  recordAutoReply(address: string, nowSec: number): Promise<void> {
+    return this.#exclusive(async () => {
+      const counts = await this.counts();
+      const times = (counts.auto_replies[address] ?? []).filter((t) => t > nowSec - 3600);
+      times.push(nowSec);
+      counts.auto_replies[address] = times;
+      counts.replies++;
+      await this.#write("counts", counts);
+    });
   }
 
   /** Auto-replies sent to `address` in the hour before `nowSec`. */
   async autoRepliesLastHour(address: string, nowSec: number): Promise<number> {
     const counts = await this.counts();
     return (counts.auto_replies[address] ?? []).filter((t) => t > nowSec - 3600).length;
+  }
+
+  #exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    return this.#docs.exclusive ? this.#docs.exclusive(fn) : fn();
   }
 
   #write(name: DocumentName, value: unknown): Promise<void> {

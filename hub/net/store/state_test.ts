@@ -70,3 +70,14 @@ Deno.test("NetState counts auto-replies per contact within the last hour", async
   await state.setCursor(42);
   assertEquals(await state.cursor(), 42);
 });
+
+Deno.test("NetState writers on one folder never lose each other's contacts", async () => {
+  const dir = await Deno.makeTempDir();
+  const one = NetState.file(dir);
+  const two = NetState.file(dir);
+  await Promise.all(
+    Array.from({ length: 40 }, (_, i) =>
+      (i % 2 === 0 ? one : two).saveContact({ ...contact, address: `c${i}.example` })),
+  );
+  assertEquals((await one.contacts()).length, 40);
+});
