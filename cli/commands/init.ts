@@ -65,11 +65,16 @@ async function runInit(ctx: CommandContext, opts: InitOptions): Promise<number> 
     ? ctx.paths
     : resolvePaths({ home: opts.home, env: ctx.env });
   const force = opts.force === true;
-  const language: Lang = isLang(opts.language)
+  const language: Lang | undefined = isLang(opts.language)
     ? opts.language
     : opts.yes !== true && await setupNeedsLanguage(paths, force)
     ? await askLanguage(ctx)
     : lang;
+  if (language === undefined) {
+    // Ctrl-C at the question: the user stopped the setup, so nothing is written.
+    ctx.err(t(lang, "init_abandoned"));
+    return 130;
+  }
   // The rest of the setup speaks the language just chosen.
   lang = language;
 
@@ -106,7 +111,8 @@ async function runInit(ctx: CommandContext, opts: InitOptions): Promise<number> 
   return 0;
 }
 
-async function askLanguage(ctx: CommandContext): Promise<Lang> {
+/** The language chosen on the terminal; `undefined` when the user pressed Ctrl-C. */
+async function askLanguage(ctx: CommandContext): Promise<Lang | undefined> {
   // Without a terminal nothing can answer: take the run's language (default en).
   if (!Deno.stdin.isTerminal() || !Deno.stdout.isTerminal()) return ctx.lang;
   const { select } = await import("@inquirer/prompts");
@@ -119,8 +125,9 @@ async function askLanguage(ctx: CommandContext): Promise<Lang> {
       ],
       default: ctx.lang,
     });
-  } catch {
-    // Ctrl-C or a closed terminal: keep the default rather than fail the setup.
+  } catch (error) {
+    if (error instanceof Error && error.name === "ExitPromptError") return undefined;
+    // A terminal that went away: keep the default rather than fail the setup.
     return ctx.lang;
   }
 }
