@@ -141,7 +141,8 @@ export async function setEnvKey(path: string, name: string, value: string): Prom
 /** Writes `text` to `path` through a temp file, fsync and rename, with `mode`. */
 export async function writeFileAtomic(path: string, text: string, mode: number): Promise<void> {
   const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) || "/" : ".";
-  await Deno.mkdir(dir, { recursive: true });
+  // A directory made here holds keys (the home): only its owner may look in.
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
   const temp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   const file = await Deno.open(temp, { write: true, createNew: true, mode });
   try {

@@ -56,6 +56,17 @@ Deno.test("setEnvKey() replaces or appends, keeps comments, writes mode 0600", a
   }
 });
 
+Deno.test("setEnvKey() makes a missing home private (0700)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await setEnvKey(`${dir}/home/.env`, "A", "1");
+    assert.equal((await Deno.stat(`${dir}/home`)).mode! & 0o777, 0o700);
+    assert.equal((await Deno.stat(`${dir}/home/.env`)).mode! & 0o777, 0o600);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("loadEnv() lets the environment win over .env", async () => {
   const home = await Deno.makeTempDir();
   try {
