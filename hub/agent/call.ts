@@ -12,7 +12,6 @@
 import { type ModelMessage, stepCountIs, streamText, type SystemModelMessage } from "ai";
 import type { AgentConfig, RoleConfig } from "../config/types.ts";
 import { lookupPrice } from "../config/prices.ts";
-import { missingCredential } from "../credentials.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
 import {
@@ -34,10 +33,11 @@ import {
   type ModelTarget,
   probeConnect,
   providerBaseUrl,
-  type StreamPart,
 } from "../models/mod.ts";
 import { t } from "./_messages.ts";
-import { BudgetSpentError, ModelCallError, StreamCutError, TurnEndedError } from "./errors.ts";
+import { BudgetSpentError, ModelCallError, TurnEndedError } from "./errors.ts";
+import { watchStream } from "./stream_watch.ts";
+import { chooseTarget } from "./targets.ts";
 import { errorDetail, isAbort, unreachableReason } from "./failures.ts";
 import { callError, unreachableError } from "./call_errors.ts";
 import { type RetryOptions, retryThrottled } from "./retry.ts";
@@ -89,18 +89,10 @@ export class ModelRouter {
     this.#retry = options.retry ?? {};
     this.#connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
     for (const [name, role] of Object.entries(this.#config.models.roles)) {
-      let target: ModelTarget = role;
-      let missing = missingCredential(role, this.#env);
-      if (missing !== undefined && role.fallback !== undefined) {
-        const fallbackMissing = missingCredential(role.fallback, this.#env);
-        if (fallbackMissing === undefined) {
-          target = role.fallback;
-          missing = undefined;
-          this.#logger.info(
-            `role ${name}: ${role.provider} has no credentials; fallback ${role.fallback.provider} ${role.fallback.model_id} answers`,
-          );
-        }
-      }
+      const { target, missing } = chooseTarget(name, role, {
+        env: this.#env,
+        logger: this.#logger,
+      });
       this.#entries.set(name, { name, role, target, missing, model: undefined });
     }
   }
@@ -308,24 +300,9 @@ export class ModelRouter {
       this.#record(entry, generated.usage, context);
       return generated;
     }
-    const streamed = result;
-    const record = (usage: StreamUsage) => this.#record(entry, usage, context);
-    let answered = false;
     return {
-      ...streamed,
-      stream: streamed.stream.pipeThrough(
-        new TransformStream<StreamPart, StreamPart>({
-          transform(part, controller) {
-            if (part.type === "text-delta" || part.type === "tool-call") answered = true;
-            if (part.type !== "finish") return controller.enqueue(part);
-            record(part.usage);
-            // A stream that just stops (no finish event from the provider) is not an
-            // answer: a proxy's page, a wrong base_url, a connection closed mid-way.
-            if (part.finishReason.unified !== "interrupted") return controller.enqueue(part);
-            controller.enqueue({ type: "error", error: new StreamCutError(answered) });
-          },
-        }),
-      ),
+      ...result,
+      stream: watchStream(result.stream, (usage) => this.#record(entry, usage, context)),
     };
   }
 

@@ -1,0 +1,33 @@
+/**
+ * Which target answers for a role: its own provider, or its `fallback` when the
+ * role's provider has no credentials and the fallback's are complete. Decided once,
+ * when the router (the agent) is built.
+ *
+ * @module
+ */
+import type { RoleConfig } from "../config/types.ts";
+import { missingCredential } from "../credentials.ts";
+import type { Logger } from "../log.ts";
+import type { ModelTarget } from "../models/mod.ts";
+
+/** The target of a role, and the variable it still needs (`undefined` when complete). */
+export interface TargetChoice {
+  target: ModelTarget;
+  missing: string | undefined;
+}
+
+/** Decides the target of role `name`; logs at INFO when the fallback answers. */
+export function chooseTarget(
+  name: string,
+  role: RoleConfig,
+  options: { env: Readonly<Record<string, string | undefined>>; logger: Logger },
+): TargetChoice {
+  const missing = missingCredential(role, options.env);
+  const fallback = role.fallback;
+  if (missing === undefined || fallback === undefined) return { target: role, missing };
+  if (missingCredential(fallback, options.env) !== undefined) return { target: role, missing };
+  options.logger.info(
+    `role ${name}: ${role.provider} has no credentials; fallback ${fallback.provider} ${fallback.model_id} answers`,
+  );
+  return { target: fallback, missing: undefined };
+}
