@@ -49,7 +49,12 @@ export function prescan(argv: readonly string[]): Prescan {
     }
   }
   out.rest = argv.slice(i + 1);
-  if (out.command === "version" && out.rest.length === 0 && !out.help) out.fast = "version";
+  // A bad global value must reach the full path, which refuses it with exit 2.
+  const badValue = (out.lang !== undefined && out.lang !== "en" && out.lang !== "tr") ||
+    out.home?.trim() === "" || out.profile?.trim() === "";
+  if (out.command === "version" && out.rest.length === 0 && !out.help && !badValue) {
+    out.fast = "version";
+  }
   return out;
 }
 

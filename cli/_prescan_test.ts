@@ -26,6 +26,9 @@ Deno.test("prescan() takes the fast path only for a bare 'version'", () => {
   assert.equal(prescan(["-h", "version"]).fast, undefined);
   assert.equal(prescan(["--bogus", "version"]).fast, undefined);
   assert.equal(prescan(["--home"]).command, undefined);
+  assert.equal(prescan(["--lang", "xx", "version"]).fast, undefined);
+  assert.equal(prescan(["--home=", "version"]).fast, undefined);
+  assert.equal(prescan(["--lang", "tr", "version"]).fast, "version");
 });
 
 Deno.test("prescan() keeps an empty --home= value for the setup to refuse", () => {

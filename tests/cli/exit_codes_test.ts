@@ -18,6 +18,8 @@ Deno.test("exit codes follow the spec's table for the foundation commands", asyn
     [["nope"], 2],
     [["doctor", "--nope"], 2],
     [["--lang", "xx", "doctor"], 2],
+    [["--lang", "xx", "version"], 2],
+    [["--home=", "version"], 2],
     [["--home"], 2],
     [["init", "--provider", "nobody"], 2],
     [[], 2],
