@@ -139,6 +139,7 @@ async function runCommand(ctx: CommandContext): Promise<number> {
       components: [service],
       spend: () => money.spendReport(config, ledger, Date.now()),
       net: () => ({ ...service.status() }),
+      events: (after) => net.readNetEvents(ctx.paths.netDir, after),
     });
   } finally {
     ledger?.close();

@@ -8,6 +8,7 @@
  * | GET /status | `{ok, pid, version, started_at, uptime_seconds, heartbeat_at, home, data_dir, port, spend: {roles}, net}` |
  * | GET /spend | `{roles: {<role>: <spend object>}}` |
  * | GET /net | the `net` block alone |
+ * | GET /net/events?after=<unix seconds> | `{events: [...]}`: network events for the channels (a stranger's contact request) |
  *
  * Requests whose `Host` is not a loopback name are refused (403), so a web page cannot
  * reach the API through DNS rebinding; a browser `Origin` other than loopback is
@@ -32,6 +33,8 @@ export interface ControlSources {
   spend(): Record<string, unknown>;
   /** The `net` block of the network service. */
   net(): Record<string, unknown>;
+  /** Network events newer than `afterSec`, oldest first. */
+  events?(afterSec: number): Promise<unknown[]>;
 }
 
 /** A failed request, turned into `{error: code}` in one place. */
@@ -52,7 +55,7 @@ export class HttpError extends Error {
   }
 }
 
-const ROUTES = ["/health", "/status", "/spend", "/net"] as const;
+const ROUTES = ["/health", "/status", "/spend", "/net", "/net/events"] as const;
 
 /**
  * Builds the control API handler.
@@ -81,7 +84,7 @@ export function controlHandler(sources: ControlSources): (request: Request) => P
   };
 }
 
-function route(request: Request, sources: ControlSources): Promise<Response> {
+async function route(request: Request, sources: ControlSources): Promise<Response> {
   const url = new URL(request.url);
   if (!isLoopbackHost(request.headers.get("host") ?? url.host)) {
     throw new HttpError(403, "forbidden");
@@ -105,6 +108,11 @@ function route(request: Request, sources: ControlSources): Promise<Response> {
       return Promise.resolve(json({ roles: spendOrThrow(sources) }));
     case "/net":
       return Promise.resolve(json(sources.net()));
+    case "/net/events": {
+      const after = Number(url.searchParams.get("after") ?? "0");
+      if (!Number.isFinite(after)) throw new HttpError(400, "bad_request");
+      return json({ events: sources.events ? await sources.events(after) : [] });
+    }
     default:
       return Promise.resolve(json(status(sources)));
   }

@@ -69,3 +69,19 @@ Deno.test("controlHandler() answers 404 and 405 with error bodies", async () => 
   assertEquals(post.headers.get("allow"), "GET, HEAD");
   assert((await post.json()).error === "method_not_allowed");
 });
+
+Deno.test("controlHandler() GET /net/events passes 'after' to the event source", async () => {
+  const seen: number[] = [];
+  const handle = controlHandler(sources({
+    events: (after) => {
+      seen.push(after);
+      return Promise.resolve([{ ts: 5, type: "net.contact_request" }]);
+    },
+  }));
+  const res = await handle(new Request("http://127.0.0.1:8790/net/events?after=4"));
+  assertEquals(await res.json(), { events: [{ ts: 5, type: "net.contact_request" }] });
+  assertEquals(seen, [4]);
+  const bad = await handle(new Request("http://127.0.0.1:8790/net/events?after=x"));
+  assertEquals(bad.status, 400);
+  await bad.body?.cancel();
+});

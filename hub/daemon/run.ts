@@ -39,6 +39,8 @@ export interface RunHubOptions {
   spend(): Record<string, unknown>;
   /** The `net` block for the control API. */
   net(): Record<string, unknown>;
+  /** Network events for `GET /net/events`. */
+  events?(afterSec: number): Promise<unknown[]>;
   /** Heartbeat interval. @default 5000 */
   heartbeatMs?: number;
   /** Another way to stop the hub (tests, an embedding program). */
@@ -99,6 +101,7 @@ export async function runHub(options: RunHubOptions): Promise<number> {
     heartbeatAt: () => lastBeat,
     spend: options.spend,
     net: options.net,
+    ...(options.events ? { events: options.events } : {}),
   });
   try {
     server = Deno.serve({ hostname: "127.0.0.1", port: options.port, onListen: () => {} }, handler);

@@ -16,6 +16,7 @@ import {
 } from "../../net/mod.ts";
 import type { Contact } from "./store/mod.ts";
 import type { NetNode } from "./node.ts";
+import { appendNetEvent } from "./events.ts";
 import type { Update } from "./spine_client.ts";
 import { networkTurn, noPublicSubLine, subRole, type TurnDeps } from "./turn/mod.ts";
 
@@ -263,18 +264,13 @@ async function tellOwner(deps: HandleDeps, address: string, name: string, text: 
       text ? `: ${oneLine(text, 200)}` : ""
     }; accept with 'agent net accept ${address}'`,
   );
-  const event = {
-    ts: node.nowSec(),
-    type: "net.contact_request",
-    address,
-    name,
-    text: oneLine(text, 1000),
-  };
   try {
-    await Deno.mkdir(node.paths.netDir, { recursive: true, mode: 0o700 });
-    await Deno.writeTextFile(`${node.paths.netDir}/events.jsonl`, JSON.stringify(event) + "\n", {
-      append: true,
-      mode: 0o600,
+    await appendNetEvent(node.paths.netDir, {
+      ts: node.nowSec(),
+      type: "net.contact_request",
+      address,
+      name,
+      text: oneLine(text, 1000),
     });
   } catch (error) {
     node.logger.warn(`network: cannot record the event: ${(error as Error).message}`);

@@ -10,6 +10,7 @@ export * from "./spine_client.ts";
 export * from "./node.ts";
 export * from "./handle.ts";
 export * from "./service.ts";
+export * from "./events.ts";
 export * from "./setup.ts";
 export * from "./identity_file.ts";
 export * from "./turn/mod.ts";

@@ -242,6 +242,16 @@ Deno.test("agent hub run answers the network: a running hub handles requests and
       async () => (await a("contacts")).stdout.includes(`pending_in  ${spineB.address}`),
       30_000,
     );
+    const events = await (await fetch(`http://127.0.0.1:${port}/net/events?after=0`))
+      .json() as { events: { type: string; address: string; text: string }[] };
+    assertEquals(
+      events.events.map((e) => [
+        e.type,
+        e.address,
+        e.text,
+      ]),
+      [["net.contact_request", spineB.address, "from the CLI"]],
+    );
     assertEquals((await a("accept", spineB.address)).code, 0);
     await b("poll", "--once");
     assertEquals((await b("send", spineA.address, "Anyone home?")).code, 0);
