@@ -33,6 +33,10 @@ export const t = catalogue({
   no_gui: "Cannot install the launchd agent: no graphical login session (gui/{uid}) is available.",
   launchctl_failed: "launchctl failed: {detail}",
   answers: "answers on 127.0.0.1:{port}",
+  status_net:
+    "network: {state} over {link}; {rings} rings, {reconnects} reconnects, {handled} handled",
+  status_net_idle: "network: not configured ({detail})",
+  status_net_failed: "network: failed ({detail})",
   no_answer: "no answer on 127.0.0.1:{port}",
 }, {
   already_running: "hub zaten çalışıyor (pid {pid})... önce `agent hub stop` ile durdurun.",
@@ -67,5 +71,9 @@ export const t = catalogue({
   no_gui: "launchd ajanı kurulamıyor: grafik oturum (gui/{uid}) yok.",
   launchctl_failed: "launchctl başarısız: {detail}",
   answers: "127.0.0.1:{port} üzerinde yanıt veriyor",
+  status_net:
+    "ağ: {state}, {link} üzerinden; {rings} zil, {reconnects} yeniden bağlanma, {handled} işlenen",
+  status_net_idle: "ağ: yapılandırılmamış ({detail})",
+  status_net_failed: "ağ: başarısız ({detail})",
   no_answer: "127.0.0.1:{port} üzerinde yanıt yok",
 });

@@ -23,6 +23,8 @@ export interface HubStatusReport {
   control: { port: number; answers: boolean };
   last_crash: { at: string; pid: number; reason: string } | null;
   launchd: { state: LaunchdState; label: string };
+  /** The running hub's `net` block (`GET /net`), or null. */
+  net: Record<string, unknown> | null;
 }
 
 /** Options for {@linkcode hubStatus}. */
@@ -43,6 +45,7 @@ export async function hubStatus(
   const crash = readCrash(lockFile);
   const answers = lock !== undefined &&
     (await fetchControl(options.port, "/health", { timeoutMs: 1000 })) !== undefined;
+  const net = answers ? await fetchControl(options.port, "/net", { timeoutMs: 1000 }) : undefined;
   const liveBeat = lock !== undefined && beat !== undefined && beat.pid === lock.pid
     ? beat
     : undefined;
@@ -56,12 +59,13 @@ export async function hubStatus(
     heartbeat_at: beat === undefined ? null : new Date(beat.at).toISOString(),
     heartbeat_age_seconds: liveBeat === undefined
       ? null
-      : Math.max(0, Math.round((now - liveBeat.at) / 1000)),
+      : Math.max(0, Math.floor((now - liveBeat.at) / 1000)),
     control: { port: options.port, answers },
     last_crash: crash === undefined
       ? null
       : { at: new Date(crash.at).toISOString(), pid: crash.pid, reason: crash.reason },
     launchd: { state: options.launchd, label: LAUNCHD_LABEL },
+    net: net ?? null,
   };
 }
 
@@ -80,9 +84,10 @@ export function statusLines(report: HubStatusReport, lang: Lang): string[] {
     lines.push(t(lang, "status_heartbeat_none"));
   } else {
     const at = Date.parse(report.heartbeat_at);
-    const age = report.heartbeat_age_seconds ?? Math.round((Date.now() - at) / 1000);
+    const age = report.heartbeat_age_seconds ?? Math.floor((Date.now() - at) / 1000);
     lines.push(t(lang, "status_heartbeat", { age: duration(age), time: formatTime(at) }));
   }
+  if (report.net !== null) lines.push(netLine(report.net, lang));
   if (report.running) {
     lines.push(t(lang, "status_control", {
       state: t(lang, report.control.answers ? "answers" : "no_answer", {
@@ -107,6 +112,21 @@ export function statusLines(report: HubStatusReport, lang: Lang): string[] {
     : t(lang, "launchd_absent");
   lines.push(t(lang, "status_launchd", { state }));
   return lines;
+}
+
+function netLine(net: Record<string, unknown>, lang: Lang): string {
+  const bell = (net.doorbell ?? {}) as Record<string, unknown>;
+  if (net.configured !== true) {
+    return t(lang, "status_net_idle", { detail: String(net.detail ?? "-") });
+  }
+  if (net.state === "failed") return t(lang, "status_net_failed", { detail: String(net.detail) });
+  return t(lang, "status_net", {
+    state: String(net.state),
+    link: String(net.link),
+    rings: String(bell.rings ?? 0),
+    reconnects: String(bell.reconnects ?? 0),
+    handled: String(net.handled ?? 0),
+  });
 }
 
 /** Formats seconds as `42 s`, `5 min 3 s`, `2 h 05 min`, `3 d 4 h`. */
