@@ -95,7 +95,7 @@ export function describe(error: unknown): string {
 }
 
 /** `[ui] lang` from agent.toml without validating the rest; `en` when absent or unreadable. */
-function uiLangOf(configFile: string): Lang {
+export function uiLangOf(configFile: string): Lang {
   let text: string;
   try {
     text = Deno.readTextFileSync(configFile);

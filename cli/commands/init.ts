@@ -8,7 +8,9 @@
  */
 import type { Command } from "commander";
 import { isLang, type Lang } from "../../hub/i18n.ts";
-import { resolvePaths } from "../../hub/paths.ts";
+import { type AgentPaths, resolvePaths } from "../../hub/paths.ts";
+import { readEnvFileSync } from "../../hub/env_file.ts";
+import { uiLangOf } from "../_setup.ts";
 import type { ShippedProvider } from "../../hub/config/models.ts";
 import { SETUP_PROVIDERS, setupHome, setupNeedsLanguage } from "../../hub/config/setup.ts";
 import { type CommandModule, UsageError } from "../command.ts";
@@ -64,11 +66,14 @@ async function runInit(ctx: CommandContext, opts: InitOptions): Promise<number> 
   const paths = opts.home === undefined
     ? ctx.paths
     : resolvePaths({ home: opts.home, env: ctx.env });
+  // Another home speaks its own language (its .env, its [ui] lang) unless --lang or
+  // AGENT_LANG says otherwise; else `init --home X --force` would reset X's language.
+  if (opts.home !== undefined) lang = homeLang(paths);
   const force = opts.force === true;
   const language: Lang | undefined = isLang(opts.language)
     ? opts.language
     : opts.yes !== true && await setupNeedsLanguage(paths, force)
-    ? await askLanguage(ctx)
+    ? await askLanguage(lang)
     : lang;
   if (language === undefined) {
     // Ctrl-C at the question: the user stopped the setup, so nothing is written.
@@ -111,24 +116,32 @@ async function runInit(ctx: CommandContext, opts: InitOptions): Promise<number> 
   return 0;
 }
 
+/** The language of the home at `paths`: `AGENT_LANG`, its `.env`, its `[ui] lang`, else en. */
+function homeLang(paths: AgentPaths): Lang {
+  const fromEnv = Deno.env.get("AGENT_LANG");
+  if (isLang(fromEnv)) return fromEnv;
+  const fromFile = readEnvFileSync(paths.envFile).AGENT_LANG;
+  return isLang(fromFile) ? fromFile : uiLangOf(paths.configFile);
+}
+
 /** The language chosen on the terminal; `undefined` when the user pressed Ctrl-C. */
-async function askLanguage(ctx: CommandContext): Promise<Lang | undefined> {
+async function askLanguage(lang: Lang): Promise<Lang | undefined> {
   // Without a terminal nothing can answer: take the run's language (default en).
-  if (!Deno.stdin.isTerminal() || !Deno.stdout.isTerminal()) return ctx.lang;
+  if (!Deno.stdin.isTerminal() || !Deno.stdout.isTerminal()) return lang;
   const { select } = await import("@inquirer/prompts");
   try {
     return await select<Lang>({
-      message: t(ctx.lang, "ask_language"),
+      message: t(lang, "ask_language"),
       choices: [
         { name: "English (en)", value: "en" },
         { name: "Türkçe (tr)", value: "tr" },
       ],
-      default: ctx.lang,
+      default: lang,
     });
   } catch (error) {
     if (error instanceof Error && error.name === "ExitPromptError") return undefined;
     // A terminal that went away: keep the default rather than fail the setup.
-    return ctx.lang;
+    return lang;
   }
 }
 

@@ -215,3 +215,15 @@ Deno.test("agent init into a home that cannot be made is one sentence and exit 1
   assert.doesNotMatch(r.stderr, /\n\s+at /);
   await cleanup();
 });
+
+Deno.test("agent init --home X --force keeps X's language and speaks it", async () => {
+  const home = await tempDir();
+  const first = await agent(["init", "--home", home, "--yes", "--language", "tr"]);
+  assert.equal(first.code, 0, first.stderr);
+  const again = await agent(["init", "--home", home, "--yes", "--force"]);
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stdout, /^üzerine yazıldı: /m);
+  const c = parseConfig(await Deno.readTextFile(`${home}/agent.toml`), "agent.toml");
+  assert.equal(c.ui.lang, "tr", "the language of that home stays");
+  await cleanup();
+});
