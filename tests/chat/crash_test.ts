@@ -1,0 +1,68 @@
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { FileSessionStore } from "../../hub/sessions/mod.ts";
+import { startVendorServer } from "../models/_vendor_server.ts";
+import { agent, makeHome } from "./_run.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+Deno.test("agent chat killed with SIGKILL mid-turn keeps the session readable, earlier messages and ledger rows intact", async () => {
+  const server = startVendorServer({ reply: "Answer." });
+  const home = makeHome(`[models.roles.brain]
+provider = "vendor-b"
+model_id = "gpt-test"
+[models.roles.brain.params]
+base_url = "${server.url}/v1"
+[models.roles.brain.budget]
+usd = 5
+period = "month"
+`);
+  const env = { VENDOR_B_API_KEY: "k" };
+  try {
+    const first = await agent(["chat", "--session", "s1"], { home, env, stdin: "first\n" });
+    assert.equal(first.stdout, "Answer.\n", first.stderr);
+
+    // The second turn's provider answer never comes: kill the process while it waits.
+    server.script.push({ delayMs: 3000 });
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-prompt", "-A", `${ROOT}cli/main.ts`, "chat", "--session", "s1"],
+      env: {
+        PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+        HOME: Deno.env.get("HOME") ?? "/tmp",
+        AGENT_HOME: home,
+        ...env,
+      },
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode("second\n"));
+    const posts = () => server.requests.filter((r) => r.method === "POST").length;
+    for (let i = 0; i < 200 && posts() < 2; i++) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(posts(), 2, "the second turn reached the provider");
+    child.kill("SIGKILL");
+    assert.equal((await child.status).signal, "SIGKILL");
+    await writer.close().catch(() => {});
+
+    const store = new FileSessionStore(`${home}/data/sessions`);
+    const messages = await store.listMessages("s1", "main") as { message: { role: string } }[];
+    assert.deepEqual(messages.map((m) => m.message.role), ["user", "assistant"]);
+    const db = new DatabaseSync(`${home}/data/spend.sqlite3`, { readOnly: true });
+    try {
+      assert.equal((db.prepare("SELECT COUNT(*) AS n FROM calls").get() as { n: number }).n, 1);
+    } finally {
+      db.close();
+    }
+
+    const third = await agent(["chat", "--session", "s1"], { home, env, stdin: "third\n" });
+    assert.equal(third.code, 0, third.stderr);
+    assert.equal(third.stdout, "Answer.\n");
+    const after = await store.listMessages("s1", "main") as unknown[];
+    assert.equal(after.length, 4);
+  } finally {
+    await server.close();
+    Deno.removeSync(home, { recursive: true });
+  }
+});
