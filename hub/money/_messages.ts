@@ -34,7 +34,7 @@ export const t = catalogue({
   ledger_use: "Cannot use the spend ledger {file}: {detail}",
 }, {
   budget_spent:
-    "{role} bütçesi tükendi (${cap} sınırın ${spent} kadarı harcandı) ve {time} itibarıyla yenilenir. Sınırı yükseltmek için agent.toml dosyasında değiştirin.",
+    "{role} bütçesi tükendi (${cap} sınırından ${spent} harcandı) ve {time} itibarıyla yenilenir. Sınırı yükseltmek için agent.toml dosyasında değiştirin.",
   budget_spent_stand_in:
     "{role} bütçesi {time} saatine kadar tükendi; onun yerine geçen {stand_in} de {stand_in_time} saatine kadar tükendi.",
   degrade_notice: "({role} bütçesi {time} saatine kadar tükendi; {stand_in} yanıtladı.)",

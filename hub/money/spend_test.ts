@@ -153,6 +153,10 @@ Deno.test("budget sentences read exactly as the spec's Errors table", () => {
     "The fast budget is spent ($1.02 of $1.00) and resets at 15.05.2026 00:00. To raise the cap, change it in agent.toml.",
   );
   assert.equal(budgetSpentSentence("en", fastOnly.spent), budgetBlockedSentence("en", fastOnly));
+  assert.equal(
+    budgetBlockedSentence("tr", fastOnly),
+    "fast bütçesi tükendi ($1.00 sınırından $1.02 harcandı) ve 15.05.2026 00:00 itibarıyla yenilenir. Sınırı yükseltmek için agent.toml dosyasında değiştirin.",
+  );
   ledger.record(spend("brain", ist("2026-05-02T08:00"), 15));
   const both = checkBudget(ledger, config, "brain", NOW);
   assert.ok(!both.ok && both.standIn !== undefined);
