@@ -34,6 +34,7 @@ export const t = catalogue({
   env_mode: "{path} has mode {mode}; run 'chmod 600 {path}' so only you can read it",
   components_ok: "{count} components, none failed to load",
   components_error: "{module} failed to load: {detail}",
+  component_load_error: "{name} from {module} failed to load: {detail}",
   components_unknown: "[components] disabled names '{name}', which no component provides",
 }, {
   config_ok: "{path} geçerli ({roles} rol)",
@@ -63,5 +64,6 @@ export const t = catalogue({
   env_mode: "{path} kipi {mode}; yalnızca sizin okuyabilmeniz için 'chmod 600 {path}' çalıştırın",
   components_ok: "{count} bileşen, hiçbiri yüklenirken hata vermedi",
   components_error: "{module} yüklenemedi: {detail}",
+  component_load_error: "{module} içindeki {name} yüklenemedi: {detail}",
   components_unknown: "[components] disabled, hiçbir bileşenin sağlamadığı '{name}' adını veriyor",
 });

@@ -225,6 +225,21 @@ export async function componentsCheck(d: DoctorContext): Promise<CheckResult[]> 
       detail: t(d.lang, "components_error", { module: e.module, detail: e.detail }),
     });
   }
+  // An extra component can import fine and still fail when it is loaded (a missing
+  // key, a broken dependency): load each once, as `agent components` does.
+  for (const c of registry.components) {
+    if (c.source === "builtin" || c.load === undefined || !c.enabled) continue;
+    try {
+      await c.load();
+    } catch (error) {
+      const detail = error instanceof Error ? error.message.split("\n")[0]! : String(error);
+      out.push({
+        name: "components",
+        status: "fail",
+        detail: t(d.lang, "component_load_error", { name: c.name, module: c.source, detail }),
+      });
+    }
+  }
   for (const name of registry.unknownDisabled) {
     out.push({
       name: "components",

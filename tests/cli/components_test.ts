@@ -86,6 +86,20 @@ Deno.test("a component that fails to load is reported, never crashes a command",
   await cleanup();
 });
 
+Deno.test("agent doctor fails an extra component whose load() fails", async () => {
+  const home = await homeWith([`${FIXTURES}hello_component.ts`]);
+  const r = await agent(["--home", home, "doctor"]);
+  assert.equal(r.code, 1, r.stdout);
+  assert.match(
+    r.stdout,
+    /^fail components: pager from .*hello_component\.ts failed to load: pager needs PAGER_TOKEN$/m,
+  );
+  const off = await homeWith([`${FIXTURES}hello_component.ts`], ["pager"]);
+  const quiet = await agent(["--home", off, "doctor"]);
+  assert.doesNotMatch(quiet.stdout, /pager/, "a disabled component is not loaded");
+  await cleanup();
+});
+
 Deno.test("an agent.commands component adds a subcommand with its options", async () => {
   const home = await homeWith([`${FIXTURES}hello_component.ts`]);
   const r = await agent(["--home", home, "hello", "--name", "Ada"]);
