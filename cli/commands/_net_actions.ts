@@ -300,6 +300,13 @@ export function logLine(e: NetLogEntry): string {
 }
 
 async function pollOnce(ctx: CommandContext): Promise<number> {
+  const { liveLock } = await import("../../hub/daemon/mod.ts");
+  const hub = liveLock(ctx.paths.hubLockFile);
+  if (hub !== undefined) {
+    // Two pollers would handle the same envelopes side by side.
+    ctx.err(t(ctx.lang, "hub_polls", { pid: hub.pid }));
+    return 1;
+  }
   const node = await needNode(ctx);
   const config = await ctx.config();
   const [{ loadRegistry }, subs, money] = await Promise.all([

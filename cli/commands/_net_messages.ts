@@ -29,6 +29,8 @@ export const t = catalogue({
   bad_n: "-n needs a whole number above 0.",
   too_long: "The message is longer than 8000 characters.",
   poll_once: "`agent net poll` needs --once (the running hub polls on its own).",
+  hub_polls:
+    "A hub is running (pid {pid}) and polls already; stop it before `agent net poll --once`.",
   not_configured: "The network is not configured: missing {missing}.",
   unauthorized: "The spine refused AGENT_SPINE_TOKEN (401); check the token in .env.",
   spine_failed: "The spine could not do it: {detail}",
@@ -83,6 +85,8 @@ export const t = catalogue({
   bad_n: "-n 0'dan büyük bir tam sayı ister.",
   too_long: "Mesaj 8000 karakterden uzun.",
   poll_once: "`agent net poll` --once ister (çalışan hub kendisi yoklar).",
+  hub_polls:
+    "Bir hub çalışıyor (pid {pid}) ve zaten yokluyor; `agent net poll --once` öncesi durdurun.",
   not_configured: "Ağ yapılandırılmamış: {missing} eksik.",
   unauthorized: "Spine AGENT_SPINE_TOKEN'ı reddetti (401); .env içindeki belirteci kontrol edin.",
   spine_failed: "Spine bunu yapamadı: {detail}",

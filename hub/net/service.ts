@@ -68,8 +68,10 @@ export interface NetStatusBlock {
     last_error: string | null;
     retry_at?: string;
   };
-  /** `idle` (not configured), `starting`, `polling` or `failed`. */
-  state: "idle" | "starting" | "polling" | "failed";
+  /** `idle` (not configured), `polling` (on both links) or `failed` (after a 401). */
+  state: "idle" | "polling" | "failed";
+  /** The address is known and the card was published since the hub started. */
+  ready: boolean;
   address?: string;
   /** Why the service is idle or failed. */
   detail?: string;
@@ -124,7 +126,8 @@ export class NetService {
         last_ring_at: null,
         last_error: null,
       },
-      state: options.node === undefined ? "idle" : "starting",
+      state: options.node === undefined ? "idle" : "polling",
+      ready: false,
       handled: 0,
       dropped: 0,
       ...(options.unconfigured === undefined ? {} : { detail: options.unconfigured }),
@@ -174,7 +177,7 @@ export class NetService {
       try {
         this.#status.address = await node.address(this.#stop.signal);
         await node.publish(this.#stop.signal);
-        this.#status.state = "polling";
+        this.#status.ready = true;
         return;
       } catch (error) {
         if (this.#unauthorized(error)) return;

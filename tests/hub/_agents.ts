@@ -135,7 +135,7 @@ export async function startAgent(
   await node.publish();
   if (!options.noService) {
     service.start();
-    await until(`${name}'s service`, () => service.status().state === "polling");
+    await until(`${name}'s service`, () => service.status().ready);
   }
   const agent: TestAgent = {
     name,

@@ -229,7 +229,7 @@ Deno.test("agent hub run answers the network: a running hub handles requests and
       await (await fetch(`http://127.0.0.1:${port}/status`)).json().catch(() => undefined);
     await until("the hub's network runs", async () => {
       try {
-        return (await status())?.net?.state === "polling";
+        return (await status())?.net?.ready === true;
       } catch {
         return false;
       }
@@ -252,6 +252,9 @@ Deno.test("agent hub run answers the network: a running hub handles requests and
       ]),
       [["net.contact_request", spineB.address, "from the CLI"]],
     );
+    const refused = await a("poll", "--once");
+    assertEquals(refused.code, 1);
+    assert(refused.stderr.startsWith(`A hub is running (pid ${hub.pid})`), refused.stderr);
     assertEquals((await a("accept", spineB.address)).code, 0);
     await b("poll", "--once");
     assertEquals((await b("send", spineA.address, "Anyone home?")).code, 0);
