@@ -1,0 +1,71 @@
+import { deepStrictEqual as assertEquals, ok as assert, rejects } from "node:assert/strict";
+import { fetchCard, postEnvelope, SpineClient, SpineError } from "./spine_client.ts";
+
+const KEY = "A".repeat(43);
+
+function serve(handler: (req: Request) => Response | Promise<Response>) {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, handler);
+  return { address: `127.0.0.1:${server.addr.port}`, close: () => server.shutdown() };
+}
+
+Deno.test("fetchCard() checks the address, refuses redirects and cards over 8 KiB", async () => {
+  let answer: () => Response = () => new Response();
+  const peer = serve(() => answer());
+  try {
+    const card = { v: 1, address: peer.address, name: "Bob", sign_key: KEY, box_key: KEY };
+    answer = () => Response.json(card);
+    assertEquals((await fetchCard(peer.address, { allowInsecure: true })).name, "Bob");
+    answer = () => Response.json({ ...card, address: "other.example" });
+    await rejects(fetchCard(peer.address, { allowInsecure: true }), SpineError);
+    answer = () => Response.redirect("http://127.0.0.1:1/card.json", 302);
+    await rejects(
+      fetchCard(peer.address, { allowInsecure: true }),
+      (e) => e instanceof SpineError && e.status === 302,
+    );
+    answer = () => Response.json({ ...card, padding: "x".repeat(9000) });
+    await rejects(
+      fetchCard(peer.address, { allowInsecure: true }),
+      (e) => e instanceof SpineError && e.message.includes("8 KiB"),
+    );
+  } finally {
+    await peer.close();
+  }
+});
+
+Deno.test("postEnvelope() counts 202 and duplicate as delivered, anything else as an error", async () => {
+  let answer: () => Response = () => new Response();
+  const peer = serve(() => answer());
+  const wire = { payload: "e30", sig: "AA" };
+  try {
+    answer = () => Response.json({ status: "queued", id: "x" }, { status: 202 });
+    assertEquals(await postEnvelope(peer.address, wire, { allowInsecure: true }), "queued");
+    answer = () => Response.json({ status: "duplicate", id: "x" });
+    assertEquals(await postEnvelope(peer.address, wire, { allowInsecure: true }), "duplicate");
+    answer = () => Response.json({ error: "rate_limited" }, { status: 429 });
+    await rejects(
+      postEnvelope(peer.address, wire, { allowInsecure: true }),
+      (e) => e instanceof SpineError && e.code === "rate_limited" && e.status === 429,
+    );
+  } finally {
+    await peer.close();
+  }
+});
+
+Deno.test("SpineClient sends the bearer token and never puts it in errors", async () => {
+  const seen: string[] = [];
+  const spine = serve((req) => {
+    seen.push(req.headers.get("authorization") ?? "");
+    return Response.json({ error: "unauthorized" }, { status: 401 });
+  });
+  try {
+    const client = new SpineClient(`http://${spine.address}/`, "secret-token-value");
+    const error = await client.health().then(() => undefined, (e) => e as SpineError);
+    assert(error instanceof SpineError);
+    assertEquals([error.status, error.code], [401, "unauthorized"]);
+    assert(!error.message.includes("secret-token-value"));
+    assertEquals(seen, ["Bearer secret-token-value"]);
+    assertEquals(client.wsUrl, `ws://${spine.address}/hub/ws`);
+  } finally {
+    await spine.close();
+  }
+});
