@@ -68,3 +68,20 @@ Deno.test("an unexpected error is one sentence and exit 1; its stack goes only t
   assert.match(log, / ERROR Error: boom on purpose +at /);
   await cleanup();
 });
+
+Deno.test("-h and --verbose work as their long and short twins", async () => {
+  const home = await tempDir();
+  assert.equal((await agent(["--home", home, "init", "--yes"])).code, 0);
+  const h = await agent(["-h"]);
+  assert.equal(h.code, 0);
+  assert.match(h.stdout, /^Usage: agent /);
+  const sub = await agent(["doctor", "-h"]);
+  assert.equal(sub.code, 0);
+  assert.match(sub.stdout, /^Usage: agent doctor /);
+  const loud = await agent(["--verbose", "--home", home, "components"]);
+  assert.equal(loud.code, 0, loud.stderr);
+  const json = await agent(["--verbose", "--home", home, "doctor", "--json"]);
+  assert.match(json.stderr, /^info: doctor: \d+ checks, 0 failed$/m);
+  assert.equal(JSON.parse(json.stdout).ok, true, "stdout stays pure JSON");
+  await cleanup();
+});
