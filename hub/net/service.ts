@@ -104,6 +104,7 @@ export class NetService {
   #stop = new AbortController();
   #loop: Promise<void> | undefined;
   #fetching: Promise<void> | undefined;
+  #fetchLock: Promise<void> = Promise.resolve();
   #again = false;
   #onHandled: NetServiceOptions["onHandled"];
 
@@ -325,6 +326,20 @@ export class NetService {
 
   /** Fetches and handles until a batch is not full. */
   async #fetch(timeoutS: number): Promise<void> {
+    // One fetch at a time: a ring's fetch may still run when the doorbell closes and
+    // the HTTP fetch starts; handling the same envelope twice would run two turns.
+    const previous = this.#fetchLock;
+    let release!: () => void;
+    this.#fetchLock = new Promise<void>((r) => release = r);
+    await previous;
+    try {
+      await this.#fetchBatches(timeoutS);
+    } finally {
+      release();
+    }
+  }
+
+  async #fetchBatches(timeoutS: number): Promise<void> {
     let wait = timeoutS;
     while (!this.#stopped) {
       const n = await fetchAndHandle(this.#deps!, {
