@@ -92,7 +92,11 @@ export async function runProgram(argv: string[], pre: Prescan): Promise<number> 
         words === "agent" ? t(lang, "no_command") : t(lang, "no_subcommand", { usage: words }),
       );
     }
-    if (error.code === "commander.unknownCommand" && pre.command !== undefined) {
+    const unknownWord = error.message.match(/'([^']*)'/)?.[1];
+    if (
+      error.code === "commander.unknownCommand" && pre.command !== undefined &&
+      unknownWord === pre.command
+    ) {
       // Extra commands come from agent.toml: when it is invalid, say so, not just "unknown".
       const problem = await invalidConfig(ctx);
       if (problem !== undefined) {

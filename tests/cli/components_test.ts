@@ -131,6 +131,11 @@ Deno.test("an unknown command with an invalid agent.toml names the file's proble
     r.stderr,
     /^Unknown command 'hello'; agent\.toml, which can add commands, is invalid: .+\.\n$/,
   );
+  const nested = await agent(["--home", home, "hub", "frob"]);
+  assert.equal(
+    nested.stderr,
+    "Unknown command 'frob'; run 'agent hub --help' to see the commands.\n",
+  );
   await cleanup();
 });
 
