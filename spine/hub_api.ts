@@ -1,7 +1,7 @@
 import { baseUrlFor, type Card, parseCardInput } from "../net/mod.ts";
 import { requireBearer } from "./auth.ts";
 import { type Env, SPINE_SOFTWARE, SPINE_VERSION, spineMode } from "./env.ts";
-import { HttpError, json, methodNotAllowed, parseJsonBody, readCapped } from "./http.ts";
+import { HttpError, json, methodNotAllowed, parseJsonBody, readRequestBody } from "./http.ts";
 import { parseAckBody, parseUpdatesQuery } from "./hub_query.ts";
 import type { MailboxClient } from "./mailbox_client.ts";
 import type { StoredCard } from "./mailbox.ts";
@@ -69,9 +69,7 @@ export async function handleHub(request: Request, url: URL, ctx: HubContext): Pr
     }
     case "/hub/card": {
       allow(request, ["PUT"]);
-      const body = parseJsonBody(
-        await readCapped(request.body, HUB_BODY_MAX_BYTES, request.headers.get("content-length")),
-      );
+      const body = parseJsonBody(await readRequestBody(request, HUB_BODY_MAX_BYTES));
       let input: StoredCard;
       try {
         input = parseCardInput(body);
@@ -84,15 +82,11 @@ export async function handleHub(request: Request, url: URL, ctx: HubContext): Pr
     case "/hub/updates": {
       allow(request, ["GET"]);
       const q = parseUpdatesQuery(url.searchParams);
-      return await ctx.mailbox.updates(
-        new URLSearchParams({ after: `${q.after}`, timeout: `${q.timeout}`, limit: `${q.limit}` }),
-      );
+      return await ctx.mailbox.updates(q.after, q.timeout, q.limit);
     }
     case "/hub/ack": {
       allow(request, ["POST"]);
-      const body = parseJsonBody(
-        await readCapped(request.body, HUB_BODY_MAX_BYTES, request.headers.get("content-length")),
-      );
+      const body = parseJsonBody(await readRequestBody(request, HUB_BODY_MAX_BYTES));
       return json({ deleted: await ctx.mailbox.ack(parseAckBody(body)) });
     }
     case "/hub/ws": {

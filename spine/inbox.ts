@@ -1,6 +1,6 @@
 import type { RateLimit } from "@cloudflare/workers-types/index.ts";
-import { parseWireEnvelope, verifyEnvelope, type WireEnvelope } from "../net/mod.ts";
-import { HttpError, isJsonContentType, json, parseJsonBody, readCapped } from "./http.ts";
+import { parseWireEnvelope, verifyParsedEnvelope, type WireEnvelope } from "../net/mod.ts";
+import { HttpError, isJsonContentType, json, parseJsonBody, readRequestBody } from "./http.ts";
 import { clientIpKey, type LimitLog, withinLimit } from "./rate_limit.ts";
 import type { SenderCard } from "./card_fetch.ts";
 
@@ -59,11 +59,7 @@ export async function handleInbox(request: Request, deps: InboxDeps): Promise<Re
     await request.body?.cancel().catch(() => {});
     throw new HttpError(415, "unsupported_media_type");
   }
-  const bytes = await readCapped(
-    request.body,
-    INBOX_MAX_BYTES,
-    request.headers.get("content-length"),
-  );
+  const bytes = await readRequestBody(request, INBOX_MAX_BYTES);
   const parsed = parseWireEnvelope(parseJsonBody(bytes));
   if (!parsed.ok) throw new HttpError(400, "bad_request", { detail: parsed.detail });
   const { payload } = parsed;
@@ -92,7 +88,8 @@ export async function handleInbox(request: Request, deps: InboxDeps): Promise<Re
   const envelope: WireEnvelope = { payload: parsed.wire.payload, sig: parsed.wire.sig };
   let verified = false;
   try {
-    verified = await verifyEnvelope(envelope, card.signKey);
+    // Over the exact payload bytes the shape check already decoded.
+    verified = await verifyParsedEnvelope(parsed, card.signKey);
   } catch {
     verified = false;
   }

@@ -1,14 +1,13 @@
 import type {
-  DurableObject,
   DurableObjectState,
   SqlStorage,
   WebSocket as EdgeWebSocket,
   WebSocketRequestResponsePair as EdgeAutoResponse,
 } from "@cloudflare/workers-types/index.ts";
+import { DurableObject } from "cloudflare:workers";
 import type { Env } from "./env.ts";
 import type { InboxItem, StoreResult } from "./inbox.ts";
-import { parseAckBody, parseUpdatesQuery } from "./hub_query.ts";
-import { errorResponse, HttpError, json } from "./http.ts";
+import { errorResponse, HttpError } from "./http.ts";
 
 // workerd globals that Deno's DOM types do not know.
 declare const WebSocketPair: { new (): { 0: EdgeWebSocket; 1: EdgeWebSocket } };
@@ -51,15 +50,18 @@ interface DoorbellTag {
 
 /**
  * The Mailbox Durable Object (one instance, named `hub`): `mailbox` and `seen` in its
- * own SQLite storage, the long poll and the doorbell. The Worker reaches it through
- * {@linkcode MailboxClient}; routing stays outside this class.
+ * own SQLite storage, the long poll and the doorbell. The Worker calls its public
+ * methods over RPC (see `MailboxClient`), which costs far less per envelope than an
+ * internal HTTP request; only the doorbell upgrade goes through `fetch`. Routing and
+ * input checks stay in the Worker.
  */
-export class Mailbox implements DurableObject {
+export class Mailbox extends DurableObject<Env> {
   #state: DurableObjectState;
   #sql: SqlStorage;
   #waiters = new Set<() => void>();
 
-  constructor(state: DurableObjectState, _env: Env) {
+  constructor(state: DurableObjectState, env: Env) {
+    super(state, env);
     this.#state = state;
     this.#sql = state.storage.sql;
     this.#migrate();
@@ -113,8 +115,26 @@ export class Mailbox implements DurableObject {
   // The depth is asked on every store; the object is single-threaded, so a cached count
   // stays right as long as every change to `mailbox` updates or drops it.
   #depthCache: number | undefined;
-  // Mirrors meta.next_seq once read; only set after a committed store.
+  // The next seq to hand out; only advanced after a committed store.
   #nextSeq: number | undefined;
+
+  // A seq is never reused: every seq handed out is either still in `mailbox` or was
+  // deleted by an ack or the cron, and those persist `meta.next_seq` past it in the same
+  // transaction. So the next seq is the larger of `meta.next_seq` and max(seq) + 1, and
+  // a store needs no write to `meta`.
+  #seqToIssue(): number {
+    if (this.#nextSeq === undefined) {
+      const top = this.#sql.exec<{ top: number | null }>("SELECT max(seq) AS top FROM mailbox")
+        .one().top;
+      this.#nextSeq = Math.max(Number(this.#meta("next_seq") ?? 1), (top ?? 0) + 1);
+    }
+    return this.#nextSeq;
+  }
+
+  // Called inside the transaction of anything that deletes `mailbox` rows.
+  #keepSeqFloor(): void {
+    this.#setMeta("next_seq", this.#seqToIssue());
+  }
 
   #depth(): number {
     const depth = this.#depthCache ??
@@ -127,9 +147,9 @@ export class Mailbox implements DurableObject {
    * The last three inbox checks and the store, in one step: `(from, id)` not seen,
    * fewer than 60 arrivals from `from` in the last hour, fewer than 1 000 undelivered;
    * then records `seen`, stores the envelope under the next seq, wakes long polls and
-   * rings every doorbell.
+   * rings every doorbell. `nowMs` is for tests; the Worker's calls use the clock.
    */
-  store(item: InboxItem, nowMs: number): StoreResult {
+  store(item: InboxItem, nowMs: number = Date.now()): StoreResult {
     const now = Math.floor(nowMs / 1000);
     const result = this.#state.storage.transactionSync((): StoreResult => {
       const check = this.#sql.exec<{ dup: number; recent: number }>(
@@ -143,9 +163,7 @@ export class Mailbox implements DurableObject {
       if (check.recent >= HOURLY_PER_SENDER) return { status: "rate_limited" };
       const depth = this.#depth();
       if (depth >= MAILBOX_CAPACITY) return { status: "mailbox_full" };
-      // The counter lives in meta so a seq is never reused, even after every row is acked.
-      const seq = this.#nextSeq ?? Number(this.#meta("next_seq") ?? 1);
-      this.#sql.exec("UPDATE meta SET value = ? WHERE key = 'next_seq'", seq + 1);
+      const seq = this.#seqToIssue();
       this.#sql.exec(
         "INSERT INTO seen (sender, id, ts, received_at) VALUES (?, ?, ?, ?)",
         item.from,
@@ -227,6 +245,7 @@ export class Mailbox implements DurableObject {
   ack(seqs: number[]): number {
     this.#depthCache = undefined;
     return this.#state.storage.transactionSync(() => {
+      this.#keepSeqFloor();
       let deleted = 0;
       for (const seq of seqs) {
         deleted += this.#sql.exec("DELETE FROM mailbox WHERE seq = ?", seq).rowsWritten;
@@ -253,14 +272,19 @@ export class Mailbox implements DurableObject {
   prune(nowMs: number): { mailbox: number; seen: number } {
     const now = Math.floor(nowMs / 1000);
     this.#depthCache = undefined;
-    return this.#state.storage.transactionSync(() => ({
-      mailbox: this.#sql.exec(
-        "DELETE FROM mailbox WHERE received_at < ?",
-        now - MAILBOX_RETENTION_SECONDS,
-      ).rowsWritten,
-      seen: this.#sql.exec("DELETE FROM seen WHERE received_at < ?", now - SEEN_RETENTION_SECONDS)
-        .rowsWritten,
-    }));
+    return this.#state.storage.transactionSync(() => {
+      this.#keepSeqFloor();
+      return {
+        mailbox: this.#sql.exec(
+          "DELETE FROM mailbox WHERE received_at < ?",
+          now - MAILBOX_RETENTION_SECONDS,
+        ).rowsWritten,
+        seen: this.#sql.exec(
+          "DELETE FROM seen WHERE received_at < ?",
+          now - SEEN_RETENTION_SECONDS,
+        ).rowsWritten,
+      };
+    });
   }
 
   /** Accepts a doorbell: hibernating socket, `hello` with the depth, at most four open. */
@@ -287,13 +311,13 @@ export class Mailbox implements DurableObject {
   }
 
   /** Anything a hub sends besides `ping` is ignored. */
-  webSocketMessage(_ws: EdgeWebSocket, _message: string | ArrayBuffer): void {}
+  override webSocketMessage(_ws: EdgeWebSocket, _message: string | ArrayBuffer): void {}
 
   /** A broken doorbell needs nothing: the hub reconnects and its safety fetch covers the gap. */
-  webSocketError(_ws: EdgeWebSocket, _error: unknown): void {}
+  override webSocketError(_ws: EdgeWebSocket, _error: unknown): void {}
 
   /** Completes the closing handshake the hub started. */
-  webSocketClose(ws: EdgeWebSocket, code: number, reason: string): void {
+  override webSocketClose(ws: EdgeWebSocket, code: number, reason: string): void {
     try {
       ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
     } catch {
@@ -301,33 +325,11 @@ export class Mailbox implements DurableObject {
     }
   }
 
-  /** The Worker's calls, as small internal HTTP requests (see {@linkcode MailboxClient}). */
-  async fetch(request: Request): Promise<Response> {
+  /** The doorbell upgrade, the one call that needs an HTTP request (its 101 and socket). */
+  override fetch(request: Request): Response {
     try {
-      const url = new URL(request.url);
-      switch (url.pathname) {
-        case "/store":
-          return json(this.store((await request.json()) as InboxItem, Date.now()));
-        case "/updates": {
-          const q = parseUpdatesQuery(url.searchParams);
-          return new Response(await this.updates(q.after, q.timeout, q.limit), {
-            headers: { "content-type": "application/json; charset=utf-8" },
-          });
-        }
-        case "/ack":
-          return json({ deleted: this.ack(parseAckBody(await request.json())) });
-        case "/status":
-          return json(this.status());
-        case "/card":
-          this.putCard((await request.json()) as StoredCard);
-          return json({ ok: true });
-        case "/ws":
-          return this.doorbell();
-        case "/prune":
-          return json(this.prune(Number(url.searchParams.get("now"))));
-        default:
-          throw new HttpError(404, "not_found");
-      }
+      if (new URL(request.url).pathname !== "/ws") throw new HttpError(404, "not_found");
+      return this.doorbell();
     } catch (error) {
       return errorResponse(error);
     }

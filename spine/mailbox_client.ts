@@ -5,7 +5,6 @@ import type {
 } from "@cloudflare/workers-types/index.ts";
 import type { InboxItem, StoreResult } from "./inbox.ts";
 import type { StoredCard } from "./mailbox.ts";
-import { HttpError } from "./http.ts";
 
 /** The one Mailbox instance's name. */
 export const MAILBOX_NAME = "hub";
@@ -15,6 +14,17 @@ const BASE = "https://mailbox.internal";
 // The stub speaks workerd's Request types; Deno's are the same objects at run time.
 type StubInit = Parameters<DurableObjectStub["fetch"]>[1];
 
+/** The Mailbox's methods as its stub exposes them over RPC (every call is async). */
+interface MailboxStub {
+  store(item: InboxItem): Promise<StoreResult>;
+  updates(after: number, timeout: number, limit: number): Promise<string>;
+  ack(seqs: number[]): Promise<number>;
+  status(): Promise<{ card: StoredCard | null; mailbox: number }>;
+  putCard(card: StoredCard): Promise<void>;
+  prune(nowMs: number): Promise<{ mailbox: number; seen: number }>;
+  fetch: DurableObjectStub["fetch"];
+}
+
 // An id is plain data and may be kept per isolate; a stub is tied to one request.
 const ids = new WeakMap<DurableObjectNamespace, DurableObjectId>();
 
@@ -23,9 +33,13 @@ export function mailboxFor(namespace: DurableObjectNamespace): MailboxClient {
   return new MailboxClient(namespace);
 }
 
-/** Typed calls from the Worker to the Mailbox named `hub`. */
+/**
+ * Typed calls from the Worker to the Mailbox named `hub`, over RPC. The Worker checks
+ * every input before calling; an error inside the Mailbox reaches the caller as a
+ * thrown error (500 `internal`).
+ */
 export class MailboxClient {
-  #stub: DurableObjectStub;
+  #stub: MailboxStub;
 
   constructor(namespace: DurableObjectNamespace) {
     let id = ids.get(namespace);
@@ -33,51 +47,34 @@ export class MailboxClient {
       id = namespace.idFromName(MAILBOX_NAME);
       ids.set(namespace, id);
     }
-    this.#stub = namespace.get(id);
-  }
-
-  async #call(path: string, init?: RequestInit): Promise<Response> {
-    const response =
-      (await this.#stub.fetch(`${BASE}${path}`, init as StubInit)) as unknown as Response;
-    if (!response.ok) {
-      const body = await response.json().catch(() => ({})) as { error?: string; detail?: string };
-      throw new HttpError(
-        response.status,
-        body.error ?? "internal",
-        body.detail === undefined ? {} : { detail: body.detail },
-      );
-    }
-    return response;
+    this.#stub = namespace.get(id) as unknown as MailboxStub;
   }
 
   /** Runs the last three inbox checks and stores the envelope. */
-  async store(item: InboxItem): Promise<StoreResult> {
-    const r = await this.#call("/store", { method: "POST", body: JSON.stringify(item) });
-    return await r.json() as StoreResult;
+  store(item: InboxItem): Promise<StoreResult> {
+    return this.#stub.store(item);
   }
 
-  /** The updates answer, passed through as the Mailbox wrote it. */
-  updates(query: URLSearchParams): Promise<Response> {
-    return this.#call(`/updates?${query}`);
+  /** The updates answer as a JSON response, passed through as the Mailbox wrote it. */
+  async updates(after: number, timeout: number, limit: number): Promise<Response> {
+    return new Response(await this.#stub.updates(after, timeout, limit), {
+      headers: { "content-type": "application/json; charset=utf-8" },
+    });
   }
 
   /** Deletes acknowledged seqs; returns the number really deleted. */
-  async ack(seqs: number[]): Promise<number> {
-    const r = await this.#call("/ack", { method: "POST", body: JSON.stringify({ seqs }) });
-    return (await r.json() as { deleted: number }).deleted;
+  ack(seqs: number[]): Promise<number> {
+    return this.#stub.ack(seqs);
   }
 
   /** The stored card (or null) and the mailbox depth. */
-  async status(): Promise<{ card: StoredCard | null; mailbox: number }> {
-    return await (await this.#call("/status")).json() as {
-      card: StoredCard | null;
-      mailbox: number;
-    };
+  status(): Promise<{ card: StoredCard | null; mailbox: number }> {
+    return this.#stub.status();
   }
 
   /** Stores the card fields a hub published. */
   async putCard(card: StoredCard): Promise<void> {
-    await this.#call("/card", { method: "PUT", body: JSON.stringify(card) });
+    await this.#stub.putCard(card);
   }
 
   /** Hands a WebSocket upgrade request to the Mailbox's doorbell. */
@@ -87,8 +84,7 @@ export class MailboxClient {
   }
 
   /** The cron's cleanup as of `nowMs`. */
-  async prune(nowMs: number): Promise<{ mailbox: number; seen: number }> {
-    const r = await this.#call(`/prune?now=${nowMs}`, { method: "POST" });
-    return await r.json() as { mailbox: number; seen: number };
+  prune(nowMs: number): Promise<{ mailbox: number; seen: number }> {
+    return this.#stub.prune(nowMs);
   }
 }

@@ -1,5 +1,6 @@
 /** The Mailbox on workerd: long poll, doorbell, cron and a restart with envelopes queued. */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
 import { generateIdentity } from "../../net/mod.ts";
 import { envelopeFor, hub, postInbox, startPeer } from "./_fixtures.ts";
 import { freePort, startSpine } from "./_harness.ts";
@@ -190,6 +191,10 @@ spineTest("cron: mailbox rows go after 7 days, seen rows after 1 day", {}, async
   assertEquals((await postInbox(spine.url, first)).body.status, "queued");
   await run(7 * 86_400_000 + 60_000);
   assertEquals((await hub(spine.url, TOKEN, "/hub/health")).body.mailbox, 0);
+  // Seqs 1 to 3 were used and deleted by the cron; the next envelope gets 4.
+  await postInbox(spine.url, await envelopeFor(peer, spine.address));
+  const next = (await hub(spine.url, TOKEN, "/hub/updates")).body.updates as Update[];
+  assertEquals(next.map((u) => u.seq), [4]);
 });
 
 Deno.test({
@@ -232,8 +237,43 @@ Deno.test({
         assertEquals(after.map((u) => u.seq), [6]);
         // The peer's card came from the persisted cache.
         assertEquals(peer.cardRequests, 1);
+        // Everything acknowledged, the highest seq included.
+        const ack = await hub(spine.url, TOKEN, "/hub/ack", {
+          method: "POST",
+          body: '{"seqs":[2,3,4,5,6]}',
+        });
+        assertEquals(ack.body, { deleted: 5 });
       } finally {
         await spine.stop();
+      }
+
+      // An empty mailbox after a restart still never hands out a used seq.
+      spine = await startSpine({ hubToken: TOKEN, port, persistDir: dir });
+      try {
+        assertEquals(
+          (await postInbox(spine.url, await envelopeFor(peer, spine.address))).status,
+          202,
+        );
+        const next = (await hub(spine.url, TOKEN, "/hub/updates")).body.updates as Update[];
+        assertEquals(next.map((u) => u.seq), [7]);
+      } finally {
+        await spine.stop();
+      }
+
+      // The Mailbox's own SQLite file: the schema version in meta, and envelopes stored
+      // as {payload, sig} only.
+      const folder = `${dir}/do/-Mailbox`;
+      const file = [...Deno.readDirSync(folder)].map((e) => e.name)
+        .find((n) => n.endsWith(".sqlite") && n !== "metadata.sqlite");
+      const db = new DatabaseSync(`${folder}/${file}`, { readOnly: true });
+      try {
+        const meta = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get();
+        assertEquals(meta?.value, 1);
+        const rows = db.prepare("SELECT seq, envelope FROM mailbox").all();
+        assertEquals(rows.map((r) => r.seq), [7]);
+        assertEquals(Object.keys(JSON.parse(String(rows[0]!.envelope))), ["payload", "sig"]);
+      } finally {
+        db.close();
       }
     } finally {
       await peer.stop();
