@@ -31,6 +31,11 @@ export interface SpineRuntimeOptions {
   persistDir?: string | undefined;
   /** Bind the two inbox rate limits. @default true */
   rateLimits?: boolean;
+  /**
+   * Bind the `PEER_CARDS` key-value namespace. Tests turn it off to put a broken
+   * binding in its place through `bindings`. @default true
+   */
+  cardCache?: boolean;
   /** Extra bindings, e.g. a deliberately broken one in tests. */
   bindings?: Record<string, unknown>;
   /** Receives every line the Worker logs. */
@@ -52,7 +57,7 @@ export function spineMiniflareOptions(options: SpineRuntimeOptions): Record<stri
     script: options.script,
     compatibilityDate: SPINE_COMPATIBILITY_DATE,
     durableObjects: { MAILBOX: { className: "Mailbox", useSQLite: true } },
-    kvNamespaces: ["PEER_CARDS"],
+    kvNamespaces: options.cardCache === false ? [] : ["PEER_CARDS"],
     ratelimits: options.rateLimits === false ? {} : {
       INBOX_IP_LIMIT: { simple: { limit: 60, period: 60 } },
       INBOX_SENDER_LIMIT: { simple: { limit: 30, period: 60 } },

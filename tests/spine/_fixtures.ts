@@ -210,3 +210,13 @@ export function unsigned(payload: unknown): { payload: string; sig: string } {
     sig: b64uEncode(new Uint8Array(64)),
   };
 }
+
+/**
+ * Miniflare's rate limiter counts in fixed windows (`floor(now / period)`), so a test
+ * that fills a per-minute limit must not straddle the edge of one: when fewer than
+ * `seconds` are left in the current minute, this waits for the next.
+ */
+export async function inOneLimitWindow(seconds = 5): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < seconds * 1_000) await new Promise((r) => setTimeout(r, left + 50));
+}

@@ -23,6 +23,8 @@ export interface StartSpineOptions {
   persistDir?: string;
   /** Bind `INBOX_IP_LIMIT` and `INBOX_SENDER_LIMIT`. @default true */
   rateLimits?: boolean;
+  /** Bind the `PEER_CARDS` key-value namespace (off to test a broken one). @default true */
+  cardCache?: boolean;
   /** Also serve the Worker on a socket without Miniflare's proxy (see `directUrl`). */
   direct?: boolean;
   /** Extra bindings (e.g. a broken `INBOX_IP_LIMIT` to test a throwing binding). */
@@ -74,6 +76,7 @@ export async function startSpine(options: StartSpineOptions = {}): Promise<Runni
     vars,
     persistDir: options.persistDir,
     rateLimits: options.rateLimits ?? true,
+    cardCache: options.cardCache ?? true,
     bindings: options.bindings ?? {},
     onLog: (line) => {
       logs.push(line);

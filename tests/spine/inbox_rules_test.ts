@@ -8,6 +8,7 @@ import { b64uEncode, generateIdentity } from "../../net/mod.ts";
 import {
   envelopeFor,
   hub,
+  inOneLimitWindow,
   nowSeconds as now,
   payloadObject,
   postInbox,
@@ -91,6 +92,7 @@ spineTest(
   {},
   async (spine, peers) => {
     const peer = await peers();
+    await inOneLimitWindow();
     for (let i = 0; i < 30; i++) await postInbox(spine.url, await envelopeFor(peer, spine.address));
     const stale = await envelopeFor(peer, spine.address, { ts: now() - 1_000 });
     assertEquals((await postInbox(spine.url, stale)).body.error, "stale");
@@ -120,6 +122,7 @@ spineTest(
     assertEquals((await postInbox(spine.url, wire)).status, 202);
     const tampered = { payload: wire.payload, sig: b64uEncode(new Uint8Array(64)) };
     assertEquals((await postInbox(spine.url, tampered)).body.error, "bad_signature");
+    await inOneLimitWindow();
     for (let i = 0; i < 59; i++) {
       const p = i % 2 === 0 ? peer : await peers();
       await postInbox(spine.url, unsigned(payloadObject(p.address, spine.address)), {
