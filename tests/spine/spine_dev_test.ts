@@ -23,7 +23,11 @@ async function waitForSpine(url: string, child: Deno.ChildProcess): Promise<void
   throw new Error("spine:dev did not start");
 }
 
-function startDev(port: number, dir: string): Deno.ChildProcess {
+function startDev(
+  port: number,
+  dir: string,
+  env: Record<string, string> = {},
+): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
     args: ["task", "--quiet", "spine:dev", "--port", String(port)],
     cwd: ROOT,
@@ -34,6 +38,7 @@ function startDev(port: number, dir: string): Deno.ChildProcess {
       ADDRESS: "",
       AGENT_MODE: "local",
       NO_COLOR: "1",
+      ...env,
     },
     stdout: "piped",
     stderr: "piped",
@@ -80,14 +85,30 @@ Deno.test({
       const out = await stopDev(child);
       assert(out.includes(`http://127.0.0.1:${port}`), out);
 
-      child = startDev(port, dir);
+      // The same state under other variables: the card survives; ADDRESS, AGENT_MODE,
+      // ALLOW_INSECURE_PEERS and HUB_TOKEN are the new ones.
+      child = startDev(port, dir, {
+        ADDRESS: `localhost:${port}`,
+        AGENT_MODE: "cloud",
+        ALLOW_INSECURE_PEERS: "0",
+        HUB_TOKEN: "other-token",
+      });
       await waitForSpine(`${url}/`, child);
       const card = await (await fetch(`${url}/.well-known/agent.json`)).json() as {
         sign_key: string;
+        address: string;
         inbox: string;
       };
       assertEquals(card.sign_key, me.signKey);
-      assertEquals(card.inbox, `http://127.0.0.1:${port}/net/inbox`);
+      assertEquals(card.address, `localhost:${port}`);
+      assertEquals(card.inbox, `https://localhost:${port}/net/inbox`);
+      assertEquals(await (await fetch(`${url}/`)).text(), `agent spine localhost:${port}`);
+      const old = await fetch(`${url}/hub/health`, { headers: auth });
+      assertEquals([old.status, await old.json()], [401, { error: "unauthorized" }]);
+      const health = await fetch(`${url}/hub/health`, {
+        headers: { authorization: "Bearer other-token" },
+      });
+      assertEquals((await health.json() as { mode: string }).mode, "cloud");
       await stopDev(child);
     } finally {
       await Deno.remove(dir, { recursive: true });
