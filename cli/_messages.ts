@@ -25,6 +25,8 @@ export const t = catalogue({
   missing_argument: "'{usage}' needs the argument '{name}'.",
   option_missing_argument: "The option '{name}' needs a value.",
   excess_arguments: "'{usage}' takes no more arguments than it lists in '{usage} --help'.",
+  no_arguments: "'{usage}' takes no arguments; run '{usage} --help' to see its options.",
+  at_most_arguments: "'{usage}' takes at most {max} arguments; run '{usage} --help' to see them.",
   conflicting_option: "The options '{name}' cannot be used together.",
   bad_lang: "Unknown language '{value}'; use en or tr.",
   no_command: "Name a command; run 'agent --help' to see them.",
@@ -59,6 +61,10 @@ export const t = catalogue({
   option_missing_argument: "'{name}' seçeneği bir değer ister.",
   excess_arguments:
     "'{usage}', '{usage} --help' içinde listelediğinden fazla bağımsız değişken almaz.",
+  no_arguments:
+    "'{usage}' bağımsız değişken almaz; seçeneklerini görmek için '{usage} --help' çalıştırın.",
+  at_most_arguments:
+    "'{usage}' en çok {max} bağımsız değişken alır; görmek için '{usage} --help' çalıştırın.",
   conflicting_option: "'{name}' seçenekleri birlikte kullanılamaz.",
   bad_lang: "Bilinmeyen dil '{value}'; en veya tr kullanın.",
   no_command: "Bir komut belirtin; komutları görmek için 'agent --help' çalıştırın.",

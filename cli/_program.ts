@@ -220,8 +220,12 @@ function commanderSentence(
     case "commander.optionMissingArgument":
     case "commander.missingMandatoryOptionValue":
       return t(lang, "option_missing_argument", { name: name.split(/[ ,]/)[0] ?? name });
-    case "commander.excessArguments":
+    case "commander.excessArguments": {
+      const max = Number(error.message.match(/Expected (\d+) argument/)?.[1] ?? NaN);
+      if (max === 0) return t(lang, "no_arguments", { usage: usageText });
+      if (max > 0) return t(lang, "at_most_arguments", { usage: usageText, max });
       return t(lang, "excess_arguments", { usage: usageText });
+    }
     case "commander.conflictingOption":
       return t(lang, "conflicting_option", { name: quoted.join("', '") });
     case "commander.invalidArgument": {

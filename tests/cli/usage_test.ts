@@ -102,7 +102,7 @@ Deno.test("usage sentences name the command as typed, without the stray word", a
   const cases: [string[], string][] = [
     [
       ["doctor", "extra"],
-      "'agent doctor' takes no more arguments than it lists in 'agent doctor --help'.",
+      "'agent doctor' takes no arguments; run 'agent doctor --help' to see its options.",
     ],
     [["hub", "frob"], "Unknown command 'frob'; run 'agent hub --help' to see the commands."],
     [["help", "frob"], "Unknown command 'frob'; run 'agent --help' to see the commands."],
