@@ -152,7 +152,7 @@ export async function startAgent(
     address,
     logger,
     handled,
-    waitHandled(n, timeoutMs = 15_000) {
+    waitHandled(n, timeoutMs = 30_000) {
       if (handled.length >= n) return Promise.resolve();
       return new Promise((resolve, reject) => {
         const timer = setTimeout(
@@ -194,7 +194,7 @@ export async function startAgent(
 export async function until(
   what: string,
   check: () => boolean | Promise<boolean>,
-  timeoutMs = 15_000,
+  timeoutMs = 30_000,
 ): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
