@@ -76,8 +76,10 @@ Deno.test("NetState writers on one folder never lose each other's contacts", asy
   const one = NetState.file(dir);
   const two = NetState.file(dir);
   await Promise.all(
-    Array.from({ length: 40 }, (_, i) =>
-      (i % 2 === 0 ? one : two).saveContact({ ...contact, address: `c${i}.example` })),
+    Array.from(
+      { length: 40 },
+      (_, i) => (i % 2 === 0 ? one : two).saveContact({ ...contact, address: `c${i}.example` }),
+    ),
   );
   assertEquals((await one.contacts()).length, 40);
 });
