@@ -58,6 +58,13 @@ export async function openNetwork(options: OpenNetworkOptions): Promise<OpenedNe
   );
   if (!url) return { ok: false, missing: "AGENT_SPINE_URL", state };
   if (!token) return { ok: false, missing: "AGENT_SPINE_TOKEN", state };
+  if (!spineUrlAllowed(url)) {
+    return {
+      ok: false,
+      missing: "an https AGENT_SPINE_URL (http is for localhost and 127.0.0.1 only)",
+      state,
+    };
+  }
   const loaded = await loadIdentity(paths, env);
   if (loaded === undefined) {
     return { ok: false, missing: "an identity (run `agent net init`)", state };
@@ -78,4 +85,20 @@ export async function openNetwork(options: OpenNetworkOptions): Promise<OpenedNe
       ...(options.now ? { now: options.now } : {}),
     }),
   };
+}
+
+/**
+ * Whether the hub may use `url` for its own spine: https anywhere, http only on
+ * `localhost` or `127.0.0.1` (the token must never cross a network in clear text).
+ */
+export function spineUrlAllowed(url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.protocol === "https:") return true;
+  return parsed.protocol === "http:" &&
+    (parsed.hostname === "localhost" || parsed.hostname === "127.0.0.1");
 }
