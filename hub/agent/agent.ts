@@ -99,8 +99,9 @@ export interface Agent {
   readonly router: ModelRouter;
   readonly sessions: SessionStore;
   /**
-   * One turn: `text` in, the answer out (streamed through `onText`). The message and
-   * the answer are stored in the session once the turn completes. Throws
+   * One turn: `text` in, the answer out (streamed through `onText`). The owner's
+   * message is stored before the model is called and the answer once it completes
+   * (a network turn stores both at the end). Throws
    * `TurnEndedError` (the user sentence) or `ApprovalInterrupted`.
    */
   turn(sessionId: string, text: string, options?: TurnOptions): Promise<TurnResult>;
@@ -212,12 +213,18 @@ export function buildAgent(options: BuildAgentOptions): Agent {
         },
       });
       const role = agent.role;
+      // The owner's message is stored before the model is called, so a crash or a
+      // failed call never loses what they wrote; an unanswered one joins the next
+      // message. A network turn's message is kept in the network log instead, and its
+      // frame already carries the history, so it is stored only with its answer.
+      const early = source === "owner";
+      if (early) await save(sessionId, previous.count, [user], role, turnOptions.meta);
       let done: Extract<RouterEvent, { type: "done" }> | undefined;
       const stream = router.stream(role, {
         // Two parts, so the persona can be a prompt-cache prefix the `## Now` block
         // (new every minute and after every call) does not spoil.
         system: Object.values(await systemParts()),
-        messages: [...previous.messages.map((m) => m.message), user],
+        messages: joinUserRuns([...previous.messages.map((m) => m.message), user]),
         tools,
         maxSteps: options.maxSteps,
       }, {
@@ -243,7 +250,10 @@ export function buildAgent(options: BuildAgentOptions): Agent {
       if (done === undefined) {
         throw controller.signal.reason ?? new Error("Turn ended without an answer");
       }
-      await save(sessionId, previous.count, [user, ...done.messages], role, turnOptions.meta);
+      if (early) await save(sessionId, previous.count + 1, done.messages, role, undefined);
+      else {
+        await save(sessionId, previous.count, [user, ...done.messages], role, turnOptions.meta);
+      }
       const notices = done.notices;
       const reply = notices.length === 0
         ? done.text
@@ -300,4 +310,33 @@ export function buildAgent(options: BuildAgentOptions): Agent {
   }
 
   return agent;
+}
+
+/**
+ * Joins consecutive user messages (an earlier message whose turn failed or crashed,
+ * then the next one) into one, since some providers want user and assistant to take
+ * turns.
+ */
+export function joinUserRuns(messages: readonly ModelMessage[]): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  for (const message of messages) {
+    const last = out[out.length - 1];
+    if (message.role !== "user" || last?.role !== "user") {
+      out.push(message);
+      continue;
+    }
+    out[out.length - 1] = {
+      ...last,
+      content: typeof last.content === "string" && typeof message.content === "string"
+        ? `${last.content}\n\n${message.content}`
+        : [...asParts(last.content), ...asParts(message.content)],
+    };
+  }
+  return out;
+}
+
+type UserContent = Extract<ModelMessage, { role: "user" }>["content"];
+
+function asParts(content: UserContent): Exclude<UserContent, string> {
+  return typeof content === "string" ? [{ type: "text", text: content }] : content;
 }

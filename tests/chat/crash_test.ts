@@ -6,7 +6,7 @@ import { agent, makeHome } from "./_run.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
-Deno.test("agent chat killed with SIGKILL mid-turn keeps the session readable, earlier messages and ledger rows intact", async () => {
+Deno.test("agent chat killed with SIGKILL mid-turn keeps the session readable, every message typed and the ledger rows", async () => {
   const server = startVendorServer({ reply: "Answer." });
   const home = makeHome(`[models.roles.brain]
 provider = "vendor-b"
@@ -48,7 +48,8 @@ period = "month"
 
     const store = new FileSessionStore(`${home}/data/sessions`);
     const messages = await store.listMessages("s1", "main") as { message: { role: string } }[];
-    assert.deepEqual(messages.map((m) => m.message.role), ["user", "assistant"]);
+    // Earlier messages intact, and what was typed before the crash kept too.
+    assert.deepEqual(messages.map((m) => m.message.role), ["user", "assistant", "user"]);
     const db = new DatabaseSync(`${home}/data/spend.sqlite3`, { readOnly: true });
     try {
       assert.equal((db.prepare("SELECT COUNT(*) AS n FROM calls").get() as { n: number }).n, 1);
@@ -59,8 +60,23 @@ period = "month"
     const third = await agent(["chat", "--session", "s1"], { home, env, stdin: "third\n" });
     assert.equal(third.code, 0, third.stderr);
     assert.equal(third.stdout, "Answer.\n");
-    const after = await store.listMessages("s1", "main") as unknown[];
-    assert.equal(after.length, 4);
+    const after = await store.listMessages("s1", "main") as { message: { role: string } }[];
+    assert.deepEqual(after.map((m) => m.message.role), [
+      "user",
+      "assistant",
+      "user",
+      "user",
+      "assistant",
+    ]);
+    // The unanswered message reaches the model joined with the next one.
+    const last = server.requests.filter((r) => r.method === "POST").at(-1)!;
+    const sent = (last.body!.messages as { role: string; content: string }[])
+      .filter((m) => m.role !== "system");
+    assert.deepEqual(sent, [
+      { role: "user", content: "first" },
+      { role: "assistant", content: "Answer." },
+      { role: "user", content: "second\n\nthird" },
+    ]);
   } finally {
     await server.close();
     Deno.removeSync(home, { recursive: true });

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch } from "./_assert.ts";
-import { buildAgent } from "../../hub/agent/mod.ts";
+import { buildAgent, joinUserRuns } from "../../hub/agent/mod.ts";
 import { resolvePaths } from "../../hub/paths.ts";
 import { ApprovalInterrupted, BUILTIN_TOOLS, rejectAll } from "../../hub/tools/mod.ts";
 import { config, workspace } from "./_harness.ts";
@@ -90,7 +90,8 @@ Deno.test("buildAgent() ends the turn with ApprovalInterrupted when the prompt i
     });
     const error = await agent.turn("s2", "fetch it").then(() => undefined, (e) => e);
     assert(error instanceof ApprovalInterrupted);
-    assertEquals(await agent.history("s2"), []);
+    // What the owner wrote is kept; the abandoned answer is not.
+    assertEquals(await agent.history("s2"), [{ role: "user", content: "fetch it" }]);
   } finally {
     ws.close();
   }
@@ -153,4 +154,21 @@ Deno.test("buildAgent() says Budget: unknown. when the ledger cannot be read, an
   } finally {
     ws.close();
   }
+});
+
+Deno.test("joinUserRuns() joins consecutive user messages and leaves the rest alone", () => {
+  assertEquals(
+    joinUserRuns([
+      { role: "user", content: "a" },
+      { role: "user", content: "b" },
+      { role: "assistant", content: "x" },
+      { role: "user", content: "c" },
+      { role: "user", content: [{ type: "text", text: "d" }] },
+    ]),
+    [
+      { role: "user", content: "a\n\nb" },
+      { role: "assistant", content: "x" },
+      { role: "user", content: [{ type: "text", text: "c" }, { type: "text", text: "d" }] },
+    ],
+  );
 });
