@@ -9,6 +9,7 @@
 import {
   type ContactAcceptPlaintext,
   type ContactRequestPlaintext,
+  deriveEnvelopeId,
   type EnvelopePayload,
   type MessagePlaintext,
   parseWireEnvelope,
@@ -242,7 +243,6 @@ async function sendAccept(deps: HandleDeps, contact: Contact, p: EnvelopePayload
   const { node } = deps;
   try {
     // A deterministic id: a re-handled request cannot send a second accept.
-    const { deriveEnvelopeId } = await import("../../net/mod.ts");
     const id = await deriveEnvelopeId(["accept", await node.address(), p.from, p.id]);
     const sent = await node.deliver("contact_accept", contact, { name: await node.cardName() }, {
       id,
