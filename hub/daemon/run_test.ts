@@ -102,3 +102,44 @@ Deno.test("runHub() refuses to start while another live hub holds the lock", asy
   assert(errs[0]?.startsWith("hub is already running (pid 1)"));
   assertEquals(readLock(paths.hubLockFile)?.pid, 1);
 });
+
+Deno.test("runHub() records an unhandled error as the last crash", async () => {
+  const home = await Deno.makeTempDir();
+  const paths = resolvePaths({ env: { AGENT_HOME: home } });
+  const stop = new AbortController();
+  // Registered after the hub's own listener: keeps the test runner alive after it.
+  const keepAlive = (event: PromiseRejectionEvent) => event.preventDefault();
+  const done = runHub({
+    paths,
+    lang: "en",
+    logger: new Logger({ stderr: "off" }),
+    port: 0,
+    version: "0.1.0",
+    out: () => {},
+    err: () => {},
+    spend: () => ({}),
+    net: () => ({}),
+    listenSignals: false,
+    signal: stop.signal,
+    components: [{
+      name: "faulty",
+      start: () => {
+        globalThis.addEventListener("unhandledrejection", keepAlive);
+        void Promise.reject(new Error("boom in a component"));
+      },
+      stop: () => {},
+    }],
+  });
+  try {
+    for (let i = 0; i < 50 && readCrash(paths.hubLockFile) === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const crash = readCrash(paths.hubLockFile);
+    assertEquals(crash?.pid, Deno.pid);
+    assert(crash?.reason.includes("boom in a component"));
+  } finally {
+    stop.abort();
+    await done;
+    globalThis.removeEventListener("unhandledrejection", keepAlive);
+  }
+});
