@@ -1,0 +1,53 @@
+import { deepStrictEqual as assertEquals, ok as assert, rejects } from "node:assert/strict";
+import {
+  installLaunchd,
+  LaunchdError,
+  plistFile,
+  type Runner,
+  uninstallLaunchd,
+} from "./launchd.ts";
+
+function recorder(codes: Record<string, number> = {}): { run: Runner; calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    run: (program, args) => {
+      const line = [program, ...args].join(" ");
+      calls.push(line);
+      return Promise.resolve({ code: codes[args[0] ?? ""] ?? 0, stdout: "", stderr: "nope" });
+    },
+  };
+}
+
+Deno.test("installLaunchd() writes the plist and reloads the job (idempotent)", async () => {
+  const home = await Deno.makeTempDir();
+  const { run, calls } = recorder();
+  const file = await installLaunchd(home, 501, "<plist/>", run);
+  assertEquals(file, plistFile(home));
+  assertEquals(await Deno.readTextFile(file), "<plist/>");
+  assertEquals(calls, [
+    "launchctl print gui/501",
+    "launchctl bootout gui/501/agent.hub",
+    `launchctl bootstrap gui/501 ${file}`,
+  ]);
+  await installLaunchd(home, 501, "<plist/>", run);
+  assertEquals(calls.length, 6);
+});
+
+Deno.test("installLaunchd() needs a graphical session", async () => {
+  const home = await Deno.makeTempDir();
+  const { run } = recorder({ print: 113 });
+  await rejects(
+    installLaunchd(home, 501, "<plist/>", run),
+    (e) => e instanceof LaunchdError && e.key === "no_gui",
+  );
+});
+
+Deno.test("uninstallLaunchd() unloads and removes the plist", async () => {
+  const home = await Deno.makeTempDir();
+  const { run } = recorder();
+  await installLaunchd(home, 501, "<plist/>", run);
+  assert(await uninstallLaunchd(home, 501, run));
+  await rejects(Deno.stat(plistFile(home)));
+  assertEquals(await uninstallLaunchd(home, 501, recorder({ bootout: 3 }).run), false);
+});
