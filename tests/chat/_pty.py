@@ -1,7 +1,8 @@
 """Runs `agent chat` in a pseudo-terminal and plays a script of steps.
 
 Usage: python3 _pty.py ROOT HOME STEP...; a step is `wait:TEXT` (until TEXT was
-printed) or `send:KEYS` (with backslash escapes, e.g. `send:\\x03` for Ctrl-C).
+printed), `send:KEYS` (with backslash escapes, e.g. `send:\\x03` for Ctrl-C) or
+`sleep:SECONDS`.
 Prints everything the terminal showed, then `EXIT <code>`.
 """
 import os, pty, sys, time, select
@@ -45,6 +46,8 @@ for step in steps:
             print("TIMEOUT waiting for", val)
             os.kill(pid, 9)
             break
+    elif kind == "sleep":
+        time.sleep(float(val))
     elif kind == "send":
         os.write(fd, val.encode().decode("unicode_escape").encode())
 _, status = os.waitpid(pid, 0)

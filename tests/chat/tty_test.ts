@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { makeHome } from "./_run.ts";
+import { startVendorServer } from "../models/_vendor_server.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const hasPython = (() => {
@@ -84,6 +85,52 @@ Deno.test({
       assert.ok(!/s.{0,12}k.{0,12}-.{0,12}t.{0,12}y.{0,12}p/.test(r.screen), "not even key by key");
       assert.match(Deno.readTextFileSync(`${home}/.env`), /^VENDOR_A_API_KEY=sk-typed-secret$/m);
     } finally {
+      Deno.removeSync(home, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "agent chat in a terminal: Ctrl-C while an answer is awaited cancels it and chat goes on; /status ends with the Budget line; /quit exits 0",
+  ignore: !hasPython,
+  async fn() {
+    const server = startVendorServer({ reply: "Late answer." });
+    server.script.push({ delayMs: 2500 });
+    const home = makeHome(`[models.roles.brain]
+provider = "vendor-b"
+model_id = "gpt-test"
+[models.roles.brain.params]
+base_url = "${server.url}/v1"
+[models.roles.brain.budget]
+usd = 5
+period = "month"
+`);
+    Deno.writeTextFileSync(`${home}/.env`, "VENDOR_B_API_KEY=k\n", { mode: 0o600 });
+    try {
+      const r = await tty(home, [
+        "wait:› ",
+        "send:slow one\\r",
+        // The provider holds its answer for 2.5 s; Ctrl-C comes while it waits.
+        "sleep:1",
+        "send:\\x03",
+        "wait:(answer cancelled)",
+        "wait:› ",
+        "send:quick one\\r",
+        "wait:Late answer.",
+        "wait:› ",
+        "send:/status\\r",
+        "wait:Budget: brain $",
+        "wait:› ",
+        "send:/quit\\r",
+      ]);
+      assert.equal(r.code, 0, r.screen);
+      assert.match(
+        r.screen,
+        /\nBudget: brain \$0\.\d+ of \$5\.00 this month \(resets \d\d\.\d\d\.\d{4} 00:00\)/,
+      );
+    } finally {
+      await server.close();
       Deno.removeSync(home, { recursive: true });
     }
   },
