@@ -100,8 +100,9 @@ export class TerminalInput implements ChatInput {
     });
     rl.on("SIGINT", () => {
       if (this.#onSigint) this.#onSigint();
-      else {
-        // Ctrl-C at the prompt leaves chat the way a shell does.
+      else if (this.#pendingLine) {
+        // Ctrl-C at the prompt leaves chat the way a shell does. Between a line and
+        // its turn (or a slash command) no prompt is open, and the key is dropped.
         rl.close();
         Deno.exit(130);
       }
