@@ -15,8 +15,12 @@ declare const WebSocketRequestResponsePair: {
   new (request: string, response: string): EdgeAutoResponse;
 };
 
-/** The Mailbox's schema version, kept in `meta`. */
-export const MAILBOX_SCHEMA_VERSION = 1;
+/**
+ * The Mailbox's schema version, kept in `meta`. 1: the tables; 2: no age index on
+ * `seen` (every index costs a page write per stored envelope, and the once-a-minute
+ * cleanup can afford a scan of one day's `seen` rows).
+ */
+export const MAILBOX_SCHEMA_VERSION = 2;
 
 /** Undelivered envelopes the mailbox holds at most. */
 export const MAILBOX_CAPACITY = 1_000;
@@ -71,29 +75,33 @@ export class Mailbox extends DurableObject<Env> {
 
   #migrate(): void {
     this.#sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value)");
-    const version = this.#meta("schema_version") ?? 0;
-    if (Number(version) >= MAILBOX_SCHEMA_VERSION) return;
+    const version = Number(this.#meta("schema_version") ?? 0);
+    if (version >= MAILBOX_SCHEMA_VERSION) return;
     this.#state.storage.transactionSync(() => {
-      this.#sql.exec(`CREATE TABLE IF NOT EXISTS mailbox (
-        seq INTEGER PRIMARY KEY,
-        sender TEXT NOT NULL,
-        id TEXT NOT NULL,
-        received_at INTEGER NOT NULL,
-        envelope TEXT NOT NULL)`);
-      this.#sql.exec(`CREATE TABLE IF NOT EXISTS seen (
-        sender TEXT NOT NULL,
-        id TEXT NOT NULL,
-        ts INTEGER NOT NULL,
-        received_at INTEGER NOT NULL,
-        PRIMARY KEY (sender, id)) WITHOUT ROWID`);
-      this.#sql.exec("CREATE INDEX IF NOT EXISTS seen_by_sender ON seen (sender, received_at)");
-      // The minute's cleanup finds old seen rows by age; the mailbox holds at most 1 000
-      // rows, so it needs no age index.
-      this.#sql.exec("CREATE INDEX IF NOT EXISTS seen_by_age ON seen (received_at)");
-      if (this.#meta("next_seq") === undefined) this.#setMeta("next_seq", 1);
-      if (this.#meta("doorbells") === undefined) this.#setMeta("doorbells", 0);
+      if (version < 1) this.#createTables();
+      if (version < 2) this.#sql.exec("DROP INDEX IF EXISTS seen_by_age");
       this.#setMeta("schema_version", MAILBOX_SCHEMA_VERSION);
     });
+  }
+
+  #createTables(): void {
+    this.#sql.exec(`CREATE TABLE IF NOT EXISTS mailbox (
+      seq INTEGER PRIMARY KEY,
+      sender TEXT NOT NULL,
+      id TEXT NOT NULL,
+      received_at INTEGER NOT NULL,
+      envelope TEXT NOT NULL)`);
+    this.#sql.exec(`CREATE TABLE IF NOT EXISTS seen (
+      sender TEXT NOT NULL,
+      id TEXT NOT NULL,
+      ts INTEGER NOT NULL,
+      received_at INTEGER NOT NULL,
+      PRIMARY KEY (sender, id)) WITHOUT ROWID`);
+    // The duplicate check uses the primary key, the hourly count this index. The
+    // cron's age cleanups scan: `mailbox` holds at most 1 000 rows and `seen` one day.
+    this.#sql.exec("CREATE INDEX IF NOT EXISTS seen_by_sender ON seen (sender, received_at)");
+    if (this.#meta("next_seq") === undefined) this.#setMeta("next_seq", 1);
+    if (this.#meta("doorbells") === undefined) this.#setMeta("doorbells", 0);
   }
 
   #meta(key: string): string | number | undefined {

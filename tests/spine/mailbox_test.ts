@@ -2,6 +2,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { generateIdentity } from "../../net/mod.ts";
+import { MAILBOX_SCHEMA_VERSION } from "../../spine/mod.ts";
 import { envelopeFor, hub, postInbox, startPeer } from "./_fixtures.ts";
 import { freePort, startSpine } from "./_harness.ts";
 import { spineTest, TOKEN } from "./_setup.ts";
@@ -247,6 +248,20 @@ Deno.test({
         await spine.stop();
       }
 
+      // Make the store look like schema version 1 wrote it, with the age index on seen
+      // that version 2 drops.
+      const folder = `${dir}/do/-Mailbox`;
+      const file = `${folder}/${
+        [...Deno.readDirSync(folder)].map((e) => e.name)
+          .find((n) => n.endsWith(".sqlite") && n !== "metadata.sqlite")
+      }`;
+      {
+        const db = new DatabaseSync(file);
+        db.exec("CREATE INDEX seen_by_age ON seen (received_at)");
+        db.exec("UPDATE meta SET value = 1 WHERE key = 'schema_version'");
+        db.close();
+      }
+
       // An empty mailbox after a restart still never hands out a used seq.
       spine = await startSpine({ hubToken: TOKEN, port, persistDir: dir });
       try {
@@ -260,15 +275,14 @@ Deno.test({
         await spine.stop();
       }
 
-      // The Mailbox's own SQLite file: the schema version in meta, and envelopes stored
-      // as {payload, sig} only.
-      const folder = `${dir}/do/-Mailbox`;
-      const file = [...Deno.readDirSync(folder)].map((e) => e.name)
-        .find((n) => n.endsWith(".sqlite") && n !== "metadata.sqlite");
-      const db = new DatabaseSync(`${folder}/${file}`, { readOnly: true });
+      // The Mailbox's own SQLite file: migrated to the current schema version, kept in
+      // meta, and envelopes stored as {payload, sig} only.
+      const db = new DatabaseSync(file, { readOnly: true });
       try {
         const meta = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get();
-        assertEquals(meta?.value, 1);
+        assertEquals(meta?.value, MAILBOX_SCHEMA_VERSION);
+        const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all();
+        assert(!indexes.some((i) => i.name === "seen_by_age"), JSON.stringify(indexes));
         const rows = db.prepare("SELECT seq, envelope FROM mailbox").all();
         assertEquals(rows.map((r) => r.seq), [7]);
         assertEquals(Object.keys(JSON.parse(String(rows[0]!.envelope))), ["payload", "sig"]);
