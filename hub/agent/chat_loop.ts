@@ -19,7 +19,8 @@ import {
 } from "../money/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import { FileSessionStore, isValidId, type SessionStore } from "../sessions/mod.ts";
-import { ApprovalInterrupted, type Approver, BUILTIN_TOOLS } from "../tools/mod.ts";
+import { ApprovalInterrupted, type Approver } from "../tools/mod.ts";
+import { enabledTools } from "../components/tools.ts";
 import { CREDENTIAL_VARIABLES } from "../credentials.ts";
 import { t } from "./_messages.ts";
 import { type Agent, buildAgent, MAIN_AGENT_ID } from "./agent.ts";
@@ -113,6 +114,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
     return 1;
   }
   const input = options.input;
+  // The registry's enabled tools, so installed ones (net_send) reach the model.
+  const tools = await enabledTools(options.config, options.paths);
   const approver: Approver = {
     approve(tool, args) {
       return input.confirm(t(lang, "chat_approve", { tool, args: short(JSON.stringify(args)) }));
@@ -133,7 +136,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
       paths: options.paths,
       channel: "chat",
       role: r,
-      tools: BUILTIN_TOOLS,
+      tools,
       approver,
       persona: {
         personaFile: `${options.paths.personaDir}/persona.md`,
@@ -318,6 +321,13 @@ async function oneTurn(agent: Agent, sessionId: string, text: string, options: C
         wrote = true;
         options.write(chunk);
       },
+      // A person sees which tool runs; a script reading one answer per line does not.
+      onToolCall: options.input.interactive
+        ? (tool) => {
+          options.write(`${wrote ? "\n" : ""}${t(options.lang, "chat_tool_call", { tool })}\n`);
+          wrote = false;
+        }
+        : undefined,
     });
     const end = result.notices.length > 0
       ? `${wrote ? "\n\n" : ""}${result.notices.join("\n")}\n`
