@@ -81,6 +81,11 @@ Deno.test({
       ]);
       assert.equal(r.code, 0, r.screen);
       assert.equal(Deno.readTextFileSync(`${home}/notes/x.md`), "y\n");
+      assert.match(
+        r.screen,
+        /\[write_note\]\r?\n[^\n]*Allow write_note/,
+        "the tool shows before its approval",
+      );
       assert.ok(!r.screen.includes("sk-typed-secret"), "the key is never echoed");
       assert.ok(!/s.{0,12}k.{0,12}-.{0,12}t.{0,12}y.{0,12}p/.test(r.screen), "not even key by key");
       assert.match(Deno.readTextFileSync(`${home}/.env`), /^VENDOR_A_API_KEY=sk-typed-secret$/m);
