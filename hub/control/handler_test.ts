@@ -1,6 +1,11 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { controlHandler, type ControlSources } from "./handler.ts";
 
+/** A JSON body as a record: checked beside spine/, whose worker types make json() unknown. */
+async function json(res: Response): Promise<Record<string, unknown>> {
+  return await res.json() as Record<string, unknown>;
+}
+
 function sources(overrides: Partial<ControlSources> = {}): ControlSources {
   return {
     pid: 42,
@@ -20,7 +25,7 @@ function sources(overrides: Partial<ControlSources> = {}): ControlSources {
 Deno.test("controlHandler() GET /status carries spend.roles, net and uptime", async () => {
   const res = await controlHandler(sources())(new Request("http://127.0.0.1:8790/status"));
   assertEquals(res.status, 200);
-  const body = await res.json();
+  const body = await json(res);
   assertEquals(body.spend, { roles: { brain: { provider: "fake", spent_usd: 0.5 } } });
   assertEquals(body.net, { configured: false, state: "idle" });
   assertEquals(body.uptime_seconds, 65);
@@ -39,7 +44,7 @@ Deno.test("controlHandler() keeps /status useful when the ledger cannot be read"
       throw new Error("database is locked");
     },
   }));
-  const status = await (await handle(new Request("http://127.0.0.1:8790/status"))).json();
+  const status = await json(await handle(new Request("http://127.0.0.1:8790/status")));
   assertEquals(status.spend, { roles: {}, error: "database is locked" });
   const spend = await handle(new Request("http://127.0.0.1:8790/spend"));
   assertEquals(spend.status, 500);
@@ -67,7 +72,7 @@ Deno.test("controlHandler() answers 404 and 405 with error bodies", async () => 
   const post = await handle(new Request("http://127.0.0.1:8790/status", { method: "POST" }));
   assertEquals(post.status, 405);
   assertEquals(post.headers.get("allow"), "GET, HEAD");
-  assert((await post.json()).error === "method_not_allowed");
+  assert((await json(post)).error === "method_not_allowed");
 });
 
 Deno.test("controlHandler() GET /net/events passes 'after' to the event source", async () => {

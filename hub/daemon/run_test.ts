@@ -36,7 +36,10 @@ Deno.test("runHub() holds the lock, serves the control API and stops cleanly", a
     }],
   });
   const port = await listening.promise;
-  const status = await (await fetch(`http://127.0.0.1:${port}/status`)).json();
+  const status = await (await fetch(`http://127.0.0.1:${port}/status`)).json() as {
+    pid: number;
+    spend: unknown;
+  };
   assertEquals(status.pid, Deno.pid);
   assertEquals(status.spend, { roles: {} });
   assertEquals(readLock(paths.hubLockFile)?.pid, Deno.pid);

@@ -11,7 +11,7 @@ function stateServer(token: string) {
     }
     const key = new URL(req.url).pathname.replace("/hub/state/", "");
     if (req.method === "PUT") {
-      const body = await req.json();
+      const body = await req.json() as { value: unknown };
       values.set(key, body.value);
       return Response.json({ key, updated_at: Date.now() });
     }
