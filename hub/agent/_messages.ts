@@ -9,6 +9,8 @@ import { catalogue } from "../i18n.ts";
 export const t = catalogue({
   failover_notice: "{role} is not reachable right now; {stand_in} answered instead.",
   not_reachable: "{role} is not reachable right now ({provider} {model}: {reason}).",
+  not_reachable_chain:
+    "{role} is not reachable right now, and neither is {stand_in}, which stands in for it ({provider} {model}: {reason}).",
   model_missing:
     "The model '{model}' is not available at {provider} ({detail}); pull it or change model_id of {role} in agent.toml.",
   workspace_needed:
@@ -56,6 +58,8 @@ export const t = catalogue({
 }, {
   failover_notice: "{role} şu an ulaşılamıyor; onun yerine {stand_in} yanıtladı.",
   not_reachable: "{role} şu an ulaşılamıyor ({provider} {model}: {reason}).",
+  not_reachable_chain:
+    "{role} şu an ulaşılamıyor; onun yerine geçen {stand_in} de ulaşılamıyor ({provider} {model}: {reason}).",
   model_missing:
     "'{model}' modeli {provider} üzerinde yok ({detail}); modeli indirin ya da agent.toml'da {role} rolünün model_id değerini değiştirin.",
   workspace_needed:

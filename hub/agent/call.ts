@@ -35,11 +35,11 @@ import {
   providerBaseUrl,
 } from "../models/mod.ts";
 import { t } from "./_messages.ts";
-import { BudgetSpentError, ModelCallError, TurnEndedError } from "./errors.ts";
+import { BudgetSpentError, ModelCallError, TurnEndedError, UnreachableError } from "./errors.ts";
 import { watchStream } from "./stream_watch.ts";
 import { chooseTarget } from "./targets.ts";
 import { errorDetail, isAbort, unreachableReason } from "./failures.ts";
-import { callError, unreachableError } from "./call_errors.ts";
+import { callError, unreachableChainError, unreachableError } from "./call_errors.ts";
 import { type RetryOptions, retryThrottled } from "./retry.ts";
 import { ledgerRow } from "./ledger_row.ts";
 import type {
@@ -336,7 +336,13 @@ export class ModelRouter {
       `role ${roleName}: ${target.provider} ${target.model_id} is not reachable (${reason}); ${standIn} answers instead`,
     );
     addNotice(trace, t(this.#lang, "failover_notice", { role: roleName, stand_in: standIn }));
-    return this.#route(standIn, options, context, trace, visited, kind);
+    return this.#route(standIn, options, context, trace, visited, kind).catch((error) => {
+      // The sentence names the role the owner asked for, not only the last stand-in.
+      if (error instanceof UnreachableError) {
+        throw unreachableChainError(this.#lang, roleName, error);
+      }
+      throw error;
+    });
   }
 
   #modelOf(entry: RoleEntry): LanguageModelV4 {

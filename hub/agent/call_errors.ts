@@ -8,7 +8,7 @@ import { JSONParseError, TypeValidationError } from "ai";
 import type { Lang } from "../i18n.ts";
 import type { ModelTarget } from "../models/mod.ts";
 import { t } from "./_messages.ts";
-import { ModelCallError, StreamCutError, TurnEndedError } from "./errors.ts";
+import { ModelCallError, StreamCutError, TurnEndedError, UnreachableError } from "./errors.ts";
 import { errorDetail, statusOf } from "./failures.ts";
 
 /** `<role> is not reachable right now (<provider> <model>: <reason>).` */
@@ -17,13 +17,24 @@ export function unreachableError(
   role: string,
   target: ModelTarget,
   reason: string,
-): ModelCallError {
-  return new ModelCallError(t(lang, "not_reachable", {
-    role,
-    provider: target.provider,
-    model: target.model_id,
-    reason,
-  }));
+): UnreachableError {
+  const last = { role, provider: target.provider, model: target.model_id, reason };
+  return new UnreachableError(t(lang, "not_reachable", last), last);
+}
+
+/**
+ * `<role> is not reachable right now, and neither is <stand-in>, which stands in for
+ * it (<provider> <model>: <reason>).`: the role asked for, after its failover chain
+ * ended at an unreachable stand-in too.
+ */
+export function unreachableChainError(
+  lang: Lang,
+  role: string,
+  standIn: UnreachableError,
+): UnreachableError {
+  const last = standIn.last;
+  const sentence = t(lang, "not_reachable_chain", { ...last, role, stand_in: last.role });
+  return new UnreachableError(sentence, last, { cause: standIn });
 }
 
 /** Options for {@linkcode callError}. */

@@ -26,6 +26,26 @@ export class ModelCallError extends TurnEndedError {
   override name = "ModelCallError";
 }
 
+/** Where an unreachable model was: the role, its provider and model, and why. */
+export interface UnreachableInfo {
+  role: string;
+  provider: string;
+  model: string;
+  reason: string;
+}
+
+/** The role's model (and any failover stand-in's) could not be reached. */
+export class UnreachableError extends ModelCallError {
+  override name = "UnreachableError";
+  /** The last model tried: the deepest stand-in when failover chained. */
+  readonly last: UnreachableInfo;
+
+  constructor(sentence: string, last: UnreachableInfo, options?: ErrorOptions) {
+    super(sentence, options);
+    this.last = last;
+  }
+}
+
 /**
  * A provider's stream ended without its finish event. `answered` says whether any of
  * the answer had arrived (cut short) or none had (not the provider's format at all).

@@ -377,3 +377,54 @@ base_url = "http://127.0.0.1:${closedPort()}/v1"
     ws.close();
   }
 });
+
+Deno.test("ModelRouter names the role asked for when its failover stand-in cannot be reached either", async () => {
+  const ws = workspace();
+  try {
+    const down = `http://127.0.0.1:${closedPort()}/v1`;
+    const cfg = config(`
+[models.roles.brain]
+provider = "vendor-b"
+model_id = "gpt-test-1"
+failover = "fast"
+[models.roles.brain.params]
+base_url = "${down}"
+[models.roles.fast]
+provider = "vendor-b"
+model_id = "gpt-test-2"
+failover = "local"
+[models.roles.fast.params]
+base_url = "${down}"
+[models.roles.local]
+provider = "local-runtime"
+model_id = "llama3.2"
+[models.roles.local.params]
+base_url = "${down.replace("/v1", "")}"
+`);
+    const sentences: string[] = [];
+    for (const lang of ["en", "tr"] as const) {
+      const router = new ModelRouter({
+        config: cfg,
+        env: { VENDOR_B_API_KEY: "k" },
+        ledger: ws.ledger,
+        logger: ws.logger,
+        lang,
+      });
+      const error = await router.generate("brain", ASK, { channel: "cli" }).then(
+        () => undefined,
+        (e) => e,
+      );
+      sentences.push(error?.sentence);
+    }
+    assertEquals(sentences, [
+      "brain is not reachable right now, and neither is local, which stands in for it (local-runtime llama3.2: connection refused).",
+      "brain şu an ulaşılamıyor; onun yerine geçen local de ulaşılamıyor (local-runtime llama3.2: connection refused).",
+    ]);
+    assertMatch(
+      ws.log(),
+      /role brain: .* fast answers instead\n.*role fast: .* local answers instead/,
+    );
+  } finally {
+    ws.close();
+  }
+});
