@@ -46,6 +46,7 @@ import type {
   CallContext,
   ModelRequest,
   ModelRouterOptions,
+  RouteCall,
   RouterEvent,
   TurnTrace,
 } from "./call_types.ts";
@@ -138,9 +139,25 @@ export class ModelRouter {
     this.#entry(roleName);
     const state: TurnTrace = trace ?? { usedRole: undefined, notices: [] };
     const doStream = (options: CallOptions) =>
-      this.#route(roleName, options, context, state, [], "stream") as Promise<StreamResult>;
+      this.#route(roleName, {
+        options,
+        context,
+        trace: state,
+        path: [],
+        kind: "stream",
+      }) as Promise<
+        StreamResult
+      >;
     const doGenerate = (options: CallOptions) =>
-      this.#route(roleName, options, context, state, [], "generate") as Promise<GenerateResult>;
+      this.#route(roleName, {
+        options,
+        context,
+        trace: state,
+        path: [],
+        kind: "generate",
+      }) as Promise<
+        GenerateResult
+      >;
     return {
       specificationVersion: "v4",
       provider: "agent",
@@ -231,17 +248,12 @@ export class ModelRouter {
     return entry;
   }
 
-  async #route(
-    asked: string,
-    options: CallOptions,
-    context: CallContext,
-    trace: TurnTrace,
-    path: string[],
-    kind: "stream" | "generate",
-  ): Promise<StreamResult | GenerateResult> {
+  async #route(asked: string, call: RouteCall): Promise<StreamResult | GenerateResult> {
+    const { options, context, trace, kind } = call;
     const roleName = this.#budgetChoice(asked, trace);
     const entry = this.#entry(roleName);
-    const visited = [...path, asked, roleName];
+    const visited = [...call.path, asked, roleName];
+    const next = { ...call, path: visited };
     const standIn = entry.role.failover;
     const canFailover = standIn !== undefined && this.#entries.has(standIn) &&
       !visited.includes(standIn);
@@ -258,16 +270,11 @@ export class ModelRouter {
         });
         if (!probe.ok) {
           if (canFailover) {
-            return this.#failover(
-              roleName,
-              standIn!,
-              probe.reason,
-              options,
-              context,
-              trace,
-              visited,
-              kind,
-            );
+            return this.#failover(roleName, {
+              standIn: standIn!,
+              reason: probe.reason,
+              call: next,
+            });
           }
           throw this.#unreachable(roleName, probe.reason);
         }
@@ -290,7 +297,7 @@ export class ModelRouter {
       if (isAbort(error) || context.signal?.aborted) throw error;
       const reason = unreachableReason(error);
       if (reason !== undefined && canFailover) {
-        return this.#failover(roleName, standIn!, reason, options, context, trace, visited, kind);
+        return this.#failover(roleName, { standIn: standIn!, reason, call: next });
       }
       throw this.#translate(error, roleName, reason);
     }
@@ -323,20 +330,15 @@ export class ModelRouter {
 
   #failover(
     roleName: string,
-    standIn: string,
-    reason: string,
-    options: CallOptions,
-    context: CallContext,
-    trace: TurnTrace,
-    visited: string[],
-    kind: "stream" | "generate",
+    step: { standIn: string; reason: string; call: RouteCall },
   ): Promise<StreamResult | GenerateResult> {
+    const { standIn, reason, call } = step;
     const target = this.#entry(roleName).target;
     this.#logger.warn(
       `role ${roleName}: ${target.provider} ${target.model_id} is not reachable (${reason}); ${standIn} answers instead`,
     );
-    addNotice(trace, t(this.#lang, "failover_notice", { role: roleName, stand_in: standIn }));
-    return this.#route(standIn, options, context, trace, visited, kind).catch((error) => {
+    addNotice(call.trace, t(this.#lang, "failover_notice", { role: roleName, stand_in: standIn }));
+    return this.#route(standIn, call).catch((error) => {
       // The sentence names the role the owner asked for, not only the last stand-in.
       if (error instanceof UnreachableError) {
         throw unreachableChainError(this.#lang, roleName, error);

@@ -9,6 +9,7 @@ import type { AgentConfig } from "../config/types.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
 import type { Channel, Ledger } from "../money/mod.ts";
+import type { CallOptions } from "../models/mod.ts";
 import type { RetryOptions } from "./retry.ts";
 
 /** Where a call comes from; written into its ledger row. */
@@ -75,3 +76,14 @@ export type RouterEvent =
     /** The assistant and tool messages of this turn, for the session. */
     messages: ModelMessage[];
   };
+
+/** One provider call on its way through the chain. */
+export interface RouteCall {
+  options: CallOptions;
+  context: CallContext;
+  /** Collects the notices and the role that answered. */
+  trace: TurnTrace;
+  /** Roles already passed, so stand-ins never loop. */
+  path: string[];
+  kind: "stream" | "generate";
+}
