@@ -44,6 +44,8 @@ export async function handleUpdate(deps: HandleDeps, update: Update): Promise<Ha
   const own = await node.address();
   if (p.to !== own) return await drop(deps, `wrong recipient ${p.to} (from ${p.from})`, p.from);
   if (await node.state.seen(p.from, p.id)) {
+    // Logged like every drop (hub-side error 3); the count stays: it was counted once.
+    node.logger.info(`network: dropped already handled: ${p.from} ${p.id}`);
     return { outcome: "dropped", reason: "already handled", from: p.from };
   }
   const contact = await node.state.contact(p.from);
