@@ -17,6 +17,7 @@ import {
   type NetState,
   openNetwork,
   openState,
+  UNREADABLE_SUFFIX,
 } from "../../hub/net/mod.ts";
 import { t } from "./_net_messages.ts";
 
@@ -56,9 +57,16 @@ export async function runNet(
       return await status(ctx);
     case "card": {
       const node = await needNode(ctx);
-      const res = await fetch(`${node.spine.url}/.well-known/agent.json`, {
-        signal: AbortSignal.timeout(10_000),
-      });
+      let res: Response;
+      try {
+        res = await fetch(`${node.spine.url}/.well-known/agent.json`, {
+          signal: AbortSignal.timeout(10_000),
+        });
+      } catch (error) {
+        const detail = `GET /.well-known/agent.json: ${(error as Error).message}`;
+        ctx.err(t(lang, "spine_failed", { detail }));
+        return 1;
+      }
       if (res.status === 404) {
         await res.body?.cancel();
         ctx.err(t(lang, "no_card"));
@@ -190,16 +198,28 @@ export class Exit extends Error {
 async function status(ctx: CommandContext): Promise<number> {
   const lang = ctx.lang;
   const config = await ctx.config();
-  const loaded = await loadIdentity(ctx.paths, ctx.env).catch(() => undefined);
+  let identityError: string | undefined;
+  const loaded = await loadIdentity(ctx.paths, ctx.env).catch((error: Error) => {
+    identityError = error.message;
+    return undefined;
+  });
   ctx.out(
-    loaded === undefined ? t(lang, "s_identity_none") : t(lang, "s_identity", {
-      source: loaded.source === "env" ? "AGENT_NET_IDENTITY" : "file",
-      file: loaded.file,
-      key: loaded.identity.signKey,
-    }),
+    identityError !== undefined
+      ? t(lang, "s_identity_bad", { detail: identityError })
+      : loaded === undefined
+      ? t(lang, "s_identity_none")
+      : t(lang, "s_identity", {
+        source: loaded.source === "env" ? "AGENT_NET_IDENTITY" : "file",
+        file: loaded.file,
+        key: loaded.identity.signKey,
+      }),
   );
-  const opened = await openNetwork({ config, env: ctx.env, paths: ctx.paths, logger: ctx.logger })
-    .catch(() => undefined);
+  const opened = identityError !== undefined ? undefined : await openNetwork({
+    config,
+    env: ctx.env,
+    paths: ctx.paths,
+    logger: ctx.logger,
+  }).catch(() => undefined);
   const state = await stateOf(ctx);
   if (opened?.ok) {
     const node = opened.node;
@@ -233,8 +253,13 @@ async function status(ctx: CommandContext): Promise<number> {
     } catch (error) {
       ctx.out(t(lang, "s_spine_down", { url: node.spine.url, detail: (error as Error).message }));
     }
+  } else if (opened !== undefined && !opened.missing.startsWith("an identity")) {
+    ctx.out(t(lang, "s_spine_none", { missing: opened.missing }));
+  } else if (!ctx.env.AGENT_SPINE_URL || !ctx.env.AGENT_SPINE_TOKEN) {
+    const missing = ["AGENT_SPINE_URL", "AGENT_SPINE_TOKEN"].filter((k) => !ctx.env[k]);
+    ctx.out(t(lang, "s_spine_none", { missing: missing.join(", ") }));
   } else {
-    ctx.out(t(lang, "s_spine_none"));
+    ctx.out(t(lang, "s_spine_set", { url: ctx.env.AGENT_SPINE_URL }));
   }
   const all = await state.contacts();
   const n = (s: Contact["state"]) => all.filter((c) => c.state === s).length;
@@ -245,7 +270,21 @@ async function status(ctx: CommandContext): Promise<number> {
     blocked: n("blocked"),
   }));
   ctx.out(t(lang, "s_store", { where: state.where, store: config.net.store }));
+  for (const file of await unreadableFiles(state.where)) {
+    ctx.out(t(lang, "s_unreadable", { file }));
+  }
   return 0;
+}
+
+/** Documents the store moved aside because they were not JSON. */
+async function unreadableFiles(dir: string): Promise<string[]> {
+  const files: string[] = [];
+  try {
+    for await (const e of Deno.readDir(dir)) {
+      if (e.isFile && e.name.includes(UNREADABLE_SUFFIX)) files.push(`${dir}/${e.name}`);
+    }
+  } catch { /* no folder yet (or spine store) */ }
+  return files.sort();
 }
 
 async function contacts(ctx: CommandContext): Promise<number> {

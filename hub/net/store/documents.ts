@@ -73,7 +73,9 @@ export class FileDocuments implements NetDocuments {
         throw error;
       }
     }
-    return await readJsonTolerant(file);
+    const value = await readJsonTolerant(file);
+    if (value === undefined) await keepUnreadable(file);
+    return value;
   }
 
   /** Writes a document atomically (temp, fsync, rename), mode 0600. */
@@ -134,6 +136,22 @@ export class FileDocuments implements NetDocuments {
 }
 
 /** Reads a JSON-lines file, skipping a torn last line or any unparsable one. */
+/** The suffix of a document that could not be parsed, kept aside. */
+export const UNREADABLE_SUFFIX = ".unreadable";
+
+/**
+ * A document that exists but is not JSON (our writes are atomic, so something else
+ * wrote it) is moved aside to `<file>.unreadable-<ms>` before anyone writes a fresh
+ * one over it: read as empty, it would otherwise be lost on the next write.
+ */
+async function keepUnreadable(file: string): Promise<void> {
+  try {
+    const info = await Deno.stat(file);
+    if (!info.isFile || info.size === 0) return;
+    await Deno.rename(file, `${file}${UNREADABLE_SUFFIX}-${Date.now()}`);
+  } catch { /* gone already, or another reader moved it */ }
+}
+
 async function readJsonLines(file: string): Promise<unknown[] | undefined> {
   let text: string;
   try {

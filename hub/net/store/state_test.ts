@@ -34,6 +34,23 @@ Deno.test("NetState tolerates half-written documents", async () => {
   const state = NetState.file(dir);
   assertEquals(await state.contacts(), []);
   assertEquals((await state.log()).length, 1);
+  // The unparseable contacts are kept aside, so the next write cannot destroy them.
+  const aside = [...Deno.readDirSync(dir)].map((e) => e.name)
+    .filter((n) => n.startsWith("contacts.json.unreadable-"));
+  assertEquals(aside.length, 1);
+  assertEquals(Deno.readTextFileSync(`${dir}/${aside[0]}`), '[{"address": "bo');
+  await state.saveContact({
+    address: "b.example",
+    name: "B",
+    state: "accepted",
+    sign_key: "k",
+    box_key: "k",
+    note: "",
+    created_at: 1,
+    updated_at: 1,
+  });
+  assertEquals((await state.contacts()).map((c) => c.address), ["b.example"]);
+  assertEquals(Deno.readTextFileSync(`${dir}/${aside[0]}`), '[{"address": "bo');
 });
 
 Deno.test("NetState remembers the last 1 000 handled ids and the last 500 log entries", async () => {

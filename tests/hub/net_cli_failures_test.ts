@@ -1,0 +1,63 @@
+/**
+ * `agent net` on its failure paths: one sentence each, never a stack trace, and a
+ * corrupted store document kept aside rather than lost.
+ */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { agent } from "../cli/_run.ts";
+import { freePort } from "../spine/_harness.ts";
+
+const noTrace = (text: string) => !/\n\s+at |Stack backtrace|error: Uncaught/.test(text);
+
+Deno.test("agent net failure paths: broken identity, missing token, spine down, corrupted contacts.json", async () => {
+  const home = await Deno.makeTempDir({ prefix: "agent-net-fail-" });
+  const env = {
+    AGENT_SPINE_URL: `http://127.0.0.1:${freePort()}`,
+    AGENT_SPINE_TOKEN: "t",
+    AGENT_NET_ALLOW_INSECURE: "1",
+  };
+  const net = (args: string[], extra: Record<string, string> = {}) =>
+    agent(["--home", home, "net", ...args], { env: { ...env, ...extra } });
+  try {
+    assertEquals((await agent(["--home", home, "init", "--yes", "--language", "en"])).code, 0);
+    await Deno.mkdir(`${home}/data/net`, { recursive: true });
+    await Deno.writeTextFile(`${home}/data/net/identity.json`, "garbage");
+    let r = await net(["status"]);
+    assertEquals(r.code, 0, r.stderr);
+    assert(
+      r.stdout.startsWith("identity: unreadable: Cannot load the network identity:"),
+      r.stdout,
+    );
+    assert(r.stdout.includes(`spine: ${env.AGENT_SPINE_URL} (not checked without an identity)`));
+    r = await net(["publish"]);
+    assertEquals(r.code, 1);
+    assert(r.stderr.startsWith("Cannot load the network identity:") && noTrace(r.stderr), r.stderr);
+    r = await net(["send", "b.example", "hi"], { AGENT_NET_IDENTITY: "zzz" });
+    assertEquals([r.code, noTrace(r.stderr)], [1, true], r.stderr);
+
+    await Deno.remove(`${home}/data/net/identity.json`);
+    assertEquals((await net(["init"])).code, 0);
+    r = await net(["status"], { AGENT_SPINE_TOKEN: "" });
+    assert(r.stdout.includes("spine: not configured (missing AGENT_SPINE_TOKEN)"), r.stdout);
+    r = await net(["card"]);
+    assertEquals(r.code, 1);
+    assert(
+      r.stderr.startsWith("The network request failed: GET /.well-known/agent.json:"),
+      r.stderr,
+    );
+    r = await net(["add", "b.example"]);
+    assertEquals(r.code, 1);
+    assert(r.stderr.startsWith("The network request failed: GET /hub/health:"), r.stderr);
+
+    await Deno.writeTextFile(`${home}/data/net/contacts.json`, '[{"address": "b.exa');
+    r = await net(["contacts"]);
+    assertEquals([r.code, r.stdout], [
+      0,
+      "No contacts yet. Add one with `agent net add ADDRESS`.\n",
+    ]);
+    r = await net(["status"]);
+    assert(/warning: .*contacts\.json\.unreadable-\d+ was not valid JSON/.test(r.stdout), r.stdout);
+    for (const out of [r.stdout, r.stderr]) assert(noTrace(out), out);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
