@@ -227,7 +227,14 @@ export class NetNode {
     const now = this.nowSec();
     const accepted: Contact = { ...contact, state: "accepted", updated_at: now, accepted_at: now };
     await this.state.saveContact(accepted);
-    const sent = await this.deliver("contact_accept", accepted, { name: await this.cardName() });
+    let sent;
+    try {
+      sent = await this.deliver("contact_accept", accepted, { name: await this.cardName() });
+    } catch (error) {
+      // Still asking: otherwise the other side never learns and `accept` cannot be retried.
+      await this.state.saveContact(contact);
+      throw error;
+    }
     await this.logOut(address, "contact_accept", sent.id, sent.thread, "");
     return accepted;
   }

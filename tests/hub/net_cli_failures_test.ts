@@ -48,6 +48,24 @@ Deno.test("agent net failure paths: broken identity, missing token, spine down, 
     assertEquals(r.code, 1);
     assert(r.stderr.startsWith("The network request failed: GET /hub/health:"), r.stderr);
 
+    // An accept that cannot be delivered leaves the request pending, so it can be retried.
+    const pending = {
+      address: "127.0.0.1:1",
+      name: "Peer",
+      state: "pending_in",
+      sign_key: "A".repeat(43),
+      box_key: "A".repeat(43),
+      note: "hi",
+      created_at: 1,
+      updated_at: 1,
+    };
+    await Deno.writeTextFile(`${home}/data/net/contacts.json`, JSON.stringify([pending]));
+    r = await net(["accept", "127.0.0.1:1"]);
+    assertEquals(r.code, 1);
+    assert(r.stderr.startsWith("The network request failed:") && noTrace(r.stderr), r.stderr);
+    const after = JSON.parse(await Deno.readTextFile(`${home}/data/net/contacts.json`));
+    assertEquals(after.map((c: { state: string }) => c.state), ["pending_in"]);
+
     await Deno.writeTextFile(`${home}/data/net/contacts.json`, '[{"address": "b.exa');
     r = await net(["contacts"]);
     assertEquals([r.code, r.stdout], [
