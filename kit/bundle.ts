@@ -31,9 +31,6 @@ export async function bundleSpine(output: string, options: BundleOptions = {}): 
       "browser",
       "--format",
       "esm",
-      // workerd's built-in module; deno.json maps it to a stand-in for Deno only.
-      "--external",
-      "cloudflare:workers",
       "--output",
       output,
       entry,

@@ -5,6 +5,7 @@ import type {
 } from "@cloudflare/workers-types/index.ts";
 import type { InboxItem, StoreResult } from "./inbox.ts";
 import type { StoredCard } from "./mailbox.ts";
+import { HttpError } from "./http.ts";
 
 /** The one Mailbox instance's name. */
 export const MAILBOX_NAME = "hub";
@@ -14,17 +15,6 @@ const BASE = "https://mailbox.internal";
 // The stub speaks workerd's Request types; Deno's are the same objects at run time.
 type StubInit = Parameters<DurableObjectStub["fetch"]>[1];
 
-/** The Mailbox's methods as its stub exposes them over RPC (every call is async). */
-interface MailboxStub {
-  store(item: InboxItem): Promise<StoreResult>;
-  updates(after: number, timeout: number, limit: number): Promise<string>;
-  ack(seqs: number[]): Promise<number>;
-  status(): Promise<{ card: StoredCard | null; mailbox: number }>;
-  putCard(card: StoredCard): Promise<void>;
-  prune(nowMs: number): Promise<{ mailbox: number; seen: number }>;
-  fetch: DurableObjectStub["fetch"];
-}
-
 // An id is plain data and may be kept per isolate; a stub is tied to one request.
 const ids = new WeakMap<DurableObjectNamespace, DurableObjectId>();
 
@@ -33,13 +23,9 @@ export function mailboxFor(namespace: DurableObjectNamespace): MailboxClient {
   return new MailboxClient(namespace);
 }
 
-/**
- * Typed calls from the Worker to the Mailbox named `hub`, over RPC. The Worker checks
- * every input before calling; an error inside the Mailbox reaches the caller as a
- * thrown error (500 `internal`).
- */
+/** Typed calls from the Worker to the Mailbox named `hub`. */
 export class MailboxClient {
-  #stub: MailboxStub;
+  #stub: DurableObjectStub;
 
   constructor(namespace: DurableObjectNamespace) {
     let id = ids.get(namespace);
@@ -47,34 +33,51 @@ export class MailboxClient {
       id = namespace.idFromName(MAILBOX_NAME);
       ids.set(namespace, id);
     }
-    this.#stub = namespace.get(id) as unknown as MailboxStub;
+    this.#stub = namespace.get(id);
+  }
+
+  async #call(path: string, init?: RequestInit): Promise<Response> {
+    const response =
+      (await this.#stub.fetch(`${BASE}${path}`, init as StubInit)) as unknown as Response;
+    if (!response.ok) {
+      const body = await response.json().catch(() => ({})) as { error?: string; detail?: string };
+      throw new HttpError(
+        response.status,
+        body.error ?? "internal",
+        body.detail === undefined ? {} : { detail: body.detail },
+      );
+    }
+    return response;
   }
 
   /** Runs the last three inbox checks and stores the envelope. */
-  store(item: InboxItem): Promise<StoreResult> {
-    return this.#stub.store(item);
+  async store(item: InboxItem): Promise<StoreResult> {
+    const r = await this.#call("/store", { method: "POST", body: JSON.stringify(item) });
+    return await r.json() as StoreResult;
   }
 
-  /** The updates answer as a JSON response, passed through as the Mailbox wrote it. */
-  async updates(after: number, timeout: number, limit: number): Promise<Response> {
-    return new Response(await this.#stub.updates(after, timeout, limit), {
-      headers: { "content-type": "application/json; charset=utf-8" },
-    });
+  /** The updates answer, passed through as the Mailbox wrote it. */
+  updates(after: number, timeout: number, limit: number): Promise<Response> {
+    return this.#call(`/updates?after=${after}&timeout=${timeout}&limit=${limit}`);
   }
 
   /** Deletes acknowledged seqs; returns the number really deleted. */
-  ack(seqs: number[]): Promise<number> {
-    return this.#stub.ack(seqs);
+  async ack(seqs: number[]): Promise<number> {
+    const r = await this.#call("/ack", { method: "POST", body: JSON.stringify({ seqs }) });
+    return (await r.json() as { deleted: number }).deleted;
   }
 
   /** The stored card (or null) and the mailbox depth. */
-  status(): Promise<{ card: StoredCard | null; mailbox: number }> {
-    return this.#stub.status();
+  async status(): Promise<{ card: StoredCard | null; mailbox: number }> {
+    return await (await this.#call("/status")).json() as {
+      card: StoredCard | null;
+      mailbox: number;
+    };
   }
 
   /** Stores the card fields a hub published. */
   async putCard(card: StoredCard): Promise<void> {
-    await this.#stub.putCard(card);
+    await this.#call("/card", { method: "PUT", body: JSON.stringify(card) });
   }
 
   /** Hands a WebSocket upgrade request to the Mailbox's doorbell. */
@@ -84,7 +87,8 @@ export class MailboxClient {
   }
 
   /** The cron's cleanup as of `nowMs`. */
-  prune(nowMs: number): Promise<{ mailbox: number; seen: number }> {
-    return this.#stub.prune(nowMs);
+  async prune(nowMs: number): Promise<{ mailbox: number; seen: number }> {
+    const r = await this.#call(`/prune?now=${nowMs}`, { method: "POST" });
+    return await r.json() as { mailbox: number; seen: number };
   }
 }
