@@ -9,6 +9,11 @@
 export interface WriteAtomicOptions {
   /** File mode of the written file. @default 0o600 */
   mode?: number;
+  /**
+   * fsync before the rename. Without it the rename still never shows a half-written
+   * file, but a power loss may bring back the previous version. @default true
+   */
+  sync?: boolean;
 }
 
 /**
@@ -34,7 +39,7 @@ export async function writeFileAtomic(
   try {
     let written = 0;
     while (written < bytes.length) written += await file.write(bytes.subarray(written));
-    await file.sync();
+    if (options.sync !== false) await file.sync();
   } finally {
     file.close();
   }

@@ -86,7 +86,11 @@ export class FileDocuments implements NetDocuments {
       : name === "cursor"
       ? `${value}\n`
       : JSON.stringify(value, null, 2) + "\n";
-    await writeFileAtomic(this.fileOf(name), text);
+    // Counters and the cursor are informative: losing the last change to a power cut
+    // is harmless, and skipping their fsync keeps milliseconds off every envelope.
+    await writeFileAtomic(this.fileOf(name), text, {
+      sync: name !== "counts" && name !== "cursor",
+    });
   }
 
   /**
