@@ -254,11 +254,11 @@ export class Mailbox implements DurableObject {
     this.#depthCache = undefined;
     return this.#state.storage.transactionSync(() => {
       this.#keepSeqFloor();
-      let deleted = 0;
-      for (const seq of seqs) {
-        deleted += this.#sql.exec("DELETE FROM mailbox WHERE seq = ?", seq).rowsWritten;
-      }
-      return deleted;
+      // One statement for up to 1 000 seqs (the Worker passed them checked and distinct).
+      return this.#sql.exec(
+        "DELETE FROM mailbox WHERE seq IN (SELECT value FROM json_each(?))",
+        JSON.stringify(seqs),
+      ).rowsWritten;
     });
   }
 
