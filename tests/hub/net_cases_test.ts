@@ -151,6 +151,29 @@ Deno.test("a crash between handling and ack sends no second reply", async () => 
       h.result.outcome === "dropped" &&
       h.result.reason === "already handled"
     ));
+
+    // A crash after the reply went out but before the id was remembered: the envelope
+    // is handled again, the reply keeps its id (the spine answers duplicate), and
+    // neither log gets a second entry.
+    await bob.stopService();
+    await alice.node.send(bob.address, "Pong");
+    await until("the second message waits", async () => (await spine.health()).mailbox === 1);
+    const state = bob.node.state;
+    const realMark = state.markSeen.bind(state);
+    state.markSeen = () => Promise.reject(new Error("crashed before remembering"));
+    await fetchAndHandle({ node: bob.node, turn: { ...turnOf(bob) } }).catch(() => {});
+    state.markSeen = realMark;
+    await bob.restartService();
+    await until("acknowledged", async () => (await spine.health()).mailbox === 0);
+    await new Promise((r) => setTimeout(r, 300));
+    assertEquals((await messagesIn(alice, bob.address)).length, 2);
+    const bobLog = (await state.log()).filter((e) => e.kind === "message");
+    assertEquals(bobLog.map((e) => `${e.direction} ${e.text}`), [
+      "in Ping",
+      "out Only once.",
+      "in Pong",
+      "out Only once.",
+    ]);
   } finally {
     await alice.close();
     await bob.close();

@@ -146,14 +146,24 @@ export class NetState {
 
   // --- log ------------------------------------------------------------------------
 
-  /** Appends a log entry (the last 500 are kept). */
+  /**
+   * Appends a log entry (the last 500 are kept). An entry already there (same
+   * direction, address and id: an envelope handled again after a crash before its ack,
+   * or a reply with its deterministic id) is not written twice.
+   */
   appendLog(entry: NetLogEntry): Promise<void> {
     return this.#exclusive(() => this.#appendLog(entry));
   }
 
   async #appendLog(entry: NetLogEntry): Promise<void> {
+    const logged = await this.log();
+    if (
+      logged.some((e) =>
+        e.id === entry.id && e.address === entry.address && e.direction === entry.direction
+      )
+    ) return;
     if (this.#docs instanceof FileDocuments) {
-      if (this.#logLines < 0) this.#logLines = (await this.log()).length;
+      if (this.#logLines < 0) this.#logLines = logged.length;
       await this.#docs.appendLog(entry);
       this.#logLines++;
       // Trim in steps so most appends stay one small write.
@@ -164,9 +174,8 @@ export class NetState {
       }
       return;
     }
-    const all = await this.log();
-    all.push(entry);
-    await this.#write("log", all.slice(-LOG_MAX));
+    logged.push(entry);
+    await this.#write("log", logged.slice(-LOG_MAX));
   }
 
   /** The log, oldest first (at most the last 500 entries). */

@@ -73,6 +73,13 @@ Deno.test("NetState remembers the last 1 000 handled ids and the last 500 log en
   const log = await state.log();
   assertEquals(log.length, LOG_MAX);
   assertEquals(log.at(-1)?.id, `m${LOG_MAX + 59}`);
+  // Handled again after a crash before the ack: the entry is not written twice;
+  // the same id in the other direction (a deterministic reply id) still is.
+  const again = { ...log.at(-1)!, text: "x" };
+  await state.appendLog(again);
+  await state.appendLog({ ...again, direction: "out" });
+  const after = await state.log();
+  assertEquals(after.filter((e) => e.id === again.id).map((e) => e.direction), ["in", "out"]);
 });
 
 Deno.test("NetState counts auto-replies per contact within the last hour", async () => {
