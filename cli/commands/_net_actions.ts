@@ -17,6 +17,7 @@ import {
   type NetState,
   openNetwork,
   openState,
+  SpineError,
   UNREADABLE_SUFFIX,
 } from "../../hub/net/mod.ts";
 import { t } from "./_net_messages.ts";
@@ -251,7 +252,11 @@ async function status(ctx: CommandContext): Promise<number> {
         );
       }
     } catch (error) {
-      ctx.out(t(lang, "s_spine_down", { url: node.spine.url, detail: (error as Error).message }));
+      ctx.out(
+        error instanceof SpineError && error.status === 401
+          ? t(lang, "s_spine_401", { url: node.spine.url })
+          : t(lang, "s_spine_down", { url: node.spine.url, detail: (error as Error).message }),
+      );
     }
   } else if (opened !== undefined && !opened.missing.startsWith("an identity")) {
     ctx.out(t(lang, "s_spine_none", { missing: opened.missing }));

@@ -49,6 +49,7 @@ export const t = catalogue({
   s_identity_none: "identity: none (run `agent net init`)",
   s_spine: "spine: {url}, address {address}, mode {mode}, {mailbox} waiting, version {version}",
   s_spine_down: "spine: {url} does not answer: {detail}",
+  s_spine_401: "spine: {url} refused AGENT_SPINE_TOKEN (401); check the token in .env",
   s_spine_none: "spine: not configured (missing {missing})",
   s_spine_set: "spine: {url} (not checked without an identity)",
   s_identity_bad: "identity: unreadable: {detail}",
@@ -109,6 +110,8 @@ export const t = catalogue({
   s_identity_none: "kimlik: yok (`agent net init` çalıştırın)",
   s_spine: "spine: {url}, adres {address}, kip {mode}, {mailbox} bekleyen, sürüm {version}",
   s_spine_down: "spine: {url} yanıt vermiyor: {detail}",
+  s_spine_401:
+    "spine: {url} AGENT_SPINE_TOKEN'ı reddetti (401); .env içindeki belirteci kontrol edin",
   s_spine_none: "spine: yapılandırılmamış ({missing} eksik)",
   s_spine_set: "spine: {url} (kimlik olmadan denetlenmedi)",
   s_identity_bad: "kimlik: okunamıyor: {detail}",

@@ -48,6 +48,24 @@ Deno.test("agent net failure paths: broken identity, missing token, spine down, 
     assertEquals(r.code, 1);
     assert(r.stderr.startsWith("The network request failed: GET /hub/health:"), r.stderr);
 
+    // A spine refusing the token: one sentence everywhere.
+    const refusing = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen() {} },
+      () => Response.json({ error: "unauthorized" }, { status: 401 }),
+    );
+    try {
+      const url = { AGENT_SPINE_URL: `http://127.0.0.1:${refusing.addr.port}` };
+      r = await net(["status"], url);
+      assert(r.stdout.includes(`refused AGENT_SPINE_TOKEN (401)`) && noTrace(r.stdout), r.stdout);
+      r = await net(["publish"], url);
+      assertEquals(
+        [r.code, r.stderr],
+        [1, "The spine refused AGENT_SPINE_TOKEN (401); check the token in .env.\n"],
+      );
+    } finally {
+      await refusing.shutdown();
+    }
+
     // An accept that cannot be delivered leaves the request pending, so it can be retried.
     const pending = {
       address: "127.0.0.1:1",
