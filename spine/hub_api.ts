@@ -92,6 +92,9 @@ export async function handleHub(request: Request, url: URL, ctx: HubContext): Pr
     case "/hub/ws": {
       allow(request, ["GET"]);
       if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
+        // workerd's own HTTP server writes Upgrade only on a 101 and drops this one on
+        // the wire; service bindings and platforms that pass the Worker's headers on
+        // keep it (tests/spine/upgrade_header_test.ts).
         throw new HttpError(426, "upgrade_required", { headers: { Upgrade: "websocket" } });
       }
       return await ctx.mailbox.doorbell(request);
