@@ -6,6 +6,7 @@ import {
   methodNotAllowed,
   parseJsonBody,
   readCapped,
+  readRequestBody,
 } from "./http.ts";
 
 function stream(...chunks: string[]): ReadableStream<Uint8Array> {
@@ -61,6 +62,28 @@ Deno.test("readCapped() reads up to the limit and throws 413 too_large past it",
   );
   assertEquals(pulled, false);
   assertEquals((await readCapped(null, 4)).length, 0);
+});
+
+Deno.test("readRequestBody() reads a declared body whole and still enforces the limit", async () => {
+  const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+    new Request("http://spine.test/net/inbox", { method: "POST", body, headers });
+  const text = async (r: Request) => new TextDecoder().decode(await readRequestBody(r, 4));
+  assertEquals(await text(post("abcd", { "content-length": "4" })), "abcd");
+  // Without a length the body is streamed and cut off past the limit.
+  assertEquals(await text(post(stream("ab", "cd"))), "abcd");
+  for (
+    const request of [
+      post("abcde", { "content-length": "5" }),
+      post(stream("ab", "cde")),
+      // A declared length that lies (only possible outside a real HTTP server).
+      post("abcdefgh", { "content-length": "4" }),
+    ]
+  ) {
+    await rejects(
+      readRequestBody(request, 4),
+      (e: unknown) => e instanceof HttpError && e.code === "too_large",
+    );
+  }
 });
 
 Deno.test("isJsonContentType() accepts application/json with parameters, in any case", () => {
