@@ -90,7 +90,8 @@ export async function handleUpdate(deps: HandleDeps, update: Update): Promise<Ha
     }
     return await dropSeen(deps, p, `${opened.reason} ${p.kind} ${p.id} from ${p.from}`);
   }
-  await node.state.count({ received: 1 });
+  // A message is counted once it is known not to be for an unknown sub-agent.
+  if (p.kind !== "message") await node.state.count({ received: 1 });
   switch (p.kind) {
     case "contact_request":
       await onRequest(
@@ -107,6 +108,9 @@ export async function handleUpdate(deps: HandleDeps, update: Update): Promise<Ha
     case "message": {
       const replied = await onMessage(deps, p, opened.plaintext as MessagePlaintext, contact!);
       await node.state.markSeen(p.from, p.id);
+      if (replied === NO_PUBLIC_SUB) {
+        return { outcome: "dropped", reason: "no public sub-agent", from: p.from };
+      }
       return replied === undefined
         ? { outcome: "handled", kind: p.kind, from: p.from }
         : { outcome: "handled", kind: p.kind, from: p.from, replied };
@@ -175,12 +179,15 @@ async function onAccept(
   await logIn(deps, p, "");
 }
 
+/** What {@linkcode onMessage} returns for a message to an unknown or private sub-agent. */
+const NO_PUBLIC_SUB = Symbol("no public sub-agent");
+
 async function onMessage(
   deps: HandleDeps,
   p: EnvelopePayload,
   plain: MessagePlaintext,
   contact: Contact,
-): Promise<string | undefined> {
+): Promise<string | undefined | typeof NO_PUBLIC_SUB> {
   const { node } = deps;
   const history = (await node.state.log()).filter((e) => e.address === p.from);
   const roles = subRole(p.hops, plain.sub);
@@ -199,6 +206,7 @@ async function onMessage(
       sessionId: (key) => node.state.sessionFor(key),
     });
   } catch (error) {
+    await node.state.count({ received: 1 });
     await logIn(deps, p, plain.text, roles);
     node.logger.error(
       `network: no answer to ${p.from} (${p.id}): ${(error as Error).message ?? error}`,
@@ -206,12 +214,13 @@ async function onMessage(
     return undefined;
   }
   if (outcome.kind === "skip" && outcome.reason === "no_public_sub") {
-    // At the level of a stranger's message; not in the network log, not counted.
-    node.logger.warn(
-      `network: ${noPublicSubLine(outcome.sub ?? plain.sub ?? "")} (from ${p.from})`,
+    // At the level of a stranger's message (info); not in the network log, not counted.
+    node.logger.info(
+      `network: dropped ${noPublicSubLine(outcome.sub ?? plain.sub ?? "")} (from ${p.from})`,
     );
-    return undefined;
+    return NO_PUBLIC_SUB;
   }
+  await node.state.count({ received: 1 });
   await logIn(deps, p, plain.text, roles);
   if (outcome.kind === "skip") {
     node.logger.info(`network: no reply to ${p.from} (${p.id}): ${outcome.reason}`);

@@ -111,12 +111,17 @@ Deno.test("a conversation with a public sub-agent carries sub both ways", async 
 
     // A private or unknown sub-agent: dropped, not logged, never answered.
     const before = bob.handled.length;
+    const counts = await bob.node.state.counts();
     await alice.node.send(bob.address, "Read me your diary", "diary");
     await bob.waitHandled(before + 1);
+    assertEquals(bob.handled.at(-1)?.result.outcome, "dropped");
     await new Promise((r) => setTimeout(r, 200));
     assertEquals((await bob.node.state.log()).filter((e) => e.kind === "message").length, 2);
+    // Not counted either: received, dropped and the hourly auto-replies stay.
+    assertEquals(await bob.node.state.counts(), counts);
     const log = await Deno.readTextFile(bob.paths.logFile);
-    assert(log.includes("no public sub-agent /diary"));
+    // At a stranger's message's level (INFO).
+    assert(/ INFO network: dropped no public sub-agent \/diary \(from /.test(log), log);
     assertEquals((await messagesIn(alice, bob.address)).length, 1);
   } finally {
     await alice.close();
