@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { writeFileAtomic } from "./atomic_file.ts";
 import type { AgentPaths } from "./paths.ts";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -135,29 +136,6 @@ export async function setEnvKey(path: string, name: string, value: string): Prom
     } else kept.push(line);
   }
   if (!replaced) kept.push(assignment);
-  await writeFileAtomic(path, `${kept.join("\n")}\n`, 0o600);
-}
-
-/** Writes `text` to `path` through a temp file, fsync and rename, with `mode`. */
-export async function writeFileAtomic(path: string, text: string, mode: number): Promise<void> {
-  const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) || "/" : ".";
   // A directory made here holds keys (the home): only its owner may look in.
-  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-  const temp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  const file = await Deno.open(temp, { write: true, createNew: true, mode });
-  try {
-    const bytes = new TextEncoder().encode(text);
-    let done = 0;
-    while (done < bytes.length) done += await file.write(bytes.subarray(done));
-    await file.sync();
-  } finally {
-    file.close();
-  }
-  try {
-    await Deno.chmod(temp, mode);
-    await Deno.rename(temp, path);
-  } catch (error) {
-    await Deno.remove(temp).catch(() => {});
-    throw error;
-  }
+  await writeFileAtomic(path, `${kept.join("\n")}\n`, { mode: 0o600, dirMode: 0o700 });
 }

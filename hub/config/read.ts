@@ -15,6 +15,7 @@ import type { AgentConfig } from "./types.ts";
 import { ConfigError } from "./error.ts";
 import { VERSION } from "../components/distributions.ts";
 import { t } from "./_messages.ts";
+import { writeFileAtomicSync } from "../atomic_file.ts";
 
 /** Options for {@linkcode readConfig}. */
 export interface ReadConfigOptions {
@@ -90,17 +91,9 @@ function readEntry(file: string): CacheEntry | undefined {
   }
 }
 
-/** Atomic (temp file, rename); a cache that cannot be written costs only speed. */
+/** Atomic; a cache that cannot be written costs only speed. It needs no fsync. */
 function writeEntry(file: string, entry: CacheEntry): void {
-  const dir = file.slice(0, file.lastIndexOf("/"));
-  const tmp = `${file}.${Deno.pid}.tmp`;
   try {
-    Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    Deno.writeTextFileSync(tmp, JSON.stringify(entry), { mode: 0o600 });
-    Deno.renameSync(tmp, file);
-  } catch {
-    try {
-      Deno.removeSync(tmp);
-    } catch { /* nothing was written */ }
-  }
+    writeFileAtomicSync(file, JSON.stringify(entry), { dirMode: 0o700, sync: false });
+  } catch { /* see above */ }
 }

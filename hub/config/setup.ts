@@ -11,7 +11,8 @@
  */
 import type { Lang } from "../i18n.ts";
 import type { AgentPaths } from "../paths.ts";
-import { readEnvFile, setEnvKey, writeFileAtomic } from "../env_file.ts";
+import { readEnvFile, setEnvKey } from "../env_file.ts";
+import { writeFileAtomic } from "../atomic_file.ts";
 import { hasCredentials, missingCredential } from "../credentials.ts";
 import { SHIPPED_MODELS, type ShippedProvider } from "./models.ts";
 import { CONFIG_TEMPLATE } from "./template.ts";
@@ -134,7 +135,7 @@ async function place(
     steps.push({ path, action: "kept" });
     return false;
   }
-  await writeFileAtomic(path, text, 0o600);
+  await writeFileAtomic(path, text, { mode: 0o600, dirMode: 0o700 });
   steps.push({ path, action: existed ? "overwrote" : "created" });
   return true;
 }

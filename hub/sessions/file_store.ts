@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { writeFileAtomic } from "../atomic_file.ts";
 import {
   type CreateOutcome,
   implicitSessionData,
@@ -307,23 +308,7 @@ async function readJson<T = unknown>(file: string): Promise<T | undefined> {
   }
 }
 
-/** Writes `value` as JSON atomically: temp file in the same directory, fsync, rename. */
-async function writeJson(file: string, value: unknown): Promise<void> {
-  const dir = file.slice(0, file.lastIndexOf("/"));
-  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-  const temp = `${dir}/.${file.slice(dir.length + 1)}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  const handle = await Deno.open(temp, { write: true, createNew: true, mode: 0o600 });
-  try {
-    const bytes = new TextEncoder().encode(JSON.stringify(value));
-    for (let off = 0; off < bytes.length;) off += await handle.write(bytes.subarray(off));
-    await handle.sync();
-  } finally {
-    handle.close();
-  }
-  try {
-    await Deno.rename(temp, file);
-  } catch (error) {
-    await Deno.remove(temp).catch(() => {});
-    throw error;
-  }
+/** Writes `value` as JSON atomically (hidden temp file, fsync, rename), 0600 in 0700. */
+function writeJson(file: string, value: unknown): Promise<void> {
+  return writeFileAtomic(file, JSON.stringify(value), { mode: 0o600, dirMode: 0o700 });
 }
