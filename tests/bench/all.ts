@@ -5,17 +5,9 @@
  *
  * @module
  */
+import { AGENT_FLAGS } from "../_agent_flags.ts";
 
-const PERMS = [
-  "--no-prompt",
-  "--unstable-lazy-dynamic-imports",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-net",
-  "--allow-run",
-  "--allow-sys",
-];
+const PERMS = AGENT_FLAGS;
 const DIR = new URL("./", import.meta.url).pathname;
 const ROOT = new URL("../../", import.meta.url).pathname;
 

@@ -6,17 +6,9 @@
  *
  * @module
  */
+import { AGENT_FLAGS } from "../_agent_flags.ts";
 
-const PERMS = [
-  "--no-prompt",
-  "--unstable-lazy-dynamic-imports",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-net",
-  "--allow-run",
-  "--allow-sys",
-];
+const PERMS = AGENT_FLAGS;
 const ROOT = new URL("../../", import.meta.url).pathname;
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? "15");
 

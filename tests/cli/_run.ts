@@ -4,19 +4,11 @@
  *
  * @module
  */
+import { AGENT_FLAGS } from "../_agent_flags.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const MAIN = `${ROOT}cli/main.ts`;
-const PERMS = [
-  "--no-prompt",
-  "--unstable-lazy-dynamic-imports",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-net",
-  "--allow-run",
-  "--allow-sys",
-];
+const PERMS = AGENT_FLAGS;
 
 /** What a run printed and returned. */
 export interface RunResult {

@@ -38,3 +38,10 @@ Deno.test("agent version with an extra argument is a usage error", async () => {
   assert.equal(r.stdout, "");
   await cleanup();
 });
+
+Deno.test("AGENT_FLAGS match the agent task in deno.json", async () => {
+  const { AGENT_FLAGS } = await import("../_agent_flags.ts");
+  const denoJson = JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)));
+  const task: string = denoJson.tasks.agent;
+  assert.equal(task, `deno run ${AGENT_FLAGS.join(" ")} cli/main.ts`);
+});
