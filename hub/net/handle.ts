@@ -226,8 +226,9 @@ async function onMessage(
     node.logger.info(`network: no reply to ${p.from} (${p.id}): ${outcome.reason}`);
     return undefined;
   }
+  let delivery;
   try {
-    await node.deliver(
+    ({ delivery } = await node.deliver(
       "message",
       contact,
       outcome.sub === undefined ? { text: outcome.text } : { text: outcome.text, sub: outcome.sub },
@@ -237,12 +238,13 @@ async function onMessage(
         reply_to: outcome.reply_to,
         hops: outcome.hops,
       },
-    );
+    ));
   } catch (error) {
     node.logger.error(`network: reply to ${p.from} not delivered: ${(error as Error).message}`);
     return undefined;
   }
-  await node.state.recordAutoReply(contact.address, node.nowSec());
+  // A duplicate is this reply sent before a crash: it was counted then.
+  if (delivery === "queued") await node.state.recordAutoReply(contact.address, node.nowSec());
   await node.logOut(contact.address, "message", outcome.replyId, outcome.thread, outcome.text, {
     ...(outcome.own_sub === undefined ? {} : { own_sub: outcome.own_sub }),
     ...(outcome.peer_sub === undefined ? {} : { peer_sub: outcome.peer_sub }),

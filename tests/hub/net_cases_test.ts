@@ -172,6 +172,8 @@ Deno.test("a crash between handling and ack sends no second reply", async () => 
     await until("acknowledged", async () => (await spine.health()).mailbox === 0);
     await new Promise((r) => setTimeout(r, 300));
     assertEquals((await messagesIn(alice, bob.address)).length, 2);
+    // The reply sent again (a duplicate at the spine) is not counted twice.
+    assertEquals(await state.autoRepliesLastHour(alice.address, bob.node.nowSec()), 2);
     const bobLog = (await state.log()).filter((e) => e.kind === "message");
     assertEquals(bobLog.map((e) => `${e.direction} ${e.text}`), [
       "in Ping",
