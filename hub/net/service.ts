@@ -53,6 +53,9 @@ export const DEFAULT_TIMINGS: NetTimings = {
 /** A full batch: repeat the fetch at once. */
 const BATCH = 50;
 
+/** The longest wait `GET /hub/updates` accepts. */
+const SPINE_MAX_WAIT_S = 25;
+
 /** The `net` block of `/status`. */
 export interface NetStatusBlock {
   configured: boolean;
@@ -241,7 +244,12 @@ export class NetService {
       try {
         const waitS = Math.max(
           0,
-          Math.min(this.#timings.pollTimeoutSeconds, Math.ceil((until - Date.now()) / 1000)),
+          Math.min(
+            this.#timings.pollTimeoutSeconds,
+            // The spine refuses a wait above 25 s (400, never clamped); agent.toml allows 60.
+            SPINE_MAX_WAIT_S,
+            Math.ceil((until - Date.now()) / 1000),
+          ),
         );
         await this.#fetch(waitS);
         errors = 0;

@@ -120,12 +120,14 @@ Deno.test("link websocket: never falls back; fetches over HTTP between attempts"
   }
 });
 
-Deno.test("link poll: never opens the doorbell", async () => {
-  const p = await pair("pass", "poll");
+Deno.test("link poll: never opens the doorbell; a poll_timeout_seconds above 25 still polls", async () => {
+  // agent.toml allows up to 60; the spine answers 400 to a wait above 25.
+  const p = await pair("pass", "poll", { pollTimeoutSeconds: 40 });
   try {
     await delivered(p, "long-polled");
     assertEquals(p.proxy.upgrades, 0);
     assertEquals(p.bob.service.status().link, "poll");
+    assertEquals(p.bob.service.status().doorbell.last_error, null);
   } finally {
     await p.close();
   }
