@@ -8,6 +8,7 @@
 import { isAddress } from "./address.ts";
 import { b64uDecode, b64uEncode } from "./b64u.ts";
 import { signPrefixed, utf8, verifyPrefixed } from "./_keys.ts";
+import { isRecord, parseSignedWire } from "./_signed_wire.ts";
 import type { Identity } from "./identity.ts";
 
 /** The three envelope kinds. */
@@ -88,8 +89,6 @@ export interface ParsedWireEnvelope {
 /** The result of {@linkcode parseWireEnvelope}. */
 export type ParsedEnvelope = ParsedWireEnvelope | { ok: false; detail: string };
 
-const DECODER = new TextDecoder("utf-8", { fatal: true });
-
 /**
  * Checks the shape of a wire envelope (the inbox's `bad_request` rules): string
  * `payload` and `sig`, both valid b64u; the payload a UTF-8 JSON object with every
@@ -105,29 +104,9 @@ const DECODER = new TextDecoder("utf-8", { fatal: true });
  * ```
  */
 export function parseWireEnvelope(value: unknown): ParsedEnvelope {
-  if (!isRecord(value)) return fail("the body must be a JSON object");
-  const { payload, sig } = value;
-  if (payload === undefined) return fail("'payload' is missing");
-  if (typeof payload !== "string") return fail("'payload' must be a string");
-  if (sig === undefined) return fail("'sig' is missing");
-  if (typeof sig !== "string") return fail("'sig' must be a string");
-  let payloadBytes: Uint8Array;
-  try {
-    payloadBytes = b64uDecode(payload);
-  } catch {
-    return fail("'payload' is not valid base64url");
-  }
-  try {
-    b64uDecode(sig);
-  } catch {
-    return fail("'sig' is not valid base64url");
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(DECODER.decode(payloadBytes));
-  } catch {
-    return fail("the payload is not UTF-8 JSON");
-  }
+  const wire = parseSignedWire(value);
+  if (!wire.ok) return wire;
+  const { payload, sig, payloadBytes, json: parsed } = wire;
   const problem = payloadProblem(parsed);
   if (problem !== undefined) return fail(problem);
   return {
@@ -317,8 +296,4 @@ function pickPayload(record: Record<string, unknown>): EnvelopePayload {
 
 function fail(detail: string): { ok: false; detail: string } {
   return { ok: false, detail };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

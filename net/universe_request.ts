@@ -11,6 +11,7 @@ import { codePoints } from "./card.ts";
 import type { WireEnvelope } from "./envelope.ts";
 import type { Identity } from "./identity.ts";
 import { signPrefixed, utf8, verifyPrefixed } from "./_keys.ts";
+import { isRecord, parseSignedWire } from "./_signed_wire.ts";
 
 /** The signature domain prefix: `agent-universe/1` and one LF byte. */
 export const UNIVERSE_SIGNATURE_PREFIX = "agent-universe/1\n";
@@ -32,7 +33,6 @@ export const UNIVERSE_LIMITS: Readonly<{
 });
 
 const PREFIX_BYTES = utf8(UNIVERSE_SIGNATURE_PREFIX);
-const DECODER = new TextDecoder("utf-8", { fatal: true });
 
 /** The three universe request kinds. */
 export type UniverseRequestKind = "join" | "report" | "leave";
@@ -116,32 +116,12 @@ export type ParsedUniverseRequest =
  * ```
  */
 export function parseUniverseRequest(value: unknown): ParsedUniverseRequest {
-  if (!isRecord(value)) return fail("the body must be a JSON object");
-  const { payload, sig } = value;
-  if (payload === undefined) return fail("'payload' is missing");
-  if (typeof payload !== "string") return fail("'payload' must be a string");
-  if (sig === undefined) return fail("'sig' is missing");
-  if (typeof sig !== "string") return fail("'sig' must be a string");
-  let payloadBytes: Uint8Array;
-  try {
-    payloadBytes = b64uDecode(payload);
-  } catch {
-    return fail("'payload' is not valid base64url");
-  }
-  try {
-    b64uDecode(sig);
-  } catch {
-    return fail("'sig' is not valid base64url");
-  }
-  if (payloadBytes.length > MAX_UNIVERSE_PAYLOAD_BYTES) {
-    return fail("the payload is larger than 64 KiB");
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(DECODER.decode(payloadBytes));
-  } catch {
-    return fail("the payload is not UTF-8 JSON");
-  }
+  const wire = parseSignedWire(value, {
+    maxPayloadBytes: MAX_UNIVERSE_PAYLOAD_BYTES,
+    tooLarge: "the payload is larger than 64 KiB",
+  });
+  if (!wire.ok) return wire;
+  const { payload, sig, payloadBytes, json: parsed } = wire;
   const result = checkPayload(parsed);
   if (typeof result === "string") return fail(result);
   return { ok: true, wire: { payload, sig }, payload: result, payloadBytes };
@@ -280,8 +260,4 @@ export async function verifyUniverseRequest(
 
 function fail(detail: string): { ok: false; detail: string } {
   return { ok: false, detail };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
