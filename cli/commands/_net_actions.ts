@@ -8,6 +8,7 @@ import { UsageError } from "../command.ts";
 import { formatTime } from "../../hub/i18n.ts";
 import { isAddress, isCardName, MESSAGE_TEXT_MAX, splitTarget } from "../../net/mod.ts";
 import {
+  blockContact,
   type Contact,
   fetchAndHandle,
   initIdentity,
@@ -105,23 +106,7 @@ export async function runNet(
     }
     case "block": {
       const address = checkAddress(ctx, args[0]);
-      const state = await stateOf(ctx);
-      const now = Math.floor(Date.now() / 1000);
-      const known = await state.contact(address);
-      await state.saveContact(
-        known === undefined
-          ? {
-            address,
-            name: address,
-            state: "blocked",
-            sign_key: "",
-            box_key: "",
-            note: "",
-            created_at: now,
-            updated_at: now,
-          }
-          : { ...known, state: "blocked", updated_at: now },
-      );
+      await blockContact(await stateOf(ctx), address, Math.floor(Date.now() / 1000));
       ctx.out(t(lang, "blocked", { address }));
       return 0;
     }

@@ -242,22 +242,7 @@ export class NetNode {
   /** `agent net block`: nothing from that address is read or answered. */
   async block(address: string): Promise<Contact> {
     checkAddress(address);
-    const now = this.nowSec();
-    const contact = await this.state.contact(address);
-    const blocked: Contact = contact === undefined
-      ? {
-        address,
-        name: address,
-        state: "blocked",
-        sign_key: "",
-        box_key: "",
-        note: "",
-        created_at: now,
-        updated_at: now,
-      }
-      : { ...contact, state: "blocked", updated_at: now };
-    await this.state.saveContact(blocked);
-    return blocked;
+    return await blockContact(this.state, address, this.nowSec());
   }
 
   /** `agent net remove`: forgets the contact; the log and the session stay. */
@@ -311,4 +296,30 @@ export class NetNode {
 
 function checkAddress(address: string): void {
   if (!isAddress(address)) throw new NetUsageError("bad_address", { address });
+}
+
+/**
+ * Marks `address` blocked, known or not: nothing from it is read or answered. Needs
+ * only the network state (no identity or spine), so `agent net block` works offline.
+ */
+export async function blockContact(
+  state: NetState,
+  address: string,
+  nowSec: number,
+): Promise<Contact> {
+  const contact = await state.contact(address);
+  const blocked: Contact = contact === undefined
+    ? {
+      address,
+      name: address,
+      state: "blocked",
+      sign_key: "",
+      box_key: "",
+      note: "",
+      created_at: nowSec,
+      updated_at: nowSec,
+    }
+    : { ...contact, state: "blocked", updated_at: nowSec };
+  await state.saveContact(blocked);
+  return blocked;
 }
