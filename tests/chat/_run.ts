@@ -1,3 +1,4 @@
+import { AGENT_FLAGS } from "../_agent_flags.ts";
 /**
  * Runs the real `agent` command as a subprocess with piped stdin, for chat tests.
  *
@@ -37,7 +38,7 @@ export async function agent(
     ...(options.env ?? {}),
   };
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--no-prompt", "-A", `${ROOT}cli/main.ts`, ...args],
+    args: ["run", "--quiet", ...AGENT_FLAGS, `${ROOT}cli/main.ts`, ...args],
     cwd: ROOT,
     env,
     clearEnv: true,

@@ -8,7 +8,8 @@ import { AGENT_FLAGS } from "../_agent_flags.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const MAIN = `${ROOT}cli/main.ts`;
-const PERMS = AGENT_FLAGS;
+// --quiet: Deno's own "Download ..." lines must not mix into the stderr tests read.
+const PERMS = ["--quiet", ...AGENT_FLAGS];
 
 /** What a run printed and returned. */
 export interface RunResult {

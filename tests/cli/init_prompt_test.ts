@@ -18,6 +18,7 @@ async function initOnTerminal(
   const command = [
     Deno.execPath(),
     "run",
+    "--quiet",
     "--no-prompt",
     "--unstable-lazy-dynamic-imports",
     "-A",

@@ -1,3 +1,4 @@
+import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { agent } from "../cli/_run.ts";
 import { freePort, startSpine } from "../spine/_harness.ts";
@@ -16,7 +17,7 @@ async function newHome(port = freePort()): Promise<string> {
 
 function spawnHub(home: string, env: Record<string, string> = {}): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}cli/main.ts`, "--home", home, "hub", "run"],
+    args: ["run", "--quiet", ...AGENT_FLAGS, `${ROOT}cli/main.ts`, "--home", home, "hub", "run"],
     env: { NO_COLOR: "1", ...env },
     stdout: "piped",
     stderr: "piped",

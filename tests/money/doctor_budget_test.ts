@@ -11,6 +11,7 @@ async function doctor(home: string, ...args: string[]) {
   const out = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
+      "--quiet",
       "--no-prompt",
       "--allow-read",
       "--allow-write",

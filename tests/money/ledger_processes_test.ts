@@ -30,6 +30,7 @@ Deno.test("Ledger loses no row when three processes create and write it at once"
     new Deno.Command(Deno.execPath(), {
       args: [
         "run",
+        "--quiet",
         "--no-prompt",
         "--allow-read",
         "--allow-write",

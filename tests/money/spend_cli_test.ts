@@ -19,6 +19,7 @@ async function agent(home: string, ...args: string[]): Promise<Run> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
+      "--quiet",
       "--no-prompt",
       "--allow-read",
       "--allow-write",
