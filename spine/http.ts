@@ -63,6 +63,8 @@ export async function readCapped(
   declaredLength?: string | null,
 ): Promise<Uint8Array> {
   if (declaredLength != null && /^\d+$/.test(declaredLength) && Number(declaredLength) > max) {
+    // A declared size is refused unread: draining it would let a client that declares
+    // a little too much and then sends nothing hold the request open.
     await body?.cancel().catch(() => {});
     throw new HttpError(413, "too_large");
   }
@@ -106,7 +108,7 @@ export async function readLimited(
     if (done) break;
     size += value.byteLength;
     if (size > max) {
-      await reader.cancel().catch(() => {});
+      await drain(reader, size - max, DRAIN_BYTES);
       return undefined;
     }
     chunks.push(value);
@@ -119,6 +121,30 @@ export async function readLimited(
     at += chunk.byteLength;
   }
   return out;
+}
+
+/**
+ * How much past the limit a streamed (chunked) oversize body is still read and dropped
+ * before the 413. Answering while a client is still sending makes it see a reset
+ * connection instead of the 413; a client that overshoots by a little gets its answer,
+ * a huge body is still cut off.
+ */
+const DRAIN_BYTES = 1024 * 1024;
+
+/** Reads and drops the rest of a body while no more than `limit` bytes were dropped. */
+async function drain(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  over: number,
+  limit: number,
+): Promise<void> {
+  try {
+    while (over <= limit) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      over += value.byteLength;
+    }
+    await reader.cancel();
+  } catch { /* the client went away: nothing to answer */ }
 }
 
 /** Parses UTF-8 JSON from bytes; throws 400 `bad_request` when it is not JSON. */

@@ -108,3 +108,31 @@ Deno.test("parseJsonBody() throws 400 bad_request for bytes that are not UTF-8 J
     }
   }
 });
+
+Deno.test("readCapped() drains a slightly oversize stream before its 413, and cuts off a huge one", async () => {
+  const counted = (chunks: number, size: number) => {
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === chunks) return controller.close();
+        sent++;
+        controller.enqueue(new Uint8Array(size));
+      },
+    });
+    return { body, sent: () => sent };
+  };
+  // 3 x 40 KiB against 64 KiB: every byte is taken, so the client can read the 413.
+  const small = counted(3, 40_960);
+  await rejects(
+    readCapped(small.body, 65_536),
+    (e: unknown) => e instanceof HttpError && e.status === 413,
+  );
+  assertEquals(small.sent(), 3);
+  // 64 x 64 KiB (4 MiB): reading stops about 1 MiB past the limit.
+  const huge = counted(64, 65_536);
+  await rejects(
+    readCapped(huge.body, 65_536),
+    (e: unknown) => e instanceof HttpError && e.status === 413,
+  );
+  assert(huge.sent() < 64 && huge.sent() >= 17, `read ${huge.sent()} chunks`);
+});
