@@ -63,9 +63,14 @@ export async function readCapped(
   declaredLength?: string | null,
 ): Promise<Uint8Array> {
   if (declaredLength != null && /^\d+$/.test(declaredLength) && Number(declaredLength) > max) {
-    // A declared size is refused unread: draining it would let a client that declares
-    // a little too much and then sends nothing hold the request open.
-    await body?.cancel().catch(() => {});
+    if (body !== null) {
+      // Far over the limit: refused unread. A little over: read and dropped, like a
+      // streamed body, so the connection stays clean for the client's next request
+      // (refused unread, workerd cannot reuse it and the client's next request on it
+      // is reset). Every body within the limit is read to its declared length anyway.
+      if (Number(declaredLength) - max > DRAIN_BYTES) await body.cancel().catch(() => {});
+      else await drain(body.getReader(), 0, DRAIN_BYTES);
+    }
     throw new HttpError(413, "too_large");
   }
   if (body === null) return new Uint8Array(0);
@@ -124,10 +129,10 @@ export async function readLimited(
 }
 
 /**
- * How much past the limit a streamed (chunked) oversize body is still read and dropped
- * before the 413. Answering while a client is still sending makes it see a reset
- * connection instead of the 413; a client that overshoots by a little gets its answer,
- * a huge body is still cut off.
+ * How much past the limit an oversize body is still read and dropped before the 413.
+ * Answering while a client is still sending, or leaving its body unread, makes it see a
+ * reset connection instead of the 413; a client that overshoots by a little gets its
+ * answer, a huge body is still cut off.
  */
 const DRAIN_BYTES = 1024 * 1024;
 

@@ -49,7 +49,7 @@ Deno.test("readCapped() reads up to the limit and throws 413 too_large past it",
     readCapped(stream("ab", "cde"), 4),
     (e: unknown) => e instanceof HttpError && e.code === "too_large",
   );
-  // A declared length over the limit fails before anything is read.
+  // A declared length far over the limit (past the 1 MiB drain) fails unread.
   let pulled = false;
   const body = new ReadableStream<Uint8Array>({
     pull() {
@@ -57,10 +57,28 @@ Deno.test("readCapped() reads up to the limit and throws 413 too_large past it",
     },
   });
   await rejects(
-    readCapped(body, 4, "5"),
+    readCapped(body, 4, String(4 + 1024 * 1024 + 1)),
     (e: unknown) => e instanceof HttpError && e.status === 413,
   );
   assertEquals(pulled, false);
+  // A little over: the declared body is read to its end (the connection stays clean).
+  const parts = ["ab", "cd", "e"];
+  let finished = false;
+  const over = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const part = parts.shift();
+      if (part === undefined) {
+        finished = true;
+        return controller.close();
+      }
+      controller.enqueue(new TextEncoder().encode(part));
+    },
+  });
+  await rejects(
+    readCapped(over, 4, "5"),
+    (e: unknown) => e instanceof HttpError && e.status === 413,
+  );
+  assertEquals(finished, true);
   assertEquals((await readCapped(null, 4)).length, 0);
 });
 
