@@ -10,6 +10,7 @@ import { isAddress, isCardName, MESSAGE_TEXT_MAX, splitTarget } from "../../net/
 import {
   blockContact,
   type Contact,
+  describeMissing,
   fetchAndHandle,
   initIdentity,
   loadIdentity,
@@ -164,7 +165,7 @@ async function needNode(ctx: CommandContext): Promise<NetNode> {
     logger: ctx.logger,
   });
   if (!opened.ok) {
-    ctx.err(t(ctx.lang, "not_configured", { missing: opened.missing }));
+    ctx.err(t(ctx.lang, "not_configured", { missing: describeMissing(opened.missing, ctx.lang) }));
     throw new Exit(1);
   }
   return opened.node;
@@ -243,8 +244,8 @@ async function status(ctx: CommandContext): Promise<number> {
           : t(lang, "s_spine_down", { url: node.spine.url, detail: (error as Error).message }),
       );
     }
-  } else if (opened !== undefined && !opened.missing.startsWith("an identity")) {
-    ctx.out(t(lang, "s_spine_none", { missing: opened.missing }));
+  } else if (opened !== undefined && opened.missing !== "identity") {
+    ctx.out(t(lang, "s_spine_none", { missing: describeMissing(opened.missing, lang) }));
   } else if (!ctx.env.AGENT_SPINE_URL || !ctx.env.AGENT_SPINE_TOKEN) {
     const missing = ["AGENT_SPINE_URL", "AGENT_SPINE_TOKEN"].filter((k) => !ctx.env[k]);
     ctx.out(t(lang, "s_spine_none", { missing: missing.join(", ") }));

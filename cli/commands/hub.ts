@@ -102,7 +102,7 @@ async function runCommand(ctx: CommandContext): Promise<number> {
   let unconfigured: string | undefined;
   try {
     opened = await net.openNetwork({ config, env: ctx.env, paths: ctx.paths, logger: ctx.logger });
-    if (!opened.ok) unconfigured = `missing ${opened.missing}`;
+    if (!opened.ok) unconfigured = net.notConfiguredDetail(opened.missing, ctx.lang);
   } catch (error) {
     unconfigured = (error as Error).message;
     ctx.logger.warn(`network: ${unconfigured}`);

@@ -23,7 +23,7 @@ export const netSend: AgentTool = {
   async execute(input: { to: string; text: string }, context: ToolContext) {
     const target = splitTarget(input.to.trim());
     if (target === undefined) return { error: `'${input.to}' is not ADDRESS or ADDRESS/NAME` };
-    const [{ loadConfig }, { openNetwork }] = await Promise.all([
+    const [{ loadConfig }, { openNetwork, describeMissing }] = await Promise.all([
       import("../config/load.ts"),
       import("./setup.ts"),
     ]);
@@ -36,7 +36,12 @@ export const netSend: AgentTool = {
       ...(context.fetch ? { fetch: context.fetch } : {}),
       ...(context.now ? { now: context.now } : {}),
     });
-    if (!opened.ok) return { error: `the network is not configured: missing ${opened.missing}` };
+    if (!opened.ok) {
+      // Read by the model, which works in English whatever the owner's language.
+      return {
+        error: `the network is not configured: missing ${describeMissing(opened.missing, "en")}`,
+      };
+    }
     try {
       const sent = await opened.node.send(target.address, input.text, target.sub);
       return { sent: true, id: sent.id, to: input.to };

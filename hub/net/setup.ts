@@ -6,6 +6,8 @@
  * @module
  */
 import type { AgentConfig } from "../config/types.ts";
+import type { Lang } from "../i18n.ts";
+import { t } from "./_messages.ts";
 import type { Logger } from "../log.ts";
 import type { AgentPaths } from "../paths.ts";
 import { loadIdentity } from "./identity_file.ts";
@@ -16,7 +18,20 @@ import { NetState, SpineDocuments } from "./store/mod.ts";
 /** The result of {@linkcode openNetwork}. */
 export type OpenedNetwork =
   | { ok: true; node: NetNode }
-  | { ok: false; missing: string; state: NetState };
+  | { ok: false; missing: NetMissing; state: NetState };
+
+/** What the network lacks before it can run (a code; {@linkcode describeMissing} words it). */
+export type NetMissing = "spine_url" | "spine_token" | "https_spine_url" | "identity";
+
+/** The missing piece as a phrase in the user's language, for "missing {missing}" sentences. */
+export function describeMissing(missing: NetMissing, lang: Lang): string {
+  return t(lang, `missing_${missing}`);
+}
+
+/** Why the network service is idle, for the hub's status: `not configured: missing ...`. */
+export function notConfiguredDetail(missing: NetMissing, lang: Lang): string {
+  return t(lang, "not_configured", { missing: describeMissing(missing, lang) });
+}
 
 /** Options for {@linkcode openNetwork}. */
 export interface OpenNetworkOptions {
@@ -56,19 +71,11 @@ export async function openNetwork(options: OpenNetworkOptions): Promise<OpenedNe
     paths,
     options.fetch ? { fetch: options.fetch } : {},
   );
-  if (!url) return { ok: false, missing: "AGENT_SPINE_URL", state };
-  if (!token) return { ok: false, missing: "AGENT_SPINE_TOKEN", state };
-  if (!spineUrlAllowed(url)) {
-    return {
-      ok: false,
-      missing: "an https AGENT_SPINE_URL (http is for localhost and 127.0.0.1 only)",
-      state,
-    };
-  }
+  if (!url) return { ok: false, missing: "spine_url", state };
+  if (!token) return { ok: false, missing: "spine_token", state };
+  if (!spineUrlAllowed(url)) return { ok: false, missing: "https_spine_url", state };
   const loaded = await loadIdentity(paths, env);
-  if (loaded === undefined) {
-    return { ok: false, missing: "an identity (run `agent net init`)", state };
-  }
+  if (loaded === undefined) return { ok: false, missing: "identity", state };
   const spine = new SpineClient(url, token, options.fetch ? { fetch: options.fetch } : {});
   return {
     ok: true,

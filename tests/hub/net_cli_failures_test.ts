@@ -38,6 +38,16 @@ Deno.test("agent net failure paths: broken identity, missing token, spine down, 
     assertEquals((await net(["init"])).code, 0);
     r = await net(["status"], { AGENT_SPINE_TOKEN: "" });
     assert(r.stdout.includes("spine: not configured (missing AGENT_SPINE_TOKEN)"), r.stdout);
+    // What is missing is worded in the user's language, not left in English.
+    r = await net(["send", "b.example", "hi"], {
+      AGENT_LANG: "tr",
+      AGENT_SPINE_URL: "http://spine.example",
+    });
+    assertEquals(r.code, 1);
+    assert(
+      r.stderr.includes("https ile başlayan bir AGENT_SPINE_URL (http yalnızca localhost"),
+      r.stderr,
+    );
     r = await net(["card"]);
     assertEquals(r.code, 1);
     assert(
