@@ -5,5 +5,5 @@
  *
  * @module
  */
-export * as hub from "./hub/mod.ts";
-export * as net from "./net/mod.ts";
+export * as hub from "@agent/hub";
+export * as net from "@agent/net";

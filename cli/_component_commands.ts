@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { ConfigError } from "../hub/config/load.ts";
-import { loadRegistry } from "../hub/components/registry.ts";
+import { ConfigError } from "@agent/hub/config";
+import { loadComponents } from "@agent/hub";
 import type { CommandModule } from "./command.ts";
 import type { CommandContext } from "./context.ts";
 import { t } from "./_messages.ts";
@@ -21,7 +21,7 @@ export async function componentCommands(ctx: CommandContext): Promise<CommandMod
     throw error;
   }
   if (config.components.modules.length === 0) return [];
-  const registry = await loadRegistry(config, ctx.paths);
+  const registry = await loadComponents(config, ctx.paths);
   const out: CommandModule[] = [];
   for (const c of registry.components) {
     if (c.group !== "agent.commands" || c.source === "builtin" || !c.enabled) continue;

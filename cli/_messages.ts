@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { catalogue } from "../hub/i18n.ts";
+import { catalogue } from "@agent/hub/base";
 
 /** Translator for the command line's own sentences. */
 export const t = catalogue({

@@ -5,12 +5,12 @@
  * @module
  */
 import { Command, CommanderError, InvalidArgumentError } from "commander";
-import { isLang, type Lang } from "../hub/i18n.ts";
+import { isLang, type Lang } from "@agent/hub/base";
 import type { CommandModule } from "./command.ts";
 import type { CommandContext } from "./context.ts";
 import { describe, failure, setupContext, usage, writeStderr, writeStdout } from "./_setup.ts";
 import { COMMANDS } from "./commands/_registry.ts";
-import { ConfigError } from "../hub/config/error.ts";
+import { ConfigError } from "@agent/hub/config";
 import type { Prescan } from "./_prescan.ts";
 import { t } from "./_messages.ts";
 
@@ -26,7 +26,7 @@ interface Selection {
 
 /** Runs `agent` with `argv` after the fast-path scan; returns the exit code. */
 export async function runProgram(argv: string[], pre: Prescan): Promise<number> {
-  const setup = setupContext(pre);
+  const setup = setupContext(pre, COMMANDS.map((c) => c.name));
   if ("exit" in setup) return setup.exit;
   const { ctx, lang } = setup;
 

@@ -6,12 +6,12 @@
  *
  * @module
  */
-import { isLang, type Lang } from "../hub/i18n.ts";
-import { Logger } from "../hub/log.ts";
-import { resolvePaths } from "../hub/paths.ts";
-import { readEnvFileSync } from "../hub/env_file.ts";
-import { ConfigError } from "../hub/config/error.ts";
-import { readConfig } from "../hub/config/read.ts";
+import { isLang, type Lang } from "@agent/hub/base";
+import { Logger } from "@agent/hub/base";
+import { resolvePaths } from "@agent/hub/base";
+import { readEnvFileSync } from "@agent/hub/base";
+import { ConfigError } from "@agent/hub/config";
+import { loadConfig } from "@agent/hub/config";
 import { UsageError } from "./command.ts";
 import { type CommandContext, createContext, writeAll } from "./context.ts";
 import type { Prescan } from "./_prescan.ts";
@@ -20,8 +20,8 @@ import { t } from "./_messages.ts";
 /** The run's context and language, or the exit code of a run that cannot start. */
 export type Setup = { ctx: CommandContext; lang: Lang } | { exit: number };
 
-/** Builds the run's context from the scanned global options. */
-export function setupContext(pre: Prescan): Setup {
+/** Builds the run's context from the scanned global options and the built-in command names. */
+export function setupContext(pre: Prescan, commandNames: readonly string[]): Setup {
   const processEnv = Deno.env.toObject();
   // `--home=` would quietly make the working directory the home.
   for (const [name, value] of [["--home", pre.home], ["--profile", pre.profile]] as const) {
@@ -61,7 +61,8 @@ export function setupContext(pre: Prescan): Setup {
     profile,
     verbose: pre.verbose,
     logger,
-    loadConfig: () => readConfig(paths, { lang }),
+    loadConfig: () => loadConfig(paths, { lang }),
+    commandNames,
   });
 
   return { ctx, lang };

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Command } from "commander";
-import type { Lang } from "../hub/i18n.ts";
+import type { Lang } from "@agent/hub/base";
 import type { CommandContext } from "./context.ts";
 
 /** One subcommand of `agent`. */

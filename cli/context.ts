@@ -4,10 +4,10 @@
  *
  * @module
  */
-import type { AgentPaths } from "../hub/paths.ts";
-import type { Lang } from "../hub/i18n.ts";
-import type { Logger } from "../hub/log.ts";
-import type { AgentConfig } from "../hub/config/types.ts";
+import type { AgentPaths } from "@agent/hub/base";
+import type { Lang } from "@agent/hub/base";
+import type { Logger } from "@agent/hub/base";
+import type { AgentConfig } from "@agent/hub/config";
 
 /** The run's context, built once by `cli/main.ts`. */
 export interface CommandContext {
@@ -29,6 +29,8 @@ export interface CommandContext {
   err(text: string): void;
   /** Loads and validates `agent.toml` once per run; throws `ConfigError`. */
   config(): Promise<AgentConfig>;
+  /** The built-in command names, so `[components]` and doctor can name them. */
+  commandNames: readonly string[];
 }
 
 /** Options for {@linkcode createContext}. */
@@ -41,6 +43,8 @@ export interface CreateContextOptions {
   logger: Logger;
   /** Loads the configuration; called at most once. */
   loadConfig: () => Promise<AgentConfig>;
+  /** The built-in command names. */
+  commandNames: readonly string[];
   /** @default writes to Deno.stdout */
   write?: (text: string) => void;
   /** @default writes to Deno.stderr */
@@ -63,6 +67,7 @@ export function createContext(options: CreateContextOptions): CommandContext {
     logger: options.logger,
     out: (text) => write(`${text}\n`),
     err: (text) => writeErr(`${text}\n`),
+    commandNames: options.commandNames,
     config: () => {
       cached ??= options.loadConfig();
       return cached;

@@ -7,7 +7,7 @@
  */
 import { type Prescan, prescan } from "./_prescan.ts";
 import type { CommandModule } from "./command.ts";
-import { resolvePaths } from "../hub/paths.ts";
+import { resolvePaths } from "@agent/hub/base";
 
 /** Runs `agent` with `argv` (without the program name) and returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -23,7 +23,8 @@ export async function main(argv: string[]): Promise<number> {
   const plain = await plainCommand(pre);
   if (plain !== undefined) {
     const { setupContext, failure } = await import("./_setup.ts");
-    const setup = setupContext(pre);
+    const { COMMANDS } = await import("./commands/_registry.ts");
+    const setup = setupContext(pre, COMMANDS.map((c) => c.name));
     if ("exit" in setup) return setup.exit;
     const opts = Object.fromEntries(pre.rest.map((flag) => [flagKey(flag), true]));
     try {

@@ -4,7 +4,25 @@
  *
  * @module
  */
-import type { FallbackConfig, ProviderId, RoleConfig } from "./config/types.ts";
+
+/** Every provider id, in the spec's order. */
+export const PROVIDERS = [
+  "vendor-a",
+  "vendor-b",
+  "vendor-c",
+  "local-runtime",
+  "vendor-d",
+  "fake",
+] as const;
+
+/** A provider id, as the spec names it. */
+export type ProviderId = typeof PROVIDERS[number];
+
+/** What the credential check reads of a role or a fallback. */
+export interface CredentialSource {
+  provider: ProviderId;
+  params?: { api_key_env?: string | undefined; region?: string | undefined } | undefined;
+}
 
 /** The variable holding each key-based provider's key, unless `params.api_key_env` says otherwise. */
 export const KEY_VARIABLES: Readonly<Record<"vendor-a" | "vendor-b" | "vendor-c", string>> = {
@@ -50,7 +68,7 @@ function has(env: Env, name: string): boolean {
  * ```
  */
 export function missingCredential(
-  role: Pick<RoleConfig | FallbackConfig, "provider" | "params">,
+  role: CredentialSource,
   env: Env,
 ): string | undefined {
   const params = role.params ?? {};

@@ -1,7 +1,8 @@
 /**
- * The spine kit: the bundled spine Worker and its templates, what writes a kit to a
- * folder and deploys it with wrangler, and the local development server.
+ * The spine kit: the bundled spine Worker, and the local development server that runs
+ * it on workerd through Miniflare (`deno task spine:dev`).
  *
  * @module
  */
-export {};
+export * from "./bundle.ts";
+export * from "./spine_dev.ts";

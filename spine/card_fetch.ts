@@ -1,5 +1,5 @@
 import type { KVNamespace } from "@cloudflare/workers-types/index.ts";
-import { b64uDecode, baseUrlFor } from "../net/mod.ts";
+import { b64uDecode, baseUrlFor } from "@agent/net";
 import { readLimited } from "./http.ts";
 
 /** Largest sender card read, in bytes. */

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import type { KVNamespace } from "@cloudflare/workers-types/index.ts";
-import { b64uEncode } from "../net/mod.ts";
+import { b64uEncode } from "@agent/net";
 import { CardMemo, fetchSenderCard, senderCardKey } from "./card_fetch.ts";
 
 const KEY = new Uint8Array(32).fill(7);

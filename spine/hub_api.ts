@@ -1,4 +1,4 @@
-import { baseUrlFor, type Card, parseCardInput } from "../net/mod.ts";
+import { baseUrlFor, type Card, parseCardInput } from "@agent/net";
 import { requireBearer } from "./auth.ts";
 import { type Env, SPINE_SOFTWARE, SPINE_VERSION, spineMode } from "./env.ts";
 import { HttpError, json, methodNotAllowed, parseJsonBody, readRequestBody } from "./http.ts";

@@ -7,7 +7,7 @@ import {
   type Identity,
   newEnvelopeId,
   signEnvelope,
-} from "../net/mod.ts";
+} from "@agent/net";
 import { errorResponse } from "./http.ts";
 import { handleInbox, type InboxDeps, type InboxItem, type StoreResult } from "./inbox.ts";
 import { resetLimitNotices } from "./rate_limit.ts";

@@ -1,5 +1,5 @@
 import type { ExecutionContext } from "@cloudflare/workers-types/index.ts";
-import { b64uDecode } from "../net/mod.ts";
+import { b64uDecode } from "@agent/net";
 import { CardMemo, fetchSenderCard } from "./card_fetch.ts";
 import { type Env, insecurePeersAllowed, ownAddress } from "./env.ts";
 import { fullCard, handleHub } from "./hub_api.ts";

@@ -5,8 +5,8 @@
  */
 import type { CommandContext } from "../context.ts";
 import { UsageError } from "../command.ts";
-import { formatTime } from "../../hub/i18n.ts";
-import { isAddress, isCardName, MESSAGE_TEXT_MAX, splitTarget } from "../../net/mod.ts";
+import { formatTime } from "@agent/hub/base";
+import { isAddress, isCardName, MESSAGE_TEXT_MAX, splitTarget } from "@agent/net";
 import {
   blockContact,
   type Contact,
@@ -21,7 +21,7 @@ import {
   openState,
   SpineError,
   UNREADABLE_SUFFIX,
-} from "../../hub/net/mod.ts";
+} from "@agent/hub";
 import { t } from "./_net_messages.ts";
 
 /** Runs `agent net <sub>`. */
@@ -330,7 +330,7 @@ export function logLine(e: NetLogEntry): string {
 }
 
 async function pollOnce(ctx: CommandContext): Promise<number> {
-  const { liveLock } = await import("../../hub/daemon/mod.ts");
+  const { liveLock } = await import("@agent/hub");
   const hub = liveLock(ctx.paths.hubLockFile);
   if (hub !== undefined) {
     // Two pollers would handle the same envelopes side by side.
@@ -339,14 +339,14 @@ async function pollOnce(ctx: CommandContext): Promise<number> {
   }
   const node = await needNode(ctx);
   const config = await ctx.config();
-  const [{ loadRegistry }, subs, money] = await Promise.all([
-    import("../../hub/components/registry.ts"),
-    import("../../hub/subs/mod.ts"),
-    import("../../hub/money/mod.ts"),
+  const [{ loadComponents }, subs, money] = await Promise.all([
+    import("@agent/hub"),
+    import("@agent/hub"),
+    import("@agent/hub/money"),
   ]);
-  const registry = await loadRegistry(config, ctx.paths);
+  const registry = await loadComponents(config, ctx.paths);
   const found = await subs.subAgentDirectoryFrom(registry, { config, paths: ctx.paths });
-  let ledger: import("../../hub/money/mod.ts").Ledger | undefined;
+  let ledger: import("@agent/hub/money").Ledger | undefined;
   try {
     ledger = money.Ledger.open(ctx.paths.ledgerFile);
   } catch { /* budgets unchecked without it */ }
@@ -357,7 +357,7 @@ async function pollOnce(ctx: CommandContext): Promise<number> {
     while (true) {
       const n = await fetchAndHandle({
         node,
-        turn: {
+        answer: subs.turnAnswerer({
           config,
           env: ctx.env,
           paths: ctx.paths,
@@ -365,7 +365,7 @@ async function pollOnce(ctx: CommandContext): Promise<number> {
           logger: ctx.logger,
           ledger,
           lang: ctx.lang,
-        },
+        }),
       }, {
         onHandled: (result) => result.outcome === "handled" ? handled++ : dropped++,
       });

@@ -1,4 +1,4 @@
-import { catalogue } from "../../hub/i18n.ts";
+import { catalogue } from "@agent/hub/base";
 
 /** Sentences of `agent net`. */
 export const t = catalogue({

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { DISTRIBUTIONS } from "../../hub/components/distributions.ts";
+import { DISTRIBUTIONS } from "@agent/hub/base";
 
 /** `<name> <version>` for every built-in distribution, in their fixed order. */
 export function versionLines(): string[] {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { versionLines } from "./_version_lines.ts";
-import { BUILTIN_COMPONENTS } from "../../hub/components/builtin.ts";
-import { DISTRIBUTIONS, VERSION } from "../../hub/components/distributions.ts";
+import { BUILTIN_COMPONENTS } from "@agent/hub";
+import { DISTRIBUTIONS, VERSION } from "@agent/hub/base";
 
 Deno.test("DISTRIBUTIONS lists exactly the distributions built-in components belong to", () => {
   assert.deepEqual(

@@ -34,9 +34,8 @@ export const command: CommandModule = {
   },
   async run(ctx, _args, opts) {
     const config = await ctx.config();
-    const { runChat } = await import("../../hub/agent/chat_loop.ts");
-    const { PipedInput, TerminalInput } = await import("../../hub/agent/chat_input.ts");
-    const { Ledger } = await import("../../hub/money/mod.ts");
+    const { enabledTools, Ledger, loadComponents, PipedInput, runChat, TerminalInput } =
+      await import("@agent/hub");
     const input = Deno.stdin.isTerminal() ? new TerminalInput() : new PipedInput();
     const encoder = new TextEncoder();
     const resume = opts.resume;
@@ -54,6 +53,7 @@ export const command: CommandModule = {
       resume: resume === true ? true : typeof resume === "string" ? resume : undefined,
       session: typeof opts.session === "string" ? opts.session : undefined,
       openLedger: () => Ledger.open(ctx.paths.ledgerFile),
+      tools: async () => enabledTools(await loadComponents(config, ctx.paths)),
     });
   },
 };

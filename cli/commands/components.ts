@@ -5,13 +5,12 @@
  * @module
  */
 import type { Command } from "commander";
-import type { Lang } from "../../hub/i18n.ts";
-import { ConfigError } from "../../hub/config/load.ts";
-import type { AgentConfig } from "../../hub/config/types.ts";
-import { loadRegistry } from "../../hub/components/registry.ts";
-import { COMPONENT_GROUPS, type ComponentInfo } from "../../hub/components/types.ts";
+import type { Lang } from "@agent/hub/base";
+import { ConfigError } from "@agent/hub/config";
+import type { AgentConfig } from "@agent/hub/config";
+import { loadComponents } from "@agent/hub";
+import { COMPONENT_GROUPS, type ComponentInfo } from "@agent/hub";
 import type { CommandModule } from "../command.ts";
-import { COMMANDS } from "./_registry.ts";
 import { t } from "./_messages.ts";
 
 /** One line of `agent components --json`. */
@@ -42,9 +41,9 @@ export const command: CommandModule = {
         ctx.err(t(ctx.lang, "config_problem", { detail: error.message }));
       }
     }
-    const registry = await loadRegistry(config, ctx.paths, {
+    const registry = await loadComponents(config, ctx.paths, {
       lang: ctx.lang,
-      extraBuiltins: COMMANDS.map((c) => ({ group: "agent.commands" as const, name: c.name })),
+      extraBuiltins: ctx.commandNames.map((name) => ({ group: "agent.commands", name })),
     });
     // Extra components are loaded once here so a broken one shows its error in its line.
     const loadErrors = new Map<ComponentInfo, string>();

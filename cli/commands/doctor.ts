@@ -5,12 +5,11 @@
  * @module
  */
 import type { Command } from "commander";
-import type { Lang } from "../../hub/i18n.ts";
-import { ConfigError } from "../../hub/config/load.ts";
-import type { AgentConfig } from "../../hub/config/types.ts";
-import { type CheckResult, CHECKS, type DoctorContext } from "../../hub/doctor/checks.ts";
+import type { Lang } from "@agent/hub/base";
+import { ConfigError } from "@agent/hub/config";
+import type { AgentConfig } from "@agent/hub/config";
+import type { Check, CheckResult, DoctorContext, Registry } from "@agent/hub";
 import type { CommandModule } from "../command.ts";
-import { COMMANDS } from "./_registry.ts";
 import { t } from "./_messages.ts";
 
 /** `agent doctor`. */
@@ -29,6 +28,8 @@ export const command: CommandModule = {
       if (!(error instanceof ConfigError)) throw error;
       configError = error;
     }
+    const hub = await import("@agent/hub");
+    let registry: Promise<Registry> | undefined;
     const d: DoctorContext = {
       paths: ctx.paths,
       env: ctx.env,
@@ -36,9 +37,13 @@ export const command: CommandModule = {
       config,
       configError,
       now: Date.now(),
-      commandNames: COMMANDS.map((c) => c.name),
+      registry: () =>
+        registry ??= hub.loadComponents(config, ctx.paths, {
+          lang: ctx.lang,
+          extraBuiltins: ctx.commandNames.map((name) => ({ group: "agent.commands", name })),
+        }),
     };
-    const checks = await runChecks(d);
+    const checks = await runChecks(hub.CHECKS, d);
     const failed = checks.filter((c) => c.status === "fail").length;
     const ok = failed === 0;
     ctx.logger.info(`doctor: ${checks.length} checks, ${failed} failed`);
@@ -52,9 +57,12 @@ export const command: CommandModule = {
 };
 
 /** Runs every check in order; a check that throws becomes one `fail` line. */
-export async function runChecks(d: DoctorContext): Promise<CheckResult[]> {
+export async function runChecks(
+  checks: readonly Check[],
+  d: DoctorContext,
+): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
-  for (const check of CHECKS) {
+  for (const check of checks) {
     try {
       results.push(...await check(d));
     } catch (error) {

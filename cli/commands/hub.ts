@@ -85,14 +85,14 @@ async function port(ctx: CommandContext): Promise<number> {
 async function runCommand(ctx: CommandContext): Promise<number> {
   const config = await ctx.config();
   const [{ runHub }, money, net, { VERSION }, subs, components] = await Promise.all([
-    import("../../hub/daemon/mod.ts"),
-    import("../../hub/money/mod.ts"),
-    import("../../hub/net/mod.ts"),
-    import("../../hub/components/distributions.ts"),
-    import("../../hub/subs/mod.ts"),
-    import("../../hub/components/registry.ts"),
+    import("@agent/hub"),
+    import("@agent/hub/money"),
+    import("@agent/hub"),
+    import("@agent/hub/base"),
+    import("@agent/hub"),
+    import("@agent/hub"),
   ]);
-  let ledger: import("../../hub/money/mod.ts").Ledger | undefined;
+  let ledger: import("@agent/hub/money").Ledger | undefined;
   try {
     ledger = money.Ledger.open(ctx.paths.ledgerFile);
   } catch (error) {
@@ -107,14 +107,14 @@ async function runCommand(ctx: CommandContext): Promise<number> {
     unconfigured = (error as Error).message;
     ctx.logger.warn(`network: ${unconfigured}`);
   }
-  const registry = await components.loadRegistry(config, ctx.paths);
+  const registry = await components.loadComponents(config, ctx.paths);
   const found = await subs.subAgentDirectoryFrom(registry, { config, paths: ctx.paths });
   for (const f of found.failures) {
     ctx.logger.warn(`agent.subs ${f.component}: ${f.detail}`);
   }
   const service = new net.NetService({
     node: opened?.ok ? opened.node : undefined,
-    turn: {
+    answer: net.turnAnswerer({
       config,
       env: ctx.env,
       paths: ctx.paths,
@@ -122,7 +122,7 @@ async function runCommand(ctx: CommandContext): Promise<number> {
       logger: ctx.logger,
       ledger,
       lang: ctx.lang,
-    },
+    }),
     link: config.net.link,
     timings: { pollTimeoutSeconds: config.net.poll_timeout_seconds },
     ...(unconfigured === undefined ? {} : { unconfigured }),
@@ -147,7 +147,7 @@ async function runCommand(ctx: CommandContext): Promise<number> {
 }
 
 async function statusCommand(ctx: CommandContext, json: boolean): Promise<number> {
-  const daemon = await import("../../hub/daemon/mod.ts");
+  const daemon = await import("@agent/hub");
   const home = ctx.env.HOME ?? "";
   let uid = 0;
   try {
@@ -171,7 +171,7 @@ async function stopCommand(ctx: CommandContext, timeout: unknown): Promise<numbe
       throw new UsageError(words[ctx.lang].bad_timeout);
     }
   }
-  const { stopHub } = await import("../../hub/daemon/mod.ts");
+  const { stopHub } = await import("@agent/hub");
   return await stopHub(ctx.paths.hubLockFile, {
     timeoutSeconds: seconds,
     lang: ctx.lang,
@@ -187,7 +187,7 @@ function entryModule(): string | undefined {
 }
 
 async function launchdCommand(ctx: CommandContext, which: "install" | "uninstall") {
-  const daemon = await import("../../hub/daemon/mod.ts");
+  const daemon = await import("@agent/hub");
   const t = daemon.hubMessages;
   if (Deno.build.os !== "darwin") {
     ctx.err(t(ctx.lang, "macos_only", { command: which }));
@@ -223,7 +223,7 @@ async function launchdCommand(ctx: CommandContext, which: "install" | "uninstall
 }
 
 async function systemdCommand(ctx: CommandContext, python: unknown): Promise<number> {
-  const { systemdUnit } = await import("../../hub/daemon/mod.ts");
+  const { systemdUnit } = await import("@agent/hub");
   let executable = typeof python === "string" ? python : Deno.execPath();
   if (!executable.startsWith("/")) executable = `${Deno.cwd()}/${executable}`;
   ctx.out(

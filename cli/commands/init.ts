@@ -7,12 +7,12 @@
  * @module
  */
 import type { Command } from "commander";
-import { isLang, type Lang } from "../../hub/i18n.ts";
-import { type AgentPaths, resolvePaths } from "../../hub/paths.ts";
-import { readEnvFileSync } from "../../hub/env_file.ts";
+import { isLang, type Lang } from "@agent/hub/base";
+import { type AgentPaths, resolvePaths } from "@agent/hub/base";
+import { readEnvFileSync } from "@agent/hub/base";
 import { uiLangOf } from "../_setup.ts";
-import type { ShippedProvider } from "../../hub/config/models.ts";
-import { SETUP_PROVIDERS, setupHome, setupNeedsLanguage } from "../../hub/config/setup.ts";
+import type { ShippedProvider } from "@agent/hub/config";
+import { SETUP_PROVIDERS, setupHome, setupNeedsLanguage } from "@agent/hub";
 import { type CommandModule, UsageError } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { t } from "./_messages.ts";

@@ -47,7 +47,7 @@ export const command: CommandModule = {
 };
 
 async function explain(ctx: CommandContext, error: unknown): Promise<number> {
-  const net = await import("../../hub/net/mod.ts");
+  const net = await import("@agent/hub");
   const { Exit } = await import("./_net_actions.ts");
   if (error instanceof UsageError) throw error;
   if (error instanceof Exit) return error.code;

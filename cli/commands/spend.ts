@@ -12,7 +12,7 @@ import {
   ledgerErrorSentence,
   spendLines,
   spendReport,
-} from "../../hub/money/mod.ts";
+} from "@agent/hub/money";
 
 /** `agent spend`. */
 export const command: CommandModule = {

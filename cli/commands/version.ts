@@ -21,8 +21,8 @@ export const command: CommandModule = {
     try {
       const config = await ctx.config();
       if (config.components.modules.length > 0) {
-        const { loadRegistry } = await import("../../hub/components/registry.ts");
-        const registry = await loadRegistry(config, ctx.paths, { lang: ctx.lang });
+        const { loadComponents } = await import("@agent/hub");
+        const registry = await loadComponents(config, ctx.paths, { lang: ctx.lang });
         for (const c of registry.components) {
           const line = `${c.distribution} ${c.version}`;
           if (

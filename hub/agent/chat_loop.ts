@@ -19,8 +19,7 @@ import {
 } from "../money/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import { FileSessionStore, isValidId, type SessionStore } from "../sessions/mod.ts";
-import { ApprovalInterrupted, type Approver } from "../tools/mod.ts";
-import { enabledTools } from "../components/tools.ts";
+import { type AgentTool, ApprovalInterrupted, type Approver } from "../tools/mod.ts";
 import { CREDENTIAL_VARIABLES } from "../credentials.ts";
 import { t } from "./_messages.ts";
 import { type Agent, buildAgent, MAIN_AGENT_ID } from "./agent.ts";
@@ -50,6 +49,11 @@ export interface ChatOptions {
   session?: string | undefined;
   /** Opens the spend ledger (after every check passed). */
   openLedger(): Ledger;
+  /**
+   * The tools chat offers: the registry's enabled `agent.tools`, so installed ones
+   * (`net_send`) reach the model. Loaded after every check passed.
+   */
+  tools(): Promise<AgentTool[]>;
   /** @default a FileSessionStore under `paths.sessionsDir` */
   sessions?: SessionStore | undefined;
   /** @default Date.now */
@@ -114,8 +118,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
     return 1;
   }
   const input = options.input;
-  // The registry's enabled tools, so installed ones (net_send) reach the model.
-  const tools = await enabledTools(options.config, options.paths);
+  const tools = await options.tools();
   const approver: Approver = {
     approve(tool, args) {
       return input.confirm(t(lang, "chat_approve", { tool, args: short(JSON.stringify(args)) }));

@@ -11,3 +11,5 @@ export { ledgerRow, usageOf } from "./ledger_row.ts";
 export * from "./agent.ts";
 export { retryDelay, type RetryOptions, retryThrottled } from "./retry.ts";
 export { unreachableReason } from "./failures.ts";
+export * from "./chat_loop.ts";
+export * from "./chat_input.ts";

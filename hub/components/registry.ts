@@ -9,9 +9,9 @@ import type { AgentConfig } from "../config/types.ts";
 import type { AgentPaths } from "../paths.ts";
 import type { Lang } from "../i18n.ts";
 import { t } from "./_messages.ts";
-import { BUILTIN_COMPONENTS } from "./builtin.ts";
-import { DISTRIBUTIONS, VERSION } from "./distributions.ts";
+import { DISTRIBUTIONS, VERSION } from "../version.ts";
 import {
+  type BuiltinComponent,
   COMPONENT_GROUPS,
   type ComponentGroup,
   type ComponentInfo,
@@ -31,6 +31,8 @@ export interface Registry {
 
 /** Options for {@linkcode loadRegistry}. */
 export interface LoadRegistryOptions {
+  /** The built-in components (the hub's wiring holds the table). */
+  builtins: readonly BuiltinComponent[];
   /** Extra built-ins (the CLI passes the commands of `cli/commands/_registry.ts`). */
   extraBuiltins?: readonly { group: ComponentGroup; name: string; distribution?: string }[];
   /** Language of load-error details. @default "en" */
@@ -59,7 +61,7 @@ const manifestSchema = z.object({
 export async function loadRegistry(
   config: AgentConfig | undefined,
   paths: AgentPaths,
-  options: LoadRegistryOptions = {},
+  options: LoadRegistryOptions,
 ): Promise<Registry> {
   const disabled = new Set(config?.components.disabled ?? []);
   const components: ComponentInfo[] = [];
@@ -69,7 +71,7 @@ export async function loadRegistry(
     if (components.some((c) => c.group === info.group && c.name === info.name)) return;
     components.push({ ...info, enabled: !disabled.has(info.name) });
   };
-  for (const c of BUILTIN_COMPONENTS) {
+  for (const c of options.builtins) {
     add({ ...c, version: versionOf(c.distribution), source: "builtin" });
   }
   for (const c of options.extraBuiltins ?? []) {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { loadRegistry, resolveSpecifier } from "./registry.ts";
-import { parseConfig } from "../config/load.ts";
+import { BUILTIN_COMPONENTS } from "../app/components.ts";
+import { parseConfig } from "../config/parse.ts";
 import { resolvePaths } from "../paths.ts";
 
 const paths = resolvePaths({ home: "/home/u/.agent", env: {} });
@@ -36,6 +37,7 @@ Deno.test("loadRegistry() adds manifest components and reports load errors", asy
     configWith(["./good.ts", "./empty.ts", "./bad.ts", "./throws.ts"], ["weather", "ghost"]),
     paths,
     {
+      builtins: BUILTIN_COMPONENTS,
       importModule: (spec) => {
         const found = modules[spec];
         return found
@@ -68,6 +70,7 @@ Deno.test("loadRegistry() adds manifest components and reports load errors", asy
 
 Deno.test("loadRegistry() without a configuration lists the built-ins, all enabled", async () => {
   const registry = await loadRegistry(undefined, paths, {
+    builtins: BUILTIN_COMPONENTS,
     extraBuiltins: [{ group: "agent.commands", name: "extra" }],
   });
   assert.ok(registry.components.every((c) => c.enabled && c.source === "builtin"));

@@ -5,10 +5,8 @@
  *
  * @module
  */
-import type { AgentConfig } from "../config/types.ts";
-import type { AgentPaths } from "../paths.ts";
 import type { AgentTool } from "../tools/tool.ts";
-import { loadRegistry, type Registry } from "./registry.ts";
+import type { Registry } from "./registry.ts";
 
 /**
  * Loads every enabled `agent.tools` component in registry order. A component that
@@ -16,11 +14,9 @@ import { loadRegistry, type Registry } from "./registry.ts";
  * it); the stricter of the declared and the tool's own tier applies.
  */
 export async function enabledTools(
-  config: AgentConfig,
-  paths: AgentPaths,
-  registry?: Pick<Registry, "components">,
+  registry: Pick<Registry, "components">,
 ): Promise<AgentTool[]> {
-  const components = (registry ?? await loadRegistry(config, paths)).components;
+  const components = registry.components;
   const tools: AgentTool[] = [];
   for (const c of components) {
     if (c.group !== "agent.tools" || !c.enabled || c.load === undefined) continue;

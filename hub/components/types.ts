@@ -1,7 +1,7 @@
 /**
  * Components: the TypeScript form of the spec's entry-point groups. A component is a
  * named piece in one group, shipped by a distribution (`agent-core`, `agent-net`, ...).
- * Built-ins are listed in `builtin.ts`; extra ones come from modules named in
+ * Built-ins are listed in `hub/app/components.ts`; extra ones come from modules named in
  * `agent.toml` `[components] modules`, each exporting a {@linkcode ComponentManifest}.
  *
  * @module

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import { PROVIDERS } from "../credentials.ts";
 
 /** Tags the schema attaches to its errors. */
 export type Tag =
@@ -47,16 +48,6 @@ function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
 function table<S extends z.ZodRawShape>(shape: S) {
   return z.strictObject(shape, e("type_table"));
 }
-
-/** Provider ids accepted in a role. */
-export const PROVIDERS = [
-  "vendor-a",
-  "vendor-b",
-  "vendor-c",
-  "local-runtime",
-  "vendor-d",
-  "fake",
-] as const;
 
 /** Ranges checked by the schema, for the error sentences. */
 export const RANGES: Record<string, [number, number]> = {

@@ -52,7 +52,7 @@ export const SHIPPED_PRICES: Readonly<Record<string, PriceConfig>> = {
  * @example
  * ```ts
  * import { lookupPrice } from "./prices.ts";
- * import { defaultConfig } from "./load.ts";
+ * import { defaultConfig } from "./parse.ts";
  * const config = defaultConfig();
  * if (lookupPrice(config, "gpt-5-mini")?.input !== 0.25) throw new Error();
  * if (lookupPrice(config, "no-such-model") !== undefined) throw new Error();

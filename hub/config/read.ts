@@ -13,12 +13,12 @@ import type { AgentPaths } from "../paths.ts";
 import type { Lang } from "../i18n.ts";
 import type { AgentConfig } from "./types.ts";
 import { ConfigError } from "./error.ts";
-import { VERSION } from "../components/distributions.ts";
+import { VERSION } from "../version.ts";
 import { t } from "./_messages.ts";
 import { writeFileAtomicSync } from "../atomic_file.ts";
 
-/** Options for {@linkcode readConfig}. */
-export interface ReadConfigOptions {
+/** Options for {@linkcode loadConfig}. */
+export interface LoadConfigOptions {
   /** Language of the error sentences. @default "en" */
   lang?: Lang;
 }
@@ -30,15 +30,16 @@ interface CacheEntry {
 }
 
 /** The modules whose code decides what a text validates to. */
-const LOADER_MODULES = ["load.ts", "_schema.ts", "types.ts", "template.ts"];
+const LOADER_MODULES = ["parse.ts", "_schema.ts", "types.ts", "template.ts"];
 
 /**
- * Reads and validates `agent.toml` like `loadConfig`, reusing the last validated
- * result while the text and the loader are unchanged; throws `ConfigError`.
+ * Reads and validates `paths.configFile`, reusing the last validated result while
+ * the text and the loader are unchanged. Throws `ConfigError` (`kind` `"missing"` when
+ * there is no file); every error comes from a fresh parse.
  */
-export async function readConfig(
+export async function loadConfig(
   paths: AgentPaths,
-  options: ReadConfigOptions = {},
+  options: LoadConfigOptions = {},
 ): Promise<AgentConfig> {
   const lang = options.lang ?? "en";
   const file = "agent.toml";
@@ -61,7 +62,7 @@ export async function readConfig(
   if (cached !== undefined && cached.fingerprint === fingerprint && cached.text === text) {
     return cached.config;
   }
-  const { parseConfig } = await import("./load.ts");
+  const { parseConfig } = await import("./parse.ts");
   const config = parseConfig(text, file, { lang });
   writeEntry(cacheFile, { fingerprint, text, config });
   return config;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readConfig } from "./read.ts";
+import { loadConfig } from "./read.ts";
 import { ConfigError } from "./error.ts";
 import { CONFIG_TEMPLATE } from "./template.ts";
 import { resolvePaths } from "../paths.ts";
@@ -10,45 +10,45 @@ async function home(text: string | undefined) {
   return resolvePaths({ home: dir, env: {} });
 }
 
-Deno.test("readConfig() keeps a valid configuration and reuses it while the text is unchanged", async () => {
+Deno.test("loadConfig() keeps a valid configuration and reuses it while the text is unchanged", async () => {
   const paths = await home(CONFIG_TEMPLATE);
-  const first = await readConfig(paths);
+  const first = await loadConfig(paths);
   const cacheFile = `${paths.dataDir}/cache/config.json`;
   assert.equal((await Deno.stat(cacheFile)).mode! & 0o777, 0o600);
-  assert.deepEqual(await readConfig(paths), first);
+  assert.deepEqual(await loadConfig(paths), first);
   // The entry is what answers: a marked entry comes back while the text is unchanged.
   const entry = JSON.parse(await Deno.readTextFile(cacheFile));
   entry.config.hub.port = 1;
   await Deno.writeTextFile(cacheFile, JSON.stringify(entry));
-  assert.equal((await readConfig(paths)).hub.port, 1);
+  assert.equal((await loadConfig(paths)).hub.port, 1);
 });
 
-Deno.test("readConfig() validates again when the text changed", async () => {
+Deno.test("loadConfig() validates again when the text changed", async () => {
   const paths = await home(CONFIG_TEMPLATE);
-  await readConfig(paths);
+  await loadConfig(paths);
   await Deno.writeTextFile(
     paths.configFile,
     CONFIG_TEMPLATE.replace(/^port = 8790$/m, "port = 9999"),
   );
-  assert.equal((await readConfig(paths)).hub.port, 9999);
+  assert.equal((await loadConfig(paths)).hub.port, 9999);
 });
 
-Deno.test("readConfig() never keeps an invalid configuration", async () => {
+Deno.test("loadConfig() never keeps an invalid configuration", async () => {
   const paths = await home("[models.roles.brain]\nprovider = 'nope'\n");
-  await assert.rejects(readConfig(paths), ConfigError);
+  await assert.rejects(loadConfig(paths), ConfigError);
   await assert.rejects(Deno.stat(`${paths.dataDir}/cache/config.json`), Deno.errors.NotFound);
 });
 
-Deno.test("readConfig() treats a half-written cache entry as a miss", async () => {
+Deno.test("loadConfig() treats a half-written cache entry as a miss", async () => {
   const paths = await home(CONFIG_TEMPLATE);
   await Deno.mkdir(`${paths.dataDir}/cache`, { recursive: true });
   await Deno.writeTextFile(`${paths.dataDir}/cache/config.json`, '{"fingerprint": "x", "te');
-  assert.equal((await readConfig(paths)).hub.port, 8790);
+  assert.equal((await loadConfig(paths)).hub.port, 8790);
 });
 
-Deno.test("readConfig() reports a missing file as ConfigError of kind missing", async () => {
+Deno.test("loadConfig() reports a missing file as ConfigError of kind missing", async () => {
   const paths = await home(undefined);
-  const error = await readConfig(paths).catch((e) => e);
+  const error = await loadConfig(paths).catch((e) => e);
   assert.ok(error instanceof ConfigError);
   assert.equal(error.kind, "missing");
 });

@@ -18,14 +18,13 @@ import { SHIPPED_MODELS, type ShippedProvider } from "./models.ts";
 import { CONFIG_TEMPLATE } from "./template.ts";
 import { ENV_EXAMPLE, PERSONA, rewriteTemplate, USER_EXAMPLE } from "./setup_files.ts";
 
-/** Providers `agent init --provider` accepts. */
-export const SETUP_PROVIDERS: readonly ShippedProvider[] = [
-  "vendor-a",
-  "vendor-b",
-  "vendor-c",
-  "vendor-d",
-  "fake",
-];
+/**
+ * Providers `agent init --provider` accepts: those with a shipped model pair, in the
+ * order the default provider is chosen (`fake` last).
+ */
+export const SETUP_PROVIDERS: readonly ShippedProvider[] = Object.keys(
+  SHIPPED_MODELS,
+) as ShippedProvider[];
 
 /** Options for {@linkcode setupHome}. */
 export interface SetupOptions {
@@ -64,8 +63,8 @@ export interface SetupResult {
 export function defaultProvider(
   env: Readonly<Record<string, string | undefined>>,
 ): ShippedProvider {
-  for (const provider of ["vendor-a", "vendor-b", "vendor-c", "vendor-d"] as const) {
-    if (hasCredentials(provider, env)) return provider;
+  for (const provider of SETUP_PROVIDERS) {
+    if (provider !== "fake" && hasCredentials(provider, env)) return provider;
   }
   return "fake";
 }

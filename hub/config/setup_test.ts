@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { defaultProvider, setupHome, setupNeedsLanguage } from "./setup.ts";
 import { rewriteTemplate } from "./setup_files.ts";
 import { CONFIG_TEMPLATE } from "./template.ts";
-import { parseConfig } from "./load.ts";
+import { parseConfig } from "./parse.ts";
 import { resolvePaths } from "../paths.ts";
 
 Deno.test("rewriteTemplate() changes only brain/fast provider and model_id and [ui] lang", () => {

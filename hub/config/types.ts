@@ -5,25 +5,10 @@
  * @module
  */
 import type { Lang } from "../i18n.ts";
+import type { ProviderId } from "../credentials.ts";
 
 /** Provider ids, as the spec names them. */
-export type ProviderId =
-  | "vendor-a"
-  | "vendor-b"
-  | "vendor-c"
-  | "vendor-d"
-  | "local-runtime"
-  | "fake";
-
-/** Every provider id, in the spec's order. */
-export const PROVIDER_IDS: readonly ProviderId[] = [
-  "vendor-a",
-  "vendor-b",
-  "vendor-c",
-  "local-runtime",
-  "vendor-d",
-  "fake",
-];
+export type { ProviderId } from "../credentials.ts";
 
 /** A budget period; calendar periods in Europe/Istanbul. */
 export type Period = "day" | "week" | "month";

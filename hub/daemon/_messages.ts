@@ -1,7 +1,6 @@
-import { catalogue } from "../i18n.ts";
+import { catalogue, type Translator } from "../i18n.ts";
 
-/** Sentences of the hub daemon commands. */
-export const t = catalogue({
+const EN = {
   already_running: "hub is already running (pid {pid})... stop it with `agent hub stop` first.",
   started: "hub running (pid {pid}); control API on http://127.0.0.1:{port}. Ctrl-C stops it.",
   stopping: "hub stopping ({why}).",
@@ -38,7 +37,10 @@ export const t = catalogue({
   status_net_idle: "network: not configured ({detail})",
   status_net_failed: "network: failed ({detail})",
   no_answer: "no answer on 127.0.0.1:{port}",
-}, {
+} as const;
+
+/** Sentences of the hub daemon commands. */
+export const t: Translator<keyof typeof EN> = catalogue(EN, {
   already_running: "hub zaten çalışıyor (pid {pid})... önce `agent hub stop` ile durdurun.",
   started:
     "hub çalışıyor (pid {pid}); kontrol API'si http://127.0.0.1:{port} adresinde. Ctrl-C durdurur.",

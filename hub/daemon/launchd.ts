@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { writeFileAtomic } from "../net/store/mod.ts";
+import { writeFileAtomic } from "../atomic_file.ts";
 import { hubCommandLine } from "./systemd.ts";
 
 /** The launchd label of the hub agent. */
@@ -18,7 +18,10 @@ export type Runner = (program: string, args: string[]) => Promise<{
 }>;
 
 /** Runs a real program with `Deno.Command`. */
-export async function runProgram(program: string, args: string[]) {
+export async function runProgram(
+  program: string,
+  args: string[],
+): ReturnType<Runner> {
   const result = await new Deno.Command(program, { args, stdout: "piped", stderr: "piped" })
     .output();
   const decoder = new TextDecoder();

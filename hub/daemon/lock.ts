@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { readJsonTolerantSync } from "../net/store/mod.ts";
+import { readJsonTolerantSync } from "../atomic_file.ts";
 import { processAlive } from "./process.ts";
 import { readHeartbeat } from "./state_files.ts";
 

@@ -4,7 +4,11 @@
  *
  * @module
  */
-import { readJsonTolerantSync, writeFileAtomic, writeFileAtomicSync } from "../net/store/mod.ts";
+import {
+  readJsonTolerantSync,
+  writeFileAtomic,
+  writeFileAtomicSync,
+} from "../atomic_file.ts";
 
 /** The heartbeat file's content. */
 export interface Heartbeat {

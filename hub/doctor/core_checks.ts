@@ -7,7 +7,6 @@
 import { missingCredential } from "../credentials.ts";
 import { envNames, readEnvFile } from "../env_file.ts";
 import { lookupPrice } from "../config/prices.ts";
-import { loadRegistry } from "../components/registry.ts";
 import type { CheckResult, DoctorContext } from "./types.ts";
 import { t } from "./_messages.ts";
 
@@ -84,7 +83,7 @@ function localUrl(baseUrl: string | undefined, env: Readonly<Record<string, stri
 export async function sessionsCheck(d: DoctorContext): Promise<CheckResult[]> {
   const backend = d.config?.sessions.backend ?? "file";
   // A backend no enabled component provides would leave chat without its store.
-  const registry = await loadRegistry(d.config, d.paths, { lang: d.lang });
+  const registry = await d.registry();
   const provided = registry.components.some((c) =>
     c.group === "agent.sessions" && c.name === backend && c.enabled
   );
@@ -210,13 +209,7 @@ export async function envCheck(d: DoctorContext): Promise<CheckResult[]> {
 
 /** `components`: load errors and `[components]` names nothing provides. */
 export async function componentsCheck(d: DoctorContext): Promise<CheckResult[]> {
-  const registry = await loadRegistry(d.config, d.paths, {
-    lang: d.lang,
-    extraBuiltins: (d.commandNames ?? []).map((name) => ({
-      group: "agent.commands" as const,
-      name,
-    })),
-  });
+  const registry = await d.registry();
   const out: CheckResult[] = [];
   for (const e of registry.errors) {
     out.push({

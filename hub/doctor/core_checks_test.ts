@@ -1,16 +1,21 @@
 import assert from "node:assert/strict";
 import { configCheck, envCheck, rolesCheck, sessionsCheck } from "./core_checks.ts";
 import type { DoctorContext } from "./types.ts";
-import { ConfigError, parseConfig } from "../config/load.ts";
+import { ConfigError } from "../config/error.ts";
+import { parseConfig } from "../config/parse.ts";
 import { resolvePaths } from "../paths.ts";
+import { loadComponents } from "../app/components.ts";
 
 function ctx(toml: string | undefined, env: Record<string, string> = {}, home = "/nowhere") {
+  const paths = resolvePaths({ home, env: {} });
+  const config = toml === undefined ? undefined : parseConfig(toml, "agent.toml");
   const d: DoctorContext = {
-    paths: resolvePaths({ home, env: {} }),
+    paths,
     env,
     lang: "en",
-    config: toml === undefined ? undefined : parseConfig(toml, "agent.toml"),
+    config,
     configError: undefined,
+    registry: () => loadComponents(config, paths),
     now: 0,
   };
   return d;

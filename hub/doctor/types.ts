@@ -6,7 +6,8 @@
 import type { Lang } from "../i18n.ts";
 import type { AgentPaths } from "../paths.ts";
 import type { AgentConfig } from "../config/types.ts";
-import type { ConfigError } from "../config/load.ts";
+import type { ConfigError } from "../config/error.ts";
+import type { Registry } from "../components/registry.ts";
 
 /** One line of `agent doctor`: `<status> <name>: <detail>`. */
 export interface CheckResult {
@@ -27,8 +28,11 @@ export interface DoctorContext {
   configError: ConfigError | undefined;
   /** The time of the run (epoch ms), for checks that show times. */
   now: number;
-  /** Built-in command names (from the CLI's registry), so `[components]` can name them. */
-  commandNames?: readonly string[];
+  /**
+   * The component registry (built-ins, the CLI's commands and `[components] modules`),
+   * loaded at most once per run by whoever builds the context.
+   */
+  registry(): Promise<Registry>;
 }
 
 /** A check: zero or more result lines. A check that throws becomes one `fail` line. */

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
-import { parseConfig } from "../config/load.ts";
+import { parseConfig } from "../config/parse.ts";
 import { resolvePaths } from "../paths.ts";
 import { localRuntimeCheck } from "./doctor.ts";
+import { loadComponents } from "../app/components.ts";
 
 Deno.test("localRuntimeCheck() says whether each local-runtime role's model is pulled", async () => {
   const server = Deno.serve(
@@ -37,6 +38,7 @@ model_id = "f"
       lang: "en",
       config,
       configError: undefined,
+      registry: () => loadComponents(undefined, resolvePaths({ home: "/nowhere", env: {} })),
       now: Date.now(),
     });
     const base = `http://127.0.0.1:${server.addr.port}`;
@@ -83,6 +85,7 @@ model_id = "f"
     lang: "tr",
     config,
     configError: undefined,
+    registry: () => loadComponents(undefined, resolvePaths({ home: "/nowhere", env: {} })),
     now: Date.now(),
   });
   assert.deepEqual(results, [{

@@ -4,6 +4,7 @@ import type { DoctorContext } from "../doctor/types.ts";
 import { budgetCheck } from "./doctor.ts";
 import { Ledger } from "./ledger.ts";
 import { configWith, ist, shippedRoles, spend } from "./_testing.ts";
+import { loadComponents } from "../app/components.ts";
 
 function context(fields: Partial<DoctorContext> = {}): DoctorContext {
   const home = Deno.makeTempDirSync({ prefix: "money_doctor_" });
@@ -13,6 +14,7 @@ function context(fields: Partial<DoctorContext> = {}): DoctorContext {
     lang: "en",
     config: configWith(shippedRoles()),
     configError: undefined,
+    registry: () => loadComponents(undefined, resolvePaths({ home: "/nowhere", env: {} })),
     now: ist("2026-05-14T12:00"),
     ...fields,
   };

@@ -182,7 +182,7 @@ export class PersonaSubAgentDirectory implements SubAgentDirectory {
  * @example
  * ```ts
  * import { loadSubAgentDirectory } from "./directory.ts";
- * import { defaultConfig } from "../config/load.ts";
+ * import { defaultConfig } from "../config/parse.ts";
  * import { resolvePaths } from "../paths.ts";
  * const home = await Deno.makeTempDir();
  * const paths = resolvePaths({ home, env: {} });

@@ -2,13 +2,13 @@ import assert from "node:assert/strict";
 
 const assertEquals = (actual: unknown, expected: unknown, message?: string) =>
   assert.deepStrictEqual(actual, expected, message);
-import { defaultConfig } from "../config/load.ts";
+import { defaultConfig } from "../config/parse.ts";
 import { type AgentPaths, resolvePaths } from "../paths.ts";
 import { parseSubAgentFile } from "./definition.ts";
 import { loadSubAgentDirectory, reportSubs } from "./directory.ts";
 import { derivedPersona, writeDerivedPersona } from "./persona.ts";
 import { subAgentDirectoryFrom } from "./from_registry.ts";
-import { loadRegistry } from "../components/registry.ts";
+import { loadComponents } from "../app/components.ts";
 
 async function home(files: Record<string, string>): Promise<AgentPaths> {
   const dir = await Deno.makeTempDir({ prefix: "agent-subs-" });
@@ -194,7 +194,7 @@ Deno.test("reportSubs() lists at most 20 by name with about cut to 200", () => {
 Deno.test("the built-in agent.subs component is the persona/subs directory", async () => {
   const paths = await home({ "cook.md": "---\nabout: Recipes\npublic: true\n---\nYou cook.\n" });
   const config = defaultConfig();
-  const registry = await loadRegistry(config, paths);
+  const registry = await loadComponents(config, paths);
   const subs = registry.components.filter((c) => c.group === "agent.subs");
   assertEquals(subs.map((c) => [c.name, c.enabled, c.source]), [["persona-subs", true, "builtin"]]);
   const found = await subAgentDirectoryFrom(registry, { config, paths });
@@ -215,6 +215,6 @@ Deno.test("the built-in agent.subs component is the persona/subs directory", asy
   }]);
   // Disabling the built-in in agent.toml leaves the hub without sub-agents.
   config.components.disabled = ["persona-subs"];
-  const none = await subAgentDirectoryFrom(await loadRegistry(config, paths), { config, paths });
+  const none = await subAgentDirectoryFrom(await loadComponents(config, paths), { config, paths });
   assertEquals(none.directory, undefined);
 });

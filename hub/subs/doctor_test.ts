@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
-import { defaultConfig } from "../config/load.ts";
+import { defaultConfig } from "../config/parse.ts";
 import { resolvePaths } from "../paths.ts";
 import { subsCheck } from "./doctor.ts";
+import { loadComponents } from "../app/components.ts";
 
 async function context(files: Record<string, string>) {
   const paths = resolvePaths({ home: await Deno.makeTempDir({ prefix: "agent-subs-" }), env: {} });
@@ -15,6 +16,7 @@ async function context(files: Record<string, string>) {
     lang: "en" as const,
     config: defaultConfig(),
     configError: undefined,
+    registry: () => loadComponents(undefined, resolvePaths({ home: "/nowhere", env: {} })),
     now: Date.now(),
   };
 }

@@ -6,7 +6,7 @@
  * @example
  * ```ts
  * import { loadSubAgentDirectory } from "./mod.ts";
- * import { defaultConfig } from "../config/load.ts";
+ * import { defaultConfig } from "../config/parse.ts";
  * import { resolvePaths } from "../paths.ts";
  * const paths = resolvePaths({ home: await Deno.makeTempDir(), env: {} });
  * const subs = await loadSubAgentDirectory(defaultConfig(), paths).public_subs();

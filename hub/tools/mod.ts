@@ -1,8 +1,9 @@
 /**
  * Tools with tiers (1 runs, 2 asks the owner first) and the {@linkcode Approver}
- * interface, plus the built-in tools.
+ * interface, plus the built-in tools (`net_send` among them).
  *
  * @module
  */
 export * from "./tool.ts";
 export * from "./builtin.ts";
+export * from "./net_send.ts";

@@ -7,9 +7,9 @@
  *
  * @module
  */
-import { CONFIG_TEMPLATE } from "../../hub/config/template.ts";
-import { budgetStatus, type CallRecord, type Channel, Ledger } from "../../hub/money/mod.ts";
-import type { RoleConfig } from "../../hub/config/types.ts";
+import { CONFIG_TEMPLATE } from "@agent/hub";
+import { budgetStatus, type CallRecord, type Channel, Ledger } from "@agent/hub/money";
+import type { RoleConfig } from "@agent/hub/config";
 
 const ROWS = Number(Deno.args[0] ?? 1_000_000);
 const CHECKS = 20_000;

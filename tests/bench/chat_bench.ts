@@ -12,12 +12,12 @@
  *
  * @module
  */
-import { buildAgent, ModelRouter } from "../../hub/agent/mod.ts";
-import { parseConfig } from "../../hub/config/load.ts";
-import { Logger } from "../../hub/log.ts";
-import { Ledger } from "../../hub/money/mod.ts";
-import { resolvePaths } from "../../hub/paths.ts";
-import { rejectAll } from "../../hub/tools/mod.ts";
+import { buildAgent, ModelRouter } from "@agent/hub";
+import { parseConfig } from "@agent/hub";
+import { Logger } from "@agent/hub/base";
+import { Ledger } from "@agent/hub/money";
+import { resolvePaths } from "@agent/hub/base";
+import { rejectAll } from "@agent/hub";
 import { startVendorServer } from "../models/_vendor_server.ts";
 
 const TURNS = 200;

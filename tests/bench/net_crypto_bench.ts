@@ -37,7 +37,7 @@ import {
   verifyAndOpenAll,
   verifyEnvelope,
   type WireEnvelope,
-} from "../../net/mod.ts";
+} from "@agent/net";
 
 const ENVELOPES = Number(Deno.args[0] ?? 2000);
 const SENDERS = 10;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseConfig } from "../../hub/config/load.ts";
+import { parseConfig } from "@agent/hub";
 import { cleanup, tempDir } from "./_run.ts";
 
 const MAIN = new URL("../../cli/main.ts", import.meta.url).pathname;

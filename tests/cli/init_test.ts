@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { parseConfig } from "../../hub/config/load.ts";
-import { CONFIG_TEMPLATE } from "../../hub/config/template.ts";
-import { SHIPPED_MODELS } from "../../hub/config/models.ts";
+import { parseConfig } from "@agent/hub";
+import { CONFIG_TEMPLATE } from "@agent/hub";
+import { SHIPPED_MODELS } from "@agent/hub/config";
 import { agent, cleanup, isOneSentence, modeOf, tempDir } from "./_run.ts";
 
 const FILES = [

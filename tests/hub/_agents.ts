@@ -6,10 +6,10 @@
  * @module
  */
 import { type RunningSpine, startSpine } from "../spine/_harness.ts";
-import { defaultConfig } from "../../hub/config/load.ts";
-import type { AgentConfig, RoleConfig } from "../../hub/config/types.ts";
-import { Logger } from "../../hub/log.ts";
-import { type AgentPaths, resolvePaths } from "../../hub/paths.ts";
+import { defaultConfig, turnAnswerer } from "@agent/hub";
+import type { AgentConfig, RoleConfig } from "@agent/hub/config";
+import { Logger } from "@agent/hub/base";
+import { type AgentPaths, resolvePaths } from "@agent/hub/base";
 import {
   type Handled,
   initIdentity,
@@ -18,8 +18,8 @@ import {
   type NetTimings,
   openNetwork,
   type Update,
-} from "../../hub/net/mod.ts";
-import { loadSubAgentDirectory } from "../../hub/subs/mod.ts";
+} from "@agent/hub";
+import { loadSubAgentDirectory } from "@agent/hub";
 
 /** One running test agent. */
 export interface TestAgent {
@@ -121,7 +121,7 @@ export async function startAgent(
   const makeService = (o: StartAgentOptions) =>
     new NetService({
       node,
-      turn: { config, env, paths, subs, logger },
+      answer: turnAnswerer({ config, env, paths, subs, logger }),
       link: o.link ?? "auto",
       timings: { ...FAST, ...o.timings },
       onHandled: (result, update) => {

@@ -5,8 +5,8 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { startAgent, type TestAgent, until } from "./_agents.ts";
-import { b64uDecode, signEnvelope } from "../../net/mod.ts";
-import { handleUpdate } from "../../hub/net/mod.ts";
+import { b64uDecode, signEnvelope } from "@agent/net";
+import { handleUpdate, turnAnswerer } from "@agent/hub";
 
 const state = async (a: TestAgent, of: TestAgent) =>
   (await a.node.state.contact(of.address))?.state;
@@ -131,13 +131,13 @@ Deno.test("contact table: every incoming and command row, key pinning, drops bef
     );
     const deps = {
       node: bob.node,
-      turn: {
+      answer: turnAnswerer({
         config: bob.config,
         env: bob.env,
         paths: bob.paths,
         subs: undefined,
         logger: bob.logger,
-      },
+      }),
     };
     const wrongTo = await handleUpdate(deps, { seq: 9001, received_at: 0, envelope: misdirected });
     assert(wrongTo.outcome === "dropped" && wrongTo.reason.startsWith("wrong recipient"));

@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { startAgent, type TestAgent, until } from "./_agents.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { type DoorbellMode, type SpineProxy, startSpineProxy } from "./_spine_proxy.ts";
-import type { NetTimings } from "../../hub/net/mod.ts";
+import type { NetTimings } from "@agent/hub";
 
 interface Pair {
   alice: TestAgent;

@@ -2,10 +2,10 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { startAgent, type TestAgent, until } from "./_agents.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { startVendorServer } from "../models/_vendor_server.ts";
-import { generateIdentity } from "../../net/mod.ts";
-import { fetchAndHandle, NetNode } from "../../hub/net/mod.ts";
-import { runHub } from "../../hub/daemon/mod.ts";
-import { Logger } from "../../hub/log.ts";
+import { generateIdentity } from "@agent/net";
+import { fetchAndHandle, NetNode, turnAnswerer } from "@agent/hub";
+import { runHub } from "@agent/hub";
+import { Logger } from "@agent/hub/base";
 
 /** Makes `a` and `b` accepted contacts of each other. */
 async function connect(a: TestAgent, b: TestAgent): Promise<void> {
@@ -144,7 +144,7 @@ Deno.test("a crash between handling and ack sends no second reply", async () => 
     const spine = bob.node.spine;
     const realAck = spine.ack.bind(spine);
     spine.ack = () => Promise.reject(new Error("crashed before the ack"));
-    await fetchAndHandle({ node: bob.node, turn: { ...turnOf(bob) } }).catch(() => {});
+    await fetchAndHandle({ node: bob.node, answer: turnAnswerer(turnOf(bob)) }).catch(() => {});
     spine.ack = realAck;
     assertEquals((await spine.health()).mailbox, 1);
     await bob.restartService();
@@ -166,7 +166,7 @@ Deno.test("a crash between handling and ack sends no second reply", async () => 
     const state = bob.node.state;
     const realMark = state.markSeen.bind(state);
     state.markSeen = () => Promise.reject(new Error("crashed before remembering"));
-    await fetchAndHandle({ node: bob.node, turn: { ...turnOf(bob) } }).catch(() => {});
+    await fetchAndHandle({ node: bob.node, answer: turnAnswerer(turnOf(bob)) }).catch(() => {});
     state.markSeen = realMark;
     await bob.restartService();
     await until("acknowledged", async () => (await spine.health()).mailbox === 0);
@@ -212,14 +212,18 @@ Deno.test("a spine answering 401 fails the service while the hub keeps running",
       logger: bob.logger,
       identity: bob.node.identity,
       state: bob.node.state,
-      spine: new (bob.node.spine.constructor as typeof import("../../hub/net/mod.ts").SpineClient)(
+      spine: new (bob.node.spine.constructor as typeof import("@agent/hub").SpineClient)(
         spine.url,
         "a-wrong-token",
       ),
       allowInsecure: true,
     });
-    const { NetService } = await import("../../hub/net/mod.ts");
-    const service = new NetService({ node: wrong, turn: turnOf(bob), link: "auto" });
+    const { NetService } = await import("@agent/hub");
+    const service = new NetService({
+      node: wrong,
+      answer: turnAnswerer(turnOf(bob)),
+      link: "auto",
+    });
     const stop = new AbortController();
     const listening = Promise.withResolvers<number>();
     const hub = runHub({
@@ -360,8 +364,8 @@ Deno.test("user.md never reaches a network turn's prompt; the public note does",
 });
 
 Deno.test("the net_send tool (tier 2) sends to an accepted contact's sub-agent", async () => {
-  const { netSend } = await import("../../hub/net/mod.ts");
-  const { CONFIG_TEMPLATE } = await import("../../hub/config/template.ts");
+  const { netSend } = await import("@agent/hub");
+  const { CONFIG_TEMPLATE } = await import("@agent/hub");
   const alice = await startAgent("alice", { replies: ["[no reply]"] });
   const bob = await startAgent("bob", {
     replies: ["Main."],
@@ -426,8 +430,8 @@ Deno.test("two auto-replying agents stop at max_hops; the hourly limit stops a c
 });
 
 Deno.test("an accepted contact's envelope signed with another key is dropped as key changed", async () => {
-  const { handleUpdate } = await import("../../hub/net/mod.ts");
-  const { sealBox, signEnvelope } = await import("../../net/mod.ts");
+  const { handleUpdate } = await import("@agent/hub");
+  const { sealBox, signEnvelope } = await import("@agent/net");
   const alice = await startAgent("alice", { replies: ["[no reply]"] });
   const bob = await startAgent("bob", { replies: ["Hello."] });
   try {
@@ -452,7 +456,7 @@ Deno.test("an accepted contact's envelope signed with another key is dropped as 
       box,
     }, other);
     const result = await handleUpdate(
-      { node: bob.node, turn: turnOf(bob) },
+      { node: bob.node, answer: turnAnswerer(turnOf(bob)) },
       { seq: 999, received_at: 0, envelope: wire },
     );
     assert(result.outcome === "dropped" && result.reason.startsWith("key changed"));

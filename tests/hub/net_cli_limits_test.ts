@@ -6,10 +6,10 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { agent } from "../cli/_run.ts";
 import { freePort } from "../spine/_harness.ts";
-import { loadConfig } from "../../hub/config/load.ts";
-import { Logger } from "../../hub/log.ts";
-import { resolvePaths } from "../../hub/paths.ts";
-import { openNetwork } from "../../hub/net/mod.ts";
+import { loadConfig } from "@agent/hub";
+import { Logger } from "@agent/hub/base";
+import { resolvePaths } from "@agent/hub/base";
+import { openNetwork } from "@agent/hub";
 
 Deno.test("agent net: name and message limits, targets, log lines, profile name beats [net] name", async () => {
   const home = await Deno.makeTempDir({ prefix: "agent-net-limits-" });

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch } from "./_assert.ts";
-import { buildAgent, joinUserRuns } from "../../hub/agent/mod.ts";
-import { resolvePaths } from "../../hub/paths.ts";
-import { ApprovalInterrupted, BUILTIN_TOOLS, rejectAll } from "../../hub/tools/mod.ts";
+import { buildAgent, joinUserRuns } from "@agent/hub";
+import { resolvePaths } from "@agent/hub/base";
+import { ApprovalInterrupted, BUILTIN_TOOLS, rejectAll } from "@agent/hub";
 import { config, workspace } from "./_harness.ts";
 
 function home(replies: string[]) {

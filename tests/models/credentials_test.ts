@@ -1,5 +1,5 @@
 import { assertEquals, assertMatch } from "./_assert.ts";
-import { ModelRouter } from "../../hub/agent/call.ts";
+import { ModelRouter } from "@agent/hub";
 import { startVendorServer, type VendorServer } from "./_vendor_server.ts";
 import { config, TEST_PRICE, workspace } from "./_harness.ts";
 

@@ -1,5 +1,5 @@
 import { assertEquals } from "./_assert.ts";
-import { ModelRouter } from "../../hub/agent/call.ts";
+import { ModelRouter } from "@agent/hub";
 import { config, workspace } from "./_harness.ts";
 
 /** A provider address that answers every request with `respond()`. */

@@ -1,6 +1,6 @@
 import { APICallError } from "ai";
 import { assertEquals } from "./_assert.ts";
-import { retryDelay, retryThrottled, unreachableReason } from "../../hub/agent/mod.ts";
+import { retryDelay, retryThrottled, unreachableReason } from "@agent/hub";
 
 function apiError(status: number | undefined, headers: Record<string, string> = {}, message = "x") {
   return new APICallError({

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch } from "./_assert.ts";
-import { ModelRouter } from "../../hub/agent/call.ts";
+import { ModelRouter } from "@agent/hub";
 import { startVendorServer } from "./_vendor_server.ts";
 import { closedPort, config, silentHost, TEST_PRICE, workspace } from "./_harness.ts";
 

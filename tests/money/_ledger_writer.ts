@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { Ledger } from "../../hub/money/mod.ts";
+import { Ledger } from "@agent/hub/money";
 
 const [file, role, countText, barrier] = Deno.args;
 if (file === undefined || role === undefined || countText === undefined || barrier === undefined) {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { Ledger } from "../../hub/money/mod.ts";
+import { Ledger } from "@agent/hub/money";
 
 const WRITER = new URL("./_ledger_writer.ts", import.meta.url).pathname;
 const PER_PROCESS = 400;

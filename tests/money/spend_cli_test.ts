@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { CONFIG_TEMPLATE } from "../../hub/config/template.ts";
-import { Ledger, periodBounds } from "../../hub/money/mod.ts";
+import { CONFIG_TEMPLATE } from "@agent/hub";
+import { Ledger, periodBounds } from "@agent/hub/money";
 
 const MAIN = new URL("../../cli/main.ts", import.meta.url).pathname;
 

@@ -18,7 +18,7 @@ import {
   verifyAndOpen,
   verifyEnvelope,
   verifyUniverseRequest,
-} from "../../net/mod.ts";
+} from "@agent/net";
 
 // deno-lint-ignore no-explicit-any
 type Vectors = any;

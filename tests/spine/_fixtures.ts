@@ -13,7 +13,7 @@ import {
   newEnvelopeId,
   signEnvelope,
   type WireEnvelope,
-} from "../../net/mod.ts";
+} from "@agent/net";
 
 /** How a test card server misbehaves. */
 export type CardMode =

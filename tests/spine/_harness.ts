@@ -5,7 +5,7 @@
  * @module
  */
 import type { Miniflare } from "miniflare";
-import { runSpine, runSpineCron } from "../../kit/spine_dev.ts";
+import { runSpine, runSpineCron } from "@agent/kit";
 
 /** Options for {@linkcode startSpine}. */
 export interface StartSpineOptions {

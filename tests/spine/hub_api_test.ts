@@ -1,6 +1,6 @@
 /** The spine's hub API on workerd: auth, health, card, updates, ack, errors, modes. */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { generateIdentity } from "../../net/mod.ts";
+import { generateIdentity } from "@agent/net";
 import { envelopeFor, hub, postInbox } from "./_fixtures.ts";
 import { spineTest, TOKEN } from "./_setup.ts";
 

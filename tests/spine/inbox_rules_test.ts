@@ -4,7 +4,7 @@
  * one's error.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { b64uEncode, generateIdentity } from "../../net/mod.ts";
+import { b64uEncode, generateIdentity } from "@agent/net";
 import {
   envelopeFor,
   hub,

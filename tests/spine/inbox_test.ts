@@ -2,7 +2,7 @@
  * `POST /net/inbox` on workerd: one test per row of the check table.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { b64uEncode, generateIdentity } from "../../net/mod.ts";
+import { b64uEncode, generateIdentity } from "@agent/net";
 import {
   envelopeFor,
   hub,

@@ -1,8 +1,8 @@
 /** The Mailbox on workerd: long poll, doorbell, cron and a restart with envelopes queued. */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { generateIdentity } from "../../net/mod.ts";
-import { MAILBOX_SCHEMA_VERSION } from "../../spine/mod.ts";
+import { generateIdentity } from "@agent/net";
+import { MAILBOX_SCHEMA_VERSION } from "@agent/spine";
 import { envelopeFor, hub, postInbox, startPeer } from "./_fixtures.ts";
 import { freePort, startSpine } from "./_harness.ts";
 import { spineTest, TOKEN } from "./_setup.ts";

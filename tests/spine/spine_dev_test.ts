@@ -1,7 +1,7 @@
 /** `deno task spine:dev` as a subprocess: serves on the port asked, keeps state across restarts. */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { generateIdentity } from "../../net/mod.ts";
-import { parseDevArgs } from "../../kit/spine_dev.ts";
+import { generateIdentity } from "@agent/net";
+import { parseDevArgs } from "@agent/kit";
 import { freePort } from "./_harness.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;

@@ -10,8 +10,8 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { Miniflare } from "miniflare";
-import { bundledSpinePath } from "../../kit/bundle.ts";
-import { SPINE_COMPATIBILITY_DATE, spineMiniflareOptions } from "../../kit/spine_dev.ts";
+import { bundledSpinePath } from "@agent/kit";
+import { SPINE_COMPATIBILITY_DATE, spineMiniflareOptions } from "@agent/kit";
 import { hub } from "./_fixtures.ts";
 import { spineTest, TOKEN } from "./_setup.ts";
 

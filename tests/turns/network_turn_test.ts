@@ -6,13 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { parseConfig } from "../../hub/config/load.ts";
-import { Logger } from "../../hub/log.ts";
-import { Ledger } from "../../hub/money/mod.ts";
-import { networkTurn, type TurnDeps, type TurnInput } from "../../hub/net/turn/mod.ts";
-import { resolvePaths } from "../../hub/paths.ts";
-import { FileSessionStore } from "../../hub/sessions/mod.ts";
-import { loadSubAgentDirectory } from "../../hub/subs/mod.ts";
+import { parseConfig } from "@agent/hub";
+import { Logger } from "@agent/hub/base";
+import { Ledger } from "@agent/hub/money";
+import { networkTurn, type TurnDeps, type TurnInput } from "@agent/hub";
+import { resolvePaths } from "@agent/hub/base";
+import { FileSessionStore } from "@agent/hub";
+import { loadSubAgentDirectory } from "@agent/hub";
 
 const SECRET = "OWNER-SECRET-7c1f: the owner's bank PIN is 4921";
 const ME = "me.example";

@@ -1,0 +1,32 @@
+/**
+ * The list of `agent doctor` checks, in the order their lines print. Add yours with
+ * one line (a lazy import keeps doctor light):
+ * `(d) => import("../money/doctor.ts").then((m) => m.budgetCheck(d)),`
+ *
+ * @module
+ */
+import type { Check } from "../doctor/types.ts";
+import {
+  componentsCheck,
+  configCheck,
+  envCheck,
+  personaCheck,
+  rolesCheck,
+  sessionsCheck,
+} from "../doctor/core_checks.ts";
+
+export type { Check, CheckResult, DoctorContext } from "../doctor/types.ts";
+
+/** Every doctor check, in order. */
+export const CHECKS: Check[] = [
+  configCheck,
+  rolesCheck,
+  sessionsCheck,
+  personaCheck,
+  envCheck,
+  componentsCheck,
+  (d) => import("../money/doctor.ts").then((m) => m.budgetCheck(d)),
+  (d) => import("../subs/doctor.ts").then((m) => m.subsCheck(d)),
+  (d) => import("../models/doctor.ts").then((m) => m.localRuntimeCheck(d)),
+  (d) => import("../daemon/doctor.ts").then((m) => m.hubCheck(d)),
+];

@@ -1,0 +1,24 @@
+/**
+ * The defaults `agent.toml` falls back to, as plain data so that a command can read
+ * them without loading the TOML parser or the schema.
+ *
+ * @module
+ */
+import type { NetConfig } from "./types.ts";
+
+/** The defaults of `[net]`. */
+export const NET_DEFAULTS: Readonly<NetConfig> = {
+  auto_reply: true,
+  max_hops: 6,
+  max_auto_replies_per_hour: 20,
+  public_note: "net.md",
+  store: "file",
+  link: "auto",
+  poll_timeout_seconds: 25,
+  universe: "",
+  universe_links: true,
+  universe_report_minutes: 60,
+};
+
+/** The default `[hub] port` of the loopback control API. */
+export const DEFAULT_HUB_PORT = 8790;

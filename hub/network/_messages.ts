@@ -1,0 +1,34 @@
+import { catalogue, type Translator } from "../i18n.ts";
+
+const EN = {
+  own_address: "{address} is this agent's own address.",
+  no_pending: "There is no pending request from {address}.",
+  too_long: "The message is longer than 8000 characters.",
+  empty: "The message is empty.",
+  not_accepted: "{address} is not an accepted contact.",
+  bad_address: "'{address}' is not an agent address.",
+  missing_spine_url: "AGENT_SPINE_URL",
+  missing_spine_token: "AGENT_SPINE_TOKEN",
+  missing_https_spine_url: "an https AGENT_SPINE_URL (http is for localhost and 127.0.0.1 only)",
+  missing_identity: "an identity (run `agent net init`)",
+  not_configured: "not configured: missing {missing}",
+} as const;
+
+/** Sentences the network node throws at the owner. */
+export const t: Translator<keyof typeof EN> = catalogue(EN, {
+  own_address: "{address} bu ajanın kendi adresi.",
+  no_pending: "{address} adresinden bekleyen bir istek yok.",
+  too_long: "Mesaj 8000 karakterden uzun.",
+  empty: "Mesaj boş.",
+  not_accepted: "{address} kabul edilmiş bir kişi değil.",
+  bad_address: "'{address}' bir ajan adresi değil.",
+  missing_spine_url: "AGENT_SPINE_URL",
+  missing_spine_token: "AGENT_SPINE_TOKEN",
+  missing_https_spine_url:
+    "https ile başlayan bir AGENT_SPINE_URL (http yalnızca localhost ve 127.0.0.1 için)",
+  missing_identity: "bir ağ kimliği (`agent net init` çalıştırın)",
+  not_configured: "yapılandırılmamış: {missing} eksik",
+});
+
+/** A key of the node's sentences. */
+export type NetMessageKey = Parameters<typeof t>[1];

@@ -1,0 +1,64 @@
+/**
+ * Agent events of the network service, for the owner's channels: one JSON line per
+ * event in `<AGENT_DATA_DIR>/net/events.jsonl` (0600), the last 200 kept. The hub's
+ * control API serves them at `GET /net/events?after=<unix seconds>`.
+ *
+ * Event shape (the spec leaves the payload open):
+ * `{ts, type: "net.contact_request", address, name, text}` — a stranger asked to
+ * become a contact; `agent net accept <address>` accepts.
+ *
+ * @module
+ */
+
+/** One network event. */
+export interface NetEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "net.contact_request";
+  address: string;
+  name: string;
+  text: string;
+}
+
+/** How many events are kept. */
+export const EVENTS_MAX = 200;
+
+/** The events file in the network folder. */
+export function eventsFile(netDir: string): string {
+  return `${netDir}/events.jsonl`;
+}
+
+/** Appends an event (trimming the file to the last 200 now and then). */
+export async function appendNetEvent(netDir: string, event: NetEvent): Promise<void> {
+  await Deno.mkdir(netDir, { recursive: true, mode: 0o700 });
+  const file = eventsFile(netDir);
+  await Deno.writeTextFile(file, JSON.stringify(event) + "\n", { append: true, mode: 0o600 });
+  const all = await readNetEvents(netDir);
+  if (all.length > EVENTS_MAX + 50) {
+    const { writeFileAtomic } = await import("../atomic_file.ts");
+    await writeFileAtomic(
+      file,
+      all.slice(-EVENTS_MAX).map((e) => JSON.stringify(e) + "\n").join(""),
+    );
+  }
+}
+
+/** Events newer than `afterSec` (Unix seconds), oldest first; a torn line is skipped. */
+export async function readNetEvents(netDir: string, afterSec = 0): Promise<NetEvent[]> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(eventsFile(netDir));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw error;
+  }
+  const out: NetEvent[] = [];
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    try {
+      const event = JSON.parse(line) as NetEvent;
+      if (typeof event.ts === "number" && event.ts > afterSec) out.push(event);
+    } catch { /* a half-written line */ }
+  }
+  return out;
+}

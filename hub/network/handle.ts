@@ -1,0 +1,337 @@
+/**
+ * Handling one fetched envelope: the hub re-verifies everything its spine accepted
+ * (signature with the pinned key or a fresh card, `to`, handled ids), opens the box,
+ * moves the contact's state, and answers messages from accepted contacts with a
+ * network turn.
+ *
+ * @module
+ */
+import {
+  type ContactAcceptPlaintext,
+  type ContactRequestPlaintext,
+  deriveEnvelopeId,
+  type EnvelopePayload,
+  type MessagePlaintext,
+  parseWireEnvelope,
+  verifyAndOpen,
+} from "@agent/net";
+import type { Contact } from "./store/mod.ts";
+import type { NetNode } from "./node.ts";
+import { appendNetEvent } from "./events.ts";
+import type { Update } from "./spine_client.ts";
+import { noPublicSubLine, subRole, type TurnAnswerer } from "./turn_types.ts";
+
+/** What became of one envelope. */
+export type Handled =
+  | { outcome: "handled"; kind: string; from: string; replied?: string }
+  | { outcome: "dropped"; reason: string; from?: string };
+
+/** What handling needs besides the node: who answers a message. */
+export interface HandleDeps {
+  node: NetNode;
+  /** Answers a message from an accepted contact (the hub gives a network turn). */
+  answer: TurnAnswerer;
+}
+
+/** Handles one update. Never throws for the envelope's content; a store failure does throw. */
+export async function handleUpdate(deps: HandleDeps, update: Update): Promise<Handled> {
+  const { node } = deps;
+  const parsed = parseWireEnvelope(update.envelope);
+  if (!parsed.ok) {
+    return await drop(deps, `malformed envelope (seq ${update.seq}): ${parsed.detail}`);
+  }
+  const p = parsed.payload;
+  const own = await node.address();
+  if (p.to !== own) return await drop(deps, `wrong recipient ${p.to} (from ${p.from})`, p.from);
+  if (await node.state.seen(p.from, p.id)) {
+    // Logged like every drop (hub-side error 3); the count stays: it was counted once.
+    node.logger.info(`network: dropped already handled: ${p.from} ${p.id}`);
+    return { outcome: "dropped", reason: "already handled", from: p.from };
+  }
+  const contact = await node.state.contact(p.from);
+  // Strangers and blocked senders go before any card fetch.
+  if (contact?.state === "blocked") {
+    return await dropSeen(deps, p, `blocked sender ${p.from} (${p.kind})`);
+  }
+  if (contact === undefined && p.kind !== "contact_request") {
+    return await dropSeen(deps, p, `${p.kind} from a stranger ${p.from}`);
+  }
+  if (p.kind === "message" && contact?.state !== "accepted") {
+    return await dropSeen(deps, p, `message from ${p.from} before the contact was accepted`);
+  }
+
+  let signKey: string;
+  let fresh: { name: string; sign_key: string; box_key: string } | undefined;
+  if (contact?.state === "accepted") {
+    signKey = contact.sign_key;
+  } else {
+    try {
+      fresh = await node.fetchCard(p.from);
+    } catch (error) {
+      // A verification failure like any other: dropped and acknowledged (a stuck envelope
+      // would otherwise come back in every batch).
+      return await drop(deps, `${p.kind} ${p.id}: ${(error as Error).message}`, p.from);
+    }
+    if (
+      contact !== undefined &&
+      (fresh.sign_key !== contact.sign_key || fresh.box_key !== contact.box_key)
+    ) {
+      node.logger.warn(`network: key changed for ${p.from}; ${p.kind} ${p.id} dropped`);
+      return await dropSeen(deps, p, `key changed (${p.from})`, true);
+    }
+    signKey = fresh.sign_key;
+  }
+
+  const opened = await verifyAndOpen(parsed, signKey, node.identity);
+  if (!opened.ok) {
+    if (opened.reason === "bad_signature" && contact?.state === "accepted") {
+      node.logger.warn(`network: key changed for ${p.from}; ${p.kind} ${p.id} dropped`);
+      return await dropSeen(deps, p, `key changed (${p.from})`, true);
+    }
+    return await dropSeen(deps, p, `${opened.reason} ${p.kind} ${p.id} from ${p.from}`);
+  }
+  // A message is counted once it is known not to be for an unknown sub-agent.
+  if (p.kind !== "message") await node.state.count({ received: 1 });
+  switch (p.kind) {
+    case "contact_request":
+      await onRequest(
+        deps,
+        p,
+        opened.plaintext as ContactRequestPlaintext,
+        contact,
+        fresh ?? contact!,
+      );
+      break;
+    case "contact_accept":
+      await onAccept(deps, p, opened.plaintext as ContactAcceptPlaintext, contact!);
+      break;
+    case "message": {
+      const replied = await onMessage(deps, p, opened.plaintext as MessagePlaintext, contact!);
+      await node.state.markSeen(p.from, p.id);
+      if (replied === NO_PUBLIC_SUB) {
+        return { outcome: "dropped", reason: "no public sub-agent", from: p.from };
+      }
+      return replied === undefined
+        ? { outcome: "handled", kind: p.kind, from: p.from }
+        : { outcome: "handled", kind: p.kind, from: p.from, replied };
+    }
+  }
+  await node.state.markSeen(p.from, p.id);
+  return { outcome: "handled", kind: p.kind, from: p.from };
+}
+
+async function onRequest(
+  deps: HandleDeps,
+  p: EnvelopePayload,
+  plain: ContactRequestPlaintext,
+  contact: Contact | undefined,
+  keys: { sign_key: string; box_key: string },
+): Promise<void> {
+  const { node } = deps;
+  const now = node.nowSec();
+  const name = cleanName(plain.name, p.from);
+  await logIn(deps, p, plain.text);
+  if (contact === undefined || contact.state === "pending_in") {
+    await node.state.saveContact({
+      address: p.from,
+      name,
+      state: "pending_in",
+      sign_key: keys.sign_key,
+      box_key: keys.box_key,
+      note: plain.text,
+      created_at: contact?.created_at ?? now,
+      updated_at: now,
+      accepted_at: null,
+    });
+    if (contact === undefined) await tellOwner(deps, p.from, name, plain.text);
+    return;
+  }
+  // pending_out (both asked) or accepted (asked again): accept, idempotently.
+  const accepted: Contact = {
+    ...contact,
+    name,
+    state: "accepted",
+    updated_at: now,
+    accepted_at: contact.accepted_at ?? now,
+  };
+  await node.state.saveContact(accepted);
+  await sendAccept(deps, accepted, p);
+}
+
+async function onAccept(
+  deps: HandleDeps,
+  p: EnvelopePayload,
+  plain: ContactAcceptPlaintext,
+  contact: Contact,
+): Promise<void> {
+  const { node } = deps;
+  if (contact.state === "pending_out") {
+    const now = node.nowSec();
+    await node.state.saveContact({
+      ...contact,
+      name: cleanName(plain.name, p.from),
+      state: "accepted",
+      updated_at: now,
+      accepted_at: now,
+    });
+    node.logger.info(`network: ${p.from} accepted the contact request`);
+  }
+  await logIn(deps, p, "");
+}
+
+/** What {@linkcode onMessage} returns for a message to an unknown or private sub-agent. */
+const NO_PUBLIC_SUB = Symbol("no public sub-agent");
+
+async function onMessage(
+  deps: HandleDeps,
+  p: EnvelopePayload,
+  plain: MessagePlaintext,
+  contact: Contact,
+): Promise<string | undefined | typeof NO_PUBLIC_SUB> {
+  const { node } = deps;
+  const history = (await node.state.log()).filter((e) => e.address === p.from);
+  const roles = subRole(p.hops, plain.sub);
+  let outcome;
+  try {
+    outcome = await deps.answer({
+      ownAddress: await node.address(),
+      contact: { address: contact.address, name: contact.name },
+      envelope: { id: p.id, thread: p.thread, hops: p.hops, from: p.from },
+      text: plain.text,
+      sub: plain.sub,
+      history,
+      sessionId: (key) => node.state.sessionFor(key),
+    }, {
+      autoRepliesLastHour: (address) => node.state.autoRepliesLastHour(address, node.nowSec()),
+    });
+  } catch (error) {
+    await node.state.count({ received: 1 });
+    await logIn(deps, p, plain.text, roles);
+    node.logger.error(
+      `network: no answer to ${p.from} (${p.id}): ${(error as Error).message ?? error}`,
+    );
+    return undefined;
+  }
+  if (outcome.kind === "skip" && outcome.reason === "no_public_sub") {
+    // At the level of a stranger's message (info); not in the network log, not counted.
+    node.logger.info(
+      `network: dropped ${noPublicSubLine(outcome.sub ?? plain.sub ?? "")} (from ${p.from})`,
+    );
+    return NO_PUBLIC_SUB;
+  }
+  await node.state.count({ received: 1 });
+  await logIn(deps, p, plain.text, roles);
+  if (outcome.kind === "skip") {
+    node.logger.info(`network: no reply to ${p.from} (${p.id}): ${outcome.reason}`);
+    return undefined;
+  }
+  let delivery;
+  try {
+    ({ delivery } = await node.deliver(
+      "message",
+      contact,
+      outcome.sub === undefined ? { text: outcome.text } : { text: outcome.text, sub: outcome.sub },
+      {
+        id: outcome.replyId,
+        thread: outcome.thread,
+        reply_to: outcome.reply_to,
+        hops: outcome.hops,
+      },
+    ));
+  } catch (error) {
+    node.logger.error(`network: reply to ${p.from} not delivered: ${(error as Error).message}`);
+    return undefined;
+  }
+  // A duplicate is this reply sent before a crash: it was counted then.
+  if (delivery === "queued") await node.state.recordAutoReply(contact.address, node.nowSec());
+  await node.logOut(contact.address, "message", outcome.replyId, outcome.thread, outcome.text, {
+    ...(outcome.own_sub === undefined ? {} : { own_sub: outcome.own_sub }),
+    ...(outcome.peer_sub === undefined ? {} : { peer_sub: outcome.peer_sub }),
+  });
+  return outcome.replyId;
+}
+
+async function sendAccept(deps: HandleDeps, contact: Contact, p: EnvelopePayload) {
+  const { node } = deps;
+  try {
+    // A deterministic id: a re-handled request cannot send a second accept.
+    const id = await deriveEnvelopeId(["accept", await node.address(), p.from, p.id]);
+    const sent = await node.deliver("contact_accept", contact, { name: await node.cardName() }, {
+      id,
+      thread: p.thread,
+      reply_to: p.id,
+    });
+    await node.logOut(contact.address, "contact_accept", sent.id, sent.thread, "");
+  } catch (error) {
+    node.logger.error(
+      `network: contact_accept to ${p.from} not delivered: ${(error as Error).message}`,
+    );
+  }
+}
+
+async function tellOwner(deps: HandleDeps, address: string, name: string, text: string) {
+  const { node } = deps;
+  node.logger.warn(
+    `network: contact request from ${name} (${address})${
+      text ? `: ${oneLine(text, 200)}` : ""
+    }; accept with 'agent net accept ${address}'`,
+  );
+  try {
+    await appendNetEvent(node.paths.netDir, {
+      ts: node.nowSec(),
+      type: "net.contact_request",
+      address,
+      name,
+      text: oneLine(text, 1000),
+    });
+  } catch (error) {
+    node.logger.warn(`network: cannot record the event: ${(error as Error).message}`);
+  }
+}
+
+async function logIn(
+  deps: HandleDeps,
+  p: EnvelopePayload,
+  text: string,
+  subs: { own_sub?: string; peer_sub?: string } = {},
+): Promise<void> {
+  await deps.node.state.appendLog({
+    ts: p.ts,
+    direction: "in",
+    address: p.from,
+    kind: p.kind,
+    id: p.id,
+    thread: p.thread,
+    text,
+    ...subs,
+  });
+}
+
+async function drop(deps: HandleDeps, reason: string, from?: string): Promise<Handled> {
+  deps.node.logger.info(`network: dropped ${reason}`);
+  await deps.node.state.count({ dropped: 1 });
+  return from === undefined ? { outcome: "dropped", reason } : { outcome: "dropped", reason, from };
+}
+
+async function dropSeen(
+  deps: HandleDeps,
+  p: EnvelopePayload,
+  reason: string,
+  warned = false,
+): Promise<Handled> {
+  if (!warned) deps.node.logger.info(`network: dropped ${reason}`);
+  await deps.node.state.count({ dropped: 1 });
+  await deps.node.state.markSeen(p.from, p.id);
+  return { outcome: "dropped", reason, from: p.from };
+}
+
+function cleanName(name: string, fallback: string): string {
+  // deno-lint-ignore no-control-regex
+  const clean = Array.from(name.replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim())
+    .slice(0, 80).join("");
+  return clean === "" ? fallback : clean;
+}
+
+function oneLine(text: string, max: number): string {
+  return Array.from(text.replace(/\s+/g, " ").trim()).slice(0, max).join("");
+}

@@ -1,0 +1,325 @@
+/**
+ * One agent on the network, as its hub sees it: identity, own spine, store, and the
+ * owner's actions (publish, add, accept, block, remove, send). The network service
+ * and the `agent net` commands share it.
+ *
+ * @module
+ */
+import {
+  type Card,
+  type EnvelopeKind,
+  type Identity,
+  isAddress,
+  MESSAGE_TEXT_MAX,
+  newEnvelopeId,
+  sealBox,
+  signEnvelope,
+  type WireEnvelope,
+} from "@agent/net";
+import type { AgentConfig } from "../config/types.ts";
+import type { Logger } from "../log.ts";
+import type { Lang } from "../i18n.ts";
+import { type NetMessageKey, t } from "./_messages.ts";
+import type { AgentPaths } from "../paths.ts";
+import type { NetLogEntry } from "./turn_types.ts";
+import type { Contact, NetState } from "./store/mod.ts";
+import {
+  type Delivery,
+  fetchCard,
+  postEnvelope,
+  type SpineClient,
+  type SpineHealth,
+} from "./spine_client.ts";
+
+/** The owner asked for something the contact's state does not allow; the message says why. */
+export class NetUsageError extends Error {
+  override name = "NetUsageError";
+  /** The sentence's key, for {@linkcode NetUsageError.sentence}. */
+  key: NetMessageKey;
+  /** Its values. */
+  vars: Record<string, string>;
+
+  constructor(key: NetMessageKey, vars: Record<string, string> = {}) {
+    super(t("en", key, vars));
+    this.key = key;
+    this.vars = vars;
+  }
+
+  /** The sentence in `lang`. */
+  sentence(lang: Lang): string {
+    return t(lang, this.key, this.vars);
+  }
+}
+
+/** Options for {@linkcode NetNode}. */
+export interface NetNodeOptions {
+  config: AgentConfig;
+  env: Readonly<Record<string, string | undefined>>;
+  paths: AgentPaths;
+  logger: Logger;
+  identity: Identity;
+  state: NetState;
+  spine: SpineClient;
+  /** `AGENT_NET_ALLOW_INSECURE=1`. */
+  allowInsecure: boolean;
+  fetch?: typeof fetch;
+  now?: () => number;
+}
+
+/** The fallback card name when neither the profile nor `[net] name` gives one. */
+export const DEFAULT_CARD_NAME = "agent";
+
+/** An agent on the network. */
+export class NetNode {
+  readonly config: AgentConfig;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly paths: AgentPaths;
+  readonly logger: Logger;
+  readonly identity: Identity;
+  readonly state: NetState;
+  readonly spine: SpineClient;
+  readonly allowInsecure: boolean;
+  readonly fetch: typeof fetch;
+  readonly now: () => number;
+  #address: string | undefined;
+
+  constructor(options: NetNodeOptions) {
+    this.config = options.config;
+    this.env = options.env;
+    this.paths = options.paths;
+    this.logger = options.logger;
+    this.identity = options.identity;
+    this.state = options.state;
+    this.spine = options.spine;
+    this.allowInsecure = options.allowInsecure;
+    this.fetch = options.fetch ?? fetch;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Unix seconds now. */
+  nowSec(): number {
+    return Math.floor(this.now() / 1000);
+  }
+
+  /** This agent's address, as its spine's `GET /hub/health` says (asked once). */
+  async address(signal?: AbortSignal): Promise<string> {
+    if (this.#address === undefined) this.#address = (await this.health(signal)).address;
+    return this.#address;
+  }
+
+  /** `GET /hub/health` (also learns the address). */
+  async health(signal?: AbortSignal): Promise<SpineHealth> {
+    const health = await this.spine.health(signal);
+    this.#address = health.address;
+    return health;
+  }
+
+  /** The card name: the profile's, else `[net] name`, else `agent`. */
+  async cardName(): Promise<string> {
+    return (await this.state.profile()).name ?? this.config.net.name ?? DEFAULT_CARD_NAME;
+  }
+
+  /** What the hub publishes with `PUT /hub/card`. */
+  async cardInput(): Promise<{ name: string; sign_key: string; box_key: string }> {
+    return {
+      name: await this.cardName(),
+      sign_key: this.identity.signKey,
+      box_key: this.identity.boxKey,
+    };
+  }
+
+  /** Publishes the card and records it in the profile. */
+  async publish(signal?: AbortSignal): Promise<Card> {
+    const input = await this.cardInput();
+    const card = await this.spine.putCard(input, signal);
+    const profile = await this.state.profile();
+    await this.state.setProfile({ ...profile, published: { ...input, at: this.nowSec() } });
+    return card;
+  }
+
+  /** Fetches another agent's card. */
+  fetchCard(address: string, signal?: AbortSignal): Promise<Card> {
+    return fetchCard(address, {
+      allowInsecure: this.allowInsecure,
+      fetch: this.fetch,
+      ...(signal ? { signal } : {}),
+    });
+  }
+
+  /** Seals, signs and posts an envelope; throws a `SpineError` unless delivered. */
+  async deliver(
+    kind: EnvelopeKind,
+    to: { address: string; box_key: string },
+    plaintext: object,
+    options: { id?: string; thread?: string; reply_to?: string | null; hops?: number } = {},
+  ): Promise<{ id: string; thread: string; delivery: Delivery; wire: WireEnvelope }> {
+    const id = options.id ?? newEnvelopeId();
+    const from = await this.address();
+    const header = { id, kind, from, to: to.address };
+    const box = await sealBox(plaintext, header, to.box_key);
+    const thread = options.thread ?? id;
+    const wire = await signEnvelope({
+      v: 1,
+      ...header,
+      ts: this.nowSec(),
+      thread,
+      reply_to: options.reply_to ?? null,
+      hops: options.hops ?? 0,
+      box,
+    }, this.identity);
+    const delivery = await postEnvelope(to.address, wire, {
+      allowInsecure: this.allowInsecure,
+      fetch: this.fetch,
+    });
+    await this.state.count({ sent: 1 });
+    return { id, thread, delivery, wire };
+  }
+
+  /**
+   * `agent net add`: fetches the card, remembers the address as `pending_out` and sends
+   * a `contact_request`; accepts at once when the other side already asked.
+   */
+  async add(address: string, note = ""): Promise<Contact> {
+    checkAddress(address);
+    const existing = await this.state.contact(address);
+    if (existing?.state === "pending_in") return await this.accept(address);
+    if (existing?.state === "accepted") return existing;
+    if (address === await this.address()) {
+      throw new NetUsageError("own_address", { address });
+    }
+    const card = await this.fetchCard(address);
+    const now = this.nowSec();
+    const contact: Contact = {
+      address,
+      name: card.name,
+      state: "pending_out",
+      sign_key: card.sign_key,
+      box_key: card.box_key,
+      note,
+      created_at: existing?.created_at ?? now,
+      updated_at: now,
+      accepted_at: null,
+    };
+    // Saved before sending: an accept that comes back quickly must find the contact.
+    await this.state.saveContact(contact);
+    try {
+      const sent = await this.deliver("contact_request", contact, {
+        name: await this.cardName(),
+        text: note,
+      });
+      await this.logOut(contact.address, "contact_request", sent.id, sent.thread, note);
+    } catch (error) {
+      if (existing === undefined) await this.state.removeContact(address);
+      else await this.state.saveContact(existing);
+      throw error;
+    }
+    return contact;
+  }
+
+  /** `agent net accept`: pins the keys of a pending request and sends `contact_accept`. */
+  async accept(address: string): Promise<Contact> {
+    checkAddress(address);
+    const contact = await this.state.contact(address);
+    if (contact === undefined || contact.state !== "pending_in") {
+      if (contact?.state === "accepted") return contact;
+      throw new NetUsageError("no_pending", { address });
+    }
+    const now = this.nowSec();
+    const accepted: Contact = { ...contact, state: "accepted", updated_at: now, accepted_at: now };
+    await this.state.saveContact(accepted);
+    let sent;
+    try {
+      sent = await this.deliver("contact_accept", accepted, { name: await this.cardName() });
+    } catch (error) {
+      // Still asking: otherwise the other side never learns and `accept` cannot be retried.
+      await this.state.saveContact(contact);
+      throw error;
+    }
+    await this.logOut(address, "contact_accept", sent.id, sent.thread, "");
+    return accepted;
+  }
+
+  /** `agent net block`: nothing from that address is read or answered. */
+  async block(address: string): Promise<Contact> {
+    checkAddress(address);
+    return await blockContact(this.state, address, this.nowSec());
+  }
+
+  /** `agent net remove`: forgets the contact; the log and the session stay. */
+  async remove(address: string): Promise<boolean> {
+    checkAddress(address);
+    return await this.state.removeContact(address);
+  }
+
+  /** `agent net send`: a new conversation with an accepted contact (or its sub-agent). */
+  async send(address: string, text: string, sub?: string): Promise<{ id: string }> {
+    checkAddress(address);
+    if (Array.from(text).length > MESSAGE_TEXT_MAX) {
+      throw new NetUsageError("too_long");
+    }
+    if (text.trim() === "") throw new NetUsageError("empty");
+    const contact = await this.state.contact(address);
+    if (contact?.state !== "accepted") {
+      throw new NetUsageError("not_accepted", { address });
+    }
+    const sent = await this.deliver(
+      "message",
+      contact,
+      sub === undefined ? { text } : { text, sub },
+    );
+    await this.logOut(address, "message", sent.id, sent.thread, text, sub && { peer_sub: sub });
+    return { id: sent.id };
+  }
+
+  /** Appends an outgoing entry to the network log. */
+  async logOut(
+    address: string,
+    kind: EnvelopeKind,
+    id: string,
+    thread: string,
+    text: string,
+    subs: { own_sub?: string; peer_sub?: string } | undefined | "" = undefined,
+  ): Promise<void> {
+    const entry: NetLogEntry = {
+      ts: this.nowSec(),
+      direction: "out",
+      address,
+      kind,
+      id,
+      thread,
+      text,
+      ...(subs || {}),
+    };
+    await this.state.appendLog(entry);
+  }
+}
+
+function checkAddress(address: string): void {
+  if (!isAddress(address)) throw new NetUsageError("bad_address", { address });
+}
+
+/**
+ * Marks `address` blocked, known or not: nothing from it is read or answered. Needs
+ * only the network state (no identity or spine), so `agent net block` works offline.
+ */
+export async function blockContact(
+  state: NetState,
+  address: string,
+  nowSec: number,
+): Promise<Contact> {
+  const contact = await state.contact(address);
+  const blocked: Contact = contact === undefined
+    ? {
+      address,
+      name: address,
+      state: "blocked",
+      sign_key: "",
+      box_key: "",
+      note: "",
+      created_at: nowSec,
+      updated_at: nowSec,
+    }
+    : { ...contact, state: "blocked", updated_at: nowSec };
+  await state.saveContact(blocked);
+  return blocked;
+}

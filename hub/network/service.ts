@@ -1,0 +1,442 @@
+/**
+ * The hub's network service: waits for mail on its spine (the doorbell WebSocket, or
+ * the long poll), fetches from `after=0`, handles then acknowledges every envelope,
+ * and keeps the `net` block of `/status`.
+ *
+ * Links: `auto` keeps the doorbell open and fetches with `timeout=0` on every ring
+ * (hello included) and at least every 5 minutes; a connection that lasted a minute is
+ * reopened at once, a shorter one is a failed attempt (backoff, then an HTTP fetch).
+ * A 404 or 426 on the upgrade, or three failed attempts in a row, fall back to the long
+ * poll with a doorbell retry every 30 minutes. `websocket` never falls back; `poll`
+ * always long-polls. A 401 anywhere stops the service (`failed`); every other error
+ * backs off exponentially up to 60 s and never reaches the hub.
+ *
+ * @module
+ */
+import type { NetNode } from "./node.ts";
+import { type HandleDeps, handleUpdate } from "./handle.ts";
+import { SpineError, type Update } from "./spine_client.ts";
+import { ringDoorbell } from "./doorbell.ts";
+
+/** Timings of the service; tests shrink them. */
+export interface NetTimings {
+  /** First backoff step. @default 1000 */
+  backoffBaseMs: number;
+  /** Backoff ceiling. @default 60000 */
+  backoffMaxMs: number;
+  /** Safety fetch on the doorbell link. @default 300000 */
+  safetyFetchMs: number;
+  /** Ping interval on the doorbell. @default 30000 */
+  pingMs: number;
+  /** Without any frame this long, the doorbell counts as dropped. @default 75000 */
+  dropMs: number;
+  /** Doorbell retry after a fallback. @default 1800000 */
+  doorbellRetryMs: number;
+  /** A doorbell connection lasting this long is reopened at once. @default 60000 */
+  stableMs: number;
+  /** The long poll's wait in seconds (`[net] poll_timeout_seconds`). @default 25 */
+  pollTimeoutSeconds: number;
+}
+
+/** The spec's timings. */
+export const DEFAULT_TIMINGS: NetTimings = {
+  backoffBaseMs: 1000,
+  backoffMaxMs: 60_000,
+  safetyFetchMs: 300_000,
+  pingMs: 30_000,
+  dropMs: 75_000,
+  doorbellRetryMs: 1_800_000,
+  stableMs: 60_000,
+  pollTimeoutSeconds: 25,
+};
+
+/** A full batch: repeat the fetch at once. */
+const BATCH = 50;
+
+/** The longest wait `GET /hub/updates` accepts. */
+const SPINE_MAX_WAIT_S = 25;
+
+/** The `net` block of `/status`. */
+export interface NetStatusBlock {
+  configured: boolean;
+  /** What is used now: `websocket` or `poll`. */
+  link: "websocket" | "poll";
+  doorbell: {
+    setting: "auto" | "websocket" | "poll";
+    connects: number;
+    reconnects: number;
+    rings: number;
+    fallbacks: number;
+    last_ring_at: string | null;
+    last_error: string | null;
+    retry_at?: string;
+  };
+  /** `idle` (not configured), `polling` (on both links) or `failed` (after a 401). */
+  state: "idle" | "polling" | "failed";
+  /** The address is known and the card was published since the hub started. */
+  ready: boolean;
+  address?: string;
+  /** Why the service is idle or failed. */
+  detail?: string;
+  handled: number;
+  dropped: number;
+}
+
+/** Options for {@linkcode NetService}. */
+export interface NetServiceOptions {
+  /** The node; `undefined` when the network is not configured. */
+  node: NetNode | undefined;
+  /** Answers a message from an accepted contact (a network turn). */
+  answer: HandleDeps["answer"];
+  link: "auto" | "websocket" | "poll";
+  timings?: Partial<NetTimings>;
+  /** Why the network is not configured (for `/status`). */
+  unconfigured?: string;
+  /** Called after every handled envelope (tests, benchmarks). */
+  onHandled?: (result: Awaited<ReturnType<typeof handleUpdate>>, update: Update) => void;
+}
+
+/** The network service, run by the hub as one of its components. */
+export class NetService {
+  /** Name for the hub log. */
+  readonly name = "network";
+  #node: NetNode | undefined;
+  #deps: HandleDeps | undefined;
+  #timings: NetTimings;
+  #status: NetStatusBlock;
+  #stop = new AbortController();
+  #loop: Promise<void> | undefined;
+  #fetching: Promise<void> | undefined;
+  #fetchLock: Promise<void> = Promise.resolve();
+  #again = false;
+  #onHandled: NetServiceOptions["onHandled"];
+
+  constructor(options: NetServiceOptions) {
+    this.#node = options.node;
+    this.#deps = options.node === undefined
+      ? undefined
+      : { node: options.node, answer: options.answer };
+    this.#timings = { ...DEFAULT_TIMINGS, ...options.timings };
+    this.#onHandled = options.onHandled;
+    this.#status = {
+      configured: options.node !== undefined,
+      link: options.link === "poll" ? "poll" : "websocket",
+      doorbell: {
+        setting: options.link,
+        connects: 0,
+        reconnects: 0,
+        rings: 0,
+        fallbacks: 0,
+        last_ring_at: null,
+        last_error: null,
+      },
+      state: options.node === undefined ? "idle" : "polling",
+      ready: false,
+      handled: 0,
+      dropped: 0,
+      ...(options.unconfigured === undefined ? {} : { detail: options.unconfigured }),
+    };
+  }
+
+  /** The `net` block of `/status`. */
+  status(): NetStatusBlock {
+    return structuredClone(this.#status);
+  }
+
+  /** Starts the service in the background. */
+  start(): void {
+    if (this.#node === undefined || this.#loop !== undefined) return;
+    this.#loop = this.#run().catch((error) => {
+      // Never reaches the hub: the service is simply over.
+      this.#fail(`stopped: ${describe(error)}`);
+    });
+  }
+
+  /** Stops the service and waits for it. */
+  async stop(): Promise<void> {
+    this.#stop.abort();
+    await this.#loop;
+    await this.#fetching?.catch(() => {});
+  }
+
+  get #stopped(): boolean {
+    return this.#stop.signal.aborted || this.#status.state === "failed";
+  }
+
+  async #run(): Promise<void> {
+    await this.#startup();
+    if (this.#stopped) return;
+    const setting = this.#status.doorbell.setting;
+    if (setting === "poll") {
+      await this.#pollUntil(Infinity);
+      return;
+    }
+    await this.#doorbellLoop(setting === "auto");
+  }
+
+  /** Learns the address and publishes the card; retries with backoff. */
+  async #startup(): Promise<void> {
+    const node = this.#node!;
+    for (let attempt = 0; !this.#stopped; attempt++) {
+      try {
+        this.#status.address = await node.address(this.#stop.signal);
+        await node.publish(this.#stop.signal);
+        this.#status.ready = true;
+        return;
+      } catch (error) {
+        if (this.#unauthorized(error)) return;
+        this.#status.doorbell.last_error = describe(error);
+        node.logger.warn(`network: spine not ready: ${describe(error)}`);
+        await this.#sleep(this.#backoff(attempt));
+      }
+    }
+  }
+
+  async #doorbellLoop(fallback: boolean): Promise<void> {
+    let failed = 0;
+    while (!this.#stopped) {
+      this.#status.link = "websocket";
+      const result = await this.#connectOnce();
+      if (this.#stopped) return;
+      if (result.status === 401) {
+        this.#fail("the spine refused the token (401)");
+        return;
+      }
+      if (fallback && !result.opened && (result.status === 404 || result.status === 426)) {
+        await this.#fallBack();
+        failed = 0;
+        continue;
+      }
+      if (result.opened && result.lastedMs >= this.#timings.stableMs) {
+        failed = 0;
+        continue;
+      }
+      failed++;
+      if (fallback && failed >= 3) {
+        await this.#fallBack();
+        failed = 0;
+        continue;
+      }
+      await this.#sleep(this.#backoff(failed - 1));
+      await this.#fetchUntilDone();
+    }
+  }
+
+  async #fallBack(): Promise<void> {
+    const retryAt = Date.now() + this.#timings.doorbellRetryMs;
+    this.#status.doorbell.fallbacks++;
+    this.#status.doorbell.retry_at = new Date(retryAt).toISOString();
+    this.#status.link = "poll";
+    this.#node!.logger.warn(
+      `network: doorbell unavailable (${
+        this.#status.doorbell.last_error ?? "?"
+      }); long-polling, doorbell retried at ${this.#status.doorbell.retry_at}`,
+    );
+    await this.#pollUntil(retryAt);
+    delete this.#status.doorbell.retry_at;
+  }
+
+  /** Long-polls until `until` (epoch ms) or stop. */
+  async #pollUntil(until: number): Promise<void> {
+    this.#status.link = "poll";
+    let errors = 0;
+    while (!this.#stopped && Date.now() < until) {
+      try {
+        const waitS = Math.max(
+          0,
+          Math.min(
+            this.#timings.pollTimeoutSeconds,
+            // The spine refuses a wait above 25 s (400, never clamped); agent.toml allows 60.
+            SPINE_MAX_WAIT_S,
+            Math.ceil((until - Date.now()) / 1000),
+          ),
+        );
+        await this.#fetch(waitS);
+        errors = 0;
+      } catch (error) {
+        if (this.#unauthorized(error) || this.#stop.signal.aborted) return;
+        this.#status.doorbell.last_error = describe(error);
+        this.#node!.logger.warn(`network: fetch failed: ${describe(error)}`);
+        await this.#sleep(this.#backoff(errors++));
+      }
+    }
+  }
+
+  /** Fetches over HTTP until one fetch works (an unreachable spine is no failed attempt). */
+  async #fetchUntilDone(): Promise<void> {
+    for (let attempt = 0; !this.#stopped; attempt++) {
+      try {
+        await this.#fetch(0);
+        return;
+      } catch (error) {
+        if (this.#unauthorized(error) || this.#stop.signal.aborted) return;
+        this.#status.doorbell.last_error = describe(error);
+        await this.#sleep(this.#backoff(attempt));
+      }
+    }
+  }
+
+  /** One doorbell connection, from open to close. */
+  async #connectOnce(): Promise<{ opened: boolean; lastedMs: number; status?: number }> {
+    const node = this.#node!;
+    const t = this.#timings;
+    const end = await ringDoorbell({
+      url: node.spine.wsUrl,
+      headers: node.spine.authHeaders,
+      pingMs: t.pingMs,
+      dropMs: t.dropMs,
+      safetyFetchMs: t.safetyFetchMs,
+      signal: this.#stop.signal,
+      probe: () => node.spine.probeDoorbell(this.#stop.signal),
+      onOpen: () => {
+        this.#status.doorbell.connects++;
+        if (this.#status.doorbell.connects > 1) this.#status.doorbell.reconnects++;
+      },
+      onRing: (counted) => this.#ring(counted),
+    });
+    if (end.error !== undefined) this.#status.doorbell.last_error = end.error;
+    return end.status === undefined
+      ? { opened: end.opened, lastedMs: end.lastedMs }
+      : { opened: end.opened, lastedMs: end.lastedMs, status: end.status };
+  }
+
+  /** A doorbell message (or the safety timer): fetch with `timeout=0`, coalesced. */
+  #ring(counted: boolean): void {
+    if (counted) {
+      this.#status.doorbell.rings++;
+      this.#status.doorbell.last_ring_at = new Date().toISOString();
+    }
+    this.fetchSoon();
+  }
+
+  /** Starts a `timeout=0` fetch now, or once more after the running one. */
+  fetchSoon(): void {
+    if (this.#fetching !== undefined) {
+      this.#again = true;
+      return;
+    }
+    this.#fetching = (async () => {
+      do {
+        this.#again = false;
+        try {
+          await this.#fetch(0);
+        } catch (error) {
+          if (this.#unauthorized(error) || this.#stop.signal.aborted) break;
+          this.#status.doorbell.last_error = describe(error);
+          this.#node!.logger.warn(`network: fetch failed: ${describe(error)}`);
+          // The next ring or the safety fetch tries again.
+        }
+      } while (this.#again && !this.#stopped);
+    })().finally(() => {
+      this.#fetching = undefined;
+    });
+  }
+
+  /** Fetches and handles until a batch is not full. */
+  async #fetch(timeoutS: number): Promise<void> {
+    // One fetch at a time: a ring's fetch may still run when the doorbell closes and
+    // the HTTP fetch starts; handling the same envelope twice would run two turns.
+    const previous = this.#fetchLock;
+    let release!: () => void;
+    this.#fetchLock = new Promise<void>((r) => release = r);
+    await previous;
+    try {
+      await this.#fetchBatches(timeoutS);
+    } finally {
+      release();
+    }
+  }
+
+  async #fetchBatches(timeoutS: number): Promise<void> {
+    let wait = timeoutS;
+    while (!this.#stopped) {
+      const n = await fetchAndHandle(this.#deps!, {
+        timeout: wait,
+        signal: this.#stop.signal,
+        onHandled: (result, update) => {
+          if (result.outcome === "handled") this.#status.handled++;
+          else this.#status.dropped++;
+          this.#onHandled?.(result, update);
+        },
+      });
+      if (n < BATCH) return;
+      wait = 0;
+    }
+  }
+
+  #unauthorized(error: unknown): boolean {
+    if (error instanceof SpineError && error.status === 401) {
+      this.#fail("the spine refused the token (401)");
+      return true;
+    }
+    return false;
+  }
+
+  #fail(detail: string): void {
+    if (this.#status.state === "failed") return;
+    this.#status.state = "failed";
+    this.#status.detail = detail;
+    this.#node?.logger.error(
+      `network: service failed: ${detail}; fix AGENT_SPINE_TOKEN and restart the hub`,
+    );
+    this.#stop.abort();
+  }
+
+  #backoff(attempt: number): number {
+    const base = this.#timings.backoffBaseMs * 2 ** Math.min(attempt, 16);
+    const capped = Math.min(this.#timings.backoffMaxMs, base);
+    // Jitter keeps many hubs from retrying in step.
+    return Math.round(capped * (0.8 + Math.random() * 0.4));
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const signal = this.#stop.signal;
+      function done() {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", done);
+        resolve();
+      }
+      signal.addEventListener("abort", done, { once: true });
+    });
+  }
+}
+
+/** Options for {@linkcode fetchAndHandle}. */
+export interface FetchOptions {
+  /** Long-poll wait in seconds. @default 0 */
+  timeout?: number;
+  signal?: AbortSignal;
+  onHandled?: NetServiceOptions["onHandled"];
+}
+
+/**
+ * One fetch from `after=0`: handles every update in order, then acknowledges them all
+ * and records the last seq taken. Returns how many updates came.
+ */
+export async function fetchAndHandle(
+  deps: HandleDeps,
+  options: FetchOptions = {},
+): Promise<number> {
+  const { node } = deps;
+  const updates = await node.spine.updates(0, {
+    timeout: options.timeout ?? 0,
+    limit: BATCH,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  if (updates.length === 0) return 0;
+  const seqs: number[] = [];
+  for (const update of updates) {
+    const result = await handleUpdate(deps, update);
+    seqs.push(update.seq);
+    options.onHandled?.(result, update);
+  }
+  await node.spine.ack(seqs, options.signal);
+  await node.state.setCursor(Math.max(...seqs));
+  return updates.length;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
