@@ -8,7 +8,7 @@ import type { Command } from "commander";
 import type { Lang } from "@agent/hub/base";
 import { ConfigError } from "@agent/hub/config";
 import type { AgentConfig } from "@agent/hub/config";
-import type { Check, CheckResult, DoctorContext, Registry } from "@agent/hub";
+import type { Check, CheckResult, DoctorContext, Registry } from "@agent/hub/doctor";
 import type { CommandModule } from "../command.ts";
 import { t } from "./_messages.ts";
 
@@ -28,7 +28,7 @@ export const command: CommandModule = {
       if (!(error instanceof ConfigError)) throw error;
       configError = error;
     }
-    const hub = await import("@agent/hub");
+    const hub = await import("@agent/hub/doctor");
     let registry: Promise<Registry> | undefined;
     const d: DoctorContext = {
       paths: ctx.paths,

@@ -1,6 +1,7 @@
 /**
- * The list of `agent doctor` checks, in the order their lines print. Add yours with
- * one line (a lazy import keeps doctor light):
+ * The list of `agent doctor` checks, in the order their lines print, and what they
+ * read (the registry among it). This is the hub's light door for `agent doctor`: the
+ * checks load lazily and never a model SDK. Add yours with one line:
  * `(d) => import("../money/doctor.ts").then((m) => m.budgetCheck(d)),`
  *
  * @module
@@ -16,6 +17,8 @@ import {
 } from "../doctor/core_checks.ts";
 
 export type { Check, CheckResult, DoctorContext } from "../doctor/types.ts";
+export type { Registry } from "../components/registry.ts";
+export { loadComponents } from "./components.ts";
 
 /** Every doctor check, in order. */
 export const CHECKS: Check[] = [

@@ -4,11 +4,7 @@
  *
  * @module
  */
-import {
-  readJsonTolerantSync,
-  writeFileAtomic,
-  writeFileAtomicSync,
-} from "../atomic_file.ts";
+import { readJsonTolerantSync, writeFileAtomic, writeFileAtomicSync } from "../atomic_file.ts";
 
 /** The heartbeat file's content. */
 export interface Heartbeat {
