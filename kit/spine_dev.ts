@@ -11,7 +11,7 @@
  */
 import { Miniflare } from "miniflare";
 import { bundledSpinePath } from "./bundle.ts";
-import { catalogue, currentLang } from "@agent/hub/base";
+import { catalogue, currentLang } from "@agent/net";
 
 /** The compatibility date of `spine/wrangler.jsonc`. */
 export const SPINE_COMPATIBILITY_DATE = "2026-04-20";

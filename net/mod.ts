@@ -30,3 +30,4 @@ export * from "./plaintext.ts";
 export * from "./box.ts";
 export * from "./universe_request.ts";
 export * from "./receive.ts";
+export * from "./i18n.ts";

@@ -1,0 +1,167 @@
+import assert from "node:assert/strict";
+import { checkDoors, DoorsSetupError, findCycles } from "./doors.ts";
+
+const CHECKER = new URL("./doors.ts", import.meta.url).pathname;
+
+/**
+ * A small workspace shaped like ours: `net` (a leaf), `hub` (imports net; layered like
+ * the real hub) and `cli` (imports hub and net), plus `tests/` and a root `mod.ts`.
+ * `extra` adds or replaces files.
+ */
+async function plant(extra: Record<string, string> = {}): Promise<string> {
+  const root = await Deno.makeTempDir({ prefix: "doors_" });
+  const member = (name: string, exports: unknown) =>
+    JSON.stringify({ name: `@agent/${name}`, version: "0.1.0", exports });
+  const files: Record<string, string> = {
+    "deno.json": JSON.stringify({ workspace: ["./net", "./hub", "./cli"] }),
+    "mod.ts": `export * as hub from "@agent/hub";\n`,
+    "net/deno.json": member("net", "./mod.ts"),
+    "net/mod.ts": `export * from "./b64u.ts";\n`,
+    "net/b64u.ts": `export const b64u = 1;\n`,
+    "hub/deno.json": member("hub", { ".": "./mod.ts", "./base": "./base.ts" }),
+    "hub/base.ts": `export * from "./paths.ts";\n`,
+    "hub/paths.ts": `export const paths = 1;\n`,
+    "hub/money/mod.ts": `import { paths } from "../paths.ts";\nexport const money = paths;\n`,
+    "hub/agent/mod.ts": `import { money } from "../money/mod.ts";\nexport const agent = money;\n`,
+    "hub/mod.ts": `export * from "./agent/mod.ts";\nexport { b64u } from "@agent/net";\n`,
+    "cli/deno.json": member("cli", "./mod.ts"),
+    "cli/mod.ts":
+      `import { agent } from "@agent/hub";\nimport { paths } from "@agent/hub/base";\n` +
+      `export const cli = agent + paths;\n`,
+    "tests/cli_test.ts": `import { cli } from "@agent/cli";\nDeno.test("x", () => void cli);\n`,
+    ...extra,
+  };
+  for (const [path, text] of Object.entries(files)) {
+    const file = `${root}/${path}`;
+    await Deno.mkdir(file.slice(0, file.lastIndexOf("/")), { recursive: true });
+    await Deno.writeTextFile(file, text);
+  }
+  return root;
+}
+
+Deno.test("checkDoors() passes a tree whose imports go through doors, one way", async () => {
+  const report = await checkDoors(await plant());
+  assert.deepEqual(report.problems, []);
+  assert.equal(report.files, 10);
+  assert.ok(report.imports >= 8, String(report.imports));
+});
+
+Deno.test("checkDoors() names a deep import of another member's file and its doors", async () => {
+  const root = await plant({
+    "cli/mod.ts": `import { paths } from "../hub/paths.ts";\nexport const cli = paths;\n`,
+  });
+  assert.deepEqual((await checkDoors(root)).problems, [
+    "cli/mod.ts:1: imports hub/paths.ts, which is not a door of @agent/hub; " +
+    "its doors: hub/mod.ts, hub/base.ts",
+  ]);
+});
+
+Deno.test("checkDoors() holds tests/ to the doors too", async () => {
+  const root = await plant({
+    "tests/cli_test.ts": `import { money } from "../hub/money/mod.ts";\nvoid money;\n`,
+  });
+  assert.deepEqual((await checkDoors(root)).problems, [
+    "tests/cli_test.ts:1: imports hub/money/mod.ts, which is not a door of @agent/hub; " +
+    "its doors: hub/mod.ts, hub/base.ts",
+  ]);
+});
+
+Deno.test("checkDoors() refuses an import against the allowed direction", async () => {
+  const root = await plant({
+    "net/b64u.ts": `import { agent } from "@agent/hub";\nexport const b64u = agent;\n`,
+  });
+  const problems = (await checkDoors(root)).problems;
+  assert.ok(
+    problems.includes("net/b64u.ts:1: imports hub/mod.ts, but net may import no member"),
+    problems.join("\n"),
+  );
+  // net -> hub -> net is also a cycle between files.
+  assert.ok(problems.some((p) => p.startsWith("import cycle: ")), problems.join("\n"));
+});
+
+Deno.test("checkDoors() prints a two-file and a three-file cycle as paths", async () => {
+  const root = await plant({
+    "hub/money/a.ts": `import { b } from "./b.ts";\nexport const a = () => b;\n`,
+    "hub/money/b.ts": `import { a } from "./a.ts";\nexport const b = () => a;\n`,
+    "hub/agent/x.ts": `import { y } from "./y.ts";\nexport const x = () => y;\n`,
+    "hub/agent/y.ts": `import { z } from "./z.ts";\nexport const y = () => z;\n`,
+    "hub/agent/z.ts": `import { x } from "./x.ts";\nexport const z = () => x;\n`,
+  });
+  assert.deepEqual((await checkDoors(root)).problems, [
+    "import cycle: hub/agent/x.ts -> hub/agent/y.ts -> hub/agent/z.ts -> hub/agent/x.ts",
+    "import cycle: hub/money/a.ts -> hub/money/b.ts -> hub/money/a.ts",
+  ]);
+});
+
+Deno.test("checkDoors() counts dynamic and type-only imports in cycles", async () => {
+  const root = await plant({
+    "cli/registry.ts": `export const load = () => import("./doctor.ts");\n`,
+    "cli/doctor.ts": `import type { load } from "./registry.ts";\nexport type L = typeof load;\n`,
+  });
+  assert.deepEqual((await checkDoors(root)).problems, [
+    "import cycle: cli/doctor.ts -> cli/registry.ts -> cli/doctor.ts",
+  ]);
+});
+
+Deno.test("checkDoors() refuses an import up the hub's layers and a file in no layer", async () => {
+  const root = await plant({
+    "hub/money/mod.ts": `import { agent } from "../agent/mod.ts";\nexport const money = agent;\n`,
+    "hub/agent/mod.ts": `export const agent = 1;\n`,
+    "hub/stray.ts": `import { paths } from "./paths.ts";\nexport const stray = paths;\n`,
+  });
+  assert.deepEqual((await checkDoors(root)).problems, [
+    "hub/money/mod.ts:1: imports hub/agent/mod.ts (layer agent) from layer domain: " +
+    "layers import only their own layer or below",
+    "hub/stray.ts:1: is in no layer of hub (add it to LAYERS)",
+  ]);
+});
+
+Deno.test("checkDoors() reports an import that does not resolve", async () => {
+  const root = await plant({
+    "net/b64u.ts": `import { gone } from "./gone.ts";\nexport const b64u = gone;\n`,
+  });
+  const problems = (await checkDoors(root)).problems;
+  assert.equal(problems.length, 1, problems.join("\n"));
+  assert.match(problems[0]!, /^net\/b64u\.ts:1: \.\/gone\.ts \(.*\): the import does not resolve$/);
+});
+
+Deno.test("checkDoors() refuses a tree that is not a workspace", async () => {
+  const root = await plant({ "deno.json": "{}" });
+  await assert.rejects(checkDoors(root), DoorsSetupError);
+});
+
+Deno.test("findCycles() finds a file that imports itself", () => {
+  assert.deepEqual(findCycles([{ from: "a.ts", to: "a.ts" }]), [["a.ts", "a.ts"]]);
+  assert.deepEqual(findCycles([{ from: "a.ts", to: "b.ts" }]), []);
+});
+
+Deno.test("lint:doors exits 1 and prints each problem on a planted tree, 0 on a clean one", async () => {
+  const run = async (root: string) => {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--allow-read",
+        "--allow-write",
+        "--allow-run",
+        "--allow-env",
+        CHECKER,
+        "--root",
+        root,
+      ],
+      env: { NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    return { code: out.code, stdout: new TextDecoder().decode(out.stdout) };
+  };
+  const bad = await plant({
+    "cli/mod.ts": `import { paths } from "../hub/paths.ts";\nexport const cli = paths;\n`,
+  });
+  const badRun = await run(bad);
+  assert.equal(badRun.code, 1);
+  assert.match(badRun.stdout, /^cli\/mod\.ts:1: imports hub\/paths\.ts, which is not a door/m);
+  assert.match(badRun.stdout, /^doors: 1 problem\(s\) in 10 files$/m);
+  const goodRun = await run(await plant());
+  assert.equal(goodRun.code, 0);
+  assert.match(goodRun.stdout, /^doors: 10 files, \d+ imports, no problems$/m);
+});
