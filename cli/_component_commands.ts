@@ -10,6 +10,7 @@ import { loadComponents } from "@agent/hub";
 import type { CommandModule } from "./command.ts";
 import type { CommandContext } from "./context.ts";
 import { t } from "./_messages.ts";
+import { errorMessage } from "@agent/net/common";
 
 /** The command modules of enabled extra components. */
 export async function componentCommands(ctx: CommandContext): Promise<CommandModule[]> {
@@ -42,7 +43,7 @@ export async function componentCommands(ctx: CommandContext): Promise<CommandMod
       ctx.logger.warn(t(ctx.lang, "component_command_failed", {
         name: c.name,
         module: c.source,
-        detail: error instanceof Error ? error.message : String(error),
+        detail: errorMessage(error),
       }));
     }
   }

@@ -8,7 +8,8 @@ import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { isLang, type Lang } from "@agent/hub/base";
 import type { CommandModule } from "./command.ts";
 import type { CommandContext } from "./context.ts";
-import { describe, failure, setupContext, usage, writeStderr, writeStdout } from "./_setup.ts";
+import { failure, setupContext, usage, writeStderr, writeStdout } from "./_setup.ts";
+import { errorMessage } from "@agent/net/common";
 import { COMMANDS } from "./commands/_registry.ts";
 import { ConfigError } from "@agent/hub/config";
 import type { Prescan } from "./_prescan.ts";
@@ -64,7 +65,7 @@ export async function runProgram(argv: string[], pre: Prescan): Promise<number> 
       // An extra component's broken declaration must not take the other commands down.
       ctx.logger.warn(t(lang, "command_configure_failed", {
         name: module.name,
-        detail: describe(error),
+        detail: errorMessage(error),
       }));
       continue;
     }
@@ -137,7 +138,7 @@ async function commandModules(
         t(lang, "component_command_failed", {
           name: entry.name,
           module: "cli/commands",
-          detail: describe(error),
+          detail: errorMessage(error),
         }),
       );
     }

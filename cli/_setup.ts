@@ -16,6 +16,7 @@ import { UsageError } from "./command.ts";
 import { type CommandContext, createContext, writeAll } from "./context.ts";
 import type { Prescan } from "./_prescan.ts";
 import { t } from "./_messages.ts";
+import { errorMessage } from "@agent/net/common";
 
 /** The run's context and language, or the exit code of a run that cannot start. */
 export type Setup = { ctx: CommandContext; lang: Lang } | { exit: number };
@@ -86,13 +87,8 @@ export function failure(ctx: CommandContext, error: unknown): number {
     "ERROR",
     error instanceof Error ? (error.stack ?? error.message) : String(error),
   );
-  ctx.err(t(ctx.lang, "unexpected", { detail: describe(error) }));
+  ctx.err(t(ctx.lang, "unexpected", { detail: errorMessage(error) }));
   return 1;
-}
-
-/** The message of an error, or its text. */
-export function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** `[ui] lang` from agent.toml without validating the rest; `en` when absent or unreadable. */

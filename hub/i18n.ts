@@ -14,7 +14,7 @@ export {
   LANGS,
   type Translator,
   type Vars,
-} from "@agent/net";
+} from "@agent/net/common";
 
 /** The agent's time zone for every date a user reads and every budget period. */
 export const TIME_ZONE = "Europe/Istanbul";

@@ -11,7 +11,7 @@
  */
 import { Miniflare } from "miniflare";
 import { bundledSpinePath } from "./bundle.ts";
-import { catalogue, currentLang } from "@agent/net";
+import { catalogue, currentLang, errorMessage } from "@agent/net/common";
 
 /** The compatibility date of `spine/wrangler.jsonc`. */
 export const SPINE_COMPATIBILITY_DATE = "2026-04-20";
@@ -186,7 +186,7 @@ async function main(): Promise<number> {
   console.log(t(lang, "listening", { url, address, mode, dir }));
   const cron = setInterval(() => {
     runSpineCron(mf, Date.now()).catch((error) =>
-      console.error(t(lang, "cronFailed", { detail: (error as Error).message }))
+      console.error(t(lang, "cronFailed", { detail: errorMessage(error) }))
     );
   }, 60_000);
   const { promise, resolve } = Promise.withResolvers<void>();

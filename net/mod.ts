@@ -31,3 +31,5 @@ export * from "./box.ts";
 export * from "./universe_request.ts";
 export * from "./receive.ts";
 export * from "./i18n.ts";
+export * from "./http.ts";
+export * from "./error_message.ts";

@@ -1,4 +1,4 @@
-import { HttpError } from "./http.ts";
+import { HttpError } from "@agent/net";
 
 const encoder = new TextEncoder();
 

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { requireBearer, timingSafeEqual } from "./auth.ts";
-import { HttpError } from "./http.ts";
+import { HttpError } from "@agent/net";
 
 function codeOf(authorization: string | undefined, token: string | undefined): string {
   const headers = authorization === undefined ? {} : { authorization };

@@ -1,6 +1,6 @@
 import type { KVNamespace } from "@cloudflare/workers-types/index.ts";
 import { b64uDecode, baseUrlFor } from "@agent/net";
-import { readLimited } from "./http.ts";
+import { readLimited } from "@agent/net";
 
 /** Largest sender card read, in bytes. */
 export const CARD_MAX_BYTES = 8 * 1024;

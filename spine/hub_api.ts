@@ -1,7 +1,7 @@
-import { baseUrlFor, type Card, parseCardInput } from "@agent/net";
+import { baseUrlFor, type Card, errorMessage, parseCardInput } from "@agent/net";
 import { requireBearer } from "./auth.ts";
 import { type Env, SPINE_SOFTWARE, SPINE_VERSION, spineMode } from "./env.ts";
-import { HttpError, json, methodNotAllowed, parseJsonBody, readRequestBody } from "./http.ts";
+import { HttpError, json, methodNotAllowed, parseJsonBody, readRequestBody } from "@agent/net";
 import { parseAckBody, parseUpdatesQuery } from "./hub_query.ts";
 import type { MailboxClient } from "./mailbox_client.ts";
 import type { StoredCard } from "./mailbox.ts";
@@ -74,7 +74,7 @@ export async function handleHub(request: Request, url: URL, ctx: HubContext): Pr
       try {
         input = parseCardInput(body);
       } catch (error) {
-        throw new HttpError(400, "bad_request", { detail: (error as Error).message });
+        throw new HttpError(400, "bad_request", { detail: errorMessage(error) });
       }
       await ctx.mailbox.putCard(input);
       return json(fullCard(input, ctx.address, ctx.allowInsecure));

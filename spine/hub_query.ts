@@ -1,4 +1,4 @@
-import { HttpError } from "./http.ts";
+import { HttpError } from "@agent/net";
 
 /** Longest long-poll wait in seconds. */
 export const MAX_POLL_SECONDS = 25;

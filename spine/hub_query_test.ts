@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
-import { HttpError } from "./http.ts";
+import { HttpError } from "@agent/net";
 import { parseAckBody, parseUpdatesQuery } from "./hub_query.ts";
 
 const isBadRequest = (e: unknown) =>

@@ -1,6 +1,6 @@
 import type { RateLimit } from "@cloudflare/workers-types/index.ts";
 import { parseWireEnvelope, verifyParsedEnvelope, type WireEnvelope } from "@agent/net";
-import { HttpError, isJsonContentType, json, parseJsonBody, readRequestBody } from "./http.ts";
+import { HttpError, isJsonContentType, json, parseJsonBody, readRequestBody } from "@agent/net";
 import { clientIpKey, type LimitLog, withinLimit } from "./rate_limit.ts";
 import type { SenderCard } from "./card_fetch.ts";
 

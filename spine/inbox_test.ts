@@ -8,7 +8,7 @@ import {
   newEnvelopeId,
   signEnvelope,
 } from "@agent/net";
-import { errorResponse } from "./http.ts";
+import { errorResponse } from "@agent/net";
 import { handleInbox, type InboxDeps, type InboxItem, type StoreResult } from "./inbox.ts";
 import { resetLimitNotices } from "./rate_limit.ts";
 

@@ -7,7 +7,7 @@ import type {
 } from "@cloudflare/workers-types/index.ts";
 import type { Env } from "./env.ts";
 import type { InboxItem, StoreResult } from "./inbox.ts";
-import { errorResponse, HttpError, json } from "./http.ts";
+import { errorResponse, HttpError, json } from "@agent/net";
 import { parseAckBody, parseUpdatesQuery } from "./hub_query.ts";
 
 // workerd globals that Deno's DOM types do not know.

@@ -5,7 +5,7 @@ import type {
 } from "@cloudflare/workers-types/index.ts";
 import type { InboxItem, StoreResult } from "./inbox.ts";
 import type { StoredCard } from "./mailbox.ts";
-import { HttpError } from "./http.ts";
+import { HttpError } from "@agent/net";
 
 /** The one Mailbox instance's name. */
 export const MAILBOX_NAME = "hub";

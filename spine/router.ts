@@ -3,7 +3,7 @@ import { b64uDecode } from "@agent/net";
 import { CardMemo, fetchSenderCard } from "./card_fetch.ts";
 import { type Env, insecurePeersAllowed, ownAddress } from "./env.ts";
 import { fullCard, handleHub } from "./hub_api.ts";
-import { errorResponse, HttpError, json, methodNotAllowed } from "./http.ts";
+import { errorResponse, HttpError, json, methodNotAllowed } from "@agent/net";
 import { handleInbox } from "./inbox.ts";
 import { mailboxFor } from "./mailbox_client.ts";
 

@@ -6,7 +6,7 @@
 import type { CommandContext } from "../context.ts";
 import { UsageError } from "../command.ts";
 import { formatTime } from "@agent/hub/base";
-import { isAddress, isCardName, MESSAGE_TEXT_MAX, splitTarget } from "@agent/net";
+import { errorMessage, isAddress, isCardName, MESSAGE_TEXT_MAX, splitTarget } from "@agent/net";
 import {
   blockContact,
   type Contact,
@@ -66,7 +66,7 @@ export async function runNet(
           signal: AbortSignal.timeout(10_000),
         });
       } catch (error) {
-        const detail = `GET /.well-known/agent.json: ${(error as Error).message}`;
+        const detail = `GET /.well-known/agent.json: ${errorMessage(error)}`;
         ctx.err(t(lang, "spine_failed", { detail }));
         return 1;
       }
@@ -241,7 +241,7 @@ async function status(ctx: CommandContext): Promise<number> {
       ctx.out(
         error instanceof SpineError && error.status === 401
           ? t(lang, "s_spine_401", { url: node.spine.url })
-          : t(lang, "s_spine_down", { url: node.spine.url, detail: (error as Error).message }),
+          : t(lang, "s_spine_down", { url: node.spine.url, detail: errorMessage(error) }),
       );
     }
   } else if (opened !== undefined && opened.missing !== "identity") {

@@ -10,6 +10,7 @@ import { ConfigError } from "@agent/hub/config";
 import type { AgentConfig } from "@agent/hub/config";
 import { loadComponents } from "@agent/hub";
 import { COMPONENT_GROUPS, type ComponentInfo } from "@agent/hub";
+import { errorLine } from "@agent/net/common";
 import type { CommandModule } from "../command.ts";
 import { t } from "./_messages.ts";
 
@@ -52,7 +53,7 @@ export const command: CommandModule = {
       try {
         await c.load();
       } catch (error) {
-        loadErrors.set(c, error instanceof Error ? error.message.split("\n")[0]! : String(error));
+        loadErrors.set(c, errorLine(error));
       }
     }
     const groups: Record<string, ComponentLine[]> = {};

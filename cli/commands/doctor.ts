@@ -11,6 +11,7 @@ import type { AgentConfig } from "@agent/hub/config";
 import type { Check, CheckResult, DoctorContext, Registry } from "@agent/hub/doctor";
 import type { CommandModule } from "../command.ts";
 import { t } from "./_messages.ts";
+import { errorMessage } from "@agent/net/common";
 
 /** `agent doctor`. */
 export const command: CommandModule = {
@@ -66,7 +67,7 @@ export async function runChecks(
     try {
       results.push(...await check(d));
     } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
+      const detail = errorMessage(error);
       results.push({
         name: check.name.replace(/Check$/, "") || "doctor",
         status: "fail",

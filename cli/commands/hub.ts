@@ -10,6 +10,7 @@
 import type { CommandModule } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { UsageError } from "../command.ts";
+import { errorMessage } from "@agent/net/common";
 
 const words = {
   en: {
@@ -96,7 +97,7 @@ async function runCommand(ctx: CommandContext): Promise<number> {
   try {
     ledger = money.Ledger.open(ctx.paths.ledgerFile);
   } catch (error) {
-    ctx.logger.warn(`hub: the spend ledger cannot be opened: ${(error as Error).message}`);
+    ctx.logger.warn(`hub: the spend ledger cannot be opened: ${errorMessage(error)}`);
   }
   let opened: Awaited<ReturnType<typeof net.openNetwork>> | undefined;
   let unconfigured: string | undefined;
@@ -104,7 +105,7 @@ async function runCommand(ctx: CommandContext): Promise<number> {
     opened = await net.openNetwork({ config, env: ctx.env, paths: ctx.paths, logger: ctx.logger });
     if (!opened.ok) unconfigured = net.notConfiguredDetail(opened.missing, ctx.lang);
   } catch (error) {
-    unconfigured = (error as Error).message;
+    unconfigured = errorMessage(error);
     ctx.logger.warn(`network: ${unconfigured}`);
   }
   const registry = await components.loadComponents(config, ctx.paths);

@@ -5,6 +5,7 @@
  * @module
  */
 import { APICallError } from "ai";
+import { errorMessage } from "@agent/net/common";
 
 /** The status code of a provider's HTTP error, if the error carries one. */
 export function statusOf(error: unknown): number | undefined {
@@ -48,7 +49,7 @@ export function messageChain(error: unknown): string {
   const parts: string[] = [];
   let current: unknown = error;
   for (let i = 0; i < 5 && current !== undefined && current !== null; i++) {
-    parts.push(current instanceof Error ? current.message : String(current));
+    parts.push(errorMessage(current));
     current = current instanceof Error ? current.cause : undefined;
   }
   return parts.join(" | ");
@@ -62,7 +63,7 @@ export function errorDetail(error: unknown): string {
     const status = error.statusCode !== undefined ? `HTTP ${error.statusCode}` : "";
     return oneLine([status, fromBody ?? error.message].filter((s) => s !== "").join(": "));
   }
-  return oneLine(error instanceof Error ? error.message : String(error));
+  return oneLine(errorMessage(error));
 }
 
 /** A user sentence is one line: provider messages may span several. */

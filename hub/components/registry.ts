@@ -18,6 +18,7 @@ import {
   type ComponentLoadError,
   type ComponentManifest,
 } from "./types.ts";
+import { errorLine } from "@agent/net/common";
 
 /** The registry's view of every component. */
 export interface Registry {
@@ -114,7 +115,7 @@ export async function loadRegistry(
         });
       }
     } catch (error) {
-      errors.push({ module, detail: firstLine(error) });
+      errors.push({ module, detail: errorLine(error) });
     }
   }
   const unknownDisabled = [...disabled].filter((name) => !components.some((c) => c.name === name));
@@ -127,9 +128,4 @@ export function resolveSpecifier(module: string, home: string): string {
   if (module.startsWith("/")) return `file://${module}`;
   const base = home.endsWith("/") ? home : `${home}/`;
   return new URL(module, `file://${base}`).href;
-}
-
-function firstLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return (text.split("\n")[0] ?? text).trim();
 }

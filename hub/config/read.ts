@@ -16,6 +16,7 @@ import { ConfigError } from "./error.ts";
 import { VERSION } from "../version.ts";
 import { t } from "./_messages.ts";
 import { writeFileAtomicSync } from "../atomic_file.ts";
+import { errorMessage } from "@agent/net/common";
 
 /** Options for {@linkcode loadConfig}. */
 export interface LoadConfigOptions {
@@ -53,7 +54,7 @@ export async function loadConfig(
         cause: error,
       });
     }
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     throw new ConfigError(t(lang, "unreadable", { file, detail }), { cause: error });
   }
   const cacheFile = `${paths.dataDir}/cache/config.json`;

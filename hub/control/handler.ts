@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { errorMessage, errorResponse, HttpError, json, methodNotAllowed } from "@agent/net";
 
 /** Where the control API reads the live state from. */
 export interface ControlSources {
@@ -35,24 +36,6 @@ export interface ControlSources {
   net(): Record<string, unknown>;
   /** Network events newer than `afterSec`, oldest first. */
   events?(afterSec: number): Promise<unknown[]>;
-}
-
-/** A failed request, turned into `{error: code}` in one place. */
-export class HttpError extends Error {
-  override name = "HttpError";
-  /** The HTTP status. */
-  status: number;
-  /** The error code in the body. */
-  code: string;
-  /** Extra headers (e.g. `Allow`). */
-  headers: Record<string, string>;
-
-  constructor(status: number, code: string, headers: Record<string, string> = {}) {
-    super(`Control API: ${code}`);
-    this.status = status;
-    this.code = code;
-    this.headers = headers;
-  }
 }
 
 const ROUTES = ["/health", "/status", "/spend", "/net", "/net/events"] as const;
@@ -76,10 +59,8 @@ export function controlHandler(sources: ControlSources): (request: Request) => P
     try {
       return await route(request, sources);
     } catch (error) {
-      if (error instanceof HttpError) {
-        return json({ error: error.code }, error.status, error.headers);
-      }
-      return json({ error: "internal" }, 500);
+      // An unexpected error is answered 500 `internal`; the hub's own log has the story.
+      return errorResponse(error, () => {});
     }
   };
 }
@@ -94,7 +75,7 @@ async function route(request: Request, sources: ControlSources): Promise<Respons
   const path = url.pathname.replace(/\/+$/, "") || "/";
   if (!(ROUTES as readonly string[]).includes(path)) throw new HttpError(404, "not_found");
   if (request.method !== "GET" && request.method !== "HEAD") {
-    throw new HttpError(405, "method_not_allowed", { Allow: "GET, HEAD" });
+    methodNotAllowed(["GET", "HEAD"]);
   }
   switch (path) {
     case "/health":
@@ -134,7 +115,7 @@ function status(sources: ControlSources): Record<string, unknown> {
     spend = { roles: sources.spend() };
   } catch (error) {
     // The status stays useful when the ledger is locked or damaged; say why spend is empty.
-    spend = { roles: {}, error: error instanceof Error ? error.message : String(error) };
+    spend = { roles: {}, error: errorMessage(error) };
   }
   return {
     ok: true,
@@ -163,11 +144,4 @@ function isLoopbackOrigin(origin: string): boolean {
   } catch {
     return false;
   }
-}
-
-function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body) + "\n", {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", ...headers },
-  });
 }

@@ -11,6 +11,7 @@ import { readCrash, readHeartbeat } from "./state_files.ts";
 import { LAUNCHD_LABEL, type LaunchdState } from "./launchd.ts";
 import { processAlive } from "./process.ts";
 import { t } from "./_messages.ts";
+import { errorMessage } from "@agent/net/common";
 
 /** What `agent hub status --json` prints. */
 export interface HubStatusReport {
@@ -165,7 +166,7 @@ export async function stopHub(lockFile: string, options: StopHubOptions): Promis
   } catch (error) {
     options.err(t(lang, "stop_failed", {
       pid: lock.pid,
-      detail: error instanceof Error ? error.message : String(error),
+      detail: errorMessage(error),
     }));
     return 1;
   }

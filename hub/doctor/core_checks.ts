@@ -9,6 +9,7 @@ import { envNames, readEnvFile } from "../env_file.ts";
 import { lookupPrice } from "../config/prices.ts";
 import type { CheckResult, DoctorContext } from "./types.ts";
 import { t } from "./_messages.ts";
+import { errorLine, errorMessage } from "@agent/net/common";
 
 /** `config`: agent.toml exists and is valid. */
 export function configCheck(d: DoctorContext): Promise<CheckResult[]> {
@@ -132,7 +133,7 @@ export async function sessionsCheck(d: DoctorContext): Promise<CheckResult[]> {
     await Deno.writeTextFile(probe, "", { createNew: true, mode: 0o600 });
     await Deno.remove(probe);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     return [{
       name: "sessions",
       status: "fail",
@@ -225,7 +226,7 @@ export async function componentsCheck(d: DoctorContext): Promise<CheckResult[]> 
     try {
       await c.load();
     } catch (error) {
-      const detail = error instanceof Error ? error.message.split("\n")[0]! : String(error);
+      const detail = errorLine(error);
       out.push({
         name: "components",
         status: "fail",

@@ -10,6 +10,7 @@ import type { CheckResult, DoctorContext } from "../doctor/types.ts";
 import { isPulled, listPulledModels } from "./local_runtime.ts";
 import { localRuntimeBase } from "./target.ts";
 import { t } from "./_messages.ts";
+import { errorMessage } from "@agent/net/common";
 
 /** Options for {@linkcode localRuntimeCheck}. */
 export interface LocalRuntimeCheckOptions {
@@ -51,7 +52,7 @@ export async function localRuntimeCheck(
             },
         );
       } catch (error) {
-        const detail = (error instanceof Error ? error.message : String(error))
+        const detail = errorMessage(error)
           .replace(/^Cannot list the local models: /, "");
         const standIn = target === role ? role.failover : undefined;
         out.push({

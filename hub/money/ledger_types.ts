@@ -5,6 +5,7 @@
  * @module
  */
 import type { ProviderId } from "../config/types.ts";
+import { errorMessage } from "@agent/net/common";
 
 /** Where a call came from. */
 export type Channel = "chat" | "tui" | "messenger" | "net" | "cli";
@@ -80,7 +81,7 @@ export class LedgerError extends Error {
   readonly detail: string;
 
   constructor(action: LedgerAction, file: string, cause: unknown) {
-    const detail = cause instanceof Error ? cause.message : String(cause);
+    const detail = errorMessage(cause);
     super(`Cannot ${action} the spend ledger ${file}: ${detail}`, { cause });
     this.action = action;
     this.file = file;

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { errorMessage } from "@agent/net/common";
 
 /** Options for {@linkcode ringDoorbell}. */
 export interface DoorbellOptions {
@@ -50,7 +51,7 @@ export function ringDoorbell(options: DoorbellOptions): Promise<DoorbellEnd> {
       const init = { headers: options.headers } as unknown as string[];
       ws = new WebSocket(options.url, init);
     } catch (error) {
-      resolve({ opened: false, lastedMs: 0, error: describe(error) });
+      resolve({ opened: false, lastedMs: 0, error: errorMessage(error) });
       return;
     }
     const onStop = () => ws.close();
@@ -111,8 +112,4 @@ export function ringDoorbell(options: DoorbellOptions): Promise<DoorbellEnd> {
 function statusIn(text: string | undefined): number | undefined {
   const match = text === undefined ? null : /\b(401|403|404|426|500|502|503)\b/.exec(text);
   return match === null ? undefined : Number(match[1]);
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

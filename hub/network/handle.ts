@@ -11,6 +11,7 @@ import {
   type ContactRequestPlaintext,
   deriveEnvelopeId,
   type EnvelopePayload,
+  errorMessage,
   type MessagePlaintext,
   parseWireEnvelope,
   verifyAndOpen,
@@ -70,7 +71,7 @@ export async function handleUpdate(deps: HandleDeps, update: Update): Promise<Ha
     } catch (error) {
       // A verification failure like any other: dropped and acknowledged (a stuck envelope
       // would otherwise come back in every batch).
-      return await drop(deps, `${p.kind} ${p.id}: ${(error as Error).message}`, p.from);
+      return await drop(deps, `${p.kind} ${p.id}: ${errorMessage(error)}`, p.from);
     }
     if (
       contact !== undefined &&
@@ -208,7 +209,7 @@ async function onMessage(
     await node.state.count({ received: 1 });
     await logIn(deps, p, plain.text, roles);
     node.logger.error(
-      `network: no answer to ${p.from} (${p.id}): ${(error as Error).message ?? error}`,
+      `network: no answer to ${p.from} (${p.id}): ${errorMessage(error)}`,
     );
     return undefined;
   }
@@ -239,7 +240,7 @@ async function onMessage(
       },
     ));
   } catch (error) {
-    node.logger.error(`network: reply to ${p.from} not delivered: ${(error as Error).message}`);
+    node.logger.error(`network: reply to ${p.from} not delivered: ${errorMessage(error)}`);
     return undefined;
   }
   // A duplicate is this reply sent before a crash: it was counted then.
@@ -264,7 +265,7 @@ async function sendAccept(deps: HandleDeps, contact: Contact, p: EnvelopePayload
     await node.logOut(contact.address, "contact_accept", sent.id, sent.thread, "");
   } catch (error) {
     node.logger.error(
-      `network: contact_accept to ${p.from} not delivered: ${(error as Error).message}`,
+      `network: contact_accept to ${p.from} not delivered: ${errorMessage(error)}`,
     );
   }
 }
@@ -285,7 +286,7 @@ async function tellOwner(deps: HandleDeps, address: string, name: string, text: 
       text: oneLine(text, 1000),
     });
   } catch (error) {
-    node.logger.warn(`network: cannot record the event: ${(error as Error).message}`);
+    node.logger.warn(`network: cannot record the event: ${errorMessage(error)}`);
   }
 }
 

@@ -17,6 +17,7 @@ import type { NetNode } from "./node.ts";
 import { type HandleDeps, handleUpdate } from "./handle.ts";
 import { SpineError, type Update } from "./spine_client.ts";
 import { ringDoorbell } from "./doorbell.ts";
+import { errorMessage } from "@agent/net/common";
 
 /** Timings of the service; tests shrink them. */
 export interface NetTimings {
@@ -148,7 +149,7 @@ export class NetService {
     if (this.#node === undefined || this.#loop !== undefined) return;
     this.#loop = this.#run().catch((error) => {
       // Never reaches the hub: the service is simply over.
-      this.#fail(`stopped: ${describe(error)}`);
+      this.#fail(`stopped: ${errorMessage(error)}`);
     });
   }
 
@@ -185,8 +186,8 @@ export class NetService {
         return;
       } catch (error) {
         if (this.#unauthorized(error)) return;
-        this.#status.doorbell.last_error = describe(error);
-        node.logger.warn(`network: spine not ready: ${describe(error)}`);
+        this.#status.doorbell.last_error = errorMessage(error);
+        node.logger.warn(`network: spine not ready: ${errorMessage(error)}`);
         await this.#sleep(this.#backoff(attempt));
       }
     }
@@ -255,8 +256,8 @@ export class NetService {
         errors = 0;
       } catch (error) {
         if (this.#unauthorized(error) || this.#stop.signal.aborted) return;
-        this.#status.doorbell.last_error = describe(error);
-        this.#node!.logger.warn(`network: fetch failed: ${describe(error)}`);
+        this.#status.doorbell.last_error = errorMessage(error);
+        this.#node!.logger.warn(`network: fetch failed: ${errorMessage(error)}`);
         await this.#sleep(this.#backoff(errors++));
       }
     }
@@ -270,7 +271,7 @@ export class NetService {
         return;
       } catch (error) {
         if (this.#unauthorized(error) || this.#stop.signal.aborted) return;
-        this.#status.doorbell.last_error = describe(error);
+        this.#status.doorbell.last_error = errorMessage(error);
         await this.#sleep(this.#backoff(attempt));
       }
     }
@@ -322,8 +323,8 @@ export class NetService {
           await this.#fetch(0);
         } catch (error) {
           if (this.#unauthorized(error) || this.#stop.signal.aborted) break;
-          this.#status.doorbell.last_error = describe(error);
-          this.#node!.logger.warn(`network: fetch failed: ${describe(error)}`);
+          this.#status.doorbell.last_error = errorMessage(error);
+          this.#node!.logger.warn(`network: fetch failed: ${errorMessage(error)}`);
           // The next ring or the safety fetch tries again.
         }
       } while (this.#again && !this.#stopped);
@@ -435,8 +436,4 @@ export async function fetchAndHandle(
   await node.spine.ack(seqs, options.signal);
   await node.state.setCursor(Math.max(...seqs));
   return updates.length;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import { baseUrlFor, type Card, parseCard, type WireEnvelope } from "@agent/net";
+import { errorMessage } from "@agent/net/common";
 
 /** A spine answered with an error (or could not be reached: `status` 0). */
 export class SpineError extends Error {
@@ -306,7 +307,7 @@ function anySignal(timeoutMs: number, signal: AbortSignal | undefined): AbortSig
 function describeFetchError(error: unknown): string {
   if (error instanceof DOMException && error.name === "TimeoutError") return "timed out";
   if (error instanceof DOMException && error.name === "AbortError") return "aborted";
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (/refused/i.test(message)) return "connection refused";
   return message.split("\n")[0] ?? "unreachable";
 }

@@ -32,6 +32,7 @@ import {
   type TurnOutcome,
 } from "../network/turn_types.ts";
 import { MESSAGE_TEXT_MAX } from "@agent/net";
+import { errorMessage } from "@agent/net/common";
 
 /** The role the main agent answers other agents with. */
 export const NET_ROLE = "brain";
@@ -208,7 +209,7 @@ async function publicSub(deps: TurnDeps, name: string): Promise<SubAgent | undef
   try {
     sub = await deps.subs.public(name);
   } catch (error) {
-    deps.logger?.warn(`sub-agent directory failed on /${name}: ${errorText(error)}`);
+    deps.logger?.warn(`sub-agent directory failed on /${name}: ${errorMessage(error)}`);
     return undefined;
   }
   if (sub === undefined || sub === null || sub.name !== name) return undefined;
@@ -239,8 +240,4 @@ async function isFile(file: unknown): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

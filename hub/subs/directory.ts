@@ -16,6 +16,7 @@ import {
   SUB_NAME_PATTERN,
 } from "./definition.ts";
 import { isUserFile } from "./user_file.ts";
+import { errorMessage } from "@agent/net/common";
 
 /** A public sub-agent, as the spec's directory returns it. */
 export interface SubAgent {
@@ -135,7 +136,7 @@ export class PersonaSubAgentDirectory implements SubAgentDirectory {
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return undefined;
       if (error instanceof Deno.errors.IsADirectory) return undefined;
-      const detail = error instanceof Error ? error.message : String(error);
+      const detail = errorMessage(error);
       return { name, file, public: false, problem: { code: "unreadable", detail } };
     }
     const parsed = parseSubAgentFile(text);

@@ -8,6 +8,7 @@ import type { AgentConfig } from "../config/types.ts";
 import type { AgentPaths } from "../paths.ts";
 import type { Registry } from "../components/registry.ts";
 import type { SubAgentDirectory } from "./directory.ts";
+import { errorMessage } from "@agent/net/common";
 
 /** What {@linkcode subAgentDirectoryFrom} found. */
 export interface FoundDirectory {
@@ -40,7 +41,7 @@ export async function subAgentDirectoryFrom(
       }
       return { directory, component: c.name, failures };
     } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
+      const detail = errorMessage(error);
       failures.push({ component: c.name, detail: detail.split("\n")[0] ?? detail });
     }
   }

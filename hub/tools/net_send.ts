@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { AgentTool, ToolContext } from "./tool.ts";
 import { MESSAGE_TEXT_MAX, splitTarget } from "@agent/net";
 import { Logger } from "../log.ts";
+import { errorMessage } from "@agent/net/common";
 
 /** `net_send`: sends a network message to an accepted contact. */
 export const netSend: AgentTool = {
@@ -46,7 +47,7 @@ export const netSend: AgentTool = {
       const sent = await opened.node.send(target.address, input.text, target.sub);
       return { sent: true, id: sent.id, to: input.to };
     } catch (error) {
-      return { error: error instanceof Error ? error.message : String(error) };
+      return { error: errorMessage(error) };
     }
   },
 };

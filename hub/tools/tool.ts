@@ -8,6 +8,7 @@
 import type { ToolSet } from "ai";
 import type { z } from "zod";
 import type { AgentPaths } from "../paths.ts";
+import { errorMessage } from "@agent/net/common";
 
 /** What a tool may use while it runs. */
 export interface ToolContext {
@@ -90,7 +91,7 @@ export function toToolSet(tools: readonly AgentTool[], options: ToolSetOptions):
         try {
           return await t.execute(input as never, options.context);
         } catch (error) {
-          return { error: error instanceof Error ? error.message : String(error) };
+          return { error: errorMessage(error) };
         }
       },
     };

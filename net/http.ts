@@ -1,3 +1,20 @@
+/**
+ * The HTTP error model every HTTP surface shares (the spine, the universe and the hub's
+ * control API): a thrown {@linkcode HttpError} becomes the spec's `{error: code}` body in
+ * one place, {@linkcode errorResponse}; plus JSON responses and capped body reading. Web
+ * APIs only.
+ *
+ * @example
+ * ```ts
+ * import { errorResponse, HttpError } from "./http.ts";
+ * const res = errorResponse(new HttpError(404, "not_found"));
+ * if (res.status !== 404 || (await res.json()).error !== "not_found") throw new Error();
+ * ```
+ *
+ * @module
+ */
+import { errorMessage } from "./error_message.ts";
+
 /** An HTTP failure with the spec's error code; the router turns it into `{error: code}`. */
 export class HttpError extends Error {
   override name = "HttpError";
@@ -43,7 +60,7 @@ export function errorResponse(
     if (error.detail !== undefined) body.detail = error.detail;
     return json(body, error.status, error.headers);
   }
-  log(`internal: ${error instanceof Error ? error.message : String(error)}`);
+  log(`internal: ${errorMessage(error)}`);
   return json({ error: "internal" }, 500);
 }
 
