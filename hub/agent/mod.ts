@@ -13,3 +13,4 @@ export { retryDelay, type RetryOptions, retryThrottled } from "./retry.ts";
 export { unreachableReason } from "./failures.ts";
 export * from "./chat_loop.ts";
 export * from "./chat_input.ts";
+export * from "./slash_commands.ts";
