@@ -6,13 +6,15 @@
  *
  * @module
  */
-import { isLang, type Lang } from "@agent/hub/base";
-import { Logger } from "@agent/hub/base";
-import { resolvePaths } from "@agent/hub/base";
-import { readEnvFileSync } from "@agent/hub/base";
-import { ConfigError } from "@agent/hub/config";
+import {
+  isLang,
+  type Lang,
+  Logger,
+  readEnvFileSync,
+  resolvePaths,
+  UserError,
+} from "@agent/hub/base";
 import { loadConfig } from "@agent/hub/config";
-import { UsageError } from "./command.ts";
 import { type CommandContext, createContext, writeAll } from "./context.ts";
 import type { Prescan } from "./_prescan.ts";
 import { t } from "./_messages.ts";
@@ -76,11 +78,15 @@ export function usage(lang: Lang, sentence: string): number {
   return 2;
 }
 
-/** Turns an error thrown by a command into its sentence and exit code. */
+/**
+ * Turns an error thrown by a command into its output and exit code: the one place
+ * that does. A {@linkcode UserError} prints its sentence (if any); anything else is
+ * logged with its stack and shown as one line.
+ */
 export function failure(ctx: CommandContext, error: unknown): number {
-  if (error instanceof UsageError || error instanceof ConfigError) {
-    ctx.err(error.message);
-    return 2;
+  if (error instanceof UserError) {
+    if (error.message !== "") ctx.err(error.message);
+    return error.exitCode;
   }
   // The stack goes to the log file only: a user sees one sentence, never a trace.
   new Logger({ file: ctx.paths.logFile, stderr: "off" }).write(

@@ -3,10 +3,18 @@
  * `const command: CommandModule`; `cli/commands/_registry.ts` lists them as lazy imports
  * so a run loads only the command it needs.
  *
+ * Errors: a command returns its exit code, or throws. A {@linkcode UserError} (from
+ * the hub; {@linkcode UsageError} is its exit-2 kind, and a bad `agent.toml` is one
+ * too) carries the sentence the user reads and the exit code; anything else is
+ * unexpected: its stack goes to the log file and the user reads one line. Both become
+ * output in one place, `failure()` in `cli/_setup.ts`; no stack trace reaches a user.
+ *
  * @module
  */
 import type { Command } from "commander";
-import type { Lang } from "@agent/hub/base";
+import { type Lang, UserError } from "@agent/hub/base";
+
+export { UserError };
 import type { CommandContext } from "./context.ts";
 
 /** One subcommand of `agent`. */
@@ -44,9 +52,9 @@ export interface CommandEntry {
 }
 
 /** Thrown by a command for bad user input: printed as one sentence, exit 2. */
-export class UsageError extends Error {
+export class UsageError extends UserError {
   override name = "UsageError";
   constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
+    super(message, 2, options);
   }
 }

@@ -19,3 +19,4 @@ export * from "./atomic_file.ts";
 export * from "./env_file.ts";
 export * from "./credentials.ts";
 export * from "./version.ts";
+export * from "./user_error.ts";

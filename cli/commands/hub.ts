@@ -10,7 +10,7 @@
 import type { CommandModule } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { UsageError } from "../command.ts";
-import { errorMessage } from "@agent/net/common";
+import { DEFAULT_HUB_PORT } from "@agent/hub/config";
 
 const words = {
   en: {
@@ -79,54 +79,22 @@ async function port(ctx: CommandContext): Promise<number> {
     return (await ctx.config()).hub.port;
   } catch {
     // status and stop work without a valid agent.toml.
-    return 8790;
+    return DEFAULT_HUB_PORT;
   }
 }
 
 async function runCommand(ctx: CommandContext): Promise<number> {
   const config = await ctx.config();
-  const [{ runHub }, money, net, { VERSION }, subs, components] = await Promise.all([
-    import("@agent/hub"),
-    import("@agent/hub/money"),
+  const [{ runHub, startHub }, { VERSION }] = await Promise.all([
     import("@agent/hub"),
     import("@agent/hub/base"),
-    import("@agent/hub"),
-    import("@agent/hub"),
   ]);
-  let ledger: import("@agent/hub/money").Ledger | undefined;
-  try {
-    ledger = money.Ledger.open(ctx.paths.ledgerFile);
-  } catch (error) {
-    ctx.logger.warn(`hub: the spend ledger cannot be opened: ${errorMessage(error)}`);
-  }
-  let opened: Awaited<ReturnType<typeof net.openNetwork>> | undefined;
-  let unconfigured: string | undefined;
-  try {
-    opened = await net.openNetwork({ config, env: ctx.env, paths: ctx.paths, logger: ctx.logger });
-    if (!opened.ok) unconfigured = net.notConfiguredDetail(opened.missing, ctx.lang);
-  } catch (error) {
-    unconfigured = errorMessage(error);
-    ctx.logger.warn(`network: ${unconfigured}`);
-  }
-  const registry = await components.loadComponents(config, ctx.paths);
-  const found = await subs.subAgentDirectoryFrom(registry, { config, paths: ctx.paths });
-  for (const f of found.failures) {
-    ctx.logger.warn(`agent.subs ${f.component}: ${f.detail}`);
-  }
-  const service = new net.NetService({
-    node: opened?.ok ? opened.node : undefined,
-    answer: net.turnAnswerer({
-      config,
-      env: ctx.env,
-      paths: ctx.paths,
-      subs: found.directory,
-      logger: ctx.logger,
-      ledger,
-      lang: ctx.lang,
-    }),
-    link: config.net.link,
-    timings: { pollTimeoutSeconds: config.net.poll_timeout_seconds },
-    ...(unconfigured === undefined ? {} : { unconfigured }),
+  const hub = await startHub({
+    config,
+    env: ctx.env,
+    paths: ctx.paths,
+    lang: ctx.lang,
+    logger: ctx.logger,
   });
   try {
     return await runHub({
@@ -137,13 +105,14 @@ async function runCommand(ctx: CommandContext): Promise<number> {
       version: VERSION,
       out: ctx.out,
       err: ctx.err,
-      components: [service],
-      spend: () => money.spendReport(config, ledger, Date.now()),
-      net: () => ({ ...service.status() }),
-      events: (after) => net.readNetEvents(ctx.paths.netDir, after),
+      components: hub.channels,
+      spend: hub.spend,
+      net: () => hub.blocks().net ?? {},
+      blocks: hub.blocks,
+      events: hub.events,
     });
   } finally {
-    ledger?.close();
+    hub.close();
   }
 }
 

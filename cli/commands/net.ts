@@ -5,7 +5,6 @@
  * @module
  */
 import type { CommandModule } from "../command.ts";
-import type { CommandContext } from "../context.ts";
 import { UsageError } from "../command.ts";
 import { t } from "./_net_messages.ts";
 
@@ -36,36 +35,14 @@ export const command: CommandModule = {
     cmd.command("poll").description(d("h_poll")).option("--once", d("h_once"));
   },
   async run(ctx, args, opts) {
-    const [sub, ...rest] = args;
-    const { runNet } = await import("./_net_actions.ts");
+    const [sub = "", ...rest] = args;
+    const { NET_ACTIONS, netFailure } = await import("./_net_actions.ts");
+    const action = NET_ACTIONS[sub];
+    if (action === undefined) throw new UsageError(`Unknown net command '${sub}'.`);
     try {
-      return await runNet(ctx, sub ?? "", rest, opts);
+      return await action(ctx, rest, opts);
     } catch (error) {
-      return await explain(ctx, error);
+      throw netFailure(ctx, error);
     }
   },
 };
-
-async function explain(ctx: CommandContext, error: unknown): Promise<number> {
-  const net = await import("@agent/hub");
-  const { Exit } = await import("./_net_actions.ts");
-  if (error instanceof UsageError) throw error;
-  if (error instanceof Exit) return error.code;
-  if (error instanceof net.NetUsageError) {
-    ctx.err(error.sentence(ctx.lang));
-    return 1;
-  }
-  if (error instanceof net.SpineError) {
-    ctx.err(
-      error.status === 401 ? t(ctx.lang, "unauthorized") : t(ctx.lang, "spine_failed", {
-        detail: error.message,
-      }),
-    );
-    return 1;
-  }
-  if (error instanceof net.IdentityFileError) {
-    ctx.err(error.message);
-    return 1;
-  }
-  throw error;
-}

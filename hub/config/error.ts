@@ -4,14 +4,15 @@
  *
  * @module
  */
+import { UserError } from "../user_error.ts";
 
-/** A problem with `agent.toml`; `message` is the sentence to show the user. */
-export class ConfigError extends Error {
+/** A problem with `agent.toml`; `message` is the sentence to show the user (exit 2). */
+export class ConfigError extends UserError {
   override name = "ConfigError";
   /** `"missing"` when the file does not exist, else `"invalid"`. */
   readonly kind: "missing" | "invalid";
   constructor(message: string, options?: ErrorOptions & { kind?: "missing" | "invalid" }) {
-    super(message, options);
+    super(message, 2, options);
     this.kind = options?.kind ?? "invalid";
   }
 }

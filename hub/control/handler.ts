@@ -34,6 +34,8 @@ export interface ControlSources {
   spend(): Record<string, unknown>;
   /** The `net` block of the network service. */
   net(): Record<string, unknown>;
+  /** The channels' blocks of `/status`, by key (`net`, a messenger's `messenger`, ...). */
+  blocks?(): Record<string, Record<string, unknown>>;
   /** Network events newer than `afterSec`, oldest first. */
   events?(afterSec: number): Promise<unknown[]>;
 }
@@ -129,6 +131,7 @@ function status(sources: ControlSources): Record<string, unknown> {
     port: sources.port,
     spend,
     net: sources.net(),
+    ...sources.blocks?.(),
   };
 }
 

@@ -39,6 +39,8 @@ export interface RunHubOptions {
   spend(): Record<string, unknown>;
   /** The `net` block for the control API. */
   net(): Record<string, unknown>;
+  /** The channels' blocks of `/status`, by key. */
+  blocks?(): Record<string, Record<string, unknown>>;
   /** Network events for `GET /net/events`. */
   events?(afterSec: number): Promise<unknown[]>;
   /** Heartbeat interval. @default 5000 */
@@ -101,6 +103,7 @@ export async function runHub(options: RunHubOptions): Promise<number> {
     heartbeatAt: () => lastBeat,
     spend: options.spend,
     net: options.net,
+    ...(options.blocks ? { blocks: options.blocks } : {}),
     ...(options.events ? { events: options.events } : {}),
   });
   try {

@@ -51,8 +51,8 @@ export const DEFAULT_TIMINGS: NetTimings = {
   pollTimeoutSeconds: 25,
 };
 
-/** A full batch: repeat the fetch at once. */
-const BATCH = 50;
+/** Updates fetched at once; a full batch is fetched again at once. */
+export const FETCH_BATCH = 50;
 
 /** The longest wait `GET /hub/updates` accepts. */
 const SPINE_MAX_WAIT_S = 25;
@@ -333,6 +333,21 @@ export class NetService {
     });
   }
 
+  /**
+   * Handles what the spine holds now, batch after batch, without keeping a link open
+   * (`agent net poll --once`); returns how many updates were handled and dropped.
+   * Spine errors are thrown.
+   */
+  async pollOnce(): Promise<{ handled: number; dropped: number }> {
+    if (this.#deps === undefined) {
+      throw new Error(`Cannot poll: the network is not configured (${this.#status.detail ?? ""})`);
+    }
+    const { handled, dropped } = this.#status;
+    await this.#deps.node.address();
+    await this.#fetch(0);
+    return { handled: this.#status.handled - handled, dropped: this.#status.dropped - dropped };
+  }
+
   /** Fetches and handles until a batch is not full. */
   async #fetch(timeoutS: number): Promise<void> {
     // One fetch at a time: a ring's fetch may still run when the doorbell closes and
@@ -360,7 +375,7 @@ export class NetService {
           this.#onHandled?.(result, update);
         },
       });
-      if (n < BATCH) return;
+      if (n < FETCH_BATCH) return;
       wait = 0;
     }
   }
@@ -423,7 +438,7 @@ export async function fetchAndHandle(
   const { node } = deps;
   const updates = await node.spine.updates(0, {
     timeout: options.timeout ?? 0,
-    limit: BATCH,
+    limit: FETCH_BATCH,
     ...(options.signal ? { signal: options.signal } : {}),
   });
   if (updates.length === 0) return 0;

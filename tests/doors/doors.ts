@@ -53,6 +53,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "credentials.ts",
         "version.ts",
         "base.ts",
+        "user_error.ts",
       ],
     },
     {

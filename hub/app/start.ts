@@ -1,0 +1,135 @@
+/**
+ * {@linkcode startHub}: the hub assembled once from configuration: the spend ledger,
+ * the network, the component registry, the sub-agents, the network turn and the
+ * channels. `agent hub run` runs what it returns; `agent net poll --once` polls its
+ * network service once.
+ *
+ * @module
+ */
+import { errorMessage } from "@agent/net/common";
+import type { AgentConfig } from "../config/types.ts";
+import type { Lang } from "../i18n.ts";
+import type { Logger } from "../log.ts";
+import { Ledger, spendReport } from "../money/mod.ts";
+import {
+  type NetNode,
+  NetService,
+  notConfiguredDetail,
+  openNetwork,
+  readNetEvents,
+} from "../network/mod.ts";
+import { turnAnswerer } from "../network_turn/mod.ts";
+import type { AgentPaths } from "../paths.ts";
+import { subAgentDirectoryFrom } from "../subs/mod.ts";
+import { loadComponents } from "./components.ts";
+import {
+  HUB_CHANNELS,
+  type HubChannel,
+  type HubChannelFactory,
+  type HubContext,
+} from "./channel.ts";
+
+/** Options for {@linkcode startHub}. */
+export interface StartHubOptions {
+  config: AgentConfig;
+  /** `.env` merged with the process environment. */
+  env: Record<string, string>;
+  paths: AgentPaths;
+  lang: Lang;
+  logger: Logger;
+  /** The channels to build. @default {@linkcode HUB_CHANNELS} */
+  channels?: readonly HubChannelFactory[];
+  /** A node already opened by the caller, used instead of opening the network again. */
+  node?: NetNode;
+}
+
+/** The assembled hub. */
+export interface Hub {
+  context: HubContext;
+  /** The channels that are configured, in start order. */
+  channels: HubChannel[];
+  /** `{<role>: <spend object>}` now, from the ledger (throws when it cannot be read). */
+  spend(): Record<string, unknown>;
+  /** The blocks of `/status` the channels give, by key (`net`, ...). */
+  blocks(): Record<string, Record<string, unknown>>;
+  /** Network events newer than `afterSec`, for `GET /net/events`. */
+  events(afterSec: number): Promise<unknown[]>;
+  /** Closes what it opened (the ledger); the channels are stopped by whoever ran them. */
+  close(): void;
+}
+
+/**
+ * Assembles the hub. Nothing here fails for a part that is not configured or cannot
+ * open: a ledger that cannot be opened leaves budgets unchecked, a network that is not
+ * configured leaves the network service idle with the reason, and a channel factory
+ * that throws is logged and left out.
+ */
+export async function startHub(options: StartHubOptions): Promise<Hub> {
+  const { config, env, paths, lang, logger } = options;
+  let ledger: Ledger | undefined;
+  try {
+    ledger = Ledger.open(paths.ledgerFile);
+  } catch (error) {
+    logger.warn(`hub: the spend ledger cannot be opened: ${errorMessage(error)}`);
+  }
+  let node = options.node;
+  let unconfigured: string | undefined;
+  if (node === undefined) {
+    try {
+      const opened = await openNetwork({ config, env, paths, logger });
+      if (opened.ok) node = opened.node;
+      else unconfigured = notConfiguredDetail(opened.missing, lang);
+    } catch (error) {
+      unconfigured = errorMessage(error);
+      logger.warn(`network: ${unconfigured}`);
+    }
+  }
+  const registry = await loadComponents(config, paths);
+  const found = await subAgentDirectoryFrom(registry, { config, paths });
+  for (const f of found.failures) logger.warn(`agent.subs ${f.component}: ${f.detail}`);
+  const answer = turnAnswerer({ config, env, paths, subs: found.directory, logger, ledger, lang });
+  const network = new NetService({
+    node,
+    answer,
+    link: config.net.link,
+    timings: { pollTimeoutSeconds: config.net.poll_timeout_seconds },
+    ...(unconfigured === undefined ? {} : { unconfigured }),
+  });
+  const context: HubContext = {
+    config,
+    env,
+    paths,
+    lang,
+    logger,
+    ledger,
+    registry,
+    subs: found.directory,
+    answer,
+    network,
+  };
+  const channels: HubChannel[] = [];
+  for (const factory of options.channels ?? HUB_CHANNELS) {
+    try {
+      const channel = await factory(context);
+      if (channel !== undefined) channels.push(channel);
+    } catch (error) {
+      logger.error(`hub: a channel could not be built: ${errorMessage(error)}`);
+    }
+  }
+  return {
+    context,
+    channels,
+    spend: () => spendReport(config, ledger, Date.now()),
+    blocks() {
+      const blocks: Record<string, Record<string, unknown>> = {};
+      for (const channel of channels) {
+        if (channel.status !== undefined) {
+          blocks[channel.statusKey ?? channel.name] = channel.status();
+        }
+      }
+      return blocks;
+    },
+    events: (afterSec) => readNetEvents(paths.netDir, afterSec),
+    close: () => ledger?.close(),
+  };
+}
