@@ -7,6 +7,7 @@
  * @module
  */
 import { b64uDecode } from "./b64u.ts";
+import { verifyPrefixed } from "./_keys.ts";
 
 /** A signed wire body whose outer layer is well formed. */
 export interface SignedWire {
@@ -70,4 +71,25 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 
 function fail(detail: string): { ok: false; detail: string } {
   return { ok: false, detail };
+}
+
+/**
+ * Verifies `sig` (base64url) over `prefix` + the payload: the payload as its decoded
+ * bytes or as the wire's base64url text. False for any bad input; never throws.
+ */
+export async function verifySignedWire(
+  prefix: Uint8Array,
+  payload: Uint8Array | string,
+  sig: string,
+  signKey: Uint8Array | string,
+): Promise<boolean> {
+  let payloadBytes: Uint8Array;
+  let sigBytes: Uint8Array;
+  try {
+    payloadBytes = typeof payload === "string" ? b64uDecode(payload) : payload;
+    sigBytes = b64uDecode(sig);
+  } catch {
+    return false;
+  }
+  return await verifyPrefixed(prefix, payloadBytes, sigBytes, signKey);
 }

@@ -6,9 +6,9 @@
  */
 
 import { isAddress } from "./address.ts";
-import { b64uDecode, b64uEncode } from "./b64u.ts";
-import { signPrefixed, utf8, verifyPrefixed } from "./_keys.ts";
-import { isRecord, parseSignedWire } from "./_signed_wire.ts";
+import { b64uEncode } from "./b64u.ts";
+import { signPrefixed, utf8 } from "./_keys.ts";
+import { isRecord, parseSignedWire, verifySignedWire } from "./_signed_wire.ts";
 import type { Identity } from "./identity.ts";
 
 /** The three envelope kinds. */
@@ -200,15 +200,7 @@ export async function verifyEnvelope(
   wire: WireEnvelope,
   signKey: Uint8Array | string,
 ): Promise<boolean> {
-  let payloadBytes: Uint8Array;
-  let sig: Uint8Array;
-  try {
-    payloadBytes = b64uDecode(wire.payload);
-    sig = b64uDecode(wire.sig);
-  } catch {
-    return false;
-  }
-  return await verifyPrefixed(PREFIX_BYTES, payloadBytes, sig, signKey);
+  return await verifySignedWire(PREFIX_BYTES, wire.payload, wire.sig, signKey);
 }
 
 /**
@@ -219,13 +211,7 @@ export async function verifyParsedEnvelope(
   parsed: ParsedWireEnvelope,
   signKey: Uint8Array | string,
 ): Promise<boolean> {
-  let sig: Uint8Array;
-  try {
-    sig = b64uDecode(parsed.wire.sig);
-  } catch {
-    return false;
-  }
-  return await verifyPrefixed(PREFIX_BYTES, parsed.payloadBytes, sig, signKey);
+  return await verifySignedWire(PREFIX_BYTES, parsed.payloadBytes, parsed.wire.sig, signKey);
 }
 
 /**

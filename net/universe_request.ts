@@ -6,12 +6,12 @@
  */
 
 import { isAddress, SUB_PATTERN } from "./address.ts";
-import { b64uDecode, b64uEncode } from "./b64u.ts";
+import { b64uEncode } from "./b64u.ts";
 import { codePoints } from "./card.ts";
 import type { WireEnvelope } from "./envelope.ts";
 import type { Identity } from "./identity.ts";
-import { signPrefixed, utf8, verifyPrefixed } from "./_keys.ts";
-import { isRecord, parseSignedWire } from "./_signed_wire.ts";
+import { signPrefixed, utf8 } from "./_keys.ts";
+import { isRecord, parseSignedWire, verifySignedWire } from "./_signed_wire.ts";
 
 /** The signature domain prefix: `agent-universe/1` and one LF byte. */
 export const UNIVERSE_SIGNATURE_PREFIX = "agent-universe/1\n";
@@ -247,15 +247,7 @@ export async function verifyUniverseRequest(
   wire: WireEnvelope,
   signKey: Uint8Array | string,
 ): Promise<boolean> {
-  let payloadBytes: Uint8Array;
-  let sig: Uint8Array;
-  try {
-    payloadBytes = b64uDecode(wire.payload);
-    sig = b64uDecode(wire.sig);
-  } catch {
-    return false;
-  }
-  return await verifyPrefixed(PREFIX_BYTES, payloadBytes, sig, signKey);
+  return await verifySignedWire(PREFIX_BYTES, wire.payload, wire.sig, signKey);
 }
 
 function fail(detail: string): { ok: false; detail: string } {

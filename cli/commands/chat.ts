@@ -48,7 +48,6 @@ export const command: CommandModule = {
       logger: ctx.logger,
       input,
       write: (text) => writeAll(Deno.stdout, encoder.encode(text)),
-      writeErr: (text) => ctx.err(text),
       role: typeof opts.role === "string" ? opts.role : undefined,
       resume: resume === true ? true : typeof resume === "string" ? resume : undefined,
       session: typeof opts.session === "string" ? opts.session : undefined,

@@ -8,6 +8,7 @@
  */
 import type { AgentConfig } from "../config/types.ts";
 import type { Lang } from "../i18n.ts";
+import { UserError } from "../user_error.ts";
 import type { Logger } from "../log.ts";
 import { type Ledger, LedgerError, ledgerErrorSentence } from "../money/mod.ts";
 import type { AgentPaths } from "../paths.ts";
@@ -32,8 +33,6 @@ export interface ChatOptions {
   input: ChatInput;
   /** Writes text as is (answers stream through it). */
   write(text: string): void;
-  /** Writes one line to stderr. */
-  writeErr(line: string): void;
   /** `--role`. */
   role?: string | undefined;
   /** `--resume [ID]`: `true` when bare. */
@@ -53,7 +52,11 @@ export interface ChatOptions {
   now?: (() => number) | undefined;
 }
 
-/** Runs chat to the end; returns the exit code (0; 1 when the ledger cannot be opened; 2; 130). */
+/**
+ * Runs chat to the end; returns the exit code (0, or 130 when abandoned at an approval
+ * prompt). What stops it before anything opens is thrown as a `UserError`: exit 2 for
+ * an unknown session or role or a missing key, 1 when the ledger cannot be opened.
+ */
 export async function runChat(options: ChatOptions): Promise<number> {
   const lang = options.lang;
   const now = options.now ?? Date.now;
@@ -62,12 +65,12 @@ export async function runChat(options: ChatOptions): Promise<number> {
 
   // --- checks before anything opens -------------------------------------------------
   const picked = await pickSession(options, sessions, now);
-  if ("refused" in picked) return fail(options, picked.refused);
+  if ("refused" in picked) throw new UserError(picked.refused, 2);
   const { sessionId, resumed, notice } = picked;
   const remembered = resumed ? (await sessions.getMeta(sessionId)).role : undefined;
   const role = options.role ??
     (typeof remembered === "string" && remembered in roles ? remembered : "brain");
-  if (!(role in roles)) return fail(options, t(lang, "unknown_role", { role }));
+  if (!(role in roles)) throw new UserError(t(lang, "unknown_role", { role }), 2);
   const missing = new ModelRouter({
     config: options.config,
     env: options.env,
@@ -75,7 +78,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
     lang,
   }).missingCredentialSentence(role);
   // The Errors table's line, the same one `agent doctor` prints for this role.
-  if (missing !== undefined) return fail(options, `fail ${missing}`);
+  if (missing !== undefined) throw new UserError(`fail ${missing}`, 2);
 
   // --- open ---------------------------------------------------------------------------
   let ledger: Ledger;
@@ -83,8 +86,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
     ledger = options.openLedger();
   } catch (error) {
     if (!(error instanceof LedgerError)) throw error;
-    options.writeErr(ledgerErrorSentence(lang, error));
-    return 1;
+    throw new UserError(ledgerErrorSentence(lang, error), 1, { cause: error });
   }
   const input = options.input;
   const tools = await options.tools();
@@ -242,11 +244,6 @@ async function oneTurn(agent: Agent, sessionId: string, text: string, options: C
     stop();
   }
   if (options.input.interactive) options.write("\n");
-}
-
-function fail(options: ChatOptions, sentence: string): number {
-  options.writeErr(sentence);
-  return 2;
 }
 
 /** A fresh session id: `chat-YYYYMMDD-HHMMSS-xxxx` (UTC). */

@@ -79,7 +79,10 @@ export function runSlashCommand(chat: Conversation, text: string): Promise<Slash
 }
 
 /** `{role, provider, model}` of `role` for the sentences that show it. */
-export function describeRole(agent: Agent, role: string) {
+export function describeRole(
+  agent: Agent,
+  role: string,
+): { role: string; provider: string; model: string } {
   const target = agent.router.target(role);
   return { role, provider: target.provider, model: target.model_id };
 }
