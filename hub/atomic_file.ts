@@ -140,3 +140,34 @@ export function readJsonTolerantSync(path: string): unknown {
     return undefined;
   }
 }
+
+/**
+ * Reads a JSON-lines file: one value per line, skipping blank lines and any line that
+ * is not JSON (a line cut short by a crash). `undefined` when there is no file.
+ *
+ * @example
+ * ```ts
+ * import { readJsonLines } from "./atomic_file.ts";
+ * const file = await Deno.makeTempFile();
+ * await Deno.writeTextFile(file, '{"a":1}\n{"b":\n');
+ * const values = await readJsonLines(file);
+ * if (values?.length !== 1) throw new Error();
+ * ```
+ */
+export async function readJsonLines(file: string): Promise<unknown[] | undefined> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(file);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+  const out: unknown[] = [];
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    try {
+      out.push(JSON.parse(line));
+    } catch { /* a half-written line from a crash */ }
+  }
+  return out;
+}

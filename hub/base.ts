@@ -20,3 +20,4 @@ export * from "./env_file.ts";
 export * from "./credentials.ts";
 export * from "./version.ts";
 export * from "./user_error.ts";
+export * from "./text.ts";

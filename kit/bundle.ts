@@ -1,6 +1,6 @@
 /**
- * Bundles the spine Worker (`spine/worker.ts`) into one ES module for workerd with
- * `deno bundle --platform browser`, which works offline.
+ * Bundles a Worker (the spine's `spine/worker.ts`, or any other) into one ES module for
+ * workerd with `deno bundle --platform browser`, which works offline.
  *
  * @module
  */
@@ -16,13 +16,25 @@ export interface BundleOptions {
 /** The repository's `spine/worker.ts`. */
 export const SPINE_ENTRY: string = new URL("../spine/worker.ts", import.meta.url).pathname;
 
+/** Options for {@linkcode bundleWorker}. */
+export interface BundleWorkerOptions {
+  /** The `deno` binary. @default Deno.execPath() */
+  deno?: string;
+  /** What the error message calls the Worker. @default the entry's path */
+  label?: string;
+}
+
 /**
- * Bundles the spine Worker to `output` (one ES module) and returns its text.
+ * Bundles a Worker module (`entry`, a path) to `output` as one ES module for workerd,
+ * offline, and returns its text.
  *
- * @throws {Error} `Cannot bundle the spine: <deno's message>` when bundling fails.
+ * @throws {Error} `Cannot bundle <label>: <deno's message>` when bundling fails.
  */
-export async function bundleSpine(output: string, options: BundleOptions = {}): Promise<string> {
-  const entry = options.entry ?? SPINE_ENTRY;
+export async function bundleWorker(
+  entry: string,
+  output: string,
+  options: BundleWorkerOptions = {},
+): Promise<string> {
   const command = new Deno.Command(options.deno ?? Deno.execPath(), {
     args: [
       "bundle",
@@ -43,9 +55,21 @@ export async function bundleSpine(output: string, options: BundleOptions = {}): 
   const result = await command.output();
   if (!result.success) {
     const detail = new TextDecoder().decode(result.stderr).trim().split("\n").slice(-5).join(" ");
-    throw new Error(`Cannot bundle the spine: ${detail}`);
+    throw new Error(`Cannot bundle ${options.label ?? entry}: ${detail}`);
   }
   return await Deno.readTextFile(output);
+}
+
+/**
+ * Bundles the spine Worker to `output` (one ES module) and returns its text.
+ *
+ * @throws {Error} `Cannot bundle the spine: <deno's message>` when bundling fails.
+ */
+export function bundleSpine(output: string, options: BundleOptions = {}): Promise<string> {
+  return bundleWorker(options.entry ?? SPINE_ENTRY, output, {
+    ...(options.deno === undefined ? {} : { deno: options.deno }),
+    label: "the spine",
+  });
 }
 
 let cached: Promise<string> | undefined;

@@ -149,7 +149,9 @@ async function send(ctx: CommandContext, args: string[]) {
     throw new UsageError(t(ctx.lang, "bad_target", { value: args[0] ?? "" }));
   }
   const text = args.slice(1).join(" ");
-  if (Array.from(text).length > MESSAGE_TEXT_MAX) throw new UsageError(t(ctx.lang, "too_long"));
+  if (Array.from(text).length > MESSAGE_TEXT_MAX) {
+    throw new UsageError(t(ctx.lang, "too_long", { max: MESSAGE_TEXT_MAX }));
+  }
   const sent = await (await needNode(ctx)).send(target.address, text, target.sub);
   ctx.out(t(ctx.lang, "sent", { target: args[0]!, id: sent.id }));
   return 0;

@@ -27,7 +27,7 @@ export const t = catalogue({
   bad_address: "'{value}' is not an agent address (host or host:port, lower case).",
   bad_target: "'{value}' is not ADDRESS or ADDRESS/NAME.",
   bad_n: "-n needs a whole number above 0.",
-  too_long: "The message is longer than 8000 characters.",
+  too_long: "The message is longer than {max} characters.",
   poll_once: "`agent net poll` needs --once (the running hub polls on its own).",
   hub_polls:
     "A hub is running (pid {pid}) and polls already; stop it before `agent net poll --once`.",
@@ -88,7 +88,7 @@ export const t = catalogue({
   bad_address: "'{value}' bir ajan adresi değil (host veya host:port, küçük harf).",
   bad_target: "'{value}' ADRES veya ADRES/AD biçiminde değil.",
   bad_n: "-n 0'dan büyük bir tam sayı ister.",
-  too_long: "Mesaj 8000 karakterden uzun.",
+  too_long: "Mesaj {max} karakterden uzun.",
   poll_once: "`agent net poll` --once ister (çalışan hub kendisi yoklar).",
   hub_polls:
     "Bir hub çalışıyor (pid {pid}) ve zaten yokluyor; `agent net poll --once` öncesi durdurun.",

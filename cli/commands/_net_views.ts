@@ -5,7 +5,7 @@
  */
 import type { CommandContext } from "../context.ts";
 import { UsageError } from "../command.ts";
-import { formatTime } from "@agent/hub/base";
+import { formatTime, oneLine } from "@agent/hub/base";
 import { errorMessage } from "@agent/net/common";
 import {
   type Contact,
@@ -127,7 +127,7 @@ export async function contacts(ctx: CommandContext): Promise<number> {
   const order = ["pending_in", "accepted", "pending_out", "blocked"];
   all.sort((a, b) => order.indexOf(a.state) - order.indexOf(b.state));
   for (const c of all) {
-    const note = c.note ? ` · ${oneLine(c.note, 80)}` : "";
+    const note = c.note ? ` · ${oneLine(c.note, { max: 80, ellipsis: true })}` : "";
     ctx.out(`${c.state.padEnd(11)} ${c.address}  ${c.name}${note}`);
     if (c.state === "pending_in") ctx.out(t(ctx.lang, "pending_hint", { address: c.address }));
   }
@@ -171,13 +171,9 @@ export function logLine(e: NetLogEntry): string {
     : e.address;
   const ms = e.ts > 1e12 ? e.ts : e.ts * 1000;
   const arrow = e.direction === "in" ? "in " : "out";
-  return `${formatTime(ms)} ${arrow} ${who} ${e.kind}${e.text ? `: ${oneLine(e.text, 300)}` : ""}`;
-}
-
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  const chars = Array.from(flat);
-  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : flat;
+  return `${formatTime(ms)} ${arrow} ${who} ${e.kind}${
+    e.text ? `: ${oneLine(e.text, { max: 300, ellipsis: true })}` : ""
+  }`;
 }
 
 /** The network state, where `[net] store` keeps it. */

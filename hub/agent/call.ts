@@ -138,34 +138,17 @@ export class ModelRouter {
   } {
     this.#entry(roleName);
     const state: TurnTrace = trace ?? { usedRole: undefined, notices: [] };
-    const doStream = (options: CallOptions) =>
-      this.#route(roleName, {
-        options,
-        context,
-        trace: state,
-        path: [],
-        kind: "stream",
-      }) as Promise<
-        StreamResult
-      >;
-    const doGenerate = (options: CallOptions) =>
-      this.#route(roleName, {
-        options,
-        context,
-        trace: state,
-        path: [],
-        kind: "generate",
-      }) as Promise<
-        GenerateResult
-      >;
+    // Both calls take the same chain; only the kind of answer differs.
+    const call = (kind: "stream" | "generate") => (options: CallOptions) =>
+      this.#route(roleName, { options, context, trace: state, path: [], kind });
     return {
       specificationVersion: "v4",
       provider: "agent",
       modelId: roleName,
       supportedUrls: {},
       trace: state,
-      doStream,
-      doGenerate,
+      doStream: call("stream") as (options: CallOptions) => Promise<StreamResult>,
+      doGenerate: call("generate") as (options: CallOptions) => Promise<GenerateResult>,
     };
   }
 

@@ -6,6 +6,7 @@
  */
 import { APICallError } from "ai";
 import { errorMessage } from "@agent/net/common";
+import { oneLine } from "../text.ts";
 
 /** The status code of a provider's HTTP error, if the error carries one. */
 export function statusOf(error: unknown): number | undefined {
@@ -61,15 +62,15 @@ export function errorDetail(error: unknown): string {
     const body = error.responseBody ?? "";
     const fromBody = providerMessage(body);
     const status = error.statusCode !== undefined ? `HTTP ${error.statusCode}` : "";
-    return oneLine([status, fromBody ?? error.message].filter((s) => s !== "").join(": "));
+    const reason = [status, fromBody ?? error.message].filter((s) => s !== "").join(": ");
+    return oneLine(reason, { max: REASON_MAX });
   }
-  return oneLine(errorMessage(error));
+  return oneLine(errorMessage(error), { max: REASON_MAX });
 }
 
 /** A user sentence is one line: provider messages may span several. */
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim().slice(0, 300);
-}
+/** The longest reason a log line carries. */
+const REASON_MAX = 300;
 
 function providerMessage(body: string): string | undefined {
   try {

@@ -79,27 +79,14 @@ export function defaultConfig(): AgentConfig {
 function withDefaults(raw: RawConfig): AgentConfig {
   const roles: Record<string, RoleConfig> = {};
   for (const [name, r] of Object.entries(raw.models?.roles ?? {})) {
-    const role: RoleConfig = {
-      provider: r.provider,
-      model_id: r.model_id,
-      params: paramsOf(r.params),
-    };
-    if (r.max_tokens !== undefined) role.max_tokens = r.max_tokens;
+    const role: RoleConfig = targetOf(r);
     if (r.budget !== undefined) {
       const budget: BudgetConfig = { usd: r.budget.usd, period: r.budget.period };
       if (r.budget.degrade_to !== undefined) budget.degrade_to = r.budget.degrade_to;
       role.budget = budget;
     }
     if (r.failover !== undefined) role.failover = r.failover;
-    if (r.fallback !== undefined) {
-      const fb: FallbackConfig = {
-        provider: r.fallback.provider,
-        model_id: r.fallback.model_id,
-        params: paramsOf(r.fallback.params),
-      };
-      if (r.fallback.max_tokens !== undefined) fb.max_tokens = r.fallback.max_tokens;
-      role.fallback = fb;
-    }
+    if (r.fallback !== undefined) role.fallback = targetOf(r.fallback);
     if (r.cache !== undefined) {
       const cache: CacheConfig = {
         system: r.cache.system ?? true,
@@ -150,6 +137,22 @@ function withDefaults(raw: RawConfig): AgentConfig {
       disabled: raw.components?.disabled ?? [],
     },
   };
+}
+
+/** What a role and its fallback have alike: the provider, the model and its settings. */
+function targetOf(raw: {
+  provider: FallbackConfig["provider"];
+  model_id: string;
+  max_tokens?: number | undefined;
+  params?: Partial<Record<keyof RoleParams, unknown>> | undefined;
+}): FallbackConfig {
+  const target: FallbackConfig = {
+    provider: raw.provider,
+    model_id: raw.model_id,
+    params: paramsOf(raw.params),
+  };
+  if (raw.max_tokens !== undefined) target.max_tokens = raw.max_tokens;
+  return target;
 }
 
 function paramsOf(raw: Partial<Record<keyof RoleParams, unknown>> | undefined): RoleParams {

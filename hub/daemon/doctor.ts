@@ -6,6 +6,7 @@
 import type { CheckResult, DoctorContext } from "../doctor/types.ts";
 import { fetchControl } from "../control/mod.ts";
 import { catalogue } from "../i18n.ts";
+import { DEFAULT_HUB_PORT } from "../config/defaults.ts";
 
 const t = catalogue({
   running: "running (pid {pid}) on 127.0.0.1:{port}",
@@ -17,7 +18,7 @@ const t = catalogue({
 
 /** `ok hub: running (pid N) ...` or `info hub: no hub answers ...`. */
 export async function hubCheck(d: DoctorContext): Promise<CheckResult[]> {
-  const port = d.config?.hub.port ?? 8790;
+  const port = d.config?.hub.port ?? DEFAULT_HUB_PORT;
   const health = await fetchControl(port, "/health", { timeoutMs: 1000 });
   if (health === undefined || health.ok !== true) {
     return [{ name: "hub", status: "info", detail: t(d.lang, "none", { port }) }];

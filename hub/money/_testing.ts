@@ -1,5 +1,6 @@
 // Shared helpers for this folder's tests.
 import type { AgentConfig, RoleConfig } from "../config/types.ts";
+import { DEFAULT_HUB_PORT } from "../config/defaults.ts";
 import { type CallRecord, Ledger } from "./ledger.ts";
 
 /** An Istanbul wall-clock time as epoch ms. */
@@ -37,7 +38,7 @@ export function configWith(roles: Record<string, RoleConfig>): AgentConfig {
     ui: {},
     sessions: { backend: "file" },
     messenger: { allowed_chat_ids: [] },
-    hub: { port: 8790 },
+    hub: { port: DEFAULT_HUB_PORT },
     net: {
       auto_reply: true,
       max_hops: 3,

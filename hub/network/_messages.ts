@@ -3,7 +3,7 @@ import { catalogue, type Translator } from "../i18n.ts";
 const EN = {
   own_address: "{address} is this agent's own address.",
   no_pending: "There is no pending request from {address}.",
-  too_long: "The message is longer than 8000 characters.",
+  too_long: "The message is longer than {max} characters.",
   empty: "The message is empty.",
   not_accepted: "{address} is not an accepted contact.",
   bad_address: "'{address}' is not an agent address.",
@@ -18,7 +18,7 @@ const EN = {
 export const t: Translator<keyof typeof EN> = catalogue(EN, {
   own_address: "{address} bu ajanın kendi adresi.",
   no_pending: "{address} adresinden bekleyen bir istek yok.",
-  too_long: "Mesaj 8000 karakterden uzun.",
+  too_long: "Mesaj {max} karakterden uzun.",
   empty: "Mesaj boş.",
   not_accepted: "{address} kabul edilmiş bir kişi değil.",
   bad_address: "'{address}' bir ajan adresi değil.",

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { readJsonLines, writeFileAtomic } from "../atomic_file.ts";
 
 /** One network event. */
 export interface NetEvent {
@@ -35,7 +36,6 @@ export async function appendNetEvent(netDir: string, event: NetEvent): Promise<v
   await Deno.writeTextFile(file, JSON.stringify(event) + "\n", { append: true, mode: 0o600 });
   const all = await readNetEvents(netDir);
   if (all.length > EVENTS_MAX + 50) {
-    const { writeFileAtomic } = await import("../atomic_file.ts");
     await writeFileAtomic(
       file,
       all.slice(-EVENTS_MAX).map((e) => JSON.stringify(e) + "\n").join(""),
@@ -45,20 +45,8 @@ export async function appendNetEvent(netDir: string, event: NetEvent): Promise<v
 
 /** Events newer than `afterSec` (Unix seconds), oldest first; a torn line is skipped. */
 export async function readNetEvents(netDir: string, afterSec = 0): Promise<NetEvent[]> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(eventsFile(netDir));
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return [];
-    throw error;
-  }
-  const out: NetEvent[] = [];
-  for (const line of text.split("\n")) {
-    if (line.trim() === "") continue;
-    try {
-      const event = JSON.parse(line) as NetEvent;
-      if (typeof event.ts === "number" && event.ts > afterSec) out.push(event);
-    } catch { /* a half-written line */ }
-  }
-  return out;
+  const lines = await readJsonLines(eventsFile(netDir)) ?? [];
+  return lines.filter((event): event is NetEvent =>
+    typeof (event as NetEvent | null)?.ts === "number" && (event as NetEvent).ts > afterSec
+  );
 }

@@ -19,6 +19,7 @@ import {
 import type { Contact } from "./store/mod.ts";
 import type { NetNode } from "./node.ts";
 import { appendNetEvent } from "./events.ts";
+import { oneLine } from "../text.ts";
 import type { Update } from "./spine_client.ts";
 import { noPublicSubLine, subRole, type TurnAnswerer } from "./turn_types.ts";
 
@@ -274,7 +275,7 @@ async function tellOwner(deps: HandleDeps, address: string, name: string, text: 
   const { node } = deps;
   node.logger.warn(
     `network: contact request from ${name} (${address})${
-      text ? `: ${oneLine(text, 200)}` : ""
+      text ? `: ${oneLine(text, { max: 200 })}` : ""
     }; accept with 'agent net accept ${address}'`,
   );
   try {
@@ -283,7 +284,7 @@ async function tellOwner(deps: HandleDeps, address: string, name: string, text: 
       type: "net.contact_request",
       address,
       name,
-      text: oneLine(text, 1000),
+      text: oneLine(text, { max: 1000 }),
     });
   } catch (error) {
     node.logger.warn(`network: cannot record the event: ${errorMessage(error)}`);
@@ -331,8 +332,4 @@ function cleanName(name: string, fallback: string): string {
   const clean = Array.from(name.replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim())
     .slice(0, 80).join("");
   return clean === "" ? fallback : clean;
-}
-
-function oneLine(text: string, max: number): string {
-  return Array.from(text.replace(/\s+/g, " ").trim()).slice(0, max).join("");
 }

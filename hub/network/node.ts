@@ -255,7 +255,7 @@ export class NetNode {
   async send(address: string, text: string, sub?: string): Promise<{ id: string }> {
     checkAddress(address);
     if (Array.from(text).length > MESSAGE_TEXT_MAX) {
-      throw new NetUsageError("too_long");
+      throw new NetUsageError("too_long", { max: String(MESSAGE_TEXT_MAX) });
     }
     if (text.trim() === "") throw new NetUsageError("empty");
     const contact = await this.state.contact(address);

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { writeFileAtomic } from "../atomic_file.ts";
+import { readJsonLines, writeFileAtomic } from "../atomic_file.ts";
 import {
   type CreateOutcome,
   implicitSessionData,
@@ -187,21 +187,7 @@ export class FileSessionStore implements SessionStore {
   }
 
   async listEvents(sessionId: string): Promise<unknown[]> {
-    let text: string;
-    try {
-      text = await Deno.readTextFile(`${this.#sessionDir(sessionId)}/events.jsonl`);
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return [];
-      throw error;
-    }
-    const out: unknown[] = [];
-    for (const line of text.split("\n")) {
-      if (line.trim() === "") continue;
-      try {
-        out.push(JSON.parse(line));
-      } catch { /* a line cut short by a crash */ }
-    }
-    return out;
+    return await readJsonLines(`${this.#sessionDir(sessionId)}/events.jsonl`) ?? [];
   }
 
   #iso(): string {

@@ -54,6 +54,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "version.ts",
         "base.ts",
         "user_error.ts",
+        "text.ts",
       ],
     },
     {

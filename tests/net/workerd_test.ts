@@ -3,40 +3,27 @@
 
 import assert from "node:assert/strict";
 import { Miniflare } from "miniflare";
+import { bundleWorker } from "@agent/kit";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
-async function bundleWorker(): Promise<string> {
+async function bundleNetWorker(): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "agent-net-worker-" });
-  const output = `${dir}/worker.js`;
-  const result = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "bundle",
-      "--quiet",
-      "--platform",
-      "browser",
-      "--format",
-      "esm",
-      "--output",
-      output,
-      "tests/net/_worker.ts",
-    ],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  if (!result.success) throw new Error(new TextDecoder().decode(result.stderr));
-  const script = await Deno.readTextFile(output);
-  await Deno.remove(dir, { recursive: true });
-  return script;
+  try {
+    return await bundleWorker(
+      new URL("./_worker.ts", import.meta.url).pathname,
+      `${dir}/worker.js`,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 }
 
 Deno.test("net/ runs inside workerd and reproduces the vectors", async () => {
   Deno.env.set("CLOUDFLARE_CF_FETCH_ENABLED", "false");
   const mf = new Miniflare({
     modules: true,
-    script: await bundleWorker(),
+    script: await bundleNetWorker(),
     compatibilityDate: "2026-04-20",
     cf: false,
   });

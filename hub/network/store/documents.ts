@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { readJsonTolerant, writeFileAtomic } from "../../atomic_file.ts";
+import { readJsonLines, readJsonTolerant, writeFileAtomic } from "../../atomic_file.ts";
 
 /** The documents of the network store (spine state keys are `net.<name>`). */
 export type DocumentName =
@@ -139,7 +139,6 @@ export class FileDocuments implements NetDocuments {
   }
 }
 
-/** Reads a JSON-lines file, skipping a torn last line or any unparsable one. */
 /** The suffix of a document that could not be parsed, kept aside. */
 export const UNREADABLE_SUFFIX = ".unreadable";
 
@@ -154,22 +153,4 @@ async function keepUnreadable(file: string): Promise<void> {
     if (!info.isFile || info.size === 0) return;
     await Deno.rename(file, `${file}${UNREADABLE_SUFFIX}-${Date.now()}`);
   } catch { /* gone already, or another reader moved it */ }
-}
-
-async function readJsonLines(file: string): Promise<unknown[] | undefined> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(file);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
-  const out: unknown[] = [];
-  for (const line of text.split("\n")) {
-    if (line.trim() === "") continue;
-    try {
-      out.push(JSON.parse(line));
-    } catch { /* a half-written line from a crash */ }
-  }
-  return out;
 }
