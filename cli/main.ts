@@ -68,13 +68,16 @@ function flagKey(flag: string): string {
   return flag.replace(/^--?/, "").replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
-if (import.meta.main) {
+/**
+ * Runs `agent` with the process's arguments and exits with its code. Whatever escapes
+ * the commands (a module that failed to load, say) is one line, never a stack trace.
+ */
+export async function exitWithMain(): Promise<never> {
   let code: number;
   try {
     code = await main(Deno.args);
   } catch (error) {
-    // Whatever escaped the commands (a module that failed to load, say): one line,
-    // never a stack trace.
+    // Kept inline: the entry point loads nothing it does not need.
     const detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
     try {
       Deno.stderr.writeSync(new TextEncoder().encode(`agent failed: ${detail}\n`));
@@ -83,3 +86,5 @@ if (import.meta.main) {
   }
   Deno.exit(code);
 }
+
+if (import.meta.main) await exitWithMain();

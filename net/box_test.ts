@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertRejects } from "./_test_assert.ts";
+import assert from "node:assert/strict";
 import { b64uDecode, b64uEncode } from "./b64u.ts";
 import { type BoxHeader, openBox, OpenError, sealBox } from "./box.ts";
 import type { Box } from "./envelope.ts";
@@ -21,12 +21,12 @@ function flip(text: string, index: number): string {
 
 Deno.test("sealBox() and openBox() round-trip every kind", async () => {
   const message = await sealBox({ text: "merhaba 😀", sub: "chef" }, HEADER, bob.boxKey);
-  assertEquals(await openBox(message, HEADER, bob), { text: "merhaba 😀", sub: "chef" });
+  assert.deepEqual(await openBox(message, HEADER, bob), { text: "merhaba 😀", sub: "chef" });
   const request = { ...HEADER, kind: "contact_request" as const };
   const boxed = await sealBox({ name: "Alice", text: "" }, request, bob.boxKeyBytes);
-  assertEquals(await openBox(boxed, request, bob), { name: "Alice", text: "" });
+  assert.deepEqual(await openBox(boxed, request, bob), { name: "Alice", text: "" });
   const accept = { ...HEADER, kind: "contact_accept" as const };
-  assertEquals(await openBox(await sealBox({ name: "A" }, accept, bob.boxKey), accept, bob), {
+  assert.deepEqual(await openBox(await sealBox({ name: "A" }, accept, bob.boxKey), accept, bob), {
     name: "A",
   });
 });
@@ -34,10 +34,10 @@ Deno.test("sealBox() and openBox() round-trip every kind", async () => {
 Deno.test("sealBox() uses a fresh ephemeral key and nonce per call", async () => {
   const a = await sealBox({ text: "same" }, HEADER, bob.boxKey);
   const b = await sealBox({ text: "same" }, HEADER, bob.boxKey);
-  assert(a.epk !== b.epk && a.nonce !== b.nonce && a.ct !== b.ct);
-  assertEquals(b64uDecode(a.epk).length, 32);
-  assertEquals(b64uDecode(a.nonce).length, 12);
-  assertEquals(b64uDecode(a.ct).length, JSON.stringify({ text: "same" }).length + 16);
+  assert.ok(a.epk !== b.epk && a.nonce !== b.nonce && a.ct !== b.ct);
+  assert.deepEqual(b64uDecode(a.epk).length, 32);
+  assert.deepEqual(b64uDecode(a.nonce).length, 12);
+  assert.deepEqual(b64uDecode(a.ct).length, JSON.stringify({ text: "same" }).length + 16);
 });
 
 Deno.test("openBox() rejects wrong associated data", async () => {
@@ -50,7 +50,10 @@ Deno.test("openBox() rejects wrong associated data", async () => {
       { ...HEADER, to: "carol.example" },
     ]
   ) {
-    await assertRejects(() => openBox(box, header, bob), OpenError, "does not authenticate");
+    await assert.rejects(
+      () => openBox(box, header, bob),
+      (e: unknown) => e instanceof OpenError && e.message.includes("does not authenticate"),
+    );
   }
 });
 
@@ -61,15 +64,18 @@ Deno.test("openBox() rejects a tampered ciphertext, nonce or ephemeral key", asy
       nonce: flip(box.nonce, 3),
     }, { epk: flip(box.epk, 5) }]
   ) {
-    await assertRejects(() => openBox({ ...box, ...changed }, HEADER, bob), OpenError);
+    await assert.rejects(() => openBox({ ...box, ...changed }, HEADER, bob), OpenError);
   }
 });
 
 Deno.test("openBox() rejects a box sealed for another key", async () => {
   const carol = await generateIdentity();
   const box = await sealBox({ text: "hi" }, HEADER, carol.boxKey);
-  await assertRejects(() => openBox(box, HEADER, bob), OpenError, "does not authenticate");
-  assertEquals(await openBox(box, HEADER, carol), { text: "hi" });
+  await assert.rejects(
+    () => openBox(box, HEADER, bob),
+    (e: unknown) => e instanceof OpenError && e.message.includes("does not authenticate"),
+  );
+  assert.deepEqual(await openBox(box, HEADER, carol), { text: "hi" });
 });
 
 Deno.test("openBox() rejects short and malformed input", async () => {
@@ -84,8 +90,8 @@ Deno.test("openBox() rejects short and malformed input", async () => {
     { ...box, epk: b64uEncode(new Uint8Array(31)) },
     { ...box, epk: 5 as unknown as string },
   ];
-  for (const b of bad) await assertRejects(() => openBox(b, HEADER, bob), OpenError);
-  await assertRejects(() => openBox(null as unknown as Box, HEADER, bob), OpenError);
+  for (const b of bad) await assert.rejects(() => openBox(b, HEADER, bob), OpenError);
+  await assert.rejects(() => openBox(null as unknown as Box, HEADER, bob), OpenError);
 });
 
 Deno.test("openBox() rejects low-order ephemeral keys (all-zero shared secret)", async () => {
@@ -93,15 +99,14 @@ Deno.test("openBox() rejects low-order ephemeral keys (all-zero shared secret)",
   const one = new Uint8Array(32);
   one[0] = 1;
   for (const epk of [new Uint8Array(32), one]) {
-    const err = await assertRejects(
+    await assert.rejects(
       () => openBox({ ...box, epk: b64uEncode(epk) }, HEADER, bob),
-      OpenError,
-      "ephemeral key is unusable",
+      (e: unknown) =>
+        e instanceof OpenError && e.name === "OpenError" && e.cause !== undefined &&
+        e.message.includes("ephemeral key is unusable"),
     );
-    assertEquals(err.name, "OpenError");
-    assert(err.cause !== undefined);
   }
-  await assertRejects(() => sealBox({ text: "hi" }, HEADER, new Uint8Array(32)), TypeError);
+  await assert.rejects(() => sealBox({ text: "hi" }, HEADER, new Uint8Array(32)), TypeError);
 });
 
 Deno.test("openBox() treats content that breaks its schema as unopenable", async () => {
@@ -116,19 +121,22 @@ Deno.test("openBox() treats content that breaks its schema as unopenable", async
   ];
   for (const [content, header, detail] of cases) {
     const box = await sealRaw(content, header);
-    await assertRejects(() => openBox(box, header, bob), OpenError, detail);
+    await assert.rejects(
+      () => openBox(box, header, bob),
+      (e: unknown) => e instanceof OpenError && e.message.includes(detail),
+    );
   }
   const none = await sealRaw({ text: "hi", sub: null, more: 1 }, HEADER);
-  assertEquals(await openBox(none, HEADER, bob), { text: "hi" });
-  assertEquals(await openBox(await sealRaw({ text: "😀".repeat(8000) }, HEADER), HEADER, bob), {
+  assert.deepEqual(await openBox(none, HEADER, bob), { text: "hi" });
+  assert.deepEqual(await openBox(await sealRaw({ text: "😀".repeat(8000) }, HEADER), HEADER, bob), {
     text: "😀".repeat(8000),
   });
 });
 
 Deno.test("sealBox() refuses content its receiver could not open", async () => {
-  await assertRejects(() => sealBox({ text: "hi", sub: "Bad" }, HEADER, bob.boxKey), TypeError);
-  await assertRejects(() => sealBox({ text: "x".repeat(8001) }, HEADER, bob.boxKey), RangeError);
-  await assertRejects(() => sealBox({ text: "hi" }, HEADER, "AAAA"), TypeError);
+  await assert.rejects(() => sealBox({ text: "hi", sub: "Bad" }, HEADER, bob.boxKey), TypeError);
+  await assert.rejects(() => sealBox({ text: "x".repeat(8001) }, HEADER, bob.boxKey), RangeError);
+  await assert.rejects(() => sealBox({ text: "hi" }, HEADER, "AAAA"), TypeError);
 });
 
 // Seals arbitrary JSON the way sealBox() does, bypassing its schema check.

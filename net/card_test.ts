@@ -1,4 +1,4 @@
-import { assertEquals, assertThrows } from "./_test_assert.ts";
+import assert from "node:assert/strict";
 import { buildCard, isCardName, parseCard, parseCardInput, senderSignKey } from "./card.ts";
 
 const KEY = "A".repeat(43);
@@ -13,50 +13,74 @@ const CARD = {
 };
 
 Deno.test("parseCard() accepts a served card and drops unknown keys", () => {
-  assertEquals(parseCard({ ...CARD, extra: true }, "bob.example"), CARD);
-  assertEquals(
+  assert.deepEqual(parseCard({ ...CARD, extra: true }, "bob.example"), CARD);
+  assert.deepEqual(
     parseCard(buildCard({ name: "Bob", sign_key: KEY, box_key: KEY }, "bob.example", "0.1.0")),
     CARD,
   );
 });
 
 Deno.test("parseCard() rejects wrong versions, addresses, names and keys", () => {
-  assertThrows(() => parseCard(null), TypeError);
-  assertThrows(() => parseCard({ ...CARD, v: 2 }), TypeError, "'v'");
-  assertThrows(() => parseCard(CARD, "eve.example"), TypeError, "'address'");
-  assertThrows(() => parseCard({ ...CARD, address: "Bob.example" }), TypeError, "'address'");
-  assertThrows(() => parseCard({ ...CARD, name: "" }), TypeError, "'name'");
-  assertThrows(() => parseCard({ ...CARD, name: "n".repeat(81) }), TypeError, "'name'");
-  assertThrows(() => parseCard({ ...CARD, sign_key: "AAAA" }), TypeError, "'sign_key'");
-  assertThrows(() => parseCard({ ...CARD, box_key: KEY + "A" }), TypeError, "'box_key'");
-  assertThrows(() => parseCard({ ...CARD, inbox: 1 }), TypeError, "'inbox'");
+  assert.throws(() => parseCard(null), TypeError);
+  assert.throws(
+    () => parseCard({ ...CARD, v: 2 }),
+    (e: unknown) => e instanceof TypeError && e.message.includes("'v'"),
+  );
+  assert.throws(
+    () => parseCard(CARD, "eve.example"),
+    (e: unknown) => e instanceof TypeError && e.message.includes("'address'"),
+  );
+  assert.throws(
+    () => parseCard({ ...CARD, address: "Bob.example" }),
+    (e: unknown) => e instanceof TypeError && e.message.includes("'address'"),
+  );
+  assert.throws(
+    () => parseCard({ ...CARD, name: "" }),
+    (e: unknown) => e instanceof TypeError && e.message.includes("'name'"),
+  );
+  assert.throws(
+    () => parseCard({ ...CARD, name: "n".repeat(81) }),
+    (e: unknown) => e instanceof TypeError && e.message.includes("'name'"),
+  );
+  assert.throws(
+    () => parseCard({ ...CARD, sign_key: "AAAA" }),
+    (e: unknown) => e instanceof TypeError && e.message.includes("'sign_key'"),
+  );
+  assert.throws(
+    () => parseCard({ ...CARD, box_key: KEY + "A" }),
+    (e: unknown) => e instanceof TypeError && e.message.includes("'box_key'"),
+  );
+  assert.throws(
+    () => parseCard({ ...CARD, inbox: 1 }),
+    (e: unknown) => e instanceof TypeError && e.message.includes("'inbox'"),
+  );
 });
 
 Deno.test("isCardName() counts characters, not UTF-16 units", () => {
-  assertEquals(isCardName("😀".repeat(80)), true);
-  assertEquals(isCardName("😀".repeat(81)), false);
-  assertEquals(isCardName(7), false);
+  assert.deepEqual(isCardName("😀".repeat(80)), true);
+  assert.deepEqual(isCardName("😀".repeat(81)), false);
+  assert.deepEqual(isCardName(7), false);
 });
 
 Deno.test("parseCardInput() checks the PUT /hub/card body", () => {
-  assertEquals(parseCardInput({ name: "Bob", sign_key: KEY, box_key: KEY, v: 9 }), {
+  assert.deepEqual(parseCardInput({ name: "Bob", sign_key: KEY, box_key: KEY, v: 9 }), {
     name: "Bob",
     sign_key: KEY,
     box_key: KEY,
   });
-  assertThrows(() => parseCardInput({ name: "", sign_key: KEY, box_key: KEY }), TypeError);
-  assertThrows(
+  assert.throws(() => parseCardInput({ name: "", sign_key: KEY, box_key: KEY }), TypeError);
+  assert.throws(
     () => parseCardInput({ name: "B", sign_key: "+" + KEY.slice(1), box_key: KEY }),
     TypeError,
   );
 });
 
 Deno.test("senderSignKey() applies only the inbox's card checks", () => {
-  assertEquals(
+  assert.deepEqual(
     senderSignKey({ v: 1, address: "bob.example", sign_key: KEY }, "bob.example")?.length,
     32,
   );
-  assertEquals(senderSignKey({ ...CARD, v: "1" }, "bob.example"), undefined);
-  assertEquals(senderSignKey(CARD, "eve.example"), undefined);
-  assertEquals(senderSignKey({ ...CARD, sign_key: "AAAA" }, "bob.example"), undefined);
+  assert.deepEqual(senderSignKey({ ...CARD, v: "1" }, "bob.example"), undefined);
+  assert.deepEqual(senderSignKey(CARD, "eve.example"), undefined);
+  assert.deepEqual(senderSignKey({ ...CARD, sign_key: "AAAA" }, "bob.example"), undefined);
 });

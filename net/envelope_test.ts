@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertRejects } from "./_test_assert.ts";
+import assert from "node:assert/strict";
 import { b64uDecode, b64uEncode } from "./b64u.ts";
 import {
   deriveEnvelopeId,
@@ -37,13 +37,13 @@ function detailOf(value: unknown): string {
 Deno.test("signEnvelope() output verifies and parses back", async () => {
   const me = await generateIdentity();
   const wire = await signEnvelope(PAYLOAD, me);
-  assert(await verifyEnvelope(wire, me.signKey));
-  assert(await verifyEnvelope(wire, me.signKeyBytes));
+  assert.ok(await verifyEnvelope(wire, me.signKey));
+  assert.ok(await verifyEnvelope(wire, me.signKeyBytes));
   const parsed = parseWireEnvelope({ ...wire, extra: 1 });
-  assert(parsed.ok);
-  assertEquals(parsed.wire, wire);
-  assertEquals(parsed.payload, PAYLOAD);
-  assertEquals(parsed.payloadBytes, b64uDecode(wire.payload));
+  assert.ok(parsed.ok);
+  assert.deepEqual(parsed.wire, wire);
+  assert.deepEqual(parsed.payload, PAYLOAD);
+  assert.deepEqual(parsed.payloadBytes, b64uDecode(wire.payload));
 });
 
 Deno.test("verifyEnvelope() signs the prefixed bytes exactly", async () => {
@@ -51,10 +51,10 @@ Deno.test("verifyEnvelope() signs the prefixed bytes exactly", async () => {
   const bytes = new TextEncoder().encode(JSON.stringify(PAYLOAD));
   const prefixed = new Uint8Array([...new TextEncoder().encode("agent-net/1\n"), ...bytes]);
   const sig = new Uint8Array(await crypto.subtle.sign("Ed25519", me.signPrivateKey, prefixed));
-  assert(await verifyEnvelope({ payload: b64uEncode(bytes), sig: b64uEncode(sig) }, me.signKey));
+  assert.ok(await verifyEnvelope({ payload: b64uEncode(bytes), sig: b64uEncode(sig) }, me.signKey));
   // Without the domain prefix the same key's signature is not valid.
   const bare = new Uint8Array(await crypto.subtle.sign("Ed25519", me.signPrivateKey, bytes));
-  assertEquals(
+  assert.deepEqual(
     await verifyEnvelope({ payload: b64uEncode(bytes), sig: b64uEncode(bare) }, me.signKey),
     false,
   );
@@ -64,41 +64,41 @@ Deno.test("verifyEnvelope() is false for tampering, other keys and malformed inp
   const me = await generateIdentity();
   const other = await generateIdentity();
   const wire = await signEnvelope(PAYLOAD, me);
-  assertEquals(await verifyEnvelope(wire, other.signKey), false);
+  assert.deepEqual(await verifyEnvelope(wire, other.signKey), false);
   const tampered = wireOf({ ...PAYLOAD, hops: 1 }, wire.sig);
-  assertEquals(await verifyEnvelope(tampered, me.signKey), false);
+  assert.deepEqual(await verifyEnvelope(tampered, me.signKey), false);
   const sig = b64uDecode(wire.sig);
-  assertEquals(
+  assert.deepEqual(
     await verifyEnvelope({ ...wire, sig: b64uEncode(sig.subarray(0, 63)) }, me.signKey),
     false,
   );
-  assertEquals(
+  assert.deepEqual(
     await verifyEnvelope({ ...wire, sig: b64uEncode(new Uint8Array([...sig, 0])) }, me.signKey),
     false,
   );
-  assertEquals(await verifyEnvelope({ ...wire, sig: "" }, me.signKey), false);
-  assertEquals(await verifyEnvelope({ ...wire, sig: "+" }, me.signKey), false);
-  assertEquals(await verifyEnvelope(wire, "AAAA"), false);
-  assertEquals(await verifyEnvelope(wire, "not b64u!"), false);
-  assertEquals(await verifyEnvelope(wire, new Uint8Array(31)), false);
+  assert.deepEqual(await verifyEnvelope({ ...wire, sig: "" }, me.signKey), false);
+  assert.deepEqual(await verifyEnvelope({ ...wire, sig: "+" }, me.signKey), false);
+  assert.deepEqual(await verifyEnvelope(wire, "AAAA"), false);
+  assert.deepEqual(await verifyEnvelope(wire, "not b64u!"), false);
+  assert.deepEqual(await verifyEnvelope(wire, new Uint8Array(31)), false);
 });
 
 Deno.test("parseWireEnvelope() names the first bad field", () => {
-  assertEquals(detailOf(null), "the body must be a JSON object");
-  assertEquals(detailOf([]), "the body must be a JSON object");
-  assertEquals(detailOf({ sig: "AA" }), "'payload' is missing");
-  assertEquals(detailOf({ payload: 1, sig: "AA" }), "'payload' must be a string");
-  assertEquals(detailOf({ payload: "AA" }), "'sig' is missing");
-  assertEquals(detailOf({ payload: "AA", sig: null }), "'sig' must be a string");
-  assertEquals(detailOf({ payload: "A+", sig: "AA" }), "'payload' is not valid base64url");
-  assertEquals(detailOf({ ...wireOf(PAYLOAD), sig: "A" }), "'sig' is not valid base64url");
-  assertEquals(
+  assert.deepEqual(detailOf(null), "the body must be a JSON object");
+  assert.deepEqual(detailOf([]), "the body must be a JSON object");
+  assert.deepEqual(detailOf({ sig: "AA" }), "'payload' is missing");
+  assert.deepEqual(detailOf({ payload: 1, sig: "AA" }), "'payload' must be a string");
+  assert.deepEqual(detailOf({ payload: "AA" }), "'sig' is missing");
+  assert.deepEqual(detailOf({ payload: "AA", sig: null }), "'sig' must be a string");
+  assert.deepEqual(detailOf({ payload: "A+", sig: "AA" }), "'payload' is not valid base64url");
+  assert.deepEqual(detailOf({ ...wireOf(PAYLOAD), sig: "A" }), "'sig' is not valid base64url");
+  assert.deepEqual(
     detailOf({ payload: b64uEncode(new Uint8Array([0xff])), sig: "AA" }),
     "the payload is not UTF-8 JSON",
   );
-  assertEquals(detailOf(wireOf([1])), "the payload must be a JSON object");
+  assert.deepEqual(detailOf(wireOf([1])), "the payload must be a JSON object");
   const { hops: _, ...noHops } = PAYLOAD;
-  assertEquals(detailOf(wireOf(noHops)), "the payload is missing 'hops'");
+  assert.deepEqual(detailOf(wireOf(noHops)), "the payload is missing 'hops'");
   const cases: [Partial<Record<keyof EnvelopePayload, unknown>>, string][] = [
     [{ v: 2 }, "payload 'v' must be 1"],
     [{ id: "short" }, "payload 'id' must match ^[A-Za-z0-9_-]{16,64}$"],
@@ -120,10 +120,10 @@ Deno.test("parseWireEnvelope() names the first bad field", () => {
     [{ box: "x" }, "payload 'box' must be an object with string 'epk', 'nonce' and 'ct'"],
   ];
   for (const [change, detail] of cases) {
-    assertEquals(detailOf(wireOf({ ...PAYLOAD, ...change })), detail, JSON.stringify(change));
+    assert.deepEqual(detailOf(wireOf({ ...PAYLOAD, ...change })), detail, JSON.stringify(change));
   }
   const text = parseWireEnvelopeText("{");
-  assertEquals(text.ok ? "" : text.detail, "the body is not JSON");
+  assert.deepEqual(text.ok ? "" : text.detail, "the body is not JSON");
 });
 
 Deno.test("parseWireEnvelope() accepts a reply with reply_to and padded b64u", () => {
@@ -133,20 +133,23 @@ Deno.test("parseWireEnvelope() accepts a reply with reply_to and padded b64u", (
     sig: "AA==",
   };
   const r = parseWireEnvelope(padded);
-  assert(r.ok);
-  assertEquals(r.payload.reply_to, "qrstuvwxyzABCDEF");
-  assertEquals(r.payload.hops, 3);
+  assert.ok(r.ok);
+  assert.deepEqual(r.payload.reply_to, "qrstuvwxyzABCDEF");
+  assert.deepEqual(r.payload.hops, 3);
 });
 
 Deno.test("signEnvelope() refuses a malformed payload", async () => {
   const me = await generateIdentity();
-  await assertRejects(() => signEnvelope({ ...PAYLOAD, id: "x" }, me), TypeError, "'id'");
+  await assert.rejects(
+    () => signEnvelope({ ...PAYLOAD, id: "x" }, me),
+    (e: unknown) => e instanceof TypeError && e.message.includes("'id'"),
+  );
 });
 
 Deno.test("newEnvelopeId() and deriveEnvelopeId() make valid ids", async () => {
-  assert(newEnvelopeId() !== newEnvelopeId());
+  assert.ok(newEnvelopeId() !== newEnvelopeId());
   const a = await deriveEnvelopeId(["reply", "x"]);
-  assertEquals(a, await deriveEnvelopeId(["reply", "x"]));
-  assert(a !== await deriveEnvelopeId(["reply", "y"]));
-  assert(/^[A-Za-z0-9_-]{22}$/.test(a));
+  assert.deepEqual(a, await deriveEnvelopeId(["reply", "x"]));
+  assert.ok(a !== await deriveEnvelopeId(["reply", "y"]));
+  assert.ok(/^[A-Za-z0-9_-]{22}$/.test(a));
 });

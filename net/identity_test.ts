@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertRejects } from "./_test_assert.ts";
+import assert from "node:assert/strict";
 import { b64uEncode } from "./b64u.ts";
 import {
   generateIdentity,
@@ -11,38 +11,53 @@ import {
 Deno.test("generateIdentity() makes distinct 32-byte keys", async () => {
   const a = await generateIdentity();
   const b = await generateIdentity();
-  assertEquals(a.signKeyBytes.length, 32);
-  assertEquals(a.boxKeyBytes.length, 32);
-  assertEquals(a.signKey, b64uEncode(a.signKeyBytes));
-  assert(a.signKey !== b.signKey && a.boxKey !== b.boxKey);
-  assertEquals(a.signPrivateKey.extractable, false);
-  assertEquals(a.boxPrivateKey.extractable, false);
+  assert.deepEqual(a.signKeyBytes.length, 32);
+  assert.deepEqual(a.boxKeyBytes.length, 32);
+  assert.deepEqual(a.signKey, b64uEncode(a.signKeyBytes));
+  assert.ok(a.signKey !== b.signKey && a.boxKey !== b.boxKey);
+  assert.deepEqual(a.signPrivateKey.extractable, false);
+  assert.deepEqual(a.boxPrivateKey.extractable, false);
 });
 
 Deno.test("identityToJson() and identityFromJson() round-trip", async () => {
   const a = await generateIdentity();
   const json = identityToJson(a);
-  assertEquals(Object.keys(json), ["v", "sign_seed", "box_seed"]);
+  assert.deepEqual(Object.keys(json), ["v", "sign_seed", "box_seed"]);
   const b = await identityFromJson(json);
   const c = await identityFromJson(JSON.stringify(json));
-  assertEquals(b.signKey, a.signKey);
-  assertEquals(c.boxKey, a.boxKey);
+  assert.deepEqual(b.signKey, a.signKey);
+  assert.deepEqual(c.boxKey, a.boxKey);
 });
 
 Deno.test("identityFromEnv() reads b64u JSON with or without padding", async () => {
   const a = await generateIdentity();
   const env = identityToEnv(a);
-  assertEquals((await identityFromEnv(env)).signKey, a.signKey);
+  assert.deepEqual((await identityFromEnv(env)).signKey, a.signKey);
   const padded = env + "=".repeat((4 - (env.length % 4)) % 4);
-  assertEquals((await identityFromEnv(padded)).boxKey, a.boxKey);
+  assert.deepEqual((await identityFromEnv(padded)).boxKey, a.boxKey);
 });
 
 Deno.test("identityFromJson() rejects bad shapes", async () => {
   const a = identityToJson(await generateIdentity());
-  await assertRejects(() => identityFromJson("{"), TypeError, "not JSON");
-  await assertRejects(() => identityFromJson([]), TypeError);
-  await assertRejects(() => identityFromJson({ ...a, v: 2 }), TypeError, "'v'");
-  await assertRejects(() => identityFromJson({ ...a, sign_seed: "AAAA" }), TypeError, "sign_seed");
-  await assertRejects(() => identityFromJson({ ...a, box_seed: 5 }), TypeError, "box_seed");
-  await assertRejects(() => identityFromEnv("not base64!"), TypeError, "AGENT_NET_IDENTITY");
+  await assert.rejects(
+    () => identityFromJson("{"),
+    (e: unknown) => e instanceof TypeError && e.message.includes("not JSON"),
+  );
+  await assert.rejects(() => identityFromJson([]), TypeError);
+  await assert.rejects(
+    () => identityFromJson({ ...a, v: 2 }),
+    (e: unknown) => e instanceof TypeError && e.message.includes("'v'"),
+  );
+  await assert.rejects(
+    () => identityFromJson({ ...a, sign_seed: "AAAA" }),
+    (e: unknown) => e instanceof TypeError && e.message.includes("sign_seed"),
+  );
+  await assert.rejects(
+    () => identityFromJson({ ...a, box_seed: 5 }),
+    (e: unknown) => e instanceof TypeError && e.message.includes("box_seed"),
+  );
+  await assert.rejects(
+    () => identityFromEnv("not base64!"),
+    (e: unknown) => e instanceof TypeError && e.message.includes("AGENT_NET_IDENTITY"),
+  );
 });

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "./_test_assert.ts";
+import assert from "node:assert/strict";
 import { b64uDecode, b64uEncode } from "./b64u.ts";
 import { sealBox } from "./box.ts";
 import { type EnvelopePayload, parseWireEnvelope, signEnvelope } from "./envelope.ts";
@@ -34,25 +34,25 @@ async function envelope(text: string, change: Partial<EnvelopePayload> = {}) {
 Deno.test("verifyAndOpen() returns the payload and plaintext of a good envelope", async () => {
   const parsed = await envelope("hello");
   const opened = await verifyAndOpen(parsed, alice.signKey, bob);
-  assert(opened.ok);
-  assertEquals(opened.plaintext, { text: "hello" });
-  assertEquals(opened.payload, parsed.payload);
+  assert.ok(opened.ok);
+  assert.deepEqual(opened.plaintext, { text: "hello" });
+  assert.deepEqual(opened.payload, parsed.payload);
 });
 
 Deno.test("verifyAndOpen() reports a bad signature before looking into the box", async () => {
   const parsed = await envelope("hello");
   const opened = await verifyAndOpen(parsed, bob.signKey, bob);
-  assertEquals(opened, { ok: false, reason: "bad_signature" });
+  assert.deepEqual(opened, { ok: false, reason: "bad_signature" });
   // A bad signature wins even when the box is also broken (no unhandled rejection).
   const broken = await envelope("x", { box: { epk: "AA", nonce: "AA", ct: "AA" } });
-  assertEquals(await verifyAndOpen(broken, bob.signKey, bob), {
+  assert.deepEqual(await verifyAndOpen(broken, bob.signKey, bob), {
     ok: false,
     reason: "bad_signature",
   });
   const sig = b64uDecode(parsed.wire.sig);
   sig[0]! ^= 1;
   const tampered = { ...parsed, wire: { ...parsed.wire, sig: b64uEncode(sig) } };
-  assertEquals(await verifyAndOpen(tampered, alice.signKey, bob), {
+  assert.deepEqual(await verifyAndOpen(tampered, alice.signKey, bob), {
     ok: false,
     reason: "bad_signature",
   });
@@ -61,12 +61,12 @@ Deno.test("verifyAndOpen() reports a bad signature before looking into the box",
 Deno.test("verifyAndOpen() reports a signed but unopenable box", async () => {
   const broken = await envelope("x", { box: { epk: "AA", nonce: "AA", ct: "AA" } });
   const opened = await verifyAndOpen(broken, alice.signKey, bob);
-  assert(!opened.ok && opened.reason === "unopenable");
-  assertEquals(opened.error.name, "OpenError");
+  assert.ok(!opened.ok && opened.reason === "unopenable");
+  assert.deepEqual(opened.error.name, "OpenError");
   const carol = await generateIdentity();
   const forBob = await envelope("for bob");
   const wrong = await verifyAndOpen(forBob, alice.signKey, carol);
-  assert(!wrong.ok && wrong.reason === "unopenable");
+  assert.ok(!wrong.ok && wrong.reason === "unopenable");
 });
 
 Deno.test("verifyAndOpenAll() keeps the input order", async () => {
@@ -78,7 +78,7 @@ Deno.test("verifyAndOpenAll() keeps the input order", async () => {
   );
   items[1] = { ...items[1]!, signKey: bob.signKey };
   const results = await verifyAndOpenAll(items, bob);
-  assertEquals(
+  assert.deepEqual(
     results.map((r) => (r.ok && "text" in r.plaintext ? r.plaintext.text : r.ok ? "" : r.reason)),
     [
       "one",

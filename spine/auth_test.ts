@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import assert from "node:assert/strict";
 import { requireBearer, timingSafeEqual } from "./auth.ts";
 import { HttpError } from "@agent/net";
 
@@ -8,28 +8,28 @@ function codeOf(authorization: string | undefined, token: string | undefined): s
     requireBearer(new Request("https://spine.example/hub/health", { headers }), token);
     return "ok";
   } catch (error) {
-    assert(error instanceof HttpError);
+    assert.ok(error instanceof HttpError);
     return `${error.status} ${error.code}`;
   }
 }
 
 Deno.test("timingSafeEqual() compares whole strings", () => {
-  assert(timingSafeEqual("secret", "secret"));
-  assert(!timingSafeEqual("secret", "secreT"));
-  assert(!timingSafeEqual("secret", "secret2"));
-  assert(!timingSafeEqual("", "x"));
-  assert(timingSafeEqual("", ""));
+  assert.ok(timingSafeEqual("secret", "secret"));
+  assert.ok(!timingSafeEqual("secret", "secreT"));
+  assert.ok(!timingSafeEqual("secret", "secret2"));
+  assert.ok(!timingSafeEqual("", "x"));
+  assert.ok(timingSafeEqual("", ""));
 });
 
 Deno.test("requireBearer() answers 503 not_configured without HUB_TOKEN", () => {
-  assertEquals(codeOf("Bearer x", undefined), "503 not_configured");
-  assertEquals(codeOf("Bearer x", ""), "503 not_configured");
+  assert.deepEqual(codeOf("Bearer x", undefined), "503 not_configured");
+  assert.deepEqual(codeOf("Bearer x", ""), "503 not_configured");
 });
 
 Deno.test("requireBearer() matches the scheme case-insensitively and the token exactly", () => {
-  assertEquals(codeOf("Bearer tok", "tok"), "ok");
-  assertEquals(codeOf("bearer tok", "tok"), "ok");
-  assertEquals(codeOf("BEARER  tok ", "tok"), "ok");
+  assert.deepEqual(codeOf("Bearer tok", "tok"), "ok");
+  assert.deepEqual(codeOf("bearer tok", "tok"), "ok");
+  assert.deepEqual(codeOf("BEARER  tok ", "tok"), "ok");
   for (
     const bad of [
       undefined,
@@ -44,6 +44,6 @@ Deno.test("requireBearer() matches the scheme case-insensitively and the token e
       "Bearer tok x",
     ]
   ) {
-    assertEquals(codeOf(bad, "tok"), "401 unauthorized", String(bad));
+    assert.deepEqual(codeOf(bad, "tok"), "401 unauthorized", String(bad));
   }
 });

@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import assert from "node:assert/strict";
 import type { KVNamespace } from "@cloudflare/workers-types/index.ts";
 import { b64uEncode } from "@agent/net";
 import { CardMemo, fetchSenderCard, senderCardKey } from "./card_fetch.ts";
@@ -64,17 +64,17 @@ function kv(options: { failGet?: boolean; failPut?: boolean } = {}) {
 }
 
 Deno.test("senderCardKey() needs v 1, the same address and a 32-byte sign_key", () => {
-  assertEquals(senderCardKey(card("a.example"), "a.example"), KEY);
-  assertEquals(senderCardKey(card("a.example", { v: 2 }), "a.example"), undefined);
-  assertEquals(senderCardKey(card("b.example"), "a.example"), undefined);
-  assertEquals(
+  assert.deepEqual(senderCardKey(card("a.example"), "a.example"), KEY);
+  assert.deepEqual(senderCardKey(card("a.example", { v: 2 }), "a.example"), undefined);
+  assert.deepEqual(senderCardKey(card("b.example"), "a.example"), undefined);
+  assert.deepEqual(
     senderCardKey(card("a.example", { sign_key: b64uEncode(KEY.slice(1)) }), "a.example"),
     undefined,
   );
-  assertEquals(senderCardKey(card("a.example", { sign_key: "%%" }), "a.example"), undefined);
-  assertEquals(senderCardKey(null, "a.example"), undefined);
+  assert.deepEqual(senderCardKey(card("a.example", { sign_key: "%%" }), "a.example"), undefined);
+  assert.deepEqual(senderCardKey(null, "a.example"), undefined);
   // Nothing else on the card matters to the inbox.
-  assertEquals(
+  assert.deepEqual(
     senderCardKey({ v: 1, address: "a.example", sign_key: b64uEncode(KEY) }, "a.example"),
     KEY,
   );
@@ -85,11 +85,11 @@ Deno.test("fetchSenderCard() fetches over http for loopback when allowed, then c
   try {
     const cache = kv();
     const first = await fetchSenderCard(server.address, { allowInsecure: true, cache });
-    assertEquals(first?.signKey, KEY);
-    assertEquals(cache.puts, [{ key: `peer:${server.address}`, ttl: 3_600 }]);
+    assert.deepEqual(first?.signKey, KEY);
+    assert.deepEqual(cache.puts, [{ key: `peer:${server.address}`, ttl: 3_600 }]);
     const second = await fetchSenderCard(server.address, { allowInsecure: true, cache });
-    assertEquals(second?.signKey, KEY);
-    assertEquals(server.hits, 1);
+    assert.deepEqual(second?.signKey, KEY);
+    assert.deepEqual(server.hits, 1);
   } finally {
     await server.stop();
   }
@@ -100,12 +100,12 @@ Deno.test("fetchSenderCard() treats a failing cache read as a miss and ignores a
   try {
     const cache = kv({ failGet: true, failPut: true });
     for (let i = 0; i < 2; i++) {
-      assertEquals(
+      assert.deepEqual(
         (await fetchSenderCard(server.address, { allowInsecure: true, cache }))?.signKey,
         KEY,
       );
     }
-    assertEquals(server.hits, 2);
+    assert.deepEqual(server.hits, 2);
   } finally {
     await server.stop();
   }
@@ -114,8 +114,8 @@ Deno.test("fetchSenderCard() treats a failing cache read as a miss and ignores a
 Deno.test("fetchSenderCard() never uses http without ALLOW_INSECURE_PEERS", async () => {
   const server = cardServer((address) => Response.json(card(address)));
   try {
-    assertEquals(await fetchSenderCard(server.address, { allowInsecure: false }), undefined);
-    assertEquals(server.hits, 0);
+    assert.deepEqual(await fetchSenderCard(server.address, { allowInsecure: false }), undefined);
+    assert.deepEqual(server.hits, 0);
   } finally {
     await server.stop();
   }
@@ -142,12 +142,12 @@ Deno.test("fetchSenderCard() counts a redirect, an error status, a large or bad 
     const server = cardServer(answer);
     try {
       const cache = kv();
-      assertEquals(
+      assert.deepEqual(
         await fetchSenderCard(server.address, { allowInsecure: true, cache }),
         undefined,
         `case ${i}`,
       );
-      assertEquals(cache.puts.length, 0);
+      assert.deepEqual(cache.puts.length, 0);
     } finally {
       await server.stop();
     }
@@ -161,11 +161,11 @@ Deno.test("fetchSenderCard() gives up after the timeout", async () => {
   });
   try {
     const started = performance.now();
-    assertEquals(
+    assert.deepEqual(
       await fetchSenderCard(server.address, { allowInsecure: true, timeoutMs: 100 }),
       undefined,
     );
-    assert(performance.now() - started < 350);
+    assert.ok(performance.now() - started < 350);
   } finally {
     await new Promise((r) => setTimeout(r, 450));
     await server.stop();
@@ -175,10 +175,10 @@ Deno.test("fetchSenderCard() gives up after the timeout", async () => {
 Deno.test("CardMemo keeps a key for a minute and drops the oldest when full", () => {
   const memo = new CardMemo(2);
   memo.set("a", KEY, 0);
-  assertEquals(memo.get("a", 59_999), KEY);
-  assertEquals(memo.get("a", 60_000), undefined);
+  assert.deepEqual(memo.get("a", 59_999), KEY);
+  assert.deepEqual(memo.get("a", 60_000), undefined);
   memo.set("a", KEY, 0);
   memo.set("b", KEY, 0);
   memo.set("c", KEY, 0);
-  assertEquals([memo.get("a", 1), memo.get("b", 1), memo.get("c", 1)], [undefined, KEY, KEY]);
+  assert.deepEqual([memo.get("a", 1), memo.get("b", 1), memo.get("c", 1)], [undefined, KEY, KEY]);
 });

@@ -1,21 +1,21 @@
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import assert from "node:assert/strict";
 import { insecurePeersAllowed, ownAddress, spineMode } from "./env.ts";
 import { fullCard, isCloudOnlyPath } from "./hub_api.ts";
 
 Deno.test("ownAddress() is ADDRESS when set, else the request host", () => {
   const url = new URL("http://127.0.0.1:8787/net/inbox");
-  assertEquals(ownAddress({ ADDRESS: "agent.example" }, url), "agent.example");
-  assertEquals(ownAddress({ ADDRESS: "" }, url), "127.0.0.1:8787");
-  assertEquals(ownAddress({}, new URL("https://Agent.Example/")), "agent.example");
+  assert.deepEqual(ownAddress({ ADDRESS: "agent.example" }, url), "agent.example");
+  assert.deepEqual(ownAddress({ ADDRESS: "" }, url), "127.0.0.1:8787");
+  assert.deepEqual(ownAddress({}, new URL("https://Agent.Example/")), "agent.example");
 });
 
 Deno.test("spineMode() is cloud only for AGENT_MODE=cloud", () => {
-  assertEquals(spineMode({ AGENT_MODE: "cloud" }), "cloud");
+  assert.deepEqual(spineMode({ AGENT_MODE: "cloud" }), "cloud");
   for (const value of [undefined, "", "local", "Cloud", "x"]) {
-    assertEquals(spineMode(value === undefined ? {} : { AGENT_MODE: value }), "local");
+    assert.deepEqual(spineMode(value === undefined ? {} : { AGENT_MODE: value }), "local");
   }
-  assertEquals(insecurePeersAllowed({ ALLOW_INSECURE_PEERS: "1" }), true);
-  assertEquals(insecurePeersAllowed({ ALLOW_INSECURE_PEERS: "true" }), false);
+  assert.deepEqual(insecurePeersAllowed({ ALLOW_INSECURE_PEERS: "1" }), true);
+  assert.deepEqual(insecurePeersAllowed({ ALLOW_INSECURE_PEERS: "true" }), false);
 });
 
 Deno.test("isCloudOnlyPath() names the state, files, sessions and brain routes", () => {
@@ -29,18 +29,24 @@ Deno.test("isCloudOnlyPath() names the state, files, sessions and brain routes",
       "/hub/brain",
     ]
   ) {
-    assertEquals(isCloudOnlyPath(p), true, p);
+    assert.deepEqual(isCloudOnlyPath(p), true, p);
   }
   for (const p of ["/hub/health", "/hub/card", "/hub/filesx", "/hub/brains", "/hub/updates"]) {
-    assertEquals(isCloudOnlyPath(p), false, p);
+    assert.deepEqual(isCloudOnlyPath(p), false, p);
   }
 });
 
 Deno.test("fullCard() adds address, inbox (scheme rule) and software", () => {
   const stored = { name: "A", sign_key: "k", box_key: "b" };
-  assertEquals(fullCard(stored, "127.0.0.1:8787", true).inbox, "http://127.0.0.1:8787/net/inbox");
-  assertEquals(fullCard(stored, "127.0.0.1:8787", false).inbox, "https://127.0.0.1:8787/net/inbox");
-  assertEquals(fullCard(stored, "agent.example", true), {
+  assert.deepEqual(
+    fullCard(stored, "127.0.0.1:8787", true).inbox,
+    "http://127.0.0.1:8787/net/inbox",
+  );
+  assert.deepEqual(
+    fullCard(stored, "127.0.0.1:8787", false).inbox,
+    "https://127.0.0.1:8787/net/inbox",
+  );
+  assert.deepEqual(fullCard(stored, "agent.example", true), {
     v: 1,
     address: "agent.example",
     name: "A",

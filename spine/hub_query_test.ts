@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
+import assert from "node:assert/strict";
 import { HttpError } from "@agent/net";
 import { parseAckBody, parseUpdatesQuery } from "./hub_query.ts";
 
@@ -6,8 +6,8 @@ const isBadRequest = (e: unknown) =>
   e instanceof HttpError && e.status === 400 && e.code === "bad_request";
 
 Deno.test("parseUpdatesQuery() applies the defaults", () => {
-  assertEquals(parseUpdatesQuery(new URLSearchParams("")), { after: 0, timeout: 0, limit: 50 });
-  assertEquals(parseUpdatesQuery(new URLSearchParams("after=7&timeout=25&limit=100&x=1")), {
+  assert.deepEqual(parseUpdatesQuery(new URLSearchParams("")), { after: 0, timeout: 0, limit: 50 });
+  assert.deepEqual(parseUpdatesQuery(new URLSearchParams("after=7&timeout=25&limit=100&x=1")), {
     after: 7,
     timeout: 25,
     limit: 100,
@@ -30,14 +30,14 @@ Deno.test("parseUpdatesQuery() rejects values out of range or not integers, neve
       "after=99999999999999999",
     ]
   ) {
-    throws(() => parseUpdatesQuery(new URLSearchParams(q)), isBadRequest, q);
+    assert.throws(() => parseUpdatesQuery(new URLSearchParams(q)), isBadRequest, q);
   }
 });
 
 Deno.test("parseAckBody() returns distinct seqs and rejects bad bodies", () => {
-  assertEquals(parseAckBody({ seqs: [3, 1, 3, 2, 1] }), [3, 1, 2]);
-  assertEquals(parseAckBody({ seqs: [] }), []);
-  assertEquals(parseAckBody({ seqs: Array(1_000).fill(4) }), [4]);
+  assert.deepEqual(parseAckBody({ seqs: [3, 1, 3, 2, 1] }), [3, 1, 2]);
+  assert.deepEqual(parseAckBody({ seqs: [] }), []);
+  assert.deepEqual(parseAckBody({ seqs: Array(1_000).fill(4) }), [4]);
   for (
     const body of [
       null,
@@ -50,6 +50,6 @@ Deno.test("parseAckBody() returns distinct seqs and rejects bad bodies", () => {
       { seqs: Array(1_001).fill(1) },
     ]
   ) {
-    throws(() => parseAckBody(body), isBadRequest, JSON.stringify(body));
+    assert.throws(() => parseAckBody(body), isBadRequest, JSON.stringify(body));
   }
 });

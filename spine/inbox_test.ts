@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import assert from "node:assert/strict";
 import type { RateLimit } from "@cloudflare/workers-types/index.ts";
 import {
   b64uEncode,
@@ -99,8 +99,11 @@ Deno.test("handleInbox() queues a good envelope, storing only payload and sig", 
   const payload = JSON.parse(
     new TextDecoder().decode(Uint8Array.fromBase64(w.payload, { alphabet: "base64url" })),
   );
-  assertEquals(await answer({ ...w, extra: true }, d), [202, { status: "queued", id: payload.id }]);
-  assertEquals(calls.stored, [{
+  assert.deepEqual(await answer({ ...w, extra: true }, d), [202, {
+    status: "queued",
+    id: payload.id,
+  }]);
+  assert.deepEqual(calls.stored, [{
     from: "peer.example",
     id: payload.id,
     ts: NOW,
@@ -125,9 +128,9 @@ Deno.test("handleInbox() does not read the body of a non-JSON request", async ()
   try {
     await handleInbox(request, deps(id).d);
   } catch (error) {
-    assertEquals((error as { code: string }).code, "unsupported_media_type");
+    assert.deepEqual((error as { code: string }).code, "unsupported_media_type");
   }
-  assertEquals(pulled, false);
+  assert.deepEqual(pulled, false);
 });
 
 Deno.test("handleInbox() keys the limits by client IP (/64) and sender; no header skips the IP limit", async () => {
@@ -137,15 +140,15 @@ Deno.test("handleInbox() keys the limits by client IP (/64) and sender; no heade
   const { d } = deps(id, { ipLimit: ip, senderLimit: sender });
   await answer(await wire(id), d, { "cf-connecting-ip": "2001:db8:5:6:7::8" });
   await answer(await wire(id), d);
-  assertEquals(ip.keys, ["ip:2001:db8:5:6::/64"]);
-  assertEquals(sender.keys, ["from:peer.example", "from:peer.example"]);
+  assert.deepEqual(ip.keys, ["ip:2001:db8:5:6::/64"]);
+  assert.deepEqual(sender.keys, ["from:peer.example", "from:peer.example"]);
 });
 
 Deno.test("handleInbox() checks its own address against the stored card without fetching", async () => {
   const id = await generateIdentity();
   const { d, calls } = deps(id, { ownCard: () => Promise.resolve({ signKey: id.signKeyBytes }) });
-  assertEquals((await answer(await wire(id, { from: ME }), d))[0], 202);
-  assertEquals(calls.cards, []);
+  assert.deepEqual((await answer(await wire(id, { from: ME }), d))[0], 202);
+  assert.deepEqual(calls.cards, []);
 });
 
 Deno.test("handleInbox() answers the Mailbox's verdicts", async () => {
@@ -158,7 +161,7 @@ Deno.test("handleInbox() answers the Mailbox's verdicts", async () => {
   ];
   for (const [result, status, code] of cases) {
     const [s, body] = await answer(w, deps(id, {}, result).d);
-    assertEquals([s, body.status ?? body.error], [status, code]);
+    assert.deepEqual([s, body.status ?? body.error], [status, code]);
   }
 });
 
@@ -233,6 +236,6 @@ Deno.test("handleInbox() runs the checks in the spec's order", async () => {
     bad_signature: 403,
   };
   for (const [name, run] of cases) {
-    assertEquals(await run(), [expected[name], name.split(" ")[0]], name);
+    assert.deepEqual(await run(), [expected[name], name.split(" ")[0]], name);
   }
 });

@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import assert from "node:assert/strict";
 import { controlHandler, type ControlSources } from "./handler.ts";
 
 /** A JSON body as a record: checked beside spine/, whose worker types make json() unknown. */
@@ -24,18 +24,18 @@ function sources(overrides: Partial<ControlSources> = {}): ControlSources {
 
 Deno.test("controlHandler() GET /status carries spend.roles, net and uptime", async () => {
   const res = await controlHandler(sources())(new Request("http://127.0.0.1:8790/status"));
-  assertEquals(res.status, 200);
+  assert.deepEqual(res.status, 200);
   const body = await json(res);
-  assertEquals(body.spend, { roles: { brain: { provider: "fake", spent_usd: 0.5 } } });
-  assertEquals(body.net, { configured: false, state: "idle" });
-  assertEquals(body.uptime_seconds, 65);
-  assertEquals(body.pid, 42);
-  assertEquals(body.heartbeat_at, "2026-01-01T00:01:03.000Z");
+  assert.deepEqual(body.spend, { roles: { brain: { provider: "fake", spent_usd: 0.5 } } });
+  assert.deepEqual(body.net, { configured: false, state: "idle" });
+  assert.deepEqual(body.uptime_seconds, 65);
+  assert.deepEqual(body.pid, 42);
+  assert.deepEqual(body.heartbeat_at, "2026-01-01T00:01:03.000Z");
 });
 
 Deno.test("controlHandler() GET /spend wraps the report in roles", async () => {
   const res = await controlHandler(sources())(new Request("http://localhost:8790/spend"));
-  assertEquals(await res.json(), { roles: { brain: { provider: "fake", spent_usd: 0.5 } } });
+  assert.deepEqual(await res.json(), { roles: { brain: { provider: "fake", spent_usd: 0.5 } } });
 });
 
 Deno.test("controlHandler() keeps /status useful when the ledger cannot be read", async () => {
@@ -45,10 +45,10 @@ Deno.test("controlHandler() keeps /status useful when the ledger cannot be read"
     },
   }));
   const status = await json(await handle(new Request("http://127.0.0.1:8790/status")));
-  assertEquals(status.spend, { roles: {}, error: "database is locked" });
+  assert.deepEqual(status.spend, { roles: {}, error: "database is locked" });
   const spend = await handle(new Request("http://127.0.0.1:8790/spend"));
-  assertEquals(spend.status, 500);
-  assertEquals(await spend.json(), { error: "ledger_unreadable" });
+  assert.deepEqual(spend.status, 500);
+  assert.deepEqual(await spend.json(), { error: "ledger_unreadable" });
 });
 
 Deno.test("controlHandler() refuses non-loopback hosts and foreign origins", async () => {
@@ -56,11 +56,11 @@ Deno.test("controlHandler() refuses non-loopback hosts and foreign origins", asy
   const rebound = await handle(
     new Request("http://127.0.0.1:8790/status", { headers: { host: "evil.example:8790" } }),
   );
-  assertEquals(rebound.status, 403);
+  assert.deepEqual(rebound.status, 403);
   const page = await handle(
     new Request("http://127.0.0.1:8790/status", { headers: { origin: "https://evil.example" } }),
   );
-  assertEquals(page.status, 403);
+  assert.deepEqual(page.status, 403);
   await page.body?.cancel();
   await rebound.body?.cancel();
 });
@@ -68,11 +68,11 @@ Deno.test("controlHandler() refuses non-loopback hosts and foreign origins", asy
 Deno.test("controlHandler() answers 404 and 405 with error bodies", async () => {
   const handle = controlHandler(sources());
   const missing = await handle(new Request("http://127.0.0.1:8790/nope"));
-  assertEquals([missing.status, await missing.json()], [404, { error: "not_found" }]);
+  assert.deepEqual([missing.status, await missing.json()], [404, { error: "not_found" }]);
   const post = await handle(new Request("http://127.0.0.1:8790/status", { method: "POST" }));
-  assertEquals(post.status, 405);
-  assertEquals(post.headers.get("allow"), "GET, HEAD");
-  assert((await json(post)).error === "method_not_allowed");
+  assert.deepEqual(post.status, 405);
+  assert.deepEqual(post.headers.get("allow"), "GET, HEAD");
+  assert.ok((await json(post)).error === "method_not_allowed");
 });
 
 Deno.test("controlHandler() GET /net/events passes 'after' to the event source", async () => {
@@ -84,9 +84,9 @@ Deno.test("controlHandler() GET /net/events passes 'after' to the event source",
     },
   }));
   const res = await handle(new Request("http://127.0.0.1:8790/net/events?after=4"));
-  assertEquals(await res.json(), { events: [{ ts: 5, type: "net.contact_request" }] });
-  assertEquals(seen, [4]);
+  assert.deepEqual(await res.json(), { events: [{ ts: 5, type: "net.contact_request" }] });
+  assert.deepEqual(seen, [4]);
   const bad = await handle(new Request("http://127.0.0.1:8790/net/events?after=x"));
-  assertEquals(bad.status, 400);
+  assert.deepEqual(bad.status, 400);
   await bad.body?.cancel();
 });

@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals, ok as assert, rejects } from "node:assert/strict";
+import assert from "node:assert/strict";
 import {
   installLaunchd,
   LaunchdError,
@@ -23,21 +23,21 @@ Deno.test("installLaunchd() writes the plist and reloads the job (idempotent)", 
   const home = await Deno.makeTempDir();
   const { run, calls } = recorder();
   const file = await installLaunchd(home, 501, "<plist/>", run);
-  assertEquals(file, plistFile(home));
-  assertEquals(await Deno.readTextFile(file), "<plist/>");
-  assertEquals(calls, [
+  assert.deepEqual(file, plistFile(home));
+  assert.deepEqual(await Deno.readTextFile(file), "<plist/>");
+  assert.deepEqual(calls, [
     "launchctl print gui/501",
     "launchctl bootout gui/501/agent.hub",
     `launchctl bootstrap gui/501 ${file}`,
   ]);
   await installLaunchd(home, 501, "<plist/>", run);
-  assertEquals(calls.length, 6);
+  assert.deepEqual(calls.length, 6);
 });
 
 Deno.test("installLaunchd() needs a graphical session", async () => {
   const home = await Deno.makeTempDir();
   const { run } = recorder({ print: 113 });
-  await rejects(
+  await assert.rejects(
     installLaunchd(home, 501, "<plist/>", run),
     (e) => e instanceof LaunchdError && e.key === "no_gui",
   );
@@ -47,7 +47,7 @@ Deno.test("uninstallLaunchd() unloads and removes the plist", async () => {
   const home = await Deno.makeTempDir();
   const { run } = recorder();
   await installLaunchd(home, 501, "<plist/>", run);
-  assert(await uninstallLaunchd(home, 501, run));
-  await rejects(Deno.stat(plistFile(home)));
-  assertEquals(await uninstallLaunchd(home, 501, recorder({ bootout: 3 }).run), false);
+  assert.ok(await uninstallLaunchd(home, 501, run));
+  await assert.rejects(Deno.stat(plistFile(home)));
+  assert.deepEqual(await uninstallLaunchd(home, 501, recorder({ bootout: 3 }).run), false);
 });

@@ -1,28 +1,28 @@
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import assert from "node:assert/strict";
 import { acquireLock, liveLock, readLock, releaseLock } from "./lock.ts";
 
 Deno.test("acquireLock() takes a free lock and refuses while its holder lives", async () => {
   const dir = await Deno.makeTempDir();
   const file = `${dir}/data/hub.lock`;
   const first = acquireLock(file, Deno.pid, Date.now());
-  assert(first.ok);
-  assertEquals(readLock(file)?.pid, Deno.pid);
+  assert.ok(first.ok);
+  assert.deepEqual(readLock(file)?.pid, Deno.pid);
   const second = acquireLock(file, 99999999, Date.now());
-  assert(!second.ok);
-  assertEquals(second.holder.pid, Deno.pid);
+  assert.ok(!second.ok);
+  assert.deepEqual(second.holder.pid, Deno.pid);
   releaseLock(file, Deno.pid);
-  assertEquals(readLock(file), undefined);
+  assert.deepEqual(readLock(file), undefined);
 });
 
 Deno.test("acquireLock() takes over a stale lock whose pid is gone and reports it", async () => {
   const dir = await Deno.makeTempDir();
   const file = `${dir}/hub.lock`;
   await Deno.writeTextFile(file, JSON.stringify({ pid: 2 ** 30, started_at: 5 }));
-  assertEquals(liveLock(file), undefined);
+  assert.deepEqual(liveLock(file), undefined);
   const result = acquireLock(file, Deno.pid, Date.now());
-  assert(result.ok);
-  assertEquals(result.stale?.pid, 2 ** 30);
-  assertEquals(readLock(file)?.pid, Deno.pid);
+  assert.ok(result.ok);
+  assert.deepEqual(result.stale?.pid, 2 ** 30);
+  assert.deepEqual(readLock(file)?.pid, Deno.pid);
 });
 
 Deno.test("acquireLock() treats a half-written lock as stale", async () => {
@@ -30,7 +30,7 @@ Deno.test("acquireLock() treats a half-written lock as stale", async () => {
   const file = `${dir}/hub.lock`;
   await Deno.writeTextFile(file, '{"pid": 12');
   const result = acquireLock(file, Deno.pid, Date.now());
-  assert(result.ok);
+  assert.ok(result.ok);
 });
 
 Deno.test("acquireLock() treats a lock naming its own pid as left by an earlier run", async () => {
@@ -38,14 +38,14 @@ Deno.test("acquireLock() treats a lock naming its own pid as left by an earlier 
   const file = `${dir}/hub.lock`;
   await Deno.writeTextFile(file, JSON.stringify({ pid: Deno.pid, started_at: 1000 }));
   const result = acquireLock(file, Deno.pid, 5000);
-  assert(result.ok);
-  assertEquals(readLock(file), { pid: Deno.pid, started_at: 5000 });
+  assert.ok(result.ok);
+  assert.deepEqual(readLock(file), { pid: Deno.pid, started_at: 5000 });
 });
 
 Deno.test("releaseLock() leaves another hub's lock alone", async () => {
   const dir = await Deno.makeTempDir();
   const file = `${dir}/hub.lock`;
-  assert(acquireLock(file, Deno.pid, Date.now()).ok);
+  assert.ok(acquireLock(file, Deno.pid, Date.now()).ok);
   releaseLock(file, 4242);
-  assertEquals(readLock(file)?.pid, Deno.pid);
+  assert.deepEqual(readLock(file)?.pid, Deno.pid);
 });

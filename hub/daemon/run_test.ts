@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import assert from "node:assert/strict";
 import { resolvePaths } from "../paths.ts";
 import { Logger } from "../log.ts";
 import { runHub } from "./run.ts";
@@ -40,19 +40,19 @@ Deno.test("runHub() holds the lock, serves the control API and stops cleanly", a
     pid: number;
     spend: unknown;
   };
-  assertEquals(status.pid, Deno.pid);
-  assertEquals(status.spend, { roles: {} });
-  assertEquals(readLock(paths.hubLockFile)?.pid, Deno.pid);
+  assert.deepEqual(status.pid, Deno.pid);
+  assert.deepEqual(status.spend, { roles: {} });
+  assert.deepEqual(readLock(paths.hubLockFile)?.pid, Deno.pid);
   await new Promise((r) => setTimeout(r, 120));
-  assert((readHeartbeat(paths.hubLockFile)?.at ?? 0) > Date.now() - 1000);
+  assert.ok((readHeartbeat(paths.hubLockFile)?.at ?? 0) > Date.now() - 1000);
   const report = await hubStatus(paths.hubLockFile, { port, launchd: "not_applicable" });
-  assert(report.running && report.control.answers);
+  assert.ok(report.running && report.control.answers);
 
   stop.abort();
-  assertEquals(await done, 0);
-  assert(stopped);
-  assertEquals(readLock(paths.hubLockFile), undefined);
-  assertEquals(out.at(-1), "hub stopped.");
+  assert.deepEqual(await done, 0);
+  assert.ok(stopped);
+  assert.deepEqual(readLock(paths.hubLockFile), undefined);
+  assert.deepEqual(out.at(-1), "hub stopped.");
 });
 
 Deno.test("runHub() records an unclean end found as a stale lock", async () => {
@@ -75,10 +75,10 @@ Deno.test("runHub() records an unclean end found as a stale lock", async () => {
     listenSignals: false,
     signal: stop.signal,
   });
-  assertEquals(code, 0);
+  assert.deepEqual(code, 0);
   const crash = readCrash(paths.hubLockFile);
-  assertEquals(crash?.pid, 2 ** 30);
-  assert(crash?.reason.includes("without a clean shutdown"));
+  assert.deepEqual(crash?.pid, 2 ** 30);
+  assert.ok(crash?.reason.includes("without a clean shutdown"));
 });
 
 Deno.test("runHub() refuses to start while another live hub holds the lock", async () => {
@@ -101,9 +101,9 @@ Deno.test("runHub() refuses to start while another live hub holds the lock", asy
     net: () => ({}),
     listenSignals: false,
   });
-  assertEquals(code, 1);
-  assert(errs[0]?.startsWith("hub is already running (pid 1)"));
-  assertEquals(readLock(paths.hubLockFile)?.pid, 1);
+  assert.deepEqual(code, 1);
+  assert.ok(errs[0]?.startsWith("hub is already running (pid 1)"));
+  assert.deepEqual(readLock(paths.hubLockFile)?.pid, 1);
 });
 
 Deno.test("runHub() records an unhandled error as the last crash", async () => {
@@ -138,8 +138,8 @@ Deno.test("runHub() records an unhandled error as the last crash", async () => {
       await new Promise((r) => setTimeout(r, 20));
     }
     const crash = readCrash(paths.hubLockFile);
-    assertEquals(crash?.pid, Deno.pid);
-    assert(crash?.reason.includes("boom in a component"));
+    assert.deepEqual(crash?.pid, Deno.pid);
+    assert.ok(crash?.reason.includes("boom in a component"));
   } finally {
     stop.abort();
     await done;

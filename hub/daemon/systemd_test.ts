@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import assert from "node:assert/strict";
 import { hubCommandLine, systemdUnit } from "./systemd.ts";
 import { launchdPlist } from "./launchd.ts";
 
@@ -8,22 +8,22 @@ Deno.test("systemdUnit() starts the hub with absolute paths and stops it with SI
     mainModule: "/opt/agent/cli/main.ts",
     home: "/home/ada/.agent",
   });
-  assert(unit.includes(
+  assert.ok(unit.includes(
     "ExecStart=/usr/local/bin/deno run --no-prompt --allow-read --allow-write --allow-env " +
       "--allow-net --allow-run --allow-sys /opt/agent/cli/main.ts --home /home/ada/.agent hub run",
   ));
-  assert(unit.includes("Environment=AGENT_HOME=/home/ada/.agent"));
-  assert(unit.includes("KillSignal=SIGTERM"));
-  assert(unit.includes("WantedBy=default.target"));
+  assert.ok(unit.includes("Environment=AGENT_HOME=/home/ada/.agent"));
+  assert.ok(unit.includes("KillSignal=SIGTERM"));
+  assert.ok(unit.includes("WantedBy=default.target"));
 });
 
 Deno.test("systemdUnit() quotes spaces and escapes % and $", () => {
   const unit = systemdUnit({ executable: "/opt/my deno/deno", home: "/h/100%$x" });
-  assert(unit.includes('ExecStart="/opt/my deno/deno" --home /h/100%%$$x hub run'), unit);
+  assert.ok(unit.includes('ExecStart="/opt/my deno/deno" --home /h/100%%$$x hub run'), unit);
 });
 
 Deno.test("hubCommandLine() runs a compiled binary without Deno flags", () => {
-  assertEquals(hubCommandLine("/usr/bin/agent", undefined, "/h"), [
+  assert.deepEqual(hubCommandLine("/usr/bin/agent", undefined, "/h"), [
     "/usr/bin/agent",
     "--home",
     "/h",
@@ -39,7 +39,7 @@ Deno.test("launchdPlist() keeps the hub alive and escapes XML", () => {
     home: "/Users/ada/.agent",
     logFile: "/Users/ada/.agent/data/logs/hub.out",
   });
-  assert(plist.includes("<string>/a&amp;b/cli/main.ts</string>"));
-  assert(plist.includes("<key>KeepAlive</key>"));
-  assert(plist.includes("<string>agent.hub</string>"));
+  assert.ok(plist.includes("<string>/a&amp;b/cli/main.ts</string>"));
+  assert.ok(plist.includes("<key>KeepAlive</key>"));
+  assert.ok(plist.includes("<string>agent.hub</string>"));
 });

@@ -16,21 +16,21 @@ async function tempPaths() {
 Deno.test("initIdentity() creates identity.json 0600 in a 0700 folder", async () => {
   const { home, paths } = await tempPaths();
   try {
-    assert.deepStrictEqual(await loadIdentity(paths, {}), undefined);
+    assert.deepEqual(await loadIdentity(paths, {}), undefined);
     const made = await initIdentity(paths, {});
     assert.ok(made.created);
-    assert.deepStrictEqual(made.source, "file");
+    assert.deepEqual(made.source, "file");
     const file = identityFilePath(paths);
-    assert.deepStrictEqual(made.file, file);
-    assert.deepStrictEqual((await Deno.stat(file)).mode! & 0o777, 0o600);
-    assert.deepStrictEqual((await Deno.stat(paths.netDir)).mode! & 0o777, 0o700);
+    assert.deepEqual(made.file, file);
+    assert.deepEqual((await Deno.stat(file)).mode! & 0o777, 0o600);
+    assert.deepEqual((await Deno.stat(paths.netDir)).mode! & 0o777, 0o700);
     const json = JSON.parse(await Deno.readTextFile(file));
-    assert.deepStrictEqual(Object.keys(json), ["v", "sign_seed", "box_seed"]);
-    assert.deepStrictEqual(json, identityToJson(made.identity));
+    assert.deepEqual(Object.keys(json), ["v", "sign_seed", "box_seed"]);
+    assert.deepEqual(json, identityToJson(made.identity));
     const loaded = await loadIdentity(paths, {});
-    assert.deepStrictEqual(loaded?.identity.signKey, made.identity.signKey);
+    assert.deepEqual(loaded?.identity.signKey, made.identity.signKey);
     // No temporary files are left behind.
-    assert.deepStrictEqual([...Deno.readDirSync(paths.netDir)].map((e) => e.name), [
+    assert.deepEqual([...Deno.readDirSync(paths.netDir)].map((e) => e.name), [
       "identity.json",
     ]);
   } finally {
@@ -44,13 +44,13 @@ Deno.test("initIdentity() never overwrites an existing identity", async () => {
     const first = await initIdentity(paths, {});
     const before = await Deno.readTextFile(identityFilePath(paths));
     const second = await initIdentity(paths, {});
-    assert.deepStrictEqual(second.created, false);
-    assert.deepStrictEqual(second.identity.signKey, first.identity.signKey);
-    assert.deepStrictEqual(await Deno.readTextFile(identityFilePath(paths)), before);
+    assert.deepEqual(second.created, false);
+    assert.deepEqual(second.identity.signKey, first.identity.signKey);
+    assert.deepEqual(await Deno.readTextFile(identityFilePath(paths)), before);
     // Concurrent inits agree on one identity.
     const { home: h2, paths: p2 } = await tempPaths();
     const results = await Promise.all([initIdentity(p2, {}), initIdentity(p2, {})]);
-    assert.deepStrictEqual(results[0].identity.signKey, results[1].identity.signKey);
+    assert.deepEqual(results[0].identity.signKey, results[1].identity.signKey);
     await Deno.remove(h2, { recursive: true });
   } finally {
     await Deno.remove(home, { recursive: true });
@@ -64,13 +64,13 @@ Deno.test("loadIdentity() prefers AGENT_NET_IDENTITY over the file", async () =>
     const cloud = await generateIdentity();
     const env = { AGENT_NET_IDENTITY: identityToEnv(cloud) };
     const loaded = await loadIdentity(paths, env);
-    assert.deepStrictEqual(loaded?.source, "env");
-    assert.deepStrictEqual(loaded?.identity.boxKey, cloud.boxKey);
+    assert.deepEqual(loaded?.source, "env");
+    assert.deepEqual(loaded?.identity.boxKey, cloud.boxKey);
     const init = await initIdentity(paths, env);
-    assert.deepStrictEqual(init.created, false);
-    assert.deepStrictEqual(init.identity.signKey, cloud.signKey);
+    assert.deepEqual(init.created, false);
+    assert.deepEqual(init.identity.signKey, cloud.signKey);
     // An empty variable counts as unset.
-    assert.deepStrictEqual((await loadIdentity(paths, { AGENT_NET_IDENTITY: "" }))?.source, "file");
+    assert.deepEqual((await loadIdentity(paths, { AGENT_NET_IDENTITY: "" }))?.source, "file");
   } finally {
     await Deno.remove(home, { recursive: true });
   }
@@ -81,7 +81,7 @@ Deno.test("initIdentity() with AGENT_NET_IDENTITY set writes no file", async () 
   try {
     const env = { AGENT_NET_IDENTITY: identityToEnv(await generateIdentity()) };
     const r = await initIdentity(paths, env);
-    assert.deepStrictEqual(r.source, "env");
+    assert.deepEqual(r.source, "env");
     await assert.rejects(() => Deno.stat(identityFilePath(paths)), Deno.errors.NotFound);
   } finally {
     await Deno.remove(home, { recursive: true });

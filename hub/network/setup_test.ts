@@ -1,8 +1,8 @@
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import assert from "node:assert/strict";
 import { spineUrlAllowed } from "./setup.ts";
 
 Deno.test("spineUrlAllowed() takes https anywhere and http only on loopback names", () => {
-  assertEquals(
+  assert.deepEqual(
     [
       "https://spine.example",
       "http://127.0.0.1:8787",

@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals, ok as assert, rejects } from "node:assert/strict";
+import assert from "node:assert/strict";
 import { fetchCard, postEnvelope, SpineClient, SpineError } from "./spine_client.ts";
 
 const KEY = "A".repeat(43);
@@ -14,16 +14,16 @@ Deno.test("fetchCard() checks the address, refuses redirects and cards over 8 Ki
   try {
     const card = { v: 1, address: peer.address, name: "Bob", sign_key: KEY, box_key: KEY };
     answer = () => Response.json(card);
-    assertEquals((await fetchCard(peer.address, { allowInsecure: true })).name, "Bob");
+    assert.deepEqual((await fetchCard(peer.address, { allowInsecure: true })).name, "Bob");
     answer = () => Response.json({ ...card, address: "other.example" });
-    await rejects(fetchCard(peer.address, { allowInsecure: true }), SpineError);
+    await assert.rejects(fetchCard(peer.address, { allowInsecure: true }), SpineError);
     answer = () => Response.redirect("http://127.0.0.1:1/card.json", 302);
-    await rejects(
+    await assert.rejects(
       fetchCard(peer.address, { allowInsecure: true }),
       (e) => e instanceof SpineError && e.status === 302,
     );
     answer = () => Response.json({ ...card, padding: "x".repeat(9000) });
-    await rejects(
+    await assert.rejects(
       fetchCard(peer.address, { allowInsecure: true }),
       (e) => e instanceof SpineError && e.message.includes("8 KiB"),
     );
@@ -38,11 +38,11 @@ Deno.test("postEnvelope() counts 202 and duplicate as delivered, anything else a
   const wire = { payload: "e30", sig: "AA" };
   try {
     answer = () => Response.json({ status: "queued", id: "x" }, { status: 202 });
-    assertEquals(await postEnvelope(peer.address, wire, { allowInsecure: true }), "queued");
+    assert.deepEqual(await postEnvelope(peer.address, wire, { allowInsecure: true }), "queued");
     answer = () => Response.json({ status: "duplicate", id: "x" });
-    assertEquals(await postEnvelope(peer.address, wire, { allowInsecure: true }), "duplicate");
+    assert.deepEqual(await postEnvelope(peer.address, wire, { allowInsecure: true }), "duplicate");
     answer = () => Response.json({ error: "rate_limited" }, { status: 429 });
-    await rejects(
+    await assert.rejects(
       postEnvelope(peer.address, wire, { allowInsecure: true }),
       (e) => e instanceof SpineError && e.code === "rate_limited" && e.status === 429,
     );
@@ -60,11 +60,11 @@ Deno.test("SpineClient sends the bearer token and never puts it in errors", asyn
   try {
     const client = new SpineClient(`http://${spine.address}/`, "secret-token-value");
     const error = await client.health().then(() => undefined, (e) => e as SpineError);
-    assert(error instanceof SpineError);
-    assertEquals([error.status, error.code], [401, "unauthorized"]);
-    assert(!error.message.includes("secret-token-value"));
-    assertEquals(seen, ["Bearer secret-token-value"]);
-    assertEquals(client.wsUrl, `ws://${spine.address}/hub/ws`);
+    assert.ok(error instanceof SpineError);
+    assert.deepEqual([error.status, error.code], [401, "unauthorized"]);
+    assert.ok(!error.message.includes("secret-token-value"));
+    assert.deepEqual(seen, ["Bearer secret-token-value"]);
+    assert.deepEqual(client.wsUrl, `ws://${spine.address}/hub/ws`);
   } finally {
     await spine.close();
   }

@@ -1,7 +1,5 @@
 import assert from "node:assert/strict";
 
-const assertEquals = (actual: unknown, expected: unknown, message?: string) =>
-  assert.deepStrictEqual(actual, expected, message);
 import { defaultConfig } from "../config/parse.ts";
 import { type AgentPaths, resolvePaths } from "../paths.ts";
 import { parseSubAgentFile } from "./definition.ts";
@@ -27,8 +25,8 @@ Deno.test("parseSubAgentFile() reads every key, quotes, comments and the persona
     '\uFEFF---\r\n# a comment\r\nabout: "Chess: openings"\r\nrole: fast\r\npublic: true\r\n' +
       "public_note: 'chess-note.md'\r\n---\r\n\r\nYou know chess.\r\nBe brief.\r\n",
   );
-  assert(parsed.ok);
-  assertEquals(parsed.definition, {
+  assert.ok(parsed.ok);
+  assert.deepEqual(parsed.definition, {
     about: "Chess: openings",
     role: "fast",
     public: true,
@@ -39,8 +37,8 @@ Deno.test("parseSubAgentFile() reads every key, quotes, comments and the persona
 
 Deno.test("parseSubAgentFile() defaults to private with no role and no note", () => {
   const parsed = parseSubAgentFile("---\n---\nHi.");
-  assert(parsed.ok);
-  assertEquals(parsed.definition, {
+  assert.ok(parsed.ok);
+  assert.deepEqual(parsed.definition, {
     about: "",
     role: undefined,
     public: false,
@@ -54,22 +52,25 @@ Deno.test("parseSubAgentFile() names what is wrong with a bad front matter", () 
     const parsed = parseSubAgentFile(text);
     return parsed.ok ? undefined : parsed.problem;
   };
-  assertEquals(problem("about: x\n"), { code: "no_front_matter" });
-  assertEquals(problem("---\nabout: x\n"), { code: "unclosed_front_matter" });
-  assertEquals(problem("---\nabout x\n---\n"), { code: "bad_line", line: 2 });
-  assertEquals(problem("---\ncolour: red\n---\n"), { code: "unknown_key", key: "colour" });
-  assertEquals(problem("---\nabout: a\nabout: b\n---\n"), { code: "duplicate_key", key: "about" });
-  assertEquals(problem("---\npublic: yes\n---\n"), { code: "bad_public", value: "yes" });
-  assertEquals(problem("---\npublic_note: ../user.md\n---\n"), {
+  assert.deepEqual(problem("about: x\n"), { code: "no_front_matter" });
+  assert.deepEqual(problem("---\nabout: x\n"), { code: "unclosed_front_matter" });
+  assert.deepEqual(problem("---\nabout x\n---\n"), { code: "bad_line", line: 2 });
+  assert.deepEqual(problem("---\ncolour: red\n---\n"), { code: "unknown_key", key: "colour" });
+  assert.deepEqual(problem("---\nabout: a\nabout: b\n---\n"), {
+    code: "duplicate_key",
+    key: "about",
+  });
+  assert.deepEqual(problem("---\npublic: yes\n---\n"), { code: "bad_public", value: "yes" });
+  assert.deepEqual(problem("---\npublic_note: ../user.md\n---\n"), {
     code: "bad_note_name",
     value: "../user.md",
   });
-  assertEquals(problem("---\npublic_note: sub/x.md\n---\n"), {
+  assert.deepEqual(problem("---\npublic_note: sub/x.md\n---\n"), {
     code: "bad_note_name",
     value: "sub/x.md",
   });
-  assertEquals(problem("---\nrole: a b\n---\n"), { code: "bad_role", value: "a b" });
-  assertEquals(problem('---\nabout: "unclosed\n---\n'), { code: "bad_line", line: 2 });
+  assert.deepEqual(problem("---\nrole: a b\n---\n"), { code: "bad_role", value: "a b" });
+  assert.deepEqual(problem('---\nabout: "unclosed\n---\n'), { code: "bad_line", line: 2 });
 });
 
 Deno.test("loadSubAgentDirectory() answers public sub-agents only", async () => {
@@ -86,7 +87,7 @@ Deno.test("loadSubAgentDirectory() answers public sub-agents only", async () => 
   const cfg = defaultConfig();
   const dir = loadSubAgentDirectory(cfg, paths);
   const chess = await dir.public("chess");
-  assertEquals(chess, {
+  assert.deepEqual(chess, {
     name: "chess",
     about: "Chess openings",
     role: "fast",
@@ -94,23 +95,23 @@ Deno.test("loadSubAgentDirectory() answers public sub-agents only", async () => 
     public_note_file: `${paths.personaDir}/subs/chess-note.md`,
   });
   // No note named: the agent's own public note; no role named: brain.
-  assertEquals(await dir.public("cook"), {
+  assert.deepEqual(await dir.public("cook"), {
     name: "cook",
     about: "Recipes",
     role: "brain",
     persona_file: `${paths.personaDir}/subs/cook.md`,
     public_note_file: `${paths.personaDir}/net.md`,
   });
-  assertEquals(await dir.public("diary"), undefined, "private");
-  assertEquals(await dir.public("ghost"), undefined, "unknown role");
-  assertEquals(await dir.public("lost"), undefined, "missing note");
-  assertEquals(await dir.public("nobody"), undefined, "unknown");
-  assertEquals(await dir.public("chess-note"), undefined, "a note is no sub-agent");
-  assertEquals(await dir.public("Upper"), undefined, "invalid name");
-  assertEquals(await dir.public("../user"), undefined, "invalid name");
-  assertEquals((await dir.public_subs()).map((s) => s.name), ["chess", "cook"]);
+  assert.deepEqual(await dir.public("diary"), undefined, "private");
+  assert.deepEqual(await dir.public("ghost"), undefined, "unknown role");
+  assert.deepEqual(await dir.public("lost"), undefined, "missing note");
+  assert.deepEqual(await dir.public("nobody"), undefined, "unknown");
+  assert.deepEqual(await dir.public("chess-note"), undefined, "a note is no sub-agent");
+  assert.deepEqual(await dir.public("Upper"), undefined, "invalid name");
+  assert.deepEqual(await dir.public("../user"), undefined, "invalid name");
+  assert.deepEqual((await dir.public_subs()).map((s) => s.name), ["chess", "cook"]);
   const entries = await dir.entries();
-  assertEquals(
+  assert.deepEqual(
     entries.map((e) => [e.name, e.public, e.problem?.code]),
     [
       ["Upper", false, "bad_name"],
@@ -139,42 +140,42 @@ Deno.test("loadSubAgentDirectory() refuses a persona or note that is persona/use
   );
   await Deno.symlink("../user.md", `${subs}/owner.md`);
   const dir = loadSubAgentDirectory(defaultConfig(), paths);
-  assertEquals(await dir.public("spy"), undefined);
-  assertEquals(await dir.public("twin"), undefined);
-  assertEquals(await dir.public("owner"), undefined);
-  assert(await dir.public("plain"));
+  assert.deepEqual(await dir.public("spy"), undefined);
+  assert.deepEqual(await dir.public("twin"), undefined);
+  assert.deepEqual(await dir.public("owner"), undefined);
+  assert.ok(await dir.public("plain"));
   const problems = Object.fromEntries((await dir.entries()).map((e) => [e.name, e.problem]));
-  assertEquals(problems.spy, { code: "user_md", which: "note" });
-  assertEquals(problems.twin, { code: "user_md", which: "note" });
-  assertEquals(problems.owner, { code: "user_md", which: "persona" });
+  assert.deepEqual(problems.spy, { code: "user_md", which: "note" });
+  assert.deepEqual(problems.twin, { code: "user_md", which: "note" });
+  assert.deepEqual(problems.owner, { code: "user_md", which: "persona" });
   // The agent's own public note set to user.md makes every note-less sub-agent invalid.
   const cfg = defaultConfig();
   cfg.net.public_note = "user.md";
-  assertEquals(await loadSubAgentDirectory(cfg, paths).public("plain"), undefined);
+  assert.deepEqual(await loadSubAgentDirectory(cfg, paths).public("plain"), undefined);
 });
 
 Deno.test("derivedPersona() puts the header before the persona text", async () => {
-  assertEquals(
+  assert.deepEqual(
     derivedPersona(
       { name: "cook", about: "Recipes and menus." },
       "---\npublic: true\n---\nYou cook.",
     ),
     "You are /cook, a specialist of your owner's agent: Recipes and menus.\n\nYou cook.\n",
   );
-  assertEquals(
+  assert.deepEqual(
     derivedPersona({ name: "cook", about: "" }, "---\n---\n"),
     "You are /cook, a specialist of your owner's agent.\n",
   );
   const paths = await home({ "cook.md": "---\nabout: Recipes\npublic: true\n---\nYou cook.\n" });
   const sub = await loadSubAgentDirectory(defaultConfig(), paths).public("cook");
-  assert(sub);
+  assert.ok(sub);
   const file = await writeDerivedPersona(sub, paths);
-  assertEquals(file, `${paths.dataDir}/subs/cook.persona.md`);
-  assertEquals(
+  assert.deepEqual(file, `${paths.dataDir}/subs/cook.persona.md`);
+  assert.deepEqual(
     await Deno.readTextFile(file),
     "You are /cook, a specialist of your owner's agent: Recipes.\n\nYou cook.\n",
   );
-  assertEquals((await Deno.stat(file)).mode! & 0o777, 0o600);
+  assert.deepEqual((await Deno.stat(file)).mode! & 0o777, 0o600);
 });
 
 Deno.test("reportSubs() lists at most 20 by name with about cut to 200", () => {
@@ -186,9 +187,9 @@ Deno.test("reportSubs() lists at most 20 by name with about cut to 200", () => {
     public_note_file: "",
   }));
   const report = reportSubs(subs);
-  assertEquals(report.length, 20);
-  assertEquals(report[0], { name: "s00", about: "a".repeat(200) });
-  assertEquals(report[19]?.name, "s19");
+  assert.deepEqual(report.length, 20);
+  assert.deepEqual(report[0], { name: "s00", about: "a".repeat(200) });
+  assert.deepEqual(report[19]?.name, "s19");
 });
 
 Deno.test("the built-in agent.subs component is the persona/subs directory", async () => {
@@ -196,11 +197,15 @@ Deno.test("the built-in agent.subs component is the persona/subs directory", asy
   const config = defaultConfig();
   const registry = await loadComponents(config, paths);
   const subs = registry.components.filter((c) => c.group === "agent.subs");
-  assertEquals(subs.map((c) => [c.name, c.enabled, c.source]), [["persona-subs", true, "builtin"]]);
+  assert.deepEqual(subs.map((c) => [c.name, c.enabled, c.source]), [[
+    "persona-subs",
+    true,
+    "builtin",
+  ]]);
   const found = await subAgentDirectoryFrom(registry, { config, paths });
-  assertEquals(found.failures, []);
-  assertEquals(found.component, "persona-subs");
-  assertEquals((await found.directory?.public("cook"))?.about, "Recipes");
+  assert.deepEqual(found.failures, []);
+  assert.deepEqual(found.component, "persona-subs");
+  assert.deepEqual((await found.directory?.public("cook"))?.about, "Recipes");
   // A broken entry point before it is skipped and reported; a disabled one is passed over.
   const broken = { ...subs[0]!, name: "broken", load: () => Promise.resolve(42) };
   const off = { ...subs[0]!, name: "off", enabled: false, load: () => Promise.reject(new Error()) };
@@ -208,13 +213,13 @@ Deno.test("the built-in agent.subs component is the persona/subs directory", asy
     config,
     paths,
   });
-  assertEquals(again.component, "persona-subs");
-  assertEquals(again.failures, [{
+  assert.deepEqual(again.component, "persona-subs");
+  assert.deepEqual(again.failures, [{
     component: "broken",
     detail: "the entry point is not a factory",
   }]);
   // Disabling the built-in in agent.toml leaves the hub without sub-agents.
   config.components.disabled = ["persona-subs"];
   const none = await subAgentDirectoryFrom(await loadComponents(config, paths), { config, paths });
-  assertEquals(none.directory, undefined);
+  assert.deepEqual(none.directory, undefined);
 });

@@ -1,5 +1,5 @@
+import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { agent } from "../cli/_run.ts";
 import { freePort, startSpine } from "../spine/_harness.ts";
 import { until } from "./_agents.ts";
@@ -9,7 +9,7 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 async function newHome(port = freePort()): Promise<string> {
   const home = await Deno.makeTempDir({ prefix: "agent-hub-cli-" });
   const init = await agent(["--home", home, "init", "--yes", "--language", "en"]);
-  assertEquals(init.code, 0, init.stderr);
+  assert.deepEqual(init.code, 0, init.stderr);
   const toml = await Deno.readTextFile(`${home}/agent.toml`);
   await Deno.writeTextFile(`${home}/agent.toml`, toml.replace(/^port = \d+$/m, `port = ${port}`));
   return home;
@@ -26,7 +26,7 @@ function spawnHub(home: string, env: Record<string, string> = {}): Deno.ChildPro
 
 async function running(home: string): Promise<{ running: boolean; pid: number | null }> {
   const r = await agent(["--home", home, "hub", "status", "--json"]);
-  assertEquals(r.code, 0, r.stderr);
+  assert.deepEqual(r.code, 0, r.stderr);
   return JSON.parse(r.stdout);
 }
 
@@ -37,21 +37,24 @@ Deno.test("agent hub run/status/stop: lock, control API, clean stop, already run
   try {
     await until("the hub runs", async () => (await running(home)).running, 30_000);
     const second = await agent(["--home", home, "hub", "run"]);
-    assertEquals(second.code, 1);
-    assert(second.stderr.startsWith(`hub is already running (pid ${hub.pid})...`), second.stderr);
+    assert.deepEqual(second.code, 1);
+    assert.ok(
+      second.stderr.startsWith(`hub is already running (pid ${hub.pid})...`),
+      second.stderr,
+    );
     // deno-lint-ignore no-explicit-any
     const status: any = await (await fetch(`http://127.0.0.1:${port}/status`)).json();
-    assert("brain" in status.spend.roles);
-    assertEquals([status.net.configured, status.net.state], [false, "idle"]);
+    assert.ok("brain" in status.spend.roles);
+    assert.deepEqual([status.net.configured, status.net.state], [false, "idle"]);
     const text = await agent(["--home", home, "hub", "status"]);
-    assert(text.stdout.startsWith(`hub: running (pid ${hub.pid}), up `), text.stdout);
+    assert.ok(text.stdout.startsWith(`hub: running (pid ${hub.pid}), up `), text.stdout);
     const doctor = await agent(["--home", home, "doctor"]);
-    assert(doctor.stdout.includes(`ok hub: running (pid ${hub.pid}) on 127.0.0.1:${port}`));
+    assert.ok(doctor.stdout.includes(`ok hub: running (pid ${hub.pid}) on 127.0.0.1:${port}`));
     const stop = await agent(["--home", home, "hub", "stop"]);
-    assertEquals(stop.code, 0);
-    assertEquals(stop.stdout, `Stop signal sent (pid ${hub.pid}).\nhub stopped.\n`);
-    assertEquals((await hub.status).code, 0);
-    assertEquals((await running(home)).running, false);
+    assert.deepEqual(stop.code, 0);
+    assert.deepEqual(stop.stdout, `Stop signal sent (pid ${hub.pid}).\nhub stopped.\n`);
+    assert.deepEqual((await hub.status).code, 0);
+    assert.deepEqual((await running(home)).running, false);
   } finally {
     try {
       hub.kill("SIGKILL");
@@ -66,7 +69,7 @@ Deno.test("agent hub: Ctrl-C stops cleanly; a killed hub is recorded as the last
   let hub = spawnHub(home);
   await until("the hub runs", async () => (await running(home)).running, 30_000);
   hub.kill("SIGINT");
-  assertEquals((await hub.status).code, 0);
+  assert.deepEqual((await hub.status).code, 0);
   await hub.stdout.cancel().catch(() => {});
   await hub.stderr.cancel().catch(() => {});
   hub = spawnHub(home);
@@ -81,8 +84,8 @@ Deno.test("agent hub: Ctrl-C stops cleanly; a killed hub is recorded as the last
     await until("the hub runs a third time", async () => (await running(home)).running, 30_000);
     const r = await agent(["--home", home, "hub", "status", "--json"]);
     const report = JSON.parse(r.stdout);
-    assertEquals(report.last_crash.pid, killed);
-    assert(report.last_crash.reason.includes("without a clean shutdown"));
+    assert.deepEqual(report.last_crash.pid, killed);
+    assert.ok(report.last_crash.reason.includes("without a clean shutdown"));
   } finally {
     await agent(["--home", home, "hub", "stop"]);
     await hub.status;
@@ -104,11 +107,11 @@ Deno.test("agent hub stop: a hub that ignores SIGTERM is reported after the time
       JSON.stringify({ pid: stubborn.pid, started_at: Date.now() }),
     );
     const r = await agent(["--home", home, "hub", "stop", "--timeout", "0.5"]);
-    assertEquals(r.code, 1);
-    assertEquals(r.stdout, `Stop signal sent (pid ${stubborn.pid}).\n`);
-    assertEquals(r.stderr, "hub did not stop within 0.5 s.\n");
+    assert.deepEqual(r.code, 1);
+    assert.deepEqual(r.stdout, `Stop signal sent (pid ${stubborn.pid}).\n`);
+    assert.deepEqual(r.stderr, "hub did not stop within 0.5 s.\n");
     const bad = await agent(["--home", home, "hub", "stop", "--timeout", "soon"]);
-    assertEquals(bad.code, 2);
+    assert.deepEqual(bad.code, 2);
   } finally {
     stubborn.kill("SIGKILL");
     await stubborn.status;
@@ -125,13 +128,13 @@ Deno.test("agent hub systemd-unit and install on Linux", async () => {
     "--python",
     "/opt/deno/bin/deno",
   ]);
-  assertEquals(unit.code, 0);
-  assert(unit.stdout.includes(`ExecStart=/opt/deno/bin/deno run `));
-  assert(unit.stdout.includes(`${ROOT}cli/main.ts --home ${home} hub run`));
+  assert.deepEqual(unit.code, 0);
+  assert.ok(unit.stdout.includes(`ExecStart=/opt/deno/bin/deno run `));
+  assert.ok(unit.stdout.includes(`${ROOT}cli/main.ts --home ${home} hub run`));
   if (Deno.build.os !== "darwin") {
     const install = await agent(["--home", home, "hub", "install"]);
-    assertEquals(install.code, 1);
-    assert(install.stderr.includes("is for macOS (launchd)"));
+    assert.deepEqual(install.code, 1);
+    assert.ok(install.stderr.includes("is for macOS (launchd)"));
   }
 });
 
@@ -155,36 +158,36 @@ Deno.test("agent net: init, publish, add, poll --once, accept, send, log between
   const a = (...args: string[]) => agent(["--home", homeA, "net", ...args], { env: envA });
   const b = (...args: string[]) => agent(["--home", homeB, "net", ...args], { env: envB });
   try {
-    assertEquals((await a("init", "--name", "Alice")).code, 0);
+    assert.deepEqual((await a("init", "--name", "Alice")).code, 0);
     const again = await a("init");
-    assert(again.stdout.startsWith("The network identity already exists"), again.stdout);
-    assertEquals((await b("init")).code, 0);
-    assertEquals((await b("name", "Bob", "the", "Builder")).code, 0);
-    assertEquals((await a("publish")).code, 0);
-    assertEquals((await b("publish")).code, 0);
+    assert.ok(again.stdout.startsWith("The network identity already exists"), again.stdout);
+    assert.deepEqual((await b("init")).code, 0);
+    assert.deepEqual((await b("name", "Bob", "the", "Builder")).code, 0);
+    assert.deepEqual((await a("publish")).code, 0);
+    assert.deepEqual((await b("publish")).code, 0);
     const card = JSON.parse((await b("card")).stdout);
-    assertEquals([card.name, card.address], ["Bob the Builder", spineB.address]);
+    assert.deepEqual([card.name, card.address], ["Bob the Builder", spineB.address]);
     const status = await a("status");
-    assert(status.stdout.includes("card: published, matches (Alice)"), status.stdout);
+    assert.ok(status.stdout.includes("card: published, matches (Alice)"), status.stdout);
 
     const bad = await a("add", "Not An Address");
-    assertEquals(bad.code, 2);
+    assert.deepEqual(bad.code, 2);
     const add = await a("add", spineB.address, "--note", "Hi Bob");
-    assertEquals(add.code, 0, add.stderr);
-    assertEquals((await b("poll", "--once")).stdout, "Handled 1 envelope(s), dropped 0.\n");
+    assert.deepEqual(add.code, 0, add.stderr);
+    assert.deepEqual((await b("poll", "--once")).stdout, "Handled 1 envelope(s), dropped 0.\n");
     const contacts = await b("contacts");
-    assert(contacts.stdout.includes(`pending_in  ${spineA.address}  Alice · Hi Bob`));
-    assertEquals((await b("accept", spineA.address)).code, 0);
+    assert.ok(contacts.stdout.includes(`pending_in  ${spineA.address}  Alice · Hi Bob`));
+    assert.deepEqual((await b("accept", spineA.address)).code, 0);
     await a("poll", "--once");
     const notYet = await b("send", "127.0.0.9:1", "hello");
-    assertEquals(notYet.code, 1);
+    assert.deepEqual(notYet.code, 1);
     const send = await a("send", spineB.address, "How", "are", "you?");
-    assertEquals(send.code, 0, send.stderr);
+    assert.deepEqual(send.code, 0, send.stderr);
     await b("poll", "--once"); // Bob's fake model answers "Okay."
     await a("poll", "--once");
     const log = await a("log");
     const lines = log.stdout.trim().split("\n").map((l) => l.slice(17));
-    assertEquals(lines, [
+    assert.deepEqual(lines, [
       `out ${spineB.address} contact_request: Hi Bob`,
       `in  ${spineB.address} contact_accept`,
       `out ${spineB.address} message: How are you?`,
@@ -192,10 +195,10 @@ Deno.test("agent net: init, publish, add, poll --once, accept, send, log between
       // Alice's own fake model answers Bob's reply (hops 2); max_hops ends it later.
       `out ${spineB.address} message: Okay.`,
     ]);
-    assertEquals((await a("log", "-n", "1")).stdout.trim().slice(17), lines[4]);
-    assertEquals((await a("block", spineB.address)).code, 0);
-    assertEquals((await a("remove", spineB.address)).code, 0);
-    assertEquals((await a("remove", spineB.address)).code, 1);
+    assert.deepEqual((await a("log", "-n", "1")).stdout.trim().slice(17), lines[4]);
+    assert.deepEqual((await a("block", spineB.address)).code, 0);
+    assert.deepEqual((await a("remove", spineB.address)).code, 0);
+    assert.deepEqual((await a("remove", spineB.address)).code, 1);
   } finally {
     await spineA.stop();
     await spineB.stop();
@@ -220,9 +223,9 @@ Deno.test("agent hub run answers the network: a running hub handles requests and
   };
   const a = (...args: string[]) => agent(["--home", homeA, "net", ...args], { env: envA });
   const b = (...args: string[]) => agent(["--home", homeB, "net", ...args], { env: envB });
-  assertEquals((await a("init", "--name", "Hub A")).code, 0);
-  assertEquals((await b("init", "--name", "Cli B")).code, 0);
-  assertEquals((await b("publish")).code, 0);
+  assert.deepEqual((await a("init", "--name", "Hub A")).code, 0);
+  assert.deepEqual((await b("init", "--name", "Cli B")).code, 0);
+  assert.deepEqual((await b("publish")).code, 0);
   const hub = spawnHub(homeA, envA);
   try {
     // deno-lint-ignore no-explicit-any
@@ -236,8 +239,8 @@ Deno.test("agent hub run answers the network: a running hub handles requests and
       }
     }, 30_000);
     // The hub published its card at start.
-    assertEquals(JSON.parse((await a("card")).stdout).name, "Hub A");
-    assertEquals((await b("add", spineA.address, "--note", "from the CLI")).code, 0);
+    assert.deepEqual(JSON.parse((await a("card")).stdout).name, "Hub A");
+    assert.deepEqual((await b("add", spineA.address, "--note", "from the CLI")).code, 0);
     await until(
       "the hub takes the request",
       async () => (await a("contacts")).stdout.includes(`pending_in  ${spineB.address}`),
@@ -245,7 +248,7 @@ Deno.test("agent hub run answers the network: a running hub handles requests and
     );
     const events = await (await fetch(`http://127.0.0.1:${port}/net/events?after=0`))
       .json() as { events: { type: string; address: string; text: string }[] };
-    assertEquals(
+    assert.deepEqual(
       events.events.map((e) => [
         e.type,
         e.address,
@@ -254,19 +257,19 @@ Deno.test("agent hub run answers the network: a running hub handles requests and
       [["net.contact_request", spineB.address, "from the CLI"]],
     );
     const refused = await a("poll", "--once");
-    assertEquals(refused.code, 1);
-    assert(refused.stderr.startsWith(`A hub is running (pid ${hub.pid})`), refused.stderr);
-    assertEquals((await a("accept", spineB.address)).code, 0);
+    assert.deepEqual(refused.code, 1);
+    assert.ok(refused.stderr.startsWith(`A hub is running (pid ${hub.pid})`), refused.stderr);
+    assert.deepEqual((await a("accept", spineB.address)).code, 0);
     await b("poll", "--once");
-    assertEquals((await b("send", spineA.address, "Anyone home?")).code, 0);
+    assert.deepEqual((await b("send", spineA.address, "Anyone home?")).code, 0);
     await until("the hub answers", async () => {
       await b("poll", "--once");
       return (await b("log")).stdout.includes(`in  ${spineA.address} message: Okay.`);
     }, 30_000);
     const net = (await status()).net;
-    assertEquals([net.configured, net.link, net.state], [true, "websocket", "polling"]);
-    assert(net.doorbell.rings >= 2 && net.doorbell.connects === 1, JSON.stringify(net));
-    assertEquals(net.address, spineA.address);
+    assert.deepEqual([net.configured, net.link, net.state], [true, "websocket", "polling"]);
+    assert.ok(net.doorbell.rings >= 2 && net.doorbell.connects === 1, JSON.stringify(net));
+    assert.deepEqual(net.address, spineA.address);
   } finally {
     hub.kill("SIGTERM");
     await hub.status;

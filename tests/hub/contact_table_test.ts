@@ -3,7 +3,7 @@
  * every incoming row and every command row, plus the hub-side drops (wrong `to`, an
  * unopenable box, an id already handled) and what `remove` keeps.
  */
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import assert from "node:assert/strict";
 import { startAgent, type TestAgent, until } from "./_agents.ts";
 import { b64uDecode, signEnvelope } from "@agent/net";
 import { handleUpdate, turnAnswerer } from "@agent/hub";
@@ -36,9 +36,9 @@ Deno.test("contact table: every incoming and command row, key pinning, drops bef
   try {
     // none -> pending_out (command), none -> pending_in (incoming): note stored.
     let mark = bob.handled.length;
-    assertEquals((await alice.node.add(bob.address, "First note")).state, "pending_out");
+    assert.deepEqual((await alice.node.add(bob.address, "First note")).state, "pending_out");
     await handledSince(bob, mark);
-    assertEquals(await state(bob, alice), "pending_in");
+    assert.deepEqual(await state(bob, alice), "pending_in");
 
     // pending_in + repeated contact_request: one request, note refreshed, nothing sent.
     const sentBefore = (await bob.node.state.counts()).sent;
@@ -46,10 +46,10 @@ Deno.test("contact table: every incoming and command row, key pinning, drops bef
     await alice.node.add(bob.address, "Second note");
     await handledSince(bob, mark);
     const contacts = await bob.node.state.contacts();
-    assertEquals(contacts.filter((c) => c.address === alice.address).length, 1);
-    assertEquals(contacts.find((c) => c.address === alice.address)?.note, "Second note");
-    assertEquals((await bob.node.state.counts()).sent, sentBefore);
-    assertEquals(await state(alice, bob), "pending_out");
+    assert.deepEqual(contacts.filter((c) => c.address === alice.address).length, 1);
+    assert.deepEqual(contacts.find((c) => c.address === alice.address)?.note, "Second note");
+    assert.deepEqual((await bob.node.state.counts()).sent, sentBefore);
+    assert.deepEqual(await state(alice, bob), "pending_out");
 
     // pending_in / pending_out + incoming message: dropped, never answered.
     const bobCard = await alice.node.fetchCard(bob.address);
@@ -57,17 +57,19 @@ Deno.test("contact table: every incoming and command row, key pinning, drops bef
     await alice.node.deliver("message", bobCard, { text: "too early" });
     await handledSince(bob, mark);
     const early = bob.handled.at(-1)!.result;
-    assert(early.outcome === "dropped" && early.reason.includes("before the contact was accepted"));
-    assert(!(await logWith(bob, alice)).some((l) => l.includes("too early")));
+    assert.ok(
+      early.outcome === "dropped" && early.reason.includes("before the contact was accepted"),
+    );
+    assert.ok(!(await logWith(bob, alice)).some((l) => l.includes("too early")));
 
     // `agent net add` when the other side already asked: accepted at once, keys pinned.
     mark = alice.handled.length;
     const added = await bob.node.add(alice.address);
-    assertEquals(added.state, "accepted");
-    assertEquals(added.sign_key, alice.node.identity.signKey);
+    assert.deepEqual(added.state, "accepted");
+    assert.deepEqual(added.sign_key, alice.node.identity.signKey);
     // pending_out + incoming contact_accept: accepted.
     await handledSince(alice, mark);
-    assertEquals(await state(alice, bob), "accepted");
+    assert.deepEqual(await state(alice, bob), "accepted");
     const acceptedAt = (await alice.node.state.contact(bob.address))?.accepted_at;
 
     // accepted + incoming contact_request: a contact_accept goes back again;
@@ -77,10 +79,10 @@ Deno.test("contact table: every incoming and command row, key pinning, drops bef
     await alice.node.deliver("contact_request", bobCard, { name: "alice", text: "again?" });
     await handledSince(bob, bobMark);
     await handledSince(alice, mark);
-    assertEquals(await state(bob, alice), "accepted");
-    assertEquals(await state(alice, bob), "accepted");
-    assertEquals((await alice.node.state.contact(bob.address))?.accepted_at, acceptedAt);
-    assertEquals(
+    assert.deepEqual(await state(bob, alice), "accepted");
+    assert.deepEqual(await state(alice, bob), "accepted");
+    assert.deepEqual((await alice.node.state.contact(bob.address))?.accepted_at, acceptedAt);
+    assert.deepEqual(
       (await logWith(bob, alice)).filter((l) => l === "out contact_accept").length,
       2,
     );
@@ -89,7 +91,7 @@ Deno.test("contact table: every incoming and command row, key pinning, drops bef
     mark = alice.handled.length;
     await alice.node.send(bob.address, "Hello Bob");
     await handledSince(alice, mark);
-    assert((await logWith(alice, bob)).includes("in message Bob here."));
+    assert.ok((await logWith(alice, bob)).includes("in message Bob here."));
 
     // pending_out + incoming contact_request (both asked): accepted, accept sent back.
     await carol.stopService();
@@ -97,8 +99,8 @@ Deno.test("contact table: every incoming and command row, key pinning, drops bef
     await alice.node.add(carol.address, "alice asks"); // alice: pending_out
     await carol.node.add(alice.address, "carol asks"); // carol: pending_out, alice's unread
     await handledSince(alice, mark);
-    assertEquals(await state(alice, carol), "accepted");
-    assert((await logWith(alice, carol)).includes("out contact_accept"));
+    assert.deepEqual(await state(alice, carol), "accepted");
+    assert.ok((await logWith(alice, carol)).includes("out contact_accept"));
     await carol.restartService();
     await until("carol accepted too", async () => await state(carol, alice) === "accepted");
 
@@ -112,11 +114,11 @@ Deno.test("contact table: every incoming and command row, key pinning, drops bef
     }, { text: "sealed for carol" });
     await handledSince(bob, mark);
     const unopened = bob.handled.at(-1)!.result;
-    assert(
+    assert.ok(
       unopened.outcome === "dropped" && /unopenable|open/.test(unopened.reason),
       JSON.stringify(unopened),
     );
-    assert(await bob.node.state.seen(alice.address, wrongBox.id));
+    assert.ok(await bob.node.state.seen(alice.address, wrongBox.id));
     await until(
       "bob's mailbox is empty",
       async () => (await bob.node.spine.health()).mailbox === 0,
@@ -140,12 +142,12 @@ Deno.test("contact table: every incoming and command row, key pinning, drops bef
       }),
     };
     const wrongTo = await handleUpdate(deps, { seq: 9001, received_at: 0, envelope: misdirected });
-    assert(wrongTo.outcome === "dropped" && wrongTo.reason.startsWith("wrong recipient"));
+    assert.ok(wrongTo.outcome === "dropped" && wrongTo.reason.startsWith("wrong recipient"));
     const again = await handleUpdate(deps, { seq: 9002, received_at: 0, envelope: wrongBox.wire });
-    assertEquals(again, { outcome: "dropped", reason: "already handled", from: alice.address });
+    assert.deepEqual(again, { outcome: "dropped", reason: "already handled", from: alice.address });
     const hubLog = await Deno.readTextFile(bob.paths.logFile);
-    assert(hubLog.includes(`wrong recipient ${carol.address}`), hubLog);
-    assert(hubLog.includes(`already handled: ${alice.address} ${wrongBox.id}`), hubLog);
+    assert.ok(hubLog.includes(`wrong recipient ${carol.address}`), hubLog);
+    assert.ok(hubLog.includes(`already handled: ${alice.address} ${wrongBox.id}`), hubLog);
 
     // Strangers (anything but a request) and blocked senders: dropped before any card fetch.
     await bob.node.block(carol.address);
@@ -165,22 +167,22 @@ Deno.test("contact table: every incoming and command row, key pinning, drops bef
     await carol.node.deliver("contact_request", bobCard, { name: "carol", text: "let me in" });
     await carol.node.send(bob.address, "hello?");
     await handledSince(bob, mark, 2);
-    assertEquals(bob.handled.slice(-2).map((h) => h.result.outcome), ["dropped", "dropped"]);
+    assert.deepEqual(bob.handled.slice(-2).map((h) => h.result.outcome), ["dropped", "dropped"]);
     await bob.node.remove(carol.address);
     await carol.node.send(bob.address, "stranger now");
     await handledSince(bob, mark, 3);
-    assert(/stranger/.test((bob.handled.at(-1)!.result as { reason: string }).reason));
-    assertEquals(bobFetches, 0);
-    assertEquals(await state(bob, carol), undefined);
+    assert.ok(/stranger/.test((bob.handled.at(-1)!.result as { reason: string }).reason));
+    assert.deepEqual(bobFetches, 0);
+    assert.deepEqual(await state(bob, carol), undefined);
 
     // `agent net remove`: the contact goes; the log and the session stay.
     const sessions = JSON.parse(await Deno.readTextFile(`${bob.paths.netDir}/sessions.json`));
     const session = sessions[alice.address];
-    assert(typeof session === "string");
-    assert(await bob.node.remove(alice.address));
-    assertEquals(await state(bob, alice), undefined);
-    assert((await logWith(bob, alice)).includes("in message Hello Bob"));
-    assertEquals(
+    assert.ok(typeof session === "string");
+    assert.ok(await bob.node.remove(alice.address));
+    assert.deepEqual(await state(bob, alice), undefined);
+    assert.ok((await logWith(bob, alice)).includes("in message Hello Bob"));
+    assert.deepEqual(
       JSON.parse(await Deno.readTextFile(`${bob.paths.netDir}/sessions.json`))[alice.address],
       session,
     );

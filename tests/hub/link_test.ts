@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import assert from "node:assert/strict";
 import { startAgent, type TestAgent, until } from "./_agents.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { type DoorbellMode, type SpineProxy, startSpineProxy } from "./_spine_proxy.ts";
@@ -66,10 +66,10 @@ Deno.test("link auto: a 404 on the upgrade falls back to the long poll at once",
   try {
     await until("fallback", () => p.bob.service.status().doorbell.fallbacks === 1);
     const s = p.bob.service.status();
-    assertEquals([s.link, s.state], ["poll", "polling"]);
-    assert(s.doorbell.retry_at !== undefined);
-    assert(s.doorbell.last_error?.includes("404"), s.doorbell.last_error ?? "");
-    assertEquals(p.proxy.upgrades, 1);
+    assert.deepEqual([s.link, s.state], ["poll", "polling"]);
+    assert.ok(s.doorbell.retry_at !== undefined);
+    assert.ok(s.doorbell.last_error?.includes("404"), s.doorbell.last_error ?? "");
+    assert.deepEqual(p.proxy.upgrades, 1);
     await delivered(p, "over the long poll");
   } finally {
     await p.close();
@@ -88,7 +88,7 @@ Deno.test("link auto: a 426 falls back too, and the doorbell is retried later", 
         throw e;
       },
     );
-    assertEquals(p.bob.service.status().doorbell.retry_at, undefined);
+    assert.deepEqual(p.bob.service.status().doorbell.retry_at, undefined);
     await delivered(p, "over the doorbell again");
   } finally {
     await p.close();
@@ -100,8 +100,8 @@ Deno.test("link auto: three short-lived connections in a row fall back", async (
   try {
     await until("fallback", () => p.bob.service.status().doorbell.fallbacks === 1, 10_000);
     const s = p.bob.service.status();
-    assertEquals(s.doorbell.connects, 3);
-    assertEquals(s.link, "poll");
+    assert.deepEqual(s.doorbell.connects, 3);
+    assert.deepEqual(s.link, "poll");
     await delivered(p, "after three failed attempts");
   } finally {
     await p.close();
@@ -113,7 +113,7 @@ Deno.test("link websocket: never falls back; fetches over HTTP between attempts"
   try {
     await until("several attempts", () => p.proxy.upgrades >= 3, 10_000);
     const s = p.bob.service.status();
-    assertEquals([s.link, s.doorbell.fallbacks], ["websocket", 0]);
+    assert.deepEqual([s.link, s.doorbell.fallbacks], ["websocket", 0]);
     await delivered(p, "fetched after a backoff");
   } finally {
     await p.close();
@@ -125,9 +125,9 @@ Deno.test("link poll: never opens the doorbell; a poll_timeout_seconds above 25 
   const p = await pair("pass", "poll", { pollTimeoutSeconds: 40 });
   try {
     await delivered(p, "long-polled");
-    assertEquals(p.proxy.upgrades, 0);
-    assertEquals(p.bob.service.status().link, "poll");
-    assertEquals(p.bob.service.status().doorbell.last_error, null);
+    assert.deepEqual(p.proxy.upgrades, 0);
+    assert.deepEqual(p.bob.service.status().link, "poll");
+    assert.deepEqual(p.bob.service.status().doorbell.last_error, null);
   } finally {
     await p.close();
   }
@@ -141,7 +141,7 @@ Deno.test("a silent doorbell counts as dropped after the drop time; the safety f
       "dropped",
       () => p.bob.service.status().doorbell.last_error?.startsWith("no frame for") === true,
     );
-    assert(p.bob.service.status().doorbell.connects >= 1);
+    assert.ok(p.bob.service.status().doorbell.connects >= 1);
   } finally {
     await p.close();
   }
@@ -172,14 +172,14 @@ Deno.test("a full batch (50) is fetched again at once; everything queued while a
     await bob.stopService();
     const before = bob.handled.length;
     for (let i = 0; i < 55; i++) await alice.node.send(bob.address, `queued ${i}`);
-    assertEquals((await bob.node.spine.health()).mailbox, 55);
+    assert.deepEqual((await bob.node.spine.health()).mailbox, 55);
     await bob.restartService();
     await bob.waitHandled(before + 55, 30_000);
     const texts = (await bob.node.state.log()).filter((e) => e.kind === "message")
       .map((e) => e.text);
-    assertEquals(texts, Array.from({ length: 55 }, (_, i) => `queued ${i}`));
+    assert.deepEqual(texts, Array.from({ length: 55 }, (_, i) => `queued ${i}`));
     await until("all acknowledged", async () => (await bob.node.spine.health()).mailbox === 0);
-    assert(await bob.node.state.cursor() > 50);
+    assert.ok(await bob.node.state.cursor() > 50);
   } finally {
     await alice.close();
     await bob.close();

@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import assert from "node:assert/strict";
 import { startAgent, type TestAgent, until } from "./_agents.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { startVendorServer } from "../models/_vendor_server.ts";
@@ -37,12 +37,12 @@ Deno.test("a blocked sender is dropped and never answered", async () => {
     await alice.node.send(bob.address, "Are you there?");
     await bob.waitHandled(before + 1);
     const last = bob.handled.at(-1)!.result;
-    assertEquals(last.outcome, "dropped");
-    assert(last.outcome === "dropped" && last.reason.startsWith("blocked sender"));
-    assertEquals((await messagesIn(bob, alice.address)).length, 0);
+    assert.deepEqual(last.outcome, "dropped");
+    assert.ok(last.outcome === "dropped" && last.reason.startsWith("blocked sender"));
+    assert.deepEqual((await messagesIn(bob, alice.address)).length, 0);
     await new Promise((r) => setTimeout(r, 200));
-    assertEquals((await messagesIn(alice, bob.address)).length, 0);
-    assertEquals((await bob.node.state.contact(alice.address))?.state, "blocked");
+    assert.deepEqual((await messagesIn(alice, bob.address)).length, 0);
+    assert.deepEqual((await bob.node.state.contact(alice.address))?.state, "blocked");
   } finally {
     await alice.close();
     await bob.close();
@@ -67,20 +67,20 @@ Deno.test("a stranger's message is dropped before any card fetch; a request tell
     await alice.node.send(bob.address, "Hello stranger");
     await bob.waitHandled(1);
     const r = bob.handled[0]!.result;
-    assert(r.outcome === "dropped" && r.reason.includes("stranger"), JSON.stringify(r));
+    assert.ok(r.outcome === "dropped" && r.reason.includes("stranger"), JSON.stringify(r));
     await alice.node.state.removeContact(bob.address);
     await alice.node.add(bob.address, "Let us talk");
     await bob.waitHandled(2);
     const events = await Deno.readTextFile(`${bob.paths.netDir}/events.jsonl`);
     const event = JSON.parse(events.trim().split("\n").at(-1)!);
-    assertEquals([event.type, event.address, event.name, event.text], [
+    assert.deepEqual([event.type, event.address, event.name, event.text], [
       "net.contact_request",
       alice.address,
       "alice",
       "Let us talk",
     ]);
     const log = await Deno.readTextFile(bob.paths.logFile);
-    assert(log.includes(`contact request from alice (${alice.address})`));
+    assert.ok(log.includes(`contact request from alice (${alice.address})`));
   } finally {
     await alice.close();
     await bob.close();
@@ -105,24 +105,27 @@ Deno.test("a conversation with a public sub-agent carries sub both ways", async 
       async () => (await messagesIn(alice, bob.address)).length === 1,
     );
     const [answer] = await messagesIn(alice, bob.address);
-    assertEquals(answer?.peer_sub, "chef");
+    assert.deepEqual(answer?.peer_sub, "chef");
     const bobLog = (await bob.node.state.log()).filter((e) => e.kind === "message");
-    assertEquals(bobLog.map((e) => [e.direction, e.own_sub]), [["in", "chef"], ["out", "chef"]]);
+    assert.deepEqual(bobLog.map((e) => [e.direction, e.own_sub]), [["in", "chef"], [
+      "out",
+      "chef",
+    ]]);
 
     // A private or unknown sub-agent: dropped, not logged, never answered.
     const before = bob.handled.length;
     const counts = await bob.node.state.counts();
     await alice.node.send(bob.address, "Read me your diary", "diary");
     await bob.waitHandled(before + 1);
-    assertEquals(bob.handled.at(-1)?.result.outcome, "dropped");
+    assert.deepEqual(bob.handled.at(-1)?.result.outcome, "dropped");
     await new Promise((r) => setTimeout(r, 200));
-    assertEquals((await bob.node.state.log()).filter((e) => e.kind === "message").length, 2);
+    assert.deepEqual((await bob.node.state.log()).filter((e) => e.kind === "message").length, 2);
     // Not counted either: received, dropped and the hourly auto-replies stay.
-    assertEquals(await bob.node.state.counts(), counts);
+    assert.deepEqual(await bob.node.state.counts(), counts);
     const log = await Deno.readTextFile(bob.paths.logFile);
     // At a stranger's message's level (INFO).
-    assert(/ INFO network: dropped no public sub-agent \/diary \(from /.test(log), log);
-    assertEquals((await messagesIn(alice, bob.address)).length, 1);
+    assert.ok(/ INFO network: dropped no public sub-agent \/diary \(from /.test(log), log);
+    assert.deepEqual((await messagesIn(alice, bob.address)).length, 1);
   } finally {
     await alice.close();
     await bob.close();
@@ -146,13 +149,13 @@ Deno.test("a crash between handling and ack sends no second reply", async () => 
     spine.ack = () => Promise.reject(new Error("crashed before the ack"));
     await fetchAndHandle({ node: bob.node, answer: turnAnswerer(turnOf(bob)) }).catch(() => {});
     spine.ack = realAck;
-    assertEquals((await spine.health()).mailbox, 1);
+    assert.deepEqual((await spine.health()).mailbox, 1);
     await bob.restartService();
     await until("the envelope is acknowledged", async () => (await spine.health()).mailbox === 0);
     await new Promise((r) => setTimeout(r, 300));
     const replies = await messagesIn(alice, bob.address);
-    assertEquals(replies.map((e) => e.text), ["Only once."]);
-    assert(bob.handled.some((h) =>
+    assert.deepEqual(replies.map((e) => e.text), ["Only once."]);
+    assert.ok(bob.handled.some((h) =>
       h.result.outcome === "dropped" &&
       h.result.reason === "already handled"
     ));
@@ -171,11 +174,11 @@ Deno.test("a crash between handling and ack sends no second reply", async () => 
     await bob.restartService();
     await until("acknowledged", async () => (await spine.health()).mailbox === 0);
     await new Promise((r) => setTimeout(r, 300));
-    assertEquals((await messagesIn(alice, bob.address)).length, 2);
+    assert.deepEqual((await messagesIn(alice, bob.address)).length, 2);
     // The reply sent again (a duplicate at the spine) is not counted twice.
-    assertEquals(await state.autoRepliesLastHour(alice.address, bob.node.nowSec()), 2);
+    assert.deepEqual(await state.autoRepliesLastHour(alice.address, bob.node.nowSec()), 2);
     const bobLog = (await state.log()).filter((e) => e.kind === "message");
-    assertEquals(bobLog.map((e) => `${e.direction} ${e.text}`), [
+    assert.deepEqual(bobLog.map((e) => `${e.direction} ${e.text}`), [
       "in Ping",
       "out Only once.",
       "in Pong",
@@ -246,10 +249,10 @@ Deno.test("a spine answering 401 fails the service while the hub keeps running",
     const status = await (await fetch(`http://127.0.0.1:${port}/status`)).json() as {
       net: { state: string; detail: string };
     };
-    assertEquals(status.net.state, "failed");
-    assert(status.net.detail.includes("401"));
+    assert.deepEqual(status.net.state, "failed");
+    assert.ok(status.net.detail.includes("401"));
     stop.abort();
-    assertEquals(await hub, 0);
+    assert.deepEqual(await hub, 0);
   } finally {
     await bob.close();
     await spine.stop();
@@ -265,7 +268,7 @@ Deno.test("the doorbell drops and comes back: nothing is missed", async () => {
   const bob = await startAgent("bob", { spine, env: { AGENT_SPINE_TOKEN: token } });
   try {
     await connect(alice, bob);
-    assertEquals(bob.service.status().doorbell.connects, 1);
+    assert.deepEqual(bob.service.status().doorbell.connects, 1);
     await spine.stop();
     await until("bob notices", () => bob.service.status().doorbell.last_error !== null);
     spine = await startSpine({ hubToken: token, persistDir, port });
@@ -275,7 +278,7 @@ Deno.test("the doorbell drops and comes back: nothing is missed", async () => {
       async () => (await messagesIn(bob, alice.address)).length === 3,
       20_000,
     );
-    assertEquals((await messagesIn(bob, alice.address)).map((e) => e.text), [
+    assert.deepEqual((await messagesIn(bob, alice.address)).map((e) => e.text), [
       "one",
       "two",
       "three",
@@ -288,7 +291,7 @@ Deno.test("the doorbell drops and comes back: nothing is missed", async () => {
     const before = bob.handled.length;
     await alice.node.send(bob.address, "four");
     await bob.waitHandled(before + 1);
-    assertEquals(bob.service.status().link, "websocket");
+    assert.deepEqual(bob.service.status().link, "websocket");
   } finally {
     await alice.close();
     await bob.close();
@@ -321,10 +324,10 @@ Deno.test("a pending contact whose key changed is dropped with a warning", async
     await reborn.accept(bob.address);
     await bob.waitHandled(before + 1);
     const r = bob.handled.at(-1)!.result;
-    assert(r.outcome === "dropped" && r.reason.startsWith("key changed"), JSON.stringify(r));
+    assert.ok(r.outcome === "dropped" && r.reason.startsWith("key changed"), JSON.stringify(r));
     const log = await Deno.readTextFile(bob.paths.logFile);
-    assert(log.includes(`WARNING network: key changed for ${alice.address}`));
-    assertEquals((await bob.node.state.contact(alice.address))?.state, "pending_out");
+    assert.ok(log.includes(`WARNING network: key changed for ${alice.address}`));
+    assert.deepEqual((await bob.node.state.contact(alice.address))?.state, "pending_out");
   } finally {
     await alice.close();
     await bob.close();
@@ -351,11 +354,11 @@ Deno.test("user.md never reaches a network turn's prompt; the public note does",
       async () => (await messagesIn(alice, bob.address)).length === 1,
     );
     const body = JSON.stringify(vendor.requests.map((r) => r.body));
-    assert(body.includes("bob likes tea"), "the public note is in the prompt");
-    assert(!body.includes("SECRET-USER-MD"), "user.md must never reach the prompt");
-    assert(body.includes("<<<BEGIN MESSAGE>>>"));
-    assert(body.includes("\u2039\u2039\u2039END MESSAGE\u203a\u203a\u203a"));
-    assertEquals((await messagesIn(alice, bob.address))[0]?.text, "Tea, always.");
+    assert.ok(body.includes("bob likes tea"), "the public note is in the prompt");
+    assert.ok(!body.includes("SECRET-USER-MD"), "user.md must never reach the prompt");
+    assert.ok(body.includes("<<<BEGIN MESSAGE>>>"));
+    assert.ok(body.includes("\u2039\u2039\u2039END MESSAGE\u203a\u203a\u203a"));
+    assert.deepEqual((await messagesIn(alice, bob.address))[0]?.text, "Tea, always.");
   } finally {
     await alice.close();
     await bob.close();
@@ -374,12 +377,12 @@ Deno.test("the net_send tool (tier 2) sends to an accepted contact's sub-agent",
   try {
     await connect(alice, bob);
     await Deno.writeTextFile(`${alice.home}/agent.toml`, CONFIG_TEMPLATE);
-    assertEquals(netSend.tier, 2);
+    assert.deepEqual(netSend.tier, 2);
     const context = { paths: alice.paths, env: alice.env };
     const bad = await netSend.execute({ to: "not an address", text: "x" }, context);
-    assert((bad as { error?: string }).error?.includes("is not ADDRESS"));
+    assert.ok((bad as { error?: string }).error?.includes("is not ADDRESS"));
     const result = await netSend.execute({ to: `${bob.address}/chef`, text: "Soup?" }, context);
-    assertEquals((result as { sent?: boolean }).sent, true);
+    assert.deepEqual((result as { sent?: boolean }).sent, true);
     await until(
       "the chef answers",
       async () => (await messagesIn(alice, bob.address)).some((e) => e.peer_sub === "chef"),
@@ -404,11 +407,11 @@ Deno.test("two auto-replying agents stop at max_hops; the hourly limit stops a c
     await new Promise((r) => setTimeout(r, 500));
     const all = [...await alice.node.state.log(), ...await bob.node.state.log()]
       .filter((e) => e.kind === "message" && e.direction === "out");
-    assertEquals(all.length, 7, JSON.stringify(all));
+    assert.deepEqual(all.length, 7, JSON.stringify(all));
     const bobLog = await bob.node.state.log();
-    assert(bobLog.some((e) => e.direction === "in" && e.kind === "message"));
+    assert.ok(bobLog.some((e) => e.direction === "in" && e.kind === "message"));
     const logText = await Deno.readTextFile(bob.paths.logFile);
-    assert(logText.includes("max_hops"), "the skipped reply is logged");
+    assert.ok(logText.includes("max_hops"), "the skipped reply is logged");
 
     // Lower the hourly limit to what Bob already sent: the next message gets no model call.
     bob.config.net.max_auto_replies_per_hour = (await bob.node.state.counts()).auto_replies[
@@ -421,8 +424,8 @@ Deno.test("two auto-replying agents stop at max_hops; the hourly limit stops a c
       async () => (await messagesIn(bob, alice.address)).some((e) => e.text === "One more?"),
     );
     await new Promise((r) => setTimeout(r, 300));
-    assertEquals((await messagesIn(alice, bob.address)).length, before);
-    assert((await Deno.readTextFile(bob.paths.logFile)).includes("rate_limited"));
+    assert.deepEqual((await messagesIn(alice, bob.address)).length, before);
+    assert.ok((await Deno.readTextFile(bob.paths.logFile)).includes("rate_limited"));
   } finally {
     await alice.close();
     await bob.close();
@@ -459,9 +462,9 @@ Deno.test("an accepted contact's envelope signed with another key is dropped as 
       { node: bob.node, answer: turnAnswerer(turnOf(bob)) },
       { seq: 999, received_at: 0, envelope: wire },
     );
-    assert(result.outcome === "dropped" && result.reason.startsWith("key changed"));
-    assert((await Deno.readTextFile(bob.paths.logFile)).includes("key changed"));
-    assertEquals((await bob.node.state.contact(alice.address))?.state, "accepted");
+    assert.ok(result.outcome === "dropped" && result.reason.startsWith("key changed"));
+    assert.ok((await Deno.readTextFile(bob.paths.logFile)).includes("key changed"));
+    assert.deepEqual((await bob.node.state.contact(alice.address))?.state, "accepted");
   } finally {
     await alice.close();
     await bob.close();

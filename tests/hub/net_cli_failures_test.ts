@@ -2,7 +2,7 @@
  * `agent net` on its failure paths: one sentence each, never a stack trace, and a
  * corrupted store document kept aside rather than lost.
  */
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import assert from "node:assert/strict";
 import { agent } from "../cli/_run.ts";
 import { freePort } from "../spine/_harness.ts";
 
@@ -18,45 +18,48 @@ Deno.test("agent net failure paths: broken identity, missing token, spine down, 
   const net = (args: string[], extra: Record<string, string> = {}) =>
     agent(["--home", home, "net", ...args], { env: { ...env, ...extra } });
   try {
-    assertEquals((await agent(["--home", home, "init", "--yes", "--language", "en"])).code, 0);
+    assert.deepEqual((await agent(["--home", home, "init", "--yes", "--language", "en"])).code, 0);
     await Deno.mkdir(`${home}/data/net`, { recursive: true });
     await Deno.writeTextFile(`${home}/data/net/identity.json`, "garbage");
     let r = await net(["status"]);
-    assertEquals(r.code, 0, r.stderr);
-    assert(
+    assert.deepEqual(r.code, 0, r.stderr);
+    assert.ok(
       r.stdout.startsWith("identity: unreadable: Cannot load the network identity:"),
       r.stdout,
     );
-    assert(r.stdout.includes(`spine: ${env.AGENT_SPINE_URL} (not checked without an identity)`));
+    assert.ok(r.stdout.includes(`spine: ${env.AGENT_SPINE_URL} (not checked without an identity)`));
     r = await net(["publish"]);
-    assertEquals(r.code, 1);
-    assert(r.stderr.startsWith("Cannot load the network identity:") && noTrace(r.stderr), r.stderr);
+    assert.deepEqual(r.code, 1);
+    assert.ok(
+      r.stderr.startsWith("Cannot load the network identity:") && noTrace(r.stderr),
+      r.stderr,
+    );
     r = await net(["send", "b.example", "hi"], { AGENT_NET_IDENTITY: "zzz" });
-    assertEquals([r.code, noTrace(r.stderr)], [1, true], r.stderr);
+    assert.deepEqual([r.code, noTrace(r.stderr)], [1, true], r.stderr);
 
     await Deno.remove(`${home}/data/net/identity.json`);
-    assertEquals((await net(["init"])).code, 0);
+    assert.deepEqual((await net(["init"])).code, 0);
     r = await net(["status"], { AGENT_SPINE_TOKEN: "" });
-    assert(r.stdout.includes("spine: not configured (missing AGENT_SPINE_TOKEN)"), r.stdout);
+    assert.ok(r.stdout.includes("spine: not configured (missing AGENT_SPINE_TOKEN)"), r.stdout);
     // What is missing is worded in the user's language, not left in English.
     r = await net(["send", "b.example", "hi"], {
       AGENT_LANG: "tr",
       AGENT_SPINE_URL: "http://spine.example",
     });
-    assertEquals(r.code, 1);
-    assert(
+    assert.deepEqual(r.code, 1);
+    assert.ok(
       r.stderr.includes("https ile başlayan bir AGENT_SPINE_URL (http yalnızca localhost"),
       r.stderr,
     );
     r = await net(["card"]);
-    assertEquals(r.code, 1);
-    assert(
+    assert.deepEqual(r.code, 1);
+    assert.ok(
       r.stderr.startsWith("The network request failed: GET /.well-known/agent.json:"),
       r.stderr,
     );
     r = await net(["add", "b.example"]);
-    assertEquals(r.code, 1);
-    assert(r.stderr.startsWith("The network request failed: GET /hub/health:"), r.stderr);
+    assert.deepEqual(r.code, 1);
+    assert.ok(r.stderr.startsWith("The network request failed: GET /hub/health:"), r.stderr);
 
     // A spine refusing the token: one sentence everywhere.
     const refusing = Deno.serve(
@@ -66,9 +69,12 @@ Deno.test("agent net failure paths: broken identity, missing token, spine down, 
     try {
       const url = { AGENT_SPINE_URL: `http://127.0.0.1:${refusing.addr.port}` };
       r = await net(["status"], url);
-      assert(r.stdout.includes(`refused AGENT_SPINE_TOKEN (401)`) && noTrace(r.stdout), r.stdout);
+      assert.ok(
+        r.stdout.includes(`refused AGENT_SPINE_TOKEN (401)`) && noTrace(r.stdout),
+        r.stdout,
+      );
       r = await net(["publish"], url);
-      assertEquals(
+      assert.deepEqual(
         [r.code, r.stderr],
         [1, "The spine refused AGENT_SPINE_TOKEN (401); check the token in .env.\n"],
       );
@@ -89,20 +95,23 @@ Deno.test("agent net failure paths: broken identity, missing token, spine down, 
     };
     await Deno.writeTextFile(`${home}/data/net/contacts.json`, JSON.stringify([pending]));
     r = await net(["accept", "127.0.0.1:1"]);
-    assertEquals(r.code, 1);
-    assert(r.stderr.startsWith("The network request failed:") && noTrace(r.stderr), r.stderr);
+    assert.deepEqual(r.code, 1);
+    assert.ok(r.stderr.startsWith("The network request failed:") && noTrace(r.stderr), r.stderr);
     const after = JSON.parse(await Deno.readTextFile(`${home}/data/net/contacts.json`));
-    assertEquals(after.map((c: { state: string }) => c.state), ["pending_in"]);
+    assert.deepEqual(after.map((c: { state: string }) => c.state), ["pending_in"]);
 
     await Deno.writeTextFile(`${home}/data/net/contacts.json`, '[{"address": "b.exa');
     r = await net(["contacts"]);
-    assertEquals([r.code, r.stdout], [
+    assert.deepEqual([r.code, r.stdout], [
       0,
       "No contacts yet. Add one with `agent net add ADDRESS`.\n",
     ]);
     r = await net(["status"]);
-    assert(/warning: .*contacts\.json\.unreadable-\d+ was not valid JSON/.test(r.stdout), r.stdout);
-    for (const out of [r.stdout, r.stderr]) assert(noTrace(out), out);
+    assert.ok(
+      /warning: .*contacts\.json\.unreadable-\d+ was not valid JSON/.test(r.stdout),
+      r.stdout,
+    );
+    for (const out of [r.stdout, r.stderr]) assert.ok(noTrace(out), out);
   } finally {
     await Deno.remove(home, { recursive: true });
   }

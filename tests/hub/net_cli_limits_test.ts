@@ -3,7 +3,7 @@
  * profile beats `[net] name`), the 8 000-character message, ADDRESS/NAME targets, and
  * the log's `<address> (/<name>)` / `<address>/<name>` lines with --address and -n.
  */
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import assert from "node:assert/strict";
 import { agent } from "../cli/_run.ts";
 import { freePort } from "../spine/_harness.ts";
 import { loadConfig } from "@agent/hub";
@@ -20,47 +20,47 @@ Deno.test("agent net: name and message limits, targets, log lines, profile name 
   };
   const net = (...args: string[]) => agent(["--home", home, "net", ...args], { env });
   try {
-    assertEquals((await agent(["--home", home, "init", "--yes", "--language", "en"])).code, 0);
+    assert.deepEqual((await agent(["--home", home, "init", "--yes", "--language", "en"])).code, 0);
     const toml = await Deno.readTextFile(`${home}/agent.toml`);
     await Deno.writeTextFile(
       `${home}/agent.toml`,
       toml.replace('# name = "My agent"', 'name = "Toml Name"'),
     );
     // init --name never overwrites the identity, and sets the profile name.
-    assertEquals((await net("init")).code, 0);
+    assert.deepEqual((await net("init")).code, 0);
     const identity = await Deno.readTextFile(`${home}/data/net/identity.json`);
     const again = await net("init", "--name", "Profile Name");
-    assertEquals(again.code, 0);
-    assertEquals(await Deno.readTextFile(`${home}/data/net/identity.json`), identity);
-    assert(again.stdout.includes("Card name set to 'Profile Name'."), again.stdout);
+    assert.deepEqual(again.code, 0);
+    assert.deepEqual(await Deno.readTextFile(`${home}/data/net/identity.json`), identity);
+    assert.ok(again.stdout.includes("Card name set to 'Profile Name'."), again.stdout);
 
     const long = await net("name", "x".repeat(81));
-    assertEquals([long.code, long.stderr], [2, "The card name needs 1 to 80 characters.\n"]);
-    assertEquals((await net("name", "   ")).code, 2);
-    assertEquals((await net("name", "ü".repeat(80))).code, 0);
-    assertEquals((await net("name", "Profile", "Name")).code, 0);
+    assert.deepEqual([long.code, long.stderr], [2, "The card name needs 1 to 80 characters.\n"]);
+    assert.deepEqual((await net("name", "   ")).code, 2);
+    assert.deepEqual((await net("name", "ü".repeat(80))).code, 0);
+    assert.deepEqual((await net("name", "Profile", "Name")).code, 0);
     const paths = resolvePaths({ env: { AGENT_HOME: home } });
     const config = await loadConfig(paths);
-    assertEquals(config.net.name, "Toml Name");
+    assert.deepEqual(config.net.name, "Toml Name");
     const opened = await openNetwork({
       config,
       env,
       paths,
       logger: new Logger({ file: paths.logFile, stderr: "off" }),
     });
-    assert(opened.ok);
-    assertEquals(await opened.node.cardName(), "Profile Name");
+    assert.ok(opened.ok);
+    assert.deepEqual(await opened.node.cardName(), "Profile Name");
 
     const tooLong = await net("send", "b.example", "y".repeat(8001));
-    assertEquals([tooLong.code, tooLong.stderr], [
+    assert.deepEqual([tooLong.code, tooLong.stderr], [
       2,
       "The message is longer than 8000 characters.\n",
     ]);
     // 8 000 passes the limit and stops at the contact check (no spine needed).
     const max = await net("send", "b.example/chef", "y".repeat(8000));
-    assertEquals([max.code, max.stderr], [1, "b.example is not an accepted contact.\n"]);
+    assert.deepEqual([max.code, max.stderr], [1, "b.example is not an accepted contact.\n"]);
     const target = await net("send", "b.example/Chef!", "hi");
-    assertEquals([target.code, target.stderr], [
+    assert.deepEqual([target.code, target.stderr], [
       2,
       "'b.example/Chef!' is not ADDRESS or ADDRESS/NAME.\n",
     ]);
@@ -86,21 +86,21 @@ Deno.test("agent net: name and message limits, targets, log lines, profile name 
       ].join("\n") + "\n",
     );
     const lines = (await net("log")).stdout.trimEnd().split("\n");
-    assertEquals(lines, [
+    assert.deepEqual(lines, [
       "15.11.2023 01:13 in  b.example (/chef) message: For your chef",
       "15.11.2023 01:14 out b.example (/chef) message: From my chef",
       "15.11.2023 01:15 out c.example/chef message: To their chef",
       "15.11.2023 01:16 in  c.example/chef message: Their chef answers",
     ]);
-    assertEquals(
+    assert.deepEqual(
       (await net("log", "--address", "c.example", "-n", "1")).stdout.trimEnd(),
       lines[3],
     );
-    assertEquals(
+    assert.deepEqual(
       (await net("log", "--address", "b.example")).stdout.trimEnd().split("\n"),
       lines.slice(0, 2),
     );
-    assertEquals((await net("log", "-n", "x")).code, 2);
+    assert.deepEqual((await net("log", "-n", "x")).code, 2);
   } finally {
     await Deno.remove(home, { recursive: true });
   }

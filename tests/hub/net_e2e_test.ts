@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import assert from "node:assert/strict";
 import { startAgent, until } from "./_agents.ts";
 
 Deno.test("two hubs: request, accept, message, auto-reply and log over their spines", async () => {
@@ -11,9 +11,9 @@ Deno.test("two hubs: request, accept, message, auto-reply and log over their spi
       async () => (await bob.node.state.contact(alice.address))?.state === "pending_in",
     );
     const pending = await bob.node.state.contact(alice.address);
-    assertEquals(pending?.name, "alice");
-    assertEquals(pending?.note, "Hello from Alice");
-    assertEquals((await alice.node.state.contact(bob.address))?.state, "pending_out");
+    assert.deepEqual(pending?.name, "alice");
+    assert.deepEqual(pending?.note, "Hello from Alice");
+    assert.deepEqual((await alice.node.state.contact(bob.address))?.state, "pending_out");
 
     await bob.node.accept(alice.address);
     await until(
@@ -32,7 +32,7 @@ Deno.test("two hubs: request, accept, message, auto-reply and log over their spi
     );
     const bobLog = await bob.node.state.log();
     const kinds = bobLog.map((e) => `${e.direction} ${e.kind}`);
-    assertEquals(kinds, [
+    assert.deepEqual(kinds, [
       "in contact_request",
       "out contact_accept",
       "in message",
@@ -40,14 +40,17 @@ Deno.test("two hubs: request, accept, message, auto-reply and log over their spi
     ]);
     const incoming = bobLog[2]!;
     const reply = bobLog[3]!;
-    assertEquals(reply.thread, incoming.thread);
+    assert.deepEqual(reply.thread, incoming.thread);
     await new Promise((r) => setTimeout(r, 300));
     const aliceLog = await alice.node.state.log();
-    assertEquals(aliceLog.filter((e) => e.direction === "out" && e.kind === "message").length, 1);
+    assert.deepEqual(
+      aliceLog.filter((e) => e.direction === "out" && e.kind === "message").length,
+      1,
+    );
     const status = alice.service.status();
-    assertEquals(status.state, "polling");
-    assertEquals(status.link, "websocket");
-    assert(status.doorbell.rings >= 1);
+    assert.deepEqual(status.state, "polling");
+    assert.deepEqual(status.link, "websocket");
+    assert.ok(status.doorbell.rings >= 1);
   } finally {
     await alice.close();
     await bob.close();

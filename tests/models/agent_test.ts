@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertMatch } from "./_assert.ts";
+import assert from "node:assert/strict";
 import { buildAgent, joinUserRuns } from "@agent/hub";
 import { resolvePaths } from "@agent/hub/base";
 import { ApprovalInterrupted, BUILTIN_TOOLS, rejectAll } from "@agent/hub";
@@ -53,21 +53,21 @@ Deno.test("buildAgent() runs a tier-2 tool after approval and stores the whole t
     });
     const streamed: string[] = [];
     const result = await agent.turn("s1", "Note: buy milk", { onText: (t) => streamed.push(t) });
-    assertEquals(result.reply, "Saved your note.");
-    assertEquals(streamed.join(""), "Saved your note.");
-    assertEquals(asked, [["write_note", { name: "todo", text: "buy milk" }]]);
-    assertEquals(Deno.readTextFileSync(`${paths.home}/notes/todo.md`), "buy milk\n");
+    assert.deepEqual(result.reply, "Saved your note.");
+    assert.deepEqual(streamed.join(""), "Saved your note.");
+    assert.deepEqual(asked, [["write_note", { name: "todo", text: "buy milk" }]]);
+    assert.deepEqual(Deno.readTextFileSync(`${paths.home}/notes/todo.md`), "buy milk\n");
     const history = await agent.history("s1");
-    assertEquals(history.map((m) => m.role), ["user", "assistant", "tool", "assistant"]);
-    assertEquals((await agent.sessions.getMeta("s1")).title, "Note: buy milk");
+    assert.deepEqual(history.map((m) => m.role), ["user", "assistant", "tool", "assistant"]);
+    assert.deepEqual((await agent.sessions.getMeta("s1")).title, "Note: buy milk");
     // One ledger row per provider call (two steps), each with the session.
-    assertEquals(ws.rows().map((r) => [r.role, r.session_id, r.channel]), [
+    assert.deepEqual(ws.rows().map((r) => [r.role, r.session_id, r.channel]), [
       ["brain", "s1", "chat"],
       ["brain", "s1", "chat"],
     ]);
     const prompt = await agent.systemPrompt();
-    assertMatch(prompt, /## User\n\nThe owner is Ada\./);
-    assertMatch(prompt, /\n- Budget: brain \$0\.00 of \$5\.00 [^\n]+\n$/);
+    assert.match(prompt, /## User\n\nThe owner is Ada\./);
+    assert.match(prompt, /\n- Budget: brain \$0\.00 of \$5\.00 [^\n]+\n$/);
   } finally {
     ws.close();
   }
@@ -89,9 +89,9 @@ Deno.test("buildAgent() ends the turn with ApprovalInterrupted when the prompt i
       logger: ws.logger,
     });
     const error = await agent.turn("s2", "fetch it").then(() => undefined, (e) => e);
-    assert(error instanceof ApprovalInterrupted);
+    assert.ok(error instanceof ApprovalInterrupted);
     // What the owner wrote is kept; the abandoned answer is not.
-    assertEquals(await agent.history("s2"), [{ role: "user", content: "fetch it" }]);
+    assert.deepEqual(await agent.history("s2"), [{ role: "user", content: "fetch it" }]);
   } finally {
     ws.close();
   }
@@ -117,12 +117,12 @@ Deno.test("buildAgent() for network turns: public note instead of user.md, priva
       logger: ws.logger,
     });
     const prompt = await agent.systemPrompt();
-    assert(!prompt.includes("Ada."), "user.md never enters a network prompt");
-    assertMatch(prompt, /## User\n\nAda plays chess\./);
-    assertMatch(prompt, /- Profile: work\n- Host role: not shared with other agents\n$/);
+    assert.ok(!prompt.includes("Ada."), "user.md never enters a network prompt");
+    assert.match(prompt, /## User\n\nAda plays chess\./);
+    assert.match(prompt, /- Profile: work\n- Host role: not shared with other agents\n$/);
     const result = await agent.turn("net-1", "hi", { peer: "127.0.0.1:8787" });
-    assertEquals(result.text, "Hello, fellow agent.");
-    assertEquals(ws.rows().map((r) => [r.channel, r.peer]), [["net", "127.0.0.1:8787"]]);
+    assert.deepEqual(result.text, "Hello, fellow agent.");
+    assert.deepEqual(ws.rows().map((r) => [r.channel, r.peer]), [["net", "127.0.0.1:8787"]]);
   } finally {
     ws.close();
   }
@@ -144,10 +144,10 @@ Deno.test("buildAgent() says Budget: unknown. when the ledger cannot be read, an
       logger: ws.logger,
     });
     ws.ledger.close();
-    assertMatch(await agent.systemPrompt(), /\n- Budget: unknown\.\n$/);
+    assert.match(await agent.systemPrompt(), /\n- Budget: unknown\.\n$/);
     const error = await agent.turn("s-1", "hi").then(() => undefined, (e) => e);
-    assertEquals(error?.name, "ModelCallError");
-    assertMatch(
+    assert.deepEqual(error?.name, "ModelCallError");
+    assert.match(
       error.sentence,
       /^brain \(fake fake-1\) failed: Cannot use the spend ledger .+: it is closed$/,
     );
@@ -157,7 +157,7 @@ Deno.test("buildAgent() says Budget: unknown. when the ledger cannot be read, an
 });
 
 Deno.test("joinUserRuns() joins consecutive user messages and leaves the rest alone", () => {
-  assertEquals(
+  assert.deepEqual(
     joinUserRuns([
       { role: "user", content: "a" },
       { role: "user", content: "b" },

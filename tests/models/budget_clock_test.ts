@@ -1,4 +1,4 @@
-import { assertEquals } from "./_assert.ts";
+import assert from "node:assert/strict";
 import { ModelRouter } from "@agent/hub";
 import { config, workspace } from "./_harness.ts";
 
@@ -71,13 +71,13 @@ budget = { usd = 1, period = "${period}" }
         () => undefined,
         (e) => e,
       );
-      assertEquals(
+      assert.deepEqual(
         blocked?.sentence,
         `The brain budget is spent ($2.00 of $1.00) and resets at ${resetText}. To raise the cap, change it in agent.toml.`,
       );
       now = reset;
-      assertEquals((await router.generate("brain", ASK, { channel: "chat" })).text, "Okay.");
-      assertEquals(ws.rows().map((r) => r.ts), [spentAt, reset]);
+      assert.deepEqual((await router.generate("brain", ASK, { channel: "chat" })).text, "Okay.");
+      assert.deepEqual(ws.rows().map((r) => r.ts), [spentAt, reset]);
     } finally {
       ws.close();
     }
@@ -116,11 +116,11 @@ budget = { usd = 1, period = "day" }
       );
       sentences.push(error?.sentence);
     }
-    assertEquals(sentences, [
+    assert.deepEqual(sentences, [
       "The brain budget is spent until 01.12.2026 00:00, and fast, which stands in for it, is spent too until 23.11.2026 00:00.",
       "brain bütçesi 01.12.2026 00:00 saatine kadar tükendi; onun yerine geçen fast de 23.11.2026 00:00 saatine kadar tükendi.",
     ]);
-    assertEquals(ws.rows().length, 2, "no call was made");
+    assert.deepEqual(ws.rows().length, 2, "no call was made");
   } finally {
     ws.close();
   }

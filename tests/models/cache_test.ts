@@ -1,4 +1,4 @@
-import { assertEquals } from "./_assert.ts";
+import assert from "node:assert/strict";
 import { ModelRouter } from "@agent/hub";
 import { startVendorServer, type VendorServer } from "./_vendor_server.ts";
 import { config, workspace } from "./_harness.ts";
@@ -45,11 +45,11 @@ base_url = "${BASES[provider]!(server)}"
 
 Deno.test("vendor-a caches the persona, never the Now block, and the latest message", async () => {
   const body = await bodyFor("vendor-a", `cache = { ttl = "1h" }`);
-  assertEquals(body.system, [
+  assert.deepEqual(body.system, [
     { type: "text", text: "You are Ada's agent.", cache_control: { type: "ephemeral", ttl: "1h" } },
     { type: "text", text: "## Now\n\n- Time: 01.01.2026 12:00" },
   ]);
-  assertEquals(body.messages, [{
+  assert.deepEqual(body.messages, [{
     role: "user",
     content: [{ type: "text", text: "Hi", cache_control: { type: "ephemeral", ttl: "1h" } }],
   }]);
@@ -57,21 +57,24 @@ Deno.test("vendor-a caches the persona, never the Now block, and the latest mess
 
 Deno.test("vendor-d puts a cache point after the persona and, with messages = false, none after the messages", async () => {
   const body = await bodyFor("vendor-d", `cache = { messages = false }`);
-  assertEquals(body.system, [
+  assert.deepEqual(body.system, [
     { text: "You are Ada's agent." },
     { cachePoint: { type: "default" } },
     { text: "## Now\n\n- Time: 01.01.2026 12:00" },
   ]);
-  assertEquals(body.messages, [{ role: "user", content: [{ text: "Hi" }] }]);
+  assert.deepEqual(body.messages, [{ role: "user", content: [{ text: "Hi" }] }]);
 });
 
 Deno.test("without a cache table, and on vendor-b and vendor-c, the system prompt is one unmarked text", async () => {
   const joined = "You are Ada's agent.\n\n## Now\n\n- Time: 01.01.2026 12:00";
   const a = await bodyFor("vendor-a", "");
-  assertEquals(a.system, [{ type: "text", text: joined }]);
+  assert.deepEqual(a.system, [{ type: "text", text: joined }]);
   const b = await bodyFor("vendor-b", `cache = { ttl = "1h" }`);
-  assertEquals(b.messages, [{ role: "system", content: joined }, { role: "user", content: "Hi" }]);
+  assert.deepEqual(b.messages, [{ role: "system", content: joined }, {
+    role: "user",
+    content: "Hi",
+  }]);
   const c = await bodyFor("vendor-c", `cache = { ttl = "1h" }`);
-  assertEquals(c.systemInstruction, { parts: [{ text: joined }] });
-  assertEquals(JSON.stringify(c).includes("cache"), false);
+  assert.deepEqual(c.systemInstruction, { parts: [{ text: joined }] });
+  assert.deepEqual(JSON.stringify(c).includes("cache"), false);
 });

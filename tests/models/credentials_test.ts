@@ -1,4 +1,4 @@
-import { assertEquals, assertMatch } from "./_assert.ts";
+import assert from "node:assert/strict";
 import { ModelRouter } from "@agent/hub";
 import { startVendorServer, type VendorServer } from "./_vendor_server.ts";
 import { config, TEST_PRICE, workspace } from "./_harness.ts";
@@ -62,7 +62,7 @@ Deno.test("params.api_key_env names the key variable of vendor-a, vendor-b and v
     OTHER_KEY: "other-key",
   };
   const plain = await call("vendor-a", "", env);
-  assertEquals(plain.headers?.get("x-api-key"), "default-a");
+  assert.deepEqual(plain.headers?.get("x-api-key"), "default-a");
   for (
     const [provider, header, prefix] of [
       ["vendor-a", "x-api-key", ""],
@@ -83,14 +83,14 @@ api_key_env = "OTHER_KEY"
 `);
       const router = new ModelRouter({ config: cfg, env, ledger: ws.ledger, logger: ws.logger });
       await router.generate("brain", ASK, { channel: "cli" });
-      assertEquals(server.requests[0]?.headers.get(header), `${prefix}other-key`, provider);
+      assert.deepEqual(server.requests[0]?.headers.get(header), `${prefix}other-key`, provider);
       const missing = new ModelRouter({
         config: cfg,
         env: { ...env, OTHER_KEY: "" },
         ledger: ws.ledger,
         logger: ws.logger,
       });
-      assertEquals(
+      assert.deepEqual(
         missing.missingCredentialSentence("brain"),
         `role brain: provider '${provider}' is missing OTHER_KEY (names are in .env.example)`,
       );
@@ -106,9 +106,9 @@ Deno.test("vendor-c takes VENDOR_C_API_KEY before VENDOR_C_ALT_API_KEY", async (
     VENDOR_C_API_KEY: "main",
     VENDOR_C_ALT_API_KEY: "alt",
   });
-  assertEquals(both.headers?.get("x-goog-api-key"), "main");
+  assert.deepEqual(both.headers?.get("x-goog-api-key"), "main");
   const alt = await call("vendor-c", "", { VENDOR_C_ALT_API_KEY: "alt" });
-  assertEquals(alt.headers?.get("x-goog-api-key"), "alt");
+  assert.deepEqual(alt.headers?.get("x-goog-api-key"), "alt");
 });
 
 Deno.test("vendor-d: the role's region beats VENDOR_D_REGION, and access keys sign the call", async () => {
@@ -118,7 +118,7 @@ Deno.test("vendor-d: the role's region beats VENDOR_D_REGION, and access keys si
     VENDOR_D_SECRET_ACCESS_KEY: "pair-secret",
   };
   const fromEnv = await call("vendor-d", "", env);
-  assertMatch(
+  assert.match(
     fromEnv.headers?.get("authorization") ?? "",
     /Credential=AKIDPAIR\/\d{8}\/us-east-1\//,
   );
@@ -134,8 +134,8 @@ params = { base_url = "${server.url}", region = "ap-southeast-2" }
     const router = new ModelRouter({ config: cfg, env, ledger: ws.ledger, logger: ws.logger });
     await router.generate("brain", ASK, { channel: "cli" });
     const auth = server.requests[0]?.headers.get("authorization") ?? "";
-    assertMatch(auth, /^AWS4-HMAC-SHA256 Credential=AKIDPAIR\/\d{8}\/ap-southeast-2\/bedrock\//);
-    assertEquals(auth.includes("pair-secret"), false);
+    assert.match(auth, /^AWS4-HMAC-SHA256 Credential=AKIDPAIR\/\d{8}\/ap-southeast-2\/bedrock\//);
+    assert.deepEqual(auth.includes("pair-secret"), false);
     const noRegion = new ModelRouter({
       config: config(`[models.roles.brain]
 provider = "vendor-d"
@@ -145,7 +145,7 @@ model_id = "global.m-1"
       ledger: ws.ledger,
       logger: ws.logger,
     });
-    assertEquals(noRegion.missingCredential("brain"), "VENDOR_D_REGION");
+    assert.deepEqual(noRegion.missingCredential("brain"), "VENDOR_D_REGION");
   } finally {
     await server.close();
     ws.close();
@@ -158,25 +158,25 @@ Deno.test("a 429 that never clears ends with the throttling sentence and is neve
     retry: { attempts: 3, baseDelayMs: 1 },
     script: [tooMany, tooMany, tooMany, tooMany],
   });
-  assertEquals(
+  assert.deepEqual(
     r.error?.sentence,
     "vendor-b is throttling brain (HTTP 429) and kept refusing after 3 tries.",
   );
-  assertEquals(r.posts.length, 3);
-  assertEquals(r.rows, []);
-  assertEquals(r.log, "", "no failover warning");
+  assert.deepEqual(r.posts.length, 3);
+  assert.deepEqual(r.rows, []);
+  assert.deepEqual(r.log, "", "no failover warning");
 });
 
 Deno.test("only a role with a budget or a failover writes ledger rows", async () => {
   const plain = await call("vendor-b", "", { VENDOR_B_API_KEY: "k" });
-  assertEquals(plain.out?.text, "Hello there.");
-  assertEquals(plain.rows, []);
+  assert.deepEqual(plain.out?.text, "Hello there.");
+  assert.deepEqual(plain.rows, []);
   const withFailover = await call("vendor-b", `failover = "fast"`, { VENDOR_B_API_KEY: "k" });
-  assertEquals(withFailover.rows.map((r) => [r.role, r.model_id]), [["brain", "m-1"]]);
+  assert.deepEqual(withFailover.rows.map((r) => [r.role, r.model_id]), [["brain", "m-1"]]);
   const budgeted = await call("vendor-b", `budget = { usd = 1, period = "day" }`, {
     VENDOR_B_API_KEY: "k",
   });
-  assertEquals(budgeted.rows.length, 1);
+  assert.deepEqual(budgeted.rows.length, 1);
 });
 
 Deno.test("the fallback is decided once, when the router is built", async () => {
@@ -191,10 +191,10 @@ fallback = { provider = "fake", model_id = "fake-2", params = { replies = ["Fall
     const env: Record<string, string> = {};
     const router = new ModelRouter({ config: cfg, env, ledger: ws.ledger, logger: ws.logger });
     env.VENDOR_B_API_KEY = "arrived-later";
-    assertEquals(router.target("brain").provider, "fake");
-    assertEquals((await router.generate("brain", ASK, { channel: "cli" })).text, "Fallback.");
+    assert.deepEqual(router.target("brain").provider, "fake");
+    assert.deepEqual((await router.generate("brain", ASK, { channel: "cli" })).text, "Fallback.");
     const rebuilt = new ModelRouter({ config: cfg, env, ledger: ws.ledger, logger: ws.logger });
-    assertEquals(rebuilt.target("brain").provider, "vendor-b");
+    assert.deepEqual(rebuilt.target("brain").provider, "vendor-b");
   } finally {
     ws.close();
   }

@@ -1,4 +1,4 @@
-import { assertEquals } from "./_assert.ts";
+import assert from "node:assert/strict";
 import { ModelRouter } from "@agent/hub";
 import { config, workspace } from "./_harness.ts";
 
@@ -51,16 +51,19 @@ const MALFORMED =
   "brain (vendor-b m-1) answered in a format its API does not use; check base_url in agent.toml.";
 
 Deno.test("ModelRouter ends with one sentence when the provider's stream is not JSON", async () => {
-  assertEquals(await sentenceFor("vendor-b", () => sse("data: {not json\n\n")), MALFORMED);
-  assertEquals(
+  assert.deepEqual(await sentenceFor("vendor-b", () => sse("data: {not json\n\n")), MALFORMED);
+  assert.deepEqual(
     await sentenceFor("vendor-a", () => sse("event: message_start\ndata: {not json\n\n")),
     MALFORMED.replaceAll("vendor-b", "vendor-a"),
   );
 });
 
 Deno.test("ModelRouter ends with one sentence when a 200 answer is a web page, not a stream", async () => {
-  assertEquals(await sentenceFor("vendor-b", html), MALFORMED);
-  assertEquals(await sentenceFor("vendor-a", html), MALFORMED.replaceAll("vendor-b", "vendor-a"));
+  assert.deepEqual(await sentenceFor("vendor-b", html), MALFORMED);
+  assert.deepEqual(
+    await sentenceFor("vendor-a", html),
+    MALFORMED.replaceAll("vendor-b", "vendor-a"),
+  );
 });
 
 Deno.test("ModelRouter says the answer stopped when the stream ends mid-answer", async () => {
@@ -71,7 +74,7 @@ Deno.test("ModelRouter says the answer stopped when the stream ends mid-answer",
     model: "m-1",
     choices: [{ index: 0, delta: { content: "Half an ans" }, finish_reason: null }],
   };
-  assertEquals(
+  assert.deepEqual(
     await sentenceFor("vendor-b", () => sse(`data: ${JSON.stringify(chunk)}\n\n`)),
     "brain (vendor-b m-1) failed: the answer stopped before its end",
   );
@@ -85,5 +88,8 @@ Deno.test("ModelRouter puts a provider's multi-line error on one line", async ()
         status: 422,
       }),
   );
-  assertEquals(sentence, "brain (vendor-b m-1) failed: HTTP 422: Bad request: field x is wrong");
+  assert.deepEqual(
+    sentence,
+    "brain (vendor-b m-1) failed: HTTP 422: Bad request: field x is wrong",
+  );
 });

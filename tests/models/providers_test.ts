@@ -1,4 +1,4 @@
-import { assert, assertAlmostEquals, assertEquals, assertMatch } from "./_assert.ts";
+import assert from "node:assert/strict";
 import { ModelRouter } from "@agent/hub";
 import { startVendorServer, type VendorServer } from "./_vendor_server.ts";
 import { config, TEST_PRICE, workspace } from "./_harness.ts";
@@ -23,13 +23,13 @@ const CASES: Case[] = [
     usd: (100 * 3 + 50 * 15 + 1000 * 0.3 + 200 * 3.75) / 1e6,
     tokens: [100, 50, 1000, 200],
     check(body, headers) {
-      assertEquals(body.max_tokens, 321);
-      assertEquals(body.stream, true);
-      assertEquals(headers.get("x-api-key"), "sk-a-test");
-      assertEquals(headers.get("anthropic-workspace-id"), "wrkspc_1");
+      assert.deepEqual(body.max_tokens, 321);
+      assert.deepEqual(body.stream, true);
+      assert.deepEqual(headers.get("x-api-key"), "sk-a-test");
+      assert.deepEqual(headers.get("anthropic-workspace-id"), "wrkspc_1");
       const system = body.system as { text: string; cache_control?: unknown }[];
-      assertEquals(system[0]?.text, "Be brief.");
-      assertEquals(system[0]?.cache_control, { type: "ephemeral" });
+      assert.deepEqual(system[0]?.text, "Be brief.");
+      assert.deepEqual(system[0]?.cache_control, { type: "ephemeral" });
     },
   },
   {
@@ -40,10 +40,10 @@ const CASES: Case[] = [
     usd: (100 * 3 + 50 * 15 + 1000 * 0.3) / 1e6,
     tokens: [100, 50, 1000, 0],
     check(body, headers) {
-      assertEquals(body.max_completion_tokens, 321);
-      assertEquals(body.max_tokens, undefined);
-      assertEquals(body.stream_options, { include_usage: true });
-      assertEquals(headers.get("authorization"), "Bearer sk-b-test");
+      assert.deepEqual(body.max_completion_tokens, 321);
+      assert.deepEqual(body.max_tokens, undefined);
+      assert.deepEqual(body.stream_options, { include_usage: true });
+      assert.deepEqual(headers.get("authorization"), "Bearer sk-b-test");
     },
   },
   {
@@ -54,8 +54,8 @@ const CASES: Case[] = [
     usd: (100 * 3 + 50 * 15 + 1000 * 0.3) / 1e6,
     tokens: [100, 50, 1000, 0],
     check(body, headers) {
-      assertEquals((body.generationConfig as Record<string, unknown>).maxOutputTokens, 321);
-      assertEquals(headers.get("x-goog-api-key"), "c-alt-key");
+      assert.deepEqual((body.generationConfig as Record<string, unknown>).maxOutputTokens, 321);
+      assert.deepEqual(headers.get("x-goog-api-key"), "c-alt-key");
     },
   },
   {
@@ -66,11 +66,11 @@ const CASES: Case[] = [
     usd: (100 * 3 + 50 * 15 + 1000 * 0.3 + 200 * 3.75) / 1e6,
     tokens: [100, 50, 1000, 200],
     check(body, headers) {
-      assertEquals((body.inferenceConfig as Record<string, unknown>).maxTokens, 321);
-      assertEquals(headers.get("authorization"), "Bearer bedrock-token");
+      assert.deepEqual((body.inferenceConfig as Record<string, unknown>).maxTokens, 321);
+      assert.deepEqual(headers.get("authorization"), "Bearer bedrock-token");
       const system = body.system as Record<string, unknown>[];
-      assertEquals(system[0], { text: "Be brief." });
-      assertEquals(system[1], { cachePoint: { type: "default" } });
+      assert.deepEqual(system[0], { text: "Be brief." });
+      assert.deepEqual(system[1], { cachePoint: { type: "default" } });
     },
   },
   {
@@ -81,9 +81,9 @@ const CASES: Case[] = [
     usd: 0,
     tokens: [100, 50, 1000, 0],
     check(body) {
-      assertEquals(body.max_tokens, 321);
-      assertEquals(body.reasoning_effort, "none");
-      assertEquals(body.stream_options, { include_usage: true });
+      assert.deepEqual(body.max_tokens, 321);
+      assert.deepEqual(body.reasoning_effort, "none");
+      assert.deepEqual(body.stream_options, { include_usage: true });
     },
   },
 ];
@@ -126,25 +126,25 @@ ${TEST_PRICE}`);
         if (e.type === "text") deltas.push(e.text);
         if (e.type === "done") done = e;
       }
-      assert(deltas.length >= 2, `streamed in pieces: ${JSON.stringify(deltas)}`);
-      assertEquals(done?.text, "Hello there.");
-      assertEquals(done?.notices, []);
+      assert.ok(deltas.length >= 2, `streamed in pieces: ${JSON.stringify(deltas)}`);
+      assert.deepEqual(done?.text, "Hello there.");
+      assert.deepEqual(done?.notices, []);
       const req = server.requests.find((r) => r.method === "POST");
-      assert(req?.body !== undefined);
+      assert.ok(req?.body !== undefined);
       c.check(req.body, req.headers);
       const rows = ws.rows();
-      assertEquals(rows.length, 1);
+      assert.deepEqual(rows.length, 1);
       const row = rows[0]!;
-      assertEquals(row.role, "brain");
-      assertEquals(row.provider, c.provider);
-      assertEquals(row.model_id, c.model);
-      assertEquals(
+      assert.deepEqual(row.role, "brain");
+      assert.deepEqual(row.provider, c.provider);
+      assert.deepEqual(row.model_id, c.model);
+      assert.deepEqual(
         [row.input_tokens, row.output_tokens, row.cache_read_tokens, row.cache_write_tokens],
         c.tokens,
       );
-      assertAlmostEquals(row.usd as number, c.usd, 1e-12);
-      assertEquals(row.channel, "chat");
-      assertEquals(row.session_id, "s-1");
+      assert.ok(Math.abs((row.usd as number) - c.usd) <= 1e-12, `${row.usd} is not ${c.usd}`);
+      assert.deepEqual(row.channel, "chat");
+      assert.deepEqual(row.session_id, "s-1");
     } finally {
       await server.close();
       ws.close();
@@ -180,11 +180,11 @@ model_id = "fake-1"
     const out = await router.generate("brain", { messages: [{ role: "user", content: "Hi" }] }, {
       channel: "cli",
     });
-    assertEquals(out.text, "Done.");
-    assertEquals(out.usedRole, "brain");
-    assertEquals(out.notice, undefined);
-    assertEquals(server.requests.filter((r) => r.method === "POST").length, 3);
-    assertEquals(ws.log(), "");
+    assert.deepEqual(out.text, "Done.");
+    assert.deepEqual(out.usedRole, "brain");
+    assert.deepEqual(out.notice, undefined);
+    assert.deepEqual(server.requests.filter((r) => r.method === "POST").length, 3);
+    assert.deepEqual(ws.log(), "");
   } finally {
     await server.close();
     ws.close();
@@ -214,10 +214,10 @@ model_id = "fake-1"
     const error = await router.generate("local", { messages: [{ role: "user", content: "Hi" }] }, {
       channel: "cli",
     }).then(() => undefined, (e) => e);
-    assertEquals(error?.name, "ModelCallError");
-    assertMatch(error.sentence, /qwen-missing/);
-    assertEquals(ws.rows().length, 0);
-    assertEquals(ws.log(), "");
+    assert.deepEqual(error?.name, "ModelCallError");
+    assert.match(error.sentence, /qwen-missing/);
+    assert.deepEqual(ws.rows().length, 0);
+    assert.deepEqual(ws.log(), "");
   } finally {
     await server.close();
     ws.close();
@@ -254,8 +254,8 @@ base_url = "${server.url}/v1"
     const error = await router.generate("brain", { messages: [{ role: "user", content: "Hi" }] }, {
       channel: "cli",
     }).then(() => undefined, (e) => e);
-    assertMatch(error?.sentence ?? "", /set VENDOR_A_WORKSPACE_ID/);
-    assertEquals(server.requests[0]?.headers.get("anthropic-workspace-id"), null);
+    assert.match(error?.sentence ?? "", /set VENDOR_A_WORKSPACE_ID/);
+    assert.deepEqual(server.requests[0]?.headers.get("anthropic-workspace-id"), null);
   } finally {
     await server.close();
     ws.close();

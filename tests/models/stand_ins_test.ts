@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertMatch } from "./_assert.ts";
+import assert from "node:assert/strict";
 import { ModelRouter } from "@agent/hub";
 import { startVendorServer } from "./_vendor_server.ts";
 import { closedPort, config, silentHost, TEST_PRICE, workspace } from "./_harness.ts";
@@ -31,16 +31,16 @@ Deno.test("ModelRouter fails over at once when the local server refuses the conn
     const router = new ModelRouter({ config: cfg, env: {}, ledger: ws.ledger, logger: ws.logger });
     const started = performance.now();
     const out = await router.generate("local", ASK, { channel: "chat", sessionId: "s" });
-    assert(performance.now() - started < 1500, "refusal is answered at once");
-    assertEquals(out.text, "Stand-in here.");
-    assertEquals(out.usedRole, "fast");
-    assertEquals(out.notice, "local is not reachable right now; fast answered instead.");
-    assertMatch(
+    assert.ok(performance.now() - started < 1500, "refusal is answered at once");
+    assert.deepEqual(out.text, "Stand-in here.");
+    assert.deepEqual(out.usedRole, "fast");
+    assert.deepEqual(out.notice, "local is not reachable right now; fast answered instead.");
+    assert.match(
       ws.log(),
       /WARNING role local: local-runtime llama3\.2 is not reachable \(connection refused\); fast answers instead/,
     );
     const rows = ws.rows();
-    assertEquals(rows.map((r) => [r.role, r.provider, r.usd]), [["fast", "fake", 0]]);
+    assert.deepEqual(rows.map((r) => [r.role, r.provider, r.usd]), [["fast", "fake", 0]]);
   } finally {
     ws.close();
   }
@@ -64,10 +64,10 @@ Deno.test({
       const started = performance.now();
       const out = await router.generate("local", ASK, { channel: "chat" });
       const elapsed = performance.now() - started;
-      assert(elapsed >= 2900 && elapsed < 6000, `failover took ${elapsed} ms`);
-      assertEquals(out.usedRole, "fast");
-      assertEquals(out.notice, "local is not reachable right now; fast answered instead.");
-      assertMatch(ws.log(), /is not reachable \(connect timeout\); fast answers instead/);
+      assert.ok(elapsed >= 2900 && elapsed < 6000, `failover took ${elapsed} ms`);
+      assert.deepEqual(out.usedRole, "fast");
+      assert.deepEqual(out.notice, "local is not reachable right now; fast answered instead.");
+      assert.match(ws.log(), /is not reachable \(connect timeout\); fast answers instead/);
     } finally {
       host.close();
       ws.close();
@@ -99,23 +99,23 @@ ${TEST_PRICE}`);
       logger: ws.logger,
     });
     const out = await router.generate("brain", ASK, { channel: "cli" });
-    assertEquals(out.text, "Okay.");
-    assertEquals(out.notice, "brain is not reachable right now; fast answered instead.");
-    assertMatch(ws.log(), /role brain: vendor-b gpt-test-1 is not reachable \(HTTP 503\)/);
+    assert.deepEqual(out.text, "Okay.");
+    assert.deepEqual(out.notice, "brain is not reachable right now; fast answered instead.");
+    assert.match(ws.log(), /role brain: vendor-b gpt-test-1 is not reachable \(HTTP 503\)/);
     // fast has neither budget nor failover: not metered, so no row for it.
-    assertEquals(ws.rows().length, 0);
+    assert.deepEqual(ws.rows().length, 0);
 
     server.script.push({ status: 401, body: { error: { message: "bad key" } } });
     const error = await router.generate("brain", ASK, { channel: "cli" }).then(
       () => undefined,
       (e) => e,
     );
-    assertEquals(error?.name, "ModelCallError");
-    assertMatch(error.sentence, /refused the credentials of brain \(HTTP 401\)/);
+    assert.deepEqual(error?.name, "ModelCallError");
+    assert.match(error.sentence, /refused the credentials of brain \(HTTP 401\)/);
 
     const ok = await router.generate("brain", ASK, { channel: "cli" });
-    assertEquals(ok.text, "Hello there.");
-    assertEquals(ws.rows().map((r) => r.role), ["brain"]);
+    assert.deepEqual(ok.text, "Hello there.");
+    assert.deepEqual(ws.rows().map((r) => r.role), ["brain"]);
   } finally {
     await server.close();
     ws.close();
@@ -144,8 +144,8 @@ model_id = "fake-1"
 `);
     const router = new ModelRouter({ config: cfg, env: {}, ledger: ws.ledger, logger: ws.logger });
     const out = await router.generate("local", ASK, { channel: "chat" });
-    assertEquals(out.usedRole, "last");
-    assertEquals(
+    assert.deepEqual(out.usedRole, "last");
+    assert.deepEqual(
       out.notice,
       "local is not reachable right now; fast answered instead. fast is not reachable right now; last answered instead.",
     );
@@ -183,20 +183,20 @@ ${TEST_PRICE}`);
       logger: ws.logger,
     });
     const first = await router.generate("brain", ASK, { channel: "chat" });
-    assertEquals(first.text, "Hello there.");
-    assertEquals(first.notice, undefined);
+    assert.deepEqual(first.text, "Hello there.");
+    assert.deepEqual(first.notice, undefined);
     // $0.0021 spent of $0.001: the cap is passed, the next call degrades.
     const second = await router.generate("brain", ASK, { channel: "chat" });
-    assertEquals(second.text, "Okay.");
-    assertEquals(second.usedRole, "fast");
-    assertMatch(second.notice ?? "", /brain/);
-    assertMatch(second.notice ?? "", /fast/);
-    assertMatch(
+    assert.deepEqual(second.text, "Okay.");
+    assert.deepEqual(second.usedRole, "fast");
+    assert.match(second.notice ?? "", /brain/);
+    assert.match(second.notice ?? "", /fast/);
+    assert.match(
       ws.log(),
       /role brain: budget spent \(\$0\.0021 of \$0\.0010?, resets \d{4}-\d\d-\d\dT00:00:00\+03:00\); fast answers instead/,
     );
-    assertEquals(server.requests.length, 1, "a spent role never reaches the provider");
-    assertEquals(ws.rows().map((r) => r.role), ["brain", "fast"]);
+    assert.deepEqual(server.requests.length, 1, "a spent role never reaches the provider");
+    assert.deepEqual(ws.rows().map((r) => r.role), ["brain", "fast"]);
   } finally {
     await server.close();
     ws.close();
@@ -239,8 +239,8 @@ ${TEST_PRICE}`);
       () => undefined,
       (e) => e,
     );
-    assertEquals(error?.name, "BudgetSpentError");
-    assertMatch(
+    assert.deepEqual(error?.name, "BudgetSpentError");
+    assert.match(
       error.sentence,
       /^The brain budget is spent \(\$0\.75 of \$0\.50\) and resets at \d\d\.\d\d\.\d{4} 00:00\. To raise the cap, change it in agent\.toml\.$/,
     );
@@ -262,14 +262,14 @@ provider = "vendor-c"
 model_id = "gemini-test-1"
 `);
     const router = new ModelRouter({ config: cfg, env: {}, ledger: ws.ledger, logger: ws.logger });
-    assertEquals(router.missingCredential("brain"), undefined);
-    assertEquals(router.target("brain").provider, "fake");
-    assertEquals(
+    assert.deepEqual(router.missingCredential("brain"), undefined);
+    assert.deepEqual(router.target("brain").provider, "fake");
+    assert.deepEqual(
       router.missingCredentialSentence("fast"),
       "role fast: provider 'vendor-c' is missing VENDOR_C_API_KEY (names are in .env.example)",
     );
     const out = await router.generate("brain", ASK, { channel: "chat" });
-    assertEquals(out.text, "From the fallback.");
+    assert.deepEqual(out.text, "From the fallback.");
   } finally {
     ws.close();
   }
@@ -303,10 +303,10 @@ model_id = "fake-1"
         if (e.type === "text") seen.push(e.text);
       }
     })().then(() => undefined, (e) => e);
-    assertEquals(seen, ["Partial"]);
-    assertEquals(error?.name, "ModelCallError");
-    assertMatch(error.sentence, /Overloaded/);
-    assertEquals(ws.log(), "", "no failover was logged");
+    assert.deepEqual(seen, ["Partial"]);
+    assert.deepEqual(error?.name, "ModelCallError");
+    assert.match(error.sentence, /Overloaded/);
+    assert.deepEqual(ws.log(), "", "no failover was logged");
   } finally {
     await server.close();
     ws.close();
@@ -336,13 +336,13 @@ region = "eu-central-1"
       logger: ws.logger,
     });
     const out = await router.generate("brain", ASK, { channel: "cli" });
-    assertEquals(out.text, "Hello there.");
+    assert.deepEqual(out.text, "Hello there.");
     const auth = server.requests[0]?.headers.get("authorization") ?? "";
-    assertMatch(
+    assert.match(
       auth,
       /^AWS4-HMAC-SHA256 Credential=AKIDWORK\/\d{8}\/eu-central-1\/bedrock\/aws4_request/,
     );
-    assert(!auth.includes("secretwork"));
+    assert.ok(!auth.includes("secretwork"));
   } finally {
     await server.close();
     ws.close();
@@ -369,7 +369,7 @@ base_url = "http://127.0.0.1:${closedPort()}/v1"
       () => undefined,
       (e) => e,
     );
-    assertEquals(
+    assert.deepEqual(
       error?.sentence,
       "brain is not reachable right now (vendor-b gpt-test-1: connection refused).",
     );
@@ -416,11 +416,11 @@ base_url = "${down.replace("/v1", "")}"
       );
       sentences.push(error?.sentence);
     }
-    assertEquals(sentences, [
+    assert.deepEqual(sentences, [
       "brain is not reachable right now, and neither is local, which stands in for it (local-runtime llama3.2: connection refused).",
       "brain şu an ulaşılamıyor; onun yerine geçen local de ulaşılamıyor (local-runtime llama3.2: connection refused).",
     ]);
-    assertMatch(
+    assert.match(
       ws.log(),
       /role brain: .* fast answers instead\n.*role fast: .* local answers instead/,
     );

@@ -1,5 +1,5 @@
 /** The spine's hub API on workerd: auth, health, card, updates, ack, errors, modes. */
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import assert from "node:assert/strict";
 import { generateIdentity } from "@agent/net";
 import { envelopeFor, hub, postInbox } from "./_fixtures.ts";
 import { spineTest, TOKEN } from "./_setup.ts";
@@ -15,7 +15,7 @@ spineTest(
   {},
   async (spine) => {
     for (const path of ["/hub/health", "/hub/updates", "/hub/ws", "/hub/nowhere", "/hub/state/x"]) {
-      assertEquals((await raw(`${spine.url}${path}`)).body, { error: "unauthorized" }, path);
+      assert.deepEqual((await raw(`${spine.url}${path}`)).body, { error: "unauthorized" }, path);
       for (
         const header of [
           `Bearer ${TOKEN}x`,
@@ -26,14 +26,14 @@ spineTest(
         ]
       ) {
         const r = await raw(`${spine.url}${path}`, { headers: { authorization: header } });
-        assertEquals([r.status, r.body], [401, { error: "unauthorized" }], `${path} ${header}`);
+        assert.deepEqual([r.status, r.body], [401, { error: "unauthorized" }], `${path} ${header}`);
       }
     }
     for (const scheme of ["bearer", "BEARER", "BeArEr"]) {
       const r = await raw(`${spine.url}/hub/health`, {
         headers: { authorization: `${scheme} ${TOKEN}` },
       });
-      assertEquals(r.status, 200, scheme);
+      assert.deepEqual(r.status, 200, scheme);
     }
   },
 );
@@ -51,7 +51,7 @@ spineTest("hub: without HUB_TOKEN every hub route answers 503 not_configured, up
         "sec-websocket-version": "13",
       },
     });
-    assertEquals([r.status, r.body], [503, { error: "not_configured" }], path);
+    assert.deepEqual([r.status, r.body], [503, { error: "not_configured" }], path);
   }
 });
 
@@ -60,7 +60,7 @@ spineTest(
   {},
   async (spine, peers) => {
     const before = await hub(spine.url, TOKEN, "/hub/health");
-    assertEquals(before.body, {
+    assert.deepEqual(before.body, {
       ok: true,
       address: spine.address,
       mode: "local",
@@ -77,7 +77,7 @@ spineTest(
       body: JSON.stringify({ name: "Me", sign_key: me.signKey, box_key: me.boxKey }),
     });
     const after = await hub(spine.url, TOKEN, "/hub/health");
-    assertEquals(after.body, {
+    assert.deepEqual(after.body, {
       ok: true,
       address: spine.address,
       mode: "local",
@@ -93,7 +93,7 @@ spineTest(
   {},
   async (spine) => {
     const none = await raw(`${spine.url}/.well-known/agent.json`);
-    assertEquals([none.status, none.body], [404, { error: "no_card" }]);
+    assert.deepEqual([none.status, none.body], [404, { error: "no_card" }]);
     const me = await generateIdentity();
     const put = await hub(spine.url, TOKEN, "/hub/card", {
       method: "PUT",
@@ -113,11 +113,11 @@ spineTest(
       inbox: `http://${spine.address}/net/inbox`,
       software: "agent-spine/0.1.0",
     };
-    assertEquals([put.status, put.body], [200, card]);
+    assert.deepEqual([put.status, put.body], [200, card]);
     const got = await raw(`${spine.url}/.well-known/agent.json`);
-    assertEquals([got.status, got.body], [200, card]);
-    assertEquals(got.headers.get("access-control-allow-origin"), "*");
-    assertEquals(got.headers.get("cache-control"), "public, max-age=300");
+    assert.deepEqual([got.status, got.body], [200, card]);
+    assert.deepEqual(got.headers.get("access-control-allow-origin"), "*");
+    assert.deepEqual(got.headers.get("cache-control"), "public, max-age=300");
   },
 );
 
@@ -130,8 +130,8 @@ spineTest(
       method: "PUT",
       body: JSON.stringify({ name: "A", sign_key: me.signKey, box_key: me.boxKey }),
     });
-    assertEquals(put.body.inbox, "https://agent.example/net/inbox");
-    assertEquals(await (await fetch(`${spine.url}/`)).text(), "agent spine agent.example");
+    assert.deepEqual(put.body.inbox, "https://agent.example/net/inbox");
+    assert.deepEqual(await (await fetch(`${spine.url}/`)).text(), "agent spine agent.example");
   },
 );
 
@@ -154,17 +154,17 @@ spineTest("hub: PUT /hub/card rejects bad input with 400 bad_request", {}, async
       method: "PUT",
       body: JSON.stringify(body),
     });
-    assertEquals([r.status, r.body.error], [400, "bad_request"], JSON.stringify(body));
-    assert(typeof r.body.detail === "string");
+    assert.deepEqual([r.status, r.body.error], [400, "bad_request"], JSON.stringify(body));
+    assert.ok(typeof r.body.detail === "string");
   }
   const notJson = await hub(spine.url, TOKEN, "/hub/card", { method: "PUT", body: "{" });
-  assertEquals(notJson.status, 400);
+  assert.deepEqual(notJson.status, 400);
   for (const name of ["x".repeat(80), "🌙".repeat(80)]) {
     const ok = await hub(spine.url, TOKEN, "/hub/card", {
       method: "PUT",
       body: JSON.stringify({ ...good, name }),
     });
-    assertEquals([ok.status, ok.body.name], [200, name]);
+    assert.deepEqual([ok.status, ok.body.name], [200, name]);
   }
 });
 
@@ -186,7 +186,7 @@ spineTest("hub: /hub/updates validates its query strictly and never clamps", {},
   ];
   for (const query of bad) {
     const r = await hub(spine.url, TOKEN, `/hub/updates?${query}`);
-    assertEquals([r.status, r.body.error], [400, "bad_request"], query);
+    assert.deepEqual([r.status, r.body.error], [400, "bad_request"], query);
   }
   for (
     const query of [
@@ -198,7 +198,7 @@ spineTest("hub: /hub/updates validates its query strictly and never clamps", {},
     ]
   ) {
     const r = await hub(spine.url, TOKEN, `/hub/updates?${query}`);
-    assertEquals([r.status, r.body], [200, { updates: [] }], query);
+    assert.deepEqual([r.status, r.body], [200, { updates: [] }], query);
   }
 });
 
@@ -211,38 +211,41 @@ spineTest(
     for (let i = 0; i < 5; i++) {
       const wire = await envelopeFor(peer, spine.address);
       sent.push(wire);
-      assertEquals((await postInbox(spine.url, wire)).status, 202);
+      assert.deepEqual((await postInbox(spine.url, wire)).status, 202);
     }
     type U = { seq: number; envelope: { payload: string; sig: string } };
     const all = (await hub(spine.url, TOKEN, "/hub/updates")).body.updates as U[];
-    assertEquals(all.map((u) => u.seq), [1, 2, 3, 4, 5]);
-    assertEquals(all.map((u) => u.envelope.payload), sent.map((w) => w.payload));
+    assert.deepEqual(all.map((u) => u.seq), [1, 2, 3, 4, 5]);
+    assert.deepEqual(all.map((u) => u.envelope.payload), sent.map((w) => w.payload));
     const page = (await hub(spine.url, TOKEN, "/hub/updates?after=2&limit=2")).body.updates as U[];
-    assertEquals(page.map((u) => u.seq), [3, 4]);
+    assert.deepEqual(page.map((u) => u.seq), [3, 4]);
 
     const ack = async (seqs: unknown) =>
       await hub(spine.url, TOKEN, "/hub/ack", { method: "POST", body: JSON.stringify({ seqs }) });
-    assertEquals((await ack([1, 1, 2, 99])).body, { deleted: 2 });
-    assertEquals((await ack([1, 2])).body, { deleted: 0 });
-    assertEquals((await ack([3, 4, 5])).body, { deleted: 3 });
-    assertEquals((await hub(spine.url, TOKEN, "/hub/health")).body.mailbox, 0);
+    assert.deepEqual((await ack([1, 1, 2, 99])).body, { deleted: 2 });
+    assert.deepEqual((await ack([1, 2])).body, { deleted: 0 });
+    assert.deepEqual((await ack([3, 4, 5])).body, { deleted: 3 });
+    assert.deepEqual((await hub(spine.url, TOKEN, "/hub/health")).body.mailbox, 0);
     // Everything acknowledged: the next envelope still gets a new seq.
-    assertEquals((await postInbox(spine.url, await envelopeFor(peer, spine.address))).status, 202);
+    assert.deepEqual(
+      (await postInbox(spine.url, await envelopeFor(peer, spine.address))).status,
+      202,
+    );
     const next = (await hub(spine.url, TOKEN, "/hub/updates")).body.updates as U[];
-    assertEquals(next.map((u) => u.seq), [6]);
+    assert.deepEqual(next.map((u) => u.seq), [6]);
   },
 );
 
 spineTest("hub: /hub/ack takes at most 1 000 seqs of non-negative integers", {}, async (spine) => {
   const ack = async (body: unknown) =>
     await hub(spine.url, TOKEN, "/hub/ack", { method: "POST", body: JSON.stringify(body) });
-  assertEquals((await ack({ seqs: Array.from({ length: 1_000 }, (_, i) => i) })).body, {
+  assert.deepEqual((await ack({ seqs: Array.from({ length: 1_000 }, (_, i) => i) })).body, {
     deleted: 0,
   });
-  assertEquals((await ack({ seqs: Array.from({ length: 1_001 }, (_, i) => i) })).status, 400);
+  assert.deepEqual((await ack({ seqs: Array.from({ length: 1_001 }, (_, i) => i) })).status, 400);
   for (const body of [{}, { seqs: "1" }, { seqs: [1.5] }, { seqs: [-1] }, { seqs: ["1"] }, [1]]) {
     const r = await ack(body);
-    assertEquals([r.status, r.body.error], [400, "bad_request"], JSON.stringify(body));
+    assert.deepEqual([r.status, r.body.error], [400, "bad_request"], JSON.stringify(body));
   }
 });
 
@@ -265,21 +268,21 @@ spineTest(
         method,
         headers: { authorization: `Bearer ${TOKEN}` },
       });
-      assertEquals([r.status, r.body, r.headers.get("allow")], [405, {
+      assert.deepEqual([r.status, r.body, r.headers.get("allow")], [405, {
         error: "method_not_allowed",
       }, allow], `${method} ${path}`);
     }
-    assertEquals((await raw(`${spine.url}/nowhere`)).body, { error: "not_found" });
-    assertEquals((await raw(`${spine.url}/nowhere`)).status, 404);
+    assert.deepEqual((await raw(`${spine.url}/nowhere`)).body, { error: "not_found" });
+    assert.deepEqual((await raw(`${spine.url}/nowhere`)).status, 404);
     const hubMissing = await hub(spine.url, TOKEN, "/hub/nowhere");
-    assertEquals([hubMissing.status, hubMissing.body], [404, { error: "not_found" }]);
+    assert.deepEqual([hubMissing.status, hubMissing.body], [404, { error: "not_found" }]);
   },
 );
 
 spineTest("hub: GET / answers plain text with the address", {}, async (spine) => {
   const r = await fetch(`${spine.url}/`);
-  assertEquals(r.headers.get("content-type"), "text/plain; charset=utf-8");
-  assertEquals(await r.text(), `agent spine ${spine.address}`);
+  assert.deepEqual(r.headers.get("content-type"), "text/plain; charset=utf-8");
+  assert.deepEqual(await r.text(), `agent spine ${spine.address}`);
 });
 
 // The 426 for a plain GET /hub/ws, with its Upgrade header: upgrade_header_test.ts.
@@ -306,7 +309,7 @@ spineTest(
         method,
         ...(method === "GET" || method === "DELETE" ? {} : { body: "{}" }),
       });
-      assertEquals([r.status, r.body], [404, { error: "cloud_mode_off" }], `${method} ${path}`);
+      assert.deepEqual([r.status, r.body], [404, { error: "cloud_mode_off" }], `${method} ${path}`);
     }
   },
 );
@@ -316,7 +319,7 @@ spineTest(
   { mode: "cloud" },
   async (spine) => {
     const health = await hub(spine.url, TOKEN, "/hub/health");
-    assertEquals(health.body.mode, "cloud");
+    assert.deepEqual(health.body.mode, "cloud");
     for (
       const [method, path] of CLOUD_PATHS.filter(([, p]) =>
         p.startsWith("/hub/state") || p.startsWith("/hub/sessions")
@@ -326,7 +329,7 @@ spineTest(
         method,
         ...(method === "GET" || method === "DELETE" ? {} : { body: "{}" }),
       });
-      assertEquals([r.status, r.body], [503, { error: "not_configured" }], `${method} ${path}`);
+      assert.deepEqual([r.status, r.body], [503, { error: "not_configured" }], `${method} ${path}`);
     }
   },
 );

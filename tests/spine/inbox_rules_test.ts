@@ -3,7 +3,7 @@
  * notices, spine to spine) and the order: a request failing two checks gets the earlier
  * one's error.
  */
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import assert from "node:assert/strict";
 import { b64uEncode, generateIdentity } from "@agent/net";
 import {
   envelopeFor,
@@ -24,18 +24,18 @@ spineTest("inbox: an envelope from the spine's own address is checked against it
   const self = { address: "me.example", identity: me };
   const wire = await envelopeFor(self, "me.example");
   // No card stored yet, and no fetch of https://me.example is attempted.
-  assertEquals((await postInbox(spine.url, wire)).body.error, "sender_card_unavailable");
+  assert.deepEqual((await postInbox(spine.url, wire)).body.error, "sender_card_unavailable");
   const put = await hub(spine.url, TOKEN, "/hub/card", {
     method: "PUT",
     body: JSON.stringify({ name: "Me", sign_key: me.signKey, box_key: me.boxKey }),
   });
-  assertEquals(put.status, 200);
-  assertEquals((await postInbox(spine.url, wire)).status, 202);
+  assert.deepEqual(put.status, 200);
+  assert.deepEqual((await postInbox(spine.url, wire)).status, 202);
   const forged = await envelopeFor(
     { address: "me.example", identity: await generateIdentity() },
     "me.example",
   );
-  assertEquals((await postInbox(spine.url, forged)).status, 403);
+  assert.deepEqual((await postInbox(spine.url, forged)).status, 403);
 });
 
 spineTest("inbox: without rate-limit bindings the checks are skipped and logged once", {
@@ -46,11 +46,11 @@ spineTest("inbox: without rate-limit bindings the checks are skipped and logged 
     const r = await postInbox(spine.url, await envelopeFor(peer, spine.address), {
       "cf-connecting-ip": "10.1.1.1",
     });
-    assertEquals(r.status, 202);
+    assert.deepEqual(r.status, 202);
   }
   const unbound = spine.logs.filter((l) => l.includes("rate_limit_unbound"));
-  assertEquals(unbound.length, 2, spine.logs.join("\n"));
-  assert(
+  assert.deepEqual(unbound.length, 2, spine.logs.join("\n"));
+  assert.ok(
     unbound.some((l) => l.includes("INBOX_IP_LIMIT")) &&
       unbound.some((l) => l.includes("INBOX_SENDER_LIMIT")),
   );
@@ -65,26 +65,26 @@ spineTest("inbox: a throwing rate-limit binding is skipped and logged once as ra
     const r = await postInbox(spine.url, await envelopeFor(peer, spine.address), {
       "cf-connecting-ip": "10.1.1.1",
     });
-    assertEquals(r.status, 202);
+    assert.deepEqual(r.status, 202);
   }
   const failed = spine.logs.filter((l) => l.includes("rate_limit_failed"));
-  assertEquals(failed.length, 2, spine.logs.join("\n"));
+  assert.deepEqual(failed.length, 2, spine.logs.join("\n"));
 });
 
 // Order: a request failing two checks gets the earlier one's error.
 spineTest("inbox order: content type before size before shape", {}, async (spine) => {
   const big = JSON.stringify({ payload: "A".repeat(70_000) });
-  assertEquals((await postInbox(spine.url, big, { "content-type": "text/plain" })).status, 415);
-  assertEquals((await postInbox(spine.url, big)).status, 413);
+  assert.deepEqual((await postInbox(spine.url, big, { "content-type": "text/plain" })).status, 415);
+  assert.deepEqual((await postInbox(spine.url, big)).status, 413);
 });
 
 spineTest("inbox order: shape before recipient, recipient before clock", {}, async (spine) => {
   const badAndElsewhere = unsigned(payloadObject("peer.example", "elsewhere.example", { v: 2 }));
-  assertEquals((await postInbox(spine.url, badAndElsewhere)).body.error, "bad_request");
+  assert.deepEqual((await postInbox(spine.url, badAndElsewhere)).body.error, "bad_request");
   const elsewhereAndStale = unsigned(
     payloadObject("peer.example", "elsewhere.example", { ts: now() - 1_000 }),
   );
-  assertEquals((await postInbox(spine.url, elsewhereAndStale)).body.error, "wrong_recipient");
+  assert.deepEqual((await postInbox(spine.url, elsewhereAndStale)).body.error, "wrong_recipient");
 });
 
 spineTest(
@@ -95,21 +95,21 @@ spineTest(
     await inOneLimitWindow();
     for (let i = 0; i < 30; i++) await postInbox(spine.url, await envelopeFor(peer, spine.address));
     const stale = await envelopeFor(peer, spine.address, { ts: now() - 1_000 });
-    assertEquals((await postInbox(spine.url, stale)).body.error, "stale");
+    assert.deepEqual((await postInbox(spine.url, stale)).body.error, "stale");
     peer.mode = "missing";
     const requestsBefore = peer.cardRequests;
-    assertEquals(
+    assert.deepEqual(
       (await postInbox(spine.url, await envelopeFor(peer, spine.address))).body.error,
       "rate_limited",
     );
-    assertEquals(peer.cardRequests, requestsBefore);
+    assert.deepEqual(peer.cardRequests, requestsBefore);
     const other = await peers();
     other.mode = "missing";
     const forged = await envelopeFor(
       { address: other.address, identity: await generateIdentity() },
       spine.address,
     );
-    assertEquals((await postInbox(spine.url, forged)).body.error, "sender_card_unavailable");
+    assert.deepEqual((await postInbox(spine.url, forged)).body.error, "sender_card_unavailable");
   },
 );
 
@@ -119,9 +119,9 @@ spineTest(
   async (spine, peers) => {
     const peer = await peers();
     const wire = await envelopeFor(peer, spine.address);
-    assertEquals((await postInbox(spine.url, wire)).status, 202);
+    assert.deepEqual((await postInbox(spine.url, wire)).status, 202);
     const tampered = { payload: wire.payload, sig: b64uEncode(new Uint8Array(64)) };
-    assertEquals((await postInbox(spine.url, tampered)).body.error, "bad_signature");
+    assert.deepEqual((await postInbox(spine.url, tampered)).body.error, "bad_signature");
     await inOneLimitWindow();
     for (let i = 0; i < 59; i++) {
       const p = i % 2 === 0 ? peer : await peers();
@@ -132,7 +132,7 @@ spineTest(
     const r = await postInbox(spine.url, await envelopeFor(peer, spine.address), {
       "cf-connecting-ip": "192.0.2.7",
     });
-    assertEquals(r.body.error, "rate_limited");
+    assert.deepEqual(r.body.error, "rate_limited");
   },
 );
 
@@ -149,16 +149,16 @@ Deno.test({
         method: "PUT",
         body: JSON.stringify({ name: "Alice", sign_key: alice.signKey, box_key: alice.boxKey }),
       });
-      assertEquals(put.status, 200);
+      assert.deepEqual(put.status, 200);
       const wire = await envelopeFor({ address: a.address, identity: alice }, b.address, {
         kind: "contact_request",
       });
-      assertEquals(await postInbox(b.url, wire), {
+      assert.deepEqual(await postInbox(b.url, wire), {
         status: 202,
         body: { status: "queued", id: wire.id },
       });
       const updates = await hub(b.url, TOKEN, "/hub/updates");
-      assertEquals((updates.body.updates as unknown[]).length, 1);
+      assert.deepEqual((updates.body.updates as unknown[]).length, 1);
     } finally {
       await a.stop();
       await b.stop();

@@ -1,7 +1,7 @@
 /**
  * `POST /net/inbox` on workerd: one test per row of the check table.
  */
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import assert from "node:assert/strict";
 import { b64uEncode, generateIdentity } from "@agent/net";
 import {
   envelopeFor,
@@ -24,19 +24,19 @@ spineTest(
     const wire = await envelopeFor(peer, spine.address);
     for (const type of ["text/plain", "application/jsonx", "multipart/form-data"]) {
       const r = await postInbox(spine.url, wire, { "content-type": type });
-      assertEquals(r, { status: 415, body: { error: "unsupported_media_type" } });
+      assert.deepEqual(r, { status: 415, body: { error: "unsupported_media_type" } });
     }
     const missing = await fetch(`${spine.url}/net/inbox`, {
       method: "POST",
       body: new Blob([JSON.stringify(wire)]),
     });
-    assertEquals([missing.status, await missing.json()], [415, {
+    assert.deepEqual([missing.status, await missing.json()], [415, {
       error: "unsupported_media_type",
     }]);
     const ok = await postInbox(spine.url, wire, {
       "content-type": "Application/JSON; charset=utf-8",
     });
-    assertEquals(ok.status, 202);
+    assert.deepEqual(ok.status, 202);
   },
 );
 
@@ -46,7 +46,10 @@ spineTest(
   {},
   async (spine) => {
     const big = JSON.stringify({ payload: "A".repeat(65_600), sig: "" });
-    assertEquals(await postInbox(spine.url, big), { status: 413, body: { error: "too_large" } });
+    assert.deepEqual(await postInbox(spine.url, big), {
+      status: 413,
+      body: { error: "too_large" },
+    });
     const chunks = [
       new TextEncoder().encode(big.slice(0, 40_000)),
       new TextEncoder().encode(big.slice(40_000)),
@@ -56,11 +59,11 @@ spineTest(
       headers: { "content-type": "application/json" },
       body: ReadableStream.from(chunks),
     });
-    assertEquals([streamed.status, await streamed.json()], [413, { error: "too_large" }]);
+    assert.deepEqual([streamed.status, await streamed.json()], [413, { error: "too_large" }]);
     // Exactly at the limit is read (and fails later, as a bad shape).
     const exact = JSON.stringify({ payload: "A".repeat(65_536 - 23), sig: "" });
-    assertEquals(new TextEncoder().encode(exact).length, 65_536);
-    assertEquals((await postInbox(spine.url, exact)).status, 400);
+    assert.deepEqual(new TextEncoder().encode(exact).length, 65_536);
+    assert.deepEqual((await postInbox(spine.url, exact)).status, 400);
   },
 );
 
@@ -78,14 +81,14 @@ spineTest(
         headers: { "content-type": "application/json" },
         body: big,
       });
-      assertEquals(declared.status, 413);
+      assert.deepEqual(declared.status, 413);
       await declared.body?.cancel();
       const next = await fetch(`${spine.directUrl}/net/inbox`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: ReadableStream.from([new TextEncoder().encode(big)]),
       });
-      assertEquals(next.status, 413);
+      assert.deepEqual(next.status, 413);
       await next.body?.cancel();
     }
   },
@@ -115,9 +118,12 @@ spineTest("inbox: a malformed envelope gets 400 bad_request with a detail", {}, 
   ];
   for (const body of cases) {
     const r = await postInbox(spine.url, body);
-    assertEquals(r.status, 400, JSON.stringify(body));
-    assertEquals(r.body.error, "bad_request");
-    assert(typeof r.body.detail === "string" && r.body.detail.length > 0, JSON.stringify(r.body));
+    assert.deepEqual(r.status, 400, JSON.stringify(body));
+    assert.deepEqual(r.body.error, "bad_request");
+    assert.ok(
+      typeof r.body.detail === "string" && r.body.detail.length > 0,
+      JSON.stringify(r.body),
+    );
   }
 });
 
@@ -128,11 +134,11 @@ spineTest(
   async (spine, peers) => {
     const peer = await peers();
     const wire = await envelopeFor(peer, "someone-else.example");
-    assertEquals(await postInbox(spine.url, wire), {
+    assert.deepEqual(await postInbox(spine.url, wire), {
       status: 400,
       body: { error: "wrong_recipient" },
     });
-    assertEquals(peer.cardRequests, 0);
+    assert.deepEqual(peer.cardRequests, 0);
   },
 );
 
@@ -144,10 +150,10 @@ spineTest(
     const peer = await peers();
     for (const ts of [now() - 310, now() + 310]) {
       const wire = await envelopeFor(peer, spine.address, { ts });
-      assertEquals(await postInbox(spine.url, wire), { status: 400, body: { error: "stale" } });
+      assert.deepEqual(await postInbox(spine.url, wire), { status: 400, body: { error: "stale" } });
     }
     const fine = await envelopeFor(peer, spine.address, { ts: now() - 290 });
-    assertEquals((await postInbox(spine.url, fine)).status, 202);
+    assert.deepEqual((await postInbox(spine.url, fine)).status, 202);
   },
 );
 
@@ -166,7 +172,7 @@ spineTest(
       const r = await postInbox(spine.url, unsigned(payloadObject(p.address, spine.address)), {
         "cf-connecting-ip": ip,
       });
-      assertEquals(r.body.error, "sender_card_unavailable", `request ${i}`);
+      assert.deepEqual(r.body.error, "sender_card_unavailable", `request ${i}`);
     }
     const sameNet = await postInbox(
       spine.url,
@@ -175,7 +181,7 @@ spineTest(
         "cf-connecting-ip": "2001:db8:1:2:ffff:ffff:ffff:ffff",
       },
     );
-    assertEquals(sameNet, { status: 429, body: { error: "rate_limited" } });
+    assert.deepEqual(sameNet, { status: 429, body: { error: "rate_limited" } });
     const otherNet = await postInbox(
       spine.url,
       unsigned(payloadObject(senders[1]!.address, spine.address)),
@@ -183,7 +189,7 @@ spineTest(
         "cf-connecting-ip": "2001:db8:1:3::1",
       },
     );
-    assertEquals(otherNet.body.error, "sender_card_unavailable");
+    assert.deepEqual(otherNet.body.error, "sender_card_unavailable");
     // Without the header the IP limit is skipped. Miniflare's proxy adds
     // `CF-Connecting-IP: 127.0.0.1` to every request, so these go to the Worker's own
     // socket, where nothing adds it: more than 60 in a minute all pass the limit.
@@ -194,7 +200,7 @@ spineTest(
         spine.directUrl!,
         unsigned(payloadObject(`127.0.0.1:${i + 1}`, spine.address)),
       );
-      assertEquals(noHeader.body.error, "sender_card_unavailable", `header-less request ${i}`);
+      assert.deepEqual(noHeader.body.error, "sender_card_unavailable", `header-less request ${i}`);
     }
   },
 );
@@ -210,14 +216,17 @@ spineTest(
       const r = await postInbox(spine.url, await envelopeFor(peer, spine.address), {
         "cf-connecting-ip": `10.0.0.${i}`,
       });
-      assertEquals(r.status, 202, `request ${i}`);
+      assert.deepEqual(r.status, 202, `request ${i}`);
     }
     const r = await postInbox(spine.url, await envelopeFor(peer, spine.address), {
       "cf-connecting-ip": "10.0.1.1",
     });
-    assertEquals(r, { status: 429, body: { error: "rate_limited" } });
+    assert.deepEqual(r, { status: 429, body: { error: "rate_limited" } });
     const other = await peers();
-    assertEquals((await postInbox(spine.url, await envelopeFor(other, spine.address))).status, 202);
+    assert.deepEqual(
+      (await postInbox(spine.url, await envelopeFor(other, spine.address))).status,
+      202,
+    );
   },
 );
 
@@ -239,12 +248,12 @@ spineTest(
       const peer = await peers();
       peer.mode = mode;
       const r = await postInbox(spine.url, await envelopeFor(peer, spine.address));
-      assertEquals(r, { status: 502, body: { error: "sender_card_unavailable" } }, mode);
+      assert.deepEqual(r, { status: 502, body: { error: "sender_card_unavailable" } }, mode);
     }
     const gone = await peers();
     const wire = await envelopeFor(gone, spine.address);
     await gone.stop();
-    assertEquals((await postInbox(spine.url, wire)).body.error, "sender_card_unavailable");
+    assert.deepEqual((await postInbox(spine.url, wire)).body.error, "sender_card_unavailable");
   },
 );
 
@@ -254,8 +263,8 @@ spineTest("inbox: a sender card slower than 5 s is unavailable", {}, async (spin
   const started = performance.now();
   const r = await postInbox(spine.url, await envelopeFor(peer, spine.address));
   const took = performance.now() - started;
-  assertEquals(r.body.error, "sender_card_unavailable");
-  assert(took >= 4_900 && took < 5_900, `took ${took} ms`);
+  assert.deepEqual(r.body.error, "sender_card_unavailable");
+  assert.ok(took >= 4_900 && took < 5_900, `took ${took} ms`);
 });
 
 spineTest(
@@ -264,22 +273,22 @@ spineTest(
   async (spine, peers) => {
     const peer = await peers();
     for (let i = 0; i < 3; i++) {
-      assertEquals(
+      assert.deepEqual(
         (await postInbox(spine.url, await envelopeFor(peer, spine.address))).status,
         202,
       );
     }
-    assertEquals(peer.cardRequests, 1);
+    assert.deepEqual(peer.cardRequests, 1);
     const kv = (await spine.mf.getKVNamespace("PEER_CARDS")) as unknown as {
       get(key: string, type: "json"): Promise<unknown>;
       list(): Promise<{ keys: { name: string; expiration?: number }[] }>;
     };
     const cached = await kv.get(`peer:${peer.address}`, "json") as Record<string, unknown>;
-    assertEquals(cached.sign_key, peer.identity.signKey);
+    assert.deepEqual(cached.sign_key, peer.identity.signKey);
     // Kept for 3 600 s.
     const [entry] = (await kv.list()).keys;
-    assertEquals(entry?.name, `peer:${peer.address}`);
-    assert(Math.abs(entry!.expiration! - (now() + 3_600)) <= 5, JSON.stringify(entry));
+    assert.deepEqual(entry?.name, `peer:${peer.address}`);
+    assert.ok(Math.abs(entry!.expiration! - (now() + 3_600)) <= 5, JSON.stringify(entry));
   },
 );
 
@@ -290,14 +299,14 @@ spineTest(
   async (spine, peers) => {
     const peer = await peers();
     for (let i = 0; i < 2; i++) {
-      assertEquals(
+      assert.deepEqual(
         (await postInbox(spine.url, await envelopeFor(peer, spine.address))).status,
         202,
       );
     }
     // The first envelope fetched the card; the second found it in the isolate's memory.
-    assertEquals(peer.cardRequests, 1);
-    assert(!spine.logs.some((l) => l.includes("internal")), spine.logs.join("\n"));
+    assert.deepEqual(peer.cardRequests, 1);
+    assert.ok(!spine.logs.some((l) => l.includes("internal")), spine.logs.join("\n"));
   },
 );
 
@@ -309,13 +318,13 @@ spineTest(
     const peer = await peers();
     const stranger = await generateIdentity();
     const forged = await envelopeFor({ address: peer.address, identity: stranger }, spine.address);
-    assertEquals(await postInbox(spine.url, forged), {
+    assert.deepEqual(await postInbox(spine.url, forged), {
       status: 403,
       body: { error: "bad_signature" },
     });
     const good = await envelopeFor(peer, spine.address);
     const shortSig = { payload: good.payload, sig: b64uEncode(new Uint8Array(32)) };
-    assertEquals(await postInbox(spine.url, shortSig), {
+    assert.deepEqual(await postInbox(spine.url, shortSig), {
       status: 403,
       body: { error: "bad_signature" },
     });
@@ -330,9 +339,9 @@ spineTest(
       ),
     );
     const reencoded = { payload: b64uEncode(bytes), sig: good.sig };
-    assertEquals((await postInbox(spine.url, reencoded)).status, 403);
+    assert.deepEqual((await postInbox(spine.url, reencoded)).status, 403);
     const raw = await signRaw(bytes, peer.identity);
-    assertEquals((await postInbox(spine.url, raw)).status, 202);
+    assert.deepEqual((await postInbox(spine.url, raw)).status, 202);
   },
 );
 
@@ -343,20 +352,20 @@ spineTest(
   async (spine, peers) => {
     const peer = await peers();
     const wire = await envelopeFor(peer, spine.address);
-    assertEquals(await postInbox(spine.url, wire), {
+    assert.deepEqual(await postInbox(spine.url, wire), {
       status: 202,
       body: { status: "queued", id: wire.id },
     });
-    assertEquals(await postInbox(spine.url, wire), {
+    assert.deepEqual(await postInbox(spine.url, wire), {
       status: 200,
       body: { status: "duplicate", id: wire.id },
     });
     // The same id from another sender is a different envelope.
     const other = await peers();
     const same = await envelopeFor(other, spine.address, { id: wire.id });
-    assertEquals((await postInbox(spine.url, same)).status, 202);
+    assert.deepEqual((await postInbox(spine.url, same)).status, 202);
     const health = await hub(spine.url, TOKEN, "/hub/health");
-    assertEquals(health.body.mailbox, 2);
+    assert.deepEqual(health.body.mailbox, 2);
   },
 );
 
@@ -367,14 +376,14 @@ spineTest(
   async (spine, peers) => {
     const peer = await peers();
     for (let i = 0; i < 60; i++) {
-      assertEquals(
+      assert.deepEqual(
         (await postInbox(spine.url, await envelopeFor(peer, spine.address))).status,
         202,
         `envelope ${i}`,
       );
     }
     const r = await postInbox(spine.url, await envelopeFor(peer, spine.address));
-    assertEquals(r, { status: 429, body: { error: "rate_limited" } });
+    assert.deepEqual(r, { status: 429, body: { error: "rate_limited" } });
   },
 );
 
@@ -385,7 +394,7 @@ spineTest("inbox: with 1 000 undelivered envelopes the next gets 503 mailbox_ful
   const senders = [];
   for (let i = 0; i < 17; i++) senders.push(await peers());
   const first = await envelopeFor(senders[0]!, spine.address);
-  assertEquals((await postInbox(spine.url, first)).status, 202);
+  assert.deepEqual((await postInbox(spine.url, first)).status, 202);
   let stored = 1;
   for (const [n, peer] of senders.entries()) {
     const count = n === 16 ? 1_000 - stored : Math.min(60 - (n === 0 ? 1 : 0), 1_000 - stored);
@@ -394,19 +403,19 @@ spineTest("inbox: with 1 000 undelivered envelopes the next gets 503 mailbox_ful
     );
     for (let i = 0; i < batch.length; i += 20) {
       const results = await Promise.all(batch.slice(i, i + 20).map((w) => postInbox(spine.url, w)));
-      for (const r of results) assertEquals(r.status, 202);
+      for (const r of results) assert.deepEqual(r.status, 202);
     }
     stored += count;
   }
-  assertEquals(stored, 1_000);
+  assert.deepEqual(stored, 1_000);
   const fresh = await peers();
-  assertEquals(await postInbox(spine.url, await envelopeFor(fresh, spine.address)), {
+  assert.deepEqual(await postInbox(spine.url, await envelopeFor(fresh, spine.address)), {
     status: 503,
     body: { error: "mailbox_full" },
   });
   // Order: duplicate before the hourly limit and capacity; hourly limit before capacity.
-  assertEquals((await postInbox(spine.url, first)).body.status, "duplicate");
-  assertEquals(
+  assert.deepEqual((await postInbox(spine.url, first)).body.status, "duplicate");
+  assert.deepEqual(
     (await postInbox(spine.url, await envelopeFor(senders[0]!, spine.address))).body.error,
     "rate_limited",
   );
@@ -415,8 +424,11 @@ spineTest("inbox: with 1 000 undelivered envelopes the next gets 503 mailbox_ful
     method: "POST",
     body: JSON.stringify({ seqs: [1] }),
   });
-  assertEquals(ack.body, { deleted: 1 });
-  assertEquals((await postInbox(spine.url, await envelopeFor(fresh, spine.address))).status, 202);
+  assert.deepEqual(ack.body, { deleted: 1 });
+  assert.deepEqual(
+    (await postInbox(spine.url, await envelopeFor(fresh, spine.address))).status,
+    202,
+  );
 });
 
 // All checks pass.
@@ -427,12 +439,12 @@ spineTest(
     const peer = await peers();
     const wire = await envelopeFor(peer, spine.address);
     const r = await postInbox(spine.url, { ...wire, extra: "dropped", id: undefined });
-    assertEquals(r, { status: 202, body: { status: "queued", id: wire.id } });
+    assert.deepEqual(r, { status: 202, body: { status: "queued", id: wire.id } });
     const updates = await hub(spine.url, TOKEN, "/hub/updates");
     const list = updates.body.updates as { seq: number; received_at: number; envelope: unknown }[];
-    assertEquals(list.length, 1);
-    assertEquals(list[0]!.seq, 1);
-    assertEquals(list[0]!.envelope, { payload: wire.payload, sig: wire.sig });
-    assert(Math.abs(list[0]!.received_at - now()) <= 2);
+    assert.deepEqual(list.length, 1);
+    assert.deepEqual(list[0]!.seq, 1);
+    assert.deepEqual(list[0]!.envelope, { payload: wire.payload, sig: wire.sig });
+    assert.ok(Math.abs(list[0]!.received_at - now()) <= 2);
   },
 );

@@ -1,5 +1,5 @@
 /** The Mailbox on workerd: long poll, doorbell, cron and a restart with envelopes queued. */
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { generateIdentity } from "@agent/net";
 import { MAILBOX_SCHEMA_VERSION } from "@agent/spine";
@@ -21,12 +21,12 @@ spineTest(
       const poll = hub(spine.url, TOKEN, `/hub/updates?after=${after}&timeout=10`);
       // Vary the gap so the store lands before, during and after the poll's first query.
       await new Promise((r) => setTimeout(r, round % 4));
-      assertEquals((await postInbox(spine.url, wire)).status, 202);
+      assert.deepEqual((await postInbox(spine.url, wire)).status, 202);
       const answer = await poll;
       const took = performance.now() - started;
       const updates = answer.body.updates as Update[];
-      assertEquals(updates.map((u) => u.envelope.payload), [wire.payload], `round ${round}`);
-      assert(took < 2_000, `round ${round} took ${took} ms`);
+      assert.deepEqual(updates.map((u) => u.envelope.payload), [wire.payload], `round ${round}`);
+      assert.ok(took < 2_000, `round ${round} took ${took} ms`);
     }
   },
 );
@@ -40,8 +40,8 @@ spineTest(
     await postInbox(spine.url, wire);
     const started = performance.now();
     const answer = await hub(spine.url, TOKEN, "/hub/updates?timeout=25");
-    assert(performance.now() - started < 1_000);
-    assertEquals((answer.body.updates as Update[]).length, 1);
+    assert.ok(performance.now() - started < 1_000);
+    assert.deepEqual((answer.body.updates as Update[]).length, 1);
   },
 );
 
@@ -52,8 +52,8 @@ spineTest(
     const started = performance.now();
     const answer = await hub(spine.url, TOKEN, "/hub/updates?timeout=1");
     const took = performance.now() - started;
-    assertEquals(answer.body, { updates: [] });
-    assert(took >= 990 && took < 1_500, `took ${took} ms`);
+    assert.deepEqual(answer.body, { updates: [] });
+    assert.ok(took >= 990 && took < 1_500, `took ${took} ms`);
   },
 );
 
@@ -109,20 +109,20 @@ spineTest(
     await postInbox(spine.url, await envelopeFor(peer, spine.address));
     const a = doorbell(spine.url);
     const b = doorbell(spine.url);
-    assertEquals(await a.next(1), { type: "hello", depth: 1 });
-    assertEquals(await b.next(1), { type: "hello", depth: 1 });
+    assert.deepEqual(await a.next(1), { type: "hello", depth: 1 });
+    assert.deepEqual(await b.next(1), { type: "hello", depth: 1 });
     await postInbox(spine.url, await envelopeFor(peer, spine.address));
-    assertEquals(await a.next(2), { type: "mail", depth: 2 });
-    assertEquals(await b.next(2), { type: "mail", depth: 2 });
+    assert.deepEqual(await a.next(2), { type: "mail", depth: 2 });
+    assert.deepEqual(await b.next(2), { type: "mail", depth: 2 });
     a.ws.send("ping");
-    assertEquals(await a.next(3), "pong");
+    assert.deepEqual(await a.next(3), "pong");
     // Anything else is ignored; the socket stays open and a duplicate rings nothing.
     a.ws.send("hello?");
     a.ws.send(JSON.stringify({ type: "ack", seqs: [1] }));
     a.ws.send("ping");
-    assertEquals(await a.next(4), "pong");
-    assertEquals(a.messages.length, 4);
-    assertEquals((await hub(spine.url, TOKEN, "/hub/health")).body.mailbox, 2);
+    assert.deepEqual(await a.next(4), "pong");
+    assert.deepEqual(a.messages.length, 4);
+    assert.deepEqual((await hub(spine.url, TOKEN, "/hub/health")).body.mailbox, 2);
     a.close();
     b.close();
   },
@@ -136,16 +136,16 @@ spineTest("doorbell: a fifth connection closes the oldest with 1008", {}, async 
     bells.push(bell);
   }
   const fifth = doorbell(spine.url);
-  assertEquals(await fifth.next(1), { type: "hello", depth: 0 });
-  assertEquals((await bells[0]!.waitClosed()).code, 1008);
+  assert.deepEqual(await fifth.next(1), { type: "hello", depth: 0 });
+  assert.deepEqual((await bells[0]!.waitClosed()).code, 1008);
   for (const bell of [...bells.slice(1), fifth]) {
     bell.ws.send("ping");
-    assertEquals(await bell.next(2), "pong");
-    assertEquals(bell.closed, undefined);
+    assert.deepEqual(await bell.next(2), "pong");
+    assert.deepEqual(bell.closed, undefined);
   }
   const sixth = doorbell(spine.url);
   await sixth.next(1);
-  assertEquals((await bells[1]!.waitClosed()).code, 1008);
+  assert.deepEqual((await bells[1]!.waitClosed()).code, 1008);
   for (const bell of [...bells.slice(2), fifth, sixth]) bell.close();
 });
 
@@ -173,8 +173,8 @@ spineTest("doorbell: a wrong token gets 401 before any upgrade", {}, async (spin
     text += new TextDecoder().decode(buffer.subarray(0, n));
   }
   conn.close();
-  assert(text.startsWith("HTTP/1.1 401"), text);
-  assert(text.includes(`{"error":"unauthorized"}`), text);
+  assert.ok(text.startsWith("HTTP/1.1 401"), text);
+  assert.ok(text.includes(`{"error":"unauthorized"}`), text);
 });
 
 spineTest("cron: mailbox rows go after 7 days, seen rows after 1 day", {}, async (spine, peers) => {
@@ -184,18 +184,18 @@ spineTest("cron: mailbox rows go after 7 days, seen rows after 1 day", {}, async
   await postInbox(spine.url, await envelopeFor(peer, spine.address));
   const run = (offsetMs: number) => spine.cron(Date.now() + offsetMs);
   await run(0);
-  assertEquals((await hub(spine.url, TOKEN, "/hub/health")).body.mailbox, 2);
-  assertEquals((await postInbox(spine.url, first)).body.status, "duplicate");
+  assert.deepEqual((await hub(spine.url, TOKEN, "/hub/health")).body.mailbox, 2);
+  assert.deepEqual((await postInbox(spine.url, first)).body.status, "duplicate");
   await run(86_400_000 + 60_000);
-  assertEquals((await hub(spine.url, TOKEN, "/hub/health")).body.mailbox, 2);
+  assert.deepEqual((await hub(spine.url, TOKEN, "/hub/health")).body.mailbox, 2);
   // Its seen row is gone, so the same (from, id) is accepted again.
-  assertEquals((await postInbox(spine.url, first)).body.status, "queued");
+  assert.deepEqual((await postInbox(spine.url, first)).body.status, "queued");
   await run(7 * 86_400_000 + 60_000);
-  assertEquals((await hub(spine.url, TOKEN, "/hub/health")).body.mailbox, 0);
+  assert.deepEqual((await hub(spine.url, TOKEN, "/hub/health")).body.mailbox, 0);
   // Seqs 1 to 3 were used and deleted by the cron; the next envelope gets 4.
   await postInbox(spine.url, await envelopeFor(peer, spine.address));
   const next = (await hub(spine.url, TOKEN, "/hub/updates")).body.updates as Update[];
-  assertEquals(next.map((u) => u.seq), [4]);
+  assert.deepEqual(next.map((u) => u.seq), [4]);
 });
 
 Deno.test({
@@ -213,13 +213,13 @@ Deno.test({
       for (let i = 0; i < 5; i++) {
         const wire = await envelopeFor(peer, spine.address);
         sent.push(wire);
-        assertEquals((await postInbox(spine.url, wire)).status, 202);
+        assert.deepEqual((await postInbox(spine.url, wire)).status, 202);
       }
       await hub(spine.url, TOKEN, "/hub/card", {
         method: "PUT",
         body: JSON.stringify({ name: "Me", sign_key: me.signKey, box_key: me.boxKey }),
       });
-      assertEquals(
+      assert.deepEqual(
         (await hub(spine.url, TOKEN, "/hub/ack", { method: "POST", body: '{"seqs":[1]}' })).body,
         { deleted: 1 },
       );
@@ -228,22 +228,25 @@ Deno.test({
       spine = await startSpine({ hubToken: TOKEN, port, persistDir: dir });
       try {
         const updates = (await hub(spine.url, TOKEN, "/hub/updates")).body.updates as Update[];
-        assertEquals(updates.map((u) => u.seq), [2, 3, 4, 5]);
-        assertEquals(updates.map((u) => u.envelope.payload), sent.slice(1).map((w) => w.payload));
-        assertEquals((await hub(spine.url, TOKEN, "/hub/health")).body.card, true);
-        assertEquals((await postInbox(spine.url, sent[2]!)).body.status, "duplicate");
+        assert.deepEqual(updates.map((u) => u.seq), [2, 3, 4, 5]);
+        assert.deepEqual(
+          updates.map((u) => u.envelope.payload),
+          sent.slice(1).map((w) => w.payload),
+        );
+        assert.deepEqual((await hub(spine.url, TOKEN, "/hub/health")).body.card, true);
+        assert.deepEqual((await postInbox(spine.url, sent[2]!)).body.status, "duplicate");
         await postInbox(spine.url, await envelopeFor(peer, spine.address));
         const after = (await hub(spine.url, TOKEN, "/hub/updates?after=5")).body
           .updates as Update[];
-        assertEquals(after.map((u) => u.seq), [6]);
+        assert.deepEqual(after.map((u) => u.seq), [6]);
         // The peer's card came from the persisted cache.
-        assertEquals(peer.cardRequests, 1);
+        assert.deepEqual(peer.cardRequests, 1);
         // Everything acknowledged, the highest seq included.
         const ack = await hub(spine.url, TOKEN, "/hub/ack", {
           method: "POST",
           body: '{"seqs":[2,3,4,5,6]}',
         });
-        assertEquals(ack.body, { deleted: 5 });
+        assert.deepEqual(ack.body, { deleted: 5 });
       } finally {
         await spine.stop();
       }
@@ -265,12 +268,12 @@ Deno.test({
       // An empty mailbox after a restart still never hands out a used seq.
       spine = await startSpine({ hubToken: TOKEN, port, persistDir: dir });
       try {
-        assertEquals(
+        assert.deepEqual(
           (await postInbox(spine.url, await envelopeFor(peer, spine.address))).status,
           202,
         );
         const next = (await hub(spine.url, TOKEN, "/hub/updates")).body.updates as Update[];
-        assertEquals(next.map((u) => u.seq), [7]);
+        assert.deepEqual(next.map((u) => u.seq), [7]);
       } finally {
         await spine.stop();
       }
@@ -280,12 +283,12 @@ Deno.test({
       const db = new DatabaseSync(file, { readOnly: true });
       try {
         const meta = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get();
-        assertEquals(meta?.value, MAILBOX_SCHEMA_VERSION);
+        assert.deepEqual(meta?.value, MAILBOX_SCHEMA_VERSION);
         const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all();
-        assert(!indexes.some((i) => i.name === "seen_by_age"), JSON.stringify(indexes));
+        assert.ok(!indexes.some((i) => i.name === "seen_by_age"), JSON.stringify(indexes));
         const rows = db.prepare("SELECT seq, envelope FROM mailbox").all();
-        assertEquals(rows.map((r) => r.seq), [7]);
-        assertEquals(Object.keys(JSON.parse(String(rows[0]!.envelope))), ["payload", "sig"]);
+        assert.deepEqual(rows.map((r) => r.seq), [7]);
+        assert.deepEqual(Object.keys(JSON.parse(String(rows[0]!.envelope))), ["payload", "sig"]);
       } finally {
         db.close();
       }

@@ -1,5 +1,5 @@
 /** `deno task spine:dev` as a subprocess: serves on the port asked, keeps state across restarts. */
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import assert from "node:assert/strict";
 import { generateIdentity } from "@agent/net";
 import { parseDevArgs } from "@agent/kit";
 import { freePort } from "./_harness.ts";
@@ -52,13 +52,13 @@ async function stopDev(child: Deno.ChildProcess): Promise<string> {
 }
 
 Deno.test("parseDevArgs() takes --port N or --port=N and refuses anything else", () => {
-  assertEquals(parseDevArgs([]), { port: 8787 });
-  assertEquals(parseDevArgs(["--port", "9000"]), { port: 9000 });
-  assertEquals(parseDevArgs(["--port=9001"]), { port: 9001 });
-  assertEquals(parseDevArgs(["--port", "0"]), { error: "badPort" });
-  assertEquals(parseDevArgs(["--port"]), { error: "badPort" });
-  assertEquals(parseDevArgs(["--port", "70000"]), { error: "badPort" });
-  assertEquals(parseDevArgs(["--verbose"]), { error: "badArg", arg: "--verbose" });
+  assert.deepEqual(parseDevArgs([]), { port: 8787 });
+  assert.deepEqual(parseDevArgs(["--port", "9000"]), { port: 9000 });
+  assert.deepEqual(parseDevArgs(["--port=9001"]), { port: 9001 });
+  assert.deepEqual(parseDevArgs(["--port", "0"]), { error: "badPort" });
+  assert.deepEqual(parseDevArgs(["--port"]), { error: "badPort" });
+  assert.deepEqual(parseDevArgs(["--port", "70000"]), { error: "badPort" });
+  assert.deepEqual(parseDevArgs(["--verbose"]), { error: "badArg", arg: "--verbose" });
 });
 
 Deno.test({
@@ -74,16 +74,16 @@ Deno.test({
     try {
       let child = startDev(port, dir);
       await waitForSpine(`${url}/`, child);
-      assertEquals(await (await fetch(`${url}/`)).text(), `agent spine 127.0.0.1:${port}`);
+      assert.deepEqual(await (await fetch(`${url}/`)).text(), `agent spine 127.0.0.1:${port}`);
       const put = await fetch(`${url}/hub/card`, {
         method: "PUT",
         headers: auth,
         body: JSON.stringify({ name: "Dev", sign_key: me.signKey, box_key: me.boxKey }),
       });
-      assertEquals(put.status, 200);
+      assert.deepEqual(put.status, 200);
       await put.body?.cancel();
       const out = await stopDev(child);
-      assert(out.includes(`http://127.0.0.1:${port}`), out);
+      assert.ok(out.includes(`http://127.0.0.1:${port}`), out);
 
       // The same state under other variables: the card survives; ADDRESS, AGENT_MODE,
       // ALLOW_INSECURE_PEERS and HUB_TOKEN are the new ones.
@@ -99,16 +99,16 @@ Deno.test({
         address: string;
         inbox: string;
       };
-      assertEquals(card.sign_key, me.signKey);
-      assertEquals(card.address, `localhost:${port}`);
-      assertEquals(card.inbox, `https://localhost:${port}/net/inbox`);
-      assertEquals(await (await fetch(`${url}/`)).text(), `agent spine localhost:${port}`);
+      assert.deepEqual(card.sign_key, me.signKey);
+      assert.deepEqual(card.address, `localhost:${port}`);
+      assert.deepEqual(card.inbox, `https://localhost:${port}/net/inbox`);
+      assert.deepEqual(await (await fetch(`${url}/`)).text(), `agent spine localhost:${port}`);
       const old = await fetch(`${url}/hub/health`, { headers: auth });
-      assertEquals([old.status, await old.json()], [401, { error: "unauthorized" }]);
+      assert.deepEqual([old.status, await old.json()], [401, { error: "unauthorized" }]);
       const health = await fetch(`${url}/hub/health`, {
         headers: { authorization: "Bearer other-token" },
       });
-      assertEquals((await health.json() as { mode: string }).mode, "cloud");
+      assert.deepEqual((await health.json() as { mode: string }).mode, "cloud");
       await stopDev(child);
     } finally {
       await Deno.remove(dir, { recursive: true });

@@ -8,7 +8,7 @@
  * set. Inside workerd, through a service binding, the Worker's response is passed on
  * as it is, which shows the spine sets the header.
  */
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import assert from "node:assert/strict";
 import { Miniflare } from "miniflare";
 import { bundledSpinePath } from "@agent/kit";
 import { SPINE_COMPATIBILITY_DATE, spineMiniflareOptions } from "@agent/kit";
@@ -56,7 +56,7 @@ Deno.test({
     try {
       const url = await mf.ready;
       const r = await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } });
-      assertEquals(await r.json(), {
+      assert.deepEqual(await r.json(), {
         status: 426,
         upgrade: "websocket",
         body: { error: "upgrade_required" },
@@ -69,5 +69,5 @@ Deno.test({
 
 spineTest("hub: over a socket the 426 keeps its status and body", {}, async (spine) => {
   const r = await hub(spine.url, TOKEN, "/hub/ws");
-  assertEquals([r.status, r.body], [426, { error: "upgrade_required" }]);
+  assert.deepEqual([r.status, r.body], [426, { error: "upgrade_required" }]);
 });

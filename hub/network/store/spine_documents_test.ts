@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import assert from "node:assert/strict";
 import { SpineDocuments } from "./spine_documents.ts";
 import { NetState } from "./state.ts";
 
@@ -25,7 +25,7 @@ Deno.test("SpineDocuments keeps the network documents under net.* state keys", a
   const spine = stateServer("tok");
   try {
     const state = new NetState(new SpineDocuments(spine.url, "tok"));
-    assertEquals(await state.contacts(), []);
+    assert.deepEqual(await state.contacts(), []);
     await state.saveContact({
       address: "bob.example",
       name: "Bob",
@@ -47,16 +47,19 @@ Deno.test("SpineDocuments keeps the network documents under net.* state keys", a
       text: "hi",
     });
     await state.setCursor(7);
-    assertEquals(
+    assert.deepEqual(
       [...spine.values.keys()].sort(),
       ["net.contacts", "net.cursor", "net.log", "net.seen"],
     );
-    assertEquals((await state.contact("bob.example"))?.note, "hi");
-    assert(await state.seen("bob.example", "AAAAAAAAAAAAAAAA"));
-    assertEquals((await state.log()).length, 1);
-    assertEquals(await state.cursor(), 7);
+    assert.deepEqual((await state.contact("bob.example"))?.note, "hi");
+    assert.ok(await state.seen("bob.example", "AAAAAAAAAAAAAAAA"));
+    assert.deepEqual((await state.log()).length, 1);
+    assert.deepEqual(await state.cursor(), 7);
     const wrong = new NetState(new SpineDocuments(spine.url, "nope"));
-    await wrong.contacts().then(() => assert(false), (e) => assert(String(e).includes("401")));
+    await wrong.contacts().then(
+      () => assert.ok(false),
+      (e) => assert.ok(String(e).includes("401")),
+    );
   } finally {
     await spine.close();
   }

@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import assert from "node:assert/strict";
 import { LOG_MAX, NetState, SEEN_MAX } from "./state.ts";
 
 const contact = {
@@ -17,11 +17,11 @@ Deno.test("NetState keeps contacts in a 0600 file inside a 0700 folder", async (
   const state = NetState.file(dir);
   await state.saveContact(contact);
   await state.saveContact({ ...contact, state: "accepted" });
-  assertEquals((await state.contacts()).map((c) => c.state), ["accepted"]);
-  assertEquals((await Deno.stat(dir)).mode! & 0o777, 0o700);
-  assertEquals((await Deno.stat(`${dir}/contacts.json`)).mode! & 0o777, 0o600);
-  assert(await state.removeContact("bob.example"));
-  assertEquals(await state.contacts(), []);
+  assert.deepEqual((await state.contacts()).map((c) => c.state), ["accepted"]);
+  assert.deepEqual((await Deno.stat(dir)).mode! & 0o777, 0o700);
+  assert.deepEqual((await Deno.stat(`${dir}/contacts.json`)).mode! & 0o777, 0o600);
+  assert.ok(await state.removeContact("bob.example"));
+  assert.deepEqual(await state.contacts(), []);
 });
 
 Deno.test("NetState tolerates half-written documents", async () => {
@@ -32,13 +32,13 @@ Deno.test("NetState tolerates half-written documents", async () => {
     '{"ts":1,"direction":"in","address":"a","id":"x","kind":"message","thread":"x","text":"hi"}\n{"ts":2,"dir',
   );
   const state = NetState.file(dir);
-  assertEquals(await state.contacts(), []);
-  assertEquals((await state.log()).length, 1);
+  assert.deepEqual(await state.contacts(), []);
+  assert.deepEqual((await state.log()).length, 1);
   // The unparseable contacts are kept aside, so the next write cannot destroy them.
   const aside = [...Deno.readDirSync(dir)].map((e) => e.name)
     .filter((n) => n.startsWith("contacts.json.unreadable-"));
-  assertEquals(aside.length, 1);
-  assertEquals(Deno.readTextFileSync(`${dir}/${aside[0]}`), '[{"address": "bo');
+  assert.deepEqual(aside.length, 1);
+  assert.deepEqual(Deno.readTextFileSync(`${dir}/${aside[0]}`), '[{"address": "bo');
   await state.saveContact({
     address: "b.example",
     name: "B",
@@ -49,16 +49,16 @@ Deno.test("NetState tolerates half-written documents", async () => {
     created_at: 1,
     updated_at: 1,
   });
-  assertEquals((await state.contacts()).map((c) => c.address), ["b.example"]);
-  assertEquals(Deno.readTextFileSync(`${dir}/${aside[0]}`), '[{"address": "bo');
+  assert.deepEqual((await state.contacts()).map((c) => c.address), ["b.example"]);
+  assert.deepEqual(Deno.readTextFileSync(`${dir}/${aside[0]}`), '[{"address": "bo');
 });
 
 Deno.test("NetState remembers the last 1 000 handled ids and the last 500 log entries", async () => {
   const state = NetState.file(await Deno.makeTempDir());
   for (let i = 0; i < SEEN_MAX + 5; i++) await state.markSeen("a.example", `id${i}`);
-  assert(!(await state.seen("a.example", "id0")));
-  assert(await state.seen("a.example", `id${SEEN_MAX + 4}`));
-  assert(!(await state.seen("b.example", `id${SEEN_MAX + 4}`)));
+  assert.ok(!(await state.seen("a.example", "id0")));
+  assert.ok(await state.seen("a.example", `id${SEEN_MAX + 4}`));
+  assert.ok(!(await state.seen("b.example", `id${SEEN_MAX + 4}`)));
   for (let i = 0; i < LOG_MAX + 60; i++) {
     await state.appendLog({
       ts: i,
@@ -71,28 +71,28 @@ Deno.test("NetState remembers the last 1 000 handled ids and the last 500 log en
     });
   }
   const log = await state.log();
-  assertEquals(log.length, LOG_MAX);
-  assertEquals(log.at(-1)?.id, `m${LOG_MAX + 59}`);
+  assert.deepEqual(log.length, LOG_MAX);
+  assert.deepEqual(log.at(-1)?.id, `m${LOG_MAX + 59}`);
   // Handled again after a crash before the ack: the entry is not written twice;
   // the same id in the other direction (a deterministic reply id) still is.
   const again = { ...log.at(-1)!, text: "x" };
   await state.appendLog(again);
   await state.appendLog({ ...again, direction: "out" });
   const after = await state.log();
-  assertEquals(after.filter((e) => e.id === again.id).map((e) => e.direction), ["in", "out"]);
+  assert.deepEqual(after.filter((e) => e.id === again.id).map((e) => e.direction), ["in", "out"]);
 });
 
 Deno.test("NetState counts auto-replies per contact within the last hour", async () => {
   const state = NetState.file(await Deno.makeTempDir());
   await state.recordAutoReply("a.example", 1000);
   await state.recordAutoReply("a.example", 4000);
-  assertEquals(await state.autoRepliesLastHour("a.example", 4500), 2);
-  assertEquals(await state.autoRepliesLastHour("a.example", 4700), 1);
-  assertEquals(await state.autoRepliesLastHour("b.example", 4700), 0);
+  assert.deepEqual(await state.autoRepliesLastHour("a.example", 4500), 2);
+  assert.deepEqual(await state.autoRepliesLastHour("a.example", 4700), 1);
+  assert.deepEqual(await state.autoRepliesLastHour("b.example", 4700), 0);
   const id = await state.sessionFor("a.example/chef");
-  assertEquals(await state.sessionFor("a.example/chef"), id);
+  assert.deepEqual(await state.sessionFor("a.example/chef"), id);
   await state.setCursor(42);
-  assertEquals(await state.cursor(), 42);
+  assert.deepEqual(await state.cursor(), 42);
 });
 
 Deno.test("NetState writers on one folder never lose each other's contacts", async () => {
@@ -105,5 +105,5 @@ Deno.test("NetState writers on one folder never lose each other's contacts", asy
       (_, i) => (i % 2 === 0 ? one : two).saveContact({ ...contact, address: `c${i}.example` }),
     ),
   );
-  assertEquals((await one.contacts()).length, 40);
+  assert.deepEqual((await one.contacts()).length, 40);
 });
