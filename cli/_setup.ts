@@ -15,6 +15,7 @@ import {
   UserError,
 } from "@agent/hub/base";
 import { loadConfig } from "@agent/hub/config";
+import { UsageError } from "./command.ts";
 import { type CommandContext, createContext, writeAll } from "./context.ts";
 import type { Prescan } from "./_prescan.ts";
 import { t } from "./_messages.ts";
@@ -71,29 +72,44 @@ export function setupContext(pre: Prescan, commandNames: readonly string[]): Set
   return { ctx, lang };
 }
 
-/** Prints a usage sentence on stderr; returns exit code 2. */
+/** Prints a usage sentence of the parser (before any command runs); returns exit code 2. */
 export function usage(lang: Lang, sentence: string): number {
-  void lang;
-  writeStderr(`${sentence}\n`);
-  return 2;
+  return report(new UsageError(sentence), { lang, err: (line) => writeStderr(`${line}\n`) });
 }
 
 /**
- * Turns an error thrown by a command into its output and exit code: the one place
- * that does. A {@linkcode UserError} prints its sentence (if any); anything else is
- * logged with its stack and shown as one line.
+ * Turns an error thrown by a command into its output and exit code (through the same
+ * one place as {@linkcode usage}).
  */
 export function failure(ctx: CommandContext, error: unknown): number {
+  return report(error, { lang: ctx.lang, err: ctx.err, logFile: ctx.paths.logFile });
+}
+
+/** Where {@linkcode report} writes. */
+interface Output {
+  lang: Lang;
+  err(line: string): void;
+  /** The log file for the stack of an unexpected error. */
+  logFile?: string;
+}
+
+/**
+ * The one place an error becomes output: a {@linkcode UserError} prints its sentence
+ * (if any) and exits with its code; anything else is logged with its stack and shown
+ * as one line, exit 1. No stack trace reaches a user.
+ */
+function report(error: unknown, out: Output): number {
   if (error instanceof UserError) {
-    if (error.message !== "") ctx.err(error.message);
+    if (error.message !== "") out.err(error.message);
     return error.exitCode;
   }
-  // The stack goes to the log file only: a user sees one sentence, never a trace.
-  new Logger({ file: ctx.paths.logFile, stderr: "off" }).write(
-    "ERROR",
-    error instanceof Error ? (error.stack ?? error.message) : String(error),
-  );
-  ctx.err(t(ctx.lang, "unexpected", { detail: errorMessage(error) }));
+  if (out.logFile !== undefined) {
+    new Logger({ file: out.logFile, stderr: "off" }).write(
+      "ERROR",
+      error instanceof Error ? (error.stack ?? error.message) : String(error),
+    );
+  }
+  out.err(t(out.lang, "unexpected", { detail: errorMessage(error) }));
   return 1;
 }
 

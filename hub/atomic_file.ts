@@ -118,11 +118,7 @@ export async function readJsonTolerant(path: string): Promise<unknown> {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
   }
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  return parseOrUndefined(text);
 }
 
 /** The synchronous twin of {@linkcode readJsonTolerant}. */
@@ -134,6 +130,10 @@ export function readJsonTolerantSync(path: string): unknown {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
   }
+  return parseOrUndefined(text);
+}
+
+function parseOrUndefined(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

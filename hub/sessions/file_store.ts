@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { readJsonLines, writeFileAtomic } from "../atomic_file.ts";
+import { readJsonLines, readJsonTolerant, writeFileAtomic } from "../atomic_file.ts";
 import {
   type CreateOutcome,
   implicitSessionData,
@@ -280,18 +280,7 @@ async function exists(file: string): Promise<boolean> {
 }
 
 async function readJson<T = unknown>(file: string): Promise<T | undefined> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(file);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return undefined;
-  }
+  return await readJsonTolerant(file) as T | undefined;
 }
 
 /** Writes `value` as JSON atomically (hidden temp file, fsync, rename), 0600 in 0700. */
