@@ -6,7 +6,10 @@
  * @module
  */
 
-/** The version of every built-in distribution (kept equal to `deno.json` `version`). */
+/**
+ * The version of every built-in distribution, kept equal to the `version` of the root
+ * `deno.json` and of every workspace member's (a test holds them together).
+ */
 export const VERSION = "0.1.0";
 
 /** A built-in distribution. */
@@ -19,7 +22,7 @@ export interface Distribution {
 
 /**
  * The built-in distributions, in the order `agent version` prints them. Each one has
- * at least one component in `builtin.ts` (a unit test holds the two lists together);
+ * at least one component in `hub/app/components.ts` (a unit test holds the two lists together);
  * a distribution joins this list with its first component.
  */
 export const DISTRIBUTIONS: readonly Distribution[] = [

@@ -21,3 +21,13 @@ Deno.test("versionLines() lists agent-core first with deno.json's version", asyn
   const denoJson = JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)));
   assert.equal(VERSION, denoJson.version);
 });
+
+Deno.test("every workspace member's deno.json carries the same version", async () => {
+  const root = new URL("../../", import.meta.url);
+  const workspace = JSON.parse(await Deno.readTextFile(new URL("deno.json", root))).workspace;
+  assert.ok(Array.isArray(workspace) && workspace.length === 6, String(workspace));
+  for (const member of workspace as string[]) {
+    const json = JSON.parse(await Deno.readTextFile(new URL(`${member}/deno.json`, root)));
+    assert.equal(json.version, VERSION, member);
+  }
+});

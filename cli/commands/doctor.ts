@@ -1,5 +1,5 @@
 /**
- * `agent doctor [--json]`: runs every check of `hub/doctor/checks.ts` without starting
+ * `agent doctor [--json]`: runs every check of `hub/app/doctor.ts` without starting
  * anything or building a model client. Exit 1 only when a check is `fail`.
  *
  * @module

@@ -1,6 +1,6 @@
 /**
  * The zod schema of `agent.toml`. Every error carries a tag (a key of the config
- * catalogue) that `load.ts` turns into one sentence naming the file, table and key.
+ * catalogue) that `parse.ts` turns into one sentence naming the file, table and key.
  *
  * @module
  */
@@ -103,7 +103,7 @@ const price = table({
 
 const chatId = z.union([str, z.number().int()], e("type_list_of_ids"));
 
-/** The schema of the whole file (before defaults are applied by `load.ts`). */
+/** The schema of the whole file (before defaults are applied by `parse.ts`). */
 export const configSchema = table({
   models: table({
     roles: z.record(z.string(), role, e("type_table")).optional(),

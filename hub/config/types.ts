@@ -1,6 +1,6 @@
 /**
  * The typed form of `agent.toml`, after validation and defaults. The loader
- * (`load.ts`) produces these; every other module reads only these types.
+ * (`parse.ts`) produces these; every other module reads only these types.
  *
  * @module
  */
