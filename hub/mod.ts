@@ -5,8 +5,9 @@
  *
  * This is the whole hub, and importing it loads every part (the model SDKs among
  * them). A command that must start fast imports a light door instead:
- * `@agent/hub/base` (paths, language, log, `.env`, credentials, version),
- * `@agent/hub/config` (`agent.toml`) or `@agent/hub/money` (ledger, budgets, spend).
+ * `@agent/hub/base` (paths, language, log, `.env`, credentials, version,
+ * `UserError`), `@agent/hub/config` (`agent.toml`), `@agent/hub/money` (ledger,
+ * budgets, spend) or `@agent/hub/doctor` (the doctor's checks).
  *
  * @module
  */

@@ -1,8 +1,10 @@
 /**
  * Network turns: how the agent and its public sub-agents answer messages from
- * accepted contacts. {@linkcode networkTurn} is the entry point the hub's network
- * service calls for every `message` from an accepted contact; the frame, sanitising,
- * `[no reply]` matching and reply ids are exported for tests and tools.
+ * accepted contacts. {@linkcode turnAnswerer} gives the hub's network service the
+ * `TurnAnswerer` it calls for every `message` from an accepted contact (a
+ * {@linkcode networkTurn}); the frame, sanitising, `[no reply]` matching and reply ids
+ * are exported for tests and tools. It sits beside the agent, a layer above the
+ * network service, which knows only the `TurnAnswerer` shape.
  *
  * @example
  * ```ts
