@@ -5,7 +5,8 @@
  * the graph of every `.ts`/`.tsx` file (`deno info --json`, dynamic and type-only
  * imports included), and reports:
  *
- * - an import of another member's file that is not one of that member's exports;
+ * - an import of another member's file that is not one of that member's exports, or
+ *   of one of its exports by a path instead of the package name;
  * - an import against the allowed directions ({@linkcode ALLOWED});
  * - an import upwards through a member's layers ({@linkcode LAYERS});
  * - any import cycle between files;
@@ -96,6 +97,8 @@ export interface Edge {
   to: string;
   /** 1-based line of the import in `from`, when Deno reports it. */
   line?: number;
+  /** The specifier as written (`@agent/net`, `../net/mod.ts`). */
+  specifier?: string;
 }
 
 /** The module graph of the tree. */
@@ -215,7 +218,9 @@ export async function readGraph(root: string): Promise<Graph> {
           }
           continue;
         }
-        edges.push(line === undefined ? { from, to } : { from, to, line });
+        const edge: Edge = { from, to, specifier: dep.specifier };
+        if (line !== undefined) edge.line = line;
+        edges.push(edge);
       }
     }
   }
@@ -265,6 +270,8 @@ export function findDoorProblems(edges: readonly Edge[], members: readonly Membe
         `${at}: imports ${edge.to}, which is not a door of ${target.name}; ` +
           `its doors: ${target.doors.join(", ")}`,
       );
+    } else if (edge.specifier !== undefined && /^[./]/.test(edge.specifier)) {
+      problems.push(`${at}: imports ${edge.specifier}; import ${target.name} by its name`);
     }
   }
   return problems;

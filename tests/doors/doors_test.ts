@@ -56,6 +56,15 @@ Deno.test("checkDoors() names a deep import of another member's file and its doo
   ]);
 });
 
+Deno.test("checkDoors() wants another member's door imported by its package name", async () => {
+  const root = await plant({
+    "cli/mod.ts": `import { agent } from "../hub/mod.ts";\nexport const cli = agent;\n`,
+  });
+  assert.deepEqual((await checkDoors(root)).problems, [
+    "cli/mod.ts:1: imports ../hub/mod.ts; import @agent/hub by its name",
+  ]);
+});
+
 Deno.test("checkDoors() holds tests/ to the doors too", async () => {
   const root = await plant({
     "tests/cli_test.ts": `import { money } from "../hub/money/mod.ts";\nvoid money;\n`,
