@@ -111,14 +111,8 @@ function tempPathFor(path: string): string {
  * (readers must survive a crash of an older writer that did not write atomically).
  */
 export async function readJsonTolerant(path: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
-  return parseOrUndefined(text);
+  const text = await readTextIfAny(path);
+  return text === undefined ? undefined : parseOrUndefined(text);
 }
 
 /** The synchronous twin of {@linkcode readJsonTolerant}. */
@@ -131,6 +125,16 @@ export function readJsonTolerantSync(path: string): unknown {
     throw error;
   }
   return parseOrUndefined(text);
+}
+
+/** The file's text, or `undefined` when there is no file. */
+async function readTextIfAny(path: string): Promise<string | undefined> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
 }
 
 function parseOrUndefined(text: string): unknown {
@@ -155,13 +159,8 @@ function parseOrUndefined(text: string): unknown {
  * ```
  */
 export async function readJsonLines(file: string): Promise<unknown[] | undefined> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(file);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
+  const text = await readTextIfAny(file);
+  if (text === undefined) return undefined;
   const out: unknown[] = [];
   for (const line of text.split("\n")) {
     if (line.trim() === "") continue;

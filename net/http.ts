@@ -114,6 +114,17 @@ export async function readRequestBody(request: Request, max: number): Promise<Ui
   return bytes;
 }
 
+/** Options for {@linkcode readLimited}. */
+export interface ReadLimitedOptions {
+  /**
+   * How much past `max` is still read and dropped before the stream is cancelled: a
+   * server answering a request drains a little so the connection survives; a client
+   * reading a response needs none.
+   * @default 1 MiB
+   */
+  drainBytes?: number;
+}
+
 /**
  * Reads a stream of at most `max` bytes; returns `undefined` (and cancels the stream)
  * as soon as it grows past the limit.
@@ -121,6 +132,7 @@ export async function readRequestBody(request: Request, max: number): Promise<Ui
 export async function readLimited(
   body: ReadableStream<Uint8Array>,
   max: number,
+  options: ReadLimitedOptions = {},
 ): Promise<Uint8Array | undefined> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
@@ -130,7 +142,7 @@ export async function readLimited(
     if (done) break;
     size += value.byteLength;
     if (size > max) {
-      await drain(reader, size - max, DRAIN_BYTES);
+      await drain(reader, size - max, options.drainBytes ?? DRAIN_BYTES);
       return undefined;
     }
     chunks.push(value);

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { baseUrlFor, type Card, parseCard, type WireEnvelope } from "@agent/net";
+import { baseUrlFor, type Card, parseCard, readLimited, type WireEnvelope } from "@agent/net";
 import { errorMessage } from "@agent/net/common";
 
 /** A spine answered with an error (or could not be reached: `status` 0). */
@@ -220,7 +220,9 @@ export async function fetchCard(address: string, options: PeerOptions): Promise<
     await res.body?.cancel();
     throw new SpineError(`Cannot fetch the card of ${address}`, res.status, "");
   }
-  const bytes = await readCapped(res, 8 * 1024);
+  const bytes = res.body === null
+    ? new Uint8Array()
+    : await readLimited(res.body, 8 * 1024, { drainBytes: 0 });
   if (bytes === undefined) {
     throw new SpineError(`Cannot fetch the card of ${address}`, 200, "the card is over 8 KiB");
   }
@@ -273,30 +275,6 @@ export async function postEnvelope(
     res.status,
     typeof body.error === "string" ? body.error : "",
   );
-}
-
-async function readCapped(res: Response, max: number): Promise<Uint8Array | undefined> {
-  const reader = res.body?.getReader();
-  if (reader === undefined) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > max) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
 }
 
 function anySignal(timeoutMs: number, signal: AbortSignal | undefined): AbortSignal {
