@@ -14,6 +14,7 @@
  * @module
  */
 import { errorMessage } from "./error_message.ts";
+import { concatBytes } from "./_keys.ts";
 
 /** An HTTP failure with the spec's error code; the router turns it into `{error: code}`. */
 export class HttpError extends Error {
@@ -147,14 +148,7 @@ export async function readLimited(
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
+  return chunks.length === 1 ? chunks[0]! : concatBytes(...chunks);
 }
 
 /**
