@@ -1,6 +1,7 @@
 /**
  * The light part of the protocol package, for code that must start fast: the
- * language catalogues and the message of anything thrown. It loads no cryptography.
+ * language catalogues, the message of anything thrown and the address rules. It loads no
+ * cryptography.
  *
  * @example
  * ```ts
@@ -13,3 +14,4 @@
  */
 export * from "./i18n.ts";
 export * from "./error_message.ts";
+export * from "./address.ts";

@@ -20,6 +20,7 @@ import {
 } from "@agent/hub";
 import { contacts, log, stateOf, status } from "./_net_views.ts";
 import { t } from "./_net_messages.ts";
+import { spineAction } from "./_net_spine.ts";
 
 /** A subcommand of `agent net`: the words after it and its options, to an exit code. */
 export type NetAction = (
@@ -43,6 +44,7 @@ export const NET_ACTIONS: Readonly<Record<string, NetAction>> = {
   send,
   log,
   poll,
+  spine: spineAction,
 };
 
 /**

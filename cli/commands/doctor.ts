@@ -30,6 +30,9 @@ export const command: CommandModule = {
       configError = error;
     }
     const hub = await import("@agent/hub/doctor");
+    const spineKitVersion = ctx.env.AGENT_SPINE_URL
+      ? await import("@agent/kit/spine").then((kit) => kit.kitSpineVersion())
+      : undefined;
     let registry: Promise<Registry> | undefined;
     const d: DoctorContext = {
       paths: ctx.paths,
@@ -38,6 +41,7 @@ export const command: CommandModule = {
       config,
       configError,
       now: Date.now(),
+      spineKitVersion,
       registry: () =>
         registry ??= hub.loadComponents(config, ctx.paths, {
           lang: ctx.lang,

@@ -1,12 +1,13 @@
 /**
  * `agent net ...`: the agent network from the command line: identity, card, contacts,
- * messages, the network log and a one-off poll.
+ * messages, the network log, a one-off poll, and the spine kit (`agent net spine`).
  *
  * @module
  */
 import type { CommandModule } from "../command.ts";
 import { UsageError } from "../command.ts";
 import { t } from "./_net_messages.ts";
+import { t as ts } from "./_spine_messages.ts";
 
 /** `agent net`. */
 export const command: CommandModule = {
@@ -33,6 +34,14 @@ export const command: CommandModule = {
       .option("--address <address>", d("h_log_address"))
       .option("-n <count>", d("h_log_n"));
     cmd.command("poll").description(d("h_poll")).option("--once", d("h_once"));
+    const s = (key: Parameters<typeof ts>[1]) => ts(lang, key);
+    const spine = cmd.command("spine").description(s("h_spine"));
+    spine.command("init").description(s("h_spine_init")).argument("<dir>")
+      .option("--address <host>", s("h_address"))
+      .option("--ip-limit-id <id>", s("h_ip_id"))
+      .option("--sender-limit-id <id>", s("h_sender_id"));
+    spine.command("deploy").description(s("h_spine_deploy")).argument("<dir>")
+      .option("--address <host>", s("h_address"));
   },
   async run(ctx, args, opts) {
     const [sub = "", ...rest] = args;

@@ -31,5 +31,6 @@ export const CHECKS: Check[] = [
   (d) => import("../money/doctor.ts").then((m) => m.budgetCheck(d)),
   (d) => import("../subs/doctor.ts").then((m) => m.subsCheck(d)),
   (d) => import("../models/doctor.ts").then((m) => m.localRuntimeCheck(d)),
+  (d) => import("../network/doctor.ts").then((m) => m.networkCheck(d)),
   (d) => import("../daemon/doctor.ts").then((m) => m.hubCheck(d)),
 ];

@@ -33,6 +33,11 @@ export interface DoctorContext {
    * loaded at most once per run by whoever builds the context.
    */
   registry(): Promise<Registry>;
+  /**
+   * The spine version of the kit this agent deploys (`kit/spine/VERSION`), given by the
+   * CLI, which holds the kit; the network check compares the spine's with it.
+   */
+  spineKitVersion?: string | undefined;
 }
 
 /** A check: zero or more result lines. A check that throws becomes one `fail` line. */

@@ -15,3 +15,4 @@ export * from "./events.ts";
 export * from "./setup.ts";
 export * from "./identity_file.ts";
 export * from "./turn_types.ts";
+export { compareVersions, networkCheck } from "./doctor.ts";

@@ -1,0 +1,134 @@
+/**
+ * `agent net spine init DIR` and `agent net spine deploy DIR`: the CLI face of the spine
+ * kit (`@agent/kit/spine`), worded in the UI language.
+ *
+ * @module
+ */
+import type { CommandContext } from "../context.ts";
+import { UsageError, UserError } from "../command.ts";
+import {
+  DEPLOY_STEPS,
+  deploySpine,
+  type DeployStep,
+  initSpineProject,
+  type Runner,
+  SpineDeployError,
+  SpineInitError,
+} from "@agent/kit/spine";
+import { readEnvFile, setEnvKey } from "@agent/hub/base";
+import { t } from "./_spine_messages.ts";
+
+/** Options for {@linkcode spineAction}. */
+export interface SpineActionOptions {
+  /** How deploy runs programs (tests pass their own). */
+  run?: Runner;
+}
+
+/** `agent net spine <init|deploy> DIR [options]`. */
+export async function spineAction(
+  ctx: CommandContext,
+  args: string[],
+  opts: Record<string, unknown>,
+  options: SpineActionOptions = {},
+): Promise<number> {
+  const [action = "", dir] = args;
+  if (action !== "init" && action !== "deploy") {
+    throw new UsageError(t(ctx.lang, "unknown_action", { action }));
+  }
+  if (dir === undefined || dir === "") {
+    throw new UsageError(t(ctx.lang, "need_dir", { action }));
+  }
+  const address = typeof opts.address === "string" ? opts.address : undefined;
+  return action === "init"
+    ? await init(ctx, dir, address, opts)
+    : await deploy(ctx, dir, address, options.run);
+}
+
+async function init(
+  ctx: CommandContext,
+  dir: string,
+  address: string | undefined,
+  opts: Record<string, unknown>,
+): Promise<number> {
+  const str = (value: unknown) => typeof value === "string" ? value : undefined;
+  let result;
+  try {
+    result = await initSpineProject(dir, {
+      address,
+      ipLimitId: str(opts.ipLimitId),
+      senderLimitId: str(opts.senderLimitId),
+    });
+  } catch (error) {
+    if (!(error instanceof SpineInitError)) throw error;
+    const sentence = t(ctx.lang, error.problem, { dir: error.subject, value: error.subject });
+    throw error.isUsage ? new UsageError(sentence) : new UserError(sentence);
+  }
+  ctx.out(t(ctx.lang, "written", { dir: result.dir }));
+  for (const file of result.files) ctx.out(`  ${file}`);
+  ctx.out(
+    address === undefined ? t(ctx.lang, "written_default") : t(ctx.lang, "written_address", {
+      address,
+      route: result.customDomain ? t(ctx.lang, "written_route") : "",
+    }),
+  );
+  ctx.out(t(ctx.lang, "next"));
+  ctx.out(t(ctx.lang, "next_deploy", {
+    dir: result.dir,
+    address: address === undefined ? "" : ` --address ${address}`,
+  }));
+  ctx.out(t(ctx.lang, "next_init"));
+  ctx.out(t(ctx.lang, "next_publish"));
+  return 0;
+}
+
+async function deploy(
+  ctx: CommandContext,
+  dir: string,
+  address: string | undefined,
+  run: Runner | undefined,
+): Promise<number> {
+  const envFile = ctx.paths.envFile;
+  let result;
+  try {
+    result = await deploySpine(dir, {
+      step: (step) => ctx.out(t(ctx.lang, `step_${step}`)),
+      output: (line) => {
+        if (line.trim() !== "") ctx.out(`      ${line}`);
+      },
+      readToken: async () => {
+        const fromFile = (await readEnvFile(envFile)).AGENT_SPINE_TOKEN;
+        const token = fromFile || ctx.env.AGENT_SPINE_TOKEN;
+        // A token only in the shell is written down too, so the hub finds it next time.
+        if (token && !fromFile) await setEnvKey(envFile, "AGENT_SPINE_TOKEN", token);
+        if (token) ctx.out(t(ctx.lang, "token_kept", { file: envFile }));
+        return token || undefined;
+      },
+      writeEnv: async (name, value) => {
+        await setEnvKey(envFile, name, value);
+        if (name === "AGENT_SPINE_TOKEN") ctx.out(t(ctx.lang, "token_new", { file: envFile }));
+      },
+    }, { address, ...(run ? { run } : {}) });
+  } catch (error) {
+    if (error instanceof SpineDeployError) throw deployFailure(ctx, error);
+    throw error;
+  }
+  ctx.out(t(ctx.lang, "deployed", { url: result.url, file: envFile }));
+  ctx.out(t(ctx.lang, "next"));
+  ctx.out(t(ctx.lang, "next_init"));
+  ctx.out(t(ctx.lang, "next_publish"));
+  return 0;
+}
+
+function deployFailure(ctx: CommandContext, error: SpineDeployError): UserError {
+  if (error.problem === "bad_address") {
+    return new UsageError(t(ctx.lang, "bad_address", { value: error.detail }));
+  }
+  const n = stepNumber(error.step);
+  const vars = { n: String(n), step: t(ctx.lang, `s_${error.step}`), detail: error.detail };
+  return new UserError(t(ctx.lang, `fail_${error.problem}`, vars));
+}
+
+function stepNumber(step: DeployStep): number {
+  // install and deploy are the two halves of the spec's step 2.
+  return [1, 2, 2, 3, 4][DEPLOY_STEPS.indexOf(step)] ?? 1;
+}

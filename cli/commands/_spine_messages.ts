@@ -1,0 +1,98 @@
+import { catalogue } from "@agent/hub/base";
+
+/** Sentences of `agent net spine ...`. */
+export const t = catalogue({
+  h_spine: "Put this agent's spine on the edge platform: write a project, deploy it.",
+  h_spine_init: "Write a spine project into DIR (a new or empty directory).",
+  h_spine_deploy: "Deploy the spine project in DIR and write AGENT_SPINE_URL/TOKEN to .env.",
+  h_address: "the spine's host (a custom domain, or a *.workers.dev host)",
+  h_ip_id: "rate-limit namespace id counting envelopes per client IP (default 10501)",
+  h_sender_id: "rate-limit namespace id counting envelopes per sender (default 10502)",
+  need_dir: "`agent net spine {action}` needs a directory: `agent net spine {action} DIR`.",
+  unknown_action: "Unknown spine command '{action}'; use `init` or `deploy`.",
+  not_empty: "{dir} is not empty; choose a new or empty directory.",
+  not_directory: "{dir} is not a directory.",
+  bad_address: "'{value}' is not an agent address (a lower-case host such as spine.example.com).",
+  address_port:
+    "'{value}' has a port; a spine on the edge platform answers on 443, so give the host alone.",
+  bad_limit_id: "'{value}' is not a rate-limit namespace id (a whole number above 0).",
+  same_limit_ids: "The two rate-limit namespace ids must differ (both are {value}).",
+  written: "Wrote a spine project to {dir}:",
+  written_address: "It will answer at {address}{route}.",
+  written_route: " (a custom-domain route is in wrangler.jsonc)",
+  written_default:
+    "It will answer at agent-spine.<your subdomain>.workers.dev (the deploy prints it).",
+  next: "Next:",
+  next_deploy: "  agent net spine deploy {dir}{address}",
+  next_init: "  agent net init",
+  next_publish: "  agent net publish",
+  step_login: "[1/4] Checking the wrangler login…",
+  step_install: "[2/4] Installing wrangler (npm install)…",
+  step_deploy: "[2/4] Deploying the spine (wrangler deploy)…",
+  step_secret: "[3/4] Setting the secret HUB_TOKEN…",
+  step_url: "[4/4] Writing AGENT_SPINE_URL…",
+  token_new: "      generated AGENT_SPINE_TOKEN in {file}",
+  token_kept: "      kept the AGENT_SPINE_TOKEN of {file}",
+  deployed: "The spine is deployed at {url}; {file} has AGENT_SPINE_URL and AGENT_SPINE_TOKEN.",
+  fail_not_project:
+    "{detail} is not a spine project (no wrangler.jsonc or package.json with wrangler); run `agent net spine init {detail}` first.",
+  fail_no_runner:
+    "Step {n} ({step}) failed: `{detail}` was not found; install Node.js with npm (https://nodejs.org).",
+  fail_logged_out:
+    "Step 1 (login) failed: wrangler is not logged in; run `npx wrangler login` (or set CLOUDFLARE_API_TOKEN), then deploy again.",
+  fail_failed: "Step {n} ({step}) failed ({detail}); the output above says why.",
+  fail_no_url:
+    "Step 4 (url) failed: the deploy named no workers.dev URL; deploy again with --address HOST.",
+  s_login: "login",
+  s_install: "npm install",
+  s_deploy: "wrangler deploy",
+  s_secret: "secret HUB_TOKEN",
+  s_url: "AGENT_SPINE_URL",
+}, {
+  h_spine: "Bu ajanın spine'ını uç platforma koyar: proje yazar, dağıtır.",
+  h_spine_init: "DIR içine bir spine projesi yazar (yeni ya da boş bir dizin).",
+  h_spine_deploy: "DIR'deki spine projesini dağıtır, AGENT_SPINE_URL/TOKEN'ı .env'ye yazar.",
+  h_address: "spine'ın sunucu adı (özel alan adı ya da *.workers.dev)",
+  h_ip_id: "istemci IP'sine göre zarf sayan hız sınırı ad alanı (varsayılan 10501)",
+  h_sender_id: "gönderene göre zarf sayan hız sınırı ad alanı (varsayılan 10502)",
+  need_dir: "`agent net spine {action}` bir dizin ister: `agent net spine {action} DIR`.",
+  unknown_action: "Bilinmeyen spine komutu '{action}'; `init` ya da `deploy` kullanın.",
+  not_empty: "{dir} boş değil; yeni ya da boş bir dizin seçin.",
+  not_directory: "{dir} bir dizin değil.",
+  bad_address: "'{value}' bir ajan adresi değil (spine.example.com gibi küçük harfli bir ad).",
+  address_port:
+    "'{value}' bir port içeriyor; uç platformdaki spine 443'te yanıt verir, yalnızca adı verin.",
+  bad_limit_id: "'{value}' bir hız sınırı ad alanı değil (0'dan büyük bir tam sayı).",
+  same_limit_ids: "İki hız sınırı ad alanı farklı olmalı (ikisi de {value}).",
+  written: "Spine projesi {dir} içine yazıldı:",
+  written_address: "{address} adresinde yanıt verecek{route}.",
+  written_route: " (özel alan adı yönlendirmesi wrangler.jsonc içinde)",
+  written_default:
+    "agent-spine.<alt alan adınız>.workers.dev adresinde yanıt verecek (dağıtım yazdırır).",
+  next: "Sonra:",
+  next_deploy: "  agent net spine deploy {dir}{address}",
+  next_init: "  agent net init",
+  next_publish: "  agent net publish",
+  step_login: "[1/4] wrangler oturumu denetleniyor…",
+  step_install: "[2/4] wrangler kuruluyor (npm install)…",
+  step_deploy: "[2/4] Spine dağıtılıyor (wrangler deploy)…",
+  step_secret: "[3/4] HUB_TOKEN sırrı ayarlanıyor…",
+  step_url: "[4/4] AGENT_SPINE_URL yazılıyor…",
+  token_new: "      {file} içinde AGENT_SPINE_TOKEN üretildi",
+  token_kept: "      {file} içindeki AGENT_SPINE_TOKEN korundu",
+  deployed: "Spine {url} adresinde; {file} AGENT_SPINE_URL ve AGENT_SPINE_TOKEN içeriyor.",
+  fail_not_project:
+    "{detail} bir spine projesi değil (wrangler.jsonc ya da wrangler içeren package.json yok); önce `agent net spine init {detail}` çalıştırın.",
+  fail_no_runner:
+    "Adım {n} ({step}) başarısız: `{detail}` bulunamadı; npm ile birlikte Node.js kurun (https://nodejs.org).",
+  fail_logged_out:
+    "Adım 1 (oturum) başarısız: wrangler'da oturum açılmamış; `npx wrangler login` çalıştırın (ya da CLOUDFLARE_API_TOKEN ayarlayın), sonra yeniden dağıtın.",
+  fail_failed: "Adım {n} ({step}) başarısız ({detail}); nedeni yukarıdaki çıktıda.",
+  fail_no_url:
+    "Adım 4 (url) başarısız: dağıtım bir workers.dev adresi bildirmedi; --address HOST ile yeniden dağıtın.",
+  s_login: "oturum",
+  s_install: "npm install",
+  s_deploy: "wrangler deploy",
+  s_secret: "HUB_TOKEN sırrı",
+  s_url: "AGENT_SPINE_URL",
+});

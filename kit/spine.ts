@@ -1,0 +1,14 @@
+/**
+ * The spine kit for the command line: writing a spine project from the committed kit
+ * (`agent net spine init`) and deploying it (`agent net spine deploy`). Light: no
+ * bundler, no Miniflare.
+ *
+ * @module
+ */
+export * from "./spine_init.ts";
+export * from "./spine_deploy.ts";
+
+/** The version of the spine in the committed kit (its `VERSION` file). */
+export async function kitSpineVersion(): Promise<string> {
+  return (await Deno.readTextFile(new URL("./spine/VERSION", import.meta.url))).trim();
+}

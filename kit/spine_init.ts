@@ -1,0 +1,255 @@
+/**
+ * `agent net spine init DIR`: a deployable spine project written from the committed
+ * kit (`kit/spine/`): `wrangler.jsonc`, `worker.js`, `package.json`, `.gitignore` and a
+ * `README.md` with the next commands. Nothing is written unless all of it is.
+ *
+ * @module
+ */
+import { isAddress } from "@agent/net/common";
+
+/** The committed kit this module writes projects from. */
+export const SPINE_KIT_DIR: string = new URL("./spine/", import.meta.url).pathname;
+
+/** The platform's default domain: a spine there needs no route of its own. */
+export const DEFAULT_SUBDOMAIN_SUFFIX = ".workers.dev";
+
+/** The rate-limit namespace ids the spec names (document 2). */
+export const DEFAULT_LIMIT_IDS = { ip: "10501", sender: "10502" } as const;
+
+/** The files `init` writes, in order. */
+export const SPINE_PROJECT_FILES = [
+  "wrangler.jsonc",
+  "worker.js",
+  "package.json",
+  ".gitignore",
+  "README.md",
+] as const;
+
+/** Why {@linkcode initSpineProject} refused; the CLI words each in the UI language. */
+export type SpineInitProblem =
+  | "not_empty"
+  | "not_directory"
+  | "bad_address"
+  | "address_port"
+  | "bad_limit_id"
+  | "same_limit_ids";
+
+/** A refusal of {@linkcode initSpineProject}; nothing was written. */
+export class SpineInitError extends Error {
+  override name = "SpineInitError";
+  /** What was wrong. */
+  readonly problem: SpineInitProblem;
+  /** The directory or value concerned. */
+  readonly subject: string;
+  /** Makes the error. */
+  constructor(problem: SpineInitProblem, subject: string) {
+    super(`Cannot write the spine project: ${problem} (${subject})`);
+    this.problem = problem;
+    this.subject = subject;
+  }
+  /** Whether the user typed something invalid (a usage error, exit 2). */
+  get isUsage(): boolean {
+    return this.problem !== "not_empty" && this.problem !== "not_directory";
+  }
+}
+
+/** Options for {@linkcode initSpineProject} and {@linkcode renderWrangler}. */
+export interface SpineInitOptions {
+  /** The spine's host (`--address`). @default the platform's `agent-spine.<subdomain>` */
+  address?: string | undefined;
+  /** The `INBOX_IP_LIMIT` namespace id. @default "10501" */
+  ipLimitId?: string | undefined;
+  /** The `INBOX_SENDER_LIMIT` namespace id. @default "10502" */
+  senderLimitId?: string | undefined;
+  /** Where the kit is read from. @default {@linkcode SPINE_KIT_DIR} */
+  kitDir?: string;
+}
+
+/** What {@linkcode initSpineProject} wrote. */
+export interface SpineInitResult {
+  /** The project directory, absolute. */
+  dir: string;
+  /** The files written, by name. */
+  files: readonly string[];
+  /** The address given, if any. */
+  address: string | undefined;
+  /** Whether `wrangler.jsonc` routes a custom domain to the spine. */
+  customDomain: boolean;
+}
+
+/**
+ * Checks the options: an address the network accepts and a route can serve (no port),
+ * and two different numeric namespace ids.
+ *
+ * @throws {SpineInitError} a usage problem.
+ */
+export function checkSpineOptions(options: SpineInitOptions): void {
+  const address = options.address;
+  if (address !== undefined) {
+    if (!isAddress(address)) throw new SpineInitError("bad_address", address);
+    if (address.includes(":")) throw new SpineInitError("address_port", address);
+  }
+  const ip = options.ipLimitId ?? DEFAULT_LIMIT_IDS.ip;
+  const sender = options.senderLimitId ?? DEFAULT_LIMIT_IDS.sender;
+  for (const id of [ip, sender]) {
+    if (!/^[1-9][0-9]{0,9}$/.test(id)) throw new SpineInitError("bad_limit_id", id);
+  }
+  if (ip === sender) throw new SpineInitError("same_limit_ids", ip);
+}
+
+/** Whether `address` is under the platform's default domain (no route needed). */
+export function onDefaultSubdomain(address: string): boolean {
+  return address.endsWith(DEFAULT_SUBDOMAIN_SUFFIX);
+}
+
+/**
+ * The project's `wrangler.jsonc` from the kit's template: `ADDRESS` and, for a host
+ * outside the default domain, a custom-domain route; the chosen namespace ids.
+ *
+ * @example
+ * ```ts
+ * import { renderWrangler } from "./spine_init.ts";
+ * const template = '{\n  "main": "worker.js",\n  // routes: x\n  "vars": { "ADDRESS": "" }\n}\n';
+ * const text = renderWrangler(template, { address: "spine.example.com" });
+ * if (!text.includes('"pattern": "spine.example.com", "custom_domain": true')) throw new Error(text);
+ * ```
+ */
+export function renderWrangler(template: string, options: SpineInitOptions): string {
+  const address = options.address;
+  const lines = template.split("\n").map((line) => {
+    if (line.trim().startsWith("// routes:")) {
+      if (address === undefined || onDefaultSubdomain(address)) return undefined;
+      return `  "routes": [{ "pattern": ${JSON.stringify(address)}, "custom_domain": true }],`;
+    }
+    return line;
+  }).filter((line): line is string => line !== undefined);
+  let text = lines.join("\n");
+  if (address !== undefined) {
+    text = text.replace('"ADDRESS": ""', `"ADDRESS": ${JSON.stringify(address)}`);
+  }
+  text = text
+    .replace(
+      `"namespace_id": "${DEFAULT_LIMIT_IDS.ip}"`,
+      `"namespace_id": "${options.ipLimitId ?? DEFAULT_LIMIT_IDS.ip}"`,
+    )
+    .replace(
+      `"namespace_id": "${DEFAULT_LIMIT_IDS.sender}"`,
+      `"namespace_id": "${options.senderLimitId ?? DEFAULT_LIMIT_IDS.sender}"`,
+    );
+  return text;
+}
+
+/**
+ * Writes a spine project into `dir` (created when missing): refuses a directory that
+ * is not empty or a path that is not a directory, and writes nothing then. The files
+ * are written into a sibling temporary folder that is renamed into place, so a crash
+ * leaves either the whole project or none of it.
+ *
+ * @throws {SpineInitError} when refused.
+ */
+export async function initSpineProject(
+  dir: string,
+  options: SpineInitOptions = {},
+): Promise<SpineInitResult> {
+  checkSpineOptions(options);
+  const target = absolutePath(dir);
+  await checkTarget(target);
+  const kitDir = options.kitDir ?? SPINE_KIT_DIR;
+  const read = (name: string) => Deno.readTextFile(`${kitDir}/${name}`);
+  const version = (await read("VERSION")).trim();
+  const contents: Record<typeof SPINE_PROJECT_FILES[number], string> = {
+    "wrangler.jsonc": renderWrangler(await read("wrangler.template.jsonc"), options),
+    "worker.js": await read("worker.js"),
+    "package.json": await read("package.template.json"),
+    ".gitignore": "node_modules/\n.wrangler/\n.dev.vars\n.env\n",
+    "README.md": projectReadme(target, version, options),
+  };
+  const parent = target.replace(/\/[^/]*\/?$/, "") || "/";
+  await Deno.mkdir(parent, { recursive: true });
+  const staging = await Deno.makeTempDir({ dir: parent, prefix: ".agent-spine-" });
+  try {
+    for (const name of SPINE_PROJECT_FILES) {
+      await Deno.writeTextFile(`${staging}/${name}`, contents[name]);
+    }
+    await checkTarget(target);
+    await Deno.rename(staging, target);
+    await Deno.chmod(target, 0o755);
+  } catch (error) {
+    await Deno.remove(staging, { recursive: true }).catch(() => {});
+    throw error;
+  }
+  const address = options.address;
+  return {
+    dir: target,
+    files: SPINE_PROJECT_FILES,
+    address,
+    customDomain: address !== undefined && !onDefaultSubdomain(address),
+  };
+}
+
+async function checkTarget(target: string): Promise<void> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(target);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return;
+    throw error;
+  }
+  if (!info.isDirectory) throw new SpineInitError("not_directory", target);
+  for await (const _ of Deno.readDir(target)) throw new SpineInitError("not_empty", target);
+}
+
+function absolutePath(path: string): string {
+  const joined = path.startsWith("/") ? path : `${Deno.cwd()}/${path}`;
+  const parts: string[] = [];
+  for (const part of joined.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") parts.pop();
+    else parts.push(part);
+  }
+  return `/${parts.join("/")}`;
+}
+
+function projectReadme(dir: string, version: string, options: SpineInitOptions): string {
+  const address = options.address;
+  const where = address === undefined
+    ? "`agent-spine.<your subdomain>.workers.dev`, the platform's default domain (the deploy prints it)"
+    : onDefaultSubdomain(address)
+    ? `\`${address}\``
+    : `\`${address}\`, a custom domain: its zone must be on your account; the deploy adds the route`;
+  const ip = options.ipLimitId ?? DEFAULT_LIMIT_IDS.ip;
+  const sender = options.senderLimitId ?? DEFAULT_LIMIT_IDS.sender;
+  return `# An agent spine (spine ${version})
+
+Written by \`agent net spine init\`. This folder is the inbox of one agent on the edge
+platform: other agents post signed, sealed envelopes to it, and your hub fetches them.
+It will answer at ${where}.
+
+## What is here
+
+| file | what it is |
+|---|---|
+| \`wrangler.jsonc\` | the Worker's configuration: the Mailbox Durable Object, the peer-card key-value namespace, two inbox rate limits, a per-minute cron, the vars |
+| \`worker.js\` | the spine, bundled into one module: there is no build step |
+| \`package.json\` | wrangler, pinned exactly |
+| \`.gitignore\` | what stays out of version control |
+
+## Next commands
+
+1. \`npx wrangler login\` once, if you have not logged in to the edge platform.
+2. \`agent net spine deploy ${dir}\`${
+    address === undefined ? "" : ` --address ${address}`
+  }: installs wrangler, deploys, sets the secret \`HUB_TOKEN\`, and writes
+   \`AGENT_SPINE_URL\` and \`AGENT_SPINE_TOKEN\` into your hub's \`.env\`.
+3. \`agent net init\` (your identity) and \`agent net publish\` (your card on this spine).
+4. \`agent doctor\` checks the whole path.
+
+## Rate-limit namespaces
+
+The inbox counts envelopes per client IP (namespace \`${ip}\`) and per sender (namespace
+\`${sender}\`). A namespace id is shared by every Worker of one account that uses it: a
+second spine on the same account should get other ids, or both spines share their
+counters. Choose them at init (\`--ip-limit-id N --sender-limit-id M\`) or edit
+\`namespace_id\` in \`wrangler.jsonc\` before deploying.
+`;
+}

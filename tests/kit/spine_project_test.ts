@@ -1,0 +1,148 @@
+/**
+ * The directory `agent net spine init` writes really is a spine: served by the
+ * repository's pinned wrangler (`wrangler dev`, local only) it takes a card, accepts a
+ * second agent's envelope, lists and acknowledges it, and rings the doorbell. This
+ * proves the kit, not the source tree.
+ */
+import assert from "node:assert/strict";
+import { agent, cleanup, tempDir } from "../cli/_run.ts";
+import { envelopeFor, hub, postInbox, startPeer } from "../spine/_fixtures.ts";
+import { freePort } from "../spine/_harness.ts";
+import { generateIdentity } from "@agent/net";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const WRANGLER = `${ROOT}node_modules/wrangler/bin/wrangler.js`;
+const TOKEN = "kit-smoke-token-0123456789";
+
+async function serve(dir: string, port: number): Promise<{ stop(): Promise<string> }> {
+  const child = new Deno.Command("node", {
+    args: [
+      WRANGLER,
+      "dev",
+      "--local",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--inspector-port",
+      String(freePort()),
+      "--var",
+      `HUB_TOKEN:${TOKEN}`,
+      "--var",
+      "ALLOW_INSECURE_PEERS:1",
+      "--persist-to",
+      `${dir}/.state`,
+    ],
+    cwd: dir,
+    env: {
+      CLOUDFLARE_CF_FETCH_ENABLED: "false",
+      WRANGLER_SEND_METRICS: "false",
+      NO_COLOR: "1",
+      CI: "1",
+    },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const output = child.output();
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/`);
+      const text = await r.text();
+      if (r.ok && text.startsWith("agent spine")) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      const out = await output;
+      throw new Error(`wrangler dev did not start:\n${new TextDecoder().decode(out.stderr)}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    async stop() {
+      child.kill("SIGTERM");
+      const out = await output;
+      return new TextDecoder().decode(out.stdout);
+    },
+  };
+}
+
+Deno.test({
+  name: "an init'ed spine project served by wrangler dev works as a spine",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const dir = `${await tempDir()}/spine`;
+    const init = await agent(["--home", await tempDir(), "net", "spine", "init", dir]);
+    assert.equal(init.code, 0, init.stderr);
+    const port = freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const address = `127.0.0.1:${port}`;
+    const spine = await serve(dir, port);
+    const peer = await startPeer("Second");
+    try {
+      assert.equal(await (await fetch(`${url}/`)).text(), `agent spine ${address}`);
+      const health = await hub(url, TOKEN, "/hub/health");
+      assert.deepEqual(health.body, {
+        ok: true,
+        address,
+        mode: "local",
+        card: false,
+        mailbox: 0,
+        version: (await Deno.readTextFile(`${ROOT}kit/spine/VERSION`)).trim(),
+      });
+
+      const me = await generateIdentity();
+      const put = await hub(url, TOKEN, "/hub/card", {
+        method: "PUT",
+        body: JSON.stringify({ name: "Kit", sign_key: me.signKey, box_key: me.boxKey }),
+      });
+      assert.equal(put.status, 200, JSON.stringify(put.body));
+      const card = await (await fetch(`${url}/.well-known/agent.json`)).json() as {
+        address: string;
+        sign_key: string;
+      };
+      assert.equal(card.address, address);
+      assert.equal(card.sign_key, me.signKey);
+
+      // The doorbell says hello with the depth, then rings for the envelope.
+      const ws = new WebSocket(`ws://${address}/hub/ws`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      } as unknown as string[]);
+      const messages: { type: string; depth: number }[] = [];
+      ws.onmessage = (e) => messages.push(JSON.parse(e.data));
+      const waitFor = async (n: number) => {
+        const deadline = Date.now() + 5_000;
+        while (messages.length < n && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 25));
+        }
+      };
+      await waitFor(1);
+      assert.deepEqual(messages[0], { type: "hello", depth: 0 });
+
+      const wire = await envelopeFor(peer, address);
+      const posted = await postInbox(url, wire);
+      assert.deepEqual(posted, { status: 202, body: { status: "queued", id: wire.id } });
+      await waitFor(2);
+      assert.deepEqual(messages[1], { type: "mail", depth: 1 });
+      ws.close();
+
+      type U = { seq: number; envelope: { payload: string } };
+      const updates = (await hub(url, TOKEN, "/hub/updates?timeout=0")).body.updates as U[];
+      assert.deepEqual(updates.map((u) => u.envelope.payload), [wire.payload]);
+      const ack = await hub(url, TOKEN, "/hub/ack", {
+        method: "POST",
+        body: JSON.stringify({ seqs: updates.map((u) => u.seq) }),
+      });
+      assert.deepEqual(ack.body, { deleted: 1 });
+      assert.equal((await hub(url, TOKEN, "/hub/health")).body.mailbox, 0);
+    } finally {
+      await peer.stop();
+      await spine.stop();
+      await cleanup();
+    }
+  },
+});
