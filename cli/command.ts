@@ -36,6 +36,12 @@ export interface CommandModule {
    */
   plainFlags?: readonly string[];
   /**
+   * Valued options (such as `--by`) the plain path also takes, as `--by day` or
+   * `--by=day`; only with {@linkcode plainFlags}. Their values are checked by
+   * {@linkcode run}, as commander would leave them.
+   */
+  plainOptions?: readonly string[];
+  /**
    * Runs the command and returns its exit code. `args` are the positional arguments,
    * `opts` the parsed options of the command that was invoked. For a group with nested
    * subcommands, `args[0]` is the nested command's name and `opts` are its options.

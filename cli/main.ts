@@ -1,7 +1,7 @@
 /**
  * The `agent` command's entry point. `agent version` takes a fast path that loads
- * only data; a built-in command given only its plain flags (`agent spend --json`) runs
- * without commander; everything else goes through `_program.ts` (commander).
+ * only data; a built-in command given only its plain flags and plain valued options
+ * (`agent spend --json`, `agent spend --by day`) runs without commander; everything else goes through `_program.ts` (commander).
  *
  * @module
  */
@@ -26,7 +26,7 @@ export async function main(argv: string[]): Promise<number> {
     const { COMMANDS } = await import("./commands/_registry.ts");
     const setup = setupContext(pre, COMMANDS.map((c) => c.name));
     if ("exit" in setup) return setup.exit;
-    const opts = Object.fromEntries(pre.rest.map((flag) => [flagKey(flag), true]));
+    const opts = plainOptions(pre.rest, plain)!;
     try {
       return await plain.run(setup.ctx, [], opts);
     } catch (error) {
@@ -58,9 +58,37 @@ async function plainCommand(pre: Prescan): Promise<CommandModule | undefined> {
   const entry = COMMANDS.find((c) => c.name === pre.command);
   if (entry === undefined) return undefined;
   const { command } = await entry.load();
+  return plainOptions(pre.rest, command) === undefined ? undefined : command;
+}
+
+/**
+ * The options of `words` when each is one of the command's plain flags, or a plain
+ * valued option with its value (`--by day`, `--by=day`), each at most once; otherwise
+ * `undefined`, and commander reads them.
+ */
+export function plainOptions(
+  words: readonly string[],
+  command: Pick<CommandModule, "plainFlags" | "plainOptions">,
+): Record<string, string | true> | undefined {
   const flags = command.plainFlags;
-  if (flags === undefined || !pre.rest.every((word) => flags.includes(word))) return undefined;
-  return command;
+  if (flags === undefined) return undefined;
+  const valued = command.plainOptions ?? [];
+  const opts: Record<string, string | true> = {};
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    const eq = word.indexOf("=");
+    const name = eq > 0 ? word.slice(0, eq) : word;
+    const key = flagKey(name);
+    if (key in opts) return undefined;
+    if (eq < 0 && flags.includes(word)) {
+      opts[key] = true;
+    } else if (valued.includes(name)) {
+      const value = eq > 0 ? word.slice(eq + 1) : words[++i];
+      if (value === undefined || value === "" || value.startsWith("-")) return undefined;
+      opts[key] = value;
+    } else return undefined;
+  }
+  return opts;
 }
 
 /** `--json` -> `json`, `--dry-run` -> `dryRun`, as commander names options. */

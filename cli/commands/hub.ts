@@ -107,6 +107,7 @@ async function runCommand(ctx: CommandContext): Promise<number> {
       err: ctx.err,
       components: hub.channels,
       spend: hub.spend,
+      spendBy: hub.spendBy,
       net: () => hub.blocks().net ?? {},
       blocks: hub.blocks,
       events: hub.events,

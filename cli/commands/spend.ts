@@ -1,47 +1,119 @@
 /**
- * `agent spend [--json]`: each role's spend in its current period, read from
- * `agent.toml` and the ledger directly (no hub needed). A missing ledger means
- * nothing was spent yet; it is not created just to be read. Loads no provider SDK.
+ * `agent spend [--json] [--forecast] [--by channel|contact|session|day [--role ROLE]
+ * [--period day|week|month]]`: each role's spend in its current period, a breakdown,
+ * and a forecast, read from `agent.toml` and the ledger directly (no hub needed). A
+ * missing ledger means nothing was spent yet; it is not created just to be read.
+ * Loads no provider SDK.
  *
  * @module
  */
 import type { CommandModule } from "../command.ts";
+import { UsageError } from "../command.ts";
 import {
+  forecastLine,
+  forecastReport,
+  isSpendBy,
   Ledger,
   LedgerError,
   ledgerErrorSentence,
+  SPEND_BY,
+  spendBy,
+  spendByLines,
   spendLines,
   spendReport,
 } from "@agent/hub/money";
+import { catalogue } from "@agent/hub/base";
+
+const t = catalogue({
+  summary: "Show what each role spent in its current budget period.",
+  opt_json: "print {<role>: <spend object>} as JSON (with --by: the breakdown)",
+  opt_by: "break spend down by channel, contact, session or day",
+  opt_role: "with --by: only this role's calls",
+  opt_period: "with --by: day, week or month (default: the role's budget period, else month)",
+  opt_forecast: "add one line: when each budgeted role reaches its cap at this pace",
+  bad_by: "--by needs one of {values}, not '{value}'.",
+  bad_period: "--period needs day, week or month, not '{value}'.",
+  bad_role: "There is no role '{value}' in agent.toml (roles: {roles}).",
+  needs_by: "{option} goes with --by.",
+}, {
+  summary: "Her rolün geçerli bütçe döneminde harcadığını gösterir.",
+  opt_json: "rol başına harcama nesnesini JSON olarak yazar (--by ile: dökümü)",
+  opt_by: "harcamayı kanala, kişiye, oturuma ya da güne göre döker",
+  opt_role: "--by ile: yalnızca bu rolün çağrıları",
+  opt_period: "--by ile: day, week ya da month (varsayılan: rolün bütçe dönemi, yoksa month)",
+  opt_forecast: "bir satır ekler: her bütçeli rol bu hızla sınırına ne zaman ulaşır",
+  bad_by: "--by şunlardan birini ister: {values}; '{value}' değil.",
+  bad_period: "--period day, week ya da month ister; '{value}' değil.",
+  bad_role: "agent.toml içinde '{value}' rolü yok (roller: {roles}).",
+  needs_by: "{option} yalnızca --by ile kullanılır.",
+});
+
+const PERIODS = ["day", "week", "month"] as const;
 
 /** `agent spend`. */
 export const command: CommandModule = {
   name: "spend",
-  summary: {
-    en: "Show what each role spent in its current budget period.",
-    tr: "Her rolün geçerli bütçe döneminde harcadığını gösterir.",
-  },
+  summary: { en: t("en", "summary"), tr: t("tr", "summary") },
   configure(cmd, lang) {
-    cmd.option(
-      "--json",
-      lang === "tr"
-        ? "rol başına harcama nesnesini JSON olarak yazar"
-        : "print {<role>: <spend object>} as JSON",
-    );
+    cmd.option("--json", t(lang, "opt_json"))
+      .option("--by <what>", t(lang, "opt_by"))
+      .option("--role <role>", t(lang, "opt_role"))
+      .option("--period <period>", t(lang, "opt_period"))
+      .option("--forecast", t(lang, "opt_forecast"));
   },
-  plainFlags: ["--json"],
+  plainFlags: ["--json", "--forecast"],
+  plainOptions: ["--by", "--role", "--period"],
   async run(ctx, _args, opts) {
+    const lang = ctx.lang;
+    const by = opts.by;
+    if (by !== undefined && !isSpendBy(by)) {
+      throw new UsageError(t(lang, "bad_by", { values: SPEND_BY.join(", "), value: String(by) }));
+    }
+    for (const option of ["role", "period"] as const) {
+      if (opts[option] !== undefined && by === undefined) {
+        throw new UsageError(t(lang, "needs_by", { option: `--${option}` }));
+      }
+    }
+    const period = opts.period;
+    if (period !== undefined && !(PERIODS as readonly unknown[]).includes(period)) {
+      throw new UsageError(t(lang, "bad_period", { value: String(period) }));
+    }
     const config = await ctx.config();
+    const role = typeof opts.role === "string" ? opts.role : undefined;
+    if (role !== undefined && config.models.roles[role] === undefined) {
+      const roles = Object.keys(config.models.roles).join(", ");
+      throw new UsageError(t(lang, "bad_role", { value: role, roles }));
+    }
     let ledger: Ledger | undefined;
     try {
       ledger = Ledger.openExisting(ctx.paths.ledgerFile);
-      const report = spendReport(config, ledger, Date.now());
-      if (opts.json === true) ctx.out(JSON.stringify(report, null, 2));
-      else for (const line of spendLines(report, ctx.lang)) ctx.out(line);
+      const now = Date.now();
+      if (by !== undefined) {
+        const report = spendBy(config, ledger, {
+          by,
+          role,
+          period: period as typeof PERIODS[number] | undefined,
+          nowMs: now,
+        });
+        if (opts.json === true) ctx.out(JSON.stringify(report, null, 2));
+        else for (const line of spendByLines(report, lang)) ctx.out(line);
+        return 0;
+      }
+      const report = spendReport(config, ledger, now);
+      if (opts.json === true) {
+        // The spec's shape stays as it is; the forecast travels beside it only when asked.
+        const json = opts.forecast === true
+          ? { ...report, forecast: forecastReport(report, now) }
+          : report;
+        ctx.out(JSON.stringify(json, null, 2));
+      } else {
+        for (const line of spendLines(report, lang)) ctx.out(line);
+        if (opts.forecast === true) ctx.out(forecastLine(forecastReport(report, now), lang));
+      }
       return 0;
     } catch (error) {
       if (!(error instanceof LedgerError)) throw error;
-      ctx.err(ledgerErrorSentence(ctx.lang, error));
+      ctx.err(ledgerErrorSentence(lang, error));
       return 1;
     } finally {
       ledger?.close();

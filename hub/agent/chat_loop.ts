@@ -10,7 +10,14 @@ import type { AgentConfig } from "../config/types.ts";
 import type { Lang } from "../i18n.ts";
 import { UserError } from "../user_error.ts";
 import type { Logger } from "../log.ts";
-import { type Ledger, LedgerError, ledgerErrorSentence } from "../money/mod.ts";
+import {
+  type BudgetWarning,
+  budgetWarningSentence,
+  claimBudgetWarnings,
+  type Ledger,
+  LedgerError,
+  ledgerErrorSentence,
+} from "../money/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import { FileSessionStore, isValidId, type SessionStore } from "../sessions/mod.ts";
 import { type AgentTool, ApprovalInterrupted, type Approver } from "../tools/mod.ts";
@@ -133,6 +140,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
         if (result.quit) return 0;
         continue;
       }
+      // A budget past its warning share is told once per period, before the answer.
+      for (const warning of budgetWarnings(chat)) line(budgetWarningSentence(lang, warning));
       await oneTurn(chat.agent, chat.sessionId, text, options);
     }
   } catch (error) {
@@ -207,6 +216,15 @@ function agentMaker(
       now: open.now,
       router: new ModelRouter({ config, env, ledger: open.ledger, logger, lang, now: open.now }),
     });
+}
+
+function budgetWarnings(chat: Conversation): BudgetWarning[] {
+  try {
+    return claimBudgetWarnings(chat.ledger, chat.config, chat.now(), { surface: "chat" });
+  } catch {
+    // A ledger that cannot be read is reported by the turn's own budget check.
+    return [];
+  }
 }
 
 async function oneTurn(agent: Agent, sessionId: string, text: string, options: ChatOptions) {

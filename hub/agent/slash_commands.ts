@@ -12,6 +12,8 @@ import { readEnvFile, setEnvKey } from "../env_file.ts";
 import { formatTime, type Lang } from "../i18n.ts";
 import {
   budgetLine,
+  forecastLine,
+  forecastReport,
   type Ledger,
   LedgerError,
   ledgerErrorSentence,
@@ -153,7 +155,11 @@ async function status(chat: Conversation): Promise<SlashResult> {
     ...describeRole(agent, agent.role),
   })];
   try {
-    lines.push(budgetLine(spendReport(chat.config, chat.ledger, chat.now()), lang));
+    const now = chat.now();
+    const report = spendReport(chat.config, chat.ledger, now);
+    lines.push(budgetLine(report, lang));
+    const forecasts = forecastReport(report, now);
+    if (Object.keys(forecasts).length > 0) lines.push(forecastLine(forecasts, lang));
   } catch (error) {
     if (!(error instanceof LedgerError)) throw error;
     lines.push(ledgerErrorSentence(lang, error));

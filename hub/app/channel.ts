@@ -6,46 +6,9 @@
  *
  * @module
  */
-import type { AgentConfig } from "../config/types.ts";
-import type { Lang } from "../i18n.ts";
-import type { Logger } from "../log.ts";
-import type { Ledger } from "../money/mod.ts";
-import type { NetService, TurnAnswerer } from "../network/mod.ts";
-import type { AgentPaths } from "../paths.ts";
-import type { Registry } from "../components/registry.ts";
-import type { SubAgentDirectory } from "../subs/mod.ts";
-import type { HubComponent } from "../daemon/mod.ts";
+import type { HubChannel, HubChannelFactory, HubContext } from "./channel_types.ts";
 
-/** Something the hub runs for its lifetime, with its block for `GET /status`. */
-export interface HubChannel extends HubComponent {
-  /** The key of the channel's block in `/status`. @default its name */
-  statusKey?: string;
-  /** The channel's block in the control API's `/status`, if it has one. */
-  status?(): Record<string, unknown>;
-}
-
-/** What the hub assembled, handed to every channel factory. */
-export interface HubContext {
-  config: AgentConfig;
-  /** `.env` merged with the process environment. */
-  env: Record<string, string>;
-  paths: AgentPaths;
-  lang: Lang;
-  logger: Logger;
-  /** The spend ledger; `undefined` when it cannot be opened (budgets go unchecked). */
-  ledger: Ledger | undefined;
-  /** The component registry (built-ins and `[components] modules`). */
-  registry: Registry;
-  /** The sub-agent directory, when an `agent.subs` entry point works. */
-  subs: SubAgentDirectory | undefined;
-  /** Answers a message from an accepted contact (a network turn). */
-  answer: TurnAnswerer;
-  /** The network service (idle when the network is not configured). */
-  network: NetService;
-}
-
-/** Builds a channel from the hub, or `undefined` when it is not configured. */
-export type HubChannelFactory = (hub: HubContext) => Promise<HubChannel | undefined>;
+export type { HubChannel, HubChannelFactory, HubContext } from "./channel_types.ts";
 
 /** The network service as a channel: its `/status` block is `net`. */
 function networkChannel(hub: HubContext): Promise<HubChannel> {
@@ -60,4 +23,7 @@ function networkChannel(hub: HubContext): Promise<HubChannel> {
 }
 
 /** Every channel the hub runs, in start order (stopped in reverse). */
-export const HUB_CHANNELS: readonly HubChannelFactory[] = [networkChannel];
+export const HUB_CHANNELS: readonly HubChannelFactory[] = [
+  networkChannel,
+  (hub) => import("./budget_watch.ts").then((m) => m.budgetWatchChannel(hub)),
+];

@@ -7,10 +7,17 @@
  * @module
  */
 import { errorMessage } from "@agent/net/common";
+import { HttpError } from "@agent/net";
 import type { AgentConfig } from "../config/types.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
-import { Ledger, spendReport } from "../money/mod.ts";
+import {
+  Ledger,
+  spendBy,
+  type SpendByOptions,
+  type SpendByReport,
+  spendReport,
+} from "../money/mod.ts";
 import {
   type NetNode,
   NetService,
@@ -50,6 +57,8 @@ export interface Hub {
   channels: HubChannel[];
   /** `{<role>: <spend object>}` now, from the ledger (throws when it cannot be read). */
   spend(): Record<string, unknown>;
+  /** Spend broken down over a period (`GET /spend?by=`); an unknown role is a 400. */
+  spendBy(options: Omit<SpendByOptions, "nowMs">): SpendByReport;
   /** The blocks of `/status` the channels give, by key (`net`, ...). */
   blocks(): Record<string, Record<string, unknown>>;
   /** Network events newer than `afterSec`, for `GET /net/events`. */
@@ -120,6 +129,12 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     context,
     channels,
     spend: () => spendReport(config, ledger, Date.now()),
+    spendBy(options) {
+      if (options.role !== undefined && config.models.roles[options.role] === undefined) {
+        throw new HttpError(400, "bad_request", { detail: `role: no role '${options.role}'` });
+      }
+      return spendBy(config, ledger, { ...options, nowMs: Date.now() });
+    },
     blocks() {
       const blocks: Record<string, Record<string, unknown>> = {};
       for (const channel of channels) {

@@ -19,6 +19,7 @@ export type Tag =
   | "one_of"
   | "positive"
   | "nonneg"
+  | "fraction"
   | "positive_int"
   | "nonneg_int"
   | "range_int"
@@ -34,6 +35,7 @@ const nonEmpty = str.min(1, e("not_empty"));
 const bool = z.boolean(e("type_boolean"));
 const positive = z.number(e("positive")).positive(e("positive"));
 const nonneg = z.number(e("nonneg")).min(0, e("nonneg"));
+const fraction = z.number(e("fraction")).min(0, e("fraction")).max(1, e("fraction"));
 const positiveInt = z.number(e("positive_int")).int(e("positive_int")).min(1, e("positive_int"));
 const nonnegInt = z.number(e("nonneg_int")).int(e("nonneg_int")).min(0, e("nonneg_int"));
 function rangeInt(min: number, max: number) {
@@ -54,6 +56,7 @@ export const RANGES: Record<string, [number, number]> = {
   port: [1, 65535],
   universe_report_minutes: [5, 1440],
   poll_timeout_seconds: [1, 60],
+  approval_timeout_seconds: [1, 3600],
 };
 
 const params = table({
@@ -68,6 +71,7 @@ const budget = z.strictObject({
   usd: positive,
   period: z.enum(["day", "week", "month"], e("budget_period")),
   degrade_to: nonEmpty.optional(),
+  warn_at: fraction.optional(),
 }, e("budget_period"));
 
 const cache = table({
@@ -113,6 +117,8 @@ export const configSchema = table({
   sessions: table({ backend: oneOf(["file", "spine"]).optional() }).optional(),
   messenger: table({
     allowed_chat_ids: z.array(chatId, e("type_list_of_ids")).optional(),
+    mode: oneOf(["polling", "webhook"]).optional(),
+    approval_timeout_seconds: rangeInt(1, 3600).optional(),
   }).optional(),
   hub: table({ port: rangeInt(1, 65535).optional() }).optional(),
   net: table({

@@ -22,3 +22,6 @@ export const NET_DEFAULTS: Readonly<NetConfig> = {
 
 /** The default `[hub] port` of the loopback control API. */
 export const DEFAULT_HUB_PORT = 8790;
+
+/** A budget's `warn_at` when `agent.toml` gives none: warn once at 80% of the cap. */
+export const DEFAULT_WARN_AT = 0.8;

@@ -22,7 +22,7 @@ import { configSchema, RANGES, type RawConfig, type Tag } from "./_schema.ts";
 import { CONFIG_TEMPLATE } from "./template.ts";
 import { t } from "./_messages.ts";
 import { ConfigError } from "./error.ts";
-import { DEFAULT_HUB_PORT, NET_DEFAULTS } from "./defaults.ts";
+import { DEFAULT_HUB_PORT, DEFAULT_WARN_AT, NET_DEFAULTS } from "./defaults.ts";
 
 /** Options for {@linkcode parseConfig}. */
 export interface ParseConfigOptions {
@@ -81,7 +81,11 @@ function withDefaults(raw: RawConfig): AgentConfig {
   for (const [name, r] of Object.entries(raw.models?.roles ?? {})) {
     const role: RoleConfig = targetOf(r);
     if (r.budget !== undefined) {
-      const budget: BudgetConfig = { usd: r.budget.usd, period: r.budget.period };
+      const budget: BudgetConfig = {
+        usd: r.budget.usd,
+        period: r.budget.period,
+        warn_at: r.budget.warn_at ?? DEFAULT_WARN_AT,
+      };
       if (r.budget.degrade_to !== undefined) budget.degrade_to = r.budget.degrade_to;
       role.budget = budget;
     }
@@ -129,6 +133,8 @@ function withDefaults(raw: RawConfig): AgentConfig {
     sessions: { backend: raw.sessions?.backend ?? "file" },
     messenger: {
       allowed_chat_ids: (raw.messenger?.allowed_chat_ids ?? []).map((id) => String(id)),
+      mode: raw.messenger?.mode ?? "polling",
+      approval_timeout_seconds: raw.messenger?.approval_timeout_seconds ?? 600,
     },
     hub: { port: raw.hub?.port ?? DEFAULT_HUB_PORT },
     net,
@@ -284,7 +290,7 @@ function issueSentence(issue: z.core.$ZodIssue, file: string, lang: Lang): strin
   }
   if (
     tag === "positive" || tag === "nonneg" || tag === "positive_int" || tag === "nonneg_int" ||
-    tag === "not_empty"
+    tag === "not_empty" || tag === "fraction"
   ) {
     return t(lang, tag, { file, table, key });
   }

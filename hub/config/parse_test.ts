@@ -24,12 +24,12 @@ Deno.test("defaultConfig() holds the shipped defaults of the spec", () => {
   const { brain, fast, local } = c.models.roles;
   assert.deepEqual(
     [brain?.provider, brain?.max_tokens, brain?.budget],
-    ["vendor-a", 4096, { usd: 15, period: "month", degrade_to: "fast" }],
+    ["vendor-a", 4096, { usd: 15, period: "month", warn_at: 0.8, degrade_to: "fast" }],
   );
   assert.deepEqual([fast?.provider, fast?.max_tokens, fast?.budget], [
     "vendor-a",
     1024,
-    { usd: 1, period: "day" },
+    { usd: 1, period: "day", warn_at: 0.8 },
   ]);
   assert.equal(local?.provider, "local-runtime");
   assert.equal(local?.max_tokens, 1024);
@@ -246,5 +246,18 @@ Deno.test("loadConfig() reports a missing file with kind 'missing'", async () =>
     assert.equal((await loadConfig(paths)).hub.port, 9000);
   } finally {
     await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("parseConfig() takes budget.warn_at from 0 to 1 and refuses anything else", () => {
+  const role = (warn: string) =>
+    `[models.roles.a]\n${ROLE}budget = { usd = 1, period = "day", warn_at = ${warn} }\n`;
+  assert.equal(parseConfig(role("0"), "agent.toml").models.roles.a?.budget?.warn_at, 0);
+  assert.equal(parseConfig(role("0.5"), "agent.toml").models.roles.a?.budget?.warn_at, 0.5);
+  for (const bad of ["1.5", "-0.1"]) {
+    assert.throws(
+      () => parseConfig(role(bad), "agent.toml"),
+      { message: "agent.toml: [models.roles.a.budget] 'warn_at' must be a number from 0 to 1." },
+    );
   }
 });

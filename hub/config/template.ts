@@ -29,7 +29,9 @@ lang = "en"
 #               replies (fake: the answers, in turn)
 #   budget      usd per period (day, week or month; calendar periods in
 #               Europe/Istanbul) and optionally degrade_to, a role that answers
-#               once the budget is spent, until the reset
+#               once the budget is spent, until the reset, and warn_at, the
+#               share of the cap at which you are warned once (default 0.8;
+#               0 switches the warning off)
 #   failover    a role that answers when this role's model cannot be reached
 #   fallback    { provider, model_id, ... } used when this role's provider has
 #               no credentials
@@ -89,8 +91,14 @@ reasoning_effort = "none"
 backend = "file"
 
 [messenger]
-# Chat ids allowed to talk to the agent, besides MESSENGER_ALLOWED_CHAT_IDS.
+# Chat ids allowed to talk to the agent; MESSENGER_ALLOWED_CHAT_IDS in .env wins
+# when it is set. The channel runs when MESSENGER_BOT_TOKEN is in .env.
 allowed_chat_ids = []
+# "polling" (the hub asks the Bot API for updates) or "webhook" (cloud mode: the
+# spine receives them; MESSENGER_WEBHOOK_SECRET checks each one).
+mode = "polling"
+# A tier-2 tool waits this long for Approve or Deny, then counts as denied.
+approval_timeout_seconds = 600
 
 [hub]
 # Loopback port of the hub's control API (GET /status, GET /spend).

@@ -20,6 +20,11 @@ export interface BudgetConfig {
   period: Period;
   /** Another role that answers once this budget is spent, until the reset. */
   degrade_to?: string;
+  /**
+   * The share of the cap at which the owner is warned once per period; 0 never.
+   * @default 0.8 (`DEFAULT_WARN_AT`)
+   */
+  warn_at?: number;
 }
 
 /** `params` under a role (or a fallback). */
@@ -111,8 +116,12 @@ export interface AgentConfig {
   ui: { lang?: Lang };
   sessions: { backend: "file" | "spine" };
   messenger: {
-    /** Chat ids allowed to talk to the agent, besides `MESSENGER_ALLOWED_CHAT_IDS`. */
+    /** Chat ids allowed to talk to the agent when `MESSENGER_ALLOWED_CHAT_IDS` is not set. */
     allowed_chat_ids: string[];
+    /** `polling` (getUpdates, the default) or `webhook` (updates handed in; cloud mode). */
+    mode: "polling" | "webhook";
+    /** How long a tier-2 approval waits for a button before it counts as Deny. */
+    approval_timeout_seconds: number;
   };
   hub: {
     /** Loopback port of the control API. */

@@ -5,8 +5,9 @@
  * | Method and path | Response |
  * | --- | --- |
  * | GET /health | `{ok: true, pid, version, started_at}` |
- * | GET /status | `{ok, pid, version, started_at, uptime_seconds, heartbeat_at, home, data_dir, port, spend: {roles}, net}` |
+ * | GET /status | `{ok, pid, version, started_at, uptime_seconds, heartbeat_at, home, data_dir, port, spend: {roles, forecast}, net}` |
  * | GET /spend | `{roles: {<role>: <spend object>}}` |
+ * | GET /spend?by=channel\|contact\|session\|day[&role=R][&period=P] | the breakdown, as `agent spend --by --json` prints it |
  * | GET /net | the `net` block alone |
  * | GET /net/events?after=<unix seconds> | `{events: [...]}`: network events for the channels (a stranger's contact request) |
  *
@@ -17,6 +18,13 @@
  * @module
  */
 import { errorMessage, errorResponse, HttpError, json, methodNotAllowed } from "@agent/net";
+import {
+  forecastReport,
+  isSpendBy,
+  type SpendByOptions,
+  type SpendByReport,
+  type SpendObject,
+} from "../money/mod.ts";
 
 /** Where the control API reads the live state from. */
 export interface ControlSources {
@@ -32,6 +40,8 @@ export interface ControlSources {
   heartbeatAt(): number | undefined;
   /** `{<role>: <spend object>}` from the ledger; throws when the ledger cannot be read. */
   spend(): Record<string, unknown>;
+  /** Spend broken down over a period (`GET /spend?by=`); throws when the ledger cannot be read. */
+  spendBy?(options: Omit<SpendByOptions, "nowMs">): SpendByReport;
   /** The `net` block of the network service. */
   net(): Record<string, unknown>;
   /** The channels' blocks of `/status`, by key (`net`, a messenger's `messenger`, ...). */
@@ -88,7 +98,7 @@ async function route(request: Request, sources: ControlSources): Promise<Respons
         started_at: new Date(sources.startedAt).toISOString(),
       }));
     case "/spend":
-      return Promise.resolve(json({ roles: spendOrThrow(sources) }));
+      return Promise.resolve(json(spendAnswer(url.searchParams, sources)));
     case "/net":
       return Promise.resolve(json(sources.net()));
     case "/net/events": {
@@ -98,6 +108,30 @@ async function route(request: Request, sources: ControlSources): Promise<Respons
     }
     default:
       return Promise.resolve(json(status(sources)));
+  }
+}
+
+const PERIODS = ["day", "week", "month"] as const;
+
+function spendAnswer(query: URLSearchParams, sources: ControlSources): unknown {
+  const by = query.get("by");
+  if (by === null) return { roles: spendOrThrow(sources) };
+  if (!isSpendBy(by)) {
+    throw new HttpError(400, "bad_request", {
+      detail: "by: one of channel, contact, session, day",
+    });
+  }
+  const period = query.get("period") ?? undefined;
+  if (period !== undefined && !(PERIODS as readonly string[]).includes(period)) {
+    throw new HttpError(400, "bad_request", { detail: "period: one of day, week, month" });
+  }
+  const role = query.get("role") ?? undefined;
+  if (sources.spendBy === undefined) throw new HttpError(404, "not_found");
+  try {
+    return sources.spendBy({ by, role, period: period as typeof PERIODS[number] | undefined });
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw new HttpError(500, "ledger_unreadable");
   }
 }
 
@@ -114,7 +148,8 @@ function status(sources: ControlSources): Record<string, unknown> {
   const beat = sources.heartbeatAt();
   let spend: Record<string, unknown>;
   try {
-    spend = { roles: sources.spend() };
+    const roles = sources.spend();
+    spend = { roles, forecast: forecastReport(roles as Record<string, SpendObject>, now) };
   } catch (error) {
     // The status stays useful when the ledger is locked or damaged; say why spend is empty.
     spend = { roles: {}, error: errorMessage(error) };

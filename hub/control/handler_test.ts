@@ -26,7 +26,11 @@ Deno.test("controlHandler() GET /status carries spend.roles, net and uptime", as
   const res = await controlHandler(sources())(new Request("http://127.0.0.1:8790/status"));
   assert.deepEqual(res.status, 200);
   const body = await json(res);
-  assert.deepEqual(body.spend, { roles: { brain: { provider: "fake", spent_usd: 0.5 } } });
+  // A spend object without its period has no forecast.
+  assert.deepEqual(body.spend, {
+    roles: { brain: { provider: "fake", spent_usd: 0.5 } },
+    forecast: {},
+  });
   assert.deepEqual(body.net, { configured: false, state: "idle" });
   assert.deepEqual(body.uptime_seconds, 65);
   assert.deepEqual(body.pid, 42);

@@ -8,7 +8,7 @@
 import type { AgentPaths } from "../paths.ts";
 import { formatTime, type Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
-import { controlHandler } from "../control/mod.ts";
+import { controlHandler, type ControlSources } from "../control/mod.ts";
 import { acquireLock, releaseLock } from "./lock.ts";
 import { readHeartbeat, recordCrash, writeHeartbeat } from "./state_files.ts";
 import { t } from "./_messages.ts";
@@ -37,6 +37,8 @@ export interface RunHubOptions {
   components?: HubComponent[];
   /** `{<role>: <spend object>}` for the control API. */
   spend(): Record<string, unknown>;
+  /** `GET /spend?by=`: spend broken down over a period. */
+  spendBy?: ControlSources["spendBy"];
   /** The `net` block for the control API. */
   net(): Record<string, unknown>;
   /** The channels' blocks of `/status`, by key. */
@@ -102,6 +104,7 @@ export async function runHub(options: RunHubOptions): Promise<number> {
     now,
     heartbeatAt: () => lastBeat,
     spend: options.spend,
+    ...(options.spendBy ? { spendBy: options.spendBy } : {}),
     net: options.net,
     ...(options.blocks ? { blocks: options.blocks } : {}),
     ...(options.events ? { events: options.events } : {}),

@@ -41,7 +41,7 @@ Deno.test("runHub() holds the lock, serves the control API and stops cleanly", a
     spend: unknown;
   };
   assert.deepEqual(status.pid, Deno.pid);
-  assert.deepEqual(status.spend, { roles: {} });
+  assert.deepEqual(status.spend, { roles: {}, forecast: {} });
   assert.deepEqual(readLock(paths.hubLockFile)?.pid, Deno.pid);
   await new Promise((r) => setTimeout(r, 120));
   assert.ok((readHeartbeat(paths.hubLockFile)?.at ?? 0) > Date.now() - 1000);

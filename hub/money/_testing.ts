@@ -37,7 +37,7 @@ export function configWith(roles: Record<string, RoleConfig>): AgentConfig {
     models: { roles, prices: {} },
     ui: {},
     sessions: { backend: "file" },
-    messenger: { allowed_chat_ids: [] },
+    messenger: { allowed_chat_ids: [], mode: "polling", approval_timeout_seconds: 600 },
     hub: { port: DEFAULT_HUB_PORT },
     net: {
       auto_reply: true,

@@ -9,13 +9,18 @@
  * per-Istanbul-day total in the same transaction, so the sum for a month is at most 31
  * rows of `spend_day` however many calls the ledger holds.
  *
- * Schema (version 1, kept in `PRAGMA user_version`):
+ * Schema (version 2, kept in `PRAGMA user_version`):
  * - `calls(id, ts, role, provider, model_id, input_tokens, output_tokens,
  *   cache_read_tokens, cache_write_tokens, usd, channel, session_id, peer)`:
  *   `ts` is epoch ms; `input_tokens` excludes cache reads and writes; `usd` is NULL
- *   for a call on an unpriced model.
- * - `spend_day(role, day, usd, calls, unpriced_calls)`: `day` is the epoch ms of the
- *   Istanbul midnight that starts the day.
+ *   for a call on an unpriced model; `peer` is the contact of a network turn
+ *   (`<address>`, or `<address>/<sub>` when one of our sub-agents answered).
+ * - `spend_day(role, day, usd, calls, unpriced_calls, input_tokens, output_tokens,
+ *   cache_read_tokens, cache_write_tokens)`: `day` is the epoch ms of the Istanbul
+ *   midnight that starts the day. Version 2 added the token columns (filled from
+ *   `calls` when a version-1 ledger is opened).
+ * - `budget_warnings(role, since, at)`: the early warnings given, one per role and
+ *   budget period (`since` is the period's start), so every process tells it once.
  *
  * @module
  */
@@ -28,14 +33,16 @@ import {
   type CallRecord,
   type Channel,
   checkRecord,
+  type DayRow,
   LedgerError,
   type SpentTotals,
+  type TokenTotals,
 } from "./ledger_types.ts";
 
 export * from "./ledger_types.ts";
 
 /** The schema version this code writes. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 const BUSY_TIMEOUT_MS = 10_000;
 
@@ -64,6 +71,33 @@ CREATE TABLE IF NOT EXISTS spend_day (
   calls INTEGER NOT NULL,
   unpriced_calls INTEGER NOT NULL,
   PRIMARY KEY (role, day)
+) WITHOUT ROWID;
+`;
+
+const TOKEN_COLUMNS = [
+  "input_tokens",
+  "output_tokens",
+  "cache_read_tokens",
+  "cache_write_tokens",
+] as const;
+
+// Version 2: token totals per day (so a daily series never reads the calls), and the
+// early warnings already given.
+const SCHEMA_V2 = `
+${
+  TOKEN_COLUMNS.map((c) => `ALTER TABLE spend_day ADD COLUMN ${c} INTEGER NOT NULL DEFAULT 0;`)
+    .join("\n")
+}
+UPDATE spend_day SET (${TOKEN_COLUMNS.join(", ")}) = (
+  SELECT ${TOKEN_COLUMNS.map((c) => `TOTAL(${c})`).join(", ")} FROM calls
+  WHERE calls.role = spend_day.role AND calls.ts >= spend_day.day
+    AND calls.ts < spend_day.day + 86400000
+);
+CREATE TABLE IF NOT EXISTS budget_warnings (
+  role TEXT NOT NULL,
+  since INTEGER NOT NULL,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (role, since)
 ) WITHOUT ROWID;
 `;
 
@@ -119,9 +153,11 @@ export class Ledger {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#addDay = db.prepare(
-      `INSERT INTO spend_day (role, day, usd, calls, unpriced_calls) VALUES (?, ?, ?, 1, ?)
+      `INSERT INTO spend_day (role, day, usd, calls, unpriced_calls, ${TOKEN_COLUMNS.join(", ")})
+       VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?)
        ON CONFLICT (role, day) DO UPDATE SET usd = usd + excluded.usd,
-         calls = calls + 1, unpriced_calls = unpriced_calls + excluded.unpriced_calls`,
+         calls = calls + 1, unpriced_calls = unpriced_calls + excluded.unpriced_calls,
+         ${TOKEN_COLUMNS.map((c) => `${c} = ${c} + excluded.${c}`).join(", ")}`,
     );
     this.#sumDays = db.prepare(
       `SELECT TOTAL(usd) AS usd, TOTAL(calls) AS calls, TOTAL(unpriced_calls) AS unpriced
@@ -200,6 +236,7 @@ export class Ledger {
       const current = Ledger.#version(db);
       if (current > SCHEMA_VERSION) throw tooNew(current);
       if (current < 1) db.exec(SCHEMA_V1);
+      if (current < 2) db.exec(SCHEMA_V2);
       db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       db.exec("COMMIT");
     } catch (error) {
@@ -238,7 +275,16 @@ export class Ledger {
           r.session_id,
           r.peer,
         );
-        this.#addDay.run(r.role, dayStart(r.ts), r.usd ?? 0, r.usd === null ? 1 : 0);
+        this.#addDay.run(
+          r.role,
+          dayStart(r.ts),
+          r.usd ?? 0,
+          r.usd === null ? 1 : 0,
+          r.input_tokens,
+          r.output_tokens,
+          r.cache_read_tokens,
+          r.cache_write_tokens,
+        );
       }
     });
   }
@@ -268,7 +314,8 @@ export class Ledger {
 
   /**
    * Spend grouped by channel, by session (within its channel) or by peer (the
-   * contacts of network turns; calls without a peer are left out), largest first.
+   * contacts of network turns; calls without a peer are left out), largest first,
+   * with calls and tokens.
    */
   breakdown(by: BreakdownKey, options: BreakdownOptions): BreakdownRow[] {
     this.#open();
@@ -289,7 +336,8 @@ export class Ledger {
     if (by === "peer") where.push("peer IS NOT NULL");
     try {
       const rows = this.#db.prepare(
-        `SELECT ${groups}, TOTAL(usd) AS usd, COUNT(*) AS calls, TOTAL(usd IS NULL) AS unpriced
+        `SELECT ${groups}, TOTAL(usd) AS usd, COUNT(*) AS calls, TOTAL(usd IS NULL) AS unpriced,
+           ${TOKEN_COLUMNS.map((c) => `TOTAL(${c}) AS ${c}`).join(", ")}
          FROM calls WHERE ${where.join(" AND ")} GROUP BY ${groups} ORDER BY usd DESC, calls DESC`,
       ).all(...params) as Row[];
       return rows.map((row) => ({
@@ -297,10 +345,58 @@ export class Ledger {
         session_id: by === "session" ? (row.session_id as string | null) : null,
         peer: by === "peer" ? (row.peer as string | null) : null,
         ...this.#totals(row),
+        ...this.#tokens(row),
       }));
     } catch (error) {
       throw new LedgerError("read", this.#file, error);
     }
+  }
+
+  /**
+   * Spend per Istanbul day from `sinceMs` (an Istanbul midnight) to `untilMs`, from the
+   * daily totals alone: one entry per day that has calls, oldest first.
+   */
+  days(options: BreakdownOptions): DayRow[] {
+    this.#open();
+    const where = ["day >= ?", "day < ?"];
+    const params: (string | number)[] = [
+      dayStart(options.sinceMs),
+      options.untilMs ?? Number.MAX_SAFE_INTEGER,
+    ];
+    if (options.role !== undefined) {
+      where.push("role = ?");
+      params.push(options.role);
+    }
+    try {
+      const rows = this.#db.prepare(
+        `SELECT day, TOTAL(usd) AS usd, TOTAL(calls) AS calls, TOTAL(unpriced_calls) AS unpriced,
+           ${TOKEN_COLUMNS.map((c) => `TOTAL(${c}) AS ${c}`).join(", ")}
+         FROM spend_day WHERE ${where.join(" AND ")} GROUP BY day ORDER BY day`,
+      ).all(...params) as Row[];
+      return rows.map((row) => ({
+        day: num(row, "day"),
+        ...this.#totals(row),
+        ...this.#tokens(row),
+      }));
+    } catch (error) {
+      throw new LedgerError("read", this.#file, error);
+    }
+  }
+
+  /**
+   * Records that `role`'s early warning for the period starting at `sinceMs` was given;
+   * true only for the first caller (of any process), which then tells the owner.
+   */
+  claimWarning(role: string, sinceMs: number, atMs: number): boolean {
+    this.#open();
+    let claimed = false;
+    this.#write(() => {
+      const result = this.#db.prepare(
+        "INSERT OR IGNORE INTO budget_warnings (role, since, at) VALUES (?, ?, ?)",
+      ).run(role, sinceMs, atMs);
+      claimed = Number(result.changes) === 1;
+    });
+    return claimed;
   }
 
   /** How many calls the ledger holds. */
@@ -319,6 +415,15 @@ export class Ledger {
   /** Closes the ledger at the end of a `using` block. */
   [Symbol.dispose](): void {
     this.close();
+  }
+
+  #tokens(row: Row): TokenTotals {
+    return {
+      input_tokens: num(row, "input_tokens"),
+      output_tokens: num(row, "output_tokens"),
+      cache_read_tokens: num(row, "cache_read_tokens"),
+      cache_write_tokens: num(row, "cache_write_tokens"),
+    };
   }
 
   #totals(row: Row | undefined): SpentTotals {

@@ -191,3 +191,51 @@ Deno.test("Ledger refuses use after close()", () => {
   ledger.close();
   assert.throws(() => ledger.spent("brain", 0), LedgerError);
 });
+
+Deno.test("Ledger.open() migrates a version-1 ledger: daily token totals filled from its calls", () => {
+  const file = tempLedgerFile();
+  Deno.mkdirSync(file.slice(0, file.lastIndexOf("/")), { recursive: true });
+  const db = new DatabaseSync(file);
+  // The version-1 schema as it shipped: spend_day without token columns.
+  db.exec(`CREATE TABLE calls (id INTEGER PRIMARY KEY, ts INTEGER NOT NULL, role TEXT NOT NULL,
+    provider TEXT NOT NULL, model_id TEXT NOT NULL, input_tokens INTEGER NOT NULL,
+    output_tokens INTEGER NOT NULL, cache_read_tokens INTEGER NOT NULL,
+    cache_write_tokens INTEGER NOT NULL, usd REAL, channel TEXT NOT NULL, session_id TEXT,
+    peer TEXT);
+  CREATE TABLE spend_day (role TEXT NOT NULL, day INTEGER NOT NULL, usd REAL NOT NULL,
+    calls INTEGER NOT NULL, unpriced_calls INTEGER NOT NULL, PRIMARY KEY (role, day)) WITHOUT ROWID;
+  PRAGMA user_version = 1;`);
+  const day = ist("2026-05-14T00:00");
+  for (
+    const [ts, input, output] of [[day + 1, 100, 7], [day + 2, 20, 3], [day + 86_400_000, 5, 1]]
+  ) {
+    db.prepare(`INSERT INTO calls (ts, role, provider, model_id, input_tokens, output_tokens,
+      cache_read_tokens, cache_write_tokens, usd, channel) VALUES (?, 'brain', 'p', 'm', ?, ?, 1, 2, 0.5, 'chat')`)
+      .run(ts!, input!, output!);
+  }
+  db.exec(
+    `INSERT INTO spend_day VALUES ('brain', ${day}, 1.0, 2, 0), ('brain', ${
+      day + 86_400_000
+    }, 0.5, 1, 0)`,
+  );
+  db.close();
+  using ledger = Ledger.open(file);
+  const days = ledger.days({ sinceMs: day });
+  assert.deepEqual(
+    days.map((
+      d,
+    ) => [
+      d.day,
+      d.usd,
+      d.calls,
+      d.input_tokens,
+      d.output_tokens,
+      d.cache_read_tokens,
+      d.cache_write_tokens,
+    ]),
+    [[day, 1, 2, 120, 10, 2, 4], [day + 86_400_000, 0.5, 1, 5, 1, 1, 2]],
+  );
+  // New calls add to the totals from now on.
+  ledger.record(call(day + 3, { input_tokens: 1, output_tokens: 1 }));
+  assert.equal(ledger.days({ sinceMs: day })[0]!.input_tokens, 121);
+});

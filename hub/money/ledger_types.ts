@@ -54,13 +54,27 @@ export interface BreakdownOptions {
   role?: string;
 }
 
+/** Token counts summed over calls. */
+export interface TokenTotals {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+}
+
 /** One group of {@linkcode Ledger.breakdown}. */
-export interface BreakdownRow extends SpentTotals {
+export interface BreakdownRow extends SpentTotals, TokenTotals {
   channel: Channel;
   /** Set when grouped by session. */
   session_id: string | null;
   /** Set when grouped by peer (network contacts). */
   peer: string | null;
+}
+
+/** One Istanbul day of {@linkcode Ledger.days}. */
+export interface DayRow extends SpentTotals, TokenTotals {
+  /** Epoch ms of the Istanbul midnight that starts the day. */
+  day: number;
 }
 
 /** What was being done with the ledger when it failed. */

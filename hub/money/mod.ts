@@ -16,3 +16,6 @@ export * from "./periods.ts";
 export * from "./budget.ts";
 export * from "./sentences.ts";
 export * from "./spend.ts";
+export * from "./spend_by.ts";
+export * from "./forecast.ts";
+export * from "./warnings.ts";

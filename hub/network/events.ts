@@ -3,16 +3,19 @@
  * event in `<AGENT_DATA_DIR>/net/events.jsonl` (0600), the last 200 kept. The hub's
  * control API serves them at `GET /net/events?after=<unix seconds>`.
  *
- * Event shape (the spec leaves the payload open):
- * `{ts, type: "net.contact_request", address, name, text}` — a stranger asked to
- * become a contact; `agent net accept <address>` accepts.
+ * Event shapes (the spec leaves the payload open):
+ * - `{ts, type: "net.contact_request", address, name, text}`: a stranger asked to
+ *   become a contact; `agent net accept <address>` accepts.
+ * - `{ts, type: "budget.warning", role, spent_usd, cap_usd, period, text}`: a budgeted
+ *   role passed its `warn_at` share of the cap (`text` is the sentence in the hub's
+ *   UI language); told once per role and period.
  *
  * @module
  */
 import { readJsonLines, writeFileAtomic } from "../atomic_file.ts";
 
-/** One network event. */
-export interface NetEvent {
+/** A stranger's contact request. */
+export interface ContactRequestEvent {
   /** Unix seconds. */
   ts: number;
   type: "net.contact_request";
@@ -20,6 +23,22 @@ export interface NetEvent {
   name: string;
   text: string;
 }
+
+/** A budgeted role passed its warning threshold. */
+export interface BudgetWarningEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "budget.warning";
+  role: string;
+  spent_usd: number;
+  cap_usd: number;
+  period: string;
+  /** The sentence, in the hub's UI language. */
+  text: string;
+}
+
+/** One agent event for the owner's channels. */
+export type NetEvent = ContactRequestEvent | BudgetWarningEvent;
 
 /** How many events are kept. */
 export const EVENTS_MAX = 200;

@@ -44,7 +44,7 @@ export interface AgentRequest {
   sessionId: string;
   /** The frame: the user message of the turn. */
   prompt: string;
-  /** The contact's address, for the ledger. */
+  /** The ledger's contact: the peer's address, `<address>/<sub>` when a sub-agent answers. */
   peer: string;
   /** Session meta written with the turn: `title`, `peer` and `sub`. */
   meta: Record<string, unknown>;
@@ -148,7 +148,8 @@ export async function networkTurn(deps: TurnDeps, input: TurnInput): Promise<Tur
     persona,
     sessionId,
     prompt,
-    peer: address,
+    // The ledger's contact: the peer's address, and the sub-agent of ours that answered.
+    peer: sub === undefined ? address : `${address}/${sub.name}`,
     meta,
   });
   const text = Array.from(answer.trim()).slice(0, MESSAGE_TEXT_MAX).join("").trim();

@@ -34,8 +34,12 @@ Deno.test("agent chat reads one message per line from a pipe, prints each answer
       lines[2]!,
       /^Budget: brain \$0\.00 of \$15\.00 this month \(resets \d\d\.\d\d\.\d{4} 00:00\)$/,
     );
-    assert.equal(lines[3], "Second answer.");
-    assert.equal(lines.length, 4);
+    assert.match(
+      lines[3]!,
+      /^Forecast: brain not this period \(\$0\.00 of \$15\.00 by \d\d\.\d\d\.\d{4} 00:00 at \$0\.00\/day\)$/,
+    );
+    assert.equal(lines[4], "Second answer.");
+    assert.equal(lines.length, 5);
     const [session] = sessionsOf(home);
     assert.ok(session);
     const rows = ledgerRows(home);
@@ -215,7 +219,8 @@ Deno.test("agent chat /resume lists sessions and reopens one with the role it re
     );
     assert.equal(lines[2], "Session talk-a (2 messages).");
     assert.match(lines[3]!, /^Session talk-a · 2 messages · role fast \(fake fake-fast\)/);
-    assert.equal(lines[5], "Unknown session: ghost.");
+    assert.match(lines[5]!, /^Forecast: /);
+    assert.equal(lines[6], "Unknown session: ghost.");
   } finally {
     Deno.removeSync(home, { recursive: true });
   }

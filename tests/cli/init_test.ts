@@ -99,7 +99,12 @@ Deno.test("agent init rewrites only provider and model_id of brain and fast, com
     `model_id = "${SHIPPED_MODELS["vendor-d"].fast}"`,
   ]);
   const c = parseConfig(text, "agent.toml");
-  assert.deepEqual(c.models.roles.brain?.budget, { usd: 15, period: "month", degrade_to: "fast" });
+  assert.deepEqual(c.models.roles.brain?.budget, {
+    usd: 15,
+    period: "month",
+    warn_at: 0.8,
+    degrade_to: "fast",
+  });
   assert.equal(c.models.roles.local?.provider, "local-runtime");
   await cleanup();
 });

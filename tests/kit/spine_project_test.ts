@@ -14,7 +14,7 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 const WRANGLER = `${ROOT}node_modules/wrangler/bin/wrangler.js`;
 const TOKEN = "kit-smoke-token-0123456789";
 
-async function serve(dir: string, port: number): Promise<{ stop(): Promise<string> }> {
+async function serve(dir: string, port: number): Promise<{ stop(): Promise<void> }> {
   const child = new Deno.Command("node", {
     args: [
       WRANGLER,
@@ -31,7 +31,7 @@ async function serve(dir: string, port: number): Promise<{ stop(): Promise<strin
       "--var",
       "ALLOW_INSECURE_PEERS:1",
       "--persist-to",
-      `${dir}/.state`,
+      `${dir}-state`,
     ],
     cwd: dir,
     env: {
@@ -41,10 +41,16 @@ async function serve(dir: string, port: number): Promise<{ stop(): Promise<strin
       CI: "1",
     },
     stdin: "null",
-    stdout: "piped",
+    stdout: "null",
     stderr: "piped",
   }).spawn();
-  const output = child.output();
+  // Read stderr as it comes (for a failure's message) without ever waiting on the pipe:
+  // wrangler's workerd child may hold it open for a moment after wrangler exits.
+  let stderr = "";
+  (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of child.stderr) stderr += decoder.decode(chunk, { stream: true });
+  })().catch(() => {});
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
@@ -56,16 +62,19 @@ async function serve(dir: string, port: number): Promise<{ stop(): Promise<strin
     }
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      const out = await output;
-      throw new Error(`wrangler dev did not start:\n${new TextDecoder().decode(out.stderr)}`);
+      throw new Error(`wrangler dev did not start:\n${stderr}`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }
   return {
     async stop() {
       child.kill("SIGTERM");
-      const out = await output;
-      return new TextDecoder().decode(out.stdout);
+      const exited = await Promise.race([
+        child.status.then(() => true),
+        new Promise<false>((r) => setTimeout(() => r(false), 10_000)),
+      ]);
+      if (!exited) child.kill("SIGKILL");
+      await child.status;
     },
   };
 }

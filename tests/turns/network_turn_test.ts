@@ -211,7 +211,8 @@ period = "day"
     );
     assert.deepEqual(ledgerRows(h.paths.ledgerFile), [
       { role: "brain", channel: "net", session_id: "net-bob", peer: BOB },
-      { role: "fast", channel: "net", session_id: "net-bob-example-chess", peer: BOB },
+      // A sub-agent's turns count against the contact and the sub-agent that answered.
+      { role: "fast", channel: "net", session_id: "net-bob-example-chess", peer: `${BOB}/chess` },
     ]);
   } finally {
     h.ledger.close();

@@ -1,0 +1,47 @@
+/**
+ * The shapes of channels: what the hub runs ({@linkcode HubChannel}) and what it hands
+ * to every channel factory ({@linkcode HubContext}). Apart from `channel.ts`, so a
+ * channel's own file can name them without importing the list that loads it.
+ *
+ * @module
+ */
+import type { AgentConfig } from "../config/types.ts";
+import type { Lang } from "../i18n.ts";
+import type { Logger } from "../log.ts";
+import type { Ledger } from "../money/mod.ts";
+import type { NetService, TurnAnswerer } from "../network/mod.ts";
+import type { AgentPaths } from "../paths.ts";
+import type { Registry } from "../components/registry.ts";
+import type { SubAgentDirectory } from "../subs/mod.ts";
+import type { HubComponent } from "../daemon/mod.ts";
+
+/** Something the hub runs for its lifetime, with its block for `GET /status`. */
+export interface HubChannel extends HubComponent {
+  /** The key of the channel's block in `/status`. @default its name */
+  statusKey?: string;
+  /** The channel's block in the control API's `/status`, if it has one. */
+  status?(): Record<string, unknown>;
+}
+
+/** What the hub assembled, handed to every channel factory. */
+export interface HubContext {
+  config: AgentConfig;
+  /** `.env` merged with the process environment. */
+  env: Record<string, string>;
+  paths: AgentPaths;
+  lang: Lang;
+  logger: Logger;
+  /** The spend ledger; `undefined` when it cannot be opened (budgets go unchecked). */
+  ledger: Ledger | undefined;
+  /** The component registry (built-ins and `[components] modules`). */
+  registry: Registry;
+  /** The sub-agent directory, when an `agent.subs` entry point works. */
+  subs: SubAgentDirectory | undefined;
+  /** Answers a message from an accepted contact (a network turn). */
+  answer: TurnAnswerer;
+  /** The network service (idle when the network is not configured). */
+  network: NetService;
+}
+
+/** Builds a channel from the hub, or `undefined` when it is not configured. */
+export type HubChannelFactory = (hub: HubContext) => Promise<HubChannel | undefined>;
