@@ -33,3 +33,4 @@ export * from "./receive.ts";
 export * from "./i18n.ts";
 export * from "./http.ts";
 export * from "./error_message.ts";
+export * from "./timing_safe.ts";

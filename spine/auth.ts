@@ -1,25 +1,6 @@
-import { HttpError } from "@agent/net";
+import { HttpError, timingSafeEqual } from "@agent/net";
 
-const encoder = new TextEncoder();
-
-/**
- * Compares two strings in time that depends only on their lengths, never on where
- * they differ.
- *
- * @example
- * ```ts
- * import { timingSafeEqual } from "./auth.ts";
- * if (!timingSafeEqual("token", "token") || timingSafeEqual("token", "tokem")) throw new Error();
- * ```
- */
-export function timingSafeEqual(a: string, b: string): boolean {
-  const x = encoder.encode(a);
-  const y = encoder.encode(b);
-  const length = Math.max(x.byteLength, y.byteLength);
-  let diff = x.byteLength ^ y.byteLength;
-  for (let i = 0; i < length; i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
-  return diff === 0;
-}
+export { timingSafeEqual };
 
 /**
  * Checks `Authorization: Bearer <token>` (scheme matched case-insensitively) against

@@ -111,6 +111,7 @@ async function runCommand(ctx: CommandContext): Promise<number> {
       net: () => hub.blocks().net ?? {},
       blocks: hub.blocks,
       events: hub.events,
+      routes: hub.routes,
     });
   } finally {
     hub.close();

@@ -44,6 +44,7 @@ import { type RetryOptions, retryThrottled } from "./retry.ts";
 import { ledgerRow } from "./ledger_row.ts";
 import type {
   CallContext,
+  FailoverEvent,
   ModelRequest,
   ModelRouterOptions,
   RouteCall,
@@ -51,7 +52,14 @@ import type {
   TurnTrace,
 } from "./call_types.ts";
 
-export type { CallContext, ModelRequest, ModelRouterOptions, RouterEvent, TurnTrace };
+export type {
+  CallContext,
+  FailoverEvent,
+  ModelRequest,
+  ModelRouterOptions,
+  RouterEvent,
+  TurnTrace,
+};
 
 // The SDK prints its warnings to the console; the terminal is the user's, not the SDK's.
 (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS ??= false;
@@ -76,6 +84,7 @@ export class ModelRouter {
   #fetch: typeof fetch | undefined;
   #retry: RetryOptions;
   #connectTimeoutMs: number;
+  #onFailover: ModelRouterOptions["onFailover"];
   #entries = new Map<string, RoleEntry>();
 
   /** Decides each role's target once: a role without credentials uses its `fallback`. */
@@ -89,6 +98,7 @@ export class ModelRouter {
     this.#fetch = options.fetch;
     this.#retry = options.retry ?? {};
     this.#connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
+    this.#onFailover = options.onFailover;
     for (const [name, role] of Object.entries(this.#config.models.roles)) {
       const { target, missing } = chooseTarget(name, role, {
         env: this.#env,
@@ -321,6 +331,9 @@ export class ModelRouter {
       `role ${roleName}: ${target.provider} ${target.model_id} is not reachable (${reason}); ${standIn} answers instead`,
     );
     addNotice(call.trace, t(this.#lang, "failover_notice", { role: roleName, stand_in: standIn }));
+    try {
+      this.#onFailover?.({ role: roleName, standIn, reason });
+    } catch { /* a listener's failure never changes the answer */ }
     return this.#route(standIn, call).catch((error) => {
       // The sentence names the role the owner asked for, not only the last stand-in.
       if (error instanceof UnreachableError) {

@@ -47,6 +47,16 @@ export interface ModelRouterOptions {
   retry?: RetryOptions | undefined;
   /** @default 3000 */
   connectTimeoutMs?: number | undefined;
+  /** Told of every failover (the hub tells the owner once per role and period). */
+  onFailover?: ((event: FailoverEvent) => void) | undefined;
+}
+
+/** A role that could not be reached and the stand-in that answered for it. */
+export interface FailoverEvent {
+  role: string;
+  standIn: string;
+  /** Why the role's model could not be reached. */
+  reason: string;
 }
 
 /** A request for {@linkcode ModelRouter.stream} and {@linkcode ModelRouter.generate}. */

@@ -7,11 +7,16 @@
  * @module
  */
 import { errorMessage } from "@agent/net/common";
+import type { AgentConfig } from "../config/types.ts";
 import {
+  budgetSpentSentence,
+  type BudgetStatus,
+  budgetStatus,
   budgetWarningLogLine,
   budgetWarningSentence,
   claimBudgetWarnings,
   formatUsd,
+  type Ledger,
 } from "../money/mod.ts";
 import { appendNetEvent } from "../network/mod.ts";
 import type { HubChannel, HubContext } from "./channel_types.ts";
@@ -20,9 +25,24 @@ import { DEFAULT_WARN_AT } from "../config/defaults.ts";
 /** How often the hub looks. */
 export const BUDGET_WATCH_MS = 30_000;
 
-/** Looks once: logs and emits each warning not told yet; returns how many were told. */
+/**
+ * Looks once: logs and emits each warning and each spent budget not told yet; returns
+ * how many were told.
+ */
 export async function watchBudgetsOnce(hub: HubContext, nowMs = Date.now()): Promise<number> {
   if (hub.ledger === undefined) return 0;
+  const spent = spentBudgets(hub.ledger, hub.config, nowMs);
+  for (const status of spent) {
+    await appendNetEvent(hub.paths.netDir, {
+      ts: Math.floor(nowMs / 1000),
+      type: "budget.spent",
+      role: status.role,
+      spent_usd: Number(formatUsd(status.spentUsd)),
+      cap_usd: status.capUsd,
+      period: hub.config.models.roles[status.role]?.budget?.period ?? "month",
+      text: budgetSpentSentence(hub.lang, status),
+    });
+  }
   const warnings = claimBudgetWarnings(hub.ledger, hub.config, nowMs, { surface: "hub" });
   for (const warning of warnings) {
     hub.logger.warn(budgetWarningLogLine(warning));
@@ -36,7 +56,18 @@ export async function watchBudgetsOnce(hub: HubContext, nowMs = Date.now()): Pro
       text: budgetWarningSentence(hub.lang, warning),
     });
   }
-  return warnings.length;
+  return warnings.length + spent.length;
+}
+
+/** The budgets spent this period that the hub has not told yet (each claimed once). */
+function spentBudgets(ledger: Ledger, config: AgentConfig, nowMs: number): BudgetStatus[] {
+  const out: BudgetStatus[] = [];
+  for (const [name, role] of Object.entries(config.models.roles)) {
+    const status = budgetStatus(ledger, name, role, nowMs);
+    if (status === undefined || !status.exhausted) continue;
+    if (ledger.claimWarning(`hub-spent:${name}`, status.sinceMs, nowMs)) out.push(status);
+  }
+  return out;
 }
 
 /** The watch as a hub component; none when no role has a budget that warns. */

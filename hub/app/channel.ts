@@ -26,4 +26,9 @@ function networkChannel(hub: HubContext): Promise<HubChannel> {
 export const HUB_CHANNELS: readonly HubChannelFactory[] = [
   networkChannel,
   (hub) => import("./budget_watch.ts").then((m) => m.budgetWatchChannel(hub)),
+  // Loaded only with a token: grammY is not needed otherwise.
+  (hub) =>
+    hub.env.MESSENGER_BOT_TOKEN?.trim()
+      ? import("../channels/messenger/mod.ts").then((m) => m.messengerChannel(hub))
+      : Promise.resolve(undefined),
 ];

@@ -14,6 +14,7 @@ import type { AgentPaths } from "../paths.ts";
 import type { Registry } from "../components/registry.ts";
 import type { SubAgentDirectory } from "../subs/mod.ts";
 import type { HubComponent } from "../daemon/mod.ts";
+import type { ModelRouter } from "../agent/mod.ts";
 
 /** Something the hub runs for its lifetime, with its block for `GET /status`. */
 export interface HubChannel extends HubComponent {
@@ -21,6 +22,8 @@ export interface HubChannel extends HubComponent {
   statusKey?: string;
   /** The channel's block in the control API's `/status`, if it has one. */
   status?(): Record<string, unknown>;
+  /** `POST` routes the channel serves on the control API (a webhook), by path. */
+  routes?(): Record<string, (request: Request) => Promise<Response>>;
 }
 
 /** What the hub assembled, handed to every channel factory. */
@@ -41,6 +44,8 @@ export interface HubContext {
   answer: TurnAnswerer;
   /** The network service (idle when the network is not configured). */
   network: NetService;
+  /** The model router every hub turn shares (budgets, stand-ins, the ledger). */
+  router: ModelRouter;
 }
 
 /** Builds a channel from the hub, or `undefined` when it is not configured. */

@@ -26,6 +26,8 @@ import {
   readNetEvents,
 } from "../network/mod.ts";
 import { turnAnswerer } from "../network_turn/mod.ts";
+import { ModelRouter } from "../agent/mod.ts";
+import { failoverTeller } from "./failover_events.ts";
 import type { AgentPaths } from "../paths.ts";
 import { subAgentDirectoryFrom } from "../subs/mod.ts";
 import { loadComponents } from "./components.ts";
@@ -63,6 +65,8 @@ export interface Hub {
   blocks(): Record<string, Record<string, unknown>>;
   /** Network events newer than `afterSec`, for `GET /net/events`. */
   events(afterSec: number): Promise<unknown[]>;
+  /** The channels' `POST` routes on the control API, by path. */
+  routes(): Record<string, (request: Request) => Promise<Response>>;
   /** Closes what it opened (the ledger); the channels are stopped by whoever ran them. */
   close(): void;
 }
@@ -96,7 +100,25 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
   const registry = await loadComponents(config, paths);
   const found = await subAgentDirectoryFrom(registry, { config, paths });
   for (const f of found.failures) logger.warn(`agent.subs ${f.component}: ${f.detail}`);
-  const answer = turnAnswerer({ config, env, paths, subs: found.directory, logger, ledger, lang });
+  // One router for every turn the hub runs, so a failover is told to the owner once.
+  const router = new ModelRouter({
+    config,
+    env,
+    ledger,
+    logger,
+    lang,
+    onFailover: failoverTeller({ ledger, netDir: paths.netDir, lang, logger }),
+  });
+  const answer = turnAnswerer({
+    config,
+    env,
+    paths,
+    subs: found.directory,
+    logger,
+    ledger,
+    lang,
+    router,
+  });
   const network = new NetService({
     node,
     answer,
@@ -115,6 +137,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     subs: found.directory,
     answer,
     network,
+    router,
   };
   const channels: HubChannel[] = [];
   for (const factory of options.channels ?? HUB_CHANNELS) {
@@ -145,6 +168,9 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
       return blocks;
     },
     events: (afterSec) => readNetEvents(paths.netDir, afterSec),
+    routes() {
+      return Object.assign({}, ...channels.map((channel) => channel.routes?.() ?? {}));
+    },
     close: () => ledger?.close(),
   };
 }

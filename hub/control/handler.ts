@@ -10,6 +10,7 @@
  * | GET /spend?by=channel\|contact\|session\|day[&role=R][&period=P] | the breakdown, as `agent spend --by --json` prints it |
  * | GET /net | the `net` block alone |
  * | GET /net/events?after=<unix seconds> | `{events: [...]}`: network events for the channels (a stranger's contact request) |
+ * | POST /messenger/webhook | the messenger's updates in webhook mode (secret in `X-Telegram-Bot-Api-Secret-Token`) |
  *
  * Requests whose `Host` is not a loopback name are refused (403), so a web page cannot
  * reach the API through DNS rebinding; a browser `Origin` other than loopback is
@@ -48,6 +49,8 @@ export interface ControlSources {
   blocks?(): Record<string, Record<string, unknown>>;
   /** Network events newer than `afterSec`, oldest first. */
   events?(afterSec: number): Promise<unknown[]>;
+  /** The channels' `POST` routes (the messenger's webhook), by path. */
+  routes?(): Record<string, (request: Request) => Promise<Response>>;
 }
 
 const ROUTES = ["/health", "/status", "/spend", "/net", "/net/events"] as const;
@@ -85,6 +88,11 @@ async function route(request: Request, sources: ControlSources): Promise<Respons
   const origin = request.headers.get("origin");
   if (origin !== null && !isLoopbackOrigin(origin)) throw new HttpError(403, "forbidden");
   const path = url.pathname.replace(/\/+$/, "") || "/";
+  const channelRoute = sources.routes?.()[path];
+  if (channelRoute !== undefined) {
+    if (request.method !== "POST") methodNotAllowed(["POST"]);
+    return await channelRoute(request);
+  }
   if (!(ROUTES as readonly string[]).includes(path)) throw new HttpError(404, "not_found");
   if (request.method !== "GET" && request.method !== "HEAD") {
     methodNotAllowed(["GET", "HEAD"]);

@@ -45,6 +45,8 @@ export interface RunHubOptions {
   blocks?(): Record<string, Record<string, unknown>>;
   /** Network events for `GET /net/events`. */
   events?(afterSec: number): Promise<unknown[]>;
+  /** The channels' `POST` routes (a webhook), by path. */
+  routes?: ControlSources["routes"];
   /** Heartbeat interval. @default 5000 */
   heartbeatMs?: number;
   /** Another way to stop the hub (tests, an embedding program). */
@@ -108,6 +110,7 @@ export async function runHub(options: RunHubOptions): Promise<number> {
     net: options.net,
     ...(options.blocks ? { blocks: options.blocks } : {}),
     ...(options.events ? { events: options.events } : {}),
+    ...(options.routes ? { routes: options.routes } : {}),
   });
   try {
     server = Deno.serve({ hostname: "127.0.0.1", port: options.port, onListen: () => {} }, handler);

@@ -6,9 +6,11 @@
  * Event shapes (the spec leaves the payload open):
  * - `{ts, type: "net.contact_request", address, name, text}`: a stranger asked to
  *   become a contact; `agent net accept <address>` accepts.
- * - `{ts, type: "budget.warning", role, spent_usd, cap_usd, period, text}`: a budgeted
- *   role passed its `warn_at` share of the cap (`text` is the sentence in the hub's
- *   UI language); told once per role and period.
+ * - `{ts, type: "budget.warning" | "budget.spent", role, spent_usd, cap_usd, period,
+ *   text}`: a budgeted role passed its `warn_at` share of the cap, or spent it (`text`
+ *   is the sentence in the hub's UI language); each told once per role and period.
+ * - `{ts, type: "model.failover", role, stand_in, text}`: a role's model could not be
+ *   reached and its failover answered; told once per role and day.
  *
  * @module
  */
@@ -28,7 +30,7 @@ export interface ContactRequestEvent {
 export interface BudgetWarningEvent {
   /** Unix seconds. */
   ts: number;
-  type: "budget.warning";
+  type: "budget.warning" | "budget.spent";
   role: string;
   spent_usd: number;
   cap_usd: number;
@@ -37,8 +39,19 @@ export interface BudgetWarningEvent {
   text: string;
 }
 
+/** A role's model could not be reached and its failover answered. */
+export interface FailoverNetEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "model.failover";
+  role: string;
+  stand_in: string;
+  /** The sentence, in the hub's UI language. */
+  text: string;
+}
+
 /** One agent event for the owner's channels. */
-export type NetEvent = ContactRequestEvent | BudgetWarningEvent;
+export type NetEvent = ContactRequestEvent | BudgetWarningEvent | FailoverNetEvent;
 
 /** How many events are kept. */
 export const EVENTS_MAX = 200;

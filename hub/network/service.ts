@@ -139,6 +139,11 @@ export class NetService {
     };
   }
 
+  /** The node, when the network is configured (channels accept contacts through it). */
+  get node(): NetNode | undefined {
+    return this.#node;
+  }
+
   /** The `net` block of `/status`. */
   status(): NetStatusBlock {
     return structuredClone(this.#status);

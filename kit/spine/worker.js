@@ -486,6 +486,17 @@ function isJsonContentType(value) {
   return essence === "application/json";
 }
 
+// net/timing_safe.ts
+var encoder = new TextEncoder();
+function timingSafeEqual(a, b) {
+  const x = encoder.encode(a);
+  const y = encoder.encode(b);
+  const length = Math.max(x.byteLength, y.byteLength);
+  let diff = x.byteLength ^ y.byteLength;
+  for (let i = 0; i < length; i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
+  return diff === 0;
+}
+
 // spine/card_fetch.ts
 var CARD_MAX_BYTES = 8 * 1024;
 var CARD_TIMEOUT_MS = 5e3;
@@ -621,15 +632,6 @@ function insecurePeersAllowed(env) {
 }
 
 // spine/auth.ts
-var encoder = new TextEncoder();
-function timingSafeEqual(a, b) {
-  const x = encoder.encode(a);
-  const y = encoder.encode(b);
-  const length = Math.max(x.byteLength, y.byteLength);
-  let diff = x.byteLength ^ y.byteLength;
-  for (let i = 0; i < length; i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
-  return diff === 0;
-}
 function requireBearer(request, hubToken) {
   if (!hubToken) throw new HttpError(503, "not_configured");
   const header = request.headers.get("authorization") ?? "";

@@ -1,0 +1,57 @@
+/**
+ * The hub tells the owner when a role's model could not be reached and its failover
+ * answered: a `model.failover` agent event (which the messenger shows), once per role
+ * and Istanbul day, remembered in the ledger so a restart does not tell it again.
+ *
+ * @module
+ */
+import { errorMessage } from "@agent/net/common";
+import type { FailoverEvent } from "../agent/mod.ts";
+import { catalogue, type Lang } from "../i18n.ts";
+import type { Logger } from "../log.ts";
+import { dayStart, type Ledger } from "../money/mod.ts";
+import { appendNetEvent } from "../network/mod.ts";
+
+const t = catalogue({
+  failover: "The {role} model could not be reached ({reason}); {stand_in} answers for it today.",
+}, {
+  failover: "{role} modeline ulaşılamadı ({reason}); bugün onun yerine {stand_in} yanıtlıyor.",
+});
+
+/** Options for {@linkcode failoverTeller}. */
+export interface FailoverTellerOptions {
+  ledger: Ledger | undefined;
+  netDir: string;
+  lang: Lang;
+  logger: Logger;
+  /** @default Date.now */
+  now?: () => number;
+}
+
+/** The router's `onFailover`: appends the event the first time a role fails over each day. */
+export function failoverTeller(options: FailoverTellerOptions): (event: FailoverEvent) => void {
+  const now = options.now ?? Date.now;
+  return (event) => {
+    const at = now();
+    try {
+      if (options.ledger?.claimWarning(`hub-failover:${event.role}`, dayStart(at), at) !== true) {
+        return;
+      }
+    } catch {
+      return;
+    }
+    appendNetEvent(options.netDir, {
+      ts: Math.floor(at / 1000),
+      type: "model.failover",
+      role: event.role,
+      stand_in: event.standIn,
+      text: t(options.lang, "failover", {
+        role: event.role,
+        reason: event.reason,
+        stand_in: event.standIn,
+      }),
+    }).catch((error) =>
+      options.logger.warn(`hub: cannot record a failover: ${errorMessage(error)}`)
+    );
+  };
+}

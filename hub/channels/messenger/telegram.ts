@@ -1,0 +1,119 @@
+/**
+ * What the Bot API asks of every message: HTML with everything escaped, at most 4,096
+ * characters a message, and errors that never carry the token. Pure functions.
+ *
+ * @module
+ */
+
+/** The Bot API's longest message text, in UTF-16 units as Telegram counts them. */
+export const MESSAGE_MAX = 4096;
+
+/**
+ * Escapes text for `parse_mode: "HTML"`: `&`, `<` and `>` (quotes need no escape
+ * outside attributes). The text then has no entities for Telegram to refuse.
+ *
+ * @example
+ * ```ts
+ * import { escapeHtml } from "./telegram.ts";
+ * if (escapeHtml("a<b> & c") !== "a&lt;b&gt; &amp; c") throw new Error();
+ * ```
+ */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/**
+ * Splits `text` into messages of at most `max` characters once escaped, preferring a
+ * paragraph break, then a line break, then a space, and cutting a word only when a
+ * single one is longer than a message. Surrogate pairs are never split.
+ *
+ * @example
+ * ```ts
+ * import { splitMessage } from "./telegram.ts";
+ * const parts = splitMessage("aaaa\n\nbbbb", 6);
+ * if (parts.join("|") !== "aaaa|bbbb") throw new Error(parts.join("|"));
+ * ```
+ */
+export function splitMessage(text: string, max = MESSAGE_MAX): string[] {
+  const parts: string[] = [];
+  let rest = text.trim();
+  while (rest !== "") {
+    if (escapeHtml(rest).length <= max) {
+      parts.push(rest);
+      break;
+    }
+    const cut = cutAt(rest, max);
+    parts.push(rest.slice(0, cut).trimEnd());
+    rest = rest.slice(cut).trimStart();
+  }
+  return parts;
+}
+
+/** Where to cut `text` so its head, escaped, fits `max`. */
+function cutAt(text: string, max: number): number {
+  // The longest head that fits once escaped.
+  let fit = 0;
+  let size = 0;
+  for (const ch of text) {
+    const grow = ch === "&" ? 5 : ch === "<" || ch === ">" ? 4 : ch.length;
+    if (size + grow > max) break;
+    size += grow;
+    fit += ch.length;
+  }
+  const head = text.slice(0, fit);
+  for (const boundary of ["\n\n", "\n", " "]) {
+    const at = head.lastIndexOf(boundary);
+    // A break in the first fifth would leave a tiny message: look for a smaller one.
+    if (at > fit / 5) return at + boundary.length;
+  }
+  return Math.max(fit, 1);
+}
+
+/**
+ * Removes the bot token from a text (grammY's errors carry the request URL, which
+ * holds it).
+ */
+export function scrubToken(text: string, token: string): string {
+  if (token === "") return text;
+  return text.split(token).join("<token>");
+}
+
+/** What the Bot API said about a failed call, from a grammY error or anything else. */
+export interface BotApiFailure {
+  /** The HTTP-like code (`error_code`); 0 when the request never got an answer. */
+  code: number;
+  /** Telegram's description, or the error's message, without the token. */
+  description: string;
+  /** Seconds to wait (`parameters.retry_after` of a 429). */
+  retryAfter?: number;
+}
+
+/** Reads a thrown value as a {@linkcode BotApiFailure}. */
+export function botApiFailure(error: unknown, token: string): BotApiFailure {
+  const e = error as {
+    error_code?: unknown;
+    description?: unknown;
+    parameters?: { retry_after?: unknown };
+    message?: unknown;
+  };
+  if (typeof e?.error_code === "number") {
+    const retry = e.parameters?.retry_after;
+    return {
+      code: e.error_code,
+      description: scrubToken(String(e.description ?? ""), token),
+      ...(typeof retry === "number" ? { retryAfter: retry } : {}),
+    };
+  }
+  const message = typeof e?.message === "string" ? e.message : String(error);
+  return { code: 0, description: scrubToken(message.split("\n")[0] ?? "", token) };
+}
+
+/** Telegram refused the text's entities (HTML it could not parse). */
+export function refusedEntities(failure: BotApiFailure): boolean {
+  return failure.code === 400 && /can't parse entities/i.test(failure.description);
+}
+
+/** An edit that would not change the message. */
+export function notModified(failure: BotApiFailure): boolean {
+  return failure.code === 400 && /message is not modified/i.test(failure.description);
+}

@@ -1,0 +1,109 @@
+/**
+ * A home whose hub runs the messenger against the local Bot API server, as a real
+ * `agent hub run` process.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { AGENT_FLAGS } from "../_agent_flags.ts";
+import { agent, tempDir } from "../cli/_run.ts";
+import { freePort } from "../spine/_harness.ts";
+import type { BotServer } from "./_bot_server.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+/** The allowed chat of every test. */
+export const OWNER = 5551234;
+/** A chat that is not allowed. */
+export const STRANGER = 7770001;
+
+/** Options for {@linkcode messengerHome}. */
+export interface MessengerHomeOptions {
+  /** The fake brain's replies, in turn. */
+  replies?: string[];
+  /** Extra `.env` lines. */
+  env?: Record<string, string>;
+  /** Text replacing parts of agent.toml: [from, to] pairs. */
+  toml?: [string | RegExp, string][];
+  lang?: "en" | "tr";
+}
+
+/** A fresh fake-provider home wired to `bot`; returns the home and the control port. */
+export async function messengerHome(
+  bot: BotServer,
+  options: MessengerHomeOptions = {},
+): Promise<{ home: string; port: number }> {
+  const home = await tempDir();
+  const r = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
+  assert.equal(r.code, 0, r.stderr);
+  const port = freePort();
+  let toml = await Deno.readTextFile(`${home}/agent.toml`);
+  toml = toml.replace(/^port = \d+$/m, `port = ${port}`);
+  if (options.replies) {
+    toml = toml.replace(
+      '[models.roles.brain]\nprovider = "fake"\nmodel_id = "fake-brain"\n',
+      `[models.roles.brain]\nprovider = "fake"\nmodel_id = "fake-brain"\nparams = { replies = ${
+        JSON.stringify(options.replies)
+      } }\n`,
+    );
+  }
+  if (options.lang) toml = toml.replace(/^\[ui\]\n/m, `[ui]\nlang = "${options.lang}"\n`);
+  for (const [from, to] of options.toml ?? []) toml = toml.replace(from, to);
+  await Deno.writeTextFile(`${home}/agent.toml`, toml);
+  const env = {
+    MESSENGER_BOT_TOKEN: bot.token,
+    MESSENGER_ALLOWED_CHAT_IDS: String(OWNER),
+    MESSENGER_API_ROOT: bot.apiRoot,
+    ...options.env,
+  };
+  await Deno.writeTextFile(
+    `${home}/.env`,
+    Object.entries(env).map(([k, v]) => `${k}=${v}`).join("\n") + "\n",
+    { append: true, mode: 0o600 },
+  );
+  return { home, port };
+}
+
+/** A running hub process. */
+export interface HubProcess {
+  child: Deno.ChildProcess;
+  /** Stops it (SIGTERM) and returns what it printed. */
+  stop(): Promise<{ stdout: string; stderr: string }>;
+}
+
+/** Runs `agent hub run` for `home` and waits until the messenger polls. */
+export async function runHub(home: string, bot: BotServer): Promise<HubProcess> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", ...AGENT_FLAGS, `${ROOT}cli/main.ts`, "--home", home, "hub", "run"],
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const polls = bot.callsOf("getUpdates").length;
+  await bot.until(
+    "getUpdates from the hub",
+    () => bot.callsOf("getUpdates").length > polls,
+    30_000,
+  );
+  let stopped: Promise<{ stdout: string; stderr: string }> | undefined;
+  return {
+    child,
+    stop() {
+      stopped ??= (async () => {
+        try {
+          child.kill("SIGTERM");
+        } catch { /* already gone */ }
+        const out = await child.output();
+        const text = new TextDecoder();
+        return { stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
+      })();
+      return stopped;
+    },
+  };
+}
+
+/** The texts the server holds for `chat`, in message order. */
+export function textsIn(bot: BotServer, chat: number): string[] {
+  return [...bot.messages.values()].filter((m) => m.chatId === chat)
+    .sort((a, b) => a.messageId - b.messageId).map((m) => m.text);
+}
