@@ -34,3 +34,4 @@ export * from "./i18n.ts";
 export * from "./http.ts";
 export * from "./error_message.ts";
 export * from "./timing_safe.ts";
+export * from "./card_download.ts";

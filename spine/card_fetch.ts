@@ -1,12 +1,7 @@
 import type { KVNamespace } from "@cloudflare/workers-types/index.ts";
-import { b64uDecode, baseUrlFor } from "@agent/net";
-import { readLimited } from "@agent/net";
+import { b64uDecode, CARD_MAX_BYTES, CARD_TIMEOUT_MS, downloadCard } from "@agent/net";
 
-/** Largest sender card read, in bytes. */
-export const CARD_MAX_BYTES = 8 * 1024;
-
-/** How long a sender card fetch may take, in milliseconds. */
-export const CARD_TIMEOUT_MS = 5_000;
+export { CARD_MAX_BYTES, CARD_TIMEOUT_MS };
 
 /** How long a fetched card stays in the key-value cache, in seconds. */
 export const CARD_CACHE_SECONDS = 3_600;
@@ -112,7 +107,11 @@ export async function fetchSenderCard(
       // A failing read is a miss.
     }
   }
-  const card = await download(from, options);
+  const card = await downloadCard(from, {
+    allowInsecure: options.allowInsecure,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+  });
   if (card === undefined) return undefined;
   const signKey = senderCardKey(card, from);
   if (!signKey) return undefined;
@@ -127,35 +126,4 @@ export async function fetchSenderCard(
     }
   }
   return { signKey };
-}
-
-async function download(from: string, options: SenderCardOptions): Promise<unknown> {
-  const doFetch = options.fetch ?? fetch;
-  let url: string;
-  try {
-    url = `${baseUrlFor(from, options.allowInsecure)}/.well-known/agent.json`;
-  } catch {
-    return undefined;
-  }
-  try {
-    const response = await doFetch(url, {
-      redirect: "manual",
-      headers: { accept: "application/json" },
-      signal: AbortSignal.timeout(options.timeoutMs ?? CARD_TIMEOUT_MS),
-    });
-    if (response.status !== 200 || !response.body) {
-      await response.body?.cancel().catch(() => {});
-      return undefined;
-    }
-    const declared = response.headers.get("content-length");
-    if (declared !== null && Number(declared) > CARD_MAX_BYTES) {
-      await response.body.cancel().catch(() => {});
-      return undefined;
-    }
-    const bytes = await readLimited(response.body, CARD_MAX_BYTES);
-    if (bytes === undefined) return undefined;
-    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch {
-    return undefined;
-  }
 }

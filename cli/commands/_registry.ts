@@ -14,6 +14,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: "components", load: () => import("./components.ts") },
   { name: "spend", load: () => import("./spend.ts") },
   { name: "chat", load: () => import("./chat.ts") },
+  { name: "tui", load: () => import("./tui.ts") },
   { name: "hub", load: () => import("./hub.ts") },
   { name: "net", load: () => import("./net.ts") },
   { name: "version", load: () => import("./version.ts") },

@@ -14,3 +14,5 @@ export { unreachableReason } from "./failures.ts";
 export * from "./chat_loop.ts";
 export * from "./chat_input.ts";
 export * from "./slash_commands.ts";
+export * from "./conversation.ts";
+export { chatSentence } from "./slash_commands.ts";

@@ -47,6 +47,15 @@ export interface Conversation {
   now(): number;
 }
 
+/** Chat's sentences another channel shows the same way (the TUI's tool line, a cancel). */
+export function chatSentence(
+  lang: Lang,
+  key: "chat_cancelled" | "chat_tool_call",
+  vars: Record<string, string> = {},
+): string {
+  return t(lang, key, vars);
+}
+
 /** What a slash command does: lines to show, and whether the conversation ends. */
 export interface SlashResult {
   lines: string[];

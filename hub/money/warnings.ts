@@ -17,7 +17,7 @@ import { periodWord } from "./periods.ts";
 import { formatUsd } from "./sentences.ts";
 
 /** Who tells the owner: each surface tells a warning once. */
-export type WarningSurface = "hub" | "chat";
+export type WarningSurface = "hub" | "chat" | "tui";
 
 /** A role that passed its warning threshold. */
 export interface BudgetWarning {

@@ -497,9 +497,47 @@ function timingSafeEqual(a, b) {
   return diff === 0;
 }
 
-// spine/card_fetch.ts
+// net/card_download.ts
 var CARD_MAX_BYTES = 8 * 1024;
 var CARD_TIMEOUT_MS = 5e3;
+async function downloadCard(address, options) {
+  const doFetch = options.fetch ?? fetch;
+  let url;
+  try {
+    url = `${baseUrlFor(address, options.allowInsecure)}/.well-known/agent.json`;
+  } catch {
+    return void 0;
+  }
+  try {
+    const response = await doFetch(url, {
+      redirect: "manual",
+      headers: {
+        accept: "application/json"
+      },
+      signal: AbortSignal.timeout(options.timeoutMs ?? CARD_TIMEOUT_MS)
+    });
+    if (response.status !== 200 || !response.body) {
+      await response.body?.cancel().catch(() => {
+      });
+      return void 0;
+    }
+    const declared = response.headers.get("content-length");
+    if (declared !== null && Number(declared) > CARD_MAX_BYTES) {
+      await response.body.cancel().catch(() => {
+      });
+      return void 0;
+    }
+    const bytes = await readLimited(response.body, CARD_MAX_BYTES);
+    if (bytes === void 0) return void 0;
+    return JSON.parse(new TextDecoder("utf-8", {
+      fatal: true
+    }).decode(bytes));
+  } catch {
+    return void 0;
+  }
+}
+
+// spine/card_fetch.ts
 var CARD_CACHE_SECONDS = 3600;
 var CARD_MEMO_SECONDS = 60;
 var CardMemo = class {
@@ -563,7 +601,15 @@ async function fetchSenderCard(from, options) {
     } catch {
     }
   }
-  const card = await download(from, options);
+  const card = await downloadCard(from, {
+    allowInsecure: options.allowInsecure,
+    ...options.fetch ? {
+      fetch: options.fetch
+    } : {},
+    ...options.timeoutMs ? {
+      timeoutMs: options.timeoutMs
+    } : {}
+  });
   if (card === void 0) return void 0;
   const signKey = senderCardKey(card, from);
   if (!signKey) return void 0;
@@ -579,42 +625,6 @@ async function fetchSenderCard(from, options) {
   return {
     signKey
   };
-}
-async function download(from, options) {
-  const doFetch = options.fetch ?? fetch;
-  let url;
-  try {
-    url = `${baseUrlFor(from, options.allowInsecure)}/.well-known/agent.json`;
-  } catch {
-    return void 0;
-  }
-  try {
-    const response = await doFetch(url, {
-      redirect: "manual",
-      headers: {
-        accept: "application/json"
-      },
-      signal: AbortSignal.timeout(options.timeoutMs ?? CARD_TIMEOUT_MS)
-    });
-    if (response.status !== 200 || !response.body) {
-      await response.body?.cancel().catch(() => {
-      });
-      return void 0;
-    }
-    const declared = response.headers.get("content-length");
-    if (declared !== null && Number(declared) > CARD_MAX_BYTES) {
-      await response.body.cancel().catch(() => {
-      });
-      return void 0;
-    }
-    const bytes = await readLimited(response.body, CARD_MAX_BYTES);
-    if (bytes === void 0) return void 0;
-    return JSON.parse(new TextDecoder("utf-8", {
-      fatal: true
-    }).decode(bytes));
-  } catch {
-    return void 0;
-  }
 }
 
 // spine/env.ts

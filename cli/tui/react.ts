@@ -1,0 +1,7 @@
+/**
+ * React for the TUI, with its types (`@types/react`; the npm package ships none).
+ *
+ * @module
+ */
+// @ts-types="@types/react"
+export { useEffect, useRef, useState, useSyncExternalStore } from "react";

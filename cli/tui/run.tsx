@@ -1,0 +1,346 @@
+/**
+ * `agent tui` from start to exit: the setup screen when `agent.toml` is missing, the
+ * settings screen while the role lacks a key, then the chat screen. Logs go only to
+ * `<AGENT_DATA_DIR>/logs/agent.log` while it runs; the terminal's alternate screen
+ * keeps the shell's scrollback as it was.
+ *
+ * @module
+ */
+import { Box, type Instance, render, Text, useApp, useInput, useStdout } from "ink";
+import { useEffect, useState, useSyncExternalStore } from "./react.ts";
+import { type Lang, Logger, UserError } from "@agent/hub/base";
+import { type AgentConfig, ConfigError, loadConfig, type ShippedProvider } from "@agent/hub/config";
+import { Ledger, spendReport } from "@agent/hub/money";
+import type { AgentTool } from "@agent/hub";
+import type { CommandContext } from "../context.ts";
+import { ChatScreen, statusBar } from "./chat_screen.tsx";
+import type { StatusFacts, TuiController } from "./controller.ts";
+import { SettingsScreen, SetupScreen } from "./setup_screens.tsx";
+import { t } from "./_messages.ts";
+
+/** What `agent tui` was asked. */
+export interface TuiOptions {
+  resume?: string | true | undefined;
+  profile?: string | undefined;
+}
+
+const ENTER_ALT = "\x1b[?1049h\x1b[H";
+const LEAVE_ALT = "\x1b[?1049l";
+
+/** Runs the TUI; returns the exit code. */
+export async function runTui(ctx: CommandContext, options: TuiOptions): Promise<number> {
+  if (!Deno.stdin.isTerminal() || !Deno.stdout.isTerminal()) {
+    throw new UserError(t(ctx.lang, "no_terminal"), 2);
+  }
+  // While the screen is drawn, nothing may write under it: the log file only.
+  const logger = new Logger({ file: ctx.paths.logFile, stderr: "off" });
+  const env = { ...ctx.env };
+  const profile = options.profile ?? ctx.profile;
+  let lang = ctx.lang;
+  Deno.stdout.writeSync(new TextEncoder().encode(ENTER_ALT));
+  try {
+    let config: AgentConfig;
+    try {
+      config = await ctx.config();
+    } catch (error) {
+      if (!(error instanceof ConfigError) || error.kind !== "missing") throw error;
+      const choice = await setup(ctx, env);
+      if (choice === undefined) return 2;
+      lang = choice.language;
+      config = await loadConfig(ctx.paths, { lang });
+    }
+    // The first frame is drawn from the light modules while the agent (the model SDKs)
+    // loads; keys typed meanwhile are kept for the input line.
+    const early: string[] = [];
+    let frame: Instance | undefined = render(
+      <Starting facts={firstFacts(config, ctx, options)} lang={lang} typed={early} />,
+      RENDER_OPTIONS,
+    );
+    const [hub, { TuiController }] = await Promise.all([
+      import("@agent/hub"),
+      import("./controller.ts"),
+    ]);
+    let tools: AgentTool[] = [];
+    const conversation = {
+      config,
+      env,
+      paths: ctx.paths,
+      lang,
+      profile,
+      logger,
+      channel: "tui" as const,
+      resume: options.resume,
+      openLedger: () => Ledger.open(ctx.paths.ledgerFile),
+      tools: async () =>
+        tools = await hub.enabledTools(await hub.loadComponents(config, ctx.paths)),
+    };
+    let picked;
+    try {
+      picked = await hub.pickConversation(conversation);
+    } catch (error) {
+      frame.clear();
+      frame.unmount();
+      throw error;
+    }
+    if (hub.missingCredentialOf(conversation, picked.role) !== undefined) {
+      frame.clear();
+      frame.unmount();
+      frame = undefined;
+      const ready = await settingsFirst(
+        ctx,
+        config,
+        env,
+        lang,
+        () => hub.missingCredentialOf(conversation, picked.role) === undefined,
+      );
+      if (!ready) return 2;
+    }
+    // The approver is needed before the controller exists; it asks the controller later.
+    const late: { controller?: TuiController } = {};
+    const chat = await hub.openConversation(conversation, picked, {
+      approver: { approve: (tool, args) => late.controller!.approve(tool, args) },
+      secret: () => Promise.resolve(null),
+    });
+    const controller = late.controller = new TuiController({
+      chat,
+      lang,
+      hubPort: config.hub.port,
+      toolDescriptions: Object.fromEntries(tools.map((tool) => [tool.name, tool.description])),
+    });
+    if (picked.notice) controller.say("system", picked.notice);
+    if (picked.resumed) {
+      for (const message of await chat.agent.history(chat.sessionId)) {
+        const text = typeof message.content === "string"
+          ? message.content
+          : message.content.map((part) => ("text" in part ? part.text : "")).join("");
+        if (text.trim() === "" || (message.role !== "user" && message.role !== "assistant")) {
+          continue;
+        }
+        controller.say(message.role === "user" ? "user" : "assistant", text.trim());
+      }
+    }
+    controller.start();
+    // What was typed while the agent loaded: whole lines are sent in order, the rest
+    // stays in the input line.
+    let pending = "";
+    for (const key of early.join("").replace(/\r\n?/g, "\r")) {
+      pending = key === "\b" ? pending.slice(0, -1) : pending + key;
+    }
+    const lines = pending.split("\r");
+    const rest = lines.pop() ?? "";
+    void (async () => {
+      for (const line of lines) await controller.submit(line);
+    })();
+    try {
+      return await chatApp(controller, lang, ctx, frame, rest);
+    } finally {
+      controller.stop();
+      chat.ledger.close();
+    }
+  } finally {
+    Deno.stdout.writeSync(new TextEncoder().encode(LEAVE_ALT));
+  }
+}
+
+/** The setup screen; `undefined` when the owner pressed Esc. */
+async function setup(
+  ctx: CommandContext,
+  env: Record<string, string>,
+): Promise<{ language: Lang; provider: ShippedProvider } | undefined> {
+  const { defaultProvider, SETUP_PROVIDERS, setupHome } = await import("@agent/hub");
+  let choice: { language: Lang; provider: ShippedProvider } | undefined;
+  const app = render(
+    <SetupScreen
+      lang={ctx.lang}
+      home={ctx.paths.home}
+      providers={SETUP_PROVIDERS}
+      env={env}
+      preferred={defaultProvider(env)}
+      onDone={(c) => {
+        choice = c;
+        app.unmount();
+      }}
+      onQuit={() => app.unmount()}
+    />,
+    RENDER_OPTIONS,
+  );
+  await app.waitUntilExit();
+  app.clear();
+  if (choice === undefined) return undefined;
+  await setupHome(ctx.paths, {
+    provider: choice.provider,
+    language: choice.language,
+    env,
+    ...(ctx.profile !== "home" ? { profile: ctx.profile } : {}),
+  });
+  return choice;
+}
+
+/** The settings screen before the chat; `true` once `ready()` holds after a save. */
+async function settingsFirst(
+  ctx: CommandContext,
+  config: AgentConfig,
+  env: Record<string, string>,
+  lang: Lang,
+  ready: () => boolean,
+): Promise<boolean> {
+  let done = false;
+  const app = render(
+    <SettingsScreen
+      lang={lang}
+      config={config}
+      env={env}
+      envFile={ctx.paths.envFile}
+      back="quit"
+      onSaved={() => {
+        if (ready()) {
+          done = true;
+          app.unmount();
+        }
+      }}
+      onBack={() => app.unmount()}
+    />,
+    RENDER_OPTIONS,
+  );
+  await app.waitUntilExit();
+  app.clear();
+  return done;
+}
+
+/** The chat screen until it closes (in the first frame's instance); returns its exit code. */
+async function chatApp(
+  controller: TuiController,
+  lang: Lang,
+  ctx: CommandContext,
+  frame: Instance | undefined,
+  typed: string,
+): Promise<number> {
+  const tree = (
+    <TuiApp controller={controller} lang={lang} envFile={ctx.paths.envFile} typed={typed} />
+  );
+  const app = frame ?? render(tree, RENDER_OPTIONS);
+  if (frame !== undefined) frame.rerender(tree);
+  await app.waitUntilExit();
+  return controller.getState().exit ?? 0;
+}
+
+/** Ink's options: Ctrl-C is the TUI's own; frames up to 120 a second, changed lines only. */
+const RENDER_OPTIONS = { exitOnCtrlC: false, maxFps: 120, incrementalRendering: true } as const;
+
+/** The status bar's facts before the agent loaded: from agent.toml and the ledger alone. */
+function firstFacts(config: AgentConfig, ctx: CommandContext, options: TuiOptions): StatusFacts {
+  const role = "brain" in config.models.roles ? "brain" : Object.keys(config.models.roles)[0] ?? "";
+  const r = config.models.roles[role];
+  let entry;
+  try {
+    const ledger = Ledger.openExisting(ctx.paths.ledgerFile);
+    try {
+      entry = spendReport(config, ledger, Date.now())[role];
+    } finally {
+      ledger?.close();
+    }
+  } catch {
+    entry = undefined;
+  }
+  return {
+    role,
+    provider: r?.provider ?? "",
+    model: r?.model_id ?? "",
+    spentUsd: entry?.spent_usd ?? 0,
+    capUsd: entry?.cap_usd ?? null,
+    period: entry?.period ?? "month",
+    exhausted: entry?.exhausted ?? false,
+    standIn: entry?.degrade_to,
+    hub: undefined,
+    requests: 0,
+    session: typeof options.resume === "string" ? options.resume : "",
+  };
+}
+
+/** The first frame: the chat screen's frame, empty, while the agent loads. */
+function Starting({ facts, lang, typed }: { facts: StatusFacts; lang: Lang; typed: string[] }) {
+  const stdout = useStdout().stdout as unknown as TerminalOut;
+  const [text, setText] = useState("");
+  useInput((char, key) => {
+    if (key.return) {
+      typed.push("\r");
+      setText("");
+      return;
+    }
+    if (key.backspace || key.delete) {
+      typed.push("\b");
+      setText((v) => v.slice(0, -1));
+      return;
+    }
+    if (key.ctrl || key.meta || char === "") return;
+    typed.push(char);
+    setText((v) => (v + char).split("\r").pop()!);
+  });
+  const width = Math.max(10, stdout.columns);
+  const height = Math.max(4, stdout.rows - 1);
+  return (
+    <Box flexDirection="column" width={width} height={height}>
+      <Box height={height - 3} />
+      <Text color="cyan">› {text}</Text>
+      <Text inverse>{statusBar(facts, lang, width, true).padEnd(width)}</Text>
+      <Text color="gray">{t(lang, "chat_hint").slice(0, width)}</Text>
+    </Box>
+  );
+}
+
+interface TerminalOut {
+  columns: number;
+  rows: number;
+  on(event: "resize", listener: () => void): void;
+  off(event: "resize", listener: () => void): void;
+}
+
+function TuiApp(
+  { controller, lang, envFile, typed }: {
+    controller: TuiController;
+    lang: Lang;
+    envFile: string;
+    typed: string;
+  },
+) {
+  const state = useSyncExternalStore(controller.subscribe, controller.getState);
+  const { exit } = useApp();
+  // Node's WriteStream, which Deno's types call a web stream.
+  const stdout = useStdout().stdout as unknown as TerminalOut;
+  const [size, setSize] = useState({ columns: stdout.columns, rows: stdout.rows });
+  useEffect(() => {
+    const resized = () => setSize({ columns: stdout.columns, rows: stdout.rows });
+    stdout.on("resize", resized);
+    return () => {
+      stdout.off("resize", resized);
+    };
+  }, [stdout]);
+  useEffect(() => {
+    if (state.exit !== undefined) exit();
+  }, [state.exit]);
+  if (state.settings) {
+    const chat = controller.chat;
+    return (
+      <Box height={size.rows}>
+        <SettingsScreen
+          lang={lang}
+          config={chat.config}
+          env={chat.env}
+          envFile={envFile}
+          back="chat"
+          onSaved={() => controller.keySaved()}
+          onBack={() => controller.closeOverlay()}
+        />
+      </Box>
+    );
+  }
+  return (
+    <ChatScreen
+      controller={controller}
+      lang={lang}
+      columns={size.columns}
+      rows={size.rows}
+      initialInput={typed}
+    />
+  );
+}

@@ -1,0 +1,198 @@
+import assert from "node:assert/strict";
+import { render } from "ink-testing-library";
+import { resolvePaths } from "@agent/hub/base";
+import { loadConfig } from "@agent/hub/config";
+import {
+  enabledTools,
+  Ledger,
+  loadComponents,
+  Logger,
+  openConversation,
+  pickConversation,
+  setupHome,
+} from "@agent/hub";
+import { ChatScreen, statusBar } from "./chat_screen.tsx";
+import { TuiController } from "./controller.ts";
+import { credentialLines, SettingsScreen, SetupScreen } from "./setup_screens.tsx";
+
+const tick = () => new Promise((r) => setTimeout(r, 30));
+
+async function fakeHome(replies: string[]) {
+  const home = await Deno.makeTempDir({ prefix: "tui_test_" });
+  const paths = resolvePaths({ home, env: {} });
+  await setupHome(paths, { provider: "fake", language: "en", env: {} });
+  const toml = await Deno.readTextFile(paths.configFile);
+  await Deno.writeTextFile(
+    paths.configFile,
+    toml.replace(
+      'model_id = "fake-brain"\n',
+      `model_id = "fake-brain"\nparams = { replies = ${JSON.stringify(replies)} }\n`,
+    ),
+  );
+  const config = await loadConfig(paths, { lang: "en" });
+  return { home, paths, config };
+}
+
+async function controllerFor(replies: string[]) {
+  const { paths, config } = await fakeHome(replies);
+  const options = {
+    config,
+    env: {},
+    paths,
+    lang: "en" as const,
+    profile: "home",
+    logger: new Logger({ stderr: "off" }),
+    channel: "tui" as const,
+    openLedger: () => Ledger.open(paths.ledgerFile),
+    tools: async () => enabledTools(await loadComponents(config, paths)),
+  };
+  // The approver is needed before the controller exists; it asks the controller later.
+  const late: { controller?: TuiController } = {};
+  const chat = await openConversation(options, await pickConversation(options), {
+    approver: { approve: (tool, args) => late.controller!.approve(tool, args) },
+    secret: () => Promise.resolve(null),
+  });
+  const controller = late.controller = new TuiController({
+    chat,
+    lang: "en",
+    hubPort: 1,
+    toolDescriptions: {},
+  });
+  return { controller, chat };
+}
+
+Deno.test("SetupScreen: language, provider with the keys found, confirm; Esc quits", async () => {
+  let done: unknown;
+  let quit = false;
+  const app = render(
+    <SetupScreen
+      lang="en"
+      home="/h"
+      providers={["vendor-a", "vendor-b", "fake"]}
+      env={{ VENDOR_B_API_KEY: "k" }}
+      preferred="vendor-b"
+      onDone={(c) => done = c}
+      onQuit={() => quit = true}
+    />,
+  );
+  assert.match(app.lastFrame()!, /▸ English \(en\)/);
+  app.stdin.write("\x1b[B");
+  await tick();
+  assert.match(app.lastFrame()!, /▸ Türkçe \(tr\)/);
+  app.stdin.write("\r");
+  await tick();
+  const providers = app.lastFrame()!;
+  assert.match(providers, /▸ vendor-b {2}\(anahtar bulundu\)/);
+  assert.match(providers, / {2}vendor-a {2}\(henüz anahtar yok\)/);
+  app.stdin.write("\r");
+  await tick();
+  assert.match(app.lastFrame()!, /agent\.toml vendor-b ile tr dilinde yazılsın mı\?/);
+  app.stdin.write("\r");
+  await tick();
+  assert.deepEqual(done, { language: "tr", provider: "vendor-b" });
+  app.stdin.write("\x1b");
+  await tick();
+  assert.equal(quit, true);
+  app.unmount();
+});
+
+Deno.test("SettingsScreen: what each role needs; a key typed hidden is written to .env 0600", async () => {
+  const { paths, config } = await fakeHome([]);
+  config.models.roles.brain = {
+    ...config.models.roles.brain!,
+    provider: "vendor-b",
+    model_id: "gpt-test",
+  };
+  assert.deepEqual(credentialLines(config, {}).map((l) => [l.name, l.state]), [
+    ["VENDOR_B_API_KEY", "needed"],
+    ["AGENT_LOCAL_RUNTIME_URL", "optional"],
+  ]);
+  const env: Record<string, string> = {};
+  const saved: string[] = [];
+  const app = render(
+    <SettingsScreen
+      lang="en"
+      config={config}
+      env={env}
+      envFile={paths.envFile}
+      back="quit"
+      onSaved={(name) => saved.push(name)}
+      onBack={() => {}}
+    />,
+  );
+  assert.match(app.lastFrame()!, /▸ VENDOR_B_API_KEY: needed · brain \(vendor-b gpt-test\)/);
+  app.stdin.write("\r");
+  await tick();
+  app.stdin.write("sk-1234");
+  await tick();
+  const frame = app.lastFrame()!;
+  assert.match(frame, /VENDOR_B_API_KEY \(hidden\): •••••••/);
+  assert.ok(!frame.includes("sk-1234"));
+  app.stdin.write("\r");
+  for (let i = 0; i < 50 && saved.length === 0; i++) await tick();
+  assert.deepEqual(saved, ["VENDOR_B_API_KEY"]);
+  assert.equal(env.VENDOR_B_API_KEY, "sk-1234");
+  assert.match(await Deno.readTextFile(paths.envFile), /^VENDOR_B_API_KEY=sk-1234$/m);
+  assert.equal((await Deno.stat(paths.envFile)).mode! & 0o777, 0o600);
+  assert.match(app.lastFrame()!, /VENDOR_B_API_KEY: set/);
+  app.unmount();
+});
+
+Deno.test("ChatScreen: a message streams its answer in place; /model opens a picker", async () => {
+  const { controller, chat } = await controllerFor(["Hello from the fake model."]);
+  try {
+    const app = render(<ChatScreen controller={controller} lang="en" columns={70} rows={14} />);
+    app.stdin.write("Hi");
+    await tick();
+    assert.match(app.lastFrame()!, /› Hi\n/);
+    app.stdin.write("\r");
+    for (
+      let i = 0;
+      i < 50 && (controller.getState().busy || !app.lastFrame()!.includes("Hello from"));
+      i++
+    ) {
+      await tick();
+    }
+    const frame = app.lastFrame()!;
+    assert.match(frame, /› Hi\n\nHello from the fake model\./);
+    assert.match(frame, /brain · \$0\.00\/\$15\.00 month · fake fake-brain/);
+    app.stdin.write("/model\r");
+    for (let i = 0; i < 50 && !app.lastFrame()!.includes("Choose the role"); i++) await tick();
+    assert.match(
+      app.lastFrame()!,
+      /Choose the role \(Enter\), Esc closes:\n▸ brain {2}fake fake-brain/,
+    );
+    app.stdin.write("\x1b");
+    await tick();
+    assert.ok(!app.lastFrame()!.includes("Choose the role"));
+    app.unmount();
+  } finally {
+    controller.stop();
+    chat.ledger.close();
+  }
+});
+
+Deno.test("statusBar() drops the least important segments on a narrow terminal, never wraps", () => {
+  const facts = {
+    role: "brain",
+    provider: "vendor-a",
+    model: "claude-sonnet-5",
+    spentUsd: 15.5,
+    capUsd: 15,
+    period: "month",
+    exhausted: true,
+    standIn: "fast",
+    hub: { running: true, net: "polling" },
+    requests: 2,
+    session: "chat-20261124-070000-abcd",
+  };
+  assert.equal(
+    statusBar(facts, "en", 200, false),
+    "brain · $15.50/$15.00 month SPENT → fast · vendor-a claude-sonnet-5 · hub: on · net: polling · 2 request(s) · chat-20261124-070000-abcd",
+  );
+  assert.equal(statusBar(facts, "en", 40, false), "brain · $15.50/$15.00 month SPENT → fast");
+  assert.equal(statusBar(facts, "en", 12, false), "brain");
+  for (const width of [8, 20, 60, 90]) {
+    assert.ok(statusBar(facts, "en", width, true).length <= width);
+  }
+});

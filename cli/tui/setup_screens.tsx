@@ -1,0 +1,220 @@
+/**
+ * The screens before (or beside) the chat: setup, when `agent.toml` is missing (the
+ * same code as `agent init`: language, provider with the keys it found, confirm), and
+ * settings, which lists what each role needs and takes a key with hidden input into
+ * `.env` (0600).
+ *
+ * @module
+ */
+import { Box, Text, useInput } from "ink";
+import { useState } from "./react.ts";
+import {
+  CREDENTIAL_VARIABLES,
+  hasCredentials,
+  type Lang,
+  missingCredential,
+  setEnvKey,
+} from "@agent/hub/base";
+import type { AgentConfig, ShippedProvider } from "@agent/hub/config";
+import { t } from "./_messages.ts";
+
+/** Props of {@linkcode SetupScreen}. */
+export interface SetupScreenProps {
+  lang: Lang;
+  home: string;
+  providers: readonly ShippedProvider[];
+  env: Readonly<Record<string, string | undefined>>;
+  /** The provider `agent init` would choose. */
+  preferred: ShippedProvider;
+  /** Writes the home (`setupHome`); then the TUI goes on. */
+  onDone(choice: { language: Lang; provider: ShippedProvider }): void;
+  /** Esc: the TUI exits 2. */
+  onQuit(): void;
+}
+
+/** Setup: language, then provider, then confirm. */
+export function SetupScreen(props: SetupScreenProps) {
+  const [step, setStep] = useState<"language" | "provider" | "confirm">("language");
+  const [language, setLanguage] = useState<Lang>(props.lang);
+  const [index, setIndex] = useState(Math.max(0, props.providers.indexOf(props.preferred)));
+  const lang = language;
+  const languages: Lang[] = ["en", "tr"];
+
+  useInput((_char, key) => {
+    if (key.escape) return props.onQuit();
+    if (step === "language") {
+      if (key.upArrow || key.downArrow) setLanguage((l) => (l === "en" ? "tr" : "en"));
+      if (key.return) setStep("provider");
+    } else if (step === "provider") {
+      const n = props.providers.length;
+      if (key.upArrow) setIndex((i) => (i - 1 + n) % n);
+      if (key.downArrow) setIndex((i) => (i + 1) % n);
+      if (key.return) setStep("confirm");
+    } else if (key.return) {
+      props.onDone({ language, provider: props.providers[index]! });
+    }
+  });
+
+  return (
+    <Box flexDirection="column" borderStyle="round" paddingX={1}>
+      <Text bold>{t(lang, "setup_title", { home: props.home })}</Text>
+      {step === "language" && (
+        <Box flexDirection="column">
+          <Text>{t(lang, "setup_language")}</Text>
+          {languages.map((l) => (
+            <Text key={l} color={l === language ? "green" : "white"}>
+              {l === language ? "▸ " : "  "}
+              {l === "en" ? "English (en)" : "Türkçe (tr)"}
+            </Text>
+          ))}
+        </Box>
+      )}
+      {step === "provider" && (
+        <Box flexDirection="column">
+          <Text>{t(lang, "setup_provider")}</Text>
+          {props.providers.map((p, i) => (
+            <Text key={p} color={i === index ? "green" : "white"}>
+              {i === index ? "▸ " : "  "}
+              {p}
+              {p === "fake"
+                ? ""
+                : `  (${t(lang, hasCredentials(p, props.env) ? "setup_found" : "setup_no_key")})`}
+            </Text>
+          ))}
+        </Box>
+      )}
+      {step === "confirm" && (
+        <Text>
+          {t(lang, "setup_confirm", { provider: props.providers[index]!, lang: language })}
+        </Text>
+      )}
+      <Text color="gray">{t(lang, "setup_keys")}</Text>
+    </Box>
+  );
+}
+
+/** One credential line of the settings screen. */
+export interface CredentialLine {
+  name: string;
+  /** The roles whose provider reads it, as `role (provider model)`. */
+  roles: string[];
+  /** `needed`: a role cannot answer without it; `set`; or `optional` (not set). */
+  state: "needed" | "set" | "optional";
+}
+
+/**
+ * The variables each role's provider reads (its own, or its fallback's): the ones a
+ * role still needs first, then those set, then the optional ones.
+ */
+export function credentialLines(
+  config: AgentConfig,
+  env: Readonly<Record<string, string | undefined>>,
+): CredentialLine[] {
+  const lines = new Map<string, CredentialLine>();
+  const needed = new Set<string>();
+  for (const [role, r] of Object.entries(config.models.roles)) {
+    const missing = missingCredential(r, env);
+    // A fallback with its key answers for the role: nothing is needed then.
+    const fallbackOk = r.fallback !== undefined && missingCredential(r.fallback, env) === undefined;
+    if (missing !== undefined && !fallbackOk) needed.add(missing);
+    for (const target of [r, ...(r.fallback ? [r.fallback] : [])]) {
+      const names = target.params.api_key_env
+        ? [target.params.api_key_env]
+        : CREDENTIAL_VARIABLES[target.provider];
+      for (const name of names) {
+        const line = lines.get(name) ?? { name, roles: [], state: "optional" };
+        const label = `${role} (${target.provider} ${target.model_id})`;
+        if (!line.roles.includes(label)) line.roles.push(label);
+        lines.set(name, line);
+      }
+    }
+  }
+  const order = { needed: 0, set: 1, optional: 2 } as const;
+  return [...lines.values()].map((line) => ({
+    ...line,
+    state: needed.has(line.name)
+      ? "needed" as const
+      : (env[line.name] ?? "").trim() !== ""
+      ? "set" as const
+      : "optional" as const,
+  })).sort((a, b) => order[a.state] - order[b.state]);
+}
+
+/** Props of {@linkcode SettingsScreen}. */
+export interface SettingsScreenProps {
+  lang: Lang;
+  config: AgentConfig;
+  /** The merged environment; a saved key is added to it. */
+  env: Record<string, string>;
+  envFile: string;
+  /** What Esc does: `quit` before the chat opened (exit 2), `chat` from `/settings`. */
+  back: "quit" | "chat";
+  /** A key was saved (the TUI checks whether the chat can start now). */
+  onSaved(name: string): void;
+  onBack(): void;
+}
+
+/** Settings: what each role needs; Enter takes a key with hidden input. */
+export function SettingsScreen(props: SettingsScreenProps) {
+  const { lang } = props;
+  const [index, setIndex] = useState(0);
+  const [typing, setTyping] = useState<string | undefined>(undefined);
+  const [value, setValue] = useState("");
+  const [note, setNote] = useState<string | undefined>(undefined);
+  const lines = credentialLines(props.config, props.env);
+
+  useInput((char, key) => {
+    if (typing !== undefined) {
+      if (key.escape) {
+        setTyping(undefined);
+        setValue("");
+      } else if (key.return) {
+        const name = typing;
+        const secret = value.trim();
+        setTyping(undefined);
+        setValue("");
+        if (secret === "") return setNote(t(lang, "settings_empty"));
+        void setEnvKey(props.envFile, name, secret).then(() => {
+          props.env[name] = secret;
+          setNote(t(lang, "settings_saved", { name, file: props.envFile }));
+          props.onSaved(name);
+        });
+      } else if (key.backspace || key.delete) {
+        setValue((v) => v.slice(0, -1));
+      } else if (char && !key.ctrl && !key.meta) {
+        setValue((v) => v + char);
+      }
+      return;
+    }
+    if (key.escape) return props.onBack();
+    if (key.ctrl && (char === "c" || char === "d")) return props.onBack();
+    if (lines.length === 0) return;
+    if (key.upArrow) setIndex((i) => (i - 1 + lines.length) % lines.length);
+    if (key.downArrow) setIndex((i) => (i + 1) % lines.length);
+    if (key.return) setTyping(lines[index]!.name);
+  });
+
+  return (
+    <Box flexDirection="column" borderStyle="round" paddingX={1}>
+      <Text bold>{t(lang, "settings_title", { file: props.envFile })}</Text>
+      {lines.length === 0 && <Text>{t(lang, "settings_nothing")}</Text>}
+      {lines.map((line, i) => (
+        <Text key={line.name} color={i === index ? "green" : "white"}>
+          {i === index ? "▸ " : "  "}
+          {line.name}: {t(lang, `settings_${line.state}`)} · {line.roles.join(", ")}
+        </Text>
+      ))}
+      {typing !== undefined && (
+        <Text color="yellow">
+          {t(lang, "settings_prompt", { name: typing, dots: "•".repeat(value.length) })}
+        </Text>
+      )}
+      {note !== undefined && <Text color="cyan">{note}</Text>}
+      <Text color="gray">
+        {t(lang, "settings_keys", {
+          back: t(lang, props.back === "quit" ? "settings_back_quit" : "settings_back_chat"),
+        })}
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,146 @@
+/**
+ * `agent tui` in a real terminal: a tmux pane on a private tmux server, driven with
+ * `send-keys` and read with `capture-pane`. Each capture a test looks at can be kept
+ * under `tests/tui/artifacts/` (git ignores it).
+ *
+ * @module
+ */
+import { AGENT_FLAGS } from "../_agent_flags.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const ARTIFACTS = `${ROOT}tests/tui/artifacts`;
+/** The private tmux server's socket name (`tmux -L`). */
+export const SOCKET = `agent-tui-tests-${Deno.pid}`;
+
+/** Whether tmux can run here. */
+export const HAS_TMUX: boolean = (() => {
+  try {
+    return new Deno.Command("tmux", { args: ["-V"], stdout: "null", stderr: "null" })
+      .outputSync().success;
+  } catch {
+    return false;
+  }
+})();
+
+async function tmux(...args: string[]): Promise<string> {
+  const out = await new Deno.Command("tmux", {
+    args: ["-L", SOCKET, ...args],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    throw new Error(`tmux ${args[0]} failed: ${new TextDecoder().decode(out.stderr).trim()}`);
+  }
+  return new TextDecoder().decode(out.stdout);
+}
+
+/** Options for {@linkcode Pane.start}. */
+export interface PaneOptions {
+  /** Extra environment for the agent. */
+  env?: Record<string, string>;
+  columns?: number;
+  rows?: number;
+}
+
+/** One pane running `agent <args>`; the shell prints `EXIT=<code>` when it ends. */
+export class Pane {
+  readonly name: string;
+  #started = performance.now();
+
+  private constructor(name: string) {
+    this.name = name;
+  }
+
+  /** Starts `agent <args>` in a new pane (a session of its own). */
+  static async start(args: string[], options: PaneOptions = {}): Promise<Pane> {
+    const name = `p${crypto.randomUUID().slice(0, 8)}`;
+    const env = Object.entries({ NO_COLOR: "1", ...options.env })
+      .map(([k, v]) => `${k}=${shellQuote(v)}`).join(" ");
+    const command = [
+      `cd ${shellQuote(ROOT)} &&`,
+      // Ink draws only the last frame under CI=true.
+      `env -u CI ${env}`,
+      shellQuote(Deno.execPath()),
+      "run",
+      "--quiet",
+      ...AGENT_FLAGS,
+      "cli/main.ts",
+      ...args.map(shellQuote),
+      "; echo EXIT=$?; sleep 600",
+    ].join(" ");
+    const pane = new Pane(name);
+    await tmux(
+      "new-session",
+      "-d",
+      "-s",
+      name,
+      "-x",
+      String(options.columns ?? 100),
+      "-y",
+      String(options.rows ?? 30),
+      command,
+    );
+    return pane;
+  }
+
+  /** Milliseconds since the pane started. */
+  get elapsed(): number {
+    return performance.now() - this.#started;
+  }
+
+  /** Sends keys by tmux name (`Enter`, `Escape`, `C-c`, `Up`...). */
+  async keys(...keys: string[]): Promise<void> {
+    await tmux("send-keys", "-t", this.name, ...keys);
+  }
+
+  /** Types `text` literally. */
+  async type(text: string): Promise<void> {
+    await tmux("send-keys", "-t", this.name, "-l", text);
+  }
+
+  /** The visible screen. */
+  async capture(): Promise<string> {
+    return await tmux("capture-pane", "-p", "-t", this.name);
+  }
+
+  /** Waits until the screen holds `text` (or matches it); returns the screen. */
+  async until(text: string | RegExp, timeoutMs = 15_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const screen = await this.capture();
+      if (typeof text === "string" ? screen.includes(text) : text.test(screen)) return screen;
+      if (Date.now() > deadline) {
+        throw new Error(`The screen never showed ${String(text)}; it shows:\n${screen}`);
+      }
+      await new Promise((r) => setTimeout(r, 30));
+    }
+  }
+
+  /** Waits for `EXIT=<code>` and returns the code. */
+  async exitCode(timeoutMs = 15_000): Promise<number> {
+    const screen = await this.until(/EXIT=\d+/, timeoutMs);
+    return Number(screen.match(/EXIT=(\d+)/)![1]);
+  }
+
+  /** Resizes the pane's window. */
+  async resize(columns: number, rows: number): Promise<void> {
+    await tmux("resize-window", "-t", this.name, "-x", String(columns), "-y", String(rows));
+  }
+
+  /** Keeps the current screen as `tests/tui/artifacts/<name>.txt`; returns it. */
+  async keep(name: string): Promise<string> {
+    const screen = await this.capture();
+    await Deno.mkdir(ARTIFACTS, { recursive: true });
+    await Deno.writeTextFile(`${ARTIFACTS}/${name}.txt`, screen);
+    return screen;
+  }
+
+  /** Ends the pane's session. */
+  async kill(): Promise<void> {
+    await tmux("kill-session", "-t", this.name).catch(() => {});
+  }
+}
+
+function shellQuote(value: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
+}

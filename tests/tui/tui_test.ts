@@ -1,0 +1,284 @@
+/**
+ * `agent tui` end to end in tmux: the setup and settings screens, streamed answers
+ * from the fake model and a vendor wire-format server, `/status`, approvals, the
+ * status bar with a spent budget, a resize, and the exit codes.
+ */
+import assert from "node:assert/strict";
+import { Ledger } from "@agent/hub/money";
+import { agent, cleanup, tempDir } from "../cli/_run.ts";
+import { startVendorServer } from "../models/_vendor_server.ts";
+import { HAS_TMUX, Pane } from "./_tmux.ts";
+
+const T = { ignore: !HAS_TMUX, sanitizeOps: false, sanitizeResources: false };
+
+async function fakeHome(replies?: string[]): Promise<string> {
+  const home = await tempDir();
+  const r = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
+  assert.equal(r.code, 0, r.stderr);
+  if (replies) {
+    const path = `${home}/agent.toml`;
+    const toml = (await Deno.readTextFile(path)).replace(
+      '[models.roles.brain]\nprovider = "fake"\nmodel_id = "fake-brain"\n',
+      `[models.roles.brain]\nprovider = "fake"\nmodel_id = "fake-brain"\nparams = { replies = ${
+        JSON.stringify(replies)
+      } }\n`,
+    );
+    await Deno.writeTextFile(path, toml);
+  }
+  return home;
+}
+
+Deno.test("agent tui without a terminal: one sentence pointing to agent chat, exit 2", async () => {
+  try {
+    const r = await agent(["--home", await fakeHome(), "tui"], { stdin: "hi\n" });
+    assert.equal(r.code, 2);
+    assert.equal(
+      r.stderr,
+      "`agent tui` needs a terminal; use `agent chat` for pipes and scripts.\n",
+    );
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test({
+  name: "agent tui: the setup screen when agent.toml is missing; Esc exits 2 and writes nothing",
+  ...T,
+  async fn() {
+    const home = await tempDir();
+    const pane = await Pane.start(["--home", home, "tui"]);
+    try {
+      await pane.until("Language of the agent and its files:");
+      await pane.keep("setup");
+      await pane.keys("Escape");
+      assert.equal(await pane.exitCode(), 2);
+      await assert.rejects(Deno.stat(`${home}/agent.toml`));
+    } finally {
+      await pane.kill();
+      await cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "agent tui: setup writes agent.toml (the same files as init) and the chat opens",
+  ...T,
+  async fn() {
+    const home = await tempDir();
+    const pane = await Pane.start(["--home", home, "tui"]);
+    try {
+      await pane.until("Language of the agent and its files:");
+      await pane.keys("Enter");
+      await pane.until("Provider for the brain and fast roles:");
+      // No key on this machine: the fake provider is preselected, as init would choose.
+      await pane.until("▸ fake");
+      await pane.keys("Enter");
+      await pane.until("Write agent.toml with fake in en?");
+      await pane.keys("Enter");
+      await pane.until(/brain · \$0\.00\/\$15\.00 month · fake fake-brain/);
+      for (const file of ["agent.toml", "persona/persona.md", "persona/user.md", ".env.example"]) {
+        await Deno.stat(`${home}/${file}`);
+      }
+      await pane.keys("C-d");
+      assert.equal(await pane.exitCode(), 0);
+    } finally {
+      await pane.kill();
+      await cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "agent tui: the settings screen takes a missing key hidden, writes .env 0600, then a vendor answer streams",
+  ...T,
+  async fn() {
+    const vendor = startVendorServer({ reply: "Answer from the vendor wire format." });
+    const home = await fakeHome();
+    const path = `${home}/agent.toml`;
+    await Deno.writeTextFile(
+      path,
+      (await Deno.readTextFile(path)).replace(
+        '[models.roles.brain]\nprovider = "fake"\nmodel_id = "fake-brain"\n',
+        `[models.roles.brain]\nprovider = "vendor-a"\nmodel_id = "claude-sonnet-5"\nparams = { base_url = "${vendor.url}/v1" }\n`,
+      ),
+    );
+    const pane = await Pane.start(["--home", home, "tui"]);
+    try {
+      await pane.until("VENDOR_A_API_KEY: needed");
+      await pane.keep("settings");
+      await pane.keys("Enter");
+      await pane.type("sk-secret-value-42");
+      const typing = await pane.until("VENDOR_A_API_KEY (hidden): ••••••••••••••••••");
+      assert.ok(!typing.includes("sk-secret"), typing);
+      await pane.keys("Enter");
+      await pane.until(/brain · \$0\.00\/\$15\.00 month · vendor-a claude-sonnet-5/);
+      const env = await Deno.readTextFile(`${home}/.env`);
+      assert.match(env, /^VENDOR_A_API_KEY=sk-secret-value-42$/m);
+      assert.equal((await Deno.stat(`${home}/.env`)).mode! & 0o777, 0o600);
+      await pane.type("Hello");
+      await pane.keys("Enter");
+      await pane.until("Answer from the vendor wire format.");
+      await pane.keep("vendor-answer");
+      assert.equal(vendor.requests.filter((r) => r.path === "/v1/messages").length, 1);
+      await pane.keys("C-d");
+      assert.equal(await pane.exitCode(), 0);
+    } finally {
+      await pane.kill();
+      await vendor.close();
+      await cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "agent tui: Esc on the settings screen before the chat exits 2",
+  ...T,
+  async fn() {
+    const home = await fakeHome();
+    const path = `${home}/agent.toml`;
+    await Deno.writeTextFile(
+      path,
+      (await Deno.readTextFile(path)).replace(
+        'provider = "fake"\nmodel_id = "fake-brain"',
+        'provider = "vendor-a"\nmodel_id = "claude-sonnet-5"',
+      ),
+    );
+    const pane = await Pane.start(["--home", home, "tui"]);
+    try {
+      await pane.until("VENDOR_A_API_KEY: needed");
+      await pane.keys("Escape");
+      assert.equal(await pane.exitCode(), 2);
+    } finally {
+      await pane.kill();
+      await cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "agent tui: a streamed answer, /status with the Budget line, history, a resize, Ctrl-D exits 0",
+  ...T,
+  async fn() {
+    const home = await fakeHome(["First answer from the fake model.", "Second answer."]);
+    const pane = await Pane.start(["--home", home, "tui"]);
+    try {
+      await pane.until("brain · $0.00/$15.00 month");
+      await pane.type("Hello there");
+      await pane.keys("Enter");
+      await pane.until("First answer from the fake model.");
+      await pane.type("/status");
+      await pane.keys("Enter");
+      const status = await pane.until(/Budget: brain \$0\.00 of \$15\.00 this month \(resets/);
+      assert.match(status, /Session chat-\d{8}-\d{6}-[0-9a-f]{4} · 2 messages · role brain/);
+      await pane.keep("status");
+      // Up recalls the last line sent.
+      await pane.keys("Up");
+      await pane.until("› /status\n");
+      await pane.keys("C-u");
+      await pane.resize(48, 16);
+      const narrow = await pane.until(/brain · \$0\.00\/\$15\.00 month · fake fake-brain\s*\n/);
+      for (const line of narrow.split("\n")) assert.ok(line.length <= 48, line);
+      await pane.keep("resized");
+      await pane.keys("C-d");
+      assert.equal(await pane.exitCode(), 0);
+      const log = await Deno.readTextFile(`${home}/data/logs/agent.log`).catch(() => "");
+      assert.doesNotMatch(narrow, /^warning: /m);
+      void log;
+    } finally {
+      await pane.kill();
+      await cleanup();
+    }
+  },
+});
+
+const TOOL = '/tool net_send {"to":"friend.example","text":"hi"}';
+
+for (const [key, after] of [["y", "Sent, or tried."], ["n", "Declined."]] as const) {
+  Deno.test({
+    name: `agent tui: a tier-2 approval answered ${key}`,
+    ...T,
+    async fn() {
+      const home = await fakeHome([TOOL, after]);
+      const pane = await Pane.start(["--home", home, "tui"]);
+      try {
+        await pane.until("brain · $0.00/$15.00 month");
+        await pane.type("send it");
+        await pane.keys("Enter");
+        await pane.until("Allow net_send?");
+        await pane.keep(`approval-${key}`);
+        await pane.type(key);
+        const screen = await pane.until(after);
+        assert.ok(!screen.includes("Allow net_send?"), screen);
+        await pane.keys("C-d");
+        assert.equal(await pane.exitCode(), 0);
+      } finally {
+        await pane.kill();
+        await cleanup();
+      }
+    },
+  });
+}
+
+Deno.test({
+  name: "agent tui: Ctrl-C at an approval abandons the TUI with exit 130",
+  ...T,
+  async fn() {
+    const home = await fakeHome([TOOL, "never"]);
+    const pane = await Pane.start(["--home", home, "tui"]);
+    try {
+      await pane.until("brain · $0.00/$15.00 month");
+      await pane.type("send it");
+      await pane.keys("Enter");
+      await pane.until("Allow net_send?");
+      await pane.keys("C-c");
+      assert.equal(await pane.exitCode(), 130);
+    } finally {
+      await pane.kill();
+      await cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "agent tui: the status bar shows a spent budget and its stand-in; the warning goes only to the log",
+  ...T,
+  async fn() {
+    const home = await fakeHome();
+    {
+      using ledger = Ledger.open(`${home}/data/spend.sqlite3`);
+      ledger.record({
+        ts: Date.now() - 1000,
+        role: "brain",
+        provider: "fake",
+        model_id: "fake-brain",
+        input_tokens: 1,
+        output_tokens: 1,
+        cache_read_tokens: 0,
+        cache_write_tokens: 0,
+        usd: 15.5,
+        channel: "chat",
+        session_id: null,
+        peer: null,
+      });
+    }
+    const pane = await Pane.start(["--home", home, "tui"]);
+    try {
+      await pane.until("brain · $15.50/$15.00 month SPENT → fast");
+      await pane.type("hi");
+      await pane.keys("Enter");
+      const screen = await pane.until("fast answered.)");
+      await pane.keep("spent");
+      assert.doesNotMatch(screen, /^warning: /m);
+      await pane.keys("C-d");
+      assert.equal(await pane.exitCode(), 0);
+      const log = await Deno.readTextFile(`${home}/data/logs/agent.log`);
+      assert.match(log, /WARNING role brain: budget spent/);
+    } finally {
+      await pane.kill();
+      await cleanup();
+    }
+  },
+});
