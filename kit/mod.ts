@@ -6,3 +6,4 @@
  */
 export * from "./bundle.ts";
 export * from "./spine_dev.ts";
+export * from "./universe_dev.ts";

@@ -140,8 +140,9 @@ const t = catalogue({
 /** Parses `[--port N]`; returns the port or an error sentence key. */
 export function parseDevArgs(
   args: string[],
+  defaultPort: number = SPINE_DEV_PORT,
 ): { port: number } | { error: "badPort" | "badArg"; arg?: string } {
-  let port = SPINE_DEV_PORT;
+  let port = defaultPort;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     let value: string | undefined;

@@ -1,0 +1,142 @@
+/**
+ * `deno task universe:dev [--port N]`: serves the universe on workerd (through
+ * Miniflare) at `127.0.0.1:N` (default 8788), with the bindings of
+ * `universe/wrangler.jsonc`, its state kept under `UNIVERSE_STATE_DIR` (default
+ * `.universe-dev/`) across restarts, and the cron every hour. Reads `UNIVERSE` and
+ * `ALLOW_INSECURE_PEERS` from the environment.
+ *
+ * @module
+ */
+import { Miniflare } from "miniflare";
+import { bundleWorker } from "./bundle.ts";
+import { parseDevArgs, SPINE_COMPATIBILITY_DATE } from "./spine_dev.ts";
+import { catalogue, currentLang, errorMessage } from "@agent/net/common";
+
+/** The repository's `universe/worker.ts`. */
+export const UNIVERSE_ENTRY: string = new URL("../universe/worker.ts", import.meta.url).pathname;
+
+/** The default development port. */
+export const UNIVERSE_DEV_PORT = 8788;
+
+let cached: Promise<string> | undefined;
+
+/** Bundles the universe once per process into a temporary file; returns its path. */
+export function bundledUniversePath(): Promise<string> {
+  cached ??= (async () => {
+    const dir = await Deno.makeTempDir({ prefix: "agent-universe-" });
+    const path = `${dir}/worker.js`;
+    await bundleWorker(UNIVERSE_ENTRY, path, { label: "the universe" });
+    return path;
+  })();
+  return cached;
+}
+
+/** Options for {@linkcode runUniverse}. */
+export interface UniverseRuntimeOptions {
+  /** Port on 127.0.0.1; 0 picks one. */
+  port: number;
+  /** `UNIVERSE` and `ALLOW_INSECURE_PEERS`. */
+  vars: Record<string, string>;
+  /** Keep the directory's state here across restarts. */
+  persistDir?: string | undefined;
+  /** Receives every line the Worker logs. */
+  onLog?: (line: string) => void;
+}
+
+/** Starts Miniflare with the universe and returns it with its base URL. */
+export async function runUniverse(
+  options: UniverseRuntimeOptions,
+): Promise<{ mf: Miniflare; url: string }> {
+  Deno.env.set("CLOUDFLARE_CF_FETCH_ENABLED", "false");
+  const script = await Deno.readTextFile(await bundledUniversePath());
+  const mf = new Miniflare(
+    {
+      modules: true,
+      script,
+      compatibilityDate: SPINE_COMPATIBILITY_DATE,
+      durableObjects: { DIRECTORY: { className: "Directory", useSQLite: true } },
+      bindings: options.vars,
+      cf: false,
+      host: "127.0.0.1",
+      port: options.port,
+      ...(options.onLog
+        ? {
+          handleStructuredLogs: ({ message }: { message: string }): void => options.onLog!(message),
+        }
+        : {}),
+      ...(options.persistDir ? { durableObjectsPersist: `${options.persistDir}/do` } : {}),
+    } as ConstructorParameters<typeof Miniflare>[0],
+  );
+  const ready = await mf.ready;
+  return { mf, url: ready.href.replace(/\/$/, "") };
+}
+
+interface ScheduledWorker {
+  scheduled(options: { scheduledTime: Date; cron: string }): Promise<{ outcome: string }>;
+}
+
+/** Runs the universe's cron once, as if scheduled at `scheduledTime` (epoch ms). */
+export async function runUniverseCron(mf: Miniflare, scheduledTime: number): Promise<void> {
+  const worker = (await mf.getWorker()) as unknown as ScheduledWorker;
+  const result = await worker.scheduled({
+    scheduledTime: new Date(scheduledTime),
+    cron: "0 * * * *",
+  });
+  if (result.outcome !== "ok") throw new Error(`Cannot run the universe cron: ${result.outcome}`);
+}
+
+const t = catalogue({
+  listening: "Universe listening on {url} (host {host}, state in {dir}). Ctrl-C stops it.",
+  badPort: "--port needs a number from 1 to 65535.",
+  badArg: "Unknown argument '{arg}'. Usage: deno task universe:dev [--port N]",
+  stopped: "Universe stopped.",
+  cronFailed: "Universe cron failed: {detail}",
+}, {
+  listening:
+    "Evren {url} adresinde dinliyor (ad {host}, durum {dir} içinde). Durdurmak için Ctrl-C.",
+  badPort: "--port 1 ile 65535 arasında bir sayı ister.",
+  badArg: "Bilinmeyen argüman '{arg}'. Kullanım: deno task universe:dev [--port N]",
+  stopped: "Evren durdu.",
+  cronFailed: "Evren cron'u başarısız: {detail}",
+});
+
+async function main(): Promise<number> {
+  const env = Deno.env.toObject();
+  const lang = currentLang(env);
+  const parsed = parseDevArgs(Deno.args, UNIVERSE_DEV_PORT);
+  if ("error" in parsed) {
+    console.error(t(lang, parsed.error, { arg: parsed.arg ?? "" }));
+    return 2;
+  }
+  const dir = env.UNIVERSE_STATE_DIR || ".universe-dev";
+  await Deno.mkdir(dir, { recursive: true });
+  const vars = {
+    UNIVERSE: env.UNIVERSE ?? "",
+    ALLOW_INSECURE_PEERS: env.ALLOW_INSECURE_PEERS ?? "",
+  };
+  const { mf, url } = await runUniverse({
+    port: parsed.port,
+    vars,
+    persistDir: dir,
+    onLog: (line) => console.error(line),
+  });
+  console.log(
+    t(lang, "listening", { url, host: vars.UNIVERSE || `127.0.0.1:${parsed.port}`, dir }),
+  );
+  const cron = setInterval(() => {
+    runUniverseCron(mf, Date.now()).catch((error) =>
+      console.error(t(lang, "cronFailed", { detail: errorMessage(error) }))
+    );
+  }, 3_600_000);
+  const { promise, resolve } = Promise.withResolvers<void>();
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    Deno.addSignalListener(signal, () => resolve());
+  }
+  await promise;
+  clearInterval(cron);
+  await mf.dispose();
+  console.log(t(lang, "stopped"));
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(await main());

@@ -1,0 +1,173 @@
+/**
+ * A universe on workerd (Miniflare) for tests, and agents that can sign requests to it:
+ * each agent is an identity with a card server on loopback.
+ *
+ * @module
+ */
+import type { Miniflare } from "miniflare";
+import { runUniverse, runUniverseCron } from "@agent/kit";
+import { b64uEncode, signUniverseRequest, type UniversePayload } from "@agent/net";
+import { freePort } from "../spine/_harness.ts";
+import { type Peer, startPeer } from "../spine/_fixtures.ts";
+
+/** A running universe. */
+export interface RunningUniverse {
+  url: string;
+  /** The universe's host (what requests name as `universe`). */
+  host: string;
+  mf: Miniflare;
+  /** Runs the hourly cron as if scheduled at `ms`. */
+  cron(ms: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Options for {@linkcode startUniverse}. */
+export interface StartUniverseOptions {
+  /** `UNIVERSE`. @default "" (the request host) */
+  universe?: string;
+  persistDir?: string;
+  port?: number;
+}
+
+/** Starts a universe with `ALLOW_INSECURE_PEERS=1`. */
+export async function startUniverse(options: StartUniverseOptions = {}): Promise<RunningUniverse> {
+  const port = options.port ?? freePort();
+  const { mf, url } = await runUniverse({
+    port,
+    vars: { UNIVERSE: options.universe ?? "", ALLOW_INSECURE_PEERS: "1" },
+    ...(options.persistDir ? { persistDir: options.persistDir } : {}),
+  });
+  return {
+    url,
+    host: options.universe || `127.0.0.1:${port}`,
+    mf,
+    cron: (ms) => runUniverseCron(mf, ms),
+    stop: () => mf.dispose(),
+  };
+}
+
+/** An agent: a peer with a card server, posting signed requests. */
+export interface UniverseAgent extends Peer {
+  /** Posts a signed request built from `fields` to `/api/<path>`. */
+  post(
+    universe: RunningUniverse,
+    fields: Partial<UniversePayload> & Record<string, unknown>,
+    path?: string,
+  ): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** The next `ts` (strictly increasing, near now). */
+  nextTs(): number;
+}
+
+let clock = Math.floor(Date.now() / 1000) - 200;
+
+/** Starts an agent whose card carries `name`. */
+export async function startAgent(name = "Agent"): Promise<UniverseAgent> {
+  const peer = await startPeer(name) as UniverseAgent;
+  peer.nextTs = () => {
+    clock = Math.max(clock + 1, Math.floor(Date.now() / 1000) - 200);
+    return clock;
+  };
+  peer.post = async (universe, fields, path) => {
+    const payload = {
+      v: 1,
+      kind: "join",
+      universe: universe.host,
+      address: peer.address,
+      ts: peer.nextTs(),
+      ...(fields.kind === "join" || fields.kind === undefined ? { owner: "", about: "" } : {}),
+      ...(fields.kind === "report" ? { links: [] } : {}),
+      ...fields,
+    } as UniversePayload;
+    // Malformed payloads are signed as they are: the universe must refuse them itself.
+    let wire;
+    try {
+      wire = await signUniverseRequest(payload, peer.identity);
+    } catch {
+      wire = await signUniverseBytes(new TextEncoder().encode(JSON.stringify(payload)), peer);
+    }
+    const res = await fetch(`${universe.url}/api/${path ?? payload.kind}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(wire),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+  return peer;
+}
+
+/** Signs arbitrary payload bytes under the universe prefix. */
+export async function signUniverseBytes(
+  bytes: Uint8Array,
+  agent: Pick<Peer, "identity">,
+): Promise<{ payload: string; sig: string }> {
+  const prefix = new TextEncoder().encode("agent-universe/1\n");
+  const message = new Uint8Array([...prefix, ...bytes]);
+  const sig = new Uint8Array(
+    await crypto.subtle.sign("Ed25519", agent.identity.signPrivateKey, message),
+  );
+  return { payload: b64uEncode(bytes), sig: b64uEncode(sig) };
+}
+
+/** Fetches `/api/universe`. */
+// deno-lint-ignore no-explicit-any
+export async function snapshot(universe: RunningUniverse): Promise<any> {
+  return await (await fetch(`${universe.url}/api/universe`)).json();
+}
+
+/** One agent put straight into the directory (for seeding pages and benchmarks). */
+export interface SeedAgent {
+  address: string;
+  name: string;
+  owner?: string;
+  about?: string;
+  links?: { peer: string; messages: number }[];
+  subs?: { name: string; about: string }[];
+}
+
+/**
+ * Seeds the directory through the Durable Object itself, past the web layer's checks
+ * (which need a card server per agent): a join for each agent, then a report for each
+ * that has links or sub-agents. `ts` values sit in the last minute.
+ */
+export async function seed(universe: RunningUniverse, agents: SeedAgent[]): Promise<void> {
+  // Miniflare's typings do not resolve under Deno; this is the part seeding uses.
+  const ns = await universe.mf.getDurableObjectNamespace("DIRECTORY") as unknown as {
+    idFromName(name: string): unknown;
+    get(id: unknown): { fetch(url: string, init: RequestInit): Promise<Response> };
+  };
+  const stub = ns.get(ns.idFromName("directory"));
+  const now = Math.floor(Date.now() / 1000);
+  const apply = async (body: Record<string, unknown>) => {
+    const res = await stub.fetch("https://directory.internal/apply", {
+      method: "POST",
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`seed failed: ${res.status} ${text}`);
+  };
+  for (const a of agents) {
+    await apply({
+      kind: "join",
+      address: a.address,
+      ts: now - 60,
+      name: a.name,
+      sign_key: "AAAA",
+      owner: a.owner ?? "",
+      about: a.about ?? "",
+      now,
+    });
+  }
+  for (const a of agents) {
+    if (!a.links?.length && !a.subs?.length) continue;
+    await apply({
+      kind: "report",
+      address: a.address,
+      ts: now - 30,
+      name: a.name,
+      sign_key: "AAAA",
+      links: a.links ?? [],
+      subs: a.subs ?? [],
+      now,
+    });
+  }
+}

@@ -1,0 +1,74 @@
+import type {
+  DurableObjectId,
+  DurableObjectNamespace,
+  DurableObjectStub,
+} from "@cloudflare/workers-types/index.ts";
+import { HttpError } from "@agent/net";
+import type { AcceptedRequest, ApplyResult } from "./directory.ts";
+
+/** The one Directory instance's name. */
+export const DIRECTORY_NAME = "directory";
+
+const BASE = "https://directory.internal";
+
+// The stub speaks workerd's Request types; Deno's are the same objects at run time.
+type StubInit = Parameters<DurableObjectStub["fetch"]>[1];
+
+const ids = new WeakMap<DurableObjectNamespace, DurableObjectId>();
+
+/** Typed calls from the Worker to the Directory named `directory`. */
+export class DirectoryClient {
+  #stub: DurableObjectStub;
+
+  constructor(namespace: DurableObjectNamespace) {
+    let id = ids.get(namespace);
+    if (!id) {
+      id = namespace.idFromName(DIRECTORY_NAME);
+      ids.set(namespace, id);
+    }
+    this.#stub = namespace.get(id);
+  }
+
+  async #call(path: string, init?: RequestInit): Promise<Response> {
+    const response = await this.#stub.fetch(
+      `${BASE}${path}`,
+      init as StubInit,
+    ) as unknown as Response;
+    if (response.status >= 500) {
+      await response.body?.cancel();
+      throw new HttpError(500, "internal");
+    }
+    return response;
+  }
+
+  /** Runs the directory's checks and the effect of an accepted request. */
+  async apply(request: AcceptedRequest): Promise<ApplyResult> {
+    const response = await this.#call("/apply", {
+      method: "POST",
+      body: JSON.stringify(request),
+    });
+    return { status: response.status, body: await response.json() };
+  }
+
+  /** The public snapshot as JSON text. */
+  async snapshot(host: string, now: number): Promise<string> {
+    const query = new URLSearchParams({ host, now: String(now) });
+    return await (await this.#call(`/snapshot?${query}`)).text();
+  }
+
+  /** One agent's fields and visible links, or `undefined`. */
+  async tau(host: string, address: string, now: number): Promise<unknown> {
+    const query = new URLSearchParams({ host, address, now: String(now) });
+    const response = await this.#call(`/tau?${query}`);
+    if (response.status === 404) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    return await response.json();
+  }
+
+  /** The hourly cron at `now` (Unix seconds). */
+  async cron(now: number): Promise<{ expired: number; pruned: number }> {
+    return await (await this.#call(`/cron?now=${now}`, { method: "POST" })).json();
+  }
+}

@@ -1,0 +1,20 @@
+import type { DurableObjectNamespace } from "@cloudflare/workers-types/index.ts";
+
+/** The universe's software version. */
+export const UNIVERSE_VERSION = "0.1.0";
+
+/** The bindings and variables the universe Worker receives. */
+export interface Env {
+  /** The directory: one SQLite-backed Durable Object instance named `directory`. */
+  DIRECTORY: DurableObjectNamespace;
+  /** The universe's own host; empty means the request host. */
+  UNIVERSE?: string;
+  /** `1` lets `localhost` and `127.0.0.1` agents serve their cards over http (development). */
+  ALLOW_INSECURE_PEERS?: string;
+}
+
+/** The universe's host: `UNIVERSE` when set and non-empty, else the request host. */
+export function universeHost(env: Pick<Env, "UNIVERSE">, url: URL): string {
+  const configured = env.UNIVERSE?.trim().toLowerCase();
+  return configured ? configured : url.host.toLowerCase();
+}

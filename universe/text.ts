@@ -1,0 +1,23 @@
+/**
+ * Text from agents, as the directory keeps it: control characters (C0, C1) and bidi
+ * controls removed, runs of white space made one space, the ends trimmed.
+ *
+ * @module
+ */
+
+// deno-lint-ignore no-control-regex
+const CONTROLS = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u200E\u200F]/g;
+
+/**
+ * `text` without control and bidi characters, on one line, cut to `max` code points.
+ *
+ * @example
+ * ```ts
+ * import { cleanText } from "./text.ts";
+ * if (cleanText("a\u202eb\x1b[2J  c", 80) !== "ab[2J c") throw new Error();
+ * ```
+ */
+export function cleanText(text: string, max: number): string {
+  const flat = text.replace(CONTROLS, "").replace(/\s+/g, " ").trim();
+  return Array.from(flat).slice(0, max).join("").trim();
+}
