@@ -10,17 +10,16 @@ import { UsageError, UserError } from "../command.ts";
 import { errorMessage, isAddress, isCardName, MESSAGE_TEXT_MAX, splitTarget } from "@agent/net";
 import {
   blockContact,
-  describeMissing,
   IdentityFileError,
   initIdentity,
-  type NetNode,
   NetUsageError,
-  openNetwork,
   SpineError,
 } from "@agent/hub";
 import { contacts, log, stateOf, status } from "./_net_views.ts";
 import { t } from "./_net_messages.ts";
 import { spineAction } from "./_net_spine.ts";
+import { universeAction } from "./_net_universe.ts";
+import { needNode } from "./_net_node.ts";
 
 /** A subcommand of `agent net`: the words after it and its options, to an exit code. */
 export type NetAction = (
@@ -45,6 +44,7 @@ export const NET_ACTIONS: Readonly<Record<string, NetAction>> = {
   log,
   poll,
   spine: spineAction,
+  universe: universeAction,
 };
 
 /**
@@ -204,18 +204,4 @@ function checkAddress(ctx: CommandContext, value: string | undefined): string {
     throw new UsageError(t(ctx.lang, "bad_address", { value: value ?? "" }));
   }
   return value;
-}
-
-async function needNode(ctx: CommandContext): Promise<NetNode> {
-  const opened = await openNetwork({
-    config: await ctx.config(),
-    env: ctx.env,
-    paths: ctx.paths,
-    logger: ctx.logger,
-  });
-  if (!opened.ok) {
-    const missing = describeMissing(opened.missing, ctx.lang);
-    throw new UserError(t(ctx.lang, "not_configured", { missing }));
-  }
-  return opened.node;
 }

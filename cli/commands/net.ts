@@ -8,6 +8,7 @@ import type { CommandModule } from "../command.ts";
 import { UsageError } from "../command.ts";
 import { t } from "./_net_messages.ts";
 import { t as ts } from "./_spine_messages.ts";
+import { t as tu } from "./_universe_messages.ts";
 
 /** `agent net`. */
 export const command: CommandModule = {
@@ -42,6 +43,15 @@ export const command: CommandModule = {
       .option("--sender-limit-id <id>", s("h_sender_id"));
     spine.command("deploy").description(s("h_spine_deploy")).argument("<dir>")
       .option("--address <host>", s("h_address"));
+    const u = (key: Parameters<typeof tu>[1]) => tu(lang, key);
+    const universe = cmd.command("universe").description(u("h_universe"));
+    universe.command("join").description(u("h_join"))
+      .option("--owner <name>", u("h_owner"))
+      .option("--about <text>", u("h_about"))
+      .option("--links", u("h_links"))
+      .option("--no-links", u("h_no_links"));
+    universe.command("status").description(u("h_status"));
+    universe.command("leave").description(u("h_leave"));
   },
   async run(ctx, args, opts) {
     const [sub = "", ...rest] = args;

@@ -7,18 +7,29 @@
  * @module
  */
 import type { HubChannel, HubChannelFactory, HubContext } from "./channel_types.ts";
+import { UniverseReporter } from "../network/mod.ts";
 
 export type { HubChannel, HubChannelFactory, HubContext } from "./channel_types.ts";
 
-/** The network service as a channel: its `/status` block is `net`. */
+/**
+ * The network service as a channel, with the universe reporter: its `/status` block is
+ * `net`, the reporter's is `net.universe`.
+ */
 function networkChannel(hub: HubContext): Promise<HubChannel> {
   const service = hub.network;
+  const reporter = new UniverseReporter({ node: service.node, subs: hub.subs });
   return Promise.resolve({
     name: service.name,
     statusKey: "net",
-    start: () => service.start(),
-    stop: () => service.stop(),
-    status: () => ({ ...service.status() }),
+    start: () => {
+      service.start();
+      reporter.start();
+    },
+    stop: async () => {
+      await reporter.stop();
+      await service.stop();
+    },
+    status: () => ({ ...service.status(), universe: reporter.status() }),
   });
 }
 

@@ -207,7 +207,7 @@ async function onMessage(
       autoRepliesLastHour: (address) => node.state.autoRepliesLastHour(address, node.nowSec()),
     });
   } catch (error) {
-    await node.state.count({ received: 1 });
+    await node.state.count({ received: 1 }, { peer: p.from, direction: "in" });
     await logIn(deps, p, plain.text, roles);
     node.logger.error(
       `network: no answer to ${p.from} (${p.id}): ${errorMessage(error)}`,
@@ -221,7 +221,7 @@ async function onMessage(
     );
     return NO_PUBLIC_SUB;
   }
-  await node.state.count({ received: 1 });
+  await node.state.count({ received: 1 }, { peer: p.from, direction: "in" });
   await logIn(deps, p, plain.text, roles);
   if (outcome.kind === "skip") {
     node.logger.info(`network: no reply to ${p.from} (${p.id}): ${outcome.reason}`);

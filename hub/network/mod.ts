@@ -16,3 +16,4 @@ export * from "./setup.ts";
 export * from "./identity_file.ts";
 export * from "./turn_types.ts";
 export { compareVersions, networkCheck } from "./doctor.ts";
+export * from "./universe.ts";

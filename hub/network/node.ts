@@ -171,7 +171,10 @@ export class NetNode {
       allowInsecure: this.allowInsecure,
       fetch: this.fetch,
     });
-    await this.state.count({ sent: 1 });
+    await this.state.count(
+      { sent: 1 },
+      header.kind === "message" ? { peer: to.address, direction: "out" } : undefined,
+    );
     return { id, thread, delivery, wire };
   }
 

@@ -79,7 +79,13 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
 };
 
 /** Path prefixes (relative to the root) the checker never reads. */
-export const EXCLUDE: readonly string[] = ["node_modules/", "dist/"];
+export const EXCLUDE: readonly string[] = [
+  "node_modules/",
+  "dist/",
+  ".universe-build/",
+  ".universe-dev/",
+  ".spine-dev/",
+];
 
 /** A member of the workspace. */
 export interface Member {

@@ -58,13 +58,17 @@ export interface UniverseAgent extends Peer {
   nextTs(): number;
 }
 
-let clock = Math.floor(Date.now() / 1000) - 200;
+let made = 0;
 
 /** Starts an agent whose card carries `name`. */
 export async function startAgent(name = "Agent"): Promise<UniverseAgent> {
   const peer = await startPeer(name) as UniverseAgent;
+  // Each agent's own clock: strictly increasing, starting a little in the past (later
+  // agents a second later, so they join in the order they were made) so that a burst of
+  // requests stays inside the universe's 300-second window.
+  let clock = Math.floor(Date.now() / 1000) - 280 + (made++ % 60);
   peer.nextTs = () => {
-    clock = Math.max(clock + 1, Math.floor(Date.now() / 1000) - 200);
+    clock = Math.max(clock + 1, Math.floor(Date.now() / 1000) - 280);
     return clock;
   };
   peer.post = async (universe, fields, path) => {

@@ -30,6 +30,16 @@ export interface Contact {
 export interface Profile {
   /** The card name set by `agent net init --name` or `agent net name`. */
   name?: string;
+  /** Whether this agent is listed in the universe (`agent net universe join`/`leave`). */
+  universe_join?: boolean;
+  /** The owner's display name in the universe. */
+  universe_owner?: string;
+  /** A line about the agent in the universe. */
+  universe_about?: string;
+  /** Overrides `[net] universe_links` (`--links`, `--no-links`). */
+  universe_links?: boolean;
+  /** The last `ts` sent to the universe, kept so it only grows. */
+  universe_ts?: number;
   /** What was last published with `PUT /hub/card`. */
   published?: { name: string; sign_key: string; box_key: string; at: number };
 }
@@ -42,6 +52,8 @@ export interface Counts {
   replies: number;
   /** Auto-reply times (Unix seconds) per contact, for the hourly limit. */
   auto_replies: Record<string, number[]>;
+  /** Message envelopes handled from (`in`) and sent to (`out`) each contact (the universe report). */
+  peers: Record<string, { in: number; out: number }>;
 }
 
 /** How many handled ids are remembered. */
@@ -220,17 +232,27 @@ export class NetState {
       dropped: num(r.dropped),
       replies: num(r.replies),
       auto_replies: isRecord(r.auto_replies) ? r.auto_replies as Record<string, number[]> : {},
+      peers: isRecord(r.peers) ? r.peers as Record<string, { in: number; out: number }> : {},
     };
   }
 
-  /** Adds to the counters. */
+  /**
+   * Adds to the counters; `message` counts one message envelope handled from (`in`) or
+   * sent to (`out`) a peer.
+   */
   count(
     changes: Partial<Record<"received" | "sent" | "dropped" | "replies", number>>,
+    message?: { peer: string; direction: "in" | "out" },
   ): Promise<void> {
     return this.#exclusive(async () => {
       const counts = await this.counts();
       for (const [key, n] of Object.entries(changes)) {
         counts[key as "received"] += n ?? 0;
+      }
+      if (message !== undefined) {
+        const peer = counts.peers[message.peer] ?? { in: 0, out: 0 };
+        peer[message.direction]++;
+        counts.peers[message.peer] = peer;
       }
       await this.#write("counts", counts);
     });

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
-import { seed, type SeedAgent, startUniverse } from "./_harness.ts";
+import { seed, type SeedAgent, startUniverse } from "../universe/_harness.ts";
 
 const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => {
   try {
@@ -17,7 +17,7 @@ const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => 
   }
 });
 const T = { ignore: CHROMIUM === undefined, sanitizeOps: false, sanitizeResources: false };
-const ARTIFACTS = new URL("./artifacts/", import.meta.url).pathname;
+const ARTIFACTS = new URL("../universe/artifacts/", import.meta.url).pathname;
 
 function directory(n: number): SeedAgent[] {
   const agents: SeedAgent[] = [];

@@ -1,0 +1,24 @@
+/**
+ * Opening this home's network node for an `agent net` subcommand.
+ *
+ * @module
+ */
+import type { CommandContext } from "../context.ts";
+import { UserError } from "../command.ts";
+import { describeMissing, type NetNode, openNetwork } from "@agent/hub";
+import { t } from "./_net_messages.ts";
+
+/** The node of this home, or the sentence saying what the network still needs. */
+export async function needNode(ctx: CommandContext): Promise<NetNode> {
+  const opened = await openNetwork({
+    config: await ctx.config(),
+    env: ctx.env,
+    paths: ctx.paths,
+    logger: ctx.logger,
+  });
+  if (!opened.ok) {
+    const missing = describeMissing(opened.missing, ctx.lang);
+    throw new UserError(t(ctx.lang, "not_configured", { missing }));
+  }
+  return opened.node;
+}

@@ -1,0 +1,139 @@
+/**
+ * `agent net universe join [--owner NAME] [--about TEXT] [--no-links | --links]`,
+ * `status` and `leave`: this agent in the universe directory `[net] universe` names.
+ *
+ * @module
+ */
+import type { CommandContext } from "../context.ts";
+import { UsageError, UserError } from "../command.ts";
+import { errorMessage } from "@agent/net/common";
+import {
+  joinAndReport,
+  loadSubAgentDirectory,
+  type NetNode,
+  UniverseClient,
+  UniverseError,
+} from "@agent/hub";
+import { t } from "./_universe_messages.ts";
+import { needNode } from "./_net_node.ts";
+
+/** `agent net universe <join|status|leave>`. */
+export async function universeAction(
+  ctx: CommandContext,
+  args: string[],
+  opts: Record<string, unknown>,
+): Promise<number> {
+  const [action = ""] = args;
+  if (!["join", "status", "leave"].includes(action)) {
+    throw new UsageError(t(ctx.lang, "unknown", { action }));
+  }
+  const config = await ctx.config();
+  const host = config.net.universe.trim();
+  if (action === "status" && host === "") {
+    ctx.out(t(ctx.lang, "s_off"));
+    return 0;
+  }
+  if (host === "") throw new UserError(t(ctx.lang, "off"));
+  if (action === "join") checkJoinOptions(ctx, opts);
+  const node = await needNode(ctx);
+  const client = new UniverseClient(node, host);
+  try {
+    if (action === "join") return await join(ctx, node, client, opts);
+    if (action === "leave") return await leave(ctx, node, client);
+    return await status(ctx, node, client);
+  } catch (error) {
+    if (error instanceof UniverseError) {
+      throw new UserError(t(ctx.lang, "failed", { host, detail: error.message }));
+    }
+    throw error;
+  }
+}
+
+function checkJoinOptions(ctx: CommandContext, opts: Record<string, unknown>): void {
+  for (const [option, max] of [["owner", 60], ["about", 200]] as const) {
+    const value = opts[option];
+    if (typeof value === "string" && Array.from(value).length > max) {
+      throw new UsageError(t(ctx.lang, "too_long", { option, max }));
+    }
+  }
+}
+
+async function join(
+  ctx: CommandContext,
+  node: NetNode,
+  client: UniverseClient,
+  opts: Record<string, unknown>,
+): Promise<number> {
+  const profile = await node.state.profile();
+  // commander reads --links as true and --no-links as false (the last one given wins).
+  const links = typeof opts.links === "boolean" ? opts.links : profile.universe_links;
+  await node.state.setProfile({
+    ...profile,
+    universe_join: true,
+    universe_owner: typeof opts.owner === "string" ? opts.owner : profile.universe_owner ?? "",
+    universe_about: typeof opts.about === "string" ? opts.about : profile.universe_about ?? "",
+    ...(links === undefined ? {} : { universe_links: links }),
+  });
+  // The universe reads the card at the address: publish it first when it is not there
+  // or not what this hub would publish.
+  const want = await node.cardInput();
+  const published = (await node.state.profile()).published;
+  if (
+    published === undefined || published.name !== want.name ||
+    published.sign_key !== want.sign_key ||
+    published.box_key !== want.box_key
+  ) {
+    await node.publish();
+  }
+  const subs = loadSubAgentDirectory(await ctx.config(), ctx.paths);
+  const result = await joinAndReport(client, node, subs, { join: true });
+  ctx.out(t(ctx.lang, "joined", {
+    address: await node.address(),
+    host: client.host,
+    links: result.visibleLinks,
+    url: result.url ?? await client.pageUrl(),
+  }));
+  return 0;
+}
+
+async function leave(ctx: CommandContext, node: NetNode, client: UniverseClient): Promise<number> {
+  try {
+    await client.leave();
+  } catch (error) {
+    // Already gone (expired, or left from another home): the profile still changes.
+    if (!(error instanceof UniverseError) || error.code !== "not_joined") throw error;
+  }
+  await node.state.setProfile({ ...(await node.state.profile()), universe_join: false });
+  ctx.out(t(ctx.lang, "left", { address: await node.address(), host: client.host }));
+  return 0;
+}
+
+async function status(ctx: CommandContext, node: NetNode, client: UniverseClient): Promise<number> {
+  const lang = ctx.lang;
+  const profile = await node.state.profile();
+  const links = profile.universe_links ?? node.config.net.universe_links;
+  ctx.out(t(lang, "s_setting", {
+    host: client.host,
+    minutes: node.config.net.universe_report_minutes,
+    links: links ? "on" : "off",
+  }));
+  ctx.out(t(lang, "s_profile", { state: t(lang, profile.universe_join ? "s_in" : "s_out") }));
+  let listing;
+  try {
+    listing = await client.listing();
+  } catch (error) {
+    ctx.out(t(lang, "failed", { host: client.host, detail: errorMessage(error) }));
+    return 1;
+  }
+  if (listing === undefined) {
+    ctx.out(t(lang, "s_not_listed"));
+    return 0;
+  }
+  ctx.out(t(lang, "s_listed", {
+    name: listing.name,
+    online: t(lang, listing.online ? "s_online" : "s_offline"),
+  }));
+  ctx.out(t(lang, "s_links", { n: listing.links.length }));
+  for (const link of listing.links) ctx.out(t(lang, "s_link", link));
+  return 0;
+}

@@ -1,0 +1,89 @@
+/**
+ * `deno task universe:dev` keeps its state across restarts; `deno task universe:deploy`
+ * says in one sentence that wrangler is not logged in (and prints no account e-mail).
+ */
+import assert from "node:assert/strict";
+import { freePort } from "../spine/_harness.ts";
+import { type RunningUniverse, snapshot, startAgent } from "./_harness.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+function dev(port: number, dir: string): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "universe:dev", "--port", String(port)],
+    cwd: ROOT,
+    env: { UNIVERSE_STATE_DIR: dir, ALLOW_INSECURE_PEERS: "1", UNIVERSE: "", NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+async function ready(url: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`${url}/api/universe`);
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch { /* not yet */ }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("universe:dev did not start");
+}
+
+Deno.test({
+  name: "universe:dev serves on the port asked and keeps the directory across a restart",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "universe-dev-" });
+    const port = freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const universe = { url, host: `127.0.0.1:${port}` } as RunningUniverse;
+    const a = await startAgent("Kept");
+    try {
+      let child = dev(port, dir);
+      await ready(url);
+      assert.equal((await a.post(universe, {})).status, 200);
+      child.kill("SIGTERM");
+      const out = new TextDecoder().decode((await child.output()).stdout);
+      assert.match(out, new RegExp(`Universe listening on http://127\\.0\\.0\\.1:${port}`));
+      child = dev(port, dir);
+      await ready(url);
+      assert.deepEqual((await snapshot(universe)).taus.map((t: { name: string }) => t.name), [
+        "Kept",
+      ]);
+      child.kill("SIGTERM");
+      await child.output();
+    } finally {
+      await a.stop();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("universe:deploy without a wrangler session: one sentence, exit 1", async () => {
+  const home = await Deno.makeTempDir({ prefix: "universe-deploy-" });
+  try {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["task", "--quiet", "universe:deploy"],
+      cwd: ROOT,
+      env: {
+        HOME: home,
+        XDG_CONFIG_HOME: `${home}/.config`,
+        CLOUDFLARE_API_TOKEN: "",
+        WRANGLER_SEND_METRICS: "false",
+        NO_COLOR: "1",
+      },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 1);
+    assert.equal(
+      new TextDecoder().decode(out.stderr).trim().split("\n").at(-1),
+      "wrangler is not logged in: run `npx wrangler login` (or set CLOUDFLARE_API_TOKEN), then `deno task universe:deploy` again.",
+    );
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});

@@ -1,0 +1,147 @@
+/**
+ * The hub's universe reporter: a running hub reports at start, shows `net.universe` in
+ * `/status`, joins again when the universe forgot it, and a universe that does not
+ * answer is a warning there, never a crash.
+ */
+import assert from "node:assert/strict";
+import { AGENT_FLAGS } from "../_agent_flags.ts";
+import { agent, cleanup, tempDir } from "../cli/_run.ts";
+import { freePort, startSpine } from "../spine/_harness.ts";
+import { until } from "../hub/_agents.ts";
+import { snapshot, startUniverse } from "./_harness.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+Deno.test({
+  name: "the hub reports at start, shows net.universe in /status, and joins again when forgotten",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const universe = await startUniverse();
+    const spine = await startSpine({ hubToken: "tk" });
+    const port = freePort();
+    const home = await tempDir();
+    let hub: Deno.ChildProcess | undefined;
+    try {
+      assert.equal((await agent(["--home", home, "init", "--yes", "--provider", "fake"])).code, 0);
+      const toml = (await Deno.readTextFile(`${home}/agent.toml`))
+        .replace(/^universe = ""$/m, `universe = "${universe.host}"`)
+        .replace(/^port = \d+$/m, `port = ${port}`);
+      await Deno.writeTextFile(`${home}/agent.toml`, toml);
+      await Deno.writeTextFile(
+        `${home}/.env`,
+        `AGENT_SPINE_URL=${spine.url}\nAGENT_SPINE_TOKEN=tk\nAGENT_NET_ALLOW_INSECURE=1\n`,
+        { mode: 0o600 },
+      );
+      const net = (...args: string[]) => agent(["--home", home, "net", ...args]);
+      assert.equal((await net("init", "--name", "Hubby")).code, 0);
+      assert.equal((await net("universe", "join")).code, 0);
+      // The universe forgets the agent (30 days unseen, as far as the cron can tell).
+      await universe.cron(Date.now() + 31 * 86_400_000);
+      assert.equal((await snapshot(universe)).taus.length, 0);
+      hub = new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "--quiet",
+          ...AGENT_FLAGS,
+          `${ROOT}cli/main.ts`,
+          "--home",
+          home,
+          "hub",
+          "run",
+        ],
+        env: { NO_COLOR: "1" },
+        stdout: "null",
+        stderr: "null",
+      }).spawn();
+      // deno-lint-ignore no-explicit-any
+      let status: any;
+      await until("the hub's first report", async () => {
+        try {
+          status = await (await fetch(`http://127.0.0.1:${port}/status`)).json();
+          return status?.net?.universe?.last_result === "ok";
+        } catch {
+          return false;
+        }
+      }, 30_000);
+      const block = status.net.universe;
+      assert.equal(block.setting, universe.host);
+      assert.equal(block.joined, true);
+      assert.equal(block.visible_links, 0);
+      assert.equal(block.last_error, null);
+      assert.match(block.last_report_at, /^\d{4}-/);
+      assert.match(block.next_report_at, /^\d{4}-/);
+      // Joined again by the report's not_joined.
+      assert.deepEqual((await snapshot(universe)).taus.map((t: { name: string }) => t.name), [
+        "Hubby",
+      ]);
+    } finally {
+      hub?.kill("SIGTERM");
+      await hub?.status;
+      await spine.stop();
+      await universe.stop();
+      await cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "a universe that does not answer is a warning under net.universe, and the hub keeps running",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const spine = await startSpine({ hubToken: "tk" });
+    const port = freePort();
+    const home = await tempDir();
+    let hub: Deno.ChildProcess | undefined;
+    try {
+      assert.equal((await agent(["--home", home, "init", "--yes", "--provider", "fake"])).code, 0);
+      const toml = (await Deno.readTextFile(`${home}/agent.toml`))
+        .replace(/^universe = ""$/m, `universe = "127.0.0.1:${freePort()}"`)
+        .replace(/^port = \d+$/m, `port = ${port}`);
+      await Deno.writeTextFile(`${home}/agent.toml`, toml);
+      await Deno.writeTextFile(
+        `${home}/.env`,
+        `AGENT_SPINE_URL=${spine.url}\nAGENT_SPINE_TOKEN=tk\nAGENT_NET_ALLOW_INSECURE=1\n`,
+        { mode: 0o600 },
+      );
+      assert.equal((await agent(["--home", home, "net", "init", "--name", "Lonely"])).code, 0);
+      const profile = `${home}/data/net/profile.json`;
+      const p = JSON.parse(await Deno.readTextFile(profile));
+      await Deno.writeTextFile(profile, JSON.stringify({ ...p, universe_join: true }));
+      hub = new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "--quiet",
+          ...AGENT_FLAGS,
+          `${ROOT}cli/main.ts`,
+          "--home",
+          home,
+          "hub",
+          "run",
+        ],
+        env: { NO_COLOR: "1" },
+        stdout: "null",
+        stderr: "null",
+      }).spawn();
+      // deno-lint-ignore no-explicit-any
+      let status: any;
+      await until("the failed report", async () => {
+        try {
+          status = await (await fetch(`http://127.0.0.1:${port}/status`)).json();
+          return status?.net?.universe?.last_result === "error";
+        } catch {
+          return false;
+        }
+      }, 30_000);
+      assert.match(status.net.universe.last_error, /does not answer/);
+      assert.equal(status.ok, true);
+    } finally {
+      hub?.kill("SIGTERM");
+      await hub?.status;
+      await spine.stop();
+      await cleanup();
+    }
+  },
+});
