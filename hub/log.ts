@@ -56,7 +56,11 @@ export class Logger {
     if (this.#file === undefined) return;
     try {
       if (!this.#dirReady) {
-        Deno.mkdirSync(this.#file.slice(0, this.#file.lastIndexOf("/")), { recursive: true });
+        // The data directory and its logs folder are the owner's alone.
+        Deno.mkdirSync(this.#file.slice(0, this.#file.lastIndexOf("/")), {
+          recursive: true,
+          mode: 0o700,
+        });
         this.#dirReady = true;
       }
       Deno.writeTextFileSync(this.#file, line, { append: true, mode: 0o600 });

@@ -16,3 +16,4 @@ export * from "./i18n.ts";
 export * from "./error_message.ts";
 export * from "./address.ts";
 export * from "./timing_safe.ts";
+export * from "./text.ts";

@@ -35,3 +35,4 @@ export * from "./http.ts";
 export * from "./error_message.ts";
 export * from "./timing_safe.ts";
 export * from "./card_download.ts";
+export * from "./text.ts";

@@ -1,5 +1,5 @@
 import type { ExecutionContext } from "@cloudflare/workers-types/index.ts";
-import { b64uDecode } from "@agent/net";
+import { b64uDecode, isAddress } from "@agent/net";
 import { CardMemo, fetchSenderCard } from "./card_fetch.ts";
 import { type Env, insecurePeersAllowed, ownAddress } from "./env.ts";
 import { fullCard, handleHub } from "./hub_api.ts";
@@ -30,6 +30,14 @@ export async function handleRequest(
 async function route(request: Request, env: Env): Promise<Response> {
   const url = new URL(request.url);
   const address = ownAddress(env, url);
+  // Without ADDRESS the request's host is the address: a host that is not one (an IPv6
+  // literal, port 0, `foo_bar`) is refused before anything reads or stores.
+  if (!isAddress(address)) {
+    await request.body?.cancel();
+    throw new HttpError(400, "bad_request", {
+      detail: `the host '${address}' is not an agent address`,
+    });
+  }
   const allowInsecure = insecurePeersAllowed(env);
   const path = url.pathname;
   if (path === "/hub" || path.startsWith("/hub/")) {

@@ -83,6 +83,7 @@ export const UNIVERSE_JS = `"use strict";
   let byAddress = new Map();
   let view = { x: 0, y: 0, k: 1 };
   let fitted = false;
+  let moved = false;
   let selected = null;
   let frame = 0;
 
@@ -256,7 +257,7 @@ export const UNIVERSE_JS = `"use strict";
     const ratio = window.devicePixelRatio || 1;
     const dx = (e.clientX - drag.x) * ratio, dy = (e.clientY - drag.y) * ratio;
     if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
-    view.x += dx; view.y += dy; drag.x = e.clientX; drag.y = e.clientY; redraw();
+    view.x += dx; view.y += dy; drag.x = e.clientX; drag.y = e.clientY; moved = true; redraw();
   });
   canvas.addEventListener("pointerup", (e) => {
     const wasDrag = drag && drag.moved; drag = null;
@@ -277,14 +278,15 @@ export const UNIVERSE_JS = `"use strict";
     const box = canvas.getBoundingClientRect();
     const x = (e.clientX - box.left) * ratio, y = (e.clientY - box.top) * ratio;
     const f = Math.exp(-e.deltaY * 0.0015);
-    view.x = x - (x - view.x) * f; view.y = y - (y - view.y) * f; view.k *= f; redraw();
+    view.x = x - (x - view.x) * f; view.y = y - (y - view.y) * f; view.k *= f; moved = true; redraw();
   }, { passive: false });
-  document.getElementById("zoom-in").addEventListener("click", () => { view.k *= 1.4; redraw(); });
-  document.getElementById("zoom-out").addEventListener("click", () => { view.k /= 1.4; redraw(); });
-  document.getElementById("zoom-fit").addEventListener("click", () => { fit(); redraw(); });
+  document.getElementById("zoom-in").addEventListener("click", () => { view.k *= 1.4; moved = true; redraw(); });
+  document.getElementById("zoom-out").addEventListener("click", () => { view.k /= 1.4; moved = true; redraw(); });
+  document.getElementById("zoom-fit").addEventListener("click", () => { fit(); moved = false; redraw(); });
   list.addEventListener("toggle", () => { if (list.open) renderList(); });
   window.addEventListener("hashchange", fromHash);
-  window.addEventListener("resize", () => { size(); fitted ? redraw() : (fit(), redraw()); });
+  // A new size keeps the person's own view; an untouched map is fitted to it again.
+  window.addEventListener("resize", () => { size(); if (!moved) fit(); redraw(); });
   size();
   stats.textContent = T.loading;
   load();

@@ -6,7 +6,7 @@ import type {
 import type { UniverseLink, UniverseSub } from "@agent/net";
 import { errorResponse, HttpError, json } from "@agent/net";
 import type { Env } from "./env.ts";
-import { cleanText } from "./text.ts";
+import { cleanText } from "@agent/net";
 
 /**
  * The directory's schema version, kept in `meta`. 1: agents, links, replay and rate

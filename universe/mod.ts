@@ -10,5 +10,4 @@ export type { Env } from "./env.ts";
 export { handleRequest, PAGE_HEADERS, preferredLang, runCron } from "./router.ts";
 export { DIRECTORY_SCHEMA_VERSION, EXPIRY_SECONDS, HOURLY_PER_ADDRESS } from "./directory.ts";
 export type { Snapshot, SnapshotTau } from "./directory.ts";
-export { cleanText } from "./text.ts";
 export { escapeHtml, pagePath, renderPage } from "./pages.ts";

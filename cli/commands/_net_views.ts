@@ -5,7 +5,7 @@
  */
 import type { CommandContext } from "../context.ts";
 import { UsageError } from "../command.ts";
-import { formatTime, oneLine } from "@agent/hub/base";
+import { formatTime, oneLine, printable } from "@agent/hub/base";
 import { errorMessage } from "@agent/net/common";
 import {
   type Contact,
@@ -127,8 +127,9 @@ export async function contacts(ctx: CommandContext): Promise<number> {
   const order = ["pending_in", "accepted", "pending_out", "blocked"];
   all.sort((a, b) => order.indexOf(a.state) - order.indexOf(b.state));
   for (const c of all) {
-    const note = c.note ? ` · ${oneLine(c.note, { max: 80, ellipsis: true })}` : "";
-    ctx.out(`${c.state.padEnd(11)} ${c.address}  ${c.name}${note}`);
+    // Names and notes are other agents' text: escapes and bidi controls are shown, not run.
+    const note = c.note ? ` · ${printable(oneLine(c.note, { max: 80, ellipsis: true }))}` : "";
+    ctx.out(`${c.state.padEnd(11)} ${c.address}  ${printable(c.name)}${note}`);
     if (c.state === "pending_in") ctx.out(t(ctx.lang, "pending_hint", { address: c.address }));
   }
   return 0;
@@ -172,7 +173,7 @@ export function logLine(e: NetLogEntry): string {
   const ms = e.ts > 1e12 ? e.ts : e.ts * 1000;
   const arrow = e.direction === "in" ? "in " : "out";
   return `${formatTime(ms)} ${arrow} ${who} ${e.kind}${
-    e.text ? `: ${oneLine(e.text, { max: 300, ellipsis: true })}` : ""
+    e.text ? `: ${printable(oneLine(e.text, { max: 300, ellipsis: true }))}` : ""
   }`;
 }
 

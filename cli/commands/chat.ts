@@ -6,6 +6,7 @@
  */
 import type { CommandModule } from "../command.ts";
 import { writeAll } from "../context.ts";
+import { Logger } from "@agent/hub/base";
 
 /** `agent chat`. */
 export const command: CommandModule = {
@@ -45,7 +46,9 @@ export const command: CommandModule = {
       paths: ctx.paths,
       lang: ctx.lang,
       profile: ctx.profile,
-      logger: ctx.logger,
+      // Degrade and failover warnings are the log's: the person reads the one sentence in
+      // the UI language under the answer (with -v, the log lines come to stderr too).
+      logger: ctx.verbose ? ctx.logger : new Logger({ file: ctx.paths.logFile, stderr: "ERROR" }),
       input,
       write: (text) => writeAll(Deno.stdout, encoder.encode(text)),
       role: typeof opts.role === "string" ? opts.role : undefined,

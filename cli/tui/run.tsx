@@ -99,7 +99,7 @@ export async function runTui(ctx: CommandContext, options: TuiOptions): Promise<
     const late: { controller?: TuiController } = {};
     const chat = await hub.openConversation(conversation, picked, {
       approver: { approve: (tool, args) => late.controller!.approve(tool, args) },
-      secret: () => Promise.resolve(null),
+      // Keys are typed in the TUI's own settings screen.
     });
     const controller = late.controller = new TuiController({
       chat,

@@ -50,7 +50,6 @@ async function controllerFor(replies: string[]) {
   const late: { controller?: TuiController } = {};
   const chat = await openConversation(options, await pickConversation(options), {
     approver: { approve: (tool, args) => late.controller!.approve(tool, args) },
-    secret: () => Promise.resolve(null),
   });
   const controller = late.controller = new TuiController({
     chat,

@@ -13,6 +13,8 @@ export const t = catalogue({
     "{role} is not reachable right now, and neither is {stand_in}, which stands in for it ({provider} {model}: {reason}).",
   model_missing:
     "The model '{model}' is not available at {provider} ({detail}); pull it or change model_id of {role} in agent.toml.",
+  model_unknown:
+    "The model '{model}' is not available at {provider} ({detail}); check model_id of {role} in agent.toml against the provider's model list.",
   workspace_needed:
     "{provider} refused the key without a workspace (HTTP 400): set VENDOR_A_WORKSPACE_ID in .env.",
   auth_failed:
@@ -51,6 +53,8 @@ export const t = catalogue({
   chat_settings_prompt: "Value for {name} (hidden)",
   chat_settings_saved: "{name} saved to {file}.",
   chat_settings_empty: "Nothing entered; {name} is unchanged.",
+  chat_settings_no_terminal:
+    "/settings set needs a terminal to take {name} unseen; nothing was written. Run chat in a terminal, or edit {file}.",
   chat_cancelled: "(answer cancelled)",
   chat_approve: "Allow {tool} {args}?",
   chat_tool_call: "[{tool}]",
@@ -62,6 +66,8 @@ export const t = catalogue({
     "{role} şu an ulaşılamıyor; onun yerine geçen {stand_in} de ulaşılamıyor ({provider} {model}: {reason}).",
   model_missing:
     "'{model}' modeli {provider} üzerinde yok ({detail}); modeli indirin ya da agent.toml'da {role} rolünün model_id değerini değiştirin.",
+  model_unknown:
+    "'{model}' modeli {provider} üzerinde yok ({detail}); agent.toml'da {role} rolünün model_id değerini sağlayıcının model listesiyle karşılaştırın.",
   workspace_needed:
     "{provider} çalışma alanı olmayan anahtarı reddetti (HTTP 400): .env içinde VENDOR_A_WORKSPACE_ID ayarlayın.",
   auth_failed:
@@ -101,6 +107,8 @@ export const t = catalogue({
   chat_settings_prompt: "{name} değeri (gizli)",
   chat_settings_saved: "{name}, {file} dosyasına kaydedildi.",
   chat_settings_empty: "Bir şey girilmedi; {name} değişmedi.",
+  chat_settings_no_terminal:
+    "/settings set, {name} değerini gizli almak için bir terminal ister; hiçbir şey yazılmadı. Sohbeti bir terminalde çalıştırın ya da {file} dosyasını düzenleyin.",
   chat_cancelled: "(yanıt iptal edildi)",
   chat_approve: "{tool} {args} çalışsın mı?",
   chat_tool_call: "[{tool}]",

@@ -26,6 +26,9 @@ import { ModelRouter, type RouterEvent } from "./call.ts";
 /** The agent id a session's conversation is stored under. */
 export const MAIN_AGENT_ID = "main";
 
+/** What a network turn's `## Now` block says in place of private facts. */
+const NOT_SHARED = "not shared with other agents";
+
 /** What goes into the `## Now` block: the owner's channels, or a network turn's private context. */
 export type NowSource = "owner" | "private";
 
@@ -45,7 +48,7 @@ export interface BuildAgentOptions {
   persona: PersonaFiles;
   /**
    * `owner` (default): time, profile, this machine's role and the budgets. `private`
-   * (network turns): time and profile, the host role reads `not shared with other
+   * (network turns): time; the profile and the host role read `not shared with other
    * agents`, budgets are left out.
    */
   context?: NowSource | undefined;
@@ -142,8 +145,10 @@ export function buildAgent(options: BuildAgentOptions): Agent {
     const budget = source === "owner" ? ownerBudgetLine(nowMs) : undefined;
     return await buildSystemParts(options.persona, {
       nowMs,
-      profile,
-      hostRole: source === "owner" ? localHostRole(env) : "not shared with other agents",
+      // A network turn's prompt may end up quoted to the other agent: neither the
+      // profile's name nor this machine's role leaves the hub.
+      profile: source === "owner" ? profile : NOT_SHARED,
+      hostRole: source === "owner" ? localHostRole(env) : NOT_SHARED,
       budgetLine: budget,
     });
   }

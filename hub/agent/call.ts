@@ -278,7 +278,12 @@ export class ModelRouter {
     let result: StreamResult | GenerateResult;
     try {
       result = await retryThrottled<StreamResult | GenerateResult>(
-        () => kind === "stream" ? model.doStream(callOptions) : model.doGenerate(callOptions),
+        // Raw chunks carry the usage a vendor reports before it fails mid-way (see
+        // watchStream); they stop there and never reach the SDK.
+        () =>
+          kind === "stream"
+            ? model.doStream({ ...callOptions, includeRawChunks: true })
+            : model.doGenerate(callOptions),
         {
           ...this.#retry,
           // The local server gets no retries (the spec's limit); hosted 429s are retried.

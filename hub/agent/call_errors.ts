@@ -60,7 +60,9 @@ export function callError(
   const vars = { role, provider: target.provider, model: target.model_id, detail };
   const cause = { cause: error };
   if (status === 404 || /model .*not found|not_found_error|no such model/i.test(detail)) {
-    return new ModelCallError(t(lang, "model_missing", vars), cause);
+    // "Pull" is what a local model server does; a hosted vendor's model is chosen, not pulled.
+    const key = target.provider === "local-runtime" ? "model_missing" : "model_unknown";
+    return new ModelCallError(t(lang, key, vars), cause);
   }
   if (status === 400 && target.provider === "vendor-a" && /workspace/i.test(detail)) {
     return new ModelCallError(t(lang, "workspace_needed", vars), cause);

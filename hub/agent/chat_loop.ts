@@ -53,7 +53,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
         return input.confirm(t(lang, "chat_approve", { tool, args: short(JSON.stringify(args)) }));
       },
     },
-    secret: (prompt) => input.secret(prompt),
+    ...(input.interactive ? { secret: (prompt: string) => input.secret(prompt) } : {}),
   });
   const ledger = chat.ledger;
   const line = (text: string) => options.write(`${text}\n`);

@@ -101,8 +101,8 @@ export function missingCredentialOf(
 /** How a conversation asks its owner (approvals, hidden input). */
 export interface ConversationIo {
   approver: Approver;
-  /** Asks for a secret without echoing it; `null` when none was given. */
-  secret(prompt: string): Promise<string | null>;
+  /** Asks for a secret without echoing it; absent where none can be asked (no terminal). */
+  secret?: ((prompt: string) => Promise<string | null>) | undefined;
 }
 
 /**
@@ -143,7 +143,7 @@ export async function openConversation(
     sessionId: picked.sessionId,
     fixedRole: options.role,
     rebuild: make,
-    secret: io.secret,
+    ...(io.secret ? { secret: io.secret } : {}),
     now,
   };
 }

@@ -42,8 +42,11 @@ export interface Conversation {
   fixedRole: string | undefined;
   /** Builds the agent again for `role` (after new credentials). */
   rebuild(role: string): Agent;
-  /** Asks for a secret without echoing it; `null` when none was given. */
-  secret(prompt: string): Promise<string | null>;
+  /**
+   * Asks for a secret without echoing it; `null` when none was given. Absent where no
+   * secret can be asked (no terminal, the messenger): `/settings set` then refuses.
+   */
+  secret?: ((prompt: string) => Promise<string | null>) | undefined;
   now(): number;
 }
 
@@ -182,6 +185,10 @@ async function settings(chat: Conversation, args: string[]): Promise<SlashResult
   if (sub === "set" && name !== undefined) {
     if (!/^[A-Z][A-Z0-9_]*$/.test(name)) {
       return { lines: [t(lang, "chat_settings_bad_name", { name })] };
+    }
+    // Piped input would take the next line (a message, `/quit`) as the key.
+    if (chat.secret === undefined) {
+      return { lines: [t(lang, "chat_settings_no_terminal", { name, file: paths.envFile })] };
     }
     const value = await chat.secret(t(lang, "chat_settings_prompt", { name }));
     if (value === null || value.trim() === "") {

@@ -20,18 +20,64 @@ export function watchStream(
   onFinish: (usage: FinishUsage) => void,
 ): ReadableStream<StreamPart> {
   let answered = false;
+  // A provider's error mid-way is held back until its finish event: the SDK stops
+  // reading at an error, and the finish behind it carries the usage the vendor already
+  // reported (billed either way), which the ledger must get.
+  let failed: StreamPart | undefined;
+  let finished = false;
+  // What the vendor reported before any finish (vendor-a's message_start), in case the
+  // stream fails before its finish event.
+  let reported: FinishUsage | undefined;
   return stream.pipeThrough(
     new TransformStream<StreamPart, StreamPart>({
       transform(part, controller) {
+        if (part.type === "raw") {
+          reported = reportedUsage(part.rawValue) ?? reported;
+          return;
+        }
         if (part.type === "text-delta" || part.type === "tool-call") answered = true;
+        if (part.type === "error" && failed === undefined) {
+          failed = part;
+          return;
+        }
         if (part.type !== "finish") return controller.enqueue(part);
         // Tokens were billed either way.
+        finished = true;
         onFinish(part.usage);
+        if (failed !== undefined) {
+          controller.enqueue(failed);
+          failed = undefined;
+          return controller.enqueue(part);
+        }
         // A stream that just stops (no finish event from the provider) is not an
         // answer: a proxy's page, a wrong base_url, a connection closed mid-way.
         if (part.finishReason.unified !== "interrupted") return controller.enqueue(part);
         controller.enqueue({ type: "error", error: new StreamCutError(answered) });
       },
+      flush(controller) {
+        if (!finished && reported !== undefined) onFinish(reported);
+        if (failed !== undefined) controller.enqueue(failed);
+      },
     }),
   );
+}
+
+/**
+ * The usage in a raw provider chunk that reports it before the finish: vendor-a's
+ * `message_start` (input and cache counts, and the output so far).
+ */
+export function reportedUsage(raw: unknown): FinishUsage | undefined {
+  const chunk = raw as { type?: unknown; message?: { usage?: Record<string, unknown> } };
+  if (chunk?.type !== "message_start") return undefined;
+  const usage = chunk.message?.usage;
+  if (usage === undefined) return undefined;
+  const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+  const noCache = n(usage.input_tokens);
+  const cacheRead = n(usage.cache_read_input_tokens);
+  const cacheWrite = n(usage.cache_creation_input_tokens);
+  const output = n(usage.output_tokens);
+  return {
+    inputTokens: { total: noCache + cacheRead + cacheWrite, noCache, cacheRead, cacheWrite },
+    outputTokens: { total: output, text: output, reasoning: undefined },
+  } as FinishUsage;
 }

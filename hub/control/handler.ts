@@ -4,7 +4,7 @@
  *
  * | Method and path | Response |
  * | --- | --- |
- * | GET /health | `{ok: true, pid, version, started_at}` |
+ * | GET /health | `{ok: true, pid, version, started_at, data_dir}` |
  * | GET /status | `{ok, pid, version, started_at, uptime_seconds, heartbeat_at, home, data_dir, port, spend: {roles, forecast}, net}` |
  * | GET /spend | `{roles: {<role>: <spend object>}}` |
  * | GET /spend?by=channel\|contact\|session\|day[&role=R][&period=P] | the breakdown, as `agent spend --by --json` prints it |
@@ -104,6 +104,8 @@ async function route(request: Request, sources: ControlSources): Promise<Respons
         pid: sources.pid,
         version: sources.version,
         started_at: new Date(sources.startedAt).toISOString(),
+        // Which home's hub this is: another home's hub may hold the same port.
+        data_dir: sources.dataDir,
       }));
     case "/spend":
       return Promise.resolve(json(spendAnswer(url.searchParams, sources)));

@@ -11,9 +11,13 @@ import { DEFAULT_HUB_PORT } from "../config/defaults.ts";
 const t = catalogue({
   running: "running (pid {pid}) on 127.0.0.1:{port}",
   none: "no hub answers on 127.0.0.1:{port} (start one with `agent hub run`)",
+  other:
+    "the hub on 127.0.0.1:{port} (pid {pid}) serves another home ({dir}); this home's hub is not running there. Give this home another [hub] port",
 }, {
   running: "çalışıyor (pid {pid}), 127.0.0.1:{port}",
   none: "127.0.0.1:{port} üzerinde yanıt veren hub yok (`agent hub run` ile başlatın)",
+  other:
+    "127.0.0.1:{port} üzerindeki hub (pid {pid}) başka bir eve hizmet ediyor ({dir}); bu evin hub'ı orada çalışmıyor. Bu eve başka bir [hub] port verin",
 });
 
 /** `ok hub: running (pid N) ...` or `info hub: no hub answers ...`. */
@@ -23,9 +27,13 @@ export async function hubCheck(d: DoctorContext): Promise<CheckResult[]> {
   if (health === undefined || health.ok !== true) {
     return [{ name: "hub", status: "info", detail: t(d.lang, "none", { port }) }];
   }
-  return [{
-    name: "hub",
-    status: "ok",
-    detail: t(d.lang, "running", { pid: String(health.pid ?? "?"), port }),
-  }];
+  const pid = String(health.pid ?? "?");
+  if (typeof health.data_dir === "string" && health.data_dir !== d.paths.dataDir) {
+    return [{
+      name: "hub",
+      status: "warn",
+      detail: t(d.lang, "other", { pid, port, dir: health.data_dir }),
+    }];
+  }
+  return [{ name: "hub", status: "ok", detail: t(d.lang, "running", { pid, port }) }];
 }

@@ -1,6 +1,10 @@
 /**
  * The hub's lock: one file in the data directory holding the running hub's pid and
- * start time. A lock whose process is gone is stale and is taken over.
+ * start time. A lock belongs to a running hub only when its process is really this
+ * home's hub: the pid is alive, and the hub's heartbeat (rewritten every 5 s) names it
+ * and is fresh, or the lock is younger than a heartbeat can be. Anything else (a pid
+ * reused by another program after a crash or a reboot) is stale: it is taken over, and
+ * `hub stop` never signals that process.
  *
  * @module
  */
@@ -8,7 +12,7 @@ import { readJsonTolerantSync } from "../atomic_file.ts";
 import { processAlive } from "./process.ts";
 import { readHeartbeat } from "./state_files.ts";
 
-/** A heartbeat younger than this shows a live hub when the pid cannot be probed. */
+/** A heartbeat younger than this shows a live hub (it beats every 5 s). */
 const FRESH_BEAT_MS = 30_000;
 
 /** What the lock file holds. */
@@ -41,11 +45,13 @@ export function liveLock(file: string): LockInfo | undefined {
   return holderAlive(file, info) ? info : undefined;
 }
 
-function holderAlive(file: string, info: LockInfo): boolean {
-  const alive = processAlive(info.pid);
-  if (alive !== undefined) return alive;
+function holderAlive(file: string, info: LockInfo, nowMs = Date.now()): boolean {
+  // A pid that is gone settles it; one that exists may be anybody's.
+  if (processAlive(info.pid) === false) return false;
   const beat = readHeartbeat(file);
-  return beat !== undefined && beat.pid === info.pid && Date.now() - beat.at < FRESH_BEAT_MS;
+  if (beat !== undefined && beat.pid === info.pid && nowMs - beat.at < FRESH_BEAT_MS) return true;
+  // A hub that has just taken the lock may not have beaten yet.
+  return info.started_at <= nowMs && nowMs - info.started_at < FRESH_BEAT_MS;
 }
 
 /**
@@ -56,7 +62,7 @@ function holderAlive(file: string, info: LockInfo): boolean {
 export function acquireLock(file: string, pid: number, nowMs: number): AcquireResult {
   const info: LockInfo = { pid, started_at: nowMs };
   const dir = file.slice(0, file.lastIndexOf("/"));
-  Deno.mkdirSync(dir, { recursive: true });
+  Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
   let stale: LockInfo | undefined;
   for (let attempt = 0; attempt < 3; attempt++) {
     const temp = `${file}.${pid}.${crypto.randomUUID().slice(0, 8)}`;

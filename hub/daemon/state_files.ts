@@ -48,7 +48,7 @@ export function readHeartbeat(lockFile: string): Heartbeat | undefined {
 /** Records a crash (synchronously: it runs on the way out of a dying process). */
 export function recordCrash(lockFile: string, crash: CrashRecord): void {
   try {
-    Deno.mkdirSync(dirOf(lockFile), { recursive: true });
+    Deno.mkdirSync(dirOf(lockFile), { recursive: true, mode: 0o700 });
     writeFileAtomicSync(crashFile(lockFile), JSON.stringify(crash) + "\n");
   } catch { /* the crash itself matters more than its record */ }
 }

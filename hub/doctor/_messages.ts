@@ -15,7 +15,7 @@ export const t = catalogue({
   role_fallback:
     "provider '{provider}' is missing {variable}, so its fallback {fbProvider} {fbModel} answers",
   role_unpriced:
-    "has a budget, but model '{id}' has no price, so its calls count as $0; add [models.prices.{id}] to agent.toml",
+    "has a budget, but model '{id}' has no price, so its calls count as $0; add [models.prices.{key}] to agent.toml",
   roles_none: "no roles in [models.roles]; chat needs at least 'brain'",
   sessions_file_ok: "file store at {path}",
   sessions_file_new: "file store at {path} (created on first use)",
@@ -31,6 +31,7 @@ export const t = catalogue({
   env_example_missing: "{path} not found; run 'agent init' to create it",
   env_ok: "every name in .env ({count}) is listed in .env.example",
   env_unlisted: "names in .env that .env.example does not list: {names}",
+  folder_mode: "{path} has mode {mode}; other users can look in: run `chmod 700 {path}`",
   env_mode: "{path} has mode {mode}; run 'chmod 600 {path}' so only you can read it",
   components_ok: "{count} components, none failed to load",
   components_error: "{module} failed to load: {detail}",
@@ -45,7 +46,7 @@ export const t = catalogue({
   role_fallback:
     "'{provider}' sağlayıcısında {variable} eksik, bu yüzden yedeği {fbProvider} {fbModel} yanıtlar",
   role_unpriced:
-    "bir bütçesi var, ama '{id}' modelinin fiyatı yok, bu yüzden çağrıları $0 sayılır; agent.toml dosyasına [models.prices.{id}] ekleyin",
+    "bir bütçesi var, ama '{id}' modelinin fiyatı yok, bu yüzden çağrıları $0 sayılır; agent.toml dosyasına [models.prices.{key}] ekleyin",
   roles_none: "[models.roles] içinde rol yok; sohbet için en az 'brain' gerekli",
   sessions_file_ok: "{path} konumunda dosya deposu",
   sessions_file_new: "{path} konumunda dosya deposu (ilk kullanımda oluşturulur)",
@@ -61,6 +62,8 @@ export const t = catalogue({
   env_example_missing: "{path} bulunamadı; oluşturmak için 'agent init' çalıştırın",
   env_ok: ".env içindeki her ad ({count}) .env.example içinde listeli",
   env_unlisted: ".env içinde olup .env.example içinde listelenmeyen adlar: {names}",
+  folder_mode:
+    "{path} kipi {mode}; başka kullanıcılar içine bakabilir: `chmod 700 {path}` çalıştırın",
   env_mode: "{path} kipi {mode}; yalnızca sizin okuyabilmeniz için 'chmod 600 {path}' çalıştırın",
   components_ok: "{count} bileşen, hiçbiri yüklenirken hata vermedi",
   components_error: "{module} yüklenemedi: {detail}",

@@ -60,7 +60,7 @@ export function rolesCheck(d: DoctorContext): Promise<CheckResult[]> {
       out.push({
         name: check,
         status: "warn",
-        detail: t(d.lang, "role_unpriced", { id: role.model_id }),
+        detail: t(d.lang, "role_unpriced", { id: role.model_id, key: tomlKey(role.model_id) }),
       });
       continue;
     }
@@ -208,6 +208,29 @@ export async function envCheck(d: DoctorContext): Promise<CheckResult[]> {
   return out;
 }
 
+/** `folders`: the home, data, logs and network folders are the owner's alone (0700). */
+export async function foldersCheck(d: DoctorContext): Promise<CheckResult[]> {
+  const out: CheckResult[] = [];
+  const logs = d.paths.logFile.slice(0, d.paths.logFile.lastIndexOf("/"));
+  for (const path of [d.paths.home, d.paths.dataDir, logs, d.paths.netDir]) {
+    let mode: number | null;
+    try {
+      mode = (await Deno.stat(path)).mode;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) continue;
+      throw error;
+    }
+    if (mode !== null && (mode & 0o077) !== 0) {
+      out.push({
+        name: "folders",
+        status: "warn",
+        detail: t(d.lang, "folder_mode", { path, mode: `0${(mode & 0o777).toString(8)}` }),
+      });
+    }
+  }
+  return out;
+}
+
 /** `components`: load errors and `[components]` names nothing provides. */
 export async function componentsCheck(d: DoctorContext): Promise<CheckResult[]> {
   const registry = await d.registry();
@@ -249,6 +272,20 @@ export async function componentsCheck(d: DoctorContext): Promise<CheckResult[]> 
     });
   }
   return out;
+}
+
+/**
+ * A model id as a TOML table key: bare when TOML allows it, else quoted (`"gpt-5.2"`:
+ * a dot would split the key).
+ *
+ * @example
+ * ```ts
+ * import { tomlKey } from "./core_checks.ts";
+ * if (tomlKey("gpt-5.2") !== '"gpt-5.2"' || tomlKey("claude-sonnet-5") !== "claude-sonnet-5") throw new Error();
+ * ```
+ */
+export function tomlKey(id: string): string {
+  return /^[A-Za-z0-9_-]+$/.test(id) ? id : JSON.stringify(id);
 }
 
 function one(name: string, status: CheckResult["status"], detail: string): Promise<CheckResult[]> {

@@ -177,7 +177,7 @@ export class Ledger {
     try {
       if (!exists(file)) {
         const dir = file.slice(0, file.lastIndexOf("/"));
-        if (dir !== "") Deno.mkdirSync(dir, { recursive: true });
+        if (dir !== "") Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
         // SQLite gives the -wal and -shm files the main file's mode, so 0600 here covers them.
         Deno.openSync(file, { create: true, write: true, mode: 0o600 }).close();
         Deno.chmodSync(file, 0o600);

@@ -98,8 +98,36 @@ function span(lang: Lang, period: Period): string {
   return t(lang, `span_${word}`);
 }
 
-/** One role's spend line, as `agent spend` prints it. */
-export function spendLine(lang: Lang, role: string, entry: SpendObject): string {
+/**
+ * The role that really answers for `role` while its budget is spent: its `degrade_to`,
+ * followed while those are spent too; `undefined` when none can.
+ */
+export function answeringStandIn(
+  report: Record<string, SpendObject>,
+  role: string,
+): string | undefined {
+  const seen = new Set([role]);
+  let next = report[role]?.degrade_to;
+  while (next !== undefined && !seen.has(next)) {
+    const entry = report[next];
+    if (entry === undefined) return undefined;
+    if (!entry.exhausted) return next;
+    seen.add(next);
+    next = entry.degrade_to;
+  }
+  return undefined;
+}
+
+/**
+ * One role's spend line, as `agent spend` prints it; `standIn` is the role that answers
+ * while this one is spent (see {@linkcode answeringStandIn}).
+ */
+export function spendLine(
+  lang: Lang,
+  role: string,
+  entry: SpendObject,
+  standIn: string | undefined,
+): string {
   const base = { role, provider: entry.provider, spent: formatUsd(entry.spent_usd) };
   if (entry.cap_usd === null && !entry.metered) return t(lang, "line_unmetered", base);
   let line = entry.cap_usd === null ? t(lang, "line_no_budget", base) : t(lang, "line_budget", {
@@ -110,9 +138,7 @@ export function spendLine(lang: Lang, role: string, entry: SpendObject): string 
   });
   if (entry.exhausted) {
     line += t(lang, "suffix_spent");
-    if (entry.degrade_to !== undefined) {
-      line += t(lang, "suffix_degrade", { stand_in: entry.degrade_to });
-    }
+    if (standIn !== undefined) line += t(lang, "suffix_degrade", { stand_in: standIn });
   }
   if (entry.unpriced_calls > 0) {
     line += entry.unpriced_calls === 1
@@ -124,7 +150,9 @@ export function spendLine(lang: Lang, role: string, entry: SpendObject): string 
 
 /** Every role's spend line, in the configuration's role order. */
 export function spendLines(report: Record<string, SpendObject>, lang: Lang): string[] {
-  return Object.entries(report).map(([role, entry]) => spendLine(lang, role, entry));
+  return Object.entries(report).map(([role, entry]) =>
+    spendLine(lang, role, entry, answeringStandIn(report, role))
+  );
 }
 
 /**

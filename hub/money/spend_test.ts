@@ -97,7 +97,7 @@ Deno.test("spendLines() marks a spent budget, its stand-in and unpriced calls", 
   };
   ledger.recordMany([
     spend("brain", ist("2026-05-03T10:00"), 15.2),
-    spend("fast", ist("2026-05-14T10:00"), 1),
+    spend("fast", ist("2026-05-14T10:00"), 0.5),
     spend("fast", ist("2026-05-14T10:01"), null),
     spend("weekly", ist("2026-05-11T10:00"), null),
     spend("weekly", ist("2026-05-12T10:00"), null),
@@ -106,13 +106,13 @@ Deno.test("spendLines() marks a spent budget, its stand-in and unpriced calls", 
   const report = spendReport(configWith(roles), ledger, NOW);
   assert.deepEqual(spendLines(report, "en"), [
     "brain vendor-a $15.20 of $15.00 this month, resets 01.06.2026 00:00 · SPENT, fast answers instead",
-    "fast vendor-a $1.00 of $1.00 today, resets 15.05.2026 00:00 · SPENT · 1 call without a price for fast-model",
+    "fast vendor-a $0.50 of $1.00 today, resets 15.05.2026 00:00 · 1 call without a price for fast-model",
     "local local-runtime $0.00 this month, no budget",
     "weekly vendor-b $0.0040 of $0.50 this week, resets 18.05.2026 00:00 · 2 calls without a price for odd-model",
   ]);
   assert.deepEqual(spendLines(report, "tr").slice(0, 2), [
     "brain vendor-a $15.20 / $15.00 bu ay, yenilenme 01.06.2026 00:00 · TÜKENDİ, yerine fast yanıtlar",
-    "fast vendor-a $1.00 / $1.00 bugün, yenilenme 15.05.2026 00:00 · TÜKENDİ · fast-model için fiyatı olmayan 1 çağrı",
+    "fast vendor-a $0.50 / $1.00 bugün, yenilenme 15.05.2026 00:00 · fast-model için fiyatı olmayan 1 çağrı",
   ]);
 });
 
@@ -176,4 +176,18 @@ Deno.test("budget sentences read exactly as the spec's Errors table", () => {
     degradeLogLine(both.spent, "fast"),
     "role brain: budget spent ($15.00 of $15.00, resets 2026-06-01T00:00:00+03:00); fast answers instead",
   );
+});
+
+Deno.test("spendLines() names a stand-in only when it really answers", () => {
+  using ledger = tempLedger();
+  const config = configWith(shippedRoles());
+  const now = ist("2026-11-06T12:00");
+  ledger.record(spend("brain", ist("2026-11-06T09:00"), 16));
+  let lines = spendLines(spendReport(config, ledger, now), "en");
+  assert.match(lines[0]!, / · SPENT, fast answers instead$/);
+  // fast is spent too: nobody answers for brain.
+  ledger.record(spend("fast", ist("2026-11-06T10:00"), 1.5));
+  lines = spendLines(spendReport(config, ledger, now), "en");
+  assert.match(lines[0]!, / · SPENT$/);
+  assert.match(lines[1]!, / · SPENT$/);
 });

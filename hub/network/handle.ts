@@ -7,6 +7,7 @@
  * @module
  */
 import {
+  cleanText,
   type ContactAcceptPlaintext,
   type ContactRequestPlaintext,
   deriveEnvelopeId,
@@ -19,7 +20,7 @@ import {
 import type { Contact } from "./store/mod.ts";
 import type { NetNode } from "./node.ts";
 import { appendNetEvent } from "./events.ts";
-import { oneLine } from "../text.ts";
+import { oneLine, printable } from "../text.ts";
 import type { Update } from "./spine_client.ts";
 import { noPublicSubLine, subRole, type TurnAnswerer } from "./turn_types.ts";
 
@@ -273,9 +274,10 @@ async function sendAccept(deps: HandleDeps, contact: Contact, p: EnvelopePayload
 
 async function tellOwner(deps: HandleDeps, address: string, name: string, text: string) {
   const { node } = deps;
+  // The log is read in a terminal: another agent's text never carries an escape there.
   node.logger.warn(
-    `network: contact request from ${name} (${address})${
-      text ? `: ${oneLine(text, { max: 200 })}` : ""
+    `network: contact request from ${printable(name)} (${address})${
+      text ? `: ${printable(oneLine(text, { max: 200 }))}` : ""
     }; accept with 'agent net accept ${address}'`,
   );
   try {
@@ -328,8 +330,5 @@ async function dropSeen(
 }
 
 function cleanName(name: string, fallback: string): string {
-  // deno-lint-ignore no-control-regex
-  const clean = Array.from(name.replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim())
-    .slice(0, 80).join("");
-  return clean === "" ? fallback : clean;
+  return cleanText(name, 80) || fallback;
 }

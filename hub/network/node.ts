@@ -7,6 +7,7 @@
  */
 import {
   type Card,
+  cleanText,
   type EnvelopeKind,
   type Identity,
   isAddress,
@@ -194,7 +195,8 @@ export class NetNode {
     const now = this.nowSec();
     const contact: Contact = {
       address,
-      name: card.name,
+      // A card is another agent's text: no control or bidi character is kept.
+      name: cleanText(card.name, 80) || address,
       state: "pending_out",
       sign_key: card.sign_key,
       box_key: card.box_key,

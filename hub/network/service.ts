@@ -97,6 +97,26 @@ export interface NetServiceOptions {
   onHandled?: (result: Awaited<ReturnType<typeof handleUpdate>>, update: Update) => void;
 }
 
+/**
+ * The wait before retry `attempt` (0 first): `base · 2^attempt` with ±20% jitter, which
+ * keeps many hubs from retrying in step; never above `max`, jitter included.
+ *
+ * @example
+ * ```ts
+ * import { backoffDelay } from "./service.ts";
+ * if (backoffDelay(30, 1000, 60_000, () => 0.999) > 60_000) throw new Error("over the cap");
+ * ```
+ */
+export function backoffDelay(
+  attempt: number,
+  base: number,
+  max: number,
+  random: () => number = Math.random,
+): number {
+  const capped = Math.min(max, base * 2 ** Math.min(attempt, 16));
+  return Math.round(Math.min(max, capped * (0.8 + random() * 0.4)));
+}
+
 /** The network service, run by the hub as one of its components. */
 export class NetService {
   /** Name for the hub log. */
@@ -404,10 +424,7 @@ export class NetService {
   }
 
   #backoff(attempt: number): number {
-    const base = this.#timings.backoffBaseMs * 2 ** Math.min(attempt, 16);
-    const capped = Math.min(this.#timings.backoffMaxMs, base);
-    // Jitter keeps many hubs from retrying in step.
-    return Math.round(capped * (0.8 + Math.random() * 0.4));
+    return backoffDelay(attempt, this.#timings.backoffBaseMs, this.#timings.backoffMaxMs);
   }
 
   #sleep(ms: number): Promise<void> {

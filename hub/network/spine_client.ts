@@ -240,6 +240,9 @@ export async function fetchCard(address: string, options: PeerOptions): Promise<
 /** What a recipient's inbox said to an envelope. */
 export type Delivery = "queued" | "duplicate";
 
+/** The most of a peer's `/net/inbox` answer the hub reads (8 KiB). */
+export const INBOX_ANSWER_MAX = 8 * 1024;
+
 /**
  * Posts an envelope to `<scheme>://<to>/net/inbox`. A 202 or a `duplicate` answer is
  * delivered; anything else throws a {@linkcode SpineError} with the code.
@@ -264,10 +267,14 @@ export async function postEnvelope(
       cause: error,
     });
   }
+  // A peer's answer is a few bytes; a hostile one must not fill the hub's memory.
   let body: Record<string, unknown> = {};
   try {
-    body = await res.json();
-  } catch { /* not JSON */ }
+    const bytes = res.body === null
+      ? undefined
+      : await readLimited(res.body, INBOX_ANSWER_MAX, { drainBytes: 0 });
+    if (bytes !== undefined) body = JSON.parse(new TextDecoder().decode(bytes));
+  } catch { /* not JSON, or cut off */ }
   if (res.status === 202) return "queued";
   if (res.status === 200 && body.status === "duplicate") return "duplicate";
   throw new SpineError(

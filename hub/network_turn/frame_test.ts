@@ -173,7 +173,14 @@ Deno.test("historyFor() keeps a sub-agent's messages apart from the main agent's
     entry("in", "", { id: "g", kind: "contact_accept" }),
     entry("in", "now", { id: "h", own_sub: "chess" }),
   ];
-  assert.deepEqual(historyFor(log, {}).map((e) => e.id), ["a", "b", "f"]);
+  // An accept (no text) is a log line with the contact too.
+  assert.deepEqual(historyFor(log, {}).map((e) => e.id), ["a", "b", "f", "g"]);
+  const frame = buildFrame({
+    contact: { name: "Bob", address: "bob.example" },
+    history: historyFor(log, {}),
+    text: "next",
+  });
+  assert.match(frame, /\nin: their chess says\nin: \[contact_accept\]\n<<<END HISTORY>>>/);
   assert.deepEqual(historyFor(log, { ownSub: "chess", excludeId: "h" }).map((e) => e.id), [
     "c",
     "d",

@@ -1016,6 +1016,12 @@ async function handleRequest(request, env, _ctx) {
 async function route(request, env) {
   const url = new URL(request.url);
   const address = ownAddress(env, url);
+  if (!isAddress(address)) {
+    await request.body?.cancel();
+    throw new HttpError(400, "bad_request", {
+      detail: `the host '${address}' is not an agent address`
+    });
+  }
   const allowInsecure = insecurePeersAllowed(env);
   const path = url.pathname;
   if (path === "/hub" || path.startsWith("/hub/")) {

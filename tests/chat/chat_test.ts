@@ -142,7 +142,7 @@ budget = { usd = 5, period = "1mo" }
   }
 });
 
-Deno.test("agent chat without a terminal answers no to tier-2 tools and /settings set stores a key unseen", async () => {
+Deno.test("agent chat without a terminal answers no to tier-2 tools and /settings set refuses, writing nothing", async () => {
   const home = makeHome(fakeConfig([
     '/tool write_note {"name":"plan","text":"secret plan"}',
     "I could not save it.",
@@ -152,19 +152,17 @@ Deno.test("agent chat without a terminal answers no to tier-2 tools and /setting
   try {
     const r = await agent(["chat"], {
       home,
-      stdin:
-        "Save my plan\nWhat time is it?\n/settings set VENDOR_B_API_KEY\nsk-very-secret-value\n/settings\n",
+      stdin: "Save my plan\nWhat time is it?\n/settings set VENDOR_B_API_KEY\n/quit\n",
     });
     assert.equal(r.code, 0, r.stderr);
     assert.ok(r.stdout.startsWith("I could not save it.\nIt is late.\n"), r.stdout);
     assert.throws(() => Deno.statSync(`${home}/notes/plan.md`), "the tier-2 tool did not run");
-    assert.ok(
-      !r.stdout.includes("sk-very-secret-value") && !r.stderr.includes("sk-very-secret-value"),
+    // Piped input would take the next line (here `/quit`) as the key: refused instead.
+    assert.match(
+      r.stdout,
+      /\/settings set needs a terminal to take VENDOR_B_API_KEY unseen; nothing was written\. Run chat in a terminal, or edit .*\.env\.\n$/,
     );
-    assert.match(r.stdout, /VENDOR_B_API_KEY saved to .*\.env\./);
-    assert.ok(r.stdout.includes("  VENDOR_B_API_KEY: set\n"), r.stdout);
-    assert.match(Deno.readTextFileSync(`${home}/.env`), /^VENDOR_B_API_KEY=sk-very-secret-value$/m);
-    assert.equal(Deno.statSync(`${home}/.env`).mode! & 0o777, 0o600);
+    assert.throws(() => Deno.statSync(`${home}/.env`), "nothing was written");
   } finally {
     Deno.removeSync(home, { recursive: true });
   }
@@ -238,6 +236,38 @@ Deno.test("agent chat ends with the ledger's sentence and exit 1 when the ledger
       /^Cannot open the spend ledger \S+\/data\/spend\.sqlite3: unable to open database file[^\n]*\n$/,
     );
     assert.equal(r.stdout, "");
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});
+
+Deno.test("agent --lang tr chat: a failover is one Turkish sentence; the English warning goes only to the log", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  const home = makeHome(`${fakeConfig()}
+[models.roles.local]
+provider = "local-runtime"
+model_id = "llama3.2"
+failover = "fast"
+[models.roles.local.params]
+base_url = "http://127.0.0.1:${port}"
+`);
+  try {
+    const r = await agent(["--lang", "tr", "chat", "--role", "local"], {
+      home,
+      stdin: "Merhaba\n",
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, "");
+    assert.match(r.stdout, /local şu an ulaşılamıyor; onun yerine fast yanıtladı\.\n$/);
+    assert.match(Deno.readTextFileSync(`${home}/data/logs/agent.log`), /WARNING role local: /);
+    // With -v the log line comes to stderr as well.
+    const verbose = await agent(["-v", "--lang", "tr", "chat", "--role", "local"], {
+      home,
+      stdin: "Merhaba\n",
+    });
+    assert.match(verbose.stderr, /warning: role local: /);
   } finally {
     Deno.removeSync(home, { recursive: true });
   }

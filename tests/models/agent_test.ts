@@ -119,7 +119,12 @@ Deno.test("buildAgent() for network turns: public note instead of user.md, priva
     const prompt = await agent.systemPrompt();
     assert.ok(!prompt.includes("Ada."), "user.md never enters a network prompt");
     assert.match(prompt, /## User\n\nAda plays chess\./);
-    assert.match(prompt, /- Profile: work\n- Host role: not shared with other agents\n$/);
+    // The profile is the owner's too: it stays on the machine (issue 9, defect 6).
+    assert.match(
+      prompt,
+      /- Profile: not shared with other agents\n- Host role: not shared with other agents\n$/,
+    );
+    assert.ok(!prompt.includes("work"));
     const result = await agent.turn("net-1", "hi", { peer: "127.0.0.1:8787" });
     assert.deepEqual(result.text, "Hello, fellow agent.");
     assert.deepEqual(ws.rows().map((r) => [r.channel, r.peer]), [["net", "127.0.0.1:8787"]]);

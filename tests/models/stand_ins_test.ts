@@ -307,6 +307,10 @@ model_id = "fake-1"
     assert.deepEqual(error?.name, "ModelCallError");
     assert.match(error.sentence, /Overloaded/);
     assert.deepEqual(ws.log(), "", "no failover was logged");
+    // The vendor reported the input before it failed: the ledger has it.
+    const [row] = ws.ledger.breakdown("channel", { sinceMs: 0 });
+    assert.equal(row?.calls, 1);
+    assert.equal(row?.input_tokens, 10);
   } finally {
     await server.close();
     ws.close();

@@ -282,3 +282,22 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "agent tui: an invalid agent.toml is one sentence and exit 2, before any screen",
+  ...T,
+  async fn() {
+    const home = await fakeHome();
+    await Deno.writeTextFile(`${home}/agent.toml`, "[models\nbroken");
+    const pane = await Pane.start(["--home", home, "tui"]);
+    try {
+      assert.equal(await pane.exitCode(), 2);
+      const screen = await pane.keep("invalid-config");
+      assert.match(screen, /agent\.toml: not valid TOML at line 1/);
+      assert.doesNotMatch(screen, /at .*\.ts:\d+/);
+    } finally {
+      await pane.kill();
+      await cleanup();
+    }
+  },
+});

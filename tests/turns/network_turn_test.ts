@@ -91,7 +91,7 @@ async function home(roles: string) {
   const ledger = Ledger.open(paths.ledgerFile);
   const deps: TurnDeps = {
     config,
-    env: { VENDOR_B_API_KEY: "sk-test-key" },
+    env: { VENDOR_B_API_KEY: "sk-test-key", AGENT_PROFILE: "work-laptop-7" },
     paths,
     subs: loadSubAgentDirectory(config, paths),
     autoRepliesLastHour: () => 0,
@@ -184,6 +184,11 @@ period = "day"
       /^You are Ada's agent\.\n\n## User\n\nAda likes chess and lives in Izmir\./,
     );
     assert.match(system, /- Host role: not shared with other agents/);
+    // The profile's name is the owner's too.
+    assert.match(system, /- Profile: not shared with other agents/);
+    for (const request of server.requests) {
+      assert.ok(!JSON.stringify(request.body).includes("work-laptop-7"), "the profile leaked");
+    }
     assert.ok(!system.includes("Budget"), "budgets are left out of a network turn");
     const frame = String(mainMessages.at(-1)?.content);
     assert.match(frame, /^A message from another agent: Bob at bob\.example, a contact/);

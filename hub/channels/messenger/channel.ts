@@ -429,8 +429,7 @@ export class MessengerChannel implements HubChannel {
       sessionId: entry.session_id,
       fixedRole: undefined,
       rebuild: (role) => this.#build(chat, role),
-      // Keys are never set through the messenger.
-      secret: () => Promise.resolve(null),
+      // Keys are never set through the messenger: no `secret`.
       now: Date.now,
     };
   }

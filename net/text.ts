@@ -1,6 +1,7 @@
 /**
- * Text from agents, as the directory keeps it: control characters (C0, C1) and bidi
- * controls removed, runs of white space made one space, the ends trimmed.
+ * Text from other agents, as a directory or a hub keeps it (card names, owner and about
+ * lines): control characters (C0, C1) and bidi controls removed, runs of white space
+ * made one space, the ends trimmed.
  *
  * @module
  */

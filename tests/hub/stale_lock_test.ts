@@ -1,0 +1,72 @@
+/**
+ * A lock whose pid belongs to another program (a reused pid after a crash or a reboot)
+ * is stale: `hub status` says not running, `hub stop` never signals that process, and
+ * `hub run` takes the lock over with a log line.
+ */
+import assert from "node:assert/strict";
+import { AGENT_FLAGS } from "../_agent_flags.ts";
+import { agent, cleanup, tempDir } from "../cli/_run.ts";
+import { freePort } from "../spine/_harness.ts";
+import { until } from "./_agents.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+Deno.test({
+  name: "a stale lock naming a live stranger process is taken over, and hub stop never signals it",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const home = await tempDir();
+    assert.equal((await agent(["--home", home, "init", "--yes", "--provider", "fake"])).code, 0);
+    const port = freePort();
+    const toml = await Deno.readTextFile(`${home}/agent.toml`);
+    await Deno.writeTextFile(`${home}/agent.toml`, toml.replace(/^port = \d+$/m, `port = ${port}`));
+    const stranger = new Deno.Command("sleep", { args: ["300"] }).spawn();
+    let hub: Deno.ChildProcess | undefined;
+    try {
+      await Deno.mkdir(`${home}/data`, { recursive: true });
+      await Deno.writeTextFile(
+        `${home}/data/hub.lock`,
+        JSON.stringify({ pid: stranger.pid, started_at: 1_700_000_000_000 }) + "\n",
+      );
+      const status = await agent(["--home", home, "hub", "status", "--json"]);
+      assert.equal(JSON.parse(status.stdout).running, false);
+      const stop = await agent(["--home", home, "hub", "stop"]);
+      assert.equal(stop.code, 0);
+      assert.equal(stop.stdout.trim(), "hub is not running.");
+      // The stranger is untouched.
+      Deno.kill(stranger.pid, "SIGCONT");
+
+      hub = new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "--quiet",
+          ...AGENT_FLAGS,
+          `${ROOT}cli/main.ts`,
+          "--home",
+          home,
+          "hub",
+          "run",
+        ],
+        stdout: "null",
+        stderr: "null",
+      }).spawn();
+      await until("the hub took the lock", async () => {
+        try {
+          const lock = JSON.parse(await Deno.readTextFile(`${home}/data/hub.lock`));
+          return lock.pid === hub!.pid;
+        } catch {
+          return false;
+        }
+      }, 30_000);
+      const log = await Deno.readTextFile(`${home}/data/logs/agent.log`);
+      assert.match(log, new RegExp(`WARNING .*${stranger.pid}`));
+    } finally {
+      hub?.kill("SIGTERM");
+      await hub?.status;
+      stranger.kill("SIGKILL");
+      await stranger.status;
+      await cleanup();
+    }
+  },
+});
