@@ -185,11 +185,36 @@ async function main(): Promise<number> {
   const address = vars.ADDRESS || `127.0.0.1:${parsed.port}`;
   const mode = vars.AGENT_MODE === "cloud" ? "cloud" : "local";
   console.log(t(lang, "listening", { url, address, mode, dir }));
+  await serveUntilSignal(mf, {
+    cronMs: 60_000,
+    cron: () => runSpineCron(mf, Date.now()),
+    cronFailed: (detail) => console.error(t(lang, "cronFailed", { detail })),
+  });
+  console.log(t(lang, "stopped"));
+  return 0;
+}
+
+/** Options for {@linkcode serveUntilSignal}. */
+export interface ServeUntilSignalOptions {
+  /** How often the cron runs. */
+  cronMs: number;
+  /** Runs the Worker's cron once. */
+  cron(): Promise<void>;
+  /** Says that a cron run failed. */
+  cronFailed(detail: string): void;
+}
+
+/**
+ * Keeps a development Worker running, its cron on schedule, until SIGINT or SIGTERM;
+ * then disposes of it (`spine:dev`, `universe:dev`).
+ */
+export async function serveUntilSignal(
+  mf: Miniflare,
+  options: ServeUntilSignalOptions,
+): Promise<void> {
   const cron = setInterval(() => {
-    runSpineCron(mf, Date.now()).catch((error) =>
-      console.error(t(lang, "cronFailed", { detail: errorMessage(error) }))
-    );
-  }, 60_000);
+    options.cron().catch((error) => options.cronFailed(errorMessage(error)));
+  }, options.cronMs);
   const { promise, resolve } = Promise.withResolvers<void>();
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     Deno.addSignalListener(signal, () => resolve());
@@ -197,8 +222,6 @@ async function main(): Promise<number> {
   await promise;
   clearInterval(cron);
   await mf.dispose();
-  console.log(t(lang, "stopped"));
-  return 0;
 }
 
 if (import.meta.main) Deno.exit(await main());

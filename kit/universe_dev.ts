@@ -9,8 +9,8 @@
  */
 import { Miniflare } from "miniflare";
 import { bundleWorker } from "./bundle.ts";
-import { parseDevArgs, SPINE_COMPATIBILITY_DATE } from "./spine_dev.ts";
-import { catalogue, currentLang, errorMessage } from "@agent/net/common";
+import { parseDevArgs, serveUntilSignal, SPINE_COMPATIBILITY_DATE } from "./spine_dev.ts";
+import { catalogue, currentLang } from "@agent/net/common";
 
 /** The repository's `universe/worker.ts`. */
 export const UNIVERSE_ENTRY: string = new URL("../universe/worker.ts", import.meta.url).pathname;
@@ -123,18 +123,11 @@ async function main(): Promise<number> {
   console.log(
     t(lang, "listening", { url, host: vars.UNIVERSE || `127.0.0.1:${parsed.port}`, dir }),
   );
-  const cron = setInterval(() => {
-    runUniverseCron(mf, Date.now()).catch((error) =>
-      console.error(t(lang, "cronFailed", { detail: errorMessage(error) }))
-    );
-  }, 3_600_000);
-  const { promise, resolve } = Promise.withResolvers<void>();
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    Deno.addSignalListener(signal, () => resolve());
-  }
-  await promise;
-  clearInterval(cron);
-  await mf.dispose();
+  await serveUntilSignal(mf, {
+    cronMs: 3_600_000,
+    cron: () => runUniverseCron(mf, Date.now()),
+    cronFailed: (detail) => console.error(t(lang, "cronFailed", { detail })),
+  });
   console.log(t(lang, "stopped"));
   return 0;
 }

@@ -155,7 +155,12 @@ async function send(ctx: CommandContext, args: string[]) {
     throw new UsageError(t(ctx.lang, "too_long", { max: MESSAGE_TEXT_MAX }));
   }
   const sent = await (await needNode(ctx)).send(target.address, text, target.sub);
-  ctx.out(t(ctx.lang, "sent", { target: args[0]!, id: sent.id }));
+  ctx.out(
+    t(ctx.lang, sent.delivery === "pending" ? "sent_later" : "sent", {
+      target: args[0]!,
+      id: sent.id,
+    }),
+  );
   return 0;
 }
 
@@ -186,6 +191,8 @@ async function pollOnce(ctx: CommandContext): Promise<number> {
   let dropped: number;
   try {
     ({ handled, dropped } = await hub.context.network.pollOnce());
+    // Without a hub, nobody else retries what the outbox holds.
+    await hub.context.network.flushOutbox();
   } finally {
     hub.close();
   }

@@ -42,6 +42,9 @@ export const t = catalogue({
   removed: "Forgot {address} (its log and session stay).",
   not_known: "{address} is not a contact.",
   sent: "Sent to {target} (id {id}).",
+  sent_later:
+    "Not delivered yet: {target} does not answer (id {id}); the outbox tries again for 24 hours (the hub, or `agent net poll --once`).",
+  s_outbox: "outbox: {n} waiting for delivery",
   polled: "Handled {handled} envelope(s), dropped {dropped}.",
   no_contacts: "No contacts yet. Add one with `agent net add ADDRESS`.",
   log_empty: "The network log is empty.",
@@ -103,6 +106,9 @@ export const t = catalogue({
   removed: "{address} unutuldu (kaydı ve oturumu kalır).",
   not_known: "{address} bir kişi değil.",
   sent: "{target} adresine gönderildi (id {id}).",
+  sent_later:
+    "Henüz teslim edilmedi: {target} yanıt vermiyor (id {id}); giden kutusu 24 saat boyunca yeniden dener (hub ya da `agent net poll --once`).",
+  s_outbox: "giden kutusu: teslim bekleyen {n}",
   polled: "{handled} zarf işlendi, {dropped} bırakıldı.",
   no_contacts: "Henüz kişi yok. `agent net add ADRES` ile ekleyin.",
   log_empty: "Ağ kaydı boş.",

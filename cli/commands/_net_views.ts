@@ -100,6 +100,8 @@ export async function status(ctx: CommandContext): Promise<number> {
     blocked: n("blocked"),
   }));
   ctx.out(t(lang, "s_store", { where: state.where, store: config.net.store }));
+  const waiting = (await state.outbox()).filter((e) => e.state === "pending").length;
+  ctx.out(t(lang, "s_outbox", { n: waiting }));
   for (const file of await unreadableFiles(state.where)) {
     ctx.out(t(lang, "s_unreadable", { file }));
   }

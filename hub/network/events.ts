@@ -50,8 +50,23 @@ export interface FailoverNetEvent {
   text: string;
 }
 
+/** A message the outbox gave up on after 24 hours. */
+export interface OutboxDroppedEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "net.outbox_dropped";
+  address: string;
+  id: string;
+  /** The message's text. */
+  text: string;
+}
+
 /** One agent event for the owner's channels. */
-export type NetEvent = ContactRequestEvent | BudgetWarningEvent | FailoverNetEvent;
+export type NetEvent =
+  | ContactRequestEvent
+  | BudgetWarningEvent
+  | FailoverNetEvent
+  | OutboxDroppedEvent;
 
 /** How many events are kept. */
 export const EVENTS_MAX = 200;

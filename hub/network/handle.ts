@@ -20,6 +20,7 @@ import {
 import type { Contact } from "./store/mod.ts";
 import type { NetNode } from "./node.ts";
 import { appendNetEvent } from "./events.ts";
+import { replyFor, sendThroughOutbox } from "./outbox.ts";
 import { oneLine, printable } from "../text.ts";
 import type { Update } from "./spine_client.ts";
 import { noPublicSubLine, subRole, type TurnAnswerer } from "./turn_types.ts";
@@ -192,6 +193,13 @@ async function onMessage(
   contact: Contact,
 ): Promise<string | undefined | typeof NO_PUBLIC_SUB> {
   const { node } = deps;
+  // Handled before a crash: its reply is in the outbox. Send that (or nothing, when it
+  // went out), never a second answer from the model.
+  const prior = await replyFor(node, p.from, p.id);
+  if (prior !== undefined) {
+    if (prior.state === "pending") await sendReply(deps, p, prior);
+    return prior.id;
+  }
   const history = (await node.state.log()).filter((e) => e.address === p.from);
   const roles = subRole(p.hops, plain.sub);
   let outcome;
@@ -228,30 +236,43 @@ async function onMessage(
     node.logger.info(`network: no reply to ${p.from} (${p.id}): ${outcome.reason}`);
     return undefined;
   }
-  let delivery;
-  try {
-    ({ delivery } = await node.deliver(
-      "message",
-      contact,
-      outcome.sub === undefined ? { text: outcome.text } : { text: outcome.text, sub: outcome.sub },
-      {
-        id: outcome.replyId,
-        thread: outcome.thread,
-        reply_to: outcome.reply_to,
-        hops: outcome.hops,
-      },
-    ));
-  } catch (error) {
-    node.logger.error(`network: reply to ${p.from} not delivered: ${errorMessage(error)}`);
-    return undefined;
-  }
-  // A duplicate is this reply sent before a crash: it was counted then.
-  if (delivery === "queued") await node.state.recordAutoReply(contact.address, node.nowSec());
-  await node.logOut(contact.address, "message", outcome.replyId, outcome.thread, outcome.text, {
-    ...(outcome.own_sub === undefined ? {} : { own_sub: outcome.own_sub }),
-    ...(outcome.peer_sub === undefined ? {} : { peer_sub: outcome.peer_sub }),
+  // Written down before it is posted: never lost, never answered twice.
+  await sendReply(deps, p, {
+    id: outcome.replyId,
+    to: contact.address,
+    box_key: contact.box_key,
+    kind: "message",
+    plaintext: outcome.sub === undefined
+      ? { text: outcome.text }
+      : { text: outcome.text, sub: outcome.sub },
+    thread: outcome.thread,
+    reply_to: outcome.reply_to,
+    hops: outcome.hops,
+    answers: p.id,
+    auto_reply: true,
+    log: {
+      text: outcome.text,
+      ...(outcome.own_sub === undefined ? {} : { own_sub: outcome.own_sub }),
+      ...(outcome.peer_sub === undefined ? {} : { peer_sub: outcome.peer_sub }),
+    },
   });
   return outcome.replyId;
+}
+
+async function sendReply(
+  deps: HandleDeps,
+  p: EnvelopePayload,
+  entry: Parameters<typeof sendThroughOutbox>[1],
+): Promise<void> {
+  const { node } = deps;
+  try {
+    const result = await sendThroughOutbox(node, entry);
+    if (result === "pending") {
+      node.logger.warn(`network: reply to ${p.from} not delivered yet; the outbox retries it`);
+    }
+  } catch (error) {
+    node.logger.error(`network: reply to ${p.from} refused: ${errorMessage(error)}`);
+  }
 }
 
 async function sendAccept(deps: HandleDeps, contact: Contact, p: EnvelopePayload) {

@@ -17,3 +17,5 @@ export * from "./identity_file.ts";
 export * from "./turn_types.ts";
 export { compareVersions, networkCheck } from "./doctor.ts";
 export * from "./universe.ts";
+export * from "./outbox.ts";
+export * from "./backoff.ts";

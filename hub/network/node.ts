@@ -67,6 +67,8 @@ export interface NetNodeOptions {
   now?: () => number;
 }
 
+import { sendThroughOutbox } from "./outbox.ts";
+
 /** The fallback card name when neither the profile nor `[net] name` gives one. */
 export const DEFAULT_CARD_NAME = "agent";
 
@@ -257,7 +259,11 @@ export class NetNode {
   }
 
   /** `agent net send`: a new conversation with an accepted contact (or its sub-agent). */
-  async send(address: string, text: string, sub?: string): Promise<{ id: string }> {
+  async send(
+    address: string,
+    text: string,
+    sub?: string,
+  ): Promise<{ id: string; delivery: "queued" | "duplicate" | "pending" }> {
     checkAddress(address);
     if (Array.from(text).length > MESSAGE_TEXT_MAX) {
       throw new NetUsageError("too_long", { max: String(MESSAGE_TEXT_MAX) });
@@ -267,13 +273,21 @@ export class NetNode {
     if (contact?.state !== "accepted") {
       throw new NetUsageError("not_accepted", { address });
     }
-    const sent = await this.deliver(
-      "message",
-      contact,
-      sub === undefined ? { text } : { text, sub },
-    );
-    await this.logOut(address, "message", sent.id, sent.thread, text, sub && { peer_sub: sub });
-    return { id: sent.id };
+    // Through the outbox: a spine that does not answer now is tried again (by the hub)
+    // for 24 hours; a hard refusal is thrown at once.
+    const id = newEnvelopeId();
+    const delivery = await sendThroughOutbox(this, {
+      id,
+      to: address,
+      box_key: contact.box_key,
+      kind: "message",
+      plaintext: sub === undefined ? { text } : { text, sub },
+      thread: id,
+      reply_to: null,
+      hops: 0,
+      log: { text, ...(sub ? { peer_sub: sub } : {}) },
+    });
+    return { id, delivery };
   }
 
   /** Appends an outgoing entry to the network log. */

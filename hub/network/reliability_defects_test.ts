@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { backoffDelay } from "./service.ts";
+import { backoffDelay } from "./backoff.ts";
 import { INBOX_ANSWER_MAX, postEnvelope } from "./spine_client.ts";
 
 Deno.test("backoffDelay() never goes past the cap, jitter included", () => {

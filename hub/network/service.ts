@@ -13,6 +13,8 @@
  *
  * @module
  */
+import { backoffDelay } from "./backoff.ts";
+import { flushOutbox } from "./outbox.ts";
 import type { NetNode } from "./node.ts";
 import { type HandleDeps, handleUpdate } from "./handle.ts";
 import { SpineError, type Update } from "./spine_client.ts";
@@ -23,6 +25,8 @@ import { errorMessage } from "@agent/net/common";
 export interface NetTimings {
   /** First backoff step. @default 1000 */
   backoffBaseMs: number;
+  /** How often the outbox is looked at. @default 30000 */
+  outboxMs: number;
   /** Backoff ceiling. @default 60000 */
   backoffMaxMs: number;
   /** Safety fetch on the doorbell link. @default 300000 */
@@ -42,6 +46,7 @@ export interface NetTimings {
 /** The spec's timings. */
 export const DEFAULT_TIMINGS: NetTimings = {
   backoffBaseMs: 1000,
+  outboxMs: 30_000,
   backoffMaxMs: 60_000,
   safetyFetchMs: 300_000,
   pingMs: 30_000,
@@ -81,6 +86,8 @@ export interface NetStatusBlock {
   detail?: string;
   handled: number;
   dropped: number;
+  /** Envelopes in the outbox waiting to be delivered. */
+  outbox: number;
 }
 
 /** Options for {@linkcode NetService}. */
@@ -97,26 +104,6 @@ export interface NetServiceOptions {
   onHandled?: (result: Awaited<ReturnType<typeof handleUpdate>>, update: Update) => void;
 }
 
-/**
- * The wait before retry `attempt` (0 first): `base · 2^attempt` with ±20% jitter, which
- * keeps many hubs from retrying in step; never above `max`, jitter included.
- *
- * @example
- * ```ts
- * import { backoffDelay } from "./service.ts";
- * if (backoffDelay(30, 1000, 60_000, () => 0.999) > 60_000) throw new Error("over the cap");
- * ```
- */
-export function backoffDelay(
-  attempt: number,
-  base: number,
-  max: number,
-  random: () => number = Math.random,
-): number {
-  const capped = Math.min(max, base * 2 ** Math.min(attempt, 16));
-  return Math.round(Math.min(max, capped * (0.8 + random() * 0.4)));
-}
-
 /** The network service, run by the hub as one of its components. */
 export class NetService {
   /** Name for the hub log. */
@@ -131,6 +118,8 @@ export class NetService {
   #fetchLock: Promise<void> = Promise.resolve();
   #again = false;
   #onHandled: NetServiceOptions["onHandled"];
+  #outboxTimer: ReturnType<typeof setInterval> | undefined;
+  #flushing: Promise<void> | undefined;
 
   constructor(options: NetServiceOptions) {
     this.#node = options.node;
@@ -155,6 +144,7 @@ export class NetService {
       ready: false,
       handled: 0,
       dropped: 0,
+      outbox: 0,
       ...(options.unconfigured === undefined ? {} : { detail: options.unconfigured }),
     };
   }
@@ -176,13 +166,34 @@ export class NetService {
       // Never reaches the hub: the service is simply over.
       this.#fail(`stopped: ${errorMessage(error)}`);
     });
+    // What a crash or an unreachable peer left in the outbox goes out now and on retry.
+    void this.flushOutbox();
+    this.#outboxTimer = setInterval(() => void this.flushOutbox(), this.#timings.outboxMs);
   }
 
   /** Stops the service and waits for it. */
   async stop(): Promise<void> {
     this.#stop.abort();
+    clearInterval(this.#outboxTimer);
     await this.#loop;
     await this.#fetching?.catch(() => {});
+    await this.#flushing?.catch(() => {});
+  }
+
+  /** Posts what the outbox holds that is due, now (and every half minute while running). */
+  flushOutbox(): Promise<void> {
+    const node = this.#node;
+    if (node === undefined || this.#flushing !== undefined) {
+      return this.#flushing ?? Promise.resolve();
+    }
+    this.#flushing = flushOutbox(node).then(({ waiting }) => {
+      this.#status.outbox = waiting;
+    }).catch((error) => {
+      node.logger.warn(`network: the outbox could not be flushed: ${errorMessage(error)}`);
+    }).finally(() => {
+      this.#flushing = undefined;
+    });
+    return this.#flushing;
   }
 
   get #stopped(): boolean {

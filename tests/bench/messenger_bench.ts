@@ -8,16 +8,12 @@
  *
  * @module
  */
+import { percentile } from "./_stats.ts";
 import { startBotServer } from "../messenger/_bot_server.ts";
 import { messengerHome, OWNER, runHub } from "../messenger/_hub.ts";
 import { cleanup } from "../cli/_run.ts";
 
 const SAMPLES = Number(Deno.env.get("BENCH_SAMPLES") ?? "200");
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 const bot = startBotServer();
 const { home } = await messengerHome(bot);

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { median } from "./_stats.ts";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { type CallRecord, Ledger } from "@agent/hub/money";
 import { CONFIG_TEMPLATE } from "@agent/hub";
@@ -29,12 +30,6 @@ async function timeRun(args: string[]): Promise<number> {
     throw new Error(`Benchmark run failed: ${new TextDecoder().decode(out.stderr)}`);
   }
   return ms;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 const dir = await Deno.makeTempDir({ prefix: "agent-bench-spend-" });

@@ -8,16 +8,12 @@
  *
  * @module
  */
+import { percentile } from "./_stats.ts";
 import { agent, cleanup, tempDir } from "../cli/_run.ts";
 import { HAS_TMUX, Pane, SOCKET } from "../tui/_tmux.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? "7");
 const KEYS = Number(Deno.env.get("BENCH_KEYS") ?? "100");
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 async function timeToScreen(args: string[], text: RegExp): Promise<number> {
   const pane = await Pane.start(args);

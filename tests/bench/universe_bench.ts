@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { percentile } from "./_stats.ts";
 import { chromium } from "playwright-core";
 import { seed, type SeedAgent, startAgent, startUniverse } from "../universe/_harness.ts";
 
@@ -20,11 +21,6 @@ const AGENTS = Number(Deno.env.get("BENCH_AGENTS") ?? "10000");
 const LINKS_EACH = 5;
 const REPORTERS = 50;
 const REPORTS_EACH = 25;
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 const universe = await startUniverse();
 try {

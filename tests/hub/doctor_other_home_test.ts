@@ -1,11 +1,8 @@
 /** `agent doctor` says `ok hub` only for this home's hub, not another home's on the same port. */
 import assert from "node:assert/strict";
-import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { agent, cleanup, tempDir } from "../cli/_run.ts";
 import { freePort } from "../spine/_harness.ts";
-import { until } from "./_agents.ts";
-
-const ROOT = new URL("../../", import.meta.url).pathname;
+import { spawnHubProcess, untilHub } from "./_hub_process.ts";
 
 async function home(port: number): Promise<string> {
   const dir = await tempDir();
@@ -22,20 +19,9 @@ Deno.test({
   async fn() {
     const port = freePort();
     const [a, b] = [await home(port), await home(port)];
-    const hub = new Deno.Command(Deno.execPath(), {
-      args: ["run", "--quiet", ...AGENT_FLAGS, `${ROOT}cli/main.ts`, "--home", a, "hub", "run"],
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
+    const hub = spawnHubProcess(a);
     try {
-      await until("the hub answers", async () => {
-        try {
-          const health = await (await fetch(`http://127.0.0.1:${port}/health`)).json();
-          return (health as { ok?: boolean }).ok === true;
-        } catch {
-          return false;
-        }
-      }, 30_000);
+      await untilHub(port);
       const mine = await agent(["--home", a, "doctor"]);
       assert.match(
         mine.stdout,

@@ -4,12 +4,10 @@
  * `hub run` takes the lock over with a log line.
  */
 import assert from "node:assert/strict";
-import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { agent, cleanup, tempDir } from "../cli/_run.ts";
 import { freePort } from "../spine/_harness.ts";
 import { until } from "./_agents.ts";
-
-const ROOT = new URL("../../", import.meta.url).pathname;
+import { spawnHubProcess } from "./_hub_process.ts";
 
 Deno.test({
   name: "a stale lock naming a live stranger process is taken over, and hub stop never signals it",
@@ -37,20 +35,7 @@ Deno.test({
       // The stranger is untouched.
       Deno.kill(stranger.pid, "SIGCONT");
 
-      hub = new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "--quiet",
-          ...AGENT_FLAGS,
-          `${ROOT}cli/main.ts`,
-          "--home",
-          home,
-          "hub",
-          "run",
-        ],
-        stdout: "null",
-        stderr: "null",
-      }).spawn();
+      hub = spawnHubProcess(home);
       await until("the hub took the lock", async () => {
         try {
           const lock = JSON.parse(await Deno.readTextFile(`${home}/data/hub.lock`));

@@ -4,13 +4,10 @@
  * answer is a warning there, never a crash.
  */
 import assert from "node:assert/strict";
-import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { agent, cleanup, tempDir } from "../cli/_run.ts";
 import { freePort, startSpine } from "../spine/_harness.ts";
-import { until } from "../hub/_agents.ts";
+import { spawnHubProcess, untilHub } from "../hub/_hub_process.ts";
 import { snapshot, startUniverse } from "./_harness.ts";
-
-const ROOT = new URL("../../", import.meta.url).pathname;
 
 Deno.test({
   name: "the hub reports at start, shows net.universe in /status, and joins again when forgotten",
@@ -39,31 +36,12 @@ Deno.test({
       // The universe forgets the agent (30 days unseen, as far as the cron can tell).
       await universe.cron(Date.now() + 31 * 86_400_000);
       assert.equal((await snapshot(universe)).taus.length, 0);
-      hub = new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "--quiet",
-          ...AGENT_FLAGS,
-          `${ROOT}cli/main.ts`,
-          "--home",
-          home,
-          "hub",
-          "run",
-        ],
-        env: { NO_COLOR: "1" },
-        stdout: "null",
-        stderr: "null",
-      }).spawn();
-      // deno-lint-ignore no-explicit-any
-      let status: any;
-      await until("the hub's first report", async () => {
-        try {
-          status = await (await fetch(`http://127.0.0.1:${port}/status`)).json();
-          return status?.net?.universe?.last_result === "ok";
-        } catch {
-          return false;
-        }
-      }, 30_000);
+      hub = spawnHubProcess(home);
+      const status = await untilHub(
+        port,
+        (s) => s.net?.universe?.last_result === "ok",
+        "the hub's first report",
+      );
       const block = status.net.universe;
       assert.equal(block.setting, universe.host);
       assert.equal(block.joined, true);
@@ -110,31 +88,12 @@ Deno.test({
       const profile = `${home}/data/net/profile.json`;
       const p = JSON.parse(await Deno.readTextFile(profile));
       await Deno.writeTextFile(profile, JSON.stringify({ ...p, universe_join: true }));
-      hub = new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "--quiet",
-          ...AGENT_FLAGS,
-          `${ROOT}cli/main.ts`,
-          "--home",
-          home,
-          "hub",
-          "run",
-        ],
-        env: { NO_COLOR: "1" },
-        stdout: "null",
-        stderr: "null",
-      }).spawn();
-      // deno-lint-ignore no-explicit-any
-      let status: any;
-      await until("the failed report", async () => {
-        try {
-          status = await (await fetch(`http://127.0.0.1:${port}/status`)).json();
-          return status?.net?.universe?.last_result === "error";
-        } catch {
-          return false;
-        }
-      }, 30_000);
+      hub = spawnHubProcess(home);
+      const status = await untilHub(
+        port,
+        (s) => s.net?.universe?.last_result === "error",
+        "the failed report",
+      );
       assert.match(status.net.universe.last_error, /does not answer/);
       assert.equal(status.ok, true);
     } finally {

@@ -39,6 +39,8 @@ export const t = catalogue({
   contact_blocked: "{address} is blocked: nothing from it is read or answered.",
   contact_failed: "That did not work: {detail}",
   budget_spent_event: "The {role} budget is spent (${spent} of ${cap}); it resets {time}.",
+  outbox_dropped:
+    "A message to {address} could not be delivered in 24 hours and was dropped: {text}",
 }, {
   cmd_start: "bu nedir",
   cmd_new: "yeni bir konuşma başlatır",
@@ -72,4 +74,5 @@ export const t = catalogue({
   contact_blocked: "{address} engellendi: ondan gelen hiçbir şey okunmaz ya da yanıtlanmaz.",
   contact_failed: "Olmadı: {detail}",
   budget_spent_event: "{role} bütçesi tükendi (${cap} sınırından ${spent}); yenilenme {time}.",
+  outbox_dropped: "{address} adresine bir mesaj 24 saatte teslim edilemedi ve bırakıldı: {text}",
 });

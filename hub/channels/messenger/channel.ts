@@ -530,6 +530,14 @@ export class MessengerChannel implements HubChannel {
             ]],
           },
         });
+      } else if (event.type === "net.outbox_dropped") {
+        await this.#say(
+          chat,
+          t(lang, "outbox_dropped", {
+            address: event.address,
+            text: printable(event.text),
+          }),
+        );
       } else {
         await this.#say(chat, event.text);
       }

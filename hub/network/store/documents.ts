@@ -14,7 +14,8 @@ export type DocumentName =
   | "log"
   | "cursor"
   | "profile"
-  | "counts";
+  | "counts"
+  | "outbox";
 
 /** Raw access to the documents; {@linkcode NetState} builds on it. */
 export interface NetDocuments {
@@ -37,6 +38,7 @@ const FILES: Record<DocumentName, string> = {
   cursor: "cursor",
   profile: "profile.json",
   counts: "counts.json",
+  outbox: "outbox.json",
 };
 
 /** `store = file`: one file per document under `<AGENT_DATA_DIR>/net/`. */

@@ -44,6 +44,42 @@ export interface Profile {
   published?: { name: string; sign_key: string; box_key: string; at: number };
 }
 
+/** An envelope in the outbox: written down before it is posted, retried until delivered. */
+export interface OutboxEntry {
+  /** The envelope id (deterministic for a reply, so a retry is never a second message). */
+  id: string;
+  /** The recipient's address and sealing key. */
+  to: string;
+  box_key: string;
+  kind: "message";
+  /** What is sealed: `{text}` or `{text, sub}`. */
+  plaintext: { text: string; sub?: string };
+  thread: string;
+  reply_to: string | null;
+  hops: number;
+  /** For a reply: the id of the envelope it answers (a re-handled one finds it here). */
+  answers?: string;
+  /** The network log line written once delivered. */
+  log: { text: string; own_sub?: string; peer_sub?: string };
+  /** A network turn's reply counts against the hourly auto-reply limit when delivered. */
+  auto_reply?: boolean;
+  /** Unix seconds. */
+  created_at: number;
+  attempts: number;
+  /** Unix seconds: the next attempt. */
+  next_at: number;
+  last_error?: string;
+  /** `pending` until delivered, then `sent` (kept a day, so a re-handled message finds it). */
+  state: "pending" | "sent";
+  sent_at?: number;
+}
+
+function isOutboxEntry(value: unknown): value is OutboxEntry {
+  return isRecord(value) && typeof value.id === "string" && typeof value.to === "string" &&
+    typeof value.box_key === "string" && isRecord(value.plaintext) &&
+    (value.state === "pending" || value.state === "sent");
+}
+
 /** Counters of the network service. */
 export interface Counts {
   received: number;
@@ -208,6 +244,22 @@ export class NetState {
   /** Records the last seq taken. */
   async setCursor(seq: number): Promise<void> {
     await this.#write("cursor", seq);
+  }
+
+  /** The outbox: envelopes written down before they are posted (see `outbox.ts`). */
+  async outbox(): Promise<OutboxEntry[]> {
+    const raw = await this.#docs.read("outbox");
+    return Array.isArray(raw) ? raw.filter(isOutboxEntry) : [];
+  }
+
+  /** Changes the outbox under the store's lock; returns what `change` returns. */
+  updateOutbox<T>(change: (entries: OutboxEntry[]) => T): Promise<T> {
+    return this.#exclusive(async () => {
+      const entries = await this.outbox();
+      const result = change(entries);
+      await this.#write("outbox", entries);
+      return result;
+    });
   }
 
   /** The network profile. */

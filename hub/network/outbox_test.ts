@@ -1,0 +1,89 @@
+import assert from "node:assert/strict";
+import { Logger } from "../log.ts";
+import { resolvePaths } from "../paths.ts";
+import { flushOutbox, isTransient, type OutboxNode, sendThroughOutbox } from "./outbox.ts";
+import { SpineError } from "./spine_client.ts";
+import { NetState } from "./store/state.ts";
+
+/** A node whose spine answers what `answers` says, in turn; the rest of it is real. */
+function node(answers: (number | "ok")[]) {
+  const dir = Deno.makeTempDirSync({ prefix: "outbox_test_" });
+  let clock = 1_800_000_000;
+  const posted: string[] = [];
+  const n: OutboxNode & { posted: string[]; tick(s: number): void } = {
+    state: NetState.file(`${dir}/net`),
+    logger: new Logger({ stderr: "off" }),
+    paths: resolvePaths({ home: dir, env: {} }),
+    nowSec: () => clock,
+    tick: (s) => clock += s,
+    posted,
+    deliver(_kind, to, _plaintext, options) {
+      const answer = answers.shift() ?? "ok";
+      if (answer !== "ok") {
+        return Promise.reject(new SpineError(`Cannot deliver to ${to.address}`, answer, "x"));
+      }
+      posted.push(options.id!);
+      return Promise.resolve({ delivery: "queued" as const });
+    },
+    logOut: () => Promise.resolve(),
+  };
+  return n;
+}
+
+const ENTRY = {
+  id: "reply-1",
+  to: "peer.example",
+  box_key: "k",
+  kind: "message" as const,
+  plaintext: { text: "hi" },
+  thread: "t",
+  reply_to: null,
+  hops: 0,
+  log: { text: "hi" },
+};
+
+Deno.test("isTransient(): no answer, 5xx and 429 are retried; another 4xx is not", () => {
+  for (const status of [0, 429, 500, 503]) assert.ok(isTransient(new SpineError("x", status, "")));
+  for (const status of [400, 401, 403, 404, 413]) {
+    assert.ok(!isTransient(new SpineError("x", status, "")));
+  }
+  assert.ok(!isTransient(new Error("other")));
+});
+
+Deno.test("the outbox retries a transient failure with backoff and delivers once", async () => {
+  const n = node([503, 0, "ok"]);
+  assert.equal(await sendThroughOutbox(n, ENTRY), "pending");
+  let [e] = await n.state.outbox();
+  assert.deepEqual([e?.state, e?.attempts], ["pending", 1]);
+  // Not due yet: nothing is posted.
+  await flushOutbox(n);
+  assert.deepEqual(n.posted, []);
+  n.tick(3_600);
+  assert.deepEqual(await flushOutbox(n), { sent: 0, waiting: 1 });
+  n.tick(3_600);
+  assert.deepEqual(await flushOutbox(n), { sent: 1, waiting: 0 });
+  assert.deepEqual(n.posted, ["reply-1"]);
+  // Sent again (a re-handled message): nothing is posted twice.
+  assert.equal(await sendThroughOutbox(n, ENTRY), "duplicate");
+  [e] = await n.state.outbox();
+  assert.equal(e?.state, "sent");
+  // A day later the delivered entry is forgotten.
+  n.tick(86_400);
+  await flushOutbox(n);
+  assert.deepEqual(await n.state.outbox(), []);
+});
+
+Deno.test("the outbox drops a hard refusal at once, and gives up after 24 hours", async () => {
+  const refused = node([403]);
+  await assert.rejects(sendThroughOutbox(refused, ENTRY), SpineError);
+  assert.deepEqual(await refused.state.outbox(), []);
+
+  const down = node(Array(100).fill(0));
+  assert.equal(await sendThroughOutbox(down, ENTRY), "pending");
+  for (let i = 0; i < 30; i++) {
+    down.tick(3_600);
+    await flushOutbox(down);
+  }
+  assert.deepEqual(await down.state.outbox(), []);
+  assert.deepEqual(down.posted, []);
+});
