@@ -43,6 +43,9 @@ export async function bundleWorker(
       "browser",
       "--format",
       "esm",
+      // The runtime's own modules (`@cloudflare/containers` imports one).
+      "--external",
+      "cloudflare:workers",
       "--output",
       output,
       entry,

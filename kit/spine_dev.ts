@@ -4,7 +4,10 @@
  * state kept under `SPINE_STATE_DIR` (default `.spine-dev/`), so queued envelopes, the
  * card and cached peer cards survive a restart. Reads `ADDRESS`, `HUB_TOKEN`,
  * `ALLOW_INSECURE_PEERS` and `AGENT_MODE` from the environment and runs the cron every
- * minute. Nothing reaches outside this machine except the peers a spine fetches cards
+ * minute. With `AGENT_MODE=cloud` it also binds a local relational store `DB` (the
+ * migrations applied, kept under the state folder) and reads `SPINE_URL`, `KEEP_AWAKE`
+ * and `BRAIN_URL` (a local `agent cloud run` standing in for the container), so the
+ * whole cloud mode but the container runs here. Nothing reaches outside this machine except the peers a spine fetches cards
  * from.
  *
  * @module
@@ -36,6 +39,11 @@ export interface SpineRuntimeOptions {
    * binding in its place through `bindings`. @default true
    */
   cardCache?: boolean;
+  /**
+   * Bind the relational store `DB` (cloud mode's state and sessions) and apply the
+   * spine's migrations to it. @default false
+   */
+  relationalStore?: boolean;
   /** Extra bindings, e.g. a deliberately broken one in tests. */
   bindings?: Record<string, unknown>;
   /** Receives every line the Worker logs. */
@@ -58,6 +66,7 @@ export function spineMiniflareOptions(options: SpineRuntimeOptions): Record<stri
     compatibilityDate: SPINE_COMPATIBILITY_DATE,
     durableObjects: { MAILBOX: { className: "Mailbox", useSQLite: true } },
     kvNamespaces: options.cardCache === false ? [] : ["PEER_CARDS"],
+    d1Databases: options.relationalStore ? ["DB"] : [],
     ratelimits: options.rateLimits === false ? {} : {
       INBOX_IP_LIMIT: { simple: { limit: 60, period: 60 } },
       INBOX_SENDER_LIMIT: { simple: { limit: 30, period: 60 } },
@@ -80,6 +89,7 @@ export function spineMiniflareOptions(options: SpineRuntimeOptions): Record<stri
       ? {
         durableObjectsPersist: `${options.persistDir}/do`,
         kvPersist: `${options.persistDir}/kv`,
+        d1Persist: `${options.persistDir}/d1`,
       }
       : {}),
   };
@@ -96,10 +106,58 @@ export async function runSpine(
     spineMiniflareOptions({ ...options, script }) as ConstructorParameters<typeof Miniflare>[0],
   );
   const ready = await mf.ready;
+  if (options.relationalStore) await applyMigrations(mf);
   const url = ready.href.replace(/\/$/, "");
   if (options.directPort === undefined) return { mf, url };
   const direct = await mf.unsafeGetDirectURL();
   return { mf, url, directUrl: direct.href.replace(/\/$/, "") };
+}
+
+/** The spine's D1 migrations, shipped in the kit's cloud configuration. */
+export const SPINE_MIGRATIONS_DIR: string =
+  new URL("../spine/migrations/", import.meta.url).pathname;
+
+// Miniflare's own typings do not resolve under Deno; the parts used here.
+interface D1Like {
+  prepare(sql: string): {
+    bind(...values: unknown[]): { run(): Promise<unknown>; first(): Promise<unknown> };
+    run(): Promise<unknown>;
+  };
+}
+
+/** The statements of a migration file: comments dropped, split at `;` line ends. */
+export function migrationStatements(sql: string): string[] {
+  return sql.split("\n").filter((line) => !line.trim().startsWith("--")).join("\n")
+    .split(/;\s*(?:\n|$)/).map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+/**
+ * Applies the migrations not applied yet to the `DB` binding, in name order, and
+ * records them in `d1_migrations` as `wrangler d1 migrations apply` does.
+ */
+export async function applyMigrations(
+  mf: Miniflare,
+  dir: string = SPINE_MIGRATIONS_DIR,
+): Promise<string[]> {
+  const db = (await mf.getD1Database("DB")) as unknown as D1Like;
+  await db.prepare(
+    "CREATE TABLE IF NOT EXISTS d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, " +
+      "name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)",
+  ).run();
+  const names = [...Deno.readDirSync(dir)].filter((e) => e.isFile && e.name.endsWith(".sql"))
+    .map((e) => e.name).sort();
+  const applied: string[] = [];
+  for (const name of names) {
+    if (await db.prepare("SELECT 1 FROM d1_migrations WHERE name = ?1").bind(name).first()) {
+      continue;
+    }
+    for (const statement of migrationStatements(await Deno.readTextFile(`${dir}/${name}`))) {
+      await db.prepare(statement).run();
+    }
+    await db.prepare("INSERT INTO d1_migrations (name) VALUES (?1)").bind(name).run();
+    applied.push(name);
+  }
+  return applied;
 }
 
 // Miniflare's own typings do not resolve under Deno; this is the part the cron uses.
@@ -174,16 +232,22 @@ async function main(): Promise<number> {
     ALLOW_INSECURE_PEERS: env.ALLOW_INSECURE_PEERS ?? "",
     AGENT_MODE: env.AGENT_MODE ?? "local",
   };
+  const cloud = vars.AGENT_MODE === "cloud";
+  // Cloud mode: the spine's URL and the brain process it hands messenger updates to.
+  for (const name of ["SPINE_URL", "BRAIN_URL", "KEEP_AWAKE"]) {
+    if (cloud && env[name]) vars[name] = env[name]!;
+  }
   if (env.HUB_TOKEN) vars.HUB_TOKEN = env.HUB_TOKEN;
   else console.error(t(lang, "noToken"));
   const { mf, url } = await runSpine({
     port: parsed.port,
     vars,
     persistDir: dir,
+    relationalStore: cloud,
     onLog: (line) => console.error(line),
   });
   const address = vars.ADDRESS || `127.0.0.1:${parsed.port}`;
-  const mode = vars.AGENT_MODE === "cloud" ? "cloud" : "local";
+  const mode = cloud ? "cloud" : "local";
   console.log(t(lang, "listening", { url, address, mode, dir }));
   await serveUntilSignal(mf, {
     cronMs: 60_000,

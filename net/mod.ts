@@ -36,3 +36,4 @@ export * from "./error_message.ts";
 export * from "./timing_safe.ts";
 export * from "./card_download.ts";
 export * from "./text.ts";
+export * from "./cloud_names.ts";

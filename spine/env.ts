@@ -33,8 +33,15 @@ export interface Env {
   SPINE_URL?: string;
   /** The hub's bearer token (a secret). */
   HUB_TOKEN?: string;
-  /** The relational store of cloud mode. */
+  /** The relational store of cloud mode (state, sessions, messenger updates). */
   DB?: D1Database;
+  /** The brain container's Durable Object namespace (cloud mode); one instance, `brain`. */
+  BRAIN?: DurableObjectNamespace;
+  /**
+   * Development only: the base URL of a brain process (`agent cloud run` on this
+   * machine) used instead of the container.
+   */
+  BRAIN_URL?: string;
 }
 
 /** The spine's mode: `cloud` only when `AGENT_MODE` says exactly that. */

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { insecurePeersAllowed, ownAddress, spineMode } from "./env.ts";
-import { fullCard, isCloudOnlyPath } from "./hub_api.ts";
+import { fullCard } from "./hub_api.ts";
+import { isCloudOnlyPath } from "./cloud/routes.ts";
 
 Deno.test("ownAddress() is ADDRESS when set, else the request host", () => {
   const url = new URL("http://127.0.0.1:8787/net/inbox");

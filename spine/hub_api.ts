@@ -5,6 +5,7 @@ import { HttpError, json, methodNotAllowed, parseJsonBody, readRequestBody } fro
 import { parseAckBody, parseUpdatesQuery } from "./hub_query.ts";
 import type { MailboxClient } from "./mailbox_client.ts";
 import type { StoredCard } from "./mailbox.ts";
+import { handleCloud, isCloudOnlyPath } from "./cloud/routes.ts";
 
 /** Largest hub API JSON body (card, ack) in bytes. */
 export const HUB_BODY_MAX_BYTES = 65_536;
@@ -34,14 +35,6 @@ export function fullCard(stored: StoredCard, address: string, allowInsecure: boo
   };
 }
 
-/** Whether `path` is one of the cloud-only routes of document 3. */
-export function isCloudOnlyPath(path: string): boolean {
-  return path === "/hub/brain" ||
-    path === "/hub/state" || path.startsWith("/hub/state/") ||
-    path === "/hub/files" || path.startsWith("/hub/files/") ||
-    path === "/hub/sessions" || path.startsWith("/hub/sessions/");
-}
-
 function allow(request: Request, methods: string[]): void {
   if (!methods.includes(request.method)) methodNotAllowed(methods);
 }
@@ -53,7 +46,7 @@ function allow(request: Request, methods: string[]): void {
 export async function handleHub(request: Request, url: URL, ctx: HubContext): Promise<Response> {
   requireBearer(request, ctx.env.HUB_TOKEN);
   const path = url.pathname;
-  if (isCloudOnlyPath(path)) return cloudOnly(path, ctx.env);
+  if (isCloudOnlyPath(path)) return await handleCloud(request, url, ctx.env);
   switch (path) {
     case "/hub/health": {
       allow(request, ["GET"]);
@@ -102,19 +95,4 @@ export async function handleHub(request: Request, url: URL, ctx: HubContext): Pr
     default:
       throw new HttpError(404, "not_found");
   }
-}
-
-/**
- * The cloud-only routes. In local mode they answer 404 `cloud_mode_off` without
- * touching any store.
- */
-function cloudOnly(path: string, env: Env): Response {
-  if (spineMode(env) !== "cloud") throw new HttpError(404, "cloud_mode_off");
-  if (path === "/hub/brain") {
-    // TODO(cloud mode issue): start the brain container and pass its /health through.
-    throw new HttpError(503, "brain_unavailable");
-  }
-  // TODO(cloud mode issue): the state, files and session routes over the DB binding.
-  // Until they exist a cloud spine answers as if the relational store were missing.
-  throw new HttpError(503, "not_configured");
 }

@@ -6,6 +6,8 @@ import { fullCard, handleHub } from "./hub_api.ts";
 import { errorResponse, HttpError, json, methodNotAllowed } from "@agent/net";
 import { handleInbox } from "./inbox.ts";
 import { mailboxFor } from "./mailbox_client.ts";
+import { cloudCron, requireCloudMode } from "./cloud/routes.ts";
+import { MESSENGER_WEBHOOK_PATH, takeUpdate } from "./cloud/messenger_webhook.ts";
 
 // Per isolate: lets a busy sender's envelopes skip the key-value read.
 const cardMemo = new CardMemo();
@@ -18,16 +20,20 @@ function allow(request: Request, methods: string[]): void {
 export async function handleRequest(
   request: Request,
   env: Env,
-  _ctx?: ExecutionContext,
+  ctx?: ExecutionContext,
 ): Promise<Response> {
   try {
-    return await route(request, env);
+    return await route(request, env, ctx);
   } catch (error) {
     return errorResponse(error);
   }
 }
 
-async function route(request: Request, env: Env): Promise<Response> {
+async function route(
+  request: Request,
+  env: Env,
+  ctx: ExecutionContext | undefined,
+): Promise<Response> {
   const url = new URL(request.url);
   const address = ownAddress(env, url);
   // Without ADDRESS the request's host is the address: a host that is not one (an IPv6
@@ -84,13 +90,25 @@ async function route(request: Request, env: Env): Promise<Response> {
         store: (item) => mailbox.store(item),
       });
     }
+    case MESSENGER_WEBHOOK_PATH: {
+      requireCloudMode(env);
+      const { response, handOver } = await takeUpdate(request, env);
+      if (handOver) {
+        if (ctx) ctx.waitUntil(handOver);
+        else await handOver;
+      }
+      return response;
+    }
     default:
       throw new HttpError(404, "not_found");
   }
 }
 
-/** The per-minute cron: the Mailbox's cleanup as of the scheduled time. */
+/**
+ * The per-minute cron: the Mailbox's cleanup as of the scheduled time; in cloud mode the
+ * brain's keep-awake ping and the messenger updates it has not taken.
+ */
 export async function runCron(scheduledTime: number, env: Env): Promise<void> {
   await mailboxFor(env.MAILBOX).prune(scheduledTime);
-  // TODO(cloud mode issue): with KEEP_AWAKE=1 in cloud mode, ping the brain's /health.
+  await cloudCron(env);
 }

@@ -12,6 +12,7 @@ import type { Env } from "./env.ts";
 import { handleRequest, runCron } from "./router.ts";
 
 export { Mailbox } from "./mailbox.ts";
+export { Brain } from "./cloud/brain.ts";
 
 export default {
   fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {

@@ -27,6 +27,10 @@ export interface StartSpineOptions {
   cardCache?: boolean;
   /** Also serve the Worker on a socket without Miniflare's proxy (see `directUrl`). */
   direct?: boolean;
+  /** Bind `DB` with the migrations applied. @default true in cloud mode */
+  relationalStore?: boolean;
+  /** More string variables (`SPINE_URL`, `BRAIN_URL`, `KEEP_AWAKE`...). */
+  vars?: Record<string, string>;
   /** Extra bindings (e.g. a broken `INBOX_IP_LIMIT` to test a throwing binding). */
   bindings?: Record<string, unknown>;
 }
@@ -68,6 +72,7 @@ export async function startSpine(options: StartSpineOptions = {}): Promise<Runni
     ADDRESS: address,
     ALLOW_INSECURE_PEERS: options.allowInsecurePeers === false ? "0" : "1",
     AGENT_MODE: options.mode ?? "local",
+    ...options.vars,
   };
   if (options.hubToken !== undefined) vars.HUB_TOKEN = options.hubToken;
   const { mf, url, directUrl } = await runSpine({
@@ -77,6 +82,7 @@ export async function startSpine(options: StartSpineOptions = {}): Promise<Runni
     persistDir: options.persistDir,
     rateLimits: options.rateLimits ?? true,
     cardCache: options.cardCache ?? true,
+    relationalStore: options.relationalStore ?? options.mode === "cloud",
     bindings: options.bindings ?? {},
     onLog: (line) => {
       logs.push(line);

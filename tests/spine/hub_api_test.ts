@@ -316,7 +316,7 @@ spineTest(
 
 spineTest(
   "hub: in cloud mode without a DB binding the state and session routes answer 503 not_configured",
-  { mode: "cloud" },
+  { mode: "cloud", relationalStore: false },
   async (spine) => {
     const health = await hub(spine.url, TOKEN, "/hub/health");
     assert.deepEqual(health.body.mode, "cloud");
