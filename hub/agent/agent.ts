@@ -19,7 +19,7 @@ import {
   type PersonaFiles,
   type SystemPromptParts,
 } from "../persona/mod.ts";
-import { FileSessionStore, type SessionStore } from "../sessions/mod.ts";
+import { openSessionStore, type SessionStore } from "../sessions/mod.ts";
 import { type AgentTool, ApprovalInterrupted, type Approver, toToolSet } from "../tools/mod.ts";
 import { ModelRouter, type RouterEvent } from "./call.ts";
 
@@ -52,7 +52,7 @@ export interface BuildAgentOptions {
    * agents`, budgets are left out.
    */
   context?: NowSource | undefined;
-  /** @default a FileSessionStore under `paths.sessionsDir` */
+  /** @default the store `[sessions] backend` names (files under `paths.sessionsDir`) */
   sessions?: SessionStore | undefined;
   /** The spend ledger; without one budgets are not checked and nothing is recorded. */
   ledger?: Ledger | undefined;
@@ -127,7 +127,8 @@ export function buildAgent(options: BuildAgentOptions): Agent {
   const lang = options.lang ?? currentLang(env);
   const now = options.now ?? Date.now;
   const logger = options.logger ?? new Logger({ file: options.paths.logFile });
-  const sessions = options.sessions ?? new FileSessionStore(options.paths.sessionsDir);
+  const sessions = options.sessions ??
+    openSessionStore(options.config, options.env, options.paths);
   const router = options.router ?? new ModelRouter({
     config: options.config,
     env,

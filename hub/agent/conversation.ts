@@ -18,7 +18,7 @@ import {
   type WarningSurface,
 } from "../money/mod.ts";
 import type { AgentPaths } from "../paths.ts";
-import { FileSessionStore, isValidId, type SessionStore } from "../sessions/mod.ts";
+import { isValidId, openSessionStore, type SessionStore } from "../sessions/mod.ts";
 import type { AgentTool, Approver } from "../tools/mod.ts";
 import { t } from "./_messages.ts";
 import { type Agent, buildAgent } from "./agent.ts";
@@ -49,7 +49,7 @@ export interface ConversationOptions {
    * (`net_send`) reach the model. Loaded after every check passed.
    */
   tools(): Promise<AgentTool[]>;
-  /** @default a FileSessionStore under `paths.sessionsDir` */
+  /** @default the store `[sessions] backend` names (files under `paths.sessionsDir`) */
   sessions?: SessionStore | undefined;
   /** @default Date.now */
   now?: (() => number) | undefined;
@@ -74,7 +74,8 @@ export interface PickedConversation {
 export async function pickConversation(options: ConversationOptions): Promise<PickedConversation> {
   const lang = options.lang;
   const now = options.now ?? Date.now;
-  const sessions = options.sessions ?? new FileSessionStore(options.paths.sessionsDir);
+  const sessions = options.sessions ??
+    openSessionStore(options.config, options.env, options.paths);
   const roles = options.config.models.roles;
   const picked = await pickSession(options, sessions, now);
   if ("refused" in picked) throw new UserError(picked.refused, 2);

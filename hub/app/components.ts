@@ -117,6 +117,12 @@ export const BUILTIN_COMPONENTS: readonly BuiltinComponent[] = [
     distribution: "agent-core",
     load: () => import("../sessions/mod.ts").then((m) => m.FileSessionStore),
   },
+  {
+    group: "agent.sessions",
+    name: "spine",
+    distribution: "agent-cloud",
+    load: () => import("../sessions/mod.ts").then((m) => m.SpineSessionStore),
+  },
   // agent.channels
   {
     group: "agent.channels",

@@ -261,10 +261,8 @@ export class FileSessionStore implements SessionStore {
     const record = await readJson<SessionRecord>(file);
     if (record === undefined) return;
     const now = this.#iso();
+    // The data stays as written: a store never interprets it (the spine's neither).
     record.updated_at = now > record.updated_at ? now : record.updated_at;
-    if (record.data !== null && typeof record.data === "object" && "updated_at" in record.data) {
-      (record.data as Record<string, unknown>).updated_at = record.updated_at;
-    }
     await writeJson(file, record);
   }
 }

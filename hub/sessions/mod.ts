@@ -1,8 +1,12 @@
 /**
  * Sessions: the {@linkcode SessionStore} interface in the shape of the spine's cloud
- * session routes, and the {@linkcode FileSessionStore} under `<AGENT_DATA_DIR>/sessions`.
+ * session routes, the {@linkcode FileSessionStore} under `<AGENT_DATA_DIR>/sessions`,
+ * the {@linkcode SpineSessionStore} over those routes, and {@linkcode openSessionStore},
+ * which picks one from `[sessions] backend`.
  *
  * @module
  */
 export * from "./store.ts";
 export * from "./file_store.ts";
+export * from "./spine_store.ts";
+export * from "./open.ts";

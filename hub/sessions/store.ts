@@ -8,12 +8,14 @@
  * @module
  */
 
+import { isSessionId, SESSION_ID_PATTERN } from "@agent/net";
+
 /** Session and agent ids: `^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`. */
-export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+export const ID_PATTERN: RegExp = SESSION_ID_PATTERN;
 
 /** Whether `id` is a valid session or agent id. */
 export function isValidId(id: string): boolean {
-  return ID_PATTERN.test(id);
+  return isSessionId(id);
 }
 
 /** One line of a session listing. */

@@ -29,7 +29,7 @@ import {
 import { enabledTools } from "../../components/tools.ts";
 import { type Ledger, LedgerError, ledgerErrorSentence } from "../../money/mod.ts";
 import { blockContact, type NetEvent, readNetEvents } from "../../network/mod.ts";
-import { FileSessionStore, type SessionStore } from "../../sessions/mod.ts";
+import { openSessionStore, type SessionStore } from "../../sessions/mod.ts";
 import { printable } from "../../text.ts";
 import type { AgentTool, Approver } from "../../tools/mod.ts";
 import type { HubChannel, HubContext } from "../../app/channel_types.ts";
@@ -96,7 +96,7 @@ export class MessengerChannel implements HubChannel {
       last_error: null,
     };
     this.#state = new MessengerStateFile(hub.paths.dataDir);
-    this.#sessions = new FileSessionStore(hub.paths.sessionsDir);
+    this.#sessions = openSessionStore(hub.config, hub.env, hub.paths);
     this.#router = hub.router;
     this.#approvals = new Approvals({
       api: this.#api,
