@@ -4,9 +4,13 @@
  * (`backend = "spine"`, `store = spine`).
  */
 import assert from "node:assert/strict";
-import { FileSessionStore, type SessionStore, SpineSessionStore } from "../../hub/sessions/mod.ts";
-import { NetState } from "../../hub/network/store/state.ts";
-import { SpineDocuments } from "../../hub/network/store/spine_documents.ts";
+import {
+  FileSessionStore,
+  NetState,
+  type SessionStore,
+  SpineDocuments,
+  SpineSessionStore,
+} from "@agent/hub";
 import { startSpine } from "../spine/_harness.ts";
 
 const TOKEN = "stores-token-0123456789";
