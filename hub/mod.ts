@@ -27,6 +27,7 @@ export * from "./doctor/mod.ts";
 export * from "./network/mod.ts";
 export * from "./agent/mod.ts";
 export * from "./network_turn/mod.ts";
+export * from "./cloud/mod.ts";
 export * from "./app/mod.ts";
 export * from "./daemon/mod.ts";
 export * from "./control/mod.ts";

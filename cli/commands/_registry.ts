@@ -17,5 +17,6 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: "tui", load: () => import("./tui.ts") },
   { name: "hub", load: () => import("./hub.ts") },
   { name: "net", load: () => import("./net.ts") },
+  { name: "cloud", load: () => import("./cloud.ts") },
   { name: "version", load: () => import("./version.ts") },
 ];

@@ -85,7 +85,7 @@ async function port(ctx: CommandContext): Promise<number> {
 
 async function runCommand(ctx: CommandContext): Promise<number> {
   const config = await ctx.config();
-  const [{ runHub, startHub }, { VERSION }] = await Promise.all([
+  const [{ runAssembledHub, startHub }, { VERSION }] = await Promise.all([
     import("@agent/hub"),
     import("@agent/hub/base"),
   ]);
@@ -97,7 +97,7 @@ async function runCommand(ctx: CommandContext): Promise<number> {
     logger: ctx.logger,
   });
   try {
-    return await runHub({
+    return await runAssembledHub(hub, {
       paths: ctx.paths,
       lang: ctx.lang,
       logger: ctx.logger,
@@ -105,13 +105,6 @@ async function runCommand(ctx: CommandContext): Promise<number> {
       version: VERSION,
       out: ctx.out,
       err: ctx.err,
-      components: hub.channels,
-      spend: hub.spend,
-      spendBy: hub.spendBy,
-      net: () => hub.blocks().net ?? {},
-      blocks: hub.blocks,
-      events: hub.events,
-      routes: hub.routes,
     });
   } finally {
     hub.close();

@@ -23,6 +23,7 @@ export const BUILTIN_COMPONENTS: readonly BuiltinComponent[] = [
   { group: "agent.commands", name: "chat", distribution: "agent-core" },
   { group: "agent.commands", name: "hub", distribution: "agent-core" },
   { group: "agent.commands", name: "net", distribution: "agent-net" },
+  { group: "agent.commands", name: "cloud", distribution: "agent-cloud" },
   // agent.tools
   {
     group: "agent.tools",

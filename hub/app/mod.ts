@@ -9,3 +9,4 @@ export * from "./components.ts";
 export * from "./doctor.ts";
 export * from "./channel.ts";
 export * from "./start.ts";
+export * from "./cloud_run.ts";

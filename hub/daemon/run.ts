@@ -180,6 +180,39 @@ export async function runHub(options: RunHubOptions): Promise<number> {
   }
 }
 
+/** What {@linkcode runAssembledHub} takes besides the hub. */
+export type RunAssembledOptions = Omit<
+  RunHubOptions,
+  "components" | "spend" | "spendBy" | "net" | "blocks" | "events" | "routes"
+>;
+
+/** The parts of an assembled hub (`startHub()`) that {@linkcode runHub} serves. */
+export interface AssembledHub {
+  channels: HubComponent[];
+  spend(): Record<string, unknown>;
+  spendBy: NonNullable<ControlSources["spendBy"]>;
+  blocks(): Record<string, Record<string, unknown>>;
+  events(afterSec: number): Promise<unknown[]>;
+  routes(): Record<string, (request: Request) => Promise<Response>>;
+}
+
+/**
+ * Runs an assembled hub: its channels as components, its spend, blocks, events and
+ * routes behind the control API (`agent hub run`, `agent cloud run`).
+ */
+export function runAssembledHub(hub: AssembledHub, options: RunAssembledOptions): Promise<number> {
+  return runHub({
+    ...options,
+    components: hub.channels,
+    spend: hub.spend,
+    spendBy: hub.spendBy,
+    net: () => hub.blocks().net ?? {},
+    blocks: hub.blocks,
+    events: hub.events,
+    routes: hub.routes,
+  });
+}
+
 function noteUncleanEnd(lockFile: string, oldPid: number, at: number, logger: Logger, lang: Lang) {
   const beat = readHeartbeat(lockFile);
   const reason = t(lang, "crash_unclean", {

@@ -71,6 +71,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "components/",
         "doctor/",
         "network/",
+        "cloud/",
       ],
     },
     { name: "agent", paths: ["agent/", "network_turn/"] },

@@ -1,0 +1,150 @@
+/**
+ * `agent cloud run`, the brain container's entry point: checks its variables and the
+ * spine's mode, pulls the files (sub-agent files the spine no longer holds removed),
+ * rewrites `[sessions] backend` and `[net] store` to `spine` in the pulled
+ * `agent.toml` (nothing else, comments kept), serves `GET /health` on `0.0.0.0:8080`
+ * and runs the hub in this process until SIGTERM. The messenger takes its updates from
+ * the spine (which ends the Bot API webhook) on `POST /messenger/webhook` of the same
+ * port. It refuses an `AGENT_HOME` whose `agent.toml` it did not write.
+ *
+ * @module
+ */
+import { messengerWebhookSecret } from "@agent/net";
+import { writeFileAtomic } from "../atomic_file.ts";
+import { loadConfig } from "../config/read.ts";
+import type { Lang } from "../i18n.ts";
+import type { Logger } from "../log.ts";
+import type { AgentPaths } from "../paths.ts";
+import { UserError } from "../user_error.ts";
+import { t } from "../cloud/_messages.ts";
+import { CloudSpine, cloudTarget } from "../cloud/spine_files.ts";
+import { pullFiles } from "../cloud/sync.ts";
+import { setTomlString } from "../cloud/toml_keys.ts";
+import { runAssembledHub } from "../daemon/run.ts";
+import { startHub } from "./start.ts";
+
+/** The file in `AGENT_HOME` that says which `agent.toml` `agent cloud run` wrote. */
+export const CLOUD_MARKER = ".agent-cloud-run.json";
+
+/** Options for {@linkcode runCloud}. */
+export interface CloudRunOptions {
+  env: Record<string, string>;
+  paths: AgentPaths;
+  lang: Lang;
+  logger: Logger;
+  version: string;
+  out(line: string): void;
+  err(line: string): void;
+  fetch?: typeof fetch;
+  /** Another way to stop it (tests). */
+  signal?: AbortSignal;
+}
+
+/** Runs the brain until SIGTERM; returns the exit code. */
+export async function runCloud(options: CloudRunOptions): Promise<number> {
+  const { env, paths, lang, logger } = options;
+  const { url, token } = cloudTarget(env, lang);
+  const spine = new CloudSpine(url, token, lang, options.fetch ? { fetch: options.fetch } : {});
+  await spine.requireCloudMode();
+  await refuseForeignConfig(paths, lang);
+  const pulled = await pullFiles({
+    spine,
+    home: paths.home,
+    lang,
+    force: true,
+    removeGoneSubs: true,
+    out: (line) => logger.info(`cloud: ${line}`),
+  });
+  const toml = pulled.texts.get("agent.toml");
+  if (toml === undefined) throw new UserError(t(lang, "no_config_on_spine"));
+  const rewritten = setTomlString(
+    setTomlString(toml, "sessions", "backend", "spine"),
+    "net",
+    "store",
+    "spine",
+  );
+  await writeFileAtomic(paths.configFile, rewritten, { mode: 0o600, dirMode: 0o700 });
+  await writeFileAtomic(
+    `${paths.home}/${CLOUD_MARKER}`,
+    JSON.stringify({ sha256: await sha256(rewritten), at: new Date().toISOString() }),
+    { mode: 0o600 },
+  );
+
+  const loaded = await loadConfig(paths, { lang });
+  // The spine ends the Bot API webhook and hands each update on: webhook mode, with
+  // the secret both sides derive from the hub token.
+  const config = { ...loaded, messenger: { ...loaded.messenger, mode: "webhook" as const } };
+  const hubEnv = { ...env, MESSENGER_WEBHOOK_SECRET: await messengerWebhookSecret(token) };
+  const hub = await startHub({ config, env: hubEnv, paths, lang, logger });
+
+  let controlPort: number | undefined;
+  const hubStatus = async (): Promise<unknown> => {
+    if (controlPort === undefined) return null;
+    try {
+      const res = await fetch(`http://127.0.0.1:${controlPort}/status`, {
+        signal: AbortSignal.timeout(5_000),
+      });
+      return res.ok ? await res.json() : (await res.body?.cancel(), null);
+    } catch {
+      return null;
+    }
+  };
+  const host = env.AGENT_CLOUD_HEALTH_HOST?.trim() || "0.0.0.0";
+  const port = Number(env.AGENT_CLOUD_HEALTH_PORT?.trim() || "8080");
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UserError(`AGENT_CLOUD_HEALTH_PORT must be a port number, not '${port}'.`);
+  }
+  const health = Deno.serve({ hostname: host, port, onListen() {} }, async (request) => {
+    const path = new URL(request.url).pathname;
+    if (path === "/health" && request.method === "GET") {
+      return Response.json({ ok: true, version: options.version, hub: await hubStatus() });
+    }
+    const route = hub.routes()[path];
+    if (route !== undefined && request.method === "POST") return await route(request);
+    await request.body?.cancel();
+    return Response.json({ error: "not_found" }, { status: 404 });
+  });
+  options.out(t(lang, "run_health", { host, port: health.addr.port }));
+  try {
+    return await runAssembledHub(hub, {
+      paths,
+      lang,
+      logger,
+      port: config.hub.port,
+      version: options.version,
+      out: options.out,
+      err: options.err,
+      onListen: (p) => {
+        controlPort = p;
+      },
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } finally {
+    await health.shutdown().catch(() => {});
+    hub.close();
+  }
+}
+
+async function refuseForeignConfig(paths: AgentPaths, lang: Lang): Promise<void> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(paths.configFile);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return;
+    throw error;
+  }
+  let marker: { sha256?: unknown } = {};
+  try {
+    marker = JSON.parse(await Deno.readTextFile(`${paths.home}/${CLOUD_MARKER}`));
+  } catch {
+    // no marker: not ours
+  }
+  if (marker.sha256 !== await sha256(text)) {
+    throw new UserError(t(lang, "foreign_config", { path: paths.configFile }));
+  }
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}

@@ -1,0 +1,158 @@
+/**
+ * Cloud mode end to end: a cloud-mode spine on workerd whose brain is an
+ * `agent cloud run` process on this machine (`BRAIN_URL`), homes with the files
+ * `agent cloud` moves, and the command as a subprocess.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { AGENT_FLAGS } from "../_agent_flags.ts";
+import { agent, type RunResult, tempDir } from "../cli/_run.ts";
+import { freePort, type RunningSpine, startSpine } from "../spine/_harness.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+/** The hub token of the cloud spine. */
+export const CLOUD_TOKEN = "cloud-token-0123456789abcdef";
+
+/** A cloud spine and the port its brain (an `agent cloud run`) is to listen on. */
+export async function cloudSpine(): Promise<{ spine: RunningSpine; brainPort: number }> {
+  const brainPort = freePort();
+  const spine = await startSpine({
+    hubToken: CLOUD_TOKEN,
+    mode: "cloud",
+    vars: { BRAIN_URL: `http://127.0.0.1:${brainPort}` },
+  });
+  return { spine, brainPort };
+}
+
+/** A home with a fake-provider agent.toml, persona files and sub-agent files. */
+export async function cloudHome(
+  spine: RunningSpine,
+  options: { replies?: string[]; env?: Record<string, string> } = {},
+): Promise<string> {
+  const home = await tempDir();
+  const r = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
+  assert.equal(r.code, 0, r.stderr);
+  let toml = await Deno.readTextFile(`${home}/agent.toml`);
+  toml = toml.replace(/^port = \d+$/m, `port = ${freePort()}`);
+  if (options.replies) {
+    toml = toml.replace(
+      '[models.roles.brain]\nprovider = "fake"\nmodel_id = "fake-brain"\n',
+      `[models.roles.brain]\nprovider = "fake"\nmodel_id = "fake-brain"\nparams = { replies = ${
+        JSON.stringify(options.replies)
+      } }\n`,
+    );
+  }
+  await Deno.writeTextFile(`${home}/agent.toml`, `# my agent, pushed to the cloud\n${toml}`);
+  await Deno.writeTextFile(`${home}/persona/persona.md`, "# Persona\nHelpful and brief.\n");
+  await Deno.writeTextFile(`${home}/persona/user.md`, "# Me\nPrivate things.\n");
+  await Deno.writeTextFile(`${home}/persona/net.md`, "# Public note\n");
+  await Deno.mkdir(`${home}/persona/subs/drafts`, { recursive: true });
+  await Deno.writeTextFile(`${home}/persona/subs/writer.md`, "# Writer\npublic: true\n");
+  await Deno.writeTextFile(`${home}/persona/subs/notes.txt`, "not a sub-agent\n");
+  await Deno.symlink(`${home}/persona/persona.md`, `${home}/persona/subs/linked.md`);
+  await setEnv(home, {
+    AGENT_SPINE_URL: spine.url,
+    AGENT_SPINE_TOKEN: CLOUD_TOKEN,
+    ...options.env,
+  });
+  return home;
+}
+
+/** Appends lines to a home's `.env`. */
+export async function setEnv(home: string, vars: Record<string, string>): Promise<void> {
+  await Deno.writeTextFile(
+    `${home}/.env`,
+    Object.entries(vars).map(([k, v]) => `${k}=${v}`).join("\n") + "\n",
+    { append: true, mode: 0o600 },
+  );
+}
+
+/** `agent --home HOME cloud ...`. */
+export function cloud(home: string, args: string[], env: Record<string, string> = {}) {
+  return agent(["--home", home, "cloud", ...args], { env });
+}
+
+/** A running `agent cloud run`. */
+export interface BrainProcess {
+  child: Deno.ChildProcess;
+  /** When `/health` first answered 200, in ms from the spawn. */
+  healthyAfterMs: number;
+  /** SIGTERM, then the exit code and output. */
+  stop(): Promise<RunResult>;
+}
+
+/** Starts `agent cloud run` in `home` (AGENT_HOME) and waits for `/health` on `port`. */
+export async function runBrain(
+  home: string,
+  port: number,
+  env: Record<string, string>,
+): Promise<BrainProcess> {
+  const started = performance.now();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", ...AGENT_FLAGS, `${ROOT}cli/main.ts`, "cloud", "run"],
+    clearEnv: true,
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: home,
+      DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME") ?? "/root"}/.cache/deno`,
+      NO_COLOR: "1",
+      AGENT_HOME: home,
+      AGENT_CLOUD_HEALTH_HOST: "127.0.0.1",
+      AGENT_CLOUD_HEALTH_PORT: String(port),
+      ...env,
+    },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const output = child.output();
+  let healthyAfterMs = -1;
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/health`);
+      await res.body?.cancel();
+      if (res.ok) {
+        healthyAfterMs = performance.now() - started;
+        break;
+      }
+    } catch {
+      // not listening yet
+    }
+    const ended = await Promise.race([
+      output.then(() => true),
+      new Promise<false>((r) => setTimeout(() => r(false), 10)),
+    ]);
+    if (ended) break;
+  }
+  const finish = async (): Promise<RunResult> => {
+    const out = await output;
+    return {
+      code: out.code,
+      stdout: new TextDecoder().decode(out.stdout),
+      stderr: new TextDecoder().decode(out.stderr),
+    };
+  };
+  if (healthyAfterMs < 0) {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* gone */ }
+    const r = await finish();
+    throw new Error(`agent cloud run never became healthy (exit ${r.code}): ${r.stderr}`);
+  }
+  let stopped: Promise<RunResult> | undefined;
+  return {
+    child,
+    healthyAfterMs,
+    stop() {
+      stopped ??= (async () => {
+        try {
+          child.kill("SIGTERM");
+        } catch { /* gone */ }
+        return await finish();
+      })();
+      return stopped;
+    },
+  };
+}

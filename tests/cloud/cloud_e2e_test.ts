@@ -1,0 +1,291 @@
+/**
+ * Cloud mode end to end without Docker: a cloud spine from the spine's own runtime
+ * (workerd), `agent cloud push` from one home, `agent cloud pull` into another, and
+ * `agent cloud run` as a process in an empty home standing in for the container.
+ */
+import assert from "node:assert/strict";
+import { messengerWebhookSecret } from "@agent/net";
+import { cleanup, tempDir } from "../cli/_run.ts";
+import { hub } from "../spine/_fixtures.ts";
+import { startSpine } from "../spine/_harness.ts";
+import { startBotServer } from "../messenger/_bot_server.ts";
+import { OWNER, textsIn } from "../messenger/_hub.ts";
+import { cloud, CLOUD_TOKEN, cloudHome, cloudSpine, runBrain, setEnv } from "./_cloud.ts";
+
+const SLOW = { sanitizeOps: false, sanitizeResources: false };
+
+async function spineFiles(url: string): Promise<string[]> {
+  const r = await hub(url, CLOUD_TOKEN, "/hub/files");
+  return (r.body.files as { name: string }[]).map((f) => f.name);
+}
+
+Deno.test({
+  name: "cloud push: asks first, skips what is not a sub-agent file, keeps user.md home",
+  ...SLOW,
+  async fn() {
+    const { spine } = await cloudSpine();
+    try {
+      const home = await cloudHome(spine);
+      const noTerminal = await cloud(home, ["push"]);
+      assert.equal(noTerminal.code, 2);
+      assert.match(noTerminal.stderr, /No terminal to ask on: pass --yes/);
+      assert.deepEqual(await spineFiles(spine.url), []);
+
+      const pushed = await cloud(home, ["push", "-y"]);
+      assert.equal(pushed.code, 0, pushed.stderr);
+      assert.match(pushed.stdout, /Skipped persona\/subs\/drafts\/: a folder\./);
+      assert.match(pushed.stdout, /Skipped persona\/subs\/linked\.md: a symbolic link\./);
+      assert.match(pushed.stdout, /Skipped persona\/subs\/notes\.txt: not a plain sub-agent/);
+      assert.match(pushed.stdout, /persona\/user\.md stays on this machine/);
+      assert.match(pushed.stdout, /Pushed 4 file\(s\)\./);
+      assert.deepEqual(await spineFiles(spine.url), [
+        "agent.toml",
+        "persona/persona.md",
+        "persona/net.md",
+        "persona/subs/writer.md",
+      ]);
+      const r = await fetch(`${spine.url}/hub/files/persona/persona.md`, {
+        headers: { authorization: `Bearer ${CLOUD_TOKEN}` },
+      });
+      assert.equal(await r.text(), "# Persona\nHelpful and brief.\n");
+      assert.ok(!(await spineFiles(spine.url)).includes(".env"));
+
+      const withUser = await cloud(home, ["push", "-y", "--include-user"]);
+      assert.equal(withUser.code, 0, withUser.stderr);
+      assert.ok((await spineFiles(spine.url)).includes("persona/user.md"));
+
+      // A sub-agent file gone locally is deleted from the spine.
+      await Deno.remove(`${home}/persona/subs/writer.md`);
+      const gone = await cloud(home, ["push", "-y"]);
+      assert.match(gone.stdout, /Deletes from the spine[^\n]*\n  persona\/subs\/writer\.md/);
+      assert.match(gone.stdout, /deleted 1/);
+      assert.ok(!(await spineFiles(spine.url)).includes("persona/subs/writer.md"));
+      // Without persona/subs/ nothing is deleted.
+      await hub(spine.url, CLOUD_TOKEN, "/hub/files/persona/subs/kept.md", {
+        method: "PUT",
+        body: "# kept\n",
+      });
+      await Deno.remove(`${home}/persona/subs`, { recursive: true });
+      assert.equal((await cloud(home, ["push", "-y"])).code, 0);
+      assert.ok((await spineFiles(spine.url)).includes("persona/subs/kept.md"));
+    } finally {
+      await spine.stop();
+      await cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "cloud pull: writes missing files, keeps differing ones unless --force, deletes nothing",
+  ...SLOW,
+  async fn() {
+    const { spine } = await cloudSpine();
+    try {
+      const home = await cloudHome(spine);
+      assert.equal((await cloud(home, ["push", "-y"])).code, 0);
+      const other = await tempDir();
+      await setEnv(other, { AGENT_SPINE_URL: spine.url, AGENT_SPINE_TOKEN: CLOUD_TOKEN });
+      await Deno.mkdir(`${other}/persona`, { recursive: true });
+      await Deno.writeTextFile(`${other}/persona/persona.md`, "# Mine\n");
+      await Deno.writeTextFile(`${other}/persona/local-only.md`, "stays\n");
+      const pulled = await cloud(other, ["pull"]);
+      assert.equal(pulled.code, 0, pulled.stderr);
+      assert.match(pulled.stdout, /Wrote agent\.toml\./);
+      assert.match(pulled.stdout, /Kept your persona\/persona\.md: it differs/);
+      assert.equal(await Deno.readTextFile(`${other}/persona/persona.md`), "# Mine\n");
+      assert.equal(
+        await Deno.readTextFile(`${other}/persona/subs/writer.md`),
+        "# Writer\npublic: true\n",
+      );
+      const again = await cloud(other, ["pull"]);
+      assert.match(again.stdout, /agent\.toml is up to date\./);
+      const forced = await cloud(other, ["pull", "--force"]);
+      assert.match(forced.stdout, /Wrote persona\/persona\.md\./);
+      assert.equal(
+        await Deno.readTextFile(`${other}/persona/persona.md`),
+        "# Persona\nHelpful and brief.\n",
+      );
+      assert.equal(await Deno.readTextFile(`${other}/persona/local-only.md`), "stays\n");
+      await assert.rejects(() => Deno.stat(`${other}/.env.pulled`));
+    } finally {
+      await spine.stop();
+      await cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "cloud run: pulls into an empty home, rewrites two keys, serves /health, answers the messenger through the spine, stops on SIGTERM",
+  ...SLOW,
+  async fn() {
+    const { spine, brainPort } = await cloudSpine();
+    const bot = startBotServer();
+    let brain: Awaited<ReturnType<typeof runBrain>> | undefined;
+    try {
+      const home = await cloudHome(spine, { replies: ["Hello from the cloud."] });
+      assert.equal((await cloud(home, ["push", "-y"])).code, 0);
+      // The brain knows only the spine (and the container's secrets), not the laptop's home.
+      await hub(spine.url, CLOUD_TOKEN, "/hub/files/persona/subs/stale.md", {
+        method: "PUT",
+        body: "# gone soon\n",
+      });
+      const empty = await tempDir();
+      await Deno.mkdir(`${empty}/persona/subs`, { recursive: true });
+      await Deno.writeTextFile(`${empty}/persona/subs/old.md`, "# removed by run\n");
+      await hub(spine.url, CLOUD_TOKEN, "/hub/files/persona/subs/stale.md", { method: "DELETE" });
+      brain = await runBrain(empty, brainPort, {
+        AGENT_SPINE_URL: spine.url,
+        AGENT_SPINE_TOKEN: CLOUD_TOKEN,
+        MESSENGER_BOT_TOKEN: bot.token,
+        MESSENGER_ALLOWED_CHAT_IDS: String(OWNER),
+        MESSENGER_API_ROOT: bot.apiRoot,
+      });
+      console.log(`agent cloud run healthy after ${brain.healthyAfterMs.toFixed(0)} ms`);
+
+      const toml = await Deno.readTextFile(`${empty}/agent.toml`);
+      assert.match(toml, /^# my agent, pushed to the cloud$/m);
+      assert.match(toml, /\[sessions\]\n(#[^\n]*\n)*backend = "spine"/);
+      assert.match(toml, /\[net\][^[]*\nstore = "spine"/);
+      const original = await Deno.readTextFile(`${home}/agent.toml`);
+      const changed = toml.split("\n").filter((line, i) => line !== original.split("\n")[i]);
+      assert.ok(changed.length <= 2, changed.join("\n"));
+      await assert.rejects(() => Deno.stat(`${empty}/persona/subs/old.md`));
+      assert.equal(
+        await Deno.readTextFile(`${empty}/persona/subs/writer.md`),
+        "# Writer\npublic: true\n",
+      );
+
+      const health = await (await fetch(`http://127.0.0.1:${brainPort}/health`)).json() as {
+        ok: boolean;
+        version: string;
+        hub: unknown;
+      };
+      assert.equal(health.ok, true);
+      assert.match(health.version, /^\d+\.\d+\.\d+/);
+      assert.ok(health.hub === null || typeof health.hub === "object");
+      // GET /hub/brain passes the brain's /health through.
+      const viaSpine = await hub(spine.url, CLOUD_TOKEN, "/hub/brain");
+      assert.equal(viaSpine.status, 200);
+      assert.equal(viaSpine.body.ok, true);
+      assert.equal(typeof viaSpine.body.hub, "object");
+
+      // Telegram posts to the spine; a wrong secret is refused, the right one answered.
+      const update = (id: number, text: string) => ({
+        update_id: id,
+        message: {
+          message_id: id,
+          date: Math.floor(Date.now() / 1000),
+          chat: { id: OWNER, type: "private", first_name: "Owner" },
+          from: { id: OWNER, is_bot: false, first_name: "Owner" },
+          text,
+        },
+      });
+      const wrong = await fetch(`${spine.url}/messenger/webhook`, {
+        method: "POST",
+        headers: { "x-telegram-bot-api-secret-token": "nope" },
+        body: JSON.stringify(update(1, "sneaky")),
+      });
+      assert.deepEqual([wrong.status, await wrong.json()], [401, { error: "unauthorized" }]);
+      const secret = await messengerWebhookSecret(CLOUD_TOKEN);
+      const taken = await fetch(`${spine.url}/messenger/webhook`, {
+        method: "POST",
+        headers: { "x-telegram-bot-api-secret-token": secret },
+        body: JSON.stringify(update(2, "Hi from Telegram")),
+      });
+      assert.deepEqual([taken.status, await taken.json()], [200, { ok: true }]);
+      await bot.until("the answer", () => textsIn(bot, OWNER).includes("Hello from the cloud."));
+      assert.ok(!textsIn(bot, OWNER).some((text) => text.includes("sneaky")));
+      // The session lives in the spine's relational store.
+      const sessions = (await hub(spine.url, CLOUD_TOKEN, "/hub/sessions")).body.sessions as {
+        session_id: string;
+        message_count: number;
+      }[];
+      const chat = sessions.find((s) => s.session_id.startsWith("messenger-"));
+      assert.ok(chat, JSON.stringify(sessions));
+      assert.ok(chat.message_count >= 2, JSON.stringify(chat));
+      await assert.rejects(() => Deno.stat(`${empty}/data/sessions/${chat.session_id}`));
+
+      const end = await brain.stop();
+      assert.equal(end.code, 0, end.stderr);
+      assert.equal(end.stderr.trim(), "");
+      assert.ok(!end.stdout.includes(CLOUD_TOKEN) && !end.stdout.includes(bot.token));
+      brain = undefined;
+    } finally {
+      await brain?.stop();
+      await bot.stop();
+      await spine.stop();
+      await cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "cloud run refuses: missing variables, a local-mode spine, a foreign agent.toml",
+  ...SLOW,
+  async fn() {
+    const { spine, brainPort } = await cloudSpine();
+    const local = await startSpine({ hubToken: CLOUD_TOKEN });
+    try {
+      const home = await cloudHome(spine);
+      assert.equal((await cloud(home, ["push", "-y"])).code, 0);
+      const refusals: [Record<string, string>, RegExp][] = [
+        [{ AGENT_SPINE_TOKEN: CLOUD_TOKEN }, /agent cloud needs AGENT_SPINE_URL/],
+        [{ AGENT_SPINE_URL: spine.url }, /agent cloud needs AGENT_SPINE_TOKEN/],
+        [
+          { AGENT_SPINE_URL: local.url, AGENT_SPINE_TOKEN: CLOUD_TOKEN },
+          /runs in local mode; agent cloud needs a spine deployed in cloud mode/,
+        ],
+        [
+          { AGENT_SPINE_URL: spine.url, AGENT_SPINE_TOKEN: "wrong" },
+          /answered HTTP 401 unauthorized/,
+        ],
+      ];
+      for (const [env, message] of refusals) {
+        const empty = await tempDir();
+        await assert.rejects(() => runBrain(empty, brainPort, env), message);
+        await assert.rejects(() => Deno.stat(`${empty}/agent.toml`));
+      }
+      // A home with an agent.toml that cloud run did not write is left alone.
+      const foreign = await assert.rejects(
+        () =>
+          runBrain(home, brainPort, { AGENT_SPINE_URL: spine.url, AGENT_SPINE_TOKEN: CLOUD_TOKEN }),
+        /holds an agent\.toml that agent cloud run did not write/,
+      );
+      void foreign;
+      assert.match(await Deno.readTextFile(`${home}/agent.toml`), /backend = "file"/);
+      // And one line each, no stack.
+      const r = await cloud(await tempDir(), ["run"], { AGENT_SPINE_URL: spine.url });
+      assert.equal(r.code, 1);
+      assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+    } finally {
+      await local.stop();
+      await spine.stop();
+      await cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "cloud status: the spine's mode, its files and the brain (unavailable without one)",
+  ...SLOW,
+  async fn() {
+    const { spine } = await cloudSpine();
+    try {
+      const home = await cloudHome(spine);
+      const before = await cloud(home, ["status"]);
+      assert.equal(before.code, 0, before.stderr);
+      assert.match(before.stdout, /cloud mode · address 127\.0\.0\.1:\d+/);
+      assert.match(before.stdout, /files on the spine: none/);
+      assert.match(before.stdout, /brain: brain_unavailable/);
+      await cloud(home, ["push", "-y"]);
+      const after = await cloud(home, ["status"]);
+      assert.match(after.stdout, /files on the spine:\n  agent\.toml  [\d.]+ (B|KiB)/);
+      const tr = await cloud(home, ["status"], { AGENT_LANG: "tr" });
+      assert.match(tr.stdout, /cloud kipi/);
+    } finally {
+      await spine.stop();
+      await cleanup();
+    }
+  },
+});
