@@ -57,7 +57,7 @@ Deno.test({
       // A sub-agent file gone locally is deleted from the spine.
       await Deno.remove(`${home}/persona/subs/writer.md`);
       const gone = await cloud(home, ["push", "-y"]);
-      assert.match(gone.stdout, /Deletes from the spine[^\n]*\n  persona\/subs\/writer\.md/);
+      assert.match(gone.stdout, /Deletes from the spine[^\n]*\n {2}persona\/subs\/writer\.md/);
       assert.match(gone.stdout, /deleted 1/);
       assert.ok(!(await spineFiles(spine.url)).includes("persona/subs/writer.md"));
       // Without persona/subs/ nothing is deleted.
@@ -280,7 +280,7 @@ Deno.test({
       assert.match(before.stdout, /brain: brain_unavailable/);
       await cloud(home, ["push", "-y"]);
       const after = await cloud(home, ["status"]);
-      assert.match(after.stdout, /files on the spine:\n  agent\.toml  [\d.]+ (B|KiB)/);
+      assert.match(after.stdout, /files on the spine:\n {2}agent\.toml {2}[\d.]+ (B|KiB)/);
       const tr = await cloud(home, ["status"], { AGENT_LANG: "tr" });
       assert.match(tr.stdout, /cloud kipi/);
     } finally {
