@@ -44,6 +44,11 @@ export interface SpineRuntimeOptions {
    * spine's migrations to it. @default false
    */
   relationalStore?: boolean;
+  /**
+   * Bind `BRAIN` to the container class. workerd here runs no containers, so the
+   * brain cannot start; tests use it to see that failure answered. @default false
+   */
+  brainBinding?: boolean;
   /** Extra bindings, e.g. a deliberately broken one in tests. */
   bindings?: Record<string, unknown>;
   /** Receives every line the Worker logs. */
@@ -64,7 +69,10 @@ export function spineMiniflareOptions(options: SpineRuntimeOptions): Record<stri
     modules: true,
     script: options.script,
     compatibilityDate: SPINE_COMPATIBILITY_DATE,
-    durableObjects: { MAILBOX: { className: "Mailbox", useSQLite: true } },
+    durableObjects: {
+      MAILBOX: { className: "Mailbox", useSQLite: true },
+      ...(options.brainBinding ? { BRAIN: { className: "Brain", useSQLite: true } } : {}),
+    },
     kvNamespaces: options.cardCache === false ? [] : ["PEER_CARDS"],
     d1Databases: options.relationalStore ? ["DB"] : [],
     ratelimits: options.rateLimits === false ? {} : {

@@ -29,6 +29,8 @@ export interface StartSpineOptions {
   direct?: boolean;
   /** Bind `DB` with the migrations applied. @default true in cloud mode */
   relationalStore?: boolean;
+  /** Bind `BRAIN` to the container class (it cannot start here). */
+  brainBinding?: boolean;
   /** More string variables (`SPINE_URL`, `BRAIN_URL`, `KEEP_AWAKE`...). */
   vars?: Record<string, string>;
   /** Extra bindings (e.g. a broken `INBOX_IP_LIMIT` to test a throwing binding). */
@@ -83,6 +85,7 @@ export async function startSpine(options: StartSpineOptions = {}): Promise<Runni
     rateLimits: options.rateLimits ?? true,
     cardCache: options.cardCache ?? true,
     relationalStore: options.relationalStore ?? options.mode === "cloud",
+    brainBinding: options.brainBinding ?? false,
     bindings: options.bindings ?? {},
     onLog: (line) => {
       logs.push(line);
