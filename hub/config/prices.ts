@@ -8,8 +8,20 @@
  */
 import type { AgentConfig, PriceConfig } from "./types.ts";
 
-function price(input: number, output: number, cacheRead = input, cacheWrite = input): PriceConfig {
-  return { input, output, cache_read: cacheRead, cache_write: cacheWrite };
+function price(
+  input: number,
+  output: number,
+  cacheRead = input,
+  cacheWrite = input,
+  cacheWrite1h = cacheWrite,
+): PriceConfig {
+  return {
+    input,
+    output,
+    cache_read: cacheRead,
+    cache_write: cacheWrite,
+    cache_write_1h: cacheWrite1h,
+  };
 }
 
 /** Shipped list prices per model id (USD per million tokens). */
