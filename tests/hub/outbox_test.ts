@@ -40,7 +40,7 @@ Deno.test({
       await alice.node.send(bob.address, "Ping?");
       await until(
         "bob's reply waits in his outbox",
-        async () => bob.service.status().outbox === 1,
+        () => bob.service.status().outbox === 1,
         15_000,
       );
       const [waiting] = await bob.node.state.outbox();
@@ -54,7 +54,7 @@ Deno.test({
           (await alice.node.state.log()).some((e) => e.direction === "in" && e.text === "Pong."),
         20_000,
       );
-      await until("bob's outbox is empty", async () => bob.service.status().outbox === 0, 5_000);
+      await until("bob's outbox is empty", () => bob.service.status().outbox === 0, 5_000);
       const bobOut = (await bob.node.state.log()).filter((e) =>
         e.direction === "out" && e.kind === "message"
       );
