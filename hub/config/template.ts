@@ -44,7 +44,7 @@ lang = "en"
 # Conversation and planning; chat and the TUI start on it.
 [models.roles.brain]
 provider = "vendor-a"
-model_id = "claude-sonnet-5"
+model_id = "claude-sonnet-5-5"
 max_tokens = 4096
 
 [models.roles.brain.budget]
@@ -55,7 +55,7 @@ degrade_to = "fast"
 # Triage and summaries.
 [models.roles.fast]
 provider = "vendor-a"
-model_id = "claude-haiku-4-5"
+model_id = "claude-haiku-5-5"
 max_tokens = 1024
 
 [models.roles.fast.budget]
