@@ -12,6 +12,35 @@ import type { CallContext } from "./call_types.ts";
 /** The usage of one provider call as the AI SDK's model interface reports it. */
 export type ModelUsage = Awaited<ReturnType<LanguageModelV4["doGenerate"]>>["usage"];
 
+/**
+ * The 1-hour cache writes in a provider's raw usage, which the SDK's normalized usage
+ * folds into `cacheWrite`: vendor-a's `cache_creation.ephemeral_1h_input_tokens`, or
+ * vendor-d's `cacheDetails` entries with `ttl` `"1h"`. 0 when the provider says nothing.
+ *
+ * @example
+ * ```ts
+ * import { cacheWrite1hOf } from "./ledger_row.ts";
+ * const raw = { cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 900 } };
+ * if (cacheWrite1hOf(raw) !== 900) throw new Error();
+ * if (cacheWrite1hOf({ cacheDetails: [{ ttl: "1h", inputTokens: 7 }] }) !== 7) throw new Error();
+ * ```
+ */
+export function cacheWrite1hOf(raw: unknown): number {
+  if (typeof raw !== "object" || raw === null) return 0;
+  const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 0);
+  const { cache_creation: creation, cacheDetails } = raw as Record<string, unknown>;
+  if (typeof creation === "object" && creation !== null) {
+    return n((creation as Record<string, unknown>).ephemeral_1h_input_tokens);
+  }
+  if (!Array.isArray(cacheDetails)) return 0;
+  let sum = 0;
+  for (const detail of cacheDetails) {
+    const d = detail as { ttl?: unknown; inputTokens?: unknown } | null;
+    if (d?.ttl === "1h") sum += n(d.inputTokens);
+  }
+  return sum;
+}
+
 /** The AI SDK's usage as money's {@linkcode Usage}: input is cache-inclusive. */
 export function usageOf(usage: ModelUsage): Usage {
   const input = usage.inputTokens;
@@ -22,6 +51,7 @@ export function usageOf(usage: ModelUsage): Usage {
     outputTokens: usage.outputTokens.total ?? 0,
     cacheReadTokens: cacheRead,
     cacheWriteTokens: cacheWrite,
+    cacheWrite1hTokens: cacheWrite1hOf(usage.raw),
   };
 }
 

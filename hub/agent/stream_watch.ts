@@ -79,5 +79,7 @@ export function reportedUsage(raw: unknown): FinishUsage | undefined {
   return {
     inputTokens: { total: noCache + cacheRead + cacheWrite, noCache, cacheRead, cacheWrite },
     outputTokens: { total: output, text: output, reasoning: undefined },
+    // Kept for the 1-hour cache writes (`cache_creation`), which only the raw usage has.
+    raw: usage,
   } as FinishUsage;
 }

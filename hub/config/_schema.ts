@@ -103,6 +103,7 @@ const price = table({
   output: nonneg,
   cache_read: nonneg.optional(),
   cache_write: nonneg.optional(),
+  cache_write_1h: nonneg.optional(),
 });
 
 const chatId = z.union([str, z.number().int()], e("type_list_of_ids"));

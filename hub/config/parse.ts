@@ -103,11 +103,13 @@ function withDefaults(raw: RawConfig): AgentConfig {
   }
   const prices: Record<string, PriceConfig> = {};
   for (const [id, p] of Object.entries(raw.models?.prices ?? {})) {
+    const cacheWrite = p.cache_write ?? p.input;
     prices[id] = {
       input: p.input,
       output: p.output,
       cache_read: p.cache_read ?? p.input,
-      cache_write: p.cache_write ?? p.input,
+      cache_write: cacheWrite,
+      cache_write_1h: p.cache_write_1h ?? cacheWrite,
     };
   }
   const n = raw.net ?? {};

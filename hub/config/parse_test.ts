@@ -201,10 +201,30 @@ Deno.test("parseConfig() fills price and cache defaults and keeps chat ids as st
       `[messenger]\nallowed_chat_ids = [12345, "-100"]\n[net]\nname = "Ada"\n`,
     "agent.toml",
   );
-  assert.deepEqual(c.models.prices.m, { input: 2, output: 8, cache_read: 2, cache_write: 2 });
+  assert.deepEqual(c.models.prices.m, {
+    input: 2,
+    output: 8,
+    cache_read: 2,
+    cache_write: 2,
+    cache_write_1h: 2,
+  });
   assert.deepEqual(c.models.roles.r?.cache, { system: true, messages: true, ttl: "1h" });
   assert.deepEqual(c.messenger.allowed_chat_ids, ["12345", "-100"]);
   assert.equal(c.net.name, "Ada");
+});
+
+Deno.test("parseConfig() reads cache_write_1h, which defaults to cache_write", () => {
+  const c = parseConfig(
+    `[models.prices.a]\ninput = 3\noutput = 15\ncache_write = 3.75\ncache_write_1h = 6\n` +
+      `[models.prices.b]\ninput = 3\noutput = 15\ncache_write = 3.75\n`,
+    "agent.toml",
+  );
+  assert.equal(c.models.prices.a?.cache_write_1h, 6);
+  assert.equal(c.models.prices.b?.cache_write_1h, 3.75);
+  assert.match(
+    errorOf(`[models.prices.a]\ninput = 3\noutput = 15\ncache_write_1h = -1`),
+    /^agent\.toml: \[models\.prices\.a\] 'cache_write_1h' /,
+  );
 });
 
 Deno.test("lookupPrice() prefers agent.toml over the shipped table", () => {
@@ -223,8 +243,11 @@ Deno.test("the shipped tables price every shipped hosted model with four prices"
     for (const id of [pair.brain, pair.fast]) {
       const p = SHIPPED_PRICES[id];
       assert.ok(p, `no shipped price for ${id}`);
-      for (const v of [p.input, p.output, p.cache_read, p.cache_write]) assert.ok(v >= 0);
+      for (const v of [p.input, p.output, p.cache_read, p.cache_write, p.cache_write_1h]) {
+        assert.ok(v >= 0);
+      }
       assert.ok(p.cache_read <= p.input);
+      assert.ok(p.cache_write_1h >= p.cache_write);
     }
   }
   for (const id of [SHIPPED_MODELS["vendor-d"].brain, SHIPPED_MODELS["vendor-d"].fast]) {

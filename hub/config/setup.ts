@@ -14,7 +14,7 @@ import type { AgentPaths } from "../paths.ts";
 import { readEnvFile, setEnvKey } from "../env_file.ts";
 import { writeFileAtomic } from "../atomic_file.ts";
 import { hasCredentials, missingCredential } from "../credentials.ts";
-import { SHIPPED_MODELS, type ShippedProvider } from "./models.ts";
+import { SHIPPED_MODELS, type ShippedModels, type ShippedProvider } from "./models.ts";
 import { CONFIG_TEMPLATE } from "./template.ts";
 import { ENV_EXAMPLE, PERSONA, rewriteTemplate, USER_EXAMPLE } from "./setup_files.ts";
 
@@ -50,7 +50,7 @@ export interface SetupStep {
 export interface SetupResult {
   steps: SetupStep[];
   provider: ShippedProvider;
-  models: { brain: string; fast: string };
+  models: ShippedModels;
   /** Whether `agent.toml` was written (created or overwritten). */
   wroteConfig: boolean;
   /** `AGENT_PROFILE` in `.env`: set now, or kept with its existing value. */

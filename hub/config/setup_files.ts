@@ -107,21 +107,24 @@ export interface TemplateChoice {
   brain: string;
   fast: string;
   lang: Lang;
+  /** Added to brain and fast as `params = { reasoning_effort = ... }` when set. */
+  reasoning_effort?: string;
 }
 
 /**
  * Rewrites `provider` and `model_id` of `[models.roles.brain]` and
- * `[models.roles.fast]` and `[ui] lang` in the template text, leaving every other
- * line (comments, budgets, the local role) as it is.
+ * `[models.roles.fast]` (adding their `params` line when the choice has a reasoning
+ * effort) and `[ui] lang` in the template text, leaving every other line (comments,
+ * budgets, the local role) as it is.
  */
 export function rewriteTemplate(text: string, choice: TemplateChoice): string {
-  const lines = text.split("\n");
+  const out: string[] = [];
   let section = "";
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
+  for (const line of text.split("\n")) {
     const header = line.match(/^\s*\[([^\]]+)\]\s*(#.*)?$/);
     if (header) {
       section = header[1]!.replace(/\s+/g, "");
+      out.push(line);
       continue;
     }
     const role = section === "models.roles.brain"
@@ -130,13 +133,22 @@ export function rewriteTemplate(text: string, choice: TemplateChoice): string {
       ? "fast"
       : undefined;
     if (role !== undefined) {
-      lines[i] = replaceValue(line, "provider", choice.provider);
-      lines[i] = replaceValue(lines[i]!, "model_id", choice[role]);
+      const next = replaceValue(
+        replaceValue(line, "provider", choice.provider),
+        "model_id",
+        choice[role],
+      );
+      out.push(next);
+      if (/^\s*model_id\s*=/.test(line) && choice.reasoning_effort !== undefined) {
+        out.push(`params = { reasoning_effort = ${JSON.stringify(choice.reasoning_effort)} }`);
+      }
     } else if (section === "ui") {
-      lines[i] = replaceValue(line, "lang", choice.lang);
+      out.push(replaceValue(line, "lang", choice.lang));
+    } else {
+      out.push(line);
     }
   }
-  return lines.join("\n");
+  return out.join("\n");
 }
 
 function replaceValue(line: string, key: string, value: string): string {

@@ -22,6 +22,21 @@ Deno.test("rewriteTemplate() changes only brain/fast provider and model_id and [
   assert.equal(changed.length, 5);
 });
 
+Deno.test("rewriteTemplate() gives brain and fast a params line with the choice's reasoning effort", () => {
+  const text = rewriteTemplate(CONFIG_TEMPLATE, {
+    provider: "vendor-b",
+    brain: "b-model",
+    fast: "f-model",
+    lang: "en",
+    reasoning_effort: "none",
+  });
+  const c = parseConfig(text, "agent.toml");
+  assert.deepEqual(c.models.roles.brain?.params.reasoning_effort, "none");
+  assert.deepEqual(c.models.roles.fast?.params.reasoning_effort, "none");
+  assert.deepEqual(c.models.roles.brain?.budget?.usd, 15);
+  assert.equal(text.split("\n").length, CONFIG_TEMPLATE.split("\n").length + 2);
+});
+
 Deno.test("defaultProvider() takes the first provider with credentials, else fake", () => {
   assert.equal(defaultProvider({}), "fake");
   assert.equal(defaultProvider({ VENDOR_C_API_KEY: "k", VENDOR_B_API_KEY: "k" }), "vendor-b");

@@ -44,7 +44,7 @@ lang = "en"
 # Conversation and planning; chat and the TUI start on it.
 [models.roles.brain]
 provider = "vendor-a"
-model_id = "claude-sonnet-5"
+model_id = "claude-sonnet-5-5"
 max_tokens = 4096
 
 [models.roles.brain.budget]
@@ -55,7 +55,7 @@ degrade_to = "fast"
 # Triage and summaries.
 [models.roles.fast]
 provider = "vendor-a"
-model_id = "claude-haiku-4-5"
+model_id = "claude-haiku-5-5"
 max_tokens = 1024
 
 [models.roles.fast.budget]
@@ -76,7 +76,8 @@ reasoning_effort = "none"
 
 # ---------------------------------------------------------------------------
 # Prices in dollars per million tokens. A shipped table covers the shipped models;
-# a price here wins over it. cache_read and cache_write default to input. A model
+# a price here wins over it. cache_read and cache_write (the 5-minute write)
+# default to input, cache_write_1h (the 1-hour write) to cache_write. A model
 # with no price counts as $0, so a budget on it is never reached.
 # ---------------------------------------------------------------------------
 # [models.prices."my-model-id"]
@@ -84,6 +85,7 @@ reasoning_effort = "none"
 # output = 5.0
 # cache_read = 0.1
 # cache_write = 1.25
+# cache_write_1h = 2.0
 
 [sessions]
 # Where chat sessions are kept: "file" (under the data directory) or "spine"

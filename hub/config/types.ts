@@ -78,8 +78,10 @@ export interface PriceConfig {
   output: number;
   /** Defaults to `input`. */
   cache_read: number;
-  /** Defaults to `input`. */
+  /** The 5-minute cache write; defaults to `input`. */
   cache_write: number;
+  /** The 1-hour cache write (vendor-a and vendor-d report it apart); defaults to `cache_write`. */
+  cache_write_1h: number;
 }
 
 /** `[net]` (written `[{base_url}]` in the spec). */

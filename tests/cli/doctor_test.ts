@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { agent, cleanup, tempDir } from "./_run.ts";
+import { SHIPPED_MODELS } from "@agent/hub/config";
 
 interface Doctor {
   ok: boolean;
@@ -96,7 +97,8 @@ Deno.test("agent doctor reports a missing credential in the spec's words, exit 1
 
 Deno.test("agent doctor warns about a budget on an unpriced model", async () => {
   const home = await initHome("vendor-b");
-  await editConfig(home, (t) => t.replace(/model_id = "gpt-5\.2"/, 'model_id = "my-own-model"'));
+  const brain = SHIPPED_MODELS["vendor-b"].brain;
+  await editConfig(home, (t) => t.replace(`model_id = "${brain}"`, 'model_id = "my-own-model"'));
   const r = await agent(["--home", home, "doctor"], { env: { VENDOR_B_API_KEY: "k" } });
   assert.equal(r.code, 0, r.stdout);
   assert.match(

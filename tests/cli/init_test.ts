@@ -109,6 +109,23 @@ Deno.test("agent init rewrites only provider and model_id of brain and fast, com
   await cleanup();
 });
 
+Deno.test("agent init for vendor-b sets reasoning effort none on brain and fast, for tools on Chat Completions", async () => {
+  const home = await tempDir();
+  const r = await agent(["--home", home, "init", "--yes", "--provider", "vendor-b"]);
+  assert.equal(r.code, 0, r.stderr);
+  const c = parseConfig(await Deno.readTextFile(`${home}/agent.toml`), "agent.toml");
+  const shipped = SHIPPED_MODELS["vendor-b"];
+  assert.equal(c.models.roles.brain?.model_id, shipped.brain);
+  assert.equal(c.models.roles.fast?.model_id, shipped.fast);
+  assert.equal(c.models.roles.brain?.params.reasoning_effort, "none");
+  assert.equal(c.models.roles.fast?.params.reasoning_effort, "none");
+  assert.match(
+    r.stdout,
+    new RegExp(`brain and fast use vendor-b \\(${shipped.brain}, ${shipped.fast}\\)\\.`),
+  );
+  await cleanup();
+});
+
 Deno.test("agent init picks the first provider with credentials in the environment or .env", async () => {
   const cases: [Record<string, string>, string, string][] = [
     [{}, "", "fake"],

@@ -37,6 +37,12 @@ export interface VendorServerOptions {
   reply?: string;
   /** Models `/api/tags` lists. @default ["llama3.2:latest"] */
   pulled?: string[];
+  /**
+   * How many of the 200 cache writes were 1-hour writes. When set, vendor-a's usage
+   * carries `cache_creation` (5m and 1h apart) and vendor-d's `cacheDetails`, as the
+   * real services report them. @default no split reported
+   */
+  cacheWrite1h?: number;
 }
 
 /** A running vendor server. */
@@ -111,10 +117,10 @@ export function startVendorServer(options: VendorServerOptions = {}): VendorServ
       reply.slice(0, Math.ceil(reply.length / 2)),
       reply.slice(Math.ceil(reply.length / 2)),
     ];
-    if (url.pathname === "/v1/messages") return anthropic(pieces, body);
+    if (url.pathname === "/v1/messages") return anthropic(pieces, body, options.cacheWrite1h);
     if (url.pathname === "/v1/chat/completions") return openai(pieces, body);
     if (url.pathname.startsWith("/v1beta/models/")) return gemini(pieces, url);
-    if (url.pathname.startsWith("/model/")) return bedrock(pieces, url);
+    if (url.pathname.startsWith("/model/")) return bedrock(pieces, url, options.cacheWrite1h);
     return Response.json({ error: { message: `no route ${url.pathname}` } }, { status: 404 });
   });
   const port = server.addr.port;
@@ -133,8 +139,18 @@ function sse(events: string[]): Response {
   });
 }
 
-function anthropic(pieces: string[], body: Record<string, unknown> | undefined): Response {
-  const u = USAGE.anthropic;
+function anthropic(
+  pieces: string[],
+  body: Record<string, unknown> | undefined,
+  cacheWrite1h: number | undefined,
+): Response {
+  const u = cacheWrite1h === undefined ? USAGE.anthropic : {
+    ...USAGE.anthropic,
+    cache_creation: {
+      ephemeral_5m_input_tokens: USAGE.anthropic.cache_creation_input_tokens - cacheWrite1h,
+      ephemeral_1h_input_tokens: cacheWrite1h,
+    },
+  };
   const model = String(body?.model ?? "m");
   const ev = (type: string, data: unknown) => `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
   if (body?.stream !== true) {
@@ -274,11 +290,17 @@ function gemini(pieces: string[], url: URL): Response {
   );
 }
 
-function bedrock(pieces: string[], url: URL): Response {
+function bedrock(pieces: string[], url: URL, cacheWrite1h: number | undefined): Response {
   const u = USAGE.bedrock;
   const usage = {
     ...u,
     totalTokens: u.inputTokens + u.cacheReadInputTokens + u.cacheWriteInputTokens + u.outputTokens,
+    ...(cacheWrite1h === undefined ? {} : {
+      cacheDetails: [
+        { ttl: "5m", inputTokens: u.cacheWriteInputTokens - cacheWrite1h },
+        { ttl: "1h", inputTokens: cacheWrite1h },
+      ],
+    }),
   };
   if (!url.pathname.endsWith("/converse-stream")) {
     return Response.json({

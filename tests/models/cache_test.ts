@@ -78,3 +78,58 @@ Deno.test("without a cache table, and on vendor-b and vendor-c, the system promp
   assert.deepEqual(c.systemInstruction, { parts: [{ text: joined }] });
   assert.deepEqual(JSON.stringify(c).includes("cache"), false);
 });
+
+/**
+ * The ledger row of one streamed `brain` call on `provider`, whose vendor reports 150
+ * of its 200 cache writes as 1-hour writes.
+ */
+async function rowWith1hWrites(
+  provider: "vendor-a" | "vendor-d",
+): Promise<Record<string, unknown>> {
+  const server = startVendorServer({ cacheWrite1h: 150 });
+  const ws = workspace();
+  const model = provider === "vendor-d" ? "global.m-1" : "m-1";
+  try {
+    const cfg = config(`
+[models.roles.brain]
+provider = "${provider}"
+model_id = "${model}"
+cache = { ttl = "1h" }
+budget = { usd = 10, period = "month" }
+[models.roles.brain.params]
+base_url = "${BASES[provider]!(server)}"
+[models.prices."${model}"]
+input = 3.0
+output = 15.0
+cache_read = 0.3
+cache_write = 3.75
+cache_write_1h = 6.0
+`);
+    const router = new ModelRouter({ config: cfg, env: ENV, ledger: ws.ledger, logger: ws.logger });
+    const events = router.stream("brain", {
+      system: ["You are Ada's agent.", "## Now\n\n- Time: 01.01.2026 12:00"],
+      messages: [{ role: "user", content: "Hi" }],
+    }, { channel: "chat" });
+    for await (const _ of events) { /* the answer itself is checked elsewhere */ }
+    const rows = ws.rows();
+    assert.deepEqual(rows.length, 1);
+    return rows[0]!;
+  } finally {
+    await server.close();
+    ws.close();
+  }
+}
+
+// 100 plain input, 1000 read, 200 written (50 for 5 minutes, 150 for an hour), 50 out.
+const WITH_1H = (100 * 3 + 50 * 15 + 1000 * 0.3 + 50 * 3.75 + 150 * 6) / 1e6;
+
+for (const provider of ["vendor-a", "vendor-d"] as const) {
+  Deno.test(`${provider}: 1-hour cache writes are priced at cache_write_1h in the ledger`, async () => {
+    const row = await rowWith1hWrites(provider);
+    assert.deepEqual(
+      [row.input_tokens, row.output_tokens, row.cache_read_tokens, row.cache_write_tokens],
+      [100, 50, 1000, 200],
+    );
+    assert.ok(Math.abs((row.usd as number) - WITH_1H) <= 1e-12, `${row.usd} is not ${WITH_1H}`);
+  });
+}

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { CONFIG_TEMPLATE } from "@agent/hub";
+import { SHIPPED_MODELS } from "@agent/hub/config";
 import { Ledger, periodBounds } from "@agent/hub/money";
 
 const MAIN = new URL("../../cli/main.ts", import.meta.url).pathname;
@@ -87,11 +88,13 @@ model_id = "scripted"
 `;
   const dir = home(config);
   const ledger = Ledger.open(`${dir}/data/spend.sqlite3`);
+  // The template's roles use vendor-a's shipped models.
+  const { brain, fast } = SHIPPED_MODELS["vendor-a"];
   ledger.recordMany([
-    call("brain", "claude-sonnet-5", 15.5),
-    call("fast", "claude-haiku-4-5", 0.25),
-    call("fast", "claude-haiku-4-5", null),
-    call("fast", "claude-haiku-4-5", null),
+    call("brain", brain, 15.5),
+    call("fast", fast, 0.25),
+    call("fast", fast, null),
+    call("fast", fast, null),
   ]);
   ledger.close();
   const run = await agent(dir, "spend");
@@ -103,7 +106,9 @@ model_id = "scripted"
   );
   assert.match(
     lines[1]!,
-    /^fast vendor-a \$0\.25 of \$1\.00 today, resets .* · 2 calls without a price for claude-haiku-4-5$/,
+    new RegExp(
+      `^fast vendor-a \\$0\\.25 of \\$1\\.00 today, resets .* · 2 calls without a price for ${fast}$`,
+    ),
   );
   assert.equal(lines[3], "quiet fake no budget (its calls are not counted)");
 
