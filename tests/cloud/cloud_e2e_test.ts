@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { messengerWebhookSecret } from "@agent/net";
-import { cleanup, tempDir } from "../cli/_run.ts";
+import { agent, cleanup, tempDir } from "../cli/_run.ts";
 import { hub } from "../spine/_fixtures.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { startBotServer } from "../messenger/_bot_server.ts";
@@ -283,6 +283,51 @@ Deno.test({
       assert.match(after.stdout, /files on the spine:\n {2}agent\.toml {2}[\d.]+ (B|KiB)/);
       const tr = await cloud(home, ["status"], { AGENT_LANG: "tr" });
       assert.match(tr.stdout, /cloud kipi/);
+    } finally {
+      await spine.stop();
+      await cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "chat with [sessions] backend = spine keeps its session on the spine and resumes it",
+  ...SLOW,
+  async fn() {
+    const { spine } = await cloudSpine();
+    try {
+      const home = await cloudHome(spine, { replies: ["First answer.", "Second answer."] });
+      const toml = await Deno.readTextFile(`${home}/agent.toml`);
+      await Deno.writeTextFile(
+        `${home}/agent.toml`,
+        toml.replace(/^backend = "file"$/m, 'backend = "spine"'),
+      );
+      const first = await agent(["--home", home, "chat", "--session", "cloudy"], {
+        stdin: "Hello there\n",
+      });
+      assert.equal(first.code, 0, first.stderr);
+      assert.match(first.stdout, /First answer\./);
+      await assert.rejects(() => Deno.stat(`${home}/data/sessions/cloudy`));
+      const listed = (await hub(spine.url, CLOUD_TOKEN, "/hub/sessions")).body.sessions as {
+        session_id: string;
+        message_count: number;
+      }[];
+      assert.deepEqual(listed.map((s) => [s.session_id, s.message_count]), [["cloudy", 2]]);
+      const resumed = await agent(["--home", home, "chat", "--resume"], { stdin: "Again\n" });
+      assert.equal(resumed.code, 0, resumed.stderr);
+      // The scripted model starts its replies again in a new process.
+      assert.match(resumed.stdout, /First answer\./);
+      const after = (await hub(spine.url, CLOUD_TOKEN, "/hub/sessions")).body.sessions as {
+        message_count: number;
+      }[];
+      assert.equal(after[0]!.message_count, 4);
+      // Without the token the spine backend is refused before anything opens.
+      const other = await tempDir();
+      await Deno.copyFile(`${home}/agent.toml`, `${other}/agent.toml`);
+      const refused = await agent(["--home", other, "chat"], { stdin: "hi\n" });
+      assert.equal(refused.code, 2);
+      assert.match(refused.stderr, /\[sessions\] backend 'spine' needs AGENT_SPINE_URL in \.env/);
+      assert.equal(refused.stderr.trim().split("\n").length, 1, refused.stderr);
     } finally {
       await spine.stop();
       await cleanup();
