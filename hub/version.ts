@@ -28,4 +28,9 @@ export interface Distribution {
 export const DISTRIBUTIONS: readonly Distribution[] = [
   { name: "agent-core", version: VERSION, about: "roles, providers, budgets, chat, hub" },
   { name: "agent-net", version: VERSION, about: "the agent network and universe" },
+  {
+    name: "agent-cloud",
+    version: VERSION,
+    about: "cloud mode: agent cloud, the spine session store",
+  },
 ];

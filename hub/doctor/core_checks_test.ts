@@ -76,7 +76,7 @@ Deno.test("envCheck() is quiet when every name is listed", async () => {
 Deno.test("sessionsCheck() fails a backend that no enabled component provides", async () => {
   const home = await Deno.makeTempDir();
   try {
-    const spine = ctx(`[sessions]\nbackend = "spine"`, {
+    const spine = ctx(`[sessions]\nbackend = "spine"\n[components]\ndisabled = ["spine"]`, {
       AGENT_SPINE_URL: "u",
       AGENT_SPINE_TOKEN: "t",
     }, home);
@@ -90,6 +90,11 @@ Deno.test("sessionsCheck() fails a backend that no enabled component provides", 
     assert.equal((await sessionsCheck(off))[0]?.status, "fail");
     const file = ctx(`[sessions]\nbackend = "file"`, {}, home);
     assert.equal((await sessionsCheck(file))[0]?.status, "ok");
+    const provided = ctx(`[sessions]\nbackend = "spine"`, {
+      AGENT_SPINE_URL: "https://spine.example",
+      AGENT_SPINE_TOKEN: "t",
+    }, home);
+    assert.equal((await sessionsCheck(provided))[0]?.status, "ok");
   } finally {
     await Deno.remove(home, { recursive: true });
   }
