@@ -110,10 +110,24 @@ export async function runSpine(
   // The runtime must not fetch the platform's request metadata from the internet.
   Deno.env.set("CLOUDFLARE_CF_FETCH_ENABLED", "false");
   const script = await Deno.readTextFile(await bundledSpinePath());
-  const mf = new Miniflare(
-    spineMiniflareOptions({ ...options, script }) as ConstructorParameters<typeof Miniflare>[0],
-  );
+  const config = (port: number) =>
+    spineMiniflareOptions({ ...options, port, script }) as ConstructorParameters<
+      typeof Miniflare
+    >[0];
+  if (options.relationalStore && options.persistDir) {
+    // Migrate the kept database before the real port opens, so no request meets a
+    // database without its tables.
+    const first = new Miniflare(config(0));
+    try {
+      await first.ready;
+      await applyMigrations(first);
+    } finally {
+      await first.dispose();
+    }
+  }
+  const mf = new Miniflare(config(options.port));
   const ready = await mf.ready;
+  // Without a kept database (tests) it exists only in this instance: migrate it now.
   if (options.relationalStore) await applyMigrations(mf);
   const url = ready.href.replace(/\/$/, "");
   if (options.directPort === undefined) return { mf, url };

@@ -32,11 +32,12 @@ const EN = {
   pull_done: "Pulled {count} file(s) into {home}.",
   status_spine: "spine: {url} · {mode} mode · address {address} · version {version}",
   status_files: "files on the spine:",
-  status_file: "  {name}  {size}  {time}",
   status_no_files: "files on the spine: none (run `agent cloud push`)",
   status_brain: "brain: {detail}",
   status_brain_waiting: "brain: asking (the container may take up to 90 s to start)…",
   run_health: "Health on http://{host}:{port}/health",
+  brain_running: "ok · version {version} · its hub running for {uptime} s",
+  brain_starting: "ok · version {version} · its hub starting",
 } as const;
 
 /** Sentences of `agent cloud`. */
@@ -72,9 +73,10 @@ export const t: Translator<keyof typeof EN> = catalogue(EN, {
   pull_done: "{count} dosya {home} içine indirildi.",
   status_spine: "spine: {url} · {mode} kipi · adres {address} · sürüm {version}",
   status_files: "spine'daki dosyalar:",
-  status_file: "  {name}  {size}  {time}",
   status_no_files: "spine'daki dosyalar: yok (`agent cloud push` çalıştırın)",
   status_brain: "beyin: {detail}",
   status_brain_waiting: "beyin: soruluyor (kapsayıcının açılması 90 sn sürebilir)…",
   run_health: "Sağlık http://{host}:{port}/health adresinde",
+  brain_running: "tamam · sürüm {version} · hub'ı {uptime} sn'dir çalışıyor",
+  brain_starting: "tamam · sürüm {version} · hub'ı açılıyor",
 });

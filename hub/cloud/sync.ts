@@ -45,7 +45,7 @@ export async function pushFiles(options: PushOptions): Promise<number> {
   const remote = (await spine.files()).files.map((f) => f.name);
   const plan = planPush(local, remote, includeUser);
   out(t(lang, "push_heading", { url: spine.url }));
-  for (const file of plan.upload) out(`  ${file.name}  ${size(file.size)}`);
+  for (const line of fileLines(plan.upload)) out(line);
   if (plan.remove.length > 0) {
     out(t(lang, "push_delete_heading"));
     for (const name of plan.remove) out(`  ${name}`);
@@ -137,6 +137,22 @@ async function readIfAny(path: string): Promise<string | undefined> {
   }
 }
 
+/** The brain's `/health` in one line: its version and whether its hub runs. */
+function brainLine(health: unknown, lang: Lang): string {
+  const h = (health ?? {}) as { version?: unknown; hub?: { uptime_seconds?: unknown } | null };
+  const uptime = h.hub?.uptime_seconds;
+  return t(lang, typeof uptime === "number" ? "brain_running" : "brain_starting", {
+    version: String(h.version ?? "?"),
+    uptime: typeof uptime === "number" ? uptime : 0,
+  });
+}
+
+/** Lines of `name  size` with the names padded to one width. */
+export function fileLines(files: readonly { name: string; size: number }[]): string[] {
+  const width = Math.max(0, ...files.map((f) => f.name.length));
+  return files.map((f) => `  ${f.name.padEnd(width)}  ${size(f.size)}`);
+}
+
 /** A size for people: bytes, KiB or MiB. */
 export function size(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -165,18 +181,11 @@ export async function cloudStatus(
   if (files.length === 0) out(t(lang, "status_no_files"));
   else {
     out(t(lang, "status_files"));
-    for (const file of files) {
-      out(t(lang, "status_file", {
-        name: file.name,
-        size: size(file.size),
-        time: formatTime(file.updated_at * 1000),
-      }));
-    }
+    const lines = fileLines(files);
+    files.forEach((file, i) => out(`${lines[i]}  ${formatTime(file.updated_at * 1000)}`));
   }
   out(t(lang, "status_brain_waiting"));
   const brain = await spine.brain();
-  out(t(lang, "status_brain", {
-    detail: brain.ok ? JSON.stringify(brain.health) : brain.detail,
-  }));
+  out(t(lang, "status_brain", { detail: brain.ok ? brainLine(brain.health, lang) : brain.detail }));
   return 0;
 }

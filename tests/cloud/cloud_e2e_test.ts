@@ -280,7 +280,7 @@ Deno.test({
       assert.match(before.stdout, /brain: brain_unavailable/);
       await cloud(home, ["push", "-y"]);
       const after = await cloud(home, ["status"]);
-      assert.match(after.stdout, /files on the spine:\n {2}agent\.toml {2}[\d.]+ (B|KiB)/);
+      assert.match(after.stdout, /files on the spine:\n {2}agent\.toml +[\d.]+ (B|KiB)/);
       const tr = await cloud(home, ["status"], { AGENT_LANG: "tr" });
       assert.match(tr.stdout, /cloud kipi/);
     } finally {

@@ -109,6 +109,29 @@ Deno.test({
         headers: { authorization: "Bearer other-token" },
       });
       assert.deepEqual((await health.json() as { mode: string }).mode, "cloud");
+      // Cloud mode binds a local D1 with the migrations applied, and KV for files.
+      const cloudAuth = { authorization: "Bearer other-token" };
+      const state = await fetch(`${url}/hub/state/net.profile`, {
+        method: "PUT",
+        headers: cloudAuth,
+        body: JSON.stringify({ value: { name: "Dev" } }),
+      });
+      assert.equal(state.status, 200, await state.text());
+      const file = await fetch(`${url}/hub/files/agent.toml`, {
+        method: "PUT",
+        headers: cloudAuth,
+        body: "x = 1\n",
+      });
+      assert.equal(file.status, 200, await file.text());
+      await stopDev(child);
+
+      // Both survive a restart in the same state folder.
+      child = startDev(port, dir, { AGENT_MODE: "cloud", HUB_TOKEN: "other-token" });
+      await waitForSpine(`${url}/`, child);
+      const kept = await fetch(`${url}/hub/state/net.profile`, { headers: cloudAuth });
+      assert.deepEqual((await kept.json() as { value: unknown }).value, { name: "Dev" });
+      const keptFile = await fetch(`${url}/hub/files/agent.toml`, { headers: cloudAuth });
+      assert.equal(await keptFile.text(), "x = 1\n");
       await stopDev(child);
     } finally {
       await Deno.remove(dir, { recursive: true });
