@@ -128,7 +128,7 @@ export function readJsonTolerantSync(path: string): unknown {
 }
 
 /** The file's text, or `undefined` when there is no file. */
-async function readTextIfAny(path: string): Promise<string | undefined> {
+export async function readTextIfAny(path: string): Promise<string | undefined> {
   try {
     return await Deno.readTextFile(path);
   } catch (error) {

@@ -5,7 +5,7 @@
  * @module
  */
 import { isCloudFileName, SUBS_PREFIX } from "@agent/net";
-import { writeFileAtomic } from "../atomic_file.ts";
+import { readTextIfAny, writeFileAtomic } from "../atomic_file.ts";
 import { formatTime, type Lang } from "../i18n.ts";
 import { UserError } from "../user_error.ts";
 import { t } from "./_messages.ts";
@@ -98,7 +98,7 @@ export async function pullFiles(options: PullOptions): Promise<PullReport> {
     if (text === undefined) continue;
     report.texts.set(file.name, text);
     const path = `${home}/${file.name}`;
-    const mine = await readIfAny(path);
+    const mine = await readTextIfAny(path);
     if (mine === text) {
       out(t(lang, "pull_same", { name: file.name }));
       continue;
@@ -126,15 +126,6 @@ export async function pullFiles(options: PullOptions): Promise<PullReport> {
   }
   out(t(lang, "pull_done", { count: report.written.length, home }));
   return report;
-}
-
-async function readIfAny(path: string): Promise<string | undefined> {
-  try {
-    return await Deno.readTextFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
 }
 
 /** The brain's `/health` in one line: its version and whether its hub runs. */

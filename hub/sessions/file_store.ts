@@ -19,6 +19,7 @@ import {
   type CreateOutcome,
   implicitSessionData,
   isValidId,
+  messageRange,
   type SessionStore,
   type SessionSummary,
 } from "./store.ts";
@@ -166,8 +167,7 @@ export class FileSessionStore implements SessionStore {
   ): Promise<unknown[] | undefined> {
     if (!(await exists(this.#agentFile(sessionId, agentId)))) return undefined;
     const ids = this.#messageIds(sessionId, agentId);
-    const offset = Math.max(0, Math.trunc(options.offset ?? 0));
-    const limit = Math.min(10_000, Math.max(0, Math.trunc(options.limit ?? 10_000)));
+    const { offset, limit } = messageRange(options);
     const out: unknown[] = [];
     for (const id of ids.slice(offset, offset + limit)) {
       const data = await readJson(this.#messageFile(sessionId, agentId, id));

@@ -6,7 +6,12 @@
  * @module
  */
 import { isMessageId, isSessionId } from "@agent/net";
-import type { CreateOutcome, SessionStore, SessionSummary } from "./store.ts";
+import {
+  type CreateOutcome,
+  messageRange,
+  type SessionStore,
+  type SessionSummary,
+} from "./store.ts";
 
 /** How long one request may take. */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -129,8 +134,7 @@ export class SpineSessionStore implements SessionStore {
     agentId: string,
     options: { offset?: number; limit?: number } = {},
   ): Promise<unknown[] | undefined> {
-    const offset = Math.max(0, Math.trunc(options.offset ?? 0));
-    const limit = Math.min(10_000, Math.max(0, Math.trunc(options.limit ?? 10_000)));
+    const { offset, limit } = messageRange(options);
     const r = await this.#send(
       "GET",
       `${agentPath(sessionId, agentId)}/messages?offset=${offset}&limit=${limit}`,

@@ -89,3 +89,13 @@ export interface SessionStore {
 export function implicitSessionData(sessionId: string, nowIso: string): Record<string, unknown> {
   return { session_id: sessionId, session_type: "AGENT", created_at: nowIso, updated_at: nowIso };
 }
+
+/** A message listing's range: `offset` at least 0, `limit` 0 to 10 000 (all by default). */
+export function messageRange(
+  options: { offset?: number; limit?: number } = {},
+): { offset: number; limit: number } {
+  return {
+    offset: Math.max(0, Math.trunc(options.offset ?? 0)),
+    limit: Math.min(10_000, Math.max(0, Math.trunc(options.limit ?? 10_000))),
+  };
+}

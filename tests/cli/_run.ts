@@ -97,3 +97,13 @@ export function isOneSentence(result: RunResult): boolean {
   return result.code === 2 && lines.length === 1 && !/\n\s+at /.test(result.stderr) &&
     result.stderr.trim().length > 0;
 }
+
+/** An `agent init --provider fake` agent.toml whose brain answers `replies` in turn. */
+export function withReplies(toml: string, replies: readonly string[]): string {
+  return toml.replace(
+    '[models.roles.brain]\nprovider = "fake"\nmodel_id = "fake-brain"\n',
+    `[models.roles.brain]\nprovider = "fake"\nmodel_id = "fake-brain"\nparams = { replies = ${
+      JSON.stringify(replies)
+    } }\n`,
+  );
+}

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
-import { agent, type RunResult, tempDir } from "../cli/_run.ts";
+import { agent, type RunResult, tempDir, withReplies } from "../cli/_run.ts";
 import { freePort, type RunningSpine, startSpine } from "../spine/_harness.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -36,14 +36,7 @@ export async function cloudHome(
   assert.equal(r.code, 0, r.stderr);
   let toml = await Deno.readTextFile(`${home}/agent.toml`);
   toml = toml.replace(/^port = \d+$/m, `port = ${freePort()}`);
-  if (options.replies) {
-    toml = toml.replace(
-      '[models.roles.brain]\nprovider = "fake"\nmodel_id = "fake-brain"\n',
-      `[models.roles.brain]\nprovider = "fake"\nmodel_id = "fake-brain"\nparams = { replies = ${
-        JSON.stringify(options.replies)
-      } }\n`,
-    );
-  }
+  if (options.replies) toml = withReplies(toml, options.replies);
   await Deno.writeTextFile(`${home}/agent.toml`, `# my agent, pushed to the cloud\n${toml}`);
   await Deno.writeTextFile(`${home}/persona/persona.md`, "# Persona\nHelpful and brief.\n");
   await Deno.writeTextFile(`${home}/persona/user.md`, "# Me\nPrivate things.\n");

@@ -203,3 +203,17 @@ export async function until(
   }
   throw new Error(`timed out waiting for ${what}`);
 }
+
+/** `a` asks `b`, `b` accepts, and both see it: two accepted contacts. */
+export async function connect(a: TestAgent, b: TestAgent, note = "hi"): Promise<void> {
+  await a.node.add(b.address, note);
+  await until(
+    `${b.address} sees the request`,
+    async () => (await b.node.state.contact(a.address))?.state === "pending_in",
+  );
+  await b.node.accept(a.address);
+  await until(
+    `${a.address} sees the accept`,
+    async () => (await a.node.state.contact(b.address))?.state === "accepted",
+  );
+}

@@ -4,7 +4,7 @@
  * hard refusal at once and keeps a transient failure for retry.
  */
 import assert from "node:assert/strict";
-import { FAST, startAgent, until } from "./_agents.ts";
+import { connect, FAST, startAgent, until } from "./_agents.ts";
 import { freePort, startSpine } from "../spine/_harness.ts";
 
 Deno.test({
@@ -25,16 +25,7 @@ Deno.test({
       timings: { ...FAST, outboxMs: 200 },
     });
     try {
-      await alice.node.add(bob.address, "hi");
-      await until(
-        "bob sees the request",
-        async () => (await bob.node.state.contact(alice.address))?.state === "pending_in",
-      );
-      await bob.node.accept(alice.address);
-      await until(
-        "alice sees the accept",
-        async () => (await alice.node.state.contact(bob.address))?.state === "accepted",
-      );
+      await connect(alice, bob);
 
       await aliceSpine.stop();
       await alice.node.send(bob.address, "Ping?");

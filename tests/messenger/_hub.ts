@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
-import { agent, tempDir } from "../cli/_run.ts";
+import { agent, tempDir, withReplies } from "../cli/_run.ts";
 import { freePort } from "../spine/_harness.ts";
 import type { BotServer } from "./_bot_server.ts";
 
@@ -39,14 +39,7 @@ export async function messengerHome(
   const port = freePort();
   let toml = await Deno.readTextFile(`${home}/agent.toml`);
   toml = toml.replace(/^port = \d+$/m, `port = ${port}`);
-  if (options.replies) {
-    toml = toml.replace(
-      '[models.roles.brain]\nprovider = "fake"\nmodel_id = "fake-brain"\n',
-      `[models.roles.brain]\nprovider = "fake"\nmodel_id = "fake-brain"\nparams = { replies = ${
-        JSON.stringify(options.replies)
-      } }\n`,
-    );
-  }
+  if (options.replies) toml = withReplies(toml, options.replies);
   if (options.lang) toml = toml.replace(/^\[ui\]\n/m, `[ui]\nlang = "${options.lang}"\n`);
   for (const [from, to] of options.toml ?? []) toml = toml.replace(from, to);
   await Deno.writeTextFile(`${home}/agent.toml`, toml);

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { generateIdentity } from "@agent/net";
-import { startAgent, until } from "../hub/_agents.ts";
+import { connect, startAgent, until } from "../hub/_agents.ts";
 
 type Mode = "slow" | "huge" | "redirect" | "garbage";
 
@@ -45,16 +45,7 @@ Deno.test({
     const alice = await startAgent("alice", { replies: ["[no reply]"] });
     const bob = await startAgent("bob", { replies: ["Still here."] });
     try {
-      await alice.node.add(bob.address, "hi");
-      await until(
-        "bob sees the request",
-        async () => (await bob.node.state.contact(alice.address))?.state === "pending_in",
-      );
-      await bob.node.accept(alice.address);
-      await until(
-        "alice sees the accept",
-        async () => (await alice.node.state.contact(bob.address))?.state === "accepted",
-      );
+      await connect(alice, bob);
       // The hostile peers as accepted contacts of alice's.
       for (const p of peers) {
         const keys = await generateIdentity();
