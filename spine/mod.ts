@@ -9,3 +9,4 @@ export { SPINE_SOFTWARE, SPINE_VERSION } from "./env.ts";
 export type { Env, SpineMode } from "./env.ts";
 export { handleRequest, runCron } from "./router.ts";
 export { MAILBOX_SCHEMA_VERSION } from "./mailbox.ts";
+export { BRAIN_PASS_THROUGH, BRAIN_PORT, brainEnvironment } from "./cloud/brain_env.ts";
