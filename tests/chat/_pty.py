@@ -1,6 +1,7 @@
 """Runs `agent chat` in a pseudo-terminal and plays a script of steps.
 
-Usage: python3 _pty.py ROOT HOME STEP...; a step is `wait:TEXT` (until TEXT was
+Usage: python3 _pty.py ROOT HOME STEP...; `AGENT_PTY_ARGS` (default `chat`) are the
+words after `agent`. A step is `wait:TEXT` (until TEXT was
 printed), `send:KEYS` (with backslash escapes, e.g. `send:\\x03` for Ctrl-C) or
 `sleep:SECONDS`.
 Prints everything the terminal showed, then `EXIT <code>`.
@@ -14,7 +15,8 @@ if pid == 0:
     os.environ["AGENT_HOME"] = home
     os.environ["NO_COLOR"] = "1"
     os.chdir(root)
-    os.execvp("deno", ["deno", "run", "--no-prompt", "-A", "cli/main.ts", "chat"])
+    words = os.environ.get("AGENT_PTY_ARGS", "chat").split()
+    os.execvp("deno", ["deno", "run", "--no-prompt", "-A", "cli/main.ts", *words])
 out = b""
 cursor = 0
 def read_until(pat, timeout=20):

@@ -334,3 +334,52 @@ Deno.test({
     }
   },
 });
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+/** `agent cloud push` in a pseudo-terminal, answering its questions with `steps`. */
+async function pushInTerminal(home: string, steps: string[]) {
+  const out = await new Deno.Command("python3", {
+    args: [`${ROOT}tests/chat/_pty.py`, ROOT, home, ...steps],
+    env: { NO_COLOR: "1", AGENT_PTY_ARGS: "cloud push" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const screen = new TextDecoder().decode(out.stdout);
+  return { screen, code: Number(/EXIT (-?\d+)\s*$/.exec(screen)?.[1] ?? "-1") };
+}
+
+Deno.test({
+  name: "cloud push in a terminal: asks about user.md (default no), then whether to go ahead",
+  ...SLOW,
+  async fn() {
+    const { spine } = await cloudSpine();
+    try {
+      const home = await cloudHome(spine);
+      const declined = await pushInTerminal(home, [
+        "wait:your private profile?",
+        "send:y\\r",
+        "wait:Go ahead?",
+        "send:n\\r",
+      ]);
+      assert.equal(declined.code, 1, declined.screen);
+      assert.match(declined.screen, /persona\/user\.md/);
+      assert.match(declined.screen, /Nothing was uploaded\./);
+      assert.deepEqual(await spineFiles(spine.url), []);
+
+      const pushed = await pushInTerminal(home, [
+        "wait:your private profile?",
+        "send:\\r",
+        "wait:Go ahead?",
+        "send:y\\r",
+      ]);
+      assert.equal(pushed.code, 0, pushed.screen);
+      assert.match(pushed.screen, /persona\/user\.md stays on this machine/);
+      assert.ok(!(await spineFiles(spine.url)).includes("persona/user.md"));
+      assert.ok((await spineFiles(spine.url)).includes("agent.toml"));
+    } finally {
+      await spine.stop();
+      await cleanup();
+    }
+  },
+});
