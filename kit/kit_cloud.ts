@@ -8,7 +8,7 @@
  * @module
  */
 import { parseJsonc } from "./_jsonc.ts";
-import { ROUTE_MARKER } from "./kit_files.ts";
+import { ROUTE_MARKER } from "./spine_init.ts";
 
 const ROOT = new URL("../", import.meta.url);
 

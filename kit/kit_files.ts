@@ -11,6 +11,7 @@
  */
 import { bundleSpine } from "./bundle.ts";
 import { SPINE_VERSION } from "@agent/spine";
+import { ROUTE_MARKER } from "./spine_init.ts";
 import {
   agentTaskFlags,
   cliPackage,
@@ -84,9 +85,6 @@ export function kitWranglerTemplate(source: string): string {
     .replace(/^\/\/ The spine Worker in local mode[^\n]*\n(\/\/[^\n]*\n)*/, "");
   return `${TEMPLATE_HEADER}${text}`;
 }
-
-/** The line of the template that `agent net spine init` replaces with a route. */
-export const ROUTE_MARKER = "// routes: written by `agent net spine init --address HOST`";
 
 const TEMPLATE_HEADER =
   `// The spine Worker in local mode, from the agent spine kit. The mailbox lives in the

@@ -1,6 +1,6 @@
 /**
- * `agent net spine init DIR` and `agent net spine deploy DIR`: the CLI face of the spine
- * kit (`@agent/kit/spine`), worded in the UI language.
+ * `agent net spine init DIR [--cloud]` and `agent net spine deploy DIR`: the CLI face of
+ * the spine kit (`@agent/kit/spine`), worded in the UI language.
  *
  * @module
  */
@@ -57,6 +57,7 @@ async function init(
       address,
       ipLimitId: str(opts.ipLimitId),
       senderLimitId: str(opts.senderLimitId),
+      cloud: opts.cloud === true,
     });
   } catch (error) {
     if (!(error instanceof SpineInitError)) throw error;
@@ -71,13 +72,18 @@ async function init(
       route: result.customDomain ? t(ctx.lang, "written_route") : "",
     }),
   );
+  if (result.cloud) ctx.out(t(ctx.lang, "written_cloud"));
   ctx.out(t(ctx.lang, "next"));
   ctx.out(t(ctx.lang, "next_deploy", {
     dir: result.dir,
     address: address === undefined ? "" : ` --address ${address}`,
   }));
-  ctx.out(t(ctx.lang, "next_init"));
-  ctx.out(t(ctx.lang, "next_publish"));
+  if (result.cloud) {
+    ctx.out(t(ctx.lang, "next_push"));
+  } else {
+    ctx.out(t(ctx.lang, "next_init"));
+    ctx.out(t(ctx.lang, "next_publish"));
+  }
   return 0;
 }
 

@@ -8,6 +8,8 @@ export const t = catalogue({
   h_address: "the spine's host (a custom domain, or a *.workers.dev host)",
   h_ip_id: "rate-limit namespace id counting envelopes per client IP (default 10501)",
   h_sender_id: "rate-limit namespace id counting envelopes per sender (default 10502)",
+  h_cloud:
+    "cloud mode: the relational store DB, the brain container (Dockerfile) and AGENT_MODE=cloud",
   need_dir: "`agent net spine {action}` needs a directory: `agent net spine {action} DIR`.",
   unknown_action: "Unknown spine command '{action}'; use `init` or `deploy`.",
   not_empty: "{dir} is not empty; choose a new or empty directory.",
@@ -26,6 +28,9 @@ export const t = catalogue({
   next_deploy: "  agent net spine deploy {dir}{address}",
   next_init: "  agent net init",
   next_publish: "  agent net publish",
+  written_cloud:
+    "Cloud mode: the spine runs the brain container (Dockerfile, built by wrangler deploy with a local Docker engine) and keeps state and sessions in the database DB (migrations/).",
+  next_push: "  agent cloud push",
   step_login: "[1/4] Checking the wrangler login…",
   step_install: "[2/4] Installing wrangler (npm install)…",
   step_deploy: "[2/4] Deploying the spine (wrangler deploy)…",
@@ -55,6 +60,7 @@ export const t = catalogue({
   h_address: "spine'ın sunucu adı (özel alan adı ya da *.workers.dev)",
   h_ip_id: "istemci IP'sine göre zarf sayan hız sınırı ad alanı (varsayılan 10501)",
   h_sender_id: "gönderene göre zarf sayan hız sınırı ad alanı (varsayılan 10502)",
+  h_cloud: "bulut kipi: DB ilişkisel deposu, beyin konteyneri (Dockerfile) ve AGENT_MODE=cloud",
   need_dir: "`agent net spine {action}` bir dizin ister: `agent net spine {action} DIR`.",
   unknown_action: "Bilinmeyen spine komutu '{action}'; `init` ya da `deploy` kullanın.",
   not_empty: "{dir} boş değil; yeni ya da boş bir dizin seçin.",
@@ -73,6 +79,9 @@ export const t = catalogue({
   next_deploy: "  agent net spine deploy {dir}{address}",
   next_init: "  agent net init",
   next_publish: "  agent net publish",
+  written_cloud:
+    "Bulut kipi: spine beyin konteynerini çalıştırır (Dockerfile; wrangler deploy yerel bir Docker motoruyla derler), durumu ve oturumları DB veritabanında tutar (migrations/).",
+  next_push: "  agent cloud push",
   step_login: "[1/4] wrangler oturumu denetleniyor…",
   step_install: "[2/4] wrangler kuruluyor (npm install)…",
   step_deploy: "[2/4] Spine dağıtılıyor (wrangler deploy)…",
