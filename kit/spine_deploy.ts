@@ -193,10 +193,11 @@ export async function deploySpine(
   });
   if (put.code !== 0) throw new SpineDeployError("secret", "failed", `exit ${put.code}`);
 
-  const cloudSecrets = project.cloud ? [...(await hooks.cloudSecrets?.() ?? [])] : [];
+  const cloudSecrets: Array<readonly [string, string]> = [];
   const set: string[] = [];
   if (project.cloud) {
     hooks.step("secrets");
+    cloudSecrets.push(...(await hooks.cloudSecrets?.() ?? []));
     // Every value is masked before the first one goes in: wrangler may echo any of them.
     for (const [, value] of cloudSecrets) if (value !== "") secrets.push(value);
     for (const [name, value] of cloudSecrets) {
@@ -283,11 +284,14 @@ export function newToken(): string {
  * ```ts
  * import { mask } from "./spine_deploy.ts";
  * if (mask("token abc!", ["abc"]) !== "token ***!") throw new Error();
+ * if (mask("ids 4242,515", ["42", "4242,515"]) !== "ids ***") throw new Error();
  * ```
  */
 export function mask(line: string, secrets: readonly string[]): string {
   let out = line;
-  for (const secret of secrets) if (secret !== "") out = out.split(secret).join("***");
+  // Longest first, so a secret inside another one cannot leave the rest of it shown.
+  const ordered = [...secrets].sort((a, b) => b.length - a.length);
+  for (const secret of ordered) if (secret !== "") out = out.split(secret).join("***");
   return out;
 }
 
