@@ -12,11 +12,12 @@ if (import.meta.main) {
   if (Deno.args.includes("--check")) {
     const stale = await staleKitFiles(built);
     for (const { file, problem } of stale) {
-      console.error(
-        `kit/spine/${file} ${
-          problem === "missing" ? "is missing" : "differs from what the spine source builds"
-        }`,
-      );
+      const why = problem === "missing"
+        ? "is missing"
+        : problem === "extra"
+        ? "is not in the spine source any more"
+        : "differs from what the spine source builds";
+      console.error(`kit/spine/${file} ${why}`);
     }
     if (stale.length > 0) {
       console.error("The spine kit is stale: run `deno task kit:build` and commit kit/spine/.");

@@ -7,6 +7,7 @@
  */
 export * from "./spine_init.ts";
 export * from "./spine_deploy.ts";
+export * from "./spine_deploy_cloud.ts";
 
 /** The version of the spine in the committed kit (its `VERSION` file). */
 export async function kitSpineVersion(): Promise<string> {

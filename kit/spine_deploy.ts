@@ -4,21 +4,50 @@
  *
  * 1. the runner exists and the pinned wrangler reports a logged-in session (its output
  *    holds the account's e-mail and is never shown);
- * 2. `npm install --no-audit --no-fund`, then `wrangler deploy`;
+ * 2. `npm install --no-audit --no-fund`, then `wrangler deploy`, then `wrangler d1
+ *    migrations apply DB --remote` when the project binds `DB`;
  * 3. the hub's token, generated into `.env` when missing, fed to `wrangler secret put
- *    HUB_TOKEN` on standard input only;
- * 4. `AGENT_SPINE_URL` into `.env`: `https://<address>`, else the URL the deploy wrote
- *    into wrangler's machine-readable output file.
+ *    HUB_TOKEN` on standard input only; in a cloud project (`AGENT_MODE=cloud`) then each
+ *    cloud secret the hub has, one at a time, the same way;
+ * 4. `AGENT_SPINE_URL` into `.env`: `https://<address>`, else a cloud project's
+ *    `SPINE_URL`, else the URL the deploy wrote into wrangler's machine-readable output
+ *    file. In a cloud project an empty `SPINE_URL` is then filled with it and the spine
+ *    deployed again, and with a `MESSENGER_BOT_TOKEN` the messenger's webhook is
+ *    registered at the spine.
  *
  * The hub's `.env` is reached through {@linkcode DeployHooks}, so this module knows no
- * hub; every line shown passes through a mask that hides the token and the e-mail.
+ * hub; every line shown passes through a mask that hides the token, each secret and the
+ * e-mail.
  *
  * @module
  */
 import { isAddress } from "@agent/net/common";
+import {
+  fillSpineUrl,
+  readSpineProject,
+  registerWebhook,
+  WebhookError,
+} from "./spine_deploy_cloud.ts";
+import type { SpineProjectInfo } from "./spine_deploy_cloud.ts";
+import { runCommand, type Runner } from "./run_command.ts";
 
-/** The steps, in the order they run. */
-export const DEPLOY_STEPS = ["login", "install", "deploy", "secret", "url"] as const;
+export * from "./run_command.ts";
+
+/**
+ * The steps, in the order they run; `migrate` only with a `DB` binding, `secrets`,
+ * `spine_url` and `webhook` only in cloud mode.
+ */
+export const DEPLOY_STEPS = [
+  "login",
+  "install",
+  "deploy",
+  "migrate",
+  "secret",
+  "secrets",
+  "url",
+  "spine_url",
+  "webhook",
+] as const;
 
 /** One of {@linkcode DEPLOY_STEPS}. */
 export type DeployStep = typeof DEPLOY_STEPS[number];
@@ -30,6 +59,7 @@ export type DeployProblem =
   | "no_runner"
   | "logged_out"
   | "failed"
+  | "refused"
   | "no_url";
 
 /** A failed step. */
@@ -50,31 +80,6 @@ export class SpineDeployError extends Error {
   }
 }
 
-/** What a command run through {@linkcode Runner} returned. */
-export interface RunResult {
-  /** The exit code; -1 when the program does not exist. */
-  code: number;
-  /** Standard output (only when `capture` was asked for). */
-  stdout: string;
-}
-
-/** How a command is run. */
-export interface RunOptions {
-  /** The working directory. */
-  cwd: string;
-  /** Text written to standard input, which is then closed. */
-  stdin?: string;
-  /** Variables added to the inherited environment. */
-  env?: Record<string, string>;
-  /** Keep standard output instead of passing its lines to `onLine`. */
-  capture?: boolean;
-  /** Receives each line of output (standard output and error) as it comes. */
-  onLine?: (line: string) => void;
-}
-
-/** Runs `program args` and returns its exit code (and output when captured). */
-export type Runner = (program: string, args: string[], options: RunOptions) => Promise<RunResult>;
-
 /** What the deploy needs from the hub and the screen. */
 export interface DeployHooks {
   /** A step begins. */
@@ -85,6 +90,13 @@ export interface DeployHooks {
   readToken(): Promise<string | undefined>;
   /** Writes `name=value` into the hub's `.env` (mode 0600). */
   writeEnv(name: string, value: string): Promise<void>;
+  /**
+   * Cloud mode: the secrets to set besides `HUB_TOKEN`, as `[name, value]` pairs with
+   * non-empty values, in order. @default none
+   */
+  cloudSecrets?(): Promise<ReadonlyArray<readonly [string, string]>>;
+  /** A cloud secret was set (its name only). */
+  secretSet?(name: string): void;
 }
 
 /** Options for {@linkcode deploySpine}. */
@@ -93,6 +105,10 @@ export interface DeployOptions {
   address?: string | undefined;
   /** How commands run. @default {@linkcode runCommand} */
   run?: Runner;
+  /** `MESSENGER_API_ROOT`: the Bot API the webhook is registered with. @default the public one */
+  messengerApiRoot?: string | undefined;
+  /** How the webhook request is sent. @default globalThis.fetch */
+  fetch?: typeof fetch;
 }
 
 /** What {@linkcode deploySpine} did. */
@@ -101,6 +117,14 @@ export interface DeployResult {
   url: string;
   /** Whether the token was made now (else the hub's existing one was kept). */
   tokenCreated: boolean;
+  /** Whether the project is in cloud mode. */
+  cloud: boolean;
+  /** The cloud secrets set besides `HUB_TOKEN`, by name. */
+  secrets: string[];
+  /** Whether `SPINE_URL` was filled in `wrangler.jsonc` (and the spine deployed again). */
+  spineUrlFilled: boolean;
+  /** Whether the messenger's webhook was registered. */
+  webhook: boolean;
 }
 
 /**
@@ -119,7 +143,7 @@ export async function deploySpine(
   if (address !== undefined && (!isAddress(address) || address.includes(":"))) {
     throw new SpineDeployError("login", "bad_address", address);
   }
-  const wrangler = await pinnedWrangler(dir);
+  const { wrangler, project } = await readProject(dir);
   const secrets: string[] = [];
   const show = (line: string) => hooks.output(mask(line, secrets));
 
@@ -149,6 +173,11 @@ export async function deploySpine(
     await Deno.remove(outputDir, { recursive: true }).catch(() => {});
   }
 
+  if (project.database) {
+    hooks.step("migrate");
+    await mustRun(run, "migrate", "npx", D1_MIGRATE, dir, show);
+  }
+
   hooks.step("secret");
   let token = await hooks.readToken();
   const tokenCreated = token === undefined || token === "";
@@ -164,14 +193,82 @@ export async function deploySpine(
   });
   if (put.code !== 0) throw new SpineDeployError("secret", "failed", `exit ${put.code}`);
 
+  const cloudSecrets: Array<readonly [string, string]> = [];
+  const set: string[] = [];
+  if (project.cloud) {
+    hooks.step("secrets");
+    cloudSecrets.push(...(await hooks.cloudSecrets?.() ?? []));
+    // Every value is masked before the first one goes in: wrangler may echo any of them.
+    for (const [, value] of cloudSecrets) if (value !== "") secrets.push(value);
+    for (const [name, value] of cloudSecrets) {
+      if (value === "") continue;
+      const result = await run("npx", ["wrangler", "secret", "put", name], {
+        cwd: dir,
+        stdin: value,
+        onLine: show,
+      });
+      if (result.code === -1) throw new SpineDeployError("secrets", "no_runner", "npx");
+      if (result.code !== 0) {
+        throw new SpineDeployError("secrets", "failed", `${name}, exit ${result.code}`);
+      }
+      set.push(name);
+      hooks.secretSet?.(name);
+    }
+  }
+
   hooks.step("url");
+  // A cloud project's SPINE_URL is its public URL already (set by init --address or
+  // filled by an earlier deploy).
   const url = address !== undefined
     ? `https://${address}`
+    : project.cloud && project.spineUrl !== ""
+    ? project.spineUrl.replace(/\/+$/, "")
     : deployed.find((target) => /^https:\/\/[^\s/]+\.workers\.dev$/.test(target));
   if (url === undefined) throw new SpineDeployError("url", "no_url");
   await hooks.writeEnv("AGENT_SPINE_URL", url);
-  return { url, tokenCreated };
+
+  let spineUrlFilled = false;
+  if (project.cloud && project.spineUrl === "") {
+    const file = `${dir}/wrangler.jsonc`;
+    const filled = fillSpineUrl(await Deno.readTextFile(file), url);
+    if (filled !== undefined) {
+      hooks.step("spine_url");
+      await Deno.writeTextFile(file, filled);
+      await mustRun(run, "spine_url", "npx", ["wrangler", "deploy"], dir, show);
+      spineUrlFilled = true;
+    }
+  }
+
+  const botToken = cloudSecrets.find(([name]) => name === "MESSENGER_BOT_TOKEN")?.[1] ?? "";
+  let webhook = false;
+  if (project.cloud && botToken !== "") {
+    hooks.step("webhook");
+    try {
+      await registerWebhook({
+        botToken,
+        apiRoot: options.messengerApiRoot,
+        spineUrl: url,
+        hubToken: token!,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof WebhookError)) throw error;
+      throw new SpineDeployError("webhook", "refused", mask(error.message, secrets));
+    }
+    webhook = true;
+  }
+  return { url, tokenCreated, cloud: project.cloud, secrets: set, spineUrlFilled, webhook };
 }
+
+/** The remote migration command of a project with a `DB` binding. */
+export const D1_MIGRATE: readonly string[] = [
+  "wrangler",
+  "d1",
+  "migrations",
+  "apply",
+  "DB",
+  "--remote",
+];
 
 /** A fresh hub token: 32 random bytes, base64url without padding. */
 export function newToken(): string {
@@ -187,11 +284,14 @@ export function newToken(): string {
  * ```ts
  * import { mask } from "./spine_deploy.ts";
  * if (mask("token abc!", ["abc"]) !== "token ***!") throw new Error();
+ * if (mask("ids 4242,515", ["42", "4242,515"]) !== "ids ***") throw new Error();
  * ```
  */
 export function mask(line: string, secrets: readonly string[]): string {
   let out = line;
-  for (const secret of secrets) if (secret !== "") out = out.split(secret).join("***");
+  // Longest first, so a secret inside another one cannot leave the rest of it shown.
+  const ordered = [...secrets].sort((a, b) => b.length - a.length);
+  for (const secret of ordered) if (secret !== "") out = out.split(secret).join("***");
   return out;
 }
 
@@ -236,11 +336,12 @@ export async function deployTargets(file: string): Promise<string[]> {
   return targets;
 }
 
-async function pinnedWrangler(dir: string): Promise<string> {
+async function readProject(dir: string): Promise<{ wrangler: string; project: SpineProjectInfo }> {
   let pkg: { devDependencies?: Record<string, unknown> };
+  let project: SpineProjectInfo;
   try {
     pkg = JSON.parse(await Deno.readTextFile(`${dir}/package.json`));
-    await Deno.stat(`${dir}/wrangler.jsonc`);
+    project = readSpineProject(await Deno.readTextFile(`${dir}/wrangler.jsonc`));
   } catch {
     throw new SpineDeployError("login", "not_project", dir);
   }
@@ -248,70 +349,19 @@ async function pinnedWrangler(dir: string): Promise<string> {
   if (typeof version !== "string" || !/^\d+\.\d+\.\d+$/.test(version)) {
     throw new SpineDeployError("login", "not_project", dir);
   }
-  return version;
+  return { wrangler: version, project };
 }
 
 async function mustRun(
   run: Runner,
   step: DeployStep,
   program: string,
-  args: string[],
+  args: readonly string[],
   cwd: string,
   onLine: (line: string) => void,
   env?: Record<string, string>,
 ): Promise<void> {
-  const result = await run(program, args, { cwd, onLine, ...(env ? { env } : {}) });
+  const result = await run(program, [...args], { cwd, onLine, ...(env ? { env } : {}) });
   if (result.code === -1) throw new SpineDeployError(step, "no_runner", program);
   if (result.code !== 0) throw new SpineDeployError(step, "failed", `exit ${result.code}`);
-}
-
-/** Runs a program with `Deno.Command`; a program that does not exist gives code -1. */
-export async function runCommand(
-  program: string,
-  args: string[],
-  options: RunOptions,
-): Promise<RunResult> {
-  let child: Deno.ChildProcess;
-  try {
-    child = new Deno.Command(program, {
-      args,
-      cwd: options.cwd,
-      stdin: options.stdin === undefined ? "null" : "piped",
-      stdout: "piped",
-      stderr: "piped",
-      env: { WRANGLER_SEND_METRICS: "false", ...options.env },
-    }).spawn();
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return { code: -1, stdout: "" };
-    throw error;
-  }
-  if (options.stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(options.stdin));
-    await writer.close();
-  }
-  const chunks: string[] = [];
-  // "keep" collects standard output; "drop" discards (a captured run's standard error,
-  // which may name the account too); "show" passes each line on.
-  const pump = async (stream: ReadableStream<Uint8Array>, mode: "keep" | "drop" | "show") => {
-    let rest = "";
-    const decoder = new TextDecoder();
-    for await (const bytes of stream) {
-      const text = decoder.decode(bytes, { stream: true });
-      if (mode === "keep") chunks.push(text);
-      if (mode !== "show") continue;
-      rest += text;
-      const lines = rest.split(/\r?\n/);
-      rest = lines.pop() ?? "";
-      for (const line of lines) options.onLine?.(line);
-    }
-    if (mode === "show" && rest !== "") options.onLine?.(rest);
-  };
-  const captured = options.capture === true;
-  await Promise.all([
-    pump(child.stdout, captured ? "keep" : "show"),
-    pump(child.stderr, captured ? "drop" : "show"),
-  ]);
-  const status = await child.status;
-  return { code: status.code, stdout: options.capture ? chunks.join("") : "" };
 }

@@ -1,7 +1,9 @@
 /**
- * `agent net spine init DIR`: a deployable spine project written from the committed
- * kit (`kit/spine/`): `wrangler.jsonc`, `worker.js`, `package.json`, `.gitignore` and a
- * `README.md` with the next commands. Nothing is written unless all of it is.
+ * `agent net spine init DIR [--cloud]`: a deployable spine project written from the
+ * committed kit (`kit/spine/`): `wrangler.jsonc`, `worker.js`, `package.json`,
+ * `.gitignore` and a `README.md` with the next commands; with `--cloud` the cloud-mode
+ * configuration instead, plus the brain's `Dockerfile` and the database `migrations/`.
+ * Nothing is written unless all of it is.
  *
  * @module
  */
@@ -9,6 +11,9 @@ import { isAddress } from "@agent/net/common";
 
 /** The committed kit this module writes projects from. */
 export const SPINE_KIT_DIR: string = new URL("./spine/", import.meta.url).pathname;
+
+/** The line of a kit template that {@linkcode renderWrangler} replaces with a route. */
+export const ROUTE_MARKER = "// routes: written by `agent net spine init --address HOST`";
 
 /** The platform's default domain: a spine there needs no route of its own. */
 export const DEFAULT_SUBDOMAIN_SUFFIX = ".workers.dev";
@@ -24,6 +29,9 @@ export const SPINE_PROJECT_FILES = [
   ".gitignore",
   "README.md",
 ] as const;
+
+/** The files `init --cloud` writes besides {@linkcode SPINE_PROJECT_FILES}; migrations follow. */
+export const CLOUD_PROJECT_FILES = ["Dockerfile"] as const;
 
 /** Why {@linkcode initSpineProject} refused; the CLI words each in the UI language. */
 export type SpineInitProblem =
@@ -61,6 +69,11 @@ export interface SpineInitOptions {
   ipLimitId?: string | undefined;
   /** The `INBOX_SENDER_LIMIT` namespace id. @default "10502" */
   senderLimitId?: string | undefined;
+  /**
+   * Write the cloud-mode configuration (`AGENT_MODE=cloud`, the `DB` database, the brain
+   * container), the `Dockerfile` and `migrations/`. @default false
+   */
+  cloud?: boolean | undefined;
   /** Where the kit is read from. @default {@linkcode SPINE_KIT_DIR} */
   kitDir?: string;
 }
@@ -75,6 +88,8 @@ export interface SpineInitResult {
   address: string | undefined;
   /** Whether `wrangler.jsonc` routes a custom domain to the spine. */
   customDomain: boolean;
+  /** Whether the project is in cloud mode. */
+  cloud: boolean;
 }
 
 /**
@@ -103,8 +118,9 @@ export function onDefaultSubdomain(address: string): boolean {
 }
 
 /**
- * The project's `wrangler.jsonc` from the kit's template: `ADDRESS` and, for a host
- * outside the default domain, a custom-domain route; the chosen namespace ids.
+ * The project's `wrangler.jsonc` from the kit's template: `ADDRESS` (and in the cloud
+ * template `SPINE_URL` = `https://<address>`) and, for a host outside the default
+ * domain, a custom-domain route; the chosen namespace ids.
  *
  * @example
  * ```ts
@@ -125,7 +141,8 @@ export function renderWrangler(template: string, options: SpineInitOptions): str
   }).filter((line): line is string => line !== undefined);
   let text = lines.join("\n");
   if (address !== undefined) {
-    text = text.replace('"ADDRESS": ""', `"ADDRESS": ${JSON.stringify(address)}`);
+    text = text.replace('"ADDRESS": ""', `"ADDRESS": ${JSON.stringify(address)}`)
+      .replace('"SPINE_URL": ""', `"SPINE_URL": ${JSON.stringify(`https://${address}`)}`);
   }
   text = text
     .replace(
@@ -157,19 +174,33 @@ export async function initSpineProject(
   const kitDir = options.kitDir ?? SPINE_KIT_DIR;
   const read = (name: string) => Deno.readTextFile(`${kitDir}/${name}`);
   const version = (await read("VERSION")).trim();
-  const contents: Record<typeof SPINE_PROJECT_FILES[number], string> = {
-    "wrangler.jsonc": renderWrangler(await read("wrangler.template.jsonc"), options),
+  const cloud = options.cloud === true;
+  const template = cloud ? "cloud/wrangler.template.jsonc" : "wrangler.template.jsonc";
+  const contents: Record<string, string> = {
+    "wrangler.jsonc": renderWrangler(await read(template), options),
     "worker.js": await read("worker.js"),
     "package.json": await read("package.template.json"),
     ".gitignore": "node_modules/\n.wrangler/\n.dev.vars\n.env\n",
-    "README.md": projectReadme(target, version, options),
+    "README.md": cloud
+      ? cloudProjectReadme(target, version, options)
+      : projectReadme(target, version, options),
   };
+  if (cloud) {
+    contents["Dockerfile"] = await read("cloud/Dockerfile");
+    for (const name of await kitMigrations(kitDir)) {
+      contents[`migrations/${name}`] = await read(`cloud/migrations/${name}`);
+    }
+  }
+  const files = Object.keys(contents);
   const parent = target.replace(/\/[^/]*\/?$/, "") || "/";
   await Deno.mkdir(parent, { recursive: true });
   const staging = await Deno.makeTempDir({ dir: parent, prefix: ".agent-spine-" });
   try {
-    for (const name of SPINE_PROJECT_FILES) {
-      await Deno.writeTextFile(`${staging}/${name}`, contents[name]);
+    for (const name of files) {
+      if (name.includes("/")) {
+        await Deno.mkdir(`${staging}/${name.replace(/\/[^/]*$/, "")}`, { recursive: true });
+      }
+      await Deno.writeTextFile(`${staging}/${name}`, contents[name]!);
     }
     await checkTarget(target);
     await Deno.rename(staging, target);
@@ -181,10 +212,19 @@ export async function initSpineProject(
   const address = options.address;
   return {
     dir: target,
-    files: SPINE_PROJECT_FILES,
+    files,
     address,
     customDomain: address !== undefined && !onDefaultSubdomain(address),
+    cloud,
   };
+}
+
+async function kitMigrations(kitDir: string): Promise<string[]> {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(`${kitDir}/cloud/migrations`)) {
+    if (entry.isFile && entry.name.endsWith(".sql")) names.push(entry.name);
+  }
+  return names.sort();
 }
 
 async function checkTarget(target: string): Promise<void> {
@@ -251,5 +291,49 @@ The inbox counts envelopes per client IP (namespace \`${ip}\`) and per sender (n
 second spine on the same account should get other ids, or both spines share their
 counters. Choose them at init (\`--ip-limit-id N --sender-limit-id M\`) or edit
 \`namespace_id\` in \`wrangler.jsonc\` before deploying.
+`;
+}
+
+function cloudProjectReadme(dir: string, version: string, options: SpineInitOptions): string {
+  const address = options.address;
+  const where = address === undefined
+    ? "`agent-spine.<your subdomain>.workers.dev`, the platform's default domain (the deploy prints it and writes it into `SPINE_URL`)"
+    : onDefaultSubdomain(address)
+    ? `\`${address}\``
+    : `\`${address}\`, a custom domain: its zone must be on your account; the deploy adds the route`;
+  return `# An agent spine in cloud mode (spine ${version})
+
+Written by \`agent net spine init --cloud\`. This folder runs your whole agent on the edge
+platform: the spine (inbox, state, files, sessions, the messenger webhook) and the brain,
+a container running \`agent cloud run\` that the spine starts when it is needed. It will
+answer at ${where}.
+
+## What is here
+
+| file | what it is |
+|---|---|
+| \`wrangler.jsonc\` | the Worker's configuration in cloud mode: the Mailbox and the \`Brain\` container Durable Objects, the relational store \`DB\`, the key-value namespace, two inbox rate limits, a per-minute cron, the vars \`AGENT_MODE=cloud\`, \`SPINE_URL\`, \`KEEP_AWAKE\` |
+| \`worker.js\` | the spine, bundled into one module |
+| \`Dockerfile\` | the brain's image; \`wrangler deploy\` builds it, which needs a running Docker engine on this machine |
+| \`migrations/\` | the relational store's tables, applied by the deploy |
+| \`package.json\` | wrangler, pinned exactly |
+| \`.gitignore\` | what stays out of version control |
+
+## Next commands
+
+1. \`npx wrangler login\` once, if you have not logged in to the edge platform.
+2. \`agent net spine deploy ${dir}\`${
+    address === undefined ? "" : ` --address ${address}`
+  }: installs wrangler, deploys (creating the database
+   and the key-value namespace), applies \`migrations/\`, sets the secrets through standard
+   input (\`HUB_TOKEN\`, the model credentials your roles need, \`MESSENGER_BOT_TOKEN\`,
+   \`MESSENGER_ALLOWED_CHAT_IDS\`, \`AGENT_NET_IDENTITY\`; those your hub has), writes
+   \`AGENT_SPINE_URL\` and \`AGENT_SPINE_TOKEN\` into your hub's \`.env\` and registers the
+   messenger webhook.
+3. \`agent cloud push\` uploads your configuration and persona; the brain reads them when it
+   starts.
+
+The brain's spend ledger lives on the container's disk and is lost whenever the container
+stops: keep a monthly limit in each model provider's console too.
 `;
 }

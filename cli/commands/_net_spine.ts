@@ -1,6 +1,8 @@
 /**
- * `agent net spine init DIR` and `agent net spine deploy DIR`: the CLI face of the spine
- * kit (`@agent/kit/spine`), worded in the UI language.
+ * `agent net spine init DIR [--cloud]` and `agent net spine deploy DIR`: the CLI face of
+ * the spine kit (`@agent/kit/spine`), worded in the UI language. For a cloud project the
+ * deploy also gathers the secrets the brain needs from the hub's `.env` and environment
+ * (see `_spine_cloud_secrets.ts`).
  *
  * @module
  */
@@ -17,6 +19,7 @@ import {
 } from "@agent/kit/spine";
 import { readEnvFile, setEnvKey } from "@agent/hub/base";
 import { t } from "./_spine_messages.ts";
+import { cloudSecrets } from "./_spine_cloud_secrets.ts";
 
 /** Options for {@linkcode spineAction}. */
 export interface SpineActionOptions {
@@ -57,6 +60,7 @@ async function init(
       address,
       ipLimitId: str(opts.ipLimitId),
       senderLimitId: str(opts.senderLimitId),
+      cloud: opts.cloud === true,
     });
   } catch (error) {
     if (!(error instanceof SpineInitError)) throw error;
@@ -71,13 +75,18 @@ async function init(
       route: result.customDomain ? t(ctx.lang, "written_route") : "",
     }),
   );
+  if (result.cloud) ctx.out(t(ctx.lang, "written_cloud"));
   ctx.out(t(ctx.lang, "next"));
   ctx.out(t(ctx.lang, "next_deploy", {
     dir: result.dir,
     address: address === undefined ? "" : ` --address ${address}`,
   }));
-  ctx.out(t(ctx.lang, "next_init"));
-  ctx.out(t(ctx.lang, "next_publish"));
+  if (result.cloud) {
+    ctx.out(t(ctx.lang, "next_push"));
+  } else {
+    ctx.out(t(ctx.lang, "next_init"));
+    ctx.out(t(ctx.lang, "next_publish"));
+  }
   return 0;
 }
 
@@ -107,15 +116,31 @@ async function deploy(
         await setEnvKey(envFile, name, value);
         if (name === "AGENT_SPINE_TOKEN") ctx.out(t(ctx.lang, "token_new", { file: envFile }));
       },
-    }, { address, ...(run ? { run } : {}) });
+      cloudSecrets: () => cloudSecrets(ctx),
+      secretSet: (name) => ctx.out(t(ctx.lang, "secret_set", { name })),
+    }, {
+      address,
+      messengerApiRoot: ctx.env.MESSENGER_API_ROOT,
+      ...(run ? { run } : {}),
+    });
   } catch (error) {
     if (error instanceof SpineDeployError) throw deployFailure(ctx, error);
     throw error;
   }
   ctx.out(t(ctx.lang, "deployed", { url: result.url, file: envFile }));
+  if (result.spineUrlFilled) ctx.out(t(ctx.lang, "spine_url_filled", { url: result.url }));
+  if (result.webhook) ctx.out(t(ctx.lang, "webhook_set", { url: result.url }));
   ctx.out(t(ctx.lang, "next"));
-  ctx.out(t(ctx.lang, "next_init"));
-  ctx.out(t(ctx.lang, "next_publish"));
+  if (result.cloud) {
+    ctx.out(t(ctx.lang, "next_push"));
+    // The brain joins the network with the identity deploy put up; without one, the
+    // identity comes first and a second deploy puts it up.
+    if (result.secrets.includes("AGENT_NET_IDENTITY")) ctx.out(t(ctx.lang, "next_publish"));
+    else ctx.out(t(ctx.lang, "next_cloud_identity", { dir }));
+  } else {
+    ctx.out(t(ctx.lang, "next_init"));
+    ctx.out(t(ctx.lang, "next_publish"));
+  }
   return 0;
 }
 
@@ -128,7 +153,9 @@ function deployFailure(ctx: CommandContext, error: SpineDeployError): UserError 
   return new UserError(t(ctx.lang, `fail_${error.problem}`, vars));
 }
 
-function stepNumber(step: DeployStep): number {
-  // install and deploy are the two halves of the spec's step 2.
-  return [1, 2, 2, 3, 4][DEPLOY_STEPS.indexOf(step)] ?? 1;
+/** The spec's step number of each of {@linkcode DEPLOY_STEPS}. */
+export function stepNumber(step: DeployStep): number {
+  // install, deploy and migrate make the spec's step 2; the cloud secrets join step 3,
+  // filling SPINE_URL and the webhook step 4.
+  return [1, 2, 2, 2, 3, 3, 4, 4, 4][DEPLOY_STEPS.indexOf(step)] ?? 1;
 }

@@ -8,6 +8,8 @@ export const t = catalogue({
   h_address: "the spine's host (a custom domain, or a *.workers.dev host)",
   h_ip_id: "rate-limit namespace id counting envelopes per client IP (default 10501)",
   h_sender_id: "rate-limit namespace id counting envelopes per sender (default 10502)",
+  h_cloud:
+    "cloud mode: the relational store DB, the brain container (Dockerfile) and AGENT_MODE=cloud",
   need_dir: "`agent net spine {action}` needs a directory: `agent net spine {action} DIR`.",
   unknown_action: "Unknown spine command '{action}'; use `init` or `deploy`.",
   not_empty: "{dir} is not empty; choose a new or empty directory.",
@@ -26,11 +28,31 @@ export const t = catalogue({
   next_deploy: "  agent net spine deploy {dir}{address}",
   next_init: "  agent net init",
   next_publish: "  agent net publish",
+  written_cloud:
+    "Cloud mode: the spine runs the brain container (Dockerfile, built by wrangler deploy with a local Docker engine) and keeps state and sessions in the database DB (migrations/).",
+  next_push: "  agent cloud push",
+  next_cloud_identity:
+    "  agent net init, then agent net spine deploy {dir} again, to join the agent network",
   step_login: "[1/4] Checking the wrangler login…",
   step_install: "[2/4] Installing wrangler (npm install)…",
   step_deploy: "[2/4] Deploying the spine (wrangler deploy)…",
+  step_migrate:
+    "[2/4] Applying the database migrations (wrangler d1 migrations apply DB --remote)…",
   step_secret: "[3/4] Setting the secret HUB_TOKEN…",
+  step_secrets: "[3/4] Setting the cloud secrets from .env and the environment…",
   step_url: "[4/4] Writing AGENT_SPINE_URL…",
+  step_spine_url:
+    "[4/4] Writing SPINE_URL into wrangler.jsonc and deploying again (wrangler deploy)…",
+  step_webhook: "[4/4] Registering the messenger webhook (setWebhook)…",
+  secret_set: "      set {name}",
+  secrets_no_config: "      {file} is not readable: no model credentials are set",
+  secrets_custom_key:
+    "      role {role} reads its key from {variable}, which the brain does not receive; use the provider's standard variable in the cloud",
+  secrets_missing:
+    "      role {role} has no credentials here ({variable} is not set): it will fail in the cloud",
+  secrets_identity_unreadable: "      the network identity is not set: {detail}",
+  spine_url_filled: "SPINE_URL in wrangler.jsonc is now {url}.",
+  webhook_set: "The messenger's updates now go to {url}/messenger/webhook.",
   token_new: "      generated AGENT_SPINE_TOKEN in {file}",
   token_kept: "      kept the AGENT_SPINE_TOKEN of {file}",
   deployed: "The spine is deployed at {url}; {file} has AGENT_SPINE_URL and AGENT_SPINE_TOKEN.",
@@ -41,13 +63,19 @@ export const t = catalogue({
   fail_logged_out:
     "Step 1 (login) failed: wrangler is not logged in; run `npx wrangler login` (or set CLOUDFLARE_API_TOKEN), then deploy again.",
   fail_failed: "Step {n} ({step}) failed ({detail}); the output above says why.",
+  fail_refused:
+    "Step {n} ({step}) failed: {detail}. The spine is deployed; deploy again to register the webhook.",
   fail_no_url:
     "Step 4 (url) failed: the deploy named no workers.dev URL; deploy again with --address HOST.",
   s_login: "login",
   s_install: "npm install",
   s_deploy: "wrangler deploy",
+  s_migrate: "wrangler d1 migrations apply",
   s_secret: "secret HUB_TOKEN",
+  s_secrets: "cloud secrets",
   s_url: "AGENT_SPINE_URL",
+  s_spine_url: "SPINE_URL",
+  s_webhook: "messenger webhook",
 }, {
   h_spine: "Bu ajanın spine'ını uç platforma koyar: proje yazar, dağıtır.",
   h_spine_init: "DIR içine bir spine projesi yazar (yeni ya da boş bir dizin).",
@@ -55,6 +83,7 @@ export const t = catalogue({
   h_address: "spine'ın sunucu adı (özel alan adı ya da *.workers.dev)",
   h_ip_id: "istemci IP'sine göre zarf sayan hız sınırı ad alanı (varsayılan 10501)",
   h_sender_id: "gönderene göre zarf sayan hız sınırı ad alanı (varsayılan 10502)",
+  h_cloud: "bulut kipi: DB ilişkisel deposu, beyin konteyneri (Dockerfile) ve AGENT_MODE=cloud",
   need_dir: "`agent net spine {action}` bir dizin ister: `agent net spine {action} DIR`.",
   unknown_action: "Bilinmeyen spine komutu '{action}'; `init` ya da `deploy` kullanın.",
   not_empty: "{dir} boş değil; yeni ya da boş bir dizin seçin.",
@@ -73,11 +102,30 @@ export const t = catalogue({
   next_deploy: "  agent net spine deploy {dir}{address}",
   next_init: "  agent net init",
   next_publish: "  agent net publish",
+  written_cloud:
+    "Bulut kipi: spine beyin konteynerini çalıştırır (Dockerfile; wrangler deploy yerel bir Docker motoruyla derler), durumu ve oturumları DB veritabanında tutar (migrations/).",
+  next_push: "  agent cloud push",
+  next_cloud_identity:
+    "  agent net init, ardından ajan ağına katılmak için agent net spine deploy {dir} yeniden",
   step_login: "[1/4] wrangler oturumu denetleniyor…",
   step_install: "[2/4] wrangler kuruluyor (npm install)…",
   step_deploy: "[2/4] Spine dağıtılıyor (wrangler deploy)…",
+  step_migrate: "[2/4] Veritabanı göçleri uygulanıyor (wrangler d1 migrations apply DB --remote)…",
   step_secret: "[3/4] HUB_TOKEN sırrı ayarlanıyor…",
+  step_secrets: "[3/4] Bulut sırları .env'den ve ortamdan ayarlanıyor…",
   step_url: "[4/4] AGENT_SPINE_URL yazılıyor…",
+  step_spine_url:
+    "[4/4] SPINE_URL wrangler.jsonc'ye yazılıyor ve yeniden dağıtılıyor (wrangler deploy)…",
+  step_webhook: "[4/4] Mesajlaşma webhook'u kaydediliyor (setWebhook)…",
+  secret_set: "      {name} ayarlandı",
+  secrets_no_config: "      {file} okunamıyor: hiçbir model kimlik bilgisi ayarlanmadı",
+  secrets_custom_key:
+    "      {role} rolü anahtarını {variable} değişkeninden okuyor, beyin bunu almaz; bulutta sağlayıcının standart değişkenini kullanın",
+  secrets_missing:
+    "      {role} rolünün burada kimlik bilgisi yok ({variable} ayarlı değil): bulutta başarısız olacak",
+  secrets_identity_unreadable: "      ağ kimliği ayarlanmadı: {detail}",
+  spine_url_filled: "wrangler.jsonc içindeki SPINE_URL artık {url}.",
+  webhook_set: "Mesajlaşma güncellemeleri artık {url}/messenger/webhook adresine gidiyor.",
   token_new: "      {file} içinde AGENT_SPINE_TOKEN üretildi",
   token_kept: "      {file} içindeki AGENT_SPINE_TOKEN korundu",
   deployed: "Spine {url} adresinde; {file} AGENT_SPINE_URL ve AGENT_SPINE_TOKEN içeriyor.",
@@ -88,11 +136,17 @@ export const t = catalogue({
   fail_logged_out:
     "Adım 1 (oturum) başarısız: wrangler'da oturum açılmamış; `npx wrangler login` çalıştırın (ya da CLOUDFLARE_API_TOKEN ayarlayın), sonra yeniden dağıtın.",
   fail_failed: "Adım {n} ({step}) başarısız ({detail}); nedeni yukarıdaki çıktıda.",
+  fail_refused:
+    "Adım {n} ({step}) başarısız: {detail}. Spine dağıtıldı; webhook'u kaydetmek için yeniden dağıtın.",
   fail_no_url:
     "Adım 4 (url) başarısız: dağıtım bir workers.dev adresi bildirmedi; --address HOST ile yeniden dağıtın.",
   s_login: "oturum",
   s_install: "npm install",
   s_deploy: "wrangler deploy",
+  s_migrate: "wrangler d1 migrations apply",
   s_secret: "HUB_TOKEN sırrı",
+  s_secrets: "bulut sırları",
   s_url: "AGENT_SPINE_URL",
+  s_spine_url: "SPINE_URL",
+  s_webhook: "mesajlaşma webhook'u",
 });

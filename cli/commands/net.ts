@@ -40,7 +40,8 @@ export const command: CommandModule = {
     spine.command("init").description(s("h_spine_init")).argument("<dir>")
       .option("--address <host>", s("h_address"))
       .option("--ip-limit-id <id>", s("h_ip_id"))
-      .option("--sender-limit-id <id>", s("h_sender_id"));
+      .option("--sender-limit-id <id>", s("h_sender_id"))
+      .option("--cloud", s("h_cloud"));
     spine.command("deploy").description(s("h_spine_deploy")).argument("<dir>")
       .option("--address <host>", s("h_address"));
     const u = (key: Parameters<typeof tu>[1]) => tu(lang, key);

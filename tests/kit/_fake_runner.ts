@@ -2,8 +2,8 @@
  * A stand-in package runner for `agent net spine deploy`: `npx` and `npm` scripts put
  * first on PATH that record their argv and standard input and answer like wrangler
  * (`whoami --json` logged in or out, `deploy` writing its output file with a
- * workers.dev URL, `secret put` reading standard input). They use shell builtins only,
- * so a PATH holding nothing else still runs them.
+ * workers.dev URL, `d1 migrations apply`, `secret put NAME` reading standard input).
+ * They use shell builtins only, so a PATH holding nothing else still runs them.
  *
  * @module
  */
@@ -13,7 +13,7 @@ export interface FakeRunnerBehaviour {
   /** `whoami --json` says logged in. @default true */
   loggedIn?: boolean;
   /** The step whose command exits 1. */
-  fail?: "whoami" | "install" | "deploy" | "secret";
+  fail?: "whoami" | "install" | "deploy" | "migrate" | "secret";
   /** `deploy` names no workers.dev URL. */
   noUrl?: boolean;
 }
@@ -30,7 +30,10 @@ export interface FakeRunner {
   bin: string;
   /** One line per call: the program and its arguments. */
   argvFile: string;
-  /** Everything given on standard input, one record per call that read it. */
+  /**
+   * Everything given on standard input, one record per call that read it:
+   * `secret put NAME:<value>`.
+   */
   stdinFile: string;
   /** Variables that select `behaviour` for a run. */
   env(behaviour?: FakeRunnerBehaviour): Record<string, string>;
@@ -58,20 +61,27 @@ case "$*" in
     echo "Total Upload: 43.34 KiB / gzip: 12.51 KiB"
     if [ "$FAKE_FAIL" = deploy ]; then echo "✘ [ERROR] A request to the API failed." >&2; exit 1; fi
     echo "Uploaded agent-spine (2.10 sec)"
+    out="\${WRANGLER_OUTPUT_FILE_PATH:-/dev/null}"
     if [ "$FAKE_NO_URL" = 1 ]; then
-      printf '{"type":"deploy","version":1,"worker_name":"agent-spine","targets":["schedule: * * * * *"]}\\n' >> "$WRANGLER_OUTPUT_FILE_PATH"
+      printf '{"type":"deploy","version":1,"worker_name":"agent-spine","targets":["schedule: * * * * *"]}\\n' >> "$out"
     else
       echo "  ${FAKE_URL}"
-      printf '{"type":"wrangler-session","version":1,"wrangler_version":"4.86.0"}\\n{"type":"deploy","version":1,"worker_name":"agent-spine","targets":["${FAKE_URL}","schedule: * * * * *"]}\\n' >> "$WRANGLER_OUTPUT_FILE_PATH"
+      printf '{"type":"wrangler-session","version":1,"wrangler_version":"4.86.0"}\\n{"type":"deploy","version":1,"worker_name":"agent-spine","targets":["${FAKE_URL}","schedule: * * * * *"]}\\n' >> "$out"
     fi
     echo "Current Version ID: 0000"
     ;;
-  "wrangler secret put HUB_TOKEN")
+  "wrangler d1 migrations apply DB --remote")
+    echo "Migrations to be applied: 0001_cloud.sql"
+    if [ "$FAKE_FAIL" = migrate ]; then echo "✘ [ERROR] D1 is unavailable" >&2; exit 1; fi
+    echo "✅ Applied 1 migration."
+    ;;
+  "wrangler secret put "*)
+    for name in "$@"; do :; done
     IFS= read -r -d '' secret
-    printf 'secret put:%s\\n' "$secret" >> "$FAKE_LOG/stdin"
+    printf 'secret put %s:%s\\n' "$name" "$secret" >> "$FAKE_LOG/stdin"
     echo "Enter a secret value: received $secret"
     if [ "$FAKE_FAIL" = secret ]; then echo "✘ [ERROR] could not put the secret" >&2; exit 1; fi
-    echo "✨ Success! Uploaded secret HUB_TOKEN"
+    echo "✨ Success! Uploaded secret $name"
     ;;
   *) echo "unexpected npx call: $*" >&2; exit 9 ;;
 esac

@@ -36,17 +36,24 @@ Deno.test("the committed spine kit matches what the spine source builds", async 
   assert.equal(r.stdout, "The spine kit matches the spine source.\n");
 });
 
-Deno.test("kit:check fails on a planted change to the spine source and names the file", async () => {
+/** A copy of the repository (without .git; node_modules linked) to plant changes in. */
+async function copyOfRepository(): Promise<string> {
   const copy = await Deno.makeTempDir({ prefix: "agent-kit-stale-" });
+  for await (const entry of Deno.readDir(ROOT)) {
+    if ([".git", "node_modules"].includes(entry.name)) continue;
+    if (entry.name.startsWith(".") && entry.name !== ".ci") continue;
+    const cp = await new Deno.Command("cp", {
+      args: ["-r", `${ROOT}${entry.name}`, `${copy}/${entry.name}`],
+    }).output();
+    assert.equal(cp.code, 0);
+  }
+  await Deno.symlink(`${ROOT}node_modules`, `${copy}/node_modules`);
+  return copy;
+}
+
+Deno.test("kit:check fails on a planted change to the spine source and names the file", async () => {
+  const copy = await copyOfRepository();
   try {
-    for await (const entry of Deno.readDir(ROOT)) {
-      if ([".git", "node_modules"].includes(entry.name) || entry.name.startsWith(".")) continue;
-      const cp = await new Deno.Command("cp", {
-        args: ["-r", `${ROOT}${entry.name}`, `${copy}/${entry.name}`],
-      }).output();
-      assert.equal(cp.code, 0);
-    }
-    await Deno.symlink(`${ROOT}node_modules`, `${copy}/node_modules`);
     const env = `${copy}/spine/env.ts`;
     const text = await Deno.readTextFile(env);
     await Deno.writeTextFile(
@@ -65,6 +72,50 @@ Deno.test("kit:check fails on a planted change to the spine source and names the
         "The spine kit is stale: run `deno task kit:build` and commit kit/spine/.",
         "",
       ].join("\n"),
+    );
+  } finally {
+    await Deno.remove(copy, { recursive: true });
+  }
+});
+
+Deno.test("kit:check names the cloud files: a changed migration, a new one, the CLI version, the Deno version", async () => {
+  const copy = await copyOfRepository();
+  try {
+    const sql = `${copy}/spine/migrations/0001_cloud.sql`;
+    await Deno.writeTextFile(sql, `${await Deno.readTextFile(sql)}\n-- planted\n`);
+    await Deno.writeTextFile(`${copy}/spine/migrations/0002_more.sql`, "SELECT 1;\n");
+    const cli = `${copy}/cli/deno.json`;
+    await Deno.writeTextFile(
+      cli,
+      (await Deno.readTextFile(cli)).replace('"version": "0.1.0"', '"version": "0.1.9"'),
+    );
+    const ci = `${copy}/.ci/run`;
+    await Deno.writeTextFile(
+      ci,
+      (await Deno.readTextFile(ci)).replace(/^DENO_VERSION=.*$/m, "DENO_VERSION=9.9.9"),
+    );
+    const r = await check(`${copy}/`);
+    assert.equal(r.code, 1);
+    // worker.js is left out: bundled in a copy whose node_modules is a link, its source
+    // comments name other paths.
+    assert.equal(
+      r.stderr.split("\n").filter((line) => !line.startsWith("kit/spine/worker.js")).join("\n"),
+      [
+        "kit/spine/README.md differs from what the spine source builds",
+        "kit/spine/cloud/Dockerfile differs from what the spine source builds",
+        "kit/spine/cloud/migrations/0001_cloud.sql differs from what the spine source builds",
+        "kit/spine/cloud/migrations/0002_more.sql is missing",
+        "The spine kit is stale: run `deno task kit:build` and commit kit/spine/.",
+        "",
+      ].join("\n"),
+    );
+    // A migration gone from the source is named too.
+    await Deno.remove(`${copy}/spine/migrations/0002_more.sql`);
+    await Deno.writeTextFile(`${copy}/kit/spine/cloud/migrations/0003_old.sql`, "SELECT 3;\n");
+    const again = await check(`${copy}/`);
+    assert.match(
+      again.stderr,
+      /^kit\/spine\/cloud\/migrations\/0003_old\.sql is not in the spine source any more$/m,
     );
   } finally {
     await Deno.remove(copy, { recursive: true });

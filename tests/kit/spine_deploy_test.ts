@@ -61,7 +61,7 @@ Deno.test("spine deploy runs the four steps in order and writes both variables t
     assert.match(token, /^[A-Za-z0-9_-]{43}$/);
     assert.equal((await Deno.stat(`${s.home}/.env`)).mode! & 0o777, 0o600);
     // The token went in on standard input, and nowhere else.
-    assert.equal(await s.runner.stdin(), `secret put:${token}\n`);
+    assert.equal(await s.runner.stdin(), `secret put HUB_TOKEN:${token}\n`);
     for (const text of [calls.join("\n"), r.stdout, r.stderr]) {
       assert.ok(!text.includes(token), text);
       assert.ok(!text.includes(FAKE_EMAIL), text);
@@ -97,7 +97,7 @@ Deno.test("spine deploy keeps an existing token and uses https://<address> with 
     assert.equal(env.AGENT_SPINE_TOKEN, "kept-token-123");
     assert.equal(env.AGENT_SPINE_URL, "https://spine.example.com");
     assert.match(await Deno.readTextFile(`${s.home}/.env`), /^# mine$/m);
-    assert.equal(await s.runner.stdin(), "secret put:kept-token-123\n");
+    assert.equal(await s.runner.stdin(), "secret put HUB_TOKEN:kept-token-123\n");
     assert.ok(!r.stdout.includes("kept-token-123"));
     assert.match(r.stdout, /kept the AGENT_SPINE_TOKEN/);
   } finally {

@@ -6,7 +6,7 @@
  * Methods: `getMe`, `getUpdates` (long poll with `offset` and `timeout`; updates below
  * the offset are confirmed and dropped), `sendMessage`, `editMessageText`,
  * `editMessageReplyMarkup`, `sendChatAction`, `answerCallbackQuery`, `setMyCommands`,
- * `deleteWebhook`. Failures the real API gives can be planted: 429 with
+ * `deleteWebhook`, `setWebhook`. Failures the real API gives can be planted: 429 with
  * `retry_after`, 409 conflict, 400 "can't parse entities" for HTML, and 400 "message is
  * not modified" for an edit that changes nothing (always, as Telegram does).
  *
@@ -279,6 +279,7 @@ export function startBotServer(token = "123456:TEST-token-abcdefghijklmnopqrstuv
         case "answerCallbackQuery":
         case "setMyCommands":
         case "deleteWebhook":
+        case "setWebhook":
           return ok(true);
         default:
           return refuse(404, "Not Found: method not found");
