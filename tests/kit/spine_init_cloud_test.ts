@@ -286,6 +286,29 @@ Deno.test({
     let container = "";
     try {
       assert.equal((await init([dir, "--cloud"])).code, 0);
+      // @agent/cli is not on JSR yet: the image installs this checkout instead, the one
+      // line of the kit's Dockerfile that names the package swapped for a local install.
+      const source = `${dir}/src`;
+      await Deno.mkdir(source, { recursive: true });
+      for (const part of ["cli", "hub", "net", "kit", "spine", "universe"]) {
+        const copied = await new Deno.Command("cp", { args: ["-r", `${ROOT}${part}`, source] })
+          .output();
+        assert.equal(copied.code, 0, part);
+      }
+      for (const file of ["deno.json", "deno.lock", "mod.ts"]) {
+        await Deno.copyFile(`${ROOT}${file}`, `${source}/${file}`);
+      }
+      const dockerfile = await Deno.readTextFile(`${dir}/Dockerfile`);
+      assert.match(dockerfile, /jsr:@agent\/cli@\d+\.\d+\.\d+/);
+      await Deno.writeTextFile(
+        `${dir}/Dockerfile`,
+        dockerfile
+          .replace(
+            /^RUN deno install --global/m,
+            "COPY src /src\nRUN cd /src && deno install --frozen && deno install --global",
+          )
+          .replace(/jsr:@agent\/cli@\d+\.\d+\.\d+/, "--config /src/deno.json /src/cli/main.ts"),
+      );
       const build = await new Deno.Command("docker", {
         args: ["build", "-t", tag, dir],
         stdout: "piped",
@@ -297,6 +320,13 @@ Deno.test({
         vars: { AGENT_MODE: "cloud", HUB_TOKEN: token },
         relationalStore: true,
       });
+      // The brain pulls its agent.toml from the spine: a scripted-model one.
+      const put = await fetch(`${spine.url}/hub/files/agent.toml`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${token}` },
+        body: '[models.roles.brain]\nprovider = "fake"\nmodel_id = "fake-brain"\n',
+      });
+      assert.equal(put.status, 200, await put.text());
       const health = freePort();
       const run = await new Deno.Command("docker", {
         args: [
