@@ -29,11 +29,13 @@ import {
   createModel,
   defaultEndpoint,
   type LanguageModelV4,
+  localRuntimeBase,
   MissingCredentialError,
   type ModelTarget,
   probeConnect,
   providerBaseUrl,
 } from "../models/mod.ts";
+import { awaitLocalAnswer } from "./local_watchdog.ts";
 import { t } from "./_messages.ts";
 import { BudgetSpentError, ModelCallError, TurnEndedError, UnreachableError } from "./errors.ts";
 import { watchStream } from "./stream_watch.ts";
@@ -277,13 +279,25 @@ export class ModelRouter {
     const callOptions = applyTarget(target, options);
     let result: StreamResult | GenerateResult;
     try {
+      // Raw chunks carry the usage a vendor reports before it fails mid-way (see
+      // watchStream); they stop there and never reach the SDK.
+      const run = (signal?: AbortSignal): PromiseLike<StreamResult | GenerateResult> => {
+        const options = signal ? { ...callOptions, abortSignal: signal } : callOptions;
+        return kind === "stream"
+          ? model.doStream({ ...options, includeRawChunks: true })
+          : model.doGenerate(options);
+      };
       result = await retryThrottled<StreamResult | GenerateResult>(
-        // Raw chunks carry the usage a vendor reports before it fails mid-way (see
-        // watchStream); they stop there and never reach the SDK.
         () =>
-          kind === "stream"
-            ? model.doStream({ ...callOptions, includeRawChunks: true })
-            : model.doGenerate(callOptions),
+          target.provider === "local-runtime"
+            ? awaitLocalAnswer<StreamResult | GenerateResult>(run, {
+              base: localRuntimeBase(target.params, this.#env),
+              waitMs: this.#connectTimeoutMs,
+              probeMs: this.#connectTimeoutMs,
+              signal: callOptions.abortSignal ?? context.signal,
+              fetch: this.#fetch,
+            })
+            : run(),
         {
           ...this.#retry,
           // The local server gets no retries (the spec's limit); hosted 429s are retried.

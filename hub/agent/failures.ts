@@ -27,6 +27,7 @@ export function unreachableReason(error: unknown): string | undefined {
   if (status !== undefined) return status >= 500 ? `HTTP ${status}` : undefined;
   const text = messageChain(error);
   if (/connection refused|econnrefused|os error 111/i.test(text)) return "connection refused";
+  if (/accepted the connection but did not answer/.test(text)) return "no answer";
   if (/connection reset|econnreset|broken pipe|os error 104/i.test(text)) {
     return "connection reset";
   }

@@ -432,3 +432,118 @@ base_url = "${down.replace("/v1", "")}"
     ws.close();
   }
 });
+
+/** A server that accepts every connection and never writes a byte (a hung local server). */
+function mutedServer(): { port: number; close(): void } {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const conns: Deno.Conn[] = [];
+  (async () => {
+    try {
+      for await (const conn of listener) conns.push(conn);
+    } catch { /* closed */ }
+  })();
+  return {
+    port: (listener.addr as Deno.NetAddr).port,
+    close() {
+      for (const c of conns) {
+        try {
+          c.close();
+        } catch { /* already */ }
+      }
+      listener.close();
+    },
+  };
+}
+
+Deno.test({
+  name:
+    "ModelRouter fails over within 6 s from a local server that accepts but never answers (defect 3)",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const muted = mutedServer();
+    const ws = workspace();
+    try {
+      const cfg = config(localWithFailover(`http://127.0.0.1:${muted.port}`));
+      const router = new ModelRouter({
+        config: cfg,
+        env: {},
+        ledger: ws.ledger,
+        logger: ws.logger,
+      });
+      const started = performance.now();
+      const out = await router.generate("local", ASK, { channel: "chat" });
+      const elapsed = performance.now() - started;
+      assert.ok(elapsed >= 5_500 && elapsed < 7_000, `failover took ${elapsed} ms`);
+      assert.deepEqual([out.usedRole, out.text], ["fast", "Stand-in here."]);
+      assert.match(ws.log(), /is not reachable \(no answer\); fast answers instead/);
+    } finally {
+      muted.close();
+      ws.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "ModelRouter waits for a live local server that is loading a model (its /api/tags answers)",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const server = startVendorServer({ reply: "Loaded and answering." });
+    server.script.push({ delayMs: 4_500 });
+    const ws = workspace();
+    try {
+      const cfg = config(localWithFailover(server.url));
+      const router = new ModelRouter({
+        config: cfg,
+        env: {},
+        ledger: ws.ledger,
+        logger: ws.logger,
+      });
+      const started = performance.now();
+      const out = await router.generate("local", ASK, { channel: "chat" });
+      const elapsed = performance.now() - started;
+      assert.deepEqual([out.usedRole, out.text], ["local", "Loaded and answering."]);
+      assert.ok(elapsed >= 4_400, `answered after ${elapsed} ms`);
+      assert.ok(server.requests.some((r) => r.path === "/api/tags"), "the server was asked");
+      assert.doesNotMatch(ws.log(), /answers instead/);
+    } finally {
+      await server.close();
+      ws.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "ModelRouter ends the turn with one sentence when a silent local server has no stand-in",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const muted = mutedServer();
+    const ws = workspace();
+    try {
+      const cfg = config(`
+[models.roles.local]
+provider = "local-runtime"
+model_id = "llama3.2"
+[models.roles.local.params]
+base_url = "http://127.0.0.1:${muted.port}"
+`);
+      const router = new ModelRouter({
+        config: cfg,
+        env: {},
+        ledger: ws.ledger,
+        logger: ws.logger,
+      });
+      const started = performance.now();
+      await assert.rejects(
+        () => router.generate("local", ASK, { channel: "chat" }),
+        /not reachable.*no answer/,
+      );
+      assert.ok(performance.now() - started < 7_000);
+    } finally {
+      muted.close();
+      ws.close();
+    }
+  },
+});
