@@ -20,7 +20,7 @@ import {
 import type { Contact } from "./store/mod.ts";
 import type { NetNode } from "./node.ts";
 import { appendNetEvent } from "./events.ts";
-import { replyFor, sendThroughOutbox } from "./outbox.ts";
+import { enqueue, replyFor, sendThroughOutbox } from "./outbox.ts";
 import { oneLine, printable } from "../text.ts";
 import type { Update } from "./spine_client.ts";
 import { noPublicSubLine, subRole, type TurnAnswerer } from "./turn_types.ts";
@@ -195,13 +195,15 @@ async function onMessage(
   const { node } = deps;
   // Handled before a crash: its reply is in the outbox. Send that (or nothing, when it
   // went out), never a second answer from the model.
+  const roles = subRole(p.hops, plain.sub);
   const prior = await replyFor(node, p.from, p.id);
   if (prior !== undefined) {
+    // The log line may not have been written before the crash (it is idempotent).
+    await logIn(deps, p, plain.text, roles);
     if (prior.state === "pending") await sendReply(deps, p, prior);
     return prior.id;
   }
   const history = (await node.state.log()).filter((e) => e.address === p.from);
-  const roles = subRole(p.hops, plain.sub);
   let outcome;
   try {
     outcome = await deps.answer({
@@ -230,14 +232,15 @@ async function onMessage(
     );
     return NO_PUBLIC_SUB;
   }
-  await node.state.count({ received: 1 }, { peer: p.from, direction: "in" });
-  await logIn(deps, p, plain.text, roles);
   if (outcome.kind === "skip") {
+    await node.state.count({ received: 1 }, { peer: p.from, direction: "in" });
+    await logIn(deps, p, plain.text, roles);
     node.logger.info(`network: no reply to ${p.from} (${p.id}): ${outcome.reason}`);
     return undefined;
   }
-  // Written down before it is posted: never lost, never answered twice.
-  await sendReply(deps, p, {
+  // Written down the moment the model answered, before anything else is written, and
+  // posted after: a crash from here on sends this reply, never a second answer.
+  const reply = await enqueue(node, {
     id: outcome.replyId,
     to: contact.address,
     box_key: contact.box_key,
@@ -256,6 +259,9 @@ async function onMessage(
       ...(outcome.peer_sub === undefined ? {} : { peer_sub: outcome.peer_sub }),
     },
   });
+  await node.state.count({ received: 1 }, { peer: p.from, direction: "in" });
+  await logIn(deps, p, plain.text, roles);
+  await sendReply(deps, p, reply);
   return outcome.replyId;
 }
 

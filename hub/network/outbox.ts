@@ -80,15 +80,26 @@ export async function sendThroughOutbox(
   node: OutboxNode,
   entry: Omit<OutboxEntry, "created_at" | "attempts" | "next_at" | "state">,
 ): Promise<OutboxResult> {
+  const stored = await enqueue(node, entry);
+  if (stored.state === "sent") return "duplicate";
+  return await attempt(node, stored);
+}
+
+/**
+ * Writes `entry` into the outbox unless an entry with its id is there; returns the
+ * stored one. A reply is written down this way the moment the model has answered.
+ */
+export async function enqueue(
+  node: Pick<OutboxNode, "state" | "nowSec">,
+  entry: Omit<OutboxEntry, "created_at" | "attempts" | "next_at" | "state">,
+): Promise<OutboxEntry> {
   const now = node.nowSec();
   await node.state.updateOutbox((entries) => {
     if (!entries.some((e) => e.id === entry.id)) {
       entries.push({ ...entry, created_at: now, attempts: 0, next_at: now, state: "pending" });
     }
   });
-  const stored = (await node.state.outbox()).find((e) => e.id === entry.id)!;
-  if (stored.state === "sent") return "duplicate";
-  return await attempt(node, stored);
+  return (await node.state.outbox()).find((e) => e.id === entry.id)!;
 }
 
 /** One post of a pending entry; the outbox is updated with what happened. */
