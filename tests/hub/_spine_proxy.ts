@@ -24,16 +24,38 @@ export interface SpineProxy {
   mode: DoorbellMode;
   /** Upgrades seen. */
   upgrades: number;
+  /** Doorbells passed through and open now. */
+  open(): number;
+  /** Cuts every open doorbell (both sides closed); returns how many there were. */
+  cut(): number;
   close(): Promise<void>;
 }
 
 /** Starts a proxy to `target` (a spine's base URL). */
 export function startSpineProxy(target: string, mode: DoorbellMode): SpineProxy {
   const sockets = new Set<WebSocket>();
+  const live = new Set<{ socket: WebSocket; upstream: WebSocket }>();
   const proxy: SpineProxy = {
     url: "",
     mode,
     upgrades: 0,
+    open: () =>
+      [...live].filter((p) =>
+        p.socket.readyState === WebSocket.OPEN && p.upstream.readyState === WebSocket.OPEN
+      ).length,
+    cut() {
+      let n = 0;
+      for (const pair of live) {
+        if (pair.socket.readyState === WebSocket.OPEN) n++;
+        for (const s of [pair.socket, pair.upstream]) {
+          try {
+            s.close(1011, "cut");
+          } catch { /* closed */ }
+        }
+      }
+      live.clear();
+      return n;
+    },
     close: async () => {
       for (const s of sockets) {
         try {
@@ -68,14 +90,22 @@ export function startSpineProxy(target: string, mode: DoorbellMode): SpineProxy 
         init as unknown as string[],
       );
       sockets.add(upstream);
+      const pair = { socket, upstream };
+      live.add(pair);
       upstream.onmessage = (e) => {
         if (m !== "silent" && socket.readyState === WebSocket.OPEN) socket.send(e.data);
       };
       socket.onmessage = (e) => {
         if (upstream.readyState === WebSocket.OPEN) upstream.send(e.data);
       };
-      upstream.onclose = () => socket.readyState === WebSocket.OPEN && socket.close();
-      socket.onclose = () => upstream.readyState === WebSocket.OPEN && upstream.close();
+      upstream.onclose = () => {
+        live.delete(pair);
+        if (socket.readyState === WebSocket.OPEN) socket.close();
+      };
+      socket.onclose = () => {
+        live.delete(pair);
+        if (upstream.readyState === WebSocket.OPEN) upstream.close();
+      };
       return response;
     }
     const headers = new Headers(req.headers);
