@@ -22,13 +22,18 @@ period = "day"
 `;
 }
 
+/** A router over `cfg` writing to the workspace's ledger and log. */
+function routerOf(ws: ReturnType<typeof workspace>, cfg: ReturnType<typeof config>): ModelRouter {
+  return new ModelRouter({ config: cfg, env: {}, ledger: ws.ledger, logger: ws.logger });
+}
+
 const ASK = { messages: [{ role: "user" as const, content: "Hi" }] };
 
 Deno.test("ModelRouter fails over at once when the local server refuses the connection", async () => {
   const ws = workspace();
   try {
     const cfg = config(localWithFailover(`http://127.0.0.1:${closedPort()}`));
-    const router = new ModelRouter({ config: cfg, env: {}, ledger: ws.ledger, logger: ws.logger });
+    const router = routerOf(ws, cfg);
     const started = performance.now();
     const out = await router.generate("local", ASK, { channel: "chat", sessionId: "s" });
     assert.ok(performance.now() - started < 1500, "refusal is answered at once");
@@ -55,12 +60,7 @@ Deno.test({
     const ws = workspace();
     try {
       const cfg = config(localWithFailover(`http://127.0.0.1:${host.port}`));
-      const router = new ModelRouter({
-        config: cfg,
-        env: {},
-        ledger: ws.ledger,
-        logger: ws.logger,
-      });
+      const router = routerOf(ws, cfg);
       const started = performance.now();
       const out = await router.generate("local", ASK, { channel: "chat" });
       const elapsed = performance.now() - started;
@@ -142,7 +142,7 @@ base_url = "http://127.0.0.1:${closedPort()}"
 provider = "fake"
 model_id = "fake-1"
 `);
-    const router = new ModelRouter({ config: cfg, env: {}, ledger: ws.ledger, logger: ws.logger });
+    const router = routerOf(ws, cfg);
     const out = await router.generate("local", ASK, { channel: "chat" });
     assert.deepEqual(out.usedRole, "last");
     assert.deepEqual(
@@ -261,7 +261,7 @@ fallback = { provider = "fake", model_id = "fake-2", params = { replies = ["From
 provider = "vendor-c"
 model_id = "gemini-test-1"
 `);
-    const router = new ModelRouter({ config: cfg, env: {}, ledger: ws.ledger, logger: ws.logger });
+    const router = routerOf(ws, cfg);
     assert.deepEqual(router.missingCredential("brain"), undefined);
     assert.deepEqual(router.target("brain").provider, "fake");
     assert.deepEqual(
@@ -465,12 +465,7 @@ Deno.test({
     const ws = workspace();
     try {
       const cfg = config(localWithFailover(`http://127.0.0.1:${muted.port}`));
-      const router = new ModelRouter({
-        config: cfg,
-        env: {},
-        ledger: ws.ledger,
-        logger: ws.logger,
-      });
+      const router = routerOf(ws, cfg);
       const started = performance.now();
       const out = await router.generate("local", ASK, { channel: "chat" });
       const elapsed = performance.now() - started;
@@ -494,12 +489,7 @@ Deno.test({
     const ws = workspace();
     try {
       const cfg = config(localWithFailover(server.url));
-      const router = new ModelRouter({
-        config: cfg,
-        env: {},
-        ledger: ws.ledger,
-        logger: ws.logger,
-      });
+      const router = routerOf(ws, cfg);
       const started = performance.now();
       const out = await router.generate("local", ASK, { channel: "chat" });
       const elapsed = performance.now() - started;
@@ -529,12 +519,7 @@ model_id = "llama3.2"
 [models.roles.local.params]
 base_url = "http://127.0.0.1:${muted.port}"
 `);
-      const router = new ModelRouter({
-        config: cfg,
-        env: {},
-        ledger: ws.ledger,
-        logger: ws.logger,
-      });
+      const router = routerOf(ws, cfg);
       const started = performance.now();
       await assert.rejects(
         () => router.generate("local", ASK, { channel: "chat" }),
