@@ -6,6 +6,7 @@
  * token scrubbed from a refusal. A local-mode project runs none of it.
  */
 import assert from "node:assert/strict";
+import { readEnvFileSync } from "@agent/hub/base";
 import { agent, cleanup, tempDir } from "../cli/_run.ts";
 import { FAKE_EMAIL, FAKE_URL, fakeRunner, type FakeRunnerBehaviour } from "./_fake_runner.ts";
 import { type BotServer, startBotServer } from "../messenger/_bot_server.ts";
@@ -75,14 +76,9 @@ function deploy(s: Setup, behaviour: FakeRunnerBehaviour = {}, lang = "en") {
   });
 }
 
-async function envOf(home: string): Promise<Record<string, string>> {
-  const text = await Deno.readTextFile(`${home}/.env`);
-  return Object.fromEntries(
-    text.split("\n").filter((l) => l.includes("=")).map((l) => [
-      l.slice(0, l.indexOf("=")),
-      l.slice(l.indexOf("=") + 1),
-    ]),
-  );
+/** The hub's `.env` as the agent reads it. */
+function envOf(home: string): Record<string, string> {
+  return readEnvFileSync(`${home}/.env`);
 }
 
 Deno.test("cloud deploy: migrations, every secret through stdin only, SPINE_URL filled, the webhook registered", async () => {
@@ -103,7 +99,7 @@ Deno.test("cloud deploy: migrations, every secret through stdin only, SPINE_URL 
       "npx wrangler secret put AGENT_NET_IDENTITY",
       "npx wrangler deploy",
     ]);
-    const env = await envOf(s.home);
+    const env = envOf(s.home);
     const token = env.AGENT_SPINE_TOKEN!;
     assert.equal(env.AGENT_SPINE_URL, FAKE_URL);
     const values = {
@@ -169,7 +165,7 @@ Deno.test("cloud deploy with SPINE_URL set at init deploys once and registers ht
     assert.equal(r.code, 0, r.stderr);
     const calls = await s.runner.calls();
     assert.equal(calls.filter((c) => c === "npx wrangler deploy").length, 1);
-    const env = await envOf(s.home);
+    const env = envOf(s.home);
     assert.equal(env.AGENT_SPINE_URL, "https://me.example.com");
     assert.equal(
       s.bot.callsOf("setWebhook")[0]?.body.url,
@@ -201,7 +197,7 @@ Deno.test("cloud deploy: a refused webhook is one sentence naming step 4, with t
     assert.ok(last.includes("bot***"), last);
     assert.ok(!(r.stdout + r.stderr).includes(s.bot.token));
     // The spine was deployed and .env written before the webhook.
-    assert.equal((await envOf(s.home)).AGENT_SPINE_URL, FAKE_URL);
+    assert.equal((envOf(s.home)).AGENT_SPINE_URL, FAKE_URL);
   } finally {
     await s.bot.stop();
     await cleanup();
@@ -236,7 +232,7 @@ Deno.test("local deploy with the same .env: no D1 migration, no extra secret, no
       "npx wrangler deploy",
       "npx wrangler secret put HUB_TOKEN",
     ]);
-    const token = (await envOf(s.home)).AGENT_SPINE_TOKEN;
+    const token = (envOf(s.home)).AGENT_SPINE_TOKEN;
     assert.equal(await s.runner.stdin(), `secret put HUB_TOKEN:${token}\n`);
     assert.equal(s.bot.calls.length, 0);
     assert.ok(!(r.stdout + r.stderr).includes(s.bot.token));

@@ -4,6 +4,7 @@
  * written 0600, and each failure one sentence naming its step.
  */
 import assert from "node:assert/strict";
+import { readEnvFileSync } from "@agent/hub/base";
 import { agent, cleanup, tempDir } from "../cli/_run.ts";
 import { FAKE_EMAIL, FAKE_URL, fakeRunner, type FakeRunnerBehaviour } from "./_fake_runner.ts";
 
@@ -28,19 +29,9 @@ function deploy(s: Setup, behaviour: FakeRunnerBehaviour = {}, extra: string[] =
   });
 }
 
-async function envOf(home: string): Promise<Record<string, string>> {
-  let text = "";
-  try {
-    text = await Deno.readTextFile(`${home}/.env`);
-  } catch {
-    return {};
-  }
-  return Object.fromEntries(
-    text.split("\n").filter((l) => l.includes("=")).map((l) => [
-      l.slice(0, l.indexOf("=")),
-      l.slice(l.indexOf("=") + 1),
-    ]),
-  );
+/** The hub's `.env` as the agent reads it. */
+function envOf(home: string): Record<string, string> {
+  return readEnvFileSync(`${home}/.env`);
 }
 
 Deno.test("spine deploy runs the four steps in order and writes both variables to .env 0600", async () => {
@@ -55,7 +46,7 @@ Deno.test("spine deploy runs the four steps in order and writes both variables t
       "npx wrangler deploy",
       "npx wrangler secret put HUB_TOKEN",
     ]);
-    const env = await envOf(s.home);
+    const env = envOf(s.home);
     assert.equal(env.AGENT_SPINE_URL, FAKE_URL);
     const token = env.AGENT_SPINE_TOKEN ?? "";
     assert.match(token, /^[A-Za-z0-9_-]{43}$/);
@@ -93,7 +84,7 @@ Deno.test("spine deploy keeps an existing token and uses https://<address> with 
     });
     const r = await deploy(s, {}, ["--address", "spine.example.com"]);
     assert.equal(r.code, 0, r.stderr);
-    const env = await envOf(s.home);
+    const env = envOf(s.home);
     assert.equal(env.AGENT_SPINE_TOKEN, "kept-token-123");
     assert.equal(env.AGENT_SPINE_URL, "https://spine.example.com");
     assert.match(await Deno.readTextFile(`${s.home}/.env`), /^# mine$/m);
@@ -115,7 +106,7 @@ Deno.test("spine deploy, logged out: the login instruction, exit 1, nothing else
       "Step 1 (login) failed: wrangler is not logged in; run `npx wrangler login` (or set CLOUDFLARE_API_TOKEN), then deploy again.",
     );
     assert.deepEqual(await s.runner.calls(), ["npx --yes wrangler@4.86.0 whoami --json"]);
-    assert.deepEqual(await envOf(s.home), {});
+    assert.deepEqual(envOf(s.home), {});
     assert.ok(!(r.stdout + r.stderr).includes(FAKE_EMAIL));
   } finally {
     await cleanup();
@@ -151,7 +142,7 @@ for (const { fail, n, step, calls, token } of FAILURES) {
         `Step ${n} (${step}) failed (exit 1); the output above says why.`,
       );
       assert.equal((await s.runner.calls()).length, calls);
-      const env = await envOf(s.home);
+      const env = envOf(s.home);
       // Never a URL without its token; a token written before `secret put` is put again
       // by the next deploy.
       assert.equal(env.AGENT_SPINE_URL, undefined);
@@ -160,7 +151,7 @@ for (const { fail, n, step, calls, token } of FAILURES) {
         assert.ok(!(r.stdout + r.stderr).includes(env.AGENT_SPINE_TOKEN!));
         const again = await deploy(s);
         assert.equal(again.code, 0, again.stderr);
-        assert.equal((await envOf(s.home)).AGENT_SPINE_TOKEN, env.AGENT_SPINE_TOKEN);
+        assert.equal((envOf(s.home)).AGENT_SPINE_TOKEN, env.AGENT_SPINE_TOKEN);
       }
     } finally {
       await cleanup();
@@ -174,7 +165,7 @@ Deno.test("spine deploy whose deploy names no workers.dev URL asks for --address
     const r = await deploy(s, { noUrl: true });
     assert.equal(r.code, 1);
     assert.match(r.stderr, /^Step 4 \(url\) failed: the deploy named no workers\.dev URL/);
-    assert.equal((await envOf(s.home)).AGENT_SPINE_URL, undefined);
+    assert.equal((envOf(s.home)).AGENT_SPINE_URL, undefined);
   } finally {
     await cleanup();
   }
