@@ -336,6 +336,13 @@ Deno.test({
 });
 
 const ROOT = new URL("../../", import.meta.url).pathname;
+const hasPython = (() => {
+  try {
+    return new Deno.Command("python3", { args: ["-c", "import pty"] }).outputSync().success;
+  } catch {
+    return false;
+  }
+})();
 
 /** `agent cloud push` in a pseudo-terminal, answering its questions with `steps`. */
 async function pushInTerminal(home: string, steps: string[]) {
@@ -351,6 +358,7 @@ async function pushInTerminal(home: string, steps: string[]) {
 
 Deno.test({
   name: "cloud push in a terminal: asks about user.md (default no), then whether to go ahead",
+  ignore: !hasPython,
   ...SLOW,
   async fn() {
     const { spine } = await cloudSpine();
