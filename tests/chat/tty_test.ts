@@ -1,28 +1,10 @@
 import assert from "node:assert/strict";
 import { makeHome } from "./_run.ts";
 import { startVendorServer } from "../models/_vendor_server.ts";
+import { hasPython, playTerminal } from "../_pty.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
-const hasPython = (() => {
-  try {
-    return new Deno.Command("python3", { args: ["-c", "import pty"] }).outputSync().success;
-  } catch {
-    return false;
-  }
-})();
-
-/** Plays `steps` against `agent chat` in a pseudo-terminal (python3's pty module). */
-async function tty(home: string, steps: string[]): Promise<{ screen: string; code: number }> {
-  const out = await new Deno.Command("python3", {
-    args: [`${ROOT}tests/chat/_pty.py`, ROOT, home, ...steps],
-    env: { NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(out.stdout);
-  const code = Number(/EXIT (-?\d+)\s*$/.exec(text)?.[1] ?? "-1");
-  return { screen: text, code };
-}
+/** Plays `steps` against `agent chat` in a pseudo-terminal. */
+const tty = (home: string, steps: string[]) => playTerminal(home, steps);
 
 const CONFIG = `[models.roles.brain]
 provider = "fake"

@@ -9,6 +9,7 @@ import { agent, cleanup, tempDir } from "../cli/_run.ts";
 import { hub } from "../spine/_fixtures.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { startBotServer } from "../messenger/_bot_server.ts";
+import { hasPython, playTerminal } from "../_pty.ts";
 import { OWNER, textsIn } from "../messenger/_hub.ts";
 import { cloud, CLOUD_TOKEN, cloudHome, cloudSpine, runBrain, setEnv } from "./_cloud.ts";
 
@@ -335,26 +336,8 @@ Deno.test({
   },
 });
 
-const ROOT = new URL("../../", import.meta.url).pathname;
-const hasPython = (() => {
-  try {
-    return new Deno.Command("python3", { args: ["-c", "import pty"] }).outputSync().success;
-  } catch {
-    return false;
-  }
-})();
-
 /** `agent cloud push` in a pseudo-terminal, answering its questions with `steps`. */
-async function pushInTerminal(home: string, steps: string[]) {
-  const out = await new Deno.Command("python3", {
-    args: [`${ROOT}tests/chat/_pty.py`, ROOT, home, ...steps],
-    env: { NO_COLOR: "1", AGENT_PTY_ARGS: "cloud push" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const screen = new TextDecoder().decode(out.stdout);
-  return { screen, code: Number(/EXIT (-?\d+)\s*$/.exec(screen)?.[1] ?? "-1") };
-}
+const pushInTerminal = (home: string, steps: string[]) => playTerminal(home, steps, "cloud push");
 
 Deno.test({
   name: "cloud push in a terminal: asks about user.md (default no), then whether to go ahead",
