@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { readJsonLines, readJsonTolerant, writeFileAtomic } from "../../atomic_file.ts";
+import { readJsonLines, writeFileAtomic } from "../../atomic_file.ts";
 
 /** The documents of the network store (spine state keys are `net.<name>`). */
 export type DocumentName =
@@ -75,9 +75,25 @@ export class FileDocuments implements NetDocuments {
         throw error;
       }
     }
-    const value = await readJsonTolerant(file);
-    if (value === undefined) await keepUnreadable(file);
-    return value;
+    let handle: Deno.FsFile;
+    try {
+      handle = await Deno.open(file);
+    } catch (error) {
+      // No file is no garbage: a writer may put the first one in place at any moment.
+      if (error instanceof Deno.errors.NotFound) return undefined;
+      throw error;
+    }
+    const { ino } = await handle.stat().catch((error) => {
+      handle.close();
+      throw error;
+    });
+    const text = await new Response(handle.readable).text();
+    try {
+      return JSON.parse(text);
+    } catch {
+      await keepUnreadable(file, ino, text.length);
+      return undefined;
+    }
   }
 
   /** Writes a document atomically (temp, fsync, rename), mode 0600. */
@@ -149,10 +165,12 @@ export const UNREADABLE_SUFFIX = ".unreadable";
  * wrote it) is moved aside to `<file>.unreadable-<ms>` before anyone writes a fresh
  * one over it: read as empty, it would otherwise be lost on the next write.
  */
-async function keepUnreadable(file: string): Promise<void> {
+async function keepUnreadable(file: string, ino: number | null, length: number): Promise<void> {
+  if (length === 0 || ino === null) return;
   try {
+    // Only the file that was read: a writer may have renamed a good one into place since.
     const info = await Deno.stat(file);
-    if (!info.isFile || info.size === 0) return;
+    if (!info.isFile || info.ino !== ino) return;
     await Deno.rename(file, `${file}${UNREADABLE_SUFFIX}-${Date.now()}`);
   } catch { /* gone already, or another reader moved it */ }
 }

@@ -107,3 +107,26 @@ Deno.test("NetState writers on one folder never lose each other's contacts", asy
   );
   assert.deepEqual((await one.contacts()).length, 40);
 });
+
+Deno.test("NetState: a read racing the first write of a document never moves the new file aside", async () => {
+  // A reader that found no file used to check for an unreadable one afterwards; when a
+  // writer's rename landed in between, the fresh document was taken for garbage and
+  // moved aside, and the contact it held was lost (found by the crash-kill suite).
+  for (let round = 0; round < 60; round++) {
+    const dir = await Deno.makeTempDir();
+    const writer = NetState.file(dir);
+    const reader = NetState.file(dir);
+    let saved = false;
+    const reading = (async () => {
+      while (!saved) await reader.contacts();
+    })();
+    await new Promise((r) => setTimeout(r, round % 3));
+    await writer.saveContact(contact);
+    saved = true;
+    await reading;
+    const names = [...Deno.readDirSync(dir)].map((e) => e.name);
+    assert.deepEqual(names.filter((n) => n.includes("unreadable")), [], `round ${round}`);
+    assert.deepEqual((await reader.contacts()).map((c) => c.address), ["bob.example"]);
+    await Deno.remove(dir, { recursive: true });
+  }
+});
