@@ -198,8 +198,8 @@ async function onMessage(
   const roles = subRole(p.hops, plain.sub);
   const prior = await replyFor(node, p.from, p.id);
   if (prior !== undefined) {
-    // The log line may not have been written before the crash (it is idempotent).
-    await logIn(deps, p, plain.text, roles);
+    // The log line and the count may not have been written before the crash.
+    await countIn(deps, p, plain.text, roles);
     if (prior.state === "pending") await sendReply(deps, p, prior);
     return prior.id;
   }
@@ -218,8 +218,7 @@ async function onMessage(
       autoRepliesLastHour: (address) => node.state.autoRepliesLastHour(address, node.nowSec()),
     });
   } catch (error) {
-    await node.state.count({ received: 1 }, { peer: p.from, direction: "in" });
-    await logIn(deps, p, plain.text, roles);
+    await countIn(deps, p, plain.text, roles);
     node.logger.error(
       `network: no answer to ${p.from} (${p.id}): ${errorMessage(error)}`,
     );
@@ -233,8 +232,7 @@ async function onMessage(
     return NO_PUBLIC_SUB;
   }
   if (outcome.kind === "skip") {
-    await node.state.count({ received: 1 }, { peer: p.from, direction: "in" });
-    await logIn(deps, p, plain.text, roles);
+    await countIn(deps, p, plain.text, roles);
     node.logger.info(`network: no reply to ${p.from} (${p.id}): ${outcome.reason}`);
     return undefined;
   }
@@ -259,8 +257,7 @@ async function onMessage(
       ...(outcome.peer_sub === undefined ? {} : { peer_sub: outcome.peer_sub }),
     },
   });
-  await node.state.count({ received: 1 }, { peer: p.from, direction: "in" });
-  await logIn(deps, p, plain.text, roles);
+  await countIn(deps, p, plain.text, roles);
   await sendReply(deps, p, reply);
   return outcome.replyId;
 }
@@ -318,6 +315,25 @@ async function tellOwner(deps: HandleDeps, address: string, name: string, text: 
   } catch (error) {
     node.logger.warn(`network: cannot record the event: ${errorMessage(error)}`);
   }
+}
+
+/**
+ * Counts a message in and logs it, once: a message handled again after a crash finds
+ * its log entry and is not counted twice.
+ */
+async function countIn(
+  deps: HandleDeps,
+  p: EnvelopePayload,
+  text: string,
+  subs: { own_sub?: string; peer_sub?: string },
+): Promise<void> {
+  const { node } = deps;
+  const logged = (await node.state.log()).some((e) =>
+    e.direction === "in" && e.id === p.id && e.address === p.from
+  );
+  if (logged) return;
+  await node.state.count({ received: 1 }, { peer: p.from, direction: "in" });
+  await logIn(deps, p, text, subs);
 }
 
 async function logIn(

@@ -174,10 +174,13 @@ export class NetNode {
       allowInsecure: this.allowInsecure,
       fetch: this.fetch,
     });
-    await this.state.count(
-      { sent: 1 },
-      header.kind === "message" ? { peer: to.address, direction: "out" } : undefined,
-    );
+    // A duplicate is a post made before (a restart after a crash): counted then.
+    if (delivery === "queued") {
+      await this.state.count(
+        { sent: 1 },
+        header.kind === "message" ? { peer: to.address, direction: "out" } : undefined,
+      );
+    }
     return { id, thread, delivery, wire };
   }
 

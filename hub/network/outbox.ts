@@ -130,6 +130,19 @@ async function attempt(node: OutboxNode, entry: OutboxEntry): Promise<OutboxResu
     });
     return "pending";
   }
+  // Logged before it is marked sent. A hub killed after the post and before this comes
+  // back to a pending entry, posts it again and hears `duplicate`: the network log, which
+  // keeps one entry per id, tells whether the reply was counted and logged before.
+  const logged = (await node.state.log()).some((e) =>
+    e.direction === "out" && e.id === entry.id && e.address === entry.to
+  );
+  if (!logged) {
+    if (entry.auto_reply) await node.state.recordAutoReply(entry.to, node.nowSec());
+    await node.logOut(entry.to, entry.kind, entry.id, entry.thread, entry.log.text, {
+      ...(entry.log.own_sub === undefined ? {} : { own_sub: entry.log.own_sub }),
+      ...(entry.log.peer_sub === undefined ? {} : { peer_sub: entry.log.peer_sub }),
+    });
+  }
   await node.state.updateOutbox((entries) => {
     const e = entries.find((x) => x.id === entry.id);
     if (e === undefined) return;
@@ -137,14 +150,6 @@ async function attempt(node: OutboxNode, entry: OutboxEntry): Promise<OutboxResu
     e.sent_at = node.nowSec();
     delete e.last_error;
   });
-  // A duplicate is this envelope posted before a crash: counted and logged then.
-  if (delivery === "queued") {
-    if (entry.auto_reply) await node.state.recordAutoReply(entry.to, node.nowSec());
-    await node.logOut(entry.to, entry.kind, entry.id, entry.thread, entry.log.text, {
-      ...(entry.log.own_sub === undefined ? {} : { own_sub: entry.log.own_sub }),
-      ...(entry.log.peer_sub === undefined ? {} : { peer_sub: entry.log.peer_sub }),
-    });
-  }
   return delivery;
 }
 

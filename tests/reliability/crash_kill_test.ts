@@ -157,6 +157,11 @@ Deno.test({
       );
       assert.deepEqual(new Set(bobLog.map((e) => e.id)).size, sent.length);
       assert.equal(bobLog.length, sent.length, "no message logged twice");
+      // And every reply in it once, even one posted just before a kill.
+      const bobOut = (await bob.node.state.log()).filter((e) =>
+        e.direction === "out" && e.kind === "message"
+      );
+      assert.equal(bobOut.length, sent.length, "every reply logged once");
 
       using ledger = Ledger.open(`${bob.home}/data/spend.sqlite3`);
       const calls = ledger.count();
