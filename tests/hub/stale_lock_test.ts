@@ -44,8 +44,11 @@ Deno.test({
           return false;
         }
       }, 30_000);
-      const log = await Deno.readTextFile(`${home}/data/logs/agent.log`);
-      assert.match(log, new RegExp(`WARNING .*${stranger.pid}`));
+      // The takeover's log line follows the lock by a moment.
+      await until("the takeover is logged", async () => {
+        const log = await Deno.readTextFile(`${home}/data/logs/agent.log`).catch(() => "");
+        return new RegExp(`WARNING .*${stranger.pid}`).test(log);
+      }, 10_000);
     } finally {
       hub?.kill("SIGTERM");
       await hub?.status;

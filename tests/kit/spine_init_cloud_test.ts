@@ -216,9 +216,13 @@ Deno.test("the cloud project passes the pinned wrangler's deploy --dry-run, offl
     // `deploy --dry-run` builds the container image even in a dry run; the stand-in
     // records the call and succeeds, so what is checked is the configuration.
     const docker = `${root}/docker`;
-    await Deno.writeTextFile(docker, `#!/bin/sh\necho "$*" >> "${root}/docker.log"\n`, {
-      mode: 0o755,
-    });
+    // It reads the Dockerfile wrangler pipes in (`-f -`): leaving it unread is an EPIPE
+    // in wrangler whenever the stand-in exits first.
+    await Deno.writeTextFile(
+      docker,
+      `#!/bin/sh\necho "$*" >> "${root}/docker.log"\ncat > "${root}/dockerfile.in"\n`,
+      { mode: 0o755 },
+    );
     const out = await new Deno.Command("node", {
       args: [WRANGLER, "deploy", "--dry-run", "--outdir", `${root}/out`],
       cwd: dir,
@@ -253,6 +257,10 @@ Deno.test("the cloud project passes the pinned wrangler's deploy --dry-run, offl
     assert.ok(!text.includes("0001_cloud.sql"), text);
     const calls = await Deno.readTextFile(`${root}/docker.log`);
     assert.match(calls, new RegExp(`^build .*-f - ${dir}$`, "m"));
+    assert.match(
+      await Deno.readTextFile(`${root}/dockerfile.in`),
+      /ENTRYPOINT \["agent", "cloud", "run"\]/,
+    );
   } finally {
     await cleanup();
   }
