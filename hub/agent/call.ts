@@ -193,9 +193,19 @@ export class ModelRouter {
         text += part.text;
         yield { type: "text", text: part.text };
       } else if (part.type === "tool-call") {
-        yield { type: "tool-call", toolName: part.toolName, input: part.input };
+        yield {
+          type: "tool-call",
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input: part.input,
+        };
       } else if (part.type === "tool-result") {
-        yield { type: "tool-result", toolName: part.toolName, output: part.output };
+        yield {
+          type: "tool-result",
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          output: part.output,
+        };
       } else if (part.type === "error") {
         failure ??= part.error;
       }

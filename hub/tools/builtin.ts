@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { formatTime, TIME_ZONE } from "../i18n.ts";
 import type { AgentTool, ToolContext } from "./tool.ts";
+import { shown, t } from "./_messages.ts";
 
 const MAX_READ_BYTES = 64 * 1024;
 const MAX_FETCH_CHARS = 20_000;
@@ -104,6 +105,10 @@ export const writeNote: AgentTool = {
     text: z.string(),
     append: z.boolean().optional(),
   }),
+  describe(input: { name: string; text: string; append?: boolean }, lang) {
+    const vars = { name: shown(input.name, 60), chars: [...input.text].length };
+    return t(lang, input.append ? "append_note" : "write_note", vars);
+  },
   async execute(input: { name: string; text: string; append?: boolean }, context: ToolContext) {
     const file = noteFile(context, input.name);
     await Deno.mkdir(notesDir(context), { recursive: true, mode: 0o700 });
@@ -126,6 +131,9 @@ export const fetchUrl: AgentTool = {
   description:
     "Fetch a web page or API over http(s) with GET and return its text (cut to 20,000 characters).",
   inputSchema: z.object({ url: z.string().url() }),
+  describe(input: { url: string }, lang) {
+    return t(lang, "fetch_url", { url: shown(input.url, 120) });
+  },
   async execute(input: { url: string }, context: ToolContext) {
     const url = new URL(input.url);
     if (url.protocol !== "http:" && url.protocol !== "https:") {

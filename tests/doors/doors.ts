@@ -74,7 +74,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "cloud/",
       ],
     },
-    { name: "agent", paths: ["agent/", "network_turn/"] },
+    { name: "agent", paths: ["agent/", "network_turn/", "desk/"] },
     { name: "wiring", paths: ["app/", "channels/", "daemon/", "control/", "mod.ts"] },
   ],
 };
