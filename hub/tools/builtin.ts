@@ -1,7 +1,8 @@
 /**
  * The built-in tools: the current time, reading a file under the agent's home,
  * notes (list, read, write) under `<AGENT_HOME>/notes`, and fetching a URL.
- * Writing a note and fetching a URL are tier 2 (asked every time).
+ * Writing a note and fetching a URL are tier 2 (asked every time). Every file goes
+ * through `_guarded_file.ts`: no links, no secrets, nothing outside the tool's folder.
  *
  * @module
  */
@@ -9,9 +10,11 @@ import { z } from "zod";
 import { formatTime, TIME_ZONE } from "../i18n.ts";
 import type { AgentTool, ToolContext } from "./tool.ts";
 import { shown, t } from "./_messages.ts";
+import { type FileScope, listGuarded, readGuarded, writeGuarded } from "./_guarded_file.ts";
 
 const MAX_READ_BYTES = 64 * 1024;
 const MAX_FETCH_CHARS = 20_000;
+const NOTES_FOLDER = "notes";
 const NOTE_NAME = /^[A-Za-z0-9][A-Za-z0-9._ -]{0,80}$/;
 
 /** `current_time`: now, in the agent's time zone or another one. */
@@ -51,33 +54,27 @@ export const readFile: AgentTool = {
     "Read a text file under the agent's home directory (path relative to it, e.g. persona/persona.md). Secrets (.env) and the data directory cannot be read.",
   inputSchema: z.object({ path: z.string().min(1) }),
   async execute(input: { path: string }, context: ToolContext) {
-    const file = await insideHome(context, input.path);
-    return { path: input.path, ...(await readText(file)) };
+    return {
+      path: input.path,
+      ...(await readGuarded(input.path, homeScope(context), MAX_READ_BYTES)),
+    };
   },
 };
 
-/** `list_notes`: the notes under `<home>/notes`. */
+/** `list_notes`: the notes under `<home>/notes` (plain files only; links are left out). */
 export const listNotes: AgentTool = {
   name: "list_notes",
   tier: 1,
   description: "List the owner's notes (names, sizes, last change).",
   inputSchema: z.object({}),
   async execute(_input: unknown, context: ToolContext) {
-    const dir = notesDir(context);
-    const notes: { name: string; bytes: number; modified: string | null }[] = [];
-    try {
-      for await (const entry of Deno.readDir(dir)) {
-        if (!entry.isFile || !entry.name.endsWith(".md")) continue;
-        const stat = await Deno.stat(`${dir}/${entry.name}`);
-        notes.push({
-          name: entry.name.slice(0, -3),
-          bytes: stat.size,
-          modified: stat.mtime ? formatTime(stat.mtime.getTime()) : null,
-        });
-      }
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    }
+    const notes = (await listGuarded(notesScope(context)))
+      .filter((f) => f.name.endsWith(".md") && NOTE_NAME.test(f.name.slice(0, -3)))
+      .map((f) => ({
+        name: f.name.slice(0, -3),
+        bytes: f.bytes,
+        modified: f.mtime ? formatTime(f.mtime.getTime()) : null,
+      }));
     notes.sort((a, b) => a.name.localeCompare(b.name));
     return { notes };
   },
@@ -90,7 +87,8 @@ export const readNote: AgentTool = {
   description: "Read one of the owner's notes by name (as list_notes shows it).",
   inputSchema: z.object({ name: z.string() }),
   async execute(input: { name: string }, context: ToolContext) {
-    return { name: input.name, ...(await readText(noteFile(context, input.name))) };
+    const file = noteFile(input.name);
+    return { name: input.name, ...(await readGuarded(file, notesScope(context), MAX_READ_BYTES)) };
   },
 };
 
@@ -110,17 +108,9 @@ export const writeNote: AgentTool = {
     return t(lang, input.append ? "append_note" : "write_note", vars);
   },
   async execute(input: { name: string; text: string; append?: boolean }, context: ToolContext) {
-    const file = noteFile(context, input.name);
-    await Deno.mkdir(notesDir(context), { recursive: true, mode: 0o700 });
-    let text = input.text;
-    if (input.append) {
-      const before = await Deno.readTextFile(file).catch(() => "");
-      text = before === "" ? text : `${before.replace(/\n*$/, "\n")}${text}`;
-    }
-    const temp = `${file}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-    await Deno.writeTextFile(temp, text.endsWith("\n") ? text : `${text}\n`, { mode: 0o600 });
-    await Deno.rename(temp, file);
-    return { saved: input.name, bytes: new TextEncoder().encode(text).length };
+    const file = noteFile(input.name);
+    await writeGuarded(file, notesScope(context), input.text, { append: input.append === true });
+    return { saved: input.name, bytes: new TextEncoder().encode(input.text).length };
   },
 };
 
@@ -165,50 +155,19 @@ export const BUILTIN_TOOLS: readonly AgentTool[] = [
   fetchUrl,
 ];
 
-function notesDir(context: ToolContext): string {
-  return `${context.paths.home}/notes`;
+function homeScope(context: ToolContext): FileScope {
+  return { paths: context.paths, folder: "", name: "the agent's home" };
 }
 
-function noteFile(context: ToolContext, name: string): string {
+function notesScope(context: ToolContext): FileScope {
+  return { paths: context.paths, folder: NOTES_FOLDER, name: "the notes folder" };
+}
+
+/** The note's path relative to the home; the name alone can never leave the folder. */
+function noteFile(name: string): string {
   const clean = name.replace(/\.md$/, "");
   if (!NOTE_NAME.test(clean) || clean.includes("..")) {
     throw new TypeError(`Invalid note name: ${JSON.stringify(name)}`);
   }
-  return `${notesDir(context)}/${clean}.md`;
-}
-
-async function insideHome(context: ToolContext, path: string): Promise<string> {
-  const home = await Deno.realPath(context.paths.home);
-  const wanted = path.startsWith("/") ? path : `${context.paths.home}/${path}`;
-  let real: string;
-  try {
-    real = await Deno.realPath(wanted);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) throw new Error(`No such file: ${path}`);
-    throw error;
-  }
-  const dataDir = await Deno.realPath(context.paths.dataDir).catch(() => context.paths.dataDir);
-  const rel = real.startsWith(`${home}/`) ? real.slice(home.length + 1) : undefined;
-  if (rel === undefined) throw new Error(`Cannot read ${path}: only files under the agent's home`);
-  if (/(^|\/)\.env($|\.)/.test(rel) && !rel.endsWith(".env.example")) {
-    throw new Error(`Cannot read ${path}: it holds secrets`);
-  }
-  if (real === dataDir || real.startsWith(`${dataDir}/`)) {
-    throw new Error(`Cannot read ${path}: the data directory is not readable by tools`);
-  }
-  return real;
-}
-
-async function readText(file: string): Promise<{ text: string; truncated: boolean }> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await Deno.readFile(file);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) throw new Error("No such file");
-    if (error instanceof Deno.errors.IsADirectory) throw new Error("That is a directory");
-    throw error;
-  }
-  const truncated = bytes.length > MAX_READ_BYTES;
-  const text = new TextDecoder().decode(bytes.subarray(0, MAX_READ_BYTES));
-  return { text, truncated };
+  return `${NOTES_FOLDER}/${clean}.md`;
 }

@@ -31,7 +31,7 @@ Deno.test("read_file reads under the home and refuses .env, data/ and outside pa
       /home|No such/,
     );
     Deno.symlinkSync("/etc/hostname", `${home}/link`);
-    await assert.rejects(() => readFile.execute({ path: "link" }, ctx), /only files under/);
+    await assert.rejects(() => readFile.execute({ path: "link" }, ctx), /symbolic link/);
   } finally {
     Deno.removeSync(home, { recursive: true });
   }
@@ -59,6 +59,56 @@ Deno.test("notes: write (tier 2, asked), list, read, append", async () => {
   }
 });
 
+Deno.test("S2: a note linked to .env, the identity or /etc/passwd never reaches the model", async () => {
+  const { home, ctx } = context();
+  const key = "VENDOR_A_API_KEY=secret";
+  try {
+    Deno.mkdirSync(`${home}/data/net`);
+    Deno.writeTextFileSync(`${home}/data/net/identity.json`, '{"seed":"private-seed"}');
+    Deno.mkdirSync(`${home}/notes`);
+    Deno.symlinkSync(`${home}/.env`, `${home}/notes/leak.md`);
+    Deno.symlinkSync("leak.md", `${home}/notes/leak2.md`);
+    Deno.symlinkSync("../data/net/identity.json", `${home}/notes/id.md`);
+    Deno.symlinkSync("/etc/passwd", `${home}/notes/passwd.md`);
+    Deno.linkSync(`${home}/.env`, `${home}/notes/hard.md`);
+    const set = toToolSet([readNote, readFile, listNotes, writeNote], {
+      approver: { approve: () => Promise.resolve(true) },
+      context: ctx,
+    });
+    const opts = { toolCallId: "1", messages: [] } as never;
+    const link = "it is or goes through a symbolic link";
+    const calls: [tool: string, input: Record<string, unknown>, error: string][] = [
+      ["read_note", { name: "leak" }, `Cannot read notes/leak.md: ${link}`],
+      ["read_note", { name: "leak2.md" }, `Cannot read notes/leak2.md: ${link}`],
+      ["read_note", { name: "id" }, `Cannot read notes/id.md: ${link}`],
+      ["read_note", { name: "passwd" }, `Cannot read notes/passwd.md: ${link}`],
+      ["read_note", { name: "hard" }, "Cannot read notes/hard.md: it holds secrets"],
+      ["read_file", { path: "notes/leak.md" }, `Cannot read notes/leak.md: ${link}`],
+      ["read_file", { path: "notes/hard.md" }, "Cannot read notes/hard.md: it holds secrets"],
+      ["read_file", { path: `${home}/notes/../.env` }, "Cannot read .env: it holds secrets"],
+      [
+        "read_file",
+        { path: "data/net/identity.json" },
+        "Cannot read data/net/identity.json: it is in the agent's data directory",
+      ],
+      [
+        "write_note",
+        { name: "leak", text: "x", append: true },
+        `Cannot append to notes/leak.md: ${link}`,
+      ],
+    ];
+    for (const [tool, input, error] of calls) {
+      const out = await set[tool]!.execute!(input, opts);
+      assert.deepEqual(out, { error }, `${tool} ${JSON.stringify(input)}`);
+    }
+    const list = await set.list_notes!.execute!({}, opts) as { notes: unknown[] };
+    assert.deepEqual(list.notes, []);
+    assert.equal(Deno.readTextFileSync(`${home}/.env`), `${key}\n`);
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});
+
 Deno.test("toToolSet() asks the approver for tier 2 and returns the decline to the model", async () => {
   const { home, ctx } = context();
   const asked: string[] = [];
@@ -74,7 +124,7 @@ Deno.test("toToolSet() asks the approver for tier 2 and returns the decline to t
     assert.deepEqual(await set.write_note!.execute!({ name: "a", text: "b" }, opts), DECLINED);
     assert.deepEqual(asked, ["write_note"]);
     const missing = await set.read_note!.execute!({ name: "a" }, opts) as { error: string };
-    assert.match(missing.error, /No such file/);
+    assert.equal(missing.error, "Cannot read notes/a.md: there is no such file");
     assert.deepEqual(asked, ["write_note"], "tier 1 is never asked");
   } finally {
     Deno.removeSync(home, { recursive: true });
