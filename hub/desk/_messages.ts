@@ -5,10 +5,9 @@
  *
  * @module
  */
-import { catalogue } from "../i18n.ts";
+import { catalogue, type Translator } from "../i18n.ts";
 
-/** The desk's catalogue. */
-export const t = catalogue({
+const EN = {
   help_title: "Commands:",
   help_line: "  {usage} · {summary}",
   cmd_new: "start a new conversation",
@@ -60,9 +59,16 @@ export const t = catalogue({
   approve_generic: "The agent wants to run the tool {tool}.",
   approve_question: "{message} Allow?",
   internal: "Something went wrong while answering: {detail}",
+  approval_expired: "No answer in time: {tool} was denied.",
   history_title: "Earlier in this session:",
   history_more: "({count} earlier messages not shown)",
-}, {
+} as const;
+
+/** A sentence of the desk's catalogue. */
+export type DeskSentence = keyof typeof EN;
+
+/** The desk's catalogue. */
+export const t: Translator<DeskSentence> = catalogue(EN, {
   help_title: "Komutlar:",
   help_line: "  {usage} · {summary}",
   cmd_new: "yeni bir konuşma başlatır",
@@ -114,6 +120,7 @@ export const t = catalogue({
   approve_generic: "Ajan {tool} aracını çalıştırmak istiyor.",
   approve_question: "{message} İzin veriyor musunuz?",
   internal: "Yanıtlanırken bir sorun çıktı: {detail}",
+  approval_expired: "Zamanında yanıt gelmedi: {tool} reddedildi.",
   history_title: "Bu oturumda daha önce:",
   history_more: "(gösterilmeyen {count} önceki mesaj)",
 });

@@ -142,6 +142,11 @@ export class DeskConversation {
     });
   }
 
+  /** Resolves once nothing runs and nothing waits. */
+  idle(): Promise<void> {
+    return this.#drained;
+  }
+
   /** Ends the running answer (and its open approval); `false` when none runs. */
   cancel(): boolean {
     const abort = this.#abort;
@@ -198,6 +203,7 @@ export class DeskConversation {
     const command = text.split(/\s+/, 1)[0]!.replace(/@\w+$/, "").toLowerCase();
     this.#emitCustom("command.result", {
       command,
+      input: text,
       lines: outcome.lines,
       ...(outcome.quit ? { quit: true } : {}),
     });

@@ -185,7 +185,7 @@ export class Desk {
     const sessionId = picked?.sessionId ?? remembered?.session_id ??
       newSessionId(sessionKind(channel), now());
     // The approver asks the conversation, which exists once the agent does.
-    let conversation: DeskConversation | undefined;
+    const made: { conversation?: DeskConversation } = {};
     const make = (r: string) =>
       buildAgent({
         config: o.config,
@@ -196,7 +196,7 @@ export class Desk {
         tools: o.tools,
         approver: {
           approve: (tool, args, call) =>
-            conversation!.approve(tool, args, call?.toolCallId ?? crypto.randomUUID()),
+            made.conversation!.approve(tool, args, call?.toolCallId ?? crypto.randomUUID()),
         },
         persona: {
           personaFile: `${o.paths.personaDir}/persona.md`,
@@ -227,7 +227,7 @@ export class Desk {
       statusLines: o.statusLines,
       now,
     };
-    conversation = new DeskConversation({
+    const conversation = made.conversation = new DeskConversation({
       key,
       channel,
       state,

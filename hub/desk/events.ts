@@ -184,6 +184,8 @@ export interface ApprovalDecided {
 export interface CommandResult {
   /** The command word (`/status`). */
   command: string;
+  /** The line as the person sent it. */
+  input: string;
   lines: string[];
   /** The conversation ends (`/quit`). */
   quit?: boolean;

@@ -5,21 +5,36 @@
  *
  * @module
  */
-import { catalogue } from "../i18n.ts";
+import { catalogue, type Lang } from "../i18n.ts";
 import { oneLine, printable } from "../text.ts";
 
 /** The tools' catalogue. */
 export const t = catalogue({
-  write_note: "The agent wants to save the note “{name}” ({chars} characters).",
-  append_note: "The agent wants to add {chars} characters to the note “{name}”.",
+  write_note: "The agent wants to save the note “{name}” ({chars}).",
+  append_note: "The agent wants to add {chars} to the note “{name}”.",
   fetch_url: "The agent wants to fetch {url}.",
   net_send: "The agent wants to send {to} a message: “{text}”.",
 }, {
-  write_note: "Ajan “{name}” notunu kaydetmek istiyor ({chars} karakter).",
-  append_note: "Ajan “{name}” notuna {chars} karakter eklemek istiyor.",
+  write_note: "Ajan “{name}” notunu kaydetmek istiyor ({chars}).",
+  append_note: "Ajan “{name}” notuna {chars} eklemek istiyor.",
   fetch_url: "Ajan {url} adresini getirmek istiyor.",
   net_send: "Ajan {to} adresine bir mesaj göndermek istiyor: “{text}”.",
 });
+
+/**
+ * `n` characters, in words: `1 character`, `5 characters`; `5 karakter`.
+ *
+ * @example
+ * ```ts
+ * import { characters } from "./_messages.ts";
+ * if (characters("en", 1) !== "1 character" || characters("tr", 2) !== "2 karakter") {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function characters(lang: Lang, n: number): string {
+  return lang === "tr" ? `${n} karakter` : `${n} character${n === 1 ? "" : "s"}`;
+}
 
 /**
  * A value chosen by the model, fit for a sentence: one line, at most `max` characters

@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { formatTime, TIME_ZONE } from "../i18n.ts";
 import type { AgentTool, ToolContext } from "./tool.ts";
-import { shown, t } from "./_messages.ts";
+import { characters, shown, t } from "./_messages.ts";
 import { type FileScope, listGuarded, readGuarded, writeGuarded } from "./_guarded_file.ts";
 
 const MAX_READ_BYTES = 64 * 1024;
@@ -104,7 +104,7 @@ export const writeNote: AgentTool = {
     append: z.boolean().optional(),
   }),
   describe(input: { name: string; text: string; append?: boolean }, lang) {
-    const vars = { name: shown(input.name, 60), chars: [...input.text].length };
+    const vars = { name: shown(input.name, 60), chars: characters(lang, [...input.text].length) };
     return t(lang, input.append ? "append_note" : "write_note", vars);
   },
   async execute(input: { name: string; text: string; append?: boolean }, context: ToolContext) {
