@@ -18,6 +18,8 @@ const EN = {
   cmd_help: "the commands",
   cmd_quit: "leave",
   cmd_start: "what this is",
+  cmd_stop: "stop the answer being written",
+  stop_none: "Nothing is being answered now.",
   start:
     "This is your agent, running on your own machine or cloud account. Write to it here as in a terminal chat: it answers with the role it is set to, within your budgets. /help lists the commands.",
   header:
@@ -79,6 +81,8 @@ export const t: Translator<DeskSentence> = catalogue(EN, {
   cmd_help: "komutlar",
   cmd_quit: "çıkar",
   cmd_start: "bu nedir",
+  cmd_stop: "yazılmakta olan yanıtı durdurur",
+  stop_none: "Şu an yanıtlanan bir şey yok.",
   start:
     "Bu, kendi makinenizde ya da bulut hesabınızda çalışan ajanınız. Ona burada terminaldeki gibi yazın: ayarlı rolle, bütçeleriniz içinde yanıtlar. /help komutları listeler.",
   header:

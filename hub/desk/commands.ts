@@ -53,6 +53,8 @@ export interface ConversationState {
   secret?: ((prompt: string) => Promise<string | null>) | undefined;
   /** Lines `/status` adds about the hub (the network), where the hub is at hand. */
   statusLines?: (() => string[]) | undefined;
+  /** Ends the answer being written (`/stop`); `false` when none is. */
+  stop(): boolean;
   now(): number;
 }
 
@@ -81,15 +83,33 @@ export interface CommandSpec {
     | "cmd_settings"
     | "cmd_help"
     | "cmd_quit"
-    | "cmd_start";
+    | "cmd_start"
+    | "cmd_stop";
   /** The channels that offer it. @default every channel */
   channels?: readonly DeskChannel[];
+  /** Handled at once, also while an answer runs, instead of waiting its turn. */
+  immediate?: boolean;
   run(state: ConversationState, args: string[]): Promise<CommandOutcome>;
 }
 
 /** Every slash command, in the order `/help` lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
+  {
+    word: "/start",
+    usage: "/start",
+    summary: "cmd_start",
+    channels: ["messenger"],
+    run: (state) => Promise.resolve({ lines: [t(state.lang, "start")] }),
+  },
   { word: "/new", usage: "/new", summary: "cmd_new", run: fresh },
+  {
+    word: "/stop",
+    aliases: ["/cancel"],
+    usage: "/stop",
+    summary: "cmd_stop",
+    immediate: true,
+    run: (state) => Promise.resolve({ lines: state.stop() ? [] : [t(state.lang, "stop_none")] }),
+  },
   { word: "/resume", usage: "/resume [ID]", summary: "cmd_resume", run: resume },
   { word: "/model", usage: "/model [ROLE]", summary: "cmd_model", run: model },
   { word: "/status", usage: "/status", summary: "cmd_status", run: status },
@@ -103,13 +123,6 @@ export const COMMANDS: readonly CommandSpec[] = [
     channels: ["chat", "tui"],
     run: () => Promise.resolve({ lines: [], quit: true }),
   },
-  {
-    word: "/start",
-    usage: "/start",
-    summary: "cmd_start",
-    channels: ["messenger"],
-    run: (state) => Promise.resolve({ lines: [t(state.lang, "start")] }),
-  },
 ];
 
 /** The commands `channel` offers, in `/help` order. */
@@ -122,18 +135,28 @@ export function commandSummary(spec: CommandSpec, lang: Lang): string {
   return t(lang, spec.summary);
 }
 
+/** The command `text` (a line that starts with `/`) names in `channel`, if it offers one. */
+export function commandOf(channel: DeskChannel, text: string): CommandSpec | undefined {
+  const word = commandWord(text);
+  return commandsOf(channel).find((c) => c.word === word || (c.aliases ?? []).includes(word));
+}
+
+/** The command word of `text`, lower case, without Telegram's `@bot` suffix. */
+export function commandWord(text: string): string {
+  return (text.trim().split(/\s+/, 1)[0] ?? "").replace(/@\w+$/, "").toLowerCase();
+}
+
 /**
  * Runs the slash command on `text` (a trimmed line that starts with `/`); a word the
  * channel does not offer gets the sentence that names it. A `@bot` suffix (Telegram
  * groups) is ignored.
  */
 export async function runCommand(state: ConversationState, text: string): Promise<CommandOutcome> {
-  const [first = "", ...args] = text.split(/\s+/);
-  const word = first.replace(/@\w+$/, "").toLowerCase();
-  const spec = commandsOf(state.channel).find((c) =>
-    c.word === word || (c.aliases ?? []).includes(word)
-  );
-  if (spec === undefined) return { lines: [t(state.lang, "unknown_command", { command: word })] };
+  const [, ...args] = text.trim().split(/\s+/);
+  const spec = commandOf(state.channel, text);
+  if (spec === undefined) {
+    return { lines: [t(state.lang, "unknown_command", { command: commandWord(text) })] };
+  }
   try {
     return await spec.run(state, args);
   } catch (error) {

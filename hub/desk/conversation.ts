@@ -19,7 +19,13 @@ import type { AgentTool } from "../tools/mod.ts";
 import { type Agent, TurnEndedError } from "../agent/mod.ts";
 import { t } from "./_messages.ts";
 import { type ApprovalBook, approvalSentence, summariseArgs } from "./approvals.ts";
-import { type CommandOutcome, type ConversationState, runCommand } from "./commands.ts";
+import {
+  commandOf,
+  type CommandOutcome,
+  commandWord,
+  type ConversationState,
+  runCommand,
+} from "./commands.ts";
 import type {
   CustomName,
   CustomValue,
@@ -131,6 +137,10 @@ export class DeskConversation {
   submit(text: string): Promise<SubmitOutcome> {
     if (text.trim() === "") return Promise.resolve({ kind: "empty" });
     if (this.#closed) return Promise.resolve({ kind: "closed" });
+    const trimmed = text.trim();
+    if (trimmed.startsWith("/") && commandOf(this.channel, trimmed)?.immediate) {
+      return this.#command(trimmed);
+    }
     return new Promise((resolve) => {
       this.#queue.push({ text, resolve });
       if (this.#running) {
@@ -200,9 +210,8 @@ export class DeskConversation {
     const state = this.#p.state;
     const roleBefore = state.agent.role;
     const outcome = await runCommand(state, text);
-    const command = text.split(/\s+/, 1)[0]!.replace(/@\w+$/, "").toLowerCase();
     this.#emitCustom("command.result", {
-      command,
+      command: commandWord(text),
       input: text,
       lines: outcome.lines,
       ...(outcome.quit ? { quit: true } : {}),

@@ -225,6 +225,7 @@ export class Desk {
       rebuild: make,
       secret: options.secret,
       statusLines: o.statusLines,
+      stop: () => made.conversation?.cancel() ?? false,
       now,
     };
     const conversation = made.conversation = new DeskConversation({

@@ -15,11 +15,11 @@ export { isCustom } from "./events.ts";
 export { type PersonDecision, summariseArgs } from "./approvals.ts";
 export {
   commandsOf,
-  commandSummary,
   type CommandSpec,
+  commandSummary,
   type ConversationState,
   describeRole,
 } from "./commands.ts";
 export { type ConversationKey, type DeskChannel } from "./keys.ts";
-export { missingCredentialOf, type PickedSession, pickSession, type PickOptions } from "./pick.ts";
+export { missingCredentialOf, type PickedSession, type PickOptions, pickSession } from "./pick.ts";
 export { t as deskSentence } from "./_messages.ts";
