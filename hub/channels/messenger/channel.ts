@@ -26,6 +26,7 @@ import {
   runSlashCommand,
   TurnEndedError,
 } from "../../agent/mod.ts";
+import { backoffDelay } from "../../backoff.ts";
 import { enabledTools } from "../../components/tools.ts";
 import { type Ledger, LedgerError, ledgerErrorSentence } from "../../money/mod.ts";
 import { blockContact, type NetEvent, readNetEvents } from "../../network/mod.ts";
@@ -247,9 +248,7 @@ export class MessengerChannel implements HubChannel {
           this.#status.last_error = failure.description;
         }
         this.#hub.logger.warn(`messenger: getUpdates: ${this.#status.last_error}`);
-        const wait = failure.retryAfter !== undefined
-          ? failure.retryAfter * 1000
-          : Math.min(60_000, 1000 * 2 ** attempt) * (0.5 + Math.random() / 2);
+        const wait = backoffDelay(attempt, { retryAfterMs: (failure.retryAfter ?? NaN) * 1000 });
         attempt++;
         this.#status.retry_at = new Date(Date.now() + wait).toISOString();
         await sleep(wait, signal);
