@@ -56,6 +56,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "base.ts",
         "user_error.ts",
         "text.ts",
+        "backoff.ts",
       ],
     },
     {
@@ -70,6 +71,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "subs/",
         "components/",
         "doctor/",
+        "spine_http/",
         "network/",
         "cloud/",
       ],

@@ -11,7 +11,7 @@ import type { Api } from "grammy";
 import type { Update } from "grammy/types";
 import { readLimited, timingSafeEqual } from "@agent/net";
 import type { Logger } from "../../log.ts";
-import { backoffDelay } from "../../network/backoff.ts";
+import { backoffDelay } from "../../backoff.ts";
 import type { MessengerSettings } from "./settings.ts";
 import { botApiFailure } from "./telegram.ts";
 
@@ -139,9 +139,7 @@ export class TelegramIntake {
           status.last_error = failure.description;
         }
         logger.warn(`messenger: getUpdates: ${status.last_error}`);
-        const wait = failure.retryAfter !== undefined
-          ? failure.retryAfter * 1000
-          : backoffDelay(attempt, 1_000, 60_000);
+        const wait = backoffDelay(attempt, { retryAfterMs: (failure.retryAfter ?? NaN) * 1000 });
         attempt++;
         status.retry_at = new Date(Date.now() + wait).toISOString();
         await sleep(wait, signal);
