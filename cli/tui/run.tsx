@@ -109,7 +109,12 @@ export async function runTui(ctx: CommandContext, options: TuiOptions): Promise<
       sessions: picked.sessions,
     });
     const chat = await desk.open("tui", { picked });
-    const controller = new TuiController({ desk, conversation: chat, lang, hubPort: config.hub.port });
+    const controller = new TuiController({
+      desk,
+      conversation: chat,
+      lang,
+      hubPort: config.hub.port,
+    });
     if (picked.notice) controller.say("system", picked.notice);
     if (picked.resumed) controller.showHistory(await chat.history());
     controller.start();

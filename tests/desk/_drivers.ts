@@ -22,7 +22,7 @@ import {
 import type { ChatInput } from "@agent/hub";
 import { resolvePaths } from "@agent/hub/base";
 import { loadConfig } from "@agent/hub/config";
-import { TuiController } from "../../cli/tui/controller.ts";
+import { TuiController } from "@agent/cli/tui";
 import { startBotServer } from "../messenger/_bot_server.ts";
 import { messengerHome, OWNER, runHub, textsIn } from "../messenger/_hub.ts";
 import { cleanup } from "../cli/_run.ts";

@@ -113,7 +113,10 @@ Deno.test({
       }
       const [start, help, settings, fresh, model, status] = textsIn(bot, OWNER);
       assert.match(start!, /^This is your agent/);
-      assert.match(help!, /^Commands:\n {2}\/start · what this is\n {2}\/new · start a new conversation/);
+      assert.match(
+        help!,
+        /^Commands:\n {2}\/start · what this is\n {2}\/new · start a new conversation/,
+      );
       assert.match(settings!, /^Credentials \(values are never shown\):\n/);
       assert.match(settings!, /\nKeys are set on the machine, not here: /);
       assert.match(fresh!, /^New conversation messenger-\d{8}-\d{6}-[0-9a-f]{4}\.$/);

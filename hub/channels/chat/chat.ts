@@ -17,12 +17,12 @@ import type { Logger } from "../../log.ts";
 import { type Ledger, LedgerError, ledgerErrorSentence } from "../../money/mod.ts";
 import type { AgentPaths } from "../../paths.ts";
 import type { SessionStore } from "../../sessions/mod.ts";
-import { ApprovalInterrupted, type AgentTool } from "../../tools/mod.ts";
+import { type AgentTool, ApprovalInterrupted } from "../../tools/mod.ts";
 import {
+  describeRole,
   Desk,
   type DeskConversation,
   type DeskEvent,
-  describeRole,
   deskSentence as t,
   type HistoryLine,
   missingCredentialOf,

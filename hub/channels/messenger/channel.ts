@@ -203,7 +203,8 @@ export class MessengerChannel implements HubChannel {
       const open = this.#desk.approvals().find((a) => a.id === id);
       const mine = open !== undefined && open.conversation === `messenger:${chat}` &&
         String(query.message?.chat.id) === chat;
-      const decided = mine && this.#desk.decide(id, match[2] === "y" ? "once" : "deny", "messenger");
+      const decided = mine &&
+        this.#desk.decide(id, match[2] === "y" ? "once" : "deny", "messenger");
       await this.#api.answerCallbackQuery(query.id, {
         text: t(this.#hub.lang, decided ? "pressed" : "gone"),
       }).catch((error) => this.#failed("answerCallbackQuery", error));

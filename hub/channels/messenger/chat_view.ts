@@ -130,7 +130,9 @@ export class MessengerChatView {
       case "input.queued": {
         const before = event.value.position - 1;
         return this.say(
-          before === 0 ? deskSentence(lang, "queued") : deskSentence(lang, "queued_many", { before }),
+          before === 0
+            ? deskSentence(lang, "queued")
+            : deskSentence(lang, "queued_many", { before }),
         );
       }
       case "command.result":
@@ -150,7 +152,9 @@ export class MessengerChatView {
 
   async #ask(request: ApprovalRequest): Promise<void> {
     const { api, chatId, lang } = this.#o;
-    const text = request.summary === "" ? request.message : `${request.message}\n${request.summary}`;
+    const text = request.summary === ""
+      ? request.message
+      : `${request.message}\n${request.summary}`;
     const message = await api.sendMessage(chatId, escapeHtml(text), {
       parse_mode: "HTML",
       reply_markup: {
