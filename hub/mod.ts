@@ -26,6 +26,8 @@ export * from "./components/mod.ts";
 export * from "./doctor/mod.ts";
 export * from "./network/mod.ts";
 export * from "./agent/mod.ts";
+export * from "./desk/mod.ts";
+export * from "./channels/chat/mod.ts";
 export * from "./network_turn/mod.ts";
 export * from "./cloud/mod.ts";
 export * from "./app/mod.ts";

@@ -7,7 +7,7 @@
  */
 import type { CommandContext } from "../context.ts";
 import { UsageError, UserError } from "../command.ts";
-import { errorMessage, isAddress, isCardName, MESSAGE_TEXT_MAX, splitTarget } from "@agent/net";
+import { isAddress, isCardName, MESSAGE_TEXT_MAX, splitTarget } from "@agent/net";
 import {
   blockContact,
   IdentityFileError,
@@ -90,20 +90,9 @@ async function setName(ctx: CommandContext, name: string): Promise<void> {
 
 async function card(ctx: CommandContext) {
   const node = await needNode(ctx);
-  let res: Response;
-  try {
-    res = await fetch(`${node.spine.url}/.well-known/agent.json`, {
-      signal: AbortSignal.timeout(10_000),
-    });
-  } catch (error) {
-    const detail = `GET /.well-known/agent.json: ${errorMessage(error)}`;
-    throw new UserError(t(ctx.lang, "spine_failed", { detail }));
-  }
-  if (res.status === 404) {
-    await res.body?.cancel();
-    throw new UserError(t(ctx.lang, "no_card"));
-  }
-  ctx.out(JSON.stringify(await res.json(), null, 2));
+  const card = await node.spine.publishedCard({ timeoutMs: 10_000 });
+  if (card === undefined) throw new UserError(t(ctx.lang, "no_card"));
+  ctx.out(JSON.stringify(card, null, 2));
   return 0;
 }
 
@@ -194,7 +183,7 @@ async function pollOnce(ctx: CommandContext): Promise<number> {
     // Without a hub, nobody else retries what the outbox holds.
     await hub.context.network.flushOutbox();
   } finally {
-    hub.close();
+    await hub.close();
   }
   ctx.out(t(ctx.lang, "polled", { handled, dropped }));
   return 0;

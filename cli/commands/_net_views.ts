@@ -58,14 +58,14 @@ export async function status(ctx: CommandContext): Promise<number> {
         mailbox: health.mailbox,
         version: health.version,
       }));
-      const res = await fetch(`${node.spine.url}/.well-known/agent.json`, {
-        signal: AbortSignal.timeout(10_000),
+      // A spine that answers without a card (404, or any refusal) shows none.
+      const card = await node.spine.publishedCard({ timeoutMs: 10_000 }).catch((error) => {
+        if (error instanceof SpineError && error.status >= 300) return undefined;
+        throw error;
       });
-      if (res.status !== 200) {
-        await res.body?.cancel();
+      if (card === undefined) {
         ctx.out(t(lang, "s_card_none"));
       } else {
-        const card = await res.json() as Record<string, unknown>;
         const want = await node.cardInput();
         const differs = (["name", "sign_key", "box_key"] as const).filter((k) =>
           card[k] !== want[k]

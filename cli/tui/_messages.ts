@@ -27,7 +27,8 @@ export const t = catalogue({
   settings_nothing: "No key is needed by these roles.",
   chat_hint:
     "Enter send · Alt+Enter new line · ↑/↓ history · PgUp/PgDn scroll · /help · Ctrl-D quit",
-  approve: "Allow {tool}? {description}\n{args}\n[y] yes   [n] no",
+  approve: "{message}\n{summary}\n[y] yes   [n] no",
+  queued: "(queued)",
   picker_model: "Choose the role (Enter), Esc closes:",
   picker_resume: "Choose a session (Enter), Esc closes:",
   picker_none: "No sessions yet.",
@@ -66,7 +67,8 @@ export const t = catalogue({
   settings_nothing: "Bu roller hiçbir anahtar istemiyor.",
   chat_hint:
     "Enter gönder · Alt+Enter yeni satır · ↑/↓ geçmiş · PgUp/PgDn kaydır · /help · Ctrl-D çık",
-  approve: "{tool} çalışsın mı? {description}\n{args}\n[y] evet   [n] hayır",
+  approve: "{message}\n{summary}\n[y] evet   [n] hayır",
+  queued: "(sırada)",
   picker_model: "Rolü seçin (Enter), Esc kapatır:",
   picker_resume: "Bir oturum seçin (Enter), Esc kapatır:",
   picker_none: "Henüz oturum yok.",

@@ -110,7 +110,7 @@ export function ChatScreen(
       return;
     }
     const send = (text: string) => {
-      if (text.trim() === "" || state.busy) return;
+      if (text.trim() === "") return;
       setHistory((h) => [...h, text]);
       setRecall(undefined);
       setInput("");
@@ -171,6 +171,12 @@ export function ChatScreen(
       lines.push({ text: line, color: undefined });
     }
   }
+  // What was sent meanwhile waits under the answer, in order.
+  for (const text of state.queued) {
+    for (const line of wrap(`${t(lang, "queued")} ${text}`, width)) {
+      lines.push({ text: line, color: "gray" });
+    }
+  }
   const inputLines = wrap(`› ${input}`, width);
   const overlay = overlayLines(state, lang, width);
   const hint = ctrlC ? t(lang, "ctrl_c_again") : t(lang, "chat_hint");
@@ -204,11 +210,7 @@ function overlayLines(
 ): { text: string; color: string }[] {
   if (state.approval !== undefined) {
     const a = state.approval;
-    const text = t(lang, "approve", {
-      tool: a.tool,
-      description: a.description.split("\n")[0] ?? "",
-      args: a.args.length > 300 ? `${a.args.slice(0, 297)}...` : a.args,
-    });
+    const text = t(lang, "approve", { message: a.message, summary: a.summary });
     return wrap(text, width).map((line) => ({ text: line, color: "yellow" }));
   }
   if (state.picker !== undefined) {

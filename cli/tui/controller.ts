@@ -1,25 +1,22 @@
 /**
- * What the TUI's chat screen shows and does, without React: the transcript, the turn
- * running now (streamed in place), the approval waiting for y/n, the pickers of
- * `/model` and `/resume`, and the status bar's facts. The screen subscribes to it
- * (`useSyncExternalStore`); tests drive it directly.
- *
- * One turn is chat's turn: `Agent.turn` with the same slash commands, sentences and
- * budget warnings.
+ * What the TUI's chat screen shows and does, without React: an adapter over the desk's
+ * `tui` conversation. It keeps the transcript, the answer streaming now, the lines
+ * queued behind it, the approval waiting for y/n, the pickers of `/model` and
+ * `/resume`, and the status bar's facts, all drawn from the desk's events; the screen
+ * subscribes to it (`useSyncExternalStore`) and tests drive it directly.
  *
  * @module
  */
 import {
-  ApprovalInterrupted,
-  budgetWarningSentence,
-  budgetWarningsFor,
-  chatSentence,
-  type Conversation,
+  type ConversationState,
+  type Desk,
+  type DeskConversation,
+  type DeskEvent,
+  deskSentence,
   fetchControl,
+  type HistoryLine,
   openState,
-  runSlashCommand,
   spendReport,
-  TurnEndedError,
 } from "@agent/hub";
 import type { Lang } from "@agent/hub/base";
 
@@ -31,9 +28,12 @@ export interface Entry {
 
 /** An approval waiting for y or n. */
 export interface PendingApproval {
+  id: string;
   tool: string;
-  description: string;
-  args: string;
+  /** What will happen, written for the owner. */
+  message: string;
+  /** The arguments in short. */
+  summary: string;
 }
 
 /** A picker open over the chat (`/model`, `/resume`). */
@@ -63,6 +63,8 @@ export interface TuiState {
   entries: Entry[];
   /** The answer streaming now, shown in place under the transcript. */
   streaming: string | undefined;
+  /** Lines sent while an answer runs, answered in order after it. */
+  queued: string[];
   busy: boolean;
   approval: PendingApproval | undefined;
   picker: Picker | undefined;
@@ -75,12 +77,11 @@ export interface TuiState {
 
 /** Options for {@linkcode TuiController}. */
 export interface TuiControllerOptions {
-  chat: Conversation;
+  desk: Desk;
+  conversation: DeskConversation;
   lang: Lang;
   /** Loopback port of a hub's control API, for the status bar. */
   hubPort: number;
-  /** Tool descriptions by name (for approvals). */
-  toolDescriptions: Record<string, string>;
 }
 
 /** The chat screen's state and actions. */
@@ -88,9 +89,9 @@ export class TuiController {
   #o: TuiControllerOptions;
   #state: TuiState;
   #listeners = new Set<() => void>();
-  #abort: AbortController | undefined;
-  #approval: ((answer: boolean | "interrupt") => void) | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
+  #streamed = "";
+  #unsubscribe: () => void;
 
   /** Makes the controller; call {@linkcode start} to begin refreshing the status. */
   constructor(options: TuiControllerOptions) {
@@ -98,6 +99,7 @@ export class TuiController {
     this.#state = {
       entries: [],
       streaming: undefined,
+      queued: [],
       busy: false,
       approval: undefined,
       picker: undefined,
@@ -105,11 +107,12 @@ export class TuiController {
       status: this.#facts(),
       exit: undefined,
     };
+    this.#unsubscribe = options.conversation.subscribe((event) => this.#render(event));
   }
 
-  /** The conversation (for the settings screen). */
-  get chat(): Conversation {
-    return this.#o.chat;
+  /** The conversation's state (for the settings screen: configuration, environment). */
+  get chat(): ConversationState {
+    return this.#o.conversation.state;
   }
 
   /** The current state (a new object after every change). */
@@ -126,17 +129,27 @@ export class TuiController {
     this.#set({ entries: [...this.#state.entries, { kind, text }] });
   }
 
+  /** Adds a session's history to the transcript. */
+  showHistory(history: readonly HistoryLine[]): void {
+    this.#set({
+      entries: [
+        ...this.#state.entries,
+        ...history.map((line): Entry => ({ kind: line.role, text: line.text })),
+      ],
+    });
+  }
+
   /** Refreshes the status bar now and every 5 s (the hub's state, the spend). */
   start(): void {
     void this.refresh();
     this.#timer = setInterval(() => void this.refresh(), 5_000);
   }
 
-  /** Stops refreshing; denies an open approval. */
+  /** Stops refreshing and listening; a running answer is cancelled. */
   stop(): void {
     clearInterval(this.#timer);
-    this.#approval?.(false);
-    this.#abort?.abort();
+    this.#unsubscribe();
+    this.#o.conversation.cancel();
   }
 
   /** Reads the spend, the hub and the pending requests again. */
@@ -147,7 +160,7 @@ export class TuiController {
       ? { running: true, net: (hub.net as { state?: string } | undefined)?.state }
       : { running: false };
     try {
-      const chat = this.#o.chat;
+      const chat = this.chat;
       const contacts = await openState(chat.config, chat.env, chat.paths).contacts();
       facts.requests = contacts.filter((c) => c.state === "pending_in").length;
     } catch {
@@ -156,50 +169,42 @@ export class TuiController {
     this.#set({ status: facts });
   }
 
-  /** Handles a submitted line: a slash command, or a message to the agent. */
+  /**
+   * Handles a submitted line: `/model`, `/resume` and `/settings` open their screens;
+   * anything else goes to the desk (queued while an answer runs).
+   */
   async submit(text: string): Promise<void> {
     const trimmed = text.trim();
-    if (trimmed === "" || this.#state.busy) return;
-    if (trimmed.startsWith("/")) return await this.#slash(trimmed);
-    await this.#turn(text);
+    if (trimmed === "") return;
+    const [word, ...args] = trimmed.split(/\s+/);
+    if ((word === "/model" || word === "/resume") && args.length === 0) {
+      this.#set({ picker: await this.#picker(word === "/model" ? "model" : "resume") });
+      return;
+    }
+    // Keys are typed in the TUI's own settings screen, hidden.
+    if (word === "/settings") {
+      this.#set({ settings: true });
+      return;
+    }
+    await this.#o.conversation.submit(text);
+    this.#set({ busy: this.#o.conversation.busy, status: this.#facts() });
   }
 
-  /** Ctrl-C: stops a running answer; `false` when nothing was running. */
+  /** Ctrl-C: stops a running answer; at an approval the TUI closes (130). */
   interrupt(): boolean {
-    if (this.#approval !== undefined) {
-      this.#approval("interrupt");
+    if (this.#state.approval !== undefined) {
+      this.#o.conversation.cancel();
+      this.quit(130);
       return true;
     }
-    if (this.#abort !== undefined) {
-      this.#abort.abort();
-      return true;
-    }
-    return false;
+    return this.#o.conversation.cancel();
   }
 
   /** Answers the open approval. */
   answer(yes: boolean): void {
-    this.#approval?.(yes);
+    const approval = this.#state.approval;
+    if (approval !== undefined) this.#o.desk.decide(approval.id, yes ? "once" : "deny", "tui");
   }
-
-  /** The approver chat's agent asks (set up by whoever opens the conversation). */
-  approve = (tool: string, args: unknown): Promise<boolean> => {
-    return new Promise((resolve, reject) => {
-      this.#approval = (answer) => {
-        this.#approval = undefined;
-        this.#set({ approval: undefined });
-        if (answer === "interrupt") reject(new ApprovalInterrupted());
-        else resolve(answer);
-      };
-      this.#set({
-        approval: {
-          tool,
-          description: this.#o.toolDescriptions[tool] ?? "",
-          args: JSON.stringify(args) ?? "",
-        },
-      });
-    });
-  };
 
   /** Moves the picker's cursor. */
   move(delta: number): void {
@@ -215,7 +220,7 @@ export class TuiController {
     if (picker === undefined) return;
     this.#set({ picker: undefined });
     const item = picker.items[picker.index];
-    if (item !== undefined) await this.#slash(`/${picker.kind} ${item.value}`);
+    if (item !== undefined) await this.#o.conversation.submit(`/${picker.kind} ${item.value}`);
   }
 
   /** Esc: closes the picker or the settings screen. */
@@ -230,31 +235,100 @@ export class TuiController {
 
   /** After the settings screen saved a key: the agent is built again, the bar refreshed. */
   keySaved(): void {
-    const chat = this.#o.chat;
-    chat.agent = chat.rebuild(chat.agent.role);
+    this.#o.conversation.keySaved();
     this.#set({ status: this.#facts() });
   }
 
-  async #slash(text: string): Promise<void> {
-    const chat = this.#o.chat;
-    const [word, ...args] = text.split(/\s+/);
-    if ((word === "/model" || word === "/resume") && args.length === 0) {
-      this.#set({ picker: await this.#picker(word === "/model" ? "model" : "resume") });
-      return;
+  #render(event: DeskEvent): void {
+    const lang = this.#o.lang;
+    switch (event.type) {
+      case "RUN_STARTED": {
+        this.#streamed = "";
+        const queued = [...this.#state.queued];
+        const at = queued.indexOf(event.metadata.text);
+        if (at >= 0) queued.splice(at, 1);
+        this.#set({
+          entries: [...this.#state.entries, { kind: "user", text: event.metadata.text }],
+          queued,
+          busy: true,
+          streaming: "",
+        });
+        return;
+      }
+      case "TEXT_MESSAGE_CONTENT":
+        this.#streamed += event.delta;
+        this.#set({ streaming: this.#streamed.replace(/^\s+/, "") });
+        return;
+      case "TOOL_CALL_START":
+        this.#flushStreamed();
+        this.say("system", deskSentence(lang, "tool_call", { tool: event.toolCallName }));
+        return;
+      case "RUN_FINISHED":
+        if (event.outcome.type === "success") {
+          this.#streamed = "";
+          this.#set({ streaming: undefined });
+          this.say("assistant", event.result?.reply.trim() ?? "");
+        } else {
+          this.#flushStreamed();
+          this.#set({ streaming: undefined });
+          this.say("system", deskSentence(lang, "cancelled"));
+        }
+        this.#set({ busy: false, status: this.#facts() });
+        return;
+      case "RUN_ERROR":
+        this.#flushStreamed();
+        this.#set({ streaming: undefined });
+        this.say("error", event.message);
+        this.#set({ busy: false, status: this.#facts() });
+        return;
+      case "CUSTOM":
+        return this.#custom(event);
     }
-    if (word === "/settings" && args.length === 0) {
-      this.#set({ settings: true });
-      return;
+  }
+
+  #custom(event: Extract<DeskEvent, { type: "CUSTOM" }>): void {
+    const lang = this.#o.lang;
+    switch (event.name) {
+      case "notice":
+        return this.say("system", event.value.text);
+      case "input.queued":
+        // Shown under the running answer until its turn comes.
+        if (!event.value.text.trim().startsWith("/")) {
+          this.#set({ queued: [...this.#state.queued, event.value.text] });
+        }
+        return;
+      case "command.result":
+        this.say("user", event.value.input);
+        for (const line of event.value.lines) this.say("system", line);
+        if (event.value.quit) this.quit(0);
+        this.#set({ status: this.#facts() });
+        return;
+      case "session.changed":
+        this.showHistory(event.value.history);
+        this.#set({ status: this.#facts() });
+        return;
+      case "approval.requested": {
+        const { id, tool, message, summary } = event.value;
+        this.#set({ approval: { id, tool, message, summary } });
+        return;
+      }
+      case "approval.decided":
+        this.#set({ approval: undefined });
+        if (event.value.decision === "expired") {
+          this.say("system", deskSentence(lang, "approval_expired", { tool: event.value.tool }));
+        }
+        return;
     }
-    this.say("user", text);
-    const result = await runSlashCommand(chat, text);
-    for (const line of result.lines) this.say("system", line);
-    if (result.quit) this.quit(0);
-    this.#set({ status: this.#facts() });
+  }
+
+  /** What streamed before a tool call or a cancel stays in the transcript. */
+  #flushStreamed(): void {
+    if (this.#streamed.trim() !== "") this.say("assistant", this.#streamed.trim());
+    this.#streamed = "";
   }
 
   async #picker(kind: "model" | "resume"): Promise<Picker> {
-    const chat = this.#o.chat;
+    const chat = this.chat;
     if (kind === "model") {
       const items = Object.keys(chat.config.models.roles).map((role) => {
         const target = chat.agent.router.target(role);
@@ -279,52 +353,8 @@ export class TuiController {
     };
   }
 
-  async #turn(text: string): Promise<void> {
-    const chat = this.#o.chat;
-    const lang = this.#o.lang;
-    this.say("user", text);
-    for (const warning of budgetWarningsFor(chat, "tui")) {
-      this.say("system", budgetWarningSentence(lang, warning));
-    }
-    const abort = new AbortController();
-    this.#abort = abort;
-    this.#set({ busy: true, streaming: "" });
-    let streamed = "";
-    try {
-      const result = await chat.agent.turn(chat.sessionId, text, {
-        signal: abort.signal,
-        onText: (chunk) => {
-          streamed += chunk;
-          this.#set({ streaming: streamed.replace(/^\s+/, "") });
-        },
-        onToolCall: (tool) => {
-          if (streamed.trim() !== "") this.say("assistant", streamed.trim());
-          streamed = "";
-          this.say("system", chatSentence(lang, "chat_tool_call", { tool }));
-        },
-      });
-      this.#set({ streaming: undefined });
-      this.say("assistant", result.reply.trim());
-    } catch (error) {
-      this.#set({ streaming: undefined });
-      if (streamed.trim() !== "") this.say("assistant", streamed.trim());
-      if (error instanceof ApprovalInterrupted) {
-        this.quit(130);
-      } else if (error instanceof TurnEndedError) {
-        this.say("error", error.sentence);
-      } else if (abort.signal.aborted) {
-        this.say("system", chatSentence(lang, "chat_cancelled"));
-      } else {
-        throw error;
-      }
-    } finally {
-      this.#abort = undefined;
-      this.#set({ busy: false, status: this.#facts() });
-    }
-  }
-
   #facts(): StatusFacts {
-    const chat = this.#o.chat;
+    const chat = this.chat;
     const role = chat.agent.role;
     const target = chat.agent.router.target(role);
     let entry;

@@ -11,7 +11,6 @@ import { useEffect, useState, useSyncExternalStore } from "./react.ts";
 import { type Lang, Logger, UserError } from "@agent/hub/base";
 import { type AgentConfig, ConfigError, loadConfig, type ShippedProvider } from "@agent/hub/config";
 import { Ledger, spendReport } from "@agent/hub/money";
-import type { AgentTool } from "@agent/hub";
 import type { CommandContext } from "../context.ts";
 import { ChatScreen, statusBar } from "./chat_screen.tsx";
 import type { StatusFacts, TuiController } from "./controller.ts";
@@ -60,23 +59,17 @@ export async function runTui(ctx: CommandContext, options: TuiOptions): Promise<
       import("@agent/hub"),
       import("./controller.ts"),
     ]);
-    let tools: AgentTool[] = [];
     const conversation = {
       config,
       env,
       paths: ctx.paths,
       lang,
-      profile,
       logger,
-      channel: "tui" as const,
       resume: options.resume,
-      openLedger: () => Ledger.open(ctx.paths.ledgerFile),
-      tools: async () =>
-        tools = await hub.enabledTools(await hub.loadComponents(config, ctx.paths)),
     };
     let picked;
     try {
-      picked = await hub.pickConversation(conversation);
+      picked = await hub.pickSession(conversation);
     } catch (error) {
       frame.clear();
       frame.unmount();
@@ -95,30 +88,35 @@ export async function runTui(ctx: CommandContext, options: TuiOptions): Promise<
       );
       if (!ready) return 2;
     }
-    // The approver is needed before the controller exists; it asks the controller later.
-    const late: { controller?: TuiController } = {};
-    const chat = await hub.openConversation(conversation, picked, {
-      approver: { approve: (tool, args) => late.controller!.approve(tool, args) },
-      // Keys are typed in the TUI's own settings screen.
+    let ledger: Ledger;
+    try {
+      ledger = Ledger.open(ctx.paths.ledgerFile);
+    } catch (error) {
+      frame?.clear();
+      frame?.unmount();
+      if (!(error instanceof hub.LedgerError)) throw error;
+      throw new UserError(hub.ledgerErrorSentence(lang, error), 1, { cause: error });
+    }
+    const desk = new hub.Desk({
+      config,
+      env,
+      paths: ctx.paths,
+      lang,
+      logger,
+      ledger,
+      tools: await hub.enabledTools(await hub.loadComponents(config, ctx.paths)),
+      profile,
+      sessions: picked.sessions,
     });
-    const controller = late.controller = new TuiController({
-      chat,
+    const chat = await desk.open("tui", { picked });
+    const controller = new TuiController({
+      desk,
+      conversation: chat,
       lang,
       hubPort: config.hub.port,
-      toolDescriptions: Object.fromEntries(tools.map((tool) => [tool.name, tool.description])),
     });
     if (picked.notice) controller.say("system", picked.notice);
-    if (picked.resumed) {
-      for (const message of await chat.agent.history(chat.sessionId)) {
-        const text = typeof message.content === "string"
-          ? message.content
-          : message.content.map((part) => ("text" in part ? part.text : "")).join("");
-        if (text.trim() === "" || (message.role !== "user" && message.role !== "assistant")) {
-          continue;
-        }
-        controller.say(message.role === "user" ? "user" : "assistant", text.trim());
-      }
-    }
+    if (picked.resumed) controller.showHistory(await chat.history());
     controller.start();
     // What was typed while the agent loaded: whole lines are sent in order, the rest
     // stays in the input line.
@@ -135,7 +133,8 @@ export async function runTui(ctx: CommandContext, options: TuiOptions): Promise<
       return await chatApp(controller, lang, ctx, frame, rest);
     } finally {
       controller.stop();
-      chat.ledger.close();
+      await desk.close();
+      ledger.close();
     }
   } finally {
     Deno.stdout.writeSync(new TextEncoder().encode(LEAVE_ALT));

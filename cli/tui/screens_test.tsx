@@ -2,15 +2,7 @@ import assert from "node:assert/strict";
 import { render } from "ink-testing-library";
 import { resolvePaths } from "@agent/hub/base";
 import { loadConfig } from "@agent/hub/config";
-import {
-  enabledTools,
-  Ledger,
-  loadComponents,
-  Logger,
-  openConversation,
-  pickConversation,
-  setupHome,
-} from "@agent/hub";
+import { Desk, enabledTools, Ledger, loadComponents, Logger, setupHome } from "@agent/hub";
 import { ChatScreen, statusBar } from "./chat_screen.tsx";
 import { TuiController } from "./controller.ts";
 import { credentialLines, SettingsScreen, SetupScreen } from "./setup_screens.tsx";
@@ -35,29 +27,19 @@ async function fakeHome(replies: string[]) {
 
 async function controllerFor(replies: string[]) {
   const { paths, config } = await fakeHome(replies);
-  const options = {
+  const ledger = Ledger.open(paths.ledgerFile);
+  const desk = new Desk({
     config,
     env: {},
     paths,
-    lang: "en" as const,
-    profile: "home",
-    logger: new Logger({ stderr: "off" }),
-    channel: "tui" as const,
-    openLedger: () => Ledger.open(paths.ledgerFile),
-    tools: async () => enabledTools(await loadComponents(config, paths)),
-  };
-  // The approver is needed before the controller exists; it asks the controller later.
-  const late: { controller?: TuiController } = {};
-  const chat = await openConversation(options, await pickConversation(options), {
-    approver: { approve: (tool, args) => late.controller!.approve(tool, args) },
-  });
-  const controller = late.controller = new TuiController({
-    chat,
     lang: "en",
-    hubPort: 1,
-    toolDescriptions: {},
+    logger: new Logger({ stderr: "off" }),
+    ledger,
+    tools: await enabledTools(await loadComponents(config, paths)),
   });
-  return { controller, chat };
+  const conversation = await desk.open("tui");
+  const controller = new TuiController({ desk, conversation, lang: "en", hubPort: 1 });
+  return { controller, chat: { ledger, desk } };
 }
 
 Deno.test("SetupScreen: language, provider with the keys found, confirm; Esc quits", async () => {
@@ -167,6 +149,7 @@ Deno.test("ChatScreen: a message streams its answer in place; /model opens a pic
     app.unmount();
   } finally {
     controller.stop();
+    await chat.desk.close();
     chat.ledger.close();
   }
 });

@@ -74,8 +74,10 @@ export interface BuildAgentOptions {
 export interface TurnOptions {
   /** Receives the answer's text as it streams. */
   onText?: ((text: string) => void) | undefined;
-  /** Receives each tool call before it runs (after approval for tier 2). */
-  onToolCall?: ((toolName: string, input: unknown) => void) | undefined;
+  /** Receives each tool call the model makes (before its approval and run). */
+  onToolCall?: ((toolName: string, input: unknown, toolCallId: string) => void) | undefined;
+  /** Receives what each tool returned (a declined tool's refusal too). */
+  onToolResult?: ((toolName: string, output: unknown, toolCallId: string) => void) | undefined;
   signal?: AbortSignal | undefined;
   /** The other agent's address (network turns), for the ledger. */
   peer?: string | undefined;
@@ -243,7 +245,9 @@ export function buildAgent(options: BuildAgentOptions): Agent {
         for await (const event of stream) {
           if (event.type === "text") turnOptions.onText?.(event.text);
           else if (event.type === "tool-call") {
-            turnOptions.onToolCall?.(event.toolName, event.input);
+            turnOptions.onToolCall?.(event.toolName, event.input, event.toolCallId);
+          } else if (event.type === "tool-result") {
+            turnOptions.onToolResult?.(event.toolName, event.output, event.toolCallId);
           } else if (event.type === "done") done = event;
         }
       } catch (error) {

@@ -193,9 +193,19 @@ export class ModelRouter {
         text += part.text;
         yield { type: "text", text: part.text };
       } else if (part.type === "tool-call") {
-        yield { type: "tool-call", toolName: part.toolName, input: part.input };
+        yield {
+          type: "tool-call",
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input: part.input,
+        };
       } else if (part.type === "tool-result") {
-        yield { type: "tool-result", toolName: part.toolName, output: part.output };
+        yield {
+          type: "tool-result",
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          output: part.output,
+        };
       } else if (part.type === "error") {
         failure ??= part.error;
       }
@@ -277,6 +287,13 @@ export class ModelRouter {
     }
     const model = this.#modelOf(entry);
     const callOptions = applyTarget(target, options);
+    // A call that was sent is billed whatever ends it: one row, from the provider's usage
+    // when it came, else estimated when the owner cancels before it did.
+    const settle = settleOnce((usage: StreamUsage) => this.#record(entry, usage, context));
+    let streamed = 0;
+    const cancelled = () => settle(estimatedUsage(callOptions.prompt, streamed));
+    context.signal?.addEventListener("abort", cancelled, { once: true });
+    const done = () => context.signal?.removeEventListener("abort", cancelled);
     let result: StreamResult | GenerateResult;
     try {
       // Raw chunks carry the usage a vendor reports before it fails mid-way (see
@@ -307,6 +324,7 @@ export class ModelRouter {
       );
     } catch (error) {
       if (isAbort(error) || context.signal?.aborted) throw error;
+      done();
       const reason = unreachableReason(error);
       if (reason !== undefined && canFailover) {
         return this.#failover(roleName, { standIn: standIn!, reason, call: next });
@@ -316,12 +334,16 @@ export class ModelRouter {
     trace.usedRole = roleName;
     if (!("stream" in result)) {
       const generated = result;
-      this.#record(entry, generated.usage, context);
+      done();
+      settle(generated.usage);
       return generated;
     }
     return {
       ...result,
-      stream: watchStream(result.stream, (usage) => this.#record(entry, usage, context)),
+      stream: watchStream(result.stream, (usage) => {
+        done();
+        settle(usage);
+      }, (chars) => streamed += chars),
     };
   }
 
@@ -416,6 +438,30 @@ function systemOf(system: string | readonly string[]): string | SystemModelMessa
   return typeof system === "string"
     ? system
     : system.map((content): SystemModelMessage => ({ role: "system", content }));
+}
+
+/** `fn` for its first call only. */
+function settleOnce<A>(fn: (arg: A) => void): (arg: A) => void {
+  let settled = false;
+  return (arg) => {
+    if (settled) return;
+    settled = true;
+    fn(arg);
+  };
+}
+
+/**
+ * The usage of a call cancelled before the provider reported any: the prompt and what
+ * streamed, at about 4 characters a token (the ledger's rule of thumb where no count
+ * came back).
+ */
+function estimatedUsage(prompt: unknown, streamedChars: number): StreamUsage {
+  const input = Math.ceil((JSON.stringify(prompt) ?? "").length / 4);
+  const output = Math.ceil(streamedChars / 4);
+  return {
+    inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: output, text: output, reasoning: 0 },
+  };
 }
 
 /** Adds a notice once: every step of a tool loop goes through the chain again. */

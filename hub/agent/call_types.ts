@@ -76,8 +76,8 @@ export interface ModelRequest {
 /** What {@linkcode ModelRouter.stream} yields. */
 export type RouterEvent =
   | { type: "text"; text: string }
-  | { type: "tool-call"; toolName: string; input: unknown }
-  | { type: "tool-result"; toolName: string; output: unknown }
+  | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown }
+  | { type: "tool-result"; toolCallId: string; toolName: string; output: unknown }
   | {
     type: "done";
     text: string;

@@ -11,8 +11,3 @@ export { ledgerRow, usageOf } from "./ledger_row.ts";
 export * from "./agent.ts";
 export { retryDelay, type RetryOptions, retryThrottled } from "./retry.ts";
 export { unreachableReason } from "./failures.ts";
-export * from "./chat_loop.ts";
-export * from "./chat_input.ts";
-export * from "./slash_commands.ts";
-export * from "./conversation.ts";
-export { chatSentence } from "./slash_commands.ts";

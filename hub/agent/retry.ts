@@ -6,6 +6,7 @@
  * @module
  */
 import { APICallError } from "ai";
+import { backoffDelay, parseRetryAfter } from "../backoff.ts";
 import { statusOf } from "./failures.ts";
 
 /** Options for {@linkcode retryThrottled}. */
@@ -32,7 +33,13 @@ export async function retryThrottled<T>(
       return await call();
     } catch (error) {
       if (statusOf(error) !== 429 || attempt >= attempts) throw error;
-      const delay = retryDelay(error, base * 2 ** (attempt - 1));
+      // The hub's one backoff, without jitter: a model call is one caller, not a fleet.
+      const delay = backoffDelay(attempt - 1, {
+        baseMs: base,
+        maxMs: Infinity,
+        jitter: 0,
+        retryAfterMs: askedDelay(error),
+      });
       if (delay > max) throw error;
       await sleep(delay, options.signal);
     }
@@ -41,19 +48,17 @@ export async function retryThrottled<T>(
 
 /** The wait a 429 asks for: `retry-after-ms`, `retry-after` (seconds or a date), else `fallbackMs`. */
 export function retryDelay(error: unknown, fallbackMs: number): number {
+  return askedDelay(error) ?? fallbackMs;
+}
+
+/** The wait a 429 asks for (`retry-after-ms`, else `retry-after`), if it asks for one. */
+function askedDelay(error: unknown): number | undefined {
   const headers = APICallError.isInstance(error) ? error.responseHeaders ?? {} : {};
   const lower: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) lower[k.toLowerCase()] = v;
   const ms = Number(lower["retry-after-ms"]);
   if (lower["retry-after-ms"] !== undefined && Number.isFinite(ms) && ms >= 0) return ms;
-  const after = lower["retry-after"];
-  if (after !== undefined) {
-    const seconds = Number(after);
-    if (after.trim() !== "" && Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-    const date = Date.parse(after);
-    if (Number.isFinite(date)) return Math.max(0, date - Date.now());
-  }
-  return fallbackMs;
+  return parseRetryAfter(lower["retry-after"]);
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

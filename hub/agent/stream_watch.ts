@@ -12,12 +12,14 @@ import { StreamCutError } from "./errors.ts";
 export type FinishUsage = Extract<StreamPart, { type: "finish" }>["usage"];
 
 /**
- * `stream` with `onFinish` called with the usage of its finish event, and an error
+ * `stream` with `onFinish` called with the usage of its finish event, `onText` with the
+ * length of each text delta (for an estimate when the call is cancelled), and an error
  * part in place of a finish that says the provider stream just stopped.
  */
 export function watchStream(
   stream: ReadableStream<StreamPart>,
   onFinish: (usage: FinishUsage) => void,
+  onText?: (chars: number) => void,
 ): ReadableStream<StreamPart> {
   let answered = false;
   // A provider's error mid-way is held back until its finish event: the SDK stops
@@ -36,6 +38,7 @@ export function watchStream(
           return;
         }
         if (part.type === "text-delta" || part.type === "tool-call") answered = true;
+        if (part.type === "text-delta") onText?.(part.delta.length);
         if (part.type === "error" && failed === undefined) {
           failed = part;
           return;

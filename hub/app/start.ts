@@ -27,6 +27,8 @@ import {
 } from "../network/mod.ts";
 import { turnAnswerer } from "../network_turn/mod.ts";
 import { ModelRouter } from "../agent/mod.ts";
+import { Desk } from "../desk/mod.ts";
+import { enabledTools } from "../components/tools.ts";
 import { failoverTeller } from "./failover_events.ts";
 import type { AgentPaths } from "../paths.ts";
 import { subAgentDirectoryFrom } from "../subs/mod.ts";
@@ -67,8 +69,11 @@ export interface Hub {
   events(afterSec: number): Promise<unknown[]>;
   /** The channels' `POST` routes on the control API, by path. */
   routes(): Record<string, (request: Request) => Promise<Response>>;
-  /** Closes what it opened (the ledger); the channels are stopped by whoever ran them. */
-  close(): void;
+  /**
+   * Closes what it opened (the desk's answers, then the ledger); the channels are
+   * stopped by whoever ran them, before.
+   */
+  close(): Promise<void>;
 }
 
 /**
@@ -126,6 +131,21 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     timings: { pollTimeoutSeconds: config.net.poll_timeout_seconds },
     ...(unconfigured === undefined ? {} : { unconfigured }),
   });
+  const desk = new Desk({
+    config,
+    env,
+    paths,
+    lang,
+    logger,
+    ledger,
+    tools: await enabledTools(registry),
+    router,
+    statusLines: () => {
+      // What the owner cannot see from a phone otherwise.
+      const net = network.status();
+      return net.configured ? [`net: ${net.state}${net.address ? ` (${net.address})` : ""}`] : [];
+    },
+  });
   const context: HubContext = {
     config,
     env,
@@ -138,6 +158,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     answer,
     network,
     router,
+    desk,
   };
   const channels: HubChannel[] = [];
   for (const factory of options.channels ?? HUB_CHANNELS) {
@@ -171,6 +192,9 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     routes() {
       return Object.assign({}, ...channels.map((channel) => channel.routes?.() ?? {}));
     },
-    close: () => ledger?.close(),
+    async close() {
+      await desk.close();
+      ledger?.close();
+    },
   };
 }

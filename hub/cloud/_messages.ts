@@ -4,6 +4,7 @@ const EN = {
   missing_variable: "agent cloud needs {variable} (in .env or the environment).",
   unreachable: "Cannot reach the spine at {url}: {detail}",
   refused: "The spine at {url} answered HTTP {status}{code} to {what}.",
+  bad_answer: "The spine at {url} gave an unusable answer to {what}: {detail}.",
   not_cloud:
     "The spine at {url} runs in {mode} mode; agent cloud needs a spine deployed in cloud mode (agent net spine init DIR --cloud).",
   no_config_on_spine:
@@ -45,6 +46,7 @@ export const t: Translator<keyof typeof EN> = catalogue(EN, {
   missing_variable: "agent cloud için {variable} gerekli (.env dosyasında ya da ortamda).",
   unreachable: "{url} adresindeki spine'a ulaşılamıyor: {detail}",
   refused: "{url} adresindeki spine {what} isteğine HTTP {status}{code} yanıtı verdi.",
+  bad_answer: "{url} adresindeki spine {what} isteğine kullanılamaz bir yanıt verdi: {detail}.",
   not_cloud:
     "{url} adresindeki spine {mode} kipinde çalışıyor; agent cloud bulut kipinde kurulmuş bir spine ister (agent net spine init DIZIN --cloud).",
   no_config_on_spine:

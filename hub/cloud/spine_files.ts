@@ -5,8 +5,9 @@
  *
  * @module
  */
-import { errorMessage, isCloudFileName } from "@agent/net";
+import { isCloudFileName } from "@agent/net";
 import type { Lang } from "../i18n.ts";
+import { SpineError, SpineHttp, type SpineRequest } from "../spine_http/mod.ts";
 import { UserError } from "../user_error.ts";
 import { t } from "./_messages.ts";
 
@@ -37,24 +38,43 @@ export function cloudTarget(
   return { url, token };
 }
 
+/** How long a file route may take. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/** How long `GET /hub/brain` may take: the spine waits up to 90 s for the container. */
+const BRAIN_TIMEOUT_MS = 100_000;
+
+/** The most of an answer read: a file is at most 512 KiB of text. */
+const ANSWER_MAX_BYTES = 1024 * 1024;
+
 /** The cloud routes of one spine. */
 export class CloudSpine {
   readonly url: string;
-  #token: string;
+  #http: SpineHttp;
   #lang: Lang;
-  #fetch: typeof fetch;
 
   constructor(url: string, token: string, lang: Lang, options: { fetch?: typeof fetch } = {}) {
-    this.url = url.replace(/\/+$/, "");
-    this.#token = token;
+    this.#http = new SpineHttp(url, {
+      token,
+      timeoutMs: REQUEST_TIMEOUT_MS,
+      maxBytes: ANSWER_MAX_BYTES,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+    this.url = this.#http.url;
     this.#lang = lang;
-    this.#fetch = options.fetch ?? fetch;
   }
 
   /** `GET /hub/health`. */
   async health(): Promise<CloudHealth> {
-    const res = await this.#send("GET", "/hub/health", "GET /hub/health");
-    return await res.json() as CloudHealth;
+    const { body } = await this.#send("/hub/health", {});
+    const health = body as Partial<CloudHealth> | null;
+    if (typeof health?.mode !== "string") {
+      const detail = "the answer names no mode";
+      throw new UserError(
+        t(this.#lang, "bad_answer", { url: this.url, what: "GET /hub/health", detail }),
+      );
+    }
+    return health as CloudHealth;
   }
 
   /** Throws the one line of `agent cloud run` unless the spine runs in cloud mode. */
@@ -68,11 +88,10 @@ export class CloudSpine {
 
   /** The files the spine holds, names outside the set left out and returned apart. */
   async files(): Promise<{ files: CloudFile[]; outside: string[] }> {
-    const res = await this.#send("GET", "/hub/files", "GET /hub/files");
-    const body = await res.json() as { files?: CloudFile[] };
+    const body = (await this.#send("/hub/files", {})).body as { files?: CloudFile[] } | null;
     const files: CloudFile[] = [];
     const outside: string[] = [];
-    for (const file of body.files ?? []) {
+    for (const file of Array.isArray(body?.files) ? body.files : []) {
       if (typeof file?.name === "string" && isCloudFileName(file.name)) files.push(file);
       else outside.push(String(file?.name));
     }
@@ -82,40 +101,31 @@ export class CloudSpine {
   /** A file's text, or `undefined` when the spine has none. */
   async read(name: string): Promise<string | undefined> {
     this.#check(name);
-    const res = await this.#send("GET", `/hub/files/${name}`, `GET /hub/files/${name}`, [404]);
-    if (res.status === 404) {
-      await res.body?.cancel();
-      return undefined;
-    }
-    return await res.text();
+    const answer = await this.#send(`/hub/files/${name}`, { expect: [200, 404], answer: "text" });
+    return answer.status === 404 ? undefined : answer.body as string;
   }
 
   /** Uploads a file. */
   async write(name: string, text: string): Promise<void> {
     this.#check(name);
-    const res = await this.#send("PUT", `/hub/files/${name}`, `PUT /hub/files/${name}`, [], text);
-    await res.body?.cancel();
+    await this.#send(`/hub/files/${name}`, { method: "PUT", text, answer: "none" });
   }
 
   /** Deletes a file. */
   async remove(name: string): Promise<void> {
     this.#check(name);
-    const res = await this.#send("DELETE", `/hub/files/${name}`, `DELETE /hub/files/${name}`);
-    await res.body?.cancel();
+    await this.#send(`/hub/files/${name}`, { method: "DELETE", answer: "none" });
   }
 
   /** `GET /hub/brain`: the brain's `/health`, or the spine's error code. */
   async brain(): Promise<{ ok: true; health: unknown } | { ok: false; detail: string }> {
     try {
-      const res = await this.#fetch(`${this.url}/hub/brain`, {
-        headers: { authorization: `Bearer ${this.#token}` },
-        signal: AbortSignal.timeout(100_000),
-      });
-      const text = await res.text();
-      if (res.ok) return { ok: true, health: JSON.parse(text) };
-      return { ok: false, detail: errorCode(text) || `HTTP ${res.status}` };
+      const { body } = await this.#http.request("/hub/brain", { timeoutMs: BRAIN_TIMEOUT_MS });
+      return { ok: true, health: body };
     } catch (error) {
-      return { ok: false, detail: errorMessage(error) };
+      if (!(error instanceof SpineError)) throw error;
+      // An answer: the spine's code (`brain_unavailable`) or its status; none: what happened.
+      return { ok: false, detail: error.spineCode || error.detail };
     }
   }
 
@@ -124,47 +134,33 @@ export class CloudSpine {
     if (!isCloudFileName(name)) throw new TypeError(`Not a cloud file name: ${name}`);
   }
 
-  async #send(
-    method: string,
-    path: string,
-    what: string,
-    alsoOk: number[] = [],
-    body?: string,
-  ): Promise<Response> {
-    let res: Response;
+  /** A request whose failure becomes the one line `agent cloud` prints. */
+  async #send(path: string, request: SpineRequest) {
     try {
-      res = await this.#fetch(`${this.url}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${this.#token}`,
-          ...(body === undefined ? {} : { "content-type": "text/plain; charset=utf-8" }),
-        },
-        ...(body === undefined ? {} : { body }),
-        signal: AbortSignal.timeout(30_000),
-      });
+      return await this.#http.request(path, request);
     } catch (error) {
-      throw new UserError(
-        t(this.#lang, "unreachable", { url: this.url, detail: errorMessage(error) }),
-      );
+      if (!(error instanceof SpineError)) throw error;
+      throw new UserError(this.#sentence(error, request.what ?? whatOf(request, path)), 1, {
+        cause: error,
+      });
     }
-    if (!res.ok && !alsoOk.includes(res.status)) {
-      const code = errorCode(await res.text());
-      throw new UserError(t(this.#lang, "refused", {
-        url: this.url,
-        status: res.status,
-        code: code ? ` ${code}` : "",
-        what,
-      }));
+  }
+
+  #sentence(error: SpineError, what: string): string {
+    const { detail } = error;
+    if (error.status === 0) return t(this.#lang, "unreachable", { url: this.url, detail });
+    if (error.status >= 200 && error.status < 300) {
+      return t(this.#lang, "bad_answer", { url: this.url, what, detail });
     }
-    return res;
+    return t(this.#lang, "refused", {
+      url: this.url,
+      status: error.status,
+      code: error.spineCode ? ` ${error.spineCode}` : "",
+      what,
+    });
   }
 }
 
-function errorCode(text: string): string {
-  try {
-    const error = (JSON.parse(text) as { error?: unknown }).error;
-    return typeof error === "string" ? error : "";
-  } catch {
-    return "";
-  }
+function whatOf(request: SpineRequest, path: string): string {
+  return `${request.method ?? "GET"} ${path}`;
 }

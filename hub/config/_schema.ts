@@ -64,6 +64,7 @@ const params = table({
   api_key_env: nonEmpty.optional(),
   reasoning_effort: oneOf(["none", "minimal", "low", "medium", "high", "xhigh"]).optional(),
   replies: z.array(str, e("type_list_of_strings")).optional(),
+  word_ms: nonnegInt.optional(),
   region: nonEmpty.optional(),
 });
 

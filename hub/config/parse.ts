@@ -171,6 +171,7 @@ function paramsOf(raw: Partial<Record<keyof RoleParams, unknown>> | undefined): 
     if (typeof value === "string") out[key] = value;
   }
   if (Array.isArray(raw.replies)) out.replies = raw.replies.map(String);
+  if (typeof raw.word_ms === "number") out.word_ms = raw.word_ms;
   return out;
 }
 

@@ -26,7 +26,8 @@ lang = "en"
 #   max_tokens  longest answer in tokens
 #   params      optional: base_url (another API address), api_key_env (another
 #               variable holding the key), reasoning_effort, region (vendor-d),
-#               replies (fake: the answers, in turn)
+#               replies (fake: the answers, in turn), word_ms (fake: pause
+#               between streamed words)
 #   budget      usd per period (day, week or month; calendar periods in
 #               Europe/Istanbul) and optionally degrade_to, a role that answers
 #               once the budget is spent, until the reset, and warn_at, the

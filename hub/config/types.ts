@@ -34,6 +34,8 @@ export interface RoleParams {
   reasoning_effort?: string;
   /** `fake` only: the replies, answered in turn (then `Okay.`). */
   replies?: string[];
+  /** `fake` only: milliseconds between streamed words (to try cancelling, typing ahead). */
+  word_ms?: number;
   /** `vendor-d` only: the region, instead of `VENDOR_D_REGION`. */
   region?: string;
 }

@@ -79,7 +79,9 @@ export function createModel(target: ModelTarget, options: CreateModelOptions): L
   const id = target.model_id;
   switch (target.provider) {
     case "fake":
-      return new FakeLanguageModel(id, target.params.replies ?? []);
+      return new FakeLanguageModel(id, target.params.replies ?? [], {
+        wordMs: target.params.word_ms ?? 0,
+      });
     case "local-runtime":
       return createOpenAICompatible({
         name: "local-runtime",

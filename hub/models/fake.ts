@@ -1,7 +1,7 @@
 /**
  * The `fake` provider: a scripted language model for tests and for trying the agent
  * without a key. It answers `Okay.` or the role's `params.replies` in turn, streams
- * word by word and reports zero usage.
+ * word by word (`params.word_ms` apart, 0 by default) and reports zero usage.
  *
  * A reply written `/tool <name> <json>` makes the model call that tool with that
  * input instead of answering; the reply after it answers once the tool has run.
@@ -25,11 +25,13 @@ export class FakeLanguageModel implements LanguageModelV4 {
   #replies: string[];
   #next = 0;
   #calls: CallOptions[] = [];
+  #wordMs: number;
 
-  /** A fake model answering `replies` in turn, then `Okay.`. */
-  constructor(modelId: string, replies: readonly string[] = []) {
+  /** A fake model answering `replies` in turn, then `Okay.`, `wordMs` between words. */
+  constructor(modelId: string, replies: readonly string[] = [], options: { wordMs?: number } = {}) {
     this.modelId = modelId;
     this.#replies = [...replies];
+    this.#wordMs = options.wordMs ?? 0;
   }
 
   /** The options of every call so far, oldest first (for tests). */
@@ -69,8 +71,10 @@ export class FakeLanguageModel implements LanguageModelV4 {
     }
     parts.push({ type: "finish", usage: zeroUsage(), finishReason: finishReason(content) });
     const signal = options.abortSignal;
+    const wordMs = this.#wordMs;
     const stream = new ReadableStream<StreamPart>({
-      pull(controller) {
+      async pull(controller) {
+        if (wordMs > 0 && parts[0]?.type === "text-delta") await pause(wordMs, signal);
         if (signal?.aborted) {
           controller.error(signal.reason);
           return;
@@ -103,6 +107,19 @@ export class FakeLanguageModel implements LanguageModelV4 {
       input,
     }];
   }
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+  });
 }
 
 function finishReason(content: Content[]): GenerateResult["finishReason"] {

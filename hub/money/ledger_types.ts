@@ -8,10 +8,10 @@ import type { ProviderId } from "../config/types.ts";
 import { errorMessage } from "@agent/net/common";
 
 /** Where a call came from. */
-export type Channel = "chat" | "tui" | "messenger" | "net" | "cli";
+export type Channel = "chat" | "tui" | "messenger" | "web" | "net" | "cli";
 
 /** Every channel, in a stable order. */
-export const CHANNELS: readonly Channel[] = ["chat", "tui", "messenger", "net", "cli"];
+export const CHANNELS: readonly Channel[] = ["chat", "tui", "messenger", "web", "net", "cli"];
 
 /** One model call, as the ledger stores it. */
 export interface CallRecord {

@@ -10,6 +10,7 @@ import type { CheckResult, DoctorContext } from "../doctor/types.ts";
 import { catalogue } from "../i18n.ts";
 import { errorMessage } from "@agent/net/common";
 import { loadIdentity } from "./identity_file.ts";
+import { SpineClient, SpineError } from "./spine_client.ts";
 
 const t = catalogue({
   no_token:
@@ -67,25 +68,24 @@ export async function networkCheck(d: DoctorContext): Promise<CheckResult[]> {
   if (!url) return [];
   const token = d.env.AGENT_SPINE_TOKEN;
   if (!token) return [{ name: "spine", status: "fail", detail: t(d.lang, "no_token") }];
+  const spine = new SpineClient(url, token, { requestTimeoutMs: TIMEOUT_MS });
   let health: Health;
   try {
-    const res = await fetch(`${url}/hub/health`, {
-      headers: { authorization: `Bearer ${token}` },
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-      redirect: "manual",
-    });
-    if (res.status !== 200) {
-      await res.body?.cancel();
-      const key = res.status === 401 ? "refused" : res.status === 503 ? "unconfigured" : "status";
+    health = await spine.health();
+  } catch (error) {
+    if (error instanceof SpineError && error.status >= 300) {
+      const key = error.status === 401
+        ? "refused"
+        : error.status === 503
+        ? "unconfigured"
+        : "status";
       return [{
         name: "spine",
         status: "fail",
-        detail: t(d.lang, key, { url, status: res.status }),
+        detail: t(d.lang, key, { url, status: error.status }),
       }];
     }
-    health = await res.json() as Health;
-  } catch (error) {
-    const detail = errorMessage(error);
+    const detail = error instanceof SpineError ? error.detail : errorMessage(error);
     return [{ name: "spine", status: "fail", detail: t(d.lang, "down", { url, detail }) }];
   }
   const out: CheckResult[] = [{
@@ -98,12 +98,16 @@ export async function networkCheck(d: DoctorContext): Promise<CheckResult[]> {
       mailbox: health.mailbox,
     }),
   }];
-  out.push(await cardLine(d, url, health));
+  out.push(await cardLine(d, spine, health));
   if (d.spineKitVersion !== undefined) out.push(versionLine(d, health, d.spineKitVersion));
   return out;
 }
 
-async function cardLine(d: DoctorContext, url: string, health: Health): Promise<CheckResult> {
+async function cardLine(
+  d: DoctorContext,
+  spine: SpineClient,
+  health: Health,
+): Promise<CheckResult> {
   const line = (status: CheckResult["status"], detail: string): CheckResult => ({
     name: "card",
     status,
@@ -111,14 +115,13 @@ async function cardLine(d: DoctorContext, url: string, health: Health): Promise<
   });
   let card: Record<string, unknown> | undefined;
   try {
-    const res = await fetch(`${url}/.well-known/agent.json`, {
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-      redirect: "manual",
-    });
-    if (res.status === 200) card = await res.json() as Record<string, unknown>;
-    else await res.body?.cancel();
+    card = await spine.publishedCard();
   } catch (error) {
-    return line("fail", t(d.lang, "down", { url, detail: errorMessage(error) }));
+    // An answer other than the card: no card to check. No answer: the spine is down.
+    if (!(error instanceof SpineError) || error.status < 300) {
+      const detail = error instanceof SpineError ? error.detail : errorMessage(error);
+      return line("fail", t(d.lang, "down", { url: spine.url, detail }));
+    }
   }
   if (card === undefined) return line("warn", t(d.lang, "no_card"));
   if (card.address !== health.address) {

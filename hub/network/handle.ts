@@ -7,7 +7,6 @@
  * @module
  */
 import {
-  cleanText,
   type ContactAcceptPlaintext,
   type ContactRequestPlaintext,
   deriveEnvelopeId,
@@ -18,6 +17,15 @@ import {
   verifyAndOpen,
 } from "@agent/net";
 import type { Contact } from "./store/mod.ts";
+import {
+  type ContactEffect,
+  type ContactEvent,
+  type ContactKeys,
+  contactOf,
+  contactSlot,
+  type ContactStep,
+  contactTransition,
+} from "./contact_machine.ts";
 import type { NetNode } from "./node.ts";
 import { appendNetEvent } from "./events.ts";
 import { enqueue, replyFor, sendThroughOutbox } from "./outbox.ts";
@@ -53,21 +61,16 @@ export async function handleUpdate(deps: HandleDeps, update: Update): Promise<Ha
     return { outcome: "dropped", reason: "already handled", from: p.from };
   }
   const contact = await node.state.contact(p.from);
+  const slot = contactSlot(p.from, contact);
   // Strangers and blocked senders go before any card fetch.
-  if (contact?.state === "blocked") {
-    return await dropSeen(deps, p, `blocked sender ${p.from} (${p.kind})`);
-  }
-  if (contact === undefined && p.kind !== "contact_request") {
-    return await dropSeen(deps, p, `${p.kind} from a stranger ${p.from}`);
-  }
-  if (p.kind === "message" && contact?.state !== "accepted") {
-    return await dropSeen(deps, p, `message from ${p.from} before the contact was accepted`);
-  }
+  const screened = contactTransition(slot, { type: "envelope", kind: p.kind });
+  const verify = screened.effects.find((e) => e.type === "verify");
+  if (verify === undefined) return await dropAs(deps, p, screened.effects);
 
   let signKey: string;
   let fresh: { name: string; sign_key: string; box_key: string } | undefined;
-  if (contact?.state === "accepted") {
-    signKey = contact.sign_key;
+  if (verify.keys === "pinned") {
+    signKey = contact!.sign_key;
   } else {
     try {
       fresh = await node.fetchCard(p.from);
@@ -76,111 +79,108 @@ export async function handleUpdate(deps: HandleDeps, update: Update): Promise<Ha
       // would otherwise come back in every batch).
       return await drop(deps, `${p.kind} ${p.id}: ${errorMessage(error)}`, p.from);
     }
-    if (
-      contact !== undefined &&
-      (fresh.sign_key !== contact.sign_key || fresh.box_key !== contact.box_key)
-    ) {
-      node.logger.warn(`network: key changed for ${p.from}; ${p.kind} ${p.id} dropped`);
-      return await dropSeen(deps, p, `key changed (${p.from})`, true);
-    }
+    const checked = contactTransition(slot, { type: "fresh_card", keys: fresh });
+    if (checked.effects.length > 0) return await dropAs(deps, p, checked.effects);
     signKey = fresh.sign_key;
   }
 
   const opened = await verifyAndOpen(parsed, signKey, node.identity);
   if (!opened.ok) {
-    if (opened.reason === "bad_signature" && contact?.state === "accepted") {
-      node.logger.warn(`network: key changed for ${p.from}; ${p.kind} ${p.id} dropped`);
-      return await dropSeen(deps, p, `key changed (${p.from})`, true);
-    }
-    return await dropSeen(deps, p, `${opened.reason} ${p.kind} ${p.id} from ${p.from}`);
+    const failed = contactTransition(slot, { type: "unverified", reason: opened.reason });
+    return await dropAs(deps, p, failed.effects, opened.reason);
   }
   // A message is counted once it is known not to be for an unknown sub-agent.
   if (p.kind !== "message") await node.state.count({ received: 1 });
-  switch (p.kind) {
-    case "contact_request":
-      await onRequest(
-        deps,
-        p,
-        opened.plaintext as ContactRequestPlaintext,
-        contact,
-        fresh ?? contact!,
-      );
-      break;
-    case "contact_accept":
-      await onAccept(deps, p, opened.plaintext as ContactAcceptPlaintext, contact!);
-      break;
-    case "message": {
-      const replied = await onMessage(deps, p, opened.plaintext as MessagePlaintext, contact!);
-      await node.state.markSeen(p.from, p.id);
-      if (replied === NO_PUBLIC_SUB) {
-        return { outcome: "dropped", reason: "no public sub-agent", from: p.from };
-      }
-      return replied === undefined
-        ? { outcome: "handled", kind: p.kind, from: p.from }
-        : { outcome: "handled", kind: p.kind, from: p.from, replied };
+  const step = contactTransition(
+    slot,
+    verifiedEvent(p, opened.plaintext, fresh ?? contact!, node.nowSec()),
+  );
+  if (step.effects.some((e) => e.type === "drop")) return await dropAs(deps, p, step.effects);
+  if (step.effects.some((e) => e.type === "answer")) {
+    const replied = await onMessage(deps, p, opened.plaintext as MessagePlaintext, contact!);
+    await node.state.markSeen(p.from, p.id);
+    if (replied === NO_PUBLIC_SUB) {
+      return { outcome: "dropped", reason: "no public sub-agent", from: p.from };
     }
+    return replied === undefined
+      ? { outcome: "handled", kind: p.kind, from: p.from }
+      : { outcome: "handled", kind: p.kind, from: p.from, replied };
   }
+  await apply(deps, p, step);
   await node.state.markSeen(p.from, p.id);
   return { outcome: "handled", kind: p.kind, from: p.from };
 }
 
-async function onRequest(
-  deps: HandleDeps,
+/** The contact machine's event for a verified, opened envelope. */
+function verifiedEvent(
   p: EnvelopePayload,
-  plain: ContactRequestPlaintext,
-  contact: Contact | undefined,
-  keys: { sign_key: string; box_key: string },
-): Promise<void> {
-  const { node } = deps;
-  const now = node.nowSec();
-  const name = cleanName(plain.name, p.from);
-  await logIn(deps, p, plain.text);
-  if (contact === undefined || contact.state === "pending_in") {
-    await node.state.saveContact({
-      address: p.from,
-      name,
-      state: "pending_in",
-      sign_key: keys.sign_key,
-      box_key: keys.box_key,
-      note: plain.text,
-      created_at: contact?.created_at ?? now,
-      updated_at: now,
-      accepted_at: null,
-    });
-    if (contact === undefined) await tellOwner(deps, p.from, name, plain.text);
-    return;
+  plaintext: unknown,
+  keys: ContactKeys,
+  at: number,
+): ContactEvent {
+  switch (p.kind) {
+    case "contact_request": {
+      const plain = plaintext as ContactRequestPlaintext;
+      return { type: "request", name: plain.name, text: plain.text, keys, at };
+    }
+    case "contact_accept":
+      return { type: "accept", name: (plaintext as ContactAcceptPlaintext).name, at };
+    case "message":
+      return { type: "message" };
   }
-  // pending_out (both asked) or accepted (asked again): accept, idempotently.
-  const accepted: Contact = {
-    ...contact,
-    name,
-    state: "accepted",
-    updated_at: now,
-    accepted_at: contact.accepted_at ?? now,
-  };
-  await node.state.saveContact(accepted);
-  await sendAccept(deps, accepted, p);
 }
 
-async function onAccept(
+/** Carries out what the contact machine said of a request or an accept, in order. */
+async function apply(deps: HandleDeps, p: EnvelopePayload, step: ContactStep): Promise<void> {
+  const { node } = deps;
+  const contact = contactOf(step.state);
+  for (const effect of step.effects) {
+    switch (effect.type) {
+      case "log_in":
+        await logIn(deps, p, effect.text);
+        break;
+      case "save":
+        await node.state.saveContact(contact!);
+        break;
+      case "tell_owner":
+        await tellOwner(deps, p.from, effect.name, effect.text);
+        break;
+      case "note_accepted":
+        node.logger.info(`network: ${p.from} accepted the contact request`);
+        break;
+      case "send_accept":
+        await sendAccept(deps, contact!, p);
+        break;
+      default:
+        throw new Error(`Cannot handle ${p.kind} ${p.id}: no handling for ${effect.type}`);
+    }
+  }
+}
+
+/** Drops an envelope for the reason the contact machine gave. */
+async function dropAs(
   deps: HandleDeps,
   p: EnvelopePayload,
-  plain: ContactAcceptPlaintext,
-  contact: Contact,
-): Promise<void> {
-  const { node } = deps;
-  if (contact.state === "pending_out") {
-    const now = node.nowSec();
-    await node.state.saveContact({
-      ...contact,
-      name: cleanName(plain.name, p.from),
-      state: "accepted",
-      updated_at: now,
-      accepted_at: now,
-    });
-    node.logger.info(`network: ${p.from} accepted the contact request`);
+  effects: ContactEffect[],
+  unverified = "",
+): Promise<Handled> {
+  const effect = effects.find((e) => e.type === "drop");
+  if (effect === undefined) {
+    throw new Error(
+      `Cannot handle ${p.kind} ${p.id}: the contact machine neither verifies nor drops it`,
+    );
   }
-  await logIn(deps, p, "");
+  const reason = {
+    blocked: `blocked sender ${p.from} (${p.kind})`,
+    stranger: `${p.kind} from a stranger ${p.from}`,
+    not_accepted: `${p.kind} from ${p.from} before the contact was accepted`,
+    key_changed: `key changed (${p.from})`,
+    unverified: `${unverified} ${p.kind} ${p.id} from ${p.from}`,
+  }[effect.why];
+  if (effect.warn) {
+    deps.node.logger.warn(`network: key changed for ${p.from}; ${p.kind} ${p.id} dropped`);
+  }
+  return await dropSeen(deps, p, reason, effect.warn);
 }
 
 /** What {@linkcode onMessage} returns for a message to an unknown or private sub-agent. */
@@ -370,8 +370,4 @@ async function dropSeen(
   await deps.node.state.count({ dropped: 1 });
   await deps.node.state.markSeen(p.from, p.id);
   return { outcome: "dropped", reason, from: p.from };
-}
-
-function cleanName(name: string, fallback: string): string {
-  return cleanText(name, 80) || fallback;
 }

@@ -18,4 +18,3 @@ export * from "./turn_types.ts";
 export { compareVersions, networkCheck } from "./doctor.ts";
 export * from "./universe.ts";
 export * from "./outbox.ts";
-export * from "./backoff.ts";

@@ -7,7 +7,6 @@
  */
 import {
   type Card,
-  cleanText,
   type EnvelopeKind,
   type Identity,
   isAddress,
@@ -24,6 +23,13 @@ import { type NetMessageKey, t } from "./_messages.ts";
 import type { AgentPaths } from "../paths.ts";
 import type { NetLogEntry } from "./turn_types.ts";
 import type { Contact, NetState } from "./store/mod.ts";
+import {
+  contactOf,
+  type ContactSlot,
+  contactSlot,
+  type ContactStep,
+  contactTransition,
+} from "./contact_machine.ts";
 import {
   type Delivery,
   fetchCard,
@@ -190,63 +196,28 @@ export class NetNode {
    */
   async add(address: string, note = ""): Promise<Contact> {
     checkAddress(address);
-    const existing = await this.state.contact(address);
-    if (existing?.state === "pending_in") return await this.accept(address);
-    if (existing?.state === "accepted") return existing;
-    if (address === await this.address()) {
-      throw new NetUsageError("own_address", { address });
+    const slot = contactSlot(address, await this.state.contact(address));
+    let step = contactTransition(slot, { type: "add", at: this.nowSec() });
+    if (step.effects.some((e) => e.type === "fetch_card")) {
+      step = address === await this.address()
+        ? contactTransition(slot, { type: "add_own" })
+        : contactTransition(slot, {
+          type: "add_card",
+          card: await this.fetchCard(address),
+          note,
+          at: this.nowSec(),
+        });
     }
-    const card = await this.fetchCard(address);
-    const now = this.nowSec();
-    const contact: Contact = {
-      address,
-      // A card is another agent's text: no control or bidi character is kept.
-      name: cleanText(card.name, 80) || address,
-      state: "pending_out",
-      sign_key: card.sign_key,
-      box_key: card.box_key,
-      note,
-      created_at: existing?.created_at ?? now,
-      updated_at: now,
-      accepted_at: null,
-    };
-    // Saved before sending: an accept that comes back quickly must find the contact.
-    await this.state.saveContact(contact);
-    try {
-      const sent = await this.deliver("contact_request", contact, {
-        name: await this.cardName(),
-        text: note,
-      });
-      await this.logOut(contact.address, "contact_request", sent.id, sent.thread, note);
-    } catch (error) {
-      if (existing === undefined) await this.state.removeContact(address);
-      else await this.state.saveContact(existing);
-      throw error;
-    }
-    return contact;
+    return await this.#apply(step);
   }
 
   /** `agent net accept`: pins the keys of a pending request and sends `contact_accept`. */
   async accept(address: string): Promise<Contact> {
     checkAddress(address);
-    const contact = await this.state.contact(address);
-    if (contact === undefined || contact.state !== "pending_in") {
-      if (contact?.state === "accepted") return contact;
-      throw new NetUsageError("no_pending", { address });
-    }
-    const now = this.nowSec();
-    const accepted: Contact = { ...contact, state: "accepted", updated_at: now, accepted_at: now };
-    await this.state.saveContact(accepted);
-    let sent;
-    try {
-      sent = await this.deliver("contact_accept", accepted, { name: await this.cardName() });
-    } catch (error) {
-      // Still asking: otherwise the other side never learns and `accept` cannot be retried.
-      await this.state.saveContact(contact);
-      throw error;
-    }
-    await this.logOut(address, "contact_accept", sent.id, sent.thread, "");
-    return accepted;
+    const slot = contactSlot(address, await this.state.contact(address));
+    return await this.#apply(
+      contactTransition(slot, { type: "accept_request", at: this.nowSec() }),
+    );
   }
 
   /** `agent net block`: nothing from that address is read or answered. */
@@ -258,7 +229,10 @@ export class NetNode {
   /** `agent net remove`: forgets the contact; the log and the session stay. */
   async remove(address: string): Promise<boolean> {
     checkAddress(address);
-    return await this.state.removeContact(address);
+    const slot = contactSlot(address, await this.state.contact(address));
+    const step = contactTransition(slot, { type: "remove" });
+    return step.effects.some((e) => e.type === "forget") &&
+      await this.state.removeContact(address);
   }
 
   /** `agent net send`: a new conversation with an accepted contact (or its sub-agent). */
@@ -273,16 +247,15 @@ export class NetNode {
     }
     if (text.trim() === "") throw new NetUsageError("empty");
     const contact = await this.state.contact(address);
-    if (contact?.state !== "accepted") {
-      throw new NetUsageError("not_accepted", { address });
-    }
+    const step = contactTransition(contactSlot(address, contact), { type: "send" });
+    refuseIfTold(step, address);
     // Through the outbox: a spine that does not answer now is tried again (by the hub)
     // for 24 hours; a hard refusal is thrown at once.
     const id = newEnvelopeId();
     const delivery = await sendThroughOutbox(this, {
       id,
       to: address,
-      box_key: contact.box_key,
+      box_key: contact!.box_key,
       kind: "message",
       plaintext: sub === undefined ? { text } : { text, sub },
       thread: id,
@@ -291,6 +264,50 @@ export class NetNode {
       log: { text, ...(sub ? { peer_sub: sub } : {}) },
     });
     return { id, delivery };
+  }
+
+  /**
+   * Carries out what the contact machine said of an owner's command, in order, and
+   * returns the contact as it stands. A send that fails puts back what was there and
+   * throws, so the command can be tried again.
+   */
+  async #apply(step: ContactStep): Promise<Contact> {
+    refuseIfTold(step, step.state.address);
+    const contact = contactOf(step.state)!;
+    for (const effect of step.effects) {
+      switch (effect.type) {
+        case "save":
+          await this.state.saveContact(contact);
+          break;
+        case "send_accept":
+        case "send_request": {
+          const kind = effect.type === "send_accept" ? "contact_accept" : "contact_request";
+          const plaintext = effect.type === "send_accept"
+            ? { name: await this.cardName() }
+            : { name: await this.cardName(), text: effect.note };
+          let sent;
+          try {
+            sent = await this.deliver(kind, contact, plaintext);
+          } catch (error) {
+            // Still as before: otherwise the other side never learns, and it cannot be retried.
+            if (effect.restore !== undefined) await this.#restore(effect.restore);
+            throw error;
+          }
+          const note = effect.type === "send_request" ? effect.note : "";
+          await this.logOut(contact.address, kind, sent.id, sent.thread, note);
+          break;
+        }
+        default:
+          throw new Error(`Cannot change ${contact.address}: no handling for ${effect.type}`);
+      }
+    }
+    return contact;
+  }
+
+  async #restore(slot: ContactSlot): Promise<void> {
+    const before = contactOf(slot);
+    if (before === undefined) await this.state.removeContact(slot.address);
+    else await this.state.saveContact(before);
   }
 
   /** Appends an outgoing entry to the network log. */
@@ -329,19 +346,17 @@ export async function blockContact(
   address: string,
   nowSec: number,
 ): Promise<Contact> {
-  const contact = await state.contact(address);
-  const blocked: Contact = contact === undefined
-    ? {
-      address,
-      name: address,
-      state: "blocked",
-      sign_key: "",
-      box_key: "",
-      note: "",
-      created_at: nowSec,
-      updated_at: nowSec,
-    }
-    : { ...contact, state: "blocked", updated_at: nowSec };
-  await state.saveContact(blocked);
+  const step = contactTransition(contactSlot(address, await state.contact(address)), {
+    type: "block",
+    at: nowSec,
+  });
+  const blocked = contactOf(step.state)!;
+  if (step.effects.some((e) => e.type === "save")) await state.saveContact(blocked);
   return blocked;
+}
+
+/** Throws the owner's refusal when the contact machine gave one. */
+function refuseIfTold(step: ContactStep, address: string): void {
+  const refusal = step.effects.find((e) => e.type === "refuse");
+  if (refusal !== undefined) throw new NetUsageError(refusal.key, { address });
 }

@@ -16,7 +16,7 @@ import { appendNetEvent } from "./events.ts";
 import type { Logger } from "../log.ts";
 import type { AgentPaths } from "../paths.ts";
 import type { NetState } from "./store/state.ts";
-import { backoffDelay } from "./backoff.ts";
+import { backoffDelay } from "../backoff.ts";
 import { SpineError } from "./spine_client.ts";
 import type { OutboxEntry } from "./store/state.ts";
 
@@ -57,8 +57,7 @@ export type OutboxResult = "queued" | "duplicate" | "pending";
 
 /** Whether a failed post is worth trying again: no answer, a 5xx, or a 429. */
 export function isTransient(error: unknown): boolean {
-  if (!(error instanceof SpineError)) return false;
-  return error.status === 0 || error.status === 429 || error.status >= 500;
+  return error instanceof SpineError && error.transient;
 }
 
 /** The entry answering envelope `id` from `from`, if the outbox holds one. */
@@ -126,7 +125,13 @@ async function attempt(node: OutboxNode, entry: OutboxEntry): Promise<OutboxResu
       if (e === undefined) return;
       e.attempts++;
       e.last_error = errorMessage(error);
-      e.next_at = now + Math.ceil(backoffDelay(e.attempts - 1, RETRY_BASE_MS, RETRY_MAX_MS) / 1000);
+      // A peer's 429 may say when to come back (`Retry-After`): then, not sooner.
+      const wait = backoffDelay(e.attempts - 1, {
+        baseMs: RETRY_BASE_MS,
+        maxMs: RETRY_MAX_MS,
+        retryAfterMs: error instanceof SpineError ? error.retryAfterMs : undefined,
+      });
+      e.next_at = now + Math.ceil(wait / 1000);
     });
     return "pending";
   }

@@ -87,3 +87,22 @@ Deno.test("the outbox drops a hard refusal at once, and gives up after 24 hours"
   assert.deepEqual(await down.state.outbox(), []);
   assert.deepEqual(down.posted, []);
 });
+
+Deno.test("the outbox keeps to a peer's Retry-After rather than its own backoff", async () => {
+  const n = node([]);
+  n.deliver = (_kind, to) =>
+    Promise.reject(
+      new SpineError(`Cannot deliver to ${to.address}`, 429, "rate_limited", {
+        retryAfterMs: 600_000,
+      }),
+    );
+  try {
+    const now = n.nowSec();
+    assert.equal(await sendThroughOutbox(n, ENTRY), "pending");
+    const [e] = await n.state.outbox();
+    assert.equal(e?.next_at, now + 600);
+    assert.match(e?.last_error ?? "", /HTTP 429 rate_limited \(retry after 600 s\)/);
+  } finally {
+    await Deno.remove(n.paths.home, { recursive: true });
+  }
+});

@@ -1,18 +1,5 @@
 import assert from "node:assert/strict";
-import { backoffDelay } from "./backoff.ts";
 import { INBOX_ANSWER_MAX, postEnvelope } from "./spine_client.ts";
-
-Deno.test("backoffDelay() never goes past the cap, jitter included", () => {
-  for (let attempt = 0; attempt < 40; attempt++) {
-    for (const r of [0, 0.5, 0.999999]) {
-      const ms = backoffDelay(attempt, 1000, 60_000, () => r);
-      assert.ok(ms <= 60_000, `attempt ${attempt}, random ${r}: ${ms}`);
-    }
-  }
-  // Still spread out at the cap, so hubs do not retry in step.
-  assert.equal(backoffDelay(20, 1000, 60_000, () => 0), 48_000);
-  assert.equal(backoffDelay(0, 1000, 60_000, () => 0.5), 1000);
-});
 
 Deno.test("postEnvelope() reads at most 8 KiB of a peer's answer: an endless body does not hang it", async () => {
   const controller = new AbortController();

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { backoffDelay } from "./backoff.ts";
+import { backoffDelay } from "../backoff.ts";
 import { flushOutbox } from "./outbox.ts";
 import type { NetNode } from "./node.ts";
 import { type HandleDeps, handleUpdate } from "./handle.ts";
@@ -224,7 +224,7 @@ export class NetService {
         if (this.#unauthorized(error)) return;
         this.#status.doorbell.last_error = errorMessage(error);
         node.logger.warn(`network: spine not ready: ${errorMessage(error)}`);
-        await this.#sleep(this.#backoff(attempt));
+        await this.#sleep(this.#backoff(attempt, error));
       }
     }
   }
@@ -294,7 +294,7 @@ export class NetService {
         if (this.#unauthorized(error) || this.#stop.signal.aborted) return;
         this.#status.doorbell.last_error = errorMessage(error);
         this.#node!.logger.warn(`network: fetch failed: ${errorMessage(error)}`);
-        await this.#sleep(this.#backoff(errors++));
+        await this.#sleep(this.#backoff(errors++, error));
       }
     }
   }
@@ -308,7 +308,7 @@ export class NetService {
       } catch (error) {
         if (this.#unauthorized(error) || this.#stop.signal.aborted) return;
         this.#status.doorbell.last_error = errorMessage(error);
-        await this.#sleep(this.#backoff(attempt));
+        await this.#sleep(this.#backoff(attempt, error));
       }
     }
   }
@@ -434,8 +434,13 @@ export class NetService {
     this.#stop.abort();
   }
 
-  #backoff(attempt: number): number {
-    return backoffDelay(attempt, this.#timings.backoffBaseMs, this.#timings.backoffMaxMs);
+  /** The wait before retry `attempt`; a `Retry-After` the spine sent is kept to. */
+  #backoff(attempt: number, error?: unknown): number {
+    return backoffDelay(attempt, {
+      baseMs: this.#timings.backoffBaseMs,
+      maxMs: this.#timings.backoffMaxMs,
+      retryAfterMs: error instanceof SpineError ? error.retryAfterMs : undefined,
+    });
   }
 
   #sleep(ms: number): Promise<void> {

@@ -4,23 +4,10 @@
  *
  * @module
  */
-import { baseUrlFor, type Card, parseCard, readLimited, type WireEnvelope } from "@agent/net";
-import { errorMessage } from "@agent/net/common";
+import { baseUrlFor, type Card, parseCard, type WireEnvelope } from "@agent/net";
+import { SpineError, SpineHttp } from "../spine_http/mod.ts";
 
-/** A spine answered with an error (or could not be reached: `status` 0). */
-export class SpineError extends Error {
-  override name = "SpineError";
-  /** HTTP status; 0 when nothing answered. */
-  status: number;
-  /** The body's `error` code, when there was one. */
-  code: string;
-
-  constructor(what: string, status: number, code: string, options?: ErrorOptions) {
-    super(`${what}: ${status === 0 ? code : `HTTP ${status}${code ? ` ${code}` : ""}`}`, options);
-    this.status = status;
-    this.code = code;
-  }
-}
+export { SpineError } from "../spine_http/mod.ts";
 
 /** `GET /hub/health`. */
 export interface SpineHealth {
@@ -50,45 +37,43 @@ export interface SpineClientOptions {
 
 /** Talks to the hub's own spine. The token never appears in errors or logs. */
 export class SpineClient {
-  #url: string;
-  #token: string;
-  #fetch: typeof fetch;
+  #http: SpineHttp;
   #longPollMs: number;
-  #requestMs: number;
 
   /** A client for the spine at `url` (`AGENT_SPINE_URL`) with `token` (`AGENT_SPINE_TOKEN`). */
   constructor(url: string, token: string, options: SpineClientOptions = {}) {
-    this.#url = url.replace(/\/+$/, "");
-    this.#token = token;
-    this.#fetch = options.fetch ?? fetch;
+    this.#http = new SpineHttp(url, {
+      token,
+      timeoutMs: options.requestTimeoutMs ?? 15_000,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
     this.#longPollMs = options.longPollTimeoutMs ?? 35_000;
-    this.#requestMs = options.requestTimeoutMs ?? 15_000;
   }
 
   /** The spine's base URL. */
   get url(): string {
-    return this.#url;
+    return this.#http.url;
   }
 
   /** The doorbell URL (`ws:` or `wss:`). */
   get wsUrl(): string {
-    return `${this.#url.replace(/^http/, "ws")}/hub/ws`;
+    return `${this.url.replace(/^http/, "ws")}/hub/ws`;
   }
 
   /** The headers of every hub request. */
   get authHeaders(): Record<string, string> {
-    return { authorization: `Bearer ${this.#token}` };
+    return this.#http.authHeaders;
   }
 
   /** `GET /hub/health`. */
   async health(signal?: AbortSignal): Promise<SpineHealth> {
-    return await this.#call(
-      "GET",
-      "/hub/health",
-      undefined,
-      this.#requestMs,
-      signal,
-    ) as SpineHealth;
+    const { body } = await this.#http.request("/hub/health", { signal });
+    if (!isRecord(body) || typeof body.address !== "string") {
+      throw new SpineError("GET /hub/health", 200, "bad_answer", {
+        detail: "the answer names no address",
+      });
+    }
+    return body as unknown as SpineHealth;
   }
 
   /** `PUT /hub/card`; returns the full card. */
@@ -96,7 +81,15 @@ export class SpineClient {
     card: { name: string; sign_key: string; box_key: string },
     signal?: AbortSignal,
   ): Promise<Card> {
-    return parseCard(await this.#call("PUT", "/hub/card", card, this.#requestMs, signal));
+    const { body } = await this.#http.request("/hub/card", { method: "PUT", json: card, signal });
+    try {
+      return parseCard(body);
+    } catch (error) {
+      throw new SpineError("PUT /hub/card", 200, "bad_answer", {
+        cause: error,
+        detail: "the answer is not a card",
+      });
+    }
   }
 
   /** `GET /hub/updates?after=&timeout=&limit=`. */
@@ -106,15 +99,13 @@ export class SpineClient {
   ): Promise<Update[]> {
     const timeout = options.timeout ?? 0;
     const query = `after=${after}&timeout=${timeout}&limit=${options.limit ?? 50}`;
-    const body = await this.#call(
-      "GET",
-      `/hub/updates?${query}`,
-      undefined,
-      timeout > 0 ? this.#longPollMs : this.#requestMs,
-      options.signal,
-    ) as { updates?: unknown };
-    if (!Array.isArray(body.updates)) {
-      throw new SpineError("Cannot fetch updates", 200, "no updates list");
+    const { body } = await this.#http.request(`/hub/updates?${query}`, {
+      ...(timeout > 0 ? { timeoutMs: this.#longPollMs } : {}),
+      maxBytes: UPDATES_ANSWER_MAX,
+      signal: options.signal,
+    });
+    if (!isRecord(body) || !Array.isArray(body.updates)) {
+      throw new SpineError("GET /hub/updates", 200, "bad_answer", { detail: "no updates list" });
     }
     return body.updates as Update[];
   }
@@ -124,71 +115,49 @@ export class SpineClient {
     if (seqs.length === 0) return 0;
     let deleted = 0;
     for (let i = 0; i < seqs.length; i += 1000) {
-      const body = await this.#call(
-        "POST",
-        "/hub/ack",
-        { seqs: seqs.slice(i, i + 1000) },
-        this.#requestMs,
+      const { body } = await this.#http.request("/hub/ack", {
+        method: "POST",
+        json: { seqs: seqs.slice(i, i + 1000) },
         signal,
-      ) as { deleted?: number };
-      deleted += body.deleted ?? 0;
+      });
+      const n = isRecord(body) ? body.deleted : undefined;
+      deleted += typeof n === "number" ? n : 0;
     }
     return deleted;
   }
 
-  /** A plain GET of `/hub/ws` to learn why an upgrade failed (its HTTP status). */
-  async probeDoorbell(signal?: AbortSignal): Promise<number> {
-    try {
-      const res = await this.#fetch(`${this.#url}/hub/ws`, {
-        headers: this.authHeaders,
-        signal: anySignal(this.#requestMs, signal),
+  /**
+   * The card the spine serves now (`GET /.well-known/agent.json`, at most 8 KiB), or
+   * `undefined` before one is published (404). Any other answer throws.
+   */
+  async publishedCard(
+    options: { timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<Record<string, unknown> | undefined> {
+    const { status, body } = await this.#http.request("/.well-known/agent.json", {
+      expect: [200, 404],
+      maxBytes: 8 * 1024,
+      ...options,
+    });
+    if (status === 404) return undefined;
+    if (!isRecord(body)) {
+      throw new SpineError("GET /.well-known/agent.json", status, "bad_answer", {
+        detail: "the answer is not a card",
       });
-      await res.body?.cancel();
-      return res.status;
-    } catch {
-      return 0;
     }
+    return body;
   }
 
-  async #call(
-    method: string,
-    path: string,
-    body: unknown,
-    timeoutMs: number,
-    signal: AbortSignal | undefined,
-  ): Promise<unknown> {
-    const what = `${method} ${path.split("?")[0]}`;
-    let res: Response;
-    try {
-      res = await this.#fetch(`${this.#url}${path}`, {
-        method,
-        headers: {
-          ...this.authHeaders,
-          ...(body === undefined ? {} : { "content-type": "application/json" }),
-        },
-        body: body === undefined ? null : JSON.stringify(body),
-        signal: anySignal(timeoutMs, signal),
-      });
-    } catch (error) {
-      throw new SpineError(what, 0, describeFetchError(error), { cause: error });
-    }
-    const text = await res.text();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    if (!res.ok) {
-      const code = typeof (parsed as { error?: unknown })?.error === "string"
-        ? (parsed as { error: string }).error
-        : "";
-      throw new SpineError(what, res.status, code);
-    }
-    if (parsed === undefined) throw new SpineError(what, res.status, "the answer is not JSON");
-    return parsed;
+  /** A plain GET of `/hub/ws` to learn why an upgrade failed (its HTTP status). */
+  probeDoorbell(signal?: AbortSignal): Promise<number> {
+    return this.#http.status("/hub/ws", { signal });
   }
 }
+
+/**
+ * The most of a `GET /hub/updates` answer read: a full batch (at most 100) of the
+ * largest envelopes (64 KiB each) and their wrapping.
+ */
+export const UPDATES_ANSWER_MAX = 8 * 1024 * 1024;
 
 /** Options for the peer calls. */
 export interface PeerOptions {
@@ -203,37 +172,19 @@ export interface PeerOptions {
  * 5 s timeout, at most 8 KiB, no redirects, `address` must equal the address asked.
  */
 export async function fetchCard(address: string, options: PeerOptions): Promise<Card> {
-  const url = `${baseUrlFor(address, options.allowInsecure)}/.well-known/agent.json`;
-  let res: Response;
+  const what = `Cannot fetch the card of ${address}`;
+  const { body } = await peer(address, options, 5_000).request("/.well-known/agent.json", {
+    what,
+    expect: [200],
+    maxBytes: 8 * 1024,
+    signal: options.signal,
+  });
   try {
-    res = await (options.fetch ?? fetch)(url, {
-      redirect: "manual",
-      headers: { accept: "application/json" },
-      signal: anySignal(5_000, options.signal),
-    });
+    return parseCard(body, address);
   } catch (error) {
-    throw new SpineError(`Cannot fetch the card of ${address}`, 0, describeFetchError(error), {
-      cause: error,
+    throw new SpineError(what, 200, "bad_answer", {
+      detail: error instanceof Error ? error.message : "bad card",
     });
-  }
-  if (res.status !== 200) {
-    await res.body?.cancel();
-    throw new SpineError(`Cannot fetch the card of ${address}`, res.status, "");
-  }
-  const bytes = res.body === null
-    ? new Uint8Array()
-    : await readLimited(res.body, 8 * 1024, { drainBytes: 0 });
-  if (bytes === undefined) {
-    throw new SpineError(`Cannot fetch the card of ${address}`, 200, "the card is over 8 KiB");
-  }
-  try {
-    return parseCard(JSON.parse(new TextDecoder().decode(bytes)), address);
-  } catch (error) {
-    throw new SpineError(
-      `Cannot fetch the card of ${address}`,
-      200,
-      error instanceof Error ? error.message : "bad card",
-    );
   }
 }
 
@@ -252,47 +203,35 @@ export async function postEnvelope(
   wire: WireEnvelope,
   options: PeerOptions,
 ): Promise<Delivery> {
-  const url = `${baseUrlFor(to, options.allowInsecure)}/net/inbox`;
-  let res: Response;
-  try {
-    res = await (options.fetch ?? fetch)(url, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(wire),
-      signal: anySignal(15_000, options.signal),
-    });
-  } catch (error) {
-    throw new SpineError(`Cannot deliver to ${to}`, 0, describeFetchError(error), {
-      cause: error,
-    });
-  }
+  const what = `Cannot deliver to ${to}`;
   // A peer's answer is a few bytes; a hostile one must not fill the hub's memory.
-  let body: Record<string, unknown> = {};
-  try {
-    const bytes = res.body === null
-      ? undefined
-      : await readLimited(res.body, INBOX_ANSWER_MAX, { drainBytes: 0 });
-    if (bytes !== undefined) body = JSON.parse(new TextDecoder().decode(bytes));
-  } catch { /* not JSON, or cut off */ }
-  if (res.status === 202) return "queued";
-  if (res.status === 200 && body.status === "duplicate") return "duplicate";
-  throw new SpineError(
-    `Cannot deliver to ${to}`,
-    res.status,
-    typeof body.error === "string" ? body.error : "",
-  );
+  const res = await peer(to, options, 15_000).exchange("/net/inbox", {
+    method: "POST",
+    json: wire,
+    what,
+    expect: [200, 202],
+    maxBytes: INBOX_ANSWER_MAX,
+    signal: options.signal,
+  });
+  if (res.status === 202) {
+    await res.cancel();
+    return "queued";
+  }
+  const body = await res.json();
+  if (isRecord(body) && body.status === "duplicate") return "duplicate";
+  throw new SpineError(what, res.status, "bad_answer", {
+    detail: `HTTP ${res.status} without a duplicate status`,
+  });
 }
 
-function anySignal(timeoutMs: number, signal: AbortSignal | undefined): AbortSignal {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  return signal === undefined ? timeout : AbortSignal.any([timeout, signal]);
+/** A peer's public endpoints: no token. */
+function peer(address: string, options: PeerOptions, timeoutMs: number): SpineHttp {
+  return new SpineHttp(baseUrlFor(address, options.allowInsecure), {
+    timeoutMs,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
 }
 
-function describeFetchError(error: unknown): string {
-  if (error instanceof DOMException && error.name === "TimeoutError") return "timed out";
-  if (error instanceof DOMException && error.name === "AbortError") return "aborted";
-  const message = errorMessage(error);
-  if (/refused/i.test(message)) return "connection refused";
-  return message.split("\n")[0] ?? "unreachable";
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -10,3 +10,4 @@ export * from "./store.ts";
 export * from "./file_store.ts";
 export * from "./spine_store.ts";
 export * from "./open.ts";
+export * from "./session_id.ts";

@@ -6,6 +6,7 @@
  * @module
  */
 import { isMessageId, isSessionId } from "@agent/net";
+import { SpineHttp } from "../spine_http/mod.ts";
 import {
   type CreateOutcome,
   messageRange,
@@ -16,22 +17,29 @@ import {
 /** How long one request may take. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
+/**
+ * The most of an answer read. One stored body is at most 1 MiB; a list of messages may
+ * hold many of them, so the whole of a long session still reads in one answer.
+ */
+const ANSWER_MAX_BYTES = 64 * 1024 * 1024;
+
 /** A session store on the spine at `url`. */
 export class SpineSessionStore implements SessionStore {
-  #url: string;
-  #token: string;
-  #fetch: typeof fetch;
+  #http: SpineHttp;
 
   /** The store on the spine at `url`, with the hub token. */
   constructor(url: string, token: string, options: { fetch?: typeof fetch } = {}) {
-    this.#url = url.replace(/\/+$/, "");
-    this.#token = token;
-    this.#fetch = options.fetch ?? fetch;
+    this.#http = new SpineHttp(url, {
+      token,
+      timeoutMs: REQUEST_TIMEOUT_MS,
+      maxBytes: ANSWER_MAX_BYTES,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
   }
 
   /** Where the sessions are kept. */
   get where(): string {
-    return `${this.#url}/hub/sessions`;
+    return `${this.#http.url}/hub/sessions`;
   }
 
   async createSession(sessionId: string, data: unknown): Promise<"created" | "exists"> {
@@ -158,30 +166,12 @@ export class SpineSessionStore implements SessionStore {
     expected: number[],
     body?: unknown,
   ): Promise<{ code: number; body: unknown }> {
-    const res = await this.#fetch(`${this.#url}${path}`, {
+    const answer = await this.#http.request(path, {
       method,
-      headers: {
-        authorization: `Bearer ${this.#token}`,
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      expect: expected,
+      ...(body === undefined ? {} : { json: body }),
     });
-    const text = await res.text();
-    if (!expected.includes(res.status)) {
-      let code = "";
-      try {
-        code = String((JSON.parse(text) as { error?: unknown }).error ?? "");
-      } catch {
-        // not JSON: the status says enough
-      }
-      throw new Error(
-        `The spine's session store answered HTTP ${res.status}${
-          code ? ` ${code}` : ""
-        } to ${method} ${path.replace(/\?.*$/, "")}`,
-      );
-    }
-    return { code: res.status, body: text ? JSON.parse(text) : undefined };
+    return { code: answer.status, body: answer.body };
   }
 }
 

@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { formatTime, TIME_ZONE } from "../i18n.ts";
 import type { AgentTool, ToolContext } from "./tool.ts";
+import { characters, shown, t } from "./_messages.ts";
 import { type FileScope, listGuarded, readGuarded, writeGuarded } from "./_guarded_file.ts";
 
 const MAX_READ_BYTES = 64 * 1024;
@@ -102,6 +103,10 @@ export const writeNote: AgentTool = {
     text: z.string(),
     append: z.boolean().optional(),
   }),
+  describe(input: { name: string; text: string; append?: boolean }, lang) {
+    const vars = { name: shown(input.name, 60), chars: characters(lang, [...input.text].length) };
+    return t(lang, input.append ? "append_note" : "write_note", vars);
+  },
   async execute(input: { name: string; text: string; append?: boolean }, context: ToolContext) {
     const file = noteFile(input.name);
     await writeGuarded(file, notesScope(context), input.text, { append: input.append === true });
@@ -116,6 +121,9 @@ export const fetchUrl: AgentTool = {
   description:
     "Fetch a web page or API over http(s) with GET and return its text (cut to 20,000 characters).",
   inputSchema: z.object({ url: z.string().url() }),
+  describe(input: { url: string }, lang) {
+    return t(lang, "fetch_url", { url: shown(input.url, 120) });
+  },
   async execute(input: { url: string }, context: ToolContext) {
     const url = new URL(input.url);
     if (url.protocol !== "http:" && url.protocol !== "https:") {

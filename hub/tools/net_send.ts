@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import type { AgentTool, ToolContext } from "./tool.ts";
+import { shown, t } from "./_messages.ts";
 import { MESSAGE_TEXT_MAX, splitTarget } from "@agent/net";
 import { Logger } from "../log.ts";
 import { errorMessage } from "@agent/net/common";
@@ -21,6 +22,9 @@ export const netSend: AgentTool = {
     to: z.string().describe("ADDRESS or ADDRESS/NAME"),
     text: z.string().min(1).max(MESSAGE_TEXT_MAX),
   }),
+  describe(input: { to: string; text: string }, lang) {
+    return t(lang, "net_send", { to: shown(input.to, 80), text: shown(input.text, 120) });
+  },
   async execute(input: { to: string; text: string }, context: ToolContext) {
     const target = splitTarget(input.to.trim());
     if (target === undefined) return { error: `'${input.to}' is not ADDRESS or ADDRESS/NAME` };

@@ -8,6 +8,7 @@
 import type { ToolSet } from "ai";
 import type { z } from "zod";
 import type { AgentPaths } from "../paths.ts";
+import type { Lang } from "../i18n.ts";
 import { errorMessage } from "@agent/net/common";
 
 /** What a tool may use while it runs. */
@@ -28,14 +29,26 @@ export interface AgentTool<S extends z.ZodType = z.ZodType> {
   /** What the model reads to decide when to call it. */
   description: string;
   inputSchema: S;
+  /**
+   * What a run with `input` will do, in one sentence for the owner who approves it
+   * (`The agent wants to fetch https://…`). Tier-2 tools have one; without it an
+   * approval names the tool.
+   */
+  describe?(input: z.infer<S>, lang: Lang): string;
   /** Runs the tool; the result goes back to the model as JSON. */
   execute(input: z.infer<S>, context: ToolContext): Promise<unknown>;
+}
+
+/** Which call an approval is for. */
+export interface ApprovalCall {
+  /** The model's id of the tool call. */
+  toolCallId: string;
 }
 
 /** Decides whether a tier-2 tool may run. */
 export interface Approver {
   /** `true` to run `tool` with `args`. May throw {@linkcode ApprovalInterrupted}. */
-  approve(tool: string, args: unknown): Promise<boolean>;
+  approve(tool: string, args: unknown, call?: ApprovalCall): Promise<boolean>;
 }
 
 /** The owner gave up at an approval prompt (Ctrl-C): the whole turn, and chat, end. */
@@ -77,11 +90,11 @@ export function toToolSet(tools: readonly AgentTool[], options: ToolSetOptions):
     set[t.name] = {
       description: t.description,
       inputSchema: t.inputSchema,
-      execute: async (input: unknown) => {
+      execute: async (input: unknown, call: { toolCallId: string }) => {
         if (t.tier >= 2) {
           let ok: boolean;
           try {
-            ok = await options.approver.approve(t.name, input);
+            ok = await options.approver.approve(t.name, input, { toolCallId: call.toolCallId });
           } catch (error) {
             if (error instanceof ApprovalInterrupted) options.onInterrupt?.();
             throw error;

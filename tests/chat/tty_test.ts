@@ -29,7 +29,10 @@ Deno.test({
         "send:\\x03",
       ]);
       assert.equal(r.code, 130, r.screen);
-      assert.match(r.screen, /Allow write_note \{"name":"x","text":"y"\}\? \[y\/N\]/);
+      assert.match(
+        r.screen,
+        /The agent wants to save the note “x” \(1 character\)\. Allow\? \[y\/N\]/,
+      );
       assert.throws(() => Deno.statSync(`${home}/notes/x.md`));
     } finally {
       Deno.removeSync(home, { recursive: true });
@@ -65,7 +68,7 @@ Deno.test({
       assert.equal(Deno.readTextFileSync(`${home}/notes/x.md`), "y\n");
       assert.match(
         r.screen,
-        /\[write_note\]\r?\n[^\n]*Allow write_note/,
+        /\[write_note\]\r?\n[^\n]*The agent wants to save the note “x”/,
         "the tool shows before its approval",
       );
       assert.ok(!r.screen.includes("sk-typed-secret"), "the key is never echoed");

@@ -56,6 +56,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "base.ts",
         "user_error.ts",
         "text.ts",
+        "backoff.ts",
       ],
     },
     {
@@ -70,11 +71,12 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "subs/",
         "components/",
         "doctor/",
+        "spine_http/",
         "network/",
         "cloud/",
       ],
     },
-    { name: "agent", paths: ["agent/", "network_turn/"] },
+    { name: "agent", paths: ["agent/", "network_turn/", "desk/"] },
     { name: "wiring", paths: ["app/", "channels/", "daemon/", "control/", "mod.ts"] },
   ],
 };

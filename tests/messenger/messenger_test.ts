@@ -45,7 +45,7 @@ Deno.test({
       assert.deepEqual(commands.map((c) => c.body.language_code ?? "default"), ["default", "tr"]);
       assert.deepEqual(
         (commands[0]!.body.commands as { command: string }[]).map((c) => c.command),
-        ["start", "new", "resume", "model", "status", "help"],
+        ["start", "new", "stop", "resume", "model", "status", "settings", "help"],
       );
       assert.equal(bot.callsOf("deleteWebhook").length, 1);
 
@@ -113,8 +113,12 @@ Deno.test({
       }
       const [start, help, settings, fresh, model, status] = textsIn(bot, OWNER);
       assert.match(start!, /^This is your agent/);
-      assert.match(help!, /^\/new starts a new conversation/);
-      assert.match(settings!, /^Keys are set on the machine, not through the messenger/);
+      assert.match(
+        help!,
+        /^Commands:\n {2}\/start · what this is\n {2}\/new · start a new conversation/,
+      );
+      assert.match(settings!, /^Credentials \(values are never shown\):\n/);
+      assert.match(settings!, /\nKeys are set on the machine, not here: /);
       assert.match(fresh!, /^New conversation messenger-\d{8}-\d{6}-[0-9a-f]{4}\.$/);
       assert.match(model!, /^Role fast/);
       const lines = status!.split("\n");
@@ -159,7 +163,10 @@ for (
           () => bot.callsOf("sendMessage", OWNER).some((c) => c.body.reply_markup !== undefined),
         );
         const ask = [...bot.messages.values()].find((m) => m.replyMarkup !== undefined)!;
-        assert.match(ask.text, /^The agent wants to run the tool net_send:/);
+        assert.equal(
+          ask.text,
+          "The agent wants to send friend.example a message: “hi”.\nto: friend.example · text: hi",
+        );
         const buttons = (ask.replyMarkup as {
           inline_keyboard: { text: string; callback_data: string }[][];
         }).inline_keyboard[0]!;

@@ -206,11 +206,11 @@ for (const [key, after] of [["y", "Sent, or tried."], ["n", "Declined."]] as con
         await pane.until("brain · $0.00/$15.00 month");
         await pane.type("send it");
         await pane.keys("Enter");
-        await pane.until("Allow net_send?");
+        await pane.until("The agent wants to send friend.example a message");
         await pane.keep(`approval-${key}`);
         await pane.type(key);
         const screen = await pane.until(after);
-        assert.ok(!screen.includes("Allow net_send?"), screen);
+        assert.ok(!screen.includes("The agent wants to send"), screen);
         await pane.keys("C-d");
         assert.equal(await pane.exitCode(), 0);
       } finally {
@@ -231,7 +231,7 @@ Deno.test({
       await pane.until("brain · $0.00/$15.00 month");
       await pane.type("send it");
       await pane.keys("Enter");
-      await pane.until("Allow net_send?");
+      await pane.until("The agent wants to send friend.example a message");
       await pane.keys("C-c");
       assert.equal(await pane.exitCode(), 130);
     } finally {

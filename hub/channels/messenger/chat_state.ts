@@ -1,7 +1,9 @@
 /**
  * What the messenger remembers across restarts, in `<data>/messenger/state.json`
- * (0600): each chat's session and role, the agent events already told, and what the
- * contact-request buttons stand for (their data is too short for an address).
+ * (0600): the agent events already told, and what the contact-request buttons stand for
+ * (their data is too short for an address). Each chat's session and role now live in
+ * the desk's `conversations.json`; `chats` is kept as written for the desk's one-time
+ * takeover.
  *
  * @module
  */

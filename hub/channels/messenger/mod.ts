@@ -8,8 +8,8 @@ import type { HubChannel, HubContext } from "../../app/channel_types.ts";
 import { MessengerChannel } from "./channel.ts";
 import { messengerSettings } from "./settings.ts";
 
-export { MessengerChannel, newSessionId } from "./channel.ts";
-export type { MessengerStatus } from "./channel.ts";
+export { MessengerChannel } from "./channel.ts";
+export type { MessengerStatus } from "./intake.ts";
 export { allowedChats, messengerSettings } from "./settings.ts";
 export type { MessengerSettings } from "./settings.ts";
 export { escapeHtml, scrubToken, splitMessage } from "./telegram.ts";
@@ -25,5 +25,5 @@ export function messengerChannel(hub: HubContext): Promise<HubChannel | undefine
     hub.logger.error("messenger: not started: the spend ledger cannot be opened");
     return Promise.resolve(undefined);
   }
-  return Promise.resolve(new MessengerChannel(hub, hub.ledger, settings));
+  return Promise.resolve(new MessengerChannel(hub, hub.desk, settings));
 }

@@ -6,64 +6,63 @@
  *
  * @module
  */
+import { SpineHttp } from "../../spine_http/mod.ts";
 import type { DocumentName, NetDocuments } from "./documents.ts";
 
 /** A state value's limit on the spine. */
 const MAX_VALUE_BYTES = 1024 * 1024;
 
+/** The most of a `GET /hub/state/<key>` answer read: a full value and its wrapping. */
+const ANSWER_MAX_BYTES = 2 * MAX_VALUE_BYTES;
+
 /** The network documents in the spine's state API. */
 export class SpineDocuments implements NetDocuments {
-  #url: string;
-  #token: string;
-  #fetch: typeof fetch;
+  #http: SpineHttp;
 
   /** Documents on the spine at `url` with the hub token. */
   constructor(url: string, token: string, options: { fetch?: typeof fetch } = {}) {
-    this.#url = url.replace(/\/+$/, "");
-    this.#token = token;
-    this.#fetch = options.fetch ?? fetch;
+    this.#http = new SpineHttp(url, {
+      token,
+      timeoutMs: 15_000,
+      maxBytes: ANSWER_MAX_BYTES,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
   }
 
   /** Where the state is kept. */
   get where(): string {
-    return `${this.#url}/hub/state/net.*`;
+    return `${this.#http.url}/hub/state/net.*`;
   }
 
   /** Reads a document; `undefined` when the spine has none. */
   async read(name: DocumentName): Promise<unknown> {
-    const res = await this.#fetch(`${this.#url}/hub/state/net.${name}`, {
-      headers: { authorization: `Bearer ${this.#token}` },
-      signal: AbortSignal.timeout(15_000),
+    const { status, body } = await this.#http.request(`/hub/state/net.${name}`, {
+      expect: [200, 404],
+      what: `Cannot read net.${name} from the spine`,
     });
-    if (res.status === 404) {
-      await res.body?.cancel();
-      return undefined;
-    }
-    if (!res.ok) {
-      await res.body?.cancel();
-      throw new Error(`Cannot read net.${name} from the spine: HTTP ${res.status}`);
-    }
-    const body = await res.json() as { value?: unknown };
-    return body.value;
+    if (status === 404) return undefined;
+    return (body as { value?: unknown } | null)?.value;
   }
 
   /** Writes a document (the log loses its oldest entries to stay under 1 MiB). */
   async write(name: DocumentName, value: unknown): Promise<void> {
-    let body = JSON.stringify({ value });
+    let stored = value;
     if (name === "log" && Array.isArray(value)) {
-      let entries = value;
-      while (new TextEncoder().encode(body).length > MAX_VALUE_BYTES && entries.length > 0) {
-        entries = entries.slice(Math.ceil(entries.length / 10));
-        body = JSON.stringify({ value: entries });
+      let list = value;
+      while (bytesOf({ value: list }) > MAX_VALUE_BYTES && list.length > 0) {
+        list = list.slice(Math.ceil(list.length / 10));
       }
+      stored = list;
     }
-    const res = await this.#fetch(`${this.#url}/hub/state/net.${name}`, {
+    await this.#http.request(`/hub/state/net.${name}`, {
       method: "PUT",
-      headers: { authorization: `Bearer ${this.#token}`, "content-type": "application/json" },
-      body,
-      signal: AbortSignal.timeout(15_000),
+      json: { value: stored },
+      answer: "none",
+      what: `Cannot write net.${name} to the spine`,
     });
-    await res.body?.cancel();
-    if (!res.ok) throw new Error(`Cannot write net.${name} to the spine: HTTP ${res.status}`);
   }
+}
+
+function bytesOf(body: unknown): number {
+  return new TextEncoder().encode(JSON.stringify(body)).length;
 }

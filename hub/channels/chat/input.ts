@@ -1,23 +1,44 @@
 /**
- * Where chat reads from: a terminal (line editing, y/N approvals, a hidden prompt for
- * keys) or a pipe (one message per line; approvals are answered no; a key for
- * `/settings set` is the next line, never echoed).
+ * Where chat reads from: a terminal (line editing and history through node's
+ * readline, lines taken while an answer streams, y/N questions, a hidden prompt for
+ * keys) or a pipe (one message per line; a key for `/settings set` is the next line,
+ * never echoed).
  *
  * @module
  */
-import { ApprovalInterrupted } from "../tools/mod.ts";
+import { ApprovalInterrupted } from "../../tools/mod.ts";
+
+/** What a terminal tells chat while it listens. */
+export interface TerminalHandlers {
+  /** A line was entered (at the prompt, or typed while an answer streams). */
+  line(text: string): void;
+  /** Ctrl-C outside a question. */
+  interrupt(): void;
+  /** Ctrl-D or the end of input. */
+  end(): void;
+}
 
 /** What chat reads. */
 export interface ChatInput {
   /** Whether a person is typing (a terminal). */
   readonly interactive: boolean;
-  /** The next line, or `null` at the end of input (Ctrl-D). */
+  /** The next line, or `null` at the end of input (a pipe). */
   readLine(prompt: string): Promise<string | null>;
-  /** A yes/no question; no terminal means no. Throws `ApprovalInterrupted` on Ctrl-C. */
-  confirm(question: string): Promise<boolean>;
+  /**
+   * Takes every line as it is entered, until the end (a terminal): what is typed while
+   * an answer streams is not lost.
+   */
+  listen(handlers: TerminalHandlers): void;
+  /** Shows `prompt` and waits for a line (a terminal). */
+  prompt(prompt: string): void;
+  /**
+   * A yes/no question; no terminal means no. Throws `ApprovalInterrupted` on Ctrl-C;
+   * answers no when `signal` aborts (the question expired elsewhere).
+   */
+  confirm(question: string, signal?: AbortSignal): Promise<boolean>;
   /** A secret, never echoed; `null` when none was given. */
   secret(prompt: string): Promise<string | null>;
-  /** Calls `handler` on Ctrl-C while a turn runs; returns a function that stops it. */
+  /** Calls `handler` on Ctrl-C while a pipe is read; returns a function that stops it. */
   onInterrupt(handler: () => void): () => void;
   close(): void;
 }
@@ -38,6 +59,17 @@ export class PipedInput implements ChatInput {
     const next = await this.#lines.next();
     return next.done ? null : next.value;
   }
+
+  listen(handlers: TerminalHandlers): void {
+    void (async () => {
+      for (let line = await this.readLine(); line !== null; line = await this.readLine()) {
+        handlers.line(line);
+      }
+      handlers.end();
+    })();
+  }
+
+  prompt(): void {}
 
   confirm(): Promise<boolean> {
     return Promise.resolve(false);
@@ -74,17 +106,27 @@ async function* lines(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncGen
   if (buffer !== "") yield buffer.replace(/\r$/, "");
 }
 
+type Readline = import("node:readline").Interface;
+
 /** Input from a terminal, through node's readline (history, line editing). */
 export class TerminalInput implements ChatInput {
   readonly interactive = true;
-  #rl: import("node:readline").Interface | undefined;
-  #closed = false;
+  #rl: Readline | undefined;
+  #opening: Promise<Readline> | undefined;
+  #handlers: TerminalHandlers | undefined;
+  #ended = false;
+  /** Set while the readline interface is closed on purpose (a hidden prompt). */
   #suspended = false;
-  #pendingLine: ((line: string | null) => void) | undefined;
-  #onSigint: (() => void) | undefined;
+  /** Ctrl-C during a question. */
+  #onQuestionSigint: (() => void) | undefined;
 
-  async #open(): Promise<import("node:readline").Interface> {
-    if (this.#rl) return this.#rl;
+  #open(): Promise<Readline> {
+    if (this.#rl) return Promise.resolve(this.#rl);
+    this.#opening ??= this.#create().finally(() => this.#opening = undefined);
+    return this.#opening;
+  }
+
+  async #create(): Promise<Readline> {
     const readline = await import("node:readline");
     const process = (await import("node:process")).default;
     const rl = readline.createInterface({
@@ -92,20 +134,15 @@ export class TerminalInput implements ChatInput {
       output: process.stdout,
       terminal: true,
     });
+    rl.on("line", (line) => this.#handlers?.line(line));
     rl.on("close", () => {
       if (this.#suspended) return;
-      this.#closed = true;
-      this.#pendingLine?.(null);
-      this.#pendingLine = undefined;
+      this.#ended = true;
+      this.#handlers?.end();
     });
     rl.on("SIGINT", () => {
-      if (this.#onSigint) this.#onSigint();
-      else if (this.#pendingLine) {
-        // Ctrl-C at the prompt leaves chat the way a shell does. Between a line and
-        // its turn (or a slash command) no prompt is open, and the key is dropped.
-        rl.close();
-        Deno.exit(130);
-      }
+      if (this.#onQuestionSigint) this.#onQuestionSigint();
+      else this.#handlers?.interrupt();
     });
     this.#rl = rl;
     return rl;
@@ -113,37 +150,49 @@ export class TerminalInput implements ChatInput {
 
   async readLine(prompt: string): Promise<string | null> {
     const rl = await this.#open();
-    if (this.#closed) return null;
-    return await new Promise((resolve) => {
-      this.#pendingLine = resolve;
-      rl.question(prompt, (answer) => {
-        this.#pendingLine = undefined;
-        resolve(answer);
-      });
+    if (this.#ended) return null;
+    return await new Promise((resolve) => rl.question(prompt, resolve));
+  }
+
+  listen(handlers: TerminalHandlers): void {
+    this.#handlers = handlers;
+    void this.#open();
+  }
+
+  prompt(prompt: string): void {
+    void this.#open().then((rl) => {
+      if (this.#ended) return;
+      rl.setPrompt(prompt);
+      rl.prompt(true);
     });
   }
 
-  async confirm(question: string): Promise<boolean> {
+  async confirm(question: string, signal?: AbortSignal): Promise<boolean> {
     const rl = await this.#open();
-    if (this.#closed) return false;
-    const previous = this.#onSigint;
+    if (this.#ended || signal?.aborted) return false;
     try {
       return await new Promise<boolean>((resolve, reject) => {
-        this.#onSigint = () => reject(new ApprovalInterrupted());
-        this.#pendingLine = (line) => line === null ? reject(new ApprovalInterrupted()) : undefined;
-        rl.question(`${question} [y/N] `, (answer) => {
-          this.#pendingLine = undefined;
+        this.#onQuestionSigint = () => reject(new ApprovalInterrupted());
+        const ended = () => reject(new ApprovalInterrupted());
+        rl.once("close", ended);
+        // A withdrawn question takes no line: what is typed next goes to chat again.
+        signal?.addEventListener("abort", () => {
+          rl.off("close", ended);
+          resolve(false);
+        }, { once: true });
+        rl.question(`${question} [y/N] `, { signal }, (answer) => {
+          rl.off("close", ended);
           resolve(/^(y|yes|e|evet)$/i.test(answer.trim()));
         });
       });
     } finally {
-      this.#onSigint = previous;
+      this.#onQuestionSigint = undefined;
     }
   }
 
   async secret(prompt: string): Promise<string | null> {
     // Our line reader must let go of the terminal, or it would echo the keys typed
-    // into the hidden prompt.
+    // into the hidden prompt; it opens again afterwards.
     if (this.#rl) {
       this.#suspended = true;
       this.#rl.close();
@@ -156,20 +205,17 @@ export class TerminalInput implements ChatInput {
       return value === "" ? null : value;
     } catch {
       return null;
+    } finally {
+      if (this.#handlers !== undefined) await this.#open();
     }
   }
 
   onInterrupt(handler: () => void): () => void {
-    const previous = this.#onSigint;
-    this.#onSigint = handler;
-    const stop = listenSigint(handler);
-    return () => {
-      this.#onSigint = previous;
-      stop();
-    };
+    return listenSigint(handler);
   }
 
   close(): void {
+    this.#handlers = undefined;
     this.#rl?.close();
   }
 }

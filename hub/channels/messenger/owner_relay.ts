@@ -1,0 +1,142 @@
+/**
+ * The owner hears from the hub in the messenger: every owner event (a contact request
+ * with Accept / Block buttons, budget warnings and spent budgets, a failover, an
+ * undeliverable message) is told to every allowed chat, once each, also across
+ * restarts (what was told is kept in the messenger's state file).
+ *
+ * @module
+ */
+import type { Api } from "grammy";
+import type { Update } from "grammy/types";
+import { errorMessage } from "@agent/net/common";
+import type { Lang } from "../../i18n.ts";
+import { printable } from "../../text.ts";
+import { blockContact, type NetEvent, type NetNode, readNetEvents } from "../../network/mod.ts";
+import { t } from "./_messages.ts";
+import type { MessengerStateFile } from "./chat_state.ts";
+import { sleep } from "./intake.ts";
+import { escapeHtml } from "./telegram.ts";
+
+const EVENTS_EVERY_MS = 2_000;
+
+/** Options for {@linkcode OwnerRelay}. */
+export interface OwnerRelayOptions {
+  api: Api;
+  lang: Lang;
+  netDir: string;
+  /** The allowed chats: each is told every event. */
+  chats: ReadonlySet<string>;
+  state: MessengerStateFile;
+  /** The network node, for the Accept / Block buttons (absent when not configured). */
+  node(): NetNode | undefined;
+  /** Sends a whole text to `chat`. */
+  say(chat: string, text: string): Promise<void>;
+  onError(where: string, error: unknown): void;
+}
+
+/** Tells the owner's chats the hub's events, and takes their buttons. */
+export class OwnerRelay {
+  #o: OwnerRelayOptions;
+
+  /** Makes the relay; {@linkcode run} starts it. */
+  constructor(options: OwnerRelayOptions) {
+    this.#o = options;
+  }
+
+  /** Relays events until `signal` aborts. */
+  async run(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      try {
+        await this.#relay();
+      } catch (error) {
+        this.#o.onError("events", error);
+      }
+      await sleep(EVENTS_EVERY_MS, signal);
+    }
+  }
+
+  /** A press of a contact request's button (`cr:<id>:a|b`); `false` when it is not one. */
+  async press(query: NonNullable<Update["callback_query"]>): Promise<boolean> {
+    const match = query.data?.match(/^cr:([A-Za-z0-9_-]{1,16}):([ab])$/);
+    if (!match) return false;
+    const { api, lang } = this.#o;
+    const state = await this.#o.state.load(Math.floor(Date.now() / 1000));
+    const address = state.buttons[match[1]!];
+    const node = this.#o.node();
+    await api.answerCallbackQuery(query.id, {
+      text: t(lang, address && node ? "pressed" : "gone"),
+    }).catch(() => {});
+    if (address === undefined || node === undefined) return true;
+    let outcome: string;
+    try {
+      if (match[2] === "a") {
+        await node.accept(address);
+        outcome = t(lang, "contact_accepted", { address });
+      } else {
+        await blockContact(node.state, address, Math.floor(Date.now() / 1000));
+        outcome = t(lang, "contact_blocked", { address });
+      }
+      delete state.buttons[match[1]!];
+      await this.#o.state.save();
+    } catch (error) {
+      outcome = t(lang, "contact_failed", { detail: printable(errorMessage(error)) });
+    }
+    const message = query.message;
+    if (message !== undefined) {
+      await api.editMessageText(message.chat.id, message.message_id, escapeHtml(outcome), {
+        parse_mode: "HTML",
+      }).catch((error) => this.#o.onError("editMessageText", error));
+    }
+    return true;
+  }
+
+  async #relay(): Promise<void> {
+    const file = this.#o.state;
+    const state = await file.load(Math.floor(Date.now() / 1000));
+    const events = await readNetEvents(this.#o.netDir, state.events_after - 1);
+    for (const event of events) {
+      const key = JSON.stringify(event);
+      if (event.ts < state.events_after) continue;
+      if (event.ts === state.events_after && state.events_seen.includes(key)) continue;
+      await this.#tell(event);
+      if (event.ts > state.events_after) {
+        state.events_after = event.ts;
+        state.events_seen = [];
+      }
+      state.events_seen.push(key);
+      await file.save();
+    }
+  }
+
+  async #tell(event: NetEvent): Promise<void> {
+    const { api, lang } = this.#o;
+    for (const chat of this.#o.chats) {
+      if (event.type === "net.contact_request") {
+        const state = await this.#o.state.load(0);
+        const id = crypto.randomUUID().replace(/-/g, "").slice(0, 12);
+        state.buttons[id] = event.address;
+        const text = t(lang, "contact_request", {
+          name: printable(event.name),
+          address: event.address,
+          text: printable(event.text),
+        });
+        await api.sendMessage(chat, escapeHtml(text), {
+          parse_mode: "HTML",
+          reply_markup: {
+            inline_keyboard: [[
+              { text: t(lang, "contact_accept"), callback_data: `cr:${id}:a` },
+              { text: t(lang, "contact_block"), callback_data: `cr:${id}:b` },
+            ]],
+          },
+        });
+      } else if (event.type === "net.outbox_dropped") {
+        await this.#o.say(
+          chat,
+          t(lang, "outbox_dropped", { address: event.address, text: printable(event.text) }),
+        );
+      } else {
+        await this.#o.say(chat, event.text);
+      }
+    }
+  }
+}

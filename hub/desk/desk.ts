@@ -1,0 +1,265 @@
+/**
+ * The conversation desk: the one place that knows what a conversation is, whatever the
+ * channel. It opens conversations by key (`chat`, `tui`, `messenger:<chat>`,
+ * `web:<session>`), each with its session, its agent and its queue; it holds every open
+ * approval (decided once, wherever it is decided first); and it passes every event of
+ * every conversation to whoever subscribes (the coming dashboard, a test).
+ *
+ * The terminal chat, the TUI and the messenger are adapters over it: each turns a
+ * person's input into desk calls and renders the events, and nothing else.
+ *
+ * @example
+ * ```ts ignore
+ * const desk = new Desk({ config, env, paths, lang, logger, ledger, tools });
+ * const chat = await desk.open("chat");
+ * chat.subscribe((event) => console.log(event.type));
+ * await chat.submit("Hello");
+ * ```
+ *
+ * @module
+ */
+import type { AgentConfig } from "../config/types.ts";
+import type { Lang } from "../i18n.ts";
+import type { Logger } from "../log.ts";
+import { budgetWarningSentence, claimBudgetWarnings, type Ledger } from "../money/mod.ts";
+import type { AgentPaths } from "../paths.ts";
+import { newSessionId, openSessionStore, type SessionStore } from "../sessions/mod.ts";
+import type { AgentTool } from "../tools/mod.ts";
+import { buildAgent, ModelRouter } from "../agent/mod.ts";
+import { ApprovalBook, type PersonDecision } from "./approvals.ts";
+import { ConversationBook } from "./book.ts";
+import type { ConversationState } from "./commands.ts";
+import { DeskConversation } from "./conversation.ts";
+import type { ApprovalRequest, DeskEvent } from "./events.ts";
+import {
+  channelOf,
+  type ConversationKey,
+  type DeskChannel,
+  isRemembered,
+  ledgerChannel,
+  sessionKind,
+} from "./keys.ts";
+import type { PickedSession } from "./pick.ts";
+
+/** Options for {@linkcode Desk}. */
+export interface DeskOptions {
+  config: AgentConfig;
+  /** The merged environment; `/settings set` adds to it. */
+  env: Record<string, string>;
+  paths: AgentPaths;
+  lang: Lang;
+  logger: Logger;
+  /** The spend ledger; without one budgets are not checked and nothing is recorded. */
+  ledger: Ledger | undefined;
+  /** The tools offered to the model (the registry's enabled `agent.tools`). */
+  tools: readonly AgentTool[];
+  /** The profile `/status` names. @default `AGENT_PROFILE` or `home` */
+  profile?: string | undefined;
+  /** A router to share (the hub's, so a failover is told once). @default a new one */
+  router?: ModelRouter | undefined;
+  /** @default the store `[sessions] backend` names */
+  sessions?: SessionStore | undefined;
+  /** How long an approval waits. @default `[messenger] approval_timeout_seconds` */
+  approvalTimeoutMs?: number | undefined;
+  /**
+   * Sentences told in a conversation before each answer. @default the budget warnings
+   * of the conversation's surface (chat and TUI each once per period; elsewhere none,
+   * since the hub's budget watch tells the owner's channels)
+   */
+  budgetNotices?: ((conversation: DeskConversation) => Promise<string[]>) | undefined;
+  /** Lines `/status` adds about the hub (the network). */
+  statusLines?: (() => string[]) | undefined;
+  /** The fetch providers and tools use. */
+  fetch?: typeof fetch | undefined;
+  /** @default Date.now */
+  now?: (() => number) | undefined;
+}
+
+/** How a conversation opens. */
+export interface OpenOptions {
+  /** The session and role decided before anything opened (`chat`, `tui`). */
+  picked?: PickedSession | undefined;
+  /** Asks for a secret without echoing it (a terminal): `/settings set` needs it. */
+  secret?: ((prompt: string) => Promise<string | null>) | undefined;
+  /** `deny`: no one can be asked (a pipe), so tier-2 tools are refused. @default "ask" */
+  approvals?: "ask" | "deny" | undefined;
+}
+
+/** A desk-wide listener: every event of every conversation. */
+export type DeskWideListener = (event: DeskEvent, conversation: DeskConversation) => void;
+
+/** The conversation desk. */
+export class Desk {
+  #o: DeskOptions;
+  #router: ModelRouter;
+  #sessions: SessionStore;
+  #approvals: ApprovalBook;
+  #book: ConversationBook;
+  #conversations = new Map<ConversationKey, DeskConversation>();
+  #opening = new Map<ConversationKey, Promise<DeskConversation>>();
+  #listeners = new Set<DeskWideListener>();
+
+  /** Makes the desk; conversations open with {@linkcode Desk.open}. */
+  constructor(options: DeskOptions) {
+    this.#o = options;
+    const now = options.now ?? Date.now;
+    this.#router = options.router ?? new ModelRouter({
+      config: options.config,
+      env: options.env,
+      ledger: options.ledger,
+      logger: options.logger,
+      lang: options.lang,
+      now,
+      fetch: options.fetch,
+    });
+    this.#sessions = options.sessions ??
+      openSessionStore(options.config, options.env, options.paths);
+    this.#approvals = new ApprovalBook({
+      timeoutMs: options.approvalTimeoutMs ??
+        options.config.messenger.approval_timeout_seconds * 1000,
+      now,
+    });
+    this.#book = new ConversationBook(options.paths.dataDir);
+  }
+
+  /** The conversations open now. */
+  list(): DeskConversation[] {
+    return [...this.#conversations.values()];
+  }
+
+  /** The open conversation of `key`, if any. */
+  get(key: ConversationKey): DeskConversation | undefined {
+    return this.#conversations.get(key);
+  }
+
+  /**
+   * The conversation of `key`, opened on first use: `chat` and `tui` with the session
+   * `options.picked` names (or a new one), a remembered key (`messenger:<chat>`) with
+   * the session it was on last (or a new one).
+   */
+  open(key: ConversationKey, options: OpenOptions = {}): Promise<DeskConversation> {
+    const open = this.#conversations.get(key);
+    if (open !== undefined) return Promise.resolve(open);
+    let opening = this.#opening.get(key);
+    if (opening === undefined) {
+      opening = this.#make(key, options).finally(() => this.#opening.delete(key));
+      this.#opening.set(key, opening);
+    }
+    return opening;
+  }
+
+  /** Calls `listener` with every event of every conversation; returns the unsubscribe. */
+  subscribe(listener: DeskWideListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Every open approval, oldest first. */
+  approvals(): ApprovalRequest[] {
+    return this.#approvals.list();
+  }
+
+  /**
+   * Decides the open approval `id` (`by` names who, for the record); `false` when it is
+   * no longer open (decided elsewhere first, expired or cancelled).
+   */
+  decide(id: string, decision: PersonDecision, by?: string): boolean {
+    return this.#approvals.decide(id, decision, by);
+  }
+
+  /** Cancels every running answer and open approval; queued lines end unanswered. */
+  async close(): Promise<void> {
+    this.#approvals.cancelAll();
+    await Promise.all(this.list().map((c) => c.close()));
+  }
+
+  async #make(key: ConversationKey, options: OpenOptions): Promise<DeskConversation> {
+    const o = this.#o;
+    const channel = channelOf(key);
+    const now = o.now ?? Date.now;
+    const remembered = isRemembered(key) ? await this.#book.get(key) : undefined;
+    const picked = options.picked;
+    const roles = o.config.models.roles;
+    const role = picked?.role ??
+      (remembered?.role !== undefined && remembered.role in roles ? remembered.role : "brain");
+    const sessionId = picked?.sessionId ?? remembered?.session_id ??
+      newSessionId(sessionKind(channel), now());
+    // The approver asks the conversation, which exists once the agent does.
+    const made: { conversation?: DeskConversation } = {};
+    const make = (r: string) =>
+      buildAgent({
+        config: o.config,
+        env: o.env,
+        paths: o.paths,
+        channel: ledgerChannel(channel),
+        role: r,
+        tools: o.tools,
+        approver: {
+          approve: (tool, args, call) =>
+            made.conversation!.approve(tool, args, call?.toolCallId ?? crypto.randomUUID()),
+        },
+        persona: {
+          personaFile: `${o.paths.personaDir}/persona.md`,
+          userFile: `${o.paths.personaDir}/user.md`,
+        },
+        sessions: picked?.sessions ?? this.#sessions,
+        ledger: o.ledger,
+        logger: o.logger,
+        lang: o.lang,
+        now,
+        fetch: o.fetch,
+        router: this.#router,
+      });
+    const state: ConversationState = {
+      channel,
+      config: o.config,
+      env: o.env,
+      paths: o.paths,
+      lang: o.lang,
+      profile: o.profile ?? (o.env.AGENT_PROFILE?.trim() || "home"),
+      sessions: picked?.sessions ?? this.#sessions,
+      ledger: o.ledger,
+      agent: make(role),
+      sessionId,
+      fixedRole: picked?.fixedRole,
+      rebuild: make,
+      secret: options.secret,
+      statusLines: o.statusLines,
+      stop: () => made.conversation?.cancel() ?? false,
+      now,
+    };
+    const conversation = made.conversation = new DeskConversation({
+      key,
+      channel,
+      state,
+      tools: o.tools,
+      approvals: this.#approvals,
+      approvalMode: options.approvals ?? "ask",
+      logger: o.logger,
+      book: this.#book,
+      budgetNotices: o.budgetNotices ?? ((c) => Promise.resolve(this.#warnings(c.channel))),
+      onEvent: (event, c) => {
+        for (const listener of [...this.#listeners]) listener(event, c);
+      },
+    });
+    if (isRemembered(key) && remembered?.session_id !== sessionId) {
+      await this.#book.set(key, { session_id: sessionId, role });
+    }
+    this.#conversations.set(key, conversation);
+    return conversation;
+  }
+
+  /** The budget warnings a terminal surface tells before an answer (each once per period). */
+  #warnings(channel: DeskChannel): string[] {
+    const ledger = this.#o.ledger;
+    if (ledger === undefined || (channel !== "chat" && channel !== "tui")) return [];
+    try {
+      const now = (this.#o.now ?? Date.now)();
+      return claimBudgetWarnings(ledger, this.#o.config, now, { surface: channel })
+        .map((warning) => budgetWarningSentence(this.#o.lang, warning));
+    } catch {
+      // A ledger that cannot be read is reported by the turn's own budget check.
+      return [];
+    }
+  }
+}
