@@ -194,7 +194,7 @@ async function pollOnce(ctx: CommandContext): Promise<number> {
     // Without a hub, nobody else retries what the outbox holds.
     await hub.context.network.flushOutbox();
   } finally {
-    hub.close();
+    await hub.close();
   }
   ctx.out(t(ctx.lang, "polled", { handled, dropped }));
   return 0;

@@ -107,7 +107,7 @@ async function runCommand(ctx: CommandContext): Promise<number> {
       err: ctx.err,
     });
   } finally {
-    hub.close();
+    await hub.close();
   }
 }
 

@@ -15,6 +15,7 @@ import type { Registry } from "../components/registry.ts";
 import type { SubAgentDirectory } from "../subs/mod.ts";
 import type { HubComponent } from "../daemon/mod.ts";
 import type { ModelRouter } from "../agent/mod.ts";
+import type { OwnerEventBus } from "../events/mod.ts";
 
 /** Something the hub runs for its lifetime, with its block for `GET /status`. */
 export interface HubChannel extends HubComponent {
@@ -46,6 +47,8 @@ export interface HubContext {
   network: NetService;
   /** The model router every hub turn shares (budgets, stand-ins, the ledger). */
   router: ModelRouter;
+  /** The owner-event bus: writers publish here, channels subscribe. */
+  events: OwnerEventBus;
 }
 
 /** Builds a channel from the hub, or `undefined` when it is not configured. */

@@ -121,7 +121,7 @@ export async function runCloud(options: CloudRunOptions): Promise<number> {
     });
   } finally {
     await health.shutdown().catch(() => {});
-    hub.close();
+    await hub.close();
   }
 }
 

@@ -28,6 +28,7 @@ import {
 import { turnAnswerer } from "../network_turn/mod.ts";
 import { ModelRouter } from "../agent/mod.ts";
 import { failoverTeller } from "./failover_events.ts";
+import { OwnerEventBus } from "../events/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import { subAgentDirectoryFrom } from "../subs/mod.ts";
 import { loadComponents } from "./components.ts";
@@ -65,10 +66,15 @@ export interface Hub {
   blocks(): Record<string, Record<string, unknown>>;
   /** Network events newer than `afterSec`, for `GET /net/events`. */
   events(afterSec: number): Promise<unknown[]>;
+  /** The owner-event bus (`context.events`), for `GET /events`. */
+  ownerEvents: OwnerEventBus;
   /** The channels' `POST` routes on the control API, by path. */
   routes(): Record<string, (request: Request) => Promise<Response>>;
-  /** Closes what it opened (the ledger); the channels are stopped by whoever ran them. */
-  close(): void;
+  /**
+   * Closes what it opened (the event bus, ending its subscriptions, and the ledger); the
+   * channels are stopped by whoever ran them.
+   */
+  close(): Promise<void>;
 }
 
 /**
@@ -85,6 +91,8 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
   } catch (error) {
     logger.warn(`hub: the spend ledger cannot be opened: ${errorMessage(error)}`);
   }
+  // One bus for every owner event the hub tells (the network, budgets, failovers).
+  const events = await OwnerEventBus.open(paths.netDir, { logger });
   let node = options.node;
   let unconfigured: string | undefined;
   if (node === undefined) {
@@ -107,8 +115,9 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     ledger,
     logger,
     lang,
-    onFailover: failoverTeller({ ledger, netDir: paths.netDir, lang, logger }),
+    onFailover: failoverTeller({ ledger, events, lang, logger }),
   });
+  if (node !== undefined) node.events = events;
   const answer = turnAnswerer({
     config,
     env,
@@ -138,6 +147,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     answer,
     network,
     router,
+    events,
   };
   const channels: HubChannel[] = [];
   for (const factory of options.channels ?? HUB_CHANNELS) {
@@ -168,9 +178,13 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
       return blocks;
     },
     events: (afterSec) => readNetEvents(paths.netDir, afterSec),
+    ownerEvents: events,
     routes() {
       return Object.assign({}, ...channels.map((channel) => channel.routes?.() ?? {}));
     },
-    close: () => ledger?.close(),
+    async close() {
+      await events.close();
+      ledger?.close();
+    },
   };
 }

@@ -70,6 +70,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "subs/",
         "components/",
         "doctor/",
+        "events/",
         "network/",
         "cloud/",
       ],

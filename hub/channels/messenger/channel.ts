@@ -28,7 +28,7 @@ import {
 } from "../../agent/mod.ts";
 import { enabledTools } from "../../components/tools.ts";
 import { type Ledger, LedgerError, ledgerErrorSentence } from "../../money/mod.ts";
-import { blockContact, type NetEvent, readNetEvents } from "../../network/mod.ts";
+import { blockContact, type OwnerEvent } from "../../network/mod.ts";
 import { openSessionStore, type SessionStore } from "../../sessions/mod.ts";
 import { printable } from "../../text.ts";
 import type { AgentTool, Approver } from "../../tools/mod.ts";
@@ -45,7 +45,7 @@ const POLL_TIMEOUT_SEC = 25;
 export const WEBHOOK_PATH = "/messenger/webhook";
 const WEBHOOK_MAX = 1 << 20;
 const TYPING_EVERY_MS = 4_000;
-const EVENTS_EVERY_MS = 2_000;
+const EVENTS_RETRY_MS = 2_000;
 const SEEN_MAX = 2_000;
 
 /** The `messenger` block of `/status`. */
@@ -479,37 +479,45 @@ export class MessengerChannel implements HubChannel {
     }
   }
 
-  /** Tells every allowed chat the agent events the hub writes (contact requests, budgets). */
+  /**
+   * Tells every allowed chat the owner events on the hub's bus (contact requests,
+   * budgets), each once: from the last one told, in order; one that cannot be sent is
+   * tried again.
+   */
   async #eventLoop(): Promise<void> {
     const signal = this.#stop.signal;
-    while (!signal.aborted) {
-      try {
-        await this.#relayEvents();
-      } catch (error) {
-        this.#failed("events", error);
-      }
-      await sleep(EVENTS_EVERY_MS, signal);
-    }
-  }
-
-  async #relayEvents(): Promise<void> {
     const state = await this.#state.load(Math.floor(Date.now() / 1000));
-    const events = await readNetEvents(this.#hub.paths.netDir, state.events_after - 1);
-    for (const event of events) {
-      const key = JSON.stringify(event);
-      if (event.ts < state.events_after) continue;
-      if (event.ts === state.events_after && state.events_seen.includes(key)) continue;
-      await this.#tell(event);
-      if (event.ts > state.events_after) {
-        state.events_after = event.ts;
-        state.events_seen = [];
+    const pending: OwnerEvent[] = [];
+    let wake = Promise.withResolvers<void>();
+    const subscription = this.#hub.events.subscribe((event) => {
+      pending.push(event);
+      wake.resolve();
+    }, { after: state.last_event_id });
+    signal.addEventListener("abort", () => wake.resolve(), { once: true });
+    try {
+      while (!signal.aborted) {
+        const event = pending[0];
+        if (event === undefined) {
+          await wake.promise;
+          wake = Promise.withResolvers<void>();
+          continue;
+        }
+        try {
+          await this.#tell(event);
+          pending.shift();
+          state.last_event_id = event.event_id;
+          await this.#state.save();
+        } catch (error) {
+          this.#failed("events", error);
+          await sleep(EVENTS_RETRY_MS, signal);
+        }
       }
-      state.events_seen.push(key);
-      await this.#state.save();
+    } finally {
+      subscription.close();
     }
   }
 
-  async #tell(event: NetEvent): Promise<void> {
+  async #tell(event: OwnerEvent): Promise<void> {
     const lang = this.#hub.lang;
     for (const chat of this.#s.allowed) {
       if (event.type === "net.contact_request") {
