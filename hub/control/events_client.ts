@@ -169,16 +169,17 @@ async function readStream(body: ReadableStream<Uint8Array>, on: StreamHandlers):
   try {
     while (true) {
       const { value, done } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true });
+      if (!done) buffer += decoder.decode(value, { stream: true });
       let at: number;
       while ((at = buffer.search(/\r\n|\r|\n/)) !== -1) {
         // A CR at the very end may be the first half of a CRLF still on its way.
-        if (buffer[at] === "\r" && at === buffer.length - 1) break;
+        if (!done && buffer[at] === "\r" && at === buffer.length - 1) break;
         const size = buffer.startsWith("\r\n", at) ? 2 : 1;
         line(buffer.slice(0, at));
         buffer = buffer.slice(at + size);
       }
+      // What is left after the last line end is an event cut off: dropped.
+      if (done) break;
     }
   } finally {
     await reader.cancel().catch(() => {});
