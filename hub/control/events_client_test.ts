@@ -150,7 +150,7 @@ Deno.test("subscribeHubEvents() rejects when the hub refuses the stream (a bad i
 
 Deno.test("subscribeHubEvents() parses CRLF and CR line ends, split chunks, multi-line data, comments and foreign data", async () => {
   const parts = [
-    ": hello\r\n\r\nid: 1767225600000-000000\r\nevent: model.failover\r\ndata: {\"ts\":1,",
+    ': hello\r\n\r\nid: 1767225600000-000000\r\nevent: model.failover\r\ndata: {"ts":1,',
     '"type":"model.failover","role":"a","stand_in":"b","text":"x",',
     '"event_id":"1767225600000-000000"}\r',
     "\n\r\n",

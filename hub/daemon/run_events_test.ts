@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { resolvePaths } from "../paths.ts";
 import { Logger } from "../log.ts";
 import { appendNetEvent } from "../network/events.ts";
-import { OwnerEventBus, type OwnerEvent } from "../events/mod.ts";
+import { type OwnerEvent, OwnerEventBus } from "../events/mod.ts";
 import { subscribeHubEvents } from "../control/events_client.ts";
 import { runHub } from "./run.ts";
 

@@ -116,7 +116,13 @@ export class OwnerEventBus implements OwnerEventSink, OwnerEventFeed {
    */
   static async open(netDir: string, options: OwnerEventBusOptions = {}): Promise<OwnerEventBus> {
     const bus = new OwnerEventBus(netDir, options);
-    const events = await readEventLog(netDir);
+    let events: OwnerEvent[] = [];
+    try {
+      events = await readEventLog(netDir);
+    } catch (error) {
+      // The hub starts without its history rather than not at all; writing will say more.
+      options.logger?.warn(`events: cannot read the events file: ${errorMessage(error)}`);
+    }
     bus.#trimmed = events.length >= EVENTS_MAX;
     for (const event of events) bus.#keep(event);
     return bus;
