@@ -24,6 +24,7 @@ export * from "./tools/mod.ts";
 export * from "./subs/mod.ts";
 export * from "./components/mod.ts";
 export * from "./doctor/mod.ts";
+export * from "./events/mod.ts";
 export * from "./network/mod.ts";
 export * from "./agent/mod.ts";
 export * from "./desk/mod.ts";

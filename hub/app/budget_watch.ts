@@ -1,8 +1,8 @@
 /**
  * The hub's early budget warnings: at start and every half minute, a budgeted role that
  * passed its `warn_at` share of the cap (whichever process spent it: hub, chat, TUI) is
- * logged once per role and period and told to the channels as a `budget.warning` agent
- * event, in the hub's UI language.
+ * logged once per role and period and told to the channels as a `budget.warning` owner
+ * event on the hub's bus, in the hub's UI language.
  *
  * @module
  */
@@ -18,7 +18,6 @@ import {
   formatUsd,
   type Ledger,
 } from "../money/mod.ts";
-import { appendNetEvent } from "../network/mod.ts";
 import type { HubChannel, HubContext } from "./channel_types.ts";
 import { DEFAULT_WARN_AT } from "../config/defaults.ts";
 
@@ -33,7 +32,7 @@ export async function watchBudgetsOnce(hub: HubContext, nowMs = Date.now()): Pro
   if (hub.ledger === undefined) return 0;
   const spent = spentBudgets(hub.ledger, hub.config, nowMs);
   for (const status of spent) {
-    await appendNetEvent(hub.paths.netDir, {
+    await hub.events.publish({
       ts: Math.floor(nowMs / 1000),
       type: "budget.spent",
       role: status.role,
@@ -46,7 +45,7 @@ export async function watchBudgetsOnce(hub: HubContext, nowMs = Date.now()): Pro
   const warnings = claimBudgetWarnings(hub.ledger, hub.config, nowMs, { surface: "hub" });
   for (const warning of warnings) {
     hub.logger.warn(budgetWarningLogLine(warning));
-    await appendNetEvent(hub.paths.netDir, {
+    await hub.events.publish({
       ts: Math.floor(nowMs / 1000),
       type: "budget.warning",
       role: warning.role,

@@ -16,6 +16,7 @@ import type { SubAgentDirectory } from "../subs/mod.ts";
 import type { HubComponent } from "../daemon/mod.ts";
 import type { ModelRouter } from "../agent/mod.ts";
 import type { Desk } from "../desk/mod.ts";
+import type { OwnerEventBus } from "../events/mod.ts";
 
 /** Something the hub runs for its lifetime, with its block for `GET /status`. */
 export interface HubChannel extends HubComponent {
@@ -49,6 +50,8 @@ export interface HubContext {
   router: ModelRouter;
   /** The conversation desk of the hub's channels (the messenger's chats, the web). */
   desk: Desk;
+  /** The owner-event bus: writers publish here, channels subscribe. */
+  events: OwnerEventBus;
 }
 
 /** Builds a channel from the hub, or `undefined` when it is not configured. */

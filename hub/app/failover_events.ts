@@ -10,7 +10,7 @@ import type { FailoverEvent } from "../agent/mod.ts";
 import { catalogue, type Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
 import { dayStart, type Ledger } from "../money/mod.ts";
-import { appendNetEvent } from "../network/mod.ts";
+import type { OwnerEventSink } from "../events/mod.ts";
 
 const t = catalogue({
   failover: "The {role} model could not be reached ({reason}); {stand_in} answers for it today.",
@@ -21,7 +21,8 @@ const t = catalogue({
 /** Options for {@linkcode failoverTeller}. */
 export interface FailoverTellerOptions {
   ledger: Ledger | undefined;
-  netDir: string;
+  /** Where the event goes (the hub's bus). */
+  events: OwnerEventSink;
   lang: Lang;
   logger: Logger;
   /** @default Date.now */
@@ -40,7 +41,7 @@ export function failoverTeller(options: FailoverTellerOptions): (event: Failover
     } catch {
       return;
     }
-    appendNetEvent(options.netDir, {
+    options.events.publish({
       ts: Math.floor(at / 1000),
       type: "model.failover",
       role: event.role,

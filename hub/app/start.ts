@@ -30,6 +30,7 @@ import { ModelRouter } from "../agent/mod.ts";
 import { Desk } from "../desk/mod.ts";
 import { enabledTools } from "../components/tools.ts";
 import { failoverTeller } from "./failover_events.ts";
+import { OwnerEventBus } from "../events/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import { subAgentDirectoryFrom } from "../subs/mod.ts";
 import { loadComponents } from "./components.ts";
@@ -67,11 +68,13 @@ export interface Hub {
   blocks(): Record<string, Record<string, unknown>>;
   /** Network events newer than `afterSec`, for `GET /net/events`. */
   events(afterSec: number): Promise<unknown[]>;
+  /** The owner-event bus (`context.events`), for `GET /events`. */
+  ownerEvents: OwnerEventBus;
   /** The channels' `POST` routes on the control API, by path. */
   routes(): Record<string, (request: Request) => Promise<Response>>;
   /**
-   * Closes what it opened (the desk's answers, then the ledger); the channels are
-   * stopped by whoever ran them, before.
+   * Closes what it opened (the desk's answers, the event bus with its subscriptions,
+   * then the ledger); the channels are stopped by whoever ran them, before.
    */
   close(): Promise<void>;
 }
@@ -90,6 +93,8 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
   } catch (error) {
     logger.warn(`hub: the spend ledger cannot be opened: ${errorMessage(error)}`);
   }
+  // One bus for every owner event the hub tells (the network, budgets, failovers).
+  const events = await OwnerEventBus.open(paths.netDir, { logger });
   let node = options.node;
   let unconfigured: string | undefined;
   if (node === undefined) {
@@ -112,8 +117,9 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     ledger,
     logger,
     lang,
-    onFailover: failoverTeller({ ledger, netDir: paths.netDir, lang, logger }),
+    onFailover: failoverTeller({ ledger, events, lang, logger }),
   });
+  if (node !== undefined) node.events = events;
   const answer = turnAnswerer({
     config,
     env,
@@ -159,6 +165,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     network,
     router,
     desk,
+    events,
   };
   const channels: HubChannel[] = [];
   for (const factory of options.channels ?? HUB_CHANNELS) {
@@ -189,11 +196,13 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
       return blocks;
     },
     events: (afterSec) => readNetEvents(paths.netDir, afterSec),
+    ownerEvents: events,
     routes() {
       return Object.assign({}, ...channels.map((channel) => channel.routes?.() ?? {}));
     },
     async close() {
       await desk.close();
+      await events.close();
       ledger?.close();
     },
   };

@@ -9,12 +9,13 @@
  * | GET /spend | `{roles: {<role>: <spend object>}}` |
  * | GET /spend?by=channel\|contact\|session\|day[&role=R][&period=P] | the breakdown, as `agent spend --by --json` prints it |
  * | GET /net | the `net` block alone |
- * | GET /net/events?after=<unix seconds> | `{events: [...]}`: network events for the channels (a stranger's contact request) |
+ * | GET /net/events?after=<unix seconds> | `{events: [...]}`: owner events newer than that second, oldest first, each with its `event_id` |
+ * | GET /events | `text/event-stream`: owner events as they happen (`id:` the event id, `event:` its type, `data:` the event JSON); resumes after `Last-Event-ID` (or `?after=<id>`, `0` for all that is kept); a `: ping` comment every 15 s; 404 when the hub has no event bus |
  * | POST /messenger/webhook | the messenger's updates in webhook mode (secret in `X-Telegram-Bot-Api-Secret-Token`) |
  *
  * Requests whose `Host` is not a loopback name are refused (403), so a web page cannot
  * reach the API through DNS rebinding; a browser `Origin` other than loopback is
- * refused too.
+ * refused too (`GET /events` included).
  *
  * @module
  */
@@ -26,6 +27,8 @@ import {
   type SpendByReport,
   type SpendObject,
 } from "../money/mod.ts";
+import type { OwnerEventFeed } from "../events/mod.ts";
+import { eventStreamResponse, resumeFrom } from "./sse.ts";
 
 /** Where the control API reads the live state from. */
 export interface ControlSources {
@@ -49,11 +52,17 @@ export interface ControlSources {
   blocks?(): Record<string, Record<string, unknown>>;
   /** Network events newer than `afterSec`, oldest first. */
   events?(afterSec: number): Promise<unknown[]>;
+  /** The owner-event bus, for `GET /events`. */
+  ownerEvents?: OwnerEventFeed;
+  /** Aborted when the hub stops: open event streams end. */
+  closing?: AbortSignal;
+  /** The event streams' heartbeat. @default 15000 */
+  eventsHeartbeatMs?: number;
   /** The channels' `POST` routes (the messenger's webhook), by path. */
   routes?(): Record<string, (request: Request) => Promise<Response>>;
 }
 
-const ROUTES = ["/health", "/status", "/spend", "/net", "/net/events"] as const;
+const ROUTES = ["/health", "/status", "/spend", "/net", "/net/events", "/events"] as const;
 
 /**
  * Builds the control API handler.
@@ -94,6 +103,7 @@ async function route(request: Request, sources: ControlSources): Promise<Respons
     return await channelRoute(request);
   }
   if (!(ROUTES as readonly string[]).includes(path)) throw new HttpError(404, "not_found");
+  if (path === "/events") return events(request, url, sources);
   if (request.method !== "GET" && request.method !== "HEAD") {
     methodNotAllowed(["GET", "HEAD"]);
   }
@@ -119,6 +129,16 @@ async function route(request: Request, sources: ControlSources): Promise<Respons
     default:
       return Promise.resolve(json(status(sources)));
   }
+}
+
+function events(request: Request, url: URL, sources: ControlSources): Response {
+  // A stream has no body for HEAD to stand for.
+  if (request.method !== "GET") methodNotAllowed(["GET"]);
+  if (sources.ownerEvents === undefined) throw new HttpError(404, "not_found");
+  return eventStreamResponse(sources.ownerEvents, resumeFrom(request, url), {
+    ...(sources.closing ? { signal: sources.closing } : {}),
+    ...(sources.eventsHeartbeatMs ? { heartbeatMs: sources.eventsHeartbeatMs } : {}),
+  });
 }
 
 const PERIODS = ["day", "week", "month"] as const;

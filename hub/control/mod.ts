@@ -1,7 +1,9 @@
 /**
- * The hub control API (loopback only) and its client.
+ * The hub control API (loopback only), its clients, and its event stream.
  *
  * @module
  */
 export * from "./handler.ts";
 export * from "./client.ts";
+export * from "./sse.ts";
+export * from "./events_client.ts";

@@ -9,6 +9,7 @@ import type { AgentPaths } from "../paths.ts";
 import { formatTime, type Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
 import { controlHandler, type ControlSources } from "../control/mod.ts";
+import type { OwnerEventFeed } from "../events/mod.ts";
 import { acquireLock, releaseLock } from "./lock.ts";
 import { readHeartbeat, recordCrash, writeHeartbeat } from "./state_files.ts";
 import { t } from "./_messages.ts";
@@ -45,6 +46,8 @@ export interface RunHubOptions {
   blocks?(): Record<string, Record<string, unknown>>;
   /** Network events for `GET /net/events`. */
   events?(afterSec: number): Promise<unknown[]>;
+  /** The owner-event bus, served as server-sent events at `GET /events`. */
+  ownerEvents?: OwnerEventFeed;
   /** The channels' `POST` routes (a webhook), by path. */
   routes?: ControlSources["routes"];
   /** Heartbeat interval. @default 5000 */
@@ -94,6 +97,8 @@ export async function runHub(options: RunHubOptions): Promise<number> {
 
   let port = options.port;
   let server: Deno.HttpServer<Deno.NetAddr> | undefined;
+  // Ends the event streams, which would otherwise hold the server's shutdown open.
+  const closing = new AbortController();
   const handler = controlHandler({
     pid,
     version: options.version,
@@ -110,6 +115,8 @@ export async function runHub(options: RunHubOptions): Promise<number> {
     net: options.net,
     ...(options.blocks ? { blocks: options.blocks } : {}),
     ...(options.events ? { events: options.events } : {}),
+    ...(options.ownerEvents ? { ownerEvents: options.ownerEvents } : {}),
+    closing: closing.signal,
     ...(options.routes ? { routes: options.routes } : {}),
   });
   try {
@@ -167,6 +174,7 @@ export async function runHub(options: RunHubOptions): Promise<number> {
     Deno.removeSignalListener("SIGTERM", onTerm);
     Deno.removeSignalListener("SIGINT", onInt);
   }
+  closing.abort();
   await server.shutdown().catch(() => {});
   removeListeners();
   releaseLock(lockFile, pid);
@@ -183,7 +191,7 @@ export async function runHub(options: RunHubOptions): Promise<number> {
 /** What {@linkcode runAssembledHub} takes besides the hub. */
 export type RunAssembledOptions = Omit<
   RunHubOptions,
-  "components" | "spend" | "spendBy" | "net" | "blocks" | "events" | "routes"
+  "components" | "spend" | "spendBy" | "net" | "blocks" | "events" | "ownerEvents" | "routes"
 >;
 
 /** The parts of an assembled hub (`startHub()`) that {@linkcode runHub} serves. */
@@ -193,6 +201,7 @@ export interface AssembledHub {
   spendBy: NonNullable<ControlSources["spendBy"]>;
   blocks(): Record<string, Record<string, unknown>>;
   events(afterSec: number): Promise<unknown[]>;
+  ownerEvents: OwnerEventFeed;
   routes(): Record<string, (request: Request) => Promise<Response>>;
 }
 
@@ -209,6 +218,7 @@ export function runAssembledHub(hub: AssembledHub, options: RunAssembledOptions)
     net: () => hub.blocks().net ?? {},
     blocks: hub.blocks,
     events: hub.events,
+    ownerEvents: hub.ownerEvents,
     routes: hub.routes,
   });
 }

@@ -27,7 +27,6 @@ import {
   contactTransition,
 } from "./contact_machine.ts";
 import type { NetNode } from "./node.ts";
-import { appendNetEvent } from "./events.ts";
 import { enqueue, replyFor, sendThroughOutbox } from "./outbox.ts";
 import { oneLine, printable } from "../text.ts";
 import type { Update } from "./spine_client.ts";
@@ -305,7 +304,7 @@ async function tellOwner(deps: HandleDeps, address: string, name: string, text: 
     }; accept with 'agent net accept ${address}'`,
   );
   try {
-    await appendNetEvent(node.paths.netDir, {
+    await node.events.publish({
       ts: node.nowSec(),
       type: "net.contact_request",
       address,

@@ -23,6 +23,7 @@ import { type NetMessageKey, t } from "./_messages.ts";
 import type { AgentPaths } from "../paths.ts";
 import type { NetLogEntry } from "./turn_types.ts";
 import type { Contact, NetState } from "./store/mod.ts";
+import { fileEventSink, type OwnerEventSink } from "../events/mod.ts";
 import {
   contactOf,
   type ContactSlot,
@@ -90,6 +91,11 @@ export class NetNode {
   readonly allowInsecure: boolean;
   readonly fetch: typeof fetch;
   readonly now: () => number;
+  /**
+   * Where the owner's events go (a contact request, a dropped message): the events file
+   * by default; a running hub sets its bus here so its channels hear them at once.
+   */
+  events: OwnerEventSink;
   #address: string | undefined;
 
   constructor(options: NetNodeOptions) {
@@ -103,6 +109,7 @@ export class NetNode {
     this.allowInsecure = options.allowInsecure;
     this.fetch = options.fetch ?? fetch;
     this.now = options.now ?? Date.now;
+    this.events = fileEventSink(options.paths.netDir);
   }
 
   /** Unix seconds now. */

@@ -12,7 +12,7 @@
  * @module
  */
 import { errorMessage } from "@agent/net/common";
-import { appendNetEvent } from "./events.ts";
+import { fileEventSink, type OwnerEventSink } from "../events/mod.ts";
 import type { Logger } from "../log.ts";
 import type { AgentPaths } from "../paths.ts";
 import type { NetState } from "./store/state.ts";
@@ -25,6 +25,8 @@ export interface OutboxNode {
   readonly state: NetState;
   readonly logger: Logger;
   readonly paths: AgentPaths;
+  /** Where a dropped message is told to the owner. @default the events file */
+  readonly events?: OwnerEventSink;
   nowSec(): number;
   deliver(
     kind: "message",
@@ -179,7 +181,7 @@ export async function flushOutbox(node: OutboxNode): Promise<{ sent: number; wai
         e.last_error ?? "no answer"
       })`,
     );
-    await appendNetEvent(node.paths.netDir, {
+    await (node.events ?? fileEventSink(node.paths.netDir)).publish({
       ts: now,
       type: "net.outbox_dropped",
       address: e.to,

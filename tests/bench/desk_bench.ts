@@ -26,13 +26,16 @@ try {
   const paths = resolvePaths({ home, env: {} });
   Deno.mkdirSync(paths.personaDir, { recursive: true });
   Deno.writeTextFileSync(`${paths.personaDir}/persona.md`, "You are a benchmark agent.\n");
-  const config = parseConfig(`[models.roles.brain]
+  const config = parseConfig(
+    `[models.roles.brain]
 provider = "fake"
 model_id = "fake-brain"
 [models.roles.brain.budget]
 usd = 15
 period = "month"
-`);
+`,
+    "agent.toml",
+  );
   const ledger = Ledger.open(paths.ledgerFile);
   const logger = new Logger({ file: paths.logFile, stderr: "off" });
   const agent = buildAgent({

@@ -72,6 +72,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "components/",
         "doctor/",
         "spine_http/",
+        "events/",
         "network/",
         "cloud/",
       ],

@@ -74,7 +74,7 @@ export class MessengerChannel implements HubChannel {
     this.#relay = new OwnerRelay({
       api: this.#api,
       lang: hub.lang,
-      netDir: hub.paths.netDir,
+      events: hub.events,
       chats: settings.allowed,
       state: this.#state,
       node: () => hub.network.node,

@@ -1,13 +1,14 @@
 /**
  * What the messenger remembers across restarts, in `<data>/messenger/state.json`
- * (0600): the agent events already told, and what the contact-request buttons stand for
- * (their data is too short for an address). Each chat's session and role now live in
- * the desk's `conversations.json`; `chats` is kept as written for the desk's one-time
- * takeover.
+ * (0600): the id of the last owner event told, and what the contact-request buttons
+ * stand for (their data is too short for an address). Each chat's session and role
+ * now live in the desk's `conversations.json`; `chats` is kept as written for the
+ * desk's one-time takeover.
  *
  * @module
  */
 import { readJsonTolerant, writeFileAtomic } from "../../atomic_file.ts";
+import { eventIdFloor } from "../../events/mod.ts";
 
 /** One chat's conversation. */
 export interface ChatEntry {
@@ -18,10 +19,11 @@ export interface ChatEntry {
 /** The state file's content. */
 export interface MessengerState {
   chats: Record<string, ChatEntry>;
-  /** Unix seconds of the newest agent event told. */
-  events_after: number;
-  /** Events at `events_after` already told (their JSON), so none is told twice. */
-  events_seen: string[];
+  /**
+   * The id of the last owner event told (or a bound below the first one to tell): the
+   * bus delivers the events after it, each once.
+   */
+  last_event_id: string;
   /** Contact-request buttons: id to address. */
   buttons: Record<string, string>;
 }
@@ -37,14 +39,23 @@ export class MessengerStateFile {
     this.#file = `${dataDir}/messenger/state.json`;
   }
 
-  /** Reads the file once (a missing or broken file starts afresh at `nowSec`). */
+  /**
+   * Reads the file once. A missing or broken file starts afresh with the events from
+   * `nowSec` on; a file from before event ids (`events_after`, Unix seconds of the last
+   * event told) goes on after that second.
+   */
   async load(nowSec: number): Promise<MessengerState> {
     if (this.#state !== undefined) return this.#state;
-    const value = await readJsonTolerant(this.#file) as Partial<MessengerState> | undefined;
+    const value = await readJsonTolerant(this.#file) as
+      | Partial<MessengerState & { events_after: unknown }>
+      | undefined;
     this.#state = {
       chats: typeof value?.chats === "object" && value.chats !== null ? value.chats : {},
-      events_after: typeof value?.events_after === "number" ? value.events_after : nowSec,
-      events_seen: Array.isArray(value?.events_seen) ? value.events_seen : [],
+      last_event_id: typeof value?.last_event_id === "string"
+        ? value.last_event_id
+        : typeof value?.events_after === "number"
+        ? eventIdFloor((value.events_after + 1) * 1000)
+        : eventIdFloor(nowSec * 1000),
       buttons: typeof value?.buttons === "object" && value.buttons !== null ? value.buttons : {},
     };
     return this.#state;

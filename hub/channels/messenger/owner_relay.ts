@@ -1,8 +1,9 @@
 /**
  * The owner hears from the hub in the messenger: every owner event (a contact request
  * with Accept / Block buttons, budget warnings and spent budgets, a failover, an
- * undeliverable message) is told to every allowed chat, once each, also across
- * restarts (what was told is kept in the messenger's state file).
+ * undeliverable message) is told to every allowed chat as the hub's event bus
+ * publishes it, once each, also across restarts (the last event told is kept in the
+ * messenger's state file).
  *
  * @module
  */
@@ -11,19 +12,22 @@ import type { Update } from "grammy/types";
 import { errorMessage } from "@agent/net/common";
 import type { Lang } from "../../i18n.ts";
 import { printable } from "../../text.ts";
-import { blockContact, type NetEvent, type NetNode, readNetEvents } from "../../network/mod.ts";
+import { blockContact, type NetNode } from "../../network/mod.ts";
+import type { OwnerEvent, OwnerEventBus } from "../../events/mod.ts";
 import { t } from "./_messages.ts";
 import type { MessengerStateFile } from "./chat_state.ts";
 import { sleep } from "./intake.ts";
 import { escapeHtml } from "./telegram.ts";
 
-const EVENTS_EVERY_MS = 2_000;
+/** How long a send that failed waits before it is tried again. */
+const EVENTS_RETRY_MS = 2_000;
 
 /** Options for {@linkcode OwnerRelay}. */
 export interface OwnerRelayOptions {
   api: Api;
   lang: Lang;
-  netDir: string;
+  /** The hub's owner events. */
+  events: OwnerEventBus;
   /** The allowed chats: each is told every event. */
   chats: ReadonlySet<string>;
   state: MessengerStateFile;
@@ -43,15 +47,40 @@ export class OwnerRelay {
     this.#o = options;
   }
 
-  /** Relays events until `signal` aborts. */
+  /**
+   * Relays events until `signal` aborts: those after the last one told (also across
+   * restarts), then each as it is published; a send that fails is tried again.
+   */
   async run(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      try {
-        await this.#relay();
-      } catch (error) {
-        this.#o.onError("events", error);
+    const file = this.#o.state;
+    const state = await file.load(Math.floor(Date.now() / 1000));
+    const pending: OwnerEvent[] = [];
+    let wake = Promise.withResolvers<void>();
+    const subscription = this.#o.events.subscribe((event) => {
+      pending.push(event);
+      wake.resolve();
+    }, { after: state.last_event_id });
+    signal.addEventListener("abort", () => wake.resolve(), { once: true });
+    try {
+      while (!signal.aborted) {
+        const event = pending[0];
+        if (event === undefined) {
+          await wake.promise;
+          wake = Promise.withResolvers<void>();
+          continue;
+        }
+        try {
+          await this.#tell(event);
+          pending.shift();
+          state.last_event_id = event.event_id;
+          await file.save();
+        } catch (error) {
+          this.#o.onError("events", error);
+          await sleep(EVENTS_RETRY_MS, signal);
+        }
       }
-      await sleep(EVENTS_EVERY_MS, signal);
+    } finally {
+      subscription.close();
     }
   }
 
@@ -90,25 +119,7 @@ export class OwnerRelay {
     return true;
   }
 
-  async #relay(): Promise<void> {
-    const file = this.#o.state;
-    const state = await file.load(Math.floor(Date.now() / 1000));
-    const events = await readNetEvents(this.#o.netDir, state.events_after - 1);
-    for (const event of events) {
-      const key = JSON.stringify(event);
-      if (event.ts < state.events_after) continue;
-      if (event.ts === state.events_after && state.events_seen.includes(key)) continue;
-      await this.#tell(event);
-      if (event.ts > state.events_after) {
-        state.events_after = event.ts;
-        state.events_seen = [];
-      }
-      state.events_seen.push(key);
-      await file.save();
-    }
-  }
-
-  async #tell(event: NetEvent): Promise<void> {
+  async #tell(event: OwnerEvent): Promise<void> {
     const { api, lang } = this.#o;
     for (const chat of this.#o.chats) {
       if (event.type === "net.contact_request") {

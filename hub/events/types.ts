@@ -1,0 +1,87 @@
+/**
+ * The owner events: what the hub tells its owner's channels (contact requests, budget
+ * warnings and spent budgets, failovers, dropped outbox messages). The spec leaves the
+ * payload open; these are the shapes the channels read.
+ *
+ * - `{ts, type: "net.contact_request", address, name, text}`: a stranger asked to
+ *   become a contact; `agent net accept <address>` accepts.
+ * - `{ts, type: "budget.warning" | "budget.spent", role, spent_usd, cap_usd, period,
+ *   text}`: a budgeted role passed its `warn_at` share of the cap, or spent it (`text`
+ *   is the sentence in the hub's UI language); each told once per role and period.
+ * - `{ts, type: "model.failover", role, stand_in, text}`: a role's model could not be
+ *   reached and its failover answered; told once per role and day.
+ * - `{ts, type: "net.outbox_dropped", address, id, text}`: a message the outbox gave up
+ *   on after 24 hours.
+ *
+ * Once written, each carries its `event_id` ({@linkcode OwnerEvent}).
+ *
+ * @module
+ */
+
+/** A stranger's contact request. */
+export interface ContactRequestEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "net.contact_request";
+  address: string;
+  name: string;
+  text: string;
+}
+
+/** A budgeted role passed its warning threshold. */
+export interface BudgetWarningEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "budget.warning" | "budget.spent";
+  role: string;
+  spent_usd: number;
+  cap_usd: number;
+  period: string;
+  /** The sentence, in the hub's UI language. */
+  text: string;
+}
+
+/** A role's model could not be reached and its failover answered. */
+export interface FailoverNetEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "model.failover";
+  role: string;
+  stand_in: string;
+  /** The sentence, in the hub's UI language. */
+  text: string;
+}
+
+/** A message the outbox gave up on after 24 hours. */
+export interface OutboxDroppedEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "net.outbox_dropped";
+  address: string;
+  /** The envelope's id (not the event's: that is `event_id`). */
+  id: string;
+  /** The message's text. */
+  text: string;
+}
+
+/** One agent event for the owner's channels, as a writer hands it over. */
+export type NetEvent =
+  | ContactRequestEvent
+  | BudgetWarningEvent
+  | FailoverNetEvent
+  | OutboxDroppedEvent;
+
+/**
+ * An event as written and read back: with its id (`<ms>-<seq>`, see `event_id.ts`),
+ * stable across restarts and sortable as a string.
+ */
+export type OwnerEvent = NetEvent & { event_id: string };
+
+/** Where a writer hands its events: the hub's bus, or the file when no hub runs here. */
+export interface OwnerEventSink {
+  /** Writes the event durably (and, on the bus, tells the subscribers); returns it with its id. */
+  publish(event: NetEvent): Promise<OwnerEvent>;
+}
+
+/** How many events the file keeps. */
+export const EVENTS_MAX = 200;
