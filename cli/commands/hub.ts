@@ -151,6 +151,7 @@ async function launch(ctx: CommandContext) {
   return agentLaunch({
     mainModule: Deno.mainModule,
     standalone: (Deno.build as { standalone?: boolean }).standalone === true,
+    jsrUrl: ctx.env.JSR_URL ? `${ctx.env.JSR_URL.replace(/\/+$/, "")}/` : undefined,
     shimArgs: (pkg) => readAgentShim(pkg, ctx.env),
   });
 }

@@ -39,6 +39,8 @@ export interface LaunchFacts {
   mainModule: string;
   /** Whether this is a compiled binary (`Deno.build.standalone`). */
   standalone: boolean;
+  /** `JSR_URL` of this process, if set: the registry a `jsr:` main module came from. */
+  jsrUrl?: string | undefined;
   /**
    * The arguments of the command shim `deno install` wrote for the package `@scope/name`
    * (everything between `deno run` and the arguments), if one is found.
@@ -71,17 +73,23 @@ export function agentLaunch(facts: LaunchFacts): AgentLaunch {
     }
     return { kind: "bundle", denoArgs: ["run", ...AGENT_DENO_FLAGS, "--no-config", path], env: {} };
   }
-  // A JSR module: <registry>/@scope/name/<version>/<path>.
-  const jsr = facts.mainModule.match(/^(https?:\/\/.+?\/)(@[^/]+\/[^/]+)\/([^/]+)\/.+$/);
-  if (jsr === null) {
+  // A package: `jsr:@scope/name[@version][/path]` (what `deno run jsr:...` reports), or
+  // a JSR module URL, `<registry>/@scope/name/<version>/<path>`.
+  const spec = facts.mainModule.match(/^jsr:\/?(@[^/@]+\/[^/@]+)(?:@([^/]+))?/);
+  const url = facts.mainModule.match(/^(https?:\/\/.+?\/)(@[^/]+\/[^/]+)\/([^/]+)\/.+$/);
+  if (spec === null && url === null) {
     return { kind: "package", denoArgs: ["run", ...AGENT_DENO_FLAGS, facts.mainModule], env: {} };
   }
-  const [, registry, pkg, version] = jsr as unknown as [string, string, string, string];
-  const env: Record<string, string> = registry === DEFAULT_JSR_URL ? {} : { JSR_URL: registry };
+  const pkg = spec?.[1] ?? url![2]!;
+  const version = spec === null ? url![3] : spec[2];
+  const registry = url?.[1] ?? facts.jsrUrl;
+  const env: Record<string, string> = registry === undefined || registry === DEFAULT_JSR_URL
+    ? {}
+    : { JSR_URL: registry };
   const shim = facts.shimArgs?.(pkg);
   const denoArgs = shim !== undefined
     ? ["run", ...shim]
-    : ["run", ...AGENT_DENO_FLAGS, "--no-config", `jsr:${pkg}@${version}`];
+    : ["run", ...AGENT_DENO_FLAGS, "--no-config", `jsr:${pkg}${version ? `@${version}` : ""}`];
   return { kind: "package", denoArgs, env };
 }
 
@@ -116,7 +124,10 @@ export function parseShim(text: string, pkg: string): string[] | undefined {
  * Reads the shim `deno install` wrote for `pkg` as `agent`: under `DENO_INSTALL_ROOT`,
  * else `~/.deno`. `undefined` when there is none, or it runs something else.
  */
-export function readAgentShim(pkg: string, env: Record<string, string | undefined>) {
+export function readAgentShim(
+  pkg: string,
+  env: Record<string, string | undefined>,
+): string[] | undefined {
   const roots = [env.DENO_INSTALL_ROOT, env.HOME ? `${env.HOME}/.deno` : undefined];
   for (const root of roots) {
     if (root === undefined || root === "") continue;

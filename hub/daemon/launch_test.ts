@@ -61,6 +61,14 @@ Deno.test("agentLaunch() from a package takes the shim's flags and config, and n
   assert.equal(launch.kind, "package");
   assert.deepEqual(launch.denoArgs, ["run", ...shim]);
   assert.deepEqual(launch.env, { JSR_URL: "http://127.0.0.1:4000/" });
+  // `deno run jsr:...` reports the specifier as its main module; JSR_URL says where from.
+  const spec = agentLaunch({
+    mainModule: "jsr:@agent/cli",
+    standalone: false,
+    jsrUrl: "http://127.0.0.1:4000/",
+    shimArgs: () => shim,
+  });
+  assert.deepEqual(spec, { kind: "package", denoArgs: ["run", ...shim], env: launch.env });
   // From jsr.io without a shim: the pinned version, no config, no JSR_URL.
   const bare = agentLaunch({
     mainModule: "https://jsr.io/@agent/cli/0.2.0/mod.ts",
