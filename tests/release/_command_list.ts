@@ -9,9 +9,11 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { SPINE_KIT_FILES, SPINE_KIT_VERSION } from "../../kit/_spine_kit.ts";
+import { kitSpineVersion, spineKitFiles } from "@agent/kit/spine";
 import { freePort, startSpine } from "../spine/_harness.ts";
 
+const SPINE_KIT_FILES = await spineKitFiles();
+const SPINE_KIT_VERSION = await kitSpineVersion();
 const VERSION: string =
   JSON.parse(await Deno.readTextFile(new URL("../../cli/deno.json", import.meta.url))).version;
 
