@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { startJsrRegistry } from "./jsr_registry.ts";
+import { type JsrRegistry, startJsrRegistry } from "./jsr_registry.ts";
 import { checkCommandList } from "./_command_list.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -80,93 +80,123 @@ async function command(
   return { code: out.code, output: decoder.decode(out.stdout) + decoder.decode(out.stderr) };
 }
 
-/** Runs the check; returns the exit code. */
-export async function releaseCheck(log: (line: string) => void = console.log): Promise<number> {
-  const token = crypto.randomUUID();
-  const registry = startJsrRegistry({ token });
-  const work = await Deno.makeTempDir({ prefix: "agent-release-check-" });
-  try {
-    // 1. Publish.
-    let start = performance.now();
-    const publish = await command(Deno.execPath(), [
-      "publish",
-      "--token",
-      token,
-      "--no-provenance",
-      "--allow-dirty",
-    ], { cwd: ROOT, env: { JSR_URL: registry.url, NO_COLOR: "1" } });
-    if (publish.code !== 0) {
-      throw new Error(`deno publish failed (exit ${publish.code}): ${publish.output.trim()}`);
-    }
-    const order = registry.published.map((p) => p.name);
-    const members = await workspaceMembers();
-    if ([...order].sort().join() !== [...members].sort().join()) {
-      throw new Error(`deno publish published ${order.join(", ")}; the members are ${members}`);
-    }
-    for (const [name, deps] of Object.entries(DEPENDS)) {
-      for (const dep of deps) {
-        if (order.indexOf(dep) > order.indexOf(name)) {
-          throw new Error(`${name} was published before ${dep}: ${order.join(", ")}`);
-        }
+/** The published CLI installed as a new user would: its shim and the environment to run it. */
+export interface InstalledCli {
+  /** `<HOME>/.deno/bin/agent`. */
+  shim: string;
+  /** The `--config` the install wrote into the shim. */
+  config: string;
+  /** PATH, HOME, DENO_DIR, JSR_URL and the machine's network variables. */
+  env: Record<string, string>;
+  /** An empty folder with no checkout. */
+  cwd: string;
+}
+
+/**
+ * One `deno publish` of the workspace to `registry`; checks every member went, each
+ * after its imports, and no test file. Returns a summary line.
+ */
+export async function publishAll(registry: JsrRegistry, token: string): Promise<string> {
+  const publish = await command(Deno.execPath(), [
+    "publish",
+    "--token",
+    token,
+    "--no-provenance",
+    "--allow-dirty",
+  ], { cwd: ROOT, env: { JSR_URL: registry.url, NO_COLOR: "1" } });
+  if (publish.code !== 0) {
+    throw new Error(`deno publish failed (exit ${publish.code}): ${publish.output.trim()}`);
+  }
+  const order = registry.published.map((p) => p.name);
+  const members = await workspaceMembers();
+  if ([...order].sort().join() !== [...members].sort().join()) {
+    throw new Error(`deno publish published ${order.join(", ")}; the members are ${members}`);
+  }
+  for (const [name, deps] of Object.entries(DEPENDS)) {
+    for (const dep of deps) {
+      if (order.indexOf(dep) > order.indexOf(name)) {
+        throw new Error(`${name} was published before ${dep}: ${order.join(", ")}`);
       }
     }
-    for (const version of registry.published) {
-      const tests = [...version.files.keys()].filter((f) => TEST_FILE.test(f));
-      if (tests.length > 0) throw new Error(`${version.name} publishes ${tests.join(", ")}`);
-    }
-    const files = registry.published.reduce((n, p) => n + p.files.size, 0);
-    log(
-      `ok published ${order.join(", ")} (${files} files, no test file) ` +
-        `(${Math.round(performance.now() - start)} ms)`,
-    );
+  }
+  for (const version of registry.published) {
+    const tests = [...version.files.keys()].filter((f) => TEST_FILE.test(f));
+    if (tests.length > 0) throw new Error(`${version.name} publishes ${tests.join(", ")}`);
+  }
+  const files = registry.published.reduce((n, p) => n + p.files.size, 0);
+  return `published ${order.join(", ")} (${files} files, no test file)`;
+}
 
-    // 2. Install, as a new user: no checkout, fresh HOME and DENO_DIR.
-    const home = `${work}/home`;
-    const cwd = `${work}/empty`;
-    for (const dir of [home, cwd, `${work}/deno`]) await Deno.mkdir(dir);
-    const denoDir = Deno.execPath().replace(/\/[^/]*$/, "");
-    const env: Record<string, string> = {
-      PATH: `${home}/.deno/bin:${denoDir}:/usr/local/bin:/usr/bin:/bin`,
-      HOME: home,
-      DENO_DIR: `${work}/deno`,
-      JSR_URL: registry.url,
-      NO_COLOR: "1",
-    };
-    for (const name of NETWORK_VARS) {
-      const value = Deno.env.get(name);
-      if (value !== undefined) env[name] = value;
-    }
-    const [deno, ...line] = await installLine();
-    start = performance.now();
+/**
+ * Installs the CLI from `registry` with the install line of `docs/install.md` into
+ * `work` (a fresh HOME and DENO_DIR, an empty working folder). With `checkAge`, first
+ * checks that the line refuses a version younger than Deno's minimum dependency age.
+ */
+export async function installCli(
+  registry: JsrRegistry,
+  work: string,
+  options: { checkAge?: boolean } = {},
+): Promise<InstalledCli> {
+  const home = `${work}/home`;
+  const cwd = `${work}/empty`;
+  for (const dir of [home, cwd, `${work}/deno`]) await Deno.mkdir(dir, { recursive: true });
+  const denoDir = Deno.execPath().replace(/\/[^/]*$/, "");
+  const env: Record<string, string> = {
+    PATH: `${home}/.deno/bin:${denoDir}:/usr/local/bin:/usr/bin:/bin`,
+    HOME: home,
+    DENO_DIR: `${work}/deno`,
+    JSR_URL: registry.url,
+    NO_COLOR: "1",
+  };
+  for (const name of NETWORK_VARS) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) env[name] = value;
+  }
+  const [deno, ...line] = await installLine();
+  if (options.checkAge) {
     const refused = await command(deno!, line, { cwd, env, clearEnv: true });
     if (refused.code === 0 || !refused.output.includes("minimum dependency")) {
       throw new Error(
         `the install line took a version minutes old (exit ${refused.code}): ${refused.output}`,
       );
     }
-    log("ok the install line refuses a version younger than 24 hours");
-    const installed = await command(
-      deno!,
-      [...line.slice(0, -1), "--minimum-dependency-age=0", line.at(-1)!],
-      { cwd, env, clearEnv: true },
-    );
-    if (installed.code !== 0) {
-      throw new Error(`the install failed (exit ${installed.code}): ${installed.output.trim()}`);
-    }
-    const shim = `${home}/.deno/bin/agent`;
-    const shimText = await Deno.readTextFile(shim);
-    const config = shimText.match(/--config '?([^' ]+)'?/)?.[1];
-    if (config === undefined) throw new Error(`the install's shim names no config:\n${shimText}`);
-    log(`ok installed ${line.at(-1)} (${Math.round(performance.now() - start)} ms)`);
+  }
+  const installed = await command(
+    deno!,
+    [...line.slice(0, -1), "--minimum-dependency-age=0", line.at(-1)!],
+    { cwd, env, clearEnv: true },
+  );
+  if (installed.code !== 0) {
+    throw new Error(`the install failed (exit ${installed.code}): ${installed.output.trim()}`);
+  }
+  const shim = `${home}/.deno/bin/agent`;
+  const shimText = await Deno.readTextFile(shim);
+  const config = shimText.match(/--config '?([^' ]+)'?/)?.[1];
+  if (config === undefined) throw new Error(`the install's shim names no config:\n${shimText}`);
+  return { shim, config, env, cwd };
+}
 
-    // 3. The command list.
+/** Runs the check; returns the exit code. */
+export async function releaseCheck(log: (line: string) => void = console.log): Promise<number> {
+  const token = crypto.randomUUID();
+  const registry = startJsrRegistry({ token });
+  const work = await Deno.makeTempDir({ prefix: "agent-release-check-" });
+  try {
+    let start = performance.now();
+    log(`ok ${await publishAll(registry, token)} (${Math.round(performance.now() - start)} ms)`);
+    start = performance.now();
+    const cli = await installCli(registry, work, { checkAge: true });
+    log("ok the install line refuses a version younger than 24 hours");
+    log(
+      `ok installed ${(await installLine()).at(-1)} (${Math.round(performance.now() - start)} ms)`,
+    );
     await checkCommandList({
-      command: [shim],
-      env,
-      cwd,
+      command: [cli.shim],
+      env: cli.env,
+      cwd: cli.cwd,
       unitHolds: [
         "--unstable-lazy-dynamic-imports",
-        `--config ${config}`,
+        `--config ${cli.config}`,
         `Environment=JSR_URL=${registry.url}`,
       ],
     }, { log });
