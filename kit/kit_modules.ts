@@ -94,7 +94,7 @@ ${entries(built)}
  * ```ts
  * import { universeWranglerConfig } from "./kit_modules.ts";
  * const text = universeWranglerConfig('{"name": "u", "main": "worker.ts", "vars": {"UNIVERSE": "", "X": "0"}}');
- * if (text.includes("UNIVERSE") || !text.includes('"keep_vars": true')) throw new Error(text);
+ * if (text.includes('"UNIVERSE"') || !text.includes('"keep_vars": true')) throw new Error(text);
  * ```
  */
 export function universeWranglerConfig(source: string): string {
