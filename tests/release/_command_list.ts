@@ -10,12 +10,37 @@
  */
 import assert from "node:assert/strict";
 import { kitSpineVersion, spineKitFiles } from "@agent/kit/spine";
-import { freePort, startSpine } from "../spine/_harness.ts";
+import { Miniflare } from "miniflare";
+import { spineMiniflareOptions } from "@agent/kit";
+import { freePort } from "../spine/_harness.ts";
 
 const SPINE_KIT_FILES = await spineKitFiles();
 const SPINE_KIT_VERSION = await kitSpineVersion();
 const VERSION: string =
   JSON.parse(await Deno.readTextFile(new URL("../../cli/deno.json", import.meta.url))).version;
+
+/**
+ * The kit's own spine (`worker.js` of the spine kit, as `net spine init` writes it) on
+ * workerd, in local mode with the hub token `token`.
+ */
+async function startKitSpine(token: string): Promise<{ url: string; stop(): Promise<void> }> {
+  Deno.env.set("CLOUDFLARE_CF_FETCH_ENABLED", "false");
+  const port = freePort();
+  const mf = new Miniflare(
+    spineMiniflareOptions({
+      port,
+      script: SPINE_KIT_FILES["worker.js"]!,
+      vars: {
+        ADDRESS: `127.0.0.1:${port}`,
+        ALLOW_INSECURE_PEERS: "1",
+        AGENT_MODE: "local",
+        HUB_TOKEN: token,
+      },
+    }) as ConstructorParameters<typeof Miniflare>[0],
+  );
+  await mf.ready;
+  return { url: `http://127.0.0.1:${port}`, stop: () => mf.dispose() };
+}
 
 /** One way of running the agent. */
 export interface AgentCommand {
@@ -139,7 +164,7 @@ export async function checkCommandList(
   });
   await step("doctor with AGENT_SPINE_URL", async () => {
     const token = "release-check-token-0123456789";
-    const spine = await startSpine({ hubToken: token });
+    const spine = await startKitSpine(token);
     try {
       const r = await run(agent, ["doctor"], {
         env: {
