@@ -17,8 +17,11 @@ export interface Prescan {
   command?: string;
   /** The words after {@linkcode command}. */
   rest: string[];
-  /** `"version"` when `agent [globals] version` has nothing after it. */
-  fast?: "version";
+  /**
+   * `"version"` when `agent [globals] version` has nothing after it; `"version_flag"`
+   * for `agent [globals] --version` (or `-V`) alone.
+   */
+  fast?: "version" | "version_flag";
 }
 
 const WITH_VALUE = new Set(["--home", "--profile", "--lang"]);
@@ -26,11 +29,14 @@ const WITH_VALUE = new Set(["--home", "--profile", "--lang"]);
 /** Scans the global options and the subcommand name; never throws. */
 export function prescan(argv: readonly string[]): Prescan {
   const out: Prescan = { verbose: false, help: false, rest: [] };
+  let versionFlag = false;
   let i = 0;
   for (; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "-h" || arg === "--help") out.help = true;
-    else if (arg === "-v" || arg === "--verbose") out.verbose = true;
+    else if ((arg === "--version" || arg === "-V") && i === argv.length - 1) {
+      versionFlag = true;
+    } else if (arg === "-v" || arg === "--verbose") out.verbose = true;
     else if (WITH_VALUE.has(arg)) {
       const value = argv[i + 1];
       if (value === undefined) return out;
@@ -55,6 +61,7 @@ export function prescan(argv: readonly string[]): Prescan {
   if (out.command === "version" && out.rest.length === 0 && !out.help && !badValue) {
     out.fast = "version";
   }
+  if (versionFlag && !out.help && !badValue) out.fast = "version_flag";
   return out;
 }
 

@@ -35,3 +35,12 @@ Deno.test("prescan() keeps an empty --home= value for the setup to refuse", () =
   assert.equal(prescan(["--home=", "doctor"]).home, "");
   assert.equal(prescan(["--home", "", "doctor"]).home, "");
 });
+
+Deno.test("prescan() takes the version-flag path for a last --version or -V only", () => {
+  assert.equal(prescan(["--version"]).fast, "version_flag");
+  assert.equal(prescan(["-V"]).fast, "version_flag");
+  assert.equal(prescan(["--home", "/h", "-v", "--version"]).fast, "version_flag");
+  assert.equal(prescan(["--version", "doctor"]).fast, undefined);
+  assert.equal(prescan(["--lang", "xx", "--version"]).fast, undefined);
+  assert.equal(prescan(["-h", "--version"]).fast, undefined);
+});

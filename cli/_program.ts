@@ -5,7 +5,7 @@
  * @module
  */
 import { Command, CommanderError, InvalidArgumentError } from "commander";
-import { isLang, type Lang } from "@agent/hub/base";
+import { isLang, type Lang, VERSION } from "@agent/hub/base";
 import type { CommandModule } from "./command.ts";
 import type { CommandContext } from "./context.ts";
 import { failure, setupContext, usage, writeStderr, writeStdout } from "./_setup.ts";
@@ -47,6 +47,7 @@ export async function runProgram(argv: string[], pre: Prescan): Promise<number> 
       return value;
     })
     .option("-v, --verbose", t(lang, "opt_verbose"))
+    .version(`agent ${VERSION}`, "-V, --version", t(lang, "opt_version"))
     .exitOverride()
     .configureOutput({
       writeOut: (s) => helpOut.push(s),

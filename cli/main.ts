@@ -1,6 +1,6 @@
 /**
- * The `agent` command's entry point. `agent version` takes a fast path that loads
- * only data; a built-in command given only its plain flags and plain valued options
+ * The `agent` command's entry point. `agent version` and `agent --version` (`-V`) take
+ * a fast path that loads only data; a built-in command given only its plain flags and plain valued options
  * (`agent spend --json`, `agent spend --by day`) runs without commander; everything else goes through `_program.ts` (commander).
  *
  * @module
@@ -12,6 +12,13 @@ import { resolvePaths } from "@agent/hub/base";
 /** Runs `agent` with `argv` (without the program name) and returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const pre = prescan(argv);
+  if (pre.fast === "version_flag") {
+    const { VERSION } = await import("@agent/hub/base");
+    try {
+      Deno.stdout.writeSync(new TextEncoder().encode(`agent ${VERSION}\n`));
+    } catch { /* a closed stdout: nothing to tell */ }
+    return 0;
+  }
   if (pre.fast === "version" && !listsExtraModules(pre.home)) {
     const { versionLines } = await import("./commands/_version_lines.ts");
     const text = versionLines().map((l) => `${l}\n`).join("");

@@ -9,7 +9,7 @@ export * from "./spine_init.ts";
 export * from "./spine_deploy.ts";
 export * from "./spine_deploy_cloud.ts";
 
-/** The version of the spine in the committed kit (its `VERSION` file). */
+/** The version of the spine in the kit (its `VERSION` file, shipped in `_spine_kit.ts`). */
 export async function kitSpineVersion(): Promise<string> {
-  return (await Deno.readTextFile(new URL("./spine/VERSION", import.meta.url))).trim();
+  return (await import("./_spine_kit.ts")).SPINE_KIT_VERSION;
 }

@@ -1,6 +1,7 @@
 /**
  * `agent net spine init DIR [--cloud]`: a deployable spine project written from the
- * committed kit (`kit/spine/`): `wrangler.jsonc`, `worker.js`, `package.json`,
+ * kit (`kit/spine/`, shipped as strings in the generated `_spine_kit.ts`, so it works
+ * from a package, the bundle or a binary): `wrangler.jsonc`, `worker.js`, `package.json`,
  * `.gitignore` and a `README.md` with the next commands; with `--cloud` the cloud-mode
  * configuration instead, plus the brain's `Dockerfile` and the database `migrations/`.
  * Nothing is written unless all of it is.
@@ -9,8 +10,16 @@
  */
 import { isAddress } from "@agent/net/common";
 
-/** The committed kit this module writes projects from. */
-export const SPINE_KIT_DIR: string = new URL("./spine/", import.meta.url).pathname;
+/** A spine kit: its files by their path in `kit/spine/`. */
+export type SpineKit = Readonly<Record<string, string>>;
+
+/**
+ * The kit this module writes projects from, by path in `kit/spine/`. Loaded on first
+ * use: it holds the bundled spine.
+ */
+export async function spineKitFiles(): Promise<SpineKit> {
+  return (await import("./_spine_kit.ts")).SPINE_KIT_FILES;
+}
 
 /** The line of a kit template that {@linkcode renderWrangler} replaces with a route. */
 export const ROUTE_MARKER = "// routes: written by `agent net spine init --address HOST`";
@@ -74,8 +83,8 @@ export interface SpineInitOptions {
    * container), the `Dockerfile` and `migrations/`. @default false
    */
   cloud?: boolean | undefined;
-  /** Where the kit is read from. @default {@linkcode SPINE_KIT_DIR} */
-  kitDir?: string;
+  /** The kit's files. @default {@linkcode spineKitFiles} */
+  kit?: SpineKit;
 }
 
 /** What {@linkcode initSpineProject} wrote. */
@@ -171,24 +180,30 @@ export async function initSpineProject(
   checkSpineOptions(options);
   const target = absolutePath(dir);
   await checkTarget(target);
-  const kitDir = options.kitDir ?? SPINE_KIT_DIR;
-  const read = (name: string) => Deno.readTextFile(`${kitDir}/${name}`);
-  const version = (await read("VERSION")).trim();
+  const kit = options.kit ?? await spineKitFiles();
+  const read = (name: string): string => {
+    const text = kit[name];
+    if (text === undefined) {
+      throw new TypeError(`Cannot write the spine project: the kit has no ${name}`);
+    }
+    return text;
+  };
+  const version = read("VERSION").trim();
   const cloud = options.cloud === true;
   const template = cloud ? "cloud/wrangler.template.jsonc" : "wrangler.template.jsonc";
   const contents: Record<string, string> = {
-    "wrangler.jsonc": renderWrangler(await read(template), options),
-    "worker.js": await read("worker.js"),
-    "package.json": await read("package.template.json"),
+    "wrangler.jsonc": renderWrangler(read(template), options),
+    "worker.js": read("worker.js"),
+    "package.json": read("package.template.json"),
     ".gitignore": "node_modules/\n.wrangler/\n.dev.vars\n.env\n",
     "README.md": cloud
       ? cloudProjectReadme(target, version, options)
       : projectReadme(target, version, options),
   };
   if (cloud) {
-    contents["Dockerfile"] = await read("cloud/Dockerfile");
-    for (const name of await kitMigrations(kitDir)) {
-      contents[`migrations/${name}`] = await read(`cloud/migrations/${name}`);
+    contents["Dockerfile"] = read("cloud/Dockerfile");
+    for (const name of kitMigrations(kit)) {
+      contents[`migrations/${name}`] = read(`cloud/migrations/${name}`);
     }
   }
   const files = Object.keys(contents);
@@ -219,12 +234,10 @@ export async function initSpineProject(
   };
 }
 
-async function kitMigrations(kitDir: string): Promise<string[]> {
-  const names: string[] = [];
-  for await (const entry of Deno.readDir(`${kitDir}/cloud/migrations`)) {
-    if (entry.isFile && entry.name.endsWith(".sql")) names.push(entry.name);
-  }
-  return names.sort();
+function kitMigrations(kit: SpineKit): string[] {
+  const prefix = "cloud/migrations/";
+  return Object.keys(kit).filter((name) => name.startsWith(prefix) && name.endsWith(".sql"))
+    .map((name) => name.slice(prefix.length)).sort();
 }
 
 async function checkTarget(target: string): Promise<void> {

@@ -1,6 +1,8 @@
 /**
  * `agent net universe join [--owner NAME] [--about TEXT] [--no-links | --links]`,
  * `status` and `leave`: this agent in the universe directory `[net] universe` names.
+ * `agent net universe deploy DIR [--host HOST]`: a universe of one's own, deployed
+ * from the kit (works from a package, the bundle or a binary).
  *
  * @module
  */
@@ -24,6 +26,7 @@ export async function universeAction(
   opts: Record<string, unknown>,
 ): Promise<number> {
   const [action = ""] = args;
+  if (action === "deploy") return await deployAction(ctx, args[1] ?? "", opts.host);
   if (!["join", "status", "leave"].includes(action)) {
     throw new UsageError(t(ctx.lang, "unknown", { action }));
   }
@@ -136,4 +139,36 @@ async function status(ctx: CommandContext, node: NetNode, client: UniverseClient
   ctx.out(t(lang, "s_links", { n: listing.links.length }));
   for (const link of listing.links) ctx.out(t(lang, "s_link", link));
   return 0;
+}
+
+/** `agent net universe deploy DIR [--host HOST]`, each failure one sentence. */
+async function deployAction(ctx: CommandContext, dir: string, host: unknown): Promise<number> {
+  const { deployUniverse, UniverseDeployError, UNIVERSE_DEPLOY_STEPS } = await import(
+    "@agent/kit/universe"
+  );
+  const hostName = typeof host === "string" ? host : undefined;
+  try {
+    const result = await deployUniverse(dir, {
+      step: (step) => ctx.out(t(ctx.lang, `d_${step}`, { dir })),
+      output: (line) => {
+        if (line.trim() !== "") ctx.out(`      ${line}`);
+      },
+    }, { host: hostName });
+    const urls = result.urls.length > 0 ? `: ${result.urls.join(", ")}` : "";
+    ctx.out(t(ctx.lang, "d_done", { urls }));
+    ctx.out(hostName ? t(ctx.lang, "d_host", { host: hostName }) : t(ctx.lang, "d_kept"));
+    return 0;
+  } catch (error) {
+    if (!(error instanceof UniverseDeployError)) throw error;
+    if (error.problem === "bad_host") {
+      throw new UsageError(t(ctx.lang, "d_bad_host", { value: error.detail }));
+    }
+    if (error.problem === "not_project" || error.problem === "logged_out") {
+      throw new UserError(t(ctx.lang, `d_${error.problem}`, { dir: error.detail }));
+    }
+    const n = String(UNIVERSE_DEPLOY_STEPS.indexOf(error.step) + 1);
+    throw new UserError(
+      t(ctx.lang, `d_${error.problem}`, { n, step: error.step, detail: error.detail }),
+    );
+  }
 }

@@ -2,7 +2,24 @@ import { catalogue } from "@agent/hub/base";
 
 /** Sentences of `agent net universe`. */
 export const t = catalogue({
-  h_universe: "This agent in the universe directory: join, status, leave.",
+  h_universe: "This agent in the universe directory: join, status, leave; deploy a universe.",
+  h_deploy: "Write the universe Worker into DIR and deploy it with its pinned wrangler.",
+  h_host: "the universe's host, written as UNIVERSE (default: keep the dashboard's)",
+  d_write: "[1/4] Writing the universe into {dir}…",
+  d_login: "[2/4] Checking the wrangler login…",
+  d_install: "[3/4] Installing wrangler (npm install)…",
+  d_deploy: "[4/4] Deploying the universe (wrangler deploy)…",
+  d_done: "The universe is deployed{urls}.",
+  d_host: "UNIVERSE is {host}.",
+  d_kept:
+    "UNIVERSE is kept as it is set in the dashboard (set it there, or deploy with --host HOST).",
+  d_bad_host: "--host {value} is not a host name (no scheme, no port).",
+  d_not_project:
+    "{dir} holds something else than a universe project; choose a new or empty folder.",
+  d_no_runner: "Step {n} ({step}) needs {detail}, which was not found; install Node.js.",
+  d_logged_out:
+    "wrangler is not logged in: run `npx wrangler login` (or set CLOUDFLARE_API_TOKEN), then deploy again.",
+  d_failed: "Step {n} ({step}) failed ({detail}); the output above says why.",
   h_join: "List this agent (writes the profile, publishes the card if needed, joins, reports).",
   h_status: "Whether the universe lists this agent, and its visible links.",
   h_leave: "Leave the universe (the hub stops reporting).",
@@ -10,7 +27,7 @@ export const t = catalogue({
   h_about: "one line about the agent (0 to 200 characters)",
   h_links: "report mutual links with message counts (the default of [net] universe_links)",
   h_no_links: "report no links",
-  unknown: "Unknown universe command '{action}'; use join, status or leave.",
+  unknown: "Unknown universe command '{action}'; use join, status, leave or deploy.",
   off: "The universe is off: [net] universe in agent.toml is empty.",
   too_long: "--{option} has more than {max} characters.",
   joined: "{address} is listed in {host} ({links} visible link(s)): {url}",
@@ -28,7 +45,24 @@ export const t = catalogue({
   s_links: "visible links: {n}",
   s_link: "  {peer} · {messages} message(s)",
 }, {
-  h_universe: "Bu ajan evren dizininde: katıl, durum, ayrıl.",
+  h_universe: "Bu ajan evren dizininde: katıl, durum, ayrıl; bir evren dağıt.",
+  h_deploy: "Evren Worker'ını DIR'e yazar ve sabitlenmiş wrangler ile dağıtır.",
+  h_host: "evrenin ana makinesi, UNIVERSE olarak yazılır (varsayılan: paneldekini korur)",
+  d_write: "[1/4] Evren {dir} içine yazılıyor…",
+  d_login: "[2/4] wrangler oturumu denetleniyor…",
+  d_install: "[3/4] wrangler kuruluyor (npm install)…",
+  d_deploy: "[4/4] Evren dağıtılıyor (wrangler deploy)…",
+  d_done: "Evren dağıtıldı{urls}.",
+  d_host: "UNIVERSE {host}.",
+  d_kept:
+    "UNIVERSE panelde ayarlandığı gibi korunuyor (orada ayarlayın ya da --host HOST ile dağıtın).",
+  d_bad_host: "--host {value} bir ana makine adı değil (şema ve port olmadan).",
+  d_not_project:
+    "{dir} bir evren projesinden başka bir şey içeriyor; yeni ya da boş bir klasör seçin.",
+  d_no_runner: "{n}. adım ({step}) {detail} istiyor, bulunamadı; Node.js kurun.",
+  d_logged_out:
+    "wrangler oturum açmamış: `npx wrangler login` çalıştırın (ya da CLOUDFLARE_API_TOKEN ayarlayın), sonra yeniden dağıtın.",
+  d_failed: "{n}. adım ({step}) başarısız oldu ({detail}); nedeni yukarıdaki çıktıda.",
   h_join: "Bu ajanı listeler (profili yazar, gerekirse kartı yayımlar, katılır, bildirir).",
   h_status: "Evrenin bu ajanı listeleyip listelemediği ve görünür bağlantıları.",
   h_leave: "Evrenden ayrılır (hub bildirmeyi bırakır).",
@@ -36,7 +70,7 @@ export const t = catalogue({
   h_about: "ajan hakkında bir satır (0-200 karakter)",
   h_links: "karşılıklı bağlantıları mesaj sayılarıyla bildirir ([net] universe_links varsayılanı)",
   h_no_links: "hiçbir bağlantı bildirmez",
-  unknown: "Bilinmeyen evren komutu '{action}'; join, status ya da leave kullanın.",
+  unknown: "Bilinmeyen evren komutu '{action}'; join, status, leave ya da deploy kullanın.",
   off: "Evren kapalı: agent.toml içindeki [net] universe boş.",
   too_long: "--{option} {max} karakterden uzun.",
   joined: "{address}, {host} içinde listeleniyor ({links} görünür bağlantı): {url}",

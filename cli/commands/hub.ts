@@ -145,10 +145,15 @@ async function stopCommand(ctx: CommandContext, timeout: unknown): Promise<numbe
   });
 }
 
-function entryModule(): string | undefined {
-  if ((Deno.build as { standalone?: boolean }).standalone === true) return undefined;
-  const main = Deno.mainModule;
-  return main.startsWith("file:") ? decodeURIComponent(new URL(main).pathname) : main;
+/** How this agent was started: a service file starts the hub the same way. */
+async function launch(ctx: CommandContext) {
+  const { agentLaunch, readAgentShim } = await import("@agent/hub");
+  return agentLaunch({
+    mainModule: Deno.mainModule,
+    standalone: (Deno.build as { standalone?: boolean }).standalone === true,
+    jsrUrl: ctx.env.JSR_URL ? `${ctx.env.JSR_URL.replace(/\/+$/, "")}/` : undefined,
+    shimArgs: (pkg) => readAgentShim(pkg, ctx.env),
+  });
 }
 
 async function launchdCommand(ctx: CommandContext, which: "install" | "uninstall") {
@@ -170,7 +175,7 @@ async function launchdCommand(ctx: CommandContext, which: "install" | "uninstall
     }
     const plist = daemon.launchdPlist({
       executable: Deno.execPath(),
-      mainModule: entryModule(),
+      launch: await launch(ctx),
       home: ctx.paths.home,
       logFile: `${ctx.paths.dataDir}/logs/hub.out`,
     });
@@ -194,7 +199,7 @@ async function systemdCommand(ctx: CommandContext, python: unknown): Promise<num
   ctx.out(
     systemdUnit({
       executable,
-      mainModule: entryModule(),
+      launch: await launch(ctx),
       home: ctx.paths.home,
       dataDir: ctx.env.AGENT_DATA_DIR || undefined,
     }).trimEnd(),

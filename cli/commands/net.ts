@@ -53,6 +53,8 @@ export const command: CommandModule = {
       .option("--no-links", u("h_no_links"));
     universe.command("status").description(u("h_status"));
     universe.command("leave").description(u("h_leave"));
+    universe.command("deploy").description(u("h_deploy")).argument("<dir>")
+      .option("--host <host>", u("h_host"));
   },
   async run(ctx, args, opts) {
     const [sub = "", ...rest] = args;

@@ -71,9 +71,13 @@ export async function loadConfig(
 
 function loaderFingerprint(): string {
   const parts = [VERSION];
+  // Only in a checkout, where the loader's source can change under a kept cache: a
+  // package, the bundle or a binary has no such files (the version stands for them).
+  if (!import.meta.url.startsWith("file:") || !import.meta.url.endsWith("/hub/config/read.ts")) {
+    return parts.join("|");
+  }
   for (const name of LOADER_MODULES) {
     const url = new URL(`./${name}`, import.meta.url);
-    if (url.protocol !== "file:") continue;
     try {
       parts.push(`${name}:${Deno.statSync(url).mtime?.getTime() ?? 0}`);
     } catch { /* a bundled build has no module files: the version stands for them */ }

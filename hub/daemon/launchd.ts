@@ -6,6 +6,7 @@
  */
 import { writeFileAtomic } from "../atomic_file.ts";
 import { hubCommandLine } from "./systemd.ts";
+import type { AgentLaunch } from "./launch.ts";
 
 /** The launchd label of the hub agent. */
 export const LAUNCHD_LABEL = "agent.hub";
@@ -41,8 +42,8 @@ export function plistFile(userHome: string): string {
 export interface PlistOptions {
   /** The Deno executable (or the compiled `agent` binary). */
   executable: string;
-  /** The CLI entry module when run by Deno; absent for a compiled binary. */
-  mainModule?: string | undefined;
+  /** How the agent was started ({@linkcode agentLaunch}); absent for a compiled binary. */
+  launch?: AgentLaunch | undefined;
   home: string;
   /** Where stdout and stderr go. */
   logFile: string;
@@ -50,9 +51,11 @@ export interface PlistOptions {
 
 /** Builds the launchd plist that starts `agent hub run` at login and keeps it alive. */
 export function launchdPlist(options: PlistOptions): string {
-  const args = hubCommandLine(options.executable, options.mainModule, options.home);
+  const args = hubCommandLine(options.executable, options.launch, options.home);
   const x = (s: string) =>
     s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+  const env = Object.entries({ AGENT_HOME: options.home, ...options.launch?.env })
+    .map(([name, value]) => `    <key>${x(name)}</key>\n    <string>${x(value)}</string>`);
   return `<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
 <plist version="1.0">
@@ -65,8 +68,7 @@ ${args.map((a) => `    <string>${x(a)}</string>`).join("\n")}
   </array>
   <key>EnvironmentVariables</key>
   <dict>
-    <key>AGENT_HOME</key>
-    <string>${x(options.home)}</string>
+${env.join("\n")}
   </dict>
   <key>RunAtLoad</key>
   <true/>

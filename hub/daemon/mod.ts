@@ -10,5 +10,6 @@ export * from "./state_files.ts";
 export * from "./run.ts";
 export * from "./status.ts";
 export * from "./systemd.ts";
+export * from "./launch.ts";
 export * from "./launchd.ts";
 export { t as hubMessages } from "./_messages.ts";

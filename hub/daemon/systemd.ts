@@ -3,40 +3,27 @@
  *
  * @module
  */
-
-/** The permissions the hub runs with under Deno. */
-export const HUB_DENO_FLAGS = [
-  "run",
-  "--no-prompt",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-net",
-  "--allow-run",
-  "--allow-sys",
-];
+import type { AgentLaunch } from "./launch.ts";
 
 /**
- * The argument vector that starts `agent hub run`: Deno plus flags plus the CLI module,
- * or a compiled `agent` binary alone when `mainModule` is absent.
+ * The argument vector that starts `agent hub run` the way this agent was started:
+ * Deno plus the launch's arguments (flags, config, module), or a compiled `agent`
+ * binary alone when `launch` is absent or a binary.
  */
 export function hubCommandLine(
   executable: string,
-  mainModule: string | undefined,
+  launch: AgentLaunch | undefined,
   home: string,
 ): string[] {
-  const tail = ["--home", home, "hub", "run"];
-  return mainModule === undefined
-    ? [executable, ...tail]
-    : [executable, ...HUB_DENO_FLAGS, mainModule, ...tail];
+  return [executable, ...(launch?.denoArgs ?? []), "--home", home, "hub", "run"];
 }
 
 /** Options for {@linkcode systemdUnit}. */
 export interface SystemdUnitOptions {
   /** The Deno executable (`--python PATH` on the command line; it keeps the spec's name). */
   executable: string;
-  /** The CLI entry module as an absolute path; absent for a compiled binary. */
-  mainModule?: string | undefined;
+  /** How the agent was started ({@linkcode agentLaunch}); absent for a compiled binary. */
+  launch?: AgentLaunch | undefined;
   home: string;
   /** `AGENT_DATA_DIR`, when set. */
   dataDir?: string | undefined;
@@ -48,13 +35,18 @@ export interface SystemdUnitOptions {
  * @example
  * ```ts
  * import { systemdUnit } from "./systemd.ts";
- * const unit = systemdUnit({ executable: "/usr/bin/deno", mainModule: "/opt/a/cli/main.ts", home: "/h" });
+ * import { agentLaunch } from "./launch.ts";
+ * const launch = agentLaunch({ mainModule: "file:///opt/a/cli/main.ts", standalone: false });
+ * const unit = systemdUnit({ executable: "/usr/bin/deno", launch, home: "/h" });
  * if (!unit.includes("ExecStart=/usr/bin/deno run")) throw new Error(unit);
  * ```
  */
 export function systemdUnit(options: SystemdUnitOptions): string {
-  const argv = hubCommandLine(options.executable, options.mainModule, options.home);
+  const argv = hubCommandLine(options.executable, options.launch, options.home);
   const env = [`Environment=${quote(`AGENT_HOME=${options.home}`)}`];
+  for (const [name, value] of Object.entries(options.launch?.env ?? {})) {
+    env.push(`Environment=${quote(`${name}=${value}`)}`);
+  }
   if (options.dataDir !== undefined) {
     env.push(`Environment=${quote(`AGENT_DATA_DIR=${options.dataDir}`)}`);
   }

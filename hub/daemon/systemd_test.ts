@@ -1,16 +1,18 @@
 import assert from "node:assert/strict";
 import { hubCommandLine, systemdUnit } from "./systemd.ts";
 import { launchdPlist } from "./launchd.ts";
+import { agentLaunch } from "./launch.ts";
 
 Deno.test("systemdUnit() starts the hub with absolute paths and stops it with SIGTERM", () => {
   const unit = systemdUnit({
     executable: "/usr/local/bin/deno",
-    mainModule: "/opt/agent/cli/main.ts",
+    launch: agentLaunch({ mainModule: "file:///opt/agent/cli/main.ts", standalone: false }),
     home: "/home/ada/.agent",
   });
   assert.ok(unit.includes(
-    "ExecStart=/usr/local/bin/deno run --no-prompt --allow-read --allow-write --allow-env " +
-      "--allow-net --allow-run --allow-sys /opt/agent/cli/main.ts --home /home/ada/.agent hub run",
+    "ExecStart=/usr/local/bin/deno run --no-prompt --unstable-lazy-dynamic-imports " +
+      "--allow-read --allow-write --allow-env --allow-net --allow-run --allow-sys " +
+      "--config /opt/agent/deno.json /opt/agent/cli/main.ts --home /home/ada/.agent hub run",
   ));
   assert.ok(unit.includes("Environment=AGENT_HOME=/home/ada/.agent"));
   assert.ok(unit.includes("KillSignal=SIGTERM"));
@@ -35,7 +37,7 @@ Deno.test("hubCommandLine() runs a compiled binary without Deno flags", () => {
 Deno.test("launchdPlist() keeps the hub alive and escapes XML", () => {
   const plist = launchdPlist({
     executable: "/opt/deno",
-    mainModule: "/a&b/cli/main.ts",
+    launch: agentLaunch({ mainModule: "file:///a&b/cli/main.ts", standalone: false }),
     home: "/Users/ada/.agent",
     logFile: "/Users/ada/.agent/data/logs/hub.out",
   });

@@ -45,3 +45,21 @@ Deno.test("AGENT_FLAGS match the agent task in deno.json", async () => {
   const task: string = denoJson.tasks.agent;
   assert.equal(task, `deno run ${AGENT_FLAGS.join(" ")} cli/main.ts`);
 });
+
+Deno.test("agent --version and -V print 'agent <version>' and exit 0, on both paths", async () => {
+  const version = JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)))
+    .version;
+  for (const args of [["--version"], ["-V"], ["--lang", "tr", "--version"]]) {
+    const r = await agent(args);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, `agent ${version}\n`);
+    assert.equal(r.stderr, "");
+  }
+  // Through commander (another option before it): the same line.
+  const full = await agent(["--version", "--lang", "tr"]);
+  assert.equal(full.code, 0, full.stderr);
+  assert.equal(full.stdout, `agent ${version}\n`);
+  const help = await agent(["--help"]);
+  assert.match(help.stdout, /-V, --version/);
+  await cleanup();
+});

@@ -131,6 +131,9 @@ Deno.test("agent hub systemd-unit and install on Linux", async () => {
   assert.deepEqual(unit.code, 0);
   assert.ok(unit.stdout.includes(`ExecStart=/opt/deno/bin/deno run `));
   assert.ok(unit.stdout.includes(`${ROOT}cli/main.ts --home ${home} hub run`));
+  // The checkout's flags and config: the unit runs outside the checkout.
+  assert.ok(unit.stdout.includes(" --unstable-lazy-dynamic-imports "), unit.stdout);
+  assert.ok(unit.stdout.includes(` --config ${ROOT}deno.json ${ROOT}cli/main.ts`), unit.stdout);
   if (Deno.build.os !== "darwin") {
     const install = await agent(["--home", home, "hub", "install"]);
     assert.deepEqual(install.code, 1);

@@ -1,10 +1,13 @@
 /**
- * The committed spine kit (`kit/spine/`) is what the spine source builds, and the
+ * The committed spine kit (`kit/spine/`) and the modules that ship it and the universe
+ * (`kit/_spine_kit.ts`, `kit/_universe_kit.ts`) are what the source builds, and the
  * check says which file differs when the source changes: `deno task kit:check`.
  */
 import assert from "node:assert/strict";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
+const STALE =
+  "The kit is stale: run `deno task kit:build` and commit kit/spine/ and kit/_*_kit.ts.";
 
 async function check(root: string) {
   const out = await new Deno.Command(Deno.execPath(), {
@@ -33,7 +36,7 @@ async function check(root: string) {
 Deno.test("the committed spine kit matches what the spine source builds", async () => {
   const r = await check(ROOT);
   assert.equal(r.code, 0, r.stderr);
-  assert.equal(r.stdout, "The spine kit matches the spine source.\n");
+  assert.equal(r.stdout, "The kit matches the spine and universe source.\n");
 });
 
 /** A copy of the repository (without .git; node_modules linked) to plant changes in. */
@@ -69,7 +72,8 @@ Deno.test("kit:check fails on a planted change to the spine source and names the
         "kit/spine/package.template.json differs from what the spine source builds",
         "kit/spine/VERSION differs from what the spine source builds",
         "kit/spine/README.md differs from what the spine source builds",
-        "The spine kit is stale: run `deno task kit:build` and commit kit/spine/.",
+        "kit/_spine_kit.ts differs from what the spine source builds",
+        STALE,
         "",
       ].join("\n"),
     );
@@ -105,7 +109,8 @@ Deno.test("kit:check names the cloud files: a changed migration, a new one, the 
         "kit/spine/cloud/Dockerfile differs from what the spine source builds",
         "kit/spine/cloud/migrations/0001_cloud.sql differs from what the spine source builds",
         "kit/spine/cloud/migrations/0002_more.sql is missing",
-        "The spine kit is stale: run `deno task kit:build` and commit kit/spine/.",
+        "kit/_spine_kit.ts differs from what the spine source builds",
+        STALE,
         "",
       ].join("\n"),
     );
@@ -117,6 +122,31 @@ Deno.test("kit:check names the cloud files: a changed migration, a new one, the 
       again.stderr,
       /^kit\/spine\/cloud\/migrations\/0003_old\.sql is not in the spine source any more$/m,
     );
+  } finally {
+    await Deno.remove(copy, { recursive: true });
+  }
+});
+
+Deno.test("kit:check names the universe module when the universe source changes", async () => {
+  const copy = await copyOfRepository();
+  // The spine's bundle names other paths in a copy whose node_modules is a link.
+  const universeLines = (stderr: string) =>
+    stderr.split("\n").filter((line) =>
+      line !== "" && !line.startsWith("kit/spine/") &&
+      !line.startsWith("kit/_spine_kit.ts")
+    );
+  try {
+    assert.deepEqual(universeLines((await check(`${copy}/`)).stderr).slice(0, -1), []);
+    const config = `${copy}/universe/wrangler.jsonc`;
+    const text = await Deno.readTextFile(config);
+    assert.ok(text.includes('"0 * * * *"'));
+    await Deno.writeTextFile(config, text.replace('"0 * * * *"', '"30 * * * *"'));
+    const r = await check(`${copy}/`);
+    assert.equal(r.code, 1);
+    assert.deepEqual(universeLines(r.stderr), [
+      "kit/_universe_kit.ts differs from what the universe source builds",
+      STALE,
+    ]);
   } finally {
     await Deno.remove(copy, { recursive: true });
   }

@@ -1,10 +1,12 @@
 /**
  * `deno task universe:dev` keeps its state across restarts; `deno task universe:deploy`
- * says in one sentence that wrangler is not logged in (and prints no account e-mail).
+ * (the CLI's `net universe deploy`, from a stand-in package runner here) says in one
+ * sentence that wrangler is not logged in (and prints no account e-mail).
  */
 import assert from "node:assert/strict";
 import { freePort } from "../spine/_harness.ts";
 import { type RunningUniverse, snapshot, startAgent } from "./_harness.ts";
+import { FAKE_EMAIL, fakeRunner } from "../kit/_fake_runner.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -63,27 +65,24 @@ Deno.test({
 });
 
 Deno.test("universe:deploy without a wrangler session: one sentence, exit 1", async () => {
-  const home = await Deno.makeTempDir({ prefix: "universe-deploy-" });
+  const root = await Deno.makeTempDir({ prefix: "universe-deploy-" });
   try {
+    const runner = await fakeRunner(root);
+    const deno = Deno.execPath().replace(/\/[^/]*$/, "");
     const out = await new Deno.Command(Deno.execPath(), {
       args: ["task", "--quiet", "universe:deploy"],
       cwd: ROOT,
-      env: {
-        HOME: home,
-        XDG_CONFIG_HOME: `${home}/.config`,
-        CLOUDFLARE_API_TOKEN: "",
-        WRANGLER_SEND_METRICS: "false",
-        NO_COLOR: "1",
-      },
+      env: { ...runner.env({ loggedIn: false }), PATH: `${runner.bin}:${deno}`, NO_COLOR: "1" },
       stdout: "piped",
       stderr: "piped",
     }).output();
     assert.equal(out.code, 1);
     assert.equal(
       new TextDecoder().decode(out.stderr).trim().split("\n").at(-1),
-      "wrangler is not logged in: run `npx wrangler login` (or set CLOUDFLARE_API_TOKEN), then `deno task universe:deploy` again.",
+      "wrangler is not logged in: run `npx wrangler login` (or set CLOUDFLARE_API_TOKEN), then deploy again.",
     );
+    assert.ok(!new TextDecoder().decode(out.stdout).includes(FAKE_EMAIL));
   } finally {
-    await Deno.remove(home, { recursive: true });
+    await Deno.remove(root, { recursive: true });
   }
 });
