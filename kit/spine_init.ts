@@ -2,7 +2,8 @@
  * `agent net spine init DIR [--cloud]`: a deployable spine project written from the
  * committed kit (`kit/spine/`): `wrangler.jsonc`, `worker.js`, `package.json`,
  * `.gitignore` and a `README.md` with the next commands; with `--cloud` the cloud-mode
- * configuration instead, plus the brain's `Dockerfile` and the database `migrations/`.
+ * configuration instead, plus the brain's `Dockerfile`, the CLI's bundle `agent.js` that it
+ * copies (given by the caller: see `brain_bundle.ts`) and the database `migrations/`.
  * Nothing is written unless all of it is.
  *
  * @module
@@ -31,7 +32,7 @@ export const SPINE_PROJECT_FILES = [
 ] as const;
 
 /** The files `init --cloud` writes besides {@linkcode SPINE_PROJECT_FILES}; migrations follow. */
-export const CLOUD_PROJECT_FILES = ["Dockerfile"] as const;
+export const CLOUD_PROJECT_FILES = ["Dockerfile", "agent.js"] as const;
 
 /** Why {@linkcode initSpineProject} refused; the CLI words each in the UI language. */
 export type SpineInitProblem =
@@ -71,9 +72,14 @@ export interface SpineInitOptions {
   senderLimitId?: string | undefined;
   /**
    * Write the cloud-mode configuration (`AGENT_MODE=cloud`, the `DB` database, the brain
-   * container), the `Dockerfile` and `migrations/`. @default false
+   * container), the `Dockerfile`, `agent.js` and `migrations/`. @default false
    */
   cloud?: boolean | undefined;
+  /**
+   * The brain's `agent.js`, or a function giving it (called once the options and the
+   * directory are accepted: making one takes seconds); needed with `cloud`.
+   */
+  bundle?: Uint8Array | (() => Promise<Uint8Array>) | undefined;
   /** Where the kit is read from. @default {@linkcode SPINE_KIT_DIR} */
   kitDir?: string;
 }
@@ -162,7 +168,7 @@ export function renderWrangler(template: string, options: SpineInitOptions): str
  * are written into a sibling temporary folder that is renamed into place, so a crash
  * leaves either the whole project or none of it.
  *
- * @throws {SpineInitError} when refused.
+ * @throws {SpineInitError} when refused; whatever a `bundle` function throws.
  */
 export async function initSpineProject(
   dir: string,
@@ -175,8 +181,11 @@ export async function initSpineProject(
   const read = (name: string) => Deno.readTextFile(`${kitDir}/${name}`);
   const version = (await read("VERSION")).trim();
   const cloud = options.cloud === true;
+  if (cloud && options.bundle === undefined) {
+    throw new TypeError("Cannot write a cloud spine project: no bundle for the brain was given");
+  }
   const template = cloud ? "cloud/wrangler.template.jsonc" : "wrangler.template.jsonc";
-  const contents: Record<string, string> = {
+  const contents: Record<string, string | Uint8Array> = {
     "wrangler.jsonc": renderWrangler(await read(template), options),
     "worker.js": await read("worker.js"),
     "package.json": await read("package.template.json"),
@@ -187,6 +196,8 @@ export async function initSpineProject(
   };
   if (cloud) {
     contents["Dockerfile"] = await read("cloud/Dockerfile");
+    const bundle = options.bundle!;
+    contents["agent.js"] = typeof bundle === "function" ? await bundle() : bundle;
     for (const name of await kitMigrations(kitDir)) {
       contents[`migrations/${name}`] = await read(`cloud/migrations/${name}`);
     }
@@ -200,7 +211,9 @@ export async function initSpineProject(
       if (name.includes("/")) {
         await Deno.mkdir(`${staging}/${name.replace(/\/[^/]*$/, "")}`, { recursive: true });
       }
-      await Deno.writeTextFile(`${staging}/${name}`, contents[name]!);
+      const content = contents[name]!;
+      if (typeof content === "string") await Deno.writeTextFile(`${staging}/${name}`, content);
+      else await Deno.writeFile(`${staging}/${name}`, content);
     }
     await checkTarget(target);
     await Deno.rename(staging, target);
@@ -315,6 +328,7 @@ answer at ${where}.
 | \`wrangler.jsonc\` | the Worker's configuration in cloud mode: the Mailbox and the \`Brain\` container Durable Objects, the relational store \`DB\`, the key-value namespace, two inbox rate limits, a per-minute cron, the vars \`AGENT_MODE=cloud\`, \`SPINE_URL\`, \`KEEP_AWAKE\` |
 | \`worker.js\` | the spine, bundled into one module |
 | \`Dockerfile\` | the brain's image; \`wrangler deploy\` builds it, which needs a running Docker engine on this machine |
+| \`agent.js\` | the agent's command line as one module, which the image copies: the build fetches nothing but the base image. To update the brain, put a newer \`agent.js\` here and deploy again |
 | \`migrations/\` | the relational store's tables, applied by the deploy |
 | \`package.json\` | wrangler, pinned exactly |
 | \`.gitignore\` | what stays out of version control |

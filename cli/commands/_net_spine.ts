@@ -9,6 +9,8 @@
 import type { CommandContext } from "../context.ts";
 import { UsageError, UserError } from "../command.ts";
 import {
+  brainBundle,
+  BrainBundleError,
   DEPLOY_STEPS,
   deploySpine,
   type DeployStep,
@@ -54,15 +56,28 @@ async function init(
   opts: Record<string, unknown>,
 ): Promise<number> {
   const str = (value: unknown) => typeof value === "string" ? value : undefined;
+  const cloud = opts.cloud === true;
+  const file = str(opts.bundle);
+  if (file !== undefined && !cloud) throw new UsageError(t(ctx.lang, "bundle_needs_cloud"));
   let result;
   try {
     result = await initSpineProject(dir, {
       address,
       ipLimitId: str(opts.ipLimitId),
       senderLimitId: str(opts.senderLimitId),
-      cloud: opts.cloud === true,
+      cloud,
+      ...(cloud ? { bundle: async () => (await brainBundle({ file })).bytes } : {}),
     });
   } catch (error) {
+    if (error instanceof BrainBundleError) {
+      const sentence = t(ctx.lang, `bundle_${error.problem}`, {
+        file: error.subject,
+        detail: error.subject,
+      });
+      // A --bundle FILE that is not one is a usage error; the rest are not the user's typing.
+      const usage = error.problem !== "compiled" && error.problem !== "bundle_failed";
+      throw usage ? new UsageError(sentence) : new UserError(sentence);
+    }
     if (!(error instanceof SpineInitError)) throw error;
     const sentence = t(ctx.lang, error.problem, { dir: error.subject, value: error.subject });
     throw error.isUsage ? new UsageError(sentence) : new UserError(sentence);
