@@ -150,8 +150,9 @@ async function runBundler(deno: string, entry: string, cwd: string | undefined) 
     const output = `${dir}/agent.js`;
     const args = ["bundle", "--quiet", "--platform=deno", "--output", output];
     // A remote entry brings its own imports; the current folder's configuration must not
-    // change how it resolves.
-    if (cwd === undefined) args.push("--no-config");
+    // change how it resolves. Its host may be a registry other than jsr.io (JSR_URL),
+    // which Deno's import allow-list does not name: this agent runs from it already.
+    if (cwd === undefined) args.push("--no-config", "--allow-import");
     args.push(entry);
     const out = await new Deno.Command(deno, {
       args,
