@@ -1,8 +1,10 @@
 /**
  * `agent net spine init DIR [--cloud]` and `agent net spine deploy DIR`: the CLI face of
- * the spine kit (`@agent/kit/spine`), worded in the UI language. For a cloud project the
- * deploy also gathers the secrets the brain needs from the hub's `.env` and environment
- * (see `_spine_cloud_secrets.ts`).
+ * the spine kit (`@agent/kit/spine`), worded in the UI language. For a cloud project init
+ * writes the brain's `agent.js` beside its Dockerfile (this agent's own bundle, made when
+ * it runs from source, or `--bundle FILE`; see `brainBundle()`), and the deploy gathers
+ * the secrets the brain needs from the hub's `.env` and environment (see
+ * `_spine_cloud_secrets.ts`).
  *
  * @module
  */

@@ -29,7 +29,11 @@ const REQUIRED = Deno.env.get("AGENT_IMAGE_TEST") === "required";
 const engine: Engine = await probeEngine(BASE);
 if (!engine.ok && !REQUIRED) console.log(`Skipping the brain image test: ${engine.reason}.`);
 else if (engine.ok) {
-  console.log(`base image ${BASE}: ${engine.base.how} in ${(engine.base.ms / 1000).toFixed(1)} s`);
+  const { how, ms, debootstrapMs } = engine.base;
+  const debootstrap = debootstrapMs === undefined
+    ? ""
+    : ` (debootstrap ${(debootstrapMs / 1000).toFixed(1)} s)`;
+  console.log(`base image ${BASE}: ${how} in ${(ms / 1000).toFixed(1)} s${debootstrap}`);
 }
 
 Deno.test({
