@@ -9,7 +9,9 @@
  *   median of 3 (a fresh container each time), and `podman stop` (SIGTERM) to exit.
  *
  * The previous image (`deno install` of `jsr:@agent/cli` at build time) cannot be built
- * here: no JSR and no registry for images. Run: `deno task bench image`. Prints
+ * here: no JSR and no registry for images. What it would have added is estimated from
+ * the CLI's module graph (`deno info --json`): its npm packages, sized in `node_modules`.
+ * Run: `deno task bench image`. Prints
  * `<metric>: <value>`; without an engine, one line saying why.
  *
  * @module
@@ -94,12 +96,54 @@ try {
     }; podman run to /health 200)`,
   );
   metric("sigterm_stop_ms", `median ${median(stops).toFixed(0)} (exit 0 each)`);
+  const previous = await previousDesignEstimate();
   metric(
     "previous_image",
-    "not buildable here (deno install of jsr:@agent/cli at build time: no JSR, no image registry)",
+    `not buildable here (deno install of jsr:@agent/cli at build time: no JSR, no image registry); it would have cached the CLI's module graph: ${previous.packages} npm packages, ${
+      (previous.bytes / 1e6).toFixed(0)
+    } MB on disk here`,
   );
 } finally {
   await removeImage(tag);
   await spine.stop();
   await cleanup();
+}
+
+/** The npm packages of the CLI's module graph and their size in this checkout's node_modules. */
+async function previousDesignEstimate(): Promise<{ packages: number; bytes: number }> {
+  const root = new URL("../../", import.meta.url).pathname;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "cli/main.ts"],
+    cwd: root,
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    npmPackages?: Record<string, { name: string; version: string }>;
+  };
+  // node_modules/.deno/<name, / as +>@<version>/node_modules/<name>; a package resolved
+  // with two sets of peers is one folder.
+  const folders = new Set(
+    Object.values(info.npmPackages ?? {}).map(({ name, version }) =>
+      `${root}node_modules/.deno/${name.replaceAll("/", "+")}@${version}/node_modules/${name}`
+    ),
+  );
+  let bytes = 0;
+  for (const folder of folders) bytes += await folderBytes(folder);
+  return { packages: folders.size, bytes };
+}
+
+async function folderBytes(path: string): Promise<number> {
+  let total = 0;
+  try {
+    for await (const entry of Deno.readDir(path)) {
+      const child = `${path}/${entry.name}`;
+      if (entry.isDirectory) total += await folderBytes(child);
+      else if (entry.isFile) total += (await Deno.stat(child)).size;
+    }
+  } catch (error) {
+    // A platform's optional package that is not installed here.
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return total;
 }
