@@ -32,7 +32,14 @@ export const SPINE_PROJECT_FILES = [
 ] as const;
 
 /** The files `init --cloud` writes besides {@linkcode SPINE_PROJECT_FILES}; migrations follow. */
-export const CLOUD_PROJECT_FILES = ["Dockerfile", "agent.js"] as const;
+export const CLOUD_PROJECT_FILES = ["Dockerfile", ".dockerignore", "agent.js"] as const;
+
+/**
+ * The cloud project's `.dockerignore`: the image needs `agent.js` alone, so the engine is
+ * sent nothing else of the folder (not `node_modules/`, not `.dev.vars`).
+ */
+export const CLOUD_DOCKERIGNORE =
+  "# The brain's image copies agent.js alone: nothing else here goes to the engine.\n*\n!agent.js\n";
 
 /** Why {@linkcode initSpineProject} refused; the CLI words each in the UI language. */
 export type SpineInitProblem =
@@ -196,6 +203,7 @@ export async function initSpineProject(
   };
   if (cloud) {
     contents["Dockerfile"] = await read("cloud/Dockerfile");
+    contents[".dockerignore"] = CLOUD_DOCKERIGNORE;
     const bundle = options.bundle!;
     contents["agent.js"] = typeof bundle === "function" ? await bundle() : bundle;
     for (const name of await kitMigrations(kitDir)) {
@@ -329,6 +337,7 @@ answer at ${where}.
 | \`worker.js\` | the spine, bundled into one module |
 | \`Dockerfile\` | the brain's image; \`wrangler deploy\` builds it, which needs a running Docker engine on this machine |
 | \`agent.js\` | the agent's command line as one module, which the image copies: the build fetches nothing but the base image. To update the brain, put a newer \`agent.js\` here and deploy again |
+| \`.dockerignore\` | keeps everything but \`agent.js\` out of the image build |
 | \`migrations/\` | the relational store's tables, applied by the deploy |
 | \`package.json\` | wrangler, pinned exactly |
 | \`.gitignore\` | what stays out of version control |

@@ -50,6 +50,7 @@ Deno.test("spine init --cloud writes exactly the cloud project, from the kit, wi
     const r = await init([dir, "--cloud"]);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(await listing(dir), [
+      ".dockerignore",
       ".gitignore",
       "Dockerfile",
       "README.md",
@@ -72,7 +73,12 @@ Deno.test("spine init --cloud writes exactly the cloud project, from the kit, wi
       await Deno.readTextFile(`${ROOT}spine/migrations/0001_cloud.sql`),
     );
     assert.match(r.stdout, /^Wrote a spine project to .*\n {2}wrangler\.jsonc\n/);
-    assert.match(r.stdout, /\n {2}Dockerfile\n {2}agent\.js\n {2}migrations\/0001_cloud\.sql\n/);
+    assert.match(
+      r.stdout,
+      /\n {2}Dockerfile\n {2}\.dockerignore\n {2}agent\.js\n {2}migrations\/0001_cloud\.sql\n/,
+    );
+    // The image build is sent agent.js alone: not node_modules/, not .dev.vars.
+    assert.match(await Deno.readTextFile(`${dir}/.dockerignore`), /^\*\n!agent\.js\n$/m);
     assert.match(r.stdout, /^Cloud mode: /m);
     assert.match(r.stdout, /agent net spine deploy .*\n {2}agent cloud push\n$/);
     const readme = await Deno.readTextFile(`${dir}/README.md`);
@@ -123,6 +129,7 @@ Deno.test("spine init --cloud --bundle FILE copies that file; a bad --bundle wri
     assert.ok(isOneSentence(local), local.stderr);
     assert.equal(local.stderr, "--bundle is for a cloud project: add --cloud.\n");
     assert.deepEqual(await listing(root), [
+      "a/.dockerignore",
       "a/.gitignore",
       "a/Dockerfile",
       "a/README.md",
