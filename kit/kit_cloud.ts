@@ -2,7 +2,7 @@
  * The cloud half of the spine kit, as `deno task kit:build` makes it: the cloud-mode
  * `wrangler.template.jsonc` (the local-mode bindings of `spine/wrangler.jsonc` plus the
  * relational store `DB`, the brain container and the cloud vars), the brain's
- * `Dockerfile` (Deno and the CLI pinned to this repository's versions) and a copy of the
+ * `Dockerfile` (Deno pinned to this repository's version; it copies the CLI's bundle) and a copy of the
  * D1 migrations in `spine/migrations/`. They live in `kit/spine/cloud/`.
  *
  * @module
@@ -25,7 +25,7 @@ export async function pinnedDenoVersion(): Promise<string> {
   return version;
 }
 
-/** The published CLI's name and version (`cli/deno.json`), which the image installs. */
+/** The published CLI's name and version (`cli/deno.json`), which the image is labelled with. */
 export async function cliPackage(): Promise<{ name: string; version: string }> {
   const config = JSON.parse(await Deno.readTextFile(new URL("cli/deno.json", ROOT)));
   const name = String(config.name ?? "");
@@ -49,63 +49,104 @@ export async function agentTaskFlags(): Promise<string[]> {
 
 /** Versions and flags the brain's `Dockerfile` pins. */
 export interface DockerfileInputs {
-  /** The Deno image's tag. */
+  /** The Deno version of the base image (`denoland/deno:debian-<deno>`). */
   deno: string;
-  /** The JSR package of the CLI, e.g. `@agent/cli`. */
+  /** The CLI's package name, e.g. `@agent/cli` (an image label). */
   cli: string;
-  /** Its version. */
+  /** Its version (an image label; `agent.js` is the bundle of this version). */
   version: string;
-  /** The `deno install` permission flags. */
+  /** The `deno run` permission flags of the install line. */
   flags: readonly string[];
 }
 
+/** The brain's base image for a Deno version: Deno's own Debian image, pinned. */
+export function brainBaseImage(deno: string): string {
+  return `denoland/deno:debian-${deno}`;
+}
+
 /**
- * The brain's `Dockerfile`: the Deno image, `AGENT_HOME=/agent` and `AGENT_DATA_DIR=/data`
- * owned by a user of its own, the CLI installed from JSR with the agent task's
- * permissions, port 8080, and `agent cloud run` as the entry point.
+ * The `HEALTHCHECK` command: the image has no curl, so Deno itself fetches `/health` on
+ * the port `agent cloud run` serves it on, with network access to this container only
+ * and one variable readable. A `data:` module: nothing to copy, nothing to cache.
+ */
+export const HEALTH_CHECK_MODULE = "data:text/javascript," +
+  "const p=Deno.env.get('AGENT_CLOUD_HEALTH_PORT')||'8080';" +
+  "const r=await fetch('http://127.0.0.1:'+p+'/health').catch(()=>null);" +
+  "Deno.exit(r?.ok?0:1)";
+
+/**
+ * The brain's `Dockerfile`: Deno's Debian image at this repository's Deno version,
+ * `AGENT_HOME=/agent` and `AGENT_DATA_DIR=/data` owned by a user of its own, the CLI as
+ * the one-file bundle `agent.js` that `agent net spine init --cloud` writes beside it (the
+ * build fetches nothing but the base image; every dependency's version is fixed inside
+ * the bundle), the install line's permissions (never `-A`), port 8080, a health check,
+ * and `agent cloud run` as the entry point.
  *
  * @example
  * ```ts
  * import { kitDockerfile } from "./kit_cloud.ts";
  * const text = kitDockerfile({ deno: "2.9.6", cli: "@agent/cli", version: "0.1.0", flags: ["--allow-net"] });
- * if (!text.includes("FROM denoland/deno:2.9.6") || !text.includes("jsr:@agent/cli@0.1.0")) throw new Error(text);
+ * if (!text.includes("FROM denoland/deno:debian-2.9.6") || !text.includes("COPY agent.js")) throw new Error(text);
  * ```
  */
 export function kitDockerfile(inputs: DockerfileInputs): string {
-  const flags: string[] = [];
-  let line = "";
-  for (const flag of inputs.flags) {
-    if (line !== "" && line.length + flag.length > 70) {
-      flags.push(line);
-      line = "";
+  // A shell line over several lines of at most ~80 characters.
+  const wrapped = (words: readonly string[]) => {
+    const lines: string[] = [];
+    let line = "";
+    for (const word of words) {
+      if (line !== "" && line.length + word.length > 72) {
+        lines.push(line);
+        line = "";
+      }
+      line = line === "" ? word : `${line} ${word}`;
     }
-    line = line === "" ? flag : `${line} ${flag}`;
-  }
-  if (line !== "") flags.push(line);
+    return [...lines, line].join(" \\\n  ");
+  };
+  const json = (words: readonly string[]) => JSON.stringify(words).replaceAll('","', '", "');
+  const health = [
+    "deno",
+    "run",
+    "--quiet",
+    "--no-prompt",
+    "--allow-env=AGENT_CLOUD_HEALTH_PORT",
+    "--allow-net=127.0.0.1",
+    HEALTH_CHECK_MODULE,
+  ];
+  const run = ["deno", "run", ...inputs.flags, "/opt/agent/agent.js"];
+  const entry = [...run, "cloud", "run"];
   return `# The brain of an agent in cloud mode, from the agent spine kit: \`agent cloud run\` in
 # the edge platform's container, which the spine starts when the brain is needed.
 # \`wrangler deploy\` builds this image (\`containers[0].image\` in wrangler.jsonc) with a
-# local Docker engine and pushes it to the platform's registry.
-FROM denoland/deno:${inputs.deno}
+# local Docker engine and pushes it to the platform's registry. The build fetches only
+# the base image: the agent is agent.js beside this file, the whole CLI in one module
+# with every dependency's version fixed inside, written by \`agent net spine init --cloud\`.
+FROM ${brainBaseImage(inputs.deno)}
 
-ENV AGENT_HOME=/agent AGENT_DATA_DIR=/data DENO_DIR=/deno-dir DENO_INSTALL_ROOT=/usr/local
+LABEL org.opencontainers.image.title="${inputs.cli}" org.opencontainers.image.version="${inputs.version}"
+ENV AGENT_HOME=/agent AGENT_DATA_DIR=/data DENO_DIR=/deno-dir DENO_NO_UPDATE_CHECK=1
 
 # A user of its own, owning the agent's folders: the brain never runs as root.
-RUN useradd --system --user-group --uid 10001 --home-dir /agent --no-create-home agent \\
+RUN groupadd --system --gid 10001 agent \\
+  && useradd --system --uid 10001 --gid agent --home-dir /agent --no-create-home agent \\
   && mkdir -p /agent /data /deno-dir \\
-  && chown -R agent:agent /agent /data
+  && chown agent:agent /agent /data /deno-dir
 
-# The agent command, pinned to the version this kit was built with, with the same
-# permissions as \`deno task agent\` (never -A). Its modules are cached in the image.
-RUN deno install --global --name agent \\
-${flags.map((l) => `  ${l} \\`).join("\n")}
-  jsr:${inputs.cli}@${inputs.version} \\
-  && chown -R agent:agent /deno-dir
+# The agent, owned by root: its user can run it, not change it.
+COPY agent.js /opt/agent/agent.js
 
 USER agent
 WORKDIR /agent
+# Deno's caches of the bundle (its analysis, V8's compiled code) made once here, so that
+# no container start spends a second making them again.
+RUN ${wrapped([...run, "version", ">", "/dev/null"])}
 EXPOSE 8080
-ENTRYPOINT ["agent", "cloud", "run"]
+# Deno fetches /health itself (there is no curl here), allowed 127.0.0.1 and one variable.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \\
+  CMD ${json(health)}
+# The install line's permissions (never -A); SIGTERM stops it cleanly.
+ENTRYPOINT ${json(entry)}
+CMD []
 `;
 }
 

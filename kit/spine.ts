@@ -6,6 +6,7 @@
  * @module
  */
 export * from "./spine_init.ts";
+export * from "./brain_bundle.ts";
 export * from "./spine_deploy.ts";
 export * from "./spine_deploy_cloud.ts";
 

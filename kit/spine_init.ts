@@ -3,7 +3,8 @@
  * kit (`kit/spine/`, shipped as strings in the generated `_spine_kit.ts`, so it works
  * from a package, the bundle or a binary): `wrangler.jsonc`, `worker.js`, `package.json`,
  * `.gitignore` and a `README.md` with the next commands; with `--cloud` the cloud-mode
- * configuration instead, plus the brain's `Dockerfile` and the database `migrations/`.
+ * configuration instead, plus the brain's `Dockerfile`, the CLI's bundle `agent.js` that it
+ * copies (given by the caller: see `brain_bundle.ts`) and the database `migrations/`.
  * Nothing is written unless all of it is.
  *
  * @module
@@ -40,7 +41,14 @@ export const SPINE_PROJECT_FILES = [
 ] as const;
 
 /** The files `init --cloud` writes besides {@linkcode SPINE_PROJECT_FILES}; migrations follow. */
-export const CLOUD_PROJECT_FILES = ["Dockerfile"] as const;
+export const CLOUD_PROJECT_FILES = ["Dockerfile", ".dockerignore", "agent.js"] as const;
+
+/**
+ * The cloud project's `.dockerignore`: the image needs `agent.js` alone, so the engine is
+ * sent nothing else of the folder (not `node_modules/`, not `.dev.vars`).
+ */
+export const CLOUD_DOCKERIGNORE =
+  "# The brain's image copies agent.js alone: nothing else here goes to the engine.\n*\n!agent.js\n";
 
 /** Why {@linkcode initSpineProject} refused; the CLI words each in the UI language. */
 export type SpineInitProblem =
@@ -80,11 +88,16 @@ export interface SpineInitOptions {
   senderLimitId?: string | undefined;
   /**
    * Write the cloud-mode configuration (`AGENT_MODE=cloud`, the `DB` database, the brain
-   * container), the `Dockerfile` and `migrations/`. @default false
+   * container), the `Dockerfile`, `agent.js` and `migrations/`. @default false
    */
   cloud?: boolean | undefined;
   /** The kit's files. @default {@linkcode spineKitFiles} */
   kit?: SpineKit;
+  /**
+   * The brain's `agent.js`, or a function giving it (called once the options and the
+   * directory are accepted: making one takes seconds); needed with `cloud`.
+   */
+  bundle?: Uint8Array | (() => Promise<Uint8Array>) | undefined;
 }
 
 /** What {@linkcode initSpineProject} wrote. */
@@ -171,7 +184,7 @@ export function renderWrangler(template: string, options: SpineInitOptions): str
  * are written into a sibling temporary folder that is renamed into place, so a crash
  * leaves either the whole project or none of it.
  *
- * @throws {SpineInitError} when refused.
+ * @throws {SpineInitError} when refused; whatever a `bundle` function throws.
  */
 export async function initSpineProject(
   dir: string,
@@ -190,8 +203,11 @@ export async function initSpineProject(
   };
   const version = read("VERSION").trim();
   const cloud = options.cloud === true;
+  if (cloud && options.bundle === undefined) {
+    throw new TypeError("Cannot write a cloud spine project: no bundle for the brain was given");
+  }
   const template = cloud ? "cloud/wrangler.template.jsonc" : "wrangler.template.jsonc";
-  const contents: Record<string, string> = {
+  const contents: Record<string, string | Uint8Array> = {
     "wrangler.jsonc": renderWrangler(read(template), options),
     "worker.js": read("worker.js"),
     "package.json": read("package.template.json"),
@@ -202,6 +218,9 @@ export async function initSpineProject(
   };
   if (cloud) {
     contents["Dockerfile"] = read("cloud/Dockerfile");
+    contents[".dockerignore"] = CLOUD_DOCKERIGNORE;
+    const bundle = options.bundle!;
+    contents["agent.js"] = typeof bundle === "function" ? await bundle() : bundle;
     for (const name of kitMigrations(kit)) {
       contents[`migrations/${name}`] = read(`cloud/migrations/${name}`);
     }
@@ -215,7 +234,9 @@ export async function initSpineProject(
       if (name.includes("/")) {
         await Deno.mkdir(`${staging}/${name.replace(/\/[^/]*$/, "")}`, { recursive: true });
       }
-      await Deno.writeTextFile(`${staging}/${name}`, contents[name]!);
+      const content = contents[name]!;
+      if (typeof content === "string") await Deno.writeTextFile(`${staging}/${name}`, content);
+      else await Deno.writeFile(`${staging}/${name}`, content);
     }
     await checkTarget(target);
     await Deno.rename(staging, target);
@@ -328,6 +349,8 @@ answer at ${where}.
 | \`wrangler.jsonc\` | the Worker's configuration in cloud mode: the Mailbox and the \`Brain\` container Durable Objects, the relational store \`DB\`, the key-value namespace, two inbox rate limits, a per-minute cron, the vars \`AGENT_MODE=cloud\`, \`SPINE_URL\`, \`KEEP_AWAKE\` |
 | \`worker.js\` | the spine, bundled into one module |
 | \`Dockerfile\` | the brain's image; \`wrangler deploy\` builds it, which needs a running Docker engine on this machine |
+| \`agent.js\` | the agent's command line as one module, which the image copies: the build fetches nothing but the base image. To update the brain, put a newer \`agent.js\` here and deploy again |
+| \`.dockerignore\` | keeps everything but \`agent.js\` out of the image build |
 | \`migrations/\` | the relational store's tables, applied by the deploy |
 | \`package.json\` | wrangler, pinned exactly |
 | \`.gitignore\` | what stays out of version control |

@@ -1,14 +1,18 @@
 /**
  * `agent net spine init DIR [--cloud]` and `agent net spine deploy DIR`: the CLI face of
- * the spine kit (`@agent/kit/spine`), worded in the UI language. For a cloud project the
- * deploy also gathers the secrets the brain needs from the hub's `.env` and environment
- * (see `_spine_cloud_secrets.ts`).
+ * the spine kit (`@agent/kit/spine`), worded in the UI language. For a cloud project init
+ * writes the brain's `agent.js` beside its Dockerfile (this agent's own bundle, made when
+ * it runs from source, or `--bundle FILE`; see `brainBundle()`), and the deploy gathers
+ * the secrets the brain needs from the hub's `.env` and environment (see
+ * `_spine_cloud_secrets.ts`).
  *
  * @module
  */
 import type { CommandContext } from "../context.ts";
 import { UsageError, UserError } from "../command.ts";
 import {
+  brainBundle,
+  BrainBundleError,
   DEPLOY_STEPS,
   deploySpine,
   type DeployStep,
@@ -54,15 +58,28 @@ async function init(
   opts: Record<string, unknown>,
 ): Promise<number> {
   const str = (value: unknown) => typeof value === "string" ? value : undefined;
+  const cloud = opts.cloud === true;
+  const file = str(opts.bundle);
+  if (file !== undefined && !cloud) throw new UsageError(t(ctx.lang, "bundle_needs_cloud"));
   let result;
   try {
     result = await initSpineProject(dir, {
       address,
       ipLimitId: str(opts.ipLimitId),
       senderLimitId: str(opts.senderLimitId),
-      cloud: opts.cloud === true,
+      cloud,
+      ...(cloud ? { bundle: async () => (await brainBundle({ file })).bytes } : {}),
     });
   } catch (error) {
+    if (error instanceof BrainBundleError) {
+      const sentence = t(ctx.lang, `bundle_${error.problem}`, {
+        file: error.subject,
+        detail: error.subject,
+      });
+      // A --bundle FILE that is not one is a usage error; the rest are not the user's typing.
+      const usage = error.problem !== "compiled" && error.problem !== "bundle_failed";
+      throw usage ? new UsageError(sentence) : new UserError(sentence);
+    }
     if (!(error instanceof SpineInitError)) throw error;
     const sentence = t(ctx.lang, error.problem, { dir: error.subject, value: error.subject });
     throw error.isUsage ? new UsageError(sentence) : new UserError(sentence);

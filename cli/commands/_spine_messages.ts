@@ -10,6 +10,15 @@ export const t = catalogue({
   h_sender_id: "rate-limit namespace id counting envelopes per sender (default 10502)",
   h_cloud:
     "cloud mode: the relational store DB, the brain container (Dockerfile) and AGENT_MODE=cloud",
+  h_bundle:
+    "with --cloud: the agent.js the brain's image copies (default: this agent's own, bundled when it runs from source)",
+  bundle_needs_cloud: "--bundle is for a cloud project: add --cloud.",
+  bundle_compiled:
+    "A compiled agent cannot make the brain's agent.js: pass --bundle FILE with the agent.js of the same release.",
+  bundle_not_found: "The bundle {file} does not exist.",
+  bundle_not_a_file: "The bundle {file} is not a file.",
+  bundle_empty: "The bundle {file} is empty.",
+  bundle_bundle_failed: "Cannot bundle the agent for the brain: {detail}",
   need_dir: "`agent net spine {action}` needs a directory: `agent net spine {action} DIR`.",
   unknown_action: "Unknown spine command '{action}'; use `init` or `deploy`.",
   not_empty: "{dir} is not empty; choose a new or empty directory.",
@@ -29,7 +38,7 @@ export const t = catalogue({
   next_init: "  agent net init",
   next_publish: "  agent net publish",
   written_cloud:
-    "Cloud mode: the spine runs the brain container (Dockerfile, built by wrangler deploy with a local Docker engine) and keeps state and sessions in the database DB (migrations/).",
+    "Cloud mode: the spine runs the brain container (Dockerfile with agent.js, built by wrangler deploy with a local Docker engine) and keeps state and sessions in the database DB (migrations/).",
   next_push: "  agent cloud push",
   next_cloud_identity:
     "  agent net init, then agent net spine deploy {dir} again, to join the agent network",
@@ -84,6 +93,15 @@ export const t = catalogue({
   h_ip_id: "istemci IP'sine göre zarf sayan hız sınırı ad alanı (varsayılan 10501)",
   h_sender_id: "gönderene göre zarf sayan hız sınırı ad alanı (varsayılan 10502)",
   h_cloud: "bulut kipi: DB ilişkisel deposu, beyin konteyneri (Dockerfile) ve AGENT_MODE=cloud",
+  h_bundle:
+    "--cloud ile: beynin imajının kopyaladığı agent.js (varsayılan: bu ajanın kendisi, kaynaktan çalışıyorsa paketlenir)",
+  bundle_needs_cloud: "--bundle bir bulut projesi içindir: --cloud ekleyin.",
+  bundle_compiled:
+    "Derlenmiş bir ajan beynin agent.js dosyasını yapamaz: aynı sürümün agent.js dosyasını --bundle FILE ile verin.",
+  bundle_not_found: "{file} paketi yok.",
+  bundle_not_a_file: "{file} paketi bir dosya değil.",
+  bundle_empty: "{file} paketi boş.",
+  bundle_bundle_failed: "Ajan beyin için paketlenemedi: {detail}",
   need_dir: "`agent net spine {action}` bir dizin ister: `agent net spine {action} DIR`.",
   unknown_action: "Bilinmeyen spine komutu '{action}'; `init` ya da `deploy` kullanın.",
   not_empty: "{dir} boş değil; yeni ya da boş bir dizin seçin.",
@@ -103,7 +121,7 @@ export const t = catalogue({
   next_init: "  agent net init",
   next_publish: "  agent net publish",
   written_cloud:
-    "Bulut kipi: spine beyin konteynerini çalıştırır (Dockerfile; wrangler deploy yerel bir Docker motoruyla derler), durumu ve oturumları DB veritabanında tutar (migrations/).",
+    "Bulut kipi: spine beyin konteynerini çalıştırır (Dockerfile ve agent.js; wrangler deploy yerel bir Docker motoruyla derler), durumu ve oturumları DB veritabanında tutar (migrations/).",
   next_push: "  agent cloud push",
   next_cloud_identity:
     "  agent net init, ardından ajan ağına katılmak için agent net spine deploy {dir} yeniden",

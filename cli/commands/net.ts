@@ -41,7 +41,8 @@ export const command: CommandModule = {
       .option("--address <host>", s("h_address"))
       .option("--ip-limit-id <id>", s("h_ip_id"))
       .option("--sender-limit-id <id>", s("h_sender_id"))
-      .option("--cloud", s("h_cloud"));
+      .option("--cloud", s("h_cloud"))
+      .option("--bundle <file>", s("h_bundle"));
     spine.command("deploy").description(s("h_spine_deploy")).argument("<dir>")
       .option("--address <host>", s("h_address"));
     const u = (key: Parameters<typeof tu>[1]) => tu(lang, key);

@@ -49,7 +49,10 @@ async function setup(initArgs: string[] = ["--cloud"]): Promise<Setup> {
   const root = await tempDir();
   const home = `${root}/home`;
   const dir = `${root}/spine`;
-  const init = await agent(["--home", home, "net", "spine", "init", dir, ...initArgs]);
+  // The deploy's runner is a stand-in, so the brain's bundle may be one too (no bundling).
+  await Deno.writeTextFile(`${root}/agent.js`, "// a stand-in for the brain's bundle\n");
+  const bundle = initArgs.includes("--cloud") ? ["--bundle", `${root}/agent.js`] : [];
+  const init = await agent(["--home", home, "net", "spine", "init", dir, ...initArgs, ...bundle]);
   assert.equal(init.code, 0, init.stderr);
   await Deno.mkdir(home, { recursive: true });
   await Deno.writeTextFile(`${home}/agent.toml`, CONFIG);

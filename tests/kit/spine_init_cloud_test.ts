@@ -1,15 +1,15 @@
 /**
- * `agent net spine init DIR --cloud`: the exact file set, from the kit; the cloud
+ * `agent net spine init DIR --cloud`: the exact file set, from the kit, with the CLI's
+ * bundle `agent.js` (made from this checkout, or the file `--bundle` names); the cloud
  * `wrangler.jsonc` holds each binding, var, container and migration; the `Dockerfile`
- * pins Deno and the CLI; the refusals are init's; the pinned wrangler's `deploy
- * --dry-run` accepts the project offline (with a stand-in Docker CLI, which the
- * container build needs even in a dry run); and, where a Docker engine runs, the image
- * builds and answers `/health`.
+ * pins Deno's image and copies the bundle; the refusals are init's and `--bundle`'s; the
+ * pinned wrangler's `deploy --dry-run` accepts the project offline (with a stand-in
+ * Docker CLI, which the container build needs even in a dry run). The image itself is
+ * built and run by `tests/image/brain_image_test.ts`.
  */
 import assert from "node:assert/strict";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
-import { runSpine } from "@agent/kit";
-import { freePort } from "../spine/_harness.ts";
+import { AGENT_FLAGS } from "../_agent_flags.ts";
+import { agent, cleanup, isOneSentence, tempDir } from "../cli/_run.ts";
 
 /** The JSONC text as a value (comment lines and trailing commas removed). */
 // deno-lint-ignore no-explicit-any
@@ -27,24 +27,34 @@ async function init(args: string[], lang = "en") {
   return await agent(["--home", home, "--lang", lang, "net", "spine", "init", ...args]);
 }
 
+/** `init` with a stand-in bundle, for the tests that are not about the bundle (no bundling). */
+async function initCloud(args: string[], lang = "en") {
+  const bundle = `${await tempDir()}/agent.js`;
+  await Deno.writeTextFile(bundle, "// a stand-in for the brain's bundle\n");
+  return await init([...args, "--cloud", "--bundle", bundle], lang);
+}
+
 async function listing(dir: string, prefix = ""): Promise<string[]> {
   const names: string[] = [];
   for await (const entry of Deno.readDir(dir)) {
-    if (entry.isDirectory) names.push(...await listing(`${dir}/${entry.name}`, `${entry.name}/`));
-    else names.push(`${prefix}${entry.name}`);
+    if (entry.isDirectory) {
+      names.push(...await listing(`${dir}/${entry.name}`, `${prefix}${entry.name}/`));
+    } else names.push(`${prefix}${entry.name}`);
   }
   return names.sort();
 }
 
-Deno.test("spine init --cloud writes exactly the cloud project, from the kit", async () => {
+Deno.test("spine init --cloud writes exactly the cloud project, from the kit, with this checkout's bundle", async () => {
   try {
     const dir = `${await tempDir()}/spine`;
     const r = await init([dir, "--cloud"]);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(await listing(dir), [
+      ".dockerignore",
       ".gitignore",
       "Dockerfile",
       "README.md",
+      "agent.js",
       "migrations/0001_cloud.sql",
       "package.json",
       "worker.js",
@@ -63,13 +73,74 @@ Deno.test("spine init --cloud writes exactly the cloud project, from the kit", a
       await Deno.readTextFile(`${ROOT}spine/migrations/0001_cloud.sql`),
     );
     assert.match(r.stdout, /^Wrote a spine project to .*\n {2}wrangler\.jsonc\n/);
-    assert.match(r.stdout, /\n {2}Dockerfile\n {2}migrations\/0001_cloud\.sql\n/);
+    assert.match(
+      r.stdout,
+      /\n {2}Dockerfile\n {2}\.dockerignore\n {2}agent\.js\n {2}migrations\/0001_cloud\.sql\n/,
+    );
+    // The image build is sent agent.js alone: not node_modules/, not .dev.vars.
+    assert.match(await Deno.readTextFile(`${dir}/.dockerignore`), /^\*\n!agent\.js\n$/m);
     assert.match(r.stdout, /^Cloud mode: /m);
     assert.match(r.stdout, /agent net spine deploy .*\n {2}agent cloud push\n$/);
     const readme = await Deno.readTextFile(`${dir}/README.md`);
     assert.match(readme, /cloud mode/);
     assert.match(readme, new RegExp(`agent net spine deploy ${dir}`));
     assert.match(readme, /monthly limit/);
+    assert.match(readme, /\| `agent\.js` \| the agent's command line as one module/);
+
+    // agent.js is the whole CLI in one module: only node: imports, and it runs.
+    const bundle = await Deno.readTextFile(`${dir}/agent.js`);
+    const imports = [...bundle.matchAll(/(?:^|\n)\s*import\s[^;]*?from\s*"([^"]+)"/g)]
+      .map((m) => m[1]!);
+    assert.ok(imports.length > 0);
+    assert.deepEqual(imports.filter((spec) => !spec.startsWith("node:")), []);
+    assert.ok(!/\bimport\(\s*"(?:npm|jsr|https?):/.test(bundle));
+    const version = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--quiet", ...AGENT_FLAGS, `${dir}/agent.js`, "version"],
+      cwd: dir,
+      env: { NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const { version: cliVersion } = JSON.parse(await Deno.readTextFile(`${ROOT}cli/deno.json`));
+    assert.equal(version.code, 0, new TextDecoder().decode(version.stderr));
+    assert.match(new TextDecoder().decode(version.stdout), new RegExp(`${cliVersion}`));
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("spine init --cloud --bundle FILE copies that file; a bad --bundle writes nothing", async () => {
+  try {
+    const root = await tempDir();
+    const bytes = new Uint8Array([0x2f, 0x2f, 0x20, 0xc3, 0xa7, 0x0a, 0x00, 0xff]);
+    await Deno.writeFile(`${root}/release-agent.js`, bytes);
+    const copied = await init([`${root}/a`, "--cloud", "--bundle", `${root}/release-agent.js`]);
+    assert.equal(copied.code, 0, copied.stderr);
+    assert.deepEqual(await Deno.readFile(`${root}/a/agent.js`), bytes);
+
+    const missing = await init([`${root}/b`, "--cloud", "--bundle", `${root}/nope.js`]);
+    assert.ok(isOneSentence(missing), missing.stderr);
+    assert.equal(missing.stderr, `The bundle ${root}/nope.js does not exist.\n`);
+    await Deno.writeFile(`${root}/empty.js`, new Uint8Array());
+    const empty = await init([`${root}/b`, "--cloud", "--bundle", `${root}/empty.js`], "tr");
+    assert.ok(isOneSentence(empty), empty.stderr);
+    assert.equal(empty.stderr, `${root}/empty.js paketi boş.\n`);
+    const local = await init([`${root}/b`, "--bundle", `${root}/release-agent.js`]);
+    assert.ok(isOneSentence(local), local.stderr);
+    assert.equal(local.stderr, "--bundle is for a cloud project: add --cloud.\n");
+    assert.deepEqual(await listing(root), [
+      "a/.dockerignore",
+      "a/.gitignore",
+      "a/Dockerfile",
+      "a/README.md",
+      "a/agent.js",
+      "a/migrations/0001_cloud.sql",
+      "a/package.json",
+      "a/worker.js",
+      "a/wrangler.jsonc",
+      "empty.js",
+      "release-agent.js",
+    ]);
   } finally {
     await cleanup();
   }
@@ -78,7 +149,7 @@ Deno.test("spine init --cloud writes exactly the cloud project, from the kit", a
 Deno.test("the cloud wrangler.jsonc holds the DB database, the brain container and its migration, the cloud vars", async () => {
   try {
     const dir = `${await tempDir()}/spine`;
-    assert.equal((await init([dir, "--cloud"])).code, 0);
+    assert.equal((await initCloud([dir])).code, 0);
     const config = parseJsonc(await Deno.readTextFile(`${dir}/wrangler.jsonc`));
     assert.equal(config.name, "agent-spine");
     assert.equal(config.main, "worker.js");
@@ -132,9 +203,8 @@ Deno.test("the cloud wrangler.jsonc holds the DB database, the brain container a
 Deno.test("spine init --cloud --address: SPINE_URL, ADDRESS and the route; other namespace ids", async () => {
   try {
     const dir = `${await tempDir()}/spine`;
-    const r = await init([
+    const r = await initCloud([
       dir,
-      "--cloud",
       "--address",
       "me.example.com",
       "--ip-limit-id",
@@ -156,31 +226,50 @@ Deno.test("spine init --cloud --address: SPINE_URL, ADDRESS and the route; other
   }
 });
 
-Deno.test("the Dockerfile: Deno of this repository, the CLI pinned from JSR with the agent task's permissions, a non-root user, port 8080, agent cloud run", async () => {
+Deno.test("the Dockerfile: Deno's image of this repository's version, the bundle copied, the install line's permissions, a non-root user, a health check, agent cloud run", async () => {
   try {
     const dir = `${await tempDir()}/spine`;
-    assert.equal((await init([dir, "--cloud"])).code, 0);
+    assert.equal((await initCloud([dir])).code, 0);
     const text = await Deno.readTextFile(`${dir}/Dockerfile`);
     const { name, version } = JSON.parse(await Deno.readTextFile(`${ROOT}cli/deno.json`));
     const deno = (await Deno.readTextFile(`${ROOT}.ci/run`)).match(/^DENO_VERSION=(.+)$/m)![1];
-    assert.match(text, new RegExp(`^FROM denoland/deno:${deno}$`, "m"));
-    assert.match(text, /^ENV AGENT_HOME=\/agent AGENT_DATA_DIR=\/data /m);
-    assert.ok(text.includes(`jsr:${name}@${version}`), text);
-    const task = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks.agent as string;
-    const flags = task.replace(/^deno run /, "").replace(/ cli\/main\.ts$/, "").split(" ");
-    const install = text.slice(text.indexOf("deno install"), text.indexOf("jsr:"));
-    assert.deepEqual(
-      install.split(/[\s\\]+/).filter((w) =>
-        w.startsWith("--") && w !== "--global" && w !== "--name"
-      ),
-      flags,
-    );
     const instructions = text.split("\n").filter((line) => !line.startsWith("#")).join("\n");
+    // One base, pinned; nothing else is fetched: no install, no package manager, no URL.
+    assert.deepEqual(instructions.match(/^FROM .*$/gm), [`FROM denoland/deno:debian-${deno}`]);
+    assert.ok(
+      !/deno install|jsr:|npm:|apt-get|curl|wget|https?:\/\/(?!127\.0\.0\.1)/.test(instructions),
+      text,
+    );
+    assert.match(text, /^COPY agent\.js \/opt\/agent\/agent\.js$/m);
+    assert.match(text, new RegExp(`org\\.opencontainers\\.image\\.version="${version}"`));
+    assert.ok(text.includes(`org.opencontainers.image.title="${name}"`));
+    assert.match(
+      text,
+      /^ENV AGENT_HOME=\/agent AGENT_DATA_DIR=\/data DENO_DIR=\/deno-dir DENO_NO_UPDATE_CHECK=1$/m,
+    );
+    const entry = JSON.parse(text.match(/^ENTRYPOINT (.+)$/m)![1]!) as string[];
+    assert.deepEqual(entry, ["deno", "run", ...AGENT_FLAGS, "/opt/agent/agent.js", "cloud", "run"]);
+    // The install line's flags are the agent task's (deno.json), never -A.
+    const task = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks.agent as string;
+    assert.equal(task, `deno run ${AGENT_FLAGS.join(" ")} cli/main.ts`);
     assert.ok(!/\s-A\b|--allow-all/.test(instructions));
+    assert.match(text, /^CMD \[\]$/m);
+    assert.match(text, /useradd --system --uid 10001 --gid agent/);
+    assert.match(text, /chown agent:agent \/agent \/data \/deno-dir/);
+    assert.ok(text.indexOf("USER agent") < text.indexOf("/opt/agent/agent.js version"));
     assert.match(text, /^USER agent$/m);
-    assert.match(text, /chown -R agent:agent \/agent \/data/);
+    assert.match(text, /^WORKDIR \/agent$/m);
     assert.match(text, /^EXPOSE 8080$/m);
-    assert.match(text, /^ENTRYPOINT \["agent", "cloud", "run"\]$/m);
+    const check = JSON.parse(text.match(/^ {2}CMD (\[.+\])$/m)![1]!) as string[];
+    assert.deepEqual(check.slice(0, 6), [
+      "deno",
+      "run",
+      "--quiet",
+      "--no-prompt",
+      "--allow-env=AGENT_CLOUD_HEALTH_PORT",
+      "--allow-net=127.0.0.1",
+    ]);
+    assert.match(check[6]!, /^data:text\/javascript,.*\/health/);
   } finally {
     await cleanup();
   }
@@ -212,7 +301,7 @@ Deno.test("the cloud project passes the pinned wrangler's deploy --dry-run, offl
   try {
     const root = await tempDir();
     const dir = `${root}/s`;
-    assert.equal((await init([dir, "--cloud", "--address", "spine.example.com"])).code, 0);
+    assert.equal((await initCloud([dir, "--address", "spine.example.com"])).code, 0);
     // `deploy --dry-run` builds the container image even in a dry run; the stand-in
     // records the call and succeeds, so what is checked is the configuration.
     const docker = `${root}/docker`;
@@ -259,124 +348,9 @@ Deno.test("the cloud project passes the pinned wrangler's deploy --dry-run, offl
     assert.match(calls, new RegExp(`^build .*-f - ${dir}$`, "m"));
     assert.match(
       await Deno.readTextFile(`${root}/dockerfile.in`),
-      /ENTRYPOINT \["agent", "cloud", "run"\]/,
+      /^COPY agent\.js /m,
     );
   } finally {
     await cleanup();
   }
-});
-
-const DOCKER = await (async () => {
-  try {
-    const out = await new Deno.Command("docker", { args: ["info"], stdout: "null", stderr: "null" })
-      .output();
-    return out.code === 0;
-  } catch {
-    return false;
-  }
-})();
-
-if (!DOCKER) {
-  console.log("Skipping the brain image build: `docker info` fails (no Docker engine here).");
-}
-
-Deno.test({
-  name: "the brain image builds from a cloud project and answers /health (needs Docker)",
-  ignore: !DOCKER,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    const root = await tempDir();
-    const dir = `${root}/s`;
-    const tag = `agent-brain-test:${Date.now()}`;
-    const token = "docker-test-token-0123456789";
-    let spine: Awaited<ReturnType<typeof runSpine>> | undefined;
-    let container = "";
-    try {
-      assert.equal((await init([dir, "--cloud"])).code, 0);
-      // @agent/cli is not on JSR yet: the image installs this checkout instead, the one
-      // line of the kit's Dockerfile that names the package swapped for a local install.
-      const source = `${dir}/src`;
-      await Deno.mkdir(source, { recursive: true });
-      for (const part of ["cli", "hub", "net", "kit", "spine", "universe"]) {
-        const copied = await new Deno.Command("cp", { args: ["-r", `${ROOT}${part}`, source] })
-          .output();
-        assert.equal(copied.code, 0, part);
-      }
-      for (const file of ["deno.json", "deno.lock", "mod.ts"]) {
-        await Deno.copyFile(`${ROOT}${file}`, `${source}/${file}`);
-      }
-      const dockerfile = await Deno.readTextFile(`${dir}/Dockerfile`);
-      assert.match(dockerfile, /jsr:@agent\/cli@\d+\.\d+\.\d+/);
-      await Deno.writeTextFile(
-        `${dir}/Dockerfile`,
-        dockerfile
-          .replace(
-            /^RUN deno install --global/m,
-            "COPY src /src\nRUN cd /src && deno install --frozen && deno install --global",
-          )
-          .replace(/jsr:@agent\/cli@\d+\.\d+\.\d+/, "--config /src/deno.json /src/cli/main.ts"),
-      );
-      const build = await new Deno.Command("docker", {
-        args: ["build", "-t", tag, dir],
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      assert.equal(build.code, 0, new TextDecoder().decode(build.stderr));
-      spine = await runSpine({
-        port: freePort(),
-        vars: { AGENT_MODE: "cloud", HUB_TOKEN: token },
-        relationalStore: true,
-      });
-      // The brain pulls its agent.toml from the spine: a scripted-model one.
-      const put = await fetch(`${spine.url}/hub/files/agent.toml`, {
-        method: "PUT",
-        headers: { authorization: `Bearer ${token}` },
-        body: '[models.roles.brain]\nprovider = "fake"\nmodel_id = "fake-brain"\n',
-      });
-      assert.equal(put.status, 200, await put.text());
-      const health = freePort();
-      const run = await new Deno.Command("docker", {
-        args: [
-          "run",
-          "-d",
-          "--rm",
-          "--network",
-          "host",
-          "-e",
-          `AGENT_SPINE_URL=${spine.url}`,
-          "-e",
-          `AGENT_SPINE_TOKEN=${token}`,
-          "-e",
-          `AGENT_CLOUD_HEALTH_PORT=${health}`,
-          tag,
-        ],
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      assert.equal(run.code, 0, new TextDecoder().decode(run.stderr));
-      container = new TextDecoder().decode(run.stdout).trim();
-      const deadline = Date.now() + 90_000;
-      let body: { ok?: unknown } | undefined;
-      while (Date.now() < deadline) {
-        try {
-          const r = await fetch(`http://127.0.0.1:${health}/health`);
-          if (r.ok) {
-            body = await r.json();
-            break;
-          }
-          await r.body?.cancel();
-        } catch {
-          // Not listening yet.
-        }
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
-      assert.equal(body?.ok, true);
-    } finally {
-      if (container) await new Deno.Command("docker", { args: ["stop", container] }).output();
-      await new Deno.Command("docker", { args: ["rmi", "-f", tag] }).output().catch(() => {});
-      await spine?.mf.dispose();
-      await cleanup();
-    }
-  },
 });

@@ -1,0 +1,90 @@
+/**
+ * `brainBundle()` making a bundle with `deno bundle`: from a checkout's entry file (in its
+ * folder) and from a package's URL on a registry that is not jsr.io (as an install from
+ * a `JSR_URL` registry runs), both into one module with only `node:` imports that runs;
+ * a failing bundle is one line naming the bundler's error. (`tests/kit/
+ * spine_init_cloud_test.ts` bundles the real CLI.)
+ */
+import assert from "node:assert/strict";
+import { brainBundle, BrainBundleError } from "@agent/kit/spine";
+import { cleanup, tempDir } from "../cli/_run.ts";
+
+const FILES: Record<string, string> = {
+  "main.ts": 'import { greet } from "./lib.ts";\nconsole.log(greet("brain"));\n',
+  "lib.ts": 'import { join } from "node:path";\n' +
+    'export function greet(who: string): string {\n  return join("hello", who);\n}\n',
+};
+
+async function runs(bytes: Uint8Array): Promise<string> {
+  const dir = await tempDir();
+  await Deno.writeFile(`${dir}/agent.js`, bytes);
+  const text = new TextDecoder().decode(bytes);
+  assert.ok(!/from\s*"\.\/lib\.ts"/.test(text), text);
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", "--no-prompt", `${dir}/agent.js`],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout);
+}
+
+Deno.test("brainBundle() bundles a checkout's entry file in its folder", async () => {
+  try {
+    const src = await tempDir();
+    for (const [name, text] of Object.entries(FILES)) {
+      await Deno.writeTextFile(`${src}/${name}`, text);
+    }
+    const made = await brainBundle({ mainModule: `file://${src}/main.ts`, standalone: false });
+    assert.equal(made.origin, "bundled");
+    assert.equal(await runs(made.bytes), "hello/brain\n");
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test({
+  name:
+    "brainBundle() bundles a package's URL on a registry of its own, ignoring the folder's config",
+  sanitizeResources: false,
+  async fn() {
+    const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+      const text = FILES[new URL(request.url).pathname.replace(/^\/pkg\//, "")];
+      return text === undefined
+        ? new Response("not found", { status: 404 })
+        : new Response(text, { headers: { "content-type": "application/typescript" } });
+    });
+    const cwd = Deno.cwd();
+    try {
+      // A configuration in the current folder that would break the package if it applied.
+      const here = await tempDir();
+      await Deno.writeTextFile(`${here}/deno.json`, '{ "imports": { "node:path": "./nope.ts" } }');
+      Deno.chdir(here);
+      const made = await brainBundle({
+        mainModule: `http://127.0.0.1:${server.addr.port}/pkg/main.ts`,
+        standalone: false,
+      });
+      assert.equal(made.origin, "bundled");
+      assert.equal(await runs(made.bytes), "hello/brain\n");
+    } finally {
+      Deno.chdir(cwd);
+      await server.shutdown();
+      await cleanup();
+    }
+  },
+});
+
+Deno.test("brainBundle() says in one line why deno bundle failed", async () => {
+  try {
+    const src = await tempDir();
+    await Deno.writeTextFile(`${src}/main.ts`, 'import "./missing.ts";\n');
+    const error = await brainBundle({ mainModule: `file://${src}/main.ts`, standalone: false })
+      .then(() => undefined, (e) => e);
+    assert.ok(error instanceof BrainBundleError, String(error));
+    assert.equal(error.problem, "bundle_failed");
+    assert.match(error.subject, /missing\.ts/);
+    assert.ok(!error.subject.includes("\n"));
+  } finally {
+    await cleanup();
+  }
+});
