@@ -12,9 +12,12 @@
  * - **From a checkout** (`deno task agent`, a `file:` URL of `cli/main.ts`): `deno bundle`
  *   of it, run in its folder so the workspace's configuration, lock file and
  *   `node_modules` are used: offline, ~2 s.
- * - **From a package install** (`deno run jsr:@agent/cli`, an `https:` URL): `deno bundle`
- *   of that URL, with no configuration of the current folder; the modules are in the Deno
- *   cache already, and any a lazy import never loaded is fetched.
+ * - **From a package install** (`deno run jsr:@agent/cli`: a `jsr:` specifier or an
+ *   `https:` URL): in a folder of its own, a one-line entry runs the CLI from that
+ *   module (pinned to this agent's version), `deno install` resolves it (the modules are
+ *   in the Deno cache already; what a lazy import never loaded is fetched) and `deno
+ *   bundle` bundles it. The bundler takes neither a remote entry nor `jsr:` imports it has
+ *   not resolved itself, hence the entry and the install.
  * - **From a compiled binary** whose bundle cannot be read: there is no `deno` to bundle
  *   with, so it is refused, asking for `--bundle FILE`.
  *
@@ -90,6 +93,8 @@ export interface BrainBundleOptions {
   standalone?: boolean;
   /** The Deno that bundles. @default `Deno.execPath()` */
   deno?: string;
+  /** This agent's version, pinned when a `jsr:` main module names none. */
+  version?: string;
 }
 
 /** A bundle and where it came from. */
@@ -123,8 +128,11 @@ export async function brainBundle(options: BrainBundleOptions = {}): Promise<Bra
     }
   }
   if (source.kind === "compiled") throw new BrainBundleError("compiled", "");
+  const deno = options.deno ?? Deno.execPath();
   return {
-    bytes: await runBundler(options.deno ?? Deno.execPath(), source.entry, source.cwd),
+    bytes: source.cwd === undefined
+      ? await bundleRemote(deno, pinned(source.entry, options.version))
+      : await runBundler(deno, source.entry, source.cwd),
     origin: "bundled",
   };
 }
@@ -144,31 +152,87 @@ async function readBundle(path: string): Promise<Uint8Array> {
   return bytes;
 }
 
-async function runBundler(deno: string, entry: string, cwd: string | undefined) {
+/**
+ * What a remote entry's bundle needs besides its own imports: ink names
+ * `react-devtools-core` (loaded only in its development mode), which the workspace maps
+ * for the checkout's bundle; a remote bundle gets the same pin (a test keeps the two
+ * equal).
+ */
+export const REMOTE_BUNDLE_IMPORTS: Readonly<Record<string, string>> = {
+  "react-devtools-core": "npm:react-devtools-core@8.0.0",
+};
+
+/** `jsr:@agent/cli` at `version`, unless it names one already (or is not `jsr:`). */
+function pinned(specifier: string, version: string | undefined): string {
+  const match = /^jsr:(@[^/@]+\/[^/@]+)(@[^/]*)?(\/.*)?$/.exec(specifier);
+  if (match === null || match[2] !== undefined || version === undefined) return specifier;
+  return `jsr:${match[1]}@${version}${match[3] ?? ""}`;
+}
+
+/** The bundle of a remote CLI (see the module's doc), made in a folder of its own. */
+async function bundleRemote(deno: string, module: string): Promise<Uint8Array> {
+  const dir = await Deno.makeTempDir({ prefix: "agent-bundle-" });
+  try {
+    await Deno.writeTextFile(
+      `${dir}/deno.json`,
+      JSON.stringify({ imports: REMOTE_BUNDLE_IMPORTS, nodeModulesDir: "auto" }),
+    );
+    await Deno.writeTextFile(
+      `${dir}/entry.ts`,
+      `import { exitWithMain } from ${JSON.stringify(module)};\nawait exitWithMain();\n`,
+    );
+    // The registry may be one other than jsr.io (JSR_URL), which Deno's import allow-list
+    // does not name: this agent runs from it already. This very version is minutes old on
+    // a release's first day.
+    await run(deno, [
+      "install",
+      "--quiet",
+      "--allow-import",
+      "--minimum-dependency-age=0",
+      "--entrypoint",
+      "entry.ts",
+    ], dir);
+    await run(deno, [
+      "bundle",
+      "--quiet",
+      "--platform=deno",
+      "--allow-import",
+      "--output",
+      "agent.js",
+      "entry.ts",
+    ], dir);
+    return await readBundle(`${dir}/agent.js`);
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
+/** The bundle of a checkout's `cli/main.ts`, made in its folder (its configuration). */
+async function runBundler(deno: string, entry: string, cwd: string): Promise<Uint8Array> {
   const dir = await Deno.makeTempDir({ prefix: "agent-bundle-" });
   try {
     const output = `${dir}/agent.js`;
-    const args = ["bundle", "--quiet", "--platform=deno", "--output", output];
-    // A remote entry brings its own imports; the current folder's configuration must not
-    // change how it resolves. Its host may be a registry other than jsr.io (JSR_URL),
-    // which Deno's import allow-list does not name: this agent runs from it already.
-    if (cwd === undefined) args.push("--no-config", "--allow-import");
-    args.push(entry);
-    const out = await new Deno.Command(deno, {
-      args,
-      cwd: cwd ?? dir,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-      env: { NO_COLOR: "1" },
-    }).output();
-    if (!out.success) {
-      const text = new TextDecoder().decode(out.stderr).trim();
-      const line = text.split("\n").find((l) => l.trim() !== "") ?? `exit ${out.code}`;
-      throw new BrainBundleError("bundle_failed", line.replace(/^error:\s*/i, ""));
-    }
+    await run(deno, ["bundle", "--quiet", "--platform=deno", "--output", output, entry], cwd);
     return await readBundle(output);
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
+/** Runs `deno args` in `cwd`; a failure is the bundler's first error line. */
+async function run(deno: string, args: string[], cwd: string): Promise<void> {
+  const out = await new Deno.Command(deno, {
+    args,
+    cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  if (!out.success) {
+    const text = new TextDecoder().decode(out.stderr).trim();
+    const line = text.split("\n").find((l) => l.trim() !== "" && !l.includes("experimental")) ??
+      `exit ${out.code}`;
+    throw new BrainBundleError("bundle_failed", line.replace(/^error:\s*/i, ""));
   }
 }

@@ -21,7 +21,7 @@ import {
   SpineDeployError,
   SpineInitError,
 } from "@agent/kit/spine";
-import { readEnvFile, setEnvKey } from "@agent/hub/base";
+import { readEnvFile, setEnvKey, VERSION } from "@agent/hub/base";
 import { t } from "./_spine_messages.ts";
 import { cloudSecrets } from "./_spine_cloud_secrets.ts";
 
@@ -68,7 +68,9 @@ async function init(
       ipLimitId: str(opts.ipLimitId),
       senderLimitId: str(opts.senderLimitId),
       cloud,
-      ...(cloud ? { bundle: async () => (await brainBundle({ file })).bytes } : {}),
+      ...(cloud
+        ? { bundle: async () => (await brainBundle({ file, version: VERSION })).bytes }
+        : {}),
     });
   } catch (error) {
     if (error instanceof BrainBundleError) {

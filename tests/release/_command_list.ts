@@ -244,6 +244,15 @@ export async function checkCommandList(
     ok(r, "net spine init --cloud");
     assert.match(await Deno.readTextFile(`${dir}/wrangler.jsonc`), /"AGENT_MODE": "cloud"/);
     assert.match(await Deno.readTextFile(`${dir}/Dockerfile`), /^FROM /m);
+    // The brain's bundle, made from this very install: one file that runs on its own.
+    const bundled = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-config", "--allow-all", `${dir}/agent.js`, "--version"],
+      cwd: dir,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(bundled.code, 0, new TextDecoder().decode(bundled.stderr));
+    assert.match(new TextDecoder().decode(bundled.stdout), /^agent \d+\.\d+\.\d+/);
     for (const name of Object.keys(SPINE_KIT_FILES)) {
       if (!name.startsWith("cloud/migrations/")) continue;
       const file = `${dir}/migrations/${name.slice("cloud/migrations/".length)}`;
