@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { brainBundle, BrainBundleError, brainBundleSource } from "./brain_bundle.ts";
+import {
+  brainBundle,
+  BrainBundleError,
+  brainBundleSource,
+  REMOTE_BUNDLE_IMPORTS,
+} from "./brain_bundle.ts";
 
 Deno.test("brainBundleSource() copies a running bundle, bundles a checkout or a package, refuses a binary", () => {
   assert.deepEqual(brainBundleSource("file:///opt/agent/agent.js", false), {
@@ -75,5 +80,12 @@ Deno.test("brainBundle() refuses a missing, empty or folder bundle, and a binary
     );
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("REMOTE_BUNDLE_IMPORTS pins what the workspace maps for the checkout's bundle", async () => {
+  const root = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
+  for (const [name, specifier] of Object.entries(REMOTE_BUNDLE_IMPORTS)) {
+    assert.equal(specifier, root.imports[name], name);
   }
 });

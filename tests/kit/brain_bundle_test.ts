@@ -15,6 +15,13 @@ const FILES: Record<string, string> = {
     'export function greet(who: string): string {\n  return join("hello", who);\n}\n',
 };
 
+/** A package as the registry serves it: its CLI module exports `exitWithMain`. */
+const PACKAGE: Record<string, string> = {
+  "main.ts": 'import { greet } from "./lib.ts";\n' +
+    'export function exitWithMain(): void {\n  console.log(greet("brain"));\n}\n',
+  "lib.ts": FILES["lib.ts"]!,
+};
+
 async function runs(bytes: Uint8Array): Promise<string> {
   const dir = await tempDir();
   await Deno.writeFile(`${dir}/agent.js`, bytes);
@@ -49,7 +56,7 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
-      const text = FILES[new URL(request.url).pathname.replace(/^\/pkg\//, "")];
+      const text = PACKAGE[new URL(request.url).pathname.replace(/^\/pkg\//, "")];
       return text === undefined
         ? new Response("not found", { status: 404 })
         : new Response(text, { headers: { "content-type": "application/typescript" } });
