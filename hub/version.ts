@@ -16,7 +16,7 @@ export const VERSION = "0.1.0";
 export interface Distribution {
   name: string;
   version: string;
-  /** What it adds, for the README and `agent components`. */
+  /** What it adds, as `docs/decisions.md` names it. */
   about: string;
 }
 
