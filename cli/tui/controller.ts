@@ -14,8 +14,11 @@ import {
   type DeskEvent,
   deskSentence,
   fetchControl,
+  followHubEvents,
   type HistoryLine,
   openState,
+  type OwnerEvent,
+  ownerEventLine,
   spendReport,
 } from "@agent/hub";
 import type { Lang } from "@agent/hub/base";
@@ -92,6 +95,7 @@ export class TuiController {
   #timer: ReturnType<typeof setInterval> | undefined;
   #streamed = "";
   #unsubscribe: () => void;
+  #following = new AbortController();
 
   /** Makes the controller; call {@linkcode start} to begin refreshing the status. */
   constructor(options: TuiControllerOptions) {
@@ -139,17 +143,39 @@ export class TuiController {
     });
   }
 
-  /** Refreshes the status bar now and every 5 s (the hub's state, the spend). */
+  /**
+   * Refreshes the status bar now and every 5 s (the hub's state, the spend), and follows
+   * this home's hub's owner events as they happen.
+   */
   start(): void {
     void this.refresh();
     this.#timer = setInterval(() => void this.refresh(), 5_000);
+    void followHubEvents({
+      port: this.#o.hubPort,
+      dataDir: this.chat.paths.dataDir,
+      signal: this.#following.signal,
+      onEvent: (event) => this.ownerEvent(event),
+    });
   }
 
   /** Stops refreshing and listening; a running answer is cancelled. */
   stop(): void {
     clearInterval(this.#timer);
+    this.#following.abort();
     this.#unsubscribe();
     this.#o.conversation.cancel();
+  }
+
+  /**
+   * An owner event from the hub, shown as a line (a contact request also counts in the
+   * status bar). Budget warnings are left out: the TUI tells its own before an answer.
+   */
+  ownerEvent(event: OwnerEvent): void {
+    if (event.type === "budget.warning" || event.type === "budget.spent") return;
+    this.say("system", ownerEventLine(this.#o.lang, event));
+    if (event.type === "net.contact_request") {
+      this.#set({ status: { ...this.#state.status, requests: this.#state.status.requests + 1 } });
+    }
   }
 
   /** Reads the spend, the hub and the pending requests again. */

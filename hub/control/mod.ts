@@ -7,3 +7,4 @@ export * from "./handler.ts";
 export * from "./client.ts";
 export * from "./sse.ts";
 export * from "./events_client.ts";
+export * from "./follow.ts";

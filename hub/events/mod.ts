@@ -11,3 +11,4 @@ export * from "./types.ts";
 export * from "./event_id.ts";
 export * from "./log.ts";
 export * from "./bus.ts";
+export * from "./sentences.ts";

@@ -35,6 +35,8 @@ export interface Setup {
   approvalTimeoutSeconds: number;
   /** USD already spent by `brain` (of its $15 a month) before the first message. */
   spentUsd: number;
+  /** The hub's control port in agent.toml. @default the shipped one */
+  hubPort?: number;
 }
 
 /** A channel as a person uses it. */
@@ -100,7 +102,8 @@ async function configure(home: string, setup: Setup): Promise<void> {
     .replace(
       "approval_timeout_seconds = 600",
       `approval_timeout_seconds = ${setup.approvalTimeoutSeconds}`,
-    );
+    )
+    .replace(/^port = \d+$/m, (line) => setup.hubPort ? `port = ${setup.hubPort}` : line);
   await Deno.writeTextFile(file, toml);
   if (setup.spentUsd > 0) {
     await Deno.mkdir(`${home}/data`, { recursive: true });
@@ -229,7 +232,10 @@ export async function chatDriver(setup: Setup): Promise<Driver> {
 }
 
 /** The TUI: its controller over a desk, as the chat screen drives it. */
-export async function tuiDriver(setup: Setup): Promise<Driver> {
+export async function tuiDriver(
+  setup: Setup,
+  options: { start?: boolean } = {},
+): Promise<Driver> {
   const home = await fakeHome(setup);
   const paths = resolvePaths({ home, env: {} });
   const config = await loadConfig(paths, { lang: "en" });
@@ -244,7 +250,14 @@ export async function tuiDriver(setup: Setup): Promise<Driver> {
     tools: await enabledTools(await loadComponents(config, paths)),
   });
   const conversation = await desk.open("tui");
-  const controller = new TuiController({ desk, conversation, lang: "en", hubPort: 1 });
+  const controller = new TuiController({
+    desk,
+    conversation,
+    lang: "en",
+    hubPort: setup.hubPort ?? 1,
+  });
+  // As the TUI does once its screen is up: the status bar and the hub's events.
+  if (options.start) controller.start();
   // What the screen shows: the transcript, the answer streaming, the queue, the approval.
   const shown = () => {
     const s = controller.getState();

@@ -28,6 +28,8 @@ import {
   missingCredentialOf,
   pickSession,
 } from "../../desk/mod.ts";
+import { followHubEvents } from "../../control/mod.ts";
+import { type OwnerEvent, ownerEventLine } from "../../events/mod.ts";
 import type { ChatInput } from "./input.ts";
 
 /** Options for {@linkcode runChat}. */
@@ -100,8 +102,9 @@ export async function runChat(options: ChatOptions): Promise<number> {
     ...(input.interactive ? { secret: (prompt: string) => input.secret(prompt) } : {}),
     approvals: input.interactive ? "ask" : "deny",
   });
-  const view = new ChatView(options, desk);
+  const view = new ChatView(options, desk, conversation);
   const unsubscribe = conversation.subscribe((event) => view.render(event));
+  const following = new AbortController();
   try {
     if (input.interactive) {
       view.line(t(lang, "header", {
@@ -113,10 +116,18 @@ export async function runChat(options: ChatOptions): Promise<number> {
         view.line(t(lang, "resumed", { session: picked.sessionId, count: history.length }));
       }
       if (picked.notice) view.line(picked.notice);
+      // What the hub tells the owner meanwhile (a contact request) shows as it happens.
+      void followHubEvents({
+        port: options.config.hub.port,
+        dataDir: options.paths.dataDir,
+        signal: following.signal,
+        onEvent: (event) => view.ownerEvent(event),
+      });
       return await terminalLoop(conversation, input, view);
     }
     return await pipeLoop(conversation, input);
   } finally {
+    following.abort();
     unsubscribe();
     await desk.close();
     input.close();
@@ -186,6 +197,9 @@ async function pipeLoop(conversation: DeskConversation, input: ChatInput): Promi
 class ChatView {
   #o: ChatOptions;
   #desk: Desk;
+  #conversation: DeskConversation;
+  /** Owner events that came while an answer ran: told once it ends. */
+  #held: string[] = [];
   /** Whether the answer has printed text since its start or its last tool line. */
   #wrote = false;
   /** Withdraws the y/N question when its approval ends elsewhere. */
@@ -193,9 +207,30 @@ class ChatView {
   /** Ctrl-C at an approval: chat ends with 130. */
   interrupted: () => void = () => {};
 
-  constructor(options: ChatOptions, desk: Desk) {
+  constructor(options: ChatOptions, desk: Desk, conversation: DeskConversation) {
     this.#o = options;
     this.#desk = desk;
+    this.#conversation = conversation;
+  }
+
+  /**
+   * An owner event from the hub: a line at the prompt, or after the answer when one
+   * runs. Budget warnings are left out: chat tells its own before an answer.
+   */
+  ownerEvent(event: OwnerEvent): void {
+    if (event.type === "budget.warning" || event.type === "budget.spent") return;
+    const text = ownerEventLine(this.#o.lang, event);
+    if (this.#conversation.busy) {
+      this.#held.push(text);
+      return;
+    }
+    // Over the prompt's line, which then comes back with what was typed on it.
+    this.write(`\r\x1b[2K${text}\n`);
+    this.#o.input.prompt("› ");
+  }
+
+  #tellHeld(): void {
+    for (const text of this.#held.splice(0)) this.line(text);
   }
 
   write(text: string): void {
@@ -232,11 +267,13 @@ class ChatView {
           const notices = event.result?.notices ?? [];
           this.write(notices.length > 0 ? `${gap()}${gap()}${notices.join("\n")}\n` : "\n");
         }
+        this.#tellHeld();
         if (person) this.write("\n");
         return;
       }
       case "RUN_ERROR":
         this.write(`${gap()}${event.message}\n`);
+        this.#tellHeld();
         if (person) this.write("\n");
         return;
       case "CUSTOM":
