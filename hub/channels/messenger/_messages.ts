@@ -23,8 +23,6 @@ export const t = catalogue({
   contact_accepted: "{address} is now a contact.",
   contact_blocked: "{address} is blocked: nothing from it is read or answered.",
   contact_failed: "That did not work: {detail}",
-  outbox_dropped:
-    "A message to {address} could not be delivered in 24 hours and was dropped: {text}",
 }, {
   not_text: "Ajana yalnızca metin mesajları ulaşır.",
   approve_yes: "Onayla",
@@ -42,5 +40,4 @@ export const t = catalogue({
   contact_accepted: "{address} artık bir kişi.",
   contact_blocked: "{address} engellendi: ondan gelen hiçbir şey okunmaz ya da yanıtlanmaz.",
   contact_failed: "Olmadı: {detail}",
-  outbox_dropped: "{address} adresine bir mesaj 24 saatte teslim edilemedi ve bırakıldı: {text}",
 });

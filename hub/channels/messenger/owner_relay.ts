@@ -13,7 +13,7 @@ import { errorMessage } from "@agent/net/common";
 import type { Lang } from "../../i18n.ts";
 import { printable } from "../../text.ts";
 import { blockContact, type NetNode } from "../../network/mod.ts";
-import type { OwnerEvent, OwnerEventBus } from "../../events/mod.ts";
+import { type OwnerEvent, type OwnerEventBus, ownerEventLine } from "../../events/mod.ts";
 import { t } from "./_messages.ts";
 import type { MessengerStateFile } from "./chat_state.ts";
 import { sleep } from "./intake.ts";
@@ -140,13 +140,8 @@ export class OwnerRelay {
             ]],
           },
         });
-      } else if (event.type === "net.outbox_dropped") {
-        await this.#o.say(
-          chat,
-          t(lang, "outbox_dropped", { address: event.address, text: printable(event.text) }),
-        );
       } else {
-        await this.#o.say(chat, event.text);
+        await this.#o.say(chat, ownerEventLine(lang, event));
       }
     }
   }
