@@ -101,8 +101,9 @@ export {
 // Network and events: `agent net` (identity, contacts, the universe) over the network
 // service and its store; the turn that answers another agent; the owner events
 // (contact requests, budget warnings, failovers), their in-process bus and durable
-// log. The network end-to-end tests (`tests/hub/`) drive two agents through the same
-// names, and the event benchmark writes and reads the log.
+// log, and the sentence an event becomes on a terminal (chat and the TUI). The network
+// end-to-end tests (`tests/hub/`) drive two agents through the same names, and the
+// event benchmark writes and reads the log.
 export {
   appendNetEvent,
   blockContact,
@@ -135,7 +136,7 @@ export {
   type Update,
 } from "./network/mod.ts";
 export { networkTurn, turnAnswerer, type TurnDeps } from "./network_turn/mod.ts";
-export { type NetEvent, type OwnerEvent, OwnerEventBus } from "./events/mod.ts";
+export { type NetEvent, type OwnerEvent, OwnerEventBus, ownerEventLine } from "./events/mod.ts";
 
 // Channels: terminal chat (`agent chat`, `agent cloud` in the foreground) and its line
 // input on a terminal or a pipe; the desk tests drive it like the other channels. The
@@ -151,7 +152,8 @@ export {
 
 // The daemon and the control API: `agent hub` starts, stops and installs the hub
 // (systemd, launchd); other processes reach a running hub over its control API and
-// its event stream (`GET /events`). `startHub()` runs a hub inside another program.
+// its event stream (`GET /events`; `followHubEvents` keeps following it across the hub's
+// restarts, for chat and the TUI). `startHub()` runs a hub inside another program.
 export { type Hub, startHub, type StartHubOptions } from "./app/mod.ts";
 export {
   agentLaunch,
@@ -171,7 +173,13 @@ export {
   systemdUnit,
   uninstallLaunchd,
 } from "./daemon/mod.ts";
-export { controlHandler, fetchControl, subscribeHubEvents } from "./control/mod.ts";
+export {
+  controlHandler,
+  fetchControl,
+  followHubEvents,
+  type FollowHubEventsOptions,
+  subscribeHubEvents,
+} from "./control/mod.ts";
 
 // Cloud: `agent cloud` (the brain on the spine, file sync, `agent cloud run`).
 // Only the CLI uses these.
