@@ -1,7 +1,8 @@
 /**
  * The hub's leaves, the light door a command needs to start: paths, the UI language
- * and its catalogues, the log, crash-safe writes, `.env` files, which credentials each
- * provider needs, and the version. Nothing here loads a parser, an SDK or a database.
+ * and its catalogues, the log, `.env` files, which credentials each provider needs, the
+ * version, `UserError` and text for a terminal. Nothing here loads a parser, an SDK or a
+ * database.
  *
  * @example
  * ```ts
@@ -10,14 +11,39 @@
  * if (paths.configFile !== "/tmp/agent-home/agent.toml") throw new Error(paths.configFile);
  * ```
  *
+ * The door names every export: what the CLI and the tests use, and the types those
+ * functions take. The rest of the leaves (crash-safe writes, JSON lines) is the hub's.
+ *
  * @module
  */
-export * from "./paths.ts";
-export * from "./i18n.ts";
-export * from "./log.ts";
-export * from "./atomic_file.ts";
-export * from "./env_file.ts";
-export * from "./credentials.ts";
-export * from "./version.ts";
-export * from "./user_error.ts";
-export * from "./text.ts";
+
+// Where a home keeps what (`agent.toml`, `.env`, the data folder, the log).
+export { type AgentPaths, resolvePaths, type ResolvePathsOptions } from "./paths.ts";
+
+// The UI language: English and Turkish catalogues, and times as the hub prints them.
+export { catalogue, formatTime, isLang, type Lang, type Translator, type Vars } from "./i18n.ts";
+
+// The log file every process of a home writes.
+export { type Level, Logger, type LoggerOptions } from "./log.ts";
+
+// `.env`: read it (with the environment on top) and set one key in place.
+export { readEnvFile, readEnvFileSync, setEnvKey } from "./env_file.ts";
+
+// Which credentials each provider needs: what `init`, the TUI's settings and the
+// cloud deploy ask for.
+export {
+  CREDENTIAL_VARIABLES,
+  type CredentialSource,
+  hasCredentials,
+  missingCredential,
+  type ProviderId,
+  PROVIDERS,
+} from "./credentials.ts";
+
+// The version and the distributions `agent version` lists.
+export { type Distribution, DISTRIBUTIONS, VERSION } from "./version.ts";
+
+// A sentence for a person and its exit code; text from others made safe for a
+// terminal line.
+export { UserError } from "./user_error.ts";
+export { oneLine, type OneLineOptions, printable } from "./text.ts";

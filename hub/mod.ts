@@ -9,28 +9,179 @@
  * `UserError`), `@agent/hub/config` (`agent.toml`), `@agent/hub/money` (ledger,
  * budgets, spend) or `@agent/hub/doctor` (the doctor's checks).
  *
+ * The door names every export: what the CLI, the tests and the benchmarks use, and what
+ * a component author or an embedder needs to name. Everything else in `hub/` is the
+ * hub's own business and may change without notice. To offer a new name, add it to
+ * its group below (`deno task lint:doors` refuses `export *` in a door).
+ *
  * @module
  */
-export * from "./base.ts";
-export * from "./config/mod.ts";
-export * from "./config/parse.ts";
-export * from "./config/setup.ts";
-export * from "./config/template.ts";
-export * from "./money/mod.ts";
-export * from "./models/mod.ts";
-export * from "./sessions/mod.ts";
-export * from "./persona/mod.ts";
-export * from "./tools/mod.ts";
-export * from "./subs/mod.ts";
-export * from "./components/mod.ts";
-export * from "./doctor/mod.ts";
-export * from "./events/mod.ts";
-export * from "./network/mod.ts";
-export * from "./agent/mod.ts";
-export * from "./desk/mod.ts";
-export * from "./channels/chat/mod.ts";
-export * from "./network_turn/mod.ts";
-export * from "./cloud/mod.ts";
-export * from "./app/mod.ts";
-export * from "./daemon/mod.ts";
-export * from "./control/mod.ts";
+
+// Configuration and setup: `agent init` and the TUI's first-run screens write a home;
+// tests and benchmarks build one from the template. The light parts (`loadConfig`,
+// `AgentConfig`) are also on `@agent/hub/config`, `Logger` and `AgentPaths` (where a
+// home keeps what) on `@agent/hub/base`; they are here too because every embedder
+// passes them to what follows.
+export { type AgentPaths, Logger } from "./base.ts";
+export { loadConfig } from "./config/mod.ts";
+export type { AgentConfig } from "./config/mod.ts";
+export { defaultConfig, parseConfig } from "./config/parse.ts";
+export { defaultProvider, SETUP_PROVIDERS, setupHome, setupNeedsLanguage } from "./config/setup.ts";
+export { CONFIG_TEMPLATE } from "./config/template.ts";
+
+// Money: the ledger that chat and the TUI open, and the spend report the TUI shows. The
+// rest (budgets, `agent spend`'s reports) is on the light door `@agent/hub/money`.
+export { Ledger, LedgerError, ledgerErrorSentence, spendReport } from "./money/mod.ts";
+
+// Models and the call chain: the router every model call goes through (budget check,
+// stand-in, provider call, pricing, ledger row) and its retry rules, for the tests that
+// drive it against loopback vendors and for an embedder that makes its own calls.
+export { ModelRouter, retryDelay, retryThrottled, unreachableReason } from "./agent/mod.ts";
+
+// The agent and the desk: `buildAgent` for one conversation's turns; the desk that
+// holds a channel's conversations (queue, approvals, slash commands, `/resume`) and the
+// events a channel renders (the TUI's controller is such a channel). The option and
+// key types are for an embedder that opens its own conversations.
+export {
+  type Agent,
+  buildAgent,
+  type BuildAgentOptions,
+  joinUserRuns,
+  MAIN_AGENT_ID,
+} from "./agent/mod.ts";
+export {
+  type ConversationKey,
+  type ConversationState,
+  Desk,
+  type DeskChannel,
+  DeskConversation,
+  type DeskEvent,
+  type DeskOptions,
+  deskSentence,
+  type HistoryLine,
+  missingCredentialOf,
+  type OpenOptions,
+  pickSession,
+} from "./desk/mod.ts";
+
+// Sessions: the store a conversation keeps its messages in, on files or on the spine.
+// An embedder may pass its own `SessionStore`.
+export { FileSessionStore, type SessionStore, SpineSessionStore } from "./sessions/mod.ts";
+
+// Tools and components: the built-in tools and components, the registry that loads
+// extra components from `[components] modules`, and what such a module exports: a
+// `ComponentManifest` whose specs load an `AgentTool` (`agent.tools`) or a
+// `SubAgentFactory` (`agent.subs`). Tier-2 tools ask an `Approver` first.
+export {
+  type AgentTool,
+  type ApprovalCall,
+  ApprovalInterrupted,
+  type Approver,
+  BUILTIN_TOOLS,
+  netSend,
+  rejectAll,
+  type ToolContext,
+} from "./tools/mod.ts";
+export {
+  COMPONENT_GROUPS,
+  type ComponentGroup,
+  type ComponentInfo,
+  type ComponentManifest,
+  type ComponentSpec,
+  enabledTools,
+} from "./components/mod.ts";
+export { BUILTIN_COMPONENTS, loadComponents } from "./app/mod.ts";
+export {
+  loadSubAgentDirectory,
+  type SubAgent,
+  type SubAgentDirectory,
+  type SubAgentFactory,
+} from "./subs/mod.ts";
+
+// Network and events: `agent net` (identity, contacts, the universe) over the network
+// service and its store; the turn that answers another agent; the owner events
+// (contact requests, budget warnings, failovers), their in-process bus and durable
+// log, and the sentence an event becomes on a terminal (chat and the TUI). The network
+// end-to-end tests (`tests/hub/`) drive two agents through the same names, and the
+// event benchmark writes and reads the log.
+export {
+  appendNetEvent,
+  blockContact,
+  type Contact,
+  describeMissing,
+  fetchAndHandle,
+  type Handled,
+  handleUpdate,
+  IdentityFileError,
+  initIdentity,
+  joinAndReport,
+  loadIdentity,
+  type NetLogEntry,
+  NetNode,
+  NetService,
+  NetState,
+  type NetTimings,
+  NetUsageError,
+  networkCheck,
+  openNetwork,
+  openState,
+  readNetEvents,
+  SpineClient,
+  SpineDocuments,
+  SpineError,
+  type TurnInput,
+  UniverseClient,
+  UniverseError,
+  UNREADABLE_SUFFIX,
+  type Update,
+} from "./network/mod.ts";
+export { networkTurn, turnAnswerer, type TurnDeps } from "./network_turn/mod.ts";
+export { type NetEvent, type OwnerEvent, OwnerEventBus, ownerEventLine } from "./events/mod.ts";
+
+// Channels: terminal chat (`agent chat`, `agent cloud` in the foreground) and its line
+// input on a terminal or a pipe; the desk tests drive it like the other channels. The
+// messenger is a hub channel that starts with the daemon; the TUI is in `@agent/cli`.
+export {
+  type ChatInput,
+  type ChatOptions,
+  PipedInput,
+  runChat,
+  type TerminalHandlers,
+  TerminalInput,
+} from "./channels/chat/mod.ts";
+
+// The daemon and the control API: `agent hub` starts, stops and installs the hub
+// (systemd, launchd); other processes reach a running hub over its control API and
+// its event stream (`GET /events`; `followHubEvents` keeps following it across the hub's
+// restarts, for chat and the TUI). `startHub()` runs a hub inside another program.
+export { type Hub, startHub, type StartHubOptions } from "./app/mod.ts";
+export {
+  agentLaunch,
+  hubMessages,
+  hubStatus,
+  installLaunchd,
+  LAUNCHD_LABEL,
+  LaunchdError,
+  launchdPlist,
+  launchdState,
+  liveLock,
+  readAgentShim,
+  runAssembledHub,
+  runHub,
+  statusLines,
+  stopHub,
+  systemdUnit,
+  uninstallLaunchd,
+} from "./daemon/mod.ts";
+export {
+  controlHandler,
+  fetchControl,
+  followHubEvents,
+  type FollowHubEventsOptions,
+  subscribeHubEvents,
+} from "./control/mod.ts";
+
+// Cloud: `agent cloud` (the brain on the spine, file sync, `agent cloud run`).
+// Only the CLI uses these.
+export { CloudSpine, cloudStatus, cloudTarget, pullFiles, pushFiles } from "./cloud/mod.ts";
+export { runCloud } from "./app/mod.ts";

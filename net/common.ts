@@ -12,8 +12,20 @@
  *
  * @module
  */
-export * from "./i18n.ts";
-export * from "./error_message.ts";
-export * from "./address.ts";
-export * from "./timing_safe.ts";
-export * from "./text.ts";
+
+// The language catalogues: English and Turkish sentences, the language of the
+// environment, `{name}` placeholders.
+export {
+  catalogue,
+  currentLang,
+  format,
+  isLang,
+  type Lang,
+  LANGS,
+  type Translator,
+  type Vars,
+} from "./i18n.ts";
+
+// The one-line message of anything thrown, and the address rule.
+export { errorLine, errorMessage } from "./error_message.ts";
+export { isAddress } from "./address.ts";

@@ -19,21 +19,115 @@
  * if (plain.text !== "hello") throw new Error("box");
  * ```
  *
+ * The door names every export: what the spine, the universe, the hub, the kit and the
+ * CLI use, and the types their signatures name. The catalogues and the address rules
+ * without cryptography are on the light door `@agent/net/common`.
+ *
  * @module
  */
-export * from "./b64u.ts";
-export * from "./address.ts";
-export * from "./identity.ts";
-export * from "./card.ts";
-export * from "./envelope.ts";
-export * from "./plaintext.ts";
-export * from "./box.ts";
-export * from "./universe_request.ts";
-export * from "./receive.ts";
-export * from "./i18n.ts";
-export * from "./http.ts";
-export * from "./error_message.ts";
-export * from "./timing_safe.ts";
-export * from "./card_download.ts";
-export * from "./text.ts";
-export * from "./cloud_names.ts";
+
+// Encoding, addresses and text: base64url without padding, `name@host` addresses and
+// their base URL, text from another agent cleaned of control characters, and a
+// comparison in constant time for tokens and MACs.
+export { b64uDecode, b64uEncode } from "./b64u.ts";
+export { baseUrlFor, isAddress, splitTarget } from "./address.ts";
+export { cleanText } from "./text.ts";
+export { timingSafeEqual } from "./timing_safe.ts";
+
+// Identities and cards: an agent's signing and box keys, how they are kept (`.env`,
+// JSON), and the public card other agents download to reach it.
+export {
+  generateIdentity,
+  type Identity,
+  identityFromEnv,
+  identityFromJson,
+  type IdentityJson,
+  identityToEnv,
+  identityToJson,
+} from "./identity.ts";
+export { type Card, type CardInput, isCardName, parseCard, parseCardInput } from "./card.ts";
+export {
+  CARD_MAX_BYTES,
+  CARD_TIMEOUT_MS,
+  downloadCard,
+  type DownloadCardOptions,
+} from "./card_download.ts";
+
+// Envelopes and boxes: a signed envelope on the wire, its sealed box, the plaintexts
+// inside it, and opening what an inbox received (verify, then open). The types their
+// signatures name are here too, for another implementation of the protocol.
+export {
+  type Box,
+  deriveEnvelopeId,
+  type EnvelopeKind,
+  type EnvelopePayload,
+  newEnvelopeId,
+  type ParsedEnvelope,
+  type ParsedWireEnvelope,
+  parseWireEnvelope,
+  signEnvelope,
+  verifyEnvelope,
+  verifyParsedEnvelope,
+  type WireEnvelope,
+} from "./envelope.ts";
+export {
+  type ContactAcceptPlaintext,
+  type ContactRequestPlaintext,
+  MESSAGE_TEXT_MAX,
+  type MessagePlaintext,
+  type Plaintext,
+  type PlaintextFor,
+} from "./plaintext.ts";
+export { type BoxHeader, openBox, OpenError, sealBox, type SealOptions } from "./box.ts";
+export {
+  type EnvelopeToOpen,
+  type OpenedEnvelope,
+  verifyAndOpen,
+  verifyAndOpenAll,
+} from "./receive.ts";
+
+// Universe requests: the signed join, report and leave an agent sends to the universe.
+export {
+  type ParsedUniverseRequest,
+  parseUniverseRequest,
+  signUniverseRequest,
+  type UniverseJoin,
+  type UniverseLeave,
+  type UniverseLink,
+  type UniversePayload,
+  type UniverseReport,
+  type UniverseRequestBase,
+  type UniverseRequestKind,
+  type UniverseSub,
+  verifyUniverseRequest,
+} from "./universe_request.ts";
+
+// HTTP: the error model of every HTTP surface (`HttpError` thrown, `errorResponse()`
+// its one body) and reading a request body within a limit.
+export {
+  errorResponse,
+  HttpError,
+  isJsonContentType,
+  json,
+  methodNotAllowed,
+  parseJsonBody,
+  readLimited,
+  type ReadLimitedOptions,
+  readRequestBody,
+} from "./http.ts";
+export { errorLine, errorMessage } from "./error_message.ts";
+
+// Cloud names: which file, session, message and state names the spine's cloud routes
+// accept, shared by the spine and the hub's file sync.
+export {
+  compareCloudFiles,
+  FIXED_CLOUD_FILES,
+  isCloudFileName,
+  isMessageId,
+  isSessionId,
+  isStateKey,
+  messengerWebhookSecret,
+  SESSION_ID_PATTERN,
+  SUB_FILE_PATTERN,
+  SUBS_PREFIX,
+} from "./cloud_names.ts";

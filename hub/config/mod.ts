@@ -10,11 +10,33 @@
  * if (DEFAULT_HUB_PORT !== 8790) throw new Error();
  * ```
  *
+ * The door names every export: what the CLI and the tests use, and the typed form of
+ * the file whole. The shipped prices and the network defaults are the hub's.
+ *
  * @module
  */
-export type * from "./types.ts";
-export * from "./defaults.ts";
-export * from "./error.ts";
-export * from "./read.ts";
-export * from "./prices.ts";
-export * from "./models.ts";
+
+// The typed form of `agent.toml`.
+export type {
+  AgentConfig,
+  BudgetConfig,
+  CacheConfig,
+  ComponentsConfig,
+  FallbackConfig,
+  NetConfig,
+  Period,
+  PriceConfig,
+  ProviderId,
+  RoleConfig,
+  RoleParams,
+} from "./types.ts";
+
+// Reading it: validated, cached until its text changes; a bad file is a `ConfigError`
+// (a sentence naming the key).
+export { loadConfig, type LoadConfigOptions } from "./read.ts";
+export { ConfigError } from "./error.ts";
+
+// Defaults a command needs without reading the file: the hub's port, and the models
+// `agent init` writes for each provider.
+export { DEFAULT_HUB_PORT } from "./defaults.ts";
+export { SHIPPED_MODELS, type ShippedModels, type ShippedProvider } from "./models.ts";

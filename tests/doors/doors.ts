@@ -10,7 +10,9 @@
  * - an import against the allowed directions ({@linkcode ALLOWED});
  * - an import upwards through a member's layers ({@linkcode LAYERS});
  * - any import cycle between files;
- * - an import that does not resolve.
+ * - an import that does not resolve;
+ * - an `export *` in a door ({@linkcode findStarExports}): a door lists the names it
+ *   offers, so TypeScript refuses an import of a name it does not list.
  *
  * Run it as `deno task lint:doors [--root DIR]`: one line per problem, exit 1 when
  * there is any, 2 when the tree is not a workspace.
@@ -237,7 +239,7 @@ export async function readGraph(root: string): Promise<Graph> {
   return { files, edges: dedupe(edges), unresolved };
 }
 
-/** Checks the doors, directions, layers and cycles of the tree at `root`. */
+/** Checks the doors, directions, layers, cycles and door lists of the tree at `root`. */
 export async function checkDoors(root: string): Promise<DoorsReport> {
   const members = await readMembers(root);
   const graph = await readGraph(root);
@@ -245,8 +247,118 @@ export async function checkDoors(root: string): Promise<DoorsReport> {
     ...graph.unresolved.map((u) => `${u}: the import does not resolve`),
     ...findDoorProblems(graph.edges, members),
     ...findCycles(graph.edges).map((cycle) => `import cycle: ${cycle.join(" -> ")}`),
+    ...await findDoorListProblems(root, members),
   ];
   return { files: graph.files.length, imports: graph.edges.length, problems: problems.sort() };
+}
+
+/**
+ * Every `export *` in the door files of `members` (all members: a door of `net` or
+ * `kit` is as public as the hub's), one sentence each. A door that re-exports a whole
+ * module offers whatever that module grows, and says nothing about what is meant to
+ * be used; listing the names lets TypeScript refuse an import of anything else.
+ */
+export async function findDoorListProblems(
+  root: string,
+  members: readonly Member[],
+): Promise<string[]> {
+  const problems: string[] = [];
+  for (const member of members) {
+    for (const door of member.doors) {
+      let source: string;
+      try {
+        source = await Deno.readTextFile(`${root}/${door}`);
+      } catch {
+        problems.push(`${door}: a door of ${member.name} that cannot be read`);
+        continue;
+      }
+      for (const star of findStarExports(source)) {
+        problems.push(
+          `${door}:${star.line}: ${star.text}: a door of ${member.name} lists its names ` +
+            `(export { ... } from), never export *`,
+        );
+      }
+    }
+  }
+  return problems;
+}
+
+/** One `export *` statement: its 1-based line and its text up to the module specifier. */
+export interface StarExport {
+  line: number;
+  text: string;
+}
+
+/**
+ * The `export *` statements of a module's source (`export * from`, `export type * from`,
+ * `export * as name from`), ignoring comments and string literals, so a doc example
+ * that shows one does not count.
+ *
+ * @example
+ * ```ts
+ * import { findStarExports } from "./doors.ts";
+ * const found = findStarExports('/** `export * from "x"` *\/\nexport * from "./a.ts";\n');
+ * if (found[0]?.line !== 2 || found[0]?.text !== 'export * from "./a.ts"') throw new Error();
+ * ```
+ */
+export function findStarExports(source: string): StarExport[] {
+  const code = maskCommentsAndStrings(source);
+  const found: StarExport[] = [];
+  for (const match of code.matchAll(/\bexport\s+(?:type\s+)?\*(?:\s+as\s+[\w$]+)?\s+from\s*/g)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    // The specifier is a masked string: take its original text, quotes included.
+    const quote = source[end];
+    const close = quote === '"' || quote === "'" ? source.indexOf(quote, end + 1) : -1;
+    const specifier = close === -1 ? "" : source.slice(end, close + 1);
+    found.push({
+      line: source.slice(0, start).split("\n").length,
+      text: `${source.slice(start, end).replace(/\s+/g, " ").trim()} ${specifier}`.trim(),
+    });
+  }
+  return found;
+}
+
+/**
+ * `source` with the insides of comments and string literals replaced by spaces (line
+ * breaks kept, so offsets and lines stay where they were). Template literals are
+ * masked whole, `${}` included: a door has no code inside one.
+ */
+function maskCommentsAndStrings(source: string): string {
+  let out = "";
+  let i = 0;
+  const blank = (text: string) => text.replace(/[^\n]/g, " ");
+  while (i < source.length) {
+    const c = source[i]!;
+    const next = source[i + 1];
+    let end: number;
+    if (c === "/" && next === "/") {
+      end = source.indexOf("\n", i);
+      if (end === -1) end = source.length;
+    } else if (c === "/" && next === "*") {
+      end = source.indexOf("*/", i + 2);
+      end = end === -1 ? source.length : end + 2;
+    } else if (c === '"' || c === "'" || c === "`") {
+      // Up to the closing quote, or the line's end for an unterminated "" or ''.
+      let close = i + 1;
+      while (close < source.length) {
+        const d = source[close];
+        if (d === "\\") close += 2;
+        else if (d === c || (c !== "`" && d === "\n")) break;
+        else close++;
+      }
+      out += c + blank(source.slice(i + 1, close)) + (source[close] ?? "");
+      i = close + 1;
+      continue;
+    } else {
+      out += c;
+      i++;
+      continue;
+    }
+    out += blank(source.slice(i, end));
+    i = end;
+  }
+  return out;
 }
 
 /** The door, direction and layer problems of `edges`, one sentence each. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { checkDoors, DoorsSetupError, findCycles } from "./doors.ts";
+import { checkDoors, DoorsSetupError, findCycles, findStarExports } from "./doors.ts";
 
 const CHECKER = new URL("./doors.ts", import.meta.url).pathname;
 
@@ -16,14 +16,14 @@ async function plant(extra: Record<string, string> = {}): Promise<string> {
     "deno.json": JSON.stringify({ workspace: ["./net", "./hub", "./cli"] }),
     "mod.ts": `export * as hub from "@agent/hub";\n`,
     "net/deno.json": member("net", "./mod.ts"),
-    "net/mod.ts": `export * from "./b64u.ts";\n`,
+    "net/mod.ts": `export { b64u } from "./b64u.ts";\n`,
     "net/b64u.ts": `export const b64u = 1;\n`,
     "hub/deno.json": member("hub", { ".": "./mod.ts", "./base": "./base.ts" }),
-    "hub/base.ts": `export * from "./paths.ts";\n`,
+    "hub/base.ts": `export { paths } from "./paths.ts";\n`,
     "hub/paths.ts": `export const paths = 1;\n`,
     "hub/money/mod.ts": `import { paths } from "../paths.ts";\nexport const money = paths;\n`,
     "hub/agent/mod.ts": `import { money } from "../money/mod.ts";\nexport const agent = money;\n`,
-    "hub/mod.ts": `export * from "./agent/mod.ts";\nexport { b64u } from "@agent/net";\n`,
+    "hub/mod.ts": `export { agent } from "./agent/mod.ts";\nexport { b64u } from "@agent/net";\n`,
     "cli/deno.json": member("cli", "./mod.ts"),
     "cli/mod.ts":
       `import { agent } from "@agent/hub";\nimport { paths } from "@agent/hub/base";\n` +
@@ -173,4 +173,42 @@ Deno.test("lint:doors exits 1 and prints each problem on a planted tree, 0 on a 
   const goodRun = await run(await plant());
   assert.equal(goodRun.code, 0);
   assert.match(goodRun.stdout, /^doors: 10 files, \d+ imports, no problems$/m);
+});
+
+Deno.test("checkDoors() refuses export * in a door of any member, by file and line", async () => {
+  const root = await plant({
+    "hub/mod.ts": '/**\n * Not this one: `export * from "./x.ts"`.\n * @module\n */\n' +
+      `export { agent } from "./agent/mod.ts";\nexport * from "./money/mod.ts";\n` +
+      `export type * from "./paths.ts";\n`,
+    "net/mod.ts": `export * as codec from "./b64u.ts";\nexport { b64u } from "./b64u.ts";\n`,
+    // Not a door: a module inside a member may re-export as it likes.
+    "hub/money/all.ts": `export * from "./mod.ts";\n`,
+  });
+  try {
+    const tail = "lists its names (export { ... } from), never export *";
+    assert.deepEqual((await checkDoors(root)).problems, [
+      `hub/mod.ts:6: export * from "./money/mod.ts": a door of @agent/hub ${tail}`,
+      `hub/mod.ts:7: export type * from "./paths.ts": a door of @agent/hub ${tail}`,
+      `net/mod.ts:1: export * as codec from "./b64u.ts": a door of @agent/net ${tail}`,
+    ]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("findStarExports() skips comments and strings and keeps lines", () => {
+  const source = [
+    `// export * from "./a.ts";`,
+    `const s = "export * from './b.ts'";`,
+    "const t = `",
+    `export * from "./c.ts"`,
+    "`;",
+    `export   *   from   './d.ts';`,
+    `export type * from "./e.ts"; export * as f from "./f.ts";`,
+  ].join("\n");
+  assert.deepEqual(findStarExports(source), [
+    { line: 6, text: `export * from './d.ts'` },
+    { line: 7, text: `export type * from "./e.ts"` },
+    { line: 7, text: `export * as f from "./f.ts"` },
+  ]);
 });
