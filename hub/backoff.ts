@@ -84,3 +84,30 @@ export function parseRetryAfter(
   const date = Date.parse(text);
   return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
 }
+
+/**
+ * Waits `ms`, or less when `signal` aborts (then it resolves at once, without an
+ * error): the pause of every loop that must stop promptly when it is told to.
+ *
+ * @example
+ * ```ts
+ * import { pause } from "./backoff.ts";
+ * const stop = new AbortController();
+ * stop.abort();
+ * const at = Date.now();
+ * await pause(10_000, stop.signal);
+ * if (Date.now() - at > 1000) throw new Error("waited although aborted");
+ * ```
+ */
+export function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+  });
+}

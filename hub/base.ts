@@ -40,6 +40,9 @@ export {
   PROVIDERS,
 } from "./credentials.ts";
 
+// The flags `agent` runs with (the install line, the task, service files, tests).
+export { AGENT_DENO_FLAGS } from "./deno_flags.ts";
+
 // The version and the distributions `agent version` lists.
 export { type Distribution, DISTRIBUTIONS, VERSION } from "./version.ts";
 

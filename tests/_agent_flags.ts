@@ -5,14 +5,7 @@
  * @module
  */
 
+import { AGENT_DENO_FLAGS } from "@agent/hub/base";
+
 /** Permissions and flags of the `agent` task (kept equal to deno.json's; a test checks). */
-export const AGENT_FLAGS: readonly string[] = [
-  "--no-prompt",
-  "--unstable-lazy-dynamic-imports",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-net",
-  "--allow-run",
-  "--allow-sys",
-];
+export const AGENT_FLAGS: readonly string[] = AGENT_DENO_FLAGS;

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { backoffDelay } from "../backoff.ts";
+import { backoffDelay, pause } from "../backoff.ts";
 import type { OwnerEvent } from "../events/mod.ts";
 
 /** Options for {@linkcode subscribeHubEvents}. */
@@ -120,7 +120,7 @@ export async function subscribeHubEvents(
       maxMs: options.maxRetryMs ?? 10_000,
     });
     options.onError?.(error, wait);
-    await sleep(wait, signal);
+    await pause(wait, signal);
   }
 }
 
@@ -187,17 +187,4 @@ async function readStream(body: ReadableStream<Uint8Array>, on: StreamHandlers):
   } finally {
     await reader.cancel().catch(() => {});
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-  });
 }

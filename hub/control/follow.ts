@@ -7,6 +7,7 @@
  * @module
  */
 import type { OwnerEvent } from "../events/mod.ts";
+import { pause } from "../backoff.ts";
 import { fetchControl } from "./client.ts";
 import { subscribeHubEvents } from "./events_client.ts";
 
@@ -42,14 +43,6 @@ export async function followHubEvents(options: FollowHubEventsOptions): Promise<
         // A hub that refuses the stream (an older one without it): look again later.
       }
     }
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, options.lookEveryMs ?? 5_000);
-      signal.addEventListener("abort", done, { once: true });
-      function done() {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", done);
-        resolve();
-      }
-    });
+    await pause(options.lookEveryMs ?? 5_000, signal);
   }
 }

@@ -8,17 +8,8 @@
  * @module
  */
 
-/** The `deno run` flags of the install line and of `deno task agent`. */
-export const AGENT_DENO_FLAGS: readonly string[] = [
-  "--no-prompt",
-  "--unstable-lazy-dynamic-imports",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-net",
-  "--allow-run",
-  "--allow-sys",
-];
+export { AGENT_DENO_FLAGS } from "../deno_flags.ts";
+import { AGENT_DENO_FLAGS } from "../deno_flags.ts";
 
 /** The registry `jsr:` specifiers resolve against when `JSR_URL` is not set. */
 export const DEFAULT_JSR_URL = "https://jsr.io/";

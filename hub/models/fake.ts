@@ -9,6 +9,7 @@
  * @module
  */
 import type { CallOptions, LanguageModelV4, StreamPart } from "./target.ts";
+import { pause } from "../backoff.ts";
 
 const DEFAULT_REPLY = "Okay.";
 const TOOL_REPLY = /^\/tool\s+([A-Za-z0-9_-]+)\s*([\s\S]*)$/;
@@ -107,19 +108,6 @@ export class FakeLanguageModel implements LanguageModelV4 {
       input,
     }];
   }
-}
-
-/** Waits `ms`, or less when `signal` aborts. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-  });
 }
 
 function finishReason(content: Content[]): GenerateResult["finishReason"] {

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { backoffDelay } from "../backoff.ts";
+import { backoffDelay, pause } from "../backoff.ts";
 import { flushOutbox } from "./outbox.ts";
 import type { NetNode } from "./node.ts";
 import { type HandleDeps, handleUpdate } from "./handle.ts";
@@ -444,16 +444,7 @@ export class NetService {
   }
 
   #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      const signal = this.#stop.signal;
-      function done() {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", done);
-        resolve();
-      }
-      signal.addEventListener("abort", done, { once: true });
-    });
+    return pause(ms, this.#stop.signal);
   }
 }
 

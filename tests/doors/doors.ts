@@ -55,6 +55,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "env_file.ts",
         "credentials.ts",
         "version.ts",
+        "deno_flags.ts",
         "base.ts",
         "user_error.ts",
         "text.ts",

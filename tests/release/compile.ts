@@ -15,6 +15,7 @@
  *
  * @module
  */
+import { AGENT_DENO_FLAGS } from "@agent/hub/base";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -27,16 +28,10 @@ export const TARGETS = [
   "x86_64-pc-windows-msvc",
 ] as const;
 
-/** The permissions a binary runs with: the install line's. */
-export const BINARY_FLAGS: readonly string[] = [
-  "--no-prompt",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-net",
-  "--allow-run",
-  "--allow-sys",
-];
+/** The permissions a binary runs with: the install line's (a binary loads nothing lazily). */
+export const BINARY_FLAGS: readonly string[] = AGENT_DENO_FLAGS.filter((flag) =>
+  flag !== "--unstable-lazy-dynamic-imports"
+);
 
 /** The binary's file name for `target`. */
 export function binaryName(target: string): string {

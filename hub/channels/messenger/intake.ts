@@ -11,7 +11,7 @@ import type { Api } from "grammy";
 import type { Update } from "grammy/types";
 import { readLimited, timingSafeEqual } from "@agent/net";
 import type { Logger } from "../../log.ts";
-import { backoffDelay } from "../../backoff.ts";
+import { backoffDelay, pause } from "../../backoff.ts";
 import type { MessengerSettings } from "./settings.ts";
 import { botApiFailure } from "./telegram.ts";
 
@@ -142,7 +142,7 @@ export class TelegramIntake {
         const wait = backoffDelay(attempt, { retryAfterMs: (failure.retryAfter ?? NaN) * 1000 });
         attempt++;
         status.retry_at = new Date(Date.now() + wait).toISOString();
-        await sleep(wait, signal);
+        await pause(wait, signal);
       }
     }
   }
@@ -157,18 +157,4 @@ export class TelegramIntake {
     }
     return false;
   }
-}
-
-/** Waits `ms`, or less when `signal` aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-  });
 }

@@ -16,7 +16,7 @@ import { blockContact, type NetNode } from "../../network/mod.ts";
 import { type OwnerEvent, type OwnerEventBus, ownerEventLine } from "../../events/mod.ts";
 import { t } from "./_messages.ts";
 import type { MessengerStateFile } from "./chat_state.ts";
-import { sleep } from "./intake.ts";
+import { pause } from "../../backoff.ts";
 import { escapeHtml } from "./telegram.ts";
 
 /** How long a send that failed waits before it is tried again. */
@@ -76,7 +76,7 @@ export class OwnerRelay {
           await file.save();
         } catch (error) {
           this.#o.onError("events", error);
-          await sleep(EVENTS_RETRY_MS, signal);
+          await pause(EVENTS_RETRY_MS, signal);
         }
       }
     } finally {
