@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { acquireLock, liveLock, readLock, releaseLock } from "./lock.ts";
 import { tempDir } from "../_testing.ts";
 
-Deno.test("acquireLock() takes a free lock and refuses while its holder lives", async () => {
+Deno.test("acquireLock() takes a free lock and refuses while its holder lives", () => {
   using tmp = tempDir();
   const dir = tmp.path;
   const file = `${dir}/data/hub.lock`;
@@ -47,7 +47,7 @@ Deno.test("acquireLock() treats a lock naming its own pid as left by an earlier 
   assert.deepEqual(readLock(file), { pid: Deno.pid, started_at: 5000 });
 });
 
-Deno.test("releaseLock() leaves another hub's lock alone", async () => {
+Deno.test("releaseLock() leaves another hub's lock alone", () => {
   using tmp = tempDir();
   const dir = tmp.path;
   const file = `${dir}/hub.lock`;
