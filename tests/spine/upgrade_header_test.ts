@@ -10,7 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { Miniflare } from "miniflare";
-import { bundledSpinePath } from "@agent/kit";
+import { bundledSpineScript } from "@agent/kit";
 import { SPINE_COMPATIBILITY_DATE, spineMiniflareOptions } from "@agent/kit";
 import { hub } from "./_fixtures.ts";
 import { spineTest, TOKEN } from "./_setup.ts";
@@ -30,7 +30,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
-    const script = await Deno.readTextFile(await bundledSpinePath());
+    const script = await bundledSpineScript();
     const { host: _host, port: _port, cf: _cf, ...spine } = spineMiniflareOptions({
       script,
       port: 0,
