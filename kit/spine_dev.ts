@@ -13,7 +13,7 @@
  * @module
  */
 import { Miniflare } from "miniflare";
-import { bundledSpinePath } from "./bundle.ts";
+import { bundledSpineScript } from "./bundle.ts";
 import { catalogue, currentLang, errorMessage } from "@agent/net/common";
 
 /** The compatibility date of `spine/wrangler.jsonc`. */
@@ -109,7 +109,7 @@ export async function runSpine(
 ): Promise<{ mf: Miniflare; url: string; directUrl?: string }> {
   // The runtime must not fetch the platform's request metadata from the internet.
   Deno.env.set("CLOUDFLARE_CF_FETCH_ENABLED", "false");
-  const script = await Deno.readTextFile(await bundledSpinePath());
+  const script = await bundledSpineScript();
   const config = (port: number) =>
     spineMiniflareOptions({ ...options, port, script }) as ConstructorParameters<
       typeof Miniflare

@@ -10,7 +10,7 @@
  */
 import { percentile } from "./_stats.ts";
 import { agent, cleanup, tempDir } from "../cli/_run.ts";
-import { HAS_TMUX, Pane, SOCKET } from "../tui/_tmux.ts";
+import { HAS_TMUX, Pane } from "../tui/_tmux.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? "7");
 const KEYS = Number(Deno.env.get("BENCH_KEYS") ?? "100");
@@ -30,9 +30,9 @@ async function timeToScreen(args: string[], text: RegExp): Promise<number> {
  * `send-keys` command and its echo is the first `%output` of the pane that carries it,
  * so no process start sits inside the measurement.
  */
-async function keystrokes(session: string, count: number): Promise<number[]> {
+async function keystrokes(pane: Pane, count: number): Promise<number[]> {
   const client = new Deno.Command("tmux", {
-    args: ["-L", SOCKET, "-C", "attach-session", "-t", session],
+    args: ["-S", pane.socket, "-C", "attach-session", "-t", pane.name],
     stdin: "piped",
     stdout: "piped",
     stderr: "null",
@@ -113,7 +113,7 @@ try {
   try {
     await pane.until(/brain · \$/, 30_000);
     await new Promise((r) => setTimeout(r, 500));
-    echo.push(...await keystrokes(pane.name, KEYS));
+    echo.push(...await keystrokes(pane, KEYS));
   } finally {
     await pane.kill();
   }
