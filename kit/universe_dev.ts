@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { Miniflare } from "miniflare";
+import type { Miniflare } from "miniflare";
+import { startMiniflare } from "./miniflare.ts";
 import { bundleWorkerText } from "./bundle.ts";
 import { parseDevArgs, serveUntilSignal, SPINE_COMPATIBILITY_DATE } from "./spine_dev.ts";
 import { catalogue, currentLang } from "@agent/net/common";
@@ -44,7 +45,7 @@ export async function runUniverse(
 ): Promise<{ mf: Miniflare; url: string }> {
   Deno.env.set("CLOUDFLARE_CF_FETCH_ENABLED", "false");
   const script = await bundledUniverseScript();
-  const mf = new Miniflare(
+  const mf = startMiniflare(
     {
       modules: true,
       script,

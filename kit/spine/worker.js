@@ -1408,8 +1408,9 @@ async function handleHub(request, url, ctx) {
       try {
         input = parseCardInput(body);
       } catch (error) {
+        if (!(error instanceof TypeError)) throw error;
         throw new HttpError(400, "bad_request", {
-          detail: errorMessage(error)
+          detail: error.message
         });
       }
       await ctx.mailbox.putCard(input);

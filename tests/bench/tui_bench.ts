@@ -62,7 +62,7 @@ async function keystrokes(pane: Pane, count: number): Promise<number[]> {
       const ch = "abcdefghij"[i % 10]!;
       typed += ch;
       const start = performance.now();
-      await writer.write(encoder.encode(`send-keys -t ${session} -l ${ch}\n`));
+      await writer.write(encoder.encode(`send-keys -t ${pane.name} -l ${ch}\n`));
       // Ink redraws what changed on the input line: the first output with the key (and
       // no status bar text, which a refresh may redraw) is the echo.
       for (;;) {
@@ -71,7 +71,7 @@ async function keystrokes(pane: Pane, count: number): Promise<number[]> {
       }
       samples.push(performance.now() - start);
       if (i % 50 === 49) {
-        await writer.write(encoder.encode(`send-keys -t ${session} C-u\n`));
+        await writer.write(encoder.encode(`send-keys -t ${pane.name} C-u\n`));
         await new Promise((r) => setTimeout(r, 100));
         buffer = "";
         typed = "";
