@@ -8,12 +8,24 @@
  *
  * @module
  */
+import process from "node:process";
 import { Miniflare } from "miniflare";
 
 /** The options {@linkcode startMiniflare} passes to Miniflare. */
 export type MiniflareOptions = ConstructorParameters<typeof Miniflare>[0];
 
-const folders = new WeakMap<Miniflare, string>();
+const folders = new Map<Miniflare, string>();
+
+// On SIGINT or SIGTERM Miniflare's own exit hook removes its folder and ends the
+// process before anyone can stop the instance: the folders still held go on "exit".
+let hooked = false;
+function removeHeldFolders(): void {
+  for (const folder of folders.values()) {
+    try {
+      Deno.removeSync(folder, { recursive: true });
+    } catch { /* the process is ending: nothing more to do */ }
+  }
+}
 
 /**
  * Constructs a Miniflare whose temporary folder lives in a folder of its own (removed
@@ -36,6 +48,10 @@ export function startMiniflare(options: MiniflareOptions): Miniflare {
     else Deno.env.set("TMPDIR", saved);
   }
   folders.set(mf, folder);
+  if (!hooked) {
+    hooked = true;
+    process.on("exit", removeHeldFolders);
+  }
   return mf;
 }
 
