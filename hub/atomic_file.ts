@@ -32,6 +32,7 @@ export interface WriteAtomicOptions {
  * const dir = await Deno.makeTempDir();
  * await writeFileAtomic(`${dir}/a.json`, "{}");
  * if (await Deno.readTextFile(`${dir}/a.json`) !== "{}") throw new Error();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function writeFileAtomic(
@@ -155,6 +156,7 @@ function parseOrUndefined(text: string): unknown {
  * const file = await Deno.makeTempFile();
  * await Deno.writeTextFile(file, '{"a":1}\n{"b":\n');
  * const values = await readJsonLines(file);
+ * await Deno.remove(file);
  * if (values?.length !== 1) throw new Error();
  * ```
  */

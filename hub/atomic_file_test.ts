@@ -5,13 +5,15 @@ import {
   writeFileAtomic,
   writeFileAtomicSync,
 } from "./atomic_file.ts";
+import { tempDir } from "./_testing.ts";
 
 async function modeOf(path: string): Promise<number> {
   return ((await Deno.stat(path)).mode ?? 0) & 0o777;
 }
 
 Deno.test("writeFileAtomic() replaces a file whole, mode 0600, and leaves no temp file", async () => {
-  const dir = await Deno.makeTempDir();
+  using tmp = tempDir();
+  const dir = tmp.path;
   await writeFileAtomic(`${dir}/a.json`, '{"v":1}');
   await writeFileAtomic(`${dir}/a.json`, '{"v":2}');
   assert.equal(await Deno.readTextFile(`${dir}/a.json`), '{"v":2}');
@@ -20,7 +22,8 @@ Deno.test("writeFileAtomic() replaces a file whole, mode 0600, and leaves no tem
 });
 
 Deno.test("writeFileAtomic() creates a missing folder only with dirMode", async () => {
-  const dir = await Deno.makeTempDir();
+  using tmp = tempDir();
+  const dir = tmp.path;
   await assert.rejects(writeFileAtomic(`${dir}/x/a.txt`, "a"), Deno.errors.NotFound);
   await writeFileAtomic(`${dir}/x/y/a.txt`, "a", { dirMode: 0o700, mode: 0o644 });
   assert.equal(await modeOf(`${dir}/x/y`), 0o700);
@@ -28,14 +31,16 @@ Deno.test("writeFileAtomic() creates a missing folder only with dirMode", async 
 });
 
 Deno.test("writeFileAtomicSync() writes like its async twin", async () => {
-  const dir = await Deno.makeTempDir();
+  using tmp = tempDir();
+  const dir = tmp.path;
   writeFileAtomicSync(`${dir}/n/a.txt`, "hello", { dirMode: 0o700 });
   assert.equal(await Deno.readTextFile(`${dir}/n/a.txt`), "hello");
   assert.equal(await modeOf(`${dir}/n/a.txt`), 0o600);
 });
 
 Deno.test("readJsonTolerant() reads a half-written or missing file as undefined", async () => {
-  const dir = await Deno.makeTempDir();
+  using tmp = tempDir();
+  const dir = tmp.path;
   await Deno.writeTextFile(`${dir}/half.json`, '{"contacts": [');
   assert.equal(await readJsonTolerant(`${dir}/half.json`), undefined);
   assert.equal(await readJsonTolerant(`${dir}/missing.json`), undefined);

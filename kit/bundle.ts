@@ -75,18 +75,28 @@ export function bundleSpine(output: string, options: BundleOptions = {}): Promis
   });
 }
 
+/**
+ * Bundles a Worker module and returns its text; the file `deno bundle` writes goes to a
+ * temporary folder that is removed before this returns, so nothing is left behind.
+ *
+ * @throws {Error} `Cannot bundle <label>: <deno's message>` when bundling fails.
+ */
+export async function bundleWorkerText(
+  entry: string,
+  options: BundleWorkerOptions = {},
+): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "agent-bundle-" });
+  try {
+    return await bundleWorker(entry, `${dir}/worker.js`, options);
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
 let cached: Promise<string> | undefined;
 
-/**
- * Bundles the spine once per process into a temporary file and returns the file's
- * path; later calls reuse it (tests bundle once per run).
- */
-export function bundledSpinePath(): Promise<string> {
-  cached ??= (async () => {
-    const dir = await Deno.makeTempDir({ prefix: "agent-spine-" });
-    const path = `${dir}/worker.js`;
-    await bundleSpine(path);
-    return path;
-  })();
+/** The spine bundled once per process (tests bundle once per run): the module's text. */
+export function bundledSpineScript(): Promise<string> {
+  cached ??= bundleWorkerText(SPINE_ENTRY, { label: "the spine" });
   return cached;
 }

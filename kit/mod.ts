@@ -11,7 +11,16 @@
 
 // Bundling: a Worker's entry module into one file for workerd (the spine's and the
 // universe's, and the cloud brain's tests).
-export { bundledSpinePath, bundleWorker, type BundleWorkerOptions } from "./bundle.ts";
+export {
+  bundledSpineScript,
+  bundleWorker,
+  type BundleWorkerOptions,
+  bundleWorkerText,
+} from "./bundle.ts";
+
+// Miniflare instances whose temporary folder goes with them (Miniflare's own removal is
+// not waited for).
+export { type MiniflareOptions, startMiniflare, stopMiniflare } from "./miniflare.ts";
 
 // The local spine on workerd through Miniflare (`deno task spine:dev`), for the
 // end-to-end tests that need a real spine.

@@ -12,8 +12,9 @@
  *
  * @module
  */
-import { Miniflare } from "miniflare";
-import { bundledSpinePath } from "./bundle.ts";
+import type { Miniflare } from "miniflare";
+import { startMiniflare, stopMiniflare } from "./miniflare.ts";
+import { bundledSpineScript } from "./bundle.ts";
 import { catalogue, currentLang, errorMessage } from "@agent/net/common";
 
 /** The compatibility date of `spine/wrangler.jsonc`. */
@@ -109,7 +110,7 @@ export async function runSpine(
 ): Promise<{ mf: Miniflare; url: string; directUrl?: string }> {
   // The runtime must not fetch the platform's request metadata from the internet.
   Deno.env.set("CLOUDFLARE_CF_FETCH_ENABLED", "false");
-  const script = await Deno.readTextFile(await bundledSpinePath());
+  const script = await bundledSpineScript();
   const config = (port: number) =>
     spineMiniflareOptions({ ...options, port, script }) as ConstructorParameters<
       typeof Miniflare
@@ -117,15 +118,15 @@ export async function runSpine(
   if (options.relationalStore && options.persistDir) {
     // Migrate the kept database before the real port opens, so no request meets a
     // database without its tables.
-    const first = new Miniflare(config(0));
+    const first = startMiniflare(config(0));
     try {
       await first.ready;
       await applyMigrations(first);
     } finally {
-      await first.dispose();
+      await stopMiniflare(first);
     }
   }
-  const mf = new Miniflare(config(options.port));
+  const mf = startMiniflare(config(options.port));
   const ready = await mf.ready;
   // Without a kept database (tests) it exists only in this instance: migrate it now.
   if (options.relationalStore) await applyMigrations(mf);
@@ -307,7 +308,7 @@ export async function serveUntilSignal(
   }
   await promise;
   clearInterval(cron);
-  await mf.dispose();
+  await stopMiniflare(mf);
 }
 
 if (import.meta.main) Deno.exit(await main());

@@ -7,8 +7,9 @@
  *
  * @module
  */
-import { Miniflare } from "miniflare";
-import { bundleWorker } from "./bundle.ts";
+import type { Miniflare } from "miniflare";
+import { startMiniflare } from "./miniflare.ts";
+import { bundleWorkerText } from "./bundle.ts";
 import { parseDevArgs, serveUntilSignal, SPINE_COMPATIBILITY_DATE } from "./spine_dev.ts";
 import { catalogue, currentLang } from "@agent/net/common";
 
@@ -20,14 +21,9 @@ export const UNIVERSE_DEV_PORT = 8788;
 
 let cached: Promise<string> | undefined;
 
-/** Bundles the universe once per process into a temporary file; returns its path. */
-export function bundledUniversePath(): Promise<string> {
-  cached ??= (async () => {
-    const dir = await Deno.makeTempDir({ prefix: "agent-universe-" });
-    const path = `${dir}/worker.js`;
-    await bundleWorker(UNIVERSE_ENTRY, path, { label: "the universe" });
-    return path;
-  })();
+/** The universe bundled once per process: the module's text. */
+export function bundledUniverseScript(): Promise<string> {
+  cached ??= bundleWorkerText(UNIVERSE_ENTRY, { label: "the universe" });
   return cached;
 }
 
@@ -48,8 +44,8 @@ export async function runUniverse(
   options: UniverseRuntimeOptions,
 ): Promise<{ mf: Miniflare; url: string }> {
   Deno.env.set("CLOUDFLARE_CF_FETCH_ENABLED", "false");
-  const script = await Deno.readTextFile(await bundledUniversePath());
-  const mf = new Miniflare(
+  const script = await bundledUniverseScript();
+  const mf = startMiniflare(
     {
       modules: true,
       script,

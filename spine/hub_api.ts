@@ -1,4 +1,4 @@
-import { baseUrlFor, type Card, errorMessage, parseCardInput } from "@agent/net";
+import { baseUrlFor, type Card, parseCardInput } from "@agent/net";
 import { requireBearer } from "./auth.ts";
 import { type Env, SPINE_SOFTWARE, SPINE_VERSION, spineMode } from "./env.ts";
 import { HttpError, json, methodNotAllowed, parseJsonBody, readRequestBody } from "@agent/net";
@@ -67,7 +67,9 @@ export async function handleHub(request: Request, url: URL, ctx: HubContext): Pr
       try {
         input = parseCardInput(body);
       } catch (error) {
-        throw new HttpError(400, "bad_request", { detail: errorMessage(error) });
+        // parseCardInput's TypeError names the bad field; anything else is internal.
+        if (!(error instanceof TypeError)) throw error;
+        throw new HttpError(400, "bad_request", { detail: error.message });
       }
       await ctx.mailbox.putCard(input);
       return json(fullCard(input, ctx.address, ctx.allowInsecure));

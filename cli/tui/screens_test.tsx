@@ -9,6 +9,7 @@ import { credentialLines, SettingsScreen, SetupScreen } from "./setup_screens.ts
 
 const tick = () => new Promise((r) => setTimeout(r, 30));
 
+/** A set-up home answering `replies`; the test's `using` block removes it. */
 async function fakeHome(replies: string[]) {
   const home = await Deno.makeTempDir({ prefix: "tui_test_" });
   const paths = resolvePaths({ home, env: {} });
@@ -22,11 +23,12 @@ async function fakeHome(replies: string[]) {
     ),
   );
   const config = await loadConfig(paths, { lang: "en" });
-  return { home, paths, config };
+  const remove = () => Deno.removeSync(home, { recursive: true });
+  return { home, paths, config, [Symbol.dispose]: remove };
 }
 
 async function controllerFor(replies: string[]) {
-  const { paths, config } = await fakeHome(replies);
+  const { paths, config, [Symbol.dispose]: remove } = await fakeHome(replies);
   const ledger = Ledger.open(paths.ledgerFile);
   const desk = new Desk({
     config,
@@ -39,7 +41,7 @@ async function controllerFor(replies: string[]) {
   });
   const conversation = await desk.open("tui");
   const controller = new TuiController({ desk, conversation, lang: "en", hubPort: 1 });
-  return { controller, chat: { ledger, desk } };
+  return { controller, chat: { ledger, desk }, [Symbol.dispose]: remove };
 }
 
 Deno.test("SetupScreen: language, provider with the keys found, confirm; Esc quits", async () => {
@@ -78,7 +80,8 @@ Deno.test("SetupScreen: language, provider with the keys found, confirm; Esc qui
 });
 
 Deno.test("SettingsScreen: what each role needs; a key typed hidden is written to .env 0600", async () => {
-  const { paths, config } = await fakeHome([]);
+  using home = await fakeHome([]);
+  const { paths, config } = home;
   config.models.roles.brain = {
     ...config.models.roles.brain!,
     provider: "vendor-b",
@@ -120,7 +123,8 @@ Deno.test("SettingsScreen: what each role needs; a key typed hidden is written t
 });
 
 Deno.test("ChatScreen: a message streams its answer in place; /model opens a picker", async () => {
-  const { controller, chat } = await controllerFor(["Hello from the fake model."]);
+  using setup = await controllerFor(["Hello from the fake model."]);
+  const { controller, chat } = setup;
   try {
     const app = render(<ChatScreen controller={controller} lang="en" columns={70} rows={14} />);
     app.stdin.write("Hi");

@@ -22,6 +22,7 @@ import { pullFiles } from "../cloud/sync.ts";
 import { setTomlString } from "../cloud/toml_keys.ts";
 import { runAssembledHub } from "../daemon/run.ts";
 import { startHub } from "./start.ts";
+import { brainPortHandler } from "./brain_port.ts";
 
 /** The file in `AGENT_HOME` that says which `agent.toml` `agent cloud run` wrote. */
 export const CLOUD_MARKER = ".agent-cloud-run.json";
@@ -94,16 +95,13 @@ export async function runCloud(options: CloudRunOptions): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new UserError(`AGENT_CLOUD_HEALTH_PORT must be a port number, not '${port}'.`);
   }
-  const health = Deno.serve({ hostname: host, port, onListen() {} }, async (request) => {
-    const path = new URL(request.url).pathname;
-    if (path === "/health" && request.method === "GET") {
-      return Response.json({ ok: true, version: options.version, hub: await hubStatus() });
-    }
-    const route = hub.routes()[path];
-    if (route !== undefined && request.method === "POST") return await route(request);
-    await request.body?.cancel();
-    return Response.json({ error: "not_found" }, { status: 404 });
+  const handler = brainPortHandler({
+    version: options.version,
+    hubStatus,
+    routes: () => hub.routes(),
+    log: (line) => logger.error(line),
   });
+  const health = Deno.serve({ hostname: host, port, onListen() {} }, handler);
   options.out(t(lang, "run_health", { host, port: health.addr.port }));
   try {
     return await runAssembledHub(hub, {

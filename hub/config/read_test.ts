@@ -3,15 +3,19 @@ import { loadConfig } from "./read.ts";
 import { ConfigError } from "./error.ts";
 import { CONFIG_TEMPLATE } from "./template.ts";
 import { resolvePaths } from "../paths.ts";
+import { tempDir } from "../_testing.ts";
 
-async function home(text: string | undefined) {
-  const dir = await Deno.makeTempDir();
-  if (text !== undefined) await Deno.writeTextFile(`${dir}/agent.toml`, text);
-  return resolvePaths({ home: dir, env: {} });
+/** Paths under a fresh home (removed when the test's `using` block ends) holding `text`. */
+function home(text: string | undefined) {
+  const tmp = tempDir();
+  if (text !== undefined) Deno.writeTextFileSync(`${tmp.path}/agent.toml`, text);
+  return Object.assign(resolvePaths({ home: tmp.path, env: {} }), {
+    [Symbol.dispose]: () => tmp[Symbol.dispose](),
+  });
 }
 
 Deno.test("loadConfig() keeps a valid configuration and reuses it while the text is unchanged", async () => {
-  const paths = await home(CONFIG_TEMPLATE);
+  using paths = home(CONFIG_TEMPLATE);
   const first = await loadConfig(paths);
   const cacheFile = `${paths.dataDir}/cache/config.json`;
   assert.equal((await Deno.stat(cacheFile)).mode! & 0o777, 0o600);
@@ -24,7 +28,7 @@ Deno.test("loadConfig() keeps a valid configuration and reuses it while the text
 });
 
 Deno.test("loadConfig() validates again when the text changed", async () => {
-  const paths = await home(CONFIG_TEMPLATE);
+  using paths = home(CONFIG_TEMPLATE);
   await loadConfig(paths);
   await Deno.writeTextFile(
     paths.configFile,
@@ -34,20 +38,20 @@ Deno.test("loadConfig() validates again when the text changed", async () => {
 });
 
 Deno.test("loadConfig() never keeps an invalid configuration", async () => {
-  const paths = await home("[models.roles.brain]\nprovider = 'nope'\n");
+  using paths = home("[models.roles.brain]\nprovider = 'nope'\n");
   await assert.rejects(loadConfig(paths), ConfigError);
   await assert.rejects(Deno.stat(`${paths.dataDir}/cache/config.json`), Deno.errors.NotFound);
 });
 
 Deno.test("loadConfig() treats a half-written cache entry as a miss", async () => {
-  const paths = await home(CONFIG_TEMPLATE);
+  using paths = home(CONFIG_TEMPLATE);
   await Deno.mkdir(`${paths.dataDir}/cache`, { recursive: true });
   await Deno.writeTextFile(`${paths.dataDir}/cache/config.json`, '{"fingerprint": "x", "te');
   assert.equal((await loadConfig(paths)).hub.port, 8790);
 });
 
 Deno.test("loadConfig() reports a missing file as ConfigError of kind missing", async () => {
-  const paths = await home(undefined);
+  using paths = home(undefined);
   const error = await loadConfig(paths).catch((e) => e);
   assert.ok(error instanceof ConfigError);
   assert.equal(error.kind, "missing");

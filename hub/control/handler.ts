@@ -60,6 +60,12 @@ export interface ControlSources {
   eventsHeartbeatMs?: number;
   /** The channels' `POST` routes (the messenger's webhook), by path. */
   routes?(): Record<string, (request: Request) => Promise<Response>>;
+  /**
+   * Where the detail of an unexpected error goes (the hub's log); the answer carries
+   * only `{error: "internal"}`.
+   * @default nowhere
+   */
+  log?(line: string): void;
 }
 
 const ROUTES = ["/health", "/status", "/spend", "/net", "/net/events", "/events"] as const;
@@ -83,8 +89,8 @@ export function controlHandler(sources: ControlSources): (request: Request) => P
     try {
       return await route(request, sources);
     } catch (error) {
-      // An unexpected error is answered 500 `internal`; the hub's own log has the story.
-      return errorResponse(error, () => {});
+      // An unexpected error is answered 500 `internal`; its text goes to the log only.
+      return errorResponse(error, (line) => sources.log?.(`control api: ${line}`));
     }
   };
 }
@@ -161,6 +167,7 @@ function spendAnswer(query: URLSearchParams, sources: ControlSources): unknown {
     return sources.spendBy({ by, role, period: period as typeof PERIODS[number] | undefined });
   } catch (error) {
     if (error instanceof HttpError) throw error;
+    sources.log?.(`control api: ledger_unreadable: ${errorMessage(error)}`);
     throw new HttpError(500, "ledger_unreadable");
   }
 }
@@ -168,7 +175,8 @@ function spendAnswer(query: URLSearchParams, sources: ControlSources): unknown {
 function spendOrThrow(sources: ControlSources): Record<string, unknown> {
   try {
     return sources.spend();
-  } catch {
+  } catch (error) {
+    sources.log?.(`control api: ledger_unreadable: ${errorMessage(error)}`);
     throw new HttpError(500, "ledger_unreadable");
   }
 }
@@ -181,8 +189,10 @@ function status(sources: ControlSources): Record<string, unknown> {
     const roles = sources.spend();
     spend = { roles, forecast: forecastReport(roles as Record<string, SpendObject>, now) };
   } catch (error) {
-    // The status stays useful when the ledger is locked or damaged; say why spend is empty.
-    spend = { roles: {}, error: errorMessage(error) };
+    // The status stays useful when the ledger is locked or damaged: spend says it is
+    // unreadable (the code `GET /spend` answers), the log says why.
+    sources.log?.(`control api: ledger_unreadable: ${errorMessage(error)}`);
+    spend = { roles: {}, error: "ledger_unreadable" };
   }
   return {
     ok: true,

@@ -43,16 +43,54 @@ Deno.test("controlHandler() GET /spend wraps the report in roles", async () => {
 });
 
 Deno.test("controlHandler() keeps /status useful when the ledger cannot be read", async () => {
+  const logged: string[] = [];
   const handle = controlHandler(sources({
     spend: () => {
       throw new Error("database is locked");
     },
+    log: (line) => logged.push(line),
   }));
   const status = await json(await handle(new Request("http://127.0.0.1:8790/status")));
-  assert.deepEqual(status.spend, { roles: {}, error: "database is locked" });
+  // The code, not the ledger's own words: those go to the hub's log.
+  assert.deepEqual(status.spend, { roles: {}, error: "ledger_unreadable" });
   const spend = await handle(new Request("http://127.0.0.1:8790/spend"));
   assert.deepEqual(spend.status, 500);
   assert.deepEqual(await spend.json(), { error: "ledger_unreadable" });
+  assert.deepEqual(logged, [
+    "control api: ledger_unreadable: database is locked",
+    "control api: ledger_unreadable: database is locked",
+  ]);
+});
+
+Deno.test("controlHandler() answers an internal failure 500 internal, its text in the log only", async () => {
+  const logged: string[] = [];
+  const secret = "token=hunter2 at /home/ada/.agent/data";
+  const handle = controlHandler(sources({
+    net: () => {
+      throw new Error(secret);
+    },
+    events: () => Promise.reject(new RangeError(secret)),
+    routes: () => ({
+      "/messenger/webhook": () => Promise.reject(new Error(secret)),
+    }),
+    log: (line) => logged.push(line),
+  }));
+  for (
+    const request of [
+      new Request("http://127.0.0.1:8790/status"),
+      new Request("http://127.0.0.1:8790/net"),
+      new Request("http://127.0.0.1:8790/net/events?after=0"),
+      new Request("http://127.0.0.1:8790/messenger/webhook", { method: "POST", body: "{}" }),
+    ]
+  ) {
+    const res = await handle(request);
+    const text = await res.text();
+    assert.deepEqual([res.status, JSON.parse(text)], [500, { error: "internal" }], request.url);
+    assert.ok(!text.includes("hunter2"), text);
+  }
+  assert.deepEqual(logged.length, 4);
+  assert.ok(logged.every((line) => line.startsWith("control api: internal: ")), logged.join("\n"));
+  assert.ok(logged.every((line) => line.includes(secret)));
 });
 
 Deno.test("controlHandler() refuses non-loopback hosts and foreign origins", async () => {

@@ -6,6 +6,7 @@ import {
   type Runner,
   uninstallLaunchd,
 } from "./launchd.ts";
+import { tempDir } from "../_testing.ts";
 
 function recorder(codes: Record<string, number> = {}): { run: Runner; calls: string[] } {
   const calls: string[] = [];
@@ -20,7 +21,8 @@ function recorder(codes: Record<string, number> = {}): { run: Runner; calls: str
 }
 
 Deno.test("installLaunchd() writes the plist and reloads the job (idempotent)", async () => {
-  const home = await Deno.makeTempDir();
+  using homeDir = tempDir();
+  const home = homeDir.path;
   const { run, calls } = recorder();
   const file = await installLaunchd(home, 501, "<plist/>", run);
   assert.deepEqual(file, plistFile(home));
@@ -35,7 +37,8 @@ Deno.test("installLaunchd() writes the plist and reloads the job (idempotent)", 
 });
 
 Deno.test("installLaunchd() needs a graphical session", async () => {
-  const home = await Deno.makeTempDir();
+  using homeDir = tempDir();
+  const home = homeDir.path;
   const { run } = recorder({ print: 113 });
   await assert.rejects(
     installLaunchd(home, 501, "<plist/>", run),
@@ -44,7 +47,8 @@ Deno.test("installLaunchd() needs a graphical session", async () => {
 });
 
 Deno.test("uninstallLaunchd() unloads and removes the plist", async () => {
-  const home = await Deno.makeTempDir();
+  using homeDir = tempDir();
+  const home = homeDir.path;
   const { run } = recorder();
   await installLaunchd(home, 501, "<plist/>", run);
   assert.ok(await uninstallLaunchd(home, 501, run));

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { acquireLock, liveLock, readLock, releaseLock } from "./lock.ts";
+import { tempDir } from "../_testing.ts";
 
-Deno.test("acquireLock() takes a free lock and refuses while its holder lives", async () => {
-  const dir = await Deno.makeTempDir();
+Deno.test("acquireLock() takes a free lock and refuses while its holder lives", () => {
+  using tmp = tempDir();
+  const dir = tmp.path;
   const file = `${dir}/data/hub.lock`;
   const first = acquireLock(file, Deno.pid, Date.now());
   assert.ok(first.ok);
@@ -15,7 +17,8 @@ Deno.test("acquireLock() takes a free lock and refuses while its holder lives", 
 });
 
 Deno.test("acquireLock() takes over a stale lock whose pid is gone and reports it", async () => {
-  const dir = await Deno.makeTempDir();
+  using tmp = tempDir();
+  const dir = tmp.path;
   const file = `${dir}/hub.lock`;
   await Deno.writeTextFile(file, JSON.stringify({ pid: 2 ** 30, started_at: 5 }));
   assert.deepEqual(liveLock(file), undefined);
@@ -26,7 +29,8 @@ Deno.test("acquireLock() takes over a stale lock whose pid is gone and reports i
 });
 
 Deno.test("acquireLock() treats a half-written lock as stale", async () => {
-  const dir = await Deno.makeTempDir();
+  using tmp = tempDir();
+  const dir = tmp.path;
   const file = `${dir}/hub.lock`;
   await Deno.writeTextFile(file, '{"pid": 12');
   const result = acquireLock(file, Deno.pid, Date.now());
@@ -34,7 +38,8 @@ Deno.test("acquireLock() treats a half-written lock as stale", async () => {
 });
 
 Deno.test("acquireLock() treats a lock naming its own pid as left by an earlier run", async () => {
-  const dir = await Deno.makeTempDir();
+  using tmp = tempDir();
+  const dir = tmp.path;
   const file = `${dir}/hub.lock`;
   await Deno.writeTextFile(file, JSON.stringify({ pid: Deno.pid, started_at: 1000 }));
   const result = acquireLock(file, Deno.pid, 5000);
@@ -42,8 +47,9 @@ Deno.test("acquireLock() treats a lock naming its own pid as left by an earlier 
   assert.deepEqual(readLock(file), { pid: Deno.pid, started_at: 5000 });
 });
 
-Deno.test("releaseLock() leaves another hub's lock alone", async () => {
-  const dir = await Deno.makeTempDir();
+Deno.test("releaseLock() leaves another hub's lock alone", () => {
+  using tmp = tempDir();
+  const dir = tmp.path;
   const file = `${dir}/hub.lock`;
   assert.ok(acquireLock(file, Deno.pid, Date.now()).ok);
   releaseLock(file, 4242);

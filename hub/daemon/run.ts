@@ -118,6 +118,7 @@ export async function runHub(options: RunHubOptions): Promise<number> {
     ...(options.ownerEvents ? { ownerEvents: options.ownerEvents } : {}),
     closing: closing.signal,
     ...(options.routes ? { routes: options.routes } : {}),
+    log: (line) => logger.error(line),
   });
   try {
     server = Deno.serve({ hostname: "127.0.0.1", port: options.port, onListen: () => {} }, handler);

@@ -5,9 +5,11 @@ import { runHub } from "./run.ts";
 import { readLock } from "./lock.ts";
 import { readCrash, readHeartbeat, writeHeartbeat } from "./state_files.ts";
 import { hubStatus } from "./status.ts";
+import { tempDir } from "../_testing.ts";
 
 Deno.test("runHub() holds the lock, serves the control API and stops cleanly", async () => {
-  const home = await Deno.makeTempDir();
+  using homeDir = tempDir();
+  const home = homeDir.path;
   const paths = resolvePaths({ env: { AGENT_HOME: home } });
   const stop = new AbortController();
   const out: string[] = [];
@@ -56,7 +58,8 @@ Deno.test("runHub() holds the lock, serves the control API and stops cleanly", a
 });
 
 Deno.test("runHub() records an unclean end found as a stale lock", async () => {
-  const home = await Deno.makeTempDir();
+  using homeDir = tempDir();
+  const home = homeDir.path;
   const paths = resolvePaths({ env: { AGENT_HOME: home } });
   await Deno.mkdir(paths.dataDir, { recursive: true });
   await Deno.writeTextFile(paths.hubLockFile, JSON.stringify({ pid: 2 ** 30, started_at: 1 }));
@@ -82,7 +85,8 @@ Deno.test("runHub() records an unclean end found as a stale lock", async () => {
 });
 
 Deno.test("runHub() refuses to start while another live hub holds the lock", async () => {
-  const home = await Deno.makeTempDir();
+  using homeDir = tempDir();
+  const home = homeDir.path;
   const paths = resolvePaths({ env: { AGENT_HOME: home } });
   await Deno.mkdir(paths.dataDir, { recursive: true });
   // pid 1 always exists; its fresh heartbeat marks it as a hub even where pids cannot be probed.
@@ -107,7 +111,8 @@ Deno.test("runHub() refuses to start while another live hub holds the lock", asy
 });
 
 Deno.test("runHub() records an unhandled error as the last crash", async () => {
-  const home = await Deno.makeTempDir();
+  using homeDir = tempDir();
+  const home = homeDir.path;
   const paths = resolvePaths({ env: { AGENT_HOME: home } });
   const stop = new AbortController();
   // Registered after the hub's own listener: keeps the test runner alive after it.

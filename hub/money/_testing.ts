@@ -2,15 +2,23 @@
 import type { AgentConfig, RoleConfig } from "../config/types.ts";
 import { DEFAULT_HUB_PORT } from "../config/defaults.ts";
 import { type CallRecord, Ledger } from "./ledger.ts";
+import { tempDir } from "../_testing.ts";
 
 /** An Istanbul wall-clock time as epoch ms. */
 export function ist(text: string): number {
   return Temporal.ZonedDateTime.from(`${text}[Europe/Istanbul]`).epochMilliseconds;
 }
 
-/** A ledger in a fresh temporary directory. */
+/** A ledger in a fresh temporary directory, which closing the ledger removes. */
 export function tempLedger(): Ledger {
-  return Ledger.open(`${Deno.makeTempDirSync({ prefix: "money_test_" })}/spend.sqlite3`);
+  const dir = tempDir("money_test_");
+  const ledger = Ledger.open(`${dir.path}/spend.sqlite3`);
+  const close = ledger.close.bind(ledger);
+  ledger.close = () => {
+    close();
+    dir[Symbol.dispose]();
+  };
+  return ledger;
 }
 
 /** One call of `role` costing `usd` at `ts`. */

@@ -42,11 +42,13 @@ export function isMetered(role: RoleConfig): boolean {
  * ```ts
  * import { Ledger } from "./ledger.ts";
  * import { budgetStatus } from "./budget.ts";
- * const ledger = Ledger.open(`${Deno.makeTempDirSync()}/spend.sqlite3`);
+ * const dir = Deno.makeTempDirSync();
+ * const ledger = Ledger.open(`${dir}/spend.sqlite3`);
  * const role = { provider: "fake", model_id: "m", params: {}, budget: { usd: 1, period: "day" } } as const;
  * const status = budgetStatus(ledger, "fast", role, Date.now());
- * if (status?.exhausted !== false) throw new Error();
  * ledger.close();
+ * Deno.removeSync(dir, { recursive: true });
+ * if (status?.exhausted !== false) throw new Error();
  * ```
  */
 export function budgetStatus(

@@ -4,12 +4,15 @@ import type { DoctorContext } from "../doctor/types.ts";
 import { budgetCheck } from "./doctor.ts";
 import { Ledger } from "./ledger.ts";
 import { configWith, ist, shippedRoles, spend } from "./_testing.ts";
+import { tempDir } from "../_testing.ts";
 import { loadComponents } from "../app/components.ts";
 
-function context(fields: Partial<DoctorContext> = {}): DoctorContext {
-  const home = Deno.makeTempDirSync({ prefix: "money_doctor_" });
+/** A doctor context over a fresh home, removed at the end of the test's `using` block. */
+function context(fields: Partial<DoctorContext> = {}): DoctorContext & Disposable {
+  const home = tempDir("money_doctor_");
   return {
-    paths: resolvePaths({ home, env: {} }),
+    [Symbol.dispose]: () => home[Symbol.dispose](),
+    paths: resolvePaths({ home: home.path, env: {} }),
     env: {},
     lang: "en",
     config: configWith(shippedRoles()),
@@ -21,7 +24,7 @@ function context(fields: Partial<DoctorContext> = {}): DoctorContext {
 }
 
 Deno.test("budgetCheck() shows each budget against its cap, $0 without a ledger", async () => {
-  const d = context();
+  using d = context();
   assert.deepEqual(await budgetCheck(d), [{
     name: "budget",
     status: "ok",
@@ -37,15 +40,14 @@ Deno.test("budgetCheck() shows each budget against its cap, $0 without a ledger"
 });
 
 Deno.test("budgetCheck() says nothing without budgets or without a configuration", async () => {
-  assert.deepEqual(await budgetCheck(context({ config: undefined })), []);
-  assert.deepEqual(
-    await budgetCheck(context({ config: configWith({ local: shippedRoles().local! }) })),
-    [],
-  );
+  using none = context({ config: undefined });
+  assert.deepEqual(await budgetCheck(none), []);
+  using unbudgeted = context({ config: configWith({ local: shippedRoles().local! }) });
+  assert.deepEqual(await budgetCheck(unbudgeted), []);
 });
 
 Deno.test("budgetCheck() fails when the ledger cannot be read", async () => {
-  const d = context({ lang: "tr" });
+  using d = context({ lang: "tr" });
   Deno.mkdirSync(d.paths.dataDir, { recursive: true });
   Deno.writeTextFileSync(d.paths.ledgerFile, "garbage ".repeat(200));
   const [line] = await budgetCheck(d);

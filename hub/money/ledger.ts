@@ -131,8 +131,10 @@ function exists(file: string): boolean {
  *   input_tokens: 10, output_tokens: 5, cache_read_tokens: 0, cache_write_tokens: 0,
  *   usd: 0.25, channel: "chat", session_id: "s1", peer: null,
  * });
- * if (ledger.spent("brain", Date.UTC(2026, 0, 1)).usd !== 0.25) throw new Error();
+ * const spent = ledger.spent("brain", Date.UTC(2026, 0, 1));
  * ledger.close();
+ * Deno.removeSync(dir, { recursive: true });
+ * if (spent.usd !== 0.25) throw new Error();
  * ```
  */
 export class Ledger {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
+import { type TempDir, tempDir } from "../_testing.ts";
 import { type CallRecord, Ledger, LedgerError } from "./ledger.ts";
 
 /** An Istanbul wall-clock time as epoch ms. */
@@ -25,12 +26,14 @@ function call(ts: number, fields: Partial<CallRecord> = {}): CallRecord {
   };
 }
 
-function tempLedgerFile(): string {
-  return `${Deno.makeTempDirSync({ prefix: "ledger_test_" })}/data/deep/spend.sqlite3`;
+/** A ledger path two missing folders deep in `dir`. */
+function ledgerFile(dir: TempDir): string {
+  return `${dir.path}/data/deep/spend.sqlite3`;
 }
 
 Deno.test("Ledger.open() creates the file with mode 0600 and its directory", () => {
-  const file = tempLedgerFile();
+  using tmp = tempDir("ledger_test_");
+  const file = ledgerFile(tmp);
   using ledger = Ledger.open(file);
   ledger.record(call(ist("2026-05-02T10:00")));
   assert.equal(Deno.statSync(file).mode! & 0o777, 0o600);
@@ -41,7 +44,8 @@ Deno.test("Ledger.open() creates the file with mode 0600 and its directory", () 
 });
 
 Deno.test("Ledger.openExisting() does not create a missing ledger", () => {
-  const file = tempLedgerFile();
+  using tmp = tempDir("ledger_test_");
+  const file = ledgerFile(tmp);
   assert.equal(Ledger.openExisting(file), undefined);
   assert.throws(() => Deno.statSync(file), Deno.errors.NotFound);
   Ledger.open(file).close();
@@ -51,7 +55,8 @@ Deno.test("Ledger.openExisting() does not create a missing ledger", () => {
 });
 
 Deno.test("Ledger.spent() sums a role's calls from a period start, rows kept across reopen", () => {
-  const file = tempLedgerFile();
+  using tmp = tempDir("ledger_test_");
+  const file = ledgerFile(tmp);
   const ledger = Ledger.open(file);
   ledger.record(call(ist("2026-04-30T23:59"), { usd: 9 })); // last month
   ledger.record(call(ist("2026-05-01T00:00"), { usd: 1.25 }));
@@ -79,7 +84,8 @@ Deno.test("Ledger.spent() sums a role's calls from a period start, rows kept acr
 });
 
 Deno.test("Ledger.spent() from mid-day agrees with the rows themselves", () => {
-  using ledger = Ledger.open(tempLedgerFile());
+  using tmp = tempDir("ledger_test_");
+  using ledger = Ledger.open(ledgerFile(tmp));
   const times = [
     "2026-05-14T08:00",
     "2026-05-14T12:00",
@@ -94,7 +100,8 @@ Deno.test("Ledger.spent() from mid-day agrees with the rows themselves", () => {
 });
 
 Deno.test("Ledger keeps the daily totals in step with the rows", () => {
-  const file = tempLedgerFile();
+  using tmp = tempDir("ledger_test_");
+  const file = ledgerFile(tmp);
   const ledger = Ledger.open(file);
   const start = ist("2026-03-01T00:00");
   const rows: CallRecord[] = [];
@@ -125,7 +132,8 @@ Deno.test("Ledger keeps the daily totals in step with the rows", () => {
 });
 
 Deno.test("Ledger.breakdown() groups spend by channel, session and peer", () => {
-  using ledger = Ledger.open(tempLedgerFile());
+  using tmp = tempDir("ledger_test_");
+  using ledger = Ledger.open(ledgerFile(tmp));
   const t = ist("2026-05-14T10:00");
   ledger.recordMany([
     call(t, { channel: "chat", session_id: "a", usd: 1 }),
@@ -155,7 +163,8 @@ Deno.test("Ledger.breakdown() groups spend by channel, session and peer", () => 
 });
 
 Deno.test("Ledger.record() rejects a malformed call and writes nothing", () => {
-  using ledger = Ledger.open(tempLedgerFile());
+  using tmp = tempDir("ledger_test_");
+  using ledger = Ledger.open(ledgerFile(tmp));
   const t = ist("2026-05-14T10:00");
   assert.throws(() => ledger.record(call(t, { usd: -1 })), TypeError);
   assert.throws(() => ledger.record(call(t, { role: "" })), TypeError);
@@ -166,7 +175,8 @@ Deno.test("Ledger.record() rejects a malformed call and writes nothing", () => {
 });
 
 Deno.test("Ledger.open() refuses a ledger from a newer schema", () => {
-  const file = tempLedgerFile();
+  using tmp = tempDir("ledger_test_");
+  const file = ledgerFile(tmp);
   Ledger.open(file).close();
   const db = new DatabaseSync(file);
   db.exec("PRAGMA user_version = 99");
@@ -179,21 +189,24 @@ Deno.test("Ledger.open() refuses a ledger from a newer schema", () => {
 });
 
 Deno.test("Ledger.open() reports a file that is not a ledger", () => {
-  const file = tempLedgerFile();
+  using tmp = tempDir("ledger_test_");
+  const file = ledgerFile(tmp);
   Deno.mkdirSync(file.slice(0, file.lastIndexOf("/")), { recursive: true });
   Deno.writeTextFileSync(file, "this is not a database, just text that is long enough ".repeat(40));
   assert.throws(() => Ledger.open(file), LedgerError);
 });
 
 Deno.test("Ledger refuses use after close()", () => {
-  const ledger = Ledger.open(tempLedgerFile());
+  using tmp = tempDir("ledger_test_");
+  const ledger = Ledger.open(ledgerFile(tmp));
   ledger.close();
   ledger.close();
   assert.throws(() => ledger.spent("brain", 0), LedgerError);
 });
 
 Deno.test("Ledger.open() migrates a version-1 ledger: daily token totals filled from its calls", () => {
-  const file = tempLedgerFile();
+  using tmp = tempDir("ledger_test_");
+  const file = ledgerFile(tmp);
   Deno.mkdirSync(file.slice(0, file.lastIndexOf("/")), { recursive: true });
   const db = new DatabaseSync(file);
   // The version-1 schema as it shipped: spend_day without token columns.

@@ -4,13 +4,19 @@ import { resolvePaths } from "../paths.ts";
 import { flushOutbox, isTransient, type OutboxNode, sendThroughOutbox } from "./outbox.ts";
 import { SpineError } from "./spine_client.ts";
 import { NetState } from "./store/state.ts";
+import { tempDir } from "../_testing.ts";
 
-/** A node whose spine answers what `answers` says, in turn; the rest of it is real. */
+/**
+ * A node whose spine answers what `answers` says, in turn; the rest of it is real. Its
+ * home is removed at the end of the test's `using` block.
+ */
 function node(answers: (number | "ok")[]) {
-  const dir = Deno.makeTempDirSync({ prefix: "outbox_test_" });
+  const home = tempDir("outbox_test_");
+  const dir = home.path;
   let clock = 1_800_000_000;
   const posted: string[] = [];
-  const n: OutboxNode & { posted: string[]; tick(s: number): void } = {
+  const n: OutboxNode & Disposable & { posted: string[]; tick(s: number): void } = {
+    [Symbol.dispose]: () => home[Symbol.dispose](),
     state: NetState.file(`${dir}/net`),
     logger: new Logger({ stderr: "off" }),
     paths: resolvePaths({ home: dir, env: {} }),
@@ -51,7 +57,7 @@ Deno.test("isTransient(): no answer, 5xx and 429 are retried; another 4xx is not
 });
 
 Deno.test("the outbox retries a transient failure with backoff and delivers once", async () => {
-  const n = node([503, 0, "ok"]);
+  using n = node([503, 0, "ok"]);
   assert.equal(await sendThroughOutbox(n, ENTRY), "pending");
   let [e] = await n.state.outbox();
   assert.deepEqual([e?.state, e?.attempts], ["pending", 1]);
@@ -74,11 +80,11 @@ Deno.test("the outbox retries a transient failure with backoff and delivers once
 });
 
 Deno.test("the outbox drops a hard refusal at once, and gives up after 24 hours", async () => {
-  const refused = node([403]);
+  using refused = node([403]);
   await assert.rejects(sendThroughOutbox(refused, ENTRY), SpineError);
   assert.deepEqual(await refused.state.outbox(), []);
 
-  const down = node(Array(100).fill(0));
+  using down = node(Array(100).fill(0));
   assert.equal(await sendThroughOutbox(down, ENTRY), "pending");
   for (let i = 0; i < 30; i++) {
     down.tick(3_600);

@@ -5,6 +5,7 @@ import { Logger } from "../log.ts";
 import { type AgentPaths, resolvePaths } from "../paths.ts";
 import { loadSubAgentDirectory } from "../subs/mod.ts";
 import { type AgentRequest, networkTurn, type TurnDeps } from "./turn.ts";
+import { tempDir } from "../_testing.ts";
 import type { NetLogEntry, TurnInput, TurnOutcome } from "../network/turn_types.ts";
 
 function reason(outcome: TurnOutcome): string | undefined {
@@ -16,14 +17,15 @@ const ME = "me.example";
 const BOB = "bob.example";
 const IN_ID = "incomingEnvelope01";
 
-interface Home {
+/** A home for one test; the test's `using` block removes it. */
+interface Home extends Disposable {
   paths: AgentPaths;
   cfg: AgentConfig;
 }
 
 async function home(toml = "", net = ""): Promise<Home> {
-  const dir = await Deno.makeTempDir({ prefix: "agent-turn-" });
-  const paths = resolvePaths({ home: dir, env: {} });
+  const dir = tempDir("agent-turn-");
+  const paths = resolvePaths({ home: dir.path, env: {} });
   await Deno.mkdir(`${paths.personaDir}/subs`, { recursive: true });
   await Deno.writeTextFile(`${paths.personaDir}/persona.md`, "You are Ada's agent.");
   await Deno.writeTextFile(`${paths.personaDir}/user.md`, SECRET);
@@ -46,7 +48,11 @@ model_id = "fake-brain"
 provider = "fake"
 model_id = "fake-fast"
 `;
-  return { paths, cfg: parseConfig(`${roles}\n[net]\n${net}\n`, "agent.toml") };
+  return {
+    paths,
+    cfg: parseConfig(`${roles}\n[net]\n${net}\n`, "agent.toml"),
+    [Symbol.dispose]: () => dir[Symbol.dispose](),
+  };
 }
 
 /** A model seam that counts calls and answers `answer`. */
@@ -87,7 +93,7 @@ function input(extra: Partial<TurnInput> & { hops?: number } = {}): TurnInput {
 }
 
 Deno.test("networkTurn() replies in the same thread with hops + 1 and a deterministic id", async () => {
-  const h = await home();
+  using h = await home();
   const model = counting("  Hello Bob, yes.  ");
   const d = deps(h, { runAgent: model.run });
   const first = await networkTurn(d, input({ hops: 2 }));
@@ -113,7 +119,7 @@ Deno.test("networkTurn() replies in the same thread with hops + 1 and a determin
 });
 
 Deno.test("networkTurn() sends nothing for [no reply] or an empty answer", async () => {
-  const h = await home();
+  using h = await home();
   for (const [answer, reason] of [["'[No Reply]'", "no_reply"], [" \n ", "empty"]] as const) {
     const model = counting(answer);
     assert.deepEqual(await networkTurn(deps(h, { runAgent: model.run }), input()), {
@@ -125,14 +131,14 @@ Deno.test("networkTurn() sends nothing for [no reply] or an empty answer", async
 });
 
 Deno.test("networkTurn() cuts a reply to the 8 000-character message limit", async () => {
-  const h = await home();
+  using h = await home();
   const model = counting("é".repeat(9000));
   const out = await networkTurn(deps(h, { runAgent: model.run }), input());
   assert.equal(out.kind === "reply" && Array.from(out.text).length, 8000);
 });
 
 Deno.test("networkTurn() checks auto_reply, max_hops and the hourly limit without the model", async () => {
-  const off = await home("", "auto_reply = false");
+  using off = await home("", "auto_reply = false");
   let model = counting();
   assert.deepEqual(await networkTurn(deps(off, { runAgent: model.run }), input()), {
     kind: "skip",
@@ -140,7 +146,7 @@ Deno.test("networkTurn() checks auto_reply, max_hops and the hourly limit withou
   });
   assert.equal(model.calls.length, 0);
 
-  const h = await home("", "max_hops = 4\nmax_auto_replies_per_hour = 3");
+  using h = await home("", "max_hops = 4\nmax_auto_replies_per_hour = 3");
   model = counting();
   // hops 3: the reply has hops 4, not above max_hops.
   assert.equal(
@@ -175,7 +181,7 @@ Deno.test("networkTurn() checks auto_reply, max_hops and the hourly limit withou
   assert.equal((await networkTurn(below, input())).kind, "reply");
   assert.equal(model.calls.length, 1);
 
-  const zero = await home("", "max_auto_replies_per_hour = 0");
+  using zero = await home("", "max_auto_replies_per_hour = 0");
   model = counting();
   assert.equal(
     reason(await networkTurn(deps(zero, { runAgent: model.run }), input())),
@@ -185,7 +191,7 @@ Deno.test("networkTurn() checks auto_reply, max_hops and the hourly limit withou
 });
 
 Deno.test("networkTurn() answers as a public sub-agent with its persona, note, role and session", async () => {
-  const h = await home();
+  using h = await home();
   const model = counting("Try the Sicilian.");
   const keys: string[] = [];
   const log: NetLogEntry[] = [
@@ -247,7 +253,7 @@ Deno.test("networkTurn() answers as a public sub-agent with its persona, note, r
 });
 
 Deno.test("networkTurn() skips an unknown, private or invalid sub-agent without the model", async () => {
-  const h = await home();
+  using h = await home();
   const model = counting();
   let sessions = 0;
   const sessionId = () => {
@@ -300,7 +306,7 @@ Deno.test("networkTurn() skips an unknown, private or invalid sub-agent without 
     );
   }
   // The sub-agent check comes before auto_reply: the message is dropped, not logged.
-  const off = await home("", "auto_reply = false");
+  using off = await home("", "auto_reply = false");
   assert.equal(
     reason(await networkTurn(deps(off, { runAgent: model.run }), input({ sub: "nobody" }))),
     "no_public_sub",
@@ -310,7 +316,7 @@ Deno.test("networkTurn() skips an unknown, private or invalid sub-agent without 
 });
 
 Deno.test("networkTurn() hands an answer from the peer's sub-agent (odd hops) to the main agent", async () => {
-  const h = await home();
+  using h = await home();
   const model = counting("Thanks, noted.");
   const out = await networkTurn(
     deps(h, { runAgent: model.run }),
@@ -332,7 +338,7 @@ Deno.test("networkTurn() hands an answer from the peer's sub-agent (odd hops) to
 });
 
 Deno.test("networkTurn() shares no note when [net] public_note names user.md", async () => {
-  const h = await home("", 'public_note = "user.md"');
+  using h = await home("", 'public_note = "user.md"');
   const model = counting();
   await networkTurn(deps(h, { runAgent: model.run }), input());
   assert.deepEqual(model.calls[0]!.persona, {

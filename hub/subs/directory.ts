@@ -194,6 +194,7 @@ export class PersonaSubAgentDirectory implements SubAgentDirectory {
  * );
  * const dir = loadSubAgentDirectory(defaultConfig(), paths);
  * const chess = await dir.public("chess");
+ * await Deno.remove(home, { recursive: true });
  * if (chess?.role !== "fast" || !chess.public_note_file.endsWith("/persona/net.md")) {
  *   throw new Error("not found");
  * }

@@ -7,10 +7,14 @@ import { loadSubAgentDirectory, reportSubs } from "./directory.ts";
 import { derivedPersona, writeDerivedPersona } from "./persona.ts";
 import { subAgentDirectoryFrom } from "./from_registry.ts";
 import { loadComponents } from "../app/components.ts";
+import { tempDir } from "../_testing.ts";
 
-async function home(files: Record<string, string>): Promise<AgentPaths> {
-  const dir = await Deno.makeTempDir({ prefix: "agent-subs-" });
-  const paths = resolvePaths({ home: dir, env: {} });
+/** Paths of a fresh home holding `files` as sub-agents; the test's `using` block removes it. */
+async function home(files: Record<string, string>): Promise<AgentPaths & Disposable> {
+  const dir = tempDir("agent-subs-");
+  const paths = Object.assign(resolvePaths({ home: dir.path, env: {} }), {
+    [Symbol.dispose]: () => dir[Symbol.dispose](),
+  });
   await Deno.mkdir(`${paths.personaDir}/subs`, { recursive: true });
   await Deno.writeTextFile(`${paths.personaDir}/user.md`, "SECRET owner facts");
   await Deno.writeTextFile(`${paths.personaDir}/net.md`, "Public facts");
@@ -74,7 +78,7 @@ Deno.test("parseSubAgentFile() names what is wrong with a bad front matter", () 
 });
 
 Deno.test("loadSubAgentDirectory() answers public sub-agents only", async () => {
-  const paths = await home({
+  using paths = await home({
     "chess.md": "---\nabout: Chess openings\nrole: fast\npublic: true\n" +
       "public_note: chess-note.md\n---\nYou know chess.\n",
     "chess-note.md": "The owner plays the Sicilian.",
@@ -125,7 +129,7 @@ Deno.test("loadSubAgentDirectory() answers public sub-agents only", async () => 
 });
 
 Deno.test("loadSubAgentDirectory() refuses a persona or note that is persona/user.md", async () => {
-  const paths = await home({
+  using paths = await home({
     "spy.md": "---\nabout: Spy\npublic: true\npublic_note: leak.md\n---\nx\n",
     "twin.md": "---\nabout: Twin\npublic: true\npublic_note: hard.md\n---\nx\n",
     "plain.md": "---\nabout: Plain\npublic: true\n---\nx\n",
@@ -166,7 +170,7 @@ Deno.test("derivedPersona() puts the header before the persona text", async () =
     derivedPersona({ name: "cook", about: "" }, "---\n---\n"),
     "You are /cook, a specialist of your owner's agent.\n",
   );
-  const paths = await home({ "cook.md": "---\nabout: Recipes\npublic: true\n---\nYou cook.\n" });
+  using paths = await home({ "cook.md": "---\nabout: Recipes\npublic: true\n---\nYou cook.\n" });
   const sub = await loadSubAgentDirectory(defaultConfig(), paths).public("cook");
   assert.ok(sub);
   const file = await writeDerivedPersona(sub, paths);
@@ -193,7 +197,7 @@ Deno.test("reportSubs() lists at most 20 by name with about cut to 200", () => {
 });
 
 Deno.test("the built-in agent.subs component is the persona/subs directory", async () => {
-  const paths = await home({ "cook.md": "---\nabout: Recipes\npublic: true\n---\nYou cook.\n" });
+  using paths = await home({ "cook.md": "---\nabout: Recipes\npublic: true\n---\nYou cook.\n" });
   const config = defaultConfig();
   const registry = await loadComponents(config, paths);
   const subs = registry.components.filter((c) => c.group === "agent.subs");

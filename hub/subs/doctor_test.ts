@@ -3,14 +3,18 @@ import { defaultConfig } from "../config/parse.ts";
 import { resolvePaths } from "../paths.ts";
 import { subsCheck } from "./doctor.ts";
 import { loadComponents } from "../app/components.ts";
+import { tempDir } from "../_testing.ts";
 
+/** A doctor context over a fresh home holding `files`; the test's `using` block removes it. */
 async function context(files: Record<string, string>) {
-  const paths = resolvePaths({ home: await Deno.makeTempDir({ prefix: "agent-subs-" }), env: {} });
+  const home = tempDir("agent-subs-");
+  const paths = resolvePaths({ home: home.path, env: {} });
   await Deno.mkdir(`${paths.personaDir}/subs`, { recursive: true });
   for (const [name, text] of Object.entries(files)) {
     await Deno.writeTextFile(`${paths.personaDir}/subs/${name}`, text);
   }
   return {
+    [Symbol.dispose]: () => home[Symbol.dispose](),
     paths,
     env: {},
     lang: "en" as const,
@@ -22,7 +26,7 @@ async function context(files: Record<string, string>) {
 }
 
 Deno.test("subsCheck() lists public and private sub-agents and says why others answer no one", async () => {
-  const d = await context({
+  using d = await context({
     "chess.md": "---\nabout: Chess\nrole: fast\npublic: true\n---\nx\n",
     "diary.md": "---\nabout: Diary\n---\nx\n",
     "ghost.md": "---\nrole: nope\npublic: true\n---\nx\n",
@@ -48,6 +52,8 @@ Deno.test("subsCheck() lists public and private sub-agents and says why others a
 });
 
 Deno.test("subsCheck() prints nothing without sub-agent definitions", async () => {
-  assert.deepEqual(await subsCheck(await context({ "note.md": "x" })), []);
-  assert.deepEqual(await subsCheck({ ...(await context({})), config: undefined }), []);
+  using note = await context({ "note.md": "x" });
+  assert.deepEqual(await subsCheck(note), []);
+  using empty = await context({});
+  assert.deepEqual(await subsCheck({ ...empty, config: undefined }), []);
 });

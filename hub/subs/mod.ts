@@ -8,8 +8,10 @@
  * import { loadSubAgentDirectory } from "./mod.ts";
  * import { defaultConfig } from "../config/parse.ts";
  * import { resolvePaths } from "../paths.ts";
- * const paths = resolvePaths({ home: await Deno.makeTempDir(), env: {} });
+ * const home = await Deno.makeTempDir();
+ * const paths = resolvePaths({ home, env: {} });
  * const subs = await loadSubAgentDirectory(defaultConfig(), paths).public_subs();
+ * await Deno.remove(home, { recursive: true });
  * if (subs.length !== 0) throw new Error("no persona/subs yet");
  * ```
  *

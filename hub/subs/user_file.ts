@@ -24,8 +24,10 @@ export function userFileOf(paths: AgentPaths): string {
  * await Deno.mkdir(paths.personaDir, { recursive: true });
  * await Deno.writeTextFile(`${paths.personaDir}/user.md`, "private");
  * await Deno.writeTextFile(`${paths.personaDir}/net.md`, "public");
- * if (!await isUserFile(`${paths.personaDir}/subs/../user.md`, paths)) throw new Error();
- * if (await isUserFile(`${paths.personaDir}/net.md`, paths)) throw new Error();
+ * const user = await isUserFile(`${paths.personaDir}/subs/../user.md`, paths);
+ * const net = await isUserFile(`${paths.personaDir}/net.md`, paths);
+ * await Deno.remove(home, { recursive: true });
+ * if (!user || net) throw new Error();
  * ```
  */
 export async function isUserFile(file: string, paths: AgentPaths): Promise<boolean> {

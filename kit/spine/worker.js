@@ -104,6 +104,17 @@ function baseUrlFor(address, allowInsecure) {
   return `${schemeFor(address, allowInsecure)}://${address}`;
 }
 
+// net/timing_safe.ts
+var encoder = new TextEncoder();
+function timingSafeEqual(a, b) {
+  const x = encoder.encode(a);
+  const y = encoder.encode(b);
+  const length = Math.max(x.byteLength, y.byteLength);
+  let diff = x.byteLength ^ y.byteLength;
+  for (let i = 0; i < length; i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
+  return diff === 0;
+}
+
 // net/_keys.ts
 var VERIFY_KEYS = /* @__PURE__ */ new Map();
 var VERIFY_KEYS_MAX = 512;
@@ -208,6 +219,167 @@ function parseCardInput(value) {
 }
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+// net/error_message.ts
+function errorMessage(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+// net/http.ts
+var HttpError = class extends Error {
+  name = "HttpError";
+  /** The HTTP status. */
+  status;
+  /** The spec's error code, e.g. `bad_request`. */
+  code;
+  /** Optional `detail` for the body (only `bad_request` carries one). */
+  detail;
+  /** Extra response headers, e.g. `Allow` on a 405. */
+  headers;
+  constructor(status, code, options = {}) {
+    super(`HTTP ${status}: ${code}${options.detail ? ` (${options.detail})` : ""}`);
+    this.status = status;
+    this.code = code;
+    this.detail = options.detail;
+    this.headers = options.headers ?? {};
+  }
+};
+function json(body, status = 200, headers = {}) {
+  const h = new Headers(headers);
+  h.set("content-type", "application/json; charset=utf-8");
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: h
+  });
+}
+function errorResponse(error, log = console.error) {
+  if (error instanceof HttpError) {
+    const body = {
+      error: error.code
+    };
+    if (error.detail !== void 0) body.detail = error.detail;
+    return json(body, error.status, error.headers);
+  }
+  log(`internal: ${errorMessage(error)}`);
+  return json({
+    error: "internal"
+  }, 500);
+}
+function methodNotAllowed(allowed) {
+  throw new HttpError(405, "method_not_allowed", {
+    headers: {
+      Allow: allowed.join(", ")
+    }
+  });
+}
+async function readCapped(body, max, declaredLength) {
+  if (declaredLength != null && /^\d+$/.test(declaredLength) && Number(declaredLength) > max) {
+    if (body !== null) {
+      if (Number(declaredLength) - max > DRAIN_BYTES) await body.cancel().catch(() => {
+      });
+      else await drain(body.getReader(), 0, DRAIN_BYTES);
+    }
+    throw new HttpError(413, "too_large");
+  }
+  if (body === null) return new Uint8Array(0);
+  const bytes = await readLimited(body, max);
+  if (bytes === void 0) throw new HttpError(413, "too_large");
+  return bytes;
+}
+async function readRequestBody(request, max) {
+  const declared = request.headers.get("content-length");
+  if (declared === null || !/^\d+$/.test(declared) || request.body === null) {
+    return await readCapped(request.body, max, declared);
+  }
+  if (Number(declared) > max) return await readCapped(request.body, max, declared);
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength > max) throw new HttpError(413, "too_large");
+  return bytes;
+}
+async function readLimited(body, max, options = {}) {
+  const reader = body.getReader();
+  const chunks = [];
+  let size = 0;
+  for (; ; ) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await drain(reader, size - max, options.drainBytes ?? DRAIN_BYTES);
+      return void 0;
+    }
+    chunks.push(value);
+  }
+  return chunks.length === 1 ? chunks[0] : concatBytes(...chunks);
+}
+var DRAIN_BYTES = 1024 * 1024;
+async function drain(reader, over, limit) {
+  try {
+    while (over <= limit) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      over += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+  }
+}
+function parseJsonBody(bytes) {
+  try {
+    return JSON.parse(new TextDecoder("utf-8", {
+      fatal: true
+    }).decode(bytes));
+  } catch {
+    throw new HttpError(400, "bad_request", {
+      detail: "body is not UTF-8 JSON"
+    });
+  }
+}
+function isJsonContentType(value) {
+  if (value === null) return false;
+  const essence = value.split(";", 1)[0].trim().toLowerCase();
+  return essence === "application/json";
+}
+
+// net/card_download.ts
+var CARD_MAX_BYTES = 8 * 1024;
+var CARD_TIMEOUT_MS = 5e3;
+async function downloadCard(address, options) {
+  const doFetch = options.fetch ?? fetch;
+  let url;
+  try {
+    url = `${baseUrlFor(address, options.allowInsecure)}/.well-known/agent.json`;
+  } catch {
+    return void 0;
+  }
+  try {
+    const response = await doFetch(url, {
+      redirect: "manual",
+      headers: {
+        accept: "application/json"
+      },
+      signal: AbortSignal.timeout(options.timeoutMs ?? CARD_TIMEOUT_MS)
+    });
+    if (response.status !== 200 || !response.body) {
+      await response.body?.cancel().catch(() => {
+      });
+      return void 0;
+    }
+    const declared = response.headers.get("content-length");
+    if (declared !== null && Number(declared) > CARD_MAX_BYTES) {
+      await response.body.cancel().catch(() => {
+      });
+      return void 0;
+    }
+    const bytes = await readLimited(response.body, CARD_MAX_BYTES);
+    if (bytes === void 0) return void 0;
+    return JSON.parse(new TextDecoder("utf-8", {
+      fatal: true
+    }).decode(bytes));
+  } catch {
+    return void 0;
+  }
 }
 
 // net/_signed_wire.ts
@@ -380,178 +552,6 @@ var UNIVERSE_LIMITS = Object.freeze({
   subs: 20
 });
 var PREFIX_BYTES2 = utf8(UNIVERSE_SIGNATURE_PREFIX);
-
-// net/error_message.ts
-function errorMessage(error) {
-  return error instanceof Error ? error.message : String(error);
-}
-
-// net/http.ts
-var HttpError = class extends Error {
-  name = "HttpError";
-  /** The HTTP status. */
-  status;
-  /** The spec's error code, e.g. `bad_request`. */
-  code;
-  /** Optional `detail` for the body (only `bad_request` carries one). */
-  detail;
-  /** Extra response headers, e.g. `Allow` on a 405. */
-  headers;
-  constructor(status, code, options = {}) {
-    super(`HTTP ${status}: ${code}${options.detail ? ` (${options.detail})` : ""}`);
-    this.status = status;
-    this.code = code;
-    this.detail = options.detail;
-    this.headers = options.headers ?? {};
-  }
-};
-function json(body, status = 200, headers = {}) {
-  const h = new Headers(headers);
-  h.set("content-type", "application/json; charset=utf-8");
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: h
-  });
-}
-function errorResponse(error, log = console.error) {
-  if (error instanceof HttpError) {
-    const body = {
-      error: error.code
-    };
-    if (error.detail !== void 0) body.detail = error.detail;
-    return json(body, error.status, error.headers);
-  }
-  log(`internal: ${errorMessage(error)}`);
-  return json({
-    error: "internal"
-  }, 500);
-}
-function methodNotAllowed(allowed) {
-  throw new HttpError(405, "method_not_allowed", {
-    headers: {
-      Allow: allowed.join(", ")
-    }
-  });
-}
-async function readCapped(body, max, declaredLength) {
-  if (declaredLength != null && /^\d+$/.test(declaredLength) && Number(declaredLength) > max) {
-    if (body !== null) {
-      if (Number(declaredLength) - max > DRAIN_BYTES) await body.cancel().catch(() => {
-      });
-      else await drain(body.getReader(), 0, DRAIN_BYTES);
-    }
-    throw new HttpError(413, "too_large");
-  }
-  if (body === null) return new Uint8Array(0);
-  const bytes = await readLimited(body, max);
-  if (bytes === void 0) throw new HttpError(413, "too_large");
-  return bytes;
-}
-async function readRequestBody(request, max) {
-  const declared = request.headers.get("content-length");
-  if (declared === null || !/^\d+$/.test(declared) || request.body === null) {
-    return await readCapped(request.body, max, declared);
-  }
-  if (Number(declared) > max) return await readCapped(request.body, max, declared);
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.byteLength > max) throw new HttpError(413, "too_large");
-  return bytes;
-}
-async function readLimited(body, max, options = {}) {
-  const reader = body.getReader();
-  const chunks = [];
-  let size = 0;
-  for (; ; ) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await drain(reader, size - max, options.drainBytes ?? DRAIN_BYTES);
-      return void 0;
-    }
-    chunks.push(value);
-  }
-  return chunks.length === 1 ? chunks[0] : concatBytes(...chunks);
-}
-var DRAIN_BYTES = 1024 * 1024;
-async function drain(reader, over, limit) {
-  try {
-    while (over <= limit) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      over += value.byteLength;
-    }
-    await reader.cancel();
-  } catch {
-  }
-}
-function parseJsonBody(bytes) {
-  try {
-    return JSON.parse(new TextDecoder("utf-8", {
-      fatal: true
-    }).decode(bytes));
-  } catch {
-    throw new HttpError(400, "bad_request", {
-      detail: "body is not UTF-8 JSON"
-    });
-  }
-}
-function isJsonContentType(value) {
-  if (value === null) return false;
-  const essence = value.split(";", 1)[0].trim().toLowerCase();
-  return essence === "application/json";
-}
-
-// net/timing_safe.ts
-var encoder = new TextEncoder();
-function timingSafeEqual(a, b) {
-  const x = encoder.encode(a);
-  const y = encoder.encode(b);
-  const length = Math.max(x.byteLength, y.byteLength);
-  let diff = x.byteLength ^ y.byteLength;
-  for (let i = 0; i < length; i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
-  return diff === 0;
-}
-
-// net/card_download.ts
-var CARD_MAX_BYTES = 8 * 1024;
-var CARD_TIMEOUT_MS = 5e3;
-async function downloadCard(address, options) {
-  const doFetch = options.fetch ?? fetch;
-  let url;
-  try {
-    url = `${baseUrlFor(address, options.allowInsecure)}/.well-known/agent.json`;
-  } catch {
-    return void 0;
-  }
-  try {
-    const response = await doFetch(url, {
-      redirect: "manual",
-      headers: {
-        accept: "application/json"
-      },
-      signal: AbortSignal.timeout(options.timeoutMs ?? CARD_TIMEOUT_MS)
-    });
-    if (response.status !== 200 || !response.body) {
-      await response.body?.cancel().catch(() => {
-      });
-      return void 0;
-    }
-    const declared = response.headers.get("content-length");
-    if (declared !== null && Number(declared) > CARD_MAX_BYTES) {
-      await response.body.cancel().catch(() => {
-      });
-      return void 0;
-    }
-    const bytes = await readLimited(response.body, CARD_MAX_BYTES);
-    if (bytes === void 0) return void 0;
-    return JSON.parse(new TextDecoder("utf-8", {
-      fatal: true
-    }).decode(bytes));
-  } catch {
-    return void 0;
-  }
-}
 
 // net/cloud_names.ts
 var STATE_KEY_PATTERN = /^[a-z0-9][a-z0-9._:-]{0,127}$/;
@@ -1408,8 +1408,9 @@ async function handleHub(request, url, ctx) {
       try {
         input = parseCardInput(body);
       } catch (error) {
+        if (!(error instanceof TypeError)) throw error;
         throw new HttpError(400, "bad_request", {
-          detail: errorMessage(error)
+          detail: error.message
         });
       }
       await ctx.mailbox.putCard(input);

@@ -15,6 +15,7 @@ import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { startJsrRegistry } from "../release/jsr_registry.ts";
 import { installCli, publishAll } from "../release/release_check.ts";
 import { binaryName } from "../release/compile.ts";
+import { tmpdirEnv } from "../_temp_dir.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? "15");
@@ -69,6 +70,7 @@ try {
     HOME: `${work}/user`,
     NO_COLOR: "1",
     ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
+    ...tmpdirEnv(),
   };
   await Deno.mkdir(`${work}/user`);
   const home = `${work}/agent-home`;

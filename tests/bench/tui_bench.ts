@@ -10,7 +10,7 @@
  */
 import { percentile } from "./_stats.ts";
 import { agent, cleanup, tempDir } from "../cli/_run.ts";
-import { HAS_TMUX, Pane, SOCKET } from "../tui/_tmux.ts";
+import { HAS_TMUX, Pane } from "../tui/_tmux.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? "7");
 const KEYS = Number(Deno.env.get("BENCH_KEYS") ?? "100");
@@ -30,9 +30,9 @@ async function timeToScreen(args: string[], text: RegExp): Promise<number> {
  * `send-keys` command and its echo is the first `%output` of the pane that carries it,
  * so no process start sits inside the measurement.
  */
-async function keystrokes(session: string, count: number): Promise<number[]> {
+async function keystrokes(pane: Pane, count: number): Promise<number[]> {
   const client = new Deno.Command("tmux", {
-    args: ["-L", SOCKET, "-C", "attach-session", "-t", session],
+    args: ["-S", pane.socket, "-C", "attach-session", "-t", pane.name],
     stdin: "piped",
     stdout: "piped",
     stderr: "null",
@@ -62,7 +62,7 @@ async function keystrokes(session: string, count: number): Promise<number[]> {
       const ch = "abcdefghij"[i % 10]!;
       typed += ch;
       const start = performance.now();
-      await writer.write(encoder.encode(`send-keys -t ${session} -l ${ch}\n`));
+      await writer.write(encoder.encode(`send-keys -t ${pane.name} -l ${ch}\n`));
       // Ink redraws what changed on the input line: the first output with the key (and
       // no status bar text, which a refresh may redraw) is the echo.
       for (;;) {
@@ -71,7 +71,7 @@ async function keystrokes(session: string, count: number): Promise<number[]> {
       }
       samples.push(performance.now() - start);
       if (i % 50 === 49) {
-        await writer.write(encoder.encode(`send-keys -t ${session} C-u\n`));
+        await writer.write(encoder.encode(`send-keys -t ${pane.name} C-u\n`));
         await new Promise((r) => setTimeout(r, 100));
         buffer = "";
         typed = "";
@@ -113,7 +113,7 @@ try {
   try {
     await pane.until(/brain · \$/, 30_000);
     await new Promise((r) => setTimeout(r, 500));
-    echo.push(...await keystrokes(pane.name, KEYS));
+    echo.push(...await keystrokes(pane, KEYS));
   } finally {
     await pane.kill();
   }

@@ -1,4 +1,5 @@
 import { AGENT_FLAGS } from "../_agent_flags.ts";
+import { tmpdirEnv } from "../_temp_dir.ts";
 /**
  * Runs the real `agent` command as a subprocess with piped stdin, for chat tests.
  *
@@ -35,6 +36,7 @@ export async function agent(
     AGENT_HOME: options.home,
     NO_COLOR: "1",
     ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
+    ...tmpdirEnv(),
     ...(options.env ?? {}),
   };
   const child = new Deno.Command(Deno.execPath(), {

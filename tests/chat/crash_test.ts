@@ -4,6 +4,7 @@ import { DatabaseSync } from "node:sqlite";
 import { FileSessionStore } from "@agent/hub";
 import { startVendorServer } from "../models/_vendor_server.ts";
 import { agent, makeHome } from "./_run.ts";
+import { tmpdirEnv } from "../_temp_dir.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -31,6 +32,7 @@ period = "month"
         PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
         HOME: Deno.env.get("HOME") ?? "/tmp",
         AGENT_HOME: home,
+        ...tmpdirEnv(),
         ...env,
       },
       clearEnv: true,

@@ -5,6 +5,7 @@
  * @module
  */
 import { AGENT_FLAGS } from "../_agent_flags.ts";
+import { removeTree, tmpdirEnv } from "../_temp_dir.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const MAIN = `${ROOT}cli/main.ts`;
@@ -20,7 +21,7 @@ export interface RunResult {
 
 /** Options for {@linkcode agent}. */
 export interface AgentRunOptions {
-  /** Extra environment variables (the base is PATH, HOME and DENO_DIR only). */
+  /** Extra environment variables (the base is PATH, HOME, DENO_DIR and TMPDIR only). */
   env?: Record<string, string>;
   /** Text for stdin; without it stdin is closed (no terminal). */
   stdin?: string;
@@ -33,13 +34,28 @@ export interface AgentRunOptions {
 const realHome = Deno.env.get("HOME") ?? "/root";
 const denoDir = Deno.env.get("DENO_DIR") ?? `${realHome}/.cache/deno`;
 
-/** Runs `agent <args>`. */
+/**
+ * Runs `agent <args>`. Without `env.HOME` it gets a fresh HOME of its own, removed when
+ * the run ends (no later run sees it).
+ */
 export async function agent(args: string[], options: AgentRunOptions = {}): Promise<RunResult> {
+  const ownHome = options.env?.HOME === undefined
+    ? Deno.makeTempDirSync({ prefix: "agent-test-user-" })
+    : undefined;
+  try {
+    return await run(args, options, ownHome ?? options.env!.HOME!);
+  } finally {
+    if (ownHome !== undefined) await removeTree(ownHome);
+  }
+}
+
+async function run(args: string[], options: AgentRunOptions, home: string): Promise<RunResult> {
   const env: Record<string, string> = {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-    HOME: options.env?.HOME ?? fakeHome(),
+    HOME: home,
     DENO_DIR: denoDir,
     NO_COLOR: "1",
+    ...tmpdirEnv(),
     ...options.env,
   };
   const child = new Deno.Command(Deno.execPath(), {
@@ -66,12 +82,6 @@ export async function agent(args: string[], options: AgentRunOptions = {}): Prom
 
 let homes: string[] = [];
 
-function fakeHome(): string {
-  const dir = Deno.makeTempDirSync({ prefix: "agent-test-user-" });
-  homes.push(dir);
-  return dir;
-}
-
 /** A fresh temporary directory (removed by {@linkcode cleanup}). */
 export async function tempDir(): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "agent-test-" });
@@ -83,7 +93,7 @@ export async function tempDir(): Promise<string> {
 export async function cleanup(): Promise<void> {
   const all = homes;
   homes = [];
-  await Promise.all(all.map((d) => Deno.remove(d, { recursive: true }).catch(() => {})));
+  await Promise.all(all.map((d) => removeTree(d)));
 }
 
 /** The file's permission bits, e.g. `0o600`. */

@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
+import { tmpdirEnv } from "../_temp_dir.ts";
 import { agent, type RunResult, tempDir, withReplies } from "../cli/_run.ts";
 import { freePort, type RunningSpine, startSpine } from "../spine/_harness.ts";
 
@@ -94,6 +95,7 @@ export async function runBrain(
       AGENT_HOME: home,
       AGENT_CLOUD_HEALTH_HOST: "127.0.0.1",
       AGENT_CLOUD_HEALTH_PORT: String(port),
+      ...tmpdirEnv(),
       ...env,
     },
     stdout: "piped",

@@ -60,6 +60,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "user_error.ts",
         "text.ts",
         "backoff.ts",
+        "_testing.ts",
       ],
     },
     {

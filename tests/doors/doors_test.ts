@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { checkDoors, DoorsSetupError, findCycles, findStarExports } from "./doors.ts";
+import { type TempDir, tempDir } from "../_temp_dir.ts";
 
 const CHECKER = new URL("./doors.ts", import.meta.url).pathname;
 
@@ -8,8 +9,9 @@ const CHECKER = new URL("./doors.ts", import.meta.url).pathname;
  * the real hub) and `cli` (imports hub and net), plus `tests/` and a root `mod.ts`.
  * `extra` adds or replaces files.
  */
-async function plant(extra: Record<string, string> = {}): Promise<string> {
-  const root = await Deno.makeTempDir({ prefix: "doors_" });
+async function plant(extra: Record<string, string> = {}): Promise<TempDir> {
+  const tree = await tempDir("doors_");
+  const root = tree.path;
   const member = (name: string, exports: unknown) =>
     JSON.stringify({ name: `@agent/${name}`, version: "0.1.0", exports });
   const files: Record<string, string> = {
@@ -36,50 +38,51 @@ async function plant(extra: Record<string, string> = {}): Promise<string> {
     await Deno.mkdir(file.slice(0, file.lastIndexOf("/")), { recursive: true });
     await Deno.writeTextFile(file, text);
   }
-  return root;
+  return tree;
 }
 
 Deno.test("checkDoors() passes a tree whose imports go through doors, one way", async () => {
-  const report = await checkDoors(await plant());
+  await using tree = await plant();
+  const report = await checkDoors(tree.path);
   assert.deepEqual(report.problems, []);
   assert.equal(report.files, 10);
   assert.ok(report.imports >= 8, String(report.imports));
 });
 
 Deno.test("checkDoors() names a deep import of another member's file and its doors", async () => {
-  const root = await plant({
+  await using tree = await plant({
     "cli/mod.ts": `import { paths } from "../hub/paths.ts";\nexport const cli = paths;\n`,
   });
-  assert.deepEqual((await checkDoors(root)).problems, [
+  assert.deepEqual((await checkDoors(tree.path)).problems, [
     "cli/mod.ts:1: imports hub/paths.ts, which is not a door of @agent/hub; " +
     "its doors: hub/mod.ts, hub/base.ts",
   ]);
 });
 
 Deno.test("checkDoors() wants another member's door imported by its package name", async () => {
-  const root = await plant({
+  await using tree = await plant({
     "cli/mod.ts": `import { agent } from "../hub/mod.ts";\nexport const cli = agent;\n`,
   });
-  assert.deepEqual((await checkDoors(root)).problems, [
+  assert.deepEqual((await checkDoors(tree.path)).problems, [
     "cli/mod.ts:1: imports ../hub/mod.ts; import @agent/hub by its name",
   ]);
 });
 
 Deno.test("checkDoors() holds tests/ to the doors too", async () => {
-  const root = await plant({
+  await using tree = await plant({
     "tests/cli_test.ts": `import { money } from "../hub/money/mod.ts";\nvoid money;\n`,
   });
-  assert.deepEqual((await checkDoors(root)).problems, [
+  assert.deepEqual((await checkDoors(tree.path)).problems, [
     "tests/cli_test.ts:1: imports hub/money/mod.ts, which is not a door of @agent/hub; " +
     "its doors: hub/mod.ts, hub/base.ts",
   ]);
 });
 
 Deno.test("checkDoors() refuses an import against the allowed direction", async () => {
-  const root = await plant({
+  await using tree = await plant({
     "net/b64u.ts": `import { agent } from "@agent/hub";\nexport const b64u = agent;\n`,
   });
-  const problems = (await checkDoors(root)).problems;
+  const problems = (await checkDoors(tree.path)).problems;
   assert.ok(
     problems.includes("net/b64u.ts:1: imports hub/mod.ts, but net may import no member"),
     problems.join("\n"),
@@ -89,36 +92,36 @@ Deno.test("checkDoors() refuses an import against the allowed direction", async 
 });
 
 Deno.test("checkDoors() prints a two-file and a three-file cycle as paths", async () => {
-  const root = await plant({
+  await using tree = await plant({
     "hub/money/a.ts": `import { b } from "./b.ts";\nexport const a = () => b;\n`,
     "hub/money/b.ts": `import { a } from "./a.ts";\nexport const b = () => a;\n`,
     "hub/agent/x.ts": `import { y } from "./y.ts";\nexport const x = () => y;\n`,
     "hub/agent/y.ts": `import { z } from "./z.ts";\nexport const y = () => z;\n`,
     "hub/agent/z.ts": `import { x } from "./x.ts";\nexport const z = () => x;\n`,
   });
-  assert.deepEqual((await checkDoors(root)).problems, [
+  assert.deepEqual((await checkDoors(tree.path)).problems, [
     "import cycle: hub/agent/x.ts -> hub/agent/y.ts -> hub/agent/z.ts -> hub/agent/x.ts",
     "import cycle: hub/money/a.ts -> hub/money/b.ts -> hub/money/a.ts",
   ]);
 });
 
 Deno.test("checkDoors() counts dynamic and type-only imports in cycles", async () => {
-  const root = await plant({
+  await using tree = await plant({
     "cli/registry.ts": `export const load = () => import("./doctor.ts");\n`,
     "cli/doctor.ts": `import type { load } from "./registry.ts";\nexport type L = typeof load;\n`,
   });
-  assert.deepEqual((await checkDoors(root)).problems, [
+  assert.deepEqual((await checkDoors(tree.path)).problems, [
     "import cycle: cli/doctor.ts -> cli/registry.ts -> cli/doctor.ts",
   ]);
 });
 
 Deno.test("checkDoors() refuses an import up the hub's layers and a file in no layer", async () => {
-  const root = await plant({
+  await using tree = await plant({
     "hub/money/mod.ts": `import { agent } from "../agent/mod.ts";\nexport const money = agent;\n`,
     "hub/agent/mod.ts": `export const agent = 1;\n`,
     "hub/stray.ts": `import { paths } from "./paths.ts";\nexport const stray = paths;\n`,
   });
-  assert.deepEqual((await checkDoors(root)).problems, [
+  assert.deepEqual((await checkDoors(tree.path)).problems, [
     "hub/money/mod.ts:1: imports hub/agent/mod.ts (layer agent) from layer domain: " +
     "layers import only their own layer or below",
     "hub/stray.ts:1: is in no layer of hub (add it to LAYERS)",
@@ -126,17 +129,17 @@ Deno.test("checkDoors() refuses an import up the hub's layers and a file in no l
 });
 
 Deno.test("checkDoors() reports an import that does not resolve", async () => {
-  const root = await plant({
+  await using tree = await plant({
     "net/b64u.ts": `import { gone } from "./gone.ts";\nexport const b64u = gone;\n`,
   });
-  const problems = (await checkDoors(root)).problems;
+  const problems = (await checkDoors(tree.path)).problems;
   assert.equal(problems.length, 1, problems.join("\n"));
   assert.match(problems[0]!, /^net\/b64u\.ts:1: \.\/gone\.ts \(.*\): the import does not resolve$/);
 });
 
 Deno.test("checkDoors() refuses a tree that is not a workspace", async () => {
-  const root = await plant({ "deno.json": "{}" });
-  await assert.rejects(checkDoors(root), DoorsSetupError);
+  await using tree = await plant({ "deno.json": "{}" });
+  await assert.rejects(checkDoors(tree.path), DoorsSetupError);
 });
 
 Deno.test("findCycles() finds a file that imports itself", () => {
@@ -163,20 +166,21 @@ Deno.test("lint:doors exits 1 and prints each problem on a planted tree, 0 on a 
     }).output();
     return { code: out.code, stdout: new TextDecoder().decode(out.stdout) };
   };
-  const bad = await plant({
+  await using bad = await plant({
     "cli/mod.ts": `import { paths } from "../hub/paths.ts";\nexport const cli = paths;\n`,
   });
-  const badRun = await run(bad);
+  const badRun = await run(bad.path);
   assert.equal(badRun.code, 1);
   assert.match(badRun.stdout, /^cli\/mod\.ts:1: imports hub\/paths\.ts, which is not a door/m);
   assert.match(badRun.stdout, /^doors: 1 problem\(s\) in 10 files$/m);
-  const goodRun = await run(await plant());
+  await using good = await plant();
+  const goodRun = await run(good.path);
   assert.equal(goodRun.code, 0);
   assert.match(goodRun.stdout, /^doors: 10 files, \d+ imports, no problems$/m);
 });
 
 Deno.test("checkDoors() refuses export * in a door of any member, by file and line", async () => {
-  const root = await plant({
+  await using tree = await plant({
     "hub/mod.ts": '/**\n * Not this one: `export * from "./x.ts"`.\n * @module\n */\n' +
       `export { agent } from "./agent/mod.ts";\nexport * from "./money/mod.ts";\n` +
       `export type * from "./paths.ts";\n`,
@@ -184,16 +188,12 @@ Deno.test("checkDoors() refuses export * in a door of any member, by file and li
     // Not a door: a module inside a member may re-export as it likes.
     "hub/money/all.ts": `export * from "./mod.ts";\n`,
   });
-  try {
-    const tail = "lists its names (export { ... } from), never export *";
-    assert.deepEqual((await checkDoors(root)).problems, [
-      `hub/mod.ts:6: export * from "./money/mod.ts": a door of @agent/hub ${tail}`,
-      `hub/mod.ts:7: export type * from "./paths.ts": a door of @agent/hub ${tail}`,
-      `net/mod.ts:1: export * as codec from "./b64u.ts": a door of @agent/net ${tail}`,
-    ]);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  const tail = "lists its names (export { ... } from), never export *";
+  assert.deepEqual((await checkDoors(tree.path)).problems, [
+    `hub/mod.ts:6: export * from "./money/mod.ts": a door of @agent/hub ${tail}`,
+    `hub/mod.ts:7: export type * from "./paths.ts": a door of @agent/hub ${tail}`,
+    `net/mod.ts:1: export * as codec from "./b64u.ts": a door of @agent/net ${tail}`,
+  ]);
 });
 
 Deno.test("findStarExports() skips comments and strings and keeps lines", () => {

@@ -3,16 +3,19 @@ import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { agent } from "../cli/_run.ts";
 import { freePort, startSpine } from "../spine/_harness.ts";
 import { until } from "./_agents.ts";
+import { type TempDir, tempDir } from "../_temp_dir.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
-async function newHome(port = freePort()): Promise<string> {
-  const home = await Deno.makeTempDir({ prefix: "agent-hub-cli-" });
+/** An initialised home on `port`; an `await using` block removes it. */
+async function newHome(port = freePort()): Promise<TempDir> {
+  const dir = await tempDir("agent-hub-cli-");
+  const home = dir.path;
   const init = await agent(["--home", home, "init", "--yes", "--language", "en"]);
   assert.deepEqual(init.code, 0, init.stderr);
   const toml = await Deno.readTextFile(`${home}/agent.toml`);
   await Deno.writeTextFile(`${home}/agent.toml`, toml.replace(/^port = \d+$/m, `port = ${port}`));
-  return home;
+  return dir;
 }
 
 function spawnHub(home: string, env: Record<string, string> = {}): Deno.ChildProcess {
@@ -32,7 +35,8 @@ async function running(home: string): Promise<{ running: boolean; pid: number | 
 
 Deno.test("agent hub run/status/stop: lock, control API, clean stop, already running", async () => {
   const port = freePort();
-  const home = await newHome(port);
+  await using homeDir = await newHome(port);
+  const home = homeDir.path;
   const hub = spawnHub(home);
   try {
     await until("the hub runs", async () => (await running(home)).running, 30_000);
@@ -65,7 +69,8 @@ Deno.test("agent hub run/status/stop: lock, control API, clean stop, already run
 });
 
 Deno.test("agent hub: Ctrl-C stops cleanly; a killed hub is recorded as the last crash", async () => {
-  const home = await newHome();
+  await using homeDir = await newHome();
+  const home = homeDir.path;
   let hub = spawnHub(home);
   await until("the hub runs", async () => (await running(home)).running, 30_000);
   hub.kill("SIGINT");
@@ -95,7 +100,8 @@ Deno.test("agent hub: Ctrl-C stops cleanly; a killed hub is recorded as the last
 });
 
 Deno.test("agent hub stop: a hub that ignores SIGTERM is reported after the timeout", async () => {
-  const home = await newHome();
+  await using homeDir = await newHome();
+  const home = homeDir.path;
   // A stand-in "hub" that ignores SIGTERM holds the lock.
   const stubborn = new Deno.Command("sh", {
     args: ["-c", "trap '' TERM; sleep 30"],
@@ -119,7 +125,8 @@ Deno.test("agent hub stop: a hub that ignores SIGTERM is reported after the time
 });
 
 Deno.test("agent hub systemd-unit and install on Linux", async () => {
-  const home = await newHome();
+  await using homeDir = await newHome();
+  const home = homeDir.path;
   const unit = await agent([
     "--home",
     home,
@@ -146,8 +153,10 @@ Deno.test("agent net: init, publish, add, poll --once, accept, send, log between
   const tokenB = "token-b";
   const spineA = await startSpine({ hubToken: tokenA });
   const spineB = await startSpine({ hubToken: tokenB });
-  const homeA = await newHome();
-  const homeB = await newHome();
+  await using homeADir = await newHome();
+  const homeA = homeADir.path;
+  await using homeBDir = await newHome();
+  const homeB = homeBDir.path;
   const envA = {
     AGENT_SPINE_URL: spineA.url,
     AGENT_SPINE_TOKEN: tokenA,
@@ -212,8 +221,10 @@ Deno.test("agent hub run answers the network: a running hub handles requests and
   const spineA = await startSpine({ hubToken: "ta" });
   const spineB = await startSpine({ hubToken: "tb" });
   const port = freePort();
-  const homeA = await newHome(port);
-  const homeB = await newHome();
+  await using homeADir = await newHome(port);
+  const homeA = homeADir.path;
+  await using homeBDir = await newHome();
+  const homeB = homeBDir.path;
   const envA = {
     AGENT_SPINE_URL: spineA.url,
     AGENT_SPINE_TOKEN: "ta",

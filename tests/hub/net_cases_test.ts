@@ -6,6 +6,7 @@ import { generateIdentity } from "@agent/net";
 import { fetchAndHandle, NetNode, turnAnswerer } from "@agent/hub";
 import { runHub } from "@agent/hub";
 import { Logger } from "@agent/hub/base";
+import { tempDir } from "../_temp_dir.ts";
 
 /** Makes `a` and `b` accepted contacts of each other. */
 async function connect(a: TestAgent, b: TestAgent): Promise<void> {
@@ -260,7 +261,8 @@ Deno.test("a spine answering 401 fails the service while the hub keeps running",
 });
 
 Deno.test("the doorbell drops and comes back: nothing is missed", async () => {
-  const persistDir = await Deno.makeTempDir();
+  await using persist = await tempDir("agent-spine-persist-");
+  const persistDir = persist.path;
   const token = "bell-token";
   let spine = await startSpine({ hubToken: token, persistDir });
   const port = spine.port;

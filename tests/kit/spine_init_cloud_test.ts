@@ -320,6 +320,8 @@ Deno.test("the cloud project passes the pinned wrangler's deploy --dry-run, offl
         WRANGLER_SEND_METRICS: "false",
         NO_COLOR: "1",
         WRANGLER_DOCKER_BIN: docker,
+        // wrangler keeps its update check's answer in the temp folder: here, the test's.
+        TMPDIR: root,
       },
       stdout: "piped",
       stderr: "piped",

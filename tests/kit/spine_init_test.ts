@@ -154,12 +154,19 @@ Deno.test("spine init refuses a non-empty directory and a file, in one sentence,
 
 Deno.test("the written wrangler.jsonc passes the pinned wrangler's deploy --dry-run, offline", async () => {
   try {
-    const dir = `${await tempDir()}/s`;
+    const root = await tempDir();
+    const dir = `${root}/s`;
     assert.equal((await init([dir, "--address", "spine.example.com"])).code, 0);
     const out = await new Deno.Command("node", {
       args: [WRANGLER, "deploy", "--dry-run", "--outdir", `${dir}/.out`],
       cwd: dir,
-      env: { CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" },
+      env: {
+        CLOUDFLARE_CF_FETCH_ENABLED: "false",
+        WRANGLER_SEND_METRICS: "false",
+        NO_COLOR: "1",
+        // wrangler keeps its update check's answer in the temp folder: here, the test's.
+        TMPDIR: root,
+      },
       stdout: "piped",
       stderr: "piped",
     }).output();

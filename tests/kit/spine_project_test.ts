@@ -14,7 +14,10 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 const WRANGLER = `${ROOT}node_modules/wrangler/bin/wrangler.js`;
 const TOKEN = "kit-smoke-token-0123456789";
 
+/** Serves the project in `dir`; its state and wrangler's temporary files go beside it. */
 async function serve(dir: string, port: number): Promise<{ stop(): Promise<void> }> {
+  const tmp = `${dir}-tmp`;
+  await Deno.mkdir(tmp, { recursive: true });
   const child = new Deno.Command("node", {
     args: [
       WRANGLER,
@@ -39,6 +42,8 @@ async function serve(dir: string, port: number): Promise<{ stop(): Promise<void>
       WRANGLER_SEND_METRICS: "false",
       NO_COLOR: "1",
       CI: "1",
+      // wrangler's update check and Miniflare's own folder: inside the test's folder.
+      TMPDIR: tmp,
     },
     stdin: "null",
     stdout: "null",

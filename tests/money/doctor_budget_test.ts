@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { CONFIG_TEMPLATE } from "@agent/hub";
 import { Ledger } from "@agent/hub/money";
+import { type TempDir, tempDirSync } from "../_temp_dir.ts";
 
 const MAIN = new URL("../../cli/main.ts", import.meta.url).pathname;
 
@@ -32,14 +33,16 @@ async function doctor(home: string, ...args: string[]) {
   return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
 }
 
-function home(): string {
-  const dir = Deno.makeTempDirSync({ prefix: "doctor_budget_" });
-  Deno.writeTextFileSync(`${dir}/agent.toml`, CONFIG_TEMPLATE);
+/** A home holding the template configuration; a `using` block removes it. */
+function home(): TempDir {
+  const dir = tempDirSync("doctor_budget_");
+  Deno.writeTextFileSync(`${dir.path}/agent.toml`, CONFIG_TEMPLATE);
   return dir;
 }
 
 Deno.test("agent doctor adds the budget line from the ledger", async () => {
-  const dir = home();
+  using tmp = home();
+  const dir = tmp.path;
   const ledger = Ledger.open(`${dir}/data/spend.sqlite3`);
   ledger.record({
     ts: Date.now() - 1000,
@@ -65,7 +68,8 @@ Deno.test("agent doctor adds the budget line from the ledger", async () => {
 });
 
 Deno.test("agent doctor fails the budget check when the ledger cannot be read", async () => {
-  const dir = home();
+  using tmp = home();
+  const dir = tmp.path;
   Deno.mkdirSync(`${dir}/data`);
   Deno.writeTextFileSync(`${dir}/data/spend.sqlite3`, "not a database ".repeat(100));
   const run = await doctor(dir, "--json");

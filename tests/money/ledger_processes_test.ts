@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { Ledger } from "@agent/hub/money";
+import { tempDirSync } from "../_temp_dir.ts";
 
 const WRITER = new URL("./_ledger_writer.ts", import.meta.url).pathname;
 const PER_PROCESS = 400;
@@ -24,7 +25,8 @@ async function waitFor(paths: string[], timeoutMs: number): Promise<void> {
 }
 
 Deno.test("Ledger loses no row when three processes create and write it at once", async () => {
-  const dir = Deno.makeTempDirSync({ prefix: "ledger_processes_" });
+  using tmp = tempDirSync("ledger_processes_");
+  const dir = tmp.path;
   const file = `${dir}/data/spend.sqlite3`;
   const children = ROLES.map((role) =>
     new Deno.Command(Deno.execPath(), {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { CONFIG_TEMPLATE } from "@agent/hub";
 import { SHIPPED_MODELS } from "@agent/hub/config";
 import { Ledger, periodBounds } from "@agent/hub/money";
+import { type TempDir, tempDirSync } from "../_temp_dir.ts";
 
 const MAIN = new URL("../../cli/main.ts", import.meta.url).pathname;
 
@@ -39,9 +40,10 @@ async function agent(home: string, ...args: string[]): Promise<Run> {
   return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
 }
 
-function home(config = CONFIG_TEMPLATE): string {
-  const dir = Deno.makeTempDirSync({ prefix: "spend_cli_" });
-  Deno.writeTextFileSync(`${dir}/agent.toml`, config);
+/** A home holding `config`; a `using` block removes it. */
+function home(config = CONFIG_TEMPLATE): TempDir {
+  const dir = tempDirSync("spend_cli_");
+  Deno.writeTextFileSync(`${dir.path}/agent.toml`, config);
   return dir;
 }
 
@@ -63,7 +65,8 @@ function call(role: string, model: string, usd: number | null) {
 }
 
 Deno.test("agent spend reads a missing ledger as $0 and does not create it", async () => {
-  const dir = home();
+  using tmp = home();
+  const dir = tmp.path;
   const run = await agent(dir, "spend");
   assert.equal(run.code, 0, run.stderr);
   const lines = run.stdout.trimEnd().split("\n");
@@ -86,7 +89,8 @@ Deno.test("agent spend shows spent budgets, stand-ins and unpriced calls", async
 provider = "fake"
 model_id = "scripted"
 `;
-  const dir = home(config);
+  using tmp = home(config);
+  const dir = tmp.path;
   const ledger = Ledger.open(`${dir}/data/spend.sqlite3`);
   // The template's roles use vendor-a's shipped models.
   const { brain, fast } = SHIPPED_MODELS["vendor-a"];
@@ -129,13 +133,15 @@ model_id = "scripted"
 });
 
 Deno.test("agent spend speaks Turkish with --lang tr", async () => {
-  const run = await agent(home(), "--lang", "tr", "spend");
+  using tmp = home();
+  const run = await agent(tmp.path, "--lang", "tr", "spend");
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /^brain vendor-a \$0\.00 \/ \$15\.00 bu ay, yenilenme /);
 });
 
 Deno.test("agent spend fails with one sentence when the ledger cannot be read", async () => {
-  const dir = home();
+  using tmp = home();
+  const dir = tmp.path;
   Deno.mkdirSync(`${dir}/data`);
   Deno.writeTextFileSync(`${dir}/data/spend.sqlite3`, "not a database ".repeat(100));
   const run = await agent(dir, "spend");
@@ -146,7 +152,8 @@ Deno.test("agent spend fails with one sentence when the ledger cannot be read", 
 });
 
 Deno.test("agent spend rejects an unknown option with exit 2", async () => {
-  const run = await agent(home(), "spend", "--yaml");
+  using tmp = home();
+  const run = await agent(tmp.path, "spend", "--yaml");
   assert.equal(run.code, 2);
   assert.equal(run.stderr.trim().split("\n").length, 1);
 });

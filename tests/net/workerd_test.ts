@@ -2,8 +2,7 @@
 // b64u decoder's fallback path, Web Crypto Ed25519/X25519/HKDF and the all-zero check.
 
 import assert from "node:assert/strict";
-import { Miniflare } from "miniflare";
-import { bundleWorker } from "@agent/kit";
+import { bundleWorker, startMiniflare, stopMiniflare } from "@agent/kit";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -21,7 +20,7 @@ async function bundleNetWorker(): Promise<string> {
 
 Deno.test("net/ runs inside workerd and reproduces the vectors", async () => {
   Deno.env.set("CLOUDFLARE_CF_FETCH_ENABLED", "false");
-  const mf = new Miniflare({
+  const mf = startMiniflare({
     modules: true,
     script: await bundleNetWorker(),
     compatibilityDate: "2026-04-20",
@@ -52,6 +51,6 @@ Deno.test("net/ runs inside workerd and reproduces the vectors", async () => {
       card: true,
     });
   } finally {
-    await mf.dispose();
+    await stopMiniflare(mf);
   }
 });

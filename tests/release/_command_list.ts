@@ -10,9 +10,14 @@
  */
 import assert from "node:assert/strict";
 import { kitSpineVersion, spineKitFiles } from "@agent/kit/spine";
-import { Miniflare } from "miniflare";
-import { spineMiniflareOptions } from "@agent/kit";
+import {
+  type MiniflareOptions,
+  spineMiniflareOptions,
+  startMiniflare,
+  stopMiniflare,
+} from "@agent/kit";
 import { freePort } from "../spine/_harness.ts";
+import { tmpdirEnv } from "../_temp_dir.ts";
 
 const SPINE_KIT_FILES = await spineKitFiles();
 const SPINE_KIT_VERSION = await kitSpineVersion();
@@ -26,7 +31,7 @@ const VERSION: string =
 async function startKitSpine(token: string): Promise<{ url: string; stop(): Promise<void> }> {
   Deno.env.set("CLOUDFLARE_CF_FETCH_ENABLED", "false");
   const port = freePort();
-  const mf = new Miniflare(
+  const mf = startMiniflare(
     spineMiniflareOptions({
       port,
       script: SPINE_KIT_FILES["worker.js"]!,
@@ -36,10 +41,10 @@ async function startKitSpine(token: string): Promise<{ url: string; stop(): Prom
         AGENT_MODE: "local",
         HUB_TOKEN: token,
       },
-    }) as ConstructorParameters<typeof Miniflare>[0],
+    }) as MiniflareOptions,
   );
   await mf.ready;
-  return { url: `http://127.0.0.1:${port}`, stop: () => mf.dispose() };
+  return { url: `http://127.0.0.1:${port}`, stop: () => stopMiniflare(mf) };
 }
 
 /** One way of running the agent. */
@@ -71,7 +76,7 @@ export async function run(
   const child = new Deno.Command(program, {
     args: [...lead, ...args],
     cwd: agent.cwd,
-    env: { ...agent.env, ...options.env },
+    env: { ...tmpdirEnv(), ...agent.env, ...options.env },
     clearEnv: true,
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
@@ -197,7 +202,7 @@ export async function checkCommandList(
     const hub = new Deno.Command(program, {
       args: [...lead, "hub", "run"],
       cwd: agent.cwd,
-      env: agent.env,
+      env: { ...tmpdirEnv(), ...agent.env },
       clearEnv: true,
       stdin: "null",
       stdout: "piped",

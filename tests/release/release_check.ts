@@ -19,6 +19,7 @@
  */
 import { type JsrRegistry, startJsrRegistry } from "./jsr_registry.ts";
 import { checkCommandList } from "./_command_list.ts";
+import { tmpdirEnv } from "../_temp_dir.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -147,6 +148,7 @@ export async function installCli(
     DENO_DIR: `${work}/deno`,
     JSR_URL: registry.url,
     NO_COLOR: "1",
+    ...tmpdirEnv(),
   };
   for (const name of NETWORK_VARS) {
     const value = Deno.env.get(name);

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Miniflare } from "miniflare";
-import { runSpine, runSpineCron } from "@agent/kit";
+import { runSpine, runSpineCron, stopMiniflare } from "@agent/kit";
 
 /** Options for {@linkcode startSpine}. */
 export interface StartSpineOptions {
@@ -99,6 +99,6 @@ export async function startSpine(options: StartSpineOptions = {}): Promise<Runni
     mf,
     logs,
     cron: (scheduledTime) => runSpineCron(mf, scheduledTime),
-    stop: () => mf.dispose(),
+    stop: () => stopMiniflare(mf),
   };
 }

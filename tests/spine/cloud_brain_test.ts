@@ -3,9 +3,8 @@
  * messenger webhook ending at the spine (secret, storage, hand-over, redelivery).
  */
 import assert from "node:assert/strict";
-import { Miniflare } from "miniflare";
 import { messengerWebhookSecret } from "@agent/net";
-import { bundleWorker } from "@agent/kit";
+import { bundleWorker, startMiniflare, stopMiniflare } from "@agent/kit";
 import { hub } from "./_fixtures.ts";
 import { freePort, type RunningSpine } from "./_harness.ts";
 import { spineTest, TOKEN } from "./_setup.ts";
@@ -69,7 +68,7 @@ Deno.test("brain: the container's environment is assembled exactly as specified"
     `${dir}/worker.js`,
   );
   const run = async (bindings: Record<string, string>) => {
-    const mf = new Miniflare({
+    const mf = startMiniflare({
       modules: true,
       script,
       compatibilityDate: "2026-04-20",
@@ -79,7 +78,7 @@ Deno.test("brain: the container's environment is assembled exactly as specified"
     try {
       return await (await mf.dispatchFetch("http://localhost/")).json();
     } finally {
-      await mf.dispose();
+      await stopMiniflare(mf);
     }
   };
   try {

@@ -9,9 +9,14 @@
  * as it is, which shows the spine sets the header.
  */
 import assert from "node:assert/strict";
-import { Miniflare } from "miniflare";
-import { bundledSpinePath } from "@agent/kit";
-import { SPINE_COMPATIBILITY_DATE, spineMiniflareOptions } from "@agent/kit";
+import {
+  bundledSpineScript,
+  type MiniflareOptions,
+  SPINE_COMPATIBILITY_DATE,
+  spineMiniflareOptions,
+  startMiniflare,
+  stopMiniflare,
+} from "@agent/kit";
 import { hub } from "./_fixtures.ts";
 import { spineTest, TOKEN } from "./_setup.ts";
 
@@ -30,13 +35,13 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
-    const script = await Deno.readTextFile(await bundledSpinePath());
+    const script = await bundledSpineScript();
     const { host: _host, port: _port, cf: _cf, ...spine } = spineMiniflareOptions({
       script,
       port: 0,
       vars: { HUB_TOKEN: TOKEN, ADDRESS: "spine.example" },
     });
-    const mf = new Miniflare(
+    const mf = startMiniflare(
       {
         cf: false,
         host: "127.0.0.1",
@@ -51,7 +56,7 @@ Deno.test({
           },
           { name: "spine", ...spine },
         ],
-      } as unknown as ConstructorParameters<typeof Miniflare>[0],
+      } as unknown as MiniflareOptions,
     );
     try {
       const url = await mf.ready;
@@ -62,7 +67,7 @@ Deno.test({
         body: { error: "upgrade_required" },
       });
     } finally {
-      await mf.dispose();
+      await stopMiniflare(mf);
     }
   },
 });

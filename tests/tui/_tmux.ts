@@ -3,14 +3,18 @@
  * `send-keys` and read with `capture-pane`. Each capture a test looks at can be kept
  * under `tests/tui/artifacts/` (git ignores it).
  *
+ * Each pane has a tmux server of its own whose socket lives in a temporary folder of
+ * its own (`tmux -S`): tmux keeps its sockets under `TMUX_TMPDIR` or `/tmp`, not
+ * `TMPDIR`, and leaves them behind when the server exits, so {@linkcode Pane.kill}
+ * ends the server and removes the folder.
+ *
  * @module
  */
 import { AGENT_FLAGS } from "../_agent_flags.ts";
+import { removeTree } from "../_temp_dir.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const ARTIFACTS = `${ROOT}tests/tui/artifacts`;
-/** The private tmux server's socket name (`tmux -L`). */
-export const SOCKET = `agent-tui-tests-${Deno.pid}`;
 
 /** Whether tmux can run here. */
 export const HAS_TMUX: boolean = (() => {
@@ -22,9 +26,9 @@ export const HAS_TMUX: boolean = (() => {
   }
 })();
 
-async function tmux(...args: string[]): Promise<string> {
+async function tmux(socket: string, ...args: string[]): Promise<string> {
   const out = await new Deno.Command("tmux", {
-    args: ["-L", SOCKET, ...args],
+    args: ["-S", socket, ...args],
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -45,10 +49,15 @@ export interface PaneOptions {
 /** One pane running `agent <args>`; the shell prints `EXIT=<code>` when it ends. */
 export class Pane {
   readonly name: string;
+  /** The pane's tmux server socket (`tmux -S`). */
+  readonly socket: string;
+  #dir: string;
   #started = performance.now();
 
-  private constructor(name: string) {
+  private constructor(name: string, dir: string) {
     this.name = name;
+    this.#dir = dir;
+    this.socket = `${dir}/tmux.sock`;
   }
 
   /** Starts `agent <args>` in a new pane (a session of its own). */
@@ -68,19 +77,28 @@ export class Pane {
       ...args.map(shellQuote),
       "; echo EXIT=$?; sleep 600",
     ].join(" ");
-    const pane = new Pane(name);
-    await tmux(
-      "new-session",
-      "-d",
-      "-s",
-      name,
-      "-x",
-      String(options.columns ?? 100),
-      "-y",
-      String(options.rows ?? 30),
-      command,
-    );
+    const pane = new Pane(name, await Deno.makeTempDir({ prefix: "agent-tmux-" }));
+    try {
+      await pane.#tmux(
+        "new-session",
+        "-d",
+        "-s",
+        name,
+        "-x",
+        String(options.columns ?? 100),
+        "-y",
+        String(options.rows ?? 30),
+        command,
+      );
+    } catch (error) {
+      await pane.kill();
+      throw error;
+    }
     return pane;
+  }
+
+  #tmux(...args: string[]): Promise<string> {
+    return tmux(this.socket, ...args);
   }
 
   /** Milliseconds since the pane started. */
@@ -90,17 +108,17 @@ export class Pane {
 
   /** Sends keys by tmux name (`Enter`, `Escape`, `C-c`, `Up`...). */
   async keys(...keys: string[]): Promise<void> {
-    await tmux("send-keys", "-t", this.name, ...keys);
+    await this.#tmux("send-keys", "-t", this.name, ...keys);
   }
 
   /** Types `text` literally. */
   async type(text: string): Promise<void> {
-    await tmux("send-keys", "-t", this.name, "-l", text);
+    await this.#tmux("send-keys", "-t", this.name, "-l", text);
   }
 
   /** The visible screen. */
   async capture(): Promise<string> {
-    return await tmux("capture-pane", "-p", "-t", this.name);
+    return await this.#tmux("capture-pane", "-p", "-t", this.name);
   }
 
   /** Waits until the screen holds `text` (or matches it); returns the screen. */
@@ -124,7 +142,7 @@ export class Pane {
 
   /** Resizes the pane's window. */
   async resize(columns: number, rows: number): Promise<void> {
-    await tmux("resize-window", "-t", this.name, "-x", String(columns), "-y", String(rows));
+    await this.#tmux("resize-window", "-t", this.name, "-x", String(columns), "-y", String(rows));
   }
 
   /** Keeps the current screen as `tests/tui/artifacts/<name>.txt`; returns it. */
@@ -135,9 +153,10 @@ export class Pane {
     return screen;
   }
 
-  /** Ends the pane's session. */
+  /** Ends the pane's tmux server (and the agent in it) and removes its socket's folder. */
   async kill(): Promise<void> {
-    await tmux("kill-session", "-t", this.name).catch(() => {});
+    await this.#tmux("kill-server").catch(() => {});
+    await removeTree(this.#dir);
   }
 }
 

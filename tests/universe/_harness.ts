@@ -5,7 +5,7 @@
  * @module
  */
 import type { Miniflare } from "miniflare";
-import { runUniverse, runUniverseCron } from "@agent/kit";
+import { runUniverse, runUniverseCron, stopMiniflare } from "@agent/kit";
 import { b64uEncode, signUniverseRequest, type UniversePayload } from "@agent/net";
 import { freePort } from "../spine/_harness.ts";
 import { type Peer, startPeer } from "../spine/_fixtures.ts";
@@ -42,7 +42,7 @@ export async function startUniverse(options: StartUniverseOptions = {}): Promise
     host: options.universe || `127.0.0.1:${port}`,
     mf,
     cron: (ms) => runUniverseCron(mf, ms),
-    stop: () => mf.dispose(),
+    stop: () => stopMiniflare(mf),
   };
 }
 

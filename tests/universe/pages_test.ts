@@ -4,7 +4,7 @@
  * or style; and the directory's schema migration from version 1.
  */
 import assert from "node:assert/strict";
-import { Miniflare } from "miniflare";
+import { type MiniflareOptions, startMiniflare, stopMiniflare } from "@agent/kit";
 import { snapshot, startUniverse } from "./_harness.ts";
 import { freePort } from "../spine/_harness.ts";
 
@@ -125,7 +125,7 @@ Deno.test({
   async fn() {
     const dir = await Deno.makeTempDir({ prefix: "universe-v1-" });
     try {
-      const v1 = new Miniflare(
+      const v1 = startMiniflare(
         {
           modules: true,
           script: V1,
@@ -135,11 +135,11 @@ Deno.test({
           port: freePort(),
           host: "127.0.0.1",
           cf: false,
-        } as ConstructorParameters<typeof Miniflare>[0],
+        } as MiniflareOptions,
       );
       const url = (await v1.ready).href;
       assert.equal(await (await fetch(url)).text(), "ok");
-      await v1.dispose();
+      await stopMiniflare(v1);
       const u = await startUniverse({ persistDir: dir });
       try {
         const s = await snapshot(u);

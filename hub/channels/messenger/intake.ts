@@ -9,7 +9,7 @@
  */
 import type { Api } from "grammy";
 import type { Update } from "grammy/types";
-import { readLimited, timingSafeEqual } from "@agent/net";
+import { HttpError, readLimited, timingSafeEqual } from "@agent/net";
 import type { Logger } from "../../log.ts";
 import { backoffDelay, pause } from "../../backoff.ts";
 import type { MessengerSettings } from "./settings.ts";
@@ -76,32 +76,29 @@ export class TelegramIntake {
   /**
    * `POST /messenger/webhook` (webhook mode): Telegram's
    * `X-Telegram-Bot-Api-Secret-Token` must equal `MESSENGER_WEBHOOK_SECRET`; the update
-   * is taken and answered 200 at once.
+   * is taken and answered 200 at once. A refusal is thrown as an `HttpError`, which the
+   * surface serving the route (the control API, the brain's port) turns into its body.
    */
   async webhook(request: Request): Promise<Response> {
     const secret = this.#o.settings.webhookSecret;
-    if (secret === undefined) return Response.json({ error: "not_configured" }, { status: 503 });
+    if (secret === undefined) throw new HttpError(503, "not_configured");
     const given = request.headers.get("x-telegram-bot-api-secret-token") ?? "";
     if (!timingSafeEqual(given, secret)) {
       await request.body?.cancel();
-      return Response.json({ error: "unauthorized" }, { status: 401 });
+      throw new HttpError(401, "unauthorized");
     }
     const bytes = request.body === null
       ? new Uint8Array()
       : await readLimited(request.body, WEBHOOK_MAX);
-    if (bytes === undefined) return Response.json({ error: "too_large" }, { status: 413 });
+    if (bytes === undefined) throw new HttpError(413, "too_large");
     let update: Update;
     try {
       update = JSON.parse(new TextDecoder().decode(bytes));
     } catch {
-      return Response.json({ error: "bad_request", detail: "the body is not JSON" }, {
-        status: 400,
-      });
+      throw new HttpError(400, "bad_request", { detail: "the body is not JSON" });
     }
     if (typeof update?.update_id !== "number") {
-      return Response.json({ error: "bad_request", detail: "update_id: a number" }, {
-        status: 400,
-      });
+      throw new HttpError(400, "bad_request", { detail: "update_id: a number" });
     }
     this.take(update);
     return Response.json({ ok: true });

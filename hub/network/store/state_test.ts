@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { LOG_MAX, NetState, SEEN_MAX } from "./state.ts";
+import { tempDir } from "../../_testing.ts";
 
 const contact = {
   address: "bob.example",
@@ -13,7 +14,8 @@ const contact = {
 };
 
 Deno.test("NetState keeps contacts in a 0600 file inside a 0700 folder", async () => {
-  const dir = `${await Deno.makeTempDir()}/net`;
+  using tmp = tempDir();
+  const dir = `${tmp.path}/net`;
   const state = NetState.file(dir);
   await state.saveContact(contact);
   await state.saveContact({ ...contact, state: "accepted" });
@@ -25,7 +27,8 @@ Deno.test("NetState keeps contacts in a 0600 file inside a 0700 folder", async (
 });
 
 Deno.test("NetState tolerates half-written documents", async () => {
-  const dir = await Deno.makeTempDir();
+  using tmp = tempDir();
+  const dir = tmp.path;
   await Deno.writeTextFile(`${dir}/contacts.json`, '[{"address": "bo');
   await Deno.writeTextFile(
     `${dir}/log.jsonl`,
@@ -54,7 +57,8 @@ Deno.test("NetState tolerates half-written documents", async () => {
 });
 
 Deno.test("NetState remembers the last 1 000 handled ids and the last 500 log entries", async () => {
-  const state = NetState.file(await Deno.makeTempDir());
+  using tmp = tempDir();
+  const state = NetState.file(tmp.path);
   for (let i = 0; i < SEEN_MAX + 5; i++) await state.markSeen("a.example", `id${i}`);
   assert.ok(!(await state.seen("a.example", "id0")));
   assert.ok(await state.seen("a.example", `id${SEEN_MAX + 4}`));
@@ -83,7 +87,8 @@ Deno.test("NetState remembers the last 1 000 handled ids and the last 500 log en
 });
 
 Deno.test("NetState counts auto-replies per contact within the last hour", async () => {
-  const state = NetState.file(await Deno.makeTempDir());
+  using tmp = tempDir();
+  const state = NetState.file(tmp.path);
   await state.recordAutoReply("a.example", 1000);
   await state.recordAutoReply("a.example", 4000);
   assert.deepEqual(await state.autoRepliesLastHour("a.example", 4500), 2);
@@ -96,7 +101,8 @@ Deno.test("NetState counts auto-replies per contact within the last hour", async
 });
 
 Deno.test("NetState writers on one folder never lose each other's contacts", async () => {
-  const dir = await Deno.makeTempDir();
+  using tmp = tempDir();
+  const dir = tmp.path;
   const one = NetState.file(dir);
   const two = NetState.file(dir);
   await Promise.all(
@@ -113,7 +119,8 @@ Deno.test("NetState: a read racing the first write of a document never moves the
   // writer's rename landed in between, the fresh document was taken for garbage and
   // moved aside, and the contact it held was lost (found by the crash-kill suite).
   for (let round = 0; round < 60; round++) {
-    const dir = await Deno.makeTempDir();
+    using tmp = tempDir();
+    const dir = tmp.path;
     const writer = NetState.file(dir);
     const reader = NetState.file(dir);
     let saved = false;

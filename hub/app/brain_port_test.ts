@@ -1,0 +1,79 @@
+import assert from "node:assert/strict";
+import { HttpError } from "@agent/net";
+import { brainPortHandler, type BrainPortSources } from "./brain_port.ts";
+
+const SECRET = "Cannot open /agent/.env: token=hunter2";
+
+function sources(overrides: Partial<BrainPortSources> = {}): BrainPortSources & {
+  logged: string[];
+} {
+  const logged: string[] = [];
+  return {
+    version: "0.1.0",
+    hubStatus: () => Promise.resolve({ ok: true }),
+    routes: () => ({
+      "/messenger/webhook": (request) =>
+        request.headers.has("x-telegram-bot-api-secret-token")
+          ? Promise.resolve(Response.json({ ok: true }))
+          : Promise.reject(new HttpError(401, "unauthorized")),
+    }),
+    log: (line) => logged.push(line),
+    logged,
+    ...overrides,
+  };
+}
+
+Deno.test("brainPortHandler() answers /health and hands a POST to its channel route", async () => {
+  const handle = brainPortHandler(sources());
+  const health = await handle(new Request("http://127.0.0.1:8080/health"));
+  assert.deepEqual(await health.json(), { ok: true, version: "0.1.0", hub: { ok: true } });
+  const taken = await handle(
+    new Request("http://127.0.0.1:8080/messenger/webhook", {
+      method: "POST",
+      headers: { "x-telegram-bot-api-secret-token": "s" },
+      body: "{}",
+    }),
+  );
+  assert.deepEqual([taken.status, await taken.json()], [200, { ok: true }]);
+});
+
+Deno.test("brainPortHandler() turns a route's HttpError into its code and anything else into 404", async () => {
+  const handle = brainPortHandler(sources());
+  const refused = await handle(
+    new Request("http://127.0.0.1:8080/messenger/webhook", { method: "POST", body: "{}" }),
+  );
+  assert.deepEqual([refused.status, await refused.json()], [401, { error: "unauthorized" }]);
+  for (
+    const request of [
+      new Request("http://127.0.0.1:8080/nope"),
+      new Request("http://127.0.0.1:8080/health", { method: "POST", body: "x" }),
+      new Request("http://127.0.0.1:8080/messenger/webhook"),
+    ]
+  ) {
+    const res = await handle(request);
+    assert.deepEqual([res.status, await res.json()], [404, { error: "not_found" }], request.url);
+  }
+});
+
+Deno.test("brainPortHandler() answers an internal failure 500 internal, its text in the log only", async () => {
+  const s = sources({
+    hubStatus: () => Promise.reject(new Error(SECRET)),
+    routes: () => ({ "/messenger/webhook": () => Promise.reject(new TypeError(SECRET)) }),
+  });
+  const handle = brainPortHandler(s);
+  for (
+    const request of [
+      new Request("http://127.0.0.1:8080/health"),
+      new Request("http://127.0.0.1:8080/messenger/webhook", { method: "POST", body: "{}" }),
+    ]
+  ) {
+    const res = await handle(request);
+    const text = await res.text();
+    assert.deepEqual([res.status, JSON.parse(text)], [500, { error: "internal" }], request.url);
+    assert.ok(!text.includes("hunter2"), text);
+  }
+  assert.deepEqual(s.logged, [
+    `brain port: internal: ${SECRET}`,
+    `brain port: internal: ${SECRET}`,
+  ]);
+});

@@ -1,0 +1,81 @@
+/**
+ * Miniflare instances that leave nothing in the system temp folder. Miniflare keeps the
+ * runtime's files and its in-memory stores in `<tmpdir>/miniflare-<random>`, and on
+ * `dispose()` starts removing that folder without waiting for it: a process that ends
+ * right afterwards (a dev server on Ctrl-C, the last test of a file) leaves it behind.
+ * {@linkcode startMiniflare} gives each instance a parent folder of its own, and
+ * {@linkcode stopMiniflare} disposes of the instance and then removes that folder.
+ *
+ * @module
+ */
+import process from "node:process";
+import { Miniflare } from "miniflare";
+
+/** The options {@linkcode startMiniflare} passes to Miniflare. */
+export type MiniflareOptions = ConstructorParameters<typeof Miniflare>[0];
+
+const folders = new Map<Miniflare, string>();
+
+// On SIGINT or SIGTERM Miniflare's own exit hook removes its folder and ends the
+// process before anyone can stop the instance: the folders still held go on "exit".
+let hooked = false;
+function removeHeldFolders(): void {
+  for (const folder of folders.values()) {
+    try {
+      Deno.removeSync(folder, { recursive: true });
+    } catch { /* the process is ending: nothing more to do */ }
+  }
+}
+
+/**
+ * Constructs a Miniflare whose temporary folder lives in a folder of its own (removed
+ * by {@linkcode stopMiniflare}). Needs `--allow-env` and `--allow-write`.
+ */
+export function startMiniflare(options: MiniflareOptions): Miniflare {
+  const folder = Deno.makeTempDirSync({ prefix: "agent-miniflare-" });
+  // Miniflare reads os.tmpdir() once, in its constructor: point it at our folder for
+  // that synchronous call only (nothing else runs in between).
+  const saved = Deno.env.get("TMPDIR");
+  Deno.env.set("TMPDIR", folder);
+  let mf: Miniflare;
+  try {
+    mf = new Miniflare(options);
+  } catch (error) {
+    Deno.removeSync(folder, { recursive: true });
+    throw error;
+  } finally {
+    if (saved === undefined) Deno.env.delete("TMPDIR");
+    else Deno.env.set("TMPDIR", saved);
+  }
+  folders.set(mf, folder);
+  if (!hooked) {
+    hooked = true;
+    process.on("exit", removeHeldFolders);
+  }
+  return mf;
+}
+
+/** Disposes of `mf` and removes its temporary folder, waiting for both. */
+export async function stopMiniflare(mf: Miniflare): Promise<void> {
+  try {
+    await mf.dispose();
+  } finally {
+    const folder = folders.get(mf);
+    folders.delete(mf);
+    if (folder !== undefined) await removeFolder(folder);
+  }
+}
+
+async function removeFolder(folder: string): Promise<void> {
+  // Miniflare's own removal may still be running inside it: try again when it races.
+  for (let attempt = 0;; attempt++) {
+    try {
+      await Deno.remove(folder, { recursive: true });
+      return;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return;
+      if (attempt >= 4) throw error;
+      await new Promise((r) => setTimeout(r, 50 * (attempt + 1)));
+    }
+  }
+}
