@@ -126,14 +126,25 @@ export async function runSpine(
       await stopMiniflare(first);
     }
   }
-  const mf = startMiniflare(config(options.port));
-  const ready = await mf.ready;
-  // Without a kept database (tests) it exists only in this instance: migrate it now.
-  if (options.relationalStore) await applyMigrations(mf);
-  const url = ready.href.replace(/\/$/, "");
-  if (options.directPort === undefined) return { mf, url };
-  const direct = await mf.unsafeGetDirectURL();
-  return { mf, url, directUrl: direct.href.replace(/\/$/, "") };
+  for (let attempt = 0;; attempt++) {
+    const mf = startMiniflare(config(options.port));
+    try {
+      const ready = await mf.ready;
+      // Without a kept database (tests) it exists only in this instance: migrate it now.
+      if (options.relationalStore) await applyMigrations(mf);
+      const url = ready.href.replace(/\/$/, "");
+      if (options.directPort === undefined) return { mf, url };
+      const direct = await mf.unsafeGetDirectURL();
+      return { mf, url, directUrl: direct.href.replace(/\/$/, "") };
+    } catch (error) {
+      await stopMiniflare(mf);
+      // A spine started again on its own port (a restart) may find the old one's socket
+      // still closing: wait for it a little, then say so.
+      const inUse = (error as { code?: unknown })?.code === "ERR_ADDRESS_IN_USE";
+      if (!inUse || !options.port || attempt >= 10) throw error;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
 }
 
 /** The spine's D1 migrations, shipped in the kit's cloud configuration. */

@@ -8,7 +8,7 @@
  * @module
  */
 import type { Miniflare } from "miniflare";
-import { startMiniflare } from "./miniflare.ts";
+import { startMiniflare, stopMiniflare } from "./miniflare.ts";
 import { bundleWorkerText } from "./bundle.ts";
 import { parseDevArgs, serveUntilSignal, SPINE_COMPATIBILITY_DATE } from "./spine_dev.ts";
 import { catalogue, currentLang } from "@agent/net/common";
@@ -63,8 +63,14 @@ export async function runUniverse(
       ...(options.persistDir ? { durableObjectsPersist: `${options.persistDir}/do` } : {}),
     } as ConstructorParameters<typeof Miniflare>[0],
   );
-  const ready = await mf.ready;
-  return { mf, url: ready.href.replace(/\/$/, "") };
+  try {
+    const ready = await mf.ready;
+    return { mf, url: ready.href.replace(/\/$/, "") };
+  } catch (error) {
+    // One that cannot start (its port taken) leaves no folder behind.
+    await stopMiniflare(mf);
+    throw error;
+  }
 }
 
 interface ScheduledWorker {
