@@ -172,3 +172,18 @@ export async function readJsonLines(file: string): Promise<unknown[] | undefined
   }
   return out;
 }
+
+/**
+ * Runs `fn` holding an exclusive lock (`flock`) on `lockFile`, created 0600 when
+ * missing: another process asking for the same lock waits until `fn` is done. Callers
+ * keep their own in-process queue (a lock is per open file, not per process).
+ */
+export async function withFileLock<T>(lockFile: string, fn: () => Promise<T>): Promise<T> {
+  const lock = await Deno.open(lockFile, { create: true, write: true, mode: 0o600 });
+  try {
+    await lock.lock(true);
+    return await fn();
+  } finally {
+    lock.close();
+  }
+}

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { readTextIfAny, writeFileAtomic } from "../atomic_file.ts";
+import { readTextIfAny, withFileLock, writeFileAtomic } from "../atomic_file.ts";
 import { derivedEventId, nextEventId } from "./event_id.ts";
 import { EVENTS_MAX, type NetEvent, type OwnerEvent, type OwnerEventSink } from "./types.ts";
 
@@ -154,17 +154,7 @@ async function exclusive<T>(netDir: string, fn: () => Promise<T>): Promise<T> {
   const previous = queues.get(netDir) ?? Promise.resolve();
   const run = previous.then(async () => {
     await Deno.mkdir(netDir, { recursive: true, mode: 0o700 });
-    const lock = await Deno.open(`${netDir}/.events.lock`, {
-      create: true,
-      write: true,
-      mode: 0o600,
-    });
-    try {
-      await lock.lock(true);
-      return await fn();
-    } finally {
-      lock.close();
-    }
+    return await withFileLock(`${netDir}/.events.lock`, fn);
   });
   const settled = run.catch(() => {});
   queues.set(netDir, settled);

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { readJsonLines, writeFileAtomic } from "../../atomic_file.ts";
+import { readJsonLines, withFileLock, writeFileAtomic } from "../../atomic_file.ts";
 
 /** The documents of the network store (spine state keys are `net.<name>`). */
 export type DocumentName =
@@ -122,17 +122,7 @@ export class FileDocuments implements NetDocuments {
     await previous;
     try {
       await this.#ensureDir();
-      const lock = await Deno.open(`${this.#dir}/.lock`, {
-        create: true,
-        write: true,
-        mode: 0o600,
-      });
-      try {
-        await lock.lock(true);
-        return await fn();
-      } finally {
-        lock.close();
-      }
+      return await withFileLock(`${this.#dir}/.lock`, fn);
     } finally {
       release();
     }
