@@ -395,9 +395,50 @@ Deno.test("the net_send tool (tier 2) sends to an accepted contact's sub-agent",
   }
 });
 
+/** The message envelopes both agents sent, after the exchange went quiet. */
+async function exchange(a: TestAgent, b: TestAgent, quietMs = 700) {
+  let count = -1;
+  for (;;) {
+    const all = [...await a.node.state.log(), ...await b.node.state.log()]
+      .filter((e) => e.kind === "message" && e.direction === "out");
+    if (all.length === count) return all;
+    count = all.length;
+    await new Promise((r) => setTimeout(r, quietMs));
+  }
+}
+
+Deno.test("one owner's send between two default agents ends by itself: 2 envelopes, 4 at most", async () => {
+  // The fake model answers "Okay.": Bob answers once, Alice does not answer that.
+  let alice = await startAgent("alice");
+  let bob = await startAgent("bob");
+  try {
+    await connect(alice, bob);
+    await alice.node.send(bob.address, "Do you like tea?");
+    const sent = await exchange(alice, bob);
+    assert.deepEqual(sent.map((e) => e.text), ["Do you like tea?", "Okay."]);
+    assert.ok((await Deno.readTextFile(alice.paths.logFile)).includes("settled"));
+  } finally {
+    await alice.close();
+    await bob.close();
+  }
+  // A model that always answers, and always asks back: the fourth envelope is the last.
+  alice = await startAgent("alice", { replies: Array(8).fill("Alice here. And you?") });
+  bob = await startAgent("bob", { replies: Array(8).fill("Bob here. And you?") });
+  try {
+    await connect(alice, bob);
+    await alice.node.send(bob.address, "Do you like tea?");
+    const sent = await exchange(alice, bob);
+    assert.deepEqual(sent.length, 4, JSON.stringify(sent));
+  } finally {
+    await alice.close();
+    await bob.close();
+  }
+});
+
 Deno.test("two auto-replying agents stop at max_hops; the hourly limit stops a contact", async () => {
-  const alice = await startAgent("alice", { replies: ["Alice again."] });
-  const bob = await startAgent("bob", { replies: ["Bob again."] });
+  const always = { answer_replies: "always" as const };
+  const alice = await startAgent("alice", { replies: ["Alice again."], net: always });
+  const bob = await startAgent("bob", { replies: ["Bob again."], net: always });
   try {
     await connect(alice, bob);
     await alice.node.send(bob.address, "Start");
