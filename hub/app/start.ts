@@ -19,6 +19,7 @@ import {
   spendReport,
 } from "../money/mod.ts";
 import {
+  NetDigest,
   type NetNode,
   NetService,
   notConfiguredDetail,
@@ -133,6 +134,14 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
   const network = new NetService({
     node,
     answer,
+    ...(node === undefined || config.net.digest === "off" ? {} : {
+      digest: new NetDigest({
+        mode: config.net.digest,
+        events,
+        file: `${paths.netDir}/digest.json`,
+        logger,
+      }),
+    }),
     link: config.net.link,
     timings: { pollTimeoutSeconds: config.net.poll_timeout_seconds },
     ...(unconfigured === undefined ? {} : { unconfigured }),

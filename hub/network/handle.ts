@@ -31,6 +31,7 @@ import { enqueue, replyFor, sendThroughOutbox } from "./outbox.ts";
 import { oneLine, printable } from "../text.ts";
 import type { Update } from "./spine_client.ts";
 import { noPublicSubLine, subRole, type TurnAnswerer } from "./turn_types.ts";
+import type { AnsweredMessage } from "./digest.ts";
 
 /** What became of one envelope. */
 export type Handled =
@@ -42,6 +43,8 @@ export interface HandleDeps {
   node: NetNode;
   /** Answers a message from an accepted contact (the hub gives a network turn). */
   answer: TurnAnswerer;
+  /** Told of every message the agent answered (the owner's network digest). */
+  onAnswered?: ((message: AnsweredMessage) => Promise<void>) | undefined;
 }
 
 /** Handles one update. Never throws for the envelope's content; a store failure does throw. */
@@ -258,7 +261,23 @@ async function onMessage(
   });
   await countIn(deps, p, plain.text, roles);
   await sendReply(deps, p, reply);
+  await tellAnswered(deps, {
+    address: p.from,
+    name: contact.name,
+    thread: p.thread,
+    asked: plain.text,
+    answered: outcome.text,
+  });
   return outcome.replyId;
+}
+
+/** The owner's digest hears of the answer; a failure there is logged, never thrown. */
+async function tellAnswered(deps: HandleDeps, message: AnsweredMessage): Promise<void> {
+  try {
+    await deps.onAnswered?.(message);
+  } catch (error) {
+    deps.node.logger.warn(`network: the digest could not record: ${errorMessage(error)}`);
+  }
 }
 
 async function sendReply(
