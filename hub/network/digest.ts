@@ -6,8 +6,8 @@
  * on the owner's channels, not twenty.
  *
  * `[net] digest`: `batched` (the default) tells what gathered at most once per
- * {@linkcode DIGEST_INTERVAL_MS} (the first conversation after a quiet spell a minute
- * after it); `daily` once a day; `off` never. What is gathered is kept in
+ * {@linkcode DIGEST_INTERVAL_MS} (the first conversation after a quiet spell a few
+ * seconds after it, so the turns of one exchange come together); `daily` once a day; `off` never. What is gathered is kept in
  * `<net>/digest.json`, so a restart loses nothing.
  *
  * @module
@@ -24,8 +24,11 @@ export const DIGEST_INTERVAL_MS = 600_000;
 /** A day, the time between two digests in `daily` mode. */
 export const DIGEST_DAY_MS = 86_400_000;
 
-/** How long the first conversation after a quiet spell waits for others: a minute. */
-export const DIGEST_GATHER_MS = 60_000;
+/**
+ * How long the first conversation after a quiet spell waits for the rest of its
+ * exchange (agents answer each other within seconds): 5 seconds.
+ */
+export const DIGEST_GATHER_MS = 5_000;
 
 /** Conversations told in full in one digest; the rest are counted in `more`. */
 export const DIGEST_MAX_TOLD = 20;
