@@ -21,6 +21,12 @@ export interface ContactAcceptPlaintext {
   name: string;
 }
 
+/** The plaintext of a `contact_removed`: the sender's display name. */
+export interface ContactRemovedPlaintext {
+  /** The sender's display name. */
+  name: string;
+}
+
 /** The plaintext of a `message`. */
 export interface MessagePlaintext {
   /** The message, at most 8 000 characters. */
@@ -30,12 +36,17 @@ export interface MessagePlaintext {
 }
 
 /** Any sealed plaintext. */
-export type Plaintext = ContactRequestPlaintext | ContactAcceptPlaintext | MessagePlaintext;
+export type Plaintext =
+  | ContactRequestPlaintext
+  | ContactAcceptPlaintext
+  | ContactRemovedPlaintext
+  | MessagePlaintext;
 
 /** The plaintext type of an envelope kind. */
 export type PlaintextFor<K extends EnvelopeKind> = K extends "contact_request"
   ? ContactRequestPlaintext
   : K extends "contact_accept" ? ContactAcceptPlaintext
+  : K extends "contact_removed" ? ContactRemovedPlaintext
   : MessagePlaintext;
 
 /** Longest message text in characters (code points). */
@@ -83,6 +94,7 @@ export function parsePlaintext(kind: EnvelopeKind, value: unknown): Plaintext {
     case "contact_request":
       return { name: stringField(record, "name"), text: stringField(record, "text") };
     case "contact_accept":
+    case "contact_removed":
       return { name: stringField(record, "name") };
     case "message": {
       const text = stringField(record, "text");

@@ -13,6 +13,7 @@ import {
   IdentityFileError,
   initIdentity,
   NetUsageError,
+  openNetwork,
   SpineError,
 } from "@agent/hub";
 import { contacts, log, stateOf, status } from "./_net_views.ts";
@@ -127,10 +128,21 @@ async function block(ctx: CommandContext, args: string[]) {
 
 async function remove(ctx: CommandContext, args: string[]) {
   const address = checkAddress(ctx, args[0]);
-  if (!await (await stateOf(ctx)).removeContact(address)) {
-    throw new UserError(t(ctx.lang, "not_known", { address }));
-  }
-  ctx.out(t(ctx.lang, "removed", { address }));
+  const opened = await openNetwork({
+    config: await ctx.config(),
+    env: ctx.env,
+    paths: ctx.paths,
+    logger: ctx.logger,
+  });
+  // Offline (no spine or identity here) the contact is only forgotten.
+  const outcome = opened.ok
+    ? await opened.node.removeAndTell(address)
+    : { removed: await (await stateOf(ctx)).removeContact(address) };
+  if (!outcome.removed) throw new UserError(t(ctx.lang, "not_known", { address }));
+  const key = "told" in outcome && outcome.told !== undefined
+    ? outcome.told ? "removed_told" : "removed_untold"
+    : "removed";
+  ctx.out(t(ctx.lang, key, { address }));
   return 0;
 }
 

@@ -40,6 +40,10 @@ export const t = catalogue({
   accepted: "{address} ({name}) is now a contact.",
   blocked: "{address} is blocked: nothing from it is read or answered.",
   removed: "Forgot {address} (its log and session stay).",
+  removed_told:
+    "Forgot {address} and told it (its log and session stay); `agent net add {address}` asks again.",
+  removed_untold:
+    "Forgot {address} (its log and session stay), but it could not be told now: it still lists you as a contact.",
   not_known: "{address} is not a contact.",
   sent: "Sent to {target} (id {id}).",
   sent_later:
@@ -65,6 +69,11 @@ export const t = catalogue({
     "contacts: {accepted} accepted, {pending_in} asking you, {pending_out} waiting, {blocked} blocked",
   s_store: "state: {where} (store = {store})",
   pending_hint: "  accept with `agent net accept {address}`",
+  side_accepted: "  their side: accepted",
+  side_pending_out: "  their side: your request waits for their answer",
+  side_pending_in: "  their side: waiting for your answer",
+  side_blocked: "  their side: not told (a blocked address gets no signal)",
+  side_removed: "  their side: removed you; `agent net add {address}` sends a new request",
 }, {
   h_init: "Bu ajanın ağ kimliğini oluşturur (asla üzerine yazmaz).",
   h_name_opt: "kartın görünen adı (ağ profilinde tutulur)",
@@ -104,6 +113,10 @@ export const t = catalogue({
   accepted: "{address} ({name}) artık bir kişi.",
   blocked: "{address} engellendi: ondan gelen hiçbir şey okunmaz ve yanıtlanmaz.",
   removed: "{address} unutuldu (kaydı ve oturumu kalır).",
+  removed_told:
+    "{address} unutuldu ve kendisine bildirildi (kaydı ve oturumu kalır); `agent net add {address}` yeniden sorar.",
+  removed_untold:
+    "{address} unutuldu (kaydı ve oturumu kalır), ama şu an bildirilemedi: sizi hâlâ kişi olarak görüyor.",
   not_known: "{address} bir kişi değil.",
   sent: "{target} adresine gönderildi (id {id}).",
   sent_later:
@@ -130,4 +143,9 @@ export const t = catalogue({
     "kişiler: {accepted} kabul edilmiş, {pending_in} size soruyor, {pending_out} bekliyor, {blocked} engelli",
   s_store: "durum: {where} (store = {store})",
   pending_hint: "  `agent net accept {address}` ile kabul edin",
+  side_accepted: "  karşı taraf: kabul etti",
+  side_pending_out: "  karşı taraf: isteğiniz yanıt bekliyor",
+  side_pending_in: "  karşı taraf: yanıtınızı bekliyor",
+  side_blocked: "  karşı taraf: bilgilendirilmedi (engellenen adrese hiçbir işaret gitmez)",
+  side_removed: "  karşı taraf: sizi çıkardı; `agent net add {address}` yeni bir istek gönderir",
 });

@@ -129,6 +129,8 @@ function verifiedEvent(
       return { type: "accept", name: (plaintext as ContactAcceptPlaintext).name, at };
     case "message":
       return { type: "message" };
+    case "contact_removed":
+      return { type: "removed", at };
   }
 }
 
@@ -149,6 +151,11 @@ async function apply(deps: HandleDeps, p: EnvelopePayload, step: ContactStep): P
         break;
       case "note_accepted":
         node.logger.info(`network: ${p.from} accepted the contact request`);
+        break;
+      case "note_removed":
+        node.logger.info(
+          `network: ${p.from} removed this agent as a contact; 'agent net add ${p.from}' asks again`,
+        );
         break;
       case "send_accept":
         await sendAccept(deps, contact!, p);

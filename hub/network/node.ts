@@ -16,6 +16,7 @@ import {
   signEnvelope,
   type WireEnvelope,
 } from "@agent/net";
+import { errorMessage } from "@agent/net/common";
 import type { AgentConfig } from "../config/types.ts";
 import type { Logger } from "../log.ts";
 import type { Lang } from "../i18n.ts";
@@ -233,13 +234,38 @@ export class NetNode {
     return await blockContact(this.state, address, this.nowSec());
   }
 
-  /** `agent net remove`: forgets the contact; the log and the session stay. */
+  /**
+   * `agent net remove`: forgets the contact (the log and the session stay) and tells
+   * the other side with a signed `contact_removed`, unless it is blocked (no signal)
+   * or removed this agent first. Returns whether there was a contact.
+   */
   async remove(address: string): Promise<boolean> {
+    return (await this.removeAndTell(address)).removed;
+  }
+
+  /**
+   * {@linkcode NetNode.remove}, saying whether the other side heard of it (`told`
+   * missing: nothing to tell; `false`: the post failed, which is logged, and the
+   * removal stands).
+   */
+  async removeAndTell(address: string): Promise<{ removed: boolean; told?: boolean }> {
     checkAddress(address);
     const slot = contactSlot(address, await this.state.contact(address));
     const step = contactTransition(slot, { type: "remove" });
-    return step.effects.some((e) => e.type === "forget") &&
-      await this.state.removeContact(address);
+    if (!step.effects.some((e) => e.type === "forget")) return { removed: false };
+    const removed = await this.state.removeContact(address);
+    const notice = step.effects.find((e) => e.type === "send_removed");
+    if (!removed || notice?.type !== "send_removed") return { removed };
+    try {
+      const sent = await this.deliver("contact_removed", notice.contact, {
+        name: await this.cardName(),
+      });
+      await this.logOut(address, "contact_removed", sent.id, sent.thread, "");
+      return { removed, told: true };
+    } catch (error) {
+      this.logger.warn(`network: could not tell ${address} of the removal: ${errorMessage(error)}`);
+      return { removed, told: false };
+    }
   }
 
   /** `agent net send`: a new conversation with an accepted contact (or its sub-agent). */
