@@ -128,6 +128,7 @@ export {
   openNetwork,
   openState,
   readNetEvents,
+  type SendOutcome,
   SpineClient,
   SpineDocuments,
   SpineError,

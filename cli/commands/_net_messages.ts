@@ -48,6 +48,10 @@ export const t = catalogue({
   sent: "Sent to {target} (id {id}).",
   sent_later:
     "Not delivered yet: {target} does not answer (id {id}); the outbox tries again for 24 hours (the hub, or `agent net poll --once`).",
+  sent_rate_limited:
+    "Not delivered yet: {target}'s spine rate limits this agent (429 rate_limited, id {id}); the outbox tries again in {wait} s (at {at} UTC), for up to 24 hours (the hub, or `agent net poll --once`).",
+  sent_peer_error:
+    "Not delivered yet: {target}'s spine answered HTTP {status}{code} (id {id}); the outbox tries again in {wait} s (at {at} UTC), for up to 24 hours (the hub, or `agent net poll --once`).",
   s_outbox: "outbox: {n} waiting for delivery",
   polled: "Handled {handled} envelope(s), dropped {dropped}.",
   no_contacts: "No contacts yet. Add one with `agent net add ADDRESS`.",
@@ -121,6 +125,10 @@ export const t = catalogue({
   sent: "{target} adresine gönderildi (id {id}).",
   sent_later:
     "Henüz teslim edilmedi: {target} yanıt vermiyor (id {id}); giden kutusu 24 saat boyunca yeniden dener (hub ya da `agent net poll --once`).",
+  sent_rate_limited:
+    "Henüz teslim edilmedi: {target} spine'ı bu ajana hız sınırı uyguluyor (429 rate_limited, id {id}); giden kutusu {wait} sn sonra (UTC {at}) yeniden dener, en çok 24 saat (hub ya da `agent net poll --once`).",
+  sent_peer_error:
+    "Henüz teslim edilmedi: {target} spine'ı HTTP {status}{code} yanıtını verdi (id {id}); giden kutusu {wait} sn sonra (UTC {at}) yeniden dener, en çok 24 saat (hub ya da `agent net poll --once`).",
   s_outbox: "giden kutusu: teslim bekleyen {n}",
   polled: "{handled} zarf işlendi, {dropped} bırakıldı.",
   no_contacts: "Henüz kişi yok. `agent net add ADRES` ile ekleyin.",

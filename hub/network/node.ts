@@ -37,6 +37,7 @@ import {
   fetchCard,
   postEnvelope,
   type SpineClient,
+  SpineError,
   type SpineHealth,
 } from "./spine_client.ts";
 
@@ -273,7 +274,7 @@ export class NetNode {
     address: string,
     text: string,
     sub?: string,
-  ): Promise<{ id: string; delivery: "queued" | "duplicate" | "pending" }> {
+  ): Promise<SendOutcome> {
     checkAddress(address);
     if (Array.from(text).length > MESSAGE_TEXT_MAX) {
       throw new NetUsageError("too_long", { max: String(MESSAGE_TEXT_MAX) });
@@ -285,6 +286,7 @@ export class NetNode {
     // Through the outbox: a spine that does not answer now is tried again (by the hub)
     // for 24 hours; a hard refusal is thrown at once.
     const id = newEnvelopeId();
+    let later: SendOutcome["later"];
     const delivery = await sendThroughOutbox(this, {
       id,
       to: address,
@@ -295,8 +297,12 @@ export class NetNode {
       reply_to: null,
       hops: 0,
       log: { text, ...(sub ? { peer_sub: sub } : {}) },
+    }, {
+      onPending: (error, nextAt) => {
+        later = { ...pendingReason(error), retry_at: nextAt };
+      },
     });
-    return { id, delivery };
+    return later === undefined ? { id, delivery } : { id, delivery, later };
   }
 
   /**
@@ -364,6 +370,47 @@ export class NetNode {
     };
     await this.state.appendLog(entry);
   }
+}
+
+/** What {@linkcode NetNode.send} did. */
+export interface SendOutcome {
+  id: string;
+  /** `pending`: not delivered yet, the outbox tries again (`later` says why and when). */
+  delivery: "queued" | "duplicate" | "pending";
+  later?: PendingReason & {
+    /** Unix seconds of the next attempt (a peer's `Retry-After` is kept to). */
+    retry_at: number;
+  };
+}
+
+/** Why a post waits for a retry, named after its culprit. */
+export interface PendingReason {
+  /**
+   * `rate_limited`: the peer's spine said 429 (`rate_limited`); `unreachable`: nothing
+   * answered; `peer_error`: the peer's spine answered 5xx (`mailbox_full` among them).
+   */
+  why: "rate_limited" | "unreachable" | "peer_error";
+  /** The HTTP status (0: no answer) and the spine's `{error}` code, when it gave one. */
+  status: number;
+  code: string;
+}
+
+/**
+ * The culprit of a failed post worth retrying.
+ *
+ * @example
+ * ```ts
+ * import { pendingReason } from "./node.ts";
+ * import { SpineError } from "./spine_client.ts";
+ * const why = pendingReason(new SpineError("Cannot deliver", 429, "rate_limited"));
+ * if (why.why !== "rate_limited") throw new Error(why.why);
+ * ```
+ */
+export function pendingReason(error: unknown): PendingReason {
+  const status = error instanceof SpineError ? error.status : 0;
+  const code = error instanceof SpineError ? error.spineCode : "";
+  const why = status === 429 ? "rate_limited" : status === 0 ? "unreachable" : "peer_error";
+  return { why, status, code };
 }
 
 function checkAddress(address: string): void {

@@ -3,7 +3,7 @@ import { startAgent, type TestAgent, until } from "./_agents.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { startVendorServer } from "../models/_vendor_server.ts";
 import { generateIdentity } from "@agent/net";
-import { fetchAndHandle, NetNode, turnAnswerer } from "@agent/hub";
+import { fetchAndHandle, NetNode, type SendOutcome, turnAnswerer } from "@agent/hub";
 import { runHub } from "@agent/hub";
 import { Logger } from "@agent/hub/base";
 import { tempDir } from "../_temp_dir.ts";
@@ -508,6 +508,34 @@ Deno.test("an accepted contact's envelope signed with another key is dropped as 
     assert.ok(result.outcome === "dropped" && result.reason.startsWith("key changed"));
     assert.ok((await Deno.readTextFile(bob.paths.logFile)).includes("key changed"));
     assert.deepEqual((await bob.node.state.contact(alice.address))?.state, "accepted");
+  } finally {
+    await alice.close();
+    await bob.close();
+  }
+});
+
+Deno.test("a peer spine's 429 is told as its rate limit with the retry time, not as no answer", async () => {
+  const alice = await startAgent("alice");
+  const bob = await startAgent("bob", { net: { auto_reply: false } });
+  try {
+    await connect(alice, bob);
+    // The spine takes at most 30 envelopes a minute from one sender.
+    let limited: SendOutcome | undefined;
+    for (let i = 0; i < 40 && limited === undefined; i++) {
+      const sent = await alice.node.send(bob.address, `Note ${i}`);
+      if (sent.delivery === "pending") limited = sent;
+    }
+    assert.ok(limited !== undefined, "the spine's rate limit was reached");
+    assert.deepEqual(
+      [limited.later?.why, limited.later?.status, limited.later?.code],
+      ["rate_limited", 429, "rate_limited"],
+    );
+    const now = Math.floor(Date.now() / 1000);
+    assert.ok(limited.later!.retry_at > now && limited.later!.retry_at <= now + 10);
+    // The outbox waits as told before the next attempt (the CLI's sentence: _net_actions_test.ts).
+    const entry = (await alice.node.state.outbox()).find((e) => e.id === limited!.id);
+    assert.equal(entry?.next_at, limited.later!.retry_at);
+    assert.match(entry?.last_error ?? "", /429 rate_limited/);
   } finally {
     await alice.close();
     await bob.close();
