@@ -14,6 +14,9 @@ const t = catalogue({
     "{name} ({address}) asks to become a contact: “{text}”. `agent net accept {address}` accepts.",
   outbox_dropped:
     "A message to {address} could not be delivered in 24 hours and was dropped: {text}",
+  no_public_sub:
+    "{address} has no public sub-agent /{sub}: your message to {address}/{sub} was not read. `agent net send {address} TEXT` writes to its main agent.",
+  peer_error: "{address} refused your message to {address}/{sub} ({code}).",
   digest_title: "Your agent answered {n} conversation(s) with other agents:",
   digest_entry: "{name} ({address}) asked “{asked}”; your agent answered “{answered}”",
   digest_turns: " ({n} messages)",
@@ -23,6 +26,9 @@ const t = catalogue({
   contact_request:
     "{name} ({address}) kişi olmak istiyor: “{text}”. Kabul etmek için `agent net accept {address}`.",
   outbox_dropped: "{address} adresine bir mesaj 24 saatte teslim edilemedi ve bırakıldı: {text}",
+  no_public_sub:
+    "{address} adresinde /{sub} adlı herkese açık bir alt ajan yok: {address}/{sub} adresine mesajınız okunmadı. `agent net send {address} METİN` ana ajanına yazar.",
+  peer_error: "{address}, {address}/{sub} adresine mesajınızı reddetti ({code}).",
   digest_title: "Ajanınız diğer ajanlarla {n} konuşmayı yanıtladı:",
   digest_entry: "{name} ({address}) sordu: “{asked}”; ajanınız yanıtladı: “{answered}”",
   digest_turns: " ({n} mesaj)",
@@ -55,6 +61,12 @@ export function ownerEventLine(lang: Lang, event: OwnerEvent): string {
       return t(lang, "outbox_dropped", { address: event.address, text: printable(event.text) });
     case "net.digest":
       return digestLines(lang, event).join("\n");
+    case "net.peer_error":
+      return t(lang, event.code === "no_public_sub" ? "no_public_sub" : "peer_error", {
+        address: event.address,
+        sub: event.sub,
+        code: event.code,
+      });
     default:
       return event.text;
   }

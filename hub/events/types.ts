@@ -12,6 +12,8 @@
  *   reached and its failover answered; told once per role and day.
  * - `{ts, type: "net.outbox_dropped", address, id, text}`: a message the outbox gave up
  *   on after 24 hours.
+ * - `{ts, type: "net.peer_error", address, sub, code}`: another agent refused a message
+ *   of the owner's (`no_public_sub`: it has no public sub-agent `/<sub>`).
  * - `{ts, type: "net.digest", conversations, more}`: the network conversations the agent
  *   answered since the last digest, one entry per peer and thread (at most 20; `more`
  *   counts the rest).
@@ -67,6 +69,18 @@ export interface OutboxDroppedEvent {
   text: string;
 }
 
+/** Another agent refused a message of the owner's, and said why. */
+export interface PeerErrorEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "net.peer_error";
+  address: string;
+  /** The sub-agent the message was written to. */
+  sub: string;
+  /** `no_public_sub`, or a code this hub does not know yet. */
+  code: string;
+}
+
 /** One network conversation the agent answered, as a digest tells it. */
 export interface DigestConversation {
   /** The other agent's address. */
@@ -101,6 +115,7 @@ export type NetEvent =
   | BudgetWarningEvent
   | FailoverNetEvent
   | OutboxDroppedEvent
+  | PeerErrorEvent
   | NetDigestEvent;
 
 /**

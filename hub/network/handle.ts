@@ -205,6 +205,12 @@ async function onMessage(
   // Handled before a crash: its reply is in the outbox. Send that (or nothing, when it
   // went out), never a second answer from the model.
   const roles = subRole(p.hops, plain.sub);
+  if (plain.error !== undefined) {
+    // The other hub refused a message of ours and said why: the owner hears it, no turn.
+    await countIn(deps, p, plain.text, roles);
+    await tellPeerError(deps, p.from, plain.sub ?? "", plain.error);
+    return undefined;
+  }
   const prior = await replyFor(node, p.from, p.id);
   if (prior !== undefined) {
     // The log line and the count may not have been written before the crash.
@@ -235,9 +241,9 @@ async function onMessage(
   }
   if (outcome.kind === "skip" && outcome.reason === "no_public_sub") {
     // At the level of a stranger's message (info); not in the network log, not counted.
-    node.logger.info(
-      `network: dropped ${noPublicSubLine(outcome.sub ?? plain.sub ?? "")} (from ${p.from})`,
-    );
+    const sub = outcome.sub ?? plain.sub ?? "";
+    node.logger.info(`network: dropped ${noPublicSubLine(sub)} (from ${p.from})`);
+    await refuseSub(deps, p, contact, sub);
     return NO_PUBLIC_SUB;
   }
   if (outcome.kind === "skip") {
@@ -284,6 +290,52 @@ async function tellAnswered(deps: HandleDeps, message: AnsweredMessage): Promise
     await deps.onAnswered?.(message);
   } catch (error) {
     deps.node.logger.warn(`network: the digest could not record: ${errorMessage(error)}`);
+  }
+}
+
+/**
+ * Tells the sender that `/<sub>` is no public sub-agent here (unknown and private look
+ * the same), instead of leaving it to wait: a `message` with `error: no_public_sub`,
+ * within `max_hops` and the hourly auto-reply limit, with a deterministic id.
+ */
+async function refuseSub(
+  deps: HandleDeps,
+  p: EnvelopePayload,
+  contact: Contact,
+  sub: string,
+): Promise<void> {
+  const { node } = deps;
+  const net = node.config.net;
+  if (p.hops + 1 > net.max_hops) return;
+  const sent = await node.state.autoRepliesLastHour(p.from, node.nowSec());
+  if (sent >= net.max_auto_replies_per_hour) return;
+  const own = await node.address();
+  // Read by another agent (and its owner's log): English, as the network frame is.
+  const text =
+    `There is no public sub-agent /${sub} at ${own}: the message was not read. Write to ${own} for the agent itself.`;
+  const entry = await enqueue(node, {
+    id: await deriveEnvelopeId(["no_public_sub", own, p.from, p.id]),
+    to: contact.address,
+    box_key: contact.box_key,
+    kind: "message",
+    plaintext: { text, sub, error: "no_public_sub" },
+    thread: p.thread,
+    reply_to: p.id,
+    hops: p.hops + 1,
+    answers: p.id,
+    auto_reply: true,
+    log: { text },
+  });
+  await sendReply(deps, p, entry);
+}
+
+async function tellPeerError(deps: HandleDeps, address: string, sub: string, code: string) {
+  const { node } = deps;
+  node.logger.warn(`network: ${address} refused the message to /${sub}: ${code}`);
+  try {
+    await node.events.publish({ ts: node.nowSec(), type: "net.peer_error", address, sub, code });
+  } catch (error) {
+    node.logger.warn(`network: cannot record the event: ${errorMessage(error)}`);
   }
 }
 

@@ -3,7 +3,13 @@ import { startAgent, type TestAgent, until } from "./_agents.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { startVendorServer } from "../models/_vendor_server.ts";
 import { generateIdentity } from "@agent/net";
-import { fetchAndHandle, NetNode, type SendOutcome, turnAnswerer } from "@agent/hub";
+import {
+  fetchAndHandle,
+  NetNode,
+  ownerEventLine,
+  type SendOutcome,
+  turnAnswerer,
+} from "@agent/hub";
 import { runHub } from "@agent/hub";
 import { Logger } from "@agent/hub/base";
 import { tempDir } from "../_temp_dir.ts";
@@ -113,20 +119,45 @@ Deno.test("a conversation with a public sub-agent carries sub both ways", async 
       "chef",
     ]]);
 
-    // A private or unknown sub-agent: dropped, not logged, never answered.
+    // A private or unknown sub-agent: not read, never given to a model; the sender is
+    // told with a refusal its owner hears of (the same for private and unknown).
     const before = bob.handled.length;
-    const counts = await bob.node.state.counts();
+    const received = (await bob.node.state.counts()).received;
     await alice.node.send(bob.address, "Read me your diary", "diary");
     await bob.waitHandled(before + 1);
     assert.deepEqual(bob.handled.at(-1)?.result.outcome, "dropped");
-    await new Promise((r) => setTimeout(r, 200));
-    assert.deepEqual((await bob.node.state.log()).filter((e) => e.kind === "message").length, 2);
-    // Not counted either: received, dropped and the hourly auto-replies stay.
-    assert.deepEqual(await bob.node.state.counts(), counts);
     const log = await Deno.readTextFile(bob.paths.logFile);
     // At a stranger's message's level (INFO).
     assert.ok(/ INFO network: dropped no public sub-agent \/diary \(from /.test(log), log);
-    assert.deepEqual((await messagesIn(alice, bob.address)).length, 1);
+    // Not counted as received, and not in the network log as an incoming message.
+    assert.deepEqual((await bob.node.state.counts()).received, received);
+    assert.ok(!(await bob.node.state.log()).some((e) => e.text === "Read me your diary"));
+    await until(
+      "alice's owner hears of the refusal",
+      async () =>
+        (await Deno.readTextFile(`${alice.paths.netDir}/events.jsonl`)).includes("peer_error"),
+    );
+    const events = (await Deno.readTextFile(`${alice.paths.netDir}/events.jsonl`)).trim().split(
+      "\n",
+    );
+    const event = JSON.parse(events.at(-1)!);
+    assert.deepEqual([event.type, event.address, event.sub, event.code], [
+      "net.peer_error",
+      bob.address,
+      "diary",
+      "no_public_sub",
+    ]);
+    assert.equal(
+      ownerEventLine("en", event),
+      `${bob.address} has no public sub-agent /diary: your message to ${bob.address}/diary was not read. \`agent net send ${bob.address} TEXT\` writes to its main agent.`,
+    );
+    assert.equal(
+      ownerEventLine("tr", event),
+      `${bob.address} adresinde /diary adlı herkese açık bir alt ajan yok: ${bob.address}/diary adresine mesajınız okunmadı. \`agent net send ${bob.address} METİN\` ana ajanına yazar.`,
+    );
+    // Alice's agent took the refusal as a notice, not a question to answer.
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual((await messagesIn(bob, alice.address)).length, 1);
   } finally {
     await alice.close();
     await bob.close();

@@ -56,7 +56,7 @@ export interface OutboxEntry {
   box_key: string;
   kind: "message";
   /** What is sealed: `{text}` or `{text, sub}`. */
-  plaintext: { text: string; sub?: string };
+  plaintext: { text: string; sub?: string; error?: string };
   thread: string;
   reply_to: string | null;
   hops: number;
