@@ -127,6 +127,7 @@ export {
   networkCheck,
   openNetwork,
   openState,
+  OwnSpineError,
   readNetEvents,
   type SendOutcome,
   SpineClient,

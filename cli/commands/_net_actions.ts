@@ -14,6 +14,7 @@ import {
   initIdentity,
   NetUsageError,
   openNetwork,
+  OwnSpineError,
   type SendOutcome,
   SpineError,
 } from "@agent/hub";
@@ -56,6 +57,9 @@ export const NET_ACTIONS: Readonly<Record<string, NetAction>> = {
  */
 export function netFailure(ctx: CommandContext, error: unknown): unknown {
   if (error instanceof NetUsageError) return new UserError(error.sentence(ctx.lang), 1);
+  if (error instanceof OwnSpineError) {
+    return new UserError(t(ctx.lang, "own_spine_down", { url: error.url, detail: error.detail }));
+  }
   if (error instanceof SpineError) {
     return new UserError(
       error.status === 401

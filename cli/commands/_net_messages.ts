@@ -34,6 +34,8 @@ export const t = catalogue({
   not_configured: "The network is not configured: missing {missing}.",
   unauthorized: "The spine refused AGENT_SPINE_TOKEN (401); check the token in .env.",
   spine_failed: "The network request failed: {detail}.",
+  own_spine_down:
+    "Your own spine {url} does not answer ({detail}); start it, or check AGENT_SPINE_URL in .env.",
   published: "Published the card of {address} ({name}).",
   no_card: "The spine serves no card yet; run `agent net publish`.",
   requested: "Contact request sent to {address} ({name}); waiting for them to accept.",
@@ -111,6 +113,8 @@ export const t = catalogue({
   not_configured: "Ağ yapılandırılmamış: {missing} eksik.",
   unauthorized: "Spine AGENT_SPINE_TOKEN'ı reddetti (401); .env içindeki belirteci kontrol edin.",
   spine_failed: "Ağ isteği başarısız: {detail}.",
+  own_spine_down:
+    "Kendi spine'ınız {url} yanıt vermiyor ({detail}); başlatın ya da .env içindeki AGENT_SPINE_URL ayarını denetleyin.",
   published: "{address} kartı yayımlandı ({name}).",
   no_card: "Spine henüz kart sunmuyor; `agent net publish` çalıştırın.",
   requested: "{address} ({name}) adresine kişi isteği gönderildi; kabul etmesi bekleniyor.",

@@ -35,6 +35,7 @@ import {
 import {
   type Delivery,
   fetchCard,
+  OwnSpineError,
   postEnvelope,
   type SpineClient,
   SpineError,
@@ -125,11 +126,26 @@ export class NetNode {
     return this.#address;
   }
 
-  /** `GET /hub/health` (also learns the address). */
+  /**
+   * `GET /hub/health` (also learns the address). An own spine that does not answer is
+   * an {@linkcode OwnSpineError}, so no caller blames a peer or the universe for it.
+   */
   async health(signal?: AbortSignal): Promise<SpineHealth> {
-    const health = await this.spine.health(signal);
+    const health = await this.#own(this.spine.health(signal));
     this.#address = health.address;
     return health;
+  }
+
+  /** A request to the own spine: no answer (or a 5xx) becomes an {@linkcode OwnSpineError}. */
+  async #own<T>(request: Promise<T>): Promise<T> {
+    try {
+      return await request;
+    } catch (error) {
+      if (error instanceof SpineError && error.transient) {
+        throw new OwnSpineError(this.spine.url, error);
+      }
+      throw error;
+    }
   }
 
   /** The card name: the profile's, else `[net] name`, else `agent`. */
@@ -149,7 +165,7 @@ export class NetNode {
   /** Publishes the card and records it in the profile. */
   async publish(signal?: AbortSignal): Promise<Card> {
     const input = await this.cardInput();
-    const card = await this.spine.putCard(input, signal);
+    const card = await this.#own(this.spine.putCard(input, signal));
     const profile = await this.state.profile();
     await this.state.setProfile({ ...profile, published: { ...input, at: this.nowSec() } });
     return card;
