@@ -120,7 +120,10 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     lang,
     onFailover: failoverTeller({ ledger, events, lang, logger }),
   });
-  if (node !== undefined) node.events = events;
+  if (node !== undefined) {
+    node.events = events;
+    node.lang = lang;
+  }
   const answer = turnAnswerer({
     config,
     env,
@@ -137,6 +140,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     ...(node === undefined || config.net.digest === "off" ? {} : {
       digest: new NetDigest({
         mode: config.net.digest,
+        lang,
         events,
         file: `${paths.netDir}/digest.json`,
         logger,

@@ -7,7 +7,7 @@
  */
 import { catalogue, type Lang } from "../i18n.ts";
 import { printable } from "../text.ts";
-import type { NetDigestEvent, OwnerEvent } from "./types.ts";
+import type { NetDigestEvent, OwnerEvent, PeerErrorEvent } from "./types.ts";
 
 const t = catalogue({
   contact_request:
@@ -62,11 +62,7 @@ export function ownerEventLine(lang: Lang, event: OwnerEvent): string {
     case "net.digest":
       return digestLines(lang, event).join("\n");
     case "net.peer_error":
-      return t(lang, event.code === "no_public_sub" ? "no_public_sub" : "peer_error", {
-        address: event.address,
-        sub: event.sub,
-        code: event.code,
-      });
+      return peerErrorSentence(lang, event);
     default:
       return event.text;
   }
@@ -80,7 +76,7 @@ export function ownerEventLine(lang: Lang, event: OwnerEvent): string {
  * ```ts
  * import { digestLines } from "./sentences.ts";
  * const lines = digestLines("en", {
- *   ts: 1, event_id: "1000-000001", type: "net.digest", more: 0, conversations: [{
+ *   more: 0, conversations: [{
  *     address: "bob.example", name: "Bob", thread: "t", asked: "Tea?", answered: "Yes.",
  *     turns: 1, first_ts: 1, last_ts: 1,
  *   }],
@@ -90,7 +86,10 @@ export function ownerEventLine(lang: Lang, event: OwnerEvent): string {
  * }
  * ```
  */
-export function digestLines(lang: Lang, event: NetDigestEvent): string[] {
+export function digestLines(
+  lang: Lang,
+  event: Pick<NetDigestEvent, "conversations" | "more">,
+): string[] {
   const n = event.conversations.length + event.more;
   const lines = [t(lang, "digest_title", { n: String(n) })];
   for (const c of event.conversations) {
@@ -106,4 +105,25 @@ export function digestLines(lang: Lang, event: NetDigestEvent): string[] {
   if (event.more > 0) lines.push(t(lang, "digest_more", { n: String(event.more) }));
   lines.push(t(lang, "digest_hint"));
   return lines;
+}
+
+/**
+ * What the owner is told when another agent refused one of their messages.
+ *
+ * @example
+ * ```ts
+ * import { peerErrorSentence } from "./sentences.ts";
+ * const line = peerErrorSentence("en", { address: "b.example", sub: "chef", code: "x" });
+ * if (line !== "b.example refused your message to b.example/chef (x).") throw new Error(line);
+ * ```
+ */
+export function peerErrorSentence(
+  lang: Lang,
+  event: Pick<PeerErrorEvent, "address" | "sub" | "code">,
+): string {
+  return t(lang, event.code === "no_public_sub" ? "no_public_sub" : "peer_error", {
+    address: event.address,
+    sub: event.sub,
+    code: event.code,
+  });
 }

@@ -12,9 +12,9 @@
  *   reached and its failover answered; told once per role and day.
  * - `{ts, type: "net.outbox_dropped", address, id, text}`: a message the outbox gave up
  *   on after 24 hours.
- * - `{ts, type: "net.peer_error", address, sub, code}`: another agent refused a message
+ * - `{ts, type: "net.peer_error", address, sub, code, text}`: another agent refused a message
  *   of the owner's (`no_public_sub`: it has no public sub-agent `/<sub>`).
- * - `{ts, type: "net.digest", conversations, more}`: the network conversations the agent
+ * - `{ts, type: "net.digest", conversations, more, text}`: the network conversations the agent
  *   answered since the last digest, one entry per peer and thread (at most 20; `more`
  *   counts the rest).
  *
@@ -79,6 +79,8 @@ export interface PeerErrorEvent {
   sub: string;
   /** `no_public_sub`, or a code this hub does not know yet. */
   code: string;
+  /** The sentence, in the hub's UI language. */
+  text: string;
 }
 
 /** One network conversation the agent answered, as a digest tells it. */
@@ -107,6 +109,8 @@ export interface NetDigestEvent {
   conversations: DigestConversation[];
   /** Conversations left out of `conversations` (past 20). */
   more: number;
+  /** The digest as lines, in the hub's UI language. */
+  text: string;
 }
 
 /** One agent event for the owner's channels, as a writer hands it over. */

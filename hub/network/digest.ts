@@ -15,7 +15,8 @@
 import { cleanText } from "@agent/net";
 import { errorMessage } from "@agent/net/common";
 import { readJsonTolerant, writeFileAtomic } from "../atomic_file.ts";
-import type { DigestConversation, OwnerEventSink } from "../events/mod.ts";
+import { type DigestConversation, digestLines, type OwnerEventSink } from "../events/mod.ts";
+import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
 
 /** The shortest time between two digests in `batched` mode: 10 minutes. */
@@ -53,6 +54,8 @@ export interface AnsweredMessage {
 export interface NetDigestOptions {
   /** `[net] digest`. */
   mode: "batched" | "daily" | "off";
+  /** The language of the event's `text`. @default "en" */
+  lang?: Lang;
   /** Where the digest goes: the hub's owner-event bus. */
   events: OwnerEventSink;
   /** The file what is gathered is kept in (`<net>/digest.json`). */
@@ -184,11 +187,13 @@ export class NetDigest {
 
   async #tell(state: DigestFile): Promise<void> {
     const told = state.conversations.slice(0, DIGEST_MAX_TOLD);
+    const more = state.conversations.length - told.length;
     await this.#o.events.publish({
       ts: Math.floor(this.#now() / 1000),
       type: "net.digest",
       conversations: told,
-      more: state.conversations.length - told.length,
+      more,
+      text: digestLines(this.#o.lang ?? "en", { conversations: told, more }).join("\n"),
     });
     state.conversations = [];
     state.first_ms = 0;

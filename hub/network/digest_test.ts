@@ -66,6 +66,8 @@ Deno.test("NetDigest tells a quiet spell's first conversation 5 seconds later, t
   assert.equal(told.length, 2);
   assert.equal(told[1]!.conversations.length, DIGEST_MAX_TOLD);
   assert.equal(told[1]!.more, 29 - DIGEST_MAX_TOLD);
+  // The event carries its sentence for readers that only show `text` (en by default).
+  assert.ok(told[1]!.text.startsWith("Your agent answered 29 conversation(s) with other agents:"));
   assert.equal(await d.flushDue(), false, "nothing left to tell");
 });
 
@@ -121,6 +123,7 @@ Deno.test("digestLines() names each peer, what it asked and what the agent answe
     event_id: "1000-000001",
     type: "net.digest",
     more: 3,
+    text: "",
     conversations: [{
       address: "bob.example",
       name: "Bob\u202e",

@@ -32,6 +32,7 @@ import { oneLine, printable } from "../text.ts";
 import type { Update } from "./spine_client.ts";
 import { noPublicSubLine, subRole, type TurnAnswerer } from "./turn_types.ts";
 import type { AnsweredMessage } from "./digest.ts";
+import { peerErrorSentence } from "../events/mod.ts";
 
 /** What became of one envelope. */
 export type Handled =
@@ -333,7 +334,14 @@ async function tellPeerError(deps: HandleDeps, address: string, sub: string, cod
   const { node } = deps;
   node.logger.warn(`network: ${address} refused the message to /${sub}: ${code}`);
   try {
-    await node.events.publish({ ts: node.nowSec(), type: "net.peer_error", address, sub, code });
+    await node.events.publish({
+      ts: node.nowSec(),
+      type: "net.peer_error",
+      address,
+      sub,
+      code,
+      text: peerErrorSentence(node.lang, { address, sub, code }),
+    });
   } catch (error) {
     node.logger.warn(`network: cannot record the event: ${errorMessage(error)}`);
   }

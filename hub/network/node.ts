@@ -99,6 +99,8 @@ export class NetNode {
    * by default; a running hub sets its bus here so its channels hear them at once.
    */
   events: OwnerEventSink;
+  /** The language of the owner events' sentences; a running hub sets its own here. */
+  lang: Lang = "en";
   #address: string | undefined;
 
   constructor(options: NetNodeOptions) {

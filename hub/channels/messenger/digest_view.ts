@@ -71,7 +71,7 @@ export interface DigestMessage {
  * ```ts
  * import { digestMessage } from "./digest_view.ts";
  * const m = digestMessage("en", {
- *   ts: 1, type: "net.digest", more: 0, conversations: [{
+ *   more: 0, conversations: [{
  *     address: "bob.example", name: "Bob", thread: "t", asked: "Tea?", answered: "Yes.",
  *     turns: 1, first_ts: 1, last_ts: 1,
  *   }],
