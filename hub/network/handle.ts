@@ -32,7 +32,7 @@ import { oneLine, printable } from "../text.ts";
 import type { Update } from "./spine_client.ts";
 import { noPublicSubLine, subRole, type TurnAnswerer } from "./turn_types.ts";
 import type { AnsweredMessage } from "./digest.ts";
-import { peerErrorSentence } from "../events/mod.ts";
+import { refusalFor, tellPeerError } from "./refusal.ts";
 
 /** What became of one envelope. */
 export type Handled =
@@ -209,7 +209,7 @@ async function onMessage(
   if (plain.error !== undefined) {
     // The other hub refused a message of ours and said why: the owner hears it, no turn.
     await countIn(deps, p, plain.text, roles);
-    await tellPeerError(deps, p.from, plain.sub ?? "", plain.error);
+    await tellPeerError(node, p.from, plain.sub ?? "", plain.error);
     return undefined;
   }
   const prior = await replyFor(node, p.from, p.id);
@@ -244,7 +244,8 @@ async function onMessage(
     // At the level of a stranger's message (info); not in the network log, not counted.
     const sub = outcome.sub ?? plain.sub ?? "";
     node.logger.info(`network: dropped ${noPublicSubLine(sub)} (from ${p.from})`);
-    await refuseSub(deps, p, contact, sub);
+    const refusal = await refusalFor(node, p, contact, sub);
+    if (refusal !== undefined) await sendReply(deps, p, refusal);
     return NO_PUBLIC_SUB;
   }
   if (outcome.kind === "skip") {
@@ -291,59 +292,6 @@ async function tellAnswered(deps: HandleDeps, message: AnsweredMessage): Promise
     await deps.onAnswered?.(message);
   } catch (error) {
     deps.node.logger.warn(`network: the digest could not record: ${errorMessage(error)}`);
-  }
-}
-
-/**
- * Tells the sender that `/<sub>` is no public sub-agent here (unknown and private look
- * the same), instead of leaving it to wait: a `message` with `error: no_public_sub`,
- * within `max_hops` and the hourly auto-reply limit, with a deterministic id.
- */
-async function refuseSub(
-  deps: HandleDeps,
-  p: EnvelopePayload,
-  contact: Contact,
-  sub: string,
-): Promise<void> {
-  const { node } = deps;
-  const net = node.config.net;
-  if (p.hops + 1 > net.max_hops) return;
-  const sent = await node.state.autoRepliesLastHour(p.from, node.nowSec());
-  if (sent >= net.max_auto_replies_per_hour) return;
-  const own = await node.address();
-  // Read by another agent (and its owner's log): English, as the network frame is.
-  const text =
-    `There is no public sub-agent /${sub} at ${own}: the message was not read. Write to ${own} for the agent itself.`;
-  const entry = await enqueue(node, {
-    id: await deriveEnvelopeId(["no_public_sub", own, p.from, p.id]),
-    to: contact.address,
-    box_key: contact.box_key,
-    kind: "message",
-    plaintext: { text, sub, error: "no_public_sub" },
-    thread: p.thread,
-    reply_to: p.id,
-    hops: p.hops + 1,
-    answers: p.id,
-    auto_reply: true,
-    log: { text },
-  });
-  await sendReply(deps, p, entry);
-}
-
-async function tellPeerError(deps: HandleDeps, address: string, sub: string, code: string) {
-  const { node } = deps;
-  node.logger.warn(`network: ${address} refused the message to /${sub}: ${code}`);
-  try {
-    await node.events.publish({
-      ts: node.nowSec(),
-      type: "net.peer_error",
-      address,
-      sub,
-      code,
-      text: peerErrorSentence(node.lang, { address, sub, code }),
-    });
-  } catch (error) {
-    node.logger.warn(`network: cannot record the event: ${errorMessage(error)}`);
   }
 }
 

@@ -19,3 +19,4 @@ export { compareVersions, networkCheck } from "./doctor.ts";
 export * from "./universe.ts";
 export * from "./outbox.ts";
 export * from "./digest.ts";
+export * from "./send_outcome.ts";

@@ -78,6 +78,7 @@ export interface NetNodeOptions {
 }
 
 import { sendThroughOutbox } from "./outbox.ts";
+import { pendingReason, type SendOutcome } from "./send_outcome.ts";
 
 /** The fallback card name when neither the profile nor `[net] name` gives one. */
 export const DEFAULT_CARD_NAME = "agent";
@@ -388,47 +389,6 @@ export class NetNode {
     };
     await this.state.appendLog(entry);
   }
-}
-
-/** What {@linkcode NetNode.send} did. */
-export interface SendOutcome {
-  id: string;
-  /** `pending`: not delivered yet, the outbox tries again (`later` says why and when). */
-  delivery: "queued" | "duplicate" | "pending";
-  later?: PendingReason & {
-    /** Unix seconds of the next attempt (a peer's `Retry-After` is kept to). */
-    retry_at: number;
-  };
-}
-
-/** Why a post waits for a retry, named after its culprit. */
-export interface PendingReason {
-  /**
-   * `rate_limited`: the peer's spine said 429 (`rate_limited`); `unreachable`: nothing
-   * answered; `peer_error`: the peer's spine answered 5xx (`mailbox_full` among them).
-   */
-  why: "rate_limited" | "unreachable" | "peer_error";
-  /** The HTTP status (0: no answer) and the spine's `{error}` code, when it gave one. */
-  status: number;
-  code: string;
-}
-
-/**
- * The culprit of a failed post worth retrying.
- *
- * @example
- * ```ts
- * import { pendingReason } from "./node.ts";
- * import { SpineError } from "./spine_client.ts";
- * const why = pendingReason(new SpineError("Cannot deliver", 429, "rate_limited"));
- * if (why.why !== "rate_limited") throw new Error(why.why);
- * ```
- */
-export function pendingReason(error: unknown): PendingReason {
-  const status = error instanceof SpineError ? error.status : 0;
-  const code = error instanceof SpineError ? error.spineCode : "";
-  const why = status === 429 ? "rate_limited" : status === 0 ? "unreachable" : "peer_error";
-  return { why, status, code };
 }
 
 function checkAddress(address: string): void {

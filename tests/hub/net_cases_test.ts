@@ -135,7 +135,9 @@ Deno.test("a conversation with a public sub-agent carries sub both ways", async 
     await until(
       "alice's owner hears of the refusal",
       async () =>
-        (await Deno.readTextFile(`${alice.paths.netDir}/events.jsonl`)).includes("peer_error"),
+        // No events file until the first event.
+        (await Deno.readTextFile(`${alice.paths.netDir}/events.jsonl`).catch(() => ""))
+          .includes("peer_error"),
     );
     const events = (await Deno.readTextFile(`${alice.paths.netDir}/events.jsonl`)).trim().split(
       "\n",
