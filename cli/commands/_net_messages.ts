@@ -72,7 +72,7 @@ export const t = catalogue({
   s_card_differs: "card: published, differs from this hub's ({what}); run `agent net publish`",
   s_card_none: "card: not published; run `agent net publish`",
   s_contacts:
-    "contacts: {accepted} accepted, {pending_in} asking you, {pending_out} waiting, {blocked} blocked",
+    "contacts: {accepted} accepted, {pending_in} asking you, {pending_out} waiting, {removed} removed you, {blocked} blocked",
   s_store: "state: {where} (store = {store})",
   pending_hint: "  accept with `agent net accept {address}`",
   side_accepted: "  their side: accepted",
@@ -152,7 +152,7 @@ export const t = catalogue({
     "kart: yayımlandı, bu hub'ınkinden farklı ({what}); `agent net publish` çalıştırın",
   s_card_none: "kart: yayımlanmadı; `agent net publish` çalıştırın",
   s_contacts:
-    "kişiler: {accepted} kabul edilmiş, {pending_in} size soruyor, {pending_out} bekliyor, {blocked} engelli",
+    "kişiler: {accepted} kabul edilmiş, {pending_in} size soruyor, {pending_out} bekliyor, {removed} sizi çıkardı, {blocked} engelli",
   s_store: "durum: {where} (store = {store})",
   pending_hint: "  `agent net accept {address}` ile kabul edin",
   side_accepted: "  karşı taraf: kabul etti",

@@ -97,6 +97,7 @@ export async function status(ctx: CommandContext): Promise<number> {
     accepted: n("accepted"),
     pending_in: n("pending_in"),
     pending_out: n("pending_out"),
+    removed: n("removed"),
     blocked: n("blocked"),
   }));
   ctx.out(t(lang, "s_store", { where: state.where, store: config.net.store }));

@@ -71,6 +71,11 @@ Deno.test("agent net remove tells the other side, contacts shows both sides, a r
       (await p.b("contacts")).stdout,
       `removed     ${p.addressA}  Alice\n  their side: removed you; \`agent net add ${p.addressA}\` sends a new request\n`,
     );
+    assert.ok(
+      (await p.b("status")).stdout.includes(
+        "contacts: 0 accepted, 0 asking you, 0 waiting, 1 removed you, 0 blocked",
+      ),
+    );
     const send = await p.b("send", p.addressA, "Still there?");
     assert.equal(send.code, 1);
     assert.equal(
@@ -123,6 +128,11 @@ Deno.test("agent net remove and contacts speak Turkish", async () => {
     assert.equal(
       (await p.b("contacts")).stdout,
       `removed     ${p.addressA}  Alice\n  karşı taraf: sizi çıkardı; \`agent net add ${p.addressA}\` yeni bir istek gönderir\n`,
+    );
+    assert.ok(
+      (await p.b("status")).stdout.includes(
+        "kişiler: 0 kabul edilmiş, 0 size soruyor, 0 bekliyor, 1 sizi çıkardı, 0 engelli",
+      ),
     );
     const send = await p.b("send", p.addressA, "Orada mısın?");
     assert.equal(
