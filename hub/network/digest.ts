@@ -230,7 +230,11 @@ export class NetDigest {
   }
 
   async #save(): Promise<void> {
-    await writeFileAtomic(this.#o.file, JSON.stringify(this.#state) + "\n", { dirMode: 0o700 });
+    // Not synced: a digest is a notice, and this write sits on the answer's path.
+    await writeFileAtomic(this.#o.file, JSON.stringify(this.#state) + "\n", {
+      dirMode: 0o700,
+      sync: false,
+    });
   }
 
   #serial<T>(fn: () => Promise<T> | T): Promise<T> {
