@@ -1,5 +1,5 @@
 import type { KVNamespace } from "@cloudflare/workers-types/index.ts";
-import { b64uDecode, CARD_MAX_BYTES, CARD_TIMEOUT_MS, downloadCard } from "@agent/net";
+import { CARD_MAX_BYTES, CARD_TIMEOUT_MS, downloadCard, senderSignKey } from "@agent/net";
 
 export { CARD_MAX_BYTES, CARD_TIMEOUT_MS };
 
@@ -66,20 +66,11 @@ export interface SenderCardOptions {
 
 /**
  * Checks a sender card the way the inbox needs it: `v` 1, `address` equal to `from`,
- * `sign_key` b64u of 32 bytes. Returns the raw key, or `undefined`.
+ * `sign_key` b64u of 32 bytes and not a small-order point (the check lives in `net/`).
+ * Returns the raw key, or `undefined`.
  */
 export function senderCardKey(value: unknown, from: string): Uint8Array | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  const card = value as Record<string, unknown>;
-  if (card.v !== 1 || card.address !== from || typeof card.sign_key !== "string") {
-    return undefined;
-  }
-  try {
-    const key = b64uDecode(card.sign_key);
-    return key.byteLength === 32 ? key : undefined;
-  } catch {
-    return undefined;
-  }
+  return senderSignKey(value, from);
 }
 
 /**
