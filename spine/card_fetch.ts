@@ -62,6 +62,8 @@ export interface SenderCardOptions {
   timeoutMs?: number;
   /** An in-memory layer in front of the cache. */
   memo?: CardMemo | undefined;
+  /** Only a card already held (memory or cache): never download one. @default false */
+  heldOnly?: boolean;
 }
 
 /**
@@ -77,7 +79,8 @@ export function senderCardKey(value: unknown, from: string): Uint8Array | undefi
  * Gets a sender's card: from the cache `peer:<from>` when present, else
  * `GET <scheme>://<from>/.well-known/agent.json` (5 s, at most 8 KiB, redirects never
  * followed), then cached for an hour. A failing cache read counts as a miss and a
- * failing cache write is ignored. Returns `undefined` when the card is unavailable.
+ * failing cache write is ignored. Returns `undefined` when the card is unavailable (or,
+ * with `heldOnly`, not already held).
  */
 export async function fetchSenderCard(
   from: string,
@@ -98,6 +101,7 @@ export async function fetchSenderCard(
       // A failing read is a miss.
     }
   }
+  if (options.heldOnly) return undefined;
   const card = await downloadCard(from, {
     allowInsecure: options.allowInsecure,
     ...(options.fetch ? { fetch: options.fetch } : {}),

@@ -722,6 +722,7 @@ async function fetchSenderCard(from, options) {
     } catch {
     }
   }
+  if (options.heldOnly) return void 0;
   const card = await downloadCard(from, {
     allowInsecure: options.allowInsecure,
     ...options.fetch ? {
@@ -1572,6 +1573,14 @@ function noticeOnce(code, name, log) {
 // spine/inbox.ts
 var INBOX_MAX_BYTES = 65536;
 var CLOCK_WINDOW_SECONDS = 300;
+var MINUTE_LIMIT_RETRY_SECONDS = 60;
+function rateLimited() {
+  return new HttpError(429, "rate_limited", {
+    headers: {
+      "Retry-After": String(MINUTE_LIMIT_RETRY_SECONDS)
+    }
+  });
+}
 async function handleInbox(request, deps) {
   if (!isJsonContentType(request.headers.get("content-type"))) {
     await request.body?.cancel().catch(() => {
@@ -1590,12 +1599,18 @@ async function handleInbox(request, deps) {
   }
   const ip = request.headers.get("cf-connecting-ip");
   if (ip && !await withinLimit(deps.ipLimit, "INBOX_IP_LIMIT", `ip:${clientIpKey(ip)}`, deps.log)) {
-    throw new HttpError(429, "rate_limited");
+    throw rateLimited();
   }
-  if (!await withinLimit(deps.senderLimit, "INBOX_SENDER_LIMIT", `from:${payload.from}`, deps.log)) {
-    throw new HttpError(429, "rate_limited");
+  const claimedWithin = await withinLimit(deps.senderLimit, "INBOX_SENDER_LIMIT", `from:${payload.from}`, deps.log);
+  let card;
+  if (payload.from === deps.address) {
+    card = await deps.ownCard();
+  } else if (claimedWithin) {
+    card = await deps.senderCard(payload.from);
+  } else {
+    card = await deps.heldSenderCard(payload.from);
+    if (!card) throw rateLimited();
   }
-  const card = payload.from === deps.address ? await deps.ownCard() : await deps.senderCard(payload.from);
   if (!card) throw new HttpError(502, "sender_card_unavailable");
   const envelope = {
     payload: parsed.wire.payload,
@@ -1608,6 +1623,9 @@ async function handleInbox(request, deps) {
     verified = false;
   }
   if (!verified) throw new HttpError(403, "bad_signature");
+  if (!await withinLimit(deps.senderLimit, "INBOX_SENDER_LIMIT", `verified:${payload.from}`, deps.log)) {
+    throw rateLimited();
+  }
   const result = await deps.store({
     from: payload.from,
     id: payload.id,
@@ -1782,6 +1800,12 @@ async function route(request, env, ctx) {
           allowInsecure,
           cache: env.PEER_CARDS,
           memo: cardMemo
+        }),
+        heldSenderCard: (from) => fetchSenderCard(from, {
+          allowInsecure,
+          cache: env.PEER_CARDS,
+          memo: cardMemo,
+          heldOnly: true
         }),
         ownCard: async () => {
           const { card } = await mailbox.status();
