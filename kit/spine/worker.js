@@ -611,6 +611,9 @@ function fail2(detail) {
   };
 }
 
+// net/_primitives.ts
+var NO_PREFIX = new Uint8Array(0);
+
 // net/box.ts
 var BOX_INFO = "agent-net/1 box";
 var INFO_BYTES = utf8(BOX_INFO);
