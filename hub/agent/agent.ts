@@ -22,6 +22,7 @@ import {
 import { openSessionStore, type SessionStore } from "../sessions/mod.ts";
 import { type AgentTool, ApprovalInterrupted, type Approver, toToolSet } from "../tools/mod.ts";
 import { ModelRouter, type RouterEvent } from "./call.ts";
+import { storedTurn, type TurnMark } from "./keyed_turn.ts";
 
 /** The agent id a session's conversation is stored under. */
 export const MAIN_AGENT_ID = "main";
@@ -130,28 +131,6 @@ interface StoredMessage {
   message: ModelMessage;
   /** The exchange a keyed turn wrote: part `part` of `of`; the last part has the answer. */
   turn?: TurnMark;
-}
-
-interface TurnMark {
-  key: string;
-  part: number;
-  of: number;
-  answer?: string;
-}
-
-/** The messages a keyed turn already stored, and its answer when all of them are there. */
-function storedTurn(
-  messages: readonly StoredMessage[],
-  key: string | undefined,
-): { parts: StoredMessage[]; answer: string | undefined } {
-  if (key === undefined) return { parts: [], answer: undefined };
-  const parts = messages.filter((m) => m.turn?.key === key);
-  const last = parts.find((m) => m.turn!.part === m.turn!.of - 1);
-  const complete = last !== undefined && typeof last.turn!.answer === "string" &&
-    Array.from({ length: last.turn!.of }, (_, i) => i).every((i) =>
-      parts.some((m) => m.turn!.part === i)
-    );
-  return { parts, answer: complete ? last.turn!.answer : undefined };
 }
 
 /** Builds an agent for one channel. */
