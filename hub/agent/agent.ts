@@ -22,6 +22,7 @@ import {
 import { openSessionStore, type SessionStore } from "../sessions/mod.ts";
 import { type AgentTool, ApprovalInterrupted, type Approver, toToolSet } from "../tools/mod.ts";
 import { ModelRouter, type RouterEvent } from "./call.ts";
+import { storedTurn, type TurnMark } from "./keyed_turn.ts";
 
 /** The agent id a session's conversation is stored under. */
 export const MAIN_AGENT_ID = "main";
@@ -83,6 +84,13 @@ export interface TurnOptions {
   peer?: string | undefined;
   /** Session meta written with the turn (e.g. a title), merged shallowly. */
   meta?: Record<string, unknown> | undefined;
+  /**
+   * Makes a turn stored at the end (a network turn) write its exchange once under this
+   * key (the envelope id): run again after a crash, a turn that finds its whole exchange
+   * stored returns that answer without calling the model, and one that finds only part
+   * of it writes over that part instead of adding a second copy.
+   */
+  turnKey?: string | undefined;
 }
 
 /** What a turn produced. */
@@ -121,6 +129,8 @@ interface StoredMessage {
   created_at: string;
   role?: string;
   message: ModelMessage;
+  /** The exchange a keyed turn wrote: part `part` of `of`; the last part has the answer. */
+  turn?: TurnMark;
 }
 
 /** Builds an agent for one channel. */
@@ -226,13 +236,18 @@ export function buildAgent(options: BuildAgentOptions): Agent {
       // message. A network turn's message is kept in the network log instead, and its
       // frame already carries the history, so it is stored only with its answer.
       const early = source === "owner";
+      const again = storedTurn(previous.messages, early ? undefined : turnOptions.turnKey);
+      if (again.answer !== undefined) {
+        return { text: again.answer, notices: [], reply: again.answer, usedRole: role };
+      }
+      const history = previous.messages.filter((m) => !again.parts.includes(m));
       if (early) await save(sessionId, previous.count, [user], role, turnOptions.meta);
       let done: Extract<RouterEvent, { type: "done" }> | undefined;
       const stream = router.stream(role, {
         // Two parts, so the persona can be a prompt-cache prefix the `## Now` block
         // (new every minute and after every call) does not spoil.
         system: Object.values(await systemParts()),
-        messages: joinUserRuns([...previous.messages.map((m) => m.message), user]),
+        messages: joinUserRuns([...history.map((m) => m.message), user]),
         tools,
         maxSteps: options.maxSteps,
       }, {
@@ -262,7 +277,15 @@ export function buildAgent(options: BuildAgentOptions): Agent {
       }
       if (early) await save(sessionId, previous.count + 1, done.messages, role, undefined);
       else {
-        await save(sessionId, previous.count, [user, ...done.messages], role, turnOptions.meta);
+        const key = turnOptions.turnKey;
+        await save(
+          sessionId,
+          previous.count,
+          [user, ...done.messages],
+          role,
+          turnOptions.meta,
+          key === undefined ? undefined : { key, answer: done.text, over: again.parts },
+        );
       }
       const notices = done.notices;
       const reply = notices.length === 0
@@ -278,6 +301,7 @@ export function buildAgent(options: BuildAgentOptions): Agent {
     messages: ModelMessage[],
     role: string,
     meta: Record<string, unknown> | undefined,
+    keyed?: { key: string; answer: string; over: readonly StoredMessage[] },
   ): Promise<void> {
     const iso = new Date(now()).toISOString();
     if (await sessions.getSession(sessionId) === undefined) {
@@ -295,18 +319,41 @@ export function buildAgent(options: BuildAgentOptions): Agent {
       });
     }
     let id = firstId;
-    for (const message of messages) {
+    for (const [part, message] of messages.entries()) {
+      const mark: TurnMark | undefined = keyed === undefined ? undefined : {
+        key: keyed.key,
+        part,
+        of: messages.length,
+        ...(part === messages.length - 1 ? { answer: keyed.answer } : {}),
+      };
+      const record = (messageId: number) => ({
+        message_id: messageId,
+        created_at: iso,
+        role,
+        message,
+        ...(mark === undefined ? {} : { turn: mark }),
+      });
+      // A part a crashed run of this turn already wrote is written over, not added again.
+      const earlier = keyed?.over.find((m) => m.turn!.part === part);
+      if (
+        earlier !== undefined &&
+        await sessions.putMessage(
+          sessionId,
+          MAIN_AGENT_ID,
+          earlier.message_id,
+          record(
+            earlier.message_id,
+          ),
+        )
+      ) continue;
       // Another process may have written the same id meanwhile: take the next free one.
       while (
-        await sessions.createMessage(sessionId, MAIN_AGENT_ID, id, {
-          message_id: id,
-          created_at: iso,
-          role,
-          message,
-        }) === "exists"
+        await sessions.createMessage(sessionId, MAIN_AGENT_ID, id, record(id)) === "exists"
       ) id++;
       id++;
     }
+    // Parts written over are stale in the read cache.
+    if (keyed !== undefined && keyed.over.length > 0) cache.delete(sessionId);
     const current = await sessions.getMeta(sessionId);
     const first = messages[0];
     const patch: Record<string, unknown> = { role, channel: options.channel, ...(meta ?? {}) };

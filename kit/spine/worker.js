@@ -190,6 +190,71 @@ async function verifyPrefixed(prefix, message2, signature, signKey) {
   }
 }
 
+// net/key_check.ts
+function hex(text) {
+  const out = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) out[i] = parseInt(text.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+var FF30 = "ff".repeat(30);
+var ED25519_SMALL = [
+  "00".repeat(32),
+  "01" + "00".repeat(31),
+  "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
+  "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
+  "ec" + FF30 + "7f",
+  "ed" + FF30 + "7f",
+  "ee" + FF30 + "7f"
+].map(hex);
+var X25519_SMALL = [
+  "00".repeat(32),
+  "01" + "00".repeat(31),
+  "e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800",
+  "5f9c95bca3508c24b1d0b1559c83ef5b04445cc4581c8e86d8224eddd09f1157",
+  "ec" + FF30 + "7f",
+  "ed" + FF30 + "7f",
+  "ee" + FF30 + "7f"
+].map(hex);
+function onList(key, list) {
+  if (key.length !== 32) return false;
+  return list.some((bad) => {
+    let diff = key[31] & 127 ^ bad[31];
+    for (let i = 0; i < 31; i++) diff |= key[i] ^ bad[i];
+    return diff === 0;
+  });
+}
+function isSmallOrderEd25519(key) {
+  return onList(key, ED25519_SMALL);
+}
+function isSmallOrderX25519(key) {
+  return onList(key, X25519_SMALL);
+}
+function canonicalKey(text) {
+  const bytes = keyBytes(text);
+  return bytes === void 0 ? void 0 : b64uEncode(bytes);
+}
+function checkCardKey(field2, text) {
+  const bytes = keyBytes(text);
+  if (bytes === void 0) return {
+    refused: "shape"
+  };
+  const small = field2 === "sign_key" ? isSmallOrderEd25519(bytes) : isSmallOrderX25519(bytes);
+  return small ? {
+    refused: "small_order"
+  } : {
+    key: b64uEncode(bytes)
+  };
+}
+function keyBytes(text) {
+  if (typeof text !== "string") return void 0;
+  try {
+    const bytes = b64uDecode(text);
+    return bytes.length === 32 ? bytes : void 0;
+  } catch {
+    return void 0;
+  }
+}
+
 // net/card.ts
 var CARD_NAME_MAX = 80;
 var MAX_CARD_BYTES = 8 * 1024;
@@ -205,17 +270,27 @@ function codePoints(text) {
 function parseCardInput(value) {
   if (!isRecord(value)) throw new TypeError("Bad card: the body must be a JSON object");
   if (!isCardName(value.name)) throw new TypeError("Bad card: 'name' must have 1 to 80 characters");
-  if (b64uDecodeLength(value.sign_key, 32) === void 0) {
-    throw new TypeError("Bad card: 'sign_key' must be b64u of 32 bytes");
-  }
-  if (b64uDecodeLength(value.box_key, 32) === void 0) {
-    throw new TypeError("Bad card: 'box_key' must be b64u of 32 bytes");
-  }
+  const sign = cardKey("sign_key", value.sign_key, "must be");
+  const box = cardKey("box_key", value.box_key, "must be");
   return {
     name: value.name,
-    sign_key: value.sign_key,
-    box_key: value.box_key
+    sign_key: sign,
+    box_key: box
   };
+}
+function cardKey(field2, value, verb) {
+  const checked = checkCardKey(field2, value);
+  if ("key" in checked) return checked.key;
+  if (checked.refused === "shape") {
+    throw new TypeError(`Bad card: '${field2}' ${verb} b64u of 32 bytes`);
+  }
+  const curve = field2 === "sign_key" ? "Ed25519" : "X25519";
+  throw new TypeError(`Bad card: '${field2}' is a small-order ${curve} key, which no honest agent publishes`);
+}
+function senderSignKey(value, from) {
+  if (!isRecord(value) || value.v !== 1 || value.address !== from) return void 0;
+  const key = b64uDecodeLength(value.sign_key, 32);
+  return key === void 0 || isSmallOrderEd25519(key) ? void 0 : key;
 }
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -536,6 +611,9 @@ function fail2(detail) {
   };
 }
 
+// net/_primitives.ts
+var NO_PREFIX = new Uint8Array(0);
+
 // net/box.ts
 var BOX_INFO = "agent-net/1 box";
 var INFO_BYTES = utf8(BOX_INFO);
@@ -626,17 +704,7 @@ var CardMemo = class {
   }
 };
 function senderCardKey(value, from) {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return void 0;
-  const card = value;
-  if (card.v !== 1 || card.address !== from || typeof card.sign_key !== "string") {
-    return void 0;
-  }
-  try {
-    const key = b64uDecode(card.sign_key);
-    return key.byteLength === 32 ? key : void 0;
-  } catch {
-    return void 0;
-  }
+  return senderSignKey(value, from);
 }
 async function fetchSenderCard(from, options) {
   const remembered = options.memo?.get(from, Date.now());
@@ -657,6 +725,7 @@ async function fetchSenderCard(from, options) {
     } catch {
     }
   }
+  if (options.heldOnly) return void 0;
   const card = await downloadCard(from, {
     allowInsecure: options.allowInsecure,
     ...options.fetch ? {
@@ -1371,8 +1440,8 @@ function fullCard(stored, address, allowInsecure) {
     v: 1,
     address,
     name: stored.name,
-    sign_key: stored.sign_key,
-    box_key: stored.box_key,
+    sign_key: canonicalKey(stored.sign_key) ?? stored.sign_key,
+    box_key: canonicalKey(stored.box_key) ?? stored.box_key,
     inbox: `${baseUrlFor(address, allowInsecure)}/net/inbox`,
     software: SPINE_SOFTWARE
   };
@@ -1507,6 +1576,14 @@ function noticeOnce(code, name, log) {
 // spine/inbox.ts
 var INBOX_MAX_BYTES = 65536;
 var CLOCK_WINDOW_SECONDS = 300;
+var MINUTE_LIMIT_RETRY_SECONDS = 60;
+function rateLimited() {
+  return new HttpError(429, "rate_limited", {
+    headers: {
+      "Retry-After": String(MINUTE_LIMIT_RETRY_SECONDS)
+    }
+  });
+}
 async function handleInbox(request, deps) {
   if (!isJsonContentType(request.headers.get("content-type"))) {
     await request.body?.cancel().catch(() => {
@@ -1525,12 +1602,18 @@ async function handleInbox(request, deps) {
   }
   const ip = request.headers.get("cf-connecting-ip");
   if (ip && !await withinLimit(deps.ipLimit, "INBOX_IP_LIMIT", `ip:${clientIpKey(ip)}`, deps.log)) {
-    throw new HttpError(429, "rate_limited");
+    throw rateLimited();
   }
-  if (!await withinLimit(deps.senderLimit, "INBOX_SENDER_LIMIT", `from:${payload.from}`, deps.log)) {
-    throw new HttpError(429, "rate_limited");
+  const claimedWithin = await withinLimit(deps.senderLimit, "INBOX_SENDER_LIMIT", `from:${payload.from}`, deps.log);
+  let card;
+  if (payload.from === deps.address) {
+    card = await deps.ownCard();
+  } else if (claimedWithin) {
+    card = await deps.senderCard(payload.from);
+  } else {
+    card = await deps.heldSenderCard(payload.from);
+    if (!card) throw rateLimited();
   }
-  const card = payload.from === deps.address ? await deps.ownCard() : await deps.senderCard(payload.from);
   if (!card) throw new HttpError(502, "sender_card_unavailable");
   const envelope = {
     payload: parsed.wire.payload,
@@ -1543,6 +1626,9 @@ async function handleInbox(request, deps) {
     verified = false;
   }
   if (!verified) throw new HttpError(403, "bad_signature");
+  if (!await withinLimit(deps.senderLimit, "INBOX_SENDER_LIMIT", `verified:${payload.from}`, deps.log)) {
+    throw rateLimited();
+  }
   const result = await deps.store({
     from: payload.from,
     id: payload.id,
@@ -1717,6 +1803,12 @@ async function route(request, env, ctx) {
           allowInsecure,
           cache: env.PEER_CARDS,
           memo: cardMemo
+        }),
+        heldSenderCard: (from) => fetchSenderCard(from, {
+          allowInsecure,
+          cache: env.PEER_CARDS,
+          memo: cardMemo,
+          heldOnly: true
         }),
         ownCard: async () => {
           const { card } = await mailbox.status();
