@@ -23,6 +23,8 @@ import { openSessionStore, type SessionStore } from "../sessions/mod.ts";
 import { type AgentTool, ApprovalInterrupted, type Approver, toToolSet } from "../tools/mod.ts";
 import { ModelRouter, type RouterEvent } from "./call.ts";
 import { storedTurn, type TurnMark } from "./keyed_turn.ts";
+import { trimOldToolResults } from "./context_window.ts";
+import { isStored, SessionWindows, type StoredMessage, summaryPart } from "./session_window.ts";
 
 /** The agent id a session's conversation is stored under. */
 export const MAIN_AGENT_ID = "main";
@@ -124,15 +126,6 @@ export interface Agent {
   systemPrompt(): Promise<string>;
 }
 
-interface StoredMessage {
-  message_id: number;
-  created_at: string;
-  role?: string;
-  message: ModelMessage;
-  /** The exchange a keyed turn wrote: part `part` of `of`; the last part has the answer. */
-  turn?: TurnMark;
-}
-
 /** Builds an agent for one channel. */
 export function buildAgent(options: BuildAgentOptions): Agent {
   const env = options.env;
@@ -182,29 +175,14 @@ export function buildAgent(options: BuildAgentOptions): Agent {
     }
   }
 
-  // Messages already read, per session: a turn reads only what was added since (by
-  // this process or another one), not the whole history again.
-  const cache = new Map<string, { count: number; messages: StoredMessage[] }>();
-
-  async function stored(sessionId: string): Promise<{ count: number; messages: StoredMessage[] }> {
-    const hit = cache.get(sessionId) ?? { count: 0, messages: [] };
-    const more = await sessions.listMessages(sessionId, MAIN_AGENT_ID, { offset: hit.count });
-    if (more === undefined) {
-      cache.delete(sessionId);
-      return { count: 0, messages: [] };
-    }
-    const next = {
-      count: hit.count + more.length,
-      messages: [
-        ...hit.messages,
-        ...more.filter((m): m is StoredMessage =>
-          typeof m === "object" && m !== null && "message" in m
-        ),
-      ],
-    };
-    cache.set(sessionId, next);
-    return next;
-  }
+  const windows = new SessionWindows({
+    sessions,
+    agentId: MAIN_AGENT_ID,
+    router,
+    config: options.config,
+    channel: options.channel,
+    logger,
+  });
 
   const agent: Agent = {
     role: options.role,
@@ -212,10 +190,11 @@ export function buildAgent(options: BuildAgentOptions): Agent {
     sessions,
     systemPrompt,
     async history(sessionId) {
-      return (await stored(sessionId)).messages.map((m) => m.message);
+      // The whole conversation, folded turns too (what `/resume` shows).
+      const all = await sessions.listMessages(sessionId, MAIN_AGENT_ID);
+      return (all ?? []).filter(isStored).map((m) => m.message);
     },
     async turn(sessionId, text, turnOptions = {}) {
-      const previous = await stored(sessionId);
       const user: ModelMessage = { role: "user", content: text };
       const controller = new AbortController();
       const outer = turnOptions.signal;
@@ -236,27 +215,39 @@ export function buildAgent(options: BuildAgentOptions): Agent {
       // message. A network turn's message is kept in the network log instead, and its
       // frame already carries the history, so it is stored only with its answer.
       const early = source === "owner";
-      const again = storedTurn(previous.messages, early ? undefined : turnOptions.turnKey);
+      let stored = await windows.read(sessionId);
+      const again = storedTurn(stored.messages, early ? undefined : turnOptions.turnKey);
       if (again.answer !== undefined) {
         return { text: again.answer, notices: [], reply: again.answer, usedRole: role };
       }
-      const history = previous.messages.filter((m) => !again.parts.includes(m));
-      if (early) await save(sessionId, previous.count, [user], role, turnOptions.meta);
+      if (early) {
+        await save(sessionId, stored.count, [user], role, turnOptions.meta);
+        stored = await windows.read(sessionId);
+      }
       let done: Extract<RouterEvent, { type: "done" }> | undefined;
-      const stream = router.stream(role, {
-        // Two parts, so the persona can be a prompt-cache prefix the `## Now` block
-        // (new every minute and after every call) does not spoil.
-        system: Object.values(await systemParts()),
-        messages: joinUserRuns([...history.map((m) => m.message), user]),
-        tools,
-        maxSteps: options.maxSteps,
-      }, {
-        channel: options.channel,
-        sessionId,
-        peer: turnOptions.peer,
-        signal: controller.signal,
-      });
       try {
+        const incoming = early ? [] : [user];
+        const fitted = await windows.fit(sessionId, stored, {
+          leaveOut: again.parts,
+          incoming,
+          role,
+          signal: controller.signal,
+        });
+        const parts = await systemParts();
+        const stream = router.stream(role, {
+          // The persona first, so it can be a prompt-cache prefix the `## Now` block
+          // (new every minute and after every call) does not spoil; the summary of
+          // folded turns between them.
+          system: [parts.stable, ...summaryPart(fitted.fold, lang), parts.now],
+          messages: trimOldToolResults(joinUserRuns([...fitted.messages, ...incoming])),
+          tools,
+          maxSteps: options.maxSteps,
+        }, {
+          channel: options.channel,
+          sessionId,
+          peer: turnOptions.peer,
+          signal: controller.signal,
+        });
         for await (const event of stream) {
           if (event.type === "text") turnOptions.onText?.(event.text);
           else if (event.type === "tool-call") {
@@ -275,12 +266,12 @@ export function buildAgent(options: BuildAgentOptions): Agent {
       if (done === undefined) {
         throw controller.signal.reason ?? new Error("Turn ended without an answer");
       }
-      if (early) await save(sessionId, previous.count + 1, done.messages, role, undefined);
+      if (early) await save(sessionId, stored.count, done.messages, role, undefined);
       else {
         const key = turnOptions.turnKey;
         await save(
           sessionId,
-          previous.count,
+          stored.count,
           [user, ...done.messages],
           role,
           turnOptions.meta,
@@ -353,7 +344,7 @@ export function buildAgent(options: BuildAgentOptions): Agent {
       id++;
     }
     // Parts written over are stale in the read cache.
-    if (keyed !== undefined && keyed.over.length > 0) cache.delete(sessionId);
+    if (keyed !== undefined && keyed.over.length > 0) windows.forget(sessionId);
     const current = await sessions.getMeta(sessionId);
     const first = messages[0];
     const patch: Record<string, unknown> = { role, channel: options.channel, ...(meta ?? {}) };

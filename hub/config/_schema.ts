@@ -57,6 +57,7 @@ export const RANGES: Record<string, [number, number]> = {
   universe_report_minutes: [5, 1440],
   poll_timeout_seconds: [1, 60],
   approval_timeout_seconds: [1, 3600],
+  context_tokens: [1000, 10_000_000],
 };
 
 const params = table({
@@ -92,6 +93,7 @@ const role = table({
   provider: oneOf(PROVIDERS),
   model_id: nonEmpty,
   max_tokens: positiveInt.optional(),
+  context_tokens: rangeInt(...RANGES.context_tokens!).optional(),
   params: params.optional(),
   budget: budget.optional(),
   failover: nonEmpty.optional(),

@@ -80,6 +80,7 @@ function withDefaults(raw: RawConfig): AgentConfig {
   const roles: Record<string, RoleConfig> = {};
   for (const [name, r] of Object.entries(raw.models?.roles ?? {})) {
     const role: RoleConfig = targetOf(r);
+    if (r.context_tokens !== undefined) role.context_tokens = r.context_tokens;
     if (r.budget !== undefined) {
       const budget: BudgetConfig = {
         usd: r.budget.usd,

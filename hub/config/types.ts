@@ -66,6 +66,11 @@ export interface RoleConfig {
   provider: ProviderId;
   model_id: string;
   max_tokens?: number;
+  /**
+   * The conversation history a turn sends at most, in estimated tokens; older turns
+   * are folded into a summary. @default `defaultContextTokens(provider)`
+   */
+  context_tokens?: number;
   params: RoleParams;
   budget?: BudgetConfig;
   /** Name of another defined role, used when this role's model cannot be reached. */

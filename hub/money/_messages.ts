@@ -49,6 +49,7 @@ export const t = catalogue({
   by_channel: "channel",
   by_contact: "contact",
   by_session: "session",
+  by_purpose: "purpose",
   by_day: "day",
   by_no_session: "(no session)",
 }, {
@@ -94,6 +95,7 @@ export const t = catalogue({
   by_channel: "Kanal",
   by_contact: "Kişi",
   by_session: "Oturum",
+  by_purpose: "Amaç",
   by_day: "Gün",
   by_no_session: "(oturumsuz)",
 });

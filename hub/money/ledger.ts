@@ -9,7 +9,7 @@
  * per-Istanbul-day total in the same transaction, so the sum for a month is at most 31
  * rows of `spend_day` however many calls the ledger holds.
  *
- * Schema (version 2, kept in `PRAGMA user_version`):
+ * Schema (version 3, kept in `PRAGMA user_version`):
  * - `calls(id, ts, role, provider, model_id, input_tokens, output_tokens,
  *   cache_read_tokens, cache_write_tokens, usd, channel, session_id, peer)`:
  *   `ts` is epoch ms; `input_tokens` excludes cache reads and writes; `usd` is NULL
@@ -21,6 +21,8 @@
  *   `calls` when a version-1 ledger is opened).
  * - `budget_warnings(role, since, at)`: the early warnings given, one per role and
  *   budget period (`since` is the period's start), so every process tells it once.
+ * - Version 3 added `calls.purpose`: `turn` for an answer, `compaction` for the
+ *   summary that folds a long session's oldest turns.
  *
  * @module
  */
@@ -30,6 +32,7 @@ import {
   type BreakdownKey,
   type BreakdownOptions,
   type BreakdownRow,
+  type CallPurpose,
   type CallRecord,
   type Channel,
   checkRecord,
@@ -42,7 +45,7 @@ import {
 export * from "./ledger_types.ts";
 
 /** The schema version this code writes. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 const BUSY_TIMEOUT_MS = 10_000;
 
@@ -101,6 +104,11 @@ CREATE TABLE IF NOT EXISTS budget_warnings (
 ) WITHOUT ROWID;
 `;
 
+// Version 3: what each call was for (answers and context summaries apart).
+const SCHEMA_V3 = `
+ALTER TABLE calls ADD COLUMN purpose TEXT NOT NULL DEFAULT 'turn';
+`;
+
 type Row = Record<string, unknown>;
 
 function num(row: Row | undefined, key: string): number {
@@ -151,8 +159,8 @@ export class Ledger {
     this.#file = file;
     this.#insert = db.prepare(
       `INSERT INTO calls (ts, role, provider, model_id, input_tokens, output_tokens,
-        cache_read_tokens, cache_write_tokens, usd, channel, session_id, peer)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        cache_read_tokens, cache_write_tokens, usd, channel, session_id, peer, purpose)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#addDay = db.prepare(
       `INSERT INTO spend_day (role, day, usd, calls, unpriced_calls, ${TOKEN_COLUMNS.join(", ")})
@@ -239,6 +247,7 @@ export class Ledger {
       if (current > SCHEMA_VERSION) throw tooNew(current);
       if (current < 1) db.exec(SCHEMA_V1);
       if (current < 2) db.exec(SCHEMA_V2);
+      if (current < 3) db.exec(SCHEMA_V3);
       db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       db.exec("COMMIT");
     } catch (error) {
@@ -276,6 +285,7 @@ export class Ledger {
           r.channel,
           r.session_id,
           r.peer,
+          r.purpose ?? "turn",
         );
         this.#addDay.run(
           r.role,
@@ -325,6 +335,8 @@ export class Ledger {
       ? "channel"
       : by === "session"
       ? "channel, session_id"
+      : by === "purpose"
+      ? "purpose"
       : "channel, peer";
     const where = ["ts >= ?", "ts < ?"];
     const params: (string | number)[] = [
@@ -343,9 +355,10 @@ export class Ledger {
          FROM calls WHERE ${where.join(" AND ")} GROUP BY ${groups} ORDER BY usd DESC, calls DESC`,
       ).all(...params) as Row[];
       return rows.map((row) => ({
-        channel: row.channel as Channel,
+        channel: (row.channel ?? null) as Channel,
         session_id: by === "session" ? (row.session_id as string | null) : null,
         peer: by === "peer" ? (row.peer as string | null) : null,
+        purpose: by === "purpose" ? (row.purpose as CallPurpose) : null,
         ...this.#totals(row),
         ...this.#tokens(row),
       }));

@@ -251,4 +251,8 @@ Deno.test("Ledger.open() migrates a version-1 ledger: daily token totals filled 
   // New calls add to the totals from now on.
   ledger.record(call(day + 3, { input_tokens: 1, output_tokens: 1 }));
   assert.equal(ledger.days({ sinceMs: day })[0]!.input_tokens, 121);
+  // Version 3: the old calls read as answers; a summary is told apart.
+  ledger.record(call(day + 4, { purpose: "compaction" }));
+  const purposes = ledger.breakdown("purpose", { sinceMs: day });
+  assert.deepEqual(purposes.map((p) => [p.purpose, p.calls]), [["turn", 4], ["compaction", 1]]);
 });

@@ -13,6 +13,15 @@ export type Channel = "chat" | "tui" | "messenger" | "web" | "net" | "cli";
 /** Every channel, in a stable order. */
 export const CHANNELS: readonly Channel[] = ["chat", "tui", "messenger", "web", "net", "cli"];
 
+/**
+ * What a call was for: an answer, or a summary of a long session's oldest turns
+ * (the context budget's fold), which `agent spend --by purpose` shows apart.
+ */
+export type CallPurpose = "turn" | "compaction";
+
+/** Every purpose, in a stable order. */
+export const PURPOSES: readonly CallPurpose[] = ["turn", "compaction"];
+
 /** One model call, as the ledger stores it. */
 export interface CallRecord {
   /** When the answer finished, epoch ms. */
@@ -31,6 +40,8 @@ export interface CallRecord {
   session_id: string | null;
   /** The other agent's address, for network turns. */
   peer: string | null;
+  /** @default "turn" */
+  purpose?: CallPurpose | undefined;
 }
 
 /** What a role spent over a span. */
@@ -42,7 +53,7 @@ export interface SpentTotals {
 }
 
 /** How {@linkcode Ledger.breakdown} groups calls. */
-export type BreakdownKey = "channel" | "session" | "peer";
+export type BreakdownKey = "channel" | "session" | "peer" | "purpose";
 
 /** Options for {@linkcode Ledger.breakdown}. */
 export interface BreakdownOptions {
@@ -69,6 +80,8 @@ export interface BreakdownRow extends SpentTotals, TokenTotals {
   session_id: string | null;
   /** Set when grouped by peer (network contacts). */
   peer: string | null;
+  /** Set when grouped by purpose. */
+  purpose: CallPurpose | null;
 }
 
 /** One Istanbul day of {@linkcode Ledger.days}. */
@@ -129,6 +142,9 @@ export function checkRecord(row: CallRecord): void {
     row.usd !== null && !(typeof row.usd === "number" && Number.isFinite(row.usd) && row.usd >= 0)
   ) {
     throw new TypeError("Cannot record a call: 'usd' must be null or a number of 0 or more");
+  }
+  if (row.purpose !== undefined && !PURPOSES.includes(row.purpose)) {
+    throw new TypeError(`Cannot record a call: unknown purpose '${String(row.purpose)}'`);
   }
   if (!CHANNELS.includes(row.channel)) {
     throw new TypeError(`Cannot record a call: unknown channel '${String(row.channel)}'`);

@@ -21,6 +21,7 @@ export {
   type BreakdownKey,
   type BreakdownOptions,
   type BreakdownRow,
+  type CallPurpose,
   type CallRecord,
   type Channel,
   type DayRow,

@@ -1,6 +1,7 @@
 /**
  * Spend broken down: by channel, by contact (network turns, by the peer's address and
- * the sub-agent that answered), by session, or as a daily series in Europe/Istanbul
+ * the sub-agent that answered), by session, by purpose (answers, and the summaries
+ * that fold long sessions: `compaction`), or as a daily series in Europe/Istanbul
  * days, over one budget period. `agent spend --by` and the hub's `GET /spend?by=`
  * show the same rows.
  *
@@ -15,7 +16,7 @@ import { isoWithOffset, nextDayStart, periodBounds, periodWord } from "./periods
 import { formatUsd } from "./sentences.ts";
 
 /** What spend is grouped by. */
-export const SPEND_BY = ["channel", "contact", "session", "day"] as const;
+export const SPEND_BY = ["channel", "contact", "session", "purpose", "day"] as const;
 
 /** One of {@linkcode SPEND_BY}. */
 export type SpendBy = typeof SPEND_BY[number];
@@ -27,7 +28,10 @@ export function isSpendBy(value: unknown): value is SpendBy {
 
 /** One row of a breakdown. */
 export interface SpendByRow extends TokenTotals {
-  /** The group: a channel, `<address>[/<sub>]`, `<channel> <session id>`, or `YYYY-MM-DD`. */
+  /**
+   * The group: a channel, `<address>[/<sub>]`, `<channel> <session id>`, a purpose
+   * (`turn`, `compaction`), or `YYYY-MM-DD`.
+   */
   key: string;
   /** The channel (channel, contact and session rows). */
   channel?: string;
@@ -95,8 +99,10 @@ export function spendBy(
         ? r.channel
         : options.by === "contact"
         ? r.peer ?? ""
+        : options.by === "purpose"
+        ? r.purpose ?? "turn"
         : `${r.channel} ${r.session_id ?? "-"}`,
-      channel: r.channel,
+      ...(options.by === "purpose" ? {} : { channel: r.channel }),
       ...(options.by === "session" ? { session_id: r.session_id } : {}),
       ...amounts(r),
     }));
