@@ -95,6 +95,8 @@ export class MessengerChatView {
           chatId: this.#o.chatId,
           token: this.#o.token,
           pace: this.#o.pace,
+          // Answers keep their order in the chat, also while a 429 is waited out.
+          after: this.#chain,
           onError: (detail) => this.#o.onError("reply", detail),
         });
         this.#startTyping();

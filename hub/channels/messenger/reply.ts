@@ -45,6 +45,8 @@ export interface StreamingReplyOptions {
   pace: ChatPace;
   /** Turns one part's text into HTML. @default escapeHtml */
   html?: (text: string) => string;
+  /** What must reach the chat first (what the chat showed before this answer). */
+  after?: Promise<unknown>;
   /** Buttons under the last message (sent with it). */
   replyMarkup?: unknown;
   /** Called with each failure that was not handled (for the log and `/status`). */
@@ -102,6 +104,7 @@ export class StreamingReply {
 
   /** Brings the messages in line with the text until the answer is finished and shown. */
   async #run(): Promise<void> {
+    await this.#o.after?.catch(() => {});
     while (true) {
       // Taken before the checks: a push after them wakes this very promise.
       const wake = this.#wake.promise;
