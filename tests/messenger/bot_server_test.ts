@@ -54,7 +54,11 @@ Deno.test("the Bot API server refuses long texts, malformed HTML, fast edits and
       parse_mode: "HTML",
     });
     assert.equal(fits.ok, true);
-    const bad = await call(bot, "sendMessage", { chat_id: 1, text: "<p>x</p>", parse_mode: "HTML" });
+    const bad = await call(bot, "sendMessage", {
+      chat_id: 1,
+      text: "<p>x</p>",
+      parse_mode: "HTML",
+    });
     assert.equal(bad.error_code, 400);
     assert.match(bad.description, /can't parse entities: Unsupported start tag "p"/);
 
