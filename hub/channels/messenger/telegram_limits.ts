@@ -22,10 +22,14 @@ export interface RetryOn429Options {
  *
  * @example
  * ```ts
- * import { Api } from "grammy";
  * import { retryOn429 } from "./telegram_limits.ts";
- * const api = new Api("1:x", { apiRoot: "http://127.0.0.1:9" });
- * api.config.use(retryOn429());
+ * const answers = [
+ *   { ok: false, error_code: 429, description: "Too Many Requests", parameters: { retry_after: 0 } },
+ *   { ok: true, result: true },
+ * ];
+ * const prev = () => Promise.resolve(answers.shift()!);
+ * const response = await retryOn429()(prev as never, "sendMessage", {} as never);
+ * if (!response.ok) throw new Error("the 429 was not waited out");
  * ```
  */
 export function retryOn429(options: RetryOn429Options = {}): Transformer {
