@@ -105,6 +105,10 @@ export class MessengerChatView {
         this.#streamed += event.delta;
         this.#reply?.push(event.delta);
         return;
+      case "TEXT_MESSAGE_END":
+        // The text is whole before the run is stored: show it now, not after.
+        this.#reply?.settle();
+        return;
       case "RUN_FINISHED": {
         this.#stopTyping();
         const reply = this.#reply;

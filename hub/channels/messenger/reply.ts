@@ -68,6 +68,8 @@ export class StreamingReply {
   #wake = Promise.withResolvers<void>();
   #loop: Promise<void> | undefined;
   #failures = 0;
+  /** The text streamed so far is complete for now: show it within the edit rate. */
+  #eager = false;
 
   /** Makes a reply; nothing is sent before the first text. */
   constructor(options: StreamingReplyOptions) {
@@ -83,7 +85,19 @@ export class StreamingReply {
   push(chunk: string): void {
     if (this.#finished) return;
     this.#text += chunk;
+    this.#eager = false;
     if (this.#text.trim() === "") return;
+    this.#kick();
+  }
+
+  /**
+   * The text so far is complete for now (the model's text ended: the run is being
+   * stored, or a tool call follows): it is shown as soon as the chat's edit rate
+   * allows, without waiting for the next in-between edit.
+   */
+  settle(): void {
+    if (this.#finished || this.#text.trim() === "") return;
+    this.#eager = true;
     this.#kick();
   }
 
@@ -113,7 +127,7 @@ export class StreamingReply {
         await wake;
         continue;
       }
-      if (this.#shown.length > 0 && !this.#finished) {
+      if (this.#shown.length > 0 && !this.#finished && !this.#eager) {
         // In-between edits wait for the chat's pace and a second after the first send.
         const due = Math.max(this.#o.pace.nextAt, this.#firstAt + this.#o.pace.intervalMs);
         const delay = due - this.#now();
