@@ -48,6 +48,8 @@ async function withHub(
 const firstSend: number[] = [];
 const instantWhole: number[] = [];
 const pastModel: number[] = [];
+/** First sends that were not the whole answer, by text. */
+const other = new Map<string, number>();
 try {
   await withHub({}, async (bot) => {
     for (let i = 0; i < SAMPLES + WARM; i++) {
@@ -60,6 +62,7 @@ try {
         firstSend.push(sent.at - bot.served.get(id)!);
         // The fake model's "Okay." is the whole answer: was it sent whole?
         if (sent.body.text === "Okay.") instantWhole.push(sent.at - bot.served.get(id)!);
+        else other.set(String(sent.body.text), (other.get(String(sent.body.text)) ?? 0) + 1);
       }
       // Let the answer be stored, so each sample starts from a quiet chat (and stays
       // under Telegram's 20 messages a second in a chat, which the server keeps).
@@ -91,7 +94,9 @@ console.log(`samples: ${firstSend.length} (first send), ${pastModel.length} (sho
 console.log(`update_to_first_send_ms: p50 ${fmt(firstSend, 50)}, p99 ${fmt(firstSend, 99)}`);
 console.log(`goal: p50 < 30 ms, p99 < 100 ms`);
 console.log(
-  `instant_answer_sent_whole: ${instantWhole.length} of ${firstSend.length} in one message`,
+  `instant_answer_sent_whole: ${instantWhole.length} of ${firstSend.length} in one message${
+    other.size === 0 ? "" : `; the other first sends: ${JSON.stringify(Object.fromEntries(other))}`
+  }`,
 );
 console.log(
   `short_answer_whole_visible_past_model_ms (model ${MODEL_MS} ms): p50 ${
