@@ -2,14 +2,14 @@
  * An approval as a phone shows it: the desk's one-line sentence for the owner (what
  * will happen, to what), the arguments one per line with long values cut with "…",
  * when it expires, and the buttons Allow once / Allow for this session / Deny /
- * Details; Details shows the arguments in full. Pure functions over the desk's
- * {@linkcode ApprovalRequest}.
+ * Details; Details shows the arguments in full; once decided, what was decided, by
+ * whom, on what. Pure functions over the desk's {@linkcode ApprovalRequest}.
  *
  * @module
  */
 import { formatTime, type Lang } from "../../i18n.ts";
 import { oneLine } from "../../text.ts";
-import type { ApprovalRequest } from "../../desk/mod.ts";
+import type { ApprovalDecided, ApprovalRequest } from "../../desk/mod.ts";
 import { t } from "./_messages.ts";
 import { chatText, escapeHtml } from "./telegram.ts";
 
@@ -107,4 +107,29 @@ export function approvalButtons(
       ...(withDetails ? [[button("approve_details", "d")]] : []),
     ],
   };
+}
+
+/**
+ * The decided approval as HTML: the outcome and who decided (or the clock, or a
+ * cancel), then the sentence and the arguments that were decided on.
+ */
+export function decidedHtml(
+  lang: Lang,
+  decided: ApprovalDecided,
+  request: ApprovalRequest,
+  timeoutMs: number,
+): string {
+  const by = decided.by === undefined || decided.by === "messenger"
+    ? t(lang, "by_here")
+    : t(lang, "by_elsewhere", { channel: decided.by });
+  const outcome = decided.decision === "expired"
+    ? t(lang, "decided_expired", { span: span(lang, timeoutMs) })
+    : decided.decision === "cancelled"
+    ? t(lang, "decided_cancelled")
+    : t(lang, `decided_${decided.decision}`, { by });
+  return [
+    `<b>${escapeHtml(outcome)}</b>`,
+    escapeHtml(request.message),
+    ...argLines(request.args).map(escapeHtml),
+  ].join("\n");
 }

@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import type { ApprovalRequest } from "../../desk/mod.ts";
-import { APPROVAL_DATA, approvalButtons, approvalHtml, argLines } from "./approval_view.ts";
+import {
+  APPROVAL_DATA,
+  approvalButtons,
+  approvalHtml,
+  argLines,
+  decidedHtml,
+} from "./approval_view.ts";
 
 const REQUEST: ApprovalRequest = {
   id: "abc123",
@@ -54,4 +60,57 @@ Deno.test("argLines() reads arguments that are not an object", () => {
   assert.deepEqual(argLines("{}"), []);
   assert.deepEqual(argLines('"just text"'), ["just text"]);
   assert.deepEqual(argLines("not json"), ["not json"]);
+});
+
+Deno.test("decidedHtml() keeps what was decided and says by whom, in English and Turkish", () => {
+  const first = (lang: "en" | "tr", decision: string, by?: string) =>
+    decidedHtml(
+      lang,
+      {
+        id: "abc123",
+        decision: decision as never,
+        tool: "net_send",
+        message: REQUEST.message,
+        ...(by ? { by } : {}),
+      },
+      REQUEST,
+      600_000,
+    ).split("\n");
+  const cases: [string, string | undefined, string, string][] = [
+    ["once", "messenger", "Allowed once by you here:", "Bir kez izin verildi (siz, burada):"],
+    [
+      "session",
+      "tui",
+      "Allowed for this session by you (tui):",
+      "Bu oturum için izin verildi (siz, tui):",
+    ],
+    [
+      "deny",
+      "messenger",
+      "Denied by you here, not run:",
+      "Reddedildi (siz, burada), çalıştırılmadı:",
+    ],
+    [
+      "expired",
+      undefined,
+      "No answer within 10 minutes, so it was denied and not run:",
+      "10 dakika içinde yanıt gelmedi; reddedildi ve çalıştırılmadı:",
+    ],
+    [
+      "cancelled",
+      undefined,
+      "The answer was stopped, so this was not run:",
+      "Yanıt durduruldu; bu çalıştırılmadı:",
+    ],
+  ];
+  for (const [decision, by, en, tr] of cases) {
+    const lines = first("en", decision, by);
+    assert.equal(lines[0], `<b>${en}</b>`);
+    assert.equal(
+      lines[1],
+      approvalHtml("en", REQUEST, 600_000, false).split("\n")[0]!.slice(3, -4),
+    );
+    assert.equal(lines[2], "to: bob.example");
+    assert.equal(first("tr", decision, by)[0], `<b>${tr}</b>`);
+  }
 });

@@ -20,7 +20,7 @@ import {
   type HistoryLine,
 } from "../../desk/mod.ts";
 import { t } from "./_messages.ts";
-import { approvalButtons, approvalHtml, argLines, span } from "./approval_view.ts";
+import { approvalButtons, approvalHtml, decidedHtml } from "./approval_view.ts";
 import { type ChatPace, StreamingReply } from "./reply.ts";
 import { chatText, escapeHtml, htmlWithCode } from "./telegram.ts";
 
@@ -233,20 +233,7 @@ export class MessengerChatView {
     this.#asked.delete(decided.id);
     if (this.#asked.size === 0 && this.#reply !== undefined) this.#startTyping();
     if (asked?.messageId === undefined) return;
-    const lang = this.#o.lang;
-    const by = decided.by === undefined || decided.by === "messenger"
-      ? t(lang, "by_here")
-      : t(lang, "by_elsewhere", { channel: decided.by });
-    const outcome = decided.decision === "expired"
-      ? t(lang, "decided_expired", { span: span(lang, this.#o.approvalTimeoutMs) })
-      : decided.decision === "cancelled"
-      ? t(lang, "decided_cancelled")
-      : t(lang, `decided_${decided.decision}`, { by });
-    const html = [
-      `<b>${escapeHtml(outcome)}</b>`,
-      escapeHtml(asked.request.message),
-      ...argLines(asked.request.args).map(escapeHtml),
-    ].join("\n");
+    const html = decidedHtml(this.#o.lang, decided, asked.request, this.#o.approvalTimeoutMs);
     // The buttons go away with the new text: a later press finds nothing open.
     await this.#o.api.editMessageText(this.#o.chatId, asked.messageId, html, {
       parse_mode: "HTML",
