@@ -22,7 +22,7 @@ import {
 import { t } from "./_messages.ts";
 import { approvalButtons, approvalHtml, decidedHtml } from "./approval_view.ts";
 import { type ChatPace, StreamingReply } from "./reply.ts";
-import { chatText, escapeHtml, htmlWithCode } from "./telegram.ts";
+import { chatText, htmlWithCode } from "./telegram.ts";
 
 const TYPING_EVERY_MS = 4_000;
 /** How many messages of a resumed session the chat is shown, each on one line. */
