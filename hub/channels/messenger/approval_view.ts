@@ -82,9 +82,11 @@ export function approvalHtml(
     } catch {
       full = request.args;
     }
+    // The message stays within Telegram's 4,096 characters, whatever the arguments.
+    const room = Math.max(200, Math.min(DETAILS_MAX, 3_900 - lines.join("\n").length));
     lines.push(
       escapeHtml(t(lang, "approval_args")),
-      `<pre>${escapeHtml(chatText(full.replace(/\t/g, "  "), DETAILS_MAX))}</pre>`,
+      `<pre>${escapeHtml(chatText(full.replace(/\t/g, "  "), room))}</pre>`,
     );
   }
   return lines.join("\n");
