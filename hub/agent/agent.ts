@@ -13,6 +13,7 @@ import { currentLang, type Lang } from "../i18n.ts";
 import { Logger } from "../log.ts";
 import { budgetLine, type Channel, type Ledger, LedgerError, spendReport } from "../money/mod.ts";
 import type { AgentPaths } from "../paths.ts";
+import { oneLine } from "../text.ts";
 import {
   buildSystemParts,
   localHostRole,
@@ -352,7 +353,8 @@ export function buildAgent(options: BuildAgentOptions): Agent {
       current.title === undefined && patch.title === undefined && first &&
       typeof first.content === "string"
     ) {
-      patch.title = first.content.replace(/\s+/g, " ").trim().slice(0, 60);
+      // The whole first line up to 60 characters, a longer one cut with "…".
+      patch.title = oneLine(first.content, { max: 60, ellipsis: true });
     }
     await sessions.patchMeta(sessionId, patch);
   }
