@@ -1,7 +1,8 @@
 /**
- * The spend ledger: `<AGENT_DATA_DIR>/spend.sqlite3`, one row per model call (time,
- * role, provider, model id, token counts, dollars, channel, session, peer; never any
- * text), shared by every process that uses the data directory.
+ * The spend ledger: `<AGENT_DATA_DIR>/spend.sqlite3`, one row per model call that was
+ * sent (time, role, provider, model id, token counts, dollars, channel, session, peer,
+ * whether the tokens were estimated; never any text), shared by every process that
+ * uses the data directory.
  *
  * Several processes (hub, chat, TUI) write it at once: SQLite in WAL mode with a busy
  * timeout, and every write in a `BEGIN IMMEDIATE` transaction so a writer waits for the
@@ -9,104 +10,39 @@
  * per-Istanbul-day total in the same transaction, so the sum for a month is at most 31
  * rows of `spend_day` however many calls the ledger holds.
  *
- * Schema (version 2, kept in `PRAGMA user_version`):
- * - `calls(id, ts, role, provider, model_id, input_tokens, output_tokens,
- *   cache_read_tokens, cache_write_tokens, usd, channel, session_id, peer)`:
- *   `ts` is epoch ms; `input_tokens` excludes cache reads and writes; `usd` is NULL
- *   for a call on an unpriced model; `peer` is the contact of a network turn
- *   (`<address>`, or `<address>/<sub>` when one of our sub-agents answered).
- * - `spend_day(role, day, usd, calls, unpriced_calls, input_tokens, output_tokens,
- *   cache_read_tokens, cache_write_tokens)`: `day` is the epoch ms of the Istanbul
- *   midnight that starts the day. Version 2 added the token columns (filled from
- *   `calls` when a version-1 ledger is opened).
- * - `budget_warnings(role, since, at)`: the early warnings given, one per role and
- *   budget period (`since` is the period's start), so every process tells it once.
+ * A call is written as `pending` before it is sent ({@linkcode Ledger.begin}, which
+ * also holds a hard cap's reservation in the same transaction as the check), then
+ * replaced by its row when it ends ({@linkcode Ledger.settle}). The schema and its
+ * versions are in `ledger_schema.ts`.
+ *
+ * Reports open the ledger read-only ({@linkcode Ledger.openExisting}), so `agent spend`
+ * and `agent doctor` work on a home they may not write.
  *
  * @module
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { dayStart, nextDayStart } from "./periods.ts";
+import { breakdownRows, dayRows, num, type Row, totalsOf } from "./ledger_reports.ts";
+import { migrate, SCHEMA_VERSION, schemaVersion, TOKEN_COLUMNS } from "./ledger_schema.ts";
+import { type HardCap, type PendingCall, pendingRecord, type Reservation } from "./pending.ts";
+import { processAlive } from "../daemon/process.ts";
 import {
   type BreakdownKey,
   type BreakdownOptions,
   type BreakdownRow,
   type CallRecord,
-  type Channel,
   checkRecord,
   type DayRow,
   LedgerError,
   type SpentTotals,
-  type TokenTotals,
 } from "./ledger_types.ts";
 
 export * from "./ledger_types.ts";
 
-/** The schema version this code writes. */
-export const SCHEMA_VERSION = 2;
+export { SCHEMA_VERSION } from "./ledger_schema.ts";
+export type { HardCap, PendingCall, Reservation } from "./pending.ts";
 
 const BUSY_TIMEOUT_MS = 10_000;
-
-const SCHEMA_V1 = `
-CREATE TABLE IF NOT EXISTS calls (
-  id INTEGER PRIMARY KEY,
-  ts INTEGER NOT NULL,
-  role TEXT NOT NULL,
-  provider TEXT NOT NULL,
-  model_id TEXT NOT NULL,
-  input_tokens INTEGER NOT NULL,
-  output_tokens INTEGER NOT NULL,
-  cache_read_tokens INTEGER NOT NULL,
-  cache_write_tokens INTEGER NOT NULL,
-  usd REAL,
-  channel TEXT NOT NULL,
-  session_id TEXT,
-  peer TEXT
-);
-CREATE INDEX IF NOT EXISTS calls_role_ts ON calls (role, ts);
-CREATE INDEX IF NOT EXISTS calls_ts ON calls (ts);
-CREATE TABLE IF NOT EXISTS spend_day (
-  role TEXT NOT NULL,
-  day INTEGER NOT NULL,
-  usd REAL NOT NULL,
-  calls INTEGER NOT NULL,
-  unpriced_calls INTEGER NOT NULL,
-  PRIMARY KEY (role, day)
-) WITHOUT ROWID;
-`;
-
-const TOKEN_COLUMNS = [
-  "input_tokens",
-  "output_tokens",
-  "cache_read_tokens",
-  "cache_write_tokens",
-] as const;
-
-// Version 2: token totals per day (so a daily series never reads the calls), and the
-// early warnings already given.
-const SCHEMA_V2 = `
-${
-  TOKEN_COLUMNS.map((c) => `ALTER TABLE spend_day ADD COLUMN ${c} INTEGER NOT NULL DEFAULT 0;`)
-    .join("\n")
-}
-UPDATE spend_day SET (${TOKEN_COLUMNS.join(", ")}) = (
-  SELECT ${TOKEN_COLUMNS.map((c) => `TOTAL(${c})`).join(", ")} FROM calls
-  WHERE calls.role = spend_day.role AND calls.ts >= spend_day.day
-    AND calls.ts < spend_day.day + 86400000
-);
-CREATE TABLE IF NOT EXISTS budget_warnings (
-  role TEXT NOT NULL,
-  since INTEGER NOT NULL,
-  at INTEGER NOT NULL,
-  PRIMARY KEY (role, since)
-) WITHOUT ROWID;
-`;
-
-type Row = Record<string, unknown>;
-
-function num(row: Row | undefined, key: string): number {
-  const value = row?.[key];
-  return typeof value === "number" ? value : typeof value === "bigint" ? Number(value) : 0;
-}
 
 function exists(file: string): boolean {
   try {
@@ -140,42 +76,60 @@ function exists(file: string): boolean {
 export class Ledger {
   #db: DatabaseSync;
   #file: string;
-  #insert: StatementSync;
-  #addDay: StatementSync;
+  #readOnly: boolean;
+  /** The ledger has version 3's columns (a read-only ledger may be older). */
+  #v3: boolean;
+  #insert: StatementSync | undefined;
+  #addDay: StatementSync | undefined;
   #sumDays: StatementSync;
   #sumCalls: StatementSync;
+  #reserved: StatementSync | undefined;
   #closed = false;
 
-  private constructor(db: DatabaseSync, file: string) {
+  private constructor(db: DatabaseSync, file: string, readOnly: boolean) {
     this.#db = db;
     this.#file = file;
-    this.#insert = db.prepare(
-      `INSERT INTO calls (ts, role, provider, model_id, input_tokens, output_tokens,
-        cache_read_tokens, cache_write_tokens, usd, channel, session_id, peer)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.#addDay = db.prepare(
-      `INSERT INTO spend_day (role, day, usd, calls, unpriced_calls, ${TOKEN_COLUMNS.join(", ")})
-       VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?)
-       ON CONFLICT (role, day) DO UPDATE SET usd = usd + excluded.usd,
-         calls = calls + 1, unpriced_calls = unpriced_calls + excluded.unpriced_calls,
-         ${TOKEN_COLUMNS.map((c) => `${c} = ${c} + excluded.${c}`).join(", ")}`,
-    );
+    this.#readOnly = readOnly;
+    this.#v3 = schemaVersion(db) >= SCHEMA_VERSION;
+    const est = this.#v3 ? "TOTAL(estimated_calls)" : "0";
     this.#sumDays = db.prepare(
-      `SELECT TOTAL(usd) AS usd, TOTAL(calls) AS calls, TOTAL(unpriced_calls) AS unpriced
-       FROM spend_day WHERE role = ? AND day >= ?`,
+      `SELECT TOTAL(usd) AS usd, TOTAL(calls) AS calls, TOTAL(unpriced_calls) AS unpriced,
+         ${est} AS estimated FROM spend_day WHERE role = ? AND day >= ?`,
     );
     this.#sumCalls = db.prepare(
-      `SELECT TOTAL(usd) AS usd, COUNT(*) AS calls, TOTAL(usd IS NULL) AS unpriced
+      `SELECT TOTAL(usd) AS usd, COUNT(*) AS calls, TOTAL(usd IS NULL) AS unpriced,
+         ${this.#v3 ? "TOTAL(estimated)" : "0"} AS estimated
        FROM calls WHERE role = ? AND ts >= ? AND ts < ?`,
+    );
+    if (readOnly) return;
+    this.#insert = db.prepare(
+      `INSERT OR IGNORE INTO calls (ts, role, provider, model_id, input_tokens, output_tokens,
+        cache_read_tokens, cache_write_tokens, usd, channel, session_id, peer, estimated, call_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.#addDay = db.prepare(
+      `INSERT INTO spend_day (role, day, usd, calls, unpriced_calls, estimated_calls,
+         ${TOKEN_COLUMNS.join(", ")})
+       VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (role, day) DO UPDATE SET usd = usd + excluded.usd,
+         calls = calls + 1, unpriced_calls = unpriced_calls + excluded.unpriced_calls,
+         estimated_calls = estimated_calls + excluded.estimated_calls,
+         ${TOKEN_COLUMNS.map((c) => `${c} = ${c} + excluded.${c}`).join(", ")}`,
+    );
+    this.#reserved = db.prepare(
+      "SELECT TOTAL(reserved_usd) AS usd FROM pending WHERE role = ?",
     );
   }
 
   /**
-   * Opens the ledger at `file`, creating it (mode 0600) and its directory when
-   * missing, and the tables when new. Throws {@linkcode LedgerError}.
+   * Opens the ledger at `file` for writing, creating it (mode 0600) and its directory
+   * when missing, and the tables when new; then settles the calls in flight of
+   * processes that died. Throws {@linkcode LedgerError}.
    */
-  static open(file: string): Ledger {
+  static open(
+    file: string,
+    options: { alive?: (pid: number) => boolean | undefined } = {},
+  ): Ledger {
     try {
       if (!exists(file)) {
         const dir = file.slice(0, file.lastIndexOf("/"));
@@ -188,27 +142,41 @@ export class Ledger {
       if (error instanceof LedgerError) throw error;
       throw new LedgerError("create", file, error);
     }
-    return Ledger.#connect(file);
+    const ledger = Ledger.#connect(file, false);
+    try {
+      ledger.settleStale(options.alive ?? processAlive);
+    } catch (error) {
+      ledger.close();
+      throw error;
+    }
+    return ledger;
   }
 
   /**
-   * Opens the ledger at `file` only when it exists (a reader that must not create it);
-   * `undefined` when there is no file. Throws {@linkcode LedgerError}.
+   * Opens the ledger at `file` read-only, for reports, only when it exists (a reader
+   * never creates it); `undefined` when there is no file. Throws {@linkcode LedgerError}.
    */
   static openExisting(file: string): Ledger | undefined {
-    return exists(file) ? Ledger.#connect(file) : undefined;
+    return exists(file) ? Ledger.#connect(file, true) : undefined;
   }
 
-  static #connect(file: string): Ledger {
+  static #connect(file: string, readOnly: boolean): Ledger {
     let db: DatabaseSync | undefined;
     try {
-      db = new DatabaseSync(file);
+      db = new DatabaseSync(file, { readOnly });
       db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      db.exec("PRAGMA journal_mode = WAL");
-      // WAL with NORMAL sync cannot corrupt; a power cut may lose the last few rows.
-      db.exec("PRAGMA synchronous = NORMAL");
-      Ledger.#migrate(db, file);
-      return new Ledger(db, file);
+      if (readOnly) {
+        // Reading proves the file is a database (a damaged one fails here, not later).
+        const seen = schemaVersion(db);
+        db.prepare("SELECT COUNT(*) FROM sqlite_master").get();
+        if (seen > SCHEMA_VERSION) migrate(db, file);
+      } else {
+        db.exec("PRAGMA journal_mode = WAL");
+        // WAL with NORMAL sync cannot corrupt; a power cut may lose the last few rows.
+        db.exec("PRAGMA synchronous = NORMAL");
+        migrate(db, file);
+      }
+      return new Ledger(db, file, readOnly);
     } catch (error) {
       try {
         db?.close();
@@ -218,38 +186,14 @@ export class Ledger {
     }
   }
 
-  static #version(db: DatabaseSync): number {
-    return num(db.prepare("PRAGMA user_version").get() as Row | undefined, "user_version");
-  }
-
-  static #migrate(db: DatabaseSync, file: string): void {
-    const tooNew = (v: number) =>
-      new LedgerError(
-        "open",
-        file,
-        `it has schema version ${v}, and this agent knows up to ${SCHEMA_VERSION}`,
-      );
-    const seen = Ledger.#version(db);
-    if (seen === SCHEMA_VERSION) return;
-    if (seen > SCHEMA_VERSION) throw tooNew(seen);
-    db.exec("BEGIN IMMEDIATE");
-    try {
-      // Another process may have created the tables while this one waited for the lock.
-      const current = Ledger.#version(db);
-      if (current > SCHEMA_VERSION) throw tooNew(current);
-      if (current < 1) db.exec(SCHEMA_V1);
-      if (current < 2) db.exec(SCHEMA_V2);
-      db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
-      db.exec("COMMIT");
-    } catch (error) {
-      db.exec("ROLLBACK");
-      throw error;
-    }
-  }
-
   /** The ledger's file. */
   get file(): string {
     return this.#file;
+  }
+
+  /** Opened read-only (a report's ledger): every write throws. */
+  get readOnly(): boolean {
+    return this.#readOnly;
   }
 
   /** Writes one call and adds it to its day's total, atomically. */
@@ -262,33 +206,95 @@ export class Ledger {
     this.#open();
     for (const row of rows) checkRecord(row);
     this.#write(() => {
-      for (const r of rows) {
-        this.#insert.run(
-          r.ts,
-          r.role,
-          r.provider,
-          r.model_id,
-          r.input_tokens,
-          r.output_tokens,
-          r.cache_read_tokens,
-          r.cache_write_tokens,
-          r.usd,
-          r.channel,
-          r.session_id,
-          r.peer,
-        );
-        this.#addDay.run(
-          r.role,
-          dayStart(r.ts),
-          r.usd ?? 0,
-          r.usd === null ? 1 : 0,
-          r.input_tokens,
-          r.output_tokens,
-          r.cache_read_tokens,
-          r.cache_write_tokens,
-        );
+      for (const r of rows) this.#put(r);
+    });
+  }
+
+  /**
+   * Writes `call` as pending before it is sent. With `cap` (a hard cap) the call's
+   * reservation must fit: settled spend in the period, plus what other calls in flight
+   * hold, plus this call's `reserved_usd`, at most the cap; checked and written in one
+   * `BEGIN IMMEDIATE` transaction so no two processes pass on the same headroom.
+   */
+  begin(call: PendingCall, cap?: HardCap): Reservation {
+    this.#open();
+    let result: Reservation = { ok: true };
+    this.#write(() => {
+      if (cap !== undefined) {
+        const spentUsd = this.#spentIn(call.role, cap.sinceMs).usd;
+        const reservedUsd = num(this.#reserved!.get(call.role) as Row, "usd");
+        if (spentUsd + reservedUsd + call.reserved_usd > cap.usd + 1e-9) {
+          result = { ok: false, spentUsd, reservedUsd };
+          return;
+        }
+      }
+      this.#db.prepare(
+        `INSERT INTO pending (call_id, ts, pid, role, provider, model_id, input_tokens,
+           estimate_usd, reserved_usd, channel, session_id, peer)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        call.call_id,
+        call.ts,
+        call.pid,
+        call.role,
+        call.provider,
+        call.model_id,
+        call.input_tokens,
+        call.estimate_usd,
+        call.reserved_usd,
+        call.channel,
+        call.session_id,
+        call.peer,
+      );
+    });
+    return result;
+  }
+
+  /**
+   * Replaces the pending call `row.call_id` by its row (its reservation by its cost),
+   * atomically; a call already settled (by another process) is not written twice.
+   */
+  settle(row: CallRecord & { call_id: string }): void {
+    this.#open();
+    checkRecord(row);
+    this.#write(() => {
+      this.#db.prepare("DELETE FROM pending WHERE call_id = ?").run(row.call_id);
+      this.#put(row);
+    });
+  }
+
+  /** Drops a pending call that was never sent (a stand-in answered, a key was missing). */
+  release(callId: string): void {
+    this.#open();
+    this.#write(() => {
+      this.#db.prepare("DELETE FROM pending WHERE call_id = ?").run(callId);
+    });
+  }
+
+  /**
+   * Settles as estimated rows the pending calls of processes that are gone (`alive`
+   * says false); returns how many. A call of a process that may be alive (`alive` says
+   * true or cannot tell) stays pending.
+   */
+  settleStale(alive: (pid: number) => boolean | undefined): number {
+    this.#open();
+    const rows = this.#db.prepare("SELECT * FROM pending").all() as unknown as PendingCall[];
+    const dead = rows.filter((p) => p.pid !== Deno.pid && alive(p.pid) === false);
+    if (dead.length === 0) return 0;
+    this.#write(() => {
+      for (const p of dead) {
+        const gone = this.#db.prepare("DELETE FROM pending WHERE call_id = ?").run(p.call_id);
+        if (Number(gone.changes) === 1) this.#put(pendingRecord(p));
       }
     });
+    return dead.length;
+  }
+
+  /** The calls in flight (pending rows), oldest first. */
+  pending(): PendingCall[] {
+    this.#open();
+    if (!this.#v3) return [];
+    return this.#db.prepare("SELECT * FROM pending ORDER BY ts").all() as unknown as PendingCall[];
   }
 
   /**
@@ -298,17 +304,7 @@ export class Ledger {
   spent(role: string, sinceMs: number): SpentTotals {
     this.#open();
     try {
-      const first = dayStart(sinceMs);
-      if (first === sinceMs) return this.#totals(this.#sumDays.get(role, first) as Row);
-      // A span starting mid-day: the rest of that day from the rows, then whole days.
-      const next = nextDayStart(sinceMs);
-      const part = this.#totals(this.#sumCalls.get(role, sinceMs, next) as Row);
-      const rest = this.#totals(this.#sumDays.get(role, next) as Row);
-      return {
-        usd: part.usd + rest.usd,
-        calls: part.calls + rest.calls,
-        unpriced_calls: part.unpriced_calls + rest.unpriced_calls,
-      };
+      return this.#spentIn(role, sinceMs);
     } catch (error) {
       throw new LedgerError("read", this.#file, error);
     }
@@ -321,34 +317,8 @@ export class Ledger {
    */
   breakdown(by: BreakdownKey, options: BreakdownOptions): BreakdownRow[] {
     this.#open();
-    const groups = by === "channel"
-      ? "channel"
-      : by === "session"
-      ? "channel, session_id"
-      : "channel, peer";
-    const where = ["ts >= ?", "ts < ?"];
-    const params: (string | number)[] = [
-      options.sinceMs,
-      options.untilMs ?? Number.MAX_SAFE_INTEGER,
-    ];
-    if (options.role !== undefined) {
-      where.push("role = ?");
-      params.push(options.role);
-    }
-    if (by === "peer") where.push("peer IS NOT NULL");
     try {
-      const rows = this.#db.prepare(
-        `SELECT ${groups}, TOTAL(usd) AS usd, COUNT(*) AS calls, TOTAL(usd IS NULL) AS unpriced,
-           ${TOKEN_COLUMNS.map((c) => `TOTAL(${c}) AS ${c}`).join(", ")}
-         FROM calls WHERE ${where.join(" AND ")} GROUP BY ${groups} ORDER BY usd DESC, calls DESC`,
-      ).all(...params) as Row[];
-      return rows.map((row) => ({
-        channel: row.channel as Channel,
-        session_id: by === "session" ? (row.session_id as string | null) : null,
-        peer: by === "peer" ? (row.peer as string | null) : null,
-        ...this.#totals(row),
-        ...this.#tokens(row),
-      }));
+      return breakdownRows(this.#db, this.#v3, by, options);
     } catch (error) {
       throw new LedgerError("read", this.#file, error);
     }
@@ -360,26 +330,8 @@ export class Ledger {
    */
   days(options: BreakdownOptions): DayRow[] {
     this.#open();
-    const where = ["day >= ?", "day < ?"];
-    const params: (string | number)[] = [
-      dayStart(options.sinceMs),
-      options.untilMs ?? Number.MAX_SAFE_INTEGER,
-    ];
-    if (options.role !== undefined) {
-      where.push("role = ?");
-      params.push(options.role);
-    }
     try {
-      const rows = this.#db.prepare(
-        `SELECT day, TOTAL(usd) AS usd, TOTAL(calls) AS calls, TOTAL(unpriced_calls) AS unpriced,
-           ${TOKEN_COLUMNS.map((c) => `TOTAL(${c}) AS ${c}`).join(", ")}
-         FROM spend_day WHERE ${where.join(" AND ")} GROUP BY day ORDER BY day`,
-      ).all(...params) as Row[];
-      return rows.map((row) => ({
-        day: num(row, "day"),
-        ...this.#totals(row),
-        ...this.#tokens(row),
-      }));
+      return dayRows(this.#db, this.#v3, options);
     } catch (error) {
       throw new LedgerError("read", this.#file, error);
     }
@@ -419,17 +371,51 @@ export class Ledger {
     this.close();
   }
 
-  #tokens(row: Row): TokenTotals {
+  #spentIn(role: string, sinceMs: number): SpentTotals {
+    const first = dayStart(sinceMs);
+    if (first === sinceMs) return totalsOf(this.#sumDays.get(role, first) as Row);
+    // A span starting mid-day: the rest of that day from the rows, then whole days.
+    const next = nextDayStart(sinceMs);
+    const part = totalsOf(this.#sumCalls.get(role, sinceMs, next) as Row);
+    const rest = totalsOf(this.#sumDays.get(role, next) as Row);
     return {
-      input_tokens: num(row, "input_tokens"),
-      output_tokens: num(row, "output_tokens"),
-      cache_read_tokens: num(row, "cache_read_tokens"),
-      cache_write_tokens: num(row, "cache_write_tokens"),
+      usd: part.usd + rest.usd,
+      calls: part.calls + rest.calls,
+      unpriced_calls: part.unpriced_calls + rest.unpriced_calls,
+      estimated_calls: part.estimated_calls + rest.estimated_calls,
     };
   }
 
-  #totals(row: Row | undefined): SpentTotals {
-    return { usd: num(row, "usd"), calls: num(row, "calls"), unpriced_calls: num(row, "unpriced") };
+  #put(r: CallRecord): void {
+    const written = this.#insert!.run(
+      r.ts,
+      r.role,
+      r.provider,
+      r.model_id,
+      r.input_tokens,
+      r.output_tokens,
+      r.cache_read_tokens,
+      r.cache_write_tokens,
+      r.usd,
+      r.channel,
+      r.session_id,
+      r.peer,
+      r.estimated === true ? 1 : 0,
+      r.call_id ?? null,
+    );
+    // A call id already in the ledger: the call was settled before, by this or another process.
+    if (Number(written.changes) === 0) return;
+    this.#addDay!.run(
+      r.role,
+      dayStart(r.ts),
+      r.usd ?? 0,
+      r.usd === null ? 1 : 0,
+      r.estimated === true ? 1 : 0,
+      r.input_tokens,
+      r.output_tokens,
+      r.cache_read_tokens,
+      r.cache_write_tokens,
+    );
   }
 
   #open(): void {
@@ -439,6 +425,9 @@ export class Ledger {
   }
 
   #write(body: () => void): void {
+    if (this.#readOnly) {
+      throw new LedgerError("write", this.#file, "it was opened read-only");
+    }
     try {
       this.#db.exec("BEGIN IMMEDIATE");
     } catch (error) {

@@ -31,6 +31,13 @@ export interface CallRecord {
   session_id: string | null;
   /** The other agent's address, for network turns. */
   peer: string | null;
+  /**
+   * The tokens were estimated: the call ended (cancelled, timed out, connection lost,
+   * process stopped) before the provider reported its usage. @default false
+   */
+  estimated?: boolean;
+  /** The call's id; a row with an id already in the ledger is not written again. */
+  call_id?: string | null;
 }
 
 /** What a role spent over a span. */
@@ -39,6 +46,8 @@ export interface SpentTotals {
   calls: number;
   /** Calls on a model without a price (counted as $0). */
   unpriced_calls: number;
+  /** Calls whose tokens were estimated (no usage came from the provider). */
+  estimated_calls: number;
 }
 
 /** How {@linkcode Ledger.breakdown} groups calls. */
@@ -129,6 +138,9 @@ export function checkRecord(row: CallRecord): void {
     row.usd !== null && !(typeof row.usd === "number" && Number.isFinite(row.usd) && row.usd >= 0)
   ) {
     throw new TypeError("Cannot record a call: 'usd' must be null or a number of 0 or more");
+  }
+  if (row.call_id !== undefined && row.call_id !== null && typeof row.call_id !== "string") {
+    throw new TypeError("Cannot record a call: 'call_id' must be a string or null");
   }
   if (!CHANNELS.includes(row.channel)) {
     throw new TypeError(`Cannot record a call: unknown channel '${String(row.channel)}'`);

@@ -24,9 +24,12 @@ export {
   type CallRecord,
   type Channel,
   type DayRow,
+  type HardCap,
   Ledger,
   type LedgerAction,
   LedgerError,
+  type PendingCall,
+  type Reservation,
   type SpentTotals,
   type TokenTotals,
 } from "./ledger.ts";
