@@ -95,8 +95,16 @@ export const command: CommandModule = {
           period: period as typeof PERIODS[number] | undefined,
           nowMs: now,
         });
-        if (opts.json === true) ctx.out(JSON.stringify(report, null, 2));
-        else for (const line of spendByLines(report, lang)) ctx.out(line);
+        // --forecast goes with a breakdown too: the same line (or key) after it.
+        const forecast = opts.forecast === true
+          ? forecastReport(spendReport(config, ledger, now), now)
+          : undefined;
+        if (opts.json === true) {
+          ctx.out(JSON.stringify(forecast ? { ...report, forecast } : report, null, 2));
+        } else {
+          for (const line of spendByLines(report, lang)) ctx.out(line);
+          if (forecast) ctx.out(forecastLine(forecast, lang));
+        }
         return 0;
       }
       const report = spendReport(config, ledger, now);

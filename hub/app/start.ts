@@ -91,7 +91,8 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
   try {
     ledger = Ledger.open(paths.ledgerFile);
   } catch (error) {
-    logger.warn(`hub: the spend ledger cannot be opened: ${errorMessage(error)}`);
+    // The error is already a sentence naming the ledger ("Cannot open the spend ledger ...").
+    logger.warn(`hub: ${errorMessage(error)}; budgets are not checked and calls are not counted`);
   }
   // One bus for every owner event the hub tells (the network, budgets, failovers).
   const events = await OwnerEventBus.open(paths.netDir, { logger });

@@ -36,6 +36,12 @@ export const t = catalogue({
   ledger_use: "Cannot use the spend ledger {file}: {detail}",
   warn_line:
     "Budget warning: {role} has spent ${spent} of ${cap} {span} ({percent}%); it resets {time}.",
+  warn_spent_line:
+    "Budget spent: {role} has spent ${spent} of ${cap} {span} ({percent}%); it is not called until {time}.",
+  doctor_spent:
+    "{role} has spent ${spent} of ${cap} {span} ({percent}%) and is not called until {time}{stand_in}",
+  doctor_stand_in: "; {stand_in} answers instead",
+  doctor_near: "{role} has spent ${spent} of ${cap} {span} ({percent}%); it resets {time}",
   forecast_line: "Forecast: {items}",
   forecast_reaches: "{role} reaches ${cap} around {time} (${pace}/day)",
   forecast_not_this: "{role} not this period (${projected} of ${cap} by {time} at ${pace}/day)",
@@ -83,6 +89,13 @@ export const t = catalogue({
   ledger_use: "Harcama defteri {file} kullanılamıyor: {detail}",
   warn_line:
     "Bütçe uyarısı: {role} {span} ${cap} sınırının ${spent} kadarını harcadı (%{percent}); yenilenme {time}.",
+  warn_spent_line:
+    "Bütçe tükendi: {role} {span} ${cap} sınırının ${spent} kadarını harcadı (%{percent}); {time} saatine kadar çağrılmaz.",
+  doctor_spent:
+    "{role} {span} ${cap} sınırının ${spent} kadarını harcadı (%{percent}) ve {time} saatine kadar çağrılmaz{stand_in}",
+  doctor_stand_in: "; yerine {stand_in} yanıtlar",
+  doctor_near:
+    "{role} {span} ${cap} sınırının ${spent} kadarını harcadı (%{percent}); yenilenme {time}",
   forecast_line: "Tahmin: {items}",
   forecast_reaches: "{role} ${cap} sınırına yaklaşık {time} tarihinde ulaşır (günde ${pace})",
   forecast_not_this:

@@ -163,7 +163,7 @@ export class Ledger {
   static #connect(file: string, readOnly: boolean): Ledger {
     let db: DatabaseSync | undefined;
     try {
-      db = new DatabaseSync(file, { readOnly });
+      db = readOnly ? Ledger.#openReadOnly(file) : new DatabaseSync(file);
       db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
       if (readOnly) {
         // Reading proves the file is a database (a damaged one fails here, not later).
@@ -183,6 +183,27 @@ export class Ledger {
       } catch { /* already failing */ }
       if (error instanceof LedgerError) throw error;
       throw new LedgerError("open", file, error);
+    }
+  }
+
+  /**
+   * A read-only connection. In a folder this process may not write, SQLite cannot make
+   * the WAL's shared-memory file; the ledger is then read as an immutable file (nobody
+   * can be writing it there either).
+   */
+  static #openReadOnly(file: string): DatabaseSync {
+    try {
+      const db = new DatabaseSync(file, { readOnly: true });
+      db.prepare("SELECT COUNT(*) FROM sqlite_master").get();
+      return db;
+    } catch (error) {
+      if (!/unable to open database file/i.test(String(error))) throw error;
+      // Readable at all? A file this process may not read says "permission denied".
+      Deno.openSync(file, { read: true }).close();
+      const url = new URL("file:///");
+      url.pathname = file.startsWith("/") ? file : `${Deno.cwd()}/${file}`;
+      url.search = "?immutable=1";
+      return new DatabaseSync(url, { readOnly: true });
     }
   }
 

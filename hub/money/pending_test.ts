@@ -116,3 +116,21 @@ Deno.test("a version-2 ledger gains the estimated columns and the pending table,
     estimated_calls: 1,
   });
 });
+
+Deno.test("LedgerError names the ledger once and says permission denied", () => {
+  const file = "/home/me/.agent/data/spend.sqlite3";
+  const denied = new LedgerError(
+    "read",
+    file,
+    new Deno.errors.PermissionDenied(`Permission denied (os error 13): stat '${file}'`),
+  );
+  assert.equal(denied.message, `Cannot read the spend ledger ${file}: permission denied`);
+  const readOnly = new LedgerError(
+    "write",
+    file,
+    new Error("attempt to write a readonly database"),
+  );
+  assert.equal(readOnly.detail, "permission denied");
+  const other = new LedgerError("open", file, new Error(`No such device: open '${file}'`));
+  assert.equal(other.message.split(file).length - 1, 1, other.message);
+});
