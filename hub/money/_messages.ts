@@ -34,6 +34,8 @@ export const t = catalogue({
   ledger_read: "Cannot read the spend ledger {file}: {detail}",
   ledger_write: "Cannot write the spend ledger {file}: {detail}",
   ledger_use: "Cannot use the spend ledger {file}: {detail}",
+  ledger_read_only:
+    "The spend ledger {file} cannot be written (permission denied): budgets are checked, but these calls are not counted.",
   warn_line:
     "Budget warning: {role} has spent ${spent} of ${cap} {span} ({percent}%); it resets {time}.",
   warn_spent_line:
@@ -87,6 +89,8 @@ export const t = catalogue({
   ledger_read: "Harcama defteri {file} okunamıyor: {detail}",
   ledger_write: "Harcama defterine {file} yazılamıyor: {detail}",
   ledger_use: "Harcama defteri {file} kullanılamıyor: {detail}",
+  ledger_read_only:
+    "Harcama defterine {file} yazılamıyor (izin yok): bütçeler denetlenir ama bu çağrılar sayılmaz.",
   warn_line:
     "Bütçe uyarısı: {role} {span} ${cap} sınırının ${spent} kadarını harcadı (%{percent}); yenilenme {time}.",
   warn_spent_line:

@@ -84,6 +84,8 @@ export class Ledger {
   #sumDays: StatementSync;
   #sumCalls: StatementSync;
   #reserved: StatementSync | undefined;
+  /** The private copy a read-only ledger was read from, removed on close. */
+  #copy: string | undefined;
   #closed = false;
 
   private constructor(db: DatabaseSync, file: string, readOnly: boolean) {
@@ -153,6 +155,23 @@ export class Ledger {
   }
 
   /**
+   * Opens the ledger at `file` for a conversation: writable, or read-only when this
+   * process may not write it (a home that is readable but not writable; see
+   * {@linkcode Ledger.readOnly}): budgets are still checked, calls cannot be counted.
+   * Throws {@linkcode LedgerError}.
+   */
+  static openForCalls(file: string): Ledger {
+    try {
+      return Ledger.open(file);
+    } catch (error) {
+      if (!(error instanceof LedgerError) || error.detail !== "permission denied") throw error;
+      const reader = Ledger.openExisting(file);
+      if (reader === undefined) throw error;
+      return reader;
+    }
+  }
+
+  /**
    * Opens the ledger at `file` read-only, for reports, only when it exists (a reader
    * never creates it); `undefined` when there is no file. Throws {@linkcode LedgerError}.
    */
@@ -162,8 +181,15 @@ export class Ledger {
 
   static #connect(file: string, readOnly: boolean): Ledger {
     let db: DatabaseSync | undefined;
+    let copy: string | undefined;
     try {
-      db = readOnly ? Ledger.#openReadOnly(file) : new DatabaseSync(file);
+      if (readOnly) {
+        const opened = Ledger.#openReadOnly(file);
+        db = opened.db;
+        copy = opened.copy;
+      } else {
+        db = new DatabaseSync(file);
+      }
       db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
       if (readOnly) {
         // Reading proves the file is a database (a damaged one fails here, not later).
@@ -176,11 +202,14 @@ export class Ledger {
         db.exec("PRAGMA synchronous = NORMAL");
         migrate(db, file);
       }
-      return new Ledger(db, file, readOnly);
+      const ledger = new Ledger(db, file, readOnly);
+      ledger.#copy = copy;
+      return ledger;
     } catch (error) {
       try {
         db?.close();
       } catch { /* already failing */ }
+      if (copy !== undefined) Deno.removeSync(copy, { recursive: true });
       if (error instanceof LedgerError) throw error;
       throw new LedgerError("open", file, error);
     }
@@ -188,22 +217,27 @@ export class Ledger {
 
   /**
    * A read-only connection. In a folder this process may not write, SQLite cannot make
-   * the WAL's shared-memory file; the ledger is then read as an immutable file (nobody
-   * can be writing it there either).
+   * the WAL's shared-memory file, so the ledger is read from a private copy in the
+   * system's temp folder (removed on close): nobody can be writing it there either.
    */
-  static #openReadOnly(file: string): DatabaseSync {
+  static #openReadOnly(file: string): { db: DatabaseSync; copy?: string } {
     try {
       const db = new DatabaseSync(file, { readOnly: true });
       db.prepare("SELECT COUNT(*) FROM sqlite_master").get();
-      return db;
+      return { db };
     } catch (error) {
       if (!/unable to open database file/i.test(String(error))) throw error;
       // Readable at all? A file this process may not read says "permission denied".
       Deno.openSync(file, { read: true }).close();
-      const url = new URL("file:///");
-      url.pathname = file.startsWith("/") ? file : `${Deno.cwd()}/${file}`;
-      url.search = "?immutable=1";
-      return new DatabaseSync(url, { readOnly: true });
+      const copy = Deno.makeTempDirSync({ prefix: "agent-ledger-" });
+      try {
+        Deno.copyFileSync(file, `${copy}/spend.sqlite3`);
+        if (exists(`${file}-wal`)) Deno.copyFileSync(`${file}-wal`, `${copy}/spend.sqlite3-wal`);
+        return { db: new DatabaseSync(`${copy}/spend.sqlite3`, { readOnly: true }), copy };
+      } catch (inner) {
+        Deno.removeSync(copy, { recursive: true });
+        throw inner;
+      }
     }
   }
 
@@ -384,7 +418,11 @@ export class Ledger {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#db.close();
+    try {
+      this.#db.close();
+    } finally {
+      if (this.#copy !== undefined) Deno.removeSync(this.#copy, { recursive: true });
+    }
   }
 
   /** Closes the ledger at the end of a `using` block. */

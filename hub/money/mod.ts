@@ -33,7 +33,7 @@ export {
   type SpentTotals,
   type TokenTotals,
 } from "./ledger.ts";
-export { ledgerErrorSentence } from "./sentences.ts";
+export { ledgerErrorSentence, ledgerReadOnlySentence } from "./sentences.ts";
 
 // Pricing a call: tokens billed and dollars, from the AI SDK's usage (the call chain
 // writes the ledger row with them).
