@@ -43,6 +43,7 @@ export { SCHEMA_VERSION } from "./ledger_schema.ts";
 export type { HardCap, PendingCall, Reservation } from "./pending.ts";
 
 const BUSY_TIMEOUT_MS = 10_000;
+const CHECKPOINT_EVERY = 500;
 
 function exists(file: string): boolean {
   try {
@@ -84,9 +85,12 @@ export class Ledger {
   #sumDays: StatementSync;
   #sumCalls: StatementSync;
   #reserved: StatementSync | undefined;
+  #addPending: StatementSync | undefined;
+  #dropPending: StatementSync | undefined;
   /** The private copy a read-only ledger was read from, removed on close. */
   #copy: string | undefined;
   #closed = false;
+  #writesSinceCheckpoint = 0;
 
   private constructor(db: DatabaseSync, file: string, readOnly: boolean) {
     this.#db = db;
@@ -121,6 +125,13 @@ export class Ledger {
     this.#reserved = db.prepare(
       "SELECT TOTAL(reserved_usd) AS usd FROM pending WHERE role = ?",
     );
+    // Prepared once: a statement per call would leave its finalising to the collector.
+    this.#addPending = db.prepare(
+      `INSERT INTO pending (call_id, ts, pid, role, provider, model_id, input_tokens,
+         estimate_usd, reserved_usd, channel, session_id, peer)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.#dropPending = db.prepare("DELETE FROM pending WHERE call_id = ?");
   }
 
   /**
@@ -200,6 +211,10 @@ export class Ledger {
         db.exec("PRAGMA journal_mode = WAL");
         // WAL with NORMAL sync cannot corrupt; a power cut may lose the last few rows.
         db.exec("PRAGMA synchronous = NORMAL");
+        // This connection checkpoints after the writes that end a call (settle, record),
+        // never inside the budget check's reservation: a checkpoint's fsync there would
+        // be the check's slowest moment.
+        db.exec("PRAGMA wal_autocheckpoint = 0");
         migrate(db, file);
       }
       const ledger = new Ledger(db, file, readOnly);
@@ -263,6 +278,7 @@ export class Ledger {
     this.#write(() => {
       for (const r of rows) this.#put(r);
     });
+    this.#checkpointNow(rows.length);
   }
 
   /**
@@ -283,11 +299,7 @@ export class Ledger {
           return;
         }
       }
-      this.#db.prepare(
-        `INSERT INTO pending (call_id, ts, pid, role, provider, model_id, input_tokens,
-           estimate_usd, reserved_usd, channel, session_id, peer)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
+      this.#addPending!.run(
         call.call_id,
         call.ts,
         call.pid,
@@ -313,16 +325,17 @@ export class Ledger {
     this.#open();
     checkRecord(row);
     this.#write(() => {
-      this.#db.prepare("DELETE FROM pending WHERE call_id = ?").run(row.call_id);
+      this.#dropPending!.run(row.call_id);
       this.#put(row);
     });
+    this.#checkpointNow();
   }
 
   /** Drops a pending call that was never sent (a stand-in answered, a key was missing). */
   release(callId: string): void {
     this.#open();
     this.#write(() => {
-      this.#db.prepare("DELETE FROM pending WHERE call_id = ?").run(callId);
+      this.#dropPending!.run(callId);
     });
   }
 
@@ -338,7 +351,7 @@ export class Ledger {
     if (dead.length === 0) return 0;
     this.#write(() => {
       for (const p of dead) {
-        const gone = this.#db.prepare("DELETE FROM pending WHERE call_id = ?").run(p.call_id);
+        const gone = this.#dropPending!.run(p.call_id);
         if (Number(gone.changes) === 1) this.#put(pendingRecord(p));
       }
     });
@@ -475,6 +488,19 @@ export class Ledger {
       r.cache_read_tokens,
       r.cache_write_tokens,
     );
+  }
+
+  /**
+   * Every 500 rows written by call-ending writes (a few MB of WAL), moves the WAL into the database without waiting for
+   * readers (SQLite's own automatic checkpoint does this every 1,000 pages, at any write).
+   */
+  #checkpointNow(rows = 1): void {
+    this.#writesSinceCheckpoint += rows;
+    if (this.#writesSinceCheckpoint < CHECKPOINT_EVERY) return;
+    this.#writesSinceCheckpoint = 0;
+    try {
+      this.#db.exec("PRAGMA wal_checkpoint(PASSIVE)");
+    } catch { /* busy: the next one will do */ }
   }
 
   #open(): void {
