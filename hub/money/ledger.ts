@@ -22,7 +22,7 @@
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { dayStart, nextDayStart } from "./periods.ts";
-import { breakdownRows, dayRows, num, type Row, totalsOf } from "./ledger_reports.ts";
+import { breakdownRows, callRows, dayRows, num, type Row, totalsOf } from "./ledger_reports.ts";
 import { migrate, SCHEMA_VERSION, schemaVersion, TOKEN_COLUMNS } from "./ledger_schema.ts";
 import { type HardCap, type PendingCall, pendingRecord, type Reservation } from "./pending.ts";
 import { processAlive } from "../daemon/process.ts";
@@ -91,6 +91,7 @@ export class Ledger {
   #copy: string | undefined;
   #closed = false;
   #writesSinceCheckpoint = 0;
+  #onRecorded: ((rows: readonly CallRecord[]) => void) | undefined;
 
   private constructor(db: DatabaseSync, file: string, readOnly: boolean) {
     this.#db = db;
@@ -273,12 +274,42 @@ export class Ledger {
 
   /** Writes several calls in one transaction (imports, tests, benchmarks). */
   recordMany(rows: readonly CallRecord[]): void {
+    this.#told(this.#recordAll(rows));
+  }
+
+  /**
+   * Writes rows that came from elsewhere (the cloud ledger) without telling
+   * {@linkcode Ledger.onRecorded}; rows already here (by call id) are skipped.
+   */
+  importRows(rows: readonly CallRecord[]): void {
+    this.#recordAll(rows);
+  }
+
+  /**
+   * Told of every row this ledger writes for a call (record, settle, settled at open),
+   * after its transaction committed, with its call id: the cloud ledger appends them.
+   */
+  set onRecorded(listener: ((rows: readonly CallRecord[]) => void) | undefined) {
+    this.#onRecorded = listener;
+  }
+
+  #recordAll(rows: readonly CallRecord[]): CallRecord[] {
     this.#open();
     for (const row of rows) checkRecord(row);
+    // Every row gets an id, so the cloud ledger can store it once however often it is sent.
+    const named = rows.map((r) => r.call_id ? r : { ...r, call_id: crypto.randomUUID() });
     this.#write(() => {
-      for (const r of rows) this.#put(r);
+      for (const r of named) this.#put(r);
     });
     this.#checkpointNow(rows.length);
+    return named;
+  }
+
+  #told(rows: readonly CallRecord[]): void {
+    if (this.#onRecorded === undefined || rows.length === 0) return;
+    try {
+      this.#onRecorded(rows);
+    } catch { /* a listener's failure never undoes a written row */ }
   }
 
   /**
@@ -329,6 +360,7 @@ export class Ledger {
       this.#put(row);
     });
     this.#checkpointNow();
+    this.#told([row]);
   }
 
   /** Drops a pending call that was never sent (a stand-in answered, a key was missing). */
@@ -349,12 +381,17 @@ export class Ledger {
     const rows = this.#db.prepare("SELECT * FROM pending").all() as unknown as PendingCall[];
     const dead = rows.filter((p) => p.pid !== Deno.pid && alive(p.pid) === false);
     if (dead.length === 0) return 0;
+    const settled: CallRecord[] = [];
     this.#write(() => {
       for (const p of dead) {
         const gone = this.#dropPending!.run(p.call_id);
-        if (Number(gone.changes) === 1) this.#put(pendingRecord(p));
+        if (Number(gone.changes) !== 1) continue;
+        const row = pendingRecord(p);
+        this.#put(row);
+        settled.push(row);
       }
     });
+    this.#told(settled);
     return dead.length;
   }
 
@@ -419,6 +456,16 @@ export class Ledger {
       claimed = Number(result.changes) === 1;
     });
     return claimed;
+  }
+
+  /** The calls from `sinceMs` on, oldest first. */
+  rowsSince(sinceMs: number): CallRecord[] {
+    this.#open();
+    try {
+      return callRows(this.#db, this.#v3, sinceMs);
+    } catch (error) {
+      throw new LedgerError("read", this.#file, error);
+    }
   }
 
   /** How many calls the ledger holds. */

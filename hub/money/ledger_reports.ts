@@ -11,6 +11,7 @@ import type {
   BreakdownKey,
   BreakdownOptions,
   BreakdownRow,
+  CallRecord,
   Channel,
   DayRow,
   SpentTotals,
@@ -100,4 +101,24 @@ export function dayRows(db: DatabaseSync, v3: boolean, options: BreakdownOptions
      FROM spend_day WHERE ${where.join(" AND ")} GROUP BY day ORDER BY day`,
   ).all(...params) as Row[];
   return rows.map((row) => ({ day: num(row, "day"), ...totalsOf(row), ...tokensOf(row) }));
+}
+
+/** The calls from `sinceMs` on, oldest first, as records (the cloud ledger resends them). */
+export function callRows(db: DatabaseSync, v3: boolean, sinceMs: number): CallRecord[] {
+  const rows = db.prepare(
+    `SELECT * FROM calls WHERE ts >= ? ORDER BY ts, id`,
+  ).all(sinceMs) as Row[];
+  return rows.map((r) => ({
+    ts: num(r, "ts"),
+    role: String(r.role),
+    provider: r.provider as CallRecord["provider"],
+    model_id: String(r.model_id),
+    ...tokensOf(r),
+    usd: r.usd === null ? null : num(r, "usd"),
+    channel: r.channel as Channel,
+    session_id: (r.session_id ?? null) as string | null,
+    peer: (r.peer ?? null) as string | null,
+    estimated: v3 && num(r, "estimated") === 1,
+    call_id: v3 ? (r.call_id ?? null) as string | null : null,
+  }));
 }

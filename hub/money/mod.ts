@@ -35,6 +35,9 @@ export {
 } from "./ledger.ts";
 export { ledgerErrorSentence, ledgerReadOnlySentence } from "./sentences.ts";
 
+// The cloud ledger: rows appended to the spine, read back when a container starts.
+export { CloudLedger, type CloudLedgerOptions, cloudSince } from "./cloud_ledger.ts";
+
 // Pricing a call: tokens billed and dollars, from the AI SDK's usage (the call chain
 // writes the ledger row with them).
 export {
