@@ -20,12 +20,13 @@
  *
  * @module
  */
-import { DatabaseSync, type StatementSync } from "node:sqlite";
+import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { dayStart, nextDayStart } from "./periods.ts";
 import { breakdownRows, callRows, dayRows, num, type Row, totalsOf } from "./ledger_reports.ts";
-import { migrate, SCHEMA_VERSION, schemaVersion, TOKEN_COLUMNS } from "./ledger_schema.ts";
+import { SCHEMA_VERSION, schemaVersion, TOKEN_COLUMNS } from "./ledger_schema.ts";
+import { connect, createFile, exists } from "./ledger_open.ts";
 import { type HardCap, type PendingCall, pendingRecord, type Reservation } from "./pending.ts";
-import { processAlive } from "../daemon/process.ts";
+import { processAlive } from "../process_alive.ts";
 import {
   type BreakdownKey,
   type BreakdownOptions,
@@ -42,18 +43,7 @@ export * from "./ledger_types.ts";
 export { SCHEMA_VERSION } from "./ledger_schema.ts";
 export type { HardCap, PendingCall, Reservation } from "./pending.ts";
 
-const BUSY_TIMEOUT_MS = 10_000;
 const CHECKPOINT_EVERY = 500;
-
-function exists(file: string): boolean {
-  try {
-    Deno.statSync(file);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw new LedgerError("read", file, error);
-  }
-}
 
 /**
  * The spend ledger of one data directory.
@@ -144,18 +134,7 @@ export class Ledger {
     file: string,
     options: { alive?: (pid: number) => boolean | undefined } = {},
   ): Ledger {
-    try {
-      if (!exists(file)) {
-        const dir = file.slice(0, file.lastIndexOf("/"));
-        if (dir !== "") Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
-        // SQLite gives the -wal and -shm files the main file's mode, so 0600 here covers them.
-        Deno.openSync(file, { create: true, write: true, mode: 0o600 }).close();
-        Deno.chmodSync(file, 0o600);
-      }
-    } catch (error) {
-      if (error instanceof LedgerError) throw error;
-      throw new LedgerError("create", file, error);
-    }
+    createFile(file);
     const ledger = Ledger.#connect(file, false);
     try {
       ledger.settleStale(options.alive ?? processAlive);
@@ -192,69 +171,10 @@ export class Ledger {
   }
 
   static #connect(file: string, readOnly: boolean): Ledger {
-    let db: DatabaseSync | undefined;
-    let copy: string | undefined;
-    try {
-      if (readOnly) {
-        const opened = Ledger.#openReadOnly(file);
-        db = opened.db;
-        copy = opened.copy;
-      } else {
-        db = new DatabaseSync(file);
-      }
-      db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      if (readOnly) {
-        // Reading proves the file is a database (a damaged one fails here, not later).
-        const seen = schemaVersion(db);
-        db.prepare("SELECT COUNT(*) FROM sqlite_master").get();
-        if (seen > SCHEMA_VERSION) migrate(db, file);
-      } else {
-        db.exec("PRAGMA journal_mode = WAL");
-        // WAL with NORMAL sync cannot corrupt; a power cut may lose the last few rows.
-        db.exec("PRAGMA synchronous = NORMAL");
-        // This connection checkpoints after the writes that end a call (settle, record),
-        // never inside the budget check's reservation: a checkpoint's fsync there would
-        // be the check's slowest moment.
-        db.exec("PRAGMA wal_autocheckpoint = 0");
-        migrate(db, file);
-      }
-      const ledger = new Ledger(db, file, readOnly);
-      ledger.#copy = copy;
-      return ledger;
-    } catch (error) {
-      try {
-        db?.close();
-      } catch { /* already failing */ }
-      if (copy !== undefined) Deno.removeSync(copy, { recursive: true });
-      if (error instanceof LedgerError) throw error;
-      throw new LedgerError("open", file, error);
-    }
-  }
-
-  /**
-   * A read-only connection. In a folder this process may not write, SQLite cannot make
-   * the WAL's shared-memory file, so the ledger is read from a private copy in the
-   * system's temp folder (removed on close): nobody can be writing it there either.
-   */
-  static #openReadOnly(file: string): { db: DatabaseSync; copy?: string } {
-    try {
-      const db = new DatabaseSync(file, { readOnly: true });
-      db.prepare("SELECT COUNT(*) FROM sqlite_master").get();
-      return { db };
-    } catch (error) {
-      if (!/unable to open database file/i.test(String(error))) throw error;
-      // Readable at all? A file this process may not read says "permission denied".
-      Deno.openSync(file, { read: true }).close();
-      const copy = Deno.makeTempDirSync({ prefix: "agent-ledger-" });
-      try {
-        Deno.copyFileSync(file, `${copy}/spend.sqlite3`);
-        if (exists(`${file}-wal`)) Deno.copyFileSync(`${file}-wal`, `${copy}/spend.sqlite3-wal`);
-        return { db: new DatabaseSync(`${copy}/spend.sqlite3`, { readOnly: true }), copy };
-      } catch (inner) {
-        Deno.removeSync(copy, { recursive: true });
-        throw inner;
-      }
-    }
+    const { db, copy } = connect(file, readOnly);
+    const ledger = new Ledger(db, file, readOnly);
+    ledger.#copy = copy;
+    return ledger;
   }
 
   /** The ledger's file. */
