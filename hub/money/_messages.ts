@@ -43,6 +43,8 @@ export const t = catalogue({
   doctor_spent:
     "{role} has spent ${spent} of ${cap} {span} ({percent}%) and is not called until {time}{stand_in}",
   doctor_stand_in: "; {stand_in} answers instead",
+  doctor_fake_price:
+    "{role}'s fake model {model} has a price but reports 0 tokens: set params.usage (for example { input = 1000, output = 200 }) to spend",
   doctor_near: "{role} has spent ${spent} of ${cap} {span} ({percent}%); it resets {time}",
   forecast_line: "Forecast: {items}",
   forecast_reaches: "{role} reaches ${cap} around {time} (${pace}/day)",
@@ -98,6 +100,8 @@ export const t = catalogue({
   doctor_spent:
     "{role} {span} ${cap} sınırının ${spent} kadarını harcadı (%{percent}) ve {time} saatine kadar çağrılmaz{stand_in}",
   doctor_stand_in: "; yerine {stand_in} yanıtlar",
+  doctor_fake_price:
+    "{role} rolünün sahte modeli {model} fiyatlı ama 0 belirteç bildirir: harcaması için params.usage ayarlayın (örneğin { input = 1000, output = 200 })",
   doctor_near:
     "{role} {span} ${cap} sınırının ${spent} kadarını harcadı (%{percent}); yenilenme {time}",
   forecast_line: "Tahmin: {items}",

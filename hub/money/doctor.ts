@@ -15,6 +15,8 @@ import { Ledger, LedgerError } from "./ledger.ts";
 import { periodWord } from "./periods.ts";
 import { formatUsd } from "./sentences.ts";
 import { answeringStandIn, budgetItems, spendReport } from "./spend.ts";
+import { isMetered } from "./budget.ts";
+import { lookupPrice } from "../config/prices.ts";
 
 /**
  * `ok budget: <role> $<spent> of $<cap> this month (resets <time>); ...` while no
@@ -51,9 +53,19 @@ export function budgetCheck(d: DoctorContext): Promise<CheckResult[]> {
       const detail = t(d.lang, entry.exhausted ? "doctor_spent" : "doctor_near", fields);
       warnings.push({ name: "budget", status: "warn", detail });
     }
-    if (warnings.length > 0) return Promise.resolve(warnings);
+    // A price on a fake model only counts with the tokens it is told to report.
+    for (const [role, r] of Object.entries(config.models.roles)) {
+      if (r.provider !== "fake" || r.params.usage !== undefined) continue;
+      if (lookupPrice(config, r.model_id) === undefined || !isMetered(r)) continue;
+      warnings.push({
+        name: "budget",
+        status: "info",
+        detail: t(d.lang, "doctor_fake_price", { role, model: r.model_id }),
+      });
+    }
+    if (warnings.some((w) => w.status === "warn")) return Promise.resolve(warnings);
     const items = budgetItems(report, d.lang) ?? "";
-    return Promise.resolve([{ name: "budget", status: "ok", detail: items }]);
+    return Promise.resolve([{ name: "budget", status: "ok", detail: items }, ...warnings]);
   } catch (error) {
     if (!(error instanceof LedgerError)) throw error;
     const detail = t(d.lang, "ledger_unreadable", { file: error.file, detail: error.detail });

@@ -99,3 +99,28 @@ Deno.test("budgetCheck() reads a ledger it may not write, and names a damaged on
     `cannot read the spend ledger ${d.paths.ledgerFile}: the file is damaged or is not a spend ledger; rename it (for example to spend.sqlite3.broken) and the agent starts a new one`,
   );
 });
+
+Deno.test("budgetCheck() says when a priced fake model reports no tokens", async () => {
+  const roles = shippedRoles();
+  const config = configWith({
+    brain: { ...roles.brain!, provider: "fake", model_id: "fake-priced" },
+  });
+  config.models.prices["fake-priced"] = {
+    input: 3,
+    output: 15,
+    cache_read: 3,
+    cache_write: 3,
+    cache_write_1h: 3,
+  };
+  using d = context({ config });
+  const lines = await budgetCheck(d);
+  assert.equal(lines[0]?.status, "ok");
+  assert.deepEqual(lines[1], {
+    name: "budget",
+    status: "info",
+    detail:
+      "brain's fake model fake-priced has a price but reports 0 tokens: set params.usage (for example { input = 1000, output = 200 }) to spend",
+  });
+  config.models.roles.brain!.params = { usage: { input: 1000, output: 200 } };
+  assert.equal((await budgetCheck(d)).length, 1);
+});
