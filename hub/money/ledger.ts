@@ -20,10 +20,11 @@
  *
  * @module
  */
-import type { DatabaseSync, StatementSync } from "node:sqlite";
+import type { DatabaseSync } from "node:sqlite";
 import { dayStart, nextDayStart } from "./periods.ts";
 import { breakdownRows, callRows, dayRows, num, type Row, totalsOf } from "./ledger_reports.ts";
-import { SCHEMA_VERSION, schemaVersion, TOKEN_COLUMNS } from "./ledger_schema.ts";
+import { SCHEMA_VERSION, schemaVersion } from "./ledger_schema.ts";
+import { type LedgerStatements, prepareStatements } from "./ledger_statements.ts";
 import { connect, createFile, exists } from "./ledger_open.ts";
 import { type HardCap, type PendingCall, pendingRecord, type Reservation } from "./pending.ts";
 import { processAlive } from "../process_alive.ts";
@@ -70,13 +71,8 @@ export class Ledger {
   #readOnly: boolean;
   /** The ledger has version 3's columns (a read-only ledger may be older). */
   #v3: boolean;
-  #insert: StatementSync | undefined;
-  #addDay: StatementSync | undefined;
-  #sumDays: StatementSync;
-  #sumCalls: StatementSync;
-  #reserved: StatementSync | undefined;
-  #addPending: StatementSync | undefined;
-  #dropPending: StatementSync | undefined;
+  /** Prepared once: a statement per call would leave its finalising to the collector. */
+  #sql: LedgerStatements;
   /** The private copy a read-only ledger was read from, removed on close. */
   #copy: string | undefined;
   #closed = false;
@@ -88,41 +84,7 @@ export class Ledger {
     this.#file = file;
     this.#readOnly = readOnly;
     this.#v3 = schemaVersion(db) >= SCHEMA_VERSION;
-    const est = this.#v3 ? "TOTAL(estimated_calls)" : "0";
-    this.#sumDays = db.prepare(
-      `SELECT TOTAL(usd) AS usd, TOTAL(calls) AS calls, TOTAL(unpriced_calls) AS unpriced,
-         ${est} AS estimated FROM spend_day WHERE role = ? AND day >= ?`,
-    );
-    this.#sumCalls = db.prepare(
-      `SELECT TOTAL(usd) AS usd, COUNT(*) AS calls, TOTAL(usd IS NULL) AS unpriced,
-         ${this.#v3 ? "TOTAL(estimated)" : "0"} AS estimated
-       FROM calls WHERE role = ? AND ts >= ? AND ts < ?`,
-    );
-    if (readOnly) return;
-    this.#insert = db.prepare(
-      `INSERT OR IGNORE INTO calls (ts, role, provider, model_id, input_tokens, output_tokens,
-        cache_read_tokens, cache_write_tokens, usd, channel, session_id, peer, estimated, call_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.#addDay = db.prepare(
-      `INSERT INTO spend_day (role, day, usd, calls, unpriced_calls, estimated_calls,
-         ${TOKEN_COLUMNS.join(", ")})
-       VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (role, day) DO UPDATE SET usd = usd + excluded.usd,
-         calls = calls + 1, unpriced_calls = unpriced_calls + excluded.unpriced_calls,
-         estimated_calls = estimated_calls + excluded.estimated_calls,
-         ${TOKEN_COLUMNS.map((c) => `${c} = ${c} + excluded.${c}`).join(", ")}`,
-    );
-    this.#reserved = db.prepare(
-      "SELECT TOTAL(reserved_usd) AS usd FROM pending WHERE role = ?",
-    );
-    // Prepared once: a statement per call would leave its finalising to the collector.
-    this.#addPending = db.prepare(
-      `INSERT INTO pending (call_id, ts, pid, role, provider, model_id, input_tokens,
-         estimate_usd, reserved_usd, channel, session_id, peer)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.#dropPending = db.prepare("DELETE FROM pending WHERE call_id = ?");
+    this.#sql = prepareStatements(db, this.#v3, readOnly);
   }
 
   /**
@@ -244,13 +206,13 @@ export class Ledger {
     this.#write(() => {
       if (cap !== undefined) {
         const spentUsd = this.#spentIn(call.role, cap.sinceMs).usd;
-        const reservedUsd = num(this.#reserved!.get(call.role) as Row, "usd");
+        const reservedUsd = num(this.#sql.reserved!.get(call.role) as Row, "usd");
         if (spentUsd + reservedUsd + call.reserved_usd > cap.usd + 1e-9) {
           result = { ok: false, spentUsd, reservedUsd };
           return;
         }
       }
-      this.#addPending!.run(
+      this.#sql.addPending!.run(
         call.call_id,
         call.ts,
         call.pid,
@@ -276,7 +238,7 @@ export class Ledger {
     this.#open();
     checkRecord(row);
     this.#write(() => {
-      this.#dropPending!.run(row.call_id);
+      this.#sql.dropPending!.run(row.call_id);
       this.#put(row);
     });
     this.#checkpointNow();
@@ -287,7 +249,7 @@ export class Ledger {
   release(callId: string): void {
     this.#open();
     this.#write(() => {
-      this.#dropPending!.run(callId);
+      this.#sql.dropPending!.run(callId);
     });
   }
 
@@ -304,7 +266,7 @@ export class Ledger {
     const settled: CallRecord[] = [];
     this.#write(() => {
       for (const p of dead) {
-        const gone = this.#dropPending!.run(p.call_id);
+        const gone = this.#sql.dropPending!.run(p.call_id);
         if (Number(gone.changes) !== 1) continue;
         const row = pendingRecord(p);
         this.#put(row);
@@ -412,11 +374,11 @@ export class Ledger {
 
   #spentIn(role: string, sinceMs: number): SpentTotals {
     const first = dayStart(sinceMs);
-    if (first === sinceMs) return totalsOf(this.#sumDays.get(role, first) as Row);
+    if (first === sinceMs) return totalsOf(this.#sql.sumDays.get(role, first) as Row);
     // A span starting mid-day: the rest of that day from the rows, then whole days.
     const next = nextDayStart(sinceMs);
-    const part = totalsOf(this.#sumCalls.get(role, sinceMs, next) as Row);
-    const rest = totalsOf(this.#sumDays.get(role, next) as Row);
+    const part = totalsOf(this.#sql.sumCalls.get(role, sinceMs, next) as Row);
+    const rest = totalsOf(this.#sql.sumDays.get(role, next) as Row);
     return {
       usd: part.usd + rest.usd,
       calls: part.calls + rest.calls,
@@ -426,7 +388,7 @@ export class Ledger {
   }
 
   #put(r: CallRecord): void {
-    const written = this.#insert!.run(
+    const written = this.#sql.insert!.run(
       r.ts,
       r.role,
       r.provider,
@@ -444,7 +406,7 @@ export class Ledger {
     );
     // A call id already in the ledger: the call was settled before, by this or another process.
     if (Number(written.changes) === 0) return;
-    this.#addDay!.run(
+    this.#sql.addDay!.run(
       r.role,
       dayStart(r.ts),
       r.usd ?? 0,
