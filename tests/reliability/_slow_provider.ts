@@ -2,7 +2,8 @@
  * A loopback vendor-b (OpenAI Chat Completions) server that streams its answer slowly:
  * `words` words, `wordMs` apart, then the usage chunk (`prompt_tokens` 40,
  * `completion_tokens` = words) and `[DONE]`. A client that goes away mid-answer just
- * stops the stream. Counts the requests it received, and tells when one has arrived.
+ * stops the stream; with `dropAfter` the connection is cut after that many words.
+ * Counts the requests it received, and tells when one has arrived.
  *
  * @module
  */
@@ -19,7 +20,9 @@ export interface SlowProvider {
 }
 
 /** Starts the server on a free loopback port. */
-export function startSlowProvider(options: { words: number; wordMs: number }): SlowProvider {
+export function startSlowProvider(
+  options: { words: number; wordMs: number; dropAfter?: number },
+): SlowProvider {
   let requests = 0;
   const bodies: string[] = [];
   const waiters: { marker: string; resolve: () => void }[] = [];
@@ -55,6 +58,11 @@ export function startSlowProvider(options: { words: number; wordMs: number }): S
           }
         };
         const write = () => {
+          // The connection is lost mid-answer: no finish, no usage.
+          if (options.dropAfter !== undefined && i === options.dropAfter) {
+            controller.error(new Error("connection lost"));
+            return;
+          }
           if (i < options.words) {
             controller.enqueue(chunk({ content: `word${i} ` }));
             i++;

@@ -111,3 +111,48 @@ output = 15.0
     await provider.close();
   }
 });
+
+Deno.test("a connection lost mid-answer leaves one estimated row of the prompt and what streamed", async () => {
+  await using tmp = await tempDir("cancel_rows_");
+  const provider = startSlowProvider({ words: 50, wordMs: 2, dropAfter: 12 });
+  const ledger = Ledger.open(`${tmp.path}/spend.sqlite3`);
+  try {
+    const config = parseConfig(
+      `
+[models.roles.brain]
+provider = "vendor-b"
+model_id = "slow-1"
+budget = { usd = 1000, period = "day" }
+[models.roles.brain.params]
+base_url = "${provider.base}"
+`,
+      "agent.toml",
+    );
+    const router = new ModelRouter({
+      config,
+      env: { VENDOR_B_API_KEY: "k" },
+      ledger,
+      logger: new Logger({ file: `${tmp.path}/agent.log`, stderr: "off" }),
+    });
+    await assert.rejects(async () => {
+      for await (
+        const _ of router.stream("brain", {
+          messages: [{ role: "user", content: "tell me a long story" }],
+        }, { channel: "cli" })
+      ) { /* read to the end */ }
+    });
+    const [row] = ledger.breakdown("channel", { sinceMs: 0 });
+    assert.equal(row?.calls, 1);
+    assert.equal(row?.estimated_calls, 1);
+    assert.ok((row?.input_tokens ?? 0) > 0, "the prompt, estimated");
+    // 12 words of "wordN " (6-7 characters) streamed: about 20 tokens at 4 characters each.
+    assert.ok(
+      (row?.output_tokens ?? 0) >= 15 && (row?.output_tokens ?? 0) <= 25,
+      `${row?.output_tokens}`,
+    );
+    assert.equal(ledger.pending().length, 0);
+  } finally {
+    ledger.close();
+    await provider.close();
+  }
+});
