@@ -107,7 +107,15 @@ async function startAndRun(options: CloudRunOptions, signal: AbortSignal): Promi
   // the secret both sides derive from the hub token.
   const config = { ...loaded, messenger: { ...loaded.messenger, mode: "webhook" as const } };
   const hubEnv = { ...env, MESSENGER_WEBHOOK_SECRET: await messengerWebhookSecret(token) };
-  const hub = await startHub({ config, env: hubEnv, paths, lang, logger });
+  // The cloud ledger keeps every budget across container restarts.
+  const hub = await startHub({
+    config,
+    env: hubEnv,
+    paths,
+    lang,
+    logger,
+    cloudLedger: { url, token, ...(options.fetch ? { fetch: options.fetch } : {}) },
+  });
   if (signal.aborted) {
     await hub.close();
     return stoppedEarly(options, signal);

@@ -67,6 +67,7 @@ const params = table({
   replies: z.array(str, e("type_list_of_strings")).optional(),
   word_ms: nonnegInt.optional(),
   region: nonEmpty.optional(),
+  usage: table({ input: nonnegInt.optional(), output: nonnegInt.optional() }).optional(),
 });
 
 const budget = z.strictObject({
@@ -74,6 +75,7 @@ const budget = z.strictObject({
   period: z.enum(["day", "week", "month"], e("budget_period")),
   degrade_to: nonEmpty.optional(),
   warn_at: fraction.optional(),
+  hard: bool.optional(),
 }, e("budget_period"));
 
 const cache = table({

@@ -69,16 +69,19 @@ Deno.test("Ledger.spent() sums a role's calls from a period start, rows kept acr
     usd: 2,
     calls: 3,
     unpriced_calls: 1,
+    estimated_calls: 0,
   });
   assert.deepEqual(reopened.spent("fast", ist("2026-05-01T00:00")), {
     usd: 4,
     calls: 1,
     unpriced_calls: 0,
+    estimated_calls: 0,
   });
   assert.deepEqual(reopened.spent("local", ist("2026-05-01T00:00")), {
     usd: 0,
     calls: 0,
     unpriced_calls: 0,
+    estimated_calls: 0,
   });
   assert.equal(reopened.count(), 5);
 });

@@ -42,6 +42,13 @@ export interface CallRecord {
   peer: string | null;
   /** @default "turn" */
   purpose?: CallPurpose | undefined;
+  /**
+   * The tokens were estimated: the call ended (cancelled, timed out, connection lost,
+   * process stopped) before the provider reported its usage. @default false
+   */
+  estimated?: boolean;
+  /** The call's id; a row with an id already in the ledger is not written again. */
+  call_id?: string | null;
 }
 
 /** What a role spent over a span. */
@@ -50,6 +57,8 @@ export interface SpentTotals {
   calls: number;
   /** Calls on a model without a price (counted as $0). */
   unpriced_calls: number;
+  /** Calls whose tokens were estimated (no usage came from the provider). */
+  estimated_calls: number;
 }
 
 /** How {@linkcode Ledger.breakdown} groups calls. */
@@ -108,12 +117,43 @@ export class LedgerError extends Error {
   readonly detail: string;
 
   constructor(action: LedgerAction, file: string, cause: unknown) {
-    const detail = errorMessage(cause);
+    const detail = ledgerDetail(cause, file);
     super(`Cannot ${action} the spend ledger ${file}: ${detail}`, { cause });
     this.action = action;
     this.file = file;
     this.detail = detail;
   }
+}
+
+/**
+ * Why the ledger failed, in a few words that name no path (the sentence names the
+ * ledger once): `permission denied`, what to do with a damaged file, or SQLite's and
+ * the system's own words.
+ *
+ * @example
+ * ```ts
+ * import { ledgerDetail } from "./ledger_types.ts";
+ * const denied = new Deno.errors.PermissionDenied("Permission denied (os error 13): stat '/h/spend.sqlite3'");
+ * if (ledgerDetail(denied, "/h/spend.sqlite3") !== "permission denied") throw new Error();
+ * ```
+ */
+export function ledgerDetail(cause: unknown, file: string): string {
+  const text = errorMessage(cause);
+  if (
+    cause instanceof Deno.errors.PermissionDenied ||
+    /permission denied|os error 13|\bEACCES\b|\bEPERM\b|operation not permitted|readonly database|unable to open database file/i
+      .test(text)
+  ) {
+    return "permission denied";
+  }
+  if (
+    /file is not a database|database disk image is malformed|SQLITE_(CORRUPT|NOTADB)/i.test(text)
+  ) {
+    const name = file.slice(file.lastIndexOf("/") + 1);
+    return `the file is damaged or is not a spend ledger; rename it (for example to ${name}.broken) and the agent starts a new one`;
+  }
+  // The system's words name the path the sentence already names.
+  return text.replace(/: (stat|open|mkdir|chmod) '[^']*'$/, "").replaceAll(`'${file}'`, "the file");
 }
 
 /** Throws `TypeError` unless `row` is a call the ledger can store. */
@@ -145,6 +185,9 @@ export function checkRecord(row: CallRecord): void {
   }
   if (row.purpose !== undefined && !PURPOSES.includes(row.purpose)) {
     throw new TypeError(`Cannot record a call: unknown purpose '${String(row.purpose)}'`);
+  }
+  if (row.call_id !== undefined && row.call_id !== null && typeof row.call_id !== "string") {
+    throw new TypeError("Cannot record a call: 'call_id' must be a string or null");
   }
   if (!CHANNELS.includes(row.channel)) {
     throw new TypeError(`Cannot record a call: unknown channel '${String(row.channel)}'`);

@@ -20,8 +20,8 @@ function portableEncode(bytes) {
   }
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
-function b64uDecode(text) {
-  const body = checkedBody(text);
+function b64uDecode(text2) {
+  const body = checkedBody(text2);
   if (NATIVE_FROM !== void 0) return NATIVE_FROM(body, {
     alphabet: "base64url"
   });
@@ -33,17 +33,17 @@ function atobDecode(body) {
   for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
   return out;
 }
-function checkedBody(text) {
-  if (typeof text !== "string" || !SHAPE.test(text)) {
+function checkedBody(text2) {
+  if (typeof text2 !== "string" || !SHAPE.test(text2)) {
     throw new TypeError("Cannot decode base64url: the text has characters outside the alphabet");
   }
-  let body = text;
-  const pad = text.length - text.replace(/=+$/, "").length;
+  let body = text2;
+  const pad = text2.length - text2.replace(/=+$/, "").length;
   if (pad > 0) {
-    if (text.length % 4 !== 0) {
+    if (text2.length % 4 !== 0) {
       throw new TypeError("Cannot decode base64url: the padding does not fit the length");
     }
-    body = text.slice(0, text.length - pad);
+    body = text2.slice(0, text2.length - pad);
     if ((body.length + pad) % 4 !== 0 || body.length % 4 === 0) {
       throw new TypeError("Cannot decode base64url: the padding does not fit the length");
     }
@@ -61,10 +61,10 @@ function checkedBody(text) {
   }
   return body;
 }
-function b64uDecodeLength(text, length) {
-  if (typeof text !== "string") return void 0;
+function b64uDecodeLength(text2, length) {
+  if (typeof text2 !== "string") return void 0;
   try {
-    const bytes = b64uDecode(text);
+    const bytes = b64uDecode(text2);
     return bytes.length === length ? bytes : void 0;
   } catch {
     return void 0;
@@ -119,22 +119,22 @@ function timingSafeEqual(a, b) {
 var VERIFY_KEYS = /* @__PURE__ */ new Map();
 var VERIFY_KEYS_MAX = 512;
 function verifyKeyFor(signKey) {
-  let text;
+  let text2;
   let raw;
   if (typeof signKey === "string") {
-    text = signKey;
+    text2 = signKey;
   } else {
     raw = signKey;
-    text = bytesKey(signKey);
+    text2 = bytesKey(signKey);
   }
-  const cached = VERIFY_KEYS.get(text);
+  const cached = VERIFY_KEYS.get(text2);
   if (cached !== void 0) return cached;
-  const imported = importVerifyKey(raw ?? decodeOrUndefined(text));
+  const imported = importVerifyKey(raw ?? decodeOrUndefined(text2));
   if (VERIFY_KEYS.size >= VERIFY_KEYS_MAX) {
     const oldest = VERIFY_KEYS.keys().next().value;
     if (oldest !== void 0) VERIFY_KEYS.delete(oldest);
   }
-  VERIFY_KEYS.set(text, imported);
+  VERIFY_KEYS.set(text2, imported);
   return imported;
 }
 async function importVerifyKey(raw) {
@@ -149,9 +149,9 @@ async function importVerifyKey(raw) {
     return void 0;
   }
 }
-function decodeOrUndefined(text) {
+function decodeOrUndefined(text2) {
   try {
-    return b64uDecode(text);
+    return b64uDecode(text2);
   } catch {
     return void 0;
   }
@@ -176,8 +176,8 @@ function concatBytes(...parts) {
   return out;
 }
 var ENCODER = new TextEncoder();
-function utf8(text) {
-  return ENCODER.encode(text);
+function utf8(text2) {
+  return ENCODER.encode(text2);
 }
 async function verifyPrefixed(prefix, message2, signature, signKey) {
   if (signature.length !== 64) return false;
@@ -191,9 +191,9 @@ async function verifyPrefixed(prefix, message2, signature, signKey) {
 }
 
 // net/key_check.ts
-function hex(text) {
+function hex(text2) {
   const out = new Uint8Array(32);
-  for (let i = 0; i < 32; i++) out[i] = parseInt(text.slice(i * 2, i * 2 + 2), 16);
+  for (let i = 0; i < 32; i++) out[i] = parseInt(text2.slice(i * 2, i * 2 + 2), 16);
   return out;
 }
 var FF30 = "ff".repeat(30);
@@ -217,9 +217,9 @@ var X25519_SMALL = [
 ].map(hex);
 function onList(key, list) {
   if (key.length !== 32) return false;
-  return list.some((bad) => {
-    let diff = key[31] & 127 ^ bad[31];
-    for (let i = 0; i < 31; i++) diff |= key[i] ^ bad[i];
+  return list.some((bad2) => {
+    let diff = key[31] & 127 ^ bad2[31];
+    for (let i = 0; i < 31; i++) diff |= key[i] ^ bad2[i];
     return diff === 0;
   });
 }
@@ -229,12 +229,12 @@ function isSmallOrderEd25519(key) {
 function isSmallOrderX25519(key) {
   return onList(key, X25519_SMALL);
 }
-function canonicalKey(text) {
-  const bytes = keyBytes(text);
+function canonicalKey(text2) {
+  const bytes = keyBytes(text2);
   return bytes === void 0 ? void 0 : b64uEncode(bytes);
 }
-function checkCardKey(field2, text) {
-  const bytes = keyBytes(text);
+function checkCardKey(field2, text2) {
+  const bytes = keyBytes(text2);
   if (bytes === void 0) return {
     refused: "shape"
   };
@@ -245,10 +245,10 @@ function checkCardKey(field2, text) {
     key: b64uEncode(bytes)
   };
 }
-function keyBytes(text) {
-  if (typeof text !== "string") return void 0;
+function keyBytes(text2) {
+  if (typeof text2 !== "string") return void 0;
   try {
-    const bytes = b64uDecode(text);
+    const bytes = b64uDecode(text2);
     return bytes.length === 32 ? bytes : void 0;
   } catch {
     return void 0;
@@ -262,9 +262,9 @@ function isCardName(name) {
   if (typeof name !== "string" || name.length === 0) return false;
   return name.length <= CARD_NAME_MAX || codePoints(name) <= CARD_NAME_MAX;
 }
-function codePoints(text) {
+function codePoints(text2) {
   let n = 0;
-  for (const _ of text) n++;
+  for (const _ of text2) n++;
   return n;
 }
 function parseCardInput(value) {
@@ -788,13 +788,13 @@ function integerParam(params, name, fallback, min, max) {
       detail: `'${name}' is given twice`
     });
   }
-  const text = all[0];
-  if (!/^\d{1,16}$/.test(text)) {
+  const text2 = all[0];
+  if (!/^\d{1,16}$/.test(text2)) {
     throw new HttpError(400, "bad_request", {
       detail: `'${name}' must be an integer`
     });
   }
-  const value = Number(text);
+  const value = Number(text2);
   if (value < min || value > max) {
     throw new HttpError(400, "bad_request", {
       detail: `'${name}' must be between ${min} and ${max}`
@@ -963,9 +963,9 @@ async function handleFile(request, rest, kv2) {
   const key = PREFIX + name;
   switch (request.method) {
     case "GET": {
-      const text = await kv2.get(key, "text");
-      if (text === null) throw new HttpError(404, "not_found");
-      return new Response(text, {
+      const text2 = await kv2.get(key, "text");
+      if (text2 === null) throw new HttpError(404, "not_found");
+      return new Response(text2, {
         headers: {
           "content-type": "text/plain; charset=utf-8"
         }
@@ -973,9 +973,9 @@ async function handleFile(request, rest, kv2) {
     }
     case "PUT": {
       const bytes = await readRequestBody(request, FILE_MAX_BYTES);
-      let text;
+      let text2;
       try {
-        text = new TextDecoder("utf-8", {
+        text2 = new TextDecoder("utf-8", {
           fatal: true,
           ignoreBOM: true
         }).decode(bytes);
@@ -988,7 +988,7 @@ async function handleFile(request, rest, kv2) {
         size: bytes.byteLength,
         updated_at: Math.floor(Date.now() / 1e3)
       };
-      await kv2.put(key, text, {
+      await kv2.put(key, text2, {
         metadata: meta2
       });
       return json({
@@ -1010,6 +1010,127 @@ async function handleFile(request, rest, kv2) {
         "DELETE"
       ]);
   }
+}
+
+// spine/cloud/ledger.ts
+var LEDGER_PAGE_MAX = 500;
+var TEXT_MAX = 200;
+var TOKENS = [
+  "input_tokens",
+  "output_tokens",
+  "cache_read_tokens",
+  "cache_write_tokens"
+];
+var COLUMNS = [
+  "call_id",
+  "ts",
+  "role",
+  "provider",
+  "model_id",
+  ...TOKENS,
+  "usd",
+  "estimated",
+  "channel",
+  "session_id",
+  "peer"
+];
+function bad(detail) {
+  throw new HttpError(400, "bad_request", {
+    detail
+  });
+}
+function text(row, key, i, nullable = false) {
+  const value = row[key];
+  if (nullable && (value === null || value === void 0)) return null;
+  if (typeof value !== "string" || value === "" || value.length > TEXT_MAX) {
+    bad(`rows[${i}].${key} must be a string of 1 to ${TEXT_MAX} characters`);
+  }
+  return value;
+}
+function whole(row, key, i) {
+  const value = row[key];
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+    bad(`rows[${i}].${key} must be a whole number of 0 or more`);
+  }
+  return value;
+}
+function cells(value, i) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    bad(`rows[${i}] must be an object`);
+  }
+  const row = value;
+  const usd = row.usd;
+  if (usd !== null && !(typeof usd === "number" && Number.isFinite(usd) && usd >= 0)) {
+    bad(`rows[${i}].usd must be null or a number of 0 or more`);
+  }
+  const estimated = row.estimated;
+  if (estimated !== void 0 && typeof estimated !== "boolean") {
+    bad(`rows[${i}].estimated must be true or false`);
+  }
+  return [
+    text(row, "call_id", i),
+    whole(row, "ts", i),
+    text(row, "role", i),
+    text(row, "provider", i),
+    text(row, "model_id", i),
+    ...TOKENS.map((k) => whole(row, k, i)),
+    usd,
+    estimated === true ? 1 : 0,
+    text(row, "channel", i),
+    text(row, "session_id", i, true),
+    text(row, "peer", i, true)
+  ];
+}
+async function handleLedger(request, url, db2) {
+  switch (request.method) {
+    case "POST": {
+      const rows = field(await readObject(request), "rows");
+      if (!Array.isArray(rows) || rows.length === 0 || rows.length > LEDGER_PAGE_MAX) {
+        bad(`'rows' must be a list of 1 to ${LEDGER_PAGE_MAX} rows`);
+      }
+      const insert = db2.prepare(`INSERT INTO ledger (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map((_, i) => `?${i + 1}`).join(", ")}) ON CONFLICT (call_id) DO NOTHING`);
+      const statements = rows.map((row, i) => insert.bind(...cells(row, i)));
+      const results = await db2.batch(statements);
+      let written = 0;
+      for (const r of results) written += r.meta.changes ?? 0;
+      return json({
+        written,
+        duplicates: rows.length - written
+      });
+    }
+    case "GET": {
+      const since = epochParam(url.searchParams, "since");
+      const after = epochParam(url.searchParams, "after");
+      const page = await db2.prepare(`SELECT seq, ${COLUMNS.join(", ")} FROM ledger WHERE ts >= ?1 AND seq > ?2
+         ORDER BY seq LIMIT ?3`).bind(since, after, LEDGER_PAGE_MAX).all();
+      const rows = page.results.map((found) => {
+        const { seq: _seq, estimated, ...row } = found;
+        return {
+          ...row,
+          estimated: estimated === 1
+        };
+      });
+      const last = page.results.at(-1)?.seq;
+      return json({
+        rows,
+        next: rows.length === LEDGER_PAGE_MAX ? last : null
+      });
+    }
+    default:
+      methodNotAllowed([
+        "GET",
+        "POST"
+      ]);
+  }
+}
+function epochParam(params, name) {
+  const values = params.getAll(name);
+  if (values.length === 0) return 0;
+  const value = values[0];
+  if (values.length > 1 || !/^\d{1,15}$/.test(value)) {
+    bad(`'${name}' must be a whole number`);
+  }
+  return Number(value);
 }
 
 // spine/cloud/sessions.ts
@@ -1367,7 +1488,7 @@ async function pendingUpdates(db2) {
 
 // spine/cloud/routes.ts
 function isCloudOnlyPath(path) {
-  return path === "/hub/brain" || path === "/hub/state" || path.startsWith("/hub/state/") || path === "/hub/files" || path.startsWith("/hub/files/") || path === "/hub/sessions" || path.startsWith("/hub/sessions/");
+  return path === "/hub/brain" || path === "/hub/state" || path.startsWith("/hub/state/") || path === "/hub/files" || path.startsWith("/hub/files/") || path === "/hub/sessions" || path.startsWith("/hub/sessions/") || path === "/hub/ledger";
 }
 function requireCloudMode(env) {
   if (spineMode(env) !== "cloud") throw new HttpError(404, "cloud_mode_off");
@@ -1392,6 +1513,7 @@ async function handleCloud(request, url, env) {
   if (path.startsWith("/hub/state/")) {
     return await handleState(request, path.slice("/hub/state/".length), db(env));
   }
+  if (path === "/hub/ledger") return await handleLedger(request, url, db(env));
   if (path === "/hub/files") return await listFiles(request, kv(env));
   if (path.startsWith("/hub/files/")) {
     return await handleFile(request, path.slice("/hub/files/".length), kv(env));
@@ -1522,16 +1644,16 @@ async function handleHub(request, url, ctx) {
 // spine/rate_limit.ts
 var noticed = /* @__PURE__ */ new Set();
 function clientIpKey(ip) {
-  const text = ip.trim().toLowerCase();
-  if (!text.includes(":")) return text;
-  const mapped = /^(?:0{0,4}:){0,5}:?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  const text2 = ip.trim().toLowerCase();
+  if (!text2.includes(":")) return text2;
+  const mapped = /^(?:0{0,4}:){0,5}:?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(text2);
   if (mapped) return mapped[1];
-  const groups = expandIpv6(text.split("%", 1)[0]);
-  if (!groups) return text;
+  const groups = expandIpv6(text2.split("%", 1)[0]);
+  if (!groups) return text2;
   return `${groups.slice(0, 4).join(":")}::/64`;
 }
-function expandIpv6(text) {
-  const halves = text.split("::");
+function expandIpv6(text2) {
+  const halves = text2.split("::");
   if (halves.length > 2) return void 0;
   const head = halves[0] ? halves[0].split(":") : [];
   const tail = halves.length === 2 && halves[1] ? halves[1].split(":") : [];
@@ -3616,17 +3738,17 @@ var BRAIN_PASS_THROUGH = [
 ];
 var BRAIN_PORT = 8080;
 function brainEnvironment(env) {
-  const text = (name) => {
+  const text2 = (name) => {
     const value = env[name];
     return typeof value === "string" ? value.trim() : "";
   };
   const out = {};
-  const address = text("ADDRESS");
-  const url = text("SPINE_URL") || (address ? `https://${address}` : "");
+  const address = text2("ADDRESS");
+  const url = text2("SPINE_URL") || (address ? `https://${address}` : "");
   if (url) out.AGENT_SPINE_URL = url.replace(/\/+$/, "");
-  if (text("HUB_TOKEN")) out.AGENT_SPINE_TOKEN = text("HUB_TOKEN");
+  if (text2("HUB_TOKEN")) out.AGENT_SPINE_TOKEN = text2("HUB_TOKEN");
   for (const name of BRAIN_PASS_THROUGH) {
-    if (text(name)) out[name] = text(name);
+    if (text2(name)) out[name] = text2(name);
   }
   return out;
 }
