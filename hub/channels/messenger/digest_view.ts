@@ -8,10 +8,9 @@
  * @module
  */
 import { catalogue, type Lang } from "../../i18n.ts";
-import { printable } from "../../text.ts";
 import type { NetDigestEvent } from "../../events/mod.ts";
 import type { NetLogEntry } from "../../network/mod.ts";
-import { escapeHtml } from "./telegram.ts";
+import { chatText, escapeHtml } from "./telegram.ts";
 
 /** Conversations shown in one message (Telegram allows 4 096 characters). */
 export const DIGEST_SHOWN = 8;
@@ -90,10 +89,10 @@ export function digestMessage(
   const parts = [digestText(lang, "title", { n: String(total) })];
   for (const c of shown) {
     const entry = digestText(lang, "entry", {
-      name: printable(c.name),
+      name: chatText(c.name),
       address: c.address,
-      asked: printable(c.asked),
-      answered: printable(c.answered),
+      asked: chatText(c.asked),
+      answered: chatText(c.answered),
     });
     parts.push(
       c.turns > 1 ? `${entry} ${digestText(lang, "turns", { n: String(c.turns) })}` : entry,
@@ -137,14 +136,14 @@ export function openText(lang: Lang, address: string, log: readonly NetLogEntry[
     digestText(lang, "open_title", { address }),
     ...messages.map((e) =>
       digestText(lang, e.direction === "in" ? "open_in" : "open_out", {
-        text: cut(printable(e.text), 600),
+        text: cut(chatText(e.text), 600),
       })
     ),
   ].join("\n");
 }
 
 function shortName(name: string, address: string): string {
-  return cut(printable(name) || address, 16);
+  return cut(chatText(name) || address, 16);
 }
 
 function cut(text: string, max: number): string {

@@ -16,7 +16,7 @@ function conversation(i: number, extra: Partial<DigestConversation> = {}): Diges
   };
 }
 
-Deno.test("digestMessage() shows each conversation and a Block / Remove / Open row per peer (en, tr)", () => {
+Deno.test("digestMessage() shows each conversation (controls as spaces) and a Block / Remove / Open row per peer (en, tr)", () => {
   const event = {
     more: 0,
     conversations: [
@@ -30,13 +30,13 @@ Deno.test("digestMessage() shows each conversation and a Block / Remove / Open r
   assert.equal(
     en.html,
     "Your agent answered 3 conversation(s) with other agents:\n\n" +
-      "Bob\\x1b[2J (peer1.example)\nasked: Question &lt;1&gt;?\nanswered: Answer 1. (2 messages)\n\n" +
+      "Bob [2J (peer1.example)\nasked: Question &lt;1&gt;?\nanswered: Answer 1. (2 messages)\n\n" +
       "Peer 1 (peer1.example)\nasked: Question &lt;1&gt;?\nanswered: Answer 1.\n\n" +
       "Peer 2 (peer2.example)\nasked: Question &lt;2&gt;?\nanswered: Answer 2.",
   );
   // One row per peer, not per conversation.
   assert.deepEqual(en.keyboard.map((row) => row.map((b) => b.text)), [
-    ["Block Bob\\x1b[2J", "Remove Bob\\x1b[2J", "Open Bob\\x1b[2J"],
+    ["Block Bob [2J", "Remove Bob [2J", "Open Bob [2J"],
     ["Block Peer 2", "Remove Peer 2", "Open Peer 2"],
   ]);
   assert.deepEqual(en.keyboard[1]!.map((b) => b.callback_data), [
@@ -105,11 +105,11 @@ Deno.test("openText() shows the last messages with a peer, both ways (en, tr)", 
   ];
   assert.equal(
     openText("en", "b.example", log),
-    "Last messages with b.example:\nthey: Tea\\u202e?\nyour agent: Yes.",
+    "Last messages with b.example:\nthey: Tea ?\nyour agent: Yes.",
   );
   assert.equal(
     openText("tr", "b.example", log),
-    "b.example ile son mesajlar:\no: Tea\\u202e?\najanınız: Yes.",
+    "b.example ile son mesajlar:\no: Tea ?\najanınız: Yes.",
   );
   assert.equal(openText("en", "d.example", log), "No messages with d.example in the network log.");
   assert.equal(openText("tr", "d.example", log), "Ağ kaydında d.example ile mesaj yok.");
