@@ -29,9 +29,9 @@ export interface BulkUniverse {
   /**
    * Seeds agents `agent-0.example` … `agent-<n-1>.example` (named `Agent <i>`), each
    * with mutual links to the agents `d` places before and after it for each `d` of
-   * `links`.
+   * `links`, among the first `linked` agents (all by default).
    */
-  seed(n: number, links?: number[]): Promise<void>;
+  seed(n: number, links?: number[], linked?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -71,7 +71,7 @@ export async function startBulkUniverse(): Promise<BulkUniverse> {
     return {
       url: ready.href.replace(/\/$/, ""),
       mf,
-      async seed(n, links = []) {
+      async seed(n, links = [], linked = n) {
         const now = Math.floor(Date.now() / 1000);
         const common = { sign_key: "AAAA", now };
         for (let from = 0; from < n; from += BATCH) {
@@ -90,12 +90,13 @@ export async function startBulkUniverse(): Promise<BulkUniverse> {
           await bulk(batch);
         }
         if (links.length === 0) return;
-        for (let from = 0; from < n; from += BATCH) {
+        const m = Math.min(n, linked);
+        for (let from = 0; from < m; from += BATCH) {
           const batch = [];
-          for (let i = from; i < Math.min(n, from + BATCH); i++) {
+          for (let i = from; i < Math.min(m, from + BATCH); i++) {
             const peers = links.flatMap((d) => [
-              { peer: bulkAddress((i + d) % n), messages: 1 + (i * 7 + d) % 40 },
-              { peer: bulkAddress((i - d + n) % n), messages: 1 + ((i - d + n) % n * 7 + d) % 40 },
+              { peer: bulkAddress((i + d) % m), messages: 1 + (i * 7 + d) % 40 },
+              { peer: bulkAddress((i - d + m) % m), messages: 1 + ((i - d + m) % m * 7 + d) % 40 },
             ]);
             batch.push({
               ...common,

@@ -164,9 +164,12 @@ async function open(address: string, center: boolean): Promise<void> {
   view?.select(selection, center);
 }
 
+// The shape of an agent's address; any other fragment (a bad escape too) is ignored.
+const ADDRESS = /^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?(:[0-9]{1,5})?$/;
+
 function fromHash(): void {
   const address = safeDecode(location.hash.slice(1)).trim().toLowerCase();
-  if (address && address.length <= 260) void open(address, true);
+  if (ADDRESS.test(address)) void open(address, true);
 }
 
 function listDrawn(agents: { address: string; name: string; online: boolean }[]): void {

@@ -81,6 +81,8 @@ export class MapView {
       minCameraRatio: 0.002,
       maxCameraRatio: 3,
       stagePadding: 16,
+      // Dots and lines keep their size on screen whatever the zoom.
+      zoomToSizeRatioFunction: () => 1,
       defaultEdgeColor: MAP_COLOURS.link,
       nodeReducer: (node, data) => this.#nodeStyle(node, data),
       edgeReducer: (edge, data) => this.#edgeStyle(edge, data),
@@ -427,14 +429,14 @@ export class MapView {
         x: p.x,
         y: p.y,
         rank,
-        size: a.size,
+        size: node === s?.address ? a.size + 4 : a.size,
       });
     });
     items.sort((p, q) => q.rank - p.rank || (p.id < q.id ? -1 : 1));
     const boxes = placeLabels(
       items.slice(0, 4000).map((i) => ({
         id: i.id,
-        x: i.x + i.size / 2 + 4,
+        x: i.x + i.size + 3,
         y: i.y,
         width: this.#width(i.text),
         height: 16,

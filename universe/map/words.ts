@@ -63,7 +63,7 @@ export const MAP_COLOURS = {
   offline: "#8b949e",
   link: "#2f5d8f",
   selected: "#f2cc60",
-  faded: "#2a2f37",
+  faded: "#3a414b",
   fadedLink: "#1c2129",
   cellLow: "#1f6feb",
   cellHigh: "#a371f7",
