@@ -77,7 +77,8 @@ try {
   const overview = await timed(`${u.url}/api/map/overview`, 11);
   const area = await timed(`${u.url}/api/map/area?x0=0.45&y0=0.45&x1=0.5&y1=0.5`, 11);
   const search = await timed(`${u.url}/api/map/search?q=a`, 11);
-  const one = await (await fetch(`${u.url}/api/map/area?x0=0.45&y0=0.45&x1=0.5&y1=0.5`)).json();
+  const one = await (await fetch(`${u.url}/api/map/area?x0=0.45&y0=0.45&x1=0.5&y1=0.5`))
+    .json() as { agents: unknown[] };
   console.log(
     `endpoints: overview p50 ${
       percentile(overview, 50).toFixed(0)

@@ -7,10 +7,13 @@
  * @module
  */
 import type { DurableObjectState, SqlStorage } from "@cloudflare/workers-types/index.ts";
-import worker, { Directory as Base } from "../../universe/worker.ts";
-import type { AcceptedRequest } from "../../universe/directory.ts";
-import type { Env } from "../../universe/env.ts";
-import { indexMapAgent } from "../../universe/map/store.ts";
+import {
+  type AcceptedRequest,
+  Directory as Base,
+  type Env,
+  handleRequest,
+  indexMapAgent,
+} from "@agent/universe";
 
 /** The directory with a `/bulk` route. */
 export class Directory extends Base {
@@ -35,4 +38,8 @@ export class Directory extends Base {
   }
 }
 
-export default worker;
+export default {
+  fetch(request: Request, env: Env): Promise<Response> {
+    return handleRequest(request, env);
+  },
+};

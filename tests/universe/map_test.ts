@@ -5,7 +5,7 @@
  * failure on malformed escapes).
  */
 import assert from "node:assert/strict";
-import { cellOf, positionOf } from "../../universe/layout.ts";
+import { cellOf, positionOf } from "@agent/universe";
 import { seed, type SeedAgent, startAgent, startUniverse } from "./_harness.ts";
 
 const T = { sanitizeOps: false, sanitizeResources: false };
