@@ -58,6 +58,7 @@ export class MapView {
   #overview: MapOverview | undefined;
   #layer: "none" | "all" | "cells" | "area" = "none";
   #areaRect: (MapRect & { truncated: boolean }) | undefined;
+  #merged = 1;
   #selection: Selection | undefined;
   #labels: HTMLElement;
   #measure = document.createElement("canvas").getContext("2d")!;
@@ -87,6 +88,14 @@ export class MapView {
       edgeReducer: (edge, data) => this.#edgeStyle(edge, data),
     });
     this.#sigma.setCustomBBox({ x: [0, 1], y: [0, 1] });
+    // sigma picks the node under the mouse on every move (a GPU read that stalls the
+    // frame); while the map is dragged no node can be hovered, so none is looked for.
+    const sigma = this.#sigma as unknown as {
+      getNodeAtPosition(p: { x: number; y: number }): string | null;
+    };
+    const pick = sigma.getNodeAtPosition.bind(sigma);
+    const captor = this.#sigma.getMouseCaptor();
+    sigma.getNodeAtPosition = (p) => (captor.isMouseDown ? null : pick(p));
     this.#sigma.on("clickNode", ({ node }) => {
       const attrs = this.#graph.getNodeAttributes(node);
       if (attrs.kind === "agent") this.#events.onPick(node);
@@ -218,7 +227,9 @@ export class MapView {
     if (!o || o.taus <= DRAW_ALL) return;
     const rect = this.#visibleRect();
     if (this.#estimate(rect) > AREA_LIMIT) {
-      if (this.#layer !== "cells" || force) this.#drawCells(o);
+      if (this.#layer !== "cells" || force || this.#merged !== this.#cellMerge()) {
+        this.#drawCells(o);
+      }
       return;
     }
     const held = this.#areaRect;
@@ -258,20 +269,34 @@ export class MapView {
     if (area) this.#drawArea(area.area, "all", area.rect);
   }
 
+  /** Overview cells merged `merge`×`merge` at a time: fewer, larger dots far out. */
+  #cellMerge(): number {
+    return this.#sigma.getCamera().ratio >= 0.45 ? 2 : 1;
+  }
+
   #drawCells(o: MapOverview): void {
     this.#layer = "cells";
     this.#areaRect = undefined;
+    const merge = this.#cellMerge();
+    this.#merged = merge;
+    const grid = o.grid / merge;
+    const counts = new Map<number, number>();
+    for (let i = 0; i < o.cells.length; i += 2) {
+      const cell = o.cells[i]!;
+      const key = Math.floor(Math.floor(cell / o.grid) / merge) * grid +
+        Math.floor((cell % o.grid) / merge);
+      counts.set(key, (counts.get(key) ?? 0) + o.cells[i + 1]!);
+    }
     const g = this.#graph;
     g.clear();
     let max = 1;
-    for (let i = 1; i < o.cells.length; i += 2) max = Math.max(max, o.cells[i]!);
-    for (let i = 0; i < o.cells.length; i += 2) {
-      const cell = o.cells[i]!, n = o.cells[i + 1]!;
+    for (const n of counts.values()) max = Math.max(max, n);
+    for (const [cell, n] of counts) {
       const share = Math.sqrt(n / max);
       g.addNode(`cell:${cell}`, {
-        x: (cell % o.grid + 0.5) / o.grid,
-        y: (Math.floor(cell / o.grid) + 0.5) / o.grid,
-        size: 1.5 + 7 * share,
+        x: (cell % grid + 0.5) / grid,
+        y: (Math.floor(cell / grid) + 0.5) / grid,
+        size: (1.5 + 7 * share) * merge,
         color: share > 0.6 ? MAP_COLOURS.cellHigh : MAP_COLOURS.cellLow,
         kind: "cell",
         name: String(n),
