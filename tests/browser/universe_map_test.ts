@@ -155,6 +155,16 @@ Deno.test({
             assert.deepEqual(problems, []);
             await page.close();
           }
+          for (const path of ["/nowhere", "/tr/nowhere"]) {
+            const missing = await browser.newPage({ viewport });
+            const res = await missing.goto(`${u.url}${path}`);
+            assert.equal(res?.status(), 404);
+            assert.match(await missing.textContent("h1") ?? "", /^404 · /);
+            await missing.screenshot({
+              path: `${ARTIFACTS}404${path.replace(/\//g, "-")}-${tag}.png`,
+            });
+            await missing.close();
+          }
           const { page, problems } = await open(browser, `${u.url}/?lang=en`, viewport);
           await page.waitForFunction(() =>
             document.getElementById("fig-taus")?.textContent === "0"
