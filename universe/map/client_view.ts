@@ -134,10 +134,8 @@ export class MapView {
       this.#withSelection();
       if (center) {
         const big = (this.#overview?.taus ?? 0) > DRAW_ALL;
-        const ratio = big
-          ? Math.min(this.#sigma.getCamera().ratio, 0.06)
-          : this.#sigma.getCamera().ratio;
         const p = positionOf(selection.address);
+        const ratio = big ? this.#closeRatio(p) : this.#sigma.getCamera().ratio;
         // A small universe moves only to bring the agent out from under a cover or the edge.
         if (big || !this.#inView(p)) this.#zoomTo(p.x, p.y, ratio);
       }
@@ -207,6 +205,28 @@ export class MapView {
       y0: clamp(Math.min(a.y, b.y)),
       y1: clamp(Math.max(a.y, b.y)),
     };
+  }
+
+  /**
+   * A zoom at which the agents around `p` are drawn one by one: the density of its cell
+   * (agents per unit of area) times the area in view stays well under AREA_LIMIT.
+   */
+  #closeRatio(p: { x: number; y: number }): number {
+    const camera = this.#sigma.getCamera();
+    const o = this.#overview;
+    if (!o) return camera.ratio;
+    const cell = cellY(p.y, o.grid) * o.grid + cellX(p.x, o.grid);
+    let n = 1;
+    for (let i = 0; i < o.cells.length; i += 2) {
+      if (o.cells[i] === cell) n = Math.max(1, o.cells[i + 1]!);
+    }
+    const { width, height } = this.#sigma.getDimensions();
+    const a = this.#sigma.viewportToGraph({ x: 0, y: 0 });
+    const b = this.#sigma.viewportToGraph({ x: width, y: height });
+    // The area in view at ratio 1, from the area in view now.
+    const area = Math.abs(b.x - a.x) * Math.abs(b.y - a.y) / (camera.ratio * camera.ratio);
+    const ratio = Math.sqrt((0.5 * AREA_LIMIT) / (n * o.grid * o.grid * area));
+    return Math.min(camera.ratio, 0.06, ratio);
   }
 
   #estimate(rect: MapRect): number {
