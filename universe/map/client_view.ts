@@ -9,8 +9,9 @@
  */
 import { UndirectedGraph } from "graphology";
 import Sigma from "sigma";
-import { cellX, cellY, positionOf } from "../layout.ts";
-import { placeLabels } from "./labels.ts";
+import { positionOf } from "../layout.ts";
+import { cellsIn, densityAt, mergeCells } from "./cells.ts";
+import { type LabelItem, LabelLayer } from "./client_labels.ts";
 import type { MapArea, MapOverview, MapRect } from "./store.ts";
 import { ellipsis, lineOf } from "./text.ts";
 import { MAP_COLOURS } from "./words.ts";
@@ -60,9 +61,7 @@ export class MapView {
   #areaRect: (MapRect & { truncated: boolean }) | undefined;
   #merged = 1;
   #selection: Selection | undefined;
-  #labels: HTMLElement;
-  #measure = document.createElement("canvas").getContext("2d")!;
-  #widths = new Map<string, number>();
+  #labelLayer: LabelLayer;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #labelFrame = 0;
   #loading = 0;
@@ -70,9 +69,8 @@ export class MapView {
   #events: ViewEvents;
 
   constructor(container: HTMLElement, labels: HTMLElement, events: ViewEvents) {
-    this.#labels = labels;
+    this.#labelLayer = new LabelLayer(labels);
     this.#events = events;
-    this.#measure.font = "12px system-ui, sans-serif";
     this.#sigma = new Sigma(this.#graph, container, {
       renderLabels: false,
       renderEdgeLabels: false,
@@ -215,31 +213,17 @@ export class MapView {
     const camera = this.#sigma.getCamera();
     const o = this.#overview;
     if (!o) return camera.ratio;
-    const cell = cellY(p.y, o.grid) * o.grid + cellX(p.x, o.grid);
-    let n = 1;
-    for (let i = 0; i < o.cells.length; i += 2) {
-      if (o.cells[i] === cell) n = Math.max(1, o.cells[i + 1]!);
-    }
     const { width, height } = this.#sigma.getDimensions();
     const a = this.#sigma.viewportToGraph({ x: 0, y: 0 });
     const b = this.#sigma.viewportToGraph({ x: width, y: height });
     // The area in view at ratio 1, from the area in view now.
     const area = Math.abs(b.x - a.x) * Math.abs(b.y - a.y) / (camera.ratio * camera.ratio);
-    const ratio = Math.sqrt((0.5 * AREA_LIMIT) / (n * o.grid * o.grid * area));
+    const ratio = Math.sqrt((0.5 * AREA_LIMIT) / (densityAt(o, p) * area));
     return Math.min(camera.ratio, 0.06, ratio);
   }
 
   #estimate(rect: MapRect): number {
-    const o = this.#overview;
-    if (!o) return 0;
-    const x0 = cellX(rect.x0, o.grid), x1 = cellX(rect.x1, o.grid);
-    const y0 = cellY(rect.y0, o.grid), y1 = cellY(rect.y1, o.grid);
-    let n = 0;
-    for (let i = 0; i < o.cells.length; i += 2) {
-      const cell = o.cells[i]!, cx = cell % o.grid, cy = Math.floor(cell / o.grid);
-      if (cx >= x0 && cx <= x1 && cy >= y0 && cy <= y1) n += o.cells[i + 1]!;
-    }
-    return n;
+    return this.#overview ? cellsIn(this.#overview, rect) : 0;
   }
 
   async #chooseLayer(force = false): Promise<void> {
@@ -300,13 +284,7 @@ export class MapView {
     const merge = this.#cellMerge();
     this.#merged = merge;
     const grid = o.grid / merge;
-    const counts = new Map<number, number>();
-    for (let i = 0; i < o.cells.length; i += 2) {
-      const cell = o.cells[i]!;
-      const key = Math.floor(Math.floor(cell / o.grid) / merge) * grid +
-        Math.floor((cell % o.grid) / merge);
-      counts.set(key, (counts.get(key) ?? 0) + o.cells[i + 1]!);
-    }
+    const counts = mergeCells(o, merge);
     const g = this.#graph;
     g.clear();
     let max = 1;
@@ -444,69 +422,32 @@ export class MapView {
     }
   }
 
-  #width(text: string): number {
-    let w = this.#widths.get(text);
-    if (w === undefined) {
-      w = Math.ceil(this.#measure.measureText(text).width) + 12;
-      if (this.#widths.size > 20_000) this.#widths.clear();
-      this.#widths.set(text, w);
-    }
-    return w;
-  }
-
   #placeLabels(): void {
     const { width, height } = this.#sigma.getDimensions();
     const s = this.#selection;
-    const items: { id: string; text: string; x: number; y: number; rank: number; size: number }[] =
-      [];
+    const items: LabelItem[] = [];
     this.#graph.forEachNode((node, a) => {
       if (a.kind !== "agent") return;
       const p = this.#sigma.graphToViewport(a);
       if (p.x < -50 || p.y < -20 || p.x > width || p.y > height + 20) return;
-      const rank = node === s?.address
+      const chosen = node === s?.address;
+      const rank = chosen
         ? 1e9
         : s && this.#graph.hasEdge(s.address, node)
         ? 1e6 + a.degree
         : a.degree;
+      const text = ellipsis(a.name || node, 28);
       items.push({
         id: node,
-        text: ellipsis(a.name || node, 28),
+        text,
         x: p.x,
         y: p.y,
         rank,
-        size: node === s?.address ? a.size + 4 : a.size,
+        size: chosen ? a.size + 4 : a.size,
+        chosen,
       });
     });
-    items.sort((p, q) => q.rank - p.rank || (p.id < q.id ? -1 : 1));
-    const boxes = placeLabels(
-      items.slice(0, 4000).map((i) => ({
-        id: i.id,
-        x: i.x + i.size + 3,
-        y: i.y,
-        width: this.#width(i.text),
-        height: 16,
-      })),
-      width,
-      height,
-      width * height > 400_000 ? 150 : 60,
-      2,
-      this.#events.covers().map((c) => ({ id: "cover", ...c })),
-    );
-    const text = new Map(items.map((i) => [i.id, i.text]));
-    const pool = this.#labels.children;
-    for (let i = 0; i < boxes.length; i++) {
-      const box = boxes[i]!;
-      let span = pool[i] as HTMLElement | undefined;
-      if (!span) {
-        span = document.createElement("span");
-        this.#labels.appendChild(span);
-      }
-      span.textContent = text.get(box.id) ?? "";
-      span.className = box.id === s?.address ? "label chosen" : "label";
-      span.style.transform = `translate(${Math.round(box.left)}px, ${Math.round(box.top)}px)`;
-      span.style.width = `${box.width}px`;
-    }
-    while (pool.length > boxes.length) pool[pool.length - 1]!.remove();
-    document.body.dataset.labels = String(boxes.length);
+    const placed = this.#labelLayer.draw(items, width, height, this.#events.covers());
+    document.body.dataset.labels = String(placed);
   }
 }
