@@ -50,3 +50,18 @@ export { type Distribution, DISTRIBUTIONS, VERSION } from "./version.ts";
 // terminal line.
 export { UserError } from "./user_error.ts";
 export { oneLine, type OneLineOptions, printable } from "./text.ts";
+
+// Text for a terminal: Markdown laid out as styled lines wrapped at words (chat and the
+// TUI draw answers with it), and the width a string takes.
+export {
+  type BlockState,
+  markdownLine,
+  markdownLines,
+  MarkdownStream,
+  plainText,
+  type Span,
+  type SpanStyle,
+  startState,
+  type StyledLine,
+} from "./channels/terminal/markdown.ts";
+export { displayWidth } from "./channels/terminal/width.ts";
