@@ -65,3 +65,4 @@ export {
   type StyledLine,
 } from "./channels/terminal/markdown.ts";
 export { displayWidth } from "./channels/terminal/width.ts";
+export { toolOutcomeLine } from "./channels/terminal/tool_outcome.ts";

@@ -56,6 +56,11 @@ const NONE: Key = {
 export function splitKeys(char: string, key: Key): KeyPress[] {
   const named = key.upArrow || key.downArrow || key.leftArrow || key.rightArrow ||
     key.pageDown || key.pageUp || key.home || key.end || key.escape || key.meta;
+  // Esc Esc in one read reaches Ink as one escape with meta: two presses of Esc.
+  if (key.escape && key.meta) {
+    const esc = { ...NONE, escape: true };
+    return [{ char: "", key: esc }, { char: "", key: esc }];
+  }
   if (Array.from(char).length <= 1 || named) return [{ char, key }];
   const out: KeyPress[] = [];
   let text = "";

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { inline, markdownLines, MarkdownStream, plainText, type StyledLine } from "./markdown.ts";
 import { displayWidth } from "./width.ts";
+import { toolOutcomeLine } from "./tool_outcome.ts";
 
 const text = (lines: StyledLine[]) => lines.map(plainText);
 
@@ -62,4 +63,18 @@ Deno.test("MarkdownStream lays out each finished line once and keeps a fence ope
   assert.deepEqual(text(stream.lines()), text(markdownLines(source.trimStart(), 30)));
   assert.equal(stream.finishedCount, 2);
   assert.deepEqual(text(stream.openLines()), ["The end of it"]);
+});
+
+Deno.test("toolOutcomeLine() says ran, denied or failed, with the result in short", () => {
+  assert.equal(
+    toolOutcomeLine("en", "read_file", '"hello\\nworld"'),
+    "  ✓ read_file ran: hello world",
+  );
+  assert.equal(
+    toolOutcomeLine("tr", "shell", JSON.stringify({ declined: true, message: "x" })),
+    "  ✗ shell reddedildi: çalışmadı",
+  );
+  assert.equal(toolOutcomeLine("en", "shell", '{"error":"exit 1"}'), "  ✗ shell failed: exit 1");
+  const long = toolOutcomeLine("en", "list", JSON.stringify({ items: "x".repeat(500) }));
+  assert.ok(long.length < 110 && long.endsWith("…"), long);
 });
