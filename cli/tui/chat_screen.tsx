@@ -183,9 +183,12 @@ export function ChatScreen(
   );
 }
 
+/** What an empty row draws (Ink drops an empty `<Text>`, and the row with it). */
+const SPACE = " ";
+
 /** One transcript row: its spans in their styles (code in yellow, URLs dimmed). */
 function Row({ row }: { row: TranscriptRow }) {
-  if (row.spans.length === 0) return <Text>{" "}</Text>;
+  if (row.spans.length === 0) return <Text>{SPACE}</Text>;
   return (
     <Text {...(row.color ? { color: row.color } : {})}>
       {row.spans.map((span, i) => (
