@@ -6,12 +6,12 @@
  * @module
  */
 import { Box, Text, usePaste } from "ink";
-import { useEffect, useRef, useSyncExternalStore } from "./react.ts";
+import { memo, useEffect, useRef, useSyncExternalStore } from "./react.ts";
 import { type Lang, markdownLines } from "@agent/hub/base";
 import { fitSegments, type Segment, wrap } from "./layout.ts";
 import type { StatusFacts, TuiController } from "./controller.ts";
 import { useKeys, useLive } from "./keys.ts";
-import { TranscriptLayout, type TranscriptRow } from "./transcript.ts";
+import { type KeyedRow, TranscriptLayout, type TranscriptRow } from "./transcript.ts";
 import { formatUsd, t } from "./_messages.ts";
 
 /** Props of {@linkcode ChatScreen}. */
@@ -173,7 +173,7 @@ export function ChatScreen(
   return (
     <Box flexDirection="column" width={width} height={height}>
       <Box flexDirection="column" height={room} justifyContent="flex-end">
-        {shown.map((row, i) => <Row key={i} row={row} />)}
+        {shown.map((row) => <Row key={row.key} row={row} />)}
       </Box>
       {overlay.map((line, i) => <Text key={`o${i}`} color={line.color}>{line.text || " "}</Text>)}
       {inputLines.map((line, i) => <Text key={`i${i}`} color="cyan">{line || " "}</Text>)}
@@ -186,25 +186,31 @@ export function ChatScreen(
 /** What an empty row draws (Ink drops an empty `<Text>`, and the row with it). */
 const SPACE = " ";
 
-/** One transcript row: its spans in their styles (code in yellow, URLs dimmed). */
-function Row({ row }: { row: TranscriptRow }) {
-  if (row.spans.length === 0) return <Text>{SPACE}</Text>;
-  return (
-    <Text {...(row.color ? { color: row.color } : {})}>
-      {row.spans.map((span, i) => (
-        <Text
-          key={i}
-          bold={span.bold === true}
-          italic={span.italic === true}
-          dimColor={span.dim === true}
-          {...(span.code ? { color: "yellow" } : {})}
-        >
-          {span.text}
-        </Text>
-      ))}
-    </Text>
-  );
-}
+/**
+ * One transcript row: its spans in their styles (code in yellow, URLs dimmed). Drawn
+ * again only when its text changed: a streamed answer redraws its last rows.
+ */
+const Row = memo(
+  function Row({ row }: { row: TranscriptRow }) {
+    if (row.spans.length === 0) return <Text>{SPACE}</Text>;
+    return (
+      <Text {...(row.color ? { color: row.color } : {})}>
+        {row.spans.map((span, i) => (
+          <Text
+            key={i}
+            bold={span.bold === true}
+            italic={span.italic === true}
+            dimColor={span.dim === true}
+            {...(span.code ? { color: "yellow" } : {})}
+          >
+            {span.text}
+          </Text>
+        ))}
+      </Text>
+    );
+  },
+  (a, b) => a.row.spans === b.row.spans && a.row.color === b.row.color,
+);
 
 /** The first screen, before anything was said: the model, the budget left, what to type. */
 function welcomeRows(facts: StatusFacts, lang: Lang, width: number) {
@@ -221,9 +227,10 @@ function welcomeRows(facts: StatusFacts, lang: Lang, width: number) {
     "",
     t(lang, "welcome_help"),
   ].join("\n");
-  const rows: TranscriptRow[] = markdownLines(text, width).map((spans) => ({
+  const rows: KeyedRow[] = markdownLines(text, width).map((spans, i) => ({
     spans,
     color: undefined,
+    key: `w${i}`,
   }));
   return { rows, total: rows.length };
 }

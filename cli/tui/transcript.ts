@@ -17,6 +17,11 @@ export interface TranscriptRow {
   color: string | undefined;
 }
 
+/** A row with a key that stays with it while the view scrolls. */
+export interface KeyedRow extends TranscriptRow {
+  key: string;
+}
+
 const COLORS: Record<Entry["kind"], string | undefined> = {
   user: "cyan",
   assistant: undefined,
@@ -54,40 +59,44 @@ export class TranscriptLayout {
     width: number,
     need: number,
     queued: (text: string) => string,
-  ): { rows: TranscriptRow[]; total: number } {
-    const rows: TranscriptRow[] = [];
-    // Gathered bottom up, then turned over.
-    const push = (list: readonly TranscriptRow[]) => {
-      for (let i = list.length - 1; i >= 0 && rows.length < need; i--) rows.push(list[i]!);
+  ): { rows: KeyedRow[]; total: number } {
+    const rows: KeyedRow[] = [];
+    // Gathered bottom up, then turned over. A row's key stays with its text as the view
+    // scrolls, so the screen redraws only the rows that changed.
+    const push = (list: readonly TranscriptRow[], key: string) => {
+      for (let i = list.length - 1; i >= 0 && rows.length < need; i--) {
+        rows.push({ ...list[i]!, key: `${key}.${i}` });
+      }
     };
     for (let i = state.queued.length - 1; i >= 0 && rows.length < need; i--) {
       push(
-        wrap(queued(state.queued[i]!), width).map((text) => ({
-          spans: [{ text }],
-          color: "gray",
-        })),
+        wrap(queued(state.queued[i]!), width).map((text) => ({ spans: [{ text }], color: "gray" })),
+        `q${i}`,
       );
     }
     if (state.streaming !== undefined && rows.length < need) {
       const stream = this.#streaming(state.streaming, width);
       const open = stream.openLines();
       push(
-        open.length === 0 && stream.finishedCount === 0 && state.streaming === ""
+        open.length === 0 && stream.finishedCount === 0
           ? [{ spans: [{ text: "…" }], color: undefined }]
           : open.map((spans) => ({ spans, color: undefined })),
+        `o${stream.finishedCount}`,
       );
       const finished = stream.finished;
       for (let i = finished.length - 1; i >= 0 && rows.length < need; i--) {
-        rows.push({ spans: finished[i]!, color: undefined });
+        rows.push({ spans: finished[i]!, color: undefined, key: `s${i}` });
       }
-      if (rows.length < need && state.entries.length > 0) rows.push(BLANK);
+      if (rows.length < need && state.entries.length > 0) rows.push({ ...BLANK, key: "sb" });
     }
     const entries = state.entries;
     for (let i = entries.length - 1; i >= 0 && rows.length < need; i--) {
       const entry = entries[i]!;
-      push(this.#rows(entry, width));
+      push(this.#rows(entry, width), `e${i}`);
       // A blank line between exchanges, none between the lines of one answer to a command.
-      if (i > 0 && (entry.kind === "user" || entries[i - 1]!.kind !== entry.kind)) push([BLANK]);
+      if (i > 0 && (entry.kind === "user" || entries[i - 1]!.kind !== entry.kind)) {
+        push([BLANK], `b${i}`);
+      }
     }
     rows.reverse();
     return { rows, total: rows.length };
