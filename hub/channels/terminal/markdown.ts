@@ -85,26 +85,43 @@ export function markdownLine(line: string, width: number, state: BlockState): St
     return lang === "" ? [] : [[{ text: lang, dim: true }]];
   }
   if (RULE.test(line)) return [[{ text: "─".repeat(Math.min(max, 40)), dim: true }]];
+  const block = blockOf(line);
+  return wrapSpans(inline(block.text, block.style), max, block.first, block.hang);
+}
+
+/** A line of text as a block: its text without the marker, its style and its indents. */
+export interface Block {
+  text: string;
+  style: SpanStyle;
+  /** What the first row starts with (a list item's bullet, a quote's bar). */
+  first: string;
+  /** What the rows after it start with. */
+  hang: string;
+}
+
+/** The block a text line (not a fence, code or a rule) is: heading, quote, item, paragraph. */
+export function blockOf(line: string): Block {
   const heading = HEADING.exec(line);
-  if (heading !== null) {
-    return wrapSpans(inline(heading[1]!).map((s) => ({ ...s, bold: true })), max, "", "");
-  }
+  if (heading !== null) return { text: heading[1]!, style: { bold: true }, first: "", hang: "" };
   const quote = QUOTE.exec(line);
-  if (quote !== null) {
-    return wrapSpans(inline(quote[1]!).map((s) => ({ ...s, italic: true })), max, "│ ", "│ ");
-  }
+  if (quote !== null) return { text: quote[1]!, style: { italic: true }, first: "│ ", hang: "│ " };
   const item = ITEM.exec(line);
   if (item !== null) {
     const indent = " ".repeat(Math.min(item[1]!.length, 8));
     const marker = /\d/.test(item[2]!) ? `${item[2]} ` : "• ";
-    return wrapSpans(
-      inline(item[3]!),
-      max,
-      indent + marker,
-      indent + " ".repeat(displayWidth(marker)),
-    );
+    return {
+      text: item[3]!,
+      style: {},
+      first: indent + marker,
+      hang: indent + " ".repeat(displayWidth(marker)),
+    };
   }
-  return wrapSpans(inline(line), max, "", "");
+  return { text: line, style: {}, first: "", hang: "" };
+}
+
+/** Whether `line` is laid out as text (not inside a fence, not a fence or a rule). */
+export function isTextLine(line: string, state: BlockState): boolean {
+  return state.fence === undefined && !FENCE.test(line) && !RULE.test(line);
 }
 
 /** A fenced block's line: indented, in the code style, cut at the width (not at words). */

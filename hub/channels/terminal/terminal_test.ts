@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { inline, markdownLines, MarkdownStream, plainText, type StyledLine } from "./markdown.ts";
 import { displayWidth } from "./width.ts";
 import { toolOutcomeLine } from "./tool_outcome.ts";
+import { MarkdownPrinter, paintRow } from "./printer.ts";
 
 const text = (lines: StyledLine[]) => lines.map(plainText);
 
@@ -77,4 +78,39 @@ Deno.test("toolOutcomeLine() says ran, denied or failed, with the result in shor
   assert.equal(toolOutcomeLine("en", "shell", '{"error":"exit 1"}'), "  ✗ shell failed: exit 1");
   const long = toolOutcomeLine("en", "list", JSON.stringify({ items: "x".repeat(500) }));
   assert.ok(long.length < 110 && long.endsWith("…"), long);
+});
+
+Deno.test("MarkdownPrinter prints rows as they complete, wrapped at words, none lost", () => {
+  const source = "Intro **bold** text.\n\n" +
+    "- a list item whose words go on for a while and wrap under the bullet nicely\n" +
+    "```\nconst x = 1;\n```\n" +
+    Array.from({ length: 120 }, (_, i) => `word${i}`).join(" ");
+  for (const piece of [1, 3, 7, 1000]) {
+    let out = "";
+    const printer = new MarkdownPrinter({ columns: () => 31, write: (t) => out += t });
+    for (let i = 0; i < source.length; i += piece) printer.append(source.slice(i, i + piece));
+    printer.end();
+    const rows = out.split("\n").slice(0, -1);
+    for (const row of rows) assert.ok(displayWidth(row) <= 30, row);
+    assert.deepEqual(rows, text(markdownLines(source, 30)));
+  }
+});
+
+Deno.test("MarkdownPrinter prints the first rows of a long line before it ends", () => {
+  let out = "";
+  const printer = new MarkdownPrinter({ columns: () => 21, write: (t) => out += t });
+  printer.append("one two three four five six seven eight nine ten eleven twelve ");
+  assert.ok(out.split("\n").length >= 3, out);
+  printer.append("thirteen");
+  printer.end();
+  assert.equal(
+    out.split("\n").join(" ").replace(/\s+/g, " ").trim(),
+    "one two three four five six seven eight nine ten eleven twelve thirteen",
+  );
+});
+
+Deno.test("paintRow() paints styles with ANSI codes only when asked", () => {
+  const row = markdownLines("a **b** `c`", 20)[0]!;
+  assert.equal(paintRow(row, false), "a b c");
+  assert.equal(paintRow(row, true), "a \x1b[1mb\x1b[0m \x1b[36mc\x1b[0m");
 });
