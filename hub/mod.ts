@@ -172,6 +172,7 @@ export {
   stopHub,
   systemdUnit,
   uninstallLaunchd,
+  unwritableHome,
 } from "./daemon/mod.ts";
 export {
   controlHandler,
