@@ -189,7 +189,13 @@ export class TuiController {
   /** Reads the spend, the hub and the pending requests again. */
   async refresh(): Promise<void> {
     const facts = this.#facts();
-    const hub = await fetchControl(this.#o.hubPort, "/status", { timeoutMs: 500 });
+    // Only this home's hub counts: another home's may hold the port (its `/health`
+    // names its own data folder).
+    const health = await fetchControl(this.#o.hubPort, "/health", { timeoutMs: 500 });
+    const ours = health?.data_dir === this.chat.paths.dataDir;
+    const hub = ours
+      ? await fetchControl(this.#o.hubPort, "/status", { timeoutMs: 500 })
+      : undefined;
     facts.hub = hub?.ok === true
       ? { running: true, net: (hub.net as { state?: string } | undefined)?.state }
       : { running: false };

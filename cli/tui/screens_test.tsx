@@ -27,7 +27,7 @@ async function fakeHome(replies: string[]) {
   return { home, paths, config, [Symbol.dispose]: remove };
 }
 
-async function controllerFor(replies: string[]) {
+async function controllerFor(replies: string[], hubPort = 1) {
   const { paths, config, [Symbol.dispose]: remove } = await fakeHome(replies);
   const ledger = Ledger.open(paths.ledgerFile);
   const desk = new Desk({
@@ -40,8 +40,8 @@ async function controllerFor(replies: string[]) {
     tools: await enabledTools(await loadComponents(config, paths)),
   });
   const conversation = await desk.open("tui");
-  const controller = new TuiController({ desk, conversation, lang: "en", hubPort: 1 });
-  return { controller, chat: { ledger, desk }, [Symbol.dispose]: remove };
+  const controller = new TuiController({ desk, conversation, lang: "en", hubPort });
+  return { controller, chat: { ledger, desk }, paths, [Symbol.dispose]: remove };
 }
 
 Deno.test("SetupScreen: language, provider with the keys found, confirm; Esc quits", async () => {
@@ -244,6 +244,50 @@ Deno.test("ChatScreen: an answer is drawn as Markdown; a tool call leaves its ou
     await chat.desk.close();
     chat.ledger.close();
   }
+});
+
+Deno.test("TuiController: the status bar counts only this home's hub (its /health data_dir)", async () => {
+  let dataDir = "/another/home/data";
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (req) => {
+    const path = new URL(req.url).pathname;
+    if (path === "/health") return Response.json({ ok: true, data_dir: dataDir });
+    return Response.json({ ok: true, net: { state: "polling" } });
+  });
+  using setup = await controllerFor([], server.addr.port);
+  const { controller, chat, paths } = setup;
+  try {
+    await controller.refresh();
+    assert.deepEqual(controller.getState().status.hub, { running: false });
+    assert.match(statusBar(controller.getState().status, "en", 200, false), /hub: off/);
+    dataDir = paths.dataDir;
+    await controller.refresh();
+    assert.deepEqual(controller.getState().status.hub, { running: true, net: "polling" });
+  } finally {
+    controller.stop();
+    await chat.desk.close();
+    chat.ledger.close();
+    await server.shutdown();
+  }
+});
+
+Deno.test("statusBar() speaks Turkish: the period is gün, not day", () => {
+  const facts = {
+    role: "fast",
+    provider: "fake",
+    model: "fake-fast",
+    spentUsd: 0,
+    capUsd: 1,
+    period: "day",
+    exhausted: false,
+    standIn: undefined,
+    hub: { running: false },
+    requests: 0,
+    session: "s",
+  };
+  assert.equal(
+    statusBar(facts, "tr", 200, false),
+    "fast · $0.00/$1.00 gün · fake fake-fast · hub: kapalı · s",
+  );
 });
 
 Deno.test("statusBar() drops the least important segments on a narrow terminal, never wraps", () => {
