@@ -15,6 +15,7 @@ import {
   NetUsageError,
   SpineError,
 } from "@agent/hub";
+import { formatCount } from "@agent/hub/base";
 import { contacts, log, stateOf, status } from "./_net_views.ts";
 import { t } from "./_net_messages.ts";
 import { spineAction } from "./_net_spine.ts";
@@ -141,7 +142,7 @@ async function send(ctx: CommandContext, args: string[]) {
   }
   const text = args.slice(1).join(" ");
   if (Array.from(text).length > MESSAGE_TEXT_MAX) {
-    throw new UsageError(t(ctx.lang, "too_long", { max: MESSAGE_TEXT_MAX }));
+    throw new UsageError(t(ctx.lang, "too_long", { max: formatCount(ctx.lang, MESSAGE_TEXT_MAX) }));
   }
   const sent = await (await needNode(ctx)).send(target.address, text, target.sub);
   ctx.out(

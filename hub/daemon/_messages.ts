@@ -37,6 +37,7 @@ const EN = {
   status_net:
     "network: {state} over {link}; {rings} rings, {reconnects} reconnects, {handled} handled",
   status_net_idle: "network: not configured ({detail})",
+  status_net_missing: "network: not configured (missing {missing})",
   status_net_failed: "network: failed ({detail})",
   no_answer: "no answer on 127.0.0.1:{port}",
 } as const;
@@ -80,6 +81,7 @@ export const t: Translator<keyof typeof EN> = catalogue(EN, {
   status_net:
     "ağ: {state}, {link} üzerinden; {rings} zil, {reconnects} yeniden bağlanma, {handled} işlenen",
   status_net_idle: "ağ: yapılandırılmamış ({detail})",
+  status_net_missing: "ağ: yapılandırılmamış ({missing} eksik)",
   status_net_failed: "ağ: başarısız ({detail})",
   no_answer: "127.0.0.1:{port} üzerinde yanıt yok",
 });

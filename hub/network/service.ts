@@ -100,6 +100,8 @@ export interface NetServiceOptions {
   timings?: Partial<NetTimings>;
   /** Why the network is not configured (for `/status`). */
   unconfigured?: string;
+  /** What it lacks, as a code a client words in its own language (for `/status`). */
+  missing?: string;
   /** Called after every handled envelope (tests, benchmarks). */
   onHandled?: (result: Awaited<ReturnType<typeof handleUpdate>>, update: Update) => void;
 }
@@ -146,6 +148,7 @@ export class NetService {
       dropped: 0,
       outbox: 0,
       ...(options.unconfigured === undefined ? {} : { detail: options.unconfigured }),
+      ...(options.missing === undefined ? {} : { missing: options.missing }),
     };
   }
 
