@@ -71,6 +71,6 @@ export {
   type SpanStyle,
   startState,
   type StyledLine,
-} from "./channels/terminal/markdown.ts";
-export { displayWidth } from "./channels/terminal/width.ts";
-export { toolOutcomeLine } from "./channels/terminal/tool_outcome.ts";
+} from "./terminal/markdown.ts";
+export { displayWidth } from "./terminal/width.ts";
+export { toolOutcomeLine } from "./terminal/tool_outcome.ts";

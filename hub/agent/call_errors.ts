@@ -10,7 +10,7 @@ import type { ModelTarget } from "../models/mod.ts";
 import { t } from "./_messages.ts";
 import { ModelCallError, StreamCutError, TurnEndedError, UnreachableError } from "./errors.ts";
 import { errorDetail, statusOf } from "./failures.ts";
-import { reasonWords } from "./reason_words.ts";
+import { reasonWords } from "../models/reason_words.ts";
 
 /** `<role> is not reachable right now (<provider> <model>: <reason>).` */
 export function unreachableError(

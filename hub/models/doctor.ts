@@ -10,7 +10,7 @@ import type { CheckResult, DoctorContext } from "../doctor/types.ts";
 import { isPulled, listPulledModels } from "./local_runtime.ts";
 import { localRuntimeBase } from "./target.ts";
 import { t } from "./_messages.ts";
-import { reasonWords } from "../agent/reason_words.ts";
+import { reasonWords } from "./reason_words.ts";
 import { errorMessage } from "@agent/net/common";
 
 /** Options for {@linkcode localRuntimeCheck}. */

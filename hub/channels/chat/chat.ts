@@ -31,8 +31,8 @@ import {
 import { followHubEvents } from "../../control/mod.ts";
 import { type OwnerEvent, ownerEventLine } from "../../events/mod.ts";
 import type { ChatInput } from "./input.ts";
-import { MarkdownPrinter } from "../terminal/printer.ts";
-import { toolOutcomeLine } from "../terminal/tool_outcome.ts";
+import { MarkdownPrinter } from "../../terminal/printer.ts";
+import { toolOutcomeLine } from "../../terminal/tool_outcome.ts";
 import { chatSentence } from "./_messages.ts";
 
 /** Options for {@linkcode runChat}. */

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { catalogue, type Lang } from "../../i18n.ts";
-import { oneLine } from "../../text.ts";
+import { catalogue, type Lang } from "../i18n.ts";
+import { oneLine } from "../text.ts";
 
 const t = catalogue({
   ran: "  ✓ {tool} ran{result}",
