@@ -6,7 +6,7 @@
  * @module
  */
 import { Box, Text, usePaste } from "ink";
-import { memo, useEffect, useRef, useSyncExternalStore } from "./react.ts";
+import { memo, useEffect, useMemo, useRef, useSyncExternalStore } from "./react.ts";
 import { type Lang, markdownLines } from "@agent/hub/base";
 import { fitSegments, type Segment, wrap } from "./layout.ts";
 import type { StatusFacts, TuiController } from "./controller.ts";
@@ -161,9 +161,19 @@ export function ChatScreen(
   const room = Math.max(1, height - inputLines.length - overlay.length - 2);
   // Only what can be seen is laid out and drawn: the transcript's rows are kept, each
   // laid out once (layout.ts), so a long answer costs a frame no more than a short one.
-  const tail = state.entries.length === 0 && state.streaming === undefined
-    ? welcomeRows(state.status, lang, width)
-    : layout.current.tail(state, width, room + scroll, (text) => `${t(lang, "queued")} ${text}`);
+  // A key typed changes the input only: the transcript's rows are kept from the last frame.
+  const tail = useMemo(
+    () =>
+      state.entries.length === 0 && state.streaming === undefined
+        ? welcomeRows(state.status, lang, width)
+        : layout.current.tail(
+          state,
+          width,
+          room + scroll,
+          (text) => `${t(lang, "queued")} ${text}`,
+        ),
+    [state.entries, state.streaming, state.queued, state.status, lang, width, room, scroll],
+  );
   const offset = Math.max(0, Math.min(scroll, tail.total - room));
   const shown = tail.rows.slice(
     Math.max(0, tail.rows.length - room - offset),

@@ -89,6 +89,7 @@ try {
   const draw: number[] = [];
   const cpu: number[] = [];
   const cancel: number[] = [];
+  let early = 0;
   try {
     await pane.until(/brain · \$/, 30_000);
     const pid = await agentPid(home);
@@ -105,15 +106,25 @@ try {
       await pane.type(`cancel ${i}`);
       await pane.keys("Enter");
       await pane.until(new RegExp(`c${i}x\\d+`), 10_000);
-      // Well into the answer.
-      await new Promise((r) => setTimeout(r, 150));
+      // Into the answer.
+      await new Promise((r) => setTimeout(r, 100));
+      const marks = (await pane.capture()).split("(answer cancelled)").length - 1;
       const start = performance.now();
       await pane.keys("C-c");
-      const marks = (await pane.capture()).split("(answer cancelled)").length - 1;
+      let ended = false;
       for (;;) {
         const screen = await pane.capture();
         if (screen.split("(answer cancelled)").length - 1 > marks) break;
+        // The answer was drawn whole before the key came: no sample.
+        if (!screen.includes("answering…") && screen.includes(`cancel ${i}`)) {
+          ended = true;
+          break;
+        }
         if (performance.now() - start > 10_000) throw new Error("Ctrl-C was not answered");
+      }
+      if (ended) {
+        early++;
+        continue;
       }
       cancel.push(performance.now() - start);
       await idle(pane);
@@ -121,7 +132,7 @@ try {
   } finally {
     await pane.kill();
   }
-  console.log(`words: ${WORDS}, cancels: ${CANCELS}`);
+  console.log(`words: ${WORDS}, cancels: ${cancel.length} (${early} answers ended first)`);
   console.log(
     `draw_paragraphs_ms: ${draw[0]!.toFixed(0)} (goal < 1500; agent cpu ${cpu[0]!.toFixed(0)} ms)`,
   );
