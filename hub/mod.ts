@@ -176,6 +176,7 @@ export {
   stopHub,
   systemdUnit,
   uninstallLaunchd,
+  unwritableHome,
 } from "./daemon/mod.ts";
 export {
   controlHandler,

@@ -18,7 +18,7 @@ import {
   type SendOutcome,
   SpineError,
 } from "@agent/hub";
-import type { Lang } from "@agent/hub/base";
+import { formatCount, type Lang } from "@agent/hub/base";
 import { contacts, log, stateOf, status } from "./_net_views.ts";
 import { t } from "./_net_messages.ts";
 import { spineAction } from "./_net_spine.ts";
@@ -159,7 +159,7 @@ async function send(ctx: CommandContext, args: string[]) {
   }
   const text = args.slice(1).join(" ");
   if (Array.from(text).length > MESSAGE_TEXT_MAX) {
-    throw new UsageError(t(ctx.lang, "too_long", { max: MESSAGE_TEXT_MAX }));
+    throw new UsageError(t(ctx.lang, "too_long", { max: formatCount(ctx.lang, MESSAGE_TEXT_MAX) }));
   }
   const sent = await (await needNode(ctx)).send(target.address, text, target.sub);
   ctx.out(sentLine(ctx.lang, args[0]!, sent, Math.floor(Date.now() / 1000)));

@@ -106,11 +106,15 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
   const events = await OwnerEventBus.open(paths.netDir, { logger });
   let node = options.node;
   let unconfigured: string | undefined;
+  let missing: string | undefined;
   if (node === undefined) {
     try {
       const opened = await openNetwork({ config, env, paths, logger });
       if (opened.ok) node = opened.node;
-      else unconfigured = notConfiguredDetail(opened.missing, lang);
+      else {
+        unconfigured = notConfiguredDetail(opened.missing, lang);
+        missing = opened.missing;
+      }
     } catch (error) {
       unconfigured = errorMessage(error);
       logger.warn(`network: ${unconfigured}`);
@@ -157,6 +161,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     link: config.net.link,
     timings: { pollTimeoutSeconds: config.net.poll_timeout_seconds },
     ...(unconfigured === undefined ? {} : { unconfigured }),
+    ...(missing === undefined ? {} : { missing }),
   });
   const desk = new Desk({
     config,

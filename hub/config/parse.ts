@@ -62,9 +62,10 @@ export function parseConfig(
   }
   const result = configSchema.safeParse(data, { reportInput: true });
   if (!result.success) {
-    throw new ConfigError(issueSentence(result.error.issues[0]!, file, lang), {
-      cause: result.error,
-    });
+    // An unknown key is told first: `outpt = 3` is a typo, not a missing `output`.
+    const issues = result.error.issues;
+    const issue = issues.find((i) => i.code === "unrecognized_keys") ?? issues[0]!;
+    throw new ConfigError(issueSentence(issue, file, lang), { cause: result.error });
   }
   const config = withDefaults(result.data);
   checkRoles(config, file, lang);

@@ -113,6 +113,17 @@ Deno.test("parseConfig() allows stand-in chains that do not loop", () => {
   assert.equal(findLoop("a", c.models.roles), undefined);
 });
 
+Deno.test("parseConfig() tells a mistyped key as unknown, not as the key it misses", () => {
+  assert.equal(
+    errorOf(`[models.prices.m]\ninput = 1\noutpt = 2`),
+    "agent.toml: [models.prices.m] has an unknown key 'outpt'.",
+  );
+  assert.equal(
+    errorOf(`[models.prices.m]\ninput = 1\noutpt = 2`, "tr"),
+    "agent.toml: [models.prices.m] bilinmeyen bir anahtar içeriyor: 'outpt'.",
+  );
+});
+
 Deno.test("parseConfig() rejects unknown keys naming the file, table and key", () => {
   assert.equal(
     errorOf(`[models.roles.brain]\n${ROLE}colour = "red"`),
@@ -280,7 +291,7 @@ Deno.test("loadConfig() reports a missing file with kind 'missing'", async () =>
       assert.match(e.message, /^agent\.toml: not found at .*; run 'agent init' to create it\.$/);
       return true;
     });
-    await Deno.writeTextFile(paths.configFile, `[hub]\nport = 9000\n`);
+    await Deno.writeTextFile(paths.configFile, `[hub]\nport = 9000\n[models.roles.a]\n${ROLE}`);
     assert.equal((await loadConfig(paths)).hub.port, 9000);
   } finally {
     await Deno.remove(home, { recursive: true });

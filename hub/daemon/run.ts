@@ -61,6 +61,34 @@ export interface RunHubOptions {
   now?: () => number;
 }
 
+/** Whether `error` says a folder cannot be written (a read-only file system, no permission). */
+export function cannotWrite(error: unknown): boolean {
+  if (error instanceof Deno.errors.PermissionDenied) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "EROFS" || code === "EACCES" || code === "EPERM") return true;
+  return /read-only file system|os error 30|permission denied|os error 13/i.test(
+    error instanceof Error ? error.message : "",
+  );
+}
+
+/**
+ * The sentence for a home whose data folder cannot be written (a read-only home), or
+ * `undefined` when it can: checked before a hub opens anything, so the owner reads one
+ * sentence rather than an OS error per file.
+ */
+export function unwritableHome(paths: AgentPaths, lang: Lang): string | undefined {
+  const probe = `${paths.dataDir}/.write-check-${Deno.pid}`;
+  try {
+    Deno.mkdirSync(paths.dataDir, { recursive: true, mode: 0o700 });
+    Deno.writeTextFileSync(probe, "");
+    Deno.removeSync(probe);
+    return undefined;
+  } catch (error) {
+    if (!cannotWrite(error)) throw error;
+    return t(lang, "read_only", { dir: paths.dataDir });
+  }
+}
+
 /** Runs the hub until it is told to stop; returns the exit code. */
 export async function runHub(options: RunHubOptions): Promise<number> {
   const { paths, lang, logger } = options;
@@ -68,7 +96,14 @@ export async function runHub(options: RunHubOptions): Promise<number> {
   const lockFile = paths.hubLockFile;
   const pid = Deno.pid;
   const startedAt = now();
-  const lock = acquireLock(lockFile, pid, startedAt);
+  let lock;
+  try {
+    lock = acquireLock(lockFile, pid, startedAt);
+  } catch (error) {
+    if (!cannotWrite(error)) throw error;
+    options.err(t(lang, "read_only", { dir: paths.dataDir }));
+    return 1;
+  }
   if (!lock.ok) {
     options.err(t(lang, "already_running", { pid: lock.holder.pid }));
     return 1;

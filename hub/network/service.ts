@@ -103,6 +103,8 @@ export interface NetServiceOptions {
   unconfigured?: string;
   /** The owner's network digest: told of every answered message, started and stopped with the service. */
   digest?: NetDigest | undefined;
+  /** What it lacks, as a code a client words in its own language (for `/status`). */
+  missing?: string;
   /** Called after every handled envelope (tests, benchmarks). */
   onHandled?: (result: Awaited<ReturnType<typeof handleUpdate>>, update: Update) => void;
 }
@@ -154,6 +156,7 @@ export class NetService {
       dropped: 0,
       outbox: 0,
       ...(options.unconfigured === undefined ? {} : { detail: options.unconfigured }),
+      ...(options.missing === undefined ? {} : { missing: options.missing }),
     };
   }
 

@@ -62,6 +62,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "backoff.ts",
         "process_alive.ts",
         "_testing.ts",
+        "terminal/",
       ],
     },
     {
