@@ -38,7 +38,7 @@ const ask = (i: number) => ({
 });
 
 Deno.test("firstLine() keeps the first non-empty line, without controls, cut with …", () => {
-  assert.equal(firstLine("\n\n  Hello\x1b[2J there \nsecond"), "Hello[2J there");
+  assert.equal(firstLine("\n\n  Hello\x1b[2J there \nsecond"), "Hello [2J there");
   assert.equal(firstLine("a".repeat(200)), "a".repeat(159) + "…");
   assert.equal(firstLine(""), "");
 });
