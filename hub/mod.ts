@@ -174,11 +174,14 @@ export {
   uninstallLaunchd,
 } from "./daemon/mod.ts";
 export {
+  bearerHeaders,
   controlHandler,
   fetchControl,
   followHubEvents,
   type FollowHubEventsOptions,
+  readHubToken,
   subscribeHubEvents,
+  writeHubToken,
 } from "./control/mod.ts";
 
 // Cloud: `agent cloud` (the brain on the spine, file sync, `agent cloud run`).

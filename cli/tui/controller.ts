@@ -181,7 +181,10 @@ export class TuiController {
   /** Reads the spend, the hub and the pending requests again. */
   async refresh(): Promise<void> {
     const facts = this.#facts();
-    const hub = await fetchControl(this.#o.hubPort, "/status", { timeoutMs: 500 });
+    const hub = await fetchControl(this.#o.hubPort, "/status", {
+      timeoutMs: 500,
+      tokenFile: this.chat.paths.hubTokenFile,
+    });
     facts.hub = hub?.ok === true
       ? { running: true, net: (hub.net as { state?: string } | undefined)?.state }
       : { running: false };

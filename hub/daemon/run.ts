@@ -8,7 +8,12 @@
 import type { AgentPaths } from "../paths.ts";
 import { formatTime, type Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
-import { controlHandler, type ControlSources } from "../control/mod.ts";
+import {
+  controlHandler,
+  type ControlSources,
+  removeHubToken,
+  writeHubToken,
+} from "../control/mod.ts";
 import type { OwnerEventFeed } from "../events/mod.ts";
 import { acquireLock, releaseLock } from "./lock.ts";
 import { readHeartbeat, recordCrash, writeHeartbeat } from "./state_files.ts";
@@ -95,6 +100,15 @@ export async function runHub(options: RunHubOptions): Promise<number> {
     }
   };
 
+  let token: string;
+  try {
+    // A fresh credential each start: a token read by a process before a restart is void.
+    token = await writeHubToken(paths.hubTokenFile);
+  } catch (error) {
+    removeListeners();
+    releaseLock(lockFile, pid);
+    throw error;
+  }
   let port = options.port;
   let server: Deno.HttpServer<Deno.NetAddr> | undefined;
   // Ends the event streams, which would otherwise hold the server's shutdown open.
@@ -108,6 +122,7 @@ export async function runHub(options: RunHubOptions): Promise<number> {
     get port() {
       return port;
     },
+    token,
     now,
     heartbeatAt: () => lastBeat,
     spend: options.spend,
@@ -125,6 +140,7 @@ export async function runHub(options: RunHubOptions): Promise<number> {
     port = server.addr.port;
   } catch (error) {
     removeListeners();
+    await removeHubToken(paths.hubTokenFile, token);
     releaseLock(lockFile, pid);
     if (error instanceof Deno.errors.AddrInUse) {
       options.err(t(lang, "port_busy", { port: options.port }));
@@ -178,6 +194,7 @@ export async function runHub(options: RunHubOptions): Promise<number> {
   closing.abort();
   await server.shutdown().catch(() => {});
   removeListeners();
+  await removeHubToken(paths.hubTokenFile, token);
   releaseLock(lockFile, pid);
   logger.info("hub stopped");
   options.out(t(lang, "stopped_clean"));

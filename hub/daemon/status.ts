@@ -31,6 +31,8 @@ export interface HubStatusReport {
 /** Options for {@linkcode hubStatus}. */
 export interface HubStatusOptions {
   port: number;
+  /** `<data>/hub.token`, for the routes behind the bearer token. */
+  tokenFile?: string;
   launchd: LaunchdState;
   now?: () => number;
 }
@@ -46,7 +48,12 @@ export async function hubStatus(
   const crash = readCrash(lockFile);
   const answers = lock !== undefined &&
     (await fetchControl(options.port, "/health", { timeoutMs: 1000 })) !== undefined;
-  const net = answers ? await fetchControl(options.port, "/net", { timeoutMs: 1000 }) : undefined;
+  const net = answers
+    ? await fetchControl(options.port, "/net", {
+      timeoutMs: 1000,
+      ...(options.tokenFile ? { tokenFile: options.tokenFile } : {}),
+    })
+    : undefined;
   const liveBeat = lock !== undefined && beat !== undefined && beat.pid === lock.pid
     ? beat
     : undefined;
