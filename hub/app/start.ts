@@ -31,6 +31,8 @@ import { Desk } from "../desk/mod.ts";
 import { enabledTools } from "../components/tools.ts";
 import { failoverTeller } from "./failover_events.ts";
 import { OwnerEventBus } from "../events/mod.ts";
+import { SpendChartReader } from "../money/spend_chart.ts";
+import type { DashboardParts } from "../dashboard/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import { subAgentDirectoryFrom } from "../subs/mod.ts";
 import { loadComponents } from "./components.ts";
@@ -72,6 +74,8 @@ export interface Hub {
   ownerEvents: OwnerEventBus;
   /** The channels' `POST` routes on the control API, by path. */
   routes(): Record<string, (request: Request) => Promise<Response>>;
+  /** The web dashboard's charts and conversations. */
+  dashboard: DashboardParts;
   /**
    * Closes what it opened (the desk's answers, the event bus with its subscriptions,
    * then the ledger); the channels are stopped by whoever ran them, before.
@@ -176,9 +180,11 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
       logger.error(`hub: a channel could not be built: ${errorMessage(error)}`);
     }
   }
+  const chart = new SpendChartReader(paths.ledgerFile);
   return {
     context,
     channels,
+    dashboard: { chart },
     spend: () => spendReport(config, ledger, Date.now()),
     spendBy(options) {
       if (options.role !== undefined && config.models.roles[options.role] === undefined) {
@@ -203,6 +209,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     async close() {
       await desk.close();
       await events.close();
+      chart.close();
       ledger?.close();
     },
   };

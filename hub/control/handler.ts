@@ -34,6 +34,7 @@ import {
 import type { OwnerEventFeed } from "../events/mod.ts";
 import { eventStreamResponse, resumeFrom } from "./sse.ts";
 import { hasBearer } from "./token.ts";
+import type { DashboardDoor } from "../dashboard/handler.ts";
 
 /** Where the control API reads the live state from. */
 export interface ControlSources {
@@ -68,6 +69,11 @@ export interface ControlSources {
   /** The channels' `POST` routes (the messenger's webhook), by path. */
   routes?(): Record<string, (request: Request) => Promise<Response>>;
   /**
+   * The web dashboard under `/dashboard` (its own cookie login); given the status the
+   * control API answers, so both read the same.
+   */
+  dashboard?(status: () => Record<string, unknown>): DashboardDoor;
+  /**
    * Where the detail of an unexpected error goes (the hub's log); the answer carries
    * only `{error: "internal"}`.
    * @default nowhere
@@ -92,9 +98,10 @@ const ROUTES = ["/health", "/status", "/spend", "/net", "/net/events", "/events"
  * ```
  */
 export function controlHandler(sources: ControlSources): (request: Request) => Promise<Response> {
+  const door = sources.dashboard?.(() => status(sources));
   return async (request) => {
     try {
-      return await route(request, sources);
+      return await route(request, sources, door);
     } catch (error) {
       // An unexpected error is answered 500 `internal`; its text goes to the log only.
       return errorResponse(error, (line) => sources.log?.(`control api: ${line}`));
@@ -102,7 +109,11 @@ export function controlHandler(sources: ControlSources): (request: Request) => P
   };
 }
 
-async function route(request: Request, sources: ControlSources): Promise<Response> {
+async function route(
+  request: Request,
+  sources: ControlSources,
+  door: DashboardDoor | undefined,
+): Promise<Response> {
   // The Host header is checked before the URL is parsed: the server builds the URL from
   // it, so a malformed one (`[::1`) would make the parse throw.
   const host = request.headers.get("host");
@@ -110,6 +121,20 @@ async function route(request: Request, sources: ControlSources): Promise<Respons
     throw new HttpError(403, "forbidden");
   }
   const url = parseUrl(request.url);
+  if (
+    door !== undefined && (url.pathname === "/dashboard" || url.pathname.startsWith("/dashboard/"))
+  ) {
+    if (url.pathname === "/dashboard/code") {
+      // `agent dashboard` asks for a login code with the control token.
+      if (request.method !== "POST") methodNotAllowed(["POST"]);
+      if (request.headers.get("origin") !== null || !hasBearer(request, sources.token)) {
+        throw new HttpError(401, "unauthorized");
+      }
+      return json({ code: door.issueCode() });
+    }
+    // Its own checks: same origin, the session cookie, the CSRF token.
+    return await door.handle(request, url);
+  }
   const origin = request.headers.get("origin");
   if (origin !== null && !isLoopbackOrigin(origin)) throw new HttpError(403, "forbidden");
   const path = url.pathname.replace(/\/+$/, "") || "/";

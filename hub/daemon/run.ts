@@ -14,7 +14,8 @@ import {
   removeHubToken,
   writeHubToken,
 } from "../control/mod.ts";
-import type { OwnerEventFeed } from "../events/mod.ts";
+import type { OwnerEvent, OwnerEventFeed } from "../events/mod.ts";
+import { dashboard, type DashboardParts } from "../dashboard/mod.ts";
 import { acquireLock, releaseLock } from "./lock.ts";
 import { readHeartbeat, recordCrash, writeHeartbeat } from "./state_files.ts";
 import { t } from "./_messages.ts";
@@ -55,6 +56,8 @@ export interface RunHubOptions {
   ownerEvents?: OwnerEventFeed;
   /** The channels' `POST` routes (a webhook), by path. */
   routes?: ControlSources["routes"];
+  /** What the web dashboard adds to the control API's sources (its charts, the desk). */
+  dashboard?: DashboardParts;
   /** Heartbeat interval. @default 5000 */
   heartbeatMs?: number;
   /** Another way to stop the hub (tests, an embedding program). */
@@ -133,6 +136,18 @@ export async function runHub(options: RunHubOptions): Promise<number> {
     ...(options.ownerEvents ? { ownerEvents: options.ownerEvents } : {}),
     closing: closing.signal,
     ...(options.routes ? { routes: options.routes } : {}),
+    dashboard: (status) =>
+      dashboard({
+        ...options.dashboard,
+        lang,
+        port: () => port,
+        now,
+        status,
+        recentEvents: async () => (await options.events?.(0) ?? []) as OwnerEvent[],
+        ...(options.ownerEvents ? { ownerEvents: options.ownerEvents } : {}),
+        ...(options.spendBy ? { spendBy: options.spendBy } : {}),
+        closing: closing.signal,
+      }),
     log: (line) => logger.error(line),
   });
   try {
@@ -209,7 +224,15 @@ export async function runHub(options: RunHubOptions): Promise<number> {
 /** What {@linkcode runAssembledHub} takes besides the hub. */
 export type RunAssembledOptions = Omit<
   RunHubOptions,
-  "components" | "spend" | "spendBy" | "net" | "blocks" | "events" | "ownerEvents" | "routes"
+  | "components"
+  | "spend"
+  | "spendBy"
+  | "net"
+  | "blocks"
+  | "events"
+  | "ownerEvents"
+  | "routes"
+  | "dashboard"
 >;
 
 /** The parts of an assembled hub (`startHub()`) that {@linkcode runHub} serves. */
@@ -221,6 +244,8 @@ export interface AssembledHub {
   events(afterSec: number): Promise<unknown[]>;
   ownerEvents: OwnerEventFeed;
   routes(): Record<string, (request: Request) => Promise<Response>>;
+  /** The dashboard's charts and conversations. */
+  dashboard?: DashboardParts;
 }
 
 /**
@@ -238,6 +263,7 @@ export function runAssembledHub(hub: AssembledHub, options: RunAssembledOptions)
     events: hub.events,
     ownerEvents: hub.ownerEvents,
     routes: hub.routes,
+    ...(hub.dashboard ? { dashboard: hub.dashboard } : {}),
   });
 }
 

@@ -1,0 +1,47 @@
+/**
+ * The page's calls to the hub: same origin, the session cookie sent by the browser,
+ * the CSRF token on every `POST`.
+ *
+ * @module
+ */
+
+let csrf = "";
+
+/** Remembers the session's CSRF token. */
+export function setCsrf(token: string): void {
+  csrf = token;
+}
+
+/** An answer the hub refused: its status and error code. */
+export class ApiError extends Error {
+  status: number;
+  code: string;
+  constructor(status: number, code: string) {
+    super(`${status} ${code}`);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function answer<T>(res: Response): Promise<T> {
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) throw new ApiError(res.status, String((body as { error?: string }).error ?? ""));
+  return body as T;
+}
+
+/** GETs `/dashboard/api/<path>`. */
+export async function get<T>(path: string): Promise<T> {
+  return await answer<T>(await fetch(`/dashboard/api/${path}`, { credentials: "same-origin" }));
+}
+
+/** POSTs JSON to `/dashboard/api/<path>` with the CSRF token. */
+export async function post<T>(path: string, body: unknown = {}): Promise<T> {
+  return await answer<T>(
+    await fetch(`/dashboard/api/${path}`, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "content-type": "application/json", "x-csrf-token": csrf },
+      body: JSON.stringify(body),
+    }),
+  );
+}

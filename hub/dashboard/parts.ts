@@ -1,0 +1,15 @@
+/**
+ * What an assembled hub gives the dashboard besides the control API's own sources.
+ *
+ * @module
+ */
+import type { SpendChartReader } from "../money/spend_chart.ts";
+import type { DashboardChat } from "./types.ts";
+
+/** The dashboard's charts and conversations, from the assembled hub. */
+export interface DashboardParts {
+  /** The daily spend by role, read from the ledger. */
+  chart?: SpendChartReader;
+  /** Sessions, the web chat and approvals, over the desk. */
+  chat?: DashboardChat;
+}

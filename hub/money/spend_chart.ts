@@ -1,0 +1,96 @@
+/**
+ * The dashboard's spend by day, stacked by role: one SQL query over the ledger's daily
+ * totals (`spend_day`, a row per role and Istanbul day), so a chart over a month reads
+ * at most a few hundred rows whatever the number of calls. It opens its own read-only
+ * connection (WAL lets it read while the hub writes) and leaves the ledger's writer
+ * alone. The other breakdowns (channel, contact, session) are {@linkcode spendBy}'s.
+ *
+ * @module
+ */
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { TIME_ZONE } from "../i18n.ts";
+import { nextDayStart } from "./periods.ts";
+
+/** Spend per day and role over a span: the series a stacked bar chart draws. */
+export interface SpendChart {
+  /** `YYYY-MM-DD` Istanbul days, oldest first, every day of the span up to today. */
+  days: string[];
+  /** The roles with spend in the span, largest first. */
+  roles: string[];
+  /** Dollars per role, one number per day (same order as `days`). */
+  usd: Record<string, number[]>;
+  /** Calls per day, every role. */
+  calls: number[];
+}
+
+/** A read-only view of the ledger for charts; `close()` when done. */
+export class SpendChartReader {
+  #file: string;
+  #db: DatabaseSync | undefined;
+  #byDay: StatementSync | undefined;
+
+  constructor(ledgerFile: string) {
+    this.#file = ledgerFile;
+  }
+
+  /**
+   * Spend per role and day from `sinceMs` (an Istanbul midnight) to `untilMs`, days
+   * with nothing spent filled with zeros up to the day of `nowMs`. No ledger file
+   * reads as nothing spent.
+   */
+  chart(sinceMs: number, untilMs: number, nowMs: number): SpendChart {
+    const rows = this.#rows(sinceMs, untilMs);
+    const days: number[] = [];
+    for (let day = sinceMs; day < untilMs && day <= nowMs; day = nextDayStart(day)) days.push(day);
+    const index = new Map(days.map((d, i) => [d, i]));
+    const usd: Record<string, number[]> = {};
+    const totals = new Map<string, number>();
+    const calls = days.map(() => 0);
+    for (const row of rows) {
+      const i = index.get(row.day);
+      if (i === undefined) continue;
+      const series = usd[row.role] ??= days.map(() => 0);
+      series[i] = Math.round(row.usd * 1e6) / 1e6;
+      calls[i]! += row.calls;
+      totals.set(row.role, (totals.get(row.role) ?? 0) + row.usd);
+    }
+    const roles = [...totals.keys()].sort((a, b) => totals.get(b)! - totals.get(a)!);
+    return { days: days.map(isoDay), roles, usd, calls };
+  }
+
+  /** Closes the connection. */
+  close(): void {
+    this.#db?.close();
+    this.#db = undefined;
+    this.#byDay = undefined;
+  }
+
+  #rows(
+    sinceMs: number,
+    untilMs: number,
+  ): { role: string; day: number; usd: number; calls: number }[] {
+    if (this.#byDay === undefined) {
+      try {
+        Deno.statSync(this.#file);
+      } catch {
+        return [];
+      }
+      this.#db = new DatabaseSync(this.#file, { readOnly: true });
+      this.#db.exec("PRAGMA busy_timeout = 10000");
+      this.#byDay = this.#db.prepare(
+        `SELECT role, day, usd, calls FROM spend_day WHERE day >= ? AND day < ? ORDER BY day`,
+      );
+    }
+    return this.#byDay.all(sinceMs, untilMs) as {
+      role: string;
+      day: number;
+      usd: number;
+      calls: number;
+    }[];
+  }
+}
+
+function isoDay(ms: number): string {
+  return Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(TIME_ZONE).toPlainDate()
+    .toString();
+}
