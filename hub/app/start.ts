@@ -32,7 +32,8 @@ import { enabledTools } from "../components/tools.ts";
 import { failoverTeller } from "./failover_events.ts";
 import { OwnerEventBus } from "../events/mod.ts";
 import { SpendChartReader } from "../money/spend_chart.ts";
-import type { DashboardParts } from "../dashboard/mod.ts";
+import { dashboardChat, type DashboardParts } from "../dashboard/mod.ts";
+import { openSessionStore } from "../sessions/open.ts";
 import type { AgentPaths } from "../paths.ts";
 import { subAgentDirectoryFrom } from "../subs/mod.ts";
 import { loadComponents } from "./components.ts";
@@ -181,10 +182,18 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     }
   }
   const chart = new SpendChartReader(paths.ledgerFile);
+  let chat: DashboardParts["chat"];
+  try {
+    chat = dashboardChat({ desk, sessions: openSessionStore(config, env, paths), usage: chart });
+  } catch (error) {
+    // A session store that cannot open (spine backend without its keys) leaves the
+    // dashboard without conversations; the rest of it works.
+    logger.warn(`dashboard: no conversations: ${errorMessage(error)}`);
+  }
   return {
     context,
     channels,
-    dashboard: { chart },
+    dashboard: { chart, ...(chat ? { chat } : {}) },
     spend: () => spendReport(config, ledger, Date.now()),
     spendBy(options) {
       if (options.role !== undefined && config.models.roles[options.role] === undefined) {

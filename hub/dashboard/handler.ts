@@ -20,7 +20,8 @@
  *
  * @module
  */
-import { HttpError, json, methodNotAllowed, readRequestBody } from "@agent/net";
+import { HttpError, json, methodNotAllowed } from "@agent/net";
+import { jsonBody } from "./body.ts";
 import { eventStreamResponse, resumeFrom } from "../control/sse.ts";
 import { DashboardAuth } from "./auth.ts";
 import { requireCsrf, requireSameOrigin, requireSession, SECURITY_HEADERS } from "./guard.ts";
@@ -139,19 +140,4 @@ function get(method: string): void {
 
 function post(method: string): void {
   if (method !== "POST") methodNotAllowed(["POST"]);
-}
-
-/** A small JSON object body; 400 for anything else. */
-export async function jsonBody(request: Request): Promise<Record<string, unknown>> {
-  let value: unknown;
-  try {
-    value = JSON.parse(new TextDecoder().decode(await readRequestBody(request, 64 * 1024)));
-  } catch (error) {
-    if (error instanceof HttpError) throw error;
-    throw new HttpError(400, "bad_request", { detail: "the body is not JSON" });
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new HttpError(400, "bad_request", { detail: "the body is not a JSON object" });
-  }
-  return value as Record<string, unknown>;
 }

@@ -13,3 +13,4 @@ export {
 export type { DashboardSpend } from "./spend.ts";
 export { DashboardAuth, type DashboardSession } from "./auth.ts";
 export type { DashboardParts } from "./parts.ts";
+export { type ChatSources, dashboardChat } from "./chat.ts";

@@ -23,11 +23,22 @@ export interface SpendChart {
   calls: number[];
 }
 
+/** What one model did for a session since a moment: the web chat's line under an answer. */
+export interface TurnUsage {
+  model_id: string;
+  calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  /** Null when every call was unpriced. */
+  usd: number | null;
+}
+
 /** A read-only view of the ledger for charts; `close()` when done. */
 export class SpendChartReader {
   #file: string;
   #db: DatabaseSync | undefined;
   #byDay: StatementSync | undefined;
+  #turn: StatementSync | undefined;
 
   constructor(ledgerFile: string) {
     this.#file = ledgerFile;
@@ -58,29 +69,56 @@ export class SpendChartReader {
     return { days: days.map(isoDay), roles, usd, calls };
   }
 
+  /** The calls of `sessionId` from `sinceMs` on, by model (the calls' `ts` index). */
+  turnUsage(sessionId: string, sinceMs: number): TurnUsage[] {
+    const db = this.#open();
+    if (db === undefined) return [];
+    this.#turn ??= db.prepare(
+      `SELECT model_id, COUNT(*) AS calls,
+         TOTAL(input_tokens + cache_read_tokens + cache_write_tokens) AS input_tokens,
+         TOTAL(output_tokens) AS output_tokens,
+         CASE WHEN COUNT(usd) = 0 THEN NULL ELSE TOTAL(usd) END AS usd
+       FROM calls WHERE ts >= ? AND session_id = ? GROUP BY model_id ORDER BY MIN(ts)`,
+    );
+    return (this.#turn.all(sinceMs, sessionId) as unknown as TurnUsage[]).map((r) => ({
+      model_id: r.model_id,
+      calls: Number(r.calls),
+      input_tokens: Number(r.input_tokens),
+      output_tokens: Number(r.output_tokens),
+      usd: r.usd === null ? null : Math.round(Number(r.usd) * 1e6) / 1e6,
+    }));
+  }
+
   /** Closes the connection. */
   close(): void {
     this.#db?.close();
     this.#db = undefined;
     this.#byDay = undefined;
+    this.#turn = undefined;
+  }
+
+  /** The connection, opened on first use; undefined while there is no ledger file. */
+  #open(): DatabaseSync | undefined {
+    if (this.#db !== undefined) return this.#db;
+    try {
+      Deno.statSync(this.#file);
+    } catch {
+      return undefined;
+    }
+    this.#db = new DatabaseSync(this.#file, { readOnly: true });
+    this.#db.exec("PRAGMA busy_timeout = 10000");
+    return this.#db;
   }
 
   #rows(
     sinceMs: number,
     untilMs: number,
   ): { role: string; day: number; usd: number; calls: number }[] {
-    if (this.#byDay === undefined) {
-      try {
-        Deno.statSync(this.#file);
-      } catch {
-        return [];
-      }
-      this.#db = new DatabaseSync(this.#file, { readOnly: true });
-      this.#db.exec("PRAGMA busy_timeout = 10000");
-      this.#byDay = this.#db.prepare(
-        `SELECT role, day, usd, calls FROM spend_day WHERE day >= ? AND day < ? ORDER BY day`,
-      );
-    }
+    const db = this.#open();
+    if (db === undefined) return [];
+    this.#byDay ??= db.prepare(
+      `SELECT role, day, usd, calls FROM spend_day WHERE day >= ? AND day < ? ORDER BY day`,
+    );
     return this.#byDay.all(sinceMs, untilMs) as {
       role: string;
       day: number;

@@ -21,7 +21,12 @@ type Page = (main: HTMLElement, arg: string, live: EventTarget) => Promise<void>
 const PAGES: Record<string, { title: () => string; render: Page }> = {
   overview: { title: () => t("nav_overview"), render: (m) => overview(m, live) },
   spend: { title: () => t("nav_spend"), render: (m, arg) => spend(m, arg) },
-  ...MORE_PAGES,
+  ...Object.fromEntries(
+    Object.entries(MORE_PAGES).map(([name, page]) => [name, {
+      title: page.title,
+      render: (m: HTMLElement, arg: string) => page.render(m, arg, live),
+    }]),
+  ),
 };
 
 async function signIn(): Promise<boolean> {
@@ -173,6 +178,14 @@ async function show(): Promise<void> {
 }
 
 function follow(): void {
+  // The desk: answers, approvals and queues of every conversation (the chat, the
+  // Approvals page).
+  const desk = new EventSource("/dashboard/api/desk");
+  desk.onmessage = (e) => {
+    try {
+      live.dispatchEvent(new CustomEvent("desk-event", { detail: JSON.parse(e.data) }));
+    } catch { /* not an event */ }
+  };
   const source = new EventSource("/dashboard/api/events");
   source.onmessage = () => {};
   const forward = (e: MessageEvent) => {

@@ -1,8 +1,11 @@
 /**
- * The pages beyond the overview and the spend.
+ * The pages beyond the overview and the spend: the conversations and the approvals.
  *
  * @module
  */
+import { t } from "./i18n.ts";
+import { conversations } from "./conversations.ts";
+import { approvals } from "./approvals.ts";
 
 /** A page: its title and how it renders into `main`. */
 export interface PageDef {
@@ -11,4 +14,13 @@ export interface PageDef {
 }
 
 /** The conversations and the approvals. */
-export const PAGES: Record<string, PageDef> = {};
+export const PAGES: Record<string, PageDef> = {
+  conversations: {
+    title: () => t("nav_conversations"),
+    render: (main, arg, live) => conversations(main, arg, live),
+  },
+  approvals: {
+    title: () => t("nav_approvals"),
+    render: (main, _arg, live) => approvals(main, live),
+  },
+};
