@@ -224,7 +224,7 @@ window.results = {};
       // CSRF token: the hub refuses it for its origin alone.
       const [cookie] = await context.cookies();
       const csrf = await page.evaluate(async () =>
-        (await (await fetch("/dashboard/api/session")).json()).csrf as string
+        ((await (await fetch("/dashboard/api/session")).json()) as { csrf: string }).csrf
       );
       const evilOrigin = `http://127.0.0.1:${evil.addr.port}`;
       for (
@@ -367,7 +367,8 @@ Deno.test({
       await approvalsPage.waitForSelector("[data-approval] .decided");
       // A second decision is refused by the desk: the approval is no longer open.
       const again = await chat.evaluate(async (id) => {
-        const csrf = (await (await fetch("/dashboard/api/session")).json()).csrf;
+        const csrf =
+          ((await (await fetch("/dashboard/api/session")).json()) as { csrf: string }).csrf;
         const res = await fetch("/dashboard/api/approvals/decide", {
           method: "POST",
           headers: { "content-type": "application/json", "x-csrf-token": csrf },

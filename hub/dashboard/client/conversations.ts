@@ -126,7 +126,7 @@ async function chatPane(
   };
   if (session !== "") {
     const data = await get<Json>(`transcript?session=${encodeURIComponent(session)}`);
-    for (const line of data.lines) transcript.append(bubble(line.role, line.text));
+    for (const line of data.lines) transcript.appendChild(bubble(line.role, line.text));
     busy = data.busy;
     waiting = data.waiting;
     showStatus();
@@ -149,11 +149,11 @@ async function chatPane(
       session = answer.session;
       onSession(session);
       waiting = answer.queued;
-      transcript.append(
+      transcript.appendChild(
         bubble("user", text, answer.queued > 0 ? t("queued", { n: answer.queued }) : ""),
       );
     } catch (error) {
-      transcript.append(
+      transcript.appendChild(
         h("p", { class: "msg", role: "alert" }, t("error", { detail: String(error) })),
       );
     } finally {
@@ -205,7 +205,7 @@ async function chatPane(
       case "TEXT_MESSAGE_START": {
         const el = bubble("assistant", "");
         current = { el, body: el.querySelector(".body") as HTMLElement, text: "", queued: false };
-        transcript.append(el);
+        transcript.appendChild(el);
         break;
       }
       case "TEXT_MESSAGE_CONTENT":
@@ -225,32 +225,32 @@ async function chatPane(
         busy = false;
         const target = current?.el ?? transcript.lastElementChild as HTMLElement | null;
         if (event.outcome?.type === "cancelled") {
-          target?.append(h("p", { class: "meta" }, t("cancelled")));
+          target?.appendChild(h("p", { class: "meta" }, t("cancelled")));
         } else if (current !== undefined && event.result?.reply) {
           // The notices the reply ends with (a stand-in answered, ...).
           current.text = event.result.reply;
           replace(current.body, markdown(current.text));
         }
         const started = runStart;
-        if (target) void meta(session, started).then((line) => line && target.append(line));
+        if (target) void meta(session, started).then((line) => line && target.appendChild(line));
         current = undefined;
         break;
       }
       case "RUN_ERROR":
         busy = false;
-        transcript.append(h("p", { class: "msg", role: "alert" }, event.message));
+        transcript.appendChild(h("p", { class: "msg", role: "alert" }, event.message));
         current = undefined;
         break;
       case "CUSTOM":
         if (event.name === "input.queued") waiting = event.value.position;
         else if (event.name === "notice") {
-          transcript.append(h("p", { class: "muted" }, event.value.text));
+          transcript.appendChild(h("p", { class: "muted" }, event.value.text));
         } else if (event.name === "command.result") {
-          transcript.append(h("pre", { class: "msg" }, event.value.lines.join("\n")));
+          transcript.appendChild(h("pre", { class: "msg" }, event.value.lines.join("\n")));
         } else if (event.name === "approval.requested") {
           const card = approvalCard(event.value);
           approvals.set(event.value.id, card);
-          transcript.append(card);
+          transcript.appendChild(card);
           (card.querySelector("button") as HTMLButtonElement | null)?.focus();
         } else if (event.name === "approval.decided") {
           approvals.get(event.value.id)?.dispatchEvent(
@@ -273,7 +273,7 @@ async function chatPane(
 function bubble(role: "user" | "assistant", text: string, note = ""): HTMLElement {
   const body = h("div", { class: "body" });
   if (role === "assistant") replace(body, markdown(text));
-  else body.append(h("p", { class: "plain" }, text));
+  else body.appendChild(h("p", { class: "plain" }, text));
   return h(
     "article",
     { class: `msg ${role}` },
