@@ -182,6 +182,11 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     }
   }
   const chart = new SpendChartReader(paths.ledgerFile);
+  try {
+    chart.prepare();
+  } catch (error) {
+    logger.warn(`dashboard: the spend rollup cannot be set up: ${errorMessage(error)}`);
+  }
   let chat: DashboardParts["chat"];
   try {
     chat = dashboardChat({ desk, sessions: openSessionStore(config, env, paths), usage: chart });

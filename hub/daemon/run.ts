@@ -145,7 +145,6 @@ export async function runHub(options: RunHubOptions): Promise<number> {
         status,
         recentEvents: async () => (await options.events?.(0) ?? []) as OwnerEvent[],
         ...(options.ownerEvents ? { ownerEvents: options.ownerEvents } : {}),
-        ...(options.spendBy ? { spendBy: options.spendBy } : {}),
         closing: closing.signal,
       }),
     log: (line) => logger.error(line),

@@ -5,7 +5,6 @@
  */
 import type { Lang } from "../i18n.ts";
 import type { OwnerEvent, OwnerEventFeed } from "../events/mod.ts";
-import type { SpendByOptions, SpendByReport } from "../money/mod.ts";
 import type { SpendChartReader } from "../money/spend_chart.ts";
 
 /** The routes of the conversations, the web chat and the approvals (over the desk). */
@@ -27,9 +26,7 @@ export interface DashboardSources {
   recentEvents(): Promise<OwnerEvent[]>;
   /** Live owner events. */
   ownerEvents?: OwnerEventFeed;
-  /** The breakdowns by channel, contact and session. */
-  spendBy?(options: Omit<SpendByOptions, "nowMs">): SpendByReport;
-  /** The daily series by role. */
+  /** The daily series by role, the breakdowns and the per-turn usage. */
   chart?: SpendChartReader;
   /** The conversations, the web chat and the approvals (the desk). */
   chat?: DashboardChat;

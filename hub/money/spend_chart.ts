@@ -3,13 +3,16 @@
  * totals (`spend_day`, a row per role and Istanbul day), so a chart over a month reads
  * at most a few hundred rows whatever the number of calls. It opens its own read-only
  * connection (WAL lets it read while the hub writes) and leaves the ledger's writer
- * alone. The other breakdowns (channel, contact, session) are {@linkcode spendBy}'s.
+ * alone. The other breakdowns (channel, contact, session) read the ledger's
+ * `spend_groups` rollup (`spend_rollup.ts`), which {@linkcode SpendChartReader.prepare}
+ * sets up.
  *
  * @module
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { TIME_ZONE } from "../i18n.ts";
 import { nextDayStart } from "./periods.ts";
+import { ensureSpendGroups, type GroupBy, type GroupRow, spendGroups } from "./spend_rollup.ts";
 
 /** Spend per day and role over a span: the series a stacked bar chart draws. */
 export interface SpendChart {
@@ -39,6 +42,7 @@ export class SpendChartReader {
   #db: DatabaseSync | undefined;
   #byDay: StatementSync | undefined;
   #turn: StatementSync | undefined;
+  #groupsReady = false;
 
   constructor(ledgerFile: string) {
     this.#file = ledgerFile;
@@ -67,6 +71,25 @@ export class SpendChartReader {
     }
     const roles = [...totals.keys()].sort((a, b) => totals.get(b)! - totals.get(a)!);
     return { days: days.map(isoDay), roles, usd, calls };
+  }
+
+  /**
+   * Sets up the ledger's `spend_groups` rollup (once; filled from the calls when new).
+   * Throws when the ledger cannot be written.
+   */
+  prepare(): void {
+    ensureSpendGroups(this.#file);
+    this.#groupsReady = true;
+  }
+
+  /**
+   * Spend from `sinceMs` to `untilMs` grouped by channel, contact or session, largest
+   * first; without the rollup (not prepared) or a ledger, nothing.
+   */
+  groups(by: GroupBy, sinceMs: number, untilMs: number): GroupRow[] {
+    const db = this.#open();
+    if (db === undefined || !this.#groupsReady) return [];
+    return spendGroups(db, by, sinceMs, untilMs);
   }
 
   /** The calls of `sessionId` from `sinceMs` on, by model (the calls' `ts` index). */

@@ -29,7 +29,7 @@ if (chosen.length === 0) {
 }
 
 // playwright-core reads /proc paths that only --allow-all opens.
-const NEEDS_ALL = new Set(["universe_bench.ts"]);
+const NEEDS_ALL = new Set(["universe_bench.ts", "dashboard_bench.ts"]);
 
 let failed = 0;
 for (const name of chosen) {
