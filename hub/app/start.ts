@@ -32,7 +32,7 @@ import { enabledTools } from "../components/tools.ts";
 import { failoverTeller } from "./failover_events.ts";
 import { OwnerEventBus } from "../events/mod.ts";
 import { SpendChartReader } from "../money/spend_chart.ts";
-import { dashboardChat, type DashboardParts } from "../dashboard/mod.ts";
+import { dashboardChat, dashboardNetwork, type DashboardParts } from "../dashboard/mod.ts";
 import { openSessionStore } from "../sessions/open.ts";
 import type { AgentPaths } from "../paths.ts";
 import { subAgentDirectoryFrom } from "../subs/mod.ts";
@@ -198,7 +198,11 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
   return {
     context,
     channels,
-    dashboard: { chart, ...(chat ? { chat } : {}) },
+    dashboard: {
+      chart,
+      ...(chat ? { chat } : {}),
+      network: dashboardNetwork({ node: () => network.node, lang, detail: () => unconfigured }),
+    },
     spend: () => spendReport(config, ledger, Date.now()),
     spendBy(options) {
       if (options.role !== undefined && config.models.roles[options.role] === undefined) {

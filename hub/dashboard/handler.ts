@@ -127,8 +127,8 @@ async function route(
       });
     }
   }
-  if (sources.chat !== undefined) {
-    const answer = await sources.chat.route(name, request, url);
+  for (const part of [sources.chat, sources.network]) {
+    const answer = await part?.route(name, request, url);
     if (answer !== undefined) return answer;
   }
   throw new HttpError(404, "not_found");

@@ -14,3 +14,4 @@ export type { DashboardSpend } from "./spend.ts";
 export { DashboardAuth, type DashboardSession } from "./auth.ts";
 export type { DashboardParts } from "./parts.ts";
 export { type ChatSources, dashboardChat } from "./chat.ts";
+export { dashboardNetwork, type NetworkSources } from "./network.ts";

@@ -12,4 +12,6 @@ export interface DashboardParts {
   chart?: SpendChartReader;
   /** Sessions, the web chat and approvals, over the desk. */
   chat?: DashboardChat;
+  /** Contacts and their actions, over the network node. */
+  network?: DashboardChat;
 }

@@ -30,6 +30,8 @@ export interface DashboardSources {
   chart?: SpendChartReader;
   /** The conversations, the web chat and the approvals (the desk). */
   chat?: DashboardChat;
+  /** The contacts and their actions (the network node). */
+  network?: DashboardChat;
   /** Ends open event streams when the hub stops. */
   closing?: AbortSignal;
   /** A one-time code's lifetime. @default 60000 */

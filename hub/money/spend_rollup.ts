@@ -131,7 +131,9 @@ export function spendGroups(
     : "channel, peer";
   const rows = db.prepare(
     `SELECT ${groups}, TOTAL(usd) AS usd, TOTAL(calls) AS calls,
-       TOTAL(unpriced_calls) AS unpriced_calls, ${TOKENS.map((c) => `TOTAL(${c}) AS ${c}`).join(", ")}
+       TOTAL(unpriced_calls) AS unpriced_calls, ${
+      TOKENS.map((c) => `TOTAL(${c}) AS ${c}`).join(", ")
+    }
      FROM spend_groups WHERE day >= ? AND day < ? ${by === "contact" ? "AND peer <> ''" : ""}
      GROUP BY ${groups} ORDER BY usd DESC, calls DESC`,
   ).all(sinceMs, untilMs) as Record<string, string | number>[];

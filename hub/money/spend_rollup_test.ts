@@ -57,7 +57,11 @@ Deno.test("spendGroups() gives the rows spendBy() gives from the calls, and the 
           assert.deepEqual(norm(got), norm(expected), `${period} by ${by}`);
           if (by === "session") {
             const channels = spendBy(CONFIG, ledger, { by: "channel", period, nowMs: now }).rows;
-            assert.deepEqual(norm(channelsOf(got)), norm(channels), `${period} channels of sessions`);
+            assert.deepEqual(
+              norm(channelsOf(got)),
+              norm(channels),
+              `${period} channels of sessions`,
+            );
           }
         }
       }

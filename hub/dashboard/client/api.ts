@@ -16,16 +16,22 @@ export function setCsrf(token: string): void {
 export class ApiError extends Error {
   status: number;
   code: string;
-  constructor(status: number, code: string) {
+  /** The hub's sentence, when it gave one. */
+  detail: string | undefined;
+  constructor(status: number, code: string, detail?: string) {
     super(`${status} ${code}`);
     this.status = status;
     this.code = code;
+    this.detail = detail;
   }
 }
 
 async function answer<T>(res: Response): Promise<T> {
   const body = await res.json().catch(() => ({}));
-  if (!res.ok) throw new ApiError(res.status, String((body as { error?: string }).error ?? ""));
+  if (!res.ok) {
+    const { error, detail } = body as { error?: string; detail?: string };
+    throw new ApiError(res.status, String(error ?? ""), detail);
+  }
   return body as T;
 }
 

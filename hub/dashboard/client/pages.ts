@@ -6,6 +6,7 @@
 import { t } from "./i18n.ts";
 import { conversations } from "./conversations.ts";
 import { approvals } from "./approvals.ts";
+import { network } from "./network.ts";
 
 /** A page: its title and how it renders into `main`. */
 export interface PageDef {
@@ -13,7 +14,7 @@ export interface PageDef {
   render(main: HTMLElement, arg: string, live: EventTarget): Promise<void>;
 }
 
-/** The conversations and the approvals. */
+/** The conversations, the approvals and the network. */
 export const PAGES: Record<string, PageDef> = {
   conversations: {
     title: () => t("nav_conversations"),
@@ -23,4 +24,5 @@ export const PAGES: Record<string, PageDef> = {
     title: () => t("nav_approvals"),
     render: (main, _arg, live) => approvals(main, live),
   },
+  network: { title: () => t("nav_network"), render: (main) => network(main) },
 };
