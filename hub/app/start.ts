@@ -32,7 +32,12 @@ import { enabledTools } from "../components/tools.ts";
 import { failoverTeller } from "./failover_events.ts";
 import { OwnerEventBus } from "../events/mod.ts";
 import { SpendChartReader } from "../money/spend_chart.ts";
-import { dashboardChat, dashboardNetwork, type DashboardParts } from "../dashboard/mod.ts";
+import {
+  dashboardChat,
+  dashboardNetwork,
+  type DashboardParts,
+  dashboardSettings,
+} from "../dashboard/mod.ts";
 import { openSessionStore } from "../sessions/open.ts";
 import type { AgentPaths } from "../paths.ts";
 import { subAgentDirectoryFrom } from "../subs/mod.ts";
@@ -202,6 +207,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
       chart,
       ...(chat ? { chat } : {}),
       network: dashboardNetwork({ node: () => network.node, lang, detail: () => unconfigured }),
+      settings: dashboardSettings({ paths, env, lang }),
     },
     spend: () => spendReport(config, ledger, Date.now()),
     spendBy(options) {

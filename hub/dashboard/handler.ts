@@ -127,7 +127,7 @@ async function route(
       });
     }
   }
-  for (const part of [sources.chat, sources.network]) {
+  for (const part of [sources.chat, sources.network, sources.settings]) {
     const answer = await part?.route(name, request, url);
     if (answer !== undefined) return answer;
   }

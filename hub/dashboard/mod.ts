@@ -15,3 +15,4 @@ export { DashboardAuth, type DashboardSession } from "./auth.ts";
 export type { DashboardParts } from "./parts.ts";
 export { type ChatSources, dashboardChat } from "./chat.ts";
 export { dashboardNetwork, type NetworkSources } from "./network.ts";
+export { dashboardSettings, type SettingsSources } from "./settings.ts";

@@ -14,4 +14,6 @@ export interface DashboardParts {
   chat?: DashboardChat;
   /** Contacts and their actions, over the network node. */
   network?: DashboardChat;
+  /** Roles, models, budgets and credentials, in `agent.toml` and `.env`. */
+  settings?: DashboardChat;
 }

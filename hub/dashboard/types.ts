@@ -32,6 +32,8 @@ export interface DashboardSources {
   chat?: DashboardChat;
   /** The contacts and their actions (the network node). */
   network?: DashboardChat;
+  /** Roles, models, budgets and credentials. */
+  settings?: DashboardChat;
   /** Ends open event streams when the hub stops. */
   closing?: AbortSignal;
   /** A one-time code's lifetime. @default 60000 */

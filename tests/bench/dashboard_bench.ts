@@ -123,7 +123,9 @@ try {
     });
     const p50 = percentile(apiMs, 50);
     console.log(
-      `spend_month_api_ms: p50 ${p50.toFixed(1)}, p95 ${percentile(apiMs, 95).toFixed(1)} (21 runs)`,
+      `spend_month_api_ms: p50 ${p50.toFixed(1)}, p95 ${
+        percentile(apiMs, 95).toFixed(1)
+      } (21 runs)`,
     );
     console.log(`goal: p50 < 100 ms -> ${p50 < 100 ? "met" : "missed"}`);
     if (p50 >= 100) failures.push("spend aggregation p50");
@@ -143,7 +145,9 @@ try {
     }
     const chart = median(charts);
     console.log(
-      `first_paint_ms: ${median(paints).toFixed(0)}, first_chart_ms: ${chart.toFixed(0)} (median of 5)`,
+      `first_paint_ms: ${median(paints).toFixed(0)}, first_chart_ms: ${
+        chart.toFixed(0)
+      } (median of 5)`,
     );
     console.log(`goal: first chart < 1000 ms -> ${chart < 1000 ? "met" : "missed"}`);
     if (chart >= 1000) failures.push("first chart");

@@ -20,6 +20,8 @@ export interface DashboardHubOptions {
   wordMs?: number;
   /** Ledger rows written before the hub starts. */
   calls?: CallRecord[];
+  /** Lines appended to the home's `.env` before the hub starts. */
+  dotenv?: string;
 }
 
 /** The running hub. */
@@ -81,6 +83,9 @@ export async function startDashboardHub(options: DashboardHubOptions = {}): Prom
       } }\n`,
     );
     await Deno.writeTextFile(file, toml);
+    if (options.dotenv !== undefined) {
+      await Deno.writeTextFile(paths.envFile, options.dotenv, { append: true, mode: 0o600 });
+    }
     if (options.calls?.length) {
       const ledger = Ledger.open(paths.ledgerFile);
       ledger.recordMany(options.calls);

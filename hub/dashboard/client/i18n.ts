@@ -6,6 +6,17 @@
  */
 
 const EN = {
+  nav_settings: "Settings",
+  settings_note: "Saved into {file}; the hub uses the new values after it restarts.",
+  settings_saved_role: "{role} saved.",
+  settings_unchanged: "Nothing changed.",
+  provider: "Provider",
+  model: "Model",
+  budget_usd: "Budget (USD)",
+  save: "Save",
+  secrets: "Credentials",
+  set: "set",
+  not_set: "not set",
   nav_network: "Network",
   own_card: "Your card",
   spine_silent: "the spine does not answer now",
@@ -113,6 +124,18 @@ const EN = {
 type Key = keyof typeof EN;
 
 const TR: Record<Key, string> = {
+  nav_settings: "Ayarlar",
+  settings_note:
+    "{file} dosyasına kaydedilir; hub yeni değerleri yeniden başladıktan sonra kullanır.",
+  settings_saved_role: "{role} kaydedildi.",
+  settings_unchanged: "Hiçbir şey değişmedi.",
+  provider: "Sağlayıcı",
+  model: "Model",
+  budget_usd: "Bütçe (USD)",
+  save: "Kaydet",
+  secrets: "Kimlik bilgileri",
+  set: "ayarlı",
+  not_set: "ayarlı değil",
   nav_network: "Ağ",
   own_card: "Kartınız",
   spine_silent: "omurga şu an yanıt vermiyor",

@@ -7,6 +7,7 @@ import { t } from "./i18n.ts";
 import { conversations } from "./conversations.ts";
 import { approvals } from "./approvals.ts";
 import { network } from "./network.ts";
+import { settings } from "./settings.ts";
 
 /** A page: its title and how it renders into `main`. */
 export interface PageDef {
@@ -25,4 +26,5 @@ export const PAGES: Record<string, PageDef> = {
     render: (main, _arg, live) => approvals(main, live),
   },
   network: { title: () => t("nav_network"), render: (main) => network(main) },
+  settings: { title: () => t("nav_settings"), render: (main) => settings(main) },
 };
