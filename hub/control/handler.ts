@@ -91,10 +91,13 @@ const ROUTES = ["/health", "/status", "/spend", "/net", "/net/events", "/events"
  * import { controlHandler } from "./handler.ts";
  * const handle = controlHandler({
  *   pid: 1, version: "0.1.0", startedAt: 0, home: "/h", dataDir: "/h/data", port: 8790,
- *   now: () => 1000, heartbeatAt: () => 1000, spend: () => ({}), net: () => ({ configured: false }),
+ *   token: "t0ken", now: () => 1000, heartbeatAt: () => 1000, spend: () => ({}),
+ *   net: () => ({ configured: false }),
  * });
  * const res = await handle(new Request("http://127.0.0.1:8790/health"));
  * if (res.status !== 200) throw new Error();
+ * const status = await handle(new Request("http://127.0.0.1:8790/status"));
+ * if (status.status !== 401) throw new Error("the token is needed");
  * ```
  */
 export function controlHandler(sources: ControlSources): (request: Request) => Promise<Response> {
