@@ -8,7 +8,7 @@
 import { get, post } from "./api.ts";
 import { h, replace } from "./dom.ts";
 import { t, time } from "./i18n.ts";
-import type { DeskMessage } from "./conversations.ts";
+import type { DeskMessage } from "./types.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;

@@ -12,15 +12,10 @@ import { h, replace } from "./dom.ts";
 import { count, t, time, usd } from "./i18n.ts";
 import { markdown } from "./markdown.ts";
 import { approvalCard } from "./approvals.ts";
+import type { DeskMessage } from "./types.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
-
-/** A desk event as the page hears it. */
-export interface DeskMessage {
-  conversation: string;
-  event: Json;
-}
 
 /** Renders the page; `arg` is the open session, if any. */
 export async function conversations(
