@@ -124,6 +124,7 @@ async function route(
       if (sources.ownerEvents === undefined) throw new HttpError(404, "not_found");
       return eventStreamResponse(sources.ownerEvents, resumeFrom(request, url), {
         ...(sources.closing ? { signal: sources.closing } : {}),
+        named: false,
       });
     }
   }

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { seededCalls, startDashboardHub } from "../dashboard/_hub.ts";
 import { loadConfig } from "@agent/hub/config";
+import { appendNetEvent } from "@agent/hub";
 import { resolvePaths } from "@agent/hub/base";
 
 const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => {
@@ -120,6 +121,17 @@ Deno.test({
       assert.match(overview, /pid \d+, version test/);
       // Dates as everywhere in the agent: DD.MM.YYYY HH:MM.
       assert.match(overview, /\d\d\.\d\d\.\d{4} \d\d:\d\d/);
+      // Owner events arrive live, whatever their type (one written by another process).
+      await appendNetEvent(`${hub.home}/data/net`, {
+        ts: Math.floor(Date.now() / 1000),
+        type: "model.failover",
+        role: "brain",
+        stand_in: "fast",
+        text: "brain failed over <live>",
+      });
+      await page.waitForFunction(() =>
+        document.querySelector("ul.events")?.textContent?.includes("brain failed over <live>")
+      );
       await page.screenshot({ path: `${ARTIFACTS}overview-desktop.png`, fullPage: true });
 
       await page.goto(`${hub.base}/dashboard/#/spend/month`);

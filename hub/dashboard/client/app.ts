@@ -186,23 +186,13 @@ function follow(): void {
       live.dispatchEvent(new CustomEvent("desk-event", { detail: JSON.parse(e.data) }));
     } catch { /* not an event */ }
   };
+  // Owner events come unnamed, so every type (those added later too) reaches here.
   const source = new EventSource("/dashboard/api/events");
-  source.onmessage = () => {};
-  const forward = (e: MessageEvent) => {
+  source.onmessage = (e) => {
     try {
       live.dispatchEvent(new CustomEvent("owner-event", { detail: JSON.parse(e.data) }));
     } catch { /* not an event */ }
   };
-  for (
-    const type of [
-      "net.contact_request",
-      "net.outbox_dropped",
-      "budget.warning",
-      "budget.spent",
-      "model.failover",
-      "net.digest",
-    ]
-  ) source.addEventListener(type, forward);
 }
 
 applyTheme();
