@@ -7,7 +7,7 @@
  *
  * | Route (under `/dashboard/api/`) | What |
  * | --- | --- |
- * | `GET sessions?q=` | the latest sessions of every channel, filtered by id |
+ * | `GET sessions?q=` | the latest 200 sessions of every channel, those whose id or messages hold `q` |
  * | `GET transcript?session=` | the session's user and assistant messages |
  * | `POST chat/send` `{session?, text}` | sends into `web:<session>` (a new session without one) |
  * | `POST chat/cancel` `{session}` | ends the running answer |
@@ -56,16 +56,24 @@ export function dashboardChat(sources: ChatSources): DashboardChat {
           const q = (url.searchParams.get("q") ?? "").trim().toLowerCase();
           const list = await sources.sessions.listSessions(200);
           const open = new Map(sources.desk.list().map((c) => [c.sessionId, c]));
+          // A session matches by its id or by the text of its messages.
+          const matches = async (id: string) => {
+            if (q === "" || id.toLowerCase().includes(q)) return true;
+            const stored = (await sources.sessions.listMessages(id, MAIN_AGENT_ID)) ?? [];
+            return historyLines(stored.map(messageOf)).some((l) =>
+              l.text.toLowerCase().includes(q)
+            );
+          };
+          const found = [];
+          for (const s of list) if (await matches(s.session_id)) found.push(s);
           return json({
-            sessions: list
-              .filter((s) => q === "" || s.session_id.toLowerCase().includes(q))
-              .map((s) => ({
-                id: s.session_id,
-                updated_at: s.updated_at,
-                messages: s.message_count,
-                channel: s.session_id.split("-", 1)[0],
-                busy: open.get(s.session_id)?.busy ?? false,
-              })),
+            sessions: found.map((s) => ({
+              id: s.session_id,
+              updated_at: s.updated_at,
+              messages: s.message_count,
+              channel: s.session_id.split("-", 1)[0],
+              busy: open.get(s.session_id)?.busy ?? false,
+            })),
           });
         }
         case "transcript": {
@@ -139,6 +147,11 @@ export function dashboardChat(sources: ChatSources): DashboardChat {
       return undefined;
     },
   };
+}
+
+/** The model message inside a stored message record. */
+function messageOf(stored: unknown): Parameters<typeof historyLines>[0][number] {
+  return (stored as { message: Parameters<typeof historyLines>[0][number] }).message;
 }
 
 async function open(sources: ChatSources, id: string): Promise<DeskConversation> {

@@ -447,6 +447,17 @@ Deno.test({
       const transcript = await chat.textContent(".transcript") ?? "";
       assert.ok(transcript.includes("please save a note"));
       assert.ok(transcript.includes("<script>window.__pwned=1</script>"));
+      // Searching finds the session by what was said in it.
+      await chat.fill("#search", "SAVE A NOTE");
+      await chat.waitForFunction(
+        (id) =>
+          [...document.querySelectorAll(".list li button")].map((b) => b.textContent ?? "")
+            .some((t) => t.startsWith(id)),
+        session,
+      );
+      await chat.fill("#search", "nothing-like-this");
+      await chat.waitForFunction(() => document.querySelectorAll(".list li button").length === 0);
+      await chat.fill("#search", "");
       await chat.setViewportSize({ width: 390, height: 844 });
       await chat.screenshot({ path: `${ARTIFACTS}chat-phone.png`, fullPage: true });
       assert.deepEqual(problems, []);

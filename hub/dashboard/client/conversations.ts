@@ -24,13 +24,18 @@ export async function conversations(
   live: EventTarget,
 ): Promise<void> {
   let session = arg;
+  let searching: ReturnType<typeof setTimeout> | undefined;
   const list = h("ul", { "aria-label": t("sessions") });
   const search = h("input", {
     type: "search",
     id: "search",
     placeholder: t("search"),
     "aria-label": t("search"),
-    oninput: () => void loadList(),
+    oninput: () => {
+      // Typing settles before the hub searches the transcripts.
+      clearTimeout(searching);
+      searching = setTimeout(() => void loadList(), 250);
+    },
   });
   const pane = h("section", { class: "pane", "aria-label": t("nav_conversations") });
   const loadList = async () => {
