@@ -7,17 +7,10 @@
  */
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
+import { CHROMIUM } from "../dashboard/_browser.ts";
 import { startBotServer } from "../messenger/_bot_server.ts";
 import { messengerHome, OWNER, runHub, textsIn } from "../messenger/_hub.ts";
 import { cleanup } from "../cli/_run.ts";
-
-const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => {
-  try {
-    return Deno.statSync(p).isFile;
-  } catch {
-    return false;
-  }
-});
 
 Deno.test({
   name:

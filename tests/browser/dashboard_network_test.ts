@@ -6,17 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
+import { ARTIFACTS, CHROMIUM } from "../dashboard/_browser.ts";
 import { controlHandler, dashboard, dashboardNetwork } from "@agent/hub";
 import { startAgent, type TestAgent, until } from "../hub/_agents.ts";
-
-const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => {
-  try {
-    return Deno.statSync(p).isFile;
-  } catch {
-    return false;
-  }
-});
-const ARTIFACTS = new URL("../dashboard/artifacts/", import.meta.url).pathname;
 
 Deno.test({
   name:
