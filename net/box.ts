@@ -5,11 +5,11 @@
  * @module
  */
 
-import { chacha20poly1305 } from "@noble/ciphers/chacha.js";
 import { b64uDecode, b64uEncode } from "./b64u.ts";
+import { aeadOpen, aeadSeal, hkdfSha256, x25519Shared } from "./_primitives.ts";
 import type { Box, EnvelopeKind } from "./envelope.ts";
 import type { Identity } from "./identity.ts";
-import { buffered, concatBytes, importPrivate, utf8 } from "./_keys.ts";
+import { concatBytes, importPrivate, utf8 } from "./_keys.ts";
 import { parsePlaintext, type Plaintext, type PlaintextFor } from "./plaintext.ts";
 
 /** The envelope header fields a box is bound to (its associated data). */
@@ -102,8 +102,7 @@ export async function sealBox<K extends EnvelopeKind>(
   // Step 3: nonce and associated data; step 4: ChaCha20-Poly1305.
   const nonce = options.nonce ?? crypto.getRandomValues(new Uint8Array(12));
   if (nonce.length !== 12) throw new RangeError("Cannot seal box: the nonce is not 12 bytes");
-  const ct = chacha20poly1305(key, nonce, boxAssociatedData(header))
-    .encrypt(utf8(JSON.stringify(clean)));
+  const ct = aeadSeal(key, nonce, boxAssociatedData(header), utf8(JSON.stringify(clean)));
   key.fill(0);
   // Step 5.
   return { epk: b64uEncode(ephemeral.publicKey), nonce: b64uEncode(nonce), ct: b64uEncode(ct) };
@@ -181,8 +180,7 @@ export function finishOpen<K extends EnvelopeKind>(
 export function finishOpen(prepared: PreparedBox, header: BoxHeader): Plaintext {
   let plain: Uint8Array;
   try {
-    plain = chacha20poly1305(prepared.key, prepared.nonce, boxAssociatedData(header))
-      .decrypt(prepared.ct);
+    plain = aeadOpen(prepared.key, prepared.nonce, boxAssociatedData(header), prepared.ct);
   } catch (cause) {
     throw new OpenError("the box does not authenticate", { cause });
   } finally {
@@ -209,27 +207,12 @@ async function boxKey(
   epk: Uint8Array,
   recipient: Uint8Array,
 ): Promise<Uint8Array> {
-  const peer = await crypto.subtle.importKey(
-    "raw",
-    buffered(peerPublic),
-    { name: "X25519" },
-    true,
-    [],
-  );
-  const shared = new Uint8Array(
-    await crypto.subtle.deriveBits({ name: "X25519", public: peer }, privateKey, 256),
-  );
-  let zero = 0;
-  for (const b of shared) zero |= b;
-  if (zero === 0) throw new RangeError("the X25519 shared secret is all zero");
-  const ikm = await crypto.subtle.importKey("raw", shared, "HKDF", false, ["deriveBits"]);
-  shared.fill(0);
-  const bits = await crypto.subtle.deriveBits(
-    { name: "HKDF", hash: "SHA-256", salt: concatBytes(epk, recipient), info: INFO_BYTES },
-    ikm,
-    256,
-  );
-  return new Uint8Array(bits);
+  const shared = await x25519Shared(privateKey, peerPublic);
+  try {
+    return await hkdfSha256(shared, concatBytes(epk, recipient), INFO_BYTES, 32);
+  } finally {
+    shared.fill(0);
+  }
 }
 
 function decodeKey(text: unknown): Uint8Array | undefined {

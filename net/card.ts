@@ -6,6 +6,7 @@
 
 import { isAddress } from "./address.ts";
 import { b64uDecodeLength } from "./b64u.ts";
+import { checkCardKey, isSmallOrderEd25519 } from "./key_check.ts";
 
 /** A published card. */
 export interface Card {
@@ -63,38 +64,36 @@ export function codePoints(text: string): number {
 }
 
 /**
- * Checks a `PUT /hub/card` body: `name` 1 to 80 characters, keys b64u of 32 bytes.
- * Unknown keys are dropped.
+ * Checks a `PUT /hub/card` body: `name` 1 to 80 characters, keys b64u of 32 bytes that
+ * are not small-order points. Keys come back in canonical b64u (without padding);
+ * unknown fields are dropped.
  *
  * @throws {TypeError} naming the first bad field.
  */
 export function parseCardInput(value: unknown): CardInput {
   if (!isRecord(value)) throw new TypeError("Bad card: the body must be a JSON object");
   if (!isCardName(value.name)) throw new TypeError("Bad card: 'name' must have 1 to 80 characters");
-  if (b64uDecodeLength(value.sign_key, 32) === undefined) {
-    throw new TypeError("Bad card: 'sign_key' must be b64u of 32 bytes");
-  }
-  if (b64uDecodeLength(value.box_key, 32) === undefined) {
-    throw new TypeError("Bad card: 'box_key' must be b64u of 32 bytes");
-  }
-  return { name: value.name, sign_key: value.sign_key as string, box_key: value.box_key as string };
+  const sign = cardKey("sign_key", value.sign_key, "must be");
+  const box = cardKey("box_key", value.box_key, "must be");
+  return { name: value.name, sign_key: sign, box_key: box };
 }
 
 /**
  * Checks a fetched card: `v` 1, `address` an address (equal to `expectedAddress` when
- * given), `name` 1 to 80 characters, `sign_key` and `box_key` b64u of 32 bytes, and
- * `inbox` and `software` strings when present (a missing one is filled in from the
- * address and left empty). Unknown keys are dropped.
+ * given), `name` 1 to 80 characters, `sign_key` and `box_key` b64u of 32 bytes that are
+ * not small-order points (returned in canonical b64u, without padding), and `inbox` and
+ * `software` strings when present (a missing one is filled in from the address and left
+ * empty). Unknown keys are dropped.
  *
  * @throws {TypeError} naming the first bad field.
  * @example
  * ```ts
  * import { parseCard } from "./card.ts";
- * const key = "A".repeat(43);
- * const card = parseCard({ v: 1, address: "bob.example", name: "Bob", sign_key: key,
+ * const key = "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo";
+ * const card = parseCard({ v: 1, address: "bob.example", name: "Bob", sign_key: key + "=",
  *   box_key: key, inbox: "https://bob.example/net/inbox", software: "agent-spine/0.1.0" },
  *   "bob.example");
- * if (card.name !== "Bob") throw new Error("wrong card");
+ * if (card.name !== "Bob" || card.sign_key !== key) throw new Error("wrong card");
  * ```
  */
 export function parseCard(value: unknown, expectedAddress?: string): Card {
@@ -105,12 +104,8 @@ export function parseCard(value: unknown, expectedAddress?: string): Card {
     throw new TypeError("Bad card: 'address' does not match the address it was fetched from");
   }
   if (!isCardName(value.name)) throw new TypeError("Bad card: 'name' must have 1 to 80 characters");
-  if (b64uDecodeLength(value.sign_key, 32) === undefined) {
-    throw new TypeError("Bad card: 'sign_key' is not b64u of 32 bytes");
-  }
-  if (b64uDecodeLength(value.box_key, 32) === undefined) {
-    throw new TypeError("Bad card: 'box_key' is not b64u of 32 bytes");
-  }
+  const sign = cardKey("sign_key", value.sign_key, "is not");
+  const box = cardKey("box_key", value.box_key, "is not");
   if (value.inbox !== undefined && typeof value.inbox !== "string") {
     throw new TypeError("Bad card: 'inbox' is not a string");
   }
@@ -121,21 +116,35 @@ export function parseCard(value: unknown, expectedAddress?: string): Card {
     v: 1,
     address: value.address,
     name: value.name,
-    sign_key: value.sign_key as string,
-    box_key: value.box_key as string,
+    sign_key: sign,
+    box_key: box,
     inbox: (value.inbox as string | undefined) ?? `https://${value.address}/net/inbox`,
     software: (value.software as string | undefined) ?? "",
   };
 }
 
+function cardKey(field: "sign_key" | "box_key", value: unknown, verb: string): string {
+  const checked = checkCardKey(field, value);
+  if ("key" in checked) return checked.key;
+  if (checked.refused === "shape") {
+    throw new TypeError(`Bad card: '${field}' ${verb} b64u of 32 bytes`);
+  }
+  const curve = field === "sign_key" ? "Ed25519" : "X25519";
+  throw new TypeError(
+    `Bad card: '${field}' is a small-order ${curve} key, which no honest agent publishes`,
+  );
+}
+
 /**
  * The spine's sender-card check: `v` 1, `address` equal to `from`, `sign_key` b64u of
- * 32 bytes. Returns the raw signing key, or `undefined` when the card fails. Looser than
- * {@linkcode parseCard} on purpose: the inbox needs nothing else from a sender's card.
+ * 32 bytes and not a small-order point. Returns the raw signing key, or `undefined` when
+ * the card fails. Looser than {@linkcode parseCard} on purpose: the inbox needs nothing
+ * else from a sender's card.
  */
 export function senderSignKey(value: unknown, from: string): Uint8Array | undefined {
   if (!isRecord(value) || value.v !== 1 || value.address !== from) return undefined;
-  return b64uDecodeLength(value.sign_key, 32);
+  const key = b64uDecodeLength(value.sign_key, 32);
+  return key === undefined || isSmallOrderEd25519(key) ? undefined : key;
 }
 
 /**
@@ -144,7 +153,7 @@ export function senderSignKey(value: unknown, from: string): Uint8Array | undefi
  * @example
  * ```ts
  * import { buildCard } from "./card.ts";
- * const key = "A".repeat(43);
+ * const key = "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo";
  * const c = buildCard({ name: "Bob", sign_key: key, box_key: key }, "bob.example", "0.1.0");
  * if (c.inbox !== "https://bob.example/net/inbox") throw new Error(c.inbox);
  * ```

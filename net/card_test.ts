@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
+import { b64uEncode } from "./b64u.ts";
 import { buildCard, isCardName, parseCard, parseCardInput, senderSignKey } from "./card.ts";
 
-const KEY = "A".repeat(43);
+// RFC 8032's first test key: a real Ed25519 point (all-zero keys are refused as small-order).
+const KEY = "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo";
 const CARD = {
   v: 1,
   address: "bob.example",
@@ -84,3 +86,29 @@ Deno.test("senderSignKey() applies only the inbox's card checks", () => {
   assert.deepEqual(senderSignKey(CARD, "eve.example"), undefined);
   assert.deepEqual(senderSignKey({ ...CARD, sign_key: "AAAA" }, "bob.example"), undefined);
 });
+
+Deno.test("parseCardInput() and parseCard() store keys without padding", () => {
+  const input = parseCardInput({ name: "Bob", sign_key: KEY + "=", box_key: KEY + "=" });
+  assert.deepEqual([input.sign_key, input.box_key], [KEY, KEY]);
+  const card = parseCard({ ...CARD, sign_key: KEY + "=", box_key: KEY + "=" }, "bob.example");
+  assert.deepEqual([card.sign_key, card.box_key], [KEY, KEY]);
+});
+
+Deno.test("parseCardInput() and parseCard() refuse small-order keys, naming the key", () => {
+  const zero = "A".repeat(43);
+  const identity = b64uEncode(Uint8Array.from({ length: 32 }, (_, i) => i === 0 ? 1 : 0));
+  const identitySigned = b64uEncode(
+    Uint8Array.from({ length: 32 }, (_, i) => i === 0 ? 1 : i === 31 ? 0x80 : 0),
+  );
+  for (const bad of [zero, identity, identitySigned, zero + "="]) {
+    for (const field of ["sign_key", "box_key"] as const) {
+      const named = (e: unknown) =>
+        e instanceof TypeError && e.message.includes(`'${field}' is a small-order`);
+      assert.throws(() => parseCardInput({ name: "B", ...KEYS, [field]: bad }), named);
+      assert.throws(() => parseCard({ ...CARD, [field]: bad }, "bob.example"), named);
+    }
+  }
+  assert.deepEqual(senderSignKey({ ...CARD, sign_key: identity }, "bob.example"), undefined);
+});
+
+const KEYS = { sign_key: KEY, box_key: KEY };

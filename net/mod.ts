@@ -45,7 +45,15 @@ export {
   identityToEnv,
   identityToJson,
 } from "./identity.ts";
-export { type Card, type CardInput, isCardName, parseCard, parseCardInput } from "./card.ts";
+export {
+  type Card,
+  type CardInput,
+  isCardName,
+  parseCard,
+  parseCardInput,
+  senderSignKey,
+} from "./card.ts";
+export { canonicalKey, isSmallOrderEd25519, isSmallOrderX25519, sameKey } from "./key_check.ts";
 export {
   CARD_MAX_BYTES,
   CARD_TIMEOUT_MS,

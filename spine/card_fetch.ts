@@ -1,5 +1,5 @@
 import type { KVNamespace } from "@cloudflare/workers-types/index.ts";
-import { b64uDecode, CARD_MAX_BYTES, CARD_TIMEOUT_MS, downloadCard } from "@agent/net";
+import { CARD_MAX_BYTES, CARD_TIMEOUT_MS, downloadCard, senderSignKey } from "@agent/net";
 
 export { CARD_MAX_BYTES, CARD_TIMEOUT_MS };
 
@@ -62,31 +62,25 @@ export interface SenderCardOptions {
   timeoutMs?: number;
   /** An in-memory layer in front of the cache. */
   memo?: CardMemo | undefined;
+  /** Only a card already held (memory or cache): never download one. @default false */
+  heldOnly?: boolean;
 }
 
 /**
  * Checks a sender card the way the inbox needs it: `v` 1, `address` equal to `from`,
- * `sign_key` b64u of 32 bytes. Returns the raw key, or `undefined`.
+ * `sign_key` b64u of 32 bytes and not a small-order point (the check lives in `net/`).
+ * Returns the raw key, or `undefined`.
  */
 export function senderCardKey(value: unknown, from: string): Uint8Array | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  const card = value as Record<string, unknown>;
-  if (card.v !== 1 || card.address !== from || typeof card.sign_key !== "string") {
-    return undefined;
-  }
-  try {
-    const key = b64uDecode(card.sign_key);
-    return key.byteLength === 32 ? key : undefined;
-  } catch {
-    return undefined;
-  }
+  return senderSignKey(value, from);
 }
 
 /**
  * Gets a sender's card: from the cache `peer:<from>` when present, else
  * `GET <scheme>://<from>/.well-known/agent.json` (5 s, at most 8 KiB, redirects never
  * followed), then cached for an hour. A failing cache read counts as a miss and a
- * failing cache write is ignored. Returns `undefined` when the card is unavailable.
+ * failing cache write is ignored. Returns `undefined` when the card is unavailable (or,
+ * with `heldOnly`, not already held).
  */
 export async function fetchSenderCard(
   from: string,
@@ -107,6 +101,7 @@ export async function fetchSenderCard(
       // A failing read is a miss.
     }
   }
+  if (options.heldOnly) return undefined;
   const card = await downloadCard(from, {
     allowInsecure: options.allowInsecure,
     ...(options.fetch ? { fetch: options.fetch } : {}),

@@ -73,6 +73,12 @@ Deno.test("senderCardKey() needs v 1, the same address and a 32-byte sign_key", 
   );
   assert.deepEqual(senderCardKey(card("a.example", { sign_key: "%%" }), "a.example"), undefined);
   assert.deepEqual(senderCardKey(null, "a.example"), undefined);
+  // A small-order key (here the identity point) would verify forged signatures.
+  const identityPoint = b64uEncode(Uint8Array.from({ length: 32 }, (_, i) => i === 0 ? 1 : 0));
+  assert.deepEqual(
+    senderCardKey(card("a.example", { sign_key: identityPoint }), "a.example"),
+    undefined,
+  );
   // Nothing else on the card matters to the inbox.
   assert.deepEqual(
     senderCardKey({ v: 1, address: "a.example", sign_key: b64uEncode(KEY) }, "a.example"),

@@ -1,4 +1,4 @@
-import { baseUrlFor, type Card, parseCardInput } from "@agent/net";
+import { baseUrlFor, canonicalKey, type Card, parseCardInput } from "@agent/net";
 import { requireBearer } from "./auth.ts";
 import { type Env, SPINE_SOFTWARE, SPINE_VERSION, spineMode } from "./env.ts";
 import { HttpError, json, methodNotAllowed, parseJsonBody, readRequestBody } from "@agent/net";
@@ -22,14 +22,17 @@ export interface HubContext {
   mailbox: MailboxClient;
 }
 
-/** Builds the full card the spine serves from the stored fields. */
+/**
+ * Builds the full card the spine serves from the stored fields, keys in canonical b64u
+ * (a card stored padded by an older spine is served without padding).
+ */
 export function fullCard(stored: StoredCard, address: string, allowInsecure: boolean): Card {
   return {
     v: 1,
     address,
     name: stored.name,
-    sign_key: stored.sign_key,
-    box_key: stored.box_key,
+    sign_key: canonicalKey(stored.sign_key) ?? stored.sign_key,
+    box_key: canonicalKey(stored.box_key) ?? stored.box_key,
     inbox: `${baseUrlFor(address, allowInsecure)}/net/inbox`,
     software: SPINE_SOFTWARE,
   };

@@ -43,16 +43,37 @@ export interface InboxDeps {
   log: LimitLog;
   /** A peer's card (fetched or cached); `undefined` when unavailable. */
   senderCard(from: string): Promise<SenderCard | undefined>;
+  /**
+   * A peer's card only if already held (in memory or the key-value cache), never
+   * fetched: what an envelope over its claimed sender's limit may still be checked with.
+   */
+  heldSenderCard(from: string): Promise<SenderCard | undefined>;
   /** The spine's own stored card, for envelopes from its own address. */
   ownCard(): Promise<SenderCard | undefined>;
   /** Runs the Mailbox's last three checks and stores the envelope in one step. */
   store(item: InboxItem): Promise<StoreResult>;
 }
 
+/** How long a per-minute 429 asks the sender to wait, in seconds (one window). */
+export const MINUTE_LIMIT_RETRY_SECONDS = 60;
+
+function rateLimited(): HttpError {
+  return new HttpError(429, "rate_limited", {
+    headers: { "Retry-After": String(MINUTE_LIMIT_RETRY_SECONDS) },
+  });
+}
+
 /**
  * `POST /net/inbox`: runs the spec's checks in order (the first failing check
  * answers) and queues the envelope: 202 `{status: queued, id}` or 200
  * `{status: duplicate, id}`. Failures are thrown as {@linkcode HttpError}.
+ *
+ * The per-sender limit is counted twice, so that a forged envelope never uses up a real
+ * sender's allowance (docs/spine.md, "Rules where the spec is silent"): every envelope
+ * counts on its claimed `from` (`from:<from>`) before any costly step, and one whose
+ * signature verifies counts on `verified:<from>` too, which alone decides its 429. Over
+ * the claimed counter the envelope is still checked, but only against a card already
+ * held: a flood naming a sender buys no card fetch, and the sender's own envelopes pass.
  */
 export async function handleInbox(request: Request, deps: InboxDeps): Promise<Response> {
   if (!isJsonContentType(request.headers.get("content-type"))) {
@@ -72,17 +93,24 @@ export async function handleInbox(request: Request, deps: InboxDeps): Promise<Re
   if (
     ip && !(await withinLimit(deps.ipLimit, "INBOX_IP_LIMIT", `ip:${clientIpKey(ip)}`, deps.log))
   ) {
-    throw new HttpError(429, "rate_limited");
+    throw rateLimited();
   }
-  if (
-    !(await withinLimit(deps.senderLimit, "INBOX_SENDER_LIMIT", `from:${payload.from}`, deps.log))
-  ) {
-    throw new HttpError(429, "rate_limited");
-  }
+  const claimedWithin = await withinLimit(
+    deps.senderLimit,
+    "INBOX_SENDER_LIMIT",
+    `from:${payload.from}`,
+    deps.log,
+  );
 
-  const card = payload.from === deps.address
-    ? await deps.ownCard()
-    : await deps.senderCard(payload.from);
+  let card: SenderCard | undefined;
+  if (payload.from === deps.address) {
+    card = await deps.ownCard();
+  } else if (claimedWithin) {
+    card = await deps.senderCard(payload.from);
+  } else {
+    card = await deps.heldSenderCard(payload.from);
+    if (!card) throw rateLimited();
+  }
   if (!card) throw new HttpError(502, "sender_card_unavailable");
 
   const envelope: WireEnvelope = { payload: parsed.wire.payload, sig: parsed.wire.sig };
@@ -94,6 +122,16 @@ export async function handleInbox(request: Request, deps: InboxDeps): Promise<Re
     verified = false;
   }
   if (!verified) throw new HttpError(403, "bad_signature");
+  if (
+    !(await withinLimit(
+      deps.senderLimit,
+      "INBOX_SENDER_LIMIT",
+      `verified:${payload.from}`,
+      deps.log,
+    ))
+  ) {
+    throw rateLimited();
+  }
 
   const result = await deps.store({ from: payload.from, id: payload.id, ts: payload.ts, envelope });
   switch (result.status) {

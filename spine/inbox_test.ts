@@ -61,6 +61,7 @@ function deps(identity: Identity, overrides: Partial<InboxDeps> = {}, result?: S
       calls.cards.push(from);
       return Promise.resolve({ signKey: identity.signKeyBytes });
     },
+    heldSenderCard: () => Promise.resolve(undefined),
     ownCard: () => Promise.resolve(undefined),
     store: (item) => {
       calls.stored.push(item);
@@ -141,7 +142,13 @@ Deno.test("handleInbox() keys the limits by client IP (/64) and sender; no heade
   await answer(await wire(id), d, { "cf-connecting-ip": "2001:db8:5:6:7::8" });
   await answer(await wire(id), d);
   assert.deepEqual(ip.keys, ["ip:2001:db8:5:6::/64"]);
-  assert.deepEqual(sender.keys, ["from:peer.example", "from:peer.example"]);
+  // The claimed sender before the card; the verified sender after the signature.
+  assert.deepEqual(sender.keys, [
+    "from:peer.example",
+    "verified:peer.example",
+    "from:peer.example",
+    "verified:peer.example",
+  ]);
 });
 
 Deno.test("handleInbox() checks its own address against the stored card without fetching", async () => {
@@ -169,7 +176,10 @@ Deno.test("handleInbox() runs the checks in the spec's order", async () => {
   resetLimitNotices();
   const id = await generateIdentity();
   const other = await generateIdentity();
-  const noCard = { senderCard: () => Promise.resolve(undefined) };
+  const noCard = {
+    senderCard: () => Promise.resolve(undefined),
+    heldSenderCard: () => Promise.resolve(undefined),
+  };
   const denied = { senderLimit: limiter(false) };
   // Each case fails the named check and every check after it, but none before.
   const cases: [string, () => Promise<[number, string | undefined]>][] = [
@@ -238,4 +248,59 @@ Deno.test("handleInbox() runs the checks in the spec's order", async () => {
   for (const [name, run] of cases) {
     assert.deepEqual(await run(), [expected[name], name.split(" ")[0]], name);
   }
+});
+
+/** A limiter that counts per key and lets `max` through per key. */
+function counting(max: number): RateLimit & { counts: Map<string, number> } {
+  const counts = new Map<string, number>();
+  return {
+    counts,
+    limit: ({ key }: { key: string }) => {
+      const n = (counts.get(key) ?? 0) + 1;
+      counts.set(key, n);
+      return Promise.resolve({ success: n <= max });
+    },
+  };
+}
+
+Deno.test("handleInbox() counts forged envelopes on the claimed sender only", async () => {
+  const real = await generateIdentity();
+  const forger = await generateIdentity();
+  const senderLimit = counting(30);
+  const { d, calls } = deps(real, {
+    senderLimit,
+    heldSenderCard: () => Promise.resolve({ signKey: real.signKeyBytes }),
+  });
+  // 40 forged envelopes naming the sender: the first 30 fetch its card and fail the
+  // signature, the rest are over the claimed counter and use the card already held.
+  for (let i = 0; i < 40; i++) {
+    const [status, body] = await answer(await wire(forger), d);
+    assert.deepEqual([status, body.error], [403, "bad_signature"], `forged ${i}`);
+  }
+  assert.deepEqual(calls.cards.length, 30);
+  // The sender's own envelopes still pass, counted on their own verified counter.
+  for (let i = 0; i < 30; i++) {
+    const [status] = await answer(await wire(real), d);
+    assert.deepEqual(status, 202, `genuine ${i}`);
+  }
+  assert.deepEqual(calls.cards.length, 30, "no card fetch over the claimed limit");
+  assert.deepEqual(senderLimit.counts.get("verified:peer.example"), 30);
+  // The verified counter keeps the spec's 30 a minute for the sender itself.
+  const request = new Request("https://me.example/net/inbox", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(await wire(real)),
+  });
+  const over = await handleInbox(request, d).catch(errorResponse);
+  assert.deepEqual([over.status, await over.json()], [429, { error: "rate_limited" }]);
+  assert.deepEqual(over.headers.get("retry-after"), "60");
+});
+
+Deno.test("handleInbox() answers 429 over the claimed limit when no card is held", async () => {
+  const real = await generateIdentity();
+  const { d, calls } = deps(real, { senderLimit: limiter(false) });
+  const [status, body] = await answer(await wire(real), d);
+  assert.deepEqual([status, body.error], [429, "rate_limited"]);
+  assert.deepEqual(calls.cards, []);
+  assert.deepEqual(calls.stored, []);
 });

@@ -83,6 +83,13 @@ async function route(
         log: (line) => console.warn(line),
         senderCard: (from) =>
           fetchSenderCard(from, { allowInsecure, cache: env.PEER_CARDS, memo: cardMemo }),
+        heldSenderCard: (from) =>
+          fetchSenderCard(from, {
+            allowInsecure,
+            cache: env.PEER_CARDS,
+            memo: cardMemo,
+            heldOnly: true,
+          }),
         ownCard: async () => {
           const { card } = await mailbox.status();
           return card ? { signKey: b64uDecode(card.sign_key) } : undefined;

@@ -54,7 +54,7 @@ export const command: CommandModule = {
       role: typeof opts.role === "string" ? opts.role : undefined,
       resume: resume === true ? true : typeof resume === "string" ? resume : undefined,
       session: typeof opts.session === "string" ? opts.session : undefined,
-      openLedger: () => Ledger.open(ctx.paths.ledgerFile),
+      openLedger: () => Ledger.openForCalls(ctx.paths.ledgerFile),
       tools: async () => enabledTools(await loadComponents(config, ctx.paths)),
     });
   },

@@ -1,15 +1,18 @@
 /**
- * `agent spend [--json] [--forecast] [--by channel|contact|session|day [--role ROLE]
- * [--period day|week|month]]`: each role's spend in its current period, a breakdown,
- * and a forecast, read from `agent.toml` and the ledger directly (no hub needed). A
- * missing ledger means nothing was spent yet; it is not created just to be read.
- * Loads no provider SDK.
+ * `agent spend [--json] [--forecast] [--cloud] [--by channel|contact|session|purpose|day
+ * [--role ROLE] [--period day|week|month]]`: each role's spend in its current period, a
+ * breakdown, and a forecast, read from `agent.toml` and the ledger directly (no hub
+ * needed), opened read-only. A missing ledger means nothing was spent yet; it is not
+ * created just to be read. `--cloud` reports the cloud ledger of the spine in
+ * `AGENT_SPINE_URL` instead (cloud mode's brain writes there). Loads no provider SDK.
  *
  * @module
  */
 import type { CommandModule } from "../command.ts";
 import { UsageError } from "../command.ts";
 import {
+  CloudLedger,
+  cloudSince,
   forecastLine,
   forecastReport,
   isSpendBy,
@@ -23,11 +26,12 @@ import {
   spendReport,
 } from "@agent/hub/money";
 import { catalogue } from "@agent/hub/base";
+import { errorMessage } from "@agent/net/common";
 
 const t = catalogue({
   summary: "Show what each role spent in its current budget period.",
   opt_json: "print {<role>: <spend object>} as JSON (with --by: the breakdown)",
-  opt_by: "break spend down by channel, contact, session or day",
+  opt_by: "break spend down by channel, contact, session, purpose (answers, compaction) or day",
   opt_role: "with --by: only this role's calls",
   opt_period: "with --by: day, week or month (default: the role's budget period, else month)",
   opt_forecast: "add one line: when each budgeted role reaches its cap at this pace",
@@ -35,10 +39,13 @@ const t = catalogue({
   bad_period: "--period needs day, week or month, not '{value}'.",
   bad_role: "There is no role '{value}' in agent.toml (roles: {roles}).",
   needs_by: "{option} goes with --by.",
+  opt_cloud: "report the cloud ledger of the spine in AGENT_SPINE_URL (cloud mode)",
+  cloud_needs: "--cloud needs {variable} in .env (the spine of cloud mode).",
+  cloud_failed: "Cannot read the cloud ledger: {detail}",
 }, {
   summary: "Her rolün geçerli bütçe döneminde harcadığını gösterir.",
   opt_json: "rol başına harcama nesnesini JSON olarak yazar (--by ile: dökümü)",
-  opt_by: "harcamayı kanala, kişiye, oturuma ya da güne göre döker",
+  opt_by: "harcamayı kanala, kişiye, oturuma, amaca (yanıtlar, özetleme) ya da güne göre döker",
   opt_role: "--by ile: yalnızca bu rolün çağrıları",
   opt_period: "--by ile: day, week ya da month (varsayılan: rolün bütçe dönemi, yoksa month)",
   opt_forecast: "bir satır ekler: her bütçeli rol bu hızla sınırına ne zaman ulaşır",
@@ -46,6 +53,9 @@ const t = catalogue({
   bad_period: "--period day, week ya da month ister; '{value}' değil.",
   bad_role: "agent.toml içinde '{value}' rolü yok (roller: {roles}).",
   needs_by: "{option} yalnızca --by ile kullanılır.",
+  opt_cloud: "AGENT_SPINE_URL içindeki spine'ın bulut defterini gösterir (bulut kipi)",
+  cloud_needs: "--cloud için .env içinde {variable} gerekli (bulut kipinin spine'ı).",
+  cloud_failed: "Bulut defteri okunamıyor: {detail}",
 });
 
 const PERIODS = ["day", "week", "month"] as const;
@@ -59,9 +69,10 @@ export const command: CommandModule = {
       .option("--by <what>", t(lang, "opt_by"))
       .option("--role <role>", t(lang, "opt_role"))
       .option("--period <period>", t(lang, "opt_period"))
-      .option("--forecast", t(lang, "opt_forecast"));
+      .option("--forecast", t(lang, "opt_forecast"))
+      .option("--cloud", t(lang, "opt_cloud"));
   },
-  plainFlags: ["--json", "--forecast"],
+  plainFlags: ["--json", "--forecast", "--cloud"],
   plainOptions: ["--by", "--role", "--period"],
   async run(ctx, _args, opts) {
     const lang = ctx.lang;
@@ -85,9 +96,16 @@ export const command: CommandModule = {
       throw new UsageError(t(lang, "bad_role", { value: role, roles }));
     }
     let ledger: Ledger | undefined;
+    let cloudCopy: string | undefined;
     try {
-      ledger = Ledger.openExisting(ctx.paths.ledgerFile);
       const now = Date.now();
+      if (opts.cloud === true) {
+        const copy = await cloudLedgerCopy(ctx.env, lang, now);
+        if (typeof copy === "number") return copy;
+        ({ ledger, dir: cloudCopy } = copy);
+      } else {
+        ledger = Ledger.openExisting(ctx.paths.ledgerFile);
+      }
       if (by !== undefined) {
         const report = spendBy(config, ledger, {
           by,
@@ -95,8 +113,16 @@ export const command: CommandModule = {
           period: period as typeof PERIODS[number] | undefined,
           nowMs: now,
         });
-        if (opts.json === true) ctx.out(JSON.stringify(report, null, 2));
-        else for (const line of spendByLines(report, lang)) ctx.out(line);
+        // --forecast goes with a breakdown too: the same line (or key) after it.
+        const forecast = opts.forecast === true
+          ? forecastReport(spendReport(config, ledger, now), now)
+          : undefined;
+        if (opts.json === true) {
+          ctx.out(JSON.stringify(forecast ? { ...report, forecast } : report, null, 2));
+        } else {
+          for (const line of spendByLines(report, lang)) ctx.out(line);
+          if (forecast) ctx.out(forecastLine(forecast, lang));
+        }
         return 0;
       }
       const report = spendReport(config, ledger, now);
@@ -117,6 +143,32 @@ export const command: CommandModule = {
       return 1;
     } finally {
       ledger?.close();
+      if (cloudCopy !== undefined) await Deno.remove(cloudCopy, { recursive: true });
+    }
+
+    /** The cloud ledger's rows of the current periods, in a private temporary ledger. */
+    async function cloudLedgerCopy(
+      env: Readonly<Record<string, string | undefined>>,
+      lang: typeof ctx.lang,
+      now: number,
+    ): Promise<{ ledger: Ledger; dir: string } | number> {
+      const url = env.AGENT_SPINE_URL?.trim();
+      const token = env.AGENT_SPINE_TOKEN?.trim();
+      if (!url || !token) {
+        const variable = url ? "AGENT_SPINE_TOKEN" : "AGENT_SPINE_URL";
+        throw new UsageError(t(lang, "cloud_needs", { variable }));
+      }
+      let rows;
+      try {
+        rows = await new CloudLedger(url, token).rows(cloudSince(now));
+      } catch (error) {
+        ctx.err(t(lang, "cloud_failed", { detail: errorMessage(error) }));
+        return 1;
+      }
+      const dir = await Deno.makeTempDir({ prefix: "agent-cloud-ledger-" });
+      const copy = Ledger.open(`${dir}/spend.sqlite3`);
+      copy.importRows(rows);
+      return { ledger: copy, dir };
     }
   },
 };

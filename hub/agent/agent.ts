@@ -13,6 +13,7 @@ import { currentLang, type Lang } from "../i18n.ts";
 import { Logger } from "../log.ts";
 import { budgetLine, type Channel, type Ledger, LedgerError, spendReport } from "../money/mod.ts";
 import type { AgentPaths } from "../paths.ts";
+import { oneLine } from "../text.ts";
 import {
   buildSystemParts,
   localHostRole,
@@ -22,6 +23,9 @@ import {
 import { openSessionStore, type SessionStore } from "../sessions/mod.ts";
 import { type AgentTool, ApprovalInterrupted, type Approver, toToolSet } from "../tools/mod.ts";
 import { ModelRouter, type RouterEvent } from "./call.ts";
+import { storedTurn, type TurnMark } from "./keyed_turn.ts";
+import { trimOldToolResults } from "./context_window.ts";
+import { isStored, SessionWindows, type StoredMessage, summaryPart } from "./session_window.ts";
 
 /** The agent id a session's conversation is stored under. */
 export const MAIN_AGENT_ID = "main";
@@ -83,6 +87,13 @@ export interface TurnOptions {
   peer?: string | undefined;
   /** Session meta written with the turn (e.g. a title), merged shallowly. */
   meta?: Record<string, unknown> | undefined;
+  /**
+   * Makes a turn stored at the end (a network turn) write its exchange once under this
+   * key (the envelope id): run again after a crash, a turn that finds its whole exchange
+   * stored returns that answer without calling the model, and one that finds only part
+   * of it writes over that part instead of adding a second copy.
+   */
+  turnKey?: string | undefined;
 }
 
 /** What a turn produced. */
@@ -114,13 +125,6 @@ export interface Agent {
   history(sessionId: string): Promise<ModelMessage[]>;
   /** The system prompt as the next turn would send it. */
   systemPrompt(): Promise<string>;
-}
-
-interface StoredMessage {
-  message_id: number;
-  created_at: string;
-  role?: string;
-  message: ModelMessage;
 }
 
 /** Builds an agent for one channel. */
@@ -172,29 +176,14 @@ export function buildAgent(options: BuildAgentOptions): Agent {
     }
   }
 
-  // Messages already read, per session: a turn reads only what was added since (by
-  // this process or another one), not the whole history again.
-  const cache = new Map<string, { count: number; messages: StoredMessage[] }>();
-
-  async function stored(sessionId: string): Promise<{ count: number; messages: StoredMessage[] }> {
-    const hit = cache.get(sessionId) ?? { count: 0, messages: [] };
-    const more = await sessions.listMessages(sessionId, MAIN_AGENT_ID, { offset: hit.count });
-    if (more === undefined) {
-      cache.delete(sessionId);
-      return { count: 0, messages: [] };
-    }
-    const next = {
-      count: hit.count + more.length,
-      messages: [
-        ...hit.messages,
-        ...more.filter((m): m is StoredMessage =>
-          typeof m === "object" && m !== null && "message" in m
-        ),
-      ],
-    };
-    cache.set(sessionId, next);
-    return next;
-  }
+  const windows = new SessionWindows({
+    sessions,
+    agentId: MAIN_AGENT_ID,
+    router,
+    config: options.config,
+    channel: options.channel,
+    logger,
+  });
 
   const agent: Agent = {
     role: options.role,
@@ -202,10 +191,11 @@ export function buildAgent(options: BuildAgentOptions): Agent {
     sessions,
     systemPrompt,
     async history(sessionId) {
-      return (await stored(sessionId)).messages.map((m) => m.message);
+      // The whole conversation, folded turns too (what `/resume` shows).
+      const all = await sessions.listMessages(sessionId, MAIN_AGENT_ID);
+      return (all ?? []).filter(isStored).map((m) => m.message);
     },
     async turn(sessionId, text, turnOptions = {}) {
-      const previous = await stored(sessionId);
       const user: ModelMessage = { role: "user", content: text };
       const controller = new AbortController();
       const outer = turnOptions.signal;
@@ -226,22 +216,39 @@ export function buildAgent(options: BuildAgentOptions): Agent {
       // message. A network turn's message is kept in the network log instead, and its
       // frame already carries the history, so it is stored only with its answer.
       const early = source === "owner";
-      if (early) await save(sessionId, previous.count, [user], role, turnOptions.meta);
+      let stored = await windows.read(sessionId);
+      const again = storedTurn(stored.messages, early ? undefined : turnOptions.turnKey);
+      if (again.answer !== undefined) {
+        return { text: again.answer, notices: [], reply: again.answer, usedRole: role };
+      }
+      if (early) {
+        await save(sessionId, stored.count, [user], role, turnOptions.meta);
+        stored = await windows.read(sessionId);
+      }
       let done: Extract<RouterEvent, { type: "done" }> | undefined;
-      const stream = router.stream(role, {
-        // Two parts, so the persona can be a prompt-cache prefix the `## Now` block
-        // (new every minute and after every call) does not spoil.
-        system: Object.values(await systemParts()),
-        messages: joinUserRuns([...previous.messages.map((m) => m.message), user]),
-        tools,
-        maxSteps: options.maxSteps,
-      }, {
-        channel: options.channel,
-        sessionId,
-        peer: turnOptions.peer,
-        signal: controller.signal,
-      });
       try {
+        const incoming = early ? [] : [user];
+        const fitted = await windows.fit(sessionId, stored, {
+          leaveOut: again.parts,
+          incoming,
+          role,
+          signal: controller.signal,
+        });
+        const parts = await systemParts();
+        const stream = router.stream(role, {
+          // The persona first, so it can be a prompt-cache prefix the `## Now` block
+          // (new every minute and after every call) does not spoil; the summary of
+          // folded turns between them.
+          system: [parts.stable, ...summaryPart(fitted.fold, lang), parts.now],
+          messages: trimOldToolResults(joinUserRuns([...fitted.messages, ...incoming])),
+          tools,
+          maxSteps: options.maxSteps,
+        }, {
+          channel: options.channel,
+          sessionId,
+          peer: turnOptions.peer,
+          signal: controller.signal,
+        });
         for await (const event of stream) {
           if (event.type === "text") turnOptions.onText?.(event.text);
           else if (event.type === "tool-call") {
@@ -260,9 +267,17 @@ export function buildAgent(options: BuildAgentOptions): Agent {
       if (done === undefined) {
         throw controller.signal.reason ?? new Error("Turn ended without an answer");
       }
-      if (early) await save(sessionId, previous.count + 1, done.messages, role, undefined);
+      if (early) await save(sessionId, stored.count, done.messages, role, undefined);
       else {
-        await save(sessionId, previous.count, [user, ...done.messages], role, turnOptions.meta);
+        const key = turnOptions.turnKey;
+        await save(
+          sessionId,
+          stored.count,
+          [user, ...done.messages],
+          role,
+          turnOptions.meta,
+          key === undefined ? undefined : { key, answer: done.text, over: again.parts },
+        );
       }
       const notices = done.notices;
       const reply = notices.length === 0
@@ -278,6 +293,7 @@ export function buildAgent(options: BuildAgentOptions): Agent {
     messages: ModelMessage[],
     role: string,
     meta: Record<string, unknown> | undefined,
+    keyed?: { key: string; answer: string; over: readonly StoredMessage[] },
   ): Promise<void> {
     const iso = new Date(now()).toISOString();
     if (await sessions.getSession(sessionId) === undefined) {
@@ -295,18 +311,41 @@ export function buildAgent(options: BuildAgentOptions): Agent {
       });
     }
     let id = firstId;
-    for (const message of messages) {
+    for (const [part, message] of messages.entries()) {
+      const mark: TurnMark | undefined = keyed === undefined ? undefined : {
+        key: keyed.key,
+        part,
+        of: messages.length,
+        ...(part === messages.length - 1 ? { answer: keyed.answer } : {}),
+      };
+      const record = (messageId: number) => ({
+        message_id: messageId,
+        created_at: iso,
+        role,
+        message,
+        ...(mark === undefined ? {} : { turn: mark }),
+      });
+      // A part a crashed run of this turn already wrote is written over, not added again.
+      const earlier = keyed?.over.find((m) => m.turn!.part === part);
+      if (
+        earlier !== undefined &&
+        await sessions.putMessage(
+          sessionId,
+          MAIN_AGENT_ID,
+          earlier.message_id,
+          record(
+            earlier.message_id,
+          ),
+        )
+      ) continue;
       // Another process may have written the same id meanwhile: take the next free one.
       while (
-        await sessions.createMessage(sessionId, MAIN_AGENT_ID, id, {
-          message_id: id,
-          created_at: iso,
-          role,
-          message,
-        }) === "exists"
+        await sessions.createMessage(sessionId, MAIN_AGENT_ID, id, record(id)) === "exists"
       ) id++;
       id++;
     }
+    // Parts written over are stale in the read cache.
+    if (keyed !== undefined && keyed.over.length > 0) windows.forget(sessionId);
     const current = await sessions.getMeta(sessionId);
     const first = messages[0];
     const patch: Record<string, unknown> = { role, channel: options.channel, ...(meta ?? {}) };
@@ -314,7 +353,8 @@ export function buildAgent(options: BuildAgentOptions): Agent {
       current.title === undefined && patch.title === undefined && first &&
       typeof first.content === "string"
     ) {
-      patch.title = first.content.replace(/\s+/g, " ").trim().slice(0, 60);
+      // The whole first line up to 60 characters, a longer one cut with "…".
+      patch.title = oneLine(first.content, { max: 60, ellipsis: true });
     }
     await sessions.patchMeta(sessionId, patch);
   }

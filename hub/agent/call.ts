@@ -11,7 +11,6 @@
  */
 import { type ModelMessage, stepCountIs, streamText, type SystemModelMessage } from "ai";
 import type { AgentConfig, RoleConfig } from "../config/types.ts";
-import { lookupPrice } from "../config/prices.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
 import {
@@ -19,7 +18,6 @@ import {
   checkBudget,
   degradeLogLine,
   degradeNotice,
-  isMetered,
   type Ledger,
 } from "../money/mod.ts";
 import {
@@ -40,10 +38,10 @@ import { t } from "./_messages.ts";
 import { BudgetSpentError, ModelCallError, TurnEndedError, UnreachableError } from "./errors.ts";
 import { watchStream } from "./stream_watch.ts";
 import { chooseTarget } from "./targets.ts";
-import { errorDetail, isAbort, unreachableReason } from "./failures.ts";
+import { isAbort, statusOf, unreachableReason } from "./failures.ts";
 import { callError, unreachableChainError, unreachableError } from "./call_errors.ts";
 import { type RetryOptions, retryThrottled } from "./retry.ts";
-import { ledgerRow } from "./ledger_row.ts";
+import { CallBill } from "./call_bill.ts";
 import type {
   CallContext,
   FailoverEvent,
@@ -255,43 +253,63 @@ export class ModelRouter {
 
   async #route(asked: string, call: RouteCall): Promise<StreamResult | GenerateResult> {
     const { options, context, trace, kind } = call;
-    const roleName = this.#budgetChoice(asked, trace);
+    const bill = new CallBill({
+      ledger: this.#ledger,
+      config: this.#config,
+      logger: this.#logger,
+      now: this.#now,
+      context,
+      prompt: { prompt: options.prompt, tools: options.tools },
+    });
+    const roleName = this.#budgetChoice(asked, trace, bill);
     const entry = this.#entry(roleName);
     const visited = [...call.path, asked, roleName];
     const next = { ...call, path: visited };
     const standIn = entry.role.failover;
     const canFailover = standIn !== undefined && this.#entries.has(standIn) &&
       !visited.includes(standIn);
-    if (entry.missing !== undefined) {
-      throw new ModelCallError(this.missingCredentialSentence(roleName)!);
-    }
-    const target = entry.target;
-    if (canFailover || target.provider === "local-runtime") {
-      const endpoint = providerBaseUrl(target, this.#env) ?? defaultEndpoint(target, this.#env);
-      if (endpoint !== undefined) {
-        const probe = await probeConnect(endpoint, {
-          timeoutMs: this.#connectTimeoutMs,
-          signal: context.signal,
-        });
-        if (!probe.ok) {
-          if (canFailover) {
-            return this.#failover(roleName, {
-              standIn: standIn!,
-              reason: probe.reason,
-              call: next,
-            });
+    let model: LanguageModelV4;
+    let target: ModelTarget;
+    try {
+      if (entry.missing !== undefined) {
+        throw new ModelCallError(this.missingCredentialSentence(roleName)!);
+      }
+      target = entry.target;
+      if (canFailover || target.provider === "local-runtime") {
+        const endpoint = providerBaseUrl(target, this.#env) ?? defaultEndpoint(target, this.#env);
+        if (endpoint !== undefined) {
+          const probe = await probeConnect(endpoint, {
+            timeoutMs: this.#connectTimeoutMs,
+            signal: context.signal,
+          });
+          if (!probe.ok) {
+            bill.release();
+            if (canFailover) {
+              return this.#failover(roleName, {
+                standIn: standIn!,
+                reason: probe.reason,
+                call: next,
+              });
+            }
+            throw this.#unreachable(roleName, probe.reason);
           }
-          throw this.#unreachable(roleName, probe.reason);
         }
       }
+      model = this.#modelOf(entry);
+    } catch (error) {
+      bill.release();
+      throw error;
     }
-    const model = this.#modelOf(entry);
-    const callOptions = applyTarget(target, options);
+    // A hard cap reserved max_tokens × output price: the call may not go past it.
+    const maxTokens = CallBill.maxTokens(entry);
+    const callOptions = applyTarget(
+      maxTokens === target.max_tokens ? target : { ...target, max_tokens: maxTokens },
+      options,
+    );
     // A call that was sent is billed whatever ends it: one row, from the provider's usage
-    // when it came, else estimated when the owner cancels before it did.
-    const settle = settleOnce((usage: StreamUsage) => this.#record(entry, usage, context));
-    let streamed = 0;
-    const cancelled = () => settle(estimatedUsage(callOptions.prompt, streamed));
+    // when it came, else estimated (cancelled, timed out, connection lost, stopping).
+    bill.sending(entry);
+    const cancelled = () => bill.settleEstimated(entry);
     context.signal?.addEventListener("abort", cancelled, { once: true });
     const done = () => context.signal?.removeEventListener("abort", cancelled);
     let result: StreamResult | GenerateResult;
@@ -323,9 +341,16 @@ export class ModelRouter {
         },
       );
     } catch (error) {
-      if (isAbort(error) || context.signal?.aborted) throw error;
+      if (isAbort(error) || context.signal?.aborted) {
+        done();
+        bill.settleEstimated(entry);
+        throw error;
+      }
       done();
       const reason = unreachableReason(error);
+      // Refused before it was read (an HTTP error, no connection): nothing was billed.
+      if (notBilled(error, reason)) bill.release();
+      else bill.settleEstimated(entry);
       if (reason !== undefined && canFailover) {
         return this.#failover(roleName, { standIn: standIn!, reason, call: next });
       }
@@ -335,22 +360,40 @@ export class ModelRouter {
     if (!("stream" in result)) {
       const generated = result;
       done();
-      settle(generated.usage);
+      bill.settle(entry, generated.usage);
       return generated;
     }
     return {
       ...result,
-      stream: watchStream(result.stream, (usage) => {
-        done();
-        settle(usage);
-      }, (chars) => streamed += chars),
+      stream: watchStream(
+        result.stream,
+        (usage, complete) => {
+          done();
+          if (complete) bill.settle(entry, usage);
+          else bill.settleEstimated(entry, usage);
+        },
+        (chars) => bill.streamed(chars),
+        () => {
+          done();
+          bill.settleEstimated(entry);
+        },
+      ),
     };
   }
 
-  /** Follows `degrade_to` while budgets are spent; throws when no role may answer. */
-  #budgetChoice(roleName: string, trace: TurnTrace): string {
+  /**
+   * Follows `degrade_to` while budgets are spent (or a hard cap's reservation does not
+   * fit); throws when no role may answer.
+   */
+  #budgetChoice(roleName: string, trace: TurnTrace, bill: CallBill): string {
     if (this.#ledger === undefined) return roleName;
-    const decision = checkBudget(this.#ledger, this.#config, roleName, this.#now());
+    const decision = checkBudget(
+      this.#ledger,
+      this.#config,
+      roleName,
+      this.#now(),
+      (name, status) => bill.reserve(this.#entry(name), status),
+    );
     if (!decision.ok) throw new BudgetSpentError(budgetBlockedSentence(this.#lang, decision));
     const first = decision.degraded[0];
     if (first === undefined) return roleName;
@@ -402,19 +445,6 @@ export class ModelRouter {
     return entry.model;
   }
 
-  #record(entry: RoleEntry, usage: StreamUsage, context: CallContext): void {
-    if (this.#ledger === undefined || !isMetered(entry.role)) return;
-    try {
-      this.#ledger.record(ledgerRow(entry.name, entry.target, usage, {
-        context,
-        nowMs: this.#now(),
-        price: lookupPrice(this.#config, entry.target.model_id),
-      }));
-    } catch (error) {
-      this.#logger.error(`role ${entry.name}: cannot write the ledger row: ${errorDetail(error)}`);
-    }
-  }
-
   #unreachable(roleName: string, reason: string): ModelCallError {
     return unreachableError(this.#lang, roleName, this.#entry(roleName).target, reason);
   }
@@ -440,28 +470,14 @@ function systemOf(system: string | readonly string[]): string | SystemModelMessa
     : system.map((content): SystemModelMessage => ({ role: "system", content }));
 }
 
-/** `fn` for its first call only. */
-function settleOnce<A>(fn: (arg: A) => void): (arg: A) => void {
-  let settled = false;
-  return (arg) => {
-    if (settled) return;
-    settled = true;
-    fn(arg);
-  };
-}
-
 /**
- * The usage of a call cancelled before the provider reported any: the prompt and what
- * streamed, at about 4 characters a token (the ledger's rule of thumb where no count
- * came back).
+ * Whether a failed request was refused before the provider read it (an HTTP error
+ * status, or no connection at all): such a call is not billed and leaves no row.
  */
-function estimatedUsage(prompt: unknown, streamedChars: number): StreamUsage {
-  const input = Math.ceil((JSON.stringify(prompt) ?? "").length / 4);
-  const output = Math.ceil(streamedChars / 4);
-  return {
-    inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
-    outputTokens: { total: output, text: output, reasoning: 0 },
-  };
+function notBilled(error: unknown, reason: string | undefined): boolean {
+  if (statusOf(error) !== undefined) return true;
+  return reason === "connection refused" || reason === "host not found" ||
+    reason === "connection failed";
 }
 
 /** Adds a notice once: every step of a tool loop goes through the chain again. */

@@ -8,7 +8,7 @@ import type { ModelMessage, ToolSet } from "ai";
 import type { AgentConfig } from "../config/types.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
-import type { Channel, Ledger } from "../money/mod.ts";
+import type { CallPurpose, Channel, Ledger } from "../money/mod.ts";
 import type { CallOptions } from "../models/mod.ts";
 import type { RetryOptions } from "./retry.ts";
 
@@ -19,6 +19,8 @@ export interface CallContext {
   /** The other agent's address, for network turns. */
   peer?: string | null | undefined;
   signal?: AbortSignal | undefined;
+  /** What the call is for: an answer (default) or a summary of folded turns. */
+  purpose?: CallPurpose | undefined;
 }
 
 /** What happened on the way to an answer, filled in while a turn runs. */

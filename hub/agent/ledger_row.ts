@@ -77,5 +77,6 @@ export function ledgerRow(
     channel: options.context.channel,
     session_id: options.context.sessionId ?? null,
     peer: options.context.peer ?? null,
+    purpose: options.context.purpose ?? "turn",
   };
 }

@@ -12,14 +12,17 @@ import { StreamCutError } from "./errors.ts";
 export type FinishUsage = Extract<StreamPart, { type: "finish" }>["usage"];
 
 /**
- * `stream` with `onFinish` called with the usage of its finish event, `onText` with the
- * length of each text delta (for an estimate when the call is cancelled), and an error
- * part in place of a finish that says the provider stream just stopped.
+ * `stream` with `onFinish` called with the usage of its finish event (`complete` false
+ * for the usage a vendor reported before the stream broke), `onText` with the length of
+ * each text delta (for an estimate when the call is cancelled), `onEnd` once the stream
+ * is over however it ended (finished, broken, cancelled), and an error part in place of
+ * a finish that says the provider stream just stopped.
  */
 export function watchStream(
   stream: ReadableStream<StreamPart>,
-  onFinish: (usage: FinishUsage) => void,
+  onFinish: (usage: FinishUsage, complete: boolean) => void,
   onText?: (chars: number) => void,
+  onEnd?: () => void,
 ): ReadableStream<StreamPart> {
   let answered = false;
   // A provider's error mid-way is held back until its finish event: the SDK stops
@@ -46,7 +49,7 @@ export function watchStream(
         if (part.type !== "finish") return controller.enqueue(part);
         // Tokens were billed either way.
         finished = true;
-        onFinish(part.usage);
+        onFinish(part.usage, true);
         if (failed !== undefined) {
           controller.enqueue(failed);
           failed = undefined;
@@ -58,10 +61,17 @@ export function watchStream(
         controller.enqueue({ type: "error", error: new StreamCutError(answered) });
       },
       flush(controller) {
-        if (!finished && reported !== undefined) onFinish(reported);
+        if (!finished && reported !== undefined) onFinish(reported, false);
         if (failed !== undefined) controller.enqueue(failed);
+        onEnd?.();
       },
-    }),
+      // The connection was lost (the provider's stream errored) or the reader gave up:
+      // the call still ends, and its row is written from what came so far.
+      cancel() {
+        if (!finished && reported !== undefined) onFinish(reported, false);
+        onEnd?.();
+      },
+    } as Transformer<StreamPart, StreamPart>),
   );
 }
 

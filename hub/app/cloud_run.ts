@@ -7,6 +7,11 @@
  * the spine (which ends the Bot API webhook) on `POST /messenger/webhook` of the same
  * port. It refuses an `AGENT_HOME` whose `agent.toml` it did not write.
  *
+ * Its SIGTERM and SIGINT handlers go in before anything else (issue 27 R1): an
+ * orchestrator may stop a container as soon as `/health` answers, or before, and a
+ * signal at any moment of the start must end it cleanly (exit 0, lock released), not
+ * kill it between `/health` and the hub's own handlers.
+ *
  * @module
  */
 import { messengerWebhookSecret } from "@agent/net";
@@ -44,11 +49,36 @@ export interface CloudRunOptions {
 
 /** Runs the brain until SIGTERM; returns the exit code. */
 export async function runCloud(options: CloudRunOptions): Promise<number> {
+  const stopping = new AbortController();
+  const onTerm = () => stopping.abort("SIGTERM");
+  const onInt = () => stopping.abort("SIGINT");
+  Deno.addSignalListener("SIGTERM", onTerm);
+  Deno.addSignalListener("SIGINT", onInt);
+  const signal = options.signal === undefined
+    ? stopping.signal
+    : AbortSignal.any([options.signal, stopping.signal]);
+  try {
+    return await startAndRun(options, signal);
+  } finally {
+    Deno.removeSignalListener("SIGTERM", onTerm);
+    Deno.removeSignalListener("SIGINT", onInt);
+  }
+}
+
+/** A start stopped by a signal before the hub ran: nothing held, a clean exit. */
+function stoppedEarly(options: CloudRunOptions, signal: AbortSignal): number {
+  const why = typeof signal.reason === "string" ? signal.reason : "stop requested";
+  options.logger.info(`cloud: stopped while starting (${why})`);
+  return 0;
+}
+
+async function startAndRun(options: CloudRunOptions, signal: AbortSignal): Promise<number> {
   const { env, paths, lang, logger } = options;
   const { url, token } = cloudTarget(env, lang);
   const spine = new CloudSpine(url, token, lang, options.fetch ? { fetch: options.fetch } : {});
   await spine.requireCloudMode();
   await refuseForeignConfig(paths, lang);
+  if (signal.aborted) return stoppedEarly(options, signal);
   const pulled = await pullFiles({
     spine,
     home: paths.home,
@@ -72,12 +102,25 @@ export async function runCloud(options: CloudRunOptions): Promise<number> {
     { mode: 0o600 },
   );
 
+  if (signal.aborted) return stoppedEarly(options, signal);
   const loaded = await loadConfig(paths, { lang });
   // The spine ends the Bot API webhook and hands each update on: webhook mode, with
   // the secret both sides derive from the hub token.
   const config = { ...loaded, messenger: { ...loaded.messenger, mode: "webhook" as const } };
   const hubEnv = { ...env, MESSENGER_WEBHOOK_SECRET: await messengerWebhookSecret(token) };
-  const hub = await startHub({ config, env: hubEnv, paths, lang, logger });
+  // The cloud ledger keeps every budget across container restarts.
+  const hub = await startHub({
+    config,
+    env: hubEnv,
+    paths,
+    lang,
+    logger,
+    cloudLedger: { url, token, ...(options.fetch ? { fetch: options.fetch } : {}) },
+  });
+  if (signal.aborted) {
+    await hub.close();
+    return stoppedEarly(options, signal);
+  }
 
   let controlPort: number | undefined;
   const hubStatus = async (): Promise<unknown> => {
@@ -98,7 +141,13 @@ export async function runCloud(options: CloudRunOptions): Promise<number> {
     routes: () => hub.routes(),
     log: (line) => logger.error(line),
   });
-  const health = Deno.serve({ hostname: host, port, onListen() {} }, handler);
+  let health: Deno.HttpServer<Deno.NetAddr>;
+  try {
+    health = Deno.serve({ hostname: host, port, onListen() {} }, handler);
+  } catch (error) {
+    await hub.close();
+    throw error;
+  }
   options.out(t(lang, "run_health", { host, port: health.addr.port }));
   try {
     return await runAssembledHub(hub, {
@@ -112,7 +161,9 @@ export async function runCloud(options: CloudRunOptions): Promise<number> {
       onListen: (p) => {
         controlPort = p;
       },
-      ...(options.signal ? { signal: options.signal } : {}),
+      // The handlers above already listen: the hub stops on their signal.
+      signal,
+      listenSignals: false,
     });
   } finally {
     await health.shutdown().catch(() => {});

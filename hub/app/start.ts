@@ -12,6 +12,7 @@ import type { AgentConfig } from "../config/types.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
 import {
+  CloudLedger,
   Ledger,
   spendBy,
   type SpendByOptions,
@@ -61,6 +62,11 @@ export interface StartHubOptions {
   channels?: readonly HubChannelFactory[];
   /** A node already opened by the caller, used instead of opening the network again. */
   node?: NetNode;
+  /**
+   * Cloud mode: the spine whose cloud ledger keeps every row (`agent cloud run`). The
+   * local ledger is filled from it before any call, and appends each new row to it.
+   */
+  cloudLedger?: { url: string; token: string; fetch?: typeof fetch };
 }
 
 /** The assembled hub. */
@@ -101,8 +107,10 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
   try {
     ledger = Ledger.open(paths.ledgerFile);
   } catch (error) {
-    logger.warn(`hub: the spend ledger cannot be opened: ${errorMessage(error)}`);
+    // The error is already a sentence naming the ledger ("Cannot open the spend ledger ...").
+    logger.warn(`hub: ${errorMessage(error)}; budgets are not checked and calls are not counted`);
   }
+  const cloudLedger = ledger === undefined ? undefined : await linkCloudLedger(ledger, options);
   // One bus for every owner event the hub tells (the network, budgets, failovers).
   const events = await OwnerEventBus.open(paths.netDir, { logger });
   let node = options.node;
@@ -234,7 +242,40 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
       await desk.close();
       await events.close();
       chart.close();
+      // Rows still on their way to the cloud ledger get a few seconds; the rest are sent
+      // at the next start (they are in the local ledger).
+      await cloudLedger?.close();
       ledger?.close();
     },
   };
+}
+
+/**
+ * Cloud mode: fills the local ledger from the spine's cloud ledger (a new container
+ * starts with an empty disk) and appends every new row to it. A spine that cannot be
+ * read leaves the local ledger as it is, with a warning; appends are retried.
+ */
+async function linkCloudLedger(
+  ledger: Ledger,
+  options: StartHubOptions,
+): Promise<CloudLedger | undefined> {
+  const link = options.cloudLedger;
+  if (link === undefined) return undefined;
+  const { logger } = options;
+  const cloud = new CloudLedger(link.url, link.token, {
+    ...(link.fetch ? { fetch: link.fetch } : {}),
+    warn: (line) => logger.warn(line),
+  });
+  try {
+    const { read, resent } = await cloud.pull(ledger, Date.now());
+    logger.info(`cloud ledger: ${read} row(s) of the current periods read, ${resent} resent`);
+  } catch (error) {
+    logger.warn(
+      `cloud ledger: cannot read it: ${
+        errorMessage(error)
+      }; budgets count this container's calls only until it can`,
+    );
+  }
+  ledger.onRecorded = (rows) => cloud.push(rows);
+  return cloud;
 }

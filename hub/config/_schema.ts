@@ -57,6 +57,7 @@ export const RANGES: Record<string, [number, number]> = {
   universe_report_minutes: [5, 1440],
   poll_timeout_seconds: [1, 60],
   approval_timeout_seconds: [1, 3600],
+  context_tokens: [1000, 10_000_000],
 };
 
 const params = table({
@@ -66,6 +67,7 @@ const params = table({
   replies: z.array(str, e("type_list_of_strings")).optional(),
   word_ms: nonnegInt.optional(),
   region: nonEmpty.optional(),
+  usage: table({ input: nonnegInt.optional(), output: nonnegInt.optional() }).optional(),
 });
 
 const budget = z.strictObject({
@@ -73,6 +75,7 @@ const budget = z.strictObject({
   period: z.enum(["day", "week", "month"], e("budget_period")),
   degrade_to: nonEmpty.optional(),
   warn_at: fraction.optional(),
+  hard: bool.optional(),
 }, e("budget_period"));
 
 const cache = table({
@@ -92,6 +95,7 @@ const role = table({
   provider: oneOf(PROVIDERS),
   model_id: nonEmpty,
   max_tokens: positiveInt.optional(),
+  context_tokens: rangeInt(...RANGES.context_tokens!).optional(),
   params: params.optional(),
   budget: budget.optional(),
   failover: nonEmpty.optional(),

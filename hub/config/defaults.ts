@@ -25,3 +25,13 @@ export const DEFAULT_HUB_PORT = 8790;
 
 /** A budget's `warn_at` when `agent.toml` gives none: warn once at 80% of the cap. */
 export const DEFAULT_WARN_AT = 0.8;
+
+/**
+ * A role's `context_tokens` when `agent.toml` gives none: what a turn sends of the
+ * conversation at most. Small enough that a long chat costs about the same per message
+ * in its tenth week as in its first, and inside every shipped model's window; a local
+ * model server's window is smaller.
+ */
+export function defaultContextTokens(provider: string): number {
+  return provider === "local-runtime" ? 8_000 : 32_000;
+}

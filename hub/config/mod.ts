@@ -38,5 +38,5 @@ export { ConfigError } from "./error.ts";
 
 // Defaults a command needs without reading the file: the hub's port, and the models
 // `agent init` writes for each provider.
-export { DEFAULT_HUB_PORT } from "./defaults.ts";
+export { DEFAULT_HUB_PORT, defaultContextTokens } from "./defaults.ts";
 export { SHIPPED_MODELS, type ShippedModels, type ShippedProvider } from "./models.ts";

@@ -80,6 +80,7 @@ function withDefaults(raw: RawConfig): AgentConfig {
   const roles: Record<string, RoleConfig> = {};
   for (const [name, r] of Object.entries(raw.models?.roles ?? {})) {
     const role: RoleConfig = targetOf(r);
+    if (r.context_tokens !== undefined) role.context_tokens = r.context_tokens;
     if (r.budget !== undefined) {
       const budget: BudgetConfig = {
         usd: r.budget.usd,
@@ -87,6 +88,7 @@ function withDefaults(raw: RawConfig): AgentConfig {
         warn_at: r.budget.warn_at ?? DEFAULT_WARN_AT,
       };
       if (r.budget.degrade_to !== undefined) budget.degrade_to = r.budget.degrade_to;
+      if (r.budget.hard === true) budget.hard = true;
       role.budget = budget;
     }
     if (r.failover !== undefined) role.failover = r.failover;
@@ -172,6 +174,12 @@ function paramsOf(raw: Partial<Record<keyof RoleParams, unknown>> | undefined): 
   }
   if (Array.isArray(raw.replies)) out.replies = raw.replies.map(String);
   if (typeof raw.word_ms === "number") out.word_ms = raw.word_ms;
+  if (typeof raw.usage === "object" && raw.usage !== null) {
+    const usage = raw.usage as { input?: unknown; output?: unknown };
+    out.usage = {};
+    if (typeof usage.input === "number") out.usage.input = usage.input;
+    if (typeof usage.output === "number") out.usage.output = usage.output;
+  }
   return out;
 }
 

@@ -36,6 +36,11 @@ Deno.test("defaultConfig() holds the shipped defaults of the spec", () => {
   assert.equal(local?.budget, undefined);
   assert.equal(local?.params.reasoning_effort, "none");
   assert.equal(local?.failover, "fast");
+  // init writes a context budget per role (a local model server's window is smaller).
+  assert.deepEqual(
+    [brain?.context_tokens, fast?.context_tokens, local?.context_tokens],
+    [32000, 16000, 8000],
+  );
   assert.equal(brain?.model_id, SHIPPED_MODELS["vendor-a"].brain);
   assert.equal(fast?.model_id, SHIPPED_MODELS["vendor-a"].fast);
   assert.equal(c.hub.port, 8790);
@@ -135,6 +140,14 @@ Deno.test("parseConfig() names the table and key of wrong values", () => {
   assert.equal(
     errorOf(`[models.roles.brain]\n${ROLE}max_tokens = 0`),
     "agent.toml: [models.roles.brain] 'max_tokens' must be a whole number of 1 or more.",
+  );
+  assert.equal(
+    errorOf(`[models.roles.brain]\n${ROLE}context_tokens = 10`),
+    "agent.toml: [models.roles.brain] 'context_tokens' must be a whole number from 1000 to 10000000.",
+  );
+  assert.equal(
+    errorOf(`[models.roles.brain]\n${ROLE}context_tokens = 10`, "tr"),
+    "agent.toml: [models.roles.brain] 'context_tokens' 1000 ile 10000000 arasında bir tam sayı olmalı.",
   );
   assert.equal(
     errorOf(`[models.roles.brain]\n${ROLE}budget = { usd = 0, period = "day" }`),

@@ -24,6 +24,9 @@ lang = "en"
 #   model_id    the model id at that provider (vendor-d: a "global." inference
 #               profile id in converse form)
 #   max_tokens  longest answer in tokens
+#   context_tokens  the history a turn sends at most (estimated tokens); older
+#               turns are folded into a summary written by the fast role, and
+#               the whole conversation stays on disk and in /resume
 #   params      optional: base_url (another API address), api_key_env (another
 #               variable holding the key), reasoning_effort, region (vendor-d),
 #               replies (fake: the answers, in turn), word_ms (fake: pause
@@ -47,6 +50,7 @@ lang = "en"
 provider = "vendor-a"
 model_id = "claude-sonnet-5-5"
 max_tokens = 4096
+context_tokens = 32000
 
 [models.roles.brain.budget]
 usd = 15
@@ -58,6 +62,7 @@ degrade_to = "fast"
 provider = "vendor-a"
 model_id = "claude-haiku-5-5"
 max_tokens = 1024
+context_tokens = 16000
 
 [models.roles.fast.budget]
 usd = 1
@@ -70,6 +75,7 @@ period = "day"
 provider = "local-runtime"
 model_id = "qwen3:4b"
 max_tokens = 1024
+context_tokens = 8000
 failover = "fast"
 
 [models.roles.local.params]

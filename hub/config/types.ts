@@ -21,6 +21,12 @@ export interface BudgetConfig {
   /** Another role that answers once this budget is spent, until the reset. */
   degrade_to?: string;
   /**
+   * A hard cap: before each call its most possible cost is reserved in the ledger, and
+   * a call that does not fit under the cap is not made (it degrades like a spent
+   * budget), so concurrent calls never pass the cap. @default false
+   */
+  hard?: boolean;
+  /**
    * The share of the cap at which the owner is warned once per period; 0 never.
    * @default 0.8 (`DEFAULT_WARN_AT`)
    */
@@ -38,6 +44,11 @@ export interface RoleParams {
   word_ms?: number;
   /** `vendor-d` only: the region, instead of `VENDOR_D_REGION`. */
   region?: string;
+  /**
+   * `fake` only: the tokens each call reports (input, output), so a priced fake role
+   * spends and budgets can be tried without a paid key. @default 0 and 0
+   */
+  usage?: { input?: number; output?: number };
 }
 
 /**
@@ -66,6 +77,11 @@ export interface RoleConfig {
   provider: ProviderId;
   model_id: string;
   max_tokens?: number;
+  /**
+   * The conversation history a turn sends at most, in estimated tokens; older turns
+   * are folded into a summary. @default `defaultContextTokens(provider)`
+   */
+  context_tokens?: number;
   params: RoleParams;
   budget?: BudgetConfig;
   /** Name of another defined role, used when this role's model cannot be reached. */

@@ -36,6 +36,14 @@ const EN = {
     "network: {state} over {link}; {rings} rings, {reconnects} reconnects, {handled} handled",
   status_net_idle: "network: not configured ({detail})",
   status_net_failed: "network: failed ({detail})",
+  status_messenger: "messenger: {state} ({mode}); last update {time}; last error: {error}",
+  messenger_connected: "connected",
+  messenger_conflict: "not connected: another process polls this bot",
+  messenger_failed: "not connected: the Bot API refused the token",
+  messenger_starting: "starting",
+  messenger_stopped: "stopped",
+  messenger_never: "none yet",
+  messenger_no_error: "none",
   no_answer: "no answer on 127.0.0.1:{port}",
 } as const;
 
@@ -77,5 +85,13 @@ export const t: Translator<keyof typeof EN> = catalogue(EN, {
     "ağ: {state}, {link} üzerinden; {rings} zil, {reconnects} yeniden bağlanma, {handled} işlenen",
   status_net_idle: "ağ: yapılandırılmamış ({detail})",
   status_net_failed: "ağ: başarısız ({detail})",
+  status_messenger: "mesajlaşma: {state} ({mode}); son güncelleme {time}; son hata: {error}",
+  messenger_connected: "bağlı",
+  messenger_conflict: "bağlı değil: bu botu başka bir süreç yokluyor",
+  messenger_failed: "bağlı değil: Bot API jetonu reddetti",
+  messenger_starting: "başlıyor",
+  messenger_stopped: "durdu",
+  messenger_never: "henüz yok",
+  messenger_no_error: "yok",
   no_answer: "127.0.0.1:{port} üzerinde yanıt yok",
 });

@@ -174,8 +174,11 @@ export async function runHub(options: RunHubOptions): Promise<number> {
     Deno.addSignalListener("SIGTERM", onTerm);
     Deno.addSignalListener("SIGINT", onInt);
   }
-  options.signal?.addEventListener("abort", () => stop.resolve("stop requested"), { once: true });
-  if (options.signal?.aborted) stop.resolve("stop requested");
+  // A signal aborted with a reason that is a word (`SIGTERM` from `agent cloud run`) says so.
+  const requested = () =>
+    typeof options.signal?.reason === "string" ? options.signal.reason : "stop requested";
+  options.signal?.addEventListener("abort", () => stop.resolve(requested()), { once: true });
+  if (options.signal?.aborted) stop.resolve(requested());
 
   const components = options.components ?? [];
   for (const component of components) {

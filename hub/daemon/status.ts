@@ -26,6 +26,8 @@ export interface HubStatusReport {
   launchd: { state: LaunchdState; label: string };
   /** The running hub's `net` block (`GET /net`), or null. */
   net: Record<string, unknown> | null;
+  /** The running hub's `messenger` block (of `GET /status`), or null when it has none. */
+  messenger?: Record<string, unknown> | null;
 }
 
 /** Options for {@linkcode hubStatus}. */
@@ -48,12 +50,14 @@ export async function hubStatus(
   const crash = readCrash(lockFile);
   const answers = lock !== undefined &&
     (await fetchControl(options.port, "/health", { timeoutMs: 1000 })) !== undefined;
+  const token = options.tokenFile ? { tokenFile: options.tokenFile } : {};
   const net = answers
-    ? await fetchControl(options.port, "/net", {
-      timeoutMs: 1000,
-      ...(options.tokenFile ? { tokenFile: options.tokenFile } : {}),
-    })
+    ? await fetchControl(options.port, "/net", { timeoutMs: 1000, ...token })
     : undefined;
+  const status = answers
+    ? await fetchControl(options.port, "/status", { timeoutMs: 1000, ...token })
+    : undefined;
+  const messenger = status?.messenger;
   const liveBeat = lock !== undefined && beat !== undefined && beat.pid === lock.pid
     ? beat
     : undefined;
@@ -74,6 +78,9 @@ export async function hubStatus(
       : { at: new Date(crash.at).toISOString(), pid: crash.pid, reason: crash.reason },
     launchd: { state: options.launchd, label: LAUNCHD_LABEL },
     net: net ?? null,
+    messenger: typeof messenger === "object" && messenger !== null
+      ? messenger as Record<string, unknown>
+      : null,
   };
 }
 
@@ -96,6 +103,7 @@ export function statusLines(report: HubStatusReport, lang: Lang): string[] {
     lines.push(t(lang, "status_heartbeat", { age: duration(age), time: formatTime(at) }));
   }
   if (report.net !== null) lines.push(netLine(report.net, lang));
+  if (report.messenger) lines.push(messengerLine(report.messenger, lang));
   if (report.running) {
     lines.push(t(lang, "status_control", {
       state: t(lang, report.control.answers ? "answers" : "no_answer", {
@@ -134,6 +142,26 @@ function netLine(net: Record<string, unknown>, lang: Lang): string {
     rings: String(bell.rings ?? 0),
     reconnects: String(bell.reconnects ?? 0),
     handled: String(net.handled ?? 0),
+  });
+}
+
+/** The messenger's line: connected or not, polling or webhook, last update, last error. */
+export function messengerLine(block: Record<string, unknown>, lang: Lang): string {
+  const state = String(block.state ?? "");
+  const shown = state === "polling" || state === "webhook"
+    ? t(lang, "messenger_connected")
+    : state === "conflict" || state === "failed" || state === "stopped"
+    ? t(lang, `messenger_${state}`)
+    : t(lang, "messenger_starting");
+  const at = typeof block.last_update_at === "string" ? Date.parse(block.last_update_at) : NaN;
+  const error = typeof block.last_error === "string" && block.last_error !== ""
+    ? block.last_error
+    : t(lang, "messenger_no_error");
+  return t(lang, "status_messenger", {
+    state: shown,
+    mode: String(block.mode ?? "polling"),
+    time: Number.isNaN(at) ? t(lang, "messenger_never") : formatTime(at),
+    error,
   });
 }
 

@@ -65,6 +65,15 @@ export interface CommandOutcome {
   quit?: boolean;
   /** The conversation moved to another session. */
   sessionChanged?: boolean;
+  /** What a person may pick next (`/resume`'s sessions), for channels with buttons. */
+  choices?: CommandChoice[];
+}
+
+/** One pick a command offers: a short label and the line that picks it. */
+export interface CommandChoice {
+  label: string;
+  /** The line submitted when it is picked (`/resume <id>`). */
+  input: string;
 }
 
 /** One slash command. */
@@ -220,15 +229,22 @@ async function resume(state: ConversationState, args: string[]): Promise<Command
   if (arg === "") {
     const list = await sessions.listSessions(20);
     const lines = [t(lang, list.length === 0 ? "no_sessions" : "sessions_title")];
+    const choices: CommandChoice[] = [];
     for (const s of list) {
+      const time = formatTime(Date.parse(s.updated_at));
+      const title = typeof s.meta.title === "string" ? s.meta.title : "";
       lines.push(t(lang, "session_line", {
         session: s.session_id,
-        time: formatTime(Date.parse(s.updated_at)),
+        time,
         count: s.message_count,
-        title: typeof s.meta.title === "string" ? s.meta.title : "",
+        title,
       }));
+      choices.push({
+        label: `${time} · ${title === "" ? s.session_id : title}`,
+        input: `/resume ${s.session_id}`,
+      });
     }
-    return { lines };
+    return choices.length === 0 ? { lines } : { lines, choices };
   }
   if (!isValidId(arg) || await sessions.getSession(arg) === undefined) {
     return { lines: [t(lang, "unknown_session", { session: arg })] };

@@ -215,6 +215,7 @@ export class DeskConversation {
       input: text,
       lines: outcome.lines,
       ...(outcome.quit ? { quit: true } : {}),
+      ...(outcome.choices ? { choices: outcome.choices } : {}),
     });
     if (outcome.sessionChanged) {
       this.#allowed.clear();

@@ -189,6 +189,8 @@ export interface CommandResult {
   lines: string[];
   /** The conversation ends (`/quit`). */
   quit?: boolean;
+  /** What a person may pick next (`/resume`'s sessions), each with the line that picks it. */
+  choices?: { label: string; input: string }[];
 }
 
 /** One message of a session's history, as a channel shows it. */

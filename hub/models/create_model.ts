@@ -81,6 +81,7 @@ export function createModel(target: ModelTarget, options: CreateModelOptions): L
     case "fake":
       return new FakeLanguageModel(id, target.params.replies ?? [], {
         wordMs: target.params.word_ms ?? 0,
+        ...(target.params.usage !== undefined ? { usage: target.params.usage } : {}),
       });
     case "local-runtime":
       return createOpenAICompatible({

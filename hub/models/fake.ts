@@ -1,7 +1,8 @@
 /**
  * The `fake` provider: a scripted language model for tests and for trying the agent
  * without a key. It answers `Okay.` or the role's `params.replies` in turn, streams
- * word by word (`params.word_ms` apart, 0 by default) and reports zero usage.
+ * word by word (`params.word_ms` apart, 0 by default) and reports `params.usage` (input
+ * and output tokens per call; zero by default), so a priced fake role spends.
  *
  * A reply written `/tool <name> <json>` makes the model call that tool with that
  * input instead of answering; the reply after it answers once the tool has run.
@@ -27,12 +28,21 @@ export class FakeLanguageModel implements LanguageModelV4 {
   #next = 0;
   #calls: CallOptions[] = [];
   #wordMs: number;
+  #usage: { input: number; output: number };
 
-  /** A fake model answering `replies` in turn, then `Okay.`, `wordMs` between words. */
-  constructor(modelId: string, replies: readonly string[] = [], options: { wordMs?: number } = {}) {
+  /**
+   * A fake model answering `replies` in turn, then `Okay.`, `wordMs` between words,
+   * reporting `usage` tokens for every call.
+   */
+  constructor(
+    modelId: string,
+    replies: readonly string[] = [],
+    options: { wordMs?: number; usage?: { input?: number; output?: number } } = {},
+  ) {
     this.modelId = modelId;
     this.#replies = [...replies];
     this.#wordMs = options.wordMs ?? 0;
+    this.#usage = { input: options.usage?.input ?? 0, output: options.usage?.output ?? 0 };
   }
 
   /** The options of every call so far, oldest first (for tests). */
@@ -47,7 +57,7 @@ export class FakeLanguageModel implements LanguageModelV4 {
     return Promise.resolve({
       content,
       finishReason: finishReason(content),
-      usage: zeroUsage(),
+      usage: usageOf(this.#usage),
       warnings: [],
       response: { id: crypto.randomUUID(), modelId: this.modelId, timestamp: new Date() },
     });
@@ -70,7 +80,11 @@ export class FakeLanguageModel implements LanguageModelV4 {
         parts.push({ type: "text-end", id: "t0" });
       } else parts.push(item as StreamPart);
     }
-    parts.push({ type: "finish", usage: zeroUsage(), finishReason: finishReason(content) });
+    parts.push({
+      type: "finish",
+      usage: usageOf(this.#usage),
+      finishReason: finishReason(content),
+    });
     const signal = options.abortSignal;
     const wordMs = this.#wordMs;
     const stream = new ReadableStream<StreamPart>({
@@ -115,9 +129,9 @@ function finishReason(content: Content[]): GenerateResult["finishReason"] {
   return tools ? { unified: "tool-calls", raw: "tool_use" } : { unified: "stop", raw: "stop" };
 }
 
-function zeroUsage(): GenerateResult["usage"] {
+function usageOf(usage: { input: number; output: number }): GenerateResult["usage"] {
   return {
-    inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
-    outputTokens: { total: 0, text: 0, reasoning: 0 },
+    inputTokens: { total: usage.input, noCache: usage.input, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: usage.output, text: usage.output, reasoning: 0 },
   };
 }

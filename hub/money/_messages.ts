@@ -23,6 +23,8 @@ export const t = catalogue({
   suffix_degrade: ", {stand_in} answers instead",
   suffix_unpriced_one: " · 1 call without a price for {model}",
   suffix_unpriced: " · {n} calls without a price for {model}",
+  suffix_estimated_one: " · 1 call estimated (no usage came back)",
+  suffix_estimated: " · {n} calls estimated (no usage came back)",
   status_item: "{role} ${spent} of ${cap} {span} (resets {time})",
   status_line: "Budget: {items}",
   status_unknown: "Budget: unknown.",
@@ -32,8 +34,18 @@ export const t = catalogue({
   ledger_read: "Cannot read the spend ledger {file}: {detail}",
   ledger_write: "Cannot write the spend ledger {file}: {detail}",
   ledger_use: "Cannot use the spend ledger {file}: {detail}",
+  ledger_read_only:
+    "The spend ledger {file} cannot be written (permission denied): budgets are checked, but these calls are not counted.",
   warn_line:
     "Budget warning: {role} has spent ${spent} of ${cap} {span} ({percent}%); it resets {time}.",
+  warn_spent_line:
+    "Budget spent: {role} has spent ${spent} of ${cap} {span} ({percent}%); it is not called until {time}.",
+  doctor_spent:
+    "{role} has spent ${spent} of ${cap} {span} ({percent}%) and is not called until {time}{stand_in}",
+  doctor_stand_in: "; {stand_in} answers instead",
+  doctor_fake_price:
+    "{role}'s fake model {model} has a price but reports 0 tokens: set params.usage (for example { input = 1000, output = 200 }) to spend",
+  doctor_near: "{role} has spent ${spent} of ${cap} {span} ({percent}%); it resets {time}",
   forecast_line: "Forecast: {items}",
   forecast_reaches: "{role} reaches ${cap} around {time} (${pace}/day)",
   forecast_not_this: "{role} not this period (${projected} of ${cap} by {time} at ${pace}/day)",
@@ -46,9 +58,11 @@ export const t = catalogue({
   by_calls_one: "1 call",
   by_calls: "{n} calls",
   by_tokens: "{input} in / {output} out tokens",
+  by_estimated: ", {n} estimated",
   by_channel: "channel",
   by_contact: "contact",
   by_session: "session",
+  by_purpose: "purpose",
   by_day: "day",
   by_no_session: "(no session)",
 }, {
@@ -67,6 +81,8 @@ export const t = catalogue({
   suffix_degrade: ", yerine {stand_in} yanıtlar",
   suffix_unpriced_one: " · {model} için fiyatı olmayan 1 çağrı",
   suffix_unpriced: " · {model} için fiyatı olmayan {n} çağrı",
+  suffix_estimated_one: " · 1 çağrı tahmini (kullanım bilgisi gelmedi)",
+  suffix_estimated: " · {n} çağrı tahmini (kullanım bilgisi gelmedi)",
   status_item: "{role} ${spent} / ${cap} {span} (yenilenme {time})",
   status_line: "Bütçe: {items}",
   status_unknown: "Bütçe: bilinmiyor.",
@@ -76,8 +92,19 @@ export const t = catalogue({
   ledger_read: "Harcama defteri {file} okunamıyor: {detail}",
   ledger_write: "Harcama defterine {file} yazılamıyor: {detail}",
   ledger_use: "Harcama defteri {file} kullanılamıyor: {detail}",
+  ledger_read_only:
+    "Harcama defterine {file} yazılamıyor (izin yok): bütçeler denetlenir ama bu çağrılar sayılmaz.",
   warn_line:
     "Bütçe uyarısı: {role} {span} ${cap} sınırının ${spent} kadarını harcadı (%{percent}); yenilenme {time}.",
+  warn_spent_line:
+    "Bütçe tükendi: {role} {span} ${cap} sınırının ${spent} kadarını harcadı (%{percent}); {time} saatine kadar çağrılmaz.",
+  doctor_spent:
+    "{role} {span} ${cap} sınırının ${spent} kadarını harcadı (%{percent}) ve {time} saatine kadar çağrılmaz{stand_in}",
+  doctor_stand_in: "; yerine {stand_in} yanıtlar",
+  doctor_fake_price:
+    "{role} rolünün sahte modeli {model} fiyatlı ama 0 belirteç bildirir: harcaması için params.usage ayarlayın (örneğin { input = 1000, output = 200 })",
+  doctor_near:
+    "{role} {span} ${cap} sınırının ${spent} kadarını harcadı (%{percent}); yenilenme {time}",
   forecast_line: "Tahmin: {items}",
   forecast_reaches: "{role} ${cap} sınırına yaklaşık {time} tarihinde ulaşır (günde ${pace})",
   forecast_not_this:
@@ -91,9 +118,11 @@ export const t = catalogue({
   by_calls_one: "1 çağrı",
   by_calls: "{n} çağrı",
   by_tokens: "{input} giriş / {output} çıkış belirteci",
+  by_estimated: ", {n} tahmini",
   by_channel: "Kanal",
   by_contact: "Kişi",
   by_session: "Oturum",
+  by_purpose: "Amaç",
   by_day: "Gün",
   by_no_session: "(oturumsuz)",
 });

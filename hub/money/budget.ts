@@ -97,19 +97,30 @@ export type BudgetDecision =
  * spent. A stand-in is an ordinary role, so its own budget (and its own `degrade_to`)
  * applies. A role that names an undefined stand-in, or a chain that comes back to a
  * role already passed (the config loader refuses both), ends like a spent stand-in.
+ *
+ * `fits` is asked for each role with a hard cap (`budget.hard`) whose budget is not
+ * spent: it reserves the call's most possible cost and says whether it fit under the
+ * cap (see `Ledger.begin`); one that does not fit degrades like a spent budget.
  */
 export function checkBudget(
   ledger: Ledger,
   config: AgentConfig,
   roleName: string,
   nowMs: number,
+  fits?: (roleName: string, status: BudgetStatus) => boolean,
 ): BudgetDecision {
   const degraded: BudgetStatus[] = [];
   let name = roleName;
   for (;;) {
     const role = config.models.roles[name];
     const status = role === undefined ? undefined : budgetStatus(ledger, name, role, nowMs);
-    if (status === undefined || !status.exhausted) return { ok: true, role: name, degraded };
+    if (status === undefined) return { ok: true, role: name, degraded };
+    // A hard cap: the call's reservation must fit (taken in the same transaction as the
+    // check); a call that does not fit is treated as a spent budget.
+    if (!status.exhausted && role?.budget?.hard === true && fits !== undefined) {
+      if (!fits(name, status)) status.exhausted = true;
+    }
+    if (!status.exhausted) return { ok: true, role: name, degraded };
     const first = degraded[0];
     const next = status.degradeTo;
     if (

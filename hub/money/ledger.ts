@@ -1,7 +1,8 @@
 /**
- * The spend ledger: `<AGENT_DATA_DIR>/spend.sqlite3`, one row per model call (time,
- * role, provider, model id, token counts, dollars, channel, session, peer; never any
- * text), shared by every process that uses the data directory.
+ * The spend ledger: `<AGENT_DATA_DIR>/spend.sqlite3`, one row per model call that was
+ * sent (time, role, provider, model id, token counts, dollars, channel, session, peer,
+ * whether the tokens were estimated; never any text), shared by every process that
+ * uses the data directory.
  *
  * Several processes (hub, chat, TUI) write it at once: SQLite in WAL mode with a busy
  * timeout, and every write in a `BEGIN IMMEDIATE` transaction so a writer waits for the
@@ -9,114 +10,41 @@
  * per-Istanbul-day total in the same transaction, so the sum for a month is at most 31
  * rows of `spend_day` however many calls the ledger holds.
  *
- * Schema (version 2, kept in `PRAGMA user_version`):
- * - `calls(id, ts, role, provider, model_id, input_tokens, output_tokens,
- *   cache_read_tokens, cache_write_tokens, usd, channel, session_id, peer)`:
- *   `ts` is epoch ms; `input_tokens` excludes cache reads and writes; `usd` is NULL
- *   for a call on an unpriced model; `peer` is the contact of a network turn
- *   (`<address>`, or `<address>/<sub>` when one of our sub-agents answered).
- * - `spend_day(role, day, usd, calls, unpriced_calls, input_tokens, output_tokens,
- *   cache_read_tokens, cache_write_tokens)`: `day` is the epoch ms of the Istanbul
- *   midnight that starts the day. Version 2 added the token columns (filled from
- *   `calls` when a version-1 ledger is opened).
- * - `budget_warnings(role, since, at)`: the early warnings given, one per role and
- *   budget period (`since` is the period's start), so every process tells it once.
+ * A call is written as `pending` before it is sent ({@linkcode Ledger.begin}, which
+ * also holds a hard cap's reservation in the same transaction as the check), then
+ * replaced by its row when it ends ({@linkcode Ledger.settle}). The schema and its
+ * versions are in `ledger_schema.ts`.
+ *
+ * Reports open the ledger read-only ({@linkcode Ledger.openExisting}), so `agent spend`
+ * and `agent doctor` work on a home they may not write.
  *
  * @module
  */
-import { DatabaseSync, type StatementSync } from "node:sqlite";
+import type { DatabaseSync } from "node:sqlite";
 import { dayStart, nextDayStart } from "./periods.ts";
+import { breakdownRows, callRows, dayRows, num, type Row, totalsOf } from "./ledger_reports.ts";
+import { SCHEMA_VERSION, schemaVersion } from "./ledger_schema.ts";
+import { type LedgerStatements, prepareStatements } from "./ledger_statements.ts";
+import { connect, createFile, exists } from "./ledger_open.ts";
+import { type HardCap, type PendingCall, pendingRecord, type Reservation } from "./pending.ts";
+import { processAlive } from "../process_alive.ts";
 import {
   type BreakdownKey,
   type BreakdownOptions,
   type BreakdownRow,
   type CallRecord,
-  type Channel,
   checkRecord,
   type DayRow,
   LedgerError,
   type SpentTotals,
-  type TokenTotals,
 } from "./ledger_types.ts";
 
 export * from "./ledger_types.ts";
 
-/** The schema version this code writes. */
-export const SCHEMA_VERSION = 2;
+export { SCHEMA_VERSION } from "./ledger_schema.ts";
+export type { HardCap, PendingCall, Reservation } from "./pending.ts";
 
-const BUSY_TIMEOUT_MS = 10_000;
-
-const SCHEMA_V1 = `
-CREATE TABLE IF NOT EXISTS calls (
-  id INTEGER PRIMARY KEY,
-  ts INTEGER NOT NULL,
-  role TEXT NOT NULL,
-  provider TEXT NOT NULL,
-  model_id TEXT NOT NULL,
-  input_tokens INTEGER NOT NULL,
-  output_tokens INTEGER NOT NULL,
-  cache_read_tokens INTEGER NOT NULL,
-  cache_write_tokens INTEGER NOT NULL,
-  usd REAL,
-  channel TEXT NOT NULL,
-  session_id TEXT,
-  peer TEXT
-);
-CREATE INDEX IF NOT EXISTS calls_role_ts ON calls (role, ts);
-CREATE INDEX IF NOT EXISTS calls_ts ON calls (ts);
-CREATE TABLE IF NOT EXISTS spend_day (
-  role TEXT NOT NULL,
-  day INTEGER NOT NULL,
-  usd REAL NOT NULL,
-  calls INTEGER NOT NULL,
-  unpriced_calls INTEGER NOT NULL,
-  PRIMARY KEY (role, day)
-) WITHOUT ROWID;
-`;
-
-const TOKEN_COLUMNS = [
-  "input_tokens",
-  "output_tokens",
-  "cache_read_tokens",
-  "cache_write_tokens",
-] as const;
-
-// Version 2: token totals per day (so a daily series never reads the calls), and the
-// early warnings already given.
-const SCHEMA_V2 = `
-${
-  TOKEN_COLUMNS.map((c) => `ALTER TABLE spend_day ADD COLUMN ${c} INTEGER NOT NULL DEFAULT 0;`)
-    .join("\n")
-}
-UPDATE spend_day SET (${TOKEN_COLUMNS.join(", ")}) = (
-  SELECT ${TOKEN_COLUMNS.map((c) => `TOTAL(${c})`).join(", ")} FROM calls
-  WHERE calls.role = spend_day.role AND calls.ts >= spend_day.day
-    AND calls.ts < spend_day.day + 86400000
-);
-CREATE TABLE IF NOT EXISTS budget_warnings (
-  role TEXT NOT NULL,
-  since INTEGER NOT NULL,
-  at INTEGER NOT NULL,
-  PRIMARY KEY (role, since)
-) WITHOUT ROWID;
-`;
-
-type Row = Record<string, unknown>;
-
-function num(row: Row | undefined, key: string): number {
-  const value = row?.[key];
-  return typeof value === "number" ? value : typeof value === "bigint" ? Number(value) : 0;
-}
-
-function exists(file: string): boolean {
-  try {
-    Deno.statSync(file);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw new LedgerError("read", file, error);
-  }
-}
+const CHECKPOINT_EVERY = 500;
 
 /**
  * The spend ledger of one data directory.
@@ -140,116 +68,85 @@ function exists(file: string): boolean {
 export class Ledger {
   #db: DatabaseSync;
   #file: string;
-  #insert: StatementSync;
-  #addDay: StatementSync;
-  #sumDays: StatementSync;
-  #sumCalls: StatementSync;
+  #readOnly: boolean;
+  /** The ledger has version 3's columns (a read-only ledger may be older). */
+  #v3: boolean;
+  /** Prepared once: a statement per call would leave its finalising to the collector. */
+  #sql: LedgerStatements;
+  /** The private copy a read-only ledger was read from, removed on close. */
+  #copy: string | undefined;
   #closed = false;
+  #writesSinceCheckpoint = 0;
+  #onRecorded: ((rows: readonly CallRecord[]) => void) | undefined;
 
-  private constructor(db: DatabaseSync, file: string) {
+  private constructor(db: DatabaseSync, file: string, readOnly: boolean) {
     this.#db = db;
     this.#file = file;
-    this.#insert = db.prepare(
-      `INSERT INTO calls (ts, role, provider, model_id, input_tokens, output_tokens,
-        cache_read_tokens, cache_write_tokens, usd, channel, session_id, peer)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.#addDay = db.prepare(
-      `INSERT INTO spend_day (role, day, usd, calls, unpriced_calls, ${TOKEN_COLUMNS.join(", ")})
-       VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?)
-       ON CONFLICT (role, day) DO UPDATE SET usd = usd + excluded.usd,
-         calls = calls + 1, unpriced_calls = unpriced_calls + excluded.unpriced_calls,
-         ${TOKEN_COLUMNS.map((c) => `${c} = ${c} + excluded.${c}`).join(", ")}`,
-    );
-    this.#sumDays = db.prepare(
-      `SELECT TOTAL(usd) AS usd, TOTAL(calls) AS calls, TOTAL(unpriced_calls) AS unpriced
-       FROM spend_day WHERE role = ? AND day >= ?`,
-    );
-    this.#sumCalls = db.prepare(
-      `SELECT TOTAL(usd) AS usd, COUNT(*) AS calls, TOTAL(usd IS NULL) AS unpriced
-       FROM calls WHERE role = ? AND ts >= ? AND ts < ?`,
-    );
+    this.#readOnly = readOnly;
+    this.#v3 = schemaVersion(db) >= SCHEMA_VERSION;
+    this.#sql = prepareStatements(db, this.#v3, readOnly);
   }
 
   /**
-   * Opens the ledger at `file`, creating it (mode 0600) and its directory when
-   * missing, and the tables when new. Throws {@linkcode LedgerError}.
+   * Opens the ledger at `file` for writing, creating it (mode 0600) and its directory
+   * when missing, and the tables when new; then settles the calls in flight of
+   * processes that died. Throws {@linkcode LedgerError}.
    */
-  static open(file: string): Ledger {
+  static open(
+    file: string,
+    options: { alive?: (pid: number) => boolean | undefined } = {},
+  ): Ledger {
+    createFile(file);
+    const ledger = Ledger.#connect(file, false);
     try {
-      if (!exists(file)) {
-        const dir = file.slice(0, file.lastIndexOf("/"));
-        if (dir !== "") Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
-        // SQLite gives the -wal and -shm files the main file's mode, so 0600 here covers them.
-        Deno.openSync(file, { create: true, write: true, mode: 0o600 }).close();
-        Deno.chmodSync(file, 0o600);
-      }
+      ledger.settleStale(options.alive ?? processAlive);
     } catch (error) {
-      if (error instanceof LedgerError) throw error;
-      throw new LedgerError("create", file, error);
-    }
-    return Ledger.#connect(file);
-  }
-
-  /**
-   * Opens the ledger at `file` only when it exists (a reader that must not create it);
-   * `undefined` when there is no file. Throws {@linkcode LedgerError}.
-   */
-  static openExisting(file: string): Ledger | undefined {
-    return exists(file) ? Ledger.#connect(file) : undefined;
-  }
-
-  static #connect(file: string): Ledger {
-    let db: DatabaseSync | undefined;
-    try {
-      db = new DatabaseSync(file);
-      db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      db.exec("PRAGMA journal_mode = WAL");
-      // WAL with NORMAL sync cannot corrupt; a power cut may lose the last few rows.
-      db.exec("PRAGMA synchronous = NORMAL");
-      Ledger.#migrate(db, file);
-      return new Ledger(db, file);
-    } catch (error) {
-      try {
-        db?.close();
-      } catch { /* already failing */ }
-      if (error instanceof LedgerError) throw error;
-      throw new LedgerError("open", file, error);
-    }
-  }
-
-  static #version(db: DatabaseSync): number {
-    return num(db.prepare("PRAGMA user_version").get() as Row | undefined, "user_version");
-  }
-
-  static #migrate(db: DatabaseSync, file: string): void {
-    const tooNew = (v: number) =>
-      new LedgerError(
-        "open",
-        file,
-        `it has schema version ${v}, and this agent knows up to ${SCHEMA_VERSION}`,
-      );
-    const seen = Ledger.#version(db);
-    if (seen === SCHEMA_VERSION) return;
-    if (seen > SCHEMA_VERSION) throw tooNew(seen);
-    db.exec("BEGIN IMMEDIATE");
-    try {
-      // Another process may have created the tables while this one waited for the lock.
-      const current = Ledger.#version(db);
-      if (current > SCHEMA_VERSION) throw tooNew(current);
-      if (current < 1) db.exec(SCHEMA_V1);
-      if (current < 2) db.exec(SCHEMA_V2);
-      db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
-      db.exec("COMMIT");
-    } catch (error) {
-      db.exec("ROLLBACK");
+      ledger.close();
       throw error;
     }
+    return ledger;
+  }
+
+  /**
+   * Opens the ledger at `file` for a conversation: writable, or read-only when this
+   * process may not write it (a home that is readable but not writable; see
+   * {@linkcode Ledger.readOnly}): budgets are still checked, calls cannot be counted.
+   * Throws {@linkcode LedgerError}.
+   */
+  static openForCalls(file: string): Ledger {
+    try {
+      return Ledger.open(file);
+    } catch (error) {
+      if (!(error instanceof LedgerError) || error.detail !== "permission denied") throw error;
+      const reader = Ledger.openExisting(file);
+      if (reader === undefined) throw error;
+      return reader;
+    }
+  }
+
+  /**
+   * Opens the ledger at `file` read-only, for reports, only when it exists (a reader
+   * never creates it); `undefined` when there is no file. Throws {@linkcode LedgerError}.
+   */
+  static openExisting(file: string): Ledger | undefined {
+    return exists(file) ? Ledger.#connect(file, true) : undefined;
+  }
+
+  static #connect(file: string, readOnly: boolean): Ledger {
+    const { db, copy } = connect(file, readOnly);
+    const ledger = new Ledger(db, file, readOnly);
+    ledger.#copy = copy;
+    return ledger;
   }
 
   /** The ledger's file. */
   get file(): string {
     return this.#file;
+  }
+
+  /** Opened read-only (a report's ledger): every write throws. */
+  get readOnly(): boolean {
+    return this.#readOnly;
   }
 
   /** Writes one call and adds it to its day's total, atomically. */
@@ -259,36 +156,133 @@ export class Ledger {
 
   /** Writes several calls in one transaction (imports, tests, benchmarks). */
   recordMany(rows: readonly CallRecord[]): void {
+    this.#told(this.#recordAll(rows));
+  }
+
+  /**
+   * Writes rows that came from elsewhere (the cloud ledger) without telling
+   * {@linkcode Ledger.onRecorded}; rows already here (by call id) are skipped.
+   */
+  importRows(rows: readonly CallRecord[]): void {
+    this.#recordAll(rows);
+  }
+
+  /**
+   * Told of every row this ledger writes for a call (record, settle, settled at open),
+   * after its transaction committed, with its call id: the cloud ledger appends them.
+   */
+  set onRecorded(listener: ((rows: readonly CallRecord[]) => void) | undefined) {
+    this.#onRecorded = listener;
+  }
+
+  #recordAll(rows: readonly CallRecord[]): CallRecord[] {
     this.#open();
     for (const row of rows) checkRecord(row);
+    // Every row gets an id, so the cloud ledger can store it once however often it is sent.
+    const named = rows.map((r) => r.call_id ? r : { ...r, call_id: crypto.randomUUID() });
     this.#write(() => {
-      for (const r of rows) {
-        this.#insert.run(
-          r.ts,
-          r.role,
-          r.provider,
-          r.model_id,
-          r.input_tokens,
-          r.output_tokens,
-          r.cache_read_tokens,
-          r.cache_write_tokens,
-          r.usd,
-          r.channel,
-          r.session_id,
-          r.peer,
-        );
-        this.#addDay.run(
-          r.role,
-          dayStart(r.ts),
-          r.usd ?? 0,
-          r.usd === null ? 1 : 0,
-          r.input_tokens,
-          r.output_tokens,
-          r.cache_read_tokens,
-          r.cache_write_tokens,
-        );
+      for (const r of named) this.#put(r);
+    });
+    this.#checkpointNow(rows.length);
+    return named;
+  }
+
+  #told(rows: readonly CallRecord[]): void {
+    if (this.#onRecorded === undefined || rows.length === 0) return;
+    try {
+      this.#onRecorded(rows);
+    } catch { /* a listener's failure never undoes a written row */ }
+  }
+
+  /**
+   * Writes `call` as pending before it is sent. With `cap` (a hard cap) the call's
+   * reservation must fit: settled spend in the period, plus what other calls in flight
+   * hold, plus this call's `reserved_usd`, at most the cap; checked and written in one
+   * `BEGIN IMMEDIATE` transaction so no two processes pass on the same headroom.
+   */
+  begin(call: PendingCall, cap?: HardCap): Reservation {
+    this.#open();
+    let result: Reservation = { ok: true };
+    this.#write(() => {
+      if (cap !== undefined) {
+        const spentUsd = this.#spentIn(call.role, cap.sinceMs).usd;
+        const reservedUsd = num(this.#sql.reserved!.get(call.role) as Row, "usd");
+        if (spentUsd + reservedUsd + call.reserved_usd > cap.usd + 1e-9) {
+          result = { ok: false, spentUsd, reservedUsd };
+          return;
+        }
+      }
+      this.#sql.addPending!.run(
+        call.call_id,
+        call.ts,
+        call.pid,
+        call.role,
+        call.provider,
+        call.model_id,
+        call.input_tokens,
+        call.estimate_usd,
+        call.reserved_usd,
+        call.channel,
+        call.session_id,
+        call.peer,
+        call.purpose ?? "turn",
+      );
+    });
+    return result;
+  }
+
+  /**
+   * Replaces the pending call `row.call_id` by its row (its reservation by its cost),
+   * atomically; a call already settled (by another process) is not written twice.
+   */
+  settle(row: CallRecord & { call_id: string }): void {
+    this.#open();
+    checkRecord(row);
+    this.#write(() => {
+      this.#sql.dropPending!.run(row.call_id);
+      this.#put(row);
+    });
+    this.#checkpointNow();
+    this.#told([row]);
+  }
+
+  /** Drops a pending call that was never sent (a stand-in answered, a key was missing). */
+  release(callId: string): void {
+    this.#open();
+    this.#write(() => {
+      this.#sql.dropPending!.run(callId);
+    });
+  }
+
+  /**
+   * Settles as estimated rows the pending calls of processes that are gone (`alive`
+   * says false); returns how many. A call of a process that may be alive (`alive` says
+   * true or cannot tell) stays pending.
+   */
+  settleStale(alive: (pid: number) => boolean | undefined): number {
+    this.#open();
+    const rows = this.#db.prepare("SELECT * FROM pending").all() as unknown as PendingCall[];
+    const dead = rows.filter((p) => p.pid !== Deno.pid && alive(p.pid) === false);
+    if (dead.length === 0) return 0;
+    const settled: CallRecord[] = [];
+    this.#write(() => {
+      for (const p of dead) {
+        const gone = this.#sql.dropPending!.run(p.call_id);
+        if (Number(gone.changes) !== 1) continue;
+        const row = pendingRecord(p);
+        this.#put(row);
+        settled.push(row);
       }
     });
+    this.#told(settled);
+    return dead.length;
+  }
+
+  /** The calls in flight (pending rows), oldest first. */
+  pending(): PendingCall[] {
+    this.#open();
+    if (!this.#v3) return [];
+    return this.#db.prepare("SELECT * FROM pending ORDER BY ts").all() as unknown as PendingCall[];
   }
 
   /**
@@ -298,17 +292,7 @@ export class Ledger {
   spent(role: string, sinceMs: number): SpentTotals {
     this.#open();
     try {
-      const first = dayStart(sinceMs);
-      if (first === sinceMs) return this.#totals(this.#sumDays.get(role, first) as Row);
-      // A span starting mid-day: the rest of that day from the rows, then whole days.
-      const next = nextDayStart(sinceMs);
-      const part = this.#totals(this.#sumCalls.get(role, sinceMs, next) as Row);
-      const rest = this.#totals(this.#sumDays.get(role, next) as Row);
-      return {
-        usd: part.usd + rest.usd,
-        calls: part.calls + rest.calls,
-        unpriced_calls: part.unpriced_calls + rest.unpriced_calls,
-      };
+      return this.#spentIn(role, sinceMs);
     } catch (error) {
       throw new LedgerError("read", this.#file, error);
     }
@@ -321,34 +305,8 @@ export class Ledger {
    */
   breakdown(by: BreakdownKey, options: BreakdownOptions): BreakdownRow[] {
     this.#open();
-    const groups = by === "channel"
-      ? "channel"
-      : by === "session"
-      ? "channel, session_id"
-      : "channel, peer";
-    const where = ["ts >= ?", "ts < ?"];
-    const params: (string | number)[] = [
-      options.sinceMs,
-      options.untilMs ?? Number.MAX_SAFE_INTEGER,
-    ];
-    if (options.role !== undefined) {
-      where.push("role = ?");
-      params.push(options.role);
-    }
-    if (by === "peer") where.push("peer IS NOT NULL");
     try {
-      const rows = this.#db.prepare(
-        `SELECT ${groups}, TOTAL(usd) AS usd, COUNT(*) AS calls, TOTAL(usd IS NULL) AS unpriced,
-           ${TOKEN_COLUMNS.map((c) => `TOTAL(${c}) AS ${c}`).join(", ")}
-         FROM calls WHERE ${where.join(" AND ")} GROUP BY ${groups} ORDER BY usd DESC, calls DESC`,
-      ).all(...params) as Row[];
-      return rows.map((row) => ({
-        channel: row.channel as Channel,
-        session_id: by === "session" ? (row.session_id as string | null) : null,
-        peer: by === "peer" ? (row.peer as string | null) : null,
-        ...this.#totals(row),
-        ...this.#tokens(row),
-      }));
+      return breakdownRows(this.#db, this.#v3, by, options);
     } catch (error) {
       throw new LedgerError("read", this.#file, error);
     }
@@ -360,26 +318,8 @@ export class Ledger {
    */
   days(options: BreakdownOptions): DayRow[] {
     this.#open();
-    const where = ["day >= ?", "day < ?"];
-    const params: (string | number)[] = [
-      dayStart(options.sinceMs),
-      options.untilMs ?? Number.MAX_SAFE_INTEGER,
-    ];
-    if (options.role !== undefined) {
-      where.push("role = ?");
-      params.push(options.role);
-    }
     try {
-      const rows = this.#db.prepare(
-        `SELECT day, TOTAL(usd) AS usd, TOTAL(calls) AS calls, TOTAL(unpriced_calls) AS unpriced,
-           ${TOKEN_COLUMNS.map((c) => `TOTAL(${c}) AS ${c}`).join(", ")}
-         FROM spend_day WHERE ${where.join(" AND ")} GROUP BY day ORDER BY day`,
-      ).all(...params) as Row[];
-      return rows.map((row) => ({
-        day: num(row, "day"),
-        ...this.#totals(row),
-        ...this.#tokens(row),
-      }));
+      return dayRows(this.#db, this.#v3, options);
     } catch (error) {
       throw new LedgerError("read", this.#file, error);
     }
@@ -401,6 +341,16 @@ export class Ledger {
     return claimed;
   }
 
+  /** The calls from `sinceMs` on, oldest first. */
+  rowsSince(sinceMs: number): CallRecord[] {
+    this.#open();
+    try {
+      return callRows(this.#db, this.#v3, sinceMs);
+    } catch (error) {
+      throw new LedgerError("read", this.#file, error);
+    }
+  }
+
   /** How many calls the ledger holds. */
   count(): number {
     this.#open();
@@ -411,7 +361,11 @@ export class Ledger {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#db.close();
+    try {
+      this.#db.close();
+    } finally {
+      if (this.#copy !== undefined) Deno.removeSync(this.#copy, { recursive: true });
+    }
   }
 
   /** Closes the ledger at the end of a `using` block. */
@@ -419,17 +373,65 @@ export class Ledger {
     this.close();
   }
 
-  #tokens(row: Row): TokenTotals {
+  #spentIn(role: string, sinceMs: number): SpentTotals {
+    const first = dayStart(sinceMs);
+    if (first === sinceMs) return totalsOf(this.#sql.sumDays.get(role, first) as Row);
+    // A span starting mid-day: the rest of that day from the rows, then whole days.
+    const next = nextDayStart(sinceMs);
+    const part = totalsOf(this.#sql.sumCalls.get(role, sinceMs, next) as Row);
+    const rest = totalsOf(this.#sql.sumDays.get(role, next) as Row);
     return {
-      input_tokens: num(row, "input_tokens"),
-      output_tokens: num(row, "output_tokens"),
-      cache_read_tokens: num(row, "cache_read_tokens"),
-      cache_write_tokens: num(row, "cache_write_tokens"),
+      usd: part.usd + rest.usd,
+      calls: part.calls + rest.calls,
+      unpriced_calls: part.unpriced_calls + rest.unpriced_calls,
+      estimated_calls: part.estimated_calls + rest.estimated_calls,
     };
   }
 
-  #totals(row: Row | undefined): SpentTotals {
-    return { usd: num(row, "usd"), calls: num(row, "calls"), unpriced_calls: num(row, "unpriced") };
+  #put(r: CallRecord): void {
+    const written = this.#sql.insert!.run(
+      r.ts,
+      r.role,
+      r.provider,
+      r.model_id,
+      r.input_tokens,
+      r.output_tokens,
+      r.cache_read_tokens,
+      r.cache_write_tokens,
+      r.usd,
+      r.channel,
+      r.session_id,
+      r.peer,
+      r.estimated === true ? 1 : 0,
+      r.call_id ?? null,
+      r.purpose ?? "turn",
+    );
+    // A call id already in the ledger: the call was settled before, by this or another process.
+    if (Number(written.changes) === 0) return;
+    this.#sql.addDay!.run(
+      r.role,
+      dayStart(r.ts),
+      r.usd ?? 0,
+      r.usd === null ? 1 : 0,
+      r.estimated === true ? 1 : 0,
+      r.input_tokens,
+      r.output_tokens,
+      r.cache_read_tokens,
+      r.cache_write_tokens,
+    );
+  }
+
+  /**
+   * Every 500 rows written by call-ending writes (a few MB of WAL), moves the WAL into the database without waiting for
+   * readers (SQLite's own automatic checkpoint does this every 1,000 pages, at any write).
+   */
+  #checkpointNow(rows = 1): void {
+    this.#writesSinceCheckpoint += rows;
+    if (this.#writesSinceCheckpoint < CHECKPOINT_EVERY) return;
+    this.#writesSinceCheckpoint = 0;
+    try {
+      this.#db.exec("PRAGMA wal_checkpoint(PASSIVE)");
+    } catch { /* busy: the next one will do */ }
   }
 
   #open(): void {
@@ -439,6 +441,9 @@ export class Ledger {
   }
 
   #write(body: () => void): void {
+    if (this.#readOnly) {
+      throw new LedgerError("write", this.#file, "it was opened read-only");
+    }
     try {
       this.#db.exec("BEGIN IMMEDIATE");
     } catch (error) {

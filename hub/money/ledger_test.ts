@@ -69,16 +69,19 @@ Deno.test("Ledger.spent() sums a role's calls from a period start, rows kept acr
     usd: 2,
     calls: 3,
     unpriced_calls: 1,
+    estimated_calls: 0,
   });
   assert.deepEqual(reopened.spent("fast", ist("2026-05-01T00:00")), {
     usd: 4,
     calls: 1,
     unpriced_calls: 0,
+    estimated_calls: 0,
   });
   assert.deepEqual(reopened.spent("local", ist("2026-05-01T00:00")), {
     usd: 0,
     calls: 0,
     unpriced_calls: 0,
+    estimated_calls: 0,
   });
   assert.equal(reopened.count(), 5);
 });
@@ -251,4 +254,8 @@ Deno.test("Ledger.open() migrates a version-1 ledger: daily token totals filled 
   // New calls add to the totals from now on.
   ledger.record(call(day + 3, { input_tokens: 1, output_tokens: 1 }));
   assert.equal(ledger.days({ sinceMs: day })[0]!.input_tokens, 121);
+  // Version 3: the old calls read as answers; a summary is told apart.
+  ledger.record(call(day + 4, { purpose: "compaction" }));
+  const purposes = ledger.breakdown("purpose", { sinceMs: day });
+  assert.deepEqual(purposes.map((p) => [p.purpose, p.calls]), [["turn", 4], ["compaction", 1]]);
 });

@@ -13,6 +13,15 @@ export type Channel = "chat" | "tui" | "messenger" | "web" | "net" | "cli";
 /** Every channel, in a stable order. */
 export const CHANNELS: readonly Channel[] = ["chat", "tui", "messenger", "web", "net", "cli"];
 
+/**
+ * What a call was for: an answer, or a summary of a long session's oldest turns
+ * (the context budget's fold), which `agent spend --by purpose` shows apart.
+ */
+export type CallPurpose = "turn" | "compaction";
+
+/** Every purpose, in a stable order. */
+export const PURPOSES: readonly CallPurpose[] = ["turn", "compaction"];
+
 /** One model call, as the ledger stores it. */
 export interface CallRecord {
   /** When the answer finished, epoch ms. */
@@ -31,6 +40,15 @@ export interface CallRecord {
   session_id: string | null;
   /** The other agent's address, for network turns. */
   peer: string | null;
+  /** @default "turn" */
+  purpose?: CallPurpose | undefined;
+  /**
+   * The tokens were estimated: the call ended (cancelled, timed out, connection lost,
+   * process stopped) before the provider reported its usage. @default false
+   */
+  estimated?: boolean;
+  /** The call's id; a row with an id already in the ledger is not written again. */
+  call_id?: string | null;
 }
 
 /** What a role spent over a span. */
@@ -39,10 +57,12 @@ export interface SpentTotals {
   calls: number;
   /** Calls on a model without a price (counted as $0). */
   unpriced_calls: number;
+  /** Calls whose tokens were estimated (no usage came from the provider). */
+  estimated_calls: number;
 }
 
 /** How {@linkcode Ledger.breakdown} groups calls. */
-export type BreakdownKey = "channel" | "session" | "peer";
+export type BreakdownKey = "channel" | "session" | "peer" | "purpose";
 
 /** Options for {@linkcode Ledger.breakdown}. */
 export interface BreakdownOptions {
@@ -69,6 +89,8 @@ export interface BreakdownRow extends SpentTotals, TokenTotals {
   session_id: string | null;
   /** Set when grouped by peer (network contacts). */
   peer: string | null;
+  /** Set when grouped by purpose. */
+  purpose: CallPurpose | null;
 }
 
 /** One Istanbul day of {@linkcode Ledger.days}. */
@@ -95,12 +117,43 @@ export class LedgerError extends Error {
   readonly detail: string;
 
   constructor(action: LedgerAction, file: string, cause: unknown) {
-    const detail = errorMessage(cause);
+    const detail = ledgerDetail(cause, file);
     super(`Cannot ${action} the spend ledger ${file}: ${detail}`, { cause });
     this.action = action;
     this.file = file;
     this.detail = detail;
   }
+}
+
+/**
+ * Why the ledger failed, in a few words that name no path (the sentence names the
+ * ledger once): `permission denied`, what to do with a damaged file, or SQLite's and
+ * the system's own words.
+ *
+ * @example
+ * ```ts
+ * import { ledgerDetail } from "./ledger_types.ts";
+ * const denied = new Deno.errors.PermissionDenied("Permission denied (os error 13): stat '/h/spend.sqlite3'");
+ * if (ledgerDetail(denied, "/h/spend.sqlite3") !== "permission denied") throw new Error();
+ * ```
+ */
+export function ledgerDetail(cause: unknown, file: string): string {
+  const text = errorMessage(cause);
+  if (
+    cause instanceof Deno.errors.PermissionDenied ||
+    /permission denied|os error 13|\bEACCES\b|\bEPERM\b|operation not permitted|readonly database|unable to open database file/i
+      .test(text)
+  ) {
+    return "permission denied";
+  }
+  if (
+    /file is not a database|database disk image is malformed|SQLITE_(CORRUPT|NOTADB)/i.test(text)
+  ) {
+    const name = file.slice(file.lastIndexOf("/") + 1);
+    return `the file is damaged or is not a spend ledger; rename it (for example to ${name}.broken) and the agent starts a new one`;
+  }
+  // The system's words name the path the sentence already names.
+  return text.replace(/: (stat|open|mkdir|chmod) '[^']*'$/, "").replaceAll(`'${file}'`, "the file");
 }
 
 /** Throws `TypeError` unless `row` is a call the ledger can store. */
@@ -129,6 +182,12 @@ export function checkRecord(row: CallRecord): void {
     row.usd !== null && !(typeof row.usd === "number" && Number.isFinite(row.usd) && row.usd >= 0)
   ) {
     throw new TypeError("Cannot record a call: 'usd' must be null or a number of 0 or more");
+  }
+  if (row.purpose !== undefined && !PURPOSES.includes(row.purpose)) {
+    throw new TypeError(`Cannot record a call: unknown purpose '${String(row.purpose)}'`);
+  }
+  if (row.call_id !== undefined && row.call_id !== null && typeof row.call_id !== "string") {
+    throw new TypeError("Cannot record a call: 'call_id' must be a string or null");
   }
   if (!CHANNELS.includes(row.channel)) {
     throw new TypeError(`Cannot record a call: unknown channel '${String(row.channel)}'`);

@@ -21,16 +21,23 @@ export {
   type BreakdownKey,
   type BreakdownOptions,
   type BreakdownRow,
+  type CallPurpose,
   type CallRecord,
   type Channel,
   type DayRow,
+  type HardCap,
   Ledger,
   type LedgerAction,
   LedgerError,
+  type PendingCall,
+  type Reservation,
   type SpentTotals,
   type TokenTotals,
 } from "./ledger.ts";
-export { ledgerErrorSentence } from "./sentences.ts";
+export { ledgerErrorSentence, ledgerReadOnlySentence } from "./sentences.ts";
+
+// The cloud ledger: rows appended to the spine, read back when a container starts.
+export { CloudLedger, type CloudLedgerOptions, cloudSince } from "./cloud_ledger.ts";
 
 // Pricing a call: tokens billed and dollars, from the AI SDK's usage (the call chain
 // writes the ledger row with them).

@@ -99,9 +99,13 @@ export interface CallCostOptions {
 }
 
 /**
- * Dollars for one call: $0 for `fake` and `local-runtime`, else {@linkcode costOf}
- * at the price (null when the model is unpriced).
+ * Dollars for one call: {@linkcode costOf} at the price (null when the model is
+ * unpriced); $0 for `local-runtime`, and for `fake` without a price. A price on a `fake`
+ * model is honoured (with `params.usage`, a fake role spends, to try budgets).
  */
 export function callCost(usage: Usage, options: CallCostOptions): number | null {
+  if (options.provider === "fake" && options.price !== undefined) {
+    return costOf(usage, options.price);
+  }
   return FREE_PROVIDERS.includes(options.provider) ? 0 : costOf(usage, options.price);
 }

@@ -94,3 +94,11 @@ export function degradeLogLine(status: BudgetStatus, standIn: string): string {
 export function ledgerErrorSentence(lang: Lang, error: LedgerError): string {
   return t(lang, `ledger_${error.action}`, { file: error.file, detail: error.detail });
 }
+
+/**
+ * `The spend ledger <file> cannot be written (permission denied): budgets are checked,
+ * but these calls are not counted.`
+ */
+export function ledgerReadOnlySentence(lang: Lang, file: string): string {
+  return t(lang, "ledger_read_only", { file });
+}

@@ -35,6 +35,11 @@ export interface SpendObject {
   degrade_to?: string;
   /** Calls on an unpriced model in the current period. */
   unpriced_calls: number;
+  /**
+   * Calls in the current period whose tokens were estimated: they ended (cancelled,
+   * timed out, connection lost, process stopped) before the provider reported usage.
+   */
+  estimated_calls: number;
   /** Whether the role's calls are counted. */
   metered: boolean;
 }
@@ -67,7 +72,12 @@ export function spendReport(
   for (const [name, role] of Object.entries(config.models.roles)) {
     const period = role.budget?.period ?? "month";
     const { sinceMs, resetMs } = periodBounds(period, nowMs);
-    const totals = ledger?.spent(name, sinceMs) ?? { usd: 0, calls: 0, unpriced_calls: 0 };
+    const totals = ledger?.spent(name, sinceMs) ?? {
+      usd: 0,
+      calls: 0,
+      unpriced_calls: 0,
+      estimated_calls: 0,
+    };
     const spent = dollars(totals.usd);
     const cap = role.budget?.usd ?? null;
     const entry: SpendObject = {
@@ -80,12 +90,19 @@ export function spendReport(
       reset_at: isoWithOffset(resetMs),
       exhausted: cap !== null && totals.usd >= cap,
       unpriced_calls: totals.unpriced_calls,
+      estimated_calls: totals.estimated_calls,
       metered: isMetered(role),
     };
     // Keep the table's field order in JSON: degrade_to sits after exhausted.
     if (role.budget?.degrade_to !== undefined) {
-      const { unpriced_calls, metered, ...head } = entry;
-      report[name] = { ...head, degrade_to: role.budget.degrade_to, unpriced_calls, metered };
+      const { unpriced_calls, estimated_calls, metered, ...head } = entry;
+      report[name] = {
+        ...head,
+        degrade_to: role.budget.degrade_to,
+        unpriced_calls,
+        estimated_calls,
+        metered,
+      };
     } else {
       report[name] = entry;
     }
@@ -144,6 +161,11 @@ export function spendLine(
     line += entry.unpriced_calls === 1
       ? t(lang, "suffix_unpriced_one", { model: entry.model_id })
       : t(lang, "suffix_unpriced", { n: entry.unpriced_calls, model: entry.model_id });
+  }
+  if (entry.estimated_calls > 0) {
+    line += entry.estimated_calls === 1
+      ? t(lang, "suffix_estimated_one")
+      : t(lang, "suffix_estimated", { n: entry.estimated_calls });
   }
   return line;
 }

@@ -1,6 +1,7 @@
 /**
  * Spend broken down: by channel, by contact (network turns, by the peer's address and
- * the sub-agent that answered), by session, or as a daily series in Europe/Istanbul
+ * the sub-agent that answered), by session, by purpose (answers, and the summaries
+ * that fold long sessions: `compaction`), or as a daily series in Europe/Istanbul
  * days, over one budget period. `agent spend --by` and the hub's `GET /spend?by=`
  * show the same rows.
  *
@@ -15,7 +16,7 @@ import { isoWithOffset, nextDayStart, periodBounds, periodWord } from "./periods
 import { formatUsd } from "./sentences.ts";
 
 /** What spend is grouped by. */
-export const SPEND_BY = ["channel", "contact", "session", "day"] as const;
+export const SPEND_BY = ["channel", "contact", "session", "purpose", "day"] as const;
 
 /** One of {@linkcode SPEND_BY}. */
 export type SpendBy = typeof SPEND_BY[number];
@@ -27,7 +28,10 @@ export function isSpendBy(value: unknown): value is SpendBy {
 
 /** One row of a breakdown. */
 export interface SpendByRow extends TokenTotals {
-  /** The group: a channel, `<address>[/<sub>]`, `<channel> <session id>`, or `YYYY-MM-DD`. */
+  /**
+   * The group: a channel, `<address>[/<sub>]`, `<channel> <session id>`, a purpose
+   * (`turn`, `compaction`), or `YYYY-MM-DD`.
+   */
   key: string;
   /** The channel (channel, contact and session rows). */
   channel?: string;
@@ -36,6 +40,8 @@ export interface SpendByRow extends TokenTotals {
   usd: number;
   calls: number;
   unpriced_calls: number;
+  /** Calls whose tokens were estimated (the provider's usage never came). */
+  estimated_calls: number;
 }
 
 /** A breakdown over one period (the JSON of `agent spend --by`). */
@@ -95,8 +101,10 @@ export function spendBy(
         ? r.channel
         : options.by === "contact"
         ? r.peer ?? ""
+        : options.by === "purpose"
+        ? r.purpose ?? "turn"
         : `${r.channel} ${r.session_id ?? "-"}`,
-      channel: r.channel,
+      ...(options.by === "purpose" ? {} : { channel: r.channel }),
       ...(options.by === "session" ? { session_id: r.session_id } : {}),
       ...amounts(r),
     }));
@@ -105,11 +113,12 @@ export function spendBy(
     usd: sum.usd + r.usd,
     calls: sum.calls + r.calls,
     unpriced_calls: sum.unpriced_calls + r.unpriced_calls,
+    estimated_calls: sum.estimated_calls + r.estimated_calls,
     input_tokens: sum.input_tokens + r.input_tokens,
     output_tokens: sum.output_tokens + r.output_tokens,
     cache_read_tokens: sum.cache_read_tokens + r.cache_read_tokens,
     cache_write_tokens: sum.cache_write_tokens + r.cache_write_tokens,
-  }), { ...ZERO, usd: 0, calls: 0, unpriced_calls: 0 });
+  }), { ...ZERO, usd: 0, calls: 0, unpriced_calls: 0, estimated_calls: 0 });
   return {
     by: options.by,
     period,
@@ -133,6 +142,7 @@ function amounts(r: SpentTotals & TokenTotals): Omit<SpendByRow, "key"> {
     usd: dollars(r.usd),
     calls: r.calls,
     unpriced_calls: r.unpriced_calls,
+    estimated_calls: r.estimated_calls,
     input_tokens: r.input_tokens,
     output_tokens: r.output_tokens,
     cache_read_tokens: r.cache_read_tokens,
@@ -148,7 +158,8 @@ function dayRows(
 ): SpendByRow[] {
   const rows: SpendByRow[] = [];
   for (let day = sinceMs; day <= nowMs; day = nextDayStart(day)) {
-    const d = found.get(day) ?? { ...ZERO, usd: 0, calls: 0, unpriced_calls: 0 };
+    const d = found.get(day) ??
+      { ...ZERO, usd: 0, calls: 0, unpriced_calls: 0, estimated_calls: 0 };
     rows.push({ key: isoDay(day), ...amounts(d) });
   }
   return rows;
@@ -192,14 +203,20 @@ export function spendByLines(report: SpendByReport, lang: Lang): string[] {
   cells.forEach(([name, r], i) => {
     const calls = r.calls === 1 ? t(lang, "by_calls_one") : t(lang, "by_calls", { n: r.calls });
     const tokens = t(lang, "by_tokens", {
-      input: group(r.input_tokens + r.cache_read_tokens + r.cache_write_tokens),
-      output: group(r.output_tokens),
+      input: group(r.input_tokens + r.cache_read_tokens + r.cache_write_tokens, lang),
+      output: group(r.output_tokens, lang),
     });
-    lines.push(`  ${name.padEnd(width)}  ${money[i]!.padStart(moneyWidth)}  ${calls}, ${tokens}`);
+    const estimated = r.estimated_calls > 0
+      ? t(lang, "by_estimated", { n: r.estimated_calls })
+      : "";
+    lines.push(
+      `  ${name.padEnd(width)}  ${money[i]!.padStart(moneyWidth)}  ${calls}, ${tokens}${estimated}`,
+    );
   });
   return lines;
 }
 
-function group(n: number): string {
-  return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+/** Thousands grouped the language's way: `8,000` in English, `8.000` in Turkish. */
+function group(n: number, lang: Lang): string {
+  return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, lang === "tr" ? "." : ",");
 }

@@ -62,6 +62,24 @@ Deno.test("spendBy() channel: the month in Istanbul time, largest first, with ca
   assert.deepEqual([r.total.usd, r.total.calls, r.total.unpriced_calls], [4.6, 7, 1]);
 });
 
+Deno.test("spendBy() purpose: answers and the summaries that fold long sessions apart", () => {
+  using ledger = seeded();
+  ledger.record(call(ist("2026-11-06T09:00"), {
+    channel: "chat",
+    session_id: "a",
+    usd: 0.02,
+    role: "fast",
+    purpose: "compaction",
+  }));
+  const r = spendBy(config, ledger, { by: "purpose", nowMs: NOW });
+  assert.deepEqual(r.rows.map((x) => [x.key, x.usd, x.calls, x.channel]), [
+    ["turn", 4.6, 7, undefined],
+    ["compaction", 0.02, 1, undefined],
+  ]);
+  assert.match(spendByLines(r, "en").join("\n"), /^Spend by purpose, /);
+  assert.match(spendByLines(r, "tr").join("\n"), /compaction/);
+});
+
 Deno.test("spendBy() contact: network turns by address and sub-agent", () => {
   using ledger = seeded();
   const r = spendBy(config, ledger, { by: "contact", nowMs: NOW });

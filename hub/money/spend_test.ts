@@ -34,6 +34,7 @@ Deno.test("spendReport() gives every role a spend object with the spec's fields"
     exhausted: false,
     degrade_to: "fast",
     unpriced_calls: 0,
+    estimated_calls: 0,
     metered: true,
   });
   assert.deepEqual(Object.keys(report.brain!), [
@@ -47,6 +48,7 @@ Deno.test("spendReport() gives every role a spend object with the spec's fields"
     "exhausted",
     "degrade_to",
     "unpriced_calls",
+    "estimated_calls",
     "metered",
   ]);
   assert.equal(report.fast!.spent_usd, 0.3); // not 0.30000000000000004
@@ -62,6 +64,7 @@ Deno.test("spendReport() gives every role a spend object with the spec's fields"
     reset_at: "2026-06-01T00:00:00+03:00",
     exhausted: false,
     unpriced_calls: 0,
+    estimated_calls: 0,
     metered: true,
   });
 });

@@ -74,9 +74,13 @@ export function claimBudgetWarnings(
   return out;
 }
 
-/** `Budget warning: brain has spent $12.10 of $15.00 this month (81%); it resets ...` */
+/**
+ * `Budget warning: brain has spent $12.10 of $15.00 this month (81%); it resets ...`,
+ * or past the cap `Budget spent: brain has spent $20.00 of $15.00 this month (133%);
+ * it is not called until ...`.
+ */
 export function budgetWarningSentence(lang: Lang, warning: BudgetWarning): string {
-  return t(lang, "warn_line", {
+  return t(lang, warning.spentUsd >= warning.capUsd ? "warn_spent_line" : "warn_line", {
     role: warning.role,
     spent: formatUsd(warning.spentUsd),
     cap: formatUsd(warning.capUsd),
@@ -86,8 +90,16 @@ export function budgetWarningSentence(lang: Lang, warning: BudgetWarning): strin
   });
 }
 
-/** The log line (English): `budget: brain passed 80% of its $15.00 month cap ($12.10 spent)`. */
+/**
+ * The log line (English): `budget: brain passed 80% of its $15.00 month cap ($12.10
+ * spent)`, or `budget: brain spent its $15.00 month cap ($20.00 spent)` past it.
+ */
 export function budgetWarningLogLine(warning: BudgetWarning): string {
+  if (warning.spentUsd >= warning.capUsd) {
+    return `budget: ${warning.role} spent its $${
+      formatUsd(warning.capUsd)
+    } ${warning.period} cap ($${formatUsd(warning.spentUsd)} spent)`;
+  }
   return `budget: ${warning.role} passed ${Math.round(warning.warnAt * 100)}% of its $${
     formatUsd(warning.capUsd)
   } ${warning.period} cap ($${formatUsd(warning.spentUsd)} spent)`;

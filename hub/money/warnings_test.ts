@@ -62,3 +62,29 @@ Deno.test("claimBudgetWarnings() follows warn_at per role, and 0 switches it off
   const told = claimBudgetWarnings(ledger, config, now, { surface: "hub" });
   assert.deepEqual(told.map((w) => w.role), ["brain"]);
 });
+
+Deno.test("budgetWarningSentence() past the cap says the role is not called, unlike the 80% warning", () => {
+  const warning = {
+    role: "fast",
+    spentUsd: 1.33,
+    capUsd: 1,
+    warnAt: 0.8,
+    period: "day" as const,
+    sinceMs: Date.UTC(2026, 4, 13, 21),
+    resetMs: Date.UTC(2026, 4, 14, 21),
+  };
+  assert.equal(
+    budgetWarningSentence("en", warning),
+    "Budget spent: fast has spent $1.33 of $1.00 today (133%); it is not called until 15.05.2026 00:00.",
+  );
+  assert.equal(
+    budgetWarningSentence("tr", warning),
+    "Bütçe tükendi: fast bugün $1.00 sınırının $1.33 kadarını harcadı (%133); 15.05.2026 00:00 saatine kadar çağrılmaz.",
+  );
+  assert.equal(budgetWarningLogLine(warning), "budget: fast spent its $1.00 day cap ($1.33 spent)");
+  const near = { ...warning, spentUsd: 0.85 };
+  assert.match(
+    budgetWarningSentence("en", near),
+    /^Budget warning: fast has spent \$0\.85 of \$1\.00 today \(85%\); it resets /,
+  );
+});

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { cleanText, type EnvelopeKind } from "@agent/net";
+import { cleanText, type EnvelopeKind, sameKey } from "@agent/net";
 import type { Contact } from "./store/state.ts";
 
 /** No contact for `address` (never added, or removed). */
@@ -334,6 +334,8 @@ function drop(state: ContactSlot, why: DropWhy, warn = false): ContactStep {
   return { state, effects: [{ type: "drop", why, warn }] };
 }
 
+// As bytes: a key served padded once and unpadded later (or kept padded in an older
+// contacts file) is the same key.
 function sameKeys(a: ContactKeys, b: ContactKeys): boolean {
-  return a.sign_key === b.sign_key && a.box_key === b.box_key;
+  return sameKey(a.sign_key, b.sign_key) && sameKey(a.box_key, b.box_key);
 }

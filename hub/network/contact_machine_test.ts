@@ -15,6 +15,9 @@ import type { Contact } from "./store/state.ts";
 const ADDRESS = "b.example";
 const KEYS = { sign_key: "S".repeat(43), box_key: "B".repeat(43) };
 const OTHER_KEYS = { sign_key: "T".repeat(43), box_key: "C".repeat(43) };
+// Real b64u keys, for the byte comparison.
+const KEY_A = "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo";
+const KEY_B = "PUAXw-hDiVqStwqnTRt-vJyYLM8uxJaMwM1V8Sr0Zgw";
 const AT = 2_000;
 
 const STATES = ["none", "pending_in", "pending_out", "accepted", "blocked"] as const;
@@ -298,4 +301,15 @@ Deno.test("contactTransition(): blocking a stranger keeps an empty record; block
     address: ADDRESS,
     state: "none",
   });
+});
+
+Deno.test("contactTransition(): a key served padded is the pinned key, compared as bytes", () => {
+  const pinned = { ...slotIn("accepted"), sign_key: KEY_A, box_key: KEY_B } as ContactSlot;
+  const padded = { sign_key: `${KEY_A}=`, box_key: `${KEY_B}=` };
+  assert.deepEqual(contactTransition(pinned, { type: "fresh_card", keys: padded }).effects, []);
+  const other = { sign_key: KEY_B, box_key: KEY_B };
+  assert.deepEqual(
+    contactTransition(pinned, { type: "fresh_card", keys: other }).effects.map((e) => e.type),
+    ["drop"],
+  );
 });

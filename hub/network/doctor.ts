@@ -9,6 +9,7 @@
 import type { CheckResult, DoctorContext } from "../doctor/types.ts";
 import { catalogue } from "../i18n.ts";
 import { errorMessage } from "@agent/net/common";
+import { sameKey } from "@agent/net";
 import { loadIdentity } from "./identity_file.ts";
 import { SpineClient, SpineError } from "./spine_client.ts";
 
@@ -138,7 +139,9 @@ async function cardLine(
   }
   if (loaded === undefined) return line("warn", t(d.lang, "no_identity"));
   const mine = { sign_key: loaded.identity.signKey, box_key: loaded.identity.boxKey };
-  const differs = (["sign_key", "box_key"] as const).filter((k) => card[k] !== mine[k]);
+  const differs = (["sign_key", "box_key"] as const).filter((k) =>
+    typeof card[k] !== "string" || !sameKey(card[k], mine[k])
+  );
   if (differs.length > 0) return line("fail", t(d.lang, "card_keys", { what: differs.join(", ") }));
   return line("ok", t(d.lang, "card_ok", { address: health.address, name: String(card.name) }));
 }

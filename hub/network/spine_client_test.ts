@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { fetchCard, postEnvelope, SpineClient, SpineError } from "./spine_client.ts";
 
-const KEY = "A".repeat(43);
+// RFC 8032's first test key: a real Ed25519 point (all-zero keys are refused as small-order).
+const KEY = "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo";
 
 function serve(handler: (req: Request) => Response | Promise<Response>) {
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, handler);
@@ -67,5 +68,25 @@ Deno.test("SpineClient sends the bearer token and never puts it in errors", asyn
     assert.deepEqual(client.wsUrl, `ws://${spine.address}/hub/ws`);
   } finally {
     await spine.close();
+  }
+});
+
+Deno.test("fetchCard() reads padded keys without padding and refuses small-order keys", async () => {
+  let answer: () => Response = () => new Response();
+  const peer = serve(() => answer());
+  try {
+    const card = { v: 1, address: peer.address, name: "Bob", sign_key: KEY, box_key: KEY };
+    answer = () => Response.json({ ...card, sign_key: `${KEY}=`, box_key: `${KEY}=` });
+    const got = await fetchCard(peer.address, { allowInsecure: true });
+    assert.deepEqual([got.sign_key, got.box_key], [KEY, KEY]);
+    for (const field of ["sign_key", "box_key"]) {
+      answer = () => Response.json({ ...card, [field]: "A".repeat(43) });
+      await assert.rejects(
+        fetchCard(peer.address, { allowInsecure: true }),
+        (e) => e instanceof SpineError && String(e.detail).includes(`'${field}' is a small-order`),
+      );
+    }
+  } finally {
+    await peer.close();
   }
 });

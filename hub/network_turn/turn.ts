@@ -48,6 +48,11 @@ export interface AgentRequest {
   peer: string;
   /** Session meta written with the turn: `title`, `peer` and `sub`. */
   meta: Record<string, unknown>;
+  /**
+   * The envelope being answered: the session holds its exchange once, however often a
+   * crash makes the hub handle it again.
+   */
+  turnKey: string;
 }
 
 /** What a network turn needs from the hub. */
@@ -151,6 +156,7 @@ export async function networkTurn(deps: TurnDeps, input: TurnInput): Promise<Tur
     // The ledger's contact: the peer's address, and the sub-agent of ours that answered.
     peer: sub === undefined ? address : `${address}/${sub.name}`,
     meta,
+    turnKey: input.envelope.id,
   });
   const text = Array.from(answer.trim()).slice(0, MESSAGE_TEXT_MAX).join("").trim();
   if (text === "") return { kind: "skip", reason: "empty" };
@@ -200,6 +206,7 @@ export async function runAgentTurn(deps: TurnDeps, request: AgentRequest): Promi
   const result = await agent.turn(request.sessionId, request.prompt, {
     peer: request.peer,
     meta: request.meta,
+    turnKey: request.turnKey,
   });
   return result.text;
 }

@@ -116,6 +116,8 @@ Deno.test("networkTurn() replies in the same thread with hops + 1 and a determin
     publicNoteFile: `${h.paths.personaDir}/net.md`,
   });
   assert.deepEqual(call.meta, { title: "agent network · Bob", peer: BOB });
+  // The session keeps the exchange once per envelope (issue 27 S3).
+  assert.equal(call.turnKey, IN_ID);
 });
 
 Deno.test("networkTurn() sends nothing for [no reply] or an empty answer", async () => {

@@ -20,8 +20,8 @@ function portableEncode(bytes) {
   }
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
-function b64uDecode(text) {
-  const body = checkedBody(text);
+function b64uDecode(text2) {
+  const body = checkedBody(text2);
   if (NATIVE_FROM !== void 0) return NATIVE_FROM(body, {
     alphabet: "base64url"
   });
@@ -33,17 +33,17 @@ function atobDecode(body) {
   for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
   return out;
 }
-function checkedBody(text) {
-  if (typeof text !== "string" || !SHAPE.test(text)) {
+function checkedBody(text2) {
+  if (typeof text2 !== "string" || !SHAPE.test(text2)) {
     throw new TypeError("Cannot decode base64url: the text has characters outside the alphabet");
   }
-  let body = text;
-  const pad = text.length - text.replace(/=+$/, "").length;
+  let body = text2;
+  const pad = text2.length - text2.replace(/=+$/, "").length;
   if (pad > 0) {
-    if (text.length % 4 !== 0) {
+    if (text2.length % 4 !== 0) {
       throw new TypeError("Cannot decode base64url: the padding does not fit the length");
     }
-    body = text.slice(0, text.length - pad);
+    body = text2.slice(0, text2.length - pad);
     if ((body.length + pad) % 4 !== 0 || body.length % 4 === 0) {
       throw new TypeError("Cannot decode base64url: the padding does not fit the length");
     }
@@ -61,10 +61,10 @@ function checkedBody(text) {
   }
   return body;
 }
-function b64uDecodeLength(text, length) {
-  if (typeof text !== "string") return void 0;
+function b64uDecodeLength(text2, length) {
+  if (typeof text2 !== "string") return void 0;
   try {
-    const bytes = b64uDecode(text);
+    const bytes = b64uDecode(text2);
     return bytes.length === length ? bytes : void 0;
   } catch {
     return void 0;
@@ -119,22 +119,22 @@ function timingSafeEqual(a, b) {
 var VERIFY_KEYS = /* @__PURE__ */ new Map();
 var VERIFY_KEYS_MAX = 512;
 function verifyKeyFor(signKey) {
-  let text;
+  let text2;
   let raw;
   if (typeof signKey === "string") {
-    text = signKey;
+    text2 = signKey;
   } else {
     raw = signKey;
-    text = bytesKey(signKey);
+    text2 = bytesKey(signKey);
   }
-  const cached = VERIFY_KEYS.get(text);
+  const cached = VERIFY_KEYS.get(text2);
   if (cached !== void 0) return cached;
-  const imported = importVerifyKey(raw ?? decodeOrUndefined(text));
+  const imported = importVerifyKey(raw ?? decodeOrUndefined(text2));
   if (VERIFY_KEYS.size >= VERIFY_KEYS_MAX) {
     const oldest = VERIFY_KEYS.keys().next().value;
     if (oldest !== void 0) VERIFY_KEYS.delete(oldest);
   }
-  VERIFY_KEYS.set(text, imported);
+  VERIFY_KEYS.set(text2, imported);
   return imported;
 }
 async function importVerifyKey(raw) {
@@ -149,9 +149,9 @@ async function importVerifyKey(raw) {
     return void 0;
   }
 }
-function decodeOrUndefined(text) {
+function decodeOrUndefined(text2) {
   try {
-    return b64uDecode(text);
+    return b64uDecode(text2);
   } catch {
     return void 0;
   }
@@ -176,8 +176,8 @@ function concatBytes(...parts) {
   return out;
 }
 var ENCODER = new TextEncoder();
-function utf8(text) {
-  return ENCODER.encode(text);
+function utf8(text2) {
+  return ENCODER.encode(text2);
 }
 async function verifyPrefixed(prefix, message2, signature, signKey) {
   if (signature.length !== 64) return false;
@@ -190,6 +190,71 @@ async function verifyPrefixed(prefix, message2, signature, signKey) {
   }
 }
 
+// net/key_check.ts
+function hex(text2) {
+  const out = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) out[i] = parseInt(text2.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+var FF30 = "ff".repeat(30);
+var ED25519_SMALL = [
+  "00".repeat(32),
+  "01" + "00".repeat(31),
+  "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
+  "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
+  "ec" + FF30 + "7f",
+  "ed" + FF30 + "7f",
+  "ee" + FF30 + "7f"
+].map(hex);
+var X25519_SMALL = [
+  "00".repeat(32),
+  "01" + "00".repeat(31),
+  "e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800",
+  "5f9c95bca3508c24b1d0b1559c83ef5b04445cc4581c8e86d8224eddd09f1157",
+  "ec" + FF30 + "7f",
+  "ed" + FF30 + "7f",
+  "ee" + FF30 + "7f"
+].map(hex);
+function onList(key, list) {
+  if (key.length !== 32) return false;
+  return list.some((bad2) => {
+    let diff = key[31] & 127 ^ bad2[31];
+    for (let i = 0; i < 31; i++) diff |= key[i] ^ bad2[i];
+    return diff === 0;
+  });
+}
+function isSmallOrderEd25519(key) {
+  return onList(key, ED25519_SMALL);
+}
+function isSmallOrderX25519(key) {
+  return onList(key, X25519_SMALL);
+}
+function canonicalKey(text2) {
+  const bytes = keyBytes(text2);
+  return bytes === void 0 ? void 0 : b64uEncode(bytes);
+}
+function checkCardKey(field2, text2) {
+  const bytes = keyBytes(text2);
+  if (bytes === void 0) return {
+    refused: "shape"
+  };
+  const small = field2 === "sign_key" ? isSmallOrderEd25519(bytes) : isSmallOrderX25519(bytes);
+  return small ? {
+    refused: "small_order"
+  } : {
+    key: b64uEncode(bytes)
+  };
+}
+function keyBytes(text2) {
+  if (typeof text2 !== "string") return void 0;
+  try {
+    const bytes = b64uDecode(text2);
+    return bytes.length === 32 ? bytes : void 0;
+  } catch {
+    return void 0;
+  }
+}
+
 // net/card.ts
 var CARD_NAME_MAX = 80;
 var MAX_CARD_BYTES = 8 * 1024;
@@ -197,25 +262,35 @@ function isCardName(name) {
   if (typeof name !== "string" || name.length === 0) return false;
   return name.length <= CARD_NAME_MAX || codePoints(name) <= CARD_NAME_MAX;
 }
-function codePoints(text) {
+function codePoints(text2) {
   let n = 0;
-  for (const _ of text) n++;
+  for (const _ of text2) n++;
   return n;
 }
 function parseCardInput(value) {
   if (!isRecord(value)) throw new TypeError("Bad card: the body must be a JSON object");
   if (!isCardName(value.name)) throw new TypeError("Bad card: 'name' must have 1 to 80 characters");
-  if (b64uDecodeLength(value.sign_key, 32) === void 0) {
-    throw new TypeError("Bad card: 'sign_key' must be b64u of 32 bytes");
-  }
-  if (b64uDecodeLength(value.box_key, 32) === void 0) {
-    throw new TypeError("Bad card: 'box_key' must be b64u of 32 bytes");
-  }
+  const sign = cardKey("sign_key", value.sign_key, "must be");
+  const box = cardKey("box_key", value.box_key, "must be");
   return {
     name: value.name,
-    sign_key: value.sign_key,
-    box_key: value.box_key
+    sign_key: sign,
+    box_key: box
   };
+}
+function cardKey(field2, value, verb) {
+  const checked = checkCardKey(field2, value);
+  if ("key" in checked) return checked.key;
+  if (checked.refused === "shape") {
+    throw new TypeError(`Bad card: '${field2}' ${verb} b64u of 32 bytes`);
+  }
+  const curve = field2 === "sign_key" ? "Ed25519" : "X25519";
+  throw new TypeError(`Bad card: '${field2}' is a small-order ${curve} key, which no honest agent publishes`);
+}
+function senderSignKey(value, from) {
+  if (!isRecord(value) || value.v !== 1 || value.address !== from) return void 0;
+  const key = b64uDecodeLength(value.sign_key, 32);
+  return key === void 0 || isSmallOrderEd25519(key) ? void 0 : key;
 }
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -536,6 +611,9 @@ function fail2(detail) {
   };
 }
 
+// net/_primitives.ts
+var NO_PREFIX = new Uint8Array(0);
+
 // net/box.ts
 var BOX_INFO = "agent-net/1 box";
 var INFO_BYTES = utf8(BOX_INFO);
@@ -626,17 +704,7 @@ var CardMemo = class {
   }
 };
 function senderCardKey(value, from) {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return void 0;
-  const card = value;
-  if (card.v !== 1 || card.address !== from || typeof card.sign_key !== "string") {
-    return void 0;
-  }
-  try {
-    const key = b64uDecode(card.sign_key);
-    return key.byteLength === 32 ? key : void 0;
-  } catch {
-    return void 0;
-  }
+  return senderSignKey(value, from);
 }
 async function fetchSenderCard(from, options) {
   const remembered = options.memo?.get(from, Date.now());
@@ -657,6 +725,7 @@ async function fetchSenderCard(from, options) {
     } catch {
     }
   }
+  if (options.heldOnly) return void 0;
   const card = await downloadCard(from, {
     allowInsecure: options.allowInsecure,
     ...options.fetch ? {
@@ -719,13 +788,13 @@ function integerParam(params, name, fallback, min, max) {
       detail: `'${name}' is given twice`
     });
   }
-  const text = all[0];
-  if (!/^\d{1,16}$/.test(text)) {
+  const text2 = all[0];
+  if (!/^\d{1,16}$/.test(text2)) {
     throw new HttpError(400, "bad_request", {
       detail: `'${name}' must be an integer`
     });
   }
-  const value = Number(text);
+  const value = Number(text2);
   if (value < min || value > max) {
     throw new HttpError(400, "bad_request", {
       detail: `'${name}' must be between ${min} and ${max}`
@@ -894,9 +963,9 @@ async function handleFile(request, rest, kv2) {
   const key = PREFIX + name;
   switch (request.method) {
     case "GET": {
-      const text = await kv2.get(key, "text");
-      if (text === null) throw new HttpError(404, "not_found");
-      return new Response(text, {
+      const text2 = await kv2.get(key, "text");
+      if (text2 === null) throw new HttpError(404, "not_found");
+      return new Response(text2, {
         headers: {
           "content-type": "text/plain; charset=utf-8"
         }
@@ -904,9 +973,9 @@ async function handleFile(request, rest, kv2) {
     }
     case "PUT": {
       const bytes = await readRequestBody(request, FILE_MAX_BYTES);
-      let text;
+      let text2;
       try {
-        text = new TextDecoder("utf-8", {
+        text2 = new TextDecoder("utf-8", {
           fatal: true,
           ignoreBOM: true
         }).decode(bytes);
@@ -919,7 +988,7 @@ async function handleFile(request, rest, kv2) {
         size: bytes.byteLength,
         updated_at: Math.floor(Date.now() / 1e3)
       };
-      await kv2.put(key, text, {
+      await kv2.put(key, text2, {
         metadata: meta2
       });
       return json({
@@ -941,6 +1010,127 @@ async function handleFile(request, rest, kv2) {
         "DELETE"
       ]);
   }
+}
+
+// spine/cloud/ledger.ts
+var LEDGER_PAGE_MAX = 500;
+var TEXT_MAX = 200;
+var TOKENS = [
+  "input_tokens",
+  "output_tokens",
+  "cache_read_tokens",
+  "cache_write_tokens"
+];
+var COLUMNS = [
+  "call_id",
+  "ts",
+  "role",
+  "provider",
+  "model_id",
+  ...TOKENS,
+  "usd",
+  "estimated",
+  "channel",
+  "session_id",
+  "peer"
+];
+function bad(detail) {
+  throw new HttpError(400, "bad_request", {
+    detail
+  });
+}
+function text(row, key, i, nullable = false) {
+  const value = row[key];
+  if (nullable && (value === null || value === void 0)) return null;
+  if (typeof value !== "string" || value === "" || value.length > TEXT_MAX) {
+    bad(`rows[${i}].${key} must be a string of 1 to ${TEXT_MAX} characters`);
+  }
+  return value;
+}
+function whole(row, key, i) {
+  const value = row[key];
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+    bad(`rows[${i}].${key} must be a whole number of 0 or more`);
+  }
+  return value;
+}
+function cells(value, i) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    bad(`rows[${i}] must be an object`);
+  }
+  const row = value;
+  const usd = row.usd;
+  if (usd !== null && !(typeof usd === "number" && Number.isFinite(usd) && usd >= 0)) {
+    bad(`rows[${i}].usd must be null or a number of 0 or more`);
+  }
+  const estimated = row.estimated;
+  if (estimated !== void 0 && typeof estimated !== "boolean") {
+    bad(`rows[${i}].estimated must be true or false`);
+  }
+  return [
+    text(row, "call_id", i),
+    whole(row, "ts", i),
+    text(row, "role", i),
+    text(row, "provider", i),
+    text(row, "model_id", i),
+    ...TOKENS.map((k) => whole(row, k, i)),
+    usd,
+    estimated === true ? 1 : 0,
+    text(row, "channel", i),
+    text(row, "session_id", i, true),
+    text(row, "peer", i, true)
+  ];
+}
+async function handleLedger(request, url, db2) {
+  switch (request.method) {
+    case "POST": {
+      const rows = field(await readObject(request), "rows");
+      if (!Array.isArray(rows) || rows.length === 0 || rows.length > LEDGER_PAGE_MAX) {
+        bad(`'rows' must be a list of 1 to ${LEDGER_PAGE_MAX} rows`);
+      }
+      const insert = db2.prepare(`INSERT INTO ledger (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map((_, i) => `?${i + 1}`).join(", ")}) ON CONFLICT (call_id) DO NOTHING`);
+      const statements = rows.map((row, i) => insert.bind(...cells(row, i)));
+      const results = await db2.batch(statements);
+      let written = 0;
+      for (const r of results) written += r.meta.changes ?? 0;
+      return json({
+        written,
+        duplicates: rows.length - written
+      });
+    }
+    case "GET": {
+      const since = epochParam(url.searchParams, "since");
+      const after = epochParam(url.searchParams, "after");
+      const page = await db2.prepare(`SELECT seq, ${COLUMNS.join(", ")} FROM ledger WHERE ts >= ?1 AND seq > ?2
+         ORDER BY seq LIMIT ?3`).bind(since, after, LEDGER_PAGE_MAX).all();
+      const rows = page.results.map((found) => {
+        const { seq: _seq, estimated, ...row } = found;
+        return {
+          ...row,
+          estimated: estimated === 1
+        };
+      });
+      const last = page.results.at(-1)?.seq;
+      return json({
+        rows,
+        next: rows.length === LEDGER_PAGE_MAX ? last : null
+      });
+    }
+    default:
+      methodNotAllowed([
+        "GET",
+        "POST"
+      ]);
+  }
+}
+function epochParam(params, name) {
+  const values = params.getAll(name);
+  if (values.length === 0) return 0;
+  const value = values[0];
+  if (values.length > 1 || !/^\d{1,15}$/.test(value)) {
+    bad(`'${name}' must be a whole number`);
+  }
+  return Number(value);
 }
 
 // spine/cloud/sessions.ts
@@ -1298,7 +1488,7 @@ async function pendingUpdates(db2) {
 
 // spine/cloud/routes.ts
 function isCloudOnlyPath(path) {
-  return path === "/hub/brain" || path === "/hub/state" || path.startsWith("/hub/state/") || path === "/hub/files" || path.startsWith("/hub/files/") || path === "/hub/sessions" || path.startsWith("/hub/sessions/");
+  return path === "/hub/brain" || path === "/hub/state" || path.startsWith("/hub/state/") || path === "/hub/files" || path.startsWith("/hub/files/") || path === "/hub/sessions" || path.startsWith("/hub/sessions/") || path === "/hub/ledger";
 }
 function requireCloudMode(env) {
   if (spineMode(env) !== "cloud") throw new HttpError(404, "cloud_mode_off");
@@ -1323,6 +1513,7 @@ async function handleCloud(request, url, env) {
   if (path.startsWith("/hub/state/")) {
     return await handleState(request, path.slice("/hub/state/".length), db(env));
   }
+  if (path === "/hub/ledger") return await handleLedger(request, url, db(env));
   if (path === "/hub/files") return await listFiles(request, kv(env));
   if (path.startsWith("/hub/files/")) {
     return await handleFile(request, path.slice("/hub/files/".length), kv(env));
@@ -1371,8 +1562,8 @@ function fullCard(stored, address, allowInsecure) {
     v: 1,
     address,
     name: stored.name,
-    sign_key: stored.sign_key,
-    box_key: stored.box_key,
+    sign_key: canonicalKey(stored.sign_key) ?? stored.sign_key,
+    box_key: canonicalKey(stored.box_key) ?? stored.box_key,
     inbox: `${baseUrlFor(address, allowInsecure)}/net/inbox`,
     software: SPINE_SOFTWARE
   };
@@ -1453,16 +1644,16 @@ async function handleHub(request, url, ctx) {
 // spine/rate_limit.ts
 var noticed = /* @__PURE__ */ new Set();
 function clientIpKey(ip) {
-  const text = ip.trim().toLowerCase();
-  if (!text.includes(":")) return text;
-  const mapped = /^(?:0{0,4}:){0,5}:?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  const text2 = ip.trim().toLowerCase();
+  if (!text2.includes(":")) return text2;
+  const mapped = /^(?:0{0,4}:){0,5}:?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(text2);
   if (mapped) return mapped[1];
-  const groups = expandIpv6(text.split("%", 1)[0]);
-  if (!groups) return text;
+  const groups = expandIpv6(text2.split("%", 1)[0]);
+  if (!groups) return text2;
   return `${groups.slice(0, 4).join(":")}::/64`;
 }
-function expandIpv6(text) {
-  const halves = text.split("::");
+function expandIpv6(text2) {
+  const halves = text2.split("::");
   if (halves.length > 2) return void 0;
   const head = halves[0] ? halves[0].split(":") : [];
   const tail = halves.length === 2 && halves[1] ? halves[1].split(":") : [];
@@ -1507,6 +1698,14 @@ function noticeOnce(code, name, log) {
 // spine/inbox.ts
 var INBOX_MAX_BYTES = 65536;
 var CLOCK_WINDOW_SECONDS = 300;
+var MINUTE_LIMIT_RETRY_SECONDS = 60;
+function rateLimited() {
+  return new HttpError(429, "rate_limited", {
+    headers: {
+      "Retry-After": String(MINUTE_LIMIT_RETRY_SECONDS)
+    }
+  });
+}
 async function handleInbox(request, deps) {
   if (!isJsonContentType(request.headers.get("content-type"))) {
     await request.body?.cancel().catch(() => {
@@ -1525,12 +1724,18 @@ async function handleInbox(request, deps) {
   }
   const ip = request.headers.get("cf-connecting-ip");
   if (ip && !await withinLimit(deps.ipLimit, "INBOX_IP_LIMIT", `ip:${clientIpKey(ip)}`, deps.log)) {
-    throw new HttpError(429, "rate_limited");
+    throw rateLimited();
   }
-  if (!await withinLimit(deps.senderLimit, "INBOX_SENDER_LIMIT", `from:${payload.from}`, deps.log)) {
-    throw new HttpError(429, "rate_limited");
+  const claimedWithin = await withinLimit(deps.senderLimit, "INBOX_SENDER_LIMIT", `from:${payload.from}`, deps.log);
+  let card;
+  if (payload.from === deps.address) {
+    card = await deps.ownCard();
+  } else if (claimedWithin) {
+    card = await deps.senderCard(payload.from);
+  } else {
+    card = await deps.heldSenderCard(payload.from);
+    if (!card) throw rateLimited();
   }
-  const card = payload.from === deps.address ? await deps.ownCard() : await deps.senderCard(payload.from);
   if (!card) throw new HttpError(502, "sender_card_unavailable");
   const envelope = {
     payload: parsed.wire.payload,
@@ -1543,6 +1748,9 @@ async function handleInbox(request, deps) {
     verified = false;
   }
   if (!verified) throw new HttpError(403, "bad_signature");
+  if (!await withinLimit(deps.senderLimit, "INBOX_SENDER_LIMIT", `verified:${payload.from}`, deps.log)) {
+    throw rateLimited();
+  }
   const result = await deps.store({
     from: payload.from,
     id: payload.id,
@@ -1717,6 +1925,12 @@ async function route(request, env, ctx) {
           allowInsecure,
           cache: env.PEER_CARDS,
           memo: cardMemo
+        }),
+        heldSenderCard: (from) => fetchSenderCard(from, {
+          allowInsecure,
+          cache: env.PEER_CARDS,
+          memo: cardMemo,
+          heldOnly: true
         }),
         ownCard: async () => {
           const { card } = await mailbox.status();
@@ -3524,17 +3738,17 @@ var BRAIN_PASS_THROUGH = [
 ];
 var BRAIN_PORT = 8080;
 function brainEnvironment(env) {
-  const text = (name) => {
+  const text2 = (name) => {
     const value = env[name];
     return typeof value === "string" ? value.trim() : "";
   };
   const out = {};
-  const address = text("ADDRESS");
-  const url = text("SPINE_URL") || (address ? `https://${address}` : "");
+  const address = text2("ADDRESS");
+  const url = text2("SPINE_URL") || (address ? `https://${address}` : "");
   if (url) out.AGENT_SPINE_URL = url.replace(/\/+$/, "");
-  if (text("HUB_TOKEN")) out.AGENT_SPINE_TOKEN = text("HUB_TOKEN");
+  if (text2("HUB_TOKEN")) out.AGENT_SPINE_TOKEN = text2("HUB_TOKEN");
   for (const name of BRAIN_PASS_THROUGH) {
-    if (text(name)) out[name] = text(name);
+    if (text2(name)) out[name] = text2(name);
   }
   return out;
 }

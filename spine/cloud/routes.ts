@@ -1,6 +1,6 @@
 /**
  * The cloud-only routes of document 3 (`/hub/state`, `/hub/files`, `/hub/sessions`,
- * `/hub/brain`), reached after the bearer token is checked. In local mode every one
+ * `/hub/brain`) and the cloud ledger (`/hub/ledger`), reached after the bearer token is checked. In local mode every one
  * answers 404 `cloud_mode_off` before any store is touched; in cloud mode without the
  * store a route needs, 503 `not_configured`.
  *
@@ -17,6 +17,7 @@ import {
 import { type Env, spineMode } from "../env.ts";
 import { BRAIN_WAIT_MS, brainFetch, withDeadline } from "./brain_link.ts";
 import { handleFile, listFiles } from "./files.ts";
+import { handleLedger } from "./ledger.ts";
 import { handleSessions } from "./sessions.ts";
 import { handleState } from "./state.ts";
 import { handOver, pendingUpdates } from "./messenger_webhook.ts";
@@ -26,7 +27,8 @@ export function isCloudOnlyPath(path: string): boolean {
   return path === "/hub/brain" ||
     path === "/hub/state" || path.startsWith("/hub/state/") ||
     path === "/hub/files" || path.startsWith("/hub/files/") ||
-    path === "/hub/sessions" || path.startsWith("/hub/sessions/");
+    path === "/hub/sessions" || path.startsWith("/hub/sessions/") ||
+    path === "/hub/ledger";
 }
 
 /** Throws 404 `cloud_mode_off` unless the spine runs in cloud mode. */
@@ -55,6 +57,7 @@ export async function handleCloud(request: Request, url: URL, env: Env): Promise
   if (path.startsWith("/hub/state/")) {
     return await handleState(request, path.slice("/hub/state/".length), db(env));
   }
+  if (path === "/hub/ledger") return await handleLedger(request, url, db(env));
   if (path === "/hub/files") return await listFiles(request, kv(env));
   if (path.startsWith("/hub/files/")) {
     return await handleFile(request, path.slice("/hub/files/".length), kv(env));

@@ -30,6 +30,8 @@ if (chosen.length === 0) {
 
 // playwright-core reads /proc paths that only --allow-all opens.
 const NEEDS_ALL = new Set(["universe_bench.ts", "dashboard_bench.ts"]);
+// Memory slopes are read after a full collection, which `gc()` starts.
+const EXPOSE_GC = new Set(["context_bench.ts"]);
 
 let failed = 0;
 for (const name of chosen) {
@@ -38,6 +40,7 @@ for (const name of chosen) {
     args: [
       "run",
       ...(NEEDS_ALL.has(name) ? ["--no-prompt", "--allow-all"] : PERMS),
+      ...(EXPOSE_GC.has(name) ? ["--v8-flags=--expose-gc"] : []),
       `${DIR}${name}`,
     ],
     cwd: ROOT,

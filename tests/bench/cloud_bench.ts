@@ -4,7 +4,9 @@
  * - session message appends per second (`POST .../messages`, 16 concurrent clients);
  *   goal: at least 500/s;
  * - `agent cloud run` from spawn to a healthy `/health` (pull, rewrite, hub start; no
- *   container start); goal: under 2 s (median of 5 runs).
+ *   container start); goal: under 2 s (median of 5 runs);
+ * - 50 starts of `agent cloud run`, each SIGTERMed at a random moment of its start;
+ *   goal: all 50 exit 0 with no `hub.lock` or temporary file left (issue 27 R1).
  *
  * Run: `deno task bench cloud`. Prints `<metric>: <value>`.
  *
@@ -14,6 +16,7 @@ import { percentile } from "./_stats.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { cleanup } from "../cli/_run.ts";
 import { cloud, CLOUD_TOKEN, cloudHome, cloudSpine, runBrain } from "../cloud/_cloud.ts";
+import { sigtermLine, sigtermStarts } from "../cloud/_sigterm_starts.ts";
 
 const PAIRS = 300;
 const MESSAGES = 3_000;
@@ -92,6 +95,9 @@ try {
     `agent cloud run to healthy /health: median ${percentile(times, 50).toFixed(0)} ms ` +
       `(runs: ${times.map((t) => t.toFixed(0)).join(", ")} ms; goal < 2000 ms)`,
   );
+  const signals = await sigtermStarts(cloudOne.url, brainPort, 50);
+  console.log(sigtermLine(signals));
+  if (signals.clean !== signals.starts.length) throw new Error("an unclean exit on SIGTERM");
 } finally {
   await cloudOne.stop();
   await cleanup();

@@ -24,7 +24,7 @@ import { resolvePaths } from "@agent/hub/base";
 import { loadConfig } from "@agent/hub/config";
 import { TuiController } from "@agent/cli/tui";
 import { startBotServer } from "../messenger/_bot_server.ts";
-import { messengerHome, OWNER, runHub, textsIn } from "../messenger/_hub.ts";
+import { buttonsOf, messengerHome, OWNER, runHub, seenIn } from "../messenger/_hub.ts";
 import { cleanup } from "../cli/_run.ts";
 
 /** What every channel is set up with. */
@@ -306,7 +306,7 @@ export async function messengerDriver(setup: Setup): Promise<Driver> {
   const { home } = await messengerHome(bot);
   await configure(home, setup);
   const hub = await runHub(home, bot);
-  const shown = () => textsIn(bot, OWNER).join("\n");
+  const shown = () => seenIn(bot, OWNER).join("\n");
   return {
     name: "messenger",
     home,
@@ -325,9 +325,8 @@ export async function messengerDriver(setup: Setup): Promise<Driver> {
     async approve(yes) {
       await bot.until("the approval's buttons", () => open() !== undefined, 10_000);
       const ask = open()!;
-      const buttons = (ask.replyMarkup as {
-        inline_keyboard: { callback_data: string }[][];
-      }).inline_keyboard[0]!;
+      // The first row: Allow once, Deny.
+      const buttons = buttonsOf(ask)[0]!;
       bot.pushPress(OWNER, ask.messageId, buttons[yes ? 0 : 1]!.callback_data);
     },
     cancel() {
@@ -346,9 +345,9 @@ export async function messengerDriver(setup: Setup): Promise<Driver> {
   };
 
   function open() {
-    // The approval still open: its message has buttons and shows the question.
+    // The approval still open: its message has the approval's buttons.
     return [...bot.messages.values()].find((m) =>
-      m.chatId === OWNER && m.replyMarkup !== undefined && m.text.startsWith("The agent wants")
+      m.chatId === OWNER && buttonsOf(m).flat().some((b) => b.callback_data.startsWith("ap:"))
     );
   }
 }

@@ -60,6 +60,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "user_error.ts",
         "text.ts",
         "backoff.ts",
+        "process_alive.ts",
         "_testing.ts",
       ],
     },

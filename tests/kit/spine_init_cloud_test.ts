@@ -56,6 +56,7 @@ Deno.test("spine init --cloud writes exactly the cloud project, from the kit, wi
       "README.md",
       "agent.js",
       "migrations/0001_cloud.sql",
+      "migrations/0002_ledger.sql",
       "package.json",
       "worker.js",
       "wrangler.jsonc",
@@ -68,6 +69,7 @@ Deno.test("spine init --cloud writes exactly the cloud project, from the kit, wi
     await same("worker.js", "worker.js");
     await same("Dockerfile", "cloud/Dockerfile");
     await same("migrations/0001_cloud.sql", "cloud/migrations/0001_cloud.sql");
+    await same("migrations/0002_ledger.sql", "cloud/migrations/0002_ledger.sql");
     assert.equal(
       await Deno.readTextFile(`${dir}/migrations/0001_cloud.sql`),
       await Deno.readTextFile(`${ROOT}spine/migrations/0001_cloud.sql`),
@@ -135,6 +137,7 @@ Deno.test("spine init --cloud --bundle FILE copies that file; a bad --bundle wri
       "a/README.md",
       "a/agent.js",
       "a/migrations/0001_cloud.sql",
+      "a/migrations/0002_ledger.sql",
       "a/package.json",
       "a/worker.js",
       "a/wrangler.jsonc",

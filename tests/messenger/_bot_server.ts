@@ -6,12 +6,26 @@
  * Methods: `getMe`, `getUpdates` (long poll with `offset` and `timeout`; updates below
  * the offset are confirmed and dropped), `sendMessage`, `editMessageText`,
  * `editMessageReplyMarkup`, `sendChatAction`, `answerCallbackQuery`, `setMyCommands`,
- * `deleteWebhook`, `setWebhook`. Failures the real API gives can be planted: 429 with
- * `retry_after`, 409 conflict, 400 "can't parse entities" for HTML, and 400 "message is
- * not modified" for an edit that changes nothing (always, as Telegram does).
+ * `deleteWebhook`, `setWebhook`. Telegram's limits are kept as the real API keeps them:
+ * a text is at most 4,096 characters after entity parsing ("message is too long"),
+ * malformed HTML is refused ("can't parse entities", see `_bot_html.ts`), at most one
+ * edit a second in a chat and at most {@linkcode BotLimits.sendsPerSecond} messages a
+ * second in a chat, past which a call gets `429` with `retry_after`, and an edit that
+ * changes nothing gets 400 "message is not modified". Failures can also be planted:
+ * 429 with `retry_after`, 409 conflict, 400 "can't parse entities" for every HTML text.
  *
  * @module
  */
+
+import { parseTelegramHtml } from "./_bot_html.ts";
+
+/** The flood limits the server keeps, per chat. */
+export interface BotLimits {
+  /** The shortest time between two edits in one chat. @default 1000 */
+  editGapMs?: number;
+  /** How many messages one chat may be sent within a second. @default 20 */
+  sendsPerSecond?: number;
+}
 
 /** One request the server received. */
 export interface BotCall {
@@ -56,6 +70,10 @@ export interface BotServer {
   served: Map<number, number>;
   /** Queues a text message from `chatId`; returns its update id. */
   pushMessage(chatId: number, text: string): number;
+  /** Queues a photo from `chatId`, with `caption` when given; returns its update id. */
+  pushPhoto(chatId: number, caption?: string): number;
+  /** How many calls were refused with 429 by the flood limits. */
+  limited: number;
   /** Queues a button press on `messageId` in `chatId` with `data`. */
   pushPress(chatId: number, messageId: number, data: string): number;
   /** Makes the next call(s) of `method` fail. */
@@ -68,7 +86,15 @@ export interface BotServer {
 }
 
 /** Starts the server on a free loopback port. */
-export function startBotServer(token = "123456:TEST-token-abcdefghijklmnopqrstuv"): BotServer {
+export function startBotServer(
+  token = "123456:TEST-token-abcdefghijklmnopqrstuv",
+  limits: BotLimits = {},
+): BotServer {
+  const editGapMs = limits.editGapMs ?? 1_000;
+  const sendsPerSecond = limits.sendsPerSecond ?? 20;
+  /** Per chat: when the last edit was taken, and when the recent sends were. */
+  const lastEdit = new Map<number, number>();
+  const recentSends = new Map<number, number[]>();
   const updates: Record<string, unknown>[] = [];
   let nextUpdateId = 1000;
   let nextMessageId = 1;
@@ -87,6 +113,23 @@ export function startBotServer(token = "123456:TEST-token-abcdefghijklmnopqrstuv
     messages: new Map(),
     refuseEntities: false,
     served: new Map(),
+    limited: 0,
+    pushPhoto(chatId, caption) {
+      const id = nextUpdateId++;
+      updates.push({
+        update_id: id,
+        message: {
+          message_id: nextMessageId++,
+          date: Math.floor(Date.now() / 1000),
+          chat: { id: chatId, type: "private", first_name: "Owner" },
+          from: { id: chatId, is_bot: false, first_name: "Owner" },
+          photo: [{ file_id: `photo${id}`, file_unique_id: `u${id}`, width: 90, height: 90 }],
+          ...(caption === undefined ? {} : { caption }),
+        },
+      });
+      wake();
+      return id;
+    },
     pushMessage(chatId, text) {
       const id = nextUpdateId++;
       const entities = text.startsWith("/")
@@ -162,6 +205,28 @@ export function startBotServer(token = "123456:TEST-token-abcdefghijklmnopqrstuv
       ...(retryAfter === undefined ? {} : { parameters: { retry_after: retryAfter } }),
     }, { status: code });
 
+  /** A 429 when `method` to `chatId` now would pass the flood limits; else it counts. */
+  function flood(method: string, chatId: number): Response | undefined {
+    const now = Date.now();
+    if (method === "editMessageText") {
+      const wait = (lastEdit.get(chatId) ?? -Infinity) + editGapMs - now;
+      if (wait > 0) return tooMany(wait);
+      lastEdit.set(chatId, now);
+      return undefined;
+    }
+    const sends = (recentSends.get(chatId) ?? []).filter((at) => at > now - 1_000);
+    recentSends.set(chatId, sends);
+    if (sends.length >= sendsPerSecond) return tooMany(sends[0]! + 1_000 - now);
+    sends.push(now);
+    return undefined;
+  }
+
+  function tooMany(waitMs: number): Response {
+    server.limited++;
+    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+    return refuse(429, `Too Many Requests: retry after ${seconds}`, seconds);
+  }
+
   async function params(request: Request): Promise<Record<string, unknown>> {
     const type = request.headers.get("content-type") ?? "";
     if (type.includes("application/json")) return await request.json();
@@ -215,8 +280,16 @@ export function startBotServer(token = "123456:TEST-token-abcdefghijklmnopqrstuv
         'Bad Request: can\'t parse entities: Unsupported start tag "x" at byte offset 0',
       );
     }
-    if (text.length > 4096) return refuse(400, "Bad Request: message is too long");
+    let visible = text.length;
+    if (parseMode === "HTML") {
+      const parsed = parseTelegramHtml(text);
+      if ("error" in parsed) return refuse(400, parsed.error);
+      visible = parsed.length;
+    }
+    if (visible > 4096) return refuse(400, "Bad Request: message is too long");
     if (text.trim() === "") return refuse(400, "Bad Request: message text is empty");
+    const limited = flood(method, chatId);
+    if (limited !== undefined) return limited;
     const stored: BotMessage = {
       chatId,
       messageId: 0,

@@ -9,6 +9,7 @@ import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { agent, tempDir, withReplies } from "../cli/_run.ts";
 import { freePort } from "../spine/_harness.ts";
 import type { BotServer } from "./_bot_server.ts";
+import { visibleText } from "./_bot_html.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -26,6 +27,8 @@ export interface MessengerHomeOptions {
   /** Text replacing parts of agent.toml: [from, to] pairs. */
   toml?: [string | RegExp, string][];
   lang?: "en" | "tr";
+  /** Milliseconds between the fake brain's streamed words (needs `replies`). */
+  wordMs?: number;
 }
 
 /** A fresh fake-provider home wired to `bot`; returns the home and the control port. */
@@ -40,7 +43,13 @@ export async function messengerHome(
   let toml = await Deno.readTextFile(`${home}/agent.toml`);
   toml = toml.replace(/^port = \d+$/m, `port = ${port}`);
   if (options.replies) toml = withReplies(toml, options.replies);
-  if (options.lang) toml = toml.replace(/^\[ui\]\n/m, `[ui]\nlang = "${options.lang}"\n`);
+  if (options.replies && options.wordMs) {
+    toml = toml.replace(
+      /^(params = \{ replies = .*) \}$/m,
+      `$1, word_ms = ${options.wordMs} }`,
+    );
+  }
+  if (options.lang) toml = toml.replace(/^lang = "en"$/m, `lang = "${options.lang}"`);
   for (const [from, to] of options.toml ?? []) toml = toml.replace(from, to);
   await Deno.writeTextFile(`${home}/agent.toml`, toml);
   const env = {
@@ -99,4 +108,20 @@ export async function runHub(home: string, bot: BotServer): Promise<HubProcess> 
 export function textsIn(bot: BotServer, chat: number): string[] {
   return [...bot.messages.values()].filter((m) => m.chatId === chat)
     .sort((a, b) => a.messageId - b.messageId).map((m) => m.text);
+}
+
+/** What a person sees in `chat` (tags left out, entities read), in message order. */
+export function seenIn(bot: BotServer, chat: number): string[] {
+  return [...bot.messages.values()].filter((m) => m.chatId === chat)
+    .sort((a, b) => a.messageId - b.messageId)
+    .map((m) => m.parseMode === "HTML" ? visibleText(m.text) : m.text);
+}
+
+/** The inline buttons of a stored message, row by row. */
+export function buttonsOf(
+  message: { replyMarkup?: unknown } | undefined,
+): { text: string; callback_data: string }[][] {
+  return (message?.replyMarkup as
+    | { inline_keyboard: { text: string; callback_data: string }[][] }
+    | undefined)?.inline_keyboard ?? [];
 }

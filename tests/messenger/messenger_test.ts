@@ -107,12 +107,14 @@ Deno.test({
     const { home, port } = await messengerHome(bot);
     const hub = await runHub(home, bot);
     try {
+      // A command sent while the one before is still being stored is queued and told so.
+      const answers = () => textsIn(bot, OWNER).filter((text) => !text.startsWith("(queued"));
       for (const command of ["/start", "/help", "/settings", "/new", "/model fast", "/status"]) {
-        const before = textsIn(bot, OWNER).length;
+        const before = answers().length;
         bot.pushMessage(OWNER, command);
-        await bot.until(command, () => textsIn(bot, OWNER).length > before);
+        await bot.until(command, () => answers().length > before);
       }
-      const [start, help, settings, fresh, model, status] = textsIn(bot, OWNER);
+      const [start, help, settings, fresh, model, status] = answers();
       assert.match(start!, /^This is your agent/);
       assert.match(
         help!,
@@ -132,83 +134,6 @@ Deno.test({
       assert.equal(body.messenger.allowed_chats, 1);
       assert.match(body.messenger.last_update_at, /^\d{4}-\d\d-\d\dT/);
       assert.ok(!JSON.stringify(body).includes(bot.token));
-    } finally {
-      await hub.stop();
-      await bot.stop();
-      await cleanup();
-    }
-  },
-});
-
-const TOOL = '/tool net_send {"to":"friend.example","text":"hi"}';
-
-for (
-  const [press, outcome] of [["y", "Approved: net_send runs."], [
-    "n",
-    "Denied: net_send does not run.",
-  ]] as const
-) {
-  Deno.test({
-    name: `messenger: a tier-2 tool asks with buttons; pressing ${
-      press === "y" ? "Approve" : "Deny"
-    } answers and edits`,
-    ...SLOW,
-    async fn() {
-      const bot = startBotServer();
-      const { home } = await messengerHome(bot, { replies: [TOOL, "All done."] });
-      const hub = await runHub(home, bot);
-      try {
-        bot.pushMessage(OWNER, "send it");
-        await bot.until(
-          "the question",
-          () => bot.callsOf("sendMessage", OWNER).some((c) => c.body.reply_markup !== undefined),
-        );
-        const ask = [...bot.messages.values()].find((m) => m.replyMarkup !== undefined)!;
-        assert.equal(
-          ask.text,
-          "The agent wants to send friend.example a message: “hi”.\nto: friend.example · text: hi",
-        );
-        const buttons = (ask.replyMarkup as {
-          inline_keyboard: { text: string; callback_data: string }[][];
-        }).inline_keyboard[0]!;
-        assert.deepEqual(buttons.map((b) => b.text), ["Approve", "Deny"]);
-        for (const b of buttons) assert.ok(new TextEncoder().encode(b.callback_data).length <= 64);
-        const data = buttons[press === "y" ? 0 : 1]!.callback_data;
-        // A press from a chat that is not allowed does nothing.
-        bot.pushPress(STRANGER, ask.messageId, data);
-        bot.pushPress(OWNER, ask.messageId, data);
-        await bot.until(
-          "the answer after the press",
-          () => textsIn(bot, OWNER).includes("All done."),
-        );
-        assert.equal(bot.callsOf("answerCallbackQuery").length, 1);
-        assert.equal(bot.messages.get(`${OWNER}:${ask.messageId}`)!.text, outcome);
-      } finally {
-        await hub.stop();
-        await bot.stop();
-        await cleanup();
-      }
-    },
-  });
-}
-
-Deno.test({
-  name: "messenger: an approval nobody answers counts as Deny and says so",
-  ...SLOW,
-  async fn() {
-    const bot = startBotServer();
-    const { home } = await messengerHome(bot, {
-      replies: [TOOL, "Not sent."],
-      toml: [["approval_timeout_seconds = 600", "approval_timeout_seconds = 1"]],
-    });
-    const hub = await runHub(home, bot);
-    try {
-      bot.pushMessage(OWNER, "send it");
-      await bot.until("the answer", () => textsIn(bot, OWNER).includes("Not sent."), 15_000);
-      assert.ok(
-        textsIn(bot, OWNER).includes("No answer within 1 seconds: net_send was denied."),
-        textsIn(bot, OWNER).join("\n"),
-      );
     } finally {
       await hub.stop();
       await bot.stop();
@@ -270,11 +195,14 @@ Deno.test({
 });
 
 Deno.test({
-  name: "messenger: a 429 on an edit is waited out, never a burst of edits",
+  name: "messenger: a 429 on an edit is waited out for its retry_after, then the edit goes",
   ...SLOW,
   async fn() {
     const bot = startBotServer();
-    const { home } = await messengerHome(bot, { replies: ["Streaming in several words now."] });
+    const { home } = await messengerHome(bot, {
+      replies: ["Streaming in several words now, slowly."],
+      wordMs: 40,
+    });
     const hub = await runHub(home, bot);
     try {
       bot.fail("editMessageText", {
@@ -285,7 +213,7 @@ Deno.test({
       bot.pushMessage(OWNER, "go");
       await bot.until(
         "the whole answer",
-        () => textsIn(bot, OWNER).includes("Streaming in several words now."),
+        () => textsIn(bot, OWNER).includes("Streaming in several words now, slowly."),
         15_000,
       );
       const edits = bot.callsOf("editMessageText", OWNER);
@@ -294,8 +222,6 @@ Deno.test({
         edits[1]!.at - edits[0]!.at >= 1_950,
         `retried after ${edits[1]!.at - edits[0]!.at} ms`,
       );
-      const sent = bot.callsOf("sendMessage", OWNER)[0]!;
-      assert.ok(edits[0]!.at - sent.at >= 1_450, "one edit per ~1.5 s");
     } finally {
       await hub.stop();
       await bot.stop();

@@ -133,6 +133,58 @@ Deno.test("buildAgent() for network turns: public note instead of user.md, priva
   }
 });
 
+Deno.test("buildAgent() writes a network turn's exchange once per key, whatever the crash point", async () => {
+  const { ws, paths, cfg } = home(["First answer.", "Second answer."]);
+  try {
+    const agent = buildAgent({
+      config: cfg,
+      env: {},
+      paths,
+      channel: "net",
+      role: "brain",
+      tools: [],
+      approver: rejectAll,
+      persona: { personaFile: `${paths.personaDir}/persona.md` },
+      context: "private",
+      ledger: ws.ledger,
+      logger: ws.logger,
+    });
+    // Handled once, then again as after a kill between the session and the outbox: the
+    // stored answer comes back and the model is not asked.
+    const first = await agent.turn("net-1", "frame one", { turnKey: "env-1" });
+    const again = await agent.turn("net-1", "frame one", { turnKey: "env-1" });
+    assert.deepEqual([first.text, again.text], ["First answer.", "First answer."]);
+    assert.deepEqual(ws.rows().length, 1);
+    assert.deepEqual((await agent.history("net-1")).map((m) => m.role), ["user", "assistant"]);
+
+    // A kill after the frame was written but before the answer: the next run writes over
+    // that part and adds the answer, once.
+    await agent.sessions.createMessage("net-1", "main", 2, {
+      message_id: 2,
+      created_at: new Date().toISOString(),
+      role: "brain",
+      message: { role: "user", content: "frame two" },
+      turn: { key: "env-2", part: 0, of: 2 },
+    });
+    const second = await agent.turn("net-1", "frame two", { turnKey: "env-2" });
+    assert.deepEqual(second.text, "Second answer.");
+    const history = await agent.history("net-1");
+    assert.deepEqual(history.map((m) => [m.role, m.content]), [
+      ["user", "frame one"],
+      ["assistant", [{ type: "text", text: "First answer." }]],
+      ["user", "frame two"],
+      ["assistant", [{ type: "text", text: "Second answer." }]],
+    ]);
+    // And a third handling of either envelope adds nothing.
+    await agent.turn("net-1", "frame two", { turnKey: "env-2" });
+    await agent.turn("net-1", "frame one", { turnKey: "env-1" });
+    assert.deepEqual((await agent.history("net-1")).length, 4);
+    assert.deepEqual(ws.rows().length, 2);
+  } finally {
+    ws.close();
+  }
+});
+
 Deno.test("buildAgent() says Budget: unknown. when the ledger cannot be read, and the turn ends with one sentence", async () => {
   const { ws, paths, cfg } = home(["Never sent."]);
   try {

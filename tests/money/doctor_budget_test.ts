@@ -79,7 +79,7 @@ Deno.test("agent doctor fails the budget check when the ledger cannot be read", 
   assert.equal(budget.status, "fail");
   assert.match(
     budget.detail,
-    /^cannot read the spend ledger .*spend\.sqlite3: file is not a database$/,
+    /^cannot read the spend ledger .*spend\.sqlite3: the file is damaged or is not a spend ledger; rename it \(for example to spend\.sqlite3\.broken\) and the agent starts a new one$/,
   );
   assert.equal(report.ok, false);
 });

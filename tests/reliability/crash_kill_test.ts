@@ -1,14 +1,15 @@
 /**
  * Crash-kill: a hub (`agent hub run`, a real process) killed with SIGKILL at random
  * points while it handles a stream of messages from its peers, restarted each time.
- * Figures: messages answered, replies per message the peers saw, model calls against
- * messages (a kill between the model's answer and the outbox may ask once more; never
- * a row twice), state files readable.
+ * Figures: messages answered, replies per message the peers saw, each exchange in the
+ * network session once, model calls against messages (a kill between the model's answer
+ * and the session may ask once more; never a row twice), state files readable.
  *
  * The Mailbox takes at most 60 messages an hour from one sender, so the stream comes
  * from two peers, 50 each.
  */
 import assert from "node:assert/strict";
+import { FileSessionStore } from "@agent/hub";
 import { Ledger } from "@agent/hub/money";
 import { connect, startAgent, type TestAgent, until } from "../hub/_agents.ts";
 import { spawnHubProcess } from "../hub/_hub_process.ts";
@@ -16,6 +17,29 @@ import { freePort, startSpine } from "../spine/_harness.ts";
 
 const PER_PEER = 50;
 const KILLS = 10;
+
+/**
+ * The network sessions' exchanges: how often each message's frame was stored (its text
+ * between the MESSAGE markers), and how many answers were stored beside them.
+ */
+async function sessionExchanges(
+  dir: string,
+): Promise<{ frames: Map<string, number>; answers: number; sessions: number }> {
+  const store = new FileSessionStore(dir);
+  const frames = new Map<string, number>();
+  let answers = 0;
+  const sessions = await store.listSessions(200);
+  for (const s of sessions) {
+    for (const record of await store.listMessages(s.session_id, "main") ?? []) {
+      const message = (record as { message?: { role?: string; content?: unknown } }).message;
+      if (message?.role === "assistant") answers++;
+      if (message?.role !== "user" || typeof message.content !== "string") continue;
+      const text = /<<<BEGIN MESSAGE>>>\n([^\n]*)\n<<<END MESSAGE>>>/.exec(message.content)?.[1];
+      if (text !== undefined) frames.set(text, (frames.get(text) ?? 0) + 1);
+    }
+  }
+  return { frames, answers, sessions: sessions.length };
+}
 
 /** Every JSON file under `dir` parses (JSON lines files line by line). */
 async function unreadable(dir: string): Promise<string[]> {
@@ -121,8 +145,18 @@ Deno.test({
       const started = performance.now();
       let kills = 0;
       hub = spawnHubProcess(bob.home, { env: { AGENT_HOME: bob.home } });
+      // Bob's log of handled messages grows as the hub answers.
+      const handled = async () =>
+        (await bob.node.state.log()).filter((e) => e.direction === "in" && e.kind === "message")
+          .length;
       while (kills < KILLS) {
-        await new Promise((r) => setTimeout(r, 250 + Math.random() * 450));
+        // Each kill lands while the hub answers: once it handled one more message since
+        // it started, at a random moment of the next half second (model call, session,
+        // outbox, log, acknowledgement).
+        const before = await handled();
+        if (before === sent.length) break;
+        await until("the hub answering", async () => await handled() > before, 60_000);
+        await new Promise((r) => setTimeout(r, Math.random() * 500));
         hub.kill("SIGKILL");
         await hub.status;
         kills++;
@@ -163,6 +197,18 @@ Deno.test({
       );
       assert.equal(bobOut.length, sent.length, "every reply logged once");
 
+      // Each exchange is in the network session once: the frame of every message once,
+      // and one answer beside each, whatever the kill point (issue 27 S3).
+      const stored = await sessionExchanges(`${bob.home}/data/sessions`);
+      const twice = [...stored.frames].filter(([, n]) => n !== 1).map(([t, n]) => `${t} ×${n}`);
+      assert.deepEqual(twice, [], "no exchange stored twice in a session");
+      for (let i = 0; i < PER_PEER; i++) {
+        for (const peer of peers) {
+          assert.equal(stored.frames.get(`Message ${i} from ${peer.name}`), 1, `${peer.name} ${i}`);
+        }
+      }
+      assert.equal(stored.answers, sent.length, "one stored answer per message");
+
       using ledger = Ledger.open(`${bob.home}/data/spend.sqlite3`);
       const calls = ledger.count();
       assert.ok(calls >= sent.length, `${calls} model calls for ${sent.length} messages`);
@@ -177,7 +223,8 @@ Deno.test({
           `(${duplicates} resent copies dropped by them); ${calls} model calls ` +
           `(${
             calls - sent.length
-          } asked again after a kill); state files unreadable: ${bad.length}`,
+          } asked again after a kill); sessions: ${stored.sessions}, ${stored.frames.size} ` +
+          `exchanges stored once each, 0 twice; state files unreadable: ${bad.length}`,
       );
     } finally {
       if (hub) {

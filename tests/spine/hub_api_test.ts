@@ -333,3 +333,46 @@ spineTest(
     }
   },
 );
+
+spineTest(
+  "hub: PUT /hub/card stores and serves keys without padding, and refuses small-order keys",
+  {},
+  async (spine) => {
+    const me = await generateIdentity();
+    const put = await hub(spine.url, TOKEN, "/hub/card", {
+      method: "PUT",
+      body: JSON.stringify({ name: "A", sign_key: `${me.signKey}=`, box_key: `${me.boxKey}=` }),
+    });
+    assert.deepEqual([put.status, put.body.sign_key, put.body.box_key], [
+      200,
+      me.signKey,
+      me.boxKey,
+    ]);
+    const served = await raw(`${spine.url}/.well-known/agent.json`);
+    assert.deepEqual([served.body.sign_key, served.body.box_key], [me.signKey, me.boxKey]);
+
+    const zero = "A".repeat(43);
+    // The Ed25519 identity point: it verifies one signature for every message.
+    const identityPoint = `AQ${"A".repeat(41)}`;
+    const order8 = "JuiVj8KyJ7BFw_SJ8u-Y8NXfrAXTxjM5sTgCiG1T_AU";
+    const cases: [Record<string, string>, string][] = [
+      [{ sign_key: zero }, "sign_key"],
+      [{ sign_key: identityPoint }, "sign_key"],
+      [{ sign_key: order8 }, "sign_key"],
+      [{ box_key: zero }, "box_key"],
+      [{ box_key: `${zero}=` }, "box_key"],
+      [{ box_key: identityPoint }, "box_key"],
+    ];
+    for (const [keys, field] of cases) {
+      const r = await hub(spine.url, TOKEN, "/hub/card", {
+        method: "PUT",
+        body: JSON.stringify({ name: "A", sign_key: me.signKey, box_key: me.boxKey, ...keys }),
+      });
+      assert.deepEqual([r.status, r.body.error], [400, "bad_request"], JSON.stringify(keys));
+      assert.match(String(r.body.detail), new RegExp(`'${field}' is a small-order`));
+    }
+    // The refused cards left the stored one alone.
+    const still = await raw(`${spine.url}/.well-known/agent.json`);
+    assert.deepEqual(still.body.sign_key, me.signKey);
+  },
+);

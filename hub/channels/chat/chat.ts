@@ -14,7 +14,12 @@ import { UserError } from "../../user_error.ts";
 import type { AgentConfig } from "../../config/types.ts";
 import type { Lang } from "../../i18n.ts";
 import type { Logger } from "../../log.ts";
-import { type Ledger, LedgerError, ledgerErrorSentence } from "../../money/mod.ts";
+import {
+  type Ledger,
+  LedgerError,
+  ledgerErrorSentence,
+  ledgerReadOnlySentence,
+} from "../../money/mod.ts";
 import type { AgentPaths } from "../../paths.ts";
 import type { SessionStore } from "../../sessions/mod.ts";
 import { type AgentTool, ApprovalInterrupted } from "../../tools/mod.ts";
@@ -103,6 +108,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
     approvals: input.interactive ? "ask" : "deny",
   });
   const view = new ChatView(options, desk, conversation);
+  // A home this process may not write: budgets are checked, the calls cannot be counted.
+  if (ledger.readOnly) view.line(ledgerReadOnlySentence(lang, ledger.file));
   const unsubscribe = conversation.subscribe((event) => view.render(event));
   const following = new AbortController();
   try {

@@ -23,13 +23,17 @@ import { MessengerChatView } from "./chat_view.ts";
 import { type MessengerStatus, TelegramIntake, WEBHOOK_PATH } from "./intake.ts";
 import { OwnerRelay } from "./owner_relay.ts";
 import { ChatPace } from "./reply.ts";
-import type { MessengerSettings } from "./settings.ts";
+import { invalidChatIds, type MessengerSettings } from "./settings.ts";
+import { APPROVAL_DATA } from "./approval_view.ts";
 import { botApiFailure } from "./telegram.ts";
+import { retryOn429 } from "./telegram_limits.ts";
 
 export { type MessengerStatus, WEBHOOK_PATH } from "./intake.ts";
 
-/** What a press of an approval button carries: `ap:<id>:y` or `ap:<id>:n` (< 64 bytes). */
-const APPROVAL_DATA = /^ap:([A-Za-z0-9_-]{1,16}):([yn])$/;
+/** What a press of a pick button (`/resume`'s sessions) carries. */
+const PICK_DATA = /^pk:(\d{1,9})$/;
+/** How long after an answer with notices a failover event is not told again. */
+const NOTICE_TOLD_MS = 60_000;
 
 /** The messenger channel. */
 export class MessengerChannel implements HubChannel {
@@ -56,6 +60,7 @@ export class MessengerChannel implements HubChannel {
     this.#desk = desk;
     this.#s = settings;
     this.#api = new Api(settings.token, settings.apiRoot ? { apiRoot: settings.apiRoot } : {});
+    this.#api.config.use(retryOn429());
     this.#status = {
       state: "starting",
       mode: settings.mode,
@@ -83,6 +88,10 @@ export class MessengerChannel implements HubChannel {
         view.say(text);
         return view.settled();
       },
+      // A failover the chat's own answer told already is not told again.
+      told: (chat, event) =>
+        event.type === "model.failover" &&
+        this.#views.get(chat)?.toldNotices(NOTICE_TOLD_MS) === true,
       onError: (where, error) => this.#failed(where, error),
     });
   }
@@ -101,6 +110,14 @@ export class MessengerChannel implements HubChannel {
   /** Registers the commands, then polls (or waits for webhook updates) and relays events. */
   async start(): Promise<void> {
     await this.#state.load(Math.floor(Date.now() / 1000));
+    const bad = invalidChatIds(this.#hub.env);
+    if (bad.length > 0) {
+      this.#hub.logger.warn(
+        `messenger: MESSENGER_ALLOWED_CHAT_IDS has ${
+          bad.join(", ")
+        }, which is not a chat id (a whole number); left out`,
+      );
+    }
     if (this.#s.allowed.size === 0) {
       this.#hub.logger.warn(
         "messenger: no chat is allowed (MESSENGER_ALLOWED_CHAT_IDS), so the bot answers nobody",
@@ -159,7 +176,8 @@ export class MessengerChannel implements HubChannel {
   }
 
   async #message(chat: string, message: Message): Promise<void> {
-    const text = message.text;
+    // A photo (or another file) with a caption is answered by its caption.
+    const text = message.text ?? message.caption;
     if (text === undefined || text.trim() === "") {
       this.#view(chat).say(t(this.#hub.lang, "not_text"));
       return;
@@ -197,17 +215,30 @@ export class MessengerChannel implements HubChannel {
   }
 
   async #press(query: NonNullable<Update["callback_query"]>, chat: string): Promise<void> {
+    const lang = this.#hub.lang;
+    const answer = (done: boolean) =>
+      this.#api.answerCallbackQuery(query.id, { text: t(lang, done ? "pressed" : "gone") })
+        .catch((error) => this.#failed("answerCallbackQuery", error));
     const match = query.data?.match(APPROVAL_DATA);
     if (match) {
       const id = match[1]!;
       const open = this.#desk.approvals().find((a) => a.id === id);
       const mine = open !== undefined && open.conversation === `messenger:${chat}` &&
         String(query.message?.chat.id) === chat;
-      const decided = mine &&
-        this.#desk.decide(id, match[2] === "y" ? "once" : "deny", "messenger");
-      await this.#api.answerCallbackQuery(query.id, {
-        text: t(this.#hub.lang, decided ? "pressed" : "gone"),
-      }).catch((error) => this.#failed("answerCallbackQuery", error));
+      const code = match[2]!;
+      const done = !mine ? false : code === "d" ? this.#view(chat).details(id) : this.#desk.decide(
+        id,
+        code === "s" ? "session" : code === "n" ? "deny" : "once",
+        "messenger",
+      );
+      await answer(done);
+      return;
+    }
+    const pick = query.data?.match(PICK_DATA);
+    if (pick) {
+      const input = this.#views.get(chat)?.picked(pick[1]!);
+      await answer(input !== undefined);
+      if (input !== undefined) void (await this.#conversation(chat)).submit(input);
       return;
     }
     if (await this.#relay.press(query)) return;

@@ -1,9 +1,11 @@
 /**
  * One Telegram chat rendering its desk conversation: "typing" while an answer is
- * worked on (paused while an approval waits for the owner), the answer streamed into
- * one message that is edited as it grows, tier-2 approvals as a message with
- * Approve / Deny buttons that is edited to the outcome, a short acknowledgement for a
- * message queued behind a running answer, and slash commands' output.
+ * worked on (none while an approval waits for the owner), the answer streamed into
+ * one message that is edited as it grows, tier-2 approvals as a message with Allow
+ * once / Allow for this session / Deny / Details buttons and its expiry, edited to the
+ * outcome (what was decided, by whom, on what), a short acknowledgement for a message
+ * queued behind a running answer or a waiting approval, and slash commands' output
+ * (`/resume`'s sessions as buttons).
  *
  * @module
  */
@@ -18,12 +20,15 @@ import {
   type HistoryLine,
 } from "../../desk/mod.ts";
 import { t } from "./_messages.ts";
-import { ChatPace, StreamingReply } from "./reply.ts";
-import { escapeHtml } from "./telegram.ts";
+import { approvalButtons, approvalHtml, decidedHtml } from "./approval_view.ts";
+import { type ChatPace, StreamingReply } from "./reply.ts";
+import { chatText, htmlWithCode } from "./telegram.ts";
 
 const TYPING_EVERY_MS = 4_000;
 /** How many messages of a resumed session the chat is shown, each on one line. */
 const HISTORY_SHOWN = 6;
+/** How many sessions `/resume` offers as buttons. */
+const PICKS_SHOWN = 8;
 
 /** Options for {@linkcode MessengerChatView}. */
 export interface ChatViewOptions {
@@ -46,14 +51,27 @@ export class MessengerChatView {
   #reply: StreamingReply | undefined;
   #streamed = "";
   #typing: ReturnType<typeof setInterval> | undefined;
-  /** Approval message ids by approval id. */
-  #asked = new Map<string, number>();
+  /** When the last answer with notices finished (epoch ms). */
+  #noticesAt = 0;
+  /** The open approvals asked here, with their message once sent. */
+  #asked = new Map<string, { request: ApprovalRequest; messageId: number | undefined }>();
+  /** What the pick buttons of the last list submit, by token. */
+  #picks = new Map<string, string>();
+  #nextPick = 1;
   /** Sends in the order the events came. */
   #chain: Promise<void> = Promise.resolve();
 
   /** Makes the view of one chat. */
   constructor(options: ChatViewOptions) {
     this.#o = options;
+  }
+
+  /**
+   * Whether an answer runs here or one with notices (a failover, a degraded role) was
+   * shown in the last `withinMs`: its reply carries the notice already.
+   */
+  toldNotices(withinMs: number): boolean {
+    return this.#reply !== undefined || Date.now() - this.#noticesAt < withinMs;
   }
 
   /** Waits until everything rendered so far reached Telegram. */
@@ -77,6 +95,8 @@ export class MessengerChatView {
           chatId: this.#o.chatId,
           token: this.#o.token,
           pace: this.#o.pace,
+          // Answers keep their order in the chat, also while a 429 is waited out.
+          after: this.#chain,
           onError: (detail) => this.#o.onError("reply", detail),
         });
         this.#startTyping();
@@ -85,10 +105,15 @@ export class MessengerChatView {
         this.#streamed += event.delta;
         this.#reply?.push(event.delta);
         return;
+      case "TEXT_MESSAGE_END":
+        // The text is whole before the run is stored: show it now, not after.
+        this.#reply?.settle();
+        return;
       case "RUN_FINISHED": {
         this.#stopTyping();
         const reply = this.#reply;
         this.#reply = undefined;
+        if ((event.result?.notices.length ?? 0) > 0) this.#noticesAt = Date.now();
         const text = event.outcome.type === "success"
           ? event.result?.reply ?? ""
           : this.#streamed.trim() === ""
@@ -110,13 +135,18 @@ export class MessengerChatView {
     }
   }
 
-  /** Sends a whole text (split when long) as escaped HTML, after what came before. */
-  say(text: string): void {
+  /**
+   * Sends a whole text (split when long) as escaped HTML with `code` spans, after what
+   * came before; `replyMarkup` goes with its last message.
+   */
+  say(text: string, replyMarkup?: unknown): void {
     const reply = new StreamingReply({
       api: this.#o.api,
       chatId: this.#o.chatId,
       token: this.#o.token,
-      pace: new ChatPace(0),
+      pace: this.#o.pace,
+      html: htmlWithCode,
+      ...(replyMarkup === undefined ? {} : { replyMarkup }),
       onError: (detail) => this.#o.onError("sendMessage", detail),
     });
     this.#then(() => reply.finish(text));
@@ -128,6 +158,7 @@ export class MessengerChatView {
       case "notice":
         return this.say(event.value.text);
       case "input.queued": {
+        if (this.#asked.size > 0) return this.say(t(lang, "queued_approval"));
         const before = event.value.position - 1;
         return this.say(
           before === 0
@@ -135,59 +166,76 @@ export class MessengerChatView {
             : deskSentence(lang, "queued_many", { before }),
         );
       }
-      case "command.result":
-        if (event.value.lines.length > 0) this.say(event.value.lines.join("\n"));
-        return;
+      case "command.result": {
+        const { lines, choices } = event.value;
+        if (lines.length === 0) return;
+        if (choices === undefined || choices.length === 0) return this.say(lines.join("\n"));
+        return this.say(lines.join("\n"), { inline_keyboard: this.#pickButtons(choices) });
+      }
       case "session.changed":
         return this.#history(event.value.history);
       case "approval.requested":
+        this.#asked.set(event.value.id, { request: event.value, messageId: undefined });
         this.#stopTyping();
         return this.#then(() => this.#ask(event.value));
       case "approval.decided":
         this.#then(() => this.#decided(event.value));
-        if (this.#reply !== undefined) this.#startTyping();
         return;
     }
   }
 
+  /** What a press of a pick button (`pk:<n>`) submits, or `undefined` when it is gone. */
+  picked(token: string): string | undefined {
+    return this.#picks.get(token);
+  }
+
+  /** Shows the full arguments of the open approval `id`; `false` when it is not open here. */
+  details(id: string): boolean {
+    const asked = this.#asked.get(id);
+    if (asked?.messageId === undefined) return false;
+    const messageId = asked.messageId;
+    this.#then(async () => {
+      await this.#o.api.editMessageText(
+        this.#o.chatId,
+        messageId,
+        approvalHtml(this.#o.lang, asked.request, this.#o.approvalTimeoutMs, true),
+        { parse_mode: "HTML", reply_markup: approvalButtons(this.#o.lang, id, false) },
+      ).catch((error) => this.#o.onError("editMessageText", error));
+    });
+    return true;
+  }
+
+  #pickButtons(choices: { label: string; input: string }[]) {
+    this.#picks.clear();
+    return choices.slice(0, PICKS_SHOWN).map((choice) => {
+      const token = String(this.#nextPick++);
+      this.#picks.set(token, choice.input);
+      return [{ text: chatText(choice.label, 60), callback_data: `pk:${token}` }];
+    });
+  }
+
   async #ask(request: ApprovalRequest): Promise<void> {
     const { api, chatId, lang } = this.#o;
-    const text = request.summary === ""
-      ? request.message
-      : `${request.message}\n${request.summary}`;
-    const message = await api.sendMessage(chatId, escapeHtml(text), {
-      parse_mode: "HTML",
-      reply_markup: {
-        inline_keyboard: [[
-          { text: t(lang, "approve_yes"), callback_data: `ap:${request.id}:y` },
-          { text: t(lang, "approve_no"), callback_data: `ap:${request.id}:n` },
-        ]],
-      },
-    }).catch((error) => {
+    const message = await api.sendMessage(
+      chatId,
+      approvalHtml(lang, request, this.#o.approvalTimeoutMs, false),
+      { parse_mode: "HTML", reply_markup: approvalButtons(lang, request.id, true) },
+    ).catch((error) => {
       this.#o.onError("approval", error);
       return undefined;
     });
-    if (message !== undefined) this.#asked.set(request.id, message.message_id);
+    const asked = this.#asked.get(request.id);
+    if (message !== undefined && asked !== undefined) asked.messageId = message.message_id;
   }
 
   async #decided(decided: ApprovalDecided): Promise<void> {
-    const messageId = this.#asked.get(decided.id);
+    const asked = this.#asked.get(decided.id);
     this.#asked.delete(decided.id);
-    if (messageId === undefined || decided.decision === "cancelled") return;
-    const lang = this.#o.lang;
-    const tool = decided.tool;
-    let outcome: string;
-    if (decided.decision === "expired") {
-      const seconds = Math.round(this.#o.approvalTimeoutMs / 1000);
-      const span = seconds >= 120
-        ? t(lang, "span_minutes", { n: Math.round(seconds / 60) })
-        : t(lang, "span_seconds", { n: seconds });
-      outcome = t(lang, "expired", { span, tool });
-    } else {
-      outcome = t(lang, decided.decision === "deny" ? "denied" : "approved", { tool });
-    }
+    if (this.#asked.size === 0 && this.#reply !== undefined) this.#startTyping();
+    if (asked?.messageId === undefined) return;
+    const html = decidedHtml(this.#o.lang, decided, asked.request, this.#o.approvalTimeoutMs);
     // The buttons go away with the new text: a later press finds nothing open.
-    await this.#o.api.editMessageText(this.#o.chatId, messageId, escapeHtml(outcome), {
+    await this.#o.api.editMessageText(this.#o.chatId, asked.messageId, html, {
       parse_mode: "HTML",
     }).catch((error) => this.#o.onError("editMessageText", error));
   }
@@ -201,7 +249,7 @@ export class MessengerChatView {
       lines.push(deskSentence(lang, "history_more", { count: history.length - shown.length }));
     }
     for (const entry of shown) {
-      const text = oneLine(entry.text, { max: 200, ellipsis: true });
+      const text = chatText(oneLine(entry.text), 200);
       lines.push(entry.role === "user" ? `› ${text}` : text);
     }
     this.say(lines.join("\n"));

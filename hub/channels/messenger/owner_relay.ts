@@ -11,16 +11,18 @@ import type { Api } from "grammy";
 import type { Update } from "grammy/types";
 import { errorMessage } from "@agent/net/common";
 import type { Lang } from "../../i18n.ts";
-import { printable } from "../../text.ts";
 import { blockContact, type NetNode } from "../../network/mod.ts";
 import { type OwnerEvent, type OwnerEventBus, ownerEventLine } from "../../events/mod.ts";
 import { t } from "./_messages.ts";
 import type { MessengerStateFile } from "./chat_state.ts";
 import { pause } from "../../backoff.ts";
-import { escapeHtml } from "./telegram.ts";
+import { chatText, escapeHtml } from "./telegram.ts";
 
 /** How long a send that failed waits before it is tried again. */
 const EVENTS_RETRY_MS = 2_000;
+/** The longest peer name and note shown (a longer one ends with "…"). */
+const NAME_MAX = 64;
+const NOTE_MAX = 500;
 
 /** Options for {@linkcode OwnerRelay}. */
 export interface OwnerRelayOptions {
@@ -35,6 +37,8 @@ export interface OwnerRelayOptions {
   node(): NetNode | undefined;
   /** Sends a whole text to `chat`. */
   say(chat: string, text: string): Promise<void>;
+  /** Whether `chat` was told `event` already some other way (a failover in its answer). */
+  told?(chat: string, event: OwnerEvent): boolean;
   onError(where: string, error: unknown): void;
 }
 
@@ -108,7 +112,7 @@ export class OwnerRelay {
       delete state.buttons[match[1]!];
       await this.#o.state.save();
     } catch (error) {
-      outcome = t(lang, "contact_failed", { detail: printable(errorMessage(error)) });
+      outcome = t(lang, "contact_failed", { detail: chatText(errorMessage(error)) });
     }
     const message = query.message;
     if (message !== undefined) {
@@ -122,14 +126,15 @@ export class OwnerRelay {
   async #tell(event: OwnerEvent): Promise<void> {
     const { api, lang } = this.#o;
     for (const chat of this.#o.chats) {
+      if (this.#o.told?.(chat, event) === true) continue;
       if (event.type === "net.contact_request") {
         const state = await this.#o.state.load(0);
         const id = crypto.randomUUID().replace(/-/g, "").slice(0, 12);
         state.buttons[id] = event.address;
         const text = t(lang, "contact_request", {
-          name: printable(event.name),
+          name: chatText(event.name, NAME_MAX),
           address: event.address,
-          text: printable(event.text),
+          text: chatText(event.text, NOTE_MAX),
         });
         await api.sendMessage(chat, escapeHtml(text), {
           parse_mode: "HTML",
@@ -141,7 +146,11 @@ export class OwnerRelay {
           },
         });
       } else {
-        await this.#o.say(chat, ownerEventLine(lang, event));
+        // Text from elsewhere shows no escapes here: controls become spaces first.
+        const shown = event.type === "net.outbox_dropped"
+          ? { ...event, text: chatText(event.text, NOTE_MAX) }
+          : event;
+        await this.#o.say(chat, ownerEventLine(lang, shown));
       }
     }
   }

@@ -1,10 +1,14 @@
 /**
- * One answer streamed into Telegram: the first text is sent at once, then the message
- * is edited as the answer grows, at most one edit per chat every ~1.5 s, waiting out a
- * 429's `retry_after` rather than bursting. Text goes as HTML with everything escaped;
- * when Telegram refuses the entities anyway, the reply continues as plain text. An
- * answer longer than one message continues in the next, split on paragraph and line
- * boundaries.
+ * One answer streamed into Telegram. The first text is sent at once; the message is
+ * then edited as the answer grows, but never more than once a second in a chat
+ * (Telegram's edit rate), and the first in-between edit only a second after the first
+ * send, so an answer that is done by then goes out as that message plus one final
+ * edit. The final text never waits for a fixed pace: it goes as soon as the chat's
+ * edit rate allows. A 429's `retry_after` is waited out rather than burst through.
+ * Text goes as HTML with everything escaped (or as the caller renders it); when
+ * Telegram refuses the entities anyway, the reply continues as plain text. An answer
+ * longer than one message continues in the next, split on paragraph and line
+ * boundaries, never dropped.
  *
  * @module
  */
@@ -17,6 +21,9 @@ import {
   splitMessage,
 } from "./telegram.ts";
 
+/** Telegram's edit rate: one edit a second in a chat. */
+export const EDIT_INTERVAL_MS = 1_000;
+
 /** The pace of edits in one chat, shared by every reply in it. */
 export class ChatPace {
   /** Epoch ms before which no edit may go out. */
@@ -24,7 +31,7 @@ export class ChatPace {
   /** The shortest time between two edits. */
   readonly intervalMs: number;
   /** Makes a pace. */
-  constructor(intervalMs = 1_500) {
+  constructor(intervalMs = EDIT_INTERVAL_MS) {
     this.intervalMs = intervalMs;
   }
 }
@@ -36,6 +43,12 @@ export interface StreamingReplyOptions {
   /** The bot token, scrubbed from every error. */
   token: string;
   pace: ChatPace;
+  /** Turns one part's text into HTML. @default escapeHtml */
+  html?: (text: string) => string;
+  /** What must reach the chat first (what the chat showed before this answer). */
+  after?: Promise<unknown>;
+  /** Buttons under the last message (sent with it). */
+  replyMarkup?: unknown;
   /** Called with each failure that was not handled (for the log and `/status`). */
   onError?: (description: string) => void;
   /** @default Date.now */
@@ -49,9 +62,14 @@ export class StreamingReply {
   /** What each sent message shows now, by position. */
   #shown: { id: number; text: string }[] = [];
   #plain = false;
-  #chain: Promise<void> = Promise.resolve();
-  #pending = false;
   #finished = false;
+  /** When the first message went out (epoch ms). */
+  #firstAt = 0;
+  #wake = Promise.withResolvers<void>();
+  #loop: Promise<void> | undefined;
+  #failures = 0;
+  /** The text streamed so far is complete for now: show it within the edit rate. */
+  #eager = false;
 
   /** Makes a reply; nothing is sent before the first text. */
   constructor(options: StreamingReplyOptions) {
@@ -63,46 +81,76 @@ export class StreamingReply {
     return this.#shown.map((m) => m.id);
   }
 
-  /** Adds streamed text: the first goes out at once, the rest with the pace. */
+  /** Adds streamed text: the first goes out at once, the rest with the chat's pace. */
   push(chunk: string): void {
     if (this.#finished) return;
     this.#text += chunk;
-    if (this.#text.trim() === "" || this.#pending) return;
-    // One flush waits at a time; text that arrives meanwhile goes with it.
-    this.#pending = true;
-    this.#queue(async () => {
-      if (this.#shown.length > 0) await this.#wait();
-      this.#pending = false;
-      if (!this.#finished) await this.#flush();
-    });
+    this.#eager = false;
+    if (this.#text.trim() === "") return;
+    this.#kick();
+  }
+
+  /**
+   * The text so far is complete for now (the model's text ended: the run is being
+   * stored, or a tool call follows): it is shown as soon as the chat's edit rate
+   * allows, without waiting for the next in-between edit.
+   */
+  settle(): void {
+    if (this.#finished || this.#text.trim() === "") return;
+    this.#eager = true;
+    this.#kick();
   }
 
   /** Shows `text` as the whole answer and waits until Telegram has it. */
   async finish(text: string): Promise<void> {
     this.#finished = true;
     this.#text = text;
-    await this.#chain;
-    if (!this.#differs()) return;
-    if (this.#shown.length > 0) await this.#wait();
-    this.#queue(() => this.#flush());
-    await this.#chain;
+    this.#kick();
+    await this.#loop;
+  }
+
+  #kick(): void {
+    const wake = this.#wake;
+    this.#wake = Promise.withResolvers();
+    wake.resolve();
+    this.#loop ??= this.#run();
+  }
+
+  /** Brings the messages in line with the text until the answer is finished and shown. */
+  async #run(): Promise<void> {
+    await this.#o.after?.catch(() => {});
+    while (true) {
+      // Taken before the checks: a push after them wakes this very promise.
+      const wake = this.#wake.promise;
+      if (!this.#differs()) {
+        if (this.#finished) return;
+        await wake;
+        continue;
+      }
+      if (this.#shown.length > 0 && !this.#finished && !this.#eager) {
+        // In-between edits wait for the chat's pace and a second after the first send.
+        const due = Math.max(this.#o.pace.nextAt, this.#firstAt + this.#o.pace.intervalMs);
+        const delay = due - this.#now();
+        if (delay > 0) {
+          await sleep(delay, wake);
+          continue;
+        }
+      }
+      try {
+        await this.#flush();
+      } catch (error) {
+        this.#o.onError?.(botApiFailure(error, this.#o.token).description);
+        // A failed final text is tried once more; a failed partial waits for more text.
+        if (this.#finished && ++this.#failures > 1) return;
+        if (!this.#finished) await wake;
+      }
+    }
   }
 
   /** Whether the messages do not show the text yet. */
   #differs(): boolean {
     const parts = splitMessage(this.#text);
     return parts.length !== this.#shown.length || parts.some((p, i) => this.#shown[i]?.text !== p);
-  }
-
-  #queue(work: () => Promise<void>): void {
-    this.#chain = this.#chain.then(work).catch((error) => {
-      this.#o.onError?.(botApiFailure(error, this.#o.token).description);
-    });
-  }
-
-  async #wait(): Promise<void> {
-    const delay = this.#o.pace.nextAt - this.#now();
-    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
   }
 
   /** Brings the messages in line with the text: edit what changed, send what is new. */
@@ -112,26 +160,42 @@ export class StreamingReply {
       const part = parts[i]!;
       const shown = this.#shown[i];
       if (shown?.text === part) continue;
+      const last = i === parts.length - 1 && this.#finished;
+      const markup = last && this.#o.replyMarkup !== undefined
+        ? { reply_markup: this.#o.replyMarkup }
+        : {};
       if (shown === undefined) {
         const id = await this.#call(
           (text, html) =>
-            this.#o.api.sendMessage(this.#o.chatId, text, html ? { parse_mode: "HTML" } : {})
-              .then((m) => m.message_id),
+            this.#o.api.sendMessage(this.#o.chatId, text, {
+              ...(html ? { parse_mode: "HTML" } : {}),
+              ...markup,
+            } as never).then((m) => m.message_id),
           part,
         );
         if (id !== undefined) this.#shown[i] = { id, text: part };
+        if (this.#firstAt === 0) this.#firstAt = this.#now();
       } else {
-        await this.#call((text, html) =>
-          this.#o.api.editMessageText(
-            this.#o.chatId,
-            shown.id,
-            text,
-            html ? { parse_mode: "HTML" } : {},
-          ).then(() => shown.id), part);
+        await this.#waitPace();
+        await this.#call(
+          (text, html) =>
+            this.#o.api.editMessageText(this.#o.chatId, shown.id, text, {
+              ...(html ? { parse_mode: "HTML" } : {}),
+              ...markup,
+            } as never).then(() => shown.id),
+          part,
+        );
         shown.text = part;
+        this.#o.pace.nextAt = this.#now() + this.#o.pace.intervalMs;
       }
-      this.#o.pace.nextAt = this.#now() + this.#o.pace.intervalMs;
     }
+    // A final text shorter than what streamed leaves the extra messages as they are.
+    if (this.#shown.length > parts.length) this.#shown.splice(parts.length);
+  }
+
+  async #waitPace(): Promise<void> {
+    const delay = this.#o.pace.nextAt - this.#now();
+    if (delay > 0) await sleep(delay);
   }
 
   /**
@@ -142,9 +206,10 @@ export class StreamingReply {
     send: (text: string, html: boolean) => Promise<number>,
     part: string,
   ): Promise<number | undefined> {
-    for (let attempt = 0; attempt < 5; attempt++) {
+    for (let attempt = 0; attempt < 8; attempt++) {
       try {
-        return await send(this.#plain ? part : escapeHtml(part), !this.#plain);
+        const html = this.#o.html ?? escapeHtml;
+        return await send(this.#plain ? part : html(part), !this.#plain);
       } catch (error) {
         const failure = botApiFailure(error, this.#o.token);
         if (refusedEntities(failure) && !this.#plain) {
@@ -155,7 +220,7 @@ export class StreamingReply {
         if (failure.code === 429) {
           const waitMs = (failure.retryAfter ?? 1) * 1000;
           this.#o.pace.nextAt = this.#now() + waitMs;
-          await this.#wait();
+          await this.#waitPace();
           continue;
         }
         throw error;
@@ -167,4 +232,15 @@ export class StreamingReply {
   #now(): number {
     return (this.#o.now ?? Date.now)();
   }
+}
+
+/** Waits `ms`, or less when `early` settles first (the timer is cleared either way). */
+function sleep(ms: number, early?: Promise<void>): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    early?.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }

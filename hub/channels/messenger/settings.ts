@@ -20,7 +20,7 @@ export interface MessengerSettings {
   /** The secret every webhook request must carry (webhook mode). */
   webhookSecret: string | undefined;
   approvalTimeoutMs: number;
-  /** The shortest time between two edits in one chat. @default 1500 */
+  /** The shortest time between two edits in one chat (Telegram's edit rate). @default 1000 */
   editIntervalMs: number;
 }
 
@@ -38,7 +38,7 @@ export function messengerSettings(
     mode: config.messenger.mode,
     webhookSecret: env.MESSENGER_WEBHOOK_SECRET?.trim() || undefined,
     approvalTimeoutMs: config.messenger.approval_timeout_seconds * 1000,
-    editIntervalMs: 1_500,
+    editIntervalMs: 1_000,
   };
 }
 
@@ -61,4 +61,20 @@ export function allowedChats(
   const fromEnv = (env.MESSENGER_ALLOWED_CHAT_IDS ?? "").split(",").map((id) => id.trim())
     .filter((id) => /^-?\d+$/.test(id));
   return new Set(fromEnv.length > 0 ? fromEnv : config.messenger.allowed_chat_ids);
+}
+
+/**
+ * The entries of `MESSENGER_ALLOWED_CHAT_IDS` that are not chat ids (a chat id is a
+ * whole number, negative for groups), which the hub leaves out.
+ *
+ * @example
+ * ```ts
+ * import { invalidChatIds } from "./settings.ts";
+ * const bad = invalidChatIds({ MESSENGER_ALLOWED_CHAT_IDS: "42, abc,-100,1.5" });
+ * if (bad.join() !== "abc,1.5") throw new Error(bad.join());
+ * ```
+ */
+export function invalidChatIds(env: Readonly<Record<string, string | undefined>>): string[] {
+  return (env.MESSENGER_ALLOWED_CHAT_IDS ?? "").split(",").map((id) => id.trim())
+    .filter((id) => id !== "" && !/^-?\d+$/.test(id));
 }

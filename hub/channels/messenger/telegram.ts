@@ -117,3 +117,49 @@ export function refusedEntities(failure: BotApiFailure): boolean {
 export function notModified(failure: BotApiFailure): boolean {
   return failure.code === 400 && /message is not modified/i.test(failure.description);
 }
+
+// C0 controls but newline, DEL, C1 controls, and the bidi embeddings, overrides and
+// isolates: a chat shows none of them.
+// deno-lint-ignore no-control-regex
+const CONTROLS = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * Text from someone else (a peer's note, a name, a quoted message) as a chat shows it:
+ * control characters become spaces (a phone shows no escapes), and with `max` it is
+ * cut to that many characters, ending with "…" when cut.
+ *
+ * @example
+ * ```ts
+ * import { chatText } from "./telegram.ts";
+ * if (chatText("hi\x1b[2J") !== "hi [2J") throw new Error();
+ * if (chatText("abcdef", 4) !== "abc…") throw new Error();
+ * ```
+ */
+export function chatText(text: string, max?: number): string {
+  const clean = text.replace(CONTROLS, " ");
+  if (max === undefined) return clean;
+  const chars = Array.from(clean);
+  return chars.length <= max ? clean : `${chars.slice(0, max - 1).join("").trimEnd()}…`;
+}
+
+/**
+ * Escapes `text` for HTML, showing each `` `code` `` span of a line as `<code>`
+ * (commands the owner may type elsewhere) instead of literal backticks. An unpaired
+ * backtick stays as it is.
+ *
+ * @example
+ * ```ts
+ * import { htmlWithCode } from "./telegram.ts";
+ * const html = htmlWithCode("run `agent tui` & see");
+ * if (html !== "run <code>agent tui</code> &amp; see") throw new Error(html);
+ * ```
+ */
+export function htmlWithCode(text: string): string {
+  return text.split("\n").map((line) =>
+    line.split(/(`[^`\n]+`)/).map((piece) =>
+      piece.length > 2 && piece.startsWith("`") && piece.endsWith("`")
+        ? `<code>${escapeHtml(piece.slice(1, -1))}</code>`
+        : escapeHtml(piece)
+    ).join("")
+  ).join("\n");
+}

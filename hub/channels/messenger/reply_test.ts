@@ -1,0 +1,112 @@
+import assert from "node:assert/strict";
+import { ChatPace, StreamingReply } from "./reply.ts";
+
+/** A stand-in for grammY's Api: records sends and edits with their times. */
+function fakeApi(options: { refuseEditOnce429?: boolean } = {}) {
+  const calls: { method: string; text: string; at: number }[] = [];
+  let nextId = 1;
+  let refuse = options.refuseEditOnce429 === true;
+  const api = {
+    sendMessage(_chat: unknown, text: string) {
+      calls.push({ method: "send", text, at: performance.now() });
+      return Promise.resolve({ message_id: nextId++ });
+    },
+    editMessageText(_chat: unknown, _id: number, text: string) {
+      calls.push({ method: "edit", text, at: performance.now() });
+      if (refuse) {
+        refuse = false;
+        return Promise.reject({
+          error_code: 429,
+          description: "Too Many",
+          parameters: { retry_after: 0 },
+        });
+      }
+      return Promise.resolve(true);
+    },
+  };
+  return { api: api as never, calls };
+}
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+Deno.test("StreamingReply: an answer done before the first edit is due is its first words plus one edit at once", async () => {
+  const { api, calls } = fakeApi();
+  const reply = new StreamingReply({ api, chatId: 1, token: "t", pace: new ChatPace(600) });
+  reply.push("Hello");
+  await wait(20);
+  reply.push(" there");
+  await wait(20);
+  const done = performance.now();
+  await reply.finish("Hello there, friend.");
+  assert.deepEqual(calls.map((c) => [c.method, c.text]), [
+    ["send", "Hello"],
+    ["edit", "Hello there, friend."],
+  ]);
+  // Not a paced 600 ms later (a busy machine may add some).
+  assert.ok(calls[1]!.at - done < 200, `final edit after ${calls[1]!.at - done} ms`);
+});
+
+Deno.test("StreamingReply: an answer that finishes at once is sent whole", async () => {
+  const { api, calls } = fakeApi();
+  const reply = new StreamingReply({ api, chatId: 1, token: "t", pace: new ChatPace(300) });
+  reply.push("All");
+  reply.push(" at once.");
+  await reply.finish("All at once.");
+  assert.deepEqual(calls.map((c) => c.text), ["All at once."]);
+});
+
+Deno.test("StreamingReply: in-between edits wait for the interval; the final one for the chat's pace only", async () => {
+  const { api, calls } = fakeApi();
+  const pace = new ChatPace(150);
+  const reply = new StreamingReply({ api, chatId: 1, token: "t", pace });
+  reply.push("one");
+  for (let i = 0; i < 10; i++) {
+    await wait(40);
+    reply.push(` w${i}`);
+  }
+  await reply.finish("one and all.");
+  const [send, ...edits] = calls;
+  assert.equal(send!.method, "send");
+  assert.ok(edits.length >= 2 && edits.length <= 4, String(edits.length));
+  assert.ok(edits[0]!.at - send!.at >= 145, "the first edit a full interval after the send");
+  for (let i = 1; i < edits.length; i++) {
+    assert.ok(edits[i]!.at - edits[i - 1]!.at >= 145, `edit ${i} too soon`);
+  }
+  assert.equal(edits.at(-1)!.text, "one and all.");
+});
+
+Deno.test("StreamingReply: settle() shows the text so far without waiting for the interval", async () => {
+  const { api, calls } = fakeApi();
+  const reply = new StreamingReply({ api, chatId: 1, token: "t", pace: new ChatPace(1_000) });
+  reply.push("Before");
+  await wait(10);
+  reply.push(" the tool.");
+  const at = performance.now();
+  reply.settle();
+  await reply.finish("Before the tool.");
+  assert.equal(calls.at(-1)!.text, "Before the tool.");
+  assert.ok(calls.at(-1)!.at - at < 300, "not a full second later");
+  assert.equal(calls.length, 2);
+});
+
+Deno.test("StreamingReply: a 429 on the final edit is waited out and the edit made again", async () => {
+  const { api, calls } = fakeApi({ refuseEditOnce429: true });
+  const reply = new StreamingReply({ api, chatId: 1, token: "t", pace: new ChatPace(100) });
+  reply.push("Hi");
+  await wait(10);
+  await reply.finish("Hi you.");
+  assert.deepEqual(calls.map((c) => [c.method, c.text]), [
+    ["send", "Hi"],
+    ["edit", "Hi you."],
+    ["edit", "Hi you."],
+  ]);
+});
+
+Deno.test("StreamingReply: a long answer continues in more messages, none dropped", async () => {
+  const { api, calls } = fakeApi();
+  const reply = new StreamingReply({ api, chatId: 1, token: "t", pace: new ChatPace(50) });
+  const text = ["a".repeat(3000), "b".repeat(3000), "c".repeat(3000)].join("\n\n");
+  await reply.finish(text);
+  assert.deepEqual(calls.map((c) => c.text[0]), ["a", "b", "c"]);
+  assert.equal(calls.map((c) => c.text).join("\n\n"), text);
+});
