@@ -49,12 +49,13 @@ export function spendCsv(spend: DashboardSpend, by: string): string {
     ? ["channel", "session_id"]
     : [by === "contact" ? "contact" : "channel"];
   return lines([
-    [...head, "usd", "calls", "unpriced_calls", ...TOKENS],
+    [...head, "usd", "calls", "unpriced_calls", "estimated_calls", ...TOKENS],
     ...rows.map((r) => [
       ...(by === "session" ? [r.channel, r.session_id ?? ""] : [r.key]),
       r.usd,
       r.calls,
       r.unpriced_calls,
+      r.estimated_calls,
       ...TOKENS.map((t) => r[t]),
     ]),
   ]);

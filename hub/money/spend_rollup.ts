@@ -29,28 +29,35 @@ CREATE TABLE IF NOT EXISTS spend_groups (
   usd REAL NOT NULL,
   calls INTEGER NOT NULL,
   unpriced_calls INTEGER NOT NULL,
+  estimated_calls INTEGER NOT NULL,
   ${TOKENS.map((c) => `${c} INTEGER NOT NULL`).join(",\n  ")},
   PRIMARY KEY (day, channel, session_id, peer)
 ) WITHOUT ROWID`;
 
-const TRIGGER = `
-CREATE TRIGGER spend_groups_insert AFTER INSERT ON calls BEGIN
+/** The trigger's name; a new shape of the table gets a new name (and is rebuilt). */
+const TRIGGER_NAME = "spend_groups_v2";
+
+// `estimated` is the ledger's column since its version 3; an older file counts none.
+const TRIGGER = (estimated: string) => `
+CREATE TRIGGER ${TRIGGER_NAME} AFTER INSERT ON calls BEGIN
   INSERT INTO spend_groups (day, channel, session_id, peer, usd, calls, unpriced_calls,
-    ${TOKENS.join(", ")})
+    estimated_calls, ${TOKENS.join(", ")})
   VALUES (${DAY_OF("NEW.ts")}, NEW.channel, COALESCE(NEW.session_id, ''),
-    COALESCE(NEW.peer, ''), COALESCE(NEW.usd, 0), 1, NEW.usd IS NULL,
+    COALESCE(NEW.peer, ''), COALESCE(NEW.usd, 0), 1, NEW.usd IS NULL, ${estimated},
     ${TOKENS.map((c) => `NEW.${c}`).join(", ")})
   ON CONFLICT (day, channel, session_id, peer) DO UPDATE SET
     usd = usd + excluded.usd, calls = calls + 1,
     unpriced_calls = unpriced_calls + excluded.unpriced_calls,
+    estimated_calls = estimated_calls + excluded.estimated_calls,
     ${TOKENS.map((c) => `${c} = ${c} + excluded.${c}`).join(", ")};
 END`;
 
-const BACKFILL = `
+const BACKFILL = (estimated: string) => `
 INSERT INTO spend_groups (day, channel, session_id, peer, usd, calls, unpriced_calls,
-  ${TOKENS.join(", ")})
+  estimated_calls, ${TOKENS.join(", ")})
 SELECT ${DAY_OF("ts")} AS d, channel, COALESCE(session_id, ''), COALESCE(peer, ''),
-  TOTAL(usd), COUNT(*), TOTAL(usd IS NULL), ${TOKENS.map((c) => `TOTAL(${c})`).join(", ")}
+  TOTAL(usd), COUNT(*), TOTAL(usd IS NULL), TOTAL(${estimated}),
+  ${TOKENS.map((c) => `TOTAL(${c})`).join(", ")}
 FROM calls GROUP BY d, channel, COALESCE(session_id, ''), COALESCE(peer, '')`;
 
 /**
@@ -69,8 +76,8 @@ export function ensureSpendGroups(file: string): void {
   try {
     db.exec("PRAGMA busy_timeout = 10000");
     const has = db.prepare(
-      "SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = 'spend_groups_insert'",
-    ).get();
+      "SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = ?",
+    ).get(TRIGGER_NAME);
     if (has !== undefined) return;
     db.exec("BEGIN IMMEDIATE");
     try {
@@ -81,10 +88,14 @@ export function ensureSpendGroups(file: string): void {
         db.exec("ROLLBACK");
         return;
       }
+      const columns = db.prepare("PRAGMA table_info(calls)").all() as { name: string }[];
+      const estimated = columns.some((c) => c.name === "estimated");
+      // An older shape of the rollup goes: it is rebuilt from the calls below.
+      db.exec("DROP TRIGGER IF EXISTS spend_groups_insert");
+      db.exec("DROP TABLE IF EXISTS spend_groups");
       db.exec(TABLE);
-      db.exec("DELETE FROM spend_groups");
-      db.exec(BACKFILL);
-      db.exec(TRIGGER);
+      db.exec(BACKFILL(estimated ? "estimated" : "0"));
+      db.exec(TRIGGER(estimated ? "NEW.estimated" : "0"));
       db.exec("COMMIT");
     } catch (error) {
       db.exec("ROLLBACK");
@@ -108,6 +119,8 @@ export interface GroupRow {
   usd: number;
   calls: number;
   unpriced_calls: number;
+  /** Calls whose tokens were estimated (the provider's usage never came). */
+  estimated_calls: number;
   input_tokens: number;
   output_tokens: number;
   cache_read_tokens: number;
@@ -131,7 +144,7 @@ export function spendGroups(
     : "channel, peer";
   const rows = db.prepare(
     `SELECT ${groups}, TOTAL(usd) AS usd, TOTAL(calls) AS calls,
-       TOTAL(unpriced_calls) AS unpriced_calls, ${
+       TOTAL(unpriced_calls) AS unpriced_calls, TOTAL(estimated_calls) AS estimated_calls, ${
       TOKENS.map((c) => `TOTAL(${c}) AS ${c}`).join(", ")
     }
      FROM spend_groups WHERE day >= ? AND day < ? ${by === "contact" ? "AND peer <> ''" : ""}
@@ -150,6 +163,7 @@ export function spendGroups(
       usd: Math.round(Number(r.usd) * 1e6) / 1e6,
       calls: Number(r.calls),
       unpriced_calls: Number(r.unpriced_calls),
+      estimated_calls: Number(r.estimated_calls),
       input_tokens: Number(r.input_tokens),
       output_tokens: Number(r.output_tokens),
       cache_read_tokens: Number(r.cache_read_tokens),
@@ -171,6 +185,7 @@ export function channelsOf(sessions: readonly GroupRow[]): GroupRow[] {
     sum.usd += r.usd;
     sum.calls += r.calls;
     sum.unpriced_calls += r.unpriced_calls;
+    sum.estimated_calls += r.estimated_calls;
     sum.input_tokens += r.input_tokens;
     sum.output_tokens += r.output_tokens;
     sum.cache_read_tokens += r.cache_read_tokens;

@@ -30,6 +30,7 @@ function calls(now: number, n: number, offset = 0): CallRecord[] {
       channel,
       session_id: i % 5 === 0 ? null : `${channel}-s${i % 6}`,
       peer: channel === "net" ? `peer${i % 3}.example` : null,
+      estimated: i % 11 === 0,
     };
   });
 }
