@@ -20,6 +20,7 @@ import {
   spendReport,
 } from "../money/mod.ts";
 import {
+  NetDigest,
   type NetNode,
   NetService,
   notConfiguredDetail,
@@ -137,7 +138,10 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     lang,
     onFailover: failoverTeller({ ledger, events, lang, logger }),
   });
-  if (node !== undefined) node.events = events;
+  if (node !== undefined) {
+    node.events = events;
+    node.lang = lang;
+  }
   const answer = turnAnswerer({
     config,
     env,
@@ -151,6 +155,15 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
   const network = new NetService({
     node,
     answer,
+    ...(node === undefined || config.net.digest === "off" ? {} : {
+      digest: new NetDigest({
+        mode: config.net.digest,
+        lang,
+        events,
+        file: `${paths.netDir}/digest.json`,
+        logger,
+      }),
+    }),
     link: config.net.link,
     timings: { pollTimeoutSeconds: config.net.poll_timeout_seconds },
     ...(unconfigured === undefined ? {} : { unconfigured }),

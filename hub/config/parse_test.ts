@@ -48,6 +48,7 @@ Deno.test("defaultConfig() holds the shipped defaults of the spec", () => {
   assert.deepEqual(c.net, {
     auto_reply: true,
     max_hops: 6,
+    answer_replies: "questions",
     max_auto_replies_per_hour: 20,
     public_note: "net.md",
     store: "file",
@@ -56,6 +57,7 @@ Deno.test("defaultConfig() holds the shipped defaults of the spec", () => {
     universe: "",
     universe_links: true,
     universe_report_minutes: 60,
+    digest: "batched",
   });
   assert.deepEqual(c.components, { modules: [], disabled: [] });
   assert.deepEqual(c.messenger.allowed_chat_ids, []);

@@ -12,6 +12,11 @@
  *   reached and its failover answered; told once per role and day.
  * - `{ts, type: "net.outbox_dropped", address, id, text}`: a message the outbox gave up
  *   on after 24 hours.
+ * - `{ts, type: "net.peer_error", address, sub, code, text}`: another agent refused a message
+ *   of the owner's (`no_public_sub`: it has no public sub-agent `/<sub>`).
+ * - `{ts, type: "net.digest", conversations, more, text}`: the network conversations the agent
+ *   answered since the last digest, one entry per peer and thread (at most 20; `more`
+ *   counts the rest).
  *
  * Once written, each carries its `event_id` ({@linkcode OwnerEvent}).
  *
@@ -64,12 +69,58 @@ export interface OutboxDroppedEvent {
   text: string;
 }
 
+/** Another agent refused a message of the owner's, and said why. */
+export interface PeerErrorEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "net.peer_error";
+  address: string;
+  /** The sub-agent the message was written to. */
+  sub: string;
+  /** `no_public_sub`, or a code this hub does not know yet. */
+  code: string;
+  /** The sentence, in the hub's UI language. */
+  text: string;
+}
+
+/** One network conversation the agent answered, as a digest tells it. */
+export interface DigestConversation {
+  /** The other agent's address. */
+  address: string;
+  /** Its name (another agent's text, without control characters). */
+  name: string;
+  thread: string;
+  /** The first line of what they asked first. */
+  asked: string;
+  /** The first line of what the agent answered first. */
+  answered: string;
+  /** How many of their messages the agent answered in this conversation. */
+  turns: number;
+  /** Unix seconds of the first and the last answer. */
+  first_ts: number;
+  last_ts: number;
+}
+
+/** The network conversations the agent answered since the last digest. */
+export interface NetDigestEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "net.digest";
+  conversations: DigestConversation[];
+  /** Conversations left out of `conversations` (past 20). */
+  more: number;
+  /** The digest as lines, in the hub's UI language. */
+  text: string;
+}
+
 /** One agent event for the owner's channels, as a writer hands it over. */
 export type NetEvent =
   | ContactRequestEvent
   | BudgetWarningEvent
   | FailoverNetEvent
-  | OutboxDroppedEvent;
+  | OutboxDroppedEvent
+  | PeerErrorEvent
+  | NetDigestEvent;
 
 /**
  * An event as written and read back: with its id (`<ms>-<seq>`, see `event_id.ts`),
