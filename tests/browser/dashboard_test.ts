@@ -119,7 +119,10 @@ Deno.test({
       const csv = await page.evaluate(async () =>
         await (await fetch("/dashboard/api/spend.csv?by=channel&period=month")).text()
       );
-      assert.match(csv, /^channel,usd,calls,unpriced_calls,estimated_calls,input_tokens,output_tokens,/);
+      assert.match(
+        csv,
+        /^channel,usd,calls,unpriced_calls,estimated_calls,input_tokens,output_tokens,/,
+      );
       assert.equal(csv.trim().split("\r\n").length, 5);
       const days = await page.evaluate(async () =>
         await (await fetch("/dashboard/api/spend.csv?by=day&period=month")).text()
