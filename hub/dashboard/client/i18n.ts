@@ -68,7 +68,7 @@ const EN = {
   universe: "Universe: {state}",
   budgets: "Budgets",
   no_budget: "{role}: ${spent} spent, no budget",
-  gauge: "{role}: ${spent} of ${cap} this {period}",
+  gauge: "{role}: ${spent} of ${cap} {period}",
   resets: "resets {time}",
   forecast: "at this pace ${projected} by the reset",
   reaches: "reaches the cap {time}",

@@ -151,7 +151,7 @@ function gauges(roles: Record<string, Json>, forecast: Record<string, Json>): HT
           role,
           spent: usd(r.spent_usd),
           cap: usd(r.cap_usd),
-          period: r.period,
+          period: t(`period_${r.period}` as "period_day"),
         }),
       ),
       h("meter", {
