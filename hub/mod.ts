@@ -179,12 +179,17 @@ export {
   unwritableHome,
 } from "./daemon/mod.ts";
 export {
+  bearerHeaders,
   controlHandler,
   fetchControl,
   followHubEvents,
   type FollowHubEventsOptions,
+  readHubToken,
   subscribeHubEvents,
+  writeHubToken,
 } from "./control/mod.ts";
+// The web dashboard the control API serves under `/dashboard` (`agent dashboard`).
+export { dashboard, type DashboardDoor, dashboardNetwork } from "./dashboard/mod.ts";
 
 // Cloud: `agent cloud` (the brain on the spine, file sync, `agent cloud run`).
 // Only the CLI uses these.

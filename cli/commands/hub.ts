@@ -132,6 +132,7 @@ async function statusCommand(ctx: CommandContext, json: boolean): Promise<number
   const launchd = await daemon.launchdState(home, uid);
   const report = await daemon.hubStatus(ctx.paths.hubLockFile, {
     port: await port(ctx),
+    tokenFile: ctx.paths.hubTokenFile,
     launchd,
   });
   if (json) ctx.out(JSON.stringify(report, null, 2));

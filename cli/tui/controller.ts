@@ -194,7 +194,10 @@ export class TuiController {
     const health = await fetchControl(this.#o.hubPort, "/health", { timeoutMs: 500 });
     const ours = health?.data_dir === this.chat.paths.dataDir;
     const hub = ours
-      ? await fetchControl(this.#o.hubPort, "/status", { timeoutMs: 500 })
+      ? await fetchControl(this.#o.hubPort, "/status", {
+        timeoutMs: 500,
+        tokenFile: this.chat.paths.hubTokenFile,
+      })
       : undefined;
     facts.hub = hub?.ok === true
       ? { running: true, net: (hub.net as { state?: string } | undefined)?.state }

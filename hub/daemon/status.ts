@@ -34,6 +34,8 @@ export interface HubStatusReport {
 /** Options for {@linkcode hubStatus}. */
 export interface HubStatusOptions {
   port: number;
+  /** `<data>/hub.token`, for the routes behind the bearer token. */
+  tokenFile?: string;
   launchd: LaunchdState;
   now?: () => number;
 }
@@ -49,9 +51,12 @@ export async function hubStatus(
   const crash = readCrash(lockFile);
   const answers = lock !== undefined &&
     (await fetchControl(options.port, "/health", { timeoutMs: 1000 })) !== undefined;
-  const net = answers ? await fetchControl(options.port, "/net", { timeoutMs: 1000 }) : undefined;
+  const token = options.tokenFile ? { tokenFile: options.tokenFile } : {};
+  const net = answers
+    ? await fetchControl(options.port, "/net", { timeoutMs: 1000, ...token })
+    : undefined;
   const status = answers
-    ? await fetchControl(options.port, "/status", { timeoutMs: 1000 })
+    ? await fetchControl(options.port, "/status", { timeoutMs: 1000, ...token })
     : undefined;
   const messenger = status?.messenger;
   const liveBeat = lock !== undefined && beat !== undefined && beat.pid === lock.pid

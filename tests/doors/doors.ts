@@ -84,7 +84,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
       ],
     },
     { name: "agent", paths: ["agent/", "network_turn/", "desk/"] },
-    { name: "wiring", paths: ["app/", "channels/", "daemon/", "control/", "mod.ts"] },
+    { name: "wiring", paths: ["app/", "channels/", "daemon/", "control/", "dashboard/", "mod.ts"] },
   ],
 };
 

@@ -13,6 +13,7 @@ import {
 import { runHub } from "@agent/hub";
 import { Logger } from "@agent/hub/base";
 import { tempDir } from "../_temp_dir.ts";
+import { controlJson } from "../_control.ts";
 
 /** Makes `a` and `b` accepted contacts of each other. */
 async function connect(a: TestAgent, b: TestAgent): Promise<void> {
@@ -280,7 +281,7 @@ Deno.test("a spine answering 401 fails the service while the hub keeps running",
     });
     const port = await listening.promise;
     await until("the service fails", () => service.status().state === "failed");
-    const status = await (await fetch(`http://127.0.0.1:${port}/status`)).json() as {
+    const status = await controlJson(port, "/status") as {
       net: { state: string; detail: string };
     };
     assert.deepEqual(status.net.state, "failed");
