@@ -53,6 +53,8 @@ export interface ConversationState {
   secret?: ((prompt: string) => Promise<string | null>) | undefined;
   /** Lines `/status` adds about the hub (the network), where the hub is at hand. */
   statusLines?: (() => string[]) | undefined;
+  /** A ceiling on what the session may spend (a job's run): no call passes it. */
+  ceiling?: { usd: number; sinceMs: number } | undefined;
   /** Ends the answer being written (`/stop`); `false` when none is. */
   stop(): boolean;
   now(): number;

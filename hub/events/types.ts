@@ -12,6 +12,10 @@
  *   reached and its failover answered; told once per role and day.
  * - `{ts, type: "net.outbox_dropped", address, id, text}`: a message the outbox gave up
  *   on after 24 hours.
+ * - `{ts, type: "job.result", job, slot_id, usd, deliver, text}`: a scheduled job's
+ *   answer (with its name and cost); `deliver: "events"` keeps it off the messenger.
+ * - `{ts, type: "job.notice", job, text}`: a job was paused at a ceiling or a spent
+ *   budget, missed slots, or failed; told once each.
  *
  * Once written, each carries its `event_id` ({@linkcode OwnerEvent}).
  *
@@ -64,12 +68,40 @@ export interface OutboxDroppedEvent {
   text: string;
 }
 
+/** A scheduled job's answer. */
+export interface JobResultEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "job.result";
+  job: string;
+  /** The slot that ran (`<job>@<ISO instant>`): one event per slot. */
+  slot_id: string;
+  /** What the run cost. */
+  usd: number;
+  /** `messenger`: the owner's chats too; `events`: the event stream only. */
+  deliver: "messenger" | "events";
+  /** The sentence with the job's name, its cost and the answer. */
+  text: string;
+}
+
+/** A job was paused (a ceiling, a spent budget), missed slots, or failed. */
+export interface JobNoticeEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "job.notice";
+  job: string;
+  /** The sentence, in the hub's UI language. */
+  text: string;
+}
+
 /** One agent event for the owner's channels, as a writer hands it over. */
 export type NetEvent =
   | ContactRequestEvent
   | BudgetWarningEvent
   | FailoverNetEvent
-  | OutboxDroppedEvent;
+  | OutboxDroppedEvent
+  | JobResultEvent
+  | JobNoticeEvent;
 
 /**
  * An event as written and read back: with its id (`<ms>-<seq>`, see `event_id.ts`),

@@ -23,6 +23,7 @@ export const t = catalogue({
   positive: "{file}: front matter '{key}' must be a positive number.",
   one_of: "{file}: front matter '{key}' must be one of {values}.",
   empty_prompt: "{file}: the prompt after the front matter must not be empty.",
+  slash_prompt: "{file}: the prompt must not start with '/', which would run a slash command.",
   day_below_run:
     "{file}: front matter 'max_usd_per_day' must be at least 'max_usd_per_run' ({run}).",
   // Runs, ceilings, the CLI.
@@ -74,6 +75,7 @@ export const t = catalogue({
   positive: "{file}: ön bilgi '{key}' pozitif bir sayı olmalı.",
   one_of: "{file}: ön bilgi '{key}' şunlardan biri olmalı: {values}.",
   empty_prompt: "{file}: ön bilgi bloğundan sonraki istem boş olmamalı.",
+  slash_prompt: "{file}: istem '/' ile başlamamalı; bu bir eğik çizgi komutu çalıştırırdı.",
   day_below_run: "{file}: ön bilgi 'max_usd_per_day' en az 'max_usd_per_run' ({run}) kadar olmalı.",
   estimate: "Tahmini maliyet: çalışma başına {run}, günde {day} (günde {runs} çalışma).",
   estimate_unpriced: "Tahmini maliyet: bilinmiyor, {model} için agent.toml içinde fiyat yok.",

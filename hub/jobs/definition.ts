@@ -169,6 +169,8 @@ export function parseJobFile(
   const tools = pick<JobTools>("tools", ["none", "tier1"], "none");
   const prompt = lines.slice(end + 1).join("\n").trim();
   if (prompt === "") throw fail("empty_prompt");
+  // A run sends the prompt as a message; a slash command would run instead.
+  if (prompt.startsWith("/")) throw fail("slash_prompt");
   return {
     name,
     schedule,

@@ -125,6 +125,8 @@ export class OwnerRelay {
 
   async #tell(event: OwnerEvent): Promise<void> {
     const { api, lang } = this.#o;
+    // A job delivered to the event stream only stays off the phone.
+    if (event.type === "job.result" && event.deliver !== "messenger") return;
     for (const chat of this.#o.chats) {
       if (this.#o.told?.(chat, event) === true) continue;
       if (event.type === "net.contact_request") {
