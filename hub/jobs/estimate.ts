@@ -18,6 +18,9 @@ import { scheduleOf, slotsBetween } from "./schedule.ts";
  */
 export const PROMPT_OVERHEAD_CHARS = 1_500;
 
+/** The characters the tier-1 tools' definitions add to a prompt that offers them. */
+export const TOOLS_CHARS = 4_000;
+
 /** A job's estimate. */
 export interface JobEstimate {
   /** The model of the job's role. */
@@ -61,7 +64,8 @@ export function estimateJob(
   const price = role === undefined ? undefined : lookupPrice(config, role.model_id);
   const free = role?.provider === "local-runtime" ||
     (role?.provider === "fake" && price === undefined);
-  const chars = systemChars + job.prompt.length + PROMPT_OVERHEAD_CHARS;
+  const chars = systemChars + job.prompt.length + PROMPT_OVERHEAD_CHARS +
+    (job.tools === "tier1" ? TOOLS_CHARS : 0);
   const input = estimateTokens(chars, RESERVE_CHARS_PER_TOKEN);
   const runUsd = free
     ? 0

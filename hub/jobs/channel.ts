@@ -1,0 +1,59 @@
+/**
+ * The job scheduler as a hub channel: started with the hub (`agent hub run`, `agent
+ * cloud run`), stopped with it, with a `jobs` block in `/status`. Its turns run on
+ * desks of their own (no tools, or tier 1 only) that share the hub's router and
+ * ledger; answers and notices go to the hub's owner-event bus.
+ *
+ * @module
+ */
+import type { HubChannel, HubContext } from "../app/channel_types.ts";
+import { enabledTools } from "../components/tools.ts";
+import { jobDesks } from "./desks.ts";
+import { personaChars } from "./estimate.ts";
+import { jobStoreFile } from "./files.ts";
+import { JobRunner } from "./runner.ts";
+import { ALL_JOBS, JobStore } from "./store.ts";
+
+/** The scheduler channel. */
+export async function jobsChannel(hub: HubContext): Promise<HubChannel> {
+  await Deno.mkdir(hub.paths.dataDir, { recursive: true, mode: 0o700 });
+  const store = JobStore.open(jobStoreFile(hub.paths));
+  const desks = jobDesks({
+    config: hub.config,
+    env: hub.env,
+    paths: hub.paths,
+    lang: hub.lang,
+    logger: hub.logger,
+    ledger: hub.ledger,
+    tools: await enabledTools(hub.registry),
+    router: hub.router,
+  });
+  const runner = new JobRunner({
+    config: hub.config,
+    lang: hub.lang,
+    logger: hub.logger,
+    ledger: hub.ledger,
+    store,
+    desk: desks.desk,
+    events: hub.events,
+    systemChars: await personaChars(hub.paths.personaDir),
+    now: Date.now,
+  }, { paths: hub.paths });
+  return {
+    name: "jobs",
+    start: () => runner.start(),
+    async stop() {
+      await runner.stop();
+      await desks.close();
+      store.close();
+    },
+    status() {
+      const paused = store.paused();
+      return {
+        count: runner.size,
+        paused: [...paused.keys()].filter((name) => name !== ALL_JOBS).length,
+        all_paused: paused.has(ALL_JOBS),
+      };
+    },
+  };
+}
