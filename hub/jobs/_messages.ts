@@ -27,7 +27,7 @@ export const t = catalogue({
   day_below_run:
     "{file}: front matter 'max_usd_per_day' must be at least 'max_usd_per_run' ({run}).",
   // Runs, ceilings, the CLI.
-  estimate: "Estimated cost: {run} per run, {day} per day ({runs} runs a day).",
+  estimate: "Estimated cost: {run} per run, {day} per day ({runs} run(s) a day).",
   estimate_unpriced: "Estimated cost: unknown, {model} has no price in agent.toml.",
   over_ceiling:
     "Cannot add job '{name}': one run may cost up to {run}, more than its max_usd_per_run of {cap}.",

@@ -11,7 +11,15 @@ import { errorMessage } from "@agent/net/common";
 export type Channel = "chat" | "tui" | "messenger" | "web" | "net" | "cli" | "job";
 
 /** Every channel, in a stable order. */
-export const CHANNELS: readonly Channel[] = ["chat", "tui", "messenger", "web", "net", "cli", "job"];
+export const CHANNELS: readonly Channel[] = [
+  "chat",
+  "tui",
+  "messenger",
+  "web",
+  "net",
+  "cli",
+  "job",
+];
 
 /**
  * What a call was for: an answer, or a summary of a long session's oldest turns
