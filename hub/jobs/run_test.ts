@@ -102,3 +102,32 @@ Deno.test("runJob() keeps a job delivered to 'none' in the log only", async () =
     await home.close();
   }
 });
+
+Deno.test("/jobs pause and /jobs resume on the desk stop and restart every job", async () => {
+  const home = await jobHome();
+  try {
+    await home.write({ name: "news" });
+    const chat = await home.ctx.desk("none").open("chat");
+    const said = async (line: string) => {
+      const outcome = await chat.submit(line);
+      assert.equal(outcome.kind, "command");
+      return outcome.kind === "command" ? outcome.outcome.lines.join("\n") : "";
+    };
+    assert.equal(
+      await said("/jobs pause"),
+      "Paused all jobs; no job runs until 'agent jobs resume --all'.",
+    );
+    assert.ok(home.store.paused().has(ALL_JOBS));
+    assert.match(await said("/jobs"), /^All jobs are paused\.\nnews {2}\* \* \* \* \* \* /);
+    assert.equal(await said("/jobs pause nope"), "No job 'nope' in persona/jobs/.");
+    assert.equal(await said("/jobs resume"), "Resumed all jobs.");
+    assert.equal(home.store.paused().size, 0);
+    assert.equal(await said("/jobs pause news"), "Paused job 'news'.");
+    assert.equal(
+      await said("/jobs stop"),
+      "Usage: /jobs, /jobs pause [NAME], /jobs resume [NAME].",
+    );
+  } finally {
+    await home.close();
+  }
+});
