@@ -139,7 +139,8 @@ export const command: CommandModule = {
       }
       case "run": {
         if (name === undefined) throw new UsageError(t(lang, "needs_name", { sub }));
-        const outcome = await jobs.runJobNow({ ...scope, env: ctx.env, logger: ctx.logger }, name);
+        const { runJobNow } = await import("@agent/hub");
+        const outcome = await runJobNow({ ...scope, env: ctx.env, logger: ctx.logger }, name);
         if (outcome.kind === "paused" || outcome.kind === "taken") {
           ctx.err(t(lang, "not_run_paused", { name }));
           return 1;

@@ -34,7 +34,6 @@ export {
   removeJobNamed,
   resumeJobs,
 } from "./manage.ts";
-export { runJobNow, type RunJobNowOptions } from "./run_now.ts";
 export { type JobRunContext, runJob, type RunOutcome } from "./run.ts";
 export { JobRunner, type JobRunnerOptions } from "./runner.ts";
 export { ALL_JOBS, JobStore, type RunRow, type RunState } from "./store.ts";

@@ -82,7 +82,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "cloud/",
       ],
     },
-    { name: "agent", paths: ["agent/", "network_turn/", "desk/"] },
+    { name: "agent", paths: ["agent/", "network_turn/", "desk/", "jobs/"] },
     { name: "wiring", paths: ["app/", "channels/", "daemon/", "control/", "mod.ts"] },
   ],
 };

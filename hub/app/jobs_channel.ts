@@ -6,13 +6,13 @@
  *
  * @module
  */
-import type { HubChannel, HubContext } from "../app/channel_types.ts";
+import type { HubChannel, HubContext } from "./channel_types.ts";
 import { enabledTools } from "../components/tools.ts";
-import { jobDesks } from "./desks.ts";
-import { personaChars } from "./estimate.ts";
-import { jobStoreFile } from "./files.ts";
-import { JobRunner } from "./runner.ts";
-import { ALL_JOBS, JobStore } from "./store.ts";
+import { jobDesks } from "../jobs/desks.ts";
+import { personaChars } from "../jobs/estimate.ts";
+import { jobStoreFile } from "../jobs/files.ts";
+import { JobRunner } from "../jobs/runner.ts";
+import { ALL_JOBS, JobStore } from "../jobs/store.ts";
 
 /** The scheduler channel. */
 export async function jobsChannel(hub: HubContext): Promise<HubChannel> {

@@ -9,7 +9,7 @@
 import type { CheckResult, DoctorContext } from "../doctor/types.ts";
 import { catalogue } from "../i18n.ts";
 import { plistFile } from "../daemon/launchd.ts";
-import { loadJobs } from "./files.ts";
+import { loadJobs } from "../jobs/files.ts";
 
 const t = catalogue({
   ok: "{count} job(s); a hub service runs them ({service})",

@@ -7,20 +7,20 @@
  */
 import type { AgentConfig } from "../config/types.ts";
 import { enabledTools } from "../components/tools.ts";
-import { loadComponents } from "../app/components.ts";
+import { loadComponents } from "./components.ts";
 import { fileEventSink } from "../events/mod.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
 import { Ledger } from "../money/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import { UserError } from "../user_error.ts";
-import { t } from "./_messages.ts";
-import { JobFileError, parseJobFile } from "./definition.ts";
-import { jobDesks } from "./desks.ts";
-import { jobFile, jobStoreFile } from "./files.ts";
-import { personaChars } from "./estimate.ts";
-import { runJob, type RunOutcome } from "./run.ts";
-import { JobStore } from "./store.ts";
+import { t } from "../jobs/_messages.ts";
+import { JobFileError, parseJobFile } from "../jobs/definition.ts";
+import { jobDesks } from "../jobs/desks.ts";
+import { jobFile, jobStoreFile } from "../jobs/files.ts";
+import { personaChars } from "../jobs/estimate.ts";
+import { runJob, type RunOutcome } from "../jobs/run.ts";
+import { JobStore } from "../jobs/store.ts";
 
 /** Options for {@linkcode runJobNow}. */
 export interface RunJobNowOptions {

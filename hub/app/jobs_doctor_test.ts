@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { loadConfig } from "../config/read.ts";
-import { jobHome } from "./_testing.ts";
-import { jobsCheck } from "./doctor.ts";
+import { jobHome } from "../jobs/_testing.ts";
+import { jobsCheck } from "./jobs_doctor.ts";
 
 Deno.test("jobsCheck() warns when jobs exist but no hub runs as a service", async () => {
   const home = await jobHome();
