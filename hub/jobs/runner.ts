@@ -6,13 +6,14 @@
  * was first seen. Those are recorded as `missed` and told to the owner; with
  * `missed: once` the newest of them runs once.
  *
- * Idle, it does nothing but wait on one timer and look at the folder's files every
- * `reloadMs`.
+ * Idle, it does nothing but wait on one timer: the folder is watched (a change is
+ * read within a fraction of a second), and looked at every `reloadMs` only when it
+ * cannot be watched (it does not exist yet). A job keeps its definition and its next
+ * slot; its croner schedule is made again when the slot comes.
  *
  * @module
  */
 import { errorMessage } from "@agent/net/common";
-import type { Cron } from "croner";
 import type { AgentPaths } from "../paths.ts";
 import type { JobDefinition } from "./definition.ts";
 import { jobsDir, loadJobs } from "./files.ts";
@@ -34,7 +35,6 @@ export interface JobRunnerOptions {
 
 interface Watched {
   job: JobDefinition;
-  cron: Cron;
   /** Slots up to this instant were handled. */
   handled: number;
   next: number | undefined;
@@ -51,6 +51,8 @@ export class JobRunner {
   #stopped = false;
   #lastLoad = 0;
   #ticking = false;
+  #watcher: Deno.FsWatcher | undefined;
+  #dirty = false;
   /** Called after each slot ends (tests, the benchmark). */
   onRun: ((name: string, slotMs: number, outcome: RunOutcome) => void) | undefined;
 
@@ -67,6 +69,7 @@ export class JobRunner {
 
   /** Reads the jobs, handles the slots missed while no hub ran, and arms the timer. */
   async start(): Promise<void> {
+    this.#watch();
     await this.#load(true);
     this.#tick();
   }
@@ -75,6 +78,10 @@ export class JobRunner {
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
+    try {
+      this.#watcher?.close();
+    } catch { /* closed already */ }
+    this.#watcher = undefined;
     await Promise.allSettled([...this.#running]);
   }
 
@@ -90,17 +97,23 @@ export class JobRunner {
       seen.add(job.name);
       const old = this.#jobs.get(job.name);
       if (old !== undefined && sameJob(old.job, job)) continue;
-      const cron = scheduleOf(job.schedule, job.tz);
       const { store } = this.#ctx;
       const handled = old?.handled ??
         Math.max(store.since(job.name, now), store.lastSlot(job.name) ?? 0);
-      this.#jobs.set(job.name, { job, cron, handled, next: nextSlot(cron, handled) });
+      const next = nextSlot(scheduleOf(job.schedule, job.tz), handled);
+      this.#jobs.set(job.name, { job, handled, next });
     }
     for (const name of [...this.#jobs.keys()]) if (!seen.has(name)) this.#jobs.delete(name);
   }
 
   /** Whether a file in `persona/jobs/` was added, removed or changed since last look. */
   async #changed(): Promise<boolean> {
+    if (this.#watcher !== undefined) {
+      const dirty = this.#dirty;
+      this.#dirty = false;
+      return dirty;
+    }
+    this.#watch();
     const stamps = new Map<string, number>();
     try {
       for await (const entry of Deno.readDir(jobsDir(this.#o.paths))) {
@@ -113,6 +126,31 @@ export class JobRunner {
       [...stamps].some(([name, ms]) => this.#stamps.get(name) !== ms);
     this.#stamps = stamps;
     return changed;
+  }
+
+  /** Watches the folder (when it exists): any change marks the jobs to be read again. */
+  #watch(): void {
+    if (this.#stopped || this.#watcher !== undefined) return;
+    let watcher: Deno.FsWatcher;
+    try {
+      watcher = Deno.watchFs(jobsDir(this.#o.paths), { recursive: false });
+    } catch {
+      return; // No folder yet: looked at every reloadMs until there is one.
+    }
+    this.#watcher = watcher;
+    const loop = (async () => {
+      try {
+        for await (const _ of watcher) {
+          this.#dirty = true;
+          // Read soon, once the writer is done (an editor writes in steps).
+          this.#lastLoad = -Infinity;
+          if (this.#timer !== undefined) clearTimeout(this.#timer);
+          this.#timer = setTimeout(() => this.#tick(), 200);
+        }
+      } catch { /* closed */ }
+      if (this.#watcher === watcher) this.#watcher = undefined;
+    })();
+    this.#track(loop);
   }
 
   #arm(): void {
@@ -144,9 +182,10 @@ export class JobRunner {
     const grace = this.#o.graceMs ?? 60_000;
     for (const w of this.#jobs.values()) {
       if (w.next === undefined || w.next > now) continue;
-      const { slots, count } = slotsBetween(w.cron, w.handled, now, 2);
+      const cron = scheduleOf(w.job.schedule, w.job.tz);
+      const { slots, count } = slotsBetween(cron, w.handled, now, 2);
       w.handled = now;
-      w.next = nextSlot(w.cron, now);
+      w.next = nextSlot(cron, now);
       const newest = slots[slots.length - 1];
       if (newest === undefined) continue;
       const due = now - newest <= grace;

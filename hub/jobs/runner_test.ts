@@ -4,6 +4,9 @@ import { JobRunner } from "./runner.ts";
 import { slotId } from "./schedule.ts";
 import { ALL_JOBS } from "./store.ts";
 
+/** Hourly, half an hour away from now: no slot is due while a test runs. */
+const HOURLY = `${(new Date().getUTCMinutes() + 30) % 60} * * * *`;
+
 function wait(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -55,7 +58,7 @@ Deno.test("JobRunner runs a slot missed while no hub ran once on start (missed: 
   const runner = new JobRunner(home.ctx, { paths: home.paths });
   try {
     const now = Date.now();
-    await home.write({ name: "hourly", schedule: "0 * * * *", missed: "once" });
+    await home.write({ name: "hourly", schedule: HOURLY, missed: "once" });
     home.store.since("hourly", now - 3 * 3_600_000);
     await runner.start();
     await wait(500);
@@ -82,7 +85,7 @@ Deno.test("JobRunner records a missed slot and runs nothing with missed: skip", 
   const runner = new JobRunner(home.ctx, { paths: home.paths });
   try {
     const now = Date.now();
-    await home.write({ name: "hourly", schedule: "0 * * * *", missed: "skip" });
+    await home.write({ name: "hourly", schedule: HOURLY, missed: "skip" });
     home.store.since("hourly", now - 2 * 3_600_000);
     await runner.start();
     await wait(300);

@@ -71,6 +71,8 @@ export class JobStore {
   #db: DatabaseSync;
   #claim: StatementSync;
   #last: StatementSync;
+  #seen: StatementSync;
+  #since: StatementSync;
 
   private constructor(db: DatabaseSync) {
     this.#db = db;
@@ -79,6 +81,8 @@ export class JobStore {
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#last = db.prepare("SELECT MAX(slot_ms) AS ms FROM runs WHERE job = ?");
+    this.#seen = db.prepare("INSERT OR IGNORE INTO seen (job, since_ms) VALUES (?, ?)");
+    this.#since = db.prepare("SELECT since_ms FROM seen WHERE job = ?");
   }
 
   /** Opens (and creates) the store at `file`. */
@@ -142,10 +146,8 @@ export class JobStore {
 
   /** Since when `job` is watched: the first time any hub or `add` saw it. */
   since(job: string, nowMs: number): number {
-    this.#db.prepare("INSERT OR IGNORE INTO seen (job, since_ms) VALUES (?, ?)").run(job, nowMs);
-    const row = this.#db.prepare("SELECT since_ms FROM seen WHERE job = ?").get(job) as {
-      since_ms: number;
-    };
+    this.#seen.run(job, nowMs);
+    const row = this.#since.get(job) as { since_ms: number };
     return row.since_ms;
   }
 
