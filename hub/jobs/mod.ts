@@ -38,4 +38,3 @@ export { type JobRunContext, runJob, type RunOutcome } from "./run.ts";
 export { JobRunner, type JobRunnerOptions } from "./runner.ts";
 export { ALL_JOBS, JobStore, type RunRow, type RunState } from "./store.ts";
 export { jobDesks } from "./desks.ts";
-export { t as jobSentence } from "./_messages.ts";
