@@ -642,6 +642,11 @@ var FIXED_CLOUD_FILES = [
   "persona/net.md"
 ];
 var SUBS_PREFIX = "persona/subs/";
+var JOBS_PREFIX = "persona/jobs/";
+var CLOUD_FOLDERS = [
+  SUBS_PREFIX,
+  JOBS_PREFIX
+];
 function isStateKey(key) {
   return STATE_KEY_PATTERN.test(key);
 }
@@ -650,7 +655,7 @@ function isSessionId(id) {
 }
 function isCloudFileName(name) {
   if (FIXED_CLOUD_FILES.includes(name)) return true;
-  return name.startsWith(SUBS_PREFIX) && SUB_FILE_PATTERN.test(name.slice(SUBS_PREFIX.length));
+  return CLOUD_FOLDERS.some((folder) => name.startsWith(folder) && SUB_FILE_PATTERN.test(name.slice(folder.length)));
 }
 function compareCloudFiles(a, b) {
   const rank = (n) => {
