@@ -2,10 +2,12 @@
  * The job scheduler as a hub channel: started with the hub (`agent hub run`, `agent
  * cloud run`), stopped with it, with a `jobs` block in `/status`. Its turns run on
  * desks of their own (no tools, or tier 1 only) that share the hub's router and
- * ledger; answers and notices go to the hub's owner-event bus.
+ * ledger; answers and notices go to the hub's owner-event bus. In cloud mode the next
+ * due time goes to the spine's state (`jobs.next`), whose cron wakes the brain for it.
  *
  * @module
  */
+import { errorMessage } from "@agent/net/common";
 import type { HubChannel, HubContext } from "./channel_types.ts";
 import { enabledTools } from "../components/tools.ts";
 import { jobDesks } from "../jobs/desks.ts";
@@ -39,11 +41,36 @@ export async function jobsChannel(hub: HubContext): Promise<HubChannel> {
     systemChars: await personaChars(hub.paths.personaDir),
     now: Date.now,
   }, { paths: hub.paths });
+  const cloud = hub.cloud;
+  let told: Promise<void> = Promise.resolve();
+  if (cloud !== undefined) {
+    // Cloud mode: the spine's cron wakes this brain before its next job is due.
+    runner.onNext = (nextMs) => {
+      told = told.then(async () => {
+        try {
+          const res = await (cloud.fetch ?? fetch)(`${cloud.url}/hub/state/jobs.next`, {
+            method: "PUT",
+            headers: {
+              authorization: `Bearer ${cloud.token}`,
+              "content-type": "application/json",
+            },
+            body: JSON.stringify({ value: { next_ms: nextMs ?? null } }),
+            signal: AbortSignal.timeout(10_000),
+          });
+          await res.body?.cancel();
+          if (!res.ok) throw new Error(`HTTP ${res.status}`);
+        } catch (error) {
+          hub.logger.warn(`jobs: cannot tell the spine the next due time: ${errorMessage(error)}`);
+        }
+      });
+    };
+  }
   return {
     name: "jobs",
     start: () => runner.start(),
     async stop() {
       await runner.stop();
+      await told;
       await desks.close();
       store.close();
     },

@@ -53,6 +53,12 @@ export class JobRunner {
   #ticking = false;
   #watcher: Deno.FsWatcher | undefined;
   #dirty = false;
+  #told: number | undefined | null = null;
+  /**
+   * Told the earliest next slot of all jobs (`undefined`: none) whenever it changes:
+   * in cloud mode the spine's cron wakes the brain before it.
+   */
+  onNext: ((nextMs: number | undefined) => void) | undefined;
   /** Called after each slot ends (tests, the benchmark). */
   onRun: ((name: string, slotMs: number, outcome: RunOutcome) => void) | undefined;
 
@@ -156,10 +162,20 @@ export class JobRunner {
   #arm(): void {
     if (this.#stopped) return;
     const now = this.#ctx.now();
-    let wake = this.#lastLoad + (this.#o.reloadMs ?? 15_000);
+    let earliest: number | undefined;
     for (const w of this.#jobs.values()) {
-      if (w.next !== undefined && w.next < wake) wake = w.next;
+      if (w.next !== undefined && (earliest === undefined || w.next < earliest)) {
+        earliest = w.next;
+      }
     }
+    if (earliest !== this.#told) {
+      this.#told = earliest;
+      try {
+        this.onNext?.(earliest);
+      } catch { /* a listener's failure never stops the scheduler */ }
+    }
+    const reload = this.#lastLoad + (this.#o.reloadMs ?? 15_000);
+    const wake = earliest === undefined ? reload : Math.min(earliest, reload);
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = setTimeout(() => this.#tick(), Math.max(0, wake - now));
   }

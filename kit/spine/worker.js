@@ -1491,6 +1491,21 @@ async function pendingUpdates(db2) {
   return row?.n ?? 0;
 }
 
+// spine/cloud/jobs_wake.ts
+var JOBS_NEXT_KEY = "jobs.next";
+var JOB_WAKE_AHEAD_MS = 3 * 6e4;
+async function jobDue(db2, nowMs) {
+  const row = await db2.prepare("SELECT value FROM state WHERE key = ?1").bind(JOBS_NEXT_KEY).first();
+  if (row === null) return false;
+  let next;
+  try {
+    next = JSON.parse(row.value)?.next_ms;
+  } catch {
+    return false;
+  }
+  return typeof next === "number" && Number.isFinite(next) && next - nowMs <= JOB_WAKE_AHEAD_MS;
+}
+
 // spine/cloud/routes.ts
 function isCloudOnlyPath(path) {
   return path === "/hub/brain" || path === "/hub/state" || path.startsWith("/hub/state/") || path === "/hub/files" || path.startsWith("/hub/files/") || path === "/hub/sessions" || path.startsWith("/hub/sessions/") || path === "/hub/ledger";
@@ -1543,11 +1558,12 @@ async function brainHealth(env) {
     throw new HttpError(503, "brain_unavailable");
   }
 }
-async function cloudCron(env) {
+async function cloudCron(env, scheduledTime) {
   if (spineMode(env) !== "cloud") return;
   const brain = brainFetch(env);
   if (brain === void 0) return;
-  if (env.KEEP_AWAKE?.trim() === "1") {
+  const jobSoon = env.DB !== void 0 && await jobDue(env.DB, scheduledTime ?? Date.now());
+  if (env.KEEP_AWAKE?.trim() === "1" || jobSoon) {
     try {
       const res = await withDeadline(brain("/health"), BRAIN_WAIT_MS);
       await res.body?.cancel();
@@ -1961,7 +1977,7 @@ async function route(request, env, ctx) {
 }
 async function runCron(scheduledTime, env) {
   await mailboxFor(env.MAILBOX).prune(scheduledTime);
-  await cloudCron(env);
+  await cloudCron(env, scheduledTime);
 }
 
 // spine/mailbox.ts
