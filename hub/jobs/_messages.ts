@@ -56,6 +56,7 @@ export const t = catalogue({
   missed_skip: "they are skipped",
   run_ceiling: "the job's max_usd_per_run of {cap} would be passed",
   global_paused: "All jobs are paused.",
+  still_running: "skipped: the previous run was still running",
   jobs_line: "jobs: {count} ({paused} paused){all}",
   jobs_all_paused: ", all paused",
 }, {
@@ -107,6 +108,7 @@ export const t = catalogue({
   missed_skip: "bunlar atlandı",
   run_ceiling: "görevin max_usd_per_run sınırı olan {cap} aşılacaktı",
   global_paused: "Tüm görevler duraklatıldı.",
+  still_running: "atlandı: önceki çalışma hâlâ sürüyordu",
   jobs_line: "görevler: {count} ({paused} duraklatılmış){all}",
   jobs_all_paused: ", hepsi duraklatılmış",
 });

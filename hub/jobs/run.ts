@@ -47,6 +47,9 @@ export type RunOutcome =
   | { kind: "taken" }
   | { kind: "paused" };
 
+/** The jobs running now, per job store: a job's runs never overlap in one process. */
+const RUNNING = new WeakMap<JobStore, Set<string>>();
+
 /** The longest answer kept in the job log. */
 const LOG_TEXT_MAX = 2_000;
 
@@ -65,7 +68,32 @@ export async function runJob(
   if (paused.has(ALL_JOBS) || paused.has(job.name)) return { kind: "paused" };
   const id = options.id ?? slotId(job.name, slotMs);
   const nowMs = ctx.now();
+  let running = RUNNING.get(store);
+  if (running === undefined) RUNNING.set(store, running = new Set());
+  if (running.has(job.name)) {
+    // Its previous run is still going: this slot is skipped, and says why in the log.
+    if (store.missed(id, job.name, slotMs, nowMs)) {
+      store.finish(id, { state: "missed", usd: 0, nowMs, detail: t(lang, "still_running") });
+    }
+    return { kind: "missed", usd: 0 };
+  }
   if (!store.claim(id, job.name, slotMs, nowMs, options.missed === true)) return { kind: "taken" };
+  running.add(job.name);
+  try {
+    return await claimed(ctx, job, id, slotMs, nowMs);
+  } finally {
+    running.delete(job.name);
+  }
+}
+
+async function claimed(
+  ctx: JobRunContext,
+  job: JobDefinition,
+  id: string,
+  slotMs: number,
+  nowMs: number,
+): Promise<RunOutcome> {
+  const { store, lang } = ctx;
   // The day's ceiling: what today's runs cost plus one more run's most possible cost.
   let ceiling = job.max_usd_per_run;
   if (job.max_usd_per_day !== undefined) {

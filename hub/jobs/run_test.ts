@@ -131,3 +131,22 @@ Deno.test("/jobs pause and /jobs resume on the desk stop and restart every job",
     await home.close();
   }
 });
+
+Deno.test("runJob() skips a slot while the job's previous run is still going", async () => {
+  const home = await jobHome();
+  try {
+    const job = await home.write({ name: "slow" });
+    const [first, second] = await Promise.all([
+      runJob(home.ctx, job, SLOT),
+      runJob(home.ctx, job, SLOT + 1000),
+    ]);
+    assert.equal(first.kind, "ok");
+    assert.equal(second.kind, "missed");
+    const [newest] = home.store.log("slow");
+    assert.equal(newest?.state, "missed");
+    assert.equal(newest?.detail, "skipped: the previous run was still running");
+    assert.equal(home.events.filter((e) => e.type === "job.result").length, 1);
+  } finally {
+    await home.close();
+  }
+});

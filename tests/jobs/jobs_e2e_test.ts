@@ -31,11 +31,14 @@ async function writeJob(home: string, name: string, front: string): Promise<void
   await Deno.writeTextFile(`${home}/persona/jobs/${name}.md`, `---\n${front}\n---\nReport.\n`);
 }
 
-function rows(home: string, job: string): { state: string; missed: number; slot_id: string }[] {
+type Row = { state: string; missed: number; slot_id: string; detail: string | null };
+
+function rows(home: string, job: string): Row[] {
   const db = new DatabaseSync(`${home}/data/jobs.sqlite3`, { readOnly: true });
   try {
-    return db.prepare("SELECT state, missed, slot_id FROM runs WHERE job = ? ORDER BY slot_ms")
-      .all(job) as unknown as { state: string; missed: number; slot_id: string }[];
+    return db.prepare(
+      "SELECT state, missed, slot_id, detail FROM runs WHERE job = ? ORDER BY slot_ms",
+    ).all(job) as unknown as Row[];
   } finally {
     db.close();
   }
@@ -74,7 +77,12 @@ Deno.test({
       const log = rows(home, "tick");
       const ok = log.filter((r) => r.state === "ok");
       const delivered = results(textsIn(bot, OWNER), "tick");
-      assert.equal(delivered.length, ok.length, `${delivered.length} delivered, ${ok.length} ran`);
+      // Never twice: at most one delivery per run; the kill may cut one run between its
+      // log row and its delivery.
+      assert.ok(
+        delivered.length <= ok.length && ok.length - delivered.length <= 1,
+        `${delivered.length} delivered, ${ok.length} ran`,
+      );
       // The fake model answers its replies, then "Okay.".
       assert.ok(
         delivered.every((x) => /^Job tick \(\$0\.0020\):\n(Done|Okay)\.$/.test(x)),
@@ -84,7 +92,9 @@ Deno.test({
       // The seconds the hub was down were found on restart and told once.
       const missed = textsIn(bot, OWNER).filter((x) => x.startsWith("Job tick missed"));
       assert.equal(missed.length, 1, textsIn(bot, OWNER).join("\n"));
-      assert.equal(log.filter((r) => r.missed === 1).length, 1);
+      // The slot due at the restart ran; the newest one missed before it is in the log
+      // (a slot skipped while a run was still going is recorded too, with its reason).
+      assert.equal(log.filter((r) => r.state === "missed" && r.detail === null).length, 1);
     } finally {
       await hub.stop();
       await bot.stop();
