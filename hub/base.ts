@@ -21,7 +21,15 @@
 export { type AgentPaths, resolvePaths, type ResolvePathsOptions } from "./paths.ts";
 
 // The UI language: English and Turkish catalogues, and times as the hub prints them.
-export { catalogue, formatTime, isLang, type Lang, type Translator, type Vars } from "./i18n.ts";
+export {
+  catalogue,
+  formatCount,
+  formatTime,
+  isLang,
+  type Lang,
+  type Translator,
+  type Vars,
+} from "./i18n.ts";
 
 // The log file every process of a home writes.
 export { type Level, Logger, type LoggerOptions } from "./log.ts";
@@ -50,3 +58,19 @@ export { type Distribution, DISTRIBUTIONS, VERSION } from "./version.ts";
 // terminal line.
 export { UserError } from "./user_error.ts";
 export { oneLine, type OneLineOptions, printable } from "./text.ts";
+
+// Text for a terminal: Markdown laid out as styled lines wrapped at words (chat and the
+// TUI draw answers with it), and the width a string takes.
+export {
+  type BlockState,
+  markdownLine,
+  markdownLines,
+  MarkdownStream,
+  plainText,
+  type Span,
+  type SpanStyle,
+  startState,
+  type StyledLine,
+} from "./terminal/markdown.ts";
+export { displayWidth } from "./terminal/width.ts";
+export { toolOutcomeLine } from "./terminal/tool_outcome.ts";

@@ -102,8 +102,9 @@ export {
 // service and its store; the turn that answers another agent; the owner events
 // (contact requests, budget warnings, failovers), their in-process bus and durable
 // log, and the sentence an event becomes on a terminal (chat and the TUI). The network
-// end-to-end tests (`tests/hub/`) drive two agents through the same names, and the
-// event benchmark writes and reads the log.
+// end-to-end tests (`tests/hub/`) drive two agents through the same names, the
+// event benchmark writes and reads the log, and the conversation benchmark batches
+// digests.
 export {
   appendNetEvent,
   blockContact,
@@ -116,6 +117,7 @@ export {
   initIdentity,
   joinAndReport,
   loadIdentity,
+  NetDigest,
   type NetLogEntry,
   NetNode,
   NetService,
@@ -125,7 +127,9 @@ export {
   networkCheck,
   openNetwork,
   openState,
+  OwnSpineError,
   readNetEvents,
+  type SendOutcome,
   SpineClient,
   SpineDocuments,
   SpineError,
@@ -174,14 +178,20 @@ export {
   stopHub,
   systemdUnit,
   uninstallLaunchd,
+  unwritableHome,
 } from "./daemon/mod.ts";
 export {
+  bearerHeaders,
   controlHandler,
   fetchControl,
   followHubEvents,
   type FollowHubEventsOptions,
+  readHubToken,
   subscribeHubEvents,
+  writeHubToken,
 } from "./control/mod.ts";
+// The web dashboard the control API serves under `/dashboard` (`agent dashboard`).
+export { dashboard, type DashboardDoor, dashboardNetwork } from "./dashboard/mod.ts";
 
 // Cloud: `agent cloud` (the brain on the spine, file sync, `agent cloud run`).
 // Only the CLI uses these.

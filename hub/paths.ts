@@ -29,6 +29,8 @@ export interface AgentPaths {
   netDir: string;
   /** `<dataDir>/hub.lock` */
   hubLockFile: string;
+  /** `<dataDir>/hub.token` (mode 0600): the control API's bearer token, written at each start */
+  hubTokenFile: string;
 }
 
 /** Options for {@linkcode resolvePaths}. */
@@ -68,6 +70,7 @@ export function resolvePaths(options: ResolvePathsOptions): AgentPaths {
     logFile: `${dataDir}/logs/agent.log`,
     netDir: `${dataDir}/net`,
     hubLockFile: `${dataDir}/hub.lock`,
+    hubTokenFile: `${dataDir}/hub.token`,
   };
 }
 

@@ -14,10 +14,18 @@ import {
   UNIVERSE_KIT_MODULE,
   universeKitModule,
 } from "./kit_modules.ts";
+import { buildMapModule, MAP_JS_MODULE } from "./map_bundle.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
 if (import.meta.main) {
+  // The map's script goes into the universe's source first: the universe bundles it.
+  const mapModule = await buildMapModule();
+  const mapStale = await Deno.readTextFile(`${ROOT}${MAP_JS_MODULE}`).catch(() => undefined) !==
+    mapModule;
+  if (!Deno.args.includes("--check")) {
+    await Deno.writeTextFile(`${ROOT}${MAP_JS_MODULE}`, mapModule);
+  }
   const [built, universe] = await Promise.all([buildKit(), buildUniverseKit()]);
   const modules: Record<string, { text: string; source: string }> = {
     [SPINE_KIT_MODULE]: { text: spineKitModule(built), source: "spine" },
@@ -25,6 +33,7 @@ if (import.meta.main) {
   };
   if (Deno.args.includes("--check")) {
     const lines: string[] = [];
+    if (mapStale) lines.push(`${MAP_JS_MODULE} differs from what universe/map/ builds`);
     for (const { file, problem } of await staleKitFiles(built)) {
       const why = problem === "missing"
         ? "is missing"
@@ -43,7 +52,7 @@ if (import.meta.main) {
     for (const line of lines) console.error(line);
     if (lines.length > 0) {
       console.error(
-        "The kit is stale: run `deno task kit:build` and commit kit/spine/ and kit/_*_kit.ts.",
+        "The kit is stale: run `deno task kit:build` and commit kit/spine/, kit/_*_kit.ts and universe/_map_js.ts.",
       );
       Deno.exit(1);
     }
@@ -53,6 +62,8 @@ if (import.meta.main) {
     for (const [file, { text }] of Object.entries(modules)) {
       await Deno.writeTextFile(`${ROOT}${file}`, text);
     }
-    console.log(`Wrote the spine kit to ${KIT_DIR} and ${Object.keys(modules).join(", ")}`);
+    console.log(
+      `Wrote the spine kit to ${KIT_DIR}, ${MAP_JS_MODULE} and ${Object.keys(modules).join(", ")}`,
+    );
   }
 }

@@ -11,14 +11,18 @@ import { signPrefixed, utf8 } from "./_keys.ts";
 import { isRecord, parseSignedWire, verifySignedWire } from "./_signed_wire.ts";
 import type { Identity } from "./identity.ts";
 
-/** The three envelope kinds. */
-export type EnvelopeKind = "contact_request" | "contact_accept" | "message";
+/**
+ * The envelope kinds: the spec's three, and `contact_removed` (the sender forgot the
+ * contact; the receiver records it, so both sides know where they stand).
+ */
+export type EnvelopeKind = "contact_request" | "contact_accept" | "message" | "contact_removed";
 
 /** Every envelope kind, in the spec's order. */
 export const ENVELOPE_KINDS: readonly EnvelopeKind[] = Object.freeze([
   "contact_request",
   "contact_accept",
   "message",
+  "contact_removed",
 ]);
 
 /** Envelope ids: chosen by the sender, unique per sender. */
@@ -144,7 +148,7 @@ export function payloadProblem(value: unknown): string | undefined {
     return "payload 'id' must match ^[A-Za-z0-9_-]{16,64}$";
   }
   if (!ENVELOPE_KINDS.includes(value.kind as EnvelopeKind)) {
-    return "payload 'kind' must be contact_request, contact_accept or message";
+    return "payload 'kind' must be contact_request, contact_accept, message or contact_removed";
   }
   if (!isAddress(value.from)) return "payload 'from' must be a valid address";
   if (typeof value.to !== "string") return "payload 'to' must be a string";

@@ -104,7 +104,10 @@ Deno.test("parseWireEnvelope() names the first bad field", () => {
     [{ id: "short" }, "payload 'id' must match ^[A-Za-z0-9_-]{16,64}$"],
     [{ id: "a".repeat(65) }, "payload 'id' must match ^[A-Za-z0-9_-]{16,64}$"],
     [{ id: "abcdefghijklmno!" }, "payload 'id' must match ^[A-Za-z0-9_-]{16,64}$"],
-    [{ kind: "hello" }, "payload 'kind' must be contact_request, contact_accept or message"],
+    [
+      { kind: "hello" },
+      "payload 'kind' must be contact_request, contact_accept, message or contact_removed",
+    ],
     [{ from: "Alice.example" }, "payload 'from' must be a valid address"],
     [{ to: 5 }, "payload 'to' must be a string"],
     [{ ts: 1.5 }, "payload 'ts' must be an integer"],

@@ -80,6 +80,7 @@ export {
 } from "./envelope.ts";
 export {
   type ContactAcceptPlaintext,
+  type ContactRemovedPlaintext,
   type ContactRequestPlaintext,
   MESSAGE_TEXT_MAX,
   type MessagePlaintext,

@@ -21,22 +21,42 @@ export interface ContactAcceptPlaintext {
   name: string;
 }
 
+/** The plaintext of a `contact_removed`: the sender's display name. */
+export interface ContactRemovedPlaintext {
+  /** The sender's display name. */
+  name: string;
+}
+
 /** The plaintext of a `message`. */
 export interface MessagePlaintext {
   /** The message, at most 8 000 characters. */
   text: string;
   /** A sub-agent name (`^[a-z][a-z0-9-]{1,30}$`); missing means none. */
   sub?: string;
+  /**
+   * Set when the message is the receiving hub's refusal rather than an answer:
+   * `no_public_sub` (the `sub` it was written to is no public sub-agent there). An
+   * optional key older hubs ignore; a value other than `^[a-z_]{1,40}$` is dropped.
+   */
+  error?: string;
 }
 
 /** Any sealed plaintext. */
-export type Plaintext = ContactRequestPlaintext | ContactAcceptPlaintext | MessagePlaintext;
+export type Plaintext =
+  | ContactRequestPlaintext
+  | ContactAcceptPlaintext
+  | ContactRemovedPlaintext
+  | MessagePlaintext;
 
 /** The plaintext type of an envelope kind. */
 export type PlaintextFor<K extends EnvelopeKind> = K extends "contact_request"
   ? ContactRequestPlaintext
   : K extends "contact_accept" ? ContactAcceptPlaintext
+  : K extends "contact_removed" ? ContactRemovedPlaintext
   : MessagePlaintext;
+
+/** A message's `error` code. */
+const ERROR_PATTERN = /^[a-z_]{1,40}$/;
 
 /** Longest message text in characters (code points). */
 export const MESSAGE_TEXT_MAX = 8000;
@@ -83,18 +103,22 @@ export function parsePlaintext(kind: EnvelopeKind, value: unknown): Plaintext {
     case "contact_request":
       return { name: stringField(record, "name"), text: stringField(record, "text") };
     case "contact_accept":
+    case "contact_removed":
       return { name: stringField(record, "name") };
     case "message": {
       const text = stringField(record, "text");
       if (!isMessageText(text)) {
         throw new RangeError(`Bad plaintext: 'text' is longer than ${MESSAGE_TEXT_MAX} characters`);
       }
+      const error = typeof record.error === "string" && ERROR_PATTERN.test(record.error)
+        ? { error: record.error }
+        : {};
       const sub = record.sub;
-      if (sub === undefined || sub === null) return { text };
+      if (sub === undefined || sub === null) return { text, ...error };
       if (typeof sub !== "string" || !SUB_PATTERN.test(sub)) {
         throw new TypeError("Bad plaintext: 'sub' must match ^[a-z][a-z0-9-]{1,30}$");
       }
-      return { text, sub };
+      return { text, sub, ...error };
     }
     default:
       throw new TypeError("Bad plaintext: unknown envelope kind");

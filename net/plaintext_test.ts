@@ -44,3 +44,13 @@ Deno.test("isMessageText() counts characters up to 8000", () => {
   assert.deepEqual(isMessageText("😀".repeat(MESSAGE_TEXT_MAX) + "x"), false);
   assert.deepEqual(isMessageText(null), false);
 });
+
+Deno.test("parsePlaintext() keeps a message's error code and drops a malformed one", () => {
+  assert.deepEqual(
+    parsePlaintext("message", { text: "t", sub: "chef", error: "no_public_sub" }),
+    { text: "t", sub: "chef", error: "no_public_sub" },
+  );
+  for (const error of ["", "No-Sub", "x".repeat(41), 3, null]) {
+    assert.deepEqual(parsePlaintext("message", { text: "t", error }), { text: "t" });
+  }
+});

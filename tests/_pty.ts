@@ -27,7 +27,7 @@ export async function playTerminal(
 ): Promise<{ screen: string; code: number }> {
   const out = await new Deno.Command("python3", {
     args: [`${ROOT}tests/chat/_pty.py`, ROOT, home, ...steps],
-    env: { NO_COLOR: "1", AGENT_PTY_ARGS: words },
+    env: { NO_COLOR: "1", AGENT_PTY_ARGS: words, AGENT_PTY_COLUMNS: "40" },
     stdout: "piped",
     stderr: "piped",
   }).output();

@@ -7,6 +7,8 @@ import type { UniverseLink, UniverseSub } from "@agent/net";
 import { errorResponse, HttpError, json } from "@agent/net";
 import type { Env } from "./env.ts";
 import { cleanText } from "@agent/net";
+import { directoryMapRoute } from "./map/routes.ts";
+import { indexMapAgent, pruneMapIndex } from "./map/store.ts";
 
 /**
  * The directory's schema version, kept in `meta`. 1: agents, links, replay and rate
@@ -129,7 +131,10 @@ export class Directory implements DurableObject {
       const host = url.searchParams.get("host") ?? "";
       switch (url.pathname) {
         case "/apply": {
-          const result = this.apply(await request.json() as AcceptedRequest);
+          const accepted = await request.json() as AcceptedRequest;
+          const result = this.apply(accepted);
+          // The map's index follows every accepted write (universe/map/store.ts).
+          if (result.status === 200) indexMapAgent(this.#sql, accepted.address);
           return json(result.body, result.status);
         }
         case "/snapshot":
@@ -140,8 +145,11 @@ export class Directory implements DurableObject {
           const tau = this.tau(host, url.searchParams.get("address") ?? "", now);
           return tau === undefined ? json({ error: "not_found" }, 404) : json(tau);
         }
-        case "/cron":
-          return json(this.cron(now));
+        case "/cron": {
+          const result = this.cron(now);
+          if (result.expired > 0) pruneMapIndex(this.#sql);
+          return json(result);
+        }
         case "/meta":
           return json({
             schema_version: Number(
@@ -149,6 +157,7 @@ export class Directory implements DurableObject {
             ),
           });
         default:
+          if (url.pathname.startsWith("/map/")) return directoryMapRoute(this.#sql, url, now);
           throw new HttpError(404, "not_found");
       }
     } catch (error) {

@@ -11,3 +11,8 @@ export { handleRequest, PAGE_HEADERS, preferredLang, runCron } from "./router.ts
 export { DIRECTORY_SCHEMA_VERSION, EXPIRY_SECONDS, HOURLY_PER_ADDRESS } from "./directory.ts";
 export type { Snapshot, SnapshotTau } from "./directory.ts";
 export { escapeHtml, pagePath, renderPage } from "./pages.ts";
+export { Directory } from "./directory.ts";
+export type { AcceptedRequest, ApplyResult } from "./directory.ts";
+export { cellOf, MAP_FINE, MAP_GRID, type MapPoint, positionOf } from "./layout.ts";
+export { indexMapAgent, MAP_AREA_CAP, MAP_SEARCH_LIMIT } from "./map/store.ts";
+export type { MapAgent, MapArea, MapHit, MapOverview, MapRect } from "./map/store.ts";

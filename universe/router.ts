@@ -1,9 +1,12 @@
 import { errorResponse, HttpError, methodNotAllowed } from "@agent/net";
 import { signedRequest, snapshotResponse, tauResponse } from "./api.ts";
-import { SITE_CSS, UNIVERSE_JS } from "./assets.ts";
+import { FAVICON_SVG, SITE_CSS } from "./assets.ts";
+import { MAP_JS } from "./_map_js.ts";
 import { DirectoryClient } from "./directory_client.ts";
 import { type Env, universeHost } from "./env.ts";
-import { type PageLang, pageOf, pagePath, renderPage } from "./pages.ts";
+import { mapApiResponse } from "./map/routes.ts";
+import { safeDecode } from "./map/text.ts";
+import { type PageLang, pageOf, pagePath, renderNotFound, renderPage } from "./pages.ts";
 
 /** The three headers every page carries. */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
@@ -55,7 +58,11 @@ async function route(request: Request, env: Env, options: HandleOptions): Promis
     }
     if (path.startsWith("/api/taus/")) {
       allow(request, ["GET", "HEAD"]);
-      return await tauResponse(decodeURIComponent(path.slice("/api/taus/".length)), ctx);
+      return await tauResponse(safeDecode(path.slice("/api/taus/".length)), ctx);
+    }
+    if (path.startsWith("/api/map/")) {
+      allow(request, ["GET", "HEAD"]);
+      return await mapApiResponse(path.slice("/api/map/".length), url, env.DIRECTORY, ctx.now);
     }
     const kind = path.slice("/api/".length);
     if (kind === "join" || kind === "report" || kind === "leave") {
@@ -64,12 +71,12 @@ async function route(request: Request, env: Env, options: HandleOptions): Promis
     }
     throw new HttpError(404, "not_found");
   }
-  if (path === "/assets/site.css" || path === "/assets/universe.js") {
+  const asset = ASSETS[path];
+  if (asset !== undefined) {
     allow(request, ["GET", "HEAD"]);
-    const css = path.endsWith(".css");
-    return new Response(css ? SITE_CSS : UNIVERSE_JS, {
+    return new Response(asset.body, {
       headers: {
-        "content-type": css ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8",
+        "content-type": asset.type,
         "Cache-Control": "public, max-age=3600",
         "X-Content-Type-Options": "nosniff",
       },
@@ -77,7 +84,7 @@ async function route(request: Request, env: Env, options: HandleOptions): Promis
   }
   if (path === "/tr") return redirect("/tr/");
   const page = pageOf(path);
-  if (page === undefined) throw new HttpError(404, "not_found");
+  if (page === undefined) return notFound(request, path);
   allow(request, ["GET", "HEAD"]);
   // ?lang= stores the choice and goes to the clean URL of the page in that language.
   const asked = url.searchParams.get("lang");
@@ -89,7 +96,7 @@ async function route(request: Request, env: Env, options: HandleOptions): Promis
     });
   }
   if (path === "/" && preferredLang(request) === "tr") return redirect("/tr/", { Vary: VARY });
-  return new Response(renderPage(page.page, page.lang), {
+  return new Response(renderPage(page.page, page.lang, { origin: url.origin }), {
     headers: {
       "content-type": "text/html; charset=utf-8",
       // The landing page depends on the cookie and the browser's languages.
@@ -101,6 +108,28 @@ async function route(request: Request, env: Env, options: HandleOptions): Promis
 }
 
 const VARY = "Cookie, Accept-Language";
+
+const SVG = "image/svg+xml";
+const ASSETS: Record<string, { body: string; type: string }> = {
+  "/assets/site.css": { body: SITE_CSS, type: "text/css; charset=utf-8" },
+  "/assets/map.js": { body: MAP_JS, type: "text/javascript; charset=utf-8" },
+  "/favicon.svg": { body: FAVICON_SVG, type: SVG },
+  "/favicon.ico": { body: FAVICON_SVG, type: SVG },
+};
+
+/** An unknown path outside `/api/`: a page in the path's language, else the reader's. */
+function notFound(request: Request, path: string): Response {
+  const lang = path === "/tr" || path.startsWith("/tr/") ? "tr" : preferredLang(request);
+  return new Response(request.method === "HEAD" ? null : renderNotFound(lang), {
+    status: 404,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "Cache-Control": "public, max-age=300",
+      Vary: VARY,
+      ...PAGE_HEADERS,
+    },
+  });
+}
 
 function redirect(location: string, headers: Record<string, string> = {}): Response {
   return new Response(null, {

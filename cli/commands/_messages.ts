@@ -35,6 +35,8 @@ export const t = catalogue({
   init_failed: "Cannot set up {path}: {detail}",
   init_abandoned: "Setup stopped; nothing was written.",
   doctor_check_failed: "the check failed: {detail}",
+  doctor_no_home:
+    "{home} does not exist; check --home (or AGENT_HOME) for a typo, or run `agent --home {home} init` to create it",
   group_empty: "(none)",
   note_tier: "tier {tier}",
   note_in_use_roles: "in use: {roles}",
@@ -75,6 +77,8 @@ export const t = catalogue({
   init_failed: "{path} kurulamadı: {detail}",
   init_abandoned: "Kurulum durduruldu; hiçbir şey yazılmadı.",
   doctor_check_failed: "denetim başarısız oldu: {detail}",
+  doctor_no_home:
+    "{home} yok; --home (ya da AGENT_HOME) değerinde yazım hatası olup olmadığına bakın ya da oluşturmak için `agent --home {home} init` çalıştırın",
   group_empty: "(yok)",
   note_tier: "kademe {tier}",
   note_in_use_roles: "kullanımda: {roles}",

@@ -13,8 +13,12 @@ import {
   IdentityFileError,
   initIdentity,
   NetUsageError,
+  openNetwork,
+  OwnSpineError,
+  type SendOutcome,
   SpineError,
 } from "@agent/hub";
+import { formatCount, type Lang } from "@agent/hub/base";
 import { contacts, log, stateOf, status } from "./_net_views.ts";
 import { t } from "./_net_messages.ts";
 import { spineAction } from "./_net_spine.ts";
@@ -53,6 +57,9 @@ export const NET_ACTIONS: Readonly<Record<string, NetAction>> = {
  */
 export function netFailure(ctx: CommandContext, error: unknown): unknown {
   if (error instanceof NetUsageError) return new UserError(error.sentence(ctx.lang), 1);
+  if (error instanceof OwnSpineError) {
+    return new UserError(t(ctx.lang, "own_spine_down", { url: error.url, detail: error.detail }));
+  }
   if (error instanceof SpineError) {
     return new UserError(
       error.status === 401
@@ -127,10 +134,21 @@ async function block(ctx: CommandContext, args: string[]) {
 
 async function remove(ctx: CommandContext, args: string[]) {
   const address = checkAddress(ctx, args[0]);
-  if (!await (await stateOf(ctx)).removeContact(address)) {
-    throw new UserError(t(ctx.lang, "not_known", { address }));
-  }
-  ctx.out(t(ctx.lang, "removed", { address }));
+  const opened = await openNetwork({
+    config: await ctx.config(),
+    env: ctx.env,
+    paths: ctx.paths,
+    logger: ctx.logger,
+  });
+  // Offline (no spine or identity here) the contact is only forgotten.
+  const outcome = opened.ok
+    ? await opened.node.removeAndTell(address)
+    : { removed: await (await stateOf(ctx)).removeContact(address) };
+  if (!outcome.removed) throw new UserError(t(ctx.lang, "not_known", { address }));
+  const key = "told" in outcome && outcome.told !== undefined
+    ? outcome.told ? "removed_told" : "removed_untold"
+    : "removed";
+  ctx.out(t(ctx.lang, key, { address }));
   return 0;
 }
 
@@ -141,16 +159,40 @@ async function send(ctx: CommandContext, args: string[]) {
   }
   const text = args.slice(1).join(" ");
   if (Array.from(text).length > MESSAGE_TEXT_MAX) {
-    throw new UsageError(t(ctx.lang, "too_long", { max: MESSAGE_TEXT_MAX }));
+    throw new UsageError(t(ctx.lang, "too_long", { max: formatCount(ctx.lang, MESSAGE_TEXT_MAX) }));
   }
   const sent = await (await needNode(ctx)).send(target.address, text, target.sub);
-  ctx.out(
-    t(ctx.lang, sent.delivery === "pending" ? "sent_later" : "sent", {
-      target: args[0]!,
-      id: sent.id,
-    }),
-  );
+  ctx.out(sentLine(ctx.lang, args[0]!, sent, Math.floor(Date.now() / 1000)));
   return 0;
+}
+
+/**
+ * What `agent net send` says: sent, or not yet and why, naming the culprit (the peer's
+ * rate limit with the retry time, the peer's error, or no answer).
+ */
+export function sentLine(lang: Lang, target: string, sent: SendOutcome, nowSec: number): string {
+  const later = sent.later;
+  if (sent.delivery !== "pending" || later === undefined) {
+    return t(lang, sent.delivery === "pending" ? "sent_later" : "sent", { target, id: sent.id });
+  }
+  const when = {
+    target,
+    id: sent.id,
+    wait: Math.max(0, later.retry_at - nowSec),
+    at: new Date(later.retry_at * 1000).toISOString().slice(11, 19),
+  };
+  switch (later.why) {
+    case "rate_limited":
+      return t(lang, "sent_rate_limited", when);
+    case "peer_error":
+      return t(lang, "sent_peer_error", {
+        ...when,
+        status: later.status,
+        code: later.code ? ` ${later.code}` : "",
+      });
+    default:
+      return t(lang, "sent_later", when);
+  }
 }
 
 function poll(ctx: CommandContext, _args: string[], opts: Record<string, unknown>) {

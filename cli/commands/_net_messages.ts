@@ -34,16 +34,26 @@ export const t = catalogue({
   not_configured: "The network is not configured: missing {missing}.",
   unauthorized: "The spine refused AGENT_SPINE_TOKEN (401); check the token in .env.",
   spine_failed: "The network request failed: {detail}.",
+  own_spine_down:
+    "Your own spine {url} does not answer ({detail}); start it, or check AGENT_SPINE_URL in .env.",
   published: "Published the card of {address} ({name}).",
   no_card: "The spine serves no card yet; run `agent net publish`.",
   requested: "Contact request sent to {address} ({name}); waiting for them to accept.",
   accepted: "{address} ({name}) is now a contact.",
   blocked: "{address} is blocked: nothing from it is read or answered.",
   removed: "Forgot {address} (its log and session stay).",
+  removed_told:
+    "Forgot {address} and told it (its log and session stay); `agent net add {address}` asks again.",
+  removed_untold:
+    "Forgot {address} (its log and session stay), but it could not be told now: it still lists you as a contact.",
   not_known: "{address} is not a contact.",
   sent: "Sent to {target} (id {id}).",
   sent_later:
     "Not delivered yet: {target} does not answer (id {id}); the outbox tries again for 24 hours (the hub, or `agent net poll --once`).",
+  sent_rate_limited:
+    "Not delivered yet: {target}'s spine rate limits this agent (429 rate_limited, id {id}); the outbox tries again in {wait} s (at {at} UTC), for up to 24 hours (the hub, or `agent net poll --once`).",
+  sent_peer_error:
+    "Not delivered yet: {target}'s spine answered HTTP {status}{code} (id {id}); the outbox tries again in {wait} s (at {at} UTC), for up to 24 hours (the hub, or `agent net poll --once`).",
   s_outbox: "outbox: {n} waiting for delivery",
   polled: "Handled {handled} envelope(s), dropped {dropped}.",
   no_contacts: "No contacts yet. Add one with `agent net add ADDRESS`.",
@@ -62,9 +72,14 @@ export const t = catalogue({
   s_card_differs: "card: published, differs from this hub's ({what}); run `agent net publish`",
   s_card_none: "card: not published; run `agent net publish`",
   s_contacts:
-    "contacts: {accepted} accepted, {pending_in} asking you, {pending_out} waiting, {blocked} blocked",
+    "contacts: {accepted} accepted, {pending_in} asking you, {pending_out} waiting, {removed} removed you, {blocked} blocked",
   s_store: "state: {where} (store = {store})",
   pending_hint: "  accept with `agent net accept {address}`",
+  side_accepted: "  their side: accepted",
+  side_pending_out: "  their side: your request waits for their answer",
+  side_pending_in: "  their side: waiting for your answer",
+  side_blocked: "  their side: not told (a blocked address gets no signal)",
+  side_removed: "  their side: removed you; `agent net add {address}` sends a new request",
 }, {
   h_init: "Bu ajanın ağ kimliğini oluşturur (asla üzerine yazmaz).",
   h_name_opt: "kartın görünen adı (ağ profilinde tutulur)",
@@ -98,16 +113,26 @@ export const t = catalogue({
   not_configured: "Ağ yapılandırılmamış: {missing} eksik.",
   unauthorized: "Spine AGENT_SPINE_TOKEN'ı reddetti (401); .env içindeki belirteci kontrol edin.",
   spine_failed: "Ağ isteği başarısız: {detail}.",
+  own_spine_down:
+    "Kendi spine'ınız {url} yanıt vermiyor ({detail}); başlatın ya da .env içindeki AGENT_SPINE_URL ayarını denetleyin.",
   published: "{address} kartı yayımlandı ({name}).",
   no_card: "Spine henüz kart sunmuyor; `agent net publish` çalıştırın.",
   requested: "{address} ({name}) adresine kişi isteği gönderildi; kabul etmesi bekleniyor.",
   accepted: "{address} ({name}) artık bir kişi.",
   blocked: "{address} engellendi: ondan gelen hiçbir şey okunmaz ve yanıtlanmaz.",
   removed: "{address} unutuldu (kaydı ve oturumu kalır).",
+  removed_told:
+    "{address} unutuldu ve kendisine bildirildi (kaydı ve oturumu kalır); `agent net add {address}` yeniden sorar.",
+  removed_untold:
+    "{address} unutuldu (kaydı ve oturumu kalır), ama şu an bildirilemedi: sizi hâlâ kişi olarak görüyor.",
   not_known: "{address} bir kişi değil.",
   sent: "{target} adresine gönderildi (id {id}).",
   sent_later:
     "Henüz teslim edilmedi: {target} yanıt vermiyor (id {id}); giden kutusu 24 saat boyunca yeniden dener (hub ya da `agent net poll --once`).",
+  sent_rate_limited:
+    "Henüz teslim edilmedi: {target} spine'ı bu ajana hız sınırı uyguluyor (429 rate_limited, id {id}); giden kutusu {wait} sn sonra (UTC {at}) yeniden dener, en çok 24 saat (hub ya da `agent net poll --once`).",
+  sent_peer_error:
+    "Henüz teslim edilmedi: {target} spine'ı HTTP {status}{code} yanıtını verdi (id {id}); giden kutusu {wait} sn sonra (UTC {at}) yeniden dener, en çok 24 saat (hub ya da `agent net poll --once`).",
   s_outbox: "giden kutusu: teslim bekleyen {n}",
   polled: "{handled} zarf işlendi, {dropped} bırakıldı.",
   no_contacts: "Henüz kişi yok. `agent net add ADRES` ile ekleyin.",
@@ -127,7 +152,12 @@ export const t = catalogue({
     "kart: yayımlandı, bu hub'ınkinden farklı ({what}); `agent net publish` çalıştırın",
   s_card_none: "kart: yayımlanmadı; `agent net publish` çalıştırın",
   s_contacts:
-    "kişiler: {accepted} kabul edilmiş, {pending_in} size soruyor, {pending_out} bekliyor, {blocked} engelli",
+    "kişiler: {accepted} kabul edilmiş, {pending_in} size soruyor, {pending_out} bekliyor, {removed} sizi çıkardı, {blocked} engelli",
   s_store: "durum: {where} (store = {store})",
   pending_hint: "  `agent net accept {address}` ile kabul edin",
+  side_accepted: "  karşı taraf: kabul etti",
+  side_pending_out: "  karşı taraf: isteğiniz yanıt bekliyor",
+  side_pending_in: "  karşı taraf: yanıtınızı bekliyor",
+  side_blocked: "  karşı taraf: bilgilendirilmedi (engellenen adrese hiçbir işaret gitmez)",
+  side_removed: "  karşı taraf: sizi çıkardı; `agent net add {address}` yeni bir istek gönderir",
 });

@@ -13,9 +13,11 @@ import {
   joinAndReport,
   loadSubAgentDirectory,
   type NetNode,
+  OwnSpineError,
   UniverseClient,
   UniverseError,
 } from "@agent/hub";
+import type { Lang } from "@agent/hub/base";
 import { t } from "./_universe_messages.ts";
 import { needNode } from "./_net_node.ts";
 
@@ -39,16 +41,37 @@ export async function universeAction(
   if (host === "") throw new UserError(t(ctx.lang, "off"));
   if (action === "join") checkJoinOptions(ctx, opts);
   const node = await needNode(ctx);
-  const client = new UniverseClient(node, host);
   try {
+    const client = new UniverseClient(node, host);
     if (action === "join") return await join(ctx, node, client, opts);
     if (action === "leave") return await leave(ctx, node, client);
     return await status(ctx, node, client);
   } catch (error) {
-    if (error instanceof UniverseError) {
-      throw new UserError(t(ctx.lang, "failed", { host, detail: error.message }));
-    }
+    const sentence = universeFailure(ctx.lang, host, error);
+    if (sentence !== undefined) throw new UserError(sentence);
     throw error;
+  }
+}
+
+/**
+ * The sentence for a failure of a universe command, naming its culprit: the own
+ * spine, the universe not answering, plain http where https was asked, a URL written
+ * for a host, or the universe's refusal. `undefined` for anything else.
+ */
+export function universeFailure(lang: Lang, host: string, error: unknown): string | undefined {
+  if (error instanceof OwnSpineError) {
+    return t(lang, "own_spine", { url: error.url, host, detail: error.detail });
+  }
+  if (!(error instanceof UniverseError)) return undefined;
+  switch (error.code) {
+    case "scheme_in_host":
+      return t(lang, "scheme_in_host", { bare: error.host ?? host });
+    case "not_https":
+      return t(lang, "not_https", { host });
+    case "unreachable":
+      return t(lang, "unreachable", { host, detail: error.reason ?? error.message });
+    default:
+      return t(lang, "failed", { host, detail: error.message });
   }
 }
 
@@ -125,7 +148,10 @@ async function status(ctx: CommandContext, node: NetNode, client: UniverseClient
   try {
     listing = await client.listing();
   } catch (error) {
-    ctx.out(t(lang, "failed", { host: client.host, detail: errorMessage(error) }));
+    ctx.out(
+      universeFailure(lang, client.host, error) ??
+        t(lang, "failed", { host: client.host, detail: errorMessage(error) }),
+    );
     return 1;
   }
   if (listing === undefined) {

@@ -97,6 +97,7 @@ export async function status(ctx: CommandContext): Promise<number> {
     accepted: n("accepted"),
     pending_in: n("pending_in"),
     pending_out: n("pending_out"),
+    removed: n("removed"),
     blocked: n("blocked"),
   }));
   ctx.out(t(lang, "s_store", { where: state.where, store: config.net.store }));
@@ -126,12 +127,14 @@ export async function contacts(ctx: CommandContext): Promise<number> {
     ctx.out(t(ctx.lang, "no_contacts"));
     return 0;
   }
-  const order = ["pending_in", "accepted", "pending_out", "blocked"];
+  const order = ["pending_in", "accepted", "pending_out", "removed", "blocked"];
   all.sort((a, b) => order.indexOf(a.state) - order.indexOf(b.state));
   for (const c of all) {
     // Names and notes are other agents' text: escapes and bidi controls are shown, not run.
     const note = c.note ? ` · ${printable(oneLine(c.note, { max: 80, ellipsis: true }))}` : "";
     ctx.out(`${c.state.padEnd(11)} ${c.address}  ${printable(c.name)}${note}`);
+    // Where the other side stands, as far as this side knows it.
+    ctx.out(t(ctx.lang, `side_${c.state}`, { address: c.address }));
     if (c.state === "pending_in") ctx.out(t(ctx.lang, "pending_hint", { address: c.address }));
   }
   return 0;

@@ -17,6 +17,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: "chat", load: () => import("./chat.ts") },
   { name: "tui", load: () => import("./tui.ts") },
   { name: "hub", load: () => import("./hub.ts") },
+  { name: "dashboard", load: () => import("./dashboard.ts") },
   { name: "net", load: () => import("./net.ts") },
   { name: "cloud", load: () => import("./cloud.ts") },
   { name: "version", load: () => import("./version.ts") },

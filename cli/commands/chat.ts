@@ -51,6 +51,19 @@ export const command: CommandModule = {
       logger: ctx.verbose ? ctx.logger : new Logger({ file: ctx.paths.logFile, stderr: "ERROR" }),
       input,
       write: (text) => writeAll(Deno.stdout, encoder.encode(text)),
+      // A person at a terminal reads answers as Markdown wrapped at words.
+      ...(Deno.stdout.isTerminal()
+        ? {
+          columns: () => {
+            try {
+              return Deno.consoleSize().columns;
+            } catch {
+              return 80;
+            }
+          },
+          color: (ctx.env.NO_COLOR ?? "") === "",
+        }
+        : {}),
       role: typeof opts.role === "string" ? opts.role : undefined,
       resume: resume === true ? true : typeof resume === "string" ? resume : undefined,
       session: typeof opts.session === "string" ? opts.session : undefined,

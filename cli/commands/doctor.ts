@@ -21,6 +21,18 @@ export const command: CommandModule = {
     cmd.option("--json", t(lang, "opt_json"));
   },
   async run(ctx, _args, opts) {
+    // A mistyped --home is told, not created: a check must not leave a folder behind
+    // (the log would make one).
+    if (!exists(ctx.paths.home)) {
+      const check: CheckResult = {
+        name: "home",
+        status: "fail",
+        detail: t(ctx.lang, "doctor_no_home", { home: ctx.paths.home }),
+      };
+      if (opts.json === true) ctx.out(JSON.stringify({ ok: false, checks: [check] }, null, 2));
+      else ctx.out(`${check.status} ${check.name}: ${check.detail}`);
+      return 1;
+    }
     let config: AgentConfig | undefined;
     let configError: ConfigError | undefined;
     try {
@@ -60,6 +72,16 @@ export const command: CommandModule = {
     return ok ? 0 : 1;
   },
 };
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
 
 /** Runs every check in order; a check that throws becomes one `fail` line. */
 export async function runChecks(

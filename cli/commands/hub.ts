@@ -11,6 +11,7 @@ import type { CommandModule } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { UsageError } from "../command.ts";
 import { DEFAULT_HUB_PORT } from "@agent/hub/config";
+import { UserError } from "@agent/hub/base";
 
 const words = {
   en: {
@@ -84,11 +85,21 @@ async function port(ctx: CommandContext): Promise<number> {
 }
 
 async function runCommand(ctx: CommandContext): Promise<number> {
-  const config = await ctx.config();
-  const [{ runAssembledHub, startHub }, { VERSION }] = await Promise.all([
+  let config;
+  try {
+    config = await ctx.config();
+  } catch (error) {
+    // A hub command that cannot do its job exits 1 (docs/commands.md); 2 is for usage.
+    if (error instanceof UserError) throw new UserError(error.message, 1, { cause: error });
+    throw error;
+  }
+  const [{ runAssembledHub, startHub, unwritableHome }, { VERSION }] = await Promise.all([
     import("@agent/hub"),
     import("@agent/hub/base"),
   ]);
+  // A read-only home is one sentence, before any part of the hub tries its files.
+  const readOnly = unwritableHome(ctx.paths, ctx.lang);
+  if (readOnly !== undefined) throw new UserError(readOnly, 1);
   const hub = await startHub({
     config,
     env: ctx.env,
@@ -121,6 +132,7 @@ async function statusCommand(ctx: CommandContext, json: boolean): Promise<number
   const launchd = await daemon.launchdState(home, uid);
   const report = await daemon.hubStatus(ctx.paths.hubLockFile, {
     port: await port(ctx),
+    tokenFile: ctx.paths.hubTokenFile,
     launchd,
   });
   if (json) ctx.out(JSON.stringify(report, null, 2));

@@ -17,7 +17,16 @@ export const command: CommandModule = {
       .option("--resume [id]", t(lang, "opt_resume"));
   },
   async run(ctx, _args, opts) {
-    const { runTui } = await import("../tui/run.tsx");
+    // React's development build checks every render and costs a long answer seconds;
+    // it is chosen when React loads, from NODE_ENV, which is then put back as it was.
+    const nodeEnv = Deno.env.get("NODE_ENV");
+    if (nodeEnv === undefined) Deno.env.set("NODE_ENV", "production");
+    let runTui;
+    try {
+      ({ runTui } = await import("../tui/run.tsx"));
+    } finally {
+      if (nodeEnv === undefined) Deno.env.delete("NODE_ENV");
+    }
     const resume = opts.resume;
     return await runTui(ctx, {
       resume: resume === true ? true : typeof resume === "string" ? resume : undefined,

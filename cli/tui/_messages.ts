@@ -40,6 +40,15 @@ export const t = catalogue({
   seg_hub: "hub: on",
   seg_net: "net: {state}",
   seg_requests: "{n} request(s)",
+  period_day: "day",
+  period_week: "week",
+  period_month: "month",
+  welcome_title: "Write a message below and press Enter; the answer appears here.",
+  welcome_model: "Model: **{role}** ({provider} {model}).",
+  welcome_budget: "Budget left: **{left}** of {cap} this {period}.",
+  welcome_no_budget: "Budget: none set for this role (`[budgets]` in agent.toml).",
+  welcome_help:
+    "`/help` lists the commands, `/model` switches the role, `/settings` sets keys, Ctrl-D quits.",
 }, {
   summary: "Tam ekran terminal arayüzü: sohbet, ayarlar, onaylar ve durum.",
   opt_profile: "bu çalışmanın profili (AGENT_PROFILE)",
@@ -80,4 +89,18 @@ export const t = catalogue({
   seg_hub: "hub: açık",
   seg_net: "ağ: {state}",
   seg_requests: "{n} istek",
+  period_day: "gün",
+  period_week: "hafta",
+  period_month: "ay",
+  welcome_title: "Aşağıya bir mesaj yazıp Enter'a basın; yanıt burada görünür.",
+  welcome_model: "Model: **{role}** ({provider} {model}).",
+  welcome_budget: "Kalan bütçe: bu {period} {cap} içinden **{left}**.",
+  welcome_no_budget: "Bütçe: bu rol için yok (agent.toml içinde `[budgets]`).",
+  welcome_help:
+    "`/help` komutları listeler, `/model` rolü değiştirir, `/settings` anahtarları ayarlar, Ctrl-D çıkar.",
 });
+
+/** A dollar amount as the status bar and the first screen show it. */
+export function formatUsd(usd: number): string {
+  return `$${usd.toFixed(2)}`;
+}

@@ -5,12 +5,14 @@
  *
  * @module
  */
-import { Box, Text, useInput } from "ink";
-import { useEffect, useRef, useState, useSyncExternalStore } from "./react.ts";
-import type { Lang } from "@agent/hub/base";
+import { Box, Text, usePaste } from "ink";
+import { memo, useEffect, useMemo, useRef, useSyncExternalStore } from "./react.ts";
+import { type Lang, markdownLines } from "@agent/hub/base";
 import { fitSegments, type Segment, wrap } from "./layout.ts";
-import type { Entry, StatusFacts, TuiController } from "./controller.ts";
-import { t } from "./_messages.ts";
+import type { StatusFacts, TuiController } from "./controller.ts";
+import { useKeys, useLive } from "./keys.ts";
+import { type KeyedRow, TranscriptLayout, type TranscriptRow } from "./transcript.ts";
+import { formatUsd, t } from "./_messages.ts";
 
 /** Props of {@linkcode ChatScreen}. */
 export interface ChatScreenProps {
@@ -22,18 +24,11 @@ export interface ChatScreenProps {
   initialInput?: string;
 }
 
-const COLORS: Record<Entry["kind"], string | undefined> = {
-  user: "cyan",
-  assistant: undefined,
-  system: "gray",
-  error: "red",
-};
-
 /** The status bar's text for `facts`, fitted to `width`. */
 export function statusBar(facts: StatusFacts, lang: Lang, width: number, busy: boolean): string {
   const spend = facts.capUsd === null
-    ? `$${facts.spentUsd.toFixed(2)} · ${t(lang, "seg_no_budget")}`
-    : `$${facts.spentUsd.toFixed(2)}/$${facts.capUsd.toFixed(2)} ${facts.period}${
+    ? `${formatUsd(facts.spentUsd)} · ${t(lang, "seg_no_budget")}`
+    : `${formatUsd(facts.spentUsd)}/${formatUsd(facts.capUsd)} ${periodWord(lang, facts.period)}${
       facts.exhausted ? ` ${t(lang, "seg_spent")}${facts.standIn ? ` → ${facts.standIn}` : ""}` : ""
     }`;
   const segments: Segment[] = [
@@ -58,31 +53,47 @@ export function statusBar(facts: StatusFacts, lang: Lang, width: number, busy: b
   return fitSegments(segments, width);
 }
 
+/** A budget period in the UI language (`day` is `gün` in Turkish). */
+function periodWord(lang: Lang, period: string): string {
+  return period === "day" || period === "week" || period === "month"
+    ? t(lang, `period_${period}`)
+    : period;
+}
+
 /** The chat screen. */
 export function ChatScreen(
   { controller, lang, columns, rows, initialInput = "" }: ChatScreenProps,
 ) {
   const state = useSyncExternalStore(controller.subscribe, controller.getState);
-  // The input lives in a ref too: keys that arrive in one chunk are handled before React
-  // renders again, and each must see the text the one before it left.
-  const typed = useRef(initialInput);
-  const [input, setInputState] = useState(initialInput);
-  const setInput = (next: string | ((v: string) => string)) => {
-    typed.current = typeof next === "function" ? next(typed.current) : next;
-    setInputState(typed.current);
-  };
-  const [history, setHistory] = useState<string[]>([]);
-  const [recall, setRecall] = useState<number | undefined>(undefined);
-  const [scroll, setScroll] = useState(0);
-  const [ctrlC, setCtrlC] = useState(false);
+  // Keys of one read are handled one by one, each against what the one before it left
+  // (keys.ts): the handler reads the controller's state and these live values, never
+  // the values of the last render.
+  const [input, setInput, inputNow] = useLive(initialInput);
+  const [, setHistory, historyNow] = useLive<string[]>([]);
+  const [, setRecall, recallNow] = useLive<number | undefined>(undefined);
+  const [scroll, setScroll] = useLive(0);
+  const [ctrlC, setCtrlC, ctrlCNow] = useLive(false);
+  const layout = useRef(new TranscriptLayout());
 
   // New text brings the view back to the bottom.
   useEffect(() => setScroll(0), [state.entries.length]);
 
-  useInput((char, key) => {
+  const send = (text: string) => {
+    if (text.trim() === "") return;
+    setHistory((h) => [...h, text]);
+    setRecall(undefined);
+    setInput("");
+    void controller.submit(text);
+  };
+
+  // A paste comes whole (bracketed paste): its line breaks are new lines, not sends.
+  usePaste((text) => setInput((v) => v + text.replace(/\r\n?/g, "\n")));
+
+  useKeys((char, key) => {
+    const now = controller.getState();
     if (key.ctrl && char === "c") {
       if (controller.interrupt()) return;
-      if (ctrlC) controller.quit(0);
+      if (ctrlCNow()) controller.quit(0);
       else {
         setCtrlC(true);
         setTimeout(() => setCtrlC(false), 2_000);
@@ -91,12 +102,12 @@ export function ChatScreen(
     }
     if (key.ctrl && char === "d") return controller.quit(0);
     if (key.ctrl && char === "u") return setInput("");
-    if (state.approval !== undefined) {
+    if (now.approval !== undefined) {
       if (char === "y" || char === "Y") controller.answer(true);
       if (char === "n" || char === "N" || key.escape) controller.answer(false);
       return;
     }
-    if (state.picker !== undefined) {
+    if (now.picker !== undefined) {
       if (key.escape) controller.closeOverlay();
       else if (key.upArrow) controller.move(-1);
       else if (key.downArrow) controller.move(1);
@@ -105,34 +116,22 @@ export function ChatScreen(
     }
     if (key.pageUp) return setScroll((s) => s + Math.max(1, rows - 6));
     if (key.pageDown) return setScroll((s) => Math.max(0, s - Math.max(1, rows - 6)));
-    if (key.return && (key.meta || typed.current.endsWith("\\"))) {
+    const typed = inputNow();
+    if (key.return && (key.meta || typed.endsWith("\\"))) {
       setInput((v) => `${v.replace(/\\$/, "")}\n`);
       return;
     }
-    const send = (text: string) => {
-      if (text.trim() === "") return;
-      setHistory((h) => [...h, text]);
-      setRecall(undefined);
-      setInput("");
-      void controller.submit(text);
-    };
-    if (key.return) return send(typed.current);
-    // A chunk with line breaks (typed fast, or pasted): breaks inside are new lines, a
-    // break at its end sends.
-    if (char.length > 1 && /[\r\n]/.test(char)) {
-      const text = typed.current + char.replace(/\r\n?/g, "\n");
-      if (text.endsWith("\n")) send(text.replace(/\n+$/, ""));
-      else setInput(text);
-      return;
-    }
-    if (key.upArrow && !typed.current.includes("\n")) {
+    if (key.return) return send(typed);
+    const history = historyNow();
+    const recall = recallNow();
+    if (key.upArrow && !typed.includes("\n")) {
       if (history.length === 0) return;
       const at = recall === undefined ? history.length - 1 : Math.max(0, recall - 1);
       setRecall(at);
       setInput(history[at]!);
       return;
     }
-    if (key.downArrow && !typed.current.includes("\n")) {
+    if (key.downArrow && !typed.includes("\n")) {
       if (recall === undefined) return;
       const at = recall + 1;
       if (at >= history.length) {
@@ -153,30 +152,6 @@ export function ChatScreen(
   });
 
   const width = Math.max(10, columns);
-  // The transcript as lines, each with its colour.
-  const lines: { text: string; color: string | undefined }[] = [];
-  state.entries.forEach((entry, i) => {
-    // A blank line between exchanges, none between the lines of one answer to a command.
-    if (i > 0 && (entry.kind === "user" || state.entries[i - 1]!.kind !== entry.kind)) {
-      lines.push({ text: "", color: undefined });
-    }
-    const prefix = entry.kind === "user" ? "› " : "";
-    for (const line of wrap(prefix + entry.text, width)) {
-      lines.push({ text: line, color: COLORS[entry.kind] });
-    }
-  });
-  if (state.streaming !== undefined) lines.push({ text: "", color: undefined });
-  if (state.streaming !== undefined) {
-    for (const line of wrap(state.streaming || "…", width)) {
-      lines.push({ text: line, color: undefined });
-    }
-  }
-  // What was sent meanwhile waits under the answer, in order.
-  for (const text of state.queued) {
-    for (const line of wrap(`${t(lang, "queued")} ${text}`, width)) {
-      lines.push({ text: line, color: "gray" });
-    }
-  }
   const inputLines = wrap(`› ${input}`, width);
   const overlay = overlayLines(state, lang, width);
   const hint = ctrlC ? t(lang, "ctrl_c_again") : t(lang, "chat_hint");
@@ -184,16 +159,31 @@ export function ChatScreen(
   // flickers and loses the top line.
   const height = Math.max(4, rows - 1);
   const room = Math.max(1, height - inputLines.length - overlay.length - 2);
-  const maxScroll = Math.max(0, lines.length - room);
-  const offset = Math.min(scroll, maxScroll);
-  const shown = lines.slice(Math.max(0, lines.length - room - offset), lines.length - offset);
+  // Only what can be seen is laid out and drawn: the transcript's rows are kept, each
+  // laid out once (layout.ts), so a long answer costs a frame no more than a short one.
+  // A key typed changes the input only: the transcript's rows are kept from the last frame.
+  const tail = useMemo(
+    () =>
+      state.entries.length === 0 && state.streaming === undefined
+        ? welcomeRows(state.status, lang, width)
+        : layout.current.tail(
+          state,
+          width,
+          room + scroll,
+          (text) => `${t(lang, "queued")} ${text}`,
+        ),
+    [state.entries, state.streaming, state.queued, state.status, lang, width, room, scroll],
+  );
+  const offset = Math.max(0, Math.min(scroll, tail.total - room));
+  const shown = tail.rows.slice(
+    Math.max(0, tail.rows.length - room - offset),
+    tail.rows.length - offset,
+  );
 
   return (
     <Box flexDirection="column" width={width} height={height}>
       <Box flexDirection="column" height={room} justifyContent="flex-end">
-        {shown.map((line, i) => (
-          <Text key={i} {...(line.color ? { color: line.color } : {})}>{line.text || " "}</Text>
-        ))}
+        {shown.map((row) => <Row key={row.key} row={row} />)}
       </Box>
       {overlay.map((line, i) => <Text key={`o${i}`} color={line.color}>{line.text || " "}</Text>)}
       {inputLines.map((line, i) => <Text key={`i${i}`} color="cyan">{line || " "}</Text>)}
@@ -201,6 +191,58 @@ export function ChatScreen(
       <Text color="gray">{fitSegments([{ text: hint, priority: 1 }], width)}</Text>
     </Box>
   );
+}
+
+/** What an empty row draws (Ink drops an empty `<Text>`, and the row with it). */
+const SPACE = " ";
+
+/**
+ * One transcript row: its spans in their styles (code in yellow, URLs dimmed). Drawn
+ * again only when its text changed: a streamed answer redraws its last rows.
+ */
+const Row = memo(
+  function Row({ row }: { row: TranscriptRow }) {
+    if (row.spans.length === 0) return <Text>{SPACE}</Text>;
+    return (
+      <Text {...(row.color ? { color: row.color } : {})}>
+        {row.spans.map((span, i) => (
+          <Text
+            key={i}
+            bold={span.bold === true}
+            italic={span.italic === true}
+            dimColor={span.dim === true}
+            {...(span.code ? { color: "yellow" } : {})}
+          >
+            {span.text}
+          </Text>
+        ))}
+      </Text>
+    );
+  },
+  (a, b) => a.row.spans === b.row.spans && a.row.color === b.row.color,
+);
+
+/** The first screen, before anything was said: the model, the budget left, what to type. */
+function welcomeRows(facts: StatusFacts, lang: Lang, width: number) {
+  const budget = facts.capUsd === null ? t(lang, "welcome_no_budget") : t(lang, "welcome_budget", {
+    left: formatUsd(Math.max(0, facts.capUsd - facts.spentUsd)),
+    cap: formatUsd(facts.capUsd),
+    period: periodWord(lang, facts.period),
+  });
+  const text = [
+    t(lang, "welcome_title"),
+    "",
+    t(lang, "welcome_model", { role: facts.role, provider: facts.provider, model: facts.model }),
+    budget,
+    "",
+    t(lang, "welcome_help"),
+  ].join("\n");
+  const rows: KeyedRow[] = markdownLines(text, width).map((spans, i) => ({
+    spans,
+    color: undefined,
+    key: `w${i}`,
+  }));
+  return { rows, total: rows.length };
 }
 
 function overlayLines(

@@ -21,7 +21,7 @@ import {
   ownerEventLine,
   spendReport,
 } from "@agent/hub";
-import type { Lang } from "@agent/hub/base";
+import { type Lang, toolOutcomeLine } from "@agent/hub/base";
 
 /** One entry of the transcript. */
 export interface Entry {
@@ -87,6 +87,9 @@ export interface TuiControllerOptions {
   hubPort: number;
 }
 
+/** How often streamed text is drawn, in ms (20 frames a second: smooth to read, cheap to draw). */
+const FRAME_MS = 50;
+
 /** The chat screen's state and actions. */
 export class TuiController {
   #o: TuiControllerOptions;
@@ -94,6 +97,10 @@ export class TuiController {
   #listeners = new Set<() => void>();
   #timer: ReturnType<typeof setInterval> | undefined;
   #streamed = "";
+  /** A frame of streamed text is drawn at most this often: a long answer does not draw once a word. */
+  #frame: ReturnType<typeof setTimeout> | undefined;
+  /** The tool of each call running now, for its outcome line. */
+  #tools = new Map<string, string>();
   #unsubscribe: () => void;
   #following = new AbortController();
 
@@ -161,6 +168,7 @@ export class TuiController {
   /** Stops refreshing and listening; a running answer is cancelled. */
   stop(): void {
     clearInterval(this.#timer);
+    clearTimeout(this.#frame);
     this.#following.abort();
     this.#unsubscribe();
     this.#o.conversation.cancel();
@@ -181,7 +189,16 @@ export class TuiController {
   /** Reads the spend, the hub and the pending requests again. */
   async refresh(): Promise<void> {
     const facts = this.#facts();
-    const hub = await fetchControl(this.#o.hubPort, "/status", { timeoutMs: 500 });
+    // Only this home's hub counts: another home's may hold the port (its `/health`
+    // names its own data folder).
+    const health = await fetchControl(this.#o.hubPort, "/health", { timeoutMs: 500 });
+    const ours = health?.data_dir === this.chat.paths.dataDir;
+    const hub = ours
+      ? await fetchControl(this.#o.hubPort, "/status", {
+        timeoutMs: 500,
+        tokenFile: this.chat.paths.hubTokenFile,
+      })
+      : undefined;
     facts.hub = hub?.ok === true
       ? { running: true, net: (hub.net as { state?: string } | undefined)?.state }
       : { running: false };
@@ -283,12 +300,24 @@ export class TuiController {
       }
       case "TEXT_MESSAGE_CONTENT":
         this.#streamed += event.delta;
-        this.#set({ streaming: this.#streamed.replace(/^\s+/, "") });
+        this.#frame ??= setTimeout(() => {
+          this.#frame = undefined;
+          if (this.#state.streaming !== undefined) {
+            this.#set({ streaming: this.#streamed.replace(/^\s+/, "") });
+          }
+        }, FRAME_MS);
         return;
       case "TOOL_CALL_START":
         this.#flushStreamed();
+        this.#tools.set(event.toolCallId, event.toolCallName);
         this.say("system", deskSentence(lang, "tool_call", { tool: event.toolCallName }));
         return;
+      case "TOOL_CALL_RESULT": {
+        const tool = this.#tools.get(event.toolCallId) ?? "";
+        this.#tools.delete(event.toolCallId);
+        this.say("system", toolOutcomeLine(lang, tool, event.content));
+        return;
+      }
       case "RUN_FINISHED":
         if (event.outcome.type === "success") {
           this.#streamed = "";
@@ -349,7 +378,10 @@ export class TuiController {
 
   /** What streamed before a tool call or a cancel stays in the transcript. */
   #flushStreamed(): void {
-    if (this.#streamed.trim() !== "") this.say("assistant", this.#streamed.trim());
+    if (this.#streamed.trim() !== "") {
+      this.#set({ streaming: "" });
+      this.say("assistant", this.#streamed.trim());
+    }
     this.#streamed = "";
   }
 

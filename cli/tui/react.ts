@@ -4,4 +4,4 @@
  * @module
  */
 // @ts-types="@types/react"
-export { useEffect, useRef, useState, useSyncExternalStore } from "react";
+export { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";

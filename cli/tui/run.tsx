@@ -219,7 +219,25 @@ async function chatApp(
   );
   const app = frame ?? render(tree, RENDER_OPTIONS);
   if (frame !== undefined) frame.rerender(tree);
-  await app.waitUntilExit();
+  // SIGTERM (a service manager, `kill`) ends the TUI within a second, whatever runs: the
+  // answer is cancelled and the screen closed; if that stalls, the process leaves anyway.
+  let deadline: ReturnType<typeof setTimeout> | undefined;
+  const onTerm = () => {
+    controller.interrupt();
+    controller.quit(143);
+    if (deadline !== undefined) return;
+    deadline = setTimeout(() => {
+      Deno.stdout.writeSync(new TextEncoder().encode(LEAVE_ALT));
+      Deno.exit(143);
+    }, 800);
+    Deno.unrefTimer(deadline);
+  };
+  Deno.addSignalListener("SIGTERM", onTerm);
+  try {
+    await app.waitUntilExit();
+  } finally {
+    Deno.removeSignalListener("SIGTERM", onTerm);
+  }
   return controller.getState().exit ?? 0;
 }
 

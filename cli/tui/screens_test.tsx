@@ -27,7 +27,7 @@ async function fakeHome(replies: string[]) {
   return { home, paths, config, [Symbol.dispose]: remove };
 }
 
-async function controllerFor(replies: string[]) {
+async function controllerFor(replies: string[], hubPort = 1) {
   const { paths, config, [Symbol.dispose]: remove } = await fakeHome(replies);
   const ledger = Ledger.open(paths.ledgerFile);
   const desk = new Desk({
@@ -40,8 +40,8 @@ async function controllerFor(replies: string[]) {
     tools: await enabledTools(await loadComponents(config, paths)),
   });
   const conversation = await desk.open("tui");
-  const controller = new TuiController({ desk, conversation, lang: "en", hubPort: 1 });
-  return { controller, chat: { ledger, desk }, [Symbol.dispose]: remove };
+  const controller = new TuiController({ desk, conversation, lang: "en", hubPort });
+  return { controller, chat: { ledger, desk }, paths, [Symbol.dispose]: remove };
 }
 
 Deno.test("SetupScreen: language, provider with the keys found, confirm; Esc quits", async () => {
@@ -156,6 +156,138 @@ Deno.test("ChatScreen: a message streams its answer in place; /model opens a pic
     await chat.desk.close();
     chat.ledger.close();
   }
+});
+
+Deno.test("SettingsScreen: ↓ then Enter in one read opens the row ↓ moved to", async () => {
+  using home = await fakeHome([]);
+  const { paths, config } = home;
+  config.models.roles.brain = {
+    ...config.models.roles.brain!,
+    provider: "vendor-b",
+    model_id: "gpt-test",
+  };
+  const app = render(
+    <SettingsScreen
+      lang="en"
+      config={config}
+      env={{}}
+      envFile={paths.envFile}
+      back="quit"
+      onSaved={() => {}}
+      onBack={() => {}}
+    />,
+  );
+  app.stdin.write("\x1b[B\r");
+  await tick();
+  assert.match(app.lastFrame()!, /AGENT_LOCAL_RUNTIME_URL \(hidden\):/);
+  assert.ok(!app.lastFrame()!.includes("VENDOR_B_API_KEY (hidden)"));
+  app.unmount();
+});
+
+Deno.test("ChatScreen: the first screen says the model, the budget left and /help", async () => {
+  using setup = await controllerFor([]);
+  const { controller, chat } = setup;
+  try {
+    const app = render(<ChatScreen controller={controller} lang="en" columns={100} rows={14} />);
+    const frame = app.lastFrame()!;
+    assert.match(frame, /Write a message below and press Enter/);
+    assert.match(frame, /Model: brain \(fake fake-brain\)\./);
+    assert.match(frame, /Budget left: \$15\.00 of \$15\.00 this month\./);
+    assert.match(frame, /\/help lists the commands/);
+    app.unmount();
+  } finally {
+    controller.stop();
+    await chat.desk.close();
+    chat.ledger.close();
+  }
+});
+
+Deno.test("ChatScreen: keys of one read act in order (Ctrl-U then Ctrl-D; text then Enter)", async () => {
+  using setup = await controllerFor(["One.", "Two."]);
+  const { controller, chat } = setup;
+  try {
+    const app = render(<ChatScreen controller={controller} lang="en" columns={70} rows={14} />);
+    app.stdin.write("first\rsecond\r");
+    for (let i = 0; i < 100 && !app.lastFrame()!.includes("Two."); i++) await tick();
+    assert.match(app.lastFrame()!, /› first\n\nOne\.\n\n› second\n\nTwo\./);
+    app.stdin.write("half typed");
+    await tick();
+    app.stdin.write("\x15\x04");
+    await tick();
+    assert.equal(controller.getState().exit, 0);
+    assert.ok(!app.lastFrame()!.includes("half typed"), app.lastFrame());
+    app.unmount();
+  } finally {
+    controller.stop();
+    await chat.desk.close();
+    chat.ledger.close();
+  }
+});
+
+Deno.test("ChatScreen: an answer is drawn as Markdown; a tool call leaves its outcome line", async () => {
+  using setup = await controllerFor([
+    "/tool current_time {}",
+    "Use **bold** and `code`:\n```\nx = 1\n```\n- an item",
+  ]);
+  const { controller, chat } = setup;
+  try {
+    const app = render(<ChatScreen controller={controller} lang="en" columns={70} rows={20} />);
+    app.stdin.write("go\r");
+    for (let i = 0; i < 100 && !app.lastFrame()!.includes("an item"); i++) await tick();
+    const frame = app.lastFrame()!;
+    assert.match(frame, /\[current_time\]\n {2}✓ current_time ran:\s+{"utc":"20/);
+    assert.match(frame, /Use bold and code:\n {2}x = 1\n• an item/);
+    assert.ok(!frame.includes("**") && !frame.includes("```"), frame);
+    app.unmount();
+  } finally {
+    controller.stop();
+    await chat.desk.close();
+    chat.ledger.close();
+  }
+});
+
+Deno.test("TuiController: the status bar counts only this home's hub (its /health data_dir)", async () => {
+  let dataDir = "/another/home/data";
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (req) => {
+    const path = new URL(req.url).pathname;
+    if (path === "/health") return Response.json({ ok: true, data_dir: dataDir });
+    return Response.json({ ok: true, net: { state: "polling" } });
+  });
+  using setup = await controllerFor([], server.addr.port);
+  const { controller, chat, paths } = setup;
+  try {
+    await controller.refresh();
+    assert.deepEqual(controller.getState().status.hub, { running: false });
+    assert.match(statusBar(controller.getState().status, "en", 200, false), /hub: off/);
+    dataDir = paths.dataDir;
+    await controller.refresh();
+    assert.deepEqual(controller.getState().status.hub, { running: true, net: "polling" });
+  } finally {
+    controller.stop();
+    await chat.desk.close();
+    chat.ledger.close();
+    await server.shutdown();
+  }
+});
+
+Deno.test("statusBar() speaks Turkish: the period is gün, not day", () => {
+  const facts = {
+    role: "fast",
+    provider: "fake",
+    model: "fake-fast",
+    spentUsd: 0,
+    capUsd: 1,
+    period: "day",
+    exhausted: false,
+    standIn: undefined,
+    hub: { running: false },
+    requests: 0,
+    session: "s",
+  };
+  assert.equal(
+    statusBar(facts, "tr", 200, false),
+    "fast · $0.00/$1.00 gün · fake fake-fast · hub: kapalı · s",
+  );
 });
 
 Deno.test("statusBar() drops the least important segments on a narrow terminal, never wraps", () => {

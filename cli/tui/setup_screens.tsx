@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { Box, Text, useInput } from "ink";
-import { useState } from "./react.ts";
+import { Box, Text } from "ink";
+import { useKeys, useLive } from "./keys.ts";
 import {
   CREDENTIAL_VARIABLES,
   hasCredentials,
@@ -34,14 +34,18 @@ export interface SetupScreenProps {
 
 /** Setup: language, then provider, then confirm. */
 export function SetupScreen(props: SetupScreenProps) {
-  const [step, setStep] = useState<"language" | "provider" | "confirm">("language");
-  const [language, setLanguage] = useState<Lang>(props.lang);
-  const [index, setIndex] = useState(Math.max(0, props.providers.indexOf(props.preferred)));
+  // Each key of a read sees what the one before it left (see keys.ts).
+  const [step, setStep, stepNow] = useLive<"language" | "provider" | "confirm">("language");
+  const [language, setLanguage, languageNow] = useLive<Lang>(props.lang);
+  const [index, setIndex, indexNow] = useLive(
+    Math.max(0, props.providers.indexOf(props.preferred)),
+  );
   const lang = language;
   const languages: Lang[] = ["en", "tr"];
 
-  useInput((_char, key) => {
+  useKeys((_char, key) => {
     if (key.escape) return props.onQuit();
+    const step = stepNow();
     if (step === "language") {
       if (key.upArrow || key.downArrow) setLanguage((l) => (l === "en" ? "tr" : "en"));
       if (key.return) setStep("provider");
@@ -51,7 +55,7 @@ export function SetupScreen(props: SetupScreenProps) {
       if (key.downArrow) setIndex((i) => (i + 1) % n);
       if (key.return) setStep("confirm");
     } else if (key.return) {
-      props.onDone({ language, provider: props.providers[index]! });
+      props.onDone({ language: languageNow(), provider: props.providers[indexNow()]! });
     }
   });
 
@@ -157,20 +161,23 @@ export interface SettingsScreenProps {
 /** Settings: what each role needs; Enter takes a key with hidden input. */
 export function SettingsScreen(props: SettingsScreenProps) {
   const { lang } = props;
-  const [index, setIndex] = useState(0);
-  const [typing, setTyping] = useState<string | undefined>(undefined);
-  const [value, setValue] = useState("");
-  const [note, setNote] = useState<string | undefined>(undefined);
+  // Each key of a read sees what the one before it left: ↓ then Enter in one read opens
+  // the row ↓ moved to (see keys.ts).
+  const [index, setIndex, indexNow] = useLive(0);
+  const [typing, setTyping, typingNow] = useLive<string | undefined>(undefined);
+  const [value, setValue, valueNow] = useLive("");
+  const [note, setNote] = useLive<string | undefined>(undefined);
   const lines = credentialLines(props.config, props.env);
 
-  useInput((char, key) => {
+  useKeys((char, key) => {
+    const typing = typingNow();
     if (typing !== undefined) {
       if (key.escape) {
         setTyping(undefined);
         setValue("");
       } else if (key.return) {
         const name = typing;
-        const secret = value.trim();
+        const secret = valueNow().trim();
         setTyping(undefined);
         setValue("");
         if (secret === "") return setNote(t(lang, "settings_empty"));
@@ -191,7 +198,7 @@ export function SettingsScreen(props: SettingsScreenProps) {
     if (lines.length === 0) return;
     if (key.upArrow) setIndex((i) => (i - 1 + lines.length) % lines.length);
     if (key.downArrow) setIndex((i) => (i + 1) % lines.length);
-    if (key.return) setTyping(lines[index]!.name);
+    if (key.return) setTyping(lines[indexNow()]!.name);
   });
 
   return (

@@ -10,6 +10,7 @@ import type { ModelTarget } from "../models/mod.ts";
 import { t } from "./_messages.ts";
 import { ModelCallError, StreamCutError, TurnEndedError, UnreachableError } from "./errors.ts";
 import { errorDetail, statusOf } from "./failures.ts";
+import { reasonWords } from "../models/reason_words.ts";
 
 /** `<role> is not reachable right now (<provider> <model>: <reason>).` */
 export function unreachableError(
@@ -19,7 +20,10 @@ export function unreachableError(
   reason: string,
 ): UnreachableError {
   const last = { role, provider: target.provider, model: target.model_id, reason };
-  return new UnreachableError(t(lang, "not_reachable", last), last);
+  return new UnreachableError(
+    t(lang, "not_reachable", { ...last, reason: reasonWords(lang, reason) }),
+    last,
+  );
 }
 
 /**
@@ -33,7 +37,12 @@ export function unreachableChainError(
   standIn: UnreachableError,
 ): UnreachableError {
   const last = standIn.last;
-  const sentence = t(lang, "not_reachable_chain", { ...last, role, stand_in: last.role });
+  const sentence = t(lang, "not_reachable_chain", {
+    ...last,
+    reason: reasonWords(lang, last.reason),
+    role,
+    stand_in: last.role,
+  });
   return new UnreachableError(sentence, last, { cause: standIn });
 }
 

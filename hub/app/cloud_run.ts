@@ -26,6 +26,7 @@ import { CloudSpine, cloudTarget } from "../cloud/spine_files.ts";
 import { pullFiles } from "../cloud/sync.ts";
 import { setTomlString } from "../cloud/toml_keys.ts";
 import { runAssembledHub } from "../daemon/run.ts";
+import { fetchControl } from "../control/client.ts";
 import { startHub } from "./start.ts";
 import { brainPortHandler } from "./brain_port.ts";
 
@@ -124,14 +125,10 @@ async function startAndRun(options: CloudRunOptions, signal: AbortSignal): Promi
   let controlPort: number | undefined;
   const hubStatus = async (): Promise<unknown> => {
     if (controlPort === undefined) return null;
-    try {
-      const res = await fetch(`http://127.0.0.1:${controlPort}/status`, {
-        signal: AbortSignal.timeout(5_000),
-      });
-      return res.ok ? await res.json() : (await res.body?.cancel(), null);
-    } catch {
-      return null;
-    }
+    return (await fetchControl(controlPort, "/status", {
+      timeoutMs: 5_000,
+      tokenFile: paths.hubTokenFile,
+    })) ?? null;
   };
   const host = env.AGENT_CLOUD_HEALTH_HOST?.trim() || "0.0.0.0";
   const port = Number(env.AGENT_CLOUD_HEALTH_PORT?.trim() || "8080");

@@ -20,6 +20,7 @@ import {
   spendReport,
 } from "../money/mod.ts";
 import {
+  NetDigest,
   type NetNode,
   NetService,
   notConfiguredDetail,
@@ -32,6 +33,14 @@ import { Desk } from "../desk/mod.ts";
 import { enabledTools } from "../components/tools.ts";
 import { failoverTeller } from "./failover_events.ts";
 import { OwnerEventBus } from "../events/mod.ts";
+import { SpendChartReader } from "../money/spend_chart.ts";
+import {
+  dashboardChat,
+  dashboardNetwork,
+  type DashboardParts,
+  dashboardSettings,
+} from "../dashboard/mod.ts";
+import { openSessionStore } from "../sessions/open.ts";
 import type { AgentPaths } from "../paths.ts";
 import { subAgentDirectoryFrom } from "../subs/mod.ts";
 import { loadComponents } from "./components.ts";
@@ -78,6 +87,8 @@ export interface Hub {
   ownerEvents: OwnerEventBus;
   /** The channels' `POST` routes on the control API, by path. */
   routes(): Record<string, (request: Request) => Promise<Response>>;
+  /** The web dashboard's charts and conversations. */
+  dashboard: DashboardParts;
   /**
    * Closes what it opened (the desk's answers, the event bus with its subscriptions,
    * then the ledger); the channels are stopped by whoever ran them, before.
@@ -105,11 +116,15 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
   const events = await OwnerEventBus.open(paths.netDir, { logger });
   let node = options.node;
   let unconfigured: string | undefined;
+  let missing: string | undefined;
   if (node === undefined) {
     try {
       const opened = await openNetwork({ config, env, paths, logger });
       if (opened.ok) node = opened.node;
-      else unconfigured = notConfiguredDetail(opened.missing, lang);
+      else {
+        unconfigured = notConfiguredDetail(opened.missing, lang);
+        missing = opened.missing;
+      }
     } catch (error) {
       unconfigured = errorMessage(error);
       logger.warn(`network: ${unconfigured}`);
@@ -127,7 +142,10 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     lang,
     onFailover: failoverTeller({ ledger, events, lang, logger }),
   });
-  if (node !== undefined) node.events = events;
+  if (node !== undefined) {
+    node.events = events;
+    node.lang = lang;
+  }
   const answer = turnAnswerer({
     config,
     env,
@@ -141,9 +159,19 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
   const network = new NetService({
     node,
     answer,
+    ...(node === undefined || config.net.digest === "off" ? {} : {
+      digest: new NetDigest({
+        mode: config.net.digest,
+        lang,
+        events,
+        file: `${paths.netDir}/digest.json`,
+        logger,
+      }),
+    }),
     link: config.net.link,
     timings: { pollTimeoutSeconds: config.net.poll_timeout_seconds },
     ...(unconfigured === undefined ? {} : { unconfigured }),
+    ...(missing === undefined ? {} : { missing }),
   });
   const desk = new Desk({
     config,
@@ -185,9 +213,29 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
       logger.error(`hub: a channel could not be built: ${errorMessage(error)}`);
     }
   }
+  const chart = new SpendChartReader(paths.ledgerFile);
+  try {
+    chart.prepare();
+  } catch (error) {
+    logger.warn(`dashboard: the spend rollup cannot be set up: ${errorMessage(error)}`);
+  }
+  let chat: DashboardParts["chat"];
+  try {
+    chat = dashboardChat({ desk, sessions: openSessionStore(config, env, paths), usage: chart });
+  } catch (error) {
+    // A session store that cannot open (spine backend without its keys) leaves the
+    // dashboard without conversations; the rest of it works.
+    logger.warn(`dashboard: no conversations: ${errorMessage(error)}`);
+  }
   return {
     context,
     channels,
+    dashboard: {
+      chart,
+      ...(chat ? { chat } : {}),
+      network: dashboardNetwork({ node: () => network.node, lang, detail: () => unconfigured }),
+      settings: dashboardSettings({ paths, env, lang }),
+    },
     spend: () => spendReport(config, ledger, Date.now()),
     spendBy(options) {
       if (options.role !== undefined && config.models.roles[options.role] === undefined) {
@@ -212,6 +260,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     async close() {
       await desk.close();
       await events.close();
+      chart.close();
       // Rows still on their way to the cloud ledger get a few seconds; the rest are sent
       // at the next start (they are in the local ledger).
       await cloudLedger?.close();

@@ -23,8 +23,23 @@ const ANY_HEADER = /^\s*\[/;
  * ```
  */
 export function setTomlString(text: string, table: string, key: string, value: string): string {
+  return setTomlRaw(text, table, key, JSON.stringify(value));
+}
+
+/**
+ * Sets `key = <raw>` in `[table]` the way {@linkcode setTomlString} does, with `raw`
+ * already TOML (a number, a quoted string).
+ *
+ * @example
+ * ```ts
+ * import { setTomlRaw } from "./toml_keys.ts";
+ * const out = setTomlRaw("[b]\nusd = 1 # cap\n", "b", "usd", "2.5");
+ * if (out !== "[b]\nusd = 2.5 # cap\n") throw new Error(out);
+ * ```
+ */
+export function setTomlRaw(text: string, table: string, key: string, raw: string): string {
   const lines = text.split("\n");
-  const quoted = JSON.stringify(value);
+  const quoted = raw;
   const keyLine = new RegExp(
     `^(\\s*${escape(key)}\\s*=\\s*)("(?:[^"\\\\]|\\\\.)*"|'[^']*'|[^#\\s]+)(.*)$`,
   );

@@ -29,6 +29,8 @@ export const t = catalogue({
   global_prefix:
     "{file}: {table} 'model_id' for vendor-d must be a global inference profile id starting with 'global.'.",
   unknown_role: "{file}: {table} '{key}' names '{name}', which is not a role in [models.roles].",
+  no_roles:
+    "{file}: [models.roles] has no role, so nothing can answer; add one (`agent init --force` writes a working file).",
   a_string: "a string",
   a_number: "a number",
   a_boolean: "true or false",
@@ -60,6 +62,8 @@ export const t = catalogue({
     "{file}: {table} vendor-d için 'model_id', 'global.' ile başlayan bir küresel çıkarım profili kimliği olmalı.",
   unknown_role:
     "{file}: {table} '{key}' '{name}' adını veriyor, ama [models.roles] içinde böyle bir rol yok.",
+  no_roles:
+    "{file}: [models.roles] içinde hiç rol yok, bu yüzden hiçbir şey yanıt veremez; bir rol ekleyin (`agent init --force` çalışan bir dosya yazar).",
   a_string: "bir metin",
   a_number: "bir sayı",
   a_boolean: "true veya false",

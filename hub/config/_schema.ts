@@ -131,6 +131,7 @@ export const configSchema = table({
     name: nonEmpty.max(80, e("too_long")).optional(),
     auto_reply: bool.optional(),
     max_hops: positiveInt.optional(),
+    answer_replies: oneOf(["questions", "always"]).optional(),
     max_auto_replies_per_hour: nonnegInt.optional(),
     public_note: nonEmpty.optional(),
     store: oneOf(["file", "spine"]).optional(),
@@ -139,6 +140,7 @@ export const configSchema = table({
     universe: str.optional(),
     universe_links: bool.optional(),
     universe_report_minutes: rangeInt(5, 1440).optional(),
+    digest: oneOf(["batched", "daily", "off"]).optional(),
   }).optional(),
   components: table({
     modules: z.array(nonEmpty, e("type_list_of_strings")).optional(),

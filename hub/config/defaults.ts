@@ -10,6 +10,7 @@ import type { NetConfig } from "./types.ts";
 export const NET_DEFAULTS: Readonly<NetConfig> = {
   auto_reply: true,
   max_hops: 6,
+  answer_replies: "questions",
   max_auto_replies_per_hour: 20,
   public_note: "net.md",
   store: "file",
@@ -18,6 +19,7 @@ export const NET_DEFAULTS: Readonly<NetConfig> = {
   universe: "",
   universe_links: true,
   universe_report_minutes: 60,
+  digest: "batched",
 };
 
 /** The default `[hub] port` of the loopback control API. */

@@ -62,9 +62,10 @@ export function parseConfig(
   }
   const result = configSchema.safeParse(data, { reportInput: true });
   if (!result.success) {
-    throw new ConfigError(issueSentence(result.error.issues[0]!, file, lang), {
-      cause: result.error,
-    });
+    // An unknown key is told first: `outpt = 3` is a typo, not a missing `output`.
+    const issues = result.error.issues;
+    const issue = issues.find((i) => i.code === "unrecognized_keys") ?? issues[0]!;
+    throw new ConfigError(issueSentence(issue, file, lang), { cause: result.error });
   }
   const config = withDefaults(result.data);
   checkRoles(config, file, lang);
@@ -118,6 +119,7 @@ function withDefaults(raw: RawConfig): AgentConfig {
   const net: NetConfig = {
     auto_reply: n.auto_reply ?? NET_DEFAULTS.auto_reply,
     max_hops: n.max_hops ?? NET_DEFAULTS.max_hops,
+    answer_replies: n.answer_replies ?? NET_DEFAULTS.answer_replies,
     max_auto_replies_per_hour: n.max_auto_replies_per_hour ??
       NET_DEFAULTS.max_auto_replies_per_hour,
     public_note: n.public_note ?? NET_DEFAULTS.public_note,
@@ -127,6 +129,7 @@ function withDefaults(raw: RawConfig): AgentConfig {
     universe: n.universe ?? NET_DEFAULTS.universe,
     universe_links: n.universe_links ?? NET_DEFAULTS.universe_links,
     universe_report_minutes: n.universe_report_minutes ?? NET_DEFAULTS.universe_report_minutes,
+    digest: n.digest ?? NET_DEFAULTS.digest,
   };
   if (n.name !== undefined) net.name = n.name;
   const ui: AgentConfig["ui"] = {};

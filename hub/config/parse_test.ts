@@ -48,6 +48,7 @@ Deno.test("defaultConfig() holds the shipped defaults of the spec", () => {
   assert.deepEqual(c.net, {
     auto_reply: true,
     max_hops: 6,
+    answer_replies: "questions",
     max_auto_replies_per_hour: 20,
     public_note: "net.md",
     store: "file",
@@ -56,6 +57,7 @@ Deno.test("defaultConfig() holds the shipped defaults of the spec", () => {
     universe: "",
     universe_links: true,
     universe_report_minutes: 60,
+    digest: "batched",
   });
   assert.deepEqual(c.components, { modules: [], disabled: [] });
   assert.deepEqual(c.messenger.allowed_chat_ids, []);
@@ -109,6 +111,17 @@ Deno.test("parseConfig() allows stand-in chains that do not loop", () => {
     `[models.roles.b]\n${ROLE}failover = "c"\n[models.roles.c]\n${ROLE}`;
   const c = parseConfig(text, "agent.toml");
   assert.equal(findLoop("a", c.models.roles), undefined);
+});
+
+Deno.test("parseConfig() tells a mistyped key as unknown, not as the key it misses", () => {
+  assert.equal(
+    errorOf(`[models.prices.m]\ninput = 1\noutpt = 2`),
+    "agent.toml: [models.prices.m] has an unknown key 'outpt'.",
+  );
+  assert.equal(
+    errorOf(`[models.prices.m]\ninput = 1\noutpt = 2`, "tr"),
+    "agent.toml: [models.prices.m] bilinmeyen bir anahtar içeriyor: 'outpt'.",
+  );
 });
 
 Deno.test("parseConfig() rejects unknown keys naming the file, table and key", () => {
@@ -278,7 +291,7 @@ Deno.test("loadConfig() reports a missing file with kind 'missing'", async () =>
       assert.match(e.message, /^agent\.toml: not found at .*; run 'agent init' to create it\.$/);
       return true;
     });
-    await Deno.writeTextFile(paths.configFile, `[hub]\nport = 9000\n`);
+    await Deno.writeTextFile(paths.configFile, `[hub]\nport = 9000\n[models.roles.a]\n${ROLE}`);
     assert.equal((await loadConfig(paths)).hub.port, 9000);
   } finally {
     await Deno.remove(home, { recursive: true });

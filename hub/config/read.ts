@@ -61,12 +61,22 @@ export async function loadConfig(
   const fingerprint = loaderFingerprint();
   const cached = readEntry(cacheFile);
   if (cached !== undefined && cached.fingerprint === fingerprint && cached.text === text) {
-    return cached.config;
+    return withRoles(cached.config, file, lang);
   }
   const { parseConfig } = await import("./parse.ts");
   const config = parseConfig(text, file, { lang });
+  withRoles(config, file, lang);
   writeEntry(cacheFile, { fingerprint, text, config });
   return config;
+}
+
+/**
+ * A home's configuration must name a role, or nothing could answer: an empty
+ * `agent.toml` is refused here (a configuration parsed in parts, as tests do, is not).
+ */
+function withRoles(config: AgentConfig, file: string, lang: Lang): AgentConfig {
+  if (Object.keys(config.models.roles).length > 0) return config;
+  throw new ConfigError(t(lang, "no_roles", { file }));
 }
 
 function loaderFingerprint(): string {

@@ -56,3 +56,22 @@ Deno.test("loadConfig() reports a missing file as ConfigError of kind missing", 
   assert.ok(error instanceof ConfigError);
   assert.equal(error.kind, "missing");
 });
+
+Deno.test("loadConfig() refuses an agent.toml with no role (an empty file), in en and tr", async () => {
+  for (const text of ["", "[hub]\nport = 8790\n"]) {
+    using paths = home(text);
+    await assert.rejects(
+      loadConfig(paths),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.message ===
+          "agent.toml: [models.roles] has no role, so nothing can answer; add one (`agent init --force` writes a working file).",
+    );
+    await assert.rejects(
+      loadConfig(paths, { lang: "tr" }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.message.startsWith("agent.toml: [models.roles] içinde hiç rol yok"),
+    );
+  }
+});

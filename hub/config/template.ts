@@ -121,6 +121,9 @@ port = 8790
 auto_reply = true
 # A reply is not sent when hops + 1 exceeds this.
 max_hops = 6
+# Which replies of another agent are answered: "questions" (only one that asks
+# something, so a conversation ends by itself) or "always" (up to max_hops).
+answer_replies = "questions"
 # Auto-replies per contact per hour.
 max_auto_replies_per_hour = 20
 # File under persona/ that replaces user.md in network turns.
@@ -137,6 +140,9 @@ universe = ""
 universe_links = true
 # Minutes between universe reports (5 to 1440).
 universe_report_minutes = 60
+# How you hear of conversations your agent had with other agents: "batched"
+# (at most one message per 10 minutes), "daily" or "off".
+digest = "batched"
 
 [components]
 # Extra components: module specifiers (paths relative to this directory, file:

@@ -107,6 +107,11 @@ export interface NetConfig {
   name?: string;
   auto_reply: boolean;
   max_hops: number;
+  /**
+   * Which replies (hops above 0) a network turn answers: `questions` (only one that asks
+   * something, and none past hop 3, so a conversation ends by itself) or `always`.
+   */
+  answer_replies: "questions" | "always";
   max_auto_replies_per_hour: number;
   public_note: string;
   store: "file" | "spine";
@@ -117,6 +122,8 @@ export interface NetConfig {
   universe_links: boolean;
   /** 5 to 1440. */
   universe_report_minutes: number;
+  /** How the owner hears of network conversations: `batched` (at most one message per 10 minutes), `daily` or `off`. */
+  digest: "batched" | "daily" | "off";
 }
 
 /** `[components]`: extra components by module specifier, and names switched off. */

@@ -9,6 +9,7 @@
  */
 import { backoffDelay, pause } from "../backoff.ts";
 import type { OwnerEvent } from "../events/mod.ts";
+import { bearerHeaders, readHubToken } from "./token.ts";
 
 /** Options for {@linkcode subscribeHubEvents}. */
 export interface SubscribeHubEventsOptions {
@@ -24,6 +25,11 @@ export interface SubscribeHubEventsOptions {
   onTruncated?(): void;
   /** A connection failed or dropped; the client retries after `retryInMs`. */
   onError?(error: Error, retryInMs: number): void;
+  /**
+   * `<data>/hub.token`, read at each connect (a restarted hub has a new token) and sent
+   * as `Authorization: Bearer`; without it the hub answers 401.
+   */
+  tokenFile?: string;
   /** The control API's host. @default "127.0.0.1" */
   host?: string;
   /** First wait before a reconnect; doubles to `maxRetryMs`. @default 250 */
@@ -69,7 +75,13 @@ export async function subscribeHubEvents(
   while (!signal.aborted) {
     let error: Error;
     try {
-      const headers: Record<string, string> = { accept: "text/event-stream" };
+      const token = options.tokenFile === undefined
+        ? undefined
+        : await readHubToken(options.tokenFile);
+      const headers: Record<string, string> = {
+        accept: "text/event-stream",
+        ...bearerHeaders(token),
+      };
       if (lastId !== undefined) headers["last-event-id"] = lastId;
       const res = await fetch(`http://${options.host ?? "127.0.0.1"}:${port}/events`, {
         headers,

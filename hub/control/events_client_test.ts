@@ -2,13 +2,22 @@ import assert from "node:assert/strict";
 import { type NetEvent, type OwnerEvent, OwnerEventBus } from "../events/mod.ts";
 import { controlHandler } from "./handler.ts";
 import { HubEventsError, subscribeHubEvents } from "./events_client.ts";
+import { writeHubToken } from "./token.ts";
+
+function tokenFileOf(bus: OwnerEventBus): string {
+  return `${bus.netDir}/hub.token`;
+}
 
 function failover(role: string): NetEvent {
   return { ts: 1_767_225_600, type: "model.failover", role, stand_in: "fast", text: role };
 }
 
-/** The control API over `bus` on `port` (0: any), until `stop()`. */
-function serveBus(bus: OwnerEventBus, port = 0) {
+/**
+ * The control API over `bus` on `port` (0: any), until `stop()`; like a hub, it writes
+ * a fresh token to `<netDir>/hub.token` at each start.
+ */
+async function serveBus(bus: OwnerEventBus, port = 0) {
+  const token = await writeHubToken(tokenFileOf(bus));
   const closing = new AbortController();
   const server = Deno.serve(
     { hostname: "127.0.0.1", port, onListen: () => {} },
@@ -19,6 +28,7 @@ function serveBus(bus: OwnerEventBus, port = 0) {
       home: "/h",
       dataDir: "/h",
       port,
+      token,
       now: Date.now,
       heartbeatAt: () => undefined,
       spend: () => ({}),
@@ -47,7 +57,7 @@ async function until(what: string, check: () => boolean, ms = 5_000): Promise<vo
 Deno.test("subscribeHubEvents() hears events, reconnects after the hub restarts and resumes with nothing lost or doubled", async () => {
   const dir = await Deno.makeTempDir({ prefix: "agent-events-client-" });
   const bus = await OwnerEventBus.open(`${dir}/net`, { watch: false });
-  let server = serveBus(bus);
+  let server = await serveBus(bus);
   const port = server.port;
   const stop = new AbortController();
   const heard: OwnerEvent[] = [];
@@ -55,6 +65,7 @@ Deno.test("subscribeHubEvents() hears events, reconnects after the hub restarts 
   const errors: number[] = [];
   const listening = subscribeHubEvents(port, {
     signal: stop.signal,
+    tokenFile: tokenFileOf(bus),
     onEvent: (event) => heard.push(event),
     onOpen: () => opens++,
     onError: (_error, retryInMs) => errors.push(retryInMs),
@@ -70,7 +81,7 @@ Deno.test("subscribeHubEvents() hears events, reconnects after the hub restarts 
     for (const r of ["c", "d", "e"]) published.push(await bus.publish(failover(r)));
     await until("a failed reconnect", () => errors.length >= 2);
     assert.ok(errors[1]! >= errors[0]!, `backoff grows: ${errors}`);
-    server = serveBus(bus, port);
+    server = await serveBus(bus, port);
     await until("the missed events", () => heard.length === 5);
     assert.equal(opens, 2);
     published.push(await bus.publish(failover("f")));
@@ -89,13 +100,14 @@ Deno.test("subscribeHubEvents() started for new events only resumes from where t
   const dir = await Deno.makeTempDir({ prefix: "agent-events-client-" });
   const bus = await OwnerEventBus.open(`${dir}/net`, { watch: false });
   const old = await bus.publish(failover("before the client"));
-  let server = serveBus(bus);
+  let server = await serveBus(bus);
   const port = server.port;
   const stop = new AbortController();
   const heard: string[] = [];
   let opens = 0;
   const listening = subscribeHubEvents(port, {
     signal: stop.signal,
+    tokenFile: tokenFileOf(bus),
     onEvent: (event) => heard.push(event.event_id),
     onOpen: () => opens++,
     retryMs: 20,
@@ -104,7 +116,7 @@ Deno.test("subscribeHubEvents() started for new events only resumes from where t
     await until("connected", () => opens === 1 && bus.subscribers === 1);
     await server.stop();
     const missed = await bus.publish(failover("while away"));
-    server = serveBus(bus, port);
+    server = await serveBus(bus, port);
     await until("the missed event", () => heard.length === 1);
     assert.deepEqual(heard, [missed.event_id]);
     assert.ok(!heard.includes(old.event_id));
@@ -120,11 +132,12 @@ Deno.test("subscribeHubEvents() started for new events only resumes from where t
 Deno.test("subscribeHubEvents() rejects when the hub refuses the stream (a bad id), and resolves on abort", async () => {
   const dir = await Deno.makeTempDir({ prefix: "agent-events-client-" });
   const bus = await OwnerEventBus.open(`${dir}/net`, { watch: false });
-  const server = serveBus(bus);
+  const server = await serveBus(bus);
   try {
     await assert.rejects(
       subscribeHubEvents(server.port, {
         signal: new AbortController().signal,
+        tokenFile: tokenFileOf(bus),
         lastEventId: "not-an-id",
         onEvent: () => {},
       }),
@@ -134,6 +147,7 @@ Deno.test("subscribeHubEvents() rejects when the hub refuses the stream (a bad i
     let opened = false;
     const listening = subscribeHubEvents(server.port, {
       signal: stop.signal,
+      tokenFile: tokenFileOf(bus),
       onEvent: () => {},
       onOpen: () => opened = true,
     });

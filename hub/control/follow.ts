@@ -10,6 +10,7 @@ import type { OwnerEvent } from "../events/mod.ts";
 import { pause } from "../backoff.ts";
 import { fetchControl } from "./client.ts";
 import { subscribeHubEvents } from "./events_client.ts";
+import { HUB_TOKEN_FILE } from "./token.ts";
 
 /** Options for {@linkcode followHubEvents}. */
 export interface FollowHubEventsOptions {
@@ -32,6 +33,7 @@ export async function followHubEvents(options: FollowHubEventsOptions): Promise<
       try {
         await subscribeHubEvents(options.port, {
           signal,
+          tokenFile: `${options.dataDir}/${HUB_TOKEN_FILE}`,
           ...(lastEventId !== undefined ? { lastEventId } : {}),
           maxRetryMs: options.lookEveryMs ?? 5_000,
           onEvent(event) {

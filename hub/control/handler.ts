@@ -13,9 +13,13 @@
  * | GET /events | `text/event-stream`: owner events as they happen (`id:` the event id, `event:` its type, `data:` the event JSON); resumes after `Last-Event-ID` (or `?after=<id>`, `0` for all that is kept); a `: ping` comment every 15 s; 404 when the hub has no event bus |
  * | POST /messenger/webhook | the messenger's updates in webhook mode (secret in `X-Telegram-Bot-Api-Secret-Token`) |
  *
- * Requests whose `Host` is not a loopback name are refused (403), so a web page cannot
- * reach the API through DNS rebinding; a browser `Origin` other than loopback is
- * refused too (`GET /events` included).
+ * Requests whose `Host` is not exactly a loopback name (`127.0.0.1`, `localhost`,
+ * `[::1]`, each with an optional port) are refused (403), so a web page cannot reach
+ * the API through DNS rebinding; a browser `Origin` other than loopback is refused too
+ * (`GET /events` included). Every route but `GET /health` and the channels' own routes
+ * (the messenger's webhook keeps Telegram's secret header) needs
+ * `Authorization: Bearer <token>`, the token the hub wrote to `<data>/hub.token` (0600)
+ * when it started; without it the answer is `401 {"error":"unauthorized"}`.
  *
  * @module
  */
@@ -29,6 +33,8 @@ import {
 } from "../money/mod.ts";
 import type { OwnerEventFeed } from "../events/mod.ts";
 import { eventStreamResponse, resumeFrom } from "./sse.ts";
+import { hasBearer } from "./token.ts";
+import type { DashboardDoor } from "../dashboard/handler.ts";
 
 /** Where the control API reads the live state from. */
 export interface ControlSources {
@@ -39,6 +45,8 @@ export interface ControlSources {
   home: string;
   dataDir: string;
   port: number;
+  /** The bearer token every route but `/health` and the channels' routes asks for. */
+  token: string;
   now(): number;
   /** Epoch ms of the last heartbeat. */
   heartbeatAt(): number | undefined;
@@ -61,6 +69,11 @@ export interface ControlSources {
   /** The channels' `POST` routes (the messenger's webhook), by path. */
   routes?(): Record<string, (request: Request) => Promise<Response>>;
   /**
+   * The web dashboard under `/dashboard` (its own cookie login); given the status the
+   * control API answers, so both read the same.
+   */
+  dashboard?(status: () => Record<string, unknown>): DashboardDoor;
+  /**
    * Where the detail of an unexpected error goes (the hub's log); the answer carries
    * only `{error: "internal"}`.
    * @default nowhere
@@ -78,16 +91,20 @@ const ROUTES = ["/health", "/status", "/spend", "/net", "/net/events", "/events"
  * import { controlHandler } from "./handler.ts";
  * const handle = controlHandler({
  *   pid: 1, version: "0.1.0", startedAt: 0, home: "/h", dataDir: "/h/data", port: 8790,
- *   now: () => 1000, heartbeatAt: () => 1000, spend: () => ({}), net: () => ({ configured: false }),
+ *   token: "t0ken", now: () => 1000, heartbeatAt: () => 1000, spend: () => ({}),
+ *   net: () => ({ configured: false }),
  * });
  * const res = await handle(new Request("http://127.0.0.1:8790/health"));
  * if (res.status !== 200) throw new Error();
+ * const status = await handle(new Request("http://127.0.0.1:8790/status"));
+ * if (status.status !== 401) throw new Error("the token is needed");
  * ```
  */
 export function controlHandler(sources: ControlSources): (request: Request) => Promise<Response> {
+  const door = sources.dashboard?.(() => status(sources));
   return async (request) => {
     try {
-      return await route(request, sources);
+      return await route(request, sources, door);
     } catch (error) {
       // An unexpected error is answered 500 `internal`; its text goes to the log only.
       return errorResponse(error, (line) => sources.log?.(`control api: ${line}`));
@@ -95,10 +112,31 @@ export function controlHandler(sources: ControlSources): (request: Request) => P
   };
 }
 
-async function route(request: Request, sources: ControlSources): Promise<Response> {
-  const url = new URL(request.url);
-  if (!isLoopbackHost(request.headers.get("host") ?? url.host)) {
+async function route(
+  request: Request,
+  sources: ControlSources,
+  door: DashboardDoor | undefined,
+): Promise<Response> {
+  // The Host header is checked before the URL is parsed: the server builds the URL from
+  // it, so a malformed one (`[::1`) would make the parse throw.
+  const host = request.headers.get("host");
+  if (host === null ? !isLoopbackUrl(request.url) : !isLoopbackHost(host)) {
     throw new HttpError(403, "forbidden");
+  }
+  const url = parseUrl(request.url);
+  if (
+    door !== undefined && (url.pathname === "/dashboard" || url.pathname.startsWith("/dashboard/"))
+  ) {
+    if (url.pathname === "/dashboard/code") {
+      // `agent dashboard` asks for a login code with the control token.
+      if (request.method !== "POST") methodNotAllowed(["POST"]);
+      if (request.headers.get("origin") !== null || !hasBearer(request, sources.token)) {
+        throw new HttpError(401, "unauthorized");
+      }
+      return json({ code: door.issueCode() });
+    }
+    // Its own checks: same origin, the session cookie, the CSRF token.
+    return await door.handle(request, url);
   }
   const origin = request.headers.get("origin");
   if (origin !== null && !isLoopbackOrigin(origin)) throw new HttpError(403, "forbidden");
@@ -109,6 +147,9 @@ async function route(request: Request, sources: ControlSources): Promise<Respons
     return await channelRoute(request);
   }
   if (!(ROUTES as readonly string[]).includes(path)) throw new HttpError(404, "not_found");
+  if (path !== "/health" && !hasBearer(request, sources.token)) {
+    throw new HttpError(401, "unauthorized");
+  }
   if (path === "/events") return events(request, url, sources);
   if (request.method !== "GET" && request.method !== "HEAD") {
     methodNotAllowed(["GET", "HEAD"]);
@@ -210,16 +251,40 @@ function status(sources: ControlSources): Record<string, unknown> {
   };
 }
 
-/** Whether a `Host` header names the loopback interface. */
+const LOOPBACK_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\])(?::(\d{1,5}))?$/i;
+
+/**
+ * Whether a `Host` header is exactly a loopback name (`127.0.0.1`, `localhost`,
+ * `[::1]`) with an optional port; anything else (`[::1`, `[::1]evil.com`,
+ * `localhost:80@evil`, `localhost.evil`) is not. Never throws.
+ *
+ * @example
+ * ```ts
+ * import { isLoopbackHost } from "./handler.ts";
+ * if (!isLoopbackHost("[::1]:8790") || isLoopbackHost("localhost:80@evil")) throw new Error();
+ * ```
+ */
 export function isLoopbackHost(host: string): boolean {
-  const name = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0];
-  return name === "127.0.0.1" || name === "localhost" || name === "[::1]";
+  const match = LOOPBACK_HOST.exec(host);
+  if (match === null) return false;
+  return match[1] === undefined || Number(match[1]) <= 65535;
 }
 
-function isLoopbackOrigin(origin: string): boolean {
+/** Whether a browser `Origin` is `http://` on a loopback host. Never throws. */
+export function isLoopbackOrigin(origin: string): boolean {
+  const match = /^http:\/\/([^/]*)$/i.exec(origin);
+  return match !== null && isLoopbackHost(match[1]!);
+}
+
+function isLoopbackUrl(url: string): boolean {
+  const match = /^http:\/\/([^/?#]*)/i.exec(url);
+  return match !== null && isLoopbackHost(match[1]!);
+}
+
+function parseUrl(url: string): URL {
   try {
-    return isLoopbackHost(new URL(origin).host);
+    return new URL(url);
   } catch {
-    return false;
+    throw new HttpError(400, "bad_request");
   }
 }

@@ -6,6 +6,15 @@ async function json(res: Response): Promise<Record<string, unknown>> {
   return await res.json() as Record<string, unknown>;
 }
 
+const TOKEN = "t0ken-for-tests";
+
+/** A request carrying the control API's bearer token. */
+function authed(url: string, init: RequestInit = {}): Request {
+  const headers = new Headers(init.headers);
+  headers.set("authorization", `Bearer ${TOKEN}`);
+  return new Request(url, { ...init, headers });
+}
+
 function sources(overrides: Partial<ControlSources> = {}): ControlSources {
   return {
     pid: 42,
@@ -14,6 +23,7 @@ function sources(overrides: Partial<ControlSources> = {}): ControlSources {
     home: "/h",
     dataDir: "/h/data",
     port: 8790,
+    token: TOKEN,
     now: () => Date.UTC(2026, 0, 1, 0, 1, 5),
     heartbeatAt: () => Date.UTC(2026, 0, 1, 0, 1, 3),
     spend: () => ({ brain: { provider: "fake", spent_usd: 0.5 } }),
@@ -23,7 +33,7 @@ function sources(overrides: Partial<ControlSources> = {}): ControlSources {
 }
 
 Deno.test("controlHandler() GET /status carries spend.roles, net and uptime", async () => {
-  const res = await controlHandler(sources())(new Request("http://127.0.0.1:8790/status"));
+  const res = await controlHandler(sources())(authed("http://127.0.0.1:8790/status"));
   assert.deepEqual(res.status, 200);
   const body = await json(res);
   // A spend object without its period has no forecast.
@@ -38,7 +48,7 @@ Deno.test("controlHandler() GET /status carries spend.roles, net and uptime", as
 });
 
 Deno.test("controlHandler() GET /spend wraps the report in roles", async () => {
-  const res = await controlHandler(sources())(new Request("http://localhost:8790/spend"));
+  const res = await controlHandler(sources())(authed("http://localhost:8790/spend"));
   assert.deepEqual(await res.json(), { roles: { brain: { provider: "fake", spent_usd: 0.5 } } });
 });
 
@@ -50,10 +60,10 @@ Deno.test("controlHandler() keeps /status useful when the ledger cannot be read"
     },
     log: (line) => logged.push(line),
   }));
-  const status = await json(await handle(new Request("http://127.0.0.1:8790/status")));
+  const status = await json(await handle(authed("http://127.0.0.1:8790/status")));
   // The code, not the ledger's own words: those go to the hub's log.
   assert.deepEqual(status.spend, { roles: {}, error: "ledger_unreadable" });
-  const spend = await handle(new Request("http://127.0.0.1:8790/spend"));
+  const spend = await handle(authed("http://127.0.0.1:8790/spend"));
   assert.deepEqual(spend.status, 500);
   assert.deepEqual(await spend.json(), { error: "ledger_unreadable" });
   assert.deepEqual(logged, [
@@ -77,10 +87,10 @@ Deno.test("controlHandler() answers an internal failure 500 internal, its text i
   }));
   for (
     const request of [
-      new Request("http://127.0.0.1:8790/status"),
-      new Request("http://127.0.0.1:8790/net"),
-      new Request("http://127.0.0.1:8790/net/events?after=0"),
-      new Request("http://127.0.0.1:8790/messenger/webhook", { method: "POST", body: "{}" }),
+      authed("http://127.0.0.1:8790/status"),
+      authed("http://127.0.0.1:8790/net"),
+      authed("http://127.0.0.1:8790/net/events?after=0"),
+      authed("http://127.0.0.1:8790/messenger/webhook", { method: "POST", body: "{}" }),
     ]
   ) {
     const res = await handle(request);
@@ -96,11 +106,11 @@ Deno.test("controlHandler() answers an internal failure 500 internal, its text i
 Deno.test("controlHandler() refuses non-loopback hosts and foreign origins", async () => {
   const handle = controlHandler(sources());
   const rebound = await handle(
-    new Request("http://127.0.0.1:8790/status", { headers: { host: "evil.example:8790" } }),
+    authed("http://127.0.0.1:8790/status", { headers: { host: "evil.example:8790" } }),
   );
   assert.deepEqual(rebound.status, 403);
   const page = await handle(
-    new Request("http://127.0.0.1:8790/status", { headers: { origin: "https://evil.example" } }),
+    authed("http://127.0.0.1:8790/status", { headers: { origin: "https://evil.example" } }),
   );
   assert.deepEqual(page.status, 403);
   await page.body?.cancel();
@@ -109,9 +119,9 @@ Deno.test("controlHandler() refuses non-loopback hosts and foreign origins", asy
 
 Deno.test("controlHandler() answers 404 and 405 with error bodies", async () => {
   const handle = controlHandler(sources());
-  const missing = await handle(new Request("http://127.0.0.1:8790/nope"));
+  const missing = await handle(authed("http://127.0.0.1:8790/nope"));
   assert.deepEqual([missing.status, await missing.json()], [404, { error: "not_found" }]);
-  const post = await handle(new Request("http://127.0.0.1:8790/status", { method: "POST" }));
+  const post = await handle(authed("http://127.0.0.1:8790/status", { method: "POST" }));
   assert.deepEqual(post.status, 405);
   assert.deepEqual(post.headers.get("allow"), "GET, HEAD");
   assert.ok((await json(post)).error === "method_not_allowed");
@@ -125,10 +135,10 @@ Deno.test("controlHandler() GET /net/events passes 'after' to the event source",
       return Promise.resolve([{ ts: 5, type: "net.contact_request" }]);
     },
   }));
-  const res = await handle(new Request("http://127.0.0.1:8790/net/events?after=4"));
+  const res = await handle(authed("http://127.0.0.1:8790/net/events?after=4"));
   assert.deepEqual(await res.json(), { events: [{ ts: 5, type: "net.contact_request" }] });
   assert.deepEqual(seen, [4]);
-  const bad = await handle(new Request("http://127.0.0.1:8790/net/events?after=x"));
+  const bad = await handle(authed("http://127.0.0.1:8790/net/events?after=x"));
   assert.deepEqual(bad.status, 400);
   await bad.body?.cancel();
 });

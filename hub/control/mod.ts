@@ -8,3 +8,4 @@ export * from "./client.ts";
 export * from "./sse.ts";
 export * from "./events_client.ts";
 export * from "./follow.ts";
+export * from "./token.ts";

@@ -36,6 +36,12 @@ export interface EventStreamOptions {
   signal?: AbortSignal;
   /** @default {@linkcode EVENTS_HEARTBEAT_MS} */
   heartbeatMs?: number;
+  /**
+   * Name each frame after its event's type (`event: <type>`); without names every event
+   * reaches a browser's `EventSource.onmessage`, whatever types come later (the
+   * dashboard). @default true
+   */
+  named?: boolean;
 }
 
 /**
@@ -89,7 +95,8 @@ export function eventStreamResponse(
       // resumes from there rather than from whatever is new then.
       send(": connected\nretry: 2000\n\n");
       if (after === undefined) send(`id: ${feed.lastId() ?? "0"}\n\n`);
-      subscription = feed.subscribe((event) => send(frame(event)), {
+      const named = options.named ?? true;
+      subscription = feed.subscribe((event) => send(named ? frame(event) : unnamed(event)), {
         ...(after === undefined ? {} : { after }),
         onTruncated: () =>
           send(": truncated: some events after the given id are no longer kept\n\n"),
@@ -118,4 +125,8 @@ export function eventStreamResponse(
 /** One event in the wire format (JSON has no raw newline, so `data` is one line). */
 export function frame(event: OwnerEvent): string {
   return `id: ${event.event_id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+function unnamed(event: OwnerEvent): string {
+  return `id: ${event.event_id}\ndata: ${JSON.stringify(event)}\n\n`;
 }

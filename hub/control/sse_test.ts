@@ -8,6 +8,22 @@ function failover(role: string, ts = 1_767_225_600): NetEvent {
   return { ts, type: "model.failover", role, stand_in: "fast", text: `${role} is down` };
 }
 
+const TOKEN = "t0ken-for-tests";
+
+/** A request carrying the control API's bearer token. */
+function authed(url: string, init: RequestInit = {}): Request {
+  const headers = new Headers(init.headers);
+  headers.set("authorization", `Bearer ${TOKEN}`);
+  return new Request(url, { ...init, headers });
+}
+
+/** `fetch` with the bearer token. */
+function call(url: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  headers.set("authorization", `Bearer ${TOKEN}`);
+  return fetch(url, { ...init, headers });
+}
+
 /** A control API on a real loopback port, over a bus in a temp folder. */
 async function serve(overrides: Partial<ControlSources> = {}) {
   const dir = await Deno.makeTempDir({ prefix: "agent-control-sse-" });
@@ -22,6 +38,7 @@ async function serve(overrides: Partial<ControlSources> = {}) {
       home: dir,
       dataDir: dir,
       port: 0,
+      token: TOKEN,
       now: Date.now,
       heartbeatAt: () => undefined,
       spend: () => ({}),
@@ -94,7 +111,7 @@ function frames(res: Response) {
 Deno.test("GET /events streams each event as id, event type and JSON data", async () => {
   const hub = await serve();
   try {
-    const res = await fetch(`${hub.base}/events`);
+    const res = await call(`${hub.base}/events`);
     assert.equal(res.status, 200);
     assert.equal(res.headers.get("content-type"), "text/event-stream; charset=utf-8");
     assert.equal(res.headers.get("cache-control"), "no-store");
@@ -125,7 +142,7 @@ Deno.test("GET /events streams each event as id, event type and JSON data", asyn
 Deno.test("GET /events: an event published in the hub reaches the client over HTTP within 50 ms", async () => {
   const hub = await serve();
   try {
-    const stream = frames(await fetch(`${hub.base}/events`));
+    const stream = frames(await call(`${hub.base}/events`));
     await stream.next(); // connected
     const latencies: number[] = [];
     for (let i = 0; i < 20; i++) {
@@ -149,7 +166,7 @@ Deno.test("GET /events with Last-Event-ID after a disconnect gets exactly the ev
   const hub = await serve();
   try {
     const seen: string[] = [];
-    const first = frames(await fetch(`${hub.base}/events`));
+    const first = frames(await call(`${hub.base}/events`));
     await hub.bus.publish(failover("a"));
     await hub.bus.publish(failover("b"));
     for (let i = 0; i < 2; i++) seen.push((await first.event())!.id!);
@@ -158,7 +175,7 @@ Deno.test("GET /events with Last-Event-ID after a disconnect gets exactly the ev
     const missed: OwnerEvent[] = [];
     for (const r of ["c", "d", "e"]) missed.push(await hub.bus.publish(failover(r)));
     const again = frames(
-      await fetch(`${hub.base}/events`, { headers: { "last-event-id": seen.at(-1)! } }),
+      await call(`${hub.base}/events`, { headers: { "last-event-id": seen.at(-1)! } }),
     );
     const caught: string[] = [];
     for (let i = 0; i < 3; i++) caught.push((await again.event())!.id!);
@@ -168,21 +185,21 @@ Deno.test("GET /events with Last-Event-ID after a disconnect gets exactly the ev
     await again.cancel();
 
     // ?after= for clients that cannot set a header; the header wins when both are there.
-    const query = frames(await fetch(`${hub.base}/events?after=${missed[1]!.event_id}`));
+    const query = frames(await call(`${hub.base}/events?after=${missed[1]!.event_id}`));
     assert.deepEqual([(await query.event())?.id, (await query.event())?.id], [
       missed[2]!.event_id,
       live.event_id,
     ]);
     await query.cancel();
     const both = frames(
-      await fetch(`${hub.base}/events?after=${seen[0]}`, {
+      await call(`${hub.base}/events?after=${seen[0]}`, {
         headers: { "last-event-id": missed[2]!.event_id },
       }),
     );
     assert.equal((await both.event())?.id, live.event_id);
     await both.cancel();
     // `0`: everything kept.
-    const all = frames(await fetch(`${hub.base}/events?after=0`));
+    const all = frames(await call(`${hub.base}/events?after=0`));
     assert.equal(JSON.parse((await all.event())!.data!).role, "a");
     await all.cancel();
   } finally {
@@ -205,6 +222,7 @@ Deno.test("GET /events says when events after the id were trimmed away", async (
       home: dir,
       dataDir: dir,
       port: 0,
+      token: TOKEN,
       now: Date.now,
       heartbeatAt: () => undefined,
       spend: () => ({}),
@@ -212,7 +230,7 @@ Deno.test("GET /events says when events after the id were trimmed away", async (
       ownerEvents: reopened,
     });
     const res = await handle(
-      new Request("http://127.0.0.1/events", { headers: { "last-event-id": first.event_id } }),
+      authed("http://127.0.0.1/events", { headers: { "last-event-id": first.event_id } }),
     );
     const stream = frames(res);
     await stream.next(); // connected
@@ -229,7 +247,7 @@ Deno.test("GET /events says when events after the id were trimmed away", async (
 Deno.test("GET /events beats a heartbeat comment, and ends when the hub stops", async () => {
   const hub = await serve({ eventsHeartbeatMs: 20 });
   try {
-    const stream = frames(await fetch(`${hub.base}/events`));
+    const stream = frames(await call(`${hub.base}/events`));
     await stream.next();
     await stream.next();
     assert.deepEqual(await stream.next(), { comment: "ping" });
@@ -244,16 +262,16 @@ Deno.test("GET /events beats a heartbeat comment, and ends when the hub stops", 
 Deno.test("GET /events refuses a bad id (400), other methods (405), foreign origins (403); 404 without a bus", async () => {
   const hub = await serve();
   try {
-    const bad = await fetch(`${hub.base}/events`, { headers: { "last-event-id": "yesterday" } });
+    const bad = await call(`${hub.base}/events`, { headers: { "last-event-id": "yesterday" } });
     assert.equal(bad.status, 400);
-    assert.equal((await bad.json()).error, "bad_request");
-    const badQuery = await fetch(`${hub.base}/events?after=1%0a2`);
+    assert.equal((await bad.json() as { error: string }).error, "bad_request");
+    const badQuery = await call(`${hub.base}/events?after=1%0a2`);
     assert.equal(badQuery.status, 400);
     await badQuery.body?.cancel();
-    const post = await fetch(`${hub.base}/events`, { method: "POST" });
+    const post = await call(`${hub.base}/events`, { method: "POST" });
     assert.deepEqual([post.status, post.headers.get("allow")], [405, "GET"]);
     await post.body?.cancel();
-    const page = await fetch(`${hub.base}/events`, {
+    const page = await call(`${hub.base}/events`, {
       headers: { origin: "https://evil.example" },
     });
     assert.equal(page.status, 403);
@@ -265,12 +283,13 @@ Deno.test("GET /events refuses a bad id (400), other methods (405), foreign orig
       home: "/h",
       dataDir: "/h",
       port: 0,
+      token: TOKEN,
       now: Date.now,
       heartbeatAt: () => undefined,
       spend: () => ({}),
       net: () => ({}),
       ownerEvents: hub.bus,
-    })(new Request("http://127.0.0.1/events", { headers: { host: "evil.example" } }));
+    })(authed("http://127.0.0.1/events", { headers: { host: "evil.example" } }));
     assert.equal(rebound.status, 403);
     await rebound.body?.cancel();
     const without = await controlHandler({
@@ -280,11 +299,12 @@ Deno.test("GET /events refuses a bad id (400), other methods (405), foreign orig
       home: "/h",
       dataDir: "/h",
       port: 0,
+      token: TOKEN,
       now: Date.now,
       heartbeatAt: () => undefined,
       spend: () => ({}),
       net: () => ({}),
-    })(new Request("http://127.0.0.1/events"));
+    })(authed("http://127.0.0.1/events"));
     assert.deepEqual([without.status, await without.json()], [404, { error: "not_found" }]);
     assert.equal(hub.bus.subscribers, 0);
   } finally {
@@ -297,11 +317,11 @@ Deno.test("GET /net/events?after= still answers the events newer than a second, 
   try {
     const old = await hub.bus.publish(failover("old", 100));
     const recent = await hub.bus.publish(failover("recent", 200));
-    const res = await fetch(`${hub.base}/net/events?after=150`);
+    const res = await call(`${hub.base}/net/events?after=150`);
     assert.deepEqual(await res.json(), { events: [recent] });
-    const all = await (await fetch(`${hub.base}/net/events?after=0`)).json();
+    const all = await (await call(`${hub.base}/net/events?after=0`)).json();
     assert.deepEqual(all, { events: [old, recent] });
-    const bad = await fetch(`${hub.base}/net/events?after=x`);
+    const bad = await call(`${hub.base}/net/events?after=x`);
     assert.equal(bad.status, 400);
     await bad.body?.cancel();
   } finally {

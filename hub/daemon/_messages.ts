@@ -2,6 +2,8 @@ import { catalogue, type Translator } from "../i18n.ts";
 
 const EN = {
   already_running: "hub is already running (pid {pid})... stop it with `agent hub stop` first.",
+  read_only:
+    "Cannot start the hub: {dir} cannot be written (a read-only home), and the hub keeps its state there; make it writable or run the hub as its owner.",
   started: "hub running (pid {pid}); control API on http://127.0.0.1:{port}. Ctrl-C stops it.",
   stopping: "hub stopping ({why}).",
   stopped_clean: "hub stopped.",
@@ -35,6 +37,7 @@ const EN = {
   status_net:
     "network: {state} over {link}; {rings} rings, {reconnects} reconnects, {handled} handled",
   status_net_idle: "network: not configured ({detail})",
+  status_net_missing: "network: not configured (missing {missing})",
   status_net_failed: "network: failed ({detail})",
   status_messenger: "messenger: {state} ({mode}); last update {time}; last error: {error}",
   messenger_connected: "connected",
@@ -50,6 +53,8 @@ const EN = {
 /** Sentences of the hub daemon commands. */
 export const t: Translator<keyof typeof EN> = catalogue(EN, {
   already_running: "hub zaten çalışıyor (pid {pid})... önce `agent hub stop` ile durdurun.",
+  read_only:
+    "Hub başlatılamıyor: {dir} yazılamıyor (salt okunur bir ev dizini) ve hub durumunu orada tutar; dizini yazılabilir yapın ya da hub'ı sahibi olarak çalıştırın.",
   started:
     "hub çalışıyor (pid {pid}); kontrol API'si http://127.0.0.1:{port} adresinde. Ctrl-C durdurur.",
   stopping: "hub duruyor ({why}).",
@@ -84,6 +89,7 @@ export const t: Translator<keyof typeof EN> = catalogue(EN, {
   status_net:
     "ağ: {state}, {link} üzerinden; {rings} zil, {reconnects} yeniden bağlanma, {handled} işlenen",
   status_net_idle: "ağ: yapılandırılmamış ({detail})",
+  status_net_missing: "ağ: yapılandırılmamış ({missing} eksik)",
   status_net_failed: "ağ: başarısız ({detail})",
   status_messenger: "mesajlaşma: {state} ({mode}); son güncelleme {time}; son hata: {error}",
   messenger_connected: "bağlı",

@@ -13,11 +13,15 @@ const t = catalogue({
   none: "no hub answers on 127.0.0.1:{port} (start one with `agent hub run`)",
   other:
     "the hub on 127.0.0.1:{port} (pid {pid}) serves another home ({dir}); this home's hub is not running there. Give this home another [hub] port",
+  token:
+    "the hub (pid {pid}) refuses this home's control token ({file}); restart it with `agent hub stop` and `agent hub run`",
 }, {
   running: "çalışıyor (pid {pid}), 127.0.0.1:{port}",
   none: "127.0.0.1:{port} üzerinde yanıt veren hub yok (`agent hub run` ile başlatın)",
   other:
     "127.0.0.1:{port} üzerindeki hub (pid {pid}) başka bir eve hizmet ediyor ({dir}); bu evin hub'ı orada çalışmıyor. Bu eve başka bir [hub] port verin",
+  token:
+    "hub (pid {pid}) bu evin denetim belirtecini kabul etmiyor ({file}); `agent hub stop` ve `agent hub run` ile yeniden başlatın",
 });
 
 /** `ok hub: running (pid N) ...` or `info hub: no hub answers ...`. */
@@ -33,6 +37,19 @@ export async function hubCheck(d: DoctorContext): Promise<CheckResult[]> {
       name: "hub",
       status: "warn",
       detail: t(d.lang, "other", { pid, port, dir: health.data_dir }),
+    }];
+  }
+  // The CLI, the TUI and the dashboard reach every other route with the token the hub
+  // wrote at start: a token it refuses means they would all see "unauthorized".
+  const status = await fetchControl(port, "/status", {
+    timeoutMs: 1000,
+    tokenFile: d.paths.hubTokenFile,
+  });
+  if (status === undefined) {
+    return [{
+      name: "hub",
+      status: "warn",
+      detail: t(d.lang, "token", { pid, file: d.paths.hubTokenFile }),
     }];
   }
   return [{ name: "hub", status: "ok", detail: t(d.lang, "running", { pid, port }) }];

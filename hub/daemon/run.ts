@@ -8,8 +8,14 @@
 import type { AgentPaths } from "../paths.ts";
 import { formatTime, type Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
-import { controlHandler, type ControlSources } from "../control/mod.ts";
-import type { OwnerEventFeed } from "../events/mod.ts";
+import {
+  controlHandler,
+  type ControlSources,
+  removeHubToken,
+  writeHubToken,
+} from "../control/mod.ts";
+import type { OwnerEvent, OwnerEventFeed } from "../events/mod.ts";
+import { dashboard, type DashboardParts } from "../dashboard/mod.ts";
 import { acquireLock, releaseLock } from "./lock.ts";
 import { readHeartbeat, recordCrash, writeHeartbeat } from "./state_files.ts";
 import { t } from "./_messages.ts";
@@ -50,6 +56,8 @@ export interface RunHubOptions {
   ownerEvents?: OwnerEventFeed;
   /** The channels' `POST` routes (a webhook), by path. */
   routes?: ControlSources["routes"];
+  /** What the web dashboard adds to the control API's sources (its charts, the desk). */
+  dashboard?: DashboardParts;
   /** Heartbeat interval. @default 5000 */
   heartbeatMs?: number;
   /** Another way to stop the hub (tests, an embedding program). */
@@ -61,6 +69,34 @@ export interface RunHubOptions {
   now?: () => number;
 }
 
+/** Whether `error` says a folder cannot be written (a read-only file system, no permission). */
+export function cannotWrite(error: unknown): boolean {
+  if (error instanceof Deno.errors.PermissionDenied) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "EROFS" || code === "EACCES" || code === "EPERM") return true;
+  return /read-only file system|os error 30|permission denied|os error 13/i.test(
+    error instanceof Error ? error.message : "",
+  );
+}
+
+/**
+ * The sentence for a home whose data folder cannot be written (a read-only home), or
+ * `undefined` when it can: checked before a hub opens anything, so the owner reads one
+ * sentence rather than an OS error per file.
+ */
+export function unwritableHome(paths: AgentPaths, lang: Lang): string | undefined {
+  const probe = `${paths.dataDir}/.write-check-${Deno.pid}`;
+  try {
+    Deno.mkdirSync(paths.dataDir, { recursive: true, mode: 0o700 });
+    Deno.writeTextFileSync(probe, "");
+    Deno.removeSync(probe);
+    return undefined;
+  } catch (error) {
+    if (!cannotWrite(error)) throw error;
+    return t(lang, "read_only", { dir: paths.dataDir });
+  }
+}
+
 /** Runs the hub until it is told to stop; returns the exit code. */
 export async function runHub(options: RunHubOptions): Promise<number> {
   const { paths, lang, logger } = options;
@@ -68,7 +104,14 @@ export async function runHub(options: RunHubOptions): Promise<number> {
   const lockFile = paths.hubLockFile;
   const pid = Deno.pid;
   const startedAt = now();
-  const lock = acquireLock(lockFile, pid, startedAt);
+  let lock;
+  try {
+    lock = acquireLock(lockFile, pid, startedAt);
+  } catch (error) {
+    if (!cannotWrite(error)) throw error;
+    options.err(t(lang, "read_only", { dir: paths.dataDir }));
+    return 1;
+  }
   if (!lock.ok) {
     options.err(t(lang, "already_running", { pid: lock.holder.pid }));
     return 1;
@@ -95,6 +138,15 @@ export async function runHub(options: RunHubOptions): Promise<number> {
     }
   };
 
+  let token: string;
+  try {
+    // A fresh credential each start: a token read by a process before a restart is void.
+    token = await writeHubToken(paths.hubTokenFile);
+  } catch (error) {
+    removeListeners();
+    releaseLock(lockFile, pid);
+    throw error;
+  }
   let port = options.port;
   let server: Deno.HttpServer<Deno.NetAddr> | undefined;
   // Ends the event streams, which would otherwise hold the server's shutdown open.
@@ -108,6 +160,7 @@ export async function runHub(options: RunHubOptions): Promise<number> {
     get port() {
       return port;
     },
+    token,
     now,
     heartbeatAt: () => lastBeat,
     spend: options.spend,
@@ -118,6 +171,17 @@ export async function runHub(options: RunHubOptions): Promise<number> {
     ...(options.ownerEvents ? { ownerEvents: options.ownerEvents } : {}),
     closing: closing.signal,
     ...(options.routes ? { routes: options.routes } : {}),
+    dashboard: (status) =>
+      dashboard({
+        ...options.dashboard,
+        lang,
+        port: () => port,
+        now,
+        status,
+        recentEvents: async () => (await options.events?.(0) ?? []) as OwnerEvent[],
+        ...(options.ownerEvents ? { ownerEvents: options.ownerEvents } : {}),
+        closing: closing.signal,
+      }),
     log: (line) => logger.error(line),
   });
   try {
@@ -125,6 +189,7 @@ export async function runHub(options: RunHubOptions): Promise<number> {
     port = server.addr.port;
   } catch (error) {
     removeListeners();
+    await removeHubToken(paths.hubTokenFile, token);
     releaseLock(lockFile, pid);
     if (error instanceof Deno.errors.AddrInUse) {
       options.err(t(lang, "port_busy", { port: options.port }));
@@ -181,6 +246,7 @@ export async function runHub(options: RunHubOptions): Promise<number> {
   closing.abort();
   await server.shutdown().catch(() => {});
   removeListeners();
+  await removeHubToken(paths.hubTokenFile, token);
   releaseLock(lockFile, pid);
   logger.info("hub stopped");
   options.out(t(lang, "stopped_clean"));
@@ -195,7 +261,15 @@ export async function runHub(options: RunHubOptions): Promise<number> {
 /** What {@linkcode runAssembledHub} takes besides the hub. */
 export type RunAssembledOptions = Omit<
   RunHubOptions,
-  "components" | "spend" | "spendBy" | "net" | "blocks" | "events" | "ownerEvents" | "routes"
+  | "components"
+  | "spend"
+  | "spendBy"
+  | "net"
+  | "blocks"
+  | "events"
+  | "ownerEvents"
+  | "routes"
+  | "dashboard"
 >;
 
 /** The parts of an assembled hub (`startHub()`) that {@linkcode runHub} serves. */
@@ -207,6 +281,8 @@ export interface AssembledHub {
   events(afterSec: number): Promise<unknown[]>;
   ownerEvents: OwnerEventFeed;
   routes(): Record<string, (request: Request) => Promise<Response>>;
+  /** The dashboard's charts and conversations. */
+  dashboard?: DashboardParts;
 }
 
 /**
@@ -224,6 +300,7 @@ export function runAssembledHub(hub: AssembledHub, options: RunAssembledOptions)
     events: hub.events,
     ownerEvents: hub.ownerEvents,
     routes: hub.routes,
+    ...(hub.dashboard ? { dashboard: hub.dashboard } : {}),
   });
 }
 

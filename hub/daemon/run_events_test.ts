@@ -35,6 +35,7 @@ Deno.test("runHub() serves GET /events from its bus and ends open streams when i
   let dropped = 0;
   const listener = subscribeHubEvents(port, {
     signal: client.signal,
+    tokenFile: paths.hubTokenFile,
     onEvent: (event) => heard.push(event),
     onOpen: () => opened.resolve(),
     onError: () => dropped++,

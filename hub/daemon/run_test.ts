@@ -6,6 +6,7 @@ import { readLock } from "./lock.ts";
 import { readCrash, readHeartbeat, writeHeartbeat } from "./state_files.ts";
 import { hubStatus } from "./status.ts";
 import { tempDir } from "../_testing.ts";
+import { bearerHeaders, readHubToken } from "../control/token.ts";
 
 Deno.test("runHub() holds the lock, serves the control API and stops cleanly", async () => {
   using homeDir = tempDir();
@@ -38,7 +39,9 @@ Deno.test("runHub() holds the lock, serves the control API and stops cleanly", a
     }],
   });
   const port = await listening.promise;
-  const status = await (await fetch(`http://127.0.0.1:${port}/status`)).json() as {
+  const status = await (await fetch(`http://127.0.0.1:${port}/status`, {
+    headers: bearerHeaders(await readHubToken(paths.hubTokenFile)),
+  })).json() as {
     pid: number;
     spend: unknown;
   };
@@ -47,7 +50,11 @@ Deno.test("runHub() holds the lock, serves the control API and stops cleanly", a
   assert.deepEqual(readLock(paths.hubLockFile)?.pid, Deno.pid);
   await new Promise((r) => setTimeout(r, 120));
   assert.ok((readHeartbeat(paths.hubLockFile)?.at ?? 0) > Date.now() - 1000);
-  const report = await hubStatus(paths.hubLockFile, { port, launchd: "not_applicable" });
+  const report = await hubStatus(paths.hubLockFile, {
+    port,
+    tokenFile: paths.hubTokenFile,
+    launchd: "not_applicable",
+  });
   assert.ok(report.running && report.control.answers);
 
   stop.abort();

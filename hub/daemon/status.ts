@@ -11,6 +11,7 @@ import { readCrash, readHeartbeat } from "./state_files.ts";
 import { LAUNCHD_LABEL, type LaunchdState } from "./launchd.ts";
 import { processAlive } from "./process.ts";
 import { t } from "./_messages.ts";
+import { t as netSentence } from "../network/_messages.ts";
 import { errorMessage } from "@agent/net/common";
 
 /** What `agent hub status --json` prints. */
@@ -33,6 +34,8 @@ export interface HubStatusReport {
 /** Options for {@linkcode hubStatus}. */
 export interface HubStatusOptions {
   port: number;
+  /** `<data>/hub.token`, for the routes behind the bearer token. */
+  tokenFile?: string;
   launchd: LaunchdState;
   now?: () => number;
 }
@@ -48,9 +51,12 @@ export async function hubStatus(
   const crash = readCrash(lockFile);
   const answers = lock !== undefined &&
     (await fetchControl(options.port, "/health", { timeoutMs: 1000 })) !== undefined;
-  const net = answers ? await fetchControl(options.port, "/net", { timeoutMs: 1000 }) : undefined;
+  const token = options.tokenFile ? { tokenFile: options.tokenFile } : {};
+  const net = answers
+    ? await fetchControl(options.port, "/net", { timeoutMs: 1000, ...token })
+    : undefined;
   const status = answers
-    ? await fetchControl(options.port, "/status", { timeoutMs: 1000 })
+    ? await fetchControl(options.port, "/status", { timeoutMs: 1000, ...token })
     : undefined;
   const messenger = status?.messenger;
   const liveBeat = lock !== undefined && beat !== undefined && beat.pid === lock.pid
@@ -125,9 +131,19 @@ export function statusLines(report: HubStatusReport, lang: Lang): string[] {
   return lines;
 }
 
+const MISSING = ["spine_url", "spine_token", "https_spine_url", "identity"] as const;
+
 function netLine(net: Record<string, unknown>, lang: Lang): string {
   const bell = (net.doorbell ?? {}) as Record<string, unknown>;
   if (net.configured !== true) {
+    // What the network lacks is worded here, in this command's language (the hub may
+    // speak another).
+    const missing = net.missing;
+    if (typeof missing === "string" && (MISSING as readonly string[]).includes(missing)) {
+      return t(lang, "status_net_missing", {
+        missing: netSentence(lang, `missing_${missing as (typeof MISSING)[number]}`),
+      });
+    }
     return t(lang, "status_net_idle", { detail: String(net.detail ?? "-") });
   }
   if (net.state === "failed") return t(lang, "status_net_failed", { detail: String(net.detail) });

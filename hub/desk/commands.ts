@@ -349,7 +349,8 @@ async function settings(state: ConversationState, args: string[]): Promise<Comma
   return { lines };
 }
 
-function credentialNames(config: AgentConfig): string[] {
+/** The credential variables the configured roles (and their fallbacks) read. */
+export function credentialNames(config: AgentConfig): string[] {
   const names = new Set<string>();
   for (const role of Object.values(config.models.roles)) {
     for (const target of [role, ...(role.fallback ? [role.fallback] : [])]) {

@@ -18,6 +18,7 @@ export {
   type CommandSpec,
   commandSummary,
   type ConversationState,
+  credentialNames,
   describeRole,
 } from "./commands.ts";
 export { type ConversationKey, type DeskChannel } from "./keys.ts";

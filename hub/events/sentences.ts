@@ -7,17 +7,33 @@
  */
 import { catalogue, type Lang } from "../i18n.ts";
 import { printable } from "../text.ts";
-import type { OwnerEvent } from "./types.ts";
+import type { NetDigestEvent, OwnerEvent, PeerErrorEvent } from "./types.ts";
 
 const t = catalogue({
   contact_request:
     "{name} ({address}) asks to become a contact: “{text}”. `agent net accept {address}` accepts.",
   outbox_dropped:
     "A message to {address} could not be delivered in 24 hours and was dropped: {text}",
+  no_public_sub:
+    "{address} has no public sub-agent /{sub}: your message to {address}/{sub} was not read. `agent net send {address} TEXT` writes to its main agent.",
+  peer_error: "{address} refused your message to {address}/{sub} ({code}).",
+  digest_title: "Your agent answered {n} conversation(s) with other agents:",
+  digest_entry: "{name} ({address}) asked “{asked}”; your agent answered “{answered}”",
+  digest_turns: " ({n} messages)",
+  digest_more: "…and {n} more: `agent net log` shows them all.",
+  digest_hint: "`agent net block ADDRESS` or `agent net remove ADDRESS` stops a conversation.",
 }, {
   contact_request:
     "{name} ({address}) kişi olmak istiyor: “{text}”. Kabul etmek için `agent net accept {address}`.",
   outbox_dropped: "{address} adresine bir mesaj 24 saatte teslim edilemedi ve bırakıldı: {text}",
+  no_public_sub:
+    "{address} adresinde /{sub} adlı herkese açık bir alt ajan yok: {address}/{sub} adresine mesajınız okunmadı. `agent net send {address} METİN` ana ajanına yazar.",
+  peer_error: "{address}, {address}/{sub} adresine mesajınızı reddetti ({code}).",
+  digest_title: "Ajanınız diğer ajanlarla {n} konuşmayı yanıtladı:",
+  digest_entry: "{name} ({address}) sordu: “{asked}”; ajanınız yanıtladı: “{answered}”",
+  digest_turns: " ({n} mesaj)",
+  digest_more: "…ve {n} tane daha: `agent net log` hepsini gösterir.",
+  digest_hint: "`agent net block ADRES` ya da `agent net remove ADRES` bir konuşmayı durdurur.",
 });
 
 /**
@@ -43,7 +59,71 @@ export function ownerEventLine(lang: Lang, event: OwnerEvent): string {
       });
     case "net.outbox_dropped":
       return t(lang, "outbox_dropped", { address: event.address, text: printable(event.text) });
+    case "net.digest":
+      return digestLines(lang, event).join("\n");
+    case "net.peer_error":
+      return peerErrorSentence(lang, event);
     default:
       return event.text;
   }
+}
+
+/**
+ * A digest as lines for a terminal: a title, one line per conversation (name, address,
+ * the first lines asked and answered), the count of the rest, and how to stop one.
+ *
+ * @example
+ * ```ts
+ * import { digestLines } from "./sentences.ts";
+ * const lines = digestLines("en", {
+ *   more: 0, conversations: [{
+ *     address: "bob.example", name: "Bob", thread: "t", asked: "Tea?", answered: "Yes.",
+ *     turns: 1, first_ts: 1, last_ts: 1,
+ *   }],
+ * });
+ * if (lines[1] !== "- Bob (bob.example) asked “Tea?”; your agent answered “Yes.”") {
+ *   throw new Error(lines[1]);
+ * }
+ * ```
+ */
+export function digestLines(
+  lang: Lang,
+  event: Pick<NetDigestEvent, "conversations" | "more">,
+): string[] {
+  const n = event.conversations.length + event.more;
+  const lines = [t(lang, "digest_title", { n: String(n) })];
+  for (const c of event.conversations) {
+    const entry = t(lang, "digest_entry", {
+      name: printable(c.name),
+      address: c.address,
+      asked: printable(c.asked),
+      answered: printable(c.answered),
+    });
+    const turns = c.turns > 1 ? t(lang, "digest_turns", { n: String(c.turns) }) : "";
+    lines.push(`- ${entry}${turns}`);
+  }
+  if (event.more > 0) lines.push(t(lang, "digest_more", { n: String(event.more) }));
+  lines.push(t(lang, "digest_hint"));
+  return lines;
+}
+
+/**
+ * What the owner is told when another agent refused one of their messages.
+ *
+ * @example
+ * ```ts
+ * import { peerErrorSentence } from "./sentences.ts";
+ * const line = peerErrorSentence("en", { address: "b.example", sub: "chef", code: "x" });
+ * if (line !== "b.example refused your message to b.example/chef (x).") throw new Error(line);
+ * ```
+ */
+export function peerErrorSentence(
+  lang: Lang,
+  event: Pick<PeerErrorEvent, "address" | "sub" | "code">,
+): string {
+  return t(lang, event.code === "no_public_sub" ? "no_public_sub" : "peer_error", {
+    address: event.address,
+    sub: event.sub,
+    code: event.code,
+  });
 }

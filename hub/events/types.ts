@@ -12,6 +12,11 @@
  *   reached and its failover answered; told once per role and day.
  * - `{ts, type: "net.outbox_dropped", address, id, text}`: a message the outbox gave up
  *   on after 24 hours.
+ * - `{ts, type: "net.peer_error", address, sub, code, text}`: another agent refused a message
+ *   of the owner's (`no_public_sub`: it has no public sub-agent `/<sub>`).
+ * - `{ts, type: "net.digest", conversations, more, text}`: the network conversations the agent
+ *   answered since the last digest, one entry per peer and thread (at most 20; `more`
+ *   counts the rest).
  * - `{ts, type: "job.result", job, slot_id, usd, deliver, text}`: a scheduled job's
  *   answer (with its name and cost); `deliver: "events"` keeps it off the messenger.
  * - `{ts, type: "job.notice", job, text}`: a job was paused at a ceiling or a spent
@@ -68,6 +73,50 @@ export interface OutboxDroppedEvent {
   text: string;
 }
 
+/** Another agent refused a message of the owner's, and said why. */
+export interface PeerErrorEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "net.peer_error";
+  address: string;
+  /** The sub-agent the message was written to. */
+  sub: string;
+  /** `no_public_sub`, or a code this hub does not know yet. */
+  code: string;
+  /** The sentence, in the hub's UI language. */
+  text: string;
+}
+
+/** One network conversation the agent answered, as a digest tells it. */
+export interface DigestConversation {
+  /** The other agent's address. */
+  address: string;
+  /** Its name (another agent's text, without control characters). */
+  name: string;
+  thread: string;
+  /** The first line of what they asked first. */
+  asked: string;
+  /** The first line of what the agent answered first. */
+  answered: string;
+  /** How many of their messages the agent answered in this conversation. */
+  turns: number;
+  /** Unix seconds of the first and the last answer. */
+  first_ts: number;
+  last_ts: number;
+}
+
+/** The network conversations the agent answered since the last digest. */
+export interface NetDigestEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "net.digest";
+  conversations: DigestConversation[];
+  /** Conversations left out of `conversations` (past 20). */
+  more: number;
+  /** The digest as lines, in the hub's UI language. */
+  text: string;
+}
+
 /** A scheduled job's answer. */
 export interface JobResultEvent {
   /** Unix seconds. */
@@ -100,6 +149,8 @@ export type NetEvent =
   | BudgetWarningEvent
   | FailoverNetEvent
   | OutboxDroppedEvent
+  | PeerErrorEvent
+  | NetDigestEvent
   | JobResultEvent
   | JobNoticeEvent;
 

@@ -10,6 +10,7 @@ import type { CheckResult, DoctorContext } from "../doctor/types.ts";
 import { isPulled, listPulledModels } from "./local_runtime.ts";
 import { localRuntimeBase } from "./target.ts";
 import { t } from "./_messages.ts";
+import { reasonWords } from "./reason_words.ts";
 import { errorMessage } from "@agent/net/common";
 
 /** Options for {@linkcode localRuntimeCheck}. */
@@ -59,8 +60,12 @@ export async function localRuntimeCheck(
           name: "local-runtime",
           status: standIn ? "info" : "warn",
           detail: standIn
-            ? t(d.lang, "unreachable_stand_in", { label, detail, stand_in: standIn })
-            : t(d.lang, "unreachable", { label, detail }),
+            ? t(d.lang, "unreachable_stand_in", {
+              label,
+              detail: reasonWords(d.lang, detail),
+              stand_in: standIn,
+            })
+            : t(d.lang, "unreachable", { label, detail: reasonWords(d.lang, detail) }),
         });
       }
     }

@@ -92,6 +92,6 @@ model_id = "f"
     name: "local-runtime",
     status: "info",
     detail:
-      `rol local: yerel sunucuya ulaşılamıyor (http://127.0.0.1:${port}: connection refused); onun yerine fast yanıtlar`,
+      `rol local: yerel sunucuya ulaşılamıyor (http://127.0.0.1:${port}: bağlantı reddedildi); onun yerine fast yanıtlar`,
   }]);
 });

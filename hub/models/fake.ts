@@ -13,6 +13,9 @@ import type { CallOptions, LanguageModelV4, StreamPart } from "./target.ts";
 import { pause } from "../backoff.ts";
 
 const DEFAULT_REPLY = "Okay.";
+/** How many parts the stream hands over between turns of the event loop. */
+const YIELD_EVERY = 64;
+
 const TOOL_REPLY = /^\/tool\s+([A-Za-z0-9_-]+)\s*([\s\S]*)$/;
 
 type GenerateResult = Awaited<ReturnType<LanguageModelV4["doGenerate"]>>;
@@ -87,9 +90,13 @@ export class FakeLanguageModel implements LanguageModelV4 {
     });
     const signal = options.abortSignal;
     const wordMs = this.#wordMs;
+    let pulled = 0;
     const stream = new ReadableStream<StreamPart>({
       async pull(controller) {
         if (wordMs > 0 && parts[0]?.type === "text-delta") await pause(wordMs, signal);
+        // A stream's pulls chain as microtasks: without a turn of the event loop now and
+        // then, a long answer holds off keys (Ctrl-C), signals and timers until it ends.
+        else if (++pulled % YIELD_EVERY === 0) await new Promise((r) => setTimeout(r, 0));
         if (signal?.aborted) {
           controller.error(signal.reason);
           return;

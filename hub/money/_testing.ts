@@ -50,6 +50,7 @@ export function configWith(roles: Record<string, RoleConfig>): AgentConfig {
     net: {
       auto_reply: true,
       max_hops: 3,
+      answer_replies: "questions",
       max_auto_replies_per_hour: 20,
       public_note: "",
       store: "file",
@@ -58,6 +59,7 @@ export function configWith(roles: Record<string, RoleConfig>): AgentConfig {
       universe: "",
       universe_links: false,
       universe_report_minutes: 60,
+      digest: "batched",
     },
     components: { modules: [], disabled: [] },
   };

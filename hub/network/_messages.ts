@@ -6,6 +6,8 @@ const EN = {
   too_long: "The message is longer than {max} characters.",
   empty: "The message is empty.",
   not_accepted: "{address} is not an accepted contact.",
+  removed_by_peer:
+    "{address} removed you as a contact; `agent net add {address}` sends a new request.",
   bad_address: "'{address}' is not an agent address.",
   missing_spine_url: "AGENT_SPINE_URL",
   missing_spine_token: "AGENT_SPINE_TOKEN",
@@ -21,6 +23,8 @@ export const t: Translator<keyof typeof EN> = catalogue(EN, {
   too_long: "Mesaj {max} karakterden uzun.",
   empty: "Mesaj boş.",
   not_accepted: "{address} kabul edilmiş bir kişi değil.",
+  removed_by_peer:
+    "{address} sizi kişilerinden çıkardı; `agent net add {address}` yeni bir istek gönderir.",
   bad_address: "'{address}' bir ajan adresi değil.",
   missing_spine_url: "AGENT_SPINE_URL",
   missing_spine_token: "AGENT_SPINE_TOKEN",

@@ -52,6 +52,8 @@ export type ContactEvent =
   | { type: "accept"; name: string; at: number }
   /** A verified `message`. */
   | { type: "message" }
+  /** A verified `contact_removed`: the other side forgot this agent. */
+  | { type: "removed"; at: number }
   /** `agent net add`, first step. */
   | { type: "add"; at: number }
   /** `agent net add` of this agent's own address, second step. */
@@ -81,7 +83,7 @@ export type DropWhy =
   | "unverified";
 
 /** The refusal of an owner's command (a sentence key of `_messages.ts`). */
-export type ContactRefusal = "own_address" | "no_pending" | "not_accepted";
+export type ContactRefusal = "own_address" | "no_pending" | "not_accepted" | "removed_by_peer";
 
 /** What to do, in order. */
 export type ContactEffect =
@@ -99,6 +101,13 @@ export type ContactEffect =
   | { type: "tell_owner"; name: string; text: string }
   /** Note in the hub log that the other side accepted the owner's request. */
   | { type: "note_accepted" }
+  /** Note in the hub log that the other side removed this agent. */
+  | { type: "note_removed" }
+  /**
+   * Tell the other side it was removed (a signed `contact_removed` to `contact`, the
+   * record just forgotten); a failure is only logged, the removal stands.
+   */
+  | { type: "send_removed"; contact: Contact }
   /**
    * Send a `contact_accept` (then log it). Answering a request it is a reply with a
    * deterministic id, and a failure is only logged; for the owner's `accept`, a failure
@@ -157,8 +166,9 @@ export function contactTransition(state: ContactSlot, event: ContactEvent): Cont
       return screen(state, event.kind);
     case "fresh_card":
       if (state.state === "blocked") return drop(state, "blocked");
-      // A stranger's card is all there is; a known contact's must carry the stored keys.
-      if (state.state !== "none" && !sameKeys(state, event.keys)) {
+      // A stranger's card is all there is (and one that removed this agent starts
+      // afresh); a known contact's must carry the stored keys.
+      if (state.state !== "none" && state.state !== "removed" && !sameKeys(state, event.keys)) {
         return drop(state, "key_changed", true);
       }
       return stay(state);
@@ -178,6 +188,8 @@ export function contactTransition(state: ContactSlot, event: ContactEvent): Cont
       return state.state === "accepted"
         ? stay(state, { type: "answer" })
         : screen(state, "message");
+    case "removed":
+      return onRemoved(state, event.at);
     case "add":
       if (state.state === "pending_in") return acceptRequest(state, event.at);
       if (state.state === "accepted") return stay(state);
@@ -211,6 +223,7 @@ export function contactTransition(state: ContactSlot, event: ContactEvent): Cont
       if (state.state === "accepted") return stay(state);
       return stay(state, { type: "refuse", key: "no_pending" });
     case "send":
+      if (state.state === "removed") return stay(state, { type: "refuse", key: "removed_by_peer" });
       return state.state === "accepted"
         ? stay(state, { type: "send_message" })
         : stay(state, { type: "refuse", key: "not_accepted" });
@@ -229,10 +242,18 @@ export function contactTransition(state: ContactSlot, event: ContactEvent): Cont
         : { ...state, state: "blocked", updated_at: event.at };
       return { state: blocked, effects: [{ type: "save" }] };
     }
-    case "remove":
-      return state.state === "none"
-        ? stay(state)
-        : { state: { address: state.address, state: "none" }, effects: [{ type: "forget" }] };
+    case "remove": {
+      if (state.state === "none") return stay(state);
+      const none: NoContact = { address: state.address, state: "none" };
+      // Blocked peers get no signal; one that removed this agent knows already.
+      if (state.state === "blocked" || state.state === "removed") {
+        return { state: none, effects: [{ type: "forget" }] };
+      }
+      return {
+        state: none,
+        effects: [{ type: "forget" }, { type: "send_removed", contact: state }],
+      };
+    }
   }
 }
 
@@ -243,7 +264,9 @@ export function contactTransition(state: ContactSlot, event: ContactEvent): Cont
  */
 function screen(state: ContactSlot, kind: EnvelopeKind): ContactStep {
   if (state.state === "blocked") return drop(state, "blocked");
-  if (state.state === "none" && kind !== "contact_request") return drop(state, "stranger");
+  // One that removed this agent is a stranger again, but for a new request.
+  const gone = state.state === "none" || state.state === "removed";
+  if (gone && kind !== "contact_request") return drop(state, "stranger");
   if (kind === "message" && state.state !== "accepted") return drop(state, "not_accepted");
   return stay(state, { type: "verify", keys: state.state === "accepted" ? "pinned" : "card" });
 }
@@ -258,6 +281,7 @@ function onRequest(
     case "blocked":
       return drop(state, "blocked");
     case "none":
+    case "removed":
     case "pending_in": {
       // One request per address: a repeated one refreshes its note and sends nothing.
       const contact: Contact = {
@@ -271,11 +295,12 @@ function onRequest(
         updated_at: event.at,
         accepted_at: null,
       };
+      // A request after a removal is a new one: the owner is told again.
       return {
         state: contact,
-        effects: state.state === "none"
-          ? [logIn, { type: "save" }, { type: "tell_owner", name, text: event.text }]
-          : [logIn, { type: "save" }],
+        effects: state.state === "pending_in"
+          ? [logIn, { type: "save" }]
+          : [logIn, { type: "save" }, { type: "tell_owner", name, text: event.text }],
       };
     }
     case "pending_out":
@@ -302,6 +327,7 @@ function onAccept(
     case "blocked":
       return drop(state, "blocked");
     case "none":
+    case "removed":
       return drop(state, "stranger");
     case "pending_out": {
       const contact: Contact = {
@@ -318,6 +344,20 @@ function onAccept(
       // Nothing was asked of them (pending_in), or it is done already: logged, no change.
       return stay(state, logIn);
   }
+}
+
+/**
+ * The other side removed this agent: an accepted or pending contact is kept as
+ * `removed` (its keys too), so `agent net contacts` shows where both sides stand.
+ */
+function onRemoved(state: ContactSlot, at: number): ContactStep {
+  if (state.state === "blocked") return drop(state, "blocked");
+  if (state.state === "none" || state.state === "removed") return drop(state, "stranger");
+  const removed: Contact = { ...state, state: "removed", updated_at: at };
+  return {
+    state: removed,
+    effects: [{ type: "log_in", text: "" }, { type: "save" }, { type: "note_removed" }],
+  };
 }
 
 /** The owner accepts a pending request: keys pinned, an accept sent, undone if it fails. */

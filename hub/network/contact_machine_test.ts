@@ -20,7 +20,7 @@ const KEY_A = "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo";
 const KEY_B = "PUAXw-hDiVqStwqnTRt-vJyYLM8uxJaMwM1V8Sr0Zgw";
 const AT = 2_000;
 
-const STATES = ["none", "pending_in", "pending_out", "accepted", "blocked"] as const;
+const STATES = ["none", "pending_in", "pending_out", "accepted", "blocked", "removed"] as const;
 type StateName = typeof STATES[number];
 
 /** A contact in `state`, added at 100, last changed at 150. */
@@ -43,6 +43,7 @@ const EVENTS = {
   "envelope request": { type: "envelope", kind: "contact_request" },
   "envelope accept": { type: "envelope", kind: "contact_accept" },
   "envelope message": { type: "envelope", kind: "message" },
+  "envelope removed": { type: "envelope", kind: "contact_removed" },
   "fresh card, same keys": { type: "fresh_card", keys: KEYS },
   "fresh card, other keys": { type: "fresh_card", keys: OTHER_KEYS },
   "bad signature": { type: "unverified", reason: "bad_signature" },
@@ -50,6 +51,7 @@ const EVENTS = {
   "request": { type: "request", name: "Bobby\u0007", text: "hello", keys: KEYS, at: AT },
   "accept": { type: "accept", name: "Bobby", at: AT },
   "message": { type: "message" },
+  "removed": { type: "removed", at: AT },
   "add": { type: "add", at: AT },
   "add own": { type: "add_own" },
   "add card": {
@@ -92,6 +94,7 @@ const TABLE: Row[] = [
   ["none", "envelope request", "none", ["verify:card"]],
   ["none", "envelope accept", "none", ["drop:stranger"]],
   ["none", "envelope message", "none", ["drop:stranger"]],
+  ["none", "envelope removed", "none", ["drop:stranger"]],
   ["none", "fresh card, same keys", "none", []],
   ["none", "fresh card, other keys", "none", []],
   ["none", "bad signature", "none", ["drop:unverified"]],
@@ -99,6 +102,7 @@ const TABLE: Row[] = [
   ["none", "request", "pending_in", ["log_in", "save", "tell_owner"]],
   ["none", "accept", "none", ["drop:stranger"]],
   ["none", "message", "none", ["drop:stranger"]],
+  ["none", "removed", "none", ["drop:stranger"]],
   ["none", "add", "none", ["fetch_card"]],
   ["none", "add own", "none", ["refuse:own_address"]],
   ["none", "add card", "pending_out", ["save", "send_request"]],
@@ -110,6 +114,7 @@ const TABLE: Row[] = [
   ["pending_in", "envelope request", "pending_in", ["verify:card"]],
   ["pending_in", "envelope accept", "pending_in", ["verify:card"]],
   ["pending_in", "envelope message", "pending_in", ["drop:not_accepted"]],
+  ["pending_in", "envelope removed", "pending_in", ["verify:card"]],
   ["pending_in", "fresh card, same keys", "pending_in", []],
   ["pending_in", "fresh card, other keys", "pending_in", ["drop:key_changed!"]],
   ["pending_in", "bad signature", "pending_in", ["drop:unverified"]],
@@ -117,17 +122,19 @@ const TABLE: Row[] = [
   ["pending_in", "request", "pending_in", ["log_in", "save"]],
   ["pending_in", "accept", "pending_in", ["log_in"]],
   ["pending_in", "message", "pending_in", ["drop:not_accepted"]],
+  ["pending_in", "removed", "removed", ["log_in", "save", "note_removed"]],
   ["pending_in", "add", "accepted", ["save", "send_accept+restore"]],
   ["pending_in", "add own", "pending_in", ["refuse:own_address"]],
   ["pending_in", "add card", "accepted", ["save", "send_accept+restore"]],
   ["pending_in", "accept request", "accepted", ["save", "send_accept+restore"]],
   ["pending_in", "send", "pending_in", ["refuse:not_accepted"]],
   ["pending_in", "block", "blocked", ["save"]],
-  ["pending_in", "remove", "none", ["forget"]],
+  ["pending_in", "remove", "none", ["forget", "send_removed"]],
   // The owner asked: their request or their accept makes it accepted.
   ["pending_out", "envelope request", "pending_out", ["verify:card"]],
   ["pending_out", "envelope accept", "pending_out", ["verify:card"]],
   ["pending_out", "envelope message", "pending_out", ["drop:not_accepted"]],
+  ["pending_out", "envelope removed", "pending_out", ["verify:card"]],
   ["pending_out", "fresh card, same keys", "pending_out", []],
   ["pending_out", "fresh card, other keys", "pending_out", ["drop:key_changed!"]],
   ["pending_out", "bad signature", "pending_out", ["drop:unverified"]],
@@ -135,17 +142,19 @@ const TABLE: Row[] = [
   ["pending_out", "request", "accepted", ["log_in", "save", "send_accept"]],
   ["pending_out", "accept", "accepted", ["save", "note_accepted", "log_in"]],
   ["pending_out", "message", "pending_out", ["drop:not_accepted"]],
+  ["pending_out", "removed", "removed", ["log_in", "save", "note_removed"]],
   ["pending_out", "add", "pending_out", ["fetch_card"]],
   ["pending_out", "add own", "pending_out", ["refuse:own_address"]],
   ["pending_out", "add card", "pending_out", ["save", "send_request"]],
   ["pending_out", "accept request", "pending_out", ["refuse:no_pending"]],
   ["pending_out", "send", "pending_out", ["refuse:not_accepted"]],
   ["pending_out", "block", "blocked", ["save"]],
-  ["pending_out", "remove", "none", ["forget"]],
+  ["pending_out", "remove", "none", ["forget", "send_removed"]],
   // Accepted: pinned keys, a message gets a turn, a request gets an accept again.
   ["accepted", "envelope request", "accepted", ["verify:pinned"]],
   ["accepted", "envelope accept", "accepted", ["verify:pinned"]],
   ["accepted", "envelope message", "accepted", ["verify:pinned"]],
+  ["accepted", "envelope removed", "accepted", ["verify:pinned"]],
   ["accepted", "fresh card, same keys", "accepted", []],
   ["accepted", "fresh card, other keys", "accepted", ["drop:key_changed!"]],
   ["accepted", "bad signature", "accepted", ["drop:key_changed!"]],
@@ -153,17 +162,19 @@ const TABLE: Row[] = [
   ["accepted", "request", "accepted", ["log_in", "save", "send_accept"]],
   ["accepted", "accept", "accepted", ["log_in"]],
   ["accepted", "message", "accepted", ["answer"]],
+  ["accepted", "removed", "removed", ["log_in", "save", "note_removed"]],
   ["accepted", "add", "accepted", []],
   ["accepted", "add own", "accepted", ["refuse:own_address"]],
   ["accepted", "add card", "accepted", []],
   ["accepted", "accept request", "accepted", []],
   ["accepted", "send", "accepted", ["send_message"]],
   ["accepted", "block", "blocked", ["save"]],
-  ["accepted", "remove", "none", ["forget"]],
+  ["accepted", "remove", "none", ["forget", "send_removed"]],
   // Blocked: nothing from it is read or answered; the owner may re-add or remove it.
   ["blocked", "envelope request", "blocked", ["drop:blocked"]],
   ["blocked", "envelope accept", "blocked", ["drop:blocked"]],
   ["blocked", "envelope message", "blocked", ["drop:blocked"]],
+  ["blocked", "envelope removed", "blocked", ["drop:blocked"]],
   ["blocked", "fresh card, same keys", "blocked", ["drop:blocked"]],
   ["blocked", "fresh card, other keys", "blocked", ["drop:blocked"]],
   ["blocked", "bad signature", "blocked", ["drop:blocked"]],
@@ -171,6 +182,7 @@ const TABLE: Row[] = [
   ["blocked", "request", "blocked", ["drop:blocked"]],
   ["blocked", "accept", "blocked", ["drop:blocked"]],
   ["blocked", "message", "blocked", ["drop:blocked"]],
+  ["blocked", "removed", "blocked", ["drop:blocked"]],
   ["blocked", "add", "blocked", ["fetch_card"]],
   ["blocked", "add own", "blocked", ["refuse:own_address"]],
   ["blocked", "add card", "pending_out", ["save", "send_request"]],
@@ -178,6 +190,26 @@ const TABLE: Row[] = [
   ["blocked", "send", "blocked", ["refuse:not_accepted"]],
   ["blocked", "block", "blocked", ["save"]],
   ["blocked", "remove", "none", ["forget"]],
+  // They removed this agent: a stranger again but for a new request, which the owner hears of.
+  ["removed", "envelope request", "removed", ["verify:card"]],
+  ["removed", "envelope accept", "removed", ["drop:stranger"]],
+  ["removed", "envelope message", "removed", ["drop:stranger"]],
+  ["removed", "envelope removed", "removed", ["drop:stranger"]],
+  ["removed", "fresh card, same keys", "removed", []],
+  ["removed", "fresh card, other keys", "removed", []],
+  ["removed", "bad signature", "removed", ["drop:unverified"]],
+  ["removed", "unopenable", "removed", ["drop:unverified"]],
+  ["removed", "request", "pending_in", ["log_in", "save", "tell_owner"]],
+  ["removed", "accept", "removed", ["drop:stranger"]],
+  ["removed", "message", "removed", ["drop:stranger"]],
+  ["removed", "removed", "removed", ["drop:stranger"]],
+  ["removed", "add", "removed", ["fetch_card"]],
+  ["removed", "add own", "removed", ["refuse:own_address"]],
+  ["removed", "add card", "pending_out", ["save", "send_request"]],
+  ["removed", "accept request", "removed", ["refuse:no_pending"]],
+  ["removed", "send", "removed", ["refuse:removed_by_peer"]],
+  ["removed", "block", "blocked", ["save"]],
+  ["removed", "remove", "none", ["forget"]],
 ];
 
 Deno.test("contactTransition() has exactly one row for every state and event", () => {
@@ -301,6 +333,18 @@ Deno.test("contactTransition(): blocking a stranger keeps an empty record; block
     address: ADDRESS,
     state: "none",
   });
+});
+
+Deno.test("contactTransition(): a removal tells the other side with the record it forgot", () => {
+  const step = contactTransition(slotIn("accepted"), EVENTS.remove);
+  assert.deepEqual(step.effects, [
+    { type: "forget" },
+    { type: "send_removed", contact: slotIn("accepted") },
+  ]);
+  // The other side keeps its record (keys too) as removed.
+  const removed = recordOf("accepted", EVENTS.removed);
+  assert.deepEqual({ ...removed, state: "accepted", updated_at: 150 }, slotIn("accepted"));
+  assert.equal(removed.updated_at, AT);
 });
 
 Deno.test("contactTransition(): a key served padded is the pinned key, compared as bytes", () => {

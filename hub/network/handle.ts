@@ -31,6 +31,8 @@ import { enqueue, replyFor, sendThroughOutbox } from "./outbox.ts";
 import { oneLine, printable } from "../text.ts";
 import type { Update } from "./spine_client.ts";
 import { noPublicSubLine, subRole, type TurnAnswerer } from "./turn_types.ts";
+import type { AnsweredMessage } from "./digest.ts";
+import { refusalFor, tellPeerError } from "./refusal.ts";
 
 /** What became of one envelope. */
 export type Handled =
@@ -42,6 +44,8 @@ export interface HandleDeps {
   node: NetNode;
   /** Answers a message from an accepted contact (the hub gives a network turn). */
   answer: TurnAnswerer;
+  /** Told of every message the agent answered (the owner's network digest). */
+  onAnswered?: ((message: AnsweredMessage) => Promise<void>) | undefined;
 }
 
 /** Handles one update. Never throws for the envelope's content; a store failure does throw. */
@@ -126,6 +130,8 @@ function verifiedEvent(
       return { type: "accept", name: (plaintext as ContactAcceptPlaintext).name, at };
     case "message":
       return { type: "message" };
+    case "contact_removed":
+      return { type: "removed", at };
   }
 }
 
@@ -146,6 +152,11 @@ async function apply(deps: HandleDeps, p: EnvelopePayload, step: ContactStep): P
         break;
       case "note_accepted":
         node.logger.info(`network: ${p.from} accepted the contact request`);
+        break;
+      case "note_removed":
+        node.logger.info(
+          `network: ${p.from} removed this agent as a contact; 'agent net add ${p.from}' asks again`,
+        );
         break;
       case "send_accept":
         await sendAccept(deps, contact!, p);
@@ -195,6 +206,12 @@ async function onMessage(
   // Handled before a crash: its reply is in the outbox. Send that (or nothing, when it
   // went out), never a second answer from the model.
   const roles = subRole(p.hops, plain.sub);
+  if (plain.error !== undefined) {
+    // The other hub refused a message of ours and said why: the owner hears it, no turn.
+    await countIn(deps, p, plain.text, roles);
+    await tellPeerError(node, p.from, plain.sub ?? "", plain.error);
+    return undefined;
+  }
   const prior = await replyFor(node, p.from, p.id);
   if (prior !== undefined) {
     // The log line and the count may not have been written before the crash.
@@ -225,9 +242,10 @@ async function onMessage(
   }
   if (outcome.kind === "skip" && outcome.reason === "no_public_sub") {
     // At the level of a stranger's message (info); not in the network log, not counted.
-    node.logger.info(
-      `network: dropped ${noPublicSubLine(outcome.sub ?? plain.sub ?? "")} (from ${p.from})`,
-    );
+    const sub = outcome.sub ?? plain.sub ?? "";
+    node.logger.info(`network: dropped ${noPublicSubLine(sub)} (from ${p.from})`);
+    const refusal = await refusalFor(node, p, contact, sub);
+    if (refusal !== undefined) await sendReply(deps, p, refusal);
     return NO_PUBLIC_SUB;
   }
   if (outcome.kind === "skip") {
@@ -258,7 +276,23 @@ async function onMessage(
   });
   await countIn(deps, p, plain.text, roles);
   await sendReply(deps, p, reply);
+  await tellAnswered(deps, {
+    address: p.from,
+    name: contact.name,
+    thread: p.thread,
+    asked: plain.text,
+    answered: outcome.text,
+  });
   return outcome.replyId;
+}
+
+/** The owner's digest hears of the answer; a failure there is logged, never thrown. */
+async function tellAnswered(deps: HandleDeps, message: AnsweredMessage): Promise<void> {
+  try {
+    await deps.onAnswered?.(message);
+  } catch (error) {
+    deps.node.logger.warn(`network: the digest could not record: ${errorMessage(error)}`);
+  }
 }
 
 async function sendReply(

@@ -18,3 +18,5 @@ export * from "./turn_types.ts";
 export { compareVersions, networkCheck } from "./doctor.ts";
 export * from "./universe.ts";
 export * from "./outbox.ts";
+export * from "./digest.ts";
+export * from "./send_outcome.ts";

@@ -16,6 +16,7 @@ import {
   signEnvelope,
   type WireEnvelope,
 } from "@agent/net";
+import { errorMessage } from "@agent/net/common";
 import type { AgentConfig } from "../config/types.ts";
 import type { Logger } from "../log.ts";
 import type { Lang } from "../i18n.ts";
@@ -34,8 +35,10 @@ import {
 import {
   type Delivery,
   fetchCard,
+  OwnSpineError,
   postEnvelope,
   type SpineClient,
+  SpineError,
   type SpineHealth,
 } from "./spine_client.ts";
 
@@ -75,6 +78,7 @@ export interface NetNodeOptions {
 }
 
 import { sendThroughOutbox } from "./outbox.ts";
+import { pendingReason, type SendOutcome } from "./send_outcome.ts";
 
 /** The fallback card name when neither the profile nor `[net] name` gives one. */
 export const DEFAULT_CARD_NAME = "agent";
@@ -96,6 +100,8 @@ export class NetNode {
    * by default; a running hub sets its bus here so its channels hear them at once.
    */
   events: OwnerEventSink;
+  /** The language of the owner events' sentences; a running hub sets its own here. */
+  lang: Lang = "en";
   #address: string | undefined;
 
   constructor(options: NetNodeOptions) {
@@ -123,11 +129,26 @@ export class NetNode {
     return this.#address;
   }
 
-  /** `GET /hub/health` (also learns the address). */
+  /**
+   * `GET /hub/health` (also learns the address). An own spine that does not answer is
+   * an {@linkcode OwnSpineError}, so no caller blames a peer or the universe for it.
+   */
   async health(signal?: AbortSignal): Promise<SpineHealth> {
-    const health = await this.spine.health(signal);
+    const health = await this.#own(this.spine.health(signal));
     this.#address = health.address;
     return health;
+  }
+
+  /** A request to the own spine: no answer (or a 5xx) becomes an {@linkcode OwnSpineError}. */
+  async #own<T>(request: Promise<T>): Promise<T> {
+    try {
+      return await request;
+    } catch (error) {
+      if (error instanceof SpineError && error.transient) {
+        throw new OwnSpineError(this.spine.url, error);
+      }
+      throw error;
+    }
   }
 
   /** The card name: the profile's, else `[net] name`, else `agent`. */
@@ -147,7 +168,7 @@ export class NetNode {
   /** Publishes the card and records it in the profile. */
   async publish(signal?: AbortSignal): Promise<Card> {
     const input = await this.cardInput();
-    const card = await this.spine.putCard(input, signal);
+    const card = await this.#own(this.spine.putCard(input, signal));
     const profile = await this.state.profile();
     await this.state.setProfile({ ...profile, published: { ...input, at: this.nowSec() } });
     return card;
@@ -233,13 +254,38 @@ export class NetNode {
     return await blockContact(this.state, address, this.nowSec());
   }
 
-  /** `agent net remove`: forgets the contact; the log and the session stay. */
+  /**
+   * `agent net remove`: forgets the contact (the log and the session stay) and tells
+   * the other side with a signed `contact_removed`, unless it is blocked (no signal)
+   * or removed this agent first. Returns whether there was a contact.
+   */
   async remove(address: string): Promise<boolean> {
+    return (await this.removeAndTell(address)).removed;
+  }
+
+  /**
+   * {@linkcode NetNode.remove}, saying whether the other side heard of it (`told`
+   * missing: nothing to tell; `false`: the post failed, which is logged, and the
+   * removal stands).
+   */
+  async removeAndTell(address: string): Promise<{ removed: boolean; told?: boolean }> {
     checkAddress(address);
     const slot = contactSlot(address, await this.state.contact(address));
     const step = contactTransition(slot, { type: "remove" });
-    return step.effects.some((e) => e.type === "forget") &&
-      await this.state.removeContact(address);
+    if (!step.effects.some((e) => e.type === "forget")) return { removed: false };
+    const removed = await this.state.removeContact(address);
+    const notice = step.effects.find((e) => e.type === "send_removed");
+    if (!removed || notice?.type !== "send_removed") return { removed };
+    try {
+      const sent = await this.deliver("contact_removed", notice.contact, {
+        name: await this.cardName(),
+      });
+      await this.logOut(address, "contact_removed", sent.id, sent.thread, "");
+      return { removed, told: true };
+    } catch (error) {
+      this.logger.warn(`network: could not tell ${address} of the removal: ${errorMessage(error)}`);
+      return { removed, told: false };
+    }
   }
 
   /** `agent net send`: a new conversation with an accepted contact (or its sub-agent). */
@@ -247,7 +293,7 @@ export class NetNode {
     address: string,
     text: string,
     sub?: string,
-  ): Promise<{ id: string; delivery: "queued" | "duplicate" | "pending" }> {
+  ): Promise<SendOutcome> {
     checkAddress(address);
     if (Array.from(text).length > MESSAGE_TEXT_MAX) {
       throw new NetUsageError("too_long", { max: String(MESSAGE_TEXT_MAX) });
@@ -259,6 +305,7 @@ export class NetNode {
     // Through the outbox: a spine that does not answer now is tried again (by the hub)
     // for 24 hours; a hard refusal is thrown at once.
     const id = newEnvelopeId();
+    let later: SendOutcome["later"];
     const delivery = await sendThroughOutbox(this, {
       id,
       to: address,
@@ -269,8 +316,12 @@ export class NetNode {
       reply_to: null,
       hops: 0,
       log: { text, ...(sub ? { peer_sub: sub } : {}) },
+    }, {
+      onPending: (error, nextAt) => {
+        later = { ...pendingReason(error), retry_at: nextAt };
+      },
     });
-    return { id, delivery };
+    return later === undefined ? { id, delivery } : { id, delivery, later };
   }
 
   /**

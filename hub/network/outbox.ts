@@ -80,10 +80,20 @@ export async function replyFor(
 export async function sendThroughOutbox(
   node: OutboxNode,
   entry: Omit<OutboxEntry, "created_at" | "attempts" | "next_at" | "state">,
+  options: SendOptions = {},
 ): Promise<OutboxResult> {
   const stored = await enqueue(node, entry);
   if (stored.state === "sent") return "duplicate";
-  return await attempt(node, stored);
+  return await attempt(node, stored, options.onPending);
+}
+
+/** Options for {@linkcode sendThroughOutbox}. */
+export interface SendOptions {
+  /**
+   * Told why a post is left for a retry (the peer's `SpineError`: no answer, a 5xx, a
+   * 429 with its `Retry-After`) and when the outbox tries again (Unix seconds).
+   */
+  onPending?: (error: unknown, nextAt: number) => void;
 }
 
 /**
@@ -104,7 +114,11 @@ export async function enqueue(
 }
 
 /** One post of a pending entry; the outbox is updated with what happened. */
-async function attempt(node: OutboxNode, entry: OutboxEntry): Promise<OutboxResult> {
+async function attempt(
+  node: OutboxNode,
+  entry: OutboxEntry,
+  onPending?: SendOptions["onPending"],
+): Promise<OutboxResult> {
   let delivery: "queued" | "duplicate";
   try {
     ({ delivery } = await node.deliver(
@@ -134,6 +148,7 @@ async function attempt(node: OutboxNode, entry: OutboxEntry): Promise<OutboxResu
         retryAfterMs: error instanceof SpineError ? error.retryAfterMs : undefined,
       });
       e.next_at = now + Math.ceil(wait / 1000);
+      onPending?.(error, e.next_at);
     });
     return "pending";
   }

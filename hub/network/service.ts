@@ -19,6 +19,7 @@ import type { NetNode } from "./node.ts";
 import { type HandleDeps, handleUpdate } from "./handle.ts";
 import { SpineError, type Update } from "./spine_client.ts";
 import { ringDoorbell } from "./doorbell.ts";
+import type { NetDigest } from "./digest.ts";
 import { errorMessage } from "@agent/net/common";
 
 /** Timings of the service; tests shrink them. */
@@ -100,6 +101,10 @@ export interface NetServiceOptions {
   timings?: Partial<NetTimings>;
   /** Why the network is not configured (for `/status`). */
   unconfigured?: string;
+  /** The owner's network digest: told of every answered message, started and stopped with the service. */
+  digest?: NetDigest | undefined;
+  /** What it lacks, as a code a client words in its own language (for `/status`). */
+  missing?: string;
   /** Called after every handled envelope (tests, benchmarks). */
   onHandled?: (result: Awaited<ReturnType<typeof handleUpdate>>, update: Update) => void;
 }
@@ -120,12 +125,17 @@ export class NetService {
   #onHandled: NetServiceOptions["onHandled"];
   #outboxTimer: ReturnType<typeof setInterval> | undefined;
   #flushing: Promise<void> | undefined;
+  #digest: NetDigest | undefined;
 
   constructor(options: NetServiceOptions) {
     this.#node = options.node;
-    this.#deps = options.node === undefined
-      ? undefined
-      : { node: options.node, answer: options.answer };
+    this.#digest = options.digest;
+    const digest = options.digest;
+    this.#deps = options.node === undefined ? undefined : {
+      node: options.node,
+      answer: options.answer,
+      ...(digest === undefined ? {} : { onAnswered: (m) => digest.record(m) }),
+    };
     this.#timings = { ...DEFAULT_TIMINGS, ...options.timings };
     this.#onHandled = options.onHandled;
     this.#status = {
@@ -146,6 +156,7 @@ export class NetService {
       dropped: 0,
       outbox: 0,
       ...(options.unconfigured === undefined ? {} : { detail: options.unconfigured }),
+      ...(options.missing === undefined ? {} : { missing: options.missing }),
     };
   }
 
@@ -168,6 +179,9 @@ export class NetService {
     });
     // What a crash or an unreachable peer left in the outbox goes out now and on retry.
     void this.flushOutbox();
+    this.#digest?.start().catch((error) => {
+      this.#node!.logger.warn(`network: the digest could not start: ${errorMessage(error)}`);
+    });
     this.#outboxTimer = setInterval(() => void this.flushOutbox(), this.#timings.outboxMs);
   }
 
@@ -175,6 +189,7 @@ export class NetService {
   async stop(): Promise<void> {
     this.#stop.abort();
     clearInterval(this.#outboxTimer);
+    this.#digest?.stop();
     await this.#loop;
     await this.#fetching?.catch(() => {});
     await this.#flushing?.catch(() => {});

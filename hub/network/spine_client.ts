@@ -9,6 +9,27 @@ import { SpineError, SpineHttp } from "../spine_http/mod.ts";
 
 export { SpineError } from "../spine_http/mod.ts";
 
+/**
+ * This agent's own spine did not answer (or answered 5xx) when the hub asked it: a
+ * {@linkcode SpineError} that names the culprit, so a failure there is never blamed
+ * on a peer or the universe. Keeps the status, code and `Retry-After` of the cause.
+ */
+export class OwnSpineError extends SpineError {
+  override name = "OwnSpineError";
+  /** The spine's URL (`AGENT_SPINE_URL`). */
+  readonly url: string;
+
+  /** Wraps `cause`, an error of a request to the spine at `url`. */
+  constructor(url: string, cause: SpineError) {
+    super(`Your own spine ${url} does not answer`, cause.status, cause.code, {
+      detail: cause.message,
+      ...(cause.retryAfterMs === undefined ? {} : { retryAfterMs: cause.retryAfterMs }),
+      cause,
+    });
+    this.url = url;
+  }
+}
+
 /** `GET /hub/health`. */
 export interface SpineHealth {
   ok: boolean;

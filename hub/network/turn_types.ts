@@ -53,6 +53,8 @@ export type SkipReason =
   | "no_reply"
   | "empty"
   | "max_hops"
+  /** A reply that asks nothing (or past hop 3) under `answer_replies = "questions"`. */
+  | "settled"
   | "rate_limited"
   | "no_public_sub"
   | "auto_reply_off";

@@ -20,20 +20,49 @@ import {
 import type { SubAgentDirectory } from "../subs/directory.ts";
 import { reportSubs } from "../subs/directory.ts";
 import type { NetNode } from "./node.ts";
+import { OwnSpineError } from "./spine_client.ts";
 
-/** The universe answered something other than success. */
+/**
+ * The universe answered something other than success, or nothing. With status 0 the
+ * code names the culprit: `unreachable` (no answer), `not_https` (it answered an https
+ * request in plain http), `scheme_in_host` (`[net] universe` was written as a URL).
+ */
 export class UniverseError extends Error {
   override name = "UniverseError";
   /** The HTTP status (0 when the universe did not answer). */
   readonly status: number;
-  /** The `error` code of the answer, when there was one. */
+  /** The `error` code of the answer, when there was one, or the client's own code. */
   readonly code: string | undefined;
+  /** With `scheme_in_host`: the host as it should be written. */
+  readonly host: string | undefined;
+  /** With status 0: why nothing answered, without the host. */
+  readonly reason: string | undefined;
   /** Makes the error. */
-  constructor(status: number, code: string | undefined, detail: string) {
+  constructor(
+    status: number,
+    code: string | undefined,
+    detail: string,
+    options: { host?: string; reason?: string } = {},
+  ) {
     super(detail);
     this.status = status;
     this.code = code;
+    this.host = options.host;
+    this.reason = options.reason;
   }
+}
+
+/** What a TLS client meets when the server speaks plain http. */
+const PLAIN_HTTP_ANSWER = /InvalidContentType|corrupt message|wrong version number|http request/i;
+
+/** An error's message with its causes (fetch keeps the reason in `cause`). */
+function fullMessage(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error; e !== undefined && parts.length < 4; e = (e as Error).cause) {
+    parts.push(errorMessage(e));
+    if (!(e instanceof Error)) break;
+  }
+  return parts.join(": ");
 }
 
 /** What `GET /api/universe` holds that a hub reads. */
@@ -53,10 +82,23 @@ export class UniverseClient {
   #node: NetNode;
   #base: string;
 
-  /** Makes the client; `host` is `[net] universe`. */
+  /**
+   * Makes the client; `host` is `[net] universe`, a host without a scheme.
+   *
+   * @throws {UniverseError} `scheme_in_host` when it is written as a URL.
+   */
   constructor(node: NetNode, host: string) {
     this.host = host.trim().toLowerCase();
     this.#node = node;
+    const scheme = this.host.match(/^([a-z][a-z0-9+.-]*):\/\/([^/]*)/);
+    if (scheme !== null) {
+      throw new UniverseError(
+        0,
+        "scheme_in_host",
+        `[net] universe is a host, not a URL: write "${scheme[2]}"`,
+        { host: scheme[2]! },
+      );
+    }
     this.#base = baseUrlFor(this.host, node.allowInsecure);
   }
 
@@ -135,7 +177,32 @@ export class UniverseClient {
         signal: AbortSignal.timeout(15_000),
       });
     } catch (error) {
-      throw new UniverseError(0, undefined, `${this.host} does not answer: ${errorMessage(error)}`);
+      const detail = fullMessage(error);
+      const code = await this.#plainHttp(detail) ? "not_https" : "unreachable";
+      throw new UniverseError(0, code, `${this.host} does not answer: ${detail}`, {
+        reason: detail,
+      });
+    }
+  }
+
+  /**
+   * Whether an https request failed because the universe speaks plain http: the TLS
+   * client says so, or (a server that stays silent on a TLS hello) a plain http request
+   * to the same host gets an answer. Never asked when the connection was refused.
+   */
+  async #plainHttp(detail: string): Promise<boolean> {
+    if (!this.#base.startsWith("https:")) return false;
+    if (PLAIN_HTTP_ANSWER.test(detail)) return true;
+    if (/refused|dns|name or service|not known/i.test(detail)) return false;
+    try {
+      const res = await this.#node.fetch(`http://${this.host}/`, {
+        redirect: "manual",
+        signal: AbortSignal.timeout(3_000),
+      });
+      await res.body?.cancel();
+      return true;
+    } catch {
+      return false;
     }
   }
 
@@ -294,7 +361,11 @@ export class UniverseReporter {
         this.#status.last_report_at = new Date().toISOString();
       }
     } catch (error) {
-      this.#status.last_result = error instanceof UniverseError ? error.code ?? "error" : "error";
+      this.#status.last_result = error instanceof UniverseError
+        ? error.code ?? "error"
+        : error instanceof OwnSpineError
+        ? "own_spine"
+        : "error";
       this.#status.last_error = errorMessage(error);
       node.logger.warn(`universe: the report failed: ${errorMessage(error)}`);
     }

@@ -23,6 +23,7 @@ import {
 import type { ModelRouter } from "../agent/mod.ts";
 import { buildFrame, historyFor } from "./frame.ts";
 import { isNoReply } from "./no_reply.ts";
+import { endsHere } from "./settled.ts";
 import { replyId } from "./reply_id.ts";
 import { sanitiseName } from "./sanitise.ts";
 import {
@@ -121,6 +122,9 @@ export async function networkTurn(deps: TurnDeps, input: TurnInput): Promise<Tur
   }
   if (!net.auto_reply) return { kind: "skip", reason: "auto_reply_off" };
   if (hops + 1 > net.max_hops) return { kind: "skip", reason: "max_hops" };
+  if (net.answer_replies === "questions" && endsHere(hops, input.text)) {
+    return { kind: "skip", reason: "settled" };
+  }
   const sent = await deps.autoRepliesLastHour(input.contact.address);
   if (sent >= net.max_auto_replies_per_hour) return { kind: "skip", reason: "rate_limited" };
 

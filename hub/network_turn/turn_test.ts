@@ -148,7 +148,10 @@ Deno.test("networkTurn() checks auto_reply, max_hops and the hourly limit withou
   });
   assert.equal(model.calls.length, 0);
 
-  using h = await home("", "max_hops = 4\nmax_auto_replies_per_hour = 3");
+  using h = await home(
+    "",
+    'max_hops = 4\nmax_auto_replies_per_hour = 3\nanswer_replies = "always"',
+  );
   model = counting();
   // hops 3: the reply has hops 4, not above max_hops.
   assert.equal(
@@ -322,7 +325,7 @@ Deno.test("networkTurn() hands an answer from the peer's sub-agent (odd hops) to
   const model = counting("Thanks, noted.");
   const out = await networkTurn(
     deps(h, { runAgent: model.run }),
-    input({ sub: "openings", hops: 1, text: "Play e4." }),
+    input({ sub: "openings", hops: 1, text: "Play e4. Shall I say why?" }),
   );
   assert.equal(out.kind, "reply");
   if (out.kind !== "reply") return;
@@ -337,6 +340,33 @@ Deno.test("networkTurn() hands an answer from the peer's sub-agent (odd hops) to
     call.prompt.split("\n")[0],
     `A message from another agent: Bob at ${BOB}/openings, a contact of your owner.`,
   );
+});
+
+Deno.test("networkTurn() answers a reply only when it asks something, and never past hop 3", async () => {
+  using h = await home();
+  const model = counting("Sure. And you?");
+  const d = deps(h, { runAgent: model.run });
+  // A first message is answered, question or not.
+  assert.equal((await networkTurn(d, input({ hops: 0, text: "Hello." }))).kind, "reply");
+  // A reply that asks nothing ends the conversation, without the model.
+  for (const text of ["Okay.", "Thanks, noted.", "Tamam, teşekkürler."]) {
+    assert.equal(reason(await networkTurn(d, input({ hops: 1, text }))), "settled");
+  }
+  assert.equal(model.calls.length, 1);
+  for (const text of ["And you?", "Sen de oynuyor musun?", "你呢\uFF1F"]) {
+    assert.equal((await networkTurn(d, input({ hops: 2, text }))).kind, "reply", text);
+  }
+  // The fourth envelope (hops 3) is the last one: asked or not, it gets no answer.
+  assert.equal(reason(await networkTurn(d, input({ hops: 3, text: "And you?" }))), "settled");
+  assert.equal(model.calls.length, 4);
+
+  using always = await home("", 'answer_replies = "always"');
+  const chatty = counting("Okay.");
+  const out = await networkTurn(
+    deps(always, { runAgent: chatty.run }),
+    input({ hops: 3, text: "Okay." }),
+  );
+  assert.equal(out.kind, "reply");
 });
 
 Deno.test("networkTurn() shares no note when [net] public_note names user.md", async () => {

@@ -49,7 +49,10 @@ export const netSend: AgentTool = {
     }
     try {
       const sent = await opened.node.send(target.address, input.text, target.sub);
-      return { sent: true, id: sent.id, to: input.to };
+      // Not delivered yet: the model hears why (a peer's rate limit is no silence).
+      return sent.later === undefined
+        ? { sent: true, id: sent.id, to: input.to }
+        : { sent: true, id: sent.id, to: input.to, delivered: false, later: sent.later };
     } catch (error) {
       return { error: errorMessage(error) };
     }

@@ -521,7 +521,8 @@ async function verifySignedWire(prefix, payload, sig, signKey) {
 var ENVELOPE_KINDS = Object.freeze([
   "contact_request",
   "contact_accept",
-  "message"
+  "message",
+  "contact_removed"
 ]);
 var ENVELOPE_ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 var ENVELOPE_SIGNATURE_PREFIX = "agent-net/1\n";
@@ -552,7 +553,7 @@ function payloadProblem(value) {
     return "payload 'id' must match ^[A-Za-z0-9_-]{16,64}$";
   }
   if (!ENVELOPE_KINDS.includes(value.kind)) {
-    return "payload 'kind' must be contact_request, contact_accept or message";
+    return "payload 'kind' must be contact_request, contact_accept, message or contact_removed";
   }
   if (!isAddress(value.from)) return "payload 'from' must be a valid address";
   if (typeof value.to !== "string") return "payload 'to' must be a string";

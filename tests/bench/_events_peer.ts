@@ -1,7 +1,7 @@
 /**
  * The other process of `events_bench.ts`:
  *
- * - `client <port> <count>`: listens to the hub's `GET /events` with
+ * - `client <port> <count> <token file>`: listens to the hub's `GET /events` with
  *   `subscribeHubEvents()`, prints `open` once connected, then one line per event: the
  *   milliseconds from the moment the event was handed to the hub (its `text`, a wall
  *   clock reading) to its arrival here; exits after `count` events.
@@ -23,6 +23,7 @@ if (mode === "client") {
   let left = Number(b);
   await subscribeHubEvents(Number(a), {
     signal: stop.signal,
+    tokenFile: c!,
     onOpen: () => console.log("open"),
     onEvent(event) {
       console.log((wall() - Number(event.text)).toFixed(3));

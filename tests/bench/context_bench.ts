@@ -1,7 +1,8 @@
 /**
- * Context budget benchmark, in process: one chat of 2,000 turns through the desk (as the
- * messenger runs it) against a loopback provider in vendor-a's wire format, two ways,
- * one after the other in the same process:
+ * Context budget benchmark: one chat of 2,000 turns through the desk (as the messenger
+ * runs it) against a loopback provider in vendor-a's wire format (in a process of its
+ * own, so only the hub side's memory is measured), two ways, one after the other in the
+ * same process:
  * - with the context budget (`context_tokens = 32000`, the shipped brain's default);
  * - the baseline, the same chat with a budget no chat reaches (`context_tokens =
  *   10000000`), which is how every turn was sent before: the whole session.
@@ -20,7 +21,6 @@
 import { Desk, parseConfig } from "@agent/hub";
 import { Logger, resolvePaths } from "@agent/hub/base";
 import { Ledger } from "@agent/hub/money";
-import { startVendorServer } from "../models/_vendor_server.ts";
 
 const TURNS = Number(Deno.env.get("AGENT_BENCH_TURNS") ?? 2000);
 const CHECKPOINTS = [200, 1000, 2000].filter((n) => n <= TURNS);
@@ -42,8 +42,49 @@ interface Run {
   seconds: number;
 }
 
+/** The loopback provider in its own process: its URL and the requests it saw. */
+async function startProvider() {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      "--allow-net=127.0.0.1",
+      new URL("./_vendor_process.ts", import.meta.url).pathname,
+      ANSWER,
+    ],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const seen: { model: string; bytes: number }[] = [];
+  let url: ((url: string) => void) | undefined;
+  const started = new Promise<string>((resolve) => url = resolve);
+  const reading = (async () => {
+    let rest = "";
+    for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+      const lines = (rest + chunk).split("\n");
+      rest = lines.pop()!;
+      for (const line of lines) {
+        if (line.startsWith("http")) url!(line);
+        else {
+          const [model, bytes] = line.split(" ");
+          seen.push({ model: model!, bytes: Number(bytes) });
+        }
+      }
+    }
+  })();
+  return {
+    url: await started,
+    seen,
+    async close() {
+      child.kill("SIGTERM");
+      await child.status;
+      await reading;
+    },
+  };
+}
+
 async function run(contextTokens: number): Promise<Run> {
-  const server = startVendorServer({ reply: ANSWER });
+  const server = await startProvider();
   const home = Deno.makeTempDirSync({ prefix: "agent-context-bench-" });
   try {
     const paths = resolvePaths({ home, env: {} });
@@ -82,17 +123,18 @@ output = 5.0
     const heap: [number, number][] = [];
     const started = performance.now();
     for (let turn = 1; turn <= TURNS; turn++) {
-      const before = server.requests.length;
+      const before = server.seen.length;
       const outcome = await conversation.submit(
         `Turn ${turn}: ${"what should I keep in mind for the trip next week? ".repeat(6)}`,
       );
       if (outcome.kind !== "answered") throw new Error(`turn ${turn}: ${outcome.kind}`);
-      const brain = server.requests.slice(before).findLast((r) =>
-        r.method === "POST" && (r.body as { model?: string }).model === "m-brain"
-      );
-      if (CHECKPOINTS.includes(turn)) bytesAt.set(turn, JSON.stringify(brain?.body).length);
-      // The recorded requests are the server's, not the hub's: keep only what is read.
-      server.requests.splice(0, server.requests.length);
+      // The request lines may trail the answer by a moment.
+      while (!server.seen.slice(before).some((r) => r.model === "m-brain")) {
+        await new Promise((r) => setTimeout(r, 1));
+      }
+      const brain = server.seen.slice(before).findLast((r) => r.model === "m-brain");
+      if (CHECKPOINTS.includes(turn)) bytesAt.set(turn, brain!.bytes);
+      server.seen.splice(0, server.seen.length);
       if (turn >= SAMPLE_FROM && turn % SAMPLE_EVERY === 0) {
         // After a full collection, so the slope is what stays, not garbage not yet swept.
         (globalThis as { gc?: () => void }).gc?.();

@@ -17,7 +17,13 @@
  */
 import { percentile } from "./_stats.ts";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
-import { appendNetEvent, controlHandler, OwnerEventBus, readNetEvents } from "@agent/hub";
+import {
+  appendNetEvent,
+  controlHandler,
+  OwnerEventBus,
+  readNetEvents,
+  writeHubToken,
+} from "@agent/hub";
 
 const EVENTS = Number(Deno.env.get("BENCH_EVENTS") ?? "1000");
 const GAP_MS = 3;
@@ -31,7 +37,16 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Starts the client process; resolves its latencies once it has heard `count` events. */
 async function startClient(port: number, count: number) {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...AGENT_FLAGS, PEER, "client", String(port), String(count)],
+    args: [
+      "run",
+      "--quiet",
+      ...AGENT_FLAGS,
+      PEER,
+      "client",
+      String(port),
+      String(count),
+      tokenFile,
+    ],
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
@@ -76,6 +91,8 @@ function describe(name: string, values: number[]): { p50: number; p99: number } 
 const dir = await Deno.makeTempDir({ prefix: "agent-bench-events-" });
 const netDir = `${dir}/net`;
 const bus = await OwnerEventBus.open(netDir);
+const tokenFile = `${dir}/hub.token`;
+const token = await writeHubToken(tokenFile);
 const closing = new AbortController();
 const server = Deno.serve(
   { hostname: "127.0.0.1", port: 0, onListen: () => {} },
@@ -86,6 +103,7 @@ const server = Deno.serve(
     home: dir,
     dataDir: dir,
     port: 0,
+    token,
     now: Date.now,
     heartbeatAt: () => undefined,
     spend: () => ({}),

@@ -17,6 +17,10 @@ if pid == 0:
     os.chdir(root)
     words = os.environ.get("AGENT_PTY_ARGS", "chat").split()
     os.execvp("deno", ["deno", "run", "--no-prompt", "-A", "cli/main.ts", *words])
+# The terminal's size (`AGENT_PTY_COLUMNS`, default 80 columns by 24 rows).
+import fcntl, struct, termios
+fcntl.ioctl(fd, termios.TIOCSWINSZ,
+            struct.pack("HHHH", 24, int(os.environ.get("AGENT_PTY_COLUMNS", "80")), 0, 0))
 out = b""
 cursor = 0
 def read_until(pat, timeout=20):

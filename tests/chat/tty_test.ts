@@ -127,12 +127,12 @@ period = "month"
 });
 
 Deno.test({
-  name: "agent chat in a terminal: Ctrl-C at the prompt leaves with 130, like a shell",
+  name: "agent chat in a terminal: Ctrl-C twice at the prompt leaves with 130, like a shell",
   ignore: !hasPython,
   async fn() {
     const home = makeHome(CONFIG);
     try {
-      const r = await tty(home, ["wait:› ", "send:\\x03"]);
+      const r = await tty(home, ["wait:› ", "send:\\x03", "wait:Ctrl-C again", "send:\\x03"]);
       assert.equal(r.code, 130, r.screen);
     } finally {
       Deno.removeSync(home, { recursive: true });

@@ -62,6 +62,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "backoff.ts",
         "process_alive.ts",
         "_testing.ts",
+        "terminal/",
       ],
     },
     {
@@ -83,7 +84,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
       ],
     },
     { name: "agent", paths: ["agent/", "network_turn/", "desk/", "jobs/"] },
-    { name: "wiring", paths: ["app/", "channels/", "daemon/", "control/", "mod.ts"] },
+    { name: "wiring", paths: ["app/", "channels/", "daemon/", "control/", "dashboard/", "mod.ts"] },
   ],
 };
 

@@ -20,9 +20,11 @@
 /** The files that may use their own location, each with why: tasks and build tools. */
 export const ALLOWED: Readonly<Record<string, string>> = {
   "kit/build_kit.ts": "the kit:build task",
+  "hub/dashboard/build_assets.ts": "the dashboard:build task (left out of the published package)",
   "kit/kit_files.ts": "kit:build: reads the spine source and the pinned versions",
   "kit/kit_cloud.ts": "kit:build: reads .ci/run, cli/deno.json and the migrations",
   "kit/kit_modules.ts": "kit:build: bundles the universe source",
+  "kit/map_bundle.ts": "kit:build: bundles the map page's script from universe/map/",
   "kit/bundle.ts": "bundles a Worker from the source tree (kit:build, the dev servers, tests)",
   "kit/spine_dev.ts": "the spine:dev task and the tests' spine on workerd",
   "kit/universe_dev.ts": "the universe:dev task and the tests' universe on workerd",

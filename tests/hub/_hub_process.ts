@@ -6,6 +6,7 @@
  */
 import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { until } from "./_agents.ts";
+import { controlJson } from "../_control.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -27,7 +28,7 @@ export function spawnHubProcess(
 // deno-lint-ignore no-explicit-any
 export async function hubStatus(port: number): Promise<any> {
   try {
-    return await (await fetch(`http://127.0.0.1:${port}/status`)).json();
+    return await controlJson(port, "/status");
   } catch {
     return undefined;
   }

@@ -11,6 +11,7 @@ import { agent, cleanup, tempDir } from "../cli/_run.ts";
 import { freePort, startSpine } from "../spine/_harness.ts";
 import { until } from "./_agents.ts";
 import { spawnHubProcess, untilHub } from "./_hub_process.ts";
+import { controlFetch } from "../_control.ts";
 
 const APPEND = new URL("./_append_event.ts", import.meta.url).pathname;
 
@@ -81,6 +82,7 @@ Deno.test("agent hub run: GET /events carries events from the hub, from another 
     await untilHub(port, (s) => s.net?.ready === true, "the hub's network runs");
     listening = subscribeHubEvents(port, {
       signal: stop.signal,
+      tokenFile: `${homeA}/data/hub.token`,
       onEvent(event) {
         received.set(event.event_id, Date.now());
         heard.push(event);
@@ -135,7 +137,7 @@ Deno.test("agent hub run: GET /events carries events from the hub, from another 
       .map((l) => JSON.parse(l).event_id);
     assert.deepEqual(heard.map((e) => e.event_id), file);
     // The old route answers the same events.
-    const old = await (await fetch(`http://127.0.0.1:${port}/net/events?after=0`)).json() as {
+    const old = await (await controlFetch(port, "/net/events?after=0")).json() as {
       events: OwnerEvent[];
     };
     assert.deepEqual(old.events.map((e) => e.event_id), file);

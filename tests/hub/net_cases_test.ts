@@ -3,10 +3,17 @@ import { startAgent, type TestAgent, until } from "./_agents.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { startVendorServer } from "../models/_vendor_server.ts";
 import { generateIdentity } from "@agent/net";
-import { fetchAndHandle, NetNode, turnAnswerer } from "@agent/hub";
+import {
+  fetchAndHandle,
+  NetNode,
+  ownerEventLine,
+  type SendOutcome,
+  turnAnswerer,
+} from "@agent/hub";
 import { runHub } from "@agent/hub";
 import { Logger } from "@agent/hub/base";
 import { tempDir } from "../_temp_dir.ts";
+import { controlJson } from "../_control.ts";
 
 /** Makes `a` and `b` accepted contacts of each other. */
 async function connect(a: TestAgent, b: TestAgent): Promise<void> {
@@ -113,20 +120,47 @@ Deno.test("a conversation with a public sub-agent carries sub both ways", async 
       "chef",
     ]]);
 
-    // A private or unknown sub-agent: dropped, not logged, never answered.
+    // A private or unknown sub-agent: not read, never given to a model; the sender is
+    // told with a refusal its owner hears of (the same for private and unknown).
     const before = bob.handled.length;
-    const counts = await bob.node.state.counts();
+    const received = (await bob.node.state.counts()).received;
     await alice.node.send(bob.address, "Read me your diary", "diary");
     await bob.waitHandled(before + 1);
     assert.deepEqual(bob.handled.at(-1)?.result.outcome, "dropped");
-    await new Promise((r) => setTimeout(r, 200));
-    assert.deepEqual((await bob.node.state.log()).filter((e) => e.kind === "message").length, 2);
-    // Not counted either: received, dropped and the hourly auto-replies stay.
-    assert.deepEqual(await bob.node.state.counts(), counts);
     const log = await Deno.readTextFile(bob.paths.logFile);
     // At a stranger's message's level (INFO).
     assert.ok(/ INFO network: dropped no public sub-agent \/diary \(from /.test(log), log);
-    assert.deepEqual((await messagesIn(alice, bob.address)).length, 1);
+    // Not counted as received, and not in the network log as an incoming message.
+    assert.deepEqual((await bob.node.state.counts()).received, received);
+    assert.ok(!(await bob.node.state.log()).some((e) => e.text === "Read me your diary"));
+    await until(
+      "alice's owner hears of the refusal",
+      async () =>
+        // No events file until the first event.
+        (await Deno.readTextFile(`${alice.paths.netDir}/events.jsonl`).catch(() => ""))
+          .includes("peer_error"),
+    );
+    const events = (await Deno.readTextFile(`${alice.paths.netDir}/events.jsonl`)).trim().split(
+      "\n",
+    );
+    const event = JSON.parse(events.at(-1)!);
+    assert.deepEqual([event.type, event.address, event.sub, event.code], [
+      "net.peer_error",
+      bob.address,
+      "diary",
+      "no_public_sub",
+    ]);
+    assert.equal(
+      ownerEventLine("en", event),
+      `${bob.address} has no public sub-agent /diary: your message to ${bob.address}/diary was not read. \`agent net send ${bob.address} TEXT\` writes to its main agent.`,
+    );
+    assert.equal(
+      ownerEventLine("tr", event),
+      `${bob.address} adresinde /diary adlı herkese açık bir alt ajan yok: ${bob.address}/diary adresine mesajınız okunmadı. \`agent net send ${bob.address} METİN\` ana ajanına yazar.`,
+    );
+    // Alice's agent took the refusal as a notice, not a question to answer.
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual((await messagesIn(bob, alice.address)).length, 1);
   } finally {
     await alice.close();
     await bob.close();
@@ -247,7 +281,7 @@ Deno.test("a spine answering 401 fails the service while the hub keeps running",
     });
     const port = await listening.promise;
     await until("the service fails", () => service.status().state === "failed");
-    const status = await (await fetch(`http://127.0.0.1:${port}/status`)).json() as {
+    const status = await controlJson(port, "/status") as {
       net: { state: string; detail: string };
     };
     assert.deepEqual(status.net.state, "failed");
@@ -395,9 +429,50 @@ Deno.test("the net_send tool (tier 2) sends to an accepted contact's sub-agent",
   }
 });
 
+/** The message envelopes both agents sent, after the exchange went quiet. */
+async function exchange(a: TestAgent, b: TestAgent, quietMs = 700) {
+  let count = -1;
+  for (;;) {
+    const all = [...await a.node.state.log(), ...await b.node.state.log()]
+      .filter((e) => e.kind === "message" && e.direction === "out");
+    if (all.length === count) return all;
+    count = all.length;
+    await new Promise((r) => setTimeout(r, quietMs));
+  }
+}
+
+Deno.test("one owner's send between two default agents ends by itself: 2 envelopes, 4 at most", async () => {
+  // The fake model answers "Okay.": Bob answers once, Alice does not answer that.
+  let alice = await startAgent("alice");
+  let bob = await startAgent("bob");
+  try {
+    await connect(alice, bob);
+    await alice.node.send(bob.address, "Do you like tea?");
+    const sent = await exchange(alice, bob);
+    assert.deepEqual(sent.map((e) => e.text), ["Do you like tea?", "Okay."]);
+    assert.ok((await Deno.readTextFile(alice.paths.logFile)).includes("settled"));
+  } finally {
+    await alice.close();
+    await bob.close();
+  }
+  // A model that always answers, and always asks back: the fourth envelope is the last.
+  alice = await startAgent("alice", { replies: Array(8).fill("Alice here. And you?") });
+  bob = await startAgent("bob", { replies: Array(8).fill("Bob here. And you?") });
+  try {
+    await connect(alice, bob);
+    await alice.node.send(bob.address, "Do you like tea?");
+    const sent = await exchange(alice, bob);
+    assert.deepEqual(sent.length, 4, JSON.stringify(sent));
+  } finally {
+    await alice.close();
+    await bob.close();
+  }
+});
+
 Deno.test("two auto-replying agents stop at max_hops; the hourly limit stops a contact", async () => {
-  const alice = await startAgent("alice", { replies: ["Alice again."] });
-  const bob = await startAgent("bob", { replies: ["Bob again."] });
+  const always = { answer_replies: "always" as const };
+  const alice = await startAgent("alice", { replies: ["Alice again."], net: always });
+  const bob = await startAgent("bob", { replies: ["Bob again."], net: always });
   try {
     await connect(alice, bob);
     await alice.node.send(bob.address, "Start");
@@ -467,6 +542,35 @@ Deno.test("an accepted contact's envelope signed with another key is dropped as 
     assert.ok(result.outcome === "dropped" && result.reason.startsWith("key changed"));
     assert.ok((await Deno.readTextFile(bob.paths.logFile)).includes("key changed"));
     assert.deepEqual((await bob.node.state.contact(alice.address))?.state, "accepted");
+  } finally {
+    await alice.close();
+    await bob.close();
+  }
+});
+
+Deno.test("a peer spine's 429 is told as its rate limit with the retry time, not as no answer", async () => {
+  const alice = await startAgent("alice");
+  const bob = await startAgent("bob", { net: { auto_reply: false } });
+  try {
+    await connect(alice, bob);
+    // The spine takes at most 30 envelopes a minute from one sender.
+    let limited: SendOutcome | undefined;
+    for (let i = 0; i < 40 && limited === undefined; i++) {
+      const sent = await alice.node.send(bob.address, `Note ${i}`);
+      if (sent.delivery === "pending") limited = sent;
+    }
+    assert.ok(limited !== undefined, "the spine's rate limit was reached");
+    assert.deepEqual(
+      [limited.later?.why, limited.later?.status, limited.later?.code],
+      ["rate_limited", 429, "rate_limited"],
+    );
+    const now = Math.floor(Date.now() / 1000);
+    // The spine says when to come back (Retry-After, a minute's window): kept to.
+    assert.ok(limited.later!.retry_at >= now + 55 && limited.later!.retry_at <= now + 65);
+    // The outbox waits as told before the next attempt (the CLI's sentence: _net_actions_test.ts).
+    const entry = (await alice.node.state.outbox()).find((e) => e.id === limited!.id);
+    assert.equal(entry?.next_at, limited.later!.retry_at);
+    assert.match(entry?.last_error ?? "", /429 rate_limited/);
   } finally {
     await alice.close();
     await bob.close();

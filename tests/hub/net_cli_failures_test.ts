@@ -59,7 +59,19 @@ Deno.test("agent net failure paths: broken identity, missing token, spine down, 
     );
     r = await net(["add", "b.example"]);
     assert.deepEqual(r.code, 1);
-    assert.ok(r.stderr.startsWith("The network request failed: GET /hub/health:"), r.stderr);
+    // The own spine is named as the culprit, with the next step.
+    assert.ok(
+      r.stderr.startsWith(
+        `Your own spine ${env.AGENT_SPINE_URL} does not answer (GET /hub/health:`,
+      ),
+      r.stderr,
+    );
+    assert.ok(r.stderr.endsWith("; start it, or check AGENT_SPINE_URL in .env.\n"), r.stderr);
+    r = await net(["add", "b.example"], { AGENT_LANG: "tr" });
+    assert.ok(
+      r.stderr.startsWith(`Kendi spine'ınız ${env.AGENT_SPINE_URL} yanıt vermiyor`),
+      r.stderr,
+    );
 
     // A spine refusing the token: one sentence everywhere.
     const refusing = Deno.serve(
@@ -96,7 +108,8 @@ Deno.test("agent net failure paths: broken identity, missing token, spine down, 
     await Deno.writeTextFile(`${home}/data/net/contacts.json`, JSON.stringify([pending]));
     r = await net(["accept", "127.0.0.1:1"]);
     assert.deepEqual(r.code, 1);
-    assert.ok(r.stderr.startsWith("The network request failed:") && noTrace(r.stderr), r.stderr);
+    // The own spine (down here) is asked for this agent's address first, and named.
+    assert.ok(r.stderr.startsWith("Your own spine ") && noTrace(r.stderr), r.stderr);
     const after = JSON.parse(await Deno.readTextFile(`${home}/data/net/contacts.json`));
     assert.deepEqual(after.map((c: { state: string }) => c.state), ["pending_in"]);
 

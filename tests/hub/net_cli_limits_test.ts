@@ -54,8 +54,14 @@ Deno.test("agent net: name and message limits, targets, log lines, profile name 
     const tooLong = await net("send", "b.example", "y".repeat(8001));
     assert.deepEqual([tooLong.code, tooLong.stderr], [
       2,
-      "The message is longer than 8000 characters.\n",
+      "The message is longer than 8,000 characters.\n",
     ]);
+    // Turkish groups thousands with a dot.
+    const tooLongTr = await agent(
+      ["--home", home, "--lang", "tr", "net", "send", "b.example", "y".repeat(8001)],
+      { env },
+    );
+    assert.deepEqual([tooLongTr.code, tooLongTr.stderr], [2, "Mesaj 8.000 karakterden uzun.\n"]);
     // 8 000 passes the limit and stops at the contact check (no spine needed).
     const max = await net("send", "b.example/chef", "y".repeat(8000));
     assert.deepEqual([max.code, max.stderr], [1, "b.example is not an accepted contact.\n"]);

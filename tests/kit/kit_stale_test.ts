@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const STALE =
-  "The kit is stale: run `deno task kit:build` and commit kit/spine/ and kit/_*_kit.ts.";
+  "The kit is stale: run `deno task kit:build` and commit kit/spine/, kit/_*_kit.ts and universe/_map_js.ts.";
 
 async function check(root: string) {
   const out = await new Deno.Command(Deno.execPath(), {
@@ -147,6 +147,23 @@ Deno.test("kit:check names the universe module when the universe source changes"
       "kit/_universe_kit.ts differs from what the universe source builds",
       STALE,
     ]);
+  } finally {
+    await Deno.remove(copy, { recursive: true });
+  }
+});
+
+Deno.test("kit:check names the map's script module when universe/map/ changes", async () => {
+  const copy = await copyOfRepository();
+  try {
+    const words = `${copy}/universe/map/words.ts`;
+    const text = await Deno.readTextFile(words);
+    await Deno.writeTextFile(words, text.replace("Loading the universe…", "Loading…"));
+    const r = await check(`${copy}/`);
+    assert.equal(r.code, 1);
+    assert.ok(
+      r.stderr.includes("universe/_map_js.ts differs from what universe/map/ builds\n"),
+      r.stderr,
+    );
   } finally {
     await Deno.remove(copy, { recursive: true });
   }

@@ -7,6 +7,7 @@ import { Ledger } from "@agent/hub/money";
 import { cleanup } from "../cli/_run.ts";
 import { startBotServer } from "./_bot_server.ts";
 import { messengerHome, OWNER, runHub, STRANGER, textsIn } from "./_hub.ts";
+import { controlJson } from "../_control.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
 
@@ -21,7 +22,7 @@ function ledgerCount(home: string): number {
 
 // deno-lint-ignore no-explicit-any
 async function hubStatus(port: number): Promise<any> {
-  return await (await fetch(`http://127.0.0.1:${port}/status`)).json();
+  return await controlJson(port, "/status");
 }
 
 async function logOf(home: string): Promise<string> {

@@ -43,6 +43,8 @@ export interface VendorServerOptions {
    * real services report them. @default no split reported
    */
   cacheWrite1h?: number;
+  /** Told of each request with its body's size in bytes, instead of keeping it in `requests`. */
+  onRequest?: (request: Recorded, bytes: number) => void;
 }
 
 /** A running vendor server. */
@@ -92,13 +94,15 @@ export function startVendorServer(options: VendorServerOptions = {}): VendorServ
     } catch {
       body = undefined;
     }
-    requests.push({
+    const recorded = {
       method: req.method,
       path: url.pathname,
       search: url.search,
       headers: req.headers,
       body,
-    });
+    };
+    if (options.onRequest) options.onRequest(recorded, new TextEncoder().encode(text).length);
+    else requests.push(recorded);
     if (req.method === "GET" && url.pathname === "/api/tags") {
       return Response.json({
         models: pulled.map((name) => ({ name, model: name, size: 1, digest: "sha256:0" })),

@@ -422,7 +422,7 @@ base_url = "${down.replace("/v1", "")}"
     }
     assert.deepEqual(sentences, [
       "brain is not reachable right now, and neither is local, which stands in for it (local-runtime llama3.2: connection refused).",
-      "brain şu an ulaşılamıyor; onun yerine geçen local de ulaşılamıyor (local-runtime llama3.2: connection refused).",
+      "brain şu an ulaşılamıyor; onun yerine geçen local de ulaşılamıyor (local-runtime llama3.2: bağlantı reddedildi).",
     ]);
     assert.match(
       ws.log(),

@@ -9,6 +9,7 @@ import { agent, cleanup, tempDir } from "../cli/_run.ts";
 import { freePort } from "../spine/_harness.ts";
 import { until } from "../hub/_agents.ts";
 import { type CallRecord, Ledger } from "@agent/hub/money";
+import { controlFetch } from "../_control.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -200,7 +201,9 @@ Deno.test({
     const base = `http://127.0.0.1:${port}`;
     // deno-lint-ignore no-explicit-any
     const get = async (path: string): Promise<{ status: number; body: any }> => {
-      const res = await fetch(`${base}${path}`);
+      const res = path === "/health"
+        ? await fetch(`${base}${path}`)
+        : await controlFetch(port, path);
       return { status: res.status, body: await res.json() };
     };
     let hub = spawn();

@@ -255,7 +255,7 @@ model_id = "fake-fast"
       quiet,
       input({
         envelope: { id: "incomingEnvelope03", thread: "threadRoot000001", hops: 2, from: BOB },
-        text: "Thanks, bye!",
+        text: "Thanks! Anything else?",
       }),
     );
     assert.deepEqual(second, { kind: "skip", reason: "no_reply" });

@@ -51,7 +51,7 @@ Deno.test({
         );
         assert.match(r.text, /<link rel="stylesheet" href="\/assets\/site\.css">/);
       }
-      for (const asset of ["/assets/site.css", "/assets/universe.js"]) {
+      for (const asset of ["/assets/site.css", "/assets/map.js"]) {
         const r = await get(`${u.url}${asset}`);
         assert.equal(r.status, 200);
         assert.equal(r.headers.get("cache-control"), "public, max-age=3600");

@@ -91,7 +91,7 @@ Deno.test({
       hub = spawnHubProcess(home);
       const status = await untilHub(
         port,
-        (s) => s.net?.universe?.last_result === "error",
+        (s) => s.net?.universe?.last_result === "unreachable",
         "the failed report",
       );
       assert.match(status.net.universe.last_error, /does not answer/);

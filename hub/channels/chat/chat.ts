@@ -36,6 +36,9 @@ import {
 import { followHubEvents } from "../../control/mod.ts";
 import { type OwnerEvent, ownerEventLine } from "../../events/mod.ts";
 import type { ChatInput } from "./input.ts";
+import { MarkdownPrinter } from "../../terminal/printer.ts";
+import { toolOutcomeLine } from "../../terminal/tool_outcome.ts";
+import { chatSentence } from "./_messages.ts";
 
 /** Options for {@linkcode runChat}. */
 export interface ChatOptions {
@@ -49,6 +52,13 @@ export interface ChatOptions {
   input: ChatInput;
   /** Writes text as is (answers stream through it). */
   write(text: string): void;
+  /**
+   * The terminal's width: answers are then drawn as Markdown, wrapped at words. Absent
+   * (a pipe, a script), answers are written as the model sent them.
+   */
+  columns?: (() => number) | undefined;
+  /** Paint Markdown styles with ANSI codes (a terminal without `NO_COLOR`). @default false */
+  color?: boolean | undefined;
   /** `--role`. */
   role?: string | undefined;
   /** `--resume [ID]`: `true` when bare. */
@@ -163,18 +173,29 @@ function terminalLoop(
       conversation.cancel();
       finish(130);
     };
+    // At the prompt, a first Ctrl-C throws away the line being typed; a second in a row
+    // leaves, the way a shell's does.
+    let armed = false;
     input.listen({
       line(text) {
+        armed = false;
         if (text.trim() === "") return prompt();
         void conversation.submit(text).then((outcome) => {
           if (outcome.kind === "command" && outcome.outcome.quit) finish(0);
           else prompt();
         });
       },
-      // Ctrl-C cancels the answer; at the prompt it leaves, the way a shell does.
+      // Ctrl-C cancels the answer; at the prompt it clears the line, then leaves.
       interrupt() {
-        if (conversation.busy) conversation.cancel();
-        else finish(130);
+        if (conversation.busy) {
+          conversation.cancel();
+          return;
+        }
+        if (armed) return finish(130);
+        armed = true;
+        input.clearLine?.();
+        view.write(`\n${chatSentence(view.lang, "ctrl_c_again")}\n`);
+        prompt();
       },
       end() {
         void conversation.idle().then(() => finish(0));
@@ -213,11 +234,40 @@ class ChatView {
   #question: AbortController | undefined;
   /** Ctrl-C at an approval: chat ends with 130. */
   interrupted: () => void = () => {};
+  /** Answers drawn as Markdown (a person at a terminal of known width). */
+  #printer: MarkdownPrinter | undefined;
+  /** The tool of each call running now, for its outcome line. */
+  #tools = new Map<string, string>();
 
   constructor(options: ChatOptions, desk: Desk, conversation: DeskConversation) {
     this.#o = options;
     this.#desk = desk;
     this.#conversation = conversation;
+    const columns = options.columns;
+    if (options.input.interactive && columns !== undefined) {
+      this.#printer = new MarkdownPrinter({
+        columns,
+        color: options.color ?? false,
+        write: (text) => this.write(text),
+      });
+    }
+  }
+
+  get lang(): Lang {
+    return this.#o.lang;
+  }
+
+  /**
+   * Ends the answer's text before a line of chat's own: the printer prints its open
+   * row (which ends the line); raw text gets a line break when it wrote something.
+   */
+  #gap(): string {
+    if (this.#printer !== undefined) {
+      this.#printer.end();
+      this.#wrote = false;
+      return "";
+    }
+    return this.#wrote ? "\n" : "";
   }
 
   /**
@@ -251,12 +301,17 @@ class ChatView {
   render(event: DeskEvent): void {
     const { lang, input } = this.#o;
     const person = input.interactive;
-    const gap = () => (this.#wrote ? "\n" : "");
+    const gap = () => this.#gap();
     switch (event.type) {
       case "RUN_STARTED":
         this.#wrote = false;
         return;
       case "TEXT_MESSAGE_CONTENT": {
+        if (this.#printer !== undefined) {
+          this.#printer.append(event.delta);
+          this.#wrote = this.#printer.started;
+          return;
+        }
         const text = this.#wrote ? event.delta : event.delta.replace(/^\s+/, "");
         if (text === "") return;
         this.#wrote = true;
@@ -265,14 +320,25 @@ class ChatView {
       case "TOOL_CALL_START":
         // A person sees which tool runs; a script reading one answer per line does not.
         if (!person) return;
+        this.#tools.set(event.toolCallId, event.toolCallName);
         this.write(`${gap()}${t(lang, "tool_call", { tool: event.toolCallName })}\n`);
         this.#wrote = false;
         return;
+      case "TOOL_CALL_RESULT": {
+        if (!person) return;
+        const tool = this.#tools.get(event.toolCallId) ?? "";
+        this.#tools.delete(event.toolCallId);
+        return this.line(toolOutcomeLine(lang, tool, event.content));
+      }
       case "RUN_FINISHED": {
         if (event.outcome.type === "cancelled") this.write(`${gap()}${t(lang, "cancelled")}\n`);
         else {
           const notices = event.result?.notices ?? [];
-          this.write(notices.length > 0 ? `${gap()}${gap()}${notices.join("\n")}\n` : "\n");
+          const printed = this.#printer !== undefined;
+          const end = gap();
+          if (notices.length > 0) {
+            this.write(`${end}${printed ? "\n" : end}${notices.join("\n")}\n`);
+          } else if (!printed) this.write("\n");
         }
         this.#tellHeld();
         if (person) this.write("\n");

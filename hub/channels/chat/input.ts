@@ -40,6 +40,8 @@ export interface ChatInput {
   secret(prompt: string): Promise<string | null>;
   /** Calls `handler` on Ctrl-C while a pipe is read; returns a function that stops it. */
   onInterrupt(handler: () => void): () => void;
+  /** Throws away what is typed on the prompt's line (a terminal). */
+  clearLine?(): void;
   close(): void;
 }
 
@@ -212,6 +214,12 @@ export class TerminalInput implements ChatInput {
 
   onInterrupt(handler: () => void): () => void {
     return listenSigint(handler);
+  }
+
+  clearLine(): void {
+    // Readline's own keys: to the end of the line, then everything before the cursor.
+    this.#rl?.write(null, { ctrl: true, name: "e" });
+    this.#rl?.write(null, { ctrl: true, name: "u" });
   }
 
   close(): void {

@@ -1,6 +1,7 @@
 /**
  * The owner hears from the hub in the messenger: every owner event (a contact request
- * with Accept / Block buttons, budget warnings and spent budgets, a failover, an
+ * with Accept / Block buttons, the network digest with Block / Remove / Open buttons
+ * per peer (`digest_view.ts`), budget warnings and spent budgets, a failover, an
  * undeliverable message) is told to every allowed chat as the hub's event bus
  * publishes it, once each, also across restarts (the last event told is kept in the
  * messenger's state file).
@@ -17,6 +18,7 @@ import { t } from "./_messages.ts";
 import type { MessengerStateFile } from "./chat_state.ts";
 import { pause } from "../../backoff.ts";
 import { chatText, escapeHtml } from "./telegram.ts";
+import { DIGEST_DATA, digestMessage, digestText, openText } from "./digest_view.ts";
 
 /** How long a send that failed waits before it is tried again. */
 const EVENTS_RETRY_MS = 2_000;
@@ -105,8 +107,16 @@ export class OwnerRelay {
     }
   }
 
-  /** A press of a contact request's button (`cr:<id>:a|b`); `false` when it is not one. */
+  /**
+   * A press of a contact request's button (`cr:<id>:a|b`) or a digest's (`nd:<id>:b|r|o`);
+   * `false` when it is not one.
+   */
   async press(query: NonNullable<Update["callback_query"]>): Promise<boolean> {
+    const digest = query.data?.match(DIGEST_DATA);
+    if (digest) {
+      await this.#pressDigest(query, digest[1]!, digest[2] as "b" | "r" | "o");
+      return true;
+    }
     const match = query.data?.match(/^cr:([A-Za-z0-9_-]{1,16}):([ab])$/);
     if (!match) return false;
     const { api, lang } = this.#o;
@@ -140,13 +150,58 @@ export class OwnerRelay {
     return true;
   }
 
+  /** Block, Remove or Open of a digest's peer; the outcome is said in the chat. */
+  async #pressDigest(
+    query: NonNullable<Update["callback_query"]>,
+    id: string,
+    what: "b" | "r" | "o",
+  ): Promise<void> {
+    const { api, lang } = this.#o;
+    const state = await this.#o.state.load(Math.floor(Date.now() / 1000));
+    const address = state.buttons[id];
+    const node = this.#o.node();
+    await api.answerCallbackQuery(query.id, {
+      text: t(lang, address && node ? "pressed" : "gone"),
+    }).catch(() => {});
+    const chat = query.message?.chat.id;
+    if (address === undefined || node === undefined || chat === undefined) return;
+    let outcome: string;
+    try {
+      if (what === "b") {
+        await blockContact(node.state, address, Math.floor(Date.now() / 1000));
+        outcome = digestText(lang, "blocked", { address });
+      } else if (what === "r") {
+        const { removed, told } = await node.removeAndTell(address);
+        const key = !removed ? "not_contact" : told === false ? "removed_untold" : "removed";
+        outcome = digestText(lang, key, { address });
+      } else {
+        outcome = openText(lang, address, await node.state.log());
+      }
+    } catch (error) {
+      outcome = t(lang, "contact_failed", { detail: chatText(errorMessage(error)) });
+    }
+    await this.#o.say(String(chat), outcome);
+  }
+
   async #tell(event: OwnerEvent): Promise<void> {
     const { api, lang } = this.#o;
     // A job delivered to the event stream only stays off the phone.
     if (event.type === "job.result" && event.deliver !== "messenger") return;
     for (const chat of this.#o.chats) {
       if (this.#o.told?.(chat, event) === true) continue;
-      if (event.type === "net.contact_request") {
+      if (event.type === "net.digest") {
+        const state = await this.#o.state.load(0);
+        const message = digestMessage(lang, event, (address) => {
+          const id = crypto.randomUUID().replace(/-/g, "").slice(0, 12);
+          state.buttons[id] = address;
+          return id;
+        });
+        await this.#o.state.save();
+        await api.sendMessage(chat, message.html, {
+          parse_mode: "HTML",
+          reply_markup: { inline_keyboard: message.keyboard },
+        });
+      } else if (event.type === "net.contact_request") {
         const state = await this.#o.state.load(0);
         const id = crypto.randomUUID().replace(/-/g, "").slice(0, 12);
         state.buttons[id] = event.address;

@@ -8,8 +8,11 @@
 import type { NetLogEntry } from "../turn_types.ts";
 import { type DocumentName, FileDocuments, type NetDocuments } from "./documents.ts";
 
-/** A contact's state. */
-export type ContactState = "pending_in" | "pending_out" | "accepted" | "blocked";
+/**
+ * A contact's state: the spec's four, and `removed` (the other side removed this agent
+ * with a `contact_removed` notice; adding it again sends a new request).
+ */
+export type ContactState = "pending_in" | "pending_out" | "accepted" | "blocked" | "removed";
 
 /** A contact: address, name, state, keys, note and times (Unix seconds). */
 export interface Contact {
@@ -53,7 +56,7 @@ export interface OutboxEntry {
   box_key: string;
   kind: "message";
   /** What is sealed: `{text}` or `{text, sub}`. */
-  plaintext: { text: string; sub?: string };
+  plaintext: { text: string; sub?: string; error?: string };
   thread: string;
   reply_to: string | null;
   hops: number;
@@ -341,7 +344,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-const STATES = new Set(["pending_in", "pending_out", "accepted", "blocked"]);
+const STATES = new Set(["pending_in", "pending_out", "accepted", "blocked", "removed"]);
 
 function isContact(value: unknown): value is Contact {
   return isRecord(value) && typeof value.address === "string" &&

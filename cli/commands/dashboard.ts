@@ -1,0 +1,151 @@
+/**
+ * `agent dashboard [--no-open]`: signs the browser into the web dashboard the running
+ * hub serves on its loopback port. It asks the hub (with the control token in
+ * `<data>/hub.token`) for a one-time code and opens
+ * `http://127.0.0.1:<port>/dashboard/#code=<code>` in the default browser, or prints it
+ * with `--no-open` and over SSH. No hub running for this home: it starts one first, in
+ * the background, after saying so.
+ *
+ * @module
+ */
+import type { CommandModule } from "../command.ts";
+import type { CommandContext } from "../context.ts";
+
+const words = {
+  en: {
+    no_open: "print the address instead of opening a browser",
+    starting: "No hub runs for this home; starting one in the background (`agent hub run`)…",
+    no_start: "The hub did not start within 30 s; see {log} or run `agent hub run` to see why.",
+    other:
+      "The hub on 127.0.0.1:{port} serves another home ({dir}); give this home another [hub] port.",
+    refused:
+      "The hub refused this home's control token ({file}); restart it with `agent hub stop` and `agent hub run`.",
+    open: "Opening the dashboard in your browser. If nothing opens, visit (once, within 60 s):",
+    visit: "Open this address in a browser on this machine (it works once, within 60 s):",
+  },
+  tr: {
+    no_open: "tarayıcı açmak yerine adresi yazdırır",
+    starting: "Bu ev için çalışan hub yok; arka planda bir tane başlatılıyor (`agent hub run`)…",
+    no_start:
+      "Hub 30 sn içinde başlamadı; nedenini görmek için {log} dosyasına bakın ya da `agent hub run` çalıştırın.",
+    other:
+      "127.0.0.1:{port} üzerindeki hub başka bir eve hizmet ediyor ({dir}); bu eve başka bir [hub] port verin.",
+    refused:
+      "Hub bu evin denetim belirtecini kabul etmedi ({file}); `agent hub stop` ve `agent hub run` ile yeniden başlatın.",
+    open:
+      "Panel tarayıcınızda açılıyor. Hiçbir şey açılmazsa şu adrese gidin (bir kez, 60 sn içinde):",
+    visit: "Bu adresi bu makinedeki bir tarayıcıda açın (bir kez, 60 sn içinde çalışır):",
+  },
+};
+
+function fill(text: string, values: Record<string, string | number>): string {
+  return text.replace(/\{(\w+)\}/g, (_, k: string) => String(values[k] ?? ""));
+}
+
+/** `agent dashboard`. */
+export const command: CommandModule = {
+  name: "dashboard",
+  summary: {
+    en: "Open the web dashboard of the running hub (spend, conversations, approvals).",
+    tr: "Çalışan hub'ın web panelini açar (harcama, konuşmalar, onaylar).",
+  },
+  configure(cmd, lang) {
+    cmd.option("--no-open", words[lang].no_open);
+  },
+  async run(ctx, _args, opts) {
+    const w = words[ctx.lang];
+    const port = (await ctx.config()).hub.port;
+    const { fetchControl, readHubToken, bearerHeaders } = await import("@agent/hub");
+    let health = await fetchControl(port, "/health", { timeoutMs: 1000 });
+    if (health === undefined) {
+      ctx.err(w.starting);
+      await startHub(ctx);
+      const end = Date.now() + 30_000;
+      while (health?.data_dir !== ctx.paths.dataDir && Date.now() < end) {
+        await new Promise((r) => setTimeout(r, 250));
+        health = await fetchControl(port, "/health", { timeoutMs: 1000 });
+      }
+      if (health === undefined) {
+        ctx.err(fill(w.no_start, { log: ctx.paths.logFile }));
+        return 1;
+      }
+    }
+    if (health.data_dir !== ctx.paths.dataDir) {
+      ctx.err(fill(w.other, { port, dir: String(health.data_dir) }));
+      return 1;
+    }
+    let res: Response;
+    try {
+      res = await fetch(`http://127.0.0.1:${port}/dashboard/code`, {
+        method: "POST",
+        headers: bearerHeaders(await readHubToken(ctx.paths.hubTokenFile)),
+        signal: AbortSignal.timeout(5_000),
+      });
+    } catch {
+      ctx.err(fill(w.no_start, { log: ctx.paths.logFile }));
+      return 1;
+    }
+    const body = await res.json().catch(() => ({})) as { code?: string };
+    if (!res.ok || typeof body.code !== "string") {
+      ctx.err(fill(w.refused, { file: ctx.paths.hubTokenFile }));
+      return 1;
+    }
+    const url = `http://127.0.0.1:${port}/dashboard/#code=${body.code}`;
+    const remote = Boolean(ctx.env.SSH_CONNECTION || ctx.env.SSH_TTY);
+    if (opts.open === false || remote || !(await openBrowser(url))) {
+      ctx.out(w.visit);
+      ctx.out(url);
+      return 0;
+    }
+    ctx.out(w.open);
+    ctx.out(url);
+    return 0;
+  },
+};
+
+/** Starts `agent hub run` for this home as a background process that outlives this one. */
+async function startHub(ctx: CommandContext): Promise<void> {
+  const { agentLaunch, readAgentShim } = await import("@agent/hub");
+  const launch = agentLaunch({
+    mainModule: Deno.mainModule,
+    standalone: (Deno.build as { standalone?: boolean }).standalone === true,
+    jsrUrl: ctx.env.JSR_URL ? `${ctx.env.JSR_URL.replace(/\/+$/, "")}/` : undefined,
+    shimArgs: (pkg) => readAgentShim(pkg, ctx.env),
+  });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [...launch.denoArgs, "--home", ctx.paths.home, "hub", "run"],
+    env: launch.env,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  child.unref();
+}
+
+/** Opens `url` in the default browser; false when there is no opener to run. */
+async function openBrowser(url: string): Promise<boolean> {
+  const [cmd, ...args] = Deno.build.os === "darwin"
+    ? ["open", url]
+    : Deno.build.os === "windows"
+    ? ["cmd", "/c", "start", "", url]
+    : ["xdg-open", url];
+  try {
+    const child = new Deno.Command(cmd!, {
+      args,
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    const status = await Promise.race([
+      child.status,
+      new Promise<undefined>((r) => setTimeout(() => r(undefined), 3_000)),
+    ]);
+    if (status === undefined) {
+      child.unref();
+      return true;
+    }
+    return status.success;
+  } catch {
+    return false;
+  }
+}

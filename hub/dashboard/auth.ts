@@ -1,0 +1,136 @@
+/**
+ * Who may use the dashboard: `agent dashboard` asks the hub (with the control token)
+ * for a one-time code, hands it to the browser in the URL fragment (never sent to a
+ * server, never in a log), and the page trades it once, within 60 s, for a session
+ * cookie (`HttpOnly`, `SameSite=Strict`) that lives in this hub's memory only: a
+ * restarted hub has forgotten every session. Each session carries a CSRF token the
+ * page sends back on every state-changing request.
+ *
+ * @module
+ */
+import { b64uEncode, timingSafeEqual } from "@agent/net";
+
+/** A signed-in browser. */
+export interface DashboardSession {
+  id: string;
+  /** Sent back in `X-CSRF-Token` on every `POST`. */
+  csrf: string;
+  expiresAt: number;
+}
+
+/** Options for {@linkcode DashboardAuth}. */
+export interface DashboardAuthOptions {
+  /** The hub's port: part of the cookie's name, so two hubs on one host keep apart. */
+  port: () => number;
+  now?: () => number;
+  /** How long a code may wait to be traded. @default 60000 */
+  codeTtlMs?: number;
+  /** How long a session lasts. @default 43200000 (12 h) */
+  sessionTtlMs?: number;
+}
+
+function randomToken(): string {
+  return b64uEncode(crypto.getRandomValues(new Uint8Array(32)));
+}
+
+/** One-time codes and the sessions they became. */
+export class DashboardAuth {
+  #codes = new Map<string, number>();
+  #sessions = new Map<string, DashboardSession>();
+  #now: () => number;
+  #codeTtl: number;
+  #sessionTtl: number;
+  #port: () => number;
+
+  constructor(options: DashboardAuthOptions) {
+    this.#now = options.now ?? Date.now;
+    this.#codeTtl = options.codeTtlMs ?? 60_000;
+    this.#sessionTtl = options.sessionTtlMs ?? 12 * 3600_000;
+    this.#port = options.port;
+  }
+
+  /** The session cookie's name. */
+  get cookieName(): string {
+    return `agent_dashboard_${this.#port()}`;
+  }
+
+  /** A fresh code that {@linkcode exchange} accepts once within the code lifetime. */
+  issueCode(): string {
+    this.#sweep();
+    const code = randomToken();
+    this.#codes.set(code, this.#now() + this.#codeTtl);
+    return code;
+  }
+
+  /**
+   * Trades `code` for a new session; `undefined` for an unknown, used or expired code.
+   * A code is gone after its first try, whatever the outcome.
+   */
+  exchange(code: string): DashboardSession | undefined {
+    this.#sweep();
+    let found: number | undefined;
+    for (const [known, expiresAt] of this.#codes) {
+      // Constant time per comparison: the code is a secret.
+      if (timingSafeEqual(known, code)) found = expiresAt;
+    }
+    if (found === undefined) return undefined;
+    this.#codes.delete(code);
+    if (found < this.#now()) return undefined;
+    const session = {
+      id: randomToken(),
+      csrf: randomToken(),
+      expiresAt: this.#now() + this.#sessionTtl,
+    };
+    this.#sessions.set(session.id, session);
+    return session;
+  }
+
+  /** The session the request's cookie names, if it is live. */
+  session(request: Request): DashboardSession | undefined {
+    const id = cookieValue(request.headers.get("cookie"), this.cookieName);
+    if (id === undefined) return undefined;
+    let found: DashboardSession | undefined;
+    for (const [known, session] of this.#sessions) {
+      if (timingSafeEqual(known, id)) found = session;
+    }
+    if (found === undefined || found.expiresAt < this.#now()) return undefined;
+    return found;
+  }
+
+  /** Whether the request's `X-CSRF-Token` is the session's. */
+  csrfMatches(request: Request, session: DashboardSession): boolean {
+    return timingSafeEqual(request.headers.get("x-csrf-token") ?? "", session.csrf);
+  }
+
+  /** Ends a session (sign out). */
+  end(session: DashboardSession): void {
+    this.#sessions.delete(session.id);
+  }
+
+  /** The `Set-Cookie` value that carries `session`. */
+  cookie(session: DashboardSession): string {
+    const maxAge = Math.max(0, Math.floor((session.expiresAt - this.#now()) / 1000));
+    return `${this.cookieName}=${session.id}; Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=${maxAge}`;
+  }
+
+  /** The `Set-Cookie` value that removes the cookie. */
+  clearCookie(): string {
+    return `${this.cookieName}=; Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=0`;
+  }
+
+  #sweep(): void {
+    const now = this.#now();
+    for (const [code, expiresAt] of this.#codes) if (expiresAt < now) this.#codes.delete(code);
+    for (const [id, s] of this.#sessions) if (s.expiresAt < now) this.#sessions.delete(id);
+  }
+}
+
+/** The value of cookie `name` in a `Cookie` header. */
+export function cookieValue(header: string | null, name: string): string | undefined {
+  if (header === null) return undefined;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}

@@ -1,0 +1,21 @@
+/**
+ * Reading the dashboard's small JSON request bodies.
+ *
+ * @module
+ */
+import { HttpError, readRequestBody } from "@agent/net";
+
+/** A small JSON object body; 400 for anything else. */
+export async function jsonBody(request: Request): Promise<Record<string, unknown>> {
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder().decode(await readRequestBody(request, 64 * 1024)));
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw new HttpError(400, "bad_request", { detail: "the body is not JSON" });
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new HttpError(400, "bad_request", { detail: "the body is not a JSON object" });
+  }
+  return value as Record<string, unknown>;
+}

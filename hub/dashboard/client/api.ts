@@ -1,0 +1,53 @@
+/**
+ * The page's calls to the hub: same origin, the session cookie sent by the browser,
+ * the CSRF token on every `POST`.
+ *
+ * @module
+ */
+
+let csrf = "";
+
+/** Remembers the session's CSRF token. */
+export function setCsrf(token: string): void {
+  csrf = token;
+}
+
+/** An answer the hub refused: its status and error code. */
+export class ApiError extends Error {
+  status: number;
+  code: string;
+  /** The hub's sentence, when it gave one. */
+  detail: string | undefined;
+  constructor(status: number, code: string, detail?: string) {
+    super(`${status} ${code}`);
+    this.status = status;
+    this.code = code;
+    this.detail = detail;
+  }
+}
+
+async function answer<T>(res: Response): Promise<T> {
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const { error, detail } = body as { error?: string; detail?: string };
+    throw new ApiError(res.status, String(error ?? ""), detail);
+  }
+  return body as T;
+}
+
+/** GETs `/dashboard/api/<path>`. */
+export async function get<T>(path: string): Promise<T> {
+  return await answer<T>(await fetch(`/dashboard/api/${path}`, { credentials: "same-origin" }));
+}
+
+/** POSTs JSON to `/dashboard/api/<path>` with the CSRF token. */
+export async function post<T>(path: string, body: unknown = {}): Promise<T> {
+  return await answer<T>(
+    await fetch(`/dashboard/api/${path}`, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "content-type": "application/json", "x-csrf-token": csrf },
+      body: JSON.stringify(body),
+    }),
+  );
+}

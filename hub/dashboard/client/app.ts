@@ -1,0 +1,203 @@
+/**
+ * The dashboard page's entry: signs in (trading the one-time code in the fragment for
+ * the session cookie, then dropping it from the address bar), draws the frame (pages,
+ * language, theme), follows the hub's owner events, and shows the page the fragment
+ * names (`#/overview`, `#/spend/month`, ...).
+ *
+ * @module
+ */
+import { ApiError, get, post, setCsrf } from "./api.ts";
+import { h, replace } from "./dom.ts";
+import { lang, setLang, t } from "./i18n.ts";
+import { overview } from "./overview.ts";
+import { spend } from "./spend.ts";
+import { PAGES as MORE_PAGES } from "./pages.ts";
+
+const root = document.getElementById("app")!;
+const live = new EventTarget();
+
+type Page = (main: HTMLElement, arg: string, live: EventTarget) => Promise<void>;
+
+const PAGES: Record<string, { title: () => string; render: Page }> = {
+  overview: { title: () => t("nav_overview"), render: (m) => overview(m, live) },
+  spend: { title: () => t("nav_spend"), render: (m, arg) => spend(m, arg) },
+  ...Object.fromEntries(
+    Object.entries(MORE_PAGES).map(([name, page]) => [name, {
+      title: page.title,
+      render: (m: HTMLElement, arg: string) => page.render(m, arg, live),
+    }]),
+  ),
+};
+
+async function signIn(): Promise<boolean> {
+  const code = /^#code=([A-Za-z0-9_-]+)$/.exec(location.hash)?.[1];
+  if (code !== undefined) {
+    // The code leaves the address bar and the history before anything else happens.
+    history.replaceState(null, "", `${location.pathname}#/overview`);
+    try {
+      const session = await post<{ csrf: string; lang: string }>("login", { code });
+      setCsrf(session.csrf);
+      setLang(localStorage.getItem("lang") ?? session.lang);
+      return true;
+    } catch (error) {
+      setLang(localStorage.getItem("lang") ?? root.dataset.lang ?? "en");
+      message(error instanceof ApiError ? t("login_used") : t("login_failed"));
+      return false;
+    }
+  }
+  try {
+    const session = await get<{ csrf: string; lang: string }>("session");
+    setCsrf(session.csrf);
+    setLang(localStorage.getItem("lang") ?? session.lang);
+    return true;
+  } catch (error) {
+    setLang(localStorage.getItem("lang") ?? root.dataset.lang ?? "en");
+    message(error instanceof ApiError ? t("login_missing") : t("login_failed"));
+    return false;
+  }
+}
+
+function message(text: string): void {
+  replace(
+    root,
+    h(
+      "main",
+      { class: "login", id: "main" },
+      h("h1", {}, t("title")),
+      h("p", { role: "alert" }, text),
+    ),
+  );
+}
+
+function applyTheme(): void {
+  const theme = localStorage.getItem("theme") ?? "auto";
+  if (theme === "auto") delete document.documentElement.dataset.theme;
+  else document.documentElement.dataset.theme = theme;
+}
+
+function frame(): HTMLElement {
+  const main = h("main", { id: "main", tabindex: -1 });
+  const current = location.hash.replace(/^#\//, "").split("/")[0] || "overview";
+  const nav = h(
+    "nav",
+    { "aria-label": t("nav_label") },
+    h(
+      "ul",
+      {},
+      Object.entries(PAGES).map(([name, page]) =>
+        h(
+          "li",
+          {},
+          h("a", {
+            href: `#/${name}`,
+            "aria-current": name === current ? "page" : undefined,
+          }, page.title()),
+        )
+      ),
+    ),
+  );
+  const langSelect = h(
+    "select",
+    {
+      id: "lang",
+      onchange: (e: Event) => {
+        localStorage.setItem("lang", (e.target as HTMLSelectElement).value);
+        setLang((e.target as HTMLSelectElement).value);
+        void show();
+      },
+    },
+    h("option", { value: "en", selected: lang() === "en" }, "English"),
+    h("option", { value: "tr", selected: lang() === "tr" }, "Türkçe"),
+  );
+  const themeSelect = h(
+    "select",
+    {
+      id: "theme",
+      onchange: (e: Event) => {
+        localStorage.setItem("theme", (e.target as HTMLSelectElement).value);
+        applyTheme();
+      },
+    },
+    (["auto", "light", "dark"] as const).map((v) =>
+      h(
+        "option",
+        { value: v, selected: (localStorage.getItem("theme") ?? "auto") === v },
+        t(`theme_${v}`),
+      )
+    ),
+  );
+  const header = h(
+    "header",
+    { class: "top" },
+    h("a", {
+      class: "skip",
+      href: "#main",
+      onclick: (e: Event) => {
+        e.preventDefault();
+        main.focus();
+      },
+    }, "Skip to content"),
+    h("span", { class: "brand" }, t("title")),
+    nav,
+    h(
+      "div",
+      { class: "prefs" },
+      h("label", { for: "lang", class: "sr-only" }, t("lang_label")),
+      langSelect,
+      h("label", { for: "theme", class: "sr-only" }, t("theme_label")),
+      themeSelect,
+      h("button", {
+        type: "button",
+        onclick: async () => {
+          await post("logout").catch(() => {});
+          message(t("login_missing"));
+        },
+      }, t("sign_out")),
+    ),
+  );
+  replace(root, header, main);
+  return main;
+}
+
+async function show(): Promise<void> {
+  const [name = "overview", arg = ""] = location.hash.replace(/^#\//, "").split("/");
+  const page = PAGES[name] ?? PAGES.overview!;
+  const main = frame();
+  document.title = `${page.title()} · ${t("title")}`;
+  replace(main, h("p", { class: "muted" }, t("loading")));
+  try {
+    await page.render(main, decodeURIComponent(arg), live);
+    main.dataset.ready = "true";
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      message(t("login_missing"));
+      return;
+    }
+    replace(main, h("p", { role: "alert" }, t("error", { detail: String(error) })));
+  }
+}
+
+function follow(): void {
+  // The desk: answers, approvals and queues of every conversation (the chat, the
+  // Approvals page).
+  const desk = new EventSource("/dashboard/api/desk");
+  desk.onmessage = (e) => {
+    try {
+      live.dispatchEvent(new CustomEvent("desk-event", { detail: JSON.parse(e.data) }));
+    } catch { /* not an event */ }
+  };
+  // Owner events come unnamed, so every type (those added later too) reaches here.
+  const source = new EventSource("/dashboard/api/events");
+  source.onmessage = (e) => {
+    try {
+      live.dispatchEvent(new CustomEvent("owner-event", { detail: JSON.parse(e.data) }));
+    } catch { /* not an event */ }
+  };
+}
+
+applyTheme();
+if (await signIn()) {
+  addEventListener("hashchange", () => void show());
+  follow();
+  await show();
+}

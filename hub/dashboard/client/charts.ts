@@ -1,0 +1,157 @@
+/**
+ * The Spend page's charts, drawn by uPlot (bundled from npm): bars by category,
+ * stacked bars by day and role, and the cumulative spend against the cap with the
+ * forecast. Each chart sits beside a table with the same numbers (the chart is an
+ * image to a screen reader, the table is the text).
+ *
+ * @module
+ */
+import uPlot from "uplot";
+import { h } from "./dom.ts";
+
+/** Colours that read on light and dark backgrounds. */
+export const PALETTE: readonly string[] = [
+  "#2f81f7",
+  "#e3a008",
+  "#3fb950",
+  "#db61a2",
+  "#a371f7",
+  "#f0883e",
+  "#56d4dd",
+];
+
+function colour(i: number): string {
+  return PALETTE[i % PALETTE.length]!;
+}
+
+function width(el: HTMLElement): number {
+  return Math.max(280, Math.min(1400, el.clientWidth || 600));
+}
+
+function mount(label: string, make: (el: HTMLElement) => uPlot): HTMLElement {
+  const el = h("div", { class: "chart", role: "img", "aria-label": label });
+  // Drawn once the element is in the page and has a width; redrawn when it changes.
+  requestAnimationFrame(() => {
+    const plot = make(el);
+    new ResizeObserver(() => plot.setSize({ width: width(el), height: plot.height })).observe(el);
+    el.dispatchEvent(new CustomEvent("drawn", { bubbles: true }));
+  });
+  return el;
+}
+
+const axisStroke = () => getComputedStyle(document.documentElement).getPropertyValue("--fg").trim();
+const gridStroke = () =>
+  getComputedStyle(document.documentElement).getPropertyValue("--line").trim();
+
+function axes(labels?: string[]): uPlot.Axis[] {
+  const x: uPlot.Axis = { stroke: axisStroke, grid: { show: false }, ticks: { show: false } };
+  if (labels) {
+    x.values = (_u, splits) => splits.map((i) => labels[i] ?? "");
+    // As many labels as fit, about one per 70 pixels.
+    x.splits = (u) => {
+      const every = Math.max(1, Math.ceil(labels.length / Math.max(1, u.width / 70)));
+      return labels.map((_, i) => i).filter((i) => i % every === 0);
+    };
+  }
+  return [x, {
+    stroke: axisStroke,
+    grid: { stroke: gridStroke, width: 1 },
+    values: (_u, splits) => splits.map((v) => `$${v}`),
+    size: 60,
+  }];
+}
+
+/**
+ * Bars stacked by series over `labels`; `series` each hold one value per label.
+ * Series are drawn largest stack first so each role's band shows.
+ */
+export function stackedBars(
+  label: string,
+  labels: string[],
+  series: { name: string; values: number[] }[],
+): HTMLElement {
+  return mount(label, (el) => {
+    const x = labels.map((_, i) => i);
+    const stacks: number[][] = [];
+    let below = labels.map(() => 0);
+    for (const s of series) {
+      below = below.map((v, i) => v + (s.values[i] ?? 0));
+      stacks.push(below);
+    }
+    const order = series.map((_, i) => i).reverse();
+    const bars = uPlot.paths.bars!({ size: [0.7, 48] });
+    return new uPlot(
+      {
+        width: width(el),
+        height: 260,
+        scales: {
+          x: { time: false, range: [-0.5, Math.max(0.5, labels.length - 0.5)] },
+          y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
+        },
+        axes: axes(labels),
+        legend: { live: false },
+        cursor: { show: false },
+        series: [
+          {},
+          ...order.map((i) => ({
+            label: series[i]!.name,
+            fill: colour(i),
+            stroke: colour(i),
+            paths: bars,
+            points: { show: false },
+          })),
+        ],
+      },
+      [x, ...order.map((i) => stacks[i]!)] as uPlot.AlignedData,
+      el,
+    );
+  });
+}
+
+/** One bar per label. */
+export function bars(label: string, labels: string[], values: number[]): HTMLElement {
+  return stackedBars(label, labels, [{ name: label, values }]);
+}
+
+/**
+ * The cumulative spend per day, the forecast from today to the reset, and the cap as a
+ * flat line.
+ */
+export function cumulative(
+  label: string,
+  labels: string[],
+  spent: (number | null)[],
+  forecast: (number | null)[],
+  cap: number | null,
+  names: { spent: string; forecast: string; cap: string },
+): HTMLElement {
+  return mount(label, (el) => {
+    const x = labels.map((_, i) => i);
+    const series: uPlot.Series[] = [
+      {},
+      { label: names.spent, stroke: colour(0), width: 2, points: { show: false } },
+      { label: names.forecast, stroke: colour(1), width: 2, dash: [6, 4], points: { show: false } },
+    ];
+    const data: (number | null)[][] = [x, spent, forecast];
+    if (cap !== null) {
+      series.push({ label: names.cap, stroke: "#f85149", width: 1.5, points: { show: false } });
+      data.push(labels.map(() => cap));
+    }
+    return new uPlot(
+      {
+        width: width(el),
+        height: 220,
+        scales: {
+          x: { time: false },
+          y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
+        },
+        axes: axes(labels),
+        cursor: { show: false },
+        legend: { live: false },
+        series,
+      },
+      data as uPlot.AlignedData,
+      el,
+    );
+  });
+}

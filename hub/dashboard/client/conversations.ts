@@ -1,0 +1,307 @@
+/**
+ * The Conversations page: the sessions of every channel (searchable), a session's
+ * transcript with Markdown rendered as DOM (never HTML), and the chat pane that
+ * continues it in the browser over the desk (`web:<session>`): answers stream in,
+ * approvals are buttons, an answer can be cancelled, lines typed meanwhile queue, and
+ * each answer ends with its model, tokens and cost.
+ *
+ * @module
+ */
+import { get, post } from "./api.ts";
+import { h, replace } from "./dom.ts";
+import { count, t, time, usd } from "./i18n.ts";
+import { markdown } from "./markdown.ts";
+import { approvalCard } from "./approvals.ts";
+import type { DeskMessage } from "./types.ts";
+
+// deno-lint-ignore no-explicit-any
+type Json = any;
+
+/** Renders the page; `arg` is the open session, if any. */
+export async function conversations(
+  main: HTMLElement,
+  arg: string,
+  live: EventTarget,
+): Promise<void> {
+  let session = arg;
+  let searching: ReturnType<typeof setTimeout> | undefined;
+  const list = h("ul", { "aria-label": t("sessions") });
+  const search = h("input", {
+    type: "search",
+    id: "search",
+    placeholder: t("search"),
+    "aria-label": t("search"),
+    oninput: () => {
+      // Typing settles before the hub searches the transcripts.
+      clearTimeout(searching);
+      searching = setTimeout(() => void loadList(), 250);
+    },
+  });
+  const pane = h("section", { class: "pane", "aria-label": t("nav_conversations") });
+  const loadList = async () => {
+    const q = encodeURIComponent(search.value);
+    const { sessions } = await get<{ sessions: Json[] }>(`sessions?q=${q}`);
+    replace(
+      list,
+      sessions.length === 0 ? h("li", { class: "muted" }, t("no_sessions")) : sessions.map((s) =>
+        h(
+          "li",
+          {},
+          h(
+            "button",
+            {
+              type: "button",
+              "aria-current": s.id === session ? "true" : "false",
+              onclick: () => {
+                location.hash = `#/conversations/${encodeURIComponent(s.id)}`;
+              },
+            },
+            s.id,
+            h("br"),
+            h("span", { class: "muted" }, `${time(s.updated_at)} · ${count(s.messages)}`),
+          ),
+        )
+      ),
+    );
+  };
+  replace(
+    main,
+    h("h1", {}, t("nav_conversations")),
+    h(
+      "div",
+      { class: "convo" },
+      h(
+        "div",
+        { class: "list" },
+        search,
+        h("button", {
+          type: "button",
+          class: "primary",
+          id: "new-chat",
+          onclick: () => {
+            session = "";
+            location.hash = "#/conversations";
+            void openPane();
+          },
+        }, t("new_chat")),
+        list,
+      ),
+      pane,
+    ),
+  );
+  await loadList();
+  const openPane = async () => {
+    const view = await chatPane(session, live, (id) => {
+      if (id !== session) {
+        session = id;
+        history.replaceState(null, "", `#/conversations/${encodeURIComponent(id)}`);
+        void loadList();
+      }
+    });
+    replace(pane, view);
+  };
+  await openPane();
+}
+
+/** The transcript and the composer of `session` ("" for a new one). */
+async function chatPane(
+  initial: string,
+  live: EventTarget,
+  onSession: (id: string) => void,
+): Promise<HTMLElement> {
+  let session = initial;
+  const transcript = h("div", {
+    class: "transcript",
+    role: "log",
+    "aria-live": "polite",
+    "aria-label": t("nav_conversations"),
+  });
+  const status = h("p", { class: "muted", id: "chat-status", "aria-live": "polite" });
+  let waiting = 0;
+  let runStart = 0;
+  let busy = false;
+  const showStatus = () => {
+    status.textContent = [busy ? t("busy") : "", waiting > 0 ? t("queued", { n: waiting }) : ""]
+      .filter(Boolean).join(" · ");
+  };
+  if (session !== "") {
+    const data = await get<Json>(`transcript?session=${encodeURIComponent(session)}`);
+    for (const line of data.lines) transcript.appendChild(bubble(line.role, line.text));
+    busy = data.busy;
+    waiting = data.waiting;
+    showStatus();
+  }
+  const input = h("textarea", { id: "message", rows: 2, "aria-label": t("message_label") });
+  // Events that arrive while a line is being sent wait for its answer (a new session's
+  // id is known only then), so the person's line shows before the reply to it.
+  let sending = 0;
+  const held: Event[] = [];
+  const send = async () => {
+    const text = input.value;
+    if (text.trim() === "") return;
+    input.value = "";
+    sending++;
+    try {
+      const answer = await post<{ session: string; queued: number }>("chat/send", {
+        session: session || undefined,
+        text,
+      });
+      session = answer.session;
+      onSession(session);
+      waiting = answer.queued;
+      transcript.appendChild(
+        bubble("user", text, answer.queued > 0 ? t("queued", { n: answer.queued }) : ""),
+      );
+    } catch (error) {
+      transcript.appendChild(
+        h("p", { class: "msg", role: "alert" }, t("error", { detail: String(error) })),
+      );
+    } finally {
+      sending--;
+    }
+    if (sending === 0) { for (const ev of held.splice(0)) onDesk(ev); }
+    transcript.scrollTop = transcript.scrollHeight;
+    showStatus();
+  };
+  const form = h(
+    "form",
+    {
+      class: "composer",
+      onsubmit: (e: Event) => {
+        e.preventDefault();
+        void send();
+      },
+    },
+    input,
+    h("button", { type: "submit", class: "primary" }, t("send")),
+    h("button", {
+      type: "button",
+      id: "cancel",
+      onclick: () => void post("chat/cancel", { session }).catch(() => {}),
+    }, t("cancel")),
+  );
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && !e.shiftKey) {
+      e.preventDefault();
+      void send();
+    }
+  });
+  // The answer being written: its raw text, drawn again as it grows.
+  let current: { el: HTMLElement; body: HTMLElement; text: string; queued: boolean } | undefined;
+  const approvals = new Map<string, HTMLElement>();
+  const onDesk = (ev: Event) => {
+    if (sending > 0) {
+      held.push(ev);
+      return;
+    }
+    const { conversation, event } = (ev as CustomEvent<DeskMessage>).detail;
+    if (session === "" || conversation !== `web:${session}`) return;
+    switch (event.type) {
+      case "RUN_STARTED":
+        busy = true;
+        runStart = event.timestamp;
+        if (waiting > 0) waiting--;
+        break;
+      case "TEXT_MESSAGE_START": {
+        const el = bubble("assistant", "");
+        current = { el, body: el.querySelector(".body") as HTMLElement, text: "", queued: false };
+        transcript.appendChild(el);
+        break;
+      }
+      case "TEXT_MESSAGE_CONTENT":
+        if (current === undefined) break;
+        current.text += event.delta;
+        if (!current.queued) {
+          current.queued = true;
+          const c = current;
+          requestAnimationFrame(() => {
+            c.queued = false;
+            replace(c.body, markdown(c.text));
+            transcript.scrollTop = transcript.scrollHeight;
+          });
+        }
+        break;
+      case "RUN_FINISHED": {
+        busy = false;
+        const target = current?.el ?? transcript.lastElementChild as HTMLElement | null;
+        if (event.outcome?.type === "cancelled") {
+          target?.appendChild(h("p", { class: "meta" }, t("cancelled")));
+        } else if (current !== undefined && event.result?.reply) {
+          // The notices the reply ends with (a stand-in answered, ...).
+          current.text = event.result.reply;
+          replace(current.body, markdown(current.text));
+        }
+        const started = runStart;
+        if (target) void meta(session, started).then((line) => line && target.appendChild(line));
+        current = undefined;
+        break;
+      }
+      case "RUN_ERROR":
+        busy = false;
+        transcript.appendChild(h("p", { class: "msg", role: "alert" }, event.message));
+        current = undefined;
+        break;
+      case "CUSTOM":
+        if (event.name === "input.queued") waiting = event.value.position;
+        else if (event.name === "notice") {
+          transcript.appendChild(h("p", { class: "muted" }, event.value.text));
+        } else if (event.name === "command.result") {
+          transcript.appendChild(h("pre", { class: "msg" }, event.value.lines.join("\n")));
+        } else if (event.name === "approval.requested") {
+          const card = approvalCard(event.value);
+          approvals.set(event.value.id, card);
+          transcript.appendChild(card);
+          (card.querySelector("button") as HTMLButtonElement | null)?.focus();
+        } else if (event.name === "approval.decided") {
+          approvals.get(event.value.id)?.dispatchEvent(
+            new CustomEvent("decided", { detail: event.value }),
+          );
+        }
+        break;
+    }
+    showStatus();
+    transcript.scrollTop = transcript.scrollHeight;
+  };
+  live.addEventListener("desk-event", onDesk);
+  // The listener goes with the pane.
+  addEventListener("hashchange", () => live.removeEventListener("desk-event", onDesk), {
+    once: true,
+  });
+  return h("div", {}, transcript, status, form);
+}
+
+function bubble(role: "user" | "assistant", text: string, note = ""): HTMLElement {
+  const body = h("div", { class: "body" });
+  if (role === "assistant") replace(body, markdown(text));
+  else body.appendChild(h("p", { class: "plain" }, text));
+  return h(
+    "article",
+    { class: `msg ${role}` },
+    h(
+      "div",
+      { class: "who" },
+      role === "user" ? t("you") : t("assistant"),
+      note ? ` · ${note}` : "",
+    ),
+    body,
+  );
+}
+
+async function meta(session: string, since: number): Promise<HTMLElement | undefined> {
+  const { usage } = await get<{ usage: Json[] }>(
+    `usage?session=${encodeURIComponent(session)}&since=${since}`,
+  );
+  if (usage.length === 0) return undefined;
+  return h(
+    "p",
+    { class: "meta" },
+    usage.map((u) =>
+      t("answer_meta", {
+        model: u.model_id,
+        input: count(u.input_tokens),
+        output: count(u.output_tokens),
+        usd: u.usd === null ? "?" : usd(u.usd),
+      })
+    ).join(" + "),
+  );
+}

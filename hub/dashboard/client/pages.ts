@@ -1,0 +1,30 @@
+/**
+ * The pages beyond the overview and the spend: the conversations and the approvals.
+ *
+ * @module
+ */
+import { t } from "./i18n.ts";
+import { conversations } from "./conversations.ts";
+import { approvals } from "./approvals.ts";
+import { network } from "./network.ts";
+import { settings } from "./settings.ts";
+
+/** A page: its title and how it renders into `main`. */
+export interface PageDef {
+  title(): string;
+  render(main: HTMLElement, arg: string, live: EventTarget): Promise<void>;
+}
+
+/** The conversations, the approvals and the network. */
+export const PAGES: Record<string, PageDef> = {
+  conversations: {
+    title: () => t("nav_conversations"),
+    render: (main, arg, live) => conversations(main, arg, live),
+  },
+  approvals: {
+    title: () => t("nav_approvals"),
+    render: (main, _arg, live) => approvals(main, live),
+  },
+  network: { title: () => t("nav_network"), render: (main) => network(main) },
+  settings: { title: () => t("nav_settings"), render: (main) => settings(main) },
+};

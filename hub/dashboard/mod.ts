@@ -1,0 +1,18 @@
+/**
+ * The local web dashboard the hub serves under `/dashboard` on its control port:
+ * overview, spend, conversations with a web chat over the desk, and approvals.
+ *
+ * @module
+ */
+export {
+  dashboard,
+  type DashboardChat,
+  type DashboardDoor,
+  type DashboardSources,
+} from "./handler.ts";
+export type { DashboardSpend } from "./spend.ts";
+export { DashboardAuth, type DashboardSession } from "./auth.ts";
+export type { DashboardParts } from "./parts.ts";
+export { type ChatSources, dashboardChat } from "./chat.ts";
+export { dashboardNetwork, type NetworkSources } from "./network.ts";
+export { dashboardSettings, type SettingsSources } from "./settings.ts";

@@ -1,0 +1,96 @@
+/**
+ * The Network page's routes: contacts with their state and message counts, the own
+ * address and card name, and the actions on a contact, each the same call as its
+ * `agent net` command (`accept`, `block`, and `remove` for Unblock), so the contact
+ * state machine decides, never this page.
+ *
+ * | Route (under `/dashboard/api/`) | What |
+ * | --- | --- |
+ * | `GET network` | `{configured, address, name, contacts: [...]}` |
+ * | `POST network/accept` `{address}` | `agent net accept` |
+ * | `POST network/block` `{address}` | `agent net block` |
+ * | `POST network/unblock` `{address}` | `agent net remove`: the address may ask again |
+ *
+ * @module
+ */
+import { HttpError, isAddress, json, methodNotAllowed } from "@agent/net";
+import { type NetNode, NetUsageError } from "../network/node.ts";
+import type { Lang } from "../i18n.ts";
+import { jsonBody } from "./body.ts";
+import type { DashboardChat } from "./types.ts";
+
+/** The node of the hub's network (`undefined` while it is not configured). */
+export interface NetworkSources {
+  node(): NetNode | undefined;
+  /** The language of the sentences a refused action answers with. */
+  lang: Lang;
+  /** Why the network is not configured, for the page. */
+  detail?(): string | undefined;
+}
+
+/** The Network page's routes. */
+export function dashboardNetwork(sources: NetworkSources): DashboardChat {
+  return {
+    async route(name, request) {
+      if (name !== "network" && !name.startsWith("network/")) return undefined;
+      const node = sources.node();
+      if (name === "network") {
+        if (request.method !== "GET" && request.method !== "HEAD") {
+          methodNotAllowed(["GET", "HEAD"]);
+        }
+        if (node === undefined) {
+          return json({ configured: false, detail: sources.detail?.() ?? null, contacts: [] });
+        }
+        const [contacts, log] = await Promise.all([node.state.contacts(), node.state.log()]);
+        const counts = new Map<string, { in: number; out: number }>();
+        for (const entry of log) {
+          const c = counts.get(entry.address) ?? { in: 0, out: 0 };
+          if (entry.direction === "in") c.in++;
+          else c.out++;
+          counts.set(entry.address, c);
+        }
+        let address: string | null = null;
+        try {
+          address = await node.address(AbortSignal.timeout(3_000));
+        } catch { /* the spine does not answer now: the page says so */ }
+        return json({
+          configured: true,
+          address,
+          name: await node.cardName(),
+          contacts: contacts.map((c) => ({
+            address: c.address,
+            name: c.name,
+            state: c.state,
+            note: c.note,
+            updated_at: c.updated_at,
+            messages: counts.get(c.address) ?? { in: 0, out: 0 },
+          })),
+        });
+      }
+      if (request.method !== "POST") methodNotAllowed(["POST"]);
+      if (node === undefined) throw new HttpError(409, "not_configured");
+      const body = await jsonBody(request);
+      const address = body.address;
+      if (typeof address !== "string" || !isAddress(address)) {
+        throw new HttpError(400, "bad_request", { detail: "address: not an agent address" });
+      }
+      try {
+        switch (name) {
+          case "network/accept":
+            return json({ contact: await node.accept(address) });
+          case "network/block":
+            return json({ contact: await node.block(address) });
+          case "network/unblock":
+            return json({ removed: await node.remove(address) });
+        }
+      } catch (error) {
+        // The contact's state does not allow it: the CLI's sentence, as the CLI says it.
+        if (error instanceof NetUsageError) {
+          throw new HttpError(400, "bad_request", { detail: error.sentence(sources.lang) });
+        }
+        throw error;
+      }
+      throw new HttpError(404, "not_found");
+    },
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * The Spend page's data: every breakdown of one period, aggregated by the ledger in SQL
+ * (the daily series by role from its daily totals, the rest from its `spend_groups`
+ * rollup).
+ *
+ * @module
+ */
+import { HttpError } from "@agent/net";
+import type { Period } from "../config/types.ts";
+import { TIME_ZONE } from "../i18n.ts";
+import { periodBounds } from "../money/mod.ts";
+import { isoWithOffset, nextDayStart } from "../money/periods.ts";
+import { channelsOf, type GroupRow } from "../money/spend_rollup.ts";
+import type { SpendChartReader } from "../money/spend_chart.ts";
+import type { DashboardSources } from "./types.ts";
+
+const PERIODS: readonly Period[] = ["day", "week", "month"];
+
+/** What the Spend page draws: every breakdown of one period. */
+export interface DashboardSpend {
+  period: Period;
+  since: string;
+  until: string;
+  chart: ReturnType<SpendChartReader["chart"]>;
+  /** Every day of the period (`YYYY-MM-DD`), the forecast's x axis. */
+  period_days: string[];
+  channel: GroupRow[];
+  contact: GroupRow[];
+  session: GroupRow[];
+  total: Omit<GroupRow, "key" | "channel" | "session_id">;
+  /** Each budgeted role's cap and forecast, from the status. */
+  budgets: Record<string, unknown>;
+}
+
+/** The Spend page's data for the period the query names (`month` by default). */
+export function spendOf(url: URL, sources: DashboardSources): DashboardSpend {
+  const period = (url.searchParams.get("period") ?? "month") as Period;
+  if (!PERIODS.includes(period)) {
+    throw new HttpError(400, "bad_request", { detail: "period: one of day, week, month" });
+  }
+  const now = sources.now();
+  const { sinceMs, resetMs } = periodBounds(period, now);
+  const reader = sources.chart;
+  let chart, channel: GroupRow[], contact: GroupRow[], session: GroupRow[];
+  try {
+    chart = reader?.chart(sinceMs, resetMs, now) ?? { days: [], roles: [], usd: {}, calls: [] };
+    session = reader?.groups("session", sinceMs, resetMs) ?? [];
+    channel = channelsOf(session);
+    contact = reader?.groups("contact", sinceMs, resetMs) ?? [];
+  } catch {
+    throw new HttpError(500, "ledger_unreadable");
+  }
+  const total = channel.reduce((sum, r) => ({
+    usd: sum.usd + r.usd,
+    calls: sum.calls + r.calls,
+    unpriced_calls: sum.unpriced_calls + r.unpriced_calls,
+    estimated_calls: sum.estimated_calls + r.estimated_calls,
+    input_tokens: sum.input_tokens + r.input_tokens,
+    output_tokens: sum.output_tokens + r.output_tokens,
+    cache_read_tokens: sum.cache_read_tokens + r.cache_read_tokens,
+    cache_write_tokens: sum.cache_write_tokens + r.cache_write_tokens,
+  }), {
+    usd: 0,
+    calls: 0,
+    unpriced_calls: 0,
+    estimated_calls: 0,
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_read_tokens: 0,
+    cache_write_tokens: 0,
+  });
+  const status = sources.status() as { spend?: { roles?: unknown; forecast?: unknown } };
+  return {
+    period,
+    since: isoWithOffset(sinceMs),
+    until: isoWithOffset(resetMs),
+    chart,
+    period_days: daysOf(sinceMs, resetMs),
+    channel,
+    contact,
+    session,
+    total: { ...total, usd: Math.round(total.usd * 1e6) / 1e6 },
+    budgets: {
+      roles: status.spend?.roles ?? {},
+      forecast: status.spend?.forecast ?? {},
+    },
+  };
+}
+
+function daysOf(sinceMs: number, untilMs: number): string[] {
+  const days: string[] = [];
+  for (let day = sinceMs; day < untilMs; day = nextDayStart(day)) {
+    days.push(
+      Temporal.Instant.fromEpochMilliseconds(day).toZonedDateTimeISO(TIME_ZONE).toPlainDate()
+        .toString(),
+    );
+  }
+  return days;
+}

@@ -1,0 +1,308 @@
+/**
+ * The web dashboard in headless Chromium (playwright-core), served by a real hub with
+ * a seeded ledger: the login with a good, reused, expired and missing code; the
+ * cookie's flags; the overview and spend pages with their charts, tables and CSV; no
+ * console error or CSP violation; a page on another origin that tries to read or act
+ * refused; screenshots at desktop and phone size, light and dark, kept under
+ * `tests/dashboard/artifacts/`; and axe-core finding no serious violation.
+ */
+
+import assert from "node:assert/strict";
+import { appendNetEvent } from "@agent/hub";
+import { seededCalls, startDashboardHub } from "../dashboard/_hub.ts";
+import { ARTIFACTS, launch, ready, T, watch } from "../dashboard/_browser.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+Deno.test({
+  name:
+    "dashboard login: a good code signs in once (HttpOnly, SameSite=Strict); reused, expired and missing codes are refused",
+  ...T,
+  async fn() {
+    await using hub = await startDashboardHub();
+    const browser = await launch();
+    try {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const problems = watch(page);
+      const url = await hub.loginUrl();
+      await page.goto(url);
+      await ready(page);
+      // The code leaves the address bar at once.
+      assert.equal(new URL(page.url()).hash, "#/overview");
+      const [cookie] = await context.cookies();
+      assert.ok(cookie, "a session cookie");
+      assert.equal(cookie.name, `agent_dashboard_${hub.port}`);
+      assert.equal(cookie.httpOnly, true);
+      assert.equal(cookie.sameSite, "Strict");
+      assert.equal(cookie.path, "/dashboard");
+      // The cookie is not readable by the page's script.
+      assert.equal(await page.evaluate(() => document.cookie), "");
+      await page.reload();
+      await ready(page);
+      assert.deepEqual(problems, []);
+
+      // The same link again, in another browser profile: used.
+      const other = await browser.newContext();
+      const reused = await other.newPage();
+      await reused.goto(url);
+      await reused.waitForSelector("[role=alert]");
+      assert.match(await reused.textContent("[role=alert]") ?? "", /already used or has expired/);
+      assert.deepEqual(await other.cookies(), []);
+
+      // A code older than 60 s.
+      const late = await hub.loginUrl();
+      hub.advance(61_000);
+      await reused.goto(late);
+      await reused.waitForSelector("[role=alert]");
+      assert.match(await reused.textContent("[role=alert]") ?? "", /already used or has expired/);
+      assert.deepEqual(await other.cookies(), []);
+
+      // No code at all.
+      const bare = await other.newPage();
+      await bare.goto(`${hub.base}/dashboard/`);
+      await bare.waitForSelector("[role=alert]");
+      assert.match(await bare.textContent("[role=alert]") ?? "", /agent dashboard/);
+      const api = await bare.evaluate(async () => (await fetch("/dashboard/api/overview")).status);
+      assert.equal(api, 401);
+      await other.close();
+      await context.close();
+    } finally {
+      await browser.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "dashboard pages: overview and spend show the seeded ledger, draw their charts and offer CSV, in en and tr",
+  ...T,
+  async fn() {
+    await using hub = await startDashboardHub({ calls: seededCalls(Date.now()) });
+    const browser = await launch();
+    try {
+      await Deno.mkdir(ARTIFACTS, { recursive: true });
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      const problems = watch(page);
+      await page.goto(await hub.loginUrl());
+      await ready(page);
+      const overview = await page.textContent("main") ?? "";
+      assert.match(overview, /Budgets/);
+      assert.match(overview, /brain: \$\d+\.\d\d spent|brain: \$[\d.]+ of \$[\d.]+ this month/);
+      assert.match(overview, /pid \d+, version test/);
+      // Dates as everywhere in the agent: DD.MM.YYYY HH:MM.
+      assert.match(overview, /\d\d\.\d\d\.\d{4} \d\d:\d\d/);
+      // Owner events arrive live, whatever their type (one written by another process).
+      await appendNetEvent(`${hub.home}/data/net`, {
+        ts: Math.floor(Date.now() / 1000),
+        type: "model.failover",
+        role: "brain",
+        stand_in: "fast",
+        text: "brain failed over <live>",
+      });
+      await page.waitForFunction(() =>
+        document.querySelector("ul.events")?.textContent?.includes("brain failed over <live>")
+      );
+      await page.screenshot({ path: `${ARTIFACTS}overview-desktop.png`, fullPage: true });
+
+      await page.goto(`${hub.base}/dashboard/#/spend/month`);
+      await ready(page);
+      await page.waitForFunction(() => document.querySelectorAll(".chart canvas").length >= 5);
+      const spend = await page.textContent("main") ?? "";
+      assert.match(spend, /Spend this month: \$\d+\.\d\d in 60 calls/);
+      for (const heading of ["By day and role", "By channel", "By contact", "By session"]) {
+        assert.ok(spend.includes(heading), heading);
+      }
+      assert.ok(spend.includes("peer0.example"));
+      assert.ok(spend.includes("messenger messenger-s1"));
+      const csv = await page.evaluate(async () =>
+        await (await fetch("/dashboard/api/spend.csv?by=channel&period=month")).text()
+      );
+      assert.match(
+        csv,
+        /^channel,usd,calls,unpriced_calls,estimated_calls,input_tokens,output_tokens,/,
+      );
+      assert.equal(csv.trim().split("\r\n").length, 5);
+      const days = await page.evaluate(async () =>
+        await (await fetch("/dashboard/api/spend.csv?by=day&period=month")).text()
+      );
+      assert.match(days, /^day,brain_usd,fast_usd,total_usd,calls\r\n/);
+      await page.screenshot({ path: `${ARTIFACTS}spend-desktop.png`, fullPage: true });
+
+      // Dark, then a phone.
+      await page.selectOption("#theme", "dark");
+      await page.screenshot({ path: `${ARTIFACTS}spend-desktop-dark.png`, fullPage: true });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`${hub.base}/dashboard/#/overview`);
+      await ready(page);
+      await page.screenshot({ path: `${ARTIFACTS}overview-phone-dark.png`, fullPage: true });
+      await page.selectOption("#theme", "light");
+      await page.goto(`${hub.base}/dashboard/#/spend/week`);
+      await ready(page);
+      await page.waitForFunction(() => document.querySelectorAll(".chart canvas").length >= 2);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 390, `no sideways scrolling on a phone (${width})`);
+      await page.screenshot({ path: `${ARTIFACTS}spend-phone.png`, fullPage: true });
+
+      // Turkish.
+      await page.selectOption("#lang", "tr");
+      await ready(page);
+      assert.match(await page.textContent("main") ?? "", /Harcama \(bu hafta\)/);
+      assert.equal(await page.evaluate(() => document.documentElement.lang), "tr");
+      await page.screenshot({ path: `${ARTIFACTS}spend-phone-tr.png`, fullPage: true });
+      assert.deepEqual(problems, []);
+      await context.close();
+    } finally {
+      await browser.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "dashboard: a page on another origin can neither read nor act (fetch, form post, event stream)",
+  ...T,
+  async fn() {
+    await using hub = await startDashboardHub({ calls: seededCalls(Date.now(), 8) });
+    // Another local site (another port of 127.0.0.1 is the same *site* for cookies).
+    const evil = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () =>
+      new Response(
+        `<!doctype html><title>evil</title><body>
+<form id="f" method="POST" action="${hub.base}/dashboard/api/logout"></form>
+<script>
+window.results = {};
+(async () => {
+  try { const r = await fetch("${hub.base}/dashboard/api/overview", { credentials: "include" });
+    results.read = "read " + r.status + " " + (await r.text()).slice(0, 40); }
+  catch (e) { results.read = "blocked"; }
+  try { const r = await fetch("${hub.base}/dashboard/api/logout", { method: "POST", mode: "no-cors", credentials: "include" });
+    results.act = "sent " + r.type; } catch (e) { results.act = "blocked"; }
+  const es = new EventSource("${hub.base}/dashboard/api/events", { withCredentials: true });
+  es.onmessage = () => { results.stream = "heard"; };
+  es.onerror = () => { results.stream = results.stream || "refused"; es.close(); };
+  setTimeout(() => { results.done = true; }, 1500);
+})();
+</script></body>`,
+        { headers: { "content-type": "text/html" } },
+      ));
+    const browser = await launch();
+    try {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(await hub.loginUrl());
+      await ready(page);
+      const attacker = await context.newPage();
+      const statuses: string[] = [];
+      attacker.on("response", (r) => {
+        if (r.url().startsWith(`${hub.base}/dashboard/api/`)) {
+          statuses.push(`${r.request().method()} ${new URL(r.url()).pathname} ${r.status()}`);
+        }
+      });
+      await attacker.goto(`http://127.0.0.1:${evil.addr.port}/`);
+      await attacker.waitForFunction(() =>
+        (globalThis as unknown as { results: { done?: boolean } }).results?.done === true
+      );
+      const results = await attacker.evaluate(() =>
+        (globalThis as unknown as { results: Record<string, unknown> }).results
+      );
+      assert.equal(results.read, "blocked");
+      assert.equal(results.stream, "refused");
+      assert.ok(statuses.includes("POST /dashboard/api/logout 403"), String(statuses));
+      // What the browser sent on the attacker's behalf, replayed with the real cookie and
+      // CSRF token: the hub refuses it for its origin alone.
+      const [cookie] = await context.cookies();
+      const csrf = await page.evaluate(async () =>
+        ((await (await fetch("/dashboard/api/session")).json()) as { csrf: string }).csrf
+      );
+      const evilOrigin = `http://127.0.0.1:${evil.addr.port}`;
+      for (
+        const [method, path, headers] of [
+          ["GET", "overview", { origin: evilOrigin, "sec-fetch-site": "same-site" }],
+          ["GET", "overview", { "sec-fetch-site": "same-site" }],
+          ["GET", "events", { "sec-fetch-site": "same-site" }],
+          ["GET", "events", { origin: "null" }],
+          ["POST", "logout", { origin: evilOrigin, "x-csrf-token": csrf }],
+          ["POST", "logout", { origin: "null", "x-csrf-token": csrf }],
+        ] as const
+      ) {
+        const res = await fetch(`${hub.base}/dashboard/api/${path}`, {
+          method,
+          headers: { cookie: `${cookie!.name}=${cookie!.value}`, ...headers },
+        });
+        assert.deepEqual([path, res.status], [path, 403], JSON.stringify(headers));
+        await res.body?.cancel();
+      }
+      // Without the CSRF token a same-origin POST is refused too.
+      const noCsrf = await fetch(`${hub.base}/dashboard/api/logout`, {
+        method: "POST",
+        headers: { cookie: `${cookie!.name}=${cookie!.value}`, origin: hub.base },
+      });
+      assert.deepEqual([noCsrf.status, await noCsrf.json()], [403, { error: "csrf" }]);
+      // A form post (a navigation) is refused too.
+      const [response] = await Promise.all([
+        attacker.waitForNavigation(),
+        attacker.evaluate(() => (document.getElementById("f") as HTMLFormElement).submit()),
+      ]);
+      assert.equal(response?.status(), 403);
+      // The session survived every attempt.
+      const still = await page.evaluate(async () =>
+        (await fetch("/dashboard/api/overview")).status
+      );
+      assert.equal(still, 200);
+      await context.close();
+    } finally {
+      await browser.close();
+      await evil.shutdown();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "dashboard accessibility: axe-core finds no serious or critical violation on any page, light or dark",
+  ...T,
+  async fn() {
+    await using hub = await startDashboardHub({ calls: seededCalls(Date.now(), 20) });
+    const axe = await Deno.readTextFile(`${ROOT}node_modules/axe-core/axe.min.js`);
+    const browser = await launch();
+    try {
+      // The CSP would refuse the injected axe script; the page's own code is unchanged.
+      const context = await browser.newContext({ bypassCSP: true });
+      const page = await context.newPage();
+      await page.goto(await hub.loginUrl());
+      await ready(page);
+      for (
+        const [route, theme] of [
+          ["overview", "light"],
+          ["spend/month", "dark"],
+          ["overview", "dark"],
+          ["conversations", "light"],
+          ["approvals", "dark"],
+          ["network", "light"],
+          ["settings", "dark"],
+        ]
+      ) {
+        await page.evaluate((t) => localStorage.setItem("theme", t), theme!);
+        await page.goto(`${hub.base}/dashboard/#/${route}`);
+        await page.reload();
+        await ready(page);
+        await page.addScriptTag({ content: axe });
+        const violations = await page.evaluate(async () => {
+          // deno-lint-ignore no-explicit-any
+          const result = await (globalThis as any).axe.run(document);
+          // deno-lint-ignore no-explicit-any
+          return result.violations.filter((v: any) =>
+            v.impact === "serious" || v.impact === "critical"
+          )
+            // deno-lint-ignore no-explicit-any
+            .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(" ")).join(", ")}`);
+        });
+        assert.deepEqual(violations, [], `${route} (${theme})`);
+      }
+      await context.close();
+    } finally {
+      await browser.close();
+    }
+  },
+});

@@ -1,0 +1,418 @@
+/**
+ * The universe's map in headless Chromium (playwright-core, WebGL through sigma.js)
+ * with 0, 5, 500 and 100,000 agents, at a desktop size and on a 390×844 phone: the
+ * empty-state sentence, labels that never overlap (their boxes are checked), the
+ * legend, a chosen agent's links highlighted and its card, the folded search with
+ * keyboard and Enter, the phone layout with search and card in view without
+ * scrolling, the levels of detail, and a malformed escape in the fragment or query
+ * (issue 27 S6). Screenshots go to `tests/universe/artifacts/`.
+ */
+import assert from "node:assert/strict";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { seed, type SeedAgent, startUniverse } from "../universe/_harness.ts";
+import { startBulkUniverse } from "../universe/_bulk.ts";
+
+const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => {
+  try {
+    return Deno.statSync(p).isFile;
+  } catch {
+    return false;
+  }
+});
+const T = { ignore: CHROMIUM === undefined, sanitizeOps: false, sanitizeResources: false };
+const ARTIFACTS = new URL("../universe/artifacts/", import.meta.url).pathname;
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+function agents(n: number): SeedAgent[] {
+  const list: SeedAgent[] = [];
+  for (let i = 0; i < n; i++) {
+    list.push({
+      address: `agent-${i}.example`,
+      name: `Agent ${i}`,
+      owner: `Owner ${i}`,
+      about: `About ${i}`,
+      links: n < 2 ? [] : [1, 3].flatMap((d) => [
+        { peer: `agent-${(i + d) % n}.example`, messages: 1 + (i % 5) },
+        { peer: `agent-${(i - d + n) % n}.example`, messages: 1 + ((i - d + n) % n % 5) },
+      ]),
+    });
+  }
+  if (n > 1) {
+    list[1] = {
+      ...list[1]!,
+      name: "Özlem Işık",
+      owner: "Şule",
+      about: "A very long line about this agent that goes on and on",
+    };
+  }
+  if (n > 2) {
+    list[2] = { ...list[2]!, name: "A name far too long to fit on any label of the map at all" };
+  }
+  return list;
+}
+
+async function withBrowser(fn: (browser: Browser) => Promise<void>): Promise<void> {
+  await Deno.mkdir(ARTIFACTS, { recursive: true });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM!,
+    args: ["--no-sandbox", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist"],
+  });
+  try {
+    await fn(browser);
+  } finally {
+    await browser.close();
+  }
+}
+
+/** A page whose errors (not Chromium's own GL driver notes) are collected. */
+async function open(browser: Browser, url: string, viewport = DESKTOP) {
+  const page = await browser.newPage({ viewport });
+  const problems: string[] = [];
+  page.on("console", (m) => {
+    if ((m.type() === "error" || m.type() === "warning") && !m.text().includes("GL Driver")) {
+      problems.push(m.text());
+    }
+  });
+  page.on("pageerror", (e) => problems.push(String(e)));
+  await page.goto(url);
+  return { page, problems };
+}
+
+/** Every placed label's box: none overlaps another, all inside the map. */
+async function labelBoxes(page: Page): Promise<number> {
+  const { boxes, map } = await page.evaluate(() => ({
+    boxes: [...document.querySelectorAll("#labels .label")].map((e) => {
+      const r = e.getBoundingClientRect();
+      return { x: r.left, y: r.top, w: r.width, h: r.height, text: e.textContent ?? "" };
+    }),
+    map: (() => {
+      const r = document.getElementById("map")!.getBoundingClientRect();
+      return { x: r.left, y: r.top, w: r.width, h: r.height };
+    })(),
+  }));
+  for (let i = 0; i < boxes.length; i++) {
+    const a = boxes[i]!;
+    assert.ok(a.w > 0 && a.h > 0, a.text);
+    assert.ok(
+      a.x >= map.x - 0.5 && a.y >= map.y - 0.5 && a.x + a.w <= map.x + map.w + 0.5 &&
+        a.y + a.h <= map.y + map.h + 0.5,
+      `${a.text} leaves the map`,
+    );
+    for (let j = i + 1; j < boxes.length; j++) {
+      const b = boxes[j]!;
+      const overlap = a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+      assert.ok(!overlap, `labels overlap: ${a.text} / ${b.text}`);
+    }
+  }
+  return boxes.length;
+}
+
+/** The viewport position of an agent on the map (through the page's renderer). */
+async function agentAt(page: Page, address: string): Promise<{ x: number; y: number }> {
+  return await page.evaluate((address) => {
+    // deno-lint-ignore no-explicit-any
+    const sigma = (globalThis as any).universeMap.sigma;
+    const p = sigma.graphToViewport(sigma.getGraph().getNodeAttributes(address));
+    const r = document.getElementById("map")!.getBoundingClientRect();
+    return { x: r.left + p.x, y: r.top + p.y };
+  }, address);
+}
+
+function inView(box: { x: number; y: number; width: number; height: number } | null, v = PHONE) {
+  assert.ok(box, "the element is shown");
+  assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.width <= v.width + 0.5, JSON.stringify(box));
+  assert.ok(box.y + box.height <= v.height + 0.5, JSON.stringify(box));
+}
+
+Deno.test({
+  name: "map in Chromium, 0 agents: the empty-state sentence, figures of zero, no error",
+  ...T,
+  async fn() {
+    const u = await startUniverse();
+    try {
+      await withBrowser(async (browser) => {
+        for (const [viewport, tag] of [[DESKTOP, "desktop"], [PHONE, "phone"]] as const) {
+          for (const path of ["/universe", "/tr/universe"]) {
+            const { page, problems } = await open(browser, `${u.url}${path}`, viewport);
+            await page.waitForSelector("#empty:not([hidden])");
+            const sentence = await page.textContent("#empty");
+            assert.equal(
+              sentence,
+              path.startsWith("/tr")
+                ? "Bu evrene henüz kimse katılmadı. İlk siz olun: agent net universe join komutunu çalıştırın."
+                : "Nobody has joined this universe yet. Be the first: run agent net universe join.",
+            );
+            assert.equal(
+              await page.textContent("#stats"),
+              path.startsWith("/tr")
+                ? "0 ajan · 0 çevrimiçi · 0 bağlantı · 0 mesaj"
+                : "0 agents · 0 online · 0 links · 0 messages",
+            );
+            await page.screenshot({
+              path: `${ARTIFACTS}map-0-${tag}${path.startsWith("/tr") ? "-tr" : ""}.png`,
+            });
+            assert.deepEqual(problems, []);
+            await page.close();
+          }
+          for (const path of ["/nowhere", "/tr/nowhere"]) {
+            const missing = await browser.newPage({ viewport });
+            const res = await missing.goto(`${u.url}${path}`);
+            assert.equal(res?.status(), 404);
+            assert.match(await missing.textContent("h1") ?? "", /^404 · /);
+            await missing.screenshot({
+              path: `${ARTIFACTS}404${path.replace(/\//g, "-")}-${tag}.png`,
+            });
+            await missing.close();
+          }
+          const { page, problems } = await open(browser, `${u.url}/?lang=en`, viewport);
+          await page.waitForFunction(() =>
+            document.getElementById("fig-taus")?.textContent === "0"
+          );
+          await page.screenshot({ path: `${ARTIFACTS}landing-0-${tag}.png`, fullPage: true });
+          assert.deepEqual(problems, []);
+          await page.close();
+        }
+      });
+    } finally {
+      await u.stop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "map in Chromium, 5 agents: labels, legend, click highlights links and opens the card, search, phone",
+  ...T,
+  async fn() {
+    const u = await startUniverse();
+    try {
+      await seed(u, agents(5));
+      await withBrowser(async (browser) => {
+        const { page, problems } = await open(browser, `${u.url}/universe`);
+        await page.waitForSelector("body[data-drawn='5'][data-labels]");
+        await page.waitForTimeout(300);
+        assert.equal(
+          await page.textContent("#stats"),
+          "5 agents · 5 online · 10 links · 30 messages",
+        );
+        assert.equal(await labelBoxes(page), 5, "five agents, five labels");
+        const labels = await page.$$eval("#labels .label", (l) => l.map((e) => e.textContent));
+        assert.ok(labels.includes("Özlem Işık"), labels.join());
+        assert.ok(labels.includes("A name far too long to fit…"), labels.join());
+        for (
+          const key of [
+            "Agent, online",
+            "Agent, offline",
+            "Link (thicker: more messages)",
+            "Chosen agent and its links",
+          ]
+        ) {
+          assert.ok(await page.isVisible(`#legend li:has-text("${key}")`), key);
+        }
+        assert.equal(await page.isVisible(`#legend li:has-text("Many agents")`), false);
+        await page.screenshot({ path: `${ARTIFACTS}map-5-desktop.png` });
+        // A click on an agent: its card, its links highlighted, the others faded.
+        const at = await agentAt(page, "agent-3.example");
+        await page.mouse.click(at.x, at.y);
+        await page.waitForSelector("body[data-selected='agent-3.example']");
+        await page.waitForSelector("#panel h2");
+        assert.equal(await page.textContent("#panel h2"), "Agent 3");
+        assert.equal(new URL(page.url()).hash, "#agent-3.example");
+        assert.equal(await page.getAttribute("body", "data-highlighted"), "4");
+        const card = await page.textContent("#panel") ?? "";
+        assert.match(
+          card,
+          /Joined: \d\d\.\d\d\.\d{4} \d\d:\d\d · Last seen: \d\d\.\d\d\.\d{4} \d\d:\d\d/,
+        );
+        assert.match(card, /Links \(4\)/);
+        assert.match(card, /\(1 message\)/);
+        assert.match(card, /\(4 messages\)/);
+        assert.ok(await page.isVisible("#labels .label.chosen"));
+        await page.screenshot({ path: `${ARTIFACTS}map-5-desktop-selected.png` });
+        // Search: folded, from one letter, arrows and Enter.
+        await page.fill("#search", "ozlem");
+        await page.waitForSelector("#results li.hit");
+        assert.equal(await page.textContent("#results li.hit .name"), "Özlem Işık");
+        await page.fill("#search", "");
+        await page.type("#search", "s");
+        await page.waitForFunction(() => document.querySelectorAll("#results li.hit").length > 0);
+        await page.fill("#search", "agent");
+        await page.waitForFunction(() => document.querySelectorAll("#results li.hit").length === 5);
+        await page.press("#search", "ArrowDown");
+        await page.press("#search", "ArrowDown");
+        assert.equal(
+          await page.getAttribute("#results li[aria-selected='true']", "id"),
+          "result-1",
+        );
+        const second = await page.textContent("#result-1 .addr");
+        await page.press("#search", "Enter");
+        await page.waitForFunction((a) => document.body.dataset.selected === a, second);
+        await page.fill("#search", "zzz");
+        await page.waitForSelector("#results li.empty");
+        assert.equal(await page.textContent("#results li.empty"), "No agent matches that search.");
+        // Enter at once, before any list shows: the first match opens.
+        await page.fill("#search", "");
+        await page.type("#search", "Işık");
+        await page.press("#search", "Enter");
+        await page.waitForSelector("body[data-selected='agent-1.example']");
+        assert.equal(await page.textContent("#panel h2"), "Özlem Işık");
+        assert.deepEqual(problems, []);
+        await page.close();
+        // The phone: search and the chosen agent's card without scrolling.
+        const phone = await open(browser, `${u.url}/universe#agent-1.example`, PHONE);
+        await phone.page.waitForSelector("body[data-selected='agent-1.example']");
+        await phone.page.waitForSelector("#panel h2");
+        await phone.page.waitForTimeout(500);
+        inView(await phone.page.locator("#search").boundingBox());
+        inView(await phone.page.locator("#panel h2").boundingBox());
+        inView(await phone.page.locator("#panel .address").boundingBox());
+        inView(await phone.page.locator("#legend").boundingBox());
+        const chosen = await agentAt(phone.page, "agent-1.example");
+        const sheet = await phone.page.locator("#panel-wrap").boundingBox();
+        assert.ok(chosen.y < sheet!.y, "the chosen agent is above the card");
+        assert.equal(await phone.page.evaluate(() => document.scrollingElement!.scrollTop), 0);
+        await labelBoxes(phone.page);
+        await phone.page.screenshot({ path: `${ARTIFACTS}map-5-phone.png` });
+        await phone.page.fill("#search", "a");
+        await phone.page.waitForSelector("#results li.hit");
+        inView(await phone.page.locator("#results").boundingBox());
+        await phone.page.screenshot({ path: `${ARTIFACTS}map-5-phone-search.png` });
+        assert.deepEqual(phone.problems, []);
+        await phone.page.close();
+        const landing = await open(browser, `${u.url}/?lang=en`, PHONE);
+        await landing.page.waitForFunction(() =>
+          document.getElementById("fig-taus")?.textContent === "5"
+        );
+        await landing.page.screenshot({ path: `${ARTIFACTS}landing-5-phone.png`, fullPage: true });
+        await landing.page.close();
+        const desk = await open(browser, `${u.url}/?lang=en`);
+        await desk.page.waitForSelector("body[data-drawn='5'][data-labels]");
+        await desk.page.screenshot({ path: `${ARTIFACTS}landing-5-desktop.png`, fullPage: true });
+        assert.deepEqual([...landing.problems, ...desk.problems], []);
+        await desk.page.close();
+      });
+    } finally {
+      await u.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "map in Chromium: a malformed escape in the fragment or the query breaks nothing (S6)",
+  ...T,
+  async fn() {
+    const u = await startUniverse();
+    try {
+      await seed(u, agents(5));
+      await withBrowser(async (browser) => {
+        for (
+          const path of [
+            "/universe#%E0%A4%A",
+            "/universe?x=%E0%A4%A#%E0%A4%A",
+            "/tr/universe#%",
+            "/#%E0%A4%A",
+          ]
+        ) {
+          const { page, problems } = await open(browser, `${u.url}${path}`);
+          await page.waitForSelector("body[data-drawn='5']");
+          await page.reload();
+          await page.waitForSelector("body[data-drawn='5']");
+          assert.deepEqual(problems, [], path);
+          if (path.startsWith("/universe#")) {
+            // The map still works: a real fragment after the bad one opens its agent.
+            await page.evaluate(() => (location.hash = "agent-4.example"));
+            await page.waitForSelector("body[data-selected='agent-4.example']");
+          }
+          await page.close();
+        }
+      });
+    } finally {
+      await u.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "map in Chromium, 500 agents: labels only where they fit, none overlapping, highlight",
+  ...T,
+  async fn() {
+    const u = await startUniverse();
+    try {
+      await seed(u, agents(500));
+      await withBrowser(async (browser) => {
+        for (const [viewport, tag] of [[DESKTOP, "desktop"], [PHONE, "phone"]] as const) {
+          const { page, problems } = await open(browser, `${u.url}/universe`, viewport);
+          await page.waitForSelector("body[data-drawn='500'][data-labels]");
+          await page.waitForTimeout(300);
+          const shown = await labelBoxes(page);
+          assert.ok(shown >= 10 && shown < 500, `${shown} labels`);
+          await page.screenshot({ path: `${ARTIFACTS}map-500-${tag}.png` });
+          await page.evaluate(() => (location.hash = "agent-250.example"));
+          await page.waitForSelector("body[data-selected='agent-250.example']");
+          await page.waitForTimeout(500);
+          assert.equal(await page.getAttribute("body", "data-highlighted"), "4");
+          await labelBoxes(page);
+          assert.ok(await page.isVisible("#labels .label.chosen"));
+          await page.screenshot({ path: `${ARTIFACTS}map-500-${tag}-selected.png` });
+          assert.deepEqual(problems, []);
+          await page.close();
+        }
+      });
+    } finally {
+      await u.stop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "map in Chromium, 100,000 agents: cells zoomed out, agents and links zoomed in, search opens one",
+  ...T,
+  async fn() {
+    const u = await startBulkUniverse();
+    try {
+      // Links among the first 5,000 only: seeding 100,000 reports too would double the
+      // test's ~80 s of seeding (the benchmark links them all).
+      await u.seed(100_000, [1], 5_000);
+      await withBrowser(async (browser) => {
+        const { page, problems } = await open(browser, `${u.url}/universe`);
+        await page.waitForSelector("body[data-layer='cells']");
+        assert.match(
+          await page.textContent("#stats") ?? "",
+          /^100,000 agents · 100,000 online · 5,000 links · /,
+        );
+        assert.ok(await page.isVisible(`#legend li:has-text("Many agents")`));
+        assert.equal(await page.getAttribute("body", "data-drawn"), "0");
+        await page.screenshot({ path: `${ARTIFACTS}map-100k-desktop.png` });
+        await page.fill("#search", "agent 4242");
+        await page.press("#search", "Enter");
+        await page.waitForSelector("body[data-selected='agent-4242.example'][data-layer='area']", {
+          timeout: 20_000,
+        });
+        await page.waitForTimeout(800);
+        const drawn = Number(await page.getAttribute("body", "data-drawn"));
+        assert.ok(drawn > 50 && drawn <= 5000, `${drawn} agents drawn`);
+        assert.equal(await page.getAttribute("body", "data-highlighted"), "2");
+        assert.ok(await labelBoxes(page) > 5);
+        await page.screenshot({ path: `${ARTIFACTS}map-100k-desktop-zoomed.png` });
+        assert.deepEqual(problems, []);
+        await page.close();
+        const phone = await open(browser, `${u.url}/universe#agent-99.example`, PHONE);
+        await phone.page.waitForSelector(
+          "body[data-selected='agent-99.example'][data-layer='area']",
+          { timeout: 20_000 },
+        );
+        await phone.page.waitForTimeout(800);
+        inView(await phone.page.locator("#panel h2").boundingBox());
+        inView(await phone.page.locator("#search").boundingBox());
+        await labelBoxes(phone.page);
+        await phone.page.screenshot({ path: `${ARTIFACTS}map-100k-phone.png` });
+        assert.deepEqual(phone.problems, []);
+        await phone.page.close();
+      });
+    } finally {
+      await u.stop();
+    }
+  },
+});

@@ -1,0 +1,246 @@
+/**
+ * The map's endpoints on workerd: the overview's cell counts and figures, the area's
+ * agents and links and its cap, the folded search, the index following joins, names,
+ * leaves and the cron; and the pages around the map (404 in en/tr, meta, favicon, no
+ * failure on malformed escapes).
+ */
+import assert from "node:assert/strict";
+import { cellOf, positionOf } from "@agent/universe";
+import { seed, type SeedAgent, startAgent, startUniverse } from "./_harness.ts";
+
+const T = { sanitizeOps: false, sanitizeResources: false };
+
+// deno-lint-ignore no-explicit-any
+async function getJson(url: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(url);
+  return { status: res.status, body: await res.json() };
+}
+
+function ring(n: number): SeedAgent[] {
+  return Array.from({ length: n }, (_, i) => ({
+    address: `agent-${i}.example`,
+    name: `Agent ${i}`,
+    owner: `Owner ${i}`,
+    about: `About ${i}`,
+    links: [
+      { peer: `agent-${(i + 1) % n}.example`, messages: 3 },
+      { peer: `agent-${(i + n - 1) % n}.example`, messages: 3 },
+    ],
+  }));
+}
+
+Deno.test({
+  name: "map: the overview counts each agent in the cell of its position, with the figures",
+  ...T,
+  async fn() {
+    const u = await startUniverse();
+    try {
+      let r = await getJson(`${u.url}/api/map/overview`);
+      assert.deepEqual(r.body, { grid: 64, taus: 0, online: 0, links: 0, messages: 0, cells: [] });
+      const agents = ring(30);
+      await seed(u, agents);
+      r = await getJson(`${u.url}/api/map/overview`);
+      assert.equal(r.status, 200);
+      const want = new Map<number, number>();
+      for (const a of agents) {
+        const cell = cellOf(positionOf(a.address));
+        want.set(cell, (want.get(cell) ?? 0) + 1);
+      }
+      const got = new Map<number, number>();
+      for (let i = 0; i < r.body.cells.length; i += 2) {
+        got.set(r.body.cells[i], r.body.cells[i + 1]);
+      }
+      assert.deepEqual(got, want);
+      assert.deepEqual([r.body.taus, r.body.online, r.body.links, r.body.messages], [
+        30,
+        30,
+        30,
+        90,
+      ]);
+    } finally {
+      await u.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "map: the area holds exactly the agents inside the rectangle and their mutual links",
+  ...T,
+  async fn() {
+    const u = await startUniverse();
+    try {
+      const agents = ring(60);
+      await seed(u, agents);
+      const whole = await getJson(`${u.url}/api/map/area?x0=0&y0=0&x1=1&y1=1`);
+      assert.equal(whole.body.agents.length, 60);
+      assert.equal(whole.body.links.length / 3, 60);
+      assert.equal(whole.body.truncated, false);
+      const rect = { x0: 0.2, y0: 0.3, x1: 0.6, y1: 0.7 };
+      const inside = agents.map((a) => a.address).filter((address) => {
+        const p = positionOf(address);
+        return p.x >= rect.x0 && p.x <= rect.x1 && p.y >= rect.y0 && p.y <= rect.y1;
+      }).sort();
+      const part = await getJson(
+        `${u.url}/api/map/area?x0=${rect.x0}&y0=${rect.y0}&x1=${rect.x1}&y1=${rect.y1}`,
+      );
+      const got = part.body.agents.map((a: { address: string }) => a.address).sort();
+      assert.deepEqual(got, inside);
+      for (const a of part.body.agents) {
+        assert.deepEqual({ x: a.x, y: a.y }, positionOf(a.address));
+        assert.equal(a.online, true);
+      }
+      const set = new Set(inside);
+      const links = part.body.links as number[];
+      for (let i = 0; i < links.length; i += 3) {
+        const a = part.body.agents[links[i]!].address, b = part.body.agents[links[i + 1]!].address;
+        assert.ok(set.has(a) && set.has(b));
+        assert.equal(links[i + 2], 3);
+      }
+      const capped = await getJson(`${u.url}/api/map/area?x0=0&y0=0&x1=1&y1=1&cap=10`);
+      assert.deepEqual([capped.body.agents.length, capped.body.truncated], [10, true]);
+      for (
+        const [query, detail] of [
+          ["x0=0&y0=0&x1=2&y1=1", "x1 must be a number from 0 to 1"],
+          ["x0=0&y0=0&x1=1", "y1 must be a number from 0 to 1"],
+          ["x0=0.5&y0=0&x1=0.4&y1=1", "x0 and y0 must not be greater than x1 and y1"],
+          ["x0=0&y0=0&x1=1&y1=1&cap=0", "cap must be a whole number from 1 to 5000"],
+          ["x0=NaN&y0=0&x1=1&y1=1", "x0 must be a number from 0 to 1"],
+        ]
+      ) {
+        const bad = await getJson(`${u.url}/api/map/area?${query}`);
+        assert.deepEqual([bad.status, bad.body], [400, { error: "bad_request", detail }], query);
+      }
+      const unknown = await getJson(`${u.url}/api/map/tiles`);
+      assert.deepEqual([unknown.status, unknown.body], [404, { error: "not_found" }]);
+    } finally {
+      await u.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "map: search folds case and diacritics over name, owner, about and address from one letter",
+  ...T,
+  async fn() {
+    const u = await startUniverse();
+    try {
+      await seed(u, [
+        { address: "ozlem.example", name: "Özlem Işık", owner: "", about: "" },
+        { address: "cafe.example", name: "Bob", owner: "Şule Çelik", about: "" },
+        { address: "zed.example", name: "Zed", owner: "", about: "knows the İstanbul ferries" },
+        { address: "quiet.example", name: "Quiet", owner: "", about: "" },
+      ]);
+      const search = async (q: string) =>
+        (await getJson(`${u.url}/api/map/search?q=${encodeURIComponent(q)}`)).body.results
+          .map((h: { address: string }) => h.address);
+      assert.deepEqual(await search("ozlem"), ["ozlem.example"]);
+      assert.deepEqual(await search("OZLEM ISIK"), ["ozlem.example"]);
+      assert.deepEqual(await search("sule celik"), ["cafe.example"]);
+      assert.deepEqual(await search("istanbul"), ["zed.example"]);
+      assert.deepEqual(await search("quiet.ex"), ["quiet.example"]);
+      assert.deepEqual(await search("q"), ["quiet.example"]);
+      assert.deepEqual(await search("%"), []);
+      assert.deepEqual(await search(""), []);
+      const first = (await getJson(`${u.url}/api/map/search?q=z`)).body.results[0];
+      assert.deepEqual(
+        [first.name, first.owner, first.about],
+        ["Zed", "", "knows the İstanbul ferries"],
+      );
+      const long = await getJson(`${u.url}/api/map/search?q=${"a".repeat(101)}`);
+      assert.deepEqual(long.body, {
+        error: "bad_request",
+        detail: "q must be at most 100 characters",
+      });
+    } finally {
+      await u.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "map: the index follows a signed join, a new name, a leave and the cron",
+  ...T,
+  async fn() {
+    const u = await startUniverse();
+    const a = await startAgent("Ada\nLovelace\u0007");
+    try {
+      assert.equal((await a.post(u, { owner: "Owner\tOne" })).status, 200);
+      let hits = (await getJson(`${u.url}/api/map/search?q=ada lovelace`)).body.results;
+      // Control characters become spaces: the words stay apart.
+      assert.deepEqual(hits.map((h: { name: string }) => h.name), ["Ada Lovelace"]);
+      assert.equal(hits[0].owner, "Owner One");
+      let o = (await getJson(`${u.url}/api/map/overview`)).body;
+      assert.deepEqual([o.taus, o.cells], [1, [cellOf(positionOf(a.address)), 1]]);
+      assert.equal((await a.post(u, { kind: "leave" })).status, 200);
+      o = (await getJson(`${u.url}/api/map/overview`)).body;
+      assert.deepEqual([o.taus, o.cells], [0, []]);
+      hits = (await getJson(`${u.url}/api/map/search?q=ada`)).body.results;
+      assert.deepEqual(hits, []);
+      await seed(u, ring(3));
+      assert.equal((await getJson(`${u.url}/api/map/overview`)).body.taus, 3);
+      await u.cron(Date.now() + 31 * 86_400_000);
+      o = (await getJson(`${u.url}/api/map/overview`)).body;
+      assert.deepEqual([o.taus, o.cells], [0, []]);
+    } finally {
+      await a.stop();
+      await u.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "pages: unknown paths get an en/tr 404 page (JSON under /api/), meta, favicon, bad escapes",
+  ...T,
+  async fn() {
+    const u = await startUniverse();
+    try {
+      let res = await fetch(`${u.url}/nowhere`, { headers: { "accept-language": "en" } });
+      let text = await res.text();
+      assert.equal(res.status, 404);
+      assert.match(res.headers.get("content-type") ?? "", /^text\/html/);
+      assert.match(text, /<html lang="en">[\s\S]*404 · Nothing here/);
+      res = await fetch(`${u.url}/tr/nowhere`);
+      text = await res.text();
+      assert.deepEqual([res.status, /<html lang="tr">[\s\S]*Burada bir şey yok/.test(text)], [
+        404,
+        true,
+      ]);
+      res = await fetch(`${u.url}/nowhere`, { headers: { "accept-language": "tr-TR" } });
+      assert.match(await res.text(), /<html lang="tr">/);
+      res = await fetch(`${u.url}/api/nowhere`);
+      assert.deepEqual([res.status, await res.json()], [404, { error: "not_found" }]);
+      // A malformed escape is an unknown agent, not a failure.
+      res = await fetch(`${u.url}/api/taus/%E0%A4%A`);
+      assert.deepEqual([res.status, await res.json()], [404, { error: "not_found" }]);
+      res = await fetch(`${u.url}/universe?q=%E0%A4%A`);
+      assert.equal(res.status, 200);
+      await res.body?.cancel();
+      for (const path of ["/", "/tr/", "/universe", "/how-it-works"]) {
+        res = await fetch(`${u.url}${path}`, { headers: { "accept-language": "en" } });
+        text = await res.text();
+        for (
+          const meta of [
+            /<meta name="description" content="[^"]{40,}">/,
+            /<meta property="og:title" content="[^"]+">/,
+            /<meta property="og:description" content="[^"]{40,}">/,
+            new RegExp(`<meta property="og:url" content="${u.url}${path}">`),
+            /<link rel="icon" href="\/favicon\.svg" type="image\/svg\+xml">/,
+          ]
+        ) assert.match(text, meta, path);
+      }
+      for (const path of ["/favicon.svg", "/favicon.ico"]) {
+        res = await fetch(`${u.url}${path}`);
+        assert.equal(res.headers.get("content-type"), "image/svg+xml");
+        assert.match(await res.text(), /^<svg /);
+      }
+      res = await fetch(`${u.url}/tr/`);
+      text = await res.text();
+      assert.ok(!text.includes("alışverişlerindeki"));
+      assert.match(text, /agent net universe join/);
+      res = await fetch(`${u.url}/tr/how-it-works`);
+      assert.ok(!(await res.text()).includes("alışverişlerindeki"));
+    } finally {
+      await u.stop();
+    }
+  },
+});

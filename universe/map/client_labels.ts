@@ -1,0 +1,80 @@
+/**
+ * The map's labels as DOM boxes over the WebGL canvas: each candidate measured once
+ * (12 px system-ui, as the stylesheet draws it), placed by `labels.ts` so that none
+ * overlaps another or a cover (the legend, a card sheet), and drawn from a pool of
+ * spans moved with CSS transforms.
+ *
+ * @module
+ */
+import { type LabelBox, placeLabels } from "./labels.ts";
+
+/** A label that wants drawing: its node's centre and radius in CSS pixels. */
+export interface LabelItem {
+  id: string;
+  text: string;
+  x: number;
+  y: number;
+  /** Higher goes first. */
+  rank: number;
+  /** The node's radius, the label starts past it. */
+  size: number;
+  chosen: boolean;
+}
+
+/** The label layer of one map. */
+export class LabelLayer {
+  #box: HTMLElement;
+  #measure = document.createElement("canvas").getContext("2d")!;
+  #widths = new Map<string, number>();
+
+  constructor(box: HTMLElement) {
+    this.#box = box;
+    this.#measure.font = "12px system-ui, sans-serif";
+  }
+
+  #width(text: string): number {
+    let w = this.#widths.get(text);
+    if (w === undefined) {
+      w = Math.ceil(this.#measure.measureText(text).width) + 12;
+      if (this.#widths.size > 20_000) this.#widths.clear();
+      this.#widths.set(text, w);
+    }
+    return w;
+  }
+
+  /** Places and draws the labels of `items` in a `width`×`height` view; returns how many. */
+  draw(items: LabelItem[], width: number, height: number, covers: Omit<LabelBox, "id">[]): number {
+    items.sort((p, q) => q.rank - p.rank || (p.id < q.id ? -1 : 1));
+    const boxes = placeLabels(
+      items.slice(0, 4000).map((i) => ({
+        id: i.id,
+        x: i.x + i.size + 3,
+        y: i.y,
+        width: this.#width(i.text),
+        height: 16,
+      })),
+      width,
+      height,
+      width * height > 400_000 ? 150 : 60,
+      2,
+      covers.map((c) => ({ id: "cover", ...c })),
+    );
+    const byId = new Map(items.map((i) => [i.id, i]));
+    const pool = this.#box.children;
+    for (let i = 0; i < boxes.length; i++) {
+      const box = boxes[i]!;
+      let span = pool[i] as HTMLElement | undefined;
+      if (!span) {
+        span = document.createElement("span");
+        this.#box.appendChild(span);
+      }
+      const item = byId.get(box.id);
+      span.textContent = item?.text ?? "";
+      span.className = item?.chosen ? "label chosen" : "label";
+      span.style.transform = `translate(${Math.round(box.left)}px, ${Math.round(box.top)}px)`;
+      span.style.width = `${box.width}px`;
+    }
+    while (pool.length > boxes.length) pool[pool.length - 1]!.remove();
+    return boxes.length;
+  }
+}

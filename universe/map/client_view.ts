@@ -1,0 +1,453 @@
+/**
+ * The map's drawing, in the browser: sigma.js (WebGL) over a graphology graph in the
+ * unit square of `../layout.ts`. Levels of detail: a universe of up to
+ * {@linkcode DRAW_ALL} agents is drawn whole; a larger one shows the server's cell
+ * counts while zoomed out and the agents and links of the visible area once few enough
+ * are in view. Labels are DOM boxes placed by `labels.ts`, so none overlap.
+ *
+ * @module
+ */
+import { UndirectedGraph } from "graphology";
+import Sigma from "sigma";
+import { positionOf } from "../layout.ts";
+import { cellsIn, densityAt, mergeCells } from "./cells.ts";
+import { type LabelItem, LabelLayer } from "./client_labels.ts";
+import type { MapArea, MapOverview, MapRect } from "./store.ts";
+import { ellipsis, lineOf } from "./text.ts";
+import { MAP_COLOURS } from "./words.ts";
+
+/** Up to this many agents the whole universe is drawn at once. */
+export const DRAW_ALL = 3000;
+
+/** Zoomed in until at most this many agents are in view, they are drawn one by one. */
+export const AREA_LIMIT = 4000;
+
+type Attrs = {
+  x: number;
+  y: number;
+  size: number;
+  color: string;
+  kind: "agent" | "cell";
+  name: string;
+  online: boolean;
+  degree: number;
+  zIndex?: number;
+};
+
+/** The selected agent and its links, drawn whatever the layer. */
+export interface Selection {
+  address: string;
+  name: string;
+  online: boolean;
+  links: { peer: string; messages: number }[];
+}
+
+/** What the view tells the page. */
+export interface ViewEvents {
+  /** An agent was clicked. */
+  onPick(address: string): void;
+  /** The set of drawn agents changed. */
+  onDrawn(addresses: { address: string; name: string; online: boolean }[]): void;
+  /** Boxes over the map (the legend, a card sheet), relative to it: labels avoid them. */
+  covers(): { left: number; top: number; width: number; height: number }[];
+}
+
+/** The map view. */
+export class MapView {
+  #graph = new UndirectedGraph<Attrs>();
+  #sigma: Sigma<Attrs>;
+  #overview: MapOverview | undefined;
+  #layer: "none" | "all" | "cells" | "area" = "none";
+  #areaRect: (MapRect & { truncated: boolean }) | undefined;
+  #merged = 1;
+  #selection: Selection | undefined;
+  #labelLayer: LabelLayer;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #labelFrame = 0;
+  #loading = 0;
+  #drawnOnce = false;
+  #events: ViewEvents;
+
+  constructor(container: HTMLElement, labels: HTMLElement, events: ViewEvents) {
+    this.#labelLayer = new LabelLayer(labels);
+    this.#events = events;
+    this.#sigma = new Sigma(this.#graph, container, {
+      renderLabels: false,
+      renderEdgeLabels: false,
+      allowInvalidContainer: true,
+      zIndex: true,
+      minCameraRatio: 0.002,
+      maxCameraRatio: 3,
+      stagePadding: 16,
+      // Dots and lines keep their size on screen whatever the zoom.
+      zoomToSizeRatioFunction: () => 1,
+      defaultEdgeColor: MAP_COLOURS.link,
+      nodeReducer: (node, data) => this.#nodeStyle(node, data),
+      edgeReducer: (edge, data) => this.#edgeStyle(edge, data),
+    });
+    this.#sigma.setCustomBBox({ x: [0, 1], y: [0, 1] });
+    // sigma picks the node under the mouse on every move (a GPU read that stalls the
+    // frame); while the map is dragged no node can be hovered, so none is looked for.
+    const sigma = this.#sigma as unknown as {
+      getNodeAtPosition(p: { x: number; y: number }): string | null;
+    };
+    const pick = sigma.getNodeAtPosition.bind(sigma);
+    const captor = this.#sigma.getMouseCaptor();
+    sigma.getNodeAtPosition = (p) => (captor.isMouseDown ? null : pick(p));
+    this.#sigma.on("clickNode", ({ node }) => {
+      const attrs = this.#graph.getNodeAttributes(node);
+      if (attrs.kind === "agent") this.#events.onPick(node);
+      else this.#zoomTo(attrs.x, attrs.y, this.#sigma.getCamera().ratio / 4);
+    });
+    this.#sigma.on("afterRender", () => this.#afterRender());
+    this.#sigma.getCamera().on("updated", () => {
+      clearTimeout(this.#timer);
+      this.#timer = setTimeout(() => this.#chooseLayer(), 120);
+    });
+  }
+
+  /** The overview arrived (or changed): picks the layer to draw. */
+  async setOverview(overview: MapOverview): Promise<void> {
+    const grew = this.#overview !== undefined && this.#overview.taus !== overview.taus;
+    this.#overview = overview;
+    if (overview.taus <= DRAW_ALL) {
+      if (this.#layer !== "all" || grew) await this.#loadAll();
+      return;
+    }
+    if (grew) this.#areaRect = undefined;
+    await this.#chooseLayer(true);
+  }
+
+  /** Reloads what is drawn (the minute's refresh). */
+  async reload(): Promise<void> {
+    this.#areaRect = undefined;
+    if (this.#layer === "all") await this.#loadAll();
+    else await this.#chooseLayer(true);
+  }
+
+  /** Draws `selection` with its links highlighted, or none; `center` moves the camera. */
+  select(selection: Selection | undefined, center: boolean): void {
+    this.#selection = selection;
+    if (selection) {
+      this.#withSelection();
+      if (center) {
+        const big = (this.#overview?.taus ?? 0) > DRAW_ALL;
+        const p = positionOf(selection.address);
+        const ratio = big ? this.#closeRatio(p) : this.#sigma.getCamera().ratio;
+        // A small universe moves only to bring the agent out from under a cover or the edge.
+        if (big || !this.#inView(p)) this.#zoomTo(p.x, p.y, ratio);
+      }
+    }
+    document.body.dataset.selected = selection?.address ?? "";
+    document.body.dataset.highlighted = String(selection ? this.#highlighted() : 0);
+    this.#sigma.refresh();
+  }
+
+  /** Zooms by `factor` (> 1 in) around the middle. */
+  zoom(factor: number): void {
+    const camera = this.#sigma.getCamera();
+    camera.animate({ ratio: camera.ratio / factor }, { duration: 200 });
+  }
+
+  /** Shows the whole universe. */
+  fit(): void {
+    this.#sigma.getCamera().animatedReset({ duration: 200 });
+  }
+
+  /** The sigma instance (for tests and the benchmark, through `window`). */
+  get sigma(): Sigma<Attrs> {
+    return this.#sigma;
+  }
+
+  /** The map's height left uncovered at the bottom (a card sheet on a phone). */
+  #openHeight(): number {
+    const { height } = this.#sigma.getDimensions();
+    let bottom = height;
+    for (const c of this.#events.covers()) {
+      if (c.width >= this.#sigma.getDimensions().width * 0.8 && c.top > height * 0.3) {
+        bottom = Math.min(bottom, c.top);
+      }
+    }
+    return bottom;
+  }
+
+  #inView(p: { x: number; y: number }): boolean {
+    const v = this.#sigma.graphToViewport(p);
+    const { width } = this.#sigma.getDimensions();
+    return v.x > 20 && v.x < width - 20 && v.y > 20 && v.y < this.#openHeight() - 20;
+  }
+
+  #zoomTo(x: number, y: number, ratio: number): void {
+    // The camera speaks the renderer's framed coordinates; the point goes to the middle
+    // of the part of the map that no card covers.
+    const s = this.#sigma;
+    const { width, height } = s.getDimensions();
+    const at = s.viewportToFramedGraph(s.graphToViewport({ x, y }));
+    const middle = s.viewportToFramedGraph({ x: width / 2, y: height / 2 });
+    const open = s.viewportToFramedGraph({ x: width / 2, y: this.#openHeight() / 2 });
+    const k = ratio / s.getCamera().ratio;
+    s.getCamera().animate(
+      { x: at.x + (middle.x - open.x) * k, y: at.y + (middle.y - open.y) * k, ratio },
+      { duration: 300 },
+    );
+  }
+
+  #visibleRect(): MapRect {
+    const { width, height } = this.#sigma.getDimensions();
+    const a = this.#sigma.viewportToGraph({ x: 0, y: 0 });
+    const b = this.#sigma.viewportToGraph({ x: width, y: height });
+    const clamp = (v: number) => Math.min(1, Math.max(0, v));
+    return {
+      x0: clamp(Math.min(a.x, b.x)),
+      x1: clamp(Math.max(a.x, b.x)),
+      y0: clamp(Math.min(a.y, b.y)),
+      y1: clamp(Math.max(a.y, b.y)),
+    };
+  }
+
+  /**
+   * A zoom at which the agents around `p` are drawn one by one: the density of its cell
+   * (agents per unit of area) times the area in view stays well under AREA_LIMIT.
+   */
+  #closeRatio(p: { x: number; y: number }): number {
+    const camera = this.#sigma.getCamera();
+    const o = this.#overview;
+    if (!o) return camera.ratio;
+    const { width, height } = this.#sigma.getDimensions();
+    const a = this.#sigma.viewportToGraph({ x: 0, y: 0 });
+    const b = this.#sigma.viewportToGraph({ x: width, y: height });
+    // The area in view at ratio 1, from the area in view now.
+    const area = Math.abs(b.x - a.x) * Math.abs(b.y - a.y) / (camera.ratio * camera.ratio);
+    const ratio = Math.sqrt((0.5 * AREA_LIMIT) / (densityAt(o, p) * area));
+    return Math.min(camera.ratio, 0.06, ratio);
+  }
+
+  #estimate(rect: MapRect): number {
+    return this.#overview ? cellsIn(this.#overview, rect) : 0;
+  }
+
+  async #chooseLayer(force = false): Promise<void> {
+    const o = this.#overview;
+    if (!o || o.taus <= DRAW_ALL) return;
+    const rect = this.#visibleRect();
+    if (this.#estimate(rect) > AREA_LIMIT) {
+      if (this.#layer !== "cells" || force || this.#merged !== this.#cellMerge()) {
+        this.#drawCells(o);
+      }
+      return;
+    }
+    const held = this.#areaRect;
+    if (
+      !force && this.#layer === "area" && held && !held.truncated &&
+      rect.x0 >= held.x0 && rect.x1 <= held.x1 && rect.y0 >= held.y0 && rect.y1 <= held.y1
+    ) return;
+    // A margin around the view, so a little panning needs no new request.
+    const mx = (rect.x1 - rect.x0) * 0.25, my = (rect.y1 - rect.y0) * 0.25;
+    const wide = {
+      x0: Math.max(0, rect.x0 - mx),
+      x1: Math.min(1, rect.x1 + mx),
+      y0: Math.max(0, rect.y0 - my),
+      y1: Math.min(1, rect.y1 + my),
+    };
+    const area = await this.#fetchArea(this.#estimate(wide) > AREA_LIMIT * 1.2 ? rect : wide);
+    if (area) this.#drawArea(area.area, "area", area.rect);
+  }
+
+  async #fetchArea(rect: MapRect): Promise<{ area: MapArea; rect: MapRect } | undefined> {
+    const ticket = ++this.#loading;
+    const q = new URLSearchParams({
+      x0: rect.x0.toFixed(6),
+      y0: rect.y0.toFixed(6),
+      x1: rect.x1.toFixed(6),
+      y1: rect.y1.toFixed(6),
+    });
+    const response = await fetch(`/api/map/area?${q}`);
+    if (!response.ok) throw new Error(`area ${response.status}`);
+    const area = await response.json() as MapArea;
+    // A newer request has been made since: its answer wins.
+    return ticket === this.#loading ? { area, rect } : undefined;
+  }
+
+  async #loadAll(): Promise<void> {
+    const area = await this.#fetchArea({ x0: 0, y0: 0, x1: 1, y1: 1 });
+    if (area) this.#drawArea(area.area, "all", area.rect);
+  }
+
+  /** Overview cells merged `merge`×`merge` at a time: fewer, larger dots far out. */
+  #cellMerge(): number {
+    return this.#sigma.getCamera().ratio >= 0.45 ? 2 : 1;
+  }
+
+  #drawCells(o: MapOverview): void {
+    this.#layer = "cells";
+    this.#areaRect = undefined;
+    const merge = this.#cellMerge();
+    this.#merged = merge;
+    const grid = o.grid / merge;
+    const counts = mergeCells(o, merge);
+    const g = this.#graph;
+    g.clear();
+    let max = 1;
+    for (const n of counts.values()) max = Math.max(max, n);
+    for (const [cell, n] of counts) {
+      const share = Math.sqrt(n / max);
+      g.addNode(`cell:${cell}`, {
+        x: (cell % grid + 0.5) / grid,
+        y: (Math.floor(cell / grid) + 0.5) / grid,
+        size: (1.5 + 7 * share) * merge,
+        color: share > 0.6 ? MAP_COLOURS.cellHigh : MAP_COLOURS.cellLow,
+        kind: "cell",
+        name: String(n),
+        online: false,
+        degree: 0,
+      });
+    }
+    this.#withSelection();
+    this.#drawn();
+  }
+
+  #drawArea(area: MapArea, layer: "all" | "area", rect: MapRect): void {
+    this.#layer = layer;
+    this.#areaRect = { ...rect, truncated: area.truncated };
+    const g = this.#graph;
+    g.clear();
+    for (const a of area.agents) {
+      g.addNode(a.address, {
+        x: a.x,
+        y: a.y,
+        size: 3,
+        color: a.online ? MAP_COLOURS.online : MAP_COLOURS.offline,
+        kind: "agent",
+        name: lineOf(a.name),
+        online: a.online,
+        degree: 0,
+      });
+    }
+    let max = 1;
+    for (let i = 2; i < area.links.length; i += 3) max = Math.max(max, area.links[i]!);
+    for (let i = 0; i < area.links.length; i += 3) {
+      const a = area.agents[area.links[i]!]!.address, b = area.agents[area.links[i + 1]!]!.address;
+      const messages = area.links[i + 2]!;
+      if (g.hasEdge(a, b)) continue;
+      g.addEdge(a, b, { size: 0.4 + 2.2 * Math.log1p(messages) / Math.log1p(max), messages });
+      g.updateNodeAttribute(a, "degree", (d: number | undefined) => (d ?? 0) + 1);
+      g.updateNodeAttribute(b, "degree", (d: number | undefined) => (d ?? 0) + 1);
+    }
+    g.forEachNode((node, attrs) =>
+      g.setNodeAttribute(node, "size", 2.5 + Math.min(6, attrs.degree) * 0.5)
+    );
+    this.#withSelection();
+    this.#drawn();
+  }
+
+  /** The selected agent, its peers and their links, added to whatever is drawn. */
+  #withSelection(): void {
+    const s = this.#selection;
+    if (!s) return;
+    const g = this.#graph;
+    const add = (address: string, name: string, online: boolean) => {
+      if (g.hasNode(address)) return;
+      const p = positionOf(address);
+      g.addNode(address, {
+        ...p,
+        size: 4,
+        color: online ? MAP_COLOURS.online : MAP_COLOURS.offline,
+        kind: "agent",
+        name,
+        online,
+        degree: 0,
+      });
+    };
+    add(s.address, s.name, s.online);
+    for (const link of s.links) {
+      add(link.peer, link.peer, false);
+      if (!g.hasEdge(s.address, link.peer)) {
+        g.addEdge(s.address, link.peer, { size: 1.5, messages: link.messages });
+      }
+    }
+  }
+
+  #highlighted(): number {
+    const s = this.#selection;
+    return s && this.#graph.hasNode(s.address) ? this.#graph.degree(s.address) : 0;
+  }
+
+  #nodeStyle(node: string, data: Attrs): Partial<Attrs> & { label?: string; hidden?: boolean } {
+    const s = this.#selection;
+    if (!s) return data;
+    if (node === s.address) {
+      return { ...data, color: MAP_COLOURS.selected, size: data.size + 4, zIndex: 2 };
+    }
+    if (this.#graph.hasEdge(s.address, node)) return { ...data, zIndex: 1 };
+    return { ...data, color: MAP_COLOURS.faded, zIndex: 0 };
+  }
+
+  #edgeStyle(edge: string, data: Record<string, unknown>): Record<string, unknown> {
+    const s = this.#selection;
+    if (!s) return data;
+    const [a, b] = this.#graph.extremities(edge);
+    if (a === s.address || b === s.address) {
+      return {
+        ...data,
+        color: MAP_COLOURS.selected,
+        size: Number(data.size ?? 1) + 1.5,
+        zIndex: 1,
+      };
+    }
+    return { ...data, color: MAP_COLOURS.fadedLink, zIndex: 0 };
+  }
+
+  #drawn(): void {
+    const agents: { address: string; name: string; online: boolean }[] = [];
+    this.#graph.forEachNode((node, a) => {
+      if (a.kind === "agent") agents.push({ address: node, name: a.name, online: a.online });
+    });
+    document.body.dataset.layer = this.#layer;
+    document.body.dataset.drawn = String(agents.length);
+    document.body.dataset.highlighted = String(this.#selection ? this.#highlighted() : 0);
+    this.#events.onDrawn(agents);
+  }
+
+  #afterRender(): void {
+    if (!this.#drawnOnce && this.#layer !== "none") {
+      this.#drawnOnce = true;
+      // Milliseconds since the navigation started: what a person waits for.
+      document.body.dataset.firstDraw = String(Math.round(performance.now()));
+    }
+    if (!this.#labelFrame) {
+      this.#labelFrame = requestAnimationFrame(() => {
+        this.#labelFrame = 0;
+        this.#placeLabels();
+      });
+    }
+  }
+
+  #placeLabels(): void {
+    const { width, height } = this.#sigma.getDimensions();
+    const s = this.#selection;
+    const items: LabelItem[] = [];
+    this.#graph.forEachNode((node, a) => {
+      if (a.kind !== "agent") return;
+      const p = this.#sigma.graphToViewport(a);
+      if (p.x < -50 || p.y < -20 || p.x > width || p.y > height + 20) return;
+      const chosen = node === s?.address;
+      const rank = chosen
+        ? 1e9
+        : s && this.#graph.hasEdge(s.address, node)
+        ? 1e6 + a.degree
+        : a.degree;
+      const text = ellipsis(a.name || node, 28);
+      items.push({
+        id: node,
+        text,
+        x: p.x,
+        y: p.y,
+        rank,
+        size: chosen ? a.size + 4 : a.size,
+        chosen,
+      });
+    });
+    const placed = this.#labelLayer.draw(items, width, height, this.#events.covers());
+    document.body.dataset.labels = String(placed);
+  }
+}

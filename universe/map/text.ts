@@ -1,0 +1,125 @@
+/**
+ * How the map shows text, shared by the server and the page: names on one line with
+ * control characters as spaces, long ones ellipsised, counts with the right word in
+ * English and Turkish, times as DD.MM.YYYY HH:MM in Europe/Istanbul, and the folding
+ * search uses (case and diacritics, so `ozlem` finds `Özlem`).
+ *
+ * @module
+ */
+
+/** A page's language. */
+export type MapLang = "en" | "tr";
+
+// deno-lint-ignore no-control-regex
+const CONTROLS = /[\u0000-\u001F\u007F-\u009F]/g;
+const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/g;
+
+/**
+ * `text` on one line: control characters become spaces (so words never glue together),
+ * bidi and zero-width marks go, runs of space become one.
+ *
+ * @example
+ * ```ts
+ * import { lineOf } from "./text.ts";
+ * if (lineOf("Ada\nLovelace\u202e") !== "Ada Lovelace") throw new Error();
+ * ```
+ */
+export function lineOf(text: string): string {
+  return text.replace(CONTROLS, " ").replace(INVISIBLE, "").replace(/\s+/g, " ").trim();
+}
+
+/** `text` cut to `max` code points, ending in `…` when cut. */
+export function ellipsis(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join("").trimEnd()}…`;
+}
+
+/**
+ * `text` folded for search: lower case, diacritics and Turkish dotless/dotted i folded.
+ *
+ * @example
+ * ```ts
+ * import { foldText } from "./text.ts";
+ * if (foldText("Özlem IŞIK") !== "ozlem isik") throw new Error(foldText("Özlem IŞIK"));
+ * ```
+ */
+export function foldText(text: string): string {
+  return lineOf(text).replace(/[İIı]/g, "i").toLowerCase().normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "").replace(/[ßøæœđł]/g, (c) => FOLD[c] ?? c);
+}
+
+const FOLD: Record<string, string> = {
+  "ß": "ss",
+  "ø": "o",
+  "æ": "ae",
+  "œ": "oe",
+  "đ": "d",
+  "ł": "l",
+};
+
+const WORDS = {
+  en: {
+    agent: ["agent", "agents"],
+    message: ["message", "messages"],
+    link: ["link", "links"],
+    online: ["online", "online"],
+  },
+  // Turkish keeps the singular after a number: "3 mesaj".
+  tr: {
+    agent: ["ajan", "ajan"],
+    message: ["mesaj", "mesaj"],
+    link: ["bağlantı", "bağlantı"],
+    online: ["çevrimiçi", "çevrimiçi"],
+  },
+} as const;
+
+/** A counted word. */
+export type CountWord = keyof typeof WORDS.en;
+
+/**
+ * `n` and its word in `lang`, with digits grouped.
+ *
+ * @example
+ * ```ts
+ * import { counted } from "./text.ts";
+ * if (counted("en", 1, "message") !== "1 message") throw new Error();
+ * if (counted("tr", 1200, "message") !== "1.200 mesaj") throw new Error(counted("tr", 1200, "message"));
+ * ```
+ */
+export function counted(lang: MapLang, n: number, word: CountWord): string {
+  const forms = WORDS[lang][word];
+  const digits = n.toLocaleString(lang === "tr" ? "tr-TR" : "en-GB");
+  return `${digits} ${n === 1 ? forms[0] : forms[1]}`;
+}
+
+/**
+ * Unix seconds as `DD.MM.YYYY HH:MM` in Europe/Istanbul.
+ *
+ * @example
+ * ```ts
+ * import { istanbulTime } from "./text.ts";
+ * if (istanbulTime(0) !== "01.01.1970 02:00") throw new Error(istanbulTime(0));
+ * ```
+ */
+export function istanbulTime(seconds: number): string {
+  const parts = new Intl.DateTimeFormat("en-GB", {
+    timeZone: "Europe/Istanbul",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(new Date(seconds * 1000));
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${get("day")}.${get("month")}.${get("year")} ${get("hour")}:${get("minute")}`;
+}
+
+/** `decodeURIComponent`, or the text as it is when its escapes are malformed. */
+export function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

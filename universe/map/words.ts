@@ -1,0 +1,70 @@
+/**
+ * The map's sentences in English and Turkish, shared by the page's HTML (the legend,
+ * the empty state) and its script (the card, the search, the figures).
+ *
+ * @module
+ */
+import type { MapLang } from "./text.ts";
+
+/** Every sentence the map shows. */
+export const MAP_WORDS = {
+  en: {
+    owner: "Owner",
+    subs: "Public sub-agents",
+    links: "Links",
+    none: "none",
+    joined: "Joined",
+    lastSeen: "Last seen",
+    isOnline: "online",
+    isOffline: "offline",
+    notFound: "No agent with that address is listed.",
+    noMatch: "No agent matches that search.",
+    loading: "Loading the universe…",
+    failed: "The universe could not be loaded; trying again in a minute.",
+    empty: "Nobody has joined this universe yet. Be the first: run `agent net universe join`.",
+    close: "Close",
+    zoomIn: "Zoom in",
+    zoomOut: "Zoom out",
+    legendOnline: "Agent, online",
+    legendOffline: "Agent, offline",
+    legendLink: "Link (thicker: more messages)",
+    legendSelected: "Chosen agent and its links",
+    legendCell: "Many agents (zoom in)",
+  },
+  tr: {
+    owner: "Sahibi",
+    subs: "Herkese açık alt ajanlar",
+    links: "Bağlantılar",
+    none: "yok",
+    joined: "Katılım",
+    lastSeen: "Son görülme",
+    isOnline: "çevrimiçi",
+    isOffline: "çevrimdışı",
+    notFound: "Bu adreste listelenen bir ajan yok.",
+    noMatch: "Bu aramaya uyan bir ajan yok.",
+    loading: "Evren yükleniyor…",
+    failed: "Evren yüklenemedi; bir dakika sonra yeniden denenecek.",
+    empty:
+      "Bu evrene henüz kimse katılmadı. İlk siz olun: `agent net universe join` komutunu çalıştırın.",
+    close: "Kapat",
+    zoomIn: "Yakınlaştır",
+    zoomOut: "Uzaklaştır",
+    legendOnline: "Ajan, çevrimiçi",
+    legendOffline: "Ajan, çevrimdışı",
+    legendLink: "Bağlantı (kalın: daha çok mesaj)",
+    legendSelected: "Seçilen ajan ve bağlantıları",
+    legendCell: "Çok sayıda ajan (yakınlaştırın)",
+  },
+} as const satisfies Record<MapLang, Record<string, string>>;
+
+/** The map's colours, shared by the legend's stylesheet and the renderer. */
+export const MAP_COLOURS = {
+  online: "#3fb950",
+  offline: "#8b949e",
+  link: "#2f5d8f",
+  selected: "#f2cc60",
+  faded: "#3a414b",
+  fadedLink: "#1c2129",
+  cellLow: "#1f6feb",
+  cellHigh: "#a371f7",
+} as const;
