@@ -27,6 +27,12 @@ export const FIXED_CLOUD_FILES = [
 /** The folder of sub-agent files. */
 export const SUBS_PREFIX = "persona/subs/";
 
+/** The folder of scheduled job files. */
+export const JOBS_PREFIX = "persona/jobs/";
+
+/** The folders whose plain `.md` files belong to the cloud file set. */
+export const CLOUD_FOLDERS: readonly string[] = [SUBS_PREFIX, JOBS_PREFIX];
+
 /** Whether `key` is a valid state key. */
 export function isStateKey(key: string): boolean {
   return STATE_KEY_PATTERN.test(key);
@@ -44,18 +50,21 @@ export function isMessageId(id: number): boolean {
 
 /**
  * Whether `name` (already URL-decoded) belongs to the cloud file set: one of the fixed
- * files, or `persona/subs/<file>.md` directly in that folder.
+ * files, or `persona/subs/<file>.md` or `persona/jobs/<file>.md` directly in its folder.
  *
  * @example
  * ```ts
  * import { isCloudFileName } from "./cloud_names.ts";
  * if (!isCloudFileName("persona/subs/writer.md")) throw new Error();
+ * if (!isCloudFileName("persona/jobs/news.md")) throw new Error();
  * if (isCloudFileName("persona/subs/.hidden.md") || isCloudFileName(".env")) throw new Error();
  * ```
  */
 export function isCloudFileName(name: string): boolean {
   if ((FIXED_CLOUD_FILES as readonly string[]).includes(name)) return true;
-  return name.startsWith(SUBS_PREFIX) && SUB_FILE_PATTERN.test(name.slice(SUBS_PREFIX.length));
+  return CLOUD_FOLDERS.some((folder) =>
+    name.startsWith(folder) && SUB_FILE_PATTERN.test(name.slice(folder.length))
+  );
 }
 
 /** Sorts cloud file names the way `GET /hub/files` lists them: fixed files, then subs by name. */

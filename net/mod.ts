@@ -129,12 +129,14 @@ export { errorLine, errorMessage } from "./error_message.ts";
 // Cloud names: which file, session, message and state names the spine's cloud routes
 // accept, shared by the spine and the hub's file sync.
 export {
+  CLOUD_FOLDERS,
   compareCloudFiles,
   FIXED_CLOUD_FILES,
   isCloudFileName,
   isMessageId,
   isSessionId,
   isStateKey,
+  JOBS_PREFIX,
   messengerWebhookSecret,
   SESSION_ID_PATTERN,
   SUB_FILE_PATTERN,

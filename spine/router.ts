@@ -117,5 +117,5 @@ async function route(
  */
 export async function runCron(scheduledTime: number, env: Env): Promise<void> {
   await mailboxFor(env.MAILBOX).prune(scheduledTime);
-  await cloudCron(env);
+  await cloudCron(env, scheduledTime);
 }

@@ -1,5 +1,5 @@
 /**
- * `agent spend [--json] [--forecast] [--cloud] [--by channel|contact|session|purpose|day
+ * `agent spend [--json] [--forecast] [--cloud] [--by channel|contact|session|purpose|day|job
  * [--role ROLE] [--period day|week|month]]`: each role's spend in its current period, a
  * breakdown, and a forecast, read from `agent.toml` and the ledger directly (no hub
  * needed), opened read-only. A missing ledger means nothing was spent yet; it is not
@@ -31,7 +31,8 @@ import { errorMessage } from "@agent/net/common";
 const t = catalogue({
   summary: "Show what each role spent in its current budget period.",
   opt_json: "print {<role>: <spend object>} as JSON (with --by: the breakdown)",
-  opt_by: "break spend down by channel, contact, session, purpose (answers, compaction) or day",
+  opt_by:
+    "break spend down by channel, contact, session, purpose (answers, compaction), day or job",
   opt_role: "with --by: only this role's calls",
   opt_period: "with --by: day, week or month (default: the role's budget period, else month)",
   opt_forecast: "add one line: when each budgeted role reaches its cap at this pace",
@@ -45,7 +46,8 @@ const t = catalogue({
 }, {
   summary: "Her rolün geçerli bütçe döneminde harcadığını gösterir.",
   opt_json: "rol başına harcama nesnesini JSON olarak yazar (--by ile: dökümü)",
-  opt_by: "harcamayı kanala, kişiye, oturuma, amaca (yanıtlar, özetleme) ya da güne göre döker",
+  opt_by:
+    "harcamayı kanala, kişiye, oturuma, amaca (yanıtlar, özetleme), güne ya da göreve göre döker",
   opt_role: "--by ile: yalnızca bu rolün çağrıları",
   opt_period: "--by ile: day, week ya da month (varsayılan: rolün bütçe dönemi, yoksa month)",
   opt_forecast: "bir satır ekler: her bütçeli rol bu hızla sınırına ne zaman ulaşır",

@@ -26,6 +26,8 @@ export const t = catalogue({
   missing_credential:
     "role {role}: provider '{provider}' is missing {variable} (names are in .env.example)",
   unknown_role: "There is no role '{role}' in agent.toml.",
+  ceiling_refused:
+    "This call could cost more than the run's ceiling of ${usd} allows, so it was not sent.",
 }, {
   failover_notice: "{role} şu an ulaşılamıyor; onun yerine {stand_in} yanıtladı.",
   not_reachable: "{role} şu an ulaşılamıyor ({provider} {model}: {reason}).",
@@ -47,4 +49,6 @@ export const t = catalogue({
   missing_credential:
     "role {role}: '{provider}' sağlayıcısında {variable} eksik (adlar .env.example içinde)",
   unknown_role: "agent.toml içinde '{role}' adında bir rol yok.",
+  ceiling_refused:
+    "Bu çağrı çalışmanın ${usd} tavanının izin verdiğinden fazla tutabilirdi, bu yüzden gönderilmedi.",
 });

@@ -94,6 +94,8 @@ export interface TurnOptions {
    * of it writes over that part instead of adding a second copy.
    */
   turnKey?: string | undefined;
+  /** The session's spend ceiling (a job's run); see `CallContext.ceiling`. */
+  ceiling?: { usd: number; sinceMs: number } | undefined;
 }
 
 /** What a turn produced. */
@@ -248,6 +250,7 @@ export function buildAgent(options: BuildAgentOptions): Agent {
           sessionId,
           peer: turnOptions.peer,
           signal: controller.signal,
+          ...(turnOptions.ceiling === undefined ? {} : { ceiling: turnOptions.ceiling }),
         });
         for await (const event of stream) {
           if (event.type === "text") turnOptions.onText?.(event.text);

@@ -35,7 +35,13 @@ import {
 } from "../models/mod.ts";
 import { awaitLocalAnswer } from "./local_watchdog.ts";
 import { t } from "./_messages.ts";
-import { BudgetSpentError, ModelCallError, TurnEndedError, UnreachableError } from "./errors.ts";
+import {
+  BudgetSpentError,
+  CeilingError,
+  ModelCallError,
+  TurnEndedError,
+  UnreachableError,
+} from "./errors.ts";
 import { watchStream } from "./stream_watch.ts";
 import { chooseTarget } from "./targets.ts";
 import { isAbort, statusOf, unreachableReason } from "./failures.ts";
@@ -300,8 +306,14 @@ export class ModelRouter {
       bill.release();
       throw error;
     }
-    // A hard cap reserved max_tokens × output price: the call may not go past it.
-    const maxTokens = CallBill.maxTokens(entry);
+    // A job's run: the call's most possible cost must fit under the run's ceiling.
+    if (context.ceiling !== undefined && !bill.holdCeiling(entry)) {
+      throw new CeilingError(
+        t(this.#lang, "ceiling_refused", { usd: context.ceiling.usd.toFixed(4) }),
+      );
+    }
+    // A hard cap (or a ceiling) reserved max_tokens × output price: the call may not go past it.
+    const maxTokens = CallBill.maxTokens(entry, context.ceiling !== undefined);
     const callOptions = applyTarget(
       maxTokens === target.max_tokens ? target : { ...target, max_tokens: maxTokens },
       options,

@@ -56,10 +56,36 @@ export class CallBill {
     this.#promptChars = jsonChars(options.prompt);
   }
 
-  /** The output cap of a call of `r` (its `max_tokens`, or the hard-cap default). */
-  static maxTokens(r: BillRole): number | undefined {
+  /**
+   * The output cap of a call of `r` (its `max_tokens`, or the hard-cap default when a
+   * hard cap or a session ceiling must bound what the call can cost).
+   */
+  static maxTokens(r: BillRole, ceiling = false): number | undefined {
     return r.target.max_tokens ??
-      (r.role.budget?.hard === true ? HARD_CAP_MAX_TOKENS : undefined);
+      (r.role.budget?.hard === true || ceiling ? HARD_CAP_MAX_TOKENS : undefined);
+  }
+
+  /**
+   * Holds the call's most possible cost against its session's ceiling (a job's run):
+   * `false` when it does not fit (nothing is sent then). A call that reserved under a
+   * hard cap already is measured with that reservation in place.
+   */
+  holdCeiling(r: BillRole): boolean {
+    const ledger = this.#o.ledger;
+    const ceiling = this.#o.context.ceiling;
+    const sessionId = this.#o.context.sessionId;
+    if (ledger === undefined || ceiling === undefined || !sessionId) return true;
+    const cap = { sessionId, usd: ceiling.usd, sinceMs: ceiling.sinceMs };
+    if (this.#pending === r.name) {
+      const { spentUsd, reservedUsd } = ledger.sessionSpend(sessionId, ceiling.sinceMs);
+      if (spentUsd + reservedUsd <= ceiling.usd + 1e-9) return true;
+      this.release();
+      return false;
+    }
+    this.release();
+    const result = ledger.begin(this.#pendingOf(r, true), undefined, cap);
+    if (result.ok) this.#pending = r.name;
+    return result.ok;
   }
 
   /**
@@ -165,7 +191,7 @@ export class CallBill {
     const provider = r.target.provider;
     const free = provider === "local-runtime" || (provider === "fake" && price === undefined);
     const priced = free ? undefined : price;
-    const maxTokens = CallBill.maxTokens(r) ?? 0;
+    const maxTokens = CallBill.maxTokens(r, this.#o.context.ceiling !== undefined) ?? 0;
     const reserve = hard && priced !== undefined
       ? (bound * priced.input + maxTokens * priced.output) / 1e6
       : 0;

@@ -21,6 +21,12 @@ export interface CallContext {
   signal?: AbortSignal | undefined;
   /** What the call is for: an answer (default) or a summary of folded turns. */
   purpose?: CallPurpose | undefined;
+  /**
+   * A ceiling on what the session may spend (a job's run, which has a session of its
+   * own): each call reserves its most possible cost against it first and is refused
+   * when that does not fit ({@linkcode CeilingError}), so it is never passed.
+   */
+  ceiling?: { usd: number; sinceMs: number } | undefined;
 }
 
 /** What happened on the way to an answer, filled in while a turn runs. */

@@ -21,6 +21,11 @@ export class BudgetSpentError extends TurnEndedError {
   override name = "BudgetSpentError";
 }
 
+/** A call would have passed its session's ceiling (a job's per-run cap); no call was made. */
+export class CeilingError extends TurnEndedError {
+  override name = "CeilingError";
+}
+
 /** The provider refused the call (missing model, bad key, throttling, an unreachable model without a stand-in). */
 export class ModelCallError extends TurnEndedError {
   override name = "ModelCallError";

@@ -37,6 +37,8 @@ function networkChannel(hub: HubContext): Promise<HubChannel> {
 export const HUB_CHANNELS: readonly HubChannelFactory[] = [
   networkChannel,
   (hub) => import("./budget_watch.ts").then((m) => m.budgetWatchChannel(hub)),
+  // Scheduled jobs: idle (one look at persona/jobs/ every 15 s) until the owner adds one.
+  (hub) => import("./jobs_channel.ts").then((m) => m.jobsChannel(hub)),
   // Loaded only with a token: grammY is not needed otherwise.
   (hub) =>
     hub.env.MESSENGER_BOT_TOKEN?.trim()

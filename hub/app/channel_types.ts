@@ -52,6 +52,8 @@ export interface HubContext {
   desk: Desk;
   /** The owner-event bus: writers publish here, channels subscribe. */
   events: OwnerEventBus;
+  /** Cloud mode: the spine the brain answers for (its state routes, its cron). */
+  cloud?: { url: string; token: string; fetch?: typeof fetch } | undefined;
 }
 
 /** Builds a channel from the hub, or `undefined` when it is not configured. */

@@ -36,4 +36,5 @@ export const CHECKS: Check[] = [
   (d) => import("../network/doctor.ts").then((m) => m.networkCheck(d)),
   (d) => import("../channels/messenger/doctor.ts").then((m) => m.messengerCheck(d)),
   (d) => import("../daemon/doctor.ts").then((m) => m.hubCheck(d)),
+  (d) => import("./jobs_doctor.ts").then((m) => m.jobsCheck(d)),
 ];

@@ -202,6 +202,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     router,
     desk,
     events,
+    cloud: options.cloudLedger,
   };
   const channels: HubChannel[] = [];
   for (const factory of options.channels ?? HUB_CHANNELS) {

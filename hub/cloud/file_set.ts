@@ -1,12 +1,13 @@
 /**
  * The files `agent cloud` moves, as they are in `AGENT_HOME`: `agent.toml`,
  * `persona/persona.md`, `persona/user.md` (only when asked), `persona/net.md`, and the
- * sub-agent files directly in `persona/subs/` with plain names. Folders, symbolic links
- * and other names there are skipped and named. `.env` is never one of them.
+ * sub-agent files directly in `persona/subs/` and the job files directly in
+ * `persona/jobs/`, with plain names. Folders, symbolic links and other names there are
+ * skipped and named. `.env` is never one of them.
  *
  * @module
  */
-import { FIXED_CLOUD_FILES, SUB_FILE_PATTERN, SUBS_PREFIX } from "@agent/net";
+import { CLOUD_FOLDERS, FIXED_CLOUD_FILES, SUB_FILE_PATTERN, SUBS_PREFIX } from "@agent/net";
 
 /** A local file of the set. */
 export interface LocalFile {
@@ -28,6 +29,8 @@ export interface LocalFileSet {
   skipped: { name: string; why: CloudSkipReason }[];
   /** Whether `persona/subs/` exists (then sub-agent files gone locally are deleted remotely). */
   subsFolder: boolean;
+  /** The folders of {@linkcode CLOUD_FOLDERS} that exist (`persona/subs/`, `persona/jobs/`). */
+  folders: string[];
 }
 
 /** The cloud name of the private profile. */
@@ -42,27 +45,28 @@ export async function localFileSet(home: string): Promise<LocalFileSet> {
     if (info?.isFile) files.push({ name, path, size: info.size });
   }
   const skipped: LocalFileSet["skipped"] = [];
-  const subsDir = `${home}/${SUBS_PREFIX.slice(0, -1)}`;
-  const subsInfo = await lstat(subsDir);
-  const subsFolder = subsInfo?.isDirectory === true;
-  if (subsFolder) {
+  const folders: string[] = [];
+  for (const prefix of CLOUD_FOLDERS) {
+    const dir = `${home}/${prefix.slice(0, -1)}`;
+    if ((await lstat(dir))?.isDirectory !== true) continue;
+    folders.push(prefix);
     const entries = [];
-    for await (const entry of Deno.readDir(subsDir)) entries.push(entry);
+    for await (const entry of Deno.readDir(dir)) entries.push(entry);
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
-      const name = `${SUBS_PREFIX}${entry.name}`;
+      const name = `${prefix}${entry.name}`;
       if (entry.isSymlink) skipped.push({ name, why: "link" });
       else if (entry.isDirectory) skipped.push({ name: `${name}/`, why: "folder" });
       else if (!SUB_FILE_PATTERN.test(entry.name)) {
         // Dot files and other notes beside the definitions are the owner's business.
         skipped.push({ name, why: "name" });
       } else {
-        const path = `${subsDir}/${entry.name}`;
+        const path = `${dir}/${entry.name}`;
         files.push({ name, path, size: (await Deno.lstat(path)).size });
       }
     }
   }
-  return { files, skipped, subsFolder };
+  return { files, skipped, subsFolder: folders.includes(SUBS_PREFIX), folders };
 }
 
 async function lstat(path: string): Promise<Deno.FileInfo | undefined> {
@@ -82,8 +86,9 @@ export function planPush(
 ): { upload: LocalFile[]; remove: string[] } {
   const upload = local.files.filter((f) => f.name !== USER_FILE || includeUser);
   const localNames = new Set(local.files.map((f) => f.name));
-  const remove = local.subsFolder
-    ? remoteNames.filter((n) => n.startsWith(SUBS_PREFIX) && !localNames.has(n))
-    : [];
+  // Files gone from a folder that exists here go from the spine too.
+  const remove = remoteNames.filter((n) =>
+    local.folders.some((prefix) => n.startsWith(prefix)) && !localNames.has(n)
+  );
   return { upload, remove };
 }

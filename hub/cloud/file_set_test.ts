@@ -39,9 +39,28 @@ Deno.test("localFileSet takes the fixed files and plain sub-agent files, and nam
     assert.ok(planPush(set, [], true).upload.some((f) => f.name === "persona/user.md"));
     // Without persona/subs/ nothing remote is deleted.
     assert.deepEqual(
-      planPush({ ...set, subsFolder: false }, ["persona/subs/x.md"], false).remove,
+      planPush({ ...set, subsFolder: false, folders: [] }, ["persona/subs/x.md"], false).remove,
       [],
     );
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("localFileSet takes the job files of persona/jobs/; a push deletes jobs gone here", async () => {
+  const home = await Deno.makeTempDir({ prefix: "agent-cloud-set-" });
+  try {
+    await Deno.mkdir(`${home}/persona/jobs`, { recursive: true });
+    await Deno.writeTextFile(`${home}/persona/jobs/news.md`, "---\nschedule: 0 8 * * *\n---\nx\n");
+    await Deno.writeTextFile(`${home}/persona/jobs/.draft.md`, "d\n");
+    const set = await localFileSet(home);
+    assert.deepEqual(set.files.map((f) => f.name), ["persona/jobs/news.md"]);
+    assert.deepEqual(set.skipped, [{ name: "persona/jobs/.draft.md", why: "name" }]);
+    assert.deepEqual(set.folders, ["persona/jobs/"]);
+    const plan = planPush(set, ["persona/jobs/old.md", "persona/subs/w.md"], false);
+    assert.deepEqual(plan.upload.map((f) => f.name), ["persona/jobs/news.md"]);
+    // persona/subs/ does not exist here, so its files on the spine stay.
+    assert.deepEqual(plan.remove, ["persona/jobs/old.md"]);
   } finally {
     await Deno.remove(home, { recursive: true });
   }

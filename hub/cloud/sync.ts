@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { isCloudFileName, SUBS_PREFIX } from "@agent/net";
+import { CLOUD_FOLDERS, isCloudFileName } from "@agent/net";
 import { readTextIfAny, writeFileAtomic } from "../atomic_file.ts";
 import { formatTime, type Lang } from "../i18n.ts";
 import { UserError } from "../user_error.ts";
@@ -116,7 +116,8 @@ export async function pullFiles(options: PullOptions): Promise<PullReport> {
     const held = new Set(files.map((f) => f.name));
     for (const local of (await localFileSet(home)).files) {
       if (
-        local.name.startsWith(SUBS_PREFIX) && !held.has(local.name) && isCloudFileName(local.name)
+        CLOUD_FOLDERS.some((prefix) => local.name.startsWith(prefix)) &&
+        !held.has(local.name) && isCloudFileName(local.name)
       ) {
         await Deno.remove(local.path);
         report.removed.push(local.name);

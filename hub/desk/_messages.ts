@@ -19,6 +19,8 @@ const EN = {
   cmd_quit: "leave",
   cmd_start: "what this is",
   cmd_stop: "stop the answer being written",
+  cmd_jobs: "scheduled jobs; pause or resume them all (or one)",
+  jobs_usage: "Usage: /jobs, /jobs pause [NAME], /jobs resume [NAME].",
   stop_none: "Nothing is being answered now.",
   start:
     "This is your agent, running on your own machine or cloud account. Write to it here as in a terminal chat: it answers with the role it is set to, within your budgets. /help lists the commands.",
@@ -82,6 +84,8 @@ export const t: Translator<DeskSentence> = catalogue(EN, {
   cmd_quit: "çıkar",
   cmd_start: "bu nedir",
   cmd_stop: "yazılmakta olan yanıtı durdurur",
+  cmd_jobs: "zamanlanmış görevler; hepsini (ya da birini) duraklatır veya sürdürür",
+  jobs_usage: "Kullanım: /jobs, /jobs pause [AD], /jobs resume [AD].",
   stop_none: "Şu an yanıtlanan bir şey yok.",
   start:
     "Bu, kendi makinenizde ya da bulut hesabınızda çalışan ajanınız. Ona burada terminaldeki gibi yazın: ayarlı rolle, bütçeleriniz içinde yanıtlar. /help komutları listeler.",

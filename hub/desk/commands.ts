@@ -1,6 +1,6 @@
 /**
  * The slash commands of every conversation, in one table: `/new`, `/resume [ID]`,
- * `/model [ROLE]`, `/status`, `/settings [set NAME]`, `/help`, `/quit` (and `/start`,
+ * `/model [ROLE]`, `/status`, `/settings [set NAME]`, `/jobs`, `/help`, `/quit` (and `/start`,
  * Telegram's greeting). Each entry says where it is offered, its usage and its summary
  * in both languages; `/help` and the messenger's command menu are made from the same
  * table, so no channel has commands or sentences of its own.
@@ -23,6 +23,8 @@ import {
 import type { AgentPaths } from "../paths.ts";
 import { isValidId, newSessionId, type SessionStore } from "../sessions/mod.ts";
 import { type Agent, MAIN_AGENT_ID } from "../agent/mod.ts";
+import { listJobs, listLines, pauseJobs, resumeJobs } from "../jobs/manage.ts";
+import { UserError } from "../user_error.ts";
 import { t } from "./_messages.ts";
 import { type DeskChannel, sessionKind } from "./keys.ts";
 
@@ -53,6 +55,8 @@ export interface ConversationState {
   secret?: ((prompt: string) => Promise<string | null>) | undefined;
   /** Lines `/status` adds about the hub (the network), where the hub is at hand. */
   statusLines?: (() => string[]) | undefined;
+  /** A ceiling on what the session may spend (a job's run): no call passes it. */
+  ceiling?: { usd: number; sinceMs: number } | undefined;
   /** Ends the answer being written (`/stop`); `false` when none is. */
   stop(): boolean;
   now(): number;
@@ -93,7 +97,8 @@ export interface CommandSpec {
     | "cmd_help"
     | "cmd_quit"
     | "cmd_start"
-    | "cmd_stop";
+    | "cmd_stop"
+    | "cmd_jobs";
   /** The channels that offer it. @default every channel */
   channels?: readonly DeskChannel[];
   /** Handled at once, also while an answer runs, instead of waiting its turn. */
@@ -123,6 +128,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   { word: "/model", usage: "/model [ROLE]", summary: "cmd_model", run: model },
   { word: "/status", usage: "/status", summary: "cmd_status", run: status },
   { word: "/settings", usage: "/settings [set NAME]", summary: "cmd_settings", run: settings },
+  { word: "/jobs", usage: "/jobs [pause|resume [NAME]]", summary: "cmd_jobs", run: jobs },
   { word: "/help", usage: "/help", summary: "cmd_help", run: help },
   {
     word: "/quit",
@@ -192,6 +198,28 @@ function help(state: ConversationState): Promise<CommandOutcome> {
     }));
   }
   return Promise.resolve({ lines: [lines.join("\n")] });
+}
+
+/**
+ * `/jobs`: the scheduled jobs (next run, last outcome, spend today); `/jobs pause` and
+ * `/jobs resume` stop and restart every job at once (or one, by name).
+ */
+async function jobs(state: ConversationState, args: string[]): Promise<CommandOutcome> {
+  const scope = { paths: state.paths, config: state.config, lang: state.lang, nowMs: state.now() };
+  const [action, name] = args;
+  if (action === undefined || action === "list") {
+    return { lines: [listLines(await listJobs(scope), state.lang).join("\n")] };
+  }
+  if (action !== "pause" && action !== "resume") {
+    return { lines: [t(state.lang, "jobs_usage")] };
+  }
+  try {
+    const act = action === "pause" ? pauseJobs : resumeJobs;
+    return { lines: [await act(scope, name)] };
+  } catch (error) {
+    if (error instanceof UserError) return { lines: [error.message] };
+    throw error;
+  }
 }
 
 function fresh(state: ConversationState): Promise<CommandOutcome> {

@@ -43,7 +43,8 @@ export type SubmitOutcome =
   | { kind: "empty" }
   | { kind: "command"; outcome: CommandOutcome }
   | { kind: "answered"; result: RunResult }
-  | { kind: "failed"; message: string }
+  /** `code`: the error's name when a turn ended early (`BudgetSpentError`, `CeilingError`). */
+  | { kind: "failed"; message: string; code?: string }
   | { kind: "cancelled" }
   /** The desk closed before the line's turn came. */
   | { kind: "closed" };
@@ -253,6 +254,7 @@ export class DeskConversation {
     try {
       const result = await state.agent.turn(sessionId, text, {
         signal: abort.signal,
+        ceiling: state.ceiling,
         onText: (delta) => {
           if (open === undefined) {
             open = crypto.randomUUID();
@@ -303,7 +305,7 @@ export class DeskConversation {
       }
       if (error instanceof TurnEndedError) {
         this.#emit({ type: "RUN_ERROR", message: error.sentence, code: "turn_ended" });
-        return { kind: "failed", message: error.sentence };
+        return { kind: "failed", message: error.sentence, code: error.name };
       }
       throw error;
     } finally {

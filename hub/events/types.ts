@@ -17,6 +17,10 @@
  * - `{ts, type: "net.digest", conversations, more, text}`: the network conversations the agent
  *   answered since the last digest, one entry per peer and thread (at most 20; `more`
  *   counts the rest).
+ * - `{ts, type: "job.result", job, slot_id, usd, deliver, text}`: a scheduled job's
+ *   answer (with its name and cost); `deliver: "events"` keeps it off the messenger.
+ * - `{ts, type: "job.notice", job, text}`: a job was paused at a ceiling or a spent
+ *   budget, missed slots, or failed; told once each.
  *
  * Once written, each carries its `event_id` ({@linkcode OwnerEvent}).
  *
@@ -113,6 +117,32 @@ export interface NetDigestEvent {
   text: string;
 }
 
+/** A scheduled job's answer. */
+export interface JobResultEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "job.result";
+  job: string;
+  /** The slot that ran (`<job>@<ISO instant>`): one event per slot. */
+  slot_id: string;
+  /** What the run cost. */
+  usd: number;
+  /** `messenger`: the owner's chats too; `events`: the event stream only. */
+  deliver: "messenger" | "events";
+  /** The sentence with the job's name, its cost and the answer. */
+  text: string;
+}
+
+/** A job was paused (a ceiling, a spent budget), missed slots, or failed. */
+export interface JobNoticeEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "job.notice";
+  job: string;
+  /** The sentence, in the hub's UI language. */
+  text: string;
+}
+
 /** One agent event for the owner's channels, as a writer hands it over. */
 export type NetEvent =
   | ContactRequestEvent
@@ -120,7 +150,9 @@ export type NetEvent =
   | FailoverNetEvent
   | OutboxDroppedEvent
   | PeerErrorEvent
-  | NetDigestEvent;
+  | NetDigestEvent
+  | JobResultEvent
+  | JobNoticeEvent;
 
 /**
  * An event as written and read back: with its id (`<ms>-<seq>`, see `event_id.ts`),

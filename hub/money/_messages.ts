@@ -63,6 +63,7 @@ export const t = catalogue({
   by_contact: "contact",
   by_session: "session",
   by_purpose: "purpose",
+  by_job: "job",
   by_day: "day",
   by_no_session: "(no session)",
 }, {
@@ -123,6 +124,7 @@ export const t = catalogue({
   by_contact: "Kişi",
   by_session: "Oturum",
   by_purpose: "Amaç",
+  by_job: "Görev",
   by_day: "Gün",
   by_no_session: "(oturumsuz)",
 });

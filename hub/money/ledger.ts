@@ -26,7 +26,13 @@ import { breakdownRows, callRows, dayRows, num, type Row, totalsOf } from "./led
 import { SCHEMA_VERSION, schemaVersion } from "./ledger_schema.ts";
 import { type LedgerStatements, prepareStatements } from "./ledger_statements.ts";
 import { connect, createFile, exists } from "./ledger_open.ts";
-import { type HardCap, type PendingCall, pendingRecord, type Reservation } from "./pending.ts";
+import {
+  type HardCap,
+  type PendingCall,
+  pendingRecord,
+  type Reservation,
+  type SessionCeiling,
+} from "./pending.ts";
 import { processAlive } from "../process_alive.ts";
 import {
   type BreakdownKey,
@@ -42,7 +48,7 @@ import {
 export * from "./ledger_types.ts";
 
 export { SCHEMA_VERSION } from "./ledger_schema.ts";
-export type { HardCap, PendingCall, Reservation } from "./pending.ts";
+export type { HardCap, PendingCall, Reservation, SessionCeiling } from "./pending.ts";
 
 const CHECKPOINT_EVERY = 500;
 
@@ -200,10 +206,17 @@ export class Ledger {
    * hold, plus this call's `reserved_usd`, at most the cap; checked and written in one
    * `BEGIN IMMEDIATE` transaction so no two processes pass on the same headroom.
    */
-  begin(call: PendingCall, cap?: HardCap): Reservation {
+  begin(call: PendingCall, cap?: HardCap, ceiling?: SessionCeiling): Reservation {
     this.#open();
     let result: Reservation = { ok: true };
     this.#write(() => {
+      if (ceiling !== undefined) {
+        const { spentUsd, reservedUsd } = this.#sessionSpend(ceiling.sessionId, ceiling.sinceMs);
+        if (spentUsd + reservedUsd + call.reserved_usd > ceiling.usd + 1e-9) {
+          result = { ok: false, ceiling: true, spentUsd, reservedUsd };
+          return;
+        }
+      }
       if (cap !== undefined) {
         const spentUsd = this.#spentIn(call.role, cap.sinceMs).usd;
         const reservedUsd = num(this.#sql.reserved!.get(call.role) as Row, "usd");
@@ -244,6 +257,29 @@ export class Ledger {
     });
     this.#checkpointNow();
     this.#told([row]);
+  }
+
+  /**
+   * What session `sessionId` spent since `sinceMs` (settled rows) and what its calls in
+   * flight hold: a job's run, measured against its ceiling.
+   */
+  sessionSpend(sessionId: string, sinceMs: number): { spentUsd: number; reservedUsd: number } {
+    this.#open();
+    try {
+      return this.#sessionSpend(sessionId, sinceMs);
+    } catch (error) {
+      throw new LedgerError("read", this.#file, error);
+    }
+  }
+
+  #sessionSpend(sessionId: string, sinceMs: number): { spentUsd: number; reservedUsd: number } {
+    const spent = this.#db.prepare(
+      "SELECT TOTAL(usd) AS usd FROM calls WHERE ts >= ? AND session_id = ?",
+    ).get(sinceMs, sessionId) as Row;
+    const reserved = this.#db.prepare(
+      "SELECT TOTAL(reserved_usd) AS usd FROM pending WHERE session_id = ?",
+    ).get(sessionId) as Row;
+    return { spentUsd: num(spent, "usd"), reservedUsd: num(reserved, "usd") };
   }
 
   /** Drops a pending call that was never sent (a stand-in answered, a key was missing). */

@@ -8,10 +8,18 @@ import type { ProviderId } from "../config/types.ts";
 import { errorMessage } from "@agent/net/common";
 
 /** Where a call came from. */
-export type Channel = "chat" | "tui" | "messenger" | "web" | "net" | "cli";
+export type Channel = "chat" | "tui" | "messenger" | "web" | "net" | "cli" | "job";
 
 /** Every channel, in a stable order. */
-export const CHANNELS: readonly Channel[] = ["chat", "tui", "messenger", "web", "net", "cli"];
+export const CHANNELS: readonly Channel[] = [
+  "chat",
+  "tui",
+  "messenger",
+  "web",
+  "net",
+  "cli",
+  "job",
+];
 
 /**
  * What a call was for: an answer, or a summary of a long session's oldest turns

@@ -31,6 +31,7 @@ export {
   LedgerError,
   type PendingCall,
   type Reservation,
+  type SessionCeiling,
   type SpentTotals,
   type TokenTotals,
 } from "./ledger.ts";

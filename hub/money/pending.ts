@@ -45,11 +45,25 @@ export interface HardCap {
   sinceMs: number;
 }
 
+/**
+ * A ceiling on one session's spend (a job's run): what its settled calls since
+ * `sinceMs` cost plus what its calls in flight hold may not pass `usd`.
+ */
+export interface SessionCeiling {
+  sessionId: string;
+  /** The ceiling, dollars. */
+  usd: number;
+  /** When the session began, epoch ms. */
+  sinceMs: number;
+}
+
 /** What {@linkcode Ledger.begin} decided. */
 export type Reservation =
   | { ok: true }
   | {
     ok: false;
+    /** The session's ceiling refused the call (not the role's cap). */
+    ceiling?: true;
     /** Settled spend in the period. */
     spentUsd: number;
     /** Held by other calls in flight. */

@@ -134,3 +134,25 @@ Deno.test("LedgerError names the ledger once and says permission denied", () => 
   const other = new LedgerError("open", file, new Error(`No such device: open '${file}'`));
   assert.equal(other.message.split(file).length - 1, 1, other.message);
 });
+
+Deno.test("Ledger.begin() holds a session's ceiling: its spend and its calls in flight", () => {
+  using tmp = tempDir("pending_test_");
+  using ledger = Ledger.open(`${tmp.path}/spend.sqlite3`);
+  const run = { sessionId: "job-news-20260502-090000-abcd", usd: 0.5, sinceMs: DAY };
+  // Another session's spend does not count against this one's ceiling.
+  ledger.record({ ...spend("fast", DAY + 500, 0.45), session_id: "other" });
+  ledger.record({ ...spend("fast", DAY + 1000, 0.1), session_id: run.sessionId });
+  const first = pending({ role: "fast", session_id: run.sessionId, reserved_usd: 0.3 });
+  assert.deepEqual(ledger.begin(first, undefined, run), { ok: true });
+  // $0.10 spent + $0.30 held + $0.30 asked > $0.50: refused as the ceiling's, nothing written.
+  const second = pending({ role: "fast", session_id: run.sessionId, reserved_usd: 0.3 });
+  assert.deepEqual(ledger.begin(second, undefined, run), {
+    ok: false,
+    ceiling: true,
+    spentUsd: 0.1,
+    reservedUsd: 0.3,
+  });
+  assert.deepEqual(ledger.sessionSpend(run.sessionId, DAY), { spentUsd: 0.1, reservedUsd: 0.3 });
+  ledger.release(first.call_id);
+  assert.deepEqual(ledger.begin(second, undefined, run), { ok: true });
+});

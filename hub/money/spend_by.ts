@@ -1,7 +1,8 @@
 /**
  * Spend broken down: by channel, by contact (network turns, by the peer's address and
  * the sub-agent that answered), by session, by purpose (answers, and the summaries
- * that fold long sessions: `compaction`), or as a daily series in Europe/Istanbul
+ * that fold long sessions: `compaction`), by scheduled job (its runs' sessions are
+ * `job-<name>-…`), or as a daily series in Europe/Istanbul
  * days, over one budget period. `agent spend --by` and the hub's `GET /spend?by=`
  * show the same rows.
  *
@@ -16,7 +17,7 @@ import { isoWithOffset, nextDayStart, periodBounds, periodWord } from "./periods
 import { formatUsd } from "./sentences.ts";
 
 /** What spend is grouped by. */
-export const SPEND_BY = ["channel", "contact", "session", "purpose", "day"] as const;
+export const SPEND_BY = ["channel", "contact", "session", "purpose", "day", "job"] as const;
 
 /** One of {@linkcode SPEND_BY}. */
 export type SpendBy = typeof SPEND_BY[number];
@@ -91,6 +92,8 @@ export function spendBy(
   let rows: SpendByRow[];
   if (ledger === undefined) {
     rows = options.by === "day" ? dayRows(new Map(), sinceMs, options.nowMs) : [];
+  } else if (options.by === "job") {
+    rows = jobRows(ledger.breakdown("session", span));
   } else if (options.by === "day") {
     const found = new Map(ledger.days(span).map((d) => [d.day, d]));
     rows = dayRows(found, sinceMs, options.nowMs);
@@ -148,6 +151,38 @@ function amounts(r: SpentTotals & TokenTotals): Omit<SpendByRow, "key"> {
     cache_read_tokens: r.cache_read_tokens,
     cache_write_tokens: r.cache_write_tokens,
   };
+}
+
+/** A job run's session id: `job-<name>-YYYYMMDD-HHMMSS-xxxx`. */
+const JOB_SESSION = /^job-([a-z][a-z0-9-]{1,30})-\d{8}-\d{6}-[0-9a-f]{4}$/;
+
+/** The job channel's sessions summed by the job that ran them, largest first. */
+function jobRows(
+  rows: readonly (SpentTotals & TokenTotals & {
+    channel: string;
+    session_id: string | null;
+  })[],
+): SpendByRow[] {
+  const byJob = new Map<string, SpendByRow>();
+  for (const r of rows) {
+    if (r.channel !== "job") continue;
+    const name = JOB_SESSION.exec(r.session_id ?? "")?.[1] ?? "-";
+    const sum = byJob.get(name) ??
+      { key: name, ...ZERO, usd: 0, calls: 0, unpriced_calls: 0, estimated_calls: 0 };
+    byJob.set(name, {
+      key: name,
+      usd: sum.usd + r.usd,
+      calls: sum.calls + r.calls,
+      unpriced_calls: sum.unpriced_calls + r.unpriced_calls,
+      estimated_calls: sum.estimated_calls + r.estimated_calls,
+      input_tokens: sum.input_tokens + r.input_tokens,
+      output_tokens: sum.output_tokens + r.output_tokens,
+      cache_read_tokens: sum.cache_read_tokens + r.cache_read_tokens,
+      cache_write_tokens: sum.cache_write_tokens + r.cache_write_tokens,
+    });
+  }
+  return [...byJob.values()].map((r) => ({ ...r, usd: dollars(r.usd) }))
+    .sort((a, b) => b.usd - a.usd);
 }
 
 /** Every day from `sinceMs` through the day of `nowMs`, zero where nothing was spent. */

@@ -643,6 +643,11 @@ var FIXED_CLOUD_FILES = [
   "persona/net.md"
 ];
 var SUBS_PREFIX = "persona/subs/";
+var JOBS_PREFIX = "persona/jobs/";
+var CLOUD_FOLDERS = [
+  SUBS_PREFIX,
+  JOBS_PREFIX
+];
 function isStateKey(key) {
   return STATE_KEY_PATTERN.test(key);
 }
@@ -651,7 +656,7 @@ function isSessionId(id) {
 }
 function isCloudFileName(name) {
   if (FIXED_CLOUD_FILES.includes(name)) return true;
-  return name.startsWith(SUBS_PREFIX) && SUB_FILE_PATTERN.test(name.slice(SUBS_PREFIX.length));
+  return CLOUD_FOLDERS.some((folder) => name.startsWith(folder) && SUB_FILE_PATTERN.test(name.slice(folder.length)));
 }
 function compareCloudFiles(a, b) {
   const rank = (n) => {
@@ -1487,6 +1492,21 @@ async function pendingUpdates(db2) {
   return row?.n ?? 0;
 }
 
+// spine/cloud/jobs_wake.ts
+var JOBS_NEXT_KEY = "jobs.next";
+var JOB_WAKE_AHEAD_MS = 3 * 6e4;
+async function jobDue(db2, nowMs) {
+  const row = await db2.prepare("SELECT value FROM state WHERE key = ?1").bind(JOBS_NEXT_KEY).first();
+  if (row === null) return false;
+  let next;
+  try {
+    next = JSON.parse(row.value)?.next_ms;
+  } catch {
+    return false;
+  }
+  return typeof next === "number" && Number.isFinite(next) && next - nowMs <= JOB_WAKE_AHEAD_MS;
+}
+
 // spine/cloud/routes.ts
 function isCloudOnlyPath(path) {
   return path === "/hub/brain" || path === "/hub/state" || path.startsWith("/hub/state/") || path === "/hub/files" || path.startsWith("/hub/files/") || path === "/hub/sessions" || path.startsWith("/hub/sessions/") || path === "/hub/ledger";
@@ -1539,11 +1559,12 @@ async function brainHealth(env) {
     throw new HttpError(503, "brain_unavailable");
   }
 }
-async function cloudCron(env) {
+async function cloudCron(env, scheduledTime) {
   if (spineMode(env) !== "cloud") return;
   const brain = brainFetch(env);
   if (brain === void 0) return;
-  if (env.KEEP_AWAKE?.trim() === "1") {
+  const jobSoon = env.DB !== void 0 && await jobDue(env.DB, scheduledTime ?? Date.now());
+  if (env.KEEP_AWAKE?.trim() === "1" || jobSoon) {
     try {
       const res = await withDeadline(brain("/health"), BRAIN_WAIT_MS);
       await res.body?.cancel();
@@ -1957,7 +1978,7 @@ async function route(request, env, ctx) {
 }
 async function runCron(scheduledTime, env) {
   await mailboxFor(env.MAILBOX).prune(scheduledTime);
-  await cloudCron(env);
+  await cloudCron(env, scheduledTime);
 }
 
 // spine/mailbox.ts

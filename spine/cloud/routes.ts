@@ -21,6 +21,7 @@ import { handleLedger } from "./ledger.ts";
 import { handleSessions } from "./sessions.ts";
 import { handleState } from "./state.ts";
 import { handOver, pendingUpdates } from "./messenger_webhook.ts";
+import { jobDue } from "./jobs_wake.ts";
 
 /** Whether `path` is one of the cloud-only routes. */
 export function isCloudOnlyPath(path: string): boolean {
@@ -86,14 +87,18 @@ async function brainHealth(env: Env): Promise<Response> {
 }
 
 /**
- * The cloud part of the per-minute cron: with `KEEP_AWAKE=1` the brain's `/health` is
- * pinged, and messenger updates it has not taken yet are handed over (waking it).
+ * The cloud part of the per-minute cron: with `KEEP_AWAKE=1`, or when one of the
+ * brain's jobs is due within three minutes (`jobs.next`, see `jobs_wake.ts`), the
+ * brain's `/health` is pinged (waking it), and messenger updates it has not taken yet
+ * are handed over (waking it).
  */
-export async function cloudCron(env: Env): Promise<void> {
+export async function cloudCron(env: Env, scheduledTime?: number): Promise<void> {
   if (spineMode(env) !== "cloud") return;
   const brain = brainFetch(env);
   if (brain === undefined) return;
-  if (env.KEEP_AWAKE?.trim() === "1") {
+  // A job due soon wakes a sleeping brain, as KEEP_AWAKE does every minute.
+  const jobSoon = env.DB !== undefined && (await jobDue(env.DB, scheduledTime ?? Date.now()));
+  if (env.KEEP_AWAKE?.trim() === "1" || jobSoon) {
     try {
       const res = await withDeadline(brain("/health"), BRAIN_WAIT_MS);
       await res.body?.cancel();

@@ -31,7 +31,7 @@ if (chosen.length === 0) {
 // playwright-core reads /proc paths that only --allow-all opens.
 const NEEDS_ALL = new Set(["universe_bench.ts", "map_bench.ts", "dashboard_bench.ts"]);
 // Memory slopes are read after a full collection, which `gc()` starts.
-const EXPOSE_GC = new Set(["context_bench.ts"]);
+const EXPOSE_GC = new Set(["context_bench.ts", "jobs_bench.ts"]);
 
 let failed = 0;
 for (const name of chosen) {

@@ -83,7 +83,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "cloud/",
       ],
     },
-    { name: "agent", paths: ["agent/", "network_turn/", "desk/"] },
+    { name: "agent", paths: ["agent/", "network_turn/", "desk/", "jobs/"] },
     { name: "wiring", paths: ["app/", "channels/", "daemon/", "control/", "dashboard/", "mod.ts"] },
   ],
 };

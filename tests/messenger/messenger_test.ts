@@ -46,7 +46,7 @@ Deno.test({
       assert.deepEqual(commands.map((c) => c.body.language_code ?? "default"), ["default", "tr"]);
       assert.deepEqual(
         (commands[0]!.body.commands as { command: string }[]).map((c) => c.command),
-        ["start", "new", "stop", "resume", "model", "status", "settings", "help"],
+        ["start", "new", "stop", "resume", "model", "status", "settings", "jobs", "help"],
       );
       assert.equal(bot.callsOf("deleteWebhook").length, 1);
 

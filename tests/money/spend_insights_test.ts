@@ -129,7 +129,7 @@ Deno.test("agent spend --forecast adds one line; --json --forecast adds forecast
 });
 
 const USAGE = [
-  [["--by", "week"], "--by needs one of channel, contact, session, day, not 'week'."],
+  [["--by", "week"], "--by needs one of channel, contact, session, purpose, day, job, not 'week'."],
   [["--role", "brain"], "--role goes with --by."],
   [["--period", "day"], "--period goes with --by."],
   [["--by", "day", "--period", "year"], "--period needs day, week or month, not 'year'."],

@@ -26,6 +26,11 @@ export interface MessengerState {
   last_event_id: string;
   /** Contact-request buttons: id to address. */
   buttons: Record<string, string>;
+  /**
+   * A job's answer being sent when the process stopped, if it did mid-send: it may have
+   * arrived, so it is not sent again (a job's answer is never doubled).
+   */
+  sending_event_id?: string | undefined;
 }
 
 /** The messenger's state file. */
@@ -57,6 +62,9 @@ export class MessengerStateFile {
         ? eventIdFloor((value.events_after + 1) * 1000)
         : eventIdFloor(nowSec * 1000),
       buttons: typeof value?.buttons === "object" && value.buttons !== null ? value.buttons : {},
+      ...(typeof value?.sending_event_id === "string"
+        ? { sending_event_id: value.sending_event_id }
+        : {}),
     };
     return this.#state;
   }

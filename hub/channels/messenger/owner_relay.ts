@@ -76,12 +76,29 @@ export class OwnerRelay {
           continue;
         }
         try {
-          await this.#tell(event);
+          if (event.type === "job.result") {
+            if (state.sending_event_id === event.event_id) {
+              // The process stopped while sending it: it may have arrived; never twice.
+              this.#o.onError(
+                "events",
+                new Error(`job answer ${event.event_id} may not have arrived`),
+              );
+            } else {
+              state.sending_event_id = event.event_id;
+              await file.save();
+              await this.#tell(event);
+            }
+          } else {
+            await this.#tell(event);
+          }
           pending.shift();
           state.last_event_id = event.event_id;
+          delete state.sending_event_id;
           await file.save();
         } catch (error) {
           this.#o.onError("events", error);
+          // This process saw the send fail: it is tried again, not taken for delivered.
+          delete state.sending_event_id;
           await pause(EVENTS_RETRY_MS, signal);
         }
       }
@@ -168,6 +185,8 @@ export class OwnerRelay {
 
   async #tell(event: OwnerEvent): Promise<void> {
     const { api, lang } = this.#o;
+    // A job delivered to the event stream only stays off the phone.
+    if (event.type === "job.result" && event.deliver !== "messenger") return;
     for (const chat of this.#o.chats) {
       if (this.#o.told?.(chat, event) === true) continue;
       if (event.type === "net.digest") {

@@ -1,0 +1,175 @@
+/**
+ * `agent jobs list [--json] | add NAME --schedule EXPR --prompt TEXT [...] | run NAME |
+ * pause [NAME | --all] | resume [NAME | --all] | remove NAME | log [NAME] [--json]`:
+ * scheduled jobs, read from `persona/jobs/` and the job store directly (no hub needed);
+ * a running hub sees every change at its next look at the folder and the store.
+ *
+ * @module
+ */
+import type { CommandModule } from "../command.ts";
+import { UsageError } from "../command.ts";
+import { catalogue } from "@agent/hub/base";
+
+const t = catalogue({
+  summary: "Scheduled jobs: list, add, run, pause, resume, remove, log.",
+  h_list: "list the jobs: next run, last outcome, spend today and in 30 days",
+  h_add: "add a job (prints its estimated cost per run and per day)",
+  h_run: "run a job once now",
+  h_pause: "pause a job, or every job with --all",
+  h_resume: "resume a job, or every job with --all",
+  h_remove: "remove a job's file (its log stays)",
+  h_log: "the job log, newest first",
+  o_json: "print JSON",
+  o_all: "every job",
+  o_schedule: "a cron expression, e.g. '0 8 * * *' (six fields: seconds first)",
+  o_prompt: "what the job asks on each run",
+  o_role: "the role that answers (default fast)",
+  o_tz: "the schedule's time zone (default Europe/Istanbul)",
+  o_run: "the most one run may cost, in dollars",
+  o_day: "the most the job may cost in a day, in dollars",
+  o_deliver: "messenger, events or none (default messenger)",
+  o_missed: "skip or once (default once): a slot missed while no hub ran",
+  o_tools: "none or tier1 (default none); tier-2 tools never run in a job",
+  unknown: "Unknown jobs command '{sub}' (list, add, run, pause, resume, remove, log).",
+  needs_name: "'agent jobs {sub}' needs a job name.",
+  name_or_all: "'agent jobs {sub}' needs a job name or --all, not both.",
+  needs: "'agent jobs add' needs {option}.",
+  number: "{option} must be a positive number of dollars, not '{value}'.",
+  ran: "Job {name}: {outcome} ({usd}).",
+  not_run_paused: "Job {name} is paused; 'agent jobs resume {name}' resumes it.",
+}, {
+  summary: "Zamanlanmış görevler: listele, ekle, çalıştır, duraklat, sürdür, kaldır, kayıt.",
+  h_list: "görevleri listeler: sonraki çalışma, son sonuç, bugün ve 30 günde harcama",
+  h_add: "bir görev ekler (çalışma ve gün başına tahmini maliyeti yazar)",
+  h_run: "bir görevi şimdi bir kez çalıştırır",
+  h_pause: "bir görevi, --all ile tüm görevleri duraklatır",
+  h_resume: "bir görevi, --all ile tüm görevleri sürdürür",
+  h_remove: "bir görevin dosyasını kaldırır (kaydı kalır)",
+  h_log: "görev kaydı, en yenisi önce",
+  o_json: "JSON yazar",
+  o_all: "tüm görevler",
+  o_schedule: "bir cron ifadesi, ör. '0 8 * * *' (altı alan: önce saniye)",
+  o_prompt: "görevin her çalışmada sorduğu",
+  o_role: "yanıtlayan rol (varsayılan fast)",
+  o_tz: "zamanlamanın saat dilimi (varsayılan Europe/Istanbul)",
+  o_run: "bir çalışmanın en çok tutabileceği, dolar",
+  o_day: "görevin bir günde en çok tutabileceği, dolar",
+  o_deliver: "messenger, events ya da none (varsayılan messenger)",
+  o_missed: "skip ya da once (varsayılan once): hub çalışmazken kaçan çalışma",
+  o_tools: "none ya da tier1 (varsayılan none); 2. düzey araçlar bir görevde asla çalışmaz",
+  unknown: "Bilinmeyen jobs komutu '{sub}' (list, add, run, pause, resume, remove, log).",
+  needs_name: "'agent jobs {sub}' bir görev adı ister.",
+  name_or_all: "'agent jobs {sub}' bir görev adı ya da --all ister, ikisini birden değil.",
+  needs: "'agent jobs add' için {option} gerekli.",
+  number: "{option} pozitif bir dolar tutarı olmalı, '{value}' değil.",
+  ran: "{name} görevi: {outcome} ({usd}).",
+  not_run_paused: "{name} görevi duraklatılmış; 'agent jobs resume {name}' sürdürür.",
+});
+
+/** `agent jobs`. */
+export const command: CommandModule = {
+  name: "jobs",
+  summary: { en: t("en", "summary"), tr: t("tr", "summary") },
+  configure(cmd, lang) {
+    const d = (key: Parameters<typeof t>[1]) => t(lang, key);
+    cmd.command("list").description(d("h_list")).option("--json", d("o_json"));
+    cmd.command("add").description(d("h_add")).argument("<name>")
+      .option("--schedule <expr>", d("o_schedule"))
+      .option("--prompt <text>", d("o_prompt"))
+      .option("--role <role>", d("o_role"))
+      .option("--tz <tz>", d("o_tz"))
+      .option("--max-usd-per-run <usd>", d("o_run"))
+      .option("--max-usd-per-day <usd>", d("o_day"))
+      .option("--deliver <where>", d("o_deliver"))
+      .option("--missed <what>", d("o_missed"))
+      .option("--tools <tools>", d("o_tools"));
+    cmd.command("run").description(d("h_run")).argument("<name>");
+    cmd.command("pause").description(d("h_pause")).argument("[name]").option("--all", d("o_all"));
+    cmd.command("resume").description(d("h_resume")).argument("[name]").option("--all", d("o_all"));
+    cmd.command("remove").description(d("h_remove")).argument("<name>");
+    cmd.command("log").description(d("h_log")).argument("[name]").option("--json", d("o_json"));
+  },
+  async run(ctx, args, opts) {
+    const [sub = "list", name] = args;
+    const lang = ctx.lang;
+    const jobs = await import("@agent/hub/jobs");
+    const scope = { paths: ctx.paths, config: await ctx.config(), lang };
+    switch (sub) {
+      case "list": {
+        const listing = await jobs.listJobs(scope);
+        if (opts.json === true) ctx.out(JSON.stringify(listing, null, 2));
+        else for (const line of jobs.listLines(listing, lang)) ctx.out(line);
+        return 0;
+      }
+      case "add": {
+        if (name === undefined) throw new UsageError(t(lang, "needs_name", { sub }));
+        const text = (key: string) =>
+          typeof opts[key] === "string" ? opts[key] as string : undefined;
+        const schedule = text("schedule");
+        const prompt = text("prompt");
+        if (schedule === undefined) {
+          throw new UsageError(t(lang, "needs", { option: "--schedule" }));
+        }
+        if (prompt === undefined) throw new UsageError(t(lang, "needs", { option: "--prompt" }));
+        const money = (key: string, option: string) => {
+          const raw = text(key);
+          if (raw === undefined) return undefined;
+          const n = Number(raw);
+          if (!Number.isFinite(n) || n <= 0) {
+            throw new UsageError(t(lang, "number", { option, value: raw }));
+          }
+          return n;
+        };
+        const run = money("maxUsdPerRun", "--max-usd-per-run");
+        const day = money("maxUsdPerDay", "--max-usd-per-day");
+        const lines = await jobs.addJob(scope, {
+          name,
+          schedule,
+          prompt,
+          ...(text("role") ? { role: text("role")! } : {}),
+          ...(text("tz") ? { tz: text("tz")! } : {}),
+          ...(run === undefined ? {} : { max_usd_per_run: run }),
+          ...(day === undefined ? {} : { max_usd_per_day: day }),
+          ...(text("deliver") ? { deliver: text("deliver") as "messenger" } : {}),
+          ...(text("missed") ? { missed: text("missed") as "once" } : {}),
+          ...(text("tools") ? { tools: text("tools") as "none" } : {}),
+        });
+        for (const line of lines) ctx.out(line);
+        return 0;
+      }
+      case "run": {
+        if (name === undefined) throw new UsageError(t(lang, "needs_name", { sub }));
+        const { runJobNow } = await import("@agent/hub");
+        const outcome = await runJobNow({ ...scope, env: ctx.env, logger: ctx.logger }, name);
+        if (outcome.kind === "paused" || outcome.kind === "taken") {
+          ctx.err(t(lang, "not_run_paused", { name }));
+          return 1;
+        }
+        if (outcome.text !== undefined) ctx.out(outcome.text);
+        ctx.out(t(lang, "ran", { name, outcome: outcome.kind, usd: jobs.usd(outcome.usd) }));
+        return outcome.kind === "ok" ? 0 : 1;
+      }
+      case "pause":
+      case "resume": {
+        const all = opts.all === true;
+        if (all === (name !== undefined)) throw new UsageError(t(lang, "name_or_all", { sub }));
+        const act = sub === "pause" ? jobs.pauseJobs : jobs.resumeJobs;
+        ctx.out(await act(scope, all ? undefined : name));
+        return 0;
+      }
+      case "remove": {
+        if (name === undefined) throw new UsageError(t(lang, "needs_name", { sub }));
+        ctx.out(await jobs.removeJobNamed(scope, name));
+        return 0;
+      }
+      case "log": {
+        const rows = await jobs.jobLog(scope, name);
+        if (opts.json === true) ctx.out(JSON.stringify(rows, null, 2));
+        else for (const line of jobs.logLines(rows, lang)) ctx.out(line);
+        return 0;
+      }
+      default:
+        throw new UsageError(t(lang, "unknown", { sub }));
+    }
+  },
+};

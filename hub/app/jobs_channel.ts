@@ -1,0 +1,86 @@
+/**
+ * The job scheduler as a hub channel: started with the hub (`agent hub run`, `agent
+ * cloud run`), stopped with it, with a `jobs` block in `/status`. Its turns run on
+ * desks of their own (no tools, or tier 1 only) that share the hub's router and
+ * ledger; answers and notices go to the hub's owner-event bus. In cloud mode the next
+ * due time goes to the spine's state (`jobs.next`), whose cron wakes the brain for it.
+ *
+ * @module
+ */
+import { errorMessage } from "@agent/net/common";
+import type { HubChannel, HubContext } from "./channel_types.ts";
+import { enabledTools } from "../components/tools.ts";
+import { jobDesks } from "../jobs/desks.ts";
+import { personaChars } from "../jobs/estimate.ts";
+import { jobStoreFile } from "../jobs/files.ts";
+import { JobRunner } from "../jobs/runner.ts";
+import { ALL_JOBS, JobStore } from "../jobs/store.ts";
+
+/** The scheduler channel. */
+export async function jobsChannel(hub: HubContext): Promise<HubChannel> {
+  await Deno.mkdir(hub.paths.dataDir, { recursive: true, mode: 0o700 });
+  const store = JobStore.open(jobStoreFile(hub.paths));
+  const desks = jobDesks({
+    config: hub.config,
+    env: hub.env,
+    paths: hub.paths,
+    lang: hub.lang,
+    logger: hub.logger,
+    ledger: hub.ledger,
+    tools: await enabledTools(hub.registry),
+    router: hub.router,
+  });
+  const runner = new JobRunner({
+    config: hub.config,
+    lang: hub.lang,
+    logger: hub.logger,
+    ledger: hub.ledger,
+    store,
+    desk: desks.desk,
+    events: hub.events,
+    systemChars: await personaChars(hub.paths.personaDir),
+    now: Date.now,
+  }, { paths: hub.paths });
+  const cloud = hub.cloud;
+  let told: Promise<void> = Promise.resolve();
+  if (cloud !== undefined) {
+    // Cloud mode: the spine's cron wakes this brain before its next job is due.
+    runner.onNext = (nextMs) => {
+      told = told.then(async () => {
+        try {
+          const res = await (cloud.fetch ?? fetch)(`${cloud.url}/hub/state/jobs.next`, {
+            method: "PUT",
+            headers: {
+              authorization: `Bearer ${cloud.token}`,
+              "content-type": "application/json",
+            },
+            body: JSON.stringify({ value: { next_ms: nextMs ?? null } }),
+            signal: AbortSignal.timeout(10_000),
+          });
+          await res.body?.cancel();
+          if (!res.ok) throw new Error(`HTTP ${res.status}`);
+        } catch (error) {
+          hub.logger.warn(`jobs: cannot tell the spine the next due time: ${errorMessage(error)}`);
+        }
+      });
+    };
+  }
+  return {
+    name: "jobs",
+    start: () => runner.start(),
+    async stop() {
+      await runner.stop();
+      await told;
+      await desks.close();
+      store.close();
+    },
+    status() {
+      const paused = store.paused();
+      return {
+        count: runner.size,
+        paused: [...paused.keys()].filter((name) => name !== ALL_JOBS).length,
+        all_paused: paused.has(ALL_JOBS),
+      };
+    },
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * `agent jobs run NAME`: one run now, in this process, exactly as the hub runs a slot
+ * (the ceilings, the job log, the delivery through the owner-event file a running
+ * hub relays), under a slot id of its own so it never takes a scheduled slot.
+ *
+ * @module
+ */
+import type { AgentConfig } from "../config/types.ts";
+import { enabledTools } from "../components/tools.ts";
+import { loadComponents } from "./components.ts";
+import { fileEventSink } from "../events/mod.ts";
+import type { Lang } from "../i18n.ts";
+import type { Logger } from "../log.ts";
+import { Ledger } from "../money/mod.ts";
+import type { AgentPaths } from "../paths.ts";
+import { UserError } from "../user_error.ts";
+import { t } from "../jobs/_messages.ts";
+import { JobFileError, parseJobFile } from "../jobs/definition.ts";
+import { jobDesks } from "../jobs/desks.ts";
+import { jobFile, jobStoreFile } from "../jobs/files.ts";
+import { personaChars } from "../jobs/estimate.ts";
+import { runJob, type RunOutcome } from "../jobs/run.ts";
+import { JobStore } from "../jobs/store.ts";
+
+/** Options for {@linkcode runJobNow}. */
+export interface RunJobNowOptions {
+  paths: AgentPaths;
+  config: AgentConfig;
+  env: Record<string, string>;
+  lang: Lang;
+  logger: Logger;
+}
+
+/** Runs job `name` once now. */
+export async function runJobNow(options: RunJobNowOptions, name: string): Promise<RunOutcome> {
+  const { paths, config, lang, logger } = options;
+  let text: string;
+  try {
+    text = await Deno.readTextFile(jobFile(paths, name));
+  } catch {
+    throw new UserError(t(lang, "no_job", { name }), 1);
+  }
+  let job;
+  try {
+    job = parseJobFile(name, text, { roles: Object.keys(config.models.roles), lang });
+  } catch (error) {
+    if (error instanceof JobFileError) throw new UserError(error.message, 1);
+    throw error;
+  }
+  const ledger = Ledger.openForCalls(paths.ledgerFile);
+  await Deno.mkdir(paths.dataDir, { recursive: true, mode: 0o700 });
+  const store = JobStore.open(jobStoreFile(paths));
+  const tools = enabledTools(await loadComponents(config, paths));
+  const desks = jobDesks({
+    config,
+    env: options.env,
+    paths,
+    lang,
+    logger,
+    ledger,
+    tools: await tools,
+  });
+  try {
+    const now = Date.now();
+    return await runJob(
+      {
+        config,
+        lang,
+        logger,
+        ledger,
+        store,
+        desk: desks.desk,
+        events: fileEventSink(paths.netDir),
+        systemChars: await personaChars(paths.personaDir),
+        now: Date.now,
+      },
+      job,
+      now,
+      { id: `${name}@now-${new Date(now).toISOString()}` },
+    );
+  } finally {
+    await desks.close();
+    store.close();
+    ledger.close();
+  }
+}

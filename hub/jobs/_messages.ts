@@ -1,0 +1,114 @@
+/**
+ * Sentences about jobs (files, the schedule, runs, ceilings), in English and Turkish.
+ *
+ * @module
+ */
+import { catalogue } from "../i18n.ts";
+
+/** The jobs catalogue. */
+export const t = catalogue({
+  no_front_matter: "{file}: must start with a front matter block between two --- lines.",
+  unclosed: "{file}: the front matter has no closing --- line.",
+  bad_line: "{file}: line {line} of the front matter is not 'key: value'.",
+  unknown_key:
+    "{file}: front matter has an unknown key '{key}' (keys: schedule, tz, role, max_usd_per_run, max_usd_per_day, deliver, missed, tools).",
+  duplicate_key: "{file}: front matter sets '{key}' twice.",
+  missing: "{file}: front matter needs '{key}'.",
+  bad_name: "{file}: a job's name must match ^[a-z][a-z0-9-]{1,30}$.",
+  bad_schedule: "{file}: front matter 'schedule' is not a cron expression: {detail}.",
+  never: "{file}: front matter 'schedule' never runs.",
+  bad_tz: "{file}: front matter 'tz' must be a time zone such as Europe/Istanbul, not '{value}'.",
+  unknown_role:
+    "{file}: front matter 'role' names '{name}', which is not a role in [models.roles].",
+  positive: "{file}: front matter '{key}' must be a positive number.",
+  one_of: "{file}: front matter '{key}' must be one of {values}.",
+  empty_prompt: "{file}: the prompt after the front matter must not be empty.",
+  slash_prompt: "{file}: the prompt must not start with '/', which would run a slash command.",
+  day_below_run:
+    "{file}: front matter 'max_usd_per_day' must be at least 'max_usd_per_run' ({run}).",
+  // Runs, ceilings, the CLI.
+  estimate: "Estimated cost: {run} per run, {day} per day ({runs} run(s) a day).",
+  estimate_unpriced: "Estimated cost: unknown, {model} has no price in agent.toml.",
+  over_ceiling:
+    "Cannot add job '{name}': one run may cost up to {run}, more than its max_usd_per_run of {cap}.",
+  unpriced_ceiling:
+    "Cannot add job '{name}': {model} has no price, so its max_usd_per_run cannot be enforced.",
+  exists: "Job '{name}' exists already; remove it first or edit {file}.",
+  no_job: "No job '{name}' in persona/jobs/.",
+  added: "Added job '{name}'; next run {next}.",
+  removed: "Removed job '{name}'.",
+  paused: "Paused job '{name}'.",
+  resumed: "Resumed job '{name}'.",
+  paused_all: "Paused all jobs; no job runs until 'agent jobs resume --all'.",
+  resumed_all: "Resumed all jobs.",
+  none: "No jobs. 'agent jobs add NAME --schedule EXPR --prompt TEXT' adds one.",
+  no_log: "No runs yet.",
+  delivered: "Job {name} ({usd}):\n{text}",
+  failed_told: "Job {name} failed: {detail}",
+  ceiling_day:
+    "Job {name} is paused: today's spend {spent} and one more run would pass its max_usd_per_day of {cap}. 'agent jobs resume {name}' resumes it.",
+  ceiling_run:
+    "Job {name} is paused: a call would have passed its max_usd_per_run of {cap}. 'agent jobs resume {name}' resumes it.",
+  budget_spent:
+    "Job {name} is paused: the budget of role {role} is spent. 'agent jobs resume {name}' resumes it.",
+  missed_told: "Job {name} missed {count} run(s) while no hub ran (last {slot}); {what}.",
+  missed_once: "it runs once now",
+  missed_skip: "they are skipped",
+  run_ceiling: "the job's max_usd_per_run of {cap} would be passed",
+  global_paused: "All jobs are paused.",
+  still_running: "skipped: the previous run was still running",
+  jobs_line: "jobs: {count} ({paused} paused){all}",
+  jobs_all_paused: ", all paused",
+}, {
+  no_front_matter: "{file}: iki --- satırı arasında bir ön bilgi bloğuyla başlamalı.",
+  unclosed: "{file}: ön bilgi bloğunun kapanış --- satırı yok.",
+  bad_line: "{file}: ön bilgi bloğunun {line}. satırı 'anahtar: değer' biçiminde değil.",
+  unknown_key:
+    "{file}: ön bilgi bloğunda bilinmeyen anahtar '{key}' (anahtarlar: schedule, tz, role, max_usd_per_run, max_usd_per_day, deliver, missed, tools).",
+  duplicate_key: "{file}: ön bilgi bloğu '{key}' anahtarını iki kez veriyor.",
+  missing: "{file}: ön bilgi bloğu için '{key}' gerekli.",
+  bad_name: "{file}: bir görevin adı ^[a-z][a-z0-9-]{1,30}$ kalıbına uymalı.",
+  bad_schedule: "{file}: ön bilgi 'schedule' bir cron ifadesi değil: {detail}.",
+  never: "{file}: ön bilgi 'schedule' hiç çalışmıyor.",
+  bad_tz: "{file}: ön bilgi 'tz' Europe/Istanbul gibi bir saat dilimi olmalı, '{value}' değil.",
+  unknown_role:
+    "{file}: ön bilgi 'role' '{name}' adını veriyor, ama [models.roles] içinde böyle bir rol yok.",
+  positive: "{file}: ön bilgi '{key}' pozitif bir sayı olmalı.",
+  one_of: "{file}: ön bilgi '{key}' şunlardan biri olmalı: {values}.",
+  empty_prompt: "{file}: ön bilgi bloğundan sonraki istem boş olmamalı.",
+  slash_prompt: "{file}: istem '/' ile başlamamalı; bu bir eğik çizgi komutu çalıştırırdı.",
+  day_below_run: "{file}: ön bilgi 'max_usd_per_day' en az 'max_usd_per_run' ({run}) kadar olmalı.",
+  estimate: "Tahmini maliyet: çalışma başına {run}, günde {day} (günde {runs} çalışma).",
+  estimate_unpriced: "Tahmini maliyet: bilinmiyor, {model} için agent.toml içinde fiyat yok.",
+  over_ceiling:
+    "'{name}' görevi eklenemiyor: bir çalışma {run} tutabilir, bu max_usd_per_run sınırı olan {cap} değerinden fazla.",
+  unpriced_ceiling:
+    "'{name}' görevi eklenemiyor: {model} için fiyat yok, bu yüzden max_usd_per_run uygulanamaz.",
+  exists: "'{name}' görevi zaten var; önce kaldırın ya da {file} dosyasını düzenleyin.",
+  no_job: "persona/jobs/ içinde '{name}' görevi yok.",
+  added: "'{name}' görevi eklendi; sonraki çalışma {next}.",
+  removed: "'{name}' görevi kaldırıldı.",
+  paused: "'{name}' görevi duraklatıldı.",
+  resumed: "'{name}' görevi sürdürülüyor.",
+  paused_all: "Tüm görevler duraklatıldı; 'agent jobs resume --all' verilene dek hiçbiri çalışmaz.",
+  resumed_all: "Tüm görevler sürdürülüyor.",
+  none: "Görev yok. 'agent jobs add AD --schedule İFADE --prompt METİN' bir görev ekler.",
+  no_log: "Henüz çalışma yok.",
+  delivered: "{name} görevi ({usd}):\n{text}",
+  failed_told: "{name} görevi başarısız oldu: {detail}",
+  ceiling_day:
+    "{name} görevi duraklatıldı: bugünkü harcama {spent} ve bir çalışma daha max_usd_per_day sınırı olan {cap} değerini aşar. 'agent jobs resume {name}' sürdürür.",
+  ceiling_run:
+    "{name} görevi duraklatıldı: bir çağrı max_usd_per_run sınırı olan {cap} değerini aşacaktı. 'agent jobs resume {name}' sürdürür.",
+  budget_spent:
+    "{name} görevi duraklatıldı: {role} rolünün bütçesi tükendi. 'agent jobs resume {name}' sürdürür.",
+  missed_told:
+    "{name} görevi hub çalışmazken {count} çalışmayı kaçırdı (sonuncusu {slot}); {what}.",
+  missed_once: "şimdi bir kez çalışıyor",
+  missed_skip: "bunlar atlandı",
+  run_ceiling: "görevin max_usd_per_run sınırı olan {cap} aşılacaktı",
+  global_paused: "Tüm görevler duraklatıldı.",
+  still_running: "atlandı: önceki çalışma hâlâ sürüyordu",
+  jobs_line: "görevler: {count} ({paused} duraklatılmış){all}",
+  jobs_all_paused: ", hepsi duraklatılmış",
+});

@@ -1,0 +1,97 @@
+/**
+ * What a job may cost: one run's most possible cost (the prompt's tokens × the input
+ * price + `max_tokens` × the output price of the role's model), the same bound the
+ * per-run ceiling reserves before each call, and what that makes a day.
+ *
+ * @module
+ */
+import { lookupPrice } from "../config/prices.ts";
+import type { AgentConfig } from "../config/types.ts";
+import { estimateTokens, RESERVE_CHARS_PER_TOKEN } from "../agent/estimate.ts";
+import { HARD_CAP_MAX_TOKENS } from "../agent/call_bill.ts";
+import type { JobDefinition } from "./definition.ts";
+import { scheduleOf, slotsBetween } from "./schedule.ts";
+
+/**
+ * The characters a run's prompt has besides the persona files and the job's text:
+ * the `## Now` block and the JSON around the messages.
+ */
+export const PROMPT_OVERHEAD_CHARS = 1_500;
+
+/** The characters the tier-1 tools' definitions add to a prompt that offers them. */
+export const TOOLS_CHARS = 4_000;
+
+/** A job's estimate. */
+export interface JobEstimate {
+  /** The model of the job's role. */
+  model: string;
+  /** One run's most possible cost; `undefined` when the model has no price. */
+  runUsd: number | undefined;
+  /** How many slots the next 24 hours hold. */
+  runsPerDay: number;
+  /** `runUsd` × `runsPerDay`, capped by `max_usd_per_day`. */
+  dayUsd: number | undefined;
+}
+
+/** The output cap a job's calls get: the role's `max_tokens`, else the hard-cap default. */
+export function jobMaxTokens(config: AgentConfig, job: JobDefinition): number {
+  return config.models.roles[job.role]?.max_tokens ?? HARD_CAP_MAX_TOKENS;
+}
+
+/**
+ * Estimates `job` with a system prompt of `systemChars` characters (the persona files).
+ *
+ * @example
+ * ```ts
+ * import { defaultConfig } from "../config/parse.ts";
+ * import { estimateJob } from "./estimate.ts";
+ * const config = defaultConfig();
+ * const job = {
+ *   name: "n", schedule: "0 8 * * *", tz: "UTC", role: "fast", deliver: "none" as const,
+ *   missed: "once" as const, tools: "none" as const, prompt: "Hello",
+ * };
+ * if (estimateJob(config, job, 0, 0).runsPerDay !== 1) throw new Error();
+ * ```
+ */
+export function estimateJob(
+  config: AgentConfig,
+  job: JobDefinition,
+  systemChars: number,
+  nowMs: number,
+): JobEstimate {
+  const role = config.models.roles[job.role];
+  const model = role?.model_id ?? job.role;
+  const price = role === undefined ? undefined : lookupPrice(config, role.model_id);
+  const free = role?.provider === "local-runtime" ||
+    (role?.provider === "fake" && price === undefined);
+  const chars = systemChars + job.prompt.length + PROMPT_OVERHEAD_CHARS +
+    (job.tools === "tier1" ? TOOLS_CHARS : 0);
+  const input = estimateTokens(chars, RESERVE_CHARS_PER_TOKEN);
+  const runUsd = free
+    ? 0
+    : price === undefined
+    ? undefined
+    : (input * price.input + jobMaxTokens(config, job) * price.output) / 1e6;
+  const runsPerDay = slotsBetween(scheduleOf(job.schedule, job.tz), nowMs, nowMs + 86_400_000, 1)
+    .count;
+  const dayUsd = runUsd === undefined
+    ? undefined
+    : Math.min(runUsd * runsPerDay, job.max_usd_per_day ?? Infinity);
+  return { model, runUsd, runsPerDay, dayUsd };
+}
+
+/** The characters of the persona files a run's system prompt carries. */
+export async function personaChars(personaDir: string): Promise<number> {
+  let chars = 0;
+  for (const name of ["persona.md", "user.md"]) {
+    try {
+      chars += (await Deno.readTextFile(`${personaDir}/${name}`)).length;
+    } catch { /* a missing file adds nothing */ }
+  }
+  return chars;
+}
+
+/** Dollars as `$0.0123` (four decimals below a cent, two above). */
+export function usd(value: number): string {
+  return `$${value < 0.01 && value > 0 ? value.toFixed(4) : value.toFixed(2)}`;
+}

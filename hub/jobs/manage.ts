@@ -1,0 +1,246 @@
+/**
+ * What `agent jobs` (and `/jobs` on the desk) does: list the jobs with their next run,
+ * last outcome and spend, add one after estimating what it may cost, run one now,
+ * pause and resume (one job or all), remove one, read the log. Each opens the job
+ * store for the call and closes it; a hub running at the same time sees the same
+ * store (SQLite) and the same files.
+ *
+ * @module
+ */
+import type { AgentConfig } from "../config/types.ts";
+import { formatTime, type Lang } from "../i18n.ts";
+import type { AgentPaths } from "../paths.ts";
+import { dayStart } from "../money/mod.ts";
+import { UserError } from "../user_error.ts";
+import { t } from "./_messages.ts";
+import { type JobDefinition, JobFileError, parseJobFile } from "./definition.ts";
+import { estimateJob, type JobEstimate, personaChars, usd } from "./estimate.ts";
+import { jobExists, jobStoreFile, loadJobs, removeJob, writeJob } from "./files.ts";
+import { nextSlot, scheduleOf } from "./schedule.ts";
+import { ALL_JOBS, JobStore, type RunRow } from "./store.ts";
+import { jobFileText } from "./definition.ts";
+
+/** What every management call needs. */
+export interface JobsScope {
+  paths: AgentPaths;
+  config: AgentConfig;
+  lang: Lang;
+  /** @default Date.now() */
+  nowMs?: number;
+}
+
+/** One line of `agent jobs list`. */
+export interface JobListRow {
+  name: string;
+  schedule: string;
+  tz: string;
+  role: string;
+  deliver: string;
+  /** Epoch ms of the next run; `null` when the schedule has no more. */
+  next_ms: number | null;
+  /** `DD.MM.YYYY HH:MM` in the job's time zone. */
+  next: string | null;
+  /** `owner`, `day`, `run`, `budget`, or `null` when it runs. */
+  paused: string | null;
+  last_state: string | null;
+  last_ms: number | null;
+  spent_today_usd: number;
+  spent_30d_usd: number;
+  max_usd_per_run: number | null;
+  max_usd_per_day: number | null;
+}
+
+/** `agent jobs list`: the jobs, the files that cannot be used, and the global pause. */
+export async function listJobs(
+  scope: JobsScope,
+): Promise<{ jobs: JobListRow[]; errors: string[]; all_paused: boolean }> {
+  const now = scope.nowMs ?? Date.now();
+  const { jobs, errors } = await loadJobs(scope.paths, scope.config, scope.lang);
+  return await withStore(scope.paths, (store) => {
+    const paused = store.paused();
+    const rows = jobs.map((job): JobListRow => {
+      const next = nextSlot(scheduleOf(job.schedule, job.tz), now);
+      const [last] = store.log(job.name, 1);
+      return {
+        name: job.name,
+        schedule: job.schedule,
+        tz: job.tz,
+        role: job.role,
+        deliver: job.deliver,
+        next_ms: next ?? null,
+        next: next === undefined ? null : formatIn(next, job.tz),
+        paused: paused.get(job.name)?.reason ?? null,
+        last_state: last?.state ?? null,
+        last_ms: last?.slot_ms ?? null,
+        spent_today_usd: store.spentSince(job.name, dayStart(now)),
+        spent_30d_usd: store.spentSince(job.name, now - 30 * 86_400_000),
+        max_usd_per_run: job.max_usd_per_run ?? null,
+        max_usd_per_day: job.max_usd_per_day ?? null,
+      };
+    });
+    return { jobs: rows, errors, all_paused: paused.has(ALL_JOBS) };
+  });
+}
+
+/** The lines of `agent jobs list`. */
+export function listLines(
+  listing: { jobs: JobListRow[]; errors: string[]; all_paused: boolean },
+  lang: Lang,
+): string[] {
+  const lines: string[] = [];
+  if (listing.all_paused) lines.push(t(lang, "global_paused"));
+  if (listing.jobs.length === 0 && listing.errors.length === 0) lines.push(t(lang, "none"));
+  for (const job of listing.jobs) {
+    const state = job.paused === null ? "" : ` [paused: ${job.paused}]`;
+    const last = job.last_state ?? "-";
+    lines.push(
+      `${job.name}  ${job.schedule} (${job.tz})  next ${job.next ?? "-"}  last ${last}  ` +
+        `today ${usd(job.spent_today_usd)}  30 days ${usd(job.spent_30d_usd)}${state}`,
+    );
+  }
+  lines.push(...listing.errors);
+  return lines;
+}
+
+/** The fields `agent jobs add` takes. */
+export type NewJob =
+  & Omit<JobDefinition, "tz" | "role" | "deliver" | "missed" | "tools">
+  & Partial<Pick<JobDefinition, "tz" | "role" | "deliver" | "missed" | "tools">>;
+
+/**
+ * `agent jobs add`: validates the job as its file would be read, estimates one run
+ * and a day, refuses a job whose run may cost more than its `max_usd_per_run` (or whose
+ * model has no price while it has one), writes the file; returns the lines to print.
+ */
+export async function addJob(scope: JobsScope, fields: NewJob): Promise<string[]> {
+  const { paths, config, lang } = scope;
+  const now = scope.nowMs ?? Date.now();
+  const file = `persona/jobs/${fields.name}.md`;
+  let job: JobDefinition;
+  try {
+    const draft = {
+      tz: "",
+      role: "",
+      deliver: "messenger",
+      missed: "once",
+      tools: "none",
+      ...fields,
+    };
+    job = parseJobFile(fields.name, jobFileText(draft as JobDefinition), {
+      file,
+      roles: Object.keys(config.models.roles),
+      lang,
+    });
+  } catch (error) {
+    if (error instanceof JobFileError) throw new UserError(error.message, 2);
+    throw error;
+  }
+  if (await jobExists(paths, job.name)) {
+    throw new UserError(t(lang, "exists", { name: job.name, file }), 1);
+  }
+  const estimate = estimateJob(config, job, await personaChars(paths.personaDir), now);
+  const cap = job.max_usd_per_run;
+  if (cap !== undefined && estimate.runUsd === undefined) {
+    throw new UserError(t(lang, "unpriced_ceiling", { name: job.name, model: estimate.model }), 1);
+  }
+  if (cap !== undefined && estimate.runUsd !== undefined && estimate.runUsd > cap + 1e-12) {
+    throw new UserError(
+      t(lang, "over_ceiling", { name: job.name, run: usd(estimate.runUsd), cap: usd(cap) }),
+      1,
+    );
+  }
+  await writeJob(paths, job);
+  await withStore(paths, (store) => store.since(job.name, now));
+  const next = nextSlot(scheduleOf(job.schedule, job.tz), now);
+  return [
+    estimateLine(estimate, lang),
+    t(lang, "added", { name: job.name, next: next === undefined ? "-" : formatIn(next, job.tz) }),
+  ];
+}
+
+/** The estimate as one sentence. */
+export function estimateLine(estimate: JobEstimate, lang: Lang): string {
+  if (estimate.runUsd === undefined) return t(lang, "estimate_unpriced", { model: estimate.model });
+  return t(lang, "estimate", {
+    run: usd(estimate.runUsd),
+    day: usd(estimate.dayUsd ?? 0),
+    runs: estimate.runsPerDay,
+  });
+}
+
+/** `agent jobs pause NAME` / `--all` (`name` undefined); returns the sentence. */
+export async function pauseJobs(scope: JobsScope, name: string | undefined): Promise<string> {
+  if (name !== undefined) await needJob(scope, name);
+  return await withStore(scope.paths, (store) => {
+    store.pause(name ?? ALL_JOBS, "owner", scope.nowMs ?? Date.now());
+    return name === undefined ? t(scope.lang, "paused_all") : t(scope.lang, "paused", { name });
+  });
+}
+
+/** `agent jobs resume NAME` / `--all` (every job and the global pause). */
+export async function resumeJobs(scope: JobsScope, name: string | undefined): Promise<string> {
+  if (name !== undefined) await needJob(scope, name);
+  return await withStore(scope.paths, (store) => {
+    if (name === undefined) {
+      store.resumeAll();
+      return t(scope.lang, "resumed_all");
+    }
+    store.resume(name);
+    return t(scope.lang, "resumed", { name });
+  });
+}
+
+/** `agent jobs remove NAME`: the file goes; its log stays. */
+export async function removeJobNamed(scope: JobsScope, name: string): Promise<string> {
+  if (!(await removeJob(scope.paths, name))) {
+    throw new UserError(t(scope.lang, "no_job", { name }), 1);
+  }
+  await withStore(scope.paths, (store) => store.forget(name));
+  return t(scope.lang, "removed", { name });
+}
+
+/** `agent jobs log [NAME]`: the newest rows, newest first. */
+export async function jobLog(scope: JobsScope, name: string | undefined): Promise<RunRow[]> {
+  return await withStore(scope.paths, (store) => store.log(name, 50));
+}
+
+/** The lines of `agent jobs log`. */
+export function logLines(rows: readonly RunRow[], lang: Lang): string[] {
+  if (rows.length === 0) return [t(lang, "no_log")];
+  return rows.map((row) => {
+    const missed = row.missed ? " (missed)" : "";
+    const detail = (row.detail ?? "").replace(/\s+/g, " ").slice(0, 80);
+    return `${formatTime(row.slot_ms)}  ${row.job}  ${row.state}${missed}  ${
+      usd(row.usd)
+    }  ${detail}`;
+  });
+}
+
+/** Whether jobs exist (for `doctor`). */
+export async function jobCount(scope: JobsScope): Promise<number> {
+  return (await loadJobs(scope.paths, scope.config, scope.lang)).jobs.length;
+}
+
+async function needJob(scope: JobsScope, name: string): Promise<void> {
+  if (!(await jobExists(scope.paths, name))) {
+    throw new UserError(t(scope.lang, "no_job", { name }), 1);
+  }
+}
+
+/** Runs `use` with the job store open (created when missing). */
+export async function withStore<T>(paths: AgentPaths, use: (store: JobStore) => T): Promise<T> {
+  await Deno.mkdir(paths.dataDir, { recursive: true, mode: 0o700 });
+  const store = JobStore.open(jobStoreFile(paths));
+  try {
+    return use(store);
+  } finally {
+    store.close();
+  }
+}
+
+/** `DD.MM.YYYY HH:MM` in `tz`. */
+export function formatIn(epochMs: number, tz: string): string {
+  const z = Temporal.Instant.fromEpochMilliseconds(epochMs).toZonedDateTimeISO(tz);
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${two(z.day)}.${two(z.month)}.${z.year} ${two(z.hour)}:${two(z.minute)}`;
+}

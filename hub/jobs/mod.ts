@@ -1,0 +1,40 @@
+/**
+ * Scheduled jobs: `persona/jobs/<name>.md` files (a cron schedule, a role, cost
+ * ceilings, where the answer goes) that the hub runs as turns on the desk, each slot
+ * at most once, never past its ceilings; and what `agent jobs` does with them.
+ *
+ * @module
+ */
+export {
+  DEFAULT_JOB_TZ,
+  JOB_NAME_PATTERN,
+  type JobDefinition,
+  type JobDelivery,
+  JobFileError,
+  jobFileText,
+  type JobMissed,
+  type JobTools,
+  parseJobFile,
+} from "./definition.ts";
+export { estimateJob, type JobEstimate, usd } from "./estimate.ts";
+export { jobFile, jobsDir, jobStoreFile, loadJobs } from "./files.ts";
+export {
+  addJob,
+  estimateLine,
+  formatIn,
+  jobCount,
+  type JobListRow,
+  jobLog,
+  type JobsScope,
+  listJobs,
+  listLines,
+  logLines,
+  type NewJob,
+  pauseJobs,
+  removeJobNamed,
+  resumeJobs,
+} from "./manage.ts";
+export { type JobRunContext, runJob, type RunOutcome } from "./run.ts";
+export { JobRunner, type JobRunnerOptions } from "./runner.ts";
+export { ALL_JOBS, JobStore, type RunRow, type RunState } from "./store.ts";
+export { jobDesks } from "./desks.ts";

@@ -1,0 +1,253 @@
+/**
+ * One run of a job: the checks before it (the global pause, the job's pause, its
+ * daily ceiling, its role's budget), the slot claimed in the job store before the
+ * call (so it runs at most once), the turn on the desk in a session of its own with
+ * the run's ceiling held as a reservation on every call, and the delivery of its
+ * answer (one owner event per slot: the messenger's relay and the event stream read
+ * it; `none` keeps it in the job log only).
+ *
+ * A job that reaches a ceiling or a spent budget is paused and the owner told once.
+ *
+ * @module
+ */
+import { errorMessage } from "@agent/net/common";
+import type { AgentConfig } from "../config/types.ts";
+import type { Desk } from "../desk/mod.ts";
+import type { OwnerEventSink } from "../events/mod.ts";
+import { formatTime, type Lang } from "../i18n.ts";
+import type { Logger } from "../log.ts";
+import { budgetStatus, dayStart, type Ledger } from "../money/mod.ts";
+import { newSessionId } from "../sessions/mod.ts";
+import { t } from "./_messages.ts";
+import type { JobDefinition, JobTools } from "./definition.ts";
+import { estimateJob, usd } from "./estimate.ts";
+import { slotId } from "./schedule.ts";
+import { ALL_JOBS, type JobStore, type RunState } from "./store.ts";
+
+/** What a run needs from the hub. */
+export interface JobRunContext {
+  config: AgentConfig;
+  lang: Lang;
+  logger: Logger;
+  ledger: Ledger | undefined;
+  store: JobStore;
+  /** The desk a job's turns run on (its tools: none, or tier 1 only). */
+  desk(tools: JobTools): Desk;
+  /** Where answers and notices go; absent: the job log only. */
+  events: OwnerEventSink | undefined;
+  /** The characters of the persona files (for the day ceiling's estimate). */
+  systemChars: number;
+  now(): number;
+}
+
+/** How a slot ended. */
+export type RunOutcome =
+  | { kind: RunState; usd: number; text?: string | undefined; sessionId?: string | undefined }
+  /** Another hub claimed the slot first, or the job (or every job) is paused. */
+  | { kind: "taken" }
+  | { kind: "paused" };
+
+/** The jobs running now, per job store: a job's runs never overlap in one process. */
+const RUNNING = new WeakMap<JobStore, Set<string>>();
+
+/** The longest answer kept in the job log. */
+const LOG_TEXT_MAX = 2_000;
+
+/**
+ * Runs `job`'s slot at `slotMs` (a missed one when `missed`); `id` names the slot
+ * (default `<name>@<ISO instant>`; `agent jobs run` names its own).
+ */
+export async function runJob(
+  ctx: JobRunContext,
+  job: JobDefinition,
+  slotMs: number,
+  options: { missed?: boolean; id?: string } = {},
+): Promise<RunOutcome> {
+  const { store, lang } = ctx;
+  const paused = store.paused();
+  if (paused.has(ALL_JOBS) || paused.has(job.name)) return { kind: "paused" };
+  const id = options.id ?? slotId(job.name, slotMs);
+  const nowMs = ctx.now();
+  let running = RUNNING.get(store);
+  if (running === undefined) RUNNING.set(store, running = new Set());
+  if (running.has(job.name)) {
+    // Its previous run is still going: this slot is skipped, and says why in the log.
+    if (store.missed(id, job.name, slotMs, nowMs)) {
+      store.finish(id, { state: "missed", usd: 0, nowMs, detail: t(lang, "still_running") });
+    }
+    return { kind: "missed", usd: 0 };
+  }
+  if (!store.claim(id, job.name, slotMs, nowMs, options.missed === true)) return { kind: "taken" };
+  running.add(job.name);
+  try {
+    return await claimed(ctx, job, id, slotMs, nowMs);
+  } finally {
+    running.delete(job.name);
+  }
+}
+
+async function claimed(
+  ctx: JobRunContext,
+  job: JobDefinition,
+  id: string,
+  slotMs: number,
+  nowMs: number,
+): Promise<RunOutcome> {
+  const { store, lang } = ctx;
+  // The day's ceiling: what today's runs cost plus one more run's most possible cost.
+  let ceiling = job.max_usd_per_run;
+  if (job.max_usd_per_day !== undefined) {
+    const spent = store.spentSince(job.name, dayStart(nowMs));
+    const left = job.max_usd_per_day - spent;
+    const one = estimateJob(ctx.config, job, ctx.systemChars, nowMs).runUsd ?? 0;
+    if (left < Math.min(one, job.max_usd_per_run ?? one) || left <= 0) {
+      const text = t(lang, "ceiling_day", {
+        name: job.name,
+        spent: usd(spent),
+        cap: usd(job.max_usd_per_day),
+      });
+      return await refuse(ctx, job, id, "day", text);
+    }
+    ceiling = Math.min(ceiling ?? left, left);
+  }
+  // The role's budget, before anything is sent.
+  const role = ctx.config.models.roles[job.role];
+  if (ctx.ledger !== undefined && role !== undefined) {
+    const status = budgetStatus(ctx.ledger, job.role, role, nowMs);
+    if (status?.exhausted === true && status.degradeTo === undefined) {
+      return await refuse(
+        ctx,
+        job,
+        id,
+        "budget",
+        t(lang, "budget_spent", {
+          name: job.name,
+          role: job.role,
+        }),
+      );
+    }
+  }
+  const conversation = await ctx.desk(job.tools).open(`job:${job.name}`, { approvals: "deny" });
+  const sessionId = newSessionId(`job-${job.name}`, slotMs);
+  const state = conversation.state;
+  // Each run is a conversation of its own: nothing earlier is sent again (or paid for).
+  state.sessionId = sessionId;
+  state.ceiling = ceiling === undefined ? undefined : { usd: ceiling, sinceMs: nowMs };
+  if (state.agent.role !== job.role) state.agent = state.rebuild(job.role);
+  let outcome;
+  try {
+    outcome = await conversation.submit(job.prompt);
+  } catch (error) {
+    outcome = { kind: "failed" as const, message: errorMessage(error) };
+  }
+  const spent = runSpend(ctx, sessionId, nowMs);
+  const end = ctx.now();
+  if (outcome.kind === "answered") {
+    const text = outcome.result.reply;
+    store.finish(id, { state: "ok", usd: spent, nowMs: end, detail: clip(text), sessionId });
+    if (job.deliver !== "none") {
+      await publish(ctx, {
+        ts: Math.floor(end / 1000),
+        type: "job.result",
+        job: job.name,
+        slot_id: id,
+        usd: spent,
+        deliver: job.deliver,
+        text: t(lang, "delivered", { name: job.name, usd: usd(spent), text }),
+      });
+    }
+    return { kind: "ok", usd: spent, text, sessionId };
+  }
+  const message = outcome.kind === "failed" ? outcome.message : outcome.kind;
+  store.finish(id, { state: "failed", usd: spent, nowMs: end, detail: clip(message), sessionId });
+  const code = outcome.kind === "failed" ? outcome.code : undefined;
+  if (code === "CeilingError") {
+    await pauseAndTell(
+      ctx,
+      job,
+      "run",
+      t(lang, "ceiling_run", {
+        name: job.name,
+        cap: usd(ceiling ?? 0),
+      }),
+    );
+  } else if (code === "BudgetSpentError") {
+    await pauseAndTell(
+      ctx,
+      job,
+      "budget",
+      t(lang, "budget_spent", {
+        name: job.name,
+        role: job.role,
+      }),
+    );
+  } else if (job.deliver !== "none") {
+    await notice(ctx, job, t(lang, "failed_told", { name: job.name, detail: message }));
+  }
+  return { kind: "failed", usd: spent, text: message, sessionId };
+}
+
+/** Tells the owner about slots missed while no hub ran (once per start and job). */
+export async function tellMissed(
+  ctx: JobRunContext,
+  job: JobDefinition,
+  count: number,
+  lastSlotMs: number,
+): Promise<void> {
+  const what = t(ctx.lang, job.missed === "once" ? "missed_once" : "missed_skip");
+  await notice(
+    ctx,
+    job,
+    t(ctx.lang, "missed_told", { name: job.name, count, slot: formatTime(lastSlotMs), what }),
+  );
+}
+
+async function refuse(
+  ctx: JobRunContext,
+  job: JobDefinition,
+  id: string,
+  reason: string,
+  text: string,
+): Promise<RunOutcome> {
+  ctx.store.finish(id, { state: "refused", usd: 0, nowMs: ctx.now(), detail: text });
+  await pauseAndTell(ctx, job, reason, text);
+  return { kind: "refused", usd: 0, text };
+}
+
+async function pauseAndTell(
+  ctx: JobRunContext,
+  job: JobDefinition,
+  reason: string,
+  text: string,
+): Promise<void> {
+  // Told once: only the run that paused the job tells.
+  if (ctx.store.pause(job.name, reason, ctx.now())) await notice(ctx, job, text);
+}
+
+async function notice(ctx: JobRunContext, job: JobDefinition, text: string): Promise<void> {
+  await publish(ctx, { ts: Math.floor(ctx.now() / 1000), type: "job.notice", job: job.name, text });
+}
+
+async function publish(
+  ctx: JobRunContext,
+  event: Parameters<OwnerEventSink["publish"]>[0],
+): Promise<void> {
+  if (ctx.events === undefined) return;
+  try {
+    await ctx.events.publish(event);
+  } catch (error) {
+    ctx.logger.error(`jobs: cannot publish an owner event: ${errorMessage(error)}`);
+  }
+}
+
+function runSpend(ctx: JobRunContext, sessionId: string, sinceMs: number): number {
+  try {
+    return ctx.ledger?.sessionSpend(sessionId, sinceMs).spentUsd ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
+function clip(text: string): string {
+  return text.length <= LOG_TEXT_MAX ? text : `${text.slice(0, LOG_TEXT_MAX - 1)}…`;
+}

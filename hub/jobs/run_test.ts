@@ -1,0 +1,152 @@
+import assert from "node:assert/strict";
+import { jobHome } from "./_testing.ts";
+import { runJob } from "./run.ts";
+import { slotId } from "./schedule.ts";
+import { ALL_JOBS } from "./store.ts";
+
+const SLOT = Date.UTC(2026, 0, 1, 5);
+
+Deno.test("runJob() runs a slot once, records its cost and delivers it once", async () => {
+  const home = await jobHome();
+  try {
+    const job = await home.write({ name: "news" });
+    const first = await runJob(home.ctx, job, SLOT);
+    assert.equal(first.kind, "ok");
+    // The same slot again (a restart, a second hub): it is not run twice.
+    assert.deepEqual(await runJob(home.second(), job, SLOT), { kind: "taken" });
+    assert.deepEqual(await runJob(home.ctx, job, SLOT), { kind: "taken" });
+    const [row] = home.store.log("news");
+    assert.equal(row?.slot_id, slotId("news", SLOT));
+    assert.equal(row?.state, "ok");
+    assert.equal(row?.usd.toFixed(4), "0.0020");
+    assert.match(row?.session_id ?? "", /^job-news-20260101-050000-[0-9a-f]{4}$/);
+    const results = home.events.filter((e) => e.type === "job.result");
+    assert.equal(results.length, 1);
+    assert.equal(results[0]?.text, "Job news ($0.0020):\nDone.");
+    // Its calls are in the ledger under the job channel and the run's session.
+    const calls = home.ledger.breakdown("session", { sinceMs: 0 });
+    assert.ok(calls.some((c) => c.channel === "job" && c.session_id?.startsWith("job-news-")));
+  } finally {
+    await home.close();
+  }
+});
+
+Deno.test("runJob() holds the run's ceiling: a call that could pass it is never sent", async () => {
+  const home = await jobHome();
+  try {
+    // One call reserves ~1024 × $2/M of output alone, more than $0.001.
+    const job = await home.write({ name: "tight", max_usd_per_run: 0.001 });
+    const outcome = await runJob(home.ctx, job, SLOT);
+    assert.equal(outcome.kind, "failed");
+    assert.equal(home.store.paused().get("tight")?.reason, "run");
+    assert.equal(
+      home.ledger.sessionSpend(outcome.kind === "failed" ? outcome.sessionId! : "", 0).spentUsd,
+      0,
+    );
+    const notices = home.events.filter((e) => e.type === "job.notice");
+    assert.equal(notices.length, 1);
+    assert.match(
+      notices[0]!.text,
+      /^Job tight is paused: a call would have passed its max_usd_per_run of \$0\.0010\./,
+    );
+    // Paused: the next slot does not run and tells nothing more.
+    assert.deepEqual(await runJob(home.ctx, job, SLOT + 1000), { kind: "paused" });
+    assert.equal(home.events.filter((e) => e.type === "job.notice").length, 1);
+  } finally {
+    await home.close();
+  }
+});
+
+Deno.test("runJob() pauses a job at its daily ceiling and tells the owner once", async () => {
+  const home = await jobHome();
+  try {
+    // A run costs $0.002 and may cost up to about $0.0031; the day allows two runs.
+    const job = await home.write({ name: "daily", max_usd_per_run: 0.01, max_usd_per_day: 0.0065 });
+    assert.equal((await runJob(home.ctx, job, SLOT)).kind, "ok");
+    assert.equal((await runJob(home.ctx, job, SLOT + 1000)).kind, "ok");
+    const third = await runJob(home.ctx, job, SLOT + 2000);
+    assert.equal(third.kind, "refused");
+    assert.equal(home.store.paused().get("daily")?.reason, "day");
+    assert.deepEqual(await runJob(home.ctx, job, SLOT + 3000), { kind: "paused" });
+    const notices = home.events.filter((e) => e.type === "job.notice");
+    assert.equal(notices.length, 1);
+    assert.match(notices[0]!.text, /^Job daily is paused: today's spend \$0\.0040/);
+    assert.ok(home.store.spentSince("daily", 0) <= 0.0065);
+  } finally {
+    await home.close();
+  }
+});
+
+Deno.test("runJob() runs nothing while every job is paused", async () => {
+  const home = await jobHome();
+  try {
+    const job = await home.write({ name: "news" });
+    home.store.pause(ALL_JOBS, "owner", Date.now());
+    assert.deepEqual(await runJob(home.ctx, job, SLOT), { kind: "paused" });
+    assert.equal(home.store.log().length, 0);
+    home.store.resume(ALL_JOBS);
+    assert.equal((await runJob(home.ctx, job, SLOT)).kind, "ok");
+  } finally {
+    await home.close();
+  }
+});
+
+Deno.test("runJob() keeps a job delivered to 'none' in the log only", async () => {
+  const home = await jobHome();
+  try {
+    const job = await home.write({ name: "quiet", deliver: "none" });
+    assert.equal((await runJob(home.ctx, job, SLOT)).kind, "ok");
+    assert.equal(home.events.length, 0);
+    assert.equal(home.store.log("quiet")[0]?.detail, "Done.");
+  } finally {
+    await home.close();
+  }
+});
+
+Deno.test("/jobs pause and /jobs resume on the desk stop and restart every job", async () => {
+  const home = await jobHome();
+  try {
+    await home.write({ name: "news" });
+    const chat = await home.ctx.desk("none").open("chat");
+    const said = async (line: string) => {
+      const outcome = await chat.submit(line);
+      assert.equal(outcome.kind, "command");
+      return outcome.kind === "command" ? outcome.outcome.lines.join("\n") : "";
+    };
+    assert.equal(
+      await said("/jobs pause"),
+      "Paused all jobs; no job runs until 'agent jobs resume --all'.",
+    );
+    assert.ok(home.store.paused().has(ALL_JOBS));
+    assert.match(await said("/jobs"), /^All jobs are paused\.\nnews {2}\* \* \* \* \* \* /);
+    assert.equal(await said("/jobs pause nope"), "No job 'nope' in persona/jobs/.");
+    assert.equal(await said("/jobs resume"), "Resumed all jobs.");
+    assert.equal(home.store.paused().size, 0);
+    assert.equal(await said("/jobs pause news"), "Paused job 'news'.");
+    assert.equal(
+      await said("/jobs stop"),
+      "Usage: /jobs, /jobs pause [NAME], /jobs resume [NAME].",
+    );
+  } finally {
+    await home.close();
+  }
+});
+
+Deno.test("runJob() skips a slot while the job's previous run is still going", async () => {
+  const home = await jobHome();
+  try {
+    const job = await home.write({ name: "slow" });
+    const [first, second] = await Promise.all([
+      runJob(home.ctx, job, SLOT),
+      runJob(home.ctx, job, SLOT + 1000),
+    ]);
+    assert.equal(first.kind, "ok");
+    assert.equal(second.kind, "missed");
+    const [newest] = home.store.log("slow");
+    assert.equal(newest?.state, "missed");
+    assert.equal(newest?.detail, "skipped: the previous run was still running");
+    assert.equal(home.events.filter((e) => e.type === "job.result").length, 1);
+  } finally {
+    await home.close();
+  }
+});

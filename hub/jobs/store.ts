@@ -1,0 +1,221 @@
+/**
+ * The job log and its state, in SQLite (`<data>/jobs.sqlite3`): every slot a hub
+ * claimed (its id written before the run, so a slot runs at most once across
+ * restarts, crashes and two hubs), how it ended and what it cost, which jobs are
+ * paused (`*` pauses them all) and since when each job was watched (so a slot missed
+ * while no hub ran is found on start).
+ *
+ * @module
+ */
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+
+/** How a slot ended. */
+export type RunState =
+  /** Claimed and running (or its hub died while it ran). */
+  | "running"
+  | "ok"
+  | "failed"
+  /** Missed while no hub ran, and skipped. */
+  | "missed"
+  /** Not run: the job or its budget was at a ceiling (the job is paused). */
+  | "refused";
+
+/** One row of the job log. */
+export interface RunRow {
+  slot_id: string;
+  job: string;
+  slot_ms: number;
+  claimed_ms: number;
+  state: RunState;
+  /** Whether the slot was missed while no hub ran (run once on start, or skipped). */
+  missed: boolean;
+  usd: number;
+  finished_ms: number | null;
+  /** The answer (shortened), the error or the reason. */
+  detail: string | null;
+  session_id: string | null;
+}
+
+/** A paused job (or `*`, every job). */
+export interface PausedRow {
+  job: string;
+  /** `owner` (paused by hand) or the ceiling that paused it. */
+  reason: string;
+  ts: number;
+}
+
+/** The global pause's key in the paused table. */
+export const ALL_JOBS = "*";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS runs (
+  slot_id TEXT PRIMARY KEY,
+  job TEXT NOT NULL,
+  slot_ms INTEGER NOT NULL,
+  claimed_ms INTEGER NOT NULL,
+  pid INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  missed INTEGER NOT NULL DEFAULT 0,
+  usd REAL NOT NULL DEFAULT 0,
+  finished_ms INTEGER,
+  detail TEXT,
+  session_id TEXT
+);
+CREATE INDEX IF NOT EXISTS runs_job_slot ON runs (job, slot_ms);
+CREATE TABLE IF NOT EXISTS seen (job TEXT PRIMARY KEY, since_ms INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS paused (job TEXT PRIMARY KEY, reason TEXT NOT NULL, ts INTEGER NOT NULL);
+`;
+
+/** The job store; one connection per process, shared by the scheduler and the CLI. */
+export class JobStore {
+  #db: DatabaseSync;
+  #claim: StatementSync;
+  #last: StatementSync;
+  #seen: StatementSync;
+  #since: StatementSync;
+
+  private constructor(db: DatabaseSync) {
+    this.#db = db;
+    this.#claim = db.prepare(
+      `INSERT OR IGNORE INTO runs (slot_id, job, slot_ms, claimed_ms, pid, state, missed)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.#last = db.prepare("SELECT MAX(slot_ms) AS ms FROM runs WHERE job = ?");
+    this.#seen = db.prepare("INSERT OR IGNORE INTO seen (job, since_ms) VALUES (?, ?)");
+    this.#since = db.prepare("SELECT since_ms FROM seen WHERE job = ?");
+  }
+
+  /** Opens (and creates) the store at `file`. */
+  static open(file: string): JobStore {
+    const db = new DatabaseSync(file);
+    try {
+      db.exec("PRAGMA busy_timeout = 5000");
+      db.exec("PRAGMA journal_mode = WAL");
+      db.exec("PRAGMA synchronous = NORMAL");
+      db.exec(SCHEMA);
+      try {
+        Deno.chmodSync(file, 0o600);
+      } catch { /* not on every platform */ }
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    return new JobStore(db);
+  }
+
+  /**
+   * Claims a slot before it runs: `true` for the one process that wrote its id first,
+   * `false` for any other (or a second try of the same slot).
+   */
+  claim(slotId: string, job: string, slotMs: number, nowMs: number, missed = false): boolean {
+    const result = this.#claim.run(slotId, job, slotMs, nowMs, Deno.pid, "running", missed ? 1 : 0);
+    return Number(result.changes) === 1;
+  }
+
+  /** Records a slot missed while no hub ran and skipped (once; `false` when known already). */
+  missed(slotId: string, job: string, slotMs: number, nowMs: number): boolean {
+    const result = this.#claim.run(slotId, job, slotMs, nowMs, Deno.pid, "missed", 1);
+    if (Number(result.changes) === 1) {
+      this.#db.prepare("UPDATE runs SET finished_ms = ? WHERE slot_id = ?").run(nowMs, slotId);
+    }
+    return Number(result.changes) === 1;
+  }
+
+  /** How a claimed slot ended. */
+  finish(
+    slotId: string,
+    end: {
+      state: RunState;
+      usd: number;
+      nowMs: number;
+      detail?: string | undefined;
+      sessionId?: string | undefined;
+    },
+  ): void {
+    this.#db.prepare(
+      `UPDATE runs SET state = ?, usd = ?, finished_ms = ?, detail = ?, session_id = ?
+       WHERE slot_id = ?`,
+    ).run(end.state, end.usd, end.nowMs, end.detail ?? null, end.sessionId ?? null, slotId);
+  }
+
+  /** The newest slot recorded for `job`. */
+  lastSlot(job: string): number | undefined {
+    const row = this.#last.get(job) as { ms: number | null } | undefined;
+    return row?.ms ?? undefined;
+  }
+
+  /** Since when `job` is watched: the first time any hub or `add` saw it. */
+  since(job: string, nowMs: number): number {
+    this.#seen.run(job, nowMs);
+    const row = this.#since.get(job) as { since_ms: number };
+    return row.since_ms;
+  }
+
+  /** What `job`'s runs cost since `sinceMs` (settled runs). */
+  spentSince(job: string, sinceMs: number): number {
+    const row = this.#db.prepare(
+      "SELECT TOTAL(usd) AS usd FROM runs WHERE job = ? AND claimed_ms >= ?",
+    ).get(job, sinceMs) as { usd: number };
+    return row.usd;
+  }
+
+  /** Pauses `job` (or every job with {@linkcode ALL_JOBS}); `false` when it was paused. */
+  pause(job: string, reason: string, nowMs: number): boolean {
+    const result = this.#db.prepare(
+      "INSERT OR IGNORE INTO paused (job, reason, ts) VALUES (?, ?, ?)",
+    ).run(job, reason, nowMs);
+    return Number(result.changes) === 1;
+  }
+
+  /** Resumes `job` (or lifts the global pause); `false` when it was not paused. */
+  resume(job: string): boolean {
+    const result = this.#db.prepare("DELETE FROM paused WHERE job = ?").run(job);
+    return Number(result.changes) === 1;
+  }
+
+  /** Resumes every job and lifts the global pause. */
+  resumeAll(): void {
+    this.#db.exec("DELETE FROM paused");
+  }
+
+  /** The paused jobs (and `*` when all are), by name. */
+  paused(): Map<string, PausedRow> {
+    const rows = this.#db.prepare("SELECT job, reason, ts FROM paused")
+      .all() as unknown as PausedRow[];
+    return new Map(rows.map((r) => [r.job, { job: r.job, reason: r.reason, ts: r.ts }]));
+  }
+
+  /** The newest `limit` rows of the log (of `job`, when given), newest first. */
+  log(job?: string, limit = 50): RunRow[] {
+    const rows =
+      (job === undefined
+        ? this.#db.prepare("SELECT * FROM runs ORDER BY slot_ms DESC, claimed_ms DESC LIMIT ?")
+          .all(limit)
+        : this.#db.prepare(
+          "SELECT * FROM runs WHERE job = ? ORDER BY slot_ms DESC, claimed_ms DESC LIMIT ?",
+        ).all(job, limit)) as unknown as (Omit<RunRow, "missed"> & { missed: number })[];
+    return rows.map((r) => ({
+      slot_id: r.slot_id,
+      job: r.job,
+      slot_ms: r.slot_ms,
+      claimed_ms: r.claimed_ms,
+      state: r.state,
+      missed: r.missed === 1,
+      usd: r.usd,
+      finished_ms: r.finished_ms,
+      detail: r.detail,
+      session_id: r.session_id,
+    }));
+  }
+
+  /** Forgets a removed job's watch and pause (its log stays). */
+  forget(job: string): void {
+    this.#db.prepare("DELETE FROM seen WHERE job = ?").run(job);
+    this.#db.prepare("DELETE FROM paused WHERE job = ?").run(job);
+  }
+
+  /** Closes the connection. */
+  close(): void {
+    this.#db.close();
+  }
+}

@@ -1,0 +1,287 @@
+/**
+ * Scheduled jobs end to end: a real `agent hub run` process with the fake model
+ * (priced, so runs spend) and the loopback Bot API. A job every second is delivered
+ * once per slot across a hub kill and restart; a daily ceiling pauses the job and
+ * tells the owner once; `agent jobs pause --all` stops the next slot; a slot missed
+ * while no hub ran runs once on start; `agent jobs add` refuses a job whose ceiling is
+ * below one run's estimate.
+ */
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { agent, cleanup } from "../cli/_run.ts";
+import { startBotServer } from "../messenger/_bot_server.ts";
+import { messengerHome, OWNER, runHub, textsIn } from "../messenger/_hub.ts";
+
+/** Hourly, half an hour away from now: no slot is due while a test runs. */
+const HOURLY = `${(new Date().getUTCMinutes() + 30) % 60} * * * *`;
+
+const SLOW = { sanitizeOps: false, sanitizeResources: false };
+
+/** The fast role spends $0.002 a run: 1000 tokens in at $1/M, 500 out at $2/M. */
+const PRICED_FAST: [string | RegExp, string][] = [
+  [
+    'model_id = "fake-fast"\n',
+    'model_id = "fake-fast"\nparams = { replies = ["Done."], usage = { input = 1000, output = 500 } }\n',
+  ],
+  [/$/, '\n[models.prices."fake-fast"]\ninput = 1.0\noutput = 2.0\n'],
+];
+
+async function writeJob(home: string, name: string, front: string): Promise<void> {
+  await Deno.mkdir(`${home}/persona/jobs`, { recursive: true });
+  await Deno.writeTextFile(`${home}/persona/jobs/${name}.md`, `---\n${front}\n---\nReport.\n`);
+}
+
+type Row = { state: string; missed: number; slot_id: string; detail: string | null };
+
+function rows(home: string, job: string): Row[] {
+  const db = new DatabaseSync(`${home}/data/jobs.sqlite3`, { readOnly: true });
+  try {
+    return db.prepare(
+      "SELECT state, missed, slot_id, detail FROM runs WHERE job = ? ORDER BY slot_ms",
+    ).all(job) as unknown as Row[];
+  } finally {
+    db.close();
+  }
+}
+
+const results = (texts: string[], job: string) => texts.filter((x) => x.startsWith(`Job ${job} (`));
+
+Deno.test({
+  name: "jobs: an every-second job is delivered once per slot across a hub kill and restart",
+  ...SLOW,
+  async fn() {
+    const bot = startBotServer();
+    const { home } = await messengerHome(bot, { toml: PRICED_FAST });
+    await writeJob(home, "tick", "schedule: '* * * * * *'\nmissed: once");
+    let hub = await runHub(home, bot);
+    try {
+      await bot.until(
+        "two deliveries",
+        () => results(textsIn(bot, OWNER), "tick").length >= 2,
+        20_000,
+      );
+      // A crash: no chance to finish anything.
+      hub.child.kill("SIGKILL");
+      await hub.stop();
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      const before = results(textsIn(bot, OWNER), "tick").length;
+      hub = await runHub(home, bot);
+      await bot.until(
+        "two more deliveries",
+        () => results(textsIn(bot, OWNER), "tick").length >= before + 2,
+        20_000,
+      );
+      await hub.stop();
+      // Let a delivery that was on its way arrive before counting.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const log = rows(home, "tick");
+      const ok = log.filter((r) => r.state === "ok");
+      const delivered = results(textsIn(bot, OWNER), "tick");
+      // Never twice: at most one delivery per run; the kill may cut one run between its
+      // log row and its delivery.
+      assert.ok(
+        delivered.length <= ok.length && ok.length - delivered.length <= 1,
+        `${delivered.length} delivered, ${ok.length} ran`,
+      );
+      // The fake model answers its replies, then "Okay.".
+      assert.ok(
+        delivered.every((x) => /^Job tick \(\$0\.0020\):\n(Done|Okay)\.$/.test(x)),
+        delivered.join("|"),
+      );
+      assert.equal(new Set(log.map((r) => r.slot_id)).size, log.length);
+      // The seconds the hub was down were found on restart and told once.
+      const missed = textsIn(bot, OWNER).filter((x) => x.startsWith("Job tick missed"));
+      assert.equal(missed.length, 1, textsIn(bot, OWNER).join("\n"));
+      // The slot due at the restart ran; the newest one missed before it is in the log
+      // (a slot skipped while a run was still going is recorded too, with its reason).
+      assert.equal(log.filter((r) => r.state === "missed" && r.detail === null).length, 1);
+    } finally {
+      await hub.stop();
+      await bot.stop();
+      await cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "jobs: a daily ceiling pauses the job and tells the owner once; pause --all stops the next slot",
+  ...SLOW,
+  async fn() {
+    const bot = startBotServer();
+    const { home } = await messengerHome(bot, { toml: PRICED_FAST });
+    // One run may cost up to about $0.0031 and costs $0.002: the day allows two runs.
+    await writeJob(
+      home,
+      "capped",
+      "schedule: '* * * * * *'\nmax_usd_per_run: 0.005\nmax_usd_per_day: 0.0065",
+    );
+    await writeJob(home, "other", "schedule: '* * * * * *'\ndeliver: none");
+    const hub = await runHub(home, bot);
+    try {
+      await bot.until(
+        "the pause notice",
+        () => textsIn(bot, OWNER).some((x) => x.startsWith("Job capped is paused")),
+        20_000,
+      ).catch((error) => {
+        throw new Error(`${error.message}: ${textsIn(bot, OWNER).join(" | ")}`);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      const texts = textsIn(bot, OWNER);
+      assert.equal(texts.filter((x) => x.startsWith("Job capped is paused")).length, 1);
+      assert.equal(results(texts, "capped").length, 2);
+      const list = await agent(["--home", home, "jobs", "list", "--json"]);
+      assert.equal(list.code, 0, list.stderr);
+      const capped = JSON.parse(list.stdout).jobs.find((j: { name: string }) =>
+        j.name === "capped"
+      );
+      assert.equal(capped.paused, "day");
+      assert.ok(capped.spent_today_usd <= 0.0065);
+      // Every job paused: the other job's next slot does not run.
+      const paused = await agent(["--home", home, "jobs", "pause", "--all"]);
+      assert.equal(paused.code, 0, paused.stderr);
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      const ran = rows(home, "other").length;
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      assert.equal(rows(home, "other").length, ran);
+      assert.ok(ran >= 1);
+    } finally {
+      await hub.stop();
+      await bot.stop();
+      await cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "jobs: a slot missed while no hub ran runs once on start (once) or is recorded (skip)",
+  ...SLOW,
+  async fn() {
+    const bot = startBotServer();
+    const { home } = await messengerHome(bot, { toml: PRICED_FAST });
+    const add = (name: string, missed: string) =>
+      agent([
+        "--home",
+        home,
+        "jobs",
+        "add",
+        name,
+        "--schedule",
+        HOURLY,
+        "--prompt",
+        "Report.",
+        "--missed",
+        missed,
+      ]);
+    assert.equal((await add("once", "once")).code, 0);
+    assert.equal((await add("skip", "skip")).code, 0);
+    // As if both were added three hours ago and no hub ran since.
+    const db = new DatabaseSync(`${home}/data/jobs.sqlite3`);
+    db.prepare("UPDATE seen SET since_ms = ?").run(Date.now() - 3 * 3_600_000);
+    db.close();
+    const hub = await runHub(home, bot);
+    try {
+      await bot.until(
+        "the missed run",
+        () => results(textsIn(bot, OWNER), "once").length === 1,
+        20_000,
+      );
+      await bot.until(
+        "both notices",
+        () => textsIn(bot, OWNER).filter((x) => / missed 3 run\(s\) /.test(x)).length === 2,
+      );
+      const texts = textsIn(bot, OWNER);
+      assert.ok(
+        texts.some((x) =>
+          x.startsWith("Job skip missed 3 run(s)") && x.endsWith("they are skipped.")
+        ),
+      );
+      assert.equal(results(texts, "skip").length, 0);
+      assert.deepEqual(rows(home, "skip").map((r) => [r.state, r.missed]), [["missed", 1]]);
+      assert.deepEqual(rows(home, "once").map((r) => [r.state, r.missed]), [["ok", 1]]);
+      const log = await agent(["--home", home, "jobs", "log"]);
+      assert.match(log.stdout, /once {2}ok \(missed\) {2}\$0\.0020 {2}Done\./);
+      assert.match(log.stdout, /skip {2}missed \(missed\)/);
+    } finally {
+      await hub.stop();
+      await bot.stop();
+      await cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "jobs: add prints the estimate and refuses a ceiling below one run's estimate",
+  ...SLOW,
+  async fn() {
+    const bot = startBotServer();
+    const { home } = await messengerHome(bot, { toml: PRICED_FAST });
+    try {
+      const refused = await agent([
+        "--home",
+        home,
+        "jobs",
+        "add",
+        "tight",
+        "--schedule",
+        "0 8 * * *",
+        "--prompt",
+        "Report.",
+        "--max-usd-per-run",
+        "0.001",
+      ]);
+      assert.equal(refused.code, 1);
+      assert.match(
+        refused.stderr.trim(),
+        /^Cannot add job 'tight': one run may cost up to \$0\.\d{4}, more than its max_usd_per_run of \$0\.0010\.$/,
+      );
+      const added = await agent([
+        "--home",
+        home,
+        "jobs",
+        "add",
+        "news",
+        "--schedule",
+        "0 8 * * *",
+        "--prompt",
+        "Report.",
+        "--max-usd-per-run",
+        "0.01",
+        "--tz",
+        "America/New_York",
+      ]);
+      assert.equal(added.code, 0, added.stderr);
+      assert.match(
+        added.stdout,
+        /^Estimated cost: \$0\.\d{4} per run, \$0\.\d{4} per day \(1 run\(s\) a day\)\.\nAdded job 'news'; next run \d\d\.\d\d\.\d{4} 08:00\.\n$/,
+      );
+      const bad = await agent([
+        "--home",
+        home,
+        "jobs",
+        "add",
+        "bad",
+        "--schedule",
+        "0 8 * * *",
+        "--prompt",
+        "x",
+        "--deliver",
+        "mail",
+      ]);
+      assert.equal(bad.code, 2);
+      assert.equal(
+        bad.stderr.trim(),
+        "persona/jobs/bad.md: front matter 'deliver' must be one of messenger, events, none.",
+      );
+      const run = await agent(["--home", home, "jobs", "run", "news"]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stdout, "Done.\nJob news: ok ($0.0020).\n");
+      const spend = await agent(["--home", home, "spend", "--by", "job"]);
+      assert.equal(spend.code, 0, spend.stderr);
+      assert.match(spend.stdout, /news/);
+    } finally {
+      await bot.stop();
+      await cleanup();
+    }
+  },
+});
