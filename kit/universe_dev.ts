@@ -51,6 +51,7 @@ export async function runUniverse(
       script,
       compatibilityDate: SPINE_COMPATIBILITY_DATE,
       durableObjects: { DIRECTORY: { className: "Directory", useSQLite: true } },
+      r2Buckets: ["SNAPSHOTS"],
       bindings: options.vars,
       cf: false,
       host: "127.0.0.1",
@@ -60,7 +61,9 @@ export async function runUniverse(
           handleStructuredLogs: ({ message }: { message: string }): void => options.onLog!(message),
         }
         : {}),
-      ...(options.persistDir ? { durableObjectsPersist: `${options.persistDir}/do` } : {}),
+      ...(options.persistDir
+        ? { durableObjectsPersist: `${options.persistDir}/do`, r2Persist: `${options.persistDir}/r2` }
+        : {}),
     } as ConstructorParameters<typeof Miniflare>[0],
   );
   try {

@@ -1,18 +1,23 @@
 import type {
   DurableObject,
   DurableObjectState,
+  R2Bucket,
   SqlStorage,
 } from "@cloudflare/workers-types/index.ts";
 import type { UniverseLink, UniverseSub } from "@agent/net";
 import { errorResponse, HttpError, json } from "@agent/net";
 import type { Env } from "./env.ts";
 import { cleanText } from "@agent/net";
+import { type BuildResult, buildSnapshot, ONLINE_SECONDS } from "./snapshot_build.ts";
+
+export { ONLINE_SECONDS };
 
 /**
  * The directory's schema version, kept in `meta`. 1: agents, links, replay and rate
- * rows; 2: the agents' public sub-agents (a JSON column).
+ * rows; 2: the agents' public sub-agents (a JSON column); 3: indexes for the paged
+ * snapshot build and the cron, and the visible-link message sum kept by every write.
  */
-export const DIRECTORY_SCHEMA_VERSION = 2;
+export const DIRECTORY_SCHEMA_VERSION = 3;
 
 /** Accepted requests per address per hour. */
 export const HOURLY_PER_ADDRESS = 30;
@@ -20,11 +25,11 @@ export const HOURLY_PER_ADDRESS = 30;
 /** An agent not seen for this long is removed by the cron (seconds). */
 export const EXPIRY_SECONDS = 30 * 86_400;
 
-/** "Online" means seen within this window (seconds). */
-export const ONLINE_SECONDS = 2 * 3_600;
-
-/** A cached snapshot is rebuilt after this long even without a write (seconds). */
+/** The snapshot is rebuilt at most this often, and this long after a write (seconds). */
 export const SNAPSHOT_MAX_AGE_SECONDS = 60;
+
+/** Rows the cron deletes per transaction (writes run between batches). */
+const CRON_BATCH = 1_000;
 
 /** A request that passed the web layer's checks, for the directory to apply. */
 export interface AcceptedRequest {
@@ -41,6 +46,15 @@ export interface AcceptedRequest {
   /** The directory's clock, Unix seconds. */
   now: number;
 }
+
+/**
+ * A change to agents and links: what {@linkcode Directory} applies in its one write
+ * path. `expire` is the cron's removal of an agent not seen for 30 days.
+ */
+export type DirectoryChange =
+  | { kind: "join"; request: AcceptedRequest; joined: boolean }
+  | { kind: "report"; request: AcceptedRequest }
+  | { kind: "leave" | "expire"; address: string };
 
 /** What applying a request gives: the answer's status and body. */
 export interface ApplyResult {
@@ -74,26 +88,40 @@ type Row = Record<string, unknown>;
 /**
  * The Directory Durable Object (one instance, named `directory`): agents, their
  * reported links, the replay and rate-limit rows, in its own SQLite storage. Every
- * accepted request runs its checks and effect in one transaction. The snapshot is
- * built once and kept until a write (or a minute) makes it old. Reached through
- * {@linkcode DirectoryClient} with small internal HTTP requests.
+ * accepted request runs its checks and effect in one transaction, in O(its links). The
+ * public snapshot is not built here on a request: a write schedules the object's alarm
+ * (at most one build per {@linkcode SNAPSHOT_MAX_AGE_SECONDS}), which streams it into
+ * R2 for `GET /api/universe`. Reached through {@linkcode DirectoryClient} with small
+ * internal HTTP requests.
  */
 export class Directory implements DurableObject {
   #state: DurableObjectState;
   #sql: SqlStorage;
-  #snapshot: { host: string; at: number; json: string } | undefined;
+  #bucket: R2Bucket;
+  #rebuildMs: number;
+  /** The host the snapshot names (the last one a request gave). */
+  #host: string;
+  /** When the last build began (epoch ms). */
+  #lastBuildMs: number;
+  /** The alarm this instance set and has not seen fire, epoch ms. */
+  #alarmAt: number | undefined;
+  #building: Promise<BuildResult> | undefined;
 
-  constructor(state: DurableObjectState, _env: Env) {
+  constructor(state: DurableObjectState, env: Env) {
     this.#state = state;
     this.#sql = state.storage.sql;
+    this.#bucket = env.SNAPSHOTS;
+    const seconds = Number(env.SNAPSHOT_REBUILD_SECONDS);
+    this.#rebuildMs = (Number.isFinite(seconds) && seconds > 0 ? seconds : SNAPSHOT_MAX_AGE_SECONDS) *
+      1000;
     this.#migrate();
+    this.#host = String(this.#meta("host") ?? "");
+    this.#lastBuildMs = Number(this.#meta("last_build_ms") ?? 0);
   }
 
   #migrate(): void {
     this.#sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value)");
-    const version = Number(
-      this.#one("SELECT value FROM meta WHERE key = 'schema_version'")?.value ?? 0,
-    );
+    const version = Number(this.#meta("schema_version") ?? 0);
     if (version >= DIRECTORY_SCHEMA_VERSION) return;
     this.#state.storage.transactionSync(() => {
       if (version < 1) {
@@ -114,39 +142,57 @@ export class Directory implements DurableObject {
       if (version < 2) {
         this.#sql.exec("ALTER TABLE agents ADD COLUMN subs TEXT NOT NULL DEFAULT '[]'");
       }
-      this.#sql.exec(
-        "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)",
-        DIRECTORY_SCHEMA_VERSION,
-      );
+      if (version < 3) {
+        this.#sql.exec(`
+          CREATE INDEX IF NOT EXISTS agents_joined ON agents (joined_at, address);
+          CREATE INDEX IF NOT EXISTS agents_last_seen ON agents (last_seen);
+          CREATE INDEX IF NOT EXISTS hits_at ON hits (at);
+        `);
+        const sum = this.#one(
+          `SELECT COALESCE(SUM(MIN(l1.messages, l2.messages)), 0) AS n
+           FROM links l1 JOIN links l2 ON l2.a = l1.b AND l2.b = l1.a WHERE l1.a < l1.b`,
+        );
+        this.#setMeta("messages", Number(sum?.n ?? 0));
+      }
+      this.#setMeta("schema_version", DIRECTORY_SCHEMA_VERSION);
     });
   }
 
-  /** Internal routes: `POST /apply`, `GET /snapshot`, `GET /tau`, `POST /cron`, `GET /meta`. */
+  /**
+   * Internal routes: `POST /apply`, `GET /tau`, `POST /listed`, `POST /build`,
+   * `POST /poke`, `POST /cron`, `GET /meta`.
+   */
   async fetch(request: Request): Promise<Response> {
     try {
       const url = new URL(request.url);
       const now = Number(url.searchParams.get("now") ?? Math.floor(Date.now() / 1000));
       const host = url.searchParams.get("host") ?? "";
+      if (host !== "") this.#noteHost(host);
       switch (url.pathname) {
         case "/apply": {
           const result = this.apply(await request.json() as AcceptedRequest);
           return json(result.body, result.status);
         }
-        case "/snapshot":
-          return new Response(this.snapshotJson(host, now), {
-            headers: { "content-type": "application/json" },
-          });
         case "/tau": {
           const tau = this.tau(host, url.searchParams.get("address") ?? "", now);
           return tau === undefined ? json({ error: "not_found" }, 404) : json(tau);
         }
+        case "/listed": {
+          const body = await request.json() as { addresses: string[] };
+          return json({ listed: this.listed(body.addresses) });
+        }
+        case "/build":
+          return json(await this.build(now));
+        case "/poke":
+          this.#scheduleBuild();
+          return json({ ok: true });
         case "/cron":
-          return json(this.cron(now));
+          return json(await this.cron(now));
         case "/meta":
           return json({
-            schema_version: Number(
-              this.#one("SELECT value FROM meta WHERE key = 'schema_version'")?.value,
-            ),
+            schema_version: Number(this.#meta("schema_version")),
+            messages: Number(this.#meta("messages") ?? 0),
+            last_build_ms: this.#lastBuildMs,
           });
         default:
           throw new HttpError(404, "not_found");
@@ -154,6 +200,46 @@ export class Directory implements DurableObject {
     } catch (error) {
       return errorResponse(error);
     }
+  }
+
+  /** The alarm a write (or a stale read) set: the snapshot is built into R2. */
+  async alarm(): Promise<void> {
+    this.#alarmAt = undefined;
+    await this.build(Math.floor(Date.now() / 1000));
+  }
+
+  /** Builds the snapshot now (the alarm's work; one build at a time). */
+  build(now: number): Promise<BuildResult> {
+    this.#building ??= (async () => {
+      try {
+        this.#lastBuildMs = Date.now();
+        this.#setMeta("last_build_ms", this.#lastBuildMs);
+        return await buildSnapshot({
+          sql: this.#sql,
+          bucket: this.#bucket,
+          host: this.#host,
+          now,
+          messages: Number(this.#meta("messages") ?? 0),
+        });
+      } finally {
+        this.#building = undefined;
+      }
+    })();
+    return this.#building;
+  }
+
+  /** Sets the alarm for the next build unless one is set: never sooner than a max-age after the last. */
+  #scheduleBuild(): void {
+    if (this.#alarmAt !== undefined) return;
+    const at = Math.max(Date.now() + 1_000, this.#lastBuildMs + this.#rebuildMs);
+    this.#alarmAt = at;
+    void this.#state.storage.setAlarm(at);
+  }
+
+  #noteHost(host: string): void {
+    if (host === this.#host) return;
+    this.#host = host;
+    this.#setMeta("host", host);
   }
 
   /**
@@ -170,7 +256,7 @@ export class Directory implements DurableObject {
         ? { subs: request.subs.map((s) => ({ name: s.name, about: cleanText(s.about, 200) })) }
         : {}),
     };
-    return this.#state.storage.transactionSync((): ApplyResult => {
+    const result = this.#state.storage.transactionSync((): ApplyResult => {
       const last = this.#one("SELECT last_ts FROM replay WHERE address = ?", r.address);
       if (last !== undefined && r.ts <= Number(last.last_ts)) {
         return { status: 400, body: { error: "stale" } };
@@ -178,12 +264,10 @@ export class Directory implements DurableObject {
       const joined = this.#one("SELECT 1 AS x FROM agents WHERE address = ?", r.address) !==
         undefined;
       if (r.kind !== "join" && !joined) return { status: 404, body: { error: "not_joined" } };
+      // The address's own old rows go first, so its count reads at most 30 rows.
+      this.#sql.exec("DELETE FROM hits WHERE address = ? AND at <= ?", r.address, r.now - 3_600);
       const hits = Number(
-        this.#one(
-          "SELECT COUNT(*) AS n FROM hits WHERE address = ? AND at > ?",
-          r.address,
-          r.now - 3_600,
-        )?.n ?? 0,
+        this.#one("SELECT COUNT(*) AS n FROM hits WHERE address = ?", r.address)?.n ?? 0,
       );
       if (hits >= HOURLY_PER_ADDRESS) return { status: 429, body: { error: "rate_limited" } };
       this.#sql.exec("INSERT INTO hits (address, at) VALUES (?, ?)", r.address, r.now);
@@ -192,21 +276,67 @@ export class Directory implements DurableObject {
         r.address,
         r.ts,
       );
-      this.#snapshot = undefined;
-      switch (r.kind) {
-        case "join":
-          return this.#join(r, joined);
-        case "report":
-          return this.#report(r);
-        case "leave":
-          this.#sql.exec("DELETE FROM agents WHERE address = ?", r.address);
-          this.#sql.exec("DELETE FROM links WHERE a = ?", r.address);
-          return { status: 200, body: { ok: true } };
-      }
+      return this.#write(
+        r.kind === "join"
+          ? { kind: "join", request: r, joined }
+          : r.kind === "report"
+          ? { kind: "report", request: r }
+          : { kind: "leave", address: r.address },
+      );
     });
+    if (result.status === 200) this.#scheduleBuild();
+    return result;
   }
 
-  #join(r: AcceptedRequest, joined: boolean): ApplyResult {
+  /**
+   * The one write path: every change to agents and links (join, report, leave and the
+   * cron's expiry) goes through here, inside the caller's transaction, in O(the
+   * agent's links). It keeps the visible-link message sum (`stats.messages`) current.
+   * Anything else derived from agents and links (an index for the map, say) is kept
+   * up to date here, at the end.
+   */
+  #write(change: DirectoryChange): ApplyResult {
+    let result: ApplyResult = { status: 200, body: { ok: true } };
+    switch (change.kind) {
+      case "join":
+        this.#join(change.request, change.joined);
+        break;
+      case "report": {
+        const before = this.#visibleSum(change.request.address);
+        result = this.#report(change.request);
+        this.#addMessages(this.#visibleSum(change.request.address) - before);
+        break;
+      }
+      case "leave":
+      case "expire":
+        this.#addMessages(-this.#visibleSum(change.address));
+        this.#sql.exec("DELETE FROM agents WHERE address = ?", change.address);
+        this.#sql.exec("DELETE FROM links WHERE a = ?", change.address);
+        break;
+    }
+    return result;
+  }
+
+  /** The sum over `address`'s visible links of their messages (each pair once). */
+  #visibleSum(address: string): number {
+    return Number(
+      this.#one(
+        `SELECT COALESCE(SUM(MIN(l1.messages, l2.messages)), 0) AS n
+         FROM links l1 JOIN links l2 ON l2.a = l1.b AND l2.b = l1.a WHERE l1.a = ?`,
+        address,
+      )?.n ?? 0,
+    );
+  }
+
+  #addMessages(delta: number): void {
+    if (delta === 0) return;
+    this.#sql.exec(
+      "UPDATE meta SET value = value + ? WHERE key = 'messages'",
+      delta,
+    );
+  }
+
+  #join(r: AcceptedRequest, joined: boolean): void {
     if (joined) {
       this.#sql.exec(
         "UPDATE agents SET name = ?, sign_key = ?, owner = ?, about = ?, last_seen = ? WHERE address = ?",
@@ -229,7 +359,6 @@ export class Directory implements DurableObject {
         r.ts,
       );
     }
-    return { status: 200, body: { ok: true } };
   }
 
   #report(r: AcceptedRequest): ApplyResult {
@@ -274,44 +403,6 @@ export class Directory implements DurableObject {
     return { status: 200, body: { ok: true, visible_links: visible } };
   }
 
-  /** The public snapshot as JSON text, from the cache while it is fresh. */
-  snapshotJson(host: string, now: number): string {
-    const cached = this.#snapshot;
-    if (cached && cached.host === host && now - cached.at < SNAPSHOT_MAX_AGE_SECONDS) {
-      return cached.json;
-    }
-    const snapshot = this.#build(host, now);
-    const text = JSON.stringify(snapshot);
-    this.#snapshot = { host, at: now, json: text };
-    return text;
-  }
-
-  #build(host: string, now: number): Snapshot {
-    const taus = this.#all(
-      "SELECT address, name, owner, about, joined_at, last_seen, subs FROM agents ORDER BY joined_at, address",
-    ).map((row) => this.#tau(row as Row, now));
-    const links = this.#all(
-      `SELECT l1.a AS a, l1.b AS b, MIN(l1.messages, l2.messages) AS messages
-       FROM links l1 JOIN links l2 ON l2.a = l1.b AND l2.b = l1.a
-       WHERE l1.a < l1.b ORDER BY l1.a, l1.b`,
-    ).map((row) => ({
-      a: String(row.a),
-      b: String(row.b),
-      messages: Number(row.messages),
-    }));
-    return {
-      universe: host,
-      generated_at: now,
-      stats: {
-        taus: taus.length,
-        online: taus.filter((t) => t.online).length,
-        messages: links.reduce((sum, l) => sum + l.messages, 0),
-      },
-      taus,
-      links,
-    };
-  }
-
   #tau(row: Row, now: number): SnapshotTau {
     let subs: UniverseSub[] = [];
     try {
@@ -352,24 +443,61 @@ export class Directory implements DurableObject {
     return { ...this.#tau(row, now), links };
   }
 
-  /** The hourly cron: expired agents with their links, old rate and replay rows. */
-  cron(now: number): { expired: number; pruned: number } {
-    return this.#state.storage.transactionSync(() => {
-      const expired = this.#all(
-        "SELECT address FROM agents WHERE last_seen < ?",
-        now - EXPIRY_SECONDS,
-      ).map((r) => String(r.address));
-      for (const address of expired) {
-        this.#sql.exec("DELETE FROM agents WHERE address = ?", address);
-        this.#sql.exec("DELETE FROM links WHERE a = ?", address);
-      }
-      const pruned = this.#sql.exec("DELETE FROM hits WHERE at <= ?", now - 3_600).rowsWritten;
-      // A request's ts must be within 300 s of the clock, so older replay rows guard
-      // against nothing.
-      this.#sql.exec("DELETE FROM replay WHERE last_ts < ?", now - 86_400);
-      if (expired.length > 0) this.#snapshot = undefined;
-      return { expired: expired.length, pruned };
-    });
+  /** Which of `addresses` are listed, in the order asked, each once. */
+  listed(addresses: readonly string[]): string[] {
+    const found = new Set(
+      this.#all(
+        "SELECT address FROM agents WHERE address IN (SELECT value FROM json_each(?))",
+        JSON.stringify(addresses),
+      ).map((row) => String(row.address)),
+    );
+    return [...new Set(addresses)].filter((address) => found.has(address));
+  }
+
+  /**
+   * The hourly cron: expired agents with their links (through the write path), old
+   * rate and replay rows, in small transactions so that requests run in between.
+   */
+  async cron(now: number): Promise<{ expired: number; pruned: number }> {
+    let expired = 0;
+    for (;;) {
+      const batch = this.#state.storage.transactionSync(() => {
+        const addresses = this.#all(
+          "SELECT address FROM agents WHERE last_seen < ? LIMIT ?",
+          now - EXPIRY_SECONDS,
+          CRON_BATCH,
+        ).map((r) => String(r.address));
+        for (const address of addresses) this.#write({ kind: "expire", address });
+        return addresses.length;
+      });
+      expired += batch;
+      if (batch < CRON_BATCH) break;
+      await yieldToRequests();
+    }
+    let pruned = 0;
+    for (;;) {
+      const batch = this.#sql.exec(
+        "DELETE FROM hits WHERE rowid IN (SELECT rowid FROM hits WHERE at <= ? LIMIT ?)",
+        now - 3_600,
+        CRON_BATCH * 10,
+      ).rowsWritten;
+      pruned += batch;
+      if (batch < CRON_BATCH * 10) break;
+      await yieldToRequests();
+    }
+    // A request's ts must be within 300 s of the clock, so older replay rows guard
+    // against nothing.
+    this.#sql.exec("DELETE FROM replay WHERE last_ts < ?", now - 86_400);
+    if (expired > 0) this.#scheduleBuild();
+    return { expired, pruned };
+  }
+
+  #meta(key: string): unknown {
+    return this.#one("SELECT value FROM meta WHERE key = ?", key)?.value;
+  }
+
+  #setMeta(key: string, value: unknown): void {
+    this.#sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", key, value);
   }
 
   #all(query: string, ...params: unknown[]): Row[] {
@@ -379,4 +507,8 @@ export class Directory implements DurableObject {
   #one(query: string, ...params: unknown[]): Row | undefined {
     return this.#all(query, ...params)[0] as Row | undefined;
   }
+}
+
+function yieldToRequests(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }

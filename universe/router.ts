@@ -1,5 +1,6 @@
 import { errorResponse, HttpError, methodNotAllowed } from "@agent/net";
-import { signedRequest, snapshotResponse, tauResponse } from "./api.ts";
+import { infoResponse, listedResponse, signedRequest, tauResponse } from "./api.ts";
+import { storedSnapshotResponse } from "./snapshot_serve.ts";
 import { SITE_CSS, UNIVERSE_JS } from "./assets.ts";
 import { DirectoryClient } from "./directory_client.ts";
 import { type Env, universeHost } from "./env.ts";
@@ -51,7 +52,15 @@ async function route(request: Request, env: Env, options: HandleOptions): Promis
   if (path.startsWith("/api/")) {
     if (path === "/api/universe") {
       allow(request, ["GET", "HEAD"]);
-      return await snapshotResponse(ctx);
+      return await storedSnapshotResponse(request, ctx);
+    }
+    if (path === "/api/listed") {
+      allow(request, ["POST"]);
+      return await listedResponse(request, ctx);
+    }
+    if (path === "/api/info") {
+      allow(request, ["GET", "HEAD"]);
+      return infoResponse(ctx);
     }
     if (path.startsWith("/api/taus/")) {
       allow(request, ["GET", "HEAD"]);
