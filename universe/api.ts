@@ -50,11 +50,15 @@ export const LISTED_MAX_BYTES = 300_000;
  * document 3 (`listed`: the path and its limit), so a hub knows what it may use.
  */
 export function infoResponse(ctx: ApiContext): Response {
-  return json({
-    universe: ctx.host,
-    version: UNIVERSE_VERSION,
-    listed: { path: "/api/listed", max_addresses: LISTED_MAX_ADDRESSES },
-  }, 200, { "Cache-Control": "public, max-age=3600", ...API_HEADERS });
+  return json(
+    {
+      universe: ctx.host,
+      version: UNIVERSE_VERSION,
+      listed: { path: "/api/listed", max_addresses: LISTED_MAX_ADDRESSES },
+    },
+    200,
+    { "Cache-Control": "public, max-age=3600", ...API_HEADERS },
+  );
 }
 
 /**
@@ -67,7 +71,8 @@ export async function listedResponse(request: Request, ctx: ApiContext): Promise
     ? new Uint8Array()
     : await readLimited(request.body, LISTED_MAX_BYTES);
   if (bytes === undefined) throw new HttpError(413, "too_large", { headers: API_HEADERS });
-  const bad = (detail: string) => new HttpError(400, "bad_request", { detail, headers: API_HEADERS });
+  const bad = (detail: string) =>
+    new HttpError(400, "bad_request", { detail, headers: API_HEADERS });
   let body: unknown;
   try {
     body = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));

@@ -112,7 +112,8 @@ export class Directory implements DurableObject {
     this.#sql = state.storage.sql;
     this.#bucket = env.SNAPSHOTS;
     const seconds = Number(env.SNAPSHOT_REBUILD_SECONDS);
-    this.#rebuildMs = (Number.isFinite(seconds) && seconds > 0 ? seconds : SNAPSHOT_MAX_AGE_SECONDS) *
+    this.#rebuildMs =
+      (Number.isFinite(seconds) && seconds > 0 ? seconds : SNAPSHOT_MAX_AGE_SECONDS) *
       1000;
     this.#migrate();
     this.#host = String(this.#meta("host") ?? "");
@@ -159,7 +160,7 @@ export class Directory implements DurableObject {
   }
 
   /**
-   * Internal routes: `POST /apply`, `GET /tau`, `POST /listed`, `POST /build`,
+   * Internal routes: `POST /apply` (and `/apply-batch` for seeding), `GET /tau`, `POST /listed`, `POST /build`,
    * `POST /poke`, `POST /cron`, `GET /meta`.
    */
   async fetch(request: Request): Promise<Response> {
@@ -172,6 +173,12 @@ export class Directory implements DurableObject {
         case "/apply": {
           const result = this.apply(await request.json() as AcceptedRequest);
           return json(result.body, result.status);
+        }
+        case "/apply-batch": {
+          // Seeding only (benchmarks and tests): many accepted requests in one call, each
+          // through apply() and its own transaction, as one by one.
+          const requests = await request.json() as AcceptedRequest[];
+          return json({ statuses: requests.map((r) => this.apply(r).status) });
         }
         case "/tau": {
           const tau = this.tau(host, url.searchParams.get("address") ?? "", now);

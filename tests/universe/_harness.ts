@@ -39,7 +39,9 @@ export async function startUniverse(options: StartUniverseOptions = {}): Promise
     vars: {
       UNIVERSE: options.universe ?? "",
       ALLOW_INSECURE_PEERS: "1",
-      ...(options.rebuildSeconds ? { SNAPSHOT_REBUILD_SECONDS: String(options.rebuildSeconds) } : {}),
+      ...(options.rebuildSeconds
+        ? { SNAPSHOT_REBUILD_SECONDS: String(options.rebuildSeconds) }
+        : {}),
     },
     ...(options.persistDir ? { persistDir: options.persistDir } : {}),
   });
@@ -184,13 +186,20 @@ export interface SeedAgent {
 export async function seed(universe: RunningUniverse, agents: SeedAgent[]): Promise<void> {
   const stub = await directoryStub(universe);
   const now = Math.floor(Date.now() / 1000);
-  const apply = async (body: Record<string, unknown>) => {
-    const res = await stub.fetch("https://directory.internal/apply", {
+  const pending: Record<string, unknown>[] = [];
+  const flush = async () => {
+    const res = await stub.fetch("https://directory.internal/apply-batch", {
       method: "POST",
-      body: JSON.stringify(body),
+      body: JSON.stringify(pending.splice(0)),
     });
     const text = await res.text();
-    if (res.status !== 200) throw new Error(`seed failed: ${res.status} ${text}`);
+    if (res.status !== 200 || JSON.parse(text).statuses.some((s: number) => s !== 200)) {
+      throw new Error(`seed failed: ${res.status} ${text.slice(0, 200)}`);
+    }
+  };
+  const apply = async (body: Record<string, unknown>) => {
+    pending.push(body);
+    if (pending.length >= 500) await flush();
   };
   for (const a of agents) {
     await apply({
@@ -217,4 +226,5 @@ export async function seed(universe: RunningUniverse, agents: SeedAgent[]): Prom
       now,
     });
   }
+  if (pending.length > 0) await flush();
 }
