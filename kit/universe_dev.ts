@@ -35,6 +35,11 @@ export interface UniverseRuntimeOptions {
   vars: Record<string, string>;
   /** Keep the directory's state here across restarts. */
   persistDir?: string | undefined;
+  /**
+   * Also serve the Worker straight on this port, past Miniflare's development proxy
+   * (benchmarks: the proxy costs more CPU per request than a small route).
+   */
+  directPort?: number | undefined;
   /** Receives every line the Worker logs. */
   onLog?: (line: string) => void;
 }
@@ -56,6 +61,9 @@ export async function runUniverse(
       cf: false,
       host: "127.0.0.1",
       port: options.port,
+      ...(options.directPort === undefined
+        ? {}
+        : { unsafeDirectSockets: [{ host: "127.0.0.1", port: options.directPort }] }),
       ...(options.onLog
         ? {
           handleStructuredLogs: ({ message }: { message: string }): void => options.onLog!(message),

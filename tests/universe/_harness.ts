@@ -29,6 +29,8 @@ export interface StartUniverseOptions {
   port?: number;
   /** `SNAPSHOT_REBUILD_SECONDS`: how often the alarm may rebuild. @default 60 */
   rebuildSeconds?: number;
+  /** Also serve the Worker on this port, past Miniflare's proxy (benchmarks). */
+  directPort?: number;
 }
 
 /** Starts a universe with `ALLOW_INSECURE_PEERS=1`. */
@@ -44,6 +46,7 @@ export async function startUniverse(options: StartUniverseOptions = {}): Promise
         : {}),
     },
     ...(options.persistDir ? { persistDir: options.persistDir } : {}),
+    ...(options.directPort ? { directPort: options.directPort } : {}),
   });
   return {
     url,
