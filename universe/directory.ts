@@ -147,7 +147,6 @@ export class Directory implements DurableObject {
         this.#sql.exec(`
           CREATE INDEX IF NOT EXISTS agents_joined ON agents (joined_at, address);
           CREATE INDEX IF NOT EXISTS agents_last_seen ON agents (last_seen);
-          CREATE INDEX IF NOT EXISTS hits_at ON hits (at);
         `);
         const sum = this.#one(
           `SELECT COALESCE(SUM(MIN(l1.messages, l2.messages)), 0) AS n
@@ -271,10 +270,12 @@ export class Directory implements DurableObject {
       const joined = this.#one("SELECT 1 AS x FROM agents WHERE address = ?", r.address) !==
         undefined;
       if (r.kind !== "join" && !joined) return { status: 404, body: { error: "not_joined" } };
-      // The address's own old rows go first, so its count reads at most 30 rows.
-      this.#sql.exec("DELETE FROM hits WHERE address = ? AND at <= ?", r.address, r.now - 3_600);
       const hits = Number(
-        this.#one("SELECT COUNT(*) AS n FROM hits WHERE address = ?", r.address)?.n ?? 0,
+        this.#one(
+          "SELECT COUNT(*) AS n FROM hits WHERE address = ? AND at > ?",
+          r.address,
+          r.now - 3_600,
+        )?.n ?? 0,
       );
       if (hits >= HOURLY_PER_ADDRESS) return { status: 429, body: { error: "rate_limited" } };
       this.#sql.exec("INSERT INTO hits (address, at) VALUES (?, ?)", r.address, r.now);
@@ -309,14 +310,15 @@ export class Directory implements DurableObject {
         this.#join(change.request, change.joined);
         break;
       case "report": {
-        const before = this.#visibleSum(change.request.address);
-        result = this.#report(change.request);
-        this.#addMessages(this.#visibleSum(change.request.address) - before);
+        const before = this.#visible(change.request.address).sum;
+        const { sum, ...answer } = this.#report(change.request);
+        result = answer;
+        this.#addMessages(sum - before);
         break;
       }
       case "leave":
       case "expire":
-        this.#addMessages(-this.#visibleSum(change.address));
+        this.#addMessages(-this.#visible(change.address).sum);
         this.#sql.exec("DELETE FROM agents WHERE address = ?", change.address);
         this.#sql.exec("DELETE FROM links WHERE a = ?", change.address);
         break;
@@ -324,15 +326,14 @@ export class Directory implements DurableObject {
     return result;
   }
 
-  /** The sum over `address`'s visible links of their messages (each pair once). */
-  #visibleSum(address: string): number {
-    return Number(
-      this.#one(
-        `SELECT COALESCE(SUM(MIN(l1.messages, l2.messages)), 0) AS n
-         FROM links l1 JOIN links l2 ON l2.a = l1.b AND l2.b = l1.a WHERE l1.a = ?`,
-        address,
-      )?.n ?? 0,
+  /** `address`'s visible links: how many, and the sum of their messages. */
+  #visible(address: string): { links: number; sum: number } {
+    const row = this.#one(
+      `SELECT COUNT(*) AS n, COALESCE(SUM(MIN(l1.messages, l2.messages)), 0) AS sum
+       FROM links l1 JOIN links l2 ON l2.a = l1.b AND l2.b = l1.a WHERE l1.a = ?`,
+      address,
     );
+    return { links: Number(row?.n ?? 0), sum: Number(row?.sum ?? 0) };
   }
 
   #addMessages(delta: number): void {
@@ -368,7 +369,7 @@ export class Directory implements DurableObject {
     }
   }
 
-  #report(r: AcceptedRequest): ApplyResult {
+  #report(r: AcceptedRequest): ApplyResult & { sum: number } {
     // A repeated peer keeps its last entry; a link to itself is ignored; only peers
     // joined at this moment are kept.
     const peers = new Map<string, number>();
@@ -379,12 +380,13 @@ export class Directory implements DurableObject {
     }
     this.#sql.exec("DELETE FROM links WHERE a = ?", r.address);
     for (const [peer, messages] of peers) {
-      if (this.#one("SELECT 1 AS x FROM agents WHERE address = ?", peer) === undefined) continue;
       this.#sql.exec(
-        "INSERT INTO links (a, b, messages) VALUES (?, ?, ?)",
+        `INSERT INTO links (a, b, messages)
+         SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM agents WHERE address = ?)`,
         r.address,
         peer,
         messages,
+        peer,
       );
     }
     const subs = new Map<string, string>();
@@ -401,13 +403,8 @@ export class Directory implements DurableObject {
       JSON.stringify(list),
       r.address,
     );
-    const visible = Number(
-      this.#one(
-        "SELECT COUNT(*) AS n FROM links l1 JOIN links l2 ON l2.a = l1.b AND l2.b = l1.a WHERE l1.a = ?",
-        r.address,
-      )?.n ?? 0,
-    );
-    return { status: 200, body: { ok: true, visible_links: visible } };
+    const visible = this.#visible(r.address);
+    return { status: 200, body: { ok: true, visible_links: visible.links }, sum: visible.sum };
   }
 
   #tau(row: Row, now: number): SnapshotTau {
@@ -481,6 +478,7 @@ export class Directory implements DurableObject {
       if (batch < CRON_BATCH) break;
       await yieldToRequests();
     }
+    // Rows are appended in time order, so each batch finds its old rows at the start.
     let pruned = 0;
     for (;;) {
       const batch = this.#sql.exec(

@@ -66,6 +66,10 @@ Deno.test({
 
 Deno.test("universe:deploy without a wrangler session: one sentence, exit 1", async () => {
   const root = await Deno.makeTempDir({ prefix: "universe-deploy-" });
+  // The task writes the project into the checkout's .universe-build/: one left behind by
+  // this test would hold an older kit at the next run, so it goes again afterwards.
+  const build = `${ROOT}.universe-build`;
+  const hadBuild = await Deno.stat(build).then(() => true, () => false);
   try {
     const runner = await fakeRunner(root);
     const deno = Deno.execPath().replace(/\/[^/]*$/, "");
@@ -84,5 +88,6 @@ Deno.test("universe:deploy without a wrangler session: one sentence, exit 1", as
     assert.ok(!new TextDecoder().decode(out.stdout).includes(FAKE_EMAIL));
   } finally {
     await Deno.remove(root, { recursive: true });
+    if (!hadBuild) await Deno.remove(build, { recursive: true }).catch(() => {});
   }
 });
