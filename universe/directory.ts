@@ -4,20 +4,26 @@ import type {
   R2Bucket,
   SqlStorage,
 } from "@cloudflare/workers-types/index.ts";
-import type { UniverseLink, UniverseSub } from "@agent/net";
-import { errorResponse, HttpError, json } from "@agent/net";
+import type { UniverseSub } from "@agent/net";
+import { cleanText, errorResponse, HttpError, json } from "@agent/net";
 import type { Env } from "./env.ts";
-import { cleanText } from "@agent/net";
 import { type BuildResult, buildSnapshot, ONLINE_SECONDS } from "./snapshot_build.ts";
+import { DIRECTORY_SCHEMA_VERSION, migrateDirectory } from "./directory_schema.ts";
+import type {
+  AcceptedRequest,
+  ApplyResult,
+  DirectoryChange,
+  SnapshotTau,
+} from "./directory_types.ts";
 
-export { ONLINE_SECONDS };
-
-/**
- * The directory's schema version, kept in `meta`. 1: agents, links, replay and rate
- * rows; 2: the agents' public sub-agents (a JSON column); 3: indexes for the paged
- * snapshot build and the cron, and the visible-link message sum kept by every write.
- */
-export const DIRECTORY_SCHEMA_VERSION = 3;
+export { DIRECTORY_SCHEMA_VERSION, ONLINE_SECONDS };
+export type {
+  AcceptedRequest,
+  ApplyResult,
+  DirectoryChange,
+  Snapshot,
+  SnapshotTau,
+} from "./directory_types.ts";
 
 /** Accepted requests per address per hour. */
 export const HOURLY_PER_ADDRESS = 30;
@@ -30,58 +36,6 @@ export const SNAPSHOT_MAX_AGE_SECONDS = 60;
 
 /** Rows the cron deletes per transaction (writes run between batches). */
 const CRON_BATCH = 1_000;
-
-/** A request that passed the web layer's checks, for the directory to apply. */
-export interface AcceptedRequest {
-  kind: "join" | "report" | "leave";
-  address: string;
-  ts: number;
-  /** The card's name (cleaned here; the address when nothing is left). */
-  name: string;
-  sign_key: string;
-  owner?: string;
-  about?: string;
-  links?: UniverseLink[];
-  subs?: UniverseSub[];
-  /** The directory's clock, Unix seconds. */
-  now: number;
-}
-
-/**
- * A change to agents and links: what {@linkcode Directory} applies in its one write
- * path. `expire` is the cron's removal of an agent not seen for 30 days.
- */
-export type DirectoryChange =
-  | { kind: "join"; request: AcceptedRequest; joined: boolean }
-  | { kind: "report"; request: AcceptedRequest }
-  | { kind: "leave" | "expire"; address: string };
-
-/** What applying a request gives: the answer's status and body. */
-export interface ApplyResult {
-  status: number;
-  body: Record<string, unknown>;
-}
-
-/** One agent of the public snapshot. */
-export interface SnapshotTau {
-  address: string;
-  name: string;
-  owner: string;
-  about: string;
-  joined_at: number;
-  last_seen: number;
-  online: boolean;
-  subs: UniverseSub[];
-}
-
-/** The public snapshot (`GET /api/universe`). */
-export interface Snapshot {
-  universe: string;
-  generated_at: number;
-  stats: { taus: number; online: number; messages: number };
-  taus: SnapshotTau[];
-  links: { a: string; b: string; messages: number }[];
-}
 
 type Row = Record<string, unknown>;
 
@@ -115,47 +69,9 @@ export class Directory implements DurableObject {
     this.#rebuildMs =
       (Number.isFinite(seconds) && seconds > 0 ? seconds : SNAPSHOT_MAX_AGE_SECONDS) *
       1000;
-    this.#migrate();
+    migrateDirectory(state.storage);
     this.#host = String(this.#meta("host") ?? "");
     this.#lastBuildMs = Number(this.#meta("last_build_ms") ?? 0);
-  }
-
-  #migrate(): void {
-    this.#sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value)");
-    const version = Number(this.#meta("schema_version") ?? 0);
-    if (version >= DIRECTORY_SCHEMA_VERSION) return;
-    this.#state.storage.transactionSync(() => {
-      if (version < 1) {
-        this.#sql.exec(`
-          CREATE TABLE IF NOT EXISTS agents (
-            address TEXT PRIMARY KEY, name TEXT NOT NULL, sign_key TEXT NOT NULL,
-            owner TEXT NOT NULL, about TEXT NOT NULL, joined_at INTEGER NOT NULL,
-            last_seen INTEGER NOT NULL
-          );
-          CREATE TABLE IF NOT EXISTS links (
-            a TEXT NOT NULL, b TEXT NOT NULL, messages INTEGER NOT NULL, PRIMARY KEY (a, b)
-          ) WITHOUT ROWID;
-          CREATE TABLE IF NOT EXISTS replay (address TEXT PRIMARY KEY, last_ts INTEGER NOT NULL);
-          CREATE TABLE IF NOT EXISTS hits (address TEXT NOT NULL, at INTEGER NOT NULL);
-          CREATE INDEX IF NOT EXISTS hits_address_at ON hits (address, at);
-        `);
-      }
-      if (version < 2) {
-        this.#sql.exec("ALTER TABLE agents ADD COLUMN subs TEXT NOT NULL DEFAULT '[]'");
-      }
-      if (version < 3) {
-        this.#sql.exec(`
-          CREATE INDEX IF NOT EXISTS agents_joined ON agents (joined_at, address);
-          CREATE INDEX IF NOT EXISTS agents_last_seen ON agents (last_seen);
-        `);
-        const sum = this.#one(
-          `SELECT COALESCE(SUM(MIN(l1.messages, l2.messages)), 0) AS n
-           FROM links l1 JOIN links l2 ON l2.a = l1.b AND l2.b = l1.a WHERE l1.a < l1.b`,
-        );
-        this.#setMeta("messages", Number(sum?.n ?? 0));
-      }
-      this.#setMeta("schema_version", DIRECTORY_SCHEMA_VERSION);
-    });
   }
 
   /**

@@ -166,9 +166,10 @@ function parseSubs(value: unknown): unknown[] {
 
 /**
  * Compressed bytes into R2: one `put` when everything fits in one part, else a
- * multipart upload of {@linkcode PART_BYTES} parts (at most one part in memory).
+ * multipart upload of {@linkcode PART_BYTES} parts (R2 wants every part but the last
+ * the same size; at most one part is held in memory).
  */
-class PartUpload {
+export class PartUpload {
   #bucket: R2Bucket;
   #key: string;
   #part = new Uint8Array(PART_BYTES);
@@ -177,6 +178,7 @@ class PartUpload {
   #parts: { partNumber: number; etag: string }[] = [];
   #options: Parameters<R2Bucket["createMultipartUpload"]>[1];
 
+  /** An upload of `key` whose object will carry `meta` as its custom metadata. */
   constructor(bucket: R2Bucket, key: string, meta: Record<string, string>) {
     this.#bucket = bucket;
     this.#key = key;
@@ -186,6 +188,7 @@ class PartUpload {
     };
   }
 
+  /** Adds bytes; a part is uploaded whenever one is full. */
   async add(chunk: Uint8Array): Promise<void> {
     let offset = 0;
     while (offset < chunk.byteLength) {
@@ -207,6 +210,7 @@ class PartUpload {
     this.#filled = 0;
   }
 
+  /** Stores the object: the last part and the multipart completion, or one `put`. */
   async finish(): Promise<{ size: number; etag: string }> {
     if (this.#upload === undefined) {
       const object = await this.#bucket.put(
@@ -221,6 +225,7 @@ class PartUpload {
     return { size: object.size, etag: object.etag };
   }
 
+  /** Drops a multipart upload begun (a failed build leaves the stored object as it was). */
   async abort(): Promise<void> {
     await this.#upload?.abort().catch(() => {});
   }

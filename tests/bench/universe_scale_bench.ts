@@ -124,35 +124,37 @@ const FORWARDER = `export default {
 const persist = await Deno.makeTempDir({ prefix: "agent-universe-scale-" });
 const direct = freePort();
 const inside = freePort();
-const mf = startMiniflare({
-  host: "127.0.0.1",
-  port: freePort(),
-  cf: false,
-  durableObjectsPersist: `${persist}/do`,
-  r2Persist: `${persist}/r2`,
-  workers: [
-    {
-      name: "universe",
-      modules: true,
-      script: await bundledUniverseScript(),
-      compatibilityDate: SPINE_COMPATIBILITY_DATE,
-      durableObjects: { DIRECTORY: { className: "Directory", useSQLite: true } },
-      r2Buckets: ["SNAPSHOTS"],
-      bindings: { UNIVERSE: HOST, ALLOW_INSECURE_PEERS: "1" },
-      unsafeDirectSockets: [{ host: "127.0.0.1", port: direct }],
-    },
-    {
-      name: "bench",
-      modules: true,
-      script: FORWARDER,
-      compatibilityDate: SPINE_COMPATIBILITY_DATE,
-      durableObjects: {
-        DIRECTORY: { className: "Directory", scriptName: "universe", useSQLite: true },
+const mf = startMiniflare(
+  {
+    host: "127.0.0.1",
+    port: freePort(),
+    cf: false,
+    durableObjectsPersist: `${persist}/do`,
+    r2Persist: `${persist}/r2`,
+    workers: [
+      {
+        name: "universe",
+        modules: true,
+        script: await bundledUniverseScript(),
+        compatibilityDate: SPINE_COMPATIBILITY_DATE,
+        durableObjects: { DIRECTORY: { className: "Directory", useSQLite: true } },
+        r2Buckets: ["SNAPSHOTS"],
+        bindings: { UNIVERSE: HOST, ALLOW_INSECURE_PEERS: "1" },
+        unsafeDirectSockets: [{ host: "127.0.0.1", port: direct }],
       },
-      unsafeDirectSockets: [{ host: "127.0.0.1", port: inside }],
-    },
-  ],
-} as Parameters<typeof startMiniflare>[0]);
+      {
+        name: "bench",
+        modules: true,
+        script: FORWARDER,
+        compatibilityDate: SPINE_COMPATIBILITY_DATE,
+        durableObjects: {
+          DIRECTORY: { className: "Directory", scriptName: "universe", useSQLite: true },
+        },
+        unsafeDirectSockets: [{ host: "127.0.0.1", port: inside }],
+      },
+    ],
+  } as Parameters<typeof startMiniflare>[0],
+);
 await mf.ready;
 const url = `http://127.0.0.1:${direct}`;
 const directory = `http://127.0.0.1:${inside}`;
@@ -415,7 +417,9 @@ try {
     } ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${
       Math.max(...latencies).toFixed(0)
     } ms (goal p99 < 50 ms); statuses ${JSON.stringify(Object.fromEntries(statuses))}; ${
-      buildAfter > buildBefore ? "the alarm's build ran inside the window" : "no build in the window"
+      buildAfter > buildBefore
+        ? "the alarm's build ran inside the window"
+        : "no build in the window"
     }`,
   );
   print(
