@@ -31,9 +31,12 @@ import http from "node:http";
 import { percentile } from "./_stats.ts";
 import { freePort } from "../spine/_harness.ts";
 import { startAgent, type UniverseAgent } from "../universe/_harness.ts";
-import { startMiniflare, stopMiniflare } from "@agent/kit";
-import { bundledUniverseScript } from "../../kit/universe_dev.ts";
-import { SPINE_COMPATIBILITY_DATE } from "../../kit/spine_dev.ts";
+import {
+  bundledUniverseScript,
+  SPINE_COMPATIBILITY_DATE,
+  startMiniflare,
+  stopMiniflare,
+} from "@agent/kit";
 
 const AGENTS = Number(Deno.env.get("BENCH_AGENTS") ?? "1000000");
 const REPORT_SECONDS = Number(Deno.env.get("BENCH_REPORT_SECONDS") ?? "75");
