@@ -70,7 +70,10 @@ export async function runUniverse(
         }
         : {}),
       ...(options.persistDir
-        ? { durableObjectsPersist: `${options.persistDir}/do`, r2Persist: `${options.persistDir}/r2` }
+        ? {
+          durableObjectsPersist: `${options.persistDir}/do`,
+          r2Persist: `${options.persistDir}/r2`,
+        }
         : {}),
     } as ConstructorParameters<typeof Miniflare>[0],
   );
