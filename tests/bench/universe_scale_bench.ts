@@ -244,7 +244,9 @@ try {
   if (failed > 0) throw new Error(`${failed} seeded requests were refused`);
   if (resent > 0) print("seeding", `${resent} batches sent again after a connection reset`);
 
-  // 2. The snapshot build, as the alarm runs it, with workerd's memory sampled.
+  // 2. The snapshot build, as the alarm runs it, with workerd's memory sampled. A build
+  // the alarm began during seeding is waited for first: a call would join it midway.
+  await (await stub.fetch(`/build?host=${HOST}`, { method: "POST" })).body?.cancel();
   const before = workerdRss();
   let peak = before;
   const sampler = setInterval(() => void (peak = Math.max(peak, workerdRss())), 20);
