@@ -34,4 +34,9 @@ export {
 } from "./spine_dev.ts";
 
 // The local universe on workerd (`deno task universe:dev`).
-export { runUniverse, runUniverseCron, type UniverseRuntimeOptions } from "./universe_dev.ts";
+export {
+  bundledUniverseScript,
+  runUniverse,
+  runUniverseCron,
+  type UniverseRuntimeOptions,
+} from "./universe_dev.ts";

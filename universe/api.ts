@@ -1,6 +1,6 @@
 /**
- * The universe's API: the public snapshot, one agent, and the signed `join`, `report`
- * and `leave`, whose checks run in the spec's order: size, shape, universe, clock
+ * The universe's API: one agent, who is listed (our extension, with `/api/info`), and
+ * the signed `join`, `report` and `leave`, whose checks run in the spec's order: size, shape, universe, clock
  * window, path, card, signature here; replay, joined, rate and the effect in the
  * directory, in one transaction.
  *
@@ -17,7 +17,7 @@ import {
   verifyUniverseRequest,
 } from "@agent/net";
 import { DirectoryClient } from "./directory_client.ts";
-import type { Env } from "./env.ts";
+import { type Env, UNIVERSE_VERSION } from "./env.ts";
 
 /** Largest request body, in bytes. */
 export const MAX_BODY_BYTES = 65_536;
@@ -39,16 +39,57 @@ export interface ApiContext {
 
 const API_HEADERS = { "Access-Control-Allow-Origin": "*" };
 
-/** `GET /api/universe`: the snapshot, cached a minute by clients and caches. */
-export async function snapshotResponse(ctx: ApiContext): Promise<Response> {
-  const text = await new DirectoryClient(ctx.env.DIRECTORY).snapshot(ctx.host, ctx.now);
-  return new Response(text, {
-    headers: {
-      "content-type": "application/json; charset=utf-8",
-      "Cache-Control": "public, max-age=60",
-      ...API_HEADERS,
+/** Most addresses one `POST /api/listed` may ask about. */
+export const LISTED_MAX_ADDRESSES = 1_000;
+
+/** Largest `POST /api/listed` body, in bytes (1,000 addresses of the longest kind fit). */
+export const LISTED_MAX_BYTES = 300_000;
+
+/**
+ * `GET /api/info`: the universe's host, software version and our extensions to
+ * document 3 (`listed`: the path and its limit), so a hub knows what it may use.
+ */
+export function infoResponse(ctx: ApiContext): Response {
+  return json(
+    {
+      universe: ctx.host,
+      version: UNIVERSE_VERSION,
+      listed: { path: "/api/listed", max_addresses: LISTED_MAX_ADDRESSES },
     },
-  });
+    200,
+    { "Cache-Control": "public, max-age=3600", ...API_HEADERS },
+  );
+}
+
+/**
+ * `POST /api/listed` (our extension): `{addresses: [<address>, ...]}` with at most
+ * {@linkcode LISTED_MAX_ADDRESSES} → `{listed: [...]}`, those the universe lists, in
+ * the order asked, each once.
+ */
+export async function listedResponse(request: Request, ctx: ApiContext): Promise<Response> {
+  const bytes = request.body === null
+    ? new Uint8Array()
+    : await readLimited(request.body, LISTED_MAX_BYTES);
+  if (bytes === undefined) throw new HttpError(413, "too_large", { headers: API_HEADERS });
+  const bad = (detail: string) =>
+    new HttpError(400, "bad_request", { detail, headers: API_HEADERS });
+  let body: unknown;
+  try {
+    body = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    throw bad("the body is not JSON");
+  }
+  const addresses = (body as { addresses?: unknown } | null)?.addresses;
+  if (!Array.isArray(addresses)) throw bad("the body needs addresses: a list of addresses");
+  if (addresses.length > LISTED_MAX_ADDRESSES) {
+    throw bad(`at most ${LISTED_MAX_ADDRESSES} addresses, not ${addresses.length}`);
+  }
+  const wrong = addresses.findIndex((a) => !isAddress(a));
+  if (wrong !== -1) throw bad(`addresses[${wrong}] is not an address`);
+  const listed = addresses.length === 0
+    ? []
+    : await new DirectoryClient(ctx.env.DIRECTORY).listed(addresses as string[]);
+  return json({ listed }, 200, { "Cache-Control": "no-store", ...API_HEADERS });
 }
 
 /** `GET /api/taus/<address>`. */
@@ -102,7 +143,7 @@ export async function signedRequest(
   }
   // 7. signature
   if (!await verifyUniverseRequest(parsed.wire, signKey)) throw new HttpError(403, "bad_signature");
-  const result = await new DirectoryClient(ctx.env.DIRECTORY).apply({
+  const result = await new DirectoryClient(ctx.env.DIRECTORY).apply(ctx.host, {
     kind: payload.kind,
     address: payload.address,
     ts: payload.ts,

@@ -1,20 +1,31 @@
 import type {
   DurableObject,
   DurableObjectState,
+  R2Bucket,
   SqlStorage,
 } from "@cloudflare/workers-types/index.ts";
-import type { UniverseLink, UniverseSub } from "@agent/net";
-import { errorResponse, HttpError, json } from "@agent/net";
+import type { UniverseSub } from "@agent/net";
+import { cleanText, errorResponse, HttpError, json } from "@agent/net";
 import type { Env } from "./env.ts";
-import { cleanText } from "@agent/net";
 import { directoryMapRoute } from "./map/routes.ts";
 import { indexMapAgent, pruneMapIndex } from "./map/store.ts";
+import { type BuildResult, buildSnapshot, ONLINE_SECONDS } from "./snapshot_build.ts";
+import { DIRECTORY_SCHEMA_VERSION, migrateDirectory } from "./directory_schema.ts";
+import type {
+  AcceptedRequest,
+  ApplyResult,
+  DirectoryChange,
+  SnapshotTau,
+} from "./directory_types.ts";
 
-/**
- * The directory's schema version, kept in `meta`. 1: agents, links, replay and rate
- * rows; 2: the agents' public sub-agents (a JSON column).
- */
-export const DIRECTORY_SCHEMA_VERSION = 2;
+export { DIRECTORY_SCHEMA_VERSION, ONLINE_SECONDS };
+export type {
+  AcceptedRequest,
+  ApplyResult,
+  DirectoryChange,
+  Snapshot,
+  SnapshotTau,
+} from "./directory_types.ts";
 
 /** Accepted requests per address per hour. */
 export const HOURLY_PER_ADDRESS = 30;
@@ -22,113 +33,59 @@ export const HOURLY_PER_ADDRESS = 30;
 /** An agent not seen for this long is removed by the cron (seconds). */
 export const EXPIRY_SECONDS = 30 * 86_400;
 
-/** "Online" means seen within this window (seconds). */
-export const ONLINE_SECONDS = 2 * 3_600;
-
-/** A cached snapshot is rebuilt after this long even without a write (seconds). */
+/** The snapshot is rebuilt at most this often, and this long after a write (seconds). */
 export const SNAPSHOT_MAX_AGE_SECONDS = 60;
 
-/** A request that passed the web layer's checks, for the directory to apply. */
-export interface AcceptedRequest {
-  kind: "join" | "report" | "leave";
-  address: string;
-  ts: number;
-  /** The card's name (cleaned here; the address when nothing is left). */
-  name: string;
-  sign_key: string;
-  owner?: string;
-  about?: string;
-  links?: UniverseLink[];
-  subs?: UniverseSub[];
-  /** The directory's clock, Unix seconds. */
-  now: number;
-}
-
-/** What applying a request gives: the answer's status and body. */
-export interface ApplyResult {
-  status: number;
-  body: Record<string, unknown>;
-}
-
-/** One agent of the public snapshot. */
-export interface SnapshotTau {
-  address: string;
-  name: string;
-  owner: string;
-  about: string;
-  joined_at: number;
-  last_seen: number;
-  online: boolean;
-  subs: UniverseSub[];
-}
-
-/** The public snapshot (`GET /api/universe`). */
-export interface Snapshot {
-  universe: string;
-  generated_at: number;
-  stats: { taus: number; online: number; messages: number };
-  taus: SnapshotTau[];
-  links: { a: string; b: string; messages: number }[];
-}
+/** Rows the cron deletes per transaction (writes run between batches). */
+const CRON_BATCH = 1_000;
 
 type Row = Record<string, unknown>;
 
 /**
  * The Directory Durable Object (one instance, named `directory`): agents, their
  * reported links, the replay and rate-limit rows, in its own SQLite storage. Every
- * accepted request runs its checks and effect in one transaction. The snapshot is
- * built once and kept until a write (or a minute) makes it old. Reached through
- * {@linkcode DirectoryClient} with small internal HTTP requests.
+ * accepted request runs its checks and effect in one transaction, in O(its links). The
+ * public snapshot is not built here on a request: a write schedules the object's alarm
+ * (at most one build per {@linkcode SNAPSHOT_MAX_AGE_SECONDS}), which streams it into
+ * R2 for `GET /api/universe`. Reached through {@linkcode DirectoryClient} with small
+ * internal HTTP requests.
  */
 export class Directory implements DurableObject {
   #state: DurableObjectState;
   #sql: SqlStorage;
-  #snapshot: { host: string; at: number; json: string } | undefined;
+  #bucket: R2Bucket;
+  #rebuildMs: number;
+  /** The host the snapshot names (the last one a request gave). */
+  #host: string;
+  /** When the last build began (epoch ms). */
+  #lastBuildMs: number;
+  /** The alarm this instance set and has not seen fire, epoch ms. */
+  #alarmAt: number | undefined;
+  #building: Promise<BuildResult> | undefined;
 
-  constructor(state: DurableObjectState, _env: Env) {
+  constructor(state: DurableObjectState, env: Env) {
     this.#state = state;
     this.#sql = state.storage.sql;
-    this.#migrate();
+    this.#bucket = env.SNAPSHOTS;
+    const seconds = Number(env.SNAPSHOT_REBUILD_SECONDS);
+    this.#rebuildMs =
+      (Number.isFinite(seconds) && seconds > 0 ? seconds : SNAPSHOT_MAX_AGE_SECONDS) *
+      1000;
+    migrateDirectory(state.storage);
+    this.#host = String(this.#meta("host") ?? "");
+    this.#lastBuildMs = Number(this.#meta("last_build_ms") ?? 0);
   }
 
-  #migrate(): void {
-    this.#sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value)");
-    const version = Number(
-      this.#one("SELECT value FROM meta WHERE key = 'schema_version'")?.value ?? 0,
-    );
-    if (version >= DIRECTORY_SCHEMA_VERSION) return;
-    this.#state.storage.transactionSync(() => {
-      if (version < 1) {
-        this.#sql.exec(`
-          CREATE TABLE IF NOT EXISTS agents (
-            address TEXT PRIMARY KEY, name TEXT NOT NULL, sign_key TEXT NOT NULL,
-            owner TEXT NOT NULL, about TEXT NOT NULL, joined_at INTEGER NOT NULL,
-            last_seen INTEGER NOT NULL
-          );
-          CREATE TABLE IF NOT EXISTS links (
-            a TEXT NOT NULL, b TEXT NOT NULL, messages INTEGER NOT NULL, PRIMARY KEY (a, b)
-          ) WITHOUT ROWID;
-          CREATE TABLE IF NOT EXISTS replay (address TEXT PRIMARY KEY, last_ts INTEGER NOT NULL);
-          CREATE TABLE IF NOT EXISTS hits (address TEXT NOT NULL, at INTEGER NOT NULL);
-          CREATE INDEX IF NOT EXISTS hits_address_at ON hits (address, at);
-        `);
-      }
-      if (version < 2) {
-        this.#sql.exec("ALTER TABLE agents ADD COLUMN subs TEXT NOT NULL DEFAULT '[]'");
-      }
-      this.#sql.exec(
-        "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)",
-        DIRECTORY_SCHEMA_VERSION,
-      );
-    });
-  }
-
-  /** Internal routes: `POST /apply`, `GET /snapshot`, `GET /tau`, `POST /cron`, `GET /meta`. */
+  /**
+   * Internal routes: `POST /apply` (and `/apply-batch` for seeding), `GET /tau`, `POST /listed`, `POST /build`,
+   * `POST /poke`, `POST /cron`, `GET /meta`.
+   */
   async fetch(request: Request): Promise<Response> {
     try {
       const url = new URL(request.url);
       const now = Number(url.searchParams.get("now") ?? Math.floor(Date.now() / 1000));
       const host = url.searchParams.get("host") ?? "";
+      if (host !== "") this.#noteHost(host);
       switch (url.pathname) {
         case "/apply": {
           const accepted = await request.json() as AcceptedRequest;
@@ -137,24 +94,41 @@ export class Directory implements DurableObject {
           if (result.status === 200) indexMapAgent(this.#sql, accepted.address);
           return json(result.body, result.status);
         }
-        case "/snapshot":
-          return new Response(this.snapshotJson(host, now), {
-            headers: { "content-type": "application/json" },
+        case "/apply-batch": {
+          // Seeding only (benchmarks and tests): many accepted requests in one call, each
+          // through apply() and its own transaction, as one by one.
+          const requests = await request.json() as AcceptedRequest[];
+          return json({
+            statuses: requests.map((r) => {
+              const status = this.apply(r).status;
+              if (status === 200) indexMapAgent(this.#sql, r.address);
+              return status;
+            }),
           });
+        }
         case "/tau": {
           const tau = this.tau(host, url.searchParams.get("address") ?? "", now);
           return tau === undefined ? json({ error: "not_found" }, 404) : json(tau);
         }
+        case "/listed": {
+          const body = await request.json() as { addresses: string[] };
+          return json({ listed: this.listed(body.addresses) });
+        }
+        case "/build":
+          return json(await this.build(now));
+        case "/poke":
+          this.#scheduleBuild();
+          return json({ ok: true });
         case "/cron": {
-          const result = this.cron(now);
+          const result = await this.cron(now);
           if (result.expired > 0) pruneMapIndex(this.#sql);
           return json(result);
         }
         case "/meta":
           return json({
-            schema_version: Number(
-              this.#one("SELECT value FROM meta WHERE key = 'schema_version'")?.value,
-            ),
+            schema_version: Number(this.#meta("schema_version")),
+            messages: Number(this.#meta("messages") ?? 0),
+            last_build_ms: this.#lastBuildMs,
           });
         default:
           if (url.pathname.startsWith("/map/")) return directoryMapRoute(this.#sql, url, now);
@@ -163,6 +137,46 @@ export class Directory implements DurableObject {
     } catch (error) {
       return errorResponse(error);
     }
+  }
+
+  /** The alarm a write (or a stale read) set: the snapshot is built into R2. */
+  async alarm(): Promise<void> {
+    this.#alarmAt = undefined;
+    await this.build(Math.floor(Date.now() / 1000));
+  }
+
+  /** Builds the snapshot now (the alarm's work; one build at a time). */
+  build(now: number): Promise<BuildResult> {
+    this.#building ??= (async () => {
+      try {
+        this.#lastBuildMs = Date.now();
+        this.#setMeta("last_build_ms", this.#lastBuildMs);
+        return await buildSnapshot({
+          sql: this.#sql,
+          bucket: this.#bucket,
+          host: this.#host,
+          now,
+          messages: Number(this.#meta("messages") ?? 0),
+        });
+      } finally {
+        this.#building = undefined;
+      }
+    })();
+    return this.#building;
+  }
+
+  /** Sets the alarm for the next build unless one is set: never sooner than a max-age after the last. */
+  #scheduleBuild(): void {
+    if (this.#alarmAt !== undefined) return;
+    const at = Math.max(Date.now() + 1_000, this.#lastBuildMs + this.#rebuildMs);
+    this.#alarmAt = at;
+    void this.#state.storage.setAlarm(at);
+  }
+
+  #noteHost(host: string): void {
+    if (host === this.#host) return;
+    this.#host = host;
+    this.#setMeta("host", host);
   }
 
   /**
@@ -179,7 +193,7 @@ export class Directory implements DurableObject {
         ? { subs: request.subs.map((s) => ({ name: s.name, about: cleanText(s.about, 200) })) }
         : {}),
     };
-    return this.#state.storage.transactionSync((): ApplyResult => {
+    const result = this.#state.storage.transactionSync((): ApplyResult => {
       const last = this.#one("SELECT last_ts FROM replay WHERE address = ?", r.address);
       if (last !== undefined && r.ts <= Number(last.last_ts)) {
         return { status: 400, body: { error: "stale" } };
@@ -201,21 +215,67 @@ export class Directory implements DurableObject {
         r.address,
         r.ts,
       );
-      this.#snapshot = undefined;
-      switch (r.kind) {
-        case "join":
-          return this.#join(r, joined);
-        case "report":
-          return this.#report(r);
-        case "leave":
-          this.#sql.exec("DELETE FROM agents WHERE address = ?", r.address);
-          this.#sql.exec("DELETE FROM links WHERE a = ?", r.address);
-          return { status: 200, body: { ok: true } };
-      }
+      return this.#write(
+        r.kind === "join"
+          ? { kind: "join", request: r, joined }
+          : r.kind === "report"
+          ? { kind: "report", request: r }
+          : { kind: "leave", address: r.address },
+      );
     });
+    if (result.status === 200) this.#scheduleBuild();
+    return result;
   }
 
-  #join(r: AcceptedRequest, joined: boolean): ApplyResult {
+  /**
+   * The one write path: every change to agents and links (join, report, leave and the
+   * cron's expiry) goes through here, inside the caller's transaction, in O(the
+   * agent's links). It keeps the visible-link message sum (`stats.messages`) current.
+   * Anything else derived from agents and links (an index for the map, say) is kept
+   * up to date here, at the end.
+   */
+  #write(change: DirectoryChange): ApplyResult {
+    let result: ApplyResult = { status: 200, body: { ok: true } };
+    switch (change.kind) {
+      case "join":
+        this.#join(change.request, change.joined);
+        break;
+      case "report": {
+        const before = this.#visible(change.request.address).sum;
+        const { sum, ...answer } = this.#report(change.request);
+        result = answer;
+        this.#addMessages(sum - before);
+        break;
+      }
+      case "leave":
+      case "expire":
+        this.#addMessages(-this.#visible(change.address).sum);
+        this.#sql.exec("DELETE FROM agents WHERE address = ?", change.address);
+        this.#sql.exec("DELETE FROM links WHERE a = ?", change.address);
+        break;
+    }
+    return result;
+  }
+
+  /** `address`'s visible links: how many, and the sum of their messages. */
+  #visible(address: string): { links: number; sum: number } {
+    const row = this.#one(
+      `SELECT COUNT(*) AS n, COALESCE(SUM(MIN(l1.messages, l2.messages)), 0) AS sum
+       FROM links l1 JOIN links l2 ON l2.a = l1.b AND l2.b = l1.a WHERE l1.a = ?`,
+      address,
+    );
+    return { links: Number(row?.n ?? 0), sum: Number(row?.sum ?? 0) };
+  }
+
+  #addMessages(delta: number): void {
+    if (delta === 0) return;
+    this.#sql.exec(
+      "UPDATE meta SET value = value + ? WHERE key = 'messages'",
+      delta,
+    );
+  }
+
+  #join(r: AcceptedRequest, joined: boolean): void {
     if (joined) {
       this.#sql.exec(
         "UPDATE agents SET name = ?, sign_key = ?, owner = ?, about = ?, last_seen = ? WHERE address = ?",
@@ -238,10 +298,9 @@ export class Directory implements DurableObject {
         r.ts,
       );
     }
-    return { status: 200, body: { ok: true } };
   }
 
-  #report(r: AcceptedRequest): ApplyResult {
+  #report(r: AcceptedRequest): ApplyResult & { sum: number } {
     // A repeated peer keeps its last entry; a link to itself is ignored; only peers
     // joined at this moment are kept.
     const peers = new Map<string, number>();
@@ -252,12 +311,13 @@ export class Directory implements DurableObject {
     }
     this.#sql.exec("DELETE FROM links WHERE a = ?", r.address);
     for (const [peer, messages] of peers) {
-      if (this.#one("SELECT 1 AS x FROM agents WHERE address = ?", peer) === undefined) continue;
       this.#sql.exec(
-        "INSERT INTO links (a, b, messages) VALUES (?, ?, ?)",
+        `INSERT INTO links (a, b, messages)
+         SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM agents WHERE address = ?)`,
         r.address,
         peer,
         messages,
+        peer,
       );
     }
     const subs = new Map<string, string>();
@@ -274,51 +334,8 @@ export class Directory implements DurableObject {
       JSON.stringify(list),
       r.address,
     );
-    const visible = Number(
-      this.#one(
-        "SELECT COUNT(*) AS n FROM links l1 JOIN links l2 ON l2.a = l1.b AND l2.b = l1.a WHERE l1.a = ?",
-        r.address,
-      )?.n ?? 0,
-    );
-    return { status: 200, body: { ok: true, visible_links: visible } };
-  }
-
-  /** The public snapshot as JSON text, from the cache while it is fresh. */
-  snapshotJson(host: string, now: number): string {
-    const cached = this.#snapshot;
-    if (cached && cached.host === host && now - cached.at < SNAPSHOT_MAX_AGE_SECONDS) {
-      return cached.json;
-    }
-    const snapshot = this.#build(host, now);
-    const text = JSON.stringify(snapshot);
-    this.#snapshot = { host, at: now, json: text };
-    return text;
-  }
-
-  #build(host: string, now: number): Snapshot {
-    const taus = this.#all(
-      "SELECT address, name, owner, about, joined_at, last_seen, subs FROM agents ORDER BY joined_at, address",
-    ).map((row) => this.#tau(row as Row, now));
-    const links = this.#all(
-      `SELECT l1.a AS a, l1.b AS b, MIN(l1.messages, l2.messages) AS messages
-       FROM links l1 JOIN links l2 ON l2.a = l1.b AND l2.b = l1.a
-       WHERE l1.a < l1.b ORDER BY l1.a, l1.b`,
-    ).map((row) => ({
-      a: String(row.a),
-      b: String(row.b),
-      messages: Number(row.messages),
-    }));
-    return {
-      universe: host,
-      generated_at: now,
-      stats: {
-        taus: taus.length,
-        online: taus.filter((t) => t.online).length,
-        messages: links.reduce((sum, l) => sum + l.messages, 0),
-      },
-      taus,
-      links,
-    };
+    const visible = this.#visible(r.address);
+    return { status: 200, body: { ok: true, visible_links: visible.links }, sum: visible.sum };
   }
 
   #tau(row: Row, now: number): SnapshotTau {
@@ -361,24 +378,62 @@ export class Directory implements DurableObject {
     return { ...this.#tau(row, now), links };
   }
 
-  /** The hourly cron: expired agents with their links, old rate and replay rows. */
-  cron(now: number): { expired: number; pruned: number } {
-    return this.#state.storage.transactionSync(() => {
-      const expired = this.#all(
-        "SELECT address FROM agents WHERE last_seen < ?",
-        now - EXPIRY_SECONDS,
-      ).map((r) => String(r.address));
-      for (const address of expired) {
-        this.#sql.exec("DELETE FROM agents WHERE address = ?", address);
-        this.#sql.exec("DELETE FROM links WHERE a = ?", address);
-      }
-      const pruned = this.#sql.exec("DELETE FROM hits WHERE at <= ?", now - 3_600).rowsWritten;
-      // A request's ts must be within 300 s of the clock, so older replay rows guard
-      // against nothing.
-      this.#sql.exec("DELETE FROM replay WHERE last_ts < ?", now - 86_400);
-      if (expired.length > 0) this.#snapshot = undefined;
-      return { expired: expired.length, pruned };
-    });
+  /** Which of `addresses` are listed, in the order asked, each once. */
+  listed(addresses: readonly string[]): string[] {
+    const found = new Set(
+      this.#all(
+        "SELECT address FROM agents WHERE address IN (SELECT value FROM json_each(?))",
+        JSON.stringify(addresses),
+      ).map((row) => String(row.address)),
+    );
+    return [...new Set(addresses)].filter((address) => found.has(address));
+  }
+
+  /**
+   * The hourly cron: expired agents with their links (through the write path), old
+   * rate and replay rows, in small transactions so that requests run in between.
+   */
+  async cron(now: number): Promise<{ expired: number; pruned: number }> {
+    let expired = 0;
+    for (;;) {
+      const batch = this.#state.storage.transactionSync(() => {
+        const addresses = this.#all(
+          "SELECT address FROM agents WHERE last_seen < ? LIMIT ?",
+          now - EXPIRY_SECONDS,
+          CRON_BATCH,
+        ).map((r) => String(r.address));
+        for (const address of addresses) this.#write({ kind: "expire", address });
+        return addresses.length;
+      });
+      expired += batch;
+      if (batch < CRON_BATCH) break;
+      await yieldToRequests();
+    }
+    // Rows are appended in time order, so each batch finds its old rows at the start.
+    let pruned = 0;
+    for (;;) {
+      const batch = this.#sql.exec(
+        "DELETE FROM hits WHERE rowid IN (SELECT rowid FROM hits WHERE at <= ? LIMIT ?)",
+        now - 3_600,
+        CRON_BATCH * 10,
+      ).rowsWritten;
+      pruned += batch;
+      if (batch < CRON_BATCH * 10) break;
+      await yieldToRequests();
+    }
+    // A request's ts must be within 300 s of the clock, so older replay rows guard
+    // against nothing.
+    this.#sql.exec("DELETE FROM replay WHERE last_ts < ?", now - 86_400);
+    if (expired > 0) this.#scheduleBuild();
+    return { expired, pruned };
+  }
+
+  #meta(key: string): unknown {
+    return this.#one("SELECT value FROM meta WHERE key = ?", key)?.value;
+  }
+
+  #setMeta(key: string, value: unknown): void {
+    this.#sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", key, value);
   }
 
   #all(query: string, ...params: unknown[]): Row[] {
@@ -388,4 +443,8 @@ export class Directory implements DurableObject {
   #one(query: string, ...params: unknown[]): Row | undefined {
     return this.#all(query, ...params)[0] as Row | undefined;
   }
+}
+
+function yieldToRequests(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }

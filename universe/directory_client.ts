@@ -5,6 +5,7 @@ import type {
 } from "@cloudflare/workers-types/index.ts";
 import { HttpError } from "@agent/net";
 import type { AcceptedRequest, ApplyResult } from "./directory.ts";
+import type { BuildResult } from "./snapshot_build.ts";
 
 /** The one Directory instance's name. */
 export const DIRECTORY_NAME = "directory";
@@ -42,18 +43,33 @@ export class DirectoryClient {
   }
 
   /** Runs the directory's checks and the effect of an accepted request. */
-  async apply(request: AcceptedRequest): Promise<ApplyResult> {
-    const response = await this.#call("/apply", {
+  async apply(host: string, request: AcceptedRequest): Promise<ApplyResult> {
+    const response = await this.#call(`/apply?${new URLSearchParams({ host })}`, {
       method: "POST",
       body: JSON.stringify(request),
     });
     return { status: response.status, body: await response.json() };
   }
 
-  /** The public snapshot as JSON text. */
-  async snapshot(host: string, now: number): Promise<string> {
+  /** Builds the stored snapshot now (when there is none yet). */
+  async build(host: string, now: number): Promise<BuildResult> {
     const query = new URLSearchParams({ host, now: String(now) });
-    return await (await this.#call(`/snapshot?${query}`)).text();
+    return await (await this.#call(`/build?${query}`, { method: "POST" })).json();
+  }
+
+  /** Asks for a build at the directory's next slot (the stored one is old). */
+  async poke(host: string): Promise<void> {
+    await (await this.#call(`/poke?${new URLSearchParams({ host })}`, { method: "POST" })).body
+      ?.cancel();
+  }
+
+  /** Which of `addresses` (already checked) are listed, in the order asked. */
+  async listed(addresses: readonly string[]): Promise<string[]> {
+    const response = await this.#call("/listed", {
+      method: "POST",
+      body: JSON.stringify({ addresses }),
+    });
+    return ((await response.json()) as { listed: string[] }).listed;
   }
 
   /** One agent's fields and visible links, or `undefined`. */

@@ -1,4 +1,4 @@
-import type { DurableObjectNamespace } from "@cloudflare/workers-types/index.ts";
+import type { DurableObjectNamespace, R2Bucket } from "@cloudflare/workers-types/index.ts";
 
 /** The universe's software version. */
 export const UNIVERSE_VERSION = "0.1.0";
@@ -7,6 +7,13 @@ export const UNIVERSE_VERSION = "0.1.0";
 export interface Env {
   /** The directory: one SQLite-backed Durable Object instance named `directory`. */
   DIRECTORY: DurableObjectNamespace;
+  /** The stored snapshot (`snapshot/universe.json.gz`), rebuilt by the directory's alarm. */
+  SNAPSHOTS: R2Bucket;
+  /**
+   * Seconds between snapshot builds (development and tests only; the edge uses the
+   * spec's 60). @default "60"
+   */
+  SNAPSHOT_REBUILD_SECONDS?: string;
   /** The universe's own host; empty means the request host. */
   UNIVERSE?: string;
   /** `1` lets `localhost` and `127.0.0.1` agents serve their cards over http (development). */

@@ -1,5 +1,6 @@
 import { errorResponse, HttpError, methodNotAllowed } from "@agent/net";
-import { signedRequest, snapshotResponse, tauResponse } from "./api.ts";
+import { infoResponse, listedResponse, signedRequest, tauResponse } from "./api.ts";
+import { storedSnapshotResponse } from "./snapshot_serve.ts";
 import { FAVICON_SVG, SITE_CSS } from "./assets.ts";
 import { MAP_JS } from "./_map_js.ts";
 import { DirectoryClient } from "./directory_client.ts";
@@ -54,7 +55,15 @@ async function route(request: Request, env: Env, options: HandleOptions): Promis
   if (path.startsWith("/api/")) {
     if (path === "/api/universe") {
       allow(request, ["GET", "HEAD"]);
-      return await snapshotResponse(ctx);
+      return await storedSnapshotResponse(request, ctx);
+    }
+    if (path === "/api/listed") {
+      allow(request, ["POST"]);
+      return await listedResponse(request, ctx);
+    }
+    if (path === "/api/info") {
+      allow(request, ["GET", "HEAD"]);
+      return infoResponse(ctx);
     }
     if (path.startsWith("/api/taus/")) {
       allow(request, ["GET", "HEAD"]);

@@ -14,7 +14,11 @@ function brokenDirectory(): DurableObjectNamespace {
 }
 
 Deno.test("handleRequest() answers an internal failure 500 internal, its text in the log only", async () => {
-  const env: Env = { DIRECTORY: brokenDirectory(), UNIVERSE: "universe.example" };
+  const env: Env = {
+    DIRECTORY: brokenDirectory(),
+    SNAPSHOTS: { get: () => Promise.resolve(null) } as unknown as Env["SNAPSHOTS"],
+    UNIVERSE: "universe.example",
+  };
   const lines: string[] = [];
   const original = console.error;
   console.error = (...args: unknown[]) => void lines.push(args.join(" "));

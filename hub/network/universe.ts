@@ -2,7 +2,8 @@
  * The hub's side of the universe: signed `join`, `report` and `leave` (with `ts` kept
  * strictly increasing across runs and a `stale` answer retried up to three times), the
  * report's content (accepted contacts listed in the universe, with message counts; the
- * public sub-agents), and the reporter the hub runs: at start, then every
+ * public sub-agents; who is listed asked with `POST /api/listed` when the universe's
+ * `GET /api/info` advertises it, else read from document 3's snapshot), and the reporter the hub runs: at start, then every
  * `universe_report_minutes`, re-reading the profile each time, joining again on
  * `not_joined`, and keeping its state for `net.universe` in `/status`.
  *
@@ -72,9 +73,15 @@ export interface UniverseSnapshot {
   links: { a: string; b: string; messages: number }[];
 }
 
+/** What `GET /api/info` advertises (our extension; a universe without it answers 404). */
+interface UniverseInfo {
+  listed?: { path?: unknown; max_addresses?: unknown };
+}
+
 const STALE_RETRIES = 3;
 const ANSWER_MAX = 8 * 1024;
 const SNAPSHOT_MAX = 32 * 1024 * 1024;
+const LISTED_MAX = 512 * 1024;
 
 /** A client of the universe named by `[net] universe`, signing as `node`. */
 export class UniverseClient {
@@ -130,6 +137,51 @@ export class UniverseClient {
     const text = await this.#read(res, SNAPSHOT_MAX);
     if (res.status !== 200) throw this.#error(res.status, text);
     return JSON.parse(text) as UniverseSnapshot;
+  }
+
+  /**
+   * Which of `addresses` the universe lists: `POST /api/listed` (1,000 at a time) when
+   * `GET /api/info` advertises it, else the whole snapshot (document 3's way).
+   */
+  async listedAmong(addresses: readonly string[]): Promise<Set<string>> {
+    if (addresses.length === 0) return new Set();
+    const listed = await this.#listedPath();
+    if (listed === undefined) {
+      return new Set((await this.snapshot()).taus.map((t) => t.address));
+    }
+    const found = new Set<string>();
+    for (let i = 0; i < addresses.length; i += listed.max) {
+      const res = await this.#fetch(listed.path, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ addresses: addresses.slice(i, i + listed.max) }),
+      });
+      const text = await this.#read(res, LISTED_MAX);
+      if (res.status !== 200) throw this.#error(res.status, text);
+      const body = JSON.parse(text) as { listed?: unknown };
+      if (!Array.isArray(body.listed)) {
+        throw new UniverseError(res.status, undefined, "the listed answer has no list");
+      }
+      for (const address of body.listed) if (typeof address === "string") found.add(address);
+    }
+    return found;
+  }
+
+  /** `POST /api/listed`'s path and limit when the universe advertises it. */
+  async #listedPath(): Promise<{ path: string; max: number } | undefined> {
+    const res = await this.#fetch("/api/info");
+    const text = await this.#read(res, ANSWER_MAX);
+    if (res.status !== 200) return undefined;
+    let info: UniverseInfo;
+    try {
+      info = JSON.parse(text) as UniverseInfo;
+    } catch {
+      return undefined;
+    }
+    const path = info?.listed?.path;
+    const max = Number(info?.listed?.max_addresses);
+    if (typeof path !== "string" || !path.startsWith("/api/") || !(max >= 1)) return undefined;
+    return { path, max: Math.min(Math.floor(max), 1_000) };
   }
 
   /** `GET /api/taus/<address>` for this agent; `undefined` when it is not listed. */
@@ -232,19 +284,21 @@ export class UniverseClient {
 /**
  * The links a report lists: accepted contacts that the universe lists, with the message
  * envelopes exchanged both ways; none when links are off (`--no-links` or
- * `[net] universe_links = false`).
+ * `[net] universe_links = false`). `listed` answers which addresses are listed
+ * ({@linkcode UniverseClient.listedAmong}); it is not asked when links are off.
  */
 export async function reportLinks(
   node: NetNode,
-  snapshot: UniverseSnapshot,
+  listed: (addresses: string[]) => Promise<ReadonlySet<string>>,
 ): Promise<UniverseLink[]> {
   const profile = await node.state.profile();
   const on = profile.universe_links ?? node.config.net.universe_links;
   if (!on) return [];
-  const listed = new Set(snapshot.taus.map((t) => t.address));
+  const accepted = (await node.state.contacts()).filter((c) => c.state === "accepted");
+  const known = await listed(accepted.map((c) => c.address));
   const counts = (await node.state.counts()).peers;
-  return (await node.state.contacts())
-    .filter((c) => c.state === "accepted" && listed.has(c.address))
+  return accepted
+    .filter((c) => known.has(c.address))
     .slice(0, 500)
     .map((c) => ({
       peer: c.address,
@@ -271,7 +325,10 @@ export async function joinAndReport(
     url = await client.join(profile.universe_owner ?? "", profile.universe_about ?? "");
   }
   const send = async () =>
-    await client.report(await reportLinks(node, await client.snapshot()), await publicSubs(subs));
+    await client.report(
+      await reportLinks(node, (addresses) => client.listedAmong(addresses)),
+      await publicSubs(subs),
+    );
   let visibleLinks: number;
   try {
     visibleLinks = await send();

@@ -1,7 +1,7 @@
 /**
  * The universe on one local workerd:
  * - `GET /api/universe` with 10,000 agents and 50,000 reported links (p50 goal: under
- *   100 ms), answered from the snapshot the directory keeps until a write;
+ *   100 ms), answered from the stored snapshot (gzip in R2, built by the directory's alarm);
  * - accepted signed reports per second, each one a card fetch, a signature check and a
  *   directory transaction (goal: at least 300/s);
  * - the map page with 10,000 agents in headless Chromium, from navigation to the first

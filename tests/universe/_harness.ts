@@ -27,6 +27,10 @@ export interface StartUniverseOptions {
   universe?: string;
   persistDir?: string;
   port?: number;
+  /** `SNAPSHOT_REBUILD_SECONDS`: how often the alarm may rebuild. @default 60 */
+  rebuildSeconds?: number;
+  /** Also serve the Worker on this port, past Miniflare's proxy (benchmarks). */
+  directPort?: number;
 }
 
 /** Starts a universe with `ALLOW_INSECURE_PEERS=1`. */
@@ -34,8 +38,15 @@ export async function startUniverse(options: StartUniverseOptions = {}): Promise
   const port = options.port ?? freePort();
   const { mf, url } = await runUniverse({
     port,
-    vars: { UNIVERSE: options.universe ?? "", ALLOW_INSECURE_PEERS: "1" },
+    vars: {
+      UNIVERSE: options.universe ?? "",
+      ALLOW_INSECURE_PEERS: "1",
+      ...(options.rebuildSeconds
+        ? { SNAPSHOT_REBUILD_SECONDS: String(options.rebuildSeconds) }
+        : {}),
+    },
     ...(options.persistDir ? { persistDir: options.persistDir } : {}),
+    ...(options.directPort ? { directPort: options.directPort } : {}),
   });
   return {
     url,
@@ -112,9 +123,51 @@ export async function signUniverseBytes(
   return { payload: b64uEncode(bytes), sig: b64uEncode(sig) };
 }
 
-/** Fetches `/api/universe`. */
+/** The directory object's internal stub (past the web layer). */
+export async function directoryStub(
+  universe: RunningUniverse,
+): Promise<{ fetch(url: string, init?: RequestInit): Promise<Response> }> {
+  // Miniflare's typings do not resolve under Deno; this is the part the tests use.
+  const ns = await universe.mf.getDurableObjectNamespace("DIRECTORY") as unknown as {
+    idFromName(name: string): unknown;
+    get(id: unknown): { fetch(url: string, init?: RequestInit): Promise<Response> };
+  };
+  return ns.get(ns.idFromName("directory"));
+}
+
+/** What a snapshot build reports. */
+export interface BuildFigures {
+  generated_at: number;
+  taus: number;
+  links: number;
+  bytes: number;
+  stored: number;
+  etag: string;
+}
+
+/**
+ * Builds the stored snapshot now, as the directory's alarm would (at `now`, Unix
+ * seconds, default the clock).
+ */
+export async function buildSnapshot(
+  universe: RunningUniverse,
+  now?: number,
+): Promise<BuildFigures> {
+  const stub = await directoryStub(universe);
+  const query = new URLSearchParams({
+    host: universe.host,
+    ...(now !== undefined ? { now: String(now) } : {}),
+  });
+  const res = await stub.fetch(`https://directory.internal/build?${query}`, { method: "POST" });
+  const body = await res.json() as BuildFigures;
+  if (res.status !== 200) throw new Error(`build failed: ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** Builds the stored snapshot, then fetches `/api/universe`. */
 // deno-lint-ignore no-explicit-any
 export async function snapshot(universe: RunningUniverse): Promise<any> {
+  await buildSnapshot(universe);
   return await (await fetch(`${universe.url}/api/universe`)).json();
 }
 
@@ -134,20 +187,22 @@ export interface SeedAgent {
  * that has links or sub-agents. `ts` values sit in the last minute.
  */
 export async function seed(universe: RunningUniverse, agents: SeedAgent[]): Promise<void> {
-  // Miniflare's typings do not resolve under Deno; this is the part seeding uses.
-  const ns = await universe.mf.getDurableObjectNamespace("DIRECTORY") as unknown as {
-    idFromName(name: string): unknown;
-    get(id: unknown): { fetch(url: string, init: RequestInit): Promise<Response> };
-  };
-  const stub = ns.get(ns.idFromName("directory"));
+  const stub = await directoryStub(universe);
   const now = Math.floor(Date.now() / 1000);
-  const apply = async (body: Record<string, unknown>) => {
-    const res = await stub.fetch("https://directory.internal/apply", {
+  const pending: Record<string, unknown>[] = [];
+  const flush = async () => {
+    const res = await stub.fetch("https://directory.internal/apply-batch", {
       method: "POST",
-      body: JSON.stringify(body),
+      body: JSON.stringify(pending.splice(0)),
     });
     const text = await res.text();
-    if (res.status !== 200) throw new Error(`seed failed: ${res.status} ${text}`);
+    if (res.status !== 200 || JSON.parse(text).statuses.some((s: number) => s !== 200)) {
+      throw new Error(`seed failed: ${res.status} ${text.slice(0, 200)}`);
+    }
+  };
+  const apply = async (body: Record<string, unknown>) => {
+    pending.push(body);
+    if (pending.length >= 500) await flush();
   };
   for (const a of agents) {
     await apply({
@@ -174,4 +229,5 @@ export async function seed(universe: RunningUniverse, agents: SeedAgent[]): Prom
       now,
     });
   }
+  if (pending.length > 0) await flush();
 }
