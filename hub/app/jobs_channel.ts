@@ -8,6 +8,7 @@
  * @module
  */
 import { errorMessage } from "@agent/net/common";
+import { SpineHttp } from "../spine_http/mod.ts";
 import type { HubChannel, HubContext } from "./channel_types.ts";
 import { enabledTools } from "../components/tools.ts";
 import { jobDesks } from "../jobs/desks.ts";
@@ -45,20 +46,19 @@ export async function jobsChannel(hub: HubContext): Promise<HubChannel> {
   let told: Promise<void> = Promise.resolve();
   if (cloud !== undefined) {
     // Cloud mode: the spine's cron wakes this brain before its next job is due.
+    const spine = new SpineHttp(cloud.url, {
+      token: cloud.token,
+      timeoutMs: 10_000,
+      ...(cloud.fetch ? { fetch: cloud.fetch } : {}),
+    });
     runner.onNext = (nextMs) => {
       told = told.then(async () => {
         try {
-          const res = await (cloud.fetch ?? fetch)(`${cloud.url}/hub/state/jobs.next`, {
+          await spine.request("/hub/state/jobs.next", {
             method: "PUT",
-            headers: {
-              authorization: `Bearer ${cloud.token}`,
-              "content-type": "application/json",
-            },
-            body: JSON.stringify({ value: { next_ms: nextMs ?? null } }),
-            signal: AbortSignal.timeout(10_000),
+            json: { value: { next_ms: nextMs ?? null } },
+            answer: "none",
           });
-          await res.body?.cancel();
-          if (!res.ok) throw new Error(`HTTP ${res.status}`);
         } catch (error) {
           hub.logger.warn(`jobs: cannot tell the spine the next due time: ${errorMessage(error)}`);
         }
