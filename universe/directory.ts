@@ -9,7 +9,7 @@ import { cleanText, errorResponse, HttpError, json } from "@agent/net";
 import type { Env } from "./env.ts";
 import { directoryMapRoute } from "./map/routes.ts";
 import { indexMapAgent, pruneMapIndex } from "./map/store.ts";
-import { type BuildResult, buildSnapshot, ONLINE_SECONDS } from "./snapshot_build.ts";
+import { type BuildResult, buildSnapshot, ONLINE_SECONDS, tauOf } from "./snapshot_build.ts";
 import { DIRECTORY_SCHEMA_VERSION, migrateDirectory } from "./directory_schema.ts";
 import type {
   AcceptedRequest,
@@ -339,24 +339,9 @@ export class Directory implements DurableObject {
   }
 
   #tau(row: Row, now: number): SnapshotTau {
-    let subs: UniverseSub[] = [];
-    try {
-      subs = JSON.parse(String(row.subs ?? "[]"));
-    } catch {
-      subs = [];
-    }
-    const lastSeen = Number(row.last_seen);
-    return {
-      address: String(row.address),
-      name: String(row.name),
-      owner: String(row.owner),
-      about: String(row.about),
-      joined_at: Number(row.joined_at),
-      last_seen: lastSeen,
-      online: now - lastSeen <= ONLINE_SECONDS,
-      subs,
-    };
+    return tauOf(row, now);
   }
+
 
   /** One agent's snapshot fields with its visible links, or `undefined`. */
   tau(

@@ -8,6 +8,8 @@
  * @module
  */
 import type { R2Bucket, SqlStorage } from "@cloudflare/workers-types/index.ts";
+import type { UniverseSub } from "@agent/net";
+import type { SnapshotTau } from "./directory_types.ts";
 
 /** The stored snapshot's key in the bucket. */
 export const SNAPSHOT_KEY = "snapshot/universe.json.gz";
@@ -143,8 +145,16 @@ export async function buildSnapshot(input: BuildInput): Promise<BuildResult> {
 
 /** One agent's snapshot entry as JSON text (`JSON.stringify` of the spec's object). */
 function tauJson(row: Row, now: number): string {
+  return JSON.stringify(tauOf(row, now));
+}
+
+/**
+ * One agent's entry of the snapshot (and of `GET /api/taus/<address>`) from its row,
+ * with its fields in the spec's order.
+ */
+export function tauOf(row: Record<string, unknown>, now: number): SnapshotTau {
   const lastSeen = Number(row.last_seen);
-  return JSON.stringify({
+  return {
     address: String(row.address),
     name: String(row.name),
     owner: String(row.owner),
@@ -153,10 +163,10 @@ function tauJson(row: Row, now: number): string {
     last_seen: lastSeen,
     online: now - lastSeen <= ONLINE_SECONDS,
     subs: parseSubs(row.subs),
-  });
+  };
 }
 
-function parseSubs(value: unknown): unknown[] {
+function parseSubs(value: unknown): UniverseSub[] {
   const text = String(value ?? "[]");
   if (text === "[]") return [];
   try {

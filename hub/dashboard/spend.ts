@@ -8,7 +8,7 @@
 import { HttpError } from "@agent/net";
 import type { Period } from "../config/types.ts";
 import { TIME_ZONE } from "../i18n.ts";
-import { periodBounds } from "../money/mod.ts";
+import { addAmounts, NO_AMOUNTS, periodBounds, type SpendAmounts } from "../money/mod.ts";
 import { isoWithOffset, nextDayStart } from "../money/periods.ts";
 import { channelsOf, type GroupRow } from "../money/spend_rollup.ts";
 import type { SpendChartReader } from "../money/spend_chart.ts";
@@ -50,25 +50,7 @@ export function spendOf(url: URL, sources: DashboardSources): DashboardSpend {
   } catch {
     throw new HttpError(500, "ledger_unreadable");
   }
-  const total = channel.reduce((sum, r) => ({
-    usd: sum.usd + r.usd,
-    calls: sum.calls + r.calls,
-    unpriced_calls: sum.unpriced_calls + r.unpriced_calls,
-    estimated_calls: sum.estimated_calls + r.estimated_calls,
-    input_tokens: sum.input_tokens + r.input_tokens,
-    output_tokens: sum.output_tokens + r.output_tokens,
-    cache_read_tokens: sum.cache_read_tokens + r.cache_read_tokens,
-    cache_write_tokens: sum.cache_write_tokens + r.cache_write_tokens,
-  }), {
-    usd: 0,
-    calls: 0,
-    unpriced_calls: 0,
-    estimated_calls: 0,
-    input_tokens: 0,
-    output_tokens: 0,
-    cache_read_tokens: 0,
-    cache_write_tokens: 0,
-  });
+  const total = channel.reduce<SpendAmounts>((sum, r) => addAmounts(sum, r), NO_AMOUNTS);
   const status = sources.status() as { spend?: { roles?: unknown; forecast?: unknown } };
   return {
     period,

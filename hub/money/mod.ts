@@ -80,8 +80,11 @@ export {
 // `/status`, the TUI's spend line.
 export { budgetLine, spendLines, type SpendObject, spendReport } from "./spend.ts";
 export {
+  addAmounts,
   isSpendBy,
+  NO_AMOUNTS,
   SPEND_BY,
+  type SpendAmounts,
   type SpendBy,
   spendBy,
   spendByLines,

@@ -45,6 +45,35 @@ export interface SpendByRow extends TokenTotals {
   estimated_calls: number;
 }
 
+/** What rows of a breakdown add up: dollars, calls and tokens. */
+export type SpendAmounts = Omit<SpendByRow, "key" | "channel" | "session_id">;
+
+/** Nothing spent. */
+export const NO_AMOUNTS: Readonly<SpendAmounts> = {
+  usd: 0,
+  calls: 0,
+  unpriced_calls: 0,
+  estimated_calls: 0,
+  input_tokens: 0,
+  output_tokens: 0,
+  cache_read_tokens: 0,
+  cache_write_tokens: 0,
+};
+
+/** `a` and `b` added up (a total, or one group of several rows). */
+export function addAmounts(a: SpendAmounts, b: SpendAmounts): SpendAmounts {
+  return {
+    usd: a.usd + b.usd,
+    calls: a.calls + b.calls,
+    unpriced_calls: a.unpriced_calls + b.unpriced_calls,
+    estimated_calls: a.estimated_calls + b.estimated_calls,
+    input_tokens: a.input_tokens + b.input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+    cache_read_tokens: a.cache_read_tokens + b.cache_read_tokens,
+    cache_write_tokens: a.cache_write_tokens + b.cache_write_tokens,
+  };
+}
+
 /** A breakdown over one period (the JSON of `agent spend --by`). */
 export interface SpendByReport {
   by: SpendBy;
@@ -57,7 +86,7 @@ export interface SpendByReport {
   until: string;
   /** Largest first; days oldest first, every day of the period up to today. */
   rows: SpendByRow[];
-  total: Omit<SpendByRow, "key" | "channel" | "session_id">;
+  total: SpendAmounts;
 }
 
 /** Options for {@linkcode spendBy}. */
@@ -112,16 +141,7 @@ export function spendBy(
       ...amounts(r),
     }));
   }
-  const total = rows.reduce((sum, r) => ({
-    usd: sum.usd + r.usd,
-    calls: sum.calls + r.calls,
-    unpriced_calls: sum.unpriced_calls + r.unpriced_calls,
-    estimated_calls: sum.estimated_calls + r.estimated_calls,
-    input_tokens: sum.input_tokens + r.input_tokens,
-    output_tokens: sum.output_tokens + r.output_tokens,
-    cache_read_tokens: sum.cache_read_tokens + r.cache_read_tokens,
-    cache_write_tokens: sum.cache_write_tokens + r.cache_write_tokens,
-  }), { ...ZERO, usd: 0, calls: 0, unpriced_calls: 0, estimated_calls: 0 });
+  const total = rows.reduce<SpendAmounts>((sum, r) => addAmounts(sum, r), NO_AMOUNTS);
   return {
     by: options.by,
     period,
@@ -132,13 +152,6 @@ export function spendBy(
     total: { ...total, usd: dollars(total.usd) },
   };
 }
-
-const ZERO: TokenTotals = {
-  input_tokens: 0,
-  output_tokens: 0,
-  cache_read_tokens: 0,
-  cache_write_tokens: 0,
-};
 
 function amounts(r: SpentTotals & TokenTotals): Omit<SpendByRow, "key"> {
   return {
@@ -167,19 +180,7 @@ function jobRows(
   for (const r of rows) {
     if (r.channel !== "job") continue;
     const name = JOB_SESSION.exec(r.session_id ?? "")?.[1] ?? "-";
-    const sum = byJob.get(name) ??
-      { key: name, ...ZERO, usd: 0, calls: 0, unpriced_calls: 0, estimated_calls: 0 };
-    byJob.set(name, {
-      key: name,
-      usd: sum.usd + r.usd,
-      calls: sum.calls + r.calls,
-      unpriced_calls: sum.unpriced_calls + r.unpriced_calls,
-      estimated_calls: sum.estimated_calls + r.estimated_calls,
-      input_tokens: sum.input_tokens + r.input_tokens,
-      output_tokens: sum.output_tokens + r.output_tokens,
-      cache_read_tokens: sum.cache_read_tokens + r.cache_read_tokens,
-      cache_write_tokens: sum.cache_write_tokens + r.cache_write_tokens,
-    });
+    byJob.set(name, { key: name, ...addAmounts(byJob.get(name) ?? NO_AMOUNTS, r) });
   }
   return [...byJob.values()].map((r) => ({ ...r, usd: dollars(r.usd) }))
     .sort((a, b) => b.usd - a.usd);
@@ -193,8 +194,7 @@ function dayRows(
 ): SpendByRow[] {
   const rows: SpendByRow[] = [];
   for (let day = sinceMs; day <= nowMs; day = nextDayStart(day)) {
-    const d = found.get(day) ??
-      { ...ZERO, usd: 0, calls: 0, unpriced_calls: 0, estimated_calls: 0 };
+    const d = found.get(day) ?? NO_AMOUNTS;
     rows.push({ key: isoDay(day), ...amounts(d) });
   }
   return rows;
