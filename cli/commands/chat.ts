@@ -6,7 +6,7 @@
  */
 import type { CommandModule } from "../command.ts";
 import { writeAll } from "../context.ts";
-import { Logger } from "@agent/hub/base";
+import { Logger, UserError } from "@agent/hub/base";
 
 /** `agent chat`. */
 export const command: CommandModule = {
@@ -35,8 +35,18 @@ export const command: CommandModule = {
   },
   async run(ctx, _args, opts) {
     const config = await ctx.config();
-    const { enabledTools, Ledger, loadComponents, PipedInput, runChat, TerminalInput } =
-      await import("@agent/hub");
+    const {
+      enabledTools,
+      Ledger,
+      loadComponents,
+      PipedInput,
+      runChat,
+      TerminalInput,
+      unwritableHome,
+    } = await import("@agent/hub");
+    // A read-only home is one sentence before anything opens (chat stores its sessions).
+    const readOnly = unwritableHome(ctx.paths, ctx.lang, "agent chat");
+    if (readOnly !== undefined) throw new UserError(readOnly, 1);
     const input = Deno.stdin.isTerminal() ? new TerminalInput() : new PipedInput();
     const encoder = new TextEncoder();
     const resume = opts.resume;

@@ -4,6 +4,8 @@ const EN = {
   already_running: "hub is already running (pid {pid})... stop it with `agent hub stop` first.",
   read_only:
     "Cannot start the hub: {dir} cannot be written (a read-only home), and the hub keeps its state there; make it writable or run the hub as its owner.",
+  read_only_chat:
+    "Cannot start {command}: {dir} cannot be written (a read-only home), and {command} keeps its sessions there; make it writable or run it as the home's owner. `agent spend` and `agent doctor` only read and work here.",
   started: "hub running (pid {pid}); control API on http://127.0.0.1:{port}. Ctrl-C stops it.",
   stopping: "hub stopping ({why}).",
   stopped_clean: "hub stopped.",
@@ -55,6 +57,8 @@ export const t: Translator<keyof typeof EN> = catalogue(EN, {
   already_running: "hub zaten çalışıyor (pid {pid})... önce `agent hub stop` ile durdurun.",
   read_only:
     "Hub başlatılamıyor: {dir} yazılamıyor (salt okunur bir ev dizini) ve hub durumunu orada tutar; dizini yazılabilir yapın ya da hub'ı sahibi olarak çalıştırın.",
+  read_only_chat:
+    "{command} başlatılamıyor: {dir} yazılamıyor (salt okunur bir ev dizini) ve {command} oturumlarını orada tutar; dizini yazılabilir yapın ya da ev dizininin sahibi olarak çalıştırın. `agent spend` ve `agent doctor` yalnızca okur ve burada çalışır.",
   started:
     "hub çalışıyor (pid {pid}); kontrol API'si http://127.0.0.1:{port} adresinde. Ctrl-C durdurur.",
   stopping: "hub duruyor ({why}).",

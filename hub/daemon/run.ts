@@ -81,10 +81,14 @@ export function cannotWrite(error: unknown): boolean {
 
 /**
  * The sentence for a home whose data folder cannot be written (a read-only home), or
- * `undefined` when it can: checked before a hub opens anything, so the owner reads one
- * sentence rather than an OS error per file.
+ * `undefined` when it can: checked before a hub (or chat, or the TUI: `command`) opens
+ * anything, so the owner reads one sentence rather than an OS error per file.
  */
-export function unwritableHome(paths: AgentPaths, lang: Lang): string | undefined {
+export function unwritableHome(
+  paths: AgentPaths,
+  lang: Lang,
+  command?: "agent chat" | "agent tui",
+): string | undefined {
   const probe = `${paths.dataDir}/.write-check-${Deno.pid}`;
   try {
     Deno.mkdirSync(paths.dataDir, { recursive: true, mode: 0o700 });
@@ -93,7 +97,9 @@ export function unwritableHome(paths: AgentPaths, lang: Lang): string | undefine
     return undefined;
   } catch (error) {
     if (!cannotWrite(error)) throw error;
-    return t(lang, "read_only", { dir: paths.dataDir });
+    return command === undefined
+      ? t(lang, "read_only", { dir: paths.dataDir })
+      : t(lang, "read_only_chat", { dir: paths.dataDir, command });
   }
 }
 

@@ -1,8 +1,8 @@
 /**
  * The ledger side of a new user's rough edges, through the real `agent` command:
  * `spend --by day --forecast` honours `--forecast`; estimated calls show in `spend`
- * and `spend --json`; `spend`, `doctor` and `chat` work on a home that is readable but
- * not writable as far as the ledger goes (made immutable with `chattr +i`, which binds
+ * and `spend --json`; `spend` and `doctor` work on a home that is readable but not
+ * writable, and `chat` says in one sentence why it cannot start there (made immutable with `chattr +i`, which binds
  * root too; skipped where `chattr` cannot).
  */
 import assert from "node:assert/strict";
@@ -95,7 +95,8 @@ Deno.test("agent spend --by day --forecast adds the forecast; estimated calls ar
 });
 
 Deno.test({
-  name: "spend, doctor and chat work on a home that is readable but not writable",
+  name:
+    "spend and doctor work on a home that is readable but not writable; chat says why it cannot",
   ignore: Deno.build.os !== "linux",
   async fn() {
     using tmp = home(
@@ -120,12 +121,13 @@ Deno.test({
       const doctor = await agent(tmp.path, ["doctor"]);
       assert.doesNotMatch(doctor.stdout + doctor.stderr, /readonly database/);
       assert.match(doctor.stdout, /^ok budget: brain \$2\.00 of \$15\.00/m);
+      // Chat stores its sessions in the data folder: one sentence, before anything opens.
       const chat = await agent(tmp.path, ["chat"], "hello\n");
-      assert.doesNotMatch(chat.stdout + chat.stderr, /readonly database/);
-      console.log(
-        `read-only home: chat exit ${chat.code}: ${
-          (chat.stdout + chat.stderr).trim().slice(0, 300)
-        }`,
+      assert.equal(chat.code, 1);
+      assert.equal(chat.stdout, "");
+      assert.equal(
+        chat.stderr.trim(),
+        `Cannot start agent chat: ${tmp.path}/data cannot be written (a read-only home), and agent chat keeps its sessions there; make it writable or run it as the home's owner. \`agent spend\` and \`agent doctor\` only read and work here.`,
       );
     } finally {
       chattr("-i", frozen);
