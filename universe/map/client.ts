@@ -198,6 +198,8 @@ function setupSearch(): void {
   let active = -1;
   let pending: Promise<void> = Promise.resolve();
   let ticket = 0;
+  // The query the list on screen answers: Enter opens its highlighted row as it is.
+  let shown: string | undefined;
   const mark = () => {
     [...results.children].forEach((li, i) =>
       li.setAttribute("aria-selected", String(i === active))
@@ -207,6 +209,7 @@ function setupSearch(): void {
   const show = (q: string) => {
     results.replaceChildren();
     active = -1;
+    shown = q;
     if (q.trim() === "") {
       results.hidden = true;
       input.setAttribute("aria-expanded", "false");
@@ -273,8 +276,14 @@ function setupSearch(): void {
     } else if (e.key === "Enter") {
       e.preventDefault();
       clearTimeout(timer);
+      // A list that answers what is typed opens its highlighted row (else its first);
+      // typed faster than the list, the search runs first and its first match opens.
+      if (shown === input.value && !results.hidden) {
+        choose(active >= 0 ? active : 0);
+        return;
+      }
       await run();
-      choose(active >= 0 ? active : 0);
+      choose(0);
     } else if (e.key === "Escape") {
       results.hidden = true;
       input.setAttribute("aria-expanded", "false");
