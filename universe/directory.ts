@@ -342,7 +342,6 @@ export class Directory implements DurableObject {
     return tauOf(row, now);
   }
 
-
   /** One agent's snapshot fields with its visible links, or `undefined`. */
   tau(
     _host: string,
