@@ -4,7 +4,6 @@ import type {
   R2Bucket,
   SqlStorage,
 } from "@cloudflare/workers-types/index.ts";
-import type { UniverseSub } from "@agent/net";
 import { cleanText, errorResponse, HttpError, json } from "@agent/net";
 import type { Env } from "./env.ts";
 import { directoryMapRoute } from "./map/routes.ts";
