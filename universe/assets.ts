@@ -85,7 +85,8 @@ main.map { display: grid; grid-template-columns: minmax(0, 1fr) 22rem; grid-temp
 .legend .offline { background: ${C.offline}; }
 .legend .link { height: 3px; border-radius: 2px; background: ${C.link}; }
 .legend .selected { background: ${C.selected}; }
-.legend .cell { background: ${C.cellHigh}; border-radius: 2px; }
+/* Areas are drawn blue to purple as they fill: the key shows the whole range. */
+.legend .cell { width: 1.4rem; background: linear-gradient(90deg, ${C.cellLow}, ${C.cellHigh}); border-radius: 2px; }
 /* Each key only where it can be seen: cells on a large universe, a chosen agent on the map page. */
 .legend li.k-cell, .legend li.k-selected { display: none; }
 body[data-layer="cells"] .legend li.k-cell, main.map .legend li.k-selected { display: flex; }
