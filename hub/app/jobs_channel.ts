@@ -2,7 +2,8 @@
  * The job scheduler as a hub channel: started with the hub (`agent hub run`, `agent
  * cloud run`), stopped with it, with a `jobs` block in `/status`. Its turns run on
  * desks of their own (no tools, or tier 1 only) that share the hub's router and
- * ledger; answers and notices go to the hub's owner-event bus. In cloud mode the next
+ * ledger; notices go to the hub's owner-event bus, answers through the delivery worker
+ * (to the bus and the messenger's chats, never lost, never doubled). In cloud mode the next
  * due time goes to the spine's state (`jobs.next`), whose cron wakes the brain for it.
  *
  * @module
@@ -16,6 +17,9 @@ import { personaChars } from "../jobs/estimate.ts";
 import { jobStoreFile } from "../jobs/files.ts";
 import { JobRunner } from "../jobs/runner.ts";
 import { ALL_JOBS, JobStore } from "../jobs/store.ts";
+import { DeliveryWorker } from "../jobs/delivery.ts";
+import { processAlive } from "../process_alive.ts";
+import { jobDeliverySinks } from "./jobs_delivery.ts";
 
 /** The scheduler channel. */
 export async function jobsChannel(hub: HubContext): Promise<HubChannel> {
@@ -31,6 +35,20 @@ export async function jobsChannel(hub: HubContext): Promise<HubChannel> {
     tools: await enabledTools(hub.registry),
     router: hub.router,
   });
+  const { sinks, chats } = jobDeliverySinks({
+    config: hub.config,
+    env: hub.env,
+    events: hub.events,
+    netDir: hub.paths.netDir,
+  });
+  const delivery = new DeliveryWorker({
+    store: store.deliveries,
+    sinks,
+    lang: hub.lang,
+    logger: hub.logger,
+    alive: processAlive,
+    now: Date.now,
+  });
   const runner = new JobRunner({
     config: hub.config,
     lang: hub.lang,
@@ -39,6 +57,8 @@ export async function jobsChannel(hub: HubContext): Promise<HubChannel> {
     store,
     desk: desks.desk,
     events: hub.events,
+    chats,
+    delivered: () => delivery.kick(),
     systemChars: await personaChars(hub.paths.personaDir),
     now: Date.now,
   }, { paths: hub.paths });
@@ -67,9 +87,14 @@ export async function jobsChannel(hub: HubContext): Promise<HubChannel> {
   }
   return {
     name: "jobs",
-    start: () => runner.start(),
+    async start() {
+      await runner.start();
+      // Answers a stopped hub left pending go out first.
+      delivery.start();
+    },
     async stop() {
       await runner.stop();
+      await delivery.stop();
       await told;
       await desks.close();
       store.close();

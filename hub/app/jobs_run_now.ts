@@ -1,7 +1,8 @@
 /**
  * `agent jobs run NAME`: one run now, in this process, exactly as the hub runs a slot
- * (the ceilings, the job log, the delivery through the owner-event file a running
- * hub relays), under a slot id of its own so it never takes a scheduled slot.
+ * (the ceilings, the job log, the answer's delivery written pending with the result
+ * and sent from here once; what cannot be sent now a running hub sends), under a slot
+ * id of its own so it never takes a scheduled slot.
  *
  * @module
  */
@@ -21,6 +22,9 @@ import { jobFile, jobStoreFile } from "../jobs/files.ts";
 import { personaChars } from "../jobs/estimate.ts";
 import { runJob, type RunOutcome } from "../jobs/run.ts";
 import { JobStore } from "../jobs/store.ts";
+import { DeliveryWorker } from "../jobs/delivery.ts";
+import { processAlive } from "../process_alive.ts";
+import { jobDeliverySinks } from "./jobs_delivery.ts";
 
 /** Options for {@linkcode runJobNow}. */
 export interface RunJobNowOptions {
@@ -60,9 +64,20 @@ export async function runJobNow(options: RunJobNowOptions, name: string): Promis
     ledger,
     tools: await tools,
   });
+  const events = fileEventSink(paths.netDir);
+  const { sinks, chats } = jobDeliverySinks({ config, env: options.env, events, netDir: paths.netDir });
+  const delivery = new DeliveryWorker({
+    store: store.deliveries,
+    sinks,
+    lang,
+    logger,
+    alive: processAlive,
+    now: Date.now,
+    sendTimeoutMs: 15_000,
+  });
   try {
     const now = Date.now();
-    return await runJob(
+    const outcome = await runJob(
       {
         config,
         lang,
@@ -70,7 +85,8 @@ export async function runJobNow(options: RunJobNowOptions, name: string): Promis
         ledger,
         store,
         desk: desks.desk,
-        events: fileEventSink(paths.netDir),
+        events,
+        chats,
         systemChars: await personaChars(paths.personaDir),
         now: Date.now,
       },
@@ -78,6 +94,9 @@ export async function runJobNow(options: RunJobNowOptions, name: string): Promis
       now,
       { id: `${name}@now-${new Date(now).toISOString()}` },
     );
+    // Sent once from here; a send that fails stays pending for the hub to try again.
+    await delivery.once();
+    return outcome;
   } finally {
     await desks.close();
     store.close();

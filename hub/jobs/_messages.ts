@@ -59,6 +59,13 @@ export const t = catalogue({
   still_running: "skipped: the previous run was still running",
   jobs_line: "jobs: {count} ({paused} paused){all}",
   jobs_all_paused: ", all paused",
+  delivery_dropped:
+    "The answer of job {name} ({slot}) could not be delivered to {target}: {detail}. It is in 'agent jobs log'.",
+  interrupted:
+    "interrupted: the hub stopped during the run; not run again",
+  interrupted_told:
+    "Job {name} was interrupted: the hub stopped during its run of {slot} ({usd} spent); it is not run again.",
+  spine_unreachable: "not run: the spine that holds the slots of both hubs did not answer ({detail})",
 }, {
   no_front_matter: "{file}: iki --- satırı arasında bir ön bilgi bloğuyla başlamalı.",
   unclosed: "{file}: ön bilgi bloğunun kapanış --- satırı yok.",
@@ -111,4 +118,11 @@ export const t = catalogue({
   still_running: "atlandı: önceki çalışma hâlâ sürüyordu",
   jobs_line: "görevler: {count} ({paused} duraklatılmış){all}",
   jobs_all_paused: ", hepsi duraklatılmış",
+  delivery_dropped:
+    "{name} görevinin yanıtı ({slot}) {target} hedefine iletilemedi: {detail}. Yanıt 'agent jobs log' içinde.",
+  interrupted: "yarıda kaldı: çalışma sürerken hub durdu; yeniden çalıştırılmaz",
+  interrupted_told:
+    "{name} görevi yarıda kaldı: {slot} çalışması sürerken hub durdu ({usd} harcandı); yeniden çalıştırılmaz.",
+  spine_unreachable:
+    "çalıştırılmadı: iki hub'ın çalışmalarını tutan spine yanıt vermedi ({detail})",
 });

@@ -12,6 +12,7 @@ import { jobDesks } from "./desks.ts";
 import { jobStoreFile, writeJob } from "./files.ts";
 import type { JobRunContext } from "./run.ts";
 import { JobStore } from "./store.ts";
+import { DeliveryWorker } from "./delivery.ts";
 
 /** A home for job tests. */
 export interface JobHome {
@@ -22,6 +23,10 @@ export interface JobHome {
   /** Every owner event published, in order. */
   events: OwnerEvent[];
   ctx: JobRunContext;
+  /** The delivery worker of {@linkcode JobHome.ctx} (to the bus; no messenger). */
+  delivery: DeliveryWorker;
+  /** Waits until the answers written so far were sent. */
+  flush(): Promise<void>;
   /** A second context on the same files (another hub process). */
   second(): JobRunContext;
   write(job: Partial<JobDefinition> & { name: string }): Promise<JobDefinition>;
@@ -58,6 +63,24 @@ export async function jobHome(
   const opened: { close(): Promise<void> }[] = [];
   const stores: JobStore[] = [];
   const ledgers: Ledger[] = [];
+  const delivery = new DeliveryWorker({
+    store: store.deliveries,
+    sinks: {
+      events: {
+        publish: (event) => bus.publish(event),
+        has: (slotId) =>
+          Promise.resolve(events.some((e) => e.type === "job.result" && e.slot_id === slotId)),
+      },
+      notice: async (job, text) => {
+        await bus.publish({ ts: Math.floor(Date.now() / 1000), type: "job.notice", job, text });
+      },
+    },
+    lang: "en",
+    logger: new Logger({ stderr: "off" }),
+    alive: () => true,
+    now: Date.now,
+  });
+  delivery.start();
   const context = (s: JobStore, l: Ledger): JobRunContext => {
     const desks = jobDesks({
       config,
@@ -77,6 +100,8 @@ export async function jobHome(
       store: s,
       desk: desks.desk,
       events: bus,
+      chats: [],
+      delivered: () => delivery.kick(),
       systemChars: 0,
       now: Date.now,
     };
@@ -88,6 +113,8 @@ export async function jobHome(
     bus,
     events,
     ctx: context(store, ledger),
+    delivery,
+    flush: () => delivery.once(),
     second() {
       const s = JobStore.open(jobStoreFile(paths));
       const l = Ledger.open(paths.ledgerFile);
@@ -110,6 +137,7 @@ export async function jobHome(
       return job;
     },
     async close() {
+      await delivery.stop();
       for (const o of opened) await o.close();
       await bus.close();
       for (const s of [store, ...stores]) s.close();

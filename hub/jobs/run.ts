@@ -3,8 +3,9 @@
  * daily ceiling, its role's budget), the slot claimed in the job store before the
  * call (so it runs at most once), the turn on the desk in a session of its own with
  * the run's ceiling held as a reservation on every call, and the delivery of its
- * answer (one owner event per slot: the messenger's relay and the event stream read
- * it; `none` keeps it in the job log only).
+ * answer: written pending in the same transaction as the run's result (to the event
+ * stream, and to each messenger chat with `deliver: messenger`; `none` keeps it in the
+ * job log only), then sent by the delivery worker (`delivery.ts`).
  *
  * A job that reaches a ceiling or a spent budget is paused and the owner told once.
  *
@@ -22,7 +23,8 @@ import { t } from "./_messages.ts";
 import type { JobDefinition, JobTools } from "./definition.ts";
 import { estimateJob, usd } from "./estimate.ts";
 import { slotId } from "./schedule.ts";
-import { ALL_JOBS, type JobStore, type RunState } from "./store.ts";
+import { ALL_JOBS, type JobStore, type RunRow, type RunState } from "./store.ts";
+import type { DeliveryTarget } from "./delivery_store.ts";
 
 /** What a run needs from the hub. */
 export interface JobRunContext {
@@ -33,8 +35,12 @@ export interface JobRunContext {
   store: JobStore;
   /** The desk a job's turns run on (its tools: none, or tier 1 only). */
   desk(tools: JobTools): Desk;
-  /** Where answers and notices go; absent: the job log only. */
+  /** Where notices go (answers go through the delivery worker); absent: the log only. */
   events: OwnerEventSink | undefined;
+  /** The messenger chats an answer with `deliver: messenger` goes to (none: no messenger). */
+  chats: readonly string[];
+  /** Told when an answer was written pending (the delivery worker sends it now). */
+  delivered?: () => void;
   /** The characters of the persona files (for the day ceiling's estimate). */
   systemChars: number;
   now(): number;
@@ -49,6 +55,9 @@ export type RunOutcome =
 
 /** The jobs running now, per job store: a job's runs never overlap in one process. */
 const RUNNING = new WeakMap<JobStore, Set<string>>();
+
+/** The slots this process runs now (a second store in one process must not settle them). */
+const LIVE = new Set<string>();
 
 /** The longest answer kept in the job log. */
 const LOG_TEXT_MAX = 2_000;
@@ -79,10 +88,12 @@ export async function runJob(
   }
   if (!store.claim(id, job.name, slotMs, nowMs, options.missed === true)) return { kind: "taken" };
   running.add(job.name);
+  LIVE.add(id);
   try {
     return await claimed(ctx, job, id, slotMs, nowMs);
   } finally {
     running.delete(job.name);
+    LIVE.delete(id);
   }
 }
 
@@ -134,6 +145,8 @@ async function claimed(
   state.sessionId = sessionId;
   state.ceiling = ceiling === undefined ? undefined : { usd: ceiling, sinceMs: nowMs };
   if (state.agent.role !== job.role) state.agent = state.rebuild(job.role);
+  // Written before the first call: a run its hub died in is settled from its ledger rows.
+  store.started(id, sessionId);
   let outcome;
   try {
     outcome = await conversation.submit(job.prompt);
@@ -144,18 +157,16 @@ async function claimed(
   const end = ctx.now();
   if (outcome.kind === "answered") {
     const text = outcome.result.reply;
-    store.finish(id, { state: "ok", usd: spent, nowMs: end, detail: clip(text), sessionId });
-    if (job.deliver !== "none") {
-      await publish(ctx, {
-        ts: Math.floor(end / 1000),
-        type: "job.result",
-        job: job.name,
-        slot_id: id,
-        usd: spent,
-        deliver: job.deliver,
-        text: t(lang, "delivered", { name: job.name, usd: usd(spent), text }),
-      });
-    }
+    const delivery = job.deliver === "none" ? undefined : {
+      job: job.name,
+      text: t(lang, "delivered", { name: job.name, usd: usd(spent), text }),
+      usd: spent,
+      deliver: job.deliver,
+      targets: deliveryTargets(job.deliver, ctx.chats),
+    };
+    // The result and its pending delivery in one transaction: neither without the other.
+    store.finish(id, { state: "ok", usd: spent, nowMs: end, detail: clip(text), sessionId }, delivery);
+    if (delivery !== undefined) ctx.delivered?.();
     return { kind: "ok", usd: spent, text, sessionId };
   }
   const message = outcome.kind === "failed" ? outcome.message : outcome.kind;
@@ -185,6 +196,52 @@ async function claimed(
     await notice(ctx, job, t(lang, "failed_told", { name: job.name, detail: message }));
   }
   return { kind: "failed", usd: spent, text: message, sessionId };
+}
+
+/** Where an answer goes: the event stream, and with `messenger` each chat. */
+export function deliveryTargets(
+  deliver: "messenger" | "events",
+  chats: readonly string[],
+): DeliveryTarget[] {
+  const targets: DeliveryTarget[] = ["events"];
+  if (deliver === "messenger") for (const chat of chats) targets.push(`chat:${chat}`);
+  return targets;
+}
+
+/**
+ * Settles the slots a dead process left `running` (call it before any slot runs): each
+ * becomes `interrupted` with what its calls cost (the ledger settled a call in flight
+ * as estimated when it opened), and the owner is told once. Such a slot is not run
+ * again: its calls may have been paid for, and a slot runs at most once.
+ */
+export async function settleOrphans(
+  ctx: JobRunContext,
+  alive: (pid: number) => boolean | undefined,
+): Promise<RunRow[]> {
+  const settled: RunRow[] = [];
+  for (const row of ctx.store.orphans(alive)) {
+    if (LIVE.has(row.slot_id)) continue;
+    // A call still pending (this pid's former process, which the ledger leaves) counts whole.
+    const spent = row.session_id === null
+      ? 0
+      : runSpend(ctx, row.session_id, row.claimed_ms, true);
+    if (!ctx.store.settleInterrupted(row.slot_id, spent, ctx.now(), t(ctx.lang, "interrupted"))) {
+      continue;
+    }
+    settled.push({ ...row, state: "interrupted", usd: spent });
+    ctx.logger.warn(`jobs: ${row.slot_id} was interrupted by a stop; settled at ${usd(spent)}`);
+    await publish(ctx, {
+      ts: Math.floor(ctx.now() / 1000),
+      type: "job.notice",
+      job: row.job,
+      text: t(ctx.lang, "interrupted_told", {
+        name: row.job,
+        slot: formatTime(row.slot_ms),
+        usd: usd(spent),
+      }),
+    });
+  }
+  return settled;
 }
 
 /** Tells the owner about slots missed while no hub ran (once per start and job). */
@@ -240,9 +297,16 @@ async function publish(
   }
 }
 
-function runSpend(ctx: JobRunContext, sessionId: string, sinceMs: number): number {
+function runSpend(
+  ctx: JobRunContext,
+  sessionId: string,
+  sinceMs: number,
+  reserved = false,
+): number {
   try {
-    return ctx.ledger?.sessionSpend(sessionId, sinceMs).spentUsd ?? 0;
+    const spend = ctx.ledger?.sessionSpend(sessionId, sinceMs);
+    if (spend === undefined) return 0;
+    return spend.spentUsd + (reserved ? spend.reservedUsd : 0);
   } catch {
     return 0;
   }

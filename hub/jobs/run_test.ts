@@ -20,6 +20,7 @@ Deno.test("runJob() runs a slot once, records its cost and delivers it once", as
     assert.equal(row?.state, "ok");
     assert.equal(row?.usd.toFixed(4), "0.0020");
     assert.match(row?.session_id ?? "", /^job-news-20260101-050000-[0-9a-f]{4}$/);
+    await home.flush();
     const results = home.events.filter((e) => e.type === "job.result");
     assert.equal(results.length, 1);
     assert.equal(results[0]?.text, "Job news ($0.0020):\nDone.");
@@ -145,6 +146,7 @@ Deno.test("runJob() skips a slot while the job's previous run is still going", a
     const [newest] = home.store.log("slow");
     assert.equal(newest?.state, "missed");
     assert.equal(newest?.detail, "skipped: the previous run was still running");
+    await home.flush();
     assert.equal(home.events.filter((e) => e.type === "job.result").length, 1);
   } finally {
     await home.close();

@@ -1,7 +1,8 @@
 /**
  * The hub's job scheduler: reads `persona/jobs/` (again whenever a file changes),
  * keeps one timer for the earliest next slot of all jobs, and runs each slot through
- * {@linkcode runJob}. On start (and after the machine slept) the slots that passed
+ * {@linkcode runJob}. On start a slot a stopped hub left `running` is settled as
+ * `interrupted` (not run again). On start (and after the machine slept) the slots that passed
  * unrun are found from the job store: each job's newest recorded slot or the time it
  * was first seen. Those are recorded as `missed` and told to the owner; with
  * `missed: once` the newest of them runs once.
@@ -17,7 +18,8 @@ import { errorMessage } from "@agent/net/common";
 import type { AgentPaths } from "../paths.ts";
 import type { JobDefinition } from "./definition.ts";
 import { jobsDir, loadJobs } from "./files.ts";
-import { type JobRunContext, runJob, type RunOutcome, tellMissed } from "./run.ts";
+import { processAlive } from "../process_alive.ts";
+import { type JobRunContext, runJob, type RunOutcome, settleOrphans, tellMissed } from "./run.ts";
 import { nextSlot, scheduleOf, slotId, slotsBetween } from "./schedule.ts";
 import { ALL_JOBS } from "./store.ts";
 
@@ -31,6 +33,8 @@ export interface JobRunnerOptions {
    * hub was down or the machine slept). @default 60000
    */
   graceMs?: number;
+  /** Whether a process id runs (a slot a dead one left `running` is settled). */
+  alive?: (pid: number) => boolean | undefined;
 }
 
 interface Watched {
@@ -73,8 +77,12 @@ export class JobRunner {
     return this.#jobs.size;
   }
 
-  /** Reads the jobs, handles the slots missed while no hub ran, and arms the timer. */
+  /**
+   * Settles the slots a stopped hub left running, reads the jobs, handles the slots
+   * missed while no hub ran, and arms the timer.
+   */
   async start(): Promise<void> {
+    await settleOrphans(this.#ctx, this.#o.alive ?? processAlive);
     this.#watch();
     await this.#load(true);
     this.#tick();

@@ -20,6 +20,7 @@ Deno.test("JobRunner runs each slot of an every-second job once, also with two h
     await Promise.all([a.start(), b.start()]);
     await wait(3_200);
     await Promise.all([a.stop(), b.stop()]);
+    await home.flush();
     const rows = home.store.log("tick").filter((r) => r.state === "ok");
     assert.ok(rows.length >= 2, `ran ${rows.length} slots`);
     const results = home.events.filter((e) => e.type === "job.result");
@@ -67,6 +68,7 @@ Deno.test("JobRunner runs a slot missed while no hub ran once on start (missed: 
     assert.equal(rows.length, 1);
     assert.equal(rows[0]?.state, "ok");
     assert.equal(rows[0]?.missed, true);
+    await home.flush();
     const notices = home.events.filter((e) => e.type === "job.notice");
     assert.equal(notices.length, 1);
     assert.match(

@@ -8,6 +8,7 @@
  * @module
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { DELIVERY_SCHEMA, DeliveryStore, type NewDelivery } from "./delivery_store.ts";
 
 /** How a slot ended. */
 export type RunState =
@@ -18,7 +19,12 @@ export type RunState =
   /** Missed while no hub ran, and skipped. */
   | "missed"
   /** Not run: the job or its budget was at a ceiling (the job is paused). */
-  | "refused";
+  | "refused"
+  /**
+   * Its hub died during the run: settled at the next start with what its calls cost
+   * (the ledger settles a call in flight as estimated), told to the owner, not run again.
+   */
+  | "interrupted";
 
 /** One row of the job log. */
 export interface RunRow {
@@ -64,7 +70,7 @@ CREATE TABLE IF NOT EXISTS runs (
 CREATE INDEX IF NOT EXISTS runs_job_slot ON runs (job, slot_ms);
 CREATE TABLE IF NOT EXISTS seen (job TEXT PRIMARY KEY, since_ms INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS paused (job TEXT PRIMARY KEY, reason TEXT NOT NULL, ts INTEGER NOT NULL);
-`;
+${DELIVERY_SCHEMA}`;
 
 /** The job store; one connection per process, shared by the scheduler and the CLI. */
 export class JobStore {
@@ -73,9 +79,12 @@ export class JobStore {
   #last: StatementSync;
   #seen: StatementSync;
   #since: StatementSync;
+  /** The answers on their way to the owner. */
+  readonly deliveries: DeliveryStore;
 
   private constructor(db: DatabaseSync) {
     this.#db = db;
+    this.deliveries = new DeliveryStore(db);
     this.#claim = db.prepare(
       `INSERT OR IGNORE INTO runs (slot_id, job, slot_ms, claimed_ms, pid, state, missed)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -121,7 +130,15 @@ export class JobStore {
     return Number(result.changes) === 1;
   }
 
-  /** How a claimed slot ended. */
+  /** The session a claimed slot's turn runs in, written before its first call. */
+  started(slotId: string, sessionId: string): void {
+    this.#db.prepare("UPDATE runs SET session_id = ? WHERE slot_id = ?").run(sessionId, slotId);
+  }
+
+  /**
+   * How a claimed slot ended, and its answer's delivery (when it has one) in the same
+   * transaction: a result in the log always has its delivery pending or done.
+   */
   finish(
     slotId: string,
     end: {
@@ -131,11 +148,41 @@ export class JobStore {
       detail?: string | undefined;
       sessionId?: string | undefined;
     },
+    delivery?: NewDelivery,
   ): void {
-    this.#db.prepare(
-      `UPDATE runs SET state = ?, usd = ?, finished_ms = ?, detail = ?, session_id = ?
-       WHERE slot_id = ?`,
-    ).run(end.state, end.usd, end.nowMs, end.detail ?? null, end.sessionId ?? null, slotId);
+    this.#db.exec("BEGIN IMMEDIATE");
+    try {
+      this.#db.prepare(
+        `UPDATE runs SET state = ?, usd = ?, finished_ms = ?, detail = ?,
+         session_id = COALESCE(?, session_id) WHERE slot_id = ?`,
+      ).run(end.state, end.usd, end.nowMs, end.detail ?? null, end.sessionId ?? null, slotId);
+      if (delivery !== undefined) this.deliveries.add(slotId, delivery, end.nowMs);
+      this.#db.exec("COMMIT");
+    } catch (error) {
+      this.#db.exec("ROLLBACK");
+      throw error;
+    }
+  }
+
+  /**
+   * The slots left `running` by processes that are gone (`alive` says false; our own
+   * pid in the table is a former process's, as a container restarts with the same pid):
+   * the caller settles each with {@linkcode settleInterrupted}. Call it before this
+   * process runs any slot.
+   */
+  orphans(alive: (pid: number) => boolean | undefined): RunRow[] {
+    const rows = this.#db.prepare("SELECT * FROM runs WHERE state = 'running'")
+      .all() as unknown as (StoredRow & { pid: number })[];
+    return rows.filter((r) => r.pid === Deno.pid || alive(r.pid) === false).map(toRunRow);
+  }
+
+  /** Settles an orphaned slot as `interrupted` with what it cost; `false` when settled already. */
+  settleInterrupted(slotId: string, usd: number, nowMs: number, detail: string): boolean {
+    const r = this.#db.prepare(
+      `UPDATE runs SET state = 'interrupted', usd = ?, finished_ms = ?, detail = ?
+       WHERE slot_id = ? AND state = 'running'`,
+    ).run(usd, nowMs, detail, slotId);
+    return Number(r.changes) === 1;
   }
 
   /** The newest slot recorded for `job`. */
@@ -193,19 +240,8 @@ export class JobStore {
           .all(limit)
         : this.#db.prepare(
           "SELECT * FROM runs WHERE job = ? ORDER BY slot_ms DESC, claimed_ms DESC LIMIT ?",
-        ).all(job, limit)) as unknown as (Omit<RunRow, "missed"> & { missed: number })[];
-    return rows.map((r) => ({
-      slot_id: r.slot_id,
-      job: r.job,
-      slot_ms: r.slot_ms,
-      claimed_ms: r.claimed_ms,
-      state: r.state,
-      missed: r.missed === 1,
-      usd: r.usd,
-      finished_ms: r.finished_ms,
-      detail: r.detail,
-      session_id: r.session_id,
-    }));
+        ).all(job, limit)) as unknown as StoredRow[];
+    return rows.map(toRunRow);
   }
 
   /** Forgets a removed job's watch and pause (its log stays). */
@@ -218,4 +254,21 @@ export class JobStore {
   close(): void {
     this.#db.close();
   }
+}
+
+type StoredRow = Omit<RunRow, "missed"> & { missed: number };
+
+function toRunRow(r: StoredRow): RunRow {
+  return {
+    slot_id: r.slot_id,
+    job: r.job,
+    slot_ms: r.slot_ms,
+    claimed_ms: r.claimed_ms,
+    state: r.state,
+    missed: r.missed === 1,
+    usd: r.usd,
+    finished_ms: r.finished_ms,
+    detail: r.detail,
+    session_id: r.session_id,
+  };
 }

@@ -27,8 +27,8 @@ export interface MessengerState {
   /** Contact-request buttons: id to address. */
   buttons: Record<string, string>;
   /**
-   * A job's answer being sent when the process stopped, if it did mid-send: it may have
-   * arrived, so it is not sent again (a job's answer is never doubled).
+   * Written by hubs before job answers went through the jobs' delivery worker; read and
+   * kept so an older state file still loads, no longer written.
    */
   sending_event_id?: string | undefined;
 }

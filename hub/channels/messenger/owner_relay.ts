@@ -4,7 +4,8 @@
  * per peer (`digest_view.ts`), budget warnings and spent budgets, a failover, an
  * undeliverable message) is told to every allowed chat as the hub's event bus
  * publishes it, once each, also across restarts (the last event told is kept in the
- * messenger's state file).
+ * messenger's state file). A job's answer is the exception: the jobs' delivery worker
+ * sends it to the chats (`hub/jobs/delivery.ts`).
  *
  * @module
  */
@@ -76,29 +77,12 @@ export class OwnerRelay {
           continue;
         }
         try {
-          if (event.type === "job.result") {
-            if (state.sending_event_id === event.event_id) {
-              // The process stopped while sending it: it may have arrived; never twice.
-              this.#o.onError(
-                "events",
-                new Error(`job answer ${event.event_id} may not have arrived`),
-              );
-            } else {
-              state.sending_event_id = event.event_id;
-              await file.save();
-              await this.#tell(event);
-            }
-          } else {
-            await this.#tell(event);
-          }
+          await this.#tell(event);
           pending.shift();
           state.last_event_id = event.event_id;
-          delete state.sending_event_id;
           await file.save();
         } catch (error) {
           this.#o.onError("events", error);
-          // This process saw the send fail: it is tried again, not taken for delivered.
-          delete state.sending_event_id;
           await pause(EVENTS_RETRY_MS, signal);
         }
       }
@@ -185,8 +169,9 @@ export class OwnerRelay {
 
   async #tell(event: OwnerEvent): Promise<void> {
     const { api, lang } = this.#o;
-    // A job delivered to the event stream only stays off the phone.
-    if (event.type === "job.result" && event.deliver !== "messenger") return;
+    // A job's answer reaches the chats through the jobs' delivery worker (each part
+    // marked as sent, so a restart never sends it twice), not through this relay.
+    if (event.type === "job.result") return;
     for (const chat of this.#o.chats) {
       if (this.#o.told?.(chat, event) === true) continue;
       if (event.type === "net.digest") {
