@@ -65,7 +65,12 @@ export async function runJobNow(options: RunJobNowOptions, name: string): Promis
     tools: await tools,
   });
   const events = fileEventSink(paths.netDir);
-  const { sinks, chats } = jobDeliverySinks({ config, env: options.env, events, netDir: paths.netDir });
+  const { sinks, chats } = jobDeliverySinks({
+    config,
+    env: options.env,
+    events,
+    netDir: paths.netDir,
+  });
   const delivery = new DeliveryWorker({
     store: store.deliveries,
     sinks,

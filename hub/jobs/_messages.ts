@@ -61,11 +61,11 @@ export const t = catalogue({
   jobs_all_paused: ", all paused",
   delivery_dropped:
     "The answer of job {name} ({slot}) could not be delivered to {target}: {detail}. It is in 'agent jobs log'.",
-  interrupted:
-    "interrupted: the hub stopped during the run; not run again",
+  interrupted: "interrupted: the hub stopped during the run; not run again",
   interrupted_told:
     "Job {name} was interrupted: the hub stopped during its run of {slot} ({usd} spent); it is not run again.",
-  spine_unreachable: "not run: the spine that holds the slots of both hubs did not answer ({detail})",
+  spine_unreachable:
+    "not run: the spine that holds the slots of both hubs did not answer ({detail})",
 }, {
   no_front_matter: "{file}: iki --- satırı arasında bir ön bilgi bloğuyla başlamalı.",
   unclosed: "{file}: ön bilgi bloğunun kapanış --- satırı yok.",

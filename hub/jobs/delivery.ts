@@ -133,12 +133,17 @@ export class DeliveryWorker {
     await this.#run();
   }
 
-  /** Stops: a send in flight is cut short (it stays pending, tried at the next start). */
+  /**
+   * Stops: the pass under way finishes (what is due is sent), for 5 seconds at most;
+   * then a send in flight is cut short (it stays pending, tried at the next start).
+   */
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#stop.abort();
+    const grace = setTimeout(() => this.#stop.abort(), 5_000);
     await this.#pass;
+    clearTimeout(grace);
+    this.#stop.abort();
   }
 
   #arm(): void {

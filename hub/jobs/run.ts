@@ -165,7 +165,11 @@ async function claimed(
       targets: deliveryTargets(job.deliver, ctx.chats),
     };
     // The result and its pending delivery in one transaction: neither without the other.
-    store.finish(id, { state: "ok", usd: spent, nowMs: end, detail: clip(text), sessionId }, delivery);
+    store.finish(
+      id,
+      { state: "ok", usd: spent, nowMs: end, detail: clip(text), sessionId },
+      delivery,
+    );
     if (delivery !== undefined) ctx.delivered?.();
     return { kind: "ok", usd: spent, text, sessionId };
   }
@@ -204,7 +208,7 @@ export function deliveryTargets(
   chats: readonly string[],
 ): DeliveryTarget[] {
   const targets: DeliveryTarget[] = ["events"];
-  if (deliver === "messenger") for (const chat of chats) targets.push(`chat:${chat}`);
+  if (deliver === "messenger") { for (const chat of chats) targets.push(`chat:${chat}`); }
   return targets;
 }
 
@@ -222,9 +226,7 @@ export async function settleOrphans(
   for (const row of ctx.store.orphans(alive)) {
     if (LIVE.has(row.slot_id)) continue;
     // A call still pending (this pid's former process, which the ledger leaves) counts whole.
-    const spent = row.session_id === null
-      ? 0
-      : runSpend(ctx, row.session_id, row.claimed_ms, true);
+    const spent = row.session_id === null ? 0 : runSpend(ctx, row.session_id, row.claimed_ms, true);
     if (!ctx.store.settleInterrupted(row.slot_id, spent, ctx.now(), t(ctx.lang, "interrupted"))) {
       continue;
     }

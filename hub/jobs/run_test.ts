@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { jobHome } from "./_testing.ts";
-import { runJob } from "./run.ts";
+import { runJob, settleOrphans } from "./run.ts";
 import { slotId } from "./schedule.ts";
 import { ALL_JOBS } from "./store.ts";
 
@@ -148,6 +148,31 @@ Deno.test("runJob() skips a slot while the job's previous run is still going", a
     assert.equal(newest?.detail, "skipped: the previous run was still running");
     await home.flush();
     assert.equal(home.events.filter((e) => e.type === "job.result").length, 1);
+  } finally {
+    await home.close();
+  }
+});
+
+Deno.test("settleOrphans() settles a slot a dead hub left running, tells once, never reruns it", async () => {
+  const home = await jobHome();
+  try {
+    const job = await home.write({ name: "news" });
+    // As a hub killed during its run leaves it: claimed, its session named, no end.
+    assert.ok(home.store.claim(slotId("news", SLOT), "news", SLOT, Date.now()));
+    home.store.started(slotId("news", SLOT), "job-news-20260101-050000-abcd");
+    const settled = await settleOrphans(home.ctx, () => false);
+    assert.deepEqual(settled.map((r) => [r.slot_id, r.state]), [[
+      slotId("news", SLOT),
+      "interrupted",
+    ]]);
+    assert.deepEqual(await settleOrphans(home.ctx, () => false), []);
+    const [row] = home.store.log("news");
+    assert.equal(row?.state, "interrupted");
+    assert.equal(row?.detail, "interrupted: the hub stopped during the run; not run again");
+    const notices = home.events.filter((e) => e.type === "job.notice").map((e) => e.text);
+    assert.equal(notices.length, 1);
+    assert.match(notices[0]!, /^Job news was interrupted: the hub stopped during its run of /);
+    assert.deepEqual(await runJob(home.ctx, job, SLOT), { kind: "taken" });
   } finally {
     await home.close();
   }

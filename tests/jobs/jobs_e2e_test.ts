@@ -9,42 +9,9 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { agent, cleanup } from "../cli/_run.ts";
+import { HOURLY, PRICED_FAST, results, rows, SLOW, writeJob } from "./_jobs.ts";
 import { startBotServer } from "../messenger/_bot_server.ts";
 import { messengerHome, OWNER, runHub, textsIn } from "../messenger/_hub.ts";
-
-/** Hourly, half an hour away from now: no slot is due while a test runs. */
-const HOURLY = `${(new Date().getUTCMinutes() + 30) % 60} * * * *`;
-
-const SLOW = { sanitizeOps: false, sanitizeResources: false };
-
-/** The fast role spends $0.002 a run: 1000 tokens in at $1/M, 500 out at $2/M. */
-const PRICED_FAST: [string | RegExp, string][] = [
-  [
-    'model_id = "fake-fast"\n',
-    'model_id = "fake-fast"\nparams = { replies = ["Done."], usage = { input = 1000, output = 500 } }\n',
-  ],
-  [/$/, '\n[models.prices."fake-fast"]\ninput = 1.0\noutput = 2.0\n'],
-];
-
-async function writeJob(home: string, name: string, front: string): Promise<void> {
-  await Deno.mkdir(`${home}/persona/jobs`, { recursive: true });
-  await Deno.writeTextFile(`${home}/persona/jobs/${name}.md`, `---\n${front}\n---\nReport.\n`);
-}
-
-type Row = { state: string; missed: number; slot_id: string; detail: string | null };
-
-function rows(home: string, job: string): Row[] {
-  const db = new DatabaseSync(`${home}/data/jobs.sqlite3`, { readOnly: true });
-  try {
-    return db.prepare(
-      "SELECT state, missed, slot_id, detail FROM runs WHERE job = ? ORDER BY slot_ms",
-    ).all(job) as unknown as Row[];
-  } finally {
-    db.close();
-  }
-}
-
-const results = (texts: string[], job: string) => texts.filter((x) => x.startsWith(`Job ${job} (`));
 
 Deno.test({
   name: "jobs: an every-second job is delivered once per slot across a hub kill and restart",
@@ -77,10 +44,11 @@ Deno.test({
       const log = rows(home, "tick");
       const ok = log.filter((r) => r.state === "ok");
       const delivered = results(textsIn(bot, OWNER), "tick");
-      // Never twice: at most one delivery per run; the kill may cut one run between its
-      // log row and its delivery.
+      // Never lost: every answer arrives, also one whose run ended just before the
+      // kill (its delivery was written with its result). Twice only if the kill fell
+      // within a send in flight (the Bot API has no idempotency key): one at most.
       assert.ok(
-        delivered.length <= ok.length && ok.length - delivered.length <= 1,
+        delivered.length >= ok.length && delivered.length <= ok.length + 1,
         `${delivered.length} delivered, ${ok.length} ran`,
       );
       // The fake model answers its replies, then "Okay.".

@@ -78,6 +78,8 @@ export interface BotServer {
   pushPress(chatId: number, messageId: number, data: string): number;
   /** Makes the next call(s) of `method` fail. */
   fail(method: string, failure: PlantedFailure): void;
+  /** Drops the failures still planted for `method`: its calls succeed again. */
+  unfail(method: string): void;
   /** The calls of one method (optionally to one chat). */
   callsOf(method: string, chatId?: number): BotCall[];
   /** Waits until `check` holds (polling every 20 ms), or throws after `timeoutMs`. */
@@ -174,6 +176,9 @@ export function startBotServer(
       const list = failures.get(method) ?? [];
       for (let i = 0; i < (failure.times ?? 1); i++) list.push(failure);
       failures.set(method, list);
+    },
+    unfail(method) {
+      failures.delete(method);
     },
     callsOf(method, chatId) {
       return server.calls.filter((c) =>
