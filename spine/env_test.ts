@@ -28,6 +28,7 @@ Deno.test("isCloudOnlyPath() names the state, files, sessions and brain routes",
       "/hub/sessions",
       "/hub/sessions/a/meta",
       "/hub/brain",
+      "/hub/jobs/claim",
     ]
   ) {
     assert.deepEqual(isCloudOnlyPath(p), true, p);

@@ -64,6 +64,7 @@ export const t = catalogue({
   interrupted: "interrupted: the hub stopped during the run; not run again",
   interrupted_told:
     "Job {name} was interrupted: the hub stopped during its run of {slot} ({usd} spent); it is not run again.",
+  taken: "run by the other hub of this identity",
   spine_unreachable:
     "not run: the spine that holds the slots of both hubs did not answer ({detail})",
 }, {
@@ -123,6 +124,7 @@ export const t = catalogue({
   interrupted: "yarıda kaldı: çalışma sürerken hub durdu; yeniden çalıştırılmaz",
   interrupted_told:
     "{name} görevi yarıda kaldı: {slot} çalışması sürerken hub durdu ({usd} harcandı); yeniden çalıştırılmaz.",
+  taken: "bu kimliğin öteki hub'ı çalıştırdı",
   spine_unreachable:
     "çalıştırılmadı: iki hub'ın çalışmalarını tutan spine yanıt vermedi ({detail})",
 });

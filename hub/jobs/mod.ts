@@ -38,3 +38,7 @@ export { type JobRunContext, runJob, type RunOutcome } from "./run.ts";
 export { JobRunner, type JobRunnerOptions } from "./runner.ts";
 export { ALL_JOBS, JobStore, type RunRow, type RunState } from "./store.ts";
 export { jobDesks } from "./desks.ts";
+export { DeliveryError, type DeliverySinks, DeliveryWorker } from "./delivery.ts";
+export { type DeliveryRow, type DeliveryState, type DeliveryTarget } from "./delivery_store.ts";
+export { settleOrphans } from "./orphans.ts";
+export { type ClaimAnswer, type SharedSlots, type SlotClaim, SpineSlots } from "./spine_slots.ts";

@@ -23,8 +23,9 @@ import { t } from "./_messages.ts";
 import type { JobDefinition, JobTools } from "./definition.ts";
 import { estimateJob, usd } from "./estimate.ts";
 import { slotId } from "./schedule.ts";
-import { ALL_JOBS, type JobStore, type RunRow, type RunState } from "./store.ts";
+import { ALL_JOBS, type JobStore, type RunState } from "./store.ts";
 import type { DeliveryTarget } from "./delivery_store.ts";
+import type { SharedSlots } from "./spine_slots.ts";
 
 /** What a run needs from the hub. */
 export interface JobRunContext {
@@ -41,6 +42,8 @@ export interface JobRunContext {
   chats: readonly string[];
   /** Told when an answer was written pending (the delivery worker sends it now). */
   delivered?: () => void;
+  /** The slots shared with the identity's other hub (on a cloud spine), if any. */
+  slots?: SharedSlots;
   /** The characters of the persona files (for the day ceiling's estimate). */
   systemChars: number;
   now(): number;
@@ -57,7 +60,7 @@ export type RunOutcome =
 const RUNNING = new WeakMap<JobStore, Set<string>>();
 
 /** The slots this process runs now (a second store in one process must not settle them). */
-const LIVE = new Set<string>();
+export const LIVE = new Set<string>();
 
 /** The longest answer kept in the job log. */
 const LOG_TEXT_MAX = 2_000;
@@ -138,8 +141,16 @@ async function claimed(
       );
     }
   }
-  const conversation = await ctx.desk(job.tools).open(`job:${job.name}`, { approvals: "deny" });
   const sessionId = newSessionId(`job-${job.name}`, slotMs);
+  // Both hubs of the identity: the slot and its share of the day claimed on the spine.
+  let shared = false;
+  if (ctx.slots !== undefined) {
+    const answer = await claimShared(ctx, job, id, nowMs, sessionId);
+    if ("outcome" in answer) return answer.outcome;
+    shared = answer.shared;
+    if (answer.ceiling !== undefined) ceiling = Math.min(ceiling ?? answer.ceiling, answer.ceiling);
+  }
+  const conversation = await ctx.desk(job.tools).open(`job:${job.name}`, { approvals: "deny" });
   const state = conversation.state;
   // Each run is a conversation of its own: nothing earlier is sent again (or paid for).
   state.sessionId = sessionId;
@@ -154,6 +165,7 @@ async function claimed(
     outcome = { kind: "failed" as const, message: errorMessage(error) };
   }
   const spent = runSpend(ctx, sessionId, nowMs);
+  if (shared) await ctx.slots?.settle(id, spent);
   const end = ctx.now();
   if (outcome.kind === "answered") {
     const text = outcome.result.reply;
@@ -202,6 +214,57 @@ async function claimed(
   return { kind: "failed", usd: spent, text: message, sessionId };
 }
 
+/**
+ * The slot claimed on the shared slots: the run's ceiling there (with a day cap), or
+ * the outcome when this hub does not run it (the other hub does, the day is spent, or
+ * the spine did not answer).
+ */
+async function claimShared(
+  ctx: JobRunContext,
+  job: JobDefinition,
+  id: string,
+  nowMs: number,
+  sessionId: string,
+): Promise<{ outcome: RunOutcome } | { shared: boolean; ceiling: number | undefined }> {
+  const { store, lang } = ctx;
+  const one = estimateJob(ctx.config, job, ctx.systemChars, nowMs).runUsd ?? 0;
+  const answer = await ctx.slots!.claim({
+    slotId: id,
+    job: job.name,
+    dayMs: dayStart(nowMs),
+    maxRunUsd: job.max_usd_per_run,
+    dayCapUsd: job.max_usd_per_day,
+    minUsd: Math.min(one, job.max_usd_per_run ?? one),
+    sessionId,
+  });
+  switch (answer.kind) {
+    case "claimed":
+      return {
+        shared: true,
+        ceiling: job.max_usd_per_day === undefined ? undefined : answer.reservedUsd,
+      };
+    case "off":
+      return { shared: false, ceiling: undefined };
+    case "taken":
+      store.finish(id, { state: "taken", usd: 0, nowMs: ctx.now(), detail: t(lang, "taken") });
+      return { outcome: { kind: "taken" } };
+    case "day": {
+      const text = t(lang, "ceiling_day", {
+        name: job.name,
+        spent: usd(answer.spentUsd),
+        cap: usd(job.max_usd_per_day ?? 0),
+      });
+      return { outcome: await refuse(ctx, job, id, "day", text) };
+    }
+    case "unreachable": {
+      const detail = t(lang, "spine_unreachable", { detail: answer.detail });
+      ctx.logger.warn(`jobs: ${id} ${detail}`);
+      store.finish(id, { state: "missed", usd: 0, nowMs: ctx.now(), detail });
+      return { outcome: { kind: "missed", usd: 0, text: detail } };
+    }
+  }
+}
+
 /** Where an answer goes: the event stream, and with `messenger` each chat. */
 export function deliveryTargets(
   deliver: "messenger" | "events",
@@ -210,40 +273,6 @@ export function deliveryTargets(
   const targets: DeliveryTarget[] = ["events"];
   if (deliver === "messenger") { for (const chat of chats) targets.push(`chat:${chat}`); }
   return targets;
-}
-
-/**
- * Settles the slots a dead process left `running` (call it before any slot runs): each
- * becomes `interrupted` with what its calls cost (the ledger settled a call in flight
- * as estimated when it opened), and the owner is told once. Such a slot is not run
- * again: its calls may have been paid for, and a slot runs at most once.
- */
-export async function settleOrphans(
-  ctx: JobRunContext,
-  alive: (pid: number) => boolean | undefined,
-): Promise<RunRow[]> {
-  const settled: RunRow[] = [];
-  for (const row of ctx.store.orphans(alive)) {
-    if (LIVE.has(row.slot_id)) continue;
-    // A call still pending (this pid's former process, which the ledger leaves) counts whole.
-    const spent = row.session_id === null ? 0 : runSpend(ctx, row.session_id, row.claimed_ms, true);
-    if (!ctx.store.settleInterrupted(row.slot_id, spent, ctx.now(), t(ctx.lang, "interrupted"))) {
-      continue;
-    }
-    settled.push({ ...row, state: "interrupted", usd: spent });
-    ctx.logger.warn(`jobs: ${row.slot_id} was interrupted by a stop; settled at ${usd(spent)}`);
-    await publish(ctx, {
-      ts: Math.floor(ctx.now() / 1000),
-      type: "job.notice",
-      job: row.job,
-      text: t(ctx.lang, "interrupted_told", {
-        name: row.job,
-        slot: formatTime(row.slot_ms),
-        usd: usd(spent),
-      }),
-    });
-  }
-  return settled;
 }
 
 /** Tells the owner about slots missed while no hub ran (once per start and job). */
@@ -287,7 +316,8 @@ async function notice(ctx: JobRunContext, job: JobDefinition, text: string): Pro
   await publish(ctx, { ts: Math.floor(ctx.now() / 1000), type: "job.notice", job: job.name, text });
 }
 
-async function publish(
+/** Publishes an owner event; a failure is logged, never thrown. */
+export async function publish(
   ctx: JobRunContext,
   event: Parameters<OwnerEventSink["publish"]>[0],
 ): Promise<void> {
@@ -299,7 +329,8 @@ async function publish(
   }
 }
 
-function runSpend(
+/** What session `sessionId` spent since `sinceMs` (with its calls in flight: `reserved`). */
+export function runSpend(
   ctx: JobRunContext,
   sessionId: string,
   sinceMs: number,

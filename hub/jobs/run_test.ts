@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { jobHome } from "./_testing.ts";
-import { runJob, settleOrphans } from "./run.ts";
+import { runJob } from "./run.ts";
+import { settleOrphans } from "./orphans.ts";
 import { slotId } from "./schedule.ts";
 import { ALL_JOBS } from "./store.ts";
 

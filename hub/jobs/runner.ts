@@ -19,7 +19,8 @@ import type { AgentPaths } from "../paths.ts";
 import type { JobDefinition } from "./definition.ts";
 import { jobsDir, loadJobs } from "./files.ts";
 import { processAlive } from "../process_alive.ts";
-import { type JobRunContext, runJob, type RunOutcome, settleOrphans, tellMissed } from "./run.ts";
+import { type JobRunContext, runJob, type RunOutcome, tellMissed } from "./run.ts";
+import { settleOrphans } from "./orphans.ts";
 import { nextSlot, scheduleOf, slotId, slotsBetween } from "./schedule.ts";
 import { ALL_JOBS } from "./store.ts";
 

@@ -24,7 +24,9 @@ export type RunState =
    * Its hub died during the run: settled at the next start with what its calls cost
    * (the ledger settles a call in flight as estimated), told to the owner, not run again.
    */
-  | "interrupted";
+  | "interrupted"
+  /** Run by the identity's other hub (the cloud brain, or the local hub), which claimed it first. */
+  | "taken";
 
 /** One row of the job log. */
 export interface RunRow {
@@ -70,6 +72,7 @@ CREATE TABLE IF NOT EXISTS runs (
 CREATE INDEX IF NOT EXISTS runs_job_slot ON runs (job, slot_ms);
 CREATE TABLE IF NOT EXISTS seen (job TEXT PRIMARY KEY, since_ms INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS paused (job TEXT PRIMARY KEY, reason TEXT NOT NULL, ts INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 ${DELIVERY_SCHEMA}`;
 
 /** The job store; one connection per process, shared by the scheduler and the CLI. */
@@ -174,6 +177,27 @@ export class JobStore {
     const rows = this.#db.prepare("SELECT * FROM runs WHERE state = 'running'")
       .all() as unknown as (StoredRow & { pid: number })[];
     return rows.filter((r) => r.pid === Deno.pid || alive(r.pid) === false).map(toRunRow);
+  }
+
+  /**
+   * This home's name among the hubs of one identity (`local-<random>`, made once and
+   * kept): how the spine's shared slots tell this hub's claims from the other's.
+   */
+  hubId(): string {
+    this.#db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('hub_id', ?)")
+      .run(`local-${crypto.randomUUID().slice(0, 8)}`);
+    const row = this.#db.prepare("SELECT value FROM meta WHERE key = 'hub_id'").get() as {
+      value: string;
+    };
+    return row.value;
+  }
+
+  /** The row of slot `slotId`, if the log holds it. */
+  row(slotId: string): RunRow | undefined {
+    const r = this.#db.prepare("SELECT * FROM runs WHERE slot_id = ?").get(slotId) as
+      | StoredRow
+      | undefined;
+    return r === undefined ? undefined : toRunRow(r);
   }
 
   /** Settles an orphaned slot as `interrupted` with what it cost; `false` when settled already. */

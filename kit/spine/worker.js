@@ -20,8 +20,8 @@ function portableEncode(bytes) {
   }
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
-function b64uDecode(text2) {
-  const body = checkedBody(text2);
+function b64uDecode(text3) {
+  const body = checkedBody(text3);
   if (NATIVE_FROM !== void 0) return NATIVE_FROM(body, {
     alphabet: "base64url"
   });
@@ -33,17 +33,17 @@ function atobDecode(body) {
   for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
   return out;
 }
-function checkedBody(text2) {
-  if (typeof text2 !== "string" || !SHAPE.test(text2)) {
+function checkedBody(text3) {
+  if (typeof text3 !== "string" || !SHAPE.test(text3)) {
     throw new TypeError("Cannot decode base64url: the text has characters outside the alphabet");
   }
-  let body = text2;
-  const pad = text2.length - text2.replace(/=+$/, "").length;
+  let body = text3;
+  const pad = text3.length - text3.replace(/=+$/, "").length;
   if (pad > 0) {
-    if (text2.length % 4 !== 0) {
+    if (text3.length % 4 !== 0) {
       throw new TypeError("Cannot decode base64url: the padding does not fit the length");
     }
-    body = text2.slice(0, text2.length - pad);
+    body = text3.slice(0, text3.length - pad);
     if ((body.length + pad) % 4 !== 0 || body.length % 4 === 0) {
       throw new TypeError("Cannot decode base64url: the padding does not fit the length");
     }
@@ -61,10 +61,10 @@ function checkedBody(text2) {
   }
   return body;
 }
-function b64uDecodeLength(text2, length) {
-  if (typeof text2 !== "string") return void 0;
+function b64uDecodeLength(text3, length) {
+  if (typeof text3 !== "string") return void 0;
   try {
-    const bytes = b64uDecode(text2);
+    const bytes = b64uDecode(text3);
     return bytes.length === length ? bytes : void 0;
   } catch {
     return void 0;
@@ -119,22 +119,22 @@ function timingSafeEqual(a, b) {
 var VERIFY_KEYS = /* @__PURE__ */ new Map();
 var VERIFY_KEYS_MAX = 512;
 function verifyKeyFor(signKey) {
-  let text2;
+  let text3;
   let raw;
   if (typeof signKey === "string") {
-    text2 = signKey;
+    text3 = signKey;
   } else {
     raw = signKey;
-    text2 = bytesKey(signKey);
+    text3 = bytesKey(signKey);
   }
-  const cached = VERIFY_KEYS.get(text2);
+  const cached = VERIFY_KEYS.get(text3);
   if (cached !== void 0) return cached;
-  const imported = importVerifyKey(raw ?? decodeOrUndefined(text2));
+  const imported = importVerifyKey(raw ?? decodeOrUndefined(text3));
   if (VERIFY_KEYS.size >= VERIFY_KEYS_MAX) {
     const oldest = VERIFY_KEYS.keys().next().value;
     if (oldest !== void 0) VERIFY_KEYS.delete(oldest);
   }
-  VERIFY_KEYS.set(text2, imported);
+  VERIFY_KEYS.set(text3, imported);
   return imported;
 }
 async function importVerifyKey(raw) {
@@ -149,9 +149,9 @@ async function importVerifyKey(raw) {
     return void 0;
   }
 }
-function decodeOrUndefined(text2) {
+function decodeOrUndefined(text3) {
   try {
-    return b64uDecode(text2);
+    return b64uDecode(text3);
   } catch {
     return void 0;
   }
@@ -176,8 +176,8 @@ function concatBytes(...parts) {
   return out;
 }
 var ENCODER = new TextEncoder();
-function utf8(text2) {
-  return ENCODER.encode(text2);
+function utf8(text3) {
+  return ENCODER.encode(text3);
 }
 async function verifyPrefixed(prefix, message2, signature, signKey) {
   if (signature.length !== 64) return false;
@@ -191,9 +191,9 @@ async function verifyPrefixed(prefix, message2, signature, signKey) {
 }
 
 // net/key_check.ts
-function hex(text2) {
+function hex(text3) {
   const out = new Uint8Array(32);
-  for (let i = 0; i < 32; i++) out[i] = parseInt(text2.slice(i * 2, i * 2 + 2), 16);
+  for (let i = 0; i < 32; i++) out[i] = parseInt(text3.slice(i * 2, i * 2 + 2), 16);
   return out;
 }
 var FF30 = "ff".repeat(30);
@@ -217,9 +217,9 @@ var X25519_SMALL = [
 ].map(hex);
 function onList(key, list) {
   if (key.length !== 32) return false;
-  return list.some((bad2) => {
-    let diff = key[31] & 127 ^ bad2[31];
-    for (let i = 0; i < 31; i++) diff |= key[i] ^ bad2[i];
+  return list.some((bad3) => {
+    let diff = key[31] & 127 ^ bad3[31];
+    for (let i = 0; i < 31; i++) diff |= key[i] ^ bad3[i];
     return diff === 0;
   });
 }
@@ -229,12 +229,12 @@ function isSmallOrderEd25519(key) {
 function isSmallOrderX25519(key) {
   return onList(key, X25519_SMALL);
 }
-function canonicalKey(text2) {
-  const bytes = keyBytes(text2);
+function canonicalKey(text3) {
+  const bytes = keyBytes(text3);
   return bytes === void 0 ? void 0 : b64uEncode(bytes);
 }
-function checkCardKey(field2, text2) {
-  const bytes = keyBytes(text2);
+function checkCardKey(field2, text3) {
+  const bytes = keyBytes(text3);
   if (bytes === void 0) return {
     refused: "shape"
   };
@@ -245,10 +245,10 @@ function checkCardKey(field2, text2) {
     key: b64uEncode(bytes)
   };
 }
-function keyBytes(text2) {
-  if (typeof text2 !== "string") return void 0;
+function keyBytes(text3) {
+  if (typeof text3 !== "string") return void 0;
   try {
-    const bytes = b64uDecode(text2);
+    const bytes = b64uDecode(text3);
     return bytes.length === 32 ? bytes : void 0;
   } catch {
     return void 0;
@@ -262,9 +262,9 @@ function isCardName(name) {
   if (typeof name !== "string" || name.length === 0) return false;
   return name.length <= CARD_NAME_MAX || codePoints(name) <= CARD_NAME_MAX;
 }
-function codePoints(text2) {
+function codePoints(text3) {
   let n = 0;
-  for (const _ of text2) n++;
+  for (const _ of text3) n++;
   return n;
 }
 function parseCardInput(value) {
@@ -794,13 +794,13 @@ function integerParam(params, name, fallback, min, max) {
       detail: `'${name}' is given twice`
     });
   }
-  const text2 = all[0];
-  if (!/^\d{1,16}$/.test(text2)) {
+  const text3 = all[0];
+  if (!/^\d{1,16}$/.test(text3)) {
     throw new HttpError(400, "bad_request", {
       detail: `'${name}' must be an integer`
     });
   }
-  const value = Number(text2);
+  const value = Number(text3);
   if (value < min || value > max) {
     throw new HttpError(400, "bad_request", {
       detail: `'${name}' must be between ${min} and ${max}`
@@ -969,9 +969,9 @@ async function handleFile(request, rest, kv2) {
   const key = PREFIX + name;
   switch (request.method) {
     case "GET": {
-      const text2 = await kv2.get(key, "text");
-      if (text2 === null) throw new HttpError(404, "not_found");
-      return new Response(text2, {
+      const text3 = await kv2.get(key, "text");
+      if (text3 === null) throw new HttpError(404, "not_found");
+      return new Response(text3, {
         headers: {
           "content-type": "text/plain; charset=utf-8"
         }
@@ -979,9 +979,9 @@ async function handleFile(request, rest, kv2) {
     }
     case "PUT": {
       const bytes = await readRequestBody(request, FILE_MAX_BYTES);
-      let text2;
+      let text3;
       try {
-        text2 = new TextDecoder("utf-8", {
+        text3 = new TextDecoder("utf-8", {
           fatal: true,
           ignoreBOM: true
         }).decode(bytes);
@@ -994,7 +994,7 @@ async function handleFile(request, rest, kv2) {
         size: bytes.byteLength,
         updated_at: Math.floor(Date.now() / 1e3)
       };
-      await kv2.put(key, text2, {
+      await kv2.put(key, text3, {
         metadata: meta2
       });
       return json({
@@ -1065,8 +1065,8 @@ function cells(value, i) {
     bad(`rows[${i}] must be an object`);
   }
   const row = value;
-  const usd = row.usd;
-  if (usd !== null && !(typeof usd === "number" && Number.isFinite(usd) && usd >= 0)) {
+  const usd2 = row.usd;
+  if (usd2 !== null && !(typeof usd2 === "number" && Number.isFinite(usd2) && usd2 >= 0)) {
     bad(`rows[${i}].usd must be null or a number of 0 or more`);
   }
   const estimated = row.estimated;
@@ -1080,7 +1080,7 @@ function cells(value, i) {
     text(row, "provider", i),
     text(row, "model_id", i),
     ...TOKENS.map((k) => whole(row, k, i)),
-    usd,
+    usd2,
     estimated === true ? 1 : 0,
     text(row, "channel", i),
     text(row, "session_id", i, true),
@@ -1507,9 +1507,111 @@ async function jobDue(db2, nowMs) {
   return typeof next === "number" && Number.isFinite(next) && next - nowMs <= JOB_WAKE_AHEAD_MS;
 }
 
+// spine/cloud/jobs_slots.ts
+var ID_MAX = 200;
+function bad2(detail) {
+  throw new HttpError(400, "bad_request", {
+    detail
+  });
+}
+function text2(body, key) {
+  const value = field(body, key);
+  if (typeof value !== "string" || value === "" || value.length > ID_MAX) {
+    bad2(`'${key}' must be a string of 1 to ${ID_MAX} characters`);
+  }
+  return value;
+}
+function usd(body, key, nullable) {
+  const value = field(body, key);
+  if (nullable && value === null) return null;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    bad2(`'${key}' must be ${nullable ? "null or " : ""}a number of 0 or more`);
+  }
+  return value;
+}
+function whole2(body, key) {
+  const value = field(body, key);
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+    bad2(`'${key}' must be a whole number of 0 or more`);
+  }
+  return value;
+}
+async function handleJobSlots(request, url, rest, db2) {
+  if (rest === "claim") {
+    if (request.method !== "POST") methodNotAllowed([
+      "POST"
+    ]);
+    return json(await claim(await readObject(request), db2));
+  }
+  if (rest === "settle") {
+    if (request.method !== "POST") methodNotAllowed([
+      "POST"
+    ]);
+    const body = await readObject(request);
+    const result = await db2.prepare(`UPDATE job_slots SET state = 'settled', usd = ?1, settled_at = ?2
+       WHERE slot_id = ?3 AND hub = ?4 AND state = 'running'`).bind(usd(body, "usd", false), Date.now(), text2(body, "slot_id"), text2(body, "hub")).run();
+    return json({
+      settled: (result.meta.changes ?? 0) > 0
+    });
+  }
+  if (rest === "running") {
+    if (request.method !== "GET") methodNotAllowed([
+      "GET"
+    ]);
+    const hub = url.searchParams.get("hub") ?? "";
+    if (hub === "" || hub.length > ID_MAX) {
+      bad2(`'hub' must be a string of 1 to ${ID_MAX} characters`);
+    }
+    const rows = await db2.prepare(`SELECT slot_id, job, day_ms, reserved_usd, session_id, claimed_at FROM job_slots
+       WHERE hub = ?1 AND state = 'running' ORDER BY claimed_at LIMIT 500`).bind(hub).all();
+    return json({
+      slots: rows.results
+    });
+  }
+  throw new HttpError(404, "not_found");
+}
+async function claim(body, db2) {
+  const slot = text2(body, "slot_id");
+  const job = text2(body, "job");
+  const hub = text2(body, "hub");
+  const day = whole2(body, "day_ms");
+  const maxRun = usd(body, "max_run_usd", true);
+  const cap = usd(body, "day_cap_usd", true);
+  const min = usd(body, "min_usd", false);
+  const sessionId = body.session_id === void 0 ? null : text2(body, "session_id");
+  const inserted = await db2.prepare(`INSERT INTO job_slots (slot_id, job, day_ms, hub, state, reserved_usd, session_id, claimed_at)
+     SELECT ?1, ?2, ?3, ?4, 'running',
+       CASE WHEN ?6 IS NULL THEN COALESCE(?5, 0)
+            WHEN ?5 IS NULL THEN ?6 - t.used
+            ELSE MIN(?5, ?6 - t.used) END,
+       ?8, ?9
+     FROM (SELECT TOTAL(CASE WHEN state = 'running' THEN reserved_usd ELSE usd END) AS used
+           FROM job_slots WHERE job = ?2 AND day_ms = ?3) AS t
+     WHERE ?6 IS NULL OR (?6 - t.used >= ?7 AND ?6 - t.used > 0)
+     ON CONFLICT (slot_id) DO NOTHING`).bind(slot, job, day, hub, maxRun, cap, min, sessionId, Date.now()).run();
+  const row = await db2.prepare("SELECT hub, state, reserved_usd FROM job_slots WHERE slot_id = ?1").bind(slot).first();
+  if (row !== null) {
+    const ours = (inserted.meta.changes ?? 0) > 0 || row.hub === hub && row.state === "running";
+    return ours ? {
+      claimed: true,
+      reserved_usd: row.reserved_usd
+    } : {
+      claimed: false,
+      reason: "taken"
+    };
+  }
+  const spent = await db2.prepare(`SELECT TOTAL(CASE WHEN state = 'running' THEN reserved_usd ELSE usd END) AS used
+     FROM job_slots WHERE job = ?1 AND day_ms = ?2`).bind(job, day).first();
+  return {
+    claimed: false,
+    reason: "day",
+    spent_usd: spent?.used ?? 0
+  };
+}
+
 // spine/cloud/routes.ts
 function isCloudOnlyPath(path) {
-  return path === "/hub/brain" || path === "/hub/state" || path.startsWith("/hub/state/") || path === "/hub/files" || path.startsWith("/hub/files/") || path === "/hub/sessions" || path.startsWith("/hub/sessions/") || path === "/hub/ledger";
+  return path === "/hub/brain" || path === "/hub/state" || path.startsWith("/hub/state/") || path === "/hub/files" || path.startsWith("/hub/files/") || path === "/hub/sessions" || path.startsWith("/hub/sessions/") || path === "/hub/ledger" || path.startsWith("/hub/jobs/");
 }
 function requireCloudMode(env) {
   if (spineMode(env) !== "cloud") throw new HttpError(404, "cloud_mode_off");
@@ -1535,6 +1637,9 @@ async function handleCloud(request, url, env) {
     return await handleState(request, path.slice("/hub/state/".length), db(env));
   }
   if (path === "/hub/ledger") return await handleLedger(request, url, db(env));
+  if (path.startsWith("/hub/jobs/")) {
+    return await handleJobSlots(request, url, path.slice("/hub/jobs/".length), db(env));
+  }
   if (path === "/hub/files") return await listFiles(request, kv(env));
   if (path.startsWith("/hub/files/")) {
     return await handleFile(request, path.slice("/hub/files/".length), kv(env));
@@ -1666,16 +1771,16 @@ async function handleHub(request, url, ctx) {
 // spine/rate_limit.ts
 var noticed = /* @__PURE__ */ new Set();
 function clientIpKey(ip) {
-  const text2 = ip.trim().toLowerCase();
-  if (!text2.includes(":")) return text2;
-  const mapped = /^(?:0{0,4}:){0,5}:?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(text2);
+  const text3 = ip.trim().toLowerCase();
+  if (!text3.includes(":")) return text3;
+  const mapped = /^(?:0{0,4}:){0,5}:?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(text3);
   if (mapped) return mapped[1];
-  const groups = expandIpv6(text2.split("%", 1)[0]);
-  if (!groups) return text2;
+  const groups = expandIpv6(text3.split("%", 1)[0]);
+  if (!groups) return text3;
   return `${groups.slice(0, 4).join(":")}::/64`;
 }
-function expandIpv6(text2) {
-  const halves = text2.split("::");
+function expandIpv6(text3) {
+  const halves = text3.split("::");
   if (halves.length > 2) return void 0;
   const head = halves[0] ? halves[0].split(":") : [];
   const tail = halves.length === 2 && halves[1] ? halves[1].split(":") : [];
@@ -3760,17 +3865,17 @@ var BRAIN_PASS_THROUGH = [
 ];
 var BRAIN_PORT = 8080;
 function brainEnvironment(env) {
-  const text2 = (name) => {
+  const text3 = (name) => {
     const value = env[name];
     return typeof value === "string" ? value.trim() : "";
   };
   const out = {};
-  const address = text2("ADDRESS");
-  const url = text2("SPINE_URL") || (address ? `https://${address}` : "");
+  const address = text3("ADDRESS");
+  const url = text3("SPINE_URL") || (address ? `https://${address}` : "");
   if (url) out.AGENT_SPINE_URL = url.replace(/\/+$/, "");
-  if (text2("HUB_TOKEN")) out.AGENT_SPINE_TOKEN = text2("HUB_TOKEN");
+  if (text3("HUB_TOKEN")) out.AGENT_SPINE_TOKEN = text3("HUB_TOKEN");
   for (const name of BRAIN_PASS_THROUGH) {
-    if (text2(name)) out[name] = text2(name);
+    if (text3(name)) out[name] = text3(name);
   }
   return out;
 }

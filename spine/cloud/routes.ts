@@ -1,8 +1,9 @@
 /**
  * The cloud-only routes of document 3 (`/hub/state`, `/hub/files`, `/hub/sessions`,
- * `/hub/brain`) and the cloud ledger (`/hub/ledger`), reached after the bearer token is checked. In local mode every one
- * answers 404 `cloud_mode_off` before any store is touched; in cloud mode without the
- * store a route needs, 503 `not_configured`.
+ * `/hub/brain`), the cloud ledger (`/hub/ledger`) and the job slots (`/hub/jobs/…`),
+ * reached after the bearer token is checked. In local mode every one answers 404
+ * `cloud_mode_off` before any store is touched; in cloud mode without the store a
+ * route needs, 503 `not_configured`.
  *
  * @module
  */
@@ -22,6 +23,7 @@ import { handleSessions } from "./sessions.ts";
 import { handleState } from "./state.ts";
 import { handOver, pendingUpdates } from "./messenger_webhook.ts";
 import { jobDue } from "./jobs_wake.ts";
+import { handleJobSlots } from "./jobs_slots.ts";
 
 /** Whether `path` is one of the cloud-only routes. */
 export function isCloudOnlyPath(path: string): boolean {
@@ -29,7 +31,7 @@ export function isCloudOnlyPath(path: string): boolean {
     path === "/hub/state" || path.startsWith("/hub/state/") ||
     path === "/hub/files" || path.startsWith("/hub/files/") ||
     path === "/hub/sessions" || path.startsWith("/hub/sessions/") ||
-    path === "/hub/ledger";
+    path === "/hub/ledger" || path.startsWith("/hub/jobs/");
 }
 
 /** Throws 404 `cloud_mode_off` unless the spine runs in cloud mode. */
@@ -59,6 +61,9 @@ export async function handleCloud(request: Request, url: URL, env: Env): Promise
     return await handleState(request, path.slice("/hub/state/".length), db(env));
   }
   if (path === "/hub/ledger") return await handleLedger(request, url, db(env));
+  if (path.startsWith("/hub/jobs/")) {
+    return await handleJobSlots(request, url, path.slice("/hub/jobs/".length), db(env));
+  }
   if (path === "/hub/files") return await listFiles(request, kv(env));
   if (path.startsWith("/hub/files/")) {
     return await handleFile(request, path.slice("/hub/files/".length), kv(env));

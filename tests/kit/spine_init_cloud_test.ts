@@ -57,6 +57,7 @@ Deno.test("spine init --cloud writes exactly the cloud project, from the kit, wi
       "agent.js",
       "migrations/0001_cloud.sql",
       "migrations/0002_ledger.sql",
+      "migrations/0003_jobs.sql",
       "package.json",
       "worker.js",
       "wrangler.jsonc",
@@ -70,6 +71,7 @@ Deno.test("spine init --cloud writes exactly the cloud project, from the kit, wi
     await same("Dockerfile", "cloud/Dockerfile");
     await same("migrations/0001_cloud.sql", "cloud/migrations/0001_cloud.sql");
     await same("migrations/0002_ledger.sql", "cloud/migrations/0002_ledger.sql");
+    await same("migrations/0003_jobs.sql", "cloud/migrations/0003_jobs.sql");
     assert.equal(
       await Deno.readTextFile(`${dir}/migrations/0001_cloud.sql`),
       await Deno.readTextFile(`${ROOT}spine/migrations/0001_cloud.sql`),
@@ -138,6 +140,7 @@ Deno.test("spine init --cloud --bundle FILE copies that file; a bad --bundle wri
       "a/agent.js",
       "a/migrations/0001_cloud.sql",
       "a/migrations/0002_ledger.sql",
+      "a/migrations/0003_jobs.sql",
       "a/package.json",
       "a/worker.js",
       "a/wrangler.jsonc",

@@ -1,0 +1,128 @@
+/**
+ * `POST /hub/jobs/claim`, `POST /hub/jobs/settle` and `GET /hub/jobs/running`: the job
+ * slots both hubs on one identity share (the local hub and the cloud brain), in the
+ * relational store (`DB`, table `job_slots`).
+ *
+ * A claim is one `INSERT … SELECT … WHERE` statement, so it is atomic however many hubs
+ * ask at once: it writes the slot only when no hub holds it and, for a job with a
+ * daily ceiling, only when what the job's day holds (settled runs at their cost, runs in
+ * progress at their reservation) leaves at least `min_usd`; it then reserves the run's
+ * ceiling, the smaller of `max_run_usd` and what is left. A settle replaces the
+ * reservation by the run's cost. A claim asked again by the hub that holds the slot
+ * (its answer was lost) is answered as claimed again.
+ *
+ * @module
+ */
+import type { D1Database } from "@cloudflare/workers-types/index.ts";
+import { HttpError, json, methodNotAllowed } from "@agent/net";
+import { field, readObject } from "./body.ts";
+
+const ID_MAX = 200;
+
+function bad(detail: string): never {
+  throw new HttpError(400, "bad_request", { detail });
+}
+
+function text(body: Record<string, unknown>, key: string): string {
+  const value = field(body, key);
+  if (typeof value !== "string" || value === "" || value.length > ID_MAX) {
+    bad(`'${key}' must be a string of 1 to ${ID_MAX} characters`);
+  }
+  return value;
+}
+
+function usd(body: Record<string, unknown>, key: string, nullable: boolean): number | null {
+  const value = field(body, key);
+  if (nullable && value === null) return null;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    bad(`'${key}' must be ${nullable ? "null or " : ""}a number of 0 or more`);
+  }
+  return value;
+}
+
+function whole(body: Record<string, unknown>, key: string): number {
+  const value = field(body, key);
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+    bad(`'${key}' must be a whole number of 0 or more`);
+  }
+  return value;
+}
+
+/** `/hub/jobs/<rest>` (the bearer token and cloud mode already checked). */
+export async function handleJobSlots(
+  request: Request,
+  url: URL,
+  rest: string,
+  db: D1Database,
+): Promise<Response> {
+  if (rest === "claim") {
+    if (request.method !== "POST") methodNotAllowed(["POST"]);
+    return json(await claim(await readObject(request), db));
+  }
+  if (rest === "settle") {
+    if (request.method !== "POST") methodNotAllowed(["POST"]);
+    const body = await readObject(request);
+    const result = await db.prepare(
+      `UPDATE job_slots SET state = 'settled', usd = ?1, settled_at = ?2
+       WHERE slot_id = ?3 AND hub = ?4 AND state = 'running'`,
+    ).bind(usd(body, "usd", false), Date.now(), text(body, "slot_id"), text(body, "hub")).run();
+    return json({ settled: (result.meta.changes ?? 0) > 0 });
+  }
+  if (rest === "running") {
+    if (request.method !== "GET") methodNotAllowed(["GET"]);
+    const hub = url.searchParams.get("hub") ?? "";
+    if (hub === "" || hub.length > ID_MAX) {
+      bad(`'hub' must be a string of 1 to ${ID_MAX} characters`);
+    }
+    const rows = await db.prepare(
+      `SELECT slot_id, job, day_ms, reserved_usd, session_id, claimed_at FROM job_slots
+       WHERE hub = ?1 AND state = 'running' ORDER BY claimed_at LIMIT 500`,
+    ).bind(hub).all();
+    return json({ slots: rows.results });
+  }
+  throw new HttpError(404, "not_found");
+}
+
+/** What a claim answers. */
+type ClaimAnswer =
+  | { claimed: true; reserved_usd: number }
+  | { claimed: false; reason: "taken" }
+  | { claimed: false; reason: "day"; spent_usd: number };
+
+async function claim(body: Record<string, unknown>, db: D1Database): Promise<ClaimAnswer> {
+  const slot = text(body, "slot_id");
+  const job = text(body, "job");
+  const hub = text(body, "hub");
+  const day = whole(body, "day_ms");
+  const maxRun = usd(body, "max_run_usd", true);
+  const cap = usd(body, "day_cap_usd", true);
+  const min = usd(body, "min_usd", false)!;
+  const sessionId = body.session_id === undefined ? null : text(body, "session_id");
+  // One statement: the day's total read and the slot written under one write lock.
+  const inserted = await db.prepare(
+    `INSERT INTO job_slots (slot_id, job, day_ms, hub, state, reserved_usd, session_id, claimed_at)
+     SELECT ?1, ?2, ?3, ?4, 'running',
+       CASE WHEN ?6 IS NULL THEN COALESCE(?5, 0)
+            WHEN ?5 IS NULL THEN ?6 - t.used
+            ELSE MIN(?5, ?6 - t.used) END,
+       ?8, ?9
+     FROM (SELECT TOTAL(CASE WHEN state = 'running' THEN reserved_usd ELSE usd END) AS used
+           FROM job_slots WHERE job = ?2 AND day_ms = ?3) AS t
+     WHERE ?6 IS NULL OR (?6 - t.used >= ?7 AND ?6 - t.used > 0)
+     ON CONFLICT (slot_id) DO NOTHING`,
+  ).bind(slot, job, day, hub, maxRun, cap, min, sessionId, Date.now()).run();
+  const row = await db.prepare(
+    "SELECT hub, state, reserved_usd FROM job_slots WHERE slot_id = ?1",
+  ).bind(slot).first<{ hub: string; state: string; reserved_usd: number }>();
+  if (row !== null) {
+    const ours = (inserted.meta.changes ?? 0) > 0 || (row.hub === hub && row.state === "running");
+    return ours
+      ? { claimed: true, reserved_usd: row.reserved_usd }
+      : { claimed: false, reason: "taken" };
+  }
+  const spent = await db.prepare(
+    `SELECT TOTAL(CASE WHEN state = 'running' THEN reserved_usd ELSE usd END) AS used
+     FROM job_slots WHERE job = ?1 AND day_ms = ?2`,
+  ).bind(job, day).first<{ used: number }>();
+  return { claimed: false, reason: "day", spent_usd: spent?.used ?? 0 };
+}

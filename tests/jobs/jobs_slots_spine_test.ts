@@ -1,0 +1,128 @@
+/**
+ * The spine's shared job slots on workerd (`/hub/jobs/claim|settle|running`): a slot is
+ * claimed once (asked again by its holder, it is claimed again; by the other hub,
+ * taken); the day's ceiling counts settled runs at their cost and runs in flight at
+ * their reservation, in one statement, so many claims at once never pass it; bad input
+ * gets 400; a local-mode spine answers `cloud_mode_off`, which the hub's client reads
+ * as "no shared slots".
+ */
+import assert from "node:assert/strict";
+import { SpineSlots } from "@agent/hub/jobs";
+import { CLOUD_TOKEN, cloudSpine } from "../cloud/_cloud.ts";
+import { hub } from "../spine/_fixtures.ts";
+import { startSpine } from "../spine/_harness.ts";
+
+const DAY = Date.UTC(2026, 10, 25, 21);
+
+const post = (url: string, path: string, body: unknown) =>
+  hub(url, CLOUD_TOKEN, path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+
+const claim = (slot: string, hubId: string, extra: Record<string, unknown> = {}) => ({
+  slot_id: slot,
+  job: "news",
+  hub: hubId,
+  day_ms: DAY,
+  max_run_usd: 0.005,
+  day_cap_usd: 0.012,
+  min_usd: 0.003,
+  ...extra,
+});
+
+Deno.test("spine job slots: one holder per slot, and the day's ceiling held in one statement", async () => {
+  const { spine } = await cloudSpine();
+  try {
+    const first = await post(spine.url, "/hub/jobs/claim", claim("news@1", "a"));
+    assert.deepEqual(first.body, { claimed: true, reserved_usd: 0.005 });
+    // Its holder asks again (an answer lost): claimed again; the other hub: taken.
+    assert.deepEqual((await post(spine.url, "/hub/jobs/claim", claim("news@1", "a"))).body, {
+      claimed: true,
+      reserved_usd: 0.005,
+    });
+    assert.deepEqual((await post(spine.url, "/hub/jobs/claim", claim("news@1", "b"))).body, {
+      claimed: false,
+      reason: "taken",
+    });
+    // Ten slots claimed at once by two hubs: $0.012 leaves room for one more run
+    // reserved at $0.005 and one at what is left ($0.002 is under min_usd: refused).
+    const answers = await Promise.all(
+      Array.from(
+        { length: 10 },
+        (_, i) => post(spine.url, "/hub/jobs/claim", claim(`news@${i + 2}`, i % 2 ? "a" : "b")),
+      ),
+    );
+    const won = answers.flatMap((r, i) => r.body.claimed === true ? [i] : []);
+    assert.equal(won.length, 1, JSON.stringify(answers.map((r) => r.body)));
+    const winner = { slot: `news@${won[0]! + 2}`, hub: won[0]! % 2 ? "a" : "b" };
+    assert.ok(
+      answers.filter((r) => r.body.claimed === false).every((r) =>
+        r.body.reason === "day" && r.body.spent_usd === 0.01
+      ),
+    );
+    // Settled to its cost, the first run frees its reservation's rest: room for one more.
+    const settled = await post(spine.url, "/hub/jobs/settle", {
+      slot_id: "news@1",
+      hub: "a",
+      usd: 0.002,
+    });
+    assert.deepEqual(settled.body, { settled: true });
+    const another = await post(spine.url, "/hub/jobs/claim", claim("news@20", "b"));
+    assert.equal(another.body.claimed, true);
+    assert.equal((another.body.reserved_usd as number).toFixed(6), "0.005000");
+    // Another day starts from nothing.
+    const tomorrow = await post(
+      spine.url,
+      "/hub/jobs/claim",
+      claim("news@21", "b", { day_ms: DAY + 86_400_000 }),
+    );
+    assert.equal(tomorrow.body.claimed, true);
+    const running = await hub(spine.url, CLOUD_TOKEN, "/hub/jobs/running?hub=b");
+    assert.deepEqual(
+      (running.body.slots as { slot_id: string }[]).map((s) => s.slot_id).sort(),
+      ["news@20", "news@21", ...(winner.hub === "b" ? [winner.slot] : [])].sort(),
+    );
+    // Bad input: one sentence naming the field.
+    const bad = await post(spine.url, "/hub/jobs/claim", claim("news@30", "a", { min_usd: -1 }));
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.detail, "'min_usd' must be a number of 0 or more");
+    // The hub's client over the same routes.
+    const client = new SpineSlots({ url: spine.url, token: CLOUD_TOKEN, hub: "c" });
+    assert.deepEqual(
+      await client.claim({
+        slotId: "other@1",
+        job: "other",
+        dayMs: DAY,
+        maxRunUsd: undefined,
+        dayCapUsd: undefined,
+        minUsd: 0,
+      }),
+      { kind: "claimed", reservedUsd: 0 },
+    );
+    await client.settle("other@1", 0.001);
+    assert.deepEqual(await client.running(), []);
+  } finally {
+    await spine.stop();
+  }
+});
+
+Deno.test("spine job slots: a local-mode spine has none, and the client falls back", async () => {
+  const spine = await startSpine({ hubToken: CLOUD_TOKEN });
+  try {
+    const client = new SpineSlots({ url: spine.url, token: CLOUD_TOKEN, hub: "a" });
+    const slot = {
+      slotId: "news@1",
+      job: "news",
+      dayMs: DAY,
+      maxRunUsd: 0.005,
+      dayCapUsd: 0.01,
+      minUsd: 0.003,
+    };
+    assert.deepEqual(await client.claim(slot), { kind: "off" });
+    assert.deepEqual(await client.claim(slot), { kind: "off" });
+  } finally {
+    await spine.stop();
+  }
+});
