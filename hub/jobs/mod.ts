@@ -40,5 +40,5 @@ export { ALL_JOBS, JobStore, type RunRow, type RunState } from "./store.ts";
 export { jobDesks } from "./desks.ts";
 export { DeliveryError, type DeliverySinks, DeliveryWorker } from "./delivery.ts";
 export { type DeliveryRow, type DeliveryState, type DeliveryTarget } from "./delivery_store.ts";
-export { settleOrphans } from "./orphans.ts";
+export { settleOrphans, settleShared } from "./orphans.ts";
 export { type ClaimAnswer, type SharedSlots, type SlotClaim, SpineSlots } from "./spine_slots.ts";

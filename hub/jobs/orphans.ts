@@ -33,8 +33,16 @@ export async function settleOrphans(
     settled.push({ ...row, state: "interrupted", usd: spent });
     await tellInterrupted(ctx, row.job, row.slot_id, row.slot_ms, spent);
   }
-  // The shared slots this hub left unsettled: a settle that never arrived, or a run of a
-  // former process whose disk is gone (a cloud brain's container).
+  return settled;
+}
+
+/**
+ * Settles the shared slots (on the spine) this hub left unsettled: a settle that never
+ * arrived, or a run of a former process whose disk is gone (a cloud brain's container),
+ * which is told to the owner as interrupted. Run in the background: a spine that does
+ * not answer must not hold up the hub's start.
+ */
+export async function settleShared(ctx: JobRunContext): Promise<void> {
   for (const slot of await ctx.slots?.running() ?? []) {
     if (LIVE.has(slot.slot_id)) continue;
     const local = ctx.store.row(slot.slot_id);
@@ -45,7 +53,6 @@ export async function settleOrphans(
       await tellInterrupted(ctx, slot.job, slot.slot_id, slotMsOf(slot.slot_id), spent);
     }
   }
-  return settled;
 }
 
 /** What an orphaned run's calls cost; a call still pending (this pid's former process, which the ledger leaves) counts whole. */

@@ -20,7 +20,7 @@ import type { JobDefinition } from "./definition.ts";
 import { jobsDir, loadJobs } from "./files.ts";
 import { processAlive } from "../process_alive.ts";
 import { type JobRunContext, runJob, type RunOutcome, tellMissed } from "./run.ts";
-import { settleOrphans } from "./orphans.ts";
+import { settleOrphans, settleShared } from "./orphans.ts";
 import { nextSlot, scheduleOf, slotId, slotsBetween } from "./schedule.ts";
 import { ALL_JOBS } from "./store.ts";
 
@@ -84,6 +84,11 @@ export class JobRunner {
    */
   async start(): Promise<void> {
     await settleOrphans(this.#ctx, this.#o.alive ?? processAlive);
+    this.#track(
+      settleShared(this.#ctx).catch((error) =>
+        this.#ctx.logger.warn(`jobs: cannot settle the shared slots: ${errorMessage(error)}`)
+      ),
+    );
     this.#watch();
     await this.#load(true);
     this.#tick();

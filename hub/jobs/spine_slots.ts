@@ -77,7 +77,7 @@ export class SpineSlots implements SharedSlots {
     this.#o = options;
     this.#http = new SpineHttp(options.url, {
       token: options.token,
-      timeoutMs: 10_000,
+      timeoutMs: 5_000,
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
   }

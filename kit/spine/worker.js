@@ -1589,9 +1589,10 @@ async function claim(body, db2) {
            FROM job_slots WHERE job = ?2 AND day_ms = ?3) AS t
      WHERE ?6 IS NULL OR (?6 - t.used >= ?7 AND ?6 - t.used > 0)
      ON CONFLICT (slot_id) DO NOTHING`).bind(slot, job, day, hub, maxRun, cap, min, sessionId, Date.now()).run();
-  const row = await db2.prepare("SELECT hub, state, reserved_usd FROM job_slots WHERE slot_id = ?1").bind(slot).first();
+  const row = await db2.prepare("SELECT hub, state, reserved_usd, session_id FROM job_slots WHERE slot_id = ?1").bind(slot).first();
   if (row !== null) {
-    const ours = (inserted.meta.changes ?? 0) > 0 || row.hub === hub && row.state === "running";
+    const again = row.hub === hub && row.state === "running" && sessionId !== null && row.session_id === sessionId;
+    const ours = (inserted.meta.changes ?? 0) > 0 || again;
     return ours ? {
       claimed: true,
       reserved_usd: row.reserved_usd

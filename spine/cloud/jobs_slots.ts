@@ -8,8 +8,10 @@
  * daily ceiling, only when what the job's day holds (settled runs at their cost, runs in
  * progress at their reservation) leaves at least `min_usd`; it then reserves the run's
  * ceiling, the smaller of `max_run_usd` and what is left. A settle replaces the
- * reservation by the run's cost. A claim asked again by the hub that holds the slot
- * (its answer was lost) is answered as claimed again.
+ * reservation by the run's cost. A claim asked again by the run that holds the slot
+ * (the same hub and session: its answer was lost) is answered as claimed again; any
+ * other claim of a held slot (the other hub, or a new process of the same hub, such as
+ * a restarted container) is answered `taken`.
  *
  * @module
  */
@@ -112,10 +114,14 @@ async function claim(body: Record<string, unknown>, db: D1Database): Promise<Cla
      ON CONFLICT (slot_id) DO NOTHING`,
   ).bind(slot, job, day, hub, maxRun, cap, min, sessionId, Date.now()).run();
   const row = await db.prepare(
-    "SELECT hub, state, reserved_usd FROM job_slots WHERE slot_id = ?1",
-  ).bind(slot).first<{ hub: string; state: string; reserved_usd: number }>();
+    "SELECT hub, state, reserved_usd, session_id FROM job_slots WHERE slot_id = ?1",
+  ).bind(slot).first<
+    { hub: string; state: string; reserved_usd: number; session_id: string | null }
+  >();
   if (row !== null) {
-    const ours = (inserted.meta.changes ?? 0) > 0 || (row.hub === hub && row.state === "running");
+    const again = row.hub === hub && row.state === "running" && sessionId !== null &&
+      row.session_id === sessionId;
+    const ours = (inserted.meta.changes ?? 0) > 0 || again;
     return ours
       ? { claimed: true, reserved_usd: row.reserved_usd }
       : { claimed: false, reason: "taken" };

@@ -35,17 +35,21 @@ const claim = (slot: string, hubId: string, extra: Record<string, unknown> = {})
 Deno.test("spine job slots: one holder per slot, and the day's ceiling held in one statement", async () => {
   const { spine } = await cloudSpine();
   try {
-    const first = await post(spine.url, "/hub/jobs/claim", claim("news@1", "a"));
+    const run = { session_id: "job-news-1" };
+    const first = await post(spine.url, "/hub/jobs/claim", claim("news@1", "a", run));
     assert.deepEqual(first.body, { claimed: true, reserved_usd: 0.005 });
-    // Its holder asks again (an answer lost): claimed again; the other hub: taken.
-    assert.deepEqual((await post(spine.url, "/hub/jobs/claim", claim("news@1", "a"))).body, {
-      claimed: true,
-      reserved_usd: 0.005,
-    });
-    assert.deepEqual((await post(spine.url, "/hub/jobs/claim", claim("news@1", "b"))).body, {
-      claimed: false,
-      reason: "taken",
-    });
+    // Its run asks again (an answer lost): claimed again; the other hub, or another run
+    // of the same hub (a restarted container): taken.
+    assert.deepEqual(
+      (await post(spine.url, "/hub/jobs/claim", claim("news@1", "a", run))).body,
+      { claimed: true, reserved_usd: 0.005 },
+    );
+    for (const other of [claim("news@1", "b", run), claim("news@1", "a")]) {
+      assert.deepEqual((await post(spine.url, "/hub/jobs/claim", other)).body, {
+        claimed: false,
+        reason: "taken",
+      });
+    }
     // Ten slots claimed at once by two hubs: $0.012 leaves room for one more run
     // reserved at $0.005 and one at what is left ($0.002 is under min_usd: refused).
     const answers = await Promise.all(
