@@ -143,6 +143,8 @@ export { networkTurn, turnAnswerer, type TurnDeps } from "./network_turn/mod.ts"
 export { type NetEvent, type OwnerEvent, OwnerEventBus, ownerEventLine } from "./events/mod.ts";
 // `agent jobs run NAME`: one run of a scheduled job in this process, as the hub runs it.
 export { runJobNow, type RunJobNowOptions } from "./app/jobs_run_now.ts";
+// Where a job's answer goes (the event stream, each messenger chat), for its delivery worker.
+export { jobDeliverySinks } from "./app/jobs_delivery.ts";
 
 // Channels: terminal chat (`agent chat`, `agent cloud` in the foreground) and its line
 // input on a terminal or a pipe; the desk tests drive it like the other channels. The

@@ -108,6 +108,8 @@ export async function jobsChannel(hub: HubContext): Promise<HubChannel> {
         count: runner.size,
         paused: [...paused.keys()].filter((name) => name !== ALL_JOBS).length,
         all_paused: paused.has(ALL_JOBS),
+        // Answers written and not yet sent (a refusing Bot API, a hub that just started).
+        deliveries_pending: store.deliveries.pendingCount(),
       };
     },
   };

@@ -41,7 +41,10 @@ export function jobDeliverySinks(options: {
   sinks.chat = {
     parts: (text) => splitMessage(text),
     async send(chat, part, signal) {
-      api ??= import("grammy").then(({ Api }) => new Api(token, apiRoot ? { apiRoot } : {}));
+      // The quiet import first: grammY's fetch shim would print a deprecation on stderr.
+      api ??= import("../channels/messenger/_quiet_node.ts")
+        .then(() => import("grammy"))
+        .then(({ Api }) => new Api(token, apiRoot ? { apiRoot } : {}));
       try {
         await (await api).sendMessage(chat, part, undefined, signal);
       } catch (error) {

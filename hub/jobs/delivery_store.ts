@@ -139,6 +139,14 @@ export class DeliveryStore {
     return row.ms ?? undefined;
   }
 
+  /** How many rows wait to be sent. */
+  pendingCount(): number {
+    const row = this.#db.prepare(
+      "SELECT COUNT(*) AS n FROM deliveries WHERE state = 'pending'",
+    ).get() as { n: number };
+    return row.n;
+  }
+
   /** One row. */
   get(slotId: string, target: DeliveryTarget): DeliveryRow | undefined {
     return this.#get.get(slotId, target) as unknown as DeliveryRow | undefined;
