@@ -1,9 +1,11 @@
 /**
  * One run of a job: the checks before it (the global pause, the job's pause, its
  * daily ceiling, its role's budget), the slot claimed in the job store before the
- * call (so it runs at most once), the turn on the desk in a session of its own with
- * the run's ceiling held as a reservation on every call, and the delivery of its
- * answer: written pending in the same transaction as the run's result (to the event
+ * call (so it runs at most once) and, with a cloud spine, on the spine too with its
+ * share of the day reserved (`spine_slots.ts`: the identity's two hubs never run one
+ * slot twice nor pass the day's ceiling together), the turn on the desk in a session
+ * of its own with the run's ceiling held as a reservation on every call, and the
+ * delivery of its answer: written pending in the same transaction as the run's result (to the event
  * stream, and to each messenger chat with `deliver: messenger`; `none` keeps it in the
  * job log only), then sent by the delivery worker (`delivery.ts`).
  *
