@@ -5,9 +5,9 @@
  * share of the day reserved (`spine_slots.ts`: the identity's two hubs never run one
  * slot twice nor pass the day's ceiling together), the turn on the desk in a session
  * of its own with the run's ceiling held as a reservation on every call, and the
- * delivery of its answer: written pending in the same transaction as the run's result (to the event
- * stream, and to each messenger chat with `deliver: messenger`; `none` keeps it in the
- * job log only), then sent by the delivery worker (`delivery.ts`).
+ * delivery of its answer: written pending in the same transaction as the run's result
+ * (to the event stream, and to each messenger chat with `deliver: messenger`; `none`
+ * keeps it in the job log only), then sent by the delivery worker (`delivery.ts`).
  *
  * A job that reaches a ceiling or a spent budget is paused and the owner told once.
  *
