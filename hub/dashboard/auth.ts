@@ -4,7 +4,8 @@
  * server, never in a log), and the page trades it once, within 60 s, for a session
  * cookie (`HttpOnly`, `SameSite=Strict`) that lives in this hub's memory only: a
  * restarted hub has forgotten every session. Each session carries a CSRF token the
- * page sends back on every state-changing request.
+ * page sends back on every state-changing request. Behind a cloud spine the same
+ * happens in the brain, with the cookie `Secure` and scoped to `/hub/dashboard`.
  *
  * @module
  */
@@ -20,8 +21,12 @@ export interface DashboardSession {
 
 /** Options for {@linkcode DashboardAuth}. */
 export interface DashboardAuthOptions {
-  /** The hub's port: part of the cookie's name, so two hubs on one host keep apart. */
-  port: () => number;
+  /** The session cookie's name (locally it carries the port: two hubs on one host keep apart). */
+  cookieName: () => string;
+  /** The cookie's `Path`. @default "/dashboard" */
+  path?: string;
+  /** Whether the cookie is `Secure` (served over https). @default false */
+  secure?: boolean;
   now?: () => number;
   /** How long a code may wait to be traded. @default 60000 */
   codeTtlMs?: number;
@@ -40,18 +45,22 @@ export class DashboardAuth {
   #now: () => number;
   #codeTtl: number;
   #sessionTtl: number;
-  #port: () => number;
+  #cookieName: () => string;
+  #attributes: string;
 
   constructor(options: DashboardAuthOptions) {
     this.#now = options.now ?? Date.now;
     this.#codeTtl = options.codeTtlMs ?? 60_000;
     this.#sessionTtl = options.sessionTtlMs ?? 12 * 3600_000;
-    this.#port = options.port;
+    this.#cookieName = options.cookieName;
+    this.#attributes = `Path=${options.path ?? "/dashboard"}; HttpOnly;${
+      options.secure ? " Secure;" : ""
+    } SameSite=Strict`;
   }
 
   /** The session cookie's name. */
   get cookieName(): string {
-    return `agent_dashboard_${this.#port()}`;
+    return this.#cookieName();
   }
 
   /** A fresh code that {@linkcode exchange} accepts once within the code lifetime. */
@@ -110,12 +119,12 @@ export class DashboardAuth {
   /** The `Set-Cookie` value that carries `session`. */
   cookie(session: DashboardSession): string {
     const maxAge = Math.max(0, Math.floor((session.expiresAt - this.#now()) / 1000));
-    return `${this.cookieName}=${session.id}; Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=${maxAge}`;
+    return `${this.cookieName}=${session.id}; ${this.#attributes}; Max-Age=${maxAge}`;
   }
 
   /** The `Set-Cookie` value that removes the cookie. */
   clearCookie(): string {
-    return `${this.cookieName}=; Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=0`;
+    return `${this.cookieName}=; ${this.#attributes}; Max-Age=0`;
   }
 
   #sweep(): void {

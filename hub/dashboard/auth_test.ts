@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { cookieValue, DashboardAuth } from "./auth.ts";
 
 function auth(clock = { now: 1_000_000 }) {
-  return new DashboardAuth({ port: () => 8790, now: () => clock.now });
+  return new DashboardAuth({ cookieName: () => "agent_dashboard_8790", now: () => clock.now });
 }
 
 function withCookie(value: string): Request {
@@ -50,6 +50,24 @@ Deno.test("DashboardAuth sessions end after 12 h and on sign-out; the CSRF token
   const t = a.exchange(a.issueCode())!;
   a.end(t);
   assert.equal(a.session(withCookie(t.id)), undefined);
+});
+
+Deno.test("DashboardAuth behind a cloud spine: the cookie is Secure and scoped to /hub/dashboard", () => {
+  const a = new DashboardAuth({
+    cookieName: () => "agent_dashboard",
+    path: "/hub/dashboard",
+    secure: true,
+    now: () => 1_000_000,
+  });
+  const s = a.exchange(a.issueCode())!;
+  assert.match(
+    a.cookie(s),
+    /^agent_dashboard=[\w-]+; Path=\/hub\/dashboard; HttpOnly; Secure; SameSite=Strict; Max-Age=43200$/,
+  );
+  assert.equal(
+    a.clearCookie(),
+    "agent_dashboard=; Path=/hub/dashboard; HttpOnly; Secure; SameSite=Strict; Max-Age=0",
+  );
 });
 
 Deno.test("cookieValue() finds a cookie among others", () => {
