@@ -172,7 +172,7 @@ async function startAndRun(options: CloudRunOptions, signal: AbortSignal): Promi
       listenSignals: false,
       // The dashboard behind the spine, at its https origin.
       otherDashboard: {
-        mount: cloudMount(url),
+        mount: cloudMount(url, token),
         ready: (door) => {
           dashboardDoor = door;
         },

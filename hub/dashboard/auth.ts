@@ -5,11 +5,13 @@
  * cookie (`HttpOnly`, `SameSite=Strict`) that lives in this hub's memory only: a
  * restarted hub has forgotten every session. Each session carries a CSRF token the
  * page sends back on every state-changing request. Behind a cloud spine the same
- * happens in the brain, with the cookie `Secure` and scoped to `/hub/dashboard`.
+ * happens in the brain, with the cookie `Secure` and scoped to `/hub/dashboard`, and
+ * the session signed (`signed_session.ts`) so that it outlives the container's sleep.
  *
  * @module
  */
 import { b64uEncode, timingSafeEqual } from "@agent/net";
+import { readSignedSession, signSession } from "./signed_session.ts";
 
 /** A signed-in browser. */
 export interface DashboardSession {
@@ -32,6 +34,12 @@ export interface DashboardAuthOptions {
   codeTtlMs?: number;
   /** How long a session lasts. @default 43200000 (12 h) */
   sessionTtlMs?: number;
+  /**
+   * Sign sessions with this key instead of keeping them in memory alone, so a restarted
+   * process still knows them (the brain behind a cloud spine). Sign-outs are kept in
+   * memory until the session would have ended.
+   */
+  signingKey?: string;
 }
 
 function randomToken(): string {
@@ -42,6 +50,9 @@ function randomToken(): string {
 export class DashboardAuth {
   #codes = new Map<string, number>();
   #sessions = new Map<string, DashboardSession>();
+  /** Signed sessions signed out, until they expire. */
+  #ended = new Map<string, number>();
+  #key: string | undefined;
   #now: () => number;
   #codeTtl: number;
   #sessionTtl: number;
@@ -53,6 +64,7 @@ export class DashboardAuth {
     this.#codeTtl = options.codeTtlMs ?? 60_000;
     this.#sessionTtl = options.sessionTtlMs ?? 12 * 3600_000;
     this.#cookieName = options.cookieName;
+    this.#key = options.signingKey;
     this.#attributes = `Path=${options.path ?? "/dashboard"}; HttpOnly;${
       options.secure ? " Secure;" : ""
     } SameSite=Strict`;
@@ -85,11 +97,9 @@ export class DashboardAuth {
     if (found === undefined) return undefined;
     this.#codes.delete(code);
     if (found < this.#now()) return undefined;
-    const session = {
-      id: randomToken(),
-      csrf: randomToken(),
-      expiresAt: this.#now() + this.#sessionTtl,
-    };
+    const expiresAt = this.#now() + this.#sessionTtl;
+    if (this.#key !== undefined) return signSession(this.#key, randomToken(), expiresAt);
+    const session = { id: randomToken(), csrf: randomToken(), expiresAt };
     this.#sessions.set(session.id, session);
     return session;
   }
@@ -99,8 +109,13 @@ export class DashboardAuth {
     const id = cookieValue(request.headers.get("cookie"), this.cookieName);
     if (id === undefined) return undefined;
     let found: DashboardSession | undefined;
-    for (const [known, session] of this.#sessions) {
-      if (timingSafeEqual(known, id)) found = session;
+    if (this.#key !== undefined) {
+      found = readSignedSession(this.#key, id);
+      if (found !== undefined && this.#ended.has(found.id)) return undefined;
+    } else {
+      for (const [known, session] of this.#sessions) {
+        if (timingSafeEqual(known, id)) found = session;
+      }
     }
     if (found === undefined || found.expiresAt < this.#now()) return undefined;
     return found;
@@ -114,6 +129,7 @@ export class DashboardAuth {
   /** Ends a session (sign out). */
   end(session: DashboardSession): void {
     this.#sessions.delete(session.id);
+    if (this.#key !== undefined) this.#ended.set(session.id, session.expiresAt);
   }
 
   /** The `Set-Cookie` value that carries `session`. */
@@ -131,6 +147,7 @@ export class DashboardAuth {
     const now = this.#now();
     for (const [code, expiresAt] of this.#codes) if (expiresAt < now) this.#codes.delete(code);
     for (const [id, s] of this.#sessions) if (s.expiresAt < now) this.#sessions.delete(id);
+    for (const [id, expiresAt] of this.#ended) if (expiresAt < now) this.#ended.delete(id);
   }
 }
 

@@ -75,3 +75,34 @@ Deno.test("cookieValue() finds a cookie among others", () => {
   assert.equal(cookieValue("a=1", "b"), undefined);
   assert.equal(cookieValue(null, "b"), undefined);
 });
+
+Deno.test("DashboardAuth with a signing key: a session outlives the process, not its expiry, its key or a sign-out", () => {
+  const clock = { now: 1_000_000 };
+  const make = (signingKey: string) =>
+    new DashboardAuth({
+      cookieName: () => "agent_dashboard",
+      path: "/hub/dashboard",
+      now: () => clock.now,
+      signingKey,
+    });
+  const first = make("key-1");
+  const s = first.exchange(first.issueCode())!;
+  const cookie = (id: string) =>
+    new Request("http://brain/hub/dashboard/api/session", {
+      headers: { cookie: `agent_dashboard=${id}` },
+    });
+  // Another process with the same key (the brain after its container slept).
+  const restarted = make("key-1");
+  assert.equal(restarted.session(cookie(s.id))?.csrf, s.csrf);
+  assert.notEqual(s.csrf, s.id.split(".")[0]);
+  assert.equal(make("key-2").session(cookie(s.id)), undefined, "another key");
+  const [random, expiry, mac] = s.id.split(".");
+  const later = (Number.parseInt(expiry!, 36) + 3600_000).toString(36);
+  assert.equal(restarted.session(cookie(`${random}.${later}.${mac}`)), undefined, "forged expiry");
+  assert.equal(restarted.session(cookie("a.b.c")), undefined);
+  restarted.end(restarted.session(cookie(s.id))!);
+  assert.equal(restarted.session(cookie(s.id)), undefined, "signed out");
+  const t = first.exchange(first.issueCode())!;
+  clock.now += 12 * 3600_000 + 1;
+  assert.equal(restarted.session(cookie(t.id)), undefined, "expired");
+});

@@ -42,6 +42,7 @@ export function dashboard(sources: DashboardSources): DashboardDoor {
     cookieName: mount.cookieName,
     path: mount.base,
     secure: mount.secure,
+    ...(mount.sessionKey ? { signingKey: mount.sessionKey } : {}),
     now: sources.now,
     ...(sources.codeTtlMs ? { codeTtlMs: sources.codeTtlMs } : {}),
   });

@@ -11,6 +11,7 @@
  */
 import { DASHBOARD_ORIGIN_HEADER, HttpError } from "@agent/net";
 import type { DashboardMount } from "./types.ts";
+import { sessionKeyFrom } from "./signed_session.ts";
 
 export { DASHBOARD_ORIGIN_HEADER };
 
@@ -29,19 +30,20 @@ export function localMount(port: () => number): DashboardMount {
  * The dashboard the brain serves behind its cloud spine at `spineUrl`
  * (`agent dashboard --cloud`): requests reach it only through the spine, which
  * vouches with the hub token (checked by the brain's port) and says which origin it
- * was reached at.
+ * was reached at. Sessions are signed with a key derived from `hubToken`, so a
+ * container that slept and started again still knows them.
  *
  * @example
  * ```ts
  * import { cloudMount } from "./mount.ts";
- * const mount = cloudMount("https://agent.example.com");
+ * const mount = cloudMount("https://agent.example.com", "hub-token");
  * const req = new Request("http://brain/hub/dashboard/", {
  *   headers: { "x-agent-dashboard-origin": "https://agent.example.com" },
  * });
  * if (mount.origin(req) !== "https://agent.example.com") throw new Error();
  * ```
  */
-export function cloudMount(spineUrl: string): DashboardMount {
+export function cloudMount(spineUrl: string, hubToken: string): DashboardMount {
   const own = new URL(spineUrl).origin;
   return {
     base: "/hub/dashboard",
@@ -56,5 +58,6 @@ export function cloudMount(spineUrl: string): DashboardMount {
     cookieName: () => "agent_dashboard",
     secure: true,
     command: "agent dashboard --cloud",
+    sessionKey: sessionKeyFrom(hubToken),
   };
 }

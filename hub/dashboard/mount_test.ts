@@ -17,7 +17,7 @@ Deno.test("localMount(): the own origin is http://<Host>, the cookie carries the
 });
 
 Deno.test("cloudMount(): only the spine's own origin is answered; the cookie is Secure", () => {
-  const mount = cloudMount("https://agent.example.com/");
+  const mount = cloudMount("https://agent.example.com/", "hub-token");
   const at = (origin?: string) =>
     new Request("http://brain/hub/dashboard/", {
       headers: origin === undefined ? {} : { [DASHBOARD_ORIGIN_HEADER]: origin },
@@ -36,4 +36,7 @@ Deno.test("cloudMount(): only the spine's own origin is answered; the cookie is 
     true,
   ]);
   assert.equal(mount.command, "agent dashboard --cloud");
+  // The sessions' key comes from the hub token and is not the token.
+  assert.match(mount.sessionKey ?? "", /^[\w-]{43}$/);
+  assert.notEqual(mount.sessionKey, cloudMount("https://agent.example.com", "other").sessionKey);
 });

@@ -60,6 +60,11 @@ export interface DashboardMount {
   secure: boolean;
   /** The command that signs a browser in, named on the page when it cannot. */
   command: string;
+  /**
+   * Signs sessions with this key so they outlive the process (a brain's container
+   * sleeps); without it sessions live in memory only.
+   */
+  sessionKey?: string;
 }
 
 /** The dashboard as the control API mounts it. */

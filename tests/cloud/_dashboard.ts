@@ -26,6 +26,8 @@ export interface CloudDashboard extends AsyncDisposable {
   home: string;
   /** A one-time code from `POST /hub/dashboard/code` with the hub token. */
   code(): Promise<string>;
+  /** Stops the brain and starts a new one in another empty home (a container that slept). */
+  restartBrain(): Promise<void>;
 }
 
 /** Starts the spine and the brain; `await using` stops both and removes the homes. */
@@ -36,16 +38,23 @@ export async function startCloudDashboard(replies: string[]): Promise<CloudDashb
     const home = await cloudHome(spine, { replies });
     const pushed = await cloud(home, ["push", "-y"]);
     assert.equal(pushed.code, 0, pushed.stderr);
-    brain = await runBrain(await tempDir(), brainPort, {
-      AGENT_SPINE_URL: spine.url,
-      AGENT_SPINE_TOKEN: CLOUD_TOKEN,
-    });
-    const running = brain;
+    const env = { AGENT_SPINE_URL: spine.url, AGENT_SPINE_TOKEN: CLOUD_TOKEN };
+    brain = await runBrain(await tempDir(), brainPort, env);
+    let running = brain;
+    const outputs: string[] = [];
     return {
       spine,
-      brain: running,
+      get brain() {
+        return running;
+      },
       brainPort,
       home,
+      async restartBrain() {
+        const end = await running.stop();
+        assert.equal(end.code, 0, end.stderr);
+        outputs.push(end.stdout, end.stderr);
+        running = await runBrain(await tempDir(), brainPort, env);
+      },
       async code() {
         const res = await fetch(`${spine.url}/hub/dashboard/code`, {
           method: "POST",
@@ -60,7 +69,7 @@ export async function startCloudDashboard(replies: string[]): Promise<CloudDashb
         await spine.stop();
         await cleanup();
         // The token is never written to the brain's output.
-        assert.ok(!`${end.stdout}${end.stderr}`.includes(CLOUD_TOKEN));
+        assert.ok(![...outputs, end.stdout, end.stderr].join("\n").includes(CLOUD_TOKEN));
         assert.ok(!spine.logs.join("\n").includes(CLOUD_TOKEN));
       },
     };

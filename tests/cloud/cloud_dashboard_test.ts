@@ -4,8 +4,9 @@
  * once for a `Secure` `HttpOnly` `SameSite=Strict` cookie scoped to `/hub/dashboard`;
  * every route refused without the cookie, from another origin, under another name or
  * without the CSRF token; the Overview and Spend data answering through the spine; the
- * desk's event stream delivering a chat answer through the spine as it is written; and
- * `agent dashboard --cloud --no-open` printing the address.
+ * desk's event stream delivering a chat answer through the spine as it is written; the
+ * session outliving a restart of the brain; and `agent dashboard --cloud --no-open`
+ * printing the address.
  */
 import assert from "node:assert/strict";
 import { agent } from "../cli/_run.ts";
@@ -102,7 +103,7 @@ Deno.test({
     const setCookie = good.headers.get("set-cookie") ?? "";
     assert.match(
       setCookie,
-      /^agent_dashboard=[\w-]{43}; Path=\/hub\/dashboard; HttpOnly; Secure; SameSite=Strict; Max-Age=4(3200|319\d)$/,
+      /^agent_dashboard=[\w-]{43}\.[0-9a-z]+\.[\w-]{43}; Path=\/hub\/dashboard; HttpOnly; Secure; SameSite=Strict; Max-Age=4(3200|319\d)$/,
     );
     const reused = await login(code);
     assert.deepEqual([reused.status, await reused.json()], [401, { error: "code_invalid" }]);
@@ -203,6 +204,12 @@ Deno.test({
     assert.equal(events.status, 200);
     assert.match(events.headers.get("content-type") ?? "", /^text\/event-stream/);
     await events.body?.cancel();
+
+    // The container sleeps and starts again: the session is still good.
+    await cd.restartBrain();
+    const resumed = await read("session");
+    assert.equal(resumed.status, 200);
+    assert.equal((await resumed.json() as { csrf: string }).csrf, session.csrf);
 
     // Signing out ends the session.
     const out = await fetch(`${base}/api/logout`, {
