@@ -108,6 +108,15 @@ spineTest("dashboard: without a brain it is 503 brain_unavailable", {
   assert.deepEqual([res.status, await res.json()], [503, { error: "brain_unavailable" }]);
 });
 
+spineTest("dashboard: a request wakes the brain's container; one that cannot start is 503", {
+  mode: "cloud",
+  brainBinding: true,
+}, async (spine) => {
+  const res = await fetch(`${spine.url}/hub/dashboard/api/overview`);
+  assert.deepEqual([res.status, await res.json()], [503, { error: "brain_unavailable" }]);
+  assert.ok(spine.logs.some((line) => line.includes("brain_unavailable")), spine.logs.join("\n"));
+});
+
 Deno.test("dashboard: the stand-in brain stops", async () => {
   await brain.stop();
 });
