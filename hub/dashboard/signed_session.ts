@@ -41,7 +41,7 @@ export function signSession(key: string, random: string, expiresAt: number): Sig
  * @example
  * ```ts
  * import { readSignedSession, signSession } from "./signed_session.ts";
- * const s = signSession("k", "r4nd0m", 1_000);
+ * const s = signSession("k", "r4nd0m-0123456789", 1_000);
  * if (readSignedSession("k", s.id)?.csrf !== s.csrf) throw new Error();
  * if (readSignedSession("other key", s.id) !== undefined) throw new Error();
  * ```
