@@ -36,11 +36,13 @@ import { OwnerEventBus } from "../events/mod.ts";
 import { SpendChartReader } from "../money/spend_chart.ts";
 import {
   dashboardChat,
+  dashboardJobs,
   dashboardNetwork,
   type DashboardParts,
   dashboardSettings,
 } from "../dashboard/mod.ts";
 import { openSessionStore } from "../sessions/open.ts";
+import { runJobNow } from "./jobs_run_now.ts";
 import type { AgentPaths } from "../paths.ts";
 import { subAgentDirectoryFrom } from "../subs/mod.ts";
 import { loadComponents } from "./components.ts";
@@ -235,6 +237,10 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
       ...(chat ? { chat } : {}),
       network: dashboardNetwork({ node: () => network.node, lang, detail: () => unconfigured }),
       settings: dashboardSettings({ paths, env, lang }),
+      jobs: dashboardJobs({
+        scope: () => ({ paths, config, lang }),
+        runNow: (name) => runJobNow({ paths, config, env, lang, logger }, name),
+      }),
     },
     spend: () => spendReport(config, ledger, Date.now()),
     spendBy(options) {

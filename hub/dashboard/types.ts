@@ -34,6 +34,8 @@ export interface DashboardSources {
   network?: DashboardChat;
   /** Roles, models, budgets and credentials. */
   settings?: DashboardChat;
+  /** The scheduled jobs, their log and their buttons. */
+  jobs?: DashboardChat;
   /** Ends open event streams when the hub stops. */
   closing?: AbortSignal;
   /** A one-time code's lifetime. @default 60000 */

@@ -107,7 +107,17 @@ export function ensureSpendGroups(file: string): void {
 }
 
 /** What a breakdown is grouped by. */
-export type GroupBy = "channel" | "contact" | "session";
+export type GroupBy = "channel" | "contact" | "session" | "job";
+
+/**
+ * The job a `job` channel's session belongs to, in SQL: its id is
+ * `job-<name>-YYYYMMDD-HHMMSS-xxxx` (`newSessionId`), so the name is what lies between
+ * `job-` and the 21-character time and random tail; `-` for an id of another shape
+ * (the same rule as `agent spend --by job`).
+ */
+const JOB_OF_SESSION = `CASE WHEN session_id GLOB 'job-[a-z]?*-${"[0-9]".repeat(8)}-${
+  "[0-9]".repeat(6)
+}-${"[0-9a-f]".repeat(4)}' THEN substr(session_id, 5, length(session_id) - 25) ELSE '-' END`;
 
 /** One row of a breakdown (the shape of `spendBy`'s rows). */
 export interface GroupRow {
@@ -141,13 +151,18 @@ export function spendGroups(
     ? "channel"
     : by === "session"
     ? "channel, session_id"
+    : by === "job"
+    ? "channel, job"
     : "channel, peer";
+  const columns = by === "job" ? `channel, ${JOB_OF_SESSION} AS job` : groups;
   const rows = db.prepare(
-    `SELECT ${groups}, TOTAL(usd) AS usd, TOTAL(calls) AS calls,
+    `SELECT ${columns}, TOTAL(usd) AS usd, TOTAL(calls) AS calls,
        TOTAL(unpriced_calls) AS unpriced_calls, TOTAL(estimated_calls) AS estimated_calls, ${
       TOKENS.map((c) => `TOTAL(${c}) AS ${c}`).join(", ")
     }
-     FROM spend_groups WHERE day >= ? AND day < ? ${by === "contact" ? "AND peer <> ''" : ""}
+     FROM spend_groups WHERE day >= ? AND day < ? ${
+      by === "contact" ? "AND peer <> ''" : by === "job" ? "AND channel = 'job'" : ""
+    }
      GROUP BY ${groups} ORDER BY usd DESC, calls DESC`,
   ).all(sinceMs, untilMs) as Record<string, string | number>[];
   return rows.map((r) => {
@@ -157,6 +172,8 @@ export function spendGroups(
         ? String(r.channel)
         : by === "contact"
         ? String(r.peer)
+        : by === "job"
+        ? String(r.job)
         : `${r.channel} ${session ?? "-"}`,
       channel: String(r.channel),
       ...(by === "session" ? { session_id: session ?? null } : {}),
