@@ -158,18 +158,17 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     lang,
     router,
   });
+  const digest = node === undefined || config.net.digest === "off" ? undefined : new NetDigest({
+    mode: config.net.digest,
+    lang,
+    events,
+    file: `${paths.netDir}/digest.json`,
+    logger,
+  });
   const network = new NetService({
     node,
     answer,
-    ...(node === undefined || config.net.digest === "off" ? {} : {
-      digest: new NetDigest({
-        mode: config.net.digest,
-        lang,
-        events,
-        file: `${paths.netDir}/digest.json`,
-        logger,
-      }),
-    }),
+    ...(digest === undefined ? {} : { digest }),
     link: config.net.link,
     timings: { pollTimeoutSeconds: config.net.poll_timeout_seconds },
     ...(unconfigured === undefined ? {} : { unconfigured }),
@@ -235,7 +234,19 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     dashboard: {
       chart,
       ...(chat ? { chat } : {}),
-      network: dashboardNetwork({ node: () => network.node, lang, detail: () => unconfigured }),
+      network: dashboardNetwork({
+        node: () => network.node,
+        lang,
+        detail: () => unconfigured,
+        universeHost: () => config.net.universe,
+        subs: () => found.directory,
+        digestMode: () => config.net.digest,
+        digests: async () =>
+          (await readNetEvents(paths.netDir, 0)).filter((e) =>
+            (e as { type?: string }).type === "net.digest"
+          ),
+        ...(digest === undefined ? {} : { gathered: () => digest.gathered() }),
+      }),
       settings: dashboardSettings({ paths, env, lang }),
       jobs: dashboardJobs({
         scope: () => ({ paths, config, lang }),
