@@ -43,6 +43,7 @@ import {
 } from "../dashboard/mod.ts";
 import { openSessionStore } from "../sessions/open.ts";
 import { runJobNow } from "./jobs_run_now.ts";
+import { type ConfigReload, configReloader } from "../config/reload.ts";
 import type { AgentPaths } from "../paths.ts";
 import { subAgentDirectoryFrom } from "../subs/mod.ts";
 import { loadComponents } from "./components.ts";
@@ -91,6 +92,11 @@ export interface Hub {
   routes(): Record<string, (request: Request) => Promise<Response>>;
   /** The web dashboard's charts and conversations. */
   dashboard: DashboardParts;
+  /**
+   * Reads `agent.toml` again: its roles, models and budgets apply at once; what needs
+   * a restart is named. Throws `ConfigError` (a bad file changes nothing).
+   */
+  reload(): Promise<ConfigReload>;
   /**
    * Closes what it opened (the desk's answers, the event bus with its subscriptions,
    * then the ledger); the channels are stopped by whoever ran them, before.
@@ -214,6 +220,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
       logger.error(`hub: a channel could not be built: ${errorMessage(error)}`);
     }
   }
+  const reload = configReloader({ config, paths, lang, router });
   const chart = new SpendChartReader(paths.ledgerFile);
   try {
     chart.prepare();
@@ -247,12 +254,13 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
           ),
         ...(digest === undefined ? {} : { gathered: () => digest.gathered() }),
       }),
-      settings: dashboardSettings({ paths, env, lang }),
+      settings: dashboardSettings({ paths, env, lang, reload }),
       jobs: dashboardJobs({
         scope: () => ({ paths, config, lang }),
         runNow: (name) => runJobNow({ paths, config, env, lang, logger }, name),
       }),
     },
+    reload,
     spend: () => spendReport(config, ledger, Date.now()),
     spendBy(options) {
       if (options.role !== undefined && config.models.roles[options.role] === undefined) {

@@ -58,6 +58,8 @@ export interface RunHubOptions {
   routes?: ControlSources["routes"];
   /** What the web dashboard adds to the control API's sources (its charts, the desk). */
   dashboard?: DashboardParts;
+  /** `POST /config/reload`: `agent.toml` read again into the running hub. */
+  reload?: ControlSources["reload"];
   /** Heartbeat interval. @default 5000 */
   heartbeatMs?: number;
   /** Another way to stop the hub (tests, an embedding program). */
@@ -177,6 +179,7 @@ export async function runHub(options: RunHubOptions): Promise<number> {
     ...(options.ownerEvents ? { ownerEvents: options.ownerEvents } : {}),
     closing: closing.signal,
     ...(options.routes ? { routes: options.routes } : {}),
+    ...(options.reload ? { reload: options.reload } : {}),
     dashboard: (status) =>
       dashboard({
         ...options.dashboard,
@@ -276,6 +279,7 @@ export type RunAssembledOptions = Omit<
   | "ownerEvents"
   | "routes"
   | "dashboard"
+  | "reload"
 >;
 
 /** The parts of an assembled hub (`startHub()`) that {@linkcode runHub} serves. */
@@ -289,6 +293,8 @@ export interface AssembledHub {
   routes(): Record<string, (request: Request) => Promise<Response>>;
   /** The dashboard's charts and conversations. */
   dashboard?: DashboardParts;
+  /** `agent.toml` read again into the running hub. */
+  reload?(): Promise<{ applied: string[]; restart: string[] }>;
 }
 
 /**
@@ -307,6 +313,7 @@ export function runAssembledHub(hub: AssembledHub, options: RunAssembledOptions)
     ownerEvents: hub.ownerEvents,
     routes: hub.routes,
     ...(hub.dashboard ? { dashboard: hub.dashboard } : {}),
+    ...(hub.reload ? { reload: () => hub.reload!() } : {}),
   });
 }
 

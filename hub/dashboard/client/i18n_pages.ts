@@ -8,6 +8,15 @@
 
 /** English. */
 export const EN_PAGES = {
+  settings_note_live:
+    "Saved into {file}. Roles, models, budgets and model credentials apply at once: the running hub reloads them.",
+  settings_saved_live: "{role} saved; the hub uses it now.",
+  settings_restart:
+    "Also changed in agent.toml: [{sections}], which the hub reads when it starts; restart it (agent hub stop, then agent hub run) to use them.",
+  secret_live: "The next model call uses it.",
+  secret_restart:
+    "The hub reads it when it starts: restart it (agent hub stop, then agent hub run) to use it.",
+  secret_at_start: "read when the hub starts",
   nav_jobs: "Jobs",
   by_job: "By job",
   jobs_none: "No jobs yet. `agent jobs add NAME --schedule EXPR --prompt TEXT` adds one.",
@@ -83,6 +92,15 @@ export const EN_PAGES = {
 
 /** Turkish. */
 export const TR_PAGES: Record<keyof typeof EN_PAGES, string> = {
+  settings_note_live:
+    "{file} dosyasına kaydedilir. Roller, modeller, bütçeler ve model kimlik bilgileri hemen geçerli olur: çalışan hub onları yeniden yükler.",
+  settings_saved_live: "{role} kaydedildi; hub artık onu kullanıyor.",
+  settings_restart:
+    "agent.toml içinde ayrıca değişti: [{sections}]; hub bunları başlarken okur, kullanmak için yeniden başlatın (agent hub stop, sonra agent hub run).",
+  secret_live: "Bir sonraki model çağrısı onu kullanır.",
+  secret_restart:
+    "Hub bunu başlarken okur: kullanmak için yeniden başlatın (agent hub stop, sonra agent hub run).",
+  secret_at_start: "hub başlarken okunur",
   nav_jobs: "Görevler",
   by_job: "Göreve göre",
   jobs_none:
