@@ -1,6 +1,7 @@
 /**
- * The Jobs page: every job with its schedule, next run (DD.MM.YYYY HH:MM in the job's
- * time zone, as `agent jobs list` shows it), last outcome and spend today and in 30
+ * The Jobs page: every job with its schedule, next run (DD.MM.YYYY HH:MM in Istanbul,
+ * and in the job's own zone as `agent jobs list` shows it when that differs), last
+ * outcome and spend today and in 30
  * days; Pause / Resume and Run now per job, Pause all / Resume all, and the job log
  * (of every job, or of the one chosen). Each button is the same call as its `agent
  * jobs` command; the page draws again when a `job.*` owner event arrives. Answers and
@@ -92,7 +93,17 @@ export async function jobs(main: HTMLElement, arg: string, live: EventTarget): P
           h("br"),
           h("span", { class: "muted" }, j.tz),
         ),
-        h("td", { class: "num", "data-label": t("col_next") }, j.next ?? "-"),
+        h(
+          "td",
+          { class: "num", "data-label": t("col_next") },
+          // Istanbul time like every date on the page; the job's own zone's time too
+          // when it runs on another (as `agent jobs list` shows it).
+          j.next_ms === null ? "-" : time(j.next_ms),
+          j.next_ms !== null && j.tz !== "Europe/Istanbul" ? h("br") : null,
+          j.next_ms !== null && j.tz !== "Europe/Istanbul"
+            ? h("span", { class: "muted" }, `${j.next} (${j.tz})`)
+            : null,
+        ),
         h(
           "td",
           { "data-label": t("col_last") },
