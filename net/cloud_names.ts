@@ -76,6 +76,14 @@ export function compareCloudFiles(a: string, b: string): number {
   return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
+/**
+ * The header in which a cloud spine tells its brain which origin a dashboard request
+ * reached it at (`https://<spine>`); the brain's dashboard answers only its spine's own.
+ * The spine sets it on every request it forwards under `/hub/dashboard`, overwriting
+ * anything the browser sent.
+ */
+export const DASHBOARD_ORIGIN_HEADER = "x-agent-dashboard-origin";
+
 const WEBHOOK_LABEL = "agent messenger webhook/1";
 
 /**

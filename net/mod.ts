@@ -131,6 +131,7 @@ export { errorLine, errorMessage } from "./error_message.ts";
 export {
   CLOUD_FOLDERS,
   compareCloudFiles,
+  DASHBOARD_ORIGIN_HEADER,
   FIXED_CLOUD_FILES,
   isCloudFileName,
   isMessageId,

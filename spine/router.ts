@@ -8,6 +8,7 @@ import { handleInbox } from "./inbox.ts";
 import { mailboxFor } from "./mailbox_client.ts";
 import { cloudCron, requireCloudMode } from "./cloud/routes.ts";
 import { MESSENGER_WEBHOOK_PATH, takeUpdate } from "./cloud/messenger_webhook.ts";
+import { handleDashboard, isDashboardPath } from "./cloud/dashboard.ts";
 
 // Per isolate: lets a busy sender's envelopes skip the key-value read.
 const cardMemo = new CardMemo();
@@ -46,6 +47,8 @@ async function route(
   }
   const allowInsecure = insecurePeersAllowed(env);
   const path = url.pathname;
+  // The dashboard's browser has no bearer token: its routes do their own login.
+  if (isDashboardPath(path)) return await handleDashboard(request, url, env);
   if (path === "/hub" || path.startsWith("/hub/")) {
     return await handleHub(request, url, {
       env,

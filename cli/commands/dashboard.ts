@@ -6,6 +6,12 @@
  * with `--no-open` and over SSH. No hub running for this home: it starts one first, in
  * the background, after saying so.
  *
+ * `agent dashboard --cloud [--no-open]` signs the browser into the same dashboard served
+ * by the brain behind the cloud spine (`AGENT_SPINE_URL`, `AGENT_SPINE_TOKEN`): the
+ * spine hands out the one-time code for the hub token, and the address is
+ * `<spine>/hub/dashboard/#code=<code>`. The token itself never leaves this machine in a
+ * URL.
+ *
  * @module
  */
 import type { CommandModule } from "../command.ts";
@@ -22,6 +28,10 @@ const words = {
       "The hub refused this home's control token ({file}); restart it with `agent hub stop` and `agent hub run`.",
     open: "Opening the dashboard in your browser. If nothing opens, visit (once, within 60 s):",
     visit: "Open this address in a browser on this machine (it works once, within 60 s):",
+    cloud: "sign into the dashboard of the brain behind the cloud spine (AGENT_SPINE_URL)",
+    cloud_waiting:
+      "Asking the cloud spine for a sign-in code (its brain may take up to 90 s to start)…",
+    cloud_visit: "Open this address in a browser (it works once, within 60 s):",
   },
   tr: {
     no_open: "tarayıcı açmak yerine adresi yazdırır",
@@ -35,6 +45,9 @@ const words = {
     open:
       "Panel tarayıcınızda açılıyor. Hiçbir şey açılmazsa şu adrese gidin (bir kez, 60 sn içinde):",
     visit: "Bu adresi bu makinedeki bir tarayıcıda açın (bir kez, 60 sn içinde çalışır):",
+    cloud: "bulut spine'ın arkasındaki beynin paneline girer (AGENT_SPINE_URL)",
+    cloud_waiting: "Bulut spine'dan giriş kodu isteniyor (beynin açılması 90 sn sürebilir)…",
+    cloud_visit: "Bu adresi bir tarayıcıda açın (bir kez, 60 sn içinde çalışır):",
   },
 };
 
@@ -51,9 +64,11 @@ export const command: CommandModule = {
   },
   configure(cmd, lang) {
     cmd.option("--no-open", words[lang].no_open);
+    cmd.option("--cloud", words[lang].cloud);
   },
   async run(ctx, _args, opts) {
     const w = words[ctx.lang];
+    if (opts.cloud === true) return await cloudDashboard(ctx, opts.open !== false);
     const port = (await ctx.config()).hub.port;
     const { fetchControl, readHubToken, bearerHeaders } = await import("@agent/hub");
     let health = await fetchControl(port, "/health", { timeoutMs: 1000 });
@@ -102,6 +117,26 @@ export const command: CommandModule = {
     return 0;
   },
 };
+
+/** `agent dashboard --cloud`: the sign-in address of the dashboard behind the cloud spine. */
+async function cloudDashboard(ctx: CommandContext, open: boolean): Promise<number> {
+  const w = words[ctx.lang];
+  const { CloudSpine, cloudTarget } = await import("@agent/hub");
+  const { url, token } = cloudTarget(ctx.env, ctx.lang);
+  const spine = new CloudSpine(url, token, ctx.lang);
+  ctx.err(w.cloud_waiting);
+  const code = await spine.dashboardCode();
+  const address = `${spine.url}/hub/dashboard/#code=${code}`;
+  const remote = Boolean(ctx.env.SSH_CONNECTION || ctx.env.SSH_TTY);
+  if (!open || remote || !(await openBrowser(address))) {
+    ctx.out(w.cloud_visit);
+    ctx.out(address);
+    return 0;
+  }
+  ctx.out(w.open);
+  ctx.out(address);
+  return 0;
+}
 
 /** Starts `agent hub run` for this home as a background process that outlives this one. */
 async function startHub(ctx: CommandContext): Promise<void> {

@@ -313,7 +313,7 @@ export class ModelRouter {
           }
         }
       }
-      model = this.#modelOf(entry);
+      model = await this.#modelOf(entry);
     } catch (error) {
       bill.release();
       throw error;
@@ -451,10 +451,10 @@ export class ModelRouter {
     });
   }
 
-  #modelOf(entry: RoleEntry): LanguageModelV4 {
+  async #modelOf(entry: RoleEntry): Promise<LanguageModelV4> {
     if (entry.model === undefined) {
       try {
-        entry.model = createModel(entry.target, { env: this.#env, fetch: this.#fetch });
+        entry.model = await createModel(entry.target, { env: this.#env, fetch: this.#fetch });
       } catch (error) {
         if (error instanceof MissingCredentialError) {
           throw new ModelCallError(t(this.#lang, "missing_credential", {

@@ -1,12 +1,17 @@
 /**
- * What the brain container's port answers (`agent cloud run`): `GET /health` and the
- * hub's channel routes (the messenger's webhook, which the spine hands updates to). Every
+ * What the brain container's port answers (`agent cloud run`): `GET /health`, the
+ * hub's channel routes (the messenger's webhook, which the spine hands updates to) and
+ * the web dashboard under `/hub/dashboard`, which the spine forwards with the hub token
+ * (a request without it is refused 401: the dashboard is reached only through the
+ * spine; `POST /hub/dashboard/code` is how `agent dashboard --cloud` signs in). Every
  * error becomes the `{error: code}` body here, in one place; an unexpected one is
  * `500 {error: "internal"}` with its text in the log only.
  *
  * @module
  */
-import { errorResponse, HttpError, json } from "@agent/net";
+import { errorResponse, HttpError, json, methodNotAllowed } from "@agent/net";
+import { hasBearer } from "../control/token.ts";
+import type { DashboardDoor } from "../dashboard/mod.ts";
 
 /** What {@linkcode brainPortHandler} answers from. */
 export interface BrainPortSources {
@@ -18,6 +23,10 @@ export interface BrainPortSources {
   routes(): Record<string, (request: Request) => Promise<Response>>;
   /** Where the detail of an unexpected error goes. */
   log(line: string): void;
+  /** The dashboard behind the spine, once the hub serves it. */
+  dashboard?(): DashboardDoor | undefined;
+  /** The hub token the spine forwards dashboard requests with. */
+  spineToken?: string;
 }
 
 /**
@@ -46,12 +55,39 @@ export function brainPortHandler(
 }
 
 async function route(request: Request, sources: BrainPortSources): Promise<Response> {
-  const path = new URL(request.url).pathname;
+  const url = new URL(request.url);
+  const path = url.pathname;
   if (path === "/health" && request.method === "GET") {
     return json({ ok: true, version: sources.version, hub: await sources.hubStatus() });
+  }
+  if (path === "/hub/dashboard" || path.startsWith("/hub/dashboard/")) {
+    return await dashboardRoute(request, url, sources);
   }
   const channelRoute = sources.routes()[path];
   if (channelRoute !== undefined && request.method === "POST") return await channelRoute(request);
   await request.body?.cancel();
   throw new HttpError(404, "not_found");
+}
+
+async function dashboardRoute(
+  request: Request,
+  url: URL,
+  sources: BrainPortSources,
+): Promise<Response> {
+  // Only the spine (or whoever holds the hub token) reaches the dashboard here.
+  if (!sources.spineToken || !hasBearer(request, sources.spineToken)) {
+    await request.body?.cancel();
+    throw new HttpError(401, "unauthorized");
+  }
+  const door = sources.dashboard?.();
+  if (door === undefined) {
+    await request.body?.cancel();
+    throw new HttpError(503, "starting");
+  }
+  if (url.pathname === "/hub/dashboard/code") {
+    await request.body?.cancel();
+    if (request.method !== "POST") methodNotAllowed(["POST"]);
+    return json({ code: door.issueCode() }, 200, { "cache-control": "no-store" });
+  }
+  return await door.handle(request, url);
 }

@@ -77,3 +77,52 @@ Deno.test("brainPortHandler() answers an internal failure 500 internal, its text
     `brain port: internal: ${SECRET}`,
   ]);
 });
+
+Deno.test("brainPortHandler() serves the dashboard only to the hub token; the code route issues a code", async () => {
+  const seen: string[] = [];
+  const door = {
+    issueCode: () => "code-0123456789abcdef",
+    handle: (_request: Request, url: URL) => {
+      seen.push(url.pathname);
+      return Promise.resolve(Response.json({ ok: true }));
+    },
+  };
+  const handle = brainPortHandler(sources({ dashboard: () => door, spineToken: "hub-token" }));
+  const bearer = { authorization: "Bearer hub-token" };
+  for (const headers of [{}, { authorization: "Bearer wrong" }]) {
+    const res = await handle(
+      new Request("http://127.0.0.1:8080/hub/dashboard/api/session", { headers }),
+    );
+    assert.deepEqual([res.status, await res.json()], [401, { error: "unauthorized" }]);
+  }
+  const code = await handle(
+    new Request("http://127.0.0.1:8080/hub/dashboard/code", { method: "POST", headers: bearer }),
+  );
+  assert.deepEqual(await code.json(), { code: "code-0123456789abcdef" });
+  const get = await handle(
+    new Request("http://127.0.0.1:8080/hub/dashboard/code", { headers: bearer }),
+  );
+  assert.equal(get.status, 405);
+  await get.body?.cancel();
+  const page = await handle(
+    new Request("http://127.0.0.1:8080/hub/dashboard/api/overview", { headers: bearer }),
+  );
+  assert.equal(page.status, 200);
+  await page.body?.cancel();
+  assert.deepEqual(seen, ["/hub/dashboard/api/overview"]);
+
+  // Before the hub serves it, and without a token configured.
+  const starting = brainPortHandler(
+    sources({ dashboard: () => undefined, spineToken: "hub-token" }),
+  );
+  const early = await starting(
+    new Request("http://127.0.0.1:8080/hub/dashboard/", { headers: bearer }),
+  );
+  assert.deepEqual([early.status, await early.json()], [503, { error: "starting" }]);
+  const none = brainPortHandler(sources({ dashboard: () => door }));
+  const refused = await none(
+    new Request("http://127.0.0.1:8080/hub/dashboard/", { headers: bearer }),
+  );
+  assert.equal(refused.status, 401);
+  await refused.body?.cancel();
+});

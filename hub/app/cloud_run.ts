@@ -5,7 +5,9 @@
  * `agent.toml` (nothing else, comments kept), serves `GET /health` on `0.0.0.0:8080`
  * and runs the hub in this process until SIGTERM. The messenger takes its updates from
  * the spine (which ends the Bot API webhook) on `POST /messenger/webhook` of the same
- * port. It refuses an `AGENT_HOME` whose `agent.toml` it did not write.
+ * port. The web dashboard is served on that port too, under `/hub/dashboard`, for the
+ * spine to forward to (`agent dashboard --cloud`). It refuses an `AGENT_HOME` whose
+ * `agent.toml` it did not write.
  *
  * Its SIGTERM and SIGINT handlers go in before anything else (issue 27 R1): an
  * orchestrator may stop a container as soon as `/health` answers, or before, and a
@@ -29,6 +31,7 @@ import { runAssembledHub } from "../daemon/run.ts";
 import { fetchControl } from "../control/client.ts";
 import { startHub } from "./start.ts";
 import { brainPortHandler } from "./brain_port.ts";
+import { cloudMount, type DashboardDoor } from "../dashboard/mod.ts";
 
 /** The file in `AGENT_HOME` that says which `agent.toml` `agent cloud run` wrote. */
 export const CLOUD_MARKER = ".agent-cloud-run.json";
@@ -135,11 +138,14 @@ async function startAndRun(options: CloudRunOptions, signal: AbortSignal): Promi
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new UserError(`AGENT_CLOUD_HEALTH_PORT must be a port number, not '${port}'.`);
   }
+  let dashboardDoor: DashboardDoor | undefined;
   const handler = brainPortHandler({
     version: options.version,
     hubStatus,
     routes: () => hub.routes(),
     log: (line) => logger.error(line),
+    dashboard: () => dashboardDoor,
+    spineToken: token,
   });
   let health: Deno.HttpServer<Deno.NetAddr>;
   try {
@@ -164,6 +170,13 @@ async function startAndRun(options: CloudRunOptions, signal: AbortSignal): Promi
       // The handlers above already listen: the hub stops on their signal.
       signal,
       listenSignals: false,
+      // The dashboard behind the spine, at its https origin.
+      otherDashboard: {
+        mount: cloudMount(url, token),
+        ready: (door) => {
+          dashboardDoor = door;
+        },
+      },
     });
   } finally {
     await health.shutdown().catch(() => {});

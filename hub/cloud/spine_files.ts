@@ -129,6 +129,26 @@ export class CloudSpine {
     }
   }
 
+  /**
+   * `POST /hub/dashboard/code`: a one-time sign-in code for the dashboard the brain
+   * serves behind the spine (`agent dashboard --cloud`); the spine starts the container
+   * when needed (up to 90 s).
+   */
+  async dashboardCode(): Promise<string> {
+    const what = "POST /hub/dashboard/code";
+    const { body } = await this.#send("/hub/dashboard/code", {
+      method: "POST",
+      timeoutMs: BRAIN_TIMEOUT_MS,
+      what,
+    });
+    const code = (body as { code?: unknown } | null)?.code;
+    if (typeof code !== "string" || !/^[A-Za-z0-9_-]{16,128}$/.test(code)) {
+      const detail = "the answer holds no sign-in code";
+      throw new UserError(t(this.#lang, "bad_answer", { url: this.url, what, detail }));
+    }
+    return code;
+  }
+
   #check(name: string): void {
     // Never read or write a name outside the set, whatever a listing said.
     if (!isCloudFileName(name)) throw new TypeError(`Not a cloud file name: ${name}`);

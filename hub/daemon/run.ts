@@ -15,7 +15,12 @@ import {
   writeHubToken,
 } from "../control/mod.ts";
 import type { OwnerEvent, OwnerEventFeed } from "../events/mod.ts";
-import { dashboard, type DashboardParts } from "../dashboard/mod.ts";
+import {
+  dashboard,
+  type DashboardDoor,
+  type DashboardMount,
+  type DashboardParts,
+} from "../dashboard/mod.ts";
 import { acquireLock, releaseLock } from "./lock.ts";
 import { readHeartbeat, recordCrash, writeHeartbeat } from "./state_files.ts";
 import { t } from "./_messages.ts";
@@ -60,6 +65,11 @@ export interface RunHubOptions {
   dashboard?: DashboardParts;
   /** `POST /config/reload`: `agent.toml` read again into the running hub. */
   reload?: ControlSources["reload"];
+  /**
+   * The same dashboard served elsewhere too (the brain's port behind a cloud spine,
+   * `agent cloud run`): `ready` receives its door when the control API is built.
+   */
+  otherDashboard?: { mount: DashboardMount; ready(door: DashboardDoor): void };
   /** Heartbeat interval. @default 5000 */
   heartbeatMs?: number;
   /** Another way to stop the hub (tests, an embedding program). */
@@ -180,17 +190,22 @@ export async function runHub(options: RunHubOptions): Promise<number> {
     closing: closing.signal,
     ...(options.routes ? { routes: options.routes } : {}),
     ...(options.reload ? { reload: options.reload } : {}),
-    dashboard: (status) =>
-      dashboard({
-        ...options.dashboard,
-        lang,
-        port: () => port,
-        now,
-        status,
-        recentEvents: async () => (await options.events?.(0) ?? []) as OwnerEvent[],
-        ...(options.ownerEvents ? { ownerEvents: options.ownerEvents } : {}),
-        closing: closing.signal,
-      }),
+    dashboard: (status) => {
+      const door = (mount?: DashboardMount) =>
+        dashboard({
+          ...options.dashboard,
+          lang,
+          port: () => port,
+          now,
+          status,
+          recentEvents: async () => (await options.events?.(0) ?? []) as OwnerEvent[],
+          ...(options.ownerEvents ? { ownerEvents: options.ownerEvents } : {}),
+          closing: closing.signal,
+          ...(mount ? { mount } : {}),
+        });
+      if (options.otherDashboard) options.otherDashboard.ready(door(options.otherDashboard.mount));
+      return door();
+    },
     log: (line) => logger.error(line),
   });
   try {

@@ -1,7 +1,8 @@
 /**
  * The dashboard's request checks, in one place: same-origin only (the hub's own
  * `Origin`, no cross-site fetch metadata), a live session cookie, and a CSRF token on
- * every state-changing request. The loopback `Host` check is the control API's.
+ * every state-changing request. The loopback `Host` check is the control API's; behind a
+ * cloud spine the mount's own origin is the spine's (see `mount.ts`).
  *
  * @module
  */
@@ -9,15 +10,19 @@ import { HttpError } from "@agent/net";
 import type { DashboardAuth, DashboardSession } from "./auth.ts";
 
 /**
- * Refuses (403) a request another site made: an `Origin` other than the hub's own
- * (`http://<Host>`), or `Sec-Fetch-Site` other than `same-origin` (another port of
- * 127.0.0.1 is the same *site* for cookies, so `SameSite` alone would let it through).
- * A top-level navigation (`none`) may open the page itself, never the API.
+ * Refuses (403) a request another site made: an `Origin` other than the dashboard's own
+ * (`origin`: `http://<Host>` on the control port, the spine's https origin in cloud
+ * mode), or `Sec-Fetch-Site` other than `same-origin` (another port of 127.0.0.1 is the
+ * same *site* for cookies, so `SameSite` alone would let it through). A top-level
+ * navigation (`none`) may open the page itself, never the API.
  */
-export function requireSameOrigin(request: Request, options: { navigation?: boolean } = {}): void {
-  const host = request.headers.get("host") ?? "";
+export function requireSameOrigin(
+  request: Request,
+  options: { navigation?: boolean; origin?: string } = {},
+): void {
+  const own = options.origin ?? `http://${request.headers.get("host") ?? ""}`;
   const origin = request.headers.get("origin");
-  if (origin !== null && origin !== `http://${host}`) throw new HttpError(403, "forbidden");
+  if (origin !== null && origin !== own) throw new HttpError(403, "forbidden");
   const site = request.headers.get("sec-fetch-site");
   if (site === null || site === "same-origin") return;
   if (options.navigation && site === "none") return;

@@ -3,7 +3,8 @@
  * page and its bundled assets, the login that trades a one-time code for a session
  * cookie, and the JSON routes the page reads (overview, spend, events) and acts
  * through (the chat, approvals). Every route but the page, its assets and the login
- * needs the session; every `POST` the CSRF token too.
+ * needs the session; every `POST` the CSRF token too. Behind a cloud spine the brain
+ * serves the same routes under `/hub/dashboard` (`mount.ts`).
  *
  * | Route | What |
  * | --- | --- |
@@ -29,21 +30,26 @@ import { pageHtml } from "./page.ts";
 import { APP_CSS, APP_JS } from "./_assets.ts";
 import { spendCsv } from "./csv.ts";
 import { spendOf } from "./spend.ts";
-import type { DashboardDoor, DashboardSources } from "./types.ts";
+import { localMount } from "./mount.ts";
+import type { DashboardDoor, DashboardMount, DashboardSources } from "./types.ts";
 
-export type { DashboardChat, DashboardDoor, DashboardSources } from "./types.ts";
+export type { DashboardChat, DashboardDoor, DashboardMount, DashboardSources } from "./types.ts";
 
 /** Builds the dashboard over `sources`. */
 export function dashboard(sources: DashboardSources): DashboardDoor {
+  const mount = sources.mount ?? localMount(sources.port);
   const auth = new DashboardAuth({
-    port: sources.port,
+    cookieName: mount.cookieName,
+    path: mount.base,
+    secure: mount.secure,
+    ...(mount.sessionKey ? { signingKey: mount.sessionKey } : {}),
     now: sources.now,
     ...(sources.codeTtlMs ? { codeTtlMs: sources.codeTtlMs } : {}),
   });
   return {
     issueCode: () => auth.issueCode(),
     async handle(request, url) {
-      const response = await route(request, url, sources, auth);
+      const response = await route(request, url, sources, auth, mount);
       const headers = new Headers(response.headers);
       for (const [name, value] of Object.entries(SECURITY_HEADERS)) headers.set(name, value);
       if (!headers.has("cache-control")) headers.set("cache-control", "no-store");
@@ -57,17 +63,25 @@ async function route(
   url: URL,
   sources: DashboardSources,
   auth: DashboardAuth,
+  mount: DashboardMount,
 ): Promise<Response> {
-  const path = url.pathname;
+  // Paths below the mount's base: `/`, `/assets/app.js`, `/api/<name>`.
+  const path = url.pathname.startsWith(mount.base)
+    ? url.pathname.slice(mount.base.length)
+    : undefined;
   const method = request.method;
-  if (path === "/dashboard" || path === "/dashboard/") {
+  if (path === undefined) throw new HttpError(404, "not_found");
+  // The own origin first: a request under a name the dashboard must not answer is
+  // refused before anything else (behind a cloud spine, its Host check).
+  const origin = mount.origin(request);
+  if (path === "" || path === "/") {
     if (method !== "GET" && method !== "HEAD") methodNotAllowed(["GET", "HEAD"]);
-    requireSameOrigin(request, { navigation: true });
-    return new Response(pageHtml(sources.lang), {
+    requireSameOrigin(request, { navigation: true, origin });
+    return new Response(pageHtml(sources.lang, mount.base, mount.command), {
       headers: { "content-type": "text/html; charset=utf-8" },
     });
   }
-  if (path === "/dashboard/assets/app.js" || path === "/dashboard/assets/app.css") {
+  if (path === "/assets/app.js" || path === "/assets/app.css") {
     if (method !== "GET" && method !== "HEAD") methodNotAllowed(["GET", "HEAD"]);
     const js = path.endsWith(".js");
     return new Response(js ? APP_JS : APP_CSS, {
@@ -77,9 +91,9 @@ async function route(
       },
     });
   }
-  if (!path.startsWith("/dashboard/api/")) throw new HttpError(404, "not_found");
-  requireSameOrigin(request);
-  const name = path.slice("/dashboard/api/".length);
+  if (!path.startsWith("/api/")) throw new HttpError(404, "not_found");
+  requireSameOrigin(request, { origin });
+  const name = path.slice("/api/".length);
   if (name === "login") {
     if (method !== "POST") methodNotAllowed(["POST"]);
     if (request.headers.get("origin") === null) throw new HttpError(403, "forbidden");

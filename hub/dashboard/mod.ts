@@ -8,8 +8,10 @@ export {
   dashboard,
   type DashboardChat,
   type DashboardDoor,
+  type DashboardMount,
   type DashboardSources,
 } from "./handler.ts";
+export { cloudMount, DASHBOARD_ORIGIN_HEADER, localMount } from "./mount.ts";
 export type { DashboardSpend } from "./spend.ts";
 export { DashboardAuth, type DashboardSession } from "./auth.ts";
 export type { DashboardParts } from "./parts.ts";

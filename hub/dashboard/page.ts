@@ -6,8 +6,12 @@
  */
 import type { Lang } from "../i18n.ts";
 
-/** The page for the hub's language (the script may switch it). */
-export function pageHtml(lang: Lang): string {
+/**
+ * The page for the hub's language (the script may switch it), served under `base`
+ * (`/dashboard`, or `/hub/dashboard` behind a cloud spine); `command` is the one that
+ * signs a browser in, named when it is not.
+ */
+export function pageHtml(lang: Lang, base = "/dashboard", command = "agent dashboard"): string {
   return `<!doctype html>
 <html lang="${lang === "tr" ? "tr" : "en"}">
 <head>
@@ -16,14 +20,18 @@ export function pageHtml(lang: Lang): string {
 <meta name="color-scheme" content="light dark">
 <title>agent</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/dashboard/assets/app.css">
-<script type="module" src="/dashboard/assets/app.js"></script>
+<link rel="stylesheet" href="${base}/assets/app.css">
+<script type="module" src="${base}/assets/app.js"></script>
 </head>
 <body>
-<div id="app" data-lang="${
-    lang === "tr" ? "tr" : "en"
-  }"><noscript>JavaScript is needed.</noscript></div>
+<div id="app" data-lang="${lang === "tr" ? "tr" : "en"}" data-base="${
+    escapeAttribute(base)
+  }" data-command="${escapeAttribute(command)}"><noscript>JavaScript is needed.</noscript></div>
 </body>
 </html>
 `;
+}
+
+function escapeAttribute(text: string): string {
+  return text.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
 }

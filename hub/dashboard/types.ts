@@ -43,6 +43,33 @@ export interface DashboardSources {
   closing?: AbortSignal;
   /** A one-time code's lifetime. @default 60000 */
   codeTtlMs?: number;
+  /**
+   * Where the dashboard is served: the hub's control port (`/dashboard`, the default)
+   * or the brain behind a cloud spine (`/hub/dashboard`, see `mount.ts`).
+   */
+  mount?: DashboardMount;
+}
+
+/** Where a dashboard is served and what its own origin and cookie are there. */
+export interface DashboardMount {
+  /** The path prefix: `/dashboard` or `/hub/dashboard`. */
+  base: string;
+  /**
+   * The dashboard's own origin for this request, the only `Origin` a browser may send;
+   * throws 403 when the request reached it under a name it must not answer.
+   */
+  origin(request: Request): string;
+  /** The session cookie's name. */
+  cookieName(): string;
+  /** Whether the cookie is `Secure` (an https origin). */
+  secure: boolean;
+  /** The command that signs a browser in, named on the page when it cannot. */
+  command: string;
+  /**
+   * Signs sessions with this key so they outlive the process (a brain's container
+   * sleeps); without it sessions live in memory only.
+   */
+  sessionKey?: string;
 }
 
 /** The dashboard as the control API mounts it. */

@@ -2,13 +2,11 @@
  * Builds the AI SDK language model for a role's provider, with the credentials of
  * the Authentication table. Nothing here touches the network.
  *
+ * Each vendor's SDK package is imported when a role first uses it: the five together
+ * hold ~15 MiB of a running hub, and a home uses one or two of them.
+ *
  * @module
  */
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createOpenAI } from "@ai-sdk/openai";
-import { createGoogleGenerativeAI } from "@ai-sdk/google";
-import { createAmazonBedrock } from "@ai-sdk/amazon-bedrock";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { FakeLanguageModel } from "./fake.ts";
 import { readProfileKeys } from "./aws_profile.ts";
 import {
@@ -68,11 +66,16 @@ export function apiKeyVariable(
  * @example
  * ```ts
  * import { createModel } from "./create_model.ts";
- * const model = createModel({ provider: "fake", model_id: "fake-1", params: {} }, { env: {} });
+ * const model = await createModel({ provider: "fake", model_id: "fake-1", params: {} }, {
+ *   env: {},
+ * });
  * if (model.provider !== "fake") throw new Error(model.provider);
  * ```
  */
-export function createModel(target: ModelTarget, options: CreateModelOptions): LanguageModelV4 {
+export async function createModel(
+  target: ModelTarget,
+  options: CreateModelOptions,
+): Promise<LanguageModelV4> {
   const env = options.env;
   const fetch = options.fetch;
   const baseURL = providerBaseUrl(target, env);
@@ -83,36 +86,46 @@ export function createModel(target: ModelTarget, options: CreateModelOptions): L
         wordMs: target.params.word_ms ?? 0,
         ...(target.params.usage !== undefined ? { usage: target.params.usage } : {}),
       });
-    case "local-runtime":
+    case "local-runtime": {
+      const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
       return createOpenAICompatible({
         name: "local-runtime",
         baseURL: baseURL!,
         includeUsage: true,
         ...(fetch ? { fetch } : {}),
       }).chatModel(id);
+    }
     case "vendor-a": {
+      const apiKey = requireKey(target, env);
+      const { createAnthropic } = await import("@ai-sdk/anthropic");
       const workspace = nonEmpty(env.VENDOR_A_WORKSPACE_ID);
       return createAnthropic({
-        apiKey: requireKey(target, env),
+        apiKey,
         ...(baseURL ? { baseURL } : {}),
         ...(workspace ? { headers: { "anthropic-workspace-id": workspace } } : {}),
         ...(fetch ? { fetch } : {}),
       }).languageModel(id);
     }
-    case "vendor-b":
+    case "vendor-b": {
+      const apiKey = requireKey(target, env);
+      const { createOpenAI } = await import("@ai-sdk/openai");
       return createOpenAI({
-        apiKey: requireKey(target, env),
+        apiKey,
         ...(baseURL ? { baseURL } : {}),
         ...(fetch ? { fetch } : {}),
       }).chat(id);
-    case "vendor-c":
+    }
+    case "vendor-c": {
+      const apiKey = requireKey(target, env);
+      const { createGoogleGenerativeAI } = await import("@ai-sdk/google");
       return createGoogleGenerativeAI({
-        apiKey: requireKey(target, env),
+        apiKey,
         ...(baseURL ? { baseURL } : {}),
         ...(fetch ? { fetch } : {}),
       }).languageModel(id);
+    }
     case "vendor-d":
-      return bedrockModel(target, env, baseURL, fetch);
+      return await bedrockModel(target, env, baseURL, fetch);
   }
 }
 
@@ -123,19 +136,26 @@ function requireKey(target: ModelTarget, env: Readonly<Record<string, string | u
   return key;
 }
 
-function bedrockModel(
+async function bedrockModel(
   target: ModelTarget,
   env: Readonly<Record<string, string | undefined>>,
   baseURL: string | undefined,
   fetch: typeof globalThis.fetch | undefined,
-): LanguageModelV4 {
+): Promise<LanguageModelV4> {
   const region = bedrockRegion(target, env);
   if (region === undefined) throw new MissingCredentialError("vendor-d", "VENDOR_D_REGION");
-  const common = { region, ...(baseURL ? { baseURL } : {}), ...(fetch ? { fetch } : {}) };
   const bearer = nonEmpty(env.VENDOR_D_BEARER_TOKEN);
   const keyId = nonEmpty(env.VENDOR_D_ACCESS_KEY_ID);
   const secret = nonEmpty(env.VENDOR_D_SECRET_ACCESS_KEY);
   const profile = nonEmpty(env.VENDOR_D_PROFILE);
+  if (
+    bearer === undefined && (keyId === undefined || secret === undefined) &&
+    profile === undefined
+  ) {
+    throw new MissingCredentialError("vendor-d", "VENDOR_D_PROFILE");
+  }
+  const { createAmazonBedrock } = await import("@ai-sdk/amazon-bedrock");
+  const common = { region, ...(baseURL ? { baseURL } : {}), ...(fetch ? { fetch } : {}) };
   if (bearer !== undefined) {
     return createAmazonBedrock({ ...common, apiKey: bearer }).languageModel(target.model_id);
   }
@@ -148,11 +168,8 @@ function bedrockModel(
       ...(token ? { sessionToken: token } : {}),
     }).languageModel(target.model_id);
   }
-  if (profile !== undefined) {
-    return createAmazonBedrock({
-      ...common,
-      credentialProvider: () => readProfileKeys(profile, env),
-    }).languageModel(target.model_id);
-  }
-  throw new MissingCredentialError("vendor-d", "VENDOR_D_PROFILE");
+  return createAmazonBedrock({
+    ...common,
+    credentialProvider: () => readProfileKeys(profile!, env),
+  }).languageModel(target.model_id);
 }

@@ -665,6 +665,7 @@ function compareCloudFiles(a, b) {
   };
   return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
 }
+var DASHBOARD_ORIGIN_HEADER = "x-agent-dashboard-origin";
 var WEBHOOK_LABEL = "agent messenger webhook/1";
 async function messengerWebhookSecret(hubToken) {
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(hubToken), {
@@ -850,8 +851,8 @@ function brainFetch(env) {
   const direct = env.BRAIN_URL?.trim().replace(/\/+$/, "");
   if (direct) {
     return (path, init = {}) => fetch(`${direct}${path}`, {
-      ...init,
-      signal: AbortSignal.timeout(BRAIN_WAIT_MS)
+      signal: AbortSignal.timeout(BRAIN_WAIT_MS),
+      ...init
     });
   }
   const namespace = env.BRAIN;
@@ -859,7 +860,8 @@ function brainFetch(env) {
   return async (path, init = {}) => {
     const stub = namespace.get(namespace.idFromName("brain"));
     await stub.wake();
-    return await stub.fetch(new Request(`http://brain${path}`, init));
+    const { signal: _signal, ...rest } = init;
+    return await stub.fetch(new Request(`http://brain${path}`, rest));
   };
 }
 function withDeadline(work, ms) {
@@ -1873,6 +1875,60 @@ var MailboxClient = class {
   }
 };
 
+// spine/cloud/dashboard.ts
+var DASHBOARD_BASE = "/hub/dashboard";
+var FORWARDED = [
+  "accept",
+  "content-type",
+  "cookie",
+  "last-event-id",
+  "origin",
+  "sec-fetch-dest",
+  "sec-fetch-mode",
+  "sec-fetch-site",
+  "x-csrf-token"
+];
+function isDashboardPath(path) {
+  return path === DASHBOARD_BASE || path.startsWith(`${DASHBOARD_BASE}/`);
+}
+async function handleDashboard(request, url, env) {
+  requireCloudMode(env);
+  if (!env.HUB_TOKEN) throw new HttpError(503, "not_configured");
+  if (url.pathname === `${DASHBOARD_BASE}/code`) requireBearer(request, env.HUB_TOKEN);
+  const brain = brainFetch(env);
+  if (brain === void 0) {
+    await request.body?.cancel();
+    throw new HttpError(503, "brain_unavailable");
+  }
+  const headers = new Headers();
+  for (const name of FORWARDED) {
+    const value = request.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+  headers.set("authorization", `Bearer ${env.HUB_TOKEN}`);
+  headers.set(DASHBOARD_ORIGIN_HEADER, url.origin);
+  const body = request.method === "GET" || request.method === "HEAD" ? void 0 : (await readRequestBody(request, CLOUD_BODY_MAX_BYTES)).slice().buffer;
+  let answer;
+  try {
+    answer = await withDeadline(brain(`${url.pathname}${url.search}`, {
+      method: request.method,
+      headers,
+      ...body === void 0 ? {} : {
+        body
+      },
+      // An event stream lasts as long as the page: no deadline past the answer's start.
+      signal: request.signal
+    }), BRAIN_WAIT_MS);
+  } catch (error) {
+    console.warn(`brain_unavailable: ${errorMessage(error)}`);
+    throw new HttpError(503, "brain_unavailable");
+  }
+  return new Response(answer.body, {
+    status: answer.status,
+    headers: answer.headers
+  });
+}
+
 // spine/router.ts
 var cardMemo = new CardMemo();
 function allow2(request, methods) {
@@ -1896,6 +1952,7 @@ async function route(request, env, ctx) {
   }
   const allowInsecure = insecurePeersAllowed(env);
   const path = url.pathname;
+  if (isDashboardPath(path)) return await handleDashboard(request, url, env);
   if (path === "/hub" || path.startsWith("/hub/")) {
     return await handleHub(request, url, {
       env,

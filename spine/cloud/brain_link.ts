@@ -23,15 +23,18 @@ export type BrainFetch = (path: string, init?: RequestInit) => Promise<Response>
 export function brainFetch(env: Env): BrainFetch | undefined {
   const direct = env.BRAIN_URL?.trim().replace(/\/+$/, "");
   if (direct) {
+    // A caller's own signal (an event stream's) replaces the deadline.
     return (path, init = {}) =>
-      fetch(`${direct}${path}`, { ...init, signal: AbortSignal.timeout(BRAIN_WAIT_MS) });
+      fetch(`${direct}${path}`, { signal: AbortSignal.timeout(BRAIN_WAIT_MS), ...init });
   }
   const namespace = env.BRAIN as DurableObjectNamespace | undefined;
   if (namespace === undefined) return undefined;
   return async (path, init = {}) => {
     const stub = namespace.get(namespace.idFromName("brain")) as unknown as BrainStub;
     await stub.wake();
-    return await stub.fetch(new Request(`http://brain${path}`, init));
+    // A signal does not cross into the Durable Object; the request ends with its caller.
+    const { signal: _signal, ...rest } = init;
+    return await stub.fetch(new Request(`http://brain${path}`, rest));
   };
 }
 

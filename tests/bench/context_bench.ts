@@ -21,6 +21,7 @@
 import { Desk, parseConfig } from "@agent/hub";
 import { Logger, resolvePaths } from "@agent/hub/base";
 import { Ledger } from "@agent/hub/money";
+import { startProvider } from "./_provider.ts";
 
 const TURNS = Number(Deno.env.get("AGENT_BENCH_TURNS") ?? 2000);
 const CHECKPOINTS = [200, 1000, 2000].filter((n) => n <= TURNS);
@@ -42,49 +43,8 @@ interface Run {
   seconds: number;
 }
 
-/** The loopback provider in its own process: its URL and the requests it saw. */
-async function startProvider() {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-prompt",
-      "--allow-net=127.0.0.1",
-      new URL("./_vendor_process.ts", import.meta.url).pathname,
-      ANSWER,
-    ],
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const seen: { model: string; bytes: number }[] = [];
-  let url: ((url: string) => void) | undefined;
-  const started = new Promise<string>((resolve) => url = resolve);
-  const reading = (async () => {
-    let rest = "";
-    for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-      const lines = (rest + chunk).split("\n");
-      rest = lines.pop()!;
-      for (const line of lines) {
-        if (line.startsWith("http")) url!(line);
-        else {
-          const [model, bytes] = line.split(" ");
-          seen.push({ model: model!, bytes: Number(bytes) });
-        }
-      }
-    }
-  })();
-  return {
-    url: await started,
-    seen,
-    async close() {
-      child.kill("SIGTERM");
-      await child.status;
-      await reading;
-    },
-  };
-}
-
 async function run(contextTokens: number): Promise<Run> {
-  const server = await startProvider();
+  const server = await startProvider(ANSWER);
   const home = Deno.makeTempDirSync({ prefix: "agent-context-bench-" });
   try {
     const paths = resolvePaths({ home, env: {} });

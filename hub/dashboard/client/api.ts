@@ -7,6 +7,15 @@
 
 let csrf = "";
 
+/**
+ * Where the dashboard's routes are: the page names its base (`/dashboard` on the hub's
+ * control port, `/hub/dashboard` behind a cloud spine) in `#app[data-base]`.
+ */
+export function apiUrl(path: string): string {
+  const base = document.getElementById("app")?.dataset.base ?? "/dashboard";
+  return `${base}/api/${path}`;
+}
+
 /** Remembers the session's CSRF token. */
 export function setCsrf(token: string): void {
   csrf = token;
@@ -35,15 +44,15 @@ async function answer<T>(res: Response): Promise<T> {
   return body as T;
 }
 
-/** GETs `/dashboard/api/<path>`. */
+/** GETs `<base>/api/<path>`. */
 export async function get<T>(path: string): Promise<T> {
-  return await answer<T>(await fetch(`/dashboard/api/${path}`, { credentials: "same-origin" }));
+  return await answer<T>(await fetch(apiUrl(path), { credentials: "same-origin" }));
 }
 
-/** POSTs JSON to `/dashboard/api/<path>` with the CSRF token. */
+/** POSTs JSON to `<base>/api/<path>` with the CSRF token. */
 export async function post<T>(path: string, body: unknown = {}): Promise<T> {
   return await answer<T>(
-    await fetch(`/dashboard/api/${path}`, {
+    await fetch(apiUrl(path), {
       method: "POST",
       credentials: "same-origin",
       headers: { "content-type": "application/json", "x-csrf-token": csrf },

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ApiError, get, post, setCsrf } from "./api.ts";
+import { ApiError, apiUrl, get, post, setCsrf } from "./api.ts";
 import { h, replace } from "./dom.ts";
 import { lang, setLang, t } from "./i18n.ts";
 import { overview } from "./overview.ts";
@@ -58,6 +58,9 @@ async function signIn(): Promise<boolean> {
 }
 
 function message(text: string): void {
+  // Behind a cloud spine the command that signs in is `agent dashboard --cloud`.
+  const command = root.dataset.command;
+  if (command) text = text.replaceAll("`agent dashboard`", `\`${command}\``);
   replace(
     root,
     h(
@@ -180,14 +183,14 @@ async function show(): Promise<void> {
 function follow(): void {
   // The desk: answers, approvals and queues of every conversation (the chat, the
   // Approvals page).
-  const desk = new EventSource("/dashboard/api/desk");
+  const desk = new EventSource(apiUrl("desk"));
   desk.onmessage = (e) => {
     try {
       live.dispatchEvent(new CustomEvent("desk-event", { detail: JSON.parse(e.data) }));
     } catch { /* not an event */ }
   };
   // Owner events come unnamed, so every type (those added later too) reaches here.
-  const source = new EventSource("/dashboard/api/events");
+  const source = new EventSource(apiUrl("events"));
   source.onmessage = (e) => {
     try {
       live.dispatchEvent(new CustomEvent("owner-event", { detail: JSON.parse(e.data) }));

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { get } from "./api.ts";
+import { apiUrl, get } from "./api.ts";
 import { bars, cumulative, stackedBars } from "./charts.ts";
 import { h, replace } from "./dom.ts";
 import { count, shortDay, t, usd } from "./i18n.ts";
@@ -123,7 +123,7 @@ function section(
       h("h2", { id }, t(title)),
       h("a", {
         class: "button",
-        href: `/dashboard/api/spend.csv?by=${by}&period=${period}`,
+        href: apiUrl(`spend.csv?by=${by}&period=${period}`),
         download: `spend-${by}-${period}.csv`,
       }, t("download")),
     ),
