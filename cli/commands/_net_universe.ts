@@ -8,16 +8,17 @@
  */
 import type { CommandContext } from "../context.ts";
 import { UsageError, UserError } from "../command.ts";
-import { errorMessage } from "@agent/net/common";
 import {
-  joinAndReport,
+  joinUniverse,
+  leaveUniverse,
   loadSubAgentDirectory,
   type NetNode,
-  OwnSpineError,
   UniverseClient,
-  UniverseError,
+  universeFailure,
+  universeFieldsProblem,
+  universeSentence,
+  universeStanding,
 } from "@agent/hub";
-import type { Lang } from "@agent/hub/base";
 import { t } from "./_universe_messages.ts";
 import { needNode } from "./_net_node.ts";
 
@@ -38,13 +39,30 @@ export async function universeAction(
     ctx.out(t(ctx.lang, "s_off"));
     return 0;
   }
-  if (host === "") throw new UserError(t(ctx.lang, "off"));
-  if (action === "join") checkJoinOptions(ctx, opts);
+  if (host === "") throw new UserError(universeSentence(ctx.lang, "off"));
+  const fields = {
+    ...(typeof opts.owner === "string" ? { owner: opts.owner } : {}),
+    ...(typeof opts.about === "string" ? { about: opts.about } : {}),
+    // commander reads --links as true and --no-links as false (the last one given wins).
+    ...(typeof opts.links === "boolean" ? { links: opts.links } : {}),
+  };
+  if (action === "join") {
+    const problem = universeFieldsProblem(ctx.lang, fields);
+    if (problem !== undefined) throw new UsageError(problem);
+  }
   const node = await needNode(ctx);
   try {
     const client = new UniverseClient(node, host);
-    if (action === "join") return await join(ctx, node, client, opts);
-    if (action === "leave") return await leave(ctx, node, client);
+    if (action === "join") {
+      const subs = loadSubAgentDirectory(config, ctx.paths);
+      const joined = await joinUniverse(node, client, subs, fields);
+      ctx.out(universeSentence(ctx.lang, "joined", { ...joined, links: joined.visibleLinks }));
+      return 0;
+    }
+    if (action === "leave") {
+      ctx.out(universeSentence(ctx.lang, "left", await leaveUniverse(node, client)));
+      return 0;
+    }
     return await status(ctx, node, client);
   } catch (error) {
     const sentence = universeFailure(ctx.lang, host, error);
@@ -53,107 +71,20 @@ export async function universeAction(
   }
 }
 
-/**
- * The sentence for a failure of a universe command, naming its culprit: the own
- * spine, the universe not answering, plain http where https was asked, a URL written
- * for a host, or the universe's refusal. `undefined` for anything else.
- */
-export function universeFailure(lang: Lang, host: string, error: unknown): string | undefined {
-  if (error instanceof OwnSpineError) {
-    return t(lang, "own_spine", { url: error.url, host, detail: error.detail });
-  }
-  if (!(error instanceof UniverseError)) return undefined;
-  switch (error.code) {
-    case "scheme_in_host":
-      return t(lang, "scheme_in_host", { bare: error.host ?? host });
-    case "not_https":
-      return t(lang, "not_https", { host });
-    case "unreachable":
-      return t(lang, "unreachable", { host, detail: error.reason ?? error.message });
-    default:
-      return t(lang, "failed", { host, detail: error.message });
-  }
-}
-
-function checkJoinOptions(ctx: CommandContext, opts: Record<string, unknown>): void {
-  for (const [option, max] of [["owner", 60], ["about", 200]] as const) {
-    const value = opts[option];
-    if (typeof value === "string" && Array.from(value).length > max) {
-      throw new UsageError(t(ctx.lang, "too_long", { option, max }));
-    }
-  }
-}
-
-async function join(
-  ctx: CommandContext,
-  node: NetNode,
-  client: UniverseClient,
-  opts: Record<string, unknown>,
-): Promise<number> {
-  const profile = await node.state.profile();
-  // commander reads --links as true and --no-links as false (the last one given wins).
-  const links = typeof opts.links === "boolean" ? opts.links : profile.universe_links;
-  await node.state.setProfile({
-    ...profile,
-    universe_join: true,
-    universe_owner: typeof opts.owner === "string" ? opts.owner : profile.universe_owner ?? "",
-    universe_about: typeof opts.about === "string" ? opts.about : profile.universe_about ?? "",
-    ...(links === undefined ? {} : { universe_links: links }),
-  });
-  // The universe reads the card at the address: publish it first when it is not there
-  // or not what this hub would publish.
-  const want = await node.cardInput();
-  const published = (await node.state.profile()).published;
-  if (
-    published === undefined || published.name !== want.name ||
-    published.sign_key !== want.sign_key ||
-    published.box_key !== want.box_key
-  ) {
-    await node.publish();
-  }
-  const subs = loadSubAgentDirectory(await ctx.config(), ctx.paths);
-  const result = await joinAndReport(client, node, subs, { join: true });
-  ctx.out(t(ctx.lang, "joined", {
-    address: await node.address(),
-    host: client.host,
-    links: result.visibleLinks,
-    url: result.url ?? await client.pageUrl(),
-  }));
-  return 0;
-}
-
-async function leave(ctx: CommandContext, node: NetNode, client: UniverseClient): Promise<number> {
-  try {
-    await client.leave();
-  } catch (error) {
-    // Already gone (expired, or left from another home): the profile still changes.
-    if (!(error instanceof UniverseError) || error.code !== "not_joined") throw error;
-  }
-  await node.state.setProfile({ ...(await node.state.profile()), universe_join: false });
-  ctx.out(t(ctx.lang, "left", { address: await node.address(), host: client.host }));
-  return 0;
-}
-
 async function status(ctx: CommandContext, node: NetNode, client: UniverseClient): Promise<number> {
   const lang = ctx.lang;
-  const profile = await node.state.profile();
-  const links = profile.universe_links ?? node.config.net.universe_links;
+  const standing = await universeStanding(node, client, lang);
   ctx.out(t(lang, "s_setting", {
-    host: client.host,
-    minutes: node.config.net.universe_report_minutes,
-    links: links ? "on" : "off",
+    host: standing.host,
+    minutes: standing.reportMinutes,
+    links: standing.links ? "on" : "off",
   }));
-  ctx.out(t(lang, "s_profile", { state: t(lang, profile.universe_join ? "s_in" : "s_out") }));
-  let listing;
-  try {
-    listing = await client.listing();
-  } catch (error) {
-    ctx.out(
-      universeFailure(lang, client.host, error) ??
-        t(lang, "failed", { host: client.host, detail: errorMessage(error) }),
-    );
+  ctx.out(t(lang, "s_profile", { state: t(lang, standing.joined ? "s_in" : "s_out") }));
+  if (standing.failure !== undefined) {
+    ctx.out(standing.failure);
     return 1;
   }
+  const listing = standing.listing;
   if (listing === undefined) {
     ctx.out(t(lang, "s_not_listed"));
     return 0;

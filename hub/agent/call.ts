@@ -105,13 +105,25 @@ export class ModelRouter {
     this.#retry = options.retry ?? {};
     this.#connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
     this.#onFailover = options.onFailover;
+    this.reload();
+  }
+
+  /**
+   * Decides each role's target again from the configuration's roles as they are now
+   * (the hub replaces `config.models` when `agent.toml` is reloaded) and the
+   * environment (a credential saved since): the next call of every role uses them;
+   * calls under way finish on the model they started with.
+   */
+  reload(): void {
+    const entries = new Map<string, RoleEntry>();
     for (const [name, role] of Object.entries(this.#config.models.roles)) {
       const { target, missing } = chooseTarget(name, role, {
         env: this.#env,
         logger: this.#logger,
       });
-      this.#entries.set(name, { name, role, target, missing, model: undefined });
+      entries.set(name, { name, role, target, missing, model: undefined });
     }
+    this.#entries = entries;
   }
 
   /** The configuration the router was built from. */

@@ -19,7 +19,6 @@ import {
   type Ledger,
 } from "../money/mod.ts";
 import type { HubChannel, HubContext } from "./channel_types.ts";
-import { DEFAULT_WARN_AT } from "../config/defaults.ts";
 
 /** How often the hub looks. */
 export const BUDGET_WATCH_MS = 30_000;
@@ -69,14 +68,18 @@ function spentBudgets(ledger: Ledger, config: AgentConfig, nowMs: number): Budge
   return out;
 }
 
-/** The watch as a hub component; none when no role has a budget that warns. */
+/**
+ * The watch as a hub component; none without a ledger. It looks while no role has a
+ * budget that warns too (doing nothing), so a budget added while the hub runs (the
+ * dashboard's Settings, `POST /config/reload`) is watched without a restart.
+ */
 export function budgetWatchChannel(hub: HubContext): Promise<HubChannel | undefined> {
-  const warns = Object.values(hub.config.models.roles).some((r) =>
-    r.budget !== undefined && (r.budget.warn_at ?? DEFAULT_WARN_AT) > 0
-  );
-  if (hub.ledger === undefined || !warns) return Promise.resolve(undefined);
+  if (hub.ledger === undefined) return Promise.resolve(undefined);
   let timer: ReturnType<typeof setInterval> | undefined;
   const look = async () => {
+    // The roles as they are now: a reload may have added or removed a budget.
+    const budgeted = Object.values(hub.config.models.roles).some((r) => r.budget !== undefined);
+    if (!budgeted) return;
     try {
       await watchBudgetsOnce(hub);
     } catch (error) {

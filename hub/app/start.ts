@@ -36,11 +36,14 @@ import { OwnerEventBus } from "../events/mod.ts";
 import { SpendChartReader } from "../money/spend_chart.ts";
 import {
   dashboardChat,
+  dashboardJobs,
   dashboardNetwork,
   type DashboardParts,
   dashboardSettings,
 } from "../dashboard/mod.ts";
 import { openSessionStore } from "../sessions/open.ts";
+import { runJobNow } from "./jobs_run_now.ts";
+import { type ConfigReload, configReloader } from "../config/reload.ts";
 import type { AgentPaths } from "../paths.ts";
 import { subAgentDirectoryFrom } from "../subs/mod.ts";
 import { loadComponents } from "./components.ts";
@@ -89,6 +92,11 @@ export interface Hub {
   routes(): Record<string, (request: Request) => Promise<Response>>;
   /** The web dashboard's charts and conversations. */
   dashboard: DashboardParts;
+  /**
+   * Reads `agent.toml` again: its roles, models and budgets apply at once; what needs
+   * a restart is named. Throws `ConfigError` (a bad file changes nothing).
+   */
+  reload(): Promise<ConfigReload>;
   /**
    * Closes what it opened (the desk's answers, the event bus with its subscriptions,
    * then the ledger); the channels are stopped by whoever ran them, before.
@@ -156,18 +164,17 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     lang,
     router,
   });
+  const digest = node === undefined || config.net.digest === "off" ? undefined : new NetDigest({
+    mode: config.net.digest,
+    lang,
+    events,
+    file: `${paths.netDir}/digest.json`,
+    logger,
+  });
   const network = new NetService({
     node,
     answer,
-    ...(node === undefined || config.net.digest === "off" ? {} : {
-      digest: new NetDigest({
-        mode: config.net.digest,
-        lang,
-        events,
-        file: `${paths.netDir}/digest.json`,
-        logger,
-      }),
-    }),
+    ...(digest === undefined ? {} : { digest }),
     link: config.net.link,
     timings: { pollTimeoutSeconds: config.net.poll_timeout_seconds },
     ...(unconfigured === undefined ? {} : { unconfigured }),
@@ -213,6 +220,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
       logger.error(`hub: a channel could not be built: ${errorMessage(error)}`);
     }
   }
+  const reload = configReloader({ config, paths, lang, router });
   const chart = new SpendChartReader(paths.ledgerFile);
   try {
     chart.prepare();
@@ -233,9 +241,26 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     dashboard: {
       chart,
       ...(chat ? { chat } : {}),
-      network: dashboardNetwork({ node: () => network.node, lang, detail: () => unconfigured }),
-      settings: dashboardSettings({ paths, env, lang }),
+      network: dashboardNetwork({
+        node: () => network.node,
+        lang,
+        detail: () => unconfigured,
+        universeHost: () => config.net.universe,
+        subs: () => found.directory,
+        digestMode: () => config.net.digest,
+        digests: async () =>
+          (await readNetEvents(paths.netDir, 0)).filter((e) =>
+            (e as { type?: string }).type === "net.digest"
+          ),
+        ...(digest === undefined ? {} : { gathered: () => digest.gathered() }),
+      }),
+      settings: dashboardSettings({ paths, env, lang, reload }),
+      jobs: dashboardJobs({
+        scope: () => ({ paths, config, lang }),
+        runNow: (name) => runJobNow({ paths, config, env, lang, logger }, name),
+      }),
     },
+    reload,
     spend: () => spendReport(config, ledger, Date.now()),
     spendBy(options) {
       if (options.role !== undefined && config.models.roles[options.role] === undefined) {

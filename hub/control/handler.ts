@@ -11,6 +11,7 @@
  * | GET /net | the `net` block alone |
  * | GET /net/events?after=<unix seconds> | `{events: [...]}`: owner events newer than that second, oldest first, each with its `event_id` |
  * | GET /events | `text/event-stream`: owner events as they happen (`id:` the event id, `event:` its type, `data:` the event JSON); resumes after `Last-Event-ID` (or `?after=<id>`, `0` for all that is kept); a `: ping` comment every 15 s; 404 when the hub has no event bus |
+ * | POST /config/reload | `{applied, restart}`: `agent.toml` read again; roles, models and budgets apply at once, `restart` names the sections that wait for a restart; 400 `{detail}` with the reader's sentence for a bad file |
  * | POST /messenger/webhook | the messenger's updates in webhook mode (secret in `X-Telegram-Bot-Api-Secret-Token`) |
  *
  * Requests whose `Host` is not exactly a loopback name (`127.0.0.1`, `localhost`,
@@ -34,6 +35,7 @@ import {
 import type { OwnerEventFeed } from "../events/mod.ts";
 import { eventStreamResponse, resumeFrom } from "./sse.ts";
 import { hasBearer } from "./token.ts";
+import { ConfigError } from "../config/error.ts";
 import type { DashboardDoor } from "../dashboard/handler.ts";
 
 /** Where the control API reads the live state from. */
@@ -68,6 +70,8 @@ export interface ControlSources {
   eventsHeartbeatMs?: number;
   /** The channels' `POST` routes (the messenger's webhook), by path. */
   routes?(): Record<string, (request: Request) => Promise<Response>>;
+  /** `POST /config/reload`: `agent.toml` into the running hub (throws `ConfigError`). */
+  reload?(): Promise<{ applied: string[]; restart: string[] }>;
   /**
    * The web dashboard under `/dashboard` (its own cookie login); given the status the
    * control API answers, so both read the same.
@@ -81,7 +85,15 @@ export interface ControlSources {
   log?(line: string): void;
 }
 
-const ROUTES = ["/health", "/status", "/spend", "/net", "/net/events", "/events"] as const;
+const ROUTES = [
+  "/health",
+  "/status",
+  "/spend",
+  "/net",
+  "/net/events",
+  "/events",
+  "/config/reload",
+] as const;
 
 /**
  * Builds the control API handler.
@@ -151,6 +163,7 @@ async function route(
     throw new HttpError(401, "unauthorized");
   }
   if (path === "/events") return events(request, url, sources);
+  if (path === "/config/reload") return await reload(request, sources);
   if (request.method !== "GET" && request.method !== "HEAD") {
     methodNotAllowed(["GET", "HEAD"]);
   }
@@ -175,6 +188,20 @@ async function route(
     }
     default:
       return Promise.resolve(json(status(sources)));
+  }
+}
+
+async function reload(request: Request, sources: ControlSources): Promise<Response> {
+  if (request.method !== "POST") methodNotAllowed(["POST"]);
+  if (sources.reload === undefined) throw new HttpError(404, "not_found");
+  try {
+    return json(await sources.reload());
+  } catch (error) {
+    // A bad `agent.toml` changes nothing: its sentence, as every command says it.
+    if (error instanceof ConfigError) {
+      throw new HttpError(400, "bad_request", { detail: error.message });
+    }
+    throw error;
   }
 }
 

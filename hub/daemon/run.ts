@@ -63,6 +63,8 @@ export interface RunHubOptions {
   routes?: ControlSources["routes"];
   /** What the web dashboard adds to the control API's sources (its charts, the desk). */
   dashboard?: DashboardParts;
+  /** `POST /config/reload`: `agent.toml` read again into the running hub. */
+  reload?: ControlSources["reload"];
   /**
    * The same dashboard served elsewhere too (the brain's port behind a cloud spine,
    * `agent cloud run`): `ready` receives its door when the control API is built.
@@ -187,6 +189,7 @@ export async function runHub(options: RunHubOptions): Promise<number> {
     ...(options.ownerEvents ? { ownerEvents: options.ownerEvents } : {}),
     closing: closing.signal,
     ...(options.routes ? { routes: options.routes } : {}),
+    ...(options.reload ? { reload: options.reload } : {}),
     dashboard: (status) => {
       const door = (mount?: DashboardMount) =>
         dashboard({
@@ -291,6 +294,7 @@ export type RunAssembledOptions = Omit<
   | "ownerEvents"
   | "routes"
   | "dashboard"
+  | "reload"
 >;
 
 /** The parts of an assembled hub (`startHub()`) that {@linkcode runHub} serves. */
@@ -304,6 +308,8 @@ export interface AssembledHub {
   routes(): Record<string, (request: Request) => Promise<Response>>;
   /** The dashboard's charts and conversations. */
   dashboard?: DashboardParts;
+  /** `agent.toml` read again into the running hub. */
+  reload?(): Promise<{ applied: string[]; restart: string[] }>;
 }
 
 /**
@@ -322,6 +328,7 @@ export function runAssembledHub(hub: AssembledHub, options: RunAssembledOptions)
     ownerEvents: hub.ownerEvents,
     routes: hub.routes,
     ...(hub.dashboard ? { dashboard: hub.dashboard } : {}),
+    ...(hub.reload ? { reload: () => hub.reload!() } : {}),
   });
 }
 

@@ -26,7 +26,7 @@ const TOKENS = [
   "cache_write_tokens",
 ] as const;
 
-/** The breakdown `by` (`day`, `channel`, `contact`, `session`) of `spend` as CSV. */
+/** The breakdown `by` (`day`, `channel`, `contact`, `session`, `job`) of `spend` as CSV. */
 export function spendCsv(spend: DashboardSpend, by: string): string {
   if (by === "day") {
     const { days, roles, usd, calls } = spend.chart;
@@ -39,15 +39,13 @@ export function spendCsv(spend: DashboardSpend, by: string): string {
       }),
     ]);
   }
-  if (by !== "channel" && by !== "contact" && by !== "session") {
+  if (by !== "channel" && by !== "contact" && by !== "session" && by !== "job") {
     throw new HttpError(400, "bad_request", {
-      detail: "by: one of day, channel, contact, session",
+      detail: "by: one of day, channel, contact, session, job",
     });
   }
   const rows = spend[by];
-  const head = by === "session"
-    ? ["channel", "session_id"]
-    : [by === "contact" ? "contact" : "channel"];
+  const head = by === "session" ? ["channel", "session_id"] : [by === "channel" ? "channel" : by];
   return lines([
     [...head, "usd", "calls", "unpriced_calls", "estimated_calls", ...TOKENS],
     ...rows.map((r) => [

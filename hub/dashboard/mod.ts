@@ -18,3 +18,4 @@ export type { DashboardParts } from "./parts.ts";
 export { type ChatSources, dashboardChat } from "./chat.ts";
 export { dashboardNetwork, type NetworkSources } from "./network.ts";
 export { dashboardSettings, type SettingsSources } from "./settings.ts";
+export { dashboardJobs, type JobsSources } from "./jobs.ts";

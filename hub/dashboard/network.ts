@@ -11,28 +11,25 @@
  * | `POST network/block` `{address}` | `agent net block` |
  * | `POST network/unblock` `{address}` | `agent net remove`: the address may ask again |
  *
+ * The universe (join, leave, links on or off) and the network digest: `network_universe.ts`.
+ *
  * @module
  */
 import { HttpError, isAddress, json, methodNotAllowed } from "@agent/net";
-import { type NetNode, NetUsageError } from "../network/node.ts";
-import type { Lang } from "../i18n.ts";
+import { NetUsageError } from "../network/node.ts";
 import { jsonBody } from "./body.ts";
-import type { DashboardChat } from "./types.ts";
+import { universeRoute } from "./network_universe.ts";
+import type { DashboardChat, NetworkSources } from "./types.ts";
 
-/** The node of the hub's network (`undefined` while it is not configured). */
-export interface NetworkSources {
-  node(): NetNode | undefined;
-  /** The language of the sentences a refused action answers with. */
-  lang: Lang;
-  /** Why the network is not configured, for the page. */
-  detail?(): string | undefined;
-}
+export type { NetworkSources } from "./types.ts";
 
 /** The Network page's routes. */
 export function dashboardNetwork(sources: NetworkSources): DashboardChat {
   return {
     async route(name, request) {
       if (name !== "network" && !name.startsWith("network/")) return undefined;
+      const more = await universeRoute(name, request, sources);
+      if (more !== undefined) return more;
       const node = sources.node();
       if (name === "network") {
         if (request.method !== "GET" && request.method !== "HEAD") {
@@ -55,6 +52,7 @@ export function dashboardNetwork(sources: NetworkSources): DashboardChat {
         } catch { /* the spine does not answer now: the page says so */ }
         return json({
           configured: true,
+          universe: (sources.universeHost?.() ?? "").trim() !== "",
           address,
           name: await node.cardName(),
           contacts: contacts.map((c) => ({

@@ -16,4 +16,6 @@ export interface DashboardParts {
   network?: DashboardChat;
   /** Roles, models, budgets and credentials, in `agent.toml` and `.env`. */
   settings?: DashboardChat;
+  /** Scheduled jobs, their log and their buttons, over the job store. */
+  jobs?: DashboardChat;
 }

@@ -3,14 +3,17 @@
  * edited in place (comments, order and every other line kept) and checked by the same
  * parser as every command, so a bad value is refused with the CLI's exact sentence and
  * nothing is written; and the credentials, shown only as set or not set, set through a
- * form whose value is written to `.env` and never sent back. Saved settings apply when
- * the hub starts again (the running hub keeps what it loaded).
+ * form whose value is written to `.env` and never sent back. A saved role applies at
+ * once: the running hub reloads `agent.toml` (`hub/app/reload.ts`, the same path as
+ * `POST /config/reload`), and a saved model credential is used by the next call; a
+ * credential the hub only reads when it starts (the messenger's token, the spine's)
+ * is said to need a restart, as is any other section changed in the file meanwhile.
  *
  * | Route (under `/dashboard/api/`) | What |
  * | --- | --- |
- * | `GET settings` | `{file, roles: [...], secrets: [{name, set}]}` |
- * | `POST settings/role` `{role, provider, model_id, budget_usd?, budget_period?}` | `{saved}` or 400 with the sentence |
- * | `POST settings/secret` `{name, value}` | `{saved: sentence}`; the value is never echoed |
+ * | `GET settings` | `{file, live, roles: [...], secrets: [{name, set, live}]}` |
+ * | `POST settings/role` `{role, provider, model_id, budget_usd?, budget_period?}` | `{saved, applied, restart}` or 400 with the sentence |
+ * | `POST settings/secret` `{name, value}` | `{saved: sentence, live, restart}`; the value is never echoed |
  *
  * @module
  */
@@ -24,6 +27,7 @@ import { readEnvFile, setEnvKey } from "../env_file.ts";
 import { writeFileAtomic } from "../atomic_file.ts";
 import { setTomlRaw, setTomlString } from "../cloud/toml_keys.ts";
 import { credentialNames, deskSentence } from "../desk/mod.ts";
+import type { ConfigReload } from "../config/reload.ts";
 import { jsonBody } from "./body.ts";
 import type { DashboardChat } from "./types.ts";
 
@@ -33,6 +37,8 @@ export interface SettingsSources {
   /** The hub's environment (`.env` merged with the process's): a saved key joins it. */
   env: Record<string, string>;
   lang: Lang;
+  /** Reloads `agent.toml` into the running hub; absent: saved values wait for a restart. */
+  reload?(): Promise<ConfigReload>;
 }
 
 const NAME = /^[A-Za-z0-9_-]+$/;
@@ -42,6 +48,18 @@ const NAME = /^[A-Za-z0-9_-]+$/;
 /** The Settings page's routes. */
 export function dashboardSettings(sources: SettingsSources): DashboardChat {
   const { paths, lang } = sources;
+  // A bad file answers the reader's sentence; anything else is the hub's to log.
+  const reload = async (): Promise<ConfigReload | undefined> => {
+    if (sources.reload === undefined) return undefined;
+    try {
+      return await sources.reload();
+    } catch (error) {
+      if (error instanceof ConfigError) {
+        throw new HttpError(400, "bad_request", { detail: error.message });
+      }
+      throw error;
+    }
+  };
   const read = async (): Promise<{ text: string; config: AgentConfig }> => {
     const text = await Deno.readTextFile(paths.configFile);
     try {
@@ -62,8 +80,11 @@ export function dashboardSettings(sources: SettingsSources): DashboardChat {
         }
         const { config } = await read();
         const inFile = Object.keys(await readEnvFile(paths.envFile));
+        const models = new Set(credentialNames(config));
+        const live = sources.reload !== undefined;
         return json({
           file: paths.configFile,
+          live,
           roles: Object.entries(config.models.roles).map(([role, r]) => ({
             name: role,
             provider: r.provider,
@@ -76,9 +97,11 @@ export function dashboardSettings(sources: SettingsSources): DashboardChat {
               }
               : null,
           })),
-          secrets: [...new Set([...credentialNames(config), ...inFile])].map((n) => ({
+          secrets: [...new Set([...models, ...inFile])].map((n) => ({
             name: n,
             set: (sources.env[n] ?? "").trim() !== "",
+            // A model credential is read at each call; the rest when the hub starts.
+            live: live && models.has(n),
           })),
         });
       }
@@ -123,7 +146,12 @@ export function dashboardSettings(sources: SettingsSources): DashboardChat {
           const mode = (await Deno.stat(paths.configFile)).mode ?? 0o600;
           await writeFileAtomic(paths.configFile, next, { mode: mode & 0o777 });
         }
-        return json({ saved: next !== text });
+        const reloaded = await reload();
+        return json({
+          saved: next !== text,
+          applied: reloaded?.applied ?? [],
+          restart: reloaded === undefined ? ["models"] : reloaded.restart,
+        });
       }
       if (name === "settings/secret") {
         const key = typeof body.name === "string" ? body.name : "";
@@ -140,8 +168,13 @@ export function dashboardSettings(sources: SettingsSources): DashboardChat {
         }
         await setEnvKey(paths.envFile, key, value);
         sources.env[key] = value;
+        const reloaded = await reload();
+        const { config } = await read();
+        const live = reloaded !== undefined && credentialNames(config).includes(key);
         return json({
           saved: deskSentence(lang, "settings_saved", { name: key, file: paths.envFile }),
+          live,
+          restart: reloaded?.restart ?? [],
         });
       }
       throw new HttpError(404, "not_found");

@@ -1,7 +1,7 @@
 /**
  * The Spend page's data: every breakdown of one period, aggregated by the ledger in SQL
- * (the daily series by role from its daily totals, the rest from its `spend_groups`
- * rollup).
+ * (the daily series by role from its daily totals, the rest, by job too, from its
+ * `spend_groups` rollup).
  *
  * @module
  */
@@ -27,6 +27,8 @@ export interface DashboardSpend {
   channel: GroupRow[];
   contact: GroupRow[];
   session: GroupRow[];
+  /** The `job` channel's spend by the job that ran it. */
+  job: GroupRow[];
   total: Omit<GroupRow, "key" | "channel" | "session_id">;
   /** Each budgeted role's cap and forecast, from the status. */
   budgets: Record<string, unknown>;
@@ -41,12 +43,13 @@ export function spendOf(url: URL, sources: DashboardSources): DashboardSpend {
   const now = sources.now();
   const { sinceMs, resetMs } = periodBounds(period, now);
   const reader = sources.chart;
-  let chart, channel: GroupRow[], contact: GroupRow[], session: GroupRow[];
+  let chart, channel: GroupRow[], contact: GroupRow[], session: GroupRow[], job: GroupRow[];
   try {
     chart = reader?.chart(sinceMs, resetMs, now) ?? { days: [], roles: [], usd: {}, calls: [] };
     session = reader?.groups("session", sinceMs, resetMs) ?? [];
     channel = channelsOf(session);
     contact = reader?.groups("contact", sinceMs, resetMs) ?? [];
+    job = reader?.groups("job", sinceMs, resetMs) ?? [];
   } catch {
     throw new HttpError(500, "ledger_unreadable");
   }
@@ -61,6 +64,7 @@ export function spendOf(url: URL, sources: DashboardSources): DashboardSpend {
     channel,
     contact,
     session,
+    job,
     total: { ...total, usd: Math.round(total.usd * 1e6) / 1e6 },
     budgets: {
       roles: status.spend?.roles ?? {},

@@ -6,6 +6,9 @@
 import type { Lang } from "../i18n.ts";
 import type { OwnerEvent, OwnerEventFeed } from "../events/mod.ts";
 import type { SpendChartReader } from "../money/spend_chart.ts";
+import type { DigestConversation } from "../events/mod.ts";
+import type { NetNode } from "../network/node.ts";
+import type { SubAgentDirectory } from "../subs/mod.ts";
 
 /** The routes of the conversations, the web chat and the approvals (over the desk). */
 export interface DashboardChat {
@@ -34,6 +37,8 @@ export interface DashboardSources {
   network?: DashboardChat;
   /** Roles, models, budgets and credentials. */
   settings?: DashboardChat;
+  /** The scheduled jobs, their log and their buttons. */
+  jobs?: DashboardChat;
   /** Ends open event streams when the hub stops. */
   closing?: AbortSignal;
   /** A one-time code's lifetime. @default 60000 */
@@ -73,4 +78,23 @@ export interface DashboardDoor {
   issueCode(): string;
   /** Answers a request whose path starts with `/dashboard`. */
   handle(request: Request, url: URL): Promise<Response>;
+}
+
+/** The node of the hub's network (`undefined` while it is not configured). */
+export interface NetworkSources {
+  node(): NetNode | undefined;
+  /** The language of the sentences a refused action answers with. */
+  lang: Lang;
+  /** Why the network is not configured, for the page. */
+  detail?(): string | undefined;
+  /** `[net] universe`: the universe's host, empty when off. */
+  universeHost?(): string;
+  /** The sub-agents a universe report lists (the public ones). */
+  subs?(): SubAgentDirectory | undefined;
+  /** `[net] digest`: `batched`, `daily` or `off`. */
+  digestMode?(): string;
+  /** The digests told so far (`net.digest` owner events), oldest first. */
+  digests?(): Promise<unknown[]>;
+  /** What the digest has gathered for its next telling, and when that is due. */
+  gathered?(): Promise<{ conversations: DigestConversation[]; dueMs: number } | undefined>;
 }

@@ -7,18 +7,20 @@
  * A month's breakdown then reads one row per group and day instead of every call: at
  * 1,000,000 calls it answers in milliseconds where grouping the calls takes seconds.
  *
- * The day is computed in SQL as the Istanbul midnight of the call (UTC+3, the offset
- * Europe/Istanbul has kept since 2016), the same day `spend_day` uses.
+ * The day is the Europe/Istanbul day of the call by the tz database's rules, the same
+ * day `spend_day` uses (`dayStart`): the trigger looks it up in a table of day starts
+ * computed in TypeScript (`spend_days.ts`), not with a fixed offset, and the table and
+ * every bucket are rebuilt when the zone's rules change.
  *
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
+import { TIME_ZONE } from "../i18n.ts";
+import { dayOfSql, offsetNowMs, writeDayTable, zoneFingerprint } from "./spend_days.ts";
 
 const TOKENS = ["input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens"];
-const ISTANBUL_OFFSET_MS = 3 * 3_600_000;
-const DAY_MS = 86_400_000;
-const DAY_OF = (ts: string) =>
-  `((${ts} + ${ISTANBUL_OFFSET_MS}) / ${DAY_MS} * ${DAY_MS} - ${ISTANBUL_OFFSET_MS})`;
+const DAYS = "spend_group_days";
+const META = "spend_groups_meta";
 
 const TABLE = `
 CREATE TABLE IF NOT EXISTS spend_groups (
@@ -35,14 +37,16 @@ CREATE TABLE IF NOT EXISTS spend_groups (
 ) WITHOUT ROWID`;
 
 /** The trigger's name; a new shape of the table gets a new name (and is rebuilt). */
-const TRIGGER_NAME = "spend_groups_v2";
+const TRIGGER_NAME = "spend_groups_v3";
+/** The triggers of older shapes, dropped when the table is rebuilt. */
+const OLD_TRIGGERS = ["spend_groups_insert", "spend_groups_v2"];
 
 // `estimated` is the ledger's column since its version 3; an older file counts none.
-const TRIGGER = (estimated: string) => `
+const TRIGGER = (estimated: string, dayOf: (ts: string) => string) => `
 CREATE TRIGGER ${TRIGGER_NAME} AFTER INSERT ON calls BEGIN
   INSERT INTO spend_groups (day, channel, session_id, peer, usd, calls, unpriced_calls,
     estimated_calls, ${TOKENS.join(", ")})
-  VALUES (${DAY_OF("NEW.ts")}, NEW.channel, COALESCE(NEW.session_id, ''),
+  VALUES (${dayOf("NEW.ts")}, NEW.channel, COALESCE(NEW.session_id, ''),
     COALESCE(NEW.peer, ''), COALESCE(NEW.usd, 0), 1, NEW.usd IS NULL, ${estimated},
     ${TOKENS.map((c) => `NEW.${c}`).join(", ")})
   ON CONFLICT (day, channel, session_id, peer) DO UPDATE SET
@@ -52,35 +56,58 @@ CREATE TRIGGER ${TRIGGER_NAME} AFTER INSERT ON calls BEGIN
     ${TOKENS.map((c) => `${c} = ${c} + excluded.${c}`).join(", ")};
 END`;
 
-const BACKFILL = (estimated: string) => `
+const BACKFILL = (estimated: string, dayOf: (ts: string) => string) => `
 INSERT INTO spend_groups (day, channel, session_id, peer, usd, calls, unpriced_calls,
   estimated_calls, ${TOKENS.join(", ")})
-SELECT ${DAY_OF("ts")} AS d, channel, COALESCE(session_id, ''), COALESCE(peer, ''),
+SELECT ${dayOf("ts")} AS d, channel, COALESCE(session_id, ''), COALESCE(peer, ''),
   TOTAL(usd), COUNT(*), TOTAL(usd IS NULL), TOTAL(${estimated}),
   ${TOKENS.map((c) => `TOTAL(${c})`).join(", ")}
 FROM calls GROUP BY d, channel, COALESCE(session_id, ''), COALESCE(peer, '')`;
 
+/** Options for {@linkcode ensureSpendGroups}. */
+export interface SpendGroupsOptions {
+  /** The zone whose days the buckets are. @default "Europe/Istanbul" */
+  timeZone?: string;
+}
+
 /**
- * Makes sure the ledger at `file` has the table and its trigger; when the trigger is
- * missing (a new table, or a ledger whose calls table was rebuilt) the table is filled
- * again from the calls, in one transaction with the trigger's creation so no call is
- * counted twice or missed. Nothing happens without a ledger file.
+ * Makes sure the ledger at `file` has the table and its trigger, bucketed by the days
+ * of the zone's current rules; when the trigger is missing (a new table, or a ledger
+ * whose calls table was rebuilt) or the zone's rules changed since the table was
+ * built, the day table and the buckets are built again from the calls, in one
+ * transaction with the trigger's creation so no call is counted twice or missed.
+ * Nothing happens without a ledger file.
  */
-export function ensureSpendGroups(file: string): void {
+export function ensureSpendGroups(file: string, options: SpendGroupsOptions = {}): void {
   try {
     Deno.statSync(file);
   } catch {
     return;
   }
+  const timeZone = options.timeZone ?? TIME_ZONE;
+  const fingerprint = zoneFingerprint(timeZone);
   const db = new DatabaseSync(file);
-  try {
-    db.exec("PRAGMA busy_timeout = 10000");
+  const current = () => {
     const has = db.prepare(
       "SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = ?",
     ).get(TRIGGER_NAME);
-    if (has !== undefined) return;
+    if (has === undefined) return false;
+    const zone = db.prepare(`SELECT value FROM ${META} WHERE key = 'zone'`).get() as
+      | { value: string }
+      | undefined;
+    return zone?.value === fingerprint;
+  };
+  try {
+    db.exec("PRAGMA busy_timeout = 10000");
+    db.exec(`CREATE TABLE IF NOT EXISTS ${META} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+    if (current()) return;
     db.exec("BEGIN IMMEDIATE");
     try {
+      // Another process may have rebuilt it while this one waited for the lock.
+      if (current()) {
+        db.exec("COMMIT");
+        return;
+      }
       const calls = db.prepare(
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'calls'",
       ).get();
@@ -90,12 +117,19 @@ export function ensureSpendGroups(file: string): void {
       }
       const columns = db.prepare("PRAGMA table_info(calls)").all() as { name: string }[];
       const estimated = columns.some((c) => c.name === "estimated");
-      // An older shape of the rollup goes: it is rebuilt from the calls below.
-      db.exec("DROP TRIGGER IF EXISTS spend_groups_insert");
+      // An older shape of the rollup, or one of older zone rules, goes: it is rebuilt
+      // from the calls below.
+      for (const name of [...OLD_TRIGGERS, TRIGGER_NAME]) db.exec(`DROP TRIGGER IF EXISTS ${name}`);
       db.exec("DROP TABLE IF EXISTS spend_groups");
+      writeDayTable(db, DAYS, timeZone);
+      const fallback = offsetNowMs(timeZone);
+      const dayOf = (ts: string) => dayOfSql(DAYS, ts, fallback);
       db.exec(TABLE);
-      db.exec(BACKFILL(estimated ? "estimated" : "0"));
-      db.exec(TRIGGER(estimated ? "NEW.estimated" : "0"));
+      db.exec(BACKFILL(estimated ? "estimated" : "0", dayOf));
+      db.exec(TRIGGER(estimated ? "NEW.estimated" : "0", dayOf));
+      db.prepare(`INSERT OR REPLACE INTO ${META} (key, value) VALUES ('zone', ?)`).run(
+        fingerprint,
+      );
       db.exec("COMMIT");
     } catch (error) {
       db.exec("ROLLBACK");
@@ -107,7 +141,17 @@ export function ensureSpendGroups(file: string): void {
 }
 
 /** What a breakdown is grouped by. */
-export type GroupBy = "channel" | "contact" | "session";
+export type GroupBy = "channel" | "contact" | "session" | "job";
+
+/**
+ * The job a `job` channel's session belongs to, in SQL: its id is
+ * `job-<name>-YYYYMMDD-HHMMSS-xxxx` (`newSessionId`), so the name is what lies between
+ * `job-` and the 21-character time and random tail; `-` for an id of another shape
+ * (the same rule as `agent spend --by job`).
+ */
+const JOB_OF_SESSION = `CASE WHEN session_id GLOB 'job-[a-z]?*-${"[0-9]".repeat(8)}-${
+  "[0-9]".repeat(6)
+}-${"[0-9a-f]".repeat(4)}' THEN substr(session_id, 5, length(session_id) - 25) ELSE '-' END`;
 
 /** One row of a breakdown (the shape of `spendBy`'s rows). */
 export interface GroupRow {
@@ -141,13 +185,18 @@ export function spendGroups(
     ? "channel"
     : by === "session"
     ? "channel, session_id"
+    : by === "job"
+    ? "channel, job"
     : "channel, peer";
+  const columns = by === "job" ? `channel, ${JOB_OF_SESSION} AS job` : groups;
   const rows = db.prepare(
-    `SELECT ${groups}, TOTAL(usd) AS usd, TOTAL(calls) AS calls,
+    `SELECT ${columns}, TOTAL(usd) AS usd, TOTAL(calls) AS calls,
        TOTAL(unpriced_calls) AS unpriced_calls, TOTAL(estimated_calls) AS estimated_calls, ${
       TOKENS.map((c) => `TOTAL(${c}) AS ${c}`).join(", ")
     }
-     FROM spend_groups WHERE day >= ? AND day < ? ${by === "contact" ? "AND peer <> ''" : ""}
+     FROM spend_groups WHERE day >= ? AND day < ? ${
+      by === "contact" ? "AND peer <> ''" : by === "job" ? "AND channel = 'job'" : ""
+    }
      GROUP BY ${groups} ORDER BY usd DESC, calls DESC`,
   ).all(sinceMs, untilMs) as Record<string, string | number>[];
   return rows.map((r) => {
@@ -157,6 +206,8 @@ export function spendGroups(
         ? String(r.channel)
         : by === "contact"
         ? String(r.peer)
+        : by === "job"
+        ? String(r.job)
         : `${r.channel} ${session ?? "-"}`,
       channel: String(r.channel),
       ...(by === "session" ? { session_id: session ?? null } : {}),

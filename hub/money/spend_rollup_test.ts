@@ -84,3 +84,57 @@ Deno.test("ensureSpendGroups() does nothing without a ledger file", async () => 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("spendGroups() by job sums each job's sessions in SQL, as agent spend --by job does", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "agent-spend-rollup-" });
+  try {
+    const file = `${dir}/spend.sqlite3`;
+    const now = Date.UTC(2026, 0, 20, 12, 0);
+    const ledger = Ledger.open(file);
+    const sessions = [
+      "job-morning-news-20260120-050000-ab12",
+      "job-morning-news-20260119-050000-0f3c",
+      "job-db-20260120-080000-9999",
+      "job-not-a-run-id",
+    ];
+    const rows = [
+      ...calls(now, 40),
+      ...sessions.flatMap((session_id, i) =>
+        Array.from({ length: 3 }, (_, k) => ({
+          ...calls(now, 1)[0]!,
+          ts: now - k * 60_000,
+          channel: "job" as const,
+          session_id,
+          usd: 0.01 * (i + 1),
+        }))
+      ),
+    ];
+    ledger.recordMany(rows);
+    ensureSpendGroups(file);
+    const db = new DatabaseSync(file, { readOnly: true });
+    try {
+      const { sinceMs, resetMs } = periodBounds("month", now);
+      const got = spendGroups(db, "job", sinceMs, resetMs);
+      assert.deepEqual(
+        got.map((r) => [r.key, r.channel, r.calls, r.usd]),
+        [
+          ["-", "job", 3, 0.12],
+          ["morning-news", "job", 6, 0.09],
+          ["db", "job", 3, 0.09],
+        ].sort((a, b) =>
+          (b[3] as number) - (a[3] as number) || (b[2] as number) - (a[2] as number)
+        ),
+      );
+      const cli = spendBy(CONFIG, ledger, { by: "job", period: "month", nowMs: now }).rows;
+      assert.deepEqual(
+        got.map((r) => [r.key, r.usd, r.calls]).sort(),
+        cli.map((r) => [r.key, r.usd, r.calls]).sort(),
+      );
+    } finally {
+      db.close();
+      ledger.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -164,6 +164,17 @@ export class NetDigest {
     return this.#dueAt(await this.#load());
   }
 
+  /** What is gathered for the next digest and when it is due; `undefined` when nothing is. */
+  gathered(): Promise<{ conversations: DigestConversation[]; dueMs: number } | undefined> {
+    return this.#serial(async () => {
+      const state = await this.#load();
+      const dueMs = this.#dueAt(state);
+      return dueMs === undefined
+        ? undefined
+        : { conversations: structuredClone(state.conversations), dueMs };
+    });
+  }
+
   /** Tells what is gathered if it is due now; returns whether a digest was told. */
   flushDue(): Promise<boolean> {
     return this.#serial(async () => {

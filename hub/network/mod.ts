@@ -17,6 +17,7 @@ export * from "./identity_file.ts";
 export * from "./turn_types.ts";
 export { compareVersions, networkCheck } from "./doctor.ts";
 export * from "./universe.ts";
+export * from "./universe_actions.ts";
 export * from "./outbox.ts";
 export * from "./digest.ts";
 export * from "./send_outcome.ts";

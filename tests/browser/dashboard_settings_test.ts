@@ -50,7 +50,8 @@ Deno.test({
       await page.fill(`${brain} input[name='budget_usd']`, "20");
       await page.click(`${brain} button[type='submit']`);
       await page.waitForFunction(() =>
-        document.getElementById("settings-said")?.textContent === "brain saved."
+        document.getElementById("settings-said")?.textContent ===
+          "brain saved; the hub uses it now."
       );
       const after = await Deno.readTextFile(toml);
       assert.deepEqual(after.split("\n").filter((l) => l.trim().startsWith("#")), comments);

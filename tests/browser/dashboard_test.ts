@@ -281,6 +281,8 @@ Deno.test({
           ["approvals", "dark"],
           ["network", "light"],
           ["settings", "dark"],
+          ["jobs", "light"],
+          ["jobs", "dark"],
         ]
       ) {
         await page.evaluate((t) => localStorage.setItem("theme", t), theme!);

@@ -4,8 +4,10 @@
  *
  * @module
  */
+import { EN_PAGES, TR_PAGES } from "./i18n_pages.ts";
 
 const EN = {
+  ...EN_PAGES,
   nav_settings: "Settings",
   settings_note: "Saved into {file}; the hub uses the new values after it restarts.",
   settings_saved_role: "{role} saved.",
@@ -124,6 +126,7 @@ const EN = {
 type Key = keyof typeof EN;
 
 const TR: Record<Key, string> = {
+  ...TR_PAGES,
   nav_settings: "Ayarlar",
   settings_note:
     "{file} dosyasına kaydedilir; hub yeni değerleri yeniden başladıktan sonra kullanır.",

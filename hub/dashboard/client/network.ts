@@ -1,7 +1,8 @@
 /**
  * The Network page: the own address and card name, requests waiting for you (Accept /
- * Block), contacts with their state and message counts, and blocked peers (Unblock);
- * each button is the same call as its `agent net` command. Names and notes are other
+ * Block), contacts with their state and message counts, blocked peers (Unblock), the
+ * network digest and the universe listing (`network_more.ts`); each button is the same
+ * call as its `agent net` command. Names and notes are other
  * agents' text: shown as text only.
  *
  * @module
@@ -9,6 +10,7 @@
 import { ApiError, get, post } from "./api.ts";
 import { h, replace } from "./dom.ts";
 import { count, t, time } from "./i18n.ts";
+import { digestSection, universeSection } from "./network_more.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -116,5 +118,7 @@ export async function network(main: HTMLElement): Promise<void> {
         ),
       ),
     ),
+    digestSection(),
+    universeSection(data.universe === true),
   );
 }

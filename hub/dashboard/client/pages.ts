@@ -1,5 +1,6 @@
 /**
- * The pages beyond the overview and the spend: the conversations and the approvals.
+ * The pages beyond the overview and the spend: the conversations, the approvals, the
+ * network, the jobs and the settings.
  *
  * @module
  */
@@ -8,6 +9,7 @@ import { conversations } from "./conversations.ts";
 import { approvals } from "./approvals.ts";
 import { network } from "./network.ts";
 import { settings } from "./settings.ts";
+import { jobs } from "./jobs.ts";
 
 /** A page: its title and how it renders into `main`. */
 export interface PageDef {
@@ -15,7 +17,7 @@ export interface PageDef {
   render(main: HTMLElement, arg: string, live: EventTarget): Promise<void>;
 }
 
-/** The conversations, the approvals and the network. */
+/** The conversations, the approvals, the network, the jobs and the settings. */
 export const PAGES: Record<string, PageDef> = {
   conversations: {
     title: () => t("nav_conversations"),
@@ -26,5 +28,6 @@ export const PAGES: Record<string, PageDef> = {
     render: (main, _arg, live) => approvals(main, live),
   },
   network: { title: () => t("nav_network"), render: (main) => network(main) },
+  jobs: { title: () => t("nav_jobs"), render: (main, arg, live) => jobs(main, arg, live) },
   settings: { title: () => t("nav_settings"), render: (main) => settings(main) },
 };

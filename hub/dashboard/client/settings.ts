@@ -48,11 +48,21 @@ export async function settings(main: HTMLElement, note?: string): Promise<void> 
           e.preventDefault();
           const values = Object.fromEntries(new FormData(form).entries());
           try {
-            const { saved } = await post<{ saved: boolean }>("settings/role", {
-              role: r.name,
-              ...values,
-            });
-            say(saved ? t("settings_saved_role", { role: r.name }) : t("settings_unchanged"));
+            const { saved, applied, restart } = await post<
+              { saved: boolean; applied: string[]; restart: string[] }
+            >("settings/role", { role: r.name, ...values });
+            const live = applied.includes("models");
+            const first = !saved
+              ? t("settings_unchanged")
+              : live
+              ? t("settings_saved_live", { role: r.name })
+              : t("settings_saved_role", { role: r.name });
+            const later = restart.filter((s) => s !== "models" || !live);
+            say(
+              later.length === 0
+                ? first
+                : `${first} ${t("settings_restart", { sections: later.join("], [") })}`,
+            );
           } catch (error) {
             failed(error);
           }
@@ -99,11 +109,11 @@ export async function settings(main: HTMLElement, note?: string): Promise<void> 
           // Cleared before anything else: the value stays nowhere in the page.
           input.value = "";
           try {
-            const { saved } = await post<{ saved: string }>("settings/secret", {
-              name: s.name,
-              value,
-            });
-            await settings(main, saved);
+            const { saved, live } = await post<{ saved: string; live: boolean }>(
+              "settings/secret",
+              { name: s.name, value },
+            );
+            await settings(main, `${saved} ${live ? t("secret_live") : t("secret_restart")}`);
           } catch (error) {
             failed(error);
           }
@@ -111,6 +121,7 @@ export async function settings(main: HTMLElement, note?: string): Promise<void> 
       },
       h("label", { for: `s-${s.name}` }, s.name),
       h("span", { class: s.set ? "tag ok" : "tag bad" }, s.set ? t("set") : t("not_set")),
+      s.live ? null : h("span", { class: "muted small" }, t("secret_at_start")),
       input,
       h("button", { type: "submit" }, t("save")),
     );
@@ -118,7 +129,11 @@ export async function settings(main: HTMLElement, note?: string): Promise<void> 
   replace(
     main,
     h("h1", {}, t("nav_settings")),
-    h("p", { class: "muted" }, t("settings_note", { file: data.file })),
+    h(
+      "p",
+      { class: "muted" },
+      t(data.live ? "settings_note_live" : "settings_note", { file: data.file }),
+    ),
     said,
     h("div", { class: "cards" }, data.roles.map(roleForm)),
     h(

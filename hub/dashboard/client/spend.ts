@@ -1,6 +1,6 @@
 /**
  * The Spend page: for a chosen period, spend by day stacked by role, the cumulative
- * spend against each cap with the forecast, and by channel, contact and session; each
+ * spend against each cap with the forecast, and by channel, contact, session and job; each
  * chart with its table and a CSV download. The ledger aggregates; the page only draws.
  *
  * @module
@@ -56,7 +56,7 @@ export async function spend(main: HTMLElement, period: string): Promise<void> {
       }),
     ),
     cumulativeSection(data, p),
-    ...(["channel", "contact", "session"] as const).map((by) => {
+    ...(["channel", "contact", "session", "job"] as const).map((by) => {
       const rows: Json[] = data[by];
       const labels = rows.map((r) =>
         by === "session" ? `${r.channel} ${r.session_id ?? "-"}` : r.key
@@ -106,7 +106,7 @@ function shorten(label: string): string {
 }
 
 function section(
-  title: "by_day" | "by_channel" | "by_contact" | "by_session",
+  title: "by_day" | "by_channel" | "by_contact" | "by_session" | "by_job",
   by: string,
   period: string,
   chart: HTMLElement | null,

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { OwnSpineError, SpineError, UniverseError } from "@agent/hub";
-import { universeFailure } from "./_net_universe.ts";
+import { OwnSpineError, SpineError } from "./spine_client.ts";
+import { UniverseError } from "./universe.ts";
+import { universeFailure, universeFieldsProblem } from "./universe_actions.ts";
 
 const HOST = "u.example";
 
@@ -42,4 +43,19 @@ Deno.test("universeFailure() tells no answer, plain http, a URL for a host and a
   assert.equal(universeFailure("en", HOST, refused), "The universe u.example refused: stale.");
   assert.equal(universeFailure("tr", HOST, refused), "u.example evreni reddetti: stale.");
   assert.equal(universeFailure("en", HOST, new Error("other")), undefined);
+});
+
+Deno.test("universeFieldsProblem() refuses an owner past 60 and an about past 200 characters", () => {
+  assert.equal(
+    universeFieldsProblem("en", { owner: "x".repeat(60), about: "é".repeat(200) }),
+    undefined,
+  );
+  assert.equal(
+    universeFieldsProblem("en", { owner: "x".repeat(61) }),
+    "--owner has more than 60 characters.",
+  );
+  assert.equal(
+    universeFieldsProblem("tr", { about: "y".repeat(201) }),
+    "--about 200 karakterden uzun.",
+  );
 });

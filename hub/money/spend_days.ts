@@ -1,0 +1,82 @@
+/**
+ * The calendar days of the ledger's time zone as a table SQL can read: one row per
+ * day from 2000 to 2100 holding the instant the day starts, computed in TypeScript
+ * from the tz database (Temporal's `startOfDay`, the same function as `dayStart`).
+ * The `spend_groups` trigger looks a call's day up here instead of adding a fixed
+ * offset, so a day follows the zone's rules as they were on that day: Istanbul's
+ * UTC+2 winters before 2016 and its daylight-saving switches, and any change the tz
+ * database brings later.
+ *
+ * Why a table and not an offset: a trigger runs in whichever process writes the call
+ * (the hub, a CLI command), where no TypeScript runs, and SQLite knows no time zones.
+ *
+ * When the zone's rules change (a newer tz database under a newer Deno), the
+ * fingerprint kept beside the table (the zone's offset transitions) no longer
+ * matches, and the caller rebuilds the table and every bucket computed from it.
+ *
+ * @module
+ */
+import type { DatabaseSync } from "node:sqlite";
+
+/** The first and the last day the table holds (a call outside them: see `dayOfSql`). */
+const FIRST = "2000-01-01";
+const LAST = "2100-01-01";
+const DAY_MS = 86_400_000;
+
+/**
+ * The zone's offset transitions over the table's span, as text: equal texts mean
+ * equal day starts.
+ */
+export function zoneFingerprint(timeZone: string): string {
+  const end = Temporal.PlainDate.from(LAST).toZonedDateTime(timeZone).epochMilliseconds;
+  let at: Temporal.ZonedDateTime | null = Temporal.PlainDate.from(FIRST).toZonedDateTime(timeZone);
+  const parts = [`${timeZone} ${at.offset}`];
+  while (at !== null) {
+    at = at.getTimeZoneTransition("next");
+    if (at === null || at.epochMilliseconds >= end) break;
+    parts.push(`${at.epochMilliseconds}${at.offset}`);
+  }
+  return parts.join(" ");
+}
+
+/** Every day start of `timeZone` over the table's span, oldest first. */
+export function dayStarts(timeZone: string): number[] {
+  const starts: number[] = [];
+  let day = Temporal.PlainDate.from(FIRST);
+  const last = Temporal.PlainDate.from(LAST);
+  while (Temporal.PlainDate.compare(day, last) < 0) {
+    // `startOfDay` and not midnight: a zone may skip midnight on the day it switches.
+    starts.push(day.toZonedDateTime(timeZone).startOfDay().epochMilliseconds);
+    day = day.add({ days: 1 });
+  }
+  return starts;
+}
+
+/**
+ * (Re)writes the day table `table` for `timeZone` inside the caller's transaction.
+ */
+export function writeDayTable(db: DatabaseSync, table: string, timeZone: string): void {
+  db.exec(`DROP TABLE IF EXISTS ${table}`);
+  db.exec(`CREATE TABLE ${table} (start INTEGER PRIMARY KEY)`);
+  const insert = db.prepare(`INSERT INTO ${table} (start) VALUES (?)`);
+  for (const start of dayStarts(timeZone)) insert.run(start);
+}
+
+/**
+ * SQL for the day start of the instant `ts` (an SQL expression, epoch ms): the latest
+ * day start in `table` at or before it. Outside the table's span (before 2000, after
+ * 2100) it falls back to `fallbackOffsetMs` (the zone's offset now), which no real
+ * call needs.
+ */
+export function dayOfSql(table: string, ts: string, fallbackOffsetMs: number): string {
+  // A day is at most 25 hours long: a start further back means `ts` is past the table.
+  return `COALESCE((SELECT start FROM ${table} WHERE start <= ${ts} AND start > ${ts} - ${
+    2 * DAY_MS
+  } ORDER BY start DESC LIMIT 1), ((${ts} + ${fallbackOffsetMs}) / ${DAY_MS} * ${DAY_MS} - ${fallbackOffsetMs}))`;
+}
+
+/** The zone's offset now, in ms (the fallback of {@linkcode dayOfSql}). */
+export function offsetNowMs(timeZone: string, nowMs: number = Date.now()): number {
+  return Temporal.Instant.fromEpochMilliseconds(nowMs).toZonedDateTimeISO(timeZone)
+    .offsetNanoseconds / 1_000_000;
+}
