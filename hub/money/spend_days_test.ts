@@ -136,3 +136,28 @@ Deno.test("dayStarts() gives every day once, 23 to 25 hours apart across switche
     assert.ok(hours === 23 || hours === 24 || hours === 25, `${starts[i]}: ${hours}`);
   }
 });
+
+Deno.test("dayStarts() equals Temporal's startOfDay for every day, in zones that skip midnight or a day", () => {
+  const oracle = (timeZone: string) => {
+    const out: number[] = [];
+    let day = Temporal.PlainDate.from("2000-01-01");
+    while (Temporal.PlainDate.compare(day, Temporal.PlainDate.from("2100-01-01")) < 0) {
+      out.push(day.toZonedDateTime(timeZone).startOfDay().epochMilliseconds);
+      day = day.add({ days: 1 });
+    }
+    return out;
+  };
+  // Istanbul (UTC+2 with DST, then UTC+3), São Paulo (DST began at midnight), Apia (skipped
+  // 30.12.2011), Lord Howe (a 30-minute switch), Casablanca (Ramadan switches).
+  for (
+    const zone of [
+      "Europe/Istanbul",
+      "America/Sao_Paulo",
+      "Pacific/Apia",
+      "Australia/Lord_Howe",
+      "Africa/Casablanca",
+    ]
+  ) {
+    assert.deepEqual(dayStarts(zone), oracle(zone), zone);
+  }
+});
