@@ -90,8 +90,10 @@ export function dayStarts(timeZone: string): number[] {
 export function writeDayTable(db: DatabaseSync, table: string, timeZone: string): void {
   db.exec(`DROP TABLE IF EXISTS ${table}`);
   db.exec(`CREATE TABLE ${table} (start INTEGER PRIMARY KEY)`);
-  const insert = db.prepare(`INSERT INTO ${table} (start) VALUES (?)`);
-  for (const start of dayStarts(timeZone)) insert.run(start);
+  // One statement for the 36,525 rows: a call per row cost the hub's first start
+  // ~15 MiB of garbage the process kept.
+  db.prepare(`INSERT INTO ${table} (start) SELECT value FROM json_each(?)`)
+    .run(JSON.stringify(dayStarts(timeZone)));
 }
 
 /**
