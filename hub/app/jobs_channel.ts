@@ -20,7 +20,7 @@ import { ALL_JOBS, JobStore } from "../jobs/store.ts";
 import { DeliveryWorker } from "../jobs/delivery.ts";
 import { processAlive } from "../process_alive.ts";
 import { jobDeliverySinks } from "./jobs_delivery.ts";
-import { SpineSlots } from "../jobs/spine_slots.ts";
+import { sharedSlots } from "./jobs_shared_slots.ts";
 
 /** The scheduler channel. */
 export async function jobsChannel(hub: HubContext): Promise<HubChannel> {
@@ -50,7 +50,12 @@ export async function jobsChannel(hub: HubContext): Promise<HubChannel> {
     alive: processAlive,
     now: Date.now,
   });
-  const slots = sharedSlots(hub, store);
+  const slots = sharedSlots({
+    cloud: hub.cloud,
+    env: hub.env,
+    store,
+    logger: hub.logger,
+  });
   const runner = new JobRunner({
     config: hub.config,
     lang: hub.lang,
@@ -113,24 +118,4 @@ export async function jobsChannel(hub: HubContext): Promise<HubChannel> {
       };
     },
   };
-}
-
-/**
- * The slots shared with the identity's other hub: the cloud brain's spine, or the cloud
- * spine a local home names (`AGENT_SPINE_URL`, `AGENT_SPINE_TOKEN`, as `agent cloud`
- * uses them); none without one.
- */
-function sharedSlots(hub: HubContext, store: JobStore): SpineSlots | undefined {
-  const url = hub.cloud?.url ?? hub.env.AGENT_SPINE_URL?.trim();
-  const token = hub.cloud?.token ?? hub.env.AGENT_SPINE_TOKEN?.trim();
-  if (!url || !token) return undefined;
-  return new SpineSlots({
-    url,
-    token,
-    // The brain is one per identity and its disk goes with its container: a fixed name,
-    // so a new container finds the slots a former one left unsettled.
-    hub: hub.cloud === undefined ? store.hubId() : "cloud",
-    ...(hub.cloud?.fetch ? { fetch: hub.cloud.fetch } : {}),
-    warn: (line) => hub.logger.warn(line),
-  });
 }

@@ -1,9 +1,11 @@
 /**
  * Where job answers go, for the delivery worker (`hub/jobs/delivery.ts`): the owner-event
  * stream (the hub's bus, or the events file from `agent jobs run`) and, when
- * `MESSENGER_BOT_TOKEN` is set, each allowed messenger chat through the Bot API (as
- * plain text, cut where the chat view cuts, so no markup can be refused). grammY is
- * loaded only when a chat send is made.
+ * `MESSENGER_BOT_TOKEN` is set, each allowed messenger chat through the Bot API: the
+ * answer's Markdown as Telegram HTML (`parse_mode: "HTML"`, the messenger's renderer),
+ * in the parts the messenger splits every text into, so the worker's per-part marks
+ * hold. A part whose HTML Telegram refuses goes again as the plain text it shows.
+ * grammY is loaded only when a chat send is made.
  *
  * @module
  */
@@ -12,7 +14,8 @@ import type { AgentConfig } from "../config/types.ts";
 import { type OwnerEventSink, readEventLog } from "../events/mod.ts";
 import { DeliveryError, type DeliverySinks } from "../jobs/delivery.ts";
 import { allowedChats } from "../channels/messenger/settings.ts";
-import { botApiFailure, splitMessage } from "../channels/messenger/telegram.ts";
+import { botApiFailure, refusedEntities } from "../channels/messenger/telegram.ts";
+import { markdownHtmlParts, plainOfHtml } from "../channels/messenger/markdown_html.ts";
 
 /** The sinks, and the chats an answer with `deliver: messenger` goes to. */
 export function jobDeliverySinks(options: {
@@ -39,16 +42,22 @@ export function jobDeliverySinks(options: {
   const apiRoot = options.env.MESSENGER_API_ROOT?.trim().replace(/\/+$/, "") || undefined;
   let api: Promise<import("grammy").Api> | undefined;
   sinks.chat = {
-    parts: (text) => splitMessage(text),
+    parts: (text) => markdownHtmlParts(text),
     async send(chat, part, signal) {
       // The quiet import first: grammY's fetch shim would print a deprecation on stderr.
       api ??= import("../channels/messenger/_quiet_node.ts")
         .then(() => import("grammy"))
         .then(({ Api }) => new Api(token, apiRoot ? { apiRoot } : {}));
+      const bot = await api;
       try {
-        await (await api).sendMessage(chat, part, undefined, signal);
+        await bot.sendMessage(chat, part, { parse_mode: "HTML" }, signal);
       } catch (error) {
-        throw asDeliveryError(error, token);
+        if (!refusedEntities(botApiFailure(error, token))) throw asDeliveryError(error, token);
+        try {
+          await bot.sendMessage(chat, plainOfHtml(part), undefined, signal);
+        } catch (again) {
+          throw asDeliveryError(again, token);
+        }
       }
     },
   };

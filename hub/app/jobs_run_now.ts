@@ -2,7 +2,9 @@
  * `agent jobs run NAME`: one run now, in this process, exactly as the hub runs a slot
  * (the ceilings, the job log, the answer's delivery written pending with the result
  * and sent from here once; what cannot be sent now a running hub sends), under a slot
- * id of its own so it never takes a scheduled slot.
+ * id of its own (`<name>@now-<ISO instant>`) so it never takes a scheduled slot. With
+ * a cloud spine the slot is claimed and settled there like a scheduled one, so a run
+ * by hand counts in the job's day on both hubs and is refused when the day is spent.
  *
  * @module
  */
@@ -25,6 +27,7 @@ import { JobStore } from "../jobs/store.ts";
 import { DeliveryWorker } from "../jobs/delivery.ts";
 import { processAlive } from "../process_alive.ts";
 import { jobDeliverySinks } from "./jobs_delivery.ts";
+import { sharedSlots } from "./jobs_shared_slots.ts";
 
 /** Options for {@linkcode runJobNow}. */
 export interface RunJobNowOptions {
@@ -80,6 +83,7 @@ export async function runJobNow(options: RunJobNowOptions, name: string): Promis
     now: Date.now,
     sendTimeoutMs: 15_000,
   });
+  const slots = sharedSlots({ env: options.env, store, logger });
   try {
     const now = Date.now();
     const outcome = await runJob(
@@ -92,6 +96,7 @@ export async function runJobNow(options: RunJobNowOptions, name: string): Promis
         desk: desks.desk,
         events,
         chats,
+        ...(slots === undefined ? {} : { slots }),
         systemChars: await personaChars(paths.personaDir),
         now: Date.now,
       },

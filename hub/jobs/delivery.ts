@@ -249,8 +249,8 @@ export class DeliveryWorker {
   }
 }
 
-/** The instant in a slot id (`<name>@<ISO instant>`), when it has one. */
+/** The instant in a slot id (`<name>@<ISO instant>`, `<name>@now-<ISO instant>` by hand), when it has one. */
 function slotMsOf(slotId: string): number | undefined {
-  const ms = Date.parse(slotId.slice(slotId.indexOf("@") + 1));
+  const ms = Date.parse(slotId.slice(slotId.indexOf("@") + 1).replace(/^now-/, ""));
   return Number.isFinite(ms) ? ms : undefined;
 }

@@ -41,4 +41,10 @@ export { jobDesks } from "./desks.ts";
 export { DeliveryError, type DeliverySinks, DeliveryWorker } from "./delivery.ts";
 export { type DeliveryRow, type DeliveryState, type DeliveryTarget } from "./delivery_store.ts";
 export { settleOrphans, settleShared } from "./orphans.ts";
-export { type ClaimAnswer, type SharedSlots, type SlotClaim, SpineSlots } from "./spine_slots.ts";
+export {
+  type ClaimAnswer,
+  type SharedSlots,
+  type SlotClaim,
+  type SlotNotice,
+  SpineSlots,
+} from "./spine_slots.ts";

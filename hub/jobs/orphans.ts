@@ -76,8 +76,8 @@ async function tellInterrupted(
   });
 }
 
-/** The instant in a slot id (`<name>@<ISO instant>`); now when it names none. */
+/** The instant in a slot id (`<name>@<ISO instant>`, `<name>@now-<ISO instant>` by hand); now when it names none. */
 function slotMsOf(id: string): number {
-  const ms = Date.parse(id.slice(id.indexOf("@") + 1));
+  const ms = Date.parse(id.slice(id.indexOf("@") + 1).replace(/^now-/, ""));
   return Number.isFinite(ms) ? ms : Date.now();
 }

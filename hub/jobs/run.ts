@@ -9,7 +9,8 @@
  * (to the event stream, and to each messenger chat with `deliver: messenger`; `none`
  * keeps it in the job log only), then sent by the delivery worker (`delivery.ts`).
  *
- * A job that reaches a ceiling or a spent budget is paused and the owner told once.
+ * A job that reaches a ceiling or a spent budget is paused and the owner told once (with
+ * shared slots, once across both hubs: the spine says which hub tells).
  *
  * @module
  */
@@ -310,8 +311,17 @@ async function pauseAndTell(
   reason: string,
   text: string,
 ): Promise<void> {
-  // Told once: only the run that paused the job tells.
-  if (ctx.store.pause(job.name, reason, ctx.now())) await notice(ctx, job, text);
+  // Told once: only the run that paused the job tells, and of the identity's two hubs
+  // only the first that paused it that day (the other's copy pauses quietly).
+  if (!ctx.store.pause(job.name, reason, ctx.now())) return;
+  const tell = ctx.slots === undefined || await ctx.slots.notice({
+    job: job.name,
+    dayMs: dayStart(ctx.now()),
+    reason,
+    sinceMs: ctx.store.resumedAt(job.name),
+  });
+  if (tell) await notice(ctx, job, text);
+  else ctx.logger.info(`jobs: ${job.name} paused (${reason}); the other hub told the owner`);
 }
 
 async function notice(ctx: JobRunContext, job: JobDefinition, text: string): Promise<void> {

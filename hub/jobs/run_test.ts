@@ -4,6 +4,8 @@ import { runJob } from "./run.ts";
 import { settleOrphans } from "./orphans.ts";
 import { slotId } from "./schedule.ts";
 import { ALL_JOBS } from "./store.ts";
+import type { SharedSlots, SlotNotice } from "./spine_slots.ts";
+import { dayStart } from "../money/mod.ts";
 
 const SLOT = Date.UTC(2026, 0, 1, 5);
 
@@ -74,6 +76,48 @@ Deno.test("runJob() pauses a job at its daily ceiling and tells the owner once",
     assert.equal(notices.length, 1);
     assert.match(notices[0]!.text, /^Job daily is paused: today's spend \$0\.0040/);
     assert.ok(home.store.spentSince("daily", 0) <= 0.0065);
+  } finally {
+    await home.close();
+  }
+});
+
+Deno.test("runJob() tells a ceiling's pause only when the shared slots say this hub tells", async () => {
+  const home = await jobHome();
+  try {
+    const asked: SlotNotice[] = [];
+    let answer = false;
+    const slots: SharedSlots = {
+      claim: () => Promise.resolve({ kind: "off" }),
+      settle: () => Promise.resolve(),
+      running: () => Promise.resolve([]),
+      notice(n) {
+        asked.push(n);
+        return Promise.resolve(answer);
+      },
+    };
+    const ctx = { ...home.ctx, slots };
+    const job = await home.write({ name: "tight", max_usd_per_run: 0.001 });
+    // The other hub told it today: paused here, quietly.
+    assert.equal((await runJob(ctx, job, SLOT)).kind, "failed");
+    assert.equal(home.store.paused().get("tight")?.reason, "run");
+    assert.equal(home.events.filter((e) => e.type === "job.notice").length, 0);
+    assert.deepEqual(asked, [{
+      job: "tight",
+      dayMs: dayStart(Date.now()),
+      reason: "run",
+      sinceMs: 0,
+    }]);
+    // Resumed here, paused again: the spine is asked with the resume's time, and tells.
+    const before = Date.now();
+    assert.ok(home.store.resume("tight"));
+    answer = true;
+    assert.equal((await runJob(ctx, job, SLOT + 1000)).kind, "failed");
+    assert.ok(asked[1]!.sinceMs >= before && asked[1]!.sinceMs <= Date.now());
+    assert.equal(home.events.filter((e) => e.type === "job.notice").length, 1);
+    // Resuming all jobs counts for each of them.
+    home.store.resumeAll();
+    assert.ok(home.store.resumedAt("tight") >= asked[1]!.sinceMs);
+    assert.equal(home.store.resumedAt("never"), home.store.resumedAt(ALL_JOBS));
   } finally {
     await home.close();
   }

@@ -5,7 +5,8 @@
  * store, and the claim reserves the run's ceiling against the job's daily total there
  * (`spine/cloud/jobs_slots.ts`), so the local hub and the cloud brain never run one slot
  * twice nor pass a job's `max_usd_per_day` together. The run is settled to its real
- * cost after.
+ * cost after. A hub that pauses a job at a ceiling asks the spine before it tells the
+ * owner ({@linkcode SharedSlots.notice}), so the owner hears it once across both hubs.
  *
  * A spine that is not in cloud mode (404 `cloud_mode_off`) has no shared slots: the
  * local store alone decides, as for a hub without a cloud. A claim the spine does not
@@ -52,6 +53,23 @@ export interface SharedSlots {
   settle(slotId: string, usd: number): Promise<void>;
   /** The slots this hub claimed and has not settled (a former process's, after a crash). */
   running(): Promise<{ slot_id: string; job: string; session_id: string | null }[]>;
+  /**
+   * Whether this hub tells the owner that it paused `job` (`false`: the other hub told
+   * it that day, and the job was not resumed here since). A spine that does not answer,
+   * or has no shared slots, answers `true`: told twice beats never told.
+   */
+  notice(n: SlotNotice): Promise<boolean>;
+}
+
+/** A pause to tell, as the shared slots count it: once per job, day and reason. */
+export interface SlotNotice {
+  job: string;
+  /** The Istanbul midnight the pause's day starts at. */
+  dayMs: number;
+  /** The ceiling that paused it: `day`, `run` or `budget`. */
+  reason: string;
+  /** When the job was last resumed here (0: never): a notice told before it is told again. */
+  sinceMs: number;
 }
 
 /** Options for {@linkcode SpineSlots}. */
@@ -140,6 +158,31 @@ export class SpineSlots implements SharedSlots {
         this.#off = true;
       }
       return [];
+    }
+  }
+
+  async notice(n: SlotNotice): Promise<boolean> {
+    if (this.#off) return true;
+    try {
+      const body = await this.#post("/hub/jobs/notice", {
+        job: n.job,
+        day_ms: n.dayMs,
+        reason: n.reason,
+        hub: this.#o.hub,
+        since_ms: Math.max(0, Math.floor(n.sinceMs)),
+      }) as { tell?: unknown };
+      return body.tell !== false;
+    } catch (error) {
+      if (error instanceof SpineError && error.status === 404 && error.code === "cloud_mode_off") {
+        this.#off = true;
+      } else {
+        this.#o.warn?.(
+          `jobs: cannot ask the spine whether the pause of ${n.job} was told (${
+            error instanceof Error ? error.message : String(error)
+          }); told here`,
+        );
+      }
+      return true;
     }
   }
 

@@ -241,12 +241,31 @@ export class JobStore {
   /** Resumes `job` (or lifts the global pause); `false` when it was not paused. */
   resume(job: string): boolean {
     const result = this.#db.prepare("DELETE FROM paused WHERE job = ?").run(job);
-    return Number(result.changes) === 1;
+    const resumed = Number(result.changes) === 1;
+    if (resumed) this.#resumed(job);
+    return resumed;
   }
 
   /** Resumes every job and lifts the global pause. */
   resumeAll(): void {
     this.#db.exec("DELETE FROM paused");
+    this.#resumed(ALL_JOBS);
+  }
+
+  /**
+   * When the owner last resumed `job` here (by name or all at once), epoch ms; 0 when
+   * never: a pause after it is news to the owner even if the other hub told one that day.
+   */
+  resumedAt(job: string): number {
+    const rows = this.#db.prepare(
+      "SELECT value FROM meta WHERE key IN (?, ?)",
+    ).all(`resumed:${job}`, `resumed:${ALL_JOBS}`) as { value: string }[];
+    return Math.max(0, ...rows.map((r) => Number(r.value) || 0));
+  }
+
+  #resumed(job: string): void {
+    this.#db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)")
+      .run(`resumed:${job}`, String(Date.now()));
   }
 
   /** The paused jobs (and `*` when all are), by name. */

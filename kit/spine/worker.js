@@ -1556,6 +1556,12 @@ async function handleJobSlots(request, url, rest, db2) {
       settled: (result.meta.changes ?? 0) > 0
     });
   }
+  if (rest === "notice") {
+    if (request.method !== "POST") methodNotAllowed([
+      "POST"
+    ]);
+    return json(await notice(await readObject(request), db2));
+  }
   if (rest === "running") {
     if (request.method !== "GET") methodNotAllowed([
       "GET"
@@ -1609,6 +1615,19 @@ async function claim(body, db2) {
     claimed: false,
     reason: "day",
     spent_usd: spent?.used ?? 0
+  };
+}
+async function notice(body, db2) {
+  const job = text2(body, "job");
+  const day = whole2(body, "day_ms");
+  const reason = text2(body, "reason");
+  const hub = text2(body, "hub");
+  const since = whole2(body, "since_ms");
+  const result = await db2.prepare(`INSERT INTO job_notices (job, day_ms, reason, hub, told_at) VALUES (?1, ?2, ?3, ?4, ?5)
+     ON CONFLICT (job, day_ms, reason) DO UPDATE SET hub = excluded.hub, told_at = excluded.told_at
+     WHERE job_notices.told_at < ?6`).bind(job, day, reason, hub, Date.now(), since).run();
+  return {
+    tell: (result.meta.changes ?? 0) > 0
   };
 }
 

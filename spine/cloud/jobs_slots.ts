@@ -1,7 +1,8 @@
 /**
- * `POST /hub/jobs/claim`, `POST /hub/jobs/settle` and `GET /hub/jobs/running`: the job
- * slots both hubs on one identity share (the local hub and the cloud brain), in the
- * relational store (`DB`, table `job_slots`).
+ * `POST /hub/jobs/claim`, `POST /hub/jobs/settle`, `GET /hub/jobs/running` and
+ * `POST /hub/jobs/notice`: the job slots both hubs on one identity share (the local hub
+ * and the cloud brain), in the relational store (`DB`, tables `job_slots` and
+ * `job_notices`).
  *
  * A claim is one `INSERT … SELECT … WHERE` statement, so it is atomic however many hubs
  * ask at once: it writes the slot only when no hub holds it and, for a job with a
@@ -12,6 +13,12 @@
  * (the same hub and session: its answer was lost) is answered as claimed again; any
  * other claim of a held slot (the other hub, or a new process of the same hub, such as
  * a restarted container) is answered `taken`.
+ *
+ * A notice (a hub paused a job at a ceiling) is told by the first hub that asks for its
+ * job, day and reason (`{tell: true}`); the others are answered `{tell: false}`, unless
+ * their job was resumed (`since_ms`) after the notice was told: the owner acted since,
+ * and a new pause is news. One `INSERT … ON CONFLICT DO UPDATE … WHERE` statement, so two
+ * hubs asking at once are never both told to tell.
  *
  * @module
  */
@@ -69,6 +76,10 @@ export async function handleJobSlots(
        WHERE slot_id = ?3 AND hub = ?4 AND state = 'running'`,
     ).bind(usd(body, "usd", false), Date.now(), text(body, "slot_id"), text(body, "hub")).run();
     return json({ settled: (result.meta.changes ?? 0) > 0 });
+  }
+  if (rest === "notice") {
+    if (request.method !== "POST") methodNotAllowed(["POST"]);
+    return json(await notice(await readObject(request), db));
   }
   if (rest === "running") {
     if (request.method !== "GET") methodNotAllowed(["GET"]);
@@ -131,4 +142,19 @@ async function claim(body: Record<string, unknown>, db: D1Database): Promise<Cla
      FROM job_slots WHERE job = ?1 AND day_ms = ?2`,
   ).bind(job, day).first<{ used: number }>();
   return { claimed: false, reason: "day", spent_usd: spent?.used ?? 0 };
+}
+
+/** Whether the asking hub tells the owner of a pause (the first for its job, day and reason). */
+async function notice(body: Record<string, unknown>, db: D1Database): Promise<{ tell: boolean }> {
+  const job = text(body, "job");
+  const day = whole(body, "day_ms");
+  const reason = text(body, "reason");
+  const hub = text(body, "hub");
+  const since = whole(body, "since_ms");
+  const result = await db.prepare(
+    `INSERT INTO job_notices (job, day_ms, reason, hub, told_at) VALUES (?1, ?2, ?3, ?4, ?5)
+     ON CONFLICT (job, day_ms, reason) DO UPDATE SET hub = excluded.hub, told_at = excluded.told_at
+     WHERE job_notices.told_at < ?6`,
+  ).bind(job, day, reason, hub, Date.now(), since).run();
+  return { tell: (result.meta.changes ?? 0) > 0 };
 }

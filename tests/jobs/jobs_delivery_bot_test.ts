@@ -11,7 +11,7 @@ import { Logger } from "@agent/hub/base";
 import { jobDeliverySinks, type NetEvent, type OwnerEvent } from "@agent/hub";
 import { cleanup, tempDir } from "../cli/_run.ts";
 import { startBotServer } from "../messenger/_bot_server.ts";
-import { OWNER, textsIn } from "../messenger/_hub.ts";
+import { OWNER, seenIn, textsIn } from "../messenger/_hub.ts";
 
 async function setup(bot: ReturnType<typeof startBotServer>) {
   const dir = await tempDir();
@@ -121,6 +121,93 @@ Deno.test("job delivery to the Bot API: a chat that refuses for good is told onc
     );
     assert.ok(!JSON.stringify(s.published).includes(bot.token));
     assert.equal(textsIn(bot, OWNER).length, 0);
+  } finally {
+    await s.worker.stop();
+    s.store.close();
+    await bot.stop();
+    await cleanup();
+  }
+});
+
+Deno.test("job delivery to the Bot API: an answer's Markdown arrives formatted, a long one in parts in order, once", async () => {
+  const bot = startBotServer();
+  const s = await setup(bot);
+  try {
+    const answer = [
+      "Job news ($0.0020):",
+      "**Three things** today:",
+      "- call *Ayşe*",
+      "- pay the `rent`",
+      "```ts",
+      "if (a < b) send();",
+      "```",
+    ].join("\n");
+    s.answer("news@1", answer);
+    await until(
+      "the answer",
+      () => s.store.deliveries.get("news@1", `chat:${OWNER}`)?.state === "sent",
+    );
+    const [message] = [...bot.messages.values()].filter((m) => m.chatId === OWNER);
+    assert.equal(message?.parseMode, "HTML");
+    assert.equal(
+      seenIn(bot, OWNER)[0],
+      "Job news ($0.0020):\nThree things today:\n• call Ayşe\n• pay the rent\nif (a < b) send();",
+    );
+    // The entities as the server read them: where a person sees bold, italics and code.
+    const seen = seenIn(bot, OWNER)[0]!;
+    const marked = message!.entities!.map((e) => ({
+      type: e.type,
+      text: seen.slice(e.offset, e.offset + e.length),
+      ...(e.language === undefined ? {} : { language: e.language }),
+    }));
+    assert.deepEqual(marked, [
+      { type: "bold", text: "Three things" },
+      { type: "italic", text: "Ayşe" },
+      { type: "code", text: "rent" },
+      { type: "pre", text: "if (a < b) send();", language: "ts" },
+    ]);
+
+    // A long answer with a fence across parts: in order, each part once, each well formed.
+    const lines = Array.from(
+      { length: 600 },
+      (_, i) => `row ${String(i).padStart(3, "0")} <x> & y`,
+    );
+    s.answer("news@2", `**Long**\n\n\`\`\`\n${lines.join("\n")}\n\`\`\`\nend`);
+    await until(
+      "the long answer",
+      () => s.store.deliveries.get("news@2", `chat:${OWNER}`)?.state === "sent",
+    );
+    const parts = [...bot.messages.values()].filter((m) => m.chatId === OWNER)
+      .sort((a, b) => a.messageId - b.messageId).slice(1);
+    assert.ok(parts.length >= 3, `${parts.length} parts`);
+    assert.equal(s.store.deliveries.get("news@2", `chat:${OWNER}`)?.parts_sent, parts.length);
+    assert.ok(parts.every((p) => p.parseMode === "HTML"));
+    // Every part after the first runs inside the fence: it shows as code.
+    for (const p of parts.slice(1)) assert.equal(p.entities?.[0]?.type, "pre");
+    const rows = seenIn(bot, OWNER).slice(1).join("\n").split("\n").filter((l) =>
+      l.startsWith("row ")
+    );
+    assert.deepEqual(rows, lines);
+    assert.equal(bot.callsOf("sendMessage", OWNER).length, parts.length + 1);
+  } finally {
+    await s.worker.stop();
+    s.store.close();
+    await bot.stop();
+    await cleanup();
+  }
+});
+
+Deno.test("job delivery to the Bot API: a part whose HTML is refused goes as the plain text it shows", async () => {
+  const bot = startBotServer();
+  const s = await setup(bot);
+  try {
+    bot.refuseEntities = true;
+    s.answer("news@1", "Job news ($0.0020):\n**Done** & `ok`");
+    await until(
+      "the answer",
+      () => s.store.deliveries.get("news@1", `chat:${OWNER}`)?.state === "sent",
+    );
+    assert.deepEqual(textsIn(bot, OWNER), ["Job news ($0.0020):\nDone & ok"]);
   } finally {
     await s.worker.stop();
     s.store.close();

@@ -4,7 +4,9 @@
  * taken); the day's ceiling counts settled runs at their cost and runs in flight at
  * their reservation, in one statement, so many claims at once never pass it; bad input
  * gets 400; a local-mode spine answers `cloud_mode_off`, which the hub's client reads
- * as "no shared slots".
+ * as "no shared slots". A pause's notice is told by the first hub that asks for its job,
+ * day and reason (once, however many ask at once), again only by a hub that resumed the
+ * job after it was told.
  */
 import assert from "node:assert/strict";
 import { SpineSlots } from "@agent/hub/jobs";
@@ -126,7 +128,65 @@ Deno.test("spine job slots: a local-mode spine has none, and the client falls ba
     };
     assert.deepEqual(await client.claim(slot), { kind: "off" });
     assert.deepEqual(await client.claim(slot), { kind: "off" });
+    // Without shared slots each hub tells its own pause.
+    const n = { job: "news", dayMs: DAY, reason: "day", sinceMs: 0 };
+    assert.equal(await client.notice(n), true);
   } finally {
     await spine.stop();
   }
+});
+
+Deno.test("spine job notices: a pause is told once per job, day and reason across hubs", async () => {
+  const { spine } = await cloudSpine();
+  try {
+    const ask = (hubId: string, extra: Record<string, unknown> = {}) =>
+      post(spine.url, "/hub/jobs/notice", {
+        job: "news",
+        day_ms: DAY,
+        reason: "day",
+        hub: hubId,
+        since_ms: 0,
+        ...extra,
+      });
+    // Many hubs (and retries) at once: exactly one is told to tell.
+    const first = await Promise.all(Array.from({ length: 8 }, (_, i) => ask(i % 2 ? "a" : "b")));
+    assert.deepEqual(first.map((r) => r.status), Array(8).fill(200));
+    assert.equal(first.filter((r) => r.body.tell === true).length, 1);
+    // Another reason, job or day is news of its own.
+    assert.deepEqual((await ask("b", { reason: "run" })).body, { tell: true });
+    assert.deepEqual((await ask("b", { job: "other" })).body, { tell: true });
+    assert.deepEqual((await ask("b", { day_ms: DAY + 86_400_000 })).body, { tell: true });
+    // A hub whose job was resumed after the notice: the owner acted, a new pause is told.
+    assert.deepEqual((await ask("a", { since_ms: Date.now() + 1 })).body, { tell: true });
+    assert.deepEqual((await ask("b")).body, { tell: false });
+    // Bad input: one sentence naming the field.
+    const bad = await ask("a", { since_ms: -5 });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.detail, "'since_ms' must be a whole number of 0 or more");
+    // The hub's client over the same route.
+    const client = new SpineSlots({ url: spine.url, token: CLOUD_TOKEN, hub: "c" });
+    const n = { job: "digest", dayMs: DAY, reason: "budget", sinceMs: 0 };
+    assert.equal(await client.notice(n), true);
+    assert.equal(await client.notice(n), false);
+  } finally {
+    await spine.stop();
+  }
+});
+
+Deno.test("spine job notices: a spine that does not answer lets the hub tell", async () => {
+  const lines: string[] = [];
+  const client = new SpineSlots({
+    url: "http://127.0.0.1:9",
+    token: CLOUD_TOKEN,
+    hub: "a",
+    attempts: 1,
+    warn: (line) => lines.push(line),
+  });
+  assert.equal(await client.notice({ job: "news", dayMs: DAY, reason: "day", sinceMs: 0 }), true);
+  assert.equal(lines.length, 1);
+  assert.match(
+    lines[0]!,
+    /^jobs: cannot ask the spine whether the pause of news was told \(.+\); told here$/,
+  );
+  assert.ok(!lines[0]!.includes(CLOUD_TOKEN));
 });

@@ -3,7 +3,8 @@
  * processes with homes of their own, each naming the same cloud spine on workerd)
  * share each job's slots and its daily ceiling through the spine's job routes: a slot
  * runs on one of them only, and together they never pass `max_usd_per_day`, where each
- * alone would have run its own day's worth.
+ * alone would have run its own day's worth. Both pause the job at the ceiling, and the
+ * owner is told once (the spine says which hub tells).
  */
 import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
@@ -85,6 +86,20 @@ Deno.test({
       // Each slot ran on one hub only: the other logged it as taken.
       const taken = [...rows(a, "tick"), ...rows(b, "tick")].filter((r) => r.state === "taken");
       assert.ok(taken.length >= 1, "no slot was taken by the other hub");
+      // Both paused their copy at the day's ceiling; the owner heard it once, from one hub.
+      const told = [];
+      for (const dir of [a, b]) {
+        const lines = (await Deno.readTextFile(`${dir}/data/net/events.jsonl`)).split("\n");
+        for (const line of lines) {
+          if (line.trim() === "") continue;
+          const event = JSON.parse(line);
+          if (event.type === "job.notice" && event.text.startsWith("Job tick is paused")) {
+            told.push(event.text);
+          }
+        }
+      }
+      assert.equal(told.length, 1, JSON.stringify(told));
+      assert.match(told[0]!, /max_usd_per_day of \$0\.0065/);
       // The spine settled every claim to its cost: nothing of either hub in flight.
       for (const dir of [a, b]) {
         const [id] = query<{ value: string }>(dir, "SELECT value FROM meta WHERE key = 'hub_id'");

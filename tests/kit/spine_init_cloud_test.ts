@@ -58,6 +58,7 @@ Deno.test("spine init --cloud writes exactly the cloud project, from the kit, wi
       "migrations/0001_cloud.sql",
       "migrations/0002_ledger.sql",
       "migrations/0003_jobs.sql",
+      "migrations/0004_job_notices.sql",
       "package.json",
       "worker.js",
       "wrangler.jsonc",
@@ -72,6 +73,7 @@ Deno.test("spine init --cloud writes exactly the cloud project, from the kit, wi
     await same("migrations/0001_cloud.sql", "cloud/migrations/0001_cloud.sql");
     await same("migrations/0002_ledger.sql", "cloud/migrations/0002_ledger.sql");
     await same("migrations/0003_jobs.sql", "cloud/migrations/0003_jobs.sql");
+    await same("migrations/0004_job_notices.sql", "cloud/migrations/0004_job_notices.sql");
     assert.equal(
       await Deno.readTextFile(`${dir}/migrations/0001_cloud.sql`),
       await Deno.readTextFile(`${ROOT}spine/migrations/0001_cloud.sql`),
@@ -141,6 +143,7 @@ Deno.test("spine init --cloud --bundle FILE copies that file; a bad --bundle wri
       "a/migrations/0001_cloud.sql",
       "a/migrations/0002_ledger.sql",
       "a/migrations/0003_jobs.sql",
+      "a/migrations/0004_job_notices.sql",
       "a/package.json",
       "a/worker.js",
       "a/wrangler.jsonc",

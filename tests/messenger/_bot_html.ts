@@ -2,7 +2,10 @@
  * How the loopback Bot API server reads a `parse_mode: "HTML"` text as Telegram does:
  * only Telegram's tags, every tag closed in order, `<`, `>` and `&` outside tags
  * written as entities; the length that counts against 4,096 is the text's length
- * after parsing (tags removed, entities one character each).
+ * after parsing (tags removed, entities one character each). It also answers the
+ * message's entities as Telegram would list them (`bold`, `italic`, `code`, `pre` with
+ * its `language`, `blockquote`, ...), with offsets and lengths in UTF-16 units of the
+ * visible text.
  *
  * @module
  */
@@ -27,10 +30,44 @@ const TAGS = new Set([
   "tg-emoji",
 ]);
 
-/** The text's visible length, or the description Telegram answers a malformed text with. */
-export function parseTelegramHtml(text: string): { length: number } | { error: string } {
+/** One entity of a parsed text, as the Bot API lists a message's `entities`. */
+export interface BotEntity {
+  type: string;
+  offset: number;
+  length: number;
+  language?: string;
+  url?: string;
+}
+
+/** Telegram's entity type for each tag. */
+const ENTITY: Record<string, string> = {
+  b: "bold",
+  strong: "bold",
+  i: "italic",
+  em: "italic",
+  u: "underline",
+  ins: "underline",
+  s: "strikethrough",
+  strike: "strikethrough",
+  del: "strikethrough",
+  "tg-spoiler": "spoiler",
+  a: "text_link",
+  code: "code",
+  pre: "pre",
+  blockquote: "blockquote",
+};
+
+/**
+ * The text's visible length and entities, or the description Telegram answers a
+ * malformed text with.
+ */
+export function parseTelegramHtml(
+  text: string,
+): { length: number; entities: BotEntity[] } | { error: string } {
   const bytes = new TextEncoder();
   const open: string[] = [];
+  const starts: { at: number; attrs: string }[] = [];
+  const entities: BotEntity[] = [];
   let length = 0;
   const fail = (what: string, at: number) => ({
     error: `Bad Request: can't parse entities: ${what} at byte offset ${
@@ -44,14 +81,20 @@ export function parseTelegramHtml(text: string): { length: number } | { error: s
         text.slice(i),
       );
       if (tag === null) return fail("Unexpected character '<' outside a tag", i);
-      const [whole, closing, nameRaw] = tag as unknown as [string, string, string];
+      const [whole, closing, nameRaw, attrs] = tag as unknown as [string, string, string, string];
       const name = nameRaw.toLowerCase();
       if (!TAGS.has(name)) {
         return fail(`Unsupported ${closing ? "end" : "start"} tag "${name}"`, i);
       }
       if (closing) {
         if (open.pop() !== name) return fail(`Unmatched end tag "${name}"`, i);
-      } else open.push(name);
+        const start = starts.pop()!;
+        const entity = entityOf(name, start.attrs, open, start.at, length - start.at);
+        if (entity !== undefined) entities.push(entity);
+      } else {
+        open.push(name);
+        starts.push({ at: length, attrs: attrs ?? "" });
+      }
       i += whole.length;
       continue;
     }
@@ -73,7 +116,35 @@ export function parseTelegramHtml(text: string): { length: number } | { error: s
       }"`,
     };
   }
-  return { length };
+  // A `<pre><code class="language-x">` is one `pre` entity with its language.
+  for (const lang of entities.filter((e) => e.type === "pre_language")) {
+    const pre = entities.find((e) =>
+      e.type === "pre" && e.offset === lang.offset && e.length === lang.length
+    );
+    if (pre !== undefined) pre.language = lang.language!;
+  }
+  const listed = entities.filter((e) => e.type !== "pre_language");
+  listed.sort((a, b) => a.offset - b.offset || b.length - a.length);
+  return { length, entities: listed };
+}
+
+/** The entity a closed tag makes (none when empty; `<code>` in `<pre>` names its language). */
+function entityOf(
+  name: string,
+  attrs: string,
+  outer: readonly string[],
+  offset: number,
+  length: number,
+): BotEntity | undefined {
+  const type = ENTITY[name];
+  if (type === undefined || length === 0) return undefined;
+  if (name === "code" && outer.at(-1) === "pre") {
+    // Telegram folds it into the `pre`, which takes its language: marked for the pre.
+    const language = /class="language-([^"]+)"/.exec(attrs)?.[1];
+    return language === undefined ? undefined : { type: "pre_language", offset, length, language };
+  }
+  const url = /href="([^"]*)"/.exec(attrs)?.[1];
+  return { type, offset, length, ...(url === undefined ? {} : { url }) };
 }
 
 /** What a person sees of an HTML text: tags left out, entities read. */

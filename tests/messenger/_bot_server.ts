@@ -17,7 +17,7 @@
  * @module
  */
 
-import { parseTelegramHtml } from "./_bot_html.ts";
+import { type BotEntity, parseTelegramHtml } from "./_bot_html.ts";
 
 /** The flood limits the server keeps, per chat. */
 export interface BotLimits {
@@ -44,6 +44,8 @@ export interface BotMessage {
   messageId: number;
   text: string;
   parseMode?: string;
+  /** The entities the server read from an HTML text (none listed for plain text). */
+  entities?: BotEntity[];
   replyMarkup?: unknown;
 }
 
@@ -286,10 +288,12 @@ export function startBotServer(
       );
     }
     let visible = text.length;
+    let entities: BotEntity[] | undefined;
     if (parseMode === "HTML") {
       const parsed = parseTelegramHtml(text);
       if ("error" in parsed) return refuse(400, parsed.error);
       visible = parsed.length;
+      entities = parsed.entities;
     }
     if (visible > 4096) return refuse(400, "Bad Request: message is too long");
     if (text.trim() === "") return refuse(400, "Bad Request: message text is empty");
@@ -300,6 +304,7 @@ export function startBotServer(
       messageId: 0,
       text,
       ...(parseMode ? { parseMode } : {}),
+      ...(entities === undefined || entities.length === 0 ? {} : { entities }),
       ...(body.reply_markup === undefined ? {} : { replyMarkup: body.reply_markup }),
     };
     if (method === "sendMessage") {
@@ -324,6 +329,7 @@ export function startBotServer(
       date: Math.floor(Date.now() / 1000),
       chat: { id: chatId, type: "private" },
       text,
+      ...(stored.entities === undefined ? {} : { entities: stored.entities }),
     });
   }
 

@@ -24,8 +24,22 @@ async function call(
 Deno.test("parseTelegramHtml() takes Telegram's tags and entities and refuses the rest", () => {
   assert.deepEqual(parseTelegramHtml("<b>a</b> &lt;b&gt; <code>x &amp; y</code>"), {
     length: 11,
+    entities: [{ type: "bold", offset: 0, length: 1 }, { type: "code", offset: 6, length: 5 }],
   });
-  assert.deepEqual(parseTelegramHtml('<a href="https://x.example">x</a>'), { length: 1 });
+  assert.deepEqual(parseTelegramHtml('<a href="https://x.example">x</a>'), {
+    length: 1,
+    entities: [{ type: "text_link", offset: 0, length: 1, url: "https://x.example" }],
+  });
+  assert.deepEqual(
+    parseTelegramHtml('<blockquote>q</blockquote>\n<pre><code class="language-ts">a</code></pre>'),
+    {
+      length: 3,
+      entities: [
+        { type: "blockquote", offset: 0, length: 1 },
+        { type: "pre", offset: 2, length: 1, language: "ts" },
+      ],
+    },
+  );
   for (
     const [text, error] of [
       ["<x>hi</x>", 'Unsupported start tag "x" at byte offset 0'],
