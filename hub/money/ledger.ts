@@ -35,12 +35,7 @@ import {
 import { SCHEMA_VERSION, schemaVersion } from "./ledger_schema.ts";
 import { type LedgerStatements, prepareStatements } from "./ledger_statements.ts";
 import { connect, createFile, exists } from "./ledger_open.ts";
-import {
-  type HardCap,
-  type PendingCall,
-  type Reservation,
-  type SessionCeiling,
-} from "./pending.ts";
+import type { HardCap, PendingCall, Reservation, SessionCeiling } from "./pending.ts";
 import { processAlive } from "../process_alive.ts";
 import {
   type BreakdownKey,
