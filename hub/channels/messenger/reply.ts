@@ -153,11 +153,13 @@ export class StreamingReply {
       try {
         await this.#flush();
       } catch (error) {
+        const failure = botApiFailure(error, this.#o.token);
+        // The channel stopped: what failed is not tried again.
         if (this.#o.stop?.aborted) {
-          this.#o.onError?.(STOPPED);
+          this.#o.onError?.(failure.code === 429 ? STOPPED : failure.description);
           return;
         }
-        this.#o.onError?.(botApiFailure(error, this.#o.token).description);
+        this.#o.onError?.(failure.description);
         // A failed final text is tried once more; a failed partial waits for more text.
         if (this.#finished && ++this.#failures > 1) return;
         if (!this.#finished) await wake;
