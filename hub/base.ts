@@ -41,6 +41,7 @@ export { readEnvFile, readEnvFileSync, setEnvKey } from "./env_file.ts";
 // cloud deploy ask for.
 export {
   CREDENTIAL_VARIABLES,
+  type CredentialEnv,
   type CredentialSource,
   hasCredentials,
   missingCredential,

@@ -5,18 +5,24 @@
  * @module
  */
 
+/** A provider id, as the spec names it. */
+export type ProviderId =
+  | "vendor-a"
+  | "vendor-b"
+  | "vendor-c"
+  | "local-runtime"
+  | "vendor-d"
+  | "fake";
+
 /** Every provider id, in the spec's order. */
-export const PROVIDERS = [
+export const PROVIDERS: readonly [ProviderId, ...ProviderId[]] = [
   "vendor-a",
   "vendor-b",
   "vendor-c",
   "local-runtime",
   "vendor-d",
   "fake",
-] as const;
-
-/** A provider id, as the spec names it. */
-export type ProviderId = typeof PROVIDERS[number];
+];
 
 /** What the credential check reads of a role or a fallback. */
 export interface CredentialSource {
@@ -48,9 +54,10 @@ export const CREDENTIAL_VARIABLES: Readonly<Record<ProviderId, readonly string[]
   fake: [],
 };
 
-type Env = Readonly<Record<string, string | undefined>>;
+/** The variables a credential check reads: `.env` with the environment on top. */
+export type CredentialEnv = Readonly<Record<string, string | undefined>>;
 
-function has(env: Env, name: string): boolean {
+function has(env: CredentialEnv, name: string): boolean {
   const value = env[name];
   return value !== undefined && value.trim() !== "";
 }
@@ -69,7 +76,7 @@ function has(env: Env, name: string): boolean {
  */
 export function missingCredential(
   role: CredentialSource,
-  env: Env,
+  env: CredentialEnv,
 ): string | undefined {
   const params = role.params ?? {};
   switch (role.provider) {
@@ -104,6 +111,6 @@ export function missingCredential(
 }
 
 /** Whether `provider` has complete credentials in `env` with no `params`. */
-export function hasCredentials(provider: ProviderId, env: Env): boolean {
+export function hasCredentials(provider: ProviderId, env: CredentialEnv): boolean {
   return missingCredential({ provider, params: {} }, env) === undefined;
 }

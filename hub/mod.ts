@@ -207,3 +207,169 @@ export { dashboard, type DashboardDoor, dashboardNetwork } from "./dashboard/mod
 // Only the CLI uses these.
 export { CloudSpine, cloudStatus, cloudTarget, pullFiles, pushFiles } from "./cloud/mod.ts";
 export { runCloud } from "./app/mod.ts";
+
+// The types the signatures above name, so that each is documented with the door
+// (`deno doc --lint`): options, results, events and the shapes an embedder passes.
+export type { NowSource, TurnOptions, TurnResult } from "./agent/agent.ts";
+export type { CallContext, ModelRequest, RouterEvent, TurnTrace } from "./agent/call_types.ts";
+export type { RetryOptions } from "./agent/mod.ts";
+export type { HubChannel, HubChannelFactory, HubContext } from "./app/channel_types.ts";
+export type { CloudRunOptions } from "./app/cloud_run.ts";
+export type { Lang, Level, ProviderId, Translator, UserError, Vars } from "./base.ts";
+export type { CloudFile, CloudHealth } from "./cloud/spine_files.ts";
+export type { PullOptions, PullReport, PushOptions } from "./cloud/sync.ts";
+export type { LoadRegistryOptions, Registry } from "./components/registry.ts";
+export type { BuiltinComponent, ComponentLoadError } from "./components/types.ts";
+export type {
+  BudgetConfig,
+  CacheConfig,
+  ComponentsConfig,
+  ConfigError,
+  FallbackConfig,
+  LoadConfigOptions,
+  NetConfig,
+  Period,
+  PriceConfig,
+  RoleConfig,
+  RoleParams,
+  ShippedModels,
+  ShippedProvider,
+} from "./config/mod.ts";
+export type { ParseConfigOptions } from "./config/parse.ts";
+export type { SetupOptions, SetupResult, SetupStep } from "./config/setup.ts";
+export type { FetchControlOptions } from "./control/client.ts";
+export type { SubscribeHubEventsOptions } from "./control/events_client.ts";
+export type { ControlSources } from "./control/handler.ts";
+export type { HubMessageKey } from "./daemon/_messages.ts";
+export type { AgentLaunch, LaunchFacts } from "./daemon/launch.ts";
+export type { LaunchdState, PlistOptions, Runner } from "./daemon/launchd.ts";
+export type { LockInfo } from "./daemon/lock.ts";
+export type {
+  AssembledHub,
+  HubComponent,
+  RunAssembledOptions,
+  RunHubOptions,
+} from "./daemon/run.ts";
+export type { HubStatusOptions, HubStatusReport, StopHubOptions } from "./daemon/status.ts";
+export type { SystemdUnitOptions } from "./daemon/systemd.ts";
+export type {
+  DashboardChat,
+  DashboardMount,
+  DashboardParts,
+  DashboardSources,
+  NetworkSources,
+} from "./dashboard/mod.ts";
+export type { DeskSentence } from "./desk/_messages.ts";
+export type { CommandChoice, CommandOutcome } from "./desk/commands.ts";
+export type {
+  ApprovalDecided,
+  ApprovalRequest,
+  CommandResult,
+  CustomEvent,
+  CustomName,
+  CustomValues,
+  Decision,
+  DeskListener,
+  EventBase,
+  Notice,
+  Queued,
+  RunErrorEvent,
+  RunFinishedEvent,
+  RunResult,
+  RunStartedEvent,
+  SessionChanged,
+  TextMessageContentEvent,
+  TextMessageEndEvent,
+  TextMessageStartEvent,
+  ToolCallArgsEvent,
+  ToolCallEndEvent,
+  ToolCallResultEvent,
+  ToolCallStartEvent,
+} from "./desk/events.ts";
+export type {
+  DeskWideListener,
+  PersonDecision,
+  PickedSession,
+  PickOptions,
+  SubmitOutcome,
+} from "./desk/mod.ts";
+export type { CheckResult, DoctorContext } from "./doctor/types.ts";
+export type { EventSubscription, OwnerEventFeed, SubscribeOptions } from "./events/bus.ts";
+export type {
+  BudgetWarningEvent,
+  ContactRequestEvent,
+  DigestConversation,
+  FailoverNetEvent,
+  JobNoticeEvent,
+  JobResultEvent,
+  NetDigestEvent,
+  OutboxDroppedEvent,
+  OwnerEventSink,
+  PeerErrorEvent,
+} from "./events/types.ts";
+export type { RunOutcome, RunState } from "./jobs/mod.ts";
+export type { LanguageModelV4, ModelTarget } from "./models/target.ts";
+export type {
+  BreakdownKey,
+  BreakdownOptions,
+  BreakdownRow,
+  CallPurpose,
+  CallRecord,
+  Channel,
+  DayRow,
+  HardCap,
+  LedgerAction,
+  PendingCall,
+  Reservation,
+  SessionCeiling,
+  SPEND_BY,
+  SpendAmounts,
+  SpendBy,
+  SpendByOptions,
+  SpendByReport,
+  SpendByRow,
+  SpendObject,
+  SpentTotals,
+  TokenTotals,
+} from "./money/mod.ts";
+export type { SpendChart, SpendChartReader, TurnUsage } from "./money/spend_chart.ts";
+export type { GroupBy, GroupRow } from "./money/spend_rollup.ts";
+export type { NetMessageKey } from "./network/_messages.ts";
+export type { AnsweredMessage } from "./network/digest.ts";
+export type { HandleDeps } from "./network/handle.ts";
+export type {
+  IdentitySource,
+  InitIdentityResult,
+  LoadedIdentity,
+} from "./network/identity_file.ts";
+export type { TurnAnswerer } from "./network/mod.ts";
+export type { PendingReason } from "./network/send_outcome.ts";
+export type { FetchOptions, NetServiceOptions, NetStatusBlock } from "./network/service.ts";
+export type { NetMissing, OpenedNetwork, OpenNetworkOptions } from "./network/setup.ts";
+export type { Delivery, SpineHealth } from "./network/spine_client.ts";
+export type { DocumentName, NetDocuments } from "./network/store/documents.ts";
+export type {
+  ContactState,
+  Counts,
+  OutboxEntry,
+  OutboxKind,
+  Profile,
+} from "./network/store/state.ts";
+export type { SkipReason, TurnContext, TurnOutcome } from "./network/turn_types.ts";
+export type { UniverseSnapshot } from "./network/universe.ts";
+export type { AgentRequest } from "./network_turn/turn.ts";
+export type { PersonaFiles } from "./persona/prompt.ts";
+export type { CreateOutcome, SessionSummary } from "./sessions/store.ts";
+export type { DefinitionProblem } from "./subs/definition.ts";
+export type { EntryProblem, PersonaSubAgentDirectory, SubAgentEntry } from "./subs/directory.ts";
+export type {
+  Card,
+  EnvelopeKind,
+  Identity,
+  UniverseLink,
+  UniverseSub,
+  WireEnvelope,
+} from "@agent/net";
+export type { EN as DeskSentencesEn } from "./desk/_messages.ts";
+export type { EN as HubSentencesEn } from "./daemon/_messages.ts";
+export type { EN as NetSentencesEn } from "./network/_messages.ts";

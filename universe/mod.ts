@@ -16,3 +16,10 @@ export type { AcceptedRequest, ApplyResult } from "./directory.ts";
 export { cellOf, MAP_FINE, MAP_GRID, type MapPoint, positionOf } from "./layout.ts";
 export { indexMapAgent, MAP_AREA_CAP, MAP_SEARCH_LIMIT } from "./map/store.ts";
 export type { MapAgent, MapArea, MapHit, MapOverview, MapRect } from "./map/store.ts";
+
+// The types the signatures above name, so that each is documented with the door
+// (`deno doc --lint`): options, results, events and the shapes an embedder passes.
+export type { PageLang, PageName, RenderOptions } from "./pages.ts";
+export type { HandleOptions } from "./router.ts";
+export type { BuildResult } from "./snapshot_build.ts";
+export type { UniverseLink, UniverseSub } from "@agent/net";

@@ -146,7 +146,7 @@ async function remove(ctx: CommandContext, args: string[]) {
     : { removed: await (await stateOf(ctx)).removeContact(address) };
   if (!outcome.removed) throw new UserError(t(ctx.lang, "not_known", { address }));
   const key = "told" in outcome && outcome.told !== undefined
-    ? outcome.told ? "removed_told" : "removed_untold"
+    ? outcome.told ? "removed_told" : "later" in outcome ? "removed_later" : "removed_untold"
     : "removed";
   ctx.out(t(ctx.lang, key, { address }));
   return 0;

@@ -46,6 +46,8 @@ export const t = catalogue({
     "Forgot {address} and told it (its log and session stay); `agent net add {address}` asks again.",
   removed_untold:
     "Forgot {address} (its log and session stay), but it could not be told now: it still lists you as a contact.",
+  removed_later:
+    "Forgot {address} (its log and session stay); it does not answer now, so the outbox tells it later, for up to 24 hours (the hub, or `agent net poll --once`).",
   not_known: "{address} is not a contact.",
   sent: "Sent to {target} (id {id}).",
   sent_later:
@@ -125,6 +127,8 @@ export const t = catalogue({
     "{address} unutuldu ve kendisine bildirildi (kaydı ve oturumu kalır); `agent net add {address}` yeniden sorar.",
   removed_untold:
     "{address} unutuldu (kaydı ve oturumu kalır), ama şu an bildirilemedi: sizi hâlâ kişi olarak görüyor.",
+  removed_later:
+    "{address} unutuldu (kaydı ve oturumu kalır); şu an yanıt vermiyor, giden kutusu ona 24 saate kadar sonra bildirir (hub ya da `agent net poll --once`).",
   not_known: "{address} bir kişi değil.",
   sent: "{target} adresine gönderildi (id {id}).",
   sent_later:

@@ -1,6 +1,7 @@
 import { catalogue, type Translator } from "../i18n.ts";
 
-const EN = {
+/** The hub daemon's sentences in English: the catalogue every language follows. */
+export const EN = {
   already_running: "hub is already running (pid {pid})... stop it with `agent hub stop` first.",
   read_only:
     "Cannot start the hub: {dir} cannot be written (a read-only home), and the hub keeps its state there; make it writable or run the hub as its owner.",
@@ -52,8 +53,11 @@ const EN = {
   no_answer: "no answer on 127.0.0.1:{port}",
 } as const;
 
+/** A key of the hub daemon's sentences. */
+export type HubMessageKey = keyof typeof EN;
+
 /** Sentences of the hub daemon commands. */
-export const t: Translator<keyof typeof EN> = catalogue(EN, {
+export const t: Translator<HubMessageKey> = catalogue(EN, {
   already_running: "hub zaten çalışıyor (pid {pid})... önce `agent hub stop` ile durdurun.",
   read_only:
     "Hub başlatılamıyor: {dir} yazılamıyor (salt okunur bir ev dizini) ve hub durumunu orada tutar; dizini yazılabilir yapın ya da hub'ı sahibi olarak çalıştırın.",

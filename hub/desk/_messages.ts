@@ -7,7 +7,8 @@
  */
 import { catalogue, type Translator } from "../i18n.ts";
 
-const EN = {
+/** The desk's sentences in English: the catalogue every language follows. */
+export const EN = {
   help_title: "Commands:",
   help_line: "  {usage} · {summary}",
   cmd_new: "start a new conversation",

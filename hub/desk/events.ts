@@ -29,13 +29,14 @@ export type DeskEventType =
   | "RUN_ERROR"
   | "CUSTOM";
 
-interface Base {
+/** What every desk event carries. */
+export interface EventBase {
   /** Epoch milliseconds. */
   timestamp: number;
 }
 
 /** A run (one answer to one message) starts. */
-export interface RunStartedEvent extends Base {
+export interface RunStartedEvent extends EventBase {
   type: "RUN_STARTED";
   /** The session. */
   threadId: string;
@@ -45,27 +46,27 @@ export interface RunStartedEvent extends Base {
 }
 
 /** The answer's text opens (after the start or after a tool call). */
-export interface TextMessageStartEvent extends Base {
+export interface TextMessageStartEvent extends EventBase {
   type: "TEXT_MESSAGE_START";
   messageId: string;
   role: "assistant";
 }
 
 /** More of the answer's text. */
-export interface TextMessageContentEvent extends Base {
+export interface TextMessageContentEvent extends EventBase {
   type: "TEXT_MESSAGE_CONTENT";
   messageId: string;
   delta: string;
 }
 
 /** The answer's text closes (a tool call follows, or the run ends). */
-export interface TextMessageEndEvent extends Base {
+export interface TextMessageEndEvent extends EventBase {
   type: "TEXT_MESSAGE_END";
   messageId: string;
 }
 
 /** The model asked for a tool. */
-export interface ToolCallStartEvent extends Base {
+export interface ToolCallStartEvent extends EventBase {
   type: "TOOL_CALL_START";
   toolCallId: string;
   toolCallName: string;
@@ -73,20 +74,20 @@ export interface ToolCallStartEvent extends Base {
 }
 
 /** The tool call's arguments, as JSON text. */
-export interface ToolCallArgsEvent extends Base {
+export interface ToolCallArgsEvent extends EventBase {
   type: "TOOL_CALL_ARGS";
   toolCallId: string;
   delta: string;
 }
 
 /** The tool call's arguments are complete. */
-export interface ToolCallEndEvent extends Base {
+export interface ToolCallEndEvent extends EventBase {
   type: "TOOL_CALL_END";
   toolCallId: string;
 }
 
 /** What the tool returned (JSON text; a declined tool says so). */
-export interface ToolCallResultEvent extends Base {
+export interface ToolCallResultEvent extends EventBase {
   type: "TOOL_CALL_RESULT";
   messageId: string;
   toolCallId: string;
@@ -106,7 +107,7 @@ export interface RunResult {
 }
 
 /** The run ended: answered, or cancelled by the owner. */
-export interface RunFinishedEvent extends Base {
+export interface RunFinishedEvent extends EventBase {
   type: "RUN_FINISHED";
   threadId: string;
   runId: string;
@@ -116,7 +117,7 @@ export interface RunFinishedEvent extends Base {
 }
 
 /** The run failed; `message` is the sentence to show, in the UI language. */
-export interface RunErrorEvent extends Base {
+export interface RunErrorEvent extends EventBase {
   type: "RUN_ERROR";
   message: string;
   /** `turn_ended` (a budget, a provider, a key: the sentence says which) or `internal`. */
@@ -207,7 +208,8 @@ export interface SessionChanged {
   history: HistoryLine[];
 }
 
-interface CustomValues {
+/** What each `CUSTOM` event carries, by its name. */
+export interface CustomValues {
   "notice": Notice;
   "input.queued": Queued;
   "approval.requested": ApprovalRequest;
@@ -218,7 +220,7 @@ interface CustomValues {
 
 /** AG-UI's extension event, one per {@linkcode CustomName}. */
 export type CustomEvent = {
-  [N in CustomName]: Base & { type: "CUSTOM"; name: N; value: CustomValues[N] };
+  [N in CustomName]: EventBase & { type: "CUSTOM"; name: N; value: CustomValues[N] };
 }[CustomName];
 
 /** The value of the custom event `name`. */

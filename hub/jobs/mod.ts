@@ -15,9 +15,10 @@ export {
   type JobMissed,
   type JobTools,
   parseJobFile,
+  type ParseJobOptions,
 } from "./definition.ts";
 export { estimateJob, type JobEstimate, usd } from "./estimate.ts";
-export { jobFile, jobsDir, jobStoreFile, loadJobs } from "./files.ts";
+export { jobFile, jobsDir, jobStoreFile, type LoadedJobs, loadJobs } from "./files.ts";
 export {
   addJob,
   estimateLine,
@@ -36,7 +37,7 @@ export {
 } from "./manage.ts";
 export { type JobRunContext, runJob, type RunOutcome } from "./run.ts";
 export { JobRunner, type JobRunnerOptions } from "./runner.ts";
-export { ALL_JOBS, JobStore, type RunRow, type RunState } from "./store.ts";
+export { ALL_JOBS, JobStore, type PausedRow, type RunRow, type RunState } from "./store.ts";
 export { jobDesks } from "./desks.ts";
 export { DeliveryError, type DeliverySinks, DeliveryWorker } from "./delivery.ts";
 export { type DeliveryRow, type DeliveryState, type DeliveryTarget } from "./delivery_store.ts";

@@ -13,7 +13,8 @@
  * A call is written as `pending` before it is sent ({@linkcode Ledger.begin}, which
  * also holds a hard cap's reservation in the same transaction as the check), then
  * replaced by its row when it ends ({@linkcode Ledger.settle}). The schema and its
- * versions are in `ledger_schema.ts`.
+ * versions are in `ledger_schema.ts`, the SQL each write and budget check runs in
+ * `ledger_rows.ts`.
  *
  * Reports open the ledger read-only ({@linkcode Ledger.openExisting}), so `agent spend`
  * and `agent doctor` work on a home they may not write.
@@ -21,18 +22,20 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import { dayStart, nextDayStart } from "./periods.ts";
-import { breakdownRows, callRows, dayRows, num, type Row, totalsOf } from "./ledger_reports.ts";
+import { breakdownRows, callRows, dayRows, num, type Row } from "./ledger_reports.ts";
+import {
+  admitPending,
+  claimWarningIn,
+  inTransaction,
+  putCall,
+  sessionSpendIn,
+  settleAsEstimated,
+  spentIn,
+} from "./ledger_rows.ts";
 import { SCHEMA_VERSION, schemaVersion } from "./ledger_schema.ts";
 import { type LedgerStatements, prepareStatements } from "./ledger_statements.ts";
 import { connect, createFile, exists } from "./ledger_open.ts";
-import {
-  type HardCap,
-  type PendingCall,
-  pendingRecord,
-  type Reservation,
-  type SessionCeiling,
-} from "./pending.ts";
+import type { HardCap, PendingCall, Reservation, SessionCeiling } from "./pending.ts";
 import { processAlive } from "../process_alive.ts";
 import {
   type BreakdownKey,
@@ -187,7 +190,7 @@ export class Ledger {
     // Every row gets an id, so the cloud ledger can store it once however often it is sent.
     const named = rows.map((r) => r.call_id ? r : { ...r, call_id: crypto.randomUUID() });
     this.#write(() => {
-      for (const r of named) this.#put(r);
+      for (const r of named) putCall(this.#sql, r);
     });
     this.#checkpointNow(rows.length);
     return named;
@@ -210,36 +213,7 @@ export class Ledger {
     this.#open();
     let result: Reservation = { ok: true };
     this.#write(() => {
-      if (ceiling !== undefined) {
-        const { spentUsd, reservedUsd } = this.#sessionSpend(ceiling.sessionId, ceiling.sinceMs);
-        if (spentUsd + reservedUsd + call.reserved_usd > ceiling.usd + 1e-9) {
-          result = { ok: false, ceiling: true, spentUsd, reservedUsd };
-          return;
-        }
-      }
-      if (cap !== undefined) {
-        const spentUsd = this.#spentIn(call.role, cap.sinceMs).usd;
-        const reservedUsd = num(this.#sql.reserved!.get(call.role) as Row, "usd");
-        if (spentUsd + reservedUsd + call.reserved_usd > cap.usd + 1e-9) {
-          result = { ok: false, spentUsd, reservedUsd };
-          return;
-        }
-      }
-      this.#sql.addPending!.run(
-        call.call_id,
-        call.ts,
-        call.pid,
-        call.role,
-        call.provider,
-        call.model_id,
-        call.input_tokens,
-        call.estimate_usd,
-        call.reserved_usd,
-        call.channel,
-        call.session_id,
-        call.peer,
-        call.purpose ?? "turn",
-      );
+      result = admitPending(this.#db, this.#sql, call, cap, ceiling);
     });
     return result;
   }
@@ -253,7 +227,7 @@ export class Ledger {
     checkRecord(row);
     this.#write(() => {
       this.#sql.dropPending!.run(row.call_id);
-      this.#put(row);
+      putCall(this.#sql, row);
     });
     this.#checkpointNow();
     this.#told([row]);
@@ -266,20 +240,10 @@ export class Ledger {
   sessionSpend(sessionId: string, sinceMs: number): { spentUsd: number; reservedUsd: number } {
     this.#open();
     try {
-      return this.#sessionSpend(sessionId, sinceMs);
+      return sessionSpendIn(this.#db, sessionId, sinceMs);
     } catch (error) {
       throw new LedgerError("read", this.#file, error);
     }
-  }
-
-  #sessionSpend(sessionId: string, sinceMs: number): { spentUsd: number; reservedUsd: number } {
-    const spent = this.#db.prepare(
-      "SELECT TOTAL(usd) AS usd FROM calls WHERE ts >= ? AND session_id = ?",
-    ).get(sinceMs, sessionId) as Row;
-    const reserved = this.#db.prepare(
-      "SELECT TOTAL(reserved_usd) AS usd FROM pending WHERE session_id = ?",
-    ).get(sessionId) as Row;
-    return { spentUsd: num(spent, "usd"), reservedUsd: num(reserved, "usd") };
   }
 
   /** Drops a pending call that was never sent (a stand-in answered, a key was missing). */
@@ -300,15 +264,9 @@ export class Ledger {
     const rows = this.#db.prepare("SELECT * FROM pending").all() as unknown as PendingCall[];
     const dead = rows.filter((p) => p.pid !== Deno.pid && alive(p.pid) === false);
     if (dead.length === 0) return 0;
-    const settled: CallRecord[] = [];
+    let settled: CallRecord[] = [];
     this.#write(() => {
-      for (const p of dead) {
-        const gone = this.#sql.dropPending!.run(p.call_id);
-        if (Number(gone.changes) !== 1) continue;
-        const row = pendingRecord(p);
-        this.#put(row);
-        settled.push(row);
-      }
+      settled = settleAsEstimated(this.#sql, dead);
     });
     this.#told(settled);
     return dead.length;
@@ -328,7 +286,7 @@ export class Ledger {
   spent(role: string, sinceMs: number): SpentTotals {
     this.#open();
     try {
-      return this.#spentIn(role, sinceMs);
+      return spentIn(this.#sql, role, sinceMs);
     } catch (error) {
       throw new LedgerError("read", this.#file, error);
     }
@@ -369,10 +327,7 @@ export class Ledger {
     this.#open();
     let claimed = false;
     this.#write(() => {
-      const result = this.#db.prepare(
-        "INSERT OR IGNORE INTO budget_warnings (role, since, at) VALUES (?, ?, ?)",
-      ).run(role, sinceMs, atMs);
-      claimed = Number(result.changes) === 1;
+      claimed = claimWarningIn(this.#db, role, sinceMs, atMs);
     });
     return claimed;
   }
@@ -409,54 +364,6 @@ export class Ledger {
     this.close();
   }
 
-  #spentIn(role: string, sinceMs: number): SpentTotals {
-    const first = dayStart(sinceMs);
-    if (first === sinceMs) return totalsOf(this.#sql.sumDays.get(role, first) as Row);
-    // A span starting mid-day: the rest of that day from the rows, then whole days.
-    const next = nextDayStart(sinceMs);
-    const part = totalsOf(this.#sql.sumCalls.get(role, sinceMs, next) as Row);
-    const rest = totalsOf(this.#sql.sumDays.get(role, next) as Row);
-    return {
-      usd: part.usd + rest.usd,
-      calls: part.calls + rest.calls,
-      unpriced_calls: part.unpriced_calls + rest.unpriced_calls,
-      estimated_calls: part.estimated_calls + rest.estimated_calls,
-    };
-  }
-
-  #put(r: CallRecord): void {
-    const written = this.#sql.insert!.run(
-      r.ts,
-      r.role,
-      r.provider,
-      r.model_id,
-      r.input_tokens,
-      r.output_tokens,
-      r.cache_read_tokens,
-      r.cache_write_tokens,
-      r.usd,
-      r.channel,
-      r.session_id,
-      r.peer,
-      r.estimated === true ? 1 : 0,
-      r.call_id ?? null,
-      r.purpose ?? "turn",
-    );
-    // A call id already in the ledger: the call was settled before, by this or another process.
-    if (Number(written.changes) === 0) return;
-    this.#sql.addDay!.run(
-      r.role,
-      dayStart(r.ts),
-      r.usd ?? 0,
-      r.usd === null ? 1 : 0,
-      r.estimated === true ? 1 : 0,
-      r.input_tokens,
-      r.output_tokens,
-      r.cache_read_tokens,
-      r.cache_write_tokens,
-    );
-  }
-
   /**
    * Every 500 rows written by call-ending writes (a few MB of WAL), moves the WAL into the database without waiting for
    * readers (SQLite's own automatic checkpoint does this every 1,000 pages, at any write).
@@ -480,19 +387,6 @@ export class Ledger {
     if (this.#readOnly) {
       throw new LedgerError("write", this.#file, "it was opened read-only");
     }
-    try {
-      this.#db.exec("BEGIN IMMEDIATE");
-    } catch (error) {
-      throw new LedgerError("write", this.#file, error);
-    }
-    try {
-      body();
-      this.#db.exec("COMMIT");
-    } catch (error) {
-      try {
-        this.#db.exec("ROLLBACK");
-      } catch { /* the transaction is already gone */ }
-      throw new LedgerError("write", this.#file, error);
-    }
+    inTransaction(this.#db, this.#file, body);
   }
 }

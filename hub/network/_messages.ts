@@ -1,6 +1,7 @@
 import { catalogue, type Translator } from "../i18n.ts";
 
-const EN = {
+/** The network node's sentences in English: the catalogue every language follows. */
+export const EN = {
   own_address: "{address} is this agent's own address.",
   no_pending: "There is no pending request from {address}.",
   too_long: "The message is longer than {max} characters.",
@@ -17,7 +18,7 @@ const EN = {
 } as const;
 
 /** Sentences the network node throws at the owner. */
-export const t: Translator<keyof typeof EN> = catalogue(EN, {
+export const t: Translator<NetMessageKey> = catalogue(EN, {
   own_address: "{address} bu ajanın kendi adresi.",
   no_pending: "{address} adresinden bekleyen bir istek yok.",
   too_long: "Mesaj {max} karakterden uzun.",
@@ -35,4 +36,4 @@ export const t: Translator<keyof typeof EN> = catalogue(EN, {
 });
 
 /** A key of the node's sentences. */
-export type NetMessageKey = Parameters<typeof t>[1];
+export type NetMessageKey = keyof typeof EN;

@@ -77,7 +77,7 @@ export interface NetNodeOptions {
   now?: () => number;
 }
 
-import { sendThroughOutbox } from "./outbox.ts";
+import { dropPending, sendThroughOutbox } from "./outbox.ts";
 import { pendingReason, type SendOutcome } from "./send_outcome.ts";
 
 /** The fallback card name when neither the profile nor `[net] name` gives one. */
@@ -265,10 +265,13 @@ export class NetNode {
 
   /**
    * {@linkcode NetNode.remove}, saying whether the other side heard of it (`told`
-   * missing: nothing to tell; `false`: the post failed, which is logged, and the
-   * removal stands).
+   * missing: nothing to tell; `false`: not now, the removal stands). The notice goes
+   * through the outbox: a spine that does not answer now is tried again (by the hub)
+   * for 24 hours and the notice arrives once (`later`); a hard refusal is only logged.
    */
-  async removeAndTell(address: string): Promise<{ removed: boolean; told?: boolean }> {
+  async removeAndTell(
+    address: string,
+  ): Promise<{ removed: boolean; told?: boolean; later?: boolean }> {
     checkAddress(address);
     const slot = contactSlot(address, await this.state.contact(address));
     const step = contactTransition(slot, { type: "remove" });
@@ -276,12 +279,22 @@ export class NetNode {
     const removed = await this.state.removeContact(address);
     const notice = step.effects.find((e) => e.type === "send_removed");
     if (!removed || notice?.type !== "send_removed") return { removed };
+    const id = newEnvelopeId();
     try {
-      const sent = await this.deliver("contact_removed", notice.contact, {
-        name: await this.cardName(),
+      const delivery = await sendThroughOutbox(this, {
+        id,
+        to: address,
+        box_key: notice.contact.box_key,
+        kind: "contact_removed",
+        plaintext: { name: await this.cardName() },
+        thread: id,
+        reply_to: null,
+        hops: 0,
+        log: { text: "" },
       });
-      await this.logOut(address, "contact_removed", sent.id, sent.thread, "");
-      return { removed, told: true };
+      return delivery === "pending"
+        ? { removed, told: false, later: true }
+        : { removed, told: true };
     } catch (error) {
       this.logger.warn(`network: could not tell ${address} of the removal: ${errorMessage(error)}`);
       return { removed, told: false };
@@ -343,6 +356,8 @@ export class NetNode {
           const plaintext = effect.type === "send_accept"
             ? { name: await this.cardName() }
             : { name: await this.cardName(), text: effect.note };
+          // A removal still waiting in the outbox would undo this on arrival: it is void.
+          await dropPending(this.state, "contact_removed", contact.address);
           let sent;
           try {
             sent = await this.deliver(kind, contact, plaintext);

@@ -1,10 +1,11 @@
 /**
- * The outbox: a reply (and every `agent net send`) is written into the network store
- * with its id before it is posted, so it is never lost and never written twice.
+ * The outbox: a reply (and every `agent net send`, and the notice that the owner
+ * removed a contact) is written into the network store with its id before it is
+ * posted, so it is never lost and never written twice.
  *
  * - Delivery is retried with backoff while the peer's spine is unreachable or answers
- *   5xx or 429, for at most 24 hours; then the envelope is dropped with a log line and
- *   an agent event.
+ *   5xx or 429, for at most 24 hours; then the envelope is dropped with a log line and,
+ *   for a message, an owner event (a removal notice given up on is only logged).
  * - A hard refusal (another 4xx) ends it at once, and the sender hears of it.
  * - A delivered reply stays a day as `sent`: a message handled again after a crash finds
  *   its reply there and sends it (or nothing) instead of asking the model again.
@@ -18,7 +19,7 @@ import type { AgentPaths } from "../paths.ts";
 import type { NetState } from "./store/state.ts";
 import { backoffDelay } from "../backoff.ts";
 import { SpineError } from "./spine_client.ts";
-import type { OutboxEntry } from "./store/state.ts";
+import type { OutboxEntry, OutboxKind } from "./store/state.ts";
 
 /** What the outbox needs of a node (the `NetNode` has it; named here to keep one way down). */
 export interface OutboxNode {
@@ -29,14 +30,14 @@ export interface OutboxNode {
   readonly events?: OwnerEventSink;
   nowSec(): number;
   deliver(
-    kind: "message",
+    kind: OutboxKind,
     to: { address: string; box_key: string },
     plaintext: object,
     options: { id?: string; thread?: string; reply_to?: string | null; hops?: number },
   ): Promise<{ delivery: "queued" | "duplicate" }>;
   logOut(
     address: string,
-    kind: "message",
+    kind: OutboxKind,
     id: string,
     thread: string,
     text: string,
@@ -196,6 +197,8 @@ export async function flushOutbox(node: OutboxNode): Promise<{ sent: number; wai
         e.last_error ?? "no answer"
       })`,
     );
+    // The owner hears of a message that never arrived; a removal stands either way.
+    if (e.kind !== "message") continue;
     await (node.events ?? fileEventSink(node.paths.netDir)).publish({
       ts: now,
       type: "net.outbox_dropped",
@@ -214,6 +217,15 @@ export async function flushOutbox(node: OutboxNode): Promise<{ sent: number; wai
     }
   }
   return { sent, waiting: await outboxDepth(node) };
+}
+
+/** Forgets the envelopes of `kind` to `to` that wait for delivery (delivered ones stay). */
+export async function dropPending(state: NetState, kind: OutboxKind, to: string): Promise<void> {
+  const waiting = (e: OutboxEntry) => e.kind === kind && e.to === to && e.state === "pending";
+  if (!(await state.outbox()).some(waiting)) return;
+  await state.updateOutbox((entries) => {
+    for (let i = entries.length - 1; i >= 0; i--) if (waiting(entries[i]!)) entries.splice(i, 1);
+  });
 }
 
 /** How many envelopes wait for delivery. */

@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { Logger } from "../log.ts";
 import { resolvePaths } from "../paths.ts";
-import { flushOutbox, isTransient, type OutboxNode, sendThroughOutbox } from "./outbox.ts";
+import {
+  dropPending,
+  flushOutbox,
+  isTransient,
+  type OutboxNode,
+  sendThroughOutbox,
+} from "./outbox.ts";
+import type { NetEvent, OwnerEvent } from "../events/mod.ts";
 import { SpineError } from "./spine_client.ts";
 import { NetState } from "./store/state.ts";
 import { tempDir } from "../_testing.ts";
@@ -111,4 +118,43 @@ Deno.test("the outbox keeps to a peer's Retry-After rather than its own backoff"
   } finally {
     await Deno.remove(n.paths.home, { recursive: true });
   }
+});
+
+const REMOVAL = {
+  ...ENTRY,
+  id: "removal-1",
+  kind: "contact_removed" as const,
+  plaintext: { name: "Alice" },
+  log: { text: "" },
+};
+
+Deno.test("the outbox carries a removal notice like a message; given up on, the owner is not told", async () => {
+  using n = node(Array(100).fill(0));
+  const told: NetEvent[] = [];
+  const withEvents = Object.assign(n, {
+    events: {
+      publish: (event: NetEvent) => {
+        told.push(event);
+        return Promise.resolve({ ...event, event_id: "x" } as unknown as OwnerEvent);
+      },
+    },
+  });
+  assert.equal(await sendThroughOutbox(withEvents, REMOVAL), "pending");
+  assert.equal(await sendThroughOutbox(withEvents, ENTRY), "pending");
+  for (let i = 0; i < 30; i++) {
+    n.tick(3_600);
+    await flushOutbox(withEvents);
+  }
+  assert.deepEqual(await n.state.outbox(), []);
+  // Only the message is told as undeliverable: the removal stands either way.
+  assert.deepEqual(told.map((e) => e.type === "net.outbox_dropped" && e.id), ["reply-1"]);
+});
+
+Deno.test("dropPending() forgets a waiting removal notice to one address only", async () => {
+  using n = node([0, 0, 0]);
+  await sendThroughOutbox(n, REMOVAL);
+  await sendThroughOutbox(n, { ...REMOVAL, id: "removal-2", to: "other.example" });
+  await sendThroughOutbox(n, ENTRY);
+  await dropPending(n.state, "contact_removed", "peer.example");
+  assert.deepEqual((await n.state.outbox()).map((e) => e.id), ["removal-2", "reply-1"]);
 });

@@ -10,37 +10,29 @@
 import { UndirectedGraph } from "graphology";
 import Sigma from "sigma";
 import { positionOf } from "../layout.ts";
-import { cellsIn, densityAt, mergeCells } from "./cells.ts";
+import { cellsIn, densityAt } from "./cells.ts";
+import {
+  addSelection,
+  edgeStyle,
+  fillArea,
+  fillCells,
+  highlighted,
+  type MapNode,
+  nodeStyle,
+  type Selection,
+} from "./client_graph.ts";
 import { type LabelItem, LabelLayer } from "./client_labels.ts";
 import type { MapArea, MapOverview, MapRect } from "./store.ts";
-import { ellipsis, lineOf } from "./text.ts";
+import { ellipsis } from "./text.ts";
 import { MAP_COLOURS } from "./words.ts";
+
+export type { Selection } from "./client_graph.ts";
 
 /** Up to this many agents the whole universe is drawn at once. */
 export const DRAW_ALL = 3000;
 
 /** Zoomed in until at most this many agents are in view, they are drawn one by one. */
 export const AREA_LIMIT = 4000;
-
-type Attrs = {
-  x: number;
-  y: number;
-  size: number;
-  color: string;
-  kind: "agent" | "cell";
-  name: string;
-  online: boolean;
-  degree: number;
-  zIndex?: number;
-};
-
-/** The selected agent and its links, drawn whatever the layer. */
-export interface Selection {
-  address: string;
-  name: string;
-  online: boolean;
-  links: { peer: string; messages: number }[];
-}
 
 /** What the view tells the page. */
 export interface ViewEvents {
@@ -54,8 +46,8 @@ export interface ViewEvents {
 
 /** The map view. */
 export class MapView {
-  #graph = new UndirectedGraph<Attrs>();
-  #sigma: Sigma<Attrs>;
+  #graph = new UndirectedGraph<MapNode>();
+  #sigma: Sigma<MapNode>;
   #overview: MapOverview | undefined;
   #layer: "none" | "all" | "cells" | "area" = "none";
   #areaRect: (MapRect & { truncated: boolean }) | undefined;
@@ -82,8 +74,8 @@ export class MapView {
       // Dots and lines keep their size on screen whatever the zoom.
       zoomToSizeRatioFunction: () => 1,
       defaultEdgeColor: MAP_COLOURS.link,
-      nodeReducer: (node, data) => this.#nodeStyle(node, data),
-      edgeReducer: (edge, data) => this.#edgeStyle(edge, data),
+      nodeReducer: (node, data) => nodeStyle(this.#graph, this.#selection, node, data),
+      edgeReducer: (edge, data) => edgeStyle(this.#graph, this.#selection, edge, data),
     });
     this.#sigma.setCustomBBox({ x: [0, 1], y: [0, 1] });
     // sigma picks the node under the mouse on every move (a GPU read that stalls the
@@ -139,7 +131,9 @@ export class MapView {
       }
     }
     document.body.dataset.selected = selection?.address ?? "";
-    document.body.dataset.highlighted = String(selection ? this.#highlighted() : 0);
+    document.body.dataset.highlighted = String(
+      highlighted(this.#graph, this.#selection),
+    );
     this.#sigma.refresh();
   }
 
@@ -155,7 +149,7 @@ export class MapView {
   }
 
   /** The sigma instance (for tests and the benchmark, through `window`). */
-  get sigma(): Sigma<Attrs> {
+  get sigma(): Sigma<MapNode> {
     return this.#sigma;
   }
 
@@ -281,27 +275,8 @@ export class MapView {
   #drawCells(o: MapOverview): void {
     this.#layer = "cells";
     this.#areaRect = undefined;
-    const merge = this.#cellMerge();
-    this.#merged = merge;
-    const grid = o.grid / merge;
-    const counts = mergeCells(o, merge);
-    const g = this.#graph;
-    g.clear();
-    let max = 1;
-    for (const n of counts.values()) max = Math.max(max, n);
-    for (const [cell, n] of counts) {
-      const share = Math.sqrt(n / max);
-      g.addNode(`cell:${cell}`, {
-        x: (cell % grid + 0.5) / grid,
-        y: (Math.floor(cell / grid) + 0.5) / grid,
-        size: (1.5 + 7 * share) * merge,
-        color: share > 0.6 ? MAP_COLOURS.cellHigh : MAP_COLOURS.cellLow,
-        kind: "cell",
-        name: String(n),
-        online: false,
-        degree: 0,
-      });
-    }
+    this.#merged = this.#cellMerge();
+    fillCells(this.#graph, o, this.#merged);
     this.#withSelection();
     this.#drawn();
   }
@@ -309,92 +284,14 @@ export class MapView {
   #drawArea(area: MapArea, layer: "all" | "area", rect: MapRect): void {
     this.#layer = layer;
     this.#areaRect = { ...rect, truncated: area.truncated };
-    const g = this.#graph;
-    g.clear();
-    for (const a of area.agents) {
-      g.addNode(a.address, {
-        x: a.x,
-        y: a.y,
-        size: 3,
-        color: a.online ? MAP_COLOURS.online : MAP_COLOURS.offline,
-        kind: "agent",
-        name: lineOf(a.name),
-        online: a.online,
-        degree: 0,
-      });
-    }
-    let max = 1;
-    for (let i = 2; i < area.links.length; i += 3) max = Math.max(max, area.links[i]!);
-    for (let i = 0; i < area.links.length; i += 3) {
-      const a = area.agents[area.links[i]!]!.address, b = area.agents[area.links[i + 1]!]!.address;
-      const messages = area.links[i + 2]!;
-      if (g.hasEdge(a, b)) continue;
-      g.addEdge(a, b, { size: 0.4 + 2.2 * Math.log1p(messages) / Math.log1p(max), messages });
-      g.updateNodeAttribute(a, "degree", (d: number | undefined) => (d ?? 0) + 1);
-      g.updateNodeAttribute(b, "degree", (d: number | undefined) => (d ?? 0) + 1);
-    }
-    g.forEachNode((node, attrs) =>
-      g.setNodeAttribute(node, "size", 2.5 + Math.min(6, attrs.degree) * 0.5)
-    );
+    fillArea(this.#graph, area);
     this.#withSelection();
     this.#drawn();
   }
 
   /** The selected agent, its peers and their links, added to whatever is drawn. */
   #withSelection(): void {
-    const s = this.#selection;
-    if (!s) return;
-    const g = this.#graph;
-    const add = (address: string, name: string, online: boolean) => {
-      if (g.hasNode(address)) return;
-      const p = positionOf(address);
-      g.addNode(address, {
-        ...p,
-        size: 4,
-        color: online ? MAP_COLOURS.online : MAP_COLOURS.offline,
-        kind: "agent",
-        name,
-        online,
-        degree: 0,
-      });
-    };
-    add(s.address, s.name, s.online);
-    for (const link of s.links) {
-      add(link.peer, link.peer, false);
-      if (!g.hasEdge(s.address, link.peer)) {
-        g.addEdge(s.address, link.peer, { size: 1.5, messages: link.messages });
-      }
-    }
-  }
-
-  #highlighted(): number {
-    const s = this.#selection;
-    return s && this.#graph.hasNode(s.address) ? this.#graph.degree(s.address) : 0;
-  }
-
-  #nodeStyle(node: string, data: Attrs): Partial<Attrs> & { label?: string; hidden?: boolean } {
-    const s = this.#selection;
-    if (!s) return data;
-    if (node === s.address) {
-      return { ...data, color: MAP_COLOURS.selected, size: data.size + 4, zIndex: 2 };
-    }
-    if (this.#graph.hasEdge(s.address, node)) return { ...data, zIndex: 1 };
-    return { ...data, color: MAP_COLOURS.faded, zIndex: 0 };
-  }
-
-  #edgeStyle(edge: string, data: Record<string, unknown>): Record<string, unknown> {
-    const s = this.#selection;
-    if (!s) return data;
-    const [a, b] = this.#graph.extremities(edge);
-    if (a === s.address || b === s.address) {
-      return {
-        ...data,
-        color: MAP_COLOURS.selected,
-        size: Number(data.size ?? 1) + 1.5,
-        zIndex: 1,
-      };
-    }
-    return { ...data, color: MAP_COLOURS.fadedLink, zIndex: 0 };
+    if (this.#selection) addSelection(this.#graph, this.#selection);
   }
 
   #drawn(): void {
@@ -404,7 +301,9 @@ export class MapView {
     });
     document.body.dataset.layer = this.#layer;
     document.body.dataset.drawn = String(agents.length);
-    document.body.dataset.highlighted = String(this.#selection ? this.#highlighted() : 0);
+    document.body.dataset.highlighted = String(
+      highlighted(this.#graph, this.#selection),
+    );
     this.#events.onDrawn(agents);
   }
 

@@ -60,7 +60,8 @@ export class MessengerChannel implements HubChannel {
     this.#desk = desk;
     this.#s = settings;
     this.#api = new Api(settings.token, settings.apiRoot ? { apiRoot: settings.apiRoot } : {});
-    this.#api.config.use(retryOn429());
+    // A 429's wait (up to a minute) ends when the hub stops, so a stop never hangs on it.
+    this.#api.config.use(retryOn429({ stop: this.#stop.signal }));
     this.#status = {
       state: "starting",
       mode: settings.mode,
@@ -83,11 +84,8 @@ export class MessengerChannel implements HubChannel {
       chats: settings.allowed,
       state: this.#state,
       node: () => hub.network.node,
-      say: (chat, text) => {
-        const view = this.#view(chat);
-        view.say(text);
-        return view.settled();
-      },
+      // Rejects when the text did not arrive: the event is told again, not taken as told.
+      say: (chat, text) => this.#view(chat).deliver(text),
       // A failover the chat's own answer told already is not told again.
       told: (chat, event) =>
         event.type === "model.failover" &&
@@ -208,6 +206,7 @@ export class MessengerChannel implements HubChannel {
         pace: new ChatPace(this.#s.editIntervalMs),
         approvalTimeoutMs: this.#s.approvalTimeoutMs,
         onError: (where, error) => this.#failed(where, error),
+        stop: this.#stop.signal,
       });
       this.#views.set(chat, view);
     }

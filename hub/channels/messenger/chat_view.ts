@@ -43,6 +43,8 @@ export interface ChatViewOptions {
   approvalTimeoutMs: number;
   /** Called with each failure that was not handled (for the log and `/status`). */
   onError(where: string, detail: unknown): void;
+  /** The channel's stop: a 429's wait ends and the text is given up. */
+  stop?: AbortSignal;
 }
 
 /** What one chat shows of its conversation. */
@@ -98,6 +100,7 @@ export class MessengerChatView {
           // Answers keep their order in the chat, also while a 429 is waited out.
           after: this.#chain,
           onError: (detail) => this.#o.onError("reply", detail),
+          ...(this.#o.stop ? { stop: this.#o.stop } : {}),
         });
         this.#startTyping();
         return;
@@ -140,7 +143,28 @@ export class MessengerChatView {
    * came before; `replyMarkup` goes with its last message.
    */
   say(text: string, replyMarkup?: unknown): void {
-    const reply = new StreamingReply({
+    const reply = this.#whole(replyMarkup);
+    this.#then(() => reply.finish(text));
+  }
+
+  /**
+   * Sends a whole text as {@linkcode say} does and resolves once Telegram has all of it;
+   * rejects when it did not arrive (a failure, or the channel stopped during a 429's
+   * wait), so the caller can tell it again later.
+   */
+  deliver(text: string): Promise<void> {
+    const reply = this.#whole();
+    const done = this.#chain.then(() => reply.finish(text)).then(() => {
+      if (!reply.whole) throw new Error("the text did not reach the chat");
+    });
+    // The failure was logged by the reply; what comes next in the chat still goes.
+    this.#chain = done.catch(() => {});
+    return done;
+  }
+
+  /** A reply that shows one whole text (HTML with `code` spans). */
+  #whole(replyMarkup?: unknown): StreamingReply {
+    return new StreamingReply({
       api: this.#o.api,
       chatId: this.#o.chatId,
       token: this.#o.token,
@@ -148,8 +172,8 @@ export class MessengerChatView {
       html: htmlWithCode,
       ...(replyMarkup === undefined ? {} : { replyMarkup }),
       onError: (detail) => this.#o.onError("sendMessage", detail),
+      ...(this.#o.stop ? { stop: this.#o.stop } : {}),
     });
-    this.#then(() => reply.finish(text));
   }
 
   #custom(event: Extract<DeskEvent, { type: "CUSTOM" }>): void {

@@ -33,6 +33,8 @@ export const digestText = catalogue({
   blocked: "{address} is blocked: nothing from it is read or answered.",
   removed: "{address} is removed and was told; adding it again sends a new request.",
   removed_untold: "{address} is removed, but could not be told now: it still lists you.",
+  removed_later:
+    "{address} is removed; its spine does not answer now, so the hub tells it when it does (tried for 24 hours).",
   not_contact: "{address} is no contact any more.",
   open_title: "Last messages with {address}:",
   open_in: "they: {text}",
@@ -49,6 +51,8 @@ export const digestText = catalogue({
   blocked: "{address} engellendi: ondan gelen hiçbir şey okunmaz ya da yanıtlanmaz.",
   removed: "{address} kaldırıldı ve kendisine bildirildi; yeniden eklemek yeni bir istek gönderir.",
   removed_untold: "{address} kaldırıldı, ama şu an bildirilemedi: sizi hâlâ kişi olarak görüyor.",
+  removed_later:
+    "{address} kaldırıldı; spine'ı şu an yanıt vermiyor, hub yanıt verdiğinde bildirir (24 saat denenir).",
   not_contact: "{address} artık bir kişi değil.",
   open_title: "{address} ile son mesajlar:",
   open_in: "o: {text}",

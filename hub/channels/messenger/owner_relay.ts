@@ -155,8 +155,14 @@ export class OwnerRelay {
         await blockContact(node.state, address, Math.floor(Date.now() / 1000));
         outcome = digestText(lang, "blocked", { address });
       } else if (what === "r") {
-        const { removed, told } = await node.removeAndTell(address);
-        const key = !removed ? "not_contact" : told === false ? "removed_untold" : "removed";
+        const { removed, told, later } = await node.removeAndTell(address);
+        const key = !removed
+          ? "not_contact"
+          : later
+          ? "removed_later"
+          : told === false
+          ? "removed_untold"
+          : "removed";
         outcome = digestText(lang, key, { address });
       } else {
         outcome = openText(lang, address, await node.state.log());

@@ -4,7 +4,9 @@
  * (Telegram's edit rate), and the first in-between edit only a second after the first
  * send, so an answer that is done by then goes out as that message plus one final
  * edit. The final text never waits for a fixed pace: it goes as soon as the chat's
- * edit rate allows. A 429's `retry_after` is waited out rather than burst through.
+ * edit rate allows. A 429's `retry_after` is waited out rather than burst through, unless
+ * the channel stops: then the wait ends and the rest of the answer is not sent (it stays
+ * in the conversation's session; {@linkcode StreamingReply.whole} says it did not arrive).
  * Text goes as HTML with everything escaped (or as the caller renders it); when
  * Telegram refuses the entities anyway, the reply continues as plain text. An answer
  * longer than one message continues in the next, split on paragraph and line
@@ -13,6 +15,7 @@
  * @module
  */
 import type { Api } from "grammy";
+import { pause } from "../../backoff.ts";
 import {
   botApiFailure,
   escapeHtml,
@@ -20,6 +23,10 @@ import {
   refusedEntities,
   splitMessage,
 } from "./telegram.ts";
+
+/** What the log says of a reply cut short by the channel's stop. */
+const STOPPED =
+  "the hub stopped while Telegram asked to wait (429): the rest of this text was not sent";
 
 /** Telegram's edit rate: one edit a second in a chat. */
 export const EDIT_INTERVAL_MS = 1_000;
@@ -53,6 +60,8 @@ export interface StreamingReplyOptions {
   onError?: (description: string) => void;
   /** @default Date.now */
   now?: () => number;
+  /** The channel's stop: a 429's wait ends at once and the reply gives up. */
+  stop?: AbortSignal;
 }
 
 /** An answer being written into one chat. */
@@ -74,6 +83,11 @@ export class StreamingReply {
   /** Makes a reply; nothing is sent before the first text. */
   constructor(options: StreamingReplyOptions) {
     this.#o = options;
+  }
+
+  /** Whether the messages show the whole text (after {@linkcode finish}: it arrived). */
+  get whole(): boolean {
+    return !this.#differs();
   }
 
   /** The ids of the messages sent so far. */
@@ -139,7 +153,13 @@ export class StreamingReply {
       try {
         await this.#flush();
       } catch (error) {
-        this.#o.onError?.(botApiFailure(error, this.#o.token).description);
+        const failure = botApiFailure(error, this.#o.token);
+        // The channel stopped: what failed is not tried again.
+        if (this.#o.stop?.aborted) {
+          this.#o.onError?.(failure.code === 429 ? STOPPED : failure.description);
+          return;
+        }
+        this.#o.onError?.(failure.description);
         // A failed final text is tried once more; a failed partial waits for more text.
         if (this.#finished && ++this.#failures > 1) return;
         if (!this.#finished) await wake;
@@ -195,7 +215,7 @@ export class StreamingReply {
 
   async #waitPace(): Promise<void> {
     const delay = this.#o.pace.nextAt - this.#now();
-    if (delay > 0) await sleep(delay);
+    if (delay > 0) await pause(delay, this.#o.stop);
   }
 
   /**
@@ -218,9 +238,12 @@ export class StreamingReply {
         }
         if (notModified(failure)) return undefined;
         if (failure.code === 429) {
+          // The hub stops: Telegram refused this call, and nothing waits for it any more.
+          if (this.#o.stop?.aborted) throw error;
           const waitMs = (failure.retryAfter ?? 1) * 1000;
           this.#o.pace.nextAt = this.#now() + waitMs;
           await this.#waitPace();
+          if (this.#o.stop?.aborted) throw error;
           continue;
         }
         throw error;

@@ -2,13 +2,20 @@ import assert from "node:assert/strict";
 import { ChatPace, StreamingReply } from "./reply.ts";
 
 /** A stand-in for grammY's Api: records sends and edits with their times. */
-function fakeApi(options: { refuseEditOnce429?: boolean } = {}) {
+function fakeApi(options: { refuseEditOnce429?: boolean; refuseSends429?: number } = {}) {
   const calls: { method: string; text: string; at: number }[] = [];
   let nextId = 1;
   let refuse = options.refuseEditOnce429 === true;
   const api = {
     sendMessage(_chat: unknown, text: string) {
       calls.push({ method: "send", text, at: performance.now() });
+      if (options.refuseSends429 !== undefined) {
+        return Promise.reject({
+          error_code: 429,
+          description: "Too Many Requests: retry after 60",
+          parameters: { retry_after: options.refuseSends429 },
+        });
+      }
       return Promise.resolve({ message_id: nextId++ });
     },
     editMessageText(_chat: unknown, _id: number, text: string) {
@@ -109,4 +116,35 @@ Deno.test("StreamingReply: a long answer continues in more messages, none droppe
   await reply.finish(text);
   assert.deepEqual(calls.map((c) => c.text[0]), ["a", "b", "c"]);
   assert.equal(calls.map((c) => c.text).join("\n\n"), text);
+});
+
+Deno.test("StreamingReply: the channel's stop ends a 429's wait and the reply gives up", async () => {
+  const { api, calls } = fakeApi({ refuseSends429: 60 });
+  const stop = new AbortController();
+  const errors: string[] = [];
+  const reply = new StreamingReply({
+    api,
+    chatId: 1,
+    token: "t",
+    pace: new ChatPace(100),
+    stop: stop.signal,
+    onError: (detail) => errors.push(detail),
+  });
+  const done = reply.finish("Waiting on Telegram.");
+  await wait(50);
+  const at = performance.now();
+  stop.abort();
+  await done;
+  assert.ok(performance.now() - at < 200, `gave up after ${performance.now() - at} ms`);
+  // One call, refused: not tried again once stopped, and not taken for shown.
+  assert.equal(calls.length, 1);
+  assert.equal(reply.whole, false);
+  assert.match(errors.join("\n"), /hub stopped while Telegram asked to wait \(429\)/);
+});
+
+Deno.test("StreamingReply: whole says the text arrived", async () => {
+  const { api } = fakeApi();
+  const reply = new StreamingReply({ api, chatId: 1, token: "t", pace: new ChatPace(50) });
+  await reply.finish("Arrived.");
+  assert.equal(reply.whole, true);
 });

@@ -47,6 +47,9 @@ export interface Profile {
   published?: { name: string; sign_key: string; box_key: string; at: number };
 }
 
+/** The envelope kinds the outbox carries. */
+export type OutboxKind = "message" | "contact_removed";
+
 /** An envelope in the outbox: written down before it is posted, retried until delivered. */
 export interface OutboxEntry {
   /** The envelope id (deterministic for a reply, so a retry is never a second message). */
@@ -54,9 +57,10 @@ export interface OutboxEntry {
   /** The recipient's address and sealing key. */
   to: string;
   box_key: string;
-  kind: "message";
-  /** What is sealed: `{text}` or `{text, sub}`. */
-  plaintext: { text: string; sub?: string; error?: string };
+  /** A message (a reply or the owner's), or the notice that the owner removed `to`. */
+  kind: OutboxKind;
+  /** What is sealed: `{text}` or `{text, sub}` (a message), `{name}` (a removal). */
+  plaintext: { text: string; sub?: string; error?: string } | { name: string };
   thread: string;
   reply_to: string | null;
   hops: number;

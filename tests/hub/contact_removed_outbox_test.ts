@@ -1,0 +1,143 @@
+/**
+ * `agent net remove` while the other side's spine is down: the `contact_removed`
+ * notice waits in the outbox like a message, is posted again once that spine is back
+ * (two spines on workerd, the peer's restarted on its port with its state kept), and
+ * arrives once. A re-add before it arrived voids it, so it never undoes the new request.
+ */
+import assert from "node:assert/strict";
+import { agent } from "../cli/_run.ts";
+import { freePort, startSpine } from "../spine/_harness.ts";
+import { type TempDir, tempDir } from "../_temp_dir.ts";
+
+async function newHome(): Promise<TempDir> {
+  const dir = await tempDir("agent-removed-outbox-");
+  const init = await agent(["--home", dir.path, "init", "--yes"]);
+  assert.equal(init.code, 0, init.stderr);
+  return dir;
+}
+
+/** Alice and Bob, accepted contacts of each other; Bob's spine can be stopped and restarted. */
+async function pair() {
+  const persist = await tempDir("agent-removed-outbox-spine-");
+  const port = freePort();
+  const spineA = await startSpine({ hubToken: "ta" });
+  let spineB = await startSpine({ hubToken: "tb", port, persistDir: persist.path });
+  const homeA = await newHome();
+  const homeB = await newHome();
+  const env = (url: string, token: string) => ({
+    AGENT_SPINE_URL: url,
+    AGENT_SPINE_TOKEN: token,
+    AGENT_NET_ALLOW_INSECURE: "1",
+  });
+  const urlB = spineB.url;
+  const a = (...args: string[]) =>
+    agent(["--home", homeA.path, "net", ...args], { env: env(spineA.url, "ta") });
+  const b = (...args: string[]) =>
+    agent(["--home", homeB.path, "net", ...args], { env: env(urlB, "tb") });
+  const close = async () => {
+    await spineA.stop();
+    await spineB.stop().catch(() => {});
+    await homeA[Symbol.asyncDispose]();
+    await homeB[Symbol.asyncDispose]();
+    await persist[Symbol.asyncDispose]();
+  };
+  try {
+    assert.equal((await a("init", "--name", "Alice")).code, 0);
+    assert.equal((await b("init", "--name", "Bob")).code, 0);
+    assert.equal((await a("publish")).code, 0);
+    assert.equal((await b("publish")).code, 0);
+    assert.equal((await a("add", spineB.address)).code, 0);
+    await b("poll", "--once");
+    assert.equal((await b("accept", spineA.address)).code, 0);
+    await a("poll", "--once");
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return {
+    a,
+    b,
+    addressA: spineA.address,
+    addressB: spineB.address,
+    stopB: () => spineB.stop(),
+    startB: async () => {
+      spineB = await startSpine({ hubToken: "tb", port, persistDir: persist.path });
+    },
+    close,
+  };
+}
+
+/** How many envelopes `poll --once` handled, from its sentence. */
+function handled(stdout: string): number {
+  const match = stdout.match(/^Handled (\d+) envelope/);
+  assert.ok(match, stdout);
+  return Number(match[1]);
+}
+
+Deno.test({
+  name:
+    "agent net remove with the peer's spine down: the notice waits in the outbox and arrives once",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const p = await pair();
+    try {
+      await p.stopB();
+      const removed = await p.a("remove", p.addressB);
+      assert.equal(removed.code, 0, removed.stderr);
+      assert.equal(
+        removed.stdout,
+        `Forgot ${p.addressB} (its log and session stay); it does not answer now, so the outbox tells it later, for up to 24 hours (the hub, or \`agent net poll --once\`).\n`,
+      );
+      assert.match((await p.a("status")).stdout, /outbox: 1 waiting for delivery/);
+
+      await p.startB();
+      // The outbox's first retry is due about 5 s after the failed post.
+      let bobHandled = 0;
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline) {
+        await p.a("poll", "--once");
+        bobHandled += handled((await p.b("poll", "--once")).stdout);
+        if (bobHandled > 0) break;
+        await new Promise((r) => setTimeout(r, 1_000));
+      }
+      assert.equal(bobHandled, 1, "Bob got the removal notice");
+      assert.equal(
+        (await p.b("contacts")).stdout,
+        `removed     ${p.addressA}  Alice\n  their side: removed you; \`agent net add ${p.addressA}\` sends a new request\n`,
+      );
+      assert.match((await p.a("status")).stdout, /outbox: 0 waiting for delivery/);
+
+      // Once: another round posts nothing and Bob handles nothing.
+      await p.a("poll", "--once");
+      assert.equal(handled((await p.b("poll", "--once")).stdout), 0);
+      const log = (await p.a("log")).stdout;
+      assert.equal(log.split("\n").filter((l) => l.includes("contact_removed")).length, 1, log);
+    } finally {
+      await p.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "agent net add voids a removal notice still waiting in the outbox",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const p = await pair();
+    try {
+      await p.stopB();
+      assert.equal((await p.a("remove", p.addressB)).code, 0);
+      await p.startB();
+      // Alice thinks better of it before the notice went out: a new request instead.
+      const again = await p.a("add", p.addressB, "--note", "Sorry");
+      assert.equal(again.code, 0, again.stderr);
+      assert.match((await p.a("status")).stdout, /outbox: 0 waiting for delivery/);
+      assert.equal(handled((await p.b("poll", "--once")).stdout), 1);
+      // Bob still has Alice as an accepted contact; the request met its answer at once.
+      assert.ok((await p.b("contacts")).stdout.startsWith(`accepted    ${p.addressA}`));
+    } finally {
+      await p.close();
+    }
+  },
+});

@@ -1,0 +1,155 @@
+/**
+ * What the map's graph holds, in the browser: the server's cell counts or agents and
+ * links turned into graphology nodes and edges (sizes and colours from `words.ts`), the
+ * selected agent and its peers added to whatever is drawn, and how a selection colours
+ * the rest. The view (`client_view.ts`) decides which layer to load and where the
+ * camera goes; this file only fills and styles the graph.
+ *
+ * @module
+ */
+import type { UndirectedGraph } from "graphology";
+import { positionOf } from "../layout.ts";
+import { mergeCells } from "./cells.ts";
+import type { MapArea, MapOverview } from "./store.ts";
+import { lineOf } from "./text.ts";
+import { MAP_COLOURS } from "./words.ts";
+
+/** One node's attributes: an agent or, zoomed out, a cell's count. */
+export type MapNode = {
+  x: number;
+  y: number;
+  size: number;
+  color: string;
+  kind: "agent" | "cell";
+  name: string;
+  online: boolean;
+  degree: number;
+  zIndex?: number;
+};
+
+/** The map's graph. */
+export type MapGraph = UndirectedGraph<MapNode>;
+
+/** The selected agent and its links, drawn whatever the layer. */
+export interface Selection {
+  address: string;
+  name: string;
+  online: boolean;
+  links: { peer: string; messages: number }[];
+}
+
+/** Fills `g` with the overview's cells merged `merge`×`merge`: fewer, larger dots far out. */
+export function fillCells(g: MapGraph, o: MapOverview, merge: number): void {
+  const grid = o.grid / merge;
+  const counts = mergeCells(o, merge);
+  g.clear();
+  let max = 1;
+  for (const n of counts.values()) max = Math.max(max, n);
+  for (const [cell, n] of counts) {
+    const share = Math.sqrt(n / max);
+    g.addNode(`cell:${cell}`, {
+      x: (cell % grid + 0.5) / grid,
+      y: (Math.floor(cell / grid) + 0.5) / grid,
+      size: (1.5 + 7 * share) * merge,
+      color: share > 0.6 ? MAP_COLOURS.cellHigh : MAP_COLOURS.cellLow,
+      kind: "cell",
+      name: String(n),
+      online: false,
+      degree: 0,
+    });
+  }
+}
+
+/** Fills `g` with an area's agents and links; an agent's size grows with its links. */
+export function fillArea(g: MapGraph, area: MapArea): void {
+  g.clear();
+  for (const a of area.agents) {
+    g.addNode(a.address, {
+      x: a.x,
+      y: a.y,
+      size: 3,
+      color: a.online ? MAP_COLOURS.online : MAP_COLOURS.offline,
+      kind: "agent",
+      name: lineOf(a.name),
+      online: a.online,
+      degree: 0,
+    });
+  }
+  let max = 1;
+  for (let i = 2; i < area.links.length; i += 3) max = Math.max(max, area.links[i]!);
+  for (let i = 0; i < area.links.length; i += 3) {
+    const a = area.agents[area.links[i]!]!.address, b = area.agents[area.links[i + 1]!]!.address;
+    const messages = area.links[i + 2]!;
+    if (g.hasEdge(a, b)) continue;
+    g.addEdge(a, b, { size: 0.4 + 2.2 * Math.log1p(messages) / Math.log1p(max), messages });
+    g.updateNodeAttribute(a, "degree", (d: number | undefined) => (d ?? 0) + 1);
+    g.updateNodeAttribute(b, "degree", (d: number | undefined) => (d ?? 0) + 1);
+  }
+  g.forEachNode((node, attrs) =>
+    g.setNodeAttribute(node, "size", 2.5 + Math.min(6, attrs.degree) * 0.5)
+  );
+}
+
+/** Adds the selected agent, its peers and their links to whatever `g` holds. */
+export function addSelection(g: MapGraph, s: Selection): void {
+  const add = (address: string, name: string, online: boolean) => {
+    if (g.hasNode(address)) return;
+    const p = positionOf(address);
+    g.addNode(address, {
+      ...p,
+      size: 4,
+      color: online ? MAP_COLOURS.online : MAP_COLOURS.offline,
+      kind: "agent",
+      name,
+      online,
+      degree: 0,
+    });
+  };
+  add(s.address, s.name, s.online);
+  for (const link of s.links) {
+    add(link.peer, link.peer, false);
+    if (!g.hasEdge(s.address, link.peer)) {
+      g.addEdge(s.address, link.peer, { size: 1.5, messages: link.messages });
+    }
+  }
+}
+
+/** How many links of the selected agent are drawn. */
+export function highlighted(g: MapGraph, s: Selection | undefined): number {
+  return s && g.hasNode(s.address) ? g.degree(s.address) : 0;
+}
+
+/** A node as drawn: the selected one stands out, its peers stay, the rest fade. */
+export function nodeStyle(
+  g: MapGraph,
+  s: Selection | undefined,
+  node: string,
+  data: MapNode,
+): Partial<MapNode> & { label?: string; hidden?: boolean } {
+  if (!s) return data;
+  if (node === s.address) {
+    return { ...data, color: MAP_COLOURS.selected, size: data.size + 4, zIndex: 2 };
+  }
+  if (g.hasEdge(s.address, node)) return { ...data, zIndex: 1 };
+  return { ...data, color: MAP_COLOURS.faded, zIndex: 0 };
+}
+
+/** A link as drawn: the selected agent's stand out, the rest fade. */
+export function edgeStyle(
+  g: MapGraph,
+  s: Selection | undefined,
+  edge: string,
+  data: Record<string, unknown>,
+): Record<string, unknown> {
+  if (!s) return data;
+  const [a, b] = g.extremities(edge);
+  if (a === s.address || b === s.address) {
+    return {
+      ...data,
+      color: MAP_COLOURS.selected,
+      size: Number(data.size ?? 1) + 1.5,
+      zIndex: 1,
+    };
+  }
+  return { ...data, color: MAP_COLOURS.fadedLink, zIndex: 0 };
+}
