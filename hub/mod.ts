@@ -357,6 +357,9 @@ export type {
 } from "./network/store/state.ts";
 export type { SkipReason, TurnContext, TurnOutcome } from "./network/turn_types.ts";
 export type { UniverseSnapshot } from "./network/universe.ts";
+export type { UniverseJoined } from "./network/universe_actions.ts";
+export type { UniverseSentenceKey } from "./network/_universe_messages.ts";
+export type { ConfigReload } from "./config/reload.ts";
 export type { AgentRequest } from "./network_turn/turn.ts";
 export type { PersonaFiles } from "./persona/prompt.ts";
 export type { CreateOutcome, SessionSummary } from "./sessions/store.ts";

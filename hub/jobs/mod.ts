@@ -40,7 +40,13 @@ export { JobRunner, type JobRunnerOptions } from "./runner.ts";
 export { ALL_JOBS, JobStore, type PausedRow, type RunRow, type RunState } from "./store.ts";
 export { jobDesks } from "./desks.ts";
 export { DeliveryError, type DeliverySinks, DeliveryWorker } from "./delivery.ts";
-export { type DeliveryRow, type DeliveryState, type DeliveryTarget } from "./delivery_store.ts";
+export {
+  type DeliveryRow,
+  type DeliveryState,
+  type DeliveryStore,
+  type DeliveryTarget,
+  type NewDelivery,
+} from "./delivery_store.ts";
 export { settleOrphans, settleShared } from "./orphans.ts";
 export {
   type ClaimAnswer,

@@ -93,3 +93,4 @@ export {
   type SpendByRow,
 } from "./spend_by.ts";
 export { type Forecast, forecastLine, forecastReport } from "./forecast.ts";
+export { ensureSpendGroups, type SpendGroupsOptions } from "./spend_rollup.ts";

@@ -6,8 +6,8 @@
  */
 import { catalogue, type Translator } from "../i18n.ts";
 
-/** The universe actions' catalogue. */
-export const t: Translator<
+/** The key of a universe sentence. */
+export type UniverseSentenceKey =
   | "off"
   | "too_long"
   | "joined"
@@ -16,8 +16,10 @@ export const t: Translator<
   | "unreachable"
   | "not_https"
   | "scheme_in_host"
-  | "own_spine"
-> = catalogue({
+  | "own_spine";
+
+/** The universe actions' catalogue. */
+export const t: Translator<UniverseSentenceKey> = catalogue({
   off: "The universe is off: [net] universe in agent.toml is empty.",
   too_long: "--{option} has more than {max} characters.",
   joined: "{address} is listed in {host} ({links} visible link(s)): {url}",

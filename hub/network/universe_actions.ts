@@ -14,7 +14,7 @@ import type { SubAgentDirectory } from "../subs/mod.ts";
 import type { NetNode } from "./node.ts";
 import { OwnSpineError } from "./spine_client.ts";
 import { joinAndReport, type UniverseClient, UniverseError } from "./universe.ts";
-import { t } from "./_universe_messages.ts";
+import { t, type UniverseSentenceKey } from "./_universe_messages.ts";
 
 /** What a join may change in the profile; what is left out stays as it is. */
 export interface UniverseJoinFields {
@@ -58,7 +58,7 @@ export interface UniverseStanding {
 /** A universe sentence (`joined`, `left`, `off`, `too_long`, the failures). */
 export function universeSentence(
   lang: Lang,
-  key: Parameters<typeof t>[1],
+  key: UniverseSentenceKey,
   values: Record<string, string | number> = {},
 ): string {
   return t(lang, key, values);

@@ -17,10 +17,9 @@
  */
 import { chromium } from "playwright-core";
 import { median, percentile } from "./_stats.ts";
-import { type CallRecord, Ledger } from "@agent/hub/money";
+import { type CallRecord, ensureSpendGroups, Ledger } from "@agent/hub/money";
 import { appendNetEvent, readHubToken, setupHome } from "@agent/hub";
 import { resolvePaths } from "@agent/hub/base";
-import { ensureSpendGroups } from "../../hub/money/spend_rollup.ts";
 import { spawnHubProcess, untilHub } from "../hub/_hub_process.ts";
 import { freePort } from "../spine/_harness.ts";
 
