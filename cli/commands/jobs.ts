@@ -93,7 +93,7 @@ export const command: CommandModule = {
     const [sub = "list", name] = args;
     const lang = ctx.lang;
     const jobs = await import("@agent/hub/jobs");
-    const scope = { paths: ctx.paths, config: await ctx.config(), lang };
+    const scope = { paths: ctx.paths, config: await ctx.config(), lang, env: ctx.env };
     switch (sub) {
       case "list": {
         const listing = await jobs.listJobs(scope);

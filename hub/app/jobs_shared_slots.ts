@@ -7,7 +7,7 @@
  * @module
  */
 import type { Logger } from "../log.ts";
-import { SpineSlots } from "../jobs/spine_slots.ts";
+import { spineOf, SpineSlots } from "../jobs/spine_slots.ts";
 import type { JobStore } from "../jobs/store.ts";
 
 /** Options for {@linkcode sharedSlots}. */
@@ -26,12 +26,11 @@ export interface SharedSlotsOptions {
  */
 export function sharedSlots(options: SharedSlotsOptions): SpineSlots | undefined {
   const { cloud, env, store, logger } = options;
-  const url = cloud?.url ?? env.AGENT_SPINE_URL?.trim();
-  const token = cloud?.token ?? env.AGENT_SPINE_TOKEN?.trim();
-  if (!url || !token) return undefined;
+  const spine = cloud ?? spineOf(env);
+  if (spine === undefined) return undefined;
   return new SpineSlots({
-    url,
-    token,
+    url: spine.url,
+    token: spine.token,
     // The brain is one per identity and its disk goes with its container: a fixed name,
     // so a new container finds the slots a former one left unsettled.
     hub: cloud === undefined ? store.hubId() : "cloud",

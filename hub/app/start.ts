@@ -256,7 +256,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
       }),
       settings: dashboardSettings({ paths, env, lang, reload }),
       jobs: dashboardJobs({
-        scope: () => ({ paths, config, lang }),
+        scope: () => ({ paths, config, lang, env }),
         runNow: (name) => runJobNow({ paths, config, env, lang, logger }, name),
       }),
     },

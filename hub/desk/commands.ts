@@ -205,7 +205,13 @@ function help(state: ConversationState): Promise<CommandOutcome> {
  * `/jobs resume` stop and restart every job at once (or one, by name).
  */
 async function jobs(state: ConversationState, args: string[]): Promise<CommandOutcome> {
-  const scope = { paths: state.paths, config: state.config, lang: state.lang, nowMs: state.now() };
+  const scope = {
+    paths: state.paths,
+    config: state.config,
+    lang: state.lang,
+    nowMs: state.now(),
+    env: state.env,
+  };
   const [action, name] = args;
   if (action === undefined || action === "list") {
     return { lines: [listLines(await listJobs(scope), state.lang).join("\n")] };

@@ -41,6 +41,16 @@ export const t = catalogue({
   resumed: "Resumed job '{name}'.",
   paused_all: "Paused all jobs; no job runs until 'agent jobs resume --all'.",
   resumed_all: "Resumed all jobs.",
+  paused_here:
+    "Paused job '{name}' on this hub only: the spine did not answer ({detail}). The pause is sent to it before this hub's next run (or by 'agent jobs list'); until then the identity's other hub may still run the job.",
+  paused_all_here:
+    "Paused all jobs on this hub only: the spine did not answer ({detail}). The pause is sent to it before this hub's next run (or by 'agent jobs list'); until then the identity's other hub may still run jobs.",
+  resume_unreachable:
+    "Cannot resume job '{name}': the spine that holds the pauses of both hubs did not answer ({detail}); the job stays paused. Try again when it answers.",
+  resume_all_unreachable:
+    "Cannot resume the jobs: the spine that holds the pauses of both hubs did not answer ({detail}); they stay paused. Try again when it answers.",
+  pauses_stale:
+    "The spine did not answer ({detail}): the pauses shown are what this hub last knew.",
   none: "No jobs. 'agent jobs add NAME --schedule EXPR --prompt TEXT' adds one.",
   no_log: "No runs yet.",
   delivered: "Job {name} ({usd}):\n{text}",
@@ -100,6 +110,16 @@ export const t = catalogue({
   resumed: "'{name}' görevi sürdürülüyor.",
   paused_all: "Tüm görevler duraklatıldı; 'agent jobs resume --all' verilene dek hiçbiri çalışmaz.",
   resumed_all: "Tüm görevler sürdürülüyor.",
+  paused_here:
+    "'{name}' görevi yalnızca bu hub'da duraklatıldı: spine yanıt vermedi ({detail}). Duraklatma bu hub'ın bir sonraki çalışmasından önce (ya da 'agent jobs list' ile) ona gönderilir; o zamana dek kimliğin öteki hub'ı görevi çalıştırabilir.",
+  paused_all_here:
+    "Tüm görevler yalnızca bu hub'da duraklatıldı: spine yanıt vermedi ({detail}). Duraklatma bu hub'ın bir sonraki çalışmasından önce (ya da 'agent jobs list' ile) ona gönderilir; o zamana dek kimliğin öteki hub'ı görevleri çalıştırabilir.",
+  resume_unreachable:
+    "'{name}' görevi sürdürülemiyor: iki hub'ın duraklatmalarını tutan spine yanıt vermedi ({detail}); görev duraklatılmış kalıyor. Spine yanıt verince yeniden deneyin.",
+  resume_all_unreachable:
+    "Görevler sürdürülemiyor: iki hub'ın duraklatmalarını tutan spine yanıt vermedi ({detail}); duraklatılmış kalıyorlar. Spine yanıt verince yeniden deneyin.",
+  pauses_stale:
+    "Spine yanıt vermedi ({detail}): gösterilen duraklatmalar bu hub'ın son bildikleri.",
   none: "Görev yok. 'agent jobs add AD --schedule İFADE --prompt METİN' bir görev ekler.",
   no_log: "Henüz çalışma yok.",
   delivered: "{name} görevi ({usd}):\n{text}",

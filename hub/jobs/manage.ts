@@ -3,7 +3,9 @@
  * last outcome and spend, add one after estimating what it may cost, run one now,
  * pause and resume (one job or all), remove one, read the log. Each opens the job
  * store for the call and closes it; a hub running at the same time sees the same
- * store (SQLite) and the same files.
+ * store (SQLite) and the same files. With a cloud spine (`AGENT_SPINE_URL` and
+ * `AGENT_SPINE_TOKEN` in the scope's `env`) pauses and resumes are the spine's, shared
+ * with the identity's other hub, and the listing shows them (`pauses.ts`).
  *
  * @module
  */
@@ -19,6 +21,8 @@ import { jobExists, jobStoreFile, loadJobs, removeJob, writeJob } from "./files.
 import { nextSlot, scheduleOf } from "./schedule.ts";
 import { ALL_JOBS, JobStore, type RunRow } from "./store.ts";
 import { jobFileText } from "./definition.ts";
+import { pauseShared, resumeShared, syncPauses } from "./pauses.ts";
+import { type SharedSlots, spineOf, SpineSlots } from "./spine_slots.ts";
 
 /** What every management call needs. */
 export interface JobsScope {
@@ -27,6 +31,13 @@ export interface JobsScope {
   lang: Lang;
   /** @default Date.now() */
   nowMs?: number;
+  /**
+   * The merged environment: with `AGENT_SPINE_URL` and `AGENT_SPINE_TOKEN` the pauses
+   * are shared with the identity's other hub on that spine. Absent: this home's only.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** How the spine is reached (tests). @default fetch */
+  fetch?: typeof fetch;
 }
 
 /** One line of `agent jobs list`. */
@@ -50,13 +61,27 @@ export interface JobListRow {
   max_usd_per_day: number | null;
 }
 
+/** What `agent jobs list` shows. */
+export interface JobListing {
+  jobs: JobListRow[];
+  /** The job files that cannot be used, one sentence each. */
+  errors: string[];
+  all_paused: boolean;
+  /**
+   * Where the pauses shown come from: `shared` (the spine both hubs share), `local`
+   * (this home: no cloud spine), `stale` (the spine did not answer: what this hub last
+   * knew; `stale_detail` says why).
+   */
+  pauses: "shared" | "local" | "stale";
+  stale_detail?: string;
+}
+
 /** `agent jobs list`: the jobs, the files that cannot be used, and the global pause. */
-export async function listJobs(
-  scope: JobsScope,
-): Promise<{ jobs: JobListRow[]; errors: string[]; all_paused: boolean }> {
+export async function listJobs(scope: JobsScope): Promise<JobListing> {
   const now = scope.nowMs ?? Date.now();
   const { jobs, errors } = await loadJobs(scope.paths, scope.config, scope.lang);
-  return await withStore(scope.paths, (store) => {
+  return await withStore(scope.paths, async (store) => {
+    const sync = await syncPauses(store, sharedPauses(scope, store), now);
     const paused = store.paused();
     const rows = jobs.map((job): JobListRow => {
       const next = nextSlot(scheduleOf(job.schedule, job.tz), now);
@@ -78,16 +103,26 @@ export async function listJobs(
         max_usd_per_day: job.max_usd_per_day ?? null,
       };
     });
-    return { jobs: rows, errors, all_paused: paused.has(ALL_JOBS) };
+    return {
+      jobs: rows,
+      errors,
+      all_paused: paused.has(ALL_JOBS),
+      ...(sync.kind === "unreachable"
+        ? { pauses: "stale" as const, stale_detail: sync.detail }
+        : { pauses: sync.kind }),
+    };
   });
 }
 
 /** The lines of `agent jobs list`. */
 export function listLines(
-  listing: { jobs: JobListRow[]; errors: string[]; all_paused: boolean },
+  listing: Pick<JobListing, "jobs" | "errors" | "all_paused" | "stale_detail">,
   lang: Lang,
 ): string[] {
   const lines: string[] = [];
+  if (listing.stale_detail !== undefined) {
+    lines.push(t(lang, "pauses_stale", { detail: listing.stale_detail }));
+  }
   if (listing.all_paused) lines.push(t(lang, "global_paused"));
   if (listing.jobs.length === 0 && listing.errors.length === 0) lines.push(t(lang, "none"));
   for (const job of listing.jobs) {
@@ -168,25 +203,57 @@ export function estimateLine(estimate: JobEstimate, lang: Lang): string {
   });
 }
 
-/** `agent jobs pause NAME` / `--all` (`name` undefined); returns the sentence. */
+/**
+ * `agent jobs pause NAME` / `--all` (`name` undefined); returns the sentence. With a
+ * cloud spine the pause is the spine's (both hubs); one the spine did not get holds here
+ * and is sent later, which the sentence says.
+ */
 export async function pauseJobs(scope: JobsScope, name: string | undefined): Promise<string> {
   if (name !== undefined) await needJob(scope, name);
-  return await withStore(scope.paths, (store) => {
-    store.pause(name ?? ALL_JOBS, "owner", scope.nowMs ?? Date.now());
+  return await withStore(scope.paths, async (store) => {
+    const { reach } = await pauseShared(store, sharedPauses(scope, store), {
+      job: name ?? ALL_JOBS,
+      reason: "owner",
+      nowMs: scope.nowMs ?? Date.now(),
+    });
+    if (reach.kind === "unreachable") {
+      return name === undefined
+        ? t(scope.lang, "paused_all_here", { detail: reach.detail })
+        : t(scope.lang, "paused_here", { name, detail: reach.detail });
+    }
     return name === undefined ? t(scope.lang, "paused_all") : t(scope.lang, "paused", { name });
   });
 }
 
-/** `agent jobs resume NAME` / `--all` (every job and the global pause). */
+/**
+ * `agent jobs resume NAME` / `--all` (every job and the global pause). With a cloud
+ * spine the resume is the spine's (both hubs); when the spine does not answer nothing is
+ * resumed (exit 1), as its pause would pause the job here again at the next slot.
+ */
 export async function resumeJobs(scope: JobsScope, name: string | undefined): Promise<string> {
   if (name !== undefined) await needJob(scope, name);
-  return await withStore(scope.paths, (store) => {
-    if (name === undefined) {
-      store.resumeAll();
-      return t(scope.lang, "resumed_all");
+  return await withStore(scope.paths, async (store) => {
+    const reach = await resumeShared(store, sharedPauses(scope, store), name ?? ALL_JOBS);
+    if (reach.kind === "unreachable") {
+      throw new UserError(
+        name === undefined
+          ? t(scope.lang, "resume_all_unreachable", { detail: reach.detail })
+          : t(scope.lang, "resume_unreachable", { name, detail: reach.detail }),
+        1,
+      );
     }
-    store.resume(name);
-    return t(scope.lang, "resumed", { name });
+    return name === undefined ? t(scope.lang, "resumed_all") : t(scope.lang, "resumed", { name });
+  });
+}
+
+/** The pauses shared on the scope's cloud spine, if its environment names one. */
+function sharedPauses(scope: JobsScope, store: JobStore): SharedSlots | undefined {
+  const spine = scope.env === undefined ? undefined : spineOf(scope.env);
+  if (spine === undefined) return undefined;
+  return new SpineSlots({
+    ...spine,
+    hub: store.hubId(),
+    ...(scope.fetch === undefined ? {} : { fetch: scope.fetch }),
   });
 }
 
@@ -228,11 +295,14 @@ async function needJob(scope: JobsScope, name: string): Promise<void> {
 }
 
 /** Runs `use` with the job store open (created when missing). */
-export async function withStore<T>(paths: AgentPaths, use: (store: JobStore) => T): Promise<T> {
+export async function withStore<T>(
+  paths: AgentPaths,
+  use: (store: JobStore) => T | Promise<T>,
+): Promise<T> {
   await Deno.mkdir(paths.dataDir, { recursive: true, mode: 0o700 });
   const store = JobStore.open(jobStoreFile(paths));
   try {
-    return use(store);
+    return await use(store);
   } finally {
     store.close();
   }

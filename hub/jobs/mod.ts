@@ -24,6 +24,7 @@ export {
   estimateLine,
   formatIn,
   jobCount,
+  type JobListing,
   type JobListRow,
   jobLog,
   type JobsScope,
@@ -50,8 +51,12 @@ export {
 export { settleOrphans, settleShared } from "./orphans.ts";
 export {
   type ClaimAnswer,
+  type SharedPause,
   type SharedSlots,
   type SlotClaim,
   type SlotNotice,
+  type SpineAnswer,
+  spineOf,
   SpineSlots,
 } from "./spine_slots.ts";
+export { type PauseReach, pauseShared, resumeShared, syncPauses } from "./pauses.ts";

@@ -29,6 +29,7 @@ import { slotId } from "./schedule.ts";
 import { ALL_JOBS, type JobStore, type RunState } from "./store.ts";
 import type { DeliveryTarget } from "./delivery_store.ts";
 import type { SharedSlots } from "./spine_slots.ts";
+import { mirrorClaim, pauseShared, sendUnsent } from "./pauses.ts";
 
 /** What a run needs from the hub. */
 export interface JobRunContext {
@@ -80,7 +81,10 @@ export async function runJob(
 ): Promise<RunOutcome> {
   const { store, lang } = ctx;
   const paused = store.paused();
-  if (paused.has(ALL_JOBS) || paused.has(job.name)) return { kind: "paused" };
+  const pausedHere = paused.has(ALL_JOBS) || paused.has(job.name);
+  // With shared slots the claim reads the pauses both hubs share (the spine's, which
+  // this store mirrors): a pause or resume on the other hub counts at this very slot.
+  if (pausedHere && ctx.slots === undefined) return { kind: "paused" };
   const id = options.id ?? slotId(job.name, slotMs);
   const nowMs = ctx.now();
   let running = RUNNING.get(store);
@@ -96,7 +100,7 @@ export async function runJob(
   running.add(job.name);
   LIVE.add(id);
   try {
-    return await claimed(ctx, job, id, slotMs, nowMs);
+    return await claimed(ctx, job, id, slotMs, nowMs, pausedHere);
   } finally {
     running.delete(job.name);
     LIVE.delete(id);
@@ -109,8 +113,24 @@ async function claimed(
   id: string,
   slotMs: number,
   nowMs: number,
+  pausedHere: boolean,
 ): Promise<RunOutcome> {
   const { store, lang } = ctx;
+  const sessionId = newSessionId(`job-${job.name}`, slotMs);
+  // Both hubs of the identity: the slot, its share of the day and the job's pause, on
+  // the spine, before the checks here (a refusal here gives the spine's share back).
+  let shared = false;
+  let sharedCeiling: number | undefined;
+  if (ctx.slots !== undefined) {
+    const answer = await claimShared(ctx, job, id, nowMs, sessionId, pausedHere);
+    if ("outcome" in answer) return answer.outcome;
+    shared = answer.shared;
+    sharedCeiling = answer.ceiling;
+  }
+  const refusal = async (reason: string, text: string) => {
+    if (shared) await ctx.slots?.settle(id, 0);
+    return await refuse(ctx, job, id, reason, text);
+  };
   // The day's ceiling: what today's runs cost plus one more run's most possible cost.
   let ceiling = job.max_usd_per_run;
   if (job.max_usd_per_day !== undefined) {
@@ -123,7 +143,7 @@ async function claimed(
         spent: usd(spent),
         cap: usd(job.max_usd_per_day),
       });
-      return await refuse(ctx, job, id, "day", text);
+      return await refusal("day", text);
     }
     ceiling = Math.min(ceiling ?? left, left);
   }
@@ -132,27 +152,10 @@ async function claimed(
   if (ctx.ledger !== undefined && role !== undefined) {
     const status = budgetStatus(ctx.ledger, job.role, role, nowMs);
     if (status?.exhausted === true && status.degradeTo === undefined) {
-      return await refuse(
-        ctx,
-        job,
-        id,
-        "budget",
-        t(lang, "budget_spent", {
-          name: job.name,
-          role: job.role,
-        }),
-      );
+      return await refusal("budget", t(lang, "budget_spent", { name: job.name, role: job.role }));
     }
   }
-  const sessionId = newSessionId(`job-${job.name}`, slotMs);
-  // Both hubs of the identity: the slot and its share of the day claimed on the spine.
-  let shared = false;
-  if (ctx.slots !== undefined) {
-    const answer = await claimShared(ctx, job, id, nowMs, sessionId);
-    if ("outcome" in answer) return answer.outcome;
-    shared = answer.shared;
-    if (answer.ceiling !== undefined) ceiling = Math.min(ceiling ?? answer.ceiling, answer.ceiling);
-  }
+  if (sharedCeiling !== undefined) ceiling = Math.min(ceiling ?? sharedCeiling, sharedCeiling);
   const conversation = await ctx.desk(job.tools).open(`job:${job.name}`, { approvals: "deny" });
   const state = conversation.state;
   // Each run is a conversation of its own: nothing earlier is sent again (or paid for).
@@ -219,8 +222,10 @@ async function claimed(
 
 /**
  * The slot claimed on the shared slots: the run's ceiling there (with a day cap), or
- * the outcome when this hub does not run it (the other hub does, the day is spent, or
- * the spine did not answer).
+ * the outcome when this hub does not run it (the other hub does, the job is paused on
+ * the spine, the day is spent, or the spine did not answer). The claim's word on the
+ * job's pause is mirrored here (`pauses.ts`); without shared pauses (a spine in local
+ * mode) or an answer, the pause here decides.
  */
 async function claimShared(
   ctx: JobRunContext,
@@ -228,10 +233,14 @@ async function claimShared(
   id: string,
   nowMs: number,
   sessionId: string,
+  pausedHere: boolean,
 ): Promise<{ outcome: RunOutcome } | { shared: boolean; ceiling: number | undefined }> {
   const { store, lang } = ctx;
+  const slots = ctx.slots!;
+  // A pause the spine did not get yet goes first: the claim then sees it.
+  await sendUnsent(store, slots);
   const one = estimateJob(ctx.config, job, ctx.systemChars, nowMs).runUsd ?? 0;
-  const answer = await ctx.slots!.claim({
+  const answer = await slots.claim({
     slotId: id,
     job: job.name,
     dayMs: dayStart(nowMs),
@@ -240,14 +249,34 @@ async function claimShared(
     minUsd: Math.min(one, job.max_usd_per_run ?? one),
     sessionId,
   });
+  const pausedOutcome = () => {
+    store.unclaim(id);
+    return { outcome: { kind: "paused" as const } };
+  };
   switch (answer.kind) {
-    case "claimed":
+    case "claimed": {
+      if (store.unsent().some((r) => r.job === job.name || r.job === ALL_JOBS)) {
+        // Paused here and not yet on the spine (it stopped answering in between).
+        await slots.settle(id, 0);
+        return pausedOutcome();
+      }
+      const resumed = mirrorClaim(store, job.name, answer, ctx.now());
+      if (resumed.length > 0) {
+        ctx.logger.info(`jobs: ${resumed.join(", ")} resumed on the other hub; resumed here`);
+      }
       return {
         shared: true,
         ceiling: job.max_usd_per_day === undefined ? undefined : answer.reservedUsd,
       };
+    }
+    case "paused":
+      if (!pausedHere) {
+        ctx.logger.info(`jobs: ${answer.job} paused on the other hub (${answer.reason})`);
+      }
+      mirrorClaim(store, job.name, answer, ctx.now());
+      return pausedOutcome();
     case "off":
-      return { shared: false, ceiling: undefined };
+      return pausedHere ? pausedOutcome() : { shared: false, ceiling: undefined };
     case "taken":
       store.finish(id, { state: "taken", usd: 0, nowMs: ctx.now(), detail: t(lang, "taken") });
       return { outcome: { kind: "taken" } };
@@ -260,6 +289,8 @@ async function claimShared(
       return { outcome: await refuse(ctx, job, id, "day", text) };
     }
     case "unreachable": {
+      // The pause here holds while the spine is silent.
+      if (pausedHere) return pausedOutcome();
       const detail = t(lang, "spine_unreachable", { detail: answer.detail });
       ctx.logger.warn(`jobs: ${id} ${detail}`);
       store.finish(id, { state: "missed", usd: 0, nowMs: ctx.now(), detail });
@@ -313,7 +344,12 @@ async function pauseAndTell(
 ): Promise<void> {
   // Told once: only the run that paused the job tells, and of the identity's two hubs
   // only the first that paused it that day (the other's copy pauses quietly).
-  if (!ctx.store.pause(job.name, reason, ctx.now())) return;
+  const { paused } = await pauseShared(ctx.store, ctx.slots, {
+    job: job.name,
+    reason,
+    nowMs: ctx.now(),
+  });
+  if (!paused) return;
   const tell = ctx.slots === undefined || await ctx.slots.notice({
     job: job.name,
     dayMs: dayStart(ctx.now()),

@@ -94,6 +94,9 @@ Deno.test("runJob() tells a ceiling's pause only when the shared slots say this 
         asked.push(n);
         return Promise.resolve(answer);
       },
+      pause: () => Promise.resolve({ kind: "off" }),
+      resume: () => Promise.resolve({ kind: "off" }),
+      pauses: () => Promise.resolve({ kind: "off" }),
     };
     const ctx = { ...home.ctx, slots };
     const job = await home.write({ name: "tight", max_usd_per_run: 0.001 });

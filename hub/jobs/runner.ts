@@ -21,6 +21,7 @@ import { jobsDir, loadJobs } from "./files.ts";
 import { processAlive } from "../process_alive.ts";
 import { type JobRunContext, runJob, type RunOutcome, tellMissed } from "./run.ts";
 import { settleOrphans, settleShared } from "./orphans.ts";
+import { syncPauses } from "./pauses.ts";
 import { nextSlot, scheduleOf, slotId, slotsBetween } from "./schedule.ts";
 import { ALL_JOBS } from "./store.ts";
 
@@ -87,6 +88,13 @@ export class JobRunner {
     this.#track(
       settleShared(this.#ctx).catch((error) =>
         this.#ctx.logger.warn(`jobs: cannot settle the shared slots: ${errorMessage(error)}`)
+      ),
+    );
+    // The pauses both hubs share, read into the store (for `/status` and missed slots;
+    // each claim reads them again), in the background like the settles.
+    this.#track(
+      syncPauses(this.#ctx.store, this.#ctx.slots, this.#ctx.now()).catch((error) =>
+        this.#ctx.logger.warn(`jobs: cannot read the shared pauses: ${errorMessage(error)}`)
       ),
     );
     this.#watch();

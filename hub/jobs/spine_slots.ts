@@ -7,6 +7,9 @@
  * twice nor pass a job's `max_usd_per_day` together. The run is settled to its real
  * cost after. A hub that pauses a job at a ceiling asks the spine before it tells the
  * owner ({@linkcode SharedSlots.notice}), so the owner hears it once across both hubs.
+ * Pauses are shared too ({@linkcode SharedSlots.pause}, `resume`, `pauses`): a claim of
+ * a paused job (or of any job while `*` is paused) is refused `paused`, so both hubs see
+ * a pause or a resume at their next slot without a request of their own.
  *
  * A spine that is not in cloud mode (404 `cloud_mode_off`) has no shared slots: the
  * local store alone decides, as for a hub without a cloud. A claim the spine does not
@@ -39,12 +42,32 @@ export type ClaimAnswer =
   | { kind: "claimed"; reservedUsd: number }
   /** The other hub holds it. */
   | { kind: "taken" }
+  /** Paused on the spine: `job` is the job's name, or `*` when every job is paused. */
+  | { kind: "paused"; job: string; reason: string }
   /** The day's ceiling leaves less than a run: `spentUsd` is what the day holds. */
   | { kind: "day"; spentUsd: number }
   /** No shared slots (a spine in local mode): the local store decides. */
   | { kind: "off" }
   /** The spine did not answer: the slot is not run. */
   | { kind: "unreachable"; detail: string };
+
+/** What the spine said to a pause, a resume or a listing of pauses. */
+export type SpineAnswer<T> =
+  | { kind: "ok"; value: T }
+  /** A spine in local mode: the local job store alone decides. */
+  | { kind: "off" }
+  | { kind: "unreachable"; detail: string };
+
+/** A pause on the spine. */
+export interface SharedPause {
+  /** A job's name, or `*` (every job). */
+  job: string;
+  /** `owner`, `day`, `run` or `budget`. */
+  reason: string;
+  /** The hub that paused it. */
+  hub: string;
+  ts: number;
+}
 
 /** The shared slots, as a run sees them. */
 export interface SharedSlots {
@@ -59,6 +82,12 @@ export interface SharedSlots {
    * or has no shared slots, answers `true`: told twice beats never told.
    */
   notice(n: SlotNotice): Promise<boolean>;
+  /** Pauses `job` (`*`: every job) for both hubs; `ok` says whether it was newly paused. */
+  pause(job: string, reason: string): Promise<SpineAnswer<boolean>>;
+  /** Resumes `job` (`*`: every job, and the global pause); `ok` says whether one was paused. */
+  resume(job: string): Promise<SpineAnswer<boolean>>;
+  /** The pauses both hubs share. */
+  pauses(): Promise<SpineAnswer<SharedPause[]>>;
 }
 
 /** A pause to tell, as the shared slots count it: once per job, day and reason. */
@@ -70,6 +99,18 @@ export interface SlotNotice {
   reason: string;
   /** When the job was last resumed here (0: never): a notice told before it is told again. */
   sinceMs: number;
+}
+
+/**
+ * The cloud spine a home names (`AGENT_SPINE_URL` and `AGENT_SPINE_TOKEN`, the variables
+ * `agent cloud` uses), if both are set.
+ */
+export function spineOf(
+  env: Readonly<Record<string, string | undefined>>,
+): { url: string; token: string } | undefined {
+  const url = env.AGENT_SPINE_URL?.trim();
+  const token = env.AGENT_SPINE_TOKEN?.trim();
+  return url && token ? { url, token } : undefined;
 }
 
 /** Options for {@linkcode SpineSlots}. */
@@ -102,7 +143,14 @@ export class SpineSlots implements SharedSlots {
 
   async claim(c: SlotClaim): Promise<ClaimAnswer> {
     if (this.#off) return { kind: "off" };
-    let body: { claimed: boolean; reserved_usd?: number; reason?: string; spent_usd?: number };
+    let body: {
+      claimed: boolean;
+      reserved_usd?: number;
+      reason?: string;
+      spent_usd?: number;
+      job?: string;
+      by?: string;
+    };
     try {
       body = await this.#post("/hub/jobs/claim", {
         slot_id: c.slotId,
@@ -125,6 +173,9 @@ export class SpineSlots implements SharedSlots {
       };
     }
     if (body.claimed) return { kind: "claimed", reservedUsd: body.reserved_usd ?? 0 };
+    if (body.reason === "paused") {
+      return { kind: "paused", job: String(body.job ?? c.job), reason: String(body.by ?? "owner") };
+    }
     if (body.reason === "day") return { kind: "day", spentUsd: body.spent_usd ?? 0 };
     return { kind: "taken" };
   }
@@ -183,6 +234,44 @@ export class SpineSlots implements SharedSlots {
         );
       }
       return true;
+    }
+  }
+
+  pause(job: string, reason: string): Promise<SpineAnswer<boolean>> {
+    return this.#ask(async () => {
+      const body = await this.#post("/hub/jobs/pause", { job, reason, hub: this.#o.hub });
+      return (body as { paused?: unknown }).paused === true;
+    });
+  }
+
+  resume(job: string): Promise<SpineAnswer<boolean>> {
+    return this.#ask(async () => {
+      const body = await this.#post("/hub/jobs/resume", { job });
+      return (body as { resumed?: unknown }).resumed === true;
+    });
+  }
+
+  pauses(): Promise<SpineAnswer<SharedPause[]>> {
+    return this.#ask(async () => {
+      const answer = await this.#http.request("/hub/jobs/pauses");
+      return (answer.body as { pauses: SharedPause[] }).pauses;
+    });
+  }
+
+  /** `ask()`'s value, or `off` (a local-mode spine, remembered) or `unreachable`. */
+  async #ask<T>(ask: () => Promise<T>): Promise<SpineAnswer<T>> {
+    if (this.#off) return { kind: "off" };
+    try {
+      return { kind: "ok", value: await ask() };
+    } catch (error) {
+      if (error instanceof SpineError && error.status === 404 && error.code === "cloud_mode_off") {
+        this.#off = true;
+        return { kind: "off" };
+      }
+      return {
+        kind: "unreachable",
+        detail: error instanceof Error ? error.message : String(error),
+      };
     }
   }
 

@@ -3,7 +3,9 @@
  * claimed (its id written before the run, so a slot runs at most once across
  * restarts, crashes and two hubs), how it ended and what it cost, which jobs are
  * paused (`*` pauses them all) and since when each job was watched (so a slot missed
- * while no hub ran is found on start).
+ * while no hub ran is found on start). With a cloud spine the pauses are the spine's
+ * (`pauses.ts`): the paused table mirrors them, and keeps a pause the spine did not get
+ * (`unsent_pauses`) until it is sent.
  *
  * @module
  */
@@ -72,6 +74,7 @@ CREATE TABLE IF NOT EXISTS runs (
 CREATE INDEX IF NOT EXISTS runs_job_slot ON runs (job, slot_ms);
 CREATE TABLE IF NOT EXISTS seen (job TEXT PRIMARY KEY, since_ms INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS paused (job TEXT PRIMARY KEY, reason TEXT NOT NULL, ts INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS unsent_pauses (job TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 ${DELIVERY_SCHEMA}`;
 
@@ -241,6 +244,7 @@ export class JobStore {
   /** Resumes `job` (or lifts the global pause); `false` when it was not paused. */
   resume(job: string): boolean {
     const result = this.#db.prepare("DELETE FROM paused WHERE job = ?").run(job);
+    this.#db.prepare("DELETE FROM unsent_pauses WHERE job = ?").run(job);
     const resumed = Number(result.changes) === 1;
     if (resumed) this.#resumed(job);
     return resumed;
@@ -248,8 +252,64 @@ export class JobStore {
 
   /** Resumes every job and lifts the global pause. */
   resumeAll(): void {
-    this.#db.exec("DELETE FROM paused");
+    this.#db.exec("DELETE FROM paused; DELETE FROM unsent_pauses");
     this.#resumed(ALL_JOBS);
+  }
+
+  /** Marks `job`'s pause (or `*`) as not yet on the spine: it is sent before the next claim. */
+  markUnsent(job: string): void {
+    this.#db.prepare("INSERT OR IGNORE INTO unsent_pauses (job) VALUES (?)").run(job);
+  }
+
+  /** Marks `job`'s pause as on the spine. */
+  markSent(job: string): void {
+    this.#db.prepare("DELETE FROM unsent_pauses WHERE job = ?").run(job);
+  }
+
+  /** The pauses the spine has not got yet (with their reason), by name. */
+  unsent(): PausedRow[] {
+    return this.#db.prepare(
+      `SELECT p.job, p.reason, p.ts FROM unsent_pauses u JOIN paused p ON p.job = u.job`,
+    ).all() as unknown as PausedRow[];
+  }
+
+  /**
+   * Makes the paused table the spine's `pauses`, but for the pauses the spine has not got
+   * yet (they stay): a job paused or resumed on the other hub is so here. A job resumed
+   * this way counts as resumed here ({@linkcode resumedAt}). Returns what changed.
+   */
+  mirror(
+    pauses: readonly PausedRow[],
+    nowMs: number,
+  ): { paused: string[]; resumed: string[] } {
+    const changed = { paused: [] as string[], resumed: [] as string[] };
+    const unsent = new Set(this.unsent().map((r) => r.job));
+    const wanted = new Map(pauses.map((p) => [p.job, p]));
+    this.#db.exec("BEGIN IMMEDIATE");
+    try {
+      for (const [job] of this.paused()) {
+        if (wanted.has(job) || unsent.has(job)) continue;
+        this.#db.prepare("DELETE FROM paused WHERE job = ?").run(job);
+        this.#resumed(job);
+        changed.resumed.push(job);
+      }
+      for (const p of wanted.values()) {
+        if (this.pause(p.job, p.reason, p.ts || nowMs)) changed.paused.push(p.job);
+      }
+      this.#db.exec("COMMIT");
+    } catch (error) {
+      this.#db.exec("ROLLBACK");
+      throw error;
+    }
+    return changed;
+  }
+
+  /**
+   * Forgets a claimed slot that did not run because the spine said its job is paused: a
+   * paused job's slots leave no row, as when it is paused here.
+   */
+  unclaim(slotId: string): void {
+    this.#db.prepare("DELETE FROM runs WHERE slot_id = ? AND state = 'running'").run(slotId);
   }
 
   /**
@@ -291,6 +351,7 @@ export class JobStore {
   forget(job: string): void {
     this.#db.prepare("DELETE FROM seen WHERE job = ?").run(job);
     this.#db.prepare("DELETE FROM paused WHERE job = ?").run(job);
+    this.#db.prepare("DELETE FROM unsent_pauses WHERE job = ?").run(job);
   }
 
   /** Closes the connection. */

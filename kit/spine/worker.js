@@ -1509,6 +1509,46 @@ async function jobDue(db2, nowMs) {
   return typeof next === "number" && Number.isFinite(next) && next - nowMs <= JOB_WAKE_AHEAD_MS;
 }
 
+// spine/cloud/jobs_pauses.ts
+var LIST_MAX = 1e3;
+async function handleJobPauses(request, rest, db2, text3) {
+  if (rest === "pause") {
+    if (request.method !== "POST") methodNotAllowed([
+      "POST"
+    ]);
+    const body = await readObject(request);
+    const result = await db2.prepare(`INSERT INTO job_pauses (job, reason, hub, ts) VALUES (?1, ?2, ?3, ?4)
+       ON CONFLICT (job) DO NOTHING`).bind(text3(body, "job"), text3(body, "reason"), text3(body, "hub"), Date.now()).run();
+    return json({
+      paused: (result.meta.changes ?? 0) > 0
+    });
+  }
+  if (rest === "resume") {
+    if (request.method !== "POST") methodNotAllowed([
+      "POST"
+    ]);
+    const job = text3(await readObject(request), "job");
+    const result = job === "*" ? await db2.prepare("DELETE FROM job_pauses").run() : await db2.prepare("DELETE FROM job_pauses WHERE job = ?1").bind(job).run();
+    return json({
+      resumed: (result.meta.changes ?? 0) > 0
+    });
+  }
+  if (rest === "pauses") {
+    if (request.method !== "GET") methodNotAllowed([
+      "GET"
+    ]);
+    const rows = await db2.prepare(`SELECT job, reason, hub, ts FROM job_pauses ORDER BY job LIMIT ${LIST_MAX}`).all();
+    return json({
+      pauses: rows.results
+    });
+  }
+  return void 0;
+}
+function pauseOf(db2, job) {
+  return db2.prepare(`SELECT job, reason FROM job_pauses WHERE job IN (?1, '*')
+     ORDER BY job = '*' DESC LIMIT 1`).bind(job);
+}
+
 // spine/cloud/jobs_slots.ts
 var ID_MAX = 200;
 function bad2(detail) {
@@ -1576,6 +1616,8 @@ async function handleJobSlots(request, url, rest, db2) {
       slots: rows.results
     });
   }
+  const pauses = await handleJobPauses(request, rest, db2, text2);
+  if (pauses !== void 0) return pauses;
   throw new HttpError(404, "not_found");
 }
 async function claim(body, db2) {
@@ -1587,16 +1629,20 @@ async function claim(body, db2) {
   const cap = usd(body, "day_cap_usd", true);
   const min = usd(body, "min_usd", false);
   const sessionId = body.session_id === void 0 ? null : text2(body, "session_id");
-  const inserted = await db2.prepare(`INSERT INTO job_slots (slot_id, job, day_ms, hub, state, reserved_usd, session_id, claimed_at)
-     SELECT ?1, ?2, ?3, ?4, 'running',
-       CASE WHEN ?6 IS NULL THEN COALESCE(?5, 0)
-            WHEN ?5 IS NULL THEN ?6 - t.used
-            ELSE MIN(?5, ?6 - t.used) END,
-       ?8, ?9
-     FROM (SELECT TOTAL(CASE WHEN state = 'running' THEN reserved_usd ELSE usd END) AS used
-           FROM job_slots WHERE job = ?2 AND day_ms = ?3) AS t
-     WHERE ?6 IS NULL OR (?6 - t.used >= ?7 AND ?6 - t.used > 0)
-     ON CONFLICT (slot_id) DO NOTHING`).bind(slot, job, day, hub, maxRun, cap, min, sessionId, Date.now()).run();
+  const [inserted, paused] = await db2.batch([
+    db2.prepare(`INSERT INTO job_slots (slot_id, job, day_ms, hub, state, reserved_usd, session_id, claimed_at)
+       SELECT ?1, ?2, ?3, ?4, 'running',
+         CASE WHEN ?6 IS NULL THEN COALESCE(?5, 0)
+              WHEN ?5 IS NULL THEN ?6 - t.used
+              ELSE MIN(?5, ?6 - t.used) END,
+         ?8, ?9
+       FROM (SELECT TOTAL(CASE WHEN state = 'running' THEN reserved_usd ELSE usd END) AS used
+             FROM job_slots WHERE job = ?2 AND day_ms = ?3) AS t
+       WHERE (?6 IS NULL OR (?6 - t.used >= ?7 AND ?6 - t.used > 0))
+         AND NOT EXISTS (SELECT 1 FROM job_pauses WHERE job IN (?2, '*'))
+       ON CONFLICT (slot_id) DO NOTHING`).bind(slot, job, day, hub, maxRun, cap, min, sessionId, Date.now()),
+    pauseOf(db2, job)
+  ]);
   const row = await db2.prepare("SELECT hub, state, reserved_usd, session_id FROM job_slots WHERE slot_id = ?1").bind(slot).first();
   if (row !== null) {
     const again = row.hub === hub && row.state === "running" && sessionId !== null && row.session_id === sessionId;
@@ -1607,6 +1653,15 @@ async function claim(body, db2) {
     } : {
       claimed: false,
       reason: "taken"
+    };
+  }
+  const [pause] = paused?.results ?? [];
+  if (pause !== void 0) {
+    return {
+      claimed: false,
+      reason: "paused",
+      job: pause.job,
+      by: pause.reason
     };
   }
   const spent = await db2.prepare(`SELECT TOTAL(CASE WHEN state = 'running' THEN reserved_usd ELSE usd END) AS used

@@ -2,12 +2,13 @@
  * `POST /hub/jobs/claim`, `POST /hub/jobs/settle`, `GET /hub/jobs/running` and
  * `POST /hub/jobs/notice`: the job slots both hubs on one identity share (the local hub
  * and the cloud brain), in the relational store (`DB`, tables `job_slots` and
- * `job_notices`).
+ * `job_notices`); their shared pauses (`job_pauses`) are in `jobs_pauses.ts`.
  *
  * A claim is one `INSERT … SELECT … WHERE` statement, so it is atomic however many hubs
- * ask at once: it writes the slot only when no hub holds it and, for a job with a
- * daily ceiling, only when what the job's day holds (settled runs at their cost, runs in
- * progress at their reservation) leaves at least `min_usd`; it then reserves the run's
+ * ask at once: it writes the slot only when no hub holds it, when neither the job nor
+ * every job (`*`) is paused (answered `paused`, with the pause's job and reason) and, for
+ * a job with a daily ceiling, only when what the job's day holds (settled runs at their
+ * cost, runs in progress at their reservation) leaves at least `min_usd`; it then reserves the run's
  * ceiling, the smaller of `max_run_usd` and what is left. A settle replaces the
  * reservation by the run's cost. A claim asked again by the run that holds the slot
  * (the same hub and session: its answer was lost) is answered as claimed again; any
@@ -25,6 +26,7 @@
 import type { D1Database } from "@cloudflare/workers-types/index.ts";
 import { HttpError, json, methodNotAllowed } from "@agent/net";
 import { field, readObject } from "./body.ts";
+import { handleJobPauses, pauseOf } from "./jobs_pauses.ts";
 
 const ID_MAX = 200;
 
@@ -93,6 +95,8 @@ export async function handleJobSlots(
     ).bind(hub).all();
     return json({ slots: rows.results });
   }
+  const pauses = await handleJobPauses(request, rest, db, text);
+  if (pauses !== undefined) return pauses;
   throw new HttpError(404, "not_found");
 }
 
@@ -100,6 +104,7 @@ export async function handleJobSlots(
 type ClaimAnswer =
   | { claimed: true; reserved_usd: number }
   | { claimed: false; reason: "taken" }
+  | { claimed: false; reason: "paused"; job: string; by: string }
   | { claimed: false; reason: "day"; spent_usd: number };
 
 async function claim(body: Record<string, unknown>, db: D1Database): Promise<ClaimAnswer> {
@@ -111,19 +116,25 @@ async function claim(body: Record<string, unknown>, db: D1Database): Promise<Cla
   const cap = usd(body, "day_cap_usd", true);
   const min = usd(body, "min_usd", false)!;
   const sessionId = body.session_id === undefined ? null : text(body, "session_id");
-  // One statement: the day's total read and the slot written under one write lock.
-  const inserted = await db.prepare(
-    `INSERT INTO job_slots (slot_id, job, day_ms, hub, state, reserved_usd, session_id, claimed_at)
-     SELECT ?1, ?2, ?3, ?4, 'running',
-       CASE WHEN ?6 IS NULL THEN COALESCE(?5, 0)
-            WHEN ?5 IS NULL THEN ?6 - t.used
-            ELSE MIN(?5, ?6 - t.used) END,
-       ?8, ?9
-     FROM (SELECT TOTAL(CASE WHEN state = 'running' THEN reserved_usd ELSE usd END) AS used
-           FROM job_slots WHERE job = ?2 AND day_ms = ?3) AS t
-     WHERE ?6 IS NULL OR (?6 - t.used >= ?7 AND ?6 - t.used > 0)
-     ON CONFLICT (slot_id) DO NOTHING`,
-  ).bind(slot, job, day, hub, maxRun, cap, min, sessionId, Date.now()).run();
+  // One statement: the day's total and the pauses read and the slot written under one
+  // write lock; the pause that refused it read in the same batch (one transaction), so a
+  // resume in between cannot make a paused slot look like a spent day.
+  const [inserted, paused] = await db.batch([
+    db.prepare(
+      `INSERT INTO job_slots (slot_id, job, day_ms, hub, state, reserved_usd, session_id, claimed_at)
+       SELECT ?1, ?2, ?3, ?4, 'running',
+         CASE WHEN ?6 IS NULL THEN COALESCE(?5, 0)
+              WHEN ?5 IS NULL THEN ?6 - t.used
+              ELSE MIN(?5, ?6 - t.used) END,
+         ?8, ?9
+       FROM (SELECT TOTAL(CASE WHEN state = 'running' THEN reserved_usd ELSE usd END) AS used
+             FROM job_slots WHERE job = ?2 AND day_ms = ?3) AS t
+       WHERE (?6 IS NULL OR (?6 - t.used >= ?7 AND ?6 - t.used > 0))
+         AND NOT EXISTS (SELECT 1 FROM job_pauses WHERE job IN (?2, '*'))
+       ON CONFLICT (slot_id) DO NOTHING`,
+    ).bind(slot, job, day, hub, maxRun, cap, min, sessionId, Date.now()),
+    pauseOf(db, job),
+  ]);
   const row = await db.prepare(
     "SELECT hub, state, reserved_usd, session_id FROM job_slots WHERE slot_id = ?1",
   ).bind(slot).first<
@@ -132,10 +143,14 @@ async function claim(body: Record<string, unknown>, db: D1Database): Promise<Cla
   if (row !== null) {
     const again = row.hub === hub && row.state === "running" && sessionId !== null &&
       row.session_id === sessionId;
-    const ours = (inserted.meta.changes ?? 0) > 0 || again;
+    const ours = (inserted!.meta.changes ?? 0) > 0 || again;
     return ours
       ? { claimed: true, reserved_usd: row.reserved_usd }
       : { claimed: false, reason: "taken" };
+  }
+  const [pause] = (paused?.results ?? []) as { job: string; reason: string }[];
+  if (pause !== undefined) {
+    return { claimed: false, reason: "paused", job: pause.job, by: pause.reason };
   }
   const spent = await db.prepare(
     `SELECT TOTAL(CASE WHEN state = 'running' THEN reserved_usd ELSE usd END) AS used

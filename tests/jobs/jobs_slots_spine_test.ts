@@ -190,3 +190,119 @@ Deno.test("spine job notices: a spine that does not answer lets the hub tell", a
   );
   assert.ok(!lines[0]!.includes(CLOUD_TOKEN));
 });
+
+Deno.test("spine job pauses: a claim of a paused job is refused in its statement, for every hub", async () => {
+  const { spine } = await cloudSpine();
+  try {
+    const pause = (job: string, hubId = "a", reason = "owner") =>
+      post(spine.url, "/hub/jobs/pause", { job, reason, hub: hubId });
+    const resume = (job: string) => post(spine.url, "/hub/jobs/resume", { job });
+    assert.deepEqual((await pause("*")).body, { paused: true });
+    // Paused once: asked again (by either hub), nothing changes.
+    assert.deepEqual((await pause("*", "b", "day")).body, { paused: false });
+    // Every job's claim is refused, by either hub, with the pause that holds it; no slot.
+    for (const [slot, hubId] of [["news@1", "a"], ["news@2", "b"]] as const) {
+      assert.deepEqual((await post(spine.url, "/hub/jobs/claim", claim(slot, hubId))).body, {
+        claimed: false,
+        reason: "paused",
+        job: "*",
+        by: "owner",
+      });
+    }
+    const listed = await hub(spine.url, CLOUD_TOKEN, "/hub/jobs/pauses");
+    assert.equal(listed.status, 200);
+    assert.deepEqual(
+      (listed.body.pauses as { job: string; reason: string; hub: string }[]).map((
+        p,
+      ) => [p.job, p.reason, p.hub]),
+      [["*", "owner", "a"]],
+    );
+    // One job paused at a ceiling, every job resumed: the one job stays refused until
+    // `resume --all` (`*` deletes every pause), as on one hub.
+    assert.deepEqual((await pause("news", "b", "day")).body, { paused: true });
+    assert.deepEqual((await resume("news")).body, { resumed: true });
+    assert.deepEqual((await resume("news")).body, { resumed: false });
+    assert.deepEqual((await pause("news", "b", "day")).body, { paused: true });
+    assert.deepEqual((await resume("*")).body, { resumed: true });
+    assert.equal(
+      (await post(spine.url, "/hub/jobs/claim", claim("news@3", "b"))).body.claimed,
+      true,
+    );
+    // Many claims at once, and a pause among them: a slot is either claimed before the
+    // pause or refused after it, never written while paused.
+    const [answers] = await Promise.all([
+      Promise.all(
+        Array.from(
+          { length: 8 },
+          (_, i) =>
+            post(
+              spine.url,
+              "/hub/jobs/claim",
+              claim(`other@${i}`, "a", { job: "other", day_cap_usd: null }),
+            ),
+        ),
+      ),
+      pause("other"),
+    ]);
+    for (const r of answers) {
+      assert.ok(r.body.claimed === true || r.body.reason === "paused", JSON.stringify(r.body));
+    }
+    const written = await hub(spine.url, CLOUD_TOKEN, "/hub/jobs/running?hub=a");
+    assert.equal(
+      (written.body.slots as { job: string }[]).filter((x) => x.job === "other").length,
+      answers.filter((r) => r.body.claimed === true).length,
+    );
+    assert.deepEqual(
+      (await post(spine.url, "/hub/jobs/claim", claim("other@9", "b", { job: "other" }))).body
+        .reason,
+      "paused",
+    );
+    // Bad input: one sentence naming the field.
+    const bad = await post(spine.url, "/hub/jobs/pause", { job: "", reason: "owner", hub: "a" });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.detail, "'job' must be a string of 1 to 200 characters");
+    // The hub's client over the same routes.
+    const client = new SpineSlots({ url: spine.url, token: CLOUD_TOKEN, hub: "c" });
+    assert.deepEqual(await client.pause("digest", "budget"), { kind: "ok", value: true });
+    assert.deepEqual(
+      await client.claim({
+        slotId: "digest@1",
+        job: "digest",
+        dayMs: DAY,
+        maxRunUsd: undefined,
+        dayCapUsd: undefined,
+        minUsd: 0,
+      }),
+      { kind: "paused", job: "digest", reason: "budget" },
+    );
+    const pauses = await client.pauses();
+    assert.equal(pauses.kind, "ok");
+    assert.deepEqual(
+      pauses.kind === "ok" ? pauses.value.map((p) => [p.job, p.hub]) : [],
+      [["digest", "c"], ["other", "a"]],
+    );
+    assert.deepEqual(await client.resume("*"), { kind: "ok", value: true });
+  } finally {
+    await spine.stop();
+  }
+});
+
+Deno.test("spine job pauses: a local-mode spine has none; a silent one is told apart", async () => {
+  const spine = await startSpine({ hubToken: CLOUD_TOKEN });
+  try {
+    const client = new SpineSlots({ url: spine.url, token: CLOUD_TOKEN, hub: "a" });
+    assert.deepEqual(await client.pause("news", "owner"), { kind: "off" });
+    assert.deepEqual(await client.pauses(), { kind: "off" });
+  } finally {
+    await spine.stop();
+  }
+  const silent = new SpineSlots({
+    url: "http://127.0.0.1:9",
+    token: CLOUD_TOKEN,
+    hub: "a",
+    attempts: 1,
+  });
+  const answer = await silent.resume("news");
+  assert.equal(answer.kind, "unreachable");
+  assert.ok(!JSON.stringify(answer).includes(CLOUD_TOKEN));
+});

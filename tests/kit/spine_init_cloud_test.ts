@@ -59,6 +59,7 @@ Deno.test("spine init --cloud writes exactly the cloud project, from the kit, wi
       "migrations/0002_ledger.sql",
       "migrations/0003_jobs.sql",
       "migrations/0004_job_notices.sql",
+      "migrations/0005_job_pauses.sql",
       "package.json",
       "worker.js",
       "wrangler.jsonc",
@@ -74,6 +75,7 @@ Deno.test("spine init --cloud writes exactly the cloud project, from the kit, wi
     await same("migrations/0002_ledger.sql", "cloud/migrations/0002_ledger.sql");
     await same("migrations/0003_jobs.sql", "cloud/migrations/0003_jobs.sql");
     await same("migrations/0004_job_notices.sql", "cloud/migrations/0004_job_notices.sql");
+    await same("migrations/0005_job_pauses.sql", "cloud/migrations/0005_job_pauses.sql");
     assert.equal(
       await Deno.readTextFile(`${dir}/migrations/0001_cloud.sql`),
       await Deno.readTextFile(`${ROOT}spine/migrations/0001_cloud.sql`),
@@ -144,6 +146,7 @@ Deno.test("spine init --cloud --bundle FILE copies that file; a bad --bundle wri
       "a/migrations/0002_ledger.sql",
       "a/migrations/0003_jobs.sql",
       "a/migrations/0004_job_notices.sql",
+      "a/migrations/0005_job_pauses.sql",
       "a/package.json",
       "a/worker.js",
       "a/wrangler.jsonc",
