@@ -3,58 +3,28 @@
  * processes with homes of their own, each naming the same cloud spine on workerd)
  * share each job's slots and its daily ceiling through the spine's job routes: a slot
  * runs on one of them only, and together they never pass `max_usd_per_day`, where each
- * alone would have run its own day's worth. Both pause the job at the ceiling, and the
- * owner is told once (the spine says which hub tells).
+ * alone would have run its own day's worth. The job paused at the ceiling on one hub is
+ * paused on both (the spine's pause, which the other's next claim reads), and the owner
+ * is told once (the spine says which hub tells).
  */
 import assert from "node:assert/strict";
-import { AGENT_FLAGS } from "../_agent_flags.ts";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
-import { CLOUD_TOKEN, cloudSpine, setEnv } from "../cloud/_cloud.ts";
+import { agent, cleanup } from "../cli/_run.ts";
+import { CLOUD_TOKEN, cloudSpine } from "../cloud/_cloud.ts";
 import { hub as hubRequest } from "../spine/_fixtures.ts";
-import { freePort } from "../spine/_harness.ts";
-import { PRICED_FAST, query, rows, SLOW, writeJob } from "./_jobs.ts";
+import { query, rows, SLOW } from "./_jobs.ts";
+import { runHub, spineHome, stopHub, until } from "./_two_hubs.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
+// One run costs $0.002 and may cost up to about $0.0031: the day allows two runs.
+const TICK =
+  "schedule: '* * * * * *'\nmax_usd_per_run: 0.005\nmax_usd_per_day: 0.0065\ndeliver: events";
 
-async function home(spineUrl: string): Promise<string> {
-  const dir = await tempDir();
-  const r = await agent(["--home", dir, "init", "--yes", "--provider", "fake"]);
-  assert.equal(r.code, 0, r.stderr);
-  let toml = await Deno.readTextFile(`${dir}/agent.toml`);
-  toml = toml.replace(/^port = \d+$/m, `port = ${freePort()}`);
-  for (const [from, to] of PRICED_FAST) toml = toml.replace(from, to);
-  await Deno.writeTextFile(`${dir}/agent.toml`, toml);
-  await setEnv(dir, { AGENT_SPINE_URL: spineUrl, AGENT_SPINE_TOKEN: CLOUD_TOKEN });
-  // One run costs $0.002 and may cost up to about $0.0031: the day allows two runs.
-  await writeJob(
-    dir,
-    "tick",
-    "schedule: '* * * * * *'\nmax_usd_per_run: 0.005\nmax_usd_per_day: 0.0065\ndeliver: events",
-  );
-  return dir;
-}
-
-function runHub(dir: string): Deno.ChildProcess {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...AGENT_FLAGS, `${ROOT}cli/main.ts`, "--home", dir, "hub", "run"],
-    env: { NO_COLOR: "1" },
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-}
-
-async function stop(child: Deno.ChildProcess): Promise<void> {
+/** Why `tick` is paused in `dir`'s job store (`undefined`: it is not, or no store yet). */
+function paused(dir: string): string | undefined {
   try {
-    child.kill("SIGTERM");
-  } catch { /* gone */ }
-  await child.status;
-}
-
-function paused(dir: string): boolean {
-  try {
-    return rows(dir, "tick").some((r) => r.state === "refused");
+    return query<{ reason: string }>(dir, "SELECT reason FROM paused WHERE job = 'tick'")[0]
+      ?.reason;
   } catch {
-    return false; // The hub has not made its job store yet.
+    return undefined; // The hub has not made its job store yet.
   }
 }
 
@@ -65,18 +35,26 @@ Deno.test({
     const { spine } = await cloudSpine();
     const hubs: Deno.ChildProcess[] = [];
     try {
-      const a = await home(spine.url);
-      const b = await home(spine.url);
+      const a = await spineHome(spine.url, "tick", TICK);
+      const b = await spineHome(spine.url, "tick", TICK);
       hubs.push(runHub(a), runHub(b));
-      // Both reach the ceiling: each is refused a slot and pauses its job.
-      const deadline = Date.now() + 40_000;
-      while (!(paused(a) && paused(b))) {
-        if (Date.now() > deadline) {
-          throw new Error(`not paused: ${JSON.stringify([rows(a, "tick"), rows(b, "tick")])}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 200));
+      // The day's ceiling reached on one hub pauses the job on both: the one refused a
+      // slot pauses it on the spine, whose next claim on the other says so.
+      await until(
+        () => paused(a) !== undefined && paused(b) !== undefined,
+        40_000,
+        () => JSON.stringify([rows(a, "tick"), rows(b, "tick")]),
+      );
+      assert.deepEqual([paused(a), paused(b)], ["day", "day"]);
+      await Promise.all(hubs.map(stopHub));
+      // `agent jobs list` on either home shows the pause both share.
+      for (const dir of [a, b]) {
+        const listed = await agent(["--home", dir, "jobs", "list", "--json"]);
+        assert.equal(listed.code, 0, listed.stderr);
+        const listing = JSON.parse(listed.stdout);
+        assert.equal(listing.pauses, "shared");
+        assert.equal(listing.jobs[0].paused, "day");
       }
-      await Promise.all(hubs.map(stop));
       const ran = [...rows(a, "tick"), ...rows(b, "tick")].filter((r) => r.state === "ok");
       // Two runs in all (each hub alone would have run two): never three.
       assert.equal(ran.length, 2, JSON.stringify(ran));
@@ -89,7 +67,9 @@ Deno.test({
       // Both paused their copy at the day's ceiling; the owner heard it once, from one hub.
       const told = [];
       for (const dir of [a, b]) {
-        const lines = (await Deno.readTextFile(`${dir}/data/net/events.jsonl`)).split("\n");
+        // A hub that paused quietly and delivered nothing has written no event at all.
+        const text = await Deno.readTextFile(`${dir}/data/net/events.jsonl`).catch(() => "");
+        const lines = text.split("\n");
         for (const line of lines) {
           if (line.trim() === "") continue;
           const event = JSON.parse(line);
@@ -113,7 +93,7 @@ Deno.test({
         assert.deepEqual(running.body.slots, []);
       }
     } finally {
-      await Promise.all(hubs.map(stop));
+      await Promise.all(hubs.map(stopHub));
       await spine.stop();
       await cleanup();
     }

@@ -1,0 +1,77 @@
+/**
+ * A pause shared by two hubs on one identity (two `agent hub run` processes with homes
+ * of their own, naming the same cloud spine on workerd): `agent jobs pause --all` on
+ * home A stops the next slot on home B as well, `agent jobs list` on B shows it, and
+ * `agent jobs resume --all` on B resumes A. The spine's claim refuses a paused job in
+ * the statement that writes the slot, so neither hub asks anything more per slot.
+ */
+import assert from "node:assert/strict";
+import { agent, cleanup } from "../cli/_run.ts";
+import { cloudSpine } from "../cloud/_cloud.ts";
+import { query, SLOW } from "./_jobs.ts";
+import { runHub, spineHome, stopHub, until } from "./_two_hubs.ts";
+
+const TICK = "schedule: '* * * * * *'\ndeliver: none";
+
+/** The slot times of `tick`'s runs that went through in `dir` (none before its store). */
+function ran(dir: string): number[] {
+  try {
+    return query<{ slot_ms: number }>(
+      dir,
+      "SELECT slot_ms FROM runs WHERE job = 'tick' AND state = 'ok' ORDER BY slot_ms",
+    ).map((r) => r.slot_ms);
+  } catch {
+    return [];
+  }
+}
+
+Deno.test({
+  name: "jobs: pause --all on one hub stops the other's next slot; resume --all there resumes both",
+  ...SLOW,
+  async fn() {
+    const { spine } = await cloudSpine();
+    const hubs: Deno.ChildProcess[] = [];
+    try {
+      const a = await spineHome(spine.url, "tick", TICK);
+      const b = await spineHome(spine.url, "tick", TICK);
+      hubs.push(runHub(a), runHub(b));
+      const both = () => JSON.stringify({ a: ran(a), b: ran(b) });
+      await until(() => ran(a).length > 0 && ran(b).length > 0, 40_000, both);
+
+      const paused = await agent(["--home", a, "jobs", "pause", "--all"]);
+      assert.equal(paused.code, 0, paused.stderr);
+      assert.equal(
+        paused.stdout,
+        "Paused all jobs; no job runs until 'agent jobs resume --all'.\n",
+      );
+      const pausedAt = Date.now();
+      // B never paused anything: from the next slot on neither hub runs the job (a slot
+      // claimed before the pause may still finish).
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      for (const dir of [a, b]) {
+        const late = ran(dir).filter((ms) => ms > pausedAt + 1_000);
+        assert.deepEqual(late, [], both());
+      }
+      assert.equal(query(b, "SELECT job FROM paused WHERE job = '*'").length, 1);
+      const listed = await agent(["--home", b, "jobs", "list", "--json"]);
+      assert.equal(listed.code, 0, listed.stderr);
+      const listing = JSON.parse(listed.stdout);
+      assert.equal(listing.all_paused, true);
+      assert.equal(listing.pauses, "shared");
+      const lines = await agent(["--home", b, "jobs", "list"]);
+      assert.match(lines.stdout, /^All jobs are paused\.\n/);
+
+      // Resumed on B: A runs again, and its own copy of the pause is lifted.
+      const resumed = await agent(["--home", b, "jobs", "resume", "--all"]);
+      assert.equal(resumed.code, 0, resumed.stderr);
+      assert.equal(resumed.stdout, "Resumed all jobs.\n");
+      const resumedAt = Date.now();
+      await until(() => ran(a).some((ms) => ms > resumedAt), 20_000, both);
+      await until(() => query(a, "SELECT job FROM paused").length === 0, 5_000, () => "A paused");
+    } finally {
+      await Promise.all(hubs.map(stopHub));
+      await spine.stop();
+      await cleanup();
+    }
+  },
+});
