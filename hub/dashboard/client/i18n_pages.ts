@@ -21,6 +21,8 @@ export const EN_PAGES = {
   by_job: "By job",
   jobs_none: "No jobs yet. `agent jobs add NAME --schedule EXPR --prompt TEXT` adds one.",
   jobs_all_paused: "All jobs are paused: nothing runs until you resume them.",
+  jobs_pauses_stale:
+    "The spine both hubs share did not answer ({detail}): the pauses shown are what this hub last knew.",
   pause_all: "Pause all",
   resume_all: "Resume all",
   pause: "Pause",
@@ -106,6 +108,8 @@ export const TR_PAGES: Record<keyof typeof EN_PAGES, string> = {
   jobs_none:
     "Henüz görev yok. `agent jobs add AD --schedule İFADE --prompt METİN` bir görev ekler.",
   jobs_all_paused: "Tüm görevler duraklatıldı: sürdürene dek hiçbiri çalışmaz.",
+  jobs_pauses_stale:
+    "İki hub'ın paylaştığı spine yanıt vermedi ({detail}): gösterilen duraklatmalar bu hub'ın son bildikleri.",
   pause_all: "Tümünü duraklat",
   resume_all: "Tümünü sürdür",
   pause: "Duraklat",

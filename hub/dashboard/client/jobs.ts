@@ -177,6 +177,16 @@ export async function jobs(main: HTMLElement, arg: string, live: EventTarget): P
         }, t("resume_all")),
       ),
       data.all_paused ? h("p", { class: "warn", id: "all-paused" }, t("jobs_all_paused")) : null,
+      // The spine both hubs share did not answer: the pauses shown are this hub's.
+      data.stale_detail
+        ? h(
+          "p",
+          { class: "warn", id: "pauses-stale" },
+          t("jobs_pauses_stale", {
+            detail: String(data.stale_detail),
+          }),
+        )
+        : null,
       said,
       h(
         "section",
