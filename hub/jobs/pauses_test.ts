@@ -172,7 +172,7 @@ Deno.test("pauseShared() keeps a pause the spine did not get and sends it before
 });
 
 Deno.test("runJob() lets the local store decide when the spine has no shared pauses", async () => {
-  const { a, ctxA, state } = await twoHubs();
+  const { a, b, ctxA, state } = await twoHubs();
   try {
     const job = await a.write({ name: "news" });
     state.off = true;
@@ -190,6 +190,7 @@ Deno.test("runJob() lets the local store decide when the spine has no shared pau
     assert.equal((await runJob(ctxA, job, SLOT + 1000)).kind, "ok");
   } finally {
     await a.close();
+    await b.close();
   }
 });
 
