@@ -1,7 +1,8 @@
 /**
  * One Telegram chat rendering its desk conversation: "typing" while an answer is
  * worked on (none while an approval waits for the owner), the answer streamed into
- * one message that is edited as it grows, tier-2 approvals as a message with Allow
+ * one message that is edited as it grows, its Markdown rendered as the job answers'
+ * are (`markdown_html.ts`, well formed at every edit), tier-2 approvals as a message with Allow
  * once / Allow for this session / Deny / Details buttons and its expiry, edited to the
  * outcome (what was decided, by whom, on what), a short acknowledgement for a message
  * queued behind a running answer or a waiting approval, and slash commands' output
@@ -21,6 +22,7 @@ import {
 } from "../../desk/mod.ts";
 import { t } from "./_messages.ts";
 import { approvalButtons, approvalHtml, decidedHtml } from "./approval_view.ts";
+import { markdownHtmlPart } from "./markdown_html.ts";
 import { type ChatPace, StreamingReply } from "./reply.ts";
 import { chatText, htmlWithCode } from "./telegram.ts";
 
@@ -97,6 +99,8 @@ export class MessengerChatView {
           chatId: this.#o.chatId,
           token: this.#o.token,
           pace: this.#o.pace,
+          // The model writes Markdown: shown as Telegram's entities, as it streams.
+          html: markdownHtmlPart,
           // Answers keep their order in the chat, also while a 429 is waited out.
           after: this.#chain,
           onError: (detail) => this.#o.onError("reply", detail),
@@ -129,7 +133,8 @@ export class MessengerChatView {
         this.#stopTyping();
         const reply = this.#reply;
         this.#reply = undefined;
-        if (reply !== undefined) this.#then(() => reply.finish(event.message));
+        // The failure's sentence replaces the answer, shown as every desk sentence is.
+        if (reply !== undefined) this.#then(() => reply.finish(event.message, htmlWithCode));
         else this.say(event.message);
         return;
       }
