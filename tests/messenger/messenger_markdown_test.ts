@@ -185,3 +185,39 @@ Deno.test({
     });
   },
 });
+
+Deno.test({
+  name: "messenger: an answer stopped inside its fence ends the code before “cancelled”",
+  ...SLOW,
+  async fn() {
+    const code = Array.from({ length: 40 }, (_, i) => `step ${i}`).join("\n");
+    await withHub(
+      { replies: [`Doing it:\n\n\`\`\`sh\n${code}\n\`\`\``], wordMs: 100 },
+      async (bot) => {
+        bot.pushMessage(OWNER, "go");
+        await bot.until(
+          "the fence streaming",
+          () => messagesOf(bot).some((m) => m.text.includes("step 3")),
+          15_000,
+        );
+        bot.pushMessage(OWNER, "/stop");
+        await bot.until(
+          "the cancelled answer",
+          () => seenIn(bot, OWNER).some((t) => t.endsWith("(answer cancelled)")),
+          15_000,
+        );
+        const message = messagesOf(bot).find((m) => m.text.endsWith("(answer cancelled)"))!;
+        assert.match(
+          message.text,
+          /^Doing it:\n\n<pre><code class="language-sh">step 0\n[^]*<\/code><\/pre>\n\n\(answer cancelled\)$/,
+        );
+        const pre = message.entities!.find((e) => e.type === "pre")!;
+        assert.ok(
+          !visibleText(message.text).slice(pre.offset, pre.offset + pre.length).includes(
+            "cancelled",
+          ),
+        );
+      },
+    );
+  },
+});

@@ -22,11 +22,16 @@ import {
 } from "../../desk/mod.ts";
 import { t } from "./_messages.ts";
 import { approvalButtons, approvalHtml, decidedHtml } from "./approval_view.ts";
-import { markdownHtmlPart } from "./markdown_html.ts";
+import { closeFence, markdownHtmlPart } from "./markdown_html.ts";
 import { type ChatPace, StreamingReply } from "./reply.ts";
 import { chatText, htmlWithCode } from "./telegram.ts";
 
 const TYPING_EVERY_MS = 4_000;
+
+/** An answer, then `after` (its notices, "cancelled") as text, not inside its open fence. */
+function followedBy(answer: string, after: string): string {
+  return `${closeFence(answer.trimEnd())}\n\n${after}`;
+}
 /** How many messages of a resumed session the chat is shown, each on one line. */
 const HISTORY_SHOWN = 6;
 /** How many sessions `/resume` offers as buttons. */
@@ -121,11 +126,14 @@ export class MessengerChatView {
         const reply = this.#reply;
         this.#reply = undefined;
         if ((event.result?.notices.length ?? 0) > 0) this.#noticesAt = Date.now();
-        const text = event.outcome.type === "success"
-          ? event.result?.reply ?? ""
-          : this.#streamed.trim() === ""
-          ? ""
-          : `${this.#streamed.trimEnd()}\n\n${deskSentence(lang, "cancelled")}`;
+        const notices = event.result?.notices ?? [];
+        let text: string;
+        if (event.outcome.type !== "success") {
+          text = this.#streamed.trim() === ""
+            ? ""
+            : followedBy(this.#streamed, deskSentence(lang, "cancelled"));
+        } else if (notices.length === 0) text = event.result?.reply ?? "";
+        else text = followedBy(event.result!.text, notices.join("\n"));
         if (reply !== undefined && text !== "") this.#then(() => reply.finish(text));
         return;
       }

@@ -113,6 +113,23 @@ export function plainOfHtml(html: string): string {
 }
 
 /**
+ * `text` with a fence it leaves open closed on a line of its own, so what is written
+ * after it (a notice, "cancelled") shows as text, not as code.
+ *
+ * @example
+ * ```ts
+ * import { closeFence } from "./markdown_html.ts";
+ * if (closeFence("~~~\nls") !== "~~~\nls\n~~~") throw new Error();
+ * if (closeFence("no fence") !== "no fence") throw new Error();
+ * ```
+ */
+export function closeFence(text: string): string {
+  const state: FenceState = { fence: undefined, lang: "" };
+  for (const line of text.split("\n")) fenceStep(line, state);
+  return state.fence === undefined ? text : `${text}\n${state.fence}`;
+}
+
+/**
  * What `line` does to the fence state: `"close"` (it ends the open fence), `"open"`
  * (it starts one; the state holds its marker and language), `"code"` (a line inside
  * one) or `undefined` (not in a fence).

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  closeFence,
   closeOpenMarks,
   markdownHtml,
   markdownHtmlPart,
@@ -161,4 +162,15 @@ Deno.test("markdownHtmlPart() reopens a fence cut by a split in the next part", 
   assert.ok(html[0]!.endsWith("</code></pre>"));
   assert.ok(html[1]!.startsWith('<pre><code class="language-js">'));
   assert.ok(html.at(-1)!.endsWith("After <i>all</i>."));
+});
+
+Deno.test("closeFence() closes a fence the text leaves open, with its own marker", () => {
+  assert.equal(closeFence("Run:\n```sh\nls -l"), "Run:\n```sh\nls -l\n```");
+  assert.equal(closeFence("````\n```\nstill in"), "````\n```\nstill in\n````");
+  assert.equal(closeFence("```\nx\n```\nafter"), "```\nx\n```\nafter");
+  // What follows it then shows as text.
+  assert.equal(
+    markdownHtml(`${closeFence("```\nx")}\n\n(cancelled)`),
+    "<pre>x</pre>\n\n(cancelled)",
+  );
 });
