@@ -1,7 +1,8 @@
 /**
  * One Telegram chat rendering its desk conversation: "typing" while an answer is
  * worked on (none while an approval waits for the owner), the answer streamed into
- * one message that is edited as it grows, tier-2 approvals as a message with Allow
+ * one message that is edited as it grows, its Markdown rendered as the job answers'
+ * are (`markdown_html.ts`, well formed at every edit), tier-2 approvals as a message with Allow
  * once / Allow for this session / Deny / Details buttons and its expiry, edited to the
  * outcome (what was decided, by whom, on what), a short acknowledgement for a message
  * queued behind a running answer or a waiting approval, and slash commands' output
@@ -21,10 +22,16 @@ import {
 } from "../../desk/mod.ts";
 import { t } from "./_messages.ts";
 import { approvalButtons, approvalHtml, decidedHtml } from "./approval_view.ts";
+import { closeFence, markdownHtmlPart } from "./markdown_html.ts";
 import { type ChatPace, StreamingReply } from "./reply.ts";
 import { chatText, htmlWithCode } from "./telegram.ts";
 
 const TYPING_EVERY_MS = 4_000;
+
+/** An answer, then `after` (its notices, "cancelled") as text, not inside its open fence. */
+function followedBy(answer: string, after: string): string {
+  return `${closeFence(answer.trimEnd())}\n\n${after}`;
+}
 /** How many messages of a resumed session the chat is shown, each on one line. */
 const HISTORY_SHOWN = 6;
 /** How many sessions `/resume` offers as buttons. */
@@ -97,6 +104,8 @@ export class MessengerChatView {
           chatId: this.#o.chatId,
           token: this.#o.token,
           pace: this.#o.pace,
+          // The model writes Markdown: shown as Telegram's entities, as it streams.
+          html: markdownHtmlPart,
           // Answers keep their order in the chat, also while a 429 is waited out.
           after: this.#chain,
           onError: (detail) => this.#o.onError("reply", detail),
@@ -117,11 +126,14 @@ export class MessengerChatView {
         const reply = this.#reply;
         this.#reply = undefined;
         if ((event.result?.notices.length ?? 0) > 0) this.#noticesAt = Date.now();
-        const text = event.outcome.type === "success"
-          ? event.result?.reply ?? ""
-          : this.#streamed.trim() === ""
-          ? ""
-          : `${this.#streamed.trimEnd()}\n\n${deskSentence(lang, "cancelled")}`;
+        const notices = event.result?.notices ?? [];
+        let text: string;
+        if (event.outcome.type !== "success") {
+          text = this.#streamed.trim() === ""
+            ? ""
+            : followedBy(this.#streamed, deskSentence(lang, "cancelled"));
+        } else if (notices.length === 0) text = event.result?.reply ?? "";
+        else text = followedBy(event.result!.text, notices.join("\n"));
         if (reply !== undefined && text !== "") this.#then(() => reply.finish(text));
         return;
       }
@@ -129,7 +141,8 @@ export class MessengerChatView {
         this.#stopTyping();
         const reply = this.#reply;
         this.#reply = undefined;
-        if (reply !== undefined) this.#then(() => reply.finish(event.message));
+        // The failure's sentence replaces the answer, shown as every desk sentence is.
+        if (reply !== undefined) this.#then(() => reply.finish(event.message, htmlWithCode));
         else this.say(event.message);
         return;
       }

@@ -11,6 +11,13 @@
  * that measure, so a part stays within Telegram's 4,096 characters. A fence cut by a
  * split is closed at the end of its part and opened again in the next.
  *
+ * A chat answer is rendered as it streams ({@linkcode markdownHtmlPart}, one part at a
+ * time with the parts before it): every edit is well formed whatever the text so far
+ * ends in. An open fence shows as code up to where the text stops; the marks the last,
+ * unfinished line opened (`**`, `*`, `_`, a code span) are closed at its end, so a
+ * person reads "**Not" as a bold "Not" at once instead of raw stars that turn bold a
+ * second later. A mark the reader would not close that way stays as typed.
+ *
  * @module
  */
 import { blockOf, inline, type Span } from "../../terminal/markdown.ts";
@@ -64,6 +71,38 @@ export function markdownHtml(text: string): string {
   return renderPart(text, { fence: undefined, lang: "" });
 }
 
+/** Where a part sits in the text it was split from. */
+export interface PartPlace {
+  /** The parts before it (their source text), in order. */
+  before: readonly string[];
+  /** The text may still grow past this part (the last part of a streamed answer). */
+  open: boolean;
+}
+
+/**
+ * One part of a text split by {@linkcode splitMessage} as Telegram HTML: a fence left
+ * open by the parts `before` it is opened again, one left open at its end is closed,
+ * and when the part is `open` (streaming) the marks its last line opened are closed.
+ * A part of marks only goes as typed (Telegram refuses an empty text).
+ *
+ * @example
+ * ```ts
+ * import { markdownHtmlPart } from "./markdown_html.ts";
+ * const html = markdownHtmlPart("so **far", { before: [], open: true });
+ * if (html !== "so <b>far</b>") throw new Error(html);
+ * const next = markdownHtmlPart("x < 1\n~~~", { before: ["~~~js\nlet x = 0;"], open: false });
+ * if (next !== '<pre><code class="language-js">x &lt; 1</code></pre>') throw new Error(next);
+ * ```
+ */
+export function markdownHtmlPart(part: string, place: PartPlace): string {
+  const state: FenceState = { fence: undefined, lang: "" };
+  for (const earlier of place.before) {
+    for (const line of earlier.split("\n")) fenceStep(line, state);
+  }
+  const html = renderPart(part, state, place.open);
+  return plainOfHtml(html).trim() === "" ? escapeHtml(part) : html;
+}
+
 /**
  * What a person sees of a part as plain text (tags left out, entities read): what is
  * sent when Telegram refuses the part's HTML.
@@ -73,18 +112,61 @@ export function plainOfHtml(html: string): string {
     .replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
 }
 
-function renderPart(part: string, state: FenceState): string {
+/**
+ * `text` with a fence it leaves open closed on a line of its own, so what is written
+ * after it (a notice, "cancelled") shows as text, not as code.
+ *
+ * @example
+ * ```ts
+ * import { closeFence } from "./markdown_html.ts";
+ * if (closeFence("~~~\nls") !== "~~~\nls\n~~~") throw new Error();
+ * if (closeFence("no fence") !== "no fence") throw new Error();
+ * ```
+ */
+export function closeFence(text: string): string {
+  const state: FenceState = { fence: undefined, lang: "" };
+  for (const line of text.split("\n")) fenceStep(line, state);
+  return state.fence === undefined ? text : `${text}\n${state.fence}`;
+}
+
+/**
+ * What `line` does to the fence state: `"close"` (it ends the open fence), `"open"`
+ * (it starts one; the state holds its marker and language), `"code"` (a line inside
+ * one) or `undefined` (not in a fence).
+ */
+function fenceStep(line: string, state: FenceState): "open" | "close" | "code" | undefined {
+  const fence = FENCE.exec(line);
+  if (state.fence !== undefined) {
+    if (fence !== null && fence[1]!.startsWith(state.fence) && fence[2]!.trim() === "") {
+      state.fence = undefined;
+      state.lang = "";
+      return "close";
+    }
+    return "code";
+  }
+  if (fence !== null && !(fence[1]!.startsWith("`") && fence[2]!.includes("`"))) {
+    state.fence = fence[1]!;
+    // Only a plain word names a language (it goes into an attribute).
+    const lang = fence[2]!.trim();
+    state.lang = /^[\w+#.-]{1,30}$/.test(lang) ? lang : "";
+    return "open";
+  }
+  return undefined;
+}
+
+/** A part as HTML; `streaming`: its last line is unfinished, its open marks closed. */
+function renderPart(part: string, state: FenceState, streaming = false): string {
   const out: string[] = [];
-  /** The lines of the open `<pre>` or `<blockquote>`, with what closes it. */
-  let open: { kind: "pre" | "quote"; lines: string[] } | undefined;
+  /** The lines of the open `<pre>` (with its fence's language) or `<blockquote>`. */
+  let open: { kind: "pre" | "quote"; lines: string[]; lang?: string } | undefined;
   const close = () => {
     if (open === undefined) return;
     if (open.lines.length === 0) {
       // Nothing inside (a fence closed at once): no empty tag.
     } else if (open.kind === "pre") {
-      const code = state.lang === ""
+      const code = !open.lang
         ? `<pre>${open.lines.join("\n")}</pre>`
-        : `<pre><code class="language-${escapeHtml(state.lang)}">${
+        : `<pre><code class="language-${escapeHtml(open.lang)}">${
           open.lines.join("\n")
         }</code></pre>`;
       out.push(code);
@@ -92,33 +174,32 @@ function renderPart(part: string, state: FenceState): string {
     open = undefined;
   };
   // A part that starts inside a fence (a split cut it) opens it again.
-  if (state.fence !== undefined) open = { kind: "pre", lines: [] };
-  for (const line of part.split("\n")) {
-    const fence = FENCE.exec(line);
-    if (state.fence !== undefined) {
-      if (fence !== null && fence[1]!.startsWith(state.fence) && fence[2]!.trim() === "") {
-        close();
-        state.fence = undefined;
-        state.lang = "";
-      } else open!.lines.push(escapeHtml(line.replace(/\t/g, "    ")));
+  if (state.fence !== undefined) open = { kind: "pre", lines: [], lang: state.lang };
+  const lines = part.split("\n");
+  for (const [at, line] of lines.entries()) {
+    const step = fenceStep(line, state);
+    if (step === "code") {
+      open!.lines.push(escapeHtml(line.replace(/\t/g, "    ")));
       continue;
     }
-    if (fence !== null && !(fence[1]!.startsWith("`") && fence[2]!.includes("`"))) {
+    if (step === "close") {
       close();
-      state.fence = fence[1]!;
-      // Only a plain word names a language (it goes into an attribute).
-      const lang = fence[2]!.trim();
-      state.lang = /^[\w+#.-]{1,30}$/.test(lang) ? lang : "";
-      open = { kind: "pre", lines: [] };
       continue;
     }
+    if (step === "open") {
+      close();
+      open = { kind: "pre", lines: [], lang: state.lang };
+      continue;
+    }
+    const unfinished = streaming && at === lines.length - 1;
     const quote = QUOTE.exec(line);
     if (quote !== null) {
       if (open?.kind !== "quote") {
         close();
         open = { kind: "quote", lines: [] };
       }
-      open.lines.push(spansHtml(inline(quote[1]!)));
+      const text = unfinished ? closeOpenMarks(quote[1]!) : quote[1]!;
+      open.lines.push(spansHtml(inline(text)));
       continue;
     }
     close();
@@ -127,11 +208,80 @@ function renderPart(part: string, state: FenceState): string {
       continue;
     }
     const block = blockOf(line);
-    out.push(escapeHtml(block.first) + spansHtml(inline(block.text, block.style)));
+    const text = unfinished ? closeOpenMarks(block.text) : block.text;
+    out.push(escapeHtml(block.first) + spansHtml(inline(text, block.style)));
   }
   // The part ends inside a fence: closed here, opened again in the next part.
   close();
   return out.join("\n");
+}
+
+const ESCAPED = /[\\`*_[\]()<>#~-]/;
+
+/**
+ * The unfinished last line of a streamed answer with the marks it opened closed at
+ * its end (`**bold` as `**bold**`, `` `code `` as `` `code` ``), when the reader then
+ * reads every one of them as a mark; otherwise the line as it is (its marks stay as
+ * typed until their twins arrive).
+ *
+ * @example
+ * ```ts
+ * import { closeOpenMarks } from "./markdown_html.ts";
+ * if (closeOpenMarks("a **b *c") !== "a **b *c***") throw new Error();
+ * if (closeOpenMarks("2 * 3") !== "2 * 3") throw new Error();
+ * ```
+ */
+export function closeOpenMarks(line: string): string {
+  let text = line.trimEnd();
+  const marks: string[] = [];
+  let code = "";
+  for (let i = 0; i < text.length;) {
+    const ch = text[i]!;
+    if (ch === "\\" && i + 1 < text.length && ESCAPED.test(text[i + 1]!)) {
+      i += 2;
+      continue;
+    }
+    if (ch === "`") {
+      const ticks = /^`+/.exec(text.slice(i))![0];
+      const end = text.indexOf(ticks, i + ticks.length);
+      // A code span that has not closed yet runs to the end: what follows is code.
+      if (end < 0) {
+        code = ticks;
+        break;
+      }
+      i = end + ticks.length;
+      continue;
+    }
+    if (ch === "*" || ch === "_") {
+      const mark = text.startsWith(ch + ch, i) ? ch + ch : ch;
+      const before = i === 0 ? " " : text[i - 1]!;
+      const after = text[i + mark.length] ?? " ";
+      if (marks.at(-1) === mark && before.trim() !== "") marks.pop();
+      else if (after.trim() !== "" && (ch === "*" || !/\w/.test(before))) marks.push(mark);
+      i += mark.length;
+      continue;
+    }
+    i++;
+  }
+  if (marks.length === 0 && code === "") return line;
+  // Half a closing twin typed (`**bold*`): it is the mark's, not text.
+  const top = marks.at(-1);
+  if (code === "" && top?.length === 2 && text.endsWith(top[0]!) && !text.endsWith(top)) {
+    text = text.slice(0, -1);
+  }
+  const suffix = code + marks.reverse().join("");
+  const dropped = line.trimEnd().length - text.length;
+  // Each mark read as one: the line shows its openers' characters (as long as the
+  // suffix) and the dropped half twin less, and nothing of the suffix.
+  const closed = text + suffix;
+  return shownLength(closed) === shownLength(line.trimEnd()) - dropped - suffix.length
+    ? closed
+    : line;
+}
+
+/** How many characters the reader shows of a line's inline text. */
+function shownLength(text: string): number {
+  return inline(text).reduce((n, span) => n + span.text.length, 0);
 }
 
 /** Styled spans as nested tags around escaped text. */

@@ -1,6 +1,28 @@
 import assert from "node:assert/strict";
-import { markdownHtml, markdownHtmlParts, plainOfHtml } from "./markdown_html.ts";
-import { escapeHtml, MESSAGE_MAX } from "./telegram.ts";
+import {
+  closeFence,
+  closeOpenMarks,
+  markdownHtml,
+  markdownHtmlPart,
+  markdownHtmlParts,
+  plainOfHtml,
+} from "./markdown_html.ts";
+import { escapeHtml, MESSAGE_MAX, splitMessage } from "./telegram.ts";
+
+/** Throws unless `html` is well formed as Telegram reads it: tags closed in order, text escaped. */
+function assertWellFormed(html: string): void {
+  const stack: string[] = [];
+  for (const piece of html.split(/(<[^<>]*>)/)) {
+    const tag = /^<(\/?)(b|i|code|pre|blockquote)(?: class="language-[\w+#.-]+")?>$/.exec(piece);
+    if (tag !== null) {
+      if (tag[1]) assert.equal(stack.pop(), tag[2], html);
+      else stack.push(tag[2]!);
+      continue;
+    }
+    assert.doesNotMatch(piece, /[<>]|&(?!lt;|gt;|amp;)/, html);
+  }
+  assert.deepEqual(stack, [], html);
+}
 
 Deno.test("markdownHtml() shows inline marks as Telegram tags around escaped text", () => {
   assert.equal(
@@ -62,4 +84,93 @@ Deno.test("markdownHtmlParts() sends a part of marks only as typed", () => {
 
 Deno.test("plainOfHtml() reads tags out and entities back", () => {
   assert.equal(plainOfHtml("<b>a &lt;b&gt;</b> &amp; c"), "a <b> & c");
+});
+
+Deno.test("closeOpenMarks() closes what the unfinished line opened, when the reader agrees", () => {
+  assert.equal(closeOpenMarks("so **far"), "so **far**");
+  assert.equal(closeOpenMarks("a **b *c"), "a **b *c***");
+  assert.equal(closeOpenMarks("run `ls -l"), "run `ls -l`");
+  assert.equal(closeOpenMarks("**bold* "), "**bold**");
+  assert.equal(closeOpenMarks("_it"), "_it_");
+  // Not marks, or nothing open: as it is.
+  assert.equal(closeOpenMarks("2 * 3"), "2 * 3");
+  assert.equal(closeOpenMarks("snake_case"), "snake_case");
+  assert.equal(closeOpenMarks("**done** now"), "**done** now");
+  assert.equal(closeOpenMarks("a **"), "a **");
+  assert.equal(closeOpenMarks("``"), "``");
+});
+
+Deno.test("markdownHtmlPart() renders a streamed answer's open end well formed", () => {
+  const open = { before: [], open: true };
+  assert.equal(markdownHtmlPart("Plan:\n- **Mon", open), "Plan:\n• <b>Mon</b>");
+  assert.equal(markdownHtmlPart("Plan:\n- **Mon", { before: [], open: false }), "Plan:\n• **Mon");
+  // Only the last line is unfinished: an earlier line's lone mark stays as typed.
+  assert.equal(markdownHtmlPart("a **b\nc *d", open), "a **b\nc <i>d</i>");
+  assert.equal(
+    markdownHtmlPart("> quote `x", open),
+    "<blockquote>quote <code>x</code></blockquote>",
+  );
+  assert.equal(
+    markdownHtmlPart("Code:\n```py\nif a < b:", open),
+    'Code:\n<pre><code class="language-py">if a &lt; b:</code></pre>',
+  );
+  // A text of a fence's opening only shows as typed (Telegram refuses an empty text).
+  assert.equal(markdownHtmlPart("```py", open), "```py");
+  // The model's own HTML is text.
+  assert.equal(
+    markdownHtmlPart("<script>x</script> <b>y</b> &amp; **z", open),
+    "&lt;script&gt;x&lt;/script&gt; &lt;b&gt;y&lt;/b&gt; &amp;amp; <b>z</b>",
+  );
+});
+
+Deno.test("markdownHtmlPart() is well formed for every prefix of an answer", () => {
+  const answer = [
+    "# Trip **plan**",
+    "",
+    "Some *light* reading and __strong__ words, `code` & <tags>, snake_case_names.",
+    "- **Mon**: museums",
+    "- _Tue_: food [map](https://x.io/a_b)",
+    "> a **quote** with `ls -l`",
+    "```ts",
+    "const a = b < c && d > e; // **not bold**",
+    "```",
+    "~~~",
+    "tilde *fence*",
+    "~~~",
+    "1. done ***both*** \\*escaped\\*",
+  ].join("\n");
+  for (let end = 1; end <= answer.length; end++) {
+    const html = markdownHtmlPart(answer.slice(0, end), { before: [], open: true });
+    assertWellFormed(html);
+    assert.ok(plainOfHtml(html).length <= escapeHtml(answer.slice(0, end)).length);
+  }
+});
+
+Deno.test("markdownHtmlPart() reopens a fence cut by a split in the next part", () => {
+  const code = Array.from({ length: 300 }, (_, i) => `row(${i}) < limit && go();`).join("\n");
+  const text = `Intro **here**.\n\n\`\`\`js\n${code}\n\`\`\`\n\nAfter *all*.`;
+  const parts = splitMessage(text);
+  assert.ok(parts.length >= 2, String(parts.length));
+  const html = parts.map((part, i) =>
+    markdownHtmlPart(part, { before: parts.slice(0, i), open: false })
+  );
+  assert.deepEqual(html, markdownHtmlParts(text));
+  for (const part of html) {
+    assertWellFormed(part);
+    assert.ok(plainOfHtml(part).length <= MESSAGE_MAX);
+  }
+  assert.ok(html[0]!.endsWith("</code></pre>"));
+  assert.ok(html[1]!.startsWith('<pre><code class="language-js">'));
+  assert.ok(html.at(-1)!.endsWith("After <i>all</i>."));
+});
+
+Deno.test("closeFence() closes a fence the text leaves open, with its own marker", () => {
+  assert.equal(closeFence("Run:\n```sh\nls -l"), "Run:\n```sh\nls -l\n```");
+  assert.equal(closeFence("````\n```\nstill in"), "````\n```\nstill in\n````");
+  assert.equal(closeFence("```\nx\n```\nafter"), "```\nx\n```\nafter");
+  // What follows it then shows as text.
+  assert.equal(
+    markdownHtml(`${closeFence("```\nx")}\n\n(cancelled)`),
+    "<pre>x</pre>\n\n(cancelled)",
+  );
 });

@@ -7,15 +7,19 @@
  * edit rate allows. A 429's `retry_after` is waited out rather than burst through, unless
  * the channel stops: then the wait ends and the rest of the answer is not sent (it stays
  * in the conversation's session; {@linkcode StreamingReply.whole} says it did not arrive).
- * Text goes as HTML with everything escaped (or as the caller renders it); when
- * Telegram refuses the entities anyway, the reply continues as plain text. An answer
- * longer than one message continues in the next, split on paragraph and line
- * boundaries, never dropped.
+ * Text goes as HTML with everything escaped, or as the caller renders each part: the
+ * renderer is told the parts before it and whether the text may still grow, so a chat
+ * answer's Markdown is well formed at every edit and a fence cut by a split is closed
+ * in one message and opened again in the next. When Telegram refuses the entities
+ * anyway, the reply continues as the plain text the HTML shows. An answer longer than
+ * one message continues in the next, split on paragraph and line boundaries, never
+ * dropped.
  *
  * @module
  */
 import type { Api } from "grammy";
 import { pause } from "../../backoff.ts";
+import { type PartPlace, plainOfHtml } from "./markdown_html.ts";
 import {
   botApiFailure,
   escapeHtml,
@@ -43,6 +47,9 @@ export class ChatPace {
   }
 }
 
+/** Turns one part's text into HTML (well formed on its own, showing at most the part). */
+export type PartHtml = (part: string, place: PartPlace) => string;
+
 /** Options for {@linkcode StreamingReply}. */
 export interface StreamingReplyOptions {
   api: Api;
@@ -51,7 +58,7 @@ export interface StreamingReplyOptions {
   token: string;
   pace: ChatPace;
   /** Turns one part's text into HTML. @default escapeHtml */
-  html?: (text: string) => string;
+  html?: PartHtml;
   /** What must reach the chat first (what the chat showed before this answer). */
   after?: Promise<unknown>;
   /** Buttons under the last message (sent with it). */
@@ -68,8 +75,12 @@ export interface StreamingReplyOptions {
 export class StreamingReply {
   #o: StreamingReplyOptions;
   #text = "";
-  /** What each sent message shows now, by position. */
-  #shown: { id: number; text: string }[] = [];
+  /**
+   * What each sent message shows now, by position: its source text, whether it was
+   * rendered as the open end of a streaming text (then the finished text renders anew)
+   * and the HTML sent.
+   */
+  #shown: { id: number; text: string; open: boolean; html: string }[] = [];
   #plain = false;
   #finished = false;
   /** When the first message went out (epoch ms). */
@@ -115,10 +126,14 @@ export class StreamingReply {
     this.#kick();
   }
 
-  /** Shows `text` as the whole answer and waits until Telegram has it. */
-  async finish(text: string): Promise<void> {
+  /**
+   * Shows `text` as the whole answer and waits until Telegram has it; `html` renders it
+   * instead of the reply's renderer (a failure's sentence replacing an answer).
+   */
+  async finish(text: string, html?: PartHtml): Promise<void> {
     this.#finished = true;
     this.#text = text;
+    if (html !== undefined) this.#o = { ...this.#o, html };
     this.#kick();
     await this.#loop;
   }
@@ -170,7 +185,10 @@ export class StreamingReply {
   /** Whether the messages do not show the text yet. */
   #differs(): boolean {
     const parts = splitMessage(this.#text);
-    return parts.length !== this.#shown.length || parts.some((p, i) => this.#shown[i]?.text !== p);
+    return parts.length !== this.#shown.length ||
+      parts.some((p, i) =>
+        this.#shown[i]?.text !== p || this.#shown[i]?.open !== this.#open(parts, i)
+      );
   }
 
   /** Brings the messages in line with the text: edit what changed, send what is new. */
@@ -179,7 +197,15 @@ export class StreamingReply {
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i]!;
       const shown = this.#shown[i];
-      if (shown?.text === part) continue;
+      const open = this.#open(parts, i);
+      if (shown?.text === part && shown.open === open) continue;
+      const html = (this.#o.html ?? escapeHtml)(part, { before: parts.slice(0, i), open });
+      if (shown?.html === html) {
+        // Rendered as it shows already (the last words closed no mark): no edit.
+        shown.text = part;
+        shown.open = open;
+        continue;
+      }
       const last = i === parts.length - 1 && this.#finished;
       const markup = last && this.#o.replyMarkup !== undefined
         ? { reply_markup: this.#o.replyMarkup }
@@ -191,9 +217,9 @@ export class StreamingReply {
               ...(html ? { parse_mode: "HTML" } : {}),
               ...markup,
             } as never).then((m) => m.message_id),
-          part,
+          html,
         );
-        if (id !== undefined) this.#shown[i] = { id, text: part };
+        if (id !== undefined) this.#shown[i] = { id, text: part, open, html };
         if (this.#firstAt === 0) this.#firstAt = this.#now();
       } else {
         await this.#waitPace();
@@ -203,9 +229,11 @@ export class StreamingReply {
               ...(html ? { parse_mode: "HTML" } : {}),
               ...markup,
             } as never).then(() => shown.id),
-          part,
+          html,
         );
         shown.text = part;
+        shown.open = open;
+        shown.html = html;
         this.#o.pace.nextAt = this.#now() + this.#o.pace.intervalMs;
       }
     }
@@ -219,17 +247,17 @@ export class StreamingReply {
   }
 
   /**
-   * Makes one Bot API call with `part` as HTML (or plain once entities were refused),
-   * waiting out a 429 and trying again, ignoring "message is not modified".
+   * Makes one Bot API call with a part's `html` (or the plain text it shows once
+   * entities were refused), waiting out a 429 and trying again, ignoring "message is
+   * not modified".
    */
   async #call(
     send: (text: string, html: boolean) => Promise<number>,
-    part: string,
+    html: string,
   ): Promise<number | undefined> {
     for (let attempt = 0; attempt < 8; attempt++) {
       try {
-        const html = this.#o.html ?? escapeHtml;
-        return await send(this.#plain ? part : html(part), !this.#plain);
+        return await send(this.#plain ? plainOfHtml(html) : html, !this.#plain);
       } catch (error) {
         const failure = botApiFailure(error, this.#o.token);
         if (refusedEntities(failure) && !this.#plain) {
@@ -250,6 +278,11 @@ export class StreamingReply {
       }
     }
     return undefined;
+  }
+
+  /** Whether part `i` is the end of a text that may still grow. */
+  #open(parts: readonly string[], i: number): boolean {
+    return !this.#finished && i === parts.length - 1;
   }
 
   #now(): number {

@@ -1,14 +1,23 @@
 import assert from "node:assert/strict";
+import { markdownHtmlPart } from "./markdown_html.ts";
 import { ChatPace, StreamingReply } from "./reply.ts";
 
 /** A stand-in for grammY's Api: records sends and edits with their times. */
-function fakeApi(options: { refuseEditOnce429?: boolean; refuseSends429?: number } = {}) {
-  const calls: { method: string; text: string; at: number }[] = [];
+function fakeApi(
+  options: { refuseEditOnce429?: boolean; refuseSends429?: number; refuseHtml?: boolean } = {},
+) {
+  const calls: { method: string; text: string; at: number; html: boolean }[] = [];
+  const refusedHtml = (other?: { parse_mode?: string }) =>
+    options.refuseHtml === true && other?.parse_mode === "HTML"
+      ? Promise.reject({ error_code: 400, description: "Bad Request: can't parse entities" })
+      : undefined;
   let nextId = 1;
   let refuse = options.refuseEditOnce429 === true;
   const api = {
-    sendMessage(_chat: unknown, text: string) {
-      calls.push({ method: "send", text, at: performance.now() });
+    sendMessage(_chat: unknown, text: string, other?: { parse_mode?: string }) {
+      calls.push({ method: "send", text, at: performance.now(), html: !!other?.parse_mode });
+      const refused = refusedHtml(other);
+      if (refused) return refused;
       if (options.refuseSends429 !== undefined) {
         return Promise.reject({
           error_code: 429,
@@ -18,8 +27,10 @@ function fakeApi(options: { refuseEditOnce429?: boolean; refuseSends429?: number
       }
       return Promise.resolve({ message_id: nextId++ });
     },
-    editMessageText(_chat: unknown, _id: number, text: string) {
-      calls.push({ method: "edit", text, at: performance.now() });
+    editMessageText(_chat: unknown, _id: number, text: string, other?: { parse_mode?: string }) {
+      calls.push({ method: "edit", text, at: performance.now(), html: !!other?.parse_mode });
+      const refused = refusedHtml(other);
+      if (refused) return refused;
       if (refuse) {
         refuse = false;
         return Promise.reject({
@@ -147,4 +158,65 @@ Deno.test("StreamingReply: whole says the text arrived", async () => {
   const reply = new StreamingReply({ api, chatId: 1, token: "t", pace: new ChatPace(50) });
   await reply.finish("Arrived.");
   assert.equal(reply.whole, true);
+});
+
+Deno.test("StreamingReply: a Markdown answer's open marks close while it streams; the finished text renders anew", async () => {
+  const { api, calls } = fakeApi();
+  const html = markdownHtmlPart;
+  const reply = new StreamingReply({ api, chatId: 1, token: "t", pace: new ChatPace(50), html });
+  reply.push("Use **kwargs");
+  await wait(10);
+  // The same text, now whole: its lone `**` is text after all.
+  await reply.finish("Use **kwargs");
+  assert.deepEqual(calls.map((c) => [c.method, c.text]), [
+    ["send", "Use <b>kwargs</b>"],
+    ["edit", "Use **kwargs"],
+  ]);
+  // A finished text that renders as it streamed is not edited again.
+  const same = fakeApi();
+  const again = new StreamingReply({
+    api: same.api,
+    chatId: 1,
+    token: "t",
+    pace: new ChatPace(50),
+    html,
+  });
+  again.push("All **done**.");
+  await wait(10);
+  await again.finish("All **done**.");
+  assert.deepEqual(same.calls.map((c) => c.text), ["All <b>done</b>."]);
+});
+
+Deno.test("StreamingReply: a fence cut by the split is closed in one message and opened in the next", async () => {
+  const { api, calls } = fakeApi();
+  const reply = new StreamingReply({
+    api,
+    chatId: 1,
+    token: "t",
+    pace: new ChatPace(20),
+    html: markdownHtmlPart,
+  });
+  const code = Array.from({ length: 300 }, (_, i) => `step(${i}); // & more`).join("\n");
+  await reply.finish(`**Code:**\n\n\`\`\`js\n${code}\n\`\`\`\n\nDone.`);
+  assert.ok(calls.length >= 2, String(calls.length));
+  assert.ok(calls[0]!.text.startsWith('<b>Code:</b>\n\n<pre><code class="language-js">'));
+  assert.ok(calls[0]!.text.endsWith("</code></pre>"));
+  assert.ok(calls[1]!.text.startsWith('<pre><code class="language-js">'));
+  assert.ok(calls.at(-1)!.text.endsWith("</code></pre>\n\nDone."));
+});
+
+Deno.test("StreamingReply: refused entities continue as the plain text the HTML shows", async () => {
+  const { api, calls } = fakeApi({ refuseHtml: true });
+  const reply = new StreamingReply({
+    api,
+    chatId: 1,
+    token: "123:secret",
+    pace: new ChatPace(20),
+    html: markdownHtmlPart,
+  });
+  await reply.finish("**Bold** & `x < y`\n- item");
+  assert.deepEqual(calls.map((c) => [c.html, c.text]), [
+    [true, "<b>Bold</b> &amp; <code>x &lt; y</code>\n• item"],
+    [false, "Bold & x < y\n• item"],
+  ]);
 });
