@@ -10,6 +10,11 @@
 export const AGENT_DENO_FLAGS: readonly string[] = [
   "--no-prompt",
   "--unstable-lazy-dynamic-imports",
+  // V8 grows its young generation up to 16 MiB a semi-space under a steady stream of
+  // short-lived objects (a chat's requests and answers): a hub rose 33 MiB per 1,000
+  // turns that way while its live objects stayed flat. 2 MiB keeps it small at no
+  // measurable CPU cost (docs/performance.md).
+  "--v8-flags=--max-semi-space-size=2",
   "--allow-read",
   "--allow-write",
   "--allow-env",
