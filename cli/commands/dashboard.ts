@@ -106,15 +106,7 @@ export const command: CommandModule = {
       return 1;
     }
     const url = `http://127.0.0.1:${port}/dashboard/#code=${body.code}`;
-    const remote = Boolean(ctx.env.SSH_CONNECTION || ctx.env.SSH_TTY);
-    if (opts.open === false || remote || !(await openBrowser(url))) {
-      ctx.out(w.visit);
-      ctx.out(url);
-      return 0;
-    }
-    ctx.out(w.open);
-    ctx.out(url);
-    return 0;
+    return await showAddress(ctx, url, opts.open !== false, w.visit);
   },
 };
 
@@ -126,14 +118,22 @@ async function cloudDashboard(ctx: CommandContext, open: boolean): Promise<numbe
   const spine = new CloudSpine(url, token, ctx.lang);
   ctx.err(w.cloud_waiting);
   const code = await spine.dashboardCode();
-  const address = `${spine.url}/hub/dashboard/#code=${code}`;
+  return await showAddress(ctx, `${spine.url}/hub/dashboard/#code=${code}`, open, w.cloud_visit);
+}
+
+/**
+ * Opens the sign-in address in the browser and says so, or prints it after `visit` when
+ * asked not to open, over SSH (the browser is on another machine) or when no browser
+ * opens.
+ */
+async function showAddress(
+  ctx: CommandContext,
+  address: string,
+  open: boolean,
+  visit: string,
+): Promise<number> {
   const remote = Boolean(ctx.env.SSH_CONNECTION || ctx.env.SSH_TTY);
-  if (!open || remote || !(await openBrowser(address))) {
-    ctx.out(w.cloud_visit);
-    ctx.out(address);
-    return 0;
-  }
-  ctx.out(w.open);
+  ctx.out(!open || remote || !(await openBrowser(address)) ? visit : words[ctx.lang].open);
   ctx.out(address);
   return 0;
 }

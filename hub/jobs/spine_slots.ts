@@ -142,17 +142,8 @@ export class SpineSlots implements SharedSlots {
   }
 
   async claim(c: SlotClaim): Promise<ClaimAnswer> {
-    if (this.#off) return { kind: "off" };
-    let body: {
-      claimed: boolean;
-      reserved_usd?: number;
-      reason?: string;
-      spent_usd?: number;
-      job?: string;
-      by?: string;
-    };
-    try {
-      body = await this.#post("/hub/jobs/claim", {
+    const answer = await this.#ask(() =>
+      this.#post("/hub/jobs/claim", {
         slot_id: c.slotId,
         job: c.job,
         hub: this.#o.hub,
@@ -161,17 +152,17 @@ export class SpineSlots implements SharedSlots {
         day_cap_usd: c.dayCapUsd ?? null,
         min_usd: c.minUsd,
         ...(c.sessionId === undefined ? {} : { session_id: c.sessionId }),
-      }) as typeof body;
-    } catch (error) {
-      if (error instanceof SpineError && error.status === 404 && error.code === "cloud_mode_off") {
-        this.#off = true;
-        return { kind: "off" };
-      }
-      return {
-        kind: "unreachable",
-        detail: error instanceof Error ? error.message : String(error),
-      };
-    }
+      }) as Promise<{
+        claimed: boolean;
+        reserved_usd?: number;
+        reason?: string;
+        spent_usd?: number;
+        job?: string;
+        by?: string;
+      }>
+    );
+    if (answer.kind !== "ok") return answer;
+    const body = answer.value;
     if (body.claimed) return { kind: "claimed", reservedUsd: body.reserved_usd ?? 0 };
     if (body.reason === "paused") {
       return { kind: "paused", job: String(body.job ?? c.job), reason: String(body.by ?? "owner") };

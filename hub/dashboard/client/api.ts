@@ -21,7 +21,12 @@ export function setCsrf(token: string): void {
   csrf = token;
 }
 
-/** An answer the hub refused: its status and error code. */
+/** What a failed request says to the person: the hub's sentence, else `fallback(error)`. */
+export function failureText(error: unknown, fallback: (error: unknown) => string): string {
+  return error instanceof ApiError && error.detail ? error.detail : fallback(error);
+}
+
+/** A request the hub refused: its status, its error code and its sentence. */
 export class ApiError extends Error {
   status: number;
   code: string;

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { ApiError, get, post } from "./api.ts";
+import { failureText, get, post } from "./api.ts";
 import { h, replace } from "./dom.ts";
 import { t, time, usd } from "./i18n.ts";
 
@@ -31,9 +31,7 @@ export async function jobs(main: HTMLElement, arg: string, live: EventTarget): P
   };
   const failed = (error: unknown) =>
     say(
-      error instanceof ApiError && error.detail
-        ? error.detail
-        : t("error", { detail: String(error) }),
+      failureText(error, (e) => t("error", { detail: String(e) })),
       true,
     );
   const act = async (path: string, body: Record<string, unknown>) => {

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { ApiError, get, post } from "./api.ts";
+import { failureText, get, post } from "./api.ts";
 import { h, replace } from "./dom.ts";
 import { count, t, time } from "./i18n.ts";
 import { digestSection, universeSection } from "./network_more.ts";
@@ -35,9 +35,7 @@ export async function network(main: HTMLElement): Promise<void> {
       await post(`network/${action}`, { address });
       await network(main);
     } catch (error) {
-      alert.textContent = error instanceof ApiError && error.detail
-        ? error.detail
-        : t("error", { detail: String(error) });
+      alert.textContent = failureText(error, (e) => t("error", { detail: String(e) }));
     }
   };
   const contacts: Json[] = [...data.contacts].sort((a: Json, b: Json) =>

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { ApiError, get, post } from "./api.ts";
+import { failureText, get, post } from "./api.ts";
 import { h, replace } from "./dom.ts";
 import { count, t, time } from "./i18n.ts";
 
@@ -38,7 +38,7 @@ async function fillUniverse(section: HTMLElement, note?: { text: string; bad: bo
     s = await get<Json>("network/universe");
   } catch (error) {
     replace(section, h("h2", { id: "n-universe" }, t("universe_title")), said);
-    say(error instanceof ApiError && error.detail ? error.detail : String(error), true);
+    say(failureText(error, String), true);
     return;
   }
   const act = async (path: string, body: Record<string, unknown>, button: HTMLButtonElement) => {
@@ -48,9 +48,7 @@ async function fillUniverse(section: HTMLElement, note?: { text: string; bad: bo
       await fillUniverse(section, { text: said, bad: false });
     } catch (error) {
       say(
-        error instanceof ApiError && error.detail
-          ? error.detail
-          : t("error", { detail: String(error) }),
+        failureText(error, (e) => t("error", { detail: String(e) })),
         true,
       );
       button.disabled = false;

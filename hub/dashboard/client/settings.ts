@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ApiError, get, post } from "./api.ts";
+import { failureText, get, post } from "./api.ts";
 import { h, replace } from "./dom.ts";
 import { t } from "./i18n.ts";
 
@@ -24,9 +24,7 @@ export async function settings(main: HTMLElement, note?: string): Promise<void> 
   if (note !== undefined) say(note);
   const failed = (error: unknown) =>
     say(
-      error instanceof ApiError && error.detail
-        ? error.detail
-        : t("error", { detail: String(error) }),
+      failureText(error, (e) => t("error", { detail: String(e) })),
       true,
     );
   const roleForm = (r: Json) => {
