@@ -28,8 +28,13 @@ if (chosen.length === 0) {
   Deno.exit(2);
 }
 
-// playwright-core reads /proc paths that only --allow-all opens.
-const NEEDS_ALL = new Set(["universe_bench.ts", "map_bench.ts", "dashboard_bench.ts"]);
+// playwright-core reads /proc paths that only --allow-all opens (and so does the soak, for RSS).
+const NEEDS_ALL = new Set([
+  "universe_bench.ts",
+  "map_bench.ts",
+  "dashboard_bench.ts",
+  "soak_bench.ts",
+]);
 // Memory slopes are read after a full collection, which `gc()` starts.
 const EXPOSE_GC = new Set(["context_bench.ts", "jobs_bench.ts"]);
 
