@@ -1615,9 +1615,13 @@ async function handleJobOutbox(request, url, rest, db2) {
       const state = str(r, "state");
       if (!STATES.has(state)) bad2("'state' must be pending, sent or dropped");
       const target = str(r, "target");
-      if (target !== "events" && !target.startsWith("chat:")) bad2("'target' must be events or chat:ID");
+      if (target !== "events" && !target.startsWith("chat:")) {
+        bad2("'target' must be events or chat:ID");
+      }
       const deliver = str(r, "deliver");
-      if (deliver !== "messenger" && deliver !== "events") bad2("'deliver' must be messenger or events");
+      if (deliver !== "messenger" && deliver !== "events") {
+        bad2("'deliver' must be messenger or events");
+      }
       return db2.prepare(`INSERT INTO job_deliveries (slot_id, target, job, text, usd, deliver, created_ms, state,
          parts_sent, attempts, next_ms, last_error, done_ms)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
