@@ -1558,6 +1558,8 @@ var STATES = /* @__PURE__ */ new Set([
   "sent",
   "dropped"
 ]);
+var DELIVERY_KEEP_MS = 7 * 864e5;
+var LOG_KEEP_MS = 90 * 864e5;
 function bad2(detail) {
   throw new HttpError(400, "bad_request", {
     detail
@@ -1635,9 +1637,10 @@ async function handleJobOutbox(request, url, rest, db2) {
            state = CASE WHEN job_deliveries.state = 'pending' THEN excluded.state
                         ELSE job_deliveries.state END`).bind(str(r, "slot_id"), target, str(r, "job"), str(r, "text", TEXT_MAX2), num(r, "usd", false), deliver, num(r, "created_ms", true), state, num(r, "parts_sent", true), num(r, "attempts", true), num(r, "next_ms", true), optStr(r, "last_error", 2e3), optWhole(r, "done_ms"));
     });
-    if (statements.length > 0) await db2.batch(statements);
+    statements.push(db2.prepare("DELETE FROM job_deliveries WHERE state != 'pending' AND done_ms < ?1").bind(Date.now() - DELIVERY_KEEP_MS));
+    await db2.batch(statements);
     return json({
-      stored: statements.length
+      stored: statements.length - 1
     });
   }
   if (rest === "log") {
@@ -1663,9 +1666,10 @@ async function handleJobOutbox(request, url, rest, db2) {
            finished_ms = excluded.finished_ms, detail = excluded.detail,
            session_id = COALESCE(excluded.session_id, job_log.session_id)
          WHERE job_log.state = 'running' OR excluded.state != 'running'`).bind(str(r, "slot_id"), str(r, "job"), num(r, "slot_ms", true), num(r, "claimed_ms", true), str(r, "state", 20), r.missed === true ? 1 : 0, num(r, "usd", false), optWhole(r, "finished_ms"), optStr(r, "detail", 4e3), optStr(r, "session_id", ID_MAX)));
-    if (statements.length > 0) await db2.batch(statements);
+    statements.push(db2.prepare("DELETE FROM job_log WHERE slot_ms < ?1").bind(Date.now() - LOG_KEEP_MS));
+    await db2.batch(statements);
     return json({
-      stored: statements.length
+      stored: statements.length - 1
     });
   }
   return void 0;

@@ -27,6 +27,10 @@ const ID_MAX = 300;
 /** An answer's text at most (a body is 1 MiB; a long answer is a few messages). */
 const TEXT_MAX = 256 * 1024;
 const STATES = new Set(["pending", "sent", "dropped"]);
+/** How long a sent or dropped answer is kept (as the brain's own store keeps it). */
+const DELIVERY_KEEP_MS = 7 * 86_400_000;
+/** How long a log entry is kept. */
+const LOG_KEEP_MS = 90 * 86_400_000;
 
 function bad(detail: string): never {
   throw new HttpError(400, "bad_request", { detail });
@@ -130,8 +134,13 @@ export async function handleJobOutbox(
         optWhole(r, "done_ms"),
       );
     });
-    if (statements.length > 0) await db.batch(statements);
-    return json({ stored: statements.length });
+    // Answers sent or given up a week ago are of no more use to a new brain.
+    statements.push(
+      db.prepare("DELETE FROM job_deliveries WHERE state != 'pending' AND done_ms < ?1")
+        .bind(Date.now() - DELIVERY_KEEP_MS),
+    );
+    await db.batch(statements);
+    return json({ stored: statements.length - 1 });
   }
   if (rest === "log") {
     if (request.method === "GET") {
@@ -166,8 +175,12 @@ export async function handleJobOutbox(
         optStr(r, "session_id", ID_MAX),
       )
     );
-    if (statements.length > 0) await db.batch(statements);
-    return json({ stored: statements.length });
+    // The log keeps 90 days, as far back as anyone looks for a job's runs and spend.
+    statements.push(
+      db.prepare("DELETE FROM job_log WHERE slot_ms < ?1").bind(Date.now() - LOG_KEEP_MS),
+    );
+    await db.batch(statements);
+    return json({ stored: statements.length - 1 });
   }
   return undefined;
 }

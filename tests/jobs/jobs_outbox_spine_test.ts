@@ -21,6 +21,8 @@ const post = (url: string, path: string, body: unknown) =>
     body: JSON.stringify(body),
   });
 
+const NOW = Date.now();
+
 const row = (extra: Record<string, unknown> = {}) => ({
   slot_id: "news@1",
   target: "chat:42",
@@ -28,11 +30,11 @@ const row = (extra: Record<string, unknown> = {}) => ({
   text: "Job news ($0.0020):\nDone.",
   usd: 0.002,
   deliver: "messenger",
-  created_ms: 1_000,
+  created_ms: NOW,
   state: "pending",
   parts_sent: 0,
   attempts: 0,
-  next_ms: 1_000,
+  next_ms: NOW,
   last_error: null,
   done_ms: null,
   ...extra,
@@ -44,7 +46,10 @@ Deno.test("spine job outbox: writes are idempotent by slot, target and part; bad
     const write = (r: Record<string, unknown>) =>
       post(spine.url, "/hub/jobs/deliveries", { rows: [r] });
     assert.deepEqual((await write(row())).body, { stored: 1 });
-    assert.equal((await write(row({ parts_sent: 2, attempts: 1, next_ms: 9_000 }))).status, 200);
+    assert.equal(
+      (await write(row({ parts_sent: 2, attempts: 1, next_ms: NOW + 9_000 }))).status,
+      200,
+    );
     // A late write of an older state takes no mark back.
     await write(row({ parts_sent: 1 }));
     let pending = (await hub(spine.url, CLOUD_TOKEN, "/hub/jobs/deliveries")).body
@@ -52,7 +57,7 @@ Deno.test("spine job outbox: writes are idempotent by slot, target and part; bad
     assert.equal(pending.length, 1);
     assert.equal(pending[0]!.parts_sent, 2);
     assert.equal(pending[0]!.attempts, 1);
-    await write(row({ parts_sent: 3, state: "sent", done_ms: 5_000 }));
+    await write(row({ parts_sent: 3, state: "sent", done_ms: NOW }));
     // A sent row stays sent, whatever arrives after.
     await write(row({ parts_sent: 2 }));
     pending = (await hub(spine.url, CLOUD_TOKEN, "/hub/jobs/deliveries")).body
@@ -74,12 +79,12 @@ Deno.test("spine job outbox: writes are idempotent by slot, target and part; bad
     const log = {
       slot_id: "news@1",
       job: "news",
-      slot_ms: 1_000,
-      claimed_ms: 1_000,
+      slot_ms: NOW,
+      claimed_ms: NOW,
       state: "ok",
       missed: false,
       usd: 0.002,
-      finished_ms: 2_000,
+      finished_ms: NOW + 2_000,
       detail: "Done.",
       session_id: "s1",
     };
@@ -127,7 +132,7 @@ Deno.test("spine job outbox: a long answer cut at its second part is finished by
       outboxes[0]!.run(a.row(slot)!);
       for (const d of a.deliveries.of(slot)) void outboxes[0]!.delivery(d);
     };
-    a.claim("news@1", "news", 1_000, Date.now());
+    a.claim("news@1", "news", NOW, NOW);
     a.finish("news@1", { state: "ok", usd: 0.002, nowMs: Date.now(), detail: "one" }, {
       job: "news",
       text: "one|two|three",
