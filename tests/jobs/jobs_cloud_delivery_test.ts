@@ -143,3 +143,25 @@ Deno.test({
     }
   },
 });
+
+Deno.test("agent jobs log --cloud: without the spine in .env, one sentence; a spine that is down, one sentence", async () => {
+  try {
+    const home = await tempDir();
+    assert.equal((await agent(["--home", home, "init", "--yes", "--provider", "fake"])).code, 0);
+    const r = await agent(["--home", home, "jobs", "log", "--cloud"]);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /--cloud needs AGENT_SPINE_URL in \.env \(the spine of cloud mode\)\./);
+    assert.ok(!r.stderr.includes("    at "), r.stderr);
+    await Deno.writeTextFile(
+      `${home}/.env`,
+      `AGENT_SPINE_URL=http://127.0.0.1:9\nAGENT_SPINE_TOKEN=${CLOUD_TOKEN}\n`,
+      { append: true, mode: 0o600 },
+    );
+    const down = await agent(["--home", home, "jobs", "log", "--cloud"]);
+    assert.equal(down.code, 1);
+    assert.match(down.stderr, /^Cannot read the cloud job log: /m);
+    assert.ok(!down.stderr.includes(CLOUD_TOKEN) && !down.stderr.includes("    at "), down.stderr);
+  } finally {
+    await cleanup();
+  }
+});
