@@ -99,21 +99,18 @@ Deno.test({
       // A moment for a second copy to show, were one on its way.
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       const delivered = results(textsIn(bot, OWNER), "tick");
-      const slots = new Set(waiting.map((d) => d.slot_id));
-      // Each answer the spine held once, and none more (every answer the Bot API took was
-      // on the spine: the old brain sent none).
-      assert.equal(delivered.length, slots.size, delivered.join("\n---\n"));
+      // What the new container read from the spine and sent: every answer waiting when the
+      // old one died (and any write of it the spine took after), each once, whole.
       const sent = query<{ slot_id: string; state: string; parts_sent: number }>(
         fresh,
         "SELECT slot_id, state, parts_sent FROM deliveries WHERE target = ?",
         `chat:${OWNER}`,
       );
-      for (const slot of slots) {
-        assert.deepEqual(
-          sent.filter((d) => d.slot_id === slot).map((d) => [d.state, d.parts_sent]),
-          [["sent", 1]],
-        );
-      }
+      const slots = new Set(waiting.map((d) => d.slot_id));
+      for (const slot of slots) assert.ok(sent.some((d) => d.slot_id === slot), slot);
+      assert.ok(sent.every((d) => d.state === "sent" && d.parts_sent === 1), JSON.stringify(sent));
+      // The old brain sent none (the Bot API refused all): one message per answer, none twice.
+      assert.equal(delivered.length, sent.length, delivered.join("\n---\n"));
 
       // The job log of the killed container: in the new brain's store, and from the laptop.
       const runs = query<{ slot_id: string; state: string }>(
