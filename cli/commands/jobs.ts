@@ -1,9 +1,9 @@
 /**
- * `agent jobs list [--json] | add NAME --schedule EXPR --prompt TEXT [...] | run NAME |
+ * `agent jobs list [--json] [--cloud] | add NAME --schedule EXPR --prompt TEXT [...] | run NAME |
  * pause [NAME | --all] | resume [NAME | --all] | remove NAME | log [NAME] [--json] [--cloud]`:
  * scheduled jobs, read from `persona/jobs/` and the job store directly (no hub needed);
  * a running hub sees every change at its next look at the folder and the store.
- * `log --cloud` reads the cloud brain's job log from the spine (`AGENT_SPINE_URL`,
+ * `log --cloud` and `list --cloud` read the cloud brain's job log from the spine (`AGENT_SPINE_URL`,
  * `AGENT_SPINE_TOKEN`), as `agent spend --cloud` reads its ledger.
  *
  * @module
@@ -25,6 +25,7 @@ const t = catalogue({
   o_json: "print JSON",
   o_all: "every job",
   o_cloud: "the cloud brain's log, from the spine (AGENT_SPINE_URL, AGENT_SPINE_TOKEN)",
+  o_cloud_list: "the cloud brain's last outcomes and spend, from the spine",
   cloud_needs: "--cloud needs {variable} in .env (the spine of cloud mode).",
   cloud_failed: "Cannot read the cloud job log: {detail}",
   o_schedule: "a cron expression, e.g. '0 8 * * *' (six fields: seconds first)",
@@ -55,6 +56,7 @@ const t = catalogue({
   o_json: "JSON yazar",
   o_all: "tüm görevler",
   o_cloud: "bulut beyninin kaydı, spine'dan (AGENT_SPINE_URL, AGENT_SPINE_TOKEN)",
+  o_cloud_list: "bulut beyninin son sonuçları ve harcaması, spine'dan",
   cloud_needs: "--cloud için .env içinde {variable} gerekli (bulut kipinin spine'ı).",
   cloud_failed: "Bulut görev kaydı okunamıyor: {detail}",
   o_schedule: "bir cron ifadesi, ör. '0 8 * * *' (altı alan: önce saniye)",
@@ -81,7 +83,8 @@ export const command: CommandModule = {
   summary: { en: t("en", "summary"), tr: t("tr", "summary") },
   configure(cmd, lang) {
     const d = (key: Parameters<typeof t>[1]) => t(lang, key);
-    cmd.command("list").description(d("h_list")).option("--json", d("o_json"));
+    cmd.command("list").description(d("h_list")).option("--json", d("o_json"))
+      .option("--cloud", d("o_cloud_list"));
     cmd.command("add").description(d("h_add")).argument("<name>")
       .option("--schedule <expr>", d("o_schedule"))
       .option("--prompt <text>", d("o_prompt"))
@@ -104,9 +107,30 @@ export const command: CommandModule = {
     const lang = ctx.lang;
     const jobs = await import("@agent/hub/jobs");
     const scope = { paths: ctx.paths, config: await ctx.config(), lang, env: ctx.env };
+    /** The cloud brain's log on the spine `.env` names (`--cloud`). */
+    const cloudOutbox = () => {
+      const url = ctx.env.AGENT_SPINE_URL?.trim();
+      const token = ctx.env.AGENT_SPINE_TOKEN?.trim();
+      if (!url || !token) {
+        const variable = url ? "AGENT_SPINE_TOKEN" : "AGENT_SPINE_URL";
+        throw new UsageError(t(lang, "cloud_needs", { variable }));
+      }
+      return new jobs.SpineOutbox({ url, token });
+    };
     switch (sub) {
       case "list": {
-        const listing = await jobs.listJobs(scope);
+        let cloudLog;
+        if (opts.cloud === true) {
+          const now = Date.now();
+          const { dayStart } = await import("@agent/hub/money");
+          try {
+            cloudLog = await cloudOutbox().summary(dayStart(now), now - 30 * 86_400_000);
+          } catch (error) {
+            ctx.err(t(lang, "cloud_failed", { detail: errorMessage(error) }));
+            return 1;
+          }
+        }
+        const listing = await jobs.listJobs(scope, cloudLog);
         if (opts.json === true) ctx.out(JSON.stringify(listing, null, 2));
         else for (const line of jobs.listLines(listing, lang)) ctx.out(line);
         return 0;
@@ -175,14 +199,9 @@ export const command: CommandModule = {
       case "log": {
         let rows;
         if (opts.cloud === true) {
-          const url = ctx.env.AGENT_SPINE_URL?.trim();
-          const token = ctx.env.AGENT_SPINE_TOKEN?.trim();
-          if (!url || !token) {
-            const variable = url ? "AGENT_SPINE_TOKEN" : "AGENT_SPINE_URL";
-            throw new UsageError(t(lang, "cloud_needs", { variable }));
-          }
+          const outbox = cloudOutbox();
           try {
-            rows = await new jobs.SpineOutbox({ url, token }).runs(name, 50);
+            rows = await outbox.runs(name, 50);
           } catch (error) {
             ctx.err(t(lang, "cloud_failed", { detail: errorMessage(error) }));
             return 1;

@@ -42,6 +42,14 @@ export interface SpineDelivery {
   done_ms: number | null;
 }
 
+/** One job's newest outcome and spend in the brain's log on the spine. */
+export interface JobSummary {
+  last_state: RunRow["state"];
+  last_ms: number;
+  today_usd: number;
+  period_usd: number;
+}
+
 /** Options for {@linkcode SpineOutbox}. */
 export interface SpineOutboxOptions {
   url: string;
@@ -85,6 +93,16 @@ export class SpineOutbox {
     const answer = await this.#http.request(`/hub/jobs/log?${query}`);
     const rows = (answer.body as { runs: (Omit<RunRow, "missed"> & { missed: number })[] }).runs;
     return rows.map((r) => ({ ...r, missed: r.missed === 1 }));
+  }
+
+  /**
+   * Per job: its newest log entry and what its runs cost since `dayMs` and since
+   * `sinceMs` (`agent jobs list --cloud`). Throws `SpineError`.
+   */
+  async summary(dayMs: number, sinceMs: number): Promise<Map<string, JobSummary>> {
+    const answer = await this.#http.request(`/hub/jobs/summary?day=${dayMs}&since=${sinceMs}`);
+    const jobs = (answer.body as { jobs: (JobSummary & { job: string })[] }).jobs;
+    return new Map(jobs.map(({ job, ...rest }) => [job, rest]));
   }
 
   /**

@@ -1643,6 +1643,25 @@ async function handleJobOutbox(request, url, rest, db2) {
       stored: statements.length - 1
     });
   }
+  if (rest === "summary") {
+    if (request.method !== "GET") methodNotAllowed([
+      "GET"
+    ]);
+    const day = Number(url.searchParams.get("day"));
+    const since = Number(url.searchParams.get("since"));
+    if (!Number.isSafeInteger(day) || !Number.isSafeInteger(since) || day < 0 || since < 0) {
+      bad2("'day' and 'since' must be whole numbers of 0 or more");
+    }
+    const rows = await db2.prepare(`SELECT j.job AS job, j.state AS last_state, j.slot_ms AS last_ms,
+         (SELECT TOTAL(usd) FROM job_log WHERE job = j.job AND claimed_ms >= ?1) AS today_usd,
+         (SELECT TOTAL(usd) FROM job_log WHERE job = j.job AND claimed_ms >= ?2) AS period_usd
+       FROM job_log j WHERE j.slot_id = (SELECT slot_id FROM job_log WHERE job = j.job
+         ORDER BY slot_ms DESC, claimed_ms DESC LIMIT 1)
+       ORDER BY j.job LIMIT ${ROWS_MAX}`).bind(day, since).all();
+    return json({
+      jobs: rows.results
+    });
+  }
   if (rest === "log") {
     if (request.method === "GET") {
       const job = url.searchParams.get("job");

@@ -1,5 +1,6 @@
 /**
- * `POST|GET /hub/jobs/deliveries` and `POST|GET /hub/jobs/log`: the cloud brain's job
+ * `POST|GET /hub/jobs/deliveries`, `POST|GET /hub/jobs/log` and `GET /hub/jobs/summary`
+ * (each job's newest outcome and spend, for `agent jobs list --cloud`): the cloud brain's job
  * answers on their way to the owner and its job log, kept in the relational store
  * (tables `job_deliveries` and `job_log`, migration 0006) because the brain's own disk
  * goes with its container. The brain writes a delivery when its run ends and again as
@@ -141,6 +142,24 @@ export async function handleJobOutbox(
     );
     await db.batch(statements);
     return json({ stored: statements.length - 1 });
+  }
+  if (rest === "summary") {
+    if (request.method !== "GET") methodNotAllowed(["GET"]);
+    const day = Number(url.searchParams.get("day"));
+    const since = Number(url.searchParams.get("since"));
+    if (!Number.isSafeInteger(day) || !Number.isSafeInteger(since) || day < 0 || since < 0) {
+      bad("'day' and 'since' must be whole numbers of 0 or more");
+    }
+    // Per job: its newest entry, and what its runs cost since `day` and since `since`.
+    const rows = await db.prepare(
+      `SELECT j.job AS job, j.state AS last_state, j.slot_ms AS last_ms,
+         (SELECT TOTAL(usd) FROM job_log WHERE job = j.job AND claimed_ms >= ?1) AS today_usd,
+         (SELECT TOTAL(usd) FROM job_log WHERE job = j.job AND claimed_ms >= ?2) AS period_usd
+       FROM job_log j WHERE j.slot_id = (SELECT slot_id FROM job_log WHERE job = j.job
+         ORDER BY slot_ms DESC, claimed_ms DESC LIMIT 1)
+       ORDER BY j.job LIMIT ${ROWS_MAX}`,
+    ).bind(day, since).all();
+    return json({ jobs: rows.results });
   }
   if (rest === "log") {
     if (request.method === "GET") {

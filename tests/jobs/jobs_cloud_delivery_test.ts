@@ -123,10 +123,23 @@ Deno.test({
       }
       const log = await agent(["--home", home, "jobs", "log", "tick", "--cloud", "--json"]);
       assert.equal(log.code, 0, log.stderr);
-      const logged = JSON.parse(log.stdout) as { slot_id: string; state: string }[];
+      const logged = JSON.parse(log.stdout) as {
+        slot_id: string;
+        state: string;
+        slot_ms: number;
+      }[];
       for (const slot of slots) {
         assert.ok(logged.some((r) => r.slot_id === slot && r.state === "ok"), slot);
       }
+      const list = await agent(["--home", home, "jobs", "list", "--cloud", "--json"]);
+      assert.equal(list.code, 0, list.stderr);
+      const listing = JSON.parse(list.stdout);
+      assert.equal(listing.log, "cloud");
+      const newest = [...logged].sort((a, b) => b.slot_ms - a.slot_ms)[0]!;
+      assert.deepEqual(
+        listing.jobs.map((j: { name: string; last_state: string }) => [j.name, j.last_state]),
+        [["tick", newest.state]],
+      );
       const stopped = await brain.stop();
       brain = undefined;
       assert.equal(stopped.code, 0, stopped.stderr);

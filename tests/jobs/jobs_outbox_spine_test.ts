@@ -5,7 +5,8 @@
  * back, a sent row stays sent); a long answer whose second part was refused, its
  * container gone, is finished by a brain with an empty store from the part after the
  * last one marked on the spine, so no part arrives twice; a log entry written by one
- * container is read by the next; bad input gets 400.
+ * container is read by the next, and summed per job for `agent jobs list --cloud`; bad
+ * input gets 400.
  */
 import assert from "node:assert/strict";
 import { DeliveryError, DeliveryWorker, JobStore, SpineOutbox } from "@agent/hub/jobs";
@@ -95,6 +96,29 @@ Deno.test("spine job outbox: writes are idempotent by slot, target and part; bad
     assert.deepEqual(runs, [{ ...log, missed: 0 }]);
     const bad = await post(spine.url, "/hub/jobs/log", { rows: [{ ...log, usd: "x" }] });
     assert.equal(bad.status, 400);
+    // `agent jobs list --cloud`: each job's newest outcome, its spend today and in the period.
+    await post(spine.url, "/hub/jobs/log", {
+      rows: [{
+        ...log,
+        slot_id: "news@0",
+        slot_ms: NOW - 86_400_000,
+        claimed_ms: NOW - 86_400_000,
+        state: "failed",
+        usd: 0.001,
+      }],
+    });
+    const summary = await hub(
+      spine.url,
+      CLOUD_TOKEN,
+      `/hub/jobs/summary?day=${NOW - 1_000}&since=0`,
+    );
+    assert.deepEqual(summary.body.jobs, [
+      { job: "news", last_state: "ok", last_ms: NOW, today_usd: 0.002, period_usd: 0.003 },
+    ]);
+    assert.equal(
+      (await hub(spine.url, CLOUD_TOKEN, "/hub/jobs/summary?day=x&since=0")).status,
+      400,
+    );
   } finally {
     await spine.stop();
   }
