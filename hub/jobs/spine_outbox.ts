@@ -108,7 +108,7 @@ export class SpineOutbox {
   /**
    * A brain's start: reads the spine's pending deliveries and its job log into `store`
    * (a row it has already keeps the parts it marked, and takes the spine's when more),
-   * then writes what `store` holds that the spine may lack (a former process of this
+   * then writes what `store` holds that the spine may lack or has older (a former process of this
    * container stopped before its writes went). Returns what it read. Throws `SpineError`.
    */
   async pull(store: JobStore, nowMs: number): Promise<{ deliveries: number; runs: number }> {
@@ -117,6 +117,14 @@ export class SpineOutbox {
     store.importRuns(runs);
     const there = new Set(runs.map((r) => r.slot_id));
     for (const row of store.deliveries.pendingRows()) this.#deliveries.set(key(row), wire(row));
+    // Sent or dropped here while the spine still waits for it (the write was lost when this
+    // container's former process stopped): else the spine's cron would wake the brain for it.
+    for (const d of deliveries) {
+      const here = store.deliveries.get(d.slot_id, d.target);
+      if (here !== undefined && here.state !== "pending") {
+        this.#deliveries.set(key(here), wire(here));
+      }
+    }
     for (const row of store.log(undefined, PAGE)) {
       if (row.state !== "running" && !there.has(row.slot_id)) this.#runs.set(row.slot_id, row);
     }

@@ -90,6 +90,37 @@ Deno.test("spine outbox: a write the spine does not take waits, and goes with it
   });
 });
 
+Deno.test("spine outbox: an answer sent here that the spine still holds as pending is written again at the next start", async () => {
+  await withStore(async (store) => {
+    const spine = fakeSpine();
+    const now = Date.now();
+    answer(store, "news@1", now);
+    const outbox = new SpineOutbox({
+      url: "http://spine.test",
+      token: "hub-token-0123456789",
+      fetch: spine.fetch,
+    });
+    const next = new SpineOutbox({
+      url: "http://spine.test",
+      token: "hub-token-0123456789",
+      fetch: spine.fetch,
+    });
+    try {
+      assert.equal(await outbox.delivery(store.deliveries.get("news@1", "chat:42")!), true);
+      // Sent here; the process stops before the spine hears of it.
+      store.deliveries.partSent(store.deliveries.get("news@1", "chat:42")!, 1, true, now);
+      assert.equal(spine.state.deliveries.get("news@1 chat:42")!.state, "pending");
+      await next.pull(store, now);
+      assert.equal(store.deliveries.get("news@1", "chat:42")!.state, "sent");
+      await next.close(5_000);
+      assert.equal(spine.state.deliveries.get("news@1 chat:42")!.state, "sent");
+    } finally {
+      await outbox.close(0);
+      await next.close(0);
+    }
+  });
+});
+
 Deno.test("spine outbox: pull reads the pending answers and the log into an empty store, and sends the store's own", async () => {
   await withStore(async (fresh) => {
     const spine = fakeSpine();
