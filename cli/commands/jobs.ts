@@ -1,14 +1,17 @@
 /**
- * `agent jobs list [--json] | add NAME --schedule EXPR --prompt TEXT [...] | run NAME |
- * pause [NAME | --all] | resume [NAME | --all] | remove NAME | log [NAME] [--json]`:
+ * `agent jobs list [--json] [--cloud] | add NAME --schedule EXPR --prompt TEXT [...] | run NAME |
+ * pause [NAME | --all] | resume [NAME | --all] | remove NAME | log [NAME] [--json] [--cloud]`:
  * scheduled jobs, read from `persona/jobs/` and the job store directly (no hub needed);
  * a running hub sees every change at its next look at the folder and the store.
+ * `log --cloud` and `list --cloud` read the cloud brain's job log from the spine (`AGENT_SPINE_URL`,
+ * `AGENT_SPINE_TOKEN`), as `agent spend --cloud` reads its ledger.
  *
  * @module
  */
 import type { CommandModule } from "../command.ts";
 import { UsageError } from "../command.ts";
 import { catalogue } from "@agent/hub/base";
+import { errorMessage } from "@agent/net/common";
 
 const t = catalogue({
   summary: "Scheduled jobs: list, add, run, pause, resume, remove, log.",
@@ -21,6 +24,10 @@ const t = catalogue({
   h_log: "the job log, newest first",
   o_json: "print JSON",
   o_all: "every job",
+  o_cloud: "the cloud brain's log, from the spine (AGENT_SPINE_URL, AGENT_SPINE_TOKEN)",
+  o_cloud_list: "the cloud brain's last outcomes and spend, from the spine",
+  cloud_needs: "--cloud needs {variable} in .env (the spine of cloud mode).",
+  cloud_failed: "Cannot read the cloud job log: {detail}",
   o_schedule: "a cron expression, e.g. '0 8 * * *' (six fields: seconds first)",
   o_prompt: "what the job asks on each run",
   o_role: "the role that answers (default fast)",
@@ -48,6 +55,10 @@ const t = catalogue({
   h_log: "görev kaydı, en yenisi önce",
   o_json: "JSON yazar",
   o_all: "tüm görevler",
+  o_cloud: "bulut beyninin kaydı, spine'dan (AGENT_SPINE_URL, AGENT_SPINE_TOKEN)",
+  o_cloud_list: "bulut beyninin son sonuçları ve harcaması, spine'dan",
+  cloud_needs: "--cloud için .env içinde {variable} gerekli (bulut kipinin spine'ı).",
+  cloud_failed: "Bulut görev kaydı okunamıyor: {detail}",
   o_schedule: "bir cron ifadesi, ör. '0 8 * * *' (altı alan: önce saniye)",
   o_prompt: "görevin her çalışmada sorduğu",
   o_role: "yanıtlayan rol (varsayılan fast)",
@@ -72,7 +83,8 @@ export const command: CommandModule = {
   summary: { en: t("en", "summary"), tr: t("tr", "summary") },
   configure(cmd, lang) {
     const d = (key: Parameters<typeof t>[1]) => t(lang, key);
-    cmd.command("list").description(d("h_list")).option("--json", d("o_json"));
+    cmd.command("list").description(d("h_list")).option("--json", d("o_json"))
+      .option("--cloud", d("o_cloud_list"));
     cmd.command("add").description(d("h_add")).argument("<name>")
       .option("--schedule <expr>", d("o_schedule"))
       .option("--prompt <text>", d("o_prompt"))
@@ -87,16 +99,38 @@ export const command: CommandModule = {
     cmd.command("pause").description(d("h_pause")).argument("[name]").option("--all", d("o_all"));
     cmd.command("resume").description(d("h_resume")).argument("[name]").option("--all", d("o_all"));
     cmd.command("remove").description(d("h_remove")).argument("<name>");
-    cmd.command("log").description(d("h_log")).argument("[name]").option("--json", d("o_json"));
+    cmd.command("log").description(d("h_log")).argument("[name]").option("--json", d("o_json"))
+      .option("--cloud", d("o_cloud"));
   },
   async run(ctx, args, opts) {
     const [sub = "list", name] = args;
     const lang = ctx.lang;
     const jobs = await import("@agent/hub/jobs");
     const scope = { paths: ctx.paths, config: await ctx.config(), lang, env: ctx.env };
+    /** The cloud brain's log on the spine `.env` names (`--cloud`). */
+    const cloudOutbox = () => {
+      const url = ctx.env.AGENT_SPINE_URL?.trim();
+      const token = ctx.env.AGENT_SPINE_TOKEN?.trim();
+      if (!url || !token) {
+        const variable = url ? "AGENT_SPINE_TOKEN" : "AGENT_SPINE_URL";
+        throw new UsageError(t(lang, "cloud_needs", { variable }));
+      }
+      return new jobs.SpineOutbox({ url, token });
+    };
     switch (sub) {
       case "list": {
-        const listing = await jobs.listJobs(scope);
+        let cloudLog;
+        if (opts.cloud === true) {
+          const now = Date.now();
+          const { dayStart } = await import("@agent/hub/money");
+          try {
+            cloudLog = await cloudOutbox().summary(dayStart(now), now - 30 * 86_400_000);
+          } catch (error) {
+            ctx.err(t(lang, "cloud_failed", { detail: errorMessage(error) }));
+            return 1;
+          }
+        }
+        const listing = await jobs.listJobs(scope, cloudLog);
         if (opts.json === true) ctx.out(JSON.stringify(listing, null, 2));
         else for (const line of jobs.listLines(listing, lang)) ctx.out(line);
         return 0;
@@ -163,7 +197,16 @@ export const command: CommandModule = {
         return 0;
       }
       case "log": {
-        const rows = await jobs.jobLog(scope, name);
+        let rows;
+        if (opts.cloud === true) {
+          const outbox = cloudOutbox();
+          try {
+            rows = await outbox.runs(name, 50);
+          } catch (error) {
+            ctx.err(t(lang, "cloud_failed", { detail: errorMessage(error) }));
+            return 1;
+          }
+        } else rows = await jobs.jobLog(scope, name);
         if (opts.json === true) ctx.out(JSON.stringify(rows, null, 2));
         else for (const line of jobs.logLines(rows, lang)) ctx.out(line);
         return 0;

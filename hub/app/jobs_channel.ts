@@ -4,7 +4,9 @@
  * desks of their own (no tools, or tier 1 only) that share the hub's router and
  * ledger; notices go to the hub's owner-event bus, answers through the delivery worker
  * (to the bus and the messenger's chats, never lost, never doubled). In cloud mode the next
- * due time goes to the spine's state (`jobs.next`), whose cron wakes the brain for it.
+ * due time goes to the spine's state (`jobs.next`), whose cron wakes the brain for it,
+ * and the answers and the job log are written to the spine as well (`spine_outbox.ts`):
+ * a brain that starts in an empty container reads them back before it runs or sends.
  *
  * @module
  */
@@ -18,6 +20,7 @@ import { jobStoreFile } from "../jobs/files.ts";
 import { JobRunner } from "../jobs/runner.ts";
 import { ALL_JOBS, JobStore } from "../jobs/store.ts";
 import { DeliveryWorker } from "../jobs/delivery.ts";
+import { SpineOutbox } from "../jobs/spine_outbox.ts";
 import { processAlive } from "../process_alive.ts";
 import { jobDeliverySinks } from "./jobs_delivery.ts";
 import { sharedSlots } from "./jobs_shared_slots.ts";
@@ -42,6 +45,20 @@ export async function jobsChannel(hub: HubContext): Promise<HubChannel> {
     events: hub.events,
     netDir: hub.paths.netDir,
   });
+  // Cloud mode: the container's disk goes with it; the spine keeps answers and log too.
+  const outbox = hub.cloud === undefined ? undefined : new SpineOutbox({
+    url: hub.cloud.url,
+    token: hub.cloud.token,
+    ...(hub.cloud.fetch ? { fetch: hub.cloud.fetch } : {}),
+    warn: (line) => hub.logger.warn(line),
+  });
+  if (outbox !== undefined) {
+    store.onLogged = (slotId) => {
+      const row = store.row(slotId);
+      if (row !== undefined) outbox.run(row);
+      for (const d of store.deliveries.of(slotId)) void outbox.delivery(d);
+    };
+  }
   const delivery = new DeliveryWorker({
     store: store.deliveries,
     sinks,
@@ -49,6 +66,7 @@ export async function jobsChannel(hub: HubContext): Promise<HubChannel> {
     logger: hub.logger,
     alive: processAlive,
     now: Date.now,
+    ...(outbox === undefined ? {} : { changed: (row) => outbox.delivery(row) }),
   });
   const slots = sharedSlots({
     cloud: hub.cloud,
@@ -96,6 +114,21 @@ export async function jobsChannel(hub: HubContext): Promise<HubChannel> {
   return {
     name: "jobs",
     async start() {
+      if (outbox !== undefined) {
+        // Before any slot runs or answer goes: a new container's store is empty.
+        try {
+          const read = await outbox.pull(store, Date.now());
+          hub.logger.info(
+            `jobs: ${read.deliveries} pending answer(s) and ${read.runs} log entr(ies) read from the spine`,
+          );
+        } catch (error) {
+          hub.logger.warn(
+            `jobs: cannot read the pending answers and the job log from the spine: ${
+              errorMessage(error)
+            }; this container's own are used`,
+          );
+        }
+      }
       await runner.start();
       // Answers a stopped hub left pending go out first.
       delivery.start();
@@ -103,6 +136,7 @@ export async function jobsChannel(hub: HubContext): Promise<HubChannel> {
     async stop() {
       await runner.stop();
       await delivery.stop();
+      await outbox?.close();
       await told;
       await desks.close();
       store.close();

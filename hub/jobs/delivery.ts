@@ -81,6 +81,11 @@ export interface DeliveryWorkerOptions {
   sendTimeoutMs?: number;
   /** The first retry's wait (it doubles, up to 5 minutes). @default 1000 */
   retryBaseMs?: number;
+  /**
+   * Told each change of a row (a part marked sent, a failure, a drop) and awaited before
+   * the next part goes: the cloud brain writes it to the spine (`spine_outbox.ts`).
+   */
+  changed?(row: DeliveryRow): Promise<unknown>;
 }
 
 /** Sends pending job answers; one per hub (and one for `agent jobs run`'s own try). */
@@ -190,6 +195,7 @@ export class DeliveryWorker {
         });
       }
       store.partSent(row, 1, true, this.#o.now());
+      await this.#changed(row);
       return;
     }
     const chat = sinks.chat;
@@ -210,8 +216,27 @@ export class DeliveryWorker {
       ]);
       await chat.send(id, parts[i]!, signal);
       store.partSent(row, i + 1, i + 1 === parts.length, this.#o.now());
+      await this.#changed(row);
     }
-    if (parts.length === 0) store.partSent(row, 0, true, this.#o.now());
+    if (parts.length === 0) {
+      store.partSent(row, 0, true, this.#o.now());
+      await this.#changed(row);
+    }
+  }
+
+  /** Tells {@linkcode DeliveryWorkerOptions.changed} the row's stored state; never throws. */
+  async #changed(row: DeliveryRow): Promise<void> {
+    const changed = this.#o.changed;
+    if (changed === undefined) return;
+    const now = this.#o.store.get(row.slot_id, row.target);
+    if (now === undefined) return;
+    try {
+      await changed(now);
+    } catch (error) {
+      this.#o.logger.warn(
+        `jobs: cannot record the delivery of ${row.slot_id}: ${errorMessage(error)}`,
+      );
+    }
   }
 
   async #failed(row: DeliveryRow, error: unknown): Promise<void> {
@@ -226,6 +251,7 @@ export class DeliveryWorker {
         retryAfterMs: error instanceof DeliveryError ? error.retryAfterMs : undefined,
       });
       store.failed(row, detail, now + wait);
+      await this.#changed(row);
       this.#o.logger.warn(
         `jobs: delivery of ${row.slot_id} to ${row.target} failed (${detail}); tried again in ${
           Math.ceil(wait / 1000)
@@ -234,6 +260,7 @@ export class DeliveryWorker {
       return;
     }
     if (!store.drop(row, detail, now)) return;
+    await this.#changed(row);
     this.#o.logger.warn(`jobs: gave up the delivery of ${row.slot_id} to ${row.target}: ${detail}`);
     const text = t(this.#o.lang, "delivery_dropped", {
       name: row.job,

@@ -215,6 +215,57 @@ export class DeliveryStore {
     return Number(r.changes) === 1;
   }
 
+  /** Every pending row, oldest first. */
+  pendingRows(): DeliveryRow[] {
+    return this.#db.prepare(
+      "SELECT * FROM deliveries WHERE state = 'pending' ORDER BY created_ms, target",
+    ).all() as unknown as DeliveryRow[];
+  }
+
+  /**
+   * Takes rows another store kept (the spine's copy, read by a brain in a new container):
+   * a row missing here is written as it is there, due at once at the latest; a row here
+   * takes the parts and the end marked there when they are more (a part is never sent
+   * twice because one copy had not heard of its mark).
+   */
+  importRows(rows: readonly Omit<DeliveryRow, "lease_pid" | "lease_ms">[], nowMs: number): void {
+    const put = this.#db.prepare(
+      `INSERT INTO deliveries (slot_id, target, job, text, usd, deliver, created_ms, state,
+       parts_sent, attempts, next_ms, last_error, done_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (slot_id, target) DO UPDATE SET
+         parts_sent = MAX(deliveries.parts_sent, excluded.parts_sent),
+         attempts = MAX(deliveries.attempts, excluded.attempts),
+         done_ms = COALESCE(deliveries.done_ms, excluded.done_ms),
+         state = CASE WHEN deliveries.state = 'pending' THEN excluded.state
+                      ELSE deliveries.state END`,
+    );
+    this.#db.exec("BEGIN IMMEDIATE");
+    try {
+      for (const r of rows) {
+        put.run(
+          r.slot_id,
+          r.target,
+          r.job,
+          r.text,
+          r.usd,
+          r.deliver,
+          r.created_ms,
+          r.state,
+          r.parts_sent,
+          r.attempts,
+          Math.min(r.next_ms, nowMs),
+          r.last_error,
+          r.done_ms,
+        );
+      }
+      this.#db.exec("COMMIT");
+    } catch (error) {
+      this.#db.exec("ROLLBACK");
+      throw error;
+    }
+  }
+
   /** The rows of slot `slotId`. */
   of(slotId: string): DeliveryRow[] {
     return this.#db.prepare("SELECT * FROM deliveries WHERE slot_id = ? ORDER BY target")

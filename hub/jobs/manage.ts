@@ -23,6 +23,7 @@ import { ALL_JOBS, JobStore, type RunRow } from "./store.ts";
 import { jobFileText } from "./definition.ts";
 import { pauseShared, resumeShared, syncPauses } from "./pauses.ts";
 import { type SharedSlots, spineOf, SpineSlots } from "./spine_slots.ts";
+import type { JobSummary } from "./spine_outbox.ts";
 
 /** What every management call needs. */
 export interface JobsScope {
@@ -74,10 +75,19 @@ export interface JobListing {
    */
   pauses: "shared" | "local" | "stale";
   stale_detail?: string;
+  /** `cloud` (`--cloud`): the last outcomes and the spend are the cloud brain's. */
+  log?: "cloud";
 }
 
-/** `agent jobs list`: the jobs, the files that cannot be used, and the global pause. */
-export async function listJobs(scope: JobsScope): Promise<JobListing> {
+/**
+ * `agent jobs list`: the jobs, the files that cannot be used, and the global pause. With
+ * `cloudLog` (`--cloud`: the brain's log on the spine, `SpineOutbox.summary`),
+ * the last outcome and the spend are the cloud brain's instead of this home's.
+ */
+export async function listJobs(
+  scope: JobsScope,
+  cloudLog?: ReadonlyMap<string, JobSummary>,
+): Promise<JobListing> {
   const now = scope.nowMs ?? Date.now();
   const { jobs, errors } = await loadJobs(scope.paths, scope.config, scope.lang);
   return await withStore(scope.paths, async (store) => {
@@ -85,7 +95,8 @@ export async function listJobs(scope: JobsScope): Promise<JobListing> {
     const paused = store.paused();
     const rows = jobs.map((job): JobListRow => {
       const next = nextSlot(scheduleOf(job.schedule, job.tz), now);
-      const [last] = store.log(job.name, 1);
+      const [last] = cloudLog === undefined ? store.log(job.name, 1) : [];
+      const cloud = cloudLog?.get(job.name);
       return {
         name: job.name,
         schedule: job.schedule,
@@ -95,10 +106,14 @@ export async function listJobs(scope: JobsScope): Promise<JobListing> {
         next_ms: next ?? null,
         next: next === undefined ? null : formatIn(next, job.tz),
         paused: paused.get(job.name)?.reason ?? null,
-        last_state: last?.state ?? null,
-        last_ms: last?.slot_ms ?? null,
-        spent_today_usd: store.spentSince(job.name, dayStart(now)),
-        spent_30d_usd: store.spentSince(job.name, now - 30 * 86_400_000),
+        last_state: cloudLog === undefined ? last?.state ?? null : cloud?.last_state ?? null,
+        last_ms: cloudLog === undefined ? last?.slot_ms ?? null : cloud?.last_ms ?? null,
+        spent_today_usd: cloudLog === undefined
+          ? store.spentSince(job.name, dayStart(now))
+          : cloud?.today_usd ?? 0,
+        spent_30d_usd: cloudLog === undefined
+          ? store.spentSince(job.name, now - 30 * 86_400_000)
+          : cloud?.period_usd ?? 0,
         max_usd_per_run: job.max_usd_per_run ?? null,
         max_usd_per_day: job.max_usd_per_day ?? null,
       };
@@ -106,6 +121,7 @@ export async function listJobs(scope: JobsScope): Promise<JobListing> {
     return {
       jobs: rows,
       errors,
+      ...(cloudLog === undefined ? {} : { log: "cloud" as const }),
       all_paused: paused.has(ALL_JOBS),
       ...(sync.kind === "unreachable"
         ? { pauses: "stale" as const, stale_detail: sync.detail }

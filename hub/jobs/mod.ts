@@ -59,4 +59,10 @@ export {
   spineOf,
   SpineSlots,
 } from "./spine_slots.ts";
+export {
+  type JobSummary,
+  type SpineDelivery,
+  SpineOutbox,
+  type SpineOutboxOptions,
+} from "./spine_outbox.ts";
 export { type PauseReach, pauseShared, resumeShared, syncPauses } from "./pauses.ts";

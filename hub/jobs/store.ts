@@ -87,6 +87,11 @@ export class JobStore {
   #since: StatementSync;
   /** The answers on their way to the owner. */
   readonly deliveries: DeliveryStore;
+  /**
+   * Told after a slot's entry in the log is finished (a run's end with its delivery, a
+   * missed slot, an interrupted run): the cloud brain writes it to the spine.
+   */
+  onLogged: ((slotId: string) => void) | undefined;
 
   private constructor(db: DatabaseSync) {
     this.#db = db;
@@ -132,6 +137,7 @@ export class JobStore {
     const result = this.#claim.run(slotId, job, slotMs, nowMs, Deno.pid, "missed", 1);
     if (Number(result.changes) === 1) {
       this.#db.prepare("UPDATE runs SET finished_ms = ? WHERE slot_id = ?").run(nowMs, slotId);
+      this.onLogged?.(slotId);
     }
     return Number(result.changes) === 1;
   }
@@ -168,6 +174,7 @@ export class JobStore {
       this.#db.exec("ROLLBACK");
       throw error;
     }
+    this.onLogged?.(slotId);
   }
 
   /**
@@ -209,6 +216,7 @@ export class JobStore {
       `UPDATE runs SET state = 'interrupted', usd = ?, finished_ms = ?, detail = ?
        WHERE slot_id = ? AND state = 'running'`,
     ).run(usd, nowMs, detail, slotId);
+    if (Number(r.changes) === 1) this.onLogged?.(slotId);
     return Number(r.changes) === 1;
   }
 
@@ -345,6 +353,40 @@ export class JobStore {
           "SELECT * FROM runs WHERE job = ? ORDER BY slot_ms DESC, claimed_ms DESC LIMIT ?",
         ).all(job, limit)) as unknown as StoredRow[];
     return rows.map(toRunRow);
+  }
+
+  /**
+   * Takes finished entries another store kept (the spine's job log, read by a brain in a
+   * new container); an entry this log holds stays as it is. They count as this log's:
+   * `agent jobs log` shows them and a slot they hold is not run again nor missed.
+   */
+  importRuns(rows: readonly RunRow[]): void {
+    const put = this.#db.prepare(
+      `INSERT OR IGNORE INTO runs (slot_id, job, slot_ms, claimed_ms, pid, state, missed, usd,
+       finished_ms, detail, session_id) VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.#db.exec("BEGIN IMMEDIATE");
+    try {
+      for (const r of rows) {
+        if (r.state === "running") continue;
+        put.run(
+          r.slot_id,
+          r.job,
+          r.slot_ms,
+          r.claimed_ms,
+          r.state,
+          r.missed ? 1 : 0,
+          r.usd,
+          r.finished_ms,
+          r.detail,
+          r.session_id,
+        );
+      }
+      this.#db.exec("COMMIT");
+    } catch (error) {
+      this.#db.exec("ROLLBACK");
+      throw error;
+    }
   }
 
   /** Forgets a removed job's watch and pause (its log stays). */

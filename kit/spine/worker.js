@@ -217,9 +217,9 @@ var X25519_SMALL = [
 ].map(hex);
 function onList(key, list) {
   if (key.length !== 32) return false;
-  return list.some((bad3) => {
-    let diff = key[31] & 127 ^ bad3[31];
-    for (let i = 0; i < 31; i++) diff |= key[i] ^ bad3[i];
+  return list.some((bad4) => {
+    let diff = key[31] & 127 ^ bad4[31];
+    for (let i = 0; i < 31; i++) diff |= key[i] ^ bad4[i];
     return diff === 0;
   });
 }
@@ -1549,17 +1549,166 @@ function pauseOf(db2, job) {
      ORDER BY job = '*' DESC LIMIT 1`).bind(job);
 }
 
-// spine/cloud/jobs_slots.ts
-var ID_MAX = 200;
+// spine/cloud/jobs_outbox.ts
+var ROWS_MAX = 500;
+var ID_MAX = 300;
+var TEXT_MAX2 = 256 * 1024;
+var STATES = /* @__PURE__ */ new Set([
+  "pending",
+  "sent",
+  "dropped"
+]);
+var DELIVERY_KEEP_MS = 7 * 864e5;
+var LOG_KEEP_MS = 90 * 864e5;
 function bad2(detail) {
+  throw new HttpError(400, "bad_request", {
+    detail
+  });
+}
+function str(row, key, max = ID_MAX) {
+  const v = row[key];
+  if (typeof v !== "string" || v === "" || v.length > max) {
+    bad2(`'${key}' must be a string of 1 to ${max} characters`);
+  }
+  return v;
+}
+function optStr(row, key, max) {
+  const v = row[key];
+  if (v === void 0 || v === null) return null;
+  if (typeof v !== "string" || v.length > max) bad2(`'${key}' must be null or a string`);
+  return v;
+}
+function num(row, key, whole3) {
+  const v = row[key];
+  if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || whole3 && !Number.isSafeInteger(v)) {
+    bad2(`'${key}' must be ${whole3 ? "a whole number" : "a number"} of 0 or more`);
+  }
+  return v;
+}
+function optWhole(row, key) {
+  return row[key] === void 0 || row[key] === null ? null : num(row, key, true);
+}
+function rowsOf(body) {
+  const rows = body.rows;
+  if (!Array.isArray(rows) || rows.length > ROWS_MAX) {
+    bad2(`'rows' must be a list of at most ${ROWS_MAX} rows`);
+  }
+  return rows.map((r) => {
+    if (r === null || typeof r !== "object" || Array.isArray(r)) bad2("each row must be an object");
+    return r;
+  });
+}
+async function handleJobOutbox(request, url, rest, db2) {
+  if (rest === "deliveries") {
+    if (request.method === "GET") {
+      const rows2 = await db2.prepare(`SELECT slot_id, target, job, text, usd, deliver, created_ms, state, parts_sent,
+         attempts, next_ms, last_error, done_ms FROM job_deliveries WHERE state = 'pending'
+         ORDER BY created_ms, target LIMIT ${ROWS_MAX}`).all();
+      return json({
+        deliveries: rows2.results
+      });
+    }
+    if (request.method !== "POST") methodNotAllowed([
+      "GET",
+      "POST"
+    ]);
+    const rows = rowsOf(await readObject(request));
+    const statements = rows.map((r) => {
+      const state = str(r, "state");
+      if (!STATES.has(state)) bad2("'state' must be pending, sent or dropped");
+      const target = str(r, "target");
+      if (target !== "events" && !target.startsWith("chat:")) {
+        bad2("'target' must be events or chat:ID");
+      }
+      const deliver = str(r, "deliver");
+      if (deliver !== "messenger" && deliver !== "events") {
+        bad2("'deliver' must be messenger or events");
+      }
+      return db2.prepare(`INSERT INTO job_deliveries (slot_id, target, job, text, usd, deliver, created_ms, state,
+         parts_sent, attempts, next_ms, last_error, done_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+         ON CONFLICT (slot_id, target) DO UPDATE SET
+           parts_sent = MAX(job_deliveries.parts_sent, excluded.parts_sent),
+           attempts = MAX(job_deliveries.attempts, excluded.attempts),
+           next_ms = CASE WHEN job_deliveries.state = 'pending' THEN excluded.next_ms
+                          ELSE job_deliveries.next_ms END,
+           last_error = COALESCE(excluded.last_error, job_deliveries.last_error),
+           done_ms = COALESCE(job_deliveries.done_ms, excluded.done_ms),
+           state = CASE WHEN job_deliveries.state = 'pending' THEN excluded.state
+                        ELSE job_deliveries.state END`).bind(str(r, "slot_id"), target, str(r, "job"), str(r, "text", TEXT_MAX2), num(r, "usd", false), deliver, num(r, "created_ms", true), state, num(r, "parts_sent", true), num(r, "attempts", true), num(r, "next_ms", true), optStr(r, "last_error", 2e3), optWhole(r, "done_ms"));
+    });
+    statements.push(db2.prepare("DELETE FROM job_deliveries WHERE state != 'pending' AND done_ms < ?1").bind(Date.now() - DELIVERY_KEEP_MS));
+    await db2.batch(statements);
+    return json({
+      stored: statements.length - 1
+    });
+  }
+  if (rest === "summary") {
+    if (request.method !== "GET") methodNotAllowed([
+      "GET"
+    ]);
+    const day = Number(url.searchParams.get("day"));
+    const since = Number(url.searchParams.get("since"));
+    if (!Number.isSafeInteger(day) || !Number.isSafeInteger(since) || day < 0 || since < 0) {
+      bad2("'day' and 'since' must be whole numbers of 0 or more");
+    }
+    const rows = await db2.prepare(`SELECT j.job AS job, j.state AS last_state, j.slot_ms AS last_ms,
+         (SELECT TOTAL(usd) FROM job_log WHERE job = j.job AND claimed_ms >= ?1) AS today_usd,
+         (SELECT TOTAL(usd) FROM job_log WHERE job = j.job AND claimed_ms >= ?2) AS period_usd
+       FROM job_log j WHERE j.slot_id = (SELECT slot_id FROM job_log WHERE job = j.job
+         ORDER BY slot_ms DESC, claimed_ms DESC LIMIT 1)
+       ORDER BY j.job LIMIT ${ROWS_MAX}`).bind(day, since).all();
+    return json({
+      jobs: rows.results
+    });
+  }
+  if (rest === "log") {
+    if (request.method === "GET") {
+      const job = url.searchParams.get("job");
+      const limit = Math.min(ROWS_MAX, Math.max(1, Number(url.searchParams.get("limit")) || 50));
+      const sql = `SELECT slot_id, job, slot_ms, claimed_ms, state, missed, usd, finished_ms,
+        detail, session_id FROM job_log ${job ? "WHERE job = ?1" : ""}
+        ORDER BY slot_ms DESC, claimed_ms DESC LIMIT ${limit}`;
+      const rows2 = job ? await db2.prepare(sql).bind(job).all() : await db2.prepare(sql).all();
+      return json({
+        runs: rows2.results
+      });
+    }
+    if (request.method !== "POST") methodNotAllowed([
+      "GET",
+      "POST"
+    ]);
+    const rows = rowsOf(await readObject(request));
+    const statements = rows.map((r) => db2.prepare(`INSERT INTO job_log (slot_id, job, slot_ms, claimed_ms, state, missed, usd, finished_ms,
+         detail, session_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+         ON CONFLICT (slot_id) DO UPDATE SET state = excluded.state, usd = excluded.usd,
+           finished_ms = excluded.finished_ms, detail = excluded.detail,
+           session_id = COALESCE(excluded.session_id, job_log.session_id)
+         WHERE job_log.state = 'running' OR excluded.state != 'running'`).bind(str(r, "slot_id"), str(r, "job"), num(r, "slot_ms", true), num(r, "claimed_ms", true), str(r, "state", 20), r.missed === true ? 1 : 0, num(r, "usd", false), optWhole(r, "finished_ms"), optStr(r, "detail", 4e3), optStr(r, "session_id", ID_MAX)));
+    statements.push(db2.prepare("DELETE FROM job_log WHERE slot_ms < ?1").bind(Date.now() - LOG_KEEP_MS));
+    await db2.batch(statements);
+    return json({
+      stored: statements.length - 1
+    });
+  }
+  return void 0;
+}
+async function deliveryDue(db2, nowMs) {
+  const row = await db2.prepare("SELECT 1 AS due FROM job_deliveries WHERE state = 'pending' AND next_ms <= ?1 LIMIT 1").bind(nowMs).first();
+  return row !== null;
+}
+
+// spine/cloud/jobs_slots.ts
+var ID_MAX2 = 200;
+function bad3(detail) {
   throw new HttpError(400, "bad_request", {
     detail
   });
 }
 function text2(body, key) {
   const value = field(body, key);
-  if (typeof value !== "string" || value === "" || value.length > ID_MAX) {
-    bad2(`'${key}' must be a string of 1 to ${ID_MAX} characters`);
+  if (typeof value !== "string" || value === "" || value.length > ID_MAX2) {
+    bad3(`'${key}' must be a string of 1 to ${ID_MAX2} characters`);
   }
   return value;
 }
@@ -1567,14 +1716,14 @@ function usd(body, key, nullable) {
   const value = field(body, key);
   if (nullable && value === null) return null;
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-    bad2(`'${key}' must be ${nullable ? "null or " : ""}a number of 0 or more`);
+    bad3(`'${key}' must be ${nullable ? "null or " : ""}a number of 0 or more`);
   }
   return value;
 }
 function whole2(body, key) {
   const value = field(body, key);
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
-    bad2(`'${key}' must be a whole number of 0 or more`);
+    bad3(`'${key}' must be a whole number of 0 or more`);
   }
   return value;
 }
@@ -1607,8 +1756,8 @@ async function handleJobSlots(request, url, rest, db2) {
       "GET"
     ]);
     const hub = url.searchParams.get("hub") ?? "";
-    if (hub === "" || hub.length > ID_MAX) {
-      bad2(`'hub' must be a string of 1 to ${ID_MAX} characters`);
+    if (hub === "" || hub.length > ID_MAX2) {
+      bad3(`'hub' must be a string of 1 to ${ID_MAX2} characters`);
     }
     const rows = await db2.prepare(`SELECT slot_id, job, day_ms, reserved_usd, session_id, claimed_at FROM job_slots
        WHERE hub = ?1 AND state = 'running' ORDER BY claimed_at LIMIT 500`).bind(hub).all();
@@ -1618,6 +1767,8 @@ async function handleJobSlots(request, url, rest, db2) {
   }
   const pauses = await handleJobPauses(request, rest, db2, text2);
   if (pauses !== void 0) return pauses;
+  const outbox = await handleJobOutbox(request, url, rest, db2);
+  if (outbox !== void 0) return outbox;
   throw new HttpError(404, "not_found");
 }
 async function claim(body, db2) {
@@ -1745,7 +1896,8 @@ async function cloudCron(env, scheduledTime) {
   if (spineMode(env) !== "cloud") return;
   const brain = brainFetch(env);
   if (brain === void 0) return;
-  const jobSoon = env.DB !== void 0 && await jobDue(env.DB, scheduledTime ?? Date.now());
+  const now = scheduledTime ?? Date.now();
+  const jobSoon = env.DB !== void 0 && (await jobDue(env.DB, now) || await deliveryDue(env.DB, now));
   if (env.KEEP_AWAKE?.trim() === "1" || jobSoon) {
     try {
       const res = await withDeadline(brain("/health"), BRAIN_WAIT_MS);
@@ -3569,7 +3721,7 @@ var Container = class extends DurableObject {
      * Execute SQL queries against the Container's database
      */
   sql(strings, ...values) {
-    const query = strings.reduce((acc, str, i) => acc + str + (i < values.length ? "?" : ""), "");
+    const query = strings.reduce((acc, str2, i) => acc + str2 + (i < values.length ? "?" : ""), "");
     return [
       ...this.ctx.storage.sql.exec(query, ...values)
     ];

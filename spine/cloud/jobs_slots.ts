@@ -2,7 +2,8 @@
  * `POST /hub/jobs/claim`, `POST /hub/jobs/settle`, `GET /hub/jobs/running` and
  * `POST /hub/jobs/notice`: the job slots both hubs on one identity share (the local hub
  * and the cloud brain), in the relational store (`DB`, tables `job_slots` and
- * `job_notices`); their shared pauses (`job_pauses`) are in `jobs_pauses.ts`.
+ * `job_notices`); their shared pauses (`job_pauses`) are in `jobs_pauses.ts`, the
+ * brain's answers and job log (`job_deliveries`, `job_log`) in `jobs_outbox.ts`.
  *
  * A claim is one `INSERT … SELECT … WHERE` statement, so it is atomic however many hubs
  * ask at once: it writes the slot only when no hub holds it, when neither the job nor
@@ -27,6 +28,7 @@ import type { D1Database } from "@cloudflare/workers-types/index.ts";
 import { HttpError, json, methodNotAllowed } from "@agent/net";
 import { field, readObject } from "./body.ts";
 import { handleJobPauses, pauseOf } from "./jobs_pauses.ts";
+import { handleJobOutbox } from "./jobs_outbox.ts";
 
 const ID_MAX = 200;
 
@@ -97,6 +99,8 @@ export async function handleJobSlots(
   }
   const pauses = await handleJobPauses(request, rest, db, text);
   if (pauses !== undefined) return pauses;
+  const outbox = await handleJobOutbox(request, url, rest, db);
+  if (outbox !== undefined) return outbox;
   throw new HttpError(404, "not_found");
 }
 

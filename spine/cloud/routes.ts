@@ -24,6 +24,7 @@ import { handleState } from "./state.ts";
 import { handOver, pendingUpdates } from "./messenger_webhook.ts";
 import { jobDue } from "./jobs_wake.ts";
 import { handleJobSlots } from "./jobs_slots.ts";
+import { deliveryDue } from "./jobs_outbox.ts";
 
 /** Whether `path` is one of the cloud-only routes. */
 export function isCloudOnlyPath(path: string): boolean {
@@ -92,9 +93,10 @@ async function brainHealth(env: Env): Promise<Response> {
 }
 
 /**
- * The cloud part of the per-minute cron: with `KEEP_AWAKE=1`, or when one of the
- * brain's jobs is due within three minutes (`jobs.next`, see `jobs_wake.ts`), the
- * brain's `/health` is pinged (waking it), and messenger updates it has not taken yet
+ * The cloud part of the per-minute cron: with `KEEP_AWAKE=1`, when one of the
+ * brain's jobs is due within three minutes (`jobs.next`, see `jobs_wake.ts`), or when
+ * a job answer waits in `job_deliveries` whose next try is due (`jobs_outbox.ts`), the
+ * brain's `/health` is pinged (waking it; it sends the answer when it starts), and messenger updates it has not taken yet
  * are handed over (waking it).
  */
 export async function cloudCron(env: Env, scheduledTime?: number): Promise<void> {
@@ -102,7 +104,9 @@ export async function cloudCron(env: Env, scheduledTime?: number): Promise<void>
   const brain = brainFetch(env);
   if (brain === undefined) return;
   // A job due soon wakes a sleeping brain, as KEEP_AWAKE does every minute.
-  const jobSoon = env.DB !== undefined && (await jobDue(env.DB, scheduledTime ?? Date.now()));
+  const now = scheduledTime ?? Date.now();
+  const jobSoon = env.DB !== undefined &&
+    ((await jobDue(env.DB, now)) || (await deliveryDue(env.DB, now)));
   if (env.KEEP_AWAKE?.trim() === "1" || jobSoon) {
     try {
       const res = await withDeadline(brain("/health"), BRAIN_WAIT_MS);

@@ -60,6 +60,7 @@ Deno.test("spine init --cloud writes exactly the cloud project, from the kit, wi
       "migrations/0003_jobs.sql",
       "migrations/0004_job_notices.sql",
       "migrations/0005_job_pauses.sql",
+      "migrations/0006_job_outbox.sql",
       "package.json",
       "worker.js",
       "wrangler.jsonc",
@@ -76,6 +77,7 @@ Deno.test("spine init --cloud writes exactly the cloud project, from the kit, wi
     await same("migrations/0003_jobs.sql", "cloud/migrations/0003_jobs.sql");
     await same("migrations/0004_job_notices.sql", "cloud/migrations/0004_job_notices.sql");
     await same("migrations/0005_job_pauses.sql", "cloud/migrations/0005_job_pauses.sql");
+    await same("migrations/0006_job_outbox.sql", "cloud/migrations/0006_job_outbox.sql");
     assert.equal(
       await Deno.readTextFile(`${dir}/migrations/0001_cloud.sql`),
       await Deno.readTextFile(`${ROOT}spine/migrations/0001_cloud.sql`),
@@ -147,6 +149,7 @@ Deno.test("spine init --cloud --bundle FILE copies that file; a bad --bundle wri
       "a/migrations/0003_jobs.sql",
       "a/migrations/0004_job_notices.sql",
       "a/migrations/0005_job_pauses.sql",
+      "a/migrations/0006_job_outbox.sql",
       "a/package.json",
       "a/worker.js",
       "a/wrangler.jsonc",
