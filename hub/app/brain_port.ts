@@ -27,6 +27,11 @@ export interface BrainPortSources {
   dashboard?(): DashboardDoor | undefined;
   /** The hub token the spine forwards dashboard requests with. */
   spineToken?: string;
+  /**
+   * How long a dashboard request waits for the hub to come up before 503 `starting`.
+   * @default 20000
+   */
+  startingWaitMs?: number;
 }
 
 /**
@@ -79,7 +84,10 @@ async function dashboardRoute(
     await request.body?.cancel();
     throw new HttpError(401, "unauthorized");
   }
-  const door = sources.dashboard?.();
+  // A container woken by this very request answers on its port before the hub inside
+  // is up: the request waits for the hub (as the spine waited for the port) rather
+  // than showing the person an error.
+  const door = await readyDoor(sources, request.signal);
   if (door === undefined) {
     await request.body?.cancel();
     throw new HttpError(503, "starting");
@@ -90,4 +98,18 @@ async function dashboardRoute(
     return json({ code: door.issueCode() }, 200, { "cache-control": "no-store" });
   }
   return await door.handle(request, url);
+}
+
+/** The dashboard door once the hub serves it, waiting up to `startingWaitMs`. */
+async function readyDoor(
+  sources: BrainPortSources,
+  signal: AbortSignal,
+): Promise<DashboardDoor | undefined> {
+  const until = Date.now() + (sources.startingWaitMs ?? 20_000);
+  let door = sources.dashboard?.();
+  while (door === undefined && sources.dashboard && Date.now() < until && !signal.aborted) {
+    await new Promise((r) => setTimeout(r, 100));
+    door = sources.dashboard();
+  }
+  return door;
 }

@@ -113,12 +113,23 @@ Deno.test("brainPortHandler() serves the dashboard only to the hub token; the co
 
   // Before the hub serves it, and without a token configured.
   const starting = brainPortHandler(
-    sources({ dashboard: () => undefined, spineToken: "hub-token" }),
+    sources({ dashboard: () => undefined, spineToken: "hub-token", startingWaitMs: 300 }),
   );
   const early = await starting(
     new Request("http://127.0.0.1:8080/hub/dashboard/", { headers: bearer }),
   );
   assert.deepEqual([early.status, await early.json()], [503, { error: "starting" }]);
+  // A request that arrives while the hub starts waits for it instead.
+  let up: typeof door | undefined;
+  setTimeout(() => up = door, 150);
+  const waking = brainPortHandler(
+    sources({ dashboard: () => up, spineToken: "hub-token", startingWaitMs: 5_000 }),
+  );
+  const waited = await waking(
+    new Request("http://127.0.0.1:8080/hub/dashboard/api/overview", { headers: bearer }),
+  );
+  assert.equal(waited.status, 200);
+  await waited.body?.cancel();
   const none = brainPortHandler(sources({ dashboard: () => door }));
   const refused = await none(
     new Request("http://127.0.0.1:8080/hub/dashboard/", { headers: bearer }),
