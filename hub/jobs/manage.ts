@@ -141,13 +141,21 @@ export function listLines(
   }
   if (listing.all_paused) lines.push(t(lang, "global_paused"));
   if (listing.jobs.length === 0 && listing.errors.length === 0) lines.push(t(lang, "none"));
+  // Names and schedules padded to the longest, so the columns after them line up.
+  const when = (job: JobListing["jobs"][number]) => `${job.schedule} (${job.tz})`;
+  const nameWidth = Math.max(0, ...listing.jobs.map((job) => job.name.length));
+  const whenWidth = Math.max(0, ...listing.jobs.map((job) => when(job).length));
   for (const job of listing.jobs) {
-    const state = job.paused === null ? "" : ` [paused: ${job.paused}]`;
-    const last = job.last_state ?? "-";
-    lines.push(
-      `${job.name}  ${job.schedule} (${job.tz})  next ${job.next ?? "-"}  last ${last}  ` +
-        `today ${usd(job.spent_today_usd)}  30 days ${usd(job.spent_30d_usd)}${state}`,
-    );
+    const state = job.paused === null ? "" : t(lang, "list_paused", { reason: job.paused });
+    lines.push(t(lang, "list_row", {
+      name: job.name.padEnd(nameWidth),
+      when: when(job).padEnd(whenWidth),
+      next: job.next ?? "-",
+      last: job.last_state ?? "-",
+      today: usd(job.spent_today_usd),
+      month: usd(job.spent_30d_usd),
+      state,
+    }));
   }
   lines.push(...listing.errors);
   return lines;

@@ -56,3 +56,41 @@ Deno.test("pauseJobs(), resumeJobs() and listJobs() say when the spine both hubs
     await home.close();
   }
 });
+
+Deno.test("listLines() says its words in the owner's language and lines up its columns", () => {
+  const row = (name: string, schedule: string, tz: string, paused: string | null) => ({
+    name,
+    schedule,
+    tz,
+    role: "fast",
+    deliver: "messenger",
+    next_ms: 0,
+    next: "27.11.2026 08:00",
+    paused,
+    last_state: "ok",
+    last_ms: 0,
+    spent_today_usd: 0.002,
+    spent_30d_usd: 0.002,
+    max_usd_per_run: null,
+    max_usd_per_day: null,
+  });
+  const listing = {
+    jobs: [
+      row("news", "0 8 * * 1-5", "Europe/Istanbul", "owner"),
+      row("weekly", "30 18 * * 5", "America/New_York", null),
+    ],
+    errors: [],
+    all_paused: false,
+  };
+  const tr = listLines(listing, "tr");
+  assert.equal(
+    tr[0],
+    "news    0 8 * * 1-5 (Europe/Istanbul)   sonraki 27.11.2026 08:00  son ok  bugün $0.0020  30 gün $0.0020 [duraklatıldı: owner]",
+  );
+  for (const word of ["next", "last", "today", "30 days", "paused"]) {
+    assert.ok(!tr.join("\n").includes(word), `untranslated '${word}'`);
+  }
+  const en = listLines(listing, "en");
+  assert.equal(en[0]!.indexOf("next"), en[1]!.indexOf("next"));
+  assert.match(en[0]!, /today \$0\.0020  30 days \$0\.0020 \[paused: owner\]$/);
+});
