@@ -241,6 +241,16 @@ Deno.test({
         bad.stderr.trim(),
         "persona/jobs/bad.md: front matter 'deliver' must be one of messenger, events, none.",
       );
+      // pause/resume want a name or --all: neither and both are told apart.
+      const neither = await agent(["--home", home, "jobs", "pause"]);
+      assert.equal(neither.code, 2);
+      assert.equal(neither.stderr.trim(), "'agent jobs pause' needs a job name or --all.");
+      const both = await agent(["--home", home, "--lang", "tr", "jobs", "resume", "news", "--all"]);
+      assert.equal(both.code, 2);
+      assert.equal(
+        both.stderr.trim(),
+        "'agent jobs resume' bir görev adı ya da --all alır, ikisini birden değil.",
+      );
       const run = await agent(["--home", home, "jobs", "run", "news"]);
       assert.equal(run.code, 0, run.stderr);
       assert.equal(run.stdout, "Done.\nJob news: ok ($0.0020).\n");
