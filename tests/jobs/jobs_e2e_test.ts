@@ -223,6 +223,23 @@ Deno.test({
         added.stdout,
         /^Estimated cost: \$0\.\d{4} per run, \$0\.\d{4} per day \(1 run\(s\) a day\)\.\nAdded job 'news'; next run \d\d\.\d\d\.\d{4} 08:00\.\n$/,
       );
+      // A weekly job counts its day, not the 0 runs the next 24 hours may hold.
+      const weekly = await agent([
+        "--home",
+        home,
+        "jobs",
+        "add",
+        "weekly",
+        "--schedule",
+        "0 8 * * 0",
+        "--prompt",
+        "Plan the week.",
+      ]);
+      assert.equal(weekly.code, 0, weekly.stderr);
+      assert.match(
+        weekly.stdout,
+        /^Estimated cost: (\$0\.\d{4}) per run, \1 per day \(1 run\(s\) a day\)\./,
+      );
       const bad = await agent([
         "--home",
         home,
