@@ -125,8 +125,9 @@ export const command: CommandModule = {
         if (opts.cloud === true) {
           const now = Date.now();
           const { dayStart } = await import("@agent/hub/money");
+          const outbox = cloudOutbox(); // a missing variable is a usage error, not a spine's failure
           try {
-            cloudLog = await cloudOutbox().summary(dayStart(now), now - 30 * 86_400_000);
+            cloudLog = await outbox.summary(dayStart(now), now - 30 * 86_400_000);
           } catch (error) {
             ctx.err(t(lang, "cloud_failed", { detail: errorMessage(error) }));
             return 1;
