@@ -36,7 +36,12 @@ export function dashboardNetwork(sources: NetworkSources): DashboardChat {
           methodNotAllowed(["GET", "HEAD"]);
         }
         if (node === undefined) {
-          return json({ configured: false, detail: sources.detail?.() ?? null, contacts: [] });
+          return json({
+            configured: false,
+            detail: sources.detail?.() ?? null,
+            missing: sources.missing?.() ?? null,
+            contacts: [],
+          });
         }
         const [contacts, log] = await Promise.all([node.state.contacts(), node.state.log()]);
         const counts = new Map<string, { in: number; out: number }>();

@@ -89,6 +89,12 @@ Deno.test({
       // Spend comes from the job log (none yet), as in `agent jobs list`.
       assert.match(await page.textContent("tr[data-job='morning']") ?? "", /\$0\.00\$0\.00/);
       await page.screenshot({ path: `${ARTIFACTS}jobs-desktop.png`, fullPage: true });
+      // At desktop width the table fits its card: Run now and Log are not hidden past its edge.
+      const overflow = await page.$eval(
+        "table.jobs",
+        (table) => table.parentElement!.scrollWidth - table.parentElement!.clientWidth,
+      );
+      assert.ok(overflow <= 0, `the jobs table is ${overflow}px wider than its card`);
 
       // Pause one job: the store holds the owner's pause, as `agent jobs pause` leaves it.
       await page.click("tr[data-job='morning'] button[data-action='pause']");
@@ -176,7 +182,28 @@ Deno.test({
       await ready(page);
       const tr = await page.textContent("main") ?? "";
       assert.ok(tr.includes("Tümünü duraklat") && tr.includes("Sonraki çalışma"), tr);
+      // On a phone a cell's second line (the time zone) starts under its value, not its label.
+      const cell = await page.$eval("tr[data-job='morning'] td[data-label]", (td) => ({
+        value: td.querySelector("code")!.getBoundingClientRect().left,
+        // Where its text starts: the box's left plus its padding.
+        second: td.querySelector(".muted")!.getBoundingClientRect().left +
+          parseFloat(getComputedStyle(td.querySelector(".muted")!).paddingLeft),
+        label: td.getBoundingClientRect().left,
+      }));
+      assert.ok(cell.second > cell.label + 50, JSON.stringify(cell));
+      assert.ok(Math.abs(cell.second - cell.value) < 16, JSON.stringify(cell));
       await page.screenshot({ path: `${ARTIFACTS}jobs-tr-phone.png`, fullPage: true });
+      // A hub without a spine: the Network page says what to do, in Turkish too.
+      await page.goto(`${hub.base}/dashboard/#/network`);
+      await ready(page);
+      assert.match(
+        await page.textContent("#net-setup") ?? "",
+        /^Ajan ağı kurulmadı: .*agent net init/,
+      );
+      assert.equal(
+        await page.textContent("#net-setup + p"),
+        "Şu an eksik: .env içinde AGENT_SPINE_URL.",
+      );
       await page.selectOption("#lang", "en");
       await page.setViewportSize({ width: 1280, height: 800 });
 
