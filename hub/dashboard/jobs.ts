@@ -16,6 +16,7 @@
  */
 import { HttpError, json, methodNotAllowed } from "@agent/net";
 import {
+  answerPreview,
   JOB_NAME_PATTERN,
   jobLog,
   type JobsScope,
@@ -23,6 +24,7 @@ import {
   pauseJobs,
   resumeJobs,
   type RunOutcome,
+  type RunRow,
 } from "../jobs/mod.ts";
 import { UserError } from "../user_error.ts";
 import { jsonBody } from "./body.ts";
@@ -49,10 +51,10 @@ export function dashboardJobs(sources: JobsSources): DashboardChat {
         if (name === "jobs/log") {
           const job = url.searchParams.get("name") ?? undefined;
           if (job !== undefined) jobName(job);
-          return json({ log: await jobLog(scope, job) });
+          return json({ log: withPreviews(await jobLog(scope, job)) });
         }
         const [listing, log] = await Promise.all([listJobs(scope), jobLog(scope, undefined)]);
-        return json({ ...listing, log, can_run: sources.runNow !== undefined });
+        return json({ ...listing, log: withPreviews(log), can_run: sources.runNow !== undefined });
       }
       if (request.method !== "POST") methodNotAllowed(["POST"]);
       const body = await jsonBody(request);
@@ -96,4 +98,13 @@ function jobName(value: unknown): string {
     throw new HttpError(400, "bad_request", { detail: "name: not a job name" });
   }
   return value;
+}
+
+/** The log's rows, an answer's with `preview`: its words without its Markdown marks. */
+function withPreviews(rows: RunRow[]): (RunRow & { preview?: string })[] {
+  return rows.map((row) =>
+    row.state === "ok" && row.detail !== null
+      ? { ...row, preview: answerPreview(row.detail, 160) }
+      : row
+  );
 }

@@ -18,6 +18,7 @@ import { t } from "./_messages.ts";
 import { type JobDefinition, JobFileError, parseJobFile } from "./definition.ts";
 import { estimateJob, type JobEstimate, personaChars, usd } from "./estimate.ts";
 import { jobExists, jobStoreFile, loadJobs, removeJob, writeJob } from "./files.ts";
+import { answerPreview } from "./preview.ts";
 import { nextSlot, scheduleOf } from "./schedule.ts";
 import { ALL_JOBS, JobStore, type RunRow } from "./store.ts";
 import { jobFileText } from "./definition.ts";
@@ -300,7 +301,10 @@ export function logLines(rows: readonly RunRow[], lang: Lang): string[] {
   if (rows.length === 0) return [t(lang, "no_log")];
   return rows.map((row) => {
     const missed = row.missed ? " (missed)" : "";
-    const detail = (row.detail ?? "").replace(/\s+/g, " ").slice(0, 80);
+    // An answer is Markdown: its words show, not its marks. A reason is a sentence.
+    const detail = row.state === "ok" && row.detail !== null
+      ? answerPreview(row.detail, 80)
+      : (row.detail ?? "").replace(/\s+/g, " ").slice(0, 80);
     return `${formatTime(row.slot_ms)}  ${row.job}  ${row.state}${missed}  ${
       usd(row.usd)
     }  ${detail}`;

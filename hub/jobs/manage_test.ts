@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { loadConfig } from "../config/read.ts";
 import { UserError } from "../user_error.ts";
 import { jobHome } from "./_testing.ts";
-import { type JobsScope, listJobs, listLines, pauseJobs, resumeJobs } from "./manage.ts";
+import { type JobsScope, listJobs, listLines, logLines, pauseJobs, resumeJobs } from "./manage.ts";
 import { ALL_JOBS } from "./store.ts";
 
 const TOKEN = "spine-token-never-shown";
@@ -93,4 +93,26 @@ Deno.test("listLines() says its words in the owner's language and lines up its c
   const en = listLines(listing, "en");
   assert.equal(en[0]!.indexOf("next"), en[1]!.indexOf("next"));
   assert.match(en[0]!, /today \$0\.0020  30 days \$0\.0020 \[paused: owner\]$/);
+});
+
+Deno.test("logLines() shows an answer's words without its Markdown, and a reason as written", () => {
+  const row = (state: "ok" | "refused", detail: string) => ({
+    slot_id: `news@${state}`,
+    job: "news",
+    slot_ms: Date.UTC(2026, 10, 26, 5, 0),
+    claimed_ms: 0,
+    state,
+    missed: false,
+    usd: 0.002,
+    finished_ms: 0,
+    detail,
+    session_id: null,
+  });
+  const [ok, refused] = logLines([
+    row("ok", "**Today**: three things.\n\n1. Write the *report*\n\n```ts\nconst x = 1;\n```"),
+    row("refused", "the job's max_usd_per_run of $0.02 would be passed"),
+  ], "en");
+  assert.match(ok!, /  ok  \$0\.0020  Today: three things\. 1\. Write the report /);
+  assert.ok(!ok!.includes("**") && !ok!.includes("```"), ok);
+  assert.ok(refused!.endsWith("  the job's max_usd_per_run of $0.02 would be passed"), refused);
 });

@@ -45,6 +45,7 @@ Deno.test({
     const now = Date.now();
     await using hub = await startDashboardHub({
       calls: [...seededCalls(now, 20), ...jobCalls(now)],
+      replies: ["**Good** morning:\n\n- *coffee* first\n\n```\nsun\n```"],
     });
     const paths = resolvePaths({ home: hub.home, env: {} });
     const scope: JobsScope = { paths, config: await loadConfig(paths, { lang: "en" }), lang: "en" };
@@ -52,6 +53,7 @@ Deno.test({
       name: "morning",
       schedule: "0 0 8 * * *",
       prompt: "Say good morning in five words.",
+      role: "brain",
       deliver: "events",
     });
     await addJob(scope, {
@@ -120,6 +122,11 @@ Deno.test({
         /^Job morning: ok/.test(document.getElementById("jobs-said")?.textContent ?? "")
       );
       await page.waitForSelector("table.job-log tr[data-slot^='morning@now-']");
+      // The answer's words show in the log, not its Markdown marks.
+      assert.equal(
+        await page.textContent("table.job-log tr[data-slot^='morning@now-'] td.detail"),
+        "Good morning: • coffee first sun",
+      );
       assert.match(await page.textContent("tr[data-job='morning']") ?? "", /ok/);
 
       // Live: another process pauses the job and a job.* event arrives; no reload.
