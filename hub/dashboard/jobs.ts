@@ -27,7 +27,7 @@ import {
   type RunRow,
 } from "../jobs/mod.ts";
 import { UserError } from "../user_error.ts";
-import { jsonBody } from "./body.ts";
+import { jsonBody, pageLang } from "./body.ts";
 import type { DashboardChat } from "./types.ts";
 
 /** What the Jobs page reads and acts through. */
@@ -43,7 +43,8 @@ export function dashboardJobs(sources: JobsSources): DashboardChat {
   return {
     async route(name, request, url) {
       if (name !== "jobs" && !name.startsWith("jobs/")) return undefined;
-      const scope = { ...sources.scope(), nowMs: Date.now() };
+      const base = sources.scope();
+      const scope = { ...base, lang: pageLang(request, base.lang), nowMs: Date.now() };
       if (name === "jobs" || name === "jobs/log") {
         if (request.method !== "GET" && request.method !== "HEAD") {
           methodNotAllowed(["GET", "HEAD"]);

@@ -17,7 +17,7 @@
  */
 import { HttpError, isAddress, json, methodNotAllowed } from "@agent/net";
 import { NetUsageError } from "../network/node.ts";
-import { jsonBody } from "./body.ts";
+import { jsonBody, pageLang } from "./body.ts";
 import { universeRoute } from "./network_universe.ts";
 import type { DashboardChat, NetworkSources } from "./types.ts";
 
@@ -89,7 +89,9 @@ export function dashboardNetwork(sources: NetworkSources): DashboardChat {
       } catch (error) {
         // The contact's state does not allow it: the CLI's sentence, as the CLI says it.
         if (error instanceof NetUsageError) {
-          throw new HttpError(400, "bad_request", { detail: error.sentence(sources.lang) });
+          throw new HttpError(400, "bad_request", {
+            detail: error.sentence(pageLang(request, sources.lang)),
+          });
         }
         throw error;
       }

@@ -189,6 +189,13 @@ Deno.test({
       await ready(page);
       const tr = await page.textContent("main") ?? "";
       assert.ok(tr.includes("Tümünü duraklat") && tr.includes("Sonraki çalışma"), tr);
+      // What the hub answers a button with is in the page's language too.
+      await page.click("tr[data-job='morning'] button[data-action='pause']");
+      await page.waitForFunction(() =>
+        document.getElementById("jobs-said")?.textContent === "'morning' görevi duraklatıldı."
+      );
+      await page.click("tr[data-job='morning'] button[data-action='resume']");
+      await page.waitForSelector("tr[data-job='morning'] button[data-action='pause']");
       // On a phone a cell's second line (the time zone) starts under its value, not its label.
       const cell = await page.$eval("tr[data-job='morning'] td[data-label]", (td) => ({
         value: td.querySelector("code")!.getBoundingClientRect().left,
