@@ -21,7 +21,7 @@ import { jobExists, jobStoreFile, loadJobs, removeJob, writeJob } from "./files.
 import { answerPreview } from "./preview.ts";
 import { nextSlot, scheduleOf } from "./schedule.ts";
 import { ALL_JOBS, JobStore, type RunRow } from "./store.ts";
-import { jobFileText } from "./definition.ts";
+import { DEFAULT_JOB_TZ, jobFileText } from "./definition.ts";
 import { pauseShared, resumeShared, syncPauses } from "./pauses.ts";
 import { type SharedSlots, spineOf, SpineSlots } from "./spine_slots.ts";
 import type { JobSummary } from "./spine_outbox.ts";
@@ -214,7 +214,15 @@ export async function addJob(scope: JobsScope, fields: NewJob): Promise<string[]
   const next = nextSlot(scheduleOf(job.schedule, job.tz), now);
   return [
     estimateLine(estimate, lang),
-    t(lang, "added", { name: job.name, next: next === undefined ? "-" : formatIn(next, job.tz) }),
+    t(lang, "added", {
+      name: job.name,
+      // A time in another zone than Istanbul's says which, as `agent jobs list` does.
+      next: next === undefined
+        ? "-"
+        : job.tz === DEFAULT_JOB_TZ
+        ? formatIn(next, job.tz)
+        : `${formatIn(next, job.tz)} (${job.tz})`,
+    }),
   ];
 }
 

@@ -221,7 +221,7 @@ Deno.test({
       assert.equal(added.code, 0, added.stderr);
       assert.match(
         added.stdout,
-        /^Estimated cost: \$0\.\d{4} per run, \$0\.\d{4} per day \(1 run\(s\) a day\)\.\nAdded job 'news'; next run \d\d\.\d\d\.\d{4} 08:00\.\n$/,
+        /^Estimated cost: \$0\.\d{4} per run, \$0\.\d{4} per day \(1 run\(s\) a day\)\.\nAdded job 'news'; next run \d\d\.\d\d\.\d{4} 08:00 \(America\/New_York\)\.\n$/,
       );
       // A weekly job counts its day, not the 0 runs the next 24 hours may hold.
       const weekly = await agent([
