@@ -39,7 +39,8 @@ const t = catalogue({
   o_tools: "none or tier1 (default none); tier-2 tools never run in a job",
   unknown: "Unknown jobs command '{sub}' (list, add, run, pause, resume, remove, log).",
   needs_name: "'agent jobs {sub}' needs a job name.",
-  name_or_all: "'agent jobs {sub}' needs a job name or --all, not both.",
+  name_or_all: "'agent jobs {sub}' needs a job name or --all.",
+  name_and_all: "'agent jobs {sub}' takes a job name or --all, not both.",
   needs: "'agent jobs add' needs {option}.",
   number: "{option} must be a positive number of dollars, not '{value}'.",
   ran: "Job {name}: {outcome} ({usd}).",
@@ -70,7 +71,8 @@ const t = catalogue({
   o_tools: "none ya da tier1 (varsayılan none); 2. düzey araçlar bir görevde asla çalışmaz",
   unknown: "Bilinmeyen jobs komutu '{sub}' (list, add, run, pause, resume, remove, log).",
   needs_name: "'agent jobs {sub}' bir görev adı ister.",
-  name_or_all: "'agent jobs {sub}' bir görev adı ya da --all ister, ikisini birden değil.",
+  name_or_all: "'agent jobs {sub}' bir görev adı ya da --all ister.",
+  name_and_all: "'agent jobs {sub}' bir görev adı ya da --all alır, ikisini birden değil.",
   needs: "'agent jobs add' için {option} gerekli.",
   number: "{option} pozitif bir dolar tutarı olmalı, '{value}' değil.",
   ran: "{name} görevi: {outcome} ({usd}).",
@@ -123,8 +125,9 @@ export const command: CommandModule = {
         if (opts.cloud === true) {
           const now = Date.now();
           const { dayStart } = await import("@agent/hub/money");
+          const outbox = cloudOutbox(); // a missing variable is a usage error, not a spine's failure
           try {
-            cloudLog = await cloudOutbox().summary(dayStart(now), now - 30 * 86_400_000);
+            cloudLog = await outbox.summary(dayStart(now), now - 30 * 86_400_000);
           } catch (error) {
             ctx.err(t(lang, "cloud_failed", { detail: errorMessage(error) }));
             return 1;
@@ -186,7 +189,9 @@ export const command: CommandModule = {
       case "pause":
       case "resume": {
         const all = opts.all === true;
-        if (all === (name !== undefined)) throw new UsageError(t(lang, "name_or_all", { sub }));
+        if (all === (name !== undefined)) {
+          throw new UsageError(t(lang, all ? "name_and_all" : "name_or_all", { sub }));
+        }
         const act = sub === "pause" ? jobs.pauseJobs : jobs.resumeJobs;
         ctx.out(await act(scope, all ? undefined : name));
         return 0;

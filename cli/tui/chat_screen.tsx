@@ -14,6 +14,9 @@ import { useKeys, useLive } from "./keys.ts";
 import { type KeyedRow, TranscriptLayout, type TranscriptRow } from "./transcript.ts";
 import { formatUsd, t } from "./_messages.ts";
 
+/** The network service's states (`hub/network/service.ts`), said in the owner's language. */
+const NET_STATES = ["idle", "polling", "failed"];
+
 /** Props of {@linkcode ChatScreen}. */
 export interface ChatScreenProps {
   controller: TuiController;
@@ -43,7 +46,9 @@ export function statusBar(facts: StatusFacts, lang: Lang, width: number, busy: b
       priority: 4,
     });
     if (facts.hub.running && facts.hub.net) {
-      segments.push({ text: t(lang, "seg_net", { state: facts.hub.net }), priority: 3 });
+      const net = facts.hub.net;
+      const state = NET_STATES.includes(net) ? t(lang, `net_${net}` as "net_idle") : net;
+      segments.push({ text: t(lang, "seg_net", { state }), priority: 3 });
     }
   }
   if (facts.requests > 0) {

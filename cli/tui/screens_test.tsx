@@ -309,6 +309,11 @@ Deno.test("statusBar() drops the least important segments on a narrow terminal, 
     "brain · $15.50/$15.00 month SPENT → fast · vendor-a claude-sonnet-5 · hub: on · net: polling · 2 request(s) · chat-20261124-070000-abcd",
   );
   assert.equal(statusBar(facts, "en", 40, false), "brain · $15.50/$15.00 month SPENT → fast");
+  // The network's state in Turkish too (it was 'ağ: idle').
+  assert.match(
+    statusBar({ ...facts, hub: { running: true, net: "idle" } }, "tr", 200, false),
+    / · hub: açık · ağ: boşta · /,
+  );
   assert.equal(statusBar(facts, "en", 12, false), "brain");
   for (const width of [8, 20, 60, 90]) {
     assert.ok(statusBar(facts, "en", width, true).length <= width);

@@ -245,6 +245,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
         node: () => network.node,
         lang,
         detail: () => unconfigured,
+        missing: () => missing,
         universeHost: () => config.net.universe,
         subs: () => found.directory,
         digestMode: () => config.net.digest,

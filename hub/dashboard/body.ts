@@ -4,6 +4,17 @@
  * @module
  */
 import { HttpError, readRequestBody } from "@agent/net";
+import type { Lang } from "../i18n.ts";
+
+/**
+ * The language the page shows (`X-Agent-Lang`, which every call of the page sends), so a
+ * sentence the hub answers with matches the page the owner switched; else `fallback`,
+ * the hub's own.
+ */
+export function pageLang(request: Request, fallback: Lang): Lang {
+  const asked = request.headers.get("x-agent-lang");
+  return asked === "en" || asked === "tr" ? asked : fallback;
+}
 
 /** A small JSON object body; 400 for anything else. */
 export async function jsonBody(request: Request): Promise<Record<string, unknown>> {

@@ -16,6 +16,7 @@
  */
 import { HttpError, json, methodNotAllowed } from "@agent/net";
 import {
+  answerPreview,
   JOB_NAME_PATTERN,
   jobLog,
   type JobsScope,
@@ -23,9 +24,10 @@ import {
   pauseJobs,
   resumeJobs,
   type RunOutcome,
+  type RunRow,
 } from "../jobs/mod.ts";
 import { UserError } from "../user_error.ts";
-import { jsonBody } from "./body.ts";
+import { jsonBody, pageLang } from "./body.ts";
 import type { DashboardChat } from "./types.ts";
 
 /** What the Jobs page reads and acts through. */
@@ -41,7 +43,8 @@ export function dashboardJobs(sources: JobsSources): DashboardChat {
   return {
     async route(name, request, url) {
       if (name !== "jobs" && !name.startsWith("jobs/")) return undefined;
-      const scope = { ...sources.scope(), nowMs: Date.now() };
+      const base = sources.scope();
+      const scope = { ...base, lang: pageLang(request, base.lang), nowMs: Date.now() };
       if (name === "jobs" || name === "jobs/log") {
         if (request.method !== "GET" && request.method !== "HEAD") {
           methodNotAllowed(["GET", "HEAD"]);
@@ -49,10 +52,10 @@ export function dashboardJobs(sources: JobsSources): DashboardChat {
         if (name === "jobs/log") {
           const job = url.searchParams.get("name") ?? undefined;
           if (job !== undefined) jobName(job);
-          return json({ log: await jobLog(scope, job) });
+          return json({ log: withPreviews(await jobLog(scope, job)) });
         }
         const [listing, log] = await Promise.all([listJobs(scope), jobLog(scope, undefined)]);
-        return json({ ...listing, log, can_run: sources.runNow !== undefined });
+        return json({ ...listing, log: withPreviews(log), can_run: sources.runNow !== undefined });
       }
       if (request.method !== "POST") methodNotAllowed(["POST"]);
       const body = await jsonBody(request);
@@ -96,4 +99,13 @@ function jobName(value: unknown): string {
     throw new HttpError(400, "bad_request", { detail: "name: not a job name" });
   }
   return value;
+}
+
+/** The log's rows, an answer's with `preview`: its words without its Markdown marks. */
+function withPreviews(rows: RunRow[]): (RunRow & { preview?: string })[] {
+  return rows.map((row) =>
+    row.state === "ok" && row.detail !== null
+      ? { ...row, preview: answerPreview(row.detail, 160) }
+      : row
+  );
 }

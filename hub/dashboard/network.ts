@@ -17,7 +17,7 @@
  */
 import { HttpError, isAddress, json, methodNotAllowed } from "@agent/net";
 import { NetUsageError } from "../network/node.ts";
-import { jsonBody } from "./body.ts";
+import { jsonBody, pageLang } from "./body.ts";
 import { universeRoute } from "./network_universe.ts";
 import type { DashboardChat, NetworkSources } from "./types.ts";
 
@@ -36,7 +36,12 @@ export function dashboardNetwork(sources: NetworkSources): DashboardChat {
           methodNotAllowed(["GET", "HEAD"]);
         }
         if (node === undefined) {
-          return json({ configured: false, detail: sources.detail?.() ?? null, contacts: [] });
+          return json({
+            configured: false,
+            detail: sources.detail?.() ?? null,
+            missing: sources.missing?.() ?? null,
+            contacts: [],
+          });
         }
         const [contacts, log] = await Promise.all([node.state.contacts(), node.state.log()]);
         const counts = new Map<string, { in: number; out: number }>();
@@ -84,7 +89,9 @@ export function dashboardNetwork(sources: NetworkSources): DashboardChat {
       } catch (error) {
         // The contact's state does not allow it: the CLI's sentence, as the CLI says it.
         if (error instanceof NetUsageError) {
-          throw new HttpError(400, "bad_request", { detail: error.sentence(sources.lang) });
+          throw new HttpError(400, "bad_request", {
+            detail: error.sentence(pageLang(request, sources.lang)),
+          });
         }
         throw error;
       }

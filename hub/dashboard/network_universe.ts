@@ -26,7 +26,7 @@ import {
   universeSentence,
   universeStanding,
 } from "../network/mod.ts";
-import { jsonBody } from "./body.ts";
+import { jsonBody, pageLang } from "./body.ts";
 import type { NetworkSources } from "./types.ts";
 
 /** How many told digests the page shows. */
@@ -51,7 +51,7 @@ export async function universeRoute(
     });
   }
   if (name !== "network/universe" && !name.startsWith("network/universe/")) return undefined;
-  const lang = sources.lang;
+  const lang = pageLang(request, sources.lang);
   const host = sources.universeHost?.().trim() ?? "";
   const node = sources.node();
   if (name === "network/universe") {

@@ -28,7 +28,7 @@ import { writeFileAtomic } from "../atomic_file.ts";
 import { setTomlRaw, setTomlString } from "../cloud/toml_keys.ts";
 import { credentialNames, deskSentence } from "../desk/mod.ts";
 import type { ConfigReload } from "../config/reload.ts";
-import { jsonBody } from "./body.ts";
+import { jsonBody, pageLang } from "./body.ts";
 import type { DashboardChat } from "./types.ts";
 
 /** What the settings read and write. */
@@ -47,7 +47,7 @@ const NAME = /^[A-Za-z0-9_-]+$/;
 
 /** The Settings page's routes. */
 export function dashboardSettings(sources: SettingsSources): DashboardChat {
-  const { paths, lang } = sources;
+  const { paths } = sources;
   // A bad file answers the reader's sentence; anything else is the hub's to log.
   const reload = async (): Promise<ConfigReload | undefined> => {
     if (sources.reload === undefined) return undefined;
@@ -60,7 +60,7 @@ export function dashboardSettings(sources: SettingsSources): DashboardChat {
       throw error;
     }
   };
-  const read = async (): Promise<{ text: string; config: AgentConfig }> => {
+  const read = async (lang: Lang): Promise<{ text: string; config: AgentConfig }> => {
     const text = await Deno.readTextFile(paths.configFile);
     try {
       return { text, config: parseConfig(text, "agent.toml", { lang }) };
@@ -74,11 +74,12 @@ export function dashboardSettings(sources: SettingsSources): DashboardChat {
   return {
     async route(name, request) {
       if (name !== "settings" && !name.startsWith("settings/")) return undefined;
+      const lang = pageLang(request, sources.lang);
       if (name === "settings") {
         if (request.method !== "GET" && request.method !== "HEAD") {
           methodNotAllowed(["GET", "HEAD"]);
         }
-        const { config } = await read();
+        const { config } = await read(lang);
         const inFile = Object.keys(await readEnvFile(paths.envFile));
         const models = new Set(credentialNames(config));
         const live = sources.reload !== undefined;
@@ -112,7 +113,7 @@ export function dashboardSettings(sources: SettingsSources): DashboardChat {
         if (typeof role !== "string" || !NAME.test(role)) {
           throw new HttpError(400, "bad_request", { detail: "role: not a role name" });
         }
-        const { text, config } = await read();
+        const { text, config } = await read(lang);
         if (config.models.roles[role] === undefined) {
           throw new HttpError(400, "bad_request", { detail: `role: no role '${role}'` });
         }
@@ -169,7 +170,7 @@ export function dashboardSettings(sources: SettingsSources): DashboardChat {
         await setEnvKey(paths.envFile, key, value);
         sources.env[key] = value;
         const reloaded = await reload();
-        const { config } = await read();
+        const { config } = await read(lang);
         const live = reloaded !== undefined && credentialNames(config).includes(key);
         return json({
           saved: deskSentence(lang, "settings_saved", { name: key, file: paths.envFile }),

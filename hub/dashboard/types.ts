@@ -87,6 +87,11 @@ export interface NetworkSources {
   lang: Lang;
   /** Why the network is not configured, for the page. */
   detail?(): string | undefined;
+  /**
+   * What the network lacks (`spine_url`, `spine_token`, `https_spine_url`, `identity`),
+   * so the page says it in its own language.
+   */
+  missing?(): string | undefined;
   /** `[net] universe`: the universe's host, empty when off. */
   universeHost?(): string;
   /** The sub-agents a universe report lists (the public ones). */

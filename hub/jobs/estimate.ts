@@ -18,6 +18,8 @@ import { scheduleOf, slotsBetween } from "./schedule.ts";
  */
 export const PROMPT_OVERHEAD_CHARS = 1_500;
 
+const DAY_MS = 86_400_000;
+
 /** The characters the tier-1 tools' definitions add to a prompt that offers them. */
 export const TOOLS_CHARS = 4_000;
 
@@ -27,7 +29,10 @@ export interface JobEstimate {
   model: string;
   /** One run's most possible cost; `undefined` when the model has no price. */
   runUsd: number | undefined;
-  /** How many slots the next 24 hours hold. */
+  /**
+   * The most slots one of the next seven 24-hour windows holds: a weekly job or a
+   * weekday job added on a Saturday counts its day, not the 0 of the next 24 hours.
+   */
   runsPerDay: number;
   /** `runUsd` × `runsPerDay`, capped by `max_usd_per_day`. */
   dayUsd: number | undefined;
@@ -72,8 +77,14 @@ export function estimateJob(
     : price === undefined
     ? undefined
     : (input * price.input + jobMaxTokens(config, job) * price.output) / 1e6;
-  const runsPerDay = slotsBetween(scheduleOf(job.schedule, job.tz), nowMs, nowMs + 86_400_000, 1)
-    .count;
+  const cron = scheduleOf(job.schedule, job.tz);
+  let runsPerDay = 0;
+  for (let day = 0; day < 7; day++) {
+    const from = nowMs + day * DAY_MS;
+    const { count } = slotsBetween(cron, from, from + DAY_MS, 1);
+    runsPerDay = Math.max(runsPerDay, count);
+    if (count >= 10_000) break; // slotsBetween's own cap: a busier day cannot be counted
+  }
   const dayUsd = runUsd === undefined
     ? undefined
     : Math.min(runUsd * runsPerDay, job.max_usd_per_day ?? Infinity);

@@ -18,9 +18,10 @@ import { t } from "./_messages.ts";
 import { type JobDefinition, JobFileError, parseJobFile } from "./definition.ts";
 import { estimateJob, type JobEstimate, personaChars, usd } from "./estimate.ts";
 import { jobExists, jobStoreFile, loadJobs, removeJob, writeJob } from "./files.ts";
+import { answerPreview } from "./preview.ts";
 import { nextSlot, scheduleOf } from "./schedule.ts";
 import { ALL_JOBS, JobStore, type RunRow } from "./store.ts";
-import { jobFileText } from "./definition.ts";
+import { DEFAULT_JOB_TZ, jobFileText } from "./definition.ts";
 import { pauseShared, resumeShared, syncPauses } from "./pauses.ts";
 import { type SharedSlots, spineOf, SpineSlots } from "./spine_slots.ts";
 import type { JobSummary } from "./spine_outbox.ts";
@@ -141,13 +142,21 @@ export function listLines(
   }
   if (listing.all_paused) lines.push(t(lang, "global_paused"));
   if (listing.jobs.length === 0 && listing.errors.length === 0) lines.push(t(lang, "none"));
+  // Names and schedules padded to the longest, so the columns after them line up.
+  const when = (job: JobListing["jobs"][number]) => `${job.schedule} (${job.tz})`;
+  const nameWidth = Math.max(0, ...listing.jobs.map((job) => job.name.length));
+  const whenWidth = Math.max(0, ...listing.jobs.map((job) => when(job).length));
   for (const job of listing.jobs) {
-    const state = job.paused === null ? "" : ` [paused: ${job.paused}]`;
-    const last = job.last_state ?? "-";
-    lines.push(
-      `${job.name}  ${job.schedule} (${job.tz})  next ${job.next ?? "-"}  last ${last}  ` +
-        `today ${usd(job.spent_today_usd)}  30 days ${usd(job.spent_30d_usd)}${state}`,
-    );
+    const state = job.paused === null ? "" : t(lang, "list_paused", { reason: job.paused });
+    lines.push(t(lang, "list_row", {
+      name: job.name.padEnd(nameWidth),
+      when: when(job).padEnd(whenWidth),
+      next: job.next ?? "-",
+      last: job.last_state ?? "-",
+      today: usd(job.spent_today_usd),
+      month: usd(job.spent_30d_usd),
+      state,
+    }));
   }
   lines.push(...listing.errors);
   return lines;
@@ -205,7 +214,15 @@ export async function addJob(scope: JobsScope, fields: NewJob): Promise<string[]
   const next = nextSlot(scheduleOf(job.schedule, job.tz), now);
   return [
     estimateLine(estimate, lang),
-    t(lang, "added", { name: job.name, next: next === undefined ? "-" : formatIn(next, job.tz) }),
+    t(lang, "added", {
+      name: job.name,
+      // A time in another zone than Istanbul's says which, as `agent jobs list` does.
+      next: next === undefined
+        ? "-"
+        : job.tz === DEFAULT_JOB_TZ
+        ? formatIn(next, job.tz)
+        : `${formatIn(next, job.tz)} (${job.tz})`,
+    }),
   ];
 }
 
@@ -292,7 +309,10 @@ export function logLines(rows: readonly RunRow[], lang: Lang): string[] {
   if (rows.length === 0) return [t(lang, "no_log")];
   return rows.map((row) => {
     const missed = row.missed ? " (missed)" : "";
-    const detail = (row.detail ?? "").replace(/\s+/g, " ").slice(0, 80);
+    // An answer is Markdown: its words show, not its marks. A reason is a sentence.
+    const detail = row.state === "ok" && row.detail !== null
+      ? answerPreview(row.detail, 80)
+      : (row.detail ?? "").replace(/\s+/g, " ").slice(0, 80);
     return `${formatTime(row.slot_ms)}  ${row.job}  ${row.state}${missed}  ${
       usd(row.usd)
     }  ${detail}`;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { loadConfig } from "../config/read.ts";
 import { UserError } from "../user_error.ts";
 import { jobHome } from "./_testing.ts";
-import { type JobsScope, listJobs, listLines, pauseJobs, resumeJobs } from "./manage.ts";
+import { type JobsScope, listJobs, listLines, logLines, pauseJobs, resumeJobs } from "./manage.ts";
 import { ALL_JOBS } from "./store.ts";
 
 const TOKEN = "spine-token-never-shown";
@@ -55,4 +55,64 @@ Deno.test("pauseJobs(), resumeJobs() and listJobs() say when the spine both hubs
   } finally {
     await home.close();
   }
+});
+
+Deno.test("listLines() says its words in the owner's language and lines up its columns", () => {
+  const row = (name: string, schedule: string, tz: string, paused: string | null) => ({
+    name,
+    schedule,
+    tz,
+    role: "fast",
+    deliver: "messenger",
+    next_ms: 0,
+    next: "27.11.2026 08:00",
+    paused,
+    last_state: "ok",
+    last_ms: 0,
+    spent_today_usd: 0.002,
+    spent_30d_usd: 0.002,
+    max_usd_per_run: null,
+    max_usd_per_day: null,
+  });
+  const listing = {
+    jobs: [
+      row("news", "0 8 * * 1-5", "Europe/Istanbul", "owner"),
+      row("weekly", "30 18 * * 5", "America/New_York", null),
+    ],
+    errors: [],
+    all_paused: false,
+  };
+  const tr = listLines(listing, "tr");
+  assert.equal(
+    tr[0],
+    "news    0 8 * * 1-5 (Europe/Istanbul)   sonraki 27.11.2026 08:00  son ok  bugün $0.0020  30 gün $0.0020 [duraklatıldı: owner]",
+  );
+  for (const word of ["next", "last", "today", "30 days", "paused"]) {
+    assert.ok(!tr.join("\n").includes(word), `untranslated '${word}'`);
+  }
+  const en = listLines(listing, "en");
+  assert.equal(en[0]!.indexOf("next"), en[1]!.indexOf("next"));
+  assert.ok(en[0]!.endsWith("today $0.0020  30 days $0.0020 [paused: owner]"), en[0]);
+});
+
+Deno.test("logLines() shows an answer's words without its Markdown, and a reason as written", () => {
+  const row = (state: "ok" | "refused", detail: string) => ({
+    slot_id: `news@${state}`,
+    job: "news",
+    slot_ms: Date.UTC(2026, 10, 26, 5, 0),
+    claimed_ms: 0,
+    state,
+    missed: false,
+    usd: 0.002,
+    finished_ms: 0,
+    detail,
+    session_id: null,
+  });
+  const [ok, refused] = logLines([
+    row("ok", "**Today**: three things.\n\n1. Write the *report*\n\n```ts\nconst x = 1;\n```"),
+    row("refused", "the job's max_usd_per_run of $0.02 would be passed"),
+  ], "en");
+  assert.ok(ok!.includes("  ok  $0.0020  Today: three things. 1. Write the report "), ok);
+  assert.ok(!ok!.includes("**") && !ok!.includes("```"), ok);
+  assert.ok(refused!.endsWith("  the job's max_usd_per_run of $0.02 would be passed"), refused);
 });

@@ -38,6 +38,7 @@ export {
 } from "./manage.ts";
 export { type JobRunContext, runJob, type RunOutcome } from "./run.ts";
 export { JobRunner, type JobRunnerOptions } from "./runner.ts";
+export { answerPreview } from "./preview.ts";
 export { ALL_JOBS, JobStore, type PausedRow, type RunRow, type RunState } from "./store.ts";
 export { jobDesks } from "./desks.ts";
 export { DeliveryError, type DeliverySinks, DeliveryWorker } from "./delivery.ts";

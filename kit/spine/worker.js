@@ -2218,7 +2218,8 @@ var FORWARDED = [
   "sec-fetch-dest",
   "sec-fetch-mode",
   "sec-fetch-site",
-  "x-csrf-token"
+  "x-csrf-token",
+  "x-agent-lang"
 ];
 function isDashboardPath(path) {
   return path === DASHBOARD_BASE || path.startsWith(`${DASHBOARD_BASE}/`);

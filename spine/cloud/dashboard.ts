@@ -33,6 +33,7 @@ const FORWARDED = [
   "sec-fetch-mode",
   "sec-fetch-site",
   "x-csrf-token",
+  "x-agent-lang",
 ] as const;
 
 /** Whether `path` is the dashboard's. */

@@ -45,6 +45,7 @@ Deno.test({
     const now = Date.now();
     await using hub = await startDashboardHub({
       calls: [...seededCalls(now, 20), ...jobCalls(now)],
+      replies: ["**Good** morning:\n\n- *coffee* first\n\n```\nsun\n```"],
     });
     const paths = resolvePaths({ home: hub.home, env: {} });
     const scope: JobsScope = { paths, config: await loadConfig(paths, { lang: "en" }), lang: "en" };
@@ -52,6 +53,7 @@ Deno.test({
       name: "morning",
       schedule: "0 0 8 * * *",
       prompt: "Say good morning in five words.",
+      role: "brain",
       deliver: "events",
     });
     await addJob(scope, {
@@ -89,6 +91,12 @@ Deno.test({
       // Spend comes from the job log (none yet), as in `agent jobs list`.
       assert.match(await page.textContent("tr[data-job='morning']") ?? "", /\$0\.00\$0\.00/);
       await page.screenshot({ path: `${ARTIFACTS}jobs-desktop.png`, fullPage: true });
+      // At desktop width the table fits its card: Run now and Log are not hidden past its edge.
+      const overflow = await page.$eval(
+        "table.jobs",
+        (table) => table.parentElement!.scrollWidth - table.parentElement!.clientWidth,
+      );
+      assert.ok(overflow <= 0, `the jobs table is ${overflow}px wider than its card`);
 
       // Pause one job: the store holds the owner's pause, as `agent jobs pause` leaves it.
       await page.click("tr[data-job='morning'] button[data-action='pause']");
@@ -114,6 +122,11 @@ Deno.test({
         /^Job morning: ok/.test(document.getElementById("jobs-said")?.textContent ?? "")
       );
       await page.waitForSelector("table.job-log tr[data-slot^='morning@now-']");
+      // The answer's words show in the log, not its Markdown marks.
+      assert.equal(
+        await page.textContent("table.job-log tr[data-slot^='morning@now-'] td.detail"),
+        "Good morning: • coffee first sun",
+      );
       assert.match(await page.textContent("tr[data-job='morning']") ?? "", /ok/);
 
       // Live: another process pauses the job and a job.* event arrives; no reload.
@@ -176,7 +189,35 @@ Deno.test({
       await ready(page);
       const tr = await page.textContent("main") ?? "";
       assert.ok(tr.includes("Tümünü duraklat") && tr.includes("Sonraki çalışma"), tr);
+      // What the hub answers a button with is in the page's language too.
+      await page.click("tr[data-job='morning'] button[data-action='pause']");
+      await page.waitForFunction(() =>
+        document.getElementById("jobs-said")?.textContent === "'morning' görevi duraklatıldı."
+      );
+      await page.click("tr[data-job='morning'] button[data-action='resume']");
+      await page.waitForSelector("tr[data-job='morning'] button[data-action='pause']");
+      // On a phone a cell's second line (the time zone) starts under its value, not its label.
+      const cell = await page.$eval("tr[data-job='morning'] td[data-label]", (td) => ({
+        value: td.querySelector("code")!.getBoundingClientRect().left,
+        // Where its text starts: the box's left plus its padding.
+        second: td.querySelector(".muted")!.getBoundingClientRect().left +
+          parseFloat(getComputedStyle(td.querySelector(".muted")!).paddingLeft),
+        label: td.getBoundingClientRect().left,
+      }));
+      assert.ok(cell.second > cell.label + 50, JSON.stringify(cell));
+      assert.ok(Math.abs(cell.second - cell.value) < 16, JSON.stringify(cell));
       await page.screenshot({ path: `${ARTIFACTS}jobs-tr-phone.png`, fullPage: true });
+      // A hub without a spine: the Network page says what to do, in Turkish too.
+      await page.goto(`${hub.base}/dashboard/#/network`);
+      await ready(page);
+      assert.match(
+        await page.textContent("#net-setup") ?? "",
+        /^Ajan ağı kurulmadı: .*agent net init/,
+      );
+      assert.equal(
+        await page.textContent("#net-setup + p"),
+        "Şu an eksik: .env içinde AGENT_SPINE_URL.",
+      );
       await page.selectOption("#lang", "en");
       await page.setViewportSize({ width: 1280, height: 800 });
 

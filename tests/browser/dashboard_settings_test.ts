@@ -45,6 +45,25 @@ Deno.test({
         await Deno.writeTextFile(toml, before);
       }
       assert.ok(cli !== "" && said === cli, `${said} / ${cli}`);
+      // The page switched to Turkish: the hub answers in Turkish, as the CLI does with --lang tr.
+      await page.selectOption("#lang", "tr");
+      await ready(page);
+      await page.fill(`${brain} input[name='provider']`, "nope");
+      await page.click(`${brain} button[type='submit']`);
+      await page.waitForSelector("#settings-said.bad");
+      await Deno.writeTextFile(toml, before.replace('provider = "fake"', 'provider = "nope"'));
+      let cliTr = "";
+      try {
+        await loadConfig(resolvePaths({ home: hub.home, env: {} }), { lang: "tr" });
+      } catch (error) {
+        cliTr = (error as Error).message;
+      } finally {
+        await Deno.writeTextFile(toml, before);
+      }
+      assert.equal(await page.textContent("#settings-said"), cliTr);
+      assert.notEqual(cliTr, cli);
+      await page.selectOption("#lang", "en");
+      await ready(page);
       // A good budget: written in place, comments and order kept.
       await page.fill(`${brain} input[name='provider']`, "fake");
       await page.fill(`${brain} input[name='budget_usd']`, "20");

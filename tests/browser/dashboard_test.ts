@@ -308,3 +308,35 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "dashboard spend: the dollar axis is as wide as its longest label ($0.0125 keeps its $)",
+  ...T,
+  async fn() {
+    const now = Date.now();
+    const call = seededCalls(now, 1)[0]!;
+    await using hub = await startDashboardHub({ calls: [{ ...call, usd: 0.0125 }] });
+    const browser = await launch();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      await page.goto(await hub.loginUrl());
+      await ready(page);
+      await page.goto(`${hub.base}/dashboard/#/spend/month`);
+      await ready(page);
+      await page.waitForSelector(".chart .u-over");
+      const { plotLeft, label } = await page.$eval(".chart", (chart) => {
+        const ctx = document.createElement("canvas").getContext("2d")!;
+        ctx.font = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+        return {
+          // Where the plot starts: the axis' width, labels drawn to its left.
+          plotLeft: parseFloat((chart.querySelector(".u-over") as HTMLElement).style.left),
+          label: ctx.measureText("$0.0125").width,
+        };
+      });
+      // The label, its tick (10 px) and gap (5 px) fit left of the plot.
+      assert.ok(plotLeft >= label + 15, `axis ${plotLeft}px for a ${label}px label`);
+    } finally {
+      await browser.close();
+    }
+  },
+});

@@ -162,6 +162,13 @@ Deno.test("agent jobs log --cloud: without the spine in .env, one sentence; a sp
     assert.notEqual(r.code, 0);
     assert.match(r.stderr, /--cloud needs AGENT_SPINE_URL in \.env \(the spine of cloud mode\)\./);
     assert.ok(!r.stderr.includes("    at "), r.stderr);
+    // agent jobs list --cloud says the same, as the usage error it is (exit 2).
+    const list = await agent(["--home", home, "jobs", "list", "--cloud"]);
+    assert.equal(list.code, 2);
+    assert.equal(
+      list.stderr.trim(),
+      "--cloud needs AGENT_SPINE_URL in .env (the spine of cloud mode).",
+    );
     await Deno.writeTextFile(
       `${home}/.env`,
       `AGENT_SPINE_URL=http://127.0.0.1:9\nAGENT_SPINE_TOKEN=${CLOUD_TOKEN}\n`,
@@ -170,6 +177,9 @@ Deno.test("agent jobs log --cloud: without the spine in .env, one sentence; a sp
     const down = await agent(["--home", home, "jobs", "log", "--cloud"]);
     assert.equal(down.code, 1);
     assert.match(down.stderr, /^Cannot read the cloud job log: /m);
+    const listDown = await agent(["--home", home, "jobs", "list", "--cloud"]);
+    assert.equal(listDown.code, 1);
+    assert.match(listDown.stderr, /^Cannot read the cloud job log: /m);
     assert.ok(!down.stderr.includes(CLOUD_TOKEN) && !down.stderr.includes("    at "), down.stderr);
   } finally {
     await cleanup();

@@ -221,7 +221,24 @@ Deno.test({
       assert.equal(added.code, 0, added.stderr);
       assert.match(
         added.stdout,
-        /^Estimated cost: \$0\.\d{4} per run, \$0\.\d{4} per day \(1 run\(s\) a day\)\.\nAdded job 'news'; next run \d\d\.\d\d\.\d{4} 08:00\.\n$/,
+        /^Estimated cost: \$0\.\d{4} per run, \$0\.\d{4} per day \(1 run\(s\) a day\)\.\nAdded job 'news'; next run \d\d\.\d\d\.\d{4} 08:00 \(America\/New_York\)\.\n$/,
+      );
+      // A weekly job counts its day, not the 0 runs the next 24 hours may hold.
+      const weekly = await agent([
+        "--home",
+        home,
+        "jobs",
+        "add",
+        "weekly",
+        "--schedule",
+        "0 8 * * 0",
+        "--prompt",
+        "Plan the week.",
+      ]);
+      assert.equal(weekly.code, 0, weekly.stderr);
+      assert.match(
+        weekly.stdout,
+        /^Estimated cost: (\$0\.\d{4}) per run, \1 per day \(1 run\(s\) a day\)\./,
       );
       const bad = await agent([
         "--home",
@@ -240,6 +257,16 @@ Deno.test({
       assert.equal(
         bad.stderr.trim(),
         "persona/jobs/bad.md: front matter 'deliver' must be one of messenger, events, none.",
+      );
+      // pause/resume want a name or --all: neither and both are told apart.
+      const neither = await agent(["--home", home, "jobs", "pause"]);
+      assert.equal(neither.code, 2);
+      assert.equal(neither.stderr.trim(), "'agent jobs pause' needs a job name or --all.");
+      const both = await agent(["--home", home, "--lang", "tr", "jobs", "resume", "news", "--all"]);
+      assert.equal(both.code, 2);
+      assert.equal(
+        both.stderr.trim(),
+        "'agent jobs resume' bir görev adı ya da --all alır, ikisini birden değil.",
       );
       const run = await agent(["--home", home, "jobs", "run", "news"]);
       assert.equal(run.code, 0, run.stderr);

@@ -46,6 +46,7 @@ spineTest("dashboard: forwarded with the hub token and the spine's own origin, a
       origin: "https://page.example",
       "x-agent-dashboard-origin": "https://claimed.example",
       "x-csrf-token": "c1",
+      "x-agent-lang": "tr",
       "sec-fetch-site": "same-origin",
       "content-type": "application/json",
       "x-other": "dropped",
@@ -66,6 +67,7 @@ spineTest("dashboard: forwarded with the hub token and the spine's own origin, a
   assert.equal(seen.headers.get("cookie"), "agent_dashboard=s1");
   assert.equal(seen.headers.get("origin"), "https://page.example");
   assert.equal(seen.headers.get("x-csrf-token"), "c1");
+  assert.equal(seen.headers.get("x-agent-lang"), "tr");
   assert.equal(seen.headers.get("sec-fetch-site"), "same-origin");
   assert.equal(seen.headers.get("x-other"), null);
 

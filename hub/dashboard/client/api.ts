@@ -40,6 +40,11 @@ export class ApiError extends Error {
   }
 }
 
+/** The page's language (`i18n.ts` sets it on `<html lang>`): the hub answers in it. */
+function pageLang(): string {
+  return document.documentElement.lang || "en";
+}
+
 async function answer<T>(res: Response): Promise<T> {
   const body = await res.json().catch(() => ({}));
   if (!res.ok) {
@@ -51,7 +56,12 @@ async function answer<T>(res: Response): Promise<T> {
 
 /** GETs `<base>/api/<path>`. */
 export async function get<T>(path: string): Promise<T> {
-  return await answer<T>(await fetch(apiUrl(path), { credentials: "same-origin" }));
+  return await answer<T>(
+    await fetch(apiUrl(path), {
+      credentials: "same-origin",
+      headers: { "x-agent-lang": pageLang() },
+    }),
+  );
 }
 
 /** POSTs JSON to `<base>/api/<path>` with the CSRF token. */
@@ -60,7 +70,11 @@ export async function post<T>(path: string, body: unknown = {}): Promise<T> {
     await fetch(apiUrl(path), {
       method: "POST",
       credentials: "same-origin",
-      headers: { "content-type": "application/json", "x-csrf-token": csrf },
+      headers: {
+        "content-type": "application/json",
+        "x-csrf-token": csrf,
+        "x-agent-lang": pageLang(),
+      },
       body: JSON.stringify(body),
     }),
   );

@@ -43,6 +43,10 @@ const axisStroke = () => getComputedStyle(document.documentElement).getPropertyV
 const gridStroke = () =>
   getComputedStyle(document.documentElement).getPropertyValue("--line").trim();
 
+/** uPlot's default axis font. */
+const AXIS_FONT =
+  '12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
+
 function axes(labels?: string[]): uPlot.Axis[] {
   const x: uPlot.Axis = { stroke: axisStroke, grid: { show: false }, ticks: { show: false } };
   if (labels) {
@@ -57,8 +61,25 @@ function axes(labels?: string[]): uPlot.Axis[] {
     stroke: axisStroke,
     grid: { stroke: gridStroke, width: 1 },
     values: (_u, splits) => splits.map((v) => `$${v}`),
-    size: 60,
+    // As wide as its longest label: a fixed 60 px cut the "$" off "$0.0125".
+    size: (_u, values) => valueAxisSize(values ?? []),
   }];
+}
+
+let measurer: CanvasRenderingContext2D | null | undefined;
+
+/**
+ * The width in CSS pixels the dollar axis needs for `values`: the widest label in
+ * uPlot's axis font, plus its ticks and gap (10 + 5 px) and a margin; at least 48.
+ */
+function valueAxisSize(values: readonly string[]): number {
+  measurer ??= document.createElement("canvas").getContext("2d");
+  if (measurer) measurer.font = AXIS_FONT;
+  const widest = Math.max(
+    0,
+    ...values.map((v) => measurer ? measurer.measureText(v).width : v.length * 7.5),
+  );
+  return Math.max(48, Math.ceil(widest) + 22);
 }
 
 /**

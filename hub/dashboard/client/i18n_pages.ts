@@ -18,6 +18,13 @@ export const EN_PAGES = {
     "The hub reads it when it starts: restart it (agent hub stop, then agent hub run) to use it.",
   secret_at_start: "read when the hub starts",
   nav_jobs: "Jobs",
+  net_setup:
+    "The agent network is not set up: put your spine's AGENT_SPINE_URL and AGENT_SPINE_TOKEN in .env, run `agent net init`, then restart the hub (docs/network.md says how).",
+  net_missing_spine_url: "Missing now: AGENT_SPINE_URL in .env.",
+  net_missing_spine_token: "Missing now: AGENT_SPINE_TOKEN in .env.",
+  net_missing_https_spine_url:
+    "Missing now: an https AGENT_SPINE_URL (http is for localhost and 127.0.0.1 only).",
+  net_missing_identity: "Missing now: an identity; run `agent net init`.",
   by_job: "By job",
   jobs_none: "No jobs yet. `agent jobs add NAME --schedule EXPR --prompt TEXT` adds one.",
   jobs_all_paused: "All jobs are paused: nothing runs until you resume them.",
@@ -104,6 +111,13 @@ export const TR_PAGES: Record<keyof typeof EN_PAGES, string> = {
     "Hub bunu başlarken okur: kullanmak için yeniden başlatın (agent hub stop, sonra agent hub run).",
   secret_at_start: "hub başlarken okunur",
   nav_jobs: "Görevler",
+  net_setup:
+    "Ajan ağı kurulmadı: spine'ınızın AGENT_SPINE_URL ve AGENT_SPINE_TOKEN değerlerini .env dosyasına yazın, `agent net init` çalıştırın, sonra hub'ı yeniden başlatın (nasıl yapılacağı docs/network.md içinde).",
+  net_missing_spine_url: "Şu an eksik: .env içinde AGENT_SPINE_URL.",
+  net_missing_spine_token: "Şu an eksik: .env içinde AGENT_SPINE_TOKEN.",
+  net_missing_https_spine_url:
+    "Şu an eksik: https ile başlayan bir AGENT_SPINE_URL (http yalnızca localhost ve 127.0.0.1 için).",
+  net_missing_identity: "Şu an eksik: bir ağ kimliği; `agent net init` çalıştırın.",
   by_job: "Göreve göre",
   jobs_none:
     "Henüz görev yok. `agent jobs add AD --schedule İFADE --prompt METİN` bir görev ekler.",

@@ -266,7 +266,11 @@ function logSection(log: Json[], logOf: string | undefined): HTMLElement {
                 r.missed ? ` (${t("job_missed")})` : "",
               ),
               h("td", { class: "num", "data-label": t("col_cost") }, `$${usd(r.usd)}`),
-              h("td", { class: "detail", "data-label": t("col_detail") }, clip(r.detail ?? "")),
+              h(
+                "td",
+                { class: "detail", "data-label": t("col_detail") },
+                r.preview ?? clip(r.detail ?? ""),
+              ),
             )
           ),
         ),

@@ -16,6 +16,8 @@ import { digestSection, universeSection } from "./network_more.ts";
 type Json = any;
 
 const ORDER = ["pending_in", "accepted", "pending_out", "blocked"];
+/** What a network that is not set up may lack (the hub's `NetMissing` codes). */
+const MISSING = ["spine_url", "spine_token", "https_spine_url", "identity"];
 
 /** Renders the page into `main`. */
 export async function network(main: HTMLElement): Promise<void> {
@@ -25,8 +27,12 @@ export async function network(main: HTMLElement): Promise<void> {
     replace(
       main,
       h("h1", {}, t("nav_network")),
-      h("p", {}, t("net_off")),
-      data.detail ? h("p", { class: "muted" }, data.detail) : null,
+      h("p", { id: "net-setup" }, t("net_setup")),
+      MISSING.includes(data.missing)
+        ? h("p", { class: "muted" }, t(`net_missing_${data.missing}` as "net_missing_identity"))
+        : data.detail
+        ? h("p", { class: "muted" }, data.detail)
+        : null,
     );
     return;
   }
