@@ -211,6 +211,7 @@ async function jobs(state: ConversationState, args: string[]): Promise<CommandOu
     lang: state.lang,
     nowMs: state.now(),
     env: state.env,
+    resumeAll: "/jobs resume",
   };
   const [action, name] = args;
   if (action === undefined || action === "list") {

@@ -39,7 +39,7 @@ export const t = catalogue({
   removed: "Removed job '{name}'.",
   paused: "Paused job '{name}'.",
   resumed: "Resumed job '{name}'.",
-  paused_all: "Paused all jobs; no job runs until 'agent jobs resume --all'.",
+  paused_all: "Paused all jobs; no job runs until {resume}.",
   resumed_all: "Resumed all jobs.",
   paused_here:
     "Paused job '{name}' on this hub only: the spine did not answer ({detail}). The pause is sent to it before this hub's next run (or by 'agent jobs list'); until then the identity's other hub may still run the job.",
@@ -110,7 +110,7 @@ export const t = catalogue({
   removed: "'{name}' görevi kaldırıldı.",
   paused: "'{name}' görevi duraklatıldı.",
   resumed: "'{name}' görevi sürdürülüyor.",
-  paused_all: "Tüm görevler duraklatıldı; 'agent jobs resume --all' verilene dek hiçbiri çalışmaz.",
+  paused_all: "Tüm görevler duraklatıldı; {resume} verilene dek hiçbiri çalışmaz.",
   resumed_all: "Tüm görevler sürdürülüyor.",
   paused_here:
     "'{name}' görevi yalnızca bu hub'da duraklatıldı: spine yanıt vermedi ({detail}). Duraklatma bu hub'ın bir sonraki çalışmasından önce (ya da 'agent jobs list' ile) ona gönderilir; o zamana dek kimliğin öteki hub'ı görevi çalıştırabilir.",

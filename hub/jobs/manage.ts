@@ -40,6 +40,11 @@ export interface JobsScope {
   env?: Readonly<Record<string, string | undefined>>;
   /** How the spine is reached (tests). @default fetch */
   fetch?: typeof fetch;
+  /**
+   * What resumes every job where the person is, for the pause's sentence: `/jobs resume`
+   * in a chat. @default "'agent jobs resume --all'"
+   */
+  resumeAll?: string;
 }
 
 /** One line of `agent jobs list`. */
@@ -254,7 +259,9 @@ export async function pauseJobs(scope: JobsScope, name: string | undefined): Pro
         ? t(scope.lang, "paused_all_here", { detail: reach.detail })
         : t(scope.lang, "paused_here", { name, detail: reach.detail });
     }
-    return name === undefined ? t(scope.lang, "paused_all") : t(scope.lang, "paused", { name });
+    return name === undefined
+      ? t(scope.lang, "paused_all", { resume: scope.resumeAll ?? "'agent jobs resume --all'" })
+      : t(scope.lang, "paused", { name });
   });
 }
 

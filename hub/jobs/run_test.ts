@@ -164,7 +164,7 @@ Deno.test("/jobs pause and /jobs resume on the desk stop and restart every job",
     };
     assert.equal(
       await said("/jobs pause"),
-      "Paused all jobs; no job runs until 'agent jobs resume --all'.",
+      "Paused all jobs; no job runs until /jobs resume.",
     );
     assert.ok(home.store.paused().has(ALL_JOBS));
     assert.match(await said("/jobs"), /^All jobs are paused\.\nnews {2}\* \* \* \* \* \* /);
