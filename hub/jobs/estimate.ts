@@ -81,9 +81,15 @@ export function estimateJob(
   let runsPerDay = 0;
   for (let day = 0; day < 7; day++) {
     const from = nowMs + day * DAY_MS;
-    const { count } = slotsBetween(cron, from, from + DAY_MS, 1);
+    const { slots, count } = slotsBetween(cron, from, from + DAY_MS, 1);
+    if (count >= 10_000) {
+      // slotsBetween's own cap (an every-second job holds 86,400 a day): the day is
+      // counted at the pace of its first 10,000 slots.
+      const span = Math.max(1, slots[0]! - from);
+      runsPerDay = Math.max(runsPerDay, Math.round(count * Math.min(DAY_MS / span, 1e6)));
+      break;
+    }
     runsPerDay = Math.max(runsPerDay, count);
-    if (count >= 10_000) break; // slotsBetween's own cap: a busier day cannot be counted
   }
   const dayUsd = runUsd === undefined
     ? undefined
