@@ -44,7 +44,10 @@ export function dashboardJobs(sources: JobsSources): DashboardChat {
     async route(name, request, url) {
       if (name !== "jobs" && !name.startsWith("jobs/")) return undefined;
       const base = sources.scope();
-      const scope = { ...base, lang: pageLang(request, base.lang), nowMs: Date.now() };
+      const lang = pageLang(request, base.lang);
+      // The pause's sentence names the page's own button, not the CLI command.
+      const resumeAll = lang === "tr" ? "'Tümünü sürdür'" : "'Resume all'";
+      const scope = { ...base, lang, nowMs: Date.now(), resumeAll };
       if (name === "jobs" || name === "jobs/log") {
         if (request.method !== "GET" && request.method !== "HEAD") {
           methodNotAllowed(["GET", "HEAD"]);

@@ -111,6 +111,11 @@ Deno.test({
       await page.click("#pause-all");
       await page.waitForSelector("#all-paused");
       assert.equal((await listJobs(scope)).all_paused, true);
+      // The sentence names the page's button, not the CLI command.
+      assert.equal(
+        await page.textContent("#jobs-said"),
+        "Paused all jobs; no job runs until 'Resume all'.",
+      );
       await page.screenshot({ path: `${ARTIFACTS}jobs-paused-desktop.png`, fullPage: true });
       await page.click("#resume-all");
       await page.waitForFunction(() => document.getElementById("all-paused") === null);
