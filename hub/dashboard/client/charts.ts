@@ -50,12 +50,14 @@ const AXIS_FONT =
 function axes(labels?: string[]): uPlot.Axis[] {
   const x: uPlot.Axis = { stroke: axisStroke, grid: { show: false }, ticks: { show: false } };
   if (labels) {
-    x.values = (_u, splits) => splits.map((i) => labels[i] ?? "");
-    // As many labels as fit, about one per 70 pixels.
-    x.splits = (u) => {
-      const every = Math.max(1, Math.ceil(labels.length / Math.max(1, u.width / 70)));
-      return labels.map((_, i) => i).filter((i) => i % every === 0);
+    // As many labels as fit, about one per 70 pixels, each cut to the room it has
+    // (session names are long; the table below the chart holds them whole).
+    const every = (u: uPlot) => Math.max(1, Math.ceil(labels.length / Math.max(1, u.width / 70)));
+    x.values = (u, splits) => {
+      const room = (u.width / Math.max(1, labels.length)) * every(u) - 8;
+      return splits.map((i) => fitText(labels[i] ?? "", room));
     };
+    x.splits = (u) => labels.map((_, i) => i).filter((i) => i % every(u) === 0);
   }
   return [x, {
     stroke: axisStroke,
@@ -67,6 +69,17 @@ function axes(labels?: string[]): uPlot.Axis[] {
 }
 
 let measurer: CanvasRenderingContext2D | null | undefined;
+
+/** `text` as it fits in `px` pixels of the axis font, cut with "…" when it does not. */
+function fitText(text: string, px: number): string {
+  measurer ??= document.createElement("canvas").getContext("2d");
+  if (!measurer) return text;
+  measurer.font = AXIS_FONT;
+  if (measurer.measureText(text).width <= px) return text;
+  const chars = Array.from(text);
+  while (chars.length > 1 && measurer.measureText(`${chars.join("")}…`).width > px) chars.pop();
+  return `${chars.join("")}…`;
+}
 
 /**
  * The width in CSS pixels the dollar axis needs for `values`: the widest label in
