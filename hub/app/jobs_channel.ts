@@ -18,7 +18,8 @@ import { jobDesks } from "../jobs/desks.ts";
 import { personaChars } from "../jobs/estimate.ts";
 import { jobStoreFile } from "../jobs/files.ts";
 import { JobRunner } from "../jobs/runner.ts";
-import { ALL_JOBS, JobStore } from "../jobs/store.ts";
+import { ALL_JOBS } from "../jobs/pause_store.ts";
+import { JobStore } from "../jobs/store.ts";
 import { DeliveryWorker } from "../jobs/delivery.ts";
 import { SpineOutbox } from "../jobs/spine_outbox.ts";
 import { processAlive } from "../process_alive.ts";
@@ -142,7 +143,7 @@ export async function jobsChannel(hub: HubContext): Promise<HubChannel> {
       store.close();
     },
     status() {
-      const paused = store.paused();
+      const paused = store.pauses.all();
       return {
         count: runner.size,
         paused: [...paused.keys()].filter((name) => name !== ALL_JOBS).length,

@@ -20,7 +20,8 @@ import { estimateJob, type JobEstimate, personaChars, usd } from "./estimate.ts"
 import { jobExists, jobStoreFile, loadJobs, removeJob, writeJob } from "./files.ts";
 import { answerPreview } from "./preview.ts";
 import { nextSlot, scheduleOf } from "./schedule.ts";
-import { ALL_JOBS, JobStore, type RunRow } from "./store.ts";
+import { ALL_JOBS } from "./pause_store.ts";
+import { JobStore, type RunRow } from "./store.ts";
 import { DEFAULT_JOB_TZ, jobFileText } from "./definition.ts";
 import { pauseShared, resumeShared, syncPauses } from "./pauses.ts";
 import { type SharedSlots, spineOf, SpineSlots } from "./spine_slots.ts";
@@ -98,7 +99,7 @@ export async function listJobs(
   const { jobs, errors } = await loadJobs(scope.paths, scope.config, scope.lang);
   return await withStore(scope.paths, async (store) => {
     const sync = await syncPauses(store, sharedPauses(scope, store), now);
-    const paused = store.paused();
+    const paused = store.pauses.all();
     const rows = jobs.map((job): JobListRow => {
       const next = nextSlot(scheduleOf(job.schedule, job.tz), now);
       const [last] = cloudLog === undefined ? store.log(job.name, 1) : [];

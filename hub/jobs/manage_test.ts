@@ -3,7 +3,7 @@ import { loadConfig } from "../config/read.ts";
 import { UserError } from "../user_error.ts";
 import { jobHome } from "./_testing.ts";
 import { type JobsScope, listJobs, listLines, logLines, pauseJobs, resumeJobs } from "./manage.ts";
-import { ALL_JOBS } from "./store.ts";
+import { ALL_JOBS } from "./pause_store.ts";
 
 const TOKEN = "spine-token-never-shown";
 
@@ -22,7 +22,7 @@ Deno.test("pauseJobs(), resumeJobs() and listJobs() say when the spine both hubs
     const paused = await pauseJobs(scope, undefined);
     assert.match(paused, /^Paused all jobs on this hub only: the spine did not answer \(.+\)\./);
     assert.ok(!paused.includes(TOKEN));
-    assert.deepEqual(home.store.unsent().map((r) => r.job), [ALL_JOBS]);
+    assert.deepEqual(home.store.pauses.unsent().map((r) => r.job), [ALL_JOBS]);
     // The listing shows what this hub last knew, and says so first.
     const listing = await listJobs(scope);
     assert.equal(listing.pauses, "stale");
@@ -39,19 +39,19 @@ Deno.test("pauseJobs(), resumeJobs() and listJobs() say when the spine both hubs
         error instanceof UserError && error.exitCode === 1 &&
         /^'news' görevi sürdürülemiyor: /.test(error.message),
     );
-    home.store.markSent(ALL_JOBS);
+    home.store.pauses.markSent(ALL_JOBS);
     await assert.rejects(() => resumeJobs(scope, undefined), {
       message: /^Cannot resume the jobs: .+; they stay paused\. Try again when it answers\.$/,
     });
-    assert.ok(home.store.paused().has(ALL_JOBS));
-    home.store.markUnsent(ALL_JOBS);
+    assert.ok(home.store.pauses.all().has(ALL_JOBS));
+    home.store.pauses.markUnsent(ALL_JOBS);
     assert.equal(await resumeJobs(scope, undefined), "Resumed all jobs.");
-    assert.equal(home.store.paused().size, 0);
+    assert.equal(home.store.pauses.all().size, 0);
     // Without a spine in the environment: this home's store alone, as before.
     const local = { ...scope, env: {} };
     assert.equal(await pauseJobs(local, "news"), "Paused job 'news'.");
     assert.equal((await listJobs(local)).pauses, "local");
-    assert.deepEqual(home.store.unsent(), []);
+    assert.deepEqual(home.store.pauses.unsent(), []);
   } finally {
     await home.close();
   }

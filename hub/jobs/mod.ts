@@ -39,7 +39,8 @@ export {
 export { type JobRunContext, runJob, type RunOutcome } from "./run.ts";
 export { JobRunner, type JobRunnerOptions } from "./runner.ts";
 export { answerPreview } from "./preview.ts";
-export { ALL_JOBS, JobStore, type PausedRow, type RunRow, type RunState } from "./store.ts";
+export { JobStore, type RunRow, type RunState } from "./store.ts";
+export { ALL_JOBS, type PausedRow, type PauseStore } from "./pause_store.ts";
 export { jobDesks } from "./desks.ts";
 export { DeliveryError, type DeliverySinks, DeliveryWorker } from "./delivery.ts";
 export {

@@ -15,7 +15,8 @@
  * @module
  */
 import type { SharedSlots, SpineAnswer } from "./spine_slots.ts";
-import { ALL_JOBS, type JobStore } from "./store.ts";
+import { ALL_JOBS } from "./pause_store.ts";
+import type { JobStore } from "./store.ts";
 
 /** Where a pause or a resume holds. */
 export type PauseReach =
@@ -36,7 +37,7 @@ export async function pauseShared(
   slots: SharedSlots | undefined,
   pause: { job: string; reason: string; nowMs: number },
 ): Promise<{ paused: boolean; reach: PauseReach }> {
-  const paused = store.pause(pause.job, pause.reason, pause.nowMs);
+  const paused = store.pauses.pause(pause.job, pause.reason, pause.nowMs);
   if (slots === undefined) return { paused, reach: { kind: "local" } };
   const answer = await slots.pause(pause.job, pause.reason);
   return { paused, reach: settled(store, pause.job, answer) };
@@ -56,26 +57,26 @@ export async function resumeShared(
   if (slots !== undefined) {
     const answer = await slots.resume(job);
     if (answer.kind === "unreachable") {
-      const unsent = new Set(store.unsent().map((r) => r.job));
+      const unsent = new Set(store.pauses.unsent().map((r) => r.job));
       const onlyHere = job === ALL_JOBS
-        ? [...store.paused().keys()].every((name) => unsent.has(name))
+        ? [...store.pauses.all().keys()].every((name) => unsent.has(name))
         : unsent.has(job);
       if (!onlyHere) return answer;
     } else if (answer.kind === "ok") {
       reach = { kind: "shared" };
     }
   }
-  if (job === ALL_JOBS) store.resumeAll();
-  else store.resume(job);
+  if (job === ALL_JOBS) store.pauses.resumeAll();
+  else store.pauses.resume(job);
   return reach;
 }
 
 /** Sends the pauses the spine has not got yet (stops at the first it does not take). */
 export async function sendUnsent(store: JobStore, slots: SharedSlots): Promise<void> {
-  for (const row of store.unsent()) {
+  for (const row of store.pauses.unsent()) {
     const answer = await slots.pause(row.job, row.reason);
     if (answer.kind === "unreachable") return;
-    store.markSent(row.job);
+    store.pauses.markSent(row.job);
   }
 }
 
@@ -94,7 +95,7 @@ export async function syncPauses(
   const answer = await slots.pauses();
   if (answer.kind === "off") return { kind: "local" };
   if (answer.kind === "unreachable") return answer;
-  return { kind: "shared", ...store.mirror(answer.value, nowMs) };
+  return { kind: "shared", ...store.pauses.mirror(answer.value, nowMs) };
 }
 
 /**
@@ -109,24 +110,24 @@ export function mirrorClaim(
   nowMs: number,
 ): string[] {
   if (answer.kind === "paused") {
-    store.pause(answer.job, answer.reason, nowMs);
-    store.markSent(answer.job);
+    store.pauses.pause(answer.job, answer.reason, nowMs);
+    store.pauses.markSent(answer.job);
     return [];
   }
-  const unsent = new Set(store.unsent().map((r) => r.job));
-  const paused = store.paused();
+  const unsent = new Set(store.pauses.unsent().map((r) => r.job));
+  const paused = store.pauses.all();
   const resumed: string[] = [];
   for (const name of [job, ALL_JOBS]) {
-    if (paused.has(name) && !unsent.has(name) && store.resume(name)) resumed.push(name);
+    if (paused.has(name) && !unsent.has(name) && store.pauses.resume(name)) resumed.push(name);
   }
   return resumed;
 }
 
 function settled(store: JobStore, job: string, answer: SpineAnswer<boolean>): PauseReach {
   if (answer.kind === "unreachable") {
-    store.markUnsent(job);
+    store.pauses.markUnsent(job);
     return answer;
   }
-  store.markSent(job);
+  store.pauses.markSent(job);
   return answer.kind === "ok" ? { kind: "shared" } : { kind: "local" };
 }

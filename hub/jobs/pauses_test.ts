@@ -3,7 +3,7 @@ import { type JobHome, jobHome } from "./_testing.ts";
 import { pauseShared, resumeShared, syncPauses } from "./pauses.ts";
 import { runJob } from "./run.ts";
 import type { SharedPause, SharedSlots } from "./spine_slots.ts";
-import { ALL_JOBS } from "./store.ts";
+import { ALL_JOBS } from "./pause_store.ts";
 import type { JobRunContext } from "./run.ts";
 
 const SLOT = Date.UTC(2026, 0, 1, 5);
@@ -91,20 +91,20 @@ Deno.test("pauseShared() --all on one hub stops the other's next slot; resumeSha
     // B never paused anything itself: its claim is refused, the pause mirrored, no row.
     assert.deepEqual(await runJob(ctxB, jobB, SLOT), { kind: "paused" });
     assert.equal(b.store.log().length, 0);
-    assert.equal(b.store.paused().get(ALL_JOBS)?.reason, "owner");
+    assert.equal(b.store.pauses.all().get(ALL_JOBS)?.reason, "owner");
     // Resumed on B: A's next slot runs, and A's copy of the pause is lifted.
     const before = Date.now();
     assert.deepEqual(await resumeShared(b.store, ctxB.slots, ALL_JOBS), { kind: "shared" });
     assert.equal(pauses.size, 0);
-    assert.ok(a.store.paused().has(ALL_JOBS));
+    assert.ok(a.store.pauses.all().has(ALL_JOBS));
     assert.equal((await runJob(ctxA, jobA, SLOT + 1000)).kind, "ok");
-    assert.equal(a.store.paused().size, 0);
+    assert.equal(a.store.pauses.all().size, 0);
     // A pause told again after this is news: the resume counts here too.
-    assert.ok(a.store.resumedAt(ALL_JOBS) >= before);
+    assert.ok(a.store.pauses.resumedAt(ALL_JOBS) >= before);
     // One job by name, the same way.
     await pauseShared(b.store, ctxB.slots, { job: "news", reason: "owner", nowMs: 2 });
     assert.deepEqual(await runJob(ctxA, jobA, SLOT + 2000), { kind: "paused" });
-    assert.equal(a.store.paused().get("news")?.reason, "owner");
+    assert.equal(a.store.pauses.all().get("news")?.reason, "owner");
   } finally {
     await a.close();
     await b.close();
@@ -119,7 +119,7 @@ Deno.test("runJob() pauses a job at a ceiling on both hubs, told once", async ()
     assert.equal((await runJob(ctxA, jobA, SLOT)).kind, "failed");
     assert.equal(pauses.get("tight")?.reason, "run");
     assert.deepEqual(await runJob(ctxB, jobB, SLOT + 1000), { kind: "paused" });
-    assert.equal(b.store.paused().get("tight")?.reason, "run");
+    assert.equal(b.store.pauses.all().get("tight")?.reason, "run");
     assert.equal(a.events.filter((e) => e.type === "job.notice").length, 1);
     assert.equal(b.events.filter((e) => e.type === "job.notice").length, 0);
     assert.equal(b.store.log().length, 0);
@@ -141,7 +141,7 @@ Deno.test("pauseShared() keeps a pause the spine did not get and sends it before
       nowMs: 1,
     });
     assert.deepEqual(paused.reach, { kind: "unreachable", detail: "connection refused" });
-    assert.deepEqual(a.store.unsent().map((r) => r.job), ["news"]);
+    assert.deepEqual(a.store.pauses.unsent().map((r) => r.job), ["news"]);
     // The spine is silent: the pause here holds (no row, no missed slot logged).
     assert.deepEqual(await runJob(ctxA, jobA, SLOT), { kind: "paused" });
     assert.equal(a.store.log().length, 0);
@@ -152,19 +152,19 @@ Deno.test("pauseShared() keeps a pause the spine did not get and sends it before
     state.down = true;
     assert.equal(pauses.size, 1);
     assert.equal((await resumeShared(b.store, ctxB.slots, ALL_JOBS)).kind, "unreachable");
-    assert.ok(b.store.paused().has(ALL_JOBS));
+    assert.ok(b.store.pauses.all().has(ALL_JOBS));
     state.down = false;
     assert.deepEqual(await resumeShared(b.store, ctxB.slots, ALL_JOBS), { kind: "shared" });
     // ...and back, A's next claim sends its pause first: both hubs hold it.
     assert.deepEqual(await runJob(ctxA, jobA, SLOT + 1000), { kind: "paused" });
-    assert.deepEqual(a.store.unsent(), []);
+    assert.deepEqual(a.store.pauses.unsent(), []);
     assert.equal(pauses.get("news")?.hub, "local-a");
     assert.deepEqual(await runJob(ctxB, jobB, SLOT + 2000), { kind: "paused" });
     // A pause that never reached the spine is resumed here while it is silent.
     state.down = true;
     await pauseShared(b.store, ctxB.slots, { job: "other", reason: "owner", nowMs: 3 });
     assert.equal((await resumeShared(b.store, ctxB.slots, "other")).kind, "local");
-    assert.equal(b.store.paused().has("other"), false);
+    assert.equal(b.store.pauses.all().has("other"), false);
   } finally {
     await a.close();
     await b.close();
@@ -182,7 +182,7 @@ Deno.test("runJob() lets the local store decide when the spine has no shared pau
       nowMs: 1,
     });
     assert.deepEqual(paused.reach, { kind: "local" });
-    assert.deepEqual(a.store.unsent(), []);
+    assert.deepEqual(a.store.pauses.unsent(), []);
     assert.deepEqual(await runJob(ctxA, job, SLOT), { kind: "paused" });
     assert.equal(a.store.log().length, 0);
     assert.deepEqual(await syncPauses(a.store, ctxA.slots, 2), { kind: "local" });
@@ -194,17 +194,17 @@ Deno.test("runJob() lets the local store decide when the spine has no shared pau
   }
 });
 
-Deno.test("JobStore.mirror() takes the spine's pauses but keeps the unsent ones", async () => {
+Deno.test("PauseStore.mirror() takes the spine's pauses but keeps the unsent ones", async () => {
   const home = await jobHome();
   try {
     const { store } = home;
-    store.pause("gone", "day", 1);
-    store.pause("mine", "owner", 1);
-    store.markUnsent("mine");
-    const changed = store.mirror([{ job: "new", reason: "budget", ts: 5 }], 10);
+    store.pauses.pause("gone", "day", 1);
+    store.pauses.pause("mine", "owner", 1);
+    store.pauses.markUnsent("mine");
+    const changed = store.pauses.mirror([{ job: "new", reason: "budget", ts: 5 }], 10);
     assert.deepEqual(changed, { paused: ["new"], resumed: ["gone"] });
-    assert.deepEqual([...store.paused().keys()].sort(), ["mine", "new"]);
-    assert.ok(store.resumedAt("gone") > 0);
+    assert.deepEqual([...store.pauses.all().keys()].sort(), ["mine", "new"]);
+    assert.ok(store.pauses.resumedAt("gone") > 0);
   } finally {
     await home.close();
   }

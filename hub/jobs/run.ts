@@ -26,7 +26,8 @@ import { t } from "./_messages.ts";
 import type { JobDefinition, JobTools } from "./definition.ts";
 import { estimateJob, usd } from "./estimate.ts";
 import { slotId } from "./schedule.ts";
-import { ALL_JOBS, type JobStore, type RunState } from "./store.ts";
+import { ALL_JOBS } from "./pause_store.ts";
+import type { JobStore, RunState } from "./store.ts";
 import type { DeliveryTarget } from "./delivery_store.ts";
 import type { SharedSlots } from "./spine_slots.ts";
 import { mirrorClaim, pauseShared, sendUnsent } from "./pauses.ts";
@@ -80,7 +81,7 @@ export async function runJob(
   options: { missed?: boolean; id?: string } = {},
 ): Promise<RunOutcome> {
   const { store, lang } = ctx;
-  const paused = store.paused();
+  const paused = store.pauses.all();
   const pausedHere = paused.has(ALL_JOBS) || paused.has(job.name);
   // With shared slots the claim reads the pauses both hubs share (the spine's, which
   // this store mirrors): a pause or resume on the other hub counts at this very slot.
@@ -255,7 +256,7 @@ async function claimShared(
   };
   switch (answer.kind) {
     case "claimed": {
-      if (store.unsent().some((r) => r.job === job.name || r.job === ALL_JOBS)) {
+      if (store.pauses.unsent().some((r) => r.job === job.name || r.job === ALL_JOBS)) {
         // Paused here and not yet on the spine (it stopped answering in between).
         await slots.settle(id, 0);
         return pausedOutcome();
@@ -354,7 +355,7 @@ async function pauseAndTell(
     job: job.name,
     dayMs: dayStart(ctx.now()),
     reason,
-    sinceMs: ctx.store.resumedAt(job.name),
+    sinceMs: ctx.store.pauses.resumedAt(job.name),
   });
   if (tell) await notice(ctx, job, text);
   else ctx.logger.info(`jobs: ${job.name} paused (${reason}); the other hub told the owner`);

@@ -3,7 +3,7 @@ import { jobHome } from "./_testing.ts";
 import { runJob } from "./run.ts";
 import { settleOrphans } from "./orphans.ts";
 import { slotId } from "./schedule.ts";
-import { ALL_JOBS } from "./store.ts";
+import { ALL_JOBS } from "./pause_store.ts";
 import type { SharedSlots, SlotNotice } from "./spine_slots.ts";
 import { dayStart } from "../money/mod.ts";
 
@@ -42,7 +42,7 @@ Deno.test("runJob() holds the run's ceiling: a call that could pass it is never 
     const job = await home.write({ name: "tight", max_usd_per_run: 0.001 });
     const outcome = await runJob(home.ctx, job, SLOT);
     assert.equal(outcome.kind, "failed");
-    assert.equal(home.store.paused().get("tight")?.reason, "run");
+    assert.equal(home.store.pauses.all().get("tight")?.reason, "run");
     assert.equal(
       home.ledger.sessionSpend(outcome.kind === "failed" ? outcome.sessionId! : "", 0).spentUsd,
       0,
@@ -70,7 +70,7 @@ Deno.test("runJob() pauses a job at its daily ceiling and tells the owner once",
     assert.equal((await runJob(home.ctx, job, SLOT + 1000)).kind, "ok");
     const third = await runJob(home.ctx, job, SLOT + 2000);
     assert.equal(third.kind, "refused");
-    assert.equal(home.store.paused().get("daily")?.reason, "day");
+    assert.equal(home.store.pauses.all().get("daily")?.reason, "day");
     assert.deepEqual(await runJob(home.ctx, job, SLOT + 3000), { kind: "paused" });
     const notices = home.events.filter((e) => e.type === "job.notice");
     assert.equal(notices.length, 1);
@@ -102,7 +102,7 @@ Deno.test("runJob() tells a ceiling's pause only when the shared slots say this 
     const job = await home.write({ name: "tight", max_usd_per_run: 0.001 });
     // The other hub told it today: paused here, quietly.
     assert.equal((await runJob(ctx, job, SLOT)).kind, "failed");
-    assert.equal(home.store.paused().get("tight")?.reason, "run");
+    assert.equal(home.store.pauses.all().get("tight")?.reason, "run");
     assert.equal(home.events.filter((e) => e.type === "job.notice").length, 0);
     assert.deepEqual(asked, [{
       job: "tight",
@@ -112,15 +112,15 @@ Deno.test("runJob() tells a ceiling's pause only when the shared slots say this 
     }]);
     // Resumed here, paused again: the spine is asked with the resume's time, and tells.
     const before = Date.now();
-    assert.ok(home.store.resume("tight"));
+    assert.ok(home.store.pauses.resume("tight"));
     answer = true;
     assert.equal((await runJob(ctx, job, SLOT + 1000)).kind, "failed");
     assert.ok(asked[1]!.sinceMs >= before && asked[1]!.sinceMs <= Date.now());
     assert.equal(home.events.filter((e) => e.type === "job.notice").length, 1);
     // Resuming all jobs counts for each of them.
-    home.store.resumeAll();
-    assert.ok(home.store.resumedAt("tight") >= asked[1]!.sinceMs);
-    assert.equal(home.store.resumedAt("never"), home.store.resumedAt(ALL_JOBS));
+    home.store.pauses.resumeAll();
+    assert.ok(home.store.pauses.resumedAt("tight") >= asked[1]!.sinceMs);
+    assert.equal(home.store.pauses.resumedAt("never"), home.store.pauses.resumedAt(ALL_JOBS));
   } finally {
     await home.close();
   }
@@ -130,10 +130,10 @@ Deno.test("runJob() runs nothing while every job is paused", async () => {
   const home = await jobHome();
   try {
     const job = await home.write({ name: "news" });
-    home.store.pause(ALL_JOBS, "owner", Date.now());
+    home.store.pauses.pause(ALL_JOBS, "owner", Date.now());
     assert.deepEqual(await runJob(home.ctx, job, SLOT), { kind: "paused" });
     assert.equal(home.store.log().length, 0);
-    home.store.resume(ALL_JOBS);
+    home.store.pauses.resume(ALL_JOBS);
     assert.equal((await runJob(home.ctx, job, SLOT)).kind, "ok");
   } finally {
     await home.close();
@@ -166,11 +166,11 @@ Deno.test("/jobs pause and /jobs resume on the desk stop and restart every job",
       await said("/jobs pause"),
       "Paused all jobs; no job runs until /jobs resume.",
     );
-    assert.ok(home.store.paused().has(ALL_JOBS));
+    assert.ok(home.store.pauses.all().has(ALL_JOBS));
     assert.match(await said("/jobs"), /^All jobs are paused\.\nnews {2}\* \* \* \* \* \* /);
     assert.equal(await said("/jobs pause nope"), "No job 'nope' in persona/jobs/.");
     assert.equal(await said("/jobs resume"), "Resumed all jobs.");
-    assert.equal(home.store.paused().size, 0);
+    assert.equal(home.store.pauses.all().size, 0);
     assert.equal(await said("/jobs pause news"), "Paused job 'news'.");
     assert.equal(
       await said("/jobs stop"),

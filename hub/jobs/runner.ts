@@ -23,7 +23,7 @@ import { type JobRunContext, runJob, type RunOutcome, tellMissed } from "./run.t
 import { settleOrphans, settleShared } from "./orphans.ts";
 import { syncPauses } from "./pauses.ts";
 import { nextSlot, scheduleOf, slotId, slotsBetween } from "./schedule.ts";
-import { ALL_JOBS } from "./store.ts";
+import { ALL_JOBS } from "./pause_store.ts";
 
 /** Options for {@linkcode JobRunner}. */
 export interface JobRunnerOptions {
@@ -248,7 +248,7 @@ export class JobRunner {
     runOnce: boolean,
   ): Promise<void> {
     const { store } = this.#ctx;
-    const paused = store.paused();
+    const paused = store.pauses.all();
     if (paused.has(ALL_JOBS) || paused.has(job.name)) return;
     if (!runOnce && !store.missed(slotId(job.name, slotMs), job.name, slotMs, this.#ctx.now())) {
       return;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { jobHome } from "./_testing.ts";
 import { JobRunner } from "./runner.ts";
 import { slotId } from "./schedule.ts";
-import { ALL_JOBS } from "./store.ts";
+import { ALL_JOBS } from "./pause_store.ts";
 
 /** Hourly, half an hour away from now: no slot is due while a test runs. */
 const HOURLY = `${(new Date().getUTCMinutes() + 30) % 60} * * * *`;
@@ -42,7 +42,7 @@ Deno.test("JobRunner stops at the next slot once every job is paused", async () 
     await home.write({ name: "tick", deliver: "none" });
     await runner.start();
     await wait(1_300);
-    home.store.pause(ALL_JOBS, "owner", Date.now());
+    home.store.pauses.pause(ALL_JOBS, "owner", Date.now());
     await wait(300);
     const before = home.store.log("tick").length;
     assert.ok(before >= 1);

@@ -2,15 +2,14 @@
  * The job log and its state, in SQLite (`<data>/jobs.sqlite3`): every slot a hub
  * claimed (its id written before the run, so a slot runs at most once across
  * restarts, crashes and two hubs), how it ended and what it cost, which jobs are
- * paused (`*` pauses them all) and since when each job was watched (so a slot missed
- * while no hub ran is found on start). With a cloud spine the pauses are the spine's
- * (`pauses.ts`): the paused table mirrors them, and keeps a pause the spine did not get
- * (`unsent_pauses`) until it is sent.
+ * paused (`pause_store.ts`), the answers on their way (`delivery_store.ts`) and since
+ * when each job was watched (so a slot missed while no hub ran is found on start).
  *
  * @module
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { DELIVERY_SCHEMA, DeliveryStore, type NewDelivery } from "./delivery_store.ts";
+import { PAUSE_SCHEMA, PauseStore } from "./pause_store.ts";
 
 /** How a slot ended. */
 export type RunState =
@@ -46,17 +45,6 @@ export interface RunRow {
   session_id: string | null;
 }
 
-/** A paused job (or `*`, every job). */
-export interface PausedRow {
-  job: string;
-  /** `owner` (paused by hand) or the ceiling that paused it. */
-  reason: string;
-  ts: number;
-}
-
-/** The global pause's key in the paused table. */
-export const ALL_JOBS = "*";
-
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS runs (
   slot_id TEXT PRIMARY KEY,
@@ -73,10 +61,8 @@ CREATE TABLE IF NOT EXISTS runs (
 );
 CREATE INDEX IF NOT EXISTS runs_job_slot ON runs (job, slot_ms);
 CREATE TABLE IF NOT EXISTS seen (job TEXT PRIMARY KEY, since_ms INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS paused (job TEXT PRIMARY KEY, reason TEXT NOT NULL, ts INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS unsent_pauses (job TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-${DELIVERY_SCHEMA}`;
+${PAUSE_SCHEMA}${DELIVERY_SCHEMA}`;
 
 /** The job store; one connection per process, shared by the scheduler and the CLI. */
 export class JobStore {
@@ -87,6 +73,8 @@ export class JobStore {
   #since: StatementSync;
   /** The answers on their way to the owner. */
   readonly deliveries: DeliveryStore;
+  /** Which jobs are paused, and the pauses the spine has not got yet. */
+  readonly pauses: PauseStore;
   /**
    * Told after a slot's entry in the log is finished (a run's end with its delivery, a
    * missed slot, an interrupted run): the cloud brain writes it to the spine.
@@ -96,6 +84,7 @@ export class JobStore {
   private constructor(db: DatabaseSync) {
     this.#db = db;
     this.deliveries = new DeliveryStore(db);
+    this.pauses = new PauseStore(db);
     this.#claim = db.prepare(
       `INSERT OR IGNORE INTO runs (slot_id, job, slot_ms, claimed_ms, pid, state, missed)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -241,106 +230,12 @@ export class JobStore {
     return row.usd;
   }
 
-  /** Pauses `job` (or every job with {@linkcode ALL_JOBS}); `false` when it was paused. */
-  pause(job: string, reason: string, nowMs: number): boolean {
-    const result = this.#db.prepare(
-      "INSERT OR IGNORE INTO paused (job, reason, ts) VALUES (?, ?, ?)",
-    ).run(job, reason, nowMs);
-    return Number(result.changes) === 1;
-  }
-
-  /** Resumes `job` (or lifts the global pause); `false` when it was not paused. */
-  resume(job: string): boolean {
-    const result = this.#db.prepare("DELETE FROM paused WHERE job = ?").run(job);
-    this.#db.prepare("DELETE FROM unsent_pauses WHERE job = ?").run(job);
-    const resumed = Number(result.changes) === 1;
-    if (resumed) this.#resumed(job);
-    return resumed;
-  }
-
-  /** Resumes every job and lifts the global pause. */
-  resumeAll(): void {
-    this.#db.exec("DELETE FROM paused; DELETE FROM unsent_pauses");
-    this.#resumed(ALL_JOBS);
-  }
-
-  /** Marks `job`'s pause (or `*`) as not yet on the spine: it is sent before the next claim. */
-  markUnsent(job: string): void {
-    this.#db.prepare("INSERT OR IGNORE INTO unsent_pauses (job) VALUES (?)").run(job);
-  }
-
-  /** Marks `job`'s pause as on the spine. */
-  markSent(job: string): void {
-    this.#db.prepare("DELETE FROM unsent_pauses WHERE job = ?").run(job);
-  }
-
-  /** The pauses the spine has not got yet (with their reason), by name. */
-  unsent(): PausedRow[] {
-    return this.#db.prepare(
-      `SELECT p.job, p.reason, p.ts FROM unsent_pauses u JOIN paused p ON p.job = u.job`,
-    ).all() as unknown as PausedRow[];
-  }
-
-  /**
-   * Makes the paused table the spine's `pauses`, but for the pauses the spine has not got
-   * yet (they stay): a job paused or resumed on the other hub is so here. A job resumed
-   * this way counts as resumed here ({@linkcode resumedAt}). Returns what changed.
-   */
-  mirror(
-    pauses: readonly PausedRow[],
-    nowMs: number,
-  ): { paused: string[]; resumed: string[] } {
-    const changed = { paused: [] as string[], resumed: [] as string[] };
-    const unsent = new Set(this.unsent().map((r) => r.job));
-    const wanted = new Map(pauses.map((p) => [p.job, p]));
-    this.#db.exec("BEGIN IMMEDIATE");
-    try {
-      for (const [job] of this.paused()) {
-        if (wanted.has(job) || unsent.has(job)) continue;
-        this.#db.prepare("DELETE FROM paused WHERE job = ?").run(job);
-        this.#resumed(job);
-        changed.resumed.push(job);
-      }
-      for (const p of wanted.values()) {
-        if (this.pause(p.job, p.reason, p.ts || nowMs)) changed.paused.push(p.job);
-      }
-      this.#db.exec("COMMIT");
-    } catch (error) {
-      this.#db.exec("ROLLBACK");
-      throw error;
-    }
-    return changed;
-  }
-
   /**
    * Forgets a claimed slot that did not run because the spine said its job is paused: a
    * paused job's slots leave no row, as when it is paused here.
    */
   unclaim(slotId: string): void {
     this.#db.prepare("DELETE FROM runs WHERE slot_id = ? AND state = 'running'").run(slotId);
-  }
-
-  /**
-   * When the owner last resumed `job` here (by name or all at once), epoch ms; 0 when
-   * never: a pause after it is news to the owner even if the other hub told one that day.
-   */
-  resumedAt(job: string): number {
-    const rows = this.#db.prepare(
-      "SELECT value FROM meta WHERE key IN (?, ?)",
-    ).all(`resumed:${job}`, `resumed:${ALL_JOBS}`) as { value: string }[];
-    return Math.max(0, ...rows.map((r) => Number(r.value) || 0));
-  }
-
-  #resumed(job: string): void {
-    this.#db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)")
-      .run(`resumed:${job}`, String(Date.now()));
-  }
-
-  /** The paused jobs (and `*` when all are), by name. */
-  paused(): Map<string, PausedRow> {
-    const rows = this.#db.prepare("SELECT job, reason, ts FROM paused")
-      .all() as unknown as PausedRow[];
-    return new Map(rows.map((r) => [r.job, { job: r.job, reason: r.reason, ts: r.ts }]));
   }
 
   /** The newest `limit` rows of the log (of `job`, when given), newest first. */
@@ -392,8 +287,7 @@ export class JobStore {
   /** Forgets a removed job's watch and pause (its log stays). */
   forget(job: string): void {
     this.#db.prepare("DELETE FROM seen WHERE job = ?").run(job);
-    this.#db.prepare("DELETE FROM paused WHERE job = ?").run(job);
-    this.#db.prepare("DELETE FROM unsent_pauses WHERE job = ?").run(job);
+    this.pauses.forget(job);
   }
 
   /** Closes the connection. */
