@@ -5,8 +5,10 @@
  * ledger; notices go to the hub's owner-event bus, answers through the delivery worker
  * (to the bus and the messenger's chats, never lost, never doubled). In cloud mode the next
  * due time goes to the spine's state (`jobs.next`), whose cron wakes the brain for it,
- * and the answers and the job log are written to the spine as well (`spine_outbox.ts`):
- * a brain that starts in an empty container reads them back before it runs or sends.
+ * and the answers and the job log are written to the spine as well (`spine_outbox.ts`;
+ * an answer's event is published before its rows go, so a new container does not publish
+ * it again): a brain that starts in an empty container reads them back before it runs or
+ * sends.
  *
  * @module
  */
@@ -53,13 +55,6 @@ export async function jobsChannel(hub: HubContext): Promise<HubChannel> {
     ...(hub.cloud.fetch ? { fetch: hub.cloud.fetch } : {}),
     warn: (line) => hub.logger.warn(line),
   });
-  if (outbox !== undefined) {
-    store.onLogged = (slotId) => {
-      const row = store.row(slotId);
-      if (row !== undefined) outbox.run(row);
-      for (const d of store.deliveries.of(slotId)) void outbox.delivery(d);
-    };
-  }
   const delivery = new DeliveryWorker({
     store: store.deliveries,
     sinks,
@@ -69,6 +64,8 @@ export async function jobsChannel(hub: HubContext): Promise<HubChannel> {
     now: Date.now,
     ...(outbox === undefined ? {} : { changed: (row) => outbox.delivery(row) }),
   });
+  // The answer's event is published before the spine hears of the answer: see `follow`.
+  outbox?.follow(store, delivery);
   const slots = sharedSlots({
     cloud: hub.cloud,
     env: hub.env,

@@ -10,11 +10,13 @@
  * every process that starts (the hub) sends what is pending. Never doubled: a part is
  * marked in the store right after its send, and a retry starts after the last marked
  * part. The event stream is checked before a retry (an event of the slot found there is
- * not published again). The Bot API takes no idempotency key and a bot cannot read a
- * chat back, so one window is left: a process killed while a chat send is in flight
- * (after the request left and before its mark, the time of one Bot API call) cannot
- * know whether the part arrived; the next start sends it again (never lost, twice at
- * worst), and logs that it may be a repeat.
+ * not published again); a new cloud container cannot check a former one's, so there the
+ * event is published before the spine hears of the answer
+ * ({@linkcode DeliveryWorker.publishEvents}, `SpineOutbox.follow`). The Bot API takes no
+ * idempotency key and a bot cannot read a chat back, so one window is left: a process
+ * killed while a chat send is in flight (after the request left and before its mark, the
+ * time of one Bot API call) cannot know whether the part arrived; the next start sends it
+ * again (never lost, twice at worst), and logs that it may be a repeat.
  *
  * Idle, it looks at the store every `pollMs` (one indexed query) for rows another
  * process wrote (`agent jobs run` when it could not send).
@@ -176,25 +178,49 @@ export class DeliveryWorker {
     }
   }
 
+  /**
+   * Publishes the answer of slot `slotId` to the event stream now, when its row is
+   * pending and no one holds it, and marks it sent here; the row's change is not told to
+   * {@linkcode DeliveryWorkerOptions.changed} (a failure is). The cloud brain calls it
+   * before the spine hears of the answer (`SpineOutbox.follow`), so the spine's first
+   * copy of the events target says it is sent and a new container never publishes it
+   * again. Never throws.
+   */
+  async publishEvents(slotId: string): Promise<void> {
+    const { store } = this.#o;
+    const row = store.get(slotId, "events");
+    if (this.#stopped || row?.state !== "pending" || !store.lease(row, this.#o.now())) return;
+    try {
+      await this.#publish(row, row.attempts > 0 || row.lease_pid !== null);
+    } catch (error) {
+      await this.#failed(row, error);
+    }
+  }
+
+  /** One `job.result` on the event stream (a retry first looks for it there), marked sent. */
+  async #publish(row: DeliveryRow, retry: boolean): Promise<void> {
+    const events = this.#o.sinks.events;
+    if (events === undefined) throw new DeliveryError("no event stream");
+    if (!retry || !(await events.has(row.slot_id))) {
+      await events.publish({
+        ts: Math.floor(this.#o.now() / 1000),
+        type: "job.result",
+        job: row.job,
+        slot_id: row.slot_id,
+        usd: row.usd,
+        deliver: row.deliver,
+        text: row.text,
+      });
+    }
+    this.#o.store.partSent(row, 1, true, this.#o.now());
+  }
+
   async #send(row: DeliveryRow): Promise<void> {
     const { store, sinks } = this.#o;
     // A row that was tried before, or whose send a dead process held, may have arrived.
     const retry = row.attempts > 0 || row.lease_pid !== null;
     if (row.target === "events") {
-      const events = sinks.events;
-      if (events === undefined) throw new DeliveryError("no event stream");
-      if (!retry || !(await events.has(row.slot_id))) {
-        await events.publish({
-          ts: Math.floor(this.#o.now() / 1000),
-          type: "job.result",
-          job: row.job,
-          slot_id: row.slot_id,
-          usd: row.usd,
-          deliver: row.deliver,
-          text: row.text,
-        });
-      }
-      store.partSent(row, 1, true, this.#o.now());
+      await this.#publish(row, retry);
       await this.#changed(row);
       return;
     }

@@ -133,6 +133,27 @@ export class SpineOutbox {
   }
 
   /**
+   * Writes each entry of `store`'s log when it is finished, and the rows of its answer,
+   * to the spine (it sets `store.onLogged`). The answer's event is published first
+   * (`worker.publishEvents`), so the spine's first copy of the events target already says
+   * it is sent: a new container reads no pending events target for an event a former one
+   * published, and does not publish it again. The other order (the spine told first) would
+   * lose the event to a container that died between the two; this one only makes the rows
+   * wait for the publish, and until the spine has them a container that dies loses the
+   * answer either way (see `docs/jobs.md`).
+   */
+  follow(store: JobStore, worker: { publishEvents(slotId: string): Promise<void> }): void {
+    store.onLogged = (slotId) => {
+      const row = store.row(slotId);
+      if (row !== undefined) this.run(row);
+      if (store.deliveries.of(slotId).length === 0) return;
+      void worker.publishEvents(slotId).finally(() => {
+        for (const d of store.deliveries.of(slotId)) void this.delivery(d);
+      });
+    };
+  }
+
+  /**
    * A delivery row changed: written to the spine before this resolves (`true`), or kept
    * and tried again in the background (`false`, told once per outage). Never throws.
    */

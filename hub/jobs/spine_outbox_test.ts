@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import { Logger } from "../log.ts";
+import { DeliveryError, type DeliverySinks, DeliveryWorker } from "./delivery.ts";
+import type { DeliveryTarget } from "./delivery_store.ts";
 import { type SpineDelivery, SpineOutbox } from "./spine_outbox.ts";
 import { JobStore } from "./store.ts";
 
@@ -9,6 +12,8 @@ function fakeSpine() {
     deliveries: new Map<string, SpineDelivery>(),
     runs: [] as Record<string, unknown>[],
     writes: 0,
+    /** Every delivery row written, in order. */
+    history: [] as SpineDelivery[],
   };
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = new URL(input instanceof Request ? input.url : String(input));
@@ -17,6 +22,7 @@ function fakeSpine() {
       state.writes++;
       const { rows } = JSON.parse(String(init.body)) as { rows: SpineDelivery[] };
       for (const r of rows) state.deliveries.set(`${r.slot_id} ${r.target}`, r);
+      state.history.push(...rows);
       return Response.json({ stored: rows.length });
     }
     if (url.pathname === "/hub/jobs/deliveries") {
@@ -44,14 +50,19 @@ async function withStore(fn: (store: JobStore) => Promise<void>): Promise<void> 
   }
 }
 
-function answer(store: JobStore, slot: string, now: number): void {
+function answer(
+  store: JobStore,
+  slot: string,
+  now: number,
+  targets: DeliveryTarget[] = ["chat:42"],
+): void {
   store.claim(slot, "news", now, now);
   store.finish(slot, { state: "ok", usd: 0.002, nowMs: now, detail: "Done." }, {
     job: "news",
     text: "Job news ($0.0020):\nDone.",
     usd: 0.002,
     deliver: "messenger",
-    targets: ["chat:42"],
+    targets,
   });
 }
 
@@ -176,6 +187,155 @@ Deno.test("spine outbox: pull reads the pending answers and the log into an empt
       assert.ok(spine.state.deliveries.has("news@2 chat:42"));
       assert.ok(spine.state.runs.some((r) => r.slot_id === "news@2"));
     } finally {
+      await outbox.close(0);
+    }
+  });
+});
+
+/** One container of the brain: its own store, outbox and delivery worker, as `jobs_channel.ts` wires them. */
+function container(store: JobStore, fetch: typeof globalThis.fetch, sinks: DeliverySinks) {
+  const outbox = new SpineOutbox({
+    url: "http://spine.test",
+    token: "hub-token-0123456789",
+    fetch,
+  });
+  const worker = new DeliveryWorker({
+    store: store.deliveries,
+    sinks,
+    lang: "en",
+    logger: new Logger({ stderr: "off" }),
+    alive: () => true,
+    now: Date.now,
+    retryBaseMs: 20,
+    changed: (row) => outbox.delivery(row),
+  });
+  outbox.follow(store, worker);
+  return { outbox, worker };
+}
+
+/** The event stream and the chat of one container: what each got. */
+function sinksOf(published: string[], chats: string[], failPublish = 0): DeliverySinks {
+  let fails = failPublish;
+  return {
+    events: {
+      publish(e) {
+        if (fails-- > 0) return Promise.reject(new DeliveryError("disk full"));
+        published.push(e.slot_id);
+        return Promise.resolve();
+      },
+      // A container's events file: empty in a new one.
+      has: (id) => Promise.resolve(published.includes(id)),
+    },
+    chat: {
+      parts: (text) => [text],
+      send(chat) {
+        chats.push(chat);
+        return Promise.resolve();
+      },
+    },
+  };
+}
+
+async function until(what: string, ok: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+Deno.test("SpineOutbox.follow(): the event is published before the spine hears of the answer; a new container does not publish it again", async () => {
+  await withStore(async (old) => {
+    await withStore(async (fresh) => {
+      const spine = fakeSpine();
+      const published: string[] = [];
+      const first = container(old, spine.fetch, {
+        events: {
+          publish(e) {
+            // Nothing of this answer is on the spine yet.
+            assert.deepEqual(spine.state.history, []);
+            published.push(e.slot_id);
+            return Promise.resolve();
+          },
+          has: (id) => Promise.resolve(published.includes(id)),
+        },
+      });
+      const again: string[] = [];
+      const chats: string[] = [];
+      const second = container(fresh, spine.fetch, sinksOf(again, chats));
+      try {
+        answer(old, "news@1", Date.now(), ["events", "chat:42"]);
+        await until("the answer on the spine", () => spine.state.deliveries.size === 2);
+        assert.deepEqual(published, ["news@1"]);
+        // The spine's first copy of the events target says it is sent: there is no moment
+        // in which a container that dies leaves it pending there after publishing it.
+        assert.deepEqual(
+          spine.state.history.filter((r) => r.target === "events").map((r) => r.state),
+          ["sent"],
+        );
+        assert.equal(spine.state.deliveries.get("news@1 chat:42")?.state, "pending");
+        // The container dies here (its worker never sent the chat); a new one starts empty.
+        await first.outbox.close(0);
+        await second.outbox.pull(fresh, Date.now());
+        await second.worker.once();
+        assert.deepEqual(again, [], "the new container published the event again");
+        assert.deepEqual(chats, ["42"]);
+        assert.equal(fresh.deliveries.get("news@1", "chat:42")?.state, "sent");
+      } finally {
+        await first.worker.stop();
+        await second.worker.stop();
+        await first.outbox.close(0);
+        await second.outbox.close(0);
+      }
+    });
+  });
+});
+
+Deno.test("SpineOutbox.follow(): an event that could not be published is pending on the spine and a new container publishes it", async () => {
+  await withStore(async (old) => {
+    await withStore(async (fresh) => {
+      const spine = fakeSpine();
+      const published: string[] = [];
+      const first = container(old, spine.fetch, sinksOf(published, [], 1));
+      const again: string[] = [];
+      const second = container(fresh, spine.fetch, sinksOf(again, []));
+      try {
+        answer(old, "news@1", Date.now(), ["events"]);
+        await until("the answer on the spine", () => spine.state.deliveries.size === 1);
+        assert.deepEqual(published, []);
+        const kept = spine.state.deliveries.get("news@1 events")!;
+        assert.deepEqual([kept.state, kept.attempts], ["pending", 1]);
+        await first.outbox.close(0);
+        await second.outbox.pull(fresh, Date.now());
+        await second.worker.once();
+        assert.deepEqual(again, ["news@1"]);
+        await second.outbox.close(5_000);
+        assert.equal(spine.state.deliveries.get("news@1 events")?.state, "sent");
+      } finally {
+        await first.worker.stop();
+        await second.worker.stop();
+        await first.outbox.close(0);
+        await second.outbox.close(0);
+      }
+    });
+  });
+});
+
+Deno.test("SpineOutbox.follow(): with the spine down the event is published at once, and goes to the spine as sent when it is back", async () => {
+  await withStore(async (store) => {
+    const spine = fakeSpine();
+    spine.state.down = true;
+    const published: string[] = [];
+    const { outbox, worker } = container(store, spine.fetch, sinksOf(published, []));
+    try {
+      answer(store, "news@1", Date.now(), ["events"]);
+      await until("the event", () => published.length === 1);
+      assert.equal(store.deliveries.get("news@1", "events")?.state, "sent");
+      spine.state.down = false;
+      await outbox.close(5_000);
+      assert.deepEqual(spine.state.history.map((r) => r.state), ["sent"]);
+    } finally {
+      await worker.stop();
       await outbox.close(0);
     }
   });

@@ -5,8 +5,9 @@
  * spine holds them (`job_deliveries`); the brain is SIGKILLed and its data folder is
  * gone (a new one starts in an empty home, as a new container does). The spine's cron
  * wakes a sleeping brain for an answer whose next try is due; once the Bot API accepts
- * again, the new brain delivers each waiting answer exactly once, and the job log (the
- * new brain's, and `agent jobs log --cloud` on the laptop) still shows the runs.
+ * again, the new brain delivers each waiting answer exactly once (and publishes none of
+ * their events again: the old brain did, before the spine heard of them), and the job
+ * log (the new brain's, and `agent jobs log --cloud` on the laptop) still shows the runs.
  */
 import assert from "node:assert/strict";
 import { agent, cleanup, tempDir } from "../cli/_run.ts";
@@ -57,7 +58,8 @@ Deno.test({
           .deliveries as SpineRow[]).filter((d) => d.target === `chat:${OWNER}`);
       // The Bot API refuses every message for now (a 502 is worth trying again).
       bot.fail("sendMessage", { code: 502, description: "Bad Gateway", times: 100_000 });
-      brain = await runBrain(await tempDir(), brainPort, env);
+      const first = await tempDir();
+      brain = await runBrain(first, brainPort, env);
       await until(
         "two refused answers on the spine",
         async () => (await pending()).filter((d) => d.attempts >= 1).length >= 2,
@@ -68,6 +70,11 @@ Deno.test({
       brain = undefined;
       const waiting = await pending();
       assert.ok(waiting.length >= 2 && waiting.every((d) => d.parts_sent === 0));
+      // Each answer's event was published before the spine heard of the answer, so no
+      // events target waits there, however the kill fell between a publish and its mark.
+      const events = ((await hub(spine.url, CLOUD_TOKEN, "/hub/jobs/deliveries")).body
+        .deliveries as SpineRow[]).filter((d) => d.target === "events");
+      assert.deepEqual(events, []);
       assert.equal(results(textsIn(bot, OWNER), "tick").length, 0);
 
       // A sleeping brain (a stand-in counting /health) is woken for the due answers.
@@ -111,6 +118,15 @@ Deno.test({
       assert.ok(sent.every((d) => d.state === "sent" && d.parts_sent === 1), JSON.stringify(sent));
       // The old brain sent none (the Bot API refused all): one message per answer, none twice.
       assert.equal(delivered.length, sent.length, delivered.join("\n---\n"));
+      // The old container published their events; the new one publishes none of them again.
+      const published = async (dir: string) =>
+        (await Deno.readTextFile(`${dir}/data/net/events.jsonl`).catch(() => "")).split("\n")
+          .filter((line) => line !== "")
+          .map((line) => JSON.parse(line) as { type: string; slot_id?: string })
+          .filter((e) => e.type === "job.result" && slots.has(e.slot_id ?? ""))
+          .map((e) => e.slot_id);
+      assert.deepEqual(new Set(await published(first)), slots);
+      assert.deepEqual(await published(fresh), []);
 
       // The job log of the killed container: in the new brain's store, and from the laptop.
       const runs = query<{ slot_id: string; state: string }>(
