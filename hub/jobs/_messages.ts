@@ -53,8 +53,9 @@ export const t = catalogue({
     "The spine did not answer ({detail}): the pauses shown are what this hub last knew.",
   none: "No jobs. 'agent jobs add NAME --schedule EXPR --prompt TEXT' adds one.",
   no_log: "No runs yet.",
-  list_row: "{name}  {when}  next {next}  last {last}  today {today}  30 days {month}{state}",
-  list_paused: " [paused: {reason}]",
+  list_when: "{name}  {when}{state}",
+  list_stats: "  next {next}  last {last}  today {today}  30 days {month}",
+  list_paused: "  [paused: {reason}]",
   delivered: "Job {name} ({usd}):\n{text}",
   failed_told: "Job {name} failed: {detail}",
   ceiling_day:
@@ -124,8 +125,9 @@ export const t = catalogue({
     "Spine yanıt vermedi ({detail}): gösterilen duraklatmalar bu hub'ın son bildikleri.",
   none: "Görev yok. 'agent jobs add AD --schedule İFADE --prompt METİN' bir görev ekler.",
   no_log: "Henüz çalışma yok.",
-  list_row: "{name}  {when}  sonraki {next}  son {last}  bugün {today}  30 gün {month}{state}",
-  list_paused: " [duraklatıldı: {reason}]",
+  list_when: "{name}  {when}{state}",
+  list_stats: "  sonraki {next}  son {last}  bugün {today}  30 gün {month}",
+  list_paused: "  [duraklatıldı: {reason}]",
   delivered: "{name} görevi ({usd}):\n{text}",
   failed_told: "{name} görevi başarısız oldu: {detail}",
   ceiling_day:

@@ -137,7 +137,7 @@ export async function listJobs(
   });
 }
 
-/** The lines of `agent jobs list`. */
+/** The lines of `agent jobs list` (and `/jobs`): two a job, to fit 80 columns. */
 export function listLines(
   listing: Pick<JobListing, "jobs" | "errors" | "all_paused" | "stale_detail">,
   lang: Lang,
@@ -148,20 +148,28 @@ export function listLines(
   }
   if (listing.all_paused) lines.push(t(lang, "global_paused"));
   if (listing.jobs.length === 0 && listing.errors.length === 0) lines.push(t(lang, "none"));
-  // Names and schedules padded to the longest, so the columns after them line up.
+  // Two lines a job, each under 80 columns (a terminal, the TUI): the name, the schedule
+  // and a pause, then the figures. Each column is padded to its longest, so they line up.
+  const jobs = listing.jobs;
   const when = (job: JobListing["jobs"][number]) => `${job.schedule} (${job.tz})`;
-  const nameWidth = Math.max(0, ...listing.jobs.map((job) => job.name.length));
-  const whenWidth = Math.max(0, ...listing.jobs.map((job) => when(job).length));
-  for (const job of listing.jobs) {
+  const width = (values: string[]) => Math.max(0, ...values.map((v) => v.length));
+  const nameWidth = width(jobs.map((job) => job.name));
+  const whenWidth = width(jobs.map(when));
+  const nextWidth = width(jobs.map((job) => job.next ?? "-"));
+  const lastWidth = width(jobs.map((job) => job.last_state ?? "-"));
+  const todayWidth = width(jobs.map((job) => usd(job.spent_today_usd)));
+  for (const job of jobs) {
     const state = job.paused === null ? "" : t(lang, "list_paused", { reason: job.paused });
-    lines.push(t(lang, "list_row", {
+    lines.push(t(lang, "list_when", {
       name: job.name.padEnd(nameWidth),
-      when: when(job).padEnd(whenWidth),
-      next: job.next ?? "-",
-      last: job.last_state ?? "-",
-      today: usd(job.spent_today_usd),
-      month: usd(job.spent_30d_usd),
+      when: state === "" ? when(job) : when(job).padEnd(whenWidth),
       state,
+    }));
+    lines.push(t(lang, "list_stats", {
+      next: (job.next ?? "-").padEnd(nextWidth),
+      last: (job.last_state ?? "-").padEnd(lastWidth),
+      today: usd(job.spent_today_usd).padEnd(todayWidth),
+      month: usd(job.spent_30d_usd),
     }));
   }
   lines.push(...listing.errors);

@@ -167,7 +167,11 @@ Deno.test("/jobs pause and /jobs resume on the desk stop and restart every job",
       "Paused all jobs; no job runs until /jobs resume.",
     );
     assert.ok(home.store.pauses.all().has(ALL_JOBS));
-    assert.match(await said("/jobs"), /^All jobs are paused\.\nnews {2}\* \* \* \* \* \* /);
+    // Two lines a job: the name and schedule, then its figures.
+    assert.match(
+      await said("/jobs"),
+      /^All jobs are paused\.\nnews {2}\* \* \* \* \* \* \(Europe\/Istanbul\)\n {2}next \d\d\.\d\d\.\d{4} \d\d:\d\d {2}last - {2}today \$0\.00 {2}30 days \$0\.00$/,
+    );
     assert.equal(await said("/jobs pause nope"), "No job 'nope' in persona/jobs/.");
     assert.equal(await said("/jobs resume"), "Resumed all jobs.");
     assert.equal(home.store.pauses.all().size, 0);

@@ -301,3 +301,48 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "agent tui: /jobs at 80 columns shows each job on two whole lines, none wrapped",
+  ...T,
+  async fn() {
+    const home = await fakeHome();
+    const add = await agent([
+      "--home",
+      home,
+      "jobs",
+      "add",
+      "morning-digest",
+      "--schedule",
+      "*/15 6-22 * * 1-5",
+      "--tz",
+      "America/New_York",
+      "--prompt",
+      "Report.",
+    ]);
+    assert.equal(add.code, 0, add.stderr);
+    assert.equal((await agent(["--home", home, "jobs", "pause", "morning-digest"])).code, 0);
+    const pane = await Pane.start(["--home", home, "tui"], { columns: 80 });
+    try {
+      await pane.until("brain · $0.00/$15.00 month");
+      await pane.type("/jobs");
+      await pane.keys("Enter");
+      const screen = await pane.until(/30 days \$0\.00/);
+      await pane.keep("jobs-80");
+      const lines = screen.split("\n");
+      const first = lines.findIndex((l) => l.startsWith("morning-digest  "));
+      assert.ok(first >= 0, screen);
+      assert.equal(
+        lines[first]!.trimEnd(),
+        "morning-digest  */15 6-22 * * 1-5 (America/New_York)  [paused: owner]",
+      );
+      assert.match(
+        lines[first + 1]!.trimEnd(),
+        /^ {2}next \d\d\.\d\d\.\d{4} \d\d:\d\d {2}last - {2}today \$0\.00 {2}30 days \$0\.00$/,
+      );
+    } finally {
+      await pane.kill();
+      await cleanup();
+    }
+  },
+});
