@@ -26,21 +26,7 @@ const PAGE = 500;
 const RETRY_MAX_MS = 30_000;
 
 /** A delivery as the spine keeps it (no lease: a lease is one process's). */
-export interface SpineDelivery {
-  slot_id: string;
-  target: DeliveryTarget;
-  job: string;
-  text: string;
-  usd: number;
-  deliver: "messenger" | "events";
-  created_ms: number;
-  state: DeliveryRow["state"];
-  parts_sent: number;
-  attempts: number;
-  next_ms: number;
-  last_error: string | null;
-  done_ms: number | null;
-}
+export type SpineDelivery = Omit<DeliveryRow, "lease_pid" | "lease_ms">;
 
 /** One job's newest outcome and spend in the brain's log on the spine. */
 export interface JobSummary {
