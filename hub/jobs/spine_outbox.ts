@@ -18,7 +18,7 @@
  */
 import { errorMessage } from "@agent/net/common";
 import { SpineHttp } from "../spine_http/mod.ts";
-import type { DeliveryRow, DeliveryTarget } from "./delivery_store.ts";
+import type { DeliveryRow } from "./delivery_store.ts";
 import type { JobStore, RunRow } from "./store.ts";
 
 /** The most rows one write carries (the spine's limit). */
