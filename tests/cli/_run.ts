@@ -89,11 +89,27 @@ export async function tempDir(): Promise<string> {
   return dir;
 }
 
-/** Removes every temporary directory made so far. */
+/**
+ * Removes every temporary directory made so far. A child the test has just stopped may
+ * still write a last file (a log line, a state file) into its home a moment after the
+ * folder went, which makes it again: the folders are looked at once more after a short
+ * wait, removed again, and named on stderr so the late writer stays visible.
+ */
 export async function cleanup(): Promise<void> {
   const all = homes;
   homes = [];
   await Promise.all(all.map((d) => removeTree(d)));
+  if (all.length === 0) return;
+  await new Promise((r) => setTimeout(r, 150));
+  for (const dir of all) {
+    try {
+      Deno.statSync(dir);
+    } catch {
+      continue;
+    }
+    console.error(`cleanup: ${dir} was written again after it was removed; removed again`);
+    await removeTree(dir);
+  }
 }
 
 /** The file's permission bits, e.g. `0o600`. */
