@@ -78,6 +78,8 @@ export {
   ApprovalInterrupted,
   type Approver,
   BUILTIN_TOOLS,
+  type ModelTool,
+  type ModelTools,
   netSend,
   rejectAll,
   type ToolContext,

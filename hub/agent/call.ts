@@ -3,13 +3,12 @@
  * (`degrade_to`, `failover`), provider call with the 429 retry policy, pricing and the
  * ledger row.
  *
- * The chain is a language model itself ({@linkcode ModelRouter.model}): the AI SDK's
- * tool loop calls it once per step, so every provider call is checked, routed and
- * recorded the same way whichever channel made it.
+ * The chain is a language model itself ({@linkcode ModelRouter.model}): the turn's tool
+ * loop ({@linkcode runToolLoop}) calls it once per step, so every provider call is
+ * checked, routed and recorded the same way whichever channel made it.
  *
  * @module
  */
-import { type ModelMessage, stepCountIs, streamText, type SystemModelMessage } from "ai";
 import type { AgentConfig, RoleConfig } from "../config/types.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
@@ -48,6 +47,7 @@ import { isAbort, statusOf, unreachableReason } from "./failures.ts";
 import { callError, unreachableChainError, unreachableError } from "./call_errors.ts";
 import { type RetryOptions, retryThrottled } from "./retry.ts";
 import { CallBill } from "./call_bill.ts";
+import { runToolLoop } from "./tool_loop.ts";
 import type {
   CallContext,
   FailoverEvent,
@@ -66,9 +66,6 @@ export type {
   RouterEvent,
   TurnTrace,
 };
-
-// The SDK prints its warnings to the console; the terminal is the user's, not the SDK's.
-(globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS ??= false;
 
 interface RoleEntry {
   name: string;
@@ -190,52 +187,37 @@ export class ModelRouter {
     context: CallContext,
   ): AsyncGenerator<RouterEvent> {
     const model = this.model(roleName, context);
-    let failure: unknown;
-    const result = streamText({
-      model,
-      ...(request.system !== undefined ? { system: systemOf(request.system) } : {}),
-      messages: request.messages,
-      ...(request.tools !== undefined ? { tools: request.tools } : {}),
-      stopWhen: stepCountIs(request.maxSteps ?? 8),
-      maxRetries: 0,
-      ...(context.signal ? { abortSignal: context.signal } : {}),
-      onError: ({ error }) => {
-        failure ??= error;
-      },
-    });
+    const { signal } = context;
     let text = "";
-    for await (const part of result.fullStream) {
-      if (part.type === "text-delta") {
-        text += part.text;
-        yield { type: "text", text: part.text };
-      } else if (part.type === "tool-call") {
+    try {
+      for await (
+        const event of runToolLoop({
+          model,
+          system: request.system,
+          messages: request.messages,
+          tools: request.tools,
+          maxSteps: request.maxSteps ?? 8,
+          signal,
+        })
+      ) {
+        if (event.type !== "done") {
+          if (event.type === "text") text += event.text;
+          yield event;
+          continue;
+        }
         yield {
-          type: "tool-call",
-          toolCallId: part.toolCallId,
-          toolName: part.toolName,
-          input: part.input,
+          type: "done",
+          text,
+          usedRole: model.trace.usedRole,
+          notices: model.trace.notices,
+          messages: event.messages,
         };
-      } else if (part.type === "tool-result") {
-        yield {
-          type: "tool-result",
-          toolCallId: part.toolCallId,
-          toolName: part.toolName,
-          output: part.output,
-        };
-      } else if (part.type === "error") {
-        failure ??= part.error;
       }
+    } catch (error) {
+      // The caller's own reason for stopping (a cancel, an interrupted approval) is theirs.
+      if (signal?.aborted && error === signal.reason) throw error;
+      throw this.#asTurnEnded(error, roleName);
     }
-    if (failure !== undefined) throw this.#asTurnEnded(failure, roleName);
-    if (context.signal?.aborted) throw context.signal.reason;
-    const responseMessages = await result.responseMessages;
-    yield {
-      type: "done",
-      text,
-      usedRole: model.trace.usedRole,
-      notices: model.trace.notices,
-      messages: responseMessages as ModelMessage[],
-    };
   }
 
   /** Runs a turn to the end; `notice` joins the notices the reply ends with. */
@@ -339,7 +321,7 @@ export class ModelRouter {
     let result: StreamResult | GenerateResult;
     try {
       // Raw chunks carry the usage a vendor reports before it fails mid-way (see
-      // watchStream); they stop there and never reach the SDK.
+      // watchStream); they stop there and never reach the tool loop.
       const run = (signal?: AbortSignal): PromiseLike<StreamResult | GenerateResult> => {
         const options = signal ? { ...callOptions, abortSignal: signal } : callOptions;
         return kind === "stream"
@@ -486,12 +468,6 @@ export class ModelRouter {
     // an answer that had started, which is never "unreachable".
     return this.#translate(error, roleName, undefined);
   }
-}
-
-function systemOf(system: string | readonly string[]): string | SystemModelMessage[] {
-  return typeof system === "string"
-    ? system
-    : system.map((content): SystemModelMessage => ({ role: "system", content }));
 }
 
 /**

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { JSONParseError, TypeValidationError } from "ai";
+import { JSONParseError, TypeValidationError } from "@ai-sdk/provider";
 import type { Lang } from "../i18n.ts";
 import type { ModelTarget } from "../models/mod.ts";
 import { t } from "./_messages.ts";

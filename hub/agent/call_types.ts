@@ -4,13 +4,14 @@
  *
  * @module
  */
-import type { ModelMessage, ToolSet } from "ai";
+import type { ModelMessage } from "ai";
 import type { AgentConfig } from "../config/types.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
 import type { CallPurpose, Channel, Ledger } from "../money/mod.ts";
 import type { CallOptions } from "../models/mod.ts";
 import type { RetryOptions } from "./retry.ts";
+import type { ModelTools } from "../tools/mod.ts";
 
 /** Where a call comes from; written into its ledger row. */
 export interface CallContext {
@@ -76,7 +77,7 @@ export interface ModelRequest {
    */
   system?: string | readonly string[] | undefined;
   messages: ModelMessage[];
-  tools?: ToolSet | undefined;
+  tools?: ModelTools | undefined;
   /** Tool-loop steps at most. @default 8 */
   maxSteps?: number | undefined;
 }

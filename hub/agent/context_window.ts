@@ -37,9 +37,15 @@ export interface Fold {
   summary: string;
 }
 
-/** The estimated tokens of a message (its JSON form, which is about what a request sends). */
+/**
+ * The estimated tokens of a message: its JSON form as a request sends it, role and all
+ * (a stored plain string goes out as a text part).
+ */
 export function messageTokens(message: ModelMessage): number {
-  return Math.ceil(JSON.stringify(message.content).length / CHARS_PER_TOKEN) + 4;
+  const content = typeof message.content === "string"
+    ? [{ type: "text", text: message.content }]
+    : message.content;
+  return Math.ceil(JSON.stringify({ role: message.role, content }).length / CHARS_PER_TOKEN);
 }
 
 /** The estimated tokens of a text. */
@@ -71,8 +77,8 @@ export function foldOf(value: unknown): Fold | undefined {
  *   { role: "assistant" as const, content: "y".repeat(400) },
  * ];
  * const messages = [1, 2, 3, 4, 5].flatMap(turn);
- * // About 205 tokens a turn: a budget of 700 keeps the last three turns.
- * if (nextFoldStart(messages, { budget: 700, summaryTokens: 0, incomingTokens: 0 }) !== 4) {
+ * // About 229 tokens a turn: a budget of 700 keeps the last two (90% of it).
+ * if (nextFoldStart(messages, { budget: 700, summaryTokens: 0, incomingTokens: 0 }) !== 6) {
  *   throw new Error();
  * }
  * if (nextFoldStart(messages, { budget: 5000, summaryTokens: 0, incomingTokens: 0 }) !== undefined) {

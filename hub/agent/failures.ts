@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { APICallError } from "ai";
+import { APICallError } from "@ai-sdk/provider";
 import { errorMessage } from "@agent/net/common";
 import { oneLine } from "../text.ts";
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { APICallError } from "ai";
+import { APICallError } from "@ai-sdk/provider";
 import { backoffDelay, parseRetryAfter } from "../backoff.ts";
 import { statusOf } from "./failures.ts";
 

@@ -1,5 +1,5 @@
 /**
- * Watching a provider's stream on its way to the SDK's tool loop: the usage of its
+ * Watching a provider's stream on its way to the turn's tool loop: the usage of its
  * finish event goes to the ledger, and a stream that stops without one becomes an
  * error instead of an empty or half answer passed off as complete.
  *
@@ -25,9 +25,9 @@ export function watchStream(
   onEnd?: () => void,
 ): ReadableStream<StreamPart> {
   let answered = false;
-  // A provider's error mid-way is held back until its finish event: the SDK stops
-  // reading at an error, and the finish behind it carries the usage the vendor already
-  // reported (billed either way), which the ledger must get.
+  // A provider's error mid-way is held back until its finish event, so whoever reads
+  // only up to an error still lets through the finish behind it: its usage (billed
+  // either way) is what the ledger must get.
   let failed: StreamPart | undefined;
   let finished = false;
   // What the vendor reported before any finish (vendor-a's message_start), in case the
@@ -63,6 +63,10 @@ export function watchStream(
       flush(controller) {
         if (!finished && reported !== undefined) onFinish(reported, false);
         if (failed !== undefined) controller.enqueue(failed);
+        // No finish event at all (a proxy's page read as an empty stream): not an answer.
+        else if (!finished) {
+          controller.enqueue({ type: "error", error: new StreamCutError(answered) });
+        }
         onEnd?.();
       },
       // The connection was lost (the provider's stream errored) or the reader gave up:

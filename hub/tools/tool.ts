@@ -5,7 +5,6 @@
  *
  * @module
  */
-import type { ToolSet } from "ai";
 import type { z } from "zod";
 import type { AgentPaths } from "../paths.ts";
 import type { Lang } from "../i18n.ts";
@@ -38,6 +37,22 @@ export interface AgentTool<S extends z.ZodType = z.ZodType> {
   /** Runs the tool; the result goes back to the model as JSON. */
   execute(input: z.infer<S>, context: ToolContext): Promise<unknown>;
 }
+
+/**
+ * A tool as a turn's tool loop runs it: what the model reads, the input's schema and
+ * the run (input already checked against the schema).
+ */
+export interface ModelTool {
+  description?: string | undefined;
+  inputSchema: z.ZodType;
+  execute(
+    input: unknown,
+    call: { toolCallId: string; abortSignal?: AbortSignal | undefined },
+  ): Promise<unknown>;
+}
+
+/** The tools of a turn by name. */
+export type ModelTools = Record<string, ModelTool>;
 
 /** Which call an approval is for. */
 export interface ApprovalCall {
@@ -79,18 +94,16 @@ export interface ToolSetOptions {
 }
 
 /**
- * The AI SDK tool set for `tools`: tier-2 tools ask `approver` before each run. A
+ * The tools of a turn for `tools`: tier-2 tools ask `approver` before each run. A
  * tool's error goes back to the model as `{error}` so it can say what went wrong.
  */
-export function toToolSet(tools: readonly AgentTool[], options: ToolSetOptions): ToolSet {
-  const set: ToolSet = {};
+export function toToolSet(tools: readonly AgentTool[], options: ToolSetOptions): ModelTools {
+  const set: ModelTools = {};
   for (const t of tools) {
-    // A plain object is what the SDK's `tool()` returns; importing `ai` at run time here
-    // would pull its gateway, which reads the host name when loaded.
     set[t.name] = {
       description: t.description,
       inputSchema: t.inputSchema,
-      execute: async (input: unknown, call: { toolCallId: string }) => {
+      execute: async (input, call) => {
         if (t.tier >= 2) {
           let ok: boolean;
           try {

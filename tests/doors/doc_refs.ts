@@ -22,7 +22,6 @@ export const FOREIGN_TYPES: Readonly<Record<string, string>> = {
   ZodType: "zod (a tool's argument schema)",
   output: "zod (a tool's parsed arguments)",
   ModelMessage: "ai (a conversation's messages)",
-  ToolSet: "ai (a model call's tools)",
   LanguageModel: "ai (a provider's model)",
   Command: "commander (a CLI command's definition)",
   Miniflare: "miniflare (the spine and universe on workerd)",
