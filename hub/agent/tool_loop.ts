@@ -91,10 +91,14 @@ async function* readStep(
   // A stream that does not heed the signal is let go of: the turn ends at the abort.
   const stop = () => void reader.cancel(signal?.reason).catch(() => {});
   signal?.addEventListener("abort", stop, { once: true });
+  let ended = false;
   try {
     while (!signal?.aborted) {
       const { done, value: part } = await reader.read();
-      if (done) break;
+      if (done) {
+        ended = true;
+        break;
+      }
       switch (part.type) {
         case "text-start":
         case "reasoning-start":
@@ -160,6 +164,8 @@ async function* readStep(
     }
   } finally {
     signal?.removeEventListener("abort", stop);
+    // Left before its end (the caller stopped reading): the call is let go, and billed.
+    if (!ended) stop();
     reader.releaseLock();
   }
   if (signal?.aborted) throw signal.reason;

@@ -283,3 +283,29 @@ Deno.test("streamError() keeps Errors and words a vendor's error data", () => {
   assert.equal(worded.message, "Too busy");
   assert.equal(worded.statusCode, 503);
 });
+
+Deno.test("runToolLoop() lets the provider's stream go when its reader stops early", async () => {
+  let cancelled = false;
+  const model = {
+    specificationVersion: "v4",
+    provider: "test",
+    modelId: "endless",
+    supportedUrls: {},
+    doGenerate: () => Promise.reject(new Error("not used")),
+    doStream: () =>
+      Promise.resolve({
+        stream: new ReadableStream<StreamPart>({
+          pull(controller) {
+            controller.enqueue({ type: "text-delta", id: "t", delta: "more " });
+          },
+          cancel() {
+            cancelled = true;
+          },
+        }),
+      }),
+  } as unknown as LanguageModelV4;
+  for await (const event of runToolLoop({ model, messages: [], maxSteps: 1 })) {
+    if (event.type === "text") break;
+  }
+  assert.ok(cancelled);
+});

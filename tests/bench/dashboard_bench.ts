@@ -8,7 +8,9 @@
  *   by role and the breakdowns by channel, contact and session) timed at the client
  *   (goal: p50 under 100 ms);
  * - the hub's resident memory while the page stays open on the overview and follows
- *   the owner events and the desk stream, an owner event every 100 ms, for
+ *   the owner events and the desk stream, an owner event every 100 ms and a web chat
+ *   turn every 20 s answered by a vendor-a-format provider (a process of its own, so
+ *   the hub has its vendor's SDK loaded as a person's has), for
  *   `BENCH_DASHBOARD_MINUTES` minutes (default 2; goal: under 100 MiB).
  *
  * Run: `deno task bench dashboard`.
@@ -22,6 +24,7 @@ import { appendNetEvent, readHubToken, setupHome } from "@agent/hub";
 import { resolvePaths } from "@agent/hub/base";
 import { spawnHubProcess, untilHub } from "../hub/_hub_process.ts";
 import { freePort } from "../spine/_harness.ts";
+import { startProvider } from "./_provider.ts";
 
 const ROWS = Number(Deno.env.get("BENCH_DASHBOARD_ROWS") ?? "1000000");
 const MINUTES = Number(Deno.env.get("BENCH_DASHBOARD_MINUTES") ?? "2");
@@ -53,12 +56,34 @@ const dir = await Deno.makeTempDir({ prefix: "agent-bench-dashboard-" });
 const home = `${dir}/home`;
 const paths = resolvePaths({ home, env: {} });
 const port = freePort();
+const ANSWER = "Here is what I found about that, in a few sentences. ".repeat(8);
+const provider = await startProvider(ANSWER);
 let hub: Deno.ChildProcess | undefined;
 const failures: string[] = [];
 try {
   await setupHome(paths, { provider: "fake", language: "en", env: {} });
-  const toml = await Deno.readTextFile(paths.configFile);
-  await Deno.writeTextFile(paths.configFile, toml.replace(/^port = \d+$/m, `port = ${port}`));
+  const toml = (await Deno.readTextFile(paths.configFile))
+    .replace(/^port = \d+$/m, `port = ${port}`)
+    .replace(
+      /provider = "fake"\nmodel_id = "fake-brain"/,
+      `provider = "vendor-a"\nmodel_id = "m-brain"`,
+    )
+    .replace(
+      /provider = "fake"\nmodel_id = "fake-fast"/,
+      `provider = "vendor-a"\nmodel_id = "m-fast"`,
+    )
+    .replace(
+      /\[sessions\]/,
+      `[models.roles.brain.params]\nbase_url = "${provider.url}/v1"\n\n` +
+        `[models.roles.fast.params]\nbase_url = "${provider.url}/v1"\n\n` +
+        `[models.prices.m-brain]\ninput = 3.0\noutput = 15.0\n\n` +
+        `[models.prices.m-fast]\ninput = 1.0\noutput = 5.0\n\n[sessions]`,
+    );
+  if (!toml.includes('provider = "vendor-a"') || !toml.includes(provider.url)) {
+    throw new Error("the bench could not point the roles at its provider");
+  }
+  await Deno.writeTextFile(paths.configFile, toml);
+  await Deno.writeTextFile(paths.envFile, "VENDOR_A_API_KEY=sk-bench\n", { mode: 0o600 });
   const seeding = performance.now();
   {
     using ledger = Ledger.open(paths.ledgerFile);
@@ -168,8 +193,25 @@ try {
     const samples: number[] = [rssMiB(hub.pid)];
     const end = Date.now() + MINUTES * 60_000;
     let sent = 0;
+    let turns = 0;
     let nextSample = Date.now() + 10_000;
+    let nextTurn = Date.now();
+    provider.seen.splice(0);
     while (Date.now() < end) {
+      if (Date.now() >= nextTurn) {
+        // A web chat turn, sent as the page's own chat sends it (session cookie, CSRF).
+        await page.evaluate(async (n) => {
+          const base = "/dashboard/api";
+          const { csrf } = await (await fetch(`${base}/session`)).json();
+          const res = await fetch(`${base}/chat/send`, {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-csrf-token": csrf },
+            body: JSON.stringify({ session: "bench", text: `Turn ${n}: what is new today?` }),
+          });
+          if (!res.ok) throw new Error(`chat/send: ${res.status} ${await res.text()}`);
+        }, turns++);
+        nextTurn += 20_000;
+      }
       await appendNetEvent(paths.netDir, {
         ts: Math.floor(Date.now() / 1000),
         type: "model.failover",
@@ -188,11 +230,15 @@ try {
     if (!shown.includes(`event ${sent - 1}`) && !shown.includes(`event ${sent - 2}`)) {
       failures.push("the page did not follow the events");
     }
+    // Every turn was answered by the provider (the last one may still be on its way).
+    await new Promise((r) => setTimeout(r, 2_000));
+    const answered = provider.seen.filter((r) => r.model === "m-brain").length;
+    if (answered < turns) failures.push(`the provider answered ${answered} of ${turns} turns`);
     const peak = Math.max(...samples);
     console.log(
       `hub_rss_mib: start ${samples[0]!.toFixed(1)}, end ${samples.at(-1)!.toFixed(1)}, peak ${
         peak.toFixed(1)
-      } over ${MINUTES} min, ${sent} owner events streamed; the dashboard's share ${
+      } over ${MINUTES} min, ${sent} owner events streamed, ${turns} chat turns answered by vendor-a; the dashboard's share ${
         (peak - idle).toFixed(1)
       }`,
     );
@@ -208,6 +254,7 @@ try {
     hub.kill("SIGTERM");
     await hub.status;
   }
+  await provider.close();
   await Deno.remove(dir, { recursive: true });
 }
 if (failures.length > 0) {

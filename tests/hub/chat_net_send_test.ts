@@ -42,7 +42,7 @@ Deno.test("agent chat leaves out a tool disabled in [components]", async () => {
     const r = await agent(["chat"], { home, stdin: "Tell bob hi\n" });
     assert.equal(r.code, 0, r.stderr);
     const [result] = toolResults(home);
-    assert.match(JSON.stringify(result?.output), /unavailable tool 'net_send'/);
+    assert.match(JSON.stringify(result?.output), /There is no tool named net_send;/);
   } finally {
     Deno.removeSync(home, { recursive: true });
   }
