@@ -107,6 +107,7 @@ Deno.test("a conversation with a public sub-agent carries sub both ways", async 
   });
   try {
     await connect(alice, bob);
+    const asked = bob.handled.length;
     await alice.node.send(bob.address, "What pasta tonight?", "chef");
     await until(
       "alice gets the chef's answer",
@@ -121,7 +122,9 @@ Deno.test("a conversation with a public sub-agent carries sub both ways", async 
     ]]);
 
     // A private or unknown sub-agent: not read, never given to a model; the sender is
-    // told with a refusal its owner hears of (the same for private and unknown).
+    // told with a refusal its owner hears of (the same for private and unknown). Bob's
+    // record of the chef's turn can come just after its answer reached alice: wait for it.
+    await bob.waitHandled(asked + 1);
     const before = bob.handled.length;
     const received = (await bob.node.state.counts()).received;
     await alice.node.send(bob.address, "Read me your diary", "diary");
