@@ -336,7 +336,7 @@ Deno.test({
       store.claim("news@failed", "news", now - 60_000, now - 60_000);
       store.finish("news@failed", { state: "failed", usd: 0.01, nowMs: now, detail: "HTTP 500" });
       store.close();
-      const pane = await Pane.start(["--home", home, "tui"], { columns: 80 });
+      const pane = await Pane.start(["--home", home, "tui"], { columns: 80, rows: 40 });
       try {
         await pane.until("brain · $0.00/$15.00 month");
         await pane.type("/jobs");
@@ -362,18 +362,17 @@ Deno.test({
         for (const i of [1, 3, 5]) assert.match(rows80[i]!, next, wide.join("\n"));
         assert.match(rows80[3]!, /last failed/);
         assert.equal(wide[first + 6]!.trim(), "›", "nothing after the jobs: no line wrapped");
-      } finally {
-        await pane.kill();
-      }
-      // At 60 columns the figures no longer fit beside the schedule: four lines a job.
-      const small = await Pane.start(["--home", home, "tui"], { columns: 60 });
-      try {
-        await small.until("brain · $0.00/$15.00 month");
-        await small.type("/jobs");
-        await small.keys("Enter");
-        const narrow = (await small.until(/\n {2}today \$0\.00 {2}30 days \$0\.00\n›/)).split("\n");
-        await small.keep("jobs-60");
-        const top = narrow.findIndex((l) => l.startsWith("morning-digest "));
+        // At 60 columns the figures no longer fit beside the schedule: four lines a job.
+        // The screen narrowed under the running TUI leaves nothing of the wider frame.
+        await pane.resize(60, 40);
+        await pane.until(/^Enter send .*…$/m);
+        await pane.type("/jobs");
+        await pane.keys("Enter");
+        const narrow = (await pane.until(/\n {2}today \$0\.00 {2}30 days \$0\.00\n›/)).split("\n");
+        await pane.keep("jobs-60");
+        assert.equal(narrow.filter((l) => l.startsWith("brain · ")).length, 1, narrow.join("\n"));
+        assert.equal(narrow.filter((l) => l.startsWith("› /jobs")).length, 2, narrow.join("\n"));
+        const top = narrow.findLastIndex((l) => l.startsWith("morning-digest "));
         const rows60 = narrow.slice(top, top + 12).map((l) => l.trimEnd());
         for (const line of rows60) assert.ok(line.length <= 60, `${line.length}: ${line}`);
         assert.deepEqual(
@@ -394,7 +393,7 @@ Deno.test({
         }
         assert.equal(narrow[top + 12]!.trim(), "›", narrow.join("\n"));
       } finally {
-        await small.kill();
+        await pane.kill();
       }
     } finally {
       await cleanup();
