@@ -38,7 +38,7 @@ export interface ListLinesOptions {
 const MIN_NAME = 12;
 
 /**
- * The lines of `agent jobs list` (and `/jobs`), none longer than `columns`: two a job
+ * The lines of `agent jobs list` (and `/jobs`), a job's none longer than `columns`: two a job
  * (the name, the schedule and a pause; then the figures) when they fit, a long name
  * cut with "…"; four a job on a narrow screen (the name and a pause, the schedule, the
  * next and last run, the spend). Each column is padded to its longest, so they line up.
