@@ -134,8 +134,10 @@ export const command: CommandModule = {
           }
         }
         const listing = await jobs.listJobs(scope, cloudLog);
+        // A terminal's width; a pipe gets the 80-column layout.
+        const columns = Deno.stdout.isTerminal() ? Deno.consoleSize().columns : undefined;
         if (opts.json === true) ctx.out(JSON.stringify(listing, null, 2));
-        else for (const line of jobs.listLines(listing, lang)) ctx.out(line);
+        else for (const line of jobs.listLines(listing, lang, { columns })) ctx.out(line);
         return 0;
       }
       case "add": {
@@ -183,7 +185,8 @@ export const command: CommandModule = {
           return 1;
         }
         if (outcome.text !== undefined) ctx.out(outcome.text);
-        ctx.out(t(lang, "ran", { name, outcome: outcome.kind, usd: jobs.usd(outcome.usd) }));
+        const said = jobs.stateWord(outcome.kind, lang);
+        ctx.out(t(lang, "ran", { name, outcome: said, usd: jobs.usd(outcome.usd) }));
         return outcome.kind === "ok" ? 0 : 1;
       }
       case "pause":

@@ -186,7 +186,16 @@ export function ChatScreen(
   );
 
   return (
-    <Box flexDirection="column" width={width} height={height}>
+    // Never wider than the terminal, even in the frame Ink draws on a resize before the
+    // new width reaches `columns` (a frame wider than the screen wraps and leaves rows
+    // behind). Yoga takes a percentage; Ink's types list only numbers.
+    <Box
+      flexDirection="column"
+      width={width}
+      maxWidth={"100%" as unknown as number}
+      height={height}
+      overflow="hidden"
+    >
       <Box flexDirection="column" height={room} justifyContent="flex-end">
         {shown.map((row) => <Row key={row.key} row={row} />)}
       </Box>

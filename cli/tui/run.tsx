@@ -108,7 +108,8 @@ export async function runTui(ctx: CommandContext, options: TuiOptions): Promise<
       profile,
       sessions: picked.sessions,
     });
-    const chat = await desk.open("tui", { picked });
+    // `/jobs` fits its table to the screen as it is when asked (after a resize, too).
+    const chat = await desk.open("tui", { picked, columns: screenColumns });
     const controller = new TuiController({
       desk,
       conversation: chat,
@@ -360,4 +361,13 @@ function TuiApp(
       initialInput={typed}
     />
   );
+}
+
+/** The terminal's width now; 80 when it cannot be read. */
+function screenColumns(): number {
+  try {
+    return Math.max(10, Deno.consoleSize().columns);
+  } catch {
+    return 80;
+  }
 }

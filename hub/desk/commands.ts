@@ -23,7 +23,8 @@ import {
 import type { AgentPaths } from "../paths.ts";
 import { isValidId, newSessionId, type SessionStore } from "../sessions/mod.ts";
 import { type Agent, MAIN_AGENT_ID } from "../agent/mod.ts";
-import { listJobs, listLines, pauseJobs, resumeJobs } from "../jobs/manage.ts";
+import { listJobs, pauseJobs, resumeJobs } from "../jobs/manage.ts";
+import { listLines } from "../jobs/lines.ts";
 import { UserError } from "../user_error.ts";
 import { t } from "./_messages.ts";
 import { type DeskChannel, sessionKind } from "./keys.ts";
@@ -55,6 +56,11 @@ export interface ConversationState {
   secret?: ((prompt: string) => Promise<string | null>) | undefined;
   /** Lines `/status` adds about the hub (the network), where the hub is at hand. */
   statusLines?: (() => string[]) | undefined;
+  /**
+   * How many columns the channel shows a line in, where it knows (a terminal): `/jobs`
+   * fits its table to them. Absent: 80.
+   */
+  columns?: (() => number) | undefined;
   /** A ceiling on what the session may spend (a job's run): no call passes it. */
   ceiling?: { usd: number; sinceMs: number } | undefined;
   /** Ends the answer being written (`/stop`); `false` when none is. */
@@ -215,7 +221,8 @@ async function jobs(state: ConversationState, args: string[]): Promise<CommandOu
   };
   const [action, name] = args;
   if (action === undefined || action === "list") {
-    return { lines: [listLines(await listJobs(scope), state.lang).join("\n")] };
+    const columns = state.columns?.();
+    return { lines: [listLines(await listJobs(scope), state.lang, { columns }).join("\n")] };
   }
   if (action !== "pause" && action !== "resume") {
     return { lines: [t(state.lang, "jobs_usage")] };

@@ -81,6 +81,8 @@ export interface OpenOptions {
   picked?: PickedSession | undefined;
   /** Asks for a secret without echoing it (a terminal): `/settings set` needs it. */
   secret?: ((prompt: string) => Promise<string | null>) | undefined;
+  /** How many columns a line may take (a terminal's width, read when needed). @default 80 */
+  columns?: (() => number) | undefined;
   /** `deny`: no one can be asked (a pipe), so tier-2 tools are refused. @default "ask" */
   approvals?: "ask" | "deny" | undefined;
 }
@@ -225,6 +227,7 @@ export class Desk {
       rebuild: make,
       secret: options.secret,
       statusLines: o.statusLines,
+      columns: options.columns,
       stop: () => made.conversation?.cancel() ?? false,
       now,
     };

@@ -10,7 +10,7 @@
  * @module
  */
 import type { AgentConfig } from "../config/types.ts";
-import { formatTime, type Lang } from "../i18n.ts";
+import type { Lang } from "../i18n.ts";
 import type { AgentPaths } from "../paths.ts";
 import { dayStart } from "../money/mod.ts";
 import { UserError } from "../user_error.ts";
@@ -18,7 +18,6 @@ import { t } from "./_messages.ts";
 import { type JobDefinition, JobFileError, parseJobFile } from "./definition.ts";
 import { estimateJob, type JobEstimate, personaChars, usd } from "./estimate.ts";
 import { jobExists, jobStoreFile, loadJobs, removeJob, writeJob } from "./files.ts";
-import { answerPreview } from "./preview.ts";
 import { nextSlot, scheduleOf } from "./schedule.ts";
 import { ALL_JOBS } from "./pause_store.ts";
 import { JobStore, type RunRow } from "./store.ts";
@@ -135,45 +134,6 @@ export async function listJobs(
         : { pauses: sync.kind }),
     };
   });
-}
-
-/** The lines of `agent jobs list` (and `/jobs`): two a job, to fit 80 columns. */
-export function listLines(
-  listing: Pick<JobListing, "jobs" | "errors" | "all_paused" | "stale_detail">,
-  lang: Lang,
-): string[] {
-  const lines: string[] = [];
-  if (listing.stale_detail !== undefined) {
-    lines.push(t(lang, "pauses_stale", { detail: listing.stale_detail }));
-  }
-  if (listing.all_paused) lines.push(t(lang, "global_paused"));
-  if (listing.jobs.length === 0 && listing.errors.length === 0) lines.push(t(lang, "none"));
-  // Two lines a job, each under 80 columns (a terminal, the TUI): the name, the schedule
-  // and a pause, then the figures. Each column is padded to its longest, so they line up.
-  const jobs = listing.jobs;
-  const when = (job: JobListing["jobs"][number]) => `${job.schedule} (${job.tz})`;
-  const width = (values: string[]) => Math.max(0, ...values.map((v) => v.length));
-  const nameWidth = width(jobs.map((job) => job.name));
-  const whenWidth = width(jobs.map(when));
-  const nextWidth = width(jobs.map((job) => job.next ?? "-"));
-  const lastWidth = width(jobs.map((job) => job.last_state ?? "-"));
-  const todayWidth = width(jobs.map((job) => usd(job.spent_today_usd)));
-  for (const job of jobs) {
-    const state = job.paused === null ? "" : t(lang, "list_paused", { reason: job.paused });
-    lines.push(t(lang, "list_when", {
-      name: job.name.padEnd(nameWidth),
-      when: state === "" ? when(job) : when(job).padEnd(whenWidth),
-      state,
-    }));
-    lines.push(t(lang, "list_stats", {
-      next: (job.next ?? "-").padEnd(nextWidth),
-      last: (job.last_state ?? "-").padEnd(lastWidth),
-      today: usd(job.spent_today_usd).padEnd(todayWidth),
-      month: usd(job.spent_30d_usd),
-    }));
-  }
-  lines.push(...listing.errors);
-  return lines;
 }
 
 /** The fields `agent jobs add` takes. */
@@ -318,21 +278,6 @@ export async function removeJobNamed(scope: JobsScope, name: string): Promise<st
 /** `agent jobs log [NAME]`: the newest rows, newest first. */
 export async function jobLog(scope: JobsScope, name: string | undefined): Promise<RunRow[]> {
   return await withStore(scope.paths, (store) => store.log(name, 50));
-}
-
-/** The lines of `agent jobs log`. */
-export function logLines(rows: readonly RunRow[], lang: Lang): string[] {
-  if (rows.length === 0) return [t(lang, "no_log")];
-  return rows.map((row) => {
-    const missed = row.missed ? " (missed)" : "";
-    // An answer is Markdown: its words show, not its marks. A reason is a sentence.
-    const detail = row.state === "ok" && row.detail !== null
-      ? answerPreview(row.detail, 80)
-      : (row.detail ?? "").replace(/\s+/g, " ").slice(0, 80);
-    return `${formatTime(row.slot_ms)}  ${row.job}  ${row.state}${missed}  ${
-      usd(row.usd)
-    }  ${detail}`;
-  });
 }
 
 /** Whether jobs exist (for `doctor`). */

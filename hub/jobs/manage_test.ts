@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { loadConfig } from "../config/read.ts";
 import { UserError } from "../user_error.ts";
 import { jobHome } from "./_testing.ts";
-import { type JobsScope, listJobs, listLines, logLines, pauseJobs, resumeJobs } from "./manage.ts";
+import { listLines } from "./lines.ts";
+import { type JobsScope, listJobs, pauseJobs, resumeJobs } from "./manage.ts";
 import { ALL_JOBS } from "./pause_store.ts";
 
 const TOKEN = "spine-token-never-shown";
@@ -55,104 +56,4 @@ Deno.test("pauseJobs(), resumeJobs() and listJobs() say when the spine both hubs
   } finally {
     await home.close();
   }
-});
-
-Deno.test("listLines() says its words in the owner's language, two lines a job, columns lined up", () => {
-  const listing = {
-    jobs: [
-      listed("news", "0 8 * * 1-5", "Europe/Istanbul", "owner"),
-      listed("weekly", "30 18 * * 5", "America/New_York", null),
-    ],
-    errors: [],
-    all_paused: false,
-  };
-  const tr = listLines(listing, "tr");
-  assert.deepEqual(tr, [
-    "news    0 8 * * 1-5 (Europe/Istanbul)   [duraklatıldı: owner]",
-    "  sonraki 27.11.2026 08:00  son ok  bugün $0.0020  30 gün $0.0020",
-    "weekly  30 18 * * 5 (America/New_York)",
-    "  sonraki 27.11.2026 08:00  son ok  bugün $0.0020  30 gün $0.0020",
-  ]);
-  for (const word of ["next", "last", "today", "30 days", "paused"]) {
-    assert.ok(!tr.join("\n").includes(word), `untranslated '${word}'`);
-  }
-  const en = listLines(listing, "en");
-  assert.deepEqual(en, [
-    "news    0 8 * * 1-5 (Europe/Istanbul)   [paused: owner]",
-    "  next 27.11.2026 08:00  last ok  today $0.0020  30 days $0.0020",
-    "weekly  30 18 * * 5 (America/New_York)",
-    "  next 27.11.2026 08:00  last ok  today $0.0020  30 days $0.0020",
-  ]);
-});
-
-Deno.test("listLines() fits 80 columns with long values, and lines up what differs in length", () => {
-  const listing = {
-    jobs: [
-      {
-        ...listed("morning-digest", "*/15 6-22 * * 1-5", "America/New_York", "budget"),
-        last_state: "interrupted",
-        spent_today_usd: 12.5,
-        spent_30d_usd: 312.25,
-      },
-      { ...listed("ab", "0 8 * * *", "Europe/Istanbul", null), next: null, last_state: null },
-    ],
-    errors: [],
-    all_paused: false,
-  };
-  for (const lang of ["en", "tr"] as const) {
-    const lines = listLines(listing, lang);
-    assert.equal(lines.length, 4);
-    for (const line of lines) assert.ok(line.length <= 80, `${line.length}: ${line}`);
-    // The figures of both jobs start in the same columns.
-    const columns = (line: string) => [...line.matchAll(/ {2}\S/g)].map((m) => m.index);
-    assert.deepEqual(columns(lines[1]!), columns(lines[3]!), lines.join("\n"));
-  }
-  assert.deepEqual(listLines(listing, "en"), [
-    "morning-digest  */15 6-22 * * 1-5 (America/New_York)  [paused: budget]",
-    "  next 27.11.2026 08:00  last interrupted  today $12.50   30 days $312.25",
-    "ab              0 8 * * * (Europe/Istanbul)",
-    "  next -                 last -            today $0.0020  30 days $0.0020",
-  ]);
-});
-
-/** A row of `agent jobs list` with one run of $0.002 today. */
-function listed(name: string, schedule: string, tz: string, paused: string | null) {
-  return {
-    name,
-    schedule,
-    tz,
-    role: "fast",
-    deliver: "messenger",
-    next_ms: 0,
-    next: "27.11.2026 08:00" as string | null,
-    paused,
-    last_state: "ok" as string | null,
-    last_ms: 0,
-    spent_today_usd: 0.002,
-    spent_30d_usd: 0.002,
-    max_usd_per_run: null,
-    max_usd_per_day: null,
-  };
-}
-
-Deno.test("logLines() shows an answer's words without its Markdown, and a reason as written", () => {
-  const row = (state: "ok" | "refused", detail: string) => ({
-    slot_id: `news@${state}`,
-    job: "news",
-    slot_ms: Date.UTC(2026, 10, 26, 5, 0),
-    claimed_ms: 0,
-    state,
-    missed: false,
-    usd: 0.002,
-    finished_ms: 0,
-    detail,
-    session_id: null,
-  });
-  const [ok, refused] = logLines([
-    row("ok", "**Today**: three things.\n\n1. Write the *report*\n\n```ts\nconst x = 1;\n```"),
-    row("refused", "the job's max_usd_per_run of $0.02 would be passed"),
-  ], "en");
-  assert.ok(ok!.includes("  ok  $0.0020  Today: three things. 1. Write the report "), ok);
-  assert.ok(!ok!.includes("**") && !ok!.includes("```"), ok);
-  assert.ok(refused!.endsWith("  the job's max_usd_per_run of $0.02 would be passed"), refused);
 });

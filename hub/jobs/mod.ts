@@ -29,13 +29,12 @@ export {
   jobLog,
   type JobsScope,
   listJobs,
-  listLines,
-  logLines,
   type NewJob,
   pauseJobs,
   removeJobNamed,
   resumeJobs,
 } from "./manage.ts";
+export { listLines, type ListLinesOptions, logLines, reasonWord, stateWord } from "./lines.ts";
 export { type JobRunContext, runJob, type RunOutcome } from "./run.ts";
 export { JobRunner, type JobRunnerOptions } from "./runner.ts";
 export { answerPreview } from "./preview.ts";

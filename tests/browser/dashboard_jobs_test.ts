@@ -14,7 +14,15 @@ import { loadConfig } from "@agent/hub/config";
 import type { CallRecord } from "@agent/hub/money";
 import { addJob, formatIn, type JobsScope, listJobs, pauseJobs } from "@agent/hub/jobs";
 import { seededCalls, startDashboardHub } from "../dashboard/_hub.ts";
-import { ARTIFACTS, launch, ready, T, watch } from "../dashboard/_browser.ts";
+import {
+  ARTIFACTS,
+  assertOneTheme,
+  launch,
+  ready,
+  T,
+  useTheme,
+  watch,
+} from "../dashboard/_browser.ts";
 import { seriousViolations } from "../dashboard/_axe.ts";
 
 /** Calls two jobs made this month (`job-<name>-YYYYMMDD-HHMMSS-xxxx` sessions). */
@@ -177,23 +185,29 @@ Deno.test({
       problems.length = 0;
 
       // Accessibility, light and dark.
-      for (const theme of ["light", "dark"]) {
-        await page.evaluate((t) => localStorage.setItem("theme", t), theme);
-        await page.goto(`${hub.base}/dashboard/#/jobs`);
-        await page.reload();
-        await ready(page);
+      await page.goto(`${hub.base}/dashboard/#/jobs`);
+      for (const theme of ["light", "dark"] as const) {
+        await useTheme(page, theme);
         assert.deepEqual(await seriousViolations(page), [], theme);
       }
       await page.screenshot({ path: `${ARTIFACTS}jobs-dark-desktop.png`, fullPage: true });
       await page.setViewportSize({ width: 390, height: 844 });
       await page.screenshot({ path: `${ARTIFACTS}jobs-dark-phone.png`, fullPage: true });
-      await page.evaluate(() => localStorage.setItem("theme", "light"));
+      await useTheme(page, "light");
 
       // Turkish.
       await page.selectOption("#lang", "tr");
       await ready(page);
       const tr = await page.textContent("main") ?? "";
       assert.ok(tr.includes("Tümünü duraklat") && tr.includes("Sonraki çalışma"), tr);
+      // The last outcome in Turkish too (the API keeps the code).
+      assert.equal(
+        await page.$eval(
+          "tr[data-job='morning'] td:nth-child(4)",
+          (td) => td.firstChild?.textContent,
+        ),
+        "tamam",
+      );
       // What the hub answers a button with is in the page's language too.
       await page.click("tr[data-job='morning'] button[data-action='pause']");
       await page.waitForFunction(() =>
@@ -211,6 +225,7 @@ Deno.test({
       }));
       assert.ok(cell.second > cell.label + 50, JSON.stringify(cell));
       assert.ok(Math.abs(cell.second - cell.value) < 16, JSON.stringify(cell));
+      await assertOneTheme(page);
       await page.screenshot({ path: `${ARTIFACTS}jobs-tr-phone.png`, fullPage: true });
       // A hub without a spine: the Network page says what to do, in Turkish too.
       await page.goto(`${hub.base}/dashboard/#/network`);
@@ -243,6 +258,7 @@ Deno.test({
       );
       assert.ok(lines.some((l) => l.startsWith("weekly-report,0.02,1,")), csv[1]);
       assert.ok(lines.some((l) => /^morning,0\.04\d*,[2-9],/.test(l)), csv[1]);
+      await assertOneTheme(page);
       await page.screenshot({ path: `${ARTIFACTS}spend-by-job-desktop.png`, fullPage: true });
       assert.deepEqual(problems, []);
       await context.close();

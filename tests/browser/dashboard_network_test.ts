@@ -131,6 +131,18 @@ Deno.test({
         assert.equal(refused[0], 400, JSON.stringify(refused));
         assert.equal(typeof (refused[1] as { detail?: string }).detail, "string");
         await page.setViewportSize({ width: 390, height: 844 });
+        // On a phone each contact is a block of labelled lines: its buttons within reach,
+        // nothing to scroll sideways for.
+        const reach = await page.$eval("table.contacts", (table) => ({
+          scroll: table.parentElement!.scrollWidth - table.parentElement!.clientWidth,
+          right: Math.max(
+            ...[...table.querySelectorAll("button")].map((b) => b.getBoundingClientRect().right),
+          ),
+          label: getComputedStyle(table.querySelector("td[data-label]")!, "::before").content,
+        }));
+        assert.equal(reach.scroll, 0, JSON.stringify(reach));
+        assert.ok(reach.right <= 390, JSON.stringify(reach));
+        assert.equal(reach.label, '"State"');
         await page.screenshot({ path: `${ARTIFACTS}network-phone.png`, fullPage: true });
         assert.deepEqual(problems, []);
       } finally {

@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { appendNetEvent } from "@agent/hub";
 import { seededCalls, startDashboardHub } from "../dashboard/_hub.ts";
-import { ARTIFACTS, launch, ready, T, watch } from "../dashboard/_browser.ts";
+import { ARTIFACTS, launch, ready, T, useTheme, watch } from "../dashboard/_browser.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -283,12 +283,10 @@ Deno.test({
           ["settings", "dark"],
           ["jobs", "light"],
           ["jobs", "dark"],
-        ]
+        ] as const
       ) {
-        await page.evaluate((t) => localStorage.setItem("theme", t), theme!);
         await page.goto(`${hub.base}/dashboard/#/${route}`);
-        await page.reload();
-        await ready(page);
+        await useTheme(page, theme);
         await page.addScriptTag({ content: axe });
         const violations = await page.evaluate(async () => {
           // deno-lint-ignore no-explicit-any

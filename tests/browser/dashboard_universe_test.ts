@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
-import { ARTIFACTS, CHROMIUM } from "../dashboard/_browser.ts";
+import { ARTIFACTS, CHROMIUM, useTheme } from "../dashboard/_browser.ts";
 import { seriousViolations } from "../dashboard/_axe.ts";
 import {
   appendNetEvent,
@@ -232,9 +232,8 @@ Deno.test({
         assert.equal((await a.node.state.profile()).universe_owner, "Ada L.");
 
         // Accessibility, light and dark.
-        for (const theme of ["light", "dark"]) {
-          await page.evaluate((t) => localStorage.setItem("theme", t), theme);
-          await page.reload();
+        for (const theme of ["light", "dark"] as const) {
+          await useTheme(page, theme);
           await page.waitForSelector("#u-listing");
           await page.waitForSelector("#d-gathered");
           assert.deepEqual(await seriousViolations(page), [], theme);

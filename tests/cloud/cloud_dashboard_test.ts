@@ -9,7 +9,7 @@
  * printing the address.
  */
 import assert from "node:assert/strict";
-import { agent, tempDir } from "../cli/_run.ts";
+import { agent } from "../cli/_run.ts";
 import { CLOUD_TOKEN } from "./_cloud.ts";
 import { startCloudDashboard } from "./_dashboard.ts";
 
@@ -256,11 +256,6 @@ Deno.test({
     assert.equal(wrong.code, 1);
     assert.match(wrong.stderr, /answered HTTP 401 unauthorized to POST \/hub\/dashboard\/code\./);
     assert.ok(!wrong.stderr.includes("not-the-token"));
-
-    // Without the spine's variables: the one line naming the missing one.
-    const bare = await agent(["--home", await tempDir(), "dashboard", "--cloud", "--no-open"]);
-    assert.equal(bare.code, 1);
-    assert.equal(bare.stdout, "");
-    assert.equal(bare.stderr, "agent cloud needs AGENT_SPINE_URL (in .env or the environment).\n");
+    // Without the spine's variables: tests/dashboard/dashboard_cli_test.ts (exit 2, no spine needed).
   },
 });

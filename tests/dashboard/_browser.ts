@@ -41,3 +41,26 @@ export function watch(page: Page): string[] {
 export async function ready(page: Page): Promise<void> {
   await page.waitForSelector("main[data-ready='true']", { timeout: 15_000 });
 }
+
+/**
+ * Makes `theme` the dashboard's theme as a person's choice leaves it: stored where the
+ * page reads it, then the page loaded again, so the page and its theme menu agree (set
+ * without a reload, the menu drawn next names a theme the page does not show).
+ */
+export async function useTheme(page: Page, theme: "auto" | "light" | "dark"): Promise<void> {
+  await page.evaluate((t) => localStorage.setItem("theme", t), theme);
+  await page.reload();
+  await ready(page);
+  await assertOneTheme(page);
+}
+
+/** Throws unless the page shows the theme its menu names (for a screenshot's sake). */
+export async function assertOneTheme(page: Page): Promise<void> {
+  const { shown, menu } = await page.evaluate(() => ({
+    shown: document.documentElement.dataset.theme ?? "auto",
+    menu: (document.getElementById("theme") as HTMLSelectElement | null)?.value,
+  }));
+  if (menu !== undefined && shown !== menu) {
+    throw new Error(`The theme menu says '${menu}' over a page drawn '${shown}'.`);
+  }
+}

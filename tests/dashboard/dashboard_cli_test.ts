@@ -2,7 +2,8 @@
  * `agent dashboard --no-open` as a person runs it: with this home's hub running it
  * prints a sign-in address whose code works once; with no hub it says so, starts one
  * in the background and still prints the address; another home's hub on the port is
- * refused with one sentence.
+ * refused with one sentence; `--cloud` without the spine in `.env` is a usage error (exit 2),
+ * in the sentence `agent jobs --cloud` uses.
  */
 import assert from "node:assert/strict";
 import { agent, cleanup, tempDir } from "../cli/_run.ts";
@@ -86,4 +87,33 @@ Deno.test({
       await cleanup();
     }
   },
+});
+
+Deno.test("agent dashboard --cloud: a missing spine variable is a usage error (exit 2), said as agent jobs --cloud says it", async () => {
+  try {
+    const dir = await tempDir();
+    assert.equal((await agent(["--home", dir, "init", "--yes", "--provider", "fake"])).code, 0);
+    const cases: [Record<string, string>, string][] = [
+      [{}, "AGENT_SPINE_URL"],
+      [{ AGENT_SPINE_URL: "http://127.0.0.1:9" }, "AGENT_SPINE_TOKEN"],
+    ];
+    for (const [env, variable] of cases) {
+      const sentence = `--cloud needs ${variable} in .env (the spine of cloud mode).\n`;
+      const dashboard = await agent(["--home", dir, "dashboard", "--cloud", "--no-open"], { env });
+      const jobs = await agent(["--home", dir, "jobs", "list", "--cloud"], { env });
+      for (const run of [dashboard, jobs]) {
+        assert.equal(run.code, 2, run.stderr);
+        assert.equal(run.stdout, "");
+        assert.equal(run.stderr, sentence);
+      }
+    }
+    const tr = await agent(["--home", dir, "--lang", "tr", "dashboard", "--cloud"]);
+    assert.equal(tr.code, 2);
+    assert.equal(
+      tr.stderr,
+      "--cloud için .env içinde AGENT_SPINE_URL gerekli (bulut kipinin spine'ı).\n",
+    );
+  } finally {
+    await cleanup();
+  }
 });

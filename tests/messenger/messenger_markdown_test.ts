@@ -4,8 +4,9 @@
  * as entities while the model's own `<script>`, `<b>` and `&amp;` arrive as text; a
  * streamed answer whose fence stays open across several edits never has an edit
  * refused; an answer past 4,096 characters with a fence across the cut closes it in
- * the first message and opens it again in the next; refused entities fall back to the
- * plain text the HTML shows.
+ * the first message and opens it again in the next, and one whose bold runs across a
+ * cut inside a long paragraph is bold on both sides with no stars shown; refused
+ * entities fall back to the plain text the HTML shows.
  */
 import assert from "node:assert/strict";
 import { cleanup } from "../cli/_run.ts";
@@ -163,6 +164,71 @@ Deno.test({
       const seen = seenIn(bot, OWNER).join("\n");
       for (let i = 0; i < 260; i++) assert.ok(seen.includes(`print(${i}, "<&>")  # row ${i}\n`));
       assert.doesNotMatch(await logOf(home), /too long|can't parse/);
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "messenger: a list, a link, a fence and bold cut inside a long paragraph: every text well formed, no mark shown raw",
+  ...SLOW,
+  async fn() {
+    const words = Array.from({ length: 1000 }, (_, i) => `word${i}`).join(" ");
+    const answer = [
+      "**Links and lists**",
+      "",
+      "- see [the docs](https://example.com/a_b?x=1&y=2)",
+      "- run `ls -l`",
+      "",
+      "```sh",
+      "ls -l <dir> && echo ok",
+      "```",
+      "",
+      `Long: **${words}** end.`,
+    ].join("\n");
+    await withHub({ replies: [answer] }, async (bot, home) => {
+      bot.pushMessage(OWNER, "everything");
+      await bot.until(
+        "every part",
+        () => seenIn(bot, OWNER).some((t) => t.endsWith("word999 end.")),
+        20_000,
+      );
+      // Every text sent or edited in, as Telegram reads it: well formed, within 4,096.
+      const calls = [
+        ...bot.callsOf("sendMessage", OWNER),
+        ...bot.callsOf("editMessageText", OWNER),
+      ];
+      for (const call of calls) {
+        const parsed = parseTelegramHtml(String(call.body.text));
+        if ("error" in parsed) assert.fail(`${parsed.error}: ${call.body.text}`);
+        assert.ok(parsed.length <= 4096, String(parsed.length));
+      }
+      const messages = messagesOf(bot);
+      assert.equal(messages.length, 2, messages.map((m) => m.text.slice(0, 60)).join("|"));
+      const [first, second] = messages.map((m) => ({ m, seen: visibleText(m.text) }));
+      assert.ok(
+        first!.seen.startsWith(
+          "Links and lists\n\n• see the docs (https://example.com/a_b?x=1&y=2)\n• run ls -l\n\nls -l <dir> && echo ok\n\nLong: word0 ",
+        ),
+        first!.seen.slice(0, 200),
+      );
+      for (const { m, seen } of [first!, second!]) {
+        assert.ok(!seen.includes("**"), seen.slice(0, 80));
+        assert.equal(m.parseMode, "HTML");
+      }
+      const bold = (x: { m: typeof messages[number]; seen: string }) =>
+        x.m.entities!.filter((e) => e.type === "bold")
+          .map((e) => x.seen.slice(e.offset, e.offset + e.length));
+      // Bold up to the cut, and again from it: the paragraph is bold throughout.
+      const [title, before] = bold(first!);
+      assert.equal(title, "Links and lists");
+      assert.ok(before!.startsWith("word0 ") && first!.seen.endsWith(before!), before!.slice(-40));
+      const [after] = bold(second!);
+      assert.ok(second!.seen.startsWith(after!) && after!.endsWith("word999"), after!.slice(-40));
+      assert.equal(second!.seen.slice(after!.length), " end.");
+      assert.equal(`${before} ${after}`, words);
+      assert.ok(first!.m.entities!.some((e) => e.type === "pre" && e.language === "sh"));
+      assert.doesNotMatch(await logOf(home), /can't parse|too long/);
     });
   },
 });

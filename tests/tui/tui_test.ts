@@ -4,6 +4,7 @@
  * status bar with a spent budget, a resize, and the exit codes.
  */
 import assert from "node:assert/strict";
+import { JobStore } from "@agent/hub/jobs";
 import { Ledger } from "@agent/hub/money";
 import { agent, cleanup, tempDir } from "../cli/_run.ts";
 import { startVendorServer } from "../models/_vendor_server.ts";
@@ -303,45 +304,98 @@ Deno.test({
 });
 
 Deno.test({
-  name: "agent tui: /jobs at 80 columns shows each job on two whole lines, none wrapped",
+  name:
+    "agent tui: /jobs at 80 and 60 columns shows each job on whole lines, none wrapped, a long name cut",
   ...T,
   async fn() {
-    const home = await fakeHome();
-    const add = await agent([
-      "--home",
-      home,
-      "jobs",
-      "add",
-      "morning-digest",
-      "--schedule",
-      "*/15 6-22 * * 1-5",
-      "--tz",
-      "America/New_York",
-      "--prompt",
-      "Report.",
-    ]);
-    assert.equal(add.code, 0, add.stderr);
-    assert.equal((await agent(["--home", home, "jobs", "pause", "morning-digest"])).code, 0);
-    const pane = await Pane.start(["--home", home, "tui"], { columns: 80 });
     try {
-      await pane.until("brain · $0.00/$15.00 month");
-      await pane.type("/jobs");
-      await pane.keys("Enter");
-      const screen = await pane.until(/30 days \$0\.00/);
-      await pane.keep("jobs-80");
-      const lines = screen.split("\n");
-      const first = lines.findIndex((l) => l.startsWith("morning-digest  "));
-      assert.ok(first >= 0, screen);
-      assert.equal(
-        lines[first]!.trimEnd(),
-        "morning-digest  */15 6-22 * * 1-5 (America/New_York)  [paused: owner]",
-      );
-      assert.match(
-        lines[first + 1]!.trimEnd(),
-        /^ {2}next \d\d\.\d\d\.\d{4} \d\d:\d\d {2}last - {2}today \$0\.00 {2}30 days \$0\.00$/,
-      );
+      const home = await fakeHome();
+      const add = async (name: string, schedule: string, tz: string) => {
+        const r = await agent([
+          "--home",
+          home,
+          "jobs",
+          "add",
+          name,
+          "--schedule",
+          schedule,
+          "--tz",
+          tz,
+          "--prompt",
+          "Report.",
+        ]);
+        assert.equal(r.code, 0, r.stderr);
+      };
+      await add("morning-digest", "*/15 6-22 * * 1-5", "America/New_York");
+      await add("news", "0 9 * * *", "America/Argentina/Buenos_Aires");
+      await add("quarterly-investor-summary-xyz1", "0 8 * * *", "Europe/Istanbul");
+      assert.equal((await agent(["--home", home, "jobs", "pause", "morning-digest"])).code, 0);
+      // A run of news that failed, as the runner writes it.
+      const store = JobStore.open(`${home}/data/jobs.sqlite3`);
+      const now = Date.now();
+      store.claim("news@failed", "news", now - 60_000, now - 60_000);
+      store.finish("news@failed", { state: "failed", usd: 0.01, nowMs: now, detail: "HTTP 500" });
+      store.close();
+      const pane = await Pane.start(["--home", home, "tui"], { columns: 80, rows: 40 });
+      try {
+        await pane.until("brain · $0.00/$15.00 month");
+        await pane.type("/jobs");
+        await pane.keys("Enter");
+        const wide = (await pane.until(/last failed {2}today \$0\.01 {2}30 days \$0\.01/)).split(
+          "\n",
+        );
+        await pane.keep("jobs-80");
+        const first = wide.findIndex((l) => l.startsWith("morning-digest "));
+        assert.ok(first >= 0, wide.join("\n"));
+        const next =
+          /^ {2}next \d\d\.\d\d\.\d{4} \d\d:\d\d {2}last (- {5}|failed) {2}today \$0\.0\d {2}30 days \$0\.0\d$/;
+        const rows80 = wide.slice(first, first + 6).map((l) => l.trimEnd());
+        assert.deepEqual(
+          rows80.filter((_, i) => i % 2 === 0),
+          [
+            "morning-digest       */15 6-22 * * 1-5 (America/New_York)        [paused: owner]",
+            "news                 0 9 * * * (America/Argentina/Buenos_Aires)",
+            "quarterly-investor…  0 8 * * * (Europe/Istanbul)",
+          ],
+          wide.join("\n"),
+        );
+        for (const i of [1, 3, 5]) assert.match(rows80[i]!, next, wide.join("\n"));
+        assert.match(rows80[3]!, /last failed/);
+        assert.equal(wide[first + 6]!.trim(), "›", "nothing after the jobs: no line wrapped");
+        // At 60 columns the figures no longer fit beside the schedule: four lines a job.
+        // The screen narrowed under the running TUI leaves nothing of the wider frame.
+        await pane.resize(60, 40);
+        await pane.until(/^Enter send .*…$/m);
+        await pane.type("/jobs");
+        await pane.keys("Enter");
+        const narrow = (await pane.until(/\n {2}today \$0\.00 {2}30 days \$0\.00\n›/)).split("\n");
+        await pane.keep("jobs-60");
+        assert.equal(narrow.filter((l) => l.startsWith("brain · ")).length, 1, narrow.join("\n"));
+        assert.equal(narrow.filter((l) => l.startsWith("› /jobs")).length, 2, narrow.join("\n"));
+        const top = narrow.findLastIndex((l) => l.startsWith("morning-digest "));
+        const rows60 = narrow.slice(top, top + 12).map((l) => l.trimEnd());
+        for (const line of rows60) assert.ok(line.length <= 60, `${line.length}: ${line}`);
+        assert.deepEqual(
+          rows60.filter((_, i) => i % 4 === 0 || i % 4 === 1),
+          [
+            "morning-digest                   [paused: owner]",
+            "  */15 6-22 * * 1-5 (America/New_York)",
+            "news",
+            "  0 9 * * * (America/Argentina/Buenos_Aires)",
+            "quarterly-investor-summary-xyz1",
+            "  0 8 * * * (Europe/Istanbul)",
+          ],
+          narrow.join("\n"),
+        );
+        for (const i of [2, 6, 10]) {
+          assert.match(rows60[i]!, /^ {2}next \d\d\.\d\d\.\d{4} \d\d:\d\d {2}last (-|failed)$/);
+          assert.match(rows60[i + 1]!, /^ {2}today \$0\.0\d {2}30 days \$0\.0\d$/);
+        }
+        assert.equal(narrow[top + 12]!.trim(), "›", narrow.join("\n"));
+      } finally {
+        await pane.kill();
+      }
     } finally {
-      await pane.kill();
       await cleanup();
     }
   },

@@ -115,6 +115,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
   const conversation = await desk.open("chat", {
     picked,
     ...(input.interactive ? { secret: (prompt: string) => input.secret(prompt) } : {}),
+    columns: options.columns,
     approvals: input.interactive ? "ask" : "deny",
   });
   const view = new ChatView(options, desk, conversation);

@@ -9,7 +9,8 @@
  * A long answer is split where the messenger splits every text ({@linkcode splitMessage}
  * on the source, which measures it escaped); what a part shows is never longer than
  * that measure, so a part stays within Telegram's 4,096 characters. A fence cut by a
- * split is closed at the end of its part and opened again in the next.
+ * split is closed at the end of its part and opened again in the next; so are the
+ * bold, italics and code span a split inside a long line cuts.
  *
  * A chat answer is rendered as it streams ({@linkcode markdownHtmlPart}, one part at a
  * time with the parts before it): every edit is well formed whatever the text so far
@@ -21,7 +22,7 @@
  * @module
  */
 import { blockOf, inline, type Span } from "../../terminal/markdown.ts";
-import { escapeHtml, splitMessage } from "./telegram.ts";
+import { escapeHtml, splitParts } from "./telegram.ts";
 
 const FENCE = /^\s{0,3}(`{3,}|~{3,})(.*)$/;
 const RULE = /^\s{0,3}([-*_])(\s*\1){2,}\s*$/;
@@ -35,6 +36,11 @@ interface FenceState {
   fence: string | undefined;
   /** The fence's language, for the `<code class>` of a part that opens inside it. */
   lang: string;
+  /**
+   * The marks (`**`, `*`, `_`, a code span's ticks) open where a split cut a line, in
+   * the order they opened: the next part opens them again before its first line.
+   */
+  carry: string;
 }
 
 /**
@@ -49,9 +55,9 @@ interface FenceState {
  * ```
  */
 export function markdownHtmlParts(text: string): string[] {
-  const state: FenceState = { fence: undefined, lang: "" };
-  return splitMessage(text).map((part) => {
-    const html = renderPart(part, state);
+  const state: FenceState = { fence: undefined, lang: "", carry: "" };
+  return splitParts(text).map(({ text: part, cutsLine }) => {
+    const html = renderPart(part, state, cutsLine);
     // A part of marks only (a lone fence) would show nothing: it goes as typed.
     return plainOfHtml(html).trim() === "" ? escapeHtml(part) : html;
   });
@@ -68,7 +74,7 @@ export function markdownHtmlParts(text: string): string[] {
  * ```
  */
 export function markdownHtml(text: string): string {
-  return renderPart(text, { fence: undefined, lang: "" });
+  return renderPart(text, { fence: undefined, lang: "", carry: "" });
 }
 
 /** Where a part sits in the text it was split from. */
@@ -77,6 +83,11 @@ export interface PartPlace {
   before: readonly string[];
   /** The text may still grow past this part (the last part of a streamed answer). */
   open: boolean;
+  /**
+   * For each part before this one and for this one, in order: whether the cut after it
+   * fell inside a line ({@linkcode splitParts}). @default none did
+   */
+  cutsLine?: readonly boolean[];
 }
 
 /**
@@ -95,11 +106,12 @@ export interface PartPlace {
  * ```
  */
 export function markdownHtmlPart(part: string, place: PartPlace): string {
-  const state: FenceState = { fence: undefined, lang: "" };
-  for (const earlier of place.before) {
-    for (const line of earlier.split("\n")) fenceStep(line, state);
+  const state: FenceState = { fence: undefined, lang: "", carry: "" };
+  for (const [i, earlier] of place.before.entries()) {
+    renderPart(earlier, state, place.cutsLine?.[i] === true);
   }
-  const html = renderPart(part, state, place.open);
+  const cuts = place.cutsLine?.[place.before.length] === true;
+  const html = renderPart(part, state, place.open || cuts);
   return plainOfHtml(html).trim() === "" ? escapeHtml(part) : html;
 }
 
@@ -124,7 +136,7 @@ export function plainOfHtml(html: string): string {
  * ```
  */
 export function closeFence(text: string): string {
-  const state: FenceState = { fence: undefined, lang: "" };
+  const state: FenceState = { fence: undefined, lang: "", carry: "" };
   for (const line of text.split("\n")) fenceStep(line, state);
   return state.fence === undefined ? text : `${text}\n${state.fence}`;
 }
@@ -154,8 +166,12 @@ function fenceStep(line: string, state: FenceState): "open" | "close" | "code" |
   return undefined;
 }
 
-/** A part as HTML; `streaming`: its last line is unfinished, its open marks closed. */
-function renderPart(part: string, state: FenceState, streaming = false): string {
+/**
+ * A part as HTML; `unfinished`: its last line goes on (in the text still streaming, or
+ * in the next part), so the marks it opened are closed at its end and kept in
+ * `state.carry` for the next part.
+ */
+function renderPart(part: string, state: FenceState, unfinished = false): string {
   const out: string[] = [];
   /** The lines of the open `<pre>` (with its fence's language) or `<blockquote>`. */
   let open: { kind: "pre" | "quote"; lines: string[]; lang?: string } | undefined;
@@ -176,8 +192,12 @@ function renderPart(part: string, state: FenceState, streaming = false): string 
   // A part that starts inside a fence (a split cut it) opens it again.
   if (state.fence !== undefined) open = { kind: "pre", lines: [], lang: state.lang };
   const lines = part.split("\n");
-  for (const [at, line] of lines.entries()) {
-    const step = fenceStep(line, state);
+  // The marks a cut inside the line before left open are opened again.
+  const reopen = state.carry;
+  state.carry = "";
+  for (const [at, source] of lines.entries()) {
+    const step = fenceStep(source, state);
+    const line = at === 0 && step === undefined ? reopen + source : source;
     if (step === "code") {
       open!.lines.push(escapeHtml(line.replace(/\t/g, "    ")));
       continue;
@@ -191,14 +211,14 @@ function renderPart(part: string, state: FenceState, streaming = false): string 
       open = { kind: "pre", lines: [], lang: state.lang };
       continue;
     }
-    const unfinished = streaming && at === lines.length - 1;
+    const last = unfinished && at === lines.length - 1;
     const quote = QUOTE.exec(line);
     if (quote !== null) {
       if (open?.kind !== "quote") {
         close();
         open = { kind: "quote", lines: [] };
       }
-      const text = unfinished ? closeOpenMarks(quote[1]!) : quote[1]!;
+      const text = last ? closeMarks(quote[1]!, state) : quote[1]!;
       open.lines.push(spansHtml(inline(text)));
       continue;
     }
@@ -208,7 +228,7 @@ function renderPart(part: string, state: FenceState, streaming = false): string 
       continue;
     }
     const block = blockOf(line);
-    const text = unfinished ? closeOpenMarks(block.text) : block.text;
+    const text = last ? closeMarks(block.text, state) : block.text;
     out.push(escapeHtml(block.first) + spansHtml(inline(text, block.style)));
   }
   // The part ends inside a fence: closed here, opened again in the next part.
@@ -232,6 +252,24 @@ const ESCAPED = /[\\`*_[\]()<>#~-]/;
  * ```
  */
 export function closeOpenMarks(line: string): string {
+  const closing = marksClosing(line);
+  return closing === undefined ? line : closing.text + closing.suffix;
+}
+
+/** `line` with its open marks closed; the marks, in opening order, kept in `state.carry`. */
+function closeMarks(line: string, state: FenceState): string {
+  const closing = marksClosing(line);
+  if (closing === undefined) return line;
+  state.carry = [...closing.suffix].reverse().join("");
+  return closing.text + closing.suffix;
+}
+
+/**
+ * What closes the marks `line` leaves open: the line (less a half closing twin) and
+ * the marks to add, innermost first; `undefined` when none is open or the reader would
+ * not read them all as marks.
+ */
+function marksClosing(line: string): { text: string; suffix: string } | undefined {
   let text = line.trimEnd();
   const marks: string[] = [];
   let code = "";
@@ -263,7 +301,7 @@ export function closeOpenMarks(line: string): string {
     }
     i++;
   }
-  if (marks.length === 0 && code === "") return line;
+  if (marks.length === 0 && code === "") return undefined;
   // Half a closing twin typed (`**bold*`): it is the mark's, not text.
   const top = marks.at(-1);
   if (code === "" && top?.length === 2 && text.endsWith(top[0]!) && !text.endsWith(top)) {
@@ -273,10 +311,9 @@ export function closeOpenMarks(line: string): string {
   const dropped = line.trimEnd().length - text.length;
   // Each mark read as one: the line shows its openers' characters (as long as the
   // suffix) and the dropped half twin less, and nothing of the suffix.
-  const closed = text + suffix;
-  return shownLength(closed) === shownLength(line.trimEnd()) - dropped - suffix.length
-    ? closed
-    : line;
+  return shownLength(text + suffix) === shownLength(line.trimEnd()) - dropped - suffix.length
+    ? { text, suffix }
+    : undefined;
 }
 
 /** How many characters the reader shows of a line's inline text. */

@@ -7,7 +7,7 @@ import {
   markdownHtmlParts,
   plainOfHtml,
 } from "./markdown_html.ts";
-import { escapeHtml, MESSAGE_MAX, splitMessage } from "./telegram.ts";
+import { escapeHtml, MESSAGE_MAX, splitMessage, splitParts } from "./telegram.ts";
 
 /** Throws unless `html` is well formed as Telegram reads it: tags closed in order, text escaped. */
 function assertWellFormed(html: string): void {
@@ -173,4 +173,52 @@ Deno.test("closeFence() closes a fence the text leaves open, with its own marker
     markdownHtml(`${closeFence("```\nx")}\n\n(cancelled)`),
     "<pre>x</pre>\n\n(cancelled)",
   );
+});
+
+Deno.test("splitParts() says which cuts fall inside a line", () => {
+  const words = Array.from({ length: 900 }, (_, i) => `word${i}`).join(" ");
+  const [a, b] = splitParts(`${words}\n\nnext paragraph`);
+  assert.equal(a!.cutsLine, true);
+  assert.equal(b!.cutsLine, false);
+  const lines = Array.from({ length: 400 }, (_, i) => `line ${i} of the report`).join("\n");
+  for (const part of splitParts(lines)) assert.equal(part.cutsLine, false);
+  assert.deepEqual(splitParts(lines).map((p) => p.text), splitMessage(lines));
+});
+
+Deno.test("markdownHtmlParts() keeps bold, italics and a code span that a cut inside a long line splits", () => {
+  const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
+  for (const [mark, tag] of [["**", "b"], ["*", "i"], ["`", "code"]] as const) {
+    const text = `Intro. ${mark}${words(900)}${mark} end.`;
+    const parts = markdownHtmlParts(text);
+    assert.equal(parts.length, 2, mark);
+    for (const part of parts) {
+      assertWellFormed(part);
+      assert.ok(plainOfHtml(part).length <= MESSAGE_MAX);
+      // No mark shows raw on either side of the cut.
+      assert.ok(!plainOfHtml(part).includes(mark), `${mark}: ${part.slice(0, 80)}`);
+    }
+    assert.ok(parts[0]!.startsWith(`Intro. <${tag}>word0 `), parts[0]!.slice(0, 40));
+    assert.ok(parts[0]!.endsWith(`</${tag}>`), parts[0]!.slice(-40));
+    assert.ok(parts[1]!.startsWith(`<${tag}>word`), parts[1]!.slice(0, 40));
+    assert.ok(parts[1]!.endsWith(`word899</${tag}> end.`), parts[1]!.slice(-40));
+    // The words are all there, once each.
+    const seen = parts.map(plainOfHtml).join(" ");
+    assert.equal(seen, `Intro. ${words(900)} end.`);
+  }
+  // Streamed, part by part, the same HTML.
+  const text = `Intro. **bold *and ${words(900)}* more** end.`;
+  const split = splitParts(text);
+  const cutsLine = split.map((p) => p.cutsLine);
+  const streamed = split.map((p, i) =>
+    markdownHtmlPart(p.text, {
+      before: split.slice(0, i).map((q) => q.text),
+      open: false,
+      cutsLine,
+    })
+  );
+  assert.deepEqual(streamed, markdownHtmlParts(text));
+  assert.ok(streamed[1]!.startsWith("<b><i>word"), streamed[1]!.slice(0, 40));
+  // A cut between lines carries nothing: an unclosed mark there stays as typed.
+  const lines = `**open ${"x ".repeat(10)}\n${words(700)}`;
+  assert.ok(markdownHtmlParts(lines).every((p) => !p.startsWith("<b>")));
 });

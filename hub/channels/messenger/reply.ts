@@ -20,13 +20,7 @@
 import type { Api } from "grammy";
 import { pause } from "../../backoff.ts";
 import { type PartPlace, plainOfHtml } from "./markdown_html.ts";
-import {
-  botApiFailure,
-  escapeHtml,
-  notModified,
-  refusedEntities,
-  splitMessage,
-} from "./telegram.ts";
+import { botApiFailure, escapeHtml, notModified, refusedEntities, splitParts } from "./telegram.ts";
 
 /** What the log says of a reply cut short by the channel's stop. */
 const STOPPED =
@@ -184,7 +178,7 @@ export class StreamingReply {
 
   /** Whether the messages do not show the text yet. */
   #differs(): boolean {
-    const parts = splitMessage(this.#text);
+    const parts = splitParts(this.#text).map((p) => p.text);
     return parts.length !== this.#shown.length ||
       parts.some((p, i) =>
         this.#shown[i]?.text !== p || this.#shown[i]?.open !== this.#open(parts, i)
@@ -193,13 +187,16 @@ export class StreamingReply {
 
   /** Brings the messages in line with the text: edit what changed, send what is new. */
   async #flush(): Promise<void> {
-    const parts = splitMessage(this.#text);
+    const split = splitParts(this.#text);
+    const parts = split.map((p) => p.text);
+    const cutsLine = split.map((p) => p.cutsLine);
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i]!;
       const shown = this.#shown[i];
       const open = this.#open(parts, i);
       if (shown?.text === part && shown.open === open) continue;
-      const html = (this.#o.html ?? escapeHtml)(part, { before: parts.slice(0, i), open });
+      const place = { before: parts.slice(0, i), open, cutsLine };
+      const html = (this.#o.html ?? escapeHtml)(part, place);
       if (shown?.html === html) {
         // Rendered as it shows already (the last words closed no mark): no edit.
         shown.text = part;

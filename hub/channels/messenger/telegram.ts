@@ -35,16 +35,46 @@ export function escapeHtml(text: string): string {
  * ```
  */
 export function splitMessage(text: string, max = MESSAGE_MAX): string[] {
-  const parts: string[] = [];
+  return splitParts(text, max).map((part) => part.text);
+}
+
+/** A part of a text split by {@linkcode splitParts}. */
+export interface SplitPart {
+  text: string;
+  /**
+   * The cut after it fell inside a line (a line longer than a message): the next part
+   * goes on with the same line, so a mark open at the cut runs on into it.
+   */
+  cutsLine: boolean;
+}
+
+/**
+ * {@linkcode splitMessage}'s parts, each with whether the cut after it fell inside a
+ * line.
+ *
+ * @example
+ * ```ts
+ * import { splitParts } from "./telegram.ts";
+ * const [a, b, c] = splitParts("aaaa bbbb\ncccc", 6);
+ * if (a!.text !== "aaaa" || !a!.cutsLine || b!.cutsLine || c!.text !== "cccc") throw new Error();
+ * ```
+ */
+export function splitParts(text: string, max = MESSAGE_MAX): SplitPart[] {
+  const parts: SplitPart[] = [];
   let rest = text.trim();
   while (rest !== "") {
     if (escapeHtml(rest).length <= max) {
-      parts.push(rest);
+      parts.push({ text: rest, cutsLine: false });
       break;
     }
     const cut = cutAt(rest, max);
-    parts.push(rest.slice(0, cut).trimEnd());
-    rest = rest.slice(cut).trimStart();
+    const head = rest.slice(0, cut);
+    const tail = rest.slice(cut);
+    // The white space the cut drops: a line break in it means the cut was between lines.
+    const gap = head.slice(head.trimEnd().length) +
+      tail.slice(0, tail.length - tail.trimStart().length);
+    parts.push({ text: head.trimEnd(), cutsLine: !gap.includes("\n") });
+    rest = tail.trimStart();
   }
   return parts;
 }

@@ -17,7 +17,7 @@ import { t, time, usd } from "./i18n.ts";
 type Json = any;
 
 const REASONS = ["owner", "day", "run", "budget"];
-const STATES = ["ok", "failed", "missed", "refused", "running"];
+const STATES = ["ok", "failed", "missed", "refused", "running", "interrupted", "taken"];
 
 /** Renders the page into `main` and keeps it live; `arg` names the job whose log shows. */
 export async function jobs(main: HTMLElement, arg: string, live: EventTarget): Promise<void> {

@@ -58,10 +58,15 @@ export async function network(main: HTMLElement): Promise<void> {
         h("br"),
         h("span", { class: "muted" }, c.address),
       ),
-      h("td", {}, t(`state_${c.state}` as "state_accepted")),
-      h("td", {}, `${count(c.messages.in)} / ${count(c.messages.out)}`),
-      h("td", { class: "note" }, c.note ?? ""),
-      h("td", {}, time(c.updated_at * 1000)),
+      // The labels name each value on a phone, where a contact is a block of lines.
+      h("td", { "data-label": t("state") }, t(`state_${c.state}` as "state_accepted")),
+      h(
+        "td",
+        { "data-label": t("messages") },
+        `${count(c.messages.in)} / ${count(c.messages.out)}`,
+      ),
+      h("td", { class: "note", "data-label": t("note") }, c.note ?? ""),
+      h("td", { "data-label": t("updated") }, time(c.updated_at * 1000)),
       h(
         "td",
         { class: "actions" },
