@@ -37,6 +37,9 @@ export { type Level, Logger, type LoggerOptions } from "./log.ts";
 // `.env`: read it (with the environment on top) and set one key in place.
 export { readEnvFile, readEnvFileSync, setEnvKey } from "./env_file.ts";
 
+// Cloud mode's spine from `.env`, or the one line (exit 2) naming what is missing.
+export { cloudTarget } from "./cloud/target.ts";
+
 // Which credentials each provider needs: what `init`, the TUI's settings and the
 // cloud deploy ask for.
 export {

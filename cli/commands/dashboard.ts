@@ -14,8 +14,9 @@
  *
  * @module
  */
-import { type CommandModule, UsageError } from "../command.ts";
+import type { CommandModule } from "../command.ts";
 import type { CommandContext } from "../context.ts";
+import { cloudTarget } from "@agent/hub/base";
 
 const words = {
   en: {
@@ -32,7 +33,6 @@ const words = {
     cloud_waiting:
       "Asking the cloud spine for a sign-in code (its brain may take up to 90 s to start)…",
     cloud_visit: "Open this address in a browser (it works once, within 60 s):",
-    cloud_needs: "--cloud needs {variable} in .env (the spine of cloud mode).",
   },
   tr: {
     no_open: "tarayıcı açmak yerine adresi yazdırır",
@@ -49,7 +49,6 @@ const words = {
     cloud: "bulut spine'ın arkasındaki beynin paneline girer (AGENT_SPINE_URL)",
     cloud_waiting: "Bulut spine'dan giriş kodu isteniyor (beynin açılması 90 sn sürebilir)…",
     cloud_visit: "Bu adresi bir tarayıcıda açın (bir kez, 60 sn içinde çalışır):",
-    cloud_needs: "--cloud için .env içinde {variable} gerekli (bulut kipinin spine'ı).",
   },
 };
 
@@ -115,11 +114,9 @@ export const command: CommandModule = {
 /** `agent dashboard --cloud`: the sign-in address of the dashboard behind the cloud spine. */
 async function cloudDashboard(ctx: CommandContext, open: boolean): Promise<number> {
   const w = words[ctx.lang];
-  // A missing variable is a usage error (exit 2), said as `agent jobs` and `agent spend` say it.
-  const variable = ["AGENT_SPINE_URL", "AGENT_SPINE_TOKEN"].find((k) => !ctx.env[k]?.trim());
-  if (variable !== undefined) throw new UsageError(fill(w.cloud_needs, { variable }));
-  const { CloudSpine, cloudTarget } = await import("@agent/hub");
+  // Checked before the hub loads: a missing variable is one line and exit 2.
   const { url, token } = cloudTarget(ctx.env, ctx.lang);
+  const { CloudSpine } = await import("@agent/hub");
   const spine = new CloudSpine(url, token, ctx.lang);
   ctx.err(w.cloud_waiting);
   const code = await spine.dashboardCode();

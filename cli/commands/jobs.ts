@@ -10,7 +10,7 @@
  */
 import type { CommandModule } from "../command.ts";
 import { UsageError } from "../command.ts";
-import { catalogue } from "@agent/hub/base";
+import { catalogue, cloudTarget } from "@agent/hub/base";
 import { errorMessage } from "@agent/net/common";
 
 const t = catalogue({
@@ -26,7 +26,6 @@ const t = catalogue({
   o_all: "every job",
   o_cloud: "the cloud brain's log, from the spine (AGENT_SPINE_URL, AGENT_SPINE_TOKEN)",
   o_cloud_list: "the cloud brain's last outcomes and spend, from the spine",
-  cloud_needs: "--cloud needs {variable} in .env (the spine of cloud mode).",
   cloud_failed: "Cannot read the cloud job log: {detail}",
   o_schedule: "a cron expression, e.g. '0 8 * * *' (six fields: seconds first)",
   o_prompt: "what the job asks on each run",
@@ -58,7 +57,6 @@ const t = catalogue({
   o_all: "tüm görevler",
   o_cloud: "bulut beyninin kaydı, spine'dan (AGENT_SPINE_URL, AGENT_SPINE_TOKEN)",
   o_cloud_list: "bulut beyninin son sonuçları ve harcaması, spine'dan",
-  cloud_needs: "--cloud için .env içinde {variable} gerekli (bulut kipinin spine'ı).",
   cloud_failed: "Bulut görev kaydı okunamıyor: {detail}",
   o_schedule: "bir cron ifadesi, ör. '0 8 * * *' (altı alan: önce saniye)",
   o_prompt: "görevin her çalışmada sorduğu",
@@ -110,15 +108,7 @@ export const command: CommandModule = {
     const jobs = await import("@agent/hub/jobs");
     const scope = { paths: ctx.paths, config: await ctx.config(), lang, env: ctx.env };
     /** The cloud brain's log on the spine `.env` names (`--cloud`). */
-    const cloudOutbox = () => {
-      const url = ctx.env.AGENT_SPINE_URL?.trim();
-      const token = ctx.env.AGENT_SPINE_TOKEN?.trim();
-      if (!url || !token) {
-        const variable = url ? "AGENT_SPINE_TOKEN" : "AGENT_SPINE_URL";
-        throw new UsageError(t(lang, "cloud_needs", { variable }));
-      }
-      return new jobs.SpineOutbox({ url, token });
-    };
+    const cloudOutbox = () => new jobs.SpineOutbox(cloudTarget(ctx.env, lang));
     switch (sub) {
       case "list": {
         let cloudLog;

@@ -25,7 +25,7 @@ import {
   spendLines,
   spendReport,
 } from "@agent/hub/money";
-import { catalogue } from "@agent/hub/base";
+import { catalogue, cloudTarget } from "@agent/hub/base";
 import { errorMessage } from "@agent/net/common";
 
 const t = catalogue({
@@ -41,7 +41,6 @@ const t = catalogue({
   bad_role: "There is no role '{value}' in agent.toml (roles: {roles}).",
   needs_by: "{option} goes with --by.",
   opt_cloud: "report the cloud ledger of the spine in AGENT_SPINE_URL (cloud mode)",
-  cloud_needs: "--cloud needs {variable} in .env (the spine of cloud mode).",
   cloud_failed: "Cannot read the cloud ledger: {detail}",
 }, {
   summary: "Her rolün geçerli bütçe döneminde harcadığını gösterir.",
@@ -56,7 +55,6 @@ const t = catalogue({
   bad_role: "agent.toml içinde '{value}' rolü yok (roller: {roles}).",
   needs_by: "{option} yalnızca --by ile kullanılır.",
   opt_cloud: "AGENT_SPINE_URL içindeki spine'ın bulut defterini gösterir (bulut kipi)",
-  cloud_needs: "--cloud için .env içinde {variable} gerekli (bulut kipinin spine'ı).",
   cloud_failed: "Bulut defteri okunamıyor: {detail}",
 });
 
@@ -154,12 +152,7 @@ export const command: CommandModule = {
       lang: typeof ctx.lang,
       now: number,
     ): Promise<{ ledger: Ledger; dir: string } | number> {
-      const url = env.AGENT_SPINE_URL?.trim();
-      const token = env.AGENT_SPINE_TOKEN?.trim();
-      if (!url || !token) {
-        const variable = url ? "AGENT_SPINE_TOKEN" : "AGENT_SPINE_URL";
-        throw new UsageError(t(lang, "cloud_needs", { variable }));
-      }
+      const { url, token } = cloudTarget(env, lang);
       let rows;
       try {
         rows = await new CloudLedger(url, token).rows(cloudSince(now));

@@ -26,18 +26,6 @@ export interface CloudHealth {
   version: string;
 }
 
-/** The spine URL and token of `agent cloud`, or the one line saying which is missing. */
-export function cloudTarget(
-  env: Readonly<Record<string, string | undefined>>,
-  lang: Lang,
-): { url: string; token: string } {
-  const url = env.AGENT_SPINE_URL?.trim().replace(/\/+$/, "");
-  const token = env.AGENT_SPINE_TOKEN?.trim();
-  if (!url) throw new UserError(t(lang, "missing_variable", { variable: "AGENT_SPINE_URL" }));
-  if (!token) throw new UserError(t(lang, "missing_variable", { variable: "AGENT_SPINE_TOKEN" }));
-  return { url, token };
-}
-
 /** How long a file route may take. */
 const REQUEST_TIMEOUT_MS = 30_000;
 

@@ -231,8 +231,8 @@ Deno.test({
       const home = await cloudHome(spine);
       assert.equal((await cloud(home, ["push", "-y"])).code, 0);
       const refusals: [Record<string, string>, RegExp][] = [
-        [{ AGENT_SPINE_TOKEN: CLOUD_TOKEN }, /agent cloud needs AGENT_SPINE_URL/],
-        [{ AGENT_SPINE_URL: spine.url }, /agent cloud needs AGENT_SPINE_TOKEN/],
+        [{ AGENT_SPINE_TOKEN: CLOUD_TOKEN }, /Cloud mode needs AGENT_SPINE_URL in \.env or the environment\./],
+        [{ AGENT_SPINE_URL: spine.url }, /Cloud mode needs AGENT_SPINE_TOKEN/],
         [
           { AGENT_SPINE_URL: local.url, AGENT_SPINE_TOKEN: CLOUD_TOKEN },
           /runs in local mode; agent cloud needs a spine deployed in cloud mode/,
@@ -256,8 +256,9 @@ Deno.test({
       void foreign;
       assert.match(await Deno.readTextFile(`${home}/agent.toml`), /backend = "file"/);
       // And one line each, no stack.
+      // A missing setting is a usage error, as for every --cloud option.
       const r = await cloud(await tempDir(), ["run"], { AGENT_SPINE_URL: spine.url });
-      assert.equal(r.code, 1);
+      assert.equal(r.code, 2);
       assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
     } finally {
       await local.stop();

@@ -98,7 +98,7 @@ Deno.test("agent dashboard --cloud: a missing spine variable is a usage error (e
       [{ AGENT_SPINE_URL: "http://127.0.0.1:9" }, "AGENT_SPINE_TOKEN"],
     ];
     for (const [env, variable] of cases) {
-      const sentence = `--cloud needs ${variable} in .env (the spine of cloud mode).\n`;
+      const sentence = `Cloud mode needs ${variable} in .env or the environment.\n`;
       const dashboard = await agent(["--home", dir, "dashboard", "--cloud", "--no-open"], { env });
       const jobs = await agent(["--home", dir, "jobs", "list", "--cloud"], { env });
       for (const run of [dashboard, jobs]) {
@@ -111,7 +111,7 @@ Deno.test("agent dashboard --cloud: a missing spine variable is a usage error (e
     assert.equal(tr.code, 2);
     assert.equal(
       tr.stderr,
-      "--cloud için .env içinde AGENT_SPINE_URL gerekli (bulut kipinin spine'ı).\n",
+      "Bulut kipi için .env dosyasında ya da ortamda AGENT_SPINE_URL gerekli.\n",
     );
   } finally {
     await cleanup();

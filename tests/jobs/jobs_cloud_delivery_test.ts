@@ -176,14 +176,14 @@ Deno.test("agent jobs log --cloud: without the spine in .env, one sentence; a sp
     assert.equal((await agent(["--home", home, "init", "--yes", "--provider", "fake"])).code, 0);
     const r = await agent(["--home", home, "jobs", "log", "--cloud"]);
     assert.notEqual(r.code, 0);
-    assert.match(r.stderr, /--cloud needs AGENT_SPINE_URL in \.env \(the spine of cloud mode\)\./);
+    assert.match(r.stderr, /Cloud mode needs AGENT_SPINE_URL in \.env or the environment\./);
     assert.ok(!r.stderr.includes("    at "), r.stderr);
     // agent jobs list --cloud says the same, as the usage error it is (exit 2).
     const list = await agent(["--home", home, "jobs", "list", "--cloud"]);
     assert.equal(list.code, 2);
     assert.equal(
       list.stderr.trim(),
-      "--cloud needs AGENT_SPINE_URL in .env (the spine of cloud mode).",
+      "Cloud mode needs AGENT_SPINE_URL in .env or the environment.",
     );
     await Deno.writeTextFile(
       `${home}/.env`,
