@@ -38,7 +38,7 @@ export { type Level, Logger, type LoggerOptions } from "./log.ts";
 export { readEnvFile, readEnvFileSync, setEnvKey } from "./env_file.ts";
 
 // Cloud mode's spine from `.env`, or the one line (exit 2) naming what is missing.
-export { cloudTarget } from "./cloud/target.ts";
+export { cloudTarget } from "./cloud_target.ts";
 
 // Which credentials each provider needs: what `init`, the TUI's settings and the
 // cloud deploy ask for.

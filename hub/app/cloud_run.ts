@@ -25,7 +25,7 @@ import type { AgentPaths } from "../paths.ts";
 import { UserError } from "../user_error.ts";
 import { t } from "../cloud/_messages.ts";
 import { CloudSpine } from "../cloud/spine_files.ts";
-import { cloudTarget } from "../cloud/target.ts";
+import { cloudTarget } from "../cloud_target.ts";
 import { pullFiles } from "../cloud/sync.ts";
 import { setTomlString } from "../cloud/toml_keys.ts";
 import { runAssembledHub } from "../daemon/run.ts";

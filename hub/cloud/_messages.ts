@@ -1,7 +1,6 @@
 import { catalogue, type Translator } from "../i18n.ts";
 
 const EN = {
-  missing_variable: "Cloud mode needs {variable} in .env or the environment.",
   unreachable: "Cannot reach the spine at {url}: {detail}",
   refused: "The spine at {url} answered HTTP {status}{code} to {what}.",
   bad_answer: "The spine at {url} gave an unusable answer to {what}: {detail}.",
@@ -43,7 +42,6 @@ const EN = {
 
 /** Sentences of `agent cloud`. */
 export const t: Translator<keyof typeof EN> = catalogue(EN, {
-  missing_variable: "Bulut kipi için .env dosyasında ya da ortamda {variable} gerekli.",
   unreachable: "{url} adresindeki spine'a ulaşılamıyor: {detail}",
   refused: "{url} adresindeki spine {what} isteğine HTTP {status}{code} yanıtı verdi.",
   bad_answer: "{url} adresindeki spine {what} isteğine kullanılamaz bir yanıt verdi: {detail}.",

@@ -9,4 +9,4 @@ export * from "./file_set.ts";
 export * from "./spine_files.ts";
 export * from "./sync.ts";
 export * from "./toml_keys.ts";
-export * from "./target.ts";
+export * from "../cloud_target.ts";

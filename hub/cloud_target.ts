@@ -5,9 +5,14 @@
  *
  * @module
  */
-import type { Lang } from "../i18n.ts";
-import { UserError } from "../user_error.ts";
-import { t } from "./_messages.ts";
+import { catalogue, type Lang } from "./i18n.ts";
+import { UserError } from "./user_error.ts";
+
+const t = catalogue({
+  missing_variable: "Cloud mode needs {variable} in .env or the environment.",
+}, {
+  missing_variable: "Bulut kipi için .env dosyasında ya da ortamda {variable} gerekli.",
+});
 
 /**
  * The spine URL and token of cloud mode (`agent cloud`, and every `--cloud` option), or
