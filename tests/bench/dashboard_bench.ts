@@ -202,7 +202,7 @@ try {
         // A web chat turn, sent as the page's own chat sends it (session cookie, CSRF).
         await page.evaluate(async (n) => {
           const base = "/dashboard/api";
-          const { csrf } = await (await fetch(`${base}/session`)).json();
+          const { csrf } = (await (await fetch(`${base}/session`)).json()) as { csrf: string };
           const res = await fetch(`${base}/chat/send`, {
             method: "POST",
             headers: { "content-type": "application/json", "x-csrf-token": csrf },

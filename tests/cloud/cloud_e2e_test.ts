@@ -231,7 +231,10 @@ Deno.test({
       const home = await cloudHome(spine);
       assert.equal((await cloud(home, ["push", "-y"])).code, 0);
       const refusals: [Record<string, string>, RegExp][] = [
-        [{ AGENT_SPINE_TOKEN: CLOUD_TOKEN }, /Cloud mode needs AGENT_SPINE_URL in \.env or the environment\./],
+        [
+          { AGENT_SPINE_TOKEN: CLOUD_TOKEN },
+          /Cloud mode needs AGENT_SPINE_URL in \.env or the environment\./,
+        ],
         [{ AGENT_SPINE_URL: spine.url }, /Cloud mode needs AGENT_SPINE_TOKEN/],
         [
           { AGENT_SPINE_URL: local.url, AGENT_SPINE_TOKEN: CLOUD_TOKEN },
