@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { appendNetEvent } from "@agent/hub";
 import { seededCalls, startDashboardHub } from "../dashboard/_hub.ts";
-import { ARTIFACTS, launch, ready, T, useTheme, watch } from "../dashboard/_browser.ts";
+import { ARTIFACTS, assertFits, launch, ready, T, useTheme, watch } from "../dashboard/_browser.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -128,6 +128,16 @@ Deno.test({
         await (await fetch("/dashboard/api/spend.csv?by=day&period=month")).text()
       );
       assert.match(days, /^day,brain_usd,fast_usd,total_usd,calls\r\n/);
+      // At desktop size each table is still a table with its head, and fits its card.
+      await assertFits(page, "spend at 1280×800");
+      assert.deepEqual(
+        await page.$$eval(
+          "table.spend thead",
+          (heads) => heads.map((head) => getComputedStyle(head).display),
+        ),
+        // By day, channel, contact and session (no job spent).
+        Array(4).fill("table-header-group"),
+      );
       await page.screenshot({ path: `${ARTIFACTS}spend-desktop.png`, fullPage: true });
 
       // Dark, then a phone.
@@ -143,6 +153,8 @@ Deno.test({
       await page.waitForFunction(() => document.querySelectorAll(".chart canvas").length >= 2);
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(width <= 390, `no sideways scrolling on a phone (${width})`);
+      // Every table fits too: each row a block of labelled figures, none cut off.
+      await assertFits(page, "spend on a phone");
       await page.screenshot({ path: `${ARTIFACTS}spend-phone.png`, fullPage: true });
 
       // Turkish.
@@ -150,7 +162,12 @@ Deno.test({
       await ready(page);
       assert.match(await page.textContent("main") ?? "", /Harcama \(bu hafta\)/);
       assert.equal(await page.evaluate(() => document.documentElement.lang), "tr");
+      await assertFits(page, "spend on a phone in Turkish");
       await page.screenshot({ path: `${ARTIFACTS}spend-phone-tr.png`, fullPage: true });
+      await useTheme(page, "dark");
+      await page.waitForFunction(() => document.querySelectorAll(".chart canvas").length >= 2);
+      await assertFits(page, "spend on a phone in Turkish, dark");
+      await page.screenshot({ path: `${ARTIFACTS}spend-phone-tr-dark.png`, fullPage: true });
       assert.deepEqual(problems, []);
       await context.close();
     } finally {

@@ -64,3 +64,48 @@ export async function assertOneTheme(page: Page): Promise<void> {
     throw new Error(`The theme menu says '${menu}' over a page drawn '${shown}'.`);
   }
 }
+
+/**
+ * Throws unless the page fits its viewport's width: the document does not scroll
+ * sideways, no table scrolls inside its wrapper, and every table cell shows all of its
+ * content inside its table; where the table's head is hidden (a phone) each cell of text
+ * shows its label before it. `where` names the view in the message.
+ */
+export async function assertFits(page: Page, where: string): Promise<void> {
+  const problems = await page.evaluate(() => {
+    const found: string[] = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > innerWidth) {
+      found.push(`the page is ${root.scrollWidth}px wide in a ${innerWidth}px window`);
+    }
+    for (const wrap of document.querySelectorAll<HTMLElement>(".table-wrap")) {
+      const name = wrap.getAttribute("aria-label") ?? wrap.getAttribute("aria-labelledby");
+      if (wrap.scrollWidth > wrap.clientWidth) {
+        found.push(`table '${name}' scrolls: ${wrap.scrollWidth}px in ${wrap.clientWidth}px`);
+      }
+      const box = wrap.getBoundingClientRect();
+      // The phone's layout hides the head off-screen; the cells must name themselves then.
+      const head = wrap.querySelector("thead");
+      const headHidden = head !== null && getComputedStyle(head).position === "absolute";
+      for (const cell of wrap.querySelectorAll<HTMLElement>("tbody th, tbody td")) {
+        const r = cell.getBoundingClientRect();
+        const text = (cell.textContent ?? "").trim();
+        if (r.left < box.left - 0.5 || r.right > box.right + 0.5) {
+          found.push(`'${text}' in '${name}' reaches past its table`);
+        }
+        if (cell.scrollWidth > cell.clientWidth) {
+          found.push(`'${text}' in '${name}' is cut off (${cell.scrollWidth}/${cell.clientWidth})`);
+        }
+        // A cell of buttons (a contact's Accept, a job's Run now) names itself.
+        if (headHidden && cell.tagName === "TD" && cell.querySelector("button, a") === null) {
+          const before = getComputedStyle(cell, "::before").content;
+          if (cell.dataset.label === undefined || before !== JSON.stringify(cell.dataset.label)) {
+            found.push(`'${text}' in '${name}' shows no label (${before})`);
+          }
+        }
+      }
+    }
+    return found;
+  });
+  if (problems.length > 0) throw new Error(`${where} does not fit: ${problems.join("; ")}`);
+}

@@ -51,10 +51,13 @@ function axes(labels?: string[]): uPlot.Axis[] {
   const x: uPlot.Axis = { stroke: axisStroke, grid: { show: false }, ticks: { show: false } };
   if (labels) {
     // As many labels as fit, about one per 70 pixels, each cut to the room it has
-    // (session names are long; the table below the chart holds them whole).
-    const every = (u: uPlot) => Math.max(1, Math.ceil(labels.length / Math.max(1, u.width / 70)));
+    // (session names are long; the table below the chart holds them whole). The room is
+    // the plot's, not the chart's: on a phone the dollar axis takes a fifth of the width,
+    // and labels measured against the whole chart ran into each other.
+    const every = (u: uPlot) =>
+      Math.max(1, Math.ceil(labels.length / Math.max(1, plotWidth(u) / 70)));
     x.values = (u, splits) => {
-      const room = (u.width / Math.max(1, labels.length)) * every(u) - 8;
+      const room = (plotWidth(u) / Math.max(1, labels.length)) * every(u) - 8;
       return splits.map((i) => fitText(labels[i] ?? "", room));
     };
     x.splits = (u) => labels.map((_, i) => i).filter((i) => i % every(u) === 0);
@@ -66,6 +69,11 @@ function axes(labels?: string[]): uPlot.Axis[] {
     // As wide as its longest label: a fixed 60 px cut the "$" off "$0.0125".
     size: (_u, values) => valueAxisSize(values ?? []),
   }];
+}
+
+/** The plot area's width in CSS pixels (the chart less its dollar axis). */
+function plotWidth(u: uPlot): number {
+  return u.bbox.width / uPlot.pxRatio;
 }
 
 let measurer: CanvasRenderingContext2D | null | undefined;

@@ -138,13 +138,20 @@ function table(head: string[], rows: string[][]): HTMLElement {
     { class: "table-wrap", tabindex: 0, role: "region", "aria-label": head.join(", ") },
     h(
       "table",
-      {},
+      { class: "spend" },
       h("thead", {}, h("tr", {}, head.map((c) => h("th", { scope: "col" }, c)))),
       h(
         "tbody",
         {},
         rows.map((r) =>
-          h("tr", {}, r.map((c, i) => i === 0 ? h("th", { scope: "row" }, c) : h("td", {}, c)))
+          h(
+            "tr",
+            {},
+            // The labels name each figure on a phone, where a row is a block of lines.
+            r.map((c, i) =>
+              i === 0 ? h("th", { scope: "row" }, c) : h("td", { "data-label": head[i] }, c)
+            ),
+          )
         ),
       ),
     ),
