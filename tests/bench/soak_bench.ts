@@ -61,6 +61,7 @@ async function startSide(contextTokens: number) {
   });
   const hub = await runHub(home, bot);
   const rss: [number, number][] = [];
+  const anon: [number, number][] = [];
   const bytesAt = new Map<number, number>();
   let lastBrainBytes = 0;
   return {
@@ -68,6 +69,7 @@ async function startSide(contextTokens: number) {
     provider,
     hub,
     rss,
+    anon,
     bytesAt,
     answered: () => seenIn(bot, OWNER).filter((t) => t.includes(END)).length,
     async turn(n: number): Promise<void> {
@@ -81,7 +83,10 @@ async function startSide(contextTokens: number) {
       if (brain) lastBrainBytes = brain.bytes;
       provider.seen.splice(0, provider.seen.length);
       if (n === 200 || n === TURNS) bytesAt.set(n, lastBrainBytes);
-      if (n === 1 || n % SAMPLE_EVERY === 0) rss.push([n, await rssOf(hub.child.pid)]);
+      if (n === 1 || n % SAMPLE_EVERY === 0) {
+        rss.push([n, await rssOf(hub.child.pid)]);
+        anon.push([n, await rssOf(hub.child.pid, "RssAnon")]);
+      }
     },
     async stop(): Promise<string> {
       const { stderr } = await hub.stop();
@@ -92,10 +97,14 @@ async function startSide(contextTokens: number) {
   };
 }
 
-/** The process's resident set in bytes, from `/proc`. */
-async function rssOf(pid: number): Promise<number> {
+/**
+ * The process's resident set in bytes, from `/proc`: all of it (`VmRSS`, what `top`
+ * shows), or its anonymous part (`RssAnon`: the hub's own memory, without the pages of
+ * the Deno executable it has run so far).
+ */
+async function rssOf(pid: number, field: "VmRSS" | "RssAnon" = "VmRSS"): Promise<number> {
   const status = await Deno.readTextFile(`/proc/${pid}/status`);
-  const kb = Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1]);
+  const kb = Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, "m").exec(status)?.[1]);
   return kb * 1024;
 }
 
@@ -157,5 +166,10 @@ console.log(
   } / ${baselineSlope.toFixed(2)} MiB per 1,000 turns (ratio ${
     (budgetSlope / baselineSlope).toFixed(2)
   })`,
+);
+console.log(
+  `anonymous part's slope, turns ${SLOPE_FROM} to ${TURNS} (budget / baseline): ${
+    slope(budget.anon, SLOPE_FROM).toFixed(2)
+  } / ${slope(baseline.anon, SLOPE_FROM).toFixed(2)} MiB per 1,000 turns`,
 );
 console.log(`goal: slope under 5 MiB per 1,000 turns: ${budgetSlope < 5 ? "met" : "NOT MET"}`);
