@@ -4,7 +4,8 @@ import type { ModelMessage } from "ai";
 import { FakeLanguageModel } from "../models/fake.ts";
 import type { CallOptions, LanguageModelV4, StreamPart } from "../models/mod.ts";
 import type { ModelTools } from "../tools/mod.ts";
-import { type LoopEvent, runToolLoop, streamError, toPrompt } from "./tool_loop.ts";
+import { type LoopEvent, runToolLoop, streamError } from "./tool_loop.ts";
+import { toPrompt } from "./model_prompt.ts";
 
 async function collect(events: AsyncIterable<LoopEvent>): Promise<LoopEvent[]> {
   const out: LoopEvent[] = [];
