@@ -11,7 +11,7 @@ Deno.test("systemdUnit() starts the hub with absolute paths and stops it with SI
   });
   assert.ok(unit.includes(
     "ExecStart=/usr/local/bin/deno run --no-prompt --unstable-lazy-dynamic-imports " +
-      "--v8-flags=--max-semi-space-size=2 --allow-read --allow-write --allow-env --allow-net --allow-run --allow-sys " +
+      "--v8-flags=--max-semi-space-size=2,--optimize-for-size --allow-read --allow-write --allow-env --allow-net --allow-run --allow-sys " +
       "--config /opt/agent/deno.json /opt/agent/cli/main.ts --home /home/ada/.agent hub run",
   ));
   assert.ok(unit.includes("Environment=AGENT_HOME=/home/ada/.agent"));
