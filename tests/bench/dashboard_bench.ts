@@ -243,6 +243,8 @@ try {
       }`,
     );
     console.log(`hub_rss_parts_mib at the end: ${rssParts(hub.pid)}`);
+    // The shape matters as much as the peak: a plateau, or still rising at the end.
+    console.log(`hub_rss_mib every 10 s: ${samples.map((m) => m.toFixed(1)).join(" ")}`);
     console.log(`goal: peak < 100 MiB -> ${peak < 100 ? "met" : "missed"}`);
     if (peak >= 100) failures.push("memory");
     await context.close();
