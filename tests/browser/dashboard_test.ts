@@ -142,6 +142,18 @@ Deno.test({
 
       // Dark, then a phone.
       await page.selectOption("#theme", "dark");
+      // The charts are drawn again in the new theme's colours: the axis labels left of the
+      // first chart's plot are light on the dark card (they stayed dark once).
+      const labelLight = await page.$eval(".chart canvas", (c) => {
+        const canvas = c as HTMLCanvasElement;
+        const { data } = canvas.getContext("2d")!.getImageData(0, 0, 40, canvas.height);
+        let most = 0;
+        for (let i = 0; i < data.length; i += 4) {
+          if (data[i + 3]! > 0) most = Math.max(most, (data[i]! + data[i + 1]! + data[i + 2]!) / 3);
+        }
+        return most;
+      });
+      assert.ok(labelLight > 150, `the dark theme's axis labels are dark: ${labelLight}`);
       await page.screenshot({ path: `${ARTIFACTS}spend-desktop-dark.png`, fullPage: true });
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`${hub.base}/dashboard/#/overview`);

@@ -11,6 +11,7 @@ import { h, replace } from "./dom.ts";
 import { lang, setLang, t } from "./i18n.ts";
 import { overview } from "./overview.ts";
 import { spend } from "./spend.ts";
+import { THEME_CHANGE } from "./charts.ts";
 import { PAGES as MORE_PAGES } from "./pages.ts";
 
 const root = document.getElementById("app")!;
@@ -76,6 +77,7 @@ function applyTheme(): void {
   const theme = localStorage.getItem("theme") ?? "auto";
   if (theme === "auto") delete document.documentElement.dataset.theme;
   else document.documentElement.dataset.theme = theme;
+  dispatchEvent(new Event(THEME_CHANGE));
 }
 
 function frame(): HTMLElement {

@@ -28,12 +28,24 @@ function width(el: HTMLElement): number {
   return Math.max(280, Math.min(1400, el.clientWidth || 600));
 }
 
+/** The event the page sends when the person picks another theme. */
+export const THEME_CHANGE = "agent-theme-change";
+
 function mount(label: string, make: (el: HTMLElement) => uPlot): HTMLElement {
   const el = h("div", { class: "chart", role: "img", "aria-label": label });
-  // Drawn once the element is in the page and has a width; redrawn when it changes.
+  // Drawn once the element is in the page and has a width; redrawn when it changes, and
+  // when the theme does (the axes take their colours from the page's at each draw).
   requestAnimationFrame(() => {
     const plot = make(el);
     new ResizeObserver(() => plot.setSize({ width: width(el), height: plot.height })).observe(el);
+    const dark = matchMedia("(prefers-color-scheme: dark)");
+    const recolour = () => {
+      if (el.isConnected) return plot.redraw(false, true);
+      removeEventListener(THEME_CHANGE, recolour);
+      dark.removeEventListener("change", recolour);
+    };
+    addEventListener(THEME_CHANGE, recolour);
+    dark.addEventListener("change", recolour);
     el.dispatchEvent(new CustomEvent("drawn", { bubbles: true }));
   });
   return el;
