@@ -81,7 +81,8 @@ async function* readStep(
   signal: AbortSignal | undefined,
 ): AsyncGenerator<LoopEvent, { messages: ModelMessage[]; calls: number }> {
   const content: Exclude<AssistantContent, string> = [];
-  const open = new Map<string, { text: string; providerOptions?: Meta }>();
+  // A text or reasoning part by its stream id, filled in place as its deltas arrive.
+  const open = new Map<string, Extract<typeof content[number], { type: "text" | "reasoning" }>>();
   const runs: Run[] = [];
   let failure: { error: unknown } | undefined;
   const reader = stream.getReader();
@@ -107,9 +108,9 @@ async function* readStep(
           const key = `${kind}:${part.id}`;
           let piece = open.get(key);
           if (piece === undefined) {
-            piece = { text: "" };
+            piece = kind === "text" ? { type: "text", text: "" } : { type: "reasoning", text: "" };
             open.set(key, piece);
-            content.push(Object.assign(piece, { type: kind }) as typeof content[number]);
+            content.push(piece);
           }
           if (part.providerMetadata !== undefined) {
             piece.providerOptions = { ...piece.providerOptions, ...part.providerMetadata };
