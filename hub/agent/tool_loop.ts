@@ -37,7 +37,6 @@ export type LoopEvent =
   | { type: "done"; messages: ModelMessage[] };
 
 type ToolOutput = Extract<ToolContent[number], { type: "tool-result" }>["output"];
-type Meta = Record<string, Record<string, unknown>>;
 
 /**
  * Runs a turn: streams each step's text, runs the tools called (each as its call
