@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { tmpdirEnv } from "../_temp_dir.ts";
 import { agent, type RunResult, tempDir, withReplies } from "../cli/_run.ts";
-import { freePort, type RunningSpine, startSpine } from "../spine/_harness.ts";
+import { type RunningSpine, startSpine } from "../spine/_harness.ts";
+import { freePort } from "../_port.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 

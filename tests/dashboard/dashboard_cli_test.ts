@@ -7,8 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { agent, cleanup, tempDir } from "../cli/_run.ts";
-import { freePort } from "../spine/_harness.ts";
 import { spawnHubProcess, untilHub } from "../hub/_hub_process.ts";
+import { freePort } from "../_port.ts";
 
 async function home(port: number): Promise<string> {
   const dir = await tempDir();

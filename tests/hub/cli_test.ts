@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { agent } from "../cli/_run.ts";
-import { freePort, startSpine } from "../spine/_harness.ts";
+import { startSpine } from "../spine/_harness.ts";
 import { until } from "./_agents.ts";
 import { type TempDir, tempDir } from "../_temp_dir.ts";
 import { controlFetch, controlJson } from "../_control.ts";
+import { freePort } from "../_port.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 

@@ -6,8 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { agent } from "../cli/_run.ts";
-import { freePort, startSpine } from "../spine/_harness.ts";
+import { startSpine } from "../spine/_harness.ts";
 import { type TempDir, tempDir } from "../_temp_dir.ts";
+import { freePort } from "../_port.ts";
 
 async function newHome(): Promise<TempDir> {
   const dir = await tempDir("agent-removed-outbox-");

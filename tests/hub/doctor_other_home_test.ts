@@ -1,8 +1,8 @@
 /** `agent doctor` says `ok hub` only for this home's hub, not another home's on the same port. */
 import assert from "node:assert/strict";
 import { agent, cleanup, tempDir } from "../cli/_run.ts";
-import { freePort } from "../spine/_harness.ts";
 import { spawnHubProcess, untilHub } from "./_hub_process.ts";
+import { freePort } from "../_port.ts";
 
 async function home(port: number): Promise<string> {
   const dir = await tempDir();

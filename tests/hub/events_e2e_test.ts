@@ -8,10 +8,11 @@ import assert from "node:assert/strict";
 import { type OwnerEvent, subscribeHubEvents } from "@agent/hub";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { agent, cleanup, tempDir } from "../cli/_run.ts";
-import { freePort, startSpine } from "../spine/_harness.ts";
+import { startSpine } from "../spine/_harness.ts";
 import { until } from "./_agents.ts";
 import { spawnHubProcess, untilHub } from "./_hub_process.ts";
 import { controlFetch } from "../_control.ts";
+import { freePort } from "../_port.ts";
 
 const APPEND = new URL("./_append_event.ts", import.meta.url).pathname;
 

@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { agent } from "../cli/_run.ts";
-import { freePort } from "../spine/_harness.ts";
 import { tempDir } from "../_temp_dir.ts";
+import { freePort } from "../_port.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 

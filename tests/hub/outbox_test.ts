@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { connect, FAST, startAgent, until } from "./_agents.ts";
-import { freePort, startSpine } from "../spine/_harness.ts";
+import { startSpine } from "../spine/_harness.ts";
+import { freePort } from "../_port.ts";
 
 Deno.test({
   name: "outbox: a reply to a spine that is down waits, then arrives once, the model asked once",

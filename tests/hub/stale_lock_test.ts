@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { agent, cleanup, tempDir } from "../cli/_run.ts";
-import { freePort } from "../spine/_harness.ts";
 import { until } from "./_agents.ts";
 import { spawnHubProcess } from "./_hub_process.ts";
+import { freePort } from "../_port.ts";
 
 Deno.test({
   name: "a stale lock naming a live stranger process is taken over, and hub stop never signals it",

@@ -9,8 +9,8 @@ import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { agent, tempDir } from "../cli/_run.ts";
 import { CLOUD_TOKEN, setEnv } from "../cloud/_cloud.ts";
-import { freePort } from "../spine/_harness.ts";
 import { PRICED_FAST, writeJob } from "./_jobs.ts";
+import { freePort } from "../_port.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 

@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { agent, cleanup, tempDir } from "../cli/_run.ts";
 import { CLOUD_TOKEN, cloudSpine, setEnv } from "../cloud/_cloud.ts";
 import { hub as hubRequest } from "../spine/_fixtures.ts";
-import { freePort } from "../spine/_harness.ts";
 import { HOURLY, PRICED_FAST, query, rows, SLOW, writeJob } from "./_jobs.ts";
+import { freePort } from "../_port.ts";
 
 async function home(spineUrl: string): Promise<string> {
   const dir = await tempDir();

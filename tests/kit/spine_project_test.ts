@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { agent, cleanup, tempDir } from "../cli/_run.ts";
 import { envelopeFor, hub, postInbox, startPeer } from "../spine/_fixtures.ts";
-import { freePort } from "../spine/_harness.ts";
 import { generateIdentity } from "@agent/net";
+import { freePort } from "../_port.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const WRANGLER = `${ROOT}node_modules/wrangler/bin/wrangler.js`;

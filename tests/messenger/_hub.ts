@@ -7,9 +7,9 @@
 import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { agent, tempDir, withReplies } from "../cli/_run.ts";
-import { freePort } from "../spine/_harness.ts";
 import type { BotServer } from "./_bot_server.ts";
 import { visibleText } from "./_bot_html.ts";
+import { freePort } from "../_port.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 

@@ -62,14 +62,6 @@ export function workspace(): {
   };
 }
 
-/** A loopback port nothing listens on (bound once, then released). */
-export function closedPort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
-}
-
 /**
  * A loopback listener that never accepts, with its backlog filled, so a new
  * connection attempt gets no answer at all (the kernel drops its SYN): the closest

@@ -6,10 +6,10 @@
 import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { agent, cleanup, tempDir } from "../cli/_run.ts";
-import { freePort } from "../spine/_harness.ts";
 import { until } from "../hub/_agents.ts";
 import { type CallRecord, Ledger } from "@agent/hub/money";
 import { controlFetch } from "../_control.ts";
+import { freePort } from "../_port.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 

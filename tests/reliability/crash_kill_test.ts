@@ -13,7 +13,8 @@ import { FileSessionStore } from "@agent/hub";
 import { Ledger } from "@agent/hub/money";
 import { connect, startAgent, type TestAgent, until } from "../hub/_agents.ts";
 import { spawnHubProcess } from "../hub/_hub_process.ts";
-import { freePort, startSpine } from "../spine/_harness.ts";
+import { startSpine } from "../spine/_harness.ts";
+import { freePort } from "../_port.ts";
 
 const PER_PEER = 50;
 const KILLS = 10;

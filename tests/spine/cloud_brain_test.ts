@@ -6,8 +6,9 @@ import assert from "node:assert/strict";
 import { messengerWebhookSecret } from "@agent/net";
 import { bundleWorker, startMiniflare, stopMiniflare } from "@agent/kit";
 import { hub } from "./_fixtures.ts";
-import { freePort, type RunningSpine } from "./_harness.ts";
+import { type RunningSpine } from "./_harness.ts";
 import { spineTest, TOKEN } from "./_setup.ts";
+import { freePort } from "../_port.ts";
 
 /** A stand-in brain process: records requests, answers /health and takes updates. */
 function fakeBrain(port: number = freePort()) {

@@ -4,8 +4,9 @@ import { DatabaseSync } from "node:sqlite";
 import { generateIdentity } from "@agent/net";
 import { MAILBOX_SCHEMA_VERSION } from "@agent/spine";
 import { envelopeFor, hub, postInbox, startPeer } from "./_fixtures.ts";
-import { freePort, startSpine } from "./_harness.ts";
+import { startSpine } from "./_harness.ts";
 import { spineTest, TOKEN } from "./_setup.ts";
+import { freePort } from "../_port.ts";
 
 type Update = { seq: number; envelope: { payload: string } };
 

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { generateIdentity } from "@agent/net";
 import { parseDevArgs } from "@agent/kit";
-import { freePort } from "./_harness.ts";
+import { freePort } from "../_port.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 

@@ -6,8 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { agent, cleanup, tempDir } from "../cli/_run.ts";
-import { freePort, startSpine } from "../spine/_harness.ts";
+import { startSpine } from "../spine/_harness.ts";
 import { startUniverse } from "./_harness.ts";
+import { freePort } from "../_port.ts";
 
 const T = { sanitizeOps: false, sanitizeResources: false };
 

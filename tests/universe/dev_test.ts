@@ -4,9 +4,9 @@
  * sentence that wrangler is not logged in (and prints no account e-mail).
  */
 import assert from "node:assert/strict";
-import { freePort } from "../spine/_harness.ts";
 import { type RunningUniverse, startAgent } from "./_harness.ts";
 import { FAKE_EMAIL, fakeRunner } from "../kit/_fake_runner.ts";
+import { freePort } from "../_port.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 

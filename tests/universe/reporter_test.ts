@@ -5,9 +5,10 @@
  */
 import assert from "node:assert/strict";
 import { agent, cleanup, tempDir } from "../cli/_run.ts";
-import { freePort, startSpine } from "../spine/_harness.ts";
+import { startSpine } from "../spine/_harness.ts";
 import { spawnHubProcess, untilHub } from "../hub/_hub_process.ts";
 import { snapshot, startUniverse } from "./_harness.ts";
+import { freePort } from "../_port.ts";
 
 Deno.test({
   name: "the hub reports at start, shows net.universe in /status, and joins again when forgotten",
