@@ -11,6 +11,7 @@ import { tmpdirEnv } from "../_temp_dir.ts";
 import { agent, type RunResult, tempDir, withReplies } from "../cli/_run.ts";
 import { type RunningSpine, startSpine } from "../spine/_harness.ts";
 import { freePort } from "../_port.ts";
+import { until } from "../_poll.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -104,24 +105,16 @@ export async function runBrain(
   }).spawn();
   const output = child.output();
   let healthyAfterMs = -1;
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/health`);
-      await res.body?.cancel();
-      if (res.ok) {
-        healthyAfterMs = performance.now() - started;
-        break;
-      }
-    } catch {
-      // not listening yet
-    }
-    const ended = await Promise.race([
-      output.then(() => true),
-      new Promise<false>((r) => setTimeout(() => r(false), 10)),
-    ]);
-    if (ended) break;
-  }
+  let ended = false;
+  output.finally(() => ended = true).catch(() => {});
+  await until("the hub to answer /health (or end)", async () => {
+    if (ended) return true;
+    const res = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
+    await res?.body?.cancel();
+    if (res?.ok !== true) return false;
+    healthyAfterMs = performance.now() - started;
+    return true;
+  }).catch(() => {});
   const finish = async (): Promise<RunResult> => {
     const out = await output;
     return {

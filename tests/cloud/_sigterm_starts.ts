@@ -15,6 +15,7 @@ import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { tmpdirEnv } from "../_temp_dir.ts";
 import { tempDir } from "../cli/_run.ts";
 import { CLOUD_TOKEN } from "./_cloud.ts";
+import { until } from "../_poll.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -125,11 +126,14 @@ export async function sigtermStarts(
     const output = child.output();
     let ended = false;
     output.finally(() => ended = true).catch(() => {});
-    const deadline = Date.now() + 30_000;
     const reached = when === "early" ? () => exists(`${home}/agent.toml`) : () => healthy(port);
-    while (!ended && Date.now() < deadline && !(await reached())) {
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await until(
+      `the hub to reach its ${when} point (or end)`,
+      async () => ended || await reached(),
+      {
+        intervalMs: 5,
+      },
+    ).catch(() => {});
     await new Promise((r) => setTimeout(r, delayMs));
     try {
       child.kill("SIGTERM");

@@ -14,6 +14,7 @@ import { hub } from "../spine/_fixtures.ts";
 import { startBotServer } from "../messenger/_bot_server.ts";
 import { OWNER, textsIn } from "../messenger/_hub.ts";
 import { cloud, CLOUD_TOKEN, cloudHome, cloudSpine, runBrain } from "./_cloud.ts";
+import { until } from "../_poll.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
 const CALL_USD = 0.018; // 1,000 in × $3/M + 1,000 out × $15/M
@@ -86,11 +87,10 @@ Deno.test({
         () =>
           textsIn(bot, OWNER).filter((t) => t.startsWith("Okay.") || t === "Counted.").length >= 2,
       );
-      const deadline = Date.now() + 10_000;
-      while ((await cloudRows()).length < 2 && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      const rows = await cloudRows();
+      const rows = await until("two cloud ledger rows", async () => {
+        const rows = await cloudRows();
+        return rows.length >= 2 && rows;
+      }).catch(async () => await cloudRows());
       assert.equal(rows.length, 2, JSON.stringify(rows));
       assert.ok(rows.every((r) => r.role === "brain" && Math.abs(r.usd - CALL_USD) < 1e-9));
       const stopped = await brain.stop();

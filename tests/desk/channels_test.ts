@@ -17,6 +17,7 @@ import {
   type Setup,
   tuiDriver,
 } from "./_drivers.ts";
+import { until } from "../_poll.ts";
 
 const save = (name: string) => `/tool write_note {"name":"${name}","text":"from the desk"}`;
 const LONG = `Here is a longer answer ${"that goes on ".repeat(12)}to its end.`;
@@ -145,16 +146,10 @@ async function play(d: Driver): Promise<void> {
   assert.equal(d.shown().match(new RegExp(WARNING, "g"))?.length, 1, d.shown());
 }
 
-/** Retries `check` for up to 5 s, until it stops throwing. */
-async function eventually(check: () => unknown): Promise<void> {
-  const end = Date.now() + 5_000;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > end) throw error;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
+/** Waits until `check` stops throwing (an assertion that holds a moment later). */
+function eventually(check: () => unknown): Promise<true> {
+  return until("the assertion to hold", async () => {
+    await check();
+    return true as const;
+  });
 }

@@ -5,8 +5,8 @@
  * @module
  */
 import { AGENT_FLAGS } from "../_agent_flags.ts";
-import { until } from "./_agents.ts";
 import { controlJson } from "../_control.ts";
+import { until } from "../_poll.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -47,6 +47,6 @@ export async function untilHub(
   await until(what, async () => {
     status = await hubStatus(port);
     return status !== undefined && check(status);
-  }, 30_000);
+  });
   return status;
 }

@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { agent } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
-import { until } from "./_agents.ts";
 import { type TempDir, tempDir } from "../_temp_dir.ts";
 import { controlFetch, controlJson } from "../_control.ts";
 import { freePort } from "../_port.ts";
+import { until } from "../_poll.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -41,7 +41,7 @@ Deno.test("agent hub run/status/stop: lock, control API, clean stop, already run
   const home = homeDir.path;
   const hub = spawnHub(home);
   try {
-    await until("the hub runs", async () => (await running(home)).running, 30_000);
+    await until("the hub runs", async () => (await running(home)).running);
     const second = await agent(["--home", home, "hub", "run"]);
     assert.deepEqual(second.code, 1);
     assert.ok(
@@ -74,13 +74,13 @@ Deno.test("agent hub: Ctrl-C stops cleanly; a killed hub is recorded as the last
   await using homeDir = await newHome();
   const home = homeDir.path;
   let hub = spawnHub(home);
-  await until("the hub runs", async () => (await running(home)).running, 30_000);
+  await until("the hub runs", async () => (await running(home)).running);
   hub.kill("SIGINT");
   assert.deepEqual((await hub.status).code, 0);
   await hub.stdout.cancel().catch(() => {});
   await hub.stderr.cancel().catch(() => {});
   hub = spawnHub(home);
-  await until("the hub runs again", async () => (await running(home)).running, 30_000);
+  await until("the hub runs again", async () => (await running(home)).running);
   const killed = hub.pid;
   hub.kill("SIGKILL");
   await hub.status;
@@ -88,7 +88,7 @@ Deno.test("agent hub: Ctrl-C stops cleanly; a killed hub is recorded as the last
   await hub.stderr.cancel().catch(() => {});
   hub = spawnHub(home);
   try {
-    await until("the hub runs a third time", async () => (await running(home)).running, 30_000);
+    await until("the hub runs a third time", async () => (await running(home)).running);
     const r = await agent(["--home", home, "hub", "status", "--json"]);
     const report = JSON.parse(r.stdout);
     assert.deepEqual(report.last_crash.pid, killed);
@@ -252,14 +252,13 @@ Deno.test("agent hub run answers the network: a running hub handles requests and
       } catch {
         return false;
       }
-    }, 30_000);
+    });
     // The hub published its card at start.
     assert.deepEqual(JSON.parse((await a("card")).stdout).name, "Hub A");
     assert.deepEqual((await b("add", spineA.address, "--note", "from the CLI")).code, 0);
     await until(
       "the hub takes the request",
       async () => (await a("contacts")).stdout.includes(`pending_in  ${spineB.address}`),
-      30_000,
     );
     const events = await (await controlFetch(port, "/net/events?after=0"))
       .json() as { events: { type: string; address: string; text: string }[] };
@@ -280,7 +279,7 @@ Deno.test("agent hub run answers the network: a running hub handles requests and
     await until("the hub answers", async () => {
       await b("poll", "--once");
       return (await b("log")).stdout.includes(`in  ${spineA.address} message: Okay.`);
-    }, 30_000);
+    });
     const net = (await status()).net;
     assert.deepEqual([net.configured, net.link, net.state], [true, "websocket", "polling"]);
     assert.ok(net.doorbell.rings >= 2 && net.doorbell.connects === 1, JSON.stringify(net));

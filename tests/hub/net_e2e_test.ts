@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { startAgent, until } from "./_agents.ts";
+import { startAgent } from "./_agents.ts";
+import { until } from "../_poll.ts";
 
 Deno.test("two hubs: request, accept, message, auto-reply and log over their spines", async () => {
   const alice = await startAgent("alice", { replies: ["[no reply]"] });

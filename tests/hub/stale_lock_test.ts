@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { agent, cleanup, tempDir } from "../cli/_run.ts";
-import { until } from "./_agents.ts";
 import { spawnHubProcess } from "./_hub_process.ts";
 import { freePort } from "../_port.ts";
+import { until } from "../_poll.ts";
 
 Deno.test({
   name: "a stale lock naming a live stranger process is taken over, and hub stop never signals it",
@@ -43,12 +43,12 @@ Deno.test({
         } catch {
           return false;
         }
-      }, 30_000);
+      });
       // The takeover's log line follows the lock by a moment.
       await until("the takeover is logged", async () => {
         const log = await Deno.readTextFile(`${home}/data/logs/agent.log`).catch(() => "");
         return new RegExp(`WARNING .*${stranger.pid}`).test(log);
-      }, 10_000);
+      }, { timeoutMs: 10_000 });
     } finally {
       hub?.kill("SIGTERM");
       await hub?.status;

@@ -8,9 +8,9 @@ import { Ledger } from "@agent/hub/money";
 import { agent, cleanup } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { startVendorServer } from "../models/_vendor_server.ts";
-import { until } from "../hub/_agents.ts";
 import { startBotServer } from "./_bot_server.ts";
 import { messengerHome, OWNER, runHub, textsIn } from "./_hub.ts";
+import { until } from "../_poll.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
 
@@ -148,7 +148,7 @@ Deno.test({
       await until(
         "A lists B as a contact",
         async () => (await a("contacts")).stdout.includes(`accepted`),
-        10_000,
+        { timeoutMs: 10_000 },
       );
     } finally {
       await hub.stop();

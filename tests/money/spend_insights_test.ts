@@ -6,10 +6,10 @@
 import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { agent, cleanup, tempDir } from "../cli/_run.ts";
-import { until } from "../hub/_agents.ts";
 import { type CallRecord, Ledger } from "@agent/hub/money";
 import { controlFetch } from "../_control.ts";
 import { freePort } from "../_port.ts";
+import { until } from "../_poll.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -214,7 +214,7 @@ Deno.test({
         } catch {
           return false;
         }
-      }, 30_000);
+      });
       const byContact = await get("/spend?by=contact");
       assert.equal(byContact.status, 200);
       assert.deepEqual(byContact.body.rows.map((x: { key: string }) => x.key), [
@@ -236,7 +236,9 @@ Deno.test({
         (await get("/net/events?after=0")).body.events.filter((e: { type: string }) =>
           e.type === "budget.warning"
         );
-      await until("the warning event", async () => (await events()).length === 1, 10_000);
+      await until("the warning event", async () => (await events()).length === 1, {
+        timeoutMs: 10_000,
+      });
       const [event] = await events();
       assert.equal(event.role, "brain");
       assert.match(
@@ -253,7 +255,7 @@ Deno.test({
         } catch {
           return false;
         }
-      }, 30_000);
+      });
       await new Promise((r) => setTimeout(r, 500));
       assert.equal((await events()).length, 1);
       const log = await Deno.readTextFile(`${home}/data/logs/agent.log`);

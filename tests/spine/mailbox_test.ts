@@ -7,6 +7,7 @@ import { envelopeFor, hub, postInbox, startPeer } from "./_fixtures.ts";
 import { startSpine } from "./_harness.ts";
 import { spineTest, TOKEN } from "./_setup.ts";
 import { freePort } from "../_port.ts";
+import { until } from "../_poll.ts";
 
 type Update = { seq: number; envelope: { payload: string } };
 
@@ -64,26 +65,14 @@ function doorbell(url: string, token = TOKEN) {
     headers: { authorization: `Bearer ${token}` },
   } as unknown as string[]);
   const messages: unknown[] = [];
-  const waiters: (() => void)[] = [];
   let closed: { code: number } | undefined;
   ws.onmessage = (e) => {
     messages.push(e.data === "pong" ? "pong" : JSON.parse(e.data));
-    waiters.splice(0).forEach((w) => w());
   };
   ws.onclose = (e) => {
     closed = { code: e.code };
-    waiters.splice(0).forEach((w) => w());
   };
-  const until = async (check: () => boolean, what: string) => {
-    const deadline = Date.now() + 3_000;
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error(`Doorbell: no ${what} within 3 s`);
-      await new Promise<void>((r) => {
-        waiters.push(r);
-        setTimeout(r, 50);
-      });
-    }
-  };
+  const wait = (check: () => boolean, what: string) => until(`the doorbell's ${what}`, check);
   return {
     ws,
     messages,
@@ -91,11 +80,11 @@ function doorbell(url: string, token = TOKEN) {
       return closed;
     },
     next: async (count: number) => {
-      await until(() => messages.length >= count, `message ${count}`);
+      await wait(() => messages.length >= count, `message ${count}`);
       return messages[count - 1];
     },
     waitClosed: async () => {
-      await until(() => closed !== undefined, "close");
+      await wait(() => closed !== undefined, "close");
       return closed!;
     },
     close: () => ws.close(),
