@@ -63,7 +63,6 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "backoff.ts",
         "process_alive.ts",
         "cloud_target.ts",
-        "_testing.ts",
         "terminal/",
       ],
     },

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { tempDir } from "../_testing.ts";
+import { tempDir } from "../../tests/_temp_dir.ts";
 import type { NetDigestEvent, NetEvent, OwnerEvent } from "../events/mod.ts";
 import { digestLines } from "../events/mod.ts";
 import { DIGEST_MAX_TOLD, firstLine, NetDigest, type NetDigestOptions } from "./digest.ts";

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { tmpdirEnv } from "../_temp_dir.ts";
-import { agent, type RunResult, tempDir, withReplies } from "../cli/_run.ts";
+import { agent, type RunResult, tempHome, withReplies } from "../cli/_run.ts";
 import { type RunningSpine, startSpine } from "../spine/_harness.ts";
 import { freePort } from "../_port.ts";
 import { until } from "../_poll.ts";
@@ -34,7 +34,7 @@ export async function cloudHome(
   spine: RunningSpine,
   options: { replies?: string[]; env?: Record<string, string> } = {},
 ): Promise<string> {
-  const home = await tempDir();
+  const home = await tempHome();
   const r = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
   assert.equal(r.code, 0, r.stderr);
   let toml = await Deno.readTextFile(`${home}/agent.toml`);

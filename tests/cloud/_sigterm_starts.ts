@@ -13,7 +13,7 @@
  */
 import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { tmpdirEnv } from "../_temp_dir.ts";
-import { tempDir } from "../cli/_run.ts";
+import { tempHome } from "../cli/_run.ts";
 import { CLOUD_TOKEN } from "./_cloud.ts";
 import { until } from "../_poll.ts";
 
@@ -100,7 +100,7 @@ export async function sigtermStarts(
   const rand = random(seed);
   const starts: SigtermStart[] = [];
   for (let i = 0; i < count; i++) {
-    const home = await tempDir();
+    const home = await tempHome();
     const when = rand() < 0.3 ? "early" : "late";
     // Half the late ones land in the first 50 ms, where the hub takes its lock.
     const span = when === "early" ? 300 : rand() < 0.5 ? 50 : 800;

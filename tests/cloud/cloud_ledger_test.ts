@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { messengerWebhookSecret } from "@agent/net";
 import { Ledger, periodBounds } from "@agent/hub/money";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { hub } from "../spine/_fixtures.ts";
 import { startBotServer } from "../messenger/_bot_server.ts";
 import { OWNER, textsIn } from "../messenger/_hub.ts";
@@ -77,7 +77,7 @@ Deno.test({
         }[];
 
       // First container: two answers, two rows in the cloud ledger.
-      const first = await tempDir();
+      const first = await tempHome();
       brain = await runBrain(first, brainPort, brainEnv);
       await say("one");
       await bot.until("the first answer", () => textsIn(bot, OWNER).some((t) => t === "Counted."));
@@ -98,7 +98,7 @@ Deno.test({
       assert.equal(stopped.code, 0, stopped.stderr);
 
       // Second container, empty disk: the budget is read back before any call.
-      const second = await tempDir();
+      const second = await tempHome();
       brain = await runBrain(second, brainPort, brainEnv);
       const local = Ledger.openExisting(`${second}/data/spend.sqlite3`);
       assert.ok(local, "the new container's ledger was filled from the cloud");

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { type OwnerEvent, subscribeHubEvents } from "@agent/hub";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { spawnHubProcess, untilHub } from "./_hub_process.ts";
 import { controlFetch } from "../_control.ts";
@@ -17,7 +17,7 @@ import { until } from "../_poll.ts";
 const APPEND = new URL("./_append_event.ts", import.meta.url).pathname;
 
 async function newHome(port = freePort()): Promise<string> {
-  const home = await tempDir();
+  const home = await tempHome();
   const init = await agent(["--home", home, "init", "--yes", "--language", "en"]);
   assert.equal(init.code, 0, init.stderr);
   const toml = await Deno.readTextFile(`${home}/agent.toml`);

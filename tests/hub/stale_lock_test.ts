@@ -4,7 +4,7 @@
  * `hub run` takes the lock over with a log line.
  */
 import assert from "node:assert/strict";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { spawnHubProcess } from "./_hub_process.ts";
 import { freePort } from "../_port.ts";
 import { until } from "../_poll.ts";
@@ -14,7 +14,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
-    const home = await tempDir();
+    const home = await tempHome();
     assert.equal((await agent(["--home", home, "init", "--yes", "--provider", "fake"])).code, 0);
     const port = freePort();
     const toml = await Deno.readTextFile(`${home}/agent.toml`);

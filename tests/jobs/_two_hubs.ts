@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
-import { agent, tempDir } from "../cli/_run.ts";
+import { agent, tempHome } from "../cli/_run.ts";
 import { CLOUD_TOKEN, setEnv } from "../cloud/_cloud.ts";
 import { PRICED_FAST, writeJob } from "./_jobs.ts";
 import { freePort } from "../_port.ts";
@@ -16,7 +16,7 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 
 /** A home naming the spine at `spineUrl`, with job `name` whose front matter is `front`. */
 export async function spineHome(spineUrl: string, name: string, front: string): Promise<string> {
-  const dir = await tempDir();
+  const dir = await tempHome();
   const r = await agent(["--home", dir, "init", "--yes", "--provider", "fake"]);
   assert.equal(r.code, 0, r.stderr);
   let toml = await Deno.readTextFile(`${dir}/agent.toml`);

@@ -6,7 +6,7 @@
  * state routes) and the spine's cron, on workerd, wakes the brain before it.
  */
 import assert from "node:assert/strict";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { hub } from "../spine/_fixtures.ts";
 import { cloud, CLOUD_TOKEN, cloudHome, cloudSpine, runBrain, setEnv } from "../cloud/_cloud.ts";
 
@@ -38,7 +38,7 @@ Deno.test({
       assert.match(again.stdout, /Deletes from the spine[^\n]*\n {2}persona\/jobs\/old\.md/);
       assert.ok(!(await spineFiles(spine.url)).includes("persona/jobs/old.md"));
 
-      const other = await tempDir();
+      const other = await tempHome();
       await setEnv(other, { AGENT_SPINE_URL: spine.url, AGENT_SPINE_TOKEN: CLOUD_TOKEN });
       const pulled = await cloud(other, ["pull"]);
       assert.equal(pulled.code, 0, pulled.stderr);
@@ -68,7 +68,7 @@ Deno.test({
         "---\nschedule: 0 8 * * *\ndeliver: events\n---\nThe news, please.\n",
       );
       assert.equal((await cloud(home, ["push", "-y"])).code, 0);
-      const empty = await tempDir();
+      const empty = await tempHome();
       brain = await runBrain(empty, brainPort, {
         AGENT_SPINE_URL: spine.url,
         AGENT_SPINE_TOKEN: CLOUD_TOKEN,

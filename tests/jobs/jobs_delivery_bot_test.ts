@@ -9,12 +9,12 @@ import assert from "node:assert/strict";
 import { DeliveryWorker, JobStore } from "@agent/hub/jobs";
 import { Logger } from "@agent/hub/base";
 import { jobDeliverySinks, type NetEvent, type OwnerEvent } from "@agent/hub";
-import { cleanup, tempDir } from "../cli/_run.ts";
+import { cleanup, tempHome } from "../cli/_run.ts";
 import { startBotServer } from "../messenger/_bot_server.ts";
 import { OWNER, seenIn, textsIn } from "../messenger/_hub.ts";
 
 async function setup(bot: ReturnType<typeof startBotServer>) {
-  const dir = await tempDir();
+  const dir = await tempHome();
   const store = JobStore.open(`${dir}/jobs.sqlite3`);
   const published: NetEvent[] = [];
   const { sinks, chats } = jobDeliverySinks({

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { brainBundle, BrainBundleError } from "@agent/kit/spine";
-import { cleanup, tempDir } from "../cli/_run.ts";
+import { cleanup, tempHome } from "../cli/_run.ts";
 
 const FILES: Record<string, string> = {
   "main.ts": 'import { greet } from "./lib.ts";\nconsole.log(greet("brain"));\n',
@@ -23,7 +23,7 @@ const PACKAGE: Record<string, string> = {
 };
 
 async function runs(bytes: Uint8Array): Promise<string> {
-  const dir = await tempDir();
+  const dir = await tempHome();
   await Deno.writeFile(`${dir}/agent.js`, bytes);
   const text = new TextDecoder().decode(bytes);
   assert.ok(!/from\s*"\.\/lib\.ts"/.test(text), text);
@@ -38,7 +38,7 @@ async function runs(bytes: Uint8Array): Promise<string> {
 
 Deno.test("brainBundle() bundles a checkout's entry file in its folder", async () => {
   try {
-    const src = await tempDir();
+    const src = await tempHome();
     for (const [name, text] of Object.entries(FILES)) {
       await Deno.writeTextFile(`${src}/${name}`, text);
     }
@@ -66,7 +66,7 @@ Deno.test({
       // (and any deno.json there) must not be it: the package is bundled in a folder of
       // its own. (The folder is noted rather than changed here: files that run side by
       // side share the process's working folder.)
-      const bin = await tempDir();
+      const bin = await tempHome();
       await Deno.writeTextFile(
         `${bin}/deno`,
         `#!/bin/sh\npwd >> "${bin}/cwds"\nexec "${Deno.execPath()}" "$@"\n`,
@@ -94,7 +94,7 @@ Deno.test({
 
 Deno.test("brainBundle() says in one line why deno bundle failed", async () => {
   try {
-    const src = await tempDir();
+    const src = await tempHome();
     await Deno.writeTextFile(`${src}/main.ts`, 'import "./missing.ts";\n');
     const error = await brainBundle({ mainModule: `file://${src}/main.ts`, standalone: false })
       .then(() => undefined, (e) => e);

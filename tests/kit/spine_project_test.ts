@@ -5,7 +5,7 @@
  * proves the kit, not the source tree.
  */
 import assert from "node:assert/strict";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { envelopeFor, hub, postInbox, startPeer } from "../spine/_fixtures.ts";
 import { generateIdentity } from "@agent/net";
 import { freePort } from "../_port.ts";
@@ -84,8 +84,8 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
-    const dir = `${await tempDir()}/spine`;
-    const init = await agent(["--home", await tempDir(), "net", "spine", "init", dir]);
+    const dir = `${await tempHome()}/spine`;
+    const init = await agent(["--home", await tempHome(), "net", "spine", "init", dir]);
     assert.equal(init.code, 0, init.stderr);
     const port = freePort();
     const url = `http://127.0.0.1:${port}`;

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
-import { agent, tempDir, withReplies } from "../cli/_run.ts";
+import { agent, tempHome, withReplies } from "../cli/_run.ts";
 import type { BotServer } from "./_bot_server.ts";
 import { visibleText } from "./_bot_html.ts";
 import { freePort } from "../_port.ts";
@@ -36,7 +36,7 @@ export async function messengerHome(
   bot: BotServer,
   options: MessengerHomeOptions = {},
 ): Promise<{ home: string; port: number }> {
-  const home = await tempDir();
+  const home = await tempHome();
   const r = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
   assert.equal(r.code, 0, r.stderr);
   const port = freePort();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { Ledger } from "@agent/hub/money";
-import { tempDirSync } from "../_temp_dir.ts";
+import { tempDir } from "../_temp_dir.ts";
 import { until } from "../_poll.ts";
 
 const WRITER = new URL("./_ledger_writer.ts", import.meta.url).pathname;
@@ -18,7 +18,7 @@ function exists(path: string): boolean {
 }
 
 Deno.test("Ledger loses no row when three processes create and write it at once", async () => {
-  using tmp = tempDirSync("ledger_processes_");
+  using tmp = tempDir("ledger_processes_");
   const dir = tmp.path;
   const file = `${dir}/data/spend.sqlite3`;
   const children = ROLES.map((role) =>

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { type CallRecord, Ledger } from "@agent/hub/money";
 import { controlFetch } from "../_control.ts";
 import { freePort } from "../_port.ts";
@@ -14,7 +14,7 @@ import { until } from "../_poll.ts";
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 async function fakeHome(port = freePort()): Promise<string> {
-  const home = await tempDir();
+  const home = await tempHome();
   const r = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
   assert.equal(r.code, 0, r.stderr);
   const toml = await Deno.readTextFile(`${home}/agent.toml`);
