@@ -22,7 +22,7 @@ import { median, percentile } from "./_stats.ts";
 import { type CallRecord, ensureSpendGroups, Ledger } from "@agent/hub/money";
 import { appendNetEvent, readHubToken, setupHome } from "@agent/hub";
 import { resolvePaths } from "@agent/hub/base";
-import { spawnHubProcess, untilHub } from "../hub/_hub_process.ts";
+import { spawnHubProcess, untilHub } from "../_hub_process.ts";
 import { startProvider } from "./_provider.ts";
 import { freePort } from "../_port.ts";
 

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { agent, cleanup, tempHome } from "../cli/_run.ts";
-import { spawnHubProcess, untilHub } from "../hub/_hub_process.ts";
+import { spawnHubProcess, untilHub } from "../_hub_process.ts";
 import { freePort } from "../_port.ts";
 
 async function home(port: number): Promise<string> {

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { appendNetEvent } from "@agent/hub";
-import { spawnHubProcess, untilHub } from "../hub/_hub_process.ts";
+import { spawnHubProcess, untilHub } from "../_hub_process.ts";
 import { chatDriver, type Driver, removeHome, type Setup, tuiDriver } from "./_drivers.ts";
 import { freePort } from "../_port.ts";
 

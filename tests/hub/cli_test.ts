@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { agent } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { type TempDir, tempDir } from "../_temp_dir.ts";
 import { controlFetch, controlJson } from "../_control.ts";
 import { freePort } from "../_port.ts";
 import { until } from "../_poll.ts";
+import { spawnHubProcess } from "../_hub_process.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -21,12 +21,7 @@ async function newHome(port = freePort()): Promise<TempDir> {
 }
 
 function spawnHub(home: string, env: Record<string, string> = {}): Deno.ChildProcess {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...AGENT_FLAGS, `${ROOT}cli/main.ts`, "--home", home, "hub", "run"],
-    env: { NO_COLOR: "1", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  return spawnHubProcess(home, { env, piped: true });
 }
 
 async function running(home: string): Promise<{ running: boolean; pid: number | null }> {

@@ -1,7 +1,7 @@
 /** `agent doctor` says `ok hub` only for this home's hub, not another home's on the same port. */
 import assert from "node:assert/strict";
 import { agent, cleanup, tempHome } from "../cli/_run.ts";
-import { spawnHubProcess, untilHub } from "./_hub_process.ts";
+import { spawnHubProcess, untilHub } from "../_hub_process.ts";
 import { freePort } from "../_port.ts";
 
 async function home(port: number): Promise<string> {

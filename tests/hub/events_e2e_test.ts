@@ -9,7 +9,7 @@ import { type OwnerEvent, subscribeHubEvents } from "@agent/hub";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
-import { spawnHubProcess, untilHub } from "./_hub_process.ts";
+import { spawnHubProcess, untilHub } from "../_hub_process.ts";
 import { controlFetch } from "../_control.ts";
 import { freePort } from "../_port.ts";
 import { until } from "../_poll.ts";

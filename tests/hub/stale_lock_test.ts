@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { agent, cleanup, tempHome } from "../cli/_run.ts";
-import { spawnHubProcess } from "./_hub_process.ts";
+import { spawnHubProcess } from "../_hub_process.ts";
 import { freePort } from "../_port.ts";
 import { until } from "../_poll.ts";
 

@@ -6,13 +6,11 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { agent, tempHome } from "../cli/_run.ts";
 import { CLOUD_TOKEN, setEnv } from "../cloud/_cloud.ts";
 import { PRICED_FAST, writeJob } from "./_jobs.ts";
 import { freePort } from "../_port.ts";
-
-const ROOT = new URL("../../", import.meta.url).pathname;
+import { spawnHubProcess, stopHubProcess } from "../_hub_process.ts";
 
 /** A home naming the spine at `spineUrl`, with job `name` whose front matter is `front`. */
 export async function spineHome(spineUrl: string, name: string, front: string): Promise<string> {
@@ -30,20 +28,12 @@ export async function spineHome(spineUrl: string, name: string, front: string): 
 
 /** `agent --home DIR hub run`, its output dropped. */
 export function runHub(dir: string): Deno.ChildProcess {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...AGENT_FLAGS, `${ROOT}cli/main.ts`, "--home", dir, "hub", "run"],
-    env: { NO_COLOR: "1" },
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
+  return spawnHubProcess(dir);
 }
 
 /** Stops a hub (SIGTERM) and waits for it; one already gone is fine. */
 export async function stopHub(child: Deno.ChildProcess): Promise<void> {
-  try {
-    child.kill("SIGTERM");
-  } catch { /* gone */ }
-  await child.status;
+  await stopHubProcess(child);
 }
 
 /** Waits until `done()` holds (every 200 ms), or fails with `what()` after `ms`. */

@@ -5,13 +5,11 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { agent, tempHome, withReplies } from "../cli/_run.ts";
 import type { BotServer } from "./_bot_server.ts";
 import { visibleText } from "./_bot_html.ts";
 import { freePort } from "../_port.ts";
-
-const ROOT = new URL("../../", import.meta.url).pathname;
+import { spawnHubProcess } from "../_hub_process.ts";
 
 /** The allowed chat of every test. */
 export const OWNER = 5551234;
@@ -75,12 +73,7 @@ export interface HubProcess {
 
 /** Runs `agent hub run` for `home` and waits until the messenger polls. */
 export async function runHub(home: string, bot: BotServer): Promise<HubProcess> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...AGENT_FLAGS, `${ROOT}cli/main.ts`, "--home", home, "hub", "run"],
-    env: { NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = spawnHubProcess(home, { piped: true });
   const polls = bot.callsOf("getUpdates").length;
   await bot.until(
     "getUpdates from the hub",

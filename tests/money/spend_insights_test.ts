@@ -4,14 +4,12 @@
  * event, each against a seeded ledger in a real home.
  */
 import assert from "node:assert/strict";
-import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { type CallRecord, Ledger } from "@agent/hub/money";
 import { controlFetch } from "../_control.ts";
 import { freePort } from "../_port.ts";
 import { until } from "../_poll.ts";
-
-const ROOT = new URL("../../", import.meta.url).pathname;
+import { spawnHubProcess } from "../_hub_process.ts";
 
 async function fakeHome(port = freePort()): Promise<string> {
   const home = await tempHome();
@@ -182,22 +180,7 @@ Deno.test({
     const port = freePort();
     const home = await fakeHome(port);
     seed(home, [...SEED, { usd: 9 }]);
-    const spawn = () =>
-      new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "--quiet",
-          ...AGENT_FLAGS,
-          `${ROOT}cli/main.ts`,
-          "--home",
-          home,
-          "hub",
-          "run",
-        ],
-        env: { NO_COLOR: "1" },
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
+    const spawn = () => spawnHubProcess(home, { piped: true });
     const base = `http://127.0.0.1:${port}`;
     // deno-lint-ignore no-explicit-any
     const get = async (path: string): Promise<{ status: number; body: any }> => {

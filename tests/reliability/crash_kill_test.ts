@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { FileSessionStore } from "@agent/hub";
 import { Ledger } from "@agent/hub/money";
 import { connect, startAgent, type TestAgent } from "../hub/_agents.ts";
-import { spawnHubProcess } from "../hub/_hub_process.ts";
+import { spawnHubProcess } from "../_hub_process.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { freePort } from "../_port.ts";
 import { until } from "../_poll.ts";

@@ -55,7 +55,8 @@ spineTest(
     const answer = await hub(spine.url, TOKEN, "/hub/updates?timeout=1");
     const took = performance.now() - started;
     assert.deepEqual(answer.body, { updates: [] });
-    assert.ok(took >= 990 && took < 1_500, `took ${took} ms`);
+    // At the timeout asked for, not the default 25 s (the bound allows a loaded machine).
+    assert.ok(took >= 990 && took < 10_000, `took ${took} ms`);
   },
 );
 

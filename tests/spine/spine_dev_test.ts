@@ -15,7 +15,7 @@ async function waitForSpine(url: string, child: Deno.ChildProcess): Promise<void
     const r = await fetch(url);
     await r.body?.cancel();
     return r.ok;
-  }, { intervalMs: 200 });
+  }, { timeoutMs: 60_000, intervalMs: 200 });
   if (exited) throw new Error("spine:dev ended before it answered");
 }
 

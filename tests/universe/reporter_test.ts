@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
-import { spawnHubProcess, untilHub } from "../hub/_hub_process.ts";
+import { spawnHubProcess, untilHub } from "../_hub_process.ts";
 import { snapshot, startUniverse } from "./_harness.ts";
 import { freePort } from "../_port.ts";
 

@@ -1,20 +1,26 @@
 /**
- * `agent hub run` as a process for end-to-end tests, and waiting until its control API
- * answers.
+ * The one way the tests start a hub process: `agent hub run` for a home, with the
+ * `agent` task's flags; waiting until its control API answers; stopping it. (A hub in
+ * the test's own process is `_hub_in_process.ts`.)
  *
  * @module
  */
-import { AGENT_FLAGS } from "../_agent_flags.ts";
-import { controlJson } from "../_control.ts";
-import { until } from "../_poll.ts";
+import { AGENT_FLAGS } from "./_agent_flags.ts";
+import { controlJson } from "./_control.ts";
+import { until } from "./_poll.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
+const ROOT = new URL("../", import.meta.url).pathname;
+
+/** Options for {@linkcode spawnHubProcess}. */
+export interface HubProcessOptions {
+  /** Variables added to the test's own environment. */
+  env?: Record<string, string>;
+  /** Pipe stdout and stderr (to read them); otherwise they are dropped. @default false */
+  piped?: boolean;
+}
 
 /** Starts `agent hub run` for `home` (output dropped unless `piped`). */
-export function spawnHubProcess(
-  home: string,
-  options: { env?: Record<string, string>; piped?: boolean } = {},
-): Deno.ChildProcess {
+export function spawnHubProcess(home: string, options: HubProcessOptions = {}): Deno.ChildProcess {
   const io = options.piped ? "piped" : "null";
   return new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", ...AGENT_FLAGS, `${ROOT}cli/main.ts`, "--home", home, "hub", "run"],
@@ -49,4 +55,12 @@ export async function untilHub(
     return status !== undefined && check(status);
   });
   return status;
+}
+
+/** Stops a hub process (SIGTERM) and waits for it to end; one already gone is fine. */
+export async function stopHubProcess(child: Deno.ChildProcess): Promise<Deno.CommandStatus> {
+  try {
+    child.kill("SIGTERM");
+  } catch { /* already gone */ }
+  return await child.status;
 }
