@@ -70,7 +70,9 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
       name: "domain",
       paths: [
         "config/",
-        "money/",
+        "ledger/",
+        "spend/",
+        "money.ts",
         "models/",
         "sessions/",
         "persona/",
@@ -84,6 +86,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "cloud/",
       ],
     },
+    { name: "chain", paths: ["router/"] },
     { name: "agent", paths: ["agent/", "network_turn/", "desk/", "jobs/"] },
     { name: "wiring", paths: ["app/", "channels/", "daemon/", "control/", "dashboard/", "mod.ts"] },
   ],

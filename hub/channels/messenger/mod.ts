@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { HubChannel, HubContext } from "../../app/channel_types.ts";
+import type { HubContext, HubService } from "../contract.ts";
 import { MessengerChannel } from "./channel.ts";
 import { messengerSettings } from "./settings.ts";
 
@@ -18,7 +18,7 @@ export { escapeHtml, scrubToken, splitMessage } from "./telegram.ts";
  * The messenger as a hub channel when `MESSENGER_BOT_TOKEN` is set; it needs the spend
  * ledger (budgets apply to every channel), so without one it is left out with a log line.
  */
-export function messengerChannel(hub: HubContext): Promise<HubChannel | undefined> {
+export function messengerChannel(hub: HubContext): Promise<HubService | undefined> {
   const settings = messengerSettings(hub.config, hub.env);
   if (settings === undefined) return Promise.resolve(undefined);
   if (hub.ledger === undefined) {
