@@ -91,8 +91,8 @@ export {
   type ComponentInfo,
   type ComponentManifest,
   type ComponentSpec,
-  enabledTools,
 } from "./components/mod.ts";
+export { enabledTools } from "./tools/mod.ts";
 export { BUILTIN_COMPONENTS, loadComponents } from "./app/mod.ts";
 export {
   loadSubAgentDirectory,

@@ -9,7 +9,7 @@
  * @module
  */
 import type { AgentConfig } from "../config/types.ts";
-import { enabledTools } from "../components/tools.ts";
+import { enabledTools } from "../tools/enabled.ts";
 import { loadComponents } from "./components.ts";
 import { fileEventSink } from "../events/mod.ts";
 import type { Lang } from "../i18n.ts";

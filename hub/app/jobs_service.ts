@@ -15,7 +15,7 @@
 import { errorMessage } from "@agent/net/common";
 import { SpineHttp } from "../spine_http/mod.ts";
 import type { HubContext, HubService } from "../channels/contract.ts";
-import { enabledTools } from "../components/tools.ts";
+import { enabledTools } from "../tools/enabled.ts";
 import { jobDesks } from "../jobs/desks.ts";
 import { personaChars } from "../jobs/estimate.ts";
 import { jobStoreFile } from "../jobs/files.ts";

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { AgentTool } from "../tools/tool.ts";
-import type { Registry } from "./registry.ts";
+import type { AgentTool } from "./tool.ts";
+import type { Registry } from "../components/registry.ts";
 
 /**
  * Loads every enabled `agent.tools` component in registry order. A component that
