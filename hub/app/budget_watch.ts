@@ -17,7 +17,7 @@ import {
   claimBudgetWarnings,
   formatUsd,
 } from "../spend/mod.ts";
-import { type Ledger } from "../ledger/mod.ts";
+import type { Ledger } from "../ledger/mod.ts";
 import type { HubContext, HubService } from "../channels/contract.ts";
 
 /** How often the hub looks. */

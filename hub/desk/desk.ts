@@ -22,7 +22,7 @@ import type { AgentConfig } from "../config/types.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
 import { budgetWarningSentence, claimBudgetWarnings } from "../spend/mod.ts";
-import { type Ledger } from "../ledger/mod.ts";
+import type { Ledger } from "../ledger/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import { newSessionId, openSessionStore, type SessionStore } from "../sessions/mod.ts";
 import type { AgentTool } from "../tools/mod.ts";

@@ -13,7 +13,7 @@ import type { AgentConfig, RoleConfig } from "../config/types.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
 import { budgetBlockedSentence, checkBudget, degradeLogLine, degradeNotice } from "../spend/mod.ts";
-import { type Ledger } from "../ledger/mod.ts";
+import type { Ledger } from "../ledger/mod.ts";
 import {
   applyTarget,
   type CallOptions,

@@ -11,7 +11,7 @@ import { lookupPrice } from "../config/prices.ts";
 import type { AgentConfig, RoleConfig } from "../config/types.ts";
 import type { Logger } from "../log.ts";
 import { type BudgetStatus, isMetered } from "../spend/mod.ts";
-import { type Ledger, type PendingCall } from "../ledger/mod.ts";
+import type { Ledger, PendingCall } from "../ledger/mod.ts";
 import type { ModelTarget } from "../models/mod.ts";
 import type { CallContext } from "./call_types.ts";
 import { estimateTokens, jsonChars, RESERVE_CHARS_PER_TOKEN } from "./estimate.ts";
