@@ -18,7 +18,7 @@ import { Logger } from "@agent/hub/base";
 import { Ledger } from "@agent/hub/money";
 import { resolvePaths } from "@agent/hub/base";
 import { rejectAll } from "@agent/hub";
-import { startVendorServer } from "../models/_vendor_server.ts";
+import { startVendorServer } from "../_vendor_server.ts";
 
 const TURNS = 200;
 

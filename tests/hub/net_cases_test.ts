@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { startAgent, type TestAgent } from "./_agents.ts";
 import { startSpine } from "../spine/_harness.ts";
-import { startVendorServer } from "../models/_vendor_server.ts";
+import { startVendorServer } from "../_vendor_server.ts";
 import { generateIdentity } from "@agent/net";
 import {
   fetchAndHandle,

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { Ledger } from "@agent/hub/money";
 import { agent, cleanup } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
-import { startVendorServer } from "../models/_vendor_server.ts";
+import { startVendorServer } from "../_vendor_server.ts";
 import { startBotServer } from "./_bot_server.ts";
 import { messengerHome, OWNER, runHub, textsIn } from "./_hub.ts";
 import { until } from "../_poll.ts";

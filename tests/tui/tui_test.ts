@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { JobStore } from "@agent/hub/jobs";
 import { Ledger } from "@agent/hub/money";
 import { agent, cleanup, tempHome } from "../cli/_run.ts";
-import { startVendorServer } from "../models/_vendor_server.ts";
+import { startVendorServer } from "../_vendor_server.ts";
 import { HAS_TMUX, Pane } from "./_tmux.ts";
 
 const T = { ignore: !HAS_TMUX, sanitizeOps: false, sanitizeResources: false };

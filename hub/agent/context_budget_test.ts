@@ -7,11 +7,11 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { buildAgent, rejectAll } from "@agent/hub";
-import { resolvePaths } from "@agent/hub/base";
-import { config, TEST_PRICE, workspace } from "./_harness.ts";
-import { startVendorServer, type VendorServer } from "./_vendor_server.ts";
-import { freePort } from "../_port.ts";
+import { buildAgent, rejectAll } from "../mod.ts";
+import { resolvePaths } from "../base.ts";
+import { config, TEST_PRICE, workspace } from "../router/_testing.ts";
+import { startVendorServer, type VendorServer } from "../../tests/_vendor_server.ts";
+import { freePort } from "../../tests/_port.ts";
 
 const ENV = { VENDOR_A_API_KEY: "sk-test" };
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { buildAgent, joinUserRuns } from "@agent/hub";
-import { resolvePaths } from "@agent/hub/base";
-import { ApprovalInterrupted, BUILTIN_TOOLS, rejectAll } from "@agent/hub";
-import { config, workspace } from "./_harness.ts";
+import { buildAgent, joinUserRuns } from "../mod.ts";
+import { resolvePaths } from "../base.ts";
+import { ApprovalInterrupted, BUILTIN_TOOLS, rejectAll } from "../mod.ts";
+import { config, workspace } from "../router/_testing.ts";
 
 function home(replies: string[]) {
   const ws = workspace();

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { ModelRouter } from "@agent/hub";
-import { startVendorServer } from "./_vendor_server.ts";
-import { config, silentHost, TEST_PRICE, workspace } from "./_harness.ts";
-import { freePort } from "../_port.ts";
+import { ModelRouter } from "../mod.ts";
+import { startVendorServer } from "../../tests/_vendor_server.ts";
+import { config, silentHost, TEST_PRICE, workspace } from "./_testing.ts";
+import { freePort } from "../../tests/_port.ts";
 
 function localWithFailover(baseUrl: string): string {
   return `

@@ -5,10 +5,10 @@
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
-import { parseConfig } from "@agent/hub";
-import type { AgentConfig } from "@agent/hub/config";
-import { Logger } from "@agent/hub/base";
-import { Ledger } from "@agent/hub/money";
+import { parseConfig } from "../config/parse.ts";
+import type { AgentConfig } from "../config/mod.ts";
+import { Logger } from "../base.ts";
+import { Ledger } from "../money.ts";
 
 /** Prices every test model is listed at: input 3, output 15, cache read 0.3, cache write 3.75. */
 export const TEST_PRICE = `input = 3.0
