@@ -87,7 +87,7 @@ Deno.test("spine outbox: a write the spine does not take waits, and goes with it
       store.deliveries.partSent(row, 1, true, Date.now());
       const started = performance.now();
       assert.equal(await outbox.delivery(store.deliveries.get("news@1", "chat:42")!), false);
-      assert.ok(performance.now() - started < 50);
+      assert.ok(performance.now() - started < 1_000);
       assert.equal(outbox.queued, 1);
       spine.state.down = false;
       await outbox.close(5_000);

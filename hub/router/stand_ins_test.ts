@@ -470,7 +470,8 @@ Deno.test({
       const started = performance.now();
       const out = await router.generate("local", ASK, { channel: "chat" });
       const elapsed = performance.now() - started;
-      assert.ok(elapsed >= 5_500 && elapsed < 7_000, `failover took ${elapsed} ms`);
+      // The watchdog, not a longer wait; the upper bound allows a loaded machine.
+      assert.ok(elapsed >= 5_500 && elapsed < 9_000, `failover took ${elapsed} ms`);
       assert.deepEqual([out.usedRole, out.text], ["fast", "Stand-in here."]);
       assert.match(ws.log(), /is not reachable \(no answer\); fast answers instead/);
     } finally {

@@ -124,7 +124,8 @@ async function play(d: Driver): Promise<void> {
   await d.cancel();
   await d.until("(answer cancelled)");
   const took = performance.now() - at;
-  assert.ok(took < (d.name === "messenger" ? 2_000 : 200), `${d.name}: cancelled in ${took} ms`);
+  // The answer goes on forever: seconds would mean the cancel was not heard.
+  assert.ok(took < 2_000, `${d.name}: cancelled in ${took} ms`);
   await d.send("are you there");
   await d.until("Back after the cancel.");
   await eventually(() =>

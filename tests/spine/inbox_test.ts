@@ -264,7 +264,8 @@ spineTest("inbox: a sender card slower than 5 s is unavailable", {}, async (spin
   const r = await postInbox(spine.url, await envelopeFor(peer, spine.address));
   const took = performance.now() - started;
   assert.deepEqual(r.body.error, "sender_card_unavailable");
-  assert.ok(took >= 4_900 && took < 5_900, `took ${took} ms`);
+  // The card comes after 6 s (and would be accepted); the upper bound allows a loaded machine.
+  assert.ok(took >= 4_900 && took < 8_000, `took ${took} ms`);
 });
 
 spineTest(

@@ -28,7 +28,7 @@ spineTest(
       const took = performance.now() - started;
       const updates = answer.body.updates as Update[];
       assert.deepEqual(updates.map((u) => u.envelope.payload), [wire.payload], `round ${round}`);
-      assert.ok(took < 2_000, `round ${round} took ${took} ms`);
+      assert.ok(took < 5_000, `round ${round} took ${took} ms`); // not the 10 s timeout
     }
   },
 );
