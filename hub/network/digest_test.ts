@@ -113,7 +113,7 @@ Deno.test("NetDigest tells what is due on its own once started", async () => {
     }
     assert.equal(told.length, 1);
   } finally {
-    d.stop();
+    await d.stop();
   }
 });
 
