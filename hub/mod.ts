@@ -236,6 +236,7 @@ export type {
   RoleParams,
   ShippedModels,
   ShippedProvider,
+  ToolsConfig,
 } from "./config/mod.ts";
 export type { ParseConfigOptions } from "./config/parse.ts";
 export type { SetupOptions, SetupResult, SetupStep } from "./config/setup.ts";
