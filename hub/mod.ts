@@ -308,7 +308,6 @@ export type {
   NetDigestEvent,
   OutboxDroppedEvent,
   OwnerEventSink,
-  PeerErrorEvent,
 } from "./events/types.ts";
 export type { RunOutcome, RunState } from "./jobs/mod.ts";
 export type { LanguageModelV4, ModelTarget } from "./models/target.ts";

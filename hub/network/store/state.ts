@@ -68,7 +68,7 @@ export interface OutboxEntry {
   /** A message (a reply or the owner's), or the notice that the owner removed `to`. */
   kind: OutboxKind;
   /** What is sealed: `{text}` or `{text, sub}` (a message), `{name}` (a removal). */
-  plaintext: { text: string; sub?: string; error?: string } | { name: string };
+  plaintext: { text: string; sub?: string } | { name: string };
   thread: string;
   reply_to: string | null;
   hops: number;
