@@ -108,7 +108,7 @@ export interface FetchedPage {
  * ```ts
  * import { FetchRefusedError, fetchPublic } from "./_public_fetch.ts";
  * const refused = await fetchPublic("http://169.254.169.254/latest/meta-data/").catch((e) => e);
- * if (!(refused instanceof FetchRefusedError) || refused.reason !== "not_public") throw refused;
+ * if (!(refused instanceof FetchRefusedError) || refused.reason !== "not_public_ip") throw refused;
  * ```
  */
 export async function fetchPublic(
