@@ -14,7 +14,6 @@ import { currentLang, formatTime, TIME_ZONE } from "../i18n.ts";
 import type { AgentTool, ToolContext } from "./tool.ts";
 import { characters, inputRefusals, shown, t } from "./_messages.ts";
 import { type FileScope, listGuarded, readGuarded, writeGuarded } from "./_guarded_file.ts";
-import { fetchPublic } from "./_public_fetch.ts";
 
 const MAX_READ_BYTES = 64 * 1024;
 const MAX_FETCH_CHARS = 20_000;
@@ -140,6 +139,9 @@ export const fetchUrl: AgentTool = {
     return t(lang, "fetch_url", { host: shown(host, 80), url: shown(input.url, 120) });
   },
   async execute(input: { url: string }, context: ToolContext) {
+    // Loaded on the first fetch: Node's http, https, dns and zlib cost a hub ~8 MiB and
+    // ~100 ms at start, which a session that never fetches should not pay.
+    const { fetchPublic } = await import("./_public_fetch.ts");
     const page = await fetchPublic(input.url, {
       allowPrivate: context.settings?.fetch_private === true,
       lang: currentLang(context.env),
