@@ -198,6 +198,7 @@ export class ModelRouter {
           tools: request.tools,
           maxSteps: request.maxSteps ?? 8,
           signal,
+          approve: request.approve,
         })
       ) {
         if (event.type !== "done") {
@@ -211,6 +212,7 @@ export class ModelRouter {
           usedRole: model.trace.usedRole,
           notices: model.trace.notices,
           messages: event.messages,
+          ...(event.cut === undefined ? {} : { cut: event.cut }),
         };
       }
     } catch (error) {
