@@ -54,6 +54,8 @@ interface Tracked extends StepCall {
   state: "waiting" | "running" | "settled";
   settled: Promise<Tracked>;
   outcome?: CallOutcome;
+  /** Lets the call go on to its approval and its run. */
+  begin(): void;
 }
 
 /** Options for {@linkcode StepCalls}. */
@@ -99,9 +101,15 @@ export class StepCalls {
     return this.#calls.length;
   }
 
-  /** Parses a call and starts it (behind the approval and the slots it waits for). */
+  /**
+   * Parses a call; it goes on to its approval and its run (behind the calls before it)
+   * once {@linkcode StepCalls.start} lets it, so whoever shows the call shows it before
+   * its approval is asked.
+   */
   async add(request: CallRequest): Promise<StepCall> {
     const parsed = await parseCall(request.toolName, request.input, this.#o.tools);
+    let begin = () => {};
+    const begun = new Promise<void>((resolve) => begin = resolve);
     const call: Tracked = {
       toolCallId: request.toolCallId,
       toolName: request.toolName,
@@ -111,10 +119,11 @@ export class StepCalls {
         : parsed.input,
       state: "waiting",
       settled: Promise.resolve(undefined as never),
+      begin,
     };
     const outcome = "error" in parsed
       ? Promise.resolve<CallOutcome>({ kind: "error", error: parsed.error })
-      : this.#run(call, parsed.tool);
+      : begun.then(() => this.#run(call, parsed.tool));
     call.settled = outcome.then((o) => {
       call.outcome = o;
       call.state = "settled";
@@ -124,6 +133,11 @@ export class StepCalls {
     return call;
   }
 
+  /** Lets `call` (one {@linkcode StepCalls.add} returned) go on to its approval and run. */
+  start(call: StepCall): void {
+    (call as Tracked).begin();
+  }
+
   /**
    * Each call's result as it settles (in the order they settle), with its outcome.
    * Once the step's signal aborts, the calls still open get a result that says they
@@ -131,6 +145,7 @@ export class StepCalls {
    */
   async *results(): AsyncGenerator<{ call: StepCall; outcome: CallOutcome; part: ToolResultPart }> {
     const open = new Set(this.#calls);
+    for (const call of open) call.begin();
     const { signal } = this.#o;
     let onAbort = () => {};
     const aborted = new Promise<"aborted">((resolve) => {

@@ -207,6 +207,7 @@ async function* readStep(
             toolName: part.toolName,
             input: call.input,
           };
+          calls.start(call);
           break;
         }
         case "finish":
