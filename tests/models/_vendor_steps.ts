@@ -18,8 +18,8 @@
  *   `signature`), a text block, then `toolUse` blocks started by `contentBlockStart`
  *   with their input in pieces; `stopReason` `tool_use`.
  *
- * `stop: "length"` ends the answer at the output limit instead (`max_tokens`,
- * `length`, `MAX_TOKENS`).
+ * `stop` ends the answer at the output limit (`max_tokens`, `length`, `MAX_TOKENS`) or
+ * at the vendor's filter (`refusal`, `content_filter`, `SAFETY`, `content_filtered`).
  *
  * @module
  */
@@ -43,9 +43,17 @@ export interface StepScript {
    */
   afterthought?: { thinking: string; text: string };
   calls?: ScriptedCall[];
-  /** Ends at the output limit. @default a finished answer (or tool calls) */
-  stop?: "length";
+  /** Ends at the output limit or the filter. @default a finished answer (or tool calls) */
+  stop?: "length" | "refusal";
 }
+
+/** Each wire's words for an answer cut at the output limit or by the filter. */
+const STOPS = {
+  anthropic: { length: "max_tokens", refusal: "refusal" },
+  openai: { length: "length", refusal: "content_filter" },
+  gemini: { length: "MAX_TOKENS", refusal: "SAFETY" },
+  bedrock: { length: "max_tokens", refusal: "content_filtered" },
+} as const;
 
 /** The usage the vendors report, in their own fields (see `_vendor_server.ts`'s USAGE). */
 export interface StepUsage {
@@ -155,8 +163,8 @@ export function anthropicStep(step: StepScript, model: string, usage: StepUsage)
     );
     index++;
   }
-  const stop = step.stop === "length"
-    ? "max_tokens"
+  const stop = step.stop !== undefined
+    ? STOPS.anthropic[step.stop]
     : (step.calls ?? []).length > 0
     ? "tool_use"
     : "end_turn";
@@ -208,8 +216,8 @@ export function openaiStep(step: StepScript, model: string, usage: StepUsage): R
       events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
     }
   }
-  const finish = step.stop === "length"
-    ? "length"
+  const finish = step.stop !== undefined
+    ? STOPS.openai[step.stop]
     : (step.calls ?? []).length > 0
     ? "tool_calls"
     : "stop";
@@ -265,7 +273,9 @@ export function geminiStep(step: StepScript, url: URL, usage: StepUsage): Respon
       JSON.stringify({
         candidates: [{
           content: { parts, role: "model" },
-          ...(last ? { finishReason: step.stop === "length" ? "MAX_TOKENS" : "STOP" } : {}),
+          ...(last
+            ? { finishReason: step.stop !== undefined ? STOPS.gemini[step.stop] : "STOP" }
+            : {}),
           index: 0,
         }],
         ...(last
@@ -328,8 +338,8 @@ export function bedrockStep(step: StepScript, usage: StepUsage): Response {
     frames.push(converseEvent("contentBlockStop", { contentBlockIndex: index }));
     index++;
   }
-  const stopReason = step.stop === "length"
-    ? "max_tokens"
+  const stopReason = step.stop !== undefined
+    ? STOPS.bedrock[step.stop]
     : (step.calls ?? []).length > 0
     ? "tool_use"
     : "end_turn";

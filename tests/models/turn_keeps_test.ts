@@ -111,17 +111,52 @@ Deno.test("parts the OpenAI-compatible provider names with the same ids are stor
   }
 });
 
-Deno.test("an answer cut at the output limit ends with a notice instead of passing for whole", async () => {
+/** The sentences of docs/chat.md's "Answers cut short" table. */
+function documented(): string[] {
+  const doc = Deno.readTextFileSync(new URL("../../docs/chat.md", import.meta.url));
+  const table = doc.slice(doc.indexOf("### Answers cut short"), doc.indexOf("### Approvals"));
+  return [...table.matchAll(/\| `([^`]+)` +\|$/gm)].map((m) => m[1]!);
+}
+
+Deno.test("an answer cut at the output limit or by the filter ends with the documented notice", async () => {
   const server = startVendorServer();
   const { ws, agent } = setup("vendor-a", server);
   try {
-    server.script.push({ step: { text: "The three reasons are: first,", stop: "length" } });
-    const result = await agent.turn("s1", "Three reasons?");
-    assert.equal(result.cut, "length");
+    server.script.push(
+      { step: { text: "The three reasons are: first,", stop: "length" } },
+      { step: { text: "I", stop: "refusal" } },
+    );
+    const cut = await agent.turn("s1", "Three reasons?");
+    assert.equal(cut.cut, "length");
     assert.equal(
-      result.reply,
+      cut.reply,
       "The three reasons are: first,\n\nThe answer was cut off: it reached the model's output limit (max_tokens).",
     );
+    const filtered = await agent.turn("s1", "And a fourth?");
+    assert.equal(filtered.cut, "content-filter");
+    assert.equal(filtered.notices.length, 1);
+    // The step limit's notice, from eight steps of tool calls with the fake provider.
+    const { ws: ws8, paths } = setup("vendor-a", server);
+    const looping = buildAgent({
+      config: config(`
+[models.roles.brain]
+provider = "fake"
+model_id = "fake-1"
+[models.roles.brain.params]
+replies = ${JSON.stringify(Array(8).fill("/tool list_notes {}"))}
+`),
+      env: {},
+      paths,
+      channel: "chat",
+      role: "brain",
+      tools: BUILTIN_TOOLS,
+      persona: { personaFile: `${paths.personaDir}/persona.md` },
+      logger: ws8.logger,
+    });
+    const steps = await looping.turn("s1", "List forever");
+    ws8.close();
+    assert.equal(steps.cut, "steps");
+    assert.deepEqual(documented(), [steps.notices[0], cut.notices[0], filtered.notices[0]]);
   } finally {
     await server.close();
     ws.close();
