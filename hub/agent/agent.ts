@@ -10,7 +10,8 @@
 import type { AgentConfig } from "../config/types.ts";
 import { currentLang, type Lang } from "../i18n.ts";
 import { Logger } from "../log.ts";
-import { budgetLine, type Channel, type Ledger, LedgerError, spendReport } from "../money/mod.ts";
+import { budgetLine, spendReport } from "../spend/mod.ts";
+import { type Channel, type Ledger, LedgerError } from "../ledger/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import { oneLine } from "../text.ts";
 import {
@@ -28,12 +29,12 @@ import {
   type StoredMessage,
 } from "../sessions/mod.ts";
 import { type AgentTool, type BeforeToolCall, type ToolRefusal, toToolSet } from "../tools/mod.ts";
-import { ModelRouter, type RouterEvent } from "./call.ts";
+import { ModelRouter, type RouterEvent } from "../router/call.ts";
 import { storedTurn, type TurnMark } from "./keyed_turn.ts";
 import { trimOldToolResults } from "./context_window.ts";
 import { SessionWindows, summaryPart } from "./session_window.ts";
-import type { LoopApproval, LoopCut } from "./tool_loop.ts";
-import { t } from "./_messages.ts";
+import type { LoopApproval, LoopCut } from "../router/tool_loop.ts";
+import { t } from "../router/_messages.ts";
 
 /** The agent id a session's conversation is stored under. */
 export const MAIN_AGENT_ID = "main";

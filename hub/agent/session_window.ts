@@ -11,7 +11,7 @@ import { defaultContextTokens } from "../config/defaults.ts";
 import type { AgentConfig } from "../config/types.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
-import type { Channel } from "../money/mod.ts";
+import type { Channel } from "../ledger/mod.ts";
 import {
   readStoredMessage,
   type SessionMessage,
@@ -19,7 +19,7 @@ import {
   type StoredMessage,
 } from "../sessions/mod.ts";
 import { errorMessage } from "@agent/net/common";
-import type { ModelRouter } from "./call.ts";
+import type { ModelRouter } from "../router/call.ts";
 import { summarise, transcriptBudget } from "./compaction.ts";
 import { type Fold, foldOf, messageTokens, nextFoldStart, textTokens } from "./context_window.ts";
 

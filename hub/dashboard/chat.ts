@@ -26,7 +26,7 @@ import type { SessionStore } from "../sessions/store.ts";
 import { isValidId } from "../sessions/store.ts";
 import { newSessionId } from "../sessions/session_id.ts";
 import { readStoredMessage, type SessionMessage } from "../sessions/message.ts";
-import type { SpendChartReader } from "../money/spend_chart.ts";
+import type { SpendChartReader } from "../spend/chart.ts";
 import { jsonBody } from "./body.ts";
 import type { DashboardChat } from "./types.ts";
 
