@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { LanguageModelV4 } from "@ai-sdk/provider";
+import type { LanguageModelV4 as ProviderModel } from "@ai-sdk/provider";
 import type { CacheConfig, ProviderId, RoleParams } from "../config/types.ts";
 
 /** A provider, a model id and how to call it: a role, or a role's fallback. */
@@ -20,7 +20,7 @@ export interface ModelTarget {
  * The language model interface (specification v4 of `@ai-sdk/provider`, which every
  * provider package implements): the one seam between the hub and a vendor's API.
  */
-export type { LanguageModelV4 };
+export type LanguageModelV4 = ProviderModel;
 
 /** Options of one `doStream`/`doGenerate` call on a {@linkcode LanguageModelV4}. */
 export type CallOptions = Parameters<LanguageModelV4["doStream"]>[0];
