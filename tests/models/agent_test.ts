@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { buildAgent, joinUserRuns } from "@agent/hub";
+import { buildAgent, type BuildAgentOptions, joinUserRuns } from "@agent/hub";
 import { resolvePaths } from "@agent/hub/base";
 import { ApprovalInterrupted, BUILTIN_TOOLS, type ToolRefusal } from "@agent/hub";
 import { config, workspace } from "./_harness.ts";
@@ -22,6 +22,25 @@ usd = 5
 period = "month"
 `);
   return { ws, paths, cfg };
+}
+
+/** An owner's chat agent with the built-in tools over `home`'s fake model. */
+function chatAgent(
+  { ws, paths, cfg }: ReturnType<typeof home>,
+  extra: Partial<BuildAgentOptions> = {},
+) {
+  return buildAgent({
+    config: cfg,
+    env: {},
+    paths,
+    channel: "chat",
+    role: "brain",
+    tools: BUILTIN_TOOLS,
+    persona: { personaFile: `${paths.personaDir}/persona.md` },
+    ledger: ws.ledger,
+    logger: ws.logger,
+    ...extra,
+  });
 }
 
 Deno.test("buildAgent() runs a tier-2 tool after approval and stores the whole turn", async () => {
@@ -243,22 +262,10 @@ Deno.test("joinUserRuns() joins consecutive user messages and leaves the rest al
 });
 
 Deno.test("buildAgent() refuses a tier-2 call with no hook, tells the caller and the model, and keeps both", async () => {
-  const { ws, paths, cfg } = home([
-    '/tool write_note {"name":"todo","text":"buy milk"}',
-    "I could not save it.",
-  ]);
+  const h = home(['/tool write_note {"name":"todo","text":"buy milk"}', "I could not save it."]);
+  const { ws, paths } = h;
   try {
-    const agent = buildAgent({
-      config: cfg,
-      env: {},
-      paths,
-      channel: "chat",
-      role: "brain",
-      tools: BUILTIN_TOOLS,
-      persona: { personaFile: `${paths.personaDir}/persona.md` },
-      ledger: ws.ledger,
-      logger: ws.logger,
-    });
+    const agent = chatAgent(h);
     const refused: ToolRefusal[] = [];
     const results: unknown[] = [];
     const result = await agent.turn("s3", "Note: buy milk", {
@@ -288,21 +295,10 @@ Deno.test("buildAgent() ends a reply cut by the step limit with a notice, in Eng
       ["tr", /^Ajan, yanıtını bitirmeden 2 araç çağrısı adımından sonra durdu/],
     ] as const
   ) {
-    const { ws, paths, cfg } = home(Array(3).fill("/tool list_notes {}"));
+    const h = home(Array(3).fill("/tool list_notes {}"));
+    const { ws } = h;
     try {
-      const agent = buildAgent({
-        config: cfg,
-        env: {},
-        paths,
-        channel: "chat",
-        role: "brain",
-        tools: BUILTIN_TOOLS,
-        persona: { personaFile: `${paths.personaDir}/persona.md` },
-        ledger: ws.ledger,
-        logger: ws.logger,
-        lang,
-        maxSteps: 2,
-      });
+      const agent = chatAgent(h, { lang, maxSteps: 2 });
       const result = await agent.turn("s4", "List my notes forever");
       assert.equal(result.text, "");
       assert.equal(result.cut, "steps");
