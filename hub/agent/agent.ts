@@ -13,7 +13,6 @@ import { Logger } from "../log.ts";
 import { budgetLine, spendReport } from "../spend/mod.ts";
 import { type Channel, type Ledger, LedgerError } from "../ledger/mod.ts";
 import type { AgentPaths } from "../paths.ts";
-import { oneLine } from "../text.ts";
 import {
   buildSystemParts,
   localHostRole,
@@ -21,16 +20,15 @@ import {
   type SystemPromptParts,
 } from "../persona/mod.ts";
 import {
-  MESSAGE_VERSION,
   openSessionStore,
   readStoredMessage,
   type SessionMessage,
   type SessionStore,
-  type StoredMessage,
 } from "../sessions/mod.ts";
 import { type AgentTool, type BeforeToolCall, type ToolRefusal, toToolSet } from "../tools/mod.ts";
 import { ModelRouter, type RouterEvent } from "../router/call.ts";
-import { storedTurn, type TurnMark } from "./keyed_turn.ts";
+import { storedTurn } from "./keyed_turn.ts";
+import { TurnStore } from "./turn_store.ts";
 import { trimOldToolResults } from "./context_window.ts";
 import { SessionWindows, summaryPart } from "./session_window.ts";
 import type { LoopApproval, LoopCut } from "../router/tool_loop.ts";
@@ -205,6 +203,7 @@ export function buildAgent(options: BuildAgentOptions): Agent {
     }
   }
 
+  const store = new TurnStore({ sessions, agentId: MAIN_AGENT_ID, channel: options.channel, now });
   const windows = new SessionWindows({
     sessions,
     agentId: MAIN_AGENT_ID,
@@ -263,7 +262,7 @@ export function buildAgent(options: BuildAgentOptions): Agent {
         return { text: again.answer, notices: [], reply: again.answer, usedRole: role };
       }
       if (early) {
-        await save(sessionId, stored.count, [user], role, turnOptions.meta);
+        await store.save(sessionId, stored.count, [user], role, turnOptions.meta);
         stored = await windows.read(sessionId);
       }
       // Where the next step of an owner's turn is written.
@@ -314,7 +313,7 @@ export function buildAgent(options: BuildAgentOptions): Agent {
               break;
             case "step":
               // What completed is stored now: a cancel or a crash later keeps it.
-              if (early) next = await write(sessionId, next, event.messages, role);
+              if (early) next = await store.write(sessionId, next, event.messages, role);
               break;
             case "done":
               done = event;
@@ -329,14 +328,17 @@ export function buildAgent(options: BuildAgentOptions): Agent {
       }
       if (!early) {
         const key = turnOptions.turnKey;
-        await save(
+        const keyed = key === undefined ? undefined : { key, answer: done.text, over: again.parts };
+        await store.save(
           sessionId,
           stored.count,
           [user, ...done.messages],
           role,
           turnOptions.meta,
-          key === undefined ? undefined : { key, answer: done.text, over: again.parts },
+          keyed,
         );
+        // Parts written over are stale in the read cache.
+        if (keyed !== undefined && keyed.over.length > 0) windows.forget(sessionId);
       }
       const notices = done.cut === undefined
         ? done.notices
@@ -356,98 +358,6 @@ export function buildAgent(options: BuildAgentOptions): Agent {
       };
     },
   };
-
-  /**
-   * Stores the first messages of a turn (creating the session and its agent when new)
-   * and the turn's meta: the role, the channel, `meta`, and a title from the first
-   * message when the session has none.
-   */
-  async function save(
-    sessionId: string,
-    firstId: number,
-    messages: SessionMessage[],
-    role: string,
-    meta: Record<string, unknown> | undefined,
-    keyed?: { key: string; answer: string; over: readonly StoredMessage[] },
-  ): Promise<void> {
-    const iso = new Date(now()).toISOString();
-    if (await sessions.getSession(sessionId) === undefined) {
-      await sessions.createSession(sessionId, {
-        session_id: sessionId,
-        session_type: "AGENT",
-        created_at: iso,
-        updated_at: iso,
-      });
-    }
-    if (await sessions.getAgent(sessionId, MAIN_AGENT_ID) === undefined) {
-      await sessions.createAgent(sessionId, MAIN_AGENT_ID, {
-        agent_id: MAIN_AGENT_ID,
-        created_at: iso,
-      });
-    }
-    await write(sessionId, firstId, messages, role, keyed);
-    // Parts written over are stale in the read cache.
-    if (keyed !== undefined && keyed.over.length > 0) windows.forget(sessionId);
-    const current = await sessions.getMeta(sessionId);
-    const first = messages[0];
-    const patch: Record<string, unknown> = { role, channel: options.channel, ...(meta ?? {}) };
-    if (current.title === undefined && patch.title === undefined && first?.role === "user") {
-      // The whole first line up to 60 characters, a longer one cut with "…".
-      patch.title = oneLine(first.content, { max: 60, ellipsis: true });
-    }
-    await sessions.patchMeta(sessionId, patch);
-  }
-
-  /**
-   * Writes `messages` from the id `firstId` on, each as a record of this version; a
-   * keyed turn's parts carry their mark, and a part a crashed run of the same turn
-   * wrote is written over. Returns the id after the last one written.
-   */
-  async function write(
-    sessionId: string,
-    firstId: number,
-    messages: readonly SessionMessage[],
-    role: string,
-    keyed?: { key: string; answer: string; over: readonly StoredMessage[] },
-  ): Promise<number> {
-    const iso = new Date(now()).toISOString();
-    let id = firstId;
-    for (const [part, message] of messages.entries()) {
-      const mark: TurnMark | undefined = keyed === undefined ? undefined : {
-        key: keyed.key,
-        part,
-        of: messages.length,
-        ...(part === messages.length - 1 ? { answer: keyed.answer } : {}),
-      };
-      const record = (messageId: number): StoredMessage => ({
-        version: MESSAGE_VERSION,
-        message_id: messageId,
-        created_at: iso,
-        role,
-        message,
-        ...(mark === undefined ? {} : { turn: mark }),
-      });
-      // A part a crashed run of this turn already wrote is written over, not added again.
-      const earlier = keyed?.over.find((m) => m.turn!.part === part);
-      if (
-        earlier !== undefined &&
-        await sessions.putMessage(
-          sessionId,
-          MAIN_AGENT_ID,
-          earlier.message_id,
-          record(
-            earlier.message_id,
-          ),
-        )
-      ) continue;
-      // Another process may have written the same id meanwhile: take the next free one.
-      while (
-        await sessions.createMessage(sessionId, MAIN_AGENT_ID, id, record(id)) === "exists"
-      ) id++;
-      id++;
-    }
-    return id;
-  }
 
   return agent;
 }
