@@ -7,10 +7,10 @@
  * and its result. A step cut by a cancel keeps what was complete, and its calls still
  * open get a result that says they were cut.
  *
- * The hub's own rather than the AI SDK's `streamText`: loading the `ai` package cost a
- * hub about 12 MiB resident (its gateway, telemetry and the helpers of features the
- * hub never uses; `docs/performance.md`'s soak runs before and after) before the first
- * message, and a turn needs only what is here. The provider packages still speak each
+ * The hub's own rather than the AI SDK's `streamText`: the `ai` package (its gateway,
+ * telemetry and the helpers of features the hub never uses) cost a running hub about
+ * 12 MiB resident by `docs/performance.md`'s soak runs before and after, and a turn
+ * needs only what is here. The provider packages still speak each
  * vendor's API; this calls them through the one language model interface (`doStream`)
  * they all implement.
  *
