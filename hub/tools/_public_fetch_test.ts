@@ -325,7 +325,6 @@ Deno.test("fetch_url names the host to approve, honours [tools] fetch_private an
   const url = `http://127.0.0.1:${server.addr.port}/page`;
   const run = (settings: { fetch_private: boolean }, env: Record<string, string> = {}) =>
     toToolSet([fetchUrl], {
-      approver: { approve: () => Promise.resolve(true) },
       context: { paths: resolvePaths({ home: tmp.path, env: {} }), env, settings },
     }).fetch_url!.execute!({ url }, { toolCallId: "1", messages: [] } as never);
   try {

@@ -16,7 +16,6 @@ const CALL = { toolCallId: "1", messages: [] } as never;
 function tools(home: string, lang?: "tr") {
   const env = lang === undefined ? {} : { AGENT_LANG: lang };
   return toToolSet([readFile, readNote], {
-    approver: { approve: () => Promise.resolve(true) },
     context: { paths: resolvePaths({ home, env: {} }), env },
   });
 }
