@@ -7,11 +7,11 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { buildAgent, rejectAll } from "../mod.ts";
+import { buildAgent } from "../mod.ts";
 import { resolvePaths } from "../base.ts";
-import { config, TEST_PRICE, workspace } from "../router/_testing.ts";
-import { startVendorServer, type VendorServer } from "../../tests/_vendor_server.ts";
+import { config, TEST_PRICE, workspace } from "../../tests/_models.ts";
 import { freePort } from "../../tests/_port.ts";
+import { startVendorServer, type VendorServer } from "../../tests/_vendor_server.ts";
 
 const ENV = { VENDOR_A_API_KEY: "sk-test" };
 
@@ -43,7 +43,6 @@ ${TEST_PRICE}
       channel: "chat",
       role: "brain",
       tools: [],
-      approver: rejectAll,
       persona: {
         personaFile: `${paths.personaDir}/persona.md`,
         userFile: `${paths.personaDir}/user.md`,

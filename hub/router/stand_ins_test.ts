@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ModelRouter } from "../mod.ts";
 import { startVendorServer } from "../../tests/_vendor_server.ts";
-import { config, silentHost, TEST_PRICE, workspace } from "./_testing.ts";
+import { config, silentHost, TEST_PRICE, workspace } from "../../tests/_models.ts";
 import { freePort } from "../../tests/_port.ts";
 
 function localWithFailover(baseUrl: string): string {

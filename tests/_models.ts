@@ -1,14 +1,15 @@
 /**
- * Shared pieces of the provider tests: a config from TOML, a ledger in a temp dir
+ * Shared pieces of the model tests (the router's and the agent's, beside the code, and
+ * `tests/models/`): a config from TOML, a ledger in a temp dir
  * and a reader for its rows, a logger writing to a file.
  *
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
-import { parseConfig } from "../config/parse.ts";
-import type { AgentConfig } from "../config/mod.ts";
-import { Logger } from "../base.ts";
-import { Ledger } from "../money.ts";
+import { parseConfig } from "@agent/hub";
+import type { AgentConfig } from "@agent/hub/config";
+import { Logger } from "@agent/hub/base";
+import { Ledger } from "@agent/hub/money";
 
 /** Prices every test model is listed at: input 3, output 15, cache read 0.3, cache write 3.75. */
 export const TEST_PRICE = `input = 3.0
