@@ -35,12 +35,3 @@ export function runHub(dir: string): Deno.ChildProcess {
 export async function stopHub(child: Deno.ChildProcess): Promise<void> {
   await stopHubProcess(child);
 }
-
-/** Waits until `done()` holds (every 200 ms), or fails with `what()` after `ms`. */
-export async function until(done: () => boolean, ms: number, what: () => string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}

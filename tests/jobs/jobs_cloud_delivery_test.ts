@@ -16,14 +16,7 @@ import { cloud, CLOUD_TOKEN, cloudHome, cloudSpine, runBrain } from "../cloud/_c
 import { startBotServer } from "../messenger/_bot_server.ts";
 import { OWNER, textsIn } from "../messenger/_hub.ts";
 import { query, results, SLOW, writeJob } from "./_jobs.ts";
-
-async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 40_000) {
-  const deadline = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+import { until } from "../_poll.ts";
 
 interface SpineRow {
   slot_id: string;
@@ -63,6 +56,7 @@ Deno.test({
       await until(
         "two refused answers on the spine",
         async () => (await pending()).filter((d) => d.attempts >= 1).length >= 2,
+        { timeoutMs: 40_000 },
       );
       // The container goes, and its disk with it.
       brain.child.kill("SIGKILL");
@@ -102,7 +96,9 @@ Deno.test({
       bot.unfail("sendMessage");
       const fresh = await tempHome();
       brain = await runBrain(fresh, brainPort, env);
-      await until("every waiting answer sent", async () => (await pending()).length === 0);
+      await until("every waiting answer sent", async () => (await pending()).length === 0, {
+        timeoutMs: 40_000,
+      });
       // A moment for a second copy to show, were one on its way.
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       const delivered = results(textsIn(bot, OWNER), "tick");

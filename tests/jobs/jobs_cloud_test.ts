@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { hub } from "../spine/_fixtures.ts";
 import { cloud, CLOUD_TOKEN, cloudHome, cloudSpine, runBrain, setEnv } from "../cloud/_cloud.ts";
+import { until } from "../_poll.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
 
@@ -78,14 +79,10 @@ Deno.test({
       const today = new Date(now);
       today.setUTCHours(5, 0, 0, 0);
       const expected = today.getTime() > now ? today.getTime() : today.getTime() + 86_400_000;
-      let next: unknown;
-      const deadline = Date.now() + 20_000;
-      while (Date.now() < deadline) {
+      const next = await until("the brain's next job time on the spine", async () => {
         const r = await hub(spine.url, CLOUD_TOKEN, "/hub/state/jobs.next");
-        next = (r.body.value as { next_ms?: unknown } | undefined)?.next_ms;
-        if (next !== undefined) break;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+        return (r.body.value as { next_ms?: unknown } | undefined)?.next_ms;
+      }, { intervalMs: 200 });
       assert.equal(next, expected);
       const stopped = await brain.stop();
       brain = undefined;

@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { agent, cleanup } from "../cli/_run.ts";
 import { cloudSpine } from "../cloud/_cloud.ts";
 import { query, SLOW } from "./_jobs.ts";
-import { runHub, spineHome, stopHub, until } from "./_two_hubs.ts";
+import { runHub, spineHome, stopHub } from "./_two_hubs.ts";
+import { until } from "../_poll.ts";
 
 const TICK = "schedule: '* * * * * *'\ndeliver: none";
 
@@ -36,7 +37,7 @@ Deno.test({
       const b = await spineHome(spine.url, "tick", TICK);
       hubs.push(runHub(a), runHub(b));
       const both = () => JSON.stringify({ a: ran(a), b: ran(b) });
-      await until(() => ran(a).length > 0 && ran(b).length > 0, 40_000, both);
+      await until(both, () => ran(a).length > 0 && ran(b).length > 0, { timeoutMs: 40_000 });
 
       const paused = await agent(["--home", a, "jobs", "pause", "--all"]);
       assert.equal(paused.code, 0, paused.stderr);
@@ -66,8 +67,8 @@ Deno.test({
       assert.equal(resumed.code, 0, resumed.stderr);
       assert.equal(resumed.stdout, "Resumed all jobs.\n");
       const resumedAt = Date.now();
-      await until(() => ran(a).some((ms) => ms > resumedAt), 20_000, both);
-      await until(() => query(a, "SELECT job FROM paused").length === 0, 5_000, () => "A paused");
+      await until(both, () => ran(a).some((ms) => ms > resumedAt));
+      await until("A resumed", () => query(a, "SELECT job FROM paused").length === 0);
     } finally {
       await Promise.all(hubs.map(stopHub));
       await spine.stop();

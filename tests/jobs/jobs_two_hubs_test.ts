@@ -12,7 +12,8 @@ import { agent, cleanup } from "../cli/_run.ts";
 import { CLOUD_TOKEN, cloudSpine } from "../cloud/_cloud.ts";
 import { hub as hubRequest } from "../spine/_fixtures.ts";
 import { query, rows, SLOW } from "./_jobs.ts";
-import { runHub, spineHome, stopHub, until } from "./_two_hubs.ts";
+import { runHub, spineHome, stopHub } from "./_two_hubs.ts";
+import { until } from "../_poll.ts";
 
 // One run costs $0.002 and may cost up to about $0.0031: the day allows two runs.
 const TICK =
@@ -41,9 +42,9 @@ Deno.test({
       // The day's ceiling reached on one hub pauses the job on both: the one refused a
       // slot pauses it on the spine, whose next claim on the other says so.
       await until(
-        () => paused(a) !== undefined && paused(b) !== undefined,
-        40_000,
         () => JSON.stringify([rows(a, "tick"), rows(b, "tick")]),
+        () => paused(a) !== undefined && paused(b) !== undefined,
+        { timeoutMs: 40_000 },
       );
       assert.deepEqual([paused(a), paused(b)], ["day", "day"]);
       await Promise.all(hubs.map(stopHub));
