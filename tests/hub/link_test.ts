@@ -80,7 +80,7 @@ Deno.test("link auto: a 404 on the upgrade falls back to the long poll at once",
 Deno.test("link auto: a 426 falls back too, and the doorbell is retried later", async () => {
   const p = await pair(426, "auto", { doorbellRetryMs: 1500 });
   try {
-    await until("fallback", () => p.bob.service.status().doorbell.fallbacks === 1);
+    await until("fallback", () => p.bob.service.status().doorbell.fallbacks >= 1);
     p.proxy.mode = "pass";
     await until("doorbell back", () => p.bob.service.status().link === "websocket", {
       timeoutMs: 10_000,
