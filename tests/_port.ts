@@ -16,12 +16,18 @@
 /** The variable naming the folder where handed-out ports are claimed. */
 export const PORTS_ENV = "AGENT_TEST_PORTS";
 
+/** Options for {@linkcode freePort}. */
+export interface FreePortOptions {
+  /** The folder where ports are claimed. @default `$AGENT_TEST_PORTS`, or none */
+  claims?: string;
+}
+
 /**
  * A loopback port nothing listens on now, and that no other test of this run was
  * handed. Needs `--allow-net` (and `--allow-env`, `--allow-write` for the claim).
  */
-export function freePort(): number {
-  const claims = Deno.env.get(PORTS_ENV);
+export function freePort(options: FreePortOptions = {}): number {
+  const claims = options.claims ?? Deno.env.get(PORTS_ENV);
   for (let attempt = 0;; attempt++) {
     const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
     const port = (listener.addr as Deno.NetAddr).port;
