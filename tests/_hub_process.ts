@@ -19,6 +19,13 @@ export interface HubProcessOptions {
   piped?: boolean;
 }
 
+/**
+ * How long a test waits for a hub process to start: longer than the poller's default,
+ * since a hub loads the whole agent and, with files side by side on a loaded 2-core
+ * machine, once took more than 30 s to poll.
+ */
+export const HUB_START_MS = 60_000;
+
 /** Starts `agent hub run` for `home` (output dropped unless `piped`). */
 export function spawnHubProcess(home: string, options: HubProcessOptions = {}): Deno.ChildProcess {
   const io = options.piped ? "piped" : "null";
@@ -53,7 +60,7 @@ export async function untilHub(
   await until(what, async () => {
     status = await hubStatus(port);
     return status !== undefined && check(status);
-  });
+  }, { timeoutMs: HUB_START_MS });
   return status;
 }
 

@@ -9,7 +9,7 @@ import { agent, tempHome, withReplies } from "../cli/_run.ts";
 import type { BotServer } from "./_bot_server.ts";
 import { visibleText } from "./_bot_html.ts";
 import { freePort } from "../_port.ts";
-import { spawnHubProcess } from "../_hub_process.ts";
+import { HUB_START_MS, spawnHubProcess } from "../_hub_process.ts";
 
 /** The allowed chat of every test. */
 export const OWNER = 5551234;
@@ -78,7 +78,7 @@ export async function runHub(home: string, bot: BotServer): Promise<HubProcess> 
   await bot.until(
     "getUpdates from the hub",
     () => bot.callsOf("getUpdates").length > polls,
-    30_000,
+    HUB_START_MS,
   );
   let stopped: Promise<{ stdout: string; stderr: string }> | undefined;
   return {
