@@ -9,7 +9,7 @@ import { agent, tempHome, withReplies } from "../cli/_run.ts";
 import type { BotServer } from "./_bot_server.ts";
 import { visibleText } from "./_bot_html.ts";
 import { freePort } from "../_port.ts";
-import { HUB_START_MS, spawnHubProcess } from "../_hub_process.ts";
+import { HUB_START_MS, spawnHubProcess, stopHubProcess } from "../_hub_process.ts";
 
 /** The allowed chat of every test. */
 export const OWNER = 5551234;
@@ -75,11 +75,18 @@ export interface HubProcess {
 export async function runHub(home: string, bot: BotServer): Promise<HubProcess> {
   const child = spawnHubProcess(home, { piped: true });
   const polls = bot.callsOf("getUpdates").length;
-  await bot.until(
-    "getUpdates from the hub",
-    () => bot.callsOf("getUpdates").length > polls,
-    HUB_START_MS,
-  );
+  try {
+    await bot.until(
+      "getUpdates from the hub",
+      () => bot.callsOf("getUpdates").length > polls,
+      HUB_START_MS,
+    );
+  } catch (error) {
+    // A hub that never polled is not left running (and writing into its home).
+    await stopHubProcess(child);
+    await child.output().catch(() => {});
+    throw error;
+  }
   let stopped: Promise<{ stdout: string; stderr: string }> | undefined;
   return {
     child,
