@@ -10,6 +10,7 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { DELIVERY_SCHEMA, DeliveryStore, type NewDelivery } from "./delivery_store.ts";
 import { PAUSE_SCHEMA, PauseStore } from "./pause_store.ts";
+import { privateDatabaseFile } from "../sqlite_file.ts";
 
 /** How a slot ended. */
 export type RunState =
@@ -96,15 +97,14 @@ export class JobStore {
 
   /** Opens (and creates) the store at `file`. */
   static open(file: string): JobStore {
+    // 0600 before SQLite opens it: its WAL files take the main file's mode.
+    privateDatabaseFile(file);
     const db = new DatabaseSync(file);
     try {
       db.exec("PRAGMA busy_timeout = 5000");
       db.exec("PRAGMA journal_mode = WAL");
       db.exec("PRAGMA synchronous = NORMAL");
       db.exec(SCHEMA);
-      try {
-        Deno.chmodSync(file, 0o600);
-      } catch { /* not on every platform */ }
     } catch (error) {
       db.close();
       throw error;

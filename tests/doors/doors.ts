@@ -61,6 +61,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "text.ts",
         "backoff.ts",
         "process_alive.ts",
+        "sqlite_file.ts",
         "cloud_target.ts",
         "_testing.ts",
         "terminal/",
