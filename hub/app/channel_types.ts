@@ -17,6 +17,7 @@ import type { HubComponent } from "../daemon/mod.ts";
 import type { ModelRouter } from "../agent/mod.ts";
 import type { Desk } from "../desk/mod.ts";
 import type { OwnerEventBus } from "../events/mod.ts";
+import type { Clock } from "../clock.ts";
 
 /** Something the hub runs for its lifetime, with its block for `GET /status`. */
 export interface HubChannel extends HubComponent {
@@ -54,6 +55,8 @@ export interface HubContext {
   events: OwnerEventBus;
   /** Cloud mode: the spine the brain answers for (its state routes, its cron). */
   cloud?: { url: string; token: string; fetch?: typeof fetch } | undefined;
+  /** The clock jobs and budgets run by (the router's `now` reads it too). */
+  clock: Clock;
 }
 
 /** Builds a channel from the hub, or `undefined` when it is not configured. */

@@ -10,7 +10,7 @@ import { BUILTIN_TOOLS } from "../tools/mod.ts";
 import type { JobDefinition } from "./definition.ts";
 import { jobDesks } from "./desks.ts";
 import { jobStoreFile, writeJob } from "./files.ts";
-import type { JobRunContext } from "./run.ts";
+import type { JobRunContext } from "./run/mod.ts";
 import { JobStore } from "./store.ts";
 import { DeliveryWorker } from "./delivery.ts";
 

@@ -5,7 +5,7 @@
  * store for the call and closes it; a hub running at the same time sees the same
  * store (SQLite) and the same files. With a cloud spine (`AGENT_SPINE_URL` and
  * `AGENT_SPINE_TOKEN` in the scope's `env`) pauses and resumes are the spine's, shared
- * with the identity's other hub, and the listing shows them (`pauses.ts`).
+ * with the identity's other hub, and the listing shows them (`run/pause.ts`).
  *
  * @module
  */
@@ -22,8 +22,10 @@ import { nextSlot, scheduleOf } from "./schedule.ts";
 import { ALL_JOBS } from "./pause_store.ts";
 import { JobStore, type RunRow } from "./store.ts";
 import { DEFAULT_JOB_TZ, jobFileText } from "./definition.ts";
-import { pauseShared, resumeShared, syncPauses } from "./pauses.ts";
-import { type SharedSlots, spineOf, SpineSlots } from "./spine_slots.ts";
+// The pause's rules and the spine a home names, as the runs use them (not the runs).
+import { pauseShared, resumeShared, syncPauses } from "./run/pause.ts";
+import { sharedSlots } from "./run/shared_slots.ts";
+import type { SharedSlots } from "./spine_slots.ts";
 import type { JobSummary } from "./spine_outbox.ts";
 
 /** What every management call needs. */
@@ -257,13 +259,8 @@ export async function resumeJobs(scope: JobsScope, name: string | undefined): Pr
 
 /** The pauses shared on the scope's cloud spine, if its environment names one. */
 function sharedPauses(scope: JobsScope, store: JobStore): SharedSlots | undefined {
-  const spine = scope.env === undefined ? undefined : spineOf(scope.env);
-  if (spine === undefined) return undefined;
-  return new SpineSlots({
-    ...spine,
-    hub: store.hubId(),
-    ...(scope.fetch === undefined ? {} : { fetch: scope.fetch }),
-  });
+  if (scope.env === undefined) return undefined;
+  return sharedSlots({ env: scope.env, store, fetch: scope.fetch });
 }
 
 /** `agent jobs remove NAME`: the file goes; its log stays. */

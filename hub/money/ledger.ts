@@ -34,7 +34,7 @@ import {
   settleAsEstimated,
   spentIn,
 } from "./ledger_rows.ts";
-import { SCHEMA_VERSION, schemaVersion } from "./ledger_schema.ts";
+import { schemaVersion } from "./ledger_schema.ts";
 import { type LedgerStatements, prepareStatements } from "./ledger_statements.ts";
 import { connect, createFile, exists } from "./ledger_open.ts";
 import type {

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { jobHome } from "./_testing.ts";
+import { jobHome } from "../_testing.ts";
 import { runJob } from "./run.ts";
-import { settleOrphans } from "./orphans.ts";
-import { slotId } from "./schedule.ts";
-import { ALL_JOBS } from "./pause_store.ts";
-import type { SharedSlots, SlotNotice } from "./spine_slots.ts";
-import { dayStart } from "../money/mod.ts";
+import { settleOrphans } from "./settle.ts";
+import { slotId } from "../schedule.ts";
+import { ALL_JOBS } from "../pause_store.ts";
+import type { SharedSlots, SlotNotice } from "../spine_slots.ts";
+import { dayStart } from "../../money/mod.ts";
 
 const SLOT = Date.UTC(2026, 0, 1, 5);
 
@@ -54,7 +54,11 @@ Deno.test("runJob() holds the run's ceiling: a call that could pass it is never 
       /^Job tight is paused: a call would have passed its max_usd_per_run of \$0\.0010\./,
     );
     // Paused: the next slot does not run and tells nothing more.
-    assert.deepEqual(await runJob(home.ctx, job, SLOT + 1000), { kind: "paused" });
+    assert.deepEqual(await runJob(home.ctx, job, SLOT + 1000), {
+      kind: "paused",
+      job: "tight",
+      reason: "run",
+    });
     assert.equal(home.events.filter((e) => e.type === "job.notice").length, 1);
   } finally {
     await home.close();
@@ -71,7 +75,11 @@ Deno.test("runJob() pauses a job at its daily ceiling and tells the owner once",
     const third = await runJob(home.ctx, job, SLOT + 2000);
     assert.equal(third.kind, "refused");
     assert.equal(home.store.pauses.all().get("daily")?.reason, "day");
-    assert.deepEqual(await runJob(home.ctx, job, SLOT + 3000), { kind: "paused" });
+    assert.deepEqual(await runJob(home.ctx, job, SLOT + 3000), {
+      kind: "paused",
+      job: "daily",
+      reason: "day",
+    });
     const notices = home.events.filter((e) => e.type === "job.notice");
     assert.equal(notices.length, 1);
     assert.match(notices[0]!.text, /^Job daily is paused: today's spend \$0\.0040/);
@@ -131,7 +139,11 @@ Deno.test("runJob() runs nothing while every job is paused", async () => {
   try {
     const job = await home.write({ name: "news" });
     home.store.pauses.pause(ALL_JOBS, "owner", Date.now());
-    assert.deepEqual(await runJob(home.ctx, job, SLOT), { kind: "paused" });
+    assert.deepEqual(await runJob(home.ctx, job, SLOT), {
+      kind: "paused",
+      job: "*",
+      reason: "owner",
+    });
     assert.equal(home.store.log().length, 0);
     home.store.pauses.resume(ALL_JOBS);
     assert.equal((await runJob(home.ctx, job, SLOT)).kind, "ok");
