@@ -256,7 +256,7 @@ Deno.test({
       assert.equal(bad.code, 2);
       assert.equal(
         bad.stderr.trim(),
-        "persona/jobs/bad.md: front matter 'deliver' must be one of messenger, events, none.",
+        "--deliver must be one of messenger, events, none, not 'mail'.",
       );
       // pause/resume want a name or --all: neither and both are told apart.
       const neither = await agent(["--home", home, "jobs", "pause"]);

@@ -11,7 +11,7 @@ import { dayStart } from "../../money/mod.ts";
 import { processAlive } from "../../process_alive.ts";
 import { t } from "../_messages.ts";
 import type { JobDefinition } from "../definition.ts";
-import { estimateJob } from "../estimate.ts";
+import { estimateJob, usd } from "../estimate.ts";
 import { ALL_JOBS } from "../pause_store.ts";
 import type { RunRow } from "../store.ts";
 import type { JobRunContext, RunOutcome } from "./context.ts";
@@ -85,7 +85,8 @@ export async function claimShared(
   });
   const pausedOutcome = (row?: { job: string; reason: string }) => {
     store.unclaim(id);
-    return { outcome: { kind: "paused" as const, ...(row ?? pauseOf(ctx, job.name)) } };
+    const pause = row ?? pauseOf(ctx, job.name);
+    return { outcome: { kind: "paused" as const, ...pause, text: pausedText(ctx, job, pause) } };
   };
   switch (answer.kind) {
     case "claimed": {
@@ -132,6 +133,22 @@ export function pauseOf(ctx: JobRunContext, job: string): { job: string; reason:
   const paused = ctx.store.pauses.all();
   const row = paused.get(job) ?? paused.get(ALL_JOBS);
   return { job: row?.job ?? job, reason: row?.reason ?? "owner" };
+}
+
+/**
+ * The sentence of a run not made because `pause` holds `job`: at its day's ceiling it
+ * says when the job can run again and which setting to raise.
+ */
+export function pausedText(
+  ctx: JobRunContext,
+  job: JobDefinition,
+  pause: { job: string; reason: string },
+): string {
+  if (pause.job === ALL_JOBS) return t(ctx.lang, "paused_every");
+  if (pause.reason === "day" && job.max_usd_per_day !== undefined) {
+    return t(ctx.lang, "paused_day", { name: job.name, cap: usd(job.max_usd_per_day) });
+  }
+  return t(ctx.lang, "paused_owner", { name: job.name });
 }
 
 /** The sentence of a run refused because another run of `job` goes (since `row`). */

@@ -47,5 +47,8 @@ export type RunOutcome =
   | { kind: RunState; usd: number; text?: string | undefined; sessionId?: string | undefined }
   /** Another hub claimed the slot first. */
   | { kind: "taken" }
-  /** The job (`reason` says why), or every job (`*`), is paused. */
-  | { kind: "paused"; job?: string; reason?: string };
+  /**
+   * The job (`reason` says why), or every job (`*`), is paused; `text` says so, and when
+   * the job can run again.
+   */
+  | { kind: "paused"; job?: string; reason?: string; text?: string };

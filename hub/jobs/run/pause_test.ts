@@ -89,7 +89,11 @@ Deno.test("pauseShared() --all on one hub stops the other's next slot; resumeSha
     );
     assert.equal(pauses.get(ALL_JOBS)?.hub, "local-a");
     // B never paused anything itself: its claim is refused, the pause mirrored, no row.
-    assert.deepEqual(await runJob(ctxB, jobB, SLOT), { kind: "paused", job: "*", reason: "owner" });
+    assert.partialDeepStrictEqual(await runJob(ctxB, jobB, SLOT), {
+      kind: "paused",
+      job: "*",
+      reason: "owner",
+    });
     assert.equal(b.store.log().length, 0);
     assert.equal(b.store.pauses.all().get(ALL_JOBS)?.reason, "owner");
     // Resumed on B: A's next slot runs, and A's copy of the pause is lifted.
@@ -103,7 +107,7 @@ Deno.test("pauseShared() --all on one hub stops the other's next slot; resumeSha
     assert.ok(a.store.pauses.resumedAt(ALL_JOBS) >= before);
     // One job by name, the same way.
     await pauseShared(b.store, ctxB.slots, { job: "news", reason: "owner", nowMs: 2 });
-    assert.deepEqual(await runJob(ctxA, jobA, SLOT + 2000), {
+    assert.partialDeepStrictEqual(await runJob(ctxA, jobA, SLOT + 2000), {
       kind: "paused",
       job: "news",
       reason: "owner",
@@ -122,7 +126,7 @@ Deno.test("runJob() pauses a job at a ceiling on both hubs, told once", async ()
     const jobB = await b.write({ name: "tight", max_usd_per_run: 0.001 });
     assert.equal((await runJob(ctxA, jobA, SLOT)).kind, "failed");
     assert.equal(pauses.get("tight")?.reason, "run");
-    assert.deepEqual(await runJob(ctxB, jobB, SLOT + 1000), {
+    assert.partialDeepStrictEqual(await runJob(ctxB, jobB, SLOT + 1000), {
       kind: "paused",
       job: "tight",
       reason: "run",
@@ -151,7 +155,7 @@ Deno.test("pauseShared() keeps a pause the spine did not get and sends it before
     assert.deepEqual(paused.reach, { kind: "unreachable", detail: "connection refused" });
     assert.deepEqual(a.store.pauses.unsent().map((r) => r.job), ["news"]);
     // The spine is silent: the pause here holds (no row, no missed slot logged).
-    assert.deepEqual(await runJob(ctxA, jobA, SLOT), {
+    assert.partialDeepStrictEqual(await runJob(ctxA, jobA, SLOT), {
       kind: "paused",
       job: "news",
       reason: "owner",
@@ -168,14 +172,14 @@ Deno.test("pauseShared() keeps a pause the spine did not get and sends it before
     state.down = false;
     assert.deepEqual(await resumeShared(b.store, ctxB.slots, ALL_JOBS), { kind: "shared" });
     // ...and back, A's next claim sends its pause first: both hubs hold it.
-    assert.deepEqual(await runJob(ctxA, jobA, SLOT + 1000), {
+    assert.partialDeepStrictEqual(await runJob(ctxA, jobA, SLOT + 1000), {
       kind: "paused",
       job: "news",
       reason: "owner",
     });
     assert.deepEqual(a.store.pauses.unsent(), []);
     assert.equal(pauses.get("news")?.hub, "local-a");
-    assert.deepEqual(await runJob(ctxB, jobB, SLOT + 2000), {
+    assert.partialDeepStrictEqual(await runJob(ctxB, jobB, SLOT + 2000), {
       kind: "paused",
       job: "news",
       reason: "owner",
@@ -203,7 +207,7 @@ Deno.test("runJob() lets the local store decide when the spine has no shared pau
     });
     assert.deepEqual(paused.reach, { kind: "local" });
     assert.deepEqual(a.store.pauses.unsent(), []);
-    assert.deepEqual(await runJob(ctxA, job, SLOT), {
+    assert.partialDeepStrictEqual(await runJob(ctxA, job, SLOT), {
       kind: "paused",
       job: "news",
       reason: "owner",

@@ -23,7 +23,7 @@ import { usd } from "../estimate.ts";
 import { slotId } from "../schedule.ts";
 import { ALL_JOBS } from "../pause_store.ts";
 import type { JobRunContext, RunOutcome } from "./context.ts";
-import { busyText, claimLocal, claimShared, LIVE, pauseOf } from "./claim.ts";
+import { busyText, claimLocal, claimShared, LIVE, pausedText, pauseOf } from "./claim.ts";
 import { dayRefusal, holdCeilings } from "./ceiling.ts";
 import { notice, pauseAndTell } from "./notice.ts";
 import { settleRun } from "./settle.ts";
@@ -51,7 +51,10 @@ export async function runJob(
   const pausedHere = paused.has(ALL_JOBS) || paused.has(job.name);
   // With shared slots the claim reads the pauses both hubs share (the spine's, which
   // this store mirrors): a pause or resume on the other hub counts at this very slot.
-  if (pausedHere && ctx.slots === undefined) return { kind: "paused", ...pauseOf(ctx, job.name) };
+  if (pausedHere && ctx.slots === undefined) {
+    const pause = pauseOf(ctx, job.name);
+    return { kind: "paused", ...pause, text: pausedText(ctx, job, pause) };
+  }
   const id = options.id ?? slotId(job.name, slotMs);
   const claim = claimLocal(ctx, job.name, id, slotMs, options.missed === true);
   if (claim.kind === "taken") return { kind: "taken" };
