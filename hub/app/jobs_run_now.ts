@@ -12,20 +12,20 @@
  * @module
  */
 import type { AgentConfig } from "../config/types.ts";
-import { enabledTools } from "../components/tools.ts";
+import { enabledTools } from "../tools/enabled.ts";
 import { loadComponents } from "./components.ts";
 import { fileEventSink } from "../events/mod.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
-import { Ledger } from "../money/mod.ts";
+import { Ledger } from "../ledger/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import { UserError } from "../user_error.ts";
 import { t } from "../jobs/_messages.ts";
 import { type JobDefinition, JobFileError, parseJobFile } from "../jobs/definition.ts";
 import { jobFile } from "../jobs/files.ts";
 import { JobRuns, type RunOutcome } from "../jobs/mod.ts";
-import type { HubChannel } from "./channel_types.ts";
-import type { JobsChannel } from "./jobs_channel.ts";
+import type { HubService } from "../channels/contract.ts";
+import type { JobsService } from "./jobs_service.ts";
 import { jobDeliverySinks } from "./jobs_delivery.ts";
 
 /** Options for {@linkcode runJobNow}. */
@@ -68,15 +68,15 @@ export async function runJobNow(options: RunJobNowOptions, name: string): Promis
 }
 
 /**
- * Run now in the hub's process: on the runs of its jobs channel (`channels`), or in runs
- * of its own when the hub has none.
+ * Run now in the hub's process: on the runs of its jobs service (among `services`), or in
+ * runs of its own when the hub has none.
  */
 export async function runJobNowIn(
-  channels: readonly HubChannel[],
+  services: readonly HubService[],
   options: RunJobNowOptions,
   name: string,
 ): Promise<RunOutcome> {
-  const hub = channels.find((c): c is JobsChannel => "runNow" in c);
+  const hub = services.find((c): c is JobsService => "runNow" in c);
   if (hub === undefined) return await runJobNow(options, name);
   return await hub.runNow(await readJob(options, name));
 }

@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { budgetStatus, dayStart } from "../../money/mod.ts";
+import { dayStart } from "../../ledger/mod.ts";
+import { budgetStatus } from "../../spend/mod.ts";
 import { t } from "../_messages.ts";
 import type { JobDefinition } from "../definition.ts";
 import { estimateJob, usd } from "../estimate.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { dayStart } from "../../money/mod.ts";
+import { dayStart } from "../../ledger/mod.ts";
 import { processAlive } from "../../process_alive.ts";
 import { t } from "../_messages.ts";
 import type { JobDefinition } from "../definition.ts";

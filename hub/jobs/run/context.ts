@@ -10,7 +10,7 @@ import type { Desk } from "../../desk/mod.ts";
 import type { OwnerEventSink } from "../../events/mod.ts";
 import type { Lang } from "../../i18n.ts";
 import type { Logger } from "../../log.ts";
-import type { Ledger } from "../../money/mod.ts";
+import type { Ledger } from "../../ledger/mod.ts";
 import type { JobTools } from "../definition.ts";
 import type { JobStore, RunState } from "../store.ts";
 import type { SharedSlots } from "../spine_slots.ts";

@@ -12,7 +12,7 @@ import { formatTime } from "../../i18n.ts";
 import { t } from "../_messages.ts";
 import type { JobDefinition } from "../definition.ts";
 import { usd } from "../estimate.ts";
-import { dayStart } from "../../money/mod.ts";
+import { dayStart } from "../../ledger/mod.ts";
 import type { JobRunContext } from "./context.ts";
 import { pauseShared } from "./pause.ts";
 

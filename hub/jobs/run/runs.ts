@@ -9,12 +9,12 @@
  *
  * @module
  */
-import type { ModelRouter } from "../../agent/mod.ts";
+import type { ModelRouter } from "../../router/mod.ts";
 import type { AgentConfig } from "../../config/types.ts";
 import type { OwnerEventSink } from "../../events/mod.ts";
 import type { Lang } from "../../i18n.ts";
 import type { Logger } from "../../log.ts";
-import type { Ledger } from "../../money/mod.ts";
+import type { Ledger } from "../../ledger/mod.ts";
 import type { AgentPaths } from "../../paths.ts";
 import { processAlive } from "../../process_alive.ts";
 import type { AgentTool } from "../../tools/mod.ts";
