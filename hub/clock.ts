@@ -61,9 +61,21 @@ export class ManualClock implements Clock {
     return this.#now;
   }
 
-  /** Calls `fire` when the clock reaches `now() + ms`. */
+  /**
+   * Calls `fire` when the clock reaches `now() + ms`; a moment already reached (`ms` of 0
+   * or less) fires at once, after the caller's turn, as `setTimeout` would.
+   */
   after(ms: number, fire: () => void): () => void {
-    const timer = { at: this.#now + Math.max(0, ms), fire };
+    if (ms <= 0) {
+      let cancelled = false;
+      queueMicrotask(() => {
+        if (!cancelled) fire();
+      });
+      return () => {
+        cancelled = true;
+      };
+    }
+    const timer = { at: this.#now + ms, fire };
     this.#timers.add(timer);
     return () => this.#timers.delete(timer);
   }
@@ -103,12 +115,13 @@ const FILE_POLL_MS = 20;
  * epoch milliseconds, which the test rewrites to step the clock (read every 20 ms; a
  * missing or unreadable file leaves it where it was). Honoured only when this module
  * runs from a checkout (a `file:` URL ending in `hub/clock.ts`): the bundle, a
- * compiled binary and a published package ignore it. `undefined` otherwise.
+ * compiled binary and a published package ignore it. `undefined` otherwise; `close()`
+ * stops the look at the file.
  */
 export function testClock(
   env: Readonly<Record<string, string | undefined>>,
   moduleUrl: string = import.meta.url,
-): Clock | undefined {
+): (Clock & { close(): void }) | undefined {
   const file = env.AGENT_TEST_CLOCK?.trim();
   if (!file || !moduleUrl.startsWith("file:") || !moduleUrl.endsWith("/hub/clock.ts")) {
     return undefined;
@@ -126,7 +139,11 @@ export function testClock(
     const ms = read();
     if (ms !== undefined) clock.set(ms);
   }, FILE_POLL_MS);
-  // The hub's own work keeps it alive; this poll never does.
+  // The hub's own work keeps it alive; this look never does.
   Deno.unrefTimer(id);
-  return clock;
+  return {
+    now: () => clock.now(),
+    after: (ms, fire) => clock.after(ms, fire),
+    close: () => clearInterval(id),
+  };
 }
