@@ -28,11 +28,11 @@ export async function spineHome(spineUrl: string, name: string, front: string): 
   return dir;
 }
 
-/** `agent --home DIR hub run`, its output dropped. */
-export function runHub(dir: string): Deno.ChildProcess {
+/** `agent --home DIR hub run` (with `env` besides), its output dropped. */
+export function runHub(dir: string, env: Record<string, string> = {}): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", ...AGENT_FLAGS, `${ROOT}cli/main.ts`, "--home", dir, "hub", "run"],
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", ...env },
     stdout: "null",
     stderr: "null",
   }).spawn();
