@@ -5,27 +5,20 @@
  *
  * @module
  */
-import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
-import { agent, tempDir } from "../cli/_run.ts";
 import { CLOUD_TOKEN, setEnv } from "../cloud/_cloud.ts";
-import { freePort } from "../spine/_harness.ts";
-import { PRICED_FAST, writeJob } from "./_jobs.ts";
+import { portHome, PRICED_FAST, writeJob } from "./_jobs.ts";
+
+export { stopHub } from "./_jobs.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 /** A home naming the spine at `spineUrl`, with job `name` whose front matter is `front`. */
 export async function spineHome(spineUrl: string, name: string, front: string): Promise<string> {
-  const dir = await tempDir();
-  const r = await agent(["--home", dir, "init", "--yes", "--provider", "fake"]);
-  assert.equal(r.code, 0, r.stderr);
-  let toml = await Deno.readTextFile(`${dir}/agent.toml`);
-  toml = toml.replace(/^port = \d+$/m, `port = ${freePort()}`);
-  for (const [from, to] of PRICED_FAST) toml = toml.replace(from, to);
-  await Deno.writeTextFile(`${dir}/agent.toml`, toml);
-  await setEnv(dir, { AGENT_SPINE_URL: spineUrl, AGENT_SPINE_TOKEN: CLOUD_TOKEN });
-  await writeJob(dir, name, front);
-  return dir;
+  const { home } = await portHome(PRICED_FAST);
+  await setEnv(home, { AGENT_SPINE_URL: spineUrl, AGENT_SPINE_TOKEN: CLOUD_TOKEN });
+  await writeJob(home, name, front);
+  return home;
 }
 
 /** `agent --home DIR hub run` (with `env` besides), its output dropped. */
@@ -36,14 +29,6 @@ export function runHub(dir: string, env: Record<string, string> = {}): Deno.Chil
     stdout: "null",
     stderr: "null",
   }).spawn();
-}
-
-/** Stops a hub (SIGTERM) and waits for it; one already gone is fine. */
-export async function stopHub(child: Deno.ChildProcess): Promise<void> {
-  try {
-    child.kill("SIGTERM");
-  } catch { /* gone */ }
-  await child.status;
 }
 
 /** Waits until `done()` holds (every 200 ms), or fails with `what()` after `ms`. */

@@ -9,10 +9,9 @@
  */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
-import { freePort } from "../spine/_harness.ts";
+import { agent, cleanup } from "../cli/_run.ts";
 import { spawnHubProcess, untilHub } from "../hub/_hub_process.ts";
-import { SLOW, writeJob } from "./_jobs.ts";
+import { portHome, SLOW, stopHub, writeJob } from "./_jobs.ts";
 
 /** A run costs $2.00 (1000 tokens in at $1000/M, 500 out at $2000/M) and may cost ~$3.1. */
 const PRICED_DEAR: [string | RegExp, string][] = [
@@ -69,13 +68,7 @@ Deno.test({
     "jobs: concurrent 'agent jobs run', the hub's slot and the dashboard's Run now never pass max_usd_per_day",
   ...SLOW,
   async fn() {
-    const home = await tempDir();
-    const port = freePort();
-    assert.equal((await agent(["--home", home, "init", "--yes", "--provider", "fake"])).code, 0);
-    let toml = await Deno.readTextFile(`${home}/agent.toml`);
-    toml = toml.replace(/^port = \d+$/m, `port = ${port}`);
-    for (const [from, to] of PRICED_DEAR) toml = toml.replace(from, to);
-    await Deno.writeTextFile(`${home}/agent.toml`, toml);
+    const { home, port } = await portHome(PRICED_DEAR);
     await writeJob(
       home,
       "probe",
@@ -139,10 +132,7 @@ Deno.test({
       );
       assert.ok(ledgerSpend(home).usd <= DAY_CAP + 1e-9);
     } finally {
-      try {
-        hub.kill("SIGTERM");
-      } catch { /* gone */ }
-      await hub.status;
+      await stopHub(hub);
       await cleanup();
     }
   },

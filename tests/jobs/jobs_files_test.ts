@@ -4,10 +4,9 @@
  * the main file's mode.
  */
 import assert from "node:assert/strict";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
-import { freePort } from "../spine/_harness.ts";
+import { cleanup } from "../cli/_run.ts";
 import { spawnHubProcess, untilHub } from "../hub/_hub_process.ts";
-import { SLOW, writeJob } from "./_jobs.ts";
+import { portHome, SLOW, stopHub, writeJob } from "./_jobs.ts";
 
 /** Every file under `dir` with its mode, walked depth first. */
 async function modes(dir: string): Promise<[string, number][]> {
@@ -24,11 +23,7 @@ Deno.test({
   name: "jobs: on a fresh home's first start every file of the data folder is 0600",
   ...SLOW,
   async fn() {
-    const home = await tempDir();
-    const port = freePort();
-    assert.equal((await agent(["--home", home, "init", "--yes", "--provider", "fake"])).code, 0);
-    const toml = await Deno.readTextFile(`${home}/agent.toml`);
-    await Deno.writeTextFile(`${home}/agent.toml`, toml.replace(/^port = \d+$/m, `port = ${port}`));
+    const { home, port } = await portHome();
     await writeJob(home, "later", "schedule: '0 8 * * *'");
     const hub = spawnHubProcess(home);
     try {
@@ -43,10 +38,7 @@ Deno.test({
       const open = files.filter(([, mode]) => mode !== 0o600);
       assert.deepEqual(open.map(([path, mode]) => `${path} ${mode.toString(8)}`), []);
     } finally {
-      try {
-        hub.kill("SIGTERM");
-      } catch { /* gone */ }
-      await hub.status;
+      await stopHub(hub);
       await cleanup();
     }
   },

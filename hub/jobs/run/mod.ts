@@ -11,14 +11,6 @@ export type { JobRunContext, RunOutcome } from "./context.ts";
 export { JobRuns, type JobRunsOptions } from "./runs.ts";
 export { runJob, type RunJobOptions, runNow } from "./run.ts";
 export { tellMissed } from "./notice.ts";
-export { deliveryTargets, settleOrphans, settleShared } from "./settle.ts";
-export { LIVE } from "./claim.ts";
-export {
-  mirrorClaim,
-  type PauseReach,
-  pauseShared,
-  resumeShared,
-  sendUnsent,
-  syncPauses,
-} from "./pause.ts";
+export { settleOrphans, settleShared } from "./settle.ts";
+export { type PauseReach, pauseShared, resumeShared, syncPauses } from "./pause.ts";
 export { sharedSlots, type SharedSlotsOptions } from "./shared_slots.ts";
