@@ -7,7 +7,7 @@
  */
 import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { CLOUD_TOKEN, setEnv } from "../cloud/_cloud.ts";
-import { portHome, PRICED_FAST, writeJob } from "./_jobs.ts";
+import { portHome, PRICED_FAST, query, writeJob } from "./_jobs.ts";
 
 export { stopHub } from "./_jobs.ts";
 
@@ -37,5 +37,26 @@ export async function until(done: () => boolean, ms: number, what: () => string)
   while (!done()) {
     if (Date.now() > deadline) throw new Error(`timed out: ${what()}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Whether every home in `dirs` logged the slot at `slotMs` (ran it, or found it taken). */
+export function logged(dirs: readonly string[], slotMs: number): boolean {
+  return dirs.every((dir) => {
+    try {
+      return query(dir, "SELECT 1 FROM runs WHERE slot_ms = ? AND state <> 'running'", slotMs)
+        .length > 0;
+    } catch {
+      return false; // The hub has not made its job store yet.
+    }
+  });
+}
+
+/** Whether the hub of `dir` watches `job` (its store has seen the job file). */
+export function watching(dir: string, job: string): boolean {
+  try {
+    return query(dir, "SELECT job FROM seen WHERE job = ?", job).length === 1;
+  } catch {
+    return false;
   }
 }

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { agent, cleanup } from "../cli/_run.ts";
 import { cloudSpine } from "../cloud/_cloud.ts";
 import { query, SLOW } from "./_jobs.ts";
-import { runHub, spineHome, stopHub, until } from "./_two_hubs.ts";
+import { logged, runHub, spineHome, stopHub, until, watching } from "./_two_hubs.ts";
 import { StepClock } from "./_clock.ts";
 
 const TICK = "schedule: '* * * * * *'\ndeliver: none";
@@ -27,18 +27,6 @@ function ran(dir: string): number[] {
   }
 }
 
-/** Whether both homes logged the slot at `slotMs` (one ran it, the other found it taken). */
-function logged(dirs: string[], slotMs: number): boolean {
-  return dirs.every((dir) => {
-    try {
-      return query(dir, "SELECT 1 FROM runs WHERE slot_ms = ? AND state <> 'running'", slotMs)
-        .length > 0;
-    } catch {
-      return false;
-    }
-  });
-}
-
 Deno.test({
   name: "jobs: pause --all on one hub stops the other's next slot; resume --all there resumes both",
   ...SLOW,
@@ -52,14 +40,11 @@ Deno.test({
       const clock = await StepClock.create(a);
       hubs.push(runHub(a, clock.env), runHub(b, clock.env));
       const both = () => JSON.stringify({ a: ran(a), b: ran(b) });
-      const watching = (dir: string) => {
-        try {
-          return query(dir, "SELECT job FROM seen WHERE job = 'tick'").length === 1;
-        } catch {
-          return false;
-        }
-      };
-      await until(() => watching(a) && watching(b), 40_000, () => "both hubs watch the job");
+      await until(
+        () => watching(a, "tick") && watching(b, "tick"),
+        40_000,
+        () => "both hubs watch the job",
+      );
       /** One slot: the clock a second on, then both hubs' word on it. */
       const step = async () => {
         await clock.advance(1_000);
