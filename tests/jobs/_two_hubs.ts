@@ -5,33 +5,42 @@
  *
  * @module
  */
-import assert from "node:assert/strict";
-import { agent, tempHome } from "../cli/_run.ts";
+import { spawnHubProcess } from "../_hub_process.ts";
 import { CLOUD_TOKEN, setEnv } from "../cloud/_cloud.ts";
-import { PRICED_FAST, writeJob } from "./_jobs.ts";
-import { freePort } from "../_port.ts";
-import { spawnHubProcess, stopHubProcess } from "../_hub_process.ts";
+import { portHome, PRICED_FAST, query, writeJob } from "./_jobs.ts";
+
+export { stopHub } from "./_jobs.ts";
 
 /** A home naming the spine at `spineUrl`, with job `name` whose front matter is `front`. */
 export async function spineHome(spineUrl: string, name: string, front: string): Promise<string> {
-  const dir = await tempHome();
-  const r = await agent(["--home", dir, "init", "--yes", "--provider", "fake"]);
-  assert.equal(r.code, 0, r.stderr);
-  let toml = await Deno.readTextFile(`${dir}/agent.toml`);
-  toml = toml.replace(/^port = \d+$/m, `port = ${freePort()}`);
-  for (const [from, to] of PRICED_FAST) toml = toml.replace(from, to);
-  await Deno.writeTextFile(`${dir}/agent.toml`, toml);
-  await setEnv(dir, { AGENT_SPINE_URL: spineUrl, AGENT_SPINE_TOKEN: CLOUD_TOKEN });
-  await writeJob(dir, name, front);
-  return dir;
+  const { home } = await portHome(PRICED_FAST);
+  await setEnv(home, { AGENT_SPINE_URL: spineUrl, AGENT_SPINE_TOKEN: CLOUD_TOKEN });
+  await writeJob(home, name, front);
+  return home;
 }
 
-/** `agent --home DIR hub run`, its output dropped. */
-export function runHub(dir: string): Deno.ChildProcess {
-  return spawnHubProcess(dir);
+/** `agent --home DIR hub run` (with `env` besides), its output dropped. */
+export function runHub(dir: string, env: Record<string, string> = {}): Deno.ChildProcess {
+  return spawnHubProcess(dir, { env });
 }
 
-/** Stops a hub (SIGTERM) and waits for it; one already gone is fine. */
-export async function stopHub(child: Deno.ChildProcess): Promise<void> {
-  await stopHubProcess(child);
+/** Whether every home in `dirs` logged the slot at `slotMs` (ran it, or found it taken). */
+export function logged(dirs: readonly string[], slotMs: number): boolean {
+  return dirs.every((dir) => {
+    try {
+      return query(dir, "SELECT 1 FROM runs WHERE slot_ms = ? AND state <> 'running'", slotMs)
+        .length > 0;
+    } catch {
+      return false; // The hub has not made its job store yet.
+    }
+  });
+}
+
+/** Whether the hub of `dir` watches `job` (its store has seen the job file). */
+export function watching(dir: string, job: string): boolean {
+  try {
+    return query(dir, "SELECT job FROM seen WHERE job = ?", job).length === 1;
+  } catch {
+    return false;
+  }
 }

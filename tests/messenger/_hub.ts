@@ -71,9 +71,13 @@ export interface HubProcess {
   stop(): Promise<{ stdout: string; stderr: string }>;
 }
 
-/** Runs `agent hub run` for `home` and waits until the messenger polls. */
-export async function runHub(home: string, bot: BotServer): Promise<HubProcess> {
-  const child = spawnHubProcess(home, { piped: true });
+/** Runs `agent hub run` for `home` (with `env` besides) and waits until the messenger polls. */
+export async function runHub(
+  home: string,
+  bot: BotServer,
+  env: Record<string, string> = {},
+): Promise<HubProcess> {
+  const child = spawnHubProcess(home, { env, piped: true });
   const polls = bot.callsOf("getUpdates").length;
   try {
     await bot.until(
