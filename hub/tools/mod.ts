@@ -8,3 +8,5 @@ export * from "./tool.ts";
 export * from "./builtin.ts";
 export * from "./net_send.ts";
 export * from "./enabled.ts";
+export * from "./untrusted.ts";
+export { shown } from "./_messages.ts";

@@ -18,6 +18,16 @@ export interface ToolContext {
   fetch?: typeof fetch | undefined;
   /** @default Date.now */
   now?: (() => number) | undefined;
+  /** Aborts when the turn is cancelled (a child or a server call is then stopped). */
+  signal?: AbortSignal | undefined;
+}
+
+/** Where a tool comes from when it is not the agent's own: an MCP server's tool. */
+export interface ToolOrigin {
+  /** The server's name in `[mcp.servers]`. */
+  server: string;
+  /** The tool's name on the server. */
+  tool: string;
 }
 
 /** A tool: a name, a tier, an input schema and what it does. */
@@ -28,6 +38,13 @@ export interface AgentTool<S extends z.ZodType = z.ZodType> {
   /** What the model reads to decide when to call it. */
   description: string;
   inputSchema: S;
+  /**
+   * The input's JSON schema exactly as its source gave it (an MCP server's, as pinned),
+   * sent to the model instead of one made from `inputSchema`.
+   */
+  jsonSchema?: Record<string, unknown> | undefined;
+  /** An MCP server's tool: which server and tool (jobs, `agent components`). */
+  origin?: ToolOrigin | undefined;
   /**
    * What a run with `input` will do, in one sentence for the owner who approves it
    * (`The agent wants to fetch https://…`). Tier-2 tools have one; without it an
@@ -45,6 +62,8 @@ export interface AgentTool<S extends z.ZodType = z.ZodType> {
 export interface ModelTool {
   description?: string | undefined;
   inputSchema: z.ZodType;
+  /** Sent to the model in place of the JSON schema made from `inputSchema`. */
+  jsonSchema?: Record<string, unknown> | undefined;
   execute(
     input: unknown,
     call: { toolCallId: string; abortSignal?: AbortSignal | undefined },
@@ -103,6 +122,7 @@ export function toToolSet(tools: readonly AgentTool[], options: ToolSetOptions):
     set[t.name] = {
       description: t.description,
       inputSchema: t.inputSchema,
+      ...(t.jsonSchema !== undefined ? { jsonSchema: t.jsonSchema } : {}),
       execute: async (input, call) => {
         if (t.tier >= 2) {
           let ok: boolean;
@@ -115,7 +135,10 @@ export function toToolSet(tools: readonly AgentTool[], options: ToolSetOptions):
           if (!ok) return DECLINED;
         }
         try {
-          return await t.execute(input as never, options.context);
+          const context = call.abortSignal === undefined
+            ? options.context
+            : { ...options.context, signal: call.abortSignal };
+          return await t.execute(input as never, context);
         } catch (error) {
           return { error: errorMessage(error) };
         }

@@ -1,0 +1,61 @@
+/**
+ * The MCP servers' sentences, in English and Turkish: one per way a server can fail
+ * (it names the server; the turn goes on without it), the pin's state, and what the
+ * owner reads at an approval.
+ *
+ * @module
+ */
+import { catalogue } from "../i18n.ts";
+
+/** The MCP catalogue. */
+export const t = catalogue({
+  start_failed: "The MCP server {name} did not start: {detail}.",
+  not_found: "the program {command} was not found",
+  exited: "it exited before it answered",
+  exited_said: "it exited before it answered, saying: {said}",
+  timed_out: "The MCP server {name} did not answer within {seconds} s, so it was stopped.",
+  garbage: "The MCP server {name} answered something that is not MCP, so it was stopped.",
+  died: "The MCP server {name} stopped during the call to {tool}.",
+  refused: "The MCP server {name} refused the connection at {url}.",
+  http_status: "The MCP server {name} answered HTTP {status}.",
+  failed: "The MCP server {name} failed: {detail}.",
+  tool_failed: "The MCP server {name} could not run {tool}: {detail}.",
+  no_sandbox:
+    "The MCP server {name} asks for a sandbox, and bubblewrap (bwrap) is not installed here, so it was not started.",
+  changed:
+    "The MCP server {name} changed its tools since you pinned them, so it is off until you run 'agent mcp pin {name}' (which shows what changed).",
+  unpinned:
+    "The MCP server {name} has no pin yet, so it is off until you run 'agent mcp pin {name}'.",
+  approve:
+    "The agent wants to run {tool} of the MCP server {name} with {args}. The server describes it as: “{description}”",
+  state_pinned: "pinned",
+  state_changed: "disabled: its tools changed",
+  state_unpinned: "disabled: not pinned",
+  state_failed: "failed to start",
+  state_off: "not started",
+}, {
+  start_failed: "MCP sunucusu {name} başlamadı: {detail}.",
+  not_found: "{command} programı bulunamadı",
+  exited: "yanıt vermeden çıktı",
+  exited_said: "yanıt vermeden çıktı, şunu yazarak: {said}",
+  timed_out: "MCP sunucusu {name} {seconds} sn içinde yanıt vermedi, bu yüzden durduruldu.",
+  garbage: "MCP sunucusu {name} MCP olmayan bir yanıt verdi, bu yüzden durduruldu.",
+  died: "MCP sunucusu {name}, {tool} çağrısı sırasında durdu.",
+  refused: "MCP sunucusu {name} {url} adresinde bağlantıyı reddetti.",
+  http_status: "MCP sunucusu {name} HTTP {status} yanıtı verdi.",
+  failed: "MCP sunucusu {name} başarısız oldu: {detail}.",
+  tool_failed: "MCP sunucusu {name} {tool} aracını çalıştıramadı: {detail}.",
+  no_sandbox:
+    "MCP sunucusu {name} bir korumalı alan istiyor ve burada bubblewrap (bwrap) kurulu değil, bu yüzden başlatılmadı.",
+  changed:
+    "MCP sunucusu {name}, siz sabitledikten sonra araçlarını değiştirdi; 'agent mcp pin {name}' çalıştırana kadar kapalı (komut neyin değiştiğini gösterir).",
+  unpinned:
+    "MCP sunucusu {name} henüz sabitlenmedi; 'agent mcp pin {name}' çalıştırana kadar kapalı.",
+  approve:
+    "Ajan, MCP sunucusu {name} içindeki {tool} aracını {args} ile çalıştırmak istiyor. Sunucu onu şöyle tanımlıyor: “{description}”",
+  state_pinned: "sabitlendi",
+  state_changed: "kapalı: araçları değişti",
+  state_unpinned: "kapalı: sabitlenmedi",
+  state_failed: "başlamadı",
+  state_off: "başlatılmadı",
+});
