@@ -92,7 +92,7 @@ export class Ledger {
     this.#db = db;
     this.#file = file;
     this.#readOnly = readOnly;
-    this.#v3 = schemaVersion(db) >= SCHEMA_VERSION;
+    this.#v3 = schemaVersion(db) >= 3;
     this.#sql = prepareStatements(db, this.#v3, readOnly);
   }
 

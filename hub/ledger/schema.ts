@@ -13,6 +13,8 @@
  *    process that opens the ledger when the process that made it died; and
  *    `calls.purpose` (`turn` for an answer, `compaction` for the summary that folds a
  *    long session's oldest turns).
+ * 4. `calls.tool_tokens`: the estimated tokens of the tool definitions a turn's call
+ *    sent (`agent mcp show` reports them; lazy definitions keep them small).
  *
  * @module
  */
@@ -20,7 +22,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { LedgerError } from "./types.ts";
 
 /** The schema version this code writes. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** The token columns of `calls` and `spend_day`. */
 export const TOKEN_COLUMNS = [
@@ -103,6 +105,11 @@ CREATE TABLE IF NOT EXISTS pending (
 CREATE INDEX IF NOT EXISTS pending_role ON pending (role);
 `;
 
+// Version 4: what a call sent in tool definitions.
+const SCHEMA_V4 = `
+ALTER TABLE calls ADD COLUMN tool_tokens INTEGER NOT NULL DEFAULT 0;
+`;
+
 type Row = Record<string, unknown>;
 
 /** `PRAGMA user_version` of `db`. */
@@ -134,6 +141,7 @@ export function migrate(db: DatabaseSync, file: string): void {
     if (current < 1) db.exec(SCHEMA_V1);
     if (current < 2) db.exec(SCHEMA_V2);
     if (current < 3) db.exec(SCHEMA_V3);
+    if (current < 4) db.exec(SCHEMA_V4);
     db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     db.exec("COMMIT");
   } catch (error) {

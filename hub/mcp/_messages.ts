@@ -28,6 +28,14 @@ export const t = catalogue({
     "The MCP server {name} has no pin yet, so it is off until you run 'agent mcp pin {name}'.",
   approve:
     "The agent wants to run {tool} of the MCP server {name} with {args}. The server describes it as: “{description}”",
+  bad_name:
+    "'{name}' is not a server name: lowercase letters, digits, '_' and '-', starting with a letter, at most 32.",
+  command_or_url: "Give the server's command after '--', or its address with --url, not both.",
+  exists: "There is already an MCP server named {name}; 'agent mcp remove {name}' removes it.",
+  unknown: "There is no MCP server named {name} in agent.toml (servers: {names}).",
+  remove_by_hand:
+    "The MCP server {name} is written in agent.toml in a form this command cannot change; remove it there by hand.",
+  no_tool: "The MCP server {name} has no tool named {tool}.",
   state_pinned: "pinned",
   state_changed: "disabled: its tools changed",
   state_unpinned: "disabled: not pinned",
@@ -53,6 +61,15 @@ export const t = catalogue({
     "MCP sunucusu {name} henüz sabitlenmedi; 'agent mcp pin {name}' çalıştırana kadar kapalı.",
   approve:
     "Ajan, MCP sunucusu {name} içindeki {tool} aracını {args} ile çalıştırmak istiyor. Sunucu onu şöyle tanımlıyor: “{description}”",
+  bad_name:
+    "'{name}' bir sunucu adı değil: küçük harf, rakam, '_' ve '-', harfle başlayan, en çok 32 karakter.",
+  command_or_url:
+    "Sunucunun komutunu '--' sonrasında ya da adresini --url ile verin, ikisini birden değil.",
+  exists: "{name} adında bir MCP sunucusu zaten var; 'agent mcp remove {name}' onu kaldırır.",
+  unknown: "agent.toml içinde {name} adında bir MCP sunucusu yok (sunucular: {names}).",
+  remove_by_hand:
+    "MCP sunucusu {name}, agent.toml içinde bu komutun değiştiremeyeceği bir biçimde yazılmış; onu orada elle kaldırın.",
+  no_tool: "MCP sunucusu {name} içinde {tool} adında bir araç yok.",
   state_pinned: "sabitlendi",
   state_changed: "kapalı: araçları değişti",
   state_unpinned: "kapalı: sabitlenmedi",

@@ -13,8 +13,8 @@
 // One server: connect, list, call, and the sentence of each way it fails.
 export {
   type McpCallResult,
-  type McpConnectOptions,
   McpConnection,
+  type McpConnectOptions,
   type McpFailure,
   McpServerError,
 } from "./connection.ts";
@@ -36,18 +36,38 @@ export { BASE_VARIABLES, serverEnv, serverHeaders } from "./server_env.ts";
 
 // The servers of a process (the hub, a chat) and their tools as the agent's.
 export {
-  type McpServerStatus,
   McpServers,
   type McpServersOptions,
+  type McpServerStatus,
   type McpState,
 } from "./servers.ts";
 export {
+  definitionTokens,
   MAX_RESULT_CHARS,
   type McpCaller,
   modelToolName,
   resultText,
   serverTools,
 } from "./tools.ts";
+
+// The owner's acts: `agent mcp add|pin|remove|test|list` and the dashboard's Settings.
+export {
+  addServer,
+  configured,
+  listServers,
+  type McpManageContext,
+  type PinnedServer,
+  pinServer,
+  removeServer,
+  serverChanges,
+  type ServerLine,
+  type ServerSpec,
+  testServer,
+} from "./manage.ts";
+export { addServerTable, removeServerTable } from "./config_file.ts";
+
+// Where bubblewrap is (`sandbox = true` needs it).
+export { findBwrap } from "../sandbox/mod.ts";
 
 // The sentences (`agent mcp`, the dashboard, the components list).
 export { t as mcpSentence } from "./_messages.ts";

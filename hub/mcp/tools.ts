@@ -15,6 +15,7 @@ import { shown, untrustedText } from "../tools/mod.ts";
 import type { ListedTool } from "./pins.ts";
 import type { McpCallResult } from "./connection.ts";
 import { t } from "./_messages.ts";
+import { estimateTokens, jsonChars } from "../ledger/mod.ts";
 
 /** What a tool result keeps of an MCP server's answer, in characters. */
 export const MAX_RESULT_CHARS = 20_000;
@@ -38,6 +39,19 @@ export type McpCaller = (
  */
 export function modelToolName(server: string, tool: string): string {
   return `${server}__${tool}`.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
+}
+
+/**
+ * What `tool` of `server` costs in every request that carries its definition, in
+ * estimated tokens (its name, description and schema as JSON, the call chain's rule).
+ */
+export function definitionTokens(server: string, tool: ListedTool): number {
+  const { $schema: _, ...schema } = tool.inputSchema;
+  return estimateTokens(jsonChars({
+    name: modelToolName(server, tool.name),
+    description: tool.description,
+    inputSchema: schema,
+  }));
 }
 
 /** The tools of `server` (named `name`) the owner lets through, as agent tools. */
