@@ -32,7 +32,7 @@ import {
   settleAsEstimated,
   spentIn,
 } from "./rows.ts";
-import { SCHEMA_VERSION, schemaVersion } from "./schema.ts";
+import { schemaVersion } from "./schema.ts";
 import { type LedgerStatements, prepareStatements } from "./statements.ts";
 import { connect, createFile, exists } from "./open.ts";
 import type { HardCap, PendingCall, Reservation, SessionCeiling } from "./pending.ts";
