@@ -78,7 +78,7 @@ export const command: CommandModule = {
       resume: resume === true ? true : typeof resume === "string" ? resume : undefined,
       session: typeof opts.session === "string" ? opts.session : undefined,
       openLedger: () => Ledger.openForCalls(ctx.paths.ledgerFile),
-      tools: async () => enabledTools(await loadComponents(config, ctx.paths)),
+      tools: async () => enabledTools(await loadComponents(config, ctx.paths), config.tools),
     });
   },
 };

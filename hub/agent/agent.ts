@@ -207,7 +207,16 @@ export function buildAgent(options: BuildAgentOptions): Agent {
       let interrupted = false;
       const tools = options.tools.length === 0 ? undefined : toToolSet(options.tools, {
         approver: options.approver,
-        context: { paths: options.paths, env, fetch: options.fetch, now },
+        context: {
+          paths: options.paths,
+          env,
+          fetch: options.fetch,
+          now,
+          settings: options.config.tools,
+          ledger: options.ledger,
+          channel: options.channel,
+          sessionId,
+        },
         onInterrupt() {
           interrupted = true;
           controller.abort(new ApprovalInterrupted());

@@ -57,7 +57,7 @@ export async function runJobNow(options: RunJobNowOptions, name: string): Promis
   const ledger = Ledger.openForCalls(paths.ledgerFile);
   await Deno.mkdir(paths.dataDir, { recursive: true, mode: 0o700 });
   const store = JobStore.open(jobStoreFile(paths));
-  const tools = enabledTools(await loadComponents(config, paths));
+  const tools = enabledTools(await loadComponents(config, paths), config.tools);
   const desks = jobDesks({
     config,
     env: options.env,

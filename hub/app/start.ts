@@ -181,7 +181,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     lang,
     logger,
     ledger,
-    tools: await enabledTools(registry),
+    tools: await enabledTools(registry, config.tools),
     router,
     statusLines: () => {
       // What the owner cannot see from a phone otherwise.

@@ -7,6 +7,12 @@
 import type { ProviderId } from "../config/types.ts";
 import { errorMessage } from "@agent/net/common";
 
+/** A paid tool's provider (`[tools.search] provider`), beside the model providers. */
+export type ToolProviderId = "brave" | "searxng";
+
+/** Who was called: a model provider, or a paid tool's provider. */
+export type CallProvider = ProviderId | ToolProviderId;
+
 /** Where a call came from. */
 export type Channel = "chat" | "tui" | "messenger" | "web" | "net" | "cli" | "job";
 
@@ -36,7 +42,7 @@ export interface CallRecord {
   /** When the answer finished, epoch ms. */
   ts: number;
   role: string;
-  provider: ProviderId;
+  provider: CallProvider;
   model_id: string;
   /** Input tokens without cache reads and writes. */
   input_tokens: number;

@@ -7,6 +7,8 @@
  */
 import type { z } from "zod";
 import type { AgentPaths } from "../paths.ts";
+import type { ToolsConfig } from "../config/mod.ts";
+import type { Channel, Ledger } from "../ledger/mod.ts";
 import type { Lang } from "../i18n.ts";
 import { errorMessage } from "@agent/net/common";
 
@@ -20,6 +22,14 @@ export interface ToolContext {
   now?: (() => number) | undefined;
   /** Aborts when the turn is cancelled (a child or a server call is then stopped). */
   signal?: AbortSignal | undefined;
+  /** `[tools]` of `agent.toml` (the search provider, the shell's limits). */
+  settings?: ToolsConfig | undefined;
+  /** The spend ledger a paid tool writes its row to (and checks its budget in). */
+  ledger?: Ledger | undefined;
+  /** Where the turn came from, for the ledger. @default "cli" */
+  channel?: Channel | undefined;
+  /** The conversation's session (the shell's scratch folder, the ledger row). */
+  sessionId?: string | undefined;
 }
 
 /** Where a tool comes from when it is not the agent's own: an MCP server's tool. */
@@ -51,6 +61,11 @@ export interface AgentTool<S extends z.ZodType = z.ZodType> {
    * approval names the tool.
    */
   describe?(input: z.infer<S>, lang: Lang): string;
+  /**
+   * Whether the tool is offered with these settings (web search needs a provider, the
+   * shell needs `enabled` and bubblewrap). @default always
+   */
+  offered?(settings: ToolsConfig): boolean | Promise<boolean>;
   /** Runs the tool; the result goes back to the model as JSON. */
   execute(input: z.infer<S>, context: ToolContext): Promise<unknown>;
 }
