@@ -83,7 +83,10 @@ export {
   type ModelTools,
   netSend,
   rejectAll,
+  scratchFolder,
+  shell,
   type ToolContext,
+  webSearch,
 } from "./tools/mod.ts";
 export {
   COMPONENT_GROUPS,

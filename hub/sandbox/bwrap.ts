@@ -6,7 +6,8 @@
  *
  * What the child sees: the system's programs and libraries read-only (`/usr` and its
  * links, a short list of `/etc` files a program needs to start, never `/etc/shadow`),
- * a fresh `/proc`, `/dev` and `/tmp`, the folders the caller binds and nothing else:
+ * a fresh `/proc`, `/dev` and `/tmp`, the folders the caller binds and nothing else
+ * (the root itself read-only, so a write lands only in `/tmp` or a writable bind):
  * not `/root`, not `/home`, so not the agent's home (its `.env`, its identity) nor its
  * data folder, which are also covered with an empty folder should they lie under a
  * system path. Every namespace is new (`--unshare-all`), so there is no network unless
@@ -129,6 +130,9 @@ export function sandboxArgs(command: readonly string[], options: SandboxOptions)
   for (const bind of options.binds) {
     args.push(bind.writable === true ? "--bind" : "--ro-bind", bind.host, bind.inside ?? bind.host);
   }
+  // The sandbox's own root (where `/etc` and the mount points live) is read-only too:
+  // only the writable binds and `/tmp` take writes.
+  args.push("--remount-ro", "/");
   for (const [name, value] of Object.entries(options.env)) args.push("--setenv", name, value);
   args.push("--chdir", options.cwd, "--", ...command);
   return args;
