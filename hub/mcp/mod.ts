@@ -68,6 +68,3 @@ export { addServerTable, removeServerTable } from "./config_file.ts";
 
 // Where bubblewrap is (`sandbox = true` needs it).
 export { findBwrap } from "../sandbox/mod.ts";
-
-// The sentences (`agent mcp`, the dashboard, the components list).
-export { t as mcpSentence } from "./_messages.ts";

@@ -84,7 +84,11 @@ export class PinStore {
   }
 
   /** Pins `tools` for `name` (the owner's act: `add` or `pin`), ending any change. */
-  async pin(name: string, tools: readonly ListedTool[], nowMs = Date.now()): Promise<string> {
+  async pin(
+    name: string,
+    tools: readonly ListedTool[],
+    nowMs: number = Date.now(),
+  ): Promise<string> {
     const hash = await toolListHash(tools);
     const all = await this.read();
     all[name] = { hash, tools: [...tools], pinned_at: nowMs };
@@ -108,7 +112,7 @@ export class PinStore {
     name: string,
     tools: readonly ListedTool[],
     hash: string,
-    nowMs = Date.now(),
+    nowMs: number = Date.now(),
   ): Promise<boolean> {
     const all = await this.read();
     const record = all[name];
