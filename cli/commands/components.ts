@@ -67,6 +67,24 @@ export const command: CommandModule = {
           return line;
         });
     }
+    // Each MCP server's tools join the tools group, with their server, tier and state.
+    if (config !== undefined && Object.keys(config.mcp.servers).length > 0) {
+      const { mcpToolLines } = await import("@agent/hub/mcp");
+      for (const tool of await mcpToolLines(config, ctx.paths)) {
+        groups["agent.tools"]!.push({
+          name: tool.name,
+          distribution: `mcp:${tool.server}`,
+          version: "-",
+          enabled: tool.state === "pinned",
+          note: t(ctx.lang, "note_mcp", {
+            server: tool.server,
+            tier: tool.tier,
+            state: t(ctx.lang, `mcp_${tool.state}`),
+          }),
+          source: `mcp:${tool.server}`,
+        });
+      }
+    }
     if (opts.json === true) {
       ctx.out(JSON.stringify({ groups, errors: registry.errors }, null, 2));
       return 0;

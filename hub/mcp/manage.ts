@@ -24,7 +24,7 @@ import {
   toolListHash,
 } from "./pins.ts";
 import { addServerTable, removeServerTable, type ServerSpec } from "./config_file.ts";
-import { resultText } from "./tools.ts";
+import { modelToolName, resultText } from "./tools.ts";
 import { t } from "./_messages.ts";
 
 export type { ServerSpec } from "./config_file.ts";
@@ -254,4 +254,41 @@ async function modeOf(file: string): Promise<number> {
 
 function nowMs(ctx: McpManageContext): number {
   return (ctx.now ?? Date.now)();
+}
+
+/** One MCP tool as `agent components` lists it. */
+export interface McpToolLine {
+  /** The model's name (`<server>__<tool>`), or the server's alone when its list is unknown. */
+  name: string;
+  server: string;
+  tier: 1 | 2;
+  /** `pinned` (offered), `changed` or `unpinned` (disabled), from the pins. */
+  state: "pinned" | "changed" | "unpinned";
+}
+
+/** Every MCP tool of the configured servers, from their pins (nothing is started). */
+export async function mcpToolLines(
+  config: Pick<AgentConfig, "mcp">,
+  paths: AgentPaths,
+): Promise<McpToolLine[]> {
+  const pins = await new PinStore(paths.dataDir).read();
+  const lines: McpToolLine[] = [];
+  for (const [server, settings] of Object.entries(config.mcp.servers)) {
+    const pin = pins[server];
+    if (pin === undefined) {
+      lines.push({ name: server, server, tier: 2, state: "unpinned" });
+      continue;
+    }
+    const state = pin.changed !== undefined ? "changed" : "pinned";
+    for (const tool of pin.tools) {
+      if (settings.tools !== undefined && !settings.tools.includes(tool.name)) continue;
+      lines.push({
+        name: modelToolName(server, tool.name),
+        server,
+        tier: settings.tiers[tool.name] === 1 ? 1 : 2,
+        state,
+      });
+    }
+  }
+  return lines;
 }

@@ -56,6 +56,8 @@ export {
   configured,
   listServers,
   type McpManageContext,
+  type McpToolLine,
+  mcpToolLines,
   type PinnedServer,
   pinServer,
   removeServer,

@@ -50,6 +50,21 @@ Deno.test("agent mcp: add pins the list, a changed list is disabled until pin sh
     ],
   );
 
+  const components = JSON.parse(
+    (await agent(["--home", dir.path, "components", "--json"])).stdout,
+  );
+  assert.deepEqual(
+    components.groups["agent.tools"].find((c: { name: string }) => c.name === "drift__echo"),
+    {
+      name: "drift__echo",
+      distribution: "mcp:drift",
+      version: "-",
+      enabled: true,
+      note: "MCP server drift, tier 2, pinned",
+      source: "mcp:drift",
+    },
+  );
+
   const show = await run("show", "drift");
   assert.equal(show.code, 0, show.stderr);
   assert.match(
