@@ -97,6 +97,9 @@ export {
 } from "./components/mod.ts";
 export { enabledTools } from "./tools/mod.ts";
 export { BUILTIN_COMPONENTS, loadComponents } from "./app/mod.ts";
+// The MCP servers `agent.toml` lists, started for a process that runs turns (terminal
+// chat; the hub starts its own). The owner's acts on them are on `@agent/hub/mcp`.
+export { startMcpServers, type StartMcpOptions } from "./app/mod.ts";
 export {
   loadSubAgentDirectory,
   type SubAgent,
@@ -307,6 +310,7 @@ export type {
   DigestConversation,
   FailoverNetEvent,
   JobNoticeEvent,
+  ToolNoticeEvent,
   JobResultEvent,
   NetDigestEvent,
   OutboxDroppedEvent,

@@ -26,6 +26,8 @@ import { type AgentTool, ApprovalInterrupted, type Approver, toToolSet } from ".
 import { ModelRouter, type RouterEvent } from "../router/call.ts";
 import { storedTurn, type TurnMark } from "./keyed_turn.ts";
 import { trimOldToolResults } from "./context_window.ts";
+import { LAZY_SHARE, lazyTools } from "./lazy_tools.ts";
+import { defaultContextTokens } from "../config/mod.ts";
 import { isStored, SessionWindows, type StoredMessage, summaryPart } from "./session_window.ts";
 
 /** The agent id a session's conversation is stored under. */
@@ -179,6 +181,13 @@ export function buildAgent(options: BuildAgentOptions): Agent {
     }
   }
 
+  /** What a turn of `role` may send in tool definitions before they load lazily. */
+  function definitionBudget(role: string): number {
+    const r = options.config.models.roles[role];
+    const context = r?.context_tokens ?? defaultContextTokens(r?.provider ?? "");
+    return Math.floor(context * LAZY_SHARE);
+  }
+
   const windows = new SessionWindows({
     sessions,
     agentId: MAIN_AGENT_ID,
@@ -205,7 +214,7 @@ export function buildAgent(options: BuildAgentOptions): Agent {
       const onAbort = () => controller.abort(outer?.reason);
       outer?.addEventListener("abort", onAbort, { once: true });
       let interrupted = false;
-      const tools = options.tools.length === 0 ? undefined : toToolSet(options.tools, {
+      const all = options.tools.length === 0 ? undefined : toToolSet(options.tools, {
         approver: options.approver,
         context: {
           paths: options.paths,
@@ -223,6 +232,7 @@ export function buildAgent(options: BuildAgentOptions): Agent {
         },
       });
       const role = agent.role;
+      const tools = all === undefined ? undefined : lazyTools(all, definitionBudget(role));
       // The owner's message is stored before the model is called, so a crash or a
       // failed call never loses what they wrote; an unanswered one joins the next
       // message. A network turn's message is kept in the network log instead, and its

@@ -18,8 +18,9 @@ import { Ledger } from "../ledger/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import { UserError } from "../user_error.ts";
 import { t } from "../jobs/_messages.ts";
-import { JobFileError, parseJobFile } from "../jobs/definition.ts";
+import { JobFileError, jobMcpTools, parseJobFile } from "../jobs/definition.ts";
 import { jobDesks } from "../jobs/desks.ts";
+import { startMcpServers } from "./mcp_servers.ts";
 import { jobFile, jobStoreFile } from "../jobs/files.ts";
 import { personaChars } from "../jobs/estimate.ts";
 import { runJob, type RunOutcome } from "../jobs/run.ts";
@@ -57,7 +58,11 @@ export async function runJobNow(options: RunJobNowOptions, name: string): Promis
   const ledger = Ledger.openForCalls(paths.ledgerFile);
   await Deno.mkdir(paths.dataDir, { recursive: true, mode: 0o700 });
   const store = JobStore.open(jobStoreFile(paths));
-  const tools = enabledTools(await loadComponents(config, paths), config.tools);
+  const builtin = await enabledTools(await loadComponents(config, paths), config.tools);
+  // The MCP servers start only for a job that lists some of their tools.
+  const mcp = jobMcpTools(job.mcp).length === 0
+    ? undefined
+    : await startMcpServers({ config, env: options.env, paths, lang, logger });
   const desks = jobDesks({
     config,
     env: options.env,
@@ -65,7 +70,7 @@ export async function runJobNow(options: RunJobNowOptions, name: string): Promis
     lang,
     logger,
     ledger,
-    tools: await tools,
+    tools: [...builtin, ...(mcp?.tools() ?? [])],
   });
   const events = fileEventSink(paths.netDir);
   const { sinks, chats } = jobDeliverySinks({
@@ -109,6 +114,7 @@ export async function runJobNow(options: RunJobNowOptions, name: string): Promis
     return outcome;
   } finally {
     await desks.close();
+    await mcp?.close();
     store.close();
     ledger.close();
   }

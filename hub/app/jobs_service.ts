@@ -39,7 +39,7 @@ export async function jobsService(hub: HubContext): Promise<HubService> {
     lang: hub.lang,
     logger: hub.logger,
     ledger: hub.ledger,
-    tools: await enabledTools(hub.registry, hub.config.tools),
+    tools: [...await enabledTools(hub.registry, hub.config.tools), ...(hub.mcp?.tools() ?? [])],
     router: hub.router,
   });
   const { sinks, chats } = jobDeliverySinks({

@@ -25,6 +25,7 @@ import { turnAnswerer } from "../network_turn/mod.ts";
 import { ModelRouter } from "../router/mod.ts";
 import { Desk } from "../desk/mod.ts";
 import { enabledTools } from "../tools/enabled.ts";
+import { startMcpServers } from "./mcp_servers.ts";
 import { failoverTeller } from "./failover_events.ts";
 import { OwnerEventBus } from "../events/mod.ts";
 import { SpendChartReader } from "../spend/chart.ts";
@@ -174,6 +175,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     ...(unconfigured === undefined ? {} : { unconfigured }),
     ...(missing === undefined ? {} : { missing }),
   });
+  const mcp = await startMcpServers({ config, env, paths, lang, logger, events });
   const desk = new Desk({
     config,
     env,
@@ -181,7 +183,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     lang,
     logger,
     ledger,
-    tools: await enabledTools(registry, config.tools),
+    tools: [...await enabledTools(registry, config.tools), ...(mcp?.tools() ?? [])],
     router,
     statusLines: () => {
       // What the owner cannot see from a phone otherwise.
@@ -204,6 +206,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     desk,
     events,
     cloud: options.cloudLedger,
+    mcp,
   };
   const services: HubService[] = [];
   for (const factory of options.services ?? HUB_SERVICES) {
@@ -279,6 +282,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     },
     async close() {
       await desk.close();
+      await mcp?.close();
       await events.close();
       chart.close();
       // Rows still on their way to the cloud ledger get a few seconds; the rest are sent

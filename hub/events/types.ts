@@ -19,6 +19,8 @@
  *   counts the rest).
  * - `{ts, type: "job.result", job, slot_id, usd, deliver, text}`: a scheduled job's
  *   answer (with its name and cost); `deliver: "events"` keeps it off the messenger.
+ * - `{ts, type: "tool.notice", server, text}`: an MCP server's tools changed since the
+ *   owner pinned them (it is off until `agent mcp pin`), or it failed to start or died;
  * - `{ts, type: "job.notice", job, text}`: a job was paused at a ceiling or a spent
  *   budget, missed slots, or failed; told once each.
  *
@@ -143,6 +145,17 @@ export interface JobNoticeEvent {
   text: string;
 }
 
+/** An MCP server the owner should hear of: its tools changed, or it failed. */
+export interface ToolNoticeEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "tool.notice";
+  /** The server's name in `[mcp.servers]`. */
+  server: string;
+  /** The sentence, in the hub's UI language. */
+  text: string;
+}
+
 /** One agent event for the owner's channels, as a writer hands it over. */
 export type NetEvent =
   | ContactRequestEvent
@@ -152,7 +165,8 @@ export type NetEvent =
   | PeerErrorEvent
   | NetDigestEvent
   | JobResultEvent
-  | JobNoticeEvent;
+  | JobNoticeEvent
+  | ToolNoticeEvent;
 
 /**
  * An event as written and read back: with its id (`<ms>-<seq>`, see `event_id.ts`),

@@ -24,7 +24,7 @@ import { budgetStatus } from "../spend/mod.ts";
 import { dayStart, type Ledger } from "../ledger/mod.ts";
 import { newSessionId } from "../sessions/mod.ts";
 import { t } from "./_messages.ts";
-import type { JobDefinition, JobTools } from "./definition.ts";
+import { type JobDefinition, jobMcpTools, type JobTools } from "./definition.ts";
 import { estimateJob, usd } from "./estimate.ts";
 import { slotId } from "./schedule.ts";
 import { ALL_JOBS } from "./pause_store.ts";
@@ -41,7 +41,7 @@ export interface JobRunContext {
   ledger: Ledger | undefined;
   store: JobStore;
   /** The desk a job's turns run on (its tools: none, or tier 1 only). */
-  desk(tools: JobTools): Desk;
+  desk(tools: JobTools, mcp?: readonly string[]): Desk;
   /** Where notices go (answers go through the delivery worker); absent: the log only. */
   events: OwnerEventSink | undefined;
   /** The messenger chats an answer with `deliver: messenger` goes to (none: no messenger). */
@@ -158,7 +158,9 @@ async function claimed(
     }
   }
   if (sharedCeiling !== undefined) ceiling = Math.min(ceiling ?? sharedCeiling, sharedCeiling);
-  const conversation = await ctx.desk(job.tools).open(`job:${job.name}`, { approvals: "deny" });
+  const conversation = await ctx.desk(job.tools, jobMcpTools(job.mcp)).open(`job:${job.name}`, {
+    approvals: "deny",
+  });
   const state = conversation.state;
   // Each run is a conversation of its own: nothing earlier is sent again (or paid for).
   state.sessionId = sessionId;

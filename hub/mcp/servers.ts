@@ -44,7 +44,7 @@ export interface McpServersOptions {
   paths: AgentPaths;
   lang: Lang;
   /** Told each sentence the owner should read once (a changed list, a failed start). */
-  notify?: ((sentence: string) => void) | undefined;
+  notify?: ((sentence: string, server: string) => void) | undefined;
   /** The `bwrap` program, for sandboxed servers. */
   bwrap?: string | undefined;
   fetch?: typeof fetch | undefined;
@@ -133,7 +133,7 @@ export class McpServers {
       if (!(error instanceof McpServerError)) throw error;
       const sentence = error.sentence(lang);
       this.#status.set(name, { name, state: "failed", sentence, listed: [], tools: [] });
-      this.#options.notify?.(sentence);
+      this.#options.notify?.(sentence, name);
       throw error;
     }
     const listed = connection.tools;
@@ -146,7 +146,7 @@ export class McpServers {
       this.#status.set(name, { name, state, sentence, listed, tools: [] });
       const now = (this.#options.now ?? Date.now)();
       if (pin !== undefined && await this.#pins.noteChange(name, listed, hash, now)) {
-        this.#options.notify?.(sentence);
+        this.#options.notify?.(sentence, name);
       }
       throw new McpServerError(name, "other", { detail: sentence });
     }
@@ -183,7 +183,9 @@ export class McpServers {
       return await connection.call(tool, args, signal);
     } catch (error) {
       if (error instanceof McpServerError) {
-        if (error.failure !== "tool") this.#options.notify?.(error.sentence(this.#options.lang));
+        if (error.failure !== "tool") {
+          this.#options.notify?.(error.sentence(this.#options.lang), name);
+        }
         throw new Error(error.sentence("en"));
       }
       throw error;

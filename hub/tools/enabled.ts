@@ -31,7 +31,9 @@ export async function enabledTools(
       continue;
     }
     if (!isTool(loaded) || tools.some((t) => t.name === loaded.name)) continue;
-    if (loaded.offered !== undefined && (settings === undefined || !await loaded.offered(settings))) {
+    if (
+      loaded.offered !== undefined && (settings === undefined || !await loaded.offered(settings))
+    ) {
       continue;
     }
     const tier = Math.max(loaded.tier, c.tier ?? 1) >= 2 ? 2 : 1;

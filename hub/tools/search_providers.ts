@@ -68,7 +68,10 @@ export async function searchWeb(
   }
   if (!response.ok) {
     await response.body?.cancel();
-    throw new SearchProviderError(`${config.provider} answered HTTP ${response.status}`, response.status);
+    throw new SearchProviderError(
+      `${config.provider} answered HTTP ${response.status}`,
+      response.status,
+    );
   }
   let body: unknown;
   try {

@@ -82,7 +82,9 @@ export const shell: AgentTool = {
       : `${run.stdout}${run.stdout === "" || run.stdout.endsWith("\n") ? "" : "\n"}${run.stderr}`;
     return {
       exit_code: run.code,
-      ...(run.timedOut ? { timed_out: t("en", "timed_out", { seconds: settings.timeout_seconds }) } : {}),
+      ...(run.timedOut
+        ? { timed_out: t("en", "timed_out", { seconds: settings.timeout_seconds }) }
+        : {}),
       ...untrustedText("shell", output, settings.max_output_kb * 1024),
       ...(run.truncated ? { truncated: true } : {}),
     };

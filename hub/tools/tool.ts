@@ -79,6 +79,8 @@ export interface ModelTool {
   inputSchema: z.ZodType;
   /** Sent to the model in place of the JSON schema made from `inputSchema`. */
   jsonSchema?: Record<string, unknown> | undefined;
+  /** May be held back until the model asks for it (an MCP server's tool). @default false */
+  deferrable?: boolean | undefined;
   execute(
     input: unknown,
     call: { toolCallId: string; abortSignal?: AbortSignal | undefined },
@@ -138,6 +140,7 @@ export function toToolSet(tools: readonly AgentTool[], options: ToolSetOptions):
       description: t.description,
       inputSchema: t.inputSchema,
       ...(t.jsonSchema !== undefined ? { jsonSchema: t.jsonSchema } : {}),
+      ...(t.origin !== undefined ? { deferrable: true } : {}),
       execute: async (input, call) => {
         if (t.tier >= 2) {
           let ok: boolean;

@@ -16,7 +16,7 @@ import type { CallRecord, Ledger, PendingCall } from "../ledger/mod.ts";
 import { periodBounds } from "../ledger/mod.ts";
 import { budgetSpentSentence } from "../spend/mod.ts";
 import type { AgentTool, ToolContext } from "./tool.ts";
-import { searchWeb, SearchProviderError } from "./search_providers.ts";
+import { SearchProviderError, searchWeb } from "./search_providers.ts";
 import { untrustedText } from "./untrusted.ts";
 import { t } from "./_search_messages.ts";
 
