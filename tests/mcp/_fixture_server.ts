@@ -143,7 +143,8 @@ function handle(message: Record<string, unknown>): void {
       } catch (error) {
         text = `cannot read: ${(error as Error).name}`;
       }
-    } else text = String(params.arguments?.text ?? "");
+    } else if (mode === "many") text = `${params.name} looked up ${params.arguments?.query}`;
+    else text = String(params.arguments?.text ?? "");
     send({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text }] } });
     return;
   }
