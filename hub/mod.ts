@@ -100,6 +100,7 @@ export { BUILTIN_COMPONENTS, loadComponents } from "./app/mod.ts";
 // The MCP servers `agent.toml` lists, started for a process that runs turns (terminal
 // chat; the hub starts its own). The owner's acts on them are on `@agent/hub/mcp`.
 export { startMcpServers, type StartMcpOptions } from "./app/mod.ts";
+export { McpConnection, McpServerError, McpServers } from "./mcp/mod_runtime.ts";
 export {
   loadSubAgentDirectory,
   type SubAgent,

@@ -122,7 +122,10 @@ export const command: CommandModule = {
     const [sub = "list", name, ...rest] = args;
     const lang = ctx.lang;
     const mcp = await import("@agent/hub/mcp");
-    const manage = { paths: ctx.paths, env: ctx.env, lang, bwrap: await mcp.findBwrap(ctx.env) };
+    // Only a command that starts a server needs bubblewrap (for `sandbox = true`).
+    const starts = sub === "add" || sub === "test" || sub === "pin";
+    const bwrap = starts ? await mcp.findBwrap(ctx.env) : undefined;
+    const manage = { paths: ctx.paths, env: ctx.env, lang, bwrap };
     if (sub !== "list" && name === undefined) throw new UsageError(t(lang, "needs_name", { sub }));
     switch (sub) {
       case "add": {

@@ -12,7 +12,7 @@ import type { AgentPaths } from "../paths.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
 import type { OwnerEventSink } from "../events/mod.ts";
-import type { McpServers } from "../mcp/mod.ts";
+import type { McpServers } from "../mcp/mod_runtime.ts";
 import { errorMessage } from "@agent/net/common";
 
 /** Options for {@linkcode startMcpServers}. */
@@ -32,7 +32,10 @@ export interface StartMcpOptions {
 export async function startMcpServers(options: StartMcpOptions): Promise<McpServers | undefined> {
   const { config, logger, events } = options;
   if (Object.keys(config.mcp.servers).length === 0) return undefined;
-  const { McpServers, findBwrap } = await import("../mcp/mod.ts");
+  const [{ McpServers }, { findBwrap }] = await Promise.all([
+    import("../mcp/servers.ts"),
+    import("../sandbox/mod.ts"),
+  ]);
   const servers = new McpServers({
     config,
     env: options.env,

@@ -19,7 +19,7 @@ import type { HubComponent } from "../daemon/mod.ts";
 import type { ModelRouter } from "../router/mod.ts";
 import type { Desk } from "../desk/mod.ts";
 import type { OwnerEventBus } from "../events/mod.ts";
-import type { McpServers } from "../mcp/mod.ts";
+import type { McpServers } from "../mcp/mod_runtime.ts";
 
 /** Something the hub runs for its lifetime, with its block for `GET /status`. */
 export interface HubService extends HubComponent {

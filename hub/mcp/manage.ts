@@ -10,12 +10,11 @@
  */
 import type { AgentConfig, McpServerConfig } from "../config/mod.ts";
 import { loadConfig, SERVER_NAME } from "../config/mod.ts";
-import { parseConfig } from "../config/parse.ts";
 import type { AgentPaths } from "../paths.ts";
 import type { Lang } from "../i18n.ts";
 import { UserError } from "../user_error.ts";
 import { writeFileAtomic } from "../atomic_file.ts";
-import { McpConnection, type McpConnectOptions, McpServerError } from "./connection.ts";
+import type { McpConnection, McpConnectOptions } from "./connection.ts";
 import {
   type ListedTool,
   PinStore,
@@ -82,6 +81,7 @@ export async function addServer(
     throw new UserError(t(ctx.lang, "command_or_url"), 2);
   }
   const text = await readConfigText(ctx);
+  const { parseConfig } = await import("../config/parse.ts");
   const before = parseConfig(text, "agent.toml", { lang: ctx.lang });
   if (Object.hasOwn(before.mcp.servers, name)) {
     throw new UserError(t(ctx.lang, "exists", { name }), 2);
@@ -137,6 +137,7 @@ export async function removeServer(ctx: McpManageContext, name: string): Promise
   await configured(ctx, name);
   const text = await readConfigText(ctx);
   const next = removeServerTable(text, name);
+  const { parseConfig } = await import("../config/parse.ts");
   const after = parseConfig(next, "agent.toml", { lang: ctx.lang });
   // A server written some other way (an inline table) is left for the owner's editor.
   if (Object.hasOwn(after.mcp.servers, name)) {
@@ -166,6 +167,7 @@ export async function testServer(
     try {
       answer = await connection.call(call.tool, call.args);
     } catch (error) {
+      const { McpServerError } = await import("./connection.ts");
       if (error instanceof McpServerError) throw new UserError(error.sentence(ctx.lang), 1);
       throw error;
     }
@@ -230,6 +232,8 @@ async function connect(
     bwrap: ctx.bwrap,
     fetch: ctx.fetch,
   };
+  // The SDK loads with the first connection: listing and showing need none.
+  const { McpConnection, McpServerError } = await import("./connection.ts");
   try {
     return await McpConnection.open(options);
   } catch (error) {

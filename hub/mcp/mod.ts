@@ -4,20 +4,15 @@
  * disable a server whose tool list changed, and the servers' tools as the agent's
  * (tier 2 unless lowered by name, untrusted results cut at a limit).
  *
- * A light door (`@agent/hub/mcp`): `agent mcp` starts without the model SDKs; the MCP
- * SDK itself loads with the first connection's module.
+ * A light door (`@agent/hub/mcp`): `agent mcp` starts without the model SDKs, and the
+ * MCP SDK loads with the first connection. The connection and the servers of a process
+ * (`McpConnection`, `McpServers`) are on the hub's main door.
  *
  * @module
  */
 
-// One server: connect, list, call, and the sentence of each way it fails.
-export {
-  type McpCallResult,
-  McpConnection,
-  type McpConnectOptions,
-  type McpFailure,
-  McpServerError,
-} from "./connection.ts";
+// What a connection takes and gives (the connection itself is on the main door).
+export type { McpCallResult, McpConnectOptions, McpFailure } from "./connection.ts";
 
 // Pins: the hash of a tool list, the owner's pins and what changed since.
 export {
@@ -35,12 +30,7 @@ export {
 export { BASE_VARIABLES, serverEnv, serverHeaders } from "./server_env.ts";
 
 // The servers of a process (the hub, a chat) and their tools as the agent's.
-export {
-  McpServers,
-  type McpServersOptions,
-  type McpServerStatus,
-  type McpState,
-} from "./servers.ts";
+export type { McpServersOptions, McpServerStatus, McpState } from "./servers.ts";
 export {
   definitionTokens,
   MAX_RESULT_CHARS,

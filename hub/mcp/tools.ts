@@ -10,12 +10,13 @@
 import { z } from "zod";
 import type { McpServerConfig } from "../config/mod.ts";
 import type { Lang } from "../i18n.ts";
-import type { AgentTool } from "../tools/mod.ts";
-import { shown, untrustedText } from "../tools/mod.ts";
+import type { AgentTool } from "../tools/tool.ts";
+import { untrustedText } from "../tools/untrusted.ts";
+import { oneLine, printable } from "../text.ts";
 import type { ListedTool } from "./pins.ts";
 import type { McpCallResult } from "./connection.ts";
 import { t } from "./_messages.ts";
-import { estimateTokens, jsonChars } from "../ledger/mod.ts";
+import { estimateTokens, jsonChars } from "../ledger/estimate.ts";
 
 /** What a tool result keeps of an MCP server's answer, in characters. */
 export const MAX_RESULT_CHARS = 20_000;
@@ -80,7 +81,7 @@ function agentTool(server: string, tool: ListedTool, tier: 1 | 2, call: McpCalle
       return t(lang, "approve", {
         name: server,
         tool: shown(tool.name, 60),
-        args: shown(input ?? {}, 200),
+        args: shown(JSON.stringify(input ?? {}), 200),
         description: shown(tool.description, 300),
       });
     },
@@ -151,4 +152,9 @@ export function resultText(result: McpCallResult): string {
     return JSON.stringify(result.structuredContent);
   }
   return parts.join("\n");
+}
+
+/** A value from a server or the model, fit for the owner's sentence: one printable line. */
+function shown(text: string, max: number): string {
+  return printable(oneLine(text, { max, ellipsis: true }));
 }

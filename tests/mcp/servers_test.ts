@@ -5,7 +5,8 @@
  * failure naming the server, no sampling.
  */
 import assert from "node:assert/strict";
-import { McpServers, PinStore } from "@agent/hub/mcp";
+import { McpServers } from "@agent/hub";
+import { PinStore } from "@agent/hub/mcp";
 import type { McpServerConfig } from "@agent/hub/config";
 import { tempDir } from "../_temp_dir.ts";
 import {

@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { buildAgent, type ToolContext } from "@agent/hub";
 import { Ledger, rejectAll } from "@agent/hub";
-import { McpServers, PinStore } from "@agent/hub/mcp";
+import { McpServers } from "@agent/hub";
+import { PinStore } from "@agent/hub/mcp";
 import { config } from "../models/_harness.ts";
 import { tempDir } from "../_temp_dir.ts";
 import { baseEnv, fixture, homePaths } from "./_servers.ts";
