@@ -67,25 +67,38 @@ export {
 
 // Sessions: the store a conversation keeps its messages in, on files or on the spine.
 // An embedder may pass its own `SessionStore`.
-export { FileSessionStore, type SessionStore, SpineSessionStore } from "./sessions/mod.ts";
+// A conversation's messages are stored as `SessionMessage` records of `MESSAGE_VERSION`;
+// `readStoredMessage` reads a record of any version.
+export {
+  FileSessionStore,
+  MESSAGE_VERSION,
+  readStoredMessage,
+  type SessionMessage,
+  type SessionStore,
+  SpineSessionStore,
+  type StoredMessage,
+} from "./sessions/mod.ts";
 
 // Tools and components: the built-in tools and components, the registry that loads
 // extra components from `[components] modules`, and what such a module exports: a
 // `ComponentManifest` whose specs load an `AgentTool` (`agent.tools`) or a
-// `SubAgentFactory` (`agent.subs`). Tier-2 tools ask an `Approver` first.
+// `SubAgentFactory` (`agent.subs`). A tier-2 tool runs only when the turn's
+// `beforeToolCall` hook allows it.
 export {
   type AgentTool,
-  type ApprovalCall,
   ApprovalInterrupted,
-  type Approver,
+  type BeforeToolCall,
   BUILTIN_TOOLS,
   type ModelTool,
   type ModelTools,
   netSend,
-  rejectAll,
+  refusalText,
   scratchFolder,
   shell,
+  type ToolCallCheck,
   type ToolContext,
+  type ToolRefusal,
+  type ToolVerdict,
   webSearch,
 } from "./tools/mod.ts";
 export {
@@ -99,7 +112,7 @@ export { enabledTools } from "./tools/mod.ts";
 export { BUILTIN_COMPONENTS, loadComponents } from "./app/mod.ts";
 // The MCP servers `agent.toml` lists, started for a process that runs turns (terminal
 // chat; the hub starts its own). The owner's acts on them are on `@agent/hub/mcp`.
-export { startMcpServers, type StartMcpOptions } from "./app/mod.ts";
+export { type StartMcpOptions, startMcpServers } from "./app/mod.ts";
 export { McpConnection, McpServerError, McpServers } from "./mcp/mod_runtime.ts";
 export {
   loadSubAgentDirectory,
@@ -221,6 +234,7 @@ export { runCloud } from "./app/mod.ts";
 // The types the signatures above name, so that each is documented with the door
 // (`deno doc --lint`): options, results, events and the shapes an embedder passes.
 export type { NowSource, TurnOptions, TurnResult } from "./agent/agent.ts";
+export type { LoopApproval, LoopCut, LoopEvent, LoopToolCall } from "./router/tool_loop.ts";
 export type { CallContext, ModelRequest, RouterEvent, TurnTrace } from "./router/call_types.ts";
 export type { RetryOptions } from "./router/mod.ts";
 export type { HubContext, HubService, HubServiceFactory } from "./channels/contract.ts";
@@ -311,12 +325,12 @@ export type {
   DigestConversation,
   FailoverNetEvent,
   JobNoticeEvent,
-  ToolNoticeEvent,
   JobResultEvent,
   NetDigestEvent,
   OutboxDroppedEvent,
   OwnerEventSink,
   PeerErrorEvent,
+  ToolNoticeEvent,
 } from "./events/types.ts";
 export type { RunOutcome, RunState } from "./jobs/mod.ts";
 export type { LanguageModelV4, ModelTarget } from "./models/target.ts";
@@ -376,6 +390,17 @@ export type { ConfigReload } from "./config/reload.ts";
 export type { AgentRequest } from "./network_turn/turn.ts";
 export type { PersonaFiles } from "./persona/prompt.ts";
 export type { CreateOutcome, SessionSummary } from "./sessions/store.ts";
+export type {
+  AssistantPart,
+  ProviderData,
+  ReasoningPart,
+  RefusalReason,
+  TextPart,
+  ToolCallPart,
+  ToolOutput,
+  ToolResultPart,
+  TurnMark,
+} from "./sessions/message.ts";
 export type { DefinitionProblem } from "./subs/definition.ts";
 export type { EntryProblem, PersonaSubAgentDirectory, SubAgentEntry } from "./subs/directory.ts";
 export type {

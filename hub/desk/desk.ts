@@ -188,7 +188,7 @@ export class Desk {
       (remembered?.role !== undefined && remembered.role in roles ? remembered.role : "brain");
     const sessionId = picked?.sessionId ?? remembered?.session_id ??
       newSessionId(sessionKind(channel), now());
-    // The approver asks the conversation, which exists once the agent does.
+    // `/stop` reaches the conversation, which exists once the agent does.
     const made: { conversation?: DeskConversation } = {};
     const make = (r: string) =>
       buildAgent({
@@ -198,10 +198,6 @@ export class Desk {
         channel: ledgerChannel(channel),
         role: r,
         tools: o.tools,
-        approver: {
-          approve: (tool, args, call) =>
-            made.conversation!.approve(tool, args, call?.toolCallId ?? crypto.randomUUID()),
-        },
         persona: {
           personaFile: `${o.paths.personaDir}/persona.md`,
           userFile: `${o.paths.personaDir}/user.md`,

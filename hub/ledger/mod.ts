@@ -16,7 +16,6 @@ export {
   type CallProvider,
   type CallPurpose,
   type CallRecord,
-  type ToolProviderId,
   type Channel,
   type DayRow,
   type HardCap,
@@ -28,6 +27,7 @@ export {
   type SessionCeiling,
   type SpentTotals,
   type TokenTotals,
+  type ToolProviderId,
 } from "./ledger.ts";
 
 // The cloud ledger: rows appended to the spine, read back when a container starts.

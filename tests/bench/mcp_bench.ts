@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { buildAgent, Ledger, McpConnection, McpServers, rejectAll, setupHome } from "@agent/hub";
+import { buildAgent, Ledger, McpConnection, McpServers, setupHome } from "@agent/hub";
 import { resolvePaths } from "@agent/hub/base";
 import { PinStore } from "@agent/hub/mcp";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
@@ -115,7 +115,6 @@ period = "month"
       channel: "chat",
       role: "brain",
       tools,
-      approver: rejectAll,
       persona: { personaFile: `${turnHome.personaDir}/persona.md` },
       ledger,
     });

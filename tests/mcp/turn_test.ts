@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { buildAgent, type ToolContext } from "@agent/hub";
-import { Ledger, rejectAll } from "@agent/hub";
+import { Ledger } from "@agent/hub";
 import { McpServers } from "@agent/hub";
 import { PinStore } from "@agent/hub/mcp";
 import { config } from "../models/_harness.ts";
@@ -45,7 +45,6 @@ period = "month"
     channel: "chat",
     role: "brain",
     tools: mcp.tools(),
-    approver: rejectAll,
     persona: { personaFile: `${paths.personaDir}/persona.md` },
     ledger,
   });
