@@ -58,5 +58,14 @@ export {
 } from "./manage.ts";
 export { addServerTable, removeServerTable } from "./config_file.ts";
 
-// Where bubblewrap is (`sandbox = true` needs it).
-export { findBwrap } from "../sandbox/mod.ts";
+// The sandbox (`sandbox = true` and the shell tool): where bubblewrap is, its arguments,
+// a child run with a time and an output limit.
+export {
+  findBwrap,
+  type LimitedRun,
+  runLimited,
+  type RunLimitedOptions,
+  sandboxArgs,
+  type SandboxBind,
+  type SandboxOptions,
+} from "../sandbox/mod.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { findBwrap, runLimited, sandboxArgs } from "../../hub/sandbox/mod.ts";
+import { findBwrap, runLimited, sandboxArgs } from "@agent/hub/mcp";
 
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? "30");
 const ENV = { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: "/work", LANG: "C.UTF-8" };

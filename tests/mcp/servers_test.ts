@@ -242,7 +242,7 @@ Deno.test("a server that hangs, crashes, answers garbage or never starts gets on
 });
 
 Deno.test("a sandboxed server sees its own folder, not the agent's home or .env", async () => {
-  const { findBwrap } = await import("../../hub/sandbox/mod.ts");
+  const { findBwrap } = await import("@agent/hub/mcp");
   const bwrap = await findBwrap();
   if (bwrap === undefined) {
     if (Deno.env.get("CI")) throw new Error("bubblewrap is missing on CI");
