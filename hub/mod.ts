@@ -97,6 +97,7 @@ export {
   shell,
   type ToolCallCheck,
   type ToolContext,
+  type ToolOrigin,
   type ToolRefusal,
   type ToolVerdict,
   webSearch,
