@@ -259,6 +259,7 @@ export type {
   RoleParams,
   ShippedModels,
   ShippedProvider,
+  ToolsConfig,
 } from "./config/mod.ts";
 export type { ParseConfigOptions } from "./config/parse.ts";
 export type { SetupOptions, SetupResult, SetupStep } from "./config/setup.ts";
@@ -330,7 +331,6 @@ export type {
   NetDigestEvent,
   OutboxDroppedEvent,
   OwnerEventSink,
-  PeerErrorEvent,
   ToolNoticeEvent,
 } from "./events/types.ts";
 export type { RunOutcome, RunState } from "./jobs/mod.ts";

@@ -178,7 +178,11 @@ export const configSchema = table({
     universe_report_minutes: rangeInt(5, 1440).optional(),
     digest: oneOf(["batched", "daily", "off"]).optional(),
   }).optional(),
-  tools: table({ search: search.optional(), shell: shell.optional() }).optional(),
+  tools: table({
+    fetch_private: bool.optional(),
+    search: search.optional(),
+    shell: shell.optional(),
+  }).optional(),
   mcp: table({
     servers: z.record(z.string().regex(SERVER_NAME, e("server_name")), mcpServer, e("type_table"))
       .optional(),

@@ -40,6 +40,7 @@ export const MCP_TIMEOUT_SECONDS = 30;
 export function toolsOf(raw: RawConfig): ToolsConfig {
   const s = raw.tools?.shell ?? {};
   const tools: ToolsConfig = {
+    fetch_private: raw.tools?.fetch_private ?? false,
     shell: {
       enabled: s.enabled ?? SHELL_DEFAULTS.enabled,
       timeout_seconds: s.timeout_seconds ?? SHELL_DEFAULTS.timeout_seconds,

@@ -149,8 +149,13 @@ export interface ShellConfig {
   max_output_kb: number;
 }
 
-/** `[tools]`: tools that need settings of their own. */
+/** `[tools]`: what the built-in tools may reach, and tools that need settings of their own. */
 export interface ToolsConfig {
+  /**
+   * `fetch_url` may reach private, loopback and link-local addresses (the owner's LAN);
+   * off, it reaches public addresses only.
+   */
+  fetch_private: boolean;
   /** `web_search` is offered only with this table. */
   search?: SearchConfig;
   shell: ShellConfig;

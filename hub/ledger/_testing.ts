@@ -61,7 +61,10 @@ export function configWith(roles: Record<string, RoleConfig>): AgentConfig {
       universe_report_minutes: 60,
       digest: "batched",
     },
-    tools: { shell: { enabled: false, timeout_seconds: 60, max_output_kb: 64 } },
+    tools: {
+      fetch_private: false,
+      shell: { enabled: false, timeout_seconds: 60, max_output_kb: 64 },
+    },
     mcp: { servers: {} },
     components: { modules: [], disabled: [] },
   };

@@ -25,8 +25,8 @@ export interface ToolContext {
   now?: (() => number) | undefined;
   /** Aborts when the turn is cancelled (a child or a server call is then stopped). */
   signal?: AbortSignal | undefined;
-  /** `[tools]` of `agent.toml` (the search provider, the shell's limits). */
-  settings?: ToolsConfig | undefined;
+  /** `[tools]` of `agent.toml` (`fetch_private`, the search provider, the shell's limits). */
+  settings?: Partial<ToolsConfig> | undefined;
   /** The spend ledger a paid tool writes its row to (and checks its budget in). */
   ledger?: Ledger | undefined;
   /** Where the turn came from, for the ledger. @default "cli" */
