@@ -32,6 +32,7 @@ import { SpendChartReader } from "../spend/chart.ts";
 import {
   dashboardChat,
   dashboardJobs,
+  dashboardMcp,
   dashboardNetwork,
   type DashboardParts,
   dashboardSettings,
@@ -253,6 +254,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
         ...(digest === undefined ? {} : { gathered: () => digest.gathered() }),
       }),
       settings: dashboardSettings({ paths, env, lang, reload }),
+      mcp: dashboardMcp({ paths, env, lang, live: () => mcp?.statuses() ?? [] }),
       jobs: dashboardJobs({
         scope: () => ({ paths, config, lang, env }),
         runNow: (name) => runJobNow({ paths, config, env, lang, logger }, name),

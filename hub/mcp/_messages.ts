@@ -36,6 +36,12 @@ export const t = catalogue({
   remove_by_hand:
     "The MCP server {name} is written in agent.toml in a form this command cannot change; remove it there by hand.",
   no_tool: "The MCP server {name} has no tool named {tool}.",
+  added_restart:
+    "Added the MCP server {name} and pinned its tools ({count}). The hub uses it from its next start.",
+  pinned_restart: "Pinned the MCP server {name}. The hub uses it again from its next start.",
+  removed_restart: "Removed the MCP server {name}. The hub stops using it at its next start.",
+  pin_moved:
+    "The MCP server {name} lists something else than what was shown; look at its changes again.",
   state_pinned: "pinned",
   state_changed: "disabled: its tools changed",
   state_unpinned: "disabled: not pinned",
@@ -70,9 +76,26 @@ export const t = catalogue({
   remove_by_hand:
     "MCP sunucusu {name}, agent.toml içinde bu komutun değiştiremeyeceği bir biçimde yazılmış; onu orada elle kaldırın.",
   no_tool: "MCP sunucusu {name} içinde {tool} adında bir araç yok.",
+  added_restart:
+    "MCP sunucusu {name} eklendi ve araçları ({count}) sabitlendi. Hub onu bir sonraki başlangıcından itibaren kullanır.",
+  pinned_restart:
+    "MCP sunucusu {name} sabitlendi. Hub onu bir sonraki başlangıcından itibaren yeniden kullanır.",
+  removed_restart:
+    "MCP sunucusu {name} kaldırıldı. Hub onu bir sonraki başlangıcında kullanmayı bırakır.",
+  pin_moved:
+    "MCP sunucusu {name} gösterilenden başka bir şey listeliyor; değişikliklerine yeniden bakın.",
   state_pinned: "sabitlendi",
   state_changed: "kapalı: araçları değişti",
   state_unpinned: "kapalı: sabitlenmedi",
   state_failed: "başlamadı",
   state_off: "başlatılmadı",
 });
+
+/** One of the MCP sentences by its key, for the dashboard (which has no catalogue of its own). */
+export function mcpSentence(
+  lang: "en" | "tr",
+  key: "added_restart" | "pinned_restart" | "removed_restart" | "pin_moved",
+  vars: Record<string, string | number>,
+): string {
+  return t(lang, key, vars);
+}

@@ -58,6 +58,9 @@ export {
 } from "./manage.ts";
 export { addServerTable, removeServerTable } from "./config_file.ts";
 
+// The sentences the dashboard's MCP routes answer with.
+export { mcpSentence } from "./_messages.ts";
+
 // The sandbox (`sandbox = true` and the shell tool): where bubblewrap is, its arguments,
 // a child run with a time and an output limit.
 export {
