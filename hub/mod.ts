@@ -225,7 +225,13 @@ export {
   writeHubToken,
 } from "./control/mod.ts";
 // The web dashboard the control API serves under `/dashboard` (`agent dashboard`).
-export { dashboard, type DashboardDoor, dashboardMcp, dashboardNetwork } from "./dashboard/mod.ts";
+export {
+  dashboard,
+  type DashboardDoor,
+  dashboardMcp,
+  dashboardNetwork,
+  type McpRouteSources,
+} from "./dashboard/mod.ts";
 
 // Cloud: `agent cloud` (the brain on the spine, file sync, `agent cloud run`).
 // Only the CLI uses these.
