@@ -275,6 +275,17 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
           blocks[service.statusKey ?? service.name] = service.status();
         }
       }
+      // Each MCP server's live state (`agent components` shows one that failed to start).
+      if (mcp !== undefined) {
+        blocks.mcp = {
+          servers: mcp.statuses().map((s) => ({
+            name: s.name,
+            state: s.state,
+            tools: s.tools.length,
+            ...(s.sentence === undefined ? {} : { sentence: s.sentence }),
+          })),
+        };
+      }
       return blocks;
     },
     events: (afterSec) => readNetEvents(paths.netDir, afterSec),
