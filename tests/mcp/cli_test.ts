@@ -126,3 +126,31 @@ Deno.test("agent mcp: bad input is one sentence, exit 2; a server that does not 
   const tr = await agent(["--home", dir.path, "--lang", "tr", "mcp", "show", "nope"]);
   assert.equal(tr.stderr, "agent.toml içinde nope adında bir MCP sunucusu yok (sunucular: -).\n");
 });
+
+Deno.test("agent chat starts the pinned MCP servers and runs a lowered tool in a turn", async () => {
+  await using dir = await tempDir();
+  await home(dir.path);
+  const file = `${dir.path}/agent.toml`;
+  const replies = ['/tool files__echo {"text":"hi from mcp"}', "Done."];
+  await Deno.writeTextFile(
+    file,
+    (await Deno.readTextFile(file)).replace(
+      'model_id = "fake-brain"\n',
+      `model_id = "fake-brain"\nparams = { replies = ${JSON.stringify(replies)} }\n`,
+    ),
+  );
+  const added = await agent(["--home", dir.path, "mcp", "add", "files", ...fixture("ok")]);
+  assert.equal(added.code, 0, added.stderr);
+  await Deno.writeTextFile(file, "\n[mcp.servers.files.tiers]\necho = 1\n", { append: true });
+  const chat = await agent(["--home", dir.path, "chat"], { stdin: "hello\n" });
+  assert.equal(chat.code, 0, chat.stderr);
+  assert.match(chat.stdout, /Done\./);
+  const sessions = `${dir.path}/data/sessions`;
+  let stored = "";
+  for await (const entry of Deno.readDir(sessions)) {
+    for await (const m of Deno.readDir(`${sessions}/${entry.name}/agents/main/messages`)) {
+      stored += await Deno.readTextFile(`${sessions}/${entry.name}/agents/main/messages/${m.name}`);
+    }
+  }
+  assert.match(stored, /"hi from mcp"/, "the server's answer is in the stored turn");
+});
