@@ -13,16 +13,15 @@
  *
  * @module
  */
-import { buildAgent, Ledger, McpConnection, McpServers, setupHome } from "@agent/hub";
+import { McpConnection, setupHome } from "@agent/hub";
 import { resolvePaths } from "@agent/hub/base";
-import { PinStore } from "@agent/hub/mcp";
+import { definitionTokens } from "@agent/hub/mcp";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
-import { config } from "../models/_harness.ts";
-import { baseEnv, everything, fixture, homePaths } from "../mcp/_servers.ts";
+import { baseEnv, everything, homePaths } from "../mcp/_servers.ts";
+import { CONTEXT_TOKENS, hundredTools } from "../mcp/_hundred_tools.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? "5");
 const ROOT = new URL("../../", import.meta.url).pathname;
-const CONTEXT_TOKENS = 32_000;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -84,52 +83,16 @@ try {
   console.log("goal: add_plus_list_ms < 1000");
 
   // 100 tools, a hello turn.
-  const turnHome = homePaths(`${dir}/turn`);
-  await Deno.mkdir(turnHome.personaDir, { recursive: true });
-  await Deno.writeTextFile(`${turnHome.personaDir}/persona.md`, "You are a careful agent.");
-  const cfg = config(`
-[models.roles.brain]
-provider = "fake"
-model_id = "fake-1"
-context_tokens = ${CONTEXT_TOKENS}
-[models.roles.brain.params]
-replies = ["Hello!"]
-[models.roles.brain.budget]
-usd = 5
-period = "month"
-`);
-  cfg.mcp.servers.many = fixture("many", "100");
-  const first = new McpServers({ config: cfg, env: baseEnv(), paths: turnHome, lang: "en" });
-  await first.start();
-  await new PinStore(turnHome.dataDir).pin("many", first.statuses()[0]!.listed);
-  await first.close();
-  const mcp = new McpServers({ config: cfg, env: baseEnv(), paths: turnHome, lang: "en" });
-  await mcp.start();
-  const ledger = Ledger.open(turnHome.ledgerFile);
-  try {
-    const tools = mcp.tools();
-    const agent = buildAgent({
-      config: cfg,
-      env: {},
-      paths: turnHome,
-      channel: "chat",
-      role: "brain",
-      tools,
-      persona: { personaFile: `${turnHome.personaDir}/persona.md` },
-      ledger,
-    });
-    await agent.turn("s1", "hello");
-    const sent = ledger.rowsSince(0)[0]!.tool_tokens ?? 0;
-    const { definitionTokens } = await import("@agent/hub/mcp");
-    const all = first.statuses()[0]!.listed.reduce((n, t) => n + definitionTokens("many", t), 0);
-    console.log(`mcp_tools: ${tools.length}`);
+  {
+    await using many = await hundredTools(`${dir}/turn`, ["Hello!"]);
+    await many.agent.turn("s1", "hello");
+    const sent = many.ledger.rowsSince(0)[0]!.tool_tokens ?? 0;
+    const all = many.mcp.statuses()[0]!.listed.reduce((n, t) => n + definitionTokens("many", t), 0);
+    console.log(`mcp_tools: ${many.mcp.tools().length}`);
     console.log(`all_definitions_tokens: ${all}`);
     console.log(`hello_turn_definition_tokens: ${sent}`);
     console.log(`share_of_context_tokens: ${(sent / CONTEXT_TOKENS * 100).toFixed(1)}%`);
     console.log("goal: share_of_context_tokens <= 10%");
-  } finally {
-    await mcp.close();
-    ledger.close();
   }
 } finally {
   await Deno.remove(dir, { recursive: true });

@@ -5,63 +5,16 @@
  * calls it at the next step; a turn whose server died goes on with one sentence.
  */
 import assert from "node:assert/strict";
-import { buildAgent, type ToolContext } from "@agent/hub";
-import { Ledger } from "@agent/hub";
-import { McpServers } from "@agent/hub";
+import { McpServers, type ToolContext } from "@agent/hub";
 import { PinStore } from "@agent/hub/mcp";
 import { config } from "../models/_harness.ts";
 import { tempDir } from "../_temp_dir.ts";
 import { baseEnv, fixture, homePaths } from "./_servers.ts";
-
-const CONTEXT_TOKENS = 32_000;
-
-async function setup(dir: string, replies: string[]) {
-  const paths = homePaths(dir);
-  await Deno.mkdir(paths.personaDir, { recursive: true });
-  await Deno.writeTextFile(`${paths.personaDir}/persona.md`, "You are a careful agent.");
-  const cfg = config(`
-[models.roles.brain]
-provider = "fake"
-model_id = "fake-1"
-context_tokens = ${CONTEXT_TOKENS}
-[models.roles.brain.params]
-replies = ${JSON.stringify(replies)}
-[models.roles.brain.budget]
-usd = 5
-period = "month"
-`);
-  cfg.mcp.servers.many = { ...fixture("many", "100"), tiers: { tool_042: 1 } };
-  const first = new McpServers({ config: cfg, env: baseEnv(), paths, lang: "en" });
-  await first.start();
-  await new PinStore(paths.dataDir).pin("many", first.statuses()[0]!.listed);
-  await first.close();
-  const mcp = new McpServers({ config: cfg, env: baseEnv(), paths, lang: "en" });
-  await mcp.start();
-  const ledger = Ledger.open(paths.ledgerFile);
-  const agent = buildAgent({
-    config: cfg,
-    env: {},
-    paths,
-    channel: "chat",
-    role: "brain",
-    tools: mcp.tools(),
-    persona: { personaFile: `${paths.personaDir}/persona.md` },
-    ledger,
-  });
-  return {
-    agent,
-    ledger,
-    mcp,
-    async [Symbol.asyncDispose]() {
-      await mcp.close();
-      ledger.close();
-    },
-  };
-}
+import { CONTEXT_TOKENS, hundredTools } from "./_hundred_tools.ts";
 
 Deno.test("100 MCP tools: a hello turn sends at most 10% of context_tokens in definitions; find_tools brings one in", async () => {
   await using dir = await tempDir();
-  await using s = await setup(dir.path, [
+  await using s = await hundredTools(dir.path, [
     "Hello!",
     '/tool find_tools {"query":"number 42"}',
     '/tool many__tool_042 {"query":"the weather"}',
