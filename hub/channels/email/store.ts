@@ -34,6 +34,7 @@ CREATE TABLE IF NOT EXISTS mails (
   done_ms INTEGER,
   flagged INTEGER NOT NULL DEFAULT 0,
   told INTEGER NOT NULL DEFAULT 0,
+  raw BLOB,
   UNIQUE (folder, uidvalidity, uid)
 );
 CREATE INDEX IF NOT EXISTS mails_sender ON mails (sender, received_ms);
@@ -42,6 +43,7 @@ CREATE TABLE IF NOT EXISTS threads (root TEXT PRIMARY KEY, sender TEXT NOT NULL)
 CREATE TABLE IF NOT EXISTS outbox (
   id TEXT PRIMARY KEY,
   answers TEXT NOT NULL,
+  kind TEXT NOT NULL DEFAULT 'answer',
   recipient TEXT NOT NULL,
   raw BLOB NOT NULL,
   state TEXT NOT NULL,
@@ -75,6 +77,8 @@ export interface MailRow {
   state: "taken" | "refused";
   reason: Refusal | null;
   receivedMs: number;
+  /** The mail's bytes, kept until it is answered (a refused mail's are not kept). */
+  raw: Uint8Array | null;
 }
 
 /** An answer in the outbox. */
@@ -89,6 +93,16 @@ export interface OutboxRow {
   attempts: number;
   firstMs: number;
   nextMs: number;
+}
+
+/** A mail taken and not answered yet. */
+export interface TakenMail {
+  messageId: string;
+  sender: string;
+  person: "owner" | `person:${string}`;
+  /** The thread's root Message-ID, for the conversation key. */
+  thread: string;
+  raw: Uint8Array;
 }
 
 /** A refused mail not yet told to the owner. */
@@ -117,7 +131,7 @@ export class MailStore {
     this.#db = db;
     this.#take = db.prepare(
       `INSERT OR IGNORE INTO mails (message_id, folder, uidvalidity, uid, sender, person, thread,
-         subject, state, reason, received_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         subject, state, reason, received_ms, raw) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#known = db.prepare(
       "SELECT 1 FROM mails WHERE message_id = ? OR (folder = ? AND uidvalidity = ? AND uid = ?)",
@@ -169,6 +183,7 @@ export class MailStore {
       row.state,
       row.reason,
       row.receivedMs,
+      row.raw,
     );
     return Number(result.changes) === 1;
   }
@@ -212,18 +227,52 @@ export class MailStore {
     return Number(row.n);
   }
 
-  /** Mails taken whose answer is not recorded yet (after a restart), oldest first. */
-  unanswered(): { messageId: string; folder: string; uidvalidity: number; uid: number }[] {
+  /** Mails taken whose answer is not recorded yet (also after a restart), oldest first. */
+  unanswered(): TakenMail[] {
     return (this.#db.prepare(
-      `SELECT message_id, folder, uidvalidity, uid FROM mails WHERE state = 'taken'
+      `SELECT message_id, sender, person, thread, raw FROM mails WHERE state = 'taken'
        ORDER BY received_ms, uid`,
-    ).all() as { message_id: string; folder: string; uidvalidity: number; uid: number }[])
-      .map((r) => ({
-        messageId: r.message_id,
-        folder: r.folder,
-        uidvalidity: Number(r.uidvalidity),
-        uid: Number(r.uid),
-      }));
+    ).all() as Record<string, unknown>[]).map((r) => ({
+      messageId: String(r.message_id),
+      sender: String(r.sender),
+      person: String(r.person) as TakenMail["person"],
+      thread: String(r.thread),
+      raw: r.raw as Uint8Array,
+    }));
+  }
+
+  /**
+   * Records a notice mail (an approval waits) in the outbox: once per `id`, sent before
+   * the answer; the mail stays taken.
+   */
+  notice(row: Omit<OutboxRow, "attempts" | "nextMs">): void {
+    this.#db.prepare(
+      `INSERT OR IGNORE INTO outbox (id, answers, kind, recipient, raw, state, first_ms, next_ms)
+       VALUES (?, ?, 'notice', ?, ?, 'pending', ?, ?)`,
+    ).run(row.id, row.answers, row.recipient, row.raw, row.firstMs, row.firstMs);
+  }
+
+  /** When the last mail came (taken or refused), epoch ms. */
+  lastMailMs(): number | undefined {
+    const row = this.#db.prepare("SELECT MAX(received_ms) AS ms FROM mails").get() as {
+      ms: number | null;
+    };
+    return row.ms === null ? undefined : Number(row.ms);
+  }
+
+  /** A value kept across restarts (the digest's last time). */
+  meta(key: string): string | undefined {
+    const row = this.#db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as
+      | { value: string }
+      | undefined;
+    return row?.value;
+  }
+
+  /** Sets a value kept across restarts. */
+  setMeta(key: string, value: string): void {
+    this.#db.prepare(
+      "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    ).run(key, value);
   }
 
   /** Records the answer to `messageId` in the outbox and marks the mail answered, at once. */
@@ -235,7 +284,8 @@ export class MailStore {
          VALUES (?, ?, ?, ?, 'pending', ?, ?)`,
       ).run(answer.id, messageId, answer.recipient, answer.raw, answer.firstMs, answer.firstMs);
       this.#db.prepare(
-        "UPDATE mails SET state = 'answered', done_ms = ? WHERE message_id = ? AND state = 'taken'",
+        `UPDATE mails SET state = 'answered', done_ms = ?, raw = NULL
+         WHERE message_id = ? AND state = 'taken'`,
       ).run(answer.firstMs, messageId);
       this.#db.exec("COMMIT");
     } catch (error) {
@@ -287,12 +337,13 @@ export class MailStore {
   #finish(id: string, state: "sent" | "undelivered", nowMs: number, error: string | null): void {
     this.#db.exec("BEGIN IMMEDIATE");
     try {
-      const row = this.#db.prepare("SELECT answers FROM outbox WHERE id = ?").get(id) as
-        | { answers: string }
+      const row = this.#db.prepare("SELECT answers, kind FROM outbox WHERE id = ?").get(id) as
+        | { answers: string; kind: string }
         | undefined;
       this.#db.prepare("UPDATE outbox SET state = ?, last_error = ? WHERE id = ?")
         .run(state, error, id);
-      if (row !== undefined) {
+      // A notice (an approval waits) says nothing of the answer's fate.
+      if (row !== undefined && row.kind === "answer") {
         this.#db.prepare("UPDATE mails SET state = ?, done_ms = ? WHERE message_id = ?")
           .run(state, nowMs, row.answers);
       }
