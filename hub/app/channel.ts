@@ -44,4 +44,9 @@ export const HUB_CHANNELS: readonly HubChannelFactory[] = [
     hub.env.MESSENGER_BOT_TOKEN?.trim()
       ? import("../channels/messenger/mod.ts").then((m) => m.messengerChannel(hub))
       : Promise.resolve(undefined),
+  // Loaded only with [email]: the IMAP, SMTP and MIME packages are not needed otherwise.
+  (hub) =>
+    hub.config.email !== undefined
+      ? import("../channels/email/mod.ts").then((m) => m.emailChannel(hub))
+      : Promise.resolve(undefined),
 ];

@@ -23,13 +23,6 @@ export const t = catalogue({
   refused_self: "{n} from the agent's own address",
   undelivered:
     "The answer to {to} (“{subject}”) could not be sent in 24 hours and was given up: {detail}",
-  status_line: "e-mail: {state} ({mode}) as {address}, last mail {time}",
-  status_never: "never",
-  status_error: "e-mail last error: {error}",
-  state_connecting: "connecting",
-  state_connected: "connected",
-  state_reconnecting: "reconnecting",
-  state_stopped: "stopped",
   doctor_ok:
     "{address}: IMAP {imap}, SMTP {smtp}, TLS {tls}; answers the owner and {count} other sender(s)",
   doctor_no_password:
@@ -62,13 +55,6 @@ export const t = catalogue({
   refused_no_sender: "{n} tanesinin From: satırında tek bir gönderen yok",
   refused_self: "{n} tanesi ajanın kendi adresinden",
   undelivered: "{to} adresine yanıt (“{subject}”) 24 saatte gönderilemedi ve bırakıldı: {detail}",
-  status_line: "e-posta: {state} ({mode}), {address} olarak, son posta {time}",
-  status_never: "hiç",
-  status_error: "e-posta son hata: {error}",
-  state_connecting: "bağlanıyor",
-  state_connected: "bağlı",
-  state_reconnecting: "yeniden bağlanıyor",
-  state_stopped: "durdu",
   doctor_ok:
     "{address}: IMAP {imap}, SMTP {smtp}, TLS {tls}; sahibini ve {count} başka göndereni yanıtlar",
   doctor_no_password:

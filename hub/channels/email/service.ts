@@ -40,6 +40,8 @@ export interface MailTurn {
   messageId: string;
   /** The turn waits for the owner's approval of `sentence` (told by mail once). */
   waiting(sentence: string): void;
+  /** Aborts when the channel stops: the turn is cancelled, the mail answered after a restart. */
+  signal?: AbortSignal;
 }
 
 /** How a turn ended. */
@@ -282,13 +284,14 @@ export class EmailService {
       sender: taken.sender,
       text: mailPrompt(mail, taken.person),
       messageId: taken.messageId,
+      signal: this.#stop.signal,
       waiting: (sentence) => {
         if (waited) return;
         waited = true;
         void this.#notice(taken, mail, answerId, sentence);
       },
     });
-    if (result.kind === "closed") return false;
+    if (result.kind === "closed" || this.#stop.signal.aborted) return false;
     const raw = await renderAnswer({
       from: settings.address,
       to: taken.sender,
