@@ -16,7 +16,6 @@ import { type SmtpCapture, startSmtp } from "./_smtp.ts";
 import { mailText } from "./_mails.ts";
 import {
   AGENT,
-  AUTHSERV,
   emailHome,
   FRIEND,
   OWNER,
