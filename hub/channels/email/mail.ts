@@ -10,7 +10,12 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import { type Attachment, type ParsedMail, simpleParser } from "mailparser";
+import type { Attachment, ParsedMail } from "mailparser";
+
+/** `mailparser`, loaded with the first mail: an idle channel does not hold it. */
+async function parser(): Promise<typeof import("mailparser").simpleParser> {
+  return (await import("mailparser")).simpleParser;
+}
 
 /** An attachment as the model is told of it. */
 export interface MailAttachment {
@@ -78,6 +83,7 @@ export async function readMail(
   options: ReadMailOptions = {},
 ): Promise<IncomingMail> {
   const cap = options.attachmentBytes ?? 65_536;
+  const simpleParser = await parser();
   const parsed = await simpleParser(Buffer.from(raw), PARSE);
   const fromList = parsed.from?.value ?? [];
   const single = fromList.length === 1 && fromList[0]!.address ? fromList[0]! : undefined;
@@ -171,7 +177,7 @@ async function attachmentOf(a: Attachment, cap: number): Promise<MailAttachment>
   const type = (a.contentType ?? "application/octet-stream").toLowerCase();
   const base: MailAttachment = { name: a.filename ?? "attachment", type, size: a.size };
   if (type === "message/rfc822") {
-    const inner = await simpleParser(a.content, PARSE);
+    const inner = await (await parser())(a.content, PARSE);
     const head = [
       `From: ${inner.from?.text ?? ""}`,
       `Date: ${inner.date?.toISOString() ?? ""}`,

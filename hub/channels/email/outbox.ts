@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { createTransport, type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { Buffer } from "node:buffer";
 import { backoffDelay } from "../../backoff.ts";
 import type { EmailSettings } from "./settings.ts";
@@ -44,17 +44,21 @@ export function smtpOptions(settings: EmailSettings) {
   };
 }
 
-/** A sender over SMTP for the settings (one connection per message). */
+/**
+ * A sender over SMTP for the settings. `nodemailer` loads with the first send, so an
+ * idle channel does not hold it.
+ */
 export function smtpSender(settings: EmailSettings): { send: SendRaw; close(): void } {
-  const transport: Transporter = createTransport(smtpOptions(settings));
+  let transport: Transporter | undefined;
   return {
     async send(row) {
+      transport ??= (await import("nodemailer")).createTransport(smtpOptions(settings));
       await transport.sendMail({
         envelope: { from: settings.address, to: [row.recipient] },
         raw: Buffer.from(row.raw),
       });
     },
-    close: () => transport.close(),
+    close: () => transport?.close(),
   };
 }
 

@@ -9,7 +9,6 @@
  *
  * @module
  */
-import MailComposer from "nodemailer/lib/mail-composer/index.js";
 import type { Lang } from "../../i18n.ts";
 import { markdownHtml } from "../messenger/markdown_html.ts";
 import { escapeHtml } from "../messenger/telegram.ts";
@@ -84,6 +83,8 @@ export async function renderAnswer(answer: AnswerMail): Promise<Uint8Array> {
     "</body></html>",
   ].join("");
   const references = replyReferences(answer.mail);
+  // Loaded with the first answer: an idle channel does not hold the MIME writer.
+  const { default: MailComposer } = await import("nodemailer/lib/mail-composer/index.js");
   const composer = new MailComposer({
     from: answer.from,
     to: answer.to,
