@@ -7,7 +7,7 @@
  * @module
  */
 import { SMTPServer } from "smtp-server";
-import { type IncomingMail, readMail } from "../../hub/channels/email/mail.ts";
+import { type IncomingMail, readMail } from "@agent/hub";
 
 /** One accepted message. */
 export interface Received {

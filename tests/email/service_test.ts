@@ -6,11 +6,15 @@
  */
 import assert from "node:assert/strict";
 import { ImapFlow } from "imapflow";
-import { EmailService, type MailTurn } from "../../hub/channels/email/service.ts";
-import { MailStore } from "../../hub/channels/email/store.ts";
-import type { EmailSettings } from "../../hub/channels/email/settings.ts";
-import type { NetEvent, OwnerEvent } from "../../hub/events/types.ts";
-import { Logger } from "../../hub/log.ts";
+import {
+  EmailService,
+  type EmailSettings,
+  Logger,
+  MailStore,
+  type MailTurn,
+  type NetEvent,
+  type OwnerEvent,
+} from "@agent/hub";
 import { until } from "../hub/_agents.ts";
 import { tempDir } from "../_temp_dir.ts";
 import { type Dovecot, startDovecot } from "./_dovecot.ts";

@@ -9,9 +9,9 @@
  *
  * @module
  */
-import type { HubChannel, HubContext } from "../../app/channel_types.ts";
+import type { HubContext, HubService } from "../contract.ts";
 import { isCustom } from "../../desk/mod.ts";
-import { SpendChartReader } from "../../money/spend_chart.ts";
+import { SpendChartReader } from "../../spend/chart.ts";
 import { EmailService, type MailAnswer, type MailTurn } from "./service.ts";
 import type { EmailSettings } from "./settings.ts";
 import { MailStore } from "./store.ts";
@@ -22,7 +22,7 @@ export function emailStoreFile(dataDir: string): string {
 }
 
 /** The e-mail channel. */
-export class EmailChannel implements HubChannel {
+export class EmailChannel implements HubService {
   readonly name = "email";
   readonly statusKey = "email";
   #hub: HubContext;

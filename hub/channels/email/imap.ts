@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { ImapFlow, type ImapFlowOptions } from "imapflow";
+import type { ImapFlow, ImapFlowOptions } from "imapflow";
 import { backoffDelay, pause } from "../../backoff.ts";
 import type { EmailSettings } from "./settings.ts";
 import type { MailStore } from "./store.ts";
@@ -100,6 +100,8 @@ export class MailboxWatch {
   /** One connection: log in, open the folder, then look and wait until it closes. */
   async #session(signal: AbortSignal): Promise<void> {
     const s = this.#o.settings;
+    // Loaded with the first connection, so the hub's door does not carry it.
+    const { ImapFlow } = await import("imapflow");
     const client = new ImapFlow(imapOptions(s, {
       disableAutoIdle: s.mode === "poll",
       // A short pause before IDLE: new mail is heard of soon after the last command.

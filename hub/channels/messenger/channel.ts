@@ -16,7 +16,7 @@
 import "./_quiet_node.ts";
 import { Api } from "grammy";
 import type { Message, Update } from "grammy/types";
-import type { HubChannel, HubContext } from "../../app/channel_types.ts";
+import type { HubContext, HubService } from "../contract.ts";
 import {
   commandsOf,
   commandSummary,
@@ -48,7 +48,7 @@ function isElsewhere(key: string): boolean {
 }
 
 /** The messenger channel. */
-export class MessengerChannel implements HubChannel {
+export class MessengerChannel implements HubService {
   readonly name = "messenger";
   readonly statusKey = "messenger";
   #hub: HubContext;
