@@ -68,7 +68,8 @@ function formatUsd(usd: number): string {
  * if (!raw.includes("In-Reply-To: <q@example.com>") || !raw.includes("Subject: Re: Hi")) {
  *   throw new Error(raw);
  * }
- * if (!raw.includes("<b>Yes</b> &lt;b&gt;")) throw new Error(raw);
+ * // The HTML part is quoted-printable: its soft line breaks joined, it reads as written.
+ * if (!raw.replace(/=\r?\n/g, "").includes("<b>Yes</b> &lt;b&gt;")) throw new Error(raw);
  * ```
  */
 export async function renderAnswer(answer: AnswerMail): Promise<Uint8Array> {
