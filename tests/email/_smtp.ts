@@ -31,8 +31,9 @@ export interface SmtpCapture extends AsyncDisposable {
   stop(): Promise<void>;
 }
 
-/** Starts the server on a free loopback port, taking `user`/`password` logins. */
-export async function startSmtp(user: string, password: string): Promise<SmtpCapture> {
+/** Starts the server on a free loopback port, taking the logins of `users` with `password`. */
+export async function startSmtp(users: string | string[], password: string): Promise<SmtpCapture> {
+  const allowed = typeof users === "string" ? [users] : users;
   let refuse = 0;
   const capture = {
     port: 0,
@@ -49,8 +50,9 @@ export async function startSmtp(user: string, password: string): Promise<SmtpCap
     allowInsecureAuth: true,
     logger: false,
     onAuth(auth, _session, callback) {
-      if (auth.username === user && auth.password === password) callback(null, { user });
-      else callback(Object.assign(new Error("Invalid login"), { responseCode: 535 }));
+      if (allowed.includes(auth.username ?? "") && auth.password === password) {
+        callback(null, { user: auth.username });
+      } else callback(Object.assign(new Error("Invalid login"), { responseCode: 535 }));
     },
     onData(stream, session, callback) {
       const chunks: Uint8Array[] = [];

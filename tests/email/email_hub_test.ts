@@ -14,15 +14,7 @@ import { until } from "../hub/_agents.ts";
 import { type Dovecot, startDovecot } from "./_dovecot.ts";
 import { type SmtpCapture, startSmtp } from "./_smtp.ts";
 import { mailText } from "./_mails.ts";
-import {
-  AGENT,
-  emailHome,
-  FRIEND,
-  OWNER,
-  OWNER_PROVEN,
-  PASSWORD,
-  runEmailHub,
-} from "./_hub.ts";
+import { AGENT, emailHome, FRIEND, OWNER, OWNER_PROVEN, PASSWORD, runEmailHub } from "./_hub.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
 

@@ -22,6 +22,8 @@ import { type SmtpCapture, startSmtp } from "./_smtp.ts";
 import { mailText } from "./_mails.ts";
 
 const AGENT = "agent@example.test";
+/** A second mailbox, for a step that must start from an empty folder. */
+const AGENT2 = "agent2@example.test";
 const OWNER = "ayse@example.com";
 const FRIEND = "bob@example.org";
 const PASSWORD = "s3cret-pw";
@@ -105,19 +107,22 @@ async function run(
   };
 }
 
-/** The flags of every mail in the agent's INBOX, by Message-ID. */
-async function flagsByMessageId(): Promise<Map<string, string[]>> {
+/** The flags of every mail in a folder of the agent's, by Message-ID. */
+async function flagsByMessageId(
+  folder = "INBOX",
+  user = AGENT,
+): Promise<Map<string, string[]>> {
   const client = new ImapFlow({
     host: "127.0.0.1",
     port: dovecot.imapPort,
     secure: false,
     doSTARTTLS: false,
-    auth: { user: AGENT, pass: PASSWORD },
+    auth: { user, pass: PASSWORD },
     logger: false,
   });
   await client.connect();
   const out = new Map<string, string[]>();
-  const lock = await client.getMailboxLock("INBOX");
+  const lock = await client.getMailboxLock(folder);
   try {
     for await (const m of client.fetch("1:*", { envelope: true, flags: true })) {
       out.set(m.envelope?.messageId ?? "", [...(m.flags ?? [])]);
@@ -134,8 +139,11 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn(t) {
-    dovecot = await startDovecot([{ name: AGENT, password: PASSWORD }]);
-    smtp = await startSmtp(AGENT, PASSWORD);
+    dovecot = await startDovecot([
+      { name: AGENT, password: PASSWORD },
+      { name: AGENT2, password: PASSWORD },
+    ]);
+    smtp = await startSmtp([AGENT, AGENT2], PASSWORD);
     try {
       await t.step(
         "the owner's proven mail is answered in its thread and flagged seen",
@@ -265,6 +273,50 @@ Deno.test({
           assert.ok(!smtp.received.at(-1)!.mail.text.includes("fake-model"));
         },
       );
+
+      await t.step("max_per_hour holds per sender; done_folder and footer = false", async () => {
+        await using r = await run(() => "Fine.", {
+          address: AGENT2,
+          username: AGENT2,
+          max_per_hour: 2,
+          done_folder: "Answered",
+          footer: false,
+        });
+        const before = smtp.received.length;
+        for (const i of [1, 2, 3]) {
+          await dovecot.deliver(
+            AGENT2,
+            mailText({
+              from: OWNER,
+              to: AGENT2,
+              subject: `limit ${i}`,
+              id: `<lim${i}@example.com>`,
+              authResults: [`${AUTHSERV}; dkim=pass header.d=example.com`],
+              body: `n ${i}`,
+            }),
+          );
+        }
+        await until("the digest", () => r.events.some((e) => e.type === "email.refused"), 20_000);
+        const event = r.events.find((e) => e.type === "email.refused")!;
+        assert.ok(event.type === "email.refused");
+        assert.deepEqual(event.by_reason, { rate_limited: 1 });
+        await until("two answers", () => smtp.received.length === before + 2);
+        assert.deepEqual(
+          smtp.received.slice(before).map((m) => m.mail.inReplyTo),
+          ["<lim1@example.com>", "<lim2@example.com>"],
+        );
+        assert.ok(!smtp.received.at(-1)!.mail.text.includes("Answered by"));
+        // Answered mail left the folder for done_folder; the refused one stayed.
+        await until("moved", async () => {
+          const inbox = await flagsByMessageId("INBOX", AGENT2);
+          return !inbox.has("<lim1@example.com>") && !inbox.has("<lim2@example.com>");
+        });
+        assert.ok((await flagsByMessageId("INBOX", AGENT2)).has("<lim3@example.com>"));
+        assert.deepEqual(
+          [...(await flagsByMessageId("Answered", AGENT2)).keys()].sort(),
+          ["<lim1@example.com>", "<lim2@example.com>"],
+        );
+      });
 
       await t.step("a refusing SMTP server gets the answer once it accepts again", async () => {
         await using r = await run(() => "Eventually.");
