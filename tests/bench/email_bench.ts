@@ -75,6 +75,11 @@ try {
   try {
     await new Promise((r) => setTimeout(r, 5_000));
     const rssConnected = await rssOf(pid);
+    // 2. Idle CPU with IDLE running, before any mail.
+    const cpu0 = await cpuOf(pid);
+    const t0 = performance.now();
+    await new Promise((r) => setTimeout(r, IDLE_S * 1000));
+    const share = (await cpuOf(pid) - cpu0) / ((performance.now() - t0) / 1000);
     // One refused mail loads the MIME parser without a turn.
     await dovecot.deliver(
       AGENT,
@@ -84,11 +89,6 @@ try {
     await new Promise((r) => setTimeout(r, 5_000));
     const rssEmail = await rssOf(pid);
 
-    // 2. Idle CPU with IDLE running.
-    const cpu0 = await cpuOf(pid);
-    const t0 = performance.now();
-    await new Promise((r) => setTimeout(r, IDLE_S * 1000));
-    const share = (await cpuOf(pid) - cpu0) / ((performance.now() - t0) / 1000);
 
     // 1. Latency, one mail at a time.
     const latencies: number[] = [];
