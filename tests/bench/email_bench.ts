@@ -89,7 +89,6 @@ try {
     await new Promise((r) => setTimeout(r, 5_000));
     const rssEmail = await rssOf(pid);
 
-
     // 1. Latency, one mail at a time.
     const latencies: number[] = [];
     for (let i = 0; i < MAILS; i++) {
