@@ -12,6 +12,7 @@ import type { Lang } from "../../i18n.ts";
 import { t } from "./_messages.ts";
 import type { MailStore, RefusedRow } from "./store.ts";
 import { REFUSALS } from "./trust.ts";
+import { Doze } from "./_doze.ts";
 
 /** The shortest time between two digests: 10 minutes. */
 export const REFUSED_INTERVAL_MS = 600_000;
@@ -68,7 +69,7 @@ export function refusedLines(lang: Lang, rows: readonly RefusedRow[]): string[] 
 /** The refused-mail digest. */
 export class RefusedDigest {
   #o: RefusedDigestOptions;
-  #wake: (() => void) | undefined;
+  #doze = new Doze();
 
   /** Makes the digest; {@linkcode run} starts it. */
   constructor(options: RefusedDigestOptions) {
@@ -77,7 +78,7 @@ export class RefusedDigest {
 
   /** A mail was refused. */
   poke(): void {
-    this.#wake?.();
+    this.#doze.poke();
   }
 
   /** Tells what gathered until `signal` aborts. */
@@ -88,14 +89,14 @@ export class RefusedDigest {
     while (!signal.aborted) {
       const rows = this.#o.store.untold();
       if (rows.length === 0) {
-        await this.#sleep(3_600_000, signal);
+        await this.#doze.sleep(3_600_000, signal);
         continue;
       }
       const last = Number(this.#o.store.meta("refused_told_ms") ?? 0);
       const first = rows[0]!.receivedMs;
       const due = Math.max(first + gather, last + interval);
       if (now() < due) {
-        await this.#sleep(due - now(), signal);
+        await this.#doze.sleep(due - now(), signal);
         if (now() < due) continue;
       }
       const told = this.#o.store.untold();
@@ -112,20 +113,5 @@ export class RefusedDigest {
       this.#o.store.told(told.map((r) => r.messageId));
       this.#o.store.setMeta("refused_told_ms", String(now()));
     }
-  }
-
-  /** Sleeps `ms`, or until poked or stopped (a poke only matters when nothing waits). */
-  #sleep(ms: number, signal: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", done);
-        this.#wake = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      signal.addEventListener("abort", done, { once: true });
-      this.#wake = done;
-    });
   }
 }

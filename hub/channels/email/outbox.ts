@@ -11,6 +11,7 @@
 import type { Transporter } from "nodemailer";
 import { Buffer } from "node:buffer";
 import { backoffDelay } from "../../backoff.ts";
+import { Doze } from "./_doze.ts";
 import type { EmailSettings } from "./settings.ts";
 import type { MailStore, OutboxRow } from "./store.ts";
 
@@ -104,7 +105,7 @@ export interface OutboxOptions {
 /** The outbox loop. */
 export class Outbox {
   #o: OutboxOptions;
-  #wake: (() => void) | undefined;
+  #doze = new Doze();
 
   /** Makes the outbox; {@linkcode run} starts it. */
   constructor(options: OutboxOptions) {
@@ -113,7 +114,7 @@ export class Outbox {
 
   /** An answer was recorded: send now. */
   poke(): void {
-    this.#wake?.();
+    this.#doze.poke();
   }
 
   /** Sends what is due until `signal` aborts. */
@@ -126,17 +127,7 @@ export class Outbox {
       }
       const next = this.#o.store.nextDue();
       const wait = next === undefined ? 3_600_000 : Math.max(0, next - now());
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          signal.removeEventListener("abort", done);
-          this.#wake = undefined;
-          resolve();
-        };
-        const timer = setTimeout(done, wait);
-        signal.addEventListener("abort", done, { once: true });
-        this.#wake = done;
-      });
+      await this.#doze.sleep(wait, signal);
     }
   }
 
