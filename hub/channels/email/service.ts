@@ -12,6 +12,7 @@
  * @module
  */
 import { errorMessage } from "@agent/net/common";
+import { pause } from "../../backoff.ts";
 import type { OwnerEventSink } from "../../events/mod.ts";
 import type { Lang } from "../../i18n.ts";
 import type { Logger } from "../../log.ts";
@@ -267,7 +268,7 @@ export class EmailService {
       } catch (error) {
         // A store that cannot be written: logged, tried again after a pause.
         this.#failed(`answering ${next.messageId}: ${errorMessage(error)}`);
-        await new Promise((resolve) => setTimeout(resolve, 5_000));
+        await pause(5_000, signal);
       }
     }
   }
