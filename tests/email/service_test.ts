@@ -221,18 +221,23 @@ Deno.test({
             }),
           ];
           for (const raw of mails) await dovecot.deliver(AGENT, raw);
-          await until("the digest", () => r.events.some((e) => e.type === "email.refused"), 20_000);
-          const event = r.events.find((e) => e.type === "email.refused")!;
-          assert.ok(event.type === "email.refused");
-          assert.equal(event.count, 4);
-          assert.deepEqual(event.by_reason, { unauthenticated: 3, unknown_sender: 1 });
-          assert.equal(
-            event.text,
-            [
-              "4 e-mail(s) to your agent were not answered:",
-              "3 from an allowed address your mail server did not vouch for (anyone can write a From: line): ayse@example.com ×3",
-              "1 from senders not in [email] allowed_senders: stranger@example.net",
-            ].join("\n"),
+          // However the mails fall into digests, all four are told, by reason.
+          const told = () =>
+            r.events.filter((e): e is Extract<NetEvent, { type: "email.refused" }> =>
+              e.type === "email.refused"
+            );
+          await until("the digests", () => told().reduce((n, e) => n + e.count, 0) === 4, 20_000);
+          const byReason: Record<string, number> = {};
+          for (const e of told()) {
+            for (const [reason, n] of Object.entries(e.by_reason)) {
+              byReason[reason] = (byReason[reason] ?? 0) + n;
+            }
+            assert.match(e.text, /^\d e-mail\(s\) to your agent were not answered:\n/);
+          }
+          assert.deepEqual(byReason, { unauthenticated: 3, unknown_sender: 1 });
+          assert.match(
+            told().map((e) => e.text).join("\n"),
+            /from an allowed address your mail server did not vouch for \(anyone can write a From: line\): ayse@example\.com/,
           );
           assert.equal(r.turns.length, 0);
           assert.equal(smtp.received.length, before);

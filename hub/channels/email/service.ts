@@ -88,6 +88,8 @@ export interface EmailServiceOptions {
   retryBaseMs?: number;
   /** How long the refused-mail digest gathers. @default REFUSED_GATHER_MS */
   refusedGatherMs?: number;
+  /** The shortest time between two refused-mail digests. @default REFUSED_INTERVAL_MS */
+  refusedIntervalMs?: number;
 }
 
 /** The channel's machinery. */
@@ -153,6 +155,9 @@ export class EmailService {
       lang: options.lang,
       ...(options.now ? { now: options.now } : {}),
       ...(options.refusedGatherMs === undefined ? {} : { gatherMs: options.refusedGatherMs }),
+      ...(options.refusedIntervalMs === undefined
+        ? {}
+        : { intervalMs: options.refusedIntervalMs }),
     });
   }
 
