@@ -169,6 +169,7 @@ export const configSchema = table({
     digest: oneOf(["batched", "daily", "off"]).optional(),
   }).optional(),
   email: email.optional(),
+  tools: table({ fetch_private: bool.optional() }).optional(),
   components: table({
     modules: z.array(nonEmpty, e("type_list_of_strings")).optional(),
     disabled: z.array(nonEmpty, e("type_list_of_strings")).optional(),

@@ -148,6 +148,7 @@ function withDefaults(raw: RawConfig): AgentConfig {
     },
     hub: { port: raw.hub?.port ?? DEFAULT_HUB_PORT },
     net,
+    tools: { fetch_private: raw.tools?.fetch_private ?? false },
     ...(email === undefined ? {} : { email }),
     components: {
       modules: raw.components?.modules ?? [],

@@ -172,6 +172,15 @@ export interface EmailConfig {
   attachment_kb: number;
 }
 
+/** `[tools]`: what the built-in tools may reach. */
+export interface ToolsConfig {
+  /**
+   * `fetch_url` may reach private, loopback and link-local addresses (the owner's LAN);
+   * off, it reaches public addresses only.
+   */
+  fetch_private: boolean;
+}
+
 /** `[components]`: extra components by module specifier, and names switched off. */
 export interface ComponentsConfig {
   /** Module specifiers (paths relative to the home, `file:`, `npm:`), each exporting a manifest. */
@@ -203,5 +212,6 @@ export interface AgentConfig {
   net: NetConfig;
   /** `[email]`, when the e-mail channel is set up. */
   email?: EmailConfig;
+  tools: ToolsConfig;
   components: ComponentsConfig;
 }

@@ -197,7 +197,7 @@ export class Desk {
     // Scope in code, before the model sees a tool: another person gets tier 1 only.
     const person = options.person ?? "owner";
     const tools = person === "owner" ? o.tools : o.tools.filter((tool) => tool.tier === 1);
-    // The approver asks the conversation, which exists once the agent does.
+    // `/stop` reaches the conversation, which exists once the agent does.
     const made: { conversation?: DeskConversation } = {};
     const make = (r: string) =>
       buildAgent({
@@ -207,10 +207,6 @@ export class Desk {
         channel: ledgerChannel(channel),
         role: r,
         tools,
-        approver: {
-          approve: (tool, args, call) =>
-            made.conversation!.approve(tool, args, call?.toolCallId ?? crypto.randomUUID()),
-        },
         persona: {
           personaFile: `${o.paths.personaDir}/persona.md`,
           userFile: `${o.paths.personaDir}/user.md`,
