@@ -123,11 +123,13 @@ export class MailboxWatch {
       await client.connect();
       const box = await client.mailboxOpen(s.folder);
       const uidvalidity = Number(box.uidValidity);
+      // What the folder held when it was opened: mail that comes later has a higher UID.
+      const openedNext = Number(box.uidNext) || 1;
       this.#o.onState?.("connected");
       while (!signal.aborted && !closed) {
         if (this.#dirty) {
           this.#dirty = false;
-          await this.#look(client, uidvalidity);
+          await this.#look(client, uidvalidity, openedNext);
           await this.#flag(client, uidvalidity);
           continue;
         }
@@ -144,12 +146,26 @@ export class MailboxWatch {
     } finally {
       signal.removeEventListener("abort", stop);
       this.#client = undefined;
-      if (!closed) await client.logout().catch(() => client.close());
+      // A polite LOGOUT when the connection is still up, bounded: a server that does not
+      // answer must not hold the channel's stop.
+      if (!closed && !signal.aborted) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([
+          client.logout().catch(() => {}),
+          new Promise((resolve) => timer = setTimeout(resolve, 2_000)),
+        ]);
+        clearTimeout(timer);
+      }
+      client.close();
     }
   }
 
-  /** Takes the new mail of the folder, in UID order. */
-  async #look(client: ImapFlow, uidvalidity: number): Promise<void> {
+  /**
+   * Takes the new mail of the folder, in UID order. `openedNext` is the folder's UIDNEXT
+   * when it was opened: the first look at a `UIDVALIDITY` starts its watermark there,
+   * never at a UIDNEXT read later (mail that came during the look would be skipped).
+   */
+  async #look(client: ImapFlow, uidvalidity: number, openedNext: number): Promise<void> {
     const { store, settings } = this.#o;
     const folder = settings.folder;
     const mark = store.watermark(folder, uidvalidity);
@@ -166,9 +182,8 @@ export class MailboxWatch {
       store.setWatermark(folder, uidvalidity, uid);
     }
     if (mark === undefined) {
-      // Nothing unseen (or all of it taken): start above what the folder holds now.
-      const next = Number(client.mailbox && client.mailbox.uidNext) || 1;
-      store.setWatermark(folder, uidvalidity, Math.max(0, next - 1, ...uids));
+      // The unseen mail is taken: start above what the folder held when it was opened.
+      store.setWatermark(folder, uidvalidity, Math.max(0, openedNext - 1, ...uids));
     }
   }
 

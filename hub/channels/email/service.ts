@@ -155,9 +155,7 @@ export class EmailService {
       lang: options.lang,
       ...(options.now ? { now: options.now } : {}),
       ...(options.refusedGatherMs === undefined ? {} : { gatherMs: options.refusedGatherMs }),
-      ...(options.refusedIntervalMs === undefined
-        ? {}
-        : { intervalMs: options.refusedIntervalMs }),
+      ...(options.refusedIntervalMs === undefined ? {} : { intervalMs: options.refusedIntervalMs }),
     });
   }
 
