@@ -110,7 +110,12 @@ export class MailboxWatch {
     }));
     this.#client = client;
     let closed = false;
-    const stop = () => client.close();
+    // The loop below waits for a wake: the stop wakes it too, whether or not the
+    // client reports its close.
+    const stop = () => {
+      client.close();
+      this.#wake?.();
+    };
     signal.addEventListener("abort", stop, { once: true });
     client.on("exists", () => this.poke());
     client.on("close", () => {
