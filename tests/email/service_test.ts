@@ -226,7 +226,10 @@ Deno.test({
             r.events.filter((e): e is Extract<NetEvent, { type: "email.refused" }> =>
               e.type === "email.refused"
             );
-          await until("the digests", () => told().reduce((n, e) => n + e.count, 0) === 4, 20_000);
+          await until("the digests", () => told().reduce((n, e) => n + e.count, 0) === 4, 20_000)
+            .catch((error) => {
+              throw new Error(`${error.message}: ${JSON.stringify(told())}`, { cause: error });
+            });
           const byReason: Record<string, number> = {};
           for (const e of told()) {
             for (const [reason, n] of Object.entries(e.by_reason)) {

@@ -68,6 +68,8 @@ export class MailboxWatch {
   #client: ImapFlow | undefined;
   #wake: (() => void) | undefined;
   #dirty = true;
+  /** How many mails the folder held when the last look searched it. */
+  #searchedExists: number | undefined;
 
   /** Makes the watch; {@linkcode run} starts it. */
   constructor(options: MailboxWatchOptions) {
@@ -131,6 +133,7 @@ export class MailboxWatch {
       // What the folder held when it was opened: mail that comes later has a higher UID.
       const openedNext = Number(box.uidNext) || 1;
       this.#o.onState?.("connected");
+      this.#dirty = true;
       while (!signal.aborted && !closed) {
         if (this.#dirty) {
           this.#dirty = false;
@@ -138,11 +141,18 @@ export class MailboxWatch {
           await this.#flag(client, uidvalidity);
           continue;
         }
+        // The server tells of new mail once, and during a command that word may come
+        // with the command's answer rather than as an event: a count that moved since
+        // the last search is looked at before going idle.
+        const exists = client.mailbox ? client.mailbox.exists : undefined;
+        if (exists !== this.#searchedExists) {
+          this.#dirty = true;
+          continue;
+        }
         const { promise, resolve } = Promise.withResolvers<void>();
         this.#wake = resolve;
-        const timer = s.mode === "poll"
-          ? setTimeout(() => this.poke(), s.poll_seconds * 1000)
-          : undefined;
+        // In `poll` mode the only look; in `idle` mode a safety net under IDLE.
+        const timer = setTimeout(() => this.poke(), s.poll_seconds * 1000);
         await promise;
         clearTimeout(timer);
         this.#wake = undefined;
@@ -174,6 +184,7 @@ export class MailboxWatch {
     const { store, settings } = this.#o;
     const folder = settings.folder;
     const mark = store.watermark(folder, uidvalidity);
+    this.#searchedExists = client.mailbox ? client.mailbox.exists : undefined;
     const found = mark === undefined
       ? await client.search({ seen: false }, { uid: true })
       : await client.search({ uid: `${mark + 1}:*` }, { uid: true });
