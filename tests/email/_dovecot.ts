@@ -77,6 +77,9 @@ disable_plaintext_auth = no
 auth_mechanisms = plain login
 ${root ? "default_login_user = dovenull\ndefault_internal_user = dovecot\n" : me}
 mail_location = maildir:${dir}/mail/%u
+# IDLE hears of new mail through inotify; on a busy machine whose inotify instances run
+# out it falls back to looking every mailbox_idle_check_interval (30 s by default).
+mailbox_idle_check_interval = 1 secs
 first_valid_uid = ${Math.min(mailUid, 500)}
 passdb {
   driver = passwd-file
