@@ -13,6 +13,7 @@
  * @module
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { privateDatabaseFile } from "../../sqlite_file.ts";
 import type { Refusal } from "./trust.ts";
 
 const SCHEMA_VERSION = 1;
@@ -140,10 +141,7 @@ export class MailStore {
 
   /** Opens (creates, 0600) the store at `file`. */
   static open(file: string): MailStore {
-    const dir = file.slice(0, file.lastIndexOf("/"));
-    if (dir !== "") Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    // SQLite gives the -wal and -shm files the main file's mode: 0600 before it opens.
-    Deno.openSync(file, { create: true, write: true, mode: 0o600 }).close();
+    privateDatabaseFile(file);
     const db = new DatabaseSync(file);
     try {
       db.exec("PRAGMA busy_timeout = 5000");
