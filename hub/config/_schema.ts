@@ -63,6 +63,11 @@ export const RANGES: Record<string, [number, number]> = {
   timeout_seconds: [1, 600],
   max_output_kb: [1, 1024],
   max_results: [1, 20],
+  imap_port: [1, 65535],
+  smtp_port: [1, 65535],
+  poll_seconds: [10, 3600],
+  max_per_hour: [1, 1000],
+  attachment_kb: [1, 1024],
 };
 
 const params = table({
@@ -147,6 +152,27 @@ const mcpServer = table({
   timeout_seconds: rangeInt(1, 600).optional(),
 });
 
+/** `[email]`; the rules across keys (TLS on loopback only, addresses) are in `email.ts`. */
+const email = table({
+  address: nonEmpty,
+  imap_host: nonEmpty,
+  imap_port: rangeInt(...RANGES.imap_port!).optional(),
+  smtp_host: nonEmpty,
+  smtp_port: rangeInt(...RANGES.smtp_port!).optional(),
+  tls: oneOf(["implicit", "starttls", "none"]).optional(),
+  owner: nonEmpty,
+  allowed_senders: z.array(nonEmpty, e("type_list_of_strings")).optional(),
+  authserv_id: str.optional(),
+  trust_from: bool.optional(),
+  folder: nonEmpty.optional(),
+  done_folder: str.optional(),
+  mode: oneOf(["idle", "poll"]).optional(),
+  poll_seconds: rangeInt(...RANGES.poll_seconds!).optional(),
+  max_per_hour: rangeInt(...RANGES.max_per_hour!).optional(),
+  footer: bool.optional(),
+  attachment_kb: rangeInt(...RANGES.attachment_kb!).optional(),
+});
+
 const chatId = z.union([str, z.number().int()], e("type_list_of_ids"));
 
 /** The schema of the whole file (before defaults are applied by `parse.ts`). */
@@ -187,6 +213,7 @@ export const configSchema = table({
     servers: z.record(z.string().regex(SERVER_NAME, e("server_name")), mcpServer, e("type_table"))
       .optional(),
   }).optional(),
+  email: email.optional(),
   components: table({
     modules: z.array(nonEmpty, e("type_list_of_strings")).optional(),
     disabled: z.array(nonEmpty, e("type_list_of_strings")).optional(),

@@ -24,6 +24,7 @@ import { t } from "./_messages.ts";
 import { ConfigError } from "./error.ts";
 import { DEFAULT_HUB_PORT, DEFAULT_WARN_AT, NET_DEFAULTS } from "./defaults.ts";
 import { checkTools, mcpOf, toolsOf } from "./tools_config.ts";
+import { checkEmail, emailWithDefaults } from "./email.ts";
 
 /** Options for {@linkcode parseConfig}. */
 export interface ParseConfigOptions {
@@ -71,6 +72,7 @@ export function parseConfig(
   const config = withDefaults(result.data);
   checkRoles(config, file, lang);
   checkTools(config, file, lang);
+  checkEmail(config.email, file, lang);
   return config;
 }
 
@@ -136,6 +138,7 @@ function withDefaults(raw: RawConfig): AgentConfig {
   if (n.name !== undefined) net.name = n.name;
   const ui: AgentConfig["ui"] = {};
   if (raw.ui?.lang !== undefined) ui.lang = raw.ui.lang;
+  const email = emailWithDefaults(raw.email);
   return {
     models: { roles, prices },
     ui,
@@ -149,6 +152,7 @@ function withDefaults(raw: RawConfig): AgentConfig {
     net,
     tools: toolsOf(raw),
     mcp: mcpOf(raw),
+    ...(email === undefined ? {} : { email }),
     components: {
       modules: raw.components?.modules ?? [],
       disabled: raw.components?.disabled ?? [],

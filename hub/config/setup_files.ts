@@ -91,6 +91,10 @@ MESSENGER_WEBHOOK_SECRET=
 
 # The web_search tool ([tools.search] in agent.toml): the provider's key
 SEARCH_API_KEY=
+# The e-mail channel ([email] in agent.toml): the mailbox's login. The user name
+# defaults to [email] address.
+EMAIL_USERNAME=
+EMAIL_PASSWORD=
 
 # The agent network
 AGENT_SPINE_URL=

@@ -14,7 +14,7 @@ export type ToolProviderId = "brave" | "searxng";
 export type CallProvider = ProviderId | ToolProviderId;
 
 /** Where a call came from. */
-export type Channel = "chat" | "tui" | "messenger" | "web" | "net" | "cli" | "job";
+export type Channel = "chat" | "tui" | "messenger" | "web" | "net" | "cli" | "job" | "email";
 
 /** Every channel, in a stable order. */
 export const CHANNELS: readonly Channel[] = [
@@ -25,6 +25,7 @@ export const CHANNELS: readonly Channel[] = [
   "net",
   "cli",
   "job",
+  "email",
 ];
 
 /**
