@@ -49,9 +49,12 @@ export {
   joinUserRuns,
   MAIN_AGENT_ID,
 } from "./agent/mod.ts";
+export { appCommands, type AppCommandsOptions, settingChoices } from "./app/desk_commands.ts";
 export {
+  type Choice,
+  type ChoiceKind,
   type ConversationKey,
-  type ConversationState,
+  type ConversationSnapshot,
   Desk,
   type DeskChannel,
   DeskConversation,
@@ -159,14 +162,15 @@ export { jobDeliverySinks } from "./app/jobs_delivery.ts";
 // Channels: terminal chat (`agent chat`, `agent cloud` in the foreground) and its line
 // input on a terminal or a pipe; the desk tests drive it like the other channels. The
 // messenger is a hub channel that starts with the daemon; the TUI is in `@agent/cli`.
+export { ANSWER_AFTER_MS } from "./channels/chat/mod.ts";
+export { type ChatOptions, runChat } from "./app/terminal_chat.ts";
 export {
   type ChatInput,
-  type ChatOptions,
   PipedInput,
-  runChat,
+  PromptInterrupted,
   type TerminalHandlers,
   TerminalInput,
-} from "./channels/chat/mod.ts";
+} from "./terminal/input.ts";
 
 // The daemon and the control API: `agent hub` starts, stops and installs the hub
 // (systemd, launchd); other processes reach a running hub over its control API and

@@ -1,25 +1,29 @@
 /**
  * What the TUI's chat screen shows and does, without React: an adapter over the desk's
- * `tui` conversation. It keeps the transcript, the answer streaming now, the lines
- * queued behind it, the approval waiting for y/n, the pickers of `/model` and
- * `/resume`, and the status bar's facts, all drawn from the desk's events; the screen
+ * `tui` conversation. It keeps the transcript and the answer streaming now from the
+ * conversation's events; the lines queued, the approval waiting and the status bar's
+ * role, model, session and budget from its `snapshot()`; the pickers of `/model`,
+ * `/resume` and `/settings` from its `choices()`; and it acts only through the
+ * conversation's intents. What the hub says of itself (running, the network, contact
+ * requests) comes from a {@linkcode HubWatch} the program gives it. The screen
  * subscribes to it (`useSyncExternalStore`) and tests drive it directly.
+ *
+ * An approval is decided only by an act made for it: Ctrl-Y (allow once), Ctrl-N
+ * (deny), or Tab to its buttons, then ←/→ and Enter (Allow for this session is there).
+ * None of these counts in the first {@linkcode APPROVAL_GUARD_MS} after it appears, and
+ * typing goes on into the input meanwhile: a line sent waits in the queue.
  *
  * @module
  */
 import {
-  type ConversationState,
-  type Desk,
+  type Choice,
+  type ConversationSnapshot,
   type DeskConversation,
   type DeskEvent,
   deskSentence,
-  fetchControl,
-  followHubEvents,
   type HistoryLine,
-  openState,
   type OwnerEvent,
   ownerEventLine,
-  spendReport,
 } from "@agent/hub";
 import { type Lang, toolOutcomeLine } from "@agent/hub/base";
 
@@ -29,7 +33,10 @@ export interface Entry {
   text: string;
 }
 
-/** An approval waiting for y or n. */
+/** The choices an approval offers once focused, in order. */
+export const APPROVAL_CHOICES = ["once", "session", "deny"] as const;
+
+/** An approval waiting for the person. */
 export interface PendingApproval {
   id: string;
   tool: string;
@@ -37,6 +44,8 @@ export interface PendingApproval {
   message: string;
   /** The arguments in short. */
   summary: string;
+  /** The button focused (Tab), an index of {@linkcode APPROVAL_CHOICES}; absent: the input. */
+  focus: number | undefined;
 }
 
 /** A picker open over the chat (`/model`, `/resume`). */
@@ -56,9 +65,24 @@ export interface StatusFacts {
   period: string;
   exhausted: boolean;
   standIn: string | undefined;
-  hub: { running: boolean; net?: string | undefined } | undefined;
+  hub: HubFacts["hub"] | undefined;
   requests: number;
   session: string;
+}
+
+/** What the hub of this home says of itself. */
+export interface HubFacts {
+  hub: { running: boolean; net?: string | undefined };
+  /** Contact requests waiting for the owner. */
+  requests: number;
+}
+
+/** The hub as the TUI sees it (`hub_watch.ts`): read now and then, its events followed. */
+export interface HubWatch {
+  /** The hub's state and the pending contact requests, read now. */
+  facts(): Promise<HubFacts>;
+  /** Calls `onEvent` with each owner event until `signal` aborts. */
+  follow(onEvent: (event: OwnerEvent) => void, signal: AbortSignal): void;
 }
 
 /** Everything the chat screen draws. */
@@ -66,7 +90,7 @@ export interface TuiState {
   entries: Entry[];
   /** The answer streaming now, shown in place under the transcript. */
   streaming: string | undefined;
-  /** Lines sent while an answer runs, answered in order after it. */
+  /** Lines sent while an answer runs (or an approval waits), answered in order after it. */
   queued: string[];
   busy: boolean;
   approval: PendingApproval | undefined;
@@ -80,12 +104,16 @@ export interface TuiState {
 
 /** Options for {@linkcode TuiController}. */
 export interface TuiControllerOptions {
-  desk: Desk;
   conversation: DeskConversation;
   lang: Lang;
-  /** Loopback port of a hub's control API, for the status bar. */
-  hubPort: number;
+  /** This home's hub, for the status bar and owner events. @default none (no hub segment) */
+  hub?: HubWatch | undefined;
+  /** @default performance.now */
+  clock?: (() => number) | undefined;
 }
+
+/** How long after an approval appears no key decides it, in ms. */
+export const APPROVAL_GUARD_MS = 500;
 
 /** How often streamed text is drawn, in ms (20 frames a second: smooth to read, cheap to draw). */
 const FRAME_MS = 50;
@@ -103,10 +131,15 @@ export class TuiController {
   #tools = new Map<string, string>();
   #unsubscribe: () => void;
   #following = new AbortController();
+  /** When the approval shown now appeared (the clock's ms). */
+  #shownAt = 0;
+  #clock: () => number;
 
   /** Makes the controller; call {@linkcode start} to begin refreshing the status. */
   constructor(options: TuiControllerOptions) {
     this.#o = options;
+    this.#clock = options.clock ?? (() => performance.now());
+    const now = options.conversation.snapshot();
     this.#state = {
       entries: [],
       streaming: undefined,
@@ -115,15 +148,10 @@ export class TuiController {
       approval: undefined,
       picker: undefined,
       settings: false,
-      status: this.#facts(),
+      status: facts(now, undefined),
       exit: undefined,
     };
     this.#unsubscribe = options.conversation.subscribe((event) => this.#render(event));
-  }
-
-  /** The conversation's state (for the settings screen: configuration, environment). */
-  get chat(): ConversationState {
-    return this.#o.conversation.state;
   }
 
   /** The current state (a new object after every change). */
@@ -157,12 +185,7 @@ export class TuiController {
   start(): void {
     void this.refresh();
     this.#timer = setInterval(() => void this.refresh(), 5_000);
-    void followHubEvents({
-      port: this.#o.hubPort,
-      dataDir: this.chat.paths.dataDir,
-      signal: this.#following.signal,
-      onEvent: (event) => this.ownerEvent(event),
-    });
+    this.#o.hub?.follow((event) => this.ownerEvent(event), this.#following.signal);
   }
 
   /** Stops refreshing and listening; a running answer is cancelled. */
@@ -186,42 +209,24 @@ export class TuiController {
     }
   }
 
-  /** Reads the spend, the hub and the pending requests again. */
+  /** Reads the conversation's snapshot and the hub's state again. */
   async refresh(): Promise<void> {
-    const facts = this.#facts();
-    // Only this home's hub counts: another home's may hold the port (its `/health`
-    // names its own data folder).
-    const health = await fetchControl(this.#o.hubPort, "/health", { timeoutMs: 500 });
-    const ours = health?.data_dir === this.chat.paths.dataDir;
-    const hub = ours
-      ? await fetchControl(this.#o.hubPort, "/status", {
-        timeoutMs: 500,
-        tokenFile: this.chat.paths.hubTokenFile,
-      })
-      : undefined;
-    facts.hub = hub?.ok === true
-      ? { running: true, net: (hub.net as { state?: string } | undefined)?.state }
-      : { running: false };
-    try {
-      const chat = this.chat;
-      const contacts = await openState(chat.config, chat.env, chat.paths).contacts();
-      facts.requests = contacts.filter((c) => c.state === "pending_in").length;
-    } catch {
-      facts.requests = 0;
-    }
-    this.#set({ status: facts });
+    const hub = await this.#o.hub?.facts();
+    this.#set({ status: facts(this.#o.conversation.snapshot(), hub ?? this.#hubFacts()) });
   }
 
   /**
    * Handles a submitted line: `/model`, `/resume` and `/settings` open their screens;
-   * anything else goes to the desk (queued while an answer runs).
+   * anything else goes to the desk (queued while an answer runs or an approval waits).
    */
   async submit(text: string): Promise<void> {
     const trimmed = text.trim();
     if (trimmed === "") return;
     const [word, ...args] = trimmed.split(/\s+/);
     if ((word === "/model" || word === "/resume") && args.length === 0) {
-      this.#set({ picker: await this.#picker(word === "/model" ? "model" : "resume") });
+      const kind = word === "/model" ? "model" : "resume";
+      const items = await this.#o.conversation.choices(kind === "model" ? "roles" : "sessions");
+      this.#set({ picker: picker(kind, items) });
       return;
     }
     // Keys are typed in the TUI's own settings screen, hidden.
@@ -230,7 +235,7 @@ export class TuiController {
       return;
     }
     await this.#o.conversation.submit(text);
-    this.#set({ busy: this.#o.conversation.busy, status: this.#facts() });
+    this.#sync();
   }
 
   /** Ctrl-C: stops a running answer; at an approval the TUI closes (130). */
@@ -243,10 +248,45 @@ export class TuiController {
     return this.#o.conversation.cancel();
   }
 
-  /** Answers the open approval. */
-  answer(yes: boolean): void {
+  /** Whether a key now may act on the approval: one is shown, and not just now. */
+  approvalReady(): boolean {
+    return this.#state.approval !== undefined &&
+      this.#clock() - this.#shownAt >= APPROVAL_GUARD_MS;
+  }
+
+  /**
+   * Decides the open approval (Ctrl-Y, Ctrl-N, or Enter on a focused button); `false`
+   * (nothing decided) when none waits or it appeared less than 500 ms ago.
+   */
+  answer(decision: (typeof APPROVAL_CHOICES)[number]): boolean {
     const approval = this.#state.approval;
-    if (approval !== undefined) this.#o.desk.decide(approval.id, yes ? "once" : "deny", "tui");
+    if (approval === undefined || !this.approvalReady()) return false;
+    return this.#o.conversation.decide(approval.id, decision, "tui");
+  }
+
+  /**
+   * Tab: moves the focus between the input and the approval's buttons; `false` when
+   * no approval waits or it appeared less than 500 ms ago.
+   */
+  focusApproval(on: boolean): boolean {
+    const approval = this.#state.approval;
+    if (approval === undefined || (on && !this.approvalReady())) return false;
+    this.#set({ approval: { ...approval, focus: on ? 0 : undefined } });
+    return true;
+  }
+
+  /** ←/→ on the focused approval: the next or the previous button. */
+  moveApproval(delta: number): void {
+    const approval = this.#state.approval;
+    if (approval?.focus === undefined) return;
+    const n = APPROVAL_CHOICES.length;
+    this.#set({ approval: { ...approval, focus: (approval.focus + delta + n) % n } });
+  }
+
+  /** Enter on the focused approval: decides the button focused. */
+  chooseApproval(): boolean {
+    const focus = this.#state.approval?.focus;
+    return focus !== undefined && this.answer(APPROVAL_CHOICES[focus]!);
   }
 
   /** Moves the picker's cursor. */
@@ -263,7 +303,9 @@ export class TuiController {
     if (picker === undefined) return;
     this.#set({ picker: undefined });
     const item = picker.items[picker.index];
-    if (item !== undefined) await this.#o.conversation.submit(`/${picker.kind} ${item.value}`);
+    if (item === undefined) return;
+    await this.#o.conversation.pick(picker.kind === "model" ? "roles" : "sessions", item.value);
+    this.#sync();
   }
 
   /** Esc: closes the picker or the settings screen. */
@@ -271,15 +313,44 @@ export class TuiController {
     this.#set({ picker: undefined, settings: false });
   }
 
+  /** The settings screen's lines: the conversation's `settings` choices. */
+  settingLines(): Promise<Choice[]> {
+    return this.#o.conversation.choices("settings");
+  }
+
+  /** Saves a key from the settings screen (`/settings set NAME`), then refreshes the bar. */
+  async saveSetting(name: string, value: string): Promise<void> {
+    await this.#o.conversation.command(`/settings set ${name}`, { secret: value });
+    this.#sync();
+  }
+
   /** Ends the TUI with `code`. */
   quit(code: number): void {
     this.#set({ exit: code });
   }
 
-  /** After the settings screen saved a key: the agent is built again, the bar refreshed. */
-  keySaved(): void {
-    this.#o.conversation.keySaved();
-    this.#set({ status: this.#facts() });
+  #hubFacts(): HubFacts | undefined {
+    const status = this.#state?.status;
+    return status?.hub === undefined ? undefined : { hub: status.hub, requests: status.requests };
+  }
+
+  /** The queue, the approval and the status bar again, from the conversation's snapshot. */
+  #sync(): void {
+    const now = this.#o.conversation.snapshot();
+    const request = now.approvals[0];
+    let approval = this.#state.approval;
+    if (request === undefined) approval = undefined;
+    else if (approval?.id !== request.id) {
+      this.#shownAt = this.#clock();
+      const { id, tool, message, summary } = request;
+      approval = { id, tool, message, summary, focus: undefined };
+    }
+    this.#set({
+      queued: now.queue.map((line) => line.text),
+      busy: now.busy,
+      approval,
+      status: facts(now, this.#hubFacts()),
+    });
   }
 
   #render(event: DeskEvent): void {
@@ -287,16 +358,11 @@ export class TuiController {
     switch (event.type) {
       case "RUN_STARTED": {
         this.#streamed = "";
-        const queued = [...this.#state.queued];
-        const at = queued.indexOf(event.metadata.text);
-        if (at >= 0) queued.splice(at, 1);
         this.#set({
           entries: [...this.#state.entries, { kind: "user", text: event.metadata.text }],
-          queued,
-          busy: true,
           streaming: "",
         });
-        return;
+        return this.#sync();
       }
       case "TEXT_MESSAGE_CONTENT":
         this.#streamed += event.delta;
@@ -328,14 +394,12 @@ export class TuiController {
           this.#set({ streaming: undefined });
           this.say("system", deskSentence(lang, "cancelled"));
         }
-        this.#set({ busy: false, status: this.#facts() });
-        return;
+        return this.#sync();
       case "RUN_ERROR":
         this.#flushStreamed();
         this.#set({ streaming: undefined });
         this.say("error", event.message);
-        this.#set({ busy: false, status: this.#facts() });
-        return;
+        return this.#sync();
       case "CUSTOM":
         return this.#custom(event);
     }
@@ -348,30 +412,24 @@ export class TuiController {
         return this.say("system", event.value.text);
       case "input.queued":
         // Shown under the running answer until its turn comes.
-        if (!event.value.text.trim().startsWith("/")) {
-          this.#set({ queued: [...this.#state.queued, event.value.text] });
-        }
-        return;
+        return this.#sync();
       case "command.result":
         this.say("user", event.value.input);
         for (const line of event.value.lines) this.say("system", line);
         if (event.value.quit) this.quit(0);
-        this.#set({ status: this.#facts() });
-        return;
+        return this.#sync();
       case "session.changed":
         this.showHistory(event.value.history);
-        this.#set({ status: this.#facts() });
-        return;
-      case "approval.requested": {
-        const { id, tool, message, summary } = event.value;
-        this.#set({ approval: { id, tool, message, summary } });
-        return;
-      }
+        return this.#sync();
+      case "approval.requested":
+        return this.#sync();
       case "approval.decided":
-        this.#set({ approval: undefined });
         if (event.value.decision === "expired") {
           this.say("system", deskSentence(lang, "approval_expired", { tool: event.value.tool }));
         }
+        return this.#sync();
+      case "tool.refused":
+        // The tool's outcome line says it did not run.
         return;
     }
   }
@@ -385,59 +443,34 @@ export class TuiController {
     this.#streamed = "";
   }
 
-  async #picker(kind: "model" | "resume"): Promise<Picker> {
-    const chat = this.chat;
-    if (kind === "model") {
-      const items = Object.keys(chat.config.models.roles).map((role) => {
-        const target = chat.agent.router.target(role);
-        return { value: role, label: `${role}  ${target.provider} ${target.model_id}` };
-      });
-      return {
-        kind,
-        items,
-        index: Math.max(0, items.findIndex((i) => i.value === chat.agent.role)),
-      };
-    }
-    const sessions = await chat.sessions.listSessions(30);
-    return {
-      kind,
-      items: sessions.map((s) => ({
-        value: s.session_id,
-        label: `${s.session_id}  ${s.message_count} · ${
-          typeof s.meta.title === "string" ? s.meta.title : ""
-        }`,
-      })),
-      index: 0,
-    };
-  }
-
-  #facts(): StatusFacts {
-    const chat = this.chat;
-    const role = chat.agent.role;
-    const target = chat.agent.router.target(role);
-    let entry;
-    try {
-      entry = spendReport(chat.config, chat.ledger, chat.now())[role];
-    } catch {
-      entry = undefined;
-    }
-    return {
-      role,
-      provider: target.provider,
-      model: target.model_id,
-      spentUsd: entry?.spent_usd ?? 0,
-      capUsd: entry?.cap_usd ?? null,
-      period: entry?.period ?? "month",
-      exhausted: entry?.exhausted ?? false,
-      standIn: entry?.degrade_to,
-      hub: this.#state?.status.hub,
-      requests: this.#state?.status.requests ?? 0,
-      session: chat.sessionId,
-    };
-  }
-
   #set(patch: Partial<TuiState>): void {
     this.#state = { ...this.#state, ...patch };
     for (const listener of this.#listeners) listener();
   }
+}
+
+/** The status bar's facts: the conversation's, with the hub's when known. */
+function facts(now: ConversationSnapshot, hub: HubFacts | undefined): StatusFacts {
+  return {
+    role: now.role,
+    provider: now.provider,
+    model: now.model,
+    spentUsd: now.budget.spentUsd,
+    capUsd: now.budget.capUsd,
+    period: now.budget.period,
+    exhausted: now.budget.exhausted,
+    standIn: now.budget.standIn,
+    hub: hub?.hub,
+    requests: hub?.requests ?? 0,
+    session: now.sessionId,
+  };
+}
+
+/** A picker over `items`, the current one (the role answering) chosen first. */
+function picker(kind: Picker["kind"], items: readonly Choice[]): Picker {
+  return {
+    kind,
+    items: items.map((item) => ({ value: item.value, label: item.label })),
+    index: Math.max(0, items.findIndex((item) => item.current === true)),
+  };
 }

@@ -30,6 +30,7 @@ import {
 import { turnAnswerer } from "../network_turn/mod.ts";
 import { ModelRouter } from "../agent/mod.ts";
 import { Desk } from "../desk/mod.ts";
+import { appCommands } from "./desk_commands.ts";
 import { enabledTools } from "../components/tools.ts";
 import { failoverTeller } from "./failover_events.ts";
 import { OwnerEventBus } from "../events/mod.ts";
@@ -189,11 +190,13 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     ledger,
     tools: await enabledTools(registry),
     router,
-    statusLines: () => {
-      // What the owner cannot see from a phone otherwise.
-      const net = network.status();
-      return net.configured ? [`net: ${net.state}${net.address ? ` (${net.address})` : ""}`] : [];
-    },
+    commands: appCommands({
+      statusLines: () => {
+        // What the owner cannot see from a phone otherwise.
+        const net = network.status();
+        return net.configured ? [`net: ${net.state}${net.address ? ` (${net.address})` : ""}`] : [];
+      },
+    }),
   });
   const context: HubContext = {
     config,

@@ -5,8 +5,8 @@
  * arguments, end and return results, and the run finishes (or is cancelled) or fails.
  * What AG-UI has no event for travels as its `CUSTOM` event with one of
  * {@linkcode CustomName}: notices (budget, failover), a message queued behind the
- * running answer, an approval asked and decided, a slash command's output and a
- * change of session.
+ * running answer, an approval asked and decided, a tool call refused, a slash
+ * command's output and a change of session.
  *
  * The shapes are plain objects with string `type`s, so a web client that speaks AG-UI
  * reads the stream as it is; a conformance test checks every event against AG-UI's
@@ -130,6 +130,7 @@ export type CustomName =
   | "input.queued"
   | "approval.requested"
   | "approval.decided"
+  | "tool.refused"
   | "command.result"
   | "session.changed";
 
@@ -141,6 +142,8 @@ export interface Notice {
 
 /** A message typed while an answer runs: kept, and answered after those before it. */
 export interface Queued {
+  /** The line's id while it waits (a snapshot's `queue` lists it). */
+  id: string;
   /** How many messages wait, this one included. */
   position: number;
   text: string;
@@ -181,6 +184,24 @@ export interface ApprovalDecided {
   by?: string;
 }
 
+/** Why a tier-2 tool did not run. */
+export type RefusalReason =
+  /** No one can be asked here (a pipe, a job). */
+  | "no_one"
+  /** The owner denied it. */
+  | "denied"
+  /** No one answered in time. */
+  | "expired"
+  /** The answer was cancelled while it waited. */
+  | "cancelled";
+
+/** A tier-2 tool call did not run (the model is told so in its result). */
+export interface ToolRefused {
+  toolCallId: string;
+  tool: string;
+  reason: RefusalReason;
+}
+
 /** A slash command's output. */
 export interface CommandResult {
   /** The command word (`/status`). */
@@ -214,6 +235,7 @@ export interface CustomValues {
   "input.queued": Queued;
   "approval.requested": ApprovalRequest;
   "approval.decided": ApprovalDecided;
+  "tool.refused": ToolRefused;
   "command.result": CommandResult;
   "session.changed": SessionChanged;
 }

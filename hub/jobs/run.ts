@@ -157,12 +157,12 @@ async function claimed(
     }
   }
   if (sharedCeiling !== undefined) ceiling = Math.min(ceiling ?? sharedCeiling, sharedCeiling);
-  const conversation = await ctx.desk(job.tools).open(`job:${job.name}`, { approvals: "deny" });
-  const state = conversation.state;
   // Each run is a conversation of its own: nothing earlier is sent again (or paid for).
-  state.sessionId = sessionId;
-  state.ceiling = ceiling === undefined ? undefined : { usd: ceiling, sinceMs: nowMs };
-  if (state.agent.role !== job.role) state.agent = state.rebuild(job.role);
+  const conversation = await ctx.desk(job.tools).open(`job:${job.name}`, {
+    approvals: "deny",
+    picked: { sessionId, role: job.role, fixedRole: job.role },
+    ceiling: ceiling === undefined ? undefined : { usd: ceiling, sinceMs: nowMs },
+  });
   // Written before the first call: a run its hub died in is settled from its ledger rows.
   store.started(id, sessionId);
   let outcome;
@@ -170,6 +170,8 @@ async function claimed(
     outcome = await conversation.submit(job.prompt);
   } catch (error) {
     outcome = { kind: "failed" as const, message: errorMessage(error) };
+  } finally {
+    await conversation.close();
   }
   const spent = runSpend(ctx, sessionId, nowMs);
   if (shared) await ctx.slots?.settle(id, spent);
