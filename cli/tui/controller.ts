@@ -26,6 +26,9 @@ import {
   ownerEventLine,
 } from "@agent/hub";
 import { type Lang, toolOutcomeLine } from "@agent/hub/base";
+import type { HubFacts, HubWatch } from "./hub_watch.ts";
+
+export { type HubFacts, type HubWatch, hubWatch, type HubWatchOptions } from "./hub_watch.ts";
 
 /** One entry of the transcript. */
 export interface Entry {
@@ -68,21 +71,6 @@ export interface StatusFacts {
   hub: HubFacts["hub"] | undefined;
   requests: number;
   session: string;
-}
-
-/** What the hub of this home says of itself. */
-export interface HubFacts {
-  hub: { running: boolean; net?: string | undefined };
-  /** Contact requests waiting for the owner. */
-  requests: number;
-}
-
-/** The hub as the TUI sees it (`hub_watch.ts`): read now and then, its events followed. */
-export interface HubWatch {
-  /** The hub's state and the pending contact requests, read now. */
-  facts(): Promise<HubFacts>;
-  /** Calls `onEvent` with each owner event until `signal` aborts. */
-  follow(onEvent: (event: OwnerEvent) => void, signal: AbortSignal): void;
 }
 
 /** Everything the chat screen draws. */

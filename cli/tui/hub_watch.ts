@@ -14,7 +14,21 @@ import {
   type OwnerEvent,
 } from "@agent/hub";
 import type { AgentPaths } from "@agent/hub/base";
-import type { HubFacts, HubWatch } from "./controller.ts";
+
+/** What the hub of this home says of itself. */
+export interface HubFacts {
+  hub: { running: boolean; net?: string | undefined };
+  /** Contact requests waiting for the owner. */
+  requests: number;
+}
+
+/** The hub as the TUI sees it: read now and then, its events followed. */
+export interface HubWatch {
+  /** The hub's state and the pending contact requests, read now. */
+  facts(): Promise<HubFacts>;
+  /** Calls `onEvent` with each owner event until `signal` aborts. */
+  follow(onEvent: (event: OwnerEvent) => void, signal: AbortSignal): void;
+}
 
 /** Options for {@linkcode hubWatch}. */
 export interface HubWatchOptions {

@@ -2,10 +2,21 @@ import assert from "node:assert/strict";
 import { render } from "ink-testing-library";
 import { resolvePaths } from "@agent/hub/base";
 import { loadConfig } from "@agent/hub/config";
-import { Desk, enabledTools, Ledger, loadComponents, Logger, setupHome } from "@agent/hub";
+import {
+  appCommands,
+  Desk,
+  enabledTools,
+  Ledger,
+  loadComponents,
+  Logger,
+  settingChoices,
+  setupHome,
+} from "@agent/hub";
+import { setEnvKey } from "@agent/hub/base";
 import { ChatScreen, statusBar } from "./chat_screen.tsx";
 import { TuiController } from "./controller.ts";
-import { credentialLines, SettingsScreen, SetupScreen } from "./setup_screens.tsx";
+import { hubWatch } from "./hub_watch.ts";
+import { SettingsScreen, SetupScreen } from "./setup_screens.tsx";
 
 const tick = () => new Promise((r) => setTimeout(r, 30));
 
@@ -38,9 +49,11 @@ async function controllerFor(replies: string[], hubPort = 1) {
     logger: new Logger({ stderr: "off" }),
     ledger,
     tools: await enabledTools(await loadComponents(config, paths)),
+    commands: appCommands(),
   });
   const conversation = await desk.open("tui");
-  const controller = new TuiController({ desk, conversation, lang: "en", hubPort });
+  const hub = hubWatch({ port: hubPort, config, env: {}, paths });
+  const controller = new TuiController({ conversation, lang: "en", hub });
   return { controller, chat: { ledger, desk }, paths, [Symbol.dispose]: remove };
 }
 
@@ -87,7 +100,7 @@ Deno.test("SettingsScreen: what each role needs; a key typed hidden is written t
     provider: "vendor-b",
     model_id: "gpt-test",
   };
-  assert.deepEqual(credentialLines(config, {}).map((l) => [l.name, l.state]), [
+  assert.deepEqual(settingChoices(config.models.roles, {}).map((l) => [l.value, l.state]), [
     ["VENDOR_B_API_KEY", "needed"],
     ["AGENT_LOCAL_RUNTIME_URL", "optional"],
   ]);
@@ -96,14 +109,18 @@ Deno.test("SettingsScreen: what each role needs; a key typed hidden is written t
   const app = render(
     <SettingsScreen
       lang="en"
-      config={config}
-      env={env}
       envFile={paths.envFile}
+      load={() => Promise.resolve(settingChoices(config.models.roles, env))}
+      save={async (name, value) => {
+        await setEnvKey(paths.envFile, name, value);
+        env[name] = value;
+      }}
       back="quit"
       onSaved={(name) => saved.push(name)}
       onBack={() => {}}
     />,
   );
+  await tick();
   assert.match(app.lastFrame()!, /▸ VENDOR_B_API_KEY: needed · brain \(vendor-b gpt-test\)/);
   app.stdin.write("\r");
   await tick();
@@ -169,14 +186,15 @@ Deno.test("SettingsScreen: ↓ then Enter in one read opens the row ↓ moved to
   const app = render(
     <SettingsScreen
       lang="en"
-      config={config}
-      env={{}}
       envFile={paths.envFile}
+      load={() => Promise.resolve(settingChoices(config.models.roles, {}))}
+      save={() => Promise.resolve()}
       back="quit"
       onSaved={() => {}}
       onBack={() => {}}
     />,
   );
+  await tick();
   app.stdin.write("\x1b[B\r");
   await tick();
   assert.match(app.lastFrame()!, /AGENT_LOCAL_RUNTIME_URL \(hidden\):/);

@@ -8,6 +8,8 @@
  * @module
  */
 import {
+  ANSWER_AFTER_MS,
+  appCommands,
   Desk,
   enabledTools,
   FileSessionStore,
@@ -22,7 +24,7 @@ import {
 import type { ChatInput } from "@agent/hub";
 import { resolvePaths } from "@agent/hub/base";
 import { loadConfig } from "@agent/hub/config";
-import { TuiController } from "@agent/cli/tui";
+import { hubWatch, TuiController } from "@agent/cli/tui";
 import { startBotServer } from "../messenger/_bot_server.ts";
 import { buttonsOf, messengerHome, OWNER, runHub, seenIn } from "../messenger/_hub.ts";
 import { cleanup } from "../cli/_run.ts";
@@ -153,7 +155,8 @@ export async function chatDriver(setup: Setup): Promise<Driver> {
   const config = await loadConfig(paths, { lang: "en" });
   let out = "";
   let handlers: TerminalHandlers | undefined;
-  let question: ((yes: boolean) => void) | undefined;
+  // When the approval's question became the prompt (it is answered by a line after it).
+  let questionAt: number | undefined;
   const input: ChatInput = {
     interactive: true,
     readLine: () => Promise.resolve(null),
@@ -162,21 +165,9 @@ export async function chatDriver(setup: Setup): Promise<Driver> {
     },
     prompt(text) {
       out += text;
+      questionAt = text.endsWith("[y/N] ") ? performance.now() : undefined;
     },
-    confirm(text, signal) {
-      out += `${text} [y/N] `;
-      return new Promise((resolve) => {
-        question = (yes) => {
-          out += `${yes ? "y" : "n"}\n`;
-          question = undefined;
-          resolve(yes);
-        };
-        signal?.addEventListener("abort", () => {
-          question = undefined;
-          resolve(false);
-        }, { once: true });
-      });
-    },
+    confirm: () => Promise.resolve(false),
     secret: () => Promise.resolve(null),
     onInterrupt: () => () => {},
     close() {},
@@ -212,8 +203,12 @@ export async function chatDriver(setup: Setup): Promise<Driver> {
       return poll(`${pattern} in chat`, () => test(out) ? out : undefined, timeoutMs);
     },
     async approve(yes) {
-      await poll("the y/N question", () => question ? "ok" : undefined, 10_000);
-      question!(yes);
+      await poll("the y/N question", () => questionAt !== undefined ? "ok" : undefined, 10_000);
+      // A line in the first 500 ms after the question is not its answer.
+      const wait = questionAt! + ANSWER_AFTER_MS + 20 - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      out += `${yes ? "y" : "n"}\n`;
+      handlers!.line(yes ? "y" : "n");
     },
     cancel() {
       handlers!.interrupt();
@@ -248,13 +243,13 @@ export async function tuiDriver(
     logger: new Logger({ stderr: "off" }),
     ledger,
     tools: await enabledTools(await loadComponents(config, paths)),
+    commands: appCommands(),
   });
   const conversation = await desk.open("tui");
   const controller = new TuiController({
-    desk,
     conversation,
     lang: "en",
-    hubPort: setup.hubPort ?? 1,
+    hub: hubWatch({ port: setup.hubPort ?? 1, config, env: {}, paths }),
   });
   // As the TUI does once its screen is up: the status bar and the hub's events.
   if (options.start) controller.start();
@@ -265,7 +260,7 @@ export async function tuiDriver(
       ...s.entries.map((e) => (e.kind === "user" ? `› ${e.text}` : e.text)),
       ...(s.streaming !== undefined ? [s.streaming] : []),
       ...s.queued.map((text) => `(queued) ${text}`),
-      ...(s.approval ? [`${s.approval.message}\n${s.approval.summary}\n[y] yes   [n] no`] : []),
+      ...(s.approval ? [`${s.approval.message}\n${s.approval.summary}`] : []),
     ].join("\n");
   };
   return {
@@ -283,8 +278,9 @@ export async function tuiDriver(
       }, timeoutMs);
     },
     async approve(yes) {
-      await poll("the approval", () => controller.getState().approval ? "ok" : undefined, 10_000);
-      controller.answer(yes);
+      // The deliberate key, once the approval has been up for 500 ms.
+      await poll("the approval", () => controller.approvalReady() ? "ok" : undefined, 10_000);
+      if (!controller.answer(yes ? "once" : "deny")) throw new Error("the approval took no key");
     },
     cancel() {
       controller.interrupt();
