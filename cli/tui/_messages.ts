@@ -32,7 +32,7 @@ export const t = catalogue({
   approve_session: "Allow for this session",
   approve_deny: "Deny (Ctrl-N)",
   approve_hint:
-    "Approval: Ctrl-Y allow once · Ctrl-N deny · Tab more choices · typing goes on below, Enter queues",
+    "Approval: Ctrl-Y allow once · Ctrl-N deny · Tab more choices · keep typing: Enter queues the line",
   approve_hint_focused: "Approval: ←/→ choose · Enter decide · Tab or Esc back to typing",
   queued: "(queued)",
   picker_model: "Choose the role (Enter), Esc closes:",
@@ -90,7 +90,7 @@ export const t = catalogue({
   approve_session: "Bu oturum için izin ver",
   approve_deny: "Reddet (Ctrl-N)",
   approve_hint:
-    "Onay: Ctrl-Y bir kez izin ver · Ctrl-N reddet · Tab diğer seçenekler · yazmaya devam edin, Enter sıraya alır",
+    "Onay: Ctrl-Y bir kez izin ver · Ctrl-N reddet · Tab diğer seçenekler · yazmaya devam edin: Enter satırı sıraya alır",
   approve_hint_focused: "Onay: ←/→ seç · Enter karar ver · Tab ya da Esc yazmaya dön",
   queued: "(sırada)",
   picker_model: "Rolü seçin (Enter), Esc kapatır:",

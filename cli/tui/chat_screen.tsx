@@ -7,7 +7,7 @@
  */
 import { Box, Text, usePaste } from "ink";
 import { memo, useEffect, useMemo, useRef, useSyncExternalStore } from "./react.ts";
-import { type Lang, markdownLines } from "@agent/hub/base";
+import { displayWidth, type Lang, markdownLines } from "@agent/hub/base";
 import { fitSegments, type Segment, wrap } from "./layout.ts";
 import { APPROVAL_CHOICES, type StatusFacts, type TuiController } from "./controller.ts";
 import { useKeys, useLive } from "./keys.ts";
@@ -297,9 +297,12 @@ function overlayLines(
     const buttons = APPROVAL_CHOICES.map((choice, i) => {
       const label = t(lang, `approve_${choice}`);
       return i === a.focus ? `▸ ${label}` : `  ${label}`;
-    }).join("  ");
+    });
     const color = a.focus === undefined ? "gray" : "green";
-    return [...lines, ...wrap(buttons, width).map((line) => ({ text: line, color }))];
+    // One row when the buttons fit it; else one button a row, never one cut in two.
+    const row = buttons.join("  ");
+    const rows = displayWidth(row) <= width ? [row] : buttons.flatMap((b) => wrap(b, width));
+    return [...lines, ...rows.map((text) => ({ text, color }))];
   }
   if (state.picker !== undefined) {
     const p = state.picker;
