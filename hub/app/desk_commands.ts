@@ -10,7 +10,7 @@
  */
 import { credentialLines } from "../credentials.ts";
 import { readEnvFile, setEnvKey } from "../env_file.ts";
-import { budgetLine, forecastLine, forecastReport, spendReport } from "../money/mod.ts";
+import { budgetLine, forecastLine, forecastReport, spendReport } from "../spend/mod.ts";
 import { UserError } from "../user_error.ts";
 import { MAIN_AGENT_ID } from "../agent/mod.ts";
 import type { AgentConfig } from "../config/types.ts";

@@ -14,7 +14,8 @@
 import type { AgentConfig } from "../config/types.ts";
 import { CREDENTIAL_VARIABLES } from "../credentials.ts";
 import type { Lang } from "../i18n.ts";
-import { type Ledger, LedgerError, ledgerErrorSentence } from "../money/mod.ts";
+import { type Ledger, LedgerError } from "../ledger/mod.ts";
+import { ledgerErrorSentence } from "../spend/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import { isValidId, newSessionId, type SessionStore } from "../sessions/mod.ts";
 import { t } from "./_messages.ts";

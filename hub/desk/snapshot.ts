@@ -9,7 +9,8 @@
  * @module
  */
 import type { AgentConfig } from "../config/types.ts";
-import { type Ledger, spendReport } from "../money/mod.ts";
+import type { Ledger } from "../ledger/mod.ts";
+import { spendReport } from "../spend/mod.ts";
 import type { ApprovalRequest } from "./events.ts";
 import type { ConversationKey, DeskChannel } from "./keys.ts";
 
