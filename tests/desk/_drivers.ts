@@ -41,9 +41,31 @@ export interface Setup {
   hubPort?: number;
 }
 
+/** How a channel words what every channel tells (each in its own sentences). */
+export interface Words {
+  /** A line waits behind the running answer. @default `(queued` */
+  queued: RegExp;
+  /** An answer was cancelled. @default `(answer cancelled)` */
+  cancelled: RegExp;
+  /** An approval nobody answered was denied. */
+  expired: RegExp;
+}
+
+/** The desk's own sentences, which chat, the TUI and the messenger show. */
+export const DESK_WORDS: Words = {
+  queued: /\(queued/,
+  cancelled: /\(answer cancelled\)/,
+  expired:
+    /No answer in time: write_note was denied\.|No answer within 2 seconds, so it was denied and not run:\nThe agent wants to save the note “c”/,
+};
+
 /** A channel as a person uses it. */
 export interface Driver {
   readonly name: string;
+  /** How it words queued lines, cancels and expiries. @default {@linkcode DESK_WORDS} */
+  readonly words?: Words;
+  /** Whether `/resume` draws the session's history again. @default true */
+  readonly drawsHistory?: boolean;
   readonly home: string;
   /** Types a line and sends it. */
   send(text: string): Promise<void>;
@@ -83,7 +105,8 @@ export function ledgerCalls(home: string): number {
   }
 }
 
-async function fakeHome(setup: Setup): Promise<string> {
+/** A fresh home with the fake provider, set up as `setup` says. */
+export async function fakeHome(setup: Setup): Promise<string> {
   const home = await Deno.makeTempDir({ prefix: "agent-desk-suite-" });
   const paths = resolvePaths({ home, env: {} });
   await setupHome(paths, { provider: "fake", language: "en", env: {} });
@@ -128,7 +151,8 @@ async function configure(home: string, setup: Setup): Promise<void> {
   }
 }
 
-async function poll(
+/** Polls `check` every 20 ms until it returns a text; throws after `timeoutMs`. */
+export async function poll(
   what: string,
   check: () => string | undefined,
   timeoutMs: number,
@@ -142,7 +166,8 @@ async function poll(
   }
 }
 
-function matcher(pattern: RegExp | string): (text: string) => boolean {
+/** A test of shown text: a substring or a pattern. */
+export function matcher(pattern: RegExp | string): (text: string) => boolean {
   return typeof pattern === "string"
     ? (text) => text.includes(pattern)
     : (text) => pattern.test(text);
