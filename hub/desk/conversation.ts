@@ -408,6 +408,7 @@ export class DeskConversation {
         case "env":
           this.#p.env[effect.name] = effect.value;
           // New credentials change what answers: the fallbacks are decided again.
+          this.#agent.router.reload();
           this.#agent = this.#p.build(this.#agent.role, this.#gate);
           break;
         case "stop":
