@@ -1,72 +1,10 @@
 import assert from "node:assert/strict";
 import { render } from "ink-testing-library";
-import { resolvePaths } from "@agent/hub/base";
-import { loadConfig } from "@agent/hub/config";
-import {
-  appCommands,
-  Desk,
-  enabledTools,
-  FileSessionStore,
-  Ledger,
-  loadComponents,
-  Logger,
-  setupHome,
-} from "@agent/hub";
+import { FileSessionStore } from "@agent/hub";
 import { ChatScreen } from "./chat_screen.tsx";
-import { TuiController } from "./controller.ts";
-
-const tick = () => new Promise((r) => setTimeout(r, 30));
+import { controllerFor, tick } from "./_testing.ts";
 
 const SAVE = '/tool write_note {"name":"x","text":"y"}';
-
-/** A controller over a fresh fake home whose clock the test moves. */
-async function setup(replies: string[], lang: "en" | "tr" = "en") {
-  const home = await Deno.makeTempDir({ prefix: "tui_approval_" });
-  const paths = resolvePaths({ home, env: {} });
-  await setupHome(paths, { provider: "fake", language: lang, env: {} });
-  const toml = await Deno.readTextFile(paths.configFile);
-  await Deno.writeTextFile(
-    paths.configFile,
-    toml.replace(
-      'model_id = "fake-brain"\n',
-      `model_id = "fake-brain"\nparams = { replies = ${JSON.stringify(replies)} }\n`,
-    ),
-  );
-  const config = await loadConfig(paths, { lang });
-  const ledger = Ledger.open(paths.ledgerFile);
-  const desk = new Desk({
-    config,
-    env: {},
-    paths,
-    lang,
-    logger: new Logger({ stderr: "off" }),
-    ledger,
-    tools: await enabledTools(await loadComponents(config, paths)),
-    commands: appCommands(),
-  });
-  const conversation = await desk.open("tui");
-  let now = 1_000;
-  const clock = {
-    advance(ms: number) {
-      now += ms;
-    },
-  };
-  const controller = new TuiController({ conversation, lang, clock: () => now });
-  return {
-    home,
-    paths,
-    desk,
-    conversation,
-    controller,
-    clock,
-    async [Symbol.asyncDispose]() {
-      controller.stop();
-      await desk.close();
-      ledger.close();
-      await Deno.remove(home, { recursive: true });
-    },
-  };
-}
 
 async function until(check: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
@@ -77,7 +15,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
 }
 
 Deno.test("ChatScreen: while an approval waits, y, n, space and Enter are text; the line is queued; only Ctrl-Y after 500 ms decides", async () => {
-  await using t = await setup([SAVE, "Saved it.", "Answered the queued line."]);
+  await using t = await controllerFor([SAVE, "Saved it.", "Answered the queued line."]);
   const app = render(<ChatScreen controller={t.controller} lang="en" columns={80} rows={24} />);
   try {
     app.stdin.write("save it\r");
@@ -105,7 +43,7 @@ Deno.test("ChatScreen: while an approval waits, y, n, space and Enter are text; 
     assert.match(app.lastFrame()!, /\(queued\) yes no/);
     assert.equal(t.conversation.snapshot().approvals.length, 1, "nothing decided");
     await assert.rejects(Deno.stat(`${t.home}/notes/x.md`));
-    t.clock.advance(500);
+    t.advance(500);
     app.stdin.write("\x19");
     await until(() => app.lastFrame()!.includes("Answered the queued line."), "the queued answer");
     const done = app.lastFrame()!;
@@ -118,12 +56,12 @@ Deno.test("ChatScreen: while an approval waits, y, n, space and Enter are text; 
 });
 
 Deno.test("ChatScreen: Tab focuses the approval's buttons; → then Enter allows it for the session; Esc gives the keys back to the input", async () => {
-  await using t = await setup([SAVE, "Saved once.", SAVE, "Saved again."]);
+  await using t = await controllerFor([SAVE, "Saved once.", SAVE, "Saved again."]);
   const app = render(<ChatScreen controller={t.controller} lang="en" columns={80} rows={24} />);
   try {
     app.stdin.write("save it\r");
     await until(() => t.controller.getState().approval !== undefined, "the approval");
-    t.clock.advance(600);
+    t.advance(600);
     app.stdin.write("\t");
     await tick();
     assert.match(app.lastFrame()!, /▸ Allow once \(Ctrl-Y\)/);
@@ -156,7 +94,7 @@ Deno.test("ChatScreen: Tab focuses the approval's buttons; → then Enter allows
 });
 
 Deno.test("ChatScreen: the approval's buttons and hint speak Turkish", async () => {
-  await using t = await setup([SAVE, "Tamam."], "tr");
+  await using t = await controllerFor([SAVE, "Tamam."], { lang: "tr" });
   const app = render(<ChatScreen controller={t.controller} lang="tr" columns={100} rows={24} />);
   try {
     app.stdin.write("kaydet\r");
@@ -167,7 +105,7 @@ Deno.test("ChatScreen: the approval's buttons and hint speak Turkish", async () 
       /Bir kez izin ver \(Ctrl-Y\) {4}Bu oturum için izin ver {4}Reddet \(Ctrl-N\)/,
     );
     assert.match(frame, /Onay: Ctrl-Y bir kez izin ver · Ctrl-N reddet · Tab diğer seçenekler/);
-    t.clock.advance(600);
+    t.advance(600);
     app.stdin.write("\x0e");
     await until(() => app.lastFrame()!.includes("Tamam."), "the answer");
     assert.match(app.lastFrame()!, /✗ write_note reddedildi/);
@@ -177,7 +115,7 @@ Deno.test("ChatScreen: the approval's buttons and hint speak Turkish", async () 
 });
 
 Deno.test("TuiController: /resume's picker lists the desk's sessions, as many as /resume in chat", async () => {
-  await using t = await setup(["A."]);
+  await using t = await controllerFor(["A."]);
   const store = new FileSessionStore(t.paths.sessionsDir);
   for (let i = 0; i < 25; i++) {
     await store.createSession(`chat-old-${String(i).padStart(2, "0")}`, {});

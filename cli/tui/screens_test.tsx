@@ -1,61 +1,10 @@
 import assert from "node:assert/strict";
 import { render } from "ink-testing-library";
-import { resolvePaths } from "@agent/hub/base";
-import { loadConfig } from "@agent/hub/config";
-import {
-  appCommands,
-  Desk,
-  enabledTools,
-  Ledger,
-  loadComponents,
-  Logger,
-  settingChoices,
-  setupHome,
-} from "@agent/hub";
+import { settingChoices } from "@agent/hub";
 import { setEnvKey } from "@agent/hub/base";
 import { ChatScreen, statusBar } from "./chat_screen.tsx";
-import { TuiController } from "./controller.ts";
-import { hubWatch } from "./hub_watch.ts";
 import { SettingsScreen, SetupScreen } from "./setup_screens.tsx";
-
-const tick = () => new Promise((r) => setTimeout(r, 30));
-
-/** A set-up home answering `replies`; the test's `using` block removes it. */
-async function fakeHome(replies: string[]) {
-  const home = await Deno.makeTempDir({ prefix: "tui_test_" });
-  const paths = resolvePaths({ home, env: {} });
-  await setupHome(paths, { provider: "fake", language: "en", env: {} });
-  const toml = await Deno.readTextFile(paths.configFile);
-  await Deno.writeTextFile(
-    paths.configFile,
-    toml.replace(
-      'model_id = "fake-brain"\n',
-      `model_id = "fake-brain"\nparams = { replies = ${JSON.stringify(replies)} }\n`,
-    ),
-  );
-  const config = await loadConfig(paths, { lang: "en" });
-  const remove = () => Deno.removeSync(home, { recursive: true });
-  return { home, paths, config, [Symbol.dispose]: remove };
-}
-
-async function controllerFor(replies: string[], hubPort = 1) {
-  const { paths, config, [Symbol.dispose]: remove } = await fakeHome(replies);
-  const ledger = Ledger.open(paths.ledgerFile);
-  const desk = new Desk({
-    config,
-    env: {},
-    paths,
-    lang: "en",
-    logger: new Logger({ stderr: "off" }),
-    ledger,
-    tools: await enabledTools(await loadComponents(config, paths)),
-    commands: appCommands(),
-  });
-  const conversation = await desk.open("tui");
-  const hub = hubWatch({ port: hubPort, config, env: {}, paths });
-  const controller = new TuiController({ conversation, lang: "en", hub });
-  return { controller, chat: { ledger, desk }, paths, [Symbol.dispose]: remove };
-}
+import { controllerFor, fakeHome, tick } from "./_testing.ts";
 
 Deno.test("SetupScreen: language, provider with the keys found, confirm; Esc quits", async () => {
   let done: unknown;
@@ -271,7 +220,7 @@ Deno.test("TuiController: the status bar counts only this home's hub (its /healt
     if (path === "/health") return Response.json({ ok: true, data_dir: dataDir });
     return Response.json({ ok: true, net: { state: "polling" } });
   });
-  using setup = await controllerFor([], server.addr.port);
+  using setup = await controllerFor([], { hubPort: server.addr.port });
   const { controller, chat, paths } = setup;
   try {
     await controller.refresh();

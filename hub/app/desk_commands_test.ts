@@ -3,20 +3,30 @@ import { Logger } from "../log.ts";
 import { Desk } from "../desk/mod.ts";
 import { jobHome } from "../jobs/_testing.ts";
 import { ALL_JOBS } from "../jobs/pause_store.ts";
+import type { CommandSpec } from "../desk/mod.ts";
 import { appCommands } from "./desk_commands.ts";
 
-Deno.test("/jobs pause and /jobs resume on a desk with the app's commands stop and restart every job", async () => {
-  const home = await jobHome();
-  const desk = new Desk({
+/** A desk on a job home's files, with `commands` registered. */
+function deskOn(
+  home: Awaited<ReturnType<typeof jobHome>>,
+  commands: CommandSpec[] | undefined,
+  env: Record<string, string> = {},
+): Desk {
+  return new Desk({
     config: home.ctx.config,
-    env: {},
+    env,
     paths: home.paths,
     lang: "en",
     logger: new Logger({ stderr: "off" }),
     ledger: home.ledger,
     tools: [],
-    commands: appCommands(),
+    commands,
   });
+}
+
+Deno.test("/jobs pause and /jobs resume on a desk with the app's commands stop and restart every job", async () => {
+  const home = await jobHome();
+  const desk = deskOn(home, appCommands());
   try {
     await home.write({ name: "news" });
     const chat = await desk.open("chat");
@@ -51,15 +61,7 @@ Deno.test("/jobs pause and /jobs resume on a desk with the app's commands stop a
 
 Deno.test("a desk without the app's commands has no /jobs, /status or /settings", async () => {
   const home = await jobHome();
-  const desk = new Desk({
-    config: home.ctx.config,
-    env: {},
-    paths: home.paths,
-    lang: "en",
-    logger: new Logger({ stderr: "off" }),
-    ledger: home.ledger,
-    tools: [],
-  });
+  const desk = deskOn(home, undefined);
   try {
     const chat = await desk.open("chat");
     for (const word of ["/jobs", "/status", "/settings"]) {
@@ -84,16 +86,7 @@ Deno.test("/settings set through the command intent: the key is written 0600, ad
     model_id: "gpt-test",
   };
   const env: Record<string, string> = {};
-  const desk = new Desk({
-    config,
-    env,
-    paths: home.paths,
-    lang: "en",
-    logger: new Logger({ stderr: "off" }),
-    ledger: home.ledger,
-    tools: [],
-    commands: appCommands(),
-  });
+  const desk = deskOn(home, appCommands(), env);
   try {
     const tui = await desk.open("tui");
     assert.deepEqual(
