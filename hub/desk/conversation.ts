@@ -521,7 +521,7 @@ export class DeskConversation {
   async #beforeTool(call: ToolCallAsk): Promise<ToolCallVerdict> {
     const { toolName, toolCallId, args } = call;
     let reason: RefusalReason;
-    if (this.#p.approvalMode === "deny") reason = "no_one";
+    if (this.#p.approvalMode === "deny") reason = "no_one_to_ask";
     else if (this.#allowed.has(toolName)) return undefined;
     else {
       const lang = this.#p.lang;

@@ -452,7 +452,7 @@ Deno.test("Desk: a plug-in command joins /help before /help, offers its picker, 
   }
 });
 
-Deno.test("Desk: where no one can approve, a tier-2 call is refused and told (tool.refused, no_one)", async () => {
+Deno.test("Desk: where no one can approve, a tier-2 call is refused and told (tool.refused, no_one_to_ask)", async () => {
   const t = await testDesk({ replies: [SAVE, "Saved the note."] });
   try {
     const chat = await t.desk.open("chat", { approvals: "deny" });
@@ -463,7 +463,7 @@ Deno.test("Desk: where no one can approve, a tier-2 call is refused and told (to
     const refused = log.events.filter((e) => isCustom(e, "tool.refused"));
     assert.deepEqual(
       refused.map((e) => isCustom(e, "tool.refused") && [e.value.tool, e.value.reason]),
-      [["write_note", "no_one"]],
+      [["write_note", "no_one_to_ask"]],
     );
     assert.ok(!log.events.some((e) => isCustom(e, "approval.requested")));
     await assert.rejects(Deno.stat(`${t.paths.home}/notes/x.md`));

@@ -187,7 +187,7 @@ export interface ApprovalDecided {
 /** Why a tier-2 tool did not run. */
 export type RefusalReason =
   /** No one can be asked here (a pipe, a job). */
-  | "no_one"
+  | "no_one_to_ask"
   /** The owner denied it. */
   | "denied"
   /** No one answered in time. */

@@ -26,7 +26,7 @@ function view(lang: "en" | "tr", person: boolean) {
 }
 
 Deno.test("ChatView: in a pipe, a tier-2 call that did not run is one line on stderr, with its reason, in en and tr", () => {
-  const reasons: RefusalReason[] = ["no_one", "denied", "expired", "cancelled"];
+  const reasons: RefusalReason[] = ["no_one_to_ask", "denied", "expired", "cancelled"];
   const en = view("en", false);
   for (const reason of reasons) en.v.render(refused(reason));
   assert.deepEqual(en.err, [
