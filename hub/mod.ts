@@ -75,30 +75,42 @@ export {
   type OpenOptions,
   pickSession,
   type QueuedLine,
-  type RefusalReason,
   type RoleTarget,
   type ToolRefused,
 } from "./desk/mod.ts";
 
 // Sessions: the store a conversation keeps its messages in, on files or on the spine.
 // An embedder may pass its own `SessionStore`.
-export { FileSessionStore, type SessionStore, SpineSessionStore } from "./sessions/mod.ts";
+// A conversation's messages are stored as `SessionMessage` records of `MESSAGE_VERSION`;
+// `readStoredMessage` reads a record of any version.
+export {
+  FileSessionStore,
+  MESSAGE_VERSION,
+  readStoredMessage,
+  type SessionMessage,
+  type SessionStore,
+  SpineSessionStore,
+  type StoredMessage,
+} from "./sessions/mod.ts";
 
 // Tools and components: the built-in tools and components, the registry that loads
 // extra components from `[components] modules`, and what such a module exports: a
 // `ComponentManifest` whose specs load an `AgentTool` (`agent.tools`) or a
-// `SubAgentFactory` (`agent.subs`). Tier-2 tools ask an `Approver` first.
+// `SubAgentFactory` (`agent.subs`). A tier-2 tool runs only when the turn's
+// `beforeToolCall` hook allows it.
 export {
   type AgentTool,
-  type ApprovalCall,
   ApprovalInterrupted,
-  type Approver,
+  type BeforeToolCall,
   BUILTIN_TOOLS,
   type ModelTool,
   type ModelTools,
   netSend,
-  rejectAll,
+  refusalText,
+  type ToolCallCheck,
   type ToolContext,
+  type ToolRefusal,
+  type ToolVerdict,
 } from "./tools/mod.ts";
 export {
   COMPONENT_GROUPS,
@@ -230,6 +242,7 @@ export { runCloud } from "./app/mod.ts";
 // The types the signatures above name, so that each is documented with the door
 // (`deno doc --lint`): options, results, events and the shapes an embedder passes.
 export type { NowSource, TurnOptions, TurnResult } from "./agent/agent.ts";
+export type { LoopApproval, LoopCut, LoopEvent, LoopToolCall } from "./router/tool_loop.ts";
 export type { CallContext, ModelRequest, RouterEvent, TurnTrace } from "./router/call_types.ts";
 export type { RetryOptions } from "./router/mod.ts";
 export type { HubContext, HubService, HubServiceFactory } from "./channels/contract.ts";
@@ -384,6 +397,17 @@ export type { ConfigReload } from "./config/reload.ts";
 export type { AgentRequest } from "./network_turn/turn.ts";
 export type { PersonaFiles } from "./persona/prompt.ts";
 export type { CreateOutcome, SessionSummary } from "./sessions/store.ts";
+export type {
+  AssistantPart,
+  ProviderData,
+  ReasoningPart,
+  RefusalReason,
+  TextPart,
+  ToolCallPart,
+  ToolOutput,
+  ToolResultPart,
+  TurnMark,
+} from "./sessions/message.ts";
 export type { DefinitionProblem } from "./subs/definition.ts";
 export type { EntryProblem, PersonaSubAgentDirectory, SubAgentEntry } from "./subs/directory.ts";
 export type {

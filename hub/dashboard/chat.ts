@@ -25,6 +25,7 @@ import { MAIN_AGENT_ID } from "../agent/agent.ts";
 import type { SessionStore } from "../sessions/store.ts";
 import { isValidId } from "../sessions/store.ts";
 import { newSessionId } from "../sessions/session_id.ts";
+import { readStoredMessage, type SessionMessage } from "../sessions/message.ts";
 import type { SpendChartReader } from "../spend/chart.ts";
 import { jsonBody } from "./body.ts";
 import type { DashboardChat } from "./types.ts";
@@ -60,7 +61,7 @@ export function dashboardChat(sources: ChatSources): DashboardChat {
           const matches = async (id: string) => {
             if (q === "" || id.toLowerCase().includes(q)) return true;
             const stored = (await sources.sessions.listMessages(id, MAIN_AGENT_ID)) ?? [];
-            return historyLines(stored.map(messageOf)).some((l) =>
+            return historyLines(stored.flatMap(messageOf)).some((l) =>
               l.text.toLowerCase().includes(q)
             );
           };
@@ -83,11 +84,7 @@ export function dashboardChat(sources: ChatSources): DashboardChat {
           const conversation = sources.desk.get(`web:${id}`);
           return json({
             session: id,
-            lines: historyLines(
-              stored.map((m) =>
-                (m as { message: Parameters<typeof historyLines>[0][number] }).message
-              ),
-            ),
+            lines: historyLines(stored.flatMap(messageOf)),
             busy: conversation?.busy ?? false,
             waiting: conversation?.waiting ?? 0,
           });
@@ -149,9 +146,10 @@ export function dashboardChat(sources: ChatSources): DashboardChat {
   };
 }
 
-/** The model message inside a stored message record. */
-function messageOf(stored: unknown): Parameters<typeof historyLines>[0][number] {
-  return (stored as { message: Parameters<typeof historyLines>[0][number] }).message;
+/** The message inside a stored record of any version (none when it is not one). */
+function messageOf(stored: unknown): SessionMessage[] {
+  const read = readStoredMessage(stored);
+  return read === undefined ? [] : [read.message];
 }
 
 async function open(sources: ChatSources, id: string): Promise<DeskConversation> {

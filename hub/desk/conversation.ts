@@ -13,20 +13,19 @@
  *   (the TUI's settings screen saving a key).
  *
  * Slash commands return effects (another session, another role, a saved key, stop,
- * quit) that only the conversation applies. Approvals are asked through a hook made
- * for each turn (`tool_gate.ts`).
+ * quit) that only the conversation applies. Approvals are asked through a hook given
+ * to each turn (`beforeToolCall`), never wired into the agent.
  *
  * @module
  */
-import type { ModelMessage } from "ai";
 import { errorMessage } from "@agent/net/common";
 import type { AgentConfig } from "../config/types.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
 import type { Ledger } from "../ledger/mod.ts";
 import type { AgentPaths } from "../paths.ts";
-import type { SessionStore } from "../sessions/mod.ts";
-import type { AgentTool } from "../tools/mod.ts";
+import type { SessionMessage, SessionStore } from "../sessions/mod.ts";
+import type { AgentTool, ToolCallCheck, ToolVerdict } from "../tools/mod.ts";
 import type { Agent } from "../agent/mod.ts";
 import { TurnEndedError } from "../router/mod.ts";
 import { t } from "./_messages.ts";
@@ -48,14 +47,12 @@ import type {
   DeskEvent,
   DeskListener,
   HistoryLine,
-  RefusalReason,
   RunResult,
   WithoutTimestamp,
 } from "./events.ts";
 import { type ConversationKey, type DeskChannel, isRemembered } from "./keys.ts";
 import type { ConversationBook } from "./book.ts";
 import { budgetFacts, type ConversationSnapshot, frozen } from "./snapshot.ts";
-import { type ToolCallAsk, type ToolCallVerdict, TurnGate, turnWithHook } from "./tool_gate.ts";
 
 /** How a submitted line ended. */
 export type SubmitOutcome =
@@ -91,8 +88,8 @@ export interface ConversationParts {
   fixedRole: string | undefined;
   /** A ceiling on what the session may spend (a job's run): no call passes it. */
   ceiling?: { usd: number; sinceMs: number } | undefined;
-  /** Builds the agent for `role`, asking `gate` for approvals. */
-  build(role: string, gate: TurnGate): Agent;
+  /** Builds the agent for `role` (its approvals are asked per turn). */
+  build(role: string): Agent;
   /** The slash commands it offers, in `/help` order. */
   commands: readonly CommandSpec[];
   tools: readonly AgentTool[];
@@ -128,7 +125,6 @@ export class DeskConversation {
   readonly channel: DeskChannel;
   #p: ConversationParts;
   #sessionId: string;
-  #gate = new TurnGate();
   #agent: Agent;
   #listeners = new Set<DeskListener>();
   #queue: Item[] = [];
@@ -146,7 +142,7 @@ export class DeskConversation {
     this.key = parts.key;
     this.channel = parts.channel;
     this.#sessionId = parts.sessionId;
-    this.#agent = parts.build(parts.role, this.#gate);
+    this.#agent = parts.build(parts.role);
   }
 
   /** The session the conversation writes to. */
@@ -409,7 +405,7 @@ export class DeskConversation {
           this.#p.env[effect.name] = effect.value;
           // New credentials change what answers: the fallbacks are decided again.
           this.#agent.router.reload();
-          this.#agent = this.#p.build(this.#agent.role, this.#gate);
+          this.#agent = this.#p.build(this.#agent.role);
           break;
         case "stop":
           this.cancel();
@@ -443,37 +439,41 @@ export class DeskConversation {
       open = undefined;
     };
     try {
-      const result = await turnWithHook(this.#agent, this.#gate, (call) => this.#beforeTool(call), {
-        sessionId,
-        text,
-        options: {
-          signal: abort.signal,
-          ceiling: this.#p.ceiling,
-          onText: (delta) => {
-            if (open === undefined) {
-              open = crypto.randomUUID();
-              this.#emit({ type: "TEXT_MESSAGE_START", messageId: open, role: "assistant" });
-            }
-            this.#emit({ type: "TEXT_MESSAGE_CONTENT", messageId: open, delta });
-          },
-          onToolCall: (name, input, toolCallId) => {
-            closeText();
-            this.#emit({ type: "TOOL_CALL_START", toolCallId, toolCallName: name });
-            this.#emit({
-              type: "TOOL_CALL_ARGS",
-              toolCallId,
-              delta: JSON.stringify(input) ?? "",
-            });
-            this.#emit({ type: "TOOL_CALL_END", toolCallId });
-          },
-          onToolResult: (_name, output, toolCallId) => {
-            this.#emit({
-              type: "TOOL_CALL_RESULT",
-              messageId: crypto.randomUUID(),
-              toolCallId,
-              content: JSON.stringify(output) ?? "null",
-            });
-          },
+      const result = await this.#agent.turn(sessionId, text, {
+        signal: abort.signal,
+        ceiling: this.#p.ceiling,
+        // Approvals are this turn's: asked on the desk, or refused where no one can be.
+        beforeToolCall: (call) => this.#beforeTool(call),
+        onText: (delta) => {
+          if (open === undefined) {
+            open = crypto.randomUUID();
+            this.#emit({ type: "TEXT_MESSAGE_START", messageId: open, role: "assistant" });
+          }
+          this.#emit({ type: "TEXT_MESSAGE_CONTENT", messageId: open, delta });
+        },
+        onToolCall: (name, input, toolCallId) => {
+          closeText();
+          this.#emit({ type: "TOOL_CALL_START", toolCallId, toolCallName: name });
+          this.#emit({ type: "TOOL_CALL_ARGS", toolCallId, delta: JSON.stringify(input) ?? "" });
+          this.#emit({ type: "TOOL_CALL_END", toolCallId });
+        },
+        onToolResult: (_name, output, toolCallId) => {
+          this.#emit({
+            type: "TOOL_CALL_RESULT",
+            messageId: crypto.randomUUID(),
+            toolCallId,
+            content: JSON.stringify(output) ?? "null",
+          });
+        },
+        // A call that did not run: told (a pipe prints it), and its result says so.
+        onToolRefused: ({ toolName, toolCallId, reason }) => {
+          this.#emitCustom("tool.refused", { toolCallId, tool: toolName, reason });
+          this.#emit({
+            type: "TOOL_CALL_RESULT",
+            messageId: crypto.randomUUID(),
+            toolCallId,
+            content: JSON.stringify({ declined: true, reason }),
+          });
         },
       });
       closeText();
@@ -514,40 +514,31 @@ export class DeskConversation {
   }
 
   /**
-   * This turn's hook before a tier-2 tool runs: allowed for the session already, or
-   * asked on the desk; refused where no one can be asked. A refusal is told
-   * (`tool.refused`) with its reason.
+   * This turn's hook before a tier-2 tool runs (the tool loop asks one call at a time):
+   * allowed for the session already, or asked on the desk; refused where no one can be
+   * asked. The loop tells a refusal back through `onToolRefused`.
    */
-  async #beforeTool(call: ToolCallAsk): Promise<ToolCallVerdict> {
-    const { toolName, toolCallId, args } = call;
-    let reason: RefusalReason;
-    if (this.#p.approvalMode === "deny") reason = "no_one_to_ask";
-    else if (this.#allowed.has(toolName)) return undefined;
-    else {
-      const lang = this.#p.lang;
-      const decision = await this.#p.approvals.ask(
-        {
-          conversation: this.key,
-          tool: toolName,
-          toolCallId,
-          message: approvalSentence(
-            this.#p.tools.find((x) => x.name === toolName),
-            toolName,
-            args,
-            lang,
-          ),
-          summary: summariseArgs(args),
-          args: JSON.stringify(args) ?? "",
-        },
-        (request) => this.#emitCustom("approval.requested", request),
-        (decided) => this.#emitCustom("approval.decided", decided),
-      );
-      if (decision === "session") this.#allowed.add(toolName);
-      if (decision === "once" || decision === "session") return undefined;
-      reason = decision === "deny" ? "denied" : decision;
-    }
-    this.#emitCustom("tool.refused", { toolCallId, tool: toolName, reason });
-    return { block: true, reason };
+  async #beforeTool(call: ToolCallCheck): Promise<ToolVerdict> {
+    if (this.#p.approvalMode === "deny") return { allow: false, reason: "no_one_to_ask" };
+    const tool = call.tool.name;
+    if (this.#allowed.has(tool)) return { allow: true };
+    const lang = this.#p.lang;
+    const args = call.input;
+    const decision = await this.#p.approvals.ask(
+      {
+        conversation: this.key,
+        tool,
+        toolCallId: call.toolCallId,
+        message: approvalSentence(call.tool, tool, args, lang),
+        summary: summariseArgs(args),
+        args: JSON.stringify(args) ?? "",
+      },
+      (request) => this.#emitCustom("approval.requested", request),
+      (decided) => this.#emitCustom("approval.decided", decided),
+    );
+    if (decision === "session") this.#allowed.add(tool);
+    if (decision === "once" || decision === "session") return { allow: true };
+    return { allow: false, reason: decision === "deny" ? "denied" : decision };
   }
 
   /** Remembers the session and role of a keyed conversation across restarts. */
@@ -582,7 +573,7 @@ export class DeskConversation {
  * The text of the user and assistant messages of a stored conversation, oldest first
  * (tool calls and results left out).
  */
-export function historyLines(messages: readonly ModelMessage[]): HistoryLine[] {
+export function historyLines(messages: readonly SessionMessage[]): HistoryLine[] {
   const lines: HistoryLine[] = [];
   for (const message of messages) {
     if (message.role !== "user" && message.role !== "assistant") continue;

@@ -230,7 +230,7 @@ export class Desk {
       role,
       fixedRole: picked?.fixedRole,
       ceiling: options.ceiling,
-      build: (r, gate) =>
+      build: (r) =>
         buildAgent({
           config: o.config,
           env: o.env,
@@ -238,7 +238,6 @@ export class Desk {
           channel: ledgerChannel(channel),
           role: r,
           tools: o.tools,
-          ...gate.agentOptions(),
           persona: {
             personaFile: `${o.paths.personaDir}/persona.md`,
             userFile: `${o.paths.personaDir}/user.md`,

@@ -14,6 +14,7 @@
  *
  * @module
  */
+import type { RefusalReason } from "../sessions/mod.ts";
 
 /** The AG-UI event types the desk emits. */
 export type DeskEventType =
@@ -184,18 +185,10 @@ export interface ApprovalDecided {
   by?: string;
 }
 
-/** Why a tier-2 tool did not run. */
-export type RefusalReason =
-  /** No one can be asked here (a pipe, a job). */
-  | "no_one_to_ask"
-  /** The owner denied it. */
-  | "denied"
-  /** No one answered in time. */
-  | "expired"
-  /** The answer was cancelled while it waited. */
-  | "cancelled";
-
-/** A tier-2 tool call did not run (the model is told so in its result). */
+/**
+ * A tier-2 tool call did not run (the model is told so in its result): `no_one_to_ask`
+ * (a pipe, a job), `denied`, `expired` (no one answered in time) or `cancelled`.
+ */
 export interface ToolRefused {
   toolCallId: string;
   tool: string;

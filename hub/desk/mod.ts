@@ -3,7 +3,7 @@
  * (`chat`, `tui`, `messenger:<chat>`, `web:<session>`, `job:<name>`); a
  * {@linkcode DeskConversation} takes what a person sends (messages and slash commands,
  * queued in order while an answer runs), runs answers, asks approvals through a hook
- * of each turn and emits AG-UI-shaped events ({@linkcode DeskEvent}) that a channel
+ * given to each turn (`beforeToolCall`) and emits AG-UI-shaped events ({@linkcode DeskEvent}) that a channel
  * renders. A channel reads a conversation's `snapshot()` and `choices(kind)` and acts
  * only through its intents (`submit`, `cancel`, `decide`, `pick`, `command`); slash
  * commands return effects that only the conversation applies, and the app registers

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import type { DeskEvent, RefusalReason } from "../../desk/mod.ts";
+import type { DeskEvent } from "../../desk/mod.ts";
+import type { RefusalReason } from "../../sessions/mod.ts";
 import { ChatView } from "./view.ts";
 
 function refused(reason: RefusalReason): DeskEvent {
