@@ -171,7 +171,13 @@ export function buildAgent(options: BuildAgentOptions): Agent {
   const profile = env.AGENT_PROFILE?.trim() || "home";
   const maxSteps = options.maxSteps ?? 8;
   const tools = options.tools.length === 0 ? undefined : toToolSet(options.tools, {
-    context: { paths: options.paths, env, fetch: options.fetch, now },
+    context: {
+      paths: options.paths,
+      env,
+      fetch: options.fetch,
+      now,
+      settings: options.config.tools,
+    },
   });
 
   async function systemParts(): Promise<SystemPromptParts> {

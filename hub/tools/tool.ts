@@ -8,6 +8,7 @@
 import type { z } from "zod";
 import type { RefusalReason } from "../sessions/mod.ts";
 import type { AgentPaths } from "../paths.ts";
+import type { ToolsConfig } from "../config/mod.ts";
 import type { Lang } from "../i18n.ts";
 import { errorMessage } from "@agent/net/common";
 
@@ -21,6 +22,8 @@ export interface ToolContext {
   fetch?: typeof fetch | undefined;
   /** @default Date.now */
   now?: (() => number) | undefined;
+  /** `[tools]` of `agent.toml`. @default { fetch_private: false } */
+  settings?: ToolsConfig | undefined;
 }
 
 /** A tool: a name, a tier, an input schema and what it does. */
