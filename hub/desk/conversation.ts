@@ -19,25 +19,17 @@
  * @module
  */
 import { errorMessage } from "@agent/net/common";
-import type { AgentConfig } from "../config/types.ts";
-import type { Lang } from "../i18n.ts";
-import type { Logger } from "../log.ts";
-import type { Ledger } from "../ledger/mod.ts";
-import type { AgentPaths } from "../paths.ts";
-import type { SessionMessage, SessionStore } from "../sessions/mod.ts";
-import type { AgentTool, ToolCallCheck, ToolVerdict } from "../tools/mod.ts";
+import type { ToolCallCheck, ToolVerdict } from "../tools/mod.ts";
 import type { Agent } from "../agent/mod.ts";
 import { TurnEndedError } from "../router/mod.ts";
 import { t } from "./_messages.ts";
-import { type ApprovalBook, approvalSentence, type PersonDecision } from "./approvals.ts";
-import { summariseArgs } from "./approvals.ts";
+import { askOwner, type PersonDecision } from "./approvals.ts";
 import { type Choice, listRoles, listSessions } from "./choices.ts";
 import {
   type CommandContext,
   type CommandEffect,
   commandOf,
   type CommandOutcome,
-  type CommandSpec,
   commandWord,
   runCommand,
 } from "./commands.ts";
@@ -50,72 +42,17 @@ import type {
   RunResult,
   WithoutTimestamp,
 } from "./events.ts";
+import { historyLines } from "./history.ts";
+import { LineQueue, type SubmitOutcome } from "./queue.ts";
+import { runEvents } from "./run_events.ts";
 import { type ConversationKey, type DeskChannel, isRemembered } from "./keys.ts";
-import type { ConversationBook } from "./book.ts";
+import { commandContext, type ConversationParts } from "./parts.ts";
 import { budgetFacts, type ConversationSnapshot, frozen } from "./snapshot.ts";
 
-/** How a submitted line ended. */
-export type SubmitOutcome =
-  | { kind: "empty" }
-  | { kind: "command"; outcome: CommandOutcome }
-  | { kind: "answered"; result: RunResult }
-  /** `code`: the error's name when a turn ended early (`BudgetSpentError`, `CeilingError`). */
-  | { kind: "failed"; message: string; code?: string }
-  | { kind: "cancelled" }
-  /** The desk closed before the line's turn came. */
-  | { kind: "closed" };
+export type { SubmitOutcome } from "./queue.ts";
 
 /** The pickers every conversation offers; a plug-in may add its own (`settings`). */
 export type ChoiceKind = "sessions" | "roles" | (string & Record<never, never>);
-
-/** What a conversation is made of; the desk gives it. */
-export interface ConversationParts {
-  key: ConversationKey;
-  channel: DeskChannel;
-  config: AgentConfig;
-  /** The desk's environment: a saved key is added to it. */
-  env: Record<string, string>;
-  paths: AgentPaths;
-  lang: Lang;
-  profile: string;
-  sessions: SessionStore;
-  ledger: Ledger | undefined;
-  /** The session it opens on. */
-  sessionId: string;
-  /** The role it opens with. */
-  role: string;
-  /** The role fixed by the channel (`--role`), which `/resume` then keeps. */
-  fixedRole: string | undefined;
-  /** A ceiling on what the session may spend (a job's run): no call passes it. */
-  ceiling?: { usd: number; sinceMs: number } | undefined;
-  /** Builds the agent for `role` (its approvals are asked per turn). */
-  build(role: string): Agent;
-  /** The slash commands it offers, in `/help` order. */
-  commands: readonly CommandSpec[];
-  tools: readonly AgentTool[];
-  approvals: ApprovalBook;
-  /** `ask`: tier-2 tools wait for the owner on the desk; `deny`: no one to ask. */
-  approvalMode: "ask" | "deny";
-  logger: Logger;
-  book: ConversationBook;
-  /** Asks for a secret without echoing it (a terminal). */
-  secret?: ((prompt: string) => Promise<string | null>) | undefined;
-  /** How many columns a line may take (a terminal's width). */
-  columns?: (() => number) | undefined;
-  /** Sentences to tell before an answer (budgets past their warning share). */
-  budgetNotices(conversation: DeskConversation): Promise<string[]>;
-  /** Every event also goes to the desk's subscribers. */
-  onEvent(event: DeskEvent, conversation: DeskConversation): void;
-  /** The conversation closed: the desk forgets it. */
-  onClosed(conversation: DeskConversation): void;
-  now(): number;
-}
-
-interface Item {
-  id: string;
-  text: string;
-  resolve(outcome: SubmitOutcome): void;
-}
 
 /** A conversation on the desk. */
 export class DeskConversation {
@@ -127,12 +64,9 @@ export class DeskConversation {
   #sessionId: string;
   #agent: Agent;
   #listeners = new Set<DeskListener>();
-  #queue: Item[] = [];
-  #nextId = 1;
-  #running = false;
+  #queue: LineQueue;
   #closed = false;
   #abort: AbortController | undefined;
-  #drained: Promise<void> = Promise.resolve();
   /** Tools the owner allowed for the rest of this session. */
   #allowed = new Set<string>();
 
@@ -143,6 +77,10 @@ export class DeskConversation {
     this.channel = parts.channel;
     this.#sessionId = parts.sessionId;
     this.#agent = parts.build(parts.role);
+    this.#queue = new LineQueue(
+      (text) => this.#handle(text),
+      (line) => this.#emitCustom("input.queued", line),
+    );
   }
 
   /** The session the conversation writes to. */
@@ -157,12 +95,12 @@ export class DeskConversation {
 
   /** Whether an answer or a command is being handled. */
   get busy(): boolean {
-    return this.#running;
+    return this.#queue.busy;
   }
 
   /** How many lines wait behind the running one. */
   get waiting(): number {
-    return this.#queue.length;
+    return this.#queue.lines().length;
   }
 
   /** The conversation as it is now, read-only. */
@@ -177,8 +115,8 @@ export class DeskConversation {
       provider: target.provider,
       model: target.model_id,
       budget: budgetFacts(this.#p.config, this.#p.ledger, role, this.#p.now()),
-      busy: this.#running,
-      queue: this.#queue.map((item) => ({ id: item.id, text: item.text })),
+      busy: this.#queue.busy,
+      queue: this.#queue.lines(),
       approvals: this.#p.approvals.list()
         .filter((a) => a.conversation === this.key)
         .map((a) => ({ ...a })),
@@ -222,16 +160,7 @@ export class DeskConversation {
     if (trimmed.startsWith("/") && commandOf(this.#p.commands, trimmed)?.immediate) {
       return this.#command(trimmed);
     }
-    return new Promise((resolve) => {
-      const id = `q${this.#nextId++}`;
-      this.#queue.push({ id, text, resolve });
-      if (this.#running) {
-        this.#emitCustom("input.queued", { id, position: this.#queue.length, text });
-        return;
-      }
-      this.#running = true;
-      this.#drained = this.#drain();
-    });
+    return this.#queue.push(text);
   }
 
   /**
@@ -274,7 +203,7 @@ export class DeskConversation {
 
   /** Resolves once nothing runs and nothing waits. */
   idle(): Promise<void> {
-    return this.#drained;
+    return this.#queue.idle();
   }
 
   /** Ends the running answer (and its open approval); `false` when none runs. */
@@ -296,62 +225,35 @@ export class DeskConversation {
    * the desk forgets the conversation (its key opens a new one).
    */
   async close(): Promise<void> {
-    if (!this.#closed) this.#p.onClosed(this);
+    if (!this.#closed) this.#p.onClosed();
     this.#closed = true;
-    for (const item of this.#queue.splice(0)) item.resolve({ kind: "closed" });
+    this.#queue.close();
     this.cancel();
-    await this.#drained;
+    await this.#queue.idle();
   }
 
-  async #drain(): Promise<void> {
+  /** One line of the queue: a slash command or a message's turn; never throws. */
+  async #handle(line: string): Promise<SubmitOutcome> {
+    const text = line.trim();
     try {
-      for (let item = this.#queue.shift(); item !== undefined; item = this.#queue.shift()) {
-        const text = item.text.trim();
-        let outcome: SubmitOutcome;
-        try {
-          outcome = text.startsWith("/") ? await this.#command(text) : await this.#turn(item.text);
-        } catch (error) {
-          // A store that failed under a command: the channel shows the sentence.
-          this.#p.logger.error(`desk ${this.key}: ${errorMessage(error)}`);
-          const message = t(this.#p.lang, "internal", { detail: errorMessage(error) });
-          this.#emit({ type: "RUN_ERROR", message, code: "internal" });
-          outcome = { kind: "failed", message };
-        }
-        item.resolve(outcome);
-      }
-    } finally {
-      this.#running = false;
+      return text.startsWith("/") ? await this.#command(text) : await this.#turn(line);
+    } catch (error) {
+      // A store that failed under a command: the channel shows the sentence.
+      this.#p.logger.error(`desk ${this.key}: ${errorMessage(error)}`);
+      const message = t(this.#p.lang, "internal", { detail: errorMessage(error) });
+      this.#emit({ type: "RUN_ERROR", message, code: "internal" });
+      return { kind: "failed", message };
     }
   }
 
-  /** What a slash command reads. */
+  /** What a slash command reads of the conversation now. */
   #context(secret?: (prompt: string) => Promise<string | null>): CommandContext {
-    const p = this.#p;
-    const agent = this.#agent;
-    return {
-      channel: this.channel,
-      lang: p.lang,
-      config: p.config,
-      env: p.env,
-      paths: p.paths,
-      profile: p.profile,
-      sessions: p.sessions,
-      ledger: p.ledger,
+    return commandContext(this.#p, {
       sessionId: this.#sessionId,
-      role: agent.role,
-      fixedRole: p.fixedRole,
+      agent: this.#agent,
       running: this.#abort !== undefined,
-      target: (role) => {
-        const target = agent.router.target(role);
-        return { provider: target.provider, model: target.model_id };
-      },
-      missingCredential: (role) => agent.router.missingCredentialSentence(role),
-      messageCount: async (sessionId) => (await agent.history(sessionId)).length,
-      commands: () => p.commands,
-      secret: secret ?? p.secret,
-      columns: p.columns,
-      now: p.now,
-    };
+      secret,
+    });
   }
 
   async #command(
@@ -427,54 +329,19 @@ export class DeskConversation {
       runId,
       metadata: { conversation: this.key, text },
     });
-    for (const notice of await this.#p.budgetNotices(this)) {
+    for (const notice of await this.#p.budgetNotices()) {
       this.#emitCustom("notice", { kind: "budget", text: notice });
     }
     const abort = new AbortController();
     this.#abort = abort;
-    let open: string | undefined;
-    const closeText = () => {
-      if (open === undefined) return;
-      this.#emit({ type: "TEXT_MESSAGE_END", messageId: open });
-      open = undefined;
-    };
+    const { callbacks, closeText } = runEvents((event) => this.#emit(event));
     try {
       const result = await this.#agent.turn(sessionId, text, {
         signal: abort.signal,
         ceiling: this.#p.ceiling,
         // Approvals are this turn's: asked on the desk, or refused where no one can be.
         beforeToolCall: (call) => this.#beforeTool(call),
-        onText: (delta) => {
-          if (open === undefined) {
-            open = crypto.randomUUID();
-            this.#emit({ type: "TEXT_MESSAGE_START", messageId: open, role: "assistant" });
-          }
-          this.#emit({ type: "TEXT_MESSAGE_CONTENT", messageId: open, delta });
-        },
-        onToolCall: (name, input, toolCallId) => {
-          closeText();
-          this.#emit({ type: "TOOL_CALL_START", toolCallId, toolCallName: name });
-          this.#emit({ type: "TOOL_CALL_ARGS", toolCallId, delta: JSON.stringify(input) ?? "" });
-          this.#emit({ type: "TOOL_CALL_END", toolCallId });
-        },
-        onToolResult: (_name, output, toolCallId) => {
-          this.#emit({
-            type: "TOOL_CALL_RESULT",
-            messageId: crypto.randomUUID(),
-            toolCallId,
-            content: JSON.stringify(output) ?? "null",
-          });
-        },
-        // A call that did not run: told (a pipe prints it), and its result says so.
-        onToolRefused: ({ toolName, toolCallId, reason }) => {
-          this.#emitCustom("tool.refused", { toolCallId, tool: toolName, reason });
-          this.#emit({
-            type: "TOOL_CALL_RESULT",
-            messageId: crypto.randomUUID(),
-            toolCallId,
-            content: JSON.stringify({ declined: true, reason }),
-          });
-        },
+        ...callbacks,
       });
       closeText();
       const runResult: RunResult = {
@@ -522,20 +389,12 @@ export class DeskConversation {
     if (this.#p.approvalMode === "deny") return { allow: false, reason: "no_one_to_ask" };
     const tool = call.tool.name;
     if (this.#allowed.has(tool)) return { allow: true };
-    const lang = this.#p.lang;
-    const args = call.input;
-    const decision = await this.#p.approvals.ask(
-      {
-        conversation: this.key,
-        tool,
-        toolCallId: call.toolCallId,
-        message: approvalSentence(call.tool, tool, args, lang),
-        summary: summariseArgs(args),
-        args: JSON.stringify(args) ?? "",
-      },
-      (request) => this.#emitCustom("approval.requested", request),
-      (decided) => this.#emitCustom("approval.decided", decided),
-    );
+    const decision = await askOwner(this.#p.approvals, call, {
+      conversation: this.key,
+      lang: this.#p.lang,
+      onOpen: (request) => this.#emitCustom("approval.requested", request),
+      onDecided: (decided) => this.#emitCustom("approval.decided", decided),
+    });
     if (decision === "session") this.#allowed.add(tool);
     if (decision === "once" || decision === "session") return { allow: true };
     return { allow: false, reason: decision === "deny" ? "denied" : decision };
@@ -562,25 +421,9 @@ export class DeskConversation {
       }
     }
     try {
-      this.#p.onEvent(full, this);
+      this.#p.onEvent(full);
     } catch (error) {
       this.#p.logger.error(`desk ${this.key}: a desk listener failed: ${errorMessage(error)}`);
     }
   }
-}
-
-/**
- * The text of the user and assistant messages of a stored conversation, oldest first
- * (tool calls and results left out).
- */
-export function historyLines(messages: readonly SessionMessage[]): HistoryLine[] {
-  const lines: HistoryLine[] = [];
-  for (const message of messages) {
-    if (message.role !== "user" && message.role !== "assistant") continue;
-    const text = typeof message.content === "string"
-      ? message.content
-      : message.content.map((part) => ("text" in part ? part.text : "")).join("");
-    if (text.trim() !== "") lines.push({ role: message.role, text: text.trim() });
-  }
-  return lines;
 }

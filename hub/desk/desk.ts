@@ -216,7 +216,7 @@ export class Desk {
     const sessionId = picked?.sessionId ?? remembered?.session_id ??
       newSessionId(sessionKind(channel), now());
     const sessions = picked?.sessions ?? this.#sessions;
-    const conversation = new DeskConversation({
+    const conversation: DeskConversation = new DeskConversation({
       key,
       channel,
       config: o.config,
@@ -258,10 +258,11 @@ export class Desk {
       book: this.#book,
       secret: options.secret,
       columns: options.columns,
-      budgetNotices: o.budgetNotices ?? ((c) => Promise.resolve(this.#warnings(c.channel))),
-      onEvent: (event, c) => this.#tell(event, c),
-      onClosed: (c) => {
-        if (this.#conversations.get(c.key) === c) this.#conversations.delete(c.key);
+      budgetNotices: (): Promise<string[]> =>
+        o.budgetNotices?.(conversation) ?? Promise.resolve(this.#warnings(channel)),
+      onEvent: (event) => this.#tell(event, conversation),
+      onClosed: () => {
+        if (this.#conversations.get(key) === conversation) this.#conversations.delete(key);
       },
       now,
     });

@@ -19,12 +19,8 @@ export {
   type OpenedSession,
   type OpenOptions,
 } from "./desk.ts";
-export {
-  type ChoiceKind,
-  DeskConversation,
-  historyLines,
-  type SubmitOutcome,
-} from "./conversation.ts";
+export { type ChoiceKind, DeskConversation, type SubmitOutcome } from "./conversation.ts";
+export { historyLines } from "./history.ts";
 export type * from "./events.ts";
 export { isCustom } from "./events.ts";
 export { type PersonDecision, summariseArgs } from "./approvals.ts";
