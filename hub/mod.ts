@@ -62,6 +62,7 @@ export {
   type CommandReturn,
   type CommandSpec,
   type ConversationKey,
+  type ConversationPerson,
   type ConversationSnapshot,
   Desk,
   type DeskChannel,
@@ -199,6 +200,35 @@ export {
   TerminalInput,
 } from "./terminal/input.ts";
 
+// The e-mail channel's machinery without the desk (IMAP, trust, the store, the outbox),
+// which the e-mail tests drive against a real Dovecot with a scripted answerer; its
+// packages load when it connects, reads or sends, not with this door.
+export {
+  type AnswerCost,
+  EmailService,
+  type EmailServiceOptions,
+  type EmailSettings,
+  type EmailStatus,
+  type FetchedMail,
+  type ImapState,
+  type IncomingMail,
+  type MailAnswer,
+  type MailAnswerer,
+  type MailAttachment,
+  type MailPerson,
+  type MailRow,
+  MailStore,
+  type MailTurn,
+  type OutboxRow,
+  readMail,
+  type ReadMailOptions,
+  type Refusal,
+  type RefusedRow,
+  type SendRaw,
+  type StoreCounts,
+  type TakenMail,
+} from "./channels/email/mod.ts";
+
 // The daemon and the control API: `agent hub` starts, stops and installs the hub
 // (systemd, launchd); other processes reach a running hub over its control API and
 // its event stream (`GET /events`; `followHubEvents` keeps following it across the hub's
@@ -334,6 +364,8 @@ export type {
   BudgetWarningEvent,
   ContactRequestEvent,
   DigestConversation,
+  EmailRefusedEvent,
+  EmailUndeliveredEvent,
   FailoverNetEvent,
   JobNoticeEvent,
   JobResultEvent,

@@ -339,6 +339,7 @@ export class DeskConversation {
       const result = await this.#agent.turn(sessionId, text, {
         signal: abort.signal,
         ceiling: this.#p.ceiling,
+        peer: this.#p.peer,
         // Approvals are this turn's: asked on the desk, or refused where no one can be.
         beforeToolCall: (call) => this.#beforeTool(call),
         ...callbacks,

@@ -39,6 +39,7 @@ import type { ApprovalRequest, DeskEvent } from "./events.ts";
 import {
   channelOf,
   type ConversationKey,
+  type ConversationPerson,
   type DeskChannel,
   isRemembered,
   ledgerChannel,
@@ -98,6 +99,11 @@ export interface OpenOptions {
   approvals?: "ask" | "deny" | undefined;
   /** A ceiling on what the session may spend (a job's run): no call passes it. */
   ceiling?: { usd: number; sinceMs: number } | undefined;
+  /**
+   * Who the conversation is with. Another person (`person:<id>`) gets no tier-2 tools
+   * at all, and their spend is recorded under their id. @default "owner"
+   */
+  person?: ConversationPerson | undefined;
 }
 
 /** A desk-wide listener: every event of every conversation. */
@@ -216,6 +222,9 @@ export class Desk {
     const sessionId = picked?.sessionId ?? remembered?.session_id ??
       newSessionId(sessionKind(channel), now());
     const sessions = picked?.sessions ?? this.#sessions;
+    // Scope in code, before the model sees a tool: another person gets tier 1 only.
+    const person = options.person ?? "owner";
+    const tools = person === "owner" ? o.tools : o.tools.filter((tool) => tool.tier === 1);
     const conversation: DeskConversation = new DeskConversation({
       key,
       channel,
@@ -230,6 +239,7 @@ export class Desk {
       role,
       fixedRole: picked?.fixedRole,
       ceiling: options.ceiling,
+      peer: person === "owner" ? undefined : person.slice("person:".length),
       build: (r) =>
         buildAgent({
           config: o.config,
@@ -237,7 +247,7 @@ export class Desk {
           paths: o.paths,
           channel: ledgerChannel(channel),
           role: r,
-          tools: o.tools,
+          tools,
           persona: {
             personaFile: `${o.paths.personaDir}/persona.md`,
             userFile: `${o.paths.personaDir}/user.md`,
@@ -251,9 +261,9 @@ export class Desk {
           router: this.#router,
         }),
       commands: commandsOf(channel, this.#commands),
-      tools: o.tools,
+      tools,
       approvals: this.#approvals,
-      approvalMode: options.approvals ?? "ask",
+      approvalMode: person === "owner" ? options.approvals ?? "ask" : "deny",
       logger: o.logger,
       book: this.#book,
       secret: options.secret,

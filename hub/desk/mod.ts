@@ -36,6 +36,6 @@ export {
 } from "./commands.ts";
 export { type Choice, type RoleTarget, type SessionChoice, SESSIONS_LISTED } from "./choices.ts";
 export { type BudgetFacts, type ConversationSnapshot, type QueuedLine } from "./snapshot.ts";
-export { type ConversationKey, type DeskChannel } from "./keys.ts";
+export { type ConversationKey, type ConversationPerson, type DeskChannel } from "./keys.ts";
 export { missingCredentialOf, type PickedSession, type PickOptions, pickSession } from "./pick.ts";
 export { t as deskSentence } from "./_messages.ts";

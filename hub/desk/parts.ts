@@ -39,6 +39,8 @@ export interface ConversationParts {
   fixedRole: string | undefined;
   /** A ceiling on what the session may spend (a job's run): no call passes it. */
   ceiling?: { usd: number; sinceMs: number } | undefined;
+  /** Another person's id (their e-mail address): the ledger's contact for each call. */
+  peer?: string | undefined;
   /** Builds the agent for `role` (its approvals are asked per turn). */
   build(role: string): Agent;
   /** The slash commands it offers, in `/help` order. */
