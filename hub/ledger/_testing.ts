@@ -61,7 +61,11 @@ export function configWith(roles: Record<string, RoleConfig>): AgentConfig {
       universe_report_minutes: 60,
       digest: "batched",
     },
-    tools: { fetch_private: false },
+    tools: {
+      fetch_private: false,
+      shell: { enabled: false, timeout_seconds: 60, max_output_kb: 64 },
+    },
+    mcp: { servers: {} },
     components: { modules: [], disabled: [] },
   };
 }

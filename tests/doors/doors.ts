@@ -89,6 +89,8 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "events/",
         "network/",
         "cloud/",
+        "mcp/",
+        "sandbox/",
       ],
     },
     { name: "chain", paths: ["router/"] },

@@ -18,7 +18,7 @@
 import { errorMessage } from "@agent/net/common";
 import { newSessionId } from "../../sessions/mod.ts";
 import { t } from "../_messages.ts";
-import type { JobDefinition } from "../definition.ts";
+import { type JobDefinition, jobMcpTools } from "../definition.ts";
 import { usd } from "../estimate.ts";
 import { slotId } from "../schedule.ts";
 import { ALL_JOBS } from "../pause_store.ts";
@@ -119,7 +119,7 @@ async function claimed(
   let outcome;
   try {
     // Each run is a conversation of its own: nothing earlier is sent again (or paid for).
-    const conversation = await ctx.desk(job.tools).open(`job:${job.name}`, {
+    const conversation = await ctx.desk(job.tools, jobMcpTools(job.mcp)).open(`job:${job.name}`, {
       approvals: "deny",
       picked: { sessionId, role: job.role, fixedRole: job.role },
       ceiling: ceiling === undefined ? undefined : { usd: ceiling, sinceMs: nowMs },
