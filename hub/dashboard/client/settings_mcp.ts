@@ -7,8 +7,8 @@
  * is added by name with a command and its arguments or a URL; a changed one shows what
  * it lists now against its pin and is pinned exactly as shown (when the list moved again
  * meanwhile the hub refuses with its sentence and the card shows the new changes); one
- * is removed after a confirm step. The card has its own status line, next to what it
- * reports, so a phone does not scroll to the page's top to read it.
+ * is removed after a confirm step. Each server and the add form have their own status
+ * line, next to the buttons they answer, so a phone does not scroll away to read it.
  *
  * @module
  */
@@ -62,23 +62,17 @@ interface Changes {
  * shows its sentence in the card, not in place of the whole page.
  */
 export async function mcpCard(): Promise<HTMLElement> {
-  const said = h("p", { role: "status", id: "mcp-said", "aria-live": "polite" });
-  const say = (text: string, bad = false) => {
-    said.textContent = text;
-    said.className = bad ? "bad" : "ok";
-  };
-  const failed = (error: unknown) =>
-    say(failureText(error, (e) => t("error", { detail: String(e) })), true);
+  const card = status("mcp-said");
   const list = h("div", { class: "mcp-servers" });
-
-  const load = async () => {
+  const hooks: CardHooks = { card, load: (note) => load(note) };
+  const load = async (note?: Note) => {
     try {
       const { servers } = await get<{ servers: McpServer[] }>("mcp");
       replace(
         list,
         servers.length === 0
           ? h("p", { class: "muted" }, t("mcp_none"))
-          : servers.map((s) => serverBlock(s, { say, failed, load })),
+          : servers.map((s) => serverBlock(s, hooks, note?.server === s.name ? note : undefined)),
       );
     } catch (error) {
       replace(
@@ -97,17 +91,44 @@ export async function mcpCard(): Promise<HTMLElement> {
     { class: "card wide mcp", "aria-labelledby": "s-mcp" },
     h("h2", { id: "s-mcp" }, t("mcp_title")),
     h("p", { class: "muted" }, t("mcp_note")),
-    said,
+    card.el,
     list,
-    addForm({ say, failed, load }),
+    addForm(hooks),
   );
 }
 
-/** What a server's block and the add form report to and ask of the card. */
-interface CardHooks {
+/** A status line: what an act answered, in words, announced as it changes. */
+interface Status {
+  el: HTMLElement;
   say(text: string, bad?: boolean): void;
+  /** Says the hub's sentence for a refused request (or what went wrong). */
   failed(error: unknown): void;
-  load(): Promise<void>;
+}
+
+function status(id?: string): Status {
+  const el = h("p", { role: "status", class: "mcp-said", id, "aria-live": "polite" });
+  const say = (text: string, bad = false) => {
+    el.textContent = text;
+    el.classList.toggle("bad", bad);
+    el.classList.toggle("ok", !bad);
+  };
+  return {
+    el,
+    say,
+    failed: (error) => say(failureText(error, (e) => t("error", { detail: String(e) })), true),
+  };
+}
+
+/** A sentence for one server's status line, kept across the list's reload. */
+interface Note {
+  server: string;
+  text: string;
+}
+
+/** What the server blocks and the add form share: the card's line and the list's reload. */
+interface CardHooks {
+  card: Status;
+  load(note?: Note): Promise<void>;
 }
 
 /** The state in words (the colour only repeats it), and whether it is the good one. */
@@ -131,8 +152,10 @@ function liveNote(s: McpServer): string | null {
   return null;
 }
 
-function serverBlock(s: McpServer, hooks: CardHooks): HTMLElement {
+function serverBlock(s: McpServer, hooks: CardHooks, note?: Note): HTMLElement {
   const id = `mcp-${s.name}`;
+  const own = status();
+  if (note !== undefined) own.say(note.text);
   const state = stateOf(s);
   const live = liveNote(s);
   const panel = h("div", { class: "mcp-panel" });
@@ -140,11 +163,11 @@ function serverBlock(s: McpServer, hooks: CardHooks): HTMLElement {
   const showChanges = h("button", {
     type: "button",
     class: state.ok ? "" : "primary",
-    onclick: () => changes(s.name, panel, showChanges, hooks),
+    onclick: () => changes(s.name, { panel, button: showChanges, own, hooks }),
   }, t("mcp_show_changes"));
   const remove = h("button", {
     type: "button",
-    onclick: () => confirmRemove(s.name, panel, remove, hooks),
+    onclick: () => confirmRemove(s.name, { panel, button: remove, own, hooks }),
   }, t("mcp_remove"));
   return h(
     "article",
@@ -204,26 +227,31 @@ function serverBlock(s: McpServer, hooks: CardHooks): HTMLElement {
       ),
     ),
     h("div", { class: "toolbar" }, showChanges, remove),
+    own.el,
     panel,
   );
 }
 
+/** A server block's parts its acts use: the panel under it, the button that opened it. */
+interface BlockParts {
+  panel: HTMLElement;
+  button: HTMLButtonElement;
+  own: Status;
+  hooks: CardHooks;
+}
+
 /** Asks the hub what server `name` lists now and shows it with a Pin button. */
-async function changes(
-  name: string,
-  panel: HTMLElement,
-  button: HTMLButtonElement,
-  hooks: CardHooks,
-): Promise<void> {
+async function changes(name: string, parts: BlockParts): Promise<void> {
+  const { panel, button, own } = parts;
   button.disabled = true;
   panel.setAttribute("aria-busy", "true");
-  hooks.say(t("mcp_starting", { name }));
+  own.say(t("mcp_starting", { name }));
   try {
     const now = await post<Changes>("mcp/changes", { name });
-    hooks.say("");
-    showChanges(name, now, panel, button, hooks);
+    own.say("");
+    showChanges(name, now, parts);
   } catch (error) {
-    hooks.failed(error);
+    own.failed(error);
     replace(panel);
   } finally {
     button.disabled = false;
@@ -231,13 +259,8 @@ async function changes(
   }
 }
 
-function showChanges(
-  name: string,
-  now: Changes,
-  panel: HTMLElement,
-  button: HTMLButtonElement,
-  hooks: CardHooks,
-): void {
+function showChanges(name: string, now: Changes, parts: BlockParts): void {
+  const { panel, button, own, hooks } = parts;
   const headingId = `mcp-${name}-changes`;
   if (now.pinned && now.changes.length === 0) {
     replace(panel, h("p", { class: "mcp-unchanged" }, t("mcp_unchanged", { name })));
@@ -248,20 +271,19 @@ function showChanges(
     class: "primary",
     onclick: async () => {
       pin.disabled = true;
-      hooks.say(t("mcp_starting", { name }));
+      own.say(t("mcp_starting", { name }));
       try {
         const { saved } = await post<{ saved: string }>("mcp/pin", { name, hash: now.hash });
-        await hooks.load();
-        hooks.say(saved);
+        await hooks.load({ server: name, text: saved });
       } catch (error) {
         pin.disabled = false;
-        hooks.failed(error);
+        own.failed(error);
         // The list moved again since it was shown: show what it lists now instead.
         if (error instanceof ApiError && error.status === 409) {
           try {
-            showChanges(name, await post<Changes>("mcp/changes", { name }), panel, button, hooks);
+            showChanges(name, await post<Changes>("mcp/changes", { name }), parts);
           } catch (again) {
-            hooks.failed(again);
+            own.failed(again);
           }
         }
       }
@@ -330,12 +352,8 @@ function changeLine(change: ToolChange): HTMLElement {
 }
 
 /** The confirm step before removing server `name`. */
-function confirmRemove(
-  name: string,
-  panel: HTMLElement,
-  button: HTMLButtonElement,
-  hooks: CardHooks,
-): void {
+function confirmRemove(name: string, parts: BlockParts): void {
+  const { panel, button, own, hooks } = parts;
   const yes = h("button", {
     type: "button",
     class: "danger",
@@ -344,10 +362,11 @@ function confirmRemove(
       try {
         const { saved } = await post<{ saved: string }>("mcp/remove", { name });
         await hooks.load();
-        hooks.say(saved);
+        // Its block is gone: the card's line says it.
+        hooks.card.say(saved);
       } catch (error) {
         yes.disabled = false;
-        hooks.failed(error);
+        own.failed(error);
       }
     },
   }, t("mcp_remove_yes", { name }));
@@ -376,6 +395,7 @@ function confirmRemove(
 
 /** The form that adds a server: a name, then a command and its arguments or a URL. */
 function addForm(hooks: CardHooks): HTMLElement {
+  const own = status("mcp-add-said");
   const input = (
     id: string,
     label: string,
@@ -459,7 +479,7 @@ function addForm(hooks: CardHooks): HTMLElement {
         const http = !httpFields.hidden;
         const server = name.value.trim();
         submit.disabled = true;
-        hooks.say(t("mcp_adding", { name: server }));
+        own.say(t("mcp_adding", { name: server }));
         try {
           const { saved } = await post<{ saved: string }>(
             "mcp/add",
@@ -475,11 +495,11 @@ function addForm(hooks: CardHooks): HTMLElement {
           command.required = true;
           url.required = false;
           await hooks.load();
-          hooks.say(saved);
+          own.say(saved);
         } catch (error) {
           // The hub's sentence (a bad name, a server that did not start); the form keeps
           // what was typed.
-          hooks.failed(error);
+          own.failed(error);
         } finally {
           submit.disabled = false;
         }
@@ -497,6 +517,7 @@ function addForm(hooks: CardHooks): HTMLElement {
     stdioFields,
     httpFields,
     submit,
+    own.el,
   );
   return form;
 }
