@@ -6,7 +6,8 @@
  * another process of the home finds it, so the card says it is disabled; its changes
  * are shown, a pin of a list that moved again meanwhile is refused (409) and the card
  * shows the new changes, then it is pinned; it is removed after a confirm step. A
- * server the hub failed to start says so in words. Desktop and phone screenshots.
+ * server the hub failed to start says so in words. server-everything from npm is added
+ * by its Streamable HTTP address. Desktop and phone screenshots.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
@@ -15,7 +16,7 @@ import { resolvePaths } from "@agent/hub/base";
 import { loadConfig } from "@agent/hub/config";
 import { startDashboardHub } from "../_hub_in_process.ts";
 import { ARTIFACTS, assertFits, launch, ready, T, watch } from "../dashboard/_browser.ts";
-import { FIXTURE } from "../mcp/_servers.ts";
+import { everythingHttp, FIXTURE } from "../mcp/_servers.ts";
 
 /** The add form's status line. */
 const ADD_SAID = "#mcp-add-said";
@@ -192,6 +193,28 @@ Deno.test({
         await Deno.readTextFile(`${hub.home}/agent.toml`),
         /\[mcp\.servers\.notes\]/,
       );
+
+      // server-everything from npm over Streamable HTTP: added by its URL, its tools listed.
+      await using everything = await everythingHttp();
+      await page.fill("#mcp-add-name", "everything");
+      await page.check("input[name='how'][value='http']");
+      assert.ok(await page.isHidden("#mcp-add-command"), "the command gives way to the URL");
+      await page.fill("#mcp-add-url", everything.url);
+      await page.click("form.mcp-add button[type='submit']");
+      await saidText(page, ADD_SAID, /^Added the MCP server everything/);
+      const remote = `${card} article[data-server='everything']`;
+      assert.match(await page.textContent(remote) ?? "", /an address \(Streamable HTTP\)/);
+      assert.equal(await page.textContent(`${remote} .mcp-target`), everything.url);
+      await page.click(`${remote} details.mcp-tools summary`);
+      assert.ok(await page.locator(`${remote} li[data-tool]`).count() > 5);
+      assert.match(
+        await page.textContent(`${remote} li[data-tool='echo']`) ?? "",
+        /everything__echo tier 2 · ~\d+ tokens/,
+      );
+      await assertFits(page, "Settings (MCP) on a phone, server-everything's tools open");
+      await page.locator(remote).screenshot({
+        path: `${ARTIFACTS}settings-mcp-everything-phone.png`,
+      });
 
       // Turkish: the card's words and the hub's sentences.
       await page.selectOption("#lang", "tr");

@@ -214,7 +214,7 @@ function serverBlock(s: McpServer, hooks: CardHooks, note?: Note): HTMLElement {
             " ",
             h(
               "span",
-              { class: "muted" },
+              { class: "muted mcp-meta" },
               tool.offered
                 ? `${t("mcp_tier", { tier: tool.tier })} · ${
                   t("mcp_tokens", { tokens: count(tool.tokens) })
