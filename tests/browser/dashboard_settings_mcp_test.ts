@@ -179,7 +179,18 @@ Deno.test({
         await page.textContent(`${notes} .mcp-confirm`) ?? "",
         /^Remove the MCP server notes\?/,
       );
+      assert.equal(
+        await page.evaluate(() => document.activeElement?.textContent),
+        "Remove notes",
+        "the confirm button takes the focus",
+      );
+      await page.locator(notes).screenshot({ path: `${ARTIFACTS}settings-mcp-remove-phone.png` });
       await page.click(`${notes} .mcp-confirm button:has-text('Cancel')`);
+      assert.equal(
+        await page.evaluate(() => document.activeElement?.textContent),
+        "Remove",
+        "Cancel gives the focus back to Remove",
+      );
       assert.equal(await page.locator(`${notes} .mcp-confirm`).count(), 0);
       assert.match(await Deno.readTextFile(`${hub.home}/agent.toml`), /\[mcp\.servers\.notes\]/);
       await page.click(`${notes} button:has-text('Remove')`);
