@@ -15,7 +15,13 @@
 import { failureText, get } from "./api.ts";
 import { h, replace } from "./dom.ts";
 import { t } from "./i18n.ts";
-import { type McpServer, serverBlock } from "./settings_mcp_server.ts";
+import {
+  type CardHooks,
+  type McpServer,
+  type Note,
+  serverBlock,
+  type Status,
+} from "./settings_mcp_server.ts";
 import { addForm } from "./settings_mcp_add.ts";
 
 /**
@@ -58,14 +64,6 @@ export async function mcpCard(): Promise<HTMLElement> {
   );
 }
 
-/** A status line: what an act answered, in words, announced as it changes. */
-export interface Status {
-  el: HTMLElement;
-  say(text: string, bad?: boolean): void;
-  /** Says the hub's sentence for a refused request (or what went wrong). */
-  failed(error: unknown): void;
-}
-
 function status(id?: string): Status {
   const el = h("p", { role: "status", class: "mcp-said", id, "aria-live": "polite" });
   const say = (text: string, bad = false) => {
@@ -78,18 +76,4 @@ function status(id?: string): Status {
     say,
     failed: (error) => say(failureText(error, (e) => t("error", { detail: String(e) })), true),
   };
-}
-
-/** A sentence for one server's status line, kept across the list's reload. */
-export interface Note {
-  server: string;
-  text: string;
-}
-
-/** What the server blocks and the add form share: the card's line and the list's reload. */
-export interface CardHooks {
-  card: Status;
-  /** A new status line (the card's, a server's, the form's). */
-  line(id?: string): Status;
-  load(note?: Note): Promise<void>;
 }

@@ -9,7 +9,7 @@
 import { post } from "./api.ts";
 import { h } from "./dom.ts";
 import { t } from "./i18n.ts";
-import type { CardHooks } from "./settings_mcp.ts";
+import type { CardHooks } from "./settings_mcp_server.ts";
 
 /** The form that adds a server: a name, then a command and its arguments or a URL. */
 export function addForm(hooks: CardHooks): HTMLElement {

@@ -9,7 +9,28 @@
 import { ApiError, post } from "./api.ts";
 import { h, replace } from "./dom.ts";
 import { count, t, time } from "./i18n.ts";
-import type { CardHooks, Note, Status } from "./settings_mcp.ts";
+
+/** A status line: what an act answered, in words, announced as it changes. */
+export interface Status {
+  el: HTMLElement;
+  say(text: string, bad?: boolean): void;
+  /** Says the hub's sentence for a refused request (or what went wrong). */
+  failed(error: unknown): void;
+}
+
+/** A sentence for one server's status line, kept across the list's reload. */
+export interface Note {
+  server: string;
+  text: string;
+}
+
+/** What the server blocks and the add form share: the card's line and the list's reload. */
+export interface CardHooks {
+  card: Status;
+  /** A new status line (the card's, a server's, the form's). */
+  line(id?: string): Status;
+  load(note?: Note): Promise<void>;
+}
 
 /** A pinned tool as `GET mcp` gives it. */
 interface McpTool {
