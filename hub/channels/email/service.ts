@@ -198,7 +198,7 @@ export class EmailService {
    * Takes one fetched mail: judged, then recorded once (a known Message-ID or place is
    * skipped); a taken mail wakes the answers.
    */
-  async take(fetched: FetchedMail): Promise<void> {
+  take(fetched: FetchedMail): void {
     const { settings, store, logger } = this.#o;
     let mail: IncomingMail;
     try {
