@@ -294,11 +294,11 @@ export class EmailService {
       waiting: (sentence) => {
         if (waited) return;
         waited = true;
-        void this.#notice(taken, mail, answerId, sentence);
+        this.#notice(taken, mail, answerId, sentence);
       },
     });
     if (result.kind === "closed" || this.#stop.signal.aborted) return false;
-    const raw = await renderAnswer({
+    const raw = renderAnswer({
       from: settings.address,
       to: taken.sender,
       mail: { ...mail, messageId: taken.messageId },
@@ -324,11 +324,11 @@ export class EmailService {
   }
 
   /** Records (once per mail) the mail that says an approval waits, and sends it. */
-  async #notice(taken: TakenMail, mail: IncomingMail, answerId: string, sentence: string) {
+  #notice(taken: TakenMail, mail: IncomingMail, answerId: string, sentence: string): void {
     const { settings, lang } = this.#o;
     try {
       const id = answerId.replace("<answer.", "<waiting.");
-      const raw = await renderAnswer({
+      const raw = renderAnswer({
         from: settings.address,
         to: taken.sender,
         mail: { ...mail, messageId: taken.messageId },
