@@ -17,7 +17,10 @@ function plainHeaderText(text: string): boolean {
 
 /**
  * Header text as it is written: as is when it is printable ASCII, else as UTF-8 encoded
- * words of at most 75 characters each, separated by a fold.
+ * words separated by spaces (which a reader drops between two words), each at most 64
+ * characters, so that {@linkcode headerLine} can fold between them and keep `Subject: `
+ * and a word within 76. Control characters (a line break in a subject) become spaces
+ * first: a header holds one line, whatever the text it came from.
  *
  * @example
  * ```ts
@@ -26,19 +29,21 @@ function plainHeaderText(text: string): boolean {
  * if (encodeHeaderText("Re: Hi") !== "Re: Hi") throw new Error();
  * const long = "Re: Şirket toplantısı ".repeat(6);
  * const written = encodeHeaderText(long);
- * if (written.split("\r\n ").some((w) => w.length > 75)) throw new Error(written);
- * if (decodeWords(written.replaceAll("\r\n", "")) !== long) throw new Error(written);
+ * if (written.split(" ").some((w) => w.length > 64)) throw new Error(written);
+ * if (decodeWords(written) !== long) throw new Error(written);
  * ```
  */
 export function encodeHeaderText(text: string): string {
-  if (plainHeaderText(text)) return text;
-  // 45 bytes are 60 base64 characters: with `=?UTF-8?B?` and `?=`, 72 in all.
+  const line = text.replace(/[\x00-\x1f\x7f]/g, " ");
+  if (plainHeaderText(line)) return line;
+  // 39 bytes are 52 base64 characters (no padding inside the text): 64 with `=?UTF-8?B?`
+  // and `?=`. A character's bytes stay in one word, as RFC 2047 asks.
   const words: string[] = [];
   let chunk = "";
   let size = 0;
-  for (const ch of text) {
+  for (const ch of line) {
     const n = enc.encode(ch).length;
-    if (size + n > 45) {
+    if (size + n > 39) {
       words.push(chunk);
       chunk = "";
       size = 0;
@@ -47,23 +52,37 @@ export function encodeHeaderText(text: string): string {
     size += n;
   }
   if (chunk !== "") words.push(chunk);
-  return words.map((w) => `=?UTF-8?B?${enc.encode(w).toBase64()}?=`).join("\r\n ");
+  return words.map((w) => `=?UTF-8?B?${enc.encode(w).toBase64()}?=`).join(" ");
 }
 
 /**
- * One header line, folded at spaces so that no line passes 78 characters where a
- * space allows (a header that is a list of Message-IDs folds between them).
+ * One header line, folded (CRLF and a space) before a space wherever the line would
+ * pass 78 characters, so a list of Message-IDs or encoded words folds between them; a
+ * single word longer than that stays whole (RFC 5322 allows 998). Line breaks in the
+ * value become spaces: a value cannot add a header.
+ *
+ * @example
+ * ```ts
+ * import { headerLine } from "./mime_write.ts";
+ * const refs = Array.from({ length: 5 }, (_, i) => `<message.${i}.abcdef@example.com>`);
+ * const line = headerLine("References", refs.join(" "));
+ * if (line.split("\r\n").some((l) => l.length > 78)) throw new Error(line);
+ * if (line.replaceAll("\r\n", "") !== `References: ${refs.join(" ")}`) throw new Error(line);
+ * if (headerLine("Subject", "a\r\nBcc: x") !== "Subject: a  Bcc: x") throw new Error();
+ * ```
  */
 export function headerLine(name: string, value: string): string {
-  const line = `${name}: ${value}`;
-  if (line.length <= 78 || value.includes("\r\n")) return line;
+  const line = `${name}: ${value.replace(/[\r\n]/g, " ")}`;
+  if (line.length <= 78) return line;
   const out: string[] = [];
-  let current = "";
-  for (const word of line.split(" ")) {
-    if (current !== "" && current.length + 1 + word.length > 78) {
+  const [first, ...rest] = line.split(" ");
+  // The name and the value's first word stay on one line: some readers want both there.
+  let current = `${first} ${rest.shift()}`;
+  for (const word of rest) {
+    if (current.length + 1 + word.length > 78) {
       out.push(current);
       current = ` ${word}`;
-    } else current = current === "" ? word : `${current} ${word}`;
+    } else current = `${current} ${word}`;
   }
   out.push(current);
   return out.join("\r\n");

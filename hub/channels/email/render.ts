@@ -105,7 +105,7 @@ export function renderAnswer(answer: AnswerMail): Uint8Array {
     headerLine("Date", mailDate(answer.date ?? new Date())),
     "Auto-Submitted: auto-replied",
     "MIME-Version: 1.0",
-    `Content-Type: multipart/alternative; boundary="${boundary}"`,
+    headerLine("Content-Type", `multipart/alternative; boundary="${boundary}"`),
   ];
   const part = (type: string, body: string) => [
     `--${boundary}`,
