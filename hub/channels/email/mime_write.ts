@@ -34,6 +34,7 @@ function plainHeaderText(text: string): boolean {
  * ```
  */
 export function encodeHeaderText(text: string): string {
+  // deno-lint-ignore no-control-regex -- the control characters are what is replaced
   const line = text.replace(/[\x00-\x1f\x7f]/g, " ");
   if (plainHeaderText(line)) return line;
   // 39 bytes are 52 base64 characters (no padding inside the text): 64 with `=?UTF-8?B?`
