@@ -64,6 +64,11 @@ export function smtpSender(settings: EmailSettings): { send: SendRaw; close(): v
         await new Promise<void>((resolve, reject) => {
           // `on`, not `once`: a second error (during QUIT, say) must not crash the hub unheard.
           connection.on("error", reject);
+          // A close nodemailer does not count as an error must not leave the outbox waiting.
+          connection.once(
+            "end",
+            () => reject(new Error("the connection closed before the server took the answer")),
+          );
           const send = () =>
             connection.send(
               { from: settings.address, to: [row.recipient] },
