@@ -7,28 +7,9 @@ import { MailStore, type OutboxRow } from "./store.ts";
 
 const SETTINGS = { smtp_host: "smtp.example.com", smtp_port: 465, password: "pw" } as EmailSettings;
 
+/** Records an answer to a new mail `id` from `me@example.com`, at `now`. */
 function taken(store: MailStore, id: string, now: number): void {
-  store.take({
-    messageId: id,
-    folder: "INBOX",
-    uidvalidity: 1,
-    uid: Number(id.replace(/\D/g, "")),
-    sender: "me@example.com",
-    person: "owner",
-    thread: id,
-    subject: "s",
-    state: "taken",
-    reason: null,
-    receivedMs: now,
-    raw: new Uint8Array([1]),
-  });
-  store.answered(id, {
-    id: `<answer-${id}>`,
-    answers: id,
-    recipient: "me@example.com",
-    raw: new TextEncoder().encode("Subject: Re: s\r\n\r\nhi\r\n"),
-    firstMs: now,
-  });
+  answer(store, id, `<answer-${id}>`, "me@example.com", now);
 }
 
 Deno.test("Outbox: a failing send is tried again after the backoff, then given up after 24 h and told", async () => {
