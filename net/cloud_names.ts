@@ -84,6 +84,13 @@ export function compareCloudFiles(a: string, b: string): number {
  */
 export const DASHBOARD_ORIGIN_HEADER = "x-agent-dashboard-origin";
 
+/**
+ * The header a dashboard page sends its session token in, locally and behind a cloud
+ * spine (which passes it on). A header, not a cookie: a browser sends a cookie to every
+ * port of the host, a header only where the page's own script puts it.
+ */
+export const DASHBOARD_SESSION_HEADER = "x-agent-session";
+
 const WEBHOOK_LABEL = "agent messenger webhook/1";
 
 /**

@@ -132,6 +132,7 @@ export {
   CLOUD_FOLDERS,
   compareCloudFiles,
   DASHBOARD_ORIGIN_HEADER,
+  DASHBOARD_SESSION_HEADER,
   FIXED_CLOUD_FILES,
   isCloudFileName,
   isMessageId,

@@ -147,7 +147,7 @@ async function route(
       }
       return json({ code: door.issueCode() });
     }
-    // Its own checks: same origin, the session cookie, the CSRF token.
+    // Its own checks: same origin, the session token, the CSRF token.
     return await door.handle(request, url);
   }
   const origin = request.headers.get("origin");

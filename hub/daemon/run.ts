@@ -195,7 +195,6 @@ export async function runHub(options: RunHubOptions): Promise<number> {
         dashboard({
           ...options.dashboard,
           lang,
-          port: () => port,
           now,
           status,
           recentEvents: async () => (await options.events?.(0) ?? []) as OwnerEvent[],

@@ -1,6 +1,6 @@
 /**
  * The dashboard's request checks, in one place: same-origin only (the hub's own
- * `Origin`, no cross-site fetch metadata), a live session cookie, and a CSRF token on
+ * `Origin`, no cross-site fetch metadata), a live session token, and a CSRF token on
  * every state-changing request. The loopback `Host` check is the control API's; behind a
  * cloud spine the mount's own origin is the spine's (see `mount.ts`).
  *
@@ -13,7 +13,7 @@ import type { DashboardAuth, DashboardSession } from "./auth.ts";
  * Refuses (403) a request another site made: an `Origin` other than the dashboard's own
  * (`origin`: `http://<Host>` on the control port, the spine's https origin in cloud
  * mode), or `Sec-Fetch-Site` other than `same-origin` (another port of 127.0.0.1 is the
- * same *site* for cookies, so `SameSite` alone would let it through). A top-level
+ * same *site*, so a site check alone would let it through). A top-level
  * navigation (`none`) may open the page itself, never the API.
  */
 export function requireSameOrigin(

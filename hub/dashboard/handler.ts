@@ -1,7 +1,7 @@
 /**
  * The local web dashboard, served by the hub's control API under `/dashboard`: the
  * page and its bundled assets, the login that trades a one-time code for a session
- * cookie, and the JSON routes the page reads (overview, spend, events) and acts
+ * token (sent back in `X-Agent-Session`, see `auth.ts`), and the JSON routes the page reads (overview, spend, events) and acts
  * through (the chat, approvals). Every route but the page, its assets and the login
  * needs the session; every `POST` the CSRF token too. Behind a cloud spine the brain
  * serves the same routes under `/hub/dashboard` (`mount.ts`).
@@ -11,7 +11,7 @@
  * | `GET /dashboard/` | the page (no data in it) |
  * | `GET /dashboard/assets/app.js`, `app.css` | the bundled script and stylesheet |
  * | `POST /dashboard/code` | a one-time code (control token needed; `agent dashboard` asks) |
- * | `POST /dashboard/api/login` | `{code}` → the session cookie and `{csrf}` |
+ * | `POST /dashboard/api/login` | `{code}` → `{token, csrf, lang}` |
  * | `GET /dashboard/api/session` | `{csrf, lang}` for a signed-in page |
  * | `POST /dashboard/api/logout` | ends the session |
  * | `GET /dashboard/api/overview` | the hub's status and the latest owner events |
@@ -37,11 +37,8 @@ export type { DashboardChat, DashboardDoor, DashboardMount, DashboardSources } f
 
 /** Builds the dashboard over `sources`. */
 export function dashboard(sources: DashboardSources): DashboardDoor {
-  const mount = sources.mount ?? localMount(sources.port);
+  const mount = sources.mount ?? localMount();
   const auth = new DashboardAuth({
-    cookieName: mount.cookieName,
-    path: mount.base,
-    secure: mount.secure,
     ...(mount.sessionKey ? { signingKey: mount.sessionKey } : {}),
     now: sources.now,
     ...(sources.codeTtlMs ? { codeTtlMs: sources.codeTtlMs } : {}),
@@ -101,9 +98,7 @@ async function route(
     const code = typeof body.code === "string" ? body.code : "";
     const session = auth.exchange(code);
     if (session === undefined) throw new HttpError(401, "code_invalid");
-    return json({ csrf: session.csrf, lang: sources.lang }, 200, {
-      "set-cookie": auth.cookie(session),
-    });
+    return json({ token: session.id, csrf: session.csrf, lang: sources.lang });
   }
   const session = requireSession(auth, request);
   if (method === "POST") requireCsrf(auth, request, session);
@@ -114,7 +109,7 @@ async function route(
     case "logout":
       post(method);
       auth.end(session);
-      return json({ ok: true }, 200, { "set-cookie": auth.clearCookie() });
+      return json({ ok: true });
     case "overview":
       get(method);
       return json({ status: sources.status(), events: (await sources.recentEvents()).slice(-20) });

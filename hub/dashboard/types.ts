@@ -20,8 +20,6 @@ export interface DashboardChat {
 export interface DashboardSources {
   /** The hub's language: the page's default. */
   lang: Lang;
-  /** The control API's port (the cookie's name carries it). */
-  port(): number;
   now(): number;
   /** The control API's `/status` body. */
   status(): Record<string, unknown>;
@@ -50,7 +48,7 @@ export interface DashboardSources {
   mount?: DashboardMount;
 }
 
-/** Where a dashboard is served and what its own origin and cookie are there. */
+/** Where a dashboard is served and what its own origin is there. */
 export interface DashboardMount {
   /** The path prefix: `/dashboard` or `/hub/dashboard`. */
   base: string;
@@ -59,10 +57,6 @@ export interface DashboardMount {
    * throws 403 when the request reached it under a name it must not answer.
    */
   origin(request: Request): string;
-  /** The session cookie's name. */
-  cookieName(): string;
-  /** Whether the cookie is `Secure` (an https origin). */
-  secure: boolean;
   /** The command that signs a browser in, named on the page when it cannot. */
   command: string;
   /**

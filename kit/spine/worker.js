@@ -666,6 +666,7 @@ function compareCloudFiles(a, b) {
   return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 var DASHBOARD_ORIGIN_HEADER = "x-agent-dashboard-origin";
+var DASHBOARD_SESSION_HEADER = "x-agent-session";
 var WEBHOOK_LABEL = "agent messenger webhook/1";
 async function messengerWebhookSecret(hubToken) {
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(hubToken), {
@@ -2212,7 +2213,7 @@ var DASHBOARD_BASE = "/hub/dashboard";
 var FORWARDED = [
   "accept",
   "content-type",
-  "cookie",
+  DASHBOARD_SESSION_HEADER,
   "last-event-id",
   "origin",
   "sec-fetch-dest",
@@ -2256,9 +2257,11 @@ async function handleDashboard(request, url, env) {
     console.warn(`brain_unavailable: ${errorMessage(error)}`);
     throw new HttpError(503, "brain_unavailable");
   }
+  const back = new Headers(answer.headers);
+  back.delete("set-cookie");
   return new Response(answer.body, {
     status: answer.status,
-    headers: answer.headers
+    headers: back
   });
 }
 

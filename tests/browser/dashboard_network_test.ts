@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
-import { ARTIFACTS, CHROMIUM } from "../dashboard/_browser.ts";
+import { ARTIFACTS, CHROMIUM, pageApi } from "../dashboard/_browser.ts";
 import { controlHandler, dashboard, dashboardNetwork } from "@agent/hub";
 import { startAgent, type TestAgent, until } from "../hub/_agents.ts";
 
@@ -37,7 +37,6 @@ Deno.test({
       const door = (status: () => Record<string, unknown>) =>
         dashboard({
           lang: "en",
-          port: () => port,
           now: Date.now,
           status,
           recentEvents: () => Promise.resolve([]),
@@ -118,16 +117,11 @@ Deno.test({
         assert.equal(await a.node.state.contact(c.address), undefined);
 
         // Accepting an address that is not asking (C was forgotten): the CLI's sentence.
-        const refused = await page.evaluate(async (addr) => {
-          const csrf =
-            ((await (await fetch("/dashboard/api/session")).json()) as { csrf: string }).csrf;
-          const res = await fetch("/dashboard/api/network/accept", {
-            method: "POST",
-            headers: { "content-type": "application/json", "x-csrf-token": csrf },
-            body: JSON.stringify({ address: addr }),
-          });
-          return [res.status, await res.json()];
-        }, c.address);
+        const accept = await pageApi(page, "network/accept", {
+          method: "POST",
+          body: { address: c.address },
+        });
+        const refused = [accept.status, JSON.parse(accept.text)];
         assert.equal(refused[0], 400, JSON.stringify(refused));
         assert.equal(typeof (refused[1] as { detail?: string }).detail, "string");
         await page.setViewportSize({ width: 390, height: 844 });

@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
-import { ARTIFACTS, CHROMIUM, useTheme } from "../dashboard/_browser.ts";
+import { ARTIFACTS, CHROMIUM, pageApi, useTheme } from "../dashboard/_browser.ts";
 import { seriousViolations } from "../dashboard/_axe.ts";
 import {
   appendNetEvent,
@@ -130,7 +130,6 @@ Deno.test({
           dashboard: (status) => {
             const d = dashboard({
               lang,
-              port: () => port,
               now: Date.now,
               status,
               recentEvents: () => Promise.resolve([]),
@@ -218,16 +217,11 @@ Deno.test({
         assert.deepEqual((await listingOf(a.address)).links, []);
 
         // A field past its length: the command's sentence, nothing written.
-        const refused = await page.evaluate(async () => {
-          const csrf =
-            ((await (await fetch("/dashboard/api/session")).json()) as { csrf: string }).csrf;
-          const res = await fetch("/dashboard/api/network/universe/join", {
-            method: "POST",
-            headers: { "content-type": "application/json", "x-csrf-token": csrf },
-            body: JSON.stringify({ owner: "x".repeat(61) }),
-          });
-          return [res.status, ((await res.json()) as { detail: string }).detail];
+        const join = await pageApi(page, "network/universe/join", {
+          method: "POST",
+          body: { owner: "x".repeat(61) },
         });
+        const refused = [join.status, (JSON.parse(join.text) as { detail: string }).detail];
         assert.deepEqual(refused, [400, "--owner has more than 60 characters."]);
         assert.equal((await a.node.state.profile()).universe_owner, "Ada L.");
 

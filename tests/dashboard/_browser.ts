@@ -109,3 +109,45 @@ export async function assertFits(page: Page, where: string): Promise<void> {
   });
   if (problems.length > 0) throw new Error(`${where} does not fit: ${problems.join("; ")}`);
 }
+
+/** The `sessionStorage` key the page keeps its session token under (`client/api.ts`). */
+export const SESSION_KEY = "agent_dashboard_session";
+
+/** Options for {@linkcode pageApi}. */
+export interface PageApiOptions {
+  /** @default "GET" */
+  method?: string;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Send the session's CSRF token (asked for first) on a `POST`. @default true */
+  csrf?: boolean;
+}
+
+/**
+ * Calls `<base>/api/<path>` from inside the signed-in page, as its own script does: the
+ * session token from `sessionStorage` in `X-Agent-Session`, and on a `POST` the CSRF
+ * token. Answers the status and the body's text.
+ */
+export async function pageApi(
+  page: Page,
+  path: string,
+  options: PageApiOptions = {},
+): Promise<{ status: number; text: string }> {
+  return await page.evaluate(async ({ path, options, key }) => {
+    const base = document.getElementById("app")?.dataset.base ?? "/dashboard";
+    const session = { "x-agent-session": sessionStorage.getItem(key) ?? "" };
+    const method = options.method ?? "GET";
+    const headers: Record<string, string> = { ...session };
+    if (method === "POST" && options.csrf !== false) {
+      const res = await fetch(`${base}/api/session`, { headers: session });
+      headers["x-csrf-token"] = ((await res.json()) as { csrf: string }).csrf;
+    }
+    if (options.body !== undefined) headers["content-type"] = "application/json";
+    const res = await fetch(`${base}/api/${path}`, {
+      method,
+      headers,
+      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+    });
+    return { status: res.status, text: await res.text() };
+  }, { path, options, key: SESSION_KEY });
+}

@@ -1,0 +1,113 @@
+/**
+ * A local process that holds no control token gets nothing from the dashboard: every
+ * route under `/dashboard/api/`, read or write, answers 401 `unauthorized` and nothing
+ * else, whatever it sends in place of the session token (nothing, a guess, the cookies a
+ * browser used to carry, a bearer token, a query parameter). It cannot get a sign-in code
+ * either. A real hub on a loopback port, with every part of the dashboard mounted.
+ */
+import assert from "node:assert/strict";
+import { startDashboardHub } from "./_hub.ts";
+
+/** Every route of the dashboard's API, with a method it answers. */
+const ROUTES: [string, string][] = [
+  ["GET", "session"],
+  ["POST", "logout"],
+  ["GET", "overview"],
+  ["GET", "spend?period=month"],
+  ["GET", "spend.csv?by=day&period=month"],
+  ["GET", "events"],
+  ["GET", "desk"],
+  ["GET", "sessions?q="],
+  ["GET", "transcript?session=web-20250101-000000-abcd"],
+  ["POST", "chat/send"],
+  ["POST", "chat/cancel"],
+  ["GET", "approvals"],
+  ["POST", "approvals/decide"],
+  ["GET", "usage?session=web-20250101-000000-abcd&since=0"],
+  ["GET", "network"],
+  ["GET", "network/digest"],
+  ["POST", "network/accept"],
+  ["POST", "network/block"],
+  ["POST", "network/unblock"],
+  ["GET", "network/universe"],
+  ["POST", "network/universe/join"],
+  ["POST", "network/universe/links"],
+  ["POST", "network/universe/leave"],
+  ["GET", "jobs"],
+  ["GET", "jobs/log?name=morning"],
+  ["POST", "jobs/pause"],
+  ["POST", "jobs/resume"],
+  ["POST", "jobs/run"],
+  ["GET", "settings"],
+  ["POST", "settings/role"],
+  ["POST", "settings/secret"],
+  ["GET", "no-such-route"],
+];
+
+Deno.test({
+  name:
+    "dashboard API: a process without the control token gets 401 and nothing else from every route",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    await using hub = await startDashboardHub({ dotenv: "VENDOR_A_API_KEY=sk-secret-value\n" });
+    // A signed-in browser exists: its session must not be reachable by anything below.
+    const login = await fetch(`${hub.base}/dashboard/api/login`, {
+      method: "POST",
+      headers: { origin: hub.base, "content-type": "application/json" },
+      body: JSON.stringify({ code: await hub.code() }),
+    });
+    const { token } = await login.json() as { token: string };
+    assert.equal(login.status, 200);
+    const stand_ins: Record<string, string>[] = [
+      {},
+      { "x-agent-session": "guessed-token-0123456789abcdefghijklmnopqrstu" },
+      { cookie: `agent_dashboard_${hub.port}=${token.slice(0, -1)}x; agent_dashboard=x` },
+      { authorization: `Bearer ${token.slice(1)}` },
+      { "x-csrf-token": "anything", origin: hub.base },
+    ];
+    for (const [method, path] of ROUTES) {
+      for (const headers of stand_ins) {
+        const res = await fetch(`${hub.base}/dashboard/api/${path}`, {
+          method,
+          headers: { ...headers, "content-type": "application/json" },
+          ...(method === "POST"
+            ? { body: JSON.stringify({ text: "hi", name: "X", value: "y" }) }
+            : {}),
+        });
+        assert.equal(res.headers.get("set-cookie"), null);
+        assert.deepEqual(
+          [method, path, res.status, await res.text()],
+          [method, path, 401, '{"error":"unauthorized"}'],
+          JSON.stringify(headers),
+        );
+      }
+    }
+    // The session as a query parameter names nothing either.
+    const query = await fetch(`${hub.base}/dashboard/api/session?session=${token}&token=${token}`);
+    assert.deepEqual([query.status, await query.json()], [401, { error: "unauthorized" }]);
+    // No code without the control token, and a guessed code is refused.
+    for (const headers of [{}, { authorization: "Bearer not-the-token" }, { origin: hub.base }]) {
+      const res = await fetch(`${hub.base}/dashboard/code`, { method: "POST", headers });
+      assert.deepEqual([res.status, await res.json()], [401, { error: "unauthorized" }]);
+    }
+    const guess = await fetch(`${hub.base}/dashboard/api/login`, {
+      method: "POST",
+      headers: { origin: hub.base, "content-type": "application/json" },
+      body: JSON.stringify({ code: "A".repeat(43) }),
+    });
+    assert.deepEqual([guess.status, await guess.json()], [401, { error: "code_invalid" }]);
+    // Nothing was written meanwhile.
+    assert.match(
+      await Deno.readTextFile(`${hub.home}/.env`),
+      /^VENDOR_A_API_KEY=sk-secret-value$/m,
+    );
+    assert.ok(!(await Deno.readTextFile(`${hub.home}/.env`)).includes("X=y"));
+    // The browser's session still works, with its token in the header.
+    const still = await fetch(`${hub.base}/dashboard/api/overview`, {
+      headers: { "x-agent-session": token },
+    });
+    assert.equal(still.status, 200);
+    await still.body?.cancel();
+  },
+});
