@@ -91,6 +91,30 @@ export const DASHBOARD_ORIGIN_HEADER = "x-agent-dashboard-origin";
  */
 export const DASHBOARD_SESSION_HEADER = "x-agent-session";
 
+/**
+ * The headers every answer under the dashboard's path carries, a refusal or an error as
+ * much as a page (locally from the hub; in cloud mode from the brain and from the spine's
+ * own refusals): a strict CSP, no sniffing, no framing, no referrer.
+ */
+export const DASHBOARD_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  "content-security-policy": [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join("; "),
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-frame-options": "DENY",
+  "cross-origin-opener-policy": "same-origin",
+  "cross-origin-resource-policy": "same-origin",
+};
+
 const WEBHOOK_LABEL = "agent messenger webhook/1";
 
 /**

@@ -123,6 +123,7 @@ export {
   readLimited,
   type ReadLimitedOptions,
   readRequestBody,
+  withHeaders,
 } from "./http.ts";
 export { errorLine, errorMessage } from "./error_message.ts";
 
@@ -132,6 +133,7 @@ export {
   CLOUD_FOLDERS,
   compareCloudFiles,
   DASHBOARD_ORIGIN_HEADER,
+  DASHBOARD_SECURITY_HEADERS,
   DASHBOARD_SESSION_HEADER,
   FIXED_CLOUD_FILES,
   isCloudFileName,

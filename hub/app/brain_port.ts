@@ -11,7 +11,7 @@
  */
 import { errorResponse, HttpError, json, methodNotAllowed } from "@agent/net";
 import { hasBearer } from "../control/token.ts";
-import type { DashboardDoor } from "../dashboard/mod.ts";
+import { type DashboardDoor, isUnder, secured } from "../dashboard/mod.ts";
 
 /** What {@linkcode brainPortHandler} answers from. */
 export interface BrainPortSources {
@@ -51,11 +51,14 @@ export function brainPortHandler(
   sources: BrainPortSources,
 ): (request: Request) => Promise<Response> {
   return async (request) => {
+    let response: Response;
     try {
-      return await route(request, sources);
+      response = await route(request, sources);
     } catch (error) {
-      return errorResponse(error, (line) => sources.log(`brain port: ${line}`));
+      response = errorResponse(error, (line) => sources.log(`brain port: ${line}`));
     }
+    // A refusal under the dashboard's path carries the page's headers too.
+    return isUnder(request.url, "/hub/dashboard") ? secured(response) : response;
   };
 }
 

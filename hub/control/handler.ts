@@ -37,6 +37,7 @@ import { eventStreamResponse, resumeFrom } from "./sse.ts";
 import { hasBearer } from "./token.ts";
 import { ConfigError } from "../config/error.ts";
 import type { DashboardDoor } from "../dashboard/handler.ts";
+import { isUnder, secured } from "../dashboard/guard.ts";
 
 /** Where the control API reads the live state from. */
 export interface ControlSources {
@@ -115,12 +116,16 @@ const ROUTES = [
 export function controlHandler(sources: ControlSources): (request: Request) => Promise<Response> {
   const door = sources.dashboard?.(() => status(sources));
   return async (request) => {
+    let response: Response;
     try {
-      return await route(request, sources, door);
+      response = await route(request, sources, door);
     } catch (error) {
       // An unexpected error is answered 500 `internal`; its text goes to the log only.
-      return errorResponse(error, (line) => sources.log?.(`control api: ${line}`));
+      response = errorResponse(error, (line) => sources.log?.(`control api: ${line}`));
     }
+    // Under /dashboard a refusal made here (a foreign Host, no code without the token, no
+    // dashboard at all) carries the page's headers too.
+    return isUnder(request.url, "/dashboard") ? secured(response) : response;
   };
 }
 

@@ -200,6 +200,7 @@ export async function runHub(options: RunHubOptions): Promise<number> {
           recentEvents: async () => (await options.events?.(0) ?? []) as OwnerEvent[],
           ...(options.ownerEvents ? { ownerEvents: options.ownerEvents } : {}),
           closing: closing.signal,
+          log: (line) => logger.error(`dashboard: ${line}`),
           ...(mount ? { mount } : {}),
         });
       if (options.otherDashboard) options.otherDashboard.ready(door(options.otherDashboard.mount));

@@ -21,11 +21,11 @@
  *
  * @module
  */
-import { HttpError, json, methodNotAllowed } from "@agent/net";
+import { errorResponse, HttpError, json, methodNotAllowed } from "@agent/net";
 import { jsonBody } from "./body.ts";
 import { eventStreamResponse, resumeFrom } from "../control/sse.ts";
 import { DashboardAuth } from "./auth.ts";
-import { requireCsrf, requireSameOrigin, requireSession, SECURITY_HEADERS } from "./guard.ts";
+import { requireCsrf, requireSameOrigin, requireSession, secured } from "./guard.ts";
 import { pageHtml } from "./page.ts";
 import { APP_CSS, APP_JS } from "./_assets.ts";
 import { spendCsv } from "./csv.ts";
@@ -46,11 +46,12 @@ export function dashboard(sources: DashboardSources): DashboardDoor {
   return {
     issueCode: () => auth.issueCode(),
     async handle(request, url) {
-      const response = await route(request, url, sources, auth, mount);
-      const headers = new Headers(response.headers);
-      for (const [name, value] of Object.entries(SECURITY_HEADERS)) headers.set(name, value);
-      if (!headers.has("cache-control")) headers.set("cache-control", "no-store");
-      return new Response(response.body, { status: response.status, headers });
+      // A refusal is answered here, with the same headers as a page.
+      try {
+        return secured(await route(request, url, sources, auth, mount));
+      } catch (error) {
+        return secured(errorResponse(error, (line) => (sources.log ?? console.error)(line)));
+      }
     },
   };
 }

@@ -14,6 +14,7 @@ export {
 export { cloudMount, DASHBOARD_ORIGIN_HEADER, localMount } from "./mount.ts";
 export type { DashboardSpend } from "./spend.ts";
 export { DashboardAuth, type DashboardSession } from "./auth.ts";
+export { isUnder, secured } from "./guard.ts";
 export type { DashboardParts } from "./parts.ts";
 export { type ChatSources, dashboardChat } from "./chat.ts";
 export { dashboardNetwork, type NetworkSources } from "./network.ts";

@@ -39,6 +39,11 @@ export interface DashboardSources {
   jobs?: DashboardChat;
   /** Ends open event streams when the hub stops. */
   closing?: AbortSignal;
+  /**
+   * Where the detail of an unexpected error goes (the hub's log); the answer carries only
+   * `{error: "internal"}`. @default console.error
+   */
+  log?(line: string): void;
   /** A one-time code's lifetime. @default 60000 */
   codeTtlMs?: number;
   /**

@@ -341,6 +341,16 @@ function errorResponse(error, log = console.error) {
     error: "internal"
   }, 500);
 }
+function withHeaders(response, headers, keep = {}) {
+  const merged = new Headers(response.headers);
+  for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+  for (const [name, value] of Object.entries(keep)) if (!merged.has(name)) merged.set(name, value);
+  return new Response(response.body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: merged
+  });
+}
 function methodNotAllowed(allowed) {
   throw new HttpError(405, "method_not_allowed", {
     headers: {
@@ -667,6 +677,24 @@ function compareCloudFiles(a, b) {
 }
 var DASHBOARD_ORIGIN_HEADER = "x-agent-dashboard-origin";
 var DASHBOARD_SESSION_HEADER = "x-agent-session";
+var DASHBOARD_SECURITY_HEADERS = {
+  "content-security-policy": [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'"
+  ].join("; "),
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-frame-options": "DENY",
+  "cross-origin-opener-policy": "same-origin",
+  "cross-origin-resource-policy": "same-origin"
+};
 var WEBHOOK_LABEL = "agent messenger webhook/1";
 async function messengerWebhookSecret(hubToken) {
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(hubToken), {
@@ -2226,6 +2254,15 @@ function isDashboardPath(path) {
   return path === DASHBOARD_BASE || path.startsWith(`${DASHBOARD_BASE}/`);
 }
 async function handleDashboard(request, url, env) {
+  try {
+    return await forward(request, url, env);
+  } catch (error) {
+    return withHeaders(errorResponse(error), DASHBOARD_SECURITY_HEADERS, {
+      "cache-control": "no-store"
+    });
+  }
+}
+async function forward(request, url, env) {
   requireCloudMode(env);
   if (!env.HUB_TOKEN) throw new HttpError(503, "not_configured");
   if (url.pathname === `${DASHBOARD_BASE}/code`) requireBearer(request, env.HUB_TOKEN);

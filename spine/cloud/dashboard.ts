@@ -14,10 +14,13 @@
  */
 import {
   DASHBOARD_ORIGIN_HEADER,
+  DASHBOARD_SECURITY_HEADERS,
   DASHBOARD_SESSION_HEADER,
   errorMessage,
+  errorResponse,
   HttpError,
   readRequestBody,
+  withHeaders,
 } from "@agent/net";
 import { requireBearer } from "../auth.ts";
 import type { Env } from "../env.ts";
@@ -47,8 +50,22 @@ export function isDashboardPath(path: string): boolean {
   return path === DASHBOARD_BASE || path.startsWith(`${DASHBOARD_BASE}/`);
 }
 
-/** One dashboard request, forwarded to the brain (woken when needed). */
+/**
+ * One dashboard request, forwarded to the brain (woken when needed). A refusal made here
+ * (local mode, no brain, no hub token for a code) carries the dashboard's headers, as the
+ * brain's own answers do.
+ */
 export async function handleDashboard(request: Request, url: URL, env: Env): Promise<Response> {
+  try {
+    return await forward(request, url, env);
+  } catch (error) {
+    return withHeaders(errorResponse(error), DASHBOARD_SECURITY_HEADERS, {
+      "cache-control": "no-store",
+    });
+  }
+}
+
+async function forward(request: Request, url: URL, env: Env): Promise<Response> {
   requireCloudMode(env);
   if (!env.HUB_TOKEN) throw new HttpError(503, "not_configured");
   if (url.pathname === `${DASHBOARD_BASE}/code`) requireBearer(request, env.HUB_TOKEN);

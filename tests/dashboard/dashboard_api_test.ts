@@ -3,10 +3,28 @@
  * route under `/dashboard/api/`, read or write, answers 401 `unauthorized` and nothing
  * else, whatever it sends in place of the session token (nothing, a guess, the cookies a
  * browser used to carry, a bearer token, a query parameter). It cannot get a sign-in code
- * either. A real hub on a loopback port, with every part of the dashboard mounted.
+ * either. Every answer under `/dashboard`, a refusal as much as a page, carries the same
+ * CSP, framing and `nosniff` headers. A real hub on a loopback port, with every part of the
+ * dashboard mounted.
  */
 import assert from "node:assert/strict";
 import { startDashboardHub } from "./_hub.ts";
+
+/** Throws unless `res` carries the dashboard's security headers. */
+function assertGuarded(res: Response, what: string, cache = "no-store"): void {
+  assert.deepEqual(
+    [
+      res.headers.get("content-security-policy")?.includes("frame-ancestors 'none'"),
+      res.headers.get("content-security-policy")?.startsWith("default-src 'none'"),
+      res.headers.get("x-frame-options"),
+      res.headers.get("x-content-type-options"),
+      res.headers.get("referrer-policy"),
+      res.headers.get("cache-control"),
+    ],
+    [true, true, "DENY", "nosniff", "no-referrer", cache],
+    `${what}: ${res.status}`,
+  );
+}
 
 /** Every route of the dashboard's API, with a method it answers. */
 const ROUTES: [string, string][] = [
@@ -46,7 +64,7 @@ const ROUTES: [string, string][] = [
 
 Deno.test({
   name:
-    "dashboard API: a process without the control token gets 401 and nothing else from every route",
+    "dashboard API: a process without the control token gets 401 and nothing else from every route; every refusal carries the page's headers",
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
@@ -76,6 +94,7 @@ Deno.test({
             : {}),
         });
         assert.equal(res.headers.get("set-cookie"), null);
+        assertGuarded(res, `${method} ${path}`);
         assert.deepEqual(
           [method, path, res.status, await res.text()],
           [method, path, 401, '{"error":"unauthorized"}'],
@@ -103,6 +122,32 @@ Deno.test({
       /^VENDOR_A_API_KEY=sk-secret-value$/m,
     );
     assert.ok(!(await Deno.readTextFile(`${hub.home}/.env`)).includes("X=y"));
+    // Every other refusal under /dashboard carries the same headers: no code without the
+    // token, a foreign origin, a route that is not there, a wrong method, a path outside
+    // the API (a foreign Host: hub/control/handler_test.ts).
+    const auth = { "x-agent-session": token };
+    for (
+      const [method, path, headers, status] of [
+        ["POST", "/dashboard/code", {}, 401],
+        ["GET", "/dashboard/code", { authorization: "Bearer x" }, 405],
+        ["GET", "/dashboard/api/overview", { ...auth, origin: "http://127.0.0.1:1" }, 403],
+        ["GET", "/dashboard/api/overview", { ...auth, "sec-fetch-site": "same-site" }, 403],
+        ["POST", "/dashboard/api/logout", { ...auth, origin: hub.base }, 403],
+        ["GET", "/dashboard/api/no-such-route", auth, 404],
+        ["POST", "/dashboard/api/overview", { ...auth, origin: hub.base }, 403],
+        ["DELETE", "/dashboard/api/overview", auth, 405],
+        ["GET", "/dashboard/nothing-here", {}, 404],
+        ["POST", "/dashboard/", {}, 405],
+        ["GET", "/dashboard/", {}, 200],
+        ["GET", "/dashboard/assets/app.css", {}, 200],
+      ] as const
+    ) {
+      const res = await fetch(`${hub.base}${path}`, { method, headers });
+      assert.equal(res.status, status, `${method} ${path}`);
+      // The assets are checked for change on each load; everything else is not kept.
+      assertGuarded(res, `${method} ${path}`, path.includes("/assets/") ? "no-cache" : "no-store");
+      await res.body?.cancel();
+    }
     // The browser's session still works, with its token in the header.
     const still = await fetch(`${hub.base}/dashboard/api/overview`, {
       headers: { "x-agent-session": token },

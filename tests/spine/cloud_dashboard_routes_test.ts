@@ -83,6 +83,7 @@ spineTest(
         method: "POST",
         headers: authorization ? { authorization } : {},
       });
+      assert.equal(refused.headers.get("x-frame-options"), "DENY");
       assert.deepEqual([refused.status, await refused.json()], [401, { error: "unauthorized" }]);
     }
     assert.deepEqual(reached(), []);
@@ -97,16 +98,23 @@ spineTest(
   },
 );
 
-spineTest("dashboard: local mode is cloud_mode_off and reaches no brain", {
-  vars: { BRAIN_URL: brain.url },
-}, async (spine) => {
-  brain.seen.length = 0;
-  for (const path of ["/hub/dashboard", "/hub/dashboard/", "/hub/dashboard/api/overview"]) {
-    const res = await fetch(`${spine.url}${path}`);
-    assert.deepEqual([res.status, await res.json()], [404, { error: "cloud_mode_off" }], path);
-  }
-  assert.deepEqual(reached(), []);
-});
+spineTest(
+  "dashboard: local mode is cloud_mode_off (with the dashboard's headers) and reaches no brain",
+  {
+    vars: { BRAIN_URL: brain.url },
+  },
+  async (spine) => {
+    brain.seen.length = 0;
+    for (const path of ["/hub/dashboard", "/hub/dashboard/", "/hub/dashboard/api/overview"]) {
+      const res = await fetch(`${spine.url}${path}`);
+      assert.equal(res.headers.get("x-frame-options"), "DENY", path);
+      assert.match(res.headers.get("content-security-policy") ?? "", /frame-ancestors 'none'/);
+      assert.equal(res.headers.get("x-content-type-options"), "nosniff");
+      assert.deepEqual([res.status, await res.json()], [404, { error: "cloud_mode_off" }], path);
+    }
+    assert.deepEqual(reached(), []);
+  },
+);
 
 spineTest("dashboard: without a brain it is 503 brain_unavailable", {
   mode: "cloud",
