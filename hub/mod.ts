@@ -31,12 +31,13 @@ export { CONFIG_TEMPLATE } from "./config/template.ts";
 
 // Money: the ledger that chat and the TUI open, and the spend report the TUI shows. The
 // rest (budgets, `agent spend`'s reports) is on the light door `@agent/hub/money`.
-export { Ledger, LedgerError, ledgerErrorSentence, spendReport } from "./money/mod.ts";
+export { Ledger, LedgerError } from "./ledger/mod.ts";
+export { ledgerErrorSentence, spendReport } from "./spend/mod.ts";
 
 // Models and the call chain: the router every model call goes through (budget check,
 // stand-in, provider call, pricing, ledger row) and its retry rules, for the tests that
 // drive it against loopback vendors and for an embedder that makes its own calls.
-export { ModelRouter, retryDelay, retryThrottled, unreachableReason } from "./agent/mod.ts";
+export { ModelRouter, retryDelay, retryThrottled, unreachableReason } from "./router/mod.ts";
 
 // The agent and the desk: `buildAgent` for one conversation's turns; the desk that
 // holds a channel's conversations (queue, approvals, slash commands, `/resume`) and the
@@ -90,8 +91,8 @@ export {
   type ComponentInfo,
   type ComponentManifest,
   type ComponentSpec,
-  enabledTools,
 } from "./components/mod.ts";
+export { enabledTools } from "./tools/mod.ts";
 export { BUILTIN_COMPONENTS, loadComponents } from "./app/mod.ts";
 export {
   loadSubAgentDirectory,
@@ -213,9 +214,9 @@ export { runCloud } from "./app/mod.ts";
 // The types the signatures above name, so that each is documented with the door
 // (`deno doc --lint`): options, results, events and the shapes an embedder passes.
 export type { NowSource, TurnOptions, TurnResult } from "./agent/agent.ts";
-export type { CallContext, ModelRequest, RouterEvent, TurnTrace } from "./agent/call_types.ts";
-export type { RetryOptions } from "./agent/mod.ts";
-export type { HubChannel, HubChannelFactory, HubContext } from "./app/channel_types.ts";
+export type { CallContext, ModelRequest, RouterEvent, TurnTrace } from "./router/call_types.ts";
+export type { RetryOptions } from "./router/mod.ts";
+export type { HubContext, HubService, HubServiceFactory } from "./channels/contract.ts";
 export type { CloudRunOptions } from "./app/cloud_run.ts";
 export type { Lang, Level, ProviderId, Translator, UserError, Vars } from "./base.ts";
 export type { CloudFile, CloudHealth } from "./cloud/spine_files.ts";
@@ -324,6 +325,10 @@ export type {
   PendingCall,
   Reservation,
   SessionCeiling,
+  SpentTotals,
+  TokenTotals,
+} from "./ledger/mod.ts";
+export type {
   SPEND_BY,
   SpendAmounts,
   SpendBy,
@@ -331,11 +336,9 @@ export type {
   SpendByReport,
   SpendByRow,
   SpendObject,
-  SpentTotals,
-  TokenTotals,
-} from "./money/mod.ts";
-export type { SpendChart, SpendChartReader, TurnUsage } from "./money/spend_chart.ts";
-export type { GroupBy, GroupRow } from "./money/spend_rollup.ts";
+} from "./spend/mod.ts";
+export type { SpendChart, SpendChartReader, TurnUsage } from "./spend/chart.ts";
+export type { GroupBy, GroupRow } from "./spend/rollup.ts";
 export type { NetMessageKey } from "./network/_messages.ts";
 export type { AnsweredMessage } from "./network/digest.ts";
 export type { HandleDeps } from "./network/handle.ts";

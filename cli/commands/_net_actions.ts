@@ -215,7 +215,7 @@ async function pollOnce(ctx: CommandContext): Promise<number> {
     paths: ctx.paths,
     lang: ctx.lang,
     logger: ctx.logger,
-    channels: [],
+    services: [],
     node,
   });
   let handled: number;

@@ -11,7 +11,8 @@ import type { ModelMessage } from "ai";
 import type { AgentConfig } from "../config/types.ts";
 import { currentLang, type Lang } from "../i18n.ts";
 import { Logger } from "../log.ts";
-import { budgetLine, type Channel, type Ledger, LedgerError, spendReport } from "../money/mod.ts";
+import { budgetLine, spendReport } from "../spend/mod.ts";
+import { type Channel, type Ledger, LedgerError } from "../ledger/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import { oneLine } from "../text.ts";
 import {
@@ -22,7 +23,7 @@ import {
 } from "../persona/mod.ts";
 import { openSessionStore, type SessionStore } from "../sessions/mod.ts";
 import { type AgentTool, ApprovalInterrupted, type Approver, toToolSet } from "../tools/mod.ts";
-import { ModelRouter, type RouterEvent } from "./call.ts";
+import { ModelRouter, type RouterEvent } from "../router/call.ts";
 import { storedTurn, type TurnMark } from "./keyed_turn.ts";
 import { trimOldToolResults } from "./context_window.ts";
 import { isStored, SessionWindows, type StoredMessage, summaryPart } from "./session_window.ts";

@@ -9,8 +9,8 @@
  */
 import type { ModelMessage } from "ai";
 import type { AgentConfig } from "../config/types.ts";
-import type { ModelRouter } from "./call.ts";
-import type { CallContext } from "./call_types.ts";
+import type { ModelRouter } from "../router/call.ts";
+import type { CallContext } from "../router/call_types.ts";
 import { CHARS_PER_TOKEN, oneLine } from "./context_window.ts";
 
 /** What the summarising model is told. */

@@ -1,13 +1,8 @@
 /**
- * The agent: {@linkcode buildAgent} for a channel's turns, and the
- * {@linkcode ModelRouter} call chain every model call goes through (budget check,
- * stand-in choice, provider call, pricing, ledger row).
+ * The turn: {@linkcode buildAgent} gives a channel's {@linkcode Agent}, which reads the
+ * session, fits it into the context window (compacting older parts), and runs the turn
+ * through the call chain (`hub/router/`).
  *
  * @module
  */
-export * from "./errors.ts";
-export * from "./call.ts";
-export { ledgerRow, usageOf } from "./ledger_row.ts";
 export * from "./agent.ts";
-export { retryDelay, type RetryOptions, retryThrottled } from "./retry.ts";
-export { unreachableReason } from "./failures.ts";

@@ -16,9 +16,9 @@ import {
   budgetWarningSentence,
   claimBudgetWarnings,
   formatUsd,
-  type Ledger,
-} from "../money/mod.ts";
-import type { HubChannel, HubContext } from "./channel_types.ts";
+} from "../spend/mod.ts";
+import type { Ledger } from "../ledger/mod.ts";
+import type { HubContext, HubService } from "../channels/contract.ts";
 
 /** How often the hub looks. */
 export const BUDGET_WATCH_MS = 30_000;
@@ -73,7 +73,7 @@ function spentBudgets(ledger: Ledger, config: AgentConfig, nowMs: number): Budge
  * budget that warns too (doing nothing), so a budget added while the hub runs (the
  * dashboard's Settings, `POST /config/reload`) is watched without a restart.
  */
-export function budgetWatchChannel(hub: HubContext): Promise<HubChannel | undefined> {
+export function budgetWatchService(hub: HubContext): Promise<HubService | undefined> {
   if (hub.ledger === undefined) return Promise.resolve(undefined);
   let timer: ReturnType<typeof setInterval> | undefined;
   const look = async () => {

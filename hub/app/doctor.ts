@@ -2,7 +2,7 @@
  * The list of `agent doctor` checks, in the order their lines print, and what they
  * read (the registry among it). This is the hub's light door for `agent doctor`: the
  * checks load lazily and never a model SDK. Add yours with one line:
- * `(d) => import("../money/doctor.ts").then((m) => m.budgetCheck(d)),`
+ * `(d) => import("../spend/doctor.ts").then((m) => m.budgetCheck(d)),`
  *
  * @module
  */
@@ -30,11 +30,11 @@ export const CHECKS: Check[] = [
   envCheck,
   foldersCheck,
   componentsCheck,
-  (d) => import("../money/doctor.ts").then((m) => m.budgetCheck(d)),
+  (d) => import("../spend/doctor.ts").then((m) => m.budgetCheck(d)),
   (d) => import("../subs/doctor.ts").then((m) => m.subsCheck(d)),
   (d) => import("../models/doctor.ts").then((m) => m.localRuntimeCheck(d)),
   (d) => import("../network/doctor.ts").then((m) => m.networkCheck(d)),
-  (d) => import("../channels/messenger/doctor.ts").then((m) => m.messengerCheck(d)),
+  (d) => import("../channels/messenger/mod.ts").then((m) => m.messengerCheck(d)),
   (d) => import("../daemon/doctor.ts").then((m) => m.hubCheck(d)),
   (d) => import("./jobs_doctor.ts").then((m) => m.jobsCheck(d)),
 ];

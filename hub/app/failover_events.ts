@@ -6,10 +6,10 @@
  * @module
  */
 import { errorMessage } from "@agent/net/common";
-import type { FailoverEvent } from "../agent/mod.ts";
+import type { FailoverEvent } from "../router/mod.ts";
 import { catalogue, type Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
-import { dayStart, type Ledger } from "../money/mod.ts";
+import { dayStart, type Ledger } from "../ledger/mod.ts";
 import type { OwnerEventSink } from "../events/mod.ts";
 
 const t = catalogue({

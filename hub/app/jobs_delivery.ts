@@ -13,9 +13,14 @@ import { errorMessage } from "@agent/net/common";
 import type { AgentConfig } from "../config/types.ts";
 import { type OwnerEventSink, readEventLog } from "../events/mod.ts";
 import { DeliveryError, type DeliverySinks } from "../jobs/delivery.ts";
-import { allowedChats } from "../channels/messenger/settings.ts";
-import { botApiFailure, refusedEntities } from "../channels/messenger/telegram.ts";
-import { markdownHtmlParts, plainOfHtml } from "../channels/messenger/markdown_html.ts";
+import {
+  allowedChats,
+  botApiFailure,
+  loadBotApi,
+  markdownHtmlParts,
+  plainOfHtml,
+  refusedEntities,
+} from "../channels/messenger/mod.ts";
 
 /** The sinks, and the chats an answer with `deliver: messenger` goes to. */
 export function jobDeliverySinks(options: {
@@ -44,10 +49,7 @@ export function jobDeliverySinks(options: {
   sinks.chat = {
     parts: (text) => markdownHtmlParts(text),
     async send(chat, part, signal) {
-      // The quiet import first: grammY's fetch shim would print a deprecation on stderr.
-      api ??= import("../channels/messenger/_quiet_node.ts")
-        .then(() => import("grammy"))
-        .then(({ Api }) => new Api(token, apiRoot ? { apiRoot } : {}));
+      api ??= loadBotApi().then((Api) => new Api(token, apiRoot ? { apiRoot } : {}));
       const bot = await api;
       try {
         await bot.sendMessage(chat, part, { parse_mode: "HTML" }, signal);

@@ -9,12 +9,12 @@
  * @module
  */
 import type { AgentConfig } from "../config/types.ts";
-import { enabledTools } from "../components/tools.ts";
+import { enabledTools } from "../tools/enabled.ts";
 import { loadComponents } from "./components.ts";
 import { fileEventSink } from "../events/mod.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
-import { Ledger } from "../money/mod.ts";
+import { Ledger } from "../ledger/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import { UserError } from "../user_error.ts";
 import { t } from "../jobs/_messages.ts";

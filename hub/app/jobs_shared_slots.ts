@@ -1,5 +1,5 @@
 /**
- * Which shared slots a process that runs jobs uses: the hub (`jobs_channel.ts`) and
+ * Which shared slots a process that runs jobs uses: the hub (`jobs_service.ts`) and
  * `agent jobs run` (`jobs_run_now.ts`) alike, so a run by hand claims and settles its
  * slot on the spine exactly as a scheduled one does and counts in the job's day on
  * both hubs of the identity.

@@ -1,7 +1,7 @@
 /**
  * {@linkcode startHub}: the hub assembled once from configuration: the spend ledger,
  * the network, the component registry, the sub-agents, the network turn and the
- * channels. `agent hub run` runs what it returns; `agent net poll --once` polls its
+ * services. `agent hub run` runs what it returns; `agent net poll --once` polls its
  * network service once.
  *
  * @module
@@ -11,14 +11,8 @@ import { HttpError } from "@agent/net";
 import type { AgentConfig } from "../config/types.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
-import {
-  CloudLedger,
-  Ledger,
-  spendBy,
-  type SpendByOptions,
-  type SpendByReport,
-  spendReport,
-} from "../money/mod.ts";
+import { CloudLedger, Ledger } from "../ledger/mod.ts";
+import { spendBy, type SpendByOptions, type SpendByReport, spendReport } from "../spend/mod.ts";
 import {
   NetDigest,
   type NetNode,
@@ -28,12 +22,12 @@ import {
   readNetEvents,
 } from "../network/mod.ts";
 import { turnAnswerer } from "../network_turn/mod.ts";
-import { ModelRouter } from "../agent/mod.ts";
+import { ModelRouter } from "../router/mod.ts";
 import { Desk } from "../desk/mod.ts";
-import { enabledTools } from "../components/tools.ts";
+import { enabledTools } from "../tools/enabled.ts";
 import { failoverTeller } from "./failover_events.ts";
 import { OwnerEventBus } from "../events/mod.ts";
-import { SpendChartReader } from "../money/spend_chart.ts";
+import { SpendChartReader } from "../spend/chart.ts";
 import {
   dashboardChat,
   dashboardJobs,
@@ -48,11 +42,11 @@ import type { AgentPaths } from "../paths.ts";
 import { subAgentDirectoryFrom } from "../subs/mod.ts";
 import { loadComponents } from "./components.ts";
 import {
-  HUB_CHANNELS,
-  type HubChannel,
-  type HubChannelFactory,
+  HUB_SERVICES,
   type HubContext,
-} from "./channel.ts";
+  type HubService,
+  type HubServiceFactory,
+} from "./services.ts";
 
 /** Options for {@linkcode startHub}. */
 export interface StartHubOptions {
@@ -62,8 +56,8 @@ export interface StartHubOptions {
   paths: AgentPaths;
   lang: Lang;
   logger: Logger;
-  /** The channels to build. @default {@linkcode HUB_CHANNELS} */
-  channels?: readonly HubChannelFactory[];
+  /** The services to build. @default {@linkcode HUB_SERVICES} */
+  services?: readonly HubServiceFactory[];
   /** A node already opened by the caller, used instead of opening the network again. */
   node?: NetNode;
   /**
@@ -76,19 +70,19 @@ export interface StartHubOptions {
 /** The assembled hub. */
 export interface Hub {
   context: HubContext;
-  /** The channels that are configured, in start order. */
-  channels: HubChannel[];
+  /** The services that are configured, in start order. */
+  services: HubService[];
   /** `{<role>: <spend object>}` now, from the ledger (throws when it cannot be read). */
   spend(): Record<string, unknown>;
   /** Spend broken down over a period (`GET /spend?by=`); an unknown role is a 400. */
   spendBy(options: Omit<SpendByOptions, "nowMs">): SpendByReport;
-  /** The blocks of `/status` the channels give, by key (`net`, ...). */
+  /** The blocks of `/status` the services give, by key (`net`, ...). */
   blocks(): Record<string, Record<string, unknown>>;
   /** Network events newer than `afterSec`, for `GET /net/events`. */
   events(afterSec: number): Promise<unknown[]>;
   /** The owner-event bus (`context.events`), for `GET /events`. */
   ownerEvents: OwnerEventBus;
-  /** The channels' `POST` routes on the control API, by path. */
+  /** The services' `POST` routes on the control API, by path. */
   routes(): Record<string, (request: Request) => Promise<Response>>;
   /** The web dashboard's charts and conversations. */
   dashboard: DashboardParts;
@@ -99,7 +93,7 @@ export interface Hub {
   reload(): Promise<ConfigReload>;
   /**
    * Closes what it opened (the desk's answers, the event bus with its subscriptions,
-   * then the ledger); the channels are stopped by whoever ran them, before.
+   * then the ledger); the services are stopped by whoever ran them, before.
    */
   close(): Promise<void>;
 }
@@ -107,7 +101,7 @@ export interface Hub {
 /**
  * Assembles the hub. Nothing here fails for a part that is not configured or cannot
  * open: a ledger that cannot be opened leaves budgets unchecked, a network that is not
- * configured leaves the network service idle with the reason, and a channel factory
+ * configured leaves the network service idle with the reason, and a service factory
  * that throws is logged and left out.
  */
 export async function startHub(options: StartHubOptions): Promise<Hub> {
@@ -211,13 +205,13 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     events,
     cloud: options.cloudLedger,
   };
-  const channels: HubChannel[] = [];
-  for (const factory of options.channels ?? HUB_CHANNELS) {
+  const services: HubService[] = [];
+  for (const factory of options.services ?? HUB_SERVICES) {
     try {
-      const channel = await factory(context);
-      if (channel !== undefined) channels.push(channel);
+      const service = await factory(context);
+      if (service !== undefined) services.push(service);
     } catch (error) {
-      logger.error(`hub: a channel could not be built: ${errorMessage(error)}`);
+      logger.error(`hub: a service could not be built: ${errorMessage(error)}`);
     }
   }
   const reload = configReloader({ config, paths, lang, router });
@@ -237,7 +231,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
   }
   return {
     context,
-    channels,
+    services,
     dashboard: {
       chart,
       ...(chat ? { chat } : {}),
@@ -271,9 +265,9 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     },
     blocks() {
       const blocks: Record<string, Record<string, unknown>> = {};
-      for (const channel of channels) {
-        if (channel.status !== undefined) {
-          blocks[channel.statusKey ?? channel.name] = channel.status();
+      for (const service of services) {
+        if (service.status !== undefined) {
+          blocks[service.statusKey ?? service.name] = service.status();
         }
       }
       return blocks;
@@ -281,7 +275,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     events: (afterSec) => readNetEvents(paths.netDir, afterSec),
     ownerEvents: events,
     routes() {
-      return Object.assign({}, ...channels.map((channel) => channel.routes?.() ?? {}));
+      return Object.assign({}, ...services.map((service) => service.routes?.() ?? {}));
     },
     async close() {
       await desk.close();

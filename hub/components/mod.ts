@@ -7,4 +7,3 @@
  */
 export * from "./types.ts";
 export * from "./registry.ts";
-export * from "./tools.ts";

@@ -31,7 +31,7 @@ import {
   type SpendByOptions,
   type SpendByReport,
   type SpendObject,
-} from "../money/mod.ts";
+} from "../spend/mod.ts";
 import type { OwnerEventFeed } from "../events/mod.ts";
 import { eventStreamResponse, resumeFrom } from "./sse.ts";
 import { hasBearer } from "./token.ts";

@@ -299,7 +299,7 @@ export type RunAssembledOptions = Omit<
 
 /** The parts of an assembled hub (`startHub()`) that {@linkcode runHub} serves. */
 export interface AssembledHub {
-  channels: HubComponent[];
+  services: HubComponent[];
   spend(): Record<string, unknown>;
   spendBy: NonNullable<ControlSources["spendBy"]>;
   blocks(): Record<string, Record<string, unknown>>;
@@ -319,7 +319,7 @@ export interface AssembledHub {
 export function runAssembledHub(hub: AssembledHub, options: RunAssembledOptions): Promise<number> {
   return runHub({
     ...options,
-    components: hub.channels,
+    components: hub.services,
     spend: hub.spend,
     spendBy: hub.spendBy,
     net: () => hub.blocks().net ?? {},

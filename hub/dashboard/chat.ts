@@ -25,7 +25,7 @@ import { MAIN_AGENT_ID } from "../agent/agent.ts";
 import type { SessionStore } from "../sessions/store.ts";
 import { isValidId } from "../sessions/store.ts";
 import { newSessionId } from "../sessions/session_id.ts";
-import type { SpendChartReader } from "../money/spend_chart.ts";
+import type { SpendChartReader } from "../spend/chart.ts";
 import { jsonBody } from "./body.ts";
 import type { DashboardChat } from "./types.ts";
 

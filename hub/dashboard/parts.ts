@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { SpendChartReader } from "../money/spend_chart.ts";
+import type { SpendChartReader } from "../spend/chart.ts";
 import type { DashboardChat } from "./types.ts";
 
 /** The dashboard's charts and conversations, from the assembled hub. */

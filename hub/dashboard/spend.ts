@@ -8,10 +8,11 @@
 import { HttpError } from "@agent/net";
 import type { Period } from "../config/types.ts";
 import { TIME_ZONE } from "../i18n.ts";
-import { addAmounts, NO_AMOUNTS, periodBounds, type SpendAmounts } from "../money/mod.ts";
-import { isoWithOffset, nextDayStart } from "../money/periods.ts";
-import { channelsOf, type GroupRow } from "../money/spend_rollup.ts";
-import type { SpendChartReader } from "../money/spend_chart.ts";
+import { addAmounts, NO_AMOUNTS, type SpendAmounts } from "../spend/mod.ts";
+import { periodBounds } from "../ledger/mod.ts";
+import { isoWithOffset, nextDayStart } from "../ledger/periods.ts";
+import { channelsOf, type GroupRow } from "../spend/rollup.ts";
+import type { SpendChartReader } from "../spend/chart.ts";
 import type { DashboardSources } from "./types.ts";
 
 const PERIODS: readonly Period[] = ["day", "week", "month"];

@@ -5,7 +5,7 @@
  */
 import type { Lang } from "../i18n.ts";
 import type { OwnerEvent, OwnerEventFeed } from "../events/mod.ts";
-import type { SpendChartReader } from "../money/spend_chart.ts";
+import type { SpendChartReader } from "../spend/chart.ts";
 import type { DigestConversation } from "../events/mod.ts";
 import type { NetNode } from "../network/node.ts";
 import type { SubAgentDirectory } from "../subs/mod.ts";

@@ -15,11 +15,10 @@ import {
   budgetLine,
   forecastLine,
   forecastReport,
-  type Ledger,
-  LedgerError,
   ledgerErrorSentence,
   spendReport,
-} from "../money/mod.ts";
+} from "../spend/mod.ts";
+import { type Ledger, LedgerError } from "../ledger/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import { isValidId, newSessionId, type SessionStore } from "../sessions/mod.ts";
 import { type Agent, MAIN_AGENT_ID } from "../agent/mod.ts";

@@ -16,7 +16,8 @@ import type { ModelMessage } from "ai";
 import { errorMessage } from "@agent/net/common";
 import type { Logger } from "../log.ts";
 import type { AgentTool } from "../tools/mod.ts";
-import { type Agent, TurnEndedError } from "../agent/mod.ts";
+import type { Agent } from "../agent/mod.ts";
+import { TurnEndedError } from "../router/mod.ts";
 import { t } from "./_messages.ts";
 import { type ApprovalBook, approvalSentence, summariseArgs } from "./approvals.ts";
 import {

@@ -21,11 +21,13 @@
 import type { AgentConfig } from "../config/types.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
-import { budgetWarningSentence, claimBudgetWarnings, type Ledger } from "../money/mod.ts";
+import { budgetWarningSentence, claimBudgetWarnings } from "../spend/mod.ts";
+import type { Ledger } from "../ledger/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import { newSessionId, openSessionStore, type SessionStore } from "../sessions/mod.ts";
 import type { AgentTool } from "../tools/mod.ts";
-import { buildAgent, ModelRouter } from "../agent/mod.ts";
+import { buildAgent } from "../agent/mod.ts";
+import { ModelRouter } from "../router/mod.ts";
 import { ApprovalBook, type PersonDecision } from "./approvals.ts";
 import { ConversationBook } from "./book.ts";
 import type { ConversationState } from "./commands.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Channel } from "../money/mod.ts";
+import type { Channel } from "../ledger/mod.ts";
 
 /** Where a conversation happens. */
 export type DeskChannel = "chat" | "tui" | "messenger" | "web" | "job";

@@ -13,7 +13,7 @@ import type { Logger } from "../log.ts";
 import type { AgentPaths } from "../paths.ts";
 import { UserError } from "../user_error.ts";
 import { isValidId, newSessionId, openSessionStore, type SessionStore } from "../sessions/mod.ts";
-import { ModelRouter } from "../agent/mod.ts";
+import { ModelRouter } from "../router/mod.ts";
 import { t } from "./_messages.ts";
 
 /** What a terminal conversation is opened with (chat's and the TUI's options). */

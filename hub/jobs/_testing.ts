@@ -4,7 +4,7 @@ import { loadConfig } from "../config/read.ts";
 import { setupHome } from "../config/setup.ts";
 import { type OwnerEvent, OwnerEventBus } from "../events/mod.ts";
 import { Logger } from "../log.ts";
-import { Ledger } from "../money/mod.ts";
+import { Ledger } from "../ledger/mod.ts";
 import { type AgentPaths, resolvePaths } from "../paths.ts";
 import { BUILTIN_TOOLS } from "../tools/mod.ts";
 import type { JobDefinition } from "./definition.ts";

@@ -12,7 +12,7 @@
 import type { AgentConfig } from "../config/types.ts";
 import type { Lang } from "../i18n.ts";
 import type { AgentPaths } from "../paths.ts";
-import { dayStart } from "../money/mod.ts";
+import { dayStart } from "../ledger/mod.ts";
 import { UserError } from "../user_error.ts";
 import { t } from "./_messages.ts";
 import { type JobDefinition, JobFileError, parseJobFile } from "./definition.ts";

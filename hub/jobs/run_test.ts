@@ -5,7 +5,7 @@ import { settleOrphans } from "./orphans.ts";
 import { slotId } from "./schedule.ts";
 import { ALL_JOBS } from "./pause_store.ts";
 import type { SharedSlots, SlotNotice } from "./spine_slots.ts";
-import { dayStart } from "../money/mod.ts";
+import { dayStart } from "../ledger/mod.ts";
 
 const SLOT = Date.UTC(2026, 0, 1, 5);
 

@@ -192,7 +192,7 @@ Deno.test("spine outbox: pull reads the pending answers and the log into an empt
   });
 });
 
-/** One container of the brain: its own store, outbox and delivery worker, as `jobs_channel.ts` wires them. */
+/** One container of the brain: its own store, outbox and delivery worker, as `jobs_service.ts` wires them. */
 function container(store: JobStore, fetch: typeof globalThis.fetch, sinks: DeliverySinks) {
   const outbox = new SpineOutbox({
     url: "http://spine.test",

@@ -9,7 +9,7 @@
 import type { AgentConfig } from "../config/types.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
-import type { Ledger } from "../money/mod.ts";
+import type { Ledger } from "../ledger/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import type { PersonaFiles } from "../persona/mod.ts";
 import type { SessionStore } from "../sessions/mod.ts";
@@ -20,7 +20,7 @@ import {
   type SubAgentDirectory,
   writeDerivedPersona,
 } from "../subs/mod.ts";
-import type { ModelRouter } from "../agent/mod.ts";
+import type { ModelRouter } from "../router/mod.ts";
 import { buildFrame, historyFor } from "./frame.ts";
 import { isNoReply } from "./no_reply.ts";
 import { endsHere } from "./settled.ts";

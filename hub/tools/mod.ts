@@ -7,3 +7,4 @@
 export * from "./tool.ts";
 export * from "./builtin.ts";
 export * from "./net_send.ts";
+export * from "./enabled.ts";

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { checkDoors, DoorsSetupError, findCycles, findStarExports } from "./doors.ts";
+import {
+  checkDoors,
+  DoorsSetupError,
+  findCycles,
+  findFolderCycles,
+  findStarExports,
+  type Member,
+} from "./doors.ts";
 import { type TempDir, tempDir } from "../_temp_dir.ts";
 
 const CHECKER = new URL("./doors.ts", import.meta.url).pathname;
@@ -23,8 +30,8 @@ async function plant(extra: Record<string, string> = {}): Promise<TempDir> {
     "hub/deno.json": member("hub", { ".": "./mod.ts", "./base": "./base.ts" }),
     "hub/base.ts": `export { paths } from "./paths.ts";\n`,
     "hub/paths.ts": `export const paths = 1;\n`,
-    "hub/money/mod.ts": `import { paths } from "../paths.ts";\nexport const money = paths;\n`,
-    "hub/agent/mod.ts": `import { money } from "../money/mod.ts";\nexport const agent = money;\n`,
+    "hub/ledger/mod.ts": `import { paths } from "../paths.ts";\nexport const money = paths;\n`,
+    "hub/agent/mod.ts": `import { money } from "../ledger/mod.ts";\nexport const agent = money;\n`,
     "hub/mod.ts": `export { agent } from "./agent/mod.ts";\nexport { b64u } from "@agent/net";\n`,
     "cli/deno.json": member("cli", "./mod.ts"),
     "cli/mod.ts":
@@ -70,10 +77,10 @@ Deno.test("checkDoors() wants another member's door imported by its package name
 
 Deno.test("checkDoors() holds tests/ to the doors too", async () => {
   await using tree = await plant({
-    "tests/cli_test.ts": `import { money } from "../hub/money/mod.ts";\nvoid money;\n`,
+    "tests/cli_test.ts": `import { money } from "../hub/ledger/mod.ts";\nvoid money;\n`,
   });
   assert.deepEqual((await checkDoors(tree.path)).problems, [
-    "tests/cli_test.ts:1: imports hub/money/mod.ts, which is not a door of @agent/hub; " +
+    "tests/cli_test.ts:1: imports hub/ledger/mod.ts, which is not a door of @agent/hub; " +
     "its doors: hub/mod.ts, hub/base.ts",
   ]);
 });
@@ -93,15 +100,15 @@ Deno.test("checkDoors() refuses an import against the allowed direction", async 
 
 Deno.test("checkDoors() prints a two-file and a three-file cycle as paths", async () => {
   await using tree = await plant({
-    "hub/money/a.ts": `import { b } from "./b.ts";\nexport const a = () => b;\n`,
-    "hub/money/b.ts": `import { a } from "./a.ts";\nexport const b = () => a;\n`,
+    "hub/ledger/a.ts": `import { b } from "./b.ts";\nexport const a = () => b;\n`,
+    "hub/ledger/b.ts": `import { a } from "./a.ts";\nexport const b = () => a;\n`,
     "hub/agent/x.ts": `import { y } from "./y.ts";\nexport const x = () => y;\n`,
     "hub/agent/y.ts": `import { z } from "./z.ts";\nexport const y = () => z;\n`,
     "hub/agent/z.ts": `import { x } from "./x.ts";\nexport const z = () => x;\n`,
   });
   assert.deepEqual((await checkDoors(tree.path)).problems, [
     "import cycle: hub/agent/x.ts -> hub/agent/y.ts -> hub/agent/z.ts -> hub/agent/x.ts",
-    "import cycle: hub/money/a.ts -> hub/money/b.ts -> hub/money/a.ts",
+    "import cycle: hub/ledger/a.ts -> hub/ledger/b.ts -> hub/ledger/a.ts",
   ]);
 });
 
@@ -117,15 +124,74 @@ Deno.test("checkDoors() counts dynamic and type-only imports in cycles", async (
 
 Deno.test("checkDoors() refuses an import up the hub's layers and a file in no layer", async () => {
   await using tree = await plant({
-    "hub/money/mod.ts": `import { agent } from "../agent/mod.ts";\nexport const money = agent;\n`,
+    "hub/ledger/mod.ts": `import { agent } from "../agent/mod.ts";\nexport const money = agent;\n`,
     "hub/agent/mod.ts": `export const agent = 1;\n`,
     "hub/stray.ts": `import { paths } from "./paths.ts";\nexport const stray = paths;\n`,
   });
   assert.deepEqual((await checkDoors(tree.path)).problems, [
-    "hub/money/mod.ts:1: imports hub/agent/mod.ts (layer agent) from layer domain: " +
+    "hub/ledger/mod.ts:1: imports hub/agent/mod.ts (layer agent) from layer domain: " +
     "layers import only their own layer or below",
     "hub/stray.ts:1: is in no layer of hub (add it to LAYERS)",
   ]);
+});
+
+Deno.test("checkDoors() fails a cycle between folders, naming both and one import of each arrow", async () => {
+  await using tree = await plant({
+    // No file cycle (rows -> sum -> mod -> paths), but ledger/ and spend/ import each other.
+    "hub/ledger/rows.ts": `import { sum } from "../spend/sum.ts";\nexport const rows = sum;\n`,
+    "hub/spend/sum.ts": `import { money } from "../ledger/mod.ts";\nexport const sum = money;\n`,
+    // A test may wire folders both ways: it is left out.
+    "hub/spend/sum_test.ts": `import { rows } from "../ledger/rows.ts";\nvoid rows;\n`,
+  });
+  assert.deepEqual((await checkDoors(tree.path)).problems, [
+    "folder cycle: hub/ledger/ -> hub/spend/ -> hub/ledger/ " +
+    "(hub/ledger/rows.ts:1 imports hub/spend/sum.ts; hub/spend/sum.ts:1 imports hub/ledger/mod.ts)",
+  ]);
+});
+
+Deno.test("findFolderCycles() passes an allowed cycle and names an allowed one that is gone", () => {
+  const members: Member[] = [{ dir: "hub", name: "@agent/hub", doors: ["hub/mod.ts"] }];
+  const both = [
+    { from: "hub/desk/a.ts", to: "hub/jobs/b.ts", line: 3 },
+    { from: "hub/jobs/b.ts", to: "hub/desk/c.ts", line: 7 },
+  ];
+  assert.deepEqual(findFolderCycles(both, members, [["hub/jobs/", "hub/desk/"]]), []);
+  assert.deepEqual(findFolderCycles(both, members, []), [
+    "folder cycle: hub/desk/ -> hub/jobs/ -> hub/desk/ " +
+    "(hub/desk/a.ts:3 imports hub/jobs/b.ts; hub/jobs/b.ts:7 imports hub/desk/c.ts)",
+  ]);
+  // One way only: the entry is stale and must go.
+  assert.deepEqual(findFolderCycles(both.slice(0, 1), members, [["hub/desk/", "hub/jobs/"]]), [
+    "folder cycle hub/desk/ <-> hub/jobs/ is no longer one: remove it from FOLDER_CYCLES_ALLOWED",
+  ]);
+  // A top-level file is a folder of its own: the root door importing everything is no cycle.
+  assert.deepEqual(
+    findFolderCycles(
+      [
+        { from: "hub/mod.ts", to: "hub/desk/a.ts" },
+        { from: "hub/desk/a.ts", to: "hub/paths.ts" },
+      ],
+      members,
+      [],
+    ),
+    [],
+  );
+  // Three folders round: one sentence, the path through them.
+  assert.deepEqual(
+    findFolderCycles(
+      [
+        { from: "hub/a/x.ts", to: "hub/b/y.ts" },
+        { from: "hub/b/y.ts", to: "hub/c/z.ts" },
+        { from: "hub/c/z.ts", to: "hub/a/w.ts" },
+      ],
+      members,
+      [],
+    ),
+    [
+      "folder cycle: hub/a/ -> hub/b/ -> hub/c/ -> hub/a/ (hub/a/x.ts imports hub/b/y.ts; " +
+      "hub/b/y.ts imports hub/c/z.ts; hub/c/z.ts imports hub/a/w.ts)",
+    ],
+  );
 });
 
 Deno.test("checkDoors() reports an import that does not resolve", async () => {
@@ -182,15 +248,15 @@ Deno.test("lint:doors exits 1 and prints each problem on a planted tree, 0 on a 
 Deno.test("checkDoors() refuses export * in a door of any member, by file and line", async () => {
   await using tree = await plant({
     "hub/mod.ts": '/**\n * Not this one: `export * from "./x.ts"`.\n * @module\n */\n' +
-      `export { agent } from "./agent/mod.ts";\nexport * from "./money/mod.ts";\n` +
+      `export { agent } from "./agent/mod.ts";\nexport * from "./ledger/mod.ts";\n` +
       `export type * from "./paths.ts";\n`,
     "net/mod.ts": `export * as codec from "./b64u.ts";\nexport { b64u } from "./b64u.ts";\n`,
     // Not a door: a module inside a member may re-export as it likes.
-    "hub/money/all.ts": `export * from "./mod.ts";\n`,
+    "hub/ledger/all.ts": `export * from "./mod.ts";\n`,
   });
   const tail = "lists its names (export { ... } from), never export *";
   assert.deepEqual((await checkDoors(tree.path)).problems, [
-    `hub/mod.ts:6: export * from "./money/mod.ts": a door of @agent/hub ${tail}`,
+    `hub/mod.ts:6: export * from "./ledger/mod.ts": a door of @agent/hub ${tail}`,
     `hub/mod.ts:7: export type * from "./paths.ts": a door of @agent/hub ${tail}`,
     `net/mod.ts:1: export * as codec from "./b64u.ts": a door of @agent/net ${tail}`,
   ]);

@@ -14,12 +14,8 @@ import { UserError } from "../../user_error.ts";
 import type { AgentConfig } from "../../config/types.ts";
 import type { Lang } from "../../i18n.ts";
 import type { Logger } from "../../log.ts";
-import {
-  type Ledger,
-  LedgerError,
-  ledgerErrorSentence,
-  ledgerReadOnlySentence,
-} from "../../money/mod.ts";
+import { type Ledger, LedgerError } from "../../ledger/mod.ts";
+import { ledgerErrorSentence, ledgerReadOnlySentence } from "../../spend/mod.ts";
 import type { AgentPaths } from "../../paths.ts";
 import type { SessionStore } from "../../sessions/mod.ts";
 import { type AgentTool, ApprovalInterrupted } from "../../tools/mod.ts";

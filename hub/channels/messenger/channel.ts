@@ -15,7 +15,7 @@
 import "./_quiet_node.ts";
 import { Api } from "grammy";
 import type { Message, Update } from "grammy/types";
-import type { HubChannel, HubContext } from "../../app/channel_types.ts";
+import type { HubContext, HubService } from "../contract.ts";
 import { commandsOf, commandSummary, type Desk, type DeskConversation } from "../../desk/mod.ts";
 import { t } from "./_messages.ts";
 import { MessengerStateFile } from "./chat_state.ts";
@@ -36,7 +36,7 @@ const PICK_DATA = /^pk:(\d{1,9})$/;
 const NOTICE_TOLD_MS = 60_000;
 
 /** The messenger channel. */
-export class MessengerChannel implements HubChannel {
+export class MessengerChannel implements HubService {
   readonly name = "messenger";
   readonly statusKey = "messenger";
   #hub: HubContext;

@@ -1,0 +1,43 @@
+/**
+ * The spend ledger: one row per model call in SQLite, shared by every process of a home
+ * ({@linkcode Ledger}: open, schema, statements, rows, reports, the pending reservations
+ * of calls under way), the cloud ledger on the spine ({@linkcode CloudLedger}), the
+ * pricing of one call ({@linkcode callCost}) and the periods rows are counted in.
+ *
+ * @module
+ */
+
+// The ledger: one row per model call, in SQLite, shared by every process of a home,
+// and the rows and totals it reports.
+export {
+  type BreakdownKey,
+  type BreakdownOptions,
+  type BreakdownRow,
+  type CallPurpose,
+  type CallRecord,
+  type Channel,
+  type DayRow,
+  type HardCap,
+  Ledger,
+  type LedgerAction,
+  LedgerError,
+  type PendingCall,
+  type Reservation,
+  type SessionCeiling,
+  type SpentTotals,
+  type TokenTotals,
+} from "./ledger.ts";
+
+// The cloud ledger: rows appended to the spine, read back when a container starts.
+export { CloudLedger, type CloudLedgerOptions, cloudSince } from "./cloud.ts";
+
+// Pricing a call: tokens billed and dollars, from the AI SDK's usage (the call chain
+// writes the ledger row with them).
+export {
+  type BilledTokens,
+  billedTokens,
+  callCost,
+  type CallCostOptions,
+  type Usage,
+} from "./prices.ts";
+export { dayStart, type PeriodBounds, periodBounds } from "./periods.ts";
