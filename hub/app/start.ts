@@ -9,6 +9,7 @@
 import { errorMessage } from "@agent/net/common";
 import { HttpError } from "@agent/net";
 import type { AgentConfig } from "../config/types.ts";
+import { hasRole } from "../config/roles.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
 import { CloudLedger, Ledger } from "../ledger/mod.ts";
@@ -258,7 +259,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     reload,
     spend: () => spendReport(config, ledger, Date.now()),
     spendBy(options) {
-      if (options.role !== undefined && config.models.roles[options.role] === undefined) {
+      if (options.role !== undefined && !hasRole(config, options.role)) {
         throw new HttpError(400, "bad_request", { detail: `role: no role '${options.role}'` });
       }
       return spendBy(config, ledger, { ...options, nowMs: Date.now() });

@@ -20,6 +20,7 @@
 import { HttpError, json, methodNotAllowed } from "@agent/net";
 import type { AgentConfig } from "../config/types.ts";
 import { parseConfig } from "../config/parse.ts";
+import { hasRole } from "../config/roles.ts";
 import { ConfigError } from "../config/error.ts";
 import type { Lang } from "../i18n.ts";
 import type { AgentPaths } from "../paths.ts";
@@ -114,7 +115,7 @@ export function dashboardSettings(sources: SettingsSources): DashboardChat {
           throw new HttpError(400, "bad_request", { detail: "role: not a role name" });
         }
         const { text, config } = await read(lang);
-        if (config.models.roles[role] === undefined) {
+        if (!hasRole(config, role)) {
           throw new HttpError(400, "bad_request", { detail: `role: no role '${role}'` });
         }
         const table = `models.roles.${role}`;

@@ -8,6 +8,7 @@
  * @module
  */
 import type { AgentConfig } from "../config/types.ts";
+import { hasRole } from "../config/roles.ts";
 import { CREDENTIAL_VARIABLES } from "../credentials.ts";
 import { readEnvFile, setEnvKey } from "../env_file.ts";
 import { formatTime, type Lang } from "../i18n.ts";
@@ -257,7 +258,9 @@ function model(state: ConversationState, args: string[]): Promise<CommandOutcome
     }
     return Promise.resolve({ lines });
   }
-  if (!(arg in roles)) return Promise.resolve({ lines: [t(lang, "unknown_role", { role: arg })] });
+  if (!hasRole(state.config, arg)) {
+    return Promise.resolve({ lines: [t(lang, "unknown_role", { role: arg })] });
+  }
   const gap = agent.router.missingCredentialSentence(arg);
   if (gap) return Promise.resolve({ lines: [gap] });
   agent.role = arg;
@@ -295,7 +298,7 @@ async function resume(state: ConversationState, args: string[]): Promise<Command
   const kept = (await sessions.getMeta(arg)).role;
   if (
     state.fixedRole === undefined && typeof kept === "string" &&
-    kept in state.config.models.roles && agent.router.missingCredentialSentence(kept) === undefined
+    hasRole(state.config, kept) && agent.router.missingCredentialSentence(kept) === undefined
   ) agent.role = kept;
   const count = (await agent.history(arg)).length;
   return { lines: [t(lang, "session_now", { session: arg, count })], sessionChanged: true };

@@ -19,6 +19,7 @@
  * @module
  */
 import type { AgentConfig } from "../config/types.ts";
+import { hasRole } from "../config/roles.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
 import { budgetWarningSentence, claimBudgetWarnings } from "../spend/mod.ts";
@@ -183,9 +184,10 @@ export class Desk {
     const now = o.now ?? Date.now;
     const remembered = isRemembered(key) ? await this.#book.get(key) : undefined;
     const picked = options.picked;
-    const roles = o.config.models.roles;
     const role = picked?.role ??
-      (remembered?.role !== undefined && remembered.role in roles ? remembered.role : "brain");
+      (remembered?.role !== undefined && hasRole(o.config, remembered.role)
+        ? remembered.role
+        : "brain");
     const sessionId = picked?.sessionId ?? remembered?.session_id ??
       newSessionId(sessionKind(channel), now());
     // The approver asks the conversation, which exists once the agent does.
