@@ -8,7 +8,7 @@
  * | Route (under `/dashboard/api/`) | What |
  * | --- | --- |
  * | `GET sessions?q=` | the latest 200 sessions of every channel, those whose id or messages hold `q` |
- * | `GET transcript?session=` | the session's user and assistant messages |
+ * | `GET transcript?session=` | the session's user and assistant messages, and its open approvals |
  * | `POST chat/send` `{session?, text}` | sends into `web:<session>` (a new session without one) |
  * | `POST chat/cancel` `{session}` | ends the running answer |
  * | `GET desk` | every desk event as server-sent events, with its conversation's key |
@@ -90,6 +90,8 @@ export function dashboardChat(sources: ChatSources): DashboardChat {
             ),
             busy: conversation?.busy ?? false,
             waiting: conversation?.waiting ?? 0,
+            // Still waiting after a reload: the pane shows them again.
+            approvals: sources.desk.approvals().filter((a) => a.conversation === `web:${id}`),
           });
         }
         case "chat/send": {
