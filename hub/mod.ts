@@ -204,7 +204,14 @@ export {
   writeHubToken,
 } from "./control/mod.ts";
 // The web dashboard the control API serves under `/dashboard` (`agent dashboard`).
-export { dashboard, type DashboardDoor, dashboardNetwork } from "./dashboard/mod.ts";
+export {
+  dashboard,
+  dashboardChat,
+  type DashboardDoor,
+  dashboardJobs,
+  dashboardNetwork,
+  dashboardSettings,
+} from "./dashboard/mod.ts";
 
 // Cloud: `agent cloud` (the brain on the spine, file sync, `agent cloud run`).
 // Only the CLI uses these.
@@ -256,11 +263,15 @@ export type {
 export type { HubStatusOptions, HubStatusReport, StopHubOptions } from "./daemon/status.ts";
 export type { SystemdUnitOptions } from "./daemon/systemd.ts";
 export type {
-  DashboardChat,
+  ChatSources,
   DashboardMount,
   DashboardParts,
+  DashboardRoutes,
+  DashboardSession,
   DashboardSources,
+  JobsSources,
   NetworkSources,
+  SettingsSources,
 } from "./dashboard/mod.ts";
 export type { DeskSentence } from "./desk/_messages.ts";
 export type { CommandChoice, CommandOutcome } from "./desk/commands.ts";

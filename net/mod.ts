@@ -118,7 +118,6 @@ export {
   HttpError,
   isJsonContentType,
   json,
-  methodNotAllowed,
   parseJsonBody,
   readLimited,
   type ReadLimitedOptions,
@@ -126,6 +125,29 @@ export {
   withHeaders,
 } from "./http.ts";
 export { errorLine, errorMessage } from "./error_message.ts";
+
+// The HTTP kit every surface shares: a route table with the one method guard, and the
+// one server-sent-events writer (ids, `Last-Event-ID`, back-pressure).
+export {
+  type RouteEntry,
+  type RouteHandler,
+  type RouteInput,
+  type RouteMatch,
+  type RouteOptions,
+  Router,
+} from "./router.ts";
+export {
+  EventReplay,
+  type EventReplayOptions,
+  frame as sseFrame,
+  lastEventId,
+  type ReplayedEvent,
+  SSE_HEARTBEAT_MS,
+  type SseEvent,
+  type SseOptions,
+  sseResponse,
+  type SseWriter,
+} from "./sse.ts";
 
 // Cloud names: which file, session, message and state names the spine's cloud routes
 // accept, shared by the spine and the hub's file sync.

@@ -190,13 +190,16 @@ export async function runHub(options: RunHubOptions): Promise<number> {
     closing: closing.signal,
     ...(options.routes ? { routes: options.routes } : {}),
     ...(options.reload ? { reload: options.reload } : {}),
-    dashboard: (status) => {
+    dashboard: (status, authorizeCode) => {
       const door = (mount?: DashboardMount) =>
         dashboard({
           ...options.dashboard,
           lang,
           now,
           status,
+          // Behind the spine the brain's port has checked the hub token on every
+          // request, `POST /hub/dashboard/code` included.
+          authorizeCode: mount ? () => true : authorizeCode,
           recentEvents: async () => (await options.events?.(0) ?? []) as OwnerEvent[],
           ...(options.ownerEvents ? { ownerEvents: options.ownerEvents } : {}),
           closing: closing.signal,

@@ -6,9 +6,9 @@
  */
 export {
   dashboard,
-  type DashboardChat,
   type DashboardDoor,
   type DashboardMount,
+  type DashboardRoutes,
   type DashboardSources,
 } from "./handler.ts";
 export { cloudMount, DASHBOARD_ORIGIN_HEADER, localMount } from "./mount.ts";

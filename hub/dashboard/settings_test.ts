@@ -8,6 +8,8 @@ provider = "fake"
 model_id = "fake-brain"
 `;
 
+const SESSION = { id: "s", csrf: "c", expiresAt: Infinity };
+
 function post(name: string, body: unknown): Request {
   return new Request(`http://127.0.0.1:8790/dashboard/api/${name}`, {
     method: "POST",
@@ -24,10 +26,10 @@ Deno.test("dashboardSettings() refuses a role name that is a member of every obj
   for (const role of ["constructor", "toString", "hasOwnProperty", "__proto__", "valueOf"]) {
     await assert.rejects(
       () =>
-        settings.route(
-          "settings/role",
+        settings.handle(
           post("settings/role", { role, provider: "fake", model_id: "x" }),
-          new URL("http://127.0.0.1/"),
+          SESSION,
+          { path: "/settings/role" },
         ),
       (e) => e instanceof HttpError && e.status === 400 && e.detail === `role: no role '${role}'`,
       role,
@@ -35,10 +37,10 @@ Deno.test("dashboardSettings() refuses a role name that is a member of every obj
   }
   assert.equal(await Deno.readTextFile(paths.configFile), TOML);
   // A role the file has is still saved.
-  const saved = await settings.route(
-    "settings/role",
+  const saved = await settings.handle(
     post("settings/role", { role: "brain", provider: "fake", model_id: "fake-fast" }),
-    new URL("http://127.0.0.1/"),
+    SESSION,
+    { path: "/settings/role" },
   );
   assert.equal(saved?.status, 200);
   assert.match(await Deno.readTextFile(paths.configFile), /model_id = "fake-fast"/);

@@ -3,18 +3,21 @@
  *
  * @module
  */
+import type { RouteEntry, Router } from "@agent/net";
 import type { Lang } from "../i18n.ts";
+import type { DashboardSession } from "./auth.ts";
 import type { OwnerEvent, OwnerEventFeed } from "../events/mod.ts";
 import type { SpendChartReader } from "../spend/chart.ts";
 import type { DigestConversation } from "../events/mod.ts";
 import type { NetNode } from "../network/node.ts";
 import type { SubAgentDirectory } from "../subs/mod.ts";
 
-/** The routes of the conversations, the web chat and the approvals (over the desk). */
-export interface DashboardChat {
-  /** Answers `/dashboard/api/<name>`, or `undefined` when the name is not its. */
-  route(name: string, request: Request, url: URL): Promise<Response | undefined>;
-}
+/**
+ * A part of the dashboard's API (the chat, the network, the settings, the jobs): its
+ * routes, with paths below `<base>/api` (`/sessions`). Each route gets the signed-in
+ * session; the same-origin, session and CSRF checks have passed before it is asked.
+ */
+export type DashboardRoutes = Router<DashboardSession>;
 
 /** What the dashboard reads and acts on. */
 export interface DashboardSources {
@@ -30,13 +33,13 @@ export interface DashboardSources {
   /** The daily series by role, the breakdowns and the per-turn usage. */
   chart?: SpendChartReader;
   /** The conversations, the web chat and the approvals (the desk). */
-  chat?: DashboardChat;
+  chat?: DashboardRoutes;
   /** The contacts and their actions (the network node). */
-  network?: DashboardChat;
+  network?: DashboardRoutes;
   /** Roles, models, budgets and credentials. */
-  settings?: DashboardChat;
+  settings?: DashboardRoutes;
   /** The scheduled jobs, their log and their buttons. */
-  jobs?: DashboardChat;
+  jobs?: DashboardRoutes;
   /** Ends open event streams when the hub stops. */
   closing?: AbortSignal;
   /**
@@ -44,6 +47,12 @@ export interface DashboardSources {
    * `{error: "internal"}`. @default console.error
    */
   log?(line: string): void;
+  /**
+   * Whether `request` may have a one-time sign-in code (`POST <base>/code`): locally,
+   * the control token and no browser `Origin`; behind the spine, whatever reached the
+   * brain's port (it checked the hub token). Without it no code is given (401).
+   */
+  authorizeCode?(request: Request): boolean;
   /** A one-time code's lifetime. @default 60000 */
   codeTtlMs?: number;
   /**
@@ -71,12 +80,15 @@ export interface DashboardMount {
   sessionKey?: string;
 }
 
-/** The dashboard as the control API mounts it. */
+/** The dashboard as the control API (or the brain's port) mounts it. */
 export interface DashboardDoor {
-  /** A one-time login code (asked for with the control token). */
-  issueCode(): string;
-  /** Answers a request whose path starts with `/dashboard`. */
+  /**
+   * Answers a request whose path is the mount's base or below it, a refusal too (with
+   * the page's headers): the page, its assets, `POST <base>/code` and the API.
+   */
   handle(request: Request, url: URL): Promise<Response>;
+  /** Every route below the base (`/`, `/code`, `/api/sessions`, ...), for tests and docs. */
+  routes(): RouteEntry[];
 }
 
 /** The node of the hub's network (`undefined` while it is not configured). */

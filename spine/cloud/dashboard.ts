@@ -45,11 +45,6 @@ const FORWARDED = [
   "x-agent-lang",
 ] as const;
 
-/** Whether `path` is the dashboard's. */
-export function isDashboardPath(path: string): boolean {
-  return path === DASHBOARD_BASE || path.startsWith(`${DASHBOARD_BASE}/`);
-}
-
 /**
  * One dashboard request, forwarded to the brain (woken when needed). A refusal made here
  * (local mode, no brain, no hub token for a code) carries the dashboard's headers, as the

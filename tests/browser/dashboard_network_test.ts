@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
-import { ARTIFACTS, CHROMIUM, pageApi } from "../dashboard/_browser.ts";
+import { ARTIFACTS, CHROMIUM, pageApi, signInCode } from "../dashboard/_browser.ts";
 import { controlHandler, dashboard, dashboardNetwork } from "@agent/hub";
 import { startAgent, type TestAgent, until } from "../hub/_agents.ts";
 
@@ -34,15 +34,18 @@ Deno.test({
           (await a.node.state.contacts()).filter((x) => x.state === "pending_in").length === 2,
       );
       let port = 0;
-      const door = (status: () => Record<string, unknown>) =>
+      const door = (
+        status: () => Record<string, unknown>,
+        authorizeCode: (request: Request) => boolean,
+      ) =>
         dashboard({
           lang: "en",
           now: Date.now,
           status,
+          authorizeCode,
           recentEvents: () => Promise.resolve([]),
           network: dashboardNetwork({ node: () => a.node, lang: "en" }),
         });
-      let issue: () => string = () => "";
       server = Deno.serve(
         { hostname: "127.0.0.1", port: 0, onListen() {} },
         controlHandler({
@@ -59,11 +62,7 @@ Deno.test({
           heartbeatAt: () => undefined,
           spend: () => ({}),
           net: () => ({}),
-          dashboard: (status) => {
-            const d = door(status);
-            issue = d.issueCode;
-            return d;
-          },
+          dashboard: door,
         }),
       );
       port = server.addr.port;
@@ -76,7 +75,7 @@ Deno.test({
         // This hub has no event bus and no desk: their streams answer 404, so only
         // script errors count here (the full hub's pages are checked in dashboard_test).
 
-        await page.goto(`${base}/dashboard/#code=${issue()}`);
+        await page.goto(`${base}/dashboard/#code=${await signInCode(base, "t")}`);
         await page.waitForSelector("main[data-ready='true']");
         await page.goto(`${base}/dashboard/#/network`);
         await page.waitForSelector(`tr[data-address='${b.address}']`, { timeout: 10_000 }).catch(

@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { startDashboardHub } from "../dashboard/_hub.ts";
-import { launch, pageApi, ready, SESSION_KEY, T, watch } from "../dashboard/_browser.ts";
+import { launch, pageApi, ready, SESSION_KEY, signedIn, T } from "../dashboard/_browser.ts";
 
 /** A request a server received: its address and every header. */
 interface Seen {
@@ -77,11 +77,7 @@ Deno.test({
     });
     const browser = await launch();
     try {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-      const page = await context.newPage();
-      const problems = watch(page);
-      await page.goto(await hub.loginUrl());
-      await ready(page);
+      const { context, page, problems } = await signedIn(browser, await hub.loginUrl());
       const token = await page.evaluate((key) => sessionStorage.getItem(key) ?? "", SESSION_KEY);
       assert.match(token, /^[\w-]{43}$/);
       const { csrf } = JSON.parse((await pageApi(page, "session")).text) as { csrf: string };

@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
-import { ARTIFACTS, CHROMIUM, pageApi, useTheme } from "../dashboard/_browser.ts";
+import { ARTIFACTS, CHROMIUM, pageApi, signInCode, useTheme } from "../dashboard/_browser.ts";
 import { seriousViolations } from "../dashboard/_axe.ts";
 import {
   appendNetEvent,
@@ -110,7 +110,6 @@ Deno.test({
             ),
           gathered: () => digest.gathered(),
         });
-      let issue: () => string = () => "";
       server = Deno.serve(
         { hostname: "127.0.0.1", port: 0, onListen() {} },
         controlHandler({
@@ -127,17 +126,15 @@ Deno.test({
           heartbeatAt: () => undefined,
           spend: () => ({}),
           net: () => ({}),
-          dashboard: (status) => {
-            const d = dashboard({
+          dashboard: (status, authorizeCode) =>
+            dashboard({
               lang,
               now: Date.now,
               status,
+              authorizeCode,
               recentEvents: () => Promise.resolve([]),
               network: network(),
-            });
-            issue = d.issueCode;
-            return d;
-          },
+            }),
         }),
       );
       port = server.addr.port;
@@ -160,7 +157,7 @@ Deno.test({
           problems.push(`dialog: ${d.message()}`);
           void d.dismiss();
         });
-        await page.goto(`${base}/dashboard/#code=${issue()}`);
+        await page.goto(`${base}/dashboard/#code=${await signInCode(base, "t")}`);
         await page.waitForSelector("main[data-ready='true']");
         await page.goto(`${base}/dashboard/#/network`);
         await page.waitForSelector("#u-state");

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 
 /** Debian's Chromium, if installed. */
 export const CHROMIUM: string | undefined = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
@@ -150,4 +150,28 @@ export async function pageApi(
     });
     return { status: res.status, text: await res.text() };
   }, { path, options, key: SESSION_KEY });
+}
+
+/** A one-time sign-in code from the control API at `base`, asked as `agent dashboard` asks. */
+export async function signInCode(base: string, token: string): Promise<string> {
+  const res = await fetch(`${base}/dashboard/code`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const body = await res.json() as { code?: string };
+  if (!res.ok || body.code === undefined) throw new Error(`no code: ${res.status}`);
+  return body.code;
+}
+
+/** A signed-in page of the dashboard at `loginUrl`, in a fresh context (1280×800). */
+export async function signedIn(
+  browser: Browser,
+  loginUrl: string,
+): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const problems = watch(page);
+  await page.goto(loginUrl);
+  await ready(page);
+  return { context, page, problems };
 }

@@ -222,7 +222,14 @@ function follow(): void {
       live.dispatchEvent(new CustomEvent(name, { detail: JSON.parse(event.data) }));
     } catch { /* not an event */ }
   };
-  const options = { onUnauthorized: signedOut };
+  // After a drop the streams resume where they stood; when the hub cannot say what
+  // was missed, the page is drawn again from the hub's state (unless a message is being
+  // typed: that is never thrown away).
+  const redraw = () => {
+    const typing = (document.getElementById("message") as HTMLTextAreaElement | null)?.value;
+    if (!typing) void show();
+  };
+  const options = { onUnauthorized: signedOut, onReset: redraw };
   // The desk: answers, approvals and queues of every conversation (the chat, the
   // Approvals page).
   streams.push(followStream("desk", relay("desk-event"), options));

@@ -21,6 +21,11 @@ export interface StreamEvent {
 export interface FollowOptions {
   /** The hub no longer knows the session (401): the stream stops. */
   onUnauthorized?(): void;
+  /**
+   * The hub no longer has the events after the last id (it restarted, or they were
+   * trimmed): what the page shows may have missed some, so it is drawn again.
+   */
+  onReset?(): void;
 }
 
 /**
@@ -42,7 +47,9 @@ export function followStream(
           signal: stop.signal,
           headers: lastId === undefined ? {} : { "last-event-id": lastId },
         });
-        const parser = new EventParser(onEvent, (ms) => retryMs = ms);
+        const parser = new EventParser(onEvent, (ms) => retryMs = ms, (text) => {
+          if (/^(reset|truncated)\b/.test(text)) options.onReset?.();
+        });
         const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
         for (;;) {
           const { value, done } = await reader.read();
@@ -72,10 +79,16 @@ export class EventParser {
   #id: string | undefined;
   #onEvent: (event: StreamEvent) => void;
   #onRetry: (ms: number) => void;
+  #onComment: (text: string) => void;
 
-  constructor(onEvent: (event: StreamEvent) => void, onRetry: (ms: number) => void = () => {}) {
+  constructor(
+    onEvent: (event: StreamEvent) => void,
+    onRetry: (ms: number) => void = () => {},
+    onComment: (text: string) => void = () => {},
+  ) {
     this.#onEvent = onEvent;
     this.#onRetry = onRetry;
+    this.#onComment = onComment;
   }
 
   /** The last `id:` seen (with or without data: a hub names where "now" is that way). */
@@ -105,7 +118,7 @@ export class EventParser {
       this.#type = "";
       return;
     }
-    if (line.startsWith(":")) return;
+    if (line.startsWith(":")) return this.#onComment(line.slice(1).trim());
     const colon = line.indexOf(":");
     const field = colon === -1 ? line : line.slice(0, colon);
     let value = colon === -1 ? "" : line.slice(colon + 1);
