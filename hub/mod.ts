@@ -67,23 +67,36 @@ export {
 
 // Sessions: the store a conversation keeps its messages in, on files or on the spine.
 // An embedder may pass its own `SessionStore`.
-export { FileSessionStore, type SessionStore, SpineSessionStore } from "./sessions/mod.ts";
+// A conversation's messages are stored as `SessionMessage` records of `MESSAGE_VERSION`;
+// `readStoredMessage` reads a record of any version.
+export {
+  FileSessionStore,
+  MESSAGE_VERSION,
+  readStoredMessage,
+  type SessionMessage,
+  type SessionStore,
+  SpineSessionStore,
+  type StoredMessage,
+} from "./sessions/mod.ts";
 
 // Tools and components: the built-in tools and components, the registry that loads
 // extra components from `[components] modules`, and what such a module exports: a
 // `ComponentManifest` whose specs load an `AgentTool` (`agent.tools`) or a
-// `SubAgentFactory` (`agent.subs`). Tier-2 tools ask an `Approver` first.
+// `SubAgentFactory` (`agent.subs`). A tier-2 tool runs only when the turn's
+// `beforeToolCall` hook allows it.
 export {
   type AgentTool,
-  type ApprovalCall,
   ApprovalInterrupted,
-  type Approver,
+  type BeforeToolCall,
   BUILTIN_TOOLS,
   type ModelTool,
   type ModelTools,
   netSend,
-  rejectAll,
+  refusalText,
+  type ToolCallCheck,
   type ToolContext,
+  type ToolRefusal,
+  type ToolVerdict,
 } from "./tools/mod.ts";
 export {
   COMPONENT_GROUPS,
@@ -156,6 +169,8 @@ export { type NetEvent, type OwnerEvent, OwnerEventBus, ownerEventLine } from ".
 export { runJobNow, type RunJobNowOptions } from "./app/jobs_run_now.ts";
 // Where a job's answer goes (the event stream, each messenger chat), for its delivery worker.
 export { jobDeliverySinks } from "./app/jobs_delivery.ts";
+// The clock jobs and budgets run by: `startHub({clock})` and a test's `ManualClock`.
+export { type Clock, ManualClock, SYSTEM_CLOCK } from "./clock.ts";
 
 // Channels: terminal chat (`agent chat`, `agent cloud` in the foreground) and its line
 // input on a terminal or a pipe; the desk tests drive it like the other channels. The
@@ -221,6 +236,7 @@ export { runCloud } from "./app/mod.ts";
 // The types the signatures above name, so that each is documented with the door
 // (`deno doc --lint`): options, results, events and the shapes an embedder passes.
 export type { NowSource, TurnOptions, TurnResult } from "./agent/agent.ts";
+export type { LoopApproval, LoopCut, LoopEvent, LoopToolCall } from "./router/tool_loop.ts";
 export type { CallContext, ModelRequest, RouterEvent, TurnTrace } from "./router/call_types.ts";
 export type { RetryOptions } from "./router/mod.ts";
 export type { HubContext, HubService, HubServiceFactory } from "./channels/contract.ts";
@@ -244,6 +260,7 @@ export type {
   RoleParams,
   ShippedModels,
   ShippedProvider,
+  ToolsConfig,
 } from "./config/mod.ts";
 export type { ParseConfigOptions } from "./config/parse.ts";
 export type { SetupOptions, SetupResult, SetupStep } from "./config/setup.ts";
@@ -319,7 +336,6 @@ export type {
   NetDigestEvent,
   OutboxDroppedEvent,
   OwnerEventSink,
-  PeerErrorEvent,
 } from "./events/types.ts";
 export type { RunOutcome, RunState } from "./jobs/mod.ts";
 export type { LanguageModelV4, ModelTarget } from "./models/target.ts";
@@ -379,6 +395,17 @@ export type { ConfigReload } from "./config/reload.ts";
 export type { AgentRequest } from "./network_turn/turn.ts";
 export type { PersonaFiles } from "./persona/prompt.ts";
 export type { CreateOutcome, SessionSummary } from "./sessions/store.ts";
+export type {
+  AssistantPart,
+  ProviderData,
+  ReasoningPart,
+  RefusalReason,
+  TextPart,
+  ToolCallPart,
+  ToolOutput,
+  ToolResultPart,
+  TurnMark,
+} from "./sessions/message.ts";
 export type { DefinitionProblem } from "./subs/definition.ts";
 export type { EntryProblem, PersonaSubAgentDirectory, SubAgentEntry } from "./subs/directory.ts";
 export type {

@@ -7,26 +7,32 @@
  *
  * @module
  */
-import type { ModelMessage } from "ai";
 import type { AgentConfig } from "../config/types.ts";
 import { currentLang, type Lang } from "../i18n.ts";
 import { Logger } from "../log.ts";
 import { budgetLine, spendReport } from "../spend/mod.ts";
 import { type Channel, type Ledger, LedgerError } from "../ledger/mod.ts";
 import type { AgentPaths } from "../paths.ts";
-import { oneLine } from "../text.ts";
 import {
   buildSystemParts,
   localHostRole,
   type PersonaFiles,
   type SystemPromptParts,
 } from "../persona/mod.ts";
-import { openSessionStore, type SessionStore } from "../sessions/mod.ts";
-import { type AgentTool, ApprovalInterrupted, type Approver, toToolSet } from "../tools/mod.ts";
+import {
+  openSessionStore,
+  readStoredMessage,
+  type SessionMessage,
+  type SessionStore,
+} from "../sessions/mod.ts";
+import { type AgentTool, type BeforeToolCall, type ToolRefusal, toToolSet } from "../tools/mod.ts";
 import { ModelRouter, type RouterEvent } from "../router/call.ts";
-import { storedTurn, type TurnMark } from "./keyed_turn.ts";
+import { storedTurn } from "./keyed_turn.ts";
+import { TurnStore } from "./turn_store.ts";
 import { trimOldToolResults } from "./context_window.ts";
-import { isStored, SessionWindows, type StoredMessage, summaryPart } from "./session_window.ts";
+import { SessionWindows, summaryPart } from "./session_window.ts";
+import type { LoopApproval, LoopCut } from "../router/tool_loop.ts";
+import { t } from "../router/_messages.ts";
 
 /** The agent id a session's conversation is stored under. */
 export const MAIN_AGENT_ID = "main";
@@ -48,7 +54,6 @@ export interface BuildAgentOptions {
   /** The role that answers (chat's `--role`, `/model`). */
   role: string;
   tools: readonly AgentTool[];
-  approver: Approver;
   /** `persona.md` plus `user.md`, or the public note in place of `user.md`. */
   persona: PersonaFiles;
   /**
@@ -81,8 +86,19 @@ export interface TurnOptions {
   onText?: ((text: string) => void) | undefined;
   /** Receives each tool call the model makes (before its approval and run). */
   onToolCall?: ((toolName: string, input: unknown, toolCallId: string) => void) | undefined;
-  /** Receives what each tool returned (a declined tool's refusal too). */
+  /** Receives what each tool that ran returned. */
   onToolResult?: ((toolName: string, output: unknown, toolCallId: string) => void) | undefined;
+  /**
+   * Told of each tier-2 call that did not run, and why (refused by `beforeToolCall`,
+   * no one to ask, or cut by a cancel before it ran), so a channel can say so:
+   * `✗ write_note did not run: no one could approve it`. The model is told too.
+   */
+  onToolRefused?: ((refusal: ToolRefusal) => void) | undefined;
+  /**
+   * Asked before every tier-2 call, one at a time in call order; without it every
+   * tier-2 call is refused (`no_one_to_ask`). A throw ends the turn with that error.
+   */
+  beforeToolCall?: BeforeToolCall | undefined;
   signal?: AbortSignal | undefined;
   /** The other agent's address (network turns), for the ledger. */
   peer?: string | undefined;
@@ -109,6 +125,8 @@ export interface TurnResult {
   reply: string;
   /** The role that answered (a stand-in, when one did). */
   usedRole: string;
+  /** Why the answer stopped short, when it did (a notice says so too). */
+  cut?: LoopCut;
 }
 
 /** A built agent. */
@@ -119,13 +137,15 @@ export interface Agent {
   readonly sessions: SessionStore;
   /**
    * One turn: `text` in, the answer out (streamed through `onText`). The owner's
-   * message is stored before the model is called and the answer once it completes
-   * (a network turn stores both at the end). Throws
-   * `TurnEndedError` (the user sentence) or `ApprovalInterrupted`.
+   * message is stored before the model is called, and each step as it completes (the
+   * assistant's message with its tool calls, then each result), so a cancel or a crash
+   * keeps what ran; a network turn stores its whole exchange at the end, once. Throws
+   * `TurnEndedError` (the user sentence), the signal's reason, or what
+   * `beforeToolCall` threw (`ApprovalInterrupted`).
    */
   turn(sessionId: string, text: string, options?: TurnOptions): Promise<TurnResult>;
   /** The stored conversation of a session. */
-  history(sessionId: string): Promise<ModelMessage[]>;
+  history(sessionId: string): Promise<SessionMessage[]>;
   /** The system prompt as the next turn would send it. */
   systemPrompt(): Promise<string>;
 }
@@ -149,6 +169,16 @@ export function buildAgent(options: BuildAgentOptions): Agent {
   });
   const source = options.context ?? "owner";
   const profile = env.AGENT_PROFILE?.trim() || "home";
+  const maxSteps = options.maxSteps ?? 8;
+  const tools = options.tools.length === 0 ? undefined : toToolSet(options.tools, {
+    context: {
+      paths: options.paths,
+      env,
+      fetch: options.fetch,
+      now,
+      settings: options.config.tools,
+    },
+  });
 
   async function systemParts(): Promise<SystemPromptParts> {
     const nowMs = now();
@@ -179,6 +209,7 @@ export function buildAgent(options: BuildAgentOptions): Agent {
     }
   }
 
+  const store = new TurnStore({ sessions, agentId: MAIN_AGENT_ID, channel: options.channel, now });
   const windows = new SessionWindows({
     sessions,
     agentId: MAIN_AGENT_ID,
@@ -196,23 +227,35 @@ export function buildAgent(options: BuildAgentOptions): Agent {
     async history(sessionId) {
       // The whole conversation, folded turns too (what `/resume` shows).
       const all = await sessions.listMessages(sessionId, MAIN_AGENT_ID);
-      return (all ?? []).filter(isStored).map((m) => m.message);
+      return (all ?? []).flatMap((m) => readStoredMessage(m)?.message ?? []);
     },
     async turn(sessionId, text, turnOptions = {}) {
-      const user: ModelMessage = { role: "user", content: text };
+      const user: SessionMessage = { role: "user", content: text };
       const controller = new AbortController();
       const outer = turnOptions.signal;
       const onAbort = () => controller.abort(outer?.reason);
+      if (outer?.aborted) onAbort();
       outer?.addEventListener("abort", onAbort, { once: true });
-      let interrupted = false;
-      const tools = options.tools.length === 0 ? undefined : toToolSet(options.tools, {
-        approver: options.approver,
-        context: { paths: options.paths, env, fetch: options.fetch, now },
-        onInterrupt() {
-          interrupted = true;
-          controller.abort(new ApprovalInterrupted());
-        },
-      });
+      const hook = turnOptions.beforeToolCall;
+      const approve: LoopApproval = async (call) => {
+        const tool = options.tools.find((x) => x.name === call.toolName);
+        if (hook === undefined || tool === undefined) {
+          return { allow: false, reason: "no_one_to_ask" };
+        }
+        try {
+          return await hook({
+            tool,
+            input: call.input,
+            toolCallId: call.toolCallId,
+            signal: call.signal,
+          });
+        } catch (error) {
+          // The hook's error ends the turn as it is (the call chain passes on the
+          // turn's own reason for stopping untouched).
+          controller.abort(error);
+          throw error;
+        }
+      };
       const role = agent.role;
       // The owner's message is stored before the model is called, so a crash or a
       // failed call never loses what they wrote; an unanswered one joins the next
@@ -225,9 +268,11 @@ export function buildAgent(options: BuildAgentOptions): Agent {
         return { text: again.answer, notices: [], reply: again.answer, usedRole: role };
       }
       if (early) {
-        await save(sessionId, stored.count, [user], role, turnOptions.meta);
+        await store.save(sessionId, stored.count, [user], role, turnOptions.meta);
         stored = await windows.read(sessionId);
       }
+      // Where the next step of an owner's turn is written.
+      let next = stored.count;
       let done: Extract<RouterEvent, { type: "done" }> | undefined;
       try {
         const incoming = early ? [] : [user];
@@ -245,7 +290,8 @@ export function buildAgent(options: BuildAgentOptions): Agent {
           system: [parts.stable, ...summaryPart(fitted.fold, lang), parts.now],
           messages: trimOldToolResults(joinUserRuns([...fitted.messages, ...incoming])),
           tools,
-          maxSteps: options.maxSteps,
+          maxSteps,
+          approve,
         }, {
           channel: options.channel,
           sessionId,
@@ -254,114 +300,70 @@ export function buildAgent(options: BuildAgentOptions): Agent {
           ...(turnOptions.ceiling === undefined ? {} : { ceiling: turnOptions.ceiling }),
         });
         for await (const event of stream) {
-          if (event.type === "text") turnOptions.onText?.(event.text);
-          else if (event.type === "tool-call") {
-            turnOptions.onToolCall?.(event.toolName, event.input, event.toolCallId);
-          } else if (event.type === "tool-result") {
-            turnOptions.onToolResult?.(event.toolName, event.output, event.toolCallId);
-          } else if (event.type === "done") done = event;
+          switch (event.type) {
+            case "text":
+              turnOptions.onText?.(event.text);
+              break;
+            case "tool-call":
+              turnOptions.onToolCall?.(event.toolName, event.input, event.toolCallId);
+              break;
+            case "tool-result":
+              turnOptions.onToolResult?.(event.toolName, event.output, event.toolCallId);
+              break;
+            case "tool-refused":
+              turnOptions.onToolRefused?.({
+                toolName: event.toolName,
+                toolCallId: event.toolCallId,
+                reason: event.reason,
+              });
+              break;
+            case "step":
+              // What completed is stored now: a cancel or a crash later keeps it.
+              if (early) next = await store.write(sessionId, next, event.messages, role);
+              break;
+            case "done":
+              done = event;
+              break;
+          }
         }
-      } catch (error) {
-        if (interrupted) throw new ApprovalInterrupted();
-        throw error;
       } finally {
         outer?.removeEventListener("abort", onAbort);
       }
-      if (interrupted) throw new ApprovalInterrupted();
       if (done === undefined) {
         throw controller.signal.reason ?? new Error("Turn ended without an answer");
       }
-      if (early) await save(sessionId, stored.count, done.messages, role, undefined);
-      else {
+      if (!early) {
         const key = turnOptions.turnKey;
-        await save(
+        const keyed = key === undefined ? undefined : { key, answer: done.text, over: again.parts };
+        await store.save(
           sessionId,
           stored.count,
           [user, ...done.messages],
           role,
           turnOptions.meta,
-          key === undefined ? undefined : { key, answer: done.text, over: again.parts },
+          keyed,
         );
+        // Parts written over are stale in the read cache.
+        if (keyed !== undefined && keyed.over.length > 0) windows.forget(sessionId);
       }
-      const notices = done.notices;
+      const notices = done.cut === undefined
+        ? done.notices
+        : [...done.notices, cutNotice(lang, done.cut, maxSteps)];
+      const answer = done.text.replace(/\s+$/, "");
       const reply = notices.length === 0
         ? done.text
-        : `${done.text.replace(/\s+$/, "")}\n\n${notices.join("\n")}`;
-      return { text: done.text, notices, reply, usedRole: done.usedRole ?? role };
+        : answer === ""
+        ? notices.join("\n")
+        : `${answer}\n\n${notices.join("\n")}`;
+      return {
+        text: done.text,
+        notices,
+        reply,
+        usedRole: done.usedRole ?? role,
+        ...(done.cut === undefined ? {} : { cut: done.cut }),
+      };
     },
   };
-
-  async function save(
-    sessionId: string,
-    firstId: number,
-    messages: ModelMessage[],
-    role: string,
-    meta: Record<string, unknown> | undefined,
-    keyed?: { key: string; answer: string; over: readonly StoredMessage[] },
-  ): Promise<void> {
-    const iso = new Date(now()).toISOString();
-    if (await sessions.getSession(sessionId) === undefined) {
-      await sessions.createSession(sessionId, {
-        session_id: sessionId,
-        session_type: "AGENT",
-        created_at: iso,
-        updated_at: iso,
-      });
-    }
-    if (await sessions.getAgent(sessionId, MAIN_AGENT_ID) === undefined) {
-      await sessions.createAgent(sessionId, MAIN_AGENT_ID, {
-        agent_id: MAIN_AGENT_ID,
-        created_at: iso,
-      });
-    }
-    let id = firstId;
-    for (const [part, message] of messages.entries()) {
-      const mark: TurnMark | undefined = keyed === undefined ? undefined : {
-        key: keyed.key,
-        part,
-        of: messages.length,
-        ...(part === messages.length - 1 ? { answer: keyed.answer } : {}),
-      };
-      const record = (messageId: number) => ({
-        message_id: messageId,
-        created_at: iso,
-        role,
-        message,
-        ...(mark === undefined ? {} : { turn: mark }),
-      });
-      // A part a crashed run of this turn already wrote is written over, not added again.
-      const earlier = keyed?.over.find((m) => m.turn!.part === part);
-      if (
-        earlier !== undefined &&
-        await sessions.putMessage(
-          sessionId,
-          MAIN_AGENT_ID,
-          earlier.message_id,
-          record(
-            earlier.message_id,
-          ),
-        )
-      ) continue;
-      // Another process may have written the same id meanwhile: take the next free one.
-      while (
-        await sessions.createMessage(sessionId, MAIN_AGENT_ID, id, record(id)) === "exists"
-      ) id++;
-      id++;
-    }
-    // Parts written over are stale in the read cache.
-    if (keyed !== undefined && keyed.over.length > 0) windows.forget(sessionId);
-    const current = await sessions.getMeta(sessionId);
-    const first = messages[0];
-    const patch: Record<string, unknown> = { role, channel: options.channel, ...(meta ?? {}) };
-    if (
-      current.title === undefined && patch.title === undefined && first &&
-      typeof first.content === "string"
-    ) {
-      // The whole first line up to 60 characters, a longer one cut with "…".
-      patch.title = oneLine(first.content, { max: 60, ellipsis: true });
-    }
-    await sessions.patchMeta(sessionId, patch);
-  }
 
   return agent;
 }
@@ -371,26 +373,27 @@ export function buildAgent(options: BuildAgentOptions): Agent {
  * then the next one) into one, since some providers want user and assistant to take
  * turns.
  */
-export function joinUserRuns(messages: readonly ModelMessage[]): ModelMessage[] {
-  const out: ModelMessage[] = [];
+export function joinUserRuns(messages: readonly SessionMessage[]): SessionMessage[] {
+  const out: SessionMessage[] = [];
   for (const message of messages) {
     const last = out[out.length - 1];
     if (message.role !== "user" || last?.role !== "user") {
       out.push(message);
       continue;
     }
-    out[out.length - 1] = {
-      ...last,
-      content: typeof last.content === "string" && typeof message.content === "string"
-        ? `${last.content}\n\n${message.content}`
-        : [...asParts(last.content), ...asParts(message.content)],
-    };
+    out[out.length - 1] = { role: "user", content: `${last.content}\n\n${message.content}` };
   }
   return out;
 }
 
-type UserContent = Extract<ModelMessage, { role: "user" }>["content"];
-
-function asParts(content: UserContent): Exclude<UserContent, string> {
-  return typeof content === "string" ? [{ type: "text", text: content }] : content;
+/** The notice of an answer cut short, in the owner's language. */
+function cutNotice(lang: Lang, cut: LoopCut, steps: number): string {
+  switch (cut) {
+    case "steps":
+      return t(lang, "cut_steps", { steps });
+    case "length":
+      return t(lang, "cut_length");
+    case "content-filter":
+      return t(lang, "cut_filter");
+  }
 }

@@ -7,8 +7,8 @@
  *
  * @module
  */
-import type { ModelMessage } from "ai";
 import type { AgentConfig } from "../config/types.ts";
+import type { SessionMessage } from "../sessions/mod.ts";
 import type { ModelRouter } from "../router/call.ts";
 import type { CallContext } from "../router/call_types.ts";
 import { CHARS_PER_TOKEN, oneLine } from "./context_window.ts";
@@ -37,7 +37,7 @@ export interface SummariseOptions {
   /** The summary so far ("" before the first fold). */
   previous: string;
   /** The messages being folded, oldest first. */
-  messages: readonly ModelMessage[];
+  messages: readonly SessionMessage[];
   /** The turn's call context (channel, session); the row is marked `compaction`. */
   context: CallContext;
   /** Characters of transcript sent at most (the newest kept). */
@@ -65,14 +65,12 @@ export async function summarise(options: SummariseOptions): Promise<string> {
 }
 
 /** The transcript of one message: who said what, tool calls and results as one line each. */
-export function transcriptLines(message: ModelMessage): string[] {
+export function transcriptLines(message: SessionMessage): string[] {
   const who = message.role === "user"
     ? "Person"
     : message.role === "assistant"
     ? "Assistant"
-    : message.role === "tool"
-    ? "Tool"
-    : "System";
+    : "Tool";
   if (typeof message.content === "string") return [`${who}: ${message.content}`];
   const out: string[] = [];
   for (const part of message.content) {
@@ -81,10 +79,9 @@ export function transcriptLines(message: ModelMessage): string[] {
       out.push(`${who} used ${part.toolName}: ${oneLine(JSON.stringify(part.input) ?? "")}`);
     } else if (part.type === "tool-result") {
       const output = part.output;
-      const text = output.type === "text" || output.type === "error-text"
-        ? output.value
-        : JSON.stringify("value" in output ? output.value : output) ?? "";
-      out.push(`${part.toolName} returned: ${oneLine(text)}`);
+      const text = output.type === "json" ? JSON.stringify(output.value) ?? "" : output.value;
+      const said = part.notRun === undefined ? "returned" : "did not run";
+      out.push(`${part.toolName} ${said}: ${oneLine(text)}`);
     }
   }
   return out;

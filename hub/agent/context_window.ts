@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { ModelMessage } from "ai";
+import type { SessionMessage } from "../sessions/mod.ts";
 
 /** Characters per estimated token. */
 export const CHARS_PER_TOKEN = 4;
@@ -41,7 +41,7 @@ export interface Fold {
  * The estimated tokens of a message: its JSON form as a request sends it, role and all
  * (a stored plain string goes out as a text part).
  */
-export function messageTokens(message: ModelMessage): number {
+export function messageTokens(message: SessionMessage): number {
   const content = typeof message.content === "string"
     ? [{ type: "text", text: message.content }]
     : message.content;
@@ -74,7 +74,7 @@ export function foldOf(value: unknown): Fold | undefined {
  * import { nextFoldStart } from "./context_window.ts";
  * const turn = (n: number) => [
  *   { role: "user" as const, content: "x".repeat(400) + n },
- *   { role: "assistant" as const, content: "y".repeat(400) },
+ *   { role: "assistant" as const, content: [{ type: "text" as const, text: "y".repeat(400) }] },
  * ];
  * const messages = [1, 2, 3, 4, 5].flatMap(turn);
  * // About 229 tokens a turn: a budget of 700 keeps the last two (90% of it).
@@ -87,7 +87,7 @@ export function foldOf(value: unknown): Fold | undefined {
  * ```
  */
 export function nextFoldStart(
-  messages: readonly ModelMessage[],
+  messages: readonly SessionMessage[],
   options: { budget: number; summaryTokens: number; incomingTokens: number },
 ): number | undefined {
   const sizes = messages.map(messageTokens);
@@ -111,7 +111,7 @@ export function nextFoldStart(
  * The messages a request sends: tool results older than the last
  * `RECENT_TOOL_TURNS` user turns cut to one line (the full result stays stored).
  */
-export function trimOldToolResults(messages: readonly ModelMessage[]): ModelMessage[] {
+export function trimOldToolResults(messages: readonly SessionMessage[]): SessionMessage[] {
   let userTurns = 0;
   let recentFrom = 0;
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -127,17 +127,14 @@ export function trimOldToolResults(messages: readonly ModelMessage[]): ModelMess
   );
 }
 
-type ToolMessage = Extract<ModelMessage, { role: "tool" }>;
+type ToolMessage = Extract<SessionMessage, { role: "tool" }>;
 
 function toolLine(message: ToolMessage): ToolMessage {
   return {
     ...message,
     content: message.content.map((part) => {
-      if (part.type !== "tool-result") return part;
       const output = part.output;
-      const text = output.type === "text" || output.type === "error-text"
-        ? output.value
-        : JSON.stringify("value" in output ? output.value : output);
+      const text = output.type === "json" ? JSON.stringify(output.value) : output.value;
       const line = oneLine(text ?? "");
       if (line === text) return part;
       return { ...part, output: { type: "text" as const, value: line } };

@@ -1,14 +1,17 @@
 import assert from "node:assert/strict";
-import type { ModelMessage } from "ai";
+import type { SessionMessage } from "../sessions/mod.ts";
 import { foldOf, nextFoldStart, oneLine, trimOldToolResults } from "./context_window.ts";
 
-const user = (text: string): ModelMessage => ({ role: "user", content: text });
-const answer = (text: string): ModelMessage => ({ role: "assistant", content: text });
-const call = (id: string): ModelMessage => ({
+const user = (text: string): SessionMessage => ({ role: "user", content: text });
+const answer = (text: string): SessionMessage => ({
+  role: "assistant",
+  content: [{ type: "text", text }],
+});
+const call = (id: string): SessionMessage => ({
   role: "assistant",
   content: [{ type: "tool-call", toolCallId: id, toolName: "read_note", input: { name: id } }],
 });
-const result = (id: string, text: string): ModelMessage => ({
+const result = (id: string, text: string): SessionMessage => ({
   role: "tool",
   content: [{
     type: "tool-result",
@@ -52,7 +55,7 @@ Deno.test("trimOldToolResults() cuts results older than the last two user turns 
   ];
   const out = trimOldToolResults(messages);
   const text = (
-    m: ModelMessage,
+    m: SessionMessage,
   ) => ((m.content as { output: { value: string } }[])[0]!.output.value);
   assert.equal(text(out[2]!), oneLine(long));
   assert.equal(text(out[2]!).length, 160);

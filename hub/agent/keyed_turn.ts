@@ -5,14 +5,9 @@
  *
  * @module
  */
+import type { TurnMark } from "../sessions/mod.ts";
 
-/** What a keyed turn writes beside each message: part `part` of `of`; the last has the answer. */
-export interface TurnMark {
-  key: string;
-  part: number;
-  of: number;
-  answer?: string;
-}
+export type { TurnMark };
 
 /** The messages a keyed turn already stored, and its answer when all of them are there. */
 export function storedTurn<M extends { turn?: TurnMark }>(

@@ -7,33 +7,23 @@
  *
  * @module
  */
-import type { ModelMessage } from "ai";
 import { defaultContextTokens } from "../config/defaults.ts";
 import type { AgentConfig } from "../config/types.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
 import type { Channel } from "../ledger/mod.ts";
-import type { SessionStore } from "../sessions/mod.ts";
+import {
+  readStoredMessage,
+  type SessionMessage,
+  type SessionStore,
+  type StoredMessage,
+} from "../sessions/mod.ts";
 import { errorMessage } from "@agent/net/common";
 import type { ModelRouter } from "../router/call.ts";
 import { summarise, transcriptBudget } from "./compaction.ts";
 import { type Fold, foldOf, messageTokens, nextFoldStart, textTokens } from "./context_window.ts";
-import type { TurnMark } from "./keyed_turn.ts";
 
-/** One stored message of a session's main agent. */
-export interface StoredMessage {
-  message_id: number;
-  created_at: string;
-  role?: string;
-  message: ModelMessage;
-  /** The exchange a keyed turn wrote: part `part` of `of`; the last part has the answer. */
-  turn?: TurnMark;
-}
-
-/** Whether a listed message is a {@linkcode StoredMessage}. */
-export function isStored(m: unknown): m is StoredMessage {
-  return typeof m === "object" && m !== null && "message" in m;
-}
+export type { StoredMessage };
 
 /** A session as the next turn sends it: the fold and the stored messages after it. */
 export interface SessionWindow {
@@ -49,7 +39,7 @@ export interface FitOptions {
   /** Stored messages the request leaves out (the parts of a keyed turn run again). */
   leaveOut: readonly StoredMessage[];
   /** What the request adds that is not stored yet. */
-  incoming: readonly ModelMessage[];
+  incoming: readonly SessionMessage[];
   /** The role that answers (its `context_tokens` is the budget). */
   role: string;
   signal: AbortSignal;
@@ -110,7 +100,7 @@ export class SessionWindows {
     const next: SessionWindow = {
       count: hit.count + more.length,
       fold: hit.fold,
-      messages: [...hit.messages, ...more.filter(isStored)],
+      messages: [...hit.messages, ...more.flatMap((m) => readStoredMessage(m) ?? [])],
     };
     this.#windows.set(sessionId, next);
     return next;
@@ -127,7 +117,7 @@ export class SessionWindows {
     sessionId: string,
     current: SessionWindow,
     options: FitOptions,
-  ): Promise<{ fold: Fold | undefined; messages: ModelMessage[] }> {
+  ): Promise<{ fold: Fold | undefined; messages: SessionMessage[] }> {
     const { config, router, channel, logger, sessions } = this.#p;
     const visible = current.messages.filter((m) => !options.leaveOut.includes(m));
     const budget = contextBudget(config, options.role);

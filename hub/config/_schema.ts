@@ -142,6 +142,7 @@ export const configSchema = table({
     universe_report_minutes: rangeInt(5, 1440).optional(),
     digest: oneOf(["batched", "daily", "off"]).optional(),
   }).optional(),
+  tools: table({ fetch_private: bool.optional() }).optional(),
   components: table({
     modules: z.array(nonEmpty, e("type_list_of_strings")).optional(),
     disabled: z.array(nonEmpty, e("type_list_of_strings")).optional(),

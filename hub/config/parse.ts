@@ -145,6 +145,7 @@ function withDefaults(raw: RawConfig): AgentConfig {
     },
     hub: { port: raw.hub?.port ?? DEFAULT_HUB_PORT },
     net,
+    tools: { fetch_private: raw.tools?.fetch_private ?? false },
     components: {
       modules: raw.components?.modules ?? [],
       disabled: raw.components?.disabled ?? [],

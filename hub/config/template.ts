@@ -144,6 +144,11 @@ universe_report_minutes = 60
 # (at most one message per 10 minutes), "daily" or "off".
 digest = "batched"
 
+[tools]
+# fetch_url reaches public addresses only; true lets it reach private, loopback
+# and link-local ones too (your LAN, a service on this machine).
+fetch_private = false
+
 [components]
 # Extra components: module specifiers (paths relative to this directory, file:
 # or npm: specifiers), each exporting a manifest.

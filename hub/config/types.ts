@@ -126,6 +126,15 @@ export interface NetConfig {
   digest: "batched" | "daily" | "off";
 }
 
+/** `[tools]`: what the built-in tools may reach. */
+export interface ToolsConfig {
+  /**
+   * `fetch_url` may reach private, loopback and link-local addresses (the owner's LAN);
+   * off, it reaches public addresses only.
+   */
+  fetch_private: boolean;
+}
+
 /** `[components]`: extra components by module specifier, and names switched off. */
 export interface ComponentsConfig {
   /** Module specifiers (paths relative to the home, `file:`, `npm:`), each exporting a manifest. */
@@ -155,5 +164,6 @@ export interface AgentConfig {
     port: number;
   };
   net: NetConfig;
+  tools: ToolsConfig;
   components: ComponentsConfig;
 }

@@ -25,6 +25,8 @@ import { MAIN_AGENT_ID } from "../agent/agent.ts";
 import type { SessionStore } from "../sessions/store.ts";
 import { isValidId } from "../sessions/store.ts";
 import { newSessionId } from "../sessions/session_id.ts";
+import { readStoredMessage, type SessionMessage } from "../sessions/message.ts";
+import { searchedMessages } from "../sessions/indexed.ts";
 import { SessionSearchIndex } from "../session_search/mod.ts";
 import type { SpendChartReader } from "../spend/chart.ts";
 import { jsonBody } from "./body.ts";
@@ -75,7 +77,7 @@ export function dashboardChat(sources: ChatSources): DashboardRoutes {
       if (q !== "") {
         const index = SessionSearchIndex.open(sources.searchFile);
         try {
-          said = await index.search(q, list, sources.sessions);
+          said = await index.search(q, list, searchedMessages(sources.sessions));
         } finally {
           index.close();
         }
@@ -99,7 +101,7 @@ export function dashboardChat(sources: ChatSources): DashboardRoutes {
       const conversation = sources.desk.get(`web:${id}`);
       return json({
         session: id,
-        lines: historyLines(stored.map(messageOf)),
+        lines: historyLines(stored.flatMap(messageOf)),
         busy: conversation?.busy ?? false,
         waiting: conversation?.waiting ?? 0,
         // Still waiting after a reload: the pane shows them again.
@@ -153,9 +155,10 @@ export function dashboardChat(sources: ChatSources): DashboardRoutes {
     });
 }
 
-/** The model message inside a stored message record. */
-function messageOf(stored: unknown): Parameters<typeof historyLines>[0][number] {
-  return (stored as { message: Parameters<typeof historyLines>[0][number] }).message;
+/** The message inside a stored record of any version (none when it is not one). */
+function messageOf(stored: unknown): SessionMessage[] {
+  const read = readStoredMessage(stored);
+  return read === undefined ? [] : [read.message];
 }
 
 async function open(sources: ChatSources, id: string): Promise<DeskConversation> {

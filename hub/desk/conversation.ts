@@ -12,10 +12,10 @@
  *
  * @module
  */
-import type { ModelMessage } from "ai";
 import { errorMessage } from "@agent/net/common";
 import type { Logger } from "../log.ts";
-import type { AgentTool } from "../tools/mod.ts";
+import type { SessionMessage } from "../sessions/mod.ts";
+import type { AgentTool, ToolCallCheck, ToolVerdict } from "../tools/mod.ts";
 import type { Agent } from "../agent/mod.ts";
 import { TurnEndedError } from "../router/mod.ts";
 import { t } from "./_messages.ts";
@@ -277,6 +277,15 @@ export class DeskConversation {
             content: JSON.stringify(output) ?? "null",
           });
         },
+        onToolRefused: ({ toolCallId, reason }) => {
+          this.#emit({
+            type: "TOOL_CALL_RESULT",
+            messageId: crypto.randomUUID(),
+            toolCallId,
+            content: JSON.stringify({ declined: true, reason }),
+          });
+        },
+        beforeToolCall: (call) => this.approve(call),
       });
       closeText();
       const runResult: RunResult = {
@@ -315,17 +324,19 @@ export class DeskConversation {
     }
   }
 
-  /** The approver of this conversation's agent: the desk's book, or no. */
-  async approve(tool: string, args: unknown, toolCallId: string): Promise<boolean> {
-    if (this.#p.approvalMode === "deny") return false;
-    if (this.#allowed.has(tool)) return true;
+  /** The turn's approval hook: the desk's book, or no one to ask. */
+  async approve(call: ToolCallCheck): Promise<ToolVerdict> {
+    if (this.#p.approvalMode === "deny") return { allow: false, reason: "no_one_to_ask" };
+    const tool = call.tool.name;
+    if (this.#allowed.has(tool)) return { allow: true };
     const lang = this.#p.state.lang;
+    const args = call.input;
     const decision = await this.#p.approvals.ask(
       {
         conversation: this.key,
         tool,
-        toolCallId,
-        message: approvalSentence(this.#p.tools.find((x) => x.name === tool), tool, args, lang),
+        toolCallId: call.toolCallId,
+        message: approvalSentence(call.tool, tool, args, lang),
         summary: summariseArgs(args),
         args: JSON.stringify(args) ?? "",
       },
@@ -333,7 +344,8 @@ export class DeskConversation {
       (decided) => this.#emitCustom("approval.decided", decided),
     );
     if (decision === "session") this.#allowed.add(tool);
-    return decision === "once" || decision === "session";
+    if (decision === "once" || decision === "session") return { allow: true };
+    return { allow: false, reason: decision === "deny" ? "denied" : decision };
   }
 
   /** Remembers the session and role of a keyed conversation across restarts. */
@@ -364,7 +376,7 @@ export class DeskConversation {
  * The text of the user and assistant messages of a stored conversation, oldest first
  * (tool calls and results left out).
  */
-export function historyLines(messages: readonly ModelMessage[]): HistoryLine[] {
+export function historyLines(messages: readonly SessionMessage[]): HistoryLine[] {
   const lines: HistoryLine[] = [];
   for (const message of messages) {
     if (message.role !== "user" && message.role !== "assistant") continue;

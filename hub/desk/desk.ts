@@ -190,7 +190,7 @@ export class Desk {
         : "brain");
     const sessionId = picked?.sessionId ?? remembered?.session_id ??
       newSessionId(sessionKind(channel), now());
-    // The approver asks the conversation, which exists once the agent does.
+    // `/stop` reaches the conversation, which exists once the agent does.
     const made: { conversation?: DeskConversation } = {};
     const make = (r: string) =>
       buildAgent({
@@ -200,10 +200,6 @@ export class Desk {
         channel: ledgerChannel(channel),
         role: r,
         tools: o.tools,
-        approver: {
-          approve: (tool, args, call) =>
-            made.conversation!.approve(tool, args, call?.toolCallId ?? crypto.randomUUID()),
-        },
         persona: {
           personaFile: `${o.paths.personaDir}/persona.md`,
           userFile: `${o.paths.personaDir}/user.md`,

@@ -61,6 +61,7 @@ export function configWith(roles: Record<string, RoleConfig>): AgentConfig {
       universe_report_minutes: 60,
       digest: "batched",
     },
+    tools: { fetch_private: false },
     components: { modules: [], disabled: [] },
   };
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { LanguageModel } from "ai";
+import type { LanguageModelV4 as ProviderModel } from "@ai-sdk/provider";
 import type { CacheConfig, ProviderId, RoleParams } from "../config/types.ts";
 
 /** A provider, a model id and how to call it: a role, or a role's fallback. */
@@ -16,8 +16,11 @@ export interface ModelTarget {
   cache?: CacheConfig | undefined;
 }
 
-/** The AI SDK's language model interface (specification v4) that every provider returns. */
-export type LanguageModelV4 = Extract<LanguageModel, { specificationVersion: "v4" }>;
+/**
+ * The language model interface (specification v4 of `@ai-sdk/provider`, which every
+ * provider package implements): the one seam between the hub and a vendor's API.
+ */
+export type LanguageModelV4 = ProviderModel;
 
 /** Options of one `doStream`/`doGenerate` call on a {@linkcode LanguageModelV4}. */
 export type CallOptions = Parameters<LanguageModelV4["doStream"]>[0];

@@ -1,8 +1,8 @@
 /**
  * The network turn: how the agent (or one of its public sub-agents) answers a message
- * from an accepted contact. The agent runs on channel `net` with no tools, an
- * auto-reject approver, the public note in place of `user.md` and a private `## Now`
- * block; the limits are checked before the model is called.
+ * from an accepted contact. The agent runs on channel `net` with no tools, no approval
+ * hook (a tier-2 call would be refused), the public note in place of `user.md` and a
+ * private `## Now` block; the limits are checked before the model is called.
  *
  * @module
  */
@@ -68,7 +68,7 @@ export interface TurnDeps {
   autoRepliesLastHour(address: string): number | Promise<number>;
   /**
    * Runs the model. @default a turn of {@linkcode buildAgent} with channel `net`, no
-   * tools, auto-reject approver and the private context
+   * tools, no approval hook and the private context
    */
   runAgent?: ((request: AgentRequest) => Promise<string>) | undefined;
   /** The session store. @default a FileSessionStore under `paths.sessionsDir` */
@@ -179,15 +179,12 @@ export async function networkTurn(deps: TurnDeps, input: TurnInput): Promise<Tur
 
 /**
  * The default model run: a {@linkcode buildAgent} agent on channel `net` with no tools,
- * the auto-reject approver and the private context; returns the answer without the
+ * no approval hook and the private context; returns the answer without the
  * owner-facing notices.
  */
 export async function runAgentTurn(deps: TurnDeps, request: AgentRequest): Promise<string> {
   // Loaded on first use: the hub's network service starts without the model stack.
-  const [{ buildAgent }, { rejectAll }] = await Promise.all([
-    import("../agent/mod.ts"),
-    import("../tools/mod.ts"),
-  ]);
+  const { buildAgent } = await import("../agent/mod.ts");
   const agent = buildAgent({
     config: deps.config,
     env: deps.env,
@@ -195,7 +192,6 @@ export async function runAgentTurn(deps: TurnDeps, request: AgentRequest): Promi
     channel: "net",
     role: request.role,
     tools: [],
-    approver: rejectAll,
     persona: request.persona,
     context: "private",
     sessions: deps.sessions,

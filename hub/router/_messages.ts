@@ -28,6 +28,10 @@ export const t = catalogue({
   unknown_role: "There is no role '{role}' in agent.toml.",
   ceiling_refused:
     "This call could cost more than the run's ceiling of ${usd} allows, so it was not sent.",
+  cut_steps:
+    "The agent stopped after {steps} steps of tool calls (its limit) before it finished answering; ask again to let it go on.",
+  cut_length: "The answer was cut off: it reached the model's output limit (max_tokens).",
+  cut_filter: "The provider's content filter stopped the answer.",
 }, {
   failover_notice: "{role} şu an ulaşılamıyor; onun yerine {stand_in} yanıtladı.",
   not_reachable: "{role} şu an ulaşılamıyor ({provider} {model}: {reason}).",
@@ -51,4 +55,8 @@ export const t = catalogue({
   unknown_role: "agent.toml içinde '{role}' adında bir rol yok.",
   ceiling_refused:
     "Bu çağrı çalışmanın ${usd} tavanının izin verdiğinden fazla tutabilirdi, bu yüzden gönderilmedi.",
+  cut_steps:
+    "Ajan, yanıtını bitirmeden {steps} araç çağrısı adımından sonra durdu (sınırı bu); devam etmesi için yeniden sorun.",
+  cut_length: "Yanıt kesildi: modelin çıktı sınırına (max_tokens) ulaştı.",
+  cut_filter: "Sağlayıcının içerik filtresi yanıtı durdurdu.",
 });

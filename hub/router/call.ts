@@ -193,6 +193,7 @@ export class ModelRouter {
           tools: request.tools,
           maxSteps: request.maxSteps ?? 8,
           signal,
+          approve: request.approve,
         })
       ) {
         if (event.type !== "done") {
@@ -206,6 +207,7 @@ export class ModelRouter {
           usedRole: model.trace.usedRole,
           notices: model.trace.notices,
           messages: event.messages,
+          ...(event.cut === undefined ? {} : { cut: event.cut }),
         };
       }
     } catch (error) {

@@ -4,14 +4,15 @@
  *
  * @module
  */
-import type { ModelMessage } from "ai";
 import type { AgentConfig } from "../config/types.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
 import type { CallPurpose, Channel, Ledger } from "../ledger/mod.ts";
 import type { CallOptions } from "../models/mod.ts";
 import type { RetryOptions } from "./retry.ts";
+import type { SessionMessage } from "../sessions/mod.ts";
 import type { ModelTools } from "../tools/mod.ts";
+import type { LoopApproval, LoopCut, LoopEvent } from "./tool_loop.ts";
 
 /** Where a call comes from; written into its ledger row. */
 export interface CallContext {
@@ -76,24 +77,26 @@ export interface ModelRequest {
    * parts joined into one.
    */
   system?: string | readonly string[] | undefined;
-  messages: ModelMessage[];
+  messages: SessionMessage[];
   tools?: ModelTools | undefined;
   /** Tool-loop steps at most. @default 8 */
   maxSteps?: number | undefined;
+  /** Asked before each tier-2 call (see `runToolLoop`); without it they are refused. */
+  approve?: LoopApproval | undefined;
 }
 
-/** What {@linkcode ModelRouter.stream} yields. */
+/** What {@linkcode ModelRouter.stream} yields: the tool loop's events, then `done`. */
 export type RouterEvent =
-  | { type: "text"; text: string }
-  | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown }
-  | { type: "tool-result"; toolCallId: string; toolName: string; output: unknown }
+  | Exclude<LoopEvent, { type: "done" }>
   | {
     type: "done";
     text: string;
     usedRole: string | undefined;
     notices: string[];
     /** The assistant and tool messages of this turn, for the session. */
-    messages: ModelMessage[];
+    messages: SessionMessage[];
+    /** Why the answer stopped short, when it did. */
+    cut?: LoopCut;
   };
 
 /** One provider call on its way through the chain. */

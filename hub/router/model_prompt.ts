@@ -5,117 +5,112 @@
  *
  * @module
  */
-import type { ModelMessage } from "ai";
 import { toJSONSchema } from "zod";
 import type { CallOptions } from "../models/mod.ts";
+import type { SessionMessage, ToolResultPart } from "../sessions/mod.ts";
 import type { ModelTool, ModelTools } from "../tools/mod.ts";
 
 type Prompt = CallOptions["prompt"];
 type PromptMessage = Prompt[number];
+type PromptToolResult = Extract<PromptMessage, { role: "tool" }>["content"][number];
 /** A tool's definition as a provider takes it. */
 export type FunctionTool = Extract<NonNullable<CallOptions["tools"]>[number], { type: "function" }>;
-type Meta = Record<string, Record<string, unknown>>;
+
+/** What a call whose result never reached the session tells the model. */
+export const NO_RESULT =
+  "No result: the turn ended (cancelled, or the hub stopped) before this call's result came; it may not have finished.";
 
 /**
  * The session's messages as the provider interface takes them, after the system
- * prompt; a tool message right after another joins it.
+ * prompt. The tool results after an assistant message become one tool message in the
+ * order of its calls, and a call left without a result (a turn cut by a crash) gets
+ * one that says so: every provider refuses a tool call that is not answered. A result
+ * with no call before it, and an assistant message with nothing in it, are left out.
  */
 export function toPrompt(
   system: string | readonly string[] | undefined,
-  messages: readonly ModelMessage[],
+  messages: readonly SessionMessage[],
 ): Prompt {
   const prompt: Prompt = [];
   const systems = system === undefined ? [] : typeof system === "string" ? [system] : system;
   for (const content of systems) prompt.push({ role: "system", content });
+  // The calls of the last assistant message, in order, and the results found for them.
+  let calls: { toolCallId: string; toolName: string }[] = [];
+  let results = new Map<string, PromptToolResult>();
+  const answer = () => {
+    if (calls.length === 0) return;
+    prompt.push({
+      role: "tool",
+      content: calls.map((call) =>
+        results.get(call.toolCallId) ?? {
+          type: "tool-result",
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
+          output: { type: "error-text", value: NO_RESULT },
+        }
+      ),
+    });
+    calls = [];
+    results = new Map();
+  };
   for (const message of messages) {
-    const converted = toPromptMessage(message);
-    const last = prompt.at(-1);
-    if (converted.role === "tool" && last?.role === "tool") last.content.push(...converted.content);
-    else prompt.push(converted);
-  }
-  return prompt.filter((m) => m.role !== "tool" || m.content.length > 0);
-}
-
-function toPromptMessage(message: ModelMessage): PromptMessage {
-  const options = message.providerOptions !== undefined
-    ? { providerOptions: message.providerOptions }
-    : {};
-  switch (message.role) {
-    case "system":
-      return { role: "system", content: message.content, ...options };
-    case "user": {
-      if (typeof message.content === "string") {
-        return { role: "user", content: [{ type: "text", text: message.content }], ...options };
-      }
-      const content: Extract<PromptMessage, { role: "user" }>["content"] = [];
-      for (const part of message.content) {
-        if (part.type !== "text") throw unsupported(part.type, "user");
-        if (part.text !== "") content.push(withOptions({ type: "text", text: part.text }, part));
-      }
-      return { role: "user", content, ...options };
-    }
-    case "assistant": {
-      if (typeof message.content === "string") {
-        return {
-          role: "assistant",
-          content: [{ type: "text", text: message.content }],
-          ...options,
-        };
-      }
-      const content: Extract<PromptMessage, { role: "assistant" }>["content"] = [];
-      for (const part of message.content) {
-        switch (part.type) {
-          case "text":
-          case "reasoning":
-            if (part.text === "" && part.providerOptions === undefined) break;
-            content.push(withOptions({ type: part.type, text: part.text }, part));
-            break;
-          case "tool-call":
+    switch (message.role) {
+      case "tool":
+        for (const part of message.content) {
+          if (calls.some((c) => c.toolCallId === part.toolCallId)) {
+            results.set(part.toolCallId, promptResult(part));
+          }
+        }
+        break;
+      case "user":
+        answer();
+        if (message.content !== "") {
+          prompt.push({ role: "user", content: [{ type: "text", text: message.content }] });
+        }
+        break;
+      case "assistant": {
+        answer();
+        const content: Extract<PromptMessage, { role: "assistant" }>["content"] = [];
+        for (const part of message.content) {
+          if (part.type === "tool-call") {
+            calls.push({ toolCallId: part.toolCallId, toolName: part.toolName });
             content.push(withOptions({
               type: "tool-call",
               toolCallId: part.toolCallId,
               toolName: part.toolName,
               input: part.input,
             }, part));
-            break;
-          case "custom":
-            content.push(withOptions({ type: "custom", kind: part.kind }, part));
-            break;
-          default:
-            // Approval requests are the SDK's bookkeeping; files and a provider's own tool
-            // results are never asked for. None is the model's to read again.
-            break;
+          } else if (part.text !== "" || part.providerOptions !== undefined) {
+            content.push(withOptions({ type: part.type, text: part.text }, part));
+          }
         }
+        if (content.length > 0) prompt.push({ role: "assistant", content });
+        break;
       }
-      return { role: "assistant", content, ...options };
-    }
-    case "tool": {
-      const content: Extract<PromptMessage, { role: "tool" }>["content"] = [];
-      for (const part of message.content) {
-        if (part.type !== "tool-result") continue;
-        content.push(withOptions({
-          type: "tool-result",
-          toolCallId: part.toolCallId,
-          toolName: part.toolName,
-          output: part.output as Extract<typeof content[number], { type: "tool-result" }>["output"],
-        }, part));
-      }
-      return { role: "tool", content, ...options };
     }
   }
+  answer();
+  return prompt;
+}
+
+function promptResult(part: ToolResultPart): PromptToolResult {
+  const output: Extract<PromptToolResult, { type: "tool-result" }>["output"] =
+    part.output.type === "json" ? { type: "json", value: part.output.value as never } : part.output;
+  return withOptions({
+    type: "tool-result",
+    toolCallId: part.toolCallId,
+    toolName: part.toolName,
+    output,
+  }, part);
 }
 
 function withOptions<T extends object>(
   part: T,
-  from: { providerOptions?: Meta | undefined },
+  from: { providerOptions?: Record<string, Record<string, unknown>> | undefined },
 ): T {
   return from.providerOptions !== undefined
-    ? { ...part, providerOptions: from.providerOptions }
+    ? { ...part, providerOptions: from.providerOptions as never }
     : part;
-}
-
-function unsupported(type: string, role: string): Error {
-  return new Error(`A ${type} part in a ${role} message cannot be sent to the model.`);
 }
 
 /** Each tool's JSON schema, computed once per schema (the tools are the same every turn). */

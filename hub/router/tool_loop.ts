@@ -1,50 +1,78 @@
 /**
  * A turn's tool loop: the model answers; the tools it called run and their results go
  * back to it; again, until it answers without calling a tool or the step limit is
- * reached. Text is handed on as it streams.
+ * reached. Text is handed on as it streams, and what happened is handed on as it
+ * happens: each step's assistant message when its stream ends, then each tool result
+ * as it comes (`step` events), so a cancel or a crash after a tool ran keeps the call
+ * and its result. A step cut by a cancel keeps what was complete, and its calls still
+ * open get a result that says they were cut.
  *
- * The hub's own rather than the AI SDK's `streamText`: loading the `ai` package cost a
- * hub about 23 MiB resident (its gateway, telemetry and the helpers of features the hub
- * never uses) before the first message, and a turn needs only what is here. The
- * provider packages still speak each vendor's API; this calls them through the one
- * language model interface (`doStream`) they all implement.
+ * The hub's own rather than the AI SDK's `streamText`: the `ai` package (its gateway,
+ * telemetry and the helpers of features the hub never uses) cost a running hub about
+ * 12 MiB resident by `docs/performance.md`'s soak runs before and after, and a turn
+ * needs only what is here. The provider packages still speak each
+ * vendor's API; this calls them through the one language model interface (`doStream`)
+ * they all implement.
  *
  * @module
  */
-import type { AssistantContent, ModelMessage, ToolContent } from "ai";
-import { errorMessage } from "@agent/net/common";
+import type {
+  AssistantPart,
+  ReasoningPart,
+  RefusalReason,
+  SessionMessage,
+  TextPart,
+} from "../sessions/mod.ts";
 import type { LanguageModelV4, StreamPart } from "../models/mod.ts";
-import type { ModelTool, ModelTools } from "../tools/mod.ts";
+import type { ModelTools } from "../tools/mod.ts";
 import { toolDefinitions, toPrompt } from "./model_prompt.ts";
+import { type LoopApproval, StepCalls } from "./tool_calls.ts";
+
+export type { LoopApproval, LoopToolCall } from "./tool_calls.ts";
 
 /** One turn for {@linkcode runToolLoop}. */
 export interface LoopRequest {
   model: LanguageModelV4;
   /** The system prompt, or its parts in order (each becomes a system message). */
   system?: string | readonly string[] | undefined;
-  messages: readonly ModelMessage[];
+  messages: readonly SessionMessage[];
   tools?: ModelTools | undefined;
   /** Model calls at most. */
   maxSteps: number;
   signal?: AbortSignal | undefined;
+  /**
+   * Asked before each call of a tool that needs approval, one call at a time in call
+   * order. Without it such a call is refused (`no_one_to_ask`).
+   */
+  approve?: LoopApproval | undefined;
 }
 
-/** What a turn produces, in order: text, tool calls and results, then `done`. */
+/**
+ * Why an answer stopped short: the step limit came while the model still called tools,
+ * or the last step ended at the output limit (`length`) or at the provider's filter.
+ */
+export type LoopCut = "steps" | "length" | "content-filter";
+
+/** What a turn produces, in order: text, tool calls and results, steps, then `done`. */
 export type LoopEvent =
   | { type: "text"; text: string }
   | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown }
   | { type: "tool-result"; toolCallId: string; toolName: string; output: unknown }
-  | { type: "done"; messages: ModelMessage[] };
-
-type ToolOutput = Extract<ToolContent[number], { type: "tool-result" }>["output"];
+  /** A tier-2 call that did not run (refused by the hook, or cut before it ran). */
+  | { type: "tool-refused"; toolCallId: string; toolName: string; reason: RefusalReason }
+  /** Messages the turn completed, to be stored now: the assistant's, then each result. */
+  | { type: "step"; messages: SessionMessage[] }
+  | { type: "done"; messages: SessionMessage[]; cut?: LoopCut };
 
 /**
  * Runs a turn: streams each step's text, runs the tools called (each as its call
- * arrives), and ends with the turn's new messages (the assistant's and the tools'),
- * as a session stores them.
+ * arrives, at most four at a time), hands on each completed message as a `step`, and
+ * ends with the turn's new messages (the assistant's and the tools') and why it was
+ * cut, if it was.
  *
  * Throws the first error a step's stream carried (after reading it to the end, so the
- * provider's usage still reaches the ledger), or the signal's reason once it aborts.
+ * provider's usage still reaches the ledger, and after handing on what was complete),
+ * or the signal's reason once it aborts.
  */
 export async function* runToolLoop(request: LoopRequest): AsyncGenerator<LoopEvent> {
   const { signal } = request;
@@ -52,50 +80,85 @@ export async function* runToolLoop(request: LoopRequest): AsyncGenerator<LoopEve
     ? request.tools
     : undefined;
   const definitions = tools === undefined ? undefined : toolDefinitions(tools);
-  const produced: ModelMessage[] = [];
+  const produced: SessionMessage[] = [];
+  let cut: LoopCut | undefined;
   for (let step = 1;; step++) {
     const { stream } = await request.model.doStream({
       prompt: toPrompt(request.system, [...request.messages, ...produced]),
       ...(definitions !== undefined ? { tools: definitions, toolChoice: { type: "auto" } } : {}),
       ...(signal !== undefined ? { abortSignal: signal } : {}),
     });
-    const outcome = yield* readStep(stream, tools, signal);
+    const outcome = yield* readStep(stream, { tools, signal, approve: request.approve });
     produced.push(...outcome.messages);
-    if (outcome.calls === 0 || step >= request.maxSteps) break;
+    if (outcome.calls === 0) {
+      if (outcome.finish === "length" || outcome.finish === "content-filter") cut = outcome.finish;
+      break;
+    }
+    if (step >= request.maxSteps) {
+      cut = "steps";
+      break;
+    }
   }
-  yield { type: "done", messages: produced };
+  yield { type: "done", messages: produced, ...(cut === undefined ? {} : { cut }) };
 }
 
-/** A tool call of a step on its way: what the model asked and the run's outcome. */
-interface Run {
-  toolCallId: string;
-  toolName: string;
-  outcome: Promise<{ output: unknown } | { error: string }>;
+interface StepOptions {
+  tools: ModelTools | undefined;
+  signal: AbortSignal | undefined;
+  approve: LoopApproval | undefined;
 }
 
-/** Reads one step's stream; returns its messages and how many tools it called. */
+interface StepOutcome {
+  messages: SessionMessage[];
+  calls: number;
+  /** The finish reason the provider gave. */
+  finish: string | undefined;
+}
+
+/** Reads one step's stream, runs its calls; returns its messages and how many calls it made. */
 async function* readStep(
   stream: ReadableStream<StreamPart>,
-  tools: ModelTools | undefined,
-  signal: AbortSignal | undefined,
-): AsyncGenerator<LoopEvent, { messages: ModelMessage[]; calls: number }> {
-  const content: Exclude<AssistantContent, string> = [];
-  // A text or reasoning part by its stream id, filled in place as its deltas arrive.
-  const open = new Map<string, Extract<typeof content[number], { type: "text" | "reasoning" }>>();
-  const runs: Run[] = [];
+  options: StepOptions,
+): AsyncGenerator<LoopEvent, StepOutcome> {
+  const content: AssistantPart[] = [];
+  // A text or reasoning part by its stream id, filled in place as its deltas arrive,
+  // until its end event: the same id after that starts a new part (the OpenAI-compatible
+  // provider names every text part `txt-0` and every reasoning part `reasoning-0`).
+  const open = new Map<string, TextPart | ReasoningPart>();
+  const complete = new Set<AssistantPart>();
+  // The step ends at the turn's cancel, or when the approval hook throws.
+  const step = new AbortController();
+  const outer = options.signal;
+  const onOuter = () => step.abort(outer!.reason);
+  if (outer?.aborted) onOuter();
+  outer?.addEventListener("abort", onOuter, { once: true });
+  const calls = new StepCalls({
+    tools: options.tools,
+    approve: options.approve,
+    signal: step.signal,
+    fail: (reason) => step.abort(reason),
+  });
   let failure: { error: unknown } | undefined;
+  let finish: string | undefined;
   const reader = stream.getReader();
   // A stream that does not heed the signal is let go of: the turn ends at the abort.
-  const stop = () => void reader.cancel(signal?.reason).catch(() => {});
-  signal?.addEventListener("abort", stop, { once: true });
+  const stop = () => void reader.cancel(step.signal.reason).catch(() => {});
+  step.signal.addEventListener("abort", stop, { once: true });
   let ended = false;
   try {
-    while (!signal?.aborted) {
-      const { done, value: part } = await reader.read();
-      if (done) {
+    while (!step.signal.aborted) {
+      let read: ReadableStreamReadResult<StreamPart>;
+      try {
+        read = await reader.read();
+      } catch (error) {
+        if (!step.signal.aborted) failure ??= { error };
+        break;
+      }
+      if (read.done) {
         ended = true;
         break;
       }
+      const part = read.value;
       switch (part.type) {
         case "text-start":
         case "reasoning-start":
@@ -117,40 +180,39 @@ async function* readStep(
           if (part.type === "text-delta" || part.type === "reasoning-delta") {
             piece.text += part.delta;
             if (kind === "text" && part.delta.length > 0) yield { type: "text", text: part.delta };
+          } else if (part.type === "text-end" || part.type === "reasoning-end") {
+            open.delete(key);
+            complete.add(piece);
           }
           break;
         }
         case "tool-call": {
           // Tools the provider runs itself are not offered, so none come back.
           if (part.providerExecuted) break;
-          const parsed = await parseCall(part.toolName, part.input, tools);
-          const input = "error" in parsed
-            ? (typeof parsed.input === "object" && parsed.input !== null ? parsed.input : {})
-            : parsed.input;
-          content.push({
+          const call = await calls.add(part);
+          const stored: AssistantPart = {
             type: "tool-call",
             toolCallId: part.toolCallId,
             toolName: part.toolName,
-            input,
+            input: call.storedInput,
             ...(part.providerMetadata !== undefined
               ? { providerOptions: part.providerMetadata }
               : {}),
-          });
+          };
+          content.push(stored);
+          complete.add(stored);
           yield {
             type: "tool-call",
             toolCallId: part.toolCallId,
             toolName: part.toolName,
-            input: parsed.input,
+            input: call.input,
           };
-          runs.push({
-            toolCallId: part.toolCallId,
-            toolName: part.toolName,
-            outcome: "error" in parsed
-              ? Promise.resolve({ error: parsed.error })
-              : runTool(parsed.tool, input, part.toolCallId, signal),
-          });
+          calls.start(call);
           break;
         }
+        case "finish":
+          finish = part.finishReason.unified;
+          break;
         case "error":
           // Read on: the finish behind an error carries the usage the ledger needs.
           failure ??= { error: streamError(part.error) };
@@ -160,42 +222,53 @@ async function* readStep(
       }
     }
   } finally {
-    signal?.removeEventListener("abort", stop);
+    step.signal.removeEventListener("abort", stop);
     // Left before its end (the caller stopped reading): the call is let go, and billed.
     if (!ended) stop();
     reader.releaseLock();
   }
-  if (signal?.aborted) throw signal.reason;
-  if (failure !== undefined) throw failure.error;
-
-  const messages: ModelMessage[] = [];
-  const said = content.filter((p) =>
-    !(p.type === "text" || p.type === "reasoning") || p.text !== "" ||
-    p.providerOptions !== undefined
-  );
-  if (said.length > 0) messages.push({ role: "assistant", content: said });
-  if (runs.length > 0) {
-    const results: ToolContent = [];
-    for (const run of runs) {
-      const outcome = await untilAborted(run.outcome, signal);
-      if ("output" in outcome) {
+  try {
+    // A step cut short keeps only what was complete: a half-streamed reasoning part
+    // has no signature, and a provider refuses it back.
+    const whole = !step.signal.aborted && failure === undefined;
+    const said = content.filter((p) =>
+      (whole || complete.has(p)) &&
+      (p.type === "tool-call" || p.text !== "" || p.providerOptions !== undefined)
+    );
+    const messages: SessionMessage[] = [];
+    if (said.length > 0) {
+      const assistant: SessionMessage = { role: "assistant", content: said };
+      messages.push(assistant);
+      yield { type: "step", messages: [assistant] };
+    }
+    // A broken stream starts no more calls; the ones running are waited for.
+    if (failure !== undefined) calls.stopStarting();
+    for await (const { call, outcome, part } of calls.results()) {
+      if (outcome.kind === "output") {
         yield {
           type: "tool-result",
-          toolCallId: run.toolCallId,
-          toolName: run.toolName,
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
           output: outcome.output,
         };
+      } else if (outcome.kind === "refused") {
+        yield {
+          type: "tool-refused",
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
+          reason: outcome.reason,
+        };
       }
-      results.push({
-        type: "tool-result",
-        toolCallId: run.toolCallId,
-        toolName: run.toolName,
-        output: modelOutput(outcome),
-      });
+      const result: SessionMessage = { role: "tool", content: [part] };
+      messages.push(result);
+      yield { type: "step", messages: [result] };
     }
-    messages.push({ role: "tool", content: results });
+    if (step.signal.aborted) throw step.signal.reason;
+    if (failure !== undefined) throw failure.error;
+    return { messages, calls: calls.size, finish };
+  } finally {
+    outer?.removeEventListener("abort", onOuter);
   }
-  return { messages, calls: runs.length };
 }
 
 /**
@@ -217,68 +290,4 @@ export function streamError(error: unknown): unknown {
     name: "ProviderStreamError",
     ...(status !== undefined ? { statusCode: status } : {}),
   });
-}
-
-/** The model's input for a tool, parsed and checked against the tool's schema. */
-async function parseCall(
-  name: string,
-  text: string,
-  tools: ModelTools | undefined,
-): Promise<{ tool: ModelTool; input: unknown } | { input: unknown; error: string }> {
-  let input: unknown = text;
-  try {
-    input = text.trim() === "" ? {} : JSON.parse(text);
-  } catch (error) {
-    return { input, error: `The input for ${name} is not JSON: ${errorMessage(error)}` };
-  }
-  const tool = tools !== undefined && Object.hasOwn(tools, name) ? tools[name] : undefined;
-  if (tool === undefined) {
-    const names = Object.keys(tools ?? {}).join(", ") || "none";
-    return { input, error: `There is no tool named ${name}; the tools are: ${names}.` };
-  }
-  const checked = await tool.inputSchema.safeParseAsync(input);
-  if (checked.success) return { tool, input: checked.data };
-  const issues = checked.error.issues.map((i) =>
-    `${i.path.length > 0 ? i.path.join(".") : "input"}: ${i.message}`
-  );
-  return { input, error: `The input for ${name} does not fit: ${issues.join("; ")}` };
-}
-
-/** Runs a tool; what it throws becomes the model's error text, never the turn's end. */
-async function runTool(
-  tool: ModelTool,
-  input: unknown,
-  toolCallId: string,
-  signal: AbortSignal | undefined,
-): Promise<{ output: unknown } | { error: string }> {
-  try {
-    return {
-      output: await tool.execute(input, {
-        toolCallId,
-        ...(signal !== undefined ? { abortSignal: signal } : {}),
-      }),
-    };
-  } catch (error) {
-    return { error: errorMessage(error) };
-  }
-}
-
-/** `promise`, or the signal's reason thrown once it aborts (a prompt left unanswered). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
-}
-
-/** A tool's outcome as the model reads it: text as text, the rest as JSON. */
-function modelOutput(outcome: { output: unknown } | { error: string }): ToolOutput {
-  if ("error" in outcome) return { type: "error-text", value: outcome.error };
-  const { output } = outcome;
-  if (typeof output === "string") return { type: "text", value: output };
-  const json = output === undefined ? undefined : JSON.stringify(output);
-  return { type: "json", value: json === undefined ? null : JSON.parse(json) };
 }

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import type { ModelMessage } from "ai";
 import { FakeLanguageModel } from "../models/fake.ts";
 import type { CallOptions, LanguageModelV4, StreamPart } from "../models/mod.ts";
+import type { SessionMessage } from "../sessions/mod.ts";
 import type { ModelTools } from "../tools/mod.ts";
 import { type LoopEvent, runToolLoop, streamError } from "./tool_loop.ts";
-import { toPrompt } from "./model_prompt.ts";
+import { NO_RESULT, toPrompt } from "./model_prompt.ts";
 
 async function collect(events: AsyncIterable<LoopEvent>): Promise<LoopEvent[]> {
   const out: LoopEvent[] = [];
@@ -52,7 +52,9 @@ function scripted(...steps: StreamPart[][]): LanguageModelV4 & { calls: CallOpti
   } as LanguageModelV4 & { calls: CallOptions[] };
 }
 
-const finish = (unified: "stop" | "tool-calls" = "stop"): StreamPart => ({
+type Unified = Extract<StreamPart, { type: "finish" }>["finishReason"]["unified"];
+
+const finish = (unified: Unified = "stop"): StreamPart => ({
   type: "finish",
   finishReason: { unified, raw: unified },
   usage: {
@@ -201,7 +203,14 @@ Deno.test("runToolLoop() ends at the abort with the signal's reason, also with a
       if (e.type === "tool-call") setTimeout(() => controller.abort(reason), 10);
     }
   }, (error) => error === reason);
-  assert.deepEqual(events.map((e) => e.type), ["tool-call"]);
+  // The call is kept, with a result that says it was cut while it ran.
+  assert.deepEqual(events.map((e) => e.type), ["tool-call", "step", "step"]);
+  const cut = events[2];
+  assert.ok(cut?.type === "step" && cut.messages[0]?.role === "tool");
+  assert.match(
+    JSON.stringify(cut.messages[0].content[0]!.output),
+    /cancelled while this ran; its result never came/,
+  );
 });
 
 Deno.test("runToolLoop() keeps reasoning and its signature for the next step", async () => {
@@ -232,46 +241,46 @@ Deno.test("runToolLoop() keeps reasoning and its signature for the next step", a
   }]);
 });
 
-Deno.test("toPrompt() joins tool messages, keeps a stored custom part and drops empty text", () => {
-  const messages: ModelMessage[] = [
-    { role: "user", content: [{ type: "text", text: "" }, { type: "text", text: "Hi" }] },
+Deno.test("toPrompt() puts results in call order, answers a call left without one and drops empty text", () => {
+  const call = (id: string) => ({
+    type: "tool-call" as const,
+    toolCallId: id,
+    toolName: "t",
+    input: {},
+  });
+  const result = (id: string, value: string): SessionMessage => ({
+    role: "tool",
+    content: [{
+      type: "tool-result",
+      toolCallId: id,
+      toolName: "t",
+      output: { type: "text", value },
+    }],
+  });
+  const messages: SessionMessage[] = [
+    { role: "user", content: "Hi" },
     {
       role: "assistant",
-      content: [
-        { type: "custom", kind: "anthropic.message_start", providerOptions: { anthropic: {} } },
-        { type: "text", text: "" },
-        { type: "tool-call", toolCallId: "c1", toolName: "t", input: {} },
-        { type: "tool-call", toolCallId: "c2", toolName: "t", input: {} },
-      ],
+      content: [{ type: "text", text: "" }, call("c1"), call("c2"), call("c3")],
     },
-    {
-      role: "tool",
-      content: [{
-        type: "tool-result",
-        toolCallId: "c1",
-        toolName: "t",
-        output: { type: "text", value: "a" },
-      }],
-    },
-    {
-      role: "tool",
-      content: [{
-        type: "tool-result",
-        toolCallId: "c2",
-        toolName: "t",
-        output: { type: "text", value: "b" },
-      }],
-    },
+    // Settled in another order than called; c3's result never came (a crash).
+    result("c2", "b"),
+    result("c1", "a"),
+    // A result with no call before it is left out.
+    result("stray", "x"),
+    { role: "assistant", content: [] },
+    { role: "user", content: "Again" },
   ];
   const prompt = toPrompt("Sys.", messages);
-  assert.deepEqual(prompt.map((m) => m.role), ["system", "user", "assistant", "tool"]);
-  assert.deepEqual(prompt[1]!.content, [{ type: "text", text: "Hi" }]);
+  assert.deepEqual(prompt.map((m) => m.role), ["system", "user", "assistant", "tool", "user"]);
   assert.deepEqual((prompt[2]!.content as { type: string }[]).map((p) => p.type), [
-    "custom",
+    "tool-call",
     "tool-call",
     "tool-call",
   ]);
-  assert.equal(prompt[3]!.content.length, 2);
+  const results = prompt[3]!.content as { toolCallId: string; output: unknown }[];
+  assert.deepEqual(results.map((r) => r.toolCallId), ["c1", "c2", "c3"]);
+  assert.deepEqual(results[2]!.output, { type: "error-text", value: NO_RESULT });
 });
 
 Deno.test("streamError() keeps Errors and words a vendor's error data", () => {
@@ -309,4 +318,163 @@ Deno.test("runToolLoop() lets the provider's stream go when its reader stops ear
     if (event.type === "text") break;
   }
   assert.ok(cancelled);
+});
+
+const toolCall = (id: string, name: string, input: unknown): StreamPart => ({
+  type: "tool-call",
+  toolCallId: id,
+  toolName: name,
+  input: JSON.stringify(input),
+});
+
+function noter(written: string[], wait?: Promise<void>): ModelTools {
+  return {
+    write_note: {
+      inputSchema: z.object({ text: z.string() }),
+      execute: async (input) => {
+        await wait;
+        written.push((input as { text: string }).text);
+        return { saved: true };
+      },
+    },
+  };
+}
+
+Deno.test("runToolLoop() hands on a step as it completes, so a cancel after a tool ran keeps the call and its result", async () => {
+  const written: string[] = [];
+  const controller = new AbortController();
+  // Step 1 calls the tool; step 2 streams until the owner cancels.
+  const model = scripted(
+    [
+      { type: "text-start", id: "t" },
+      { type: "text-delta", id: "t", delta: "Saving." },
+      { type: "text-end", id: "t" },
+      toolCall("c1", "write_note", { text: "buy milk" }),
+      finish("tool-calls"),
+    ],
+    [{ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: "Now I" }],
+  );
+  const steps: SessionMessage[] = [];
+  const reason = new Error("cancelled by the owner");
+  await assert.rejects(async () => {
+    for await (
+      const e of runToolLoop({
+        model,
+        messages: [{ role: "user", content: "Note: buy milk" }],
+        tools: noter(written),
+        maxSteps: 8,
+        signal: controller.signal,
+      })
+    ) {
+      if (e.type === "step") steps.push(...e.messages);
+      if (e.type === "text" && e.text === "Now I") controller.abort(reason);
+    }
+  }, (error) => error === reason);
+  assert.deepEqual(written, ["buy milk"]);
+  assert.deepEqual(steps, [
+    {
+      role: "assistant",
+      content: [
+        { type: "text", text: "Saving." },
+        {
+          type: "tool-call",
+          toolCallId: "c1",
+          toolName: "write_note",
+          input: { text: "buy milk" },
+        },
+      ],
+    },
+    {
+      role: "tool",
+      content: [{
+        type: "tool-result",
+        toolCallId: "c1",
+        toolName: "write_note",
+        output: { type: "json", value: { saved: true } },
+      }],
+    },
+  ]);
+});
+
+Deno.test("runToolLoop() keeps a tool's result when the stream breaks after the call, then throws", async () => {
+  const written: string[] = [];
+  let release = () => {};
+  const wait = new Promise<void>((r) => release = r);
+  const model = scripted([
+    toolCall("c1", "write_note", { text: "a" }),
+    { type: "error", error: { type: "overloaded_error", message: "Overloaded" } },
+    finish("error"),
+  ]);
+  const steps: SessionMessage[] = [];
+  setTimeout(release, 20);
+  await assert.rejects(async () => {
+    for await (
+      const e of runToolLoop({ model, messages: [], tools: noter(written, wait), maxSteps: 8 })
+    ) {
+      if (e.type === "step") steps.push(...e.messages);
+    }
+  }, /Overloaded/);
+  // The tool was running when the stream broke: it is waited for and its result kept.
+  assert.deepEqual(written, ["a"]);
+  assert.deepEqual(steps.map((m) => m.role), ["assistant", "tool"]);
+  assert.deepEqual((steps[1]!.content[0] as { output: unknown }).output, {
+    type: "json",
+    value: { saved: true },
+  });
+});
+
+Deno.test("runToolLoop() keeps parts apart when a provider reuses their ids after their end", async () => {
+  // The OpenAI-compatible provider names every reasoning part reasoning-0 and every text
+  // part txt-0, ending one before the other starts.
+  const model = scripted([
+    { type: "reasoning-start", id: "reasoning-0" },
+    { type: "reasoning-delta", id: "reasoning-0", delta: "First thought." },
+    { type: "reasoning-end", id: "reasoning-0" },
+    { type: "text-start", id: "txt-0" },
+    { type: "text-delta", id: "txt-0", delta: "Hello." },
+    { type: "text-end", id: "txt-0" },
+    { type: "reasoning-start", id: "reasoning-0" },
+    { type: "reasoning-delta", id: "reasoning-0", delta: "Second thought." },
+    { type: "reasoning-end", id: "reasoning-0" },
+    { type: "text-start", id: "txt-0" },
+    { type: "text-delta", id: "txt-0", delta: " Bye." },
+    { type: "text-end", id: "txt-0" },
+    finish(),
+  ]);
+  const events = await collect(runToolLoop({ model, messages: [], maxSteps: 8 }));
+  const done = events.at(-1);
+  assert.ok(done?.type === "done");
+  assert.deepEqual(done.messages, [{
+    role: "assistant",
+    content: [
+      { type: "reasoning", text: "First thought." },
+      { type: "text", text: "Hello." },
+      { type: "reasoning", text: "Second thought." },
+      { type: "text", text: " Bye." },
+    ],
+  }]);
+});
+
+Deno.test("runToolLoop() says why an answer stopped short: the step limit, the length or the filter", async () => {
+  const looping = new FakeLanguageModel("m", Array(5).fill('/tool add {"a": 1, "b": 1}'));
+  const steps = await collect(
+    runToolLoop({ model: looping, messages: [], tools: adder([]), maxSteps: 2 }),
+  );
+  assert.deepEqual(steps.at(-1), { ...steps.at(-1), cut: "steps" });
+  for (const unified of ["length", "content-filter"] as const) {
+    const model = scripted([
+      { type: "text-start", id: "t" },
+      { type: "text-delta", id: "t", delta: "The answer is" },
+      { type: "text-end", id: "t" },
+      finish(unified),
+    ]);
+    const done = (await collect(runToolLoop({ model, messages: [], maxSteps: 8 }))).at(-1);
+    assert.ok(done?.type === "done");
+    assert.equal(done.cut, unified);
+  }
+  const answered = (await collect(
+    runToolLoop({ model: new FakeLanguageModel("m"), messages: [], maxSteps: 8 }),
+  )).at(-1);
+  assert.ok(answered?.type === "done");
+  assert.equal(answered.cut, undefined);
 });

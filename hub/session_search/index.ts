@@ -12,7 +12,7 @@
  * @module
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { messageText } from "./text.ts";
+import { privateDatabaseFile } from "../sqlite_file.ts";
 
 /**
  * The agent whose messages are searched: the main one (`MAIN_AGENT_ID` of
@@ -37,10 +37,17 @@ CREATE VIRTUAL TABLE IF NOT EXISTS said USING fts5(
 );
 `;
 
-/** What the index reads a session's messages from (a session store). */
-export interface MessageSource {
-  listMessages(sessionId: string, agentId: string): Promise<unknown[] | undefined>;
+/** One searched message of a session: its id and its text. */
+export interface SearchedMessage {
+  id: number;
+  text: string;
 }
+
+/**
+ * Reads a session's searched messages again (from its store, which knows the stored
+ * format: `searchedMessages()` of `hub/sessions/indexed.ts`).
+ */
+export type MessageSource = (sessionId: string) => Promise<SearchedMessage[]>;
 
 /** A session as a listing gives it: its id and how many messages it has over every agent. */
 export interface ListedSession {
@@ -75,11 +82,7 @@ export class SessionSearchIndex {
 
   /** Opens (and creates, mode 0600) the index at `file`. */
   static open(file: string): SessionSearchIndex {
-    const dir = file.slice(0, file.lastIndexOf("/"));
-    if (dir !== "") Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    // SQLite gives its -wal and -shm files the main file's mode: 0600 before it opens.
-    Deno.openSync(file, { create: true, write: true, mode: 0o600 }).close();
-    Deno.chmodSync(file, 0o600);
+    privateDatabaseFile(file);
     const db = new DatabaseSync(file);
     try {
       db.exec("PRAGMA busy_timeout = 5000");
@@ -101,15 +104,13 @@ export class SessionSearchIndex {
   record(
     sessionId: string,
     agentId: string,
-    messageId: number,
-    stored: unknown,
+    message: SearchedMessage,
     created: boolean,
   ): void {
     this.#write(() => {
       if (agentId === SEARCHED_AGENT) {
-        this.#forgetMessage.run(sessionId, messageId);
-        const text = messageText(stored);
-        if (text !== "") this.#insert.run(sessionId, messageId, text);
+        this.#forgetMessage.run(sessionId, message.id);
+        if (message.text !== "") this.#insert.run(sessionId, message.id, message.text);
       }
       if (created) this.#bump.run(sessionId);
     });
@@ -158,24 +159,14 @@ export class SessionSearchIndex {
 
   /** Reads `stale` again from `source` and indexes them, in one transaction. */
   async #reindex(stale: readonly ListedSession[], source: MessageSource): Promise<void> {
-    const read: { session: ListedSession; messages: unknown[] }[] = [];
-    for (const session of stale) {
-      read.push({
-        session,
-        messages: await source.listMessages(session.session_id, SEARCHED_AGENT) ?? [],
-      });
-    }
+    const read: { session: ListedSession; messages: SearchedMessage[] }[] = [];
+    for (const session of stale) read.push({ session, messages: await source(session.session_id) });
     this.#write(() => {
       for (const { session, messages } of read) {
         this.#forget.run(session.session_id);
-        messages.forEach((stored, i) => {
-          const text = messageText(stored);
-          // The stored record carries its id; its place in the list stands in for it.
-          const id = (stored as { message_id?: unknown })?.message_id;
-          if (text !== "") {
-            this.#insert.run(session.session_id, typeof id === "number" ? id : i, text);
-          }
-        });
+        for (const m of messages) {
+          if (m.text !== "") this.#insert.run(session.session_id, m.id, m.text);
+        }
         this.#setCount.run(session.session_id, session.message_count);
       }
     });

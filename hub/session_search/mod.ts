@@ -8,7 +8,7 @@ export {
   type ListedSession,
   type MessageSource,
   SEARCHED_AGENT,
+  type SearchedMessage,
   SESSION_SEARCH_FILE,
   SessionSearchIndex,
 } from "./index.ts";
-export { messageText } from "./text.ts";

@@ -1,8 +1,10 @@
 /**
  * Sessions: the {@linkcode SessionStore} interface in the shape of the spine's cloud
  * session routes, the {@linkcode FileSessionStore} under `<AGENT_DATA_DIR>/sessions`,
- * the {@linkcode SpineSessionStore} over those routes, and {@linkcode openSessionStore},
- * which picks one from `[sessions] backend`.
+ * the {@linkcode SpineSessionStore} over those routes, {@linkcode openSessionStore},
+ * which picks one from `[sessions] backend`, and the stored shape of a conversation's
+ * messages ({@linkcode SessionMessage}, read from any version by
+ * {@linkcode readStoredMessage}).
  *
  * @module
  */
@@ -11,3 +13,4 @@ export * from "./file_store.ts";
 export * from "./spine_store.ts";
 export * from "./open.ts";
 export * from "./session_id.ts";
+export * from "./message.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { resolvePaths } from "../paths.ts";
 import { fetchUrl, listNotes, readFile, readNote, writeNote } from "./builtin.ts";
-import { type Approver, DECLINED, toToolSet } from "./tool.ts";
+import { refusalText, toToolSet } from "./tool.ts";
 
 function context() {
   const home = Deno.makeTempDirSync({ prefix: "agent-tools-" });
@@ -71,10 +71,7 @@ Deno.test("S2: a note linked to .env, the identity or /etc/passwd never reaches 
     Deno.symlinkSync("../data/net/identity.json", `${home}/notes/id.md`);
     Deno.symlinkSync("/etc/passwd", `${home}/notes/passwd.md`);
     Deno.linkSync(`${home}/.env`, `${home}/notes/hard.md`);
-    const set = toToolSet([readNote, readFile, listNotes, writeNote], {
-      approver: { approve: () => Promise.resolve(true) },
-      context: ctx,
-    });
+    const set = toToolSet([readNote, readFile, listNotes, writeNote], { context: ctx });
     const opts = { toolCallId: "1", messages: [] } as never;
     const link = "it is or goes through a symbolic link";
     const calls: [tool: string, input: Record<string, unknown>, error: string][] = [
@@ -109,36 +106,43 @@ Deno.test("S2: a note linked to .env, the identity or /etc/passwd never reaches 
   }
 });
 
-Deno.test("toToolSet() asks the approver for tier 2 and returns the decline to the model", async () => {
+Deno.test("toToolSet() marks tier 2 as needing approval and gives a tool's error to the model", async () => {
   const { home, ctx } = context();
-  const asked: string[] = [];
-  const approver: Approver = {
-    approve(tool) {
-      asked.push(tool);
-      return Promise.resolve(false);
-    },
-  };
   try {
-    const set = toToolSet([writeNote, readNote], { approver, context: ctx });
-    const opts = { toolCallId: "1", messages: [] } as never;
-    assert.deepEqual(await set.write_note!.execute!({ name: "a", text: "b" }, opts), DECLINED);
-    assert.deepEqual(asked, ["write_note"]);
-    const missing = await set.read_note!.execute!({ name: "a" }, opts) as { error: string };
+    const set = toToolSet([writeNote, readNote], { context: ctx });
+    assert.equal(set.write_note!.needsApproval, true);
+    assert.equal(set.read_note!.needsApproval, false);
+    const opts = { toolCallId: "1" };
+    const missing = await set.read_note!.execute({ name: "a" }, opts) as { error: string };
     assert.equal(missing.error, "Cannot read notes/a.md: there is no such file");
-    assert.deepEqual(asked, ["write_note"], "tier 1 is never asked");
   } finally {
     Deno.removeSync(home, { recursive: true });
   }
 });
 
-Deno.test("fetch_url GETs an http URL and cuts long text", async () => {
+Deno.test("refusalText() says plainly that the call did not run, and why", () => {
+  assert.equal(
+    refusalText("write_note", "no_one_to_ask"),
+    "write_note did NOT run: it needs the owner's approval and no one could be asked here. Do not say it ran; tell the owner it did not run.",
+  );
+  assert.match(
+    refusalText("write_note", "denied"),
+    /^write_note did NOT run: the owner denied it\./,
+  );
+  assert.match(refusalText("fetch_url", "expired"), /^fetch_url did NOT run: no one answered/);
+  assert.match(refusalText("net_send", "cancelled"), /^net_send did NOT run: the owner cancelled/);
+});
+
+Deno.test("fetch_url GETs an http URL and cuts long text (a loopback page with fetch_private)", async () => {
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
     () => new Response("x".repeat(25_000), { headers: { "content-type": "text/plain" } }),
   );
   const { home, ctx } = context();
   try {
-    const out = await fetchUrl.execute({ url: `http://127.0.0.1:${server.addr.port}/` }, ctx) as {
+    const settings = { fetch_private: true };
+    const url = `http://127.0.0.1:${server.addr.port}/`;
+    const out = await fetchUrl.execute({ url }, { ...ctx, settings }) as {
       status: number;
       text: string;
       truncated: boolean;

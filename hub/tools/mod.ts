@@ -1,6 +1,6 @@
 /**
- * Tools with tiers (1 runs, 2 asks the owner first) and the {@linkcode Approver}
- * interface, plus the built-in tools (`net_send` among them).
+ * Tools with tiers (1 runs, 2 asks the owner first through the turn's
+ * {@linkcode BeforeToolCall} hook), plus the built-in tools (`net_send` among them).
  *
  * @module
  */

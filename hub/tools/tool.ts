@@ -1,14 +1,18 @@
 /**
  * Tools the model may call, each with a tier: tier 1 runs on its own, tier 2 always
- * asks the owner first (through an {@linkcode Approver}). Without a way to ask (no
- * terminal, a network turn), the answer is no.
+ * asks the owner first (through the turn's {@linkcode BeforeToolCall} hook). Without a
+ * way to ask (no terminal, a job, a network turn), the answer is no.
  *
  * @module
  */
 import type { z } from "zod";
+import type { RefusalReason } from "../sessions/mod.ts";
 import type { AgentPaths } from "../paths.ts";
+import type { ToolsConfig } from "../config/mod.ts";
 import type { Lang } from "../i18n.ts";
 import { errorMessage } from "@agent/net/common";
+
+export type { RefusalReason };
 
 /** What a tool may use while it runs. */
 export interface ToolContext {
@@ -18,6 +22,8 @@ export interface ToolContext {
   fetch?: typeof fetch | undefined;
   /** @default Date.now */
   now?: (() => number) | undefined;
+  /** `[tools]` of `agent.toml`. @default { fetch_private: false } */
+  settings?: ToolsConfig | undefined;
 }
 
 /** A tool: a name, a tier, an input schema and what it does. */
@@ -45,6 +51,8 @@ export interface AgentTool<S extends z.ZodType = z.ZodType> {
 export interface ModelTool {
   description?: string | undefined;
   inputSchema: z.ZodType;
+  /** A tier-2 tool: the turn's hook decides whether each call runs. @default false */
+  needsApproval?: boolean | undefined;
   execute(
     input: unknown,
     call: { toolCallId: string; abortSignal?: AbortSignal | undefined },
@@ -54,16 +62,36 @@ export interface ModelTool {
 /** The tools of a turn by name. */
 export type ModelTools = Record<string, ModelTool>;
 
-/** Which call an approval is for. */
-export interface ApprovalCall {
-  /** The model's id of the tool call. */
+/**
+ * A tier-2 call on its way, as the turn's {@linkcode BeforeToolCall} hook sees it: the
+ * tool, the input the model gave (checked against the tool's schema) and the call's id.
+ */
+export interface ToolCallCheck {
+  tool: AgentTool;
+  input: unknown;
+  /** The model's id of the call. */
   toolCallId: string;
+  /** Aborts when the turn ends (cancelled) before the hook answered. */
+  signal: AbortSignal;
 }
 
-/** Decides whether a tier-2 tool may run. */
-export interface Approver {
-  /** `true` to run `tool` with `args`. May throw {@linkcode ApprovalInterrupted}. */
-  approve(tool: string, args: unknown, call?: ApprovalCall): Promise<boolean>;
+/** What the hook decided: the call runs, or it does not and the model is told why. */
+export type ToolVerdict = { allow: true } | { allow: false; reason: RefusalReason };
+
+/**
+ * Asked before every tier-2 call, one call at a time in the order the model made them
+ * (pi-agent-core's `beforeToolCall`). Passed per turn: the desk asks the owner, a job
+ * or a network turn passes none (then every tier-2 call is refused, `no_one_to_ask`).
+ * A hook that throws ends the turn with its error (`ApprovalInterrupted`: Ctrl-C at
+ * the prompt); what ran before is kept.
+ */
+export type BeforeToolCall = (call: ToolCallCheck) => Promise<ToolVerdict>;
+
+/** A tier-2 call that did not run, as a turn reports it to its caller. */
+export interface ToolRefusal {
+  toolName: string;
+  toolCallId: string;
+  reason: RefusalReason;
 }
 
 /** The owner gave up at an approval prompt (Ctrl-C): the whole turn, and chat, end. */
@@ -74,28 +102,38 @@ export class ApprovalInterrupted extends Error {
   }
 }
 
-/** An approver that always says no: network turns, and chat without a terminal. */
-export const rejectAll: Approver = {
-  approve: () => Promise.resolve(false),
+/** Why the call did not run, as the model reads it (in its tool result). */
+const REFUSED: Record<RefusalReason, string> = {
+  denied: "the owner denied it. Do not try it again; say what you would have done",
+  expired: "no one answered the approval request in time. Do not say it ran",
+  cancelled: "the owner cancelled the turn before it could run",
+  no_one_to_ask:
+    "it needs the owner's approval and no one could be asked here. Do not say it ran; tell the owner it did not run",
 };
 
-/** What a declined tier-2 tool returns to the model. */
-export const DECLINED = {
-  declined: true,
-  message: "The owner declined this action. Do not try it again; say what you would have done.",
-};
+/**
+ * The tool result a refused tier-2 call gives the model: it did NOT run, and why.
+ *
+ * @example
+ * ```ts
+ * import { refusalText } from "./tool.ts";
+ * const text = refusalText("write_note", "no_one_to_ask");
+ * if (!text.startsWith("write_note did NOT run: ")) throw new Error(text);
+ * ```
+ */
+export function refusalText(toolName: string, reason: RefusalReason): string {
+  return `${toolName} did NOT run: ${REFUSED[reason]}.`;
+}
 
 /** Options for {@linkcode toToolSet}. */
 export interface ToolSetOptions {
-  approver: Approver;
   context: ToolContext;
-  /** Called when an approval prompt was interrupted, so the caller can end the turn. */
-  onInterrupt?: (() => void) | undefined;
 }
 
 /**
- * The tools of a turn for `tools`: tier-2 tools ask `approver` before each run. A
- * tool's error goes back to the model as `{error}` so it can say what went wrong.
+ * The tools of a turn for `tools`: tier-2 tools are marked as needing approval (the
+ * tool loop asks the turn's hook before it runs one). A tool's error goes back to the
+ * model as `{error}` so it can say what went wrong.
  */
 export function toToolSet(tools: readonly AgentTool[], options: ToolSetOptions): ModelTools {
   const set: ModelTools = {};
@@ -103,17 +141,8 @@ export function toToolSet(tools: readonly AgentTool[], options: ToolSetOptions):
     set[t.name] = {
       description: t.description,
       inputSchema: t.inputSchema,
-      execute: async (input, call) => {
-        if (t.tier >= 2) {
-          let ok: boolean;
-          try {
-            ok = await options.approver.approve(t.name, input, { toolCallId: call.toolCallId });
-          } catch (error) {
-            if (error instanceof ApprovalInterrupted) options.onInterrupt?.();
-            throw error;
-          }
-          if (!ok) return DECLINED;
-        }
+      needsApproval: t.tier >= 2,
+      execute: async (input) => {
         try {
           return await t.execute(input as never, options.context);
         } catch (error) {

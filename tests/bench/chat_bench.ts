@@ -17,7 +17,6 @@ import { parseConfig } from "@agent/hub";
 import { Logger } from "@agent/hub/base";
 import { Ledger } from "@agent/hub/money";
 import { resolvePaths } from "@agent/hub/base";
-import { rejectAll } from "@agent/hub";
 import { startVendorServer } from "../models/_vendor_server.ts";
 
 const TURNS = 200;
@@ -73,7 +72,6 @@ base_url = "http://127.0.0.1:${closedPort}"
     channel: "chat",
     role: "brain",
     tools: [],
-    approver: rejectAll,
     persona: { personaFile: `${paths.personaDir}/persona.md` },
     ledger,
     logger,

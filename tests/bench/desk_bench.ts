@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { buildAgent, Desk, type DeskEvent, parseConfig, rejectAll } from "@agent/hub";
+import { buildAgent, Desk, type DeskEvent, parseConfig } from "@agent/hub";
 import { Logger, resolvePaths } from "@agent/hub/base";
 import { Ledger } from "@agent/hub/money";
 import { median, percentile } from "./_stats.ts";
@@ -45,7 +45,6 @@ period = "month"
     channel: "chat",
     role: "brain",
     tools: [],
-    approver: rejectAll,
     persona: {
       personaFile: `${paths.personaDir}/persona.md`,
       userFile: `${paths.personaDir}/user.md`,

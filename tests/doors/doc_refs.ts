@@ -21,8 +21,7 @@ import { readMembers } from "./doors.ts";
 export const FOREIGN_TYPES: Readonly<Record<string, string>> = {
   ZodType: "zod (a tool's argument schema)",
   output: "zod (a tool's parsed arguments)",
-  ModelMessage: "ai (a conversation's messages)",
-  LanguageModel: "ai (a provider's model)",
+  LanguageModelV4: "@ai-sdk/provider (a provider's model)",
   Command: "commander (a CLI command's definition)",
   Miniflare: "miniflare (the spine and universe on workerd)",
 };

@@ -64,6 +64,8 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "text.ts",
         "backoff.ts",
         "process_alive.ts",
+        "sqlite_file.ts",
+        "clock.ts",
         "cloud_target.ts",
         "_testing.ts",
         "terminal/",

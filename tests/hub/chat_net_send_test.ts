@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { agent, fakeConfig, makeHome } from "../chat/_run.ts";
 
-function toolResults(home: string): { toolName: string; output: unknown }[] {
-  const results: { toolName: string; output: unknown }[] = [];
+function toolResults(home: string): { toolName: string; output: unknown; notRun?: string }[] {
+  const results: { toolName: string; output: unknown; notRun?: string }[] = [];
   for (const session of Deno.readDirSync(`${home}/data/sessions`)) {
     const dir = `${home}/data/sessions/${session.name}/agents/main/messages`;
     for (const file of [...Deno.readDirSync(dir)].map((e) => e.name).sort()) {
@@ -25,8 +25,10 @@ Deno.test("agent chat offers net_send (tier 2); without a terminal the answer is
     assert.equal(r.stdout, "I did not send it.\n");
     const [result] = toolResults(home);
     assert.equal(result?.toolName, "net_send");
-    // Offered (not "unavailable tool") and declined by the approver, never run.
-    assert.match(JSON.stringify(result.output), /The owner declined this action/);
+    // Offered (not "unavailable tool") and refused (no one to ask), never run; the model
+    // is told so.
+    assert.equal(result.notRun, "no_one_to_ask");
+    assert.match(JSON.stringify(result.output), /net_send did NOT run/);
   } finally {
     Deno.removeSync(home, { recursive: true });
   }

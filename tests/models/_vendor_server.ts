@@ -8,11 +8,21 @@
  * - vendor-d: Bedrock ConverseStream (`POST /model/<m>/converse-stream`, binary
  *   event stream).
  *
- * Each request takes the next scripted behaviour (an HTTP error, or the default answer).
+ * Each request takes the next scripted behaviour (an HTTP error, a step with thinking
+ * and several tool calls at once from `_vendor_steps.ts`, or the default answer).
  *
  * @module
  */
 import { converseEvent } from "./_event_stream.ts";
+import {
+  anthropicStep,
+  bedrockStep,
+  geminiStep,
+  openaiStep,
+  type StepScript,
+} from "./_vendor_steps.ts";
+
+export type { ScriptedCall, StepScript } from "./_vendor_steps.ts";
 
 /** A recorded request. */
 export interface Recorded {
@@ -29,7 +39,9 @@ export type Behaviour =
   | { status: number; body?: unknown; headers?: Record<string, string> }
   | { delayMs: number }
   /** vendor-a: a 200 stream that sends one text piece, then an `overloaded_error` event. */
-  | { midStreamError: true };
+  | { midStreamError: true }
+  /** A streamed answer with thinking, text and tool calls, in the vendor's format. */
+  | { step: StepScript };
 
 /** Options for {@linkcode startVendorServer}. */
 export interface VendorServerOptions {
@@ -111,7 +123,13 @@ export function startVendorServer(options: VendorServerOptions = {}): VendorServ
     const next = script.shift() ?? "ok";
     if (next !== "ok" && "delayMs" in next) await new Promise((r) => setTimeout(r, next.delayMs));
     else if (next !== "ok" && "midStreamError" in next) return anthropicBroken(body);
-    else if (next !== "ok") {
+    else if (next !== "ok" && "step" in next) {
+      const model = String(body?.model ?? "m");
+      if (url.pathname === "/v1/messages") return anthropicStep(next.step, model, USAGE);
+      if (url.pathname === "/v1/chat/completions") return openaiStep(next.step, model, USAGE);
+      if (url.pathname.startsWith("/v1beta/models/")) return geminiStep(next.step, url, USAGE);
+      return bedrockStep(next.step, USAGE);
+    } else if (next !== "ok") {
       return new Response(JSON.stringify(next.body ?? { error: { message: "scripted" } }), {
         status: next.status,
         headers: { "content-type": "application/json", ...(next.headers ?? {}) },

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { buildAgent, joinUserRuns } from "@agent/hub";
+import { buildAgent, type BuildAgentOptions, joinUserRuns } from "@agent/hub";
 import { resolvePaths } from "@agent/hub/base";
-import { ApprovalInterrupted, BUILTIN_TOOLS, rejectAll } from "@agent/hub";
+import { ApprovalInterrupted, BUILTIN_TOOLS, type ToolRefusal } from "@agent/hub";
 import { config, workspace } from "./_harness.ts";
 
 function home(replies: string[]) {
@@ -24,6 +24,25 @@ period = "month"
   return { ws, paths, cfg };
 }
 
+/** An owner's chat agent with the built-in tools over `home`'s fake model. */
+function chatAgent(
+  { ws, paths, cfg }: ReturnType<typeof home>,
+  extra: Partial<BuildAgentOptions> = {},
+) {
+  return buildAgent({
+    config: cfg,
+    env: {},
+    paths,
+    channel: "chat",
+    role: "brain",
+    tools: BUILTIN_TOOLS,
+    persona: { personaFile: `${paths.personaDir}/persona.md` },
+    ledger: ws.ledger,
+    logger: ws.logger,
+    ...extra,
+  });
+}
+
 Deno.test("buildAgent() runs a tier-2 tool after approval and stores the whole turn", async () => {
   const { ws, paths, cfg } = home([
     '/tool write_note {"name":"todo","text":"buy milk"}',
@@ -38,12 +57,6 @@ Deno.test("buildAgent() runs a tier-2 tool after approval and stores the whole t
       channel: "chat",
       role: "brain",
       tools: BUILTIN_TOOLS,
-      approver: {
-        approve(tool, args) {
-          asked.push([tool, args]);
-          return Promise.resolve(true);
-        },
-      },
       persona: {
         personaFile: `${paths.personaDir}/persona.md`,
         userFile: `${paths.personaDir}/user.md`,
@@ -52,7 +65,13 @@ Deno.test("buildAgent() runs a tier-2 tool after approval and stores the whole t
       logger: ws.logger,
     });
     const streamed: string[] = [];
-    const result = await agent.turn("s1", "Note: buy milk", { onText: (t) => streamed.push(t) });
+    const result = await agent.turn("s1", "Note: buy milk", {
+      onText: (t) => streamed.push(t),
+      beforeToolCall(call) {
+        asked.push([call.tool.name, call.input]);
+        return Promise.resolve({ allow: true });
+      },
+    });
     assert.deepEqual(result.reply, "Saved your note.");
     assert.deepEqual(streamed.join(""), "Saved your note.");
     assert.deepEqual(asked, [["write_note", { name: "todo", text: "buy milk" }]]);
@@ -73,7 +92,7 @@ Deno.test("buildAgent() runs a tier-2 tool after approval and stores the whole t
   }
 });
 
-Deno.test("buildAgent() ends the turn with ApprovalInterrupted when the prompt is abandoned", async () => {
+Deno.test("buildAgent() ends the turn with what the hook threw (ApprovalInterrupted), keeping the call as not run", async () => {
   const { ws, paths, cfg } = home(['/tool fetch_url {"url":"http://127.0.0.1:9/"}', "never"]);
   try {
     const agent = buildAgent({
@@ -83,15 +102,30 @@ Deno.test("buildAgent() ends the turn with ApprovalInterrupted when the prompt i
       channel: "chat",
       role: "brain",
       tools: BUILTIN_TOOLS,
-      approver: { approve: () => Promise.reject(new ApprovalInterrupted()) },
       persona: { personaFile: `${paths.personaDir}/persona.md` },
       ledger: ws.ledger,
       logger: ws.logger,
     });
-    const error = await agent.turn("s2", "fetch it").then(() => undefined, (e) => e);
+    const error = await agent.turn("s2", "fetch it", {
+      beforeToolCall: () => Promise.reject(new ApprovalInterrupted()),
+    }).then(() => undefined, (e) => e);
     assert.ok(error instanceof ApprovalInterrupted);
-    // What the owner wrote is kept; the abandoned answer is not.
-    assert.deepEqual(await agent.history("s2"), [{ role: "user", content: "fetch it" }]);
+    // What the owner wrote is kept, and the call with a result that says it did not run.
+    const history = await agent.history("s2");
+    assert.deepEqual(history.map((m) => m.role), ["user", "assistant", "tool"]);
+    assert.deepEqual(history[2], {
+      role: "tool",
+      content: [{
+        type: "tool-result",
+        toolCallId: (history[1]!.content[0] as { toolCallId: string }).toolCallId,
+        toolName: "fetch_url",
+        output: {
+          type: "error-text",
+          value: "fetch_url did NOT run: the owner cancelled the turn before it could run.",
+        },
+        notRun: "cancelled",
+      }],
+    });
   } finally {
     ws.close();
   }
@@ -107,7 +141,6 @@ Deno.test("buildAgent() for network turns: public note instead of user.md, priva
       channel: "net",
       role: "brain",
       tools: [],
-      approver: rejectAll,
       persona: {
         personaFile: `${paths.personaDir}/persona.md`,
         publicNoteFile: `${paths.personaDir}/net.md`,
@@ -143,7 +176,6 @@ Deno.test("buildAgent() writes a network turn's exchange once per key, whatever 
       channel: "net",
       role: "brain",
       tools: [],
-      approver: rejectAll,
       persona: { personaFile: `${paths.personaDir}/persona.md` },
       context: "private",
       ledger: ws.ledger,
@@ -195,7 +227,6 @@ Deno.test("buildAgent() says Budget: unknown. when the ledger cannot be read, an
       channel: "chat",
       role: "brain",
       tools: [],
-      approver: rejectAll,
       persona: { personaFile: `${paths.personaDir}/persona.md` },
       ledger: ws.ledger,
       logger: ws.logger,
@@ -218,14 +249,72 @@ Deno.test("joinUserRuns() joins consecutive user messages and leaves the rest al
     joinUserRuns([
       { role: "user", content: "a" },
       { role: "user", content: "b" },
-      { role: "assistant", content: "x" },
+      { role: "assistant", content: [{ type: "text", text: "x" }] },
       { role: "user", content: "c" },
-      { role: "user", content: [{ type: "text", text: "d" }] },
+      { role: "user", content: "d" },
     ]),
     [
       { role: "user", content: "a\n\nb" },
-      { role: "assistant", content: "x" },
-      { role: "user", content: [{ type: "text", text: "c" }, { type: "text", text: "d" }] },
+      { role: "assistant", content: [{ type: "text", text: "x" }] },
+      { role: "user", content: "c\n\nd" },
     ],
   );
+});
+
+Deno.test("buildAgent() refuses a tier-2 call with no hook, tells the caller and the model, and keeps both", async () => {
+  const h = home(['/tool write_note {"name":"todo","text":"buy milk"}', "I could not save it."]);
+  const { ws, paths } = h;
+  try {
+    const agent = chatAgent(h);
+    const refused: ToolRefusal[] = [];
+    const results: unknown[] = [];
+    const result = await agent.turn("s3", "Note: buy milk", {
+      onToolRefused: (r) => refused.push(r),
+      onToolResult: (_name, output) => results.push(output),
+    });
+    assert.equal(result.text, "I could not save it.");
+    assert.deepEqual(refused.map((r) => [r.toolName, r.reason]), [["write_note", "no_one_to_ask"]]);
+    assert.deepEqual(results, [], "a refused call returned nothing");
+    assert.throws(() => Deno.statSync(`${paths.home}/notes/todo.md`), Deno.errors.NotFound);
+    const stored = (await agent.history("s3"))[2];
+    assert.ok(stored?.role === "tool");
+    assert.equal(stored.content[0]!.notRun, "no_one_to_ask");
+    assert.match(JSON.stringify(stored.content[0]!.output), /write_note did NOT run/);
+  } finally {
+    ws.close();
+  }
+});
+
+Deno.test("buildAgent() ends a reply cut by the step limit with a notice, in English and in Turkish", async () => {
+  for (
+    const [lang, notice] of [
+      [
+        "en",
+        /^The agent stopped after 2 steps of tool calls \(its limit\) before it finished answering/,
+      ],
+      ["tr", /^Ajan, yanıtını bitirmeden 2 araç çağrısı adımından sonra durdu/],
+    ] as const
+  ) {
+    const h = home(Array(3).fill("/tool list_notes {}"));
+    const { ws } = h;
+    try {
+      const agent = chatAgent(h, { lang, maxSteps: 2 });
+      const result = await agent.turn("s4", "List my notes forever");
+      assert.equal(result.text, "");
+      assert.equal(result.cut, "steps");
+      assert.equal(result.notices.length, 1);
+      assert.match(result.notices[0]!, notice);
+      assert.equal(result.reply, result.notices[0]);
+      // Both steps' calls and results are stored.
+      assert.deepEqual((await agent.history("s4")).map((m) => m.role), [
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "tool",
+      ]);
+    } finally {
+      ws.close();
+    }
+  }
 });

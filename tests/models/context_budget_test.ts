@@ -7,7 +7,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { buildAgent, rejectAll } from "@agent/hub";
+import { buildAgent } from "@agent/hub";
 import { resolvePaths } from "@agent/hub/base";
 import { closedPort, config, TEST_PRICE, workspace } from "./_harness.ts";
 import { startVendorServer, type VendorServer } from "./_vendor_server.ts";
@@ -42,7 +42,6 @@ ${TEST_PRICE}
       channel: "chat",
       role: "brain",
       tools: [],
-      approver: rejectAll,
       persona: {
         personaFile: `${paths.personaDir}/persona.md`,
         userFile: `${paths.personaDir}/user.md`,

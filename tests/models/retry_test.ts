@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { APICallError } from "ai";
+import { APICallError } from "@ai-sdk/provider";
 import { retryDelay, retryThrottled, unreachableReason } from "@agent/hub";
 
 function apiError(status: number | undefined, headers: Record<string, string> = {}, message = "x") {
