@@ -148,6 +148,14 @@ Deno.test({
       );
       assert.equal(csv.trim().split("\r\n").length, 5);
       const days = (await pageApi(page, "spend.csv?by=day&period=month")).text;
+      // The button downloads it (the session travels in a header, so the page fetches it
+      // and hands the browser the file).
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.click("button[data-csv='channel']"),
+      ]);
+      assert.equal(download.suggestedFilename(), "spend-channel-month.csv");
+      assert.equal(await Deno.readTextFile((await download.path())!), csv);
       assert.match(days, /^day,brain_usd,fast_usd,total_usd,calls\r\n/);
       // At desktop size each table is still a table with its head, and fits its card.
       await assertFits(page, "spend at 1280×800");
