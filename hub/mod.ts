@@ -52,6 +52,7 @@ export {
 } from "./agent/mod.ts";
 export {
   type ConversationKey,
+  type ConversationPerson,
   type ConversationState,
   Desk,
   type DeskChannel,
@@ -93,10 +94,14 @@ export {
   type ModelTools,
   netSend,
   refusalText,
+  scratchFolder,
+  shell,
   type ToolCallCheck,
   type ToolContext,
+  type ToolOrigin,
   type ToolRefusal,
   type ToolVerdict,
+  webSearch,
 } from "./tools/mod.ts";
 export {
   COMPONENT_GROUPS,
@@ -107,6 +112,10 @@ export {
 } from "./components/mod.ts";
 export { enabledTools } from "./tools/mod.ts";
 export { BUILTIN_COMPONENTS, loadComponents } from "./app/mod.ts";
+// The MCP servers `agent.toml` lists, started for a process that runs turns (terminal
+// chat; the hub starts its own). The owner's acts on them are on `@agent/hub/mcp`.
+export { type StartMcpOptions, startMcpServers } from "./app/mod.ts";
+export { McpConnection, McpServerError, McpServers } from "./mcp/mod_runtime.ts";
 export {
   loadSubAgentDirectory,
   type SubAgent,
@@ -184,6 +193,35 @@ export {
   TerminalInput,
 } from "./channels/chat/mod.ts";
 
+// The e-mail channel's machinery without the desk (IMAP, trust, the store, the outbox),
+// which the e-mail tests drive against a real Dovecot with a scripted answerer; its
+// packages load when it connects, reads or sends, not with this door.
+export {
+  type AnswerCost,
+  EmailService,
+  type EmailServiceOptions,
+  type EmailSettings,
+  type EmailStatus,
+  type FetchedMail,
+  type ImapState,
+  type IncomingMail,
+  type MailAnswer,
+  type MailAnswerer,
+  type MailAttachment,
+  type MailPerson,
+  type MailRow,
+  MailStore,
+  type MailTurn,
+  type OutboxRow,
+  readMail,
+  type ReadMailOptions,
+  type Refusal,
+  type RefusedRow,
+  type SendRaw,
+  type StoreCounts,
+  type TakenMail,
+} from "./channels/email/mod.ts";
+
 // The daemon and the control API: `agent hub` starts, stops and installs the hub
 // (systemd, launchd); other processes reach a running hub over its control API and
 // its event stream (`GET /events`; `followHubEvents` keeps following it across the hub's
@@ -224,8 +262,10 @@ export {
   dashboardChat,
   type DashboardDoor,
   dashboardJobs,
+  dashboardMcp,
   dashboardNetwork,
   dashboardSettings,
+  type McpRouteSources,
 } from "./dashboard/mod.ts";
 
 // Cloud: `agent cloud` (the brain on the spine, file sync, `agent cloud run`).
@@ -330,12 +370,15 @@ export type {
   BudgetWarningEvent,
   ContactRequestEvent,
   DigestConversation,
+  EmailRefusedEvent,
+  EmailUndeliveredEvent,
   FailoverNetEvent,
   JobNoticeEvent,
   JobResultEvent,
   NetDigestEvent,
   OutboxDroppedEvent,
   OwnerEventSink,
+  ToolNoticeEvent,
 } from "./events/types.ts";
 export type { RunOutcome, RunState } from "./jobs/mod.ts";
 export type { LanguageModelV4, ModelTarget } from "./models/target.ts";

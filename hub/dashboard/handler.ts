@@ -41,7 +41,7 @@ import type { DashboardDoor, DashboardRoutes, DashboardSources } from "./types.t
 export type { DashboardDoor, DashboardMount, DashboardRoutes, DashboardSources } from "./types.ts";
 
 function parts(sources: DashboardSources): DashboardRoutes[] {
-  return [sources.chat, sources.network, sources.settings, sources.jobs].filter(
+  return [sources.chat, sources.network, sources.settings, sources.jobs, sources.mcp].filter(
     (part): part is DashboardRoutes => part !== undefined,
   );
 }

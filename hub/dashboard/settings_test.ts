@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { HttpError } from "@agent/net";
-import { tempDir } from "../_testing.ts";
+import { tempDir } from "../../tests/_temp_dir.ts";
 import { dashboardSettings } from "./settings.ts";
 
 const TOML = `[models.roles.brain]

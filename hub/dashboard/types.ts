@@ -40,6 +40,8 @@ export interface DashboardSources {
   settings?: DashboardRoutes;
   /** The scheduled jobs, their log and their buttons. */
   jobs?: DashboardRoutes;
+  /** The MCP servers: their pins and live state, and the owner's acts on them. */
+  mcp?: DashboardRoutes;
   /** Ends open event streams when the hub stops. */
   closing?: AbortSignal;
   /**

@@ -13,6 +13,7 @@ export {
   type BreakdownKey,
   type BreakdownOptions,
   type BreakdownRow,
+  type CallProvider,
   type CallPurpose,
   type CallRecord,
   type Channel,
@@ -29,6 +30,7 @@ export {
   type SessionCeiling,
   type SpentTotals,
   type TokenTotals,
+  type ToolProviderId,
 } from "./ledger.ts";
 
 // The cloud ledger: rows appended to the spine, read back when a container starts.
@@ -44,3 +46,7 @@ export {
   type Usage,
 } from "./prices.ts";
 export { dayStart, type PeriodBounds, periodBounds } from "./periods.ts";
+
+// Token estimates where a count is missing (a call cut short, a hard cap's reservation,
+// the size of tool definitions).
+export { CHARS_PER_TOKEN, estimateTokens, jsonChars, RESERVE_CHARS_PER_TOKEN } from "./estimate.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { tempDir } from "../_testing.ts";
+import { tempDir } from "../../tests/_temp_dir.ts";
 import { MAIN_AGENT_ID } from "../agent/agent.ts";
 import { FileSessionStore } from "../sessions/file_store.ts";
 import { searchedMessages, searchedText, withSearchIndex } from "../sessions/indexed.ts";

@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { startDashboardHub } from "../dashboard/_hub.ts";
+import { startDashboardHub } from "../_hub_in_process.ts";
 import { ARTIFACTS, launch, pageApi, ready, signedIn, T } from "../dashboard/_browser.ts";
 
 /** What the page saw: when each card appeared, and every key and click with its time. */

@@ -11,7 +11,7 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { startDashboardHub } from "../dashboard/_hub.ts";
+import { startDashboardHub } from "../_hub_in_process.ts";
 import { launch, pageApi, ready, SESSION_KEY, signedIn, T } from "../dashboard/_browser.ts";
 
 /** A request a server received: its address and every header. */

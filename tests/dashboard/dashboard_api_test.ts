@@ -12,10 +12,11 @@ import {
   dashboard,
   dashboardChat,
   dashboardJobs,
+  dashboardMcp,
   dashboardNetwork,
   dashboardSettings,
 } from "@agent/hub";
-import { startDashboardHub } from "./_hub.ts";
+import { startDashboardHub } from "../_hub_in_process.ts";
 
 /** Throws unless `res` carries the dashboard's security headers. */
 function assertGuarded(res: Response, what: string, cache = "no-store"): void {
@@ -49,6 +50,7 @@ function everyRoute(): [string, string][] {
     network: dashboardNetwork({ node: () => undefined, lang: "en" }),
     settings: dashboardSettings({ paths: unused, env: {}, lang: "en" }),
     jobs: dashboardJobs({ scope: unused }),
+    mcp: dashboardMcp({ paths: unused, env: {}, lang: "en" }),
   });
   const routes: [string, string][] = door.routes()
     // The login is the one route without a session (a guessed code: below).

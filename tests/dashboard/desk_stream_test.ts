@@ -5,7 +5,7 @@
  * not know is said to be reset. A real hub on a loopback port.
  */
 import assert from "node:assert/strict";
-import { startDashboardHub } from "./_hub.ts";
+import { startDashboardHub } from "../_hub_in_process.ts";
 
 /** The events of an open stream: `{id, data}` for each one with data, comments apart. */
 function events(res: Response) {
