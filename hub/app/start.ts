@@ -26,6 +26,7 @@ import {
 import { turnAnswerer } from "../network_turn/mod.ts";
 import { ModelRouter } from "../router/mod.ts";
 import { Desk } from "../desk/mod.ts";
+import { appCommands } from "./desk_commands.ts";
 import { enabledTools } from "../tools/enabled.ts";
 import { startMcpServers } from "./mcp_servers.ts";
 import { failoverTeller } from "./failover_events.ts";
@@ -196,11 +197,13 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     ledger,
     tools: [...await enabledTools(registry, config.tools), ...(mcp?.tools() ?? [])],
     router,
-    statusLines: () => {
-      // What the owner cannot see from a phone otherwise.
-      const net = network.status();
-      return net.configured ? [`net: ${net.state}${net.address ? ` (${net.address})` : ""}`] : [];
-    },
+    commands: appCommands({
+      statusLines: () => {
+        // What the owner cannot see from a phone otherwise.
+        const net = network.status();
+        return net.configured ? [`net: ${net.state}${net.address ? ` (${net.address})` : ""}`] : [];
+      },
+    }),
   });
   const context: HubContext = {
     config,
