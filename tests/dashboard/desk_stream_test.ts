@@ -5,7 +5,9 @@
  * not know is said to be reset. A real hub on a loopback port.
  */
 import assert from "node:assert/strict";
+import { dashboardLogin } from "../_dashboard_session.ts";
 import { startDashboardHub } from "../_hub_in_process.ts";
+import { until } from "../_poll.ts";
 
 /** The events of an open stream: `{id, data}` for each one with data, comments apart. */
 function events(res: Response) {
@@ -45,28 +47,15 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     await using hub = await startDashboardHub({ replies: ["First reply.", "Second reply."] });
-    const login = await fetch(`${hub.base}/dashboard/api/login`, {
-      method: "POST",
-      headers: { origin: hub.base, "content-type": "application/json" },
-      body: JSON.stringify({ code: await hub.code() }),
-    });
-    const { token, csrf } = await login.json() as { token: string; csrf: string };
-    const session = { "x-agent-session": token };
+    const { api } = await dashboardLogin(hub.base, await hub.code());
     const send = async (text: string, chat?: string) => {
-      const res = await fetch(`${hub.base}/dashboard/api/chat/send`, {
+      const res = await api("chat/send", {
         method: "POST",
-        headers: {
-          ...session,
-          origin: hub.base,
-          "x-csrf-token": csrf,
-          "content-type": "application/json",
-        },
         body: JSON.stringify({ text, ...(chat ? { session: chat } : {}) }),
       });
       return (await res.json() as { session: string }).session;
     };
-    const stream = (headers: Record<string, string> = {}) =>
-      fetch(`${hub.base}/dashboard/api/desk`, { headers: { ...session, ...headers } });
+    const stream = (headers: Record<string, string> = {}) => api("desk", { headers });
 
     // Live: a turn's events, each with its own id.
     const first = events(await stream());
@@ -85,14 +74,11 @@ Deno.test({
     const last = seen.at(-1)!.id;
     await send("again", chat);
     // The turn ends while no one listens.
-    for (let i = 0; i < 100; i++) {
-      const t = await fetch(`${hub.base}/dashboard/api/transcript?session=${chat}`, {
-        headers: session,
-      });
+    await until("the second turn ends", async () => {
+      const t = await api(`transcript?session=${chat}`);
       const body = await t.json() as { busy: boolean; lines: unknown[] };
-      if (!body.busy && body.lines.length >= 4) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+      return !body.busy && body.lines.length >= 4;
+    });
     const resumed = events(await stream({ "last-event-id": last }));
     const missed: string[] = [];
     for (;;) {
