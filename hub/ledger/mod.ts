@@ -41,3 +41,7 @@ export {
   type Usage,
 } from "./prices.ts";
 export { dayStart, type PeriodBounds, periodBounds } from "./periods.ts";
+
+// Token estimates where a count is missing (a call cut short, a hard cap's reservation,
+// the size of tool definitions).
+export { CHARS_PER_TOKEN, estimateTokens, jsonChars, RESERVE_CHARS_PER_TOKEN } from "./estimate.ts";

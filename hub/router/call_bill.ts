@@ -14,7 +14,7 @@ import { type BudgetStatus, isMetered } from "../spend/mod.ts";
 import type { Ledger, PendingCall } from "../ledger/mod.ts";
 import type { ModelTarget } from "../models/mod.ts";
 import type { CallContext } from "./call_types.ts";
-import { estimateTokens, jsonChars, RESERVE_CHARS_PER_TOKEN } from "./estimate.ts";
+import { estimateTokens, jsonChars, RESERVE_CHARS_PER_TOKEN } from "../ledger/estimate.ts";
 import { errorDetail } from "./failures.ts";
 import { ledgerRow, type ModelUsage } from "./ledger_row.ts";
 
