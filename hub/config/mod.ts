@@ -23,6 +23,7 @@ export type {
   CacheConfig,
   ComponentsConfig,
   FallbackConfig,
+  MemoryConfig,
   NetConfig,
   Period,
   PriceConfig,

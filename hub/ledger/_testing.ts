@@ -1,6 +1,6 @@
 // Shared helpers for this folder's tests.
 import type { AgentConfig, RoleConfig } from "../config/types.ts";
-import { DEFAULT_HUB_PORT } from "../config/defaults.ts";
+import { DEFAULT_HUB_PORT, MEMORY_DEFAULTS } from "../config/defaults.ts";
 import { type CallRecord, Ledger } from "./ledger.ts";
 import { tempDir } from "../_testing.ts";
 
@@ -61,6 +61,7 @@ export function configWith(roles: Record<string, RoleConfig>): AgentConfig {
       universe_report_minutes: 60,
       digest: "batched",
     },
+    memory: { ...MEMORY_DEFAULTS },
     components: { modules: [], disabled: [] },
   };
 }
