@@ -83,6 +83,9 @@ export const t = catalogue({
   export_title: "Memories",
   extracted: "The memory role proposed {count} memories; 'agent memory pending' lists them.",
   extracted_auto: "The memory role remembered {count} and proposed {pending} for approval.",
+  forget_tool: "The agent wants to forget {what}.",
+  forget_one: "memory {id} (“{text}”)",
+  forget_id: "memory {id}",
 }, {
   empty_text: "Bir anının bir metni olmalı.",
   too_long: "Bir anı en çok {max} karakter olabilir; bunda {chars} var.",
@@ -161,6 +164,9 @@ export const t = catalogue({
   export_title: "Anılar",
   extracted: "Anı rolü {count} anı önerdi; 'agent memory pending' bunları listeler.",
   extracted_auto: "Anı rolü {count} anıyı hatırladı, {pending} anıyı onaya sundu.",
+  forget_tool: "Ajan şunu unutmak istiyor: {what}.",
+  forget_one: "{id} numaralı anı (“{text}”)",
+  forget_id: "{id} numaralı anı",
 });
 
 /** A key of the memory catalogue. */

@@ -13,6 +13,7 @@
 // controls but tab and newline, private use, line and paragraph separators, and letters
 // that draw as blank space (Hangul fillers, the braille blank).
 const HIDDEN =
+  // deno-lint-ignore no-control-regex
   /[\p{Cf}\p{Co}\u2028\u2029\u115F\u1160\u3164\uFFA0\u2800]|[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/u;
 const HIDDEN_ALL = new RegExp(HIDDEN.source, "gu");
 // A zero-width joiner between two pictographs makes one emoji (a family, a profession).

@@ -124,6 +124,7 @@ export const fetchUrl: AgentTool = {
   describe(input: { url: string }, lang) {
     return t(lang, "fetch_url", { url: shown(input.url, 120) });
   },
+  untrusted: true,
   async execute(input: { url: string }, context: ToolContext) {
     const url = new URL(input.url);
     if (url.protocol !== "http:" && url.protocol !== "https:") {

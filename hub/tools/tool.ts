@@ -8,6 +8,7 @@
 import type { z } from "zod";
 import type { RefusalReason } from "../sessions/mod.ts";
 import type { AgentPaths } from "../paths.ts";
+import type { Channel } from "../ledger/mod.ts";
 import type { Lang } from "../i18n.ts";
 import { errorMessage } from "@agent/net/common";
 
@@ -21,6 +22,23 @@ export interface ToolContext {
   fetch?: typeof fetch | undefined;
   /** @default Date.now */
   now?: (() => number) | undefined;
+  /** Where the turn came from, for the ledger. @default "cli" */
+  channel?: Channel | undefined;
+  /** The conversation's session (the shell's scratch folder, the ledger row). */
+  sessionId?: string | undefined;
+  /** What the turn knows about itself (set by the tool layer, read by the memory tools). */
+  turn?: TurnState | undefined;
+}
+
+/**
+ * One turn's state the tool layer keeps: whether its context holds untrusted content
+ * (a fetched page, a search or an MCP result, a forwarded mail), in which case nothing
+ * the turn asks to remember is kept in the owner's memory without the owner's approval.
+ * Set from the turn's own input and history when it starts, and by
+ * {@linkcode toToolSet} the moment a tool whose results are untrusted runs.
+ */
+export interface TurnState {
+  untrusted: boolean;
 }
 
 /** A tool: a name, a tier, an input schema and what it does. */
@@ -37,6 +55,11 @@ export interface AgentTool<S extends z.ZodType = z.ZodType> {
    * approval names the tool.
    */
   describe?(input: z.infer<S>, lang: Lang): string;
+  /**
+   * Its results are content from outside (a web page, a search, an MCP server, a
+   * mail): once it runs, the turn's context holds untrusted content. @default false
+   */
+  untrusted?: boolean | undefined;
   /** Runs the tool; the result goes back to the model as JSON. */
   execute(input: z.infer<S>, context: ToolContext): Promise<unknown>;
 }
@@ -140,6 +163,10 @@ export function toToolSet(tools: readonly AgentTool[], options: ToolSetOptions):
       inputSchema: t.inputSchema,
       needsApproval: t.tier >= 2,
       execute: async (input) => {
+        // From here on the turn's context holds what the tool brings in, whatever it is.
+        if (t.untrusted === true && options.context.turn !== undefined) {
+          options.context.turn.untrusted = true;
+        }
         try {
           return await t.execute(input as never, options.context);
         } catch (error) {

@@ -1,0 +1,17 @@
+/**
+ * What a conversation's agent needs to use memory in its turns: the store, the access
+ * its conversation's scope gives (decided by the desk in code), and the `[memory]`
+ * settings. A network turn is never given one.
+ *
+ * @module
+ */
+import type { MemoryConfig } from "../config/types.ts";
+import type { MemoryAccess } from "./scope.ts";
+import type { MemoryStore } from "./types.ts";
+
+/** Memory for one conversation's turns. */
+export interface TurnMemory {
+  store: MemoryStore;
+  access: MemoryAccess;
+  settings: Pick<MemoryConfig, "enabled" | "recall_tokens" | "pinned_tokens">;
+}
