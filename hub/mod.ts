@@ -251,6 +251,7 @@ export type {
   RoleParams,
   ShippedModels,
   ShippedProvider,
+  ToolsConfig,
 } from "./config/mod.ts";
 export type { ParseConfigOptions } from "./config/parse.ts";
 export type { SetupOptions, SetupResult, SetupStep } from "./config/setup.ts";
@@ -322,7 +323,6 @@ export type {
   NetDigestEvent,
   OutboxDroppedEvent,
   OwnerEventSink,
-  PeerErrorEvent,
 } from "./events/types.ts";
 export type { RunOutcome, RunState } from "./jobs/mod.ts";
 export type { LanguageModelV4, ModelTarget } from "./models/target.ts";

@@ -33,12 +33,6 @@ export interface MessagePlaintext {
   text: string;
   /** A sub-agent name (`^[a-z][a-z0-9-]{1,30}$`); missing means none. */
   sub?: string;
-  /**
-   * Set when the message is the receiving hub's refusal rather than an answer:
-   * `no_public_sub` (the `sub` it was written to is no public sub-agent there). An
-   * optional key older hubs ignore; a value other than `^[a-z_]{1,40}$` is dropped.
-   */
-  error?: string;
 }
 
 /** Any sealed plaintext. */
@@ -54,9 +48,6 @@ export type PlaintextFor<K extends EnvelopeKind> = K extends "contact_request"
   : K extends "contact_accept" ? ContactAcceptPlaintext
   : K extends "contact_removed" ? ContactRemovedPlaintext
   : MessagePlaintext;
-
-/** A message's `error` code. */
-const ERROR_PATTERN = /^[a-z_]{1,40}$/;
 
 /** Longest message text in characters (code points). */
 export const MESSAGE_TEXT_MAX = 8000;
@@ -110,15 +101,12 @@ export function parsePlaintext(kind: EnvelopeKind, value: unknown): Plaintext {
       if (!isMessageText(text)) {
         throw new RangeError(`Bad plaintext: 'text' is longer than ${MESSAGE_TEXT_MAX} characters`);
       }
-      const error = typeof record.error === "string" && ERROR_PATTERN.test(record.error)
-        ? { error: record.error }
-        : {};
       const sub = record.sub;
-      if (sub === undefined || sub === null) return { text, ...error };
+      if (sub === undefined || sub === null) return { text };
       if (typeof sub !== "string" || !SUB_PATTERN.test(sub)) {
         throw new TypeError("Bad plaintext: 'sub' must match ^[a-z][a-z0-9-]{1,30}$");
       }
-      return { text, sub, ...error };
+      return { text, sub };
     }
     default:
       throw new TypeError("Bad plaintext: unknown envelope kind");

@@ -95,7 +95,7 @@ export async function listedResponse(request: Request, ctx: ApiContext): Promise
 /** `GET /api/taus/<address>`. */
 export async function tauResponse(address: string, ctx: ApiContext): Promise<Response> {
   const tau = isAddress(address)
-    ? await new DirectoryClient(ctx.env.DIRECTORY).tau(ctx.host, address, ctx.now)
+    ? await new DirectoryClient(ctx.env.DIRECTORY).tau(address, ctx.now)
     : undefined;
   if (tau === undefined) throw new HttpError(404, "not_found", { headers: API_HEADERS });
   return json(tau, 200, { "Cache-Control": "public, max-age=60", ...API_HEADERS });
@@ -143,7 +143,7 @@ export async function signedRequest(
   }
   // 7. signature
   if (!await verifyUniverseRequest(parsed.wire, signKey)) throw new HttpError(403, "bad_signature");
-  const result = await new DirectoryClient(ctx.env.DIRECTORY).apply(ctx.host, {
+  const result = await new DirectoryClient(ctx.env.DIRECTORY).apply({
     kind: payload.kind,
     address: payload.address,
     ts: payload.ts,

@@ -5,7 +5,7 @@ import type {
   SqlStorage,
 } from "@cloudflare/workers-types/index.ts";
 import { cleanText, errorResponse, HttpError, json } from "@agent/net";
-import type { Env } from "./env.ts";
+import { configuredHost, type Env } from "./env.ts";
 import { directoryMapRoute } from "./map/routes.ts";
 import { indexMapAgent, pruneMapIndex } from "./map/store.ts";
 import { type BuildResult, buildSnapshot, ONLINE_SECONDS, tauOf } from "./snapshot_build.ts";
@@ -54,7 +54,7 @@ export class Directory implements DurableObject {
   #sql: SqlStorage;
   #bucket: R2Bucket;
   #rebuildMs: number;
-  /** The host the snapshot names (the last one a request gave). */
+  /** The host the stored snapshot names: `UNIVERSE`, or `""` (each reader's own). */
   #host: string;
   /** When the last build began (epoch ms). */
   #lastBuildMs: number;
@@ -71,7 +71,7 @@ export class Directory implements DurableObject {
       (Number.isFinite(seconds) && seconds > 0 ? seconds : SNAPSHOT_MAX_AGE_SECONDS) *
       1000;
     migrateDirectory(state.storage);
-    this.#host = String(this.#meta("host") ?? "");
+    this.#host = configuredHost(env);
     this.#lastBuildMs = Number(this.#meta("last_build_ms") ?? 0);
   }
 
@@ -83,8 +83,6 @@ export class Directory implements DurableObject {
     try {
       const url = new URL(request.url);
       const now = Number(url.searchParams.get("now") ?? Math.floor(Date.now() / 1000));
-      const host = url.searchParams.get("host") ?? "";
-      if (host !== "") this.#noteHost(host);
       switch (url.pathname) {
         case "/apply": {
           const accepted = await request.json() as AcceptedRequest;
@@ -106,7 +104,7 @@ export class Directory implements DurableObject {
           });
         }
         case "/tau": {
-          const tau = this.tau(host, url.searchParams.get("address") ?? "", now);
+          const tau = this.tau(url.searchParams.get("address") ?? "", now);
           return tau === undefined ? json({ error: "not_found" }, 404) : json(tau);
         }
         case "/listed": {
@@ -170,12 +168,6 @@ export class Directory implements DurableObject {
     const at = Math.max(Date.now() + 1_000, this.#lastBuildMs + this.#rebuildMs);
     this.#alarmAt = at;
     void this.#state.storage.setAlarm(at);
-  }
-
-  #noteHost(host: string): void {
-    if (host === this.#host) return;
-    this.#host = host;
-    this.#setMeta("host", host);
   }
 
   /**
@@ -343,7 +335,6 @@ export class Directory implements DurableObject {
 
   /** One agent's snapshot fields with its visible links, or `undefined`. */
   tau(
-    _host: string,
     address: string,
     now: number,
   ): (SnapshotTau & { links: { peer: string; messages: number }[] }) | undefined {

@@ -43,8 +43,8 @@ export class DirectoryClient {
   }
 
   /** Runs the directory's checks and the effect of an accepted request. */
-  async apply(host: string, request: AcceptedRequest): Promise<ApplyResult> {
-    const response = await this.#call(`/apply?${new URLSearchParams({ host })}`, {
+  async apply(request: AcceptedRequest): Promise<ApplyResult> {
+    const response = await this.#call("/apply", {
       method: "POST",
       body: JSON.stringify(request),
     });
@@ -52,15 +52,13 @@ export class DirectoryClient {
   }
 
   /** Builds the stored snapshot now (when there is none yet). */
-  async build(host: string, now: number): Promise<BuildResult> {
-    const query = new URLSearchParams({ host, now: String(now) });
-    return await (await this.#call(`/build?${query}`, { method: "POST" })).json();
+  async build(now: number): Promise<BuildResult> {
+    return await (await this.#call(`/build?now=${now}`, { method: "POST" })).json();
   }
 
   /** Asks for a build at the directory's next slot (the stored one is old). */
-  async poke(host: string): Promise<void> {
-    await (await this.#call(`/poke?${new URLSearchParams({ host })}`, { method: "POST" })).body
-      ?.cancel();
+  async poke(): Promise<void> {
+    await (await this.#call("/poke", { method: "POST" })).body?.cancel();
   }
 
   /** Which of `addresses` (already checked) are listed, in the order asked. */
@@ -73,8 +71,8 @@ export class DirectoryClient {
   }
 
   /** One agent's fields and visible links, or `undefined`. */
-  async tau(host: string, address: string, now: number): Promise<unknown> {
-    const query = new URLSearchParams({ host, address, now: String(now) });
+  async tau(address: string, now: number): Promise<unknown> {
+    const query = new URLSearchParams({ address, now: String(now) });
     const response = await this.#call(`/tau?${query}`);
     if (response.status === 404) {
       await response.body?.cancel();

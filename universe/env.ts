@@ -22,6 +22,13 @@ export interface Env {
 
 /** The universe's host: `UNIVERSE` when set and non-empty, else the request host. */
 export function universeHost(env: Pick<Env, "UNIVERSE">, url: URL): string {
-  const configured = env.UNIVERSE?.trim().toLowerCase();
-  return configured ? configured : url.host.toLowerCase();
+  return configuredHost(env) || url.host.toLowerCase();
+}
+
+/**
+ * `UNIVERSE`, trimmed and in lower case; `""` when it is not set. What is stored for
+ * everyone (the snapshot's head) takes its host from here, never from a request.
+ */
+export function configuredHost(env: Pick<Env, "UNIVERSE">): string {
+  return env.UNIVERSE?.trim().toLowerCase() ?? "";
 }

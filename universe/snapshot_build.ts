@@ -5,11 +5,17 @@
  * gzip-compressed as they go, and uploaded in fixed-size parts. The bytes are those
  * `JSON.stringify` gives for the spec's snapshot: same fields, same order.
  *
+ * The head, `{"universe":"<host>",`, has a stored deflate block of its own (see
+ * `_gzip_splice.ts`), so a reader under another host is served its own head with the
+ * same compressed rest: the host named here is the configured `UNIVERSE` (or empty),
+ * never one a request brought.
+ *
  * @module
  */
 import type { R2Bucket, SqlStorage } from "@cloudflare/workers-types/index.ts";
 import type { UniverseSub } from "@agent/net";
 import type { SnapshotTau } from "./directory_types.ts";
+import { crc32, crc32Combine, deflateBody, headBlock, trailer } from "./_gzip_splice.ts";
 
 /** The stored snapshot's key in the bucket. */
 export const SNAPSHOT_KEY = "snapshot/universe.json.gz";
@@ -39,6 +45,7 @@ export interface BuildResult {
 export interface BuildInput {
   sql: SqlStorage;
   bucket: R2Bucket;
+  /** The configured universe host (`UNIVERSE`), or `""`: the stored head's. */
   host: string;
   /** Unix seconds: `generated_at` and the online window's end. */
   now: number;
@@ -58,14 +65,22 @@ export async function buildSnapshot(input: BuildInput): Promise<BuildResult> {
     online: count("SELECT COUNT(*) AS n FROM agents WHERE last_seen >= ?", now - ONLINE_SECONDS),
     messages: input.messages,
   };
+  const encoder = new TextEncoder();
+  const head = encoder.encode(snapshotHead(input.host));
+  // `host` and `head_bytes` tell a reader under another host where the rest begins.
   const upload = new PartUpload(input.bucket, SNAPSHOT_KEY, {
     generated_at: String(now),
     host: input.host,
+    head_bytes: String(head.byteLength),
   });
-  const gzip = new CompressionStream("gzip");
+  await upload.add(headBlock(head));
+  let rest: { crc: number; length: number } | undefined;
+  const gzip = new CompressionStream("gzip") as unknown as TransformStream<
+    Uint8Array,
+    Uint8Array
+  >;
   const writer = gzip.writable.getWriter();
-  const encoder = new TextEncoder();
-  let bytes = 0;
+  let bytes = head.byteLength;
   const write = async (text: string) => {
     const chunk = encoder.encode(text);
     bytes += chunk.byteLength;
@@ -75,7 +90,7 @@ export async function buildSnapshot(input: BuildInput): Promise<BuildResult> {
     await new Promise((resolve) => setTimeout(resolve, 0));
   };
   const pump = (async () => {
-    const reader = gzip.readable.getReader();
+    const reader = gzip.readable.pipeThrough(deflateBody((t) => rest = t)).getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
@@ -85,8 +100,8 @@ export async function buildSnapshot(input: BuildInput): Promise<BuildResult> {
   let taus = 0;
   let links = 0;
   try {
-    const head = JSON.stringify({ universe: input.host, generated_at: now, stats });
-    await write(`${head.slice(0, -1)},"taus":[`);
+    // The rest of `JSON.stringify({universe, generated_at, stats, taus, links})`.
+    await write(`${JSON.stringify({ generated_at: now, stats }).slice(1, -1)},"taus":[`);
     let after: [number, string] | undefined;
     for (;;) {
       const rows = (after === undefined
@@ -133,6 +148,12 @@ export async function buildSnapshot(input: BuildInput): Promise<BuildResult> {
     await write("]}");
     await writer.close();
     await pump;
+    // The whole file's CRC from the head's and the rest's (which the compressor gave).
+    const restLength = bytes - head.byteLength;
+    if (rest === undefined || rest.length !== restLength % 2 ** 32) {
+      throw new Error("the compressed snapshot does not end as it should");
+    }
+    await upload.add(trailer(crc32Combine(crc32(head), rest.crc, restLength), bytes));
   } catch (error) {
     await writer.abort(error).catch(() => {});
     await pump.catch(() => {});
@@ -141,6 +162,20 @@ export async function buildSnapshot(input: BuildInput): Promise<BuildResult> {
   }
   const stored = await upload.finish();
   return { generated_at: now, taus, links, bytes, stored: stored.size, etag: stored.etag };
+}
+
+/**
+ * The snapshot's first bytes, the only ones that name the host:
+ * `{"universe":"<host>",`.
+ *
+ * @example
+ * ```ts
+ * import { snapshotHead } from "./snapshot_build.ts";
+ * if (snapshotHead("u.example") !== '{"universe":"u.example",') throw new Error();
+ * ```
+ */
+export function snapshotHead(host: string): string {
+  return `{"universe":${JSON.stringify(host)},`;
 }
 
 /** One agent's snapshot entry as JSON text (`JSON.stringify` of the spec's object). */

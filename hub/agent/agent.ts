@@ -128,6 +128,7 @@ export function buildAgent(options: BuildAgentOptions): Agent {
           env,
           fetch: options.fetch,
           now,
+          settings: options.config.tools,
           channel: options.channel,
           sessionId,
         },

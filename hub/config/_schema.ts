@@ -152,6 +152,7 @@ export const configSchema = table({
     extract: oneOf(["off", "ask", "auto"]).optional(),
     quiet_minutes: rangeInt(1, 1440).optional(),
   }).optional(),
+  tools: table({ fetch_private: bool.optional() }).optional(),
   components: table({
     modules: z.array(nonEmpty, e("type_list_of_strings")).optional(),
     disabled: z.array(nonEmpty, e("type_list_of_strings")).optional(),

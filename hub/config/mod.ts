@@ -30,6 +30,7 @@ export type {
   ProviderId,
   RoleConfig,
   RoleParams,
+  ToolsConfig,
 } from "./types.ts";
 
 // Reading it: validated, cached until its text changes; a bad file is a `ConfigError`

@@ -152,6 +152,7 @@ function withDefaults(raw: RawConfig): AgentConfig {
       extract: raw.memory?.extract ?? MEMORY_DEFAULTS.extract,
       quiet_minutes: raw.memory?.quiet_minutes ?? MEMORY_DEFAULTS.quiet_minutes,
     },
+    tools: { fetch_private: raw.tools?.fetch_private ?? false },
     components: {
       modules: raw.components?.modules ?? [],
       disabled: raw.components?.disabled ?? [],

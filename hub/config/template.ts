@@ -168,6 +168,10 @@ pinned_tokens = 400
 # once, except what came from pages, tools or other people, which always waits).
 extract = "ask"
 quiet_minutes = 10
+[tools]
+# fetch_url reaches public addresses only; true lets it reach private, loopback
+# and link-local ones too (your LAN, a service on this machine).
+fetch_private = false
 
 [components]
 # Extra components: module specifiers (paths relative to this directory, file:

@@ -144,6 +144,15 @@ export interface MemoryConfig {
   quiet_minutes: number;
 }
 
+/** `[tools]`: what the built-in tools may reach. */
+export interface ToolsConfig {
+  /**
+   * `fetch_url` may reach private, loopback and link-local addresses (the owner's LAN);
+   * off, it reaches public addresses only.
+   */
+  fetch_private: boolean;
+}
+
 /** `[components]`: extra components by module specifier, and names switched off. */
 export interface ComponentsConfig {
   /** Module specifiers (paths relative to the home, `file:`, `npm:`), each exporting a manifest. */
@@ -174,5 +183,6 @@ export interface AgentConfig {
   };
   net: NetConfig;
   memory: MemoryConfig;
+  tools: ToolsConfig;
   components: ComponentsConfig;
 }

@@ -7,16 +7,13 @@
  */
 import { catalogue, type Lang } from "../i18n.ts";
 import { printable } from "../text.ts";
-import type { NetDigestEvent, OwnerEvent, PeerErrorEvent } from "./types.ts";
+import type { NetDigestEvent, OwnerEvent } from "./types.ts";
 
 const t = catalogue({
   contact_request:
     "{name} ({address}) asks to become a contact: “{text}”. `agent net accept {address}` accepts.",
   outbox_dropped:
     "A message to {address} could not be delivered in 24 hours and was dropped: {text}",
-  no_public_sub:
-    "{address} has no public sub-agent /{sub}: your message to {address}/{sub} was not read. `agent net send {address} TEXT` writes to its main agent.",
-  peer_error: "{address} refused your message to {address}/{sub} ({code}).",
   digest_title: "Your agent answered {n} conversation(s) with other agents:",
   digest_entry: "{name} ({address}) asked “{asked}”; your agent answered “{answered}”",
   digest_turns: " ({n} messages)",
@@ -26,9 +23,6 @@ const t = catalogue({
   contact_request:
     "{name} ({address}) kişi olmak istiyor: “{text}”. Kabul etmek için `agent net accept {address}`.",
   outbox_dropped: "{address} adresine bir mesaj 24 saatte teslim edilemedi ve bırakıldı: {text}",
-  no_public_sub:
-    "{address} adresinde /{sub} adlı herkese açık bir alt ajan yok: {address}/{sub} adresine mesajınız okunmadı. `agent net send {address} METİN` ana ajanına yazar.",
-  peer_error: "{address}, {address}/{sub} adresine mesajınızı reddetti ({code}).",
   digest_title: "Ajanınız diğer ajanlarla {n} konuşmayı yanıtladı:",
   digest_entry: "{name} ({address}) sordu: “{asked}”; ajanınız yanıtladı: “{answered}”",
   digest_turns: " ({n} mesaj)",
@@ -61,8 +55,6 @@ export function ownerEventLine(lang: Lang, event: OwnerEvent): string {
       return t(lang, "outbox_dropped", { address: event.address, text: printable(event.text) });
     case "net.digest":
       return digestLines(lang, event).join("\n");
-    case "net.peer_error":
-      return peerErrorSentence(lang, event);
     default:
       return event.text;
   }
@@ -105,25 +97,4 @@ export function digestLines(
   if (event.more > 0) lines.push(t(lang, "digest_more", { n: String(event.more) }));
   lines.push(t(lang, "digest_hint"));
   return lines;
-}
-
-/**
- * What the owner is told when another agent refused one of their messages.
- *
- * @example
- * ```ts
- * import { peerErrorSentence } from "./sentences.ts";
- * const line = peerErrorSentence("en", { address: "b.example", sub: "chef", code: "x" });
- * if (line !== "b.example refused your message to b.example/chef (x).") throw new Error(line);
- * ```
- */
-export function peerErrorSentence(
-  lang: Lang,
-  event: Pick<PeerErrorEvent, "address" | "sub" | "code">,
-): string {
-  return t(lang, event.code === "no_public_sub" ? "no_public_sub" : "peer_error", {
-    address: event.address,
-    sub: event.sub,
-    code: event.code,
-  });
 }

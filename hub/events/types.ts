@@ -12,8 +12,6 @@
  *   reached and its failover answered; told once per role and day.
  * - `{ts, type: "net.outbox_dropped", address, id, text}`: a message the outbox gave up
  *   on after 24 hours.
- * - `{ts, type: "net.peer_error", address, sub, code, text}`: another agent refused a message
- *   of the owner's (`no_public_sub`: it has no public sub-agent `/<sub>`).
  * - `{ts, type: "net.digest", conversations, more, text}`: the network conversations the agent
  *   answered since the last digest, one entry per peer and thread (at most 20; `more`
  *   counts the rest).
@@ -70,20 +68,6 @@ export interface OutboxDroppedEvent {
   /** The envelope's id (not the event's: that is `event_id`). */
   id: string;
   /** The message's text. */
-  text: string;
-}
-
-/** Another agent refused a message of the owner's, and said why. */
-export interface PeerErrorEvent {
-  /** Unix seconds. */
-  ts: number;
-  type: "net.peer_error";
-  address: string;
-  /** The sub-agent the message was written to. */
-  sub: string;
-  /** `no_public_sub`, or a code this hub does not know yet. */
-  code: string;
-  /** The sentence, in the hub's UI language. */
   text: string;
 }
 
@@ -149,7 +133,6 @@ export type NetEvent =
   | BudgetWarningEvent
   | FailoverNetEvent
   | OutboxDroppedEvent
-  | PeerErrorEvent
   | NetDigestEvent
   | JobResultEvent
   | JobNoticeEvent;

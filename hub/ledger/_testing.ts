@@ -62,6 +62,7 @@ export function configWith(roles: Record<string, RoleConfig>): AgentConfig {
       digest: "batched",
     },
     memory: { ...MEMORY_DEFAULTS },
+    tools: { fetch_private: false },
     components: { modules: [], disabled: [] },
   };
 }

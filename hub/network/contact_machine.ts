@@ -13,7 +13,7 @@
  * @module
  */
 import { cleanText, type EnvelopeKind, sameKey } from "@agent/net";
-import type { Contact } from "./store/state.ts";
+import { type Contact, REQUEST_TELL_SECONDS } from "./store/state.ts";
 
 /** No contact for `address` (never added, or removed). */
 export interface NoContact {
@@ -283,7 +283,14 @@ function onRequest(
     case "none":
     case "removed":
     case "pending_in": {
-      // One request per address: a repeated one refreshes its note and sends nothing.
+      // A request after a removal is a new one, and the owner hears of it, but once a
+      // day at most: a stranger asking, removing itself and asking again in a loop
+      // would otherwise reach the owner every time. A repeat while it is pending
+      // refreshes the note and tells no one.
+      const told = state.state === "none" ? undefined : state.request_told_at;
+      const tell = state.state !== "pending_in" &&
+        (told === undefined || event.at - told >= REQUEST_TELL_SECONDS);
+      const toldAt = tell ? event.at : told;
       const contact: Contact = {
         address: state.address,
         name,
@@ -294,13 +301,13 @@ function onRequest(
         created_at: state.state === "none" ? event.at : state.created_at,
         updated_at: event.at,
         accepted_at: null,
+        ...(toldAt === undefined ? {} : { request_told_at: toldAt }),
       };
-      // A request after a removal is a new one: the owner is told again.
       return {
         state: contact,
-        effects: state.state === "pending_in"
-          ? [logIn, { type: "save" }]
-          : [logIn, { type: "save" }, { type: "tell_owner", name, text: event.text }],
+        effects: tell
+          ? [logIn, { type: "save" }, { type: "tell_owner", name, text: event.text }]
+          : [logIn, { type: "save" }],
       };
     }
     case "pending_out":
@@ -362,7 +369,9 @@ function onRemoved(state: ContactSlot, at: number): ContactStep {
 
 /** The owner accepts a pending request: keys pinned, an accept sent, undone if it fails. */
 function acceptRequest(state: Contact, at: number): ContactStep {
-  const accepted: Contact = { ...state, state: "accepted", updated_at: at, accepted_at: at };
+  // Accepted, it is no stranger: a later request (after it removed this agent) is told.
+  const { request_told_at: _told, ...rest } = state;
+  const accepted: Contact = { ...rest, state: "accepted", updated_at: at, accepted_at: at };
   return { state: accepted, effects: [{ type: "save" }, { type: "send_accept", restore: state }] };
 }
 

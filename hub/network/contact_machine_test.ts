@@ -260,6 +260,7 @@ Deno.test("contactTransition(): a new request keeps the card's keys, the note an
     created_at: AT,
     updated_at: AT,
     accepted_at: null,
+    request_told_at: AT,
   });
   const step = contactTransition(slotIn("none"), EVENTS.request);
   assert.deepEqual(step.effects, [
@@ -356,4 +357,35 @@ Deno.test("contactTransition(): a key served padded is the pinned key, compared 
     contactTransition(pinned, { type: "fresh_card", keys: other }).effects.map((e) => e.type),
     ["drop"],
   );
+});
+
+Deno.test("contactTransition(): a stranger asking, removing itself and asking again is told of once a day (N1)", () => {
+  const DAY = 86_400;
+  const request = (at: number) =>
+    ({ type: "request", name: "Spam", text: "let me in", keys: KEYS, at }) as const;
+  let slot: ContactSlot = { address: ADDRESS, state: "none" };
+  const told: number[] = [];
+  // Every ten minutes for two days: request, then contact_removed.
+  for (let at = AT; at < AT + 2 * DAY; at += 600) {
+    const asked = contactTransition(slot, request(at));
+    if (asked.effects.some((e) => e.type === "tell_owner")) told.push(at);
+    assert.equal(asked.state.state, "pending_in");
+    slot = contactTransition(asked.state, { type: "removed", at: at + 1 }).state;
+    assert.equal(slot.state, "removed");
+  }
+  assert.deepEqual(told, [AT, AT + DAY]);
+  // A repeat while pending never tells, and keeps when the owner was told.
+  const pending = contactTransition({ address: ADDRESS, state: "none" }, request(AT)).state;
+  const again = contactTransition(pending, request(AT + 2 * DAY));
+  assert.deepEqual(again.effects.map(short), ["log_in", "save"]);
+  assert.equal((again.state as Contact).request_told_at, AT);
+  // Once the owner accepted it, a request after it removed this agent is told at once.
+  const accepted = contactTransition(pending, { type: "accept_request", at: AT + 5 }).state;
+  assert.equal((accepted as Contact).request_told_at, undefined);
+  const gone = contactTransition(accepted, { type: "removed", at: AT + 10 }).state;
+  assert.deepEqual(contactTransition(gone, request(AT + 20)).effects.map(short), [
+    "log_in",
+    "save",
+    "tell_owner",
+  ]);
 });

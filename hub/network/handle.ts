@@ -32,7 +32,6 @@ import { oneLine, printable } from "../text.ts";
 import type { Update } from "./spine_client.ts";
 import { noPublicSubLine, subRole, type TurnAnswerer } from "./turn_types.ts";
 import type { AnsweredMessage } from "./digest.ts";
-import { refusalFor, tellPeerError } from "./refusal.ts";
 
 /** What became of one envelope. */
 export type Handled =
@@ -206,12 +205,6 @@ async function onMessage(
   // Handled before a crash: its reply is in the outbox. Send that (or nothing, when it
   // went out), never a second answer from the model.
   const roles = subRole(p.hops, plain.sub);
-  if (plain.error !== undefined) {
-    // The other hub refused a message of ours and said why: the owner hears it, no turn.
-    await countIn(deps, p, plain.text, roles);
-    await tellPeerError(node, p.from, plain.sub ?? "", plain.error);
-    return undefined;
-  }
   const prior = await replyFor(node, p.from, p.id);
   if (prior !== undefined) {
     // The log line and the count may not have been written before the crash.
@@ -241,11 +234,12 @@ async function onMessage(
     return undefined;
   }
   if (outcome.kind === "skip" && outcome.reason === "no_public_sub") {
-    // At the level of a stranger's message (info); not in the network log, not counted.
+    // Document 2, sub-agent turns, rule 2: dropped and logged at the level of a
+    // stranger's message (info); not in the network log, not counted, and never
+    // answered: no envelope goes back, so the sender learns nothing of which
+    // sub-agents exist here, public or private.
     const sub = outcome.sub ?? plain.sub ?? "";
     node.logger.info(`network: dropped ${noPublicSubLine(sub)} (from ${p.from})`);
-    const refusal = await refusalFor(node, p, contact, sub);
-    if (refusal !== undefined) await sendReply(deps, p, refusal);
     return NO_PUBLIC_SUB;
   }
   if (outcome.kind === "skip") {

@@ -3,7 +3,9 @@
  * path goes through {@linkcode checkPath}; then, since Deno cannot open with
  * `O_NOFOLLOW`, the file is opened and its `fstat` compared with the `lstat` the check
  * saw: a file swapped for a link (or given a second name) between check and open is
- * refused, and the bytes come through that one handle. Writes go to a fresh temporary
+ * refused, and the bytes come through that one handle. A file whose text holds one of
+ * the keys in `.env` (a value of 12 characters or more) is refused too, whatever its
+ * name: secrets are kept by content, not only by name. Writes go to a fresh temporary
  * file (`O_EXCL`, which never follows a link) renamed over the target, and the result is
  * checked to be that file.
  *
@@ -15,10 +17,15 @@ import {
   checkPath,
   FileRefusedError,
   type FileScope,
+  type FileVerb,
   type RefusalReason,
   refuseUnlessPlain,
   sameFile,
 } from "./_guarded_path.ts";
+import { readEnvFile } from "../env_file.ts";
+
+/** Values of `.env` at least this long are looked for in what a tool reads. */
+export const SECRET_VALUE_MIN = 12;
 
 export { type CheckedPath, checkPath, FileRefusedError, type FileScope } from "./_guarded_path.ts";
 
@@ -30,7 +37,8 @@ export interface ReadText {
 
 /**
  * Reads `path` for a tool of `scope`: at most `maxBytes` bytes, through a handle whose
- * file is the one the checks passed.
+ * file is the one the checks passed. Refused when the text (read up to one byte past
+ * the cap) holds a value of `.env` of {@linkcode SECRET_VALUE_MIN} characters or more.
  *
  * @example
  * ```ts
@@ -39,7 +47,7 @@ export interface ReadText {
  * const home = await Deno.makeTempDir();
  * try {
  *   await Deno.writeTextFile(`${home}/a.md`, "hello\n");
- *   const scope = { paths: resolvePaths({ home, env: {} }), folder: "", name: "the agent's home" };
+ *   const scope = { paths: resolvePaths({ home, env: {} }), folder: "", name: "home" } as const;
  *   const read = await readGuarded("./a.md", scope, 3);
  *   if (read.text !== "hel" || !read.truncated) throw new Error(JSON.stringify(read));
  * } finally {
@@ -53,15 +61,43 @@ export async function readGuarded(
   maxBytes: number,
 ): Promise<ReadText> {
   const checked = await checkPath(path, scope);
-  const bytes = await readChecked(checked, { verb: "read", maxBytes });
+  const secrets = await secretValues(scope);
+  // Past the cap by the longest value, so a key cut in two at the cap is still found.
+  const over = Math.max(0, ...secrets.map((value) => new TextEncoder().encode(value).length));
+  const bytes = await readChecked(checked, { verb: "read", maxBytes: maxBytes + over });
+  if (holdsAny(new TextDecoder().decode(bytes), secrets)) {
+    throw refuser(checked, "read")("secret");
+  }
   const truncated = bytes.length > maxBytes;
   return { text: new TextDecoder().decode(bytes.subarray(0, maxBytes)), truncated };
+}
+
+/** The values of `.env` long enough to be looked for (read once per call). */
+async function secretValues(scope: FileScope): Promise<string[]> {
+  let env: Record<string, string>;
+  try {
+    env = await readEnvFile(scope.paths.envFile);
+  } catch {
+    // An unreadable `.env` has no values to protect from this tool's reads.
+    return [];
+  }
+  return Object.values(env).filter((value) => value.length >= SECRET_VALUE_MIN);
+}
+
+/**
+ * Whether `text` holds any of `values`. Every value is looked for, a match or not, so
+ * the time taken says nothing about which one matched or where.
+ */
+function holdsAny(text: string, values: readonly string[]): boolean {
+  let found = false;
+  for (const value of values) found = text.includes(value) || found;
+  return found;
 }
 
 /** Options for {@linkcode readChecked}. */
 export interface ReadCheckedOptions {
   /** The verb of refusals. @default "read" */
-  verb?: string;
+  verb?: FileVerb;
   /** Reads at most one byte more than this (to tell a cut). @default Infinity */
   maxBytes?: number;
 }
@@ -126,7 +162,7 @@ export async function writeGuarded(
   text: string,
   options: WriteGuardedOptions = {},
 ): Promise<void> {
-  const verb = options.append ? "append to" : "write";
+  const verb = options.append ? "append" : "write";
   await ensureFolder(scope, verb);
   const checked = await checkPath(path, scope, { verb, mayBeMissing: true });
   const refuse = refuser(checked, verb);
@@ -202,7 +238,7 @@ export async function listGuarded(scope: FileScope): Promise<ListedFile[]> {
 }
 
 /** Creates the scope's folder (0700) when it is missing; refuses one that is a link. */
-async function ensureFolder(scope: FileScope, verb: string): Promise<void> {
+async function ensureFolder(scope: FileScope, verb: FileVerb): Promise<void> {
   if (scope.folder === "") return;
   const folder = await checkPath(scope.folder, scope, {
     verb,
@@ -219,10 +255,10 @@ async function ensureFolder(scope: FileScope, verb: string): Promise<void> {
   }
 }
 
-function place(checked: CheckedPath, verb: string) {
-  return { verb, label: checked.label, scope: checked.scope.name };
+function place(checked: CheckedPath, verb: FileVerb) {
+  return { verb, label: checked.label, scope: checked.scope.name, lang: checked.scope.lang };
 }
 
-function refuser(checked: CheckedPath, verb: string): (reason: RefusalReason) => Error {
+function refuser(checked: CheckedPath, verb: FileVerb): (reason: RefusalReason) => Error {
   return (reason) => new FileRefusedError(reason, place(checked, verb));
 }

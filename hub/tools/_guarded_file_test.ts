@@ -50,8 +50,8 @@ function fixture() {
   Deno.linkSync(`${home}/data/spend.sqlite3`, `${n}/hard-ledger.md`);
   Deno.linkSync(`${n}/hard-a.md`, `${n}/hard-b.md`);
   const paths = resolvePaths({ home, env: {} });
-  const homeScope: FileScope = { paths, folder: "", name: "the agent's home" };
-  const notesScope: FileScope = { paths, folder: "notes", name: "the notes folder" };
+  const homeScope: FileScope = { paths, folder: "", name: "home" };
+  const notesScope: FileScope = { paths, folder: "notes", name: "notes" };
   return { root, home, homeScope, notesScope };
 }
 
@@ -90,11 +90,12 @@ const READS: [path: string, label: string, expected: keyof typeof SENTENCE | { t
   ["{home}/data/net/../spend.sqlite3-wal", "data/spend.sqlite3-wal", "data"],
   ["data/net/identity.json", "data/net/identity.json", "data"],
   // Outside the home: relative, absolute, traversal.
-  ["../outside/secret.txt", "{root}/outside/secret.txt", "outside"],
+  // A relative path is named as spelt: resolved, it would tell where the home is.
+  ["../outside/secret.txt", "../outside/secret.txt", "outside"],
   ["{root}/outside/secret.txt", "{root}/outside/secret.txt", "outside"],
-  ["notes/../../outside/secret.txt", "{root}/outside/secret.txt", "outside"],
+  ["notes/../../outside/secret.txt", "../outside/secret.txt", "outside"],
   ["/etc/passwd", "/etc/passwd", "outside"],
-  ["../../../../../../../../etc/passwd", "/etc/passwd", "outside"],
+  ["../../../../../../../../etc/passwd", "../../../../../../../../etc/passwd", "outside"],
   // Symbolic links: to a file inside, outside, to a secret, to a link, to a folder.
   ["notes/to-env.md", "notes/to-env.md", "symlink"],
   ["notes/to-env.md/", "notes/to-env.md", "symlink"],
@@ -173,7 +174,7 @@ Deno.test("readGuarded() refuses a data directory kept outside the home", async 
     Deno.writeTextFileSync(`${root}/data/net/identity.json`, SEED);
     Deno.symlinkSync(`${root}/data`, `${root}/home/data-link`);
     const paths = resolvePaths({ home: `${root}/home`, env: { AGENT_DATA_DIR: `${root}/data` } });
-    const scope: FileScope = { paths, folder: "", name: "the agent's home" };
+    const scope: FileScope = { paths, folder: "", name: "home" };
     for (const path of [`${root}/data/net/identity.json`, "../data/net/identity.json"]) {
       await assert.rejects(() => readGuarded(path, scope, 1024), { reason: "outside" });
     }
@@ -193,7 +194,7 @@ Deno.test("readGuarded() accepts a home that is itself a link, by either name", 
     Deno.writeTextFileSync(`${root}/real-home/.env`, `${KEY}\n`);
     Deno.symlinkSync("real-home", `${root}/home`);
     const paths = resolvePaths({ home: `${root}/home`, env: {} });
-    const scope: FileScope = { paths, folder: "", name: "the agent's home" };
+    const scope: FileScope = { paths, folder: "", name: "home" };
     for (const home of ["home", "real-home"]) {
       const read = await readGuarded(`${root}/${home}/persona/persona.md`, scope, 1024);
       assert.equal(read.text, "Hi.\n");
@@ -284,7 +285,7 @@ Deno.test("writeGuarded() creates a missing notes folder but refuses one that is
   try {
     Deno.mkdirSync(`${root}/home`);
     const paths = resolvePaths({ home: `${root}/home`, env: {} });
-    const scope: FileScope = { paths, folder: "notes", name: "the notes folder" };
+    const scope: FileScope = { paths, folder: "notes", name: "notes" };
     assert.deepEqual(await listGuarded(scope), []);
     await writeGuarded("notes/a.md", scope, "a");
     assert.equal(Deno.statSync(`${root}/home/notes`).mode! & 0o777, 0o700);

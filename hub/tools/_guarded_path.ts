@@ -2,16 +2,22 @@
  * Where a model-chosen path may lead. A prompt-injected model picks the paths the file
  * tools use, so every path is checked the same way whatever its spelling: resolved
  * against the home without touching the disk, kept inside the tool's own folder, never
- * a secret (`.env`, the identity) or the data directory by name, then walked from the
- * home's real path one component at a time with `lstat`, refusing symbolic links, files
- * with more than one hard link and anything whose device and inode are those of a
- * protected file or folder (which catches bind mounts and case-insensitive spellings).
- * {@linkcode checkPath} returns the `lstat` identity of the file; the opener compares it
- * with the opened file's (Deno has no `O_NOFOLLOW`).
+ * a secret (`.env` and its copies, the identity) or the data directory by name, then
+ * walked from the home's real path one component at a time with `lstat`, refusing
+ * symbolic links, files with more than one hard link and anything whose device and
+ * inode are those of a protected file or folder (which catches bind mounts and
+ * case-insensitive spellings). {@linkcode checkPath} returns the `lstat` identity of
+ * the file; the opener compares it with the opened file's (Deno has no `O_NOFOLLOW`).
+ *
+ * A refusal is one sentence in the owner's language naming the path as the model
+ * spelt it (relative to the home): never an OS error, never the home's absolute path.
  *
  * @module
  */
 import type { AgentPaths } from "../paths.ts";
+import type { Lang } from "../i18n.ts";
+import { refusals, shown } from "./_messages.ts";
+import { isSecretName } from "./_secret_name.ts";
 
 /** Why a path was refused; each reason has one sentence, whatever the spelling. */
 export type RefusalReason =
@@ -24,32 +30,34 @@ export type RefusalReason =
   | "special"
   | "missing"
   | "changed"
-  | "denied";
+  | "denied"
+  | "too_long"
+  | "failed";
 
-const SENTENCES: Record<Exclude<RefusalReason, "outside">, string> = {
-  secret: "it holds secrets",
-  data: "it is in the agent's data directory",
-  symlink: "it is or goes through a symbolic link",
-  hardlink: "it has more than one hard link",
-  directory: "it is a directory",
-  special: "it is not a plain file",
-  missing: "there is no such file",
-  changed: "it changed while it was being opened",
-  denied: "the system does not allow it",
-};
+/** What a file tool was doing when it was refused. */
+export type FileVerb = "read" | "write" | "append" | "list";
+
+/** The folders file tools work in: the agent's home, or its `notes/`. */
+export type ScopeName = "home" | "notes";
+
+/** How long a path may be in a refusal (the model's own text, cut with "…"). */
+const LABEL_MAX = 160;
 
 /** A file tool refused a path; the message names the path as spelt inside the home. */
 export class FileRefusedError extends Error {
   override name = "FileRefusedError";
   /** Why. */
   readonly reason: RefusalReason;
-  /** The path, normalised: relative to the home when inside it, else absolute. */
+  /** The path, normalised: relative to the home when inside it, else as the model spelt it. */
   readonly label: string;
 
-  /** `Cannot <verb> <label>: <sentence>`. */
+  /** `Cannot <verb> <label>: <sentence>` (in Turkish: `<label> okunamıyor: <sentence>`). */
   constructor(reason: RefusalReason, where: RefusalPlace) {
-    const sentence = reason === "outside" ? `it is outside ${where.scope}` : SENTENCES[reason];
-    super(`Cannot ${where.verb} ${where.label}: ${sentence}`);
+    const lang = where.lang ?? "en";
+    const why = reason === "outside"
+      ? refusals(lang, "outside", { scope: refusals(lang, `scope_${where.scope}`) })
+      : refusals(lang, reason);
+    super(refusals(lang, `refuse_${where.verb}`, { label: shown(where.label, LABEL_MAX), why }));
     this.reason = reason;
     this.label = where.label;
   }
@@ -57,12 +65,13 @@ export class FileRefusedError extends Error {
 
 /** What a refusal names. */
 export interface RefusalPlace {
-  /** `read`, `write`, `append to`, `list`. */
-  verb: string;
+  verb: FileVerb;
   /** The path, normalised. */
   label: string;
-  /** The tool's folder as {@linkcode FileScope.name} says it. */
-  scope: string;
+  /** The tool's folder. */
+  scope: ScopeName;
+  /** @default "en" */
+  lang?: Lang | undefined;
 }
 
 /** The folder a tool may use. */
@@ -70,8 +79,10 @@ export interface FileScope {
   paths: AgentPaths;
   /** The folder relative to the home: `""` for the home itself, `"notes"`. */
   folder: string;
-  /** How refusals name the folder: `the agent's home`, `the notes folder`. */
-  name: string;
+  /** Which folder it is, for refusals (`the agent's home`, `the notes folder`). */
+  name: ScopeName;
+  /** The language of refusals. @default "en" */
+  lang?: Lang | undefined;
 }
 
 /** A path that passed every check, with the identity `lstat` saw. */
@@ -89,8 +100,8 @@ export interface CheckedPath {
 
 /** Options for {@linkcode checkPath}. */
 export interface CheckPathOptions {
-  /** The verb of refusals: `read`, `write`, `append to`, `list`. @default "read" */
-  verb?: string;
+  /** The verb of refusals. @default "read" */
+  verb?: FileVerb;
   /** A missing last component passes (a note about to be created). @default false */
   mayBeMissing?: boolean;
   /** The path must be a directory rather than a file. @default false */
@@ -108,7 +119,7 @@ export interface CheckPathOptions {
  * const home = await Deno.makeTempDir();
  * try {
  *   await Deno.writeTextFile(`${home}/.env`, "KEY=x\n");
- *   const scope = { paths: resolvePaths({ home, env: {} }), folder: "", name: "the agent's home" };
+ *   const scope = { paths: resolvePaths({ home, env: {} }), folder: "", name: "home" } as const;
  *   const refused = await checkPath("notes/../.env/", scope).catch((e) => e);
  *   if (!(refused instanceof FileRefusedError)) throw new Error(String(refused));
  *   if (refused.message !== "Cannot read .env: it holds secrets") throw refused;
@@ -127,9 +138,15 @@ export async function checkPath(
   const homeReal = await realOr(home, home);
   const wanted = normalise(path.startsWith("/") ? path : `${home}/${path}`);
   const rel = relativeTo(wanted, home) ?? relativeTo(wanted, homeReal);
-  const label = rel === undefined ? wanted : rel === "" ? "." : rel;
+  // Outside the home, the path as the model gave it: resolving a relative one would
+  // tell the model where the home is.
+  const label = rel === undefined
+    ? (path.startsWith("/") ? wanted : normaliseRelative(path))
+    : rel === ""
+    ? "."
+    : rel;
   const refuse = (reason: RefusalReason) =>
-    new FileRefusedError(reason, { verb, label, scope: scope.name });
+    new FileRefusedError(reason, { verb, label, scope: scope.name, lang: scope.lang });
   if (path.includes("\0")) throw refuse("missing");
   if (rel === undefined) throw refuse("outside");
   if (relativeTo(rel, scope.folder) === undefined) throw refuse("outside");
@@ -242,20 +259,23 @@ async function protectedSet(paths: AgentPaths): Promise<ProtectedSet> {
   };
 }
 
-/** `.env`, `.env.local` and the like hold keys; `.env.example` holds only names. */
-function isSecretName(name: string): boolean {
-  return name === ".env" || (name.startsWith(".env.") && name !== ".env.example");
-}
-
-/** The refusal for an error of the walk or the open, or the error itself. */
-export function asRefusal(error: unknown, refuse: (reason: RefusalReason) => Error): unknown {
+/**
+ * The refusal for any error of the walk, the open or the write: an OS error's text
+ * names the absolute path, so none reaches the model; it gets the sentence of the
+ * reason instead (`failed` for one without its own).
+ */
+export function asRefusal(error: unknown, refuse: (reason: RefusalReason) => Error): Error {
   if (error instanceof FileRefusedError) return error;
   if (error instanceof Deno.errors.NotFound || isNotADirectory(error)) return refuse("missing");
   if (error instanceof Deno.errors.IsADirectory) return refuse("directory");
   if (error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable) {
     return refuse("denied");
   }
-  return error;
+  if (error instanceof Deno.errors.FilesystemLoop) return refuse("symlink");
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "ENAMETOOLONG") return refuse("too_long");
+  if (code === "ELOOP") return refuse("symlink");
+  return refuse("failed");
 }
 
 function isNotADirectory(error: unknown): boolean {
@@ -277,6 +297,20 @@ function relativeTo(path: string, dir: string): string | undefined {
   if (path === dir) return "";
   const prefix = dir.endsWith("/") ? dir : `${dir}/`;
   return path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
+}
+
+/**
+ * A relative path with `.`, repeated slashes and `dir/..` pairs resolved, the leading
+ * `..` kept: `../x/./y` stays `../x/y`.
+ */
+function normaliseRelative(path: string): string {
+  const out: string[] = [];
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === ".." && out.length > 0 && out.at(-1) !== "..") out.pop();
+    else out.push(part);
+  }
+  return out.join("/") || ".";
 }
 
 /** Resolves `.`, `..`, repeated and trailing slashes without touching the disk. */

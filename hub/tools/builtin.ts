@@ -2,14 +2,17 @@
  * The built-in tools: the current time, reading a file under the agent's home,
  * notes (list, read, write) under `<AGENT_HOME>/notes`, and fetching a URL.
  * Writing a note and fetching a URL are tier 2 (asked every time). Every file goes
- * through `_guarded_file.ts`: no links, no secrets, nothing outside the tool's folder.
+ * through `_guarded_file.ts`: no links, no secrets (by name or by content), nothing
+ * outside the tool's folder. Every page goes through `_public_fetch.ts`: public
+ * addresses only (unless `[tools] fetch_private`), redirects on the approved host.
+ * A refusal is one sentence in the owner's language.
  *
  * @module
  */
 import { z } from "zod";
-import { formatTime, TIME_ZONE } from "../i18n.ts";
+import { currentLang, formatTime, TIME_ZONE } from "../i18n.ts";
 import type { AgentTool, ToolContext } from "./tool.ts";
-import { characters, shown, t } from "./_messages.ts";
+import { characters, inputRefusals, shown, t } from "./_messages.ts";
 import { type FileScope, listGuarded, readGuarded, writeGuarded } from "./_guarded_file.ts";
 
 const MAX_READ_BYTES = 64 * 1024;
@@ -35,7 +38,9 @@ export const currentTime: AgentTool = {
         timeZoneName: "never",
       });
     } catch {
-      throw new RangeError(`Unknown time zone: ${zone}`);
+      throw new RangeError(
+        inputRefusals(currentLang(context.env), "bad_time_zone", { zone: shown(zone, 60) }),
+      );
     }
     return Promise.resolve({
       utc: new Date(now).toISOString(),
@@ -46,12 +51,15 @@ export const currentTime: AgentTool = {
   },
 };
 
-/** `read_file`: a text file under the agent's home; `.env` and `data/` stay closed. */
+/**
+ * `read_file`: a text file under the agent's home; `.env` (and its copies, and any file
+ * holding one of its keys) and `data/` stay closed.
+ */
 export const readFile: AgentTool = {
   name: "read_file",
   tier: 1,
   description:
-    "Read a text file under the agent's home directory (path relative to it, e.g. persona/persona.md). Secrets (.env) and the data directory cannot be read.",
+    "Read a text file under the agent's home directory (path relative to it, e.g. persona/persona.md). Secrets (.env, its copies, files holding a key) and the data directory cannot be read.",
   inputSchema: z.object({ path: z.string().min(1) }),
   async execute(input: { path: string }, context: ToolContext) {
     return {
@@ -87,7 +95,7 @@ export const readNote: AgentTool = {
   description: "Read one of the owner's notes by name (as list_notes shows it).",
   inputSchema: z.object({ name: z.string() }),
   async execute(input: { name: string }, context: ToolContext) {
-    const file = noteFile(input.name);
+    const file = noteFile(input.name, context);
     return { name: input.name, ...(await readGuarded(file, notesScope(context), MAX_READ_BYTES)) };
   },
 };
@@ -108,40 +116,44 @@ export const writeNote: AgentTool = {
     return t(lang, input.append ? "append_note" : "write_note", vars);
   },
   async execute(input: { name: string; text: string; append?: boolean }, context: ToolContext) {
-    const file = noteFile(input.name);
+    const file = noteFile(input.name, context);
     await writeGuarded(file, notesScope(context), input.text, { append: input.append === true });
     return { saved: input.name, bytes: new TextEncoder().encode(input.text).length };
   },
 };
 
-/** `fetch_url`: GET an http(s) URL and return its text (tier 2). */
+/**
+ * `fetch_url`: GET an http(s) URL and return its text (tier 2). The owner approves the
+ * host the sentence names; redirects stay on it, and private addresses are refused
+ * unless `[tools] fetch_private` is on.
+ */
 export const fetchUrl: AgentTool = {
   name: "fetch_url",
   tier: 2,
   description:
-    "Fetch a web page or API over http(s) with GET and return its text (cut to 20,000 characters).",
+    "Fetch a public web page or API over http(s) with GET and return its text (cut to 20,000 characters). Redirects are followed on the same host only.",
   inputSchema: z.object({ url: z.string().url() }),
   describe(input: { url: string }, lang) {
-    return t(lang, "fetch_url", { url: shown(input.url, 120) });
+    // The host as the URL parser reads it: `https://good.example@evil.example/` is evil's.
+    const host = new URL(input.url).hostname;
+    return t(lang, "fetch_url", { host: shown(host, 80), url: shown(input.url, 120) });
   },
   untrusted: true,
   async execute(input: { url: string }, context: ToolContext) {
-    const url = new URL(input.url);
-    if (url.protocol !== "http:" && url.protocol !== "https:") {
-      throw new TypeError(`Cannot fetch ${url.protocol} URLs; only http and https`);
-    }
-    const response = await (context.fetch ?? fetch)(url, {
-      redirect: "follow",
-      signal: AbortSignal.timeout(15_000),
-      headers: { "user-agent": "agent/0.1 (+fetch_url tool)" },
+    // Loaded on the first fetch: Node's http, https, dns and zlib cost a hub ~8 MiB and
+    // ~100 ms at start, which a session that never fetches should not pay.
+    const { fetchPublic } = await import("./_public_fetch.ts");
+    const page = await fetchPublic(input.url, {
+      allowPrivate: context.settings?.fetch_private === true,
+      lang: currentLang(context.env),
+      maxChars: MAX_FETCH_CHARS,
     });
-    const text = await response.text();
     return {
-      url: response.url || url.href,
-      status: response.status,
-      content_type: response.headers.get("content-type"),
-      text: text.slice(0, MAX_FETCH_CHARS),
-      truncated: text.length > MAX_FETCH_CHARS,
+      url: page.url,
+      status: page.status,
+      content_type: page.contentType,
+      text: page.text,
+      truncated: page.truncated,
     };
   },
 };
@@ -157,18 +169,25 @@ export const BUILTIN_TOOLS: readonly AgentTool[] = [
 ];
 
 function homeScope(context: ToolContext): FileScope {
-  return { paths: context.paths, folder: "", name: "the agent's home" };
+  return { paths: context.paths, folder: "", name: "home", lang: currentLang(context.env) };
 }
 
 function notesScope(context: ToolContext): FileScope {
-  return { paths: context.paths, folder: NOTES_FOLDER, name: "the notes folder" };
+  return {
+    paths: context.paths,
+    folder: NOTES_FOLDER,
+    name: "notes",
+    lang: currentLang(context.env),
+  };
 }
 
 /** The note's path relative to the home; the name alone can never leave the folder. */
-function noteFile(name: string): string {
+function noteFile(name: string, context: ToolContext): string {
   const clean = name.replace(/\.md$/, "");
   if (!NOTE_NAME.test(clean) || clean.includes("..")) {
-    throw new TypeError(`Invalid note name: ${JSON.stringify(name)}`);
+    throw new TypeError(
+      inputRefusals(currentLang(context.env), "bad_note_name", { name: shown(name, 100) }),
+    );
   }
   return `${NOTES_FOLDER}/${clean}.md`;
 }

@@ -133,14 +133,16 @@ Deno.test("refusalText() says plainly that the call did not run, and why", () =>
   assert.match(refusalText("net_send", "cancelled"), /^net_send did NOT run: the owner cancelled/);
 });
 
-Deno.test("fetch_url GETs an http URL and cuts long text", async () => {
+Deno.test("fetch_url GETs an http URL and cuts long text (a loopback page with fetch_private)", async () => {
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
     () => new Response("x".repeat(25_000), { headers: { "content-type": "text/plain" } }),
   );
   const { home, ctx } = context();
   try {
-    const out = await fetchUrl.execute({ url: `http://127.0.0.1:${server.addr.port}/` }, ctx) as {
+    const settings = { fetch_private: true };
+    const url = `http://127.0.0.1:${server.addr.port}/`;
+    const out = await fetchUrl.execute({ url }, { ...ctx, settings }) as {
       status: number;
       text: string;
       truncated: boolean;

@@ -9,6 +9,7 @@ import type { z } from "zod";
 import type { RefusalReason } from "../sessions/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import type { Channel } from "../ledger/mod.ts";
+import type { ToolsConfig } from "../config/mod.ts";
 import type { Lang } from "../i18n.ts";
 import { errorMessage } from "@agent/net/common";
 
@@ -22,6 +23,8 @@ export interface ToolContext {
   fetch?: typeof fetch | undefined;
   /** @default Date.now */
   now?: (() => number) | undefined;
+  /** `[tools]` of `agent.toml`. @default { fetch_private: false } */
+  settings?: ToolsConfig | undefined;
   /** Where the turn came from, for the ledger. @default "cli" */
   channel?: Channel | undefined;
   /** The conversation's session (the shell's scratch folder, the ledger row). */

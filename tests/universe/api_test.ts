@@ -356,6 +356,44 @@ Deno.test({
 
 Deno.test({
   name:
+    "names, owner, about and sub-agents are kept without U+061C, zero-width or blank characters (U2)",
+  ...T,
+  fn: () =>
+    withUniverse(async (u, agents) => {
+      const a = await agents("Ad\u061Ca\u200B Love\u2060lace\uFEFF\u200D");
+      const blank = await agents("\u200B\u061C\u3164\u2060");
+      await a.post(u, { owner: "O\u200Cwner\u180E", about: "a\u061Cb\u00AD\u3164c" });
+      await blank.post(u, {});
+      await a.post(u, {
+        kind: "report",
+        links: [],
+        subs: [{ name: "chef", about: "co\u200Boks" }],
+      });
+      const taus = (await snapshot(u)).taus;
+      assert.deepEqual(
+        taus.map((t: { name: string; owner: string; about: string; subs: unknown }) => [
+          t.name,
+          t.owner,
+          t.about,
+          t.subs,
+        ]),
+        [
+          ["Ada Lovelace", "Owner", "ab c", [{ name: "chef", about: "cooks" }]],
+          // Nothing left of the card's name: the address stands in, as document 3 says.
+          [blank.address, "", "", []],
+        ],
+      );
+      const tau = await (await fetch(`${u.url}/api/taus/${a.address}`)).json() as { name: string };
+      assert.equal(tau.name, "Ada Lovelace");
+      const hits = await (await fetch(`${u.url}/api/map/search?q=ada%20lovelace`)).json() as {
+        results: { name: string }[];
+      };
+      assert.deepEqual(hits.results.map((h: { name: string }) => h.name), ["Ada Lovelace"]);
+    }),
+});
+
+Deno.test({
+  name:
     "cron: agents unseen for 30 days go with their links; rate rows older than an hour are pruned",
   ...T,
   fn: () =>

@@ -158,6 +158,49 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    "map: a search up to the documented 100 characters answers 200, past SQLite's LIKE limit (U1)",
+  ...T,
+  async fn() {
+    const u = await startUniverse();
+    try {
+      const about = "a very long line about what this agent does, written by its owner, " +
+        "to be found by the whole of it, a hundred characters and more";
+      await seed(u, [
+        { address: "long.example", name: "Long", owner: "", about },
+        { address: "ss.example", name: "Straße", owner: "", about: "ß".repeat(60) },
+      ]);
+      const search = async (q: string) => {
+        const res = await fetch(`${u.url}/api/map/search?q=${encodeURIComponent(q)}`);
+        // deno-lint-ignore no-explicit-any
+        const body = await res.json() as any;
+        return [res.status, body.results?.map((h: { address: string }) => h.address) ?? body];
+      };
+      for (const n of [47, 48, 49, 50, 51, 64, 99, 100]) {
+        assert.deepEqual(
+          await search(about.slice(0, n)),
+          [200, ["long.example"]],
+          `${n} characters`,
+        );
+        assert.deepEqual(await search("z".repeat(n)), [200, []], `${n} z`);
+      }
+      // Folding makes a query longer: 60 ß fold to 120 characters.
+      assert.deepEqual(await search("ß".repeat(60)), [200, ["ss.example"]]);
+      assert.deepEqual(await search("SS".repeat(50)), [200, ["ss.example"]]);
+      // `%` and `_` are plain characters, not patterns.
+      assert.deepEqual(await search("%".repeat(100)), [200, []]);
+      assert.deepEqual(await search("_"), [200, []]);
+      assert.deepEqual(await search("x".repeat(101)), [400, {
+        error: "bad_request",
+        detail: "q must be at most 100 characters",
+      }]);
+    } finally {
+      await u.stop();
+    }
+  },
+});
+
+Deno.test({
   name: "map: the index follows a signed join, a new name, a leave and the cron",
   ...T,
   async fn() {

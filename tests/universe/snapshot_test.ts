@@ -165,9 +165,11 @@ Deno.test({
       assert.equal(res.headers.get("cache-control"), "public, max-age=60");
       assert.equal(res.headers.get("access-control-allow-origin"), "*");
       assert.equal(res.headers.get("vary"), "Accept-Encoding");
+      // What is stored names the configured UNIVERSE (empty here); each reader gets its host.
+      const stored = JSON.stringify({ ...expected, universe: "" });
       assert.deepEqual(
         { taus: built.taus, links: built.links, bytes: built.bytes },
-        { taus: 4, links: 2, bytes: new TextEncoder().encode(text).byteLength },
+        { taus: 4, links: 2, bytes: new TextEncoder().encode(stored).byteLength },
       );
       assert.notEqual(built.etag, before.etag);
       // The message sum kept by the write path is the one a full count gives.
@@ -179,7 +181,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "GET /api/universe: gzip as stored when accepted, plain otherwise; HEAD; ETag and 304",
+  name:
+    "GET /api/universe with UNIVERSE set: gzip as stored when accepted, plain otherwise; HEAD; ETag and 304",
   ...T,
   fn: () =>
     withUniverse(async (u) => {
@@ -243,7 +246,7 @@ Deno.test({
       assert.equal(again.status, 200);
       assert.notEqual(again.headers.get("etag"), etag);
       assert.equal((await jsonOf(again)).stats.taus, 51);
-    }, { rebuildSeconds: 3_600 }),
+    }, { universe: "universe.test", rebuildSeconds: 3_600 }),
 });
 
 Deno.test({
@@ -294,4 +297,90 @@ Deno.test({
       }
       assert.ok(fresh > stale, `${fresh} > ${stale}`);
     }, { rebuildSeconds: 2 }),
+});
+
+/** The directory builds now, named by nobody's request (as its alarm does). */
+async function buildUnasked(u: RunningUniverse): Promise<void> {
+  const stub = await directoryStub(u);
+  const res = await stub.fetch("https://directory.internal/build", { method: "POST" });
+  assert.equal(res.status, 200, await res.text());
+}
+
+/** `GET /api/universe` as a request under `host` (its URL, so its `Host`, names it). */
+async function under(u: RunningUniverse, host: string, headers: Record<string, string> = {}) {
+  const res = await u.mf.dispatchFetch(`http://${host}/api/universe`, {
+    headers: { "accept-encoding": "identity", ...headers },
+  });
+  return { status: res.status, etag: res.headers.get("etag"), text: await res.text() };
+}
+
+Deno.test({
+  name:
+    "U3: with an empty UNIVERSE each reader's snapshot names its own host; a request under another Host changes nothing for the others",
+  ...T,
+  fn: () =>
+    withUniverse(async (u) => {
+      const now = Math.floor(Date.now() / 1000);
+      for (let i = 0; i < 30; i++) {
+        await apply(u, {
+          kind: "join",
+          address: `a${i}.example`,
+          ts: now - 60,
+          name: `A${i}`,
+          now,
+        });
+      }
+      await buildUnasked(u);
+      const mine = JSON.parse((await plain(u)).text);
+      assert.equal(mine.universe, u.host);
+      assert.equal(mine.stats.taus, 30);
+
+      // A stranger's request under another Host sees that host (the universe's host for
+      // that request, document 3) ...
+      const evil = await under(u, "evil.example");
+      assert.equal(evil.status, 200);
+      const theirs = JSON.parse(evil.text);
+      assert.equal(theirs.universe, "evil.example");
+      assert.deepEqual({ ...theirs, universe: u.host }, mine);
+      // ... and nothing more: the next builds still name no one, every reader their own.
+      await under(u, "evil.example");
+      await buildUnasked(u);
+      assert.equal(JSON.parse((await plain(u)).text).universe, u.host);
+      assert.equal(JSON.parse((await under(u, "other.example")).text).universe, "other.example");
+
+      // Gzip under a host the stored head does not name: a valid file (the CRC checks
+      // out), its Content-Length exact, the same JSON as the plain answer.
+      const { text } = await plain(u);
+      const raw = await rawGet(`${u.url}/api/universe`, { "accept-encoding": "gzip" });
+      assert.equal(raw.headers["content-encoding"], "gzip");
+      assert.equal(raw.headers["content-length"], String(raw.body.byteLength));
+      const unzipped = await new Response(
+        new Blob([raw.body]).stream().pipeThrough(new DecompressionStream("gzip")),
+      ).text();
+      assert.equal(unzipped, text);
+
+      // Each host has its own ETag; a 304 for one's is not another's.
+      const etag = (await plain(u)).res.headers.get("etag")!;
+      assert.notEqual(etag, evil.etag);
+      const again = await fetch(`${u.url}/api/universe`, { headers: { "if-none-match": etag } });
+      assert.deepEqual([again.status, await again.text()], [304, ""]);
+      const cross = await under(u, "evil.example", { "if-none-match": etag });
+      assert.equal(cross.status, 200);
+      const head = await fetch(`${u.url}/api/universe`, { method: "HEAD" });
+      assert.deepEqual([head.status, head.headers.get("etag"), await head.text()], [200, etag, ""]);
+    }, { rebuildSeconds: 3_600 }),
+});
+
+Deno.test({
+  name: "U3: with UNIVERSE set the snapshot names it, whatever the request's Host",
+  ...T,
+  fn: () =>
+    withUniverse(async (u) => {
+      await buildUnasked(u);
+      for (const host of ["evil.example", "127.0.0.1", "UNIVERSE.TEST"]) {
+        assert.equal(JSON.parse((await under(u, host)).text).universe, "universe.test", host);
+      }
+      await buildUnasked(u);
+      assert.equal(JSON.parse((await plain(u)).text).universe, "universe.test");
+    }, { universe: "universe.test", rebuildSeconds: 3_600 }),
 });

@@ -245,20 +245,21 @@ export interface MapHit extends MapAgent {
 /**
  * Agents whose name, owner, about or address holds `query` once both are folded
  * (case, diacritics, Turkish i): earlier matches first, at most {@linkcode MAP_SEARCH_LIMIT}.
+ * A substring test with `instr()`, not `LIKE`: the edge's SQLite refuses a `LIKE`
+ * pattern longer than 50 bytes, well under the 100 characters a query may have (and
+ * folding can make it longer still), and `instr()` needs no escaping of `%` and `_`.
  */
 export function mapSearch(sql: SqlStorage, query: string, now: number): MapHit[] {
   ensureMapIndex(sql);
   const q = foldText(query);
   if (q === "") return [];
-  const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return rows(
     sql,
     `SELECT m.address AS address, m.x AS x, m.y AS y, a.name AS name, a.owner AS owner,
-       a.about AS about, a.last_seen AS seen
+       a.about AS about, a.last_seen AS seen, instr(m.fold, ?) AS at
      FROM map_agents m JOIN agents a ON a.address = m.address
-     WHERE m.fold LIKE ? ESCAPE '\\'
-     ORDER BY instr(m.fold, ?), a.name, m.address LIMIT ?`,
-    like,
+     WHERE at > 0
+     ORDER BY at, a.name, m.address LIMIT ?`,
     q,
     MAP_SEARCH_LIMIT,
   ).map((r) => ({

@@ -10,18 +10,23 @@
 /** A page's language. */
 export type MapLang = "en" | "tr";
 
+// The page's copy of the protocol's rule (`cleanText` in net/text.ts: the page is
+// bundled for browsers and cannot import it); a test checks that the two agree.
 // deno-lint-ignore no-control-regex
-const CONTROLS = /[\u0000-\u001F\u007F-\u009F]/g;
-const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/g;
+const CONTROLS = /[\u0000-\u001F\u007F-\u009F\u115F\u1160\u3164\uFFA0\u2800]/g;
+const INVISIBLE =
+  /[\u00AD\u034F\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
 
 /**
- * `text` on one line: control characters become spaces (so words never glue together),
- * bidi and zero-width marks go, runs of space become one.
+ * `text` on one line: control and blank-looking characters become spaces (so words
+ * never glue together), bidi, zero-width and other invisible marks go, runs of space
+ * become one.
  *
  * @example
  * ```ts
  * import { lineOf } from "./text.ts";
  * if (lineOf("Ada\nLovelace\u202e") !== "Ada Lovelace") throw new Error();
+ * if (lineOf("Ada\u061c\u200b") !== "Ada") throw new Error();
  * ```
  */
 export function lineOf(text: string): string {

@@ -27,7 +27,15 @@ export interface Contact {
   created_at: number;
   updated_at: number;
   accepted_at?: number | null;
+  /**
+   * When the owner was last told of a request from this address: a stranger that asks,
+   * removes itself and asks again is told of once per {@linkcode REQUEST_TELL_SECONDS}.
+   */
+  request_told_at?: number;
 }
+
+/** How often the owner hears of requests from one address at most: once a day. */
+export const REQUEST_TELL_SECONDS = 86_400;
 
 /** The network profile. */
 export interface Profile {
@@ -60,7 +68,7 @@ export interface OutboxEntry {
   /** A message (a reply or the owner's), or the notice that the owner removed `to`. */
   kind: OutboxKind;
   /** What is sealed: `{text}` or `{text, sub}` (a message), `{name}` (a removal). */
-  plaintext: { text: string; sub?: string; error?: string } | { name: string };
+  plaintext: { text: string; sub?: string } | { name: string };
   thread: string;
   reply_to: string | null;
   hops: number;
