@@ -65,6 +65,11 @@ export {
   pickSession,
 } from "./desk/mod.ts";
 
+// Memory: the store and the access a conversation's scope gives, which `buildAgent`
+// takes as its `memory` (the rest is on the light door `@agent/hub/memory`).
+export { accessFor, SqliteMemoryStore } from "./memory/mod.ts";
+export type { MemoryAccess, MemoryStore, TurnMemory, TurnParty } from "./memory/mod.ts";
+
 // Sessions: the store a conversation keeps its messages in, on files or on the spine.
 // An embedder may pass its own `SessionStore`.
 // A conversation's messages are stored as `SessionMessage` records of `MESSAGE_VERSION`;

@@ -5,16 +5,60 @@
  * see and steer (a pending list for whatever did not come straight from the owner), and
  * deleted for real (no file keeps the text of a forgotten memory).
  *
+ * The light door `@agent/hub/memory` (no model SDK): `agent memory`, the dashboard and
+ * the tests use the store and its sentences through it; the agent takes a
+ * {@linkcode TurnMemory}.
+ *
  * @module
  */
-export * from "./types.ts";
-export * from "./errors.ts";
-export * from "./scope.ts";
-export * from "./scan.ts";
-export * from "./validate.ts";
-export * from "./search_text.ts";
-export * from "./sqlite_store.ts";
-export * from "./recall.ts";
-export * from "./tools.ts";
-export * from "./turn.ts";
+
+// What a memory is, and the store every backend implements.
+export {
+  type ApproveOptions,
+  type ListOptions,
+  type Memory,
+  MEMORY_KINDS,
+  type MemoryCounts,
+  type MemoryKind,
+  type MemorySource,
+  type MemoryStatus,
+  type MemoryStore,
+  type NewMemory,
+  type PendingReason,
+  type Ranked,
+  type Scope,
+  type ScopeFilter,
+  type SearchOptions,
+} from "./types.ts";
+
+// Bad input and unusable stores, as one sentence in the person's language.
+export { MemoryError, memoryError } from "./errors.ts";
 export { t as memorySentence } from "./_messages.ts";
+
+// Scopes in code: which memories a turn may read and where it writes.
+export {
+  accessFor,
+  conversationScope,
+  isScope,
+  type MemoryAccess,
+  parseScope,
+  type TurnParty,
+} from "./scope.ts";
+
+// What a write is checked for.
+export { hiddenCharacters, readsLikeInstructions } from "./scan.ts";
+export { checkText, MAX_TEXT_CHARS } from "./validate.ts";
+
+// The local store (`<data>/memory.sqlite3`).
+export { SqliteMemoryStore, type SqliteMemoryStoreOptions } from "./sqlite_store.ts";
+
+// A turn's recall and tools.
+export {
+  recall,
+  type RecallBudget,
+  type Recalled,
+  recallLine,
+  type RecallOptions,
+} from "./recall.ts";
+export { memoryTools, type MemoryToolsOptions, pendingReason } from "./tools.ts";
+export type { TurnMemory } from "./turn.ts";
