@@ -52,6 +52,37 @@ export { checkText, MAX_TEXT_CHARS } from "./validate.ts";
 // The local store (`<data>/memory.sqlite3`).
 export { SqliteMemoryStore, type SqliteMemoryStoreOptions } from "./sqlite_store.ts";
 
+// `agent memory`, the slash commands and the dashboard: list, show, add, forget (and
+// redact), approve and reject, pin, export and import; memories as lines and Markdown.
+export {
+  addedLine,
+  addMemory,
+  type AddMemoryOptions,
+  approveMemory,
+  exportMemories,
+  forgetMemories,
+  type ForgetOptions,
+  importMemories,
+  listMemories,
+  type ListMemoriesOptions,
+  type ManageOutcome,
+  type MemoryDesk,
+  parseId,
+  pendingMemories,
+  pinMemory,
+  rejectMemory,
+  showMemory,
+} from "./manage.ts";
+export { countLine, kindWord, memoryLines, memoryShowLines, statusWord } from "./lines.ts";
+export {
+  type ImportItem,
+  MAX_IMPORT_BYTES,
+  MAX_IMPORT_ITEMS,
+  memoryMarkdown,
+  parseMemoryMarkdown,
+} from "./markdown.ts";
+export { REDACTED, redactTranscripts } from "./redact.ts";
+
 // A turn's recall and tools.
 export {
   recall,

@@ -1,0 +1,204 @@
+/**
+ * `agent memory list [--scope S] [--search Q] [--json] | show ID | add TEXT [--scope S]
+ * [--pin] | forget ID… | --search Q [--yes] [--redact] | pending | approve ID | reject ID
+ * | pin ID | unpin ID | export [--json] | import FILE`: what the agent remembers, read
+ * and changed in `<data>/memory.sqlite3` directly (no hub needed; a running hub sees
+ * each change at its next turn). `--cloud` works on the cloud brain's memory in the
+ * spine (`AGENT_SPINE_URL`, `AGENT_SPINE_TOKEN`).
+ *
+ * @module
+ */
+import type { CommandModule } from "../command.ts";
+import { UsageError } from "../command.ts";
+import { catalogue, type Lang } from "@agent/hub/base";
+
+const t = catalogue({
+  summary: "What the agent remembers: list, show, add, forget, approve what waits, export, import.",
+  h_list: "list the memories in force and waiting, newest first",
+  h_show: "one memory with where it came from",
+  h_add: "remember something (in force at once)",
+  h_forget: "forget memories for good, by id or by a search",
+  h_pending: "what waits for your approval",
+  h_approve: "put a waiting memory in force",
+  h_reject: "delete a waiting memory",
+  h_pin: "recall a memory in every turn of its scope",
+  h_unpin: "stop recalling a memory in every turn",
+  h_export: "every memory in force as Markdown (or all of them as JSON)",
+  h_import: "memories from a Markdown bullet list, such as another agent's MEMORY.md",
+  o_scope: "owner, person:<id> or conversation:<key>",
+  o_search: "memories whose text holds these words",
+  o_json: "print JSON",
+  o_history: "also the memories others replaced",
+  o_pin: "pin it",
+  o_kind: "fact, preference, event or instruction (default fact)",
+  o_replaces: "the id of a memory in force this one replaces",
+  o_yes: "forget what --search matched without asking",
+  o_redact: "also clean the text out of the stored conversations",
+  o_text: "the text as you edited it",
+  o_cloud: "the cloud brain's memory, in the spine (AGENT_SPINE_URL, AGENT_SPINE_TOKEN)",
+}, {
+  summary:
+    "Ajanın hatırladıkları: listele, göster, ekle, unut, bekleyenleri onayla, dışa ve içe aktar.",
+  h_list: "geçerli ve bekleyen anıları listeler, en yenisi önce",
+  h_show: "bir anıyı nereden geldiğiyle gösterir",
+  h_add: "bir şeyi hatırlatır (hemen geçerli)",
+  h_forget: "anıları numarayla ya da aramayla kalıcı olarak unutur",
+  h_pending: "onayınızı bekleyenler",
+  h_approve: "bekleyen bir anıyı geçerli kılar",
+  h_reject: "bekleyen bir anıyı siler",
+  h_pin: "bir anıyı kapsamındaki her turda hatırlatır",
+  h_unpin: "bir anının her turda hatırlanmasını bırakır",
+  h_export: "geçerli tüm anılar Markdown olarak (ya da hepsi JSON olarak)",
+  h_import: "bir Markdown madde listesinden anılar, ör. başka bir ajanın MEMORY.md'si",
+  o_scope: "owner, person:<kimlik> ya da conversation:<anahtar>",
+  o_search: "metninde bu sözcükler geçen anılar",
+  o_json: "JSON yazar",
+  o_history: "yerini başkasına bırakmış anılar da",
+  o_pin: "sabitler",
+  o_kind: "fact, preference, event ya da instruction (varsayılan fact)",
+  o_replaces: "bunun yerini aldığı geçerli anının numarası",
+  o_yes: "--search ile eşleşenleri sormadan unutur",
+  o_redact: "metni kayıtlı konuşmalardan da temizler",
+  o_text: "metnin düzenlediğiniz hâli",
+  o_cloud: "bulut beyninin anıları, spine'da (AGENT_SPINE_URL, AGENT_SPINE_TOKEN)",
+});
+
+type Key = Parameters<typeof t>[1];
+
+/** `agent memory`. */
+export const command: CommandModule = {
+  name: "memory",
+  summary: { en: t("en", "summary"), tr: t("tr", "summary") },
+  configure(cmd, lang) {
+    const d = (key: Key) => t(lang, key);
+    const cloud = (c: ReturnType<typeof cmd.command>) => c.option("--cloud", d("o_cloud"));
+    cloud(
+      cmd.command("list").description(d("h_list")).option("--scope <scope>", d("o_scope"))
+        .option("--search <words>", d("o_search")).option("--history", d("o_history"))
+        .option("--json", d("o_json")),
+    );
+    cloud(cmd.command("show").description(d("h_show")).argument("<id>"));
+    cloud(
+      cmd.command("add").description(d("h_add")).argument("<text...>")
+        .option("--scope <scope>", d("o_scope")).option("--pin", d("o_pin"))
+        .option("--kind <kind>", d("o_kind")).option("--replaces <id>", d("o_replaces")),
+    );
+    cloud(
+      cmd.command("forget").description(d("h_forget")).argument("[ids...]")
+        .option("--search <words>", d("o_search")).option("--yes", d("o_yes"))
+        .option("--redact", d("o_redact")),
+    );
+    cloud(cmd.command("pending").description(d("h_pending")).option("--json", d("o_json")));
+    cloud(
+      cmd.command("approve").description(d("h_approve")).argument("<id>")
+        .option("--text <text>", d("o_text")),
+    );
+    cloud(cmd.command("reject").description(d("h_reject")).argument("<id>"));
+    cloud(cmd.command("pin").description(d("h_pin")).argument("<id>"));
+    cloud(cmd.command("unpin").description(d("h_unpin")).argument("<id>"));
+    cloud(
+      cmd.command("export").description(d("h_export")).option("--json", d("o_json"))
+        .option("--scope <scope>", d("o_scope")),
+    );
+    cloud(
+      cmd.command("import").description(d("h_import")).argument("<file>")
+        .option("--scope <scope>", d("o_scope")),
+    );
+  },
+  async run(ctx, args, opts) {
+    const [sub = "list", ...rest] = args;
+    const lang = ctx.lang;
+    const memory = await import("@agent/hub/memory");
+    const str = (key: string) => typeof opts[key] === "string" ? opts[key] as string : undefined;
+    const store = new memory.SqliteMemoryStore(ctx.paths.memoryFile, {
+      lang,
+      warn: (line) => ctx.logger.warn(line),
+    });
+    const desk = {
+      store,
+      lang,
+      filter: "every" as const,
+      sessionsDir: opts.cloud === true ? undefined : ctx.paths.sessionsDir,
+      columns: Deno.stdout.isTerminal() ? Deno.consoleSize().columns : undefined,
+    };
+    const print = (lines: readonly string[]) => {
+      for (const line of lines) ctx.out(line);
+    };
+    try {
+      switch (sub) {
+        case "list":
+          print(
+            await memory.listMemories(desk, {
+              scope: str("scope"),
+              search: str("search"),
+              json: opts.json === true,
+              history: opts.history === true,
+            }),
+          );
+          return 0;
+        case "show":
+          print(await memory.showMemory(desk, await need(rest[0], sub, lang)));
+          return 0;
+        case "add": {
+          const text = rest.join(" ");
+          if (text.trim() === "") throw new UsageError(memory.memorySentence(lang, "needs_text"));
+          const replaces = str("replaces");
+          const added = await memory.addMemory(desk, text, {
+            scope: str("scope"),
+            kind: str("kind"),
+            pin: opts.pin === true,
+            replaces,
+          });
+          const old = replaces === undefined ? undefined : memory.parseId(replaces, lang);
+          ctx.out(memory.addedLine(added, lang, old));
+          return 0;
+        }
+        case "forget": {
+          const outcome = await memory.forgetMemories(desk, rest, {
+            search: str("search"),
+            yes: opts.yes === true,
+            redact: opts.redact === true,
+          });
+          print(outcome.lines);
+          return outcome.exitCode;
+        }
+        case "pending":
+          print(await memory.pendingMemories(desk, opts.json === true));
+          return 0;
+        case "approve":
+          ctx.out(await memory.approveMemory(desk, await need(rest[0], sub, lang), str("text")));
+          return 0;
+        case "reject":
+          ctx.out(await memory.rejectMemory(desk, await need(rest[0], sub, lang)));
+          return 0;
+        case "pin":
+        case "unpin":
+          ctx.out(await memory.pinMemory(desk, await need(rest[0], sub, lang), sub === "pin"));
+          return 0;
+        case "export":
+          ctx.out((await memory.exportMemories(desk, {
+            json: opts.json === true,
+            ...(str("scope") === undefined ? {} : { scope: str("scope")! }),
+          })).replace(/\n$/, ""));
+          return 0;
+        case "import": {
+          const file = rest[0];
+          if (file === undefined) throw new UsageError(memory.memorySentence(lang, "needs_file"));
+          ctx.out(await memory.importMemories(desk, file, { scope: str("scope") }));
+          return 0;
+        }
+        default:
+          throw new UsageError(memory.memorySentence(lang, "unknown_sub", { sub }));
+      }
+    } finally {
+      store.close();
+    }
+  },
+};
+
+/** The id argument of `sub`, or a usage error. */
+async function need(value: string | undefined, sub: string, lang: Lang): Promise<string> {
+  if (value !== undefined) return value;
+  const { memorySentence } = await import("@agent/hub/memory");
+  throw new UsageError(memorySentence(lang, "needs_id", { sub }));
+}
