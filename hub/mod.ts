@@ -174,6 +174,8 @@ export { type NetEvent, type OwnerEvent, OwnerEventBus, ownerEventLine } from ".
 export { runJobNow, type RunJobNowOptions } from "./app/jobs_run_now.ts";
 // Where a job's answer goes (the event stream, each messenger chat), for its delivery worker.
 export { jobDeliverySinks } from "./app/jobs_delivery.ts";
+// The clock jobs and budgets run by: `startHub({clock})` and a test's `ManualClock`.
+export { type Clock, ManualClock, SYSTEM_CLOCK } from "./clock.ts";
 
 // Channels: terminal chat (`agent chat`, `agent cloud` in the foreground) and its line
 // input on a terminal or a pipe; the desk tests drive it like the other channels. The

@@ -36,7 +36,8 @@ import {
   dashboardSettings,
 } from "../dashboard/mod.ts";
 import { openSessionStore } from "../sessions/open.ts";
-import { runJobNow } from "./jobs_run_now.ts";
+import { runJobNowIn } from "./jobs_run_now.ts";
+import { type Clock, SYSTEM_CLOCK, testClock } from "../clock.ts";
 import { type ConfigReload, configReloader } from "../config/reload.ts";
 import type { AgentPaths } from "../paths.ts";
 import { subAgentDirectoryFrom } from "../subs/mod.ts";
@@ -65,6 +66,11 @@ export interface StartHubOptions {
    * local ledger is filled from it before any call, and appends each new row to it.
    */
   cloudLedger?: { url: string; token: string; fetch?: typeof fetch };
+  /**
+   * The clock jobs and budgets run by. @default a test's `AGENT_TEST_CLOCK` (from a
+   * checkout only), else the machine's
+   */
+  clock?: Clock;
 }
 
 /** The assembled hub. */
@@ -136,12 +142,14 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
   const found = await subAgentDirectoryFrom(registry, { config, paths });
   for (const f of found.failures) logger.warn(`agent.subs ${f.component}: ${f.detail}`);
   // One router for every turn the hub runs, so a failover is told to the owner once.
+  const clock = options.clock ?? testClock(env) ?? SYSTEM_CLOCK;
   const router = new ModelRouter({
     config,
     env,
     ledger,
     logger,
     lang,
+    now: () => clock.now(),
     onFailover: failoverTeller({ ledger, events, lang, logger }),
   });
   if (node !== undefined) {
@@ -204,6 +212,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     desk,
     events,
     cloud: options.cloudLedger,
+    clock,
   };
   const services: HubService[] = [];
   for (const factory of options.services ?? HUB_SERVICES) {
@@ -252,7 +261,8 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
       settings: dashboardSettings({ paths, env, lang, reload }),
       jobs: dashboardJobs({
         scope: () => ({ paths, config, lang, env }),
-        runNow: (name) => runJobNow({ paths, config, env, lang, logger }, name),
+        // The hub's own runs (its scheduler's store and delivery worker) when it has them.
+        runNow: (name) => runJobNowIn(services, { paths, config, env, lang, logger }, name),
       }),
     },
     reload,

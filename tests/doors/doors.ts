@@ -65,6 +65,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "backoff.ts",
         "process_alive.ts",
         "sqlite_file.ts",
+        "clock.ts",
         "cloud_target.ts",
         "_testing.ts",
         "terminal/",

@@ -29,10 +29,11 @@ export const ALLOWED: Readonly<Record<string, string>> = {
   "kit/spine_dev.ts": "the spine:dev task and the tests' spine on workerd",
   "kit/universe_dev.ts": "the universe:dev task and the tests' universe on workerd",
   "hub/config/read.ts": "in a checkout only: the loader's mtimes invalidate a cache",
+  "hub/clock.ts": "in a checkout only: a test steps a hub's clock through AGENT_TEST_CLOCK",
 };
 
-/** The allowed file the CLI may reach: it guards its use itself. */
-const REACHABLE = new Set(["hub/config/read.ts"]);
+/** The allowed files the CLI may reach: each guards its use itself. */
+const REACHABLE = new Set(["hub/config/read.ts", "hub/clock.ts"]);
 
 const MEMBERS = ["net", "spine", "universe", "hub", "kit", "cli"];
 const OWN_LOCATION = /import\.meta\.(url|dirname|filename|resolve)\b/;

@@ -53,8 +53,10 @@ Deno.test({
       // the day is spent.
       const refused = await agent(["--home", b, "jobs", "run", "tick"]);
       assert.equal(refused.code, 1, refused.stdout);
+      // Why it did not run goes to stderr; the outcome line stays on stdout.
+      assert.match(refused.stdout, /^Job tick: refused \(\$0\.00\)\.$/m);
       assert.match(
-        refused.stdout,
+        refused.stderr,
         /Job tick is paused: today's spend \$0\.00(40|400) and one more run would pass its max_usd_per_day of \$0\.0065/,
       );
       assert.deepEqual(rows(b, "tick").map((r) => r.state), ["refused"]);

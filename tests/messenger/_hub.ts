@@ -73,11 +73,15 @@ export interface HubProcess {
   stop(): Promise<{ stdout: string; stderr: string }>;
 }
 
-/** Runs `agent hub run` for `home` and waits until the messenger polls. */
-export async function runHub(home: string, bot: BotServer): Promise<HubProcess> {
+/** Runs `agent hub run` for `home` (with `env` besides) and waits until the messenger polls. */
+export async function runHub(
+  home: string,
+  bot: BotServer,
+  env: Record<string, string> = {},
+): Promise<HubProcess> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", ...AGENT_FLAGS, `${ROOT}cli/main.ts`, "--home", home, "hub", "run"],
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", ...env },
     stdout: "piped",
     stderr: "piped",
   }).spawn();

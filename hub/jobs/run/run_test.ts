@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
-import { jobHome } from "./_testing.ts";
+import { DatabaseSync } from "node:sqlite";
+import { jobHome } from "../_testing.ts";
 import { runJob } from "./run.ts";
-import { settleOrphans } from "./orphans.ts";
-import { slotId } from "./schedule.ts";
-import { ALL_JOBS } from "./pause_store.ts";
-import type { SharedSlots, SlotNotice } from "./spine_slots.ts";
-import { dayStart } from "../ledger/mod.ts";
+import { settleOrphans } from "./settle.ts";
+import { slotId } from "../schedule.ts";
+import { jobStoreFile } from "../files.ts";
+import { ALL_JOBS } from "../pause_store.ts";
+import type { SharedSlots, SlotNotice } from "../spine_slots.ts";
+import { dayStart } from "../../ledger/mod.ts";
 
 const SLOT = Date.UTC(2026, 0, 1, 5);
 
@@ -54,7 +56,11 @@ Deno.test("runJob() holds the run's ceiling: a call that could pass it is never 
       /^Job tight is paused: a call would have passed its max_usd_per_run of \$0\.0010\./,
     );
     // Paused: the next slot does not run and tells nothing more.
-    assert.deepEqual(await runJob(home.ctx, job, SLOT + 1000), { kind: "paused" });
+    assert.partialDeepStrictEqual(await runJob(home.ctx, job, SLOT + 1000), {
+      kind: "paused",
+      job: "tight",
+      reason: "run",
+    });
     assert.equal(home.events.filter((e) => e.type === "job.notice").length, 1);
   } finally {
     await home.close();
@@ -71,7 +77,11 @@ Deno.test("runJob() pauses a job at its daily ceiling and tells the owner once",
     const third = await runJob(home.ctx, job, SLOT + 2000);
     assert.equal(third.kind, "refused");
     assert.equal(home.store.pauses.all().get("daily")?.reason, "day");
-    assert.deepEqual(await runJob(home.ctx, job, SLOT + 3000), { kind: "paused" });
+    assert.partialDeepStrictEqual(await runJob(home.ctx, job, SLOT + 3000), {
+      kind: "paused",
+      job: "daily",
+      reason: "day",
+    });
     const notices = home.events.filter((e) => e.type === "job.notice");
     assert.equal(notices.length, 1);
     assert.match(notices[0]!.text, /^Job daily is paused: today's spend \$0\.0040/);
@@ -131,7 +141,11 @@ Deno.test("runJob() runs nothing while every job is paused", async () => {
   try {
     const job = await home.write({ name: "news" });
     home.store.pauses.pause(ALL_JOBS, "owner", Date.now());
-    assert.deepEqual(await runJob(home.ctx, job, SLOT), { kind: "paused" });
+    assert.partialDeepStrictEqual(await runJob(home.ctx, job, SLOT), {
+      kind: "paused",
+      job: "*",
+      reason: "owner",
+    });
     assert.equal(home.store.log().length, 0);
     home.store.pauses.resume(ALL_JOBS);
     assert.equal((await runJob(home.ctx, job, SLOT)).kind, "ok");
@@ -195,6 +209,10 @@ Deno.test("runJob() skips a slot while the job's previous run is still going", a
     ]);
     assert.equal(first.kind, "ok");
     assert.equal(second.kind, "missed");
+    assert.match(
+      second.kind === "missed" ? second.text ?? "" : "",
+      /^Job slow did not run: its run that began at \d\d:\d\d:\d\d is still going \(in this or another process\)\. Try again when it ends\.$/,
+    );
     const [newest] = home.store.log("slow");
     assert.equal(newest?.state, "missed");
     assert.equal(newest?.detail, "skipped: the previous run was still running");
@@ -225,6 +243,34 @@ Deno.test("settleOrphans() settles a slot a dead hub left running, tells once, n
     assert.equal(notices.length, 1);
     assert.match(notices[0]!, /^Job news was interrupted: the hub stopped during its run of /);
     assert.deepEqual(await runJob(home.ctx, job, SLOT), { kind: "taken" });
+  } finally {
+    await home.close();
+  }
+});
+
+Deno.test("runJob() refuses a run while another process's run of the job goes, not a former one's", async () => {
+  const home = await jobHome();
+  try {
+    const job = await home.write({ name: "news" });
+    // Another process's run, as its claim left it: a `running` row under its id.
+    const db = new DatabaseSync(jobStoreFile(home.paths));
+    const put = (pid: number) =>
+      db.prepare(
+        `INSERT OR REPLACE INTO runs (slot_id, job, slot_ms, claimed_ms, pid, state)
+         VALUES ('news@other', 'news', 0, ?, ?, 'running')`,
+      ).run(Date.now(), pid);
+    try {
+      put(Deno.ppid);
+      const busy = await runJob(home.ctx, job, SLOT);
+      assert.equal(busy.kind, "missed");
+      assert.match(busy.kind === "missed" ? busy.text ?? "" : "", /^Job news did not run: /);
+      // A former process under this process's id (a container restarted) runs nothing:
+      // the row no longer holds the job (the next start settles it).
+      put(Deno.pid);
+      assert.equal((await runJob(home.ctx, job, SLOT + 1000)).kind, "ok");
+    } finally {
+      db.close();
+    }
   } finally {
     await home.close();
   }

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { type JobHome, jobHome } from "./_testing.ts";
-import { pauseShared, resumeShared, syncPauses } from "./pauses.ts";
+import { type JobHome, jobHome } from "../_testing.ts";
+import { pauseShared, resumeShared, syncPauses } from "./pause.ts";
 import { runJob } from "./run.ts";
-import type { SharedPause, SharedSlots } from "./spine_slots.ts";
-import { ALL_JOBS } from "./pause_store.ts";
-import type { JobRunContext } from "./run.ts";
+import type { SharedPause, SharedSlots } from "../spine_slots.ts";
+import { ALL_JOBS } from "../pause_store.ts";
+import type { JobRunContext } from "./context.ts";
 
 const SLOT = Date.UTC(2026, 0, 1, 5);
 
@@ -89,7 +89,11 @@ Deno.test("pauseShared() --all on one hub stops the other's next slot; resumeSha
     );
     assert.equal(pauses.get(ALL_JOBS)?.hub, "local-a");
     // B never paused anything itself: its claim is refused, the pause mirrored, no row.
-    assert.deepEqual(await runJob(ctxB, jobB, SLOT), { kind: "paused" });
+    assert.partialDeepStrictEqual(await runJob(ctxB, jobB, SLOT), {
+      kind: "paused",
+      job: "*",
+      reason: "owner",
+    });
     assert.equal(b.store.log().length, 0);
     assert.equal(b.store.pauses.all().get(ALL_JOBS)?.reason, "owner");
     // Resumed on B: A's next slot runs, and A's copy of the pause is lifted.
@@ -103,7 +107,11 @@ Deno.test("pauseShared() --all on one hub stops the other's next slot; resumeSha
     assert.ok(a.store.pauses.resumedAt(ALL_JOBS) >= before);
     // One job by name, the same way.
     await pauseShared(b.store, ctxB.slots, { job: "news", reason: "owner", nowMs: 2 });
-    assert.deepEqual(await runJob(ctxA, jobA, SLOT + 2000), { kind: "paused" });
+    assert.partialDeepStrictEqual(await runJob(ctxA, jobA, SLOT + 2000), {
+      kind: "paused",
+      job: "news",
+      reason: "owner",
+    });
     assert.equal(a.store.pauses.all().get("news")?.reason, "owner");
   } finally {
     await a.close();
@@ -118,7 +126,11 @@ Deno.test("runJob() pauses a job at a ceiling on both hubs, told once", async ()
     const jobB = await b.write({ name: "tight", max_usd_per_run: 0.001 });
     assert.equal((await runJob(ctxA, jobA, SLOT)).kind, "failed");
     assert.equal(pauses.get("tight")?.reason, "run");
-    assert.deepEqual(await runJob(ctxB, jobB, SLOT + 1000), { kind: "paused" });
+    assert.partialDeepStrictEqual(await runJob(ctxB, jobB, SLOT + 1000), {
+      kind: "paused",
+      job: "tight",
+      reason: "run",
+    });
     assert.equal(b.store.pauses.all().get("tight")?.reason, "run");
     assert.equal(a.events.filter((e) => e.type === "job.notice").length, 1);
     assert.equal(b.events.filter((e) => e.type === "job.notice").length, 0);
@@ -143,7 +155,11 @@ Deno.test("pauseShared() keeps a pause the spine did not get and sends it before
     assert.deepEqual(paused.reach, { kind: "unreachable", detail: "connection refused" });
     assert.deepEqual(a.store.pauses.unsent().map((r) => r.job), ["news"]);
     // The spine is silent: the pause here holds (no row, no missed slot logged).
-    assert.deepEqual(await runJob(ctxA, jobA, SLOT), { kind: "paused" });
+    assert.partialDeepStrictEqual(await runJob(ctxA, jobA, SLOT), {
+      kind: "paused",
+      job: "news",
+      reason: "owner",
+    });
     assert.equal(a.store.log().length, 0);
     // A resume while it is silent changes nothing when the spine has the pause...
     await pauseShared(b.store, ctxB.slots, { job: ALL_JOBS, reason: "owner", nowMs: 1 });
@@ -156,10 +172,18 @@ Deno.test("pauseShared() keeps a pause the spine did not get and sends it before
     state.down = false;
     assert.deepEqual(await resumeShared(b.store, ctxB.slots, ALL_JOBS), { kind: "shared" });
     // ...and back, A's next claim sends its pause first: both hubs hold it.
-    assert.deepEqual(await runJob(ctxA, jobA, SLOT + 1000), { kind: "paused" });
+    assert.partialDeepStrictEqual(await runJob(ctxA, jobA, SLOT + 1000), {
+      kind: "paused",
+      job: "news",
+      reason: "owner",
+    });
     assert.deepEqual(a.store.pauses.unsent(), []);
     assert.equal(pauses.get("news")?.hub, "local-a");
-    assert.deepEqual(await runJob(ctxB, jobB, SLOT + 2000), { kind: "paused" });
+    assert.partialDeepStrictEqual(await runJob(ctxB, jobB, SLOT + 2000), {
+      kind: "paused",
+      job: "news",
+      reason: "owner",
+    });
     // A pause that never reached the spine is resumed here while it is silent.
     state.down = true;
     await pauseShared(b.store, ctxB.slots, { job: "other", reason: "owner", nowMs: 3 });
@@ -183,7 +207,11 @@ Deno.test("runJob() lets the local store decide when the spine has no shared pau
     });
     assert.deepEqual(paused.reach, { kind: "local" });
     assert.deepEqual(a.store.pauses.unsent(), []);
-    assert.deepEqual(await runJob(ctxA, job, SLOT), { kind: "paused" });
+    assert.partialDeepStrictEqual(await runJob(ctxA, job, SLOT), {
+      kind: "paused",
+      job: "news",
+      reason: "owner",
+    });
     assert.equal(a.store.log().length, 0);
     assert.deepEqual(await syncPauses(a.store, ctxA.slots, 2), { kind: "local" });
     assert.deepEqual(await resumeShared(a.store, ctxA.slots, "news"), { kind: "local" });

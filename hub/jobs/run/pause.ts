@@ -12,11 +12,14 @@
  * A spine in local mode (`cloud_mode_off`) has no shared pauses: the store alone
  * decides, as without a cloud.
  *
+ * A run that meets a ceiling pauses its job through here too, and tells the owner once
+ * (`notice.ts`).
+ *
  * @module
  */
-import type { SharedSlots, SpineAnswer } from "./spine_slots.ts";
-import { ALL_JOBS } from "./pause_store.ts";
-import type { JobStore } from "./store.ts";
+import type { SharedSlots, SpineAnswer } from "../spine_slots.ts";
+import { ALL_JOBS } from "../pause_store.ts";
+import type { JobStore } from "../store.ts";
 
 /** Where a pause or a resume holds. */
 export type PauseReach =

@@ -1,14 +1,13 @@
 /**
- * Which shared slots a process that runs jobs uses: the hub (`jobs_service.ts`) and
- * `agent jobs run` (`jobs_run_now.ts`) alike, so a run by hand claims and settles its
- * slot on the spine exactly as a scheduled one does and counts in the job's day on
- * both hubs of the identity.
+ * Which shared slots a process uses for its jobs: the hub and the cloud brain (their
+ * scheduler and Run now), `agent jobs run`, and `agent jobs pause|resume|list` alike, so a
+ * run by hand claims and settles its slot on the spine exactly as a scheduled one does and
+ * counts in the job's day on both hubs of the identity, and a pause by hand is shared too.
  *
  * @module
  */
-import type { Logger } from "../log.ts";
-import { spineOf, SpineSlots } from "../jobs/spine_slots.ts";
-import type { JobStore } from "../jobs/store.ts";
+import { spineOf, SpineSlots } from "../spine_slots.ts";
+import type { JobStore } from "../store.ts";
 
 /** Options for {@linkcode sharedSlots}. */
 export interface SharedSlotsOptions {
@@ -16,7 +15,10 @@ export interface SharedSlotsOptions {
   cloud?: { url: string; token: string; fetch?: typeof fetch } | undefined;
   env: Readonly<Record<string, string | undefined>>;
   store: JobStore;
-  logger: Logger;
+  /** Where a spine's failure is told (the hub log). */
+  warn?: ((line: string) => void) | undefined;
+  /** How a local home's spine is reached (tests). @default fetch */
+  fetch?: typeof fetch | undefined;
 }
 
 /**
@@ -25,16 +27,17 @@ export interface SharedSlotsOptions {
  * uses them); none without one.
  */
 export function sharedSlots(options: SharedSlotsOptions): SpineSlots | undefined {
-  const { cloud, env, store, logger } = options;
+  const { cloud, env, store } = options;
   const spine = cloud ?? spineOf(env);
   if (spine === undefined) return undefined;
+  const fetch = cloud?.fetch ?? options.fetch;
   return new SpineSlots({
     url: spine.url,
     token: spine.token,
     // The brain is one per identity and its disk goes with its container: a fixed name,
     // so a new container finds the slots a former one left unsettled.
     hub: cloud === undefined ? store.hubId() : "cloud",
-    ...(cloud?.fetch ? { fetch: cloud.fetch } : {}),
-    warn: (line) => logger.warn(line),
+    ...(fetch ? { fetch } : {}),
+    ...(options.warn ? { warn: options.warn } : {}),
   });
 }
