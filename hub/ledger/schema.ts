@@ -16,6 +16,9 @@
  * 4. `holds`: a job run's hold on its job's day (`max_usd_per_day`), written before the
  *    run's first call in the transaction that checks the day, released when the run
  *    ends, expired like a pending call when the process that made it died.
+ * 5. `calls.recall_tokens`: the estimated tokens of recalled memories a turn's call
+ *    carried, so `agent spend` can say what memory adds to each answer (the memory
+ *    role's own calls are rows with `purpose = memory`).
  *
  * @module
  */
@@ -23,7 +26,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { LedgerError } from "./types.ts";
 
 /** The schema version this code writes. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** The token columns of `calls` and `spend_day`. */
 export const TOKEN_COLUMNS = [
@@ -119,6 +122,11 @@ CREATE TABLE IF NOT EXISTS holds (
 CREATE INDEX IF NOT EXISTS holds_job ON holds (job);
 `;
 
+// Version 5: what recalled memories added to a call's prompt.
+const SCHEMA_V5 = `
+ALTER TABLE calls ADD COLUMN recall_tokens INTEGER NOT NULL DEFAULT 0;
+`;
+
 type Row = Record<string, unknown>;
 
 /** `PRAGMA user_version` of `db`. */
@@ -151,6 +159,7 @@ export function migrate(db: DatabaseSync, file: string): void {
     if (current < 2) db.exec(SCHEMA_V2);
     if (current < 3) db.exec(SCHEMA_V3);
     if (current < 4) db.exec(SCHEMA_V4);
+    if (current < 5) db.exec(SCHEMA_V5);
     db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     db.exec("COMMIT");
   } catch (error) {

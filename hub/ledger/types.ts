@@ -22,13 +22,15 @@ export const CHANNELS: readonly Channel[] = [
 ];
 
 /**
- * What a call was for: an answer, or a summary of a long session's oldest turns
- * (the context budget's fold), which `agent spend --by purpose` shows apart.
+ * What a call was for: an answer, a summary of a long session's oldest turns (the
+ * context budget's fold), or memory (the memory role proposing memories from a quiet
+ * conversation, consolidating them, or an embedding), which `agent spend --by purpose`
+ * shows apart.
  */
-export type CallPurpose = "turn" | "compaction";
+export type CallPurpose = "turn" | "compaction" | "memory";
 
 /** Every purpose, in a stable order. */
-export const PURPOSES: readonly CallPurpose[] = ["turn", "compaction"];
+export const PURPOSES: readonly CallPurpose[] = ["turn", "compaction", "memory"];
 
 /** One model call, as the ledger stores it. */
 export interface CallRecord {
@@ -57,6 +59,8 @@ export interface CallRecord {
   estimated?: boolean;
   /** The call's id; a row with an id already in the ledger is not written again. */
   call_id?: string | null;
+  /** Estimated tokens of recalled memories the call's prompt carried. @default 0 */
+  recall_tokens?: number | undefined;
 }
 
 /** What a role spent over a span. */
@@ -193,6 +197,9 @@ export function checkRecord(row: CallRecord): void {
   }
   if (row.purpose !== undefined && !PURPOSES.includes(row.purpose)) {
     throw new TypeError(`Cannot record a call: unknown purpose '${String(row.purpose)}'`);
+  }
+  if (row.recall_tokens !== undefined && !whole(row.recall_tokens)) {
+    throw new TypeError("Cannot record a call: 'recall_tokens' must be a whole number of 0 or more");
   }
   if (row.call_id !== undefined && row.call_id !== null && typeof row.call_id !== "string") {
     throw new TypeError("Cannot record a call: 'call_id' must be a string or null");

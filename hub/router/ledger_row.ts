@@ -78,5 +78,6 @@ export function ledgerRow(
     session_id: options.context.sessionId ?? null,
     peer: options.context.peer ?? null,
     purpose: options.context.purpose ?? "turn",
+    ...(options.context.recallTokens ? { recall_tokens: options.context.recallTokens } : {}),
   };
 }
