@@ -68,6 +68,8 @@ export {
 // Memory: the store and the access a conversation's scope gives, which `buildAgent`
 // takes as its `memory` (the rest is on the light door `@agent/hub/memory`).
 export { accessFor, SqliteMemoryStore } from "./memory/mod.ts";
+export { extractSession, MEMORY_ROLE } from "./agent/mod.ts";
+export { type MemoryScan, memoryService } from "./app/mod.ts";
 export type { MemoryAccess, MemoryStore, TurnMemory, TurnParty } from "./memory/mod.ts";
 
 // Sessions: the store a conversation keeps its messages in, on files or on the spine.

@@ -14,6 +14,7 @@ import { LedgerError } from "../ledger/mod.ts";
 import { buildSystemParts, localHostRole, type SystemPromptParts } from "../persona/mod.ts";
 import { openSessionStore, readStoredMessage, type SessionMessage } from "../sessions/mod.ts";
 import { TurnContext } from "./turn_context.ts";
+import { MEMORY_PARTY_META, MEMORY_SCOPE_META } from "./memory_meta.ts";
 import { ModelRouter, type RouterEvent } from "../router/call.ts";
 import type { Agent, BuildAgentOptions } from "./agent_types.ts";
 import { storedTurn } from "./keyed_turn.ts";
@@ -166,7 +167,14 @@ export function buildAgent(options: BuildAgentOptions): Agent {
         return { text: again.answer, notices: [], reply: again.answer, usedRole: role };
       }
       if (early) {
-        await store.save(sessionId, stored.count, [user], role, turnOptions.meta);
+        // A conversation with memory says whose it is, so the memory role reading it later
+        // writes to the same scope.
+        const meta = memory === undefined ? turnOptions.meta : {
+          ...turnOptions.meta,
+          [MEMORY_SCOPE_META]: memory.access.write,
+          [MEMORY_PARTY_META]: memory.access.party,
+        };
+        await store.save(sessionId, stored.count, [user], role, meta);
         stored = await windows.read(sessionId);
       }
       // Where the next step of an owner's turn is written.

@@ -24,6 +24,7 @@ import {
 import { turnAnswerer } from "../network_turn/mod.ts";
 import { ModelRouter } from "../router/mod.ts";
 import { Desk } from "../desk/mod.ts";
+import { type MemoryStore, SqliteMemoryStore } from "../memory/mod.ts";
 import { enabledTools } from "../tools/enabled.ts";
 import { failoverTeller } from "./failover_events.ts";
 import { OwnerEventBus } from "../events/mod.ts";
@@ -120,6 +121,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     logger.warn(`hub: ${errorMessage(error)}; budgets are not checked and calls are not counted`);
   }
   const cloudLedger = ledger === undefined ? undefined : await linkCloudLedger(ledger, options);
+  const memory = openMemory(config, paths, lang, logger);
   // One bus for every owner event the hub tells (the network, budgets, failovers).
   const events = await OwnerEventBus.open(paths.netDir, { logger });
   let node = options.node;
@@ -213,6 +215,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     events,
     cloud: options.cloudLedger,
     clock,
+    memory,
   };
   const services: HubService[] = [];
   for (const factory of options.services ?? HUB_SERVICES) {
@@ -295,8 +298,28 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
       // at the next start (they are in the local ledger).
       await cloudLedger?.close();
       ledger?.close();
+      memory?.close();
     },
   };
+}
+
+/**
+ * The memory store, when `[memory]` is on; a store that cannot be opened leaves the hub
+ * without memory (turns go on, and the log says why).
+ */
+function openMemory(
+  config: AgentConfig,
+  paths: AgentPaths,
+  lang: Lang,
+  logger: Logger,
+): MemoryStore | undefined {
+  if (!config.memory.enabled) return undefined;
+  try {
+    return new SqliteMemoryStore(paths.memoryFile, { lang, warn: (line) => logger.warn(line) });
+  } catch (error) {
+    logger.warn(`hub: ${errorMessage(error)}; turns go on without memory`);
+    return undefined;
+  }
 }
 
 /**

@@ -20,6 +20,7 @@ import type { ModelRouter } from "../router/mod.ts";
 import type { Desk } from "../desk/mod.ts";
 import type { OwnerEventBus } from "../events/mod.ts";
 import type { Clock } from "../clock.ts";
+import type { MemoryStore } from "../memory/mod.ts";
 
 /** Something the hub runs for its lifetime, with its block for `GET /status`. */
 export interface HubService extends HubComponent {
@@ -59,6 +60,8 @@ export interface HubContext {
   cloud?: { url: string; token: string; fetch?: typeof fetch } | undefined;
   /** The clock jobs and budgets run by (the router's `now` reads it too). */
   clock: Clock;
+  /** What the agent remembers; `undefined` when `[memory]` is off or the store cannot be opened. */
+  memory?: MemoryStore | undefined;
 }
 
 /**

@@ -19,6 +19,9 @@
  *   answer (with its name and cost); `deliver: "events"` keeps it off the messenger.
  * - `{ts, type: "job.notice", job, text}`: a job was paused at a ceiling or a spent
  *   budget, missed slots, or failed; told once each.
+ * - `{ts, type: "memory.proposed", kept, pending, text}`: the memory role read a quiet
+ *   conversation and kept or proposed memories (how many; never their text, which a
+ *   forget must be able to erase).
  *
  * Once written, each carries its `event_id` ({@linkcode OwnerEvent}).
  *
@@ -127,6 +130,19 @@ export interface JobNoticeEvent {
   text: string;
 }
 
+/** The memory role kept or proposed memories from a quiet conversation. */
+export interface MemoryProposedEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "memory.proposed";
+  /** Memories put in force at once (`extract = "auto"`). */
+  kept: number;
+  /** Memories waiting for the owner's approval. */
+  pending: number;
+  /** The sentence, in the hub's UI language. */
+  text: string;
+}
+
 /** One agent event for the owner's channels, as a writer hands it over. */
 export type NetEvent =
   | ContactRequestEvent
@@ -135,7 +151,8 @@ export type NetEvent =
   | OutboxDroppedEvent
   | NetDigestEvent
   | JobResultEvent
-  | JobNoticeEvent;
+  | JobNoticeEvent
+  | MemoryProposedEvent;
 
 /**
  * An event as written and read back: with its id (`<ms>-<seq>`, see `event_id.ts`),

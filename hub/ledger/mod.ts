@@ -16,6 +16,7 @@ export {
   type CallPurpose,
   type CallRecord,
   type Channel,
+  CHANNELS,
   type DayCap,
   type DayRow,
   type HardCap,

@@ -199,7 +199,9 @@ export function checkRecord(row: CallRecord): void {
     throw new TypeError(`Cannot record a call: unknown purpose '${String(row.purpose)}'`);
   }
   if (row.recall_tokens !== undefined && !whole(row.recall_tokens)) {
-    throw new TypeError("Cannot record a call: 'recall_tokens' must be a whole number of 0 or more");
+    throw new TypeError(
+      "Cannot record a call: 'recall_tokens' must be a whole number of 0 or more",
+    );
   }
   if (row.call_id !== undefined && row.call_id !== null && typeof row.call_id !== "string") {
     throw new TypeError("Cannot record a call: 'call_id' must be a string or null");

@@ -83,6 +83,16 @@ export {
 } from "./markdown.ts";
 export { REDACTED, redactTranscripts } from "./redact.ts";
 
+// What the memory role is asked about a quiet conversation, and how its answer is read.
+export {
+  EXTRACT_INSTRUCTIONS,
+  extractionPrompt,
+  MAX_PROPOSALS,
+  parseProposals,
+  type Proposal,
+  transcriptOf,
+} from "./extract.ts";
+
 // A turn's recall and tools.
 export {
   recall,

@@ -362,7 +362,7 @@ export class SqliteMemoryStore implements MemoryStore {
     );
   }
 
-  /** How far proposals have read session `sessionId` (its last message id read; 0 none). */
+  /** How many messages of session `sessionId` the memory role has read (0: none). */
   extractedThrough(sessionId: string): Promise<number> {
     return settle(() =>
       Number(
@@ -373,14 +373,14 @@ export class SqliteMemoryStore implements MemoryStore {
     );
   }
 
-  /** Notes that proposals have read session `sessionId` through message `messageId`. */
-  markExtracted(sessionId: string, messageId: number): Promise<void> {
+  /** Notes that the memory role has read the first `count` messages of `sessionId`. */
+  markExtracted(sessionId: string, count: number): Promise<void> {
     return settle(() => {
       this.#run(
         `INSERT INTO extraction_marks (session_id, through_message, at_ms) VALUES (?, ?, ?)
        ON CONFLICT (session_id) DO UPDATE SET through_message = excluded.through_message,
          at_ms = excluded.at_ms`,
-        [sessionId, messageId, this.#now()],
+        [sessionId, count, this.#now()],
       );
     });
   }

@@ -168,6 +168,10 @@ export interface MemoryStore {
   counts(filter: ScopeFilter): Promise<MemoryCounts>;
   /** Every scope that holds a memory. */
   scopes(): Promise<Scope[]>;
+  /** How many messages of session `sessionId` the memory role has read (0: none). */
+  extractedThrough(sessionId: string): Promise<number>;
+  /** Notes that the memory role has read the first `count` messages of `sessionId`. */
+  markExtracted(sessionId: string, count: number): Promise<void>;
   /** Closes the store. */
   close(): void;
 }
