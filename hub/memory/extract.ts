@@ -78,7 +78,7 @@ export function extractionPrompt(transcript: string, kept: readonly Memory[]): s
  * @example
  * ```ts
  * import { parseProposals } from "./extract.ts";
- * const p = parseProposals('```json\n{"memories":[{"text":"Has a cat","kind":"fact"},{"kind":"x"}]}\n```');
+ * const p = parseProposals('Here: {"memories":[{"text":"Has a cat","kind":"fact"},{"kind":"x"}]}');
  * if (p.length !== 1 || p[0]!.text !== "Has a cat") throw new Error(JSON.stringify(p));
  * ```
  */

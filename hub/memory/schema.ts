@@ -45,6 +45,9 @@ CREATE VIRTUAL TABLE IF NOT EXISTS memories_words USING fts5(
 CREATE VIRTUAL TABLE IF NOT EXISTS memories_trigrams USING fts5(
   text, content='', contentless_delete=1, tokenize="trigram remove_diacritics 1"
 );
+CREATE VIRTUAL TABLE IF NOT EXISTS memories_vocab USING fts5vocab(memories_words, 'row');
+CREATE INDEX IF NOT EXISTS memories_pinned ON memories (scope, created_ms)
+  WHERE pinned = 1 AND status = 'active' AND valid_until_ms IS NULL;
 INSERT INTO memories_words(memories_words, rank) VALUES('secure-delete', 1);
 INSERT INTO memories_trigrams(memories_trigrams, rank) VALUES('secure-delete', 1);
 CREATE TABLE IF NOT EXISTS extraction_marks (

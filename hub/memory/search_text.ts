@@ -60,21 +60,65 @@ export function queryWords(text: string): string[] {
   return words.filter((w) => longest.includes(w));
 }
 
+/** One word of a query on the word index: its FTS5 form, and how many memories hold it. */
+export interface QueryTerm {
+  /** The folded word. */
+  word: string;
+  /** `"word"`, or `"word"*` from four letters on (Turkish adds its endings: `kedi` finds `kedisi`). */
+  expr: string;
+}
+
 /**
- * An FTS5 query for the words of `text` on the word index: any of them, each also as a
- * prefix from four letters on (Turkish adds its endings: `kedi` finds `kedisi`);
- * `undefined` when no word is left.
+ * The terms of `text` for the word index.
  *
  * @example
  * ```ts
- * import { wordQuery } from "./search_text.ts";
- * if (wordQuery("kedi ve süt") !== '"kedi"* OR "sut"') throw new Error();
+ * import { wordTerms } from "./search_text.ts";
+ * const terms = wordTerms("kedi ve süt");
+ * if (terms.map((t) => t.expr).join(" ") !== '"kedi"* "sut"') throw new Error();
  * ```
  */
-export function wordQuery(text: string): string | undefined {
-  const words = queryWords(text);
-  if (words.length === 0) return undefined;
-  return words.map((w) => (w.length >= 4 ? `"${w}"*` : `"${w}"`)).join(" OR ");
+export function wordTerms(text: string): QueryTerm[] {
+  return queryWords(text).map((word) => ({
+    word,
+    expr: word.length >= 4 ? `"${word}"*` : `"${word}"`,
+  }));
+}
+
+/** A word held by more memories than this is common: alone it ranks too many to matter. */
+export const COMMON_DOCS = 250;
+
+/**
+ * The FTS5 query for `terms` with the count of memories each is in (`df`): any rare
+ * word, or any two common words together. A memory that holds one common word only
+ * (a name that is in a tenth of them) would rank near the bottom anyway, and ranking
+ * every such memory is what makes a search slow; when there is nothing else, that one
+ * word is the query. Words no memory holds are left out; `undefined` when none is left.
+ *
+ * @example
+ * ```ts
+ * import { prunedQuery } from "./search_text.ts";
+ * const q = prunedQuery([
+ *   { word: "pamuk", expr: '"pamuk"*', df: 12 },
+ *   { word: "ayse", expr: '"ayse"*', df: 900 },
+ *   { word: "garden", expr: '"garden"*', df: 700 },
+ *   { word: "said", expr: '"said"*', df: 0 },
+ * ]);
+ * if (q !== '"pamuk"* OR ("ayse"* AND "garden"*)') throw new Error(q);
+ * ```
+ */
+export function prunedQuery(terms: readonly (QueryTerm & { df: number })[]): string | undefined {
+  const held = terms.filter((t) => t.df > 0);
+  if (held.length === 0) return undefined;
+  const rare = held.filter((t) => t.df <= COMMON_DOCS).map((t) => t.expr);
+  const common = held.filter((t) => t.df > COMMON_DOCS).map((t) => t.expr);
+  const pairs: string[] = [];
+  for (let i = 0; i < common.length; i++) {
+    for (let j = i + 1; j < common.length; j++) pairs.push(`(${common[i]} AND ${common[j]})`);
+  }
+  const parts = [...rare, ...pairs];
+  if (parts.length === 0) return common.join(" OR ");
+  return parts.join(" OR ");
 }
 
 /**

@@ -17,7 +17,7 @@ import { privateDatabaseFile } from "../sqlite_file.ts";
 import { errorMessage } from "@agent/net/common";
 import { memoryError } from "./errors.ts";
 import { INDEXES, migrateMemory } from "./schema.ts";
-import { indexText, trigramQuery, wordQuery } from "./search_text.ts";
+import { indexText, prunedQuery, trigramQuery, wordTerms } from "./search_text.ts";
 import { checkNew, checkText, sameKey, sameText, textTokens } from "./validate.ts";
 import type {
   ApproveOptions,
@@ -244,7 +244,7 @@ export class SqliteMemoryStore implements MemoryStore {
         found.set(memory.id, { memory, score: -Number(row.rank) * recency * weight });
       }
     };
-    take("memories_words", wordQuery(query), 1);
+    take("memories_words", this.#wordQuery(query), 1);
     // Pieces of words (a name misspelt, a Turkish ending the prefix missed) when the
     // word index found too little; ranked below every word match.
     if (found.size < limit) take("memories_trigrams", trigramQuery(query, "any"), 0.25);
@@ -255,7 +255,15 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   pinned(filter: ScopeFilter): Promise<Memory[]> {
-    return this.list(filter, { status: "active", pinned: true });
+    // Literal conditions, so the partial index of pinned memories in force is used.
+    const where = scopeWhere(filter);
+    return settle(() =>
+      this.#all(
+        `SELECT * FROM memories INDEXED BY memories_pinned WHERE ${where.sql} AND pinned = 1 AND status = 'active'
+           AND valid_until_ms IS NULL ORDER BY created_ms DESC LIMIT 200`,
+        where.params,
+      ).map(toMemory)
+    );
   }
 
   async forget(ids: readonly number[], filter: ScopeFilter): Promise<number[]> {
@@ -399,6 +407,21 @@ export class SqliteMemoryStore implements MemoryStore {
     ]);
     if (row === undefined) throw memoryError(this.#lang, "unknown_id", { id });
     return toMemory(row);
+  }
+
+  /** The word index's query for `text`, its common words paired (see `prunedQuery`). */
+  #wordQuery(text: string): string | undefined {
+    const terms = wordTerms(text).map((term) => ({
+      ...term,
+      // How many memories hold the word (or, for a prefix, the words it starts).
+      df: Number(
+        this.#one(
+          "SELECT TOTAL(doc) AS docs FROM memories_vocab WHERE term >= ? AND term < ?",
+          [term.word, term.expr.endsWith("*") ? `${term.word}\u{10FFFF}` : `${term.word}\u0000`],
+        )?.docs ?? 0,
+      ),
+    }));
+    return prunedQuery(terms);
   }
 
   #byId(id: number): Memory | undefined {
