@@ -68,7 +68,12 @@ export {
 // Memory: the store and the access a conversation's scope gives, which `buildAgent`
 // takes as its `memory` (the rest is on the light door `@agent/hub/memory`).
 export { accessFor, SqliteMemoryStore } from "./memory/mod.ts";
-export { extractSession, MEMORY_ROLE } from "./agent/mod.ts";
+export {
+  type ExtractOptions,
+  type ExtractResult,
+  extractSession,
+  MEMORY_ROLE,
+} from "./agent/mod.ts";
 export { type MemoryScan, memoryService } from "./app/mod.ts";
 export type { MemoryAccess, MemoryStore, TurnMemory, TurnParty } from "./memory/mod.ts";
 
@@ -104,6 +109,7 @@ export {
   type ToolContext,
   type ToolRefusal,
   type ToolVerdict,
+  type TurnState,
 } from "./tools/mod.ts";
 export {
   COMPONENT_GROUPS,
@@ -329,6 +335,7 @@ export type {
   FailoverNetEvent,
   JobNoticeEvent,
   JobResultEvent,
+  MemoryProposedEvent,
   NetDigestEvent,
   OutboxDroppedEvent,
   OwnerEventSink,

@@ -33,7 +33,7 @@ export {
 
 // Bad input and unusable stores, as one sentence in the person's language.
 export { MemoryError, memoryError } from "./errors.ts";
-export { t as memorySentence } from "./_messages.ts";
+export { type MemoryKey, t as memorySentence } from "./_messages.ts";
 
 // Scopes in code: which memories a turn may read and where it writes.
 export {
@@ -46,7 +46,8 @@ export {
 } from "./scope.ts";
 
 // What a write is checked for.
-export { hiddenCharacters, readsLikeInstructions } from "./scan.ts";
+export { hiddenCharacters } from "@agent/net/memory";
+export { readsLikeInstructions } from "./scan.ts";
 export { checkText, MAX_TEXT_CHARS } from "./validate.ts";
 
 // The local store (`<data>/memory.sqlite3`).
@@ -73,7 +74,14 @@ export {
   rejectMemory,
   showMemory,
 } from "./manage.ts";
-export { countLine, kindWord, memoryLines, memoryShowLines, statusWord } from "./lines.ts";
+export {
+  countLine,
+  kindWord,
+  memoryLines,
+  type MemoryLinesOptions,
+  memoryShowLines,
+  statusWord,
+} from "./lines.ts";
 export {
   type ImportItem,
   MAX_IMPORT_BYTES,

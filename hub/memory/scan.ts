@@ -1,44 +1,11 @@
 /**
- * What a memory's text is checked for before it is written: characters a reader would
- * not see (a memory is read by the owner in lists and by the model in every turn, and a
- * hidden instruction must not pass the one on its way to the other), and text that reads
- * like instructions aimed at the agent (a page or a person trying to plant a standing
- * order). Hidden characters refuse the write; instructions send it to the pending list
- * unless the owner wrote it themselves.
+ * Text that reads like instructions aimed at the agent (a page or a person trying to
+ * plant a standing order) in a memory on its way in: such a memory waits in the pending
+ * list unless the owner wrote it themselves. (Hidden characters, which refuse a write
+ * outright, are the shared rules' `hiddenCharacters` in `@agent/net/memory`.)
  *
  * @module
  */
-
-// Format characters (zero-width, bidi controls, tags, soft hyphen, word joiner, BOM ...),
-// controls but tab and newline, private use, line and paragraph separators, and letters
-// that draw as blank space (Hangul fillers, the braille blank).
-const HIDDEN =
-  // deno-lint-ignore no-control-regex
-  /[\p{Cf}\p{Co}\u2028\u2029\u115F\u1160\u3164\uFFA0\u2800]|[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/u;
-const HIDDEN_ALL = new RegExp(HIDDEN.source, "gu");
-// A zero-width joiner between two pictographs makes one emoji (a family, a profession).
-const EMOJI_JOINER = /(\p{Extended_Pictographic}\p{M}*)\u200D(?=\p{Extended_Pictographic})/gu;
-
-/**
- * The hidden characters of `text`, as `U+200B` codes (each once, in order); empty when
- * there is none. A joiner inside an emoji sequence is not hidden.
- *
- * @example
- * ```ts
- * import { hiddenCharacters } from "./scan.ts";
- * if (hiddenCharacters("tea\u200Bplease").join() !== "U+200B") throw new Error();
- * if (hiddenCharacters("👩\u200D💻 codes, Ayşe").length !== 0) throw new Error();
- * ```
- */
-export function hiddenCharacters(text: string): string[] {
-  const plain = text.replace(EMOJI_JOINER, "$1");
-  if (!HIDDEN.test(plain)) return [];
-  const seen = new Set<string>();
-  for (const match of plain.matchAll(HIDDEN_ALL)) {
-    seen.add(`U+${match[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`);
-  }
-  return [...seen];
-}
 
 // Each pattern is one way text speaks to the agent rather than about the owner. English
 // and Turkish; case and diacritics folded first.

@@ -8,26 +8,11 @@
  * @module
  */
 import type { Lang } from "../i18n.ts";
+import { isScope } from "@agent/net/memory";
 import { memoryError } from "./errors.ts";
 import type { Scope } from "./types.ts";
 
-// An id or key: printable, no white space, at most 300 characters.
-const SCOPE = /^(?:owner|person:[^\s\p{C}]{1,300}|conversation:[^\s\p{C}]{1,300})$/u;
-
-/**
- * Whether `value` is a scope.
- *
- * @example
- * ```ts
- * import { isScope } from "./scope.ts";
- * if (!isScope("person:ali@example.org") || isScope("people:x") || isScope("person:")) {
- *   throw new Error();
- * }
- * ```
- */
-export function isScope(value: string): value is Scope {
-  return SCOPE.test(value);
-}
+export { isScope };
 
 /** `value` as a scope; a `MemoryError` (`unknown_scope`) when it is none. */
 export function parseScope(value: string, lang: Lang): Scope {

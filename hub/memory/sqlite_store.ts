@@ -17,7 +17,14 @@ import { privateDatabaseFile } from "../sqlite_file.ts";
 import { errorMessage } from "@agent/net/common";
 import { memoryError } from "./errors.ts";
 import { INDEXES, migrateMemory } from "./schema.ts";
-import { indexText, prunedQuery, trigramQuery, wordTerms } from "./search_text.ts";
+import {
+  indexText,
+  prunedQuery,
+  recencyBoost,
+  SEARCH_CANDIDATES,
+  trigramQuery,
+  wordTerms,
+} from "@agent/net/memory";
 import { checkNew, checkText, sameKey, sameText, textTokens } from "./validate.ts";
 import type {
   ApproveOptions,
@@ -36,11 +43,6 @@ const BUSY_TIMEOUT_MS = 10_000;
 /** How long a forget tries to truncate the WAL while another connection reads. */
 const CHECKPOINT_TRIES = 40;
 const CHECKPOINT_WAIT_MS = 50;
-/** Recency: a memory's score gains up to half again, halving every 30 days of age. */
-const RECENCY_WEIGHT = 0.5;
-const HALF_LIFE_MS = 30 * 86_400_000;
-/** Candidates a search reads from an index before recency reorders them. */
-const CANDIDATES = 60;
 
 /** Options for {@linkcode SqliteMemoryStore}. */
 export interface SqliteMemoryStoreOptions {
@@ -234,13 +236,12 @@ export class SqliteMemoryStore implements MemoryStore {
         `SELECT m.*, bm25(${index}) AS rank FROM ${index} JOIN memories m ON m.id = ${index}.rowid
          WHERE ${index} MATCH ? AND ${where.sql} AND ${inForce}
          ORDER BY rank LIMIT ?`,
-        [match, ...where.params, CANDIDATES],
+        [match, ...where.params, SEARCH_CANDIDATES],
       );
       for (const row of rows) {
         const memory = toMemory(row);
         if (exclude.has(memory.id) || found.has(memory.id)) continue;
-        const age = Math.max(0, now - memory.created_ms);
-        const recency = 1 + RECENCY_WEIGHT * Math.pow(0.5, age / HALF_LIFE_MS);
+        const recency = recencyBoost(now - memory.created_ms);
         found.set(memory.id, { memory, score: -Number(row.rank) * recency * weight });
       }
     };

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { MEMORY_KIND_NAMES, type MemoryKindName, type MemoryScope } from "@agent/net/memory";
 
 /**
  * Whose a memory is. `owner`: the owner's own conversations in every channel and the
@@ -12,13 +13,13 @@
  * address, a messenger user id); their memories only. `conversation:<key>`: one
  * conversation (a group chat, a mail thread) and no other.
  */
-export type Scope = "owner" | `person:${string}` | `conversation:${string}`;
+export type Scope = MemoryScope;
 
 /** What a memory records. */
-export type MemoryKind = "fact" | "preference" | "event" | "instruction";
+export type MemoryKind = MemoryKindName;
 
 /** Every kind, in the order lists show them. */
-export const MEMORY_KINDS: readonly MemoryKind[] = ["fact", "preference", "event", "instruction"];
+export const MEMORY_KINDS: readonly MemoryKind[] = MEMORY_KIND_NAMES;
 
 /**
  * Where a memory came from: the owner said it (a slash command, `agent memory add`, a

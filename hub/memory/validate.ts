@@ -4,16 +4,20 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
 import type { Lang } from "../i18n.ts";
 import { estimateTokens } from "../ledger/estimate.ts";
 import { memoryError } from "./errors.ts";
-import { hiddenCharacters } from "./scan.ts";
-import { isScope } from "./scope.ts";
-import { MEMORY_KINDS, type MemoryKind, type NewMemory } from "./types.ts";
+import {
+  hiddenCharacters,
+  isScope,
+  MAX_TEXT_CHARS,
+  MEMORY_KIND_NAMES,
+  sameKey,
+  sameText,
+} from "@agent/net/memory";
+import type { MemoryKind, NewMemory } from "./types.ts";
 
-/** The most characters a memory holds: a memory is a note, not a document. */
-export const MAX_TEXT_CHARS = 1000;
+export { MAX_TEXT_CHARS, sameKey, sameText };
 
 /**
  * `text` ready to store: NFC, trimmed, runs of blank lines folded. Throws a
@@ -40,7 +44,7 @@ export function checkText(text: string, lang: Lang): string {
 
 /** Whether `value` is a kind of memory. */
 export function isKind(value: string): value is MemoryKind {
-  return (MEMORY_KINDS as readonly string[]).includes(value);
+  return (MEMORY_KIND_NAMES as readonly string[]).includes(value);
 }
 
 /** `memory` checked: its text made ready, its kind and scope known. Throws `MemoryError`. */
@@ -54,26 +58,4 @@ export function checkNew(memory: NewMemory, lang: Lang): NewMemory & { text: str
 /** The estimated tokens of a memory's text (what recall counts against its budget). */
 export function textTokens(text: string): number {
   return estimateTokens(text.length);
-}
-
-/**
- * The text as duplicates are told apart: case, accents and spacing ignored.
- *
- * @example
- * ```ts
- * import { sameText } from "./validate.ts";
- * if (sameText("Likes  TEA.") !== sameText("likes tea")) throw new Error();
- * ```
- */
-export function sameText(text: string): string {
-  return text.toLowerCase().normalize("NFKD").replace(/\p{M}/gu, "").replace(/[\s.!]+/g, " ")
-    .trim();
-}
-
-/**
- * A short digest of {@linkcode sameText}, so a duplicate is found by an index, not by
- * reading every memory of the scope (and no second copy of the text is kept).
- */
-export function sameKey(text: string): string {
-  return createHash("sha256").update(sameText(text)).digest("hex").slice(0, 32);
 }
