@@ -50,8 +50,9 @@ export { hiddenCharacters } from "@agent/net/memory";
 export { readsLikeInstructions } from "./scan.ts";
 export { checkText, MAX_TEXT_CHARS } from "./validate.ts";
 
-// The local store (`<data>/memory.sqlite3`).
+// The local store (`<data>/memory.sqlite3`), and cloud mode's in the spine.
 export { SqliteMemoryStore, type SqliteMemoryStoreOptions } from "./sqlite_store.ts";
+export { SpineMemoryStore, type SpineMemoryStoreOptions } from "./spine_store.ts";
 
 // `agent memory`, the slash commands and the dashboard: list, show, add, forget (and
 // redact), approve and reject, pin, export and import; memories as lines and Markdown.

@@ -1,6 +1,7 @@
 /**
  * The cloud-only routes of document 3 (`/hub/state`, `/hub/files`, `/hub/sessions`,
- * `/hub/brain`), the cloud ledger (`/hub/ledger`) and the job slots (`/hub/jobs/…`),
+ * `/hub/brain`), the cloud ledger (`/hub/ledger`), the brain's memory (`/hub/memory`)
+ * and the job slots (`/hub/jobs/…`),
  * reached after the bearer token is checked. In local mode every one answers 404
  * `cloud_mode_off` before any store is touched; in cloud mode without the store a
  * route needs, 503 `not_configured`.
@@ -19,6 +20,7 @@ import { type Env, spineMode } from "../env.ts";
 import { BRAIN_WAIT_MS, brainFetch, withDeadline } from "./brain_link.ts";
 import { handleFile, listFiles } from "./files.ts";
 import { handleLedger } from "./ledger.ts";
+import { handleMemory } from "./memory.ts";
 import { handleSessions } from "./sessions.ts";
 import { handleState } from "./state.ts";
 import { handOver, pendingUpdates } from "./messenger_webhook.ts";
@@ -32,7 +34,7 @@ export function isCloudOnlyPath(path: string): boolean {
     path === "/hub/state" || path.startsWith("/hub/state/") ||
     path === "/hub/files" || path.startsWith("/hub/files/") ||
     path === "/hub/sessions" || path.startsWith("/hub/sessions/") ||
-    path === "/hub/ledger" || path.startsWith("/hub/jobs/");
+    path === "/hub/ledger" || path === "/hub/memory" || path.startsWith("/hub/jobs/");
 }
 
 /** Throws 404 `cloud_mode_off` unless the spine runs in cloud mode. */
@@ -62,6 +64,7 @@ export async function handleCloud(request: Request, url: URL, env: Env): Promise
     return await handleState(request, path.slice("/hub/state/".length), db(env));
   }
   if (path === "/hub/ledger") return await handleLedger(request, url, db(env));
+  if (path === "/hub/memory") return await handleMemory(request, db(env));
   if (path.startsWith("/hub/jobs/")) {
     return await handleJobSlots(request, url, path.slice("/hub/jobs/".length), db(env));
   }
