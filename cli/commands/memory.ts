@@ -10,7 +10,7 @@
  */
 import type { CommandModule } from "../command.ts";
 import { UsageError } from "../command.ts";
-import { catalogue, type Lang } from "@agent/hub/base";
+import { catalogue, cloudTarget, type Lang } from "@agent/hub/base";
 
 const t = catalogue({
   summary: "What the agent remembers: list, show, add, forget, approve what waits, export, import.",
@@ -110,10 +110,16 @@ export const command: CommandModule = {
     const lang = ctx.lang;
     const memory = await import("@agent/hub/memory");
     const str = (key: string) => typeof opts[key] === "string" ? opts[key] as string : undefined;
-    const store = new memory.SqliteMemoryStore(ctx.paths.memoryFile, {
-      lang,
-      warn: (line) => ctx.logger.warn(line),
-    });
+    let store;
+    if (opts.cloud === true) {
+      const { url, token } = cloudTarget(ctx.env, lang);
+      store = new memory.SpineMemoryStore(url, token, { lang });
+    } else {
+      store = new memory.SqliteMemoryStore(ctx.paths.memoryFile, {
+        lang,
+        warn: (line) => ctx.logger.warn(line),
+      });
+    }
     const desk = {
       store,
       lang,

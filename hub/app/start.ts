@@ -24,7 +24,7 @@ import {
 import { turnAnswerer } from "../network_turn/mod.ts";
 import { ModelRouter } from "../router/mod.ts";
 import { Desk } from "../desk/mod.ts";
-import { type MemoryStore, SqliteMemoryStore } from "../memory/mod.ts";
+import { type MemoryStore, SpineMemoryStore, SqliteMemoryStore } from "../memory/mod.ts";
 import { enabledTools } from "../tools/enabled.ts";
 import { failoverTeller } from "./failover_events.ts";
 import { OwnerEventBus } from "../events/mod.ts";
@@ -121,7 +121,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     logger.warn(`hub: ${errorMessage(error)}; budgets are not checked and calls are not counted`);
   }
   const cloudLedger = ledger === undefined ? undefined : await linkCloudLedger(ledger, options);
-  const memory = openMemory(config, paths, lang, logger);
+  const memory = openMemory(config, paths, lang, logger, options.cloudLedger);
   // One bus for every owner event the hub tells (the network, budgets, failovers).
   const events = await OwnerEventBus.open(paths.netDir, { logger });
   let node = options.node;
@@ -304,16 +304,24 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
 }
 
 /**
- * The memory store, when `[memory]` is on; a store that cannot be opened leaves the hub
- * without memory (turns go on, and the log says why).
+ * The memory store, when `[memory]` is on: the spine's for a cloud brain (its
+ * container's disk is lost when it stops), else `<data>/memory.sqlite3`. A store that
+ * cannot be opened leaves the hub without memory (turns go on, and the log says why).
  */
 function openMemory(
   config: AgentConfig,
   paths: AgentPaths,
   lang: Lang,
   logger: Logger,
+  cloud: StartHubOptions["cloudLedger"],
 ): MemoryStore | undefined {
   if (!config.memory.enabled) return undefined;
+  if (cloud !== undefined) {
+    return new SpineMemoryStore(cloud.url, cloud.token, {
+      lang,
+      ...(cloud.fetch ? { fetch: cloud.fetch } : {}),
+    });
+  }
   try {
     return new SqliteMemoryStore(paths.memoryFile, { lang, warn: (line) => logger.warn(line) });
   } catch (error) {

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { MemoryError, SpineMemoryStore } from "@agent/hub/memory";
 import { hub } from "./_fixtures.ts";
 import { spineTest, TOKEN } from "./_setup.ts";
+import { agent } from "../cli/_run.ts";
 
 spineTest("memory: the token first, and local mode answers cloud_mode_off", {
   relationalStore: true,
@@ -121,4 +122,24 @@ spineTest("memory: scopes, supersede, pending and a forget that leaves no trace 
   await store.markExtracted("chat-1", 7);
   assert.equal(await store.extractedThrough("chat-1"), 7);
   assert.equal(await store.extractedThrough("chat-2"), 0);
+});
+
+spineTest("agent memory --cloud: the owner's commands on the cloud brain's memory", {
+  mode: "cloud",
+}, async (spine) => {
+  const env = { AGENT_SPINE_URL: spine.url, AGENT_SPINE_TOKEN: TOKEN };
+  let r = await agent(["memory", "add", "Prefers tea", "--pin", "--cloud"], { env });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout.trim(), "Remembered as memory 1 (owner).");
+  r = await agent(["memory", "list", "--cloud"], { env });
+  assert.match(r.stdout, /^#1 📌 owner · fact · .* · Prefers tea$/m);
+  r = await agent(["--lang", "tr", "memory", "show", "9", "--cloud"], { env });
+  assert.deepEqual([r.code, r.stderr.trim().split("\n").at(-1)], [2, "9 numaralı bir anı yok."]);
+  r = await agent(["memory", "forget", "1", "--cloud"], { env });
+  assert.equal(r.stdout.trim(), "Forgot 1: #1.");
+  const store = new SpineMemoryStore(spine.url, TOKEN);
+  assert.deepEqual(await store.list("every", { history: true }), []);
+  r = await agent(["memory", "list", "--cloud"], { env: { AGENT_SPINE_URL: spine.url } });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /Cloud mode needs AGENT_SPINE_TOKEN in \.env or the environment\./);
 });
