@@ -52,6 +52,7 @@ export {
 } from "./agent/mod.ts";
 export {
   type ConversationKey,
+  type ConversationPerson,
   type ConversationState,
   Desk,
   type DeskChannel,
@@ -197,6 +198,35 @@ export {
   TerminalInput,
 } from "./channels/chat/mod.ts";
 
+// The e-mail channel's machinery without the desk (IMAP, trust, the store, the outbox),
+// which the e-mail tests drive against a real Dovecot with a scripted answerer; its
+// packages load when it connects, reads or sends, not with this door.
+export {
+  type AnswerCost,
+  EmailService,
+  type EmailServiceOptions,
+  type EmailSettings,
+  type EmailStatus,
+  type FetchedMail,
+  type ImapState,
+  type IncomingMail,
+  type MailAnswer,
+  type MailAnswerer,
+  type MailAttachment,
+  type MailPerson,
+  type MailRow,
+  MailStore,
+  type MailTurn,
+  type OutboxRow,
+  readMail,
+  type ReadMailOptions,
+  type Refusal,
+  type RefusedRow,
+  type SendRaw,
+  type StoreCounts,
+  type TakenMail,
+} from "./channels/email/mod.ts";
+
 // The daemon and the control API: `agent hub` starts, stops and installs the hub
 // (systemd, launchd); other processes reach a running hub over its control API and
 // its event stream (`GET /events`; `followHubEvents` keeps following it across the hub's
@@ -332,6 +362,8 @@ export type {
   BudgetWarningEvent,
   ContactRequestEvent,
   DigestConversation,
+  EmailRefusedEvent,
+  EmailUndeliveredEvent,
   FailoverNetEvent,
   JobNoticeEvent,
   JobResultEvent,

@@ -17,6 +17,7 @@ export const t = catalogue({
   opt_yes: "ask nothing; take the defaults",
   opt_force: "overwrite agent.toml and persona/persona.md",
   opt_json: "print JSON",
+  opt_doctor_probe: "also log in to the mail servers [email] names (IMAP and SMTP)",
   bad_provider:
     "Unknown provider '{value}'; use one of vendor-a, vendor-b, vendor-c, vendor-d, fake.",
   bad_language: "Unknown language '{value}'; use en or tr.",
@@ -59,6 +60,7 @@ export const t = catalogue({
   opt_yes: "hiçbir şey sorma; varsayılanları al",
   opt_force: "agent.toml ve persona/persona.md dosyalarının üzerine yaz",
   opt_json: "JSON yazdır",
+  opt_doctor_probe: "[email] içindeki posta sunucularında oturum da aç (IMAP ve SMTP)",
   bad_provider:
     "Bilinmeyen sağlayıcı '{value}'; vendor-a, vendor-b, vendor-c, vendor-d veya fake kullanın.",
   bad_language: "Bilinmeyen dil '{value}'; en veya tr kullanın.",

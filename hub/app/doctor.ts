@@ -35,6 +35,7 @@ export const CHECKS: Check[] = [
   (d) => import("../models/doctor.ts").then((m) => m.localRuntimeCheck(d)),
   (d) => import("../network/doctor.ts").then((m) => m.networkCheck(d)),
   (d) => import("../channels/messenger/mod.ts").then((m) => m.messengerCheck(d)),
+  (d) => import("../channels/email/mod.ts").then((m) => m.emailCheck(d)),
   (d) => import("../daemon/doctor.ts").then((m) => m.hubCheck(d)),
   (d) => import("./jobs_doctor.ts").then((m) => m.jobsCheck(d)),
 ];

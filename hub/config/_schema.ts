@@ -61,6 +61,11 @@ export const RANGES: Record<string, [number, number]> = {
   recall_tokens: [0, 100_000],
   pinned_tokens: [0, 100_000],
   quiet_minutes: [1, 1440],
+  imap_port: [1, 65535],
+  smtp_port: [1, 65535],
+  poll_seconds: [10, 3600],
+  max_per_hour: [1, 1000],
+  attachment_kb: [1, 1024],
 };
 
 const params = table({
@@ -114,6 +119,27 @@ const price = table({
   cache_write_1h: nonneg.optional(),
 });
 
+/** `[email]`; the rules across keys (TLS on loopback only, addresses) are in `email.ts`. */
+const email = table({
+  address: nonEmpty,
+  imap_host: nonEmpty,
+  imap_port: rangeInt(...RANGES.imap_port!).optional(),
+  smtp_host: nonEmpty,
+  smtp_port: rangeInt(...RANGES.smtp_port!).optional(),
+  tls: oneOf(["implicit", "starttls", "none"]).optional(),
+  owner: nonEmpty,
+  allowed_senders: z.array(nonEmpty, e("type_list_of_strings")).optional(),
+  authserv_id: str.optional(),
+  trust_from: bool.optional(),
+  folder: nonEmpty.optional(),
+  done_folder: str.optional(),
+  mode: oneOf(["idle", "poll"]).optional(),
+  poll_seconds: rangeInt(...RANGES.poll_seconds!).optional(),
+  max_per_hour: rangeInt(...RANGES.max_per_hour!).optional(),
+  footer: bool.optional(),
+  attachment_kb: rangeInt(...RANGES.attachment_kb!).optional(),
+});
+
 const chatId = z.union([str, z.number().int()], e("type_list_of_ids"));
 
 /** The schema of the whole file (before defaults are applied by `parse.ts`). */
@@ -152,6 +178,7 @@ export const configSchema = table({
     extract: oneOf(["off", "ask", "auto"]).optional(),
     quiet_minutes: rangeInt(1, 1440).optional(),
   }).optional(),
+  email: email.optional(),
   tools: table({ fetch_private: bool.optional() }).optional(),
   components: table({
     modules: z.array(nonEmpty, e("type_list_of_strings")).optional(),

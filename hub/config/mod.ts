@@ -22,6 +22,8 @@ export type {
   BudgetConfig,
   CacheConfig,
   ComponentsConfig,
+  EmailConfig,
+  EmailTls,
   FallbackConfig,
   MemoryConfig,
   NetConfig,

@@ -23,6 +23,7 @@ import { CONFIG_TEMPLATE } from "./template.ts";
 import { t } from "./_messages.ts";
 import { ConfigError } from "./error.ts";
 import { DEFAULT_HUB_PORT, DEFAULT_WARN_AT, MEMORY_DEFAULTS, NET_DEFAULTS } from "./defaults.ts";
+import { checkEmail, emailWithDefaults } from "./email.ts";
 
 /** Options for {@linkcode parseConfig}. */
 export interface ParseConfigOptions {
@@ -69,6 +70,7 @@ export function parseConfig(
   }
   const config = withDefaults(result.data);
   checkRoles(config, file, lang);
+  checkEmail(config.email, file, lang);
   return config;
 }
 
@@ -134,6 +136,7 @@ function withDefaults(raw: RawConfig): AgentConfig {
   if (n.name !== undefined) net.name = n.name;
   const ui: AgentConfig["ui"] = {};
   if (raw.ui?.lang !== undefined) ui.lang = raw.ui.lang;
+  const email = emailWithDefaults(raw.email);
   return {
     models: { roles, prices },
     ui,
@@ -153,6 +156,7 @@ function withDefaults(raw: RawConfig): AgentConfig {
       quiet_minutes: raw.memory?.quiet_minutes ?? MEMORY_DEFAULTS.quiet_minutes,
     },
     tools: { fetch_private: raw.tools?.fetch_private ?? false },
+    ...(email === undefined ? {} : { email }),
     components: {
       modules: raw.components?.modules ?? [],
       disabled: raw.components?.disabled ?? [],

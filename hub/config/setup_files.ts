@@ -89,6 +89,11 @@ MESSENGER_ALLOWED_CHAT_IDS=
 MESSENGER_API_ROOT=
 MESSENGER_WEBHOOK_SECRET=
 
+# The e-mail channel ([email] in agent.toml): the mailbox's login. The user name
+# defaults to [email] address.
+EMAIL_USERNAME=
+EMAIL_PASSWORD=
+
 # The agent network
 AGENT_SPINE_URL=
 AGENT_SPINE_TOKEN=

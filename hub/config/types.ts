@@ -144,6 +144,52 @@ export interface MemoryConfig {
   quiet_minutes: number;
 }
 
+/** How the e-mail channel speaks to its servers: TLS from the first byte, STARTTLS, or none. */
+export type EmailTls = "implicit" | "starttls" | "none";
+
+/**
+ * `[email]`: the agent's own mailbox, read over IMAP and answered over SMTP. The
+ * channel runs when the table is there; `EMAIL_USERNAME` and `EMAIL_PASSWORD` live in
+ * `.env`.
+ */
+export interface EmailConfig {
+  /** The agent's mailbox address (answers come from it). */
+  address: string;
+  imap_host: string;
+  /** @default 993 (implicit), 143 (starttls, none) */
+  imap_port: number;
+  smtp_host: string;
+  /** @default 465 (implicit), 587 (starttls), 25 (none) */
+  smtp_port: number;
+  /** `none` is accepted for loopback hosts only. @default "implicit" */
+  tls: EmailTls;
+  /** The owner's address: mail from it is the owner's conversation. */
+  owner: string;
+  /** Other addresses that may write (each a person of its own; lower case). */
+  allowed_senders: string[];
+  /**
+   * The receiving server's authserv-id: only its `Authentication-Results` count. Empty
+   * only with `trust_from`.
+   */
+  authserv_id: string;
+  /** Take the `From:` as proven (a private server the owner runs). @default false */
+  trust_from: boolean;
+  /** @default "INBOX" */
+  folder: string;
+  /** Where answered mail is moved; empty leaves it in `folder`, flagged seen. @default "" */
+  done_folder: string;
+  /** `idle` (IMAP IDLE, polling when the server has none) or `poll`. @default "idle" */
+  mode: "idle" | "poll";
+  /** Seconds between two looks in `poll` mode (and IDLE's fallback). @default 60 */
+  poll_seconds: number;
+  /** Mails answered per sender per hour at most. @default 20 */
+  max_per_hour: number;
+  /** The answer ends with the model and its cost. @default true */
+  footer: boolean;
+  /** The most of a text attachment (or forwarded mail) read, in kilobytes. @default 64 */
+  attachment_kb: number;
+}
+
 /** `[tools]`: what the built-in tools may reach. */
 export interface ToolsConfig {
   /**
@@ -183,6 +229,8 @@ export interface AgentConfig {
   };
   net: NetConfig;
   memory: MemoryConfig;
+  /** `[email]`, when the e-mail channel is set up. */
+  email?: EmailConfig;
   tools: ToolsConfig;
   components: ComponentsConfig;
 }

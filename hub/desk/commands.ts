@@ -62,6 +62,8 @@ export interface ConversationState {
   columns?: (() => number) | undefined;
   /** A ceiling on what the session may spend (a job's run): no call passes it. */
   ceiling?: { usd: number; sinceMs: number } | undefined;
+  /** Another person's id (their e-mail address): the ledger's contact for each call. */
+  peer?: string | undefined;
   /** Ends the answer being written (`/stop`); `false` when none is. */
   stop(): boolean;
   now(): number;

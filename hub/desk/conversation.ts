@@ -256,6 +256,7 @@ export class DeskConversation {
       const result = await state.agent.turn(sessionId, text, {
         signal: abort.signal,
         ceiling: state.ceiling,
+        peer: state.peer,
         onText: (delta) => {
           if (open === undefined) {
             open = crypto.randomUUID();

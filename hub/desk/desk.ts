@@ -36,6 +36,7 @@ import type { ApprovalRequest, DeskEvent } from "./events.ts";
 import {
   channelOf,
   type ConversationKey,
+  type ConversationPerson,
   type DeskChannel,
   isRemembered,
   ledgerChannel,
@@ -87,6 +88,11 @@ export interface OpenOptions {
   columns?: (() => number) | undefined;
   /** `deny`: no one can be asked (a pipe), so tier-2 tools are refused. @default "ask" */
   approvals?: "ask" | "deny" | undefined;
+  /**
+   * Who the conversation is with. Another person (`person:<id>`) gets no tier-2 tools
+   * at all, and their spend is recorded under their id. @default "owner"
+   */
+  person?: ConversationPerson | undefined;
 }
 
 /** A desk-wide listener: every event of every conversation. */
@@ -188,6 +194,9 @@ export class Desk {
       (remembered?.role !== undefined && remembered.role in roles ? remembered.role : "brain");
     const sessionId = picked?.sessionId ?? remembered?.session_id ??
       newSessionId(sessionKind(channel), now());
+    // Scope in code, before the model sees a tool: another person gets tier 1 only.
+    const person = options.person ?? "owner";
+    const tools = person === "owner" ? o.tools : o.tools.filter((tool) => tool.tier === 1);
     // `/stop` reaches the conversation, which exists once the agent does.
     const made: { conversation?: DeskConversation } = {};
     const make = (r: string) =>
@@ -197,7 +206,7 @@ export class Desk {
         paths: o.paths,
         channel: ledgerChannel(channel),
         role: r,
-        tools: o.tools,
+        tools,
         persona: {
           personaFile: `${o.paths.personaDir}/persona.md`,
           userFile: `${o.paths.personaDir}/user.md`,
@@ -228,14 +237,15 @@ export class Desk {
       columns: options.columns,
       stop: () => made.conversation?.cancel() ?? false,
       now,
+      peer: person === "owner" ? undefined : person.slice("person:".length),
     };
     const conversation = made.conversation = new DeskConversation({
       key,
       channel,
       state,
-      tools: o.tools,
+      tools,
       approvals: this.#approvals,
-      approvalMode: options.approvals ?? "ask",
+      approvalMode: person === "owner" ? options.approvals ?? "ask" : "deny",
       logger: o.logger,
       book: this.#book,
       budgetNotices: o.budgetNotices ?? ((c) => Promise.resolve(this.#warnings(c.channel))),

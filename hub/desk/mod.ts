@@ -21,6 +21,6 @@ export {
   credentialNames,
   describeRole,
 } from "./commands.ts";
-export { type ConversationKey, type DeskChannel } from "./keys.ts";
+export { type ConversationKey, type ConversationPerson, type DeskChannel } from "./keys.ts";
 export { missingCredentialOf, type PickedSession, type PickOptions, pickSession } from "./pick.ts";
 export { t as deskSentence } from "./_messages.ts";

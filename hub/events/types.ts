@@ -22,6 +22,11 @@
  * - `{ts, type: "memory.proposed", kept, pending, text}`: the memory role read a quiet
  *   conversation and kept or proposed memories (how many; never their text, which a
  *   forget must be able to erase).
+ * - `{ts, type: "email.refused", count, by_reason, text}`: mail to the agent that was not
+ *   answered (a sender not allowed or not proven, past the hourly limit, a machine),
+ *   gathered and told at most every 10 minutes.
+ * - `{ts, type: "email.undelivered", to, subject, text}`: an answer by mail the outbox
+ *   gave up on after 24 hours (or that the server refused for good).
  *
  * Once written, each carries its `event_id` ({@linkcode OwnerEvent}).
  *
@@ -143,6 +148,30 @@ export interface MemoryProposedEvent {
   text: string;
 }
 
+/** Mail to the agent that was not answered, since the last such event. */
+export interface EmailRefusedEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "email.refused";
+  /** How many mails. */
+  count: number;
+  /** How many for each reason (`unauthenticated`, `unknown_sender`, ...). */
+  by_reason: Record<string, number>;
+  /** The lines, in the hub's UI language. */
+  text: string;
+}
+
+/** An answer by mail that could not be sent. */
+export interface EmailUndeliveredEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "email.undelivered";
+  to: string;
+  subject: string;
+  /** The sentence, in the hub's UI language. */
+  text: string;
+}
+
 /** One agent event for the owner's channels, as a writer hands it over. */
 export type NetEvent =
   | ContactRequestEvent
@@ -152,7 +181,9 @@ export type NetEvent =
   | NetDigestEvent
   | JobResultEvent
   | JobNoticeEvent
-  | MemoryProposedEvent;
+  | MemoryProposedEvent
+  | EmailRefusedEvent
+  | EmailUndeliveredEvent;
 
 /**
  * An event as written and read back: with its id (`<ms>-<seq>`, see `event_id.ts`),

@@ -8,7 +8,7 @@ import type { ProviderId } from "../config/types.ts";
 import { errorMessage } from "@agent/net/common";
 
 /** Where a call came from. */
-export type Channel = "chat" | "tui" | "messenger" | "web" | "net" | "cli" | "job";
+export type Channel = "chat" | "tui" | "messenger" | "web" | "net" | "cli" | "job" | "email";
 
 /** Every channel, in a stable order. */
 export const CHANNELS: readonly Channel[] = [
@@ -19,6 +19,7 @@ export const CHANNELS: readonly Channel[] = [
   "net",
   "cli",
   "job",
+  "email",
 ];
 
 /**

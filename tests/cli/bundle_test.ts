@@ -10,7 +10,12 @@ import { checkCommandList } from "../release/_command_list.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
-/** The specifiers of every import (static and dynamic) of a module file, by `deno info`. */
+/**
+ * The specifiers of every import (static and dynamic) of a module file, by `deno info`.
+ * Type-only references are left out: `deno info` also reads JSDoc `import('stream')`
+ * types in comments (the MIME packages of the e-mail channel have them), which load
+ * nothing at run time.
+ */
 export async function importsOf(file: string): Promise<string[]> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", "--no-config", file],
@@ -21,7 +26,9 @@ export async function importsOf(file: string): Promise<string[]> {
   const info = JSON.parse(new TextDecoder().decode(out.stdout));
   const specifiers = new Set<string>();
   for (const module of info.modules) {
-    for (const dep of module.dependencies ?? []) specifiers.add(dep.specifier);
+    for (const dep of module.dependencies ?? []) {
+      if (dep.code !== undefined) specifiers.add(dep.specifier);
+    }
   }
   return [...specifiers].sort();
 }
