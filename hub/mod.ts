@@ -106,11 +106,15 @@ export {
   type ModelTools,
   netSend,
   refusalText,
+  scratchFolder,
+  shell,
   type ToolCallCheck,
   type ToolContext,
+  type ToolOrigin,
   type ToolRefusal,
   type ToolVerdict,
   type TurnState,
+  webSearch,
 } from "./tools/mod.ts";
 export {
   COMPONENT_GROUPS,
@@ -121,6 +125,10 @@ export {
 } from "./components/mod.ts";
 export { enabledTools } from "./tools/mod.ts";
 export { BUILTIN_COMPONENTS, loadComponents } from "./app/mod.ts";
+// The MCP servers `agent.toml` lists, started for a process that runs turns (terminal
+// chat; the hub starts its own). The owner's acts on them are on `@agent/hub/mcp`.
+export { type StartMcpOptions, startMcpServers } from "./app/mod.ts";
+export { McpConnection, McpServerError, McpServers } from "./mcp/mod_runtime.ts";
 export {
   loadSubAgentDirectory,
   type SubAgent,
@@ -262,7 +270,13 @@ export {
   writeHubToken,
 } from "./control/mod.ts";
 // The web dashboard the control API serves under `/dashboard` (`agent dashboard`).
-export { dashboard, type DashboardDoor, dashboardNetwork } from "./dashboard/mod.ts";
+export {
+  dashboard,
+  type DashboardDoor,
+  dashboardMcp,
+  dashboardNetwork,
+  type McpRouteSources,
+} from "./dashboard/mod.ts";
 
 // Cloud: `agent cloud` (the brain on the spine, file sync, `agent cloud run`).
 // Only the CLI uses these.
@@ -371,6 +385,7 @@ export type {
   NetDigestEvent,
   OutboxDroppedEvent,
   OwnerEventSink,
+  ToolNoticeEvent,
 } from "./events/types.ts";
 export type { RunOutcome, RunState } from "./jobs/mod.ts";
 export type { LanguageModelV4, ModelTarget } from "./models/target.ts";

@@ -22,6 +22,7 @@ export {
   type BreakdownKey,
   type BreakdownOptions,
   type BreakdownRow,
+  type CallProvider,
   type CallPurpose,
   type CallRecord,
   type Channel,
@@ -38,6 +39,7 @@ export {
   type SessionCeiling,
   type SpentTotals,
   type TokenTotals,
+  type ToolProviderId,
 } from "./ledger/ledger.ts";
 export { ledgerErrorSentence, ledgerReadOnlySentence } from "./spend/sentences.ts";
 

@@ -20,6 +20,8 @@ import type { Agent, BuildAgentOptions } from "./agent_types.ts";
 import { storedTurn } from "./keyed_turn.ts";
 import { TurnStore } from "./turn_store.ts";
 import { trimOldToolResults } from "./context_window.ts";
+import { LAZY_SHARE, lazyTools } from "./lazy_tools.ts";
+import { defaultContextTokens } from "../config/mod.ts";
 import { SessionWindows, summaryPart } from "./session_window.ts";
 import type { LoopApproval, LoopCut } from "../router/tool_loop.ts";
 import { t } from "../router/_messages.ts";
@@ -62,6 +64,16 @@ export function buildAgent(options: BuildAgentOptions): Agent {
   const memory = source === "owner" && options.memory?.settings.enabled === true
     ? options.memory
     : undefined;
+
+  /**
+   * What the MCP servers' definitions may take of the role's `context_tokens` before
+   * they wait behind `find_tools` ({@linkcode LAZY_SHARE}).
+   */
+  function definitionBudget(role: string): number {
+    const r = options.config.models.roles[role];
+    const context = r?.context_tokens ?? defaultContextTokens(r?.provider ?? "");
+    return Math.floor(context * LAZY_SHARE);
+  }
 
   async function systemParts(): Promise<SystemPromptParts> {
     const nowMs = now();
@@ -130,9 +142,11 @@ export function buildAgent(options: BuildAgentOptions): Agent {
           fetch: options.fetch,
           now,
           settings: options.config.tools,
+          ledger: options.ledger,
           channel: options.channel,
           sessionId,
         },
+        offered: (all) => lazyTools(all, definitionBudget(agent.role)),
         logger,
         now,
       });

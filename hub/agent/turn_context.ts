@@ -35,6 +35,8 @@ export interface TurnContextOptions {
   untrusted: boolean;
   /** What the tools run with (the turn's state is added). */
   toolContext: Omit<ToolContext, "turn">;
+  /** Which of the tools the turn offers at first (the MCP servers' may wait). @default all */
+  offered?: ((all: ModelTools) => ModelTools) | undefined;
   logger: Logger;
   now: () => number;
 }
@@ -59,9 +61,12 @@ export class TurnContext {
       ...memoryTools({ store: memory.store, access: memory.access, seen: this.#seen }),
     ];
     this.state = { untrusted: options.untrusted };
-    this.modelTools = this.tools.length === 0 ? undefined : toToolSet(this.tools, {
+    const all = this.tools.length === 0 ? undefined : toToolSet(this.tools, {
       context: { ...options.toolContext, turn: this.state },
     });
+    this.modelTools = all === undefined || options.offered === undefined
+      ? all
+      : options.offered(all);
   }
 
   /** Marks the turn untrusted when what it sends of the session holds outside content. */

@@ -32,6 +32,7 @@ export const CHECKS: Check[] = [
   componentsCheck,
   (d) => import("../spend/doctor.ts").then((m) => m.budgetCheck(d)),
   (d) => import("../subs/doctor.ts").then((m) => m.subsCheck(d)),
+  (d) => import("../mcp/doctor.ts").then((m) => m.toolsCheck(d)),
   (d) => import("../models/doctor.ts").then((m) => m.localRuntimeCheck(d)),
   (d) => import("../network/doctor.ts").then((m) => m.networkCheck(d)),
   (d) => import("../channels/messenger/mod.ts").then((m) => m.messengerCheck(d)),

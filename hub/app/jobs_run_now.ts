@@ -21,7 +21,8 @@ import { Ledger } from "../ledger/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import { UserError } from "../user_error.ts";
 import { t } from "../jobs/_messages.ts";
-import { type JobDefinition, JobFileError, parseJobFile } from "../jobs/definition.ts";
+import { type JobDefinition, JobFileError, jobMcpTools, parseJobFile } from "../jobs/definition.ts";
+import { startMcpServers } from "./mcp_servers.ts";
 import { jobFile } from "../jobs/files.ts";
 import { JobRuns, type RunOutcome } from "../jobs/mod.ts";
 import type { HubService } from "../channels/contract.ts";
@@ -44,6 +45,10 @@ export async function runJobNow(options: RunJobNowOptions, name: string): Promis
   const ledger = Ledger.openForCalls(paths.ledgerFile);
   const events = fileEventSink(paths.netDir);
   let runs: JobRuns | undefined;
+  // The MCP servers start only for a job that lists some of their tools.
+  const mcp = jobMcpTools(job.mcp).length === 0
+    ? undefined
+    : await startMcpServers({ config, env: options.env, paths, lang, logger });
   try {
     runs = await JobRuns.open({
       config,
@@ -52,7 +57,10 @@ export async function runJobNow(options: RunJobNowOptions, name: string): Promis
       lang,
       logger,
       ledger,
-      tools: await enabledTools(await loadComponents(config, paths)),
+      tools: [
+        ...await enabledTools(await loadComponents(config, paths), config.tools),
+        ...(mcp?.tools() ?? []),
+      ],
       events,
       delivery: jobDeliverySinks({ config, env: options.env, events, netDir: paths.netDir }),
       sendTimeoutMs: 15_000,
@@ -63,6 +71,7 @@ export async function runJobNow(options: RunJobNowOptions, name: string): Promis
     return outcome;
   } finally {
     await runs?.close();
+    await mcp?.close();
     ledger.close();
   }
 }

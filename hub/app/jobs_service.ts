@@ -44,7 +44,7 @@ export async function jobsService(hub: HubContext): Promise<JobsService> {
     lang: hub.lang,
     logger: hub.logger,
     ledger: hub.ledger,
-    tools: await enabledTools(hub.registry),
+    tools: [...await enabledTools(hub.registry, hub.config.tools), ...(hub.mcp?.tools() ?? [])],
     router: hub.router,
     events: hub.events,
     delivery: jobDeliverySinks({

@@ -11,3 +11,4 @@ export * from "./services.ts";
 export * from "./start.ts";
 export * from "./cloud_run.ts";
 export { MEMORY_SCAN_MS, type MemoryScan, memoryService } from "./memory_service.ts";
+export * from "./mcp_servers.ts";

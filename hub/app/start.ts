@@ -26,12 +26,14 @@ import { ModelRouter } from "../router/mod.ts";
 import { Desk } from "../desk/mod.ts";
 import { type MemoryStore, SpineMemoryStore, SqliteMemoryStore } from "../memory/mod.ts";
 import { enabledTools } from "../tools/enabled.ts";
+import { startMcpServers } from "./mcp_servers.ts";
 import { failoverTeller } from "./failover_events.ts";
 import { OwnerEventBus } from "../events/mod.ts";
 import { SpendChartReader } from "../spend/chart.ts";
 import {
   dashboardChat,
   dashboardJobs,
+  dashboardMcp,
   dashboardNetwork,
   type DashboardParts,
   dashboardSettings,
@@ -184,6 +186,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     ...(unconfigured === undefined ? {} : { unconfigured }),
     ...(missing === undefined ? {} : { missing }),
   });
+  const mcp = await startMcpServers({ config, env, paths, lang, logger, events });
   const desk = new Desk({
     config,
     env,
@@ -191,7 +194,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     lang,
     logger,
     ledger,
-    tools: await enabledTools(registry),
+    tools: [...await enabledTools(registry, config.tools), ...(mcp?.tools() ?? [])],
     router,
     statusLines: () => {
       // What the owner cannot see from a phone otherwise.
@@ -216,6 +219,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     cloud: options.cloudLedger,
     clock,
     memory,
+    mcp,
   };
   const services: HubService[] = [];
   for (const factory of options.services ?? HUB_SERVICES) {
@@ -262,6 +266,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
         ...(digest === undefined ? {} : { gathered: () => digest.gathered() }),
       }),
       settings: dashboardSettings({ paths, env, lang, reload }),
+      mcp: dashboardMcp({ paths, env, lang, live: () => mcp?.statuses() ?? [] }),
       jobs: dashboardJobs({
         scope: () => ({ paths, config, lang, env }),
         // The hub's own runs (its scheduler's store and delivery worker) when it has them.
@@ -283,6 +288,17 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
           blocks[service.statusKey ?? service.name] = service.status();
         }
       }
+      // Each MCP server's live state (`agent components` shows one that failed to start).
+      if (mcp !== undefined) {
+        blocks.mcp = {
+          servers: mcp.statuses().map((s) => ({
+            name: s.name,
+            state: s.state,
+            tools: s.tools.length,
+            ...(s.sentence === undefined ? {} : { sentence: s.sentence }),
+          })),
+        };
+      }
       return blocks;
     },
     events: (afterSec) => readNetEvents(paths.netDir, afterSec),
@@ -292,6 +308,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     },
     async close() {
       await desk.close();
+      await mcp?.close();
       await events.close();
       chart.close();
       // Rows still on their way to the cloud ledger get a few seconds; the rest are sent

@@ -31,6 +31,14 @@ export const t = catalogue({
   unknown_role: "{file}: {table} '{key}' names '{name}', which is not a role in [models.roles].",
   no_roles:
     "{file}: [models.roles] has no role, so nothing can answer; add one (`agent init --force` writes a working file).",
+  search_url:
+    "{file}: [tools.search] needs 'url' for provider {provider} (the address of its search endpoint).",
+  http_url: "{file}: {table} '{key}' must be an http:// or https:// address.",
+  mcp_command_or_url: "{file}: {table} needs either 'command' (a stdio server) or 'url', not both.",
+  mcp_agent_variable:
+    "{file}: {table} 'env' names {name}, one of the agent's own variables; a server never receives those.",
+  server_name:
+    "{file}: [mcp.servers] '{key}' is not a server name: lowercase letters, digits, '_' and '-', starting with a letter, at most 32.",
   email_address:
     "{file}: [email] '{key}' has '{value}', which is not an e-mail address such as name@example.com.",
   email_self:
@@ -73,6 +81,15 @@ export const t = catalogue({
     "{file}: {table} '{key}' '{name}' adını veriyor, ama [models.roles] içinde böyle bir rol yok.",
   no_roles:
     "{file}: [models.roles] içinde hiç rol yok, bu yüzden hiçbir şey yanıt veremez; bir rol ekleyin (`agent init --force` çalışan bir dosya yazar).",
+  search_url:
+    "{file}: [tools.search] {provider} sağlayıcısı için 'url' gerekli (arama adresinin kendisi).",
+  http_url: "{file}: {table} '{key}' bir http:// veya https:// adresi olmalı.",
+  mcp_command_or_url:
+    "{file}: {table} için ya 'command' (stdio sunucusu) ya da 'url' gerekli, ikisi birden değil.",
+  mcp_agent_variable:
+    "{file}: {table} 'env' ajanın kendi değişkenlerinden {name} adını veriyor; bir sunucu bunları asla almaz.",
+  server_name:
+    "{file}: [mcp.servers] '{key}' bir sunucu adı değil: küçük harf, rakam, '_' ve '-', harfle başlayan, en çok 32 karakter.",
   email_address:
     "{file}: [email] '{key}' içindeki '{value}' bir e-posta adresi değil (ad@example.com gibi olmalı).",
   email_self:

@@ -23,6 +23,7 @@ import { CONFIG_TEMPLATE } from "./template.ts";
 import { t } from "./_messages.ts";
 import { ConfigError } from "./error.ts";
 import { DEFAULT_HUB_PORT, DEFAULT_WARN_AT, MEMORY_DEFAULTS, NET_DEFAULTS } from "./defaults.ts";
+import { checkTools, mcpOf, toolsOf } from "./tools_config.ts";
 import { checkEmail, emailWithDefaults } from "./email.ts";
 
 /** Options for {@linkcode parseConfig}. */
@@ -70,6 +71,7 @@ export function parseConfig(
   }
   const config = withDefaults(result.data);
   checkRoles(config, file, lang);
+  checkTools(config, file, lang);
   checkEmail(config.email, file, lang);
   return config;
 }
@@ -155,7 +157,8 @@ function withDefaults(raw: RawConfig): AgentConfig {
       extract: raw.memory?.extract ?? MEMORY_DEFAULTS.extract,
       quiet_minutes: raw.memory?.quiet_minutes ?? MEMORY_DEFAULTS.quiet_minutes,
     },
-    tools: { fetch_private: raw.tools?.fetch_private ?? false },
+    tools: toolsOf(raw),
+    mcp: mcpOf(raw),
     ...(email === undefined ? {} : { email }),
     components: {
       modules: raw.components?.modules ?? [],
@@ -279,6 +282,9 @@ function issueSentence(issue: z.core.$ZodIssue, file: string, lang: Lang): strin
     if (path.length === 0) return t(lang, "unknown_top", { file, key });
     return t(lang, "unknown_key", { file, table: tableOf(path), key });
   }
+  if (issue.code === "invalid_key" && path.length > 0) {
+    return t(lang, "server_name", { file, key: String(path[path.length - 1]) });
+  }
   const tag = issue.message as Tag;
   // Budget problems are reported for the role, in the spec's words.
   if (tag === "budget_period" && path[0] === "models" && path[1] === "roles") {
@@ -305,7 +311,8 @@ function issueSentence(issue: z.core.$ZodIssue, file: string, lang: Lang): strin
     return t(lang, "one_of", { file, table, key, values });
   }
   if (tag === "range_int") {
-    const [min, max] = RANGES[key] ?? [0, 0];
+    // A tier under `tiers` is keyed by the tool's name.
+    const [min, max] = parent.at(-1) === "tiers" ? [1, 2] : RANGES[key] ?? [0, 0];
     return t(lang, "range_int", { file, table, key, min, max });
   }
   if (tag === "too_long") return t(lang, "too_long", { file, table, key, max: 80 });

@@ -144,6 +144,30 @@ export interface MemoryConfig {
   quiet_minutes: number;
 }
 
+/** `[tools.search]`: where `web_search` asks, what each call costs and how much it may spend. */
+export interface SearchConfig {
+  provider: "brave" | "searxng";
+  /** The endpoint. @default Brave's web search API; SearXNG has none (its `url` is needed) */
+  url: string;
+  /** Dollars per call. @default 0.005 for Brave (its $5 per 1,000), 0 for SearXNG */
+  price_per_call: number;
+  /** Results a call returns at most. @default 5 */
+  max_results: number;
+  /** A budget like a role's (`usd`, `period`, `hard`, `warn_at`); none: no cap. */
+  budget?: BudgetConfig;
+}
+
+/** `[tools.shell]`: the `shell` tool, run inside bubblewrap. */
+export interface ShellConfig {
+  /** Offer the tool (tier 2, every call asked). @default false */
+  enabled: boolean;
+  /** A command is killed after this long. @default 60 */
+  timeout_seconds: number;
+  /** Output kept of a command (stdout and stderr together), KB. @default 64 */
+  max_output_kb: number;
+}
+
+/** `[tools]`: what the built-in tools may reach, and tools that need settings of their own. */
 /** How the e-mail channel speaks to its servers: TLS from the first byte, STARTTLS, or none. */
 export type EmailTls = "implicit" | "starttls" | "none";
 
@@ -197,6 +221,40 @@ export interface ToolsConfig {
    * off, it reaches public addresses only.
    */
   fetch_private: boolean;
+  /** `web_search` is offered only with this table. */
+  search?: SearchConfig;
+  shell: ShellConfig;
+}
+
+/** `[mcp.servers.<name>]`: one MCP server (a `command` started over stdio, or a `url`). */
+export interface McpServerConfig {
+  /** The program of a stdio server. */
+  command?: string;
+  /** Its arguments. @default [] */
+  args: string[];
+  /** A Streamable HTTP server's endpoint. */
+  url?: string;
+  /** Names of `.env` variables the server receives (never the agent's own). @default [] */
+  env: string[];
+  /** HTTP headers whose values come from `.env`: header name to variable name. @default {} */
+  headers_env: Record<string, string>;
+  /** The server's tools to offer, by the server's names. @default every tool */
+  tools?: string[];
+  /** Tools lowered to tier 1 by the server's name (every other tool is tier 2). @default {} */
+  tiers: Record<string, 1 | 2>;
+  /** A stdio server runs inside bubblewrap. @default false */
+  sandbox: boolean;
+  /** Extra paths a sandboxed server may read. @default [] */
+  sandbox_read: string[];
+  /** A sandboxed server keeps the network. @default false */
+  sandbox_network: boolean;
+  /** Seconds a start, a listing or a call may take. @default 30 */
+  timeout_seconds: number;
+}
+
+/** `[mcp]`: the MCP servers the owner added (`agent mcp add`). */
+export interface McpConfig {
+  servers: Record<string, McpServerConfig>;
 }
 
 /** `[components]`: extra components by module specifier, and names switched off. */
@@ -232,5 +290,6 @@ export interface AgentConfig {
   /** `[email]`, when the e-mail channel is set up. */
   email?: EmailConfig;
   tools: ToolsConfig;
+  mcp: McpConfig;
   components: ComponentsConfig;
 }

@@ -17,6 +17,8 @@
  *   counts the rest).
  * - `{ts, type: "job.result", job, slot_id, usd, deliver, text}`: a scheduled job's
  *   answer (with its name and cost); `deliver: "events"` keeps it off the messenger.
+ * - `{ts, type: "tool.notice", server, text}`: an MCP server's tools changed since the
+ *   owner pinned them (it is off until `agent mcp pin`), or it failed to start or died;
  * - `{ts, type: "job.notice", job, text}`: a job was paused at a ceiling or a spent
  *   budget, missed slots, or failed; told once each.
  * - `{ts, type: "memory.proposed", kept, pending, text}`: the memory role read a quiet
@@ -148,6 +150,17 @@ export interface MemoryProposedEvent {
   text: string;
 }
 
+/** An MCP server the owner should hear of: its tools changed, or it failed. */
+export interface ToolNoticeEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "tool.notice";
+  /** The server's name in `[mcp.servers]`. */
+  server: string;
+  /** The sentence, in the hub's UI language. */
+  text: string;
+}
+
 /** Mail to the agent that was not answered, since the last such event. */
 export interface EmailRefusedEvent {
   /** Unix seconds. */
@@ -182,6 +195,7 @@ export type NetEvent =
   | JobResultEvent
   | JobNoticeEvent
   | MemoryProposedEvent
+  | ToolNoticeEvent
   | EmailRefusedEvent
   | EmailUndeliveredEvent;
 

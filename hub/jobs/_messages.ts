@@ -11,7 +11,7 @@ export const t = catalogue({
   unclosed: "{file}: the front matter has no closing --- line.",
   bad_line: "{file}: line {line} of the front matter is not 'key: value'.",
   unknown_key:
-    "{file}: front matter has an unknown key '{key}' (keys: schedule, tz, role, max_usd_per_run, max_usd_per_day, deliver, missed, tools).",
+    "{file}: front matter has an unknown key '{key}' (keys: schedule, tz, role, max_usd_per_run, max_usd_per_day, deliver, missed, tools, mcp).",
   duplicate_key: "{file}: front matter sets '{key}' twice.",
   missing: "{file}: front matter needs '{key}'.",
   bad_name: "{file}: a job's name must match ^[a-z][a-z0-9-]{1,30}$.",
@@ -118,7 +118,7 @@ export const t = catalogue({
   unclosed: "{file}: ön bilgi bloğunun kapanış --- satırı yok.",
   bad_line: "{file}: ön bilgi bloğunun {line}. satırı 'anahtar: değer' biçiminde değil.",
   unknown_key:
-    "{file}: ön bilgi bloğunda bilinmeyen anahtar '{key}' (anahtarlar: schedule, tz, role, max_usd_per_run, max_usd_per_day, deliver, missed, tools).",
+    "{file}: ön bilgi bloğunda bilinmeyen anahtar '{key}' (anahtarlar: schedule, tz, role, max_usd_per_run, max_usd_per_day, deliver, missed, tools, mcp).",
   duplicate_key: "{file}: ön bilgi bloğu '{key}' anahtarını iki kez veriyor.",
   missing: "{file}: ön bilgi bloğu için '{key}' gerekli.",
   bad_name: "{file}: bir görevin adı ^[a-z][a-z0-9-]{1,30}$ kalıbına uymalı.",

@@ -12,6 +12,7 @@
  * deliver: messenger
  * missed: once
  * tools: none
+ * mcp: files__read_text_file, weather
  * ---
  * Summarise my calendar for today in three lines.
  * ```
@@ -52,6 +53,12 @@ export interface JobDefinition {
   missed: JobMissed;
   /** @default "none" */
   tools: JobTools;
+  /**
+   * MCP tools a run may use, comma-separated: `<server>__<tool>` names or whole
+   * `<server>` names; only those the owner lowered to tier 1 run (tier 2 never runs in
+   * a job). Without this key a job gets no MCP tool. @default none
+   */
+  mcp?: string | undefined;
   /** The text each run sends. */
   prompt: string;
 }
@@ -66,6 +73,7 @@ export const JOB_KEYS = [
   "deliver",
   "missed",
   "tools",
+  "mcp",
 ] as const;
 
 /** The default time zone of a job. */
@@ -191,6 +199,7 @@ export function parseJobFile(
   const deliver = pick<JobDelivery>("deliver", ["messenger", "events", "none"], "messenger");
   const missed = pick<JobMissed>("missed", ["skip", "once"], "once");
   const tools = pick<JobTools>("tools", ["none", "tier1"], "none");
+  const mcp = jobMcpTools(values.get("mcp"));
   const prompt = lines.slice(end + 1).join("\n").trim();
   if (prompt === "") throw fail("empty_prompt");
   // A run sends the prompt as a message; a slash command would run instead.
@@ -205,8 +214,22 @@ export function parseJobFile(
     deliver,
     missed,
     tools,
+    ...(mcp.length === 0 ? {} : { mcp: mcp.join(", ") }),
     prompt,
   };
+}
+
+/**
+ * The MCP tool and server names of a job's `mcp` key.
+ *
+ * @example
+ * ```ts
+ * import { jobMcpTools } from "./definition.ts";
+ * if (jobMcpTools(" fs__read , weather,").join("|") !== "fs__read|weather") throw new Error();
+ * ```
+ */
+export function jobMcpTools(value: string | undefined): string[] {
+  return (value ?? "").split(",").map((name) => name.trim()).filter((name) => name !== "");
 }
 
 /**

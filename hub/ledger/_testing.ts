@@ -62,7 +62,11 @@ export function configWith(roles: Record<string, RoleConfig>): AgentConfig {
       digest: "batched",
     },
     memory: { ...MEMORY_DEFAULTS },
-    tools: { fetch_private: false },
+    tools: {
+      fetch_private: false,
+      shell: { enabled: false, timeout_seconds: 60, max_output_kb: 64 },
+    },
+    mcp: { servers: {} },
     components: { modules: [], disabled: [] },
   };
 }

@@ -13,6 +13,7 @@ export {
   type BreakdownKey,
   type BreakdownOptions,
   type BreakdownRow,
+  type CallProvider,
   type CallPurpose,
   type CallRecord,
   type Channel,
@@ -30,6 +31,7 @@ export {
   type SessionCeiling,
   type SpentTotals,
   type TokenTotals,
+  type ToolProviderId,
 } from "./ledger.ts";
 
 // The cloud ledger: rows appended to the spine, read back when a container starts.

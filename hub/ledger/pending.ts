@@ -11,8 +11,7 @@
  *
  * @module
  */
-import type { CallPurpose, CallRecord, Channel } from "./types.ts";
-import type { ProviderId } from "../config/types.ts";
+import type { CallProvider, CallPurpose, CallRecord, Channel } from "./types.ts";
 
 /** One call in flight. */
 export interface PendingCall {
@@ -23,7 +22,7 @@ export interface PendingCall {
   /** The process that sent it. */
   pid: number;
   role: string;
-  provider: ProviderId;
+  provider: CallProvider;
   model_id: string;
   /** The prompt's estimated tokens (see `estimateTokens`). */
   input_tokens: number;

@@ -7,6 +7,12 @@
 import type { ProviderId } from "../config/types.ts";
 import { errorMessage } from "@agent/net/common";
 
+/** A paid tool's provider (`[tools.search] provider`), beside the model providers. */
+export type ToolProviderId = "brave" | "searxng";
+
+/** Who was called: a model provider, or a paid tool's provider. */
+export type CallProvider = ProviderId | ToolProviderId;
+
 /** Where a call came from. */
 export type Channel = "chat" | "tui" | "messenger" | "web" | "net" | "cli" | "job" | "email";
 
@@ -24,21 +30,21 @@ export const CHANNELS: readonly Channel[] = [
 
 /**
  * What a call was for: an answer, a summary of a long session's oldest turns (the
- * context budget's fold), or memory (the memory role proposing memories from a quiet
- * conversation, consolidating them, or an embedding), which `agent spend --by purpose`
- * shows apart.
+ * context budget's fold), a paid tool (`web_search`: its provider and price, no
+ * tokens), or memory (the memory role proposing memories from a quiet conversation,
+ * consolidating them, or an embedding), which `agent spend --by purpose` shows apart.
  */
-export type CallPurpose = "turn" | "compaction" | "memory";
+export type CallPurpose = "turn" | "compaction" | "tool" | "memory";
 
 /** Every purpose, in a stable order. */
-export const PURPOSES: readonly CallPurpose[] = ["turn", "compaction", "memory"];
+export const PURPOSES: readonly CallPurpose[] = ["turn", "compaction", "tool", "memory"];
 
 /** One model call, as the ledger stores it. */
 export interface CallRecord {
   /** When the answer finished, epoch ms. */
   ts: number;
   role: string;
-  provider: ProviderId;
+  provider: CallProvider;
   model_id: string;
   /** Input tokens without cache reads and writes. */
   input_tokens: number;
@@ -60,6 +66,8 @@ export interface CallRecord {
   estimated?: boolean;
   /** The call's id; a row with an id already in the ledger is not written again. */
   call_id?: string | null;
+  /** Estimated tokens of the tool definitions the call sent. @default 0 */
+  tool_tokens?: number | undefined;
   /** Estimated tokens of recalled memories the call's prompt carried. @default 0 */
   recall_tokens?: number | undefined;
 }
@@ -198,6 +206,9 @@ export function checkRecord(row: CallRecord): void {
   }
   if (row.purpose !== undefined && !PURPOSES.includes(row.purpose)) {
     throw new TypeError(`Cannot record a call: unknown purpose '${String(row.purpose)}'`);
+  }
+  if (row.tool_tokens !== undefined && !whole(row.tool_tokens)) {
+    throw new TypeError("Cannot record a call: 'tool_tokens' must be a whole number of 0 or more");
   }
   if (row.recall_tokens !== undefined && !whole(row.recall_tokens)) {
     throw new TypeError(

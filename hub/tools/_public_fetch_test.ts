@@ -13,6 +13,7 @@ import { resolvePaths } from "../paths.ts";
 import { tempDir } from "../_testing.ts";
 import { fetchPublic, type FetchPublicOptions, type ResolvedAddress } from "./_public_fetch.ts";
 import { toToolSet } from "./tool.ts";
+import { UNTRUSTED_NOTE } from "./untrusted.ts";
 
 // A self-signed certificate for public.test (valid to 2126), trusted only by these tests.
 const CERT = `-----BEGIN CERTIFICATE-----
@@ -349,6 +350,7 @@ Deno.test("fetch_url names the host to approve, honours [tools] fetch_private an
       url,
       status: 200,
       content_type: "text/plain;charset=UTF-8",
+      untrusted: UNTRUSTED_NOTE,
       text: `hello from 127.0.0.1:${server.addr.port}`,
       truncated: false,
     });

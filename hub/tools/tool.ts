@@ -8,8 +8,8 @@
 import type { z } from "zod";
 import type { RefusalReason } from "../sessions/mod.ts";
 import type { AgentPaths } from "../paths.ts";
-import type { Channel } from "../ledger/mod.ts";
 import type { ToolsConfig } from "../config/mod.ts";
+import type { Channel, Ledger } from "../ledger/mod.ts";
 import type { Lang } from "../i18n.ts";
 import { errorMessage } from "@agent/net/common";
 
@@ -23,8 +23,12 @@ export interface ToolContext {
   fetch?: typeof fetch | undefined;
   /** @default Date.now */
   now?: (() => number) | undefined;
-  /** `[tools]` of `agent.toml`. @default { fetch_private: false } */
-  settings?: ToolsConfig | undefined;
+  /** Aborts when the turn is cancelled (a child or a server call is then stopped). */
+  signal?: AbortSignal | undefined;
+  /** `[tools]` of `agent.toml` (`fetch_private`, the search provider, the shell's limits). */
+  settings?: Partial<ToolsConfig> | undefined;
+  /** The spend ledger a paid tool writes its row to (and checks its budget in). */
+  ledger?: Ledger | undefined;
   /** Where the turn came from, for the ledger. @default "cli" */
   channel?: Channel | undefined;
   /** The conversation's session (the shell's scratch folder, the ledger row). */
@@ -44,6 +48,14 @@ export interface TurnState {
   untrusted: boolean;
 }
 
+/** Where a tool comes from when it is not the agent's own: an MCP server's tool. */
+export interface ToolOrigin {
+  /** The server's name in `[mcp.servers]`. */
+  server: string;
+  /** The tool's name on the server. */
+  tool: string;
+}
+
 /** A tool: a name, a tier, an input schema and what it does. */
 export interface AgentTool<S extends z.ZodType = z.ZodType> {
   name: string;
@@ -52,6 +64,13 @@ export interface AgentTool<S extends z.ZodType = z.ZodType> {
   /** What the model reads to decide when to call it. */
   description: string;
   inputSchema: S;
+  /**
+   * The input's JSON schema exactly as its source gave it (an MCP server's, as pinned),
+   * sent to the model instead of one made from `inputSchema`.
+   */
+  jsonSchema?: Record<string, unknown> | undefined;
+  /** An MCP server's tool: which server and tool (jobs, `agent components`). */
+  origin?: ToolOrigin | undefined;
   /**
    * What a run with `input` will do, in one sentence for the owner who approves it
    * (`The agent wants to fetch https://…`). Tier-2 tools have one; without it an
@@ -63,6 +82,11 @@ export interface AgentTool<S extends z.ZodType = z.ZodType> {
    * mail): once it runs, the turn's context holds untrusted content. @default false
    */
   untrusted?: boolean | undefined;
+  /**
+   * Whether the tool is offered with these settings (web search needs a provider, the
+   * shell needs `enabled` and bubblewrap). @default always
+   */
+  offered?(settings: ToolsConfig): boolean | Promise<boolean>;
   /** Runs the tool; the result goes back to the model as JSON. */
   execute(input: z.infer<S>, context: ToolContext): Promise<unknown>;
 }
@@ -74,6 +98,10 @@ export interface AgentTool<S extends z.ZodType = z.ZodType> {
 export interface ModelTool {
   description?: string | undefined;
   inputSchema: z.ZodType;
+  /** Sent to the model in place of the JSON schema made from `inputSchema`. */
+  jsonSchema?: Record<string, unknown> | undefined;
+  /** May be held back until the model asks for it (an MCP server's tool). @default false */
+  deferrable?: boolean | undefined;
   /** A tier-2 tool: the turn's hook decides whether each call runs. @default false */
   needsApproval?: boolean | undefined;
   execute(
@@ -164,14 +192,19 @@ export function toToolSet(tools: readonly AgentTool[], options: ToolSetOptions):
     set[t.name] = {
       description: t.description,
       inputSchema: t.inputSchema,
+      ...(t.jsonSchema !== undefined ? { jsonSchema: t.jsonSchema } : {}),
+      ...(t.origin !== undefined ? { deferrable: true } : {}),
       needsApproval: t.tier >= 2,
-      execute: async (input) => {
+      execute: async (input, call) => {
         // From here on the turn's context holds what the tool brings in, whatever it is.
         if (t.untrusted === true && options.context.turn !== undefined) {
           options.context.turn.untrusted = true;
         }
         try {
-          return await t.execute(input as never, options.context);
+          const context = call.abortSignal === undefined
+            ? options.context
+            : { ...options.context, signal: call.abortSignal };
+          return await t.execute(input as never, context);
         } catch (error) {
           return { error: errorMessage(error) };
         }

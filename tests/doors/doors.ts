@@ -90,6 +90,8 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "network/",
         "cloud/",
         "memory/",
+        "mcp/",
+        "sandbox/",
       ],
     },
     { name: "chain", paths: ["router/"] },

@@ -26,8 +26,11 @@ export interface JobRunContext {
    */
   ledger: Ledger | undefined;
   store: JobStore;
-  /** The desk a job's turns run on (its tools: none, or tier 1 only). */
-  desk(tools: JobTools): Desk;
+  /**
+   * The desk a job's turns run on (its tools: none, or tier 1 only, plus the tier-1 MCP
+   * tools its file lists in `mcp`).
+   */
+  desk(tools: JobTools, mcp?: readonly string[]): Desk;
   /** Where notices go (answers go through the delivery worker); absent: the log only. */
   events: OwnerEventSink | undefined;
   /** The messenger chats an answer with `deliver: messenger` goes to (none: no messenger). */

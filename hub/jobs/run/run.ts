@@ -18,7 +18,7 @@
 import { errorMessage } from "@agent/net/common";
 import { newSessionId } from "../../sessions/mod.ts";
 import { t } from "../_messages.ts";
-import type { JobDefinition } from "../definition.ts";
+import { type JobDefinition, jobMcpTools } from "../definition.ts";
 import { usd } from "../estimate.ts";
 import { slotId } from "../schedule.ts";
 import { ALL_JOBS } from "../pause_store.ts";
@@ -118,7 +118,9 @@ async function claimed(
   const ceiling = ceilings.usd;
   let outcome;
   try {
-    const conversation = await ctx.desk(job.tools).open(`job:${job.name}`, { approvals: "deny" });
+    const conversation = await ctx.desk(job.tools, jobMcpTools(job.mcp)).open(`job:${job.name}`, {
+      approvals: "deny",
+    });
     const state = conversation.state;
     // Each run is a conversation of its own: nothing earlier is sent again (or paid for).
     state.sessionId = sessionId;
