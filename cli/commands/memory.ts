@@ -25,6 +25,10 @@ const t = catalogue({
   h_unpin: "stop recalling a memory in every turn",
   h_export: "every memory in force as Markdown (or all of them as JSON)",
   h_import: "memories from a Markdown bullet list, such as another agent's MEMORY.md",
+  h_consolidate:
+    "add the weekly job that merges duplicate and outdated memories (off until added; 'agent jobs remove memory-consolidation' removes it)",
+  o_schedule: "when it runs, a cron expression (default '0 3 * * 0': Sundays at 03:00)",
+  o_max: "the most one run, and one day, may cost in dollars (default 0.05)",
   o_scope: "owner, person:<id> or conversation:<key>",
   o_search: "memories whose text holds these words",
   o_json: "print JSON",
@@ -50,6 +54,10 @@ const t = catalogue({
   h_unpin: "bir anının her turda hatırlanmasını bırakır",
   h_export: "geçerli tüm anılar Markdown olarak (ya da hepsi JSON olarak)",
   h_import: "bir Markdown madde listesinden anılar, ör. başka bir ajanın MEMORY.md'si",
+  h_consolidate:
+    "yinelenen ve eskimiş anıları birleştiren haftalık görevi ekler (eklenene dek kapalı; 'agent jobs remove memory-consolidation' kaldırır)",
+  o_schedule: "ne zaman çalışacağı, bir cron ifadesi (varsayılan '0 3 * * 0': pazar 03:00)",
+  o_max: "bir çalışmanın ve bir günün en çok tutabileceği, dolar (varsayılan 0.05)",
   o_scope: "owner, person:<kimlik> ya da conversation:<anahtar>",
   o_search: "metninde bu sözcükler geçen anılar",
   o_json: "JSON yazar",
@@ -104,11 +112,14 @@ export const command: CommandModule = {
       cmd.command("import").description(d("h_import")).argument("<file>")
         .option("--scope <scope>", d("o_scope")),
     );
+    cmd.command("consolidate").description(d("h_consolidate"))
+      .option("--schedule <cron>", d("o_schedule")).option("--max-usd <usd>", d("o_max"));
   },
   async run(ctx, args, opts) {
     const [sub = "list", ...rest] = args;
     const lang = ctx.lang;
     const memory = await import("@agent/hub/memory");
+    if (sub === "consolidate") return await consolidate(ctx, opts, memory);
     const str = (key: string) => typeof opts[key] === "string" ? opts[key] as string : undefined;
     let store;
     if (opts.cloud === true) {
@@ -201,6 +212,35 @@ export const command: CommandModule = {
     }
   },
 };
+
+/** `agent memory consolidate`: the job file, through `agent jobs add`'s checks and estimate. */
+async function consolidate(
+  ctx: Parameters<CommandModule["run"]>[0],
+  opts: Record<string, unknown>,
+  memory: typeof import("@agent/hub/memory"),
+): Promise<number> {
+  const jobs = await import("@agent/hub/jobs");
+  const raw = typeof opts.maxUsd === "string" ? opts.maxUsd : undefined;
+  const usd = raw === undefined ? memory.CONSOLIDATION_MAX_USD : Number(raw);
+  if (!Number.isFinite(usd) || usd <= 0) {
+    throw new UsageError(memory.memorySentence(ctx.lang, "bad_usd", { value: raw ?? "" }));
+  }
+  const lines = await jobs.addJob(
+    { paths: ctx.paths, config: await ctx.config(), lang: ctx.lang, env: ctx.env },
+    {
+      name: memory.CONSOLIDATION_JOB,
+      schedule: typeof opts.schedule === "string" ? opts.schedule : memory.CONSOLIDATION_SCHEDULE,
+      prompt: memory.CONSOLIDATION_PROMPT,
+      role: memory.MEMORY_ROLE,
+      tools: "tier1",
+      deliver: "events",
+      max_usd_per_run: usd,
+      max_usd_per_day: usd,
+    },
+  );
+  for (const line of lines) ctx.out(line);
+  return 0;
+}
 
 /** The id argument of `sub`, or a usage error. */
 async function need(value: string | undefined, sub: string, lang: Lang): Promise<string> {

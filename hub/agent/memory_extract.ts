@@ -15,6 +15,7 @@ import {
   extractionPrompt,
   isScope,
   type Memory,
+  MEMORY_ROLE,
   MemoryError,
   type MemoryStore,
   parseProposals,
@@ -28,8 +29,7 @@ import { MAIN_AGENT_ID } from "./agent.ts";
 import { UNTRUSTED_META } from "./turn_context.ts";
 import { MEMORY_PARTY_META, MEMORY_SCOPE_META } from "./memory_meta.ts";
 
-/** The role that reads conversations for memories. */
-export const MEMORY_ROLE = "memory";
+export { MEMORY_ROLE };
 
 /** Options for {@linkcode extractSession}. */
 export interface ExtractOptions {

@@ -102,6 +102,14 @@ export {
   transcriptOf,
 } from "./extract.ts";
 
+// Background consolidation: a scheduled job of the memory role, off until added.
+export {
+  CONSOLIDATION_JOB,
+  CONSOLIDATION_MAX_USD,
+  CONSOLIDATION_PROMPT,
+  CONSOLIDATION_SCHEDULE,
+} from "./consolidate.ts";
+
 // A turn's recall and tools.
 export {
   recall,
@@ -111,4 +119,4 @@ export {
   type RecallOptions,
 } from "./recall.ts";
 export { memoryTools, type MemoryToolsOptions, pendingReason } from "./tools.ts";
-export type { TurnMemory } from "./turn.ts";
+export { MEMORY_ROLE, type TurnMemory } from "./turn.ts";

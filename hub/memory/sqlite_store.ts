@@ -110,23 +110,6 @@ export class SqliteMemoryStore implements MemoryStore {
     const now = m.created_ms ?? this.#now();
     const status = m.status ?? "active";
     return this.#write(() => {
-      const same = sameText(m.text);
-      const key = sameKey(m.text);
-      for (
-        const row of this.#all(
-          `SELECT * FROM memories WHERE scope = ? AND same_key = ? AND status = ?
-             AND valid_until_ms IS NULL`,
-          [m.scope, key, status],
-        )
-      ) {
-        // The same memory again (a proposal repeated, an import run twice) is not a second row.
-        if (sameText(String(row.text)) === same) {
-          if (m.pinned === true && row.pinned !== 1) {
-            this.#run("UPDATE memories SET pinned = 1 WHERE id = ?", [row.id!]);
-          }
-          return this.#byId(Number(row.id))!;
-        }
-      }
       let replaces: number | null = null;
       if (m.replaces !== undefined && m.replaces !== null) {
         const old = this.#byId(m.replaces);
@@ -135,6 +118,26 @@ export class SqliteMemoryStore implements MemoryStore {
           old.valid_until_ms !== null
         ) throw memoryError(this.#lang, "replaces_gone", { id: m.replaces });
         replaces = old.id;
+      }
+      const same = sameText(m.text);
+      for (
+        const row of this.#all(
+          `SELECT * FROM memories WHERE scope = ? AND same_key = ? AND status = ?
+             AND valid_until_ms IS NULL`,
+          [m.scope, sameKey(m.text), status],
+        )
+      ) {
+        // The same memory again (a proposal repeated, an import run twice) is not a second
+        // row; what it replaces is replaced by the one already there (duplicates merged).
+        if (sameText(String(row.text)) !== same) continue;
+        const existing = Number(row.id);
+        if (m.pinned === true && row.pinned !== 1) {
+          this.#run("UPDATE memories SET pinned = 1 WHERE id = ?", [existing]);
+        }
+        if (status === "active" && replaces !== null && replaces !== existing) {
+          this.#supersede(replaces, existing, now);
+        }
+        return this.#byId(existing)!;
       }
       const inserted = this.#run(
         `INSERT INTO memories (scope, kind, text, source, status, pending_reason, session_id,
@@ -153,7 +156,7 @@ export class SqliteMemoryStore implements MemoryStore {
           status === "pending" ? replaces : null,
           m.pinned === true ? 1 : 0,
           textTokens(m.text),
-          key,
+          sameKey(m.text),
         ],
       );
       const id = Number(inserted.lastInsertRowid);

@@ -273,3 +273,30 @@ Deno.test("SqliteMemoryStore: the same memory twice is one row", async () => {
     store.close();
   }
 });
+
+Deno.test("SqliteMemoryStore: a memory that is already there replaces another (duplicates merged)", async () => {
+  using tmp = tempDir();
+  const store = open(tmp.path);
+  try {
+    const a = await store.add({ scope: "owner", text: "Drinks tea", source: "owner" });
+    const b = await store.add({ scope: "owner", text: "Drinks green tea", source: "agent" });
+    const merged = await store.add({
+      scope: "owner",
+      text: "Drinks green tea every morning",
+      source: "agent",
+      replaces: a.id,
+    });
+    const again = await store.add({
+      scope: "owner",
+      text: "Drinks green tea every morning",
+      source: "agent",
+      replaces: b.id,
+    });
+    assert.equal(again.id, merged.id);
+    assert.equal((await store.get(a.id, "every"))?.superseded_by, merged.id);
+    assert.equal((await store.get(b.id, "every"))?.superseded_by, merged.id);
+    assert.deepEqual(await store.counts("every"), { active: 1, pending: 0, superseded: 2 });
+  } finally {
+    store.close();
+  }
+});

@@ -15,3 +15,10 @@ export interface TurnMemory {
   access: MemoryAccess;
   settings: Pick<MemoryConfig, "enabled" | "recall_tokens" | "pinned_tokens">;
 }
+
+/**
+ * The role that reads conversations for memories (and consolidates them in a job): its
+ * calls are marked `purpose = memory` in the ledger whatever made them, so `agent spend
+ * --by purpose` shows what memory cost.
+ */
+export const MEMORY_ROLE = "memory";

@@ -168,20 +168,6 @@ async function add(m: MemoryDb, body: Row): Promise<Row> {
   }
   const created = typeof memory.created_ms === "number" ? memory.created_ms : Date.now();
   const key = sameKey(text);
-  // The same memory again is not a second row.
-  for (
-    const row of await m.all(
-      "SELECT * FROM memories WHERE scope = ? AND same_key = ? AND status = ? AND valid_until_ms IS NULL",
-      [scope, key, status],
-    )
-  ) {
-    if (sameText(String(row.text)) !== sameText(text)) continue;
-    if (memory.pinned === true && Number(row.pinned) !== 1) {
-      await m.stmt("UPDATE memories SET pinned = 1 WHERE id = ?", [row.id]).run();
-      row.pinned = 1;
-    }
-    return memoryOf(row);
-  }
   let replaces: number | null = null;
   if (memory.replaces !== undefined && memory.replaces !== null) {
     const old = await m.byId(id(memory.replaces, "memory.replaces"));
@@ -190,6 +176,29 @@ async function add(m: MemoryDb, body: Row): Promise<Row> {
       old.valid_until_ms !== null
     ) throw new HttpError(409, "replaces_gone");
     replaces = Number(old.id);
+  }
+  // The same memory again is not a second row; what it replaces is replaced by the one
+  // already there (duplicates merged).
+  for (
+    const row of await m.all(
+      "SELECT * FROM memories WHERE scope = ? AND same_key = ? AND status = ? AND valid_until_ms IS NULL",
+      [scope, key, status],
+    )
+  ) {
+    if (sameText(String(row.text)) !== sameText(text)) continue;
+    const existing = Number(row.id);
+    const changes: D1PreparedStatement[] = [];
+    if (memory.pinned === true && Number(row.pinned) !== 1) {
+      changes.push(m.stmt("UPDATE memories SET pinned = 1 WHERE id = ?", [existing]));
+    }
+    if (status === "active" && replaces !== null && replaces !== existing) {
+      changes.push(m.stmt(
+        "UPDATE memories SET valid_until_ms = ?, superseded_by = ?, pinned = 0 WHERE id = ?",
+        [created, existing, replaces],
+      ));
+    }
+    if (changes.length > 0) await m.db.batch(changes);
+    return memoryOf((await m.byId(existing))!);
   }
   const statements = [
     m.stmt(

@@ -165,3 +165,19 @@ Deno.test("agent memory pending, approve and reject: what waits is decided by th
   assert.equal(rows[1]!.superseded_by, 2);
   assert.equal((await h.run("pending")).stdout.trim(), "Nothing waits for approval.");
 });
+
+Deno.test("agent memory consolidate: a job of the memory role with ceilings, off until added", async () => {
+  const h = await home();
+  await using _ = h.tmp;
+  assert.equal((await agent(["init", "--yes"], { env: h.env })).code, 0);
+  const r = await h.run("consolidate", "--schedule", "0 4 * * 1", "--max-usd", "0.02");
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /Added job 'memory-consolidation'/);
+  const file = await Deno.readTextFile(`${h.tmp.path}/.agent/persona/jobs/memory-consolidation.md`);
+  for (
+    const line of ["schedule: 0 4 * * 1", "role: memory", "tools: tier1", "max_usd_per_run: 0.02"]
+  ) {
+    assert.ok(file.includes(line), line);
+  }
+  refused(await h.run("consolidate", "--max-usd", "-1"), /^--max-usd must be a positive number/);
+});
