@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { catalogue, type Lang } from "../i18n.ts";
+import { catalogue, type Lang, type Translator } from "../i18n.ts";
 
-/** The memory catalogue. */
-export const t = catalogue({
+/** The memory sentences in English: the catalogue every language follows. */
+const EN = {
   empty_text: "A memory needs some text.",
   too_long: "A memory is at most {max} characters; this one has {chars}.",
   unknown_id: "There is no memory {id}.",
@@ -87,7 +87,13 @@ export const t = catalogue({
   forget_tool: "The agent wants to forget {what}.",
   forget_one: "memory {id} (“{text}”)",
   forget_id: "memory {id}",
-}, {
+} as const;
+
+/** A key of the memory catalogue. */
+export type MemoryKey = keyof typeof EN;
+
+/** The memory catalogue. */
+export const t: Translator<MemoryKey> = catalogue(EN, {
   empty_text: "Bir anının bir metni olmalı.",
   too_long: "Bir anı en çok {max} karakter olabilir; bunda {chars} var.",
   unknown_id: "{id} numaralı bir anı yok.",
@@ -170,9 +176,6 @@ export const t = catalogue({
   forget_one: "{id} numaralı anı (“{text}”)",
   forget_id: "{id} numaralı anı",
 });
-
-/** A key of the memory catalogue. */
-export type MemoryKey = Parameters<typeof t>[1];
 
 /** The language-neutral words a memory line shows, as the catalogue says them. */
 export function word(lang: Lang, key: MemoryKey): string {

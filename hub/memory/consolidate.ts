@@ -19,7 +19,7 @@ export const CONSOLIDATION_SCHEDULE = "0 3 * * 0";
 export const CONSOLIDATION_MAX_USD = 0.05;
 
 /** What each run asks. */
-export const CONSOLIDATION_PROMPT = [
+export const CONSOLIDATION_PROMPT: string = [
   "Tidy the owner's long-term memory. Use recall with broad queries (people, places, work,",
   "preferences, plans) and history=false to see what is in force. Where two or more",
   "memories say the same thing, or one is outdated by a newer one, keep one clear memory:",

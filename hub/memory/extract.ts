@@ -17,7 +17,7 @@ export const MAX_PROPOSALS = 8;
 export const MAX_TRANSCRIPT_CHARS = 12_000;
 
 /** What the memory role is told. */
-export const EXTRACT_INSTRUCTIONS = [
+export const EXTRACT_INSTRUCTIONS: string = [
   "You keep a personal assistant's long-term memory about the person it works for.",
   "You get the memories already kept (with ids) and the latest part of a conversation.",
   "Propose only what will still matter in later conversations: stable facts about the",
