@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { tempDir } from "./_testing.ts";
+import { tempDir } from "../tests/_temp_dir.ts";
 import { ManualClock, testClock } from "./clock.ts";
 
 Deno.test("ManualClock fires the timers it passes in time order, and a due one at once", async () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { tempDir } from "../_testing.ts";
+import { tempDir } from "../../tests/_temp_dir.ts";
 import { JobStore } from "./store.ts";
 
 Deno.test("JobStore.open() makes the store and its WAL files 0600 on a fresh home", () => {

@@ -2,7 +2,7 @@
 import type { AgentConfig, RoleConfig } from "../config/types.ts";
 import { DEFAULT_HUB_PORT, MEMORY_DEFAULTS } from "../config/defaults.ts";
 import { type CallRecord, Ledger } from "./ledger.ts";
-import { tempDir } from "../_testing.ts";
+import { tempDir } from "../../tests/_temp_dir.ts";
 
 /** An Istanbul wall-clock time as epoch ms. */
 export function ist(text: string): number {

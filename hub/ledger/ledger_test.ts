@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { type TempDir, tempDir } from "../_testing.ts";
+import { type TempDir, tempDir } from "../../tests/_temp_dir.ts";
 import { type CallRecord, Ledger, LedgerError } from "./ledger.ts";
 
 /** An Istanbul wall-clock time as epoch ms. */

@@ -7,7 +7,7 @@
 import { catalogue, type Lang, type Translator } from "../i18n.ts";
 
 /** The memory sentences in English: the catalogue every language follows. */
-const EN = {
+export const EN = {
   empty_text: "A memory needs some text.",
   too_long: "A memory is at most {max} characters; this one has {chars}.",
   unknown_id: "There is no memory {id}.",

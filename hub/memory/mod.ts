@@ -34,6 +34,7 @@ export {
 // Bad input and unusable stores, as one sentence in the person's language.
 export { MemoryError, memoryError } from "./errors.ts";
 export { type MemoryKey, t as memorySentence } from "./_messages.ts";
+export type { EN as MemorySentencesEn } from "./_messages.ts";
 
 // Scopes in code: which memories a turn may read and where it writes.
 export {

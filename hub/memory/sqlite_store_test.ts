@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { tempDir } from "../_testing.ts";
+import { tempDir } from "../../tests/_temp_dir.ts";
 import { MemoryError } from "./errors.ts";
 import { SqliteMemoryStore } from "./sqlite_store.ts";
 

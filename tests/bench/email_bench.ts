@@ -16,12 +16,12 @@
  */
 import { percentile } from "./_stats.ts";
 import { cleanup } from "../cli/_run.ts";
-import { until } from "../hub/_agents.ts";
-import { spawnHubProcess, untilHub } from "../hub/_hub_process.ts";
+import { spawnHubProcess, untilHub } from "../_hub_process.ts";
 import { startDovecot } from "../email/_dovecot.ts";
 import { startSmtp } from "../email/_smtp.ts";
 import { mailText } from "../email/_mails.ts";
 import { AGENT, emailHome, OWNER, OWNER_PROVEN, PASSWORD, runEmailHub } from "../email/_hub.ts";
+import { until } from "../_poll.ts";
 
 const MAILS = 50;
 const IDLE_S = 20;
@@ -104,7 +104,7 @@ try {
           body: `question ${i}`,
         }),
       );
-      await until("the answer", () => smtp.received.length > before, 30_000);
+      await until("the answer", () => smtp.received.length > before);
       latencies.push(smtp.received.at(-1)!.at - sentAt);
     }
     const rssAfter = await rssOf(pid);

@@ -12,9 +12,9 @@
  * @module
  */
 import { AGENT_FLAGS } from "../_agent_flags.ts";
-import { startJsrRegistry } from "../release/jsr_registry.ts";
-import { installCli, publishAll } from "../release/release_check.ts";
-import { binaryName } from "../release/compile.ts";
+import { startJsrRegistry } from "../../_tools/release/jsr_registry.ts";
+import { installCli, publishAll } from "../../_tools/release/release_check.ts";
+import { binaryName } from "../../_tools/release/compile.ts";
 import { tmpdirEnv } from "../_temp_dir.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;

@@ -8,11 +8,11 @@ import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
 import { CHROMIUM } from "../dashboard/_browser.ts";
 import { cleanup } from "../cli/_run.ts";
-import { until } from "../hub/_agents.ts";
 import { hasDovecot, startDovecot } from "../email/_dovecot.ts";
 import { startSmtp } from "../email/_smtp.ts";
 import { mailText } from "../email/_mails.ts";
 import { AGENT, emailHome, OWNER, OWNER_PROVEN, PASSWORD, runEmailHub } from "../email/_hub.ts";
+import { until } from "../_poll.ts";
 
 Deno.test({
   name: "dashboard + e-mail: the overview's e-mail line, and a mail's approval decided here",
@@ -38,7 +38,7 @@ Deno.test({
           body: "Save a note, please.",
         }),
       );
-      await until("the waiting mail", () => smtp.received.length === 1, 30_000);
+      await until("the waiting mail", () => smtp.received.length === 1);
 
       const token = (await Deno.readTextFile(`${home}/data/hub.token`)).trim();
       const login = async () => {
@@ -63,7 +63,7 @@ Deno.test({
       assert.match(await page.textContent("[data-approval]") ?? "", /email:<d1@example\.com>/);
       await page.click("[data-approval] button[data-decision='once']");
       await page.waitForSelector("[data-approval] .decided");
-      await until("the answer", () => smtp.received.length === 2, 30_000);
+      await until("the answer", () => smtp.received.length === 2);
       assert.equal(smtp.received[1]!.mail.inReplyTo, "<d1@example.com>");
       assert.match(smtp.received[1]!.mail.text, /^Saved it\./);
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { agent, fakeConfig, makeHome } from "./_run.ts";
+import { freePort } from "../_port.ts";
 
 function sessionsOf(home: string): string[] {
   try {
@@ -169,9 +170,7 @@ Deno.test("agent chat without a terminal answers no to tier-2 tools and /setting
 });
 
 Deno.test("agent chat shows the failover notice and logs the warning when the local server is down", async () => {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
+  const port = freePort();
   const home = makeHome(`${fakeConfig()}
 [models.roles.local]
 provider = "local-runtime"
@@ -243,9 +242,7 @@ Deno.test("agent chat ends with the ledger's sentence and exit 1 when the ledger
 });
 
 Deno.test("agent --lang tr chat: a failover is one Turkish sentence; the English warning goes only to the log", async () => {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
+  const port = freePort();
   const home = makeHome(`${fakeConfig()}
 [models.roles.local]
 provider = "local-runtime"

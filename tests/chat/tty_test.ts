@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { makeHome } from "./_run.ts";
-import { startVendorServer } from "../models/_vendor_server.ts";
+import { startVendorServer } from "../_vendor_server.ts";
 import { hasPython, playTerminal } from "../_pty.ts";
 
 /** Plays `steps` against `agent chat` in a pseudo-terminal. */

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
-import { checkCommandList } from "../release/_command_list.ts";
+import { checkCommandList } from "../../_tools/release/_command_list.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 

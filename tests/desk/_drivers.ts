@@ -26,6 +26,7 @@ import { TuiController } from "@agent/cli/tui";
 import { startBotServer } from "../messenger/_bot_server.ts";
 import { buttonsOf, messengerHome, OWNER, runHub, seenIn } from "../messenger/_hub.ts";
 import { cleanup } from "../cli/_run.ts";
+import { until, UNTIL_TIMEOUT_MS } from "../_poll.ts";
 
 /** What every channel is set up with. */
 export interface Setup {
@@ -126,20 +127,6 @@ async function configure(home: string, setup: Setup): Promise<void> {
   }
 }
 
-async function poll(
-  what: string,
-  check: () => string | undefined,
-  timeoutMs: number,
-): Promise<string> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const hit = check();
-    if (hit !== undefined) return hit;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 function matcher(pattern: RegExp | string): (text: string) => boolean {
   return typeof pattern === "string"
     ? (text) => text.includes(pattern)
@@ -198,7 +185,7 @@ export async function chatDriver(setup: Setup): Promise<Driver> {
     openLedger: ledger,
     tools: async () => enabledTools(await loadComponents(config, paths)),
   });
-  await poll("the chat's header", () => handlers && sessionId ? "ok" : undefined, 10_000);
+  await until("the chat's header", () => handlers && sessionId ? "ok" : undefined);
   return {
     name: "chat",
     home,
@@ -207,12 +194,12 @@ export async function chatDriver(setup: Setup): Promise<Driver> {
       handlers!.line(text);
       return Promise.resolve();
     },
-    until(pattern, timeoutMs = 10_000) {
+    until(pattern, timeoutMs = UNTIL_TIMEOUT_MS) {
       const test = matcher(pattern);
-      return poll(`${pattern} in chat`, () => test(out) ? out : undefined, timeoutMs);
+      return until(`${pattern} in chat`, () => test(out) ? out : undefined, { timeoutMs });
     },
     async approve(yes) {
-      await poll("the y/N question", () => question ? "ok" : undefined, 10_000);
+      await until("the y/N question", () => question ? "ok" : undefined);
       question!(yes);
     },
     cancel() {
@@ -275,15 +262,15 @@ export async function tuiDriver(
       void controller.submit(text);
       return Promise.resolve();
     },
-    until(pattern, timeoutMs = 10_000) {
+    until(pattern, timeoutMs = UNTIL_TIMEOUT_MS) {
       const test = matcher(pattern);
-      return poll(`${pattern} in the TUI`, () => {
+      return until(`${pattern} in the TUI`, () => {
         const text = shown();
         return test(text) ? text : undefined;
-      }, timeoutMs);
+      }, { timeoutMs });
     },
     async approve(yes) {
-      await poll("the approval", () => controller.getState().approval ? "ok" : undefined, 10_000);
+      await until("the approval", () => controller.getState().approval ? "ok" : undefined);
       controller.answer(yes);
     },
     cancel() {
@@ -314,7 +301,7 @@ export async function messengerDriver(setup: Setup): Promise<Driver> {
       bot.pushMessage(OWNER, text);
       return Promise.resolve();
     },
-    async until(pattern, timeoutMs = 10_000) {
+    async until(pattern, timeoutMs = UNTIL_TIMEOUT_MS) {
       const test = matcher(pattern);
       await bot.until(`${pattern} in the messenger`, () => test(shown()), timeoutMs)
         .catch((error) => {

@@ -17,6 +17,7 @@ import {
   type Setup,
   tuiDriver,
 } from "./_drivers.ts";
+import { until } from "../_poll.ts";
 
 const save = (name: string) => `/tool write_note {"name":"${name}","text":"from the desk"}`;
 const LONG = `Here is a longer answer ${"that goes on ".repeat(12)}to its end.`;
@@ -123,7 +124,8 @@ async function play(d: Driver): Promise<void> {
   await d.cancel();
   await d.until("(answer cancelled)");
   const took = performance.now() - at;
-  assert.ok(took < (d.name === "messenger" ? 2_000 : 200), `${d.name}: cancelled in ${took} ms`);
+  // The answer goes on forever: seconds would mean the cancel was not heard.
+  assert.ok(took < 2_000, `${d.name}: cancelled in ${took} ms`);
   await d.send("are you there");
   await d.until("Back after the cancel.");
   await eventually(() =>
@@ -145,16 +147,10 @@ async function play(d: Driver): Promise<void> {
   assert.equal(d.shown().match(new RegExp(WARNING, "g"))?.length, 1, d.shown());
 }
 
-/** Retries `check` for up to 5 s, until it stops throwing. */
-async function eventually(check: () => unknown): Promise<void> {
-  const end = Date.now() + 5_000;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > end) throw error;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
+/** Waits until `check` stops throwing (an assertion that holds a moment later). */
+function eventually(check: () => unknown): Promise<true> {
+  return until("the assertion to hold", async () => {
+    await check();
+    return true as const;
+  });
 }

@@ -13,8 +13,8 @@
  */
 import { createTransport } from "nodemailer";
 import { Buffer } from "node:buffer";
-import { freePort } from "../spine/_harness.ts";
-import { until } from "../hub/_agents.ts";
+import { until } from "../_poll.ts";
+import { freePort } from "../_port.ts";
 
 /** A mailbox user. */
 export interface DovecotUser {
@@ -137,7 +137,7 @@ protocol lmtp {
     await until(
       "Dovecot answers",
       async () => await answers(imapPort) && await answers(lmtpPort),
-      15_000,
+      { timeoutMs: 15_000 },
     );
   } catch (error) {
     const text = await log();

@@ -5,11 +5,11 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { agent, tempDir, withReplies } from "../cli/_run.ts";
-import { freePort } from "../spine/_harness.ts";
-import { spawnHubProcess, untilHub } from "../hub/_hub_process.ts";
+import { agent, tempHome, withReplies } from "../cli/_run.ts";
+import { spawnHubProcess, untilHub } from "../_hub_process.ts";
 import type { Dovecot } from "./_dovecot.ts";
 import type { SmtpCapture } from "./_smtp.ts";
+import { freePort } from "../_port.ts";
 
 /** The agent's mailbox. */
 export const AGENT = "agent@example.test";
@@ -61,11 +61,11 @@ export async function emailHome(
   smtp: SmtpCapture,
   options: EmailHomeOptions = {},
 ): Promise<{ home: string; port: number }> {
-  const home = await tempDir();
+  const home = await tempHome();
   // `agent init` once per test file; each home after is a copy of that first one.
   if (template !== undefined && !(await exists(await template))) template = undefined;
   template ??= (async () => {
-    const dir = await tempDir();
+    const dir = await tempHome();
     const r = await agent(["--home", dir, "init", "--yes", "--provider", "fake"]);
     assert.equal(r.code, 0, r.stderr);
     return dir;

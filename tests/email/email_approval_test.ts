@@ -7,7 +7,6 @@
  */
 import assert from "node:assert/strict";
 import { cleanup } from "../cli/_run.ts";
-import { until } from "../hub/_agents.ts";
 import { startBotServer } from "../messenger/_bot_server.ts";
 import { buttonsOf, OWNER as OWNER_CHAT, seenIn } from "../messenger/_hub.ts";
 import { startDovecot } from "./_dovecot.ts";
@@ -23,6 +22,7 @@ import {
   PASSWORD,
   runEmailHub,
 } from "./_hub.ts";
+import { until } from "../_poll.ts";
 
 const NOTE = '/tool write_note {"name":"plan.md","text":"Çarşamba 15:00"}';
 
@@ -56,7 +56,7 @@ Deno.test({
           }),
         );
         // The thread is told it waits.
-        await until("the waiting mail", () => smtp.received.length === 1, 30_000);
+        await until("the waiting mail", () => smtp.received.length === 1);
         const waiting = smtp.received[0]!;
         assert.equal(waiting.mail.inReplyTo, "<a1@example.com>");
         assert.equal(waiting.mail.subject, "Re: plan");
@@ -82,7 +82,7 @@ Deno.test({
         await new Promise((r) => setTimeout(r, 300));
         const allow = buttonsOf(ask).flat().find((b) => b.text === "Allow once")!;
         bot.pushPress(OWNER_CHAT, ask.messageId, allow.callback_data);
-        await until("the answer", () => smtp.received.length === 2, 30_000);
+        await until("the answer", () => smtp.received.length === 2);
         const answer = smtp.received[1]!;
         assert.equal(answer.mail.inReplyTo, "<a1@example.com>");
         assert.match(answer.mail.text, /^Noted in plan\.md\./);
@@ -107,7 +107,7 @@ Deno.test({
             body: "Write into the owner's notes.",
           }),
         );
-        await until("the person's answer", () => smtp.received.length === 3, 30_000);
+        await until("the person's answer", () => smtp.received.length === 3);
         assert.equal(smtp.received[2]!.mail.inReplyTo, "<p1@example.org>");
         assert.equal(
           bot.callsOf("sendMessage", OWNER_CHAT).filter((c) => c.body.reply_markup !== undefined)

@@ -10,11 +10,11 @@
 import assert from "node:assert/strict";
 import { agent, cleanup } from "../cli/_run.ts";
 import { controlJson } from "../_control.ts";
-import { until } from "../hub/_agents.ts";
 import { type Dovecot, startDovecot } from "./_dovecot.ts";
 import { type SmtpCapture, startSmtp } from "./_smtp.ts";
 import { mailText } from "./_mails.ts";
 import { AGENT, emailHome, FRIEND, OWNER, OWNER_PROVEN, PASSWORD, runEmailHub } from "./_hub.ts";
+import { until } from "../_poll.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
 
@@ -173,7 +173,7 @@ Deno.test({
               }),
             );
           }
-          await until("some answers", () => smtp.received.length >= 20, 60_000);
+          await until("some answers", () => smtp.received.length >= 20, { timeoutMs: 60_000 });
           await hub.kill();
           const atKill = smtp.received.length;
           hub = await runEmailHub(home, port);
@@ -181,7 +181,7 @@ Deno.test({
             await until(
               "every answer",
               () => new Set(smtp.received.map((r) => r.mail.inReplyTo)).size === 100,
-              120_000,
+              { timeoutMs: 120_000 },
             );
             const order = smtp.received.map((r) => r.mail.inReplyTo);
             // Each mail got one answer id; a resend after the kill carries the same id.

@@ -15,11 +15,11 @@ import {
   type NetEvent,
   type OwnerEvent,
 } from "@agent/hub";
-import { until } from "../hub/_agents.ts";
 import { tempDir } from "../_temp_dir.ts";
 import { type Dovecot, startDovecot } from "./_dovecot.ts";
 import { type SmtpCapture, startSmtp } from "./_smtp.ts";
 import { mailText } from "./_mails.ts";
+import { until } from "../_poll.ts";
 
 const AGENT = "agent@example.test";
 /** A second mailbox, for a step that must start from an empty folder. */
@@ -226,7 +226,9 @@ Deno.test({
             r.events.filter((e): e is Extract<NetEvent, { type: "email.refused" }> =>
               e.type === "email.refused"
             );
-          await until("the digests", () => told().reduce((n, e) => n + e.count, 0) === 4, 20_000)
+          await until("the digests", () => told().reduce((n, e) => n + e.count, 0) === 4, {
+            timeoutMs: 20_000,
+          })
             .catch((error) => {
               throw new Error(`${error.message}: ${JSON.stringify(told())}`, { cause: error });
             });
@@ -304,7 +306,9 @@ Deno.test({
             }),
           );
         }
-        await until("the digest", () => r.events.some((e) => e.type === "email.refused"), 20_000);
+        await until("the digest", () => r.events.some((e) => e.type === "email.refused"), {
+          timeoutMs: 20_000,
+        });
         const event = r.events.find((e) => e.type === "email.refused")!;
         assert.ok(event.type === "email.refused");
         assert.deepEqual(event.by_reason, { rate_limited: 1 });

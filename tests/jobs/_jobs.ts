@@ -6,8 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { agent, tempDir } from "../cli/_run.ts";
-import { freePort } from "../spine/_harness.ts";
+import { agent, tempHome } from "../cli/_run.ts";
+import { freePort } from "../_port.ts";
+import { stopHubProcess } from "../_hub_process.ts";
 
 /** Test options of every hub-process test here. */
 export const SLOW = { sanitizeOps: false, sanitizeResources: false };
@@ -31,7 +32,7 @@ export const PRICED_FAST: [string | RegExp, string][] = [
 export async function portHome(
   edits: readonly [string | RegExp, string][] = [],
 ): Promise<{ home: string; port: number }> {
-  const home = await tempDir();
+  const home = tempHome();
   const init = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
   assert.equal(init.code, 0, init.stderr);
   const port = freePort();
@@ -44,10 +45,7 @@ export async function portHome(
 
 /** Stops a hub process (SIGTERM) and waits for it; one already gone is fine. */
 export async function stopHub(child: Deno.ChildProcess): Promise<void> {
-  try {
-    child.kill("SIGTERM");
-  } catch { /* gone */ }
-  await child.status;
+  await stopHubProcess(child);
 }
 
 /** Writes `persona/jobs/<name>.md` with `front` and the prompt `Report.`. */

@@ -5,13 +5,11 @@
  *
  * @module
  */
-import { AGENT_FLAGS } from "../_agent_flags.ts";
+import { spawnHubProcess } from "../_hub_process.ts";
 import { CLOUD_TOKEN, setEnv } from "../cloud/_cloud.ts";
 import { portHome, PRICED_FAST, query, writeJob } from "./_jobs.ts";
 
 export { stopHub } from "./_jobs.ts";
-
-const ROOT = new URL("../../", import.meta.url).pathname;
 
 /** A home naming the spine at `spineUrl`, with job `name` whose front matter is `front`. */
 export async function spineHome(spineUrl: string, name: string, front: string): Promise<string> {
@@ -23,21 +21,7 @@ export async function spineHome(spineUrl: string, name: string, front: string): 
 
 /** `agent --home DIR hub run` (with `env` besides), its output dropped. */
 export function runHub(dir: string, env: Record<string, string> = {}): Deno.ChildProcess {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...AGENT_FLAGS, `${ROOT}cli/main.ts`, "--home", dir, "hub", "run"],
-    env: { NO_COLOR: "1", ...env },
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-}
-
-/** Waits until `done()` holds (every 200 ms), or fails with `what()` after `ms`. */
-export async function until(done: () => boolean, ms: number, what: () => string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  return spawnHubProcess(dir, { env });
 }
 
 /** Whether every home in `dirs` logged the slot at `slotMs` (ran it, or found it taken). */

@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { agent, cleanup } from "../cli/_run.ts";
-import { spawnHubProcess, untilHub } from "../hub/_hub_process.ts";
+import { spawnHubProcess, untilHub } from "../_hub_process.ts";
 import { portHome, SLOW, stopHub, writeJob } from "./_jobs.ts";
 
 /** A run costs $2.00 (1000 tokens in at $1000/M, 500 out at $2000/M) and may cost ~$3.1. */

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { cleanup } from "../cli/_run.ts";
-import { spawnHubProcess, untilHub } from "../hub/_hub_process.ts";
+import { spawnHubProcess, untilHub } from "../_hub_process.ts";
 import { portHome, SLOW, stopHub, writeJob } from "./_jobs.ts";
 
 /** Every file under `dir` with its mode, walked depth first. */

@@ -10,7 +10,8 @@ import assert from "node:assert/strict";
 import { agent, cleanup } from "../cli/_run.ts";
 import { cloudSpine } from "../cloud/_cloud.ts";
 import { query, SLOW } from "./_jobs.ts";
-import { logged, runHub, spineHome, stopHub, until, watching } from "./_two_hubs.ts";
+import { logged, runHub, spineHome, stopHub, watching } from "./_two_hubs.ts";
+import { until } from "../_poll.ts";
 import { StepClock } from "./_clock.ts";
 
 const TICK = "schedule: '* * * * * *'\ndeliver: none";
@@ -41,15 +42,15 @@ Deno.test({
       hubs.push(runHub(a, clock.env), runHub(b, clock.env));
       const both = () => JSON.stringify({ a: ran(a), b: ran(b) });
       await until(
-        () => watching(a, "tick") && watching(b, "tick"),
-        40_000,
         () => "both hubs watch the job",
+        () => watching(a, "tick") && watching(b, "tick"),
+        { timeoutMs: 40_000 },
       );
       /** One slot: the clock a second on, then both hubs' word on it. */
       const step = async () => {
         await clock.advance(1_000);
         const slot = clock.now() - 500;
-        await until(() => logged([a, b], slot), 20_000, both);
+        await until(both, () => logged([a, b], slot), { timeoutMs: 20_000 });
       };
       // Whichever hub claims a slot first runs it; step until each has run one.
       for (let i = 0; i < 30 && !(ran(a).length > 0 && ran(b).length > 0); i++) await step();
@@ -66,9 +67,9 @@ Deno.test({
       // mirrors; from then on neither hub runs the job (a paused slot leaves no row).
       await clock.advance(1_000);
       await until(
-        () => query(b, "SELECT job FROM paused WHERE job = '*'").length === 1,
-        20_000,
         () => "B saw the pause at its next slot",
+        () => query(b, "SELECT job FROM paused WHERE job = '*'").length === 1,
+        { timeoutMs: 20_000 },
       );
       await clock.advance(1_000);
       await new Promise((resolve) => setTimeout(resolve, 400));
@@ -91,7 +92,9 @@ Deno.test({
       const resumedAt = clock.now();
       for (let i = 0; i < 30 && !ran(a).some((ms) => ms > resumedAt); i++) await step();
       assert.ok(ran(a).some((ms) => ms > resumedAt), both());
-      await until(() => query(a, "SELECT job FROM paused").length === 0, 5_000, () => "A paused");
+      await until(() => "A paused", () => query(a, "SELECT job FROM paused").length === 0, {
+        timeoutMs: 5_000,
+      });
     } finally {
       await Promise.all(hubs.map(stopHub));
       await spine.stop();

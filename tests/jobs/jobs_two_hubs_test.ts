@@ -14,7 +14,8 @@ import { agent, cleanup } from "../cli/_run.ts";
 import { CLOUD_TOKEN, cloudSpine } from "../cloud/_cloud.ts";
 import { hub as hubRequest } from "../spine/_fixtures.ts";
 import { query, rows, SLOW } from "./_jobs.ts";
-import { logged, runHub, spineHome, stopHub, until, watching } from "./_two_hubs.ts";
+import { logged, runHub, spineHome, stopHub, watching } from "./_two_hubs.ts";
+import { until } from "../_poll.ts";
 import { StepClock } from "./_clock.ts";
 
 // One run costs $0.002 and may cost up to about $0.0031: the day allows two runs.
@@ -44,7 +45,7 @@ Deno.test({
       const clock = await StepClock.create(a);
       hubs.push(runHub(a, clock.env), runHub(b, clock.env));
       const seen = () => JSON.stringify([rows(a, "tick"), rows(b, "tick")]);
-      await until(() => watching(a, "tick") && watching(b, "tick"), 40_000, seen);
+      await until(seen, () => watching(a, "tick") && watching(b, "tick"), { timeoutMs: 40_000 });
       // The day's ceiling reached on one hub pauses the job on both: the one refused a
       // slot pauses it on the spine, whose next claim on the other says so.
       const both = () => paused(a) !== undefined && paused(b) !== undefined;
@@ -53,9 +54,9 @@ Deno.test({
         const slot = clock.now() - 500;
         const before = [paused(a), paused(b)].join();
         await until(
-          () => logged([a, b], slot) || both() || [paused(a), paused(b)].join() !== before,
-          20_000,
           seen,
+          () => logged([a, b], slot) || both() || [paused(a), paused(b)].join() !== before,
+          { timeoutMs: 20_000 },
         );
       }
       assert.deepEqual([paused(a), paused(b)], ["day", "day"]);

@@ -8,7 +8,7 @@
  */
 import { buildAgent, Ledger, McpServers } from "@agent/hub";
 import { PinStore } from "@agent/hub/mcp";
-import { config } from "../models/_harness.ts";
+import { config } from "../_models.ts";
 import { baseEnv, fixture, homePaths } from "./_servers.ts";
 
 /** The role's `context_tokens`. */

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { McpServers, type ToolContext } from "@agent/hub";
 import { PinStore } from "@agent/hub/mcp";
-import { config } from "../models/_harness.ts";
+import { config } from "../_models.ts";
 import { tempDir } from "../_temp_dir.ts";
 import { baseEnv, fixture, homePaths } from "./_servers.ts";
 import { CONTEXT_TOKENS, hundredTools } from "./_hundred_tools.ts";

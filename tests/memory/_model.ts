@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { openaiStep, type StepScript } from "../models/_vendor_steps.ts";
-import { USAGE } from "../models/_vendor_server.ts";
+import { openaiStep, type StepScript } from "../_vendor_steps.ts";
+import { USAGE } from "../_vendor_server.ts";
 
 /** The stand-in: its `fetch`, what it received, and the steps it answers next. */
 export interface ModelStandIn {

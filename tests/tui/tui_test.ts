@@ -6,14 +6,14 @@
 import assert from "node:assert/strict";
 import { JobStore } from "@agent/hub/jobs";
 import { Ledger } from "@agent/hub/money";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
-import { startVendorServer } from "../models/_vendor_server.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
+import { startVendorServer } from "../_vendor_server.ts";
 import { HAS_TMUX, Pane } from "./_tmux.ts";
 
 const T = { ignore: !HAS_TMUX, sanitizeOps: false, sanitizeResources: false };
 
 async function fakeHome(replies?: string[]): Promise<string> {
-  const home = await tempDir();
+  const home = await tempHome();
   const r = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
   assert.equal(r.code, 0, r.stderr);
   if (replies) {
@@ -46,7 +46,7 @@ Deno.test({
   name: "agent tui: the setup screen when agent.toml is missing; Esc exits 2 and writes nothing",
   ...T,
   async fn() {
-    const home = await tempDir();
+    const home = await tempHome();
     const pane = await Pane.start(["--home", home, "tui"]);
     try {
       await pane.until("Language of the agent and its files:");
@@ -65,7 +65,7 @@ Deno.test({
   name: "agent tui: setup writes agent.toml (the same files as init) and the chat opens",
   ...T,
   async fn() {
-    const home = await tempDir();
+    const home = await tempHome();
     const pane = await Pane.start(["--home", home, "tui"]);
     try {
       await pane.until("Language of the agent and its files:");

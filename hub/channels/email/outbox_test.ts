@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { tempDir } from "../../_testing.ts";
+import { tempDir } from "../../../tests/_temp_dir.ts";
 import { Outbox, OUTBOX_GIVE_UP_MS } from "./outbox.ts";
 import type { EmailSettings } from "./settings.ts";
 import { MailStore, type OutboxRow } from "./store.ts";

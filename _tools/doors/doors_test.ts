@@ -7,7 +7,7 @@ import {
   findStarExports,
   type Member,
 } from "./doors.ts";
-import { type TempDir, tempDir } from "../_temp_dir.ts";
+import { type TempDir, tempDir } from "../../tests/_temp_dir.ts";
 
 const CHECKER = new URL("./doors.ts", import.meta.url).pathname;
 
@@ -82,6 +82,24 @@ Deno.test("checkDoors() holds tests/ to the doors too", async () => {
   assert.deepEqual((await checkDoors(tree.path)).problems, [
     "tests/cli_test.ts:1: imports hub/ledger/mod.ts, which is not a door of @agent/hub; " +
     "its doors: hub/mod.ts, hub/base.ts",
+  ]);
+});
+
+Deno.test("checkDoors() lets a member's test files, and only they, import tests/_*.ts", async () => {
+  await using tree = await plant({
+    "tests/_poll.ts": `export const until = 1;\n`,
+    "tests/hub/_agents.ts": `export const agents = 1;\n`,
+    "hub/money/ledger_test.ts": `import { until } from "../../tests/_poll.ts";\nvoid until;\n`,
+    "hub/money/_testing.ts":
+      `import { until } from "../../tests/_poll.ts";\nexport const u = until;\n`,
+    "hub/money/ledger.ts":
+      `import { until } from "../../tests/_poll.ts";\nexport const l = until;\n`,
+    "hub/money/spend_test.ts":
+      `import { agents } from "../../tests/hub/_agents.ts";\nvoid agents;\n`,
+  });
+  assert.deepEqual((await checkDoors(tree.path)).problems, [
+    "hub/money/ledger.ts:1: imports tests/_poll.ts, which is outside every package",
+    "hub/money/spend_test.ts:1: imports tests/hub/_agents.ts, which is outside every package",
   ]);
 });
 

@@ -19,7 +19,7 @@
  */
 import { type JsrRegistry, startJsrRegistry } from "./jsr_registry.ts";
 import { checkCommandList } from "./_command_list.ts";
-import { tmpdirEnv } from "../_temp_dir.ts";
+import { tmpdirEnv } from "../../tests/_temp_dir.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 

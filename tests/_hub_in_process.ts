@@ -1,5 +1,6 @@
 /**
- * A real hub in this process for the dashboard's tests: a home set up with the fake
+ * The one way the tests start a hub in their own process (the dashboard's tests and
+ * benchmarks; a hub process is `_hub_process.ts`): a home set up with the fake
  * model (scripted replies), a seeded ledger, `startHub()` and `runAssembledHub()` on a
  * free loopback port, and a clock the test can move (the dashboard's login codes
  * expire by it). `code()` asks for a login code the way `agent dashboard` does.
@@ -10,7 +11,7 @@ import { Ledger, Logger, readHubToken, runAssembledHub, setupHome, startHub } fr
 import type { CallRecord } from "@agent/hub/money";
 import { resolvePaths } from "@agent/hub/base";
 import { loadConfig } from "@agent/hub/config";
-import { type TempDir, tempDir } from "../_temp_dir.ts";
+import { type TempDir, tempDir } from "./_temp_dir.ts";
 
 /** Options for {@linkcode startDashboardHub}. */
 export interface DashboardHubOptions {

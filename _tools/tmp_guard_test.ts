@@ -1,12 +1,22 @@
 import assert from "node:assert/strict";
-import { guardedRun, leftLine, MAX_NAMES } from "./_tmp_guard.ts";
-import { tempDir } from "./_temp_dir.ts";
+import { guardedRun, leftLine, MAX_NAMES } from "./tmp_guard.ts";
+import { tempDir } from "../tests/_temp_dir.ts";
 
 Deno.test("guardedRun() gives the commands a private TMPDIR and removes it", async () => {
   await using parent = await tempDir("guard-test-");
   const report = await guardedRun([
     ["sh", "-c", 'test -d "$TMPDIR" && test "$TMUX_TMPDIR" = "$TMPDIR" && mktemp -d >/dev/null'],
     ["sh", "-c", 'rm -r "$TMPDIR"/tmp.*'],
+  ], { parent: parent.path });
+  assert.deepEqual(report, { code: 0, left: [] });
+  assert.deepEqual([...Deno.readDirSync(parent.path)], []);
+});
+
+Deno.test("guardedRun() names a ports folder outside the counted one, and removes it", async () => {
+  await using parent = await tempDir("guard-test-");
+  const report = await guardedRun([
+    ["sh", "-c", 'test -d "$AGENT_TEST_PORTS" && mkdir "$AGENT_TEST_PORTS/4242"'],
+    ["sh", "-c", 'test -d "$AGENT_TEST_PORTS/4242" && test ! -e "$TMPDIR/4242"'],
   ], { parent: parent.path });
   assert.deepEqual(report, { code: 0, left: [] });
   assert.deepEqual([...Deno.readDirSync(parent.path)], []);

@@ -7,7 +7,11 @@
  * later. A private folder also makes the count exact on a machine where other processes
  * use the system temp folder at the same time.
  *
- * Run it as `deno run ... tests/_tmp_guard.ts <task>...`: each task in turn with
+ * The guard also names a folder in `AGENT_TEST_PORTS` where `tests/_port.ts` claims each
+ * loopback port it hands out, so two test files running side by side never get the same
+ * one; that folder is the guard's, not counted, and removed with the rest.
+ *
+ * Run it as `deno run ... _tools/tmp_guard.ts <task>...`: each task in turn with
  * `deno task <task>`, stopping at the first that fails (its exit code is the guard's);
  * exit 1 when they all pass but something was left behind.
  *
@@ -39,16 +43,20 @@ export async function guardedRun(
   commands: readonly (readonly string[])[],
   options: GuardOptions = {},
 ): Promise<GuardReport> {
-  const dir = await Deno.makeTempDir({
+  const run = await Deno.makeTempDir({
     prefix: "agent-test-run-",
     ...(options.parent === undefined ? {} : { dir: options.parent }),
   });
+  const dir = `${run}/tmp`;
+  const ports = `${run}/ports`;
   try {
+    await Deno.mkdir(dir);
+    await Deno.mkdir(ports);
     let code = 0;
     for (const [program, ...args] of commands) {
       const status = await new Deno.Command(program!, {
         args,
-        env: { TMPDIR: dir, TMUX_TMPDIR: dir },
+        env: { TMPDIR: dir, TMUX_TMPDIR: dir, AGENT_TEST_PORTS: ports },
         stdin: "inherit",
         stdout: "inherit",
         stderr: "inherit",
@@ -62,7 +70,7 @@ export async function guardedRun(
     for await (const entry of Deno.readDir(dir)) left.push(entry.name);
     return { code, left: left.sort() };
   } finally {
-    await removeAll(dir);
+    await removeAll(run);
   }
 }
 
@@ -90,7 +98,7 @@ async function removeAll(dir: string): Promise<void> {
 
 if (import.meta.main) {
   if (Deno.args.length === 0) {
-    console.error("Usage: tests/_tmp_guard.ts <task>...: give at least one deno task to run.");
+    console.error("Usage: _tools/tmp_guard.ts <task>...: give at least one deno task to run.");
     Deno.exit(2);
   }
   // Ctrl-C reaches the tasks too; the guard outlives them to remove the folder.

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { ModelRouter } from "@agent/hub";
-import { startVendorServer, type VendorServer } from "./_vendor_server.ts";
-import { config, workspace } from "./_harness.ts";
+import { ModelRouter } from "../mod.ts";
+import { startVendorServer, type VendorServer } from "../../tests/_vendor_server.ts";
+import { config, workspace } from "../../tests/_models.ts";
 
 const ENV = {
   VENDOR_A_API_KEY: "k",

@@ -7,7 +7,8 @@
  *
  * - an import of another member's file that is not one of that member's exports, or
  *   of one of its exports by a path instead of the package name;
- * - an import against the allowed directions ({@linkcode ALLOWED});
+ * - an import against the allowed directions ({@linkcode ALLOWED}), where a member's
+ *   test files may also import the shared test helpers ({@linkcode isTestHelperImport});
  * - an import upwards through a member's layers ({@linkcode LAYERS});
  * - any import cycle between files;
  * - any import cycle between folders ({@linkcode findFolderCycles}): a folder's arrows
@@ -67,7 +68,6 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "sqlite_file.ts",
         "clock.ts",
         "cloud_target.ts",
-        "_testing.ts",
         "terminal/",
       ],
     },
@@ -404,8 +404,9 @@ export function findDoorProblems(edges: readonly Edge[], members: readonly Membe
     }
     const target = members.find((m) => m.dir === to);
     if (target === undefined) {
-      // tests/ and the top-level files are no package: only they may import them.
-      if (from !== "tests" && from !== "root") {
+      // tests/, _tools/ and the top-level files are no package: only they may import
+      // them, and a member's test files the shared test helpers (`tests/_*.ts`).
+      if (from !== "tests" && from !== "root" && !isTestHelperImport(edge)) {
         problems.push(`${at}: imports ${edge.to}, which is outside every package`);
       }
       continue;
@@ -591,6 +592,15 @@ function cycleThrough(component: string[], next: ReadonlyMap<string, readonly st
 }
 
 /** The member folder owning `file`, else `tests` or `root`. */
+/**
+ * A member's test file (`*_test.ts(x)`, `_testing.ts`) importing one of the test helpers
+ * every layer shares (`tests/_*.ts`: the poller, temp folders, ports, the hub): the one
+ * import from a member into `tests/`. Test files are not published.
+ */
+export function isTestHelperImport(edge: Edge): boolean {
+  return /(_test\.tsx?|(^|\/)_testing\.ts)$/.test(edge.from) && /^tests\/_[^/]+\.ts$/.test(edge.to);
+}
+
 function ownerOf(file: string, members: readonly Member[]): string {
   const member = members.find((m) => file.startsWith(`${m.dir}/`));
   if (member !== undefined) return member.dir;

@@ -7,10 +7,11 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { buildAgent } from "@agent/hub";
-import { resolvePaths } from "@agent/hub/base";
-import { closedPort, config, TEST_PRICE, workspace } from "./_harness.ts";
-import { startVendorServer, type VendorServer } from "./_vendor_server.ts";
+import { buildAgent } from "../mod.ts";
+import { resolvePaths } from "../base.ts";
+import { config, TEST_PRICE, workspace } from "../../tests/_models.ts";
+import { freePort } from "../../tests/_port.ts";
+import { startVendorServer, type VendorServer } from "../../tests/_vendor_server.ts";
 
 const ENV = { VENDOR_A_API_KEY: "sk-test" };
 
@@ -120,7 +121,7 @@ Deno.test("a fold goes on when fast cannot be reached, and another agent starts 
 provider = "vendor-a"
 model_id = "m-fast"
 [models.roles.fast.params]
-base_url = "http://127.0.0.1:${closedPort()}/v1"`,
+base_url = "http://127.0.0.1:${freePort()}/v1"`,
   );
   try {
     for (let i = 0; i < 40; i++) await agent.turn("s1", `Message ${i}: ${"x ".repeat(150)}`);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { ModelRouter } from "@agent/hub";
-import { config, workspace } from "./_harness.ts";
+import { ModelRouter } from "../mod.ts";
+import { config, workspace } from "../../tests/_models.ts";
 
 /** A provider address that answers every request with `respond()`. */
 function serve(respond: () => Response): { url: string; close(): Promise<void> } {

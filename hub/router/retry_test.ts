@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { APICallError } from "@ai-sdk/provider";
-import { retryDelay, retryThrottled, unreachableReason } from "@agent/hub";
+import { retryDelay, retryThrottled, unreachableReason } from "../mod.ts";
 
 function apiError(status: number | undefined, headers: Record<string, string> = {}, message = "x") {
   return new APICallError({

@@ -5,10 +5,10 @@
  * output limit says so.
  */
 import assert from "node:assert/strict";
-import { buildAgent, BUILTIN_TOOLS } from "@agent/hub";
-import { resolvePaths } from "@agent/hub/base";
-import { startVendorServer, type VendorServer } from "./_vendor_server.ts";
-import { config, TEST_PRICE, workspace } from "./_harness.ts";
+import { buildAgent, BUILTIN_TOOLS } from "../mod.ts";
+import { resolvePaths } from "../base.ts";
+import { startVendorServer, type VendorServer } from "../../tests/_vendor_server.ts";
+import { config, TEST_PRICE, workspace } from "../../tests/_models.ts";
 
 function setup(provider: "vendor-a" | "local-runtime", server: VendorServer) {
   const ws = workspace();

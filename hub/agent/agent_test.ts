@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { buildAgent, type BuildAgentOptions, joinUserRuns } from "@agent/hub";
-import { resolvePaths } from "@agent/hub/base";
-import { ApprovalInterrupted, BUILTIN_TOOLS, type ToolRefusal } from "@agent/hub";
-import { config, workspace } from "./_harness.ts";
+import { buildAgent, type BuildAgentOptions, joinUserRuns } from "../mod.ts";
+import { resolvePaths } from "../base.ts";
+import { ApprovalInterrupted, BUILTIN_TOOLS, type ToolRefusal } from "../mod.ts";
+import { config, workspace } from "../../tests/_models.ts";
 
 function home(replies: string[]) {
   const ws = workspace();

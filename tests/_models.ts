@@ -1,5 +1,6 @@
 /**
- * Shared pieces of the provider tests: a config from TOML, a ledger in a temp dir
+ * Shared pieces of the model tests (the router's and the agent's, beside the code, and
+ * `tests/models/`): a config from TOML, a ledger in a temp dir
  * and a reader for its rows, a logger writing to a file.
  *
  * @module
@@ -60,14 +61,6 @@ export function workspace(): {
       Deno.removeSync(dir, { recursive: true });
     },
   };
-}
-
-/** A loopback port nothing listens on (bound once, then released). */
-export function closedPort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
 }
 
 /**

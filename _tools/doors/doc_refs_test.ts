@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { checkDocRefs, privateRefs } from "./doc_refs.ts";
-import { tempDir } from "../_temp_dir.ts";
+import { tempDir } from "../../tests/_temp_dir.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
 

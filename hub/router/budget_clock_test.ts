@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { ModelRouter } from "@agent/hub";
-import { config, workspace } from "./_harness.ts";
+import { ModelRouter } from "../mod.ts";
+import { config, workspace } from "../../tests/_models.ts";
 
 const ASK = { messages: [{ role: "user" as const, content: "Hi" }] };
 

@@ -6,13 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { parseConfig } from "@agent/hub";
-import { Logger } from "@agent/hub/base";
-import { Ledger } from "@agent/hub/money";
-import { networkTurn, type TurnDeps, type TurnInput } from "@agent/hub";
-import { resolvePaths } from "@agent/hub/base";
-import { FileSessionStore } from "@agent/hub";
-import { loadSubAgentDirectory } from "@agent/hub";
+import { parseConfig } from "../mod.ts";
+import { Logger } from "../base.ts";
+import { Ledger } from "../money.ts";
+import { networkTurn, type TurnDeps, type TurnInput } from "../mod.ts";
+import { resolvePaths } from "../base.ts";
+import { FileSessionStore } from "../mod.ts";
+import { loadSubAgentDirectory } from "../mod.ts";
 
 const SECRET = "OWNER-SECRET-7c1f: the owner's bank PIN is 4921";
 const ME = "me.example";

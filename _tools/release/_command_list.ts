@@ -16,8 +16,8 @@ import {
   startMiniflare,
   stopMiniflare,
 } from "@agent/kit";
-import { freePort } from "../spine/_harness.ts";
-import { tmpdirEnv } from "../_temp_dir.ts";
+import { freePort } from "../../tests/_port.ts";
+import { tmpdirEnv } from "../../tests/_temp_dir.ts";
 
 const SPINE_KIT_FILES = await spineKitFiles();
 const SPINE_KIT_VERSION = await kitSpineVersion();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { ModelRouter } from "@agent/hub";
-import { config, workspace } from "./_harness.ts";
+import { ModelRouter } from "../mod.ts";
+import { config, workspace } from "../../tests/_models.ts";
 
 Deno.test("a priced fake role with params.usage spends, and its budget is reached", async () => {
   const ws = workspace();

@@ -7,10 +7,14 @@
  */
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { type AgentTool, buildAgent } from "@agent/hub";
-import { resolvePaths } from "@agent/hub/base";
-import { startVendorServer, type StepScript, type VendorServer } from "./_vendor_server.ts";
-import { config, TEST_PRICE, workspace } from "./_harness.ts";
+import { type AgentTool, buildAgent } from "../mod.ts";
+import { resolvePaths } from "../base.ts";
+import {
+  startVendorServer,
+  type StepScript,
+  type VendorServer,
+} from "../../tests/_vendor_server.ts";
+import { config, TEST_PRICE, workspace } from "../../tests/_models.ts";
 
 type Body = Record<string, unknown>;
 
