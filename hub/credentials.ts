@@ -114,3 +114,65 @@ export function missingCredential(
 export function hasCredentials(provider: ProviderId, env: CredentialEnv): boolean {
   return missingCredential({ provider, params: {} }, env) === undefined;
 }
+
+/** A role as the credential lines read it: its target and its fallback's. */
+export interface CredentialRole extends CredentialSource {
+  model_id: string;
+  fallback?: (CredentialSource & { model_id: string }) | undefined;
+}
+
+/** One credential variable, as the settings screens list it. */
+export interface CredentialLine {
+  name: string;
+  /** The roles whose provider reads it, as `role (provider model)`. */
+  roles: string[];
+  /** `needed`: a role cannot answer without it; `set`; or `optional` (not set). */
+  state: "needed" | "set" | "optional";
+}
+
+/**
+ * The variables each role's provider reads (its own, or its fallback's): the ones a
+ * role still needs first, then those set, then the optional ones. The TUI's settings
+ * screen and the `/settings` picker list these.
+ *
+ * @example
+ * ```ts
+ * import { credentialLines } from "./credentials.ts";
+ * const roles = { brain: { provider: "vendor-b" as const, model_id: "m" } };
+ * const [line] = credentialLines(roles, {});
+ * if (line?.name !== "VENDOR_B_API_KEY" || line.state !== "needed") throw new Error();
+ * ```
+ */
+export function credentialLines(
+  roles: Readonly<Record<string, CredentialRole>>,
+  env: CredentialEnv,
+): CredentialLine[] {
+  const lines = new Map<string, CredentialLine>();
+  const needed = new Set<string>();
+  for (const [role, r] of Object.entries(roles)) {
+    const missing = missingCredential(r, env);
+    // A fallback with its key answers for the role: nothing is needed then.
+    const fallbackOk = r.fallback !== undefined && missingCredential(r.fallback, env) === undefined;
+    if (missing !== undefined && !fallbackOk) needed.add(missing);
+    for (const target of [r, ...(r.fallback ? [r.fallback] : [])]) {
+      const names = target.params?.api_key_env
+        ? [target.params.api_key_env]
+        : CREDENTIAL_VARIABLES[target.provider];
+      for (const name of names) {
+        const line = lines.get(name) ?? { name, roles: [], state: "optional" };
+        const label = `${role} (${target.provider} ${target.model_id})`;
+        if (!line.roles.includes(label)) line.roles.push(label);
+        lines.set(name, line);
+      }
+    }
+  }
+  const order = { needed: 0, set: 1, optional: 2 } as const;
+  return [...lines.values()].map((line) => ({
+    ...line,
+    state: needed.has(line.name)
+      ? "needed" as const
+      : has(env, line.name)
+      ? "set" as const
+      : "optional" as const,
+  })).sort((a, b) => order[a.state] - order[b.state]);
+}

@@ -50,10 +50,20 @@ export {
   joinUserRuns,
   MAIN_AGENT_ID,
 } from "./agent/mod.ts";
+// The app's slash commands for a desk (`/status`, `/settings`, `/jobs`): a program that
+// assembles a desk registers them; the settings picker's lines before a desk exists.
+export { appCommands, type AppCommandsOptions, settingChoices } from "./app/desk_commands.ts";
 export {
+  type BudgetFacts,
+  type Choice,
+  type ChoiceKind,
+  type CommandContext,
+  type CommandEffect,
+  type CommandReturn,
+  type CommandSpec,
   type ConversationKey,
   type ConversationPerson,
-  type ConversationState,
+  type ConversationSnapshot,
   Desk,
   type DeskChannel,
   DeskConversation,
@@ -62,8 +72,12 @@ export {
   deskSentence,
   type HistoryLine,
   missingCredentialOf,
+  type OpenedSession,
   type OpenOptions,
   pickSession,
+  type QueuedLine,
+  type RoleTarget,
+  type ToolRefused,
 } from "./desk/mod.ts";
 
 // Memory: the store and the access a conversation's scope gives, which `buildAgent`
@@ -75,7 +89,7 @@ export {
   extractSession,
   MEMORY_ROLE,
 } from "./agent/mod.ts";
-export { type MemoryScan, memoryService } from "./app/mod.ts";
+export { type MemoryScan, memoryService, type MemorySpine, openMemory } from "./app/mod.ts";
 export type { MemoryAccess, MemoryStore, TurnMemory, TurnParty } from "./memory/mod.ts";
 
 // Sessions: the store a conversation keeps its messages in, on files or on the spine.
@@ -197,14 +211,15 @@ export { type Clock, ManualClock, SYSTEM_CLOCK } from "./clock.ts";
 // Channels: terminal chat (`agent chat`, `agent cloud` in the foreground) and its line
 // input on a terminal or a pipe; the desk tests drive it like the other channels. The
 // messenger is a hub channel that starts with the daemon; the TUI is in `@agent/cli`.
+export { ANSWER_AFTER_MS } from "./channels/chat/mod.ts";
+export { type ChatOptions, runChat } from "./app/terminal_chat.ts";
 export {
   type ChatInput,
-  type ChatOptions,
   PipedInput,
-  runChat,
+  PromptInterrupted,
   type TerminalHandlers,
   TerminalInput,
-} from "./channels/chat/mod.ts";
+} from "./terminal/input.ts";
 
 // The e-mail channel's machinery without the desk (IMAP, trust, the store, the outbox),
 // which the e-mail tests drive against a real Dovecot with a scripted answerer; its
@@ -348,6 +363,7 @@ export type {
   Decision,
   DeskListener,
   EventBase,
+  MemoryRecalled,
   Notice,
   Queued,
   RunErrorEvent,

@@ -108,8 +108,6 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
 export const FOLDER_CYCLES_ALLOWED: readonly (readonly string[])[] = [
   // TODO(#35): the control API and the dashboard import each other (the HTTP kit ends it).
   ["hub/control/", "hub/dashboard/"],
-  // TODO(#35): the desk imports the jobs for `/jobs` (the desk's plug-ins end it).
-  ["hub/desk/", "hub/jobs/"],
 ];
 
 /** Path prefixes (relative to the root) the checker never reads. */

@@ -1,6 +1,6 @@
 /**
  * `agent chat [--role ROLE] [--resume [ID]] [--session ID]`: the terminal chat.
- * Thin over `hub/agent/chat_loop.ts`; provider SDKs load only when this runs.
+ * Thin over `runChat` (`hub/app/terminal_chat.ts`); provider SDKs load only when this runs.
  *
  * @module
  */
@@ -69,6 +69,8 @@ export const command: CommandModule = {
         logger: ctx.verbose ? ctx.logger : new Logger({ file: ctx.paths.logFile, stderr: "ERROR" }),
         input,
         write: (text) => writeAll(Deno.stdout, encoder.encode(text)),
+        // A pipe's line for a tool that did not run: the answer alone stays on stdout.
+        writeError: (text) => writeAll(Deno.stderr, encoder.encode(text)),
         // A person at a terminal reads answers as Markdown wrapped at words.
         ...(Deno.stdout.isTerminal()
           ? {

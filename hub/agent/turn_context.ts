@@ -56,9 +56,11 @@ export class TurnContext {
   constructor(options: TurnContextOptions) {
     this.#o = options;
     const memory = options.memory;
-    this.tools = memory === undefined ? options.tools : [
+    const offered = memory?.tools ?? "all";
+    this.tools = memory === undefined || offered === "none" ? options.tools : [
       ...options.tools,
-      ...memoryTools({ store: memory.store, access: memory.access, seen: this.#seen }),
+      ...memoryTools({ store: memory.store, access: memory.access, seen: this.#seen })
+        .filter((tool) => offered === "all" || tool.tier === 1),
     ];
     this.state = { untrusted: options.untrusted };
     const all = this.tools.length === 0 ? undefined : toToolSet(this.tools, {

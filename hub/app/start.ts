@@ -24,7 +24,8 @@ import {
 import { turnAnswerer } from "../network_turn/mod.ts";
 import { ModelRouter } from "../router/mod.ts";
 import { Desk } from "../desk/mod.ts";
-import { type MemoryStore, SpineMemoryStore, SqliteMemoryStore } from "../memory/mod.ts";
+import { openMemory } from "./memory_store.ts";
+import { appCommands } from "./desk_commands.ts";
 import { enabledTools } from "../tools/enabled.ts";
 import { startMcpServers } from "./mcp_servers.ts";
 import { failoverTeller } from "./failover_events.ts";
@@ -196,11 +197,14 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     ledger,
     tools: [...await enabledTools(registry, config.tools), ...(mcp?.tools() ?? [])],
     router,
-    statusLines: () => {
-      // What the owner cannot see from a phone otherwise.
-      const net = network.status();
-      return net.configured ? [`net: ${net.state}${net.address ? ` (${net.address})` : ""}`] : [];
-    },
+    memory,
+    commands: appCommands({
+      statusLines: () => {
+        // What the owner cannot see from a phone otherwise.
+        const net = network.status();
+        return net.configured ? [`net: ${net.state}${net.address ? ` (${net.address})` : ""}`] : [];
+      },
+    }),
   });
   const context: HubContext = {
     config,
@@ -318,33 +322,6 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
       memory?.close();
     },
   };
-}
-
-/**
- * The memory store, when `[memory]` is on: the spine's for a cloud brain (its
- * container's disk is lost when it stops), else `<data>/memory.sqlite3`. A store that
- * cannot be opened leaves the hub without memory (turns go on, and the log says why).
- */
-function openMemory(
-  config: AgentConfig,
-  paths: AgentPaths,
-  lang: Lang,
-  logger: Logger,
-  cloud: StartHubOptions["cloudLedger"],
-): MemoryStore | undefined {
-  if (!config.memory.enabled) return undefined;
-  if (cloud !== undefined) {
-    return new SpineMemoryStore(cloud.url, cloud.token, {
-      lang,
-      ...(cloud.fetch ? { fetch: cloud.fetch } : {}),
-    });
-  }
-  try {
-    return new SqliteMemoryStore(paths.memoryFile, { lang, warn: (line) => logger.warn(line) });
-  } catch (error) {
-    logger.warn(`hub: ${errorMessage(error)}; turns go on without memory`);
-    return undefined;
-  }
 }
 
 /**

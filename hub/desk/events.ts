@@ -5,8 +5,8 @@
  * arguments, end and return results, and the run finishes (or is cancelled) or fails.
  * What AG-UI has no event for travels as its `CUSTOM` event with one of
  * {@linkcode CustomName}: notices (budget, failover), a message queued behind the
- * running answer, an approval asked and decided, a slash command's output and a
- * change of session.
+ * running answer, an approval asked and decided, a tool call refused, a slash
+ * command's output and a change of session.
  *
  * The shapes are plain objects with string `type`s, so a web client that speaks AG-UI
  * reads the stream as it is; a conformance test checks every event against AG-UI's
@@ -14,6 +14,7 @@
  *
  * @module
  */
+import type { RefusalReason } from "../sessions/mod.ts";
 
 /** The AG-UI event types the desk emits. */
 export type DeskEventType =
@@ -130,8 +131,10 @@ export type CustomName =
   | "input.queued"
   | "approval.requested"
   | "approval.decided"
+  | "tool.refused"
   | "command.result"
-  | "session.changed";
+  | "session.changed"
+  | "memory.recalled";
 
 /** A sentence for the owner before an answer (a budget past its warning share). */
 export interface Notice {
@@ -141,6 +144,8 @@ export interface Notice {
 
 /** A message typed while an answer runs: kept, and answered after those before it. */
 export interface Queued {
+  /** The line's id while it waits (a snapshot's `queue` lists it). */
+  id: string;
   /** How many messages wait, this one included. */
   position: number;
   text: string;
@@ -181,6 +186,16 @@ export interface ApprovalDecided {
   by?: string;
 }
 
+/**
+ * A tier-2 tool call did not run (the model is told so in its result): `no_one_to_ask`
+ * (a pipe, a job), `denied`, `expired` (no one answered in time) or `cancelled`.
+ */
+export interface ToolRefused {
+  toolCallId: string;
+  tool: string;
+  reason: RefusalReason;
+}
+
 /** A slash command's output. */
 export interface CommandResult {
   /** The command word (`/status`). */
@@ -208,14 +223,26 @@ export interface SessionChanged {
   history: HistoryLine[];
 }
 
+/**
+ * The memories recalled before an answer (quoted to the model as data): their ids, so a
+ * person can see why the agent said something (`agent memory show ID`), and what they
+ * added to the request in tokens. Told only when the turn recalled any.
+ */
+export interface MemoryRecalled {
+  ids: number[];
+  tokens: number;
+}
+
 /** What each `CUSTOM` event carries, by its name. */
 export interface CustomValues {
   "notice": Notice;
   "input.queued": Queued;
   "approval.requested": ApprovalRequest;
   "approval.decided": ApprovalDecided;
+  "tool.refused": ToolRefused;
   "command.result": CommandResult;
   "session.changed": SessionChanged;
+  "memory.recalled": MemoryRecalled;
 }
 
 /** AG-UI's extension event, one per {@linkcode CustomName}. */

@@ -14,6 +14,12 @@ export interface TurnMemory {
   store: MemoryStore;
   access: MemoryAccess;
   settings: Pick<MemoryConfig, "enabled" | "recall_tokens" | "pinned_tokens">;
+  /**
+   * Which memory tools the turn is offered besides the recall before it: a job gets
+   * `tier1` (no `forget`, which waits for an owner it has not) or, with no tools,
+   * `none`. @default "all"
+   */
+  tools?: "all" | "tier1" | "none" | undefined;
 }
 
 /**

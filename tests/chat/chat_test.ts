@@ -158,12 +158,30 @@ Deno.test("agent chat without a terminal answers no to tier-2 tools and /setting
     assert.equal(r.code, 0, r.stderr);
     assert.ok(r.stdout.startsWith("I could not save it.\nIt is late.\n"), r.stdout);
     assert.throws(() => Deno.statSync(`${home}/notes/plan.md`), "the tier-2 tool did not run");
+    // The refusal is one line on stderr; stdout keeps the answers alone.
+    assert.equal(r.stderr, "✗ write_note did not run: no one could approve it\n");
     // Piped input would take the next line (here `/quit`) as the key: refused instead.
     assert.match(
       r.stdout,
       /\/settings set needs a terminal to take VENDOR_B_API_KEY unseen; nothing was written\. Run chat in a terminal, or edit .*\.env\.\n$/,
     );
     assert.throws(() => Deno.statSync(`${home}/.env`), "nothing was written");
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});
+
+Deno.test("agent --lang tr chat from a pipe: a refused tier-2 call is one Turkish line on stderr, the model's answer on stdout", async () => {
+  const home = makeHome(fakeConfig([
+    '/tool write_note {"name":"plan","text":"x"}',
+    "Notu kaydettim.",
+  ]));
+  try {
+    const r = await agent(["--lang", "tr", "chat"], { home, stdin: "Planımı kaydet\n" });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, "Notu kaydettim.\n");
+    assert.equal(r.stderr, "✗ write_note çalışmadı: onaylayabilecek kimse yoktu\n");
+    assert.throws(() => Deno.statSync(`${home}/notes/plan.md`));
   } finally {
     Deno.removeSync(home, { recursive: true });
   }

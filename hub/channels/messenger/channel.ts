@@ -17,13 +17,7 @@ import "./_quiet_node.ts";
 import { Api } from "grammy";
 import type { Message, Update } from "grammy/types";
 import type { HubContext, HubService } from "../contract.ts";
-import {
-  commandsOf,
-  commandSummary,
-  type Desk,
-  type DeskConversation,
-  isCustom,
-} from "../../desk/mod.ts";
+import { commandSummary, type Desk, type DeskConversation, isCustom } from "../../desk/mod.ts";
 import { t } from "./_messages.ts";
 import { MessengerStateFile } from "./chat_state.ts";
 import { MessengerChatView } from "./chat_view.ts";
@@ -171,7 +165,7 @@ export class MessengerChannel implements HubService {
 
   async #registerCommands(): Promise<void> {
     for (const lang of ["en", "tr"] as const) {
-      const commands = commandsOf("messenger").map((spec) => ({
+      const commands = this.#desk.commands("messenger").map((spec) => ({
         command: spec.word.slice(1),
         description: commandSummary(spec, lang),
       }));

@@ -118,17 +118,19 @@ async function claimed(
   const ceiling = ceilings.usd;
   let outcome;
   try {
+    // Each run is a conversation of its own: nothing earlier is sent again (or paid for).
     const conversation = await ctx.desk(job.tools, jobMcpTools(job.mcp)).open(`job:${job.name}`, {
       approvals: "deny",
+      picked: { sessionId, role: job.role, fixedRole: job.role },
+      ceiling: ceiling === undefined ? undefined : { usd: ceiling, sinceMs: nowMs },
     });
-    const state = conversation.state;
-    // Each run is a conversation of its own: nothing earlier is sent again (or paid for).
-    state.sessionId = sessionId;
-    state.ceiling = ceiling === undefined ? undefined : { usd: ceiling, sinceMs: nowMs };
-    if (state.agent.role !== job.role) state.agent = state.rebuild(job.role);
-    // Written before the first call: a run its hub died in is settled from its ledger rows.
-    ctx.store.started(id, sessionId);
-    outcome = await conversation.submit(job.prompt);
+    try {
+      // Written before the first call: a run its hub died in is settled from its ledger rows.
+      ctx.store.started(id, sessionId);
+      outcome = await conversation.submit(job.prompt);
+    } finally {
+      await conversation.close();
+    }
   } catch (error) {
     outcome = { kind: "failed" as const, message: errorMessage(error) };
   }

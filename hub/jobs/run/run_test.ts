@@ -166,39 +166,6 @@ Deno.test("runJob() keeps a job delivered to 'none' in the log only", async () =
   }
 });
 
-Deno.test("/jobs pause and /jobs resume on the desk stop and restart every job", async () => {
-  const home = await jobHome();
-  try {
-    await home.write({ name: "news" });
-    const chat = await home.ctx.desk("none").open("chat");
-    const said = async (line: string) => {
-      const outcome = await chat.submit(line);
-      assert.equal(outcome.kind, "command");
-      return outcome.kind === "command" ? outcome.outcome.lines.join("\n") : "";
-    };
-    assert.equal(
-      await said("/jobs pause"),
-      "Paused all jobs; no job runs until /jobs resume.",
-    );
-    assert.ok(home.store.pauses.all().has(ALL_JOBS));
-    // Two lines a job: the name and schedule, then its figures.
-    assert.match(
-      await said("/jobs"),
-      /^All jobs are paused\.\nnews {2}\* \* \* \* \* \* \(Europe\/Istanbul\)\n {2}next \d\d\.\d\d\.\d{4} \d\d:\d\d {2}last - {2}today \$0\.00 {2}30 days \$0\.00$/,
-    );
-    assert.equal(await said("/jobs pause nope"), "No job 'nope' in persona/jobs/.");
-    assert.equal(await said("/jobs resume"), "Resumed all jobs.");
-    assert.equal(home.store.pauses.all().size, 0);
-    assert.equal(await said("/jobs pause news"), "Paused job 'news'.");
-    assert.equal(
-      await said("/jobs stop"),
-      "Usage: /jobs, /jobs pause [NAME], /jobs resume [NAME].",
-    );
-  } finally {
-    await home.close();
-  }
-});
-
 Deno.test("runJob() skips a slot while the job's previous run is still going", async () => {
   const home = await jobHome();
   try {

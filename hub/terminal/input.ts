@@ -1,18 +1,25 @@
 /**
- * Where chat reads from: a terminal (line editing and history through node's
- * readline, lines taken while an answer streams, y/N questions, a hidden prompt for
- * keys) or a pipe (one message per line; a key for `/settings set` is the next line,
- * never echoed).
+ * Where a terminal command reads from: a terminal (line editing and history through
+ * node's readline, lines taken as they are entered, y/N questions, a hidden prompt for
+ * keys) or a pipe (one line at a time; a key for `/settings set` is the next line,
+ * never echoed). `agent chat` is the main reader; `agent cloud push` asks its y/N here.
  *
  * @module
  */
-import { ApprovalInterrupted } from "../../tools/mod.ts";
+
+/** Ctrl-C at a y/N question, or the terminal closed while it waited. */
+export class PromptInterrupted extends Error {
+  override name = "PromptInterrupted";
+  constructor() {
+    super("Question interrupted: the person pressed Ctrl-C at the prompt");
+  }
+}
 
 /** What a terminal tells chat while it listens. */
 export interface TerminalHandlers {
   /** A line was entered (at the prompt, or typed while an answer streams). */
   line(text: string): void;
-  /** Ctrl-C outside a question. */
+  /** Ctrl-C (outside a y/N question). */
   interrupt(): void;
   /** Ctrl-D or the end of input. */
   end(): void;
@@ -32,8 +39,8 @@ export interface ChatInput {
   /** Shows `prompt` and waits for a line (a terminal). */
   prompt(prompt: string): void;
   /**
-   * A yes/no question; no terminal means no. Throws `ApprovalInterrupted` on Ctrl-C;
-   * answers no when `signal` aborts (the question expired elsewhere).
+   * A yes/no question; no terminal means no. Throws {@linkcode PromptInterrupted} on
+   * Ctrl-C; answers no when `signal` aborts (the question was withdrawn).
    */
   confirm(question: string, signal?: AbortSignal): Promise<boolean>;
   /** A secret, never echoed; `null` when none was given. */
@@ -174,8 +181,8 @@ export class TerminalInput implements ChatInput {
     if (this.#ended || signal?.aborted) return false;
     try {
       return await new Promise<boolean>((resolve, reject) => {
-        this.#onQuestionSigint = () => reject(new ApprovalInterrupted());
-        const ended = () => reject(new ApprovalInterrupted());
+        this.#onQuestionSigint = () => reject(new PromptInterrupted());
+        const ended = () => reject(new PromptInterrupted());
         rl.once("close", ended);
         // A withdrawn question takes no line: what is typed next goes to chat again.
         signal?.addEventListener("abort", () => {

@@ -1,0 +1,130 @@
+// Scopes decided by the desk: a conversation's memory comes from its key and person,
+// in code, before the model sees anything. The owner's conversations read the owner's
+// memories; another person's (an e-mail thread with person:<id>) reads only theirs; a
+// job's turns are the owner's, with the memory tools its tools allow.
+import assert from "node:assert/strict";
+import {
+  type ConversationPerson,
+  Desk,
+  type DeskEvent,
+  type DeskOptions,
+  parseConfig,
+  SqliteMemoryStore,
+} from "@agent/hub";
+import { Logger, resolvePaths } from "@agent/hub/base";
+import { tempDir } from "../_temp_dir.ts";
+import { modelStandIn, STAND_IN_ENV, standInRoles } from "./_model.ts";
+import { memorySessions } from "./_sessions.ts";
+
+const ALI: ConversationPerson = "person:ali@example.org";
+const BEA: ConversationPerson = "person:bea@example.org";
+
+/** The names of the tools a request offered. */
+function toolNames(request: Record<string, unknown>): string[] {
+  const tools = (request.tools ?? []) as { function?: { name?: string } }[];
+  return tools.map((t) => t.function?.name ?? "").sort();
+}
+
+Deno.test("Desk: each conversation's memory comes from its key and person, none across", async () => {
+  await using tmp = await tempDir("agent-memory-desk-");
+  const paths = resolvePaths({ home: tmp.path, env: {} });
+  Deno.mkdirSync(paths.personaDir, { recursive: true });
+  Deno.writeTextFileSync(`${paths.personaDir}/persona.md`, "You are careful.");
+  const store = new SqliteMemoryStore(`${paths.dataDir}/memory.sqlite3`);
+  const model = modelStandIn();
+  const base: DeskOptions = {
+    config: parseConfig(standInRoles(), "agent.toml"),
+    env: STAND_IN_ENV,
+    paths,
+    lang: "en",
+    logger: new Logger({ stderr: "off" }),
+    ledger: undefined,
+    tools: [],
+    sessions: memorySessions(),
+    fetch: model.fetch,
+    memory: store,
+  };
+  const desk = new Desk(base);
+  const jobs = new Desk({ ...base, memoryTools: "none" });
+  const tier1Jobs = new Desk({ ...base, memoryTools: "tier1" });
+  try {
+    for (const [scope, word] of [["owner", "zqowner"], [ALI, "zqali"], [BEA, "zqbea"]]) {
+      await store.add({ scope: scope as never, text: `${word} likes the garden`, source: "owner" });
+    }
+    const owned = await store.add({
+      scope: "conversation:chat",
+      text: "zqchat garden plans",
+      source: "owner",
+    });
+    /** What the model received for one message in `conversation`. */
+    const ask = async (d: Desk, key: Parameters<Desk["open"]>[0], person?: ConversationPerson) => {
+      const from = model.requests.length;
+      const events: DeskEvent[] = [];
+      const conversation = await d.open(key, person === undefined ? {} : { person });
+      const stop = conversation.subscribe((e) => events.push(e));
+      const outcome = await conversation.submit("What about the garden?");
+      stop();
+      assert.equal(outcome.kind, "answered");
+      const requests = model.requests.slice(from);
+      return { sent: JSON.stringify(requests), tools: toolNames(requests[0]!), events };
+    };
+
+    const chat = await ask(desk, "chat");
+    assert.ok(chat.sent.includes("zqowner") && chat.sent.includes("zqchat"));
+    assert.ok(!chat.sent.includes("zqali") && !chat.sent.includes("zqbea"));
+    assert.deepEqual(chat.tools, ["forget", "recall", "remember"]);
+    // The channels are told which memories were used (AG-UI's memory.recalled).
+    const recalled = chat.events.find((e) => e.type === "CUSTOM" && e.name === "memory.recalled");
+    assert.ok(recalled?.type === "CUSTOM" && recalled.name === "memory.recalled");
+    assert.ok(recalled.value.ids.includes(owned.id) && recalled.value.tokens > 0);
+
+    // The owner's memories never reach another person's conversation, in any channel.
+    const ali = await ask(desk, "email:<t1@example.org>", ALI);
+    assert.ok(ali.sent.includes("zqali"));
+    for (const other of ["zqowner", "zqbea", "zqchat"]) assert.ok(!ali.sent.includes(other), other);
+    assert.deepEqual(ali.tools, ["recall", "remember"]);
+    const bea = await ask(desk, "messenger:77", BEA);
+    assert.ok(bea.sent.includes("zqbea"));
+    for (const other of ["zqowner", "zqali", "zqchat"]) assert.ok(!bea.sent.includes(other), other);
+
+    // A job is the owner's: the owner's memories, and only the tools its own allow.
+    const job = await ask(jobs, "job:digest");
+    assert.ok(job.sent.includes("zqowner") && !job.sent.includes("zqali"));
+    assert.deepEqual(job.tools, []);
+    const tidy = await ask(tier1Jobs, "job:memory-consolidation");
+    assert.deepEqual(tidy.tools, ["recall", "remember"]);
+  } finally {
+    await Promise.all([desk.close(), jobs.close(), tier1Jobs.close()]);
+    store.close();
+  }
+});
+
+Deno.test("Desk: with [memory] off no conversation recalls or offers a memory tool", async () => {
+  await using tmp = await tempDir("agent-memory-desk-");
+  const paths = resolvePaths({ home: tmp.path, env: {} });
+  const store = new SqliteMemoryStore(`${paths.dataDir}/memory.sqlite3`);
+  const model = modelStandIn();
+  const desk = new Desk({
+    config: parseConfig(standInRoles("[memory]\nenabled = false\n"), "agent.toml"),
+    env: STAND_IN_ENV,
+    paths,
+    lang: "en",
+    logger: new Logger({ stderr: "off" }),
+    ledger: undefined,
+    tools: [],
+    sessions: memorySessions(),
+    fetch: model.fetch,
+    memory: store,
+  });
+  try {
+    await store.add({ scope: "owner", text: "zqowner likes the garden", source: "owner" });
+    const chat = await desk.open("chat");
+    await chat.submit("What about the garden?");
+    const sent = JSON.stringify(model.requests);
+    assert.ok(!sent.includes("zqowner"));
+    assert.ok(!sent.includes('"recall"') && !sent.includes('"remember"'));
+  } finally {
+    await desk.close();
+    store.close();
+  }
+});
