@@ -1387,25 +1387,34 @@ async function add(m, body) {
   }
   const created2 = typeof memory.created_ms === "number" ? memory.created_ms : Date.now();
   const key = sameKey2(text3);
+  let replaces = null;
+  if (memory.replaces !== void 0 && memory.replaces !== null) {
+    const old = await m.byId(id(memory.replaces, "memory.replaces"));
+    if (old === void 0 || old.scope !== scope || old.status !== "active" || old.valid_until_ms !== null) throw new HttpError(409, "replaces_gone");
+    replaces = Number(old.id);
+  }
   for (const row of await m.all("SELECT * FROM memories WHERE scope = ? AND same_key = ? AND status = ? AND valid_until_ms IS NULL", [
     scope,
     key,
     status
   ])) {
     if (sameText(String(row.text)) !== sameText(text3)) continue;
+    const existing = Number(row.id);
+    const changes = [];
     if (memory.pinned === true && Number(row.pinned) !== 1) {
-      await m.stmt("UPDATE memories SET pinned = 1 WHERE id = ?", [
-        row.id
-      ]).run();
-      row.pinned = 1;
+      changes.push(m.stmt("UPDATE memories SET pinned = 1 WHERE id = ?", [
+        existing
+      ]));
     }
-    return memoryOf(row);
-  }
-  let replaces = null;
-  if (memory.replaces !== void 0 && memory.replaces !== null) {
-    const old = await m.byId(id(memory.replaces, "memory.replaces"));
-    if (old === void 0 || old.scope !== scope || old.status !== "active" || old.valid_until_ms !== null) throw new HttpError(409, "replaces_gone");
-    replaces = Number(old.id);
+    if (status === "active" && replaces !== null && replaces !== existing) {
+      changes.push(m.stmt("UPDATE memories SET valid_until_ms = ?, superseded_by = ?, pinned = 0 WHERE id = ?", [
+        created2,
+        existing,
+        replaces
+      ]));
+    }
+    if (changes.length > 0) await m.db.batch(changes);
+    return memoryOf(await m.byId(existing));
   }
   const statements = [
     m.stmt(`INSERT INTO memories (scope, kind, text, source, status, pending_reason, session_id,
