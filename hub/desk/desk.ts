@@ -253,6 +253,7 @@ export class Desk {
       fixedRole: picked?.fixedRole,
       ceiling: options.ceiling,
       peer: person === "owner" ? undefined : person.slice("person:".length),
+      memory,
       build: (r) =>
         buildAgent({
           config: o.config,

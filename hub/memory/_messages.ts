@@ -87,6 +87,16 @@ export const EN = {
   forget_tool: "The agent wants to forget {what}.",
   forget_one: "memory {id} (“{text}”)",
   forget_id: "memory {id}",
+  cmd_memory:
+    "the memories of this conversation (a search with words; pending, approve ID, reject ID for the owner)",
+  cmd_remember:
+    "keeps a memory: in force at once for the owner, waiting for the owner's approval otherwise",
+  cmd_forget: "deletes memories for good, by id (the owner's conversations)",
+  memory_off_here: "There is no memory in this conversation.",
+  owner_only: "Only the owner can do that, in the owner's own conversations.",
+  remember_usage: "Usage: /remember TEXT",
+  forget_usage: "Usage: /forget ID…",
+  pending_usage: "Usage: /memory approve ID [TEXT] or /memory reject ID",
 } as const;
 
 /** A key of the memory catalogue. */
@@ -175,6 +185,16 @@ export const t: Translator<MemoryKey> = catalogue(EN, {
   forget_tool: "Ajan şunu unutmak istiyor: {what}.",
   forget_one: "{id} numaralı anı (“{text}”)",
   forget_id: "{id} numaralı anı",
+  cmd_memory:
+    "bu konuşmanın anıları (kelimelerle arama; sahibi için pending, approve ID, reject ID)",
+  cmd_remember:
+    "bir anı saklar: sahibi için hemen geçerli, diğerleri için sahibinin onayını bekler",
+  cmd_forget: "anıları numarasıyla kalıcı olarak siler (sahibinin konuşmalarında)",
+  memory_off_here: "Bu konuşmada anı yok.",
+  owner_only: "Bunu yalnızca sahibi, kendi konuşmalarında yapabilir.",
+  remember_usage: "Kullanım: /remember METİN",
+  forget_usage: "Kullanım: /forget NUMARA…",
+  pending_usage: "Kullanım: /memory approve NUMARA [METİN] ya da /memory reject NUMARA",
 });
 
 /** The language-neutral words a memory line shows, as the catalogue says them. */
