@@ -337,17 +337,25 @@ export class Desk {
 
 /**
  * Who a conversation's turns are with, for memory: the owner (their own conversations in
- * every channel and their jobs) or another person (`person:<id>`, their own memories
- * only). A network turn never comes through the desk and gets no memory.
+ * every channel and their jobs), another person (`person:<id>`, their own memories
+ * only) or a group chat (a messenger chat whose id is negative, as the Bot API gives
+ * groups: more people than the owner read its answers, so it reads its own memories
+ * only, even when the owner allowed it). A network turn never comes through the desk
+ * and gets no memory.
  *
  * @example
  * ```ts
  * import { conversationParty } from "./desk.ts";
  * const p = conversationParty("email:<a@x>", "person:bob@example.org");
  * if (p.kind !== "person" || p.id !== "bob@example.org") throw new Error();
+ * if (conversationParty("messenger:-100200", "owner").kind !== "group") throw new Error();
+ * if (conversationParty("messenger:42", "owner").kind !== "owner") throw new Error();
  * ```
  */
 export function conversationParty(key: ConversationKey, person: ConversationPerson): TurnParty {
-  if (person === "owner") return { kind: "owner", conversation: key };
-  return { kind: "person", id: person.slice("person:".length), conversation: key };
+  if (person !== "owner") {
+    return { kind: "person", id: person.slice("person:".length), conversation: key };
+  }
+  if (key.startsWith("messenger:-")) return { kind: "group", conversation: key };
+  return { kind: "owner", conversation: key };
 }

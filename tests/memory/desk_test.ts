@@ -1,7 +1,8 @@
 // Scopes decided by the desk: a conversation's memory comes from its key and person,
 // in code, before the model sees anything. The owner's conversations read the owner's
 // memories; another person's (an e-mail thread with person:<id>) reads only theirs; a
-// job's turns are the owner's, with the memory tools its tools allow.
+// group chat only its own; a job's turns are the owner's, with the memory tools its
+// tools allow.
 import assert from "node:assert/strict";
 import {
   type ConversationPerson,
@@ -86,6 +87,13 @@ Deno.test("Desk: each conversation's memory comes from its key and person, none 
     const bea = await ask(desk, "messenger:77", BEA);
     assert.ok(bea.sent.includes("zqbea"));
     for (const other of ["zqowner", "zqali", "zqchat"]) assert.ok(!bea.sent.includes(other), other);
+
+    // A group chat the owner allowed reads its own memories only: others read its answers.
+    const group = await ask(desk, "messenger:-100200");
+    for (const other of ["zqowner", "zqali", "zqbea", "zqchat"]) {
+      assert.ok(!group.sent.includes(other), other);
+    }
+    assert.deepEqual(group.tools, ["recall", "remember"]);
 
     // A job is the owner's: the owner's memories, and only the tools its own allow.
     const job = await ask(jobs, "job:digest");
