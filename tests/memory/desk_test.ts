@@ -136,3 +136,52 @@ Deno.test("Desk: with [memory] off no conversation recalls or offers a memory to
     store.close();
   }
 });
+
+Deno.test("Desk: the forget tool asks the owner through the turn's approval hook; deny keeps, allow deletes", async () => {
+  await using tmp = await tempDir("agent-memory-desk-");
+  const paths = resolvePaths({ home: tmp.path, env: {} });
+  const store = new SqliteMemoryStore(`${paths.dataDir}/memory.sqlite3`);
+  const model = modelStandIn();
+  const desk = new Desk({
+    config: parseConfig(standInRoles(), "agent.toml"),
+    env: STAND_IN_ENV,
+    paths,
+    lang: "en",
+    logger: new Logger({ stderr: "off" }),
+    ledger: undefined,
+    tools: [],
+    sessions: memorySessions(),
+    fetch: model.fetch,
+    memory: store,
+  });
+  try {
+    const kept = await store.add({ scope: "owner", text: "Likes the garden", source: "owner" });
+    const chat = await desk.open("chat");
+    const asked: string[] = [];
+    /** One turn that calls forget; the owner answers its approval with `decision`. */
+    const forgetTurn = async (decision: "deny" | "once") => {
+      model.script.push({
+        calls: [{ id: `f-${decision}`, name: "forget", input: { ids: [kept.id] } }],
+      });
+      const stop = chat.subscribe((event) => {
+        if (event.type !== "CUSTOM" || event.name !== "approval.requested") return;
+        asked.push(event.value.message);
+        desk.decide(event.value.id, decision, "test");
+      });
+      await chat.submit("Forget that I like the garden.");
+      stop();
+    };
+    await forgetTurn("deny");
+    assert.equal((await store.list(["owner"])).length, 1);
+    await forgetTurn("once");
+    assert.equal((await store.list(["owner"])).length, 0);
+    // The approval names the memory the model saw in its recall.
+    assert.deepEqual(asked, [
+      `The agent wants to forget memory ${kept.id} (“Likes the garden”).`,
+      `The agent wants to forget memory ${kept.id} (“Likes the garden”).`,
+    ]);
+  } finally {
+    await desk.close();
+    store.close();
+  }
+});
