@@ -26,15 +26,13 @@ function toolNames(request: Record<string, unknown>): string[] {
   return tools.map((t) => t.function?.name ?? "").sort();
 }
 
-Deno.test("Desk: each conversation's memory comes from its key and person, none across", async () => {
-  await using tmp = await tempDir("agent-memory-desk-");
-  const paths = resolvePaths({ home: tmp.path, env: {} });
-  Deno.mkdirSync(paths.personaDir, { recursive: true });
-  Deno.writeTextFileSync(`${paths.personaDir}/persona.md`, "You are careful.");
+/** A desk's options on a home in `dir` whose brain is a model stand-in, with a memory store. */
+function deskOptions(dir: string, extraToml = "") {
+  const paths = resolvePaths({ home: dir, env: {} });
   const store = new SqliteMemoryStore(`${paths.dataDir}/memory.sqlite3`);
   const model = modelStandIn();
-  const base: DeskOptions = {
-    config: parseConfig(standInRoles(), "agent.toml"),
+  const options: DeskOptions = {
+    config: parseConfig(standInRoles(extraToml), "agent.toml"),
     env: STAND_IN_ENV,
     paths,
     lang: "en",
@@ -45,6 +43,12 @@ Deno.test("Desk: each conversation's memory comes from its key and person, none 
     fetch: model.fetch,
     memory: store,
   };
+  return { options, store, model };
+}
+
+Deno.test("Desk: each conversation's memory comes from its key and person, none across", async () => {
+  await using tmp = await tempDir("agent-memory-desk-");
+  const { options: base, store, model } = deskOptions(tmp.path);
   const desk = new Desk(base);
   const jobs = new Desk({ ...base, memoryTools: "none" });
   const tier1Jobs = new Desk({ ...base, memoryTools: "tier1" });
@@ -109,21 +113,8 @@ Deno.test("Desk: each conversation's memory comes from its key and person, none 
 
 Deno.test("Desk: with [memory] off no conversation recalls or offers a memory tool", async () => {
   await using tmp = await tempDir("agent-memory-desk-");
-  const paths = resolvePaths({ home: tmp.path, env: {} });
-  const store = new SqliteMemoryStore(`${paths.dataDir}/memory.sqlite3`);
-  const model = modelStandIn();
-  const desk = new Desk({
-    config: parseConfig(standInRoles("[memory]\nenabled = false\n"), "agent.toml"),
-    env: STAND_IN_ENV,
-    paths,
-    lang: "en",
-    logger: new Logger({ stderr: "off" }),
-    ledger: undefined,
-    tools: [],
-    sessions: memorySessions(),
-    fetch: model.fetch,
-    memory: store,
-  });
+  const { options, store, model } = deskOptions(tmp.path, "[memory]\nenabled = false\n");
+  const desk = new Desk(options);
   try {
     await store.add({ scope: "owner", text: "zqowner likes the garden", source: "owner" });
     const chat = await desk.open("chat");
@@ -139,21 +130,8 @@ Deno.test("Desk: with [memory] off no conversation recalls or offers a memory to
 
 Deno.test("Desk: the forget tool asks the owner through the turn's approval hook; deny keeps, allow deletes", async () => {
   await using tmp = await tempDir("agent-memory-desk-");
-  const paths = resolvePaths({ home: tmp.path, env: {} });
-  const store = new SqliteMemoryStore(`${paths.dataDir}/memory.sqlite3`);
-  const model = modelStandIn();
-  const desk = new Desk({
-    config: parseConfig(standInRoles(), "agent.toml"),
-    env: STAND_IN_ENV,
-    paths,
-    lang: "en",
-    logger: new Logger({ stderr: "off" }),
-    ledger: undefined,
-    tools: [],
-    sessions: memorySessions(),
-    fetch: model.fetch,
-    memory: store,
-  });
+  const { options, store, model } = deskOptions(tmp.path);
+  const desk = new Desk(options);
   try {
     const kept = await store.add({ scope: "owner", text: "Likes the garden", source: "owner" });
     const chat = await desk.open("chat");
