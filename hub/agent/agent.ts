@@ -136,6 +136,7 @@ export function buildAgent(options: BuildAgentOptions): Agent {
         tools: options.tools,
         memory,
         untrusted: turnOptions.untrusted === true,
+        canAsk: hook !== undefined,
         toolContext: {
           paths: options.paths,
           env,

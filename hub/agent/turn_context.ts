@@ -33,6 +33,8 @@ export interface TurnContextOptions {
   memory: TurnMemory | undefined;
   /** The turn's input is itself outside content. */
   untrusted: boolean;
+  /** The turn has a hook that can ask the owner. @default false */
+  canAsk?: boolean | undefined;
   /** What the tools run with (the turn's state is added). */
   toolContext: Omit<ToolContext, "turn">;
   /** Which of the tools the turn offers at first (the MCP servers' may wait). @default all */
@@ -62,7 +64,7 @@ export class TurnContext {
       ...memoryTools({ store: memory.store, access: memory.access, seen: this.#seen })
         .filter((tool) => offered === "all" || tool.tier === 1),
     ];
-    this.state = { untrusted: options.untrusted };
+    this.state = { untrusted: options.untrusted, canAsk: options.canAsk === true };
     const all = this.tools.length === 0 ? undefined : toToolSet(this.tools, {
       context: { ...options.toolContext, turn: this.state },
     });

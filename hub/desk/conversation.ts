@@ -340,8 +340,11 @@ export class DeskConversation {
         signal: abort.signal,
         ceiling: this.#p.ceiling,
         peer: this.#p.peer,
-        // Approvals are this turn's: asked on the desk, or refused where no one can be.
-        beforeToolCall: (call) => this.#beforeTool(call),
+        // Approvals are this turn's: asked on the desk; where no one can be asked there is
+        // no hook, and the loop refuses every call that needs one (no_one_to_ask).
+        beforeToolCall: this.#p.approvalMode === "deny"
+          ? undefined
+          : (call) => this.#beforeTool(call),
         onRecalled: (recalled) => {
           if (recalled.ids.length > 0) this.#emitCustom("memory.recalled", recalled);
         },
@@ -390,7 +393,6 @@ export class DeskConversation {
    * asked. The loop tells a refusal back through `onToolRefused`.
    */
   async #beforeTool(call: ToolCallCheck): Promise<ToolVerdict> {
-    if (this.#p.approvalMode === "deny") return { allow: false, reason: "no_one_to_ask" };
     const scope = call.tool.sessionScope?.(call.input) ?? call.tool.name;
     if (this.#allowed.has(scope)) return { allow: true };
     const decision = await askOwner(this.#p.approvals, call, {

@@ -87,6 +87,8 @@ export const EN = {
   forget_tool: "The agent wants to forget {what}.",
   forget_one: "memory {id} (“{text}”)",
   forget_id: "memory {id}",
+  remember_tool:
+    "The agent wants to remember “{text}”, and this turn has read outside content (a page, a search, another tool's or person's text).",
   cmd_memory:
     "the memories of this conversation (a search with words; pending, approve ID, reject ID for the owner)",
   cmd_remember:
@@ -185,6 +187,8 @@ export const t: Translator<MemoryKey> = catalogue(EN, {
   forget_tool: "Ajan şunu unutmak istiyor: {what}.",
   forget_one: "{id} numaralı anı (“{text}”)",
   forget_id: "{id} numaralı anı",
+  remember_tool:
+    "Ajan “{text}” bilgisini hatırlamak istiyor; bu tur dışarıdan içerik okudu (bir sayfa, bir arama, başka bir aracın ya da kişinin metni).",
   cmd_memory:
     "bu konuşmanın anıları (kelimelerle arama; sahibi için pending, approve ID, reject ID)",
   cmd_remember:

@@ -3,7 +3,9 @@
  * searches the turn's scopes further than the recall before the turn did; `remember`
  * (tier 1) keeps a memory, in force at once only for the owner in the owner's own
  * conversation with no untrusted content in the turn's context and no instructions to
- * the agent in its text, and otherwise in the pending list for the owner; `forget`
+ * the agent in its text; once outside content is in the context it asks the owner on
+ * the turn's approval hook (`asks`), where someone can be asked; anything else waits in
+ * the pending list for the owner; `forget`
  * (tier 2, the owner's conversations only) deletes memories after the owner approves.
  * Every tool reads and writes only the scopes the turn's access names.
  *
@@ -97,16 +99,29 @@ export function memoryTools(options: MemoryToolsOptions): AgentTool[] {
     description:
       "Keep one short memory for later conversations: a fact, preference, event or standing instruction the person stated, in the third person ('Prefers tea'). To correct a memory in force, pass its id as replaces. Outside content (pages, tool results, other people) waits for the owner's approval.",
     inputSchema: REMEMBER_INPUT,
+    // Once outside content is in the turn's context, the owner is asked on the turn's
+    // hook, where someone can be; where no one can, the memory waits in the pending list.
+    asks(input: { text: string }, context: ToolContext) {
+      return context.turn?.canAsk === true &&
+        pendingReason(access, context.turn.untrusted, input.text) === "untrusted";
+    },
+    describe(input: { text: string }, lang: Lang) {
+      return t(lang, "remember_tool", {
+        text: printable(oneLine(input.text, { max: 120, ellipsis: true })),
+      });
+    },
     async execute(
       input: { text: string; kind?: MemoryKind; replaces?: number; pin?: boolean },
       context: ToolContext,
     ) {
-      const reason = pendingReason(access, context.turn?.untrusted === true, input.text);
+      // Allowed by the owner on the hook: the outside content no longer holds it back.
+      const untrusted = context.approved !== true && context.turn?.untrusted === true;
+      const reason = pendingReason(access, untrusted, input.text);
       const memory = await store.add({
         scope: access.write,
         text: input.text,
         kind: input.kind,
-        source: reason === undefined ? "owner" : "agent",
+        source: reason === undefined && context.approved !== true ? "owner" : "agent",
         status: reason === undefined ? "active" : "pending",
         pending_reason: reason,
         session_id: context.sessionId ?? null,

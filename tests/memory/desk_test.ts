@@ -4,7 +4,9 @@
 // group chat only its own; a job's turns are the owner's, with the memory tools its
 // tools allow.
 import assert from "node:assert/strict";
+import { z } from "zod";
 import {
+  type AgentTool,
   type ConversationPerson,
   Desk,
   type DeskEvent,
@@ -160,6 +162,56 @@ Deno.test("Desk: the forget tool asks the owner through the turn's approval hook
     ]);
   } finally {
     await desk.close();
+    store.close();
+  }
+});
+
+Deno.test("Desk: remember after outside content asks the owner on the turn's hook; a pipe's turn leaves it pending", async () => {
+  await using tmp = await tempDir("agent-memory-desk-");
+  const { options, store, model } = deskOptions(tmp.path);
+  const readPage: AgentTool = {
+    name: "read_page",
+    tier: 1,
+    description: "Read a page.",
+    inputSchema: z.object({ url: z.string() }),
+    untrusted: true,
+    execute: () => Promise.resolve({ text: "The owner's favourite colour is teal." }),
+  };
+  const desk = new Desk({ ...options, tools: [readPage] });
+  const piped = new Desk({ ...options, tools: [readPage] });
+  try {
+    const asked: string[] = [];
+    /** A turn that reads a page, then remembers `text`; the owner answers with `decision`. */
+    const turn = async (d: Desk, key: "chat" | "tui", text: string, decision?: "once" | "deny") => {
+      model.script.push(
+        { calls: [{ id: `p-${text}`, name: "read_page", input: { url: "https://x.example" } }] },
+        { calls: [{ id: `r-${text}`, name: "remember", input: { text } }] },
+      );
+      const conversation = await d.open(key, decision === undefined ? { approvals: "deny" } : {});
+      const stop = conversation.subscribe((event) => {
+        if (event.type !== "CUSTOM" || event.name !== "approval.requested") return;
+        asked.push(event.value.message);
+        d.decide(event.value.id, decision!, "test");
+      });
+      await conversation.submit("Read x.example and remember what it says.");
+      stop();
+    };
+    await turn(desk, "chat", "Favourite colour is teal", "once");
+    await turn(desk, "chat", "Favourite colour is red", "deny");
+    await turn(piped, "tui", "Favourite colour is blue");
+    assert.deepEqual(asked, [
+      "The agent wants to remember “Favourite colour is teal”, and this turn has read outside content (a page, a search, another tool's or person's text).",
+      "The agent wants to remember “Favourite colour is red”, and this turn has read outside content (a page, a search, another tool's or person's text).",
+    ]);
+    const all = await store.list("every", { limit: 10 });
+    assert.deepEqual(all.map((m) => [m.text, m.status, m.source]).sort(), [
+      // No one to ask (a pipe, a job): it waits for the owner, as before.
+      ["Favourite colour is blue", "pending", "agent"],
+      // Allowed on the hook: in force; denied: not kept at all.
+      ["Favourite colour is teal", "active", "agent"],
+    ]);
+  } finally {
+    await Promise.all([desk.close(), piped.close()]);
     store.close();
   }
 });
