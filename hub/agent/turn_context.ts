@@ -78,7 +78,8 @@ export class TurnContext {
     stored: { messages: readonly StoredMessage[]; fold: unknown },
     meta: () => Promise<Record<string, unknown>>,
   ): Promise<void> {
-    if (this.state.untrusted) return;
+    // Only what the turn may remember depends on it.
+    if (this.state.untrusted || this.#o.memory === undefined) return;
     const trusted = new Set(this.tools.filter((t) => t.untrusted !== true).map((t) => t.name));
     for (const { message } of stored.messages) {
       if (message.role !== "tool") continue;
@@ -88,9 +89,9 @@ export class TurnContext {
         return;
       }
     }
-    if (stored.fold !== undefined && (await meta())[UNTRUSTED_META] === true) {
-      this.state.untrusted = true;
-    }
+    // Folded tool results, or a message that was itself outside content (a mail's
+    // attachments), leave only the session's mark.
+    if ((await meta())[UNTRUSTED_META] === true) this.state.untrusted = true;
   }
 
   /**

@@ -215,3 +215,30 @@ Deno.test("Desk: remember after outside content asks the owner on the turn's hoo
     store.close();
   }
 });
+
+Deno.test("Desk: a message that is itself outside content (a mail's attachments) keeps its remember pending", async () => {
+  await using tmp = await tempDir("agent-memory-desk-");
+  const { options, store, model } = deskOptions(tmp.path);
+  const desk = new Desk(options);
+  try {
+    const mail = await desk.open("email:<m1@example.org>", { approvals: "deny" });
+    model.script.push({ calls: [{ id: "r1", name: "remember", input: { text: "Owns a boat" } }] });
+    await mail.submit("An e-mail from your owner with an attachment.", { untrusted: true });
+    model.script.push({ calls: [{ id: "r2", name: "remember", input: { text: "Owns a bike" } }] });
+    await mail.submit("An e-mail from your owner.");
+    const all = await store.list("every", { limit: 10 });
+    assert.deepEqual(all.map((m) => [m.text, m.status]).sort(), [
+      ["Owns a bike", "pending"],
+      ["Owns a boat", "pending"],
+    ]);
+    // The session keeps the mark: the later mail of the thread waits too. A clean
+    // conversation keeps its memory at once.
+    const chat = await desk.open("chat", { approvals: "deny" });
+    model.script.push({ calls: [{ id: "r3", name: "remember", input: { text: "Owns a car" } }] });
+    await chat.submit("Remember that I own a car.");
+    assert.equal((await store.list(["owner"], { status: "active" }))[0]?.text, "Owns a car");
+  } finally {
+    await desk.close();
+    store.close();
+  }
+});
