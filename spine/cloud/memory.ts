@@ -11,7 +11,8 @@
  * @module
  */
 import type { D1Database, D1PreparedStatement } from "@cloudflare/workers-types/index.ts";
-import { HttpError, json, methodNotAllowed } from "@agent/net";
+import { HttpError, json } from "@agent/net";
+import { type CloudRoutes, db as store } from "./stores.ts";
 import {
   hiddenCharacters,
   indexText,
@@ -389,8 +390,15 @@ async function approve(m: MemoryDb, body: Row, filter: Filter): Promise<Row> {
 }
 
 /** `POST /hub/memory` (the bearer token already checked). */
-export async function handleMemory(request: Request, db: D1Database): Promise<Response> {
-  if (request.method !== "POST") methodNotAllowed(["POST"]);
+export function addMemoryRoutes(routes: CloudRoutes): CloudRoutes {
+  return routes.post(
+    "/hub/memory",
+    (request, { context }) => handleMemory(request, store(context.env)),
+  );
+}
+
+/** One memory operation (`op`) on the spine's D1. */
+async function handleMemory(request: Request, db: D1Database): Promise<Response> {
   const body = await readObject(request);
   const m = new MemoryDb(db);
   const op = body.op;

@@ -5,9 +5,11 @@
  * @module
  */
 import { EN_PAGES, TR_PAGES } from "./i18n_pages.ts";
+import { EN_MCP, TR_MCP } from "./i18n_mcp.ts";
 
 const EN = {
   ...EN_PAGES,
+  ...EN_MCP,
   nav_settings: "Settings",
   settings_note: "Saved into {file}; the hub uses the new values after it restarts.",
   settings_saved_role: "{role} saved.",
@@ -120,6 +122,9 @@ const EN = {
   allow_session: "Allow for this session",
   deny: "Deny",
   decided: "Decided: {decision}",
+  approval_keys: "Alt+Shift+Y allows once, Alt+Shift+N denies.",
+  approval_live: "Approval needed: {message} {keys}",
+  waiting_decision: "waiting for your decision",
   no_approvals: "Nothing waits for a decision.",
   approvals_title: "Pending approvals",
   from_channel: "from {channel}",
@@ -133,6 +138,7 @@ type Key = keyof typeof EN;
 
 const TR: Record<Key, string> = {
   ...TR_PAGES,
+  ...TR_MCP,
   nav_settings: "Ayarlar",
   settings_note:
     "{file} dosyasına kaydedilir; hub yeni değerleri yeniden başladıktan sonra kullanır.",
@@ -246,6 +252,9 @@ const TR: Record<Key, string> = {
   allow_session: "Bu oturum için izin ver",
   deny: "Reddet",
   decided: "Karar: {decision}",
+  approval_keys: "Alt+Shift+Y bir kez izin verir, Alt+Shift+N reddeder.",
+  approval_live: "Onay gerekiyor: {message} {keys}",
+  waiting_decision: "kararınızı bekliyor",
   no_approvals: "Karar bekleyen bir şey yok.",
   approvals_title: "Bekleyen onaylar",
   from_channel: "{channel} kanalından",
