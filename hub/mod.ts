@@ -334,7 +334,7 @@ export type { ParseConfigOptions } from "./config/parse.ts";
 export type { SetupOptions, SetupResult, SetupStep } from "./config/setup.ts";
 export type { FetchControlOptions } from "./control/client.ts";
 export type { SubscribeHubEventsOptions } from "./control/events_client.ts";
-export type { ControlSources } from "./control/handler.ts";
+export type { ControlApprovals, ControlSources } from "./control/handler.ts";
 export type { HubMessageKey } from "./daemon/_messages.ts";
 export type { AgentLaunch, LaunchFacts } from "./daemon/launch.ts";
 export type { LaunchdState, PlistOptions, Runner } from "./daemon/launchd.ts";

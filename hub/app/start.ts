@@ -27,6 +27,7 @@ import { turnAnswerer } from "../network_turn/mod.ts";
 import { ModelRouter } from "../router/mod.ts";
 import { Desk } from "../desk/mod.ts";
 import { openMemory } from "./memory_store.ts";
+import type { ControlApprovals } from "../control/mod.ts";
 import { appCommands } from "./desk_commands.ts";
 import { enabledTools } from "../tools/enabled.ts";
 import { startMcpServers } from "./mcp_servers.ts";
@@ -103,6 +104,8 @@ export interface Hub {
    * a restart is named. Throws `ConfigError` (a bad file changes nothing).
    */
   reload(): Promise<ConfigReload>;
+  /** The desk's open approvals, decided from the TUI through the control API. */
+  approvals: ControlApprovals;
   /**
    * Closes what it opened (the desk's answers, the event bus with its subscriptions,
    * then the ledger); the services are stopped by whoever ran them, before.
@@ -285,6 +288,10 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
       }),
     },
     reload,
+    approvals: {
+      open: () => desk.approvals(),
+      decide: (id, decision, by) => desk.decide(id, decision, by),
+    },
     spend: () => spendReport(config, ledger, Date.now()),
     spendBy(options) {
       if (options.role !== undefined && !hasRole(config, options.role)) {
