@@ -80,6 +80,18 @@ export {
   type ToolRefused,
 } from "./desk/mod.ts";
 
+// Memory: the store and the access a conversation's scope gives, which `buildAgent`
+// takes as its `memory` (the rest is on the light door `@agent/hub/memory`).
+export { accessFor, SqliteMemoryStore } from "./memory/mod.ts";
+export {
+  type ExtractOptions,
+  type ExtractResult,
+  extractSession,
+  MEMORY_ROLE,
+} from "./agent/mod.ts";
+export { type MemoryScan, memoryService, type MemorySpine, openMemory } from "./app/mod.ts";
+export type { MemoryAccess, MemoryStore, TurnMemory, TurnParty } from "./memory/mod.ts";
+
 // Sessions: the store a conversation keeps its messages in, on files or on the spine.
 // An embedder may pass its own `SessionStore`.
 // A conversation's messages are stored as `SessionMessage` records of `MESSAGE_VERSION`;
@@ -115,6 +127,7 @@ export {
   type ToolOrigin,
   type ToolRefusal,
   type ToolVerdict,
+  type TurnState,
   webSearch,
 } from "./tools/mod.ts";
 export {
@@ -357,6 +370,7 @@ export type {
   Decision,
   DeskListener,
   EventBase,
+  MemoryRecalled,
   Notice,
   Queued,
   RunErrorEvent,
@@ -390,6 +404,7 @@ export type {
   FailoverNetEvent,
   JobNoticeEvent,
   JobResultEvent,
+  MemoryProposedEvent,
   NetDigestEvent,
   OutboxDroppedEvent,
   OwnerEventSink,

@@ -24,6 +24,7 @@ import {
 } from "../desk/mod.ts";
 import { listJobs, pauseJobs, resumeJobs } from "../jobs/manage.ts";
 import { listLines } from "../jobs/lines.ts";
+import { memoryCommands } from "./memory_commands.ts";
 
 /** Options for {@linkcode appCommands}. */
 export interface AppCommandsOptions {
@@ -31,7 +32,10 @@ export interface AppCommandsOptions {
   statusLines?: (() => string[]) | undefined;
 }
 
-/** `/status`, `/settings` and `/jobs`, in `/help` order, for `DeskOptions.commands`. */
+/**
+ * `/status`, `/settings`, `/jobs` and the memory's (`/memory`, `/remember`, `/forget`),
+ * in `/help` order, for `DeskOptions.commands`.
+ */
 export function appCommands(options: AppCommandsOptions = {}): CommandSpec[] {
   return [
     {
@@ -56,6 +60,7 @@ export function appCommands(options: AppCommandsOptions = {}): CommandSpec[] {
       summary: (lang) => t(lang, "cmd_jobs"),
       run: jobs,
     },
+    ...memoryCommands(),
   ];
 }
 

@@ -22,7 +22,7 @@ import { configSchema, RANGES, type RawConfig, type Tag } from "./_schema.ts";
 import { CONFIG_TEMPLATE } from "./template.ts";
 import { t } from "./_messages.ts";
 import { ConfigError } from "./error.ts";
-import { DEFAULT_HUB_PORT, DEFAULT_WARN_AT, NET_DEFAULTS } from "./defaults.ts";
+import { DEFAULT_HUB_PORT, DEFAULT_WARN_AT, MEMORY_DEFAULTS, NET_DEFAULTS } from "./defaults.ts";
 import { checkTools, mcpOf, toolsOf } from "./tools_config.ts";
 import { checkEmail, emailWithDefaults } from "./email.ts";
 
@@ -150,6 +150,13 @@ function withDefaults(raw: RawConfig): AgentConfig {
     },
     hub: { port: raw.hub?.port ?? DEFAULT_HUB_PORT },
     net,
+    memory: {
+      enabled: raw.memory?.enabled ?? MEMORY_DEFAULTS.enabled,
+      recall_tokens: raw.memory?.recall_tokens ?? MEMORY_DEFAULTS.recall_tokens,
+      pinned_tokens: raw.memory?.pinned_tokens ?? MEMORY_DEFAULTS.pinned_tokens,
+      extract: raw.memory?.extract ?? MEMORY_DEFAULTS.extract,
+      quiet_minutes: raw.memory?.quiet_minutes ?? MEMORY_DEFAULTS.quiet_minutes,
+    },
     tools: toolsOf(raw),
     mcp: mcpOf(raw),
     ...(email === undefined ? {} : { email }),

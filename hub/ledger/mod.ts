@@ -17,6 +17,7 @@ export {
   type CallPurpose,
   type CallRecord,
   type Channel,
+  CHANNELS,
   type DayCap,
   type DayRow,
   type HardCap,
