@@ -96,8 +96,11 @@ export async function listJobs(
 ): Promise<JobListing> {
   const now = scope.nowMs ?? Date.now();
   const { jobs, errors } = await loadJobs(scope.paths, scope.config, scope.lang);
-  return await withStore(scope.paths, async (store) => {
-    const sync = await syncPauses(store, sharedPauses(scope, store), now);
+  return await withStore(scope.paths, async (store, readOnly) => {
+    // A read-only home reads the pauses it has: mirroring the spine's would write.
+    const sync = readOnly
+      ? { kind: "local" as const }
+      : await syncPauses(store, sharedPauses(scope, store), now);
     const paused = store.pauses.all();
     const rows = jobs.map((job): JobListRow => {
       const next = nextSlot(scheduleOf(job.schedule, job.tz), now);
@@ -133,7 +136,7 @@ export async function listJobs(
         ? { pauses: "stale" as const, stale_detail: sync.detail }
         : { pauses: sync.kind }),
     };
-  });
+  }, { read: true });
 }
 
 /** The fields `agent jobs add` takes. */
@@ -277,7 +280,7 @@ export async function removeJobNamed(scope: JobsScope, name: string): Promise<st
 
 /** `agent jobs log [NAME]`: the newest rows, newest first. */
 export async function jobLog(scope: JobsScope, name: string | undefined): Promise<RunRow[]> {
-  return await withStore(scope.paths, (store) => store.log(name, 50));
+  return await withStore(scope.paths, (store) => store.log(name, 50), { read: true });
 }
 
 /** Whether jobs exist (for `doctor`). */
@@ -291,18 +294,44 @@ async function needJob(scope: JobsScope, name: string): Promise<void> {
   }
 }
 
+/** Options for {@linkcode withStore}. */
+export interface WithStoreOptions {
+  /**
+   * `use` only reads: on a home that cannot be written (a read-only file system) the
+   * store is opened to read (`JobStore.openToRead`) rather than failing with the OS's
+   * error, and `use` is told so. @default false
+   */
+  read?: boolean;
+}
+
 /** Runs `use` with the job store open (created when missing). */
 export async function withStore<T>(
   paths: AgentPaths,
-  use: (store: JobStore) => T | Promise<T>,
+  use: (store: JobStore, readOnly: boolean) => T | Promise<T>,
+  options: WithStoreOptions = {},
 ): Promise<T> {
-  await Deno.mkdir(paths.dataDir, { recursive: true, mode: 0o700 });
-  const store = JobStore.open(jobStoreFile(paths));
+  let store: JobStore;
+  let readOnly = false;
   try {
-    return await use(store);
+    await Deno.mkdir(paths.dataDir, { recursive: true, mode: 0o700 });
+    store = JobStore.open(jobStoreFile(paths));
+  } catch (error) {
+    if (options.read !== true || !cannotWrite(error)) throw error;
+    store = JobStore.openToRead(jobStoreFile(paths));
+    readOnly = true;
+  }
+  try {
+    return await use(store, readOnly);
   } finally {
     store.close();
   }
+}
+
+/** Whether `error` says a folder or file cannot be written (read-only, no permission). */
+function cannotWrite(error: unknown): boolean {
+  if (error instanceof Deno.errors.PermissionDenied) return true;
+  return /read-only file system|os error 30|readonly database|unable to open database file/i
+    .test(error instanceof Error ? error.message : String(error));
 }
 
 /** `DD.MM.YYYY HH:MM` in `tz`. */
