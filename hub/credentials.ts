@@ -114,3 +114,32 @@ export function missingCredential(
 export function hasCredentials(provider: ProviderId, env: CredentialEnv): boolean {
   return missingCredential({ provider, params: {} }, env) === undefined;
 }
+
+/** What a credential variable's value is for a configuration: see {@linkcode credentialState}. */
+export type CredentialState = "set" | "missing" | "optional";
+
+/**
+ * What one credential variable is for the given roles and fallbacks: `set` (it has a
+ * value), `missing` (a target cannot answer without it: {@linkcode missingCredential}
+ * names it), or `optional` (unset, and nothing needs it: a default stands in, as for
+ * `AGENT_LOCAL_RUNTIME_URL`, or another variable does, as `VENDOR_C_API_KEY` does for
+ * `VENDOR_C_ALT_API_KEY`). `/settings` lists these, so an optional variable does not read
+ * as something to fix.
+ *
+ * @example
+ * ```ts
+ * import { credentialState } from "./credentials.ts";
+ * const local = [{ provider: "local-runtime" as const }];
+ * if (credentialState("AGENT_LOCAL_RUNTIME_URL", local, {}) !== "optional") throw new Error();
+ * const b = [{ provider: "vendor-b" as const }];
+ * if (credentialState("VENDOR_B_API_KEY", b, {}) !== "missing") throw new Error();
+ * ```
+ */
+export function credentialState(
+  name: string,
+  targets: readonly CredentialSource[],
+  env: CredentialEnv,
+): CredentialState {
+  if (has(env, name)) return "set";
+  return targets.some((target) => missingCredential(target, env) === name) ? "missing" : "optional";
+}

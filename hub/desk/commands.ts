@@ -8,7 +8,7 @@
  * @module
  */
 import type { AgentConfig } from "../config/types.ts";
-import { CREDENTIAL_VARIABLES } from "../credentials.ts";
+import { CREDENTIAL_VARIABLES, credentialState } from "../credentials.ts";
 import { readEnvFile, setEnvKey } from "../env_file.ts";
 import { formatTime, type Lang } from "../i18n.ts";
 import {
@@ -350,12 +350,11 @@ async function settings(state: ConversationState, args: string[]): Promise<Comma
   }
   const lines = [t(lang, "settings_title")];
   const inFile = Object.keys(await readEnvFile(paths.envFile));
+  const targets = Object.values(state.config.models.roles)
+    .flatMap((role) => [role, ...(role.fallback ? [role.fallback] : [])]);
   for (const name of new Set([...credentialNames(state.config), ...inFile])) {
-    const set = (state.env[name] ?? "").trim() !== "";
-    lines.push(t(lang, "setting_line", {
-      name,
-      state: t(lang, set ? "setting_set" : "setting_missing"),
-    }));
+    const known = credentialState(name, targets, state.env);
+    lines.push(t(lang, "setting_line", { name, state: t(lang, `setting_${known}`) }));
   }
   const terminal = state.channel === "chat" || state.channel === "tui";
   lines.push(t(lang, terminal ? "settings_hint" : "settings_elsewhere", { file: paths.envFile }));
