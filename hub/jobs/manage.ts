@@ -16,7 +16,7 @@ import { dayStart } from "../ledger/mod.ts";
 import { UserError } from "../user_error.ts";
 import { t } from "./_messages.ts";
 import { type JobDefinition, JobFileError, parseJobFile } from "./definition.ts";
-import { estimateJob, type JobEstimate, personaChars, usd } from "./estimate.ts";
+import { estimateJob, type JobEstimate, personaChars, usd, usdAll } from "./estimate.ts";
 import { jobExists, jobStoreFile, loadJobs, removeJob, writeJob } from "./files.ts";
 import { nextSlot, scheduleOf } from "./schedule.ts";
 import { ALL_JOBS } from "./pause_store.ts";
@@ -181,10 +181,8 @@ export async function addJob(scope: JobsScope, fields: NewJob): Promise<string[]
     throw new UserError(t(lang, "unpriced_ceiling", { name: job.name, model: estimate.model }), 1);
   }
   if (cap !== undefined && estimate.runUsd !== undefined && estimate.runUsd > cap + 1e-12) {
-    throw new UserError(
-      t(lang, "over_ceiling", { name: job.name, run: usd(estimate.runUsd), cap: usd(cap) }),
-      1,
-    );
+    const [run, capShown] = usdAll(estimate.runUsd, cap);
+    throw new UserError(t(lang, "over_ceiling", { name: job.name, run, cap: capShown }), 1);
   }
   await writeJob(paths, job);
   await withStore(paths, (store) => store.since(job.name, now));

@@ -25,7 +25,7 @@ import { dayStart, type Ledger } from "../ledger/mod.ts";
 import { newSessionId } from "../sessions/mod.ts";
 import { t } from "./_messages.ts";
 import type { JobDefinition, JobTools } from "./definition.ts";
-import { estimateJob, usd } from "./estimate.ts";
+import { estimateJob, usd, usdAll } from "./estimate.ts";
 import { slotId } from "./schedule.ts";
 import { ALL_JOBS } from "./pause_store.ts";
 import type { JobStore, RunState } from "./store.ts";
@@ -140,11 +140,8 @@ async function claimed(
     const left = job.max_usd_per_day - spent;
     const one = estimateJob(ctx.config, job, ctx.systemChars, nowMs).runUsd ?? 0;
     if (left < Math.min(one, job.max_usd_per_run ?? one) || left <= 0) {
-      const text = t(lang, "ceiling_day", {
-        name: job.name,
-        spent: usd(spent),
-        cap: usd(job.max_usd_per_day),
-      });
+      const [spentShown, cap] = usdAll(spent, job.max_usd_per_day);
+      const text = t(lang, "ceiling_day", { name: job.name, spent: spentShown, cap });
       return await refusal("day", text);
     }
     ceiling = Math.min(ceiling ?? left, left);
@@ -283,11 +280,8 @@ async function claimShared(
       store.finish(id, { state: "taken", usd: 0, nowMs: ctx.now(), detail: t(lang, "taken") });
       return { outcome: { kind: "taken" } };
     case "day": {
-      const text = t(lang, "ceiling_day", {
-        name: job.name,
-        spent: usd(answer.spentUsd),
-        cap: usd(job.max_usd_per_day ?? 0),
-      });
+      const [spent, cap] = usdAll(answer.spentUsd, job.max_usd_per_day ?? 0);
+      const text = t(lang, "ceiling_day", { name: job.name, spent, cap });
       return { outcome: await refuse(ctx, job, id, "day", text) };
     }
     case "unreachable": {
