@@ -14,6 +14,7 @@ export type * from "./events.ts";
 export { isCustom } from "./events.ts";
 export { type PersonDecision, summariseArgs } from "./approvals.ts";
 export {
+  COMMANDS,
   commandsOf,
   type CommandSpec,
   commandSummary,
