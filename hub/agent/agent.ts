@@ -84,6 +84,12 @@ export interface BuildAgentOptions {
 export interface TurnOptions {
   /** Receives the answer's text as it streams. */
   onText?: ((text: string) => void) | undefined;
+  /**
+   * Told when a step's text is complete (its stream ended), before it is stored: a
+   * channel shows the text whole at once (the messenger sends a short answer as one
+   * message rather than waiting for the turn's end).
+   */
+  onTextEnd?: (() => void) | undefined;
   /** Receives each tool call the model makes (before its approval and run). */
   onToolCall?: ((toolName: string, input: unknown, toolCallId: string) => void) | undefined;
   /** Receives what each tool that ran returned. */
@@ -318,10 +324,12 @@ export function buildAgent(options: BuildAgentOptions): Agent {
               });
               break;
             case "step":
+              turnOptions.onTextEnd?.();
               // What completed is stored now: a cancel or a crash later keeps it.
               if (early) next = await store.write(sessionId, next, event.messages, role);
               break;
             case "done":
+              turnOptions.onTextEnd?.();
               done = event;
               break;
           }

@@ -263,6 +263,8 @@ export class DeskConversation {
           }
           this.#emit({ type: "TEXT_MESSAGE_CONTENT", messageId: open, delta });
         },
+        // The text is whole when the model's step ends, before the turn is stored.
+        onTextEnd: closeText,
         onToolCall: (name, input, toolCallId) => {
           closeText();
           this.#emit({ type: "TOOL_CALL_START", toolCallId, toolCallName: name });
