@@ -5,7 +5,7 @@ import {
   writeFileAtomic,
   writeFileAtomicSync,
 } from "./atomic_file.ts";
-import { tempDir } from "./_testing.ts";
+import { tempDir } from "../tests/_temp_dir.ts";
 
 async function modeOf(path: string): Promise<number> {
   return ((await Deno.stat(path)).mode ?? 0) & 0o777;

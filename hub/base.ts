@@ -45,6 +45,9 @@ export { cloudTarget } from "./cloud_target.ts";
 export {
   CREDENTIAL_VARIABLES,
   type CredentialEnv,
+  type CredentialLine,
+  credentialLines,
+  type CredentialRole,
   type CredentialSource,
   hasCredentials,
   missingCredential,

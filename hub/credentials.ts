@@ -115,31 +115,64 @@ export function hasCredentials(provider: ProviderId, env: CredentialEnv): boolea
   return missingCredential({ provider, params: {} }, env) === undefined;
 }
 
-/** What a credential variable's value is for a configuration: see {@linkcode credentialState}. */
-export type CredentialState = "set" | "missing" | "optional";
+/** A role as the credential lines read it: its target and its fallback's. */
+export interface CredentialRole extends CredentialSource {
+  model_id: string;
+  fallback?: (CredentialSource & { model_id: string }) | undefined;
+}
+
+/** One credential variable, as the settings screens list it. */
+export interface CredentialLine {
+  name: string;
+  /** The roles whose provider reads it, as `role (provider model)`. */
+  roles: string[];
+  /** `needed`: a role cannot answer without it; `set`; or `optional` (not set). */
+  state: "needed" | "set" | "optional";
+}
 
 /**
- * What one credential variable is for the given roles and fallbacks: `set` (it has a
- * value), `missing` (a target cannot answer without it: {@linkcode missingCredential}
- * names it), or `optional` (unset, and nothing needs it: a default stands in, as for
- * `AGENT_LOCAL_RUNTIME_URL`, or another variable does, as `VENDOR_C_API_KEY` does for
- * `VENDOR_C_ALT_API_KEY`). `/settings` lists these, so an optional variable does not read
- * as something to fix.
+ * The variables each role's provider reads (its own, or its fallback's): the ones a
+ * role still needs first, then those set, then the optional ones. The TUI's settings
+ * screen and the `/settings` picker list these.
  *
  * @example
  * ```ts
- * import { credentialState } from "./credentials.ts";
- * const local = [{ provider: "local-runtime" as const }];
- * if (credentialState("AGENT_LOCAL_RUNTIME_URL", local, {}) !== "optional") throw new Error();
- * const b = [{ provider: "vendor-b" as const }];
- * if (credentialState("VENDOR_B_API_KEY", b, {}) !== "missing") throw new Error();
+ * import { credentialLines } from "./credentials.ts";
+ * const roles = { brain: { provider: "vendor-b" as const, model_id: "m" } };
+ * const [line] = credentialLines(roles, {});
+ * if (line?.name !== "VENDOR_B_API_KEY" || line.state !== "needed") throw new Error();
  * ```
  */
-export function credentialState(
-  name: string,
-  targets: readonly CredentialSource[],
+export function credentialLines(
+  roles: Readonly<Record<string, CredentialRole>>,
   env: CredentialEnv,
-): CredentialState {
-  if (has(env, name)) return "set";
-  return targets.some((target) => missingCredential(target, env) === name) ? "missing" : "optional";
+): CredentialLine[] {
+  const lines = new Map<string, CredentialLine>();
+  const needed = new Set<string>();
+  for (const [role, r] of Object.entries(roles)) {
+    const missing = missingCredential(r, env);
+    // A fallback with its key answers for the role: nothing is needed then.
+    const fallbackOk = r.fallback !== undefined && missingCredential(r.fallback, env) === undefined;
+    if (missing !== undefined && !fallbackOk) needed.add(missing);
+    for (const target of [r, ...(r.fallback ? [r.fallback] : [])]) {
+      const names = target.params?.api_key_env
+        ? [target.params.api_key_env]
+        : CREDENTIAL_VARIABLES[target.provider];
+      for (const name of names) {
+        const line = lines.get(name) ?? { name, roles: [], state: "optional" };
+        const label = `${role} (${target.provider} ${target.model_id})`;
+        if (!line.roles.includes(label)) line.roles.push(label);
+        lines.set(name, line);
+      }
+    }
+  }
+  const order = { needed: 0, set: 1, optional: 2 } as const;
+  return [...lines.values()].map((line) => ({
+    ...line,
+    state: needed.has(line.name)
+      ? "needed" as const
+      : has(env, line.name)
+      ? "set" as const
+      : "optional" as const,
+  })).sort((a, b) => order[a.state] - order[b.state]);
 }

@@ -52,10 +52,22 @@ export {
   joinUserRuns,
   MAIN_AGENT_ID,
 } from "./agent/mod.ts";
+// The app's slash commands for a desk (`/status`, `/settings`, `/jobs`): a program that
+// assembles a desk registers them; the settings picker's lines before a desk exists.
+export { appCommands, type AppCommandsOptions, settingChoices } from "./app/desk_commands.ts";
 export {
-  COMMANDS,
+  type BudgetFacts,
+  type Choice,
+  type ChoiceKind,
+  type CommandContext,
+  type CommandEffect,
+  type CommandReturn,
+  type CommandSpec,
+  // Every slash command, the desk's and the plug-ins' (the docs test reads them).
+  commandTable,
   type ConversationKey,
-  type ConversationState,
+  type ConversationPerson,
+  type ConversationSnapshot,
   Desk,
   type DeskChannel,
   DeskConversation,
@@ -64,8 +76,12 @@ export {
   deskSentence,
   type HistoryLine,
   missingCredentialOf,
+  type OpenedSession,
   type OpenOptions,
   pickSession,
+  type QueuedLine,
+  type RoleTarget,
+  type ToolRefused,
 } from "./desk/mod.ts";
 
 // Sessions: the store a conversation keeps its messages in, on files or on the spine.
@@ -96,10 +112,14 @@ export {
   type ModelTools,
   netSend,
   refusalText,
+  scratchFolder,
+  shell,
   type ToolCallCheck,
   type ToolContext,
+  type ToolOrigin,
   type ToolRefusal,
   type ToolVerdict,
+  webSearch,
 } from "./tools/mod.ts";
 export {
   COMPONENT_GROUPS,
@@ -110,6 +130,10 @@ export {
 } from "./components/mod.ts";
 export { enabledTools } from "./tools/mod.ts";
 export { BUILTIN_COMPONENTS, loadComponents } from "./app/mod.ts";
+// The MCP servers `agent.toml` lists, started for a process that runs turns (terminal
+// chat; the hub starts its own). The owner's acts on them are on `@agent/hub/mcp`.
+export { type StartMcpOptions, startMcpServers } from "./app/mod.ts";
+export { McpConnection, McpServerError, McpServers } from "./mcp/mod_runtime.ts";
 export {
   loadSubAgentDirectory,
   type SubAgent,
@@ -178,18 +202,50 @@ export {
 export { runJobNow, type RunJobNowOptions } from "./app/jobs_run_now.ts";
 // Where a job's answer goes (the event stream, each messenger chat), for its delivery worker.
 export { jobDeliverySinks } from "./app/jobs_delivery.ts";
+// The clock jobs and budgets run by: `startHub({clock})` and a test's `ManualClock`.
+export { type Clock, ManualClock, SYSTEM_CLOCK } from "./clock.ts";
 
 // Channels: terminal chat (`agent chat`, `agent cloud` in the foreground) and its line
 // input on a terminal or a pipe; the desk tests drive it like the other channels. The
 // messenger is a hub channel that starts with the daemon; the TUI is in `@agent/cli`.
+export { ANSWER_AFTER_MS } from "./channels/chat/mod.ts";
+export { type ChatOptions, runChat } from "./app/terminal_chat.ts";
 export {
   type ChatInput,
-  type ChatOptions,
   PipedInput,
-  runChat,
+  PromptInterrupted,
   type TerminalHandlers,
   TerminalInput,
-} from "./channels/chat/mod.ts";
+} from "./terminal/input.ts";
+
+// The e-mail channel's machinery without the desk (IMAP, trust, the store, the outbox),
+// which the e-mail tests drive against a real Dovecot with a scripted answerer; its
+// packages load when it connects, reads or sends, not with this door.
+export {
+  type AnswerCost,
+  EmailService,
+  type EmailServiceOptions,
+  type EmailSettings,
+  type EmailStatus,
+  type FetchedMail,
+  type ImapState,
+  type IncomingMail,
+  type MailAnswer,
+  type MailAnswerer,
+  type MailAttachment,
+  type MailPerson,
+  type MailRow,
+  MailStore,
+  type MailTurn,
+  type OutboxRow,
+  readMail,
+  type ReadMailOptions,
+  type Refusal,
+  type RefusedRow,
+  type SendRaw,
+  type StoreCounts,
+  type TakenMail,
+} from "./channels/email/mod.ts";
 
 // The daemon and the control API: `agent hub` starts, stops and installs the hub
 // (systemd, launchd); other processes reach a running hub over its control API and
@@ -226,7 +282,13 @@ export {
   writeHubToken,
 } from "./control/mod.ts";
 // The web dashboard the control API serves under `/dashboard` (`agent dashboard`).
-export { dashboard, type DashboardDoor, dashboardNetwork } from "./dashboard/mod.ts";
+export {
+  dashboard,
+  type DashboardDoor,
+  dashboardMcp,
+  dashboardNetwork,
+  type McpRouteSources,
+} from "./dashboard/mod.ts";
 
 // Cloud: `agent cloud` (the brain on the spine, file sync, `agent cloud run`).
 // Only the CLI uses these.
@@ -326,12 +388,15 @@ export type {
   BudgetWarningEvent,
   ContactRequestEvent,
   DigestConversation,
+  EmailRefusedEvent,
+  EmailUndeliveredEvent,
   FailoverNetEvent,
   JobNoticeEvent,
   JobResultEvent,
   NetDigestEvent,
   OutboxDroppedEvent,
   OwnerEventSink,
+  ToolNoticeEvent,
 } from "./events/types.ts";
 export type { RunOutcome, RunState } from "./jobs/mod.ts";
 export type { LanguageModelV4, ModelTarget } from "./models/target.ts";

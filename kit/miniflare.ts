@@ -8,6 +8,7 @@
  *
  * @module
  */
+import os from "node:os";
 import process from "node:process";
 import { Miniflare } from "miniflare";
 
@@ -34,9 +35,11 @@ function removeHeldFolders(): void {
 export function startMiniflare(options: MiniflareOptions): Miniflare {
   const folder = Deno.makeTempDirSync({ prefix: "agent-miniflare-" });
   // Miniflare reads os.tmpdir() once, in its constructor: point it at our folder for
-  // that synchronous call only (nothing else runs in between).
-  const saved = Deno.env.get("TMPDIR");
-  Deno.env.set("TMPDIR", folder);
+  // that synchronous call only. The process's TMPDIR stays as it is: test files that run
+  // side by side (`deno test --parallel`) share the process's environment, and a second
+  // instance started at the same moment would save and restore the first one's folder.
+  const tmpdir = os.tmpdir;
+  os.tmpdir = () => folder;
   let mf: Miniflare;
   try {
     mf = new Miniflare(options);
@@ -44,8 +47,7 @@ export function startMiniflare(options: MiniflareOptions): Miniflare {
     Deno.removeSync(folder, { recursive: true });
     throw error;
   } finally {
-    if (saved === undefined) Deno.env.delete("TMPDIR");
-    else Deno.env.set("TMPDIR", saved);
+    os.tmpdir = tmpdir;
   }
   folders.set(mf, folder);
   if (!hooked) {

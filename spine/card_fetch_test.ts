@@ -162,7 +162,7 @@ Deno.test("fetchSenderCard() counts a redirect, an error status, a large or bad 
 
 Deno.test("fetchSenderCard() gives up after the timeout", async () => {
   const server = cardServer(async (address) => {
-    await new Promise((r) => setTimeout(r, 400));
+    await new Promise((r) => setTimeout(r, 2_000));
     return Response.json(card(address));
   });
   try {
@@ -171,7 +171,8 @@ Deno.test("fetchSenderCard() gives up after the timeout", async () => {
       await fetchSenderCard(server.address, { allowInsecure: true, timeoutMs: 100 }),
       undefined,
     );
-    assert.ok(performance.now() - started < 350);
+    // Well before the card would come; room for a loaded machine.
+    assert.ok(performance.now() - started < 1_500);
   } finally {
     await new Promise((r) => setTimeout(r, 450));
     await server.stop();

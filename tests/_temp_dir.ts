@@ -1,5 +1,5 @@
 /**
- * Temporary folders for the end-to-end tests that remove themselves: `using` (or
+ * Temporary folders for the tests that remove themselves: `using` (or
  * `await using`) a {@linkcode TempDir} removes it with everything in it when the block
  * ends, also when the test fails, so a run leaves nothing in the system temp folder.
  *
@@ -12,13 +12,29 @@ export interface TempDir extends Disposable, AsyncDisposable {
   readonly path: string;
 }
 
-/** Makes a temporary folder that a `using` or `await using` declaration removes. */
-export async function tempDir(prefix = "agent-test-"): Promise<TempDir> {
-  return disposable(await Deno.makeTempDir({ prefix }));
-}
-
-/** {@linkcode tempDir}, synchronously. */
-export function tempDirSync(prefix = "agent-test-"): TempDir {
+/**
+ * Makes a temporary folder that a `using` or `await using` declaration removes (the
+ * one temp-folder helper of the tests, in `tests/` and beside the code alike).
+ *
+ * @example
+ * ```ts
+ * import { tempDir } from "./_temp_dir.ts";
+ * let kept: string;
+ * {
+ *   using tmp = tempDir("example-");
+ *   kept = tmp.path;
+ *   Deno.writeTextFileSync(`${tmp.path}/a.txt`, "a");
+ * }
+ * let gone = false;
+ * try {
+ *   Deno.statSync(kept);
+ * } catch (error) {
+ *   gone = error instanceof Deno.errors.NotFound;
+ * }
+ * if (!gone) throw new Error("the folder should be gone");
+ * ```
+ */
+export function tempDir(prefix = "agent-test-"): TempDir {
   return disposable(Deno.makeTempDirSync({ prefix }));
 }
 

@@ -1,6 +1,6 @@
 /**
  * `agent chat [--role ROLE] [--resume [ID]] [--session ID]`: the terminal chat.
- * Thin over `hub/agent/chat_loop.ts`; provider SDKs load only when this runs.
+ * Thin over `runChat` (`hub/app/terminal_chat.ts`); provider SDKs load only when this runs.
  *
  * @module
  */
@@ -41,6 +41,7 @@ export const command: CommandModule = {
       loadComponents,
       PipedInput,
       runChat,
+      startMcpServers,
       TerminalInput,
       unwritableHome,
     } = await import("@agent/hub");
@@ -50,35 +51,56 @@ export const command: CommandModule = {
     const input = Deno.stdin.isTerminal() ? new TerminalInput() : new PipedInput();
     const encoder = new TextEncoder();
     const resume = opts.resume;
-    return await runChat({
-      config,
-      env: ctx.env,
-      paths: ctx.paths,
-      lang: ctx.lang,
-      profile: ctx.profile,
-      // Degrade and failover warnings are the log's: the person reads the one sentence in
-      // the UI language under the answer (with -v, the log lines come to stderr too).
-      logger: ctx.verbose ? ctx.logger : new Logger({ file: ctx.paths.logFile, stderr: "ERROR" }),
-      input,
-      write: (text) => writeAll(Deno.stdout, encoder.encode(text)),
-      // A person at a terminal reads answers as Markdown wrapped at words.
-      ...(Deno.stdout.isTerminal()
-        ? {
-          columns: () => {
-            try {
-              return Deno.consoleSize().columns;
-            } catch {
-              return 80;
-            }
-          },
-          color: (ctx.env.NO_COLOR ?? "") === "",
-        }
-        : {}),
-      role: typeof opts.role === "string" ? opts.role : undefined,
-      resume: resume === true ? true : typeof resume === "string" ? resume : undefined,
-      session: typeof opts.session === "string" ? opts.session : undefined,
-      openLedger: () => Ledger.openForCalls(ctx.paths.ledgerFile),
-      tools: async () => enabledTools(await loadComponents(config, ctx.paths)),
-    });
+    let mcp: Awaited<ReturnType<typeof startMcpServers>>;
+    try {
+      return await chat();
+    } finally {
+      await mcp?.close();
+    }
+    async function chat() {
+      return await runChat({
+        config,
+        env: ctx.env,
+        paths: ctx.paths,
+        lang: ctx.lang,
+        profile: ctx.profile,
+        // Degrade and failover warnings are the log's: the person reads the one sentence in
+        // the UI language under the answer (with -v, the log lines come to stderr too).
+        logger: ctx.verbose ? ctx.logger : new Logger({ file: ctx.paths.logFile, stderr: "ERROR" }),
+        input,
+        write: (text) => writeAll(Deno.stdout, encoder.encode(text)),
+        // A pipe's line for a tool that did not run: the answer alone stays on stdout.
+        writeError: (text) => writeAll(Deno.stderr, encoder.encode(text)),
+        // A person at a terminal reads answers as Markdown wrapped at words.
+        ...(Deno.stdout.isTerminal()
+          ? {
+            columns: () => {
+              try {
+                return Deno.consoleSize().columns;
+              } catch {
+                return 80;
+              }
+            },
+            color: (ctx.env.NO_COLOR ?? "") === "",
+          }
+          : {}),
+        role: typeof opts.role === "string" ? opts.role : undefined,
+        resume: resume === true ? true : typeof resume === "string" ? resume : undefined,
+        session: typeof opts.session === "string" ? opts.session : undefined,
+        openLedger: () => Ledger.openForCalls(ctx.paths.ledgerFile),
+        tools: async () => {
+          mcp = await startMcpServers({
+            config,
+            env: ctx.env,
+            paths: ctx.paths,
+            lang: ctx.lang,
+            logger: ctx.logger,
+            tell: (sentence) => ctx.err(sentence),
+          });
+          const builtin = await enabledTools(await loadComponents(config, ctx.paths), config.tools);
+          return [...builtin, ...(mcp?.tools() ?? [])];
+        },
+      });
+    }
   },
 };

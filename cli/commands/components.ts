@@ -12,6 +12,7 @@ import { loadComponents } from "@agent/hub";
 import { COMPONENT_GROUPS, type ComponentInfo } from "@agent/hub";
 import { errorLine } from "@agent/net/common";
 import type { CommandModule } from "../command.ts";
+import type { CommandContext } from "../context.ts";
 import { t } from "./_messages.ts";
 
 /** One line of `agent components --json`. */
@@ -67,6 +68,42 @@ export const command: CommandModule = {
           return line;
         });
     }
+    // Each MCP server's tools join the tools group, with their server, tier and state.
+    if (config !== undefined && Object.keys(config.mcp.servers).length > 0) {
+      const { mcpToolLines } = await import("@agent/hub/mcp");
+      const failed = await failedServers(ctx, config);
+      for (const tool of await mcpToolLines(config, ctx.paths)) {
+        const sentence = failed.get(tool.server);
+        if (sentence !== undefined) {
+          // A running hub could not start it: its tools are off until it starts.
+          groups["agent.tools"]!.push({
+            name: tool.name,
+            distribution: `mcp:${tool.server}`,
+            version: "-",
+            enabled: false,
+            note: t(ctx.lang, "note_mcp", {
+              server: tool.server,
+              tier: tool.tier,
+              state: t(ctx.lang, "mcp_failed", { sentence }),
+            }),
+            source: `mcp:${tool.server}`,
+          });
+          continue;
+        }
+        groups["agent.tools"]!.push({
+          name: tool.name,
+          distribution: `mcp:${tool.server}`,
+          version: "-",
+          enabled: tool.state === "pinned",
+          note: t(ctx.lang, "note_mcp", {
+            server: tool.server,
+            tier: tool.tier,
+            state: t(ctx.lang, `mcp_${tool.state}`),
+          }),
+          source: `mcp:${tool.server}`,
+        });
+      }
+    }
     if (opts.json === true) {
       ctx.out(JSON.stringify({ groups, errors: registry.errors }, null, 2));
       return 0;
@@ -93,6 +130,32 @@ export const command: CommandModule = {
     return 0;
   },
 };
+
+/**
+ * The MCP servers this home's running hub could not start, with its sentence; none
+ * when no hub runs here (a hub of another home on the port is not asked).
+ */
+async function failedServers(
+  ctx: CommandContext,
+  config: AgentConfig,
+): Promise<Map<string, string>> {
+  const { fetchControl } = await import("@agent/hub");
+  const failed = new Map<string, string>();
+  const health = await fetchControl(config.hub.port, "/health", { timeoutMs: 500 });
+  if (health?.data_dir !== ctx.paths.dataDir) return failed;
+  const status = await fetchControl(config.hub.port, "/status", {
+    tokenFile: ctx.paths.hubTokenFile,
+    timeoutMs: 1000,
+  });
+  const servers = (status?.mcp as { servers?: unknown } | undefined)?.servers;
+  for (const s of Array.isArray(servers) ? servers : []) {
+    const server = s as { name?: unknown; state?: unknown; sentence?: unknown };
+    if (server.state === "failed" && typeof server.name === "string") {
+      failed.set(server.name, String(server.sentence ?? ""));
+    }
+  }
+  return failed;
+}
 
 function lineOf(c: ComponentInfo, config: AgentConfig | undefined, lang: Lang): ComponentLine {
   let note = "";

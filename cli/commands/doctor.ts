@@ -1,6 +1,7 @@
 /**
- * `agent doctor [--json]`: runs every check of `hub/app/doctor.ts` without starting
- * anything or building a model client. Exit 1 only when a check is `fail`.
+ * `agent doctor [--json] [--probe]`: runs every check of `hub/app/doctor.ts` without
+ * starting anything or building a model client; `--probe` also logs in to the mail
+ * servers `[email]` names. Exit 1 only when a check is `fail`.
  *
  * @module
  */
@@ -19,6 +20,7 @@ export const command: CommandModule = {
   summary: { en: t("en", "doctor_summary"), tr: t("tr", "doctor_summary") },
   configure(cmd: Command, lang: Lang) {
     cmd.option("--json", t(lang, "opt_json"));
+    cmd.option("--probe", t(lang, "opt_doctor_probe"));
   },
   async run(ctx, _args, opts) {
     // A mistyped --home is told, not created: a check must not leave a folder behind
@@ -54,6 +56,7 @@ export const command: CommandModule = {
       configError,
       now: Date.now(),
       spineKitVersion,
+      probe: opts.probe === true,
       registry: () =>
         registry ??= hub.loadComponents(config, ctx.paths, {
           lang: ctx.lang,

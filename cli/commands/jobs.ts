@@ -171,10 +171,12 @@ export const command: CommandModule = {
         const { runJobNow } = await import("@agent/hub");
         const outcome = await runJobNow({ ...scope, env: ctx.env, logger: ctx.logger }, name);
         if (outcome.kind === "paused" || outcome.kind === "taken") {
-          ctx.err(t(lang, "not_run_paused", { name }));
+          // The pause's own sentence says when the job can run again.
+          ctx.err(outcome.kind === "paused" && outcome.text || t(lang, "not_run_paused", { name }));
           return 1;
         }
-        if (outcome.text !== undefined) ctx.out(outcome.text);
+        // The answer on stdout; why a run did not go (a ceiling, a run still going) on stderr.
+        if (outcome.text !== undefined) (outcome.kind === "ok" ? ctx.out : ctx.err)(outcome.text);
         const said = jobs.stateWord(outcome.kind, lang);
         ctx.out(t(lang, "ran", { name, outcome: said, usd: jobs.usd(outcome.usd) }));
         return outcome.kind === "ok" ? 0 : 1;

@@ -27,7 +27,13 @@ export const t = catalogue({
   settings_nothing: "No key is needed by these roles.",
   chat_hint:
     "Enter send · Alt+Enter new line · ↑/↓ history · PgUp/PgDn scroll · /help · Ctrl-D quit",
-  approve: "{message}\n{summary}\n[y] yes   [n] no",
+  approve: "{message}\n{summary}",
+  approve_once: "Allow once (Ctrl-Y)",
+  approve_session: "Allow for this session",
+  approve_deny: "Deny (Ctrl-N)",
+  approve_hint:
+    "Approval: Ctrl-Y allow once · Ctrl-N deny · Tab more choices · keep typing: Enter queues the line",
+  approve_hint_focused: "Approval: ←/→ choose · Enter decide · Tab or Esc back to typing",
   queued: "(queued)",
   picker_model: "Choose the role (Enter), Esc closes:",
   picker_resume: "Choose a session (Enter), Esc closes:",
@@ -79,7 +85,13 @@ export const t = catalogue({
   settings_nothing: "Bu roller hiçbir anahtar istemiyor.",
   chat_hint:
     "Enter gönder · Alt+Enter yeni satır · ↑/↓ geçmiş · PgUp/PgDn kaydır · /help · Ctrl-D çık",
-  approve: "{message}\n{summary}\n[y] evet   [n] hayır",
+  approve: "{message}\n{summary}",
+  approve_once: "Bir kez izin ver (Ctrl-Y)",
+  approve_session: "Bu oturum için izin ver",
+  approve_deny: "Reddet (Ctrl-N)",
+  approve_hint:
+    "Onay: Ctrl-Y bir kez izin ver · Ctrl-N reddet · Tab diğer seçenekler · yazmaya devam edin: Enter satırı sıraya alır",
+  approve_hint_focused: "Onay: ←/→ seç · Enter karar ver · Tab ya da Esc yazmaya dön",
   queued: "(sırada)",
   picker_model: "Rolü seçin (Enter), Esc kapatır:",
   picker_resume: "Bir oturum seçin (Enter), Esc kapatır:",

@@ -7,9 +7,9 @@
  */
 import { Box, Text, usePaste } from "ink";
 import { memo, useEffect, useMemo, useRef, useSyncExternalStore } from "./react.ts";
-import { type Lang, markdownLines } from "@agent/hub/base";
+import { displayWidth, type Lang, markdownLines } from "@agent/hub/base";
 import { fitSegments, type Segment, wrap } from "./layout.ts";
-import type { StatusFacts, TuiController } from "./controller.ts";
+import { APPROVAL_CHOICES, type StatusFacts, type TuiController } from "./controller.ts";
 import { useKeys, useLive } from "./keys.ts";
 import { type KeyedRow, TranscriptLayout, type TranscriptRow } from "./transcript.ts";
 import { formatUsd, t } from "./_messages.ts";
@@ -107,10 +107,19 @@ export function ChatScreen(
     }
     if (key.ctrl && char === "d") return controller.quit(0);
     if (key.ctrl && char === "u") return setInput("");
+    // An approval takes only keys that cannot be text, and none in its first 500 ms;
+    // everything else goes on into the input (Enter queues the line).
     if (now.approval !== undefined) {
-      if (char === "y" || char === "Y") controller.answer(true);
-      if (char === "n" || char === "N" || key.escape) controller.answer(false);
-      return;
+      if (key.ctrl && char === "y") return void controller.answer("once");
+      if (key.ctrl && char === "n") return void controller.answer("deny");
+      if (now.approval.focus !== undefined) {
+        if (key.tab || key.escape) return void controller.focusApproval(false);
+        if (key.leftArrow || key.upArrow) return controller.moveApproval(-1);
+        if (key.rightArrow || key.downArrow) return controller.moveApproval(1);
+        if (key.return) return void controller.chooseApproval();
+        // Text typed at the buttons goes to the input, which takes the focus back.
+        controller.focusApproval(false);
+      } else if (key.tab) return void controller.focusApproval(true);
     }
     if (now.picker !== undefined) {
       if (key.escape) controller.closeOverlay();
@@ -159,7 +168,11 @@ export function ChatScreen(
   const width = Math.max(10, columns);
   const inputLines = wrap(`› ${input}`, width);
   const overlay = overlayLines(state, lang, width);
-  const hint = ctrlC ? t(lang, "ctrl_c_again") : t(lang, "chat_hint");
+  const hint = ctrlC
+    ? t(lang, "ctrl_c_again")
+    : state.approval === undefined
+    ? t(lang, "chat_hint")
+    : t(lang, state.approval.focus === undefined ? "approve_hint" : "approve_hint_focused");
   // One row stays free: Ink redraws a frame as tall as the terminal by clearing it, which
   // flickers and loses the top line.
   const height = Math.max(4, rows - 1);
@@ -202,9 +215,22 @@ export function ChatScreen(
       {overlay.map((line, i) => <Text key={`o${i}`} color={line.color}>{line.text || " "}</Text>)}
       {inputLines.map((line, i) => <Text key={`i${i}`} color="cyan">{line || " "}</Text>)}
       <Text inverse>{statusBar(state.status, lang, width, state.busy).padEnd(width)}</Text>
-      <Text color="gray">{fitSegments([{ text: hint, priority: 1 }], width)}</Text>
+      <Text color={state.approval === undefined ? "gray" : "yellow"}>
+        {fitSegments(hintSegments(hint, state.approval !== undefined), width)}
+      </Text>
     </Box>
   );
+}
+
+/**
+ * The hint line's segments: one segment (cut when too long), or, while an approval
+ * waits, each of its ` · ` parts, the later ones dropped first on a narrow screen so
+ * the keys that decide it stay.
+ */
+function hintSegments(hint: string, approval: boolean): Segment[] {
+  if (!approval) return [{ text: hint, priority: 1 }];
+  const parts = hint.split(" · ");
+  return parts.map((text, i) => ({ text, priority: parts.length - i }));
 }
 
 /** What an empty row draws (Ink drops an empty `<Text>`, and the row with it). */
@@ -267,7 +293,16 @@ function overlayLines(
   if (state.approval !== undefined) {
     const a = state.approval;
     const text = t(lang, "approve", { message: a.message, summary: a.summary });
-    return wrap(text, width).map((line) => ({ text: line, color: "yellow" }));
+    const lines = wrap(text, width).map((line) => ({ text: line, color: "yellow" }));
+    const buttons = APPROVAL_CHOICES.map((choice, i) => {
+      const label = t(lang, `approve_${choice}`);
+      return i === a.focus ? `▸ ${label}` : `  ${label}`;
+    });
+    const color = a.focus === undefined ? "gray" : "green";
+    // One row when the buttons fit it; else one button a row, never one cut in two.
+    const row = buttons.join("  ");
+    const rows = displayWidth(row) <= width ? [row] : buttons.flatMap((b) => wrap(b, width));
+    return [...lines, ...rows.map((text) => ({ text, color }))];
   }
   if (state.picker !== undefined) {
     const p = state.picker;

@@ -1,91 +1,55 @@
 /**
  * What the TUI's chat screen shows and does, without React: an adapter over the desk's
- * `tui` conversation. It keeps the transcript, the answer streaming now, the lines
- * queued behind it, the approval waiting for y/n, the pickers of `/model` and
- * `/resume`, and the status bar's facts, all drawn from the desk's events; the screen
+ * `tui` conversation. It keeps the transcript and the answer streaming now from the
+ * conversation's events; the lines queued, the approval waiting and the status bar's
+ * role, model, session and budget from its `snapshot()`; the pickers of `/model`,
+ * `/resume` and `/settings` from its `choices()`; and it acts only through the
+ * conversation's intents. What the hub says of itself (running, the network, contact
+ * requests) comes from a {@linkcode HubWatch} the program gives it. The screen
  * subscribes to it (`useSyncExternalStore`) and tests drive it directly.
+ *
+ * An approval is decided only by an act made for it: Ctrl-Y (allow once), Ctrl-N
+ * (deny), or Tab to its buttons, then ←/→ and Enter (Allow for this session is there).
+ * None of these counts in the first {@linkcode APPROVAL_GUARD_MS} after it appears, and
+ * typing goes on into the input meanwhile: a line sent waits in the queue.
  *
  * @module
  */
 import {
-  type ConversationState,
-  type Desk,
+  type Choice,
   type DeskConversation,
   type DeskEvent,
   deskSentence,
-  fetchControl,
-  followHubEvents,
   type HistoryLine,
-  openState,
   type OwnerEvent,
   ownerEventLine,
-  spendReport,
 } from "@agent/hub";
 import { type Lang, toolOutcomeLine } from "@agent/hub/base";
+import type { HubFacts, HubWatch } from "./hub_watch.ts";
+import { APPROVAL_CHOICES, type Entry, facts, picker, type TuiState } from "./tui_state.ts";
 
-/** One entry of the transcript. */
-export interface Entry {
-  kind: "user" | "assistant" | "system" | "error";
-  text: string;
-}
-
-/** An approval waiting for y or n. */
-export interface PendingApproval {
-  id: string;
-  tool: string;
-  /** What will happen, written for the owner. */
-  message: string;
-  /** The arguments in short. */
-  summary: string;
-}
-
-/** A picker open over the chat (`/model`, `/resume`). */
-export interface Picker {
-  kind: "model" | "resume";
-  items: { value: string; label: string }[];
-  index: number;
-}
-
-/** The facts of the status bar. */
-export interface StatusFacts {
-  role: string;
-  provider: string;
-  model: string;
-  spentUsd: number;
-  capUsd: number | null;
-  period: string;
-  exhausted: boolean;
-  standIn: string | undefined;
-  hub: { running: boolean; net?: string | undefined } | undefined;
-  requests: number;
-  session: string;
-}
-
-/** Everything the chat screen draws. */
-export interface TuiState {
-  entries: Entry[];
-  /** The answer streaming now, shown in place under the transcript. */
-  streaming: string | undefined;
-  /** Lines sent while an answer runs, answered in order after it. */
-  queued: string[];
-  busy: boolean;
-  approval: PendingApproval | undefined;
-  picker: Picker | undefined;
-  /** The settings screen is open over the chat (`/settings`). */
-  settings: boolean;
-  status: StatusFacts;
-  /** Set when the TUI should close, with this exit code. */
-  exit: number | undefined;
-}
+export { type HubFacts, type HubWatch, hubWatch, type HubWatchOptions } from "./hub_watch.ts";
+export {
+  APPROVAL_CHOICES,
+  type Entry,
+  type PendingApproval,
+  type Picker,
+  type StatusFacts,
+  type TuiState,
+} from "./tui_state.ts";
 
 /** Options for {@linkcode TuiController}. */
 export interface TuiControllerOptions {
-  desk: Desk;
   conversation: DeskConversation;
   lang: Lang;
-  /** Loopback port of a hub's control API, for the status bar. */
-  hubPort: number;
+  /** This home's hub, for the status bar and owner events. @default none (no hub segment) */
+  hub?: HubWatch | undefined;
+  /** @default performance.now */
+  clock?: (() => number) | undefined;
 }
+
+/** How long after an approval appears no key decides it, in ms. */
+export const APPROVAL_GUARD_MS = 500;
 
 /** How often streamed text is drawn, in ms (20 frames a second: smooth to read, cheap to draw). */
 const FRAME_MS = 50;
@@ -103,10 +67,15 @@ export class TuiController {
   #tools = new Map<string, string>();
   #unsubscribe: () => void;
   #following = new AbortController();
+  /** When the approval shown now appeared (the clock's ms). */
+  #shownAt = 0;
+  #clock: () => number;
 
   /** Makes the controller; call {@linkcode start} to begin refreshing the status. */
   constructor(options: TuiControllerOptions) {
     this.#o = options;
+    this.#clock = options.clock ?? (() => performance.now());
+    const now = options.conversation.snapshot();
     this.#state = {
       entries: [],
       streaming: undefined,
@@ -115,15 +84,10 @@ export class TuiController {
       approval: undefined,
       picker: undefined,
       settings: false,
-      status: this.#facts(),
+      status: facts(now, undefined),
       exit: undefined,
     };
     this.#unsubscribe = options.conversation.subscribe((event) => this.#render(event));
-  }
-
-  /** The conversation's state (for the settings screen: configuration, environment). */
-  get chat(): ConversationState {
-    return this.#o.conversation.state;
   }
 
   /** The current state (a new object after every change). */
@@ -157,12 +121,7 @@ export class TuiController {
   start(): void {
     void this.refresh();
     this.#timer = setInterval(() => void this.refresh(), 5_000);
-    void followHubEvents({
-      port: this.#o.hubPort,
-      dataDir: this.chat.paths.dataDir,
-      signal: this.#following.signal,
-      onEvent: (event) => this.ownerEvent(event),
-    });
+    this.#o.hub?.follow((event) => this.ownerEvent(event), this.#following.signal);
   }
 
   /** Stops refreshing and listening; a running answer is cancelled. */
@@ -186,42 +145,24 @@ export class TuiController {
     }
   }
 
-  /** Reads the spend, the hub and the pending requests again. */
+  /** Reads the conversation's snapshot and the hub's state again. */
   async refresh(): Promise<void> {
-    const facts = this.#facts();
-    // Only this home's hub counts: another home's may hold the port (its `/health`
-    // names its own data folder).
-    const health = await fetchControl(this.#o.hubPort, "/health", { timeoutMs: 500 });
-    const ours = health?.data_dir === this.chat.paths.dataDir;
-    const hub = ours
-      ? await fetchControl(this.#o.hubPort, "/status", {
-        timeoutMs: 500,
-        tokenFile: this.chat.paths.hubTokenFile,
-      })
-      : undefined;
-    facts.hub = hub?.ok === true
-      ? { running: true, net: (hub.net as { state?: string } | undefined)?.state }
-      : { running: false };
-    try {
-      const chat = this.chat;
-      const contacts = await openState(chat.config, chat.env, chat.paths).contacts();
-      facts.requests = contacts.filter((c) => c.state === "pending_in").length;
-    } catch {
-      facts.requests = 0;
-    }
-    this.#set({ status: facts });
+    const hub = await this.#o.hub?.facts();
+    this.#set({ status: facts(this.#o.conversation.snapshot(), hub ?? this.#hubFacts()) });
   }
 
   /**
    * Handles a submitted line: `/model`, `/resume` and `/settings` open their screens;
-   * anything else goes to the desk (queued while an answer runs).
+   * anything else goes to the desk (queued while an answer runs or an approval waits).
    */
   async submit(text: string): Promise<void> {
     const trimmed = text.trim();
     if (trimmed === "") return;
     const [word, ...args] = trimmed.split(/\s+/);
     if ((word === "/model" || word === "/resume") && args.length === 0) {
-      this.#set({ picker: await this.#picker(word === "/model" ? "model" : "resume") });
+      const kind = word === "/model" ? "model" : "resume";
+      const items = await this.#o.conversation.choices(kind === "model" ? "roles" : "sessions");
+      this.#set({ picker: picker(kind, items) });
       return;
     }
     // Keys are typed in the TUI's own settings screen, hidden.
@@ -230,7 +171,7 @@ export class TuiController {
       return;
     }
     await this.#o.conversation.submit(text);
-    this.#set({ busy: this.#o.conversation.busy, status: this.#facts() });
+    this.#sync();
   }
 
   /** Ctrl-C: stops a running answer; at an approval the TUI closes (130). */
@@ -243,10 +184,45 @@ export class TuiController {
     return this.#o.conversation.cancel();
   }
 
-  /** Answers the open approval. */
-  answer(yes: boolean): void {
+  /** Whether a key now may act on the approval: one is shown, and not just now. */
+  approvalReady(): boolean {
+    return this.#state.approval !== undefined &&
+      this.#clock() - this.#shownAt >= APPROVAL_GUARD_MS;
+  }
+
+  /**
+   * Decides the open approval (Ctrl-Y, Ctrl-N, or Enter on a focused button); `false`
+   * (nothing decided) when none waits or it appeared less than 500 ms ago.
+   */
+  answer(decision: (typeof APPROVAL_CHOICES)[number]): boolean {
     const approval = this.#state.approval;
-    if (approval !== undefined) this.#o.desk.decide(approval.id, yes ? "once" : "deny", "tui");
+    if (approval === undefined || !this.approvalReady()) return false;
+    return this.#o.conversation.decide(approval.id, decision, "tui");
+  }
+
+  /**
+   * Tab: moves the focus between the input and the approval's buttons; `false` when
+   * no approval waits or it appeared less than 500 ms ago.
+   */
+  focusApproval(on: boolean): boolean {
+    const approval = this.#state.approval;
+    if (approval === undefined || (on && !this.approvalReady())) return false;
+    this.#set({ approval: { ...approval, focus: on ? 0 : undefined } });
+    return true;
+  }
+
+  /** ←/→ on the focused approval: the next or the previous button. */
+  moveApproval(delta: number): void {
+    const approval = this.#state.approval;
+    if (approval?.focus === undefined) return;
+    const n = APPROVAL_CHOICES.length;
+    this.#set({ approval: { ...approval, focus: (approval.focus + delta + n) % n } });
+  }
+
+  /** Enter on the focused approval: decides the button focused. */
+  chooseApproval(): boolean {
+    const focus = this.#state.approval?.focus;
+    return focus !== undefined && this.answer(APPROVAL_CHOICES[focus]!);
   }
 
   /** Moves the picker's cursor. */
@@ -263,7 +239,9 @@ export class TuiController {
     if (picker === undefined) return;
     this.#set({ picker: undefined });
     const item = picker.items[picker.index];
-    if (item !== undefined) await this.#o.conversation.submit(`/${picker.kind} ${item.value}`);
+    if (item === undefined) return;
+    await this.#o.conversation.pick(picker.kind === "model" ? "roles" : "sessions", item.value);
+    this.#sync();
   }
 
   /** Esc: closes the picker or the settings screen. */
@@ -271,15 +249,44 @@ export class TuiController {
     this.#set({ picker: undefined, settings: false });
   }
 
+  /** The settings screen's lines: the conversation's `settings` choices. */
+  settingLines(): Promise<Choice[]> {
+    return this.#o.conversation.choices("settings");
+  }
+
+  /** Saves a key from the settings screen (`/settings set NAME`), then refreshes the bar. */
+  async saveSetting(name: string, value: string): Promise<void> {
+    await this.#o.conversation.command(`/settings set ${name}`, { secret: value });
+    this.#sync();
+  }
+
   /** Ends the TUI with `code`. */
   quit(code: number): void {
     this.#set({ exit: code });
   }
 
-  /** After the settings screen saved a key: the agent is built again, the bar refreshed. */
-  keySaved(): void {
-    this.#o.conversation.keySaved();
-    this.#set({ status: this.#facts() });
+  #hubFacts(): HubFacts | undefined {
+    const status = this.#state?.status;
+    return status?.hub === undefined ? undefined : { hub: status.hub, requests: status.requests };
+  }
+
+  /** The queue, the approval and the status bar again, from the conversation's snapshot. */
+  #sync(): void {
+    const now = this.#o.conversation.snapshot();
+    const request = now.approvals[0];
+    let approval = this.#state.approval;
+    if (request === undefined) approval = undefined;
+    else if (approval?.id !== request.id) {
+      this.#shownAt = this.#clock();
+      const { id, tool, message, summary } = request;
+      approval = { id, tool, message, summary, focus: undefined };
+    }
+    this.#set({
+      queued: now.queue.map((line) => line.text),
+      busy: now.busy,
+      approval,
+      status: facts(now, this.#hubFacts()),
+    });
   }
 
   #render(event: DeskEvent): void {
@@ -287,16 +294,11 @@ export class TuiController {
     switch (event.type) {
       case "RUN_STARTED": {
         this.#streamed = "";
-        const queued = [...this.#state.queued];
-        const at = queued.indexOf(event.metadata.text);
-        if (at >= 0) queued.splice(at, 1);
         this.#set({
           entries: [...this.#state.entries, { kind: "user", text: event.metadata.text }],
-          queued,
-          busy: true,
           streaming: "",
         });
-        return;
+        return this.#sync();
       }
       case "TEXT_MESSAGE_CONTENT":
         this.#streamed += event.delta;
@@ -328,14 +330,12 @@ export class TuiController {
           this.#set({ streaming: undefined });
           this.say("system", deskSentence(lang, "cancelled"));
         }
-        this.#set({ busy: false, status: this.#facts() });
-        return;
+        return this.#sync();
       case "RUN_ERROR":
         this.#flushStreamed();
         this.#set({ streaming: undefined });
         this.say("error", event.message);
-        this.#set({ busy: false, status: this.#facts() });
-        return;
+        return this.#sync();
       case "CUSTOM":
         return this.#custom(event);
     }
@@ -348,30 +348,24 @@ export class TuiController {
         return this.say("system", event.value.text);
       case "input.queued":
         // Shown under the running answer until its turn comes.
-        if (!event.value.text.trim().startsWith("/")) {
-          this.#set({ queued: [...this.#state.queued, event.value.text] });
-        }
-        return;
+        return this.#sync();
       case "command.result":
         this.say("user", event.value.input);
         for (const line of event.value.lines) this.say("system", line);
         if (event.value.quit) this.quit(0);
-        this.#set({ status: this.#facts() });
-        return;
+        return this.#sync();
       case "session.changed":
         this.showHistory(event.value.history);
-        this.#set({ status: this.#facts() });
-        return;
-      case "approval.requested": {
-        const { id, tool, message, summary } = event.value;
-        this.#set({ approval: { id, tool, message, summary } });
-        return;
-      }
+        return this.#sync();
+      case "approval.requested":
+        return this.#sync();
       case "approval.decided":
-        this.#set({ approval: undefined });
         if (event.value.decision === "expired") {
           this.say("system", deskSentence(lang, "approval_expired", { tool: event.value.tool }));
         }
+        return this.#sync();
+      case "tool.refused":
+        // The tool's outcome line says it did not run.
         return;
     }
   }
@@ -383,57 +377,6 @@ export class TuiController {
       this.say("assistant", this.#streamed.trim());
     }
     this.#streamed = "";
-  }
-
-  async #picker(kind: "model" | "resume"): Promise<Picker> {
-    const chat = this.chat;
-    if (kind === "model") {
-      const items = Object.keys(chat.config.models.roles).map((role) => {
-        const target = chat.agent.router.target(role);
-        return { value: role, label: `${role}  ${target.provider} ${target.model_id}` };
-      });
-      return {
-        kind,
-        items,
-        index: Math.max(0, items.findIndex((i) => i.value === chat.agent.role)),
-      };
-    }
-    const sessions = await chat.sessions.listSessions(30);
-    return {
-      kind,
-      items: sessions.map((s) => ({
-        value: s.session_id,
-        label: `${s.session_id}  ${s.message_count} · ${
-          typeof s.meta.title === "string" ? s.meta.title : ""
-        }`,
-      })),
-      index: 0,
-    };
-  }
-
-  #facts(): StatusFacts {
-    const chat = this.chat;
-    const role = chat.agent.role;
-    const target = chat.agent.router.target(role);
-    let entry;
-    try {
-      entry = spendReport(chat.config, chat.ledger, chat.now())[role];
-    } catch {
-      entry = undefined;
-    }
-    return {
-      role,
-      provider: target.provider,
-      model: target.model_id,
-      spentUsd: entry?.spent_usd ?? 0,
-      capUsd: entry?.cap_usd ?? null,
-      period: entry?.period ?? "month",
-      exhausted: entry?.exhausted ?? false,
-      standIn: entry?.degrade_to,
-      hub: this.#state?.status.hub,
-      requests: this.#state?.status.requests ?? 0,
-      session: chat.sessionId,
-    };
   }
 
   #set(patch: Partial<TuiState>): void {

@@ -8,13 +8,13 @@
  */
 import { Box, type Instance, render, Text, useApp, useInput, useStdout } from "ink";
 import { useEffect, useState, useSyncExternalStore } from "./react.ts";
-import { type Lang, Logger, UserError } from "@agent/hub/base";
+import { type Lang, Logger, setEnvKey, UserError } from "@agent/hub/base";
 import { type AgentConfig, ConfigError, loadConfig, type ShippedProvider } from "@agent/hub/config";
 import { Ledger, spendReport } from "@agent/hub/money";
 import type { CommandContext } from "../context.ts";
 import { ChatScreen, statusBar } from "./chat_screen.tsx";
 import type { StatusFacts, TuiController } from "./controller.ts";
-import { SettingsScreen, SetupScreen } from "./setup_screens.tsx";
+import { type SettingLine, SettingsScreen, SetupScreen } from "./setup_screens.tsx";
 import { t } from "./_messages.ts";
 
 /** What `agent tui` was asked. */
@@ -55,9 +55,10 @@ export async function runTui(ctx: CommandContext, options: TuiOptions): Promise<
       <Starting facts={firstFacts(config, ctx, options)} lang={lang} typed={early} />,
       RENDER_OPTIONS,
     );
-    const [hub, { TuiController }] = await Promise.all([
+    const [hub, { TuiController }, { hubWatch }] = await Promise.all([
       import("@agent/hub"),
       import("./controller.ts"),
+      import("./hub_watch.ts"),
     ]);
     const conversation = {
       config,
@@ -81,9 +82,7 @@ export async function runTui(ctx: CommandContext, options: TuiOptions): Promise<
       frame = undefined;
       const ready = await settingsFirst(
         ctx,
-        config,
-        env,
-        lang,
+        { env, lang, load: () => hub.settingChoices(config.models.roles, env) },
         () => hub.missingCredentialOf(conversation, picked.role) === undefined,
       );
       if (!ready) return 2;
@@ -105,16 +104,16 @@ export async function runTui(ctx: CommandContext, options: TuiOptions): Promise<
       logger,
       ledger,
       tools: await hub.enabledTools(await hub.loadComponents(config, ctx.paths)),
+      commands: hub.appCommands(),
       profile,
       sessions: picked.sessions,
     });
     // `/jobs` fits its table to the screen as it is when asked (after a resize, too).
     const chat = await desk.open("tui", { picked, columns: screenColumns });
     const controller = new TuiController({
-      desk,
       conversation: chat,
       lang,
-      hubPort: config.hub.port,
+      hub: hubWatch({ port: config.hub.port, config, env, paths: ctx.paths }),
     });
     if (picked.notice) controller.say("system", picked.notice);
     if (picked.resumed) controller.showHistory(await chat.history());
@@ -179,18 +178,24 @@ async function setup(
 /** The settings screen before the chat; `true` once `ready()` holds after a save. */
 async function settingsFirst(
   ctx: CommandContext,
-  config: AgentConfig,
-  env: Record<string, string>,
-  lang: Lang,
+  screen: {
+    env: Record<string, string>;
+    lang: Lang;
+    load(): readonly SettingLine[];
+  },
   ready: () => boolean,
 ): Promise<boolean> {
   let done = false;
   const app = render(
     <SettingsScreen
-      lang={lang}
-      config={config}
-      env={env}
+      lang={screen.lang}
       envFile={ctx.paths.envFile}
+      load={() => Promise.resolve(screen.load())}
+      save={async (name, value) => {
+        // No desk yet: the key is written here, and the chat opens with it.
+        await setEnvKey(ctx.paths.envFile, name, value);
+        screen.env[name] = value;
+      }}
       back="quit"
       onSaved={() => {
         if (ready()) {
@@ -337,16 +342,15 @@ function TuiApp(
     if (state.exit !== undefined) exit();
   }, [state.exit]);
   if (state.settings) {
-    const chat = controller.chat;
     return (
       <Box height={size.rows}>
         <SettingsScreen
           lang={lang}
-          config={chat.config}
-          env={chat.env}
           envFile={envFile}
+          load={() => controller.settingLines()}
+          save={(name, value) => controller.saveSetting(name, value)}
           back="chat"
-          onSaved={() => controller.keySaved()}
+          onSaved={() => {}}
           onBack={() => controller.closeOverlay()}
         />
       </Box>

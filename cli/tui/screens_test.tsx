@@ -1,48 +1,10 @@
 import assert from "node:assert/strict";
 import { render } from "ink-testing-library";
-import { resolvePaths } from "@agent/hub/base";
-import { loadConfig } from "@agent/hub/config";
-import { Desk, enabledTools, Ledger, loadComponents, Logger, setupHome } from "@agent/hub";
+import { settingChoices } from "@agent/hub";
+import { setEnvKey } from "@agent/hub/base";
 import { ChatScreen, statusBar } from "./chat_screen.tsx";
-import { TuiController } from "./controller.ts";
-import { credentialLines, SettingsScreen, SetupScreen } from "./setup_screens.tsx";
-
-const tick = () => new Promise((r) => setTimeout(r, 30));
-
-/** A set-up home answering `replies`; the test's `using` block removes it. */
-async function fakeHome(replies: string[]) {
-  const home = await Deno.makeTempDir({ prefix: "tui_test_" });
-  const paths = resolvePaths({ home, env: {} });
-  await setupHome(paths, { provider: "fake", language: "en", env: {} });
-  const toml = await Deno.readTextFile(paths.configFile);
-  await Deno.writeTextFile(
-    paths.configFile,
-    toml.replace(
-      'model_id = "fake-brain"\n',
-      `model_id = "fake-brain"\nparams = { replies = ${JSON.stringify(replies)} }\n`,
-    ),
-  );
-  const config = await loadConfig(paths, { lang: "en" });
-  const remove = () => Deno.removeSync(home, { recursive: true });
-  return { home, paths, config, [Symbol.dispose]: remove };
-}
-
-async function controllerFor(replies: string[], hubPort = 1) {
-  const { paths, config, [Symbol.dispose]: remove } = await fakeHome(replies);
-  const ledger = Ledger.open(paths.ledgerFile);
-  const desk = new Desk({
-    config,
-    env: {},
-    paths,
-    lang: "en",
-    logger: new Logger({ stderr: "off" }),
-    ledger,
-    tools: await enabledTools(await loadComponents(config, paths)),
-  });
-  const conversation = await desk.open("tui");
-  const controller = new TuiController({ desk, conversation, lang: "en", hubPort });
-  return { controller, chat: { ledger, desk }, paths, [Symbol.dispose]: remove };
-}
+import { SettingsScreen, SetupScreen } from "./setup_screens.tsx";
+import { controllerFor, fakeHome, tick } from "./_testing.ts";
 
 Deno.test("SetupScreen: language, provider with the keys found, confirm; Esc quits", async () => {
   let done: unknown;
@@ -87,7 +49,7 @@ Deno.test("SettingsScreen: what each role needs; a key typed hidden is written t
     provider: "vendor-b",
     model_id: "gpt-test",
   };
-  assert.deepEqual(credentialLines(config, {}).map((l) => [l.name, l.state]), [
+  assert.deepEqual(settingChoices(config.models.roles, {}).map((l) => [l.value, l.state]), [
     ["VENDOR_B_API_KEY", "needed"],
     ["AGENT_LOCAL_RUNTIME_URL", "optional"],
   ]);
@@ -96,14 +58,18 @@ Deno.test("SettingsScreen: what each role needs; a key typed hidden is written t
   const app = render(
     <SettingsScreen
       lang="en"
-      config={config}
-      env={env}
       envFile={paths.envFile}
+      load={() => Promise.resolve(settingChoices(config.models.roles, env))}
+      save={async (name, value) => {
+        await setEnvKey(paths.envFile, name, value);
+        env[name] = value;
+      }}
       back="quit"
       onSaved={(name) => saved.push(name)}
       onBack={() => {}}
     />,
   );
+  await tick();
   assert.match(app.lastFrame()!, /▸ VENDOR_B_API_KEY: needed · brain \(vendor-b gpt-test\)/);
   app.stdin.write("\r");
   await tick();
@@ -169,14 +135,15 @@ Deno.test("SettingsScreen: ↓ then Enter in one read opens the row ↓ moved to
   const app = render(
     <SettingsScreen
       lang="en"
-      config={config}
-      env={{}}
       envFile={paths.envFile}
+      load={() => Promise.resolve(settingChoices(config.models.roles, {}))}
+      save={() => Promise.resolve()}
       back="quit"
       onSaved={() => {}}
       onBack={() => {}}
     />,
   );
+  await tick();
   app.stdin.write("\x1b[B\r");
   await tick();
   assert.match(app.lastFrame()!, /AGENT_LOCAL_RUNTIME_URL \(hidden\):/);
@@ -253,7 +220,7 @@ Deno.test("TuiController: the status bar counts only this home's hub (its /healt
     if (path === "/health") return Response.json({ ok: true, data_dir: dataDir });
     return Response.json({ ok: true, net: { state: "polling" } });
   });
-  using setup = await controllerFor([], server.addr.port);
+  using setup = await controllerFor([], { hubPort: server.addr.port });
   const { controller, chat, paths } = setup;
   try {
     await controller.refresh();

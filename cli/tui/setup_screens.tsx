@@ -7,15 +7,10 @@
  * @module
  */
 import { Box, Text } from "ink";
+import { useEffect } from "./react.ts";
 import { useKeys, useLive } from "./keys.ts";
-import {
-  CREDENTIAL_VARIABLES,
-  hasCredentials,
-  type Lang,
-  missingCredential,
-  setEnvKey,
-} from "@agent/hub/base";
-import type { AgentConfig, ShippedProvider } from "@agent/hub/config";
+import { hasCredentials, type Lang } from "@agent/hub/base";
+import type { ShippedProvider } from "@agent/hub/config";
 import { t } from "./_messages.ts";
 
 /** Props of {@linkcode SetupScreen}. */
@@ -97,60 +92,24 @@ export function SetupScreen(props: SetupScreenProps) {
   );
 }
 
-/** One credential line of the settings screen. */
-export interface CredentialLine {
-  name: string;
-  /** The roles whose provider reads it, as `role (provider model)`. */
-  roles: string[];
-  /** `needed`: a role cannot answer without it; `set`; or `optional` (not set). */
-  state: "needed" | "set" | "optional";
-}
-
-/**
- * The variables each role's provider reads (its own, or its fallback's): the ones a
- * role still needs first, then those set, then the optional ones.
- */
-export function credentialLines(
-  config: AgentConfig,
-  env: Readonly<Record<string, string | undefined>>,
-): CredentialLine[] {
-  const lines = new Map<string, CredentialLine>();
-  const needed = new Set<string>();
-  for (const [role, r] of Object.entries(config.models.roles)) {
-    const missing = missingCredential(r, env);
-    // A fallback with its key answers for the role: nothing is needed then.
-    const fallbackOk = r.fallback !== undefined && missingCredential(r.fallback, env) === undefined;
-    if (missing !== undefined && !fallbackOk) needed.add(missing);
-    for (const target of [r, ...(r.fallback ? [r.fallback] : [])]) {
-      const names = target.params.api_key_env
-        ? [target.params.api_key_env]
-        : CREDENTIAL_VARIABLES[target.provider];
-      for (const name of names) {
-        const line = lines.get(name) ?? { name, roles: [], state: "optional" };
-        const label = `${role} (${target.provider} ${target.model_id})`;
-        if (!line.roles.includes(label)) line.roles.push(label);
-        lines.set(name, line);
-      }
-    }
-  }
-  const order = { needed: 0, set: 1, optional: 2 } as const;
-  return [...lines.values()].map((line) => ({
-    ...line,
-    state: needed.has(line.name)
-      ? "needed" as const
-      : (env[line.name] ?? "").trim() !== ""
-      ? "set" as const
-      : "optional" as const,
-  })).sort((a, b) => order[a.state] - order[b.state]);
+/** One line of the settings screen: a variable, its state, the roles that read it. */
+export interface SettingLine {
+  /** The variable's name. */
+  value: string;
+  /** The roles whose provider reads it, as `role (provider model)`, joined. */
+  label: string;
+  /** `needed`, `set` or `optional`. */
+  state?: string | undefined;
 }
 
 /** Props of {@linkcode SettingsScreen}. */
 export interface SettingsScreenProps {
   lang: Lang;
-  config: AgentConfig;
-  /** The merged environment; a saved key is added to it. */
-  env: Record<string, string>;
   envFile: string;
+  /** What each role needs now (read again after each save). */
+  load(): Promise<readonly SettingLine[]>;
+  /** Saves the key `name` (into `.env`, 0600); resolves once it is written. */
+  save(name: string, value: string): Promise<void>;
   /** What Esc does: `quit` before the chat opened (exit 2), `chat` from `/settings`. */
   back: "quit" | "chat";
   /** A key was saved (the TUI checks whether the chat can start now). */
@@ -167,7 +126,10 @@ export function SettingsScreen(props: SettingsScreenProps) {
   const [typing, setTyping, typingNow] = useLive<string | undefined>(undefined);
   const [value, setValue, valueNow] = useLive("");
   const [note, setNote] = useLive<string | undefined>(undefined);
-  const lines = credentialLines(props.config, props.env);
+  // Empty until the first load: "no key is needed" is not said before it is known.
+  const [lines, setLines, linesNow] = useLive<readonly SettingLine[] | undefined>(undefined);
+  const reload = () => void props.load().then(setLines);
+  useEffect(reload, []);
 
   useKeys((char, key) => {
     const typing = typingNow();
@@ -181,9 +143,9 @@ export function SettingsScreen(props: SettingsScreenProps) {
         setTyping(undefined);
         setValue("");
         if (secret === "") return setNote(t(lang, "settings_empty"));
-        void setEnvKey(props.envFile, name, secret).then(() => {
-          props.env[name] = secret;
+        void props.save(name, secret).then(() => {
           setNote(t(lang, "settings_saved", { name, file: props.envFile }));
+          reload();
           props.onSaved(name);
         });
       } else if (key.backspace || key.delete) {
@@ -195,20 +157,22 @@ export function SettingsScreen(props: SettingsScreenProps) {
     }
     if (key.escape) return props.onBack();
     if (key.ctrl && (char === "c" || char === "d")) return props.onBack();
-    if (lines.length === 0) return;
-    if (key.upArrow) setIndex((i) => (i - 1 + lines.length) % lines.length);
-    if (key.downArrow) setIndex((i) => (i + 1) % lines.length);
-    if (key.return) setTyping(lines[indexNow()]!.name);
+    const shown = linesNow() ?? [];
+    const n = shown.length;
+    if (n === 0) return;
+    if (key.upArrow) setIndex((i) => (i - 1 + n) % n);
+    if (key.downArrow) setIndex((i) => (i + 1) % n);
+    if (key.return) setTyping(shown[indexNow()]!.value);
   });
 
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
       <Text bold>{t(lang, "settings_title", { file: props.envFile })}</Text>
-      {lines.length === 0 && <Text>{t(lang, "settings_nothing")}</Text>}
-      {lines.map((line, i) => (
-        <Text key={line.name} color={i === index ? "green" : "white"}>
+      {lines?.length === 0 && <Text>{t(lang, "settings_nothing")}</Text>}
+      {(lines ?? []).map((line, i) => (
+        <Text key={line.value} color={i === index ? "green" : "white"}>
           {i === index ? "▸ " : "  "}
-          {line.name}: {t(lang, `settings_${line.state}`)} · {line.roles.join(", ")}
+          {line.value}: {stateWord(lang, line.state)} · {line.label}
         </Text>
       ))}
       {typing !== undefined && (
@@ -223,5 +187,13 @@ export function SettingsScreen(props: SettingsScreenProps) {
         })}
       </Text>
     </Box>
+  );
+}
+
+/** A credential's state in the UI language (`needed`, `set`, `not set (optional)`). */
+function stateWord(lang: Lang, state: string | undefined): string {
+  return t(
+    lang,
+    state === "needed" ? "settings_needed" : state === "set" ? "settings_set" : "settings_optional",
   );
 }

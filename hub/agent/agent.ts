@@ -30,6 +30,8 @@ import { ModelRouter, type RouterEvent } from "../router/call.ts";
 import { storedTurn } from "./keyed_turn.ts";
 import { TurnStore } from "./turn_store.ts";
 import { trimOldToolResults } from "./context_window.ts";
+import { LAZY_SHARE, lazyTools } from "./lazy_tools.ts";
+import { defaultContextTokens } from "../config/mod.ts";
 import { SessionWindows, summaryPart } from "./session_window.ts";
 import type { LoopApproval, LoopCut } from "../router/tool_loop.ts";
 import { t } from "../router/_messages.ts";
@@ -176,15 +178,30 @@ export function buildAgent(options: BuildAgentOptions): Agent {
   const source = options.context ?? "owner";
   const profile = env.AGENT_PROFILE?.trim() || "home";
   const maxSteps = options.maxSteps ?? 8;
-  const tools = options.tools.length === 0 ? undefined : toToolSet(options.tools, {
-    context: {
-      paths: options.paths,
-      env,
-      fetch: options.fetch,
-      now,
-      settings: options.config.tools,
-    },
-  });
+
+  /**
+   * A turn's tools: each run sees the turn's session (the shell's scratch folder, a paid
+   * tool's ledger row); past {@linkcode LAZY_SHARE} of the role's `context_tokens` in
+   * definitions, the MCP servers' tools wait behind `find_tools`.
+   */
+  function turnTools(role: string, sessionId: string) {
+    if (options.tools.length === 0) return undefined;
+    const all = toToolSet(options.tools, {
+      context: {
+        paths: options.paths,
+        env,
+        fetch: options.fetch,
+        now,
+        settings: options.config.tools,
+        ledger: options.ledger,
+        channel: options.channel,
+        sessionId,
+      },
+    });
+    const r = options.config.models.roles[role];
+    const context = r?.context_tokens ?? defaultContextTokens(r?.provider ?? "");
+    return lazyTools(all, Math.floor(context * LAZY_SHARE));
+  }
 
   async function systemParts(): Promise<SystemPromptParts> {
     const nowMs = now();
@@ -263,6 +280,7 @@ export function buildAgent(options: BuildAgentOptions): Agent {
         }
       };
       const role = agent.role;
+      const tools = turnTools(role, sessionId);
       // The owner's message is stored before the model is called, so a crash or a
       // failed call never loses what they wrote; an unanswered one joins the next
       // message. A network turn's message is kept in the network log instead, and its

@@ -81,7 +81,7 @@ export function budgetWatchService(hub: HubContext): Promise<HubService | undefi
     const budgeted = Object.values(hub.config.models.roles).some((r) => r.budget !== undefined);
     if (!budgeted) return;
     try {
-      await watchBudgetsOnce(hub);
+      await watchBudgetsOnce(hub, hub.clock.now());
     } catch (error) {
       hub.logger.warn(`budget: cannot check the warnings: ${errorMessage(error)}`);
     }

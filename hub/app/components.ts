@@ -69,6 +69,20 @@ export const BUILTIN_COMPONENTS: readonly BuiltinComponent[] = [
   },
   {
     group: "agent.tools",
+    name: "web_search",
+    tier: 1,
+    distribution: "agent-core",
+    load: () => import("../tools/mod.ts").then((m) => m.webSearch),
+  },
+  {
+    group: "agent.tools",
+    name: "shell",
+    tier: 2,
+    distribution: "agent-core",
+    load: () => import("../tools/mod.ts").then((m) => m.shell),
+  },
+  {
+    group: "agent.tools",
     name: "net_send",
     tier: 2,
     distribution: "agent-net",

@@ -34,8 +34,10 @@ export const CHECKS: Check[] = [
   componentsCheck,
   (d) => import("../spend/doctor.ts").then((m) => m.budgetCheck(d)),
   (d) => import("../subs/doctor.ts").then((m) => m.subsCheck(d)),
+  (d) => import("../mcp/doctor.ts").then((m) => m.toolsCheck(d)),
   (d) => import("../network/doctor.ts").then((m) => m.networkCheck(d)),
   (d) => import("../channels/messenger/mod.ts").then((m) => m.messengerCheck(d)),
+  (d) => import("../channels/email/mod.ts").then((m) => m.emailCheck(d)),
   (d) => import("../daemon/doctor.ts").then((m) => m.hubCheck(d)),
   (d) => import("./jobs_doctor.ts").then((m) => m.jobsCheck(d)),
 ];

@@ -1,10 +1,13 @@
 /**
- * `agent jobs run NAME`: one run now, in this process, exactly as the hub runs a slot
- * (the ceilings, the job log, the answer's delivery written pending with the result
- * and sent from here once; what cannot be sent now a running hub sends), under a slot
- * id of its own (`<name>@now-<ISO instant>`) so it never takes a scheduled slot. With
- * a cloud spine the slot is claimed and settled there like a scheduled one, so a run
- * by hand counts in the job's day on both hubs and is refused when the day is spent.
+ * `agent jobs run NAME` and the dashboard's Run now: one run now, exactly as the hub
+ * runs a slot (the same `JobRuns`: claim, ceilings, the job log, the answer's delivery
+ * written pending with the result), under a slot id of its own (`<name>@now-<ISO
+ * instant>`) so it never takes a scheduled slot. In the hub's process Run now uses the
+ * hub's own runs (its store, its delivery worker); `agent jobs run` opens its own and
+ * sends the answer once from here (what cannot be sent now a running hub sends). Runs
+ * in any processes at once never overlap nor pass the job's day: the claim and the day's
+ * hold are rows in SQLite. With a cloud spine the slot is claimed and settled there like
+ * a scheduled one, so a run by hand counts in the job's day on both hubs.
  *
  * @module
  */
@@ -18,16 +21,13 @@ import { Ledger } from "../ledger/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import { UserError } from "../user_error.ts";
 import { t } from "../jobs/_messages.ts";
-import { JobFileError, parseJobFile } from "../jobs/definition.ts";
-import { jobDesks } from "../jobs/desks.ts";
-import { jobFile, jobStoreFile } from "../jobs/files.ts";
-import { personaChars } from "../jobs/estimate.ts";
-import { runJob, type RunOutcome } from "../jobs/run.ts";
-import { JobStore } from "../jobs/store.ts";
-import { DeliveryWorker } from "../jobs/delivery.ts";
-import { processAlive } from "../process_alive.ts";
+import { type JobDefinition, JobFileError, jobMcpTools, parseJobFile } from "../jobs/definition.ts";
+import { startMcpServers } from "./mcp_servers.ts";
+import { jobFile } from "../jobs/files.ts";
+import { JobRuns, type RunOutcome } from "../jobs/mod.ts";
+import type { HubService } from "../channels/contract.ts";
+import type { JobsService } from "./jobs_service.ts";
 import { jobDeliverySinks } from "./jobs_delivery.ts";
-import { sharedSlots } from "./jobs_shared_slots.ts";
 
 /** Options for {@linkcode runJobNow}. */
 export interface RunJobNowOptions {
@@ -38,78 +38,71 @@ export interface RunJobNowOptions {
   logger: Logger;
 }
 
-/** Runs job `name` once now. */
+/** Runs job `name` once now, in this process. */
 export async function runJobNow(options: RunJobNowOptions, name: string): Promise<RunOutcome> {
   const { paths, config, lang, logger } = options;
+  const job = await readJob(options, name);
+  const ledger = Ledger.openForCalls(paths.ledgerFile);
+  const events = fileEventSink(paths.netDir);
+  let runs: JobRuns | undefined;
+  // The MCP servers start only for a job that lists some of their tools.
+  const mcp = jobMcpTools(job.mcp).length === 0
+    ? undefined
+    : await startMcpServers({ config, env: options.env, paths, lang, logger });
+  try {
+    runs = await JobRuns.open({
+      config,
+      env: options.env,
+      paths,
+      lang,
+      logger,
+      ledger,
+      tools: [
+        ...await enabledTools(await loadComponents(config, paths), config.tools),
+        ...(mcp?.tools() ?? []),
+      ],
+      events,
+      delivery: jobDeliverySinks({ config, env: options.env, events, netDir: paths.netDir }),
+      sendTimeoutMs: 15_000,
+    });
+    const outcome = await runs.runNow(job);
+    // Sent once from here; a send that fails stays pending for the hub to try again.
+    await runs.delivery.once();
+    return outcome;
+  } finally {
+    await runs?.close();
+    await mcp?.close();
+    ledger.close();
+  }
+}
+
+/**
+ * Run now in the hub's process: on the runs of its jobs service (among `services`), or in
+ * runs of its own when the hub has none.
+ */
+export async function runJobNowIn(
+  services: readonly HubService[],
+  options: RunJobNowOptions,
+  name: string,
+): Promise<RunOutcome> {
+  const hub = services.find((c): c is JobsService => "runNow" in c);
+  if (hub === undefined) return await runJobNow(options, name);
+  return await hub.runNow(await readJob(options, name));
+}
+
+/** Job `name`'s file, read and checked; a missing or bad file is the user's sentence. */
+async function readJob(options: RunJobNowOptions, name: string): Promise<JobDefinition> {
+  const { paths, config, lang } = options;
   let text: string;
   try {
     text = await Deno.readTextFile(jobFile(paths, name));
   } catch {
     throw new UserError(t(lang, "no_job", { name }), 1);
   }
-  let job;
   try {
-    job = parseJobFile(name, text, { roles: Object.keys(config.models.roles), lang });
+    return parseJobFile(name, text, { roles: Object.keys(config.models.roles), lang });
   } catch (error) {
     if (error instanceof JobFileError) throw new UserError(error.message, 1);
     throw error;
-  }
-  const ledger = Ledger.openForCalls(paths.ledgerFile);
-  await Deno.mkdir(paths.dataDir, { recursive: true, mode: 0o700 });
-  const store = JobStore.open(jobStoreFile(paths));
-  const tools = enabledTools(await loadComponents(config, paths));
-  const desks = jobDesks({
-    config,
-    env: options.env,
-    paths,
-    lang,
-    logger,
-    ledger,
-    tools: await tools,
-  });
-  const events = fileEventSink(paths.netDir);
-  const { sinks, chats } = jobDeliverySinks({
-    config,
-    env: options.env,
-    events,
-    netDir: paths.netDir,
-  });
-  const delivery = new DeliveryWorker({
-    store: store.deliveries,
-    sinks,
-    lang,
-    logger,
-    alive: processAlive,
-    now: Date.now,
-    sendTimeoutMs: 15_000,
-  });
-  const slots = sharedSlots({ env: options.env, store, logger });
-  try {
-    const now = Date.now();
-    const outcome = await runJob(
-      {
-        config,
-        lang,
-        logger,
-        ledger,
-        store,
-        desk: desks.desk,
-        events,
-        chats,
-        ...(slots === undefined ? {} : { slots }),
-        systemChars: await personaChars(paths.personaDir),
-        now: Date.now,
-      },
-      job,
-      now,
-      { id: `${name}@now-${new Date(now).toISOString()}` },
-    );
-    // Sent once from here; a send that fails stays pending for the hub to try again.
-    await delivery.once();
-    return outcome;
-  } finally {
-    await desks.close();
-    store.close();
-    ledger.close();
   }
 }

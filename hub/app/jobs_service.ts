@@ -16,38 +16,20 @@ import { errorMessage } from "@agent/net/common";
 import { SpineHttp } from "../spine_http/mod.ts";
 import type { HubContext, HubService } from "../channels/contract.ts";
 import { enabledTools } from "../tools/enabled.ts";
-import { jobDesks } from "../jobs/desks.ts";
-import { personaChars } from "../jobs/estimate.ts";
-import { jobStoreFile } from "../jobs/files.ts";
 import { JobRunner } from "../jobs/runner.ts";
 import { ALL_JOBS } from "../jobs/pause_store.ts";
-import { JobStore } from "../jobs/store.ts";
-import { DeliveryWorker } from "../jobs/delivery.ts";
+import { type JobDefinition, JobRuns, type RunOutcome } from "../jobs/mod.ts";
 import { SpineOutbox } from "../jobs/spine_outbox.ts";
-import { processAlive } from "../process_alive.ts";
 import { jobDeliverySinks } from "./jobs_delivery.ts";
-import { sharedSlots } from "./jobs_shared_slots.ts";
+
+/** The scheduler service, and the hub's Run now on the same runs. */
+export interface JobsService extends HubService {
+  /** Runs `job` once now on the hub's own runs (the dashboard's Run now). */
+  runNow(job: JobDefinition): Promise<RunOutcome>;
+}
 
 /** The scheduler service. */
-export async function jobsService(hub: HubContext): Promise<HubService> {
-  await Deno.mkdir(hub.paths.dataDir, { recursive: true, mode: 0o700 });
-  const store = JobStore.open(jobStoreFile(hub.paths));
-  const desks = jobDesks({
-    config: hub.config,
-    env: hub.env,
-    paths: hub.paths,
-    lang: hub.lang,
-    logger: hub.logger,
-    ledger: hub.ledger,
-    tools: await enabledTools(hub.registry),
-    router: hub.router,
-  });
-  const { sinks, chats } = jobDeliverySinks({
-    config: hub.config,
-    env: hub.env,
-    events: hub.events,
-    netDir: hub.paths.netDir,
-  });
+export async function jobsService(hub: HubContext): Promise<JobsService> {
   // Cloud mode: the container's disk goes with it; the spine keeps answers and log too.
   const outbox = hub.cloud === undefined ? undefined : new SpineOutbox({
     url: hub.cloud.url,
@@ -55,37 +37,30 @@ export async function jobsService(hub: HubContext): Promise<HubService> {
     ...(hub.cloud.fetch ? { fetch: hub.cloud.fetch } : {}),
     warn: (line) => hub.logger.warn(line),
   });
-  const delivery = new DeliveryWorker({
-    store: store.deliveries,
-    sinks,
-    lang: hub.lang,
-    logger: hub.logger,
-    alive: processAlive,
-    now: Date.now,
-    ...(outbox === undefined ? {} : { changed: (row) => outbox.delivery(row) }),
-  });
-  // The answer's event is published before the spine hears of the answer: see `follow`.
-  outbox?.follow(store, delivery);
-  const slots = sharedSlots({
-    cloud: hub.cloud,
-    env: hub.env,
-    store,
-    logger: hub.logger,
-  });
-  const runner = new JobRunner({
+  const runs = await JobRuns.open({
     config: hub.config,
+    env: hub.env,
+    paths: hub.paths,
     lang: hub.lang,
     logger: hub.logger,
     ledger: hub.ledger,
-    store,
-    desk: desks.desk,
+    tools: [...await enabledTools(hub.registry, hub.config.tools), ...(hub.mcp?.tools() ?? [])],
+    router: hub.router,
     events: hub.events,
-    chats,
-    delivered: () => delivery.kick(),
-    ...(slots === undefined ? {} : { slots }),
-    systemChars: await personaChars(hub.paths.personaDir),
-    now: Date.now,
-  }, { paths: hub.paths });
+    delivery: jobDeliverySinks({
+      config: hub.config,
+      env: hub.env,
+      events: hub.events,
+      netDir: hub.paths.netDir,
+    }),
+    cloud: hub.cloud,
+    now: () => hub.clock.now(),
+    ...(outbox === undefined ? {} : { deliveryChanged: (row) => outbox.delivery(row) }),
+  });
+  const { store, delivery } = runs;
+  // The answer's event is published before the spine hears of the answer: see `follow`.
+  outbox?.follow(store, delivery);
+  const runner = new JobRunner(runs.ctx, { paths: hub.paths, clock: hub.clock });
   const cloud = hub.cloud;
   let told: Promise<void> = Promise.resolve();
   if (cloud !== undefined) {
@@ -115,7 +90,7 @@ export async function jobsService(hub: HubContext): Promise<HubService> {
       if (outbox !== undefined) {
         // Before any slot runs or answer goes: a new container's store is empty.
         try {
-          const read = await outbox.pull(store, Date.now());
+          const read = await outbox.pull(store, hub.clock.now());
           hub.logger.info(
             `jobs: ${read.deliveries} pending answer(s) and ${read.runs} log entr(ies) read from the spine`,
           );
@@ -136,9 +111,9 @@ export async function jobsService(hub: HubContext): Promise<HubService> {
       await delivery.stop();
       await outbox?.close();
       await told;
-      await desks.close();
-      store.close();
+      await runs.close();
     },
+    runNow: (job) => runs.runNow(job),
     status() {
       const paused = store.pauses.all();
       return {

@@ -10,3 +10,4 @@ export * from "./doctor.ts";
 export * from "./services.ts";
 export * from "./start.ts";
 export * from "./cloud_run.ts";
+export * from "./mcp_servers.ts";

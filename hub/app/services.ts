@@ -1,7 +1,7 @@
 /**
  * The hub's services: what the hub runs for its lifetime (the network service with the
  * universe reporter, the budget watch, the job scheduler, and the channels that run
- * inside the hub, the messenger today). A service is one file with a
+ * inside the hub, the messenger and e-mail). A service is one file with a
  * {@linkcode HubServiceFactory}, listed in {@linkcode HUB_SERVICES}; the hub starts and
  * stops it and shows its status. The shapes are in `hub/channels/contract.ts`, so a
  * channel adapter names them without importing upward.
@@ -45,5 +45,10 @@ export const HUB_SERVICES: readonly HubServiceFactory[] = [
   (hub) =>
     hub.env.MESSENGER_BOT_TOKEN?.trim()
       ? import("../channels/messenger/mod.ts").then((m) => m.messengerChannel(hub))
+      : Promise.resolve(undefined),
+  // Loaded only with [email]: the IMAP, SMTP and MIME packages are not needed otherwise.
+  (hub) =>
+    hub.config.email !== undefined
+      ? import("../channels/email/mod.ts").then((m) => m.emailChannel(hub))
       : Promise.resolve(undefined),
 ];

@@ -24,19 +24,23 @@ import {
 import { turnAnswerer } from "../network_turn/mod.ts";
 import { ModelRouter } from "../router/mod.ts";
 import { Desk } from "../desk/mod.ts";
+import { appCommands } from "./desk_commands.ts";
 import { enabledTools } from "../tools/enabled.ts";
+import { startMcpServers } from "./mcp_servers.ts";
 import { failoverTeller } from "./failover_events.ts";
 import { OwnerEventBus } from "../events/mod.ts";
 import { SpendChartReader } from "../spend/chart.ts";
 import {
   dashboardChat,
   dashboardJobs,
+  dashboardMcp,
   dashboardNetwork,
   type DashboardParts,
   dashboardSettings,
 } from "../dashboard/mod.ts";
 import { openSessionStore } from "../sessions/open.ts";
-import { runJobNow } from "./jobs_run_now.ts";
+import { runJobNowIn } from "./jobs_run_now.ts";
+import { type Clock, SYSTEM_CLOCK, testClock } from "../clock.ts";
 import { type ConfigReload, configReloader } from "../config/reload.ts";
 import type { AgentPaths } from "../paths.ts";
 import { subAgentDirectoryFrom } from "../subs/mod.ts";
@@ -65,6 +69,11 @@ export interface StartHubOptions {
    * local ledger is filled from it before any call, and appends each new row to it.
    */
   cloudLedger?: { url: string; token: string; fetch?: typeof fetch };
+  /**
+   * The clock jobs and budgets run by. @default a test's `AGENT_TEST_CLOCK` (from a
+   * checkout only), else the machine's
+   */
+  clock?: Clock;
 }
 
 /** The assembled hub. */
@@ -136,12 +145,14 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
   const found = await subAgentDirectoryFrom(registry, { config, paths });
   for (const f of found.failures) logger.warn(`agent.subs ${f.component}: ${f.detail}`);
   // One router for every turn the hub runs, so a failover is told to the owner once.
+  const clock = options.clock ?? testClock(env) ?? SYSTEM_CLOCK;
   const router = new ModelRouter({
     config,
     env,
     ledger,
     logger,
     lang,
+    now: () => clock.now(),
     onFailover: failoverTeller({ ledger, events, lang, logger }),
   });
   if (node !== undefined) {
@@ -174,6 +185,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     ...(unconfigured === undefined ? {} : { unconfigured }),
     ...(missing === undefined ? {} : { missing }),
   });
+  const mcp = await startMcpServers({ config, env, paths, lang, logger, events });
   const desk = new Desk({
     config,
     env,
@@ -181,13 +193,15 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     lang,
     logger,
     ledger,
-    tools: await enabledTools(registry),
+    tools: [...await enabledTools(registry, config.tools), ...(mcp?.tools() ?? [])],
     router,
-    statusLines: () => {
-      // What the owner cannot see from a phone otherwise.
-      const net = network.status();
-      return net.configured ? [`net: ${net.state}${net.address ? ` (${net.address})` : ""}`] : [];
-    },
+    commands: appCommands({
+      statusLines: () => {
+        // What the owner cannot see from a phone otherwise.
+        const net = network.status();
+        return net.configured ? [`net: ${net.state}${net.address ? ` (${net.address})` : ""}`] : [];
+      },
+    }),
   });
   const context: HubContext = {
     config,
@@ -204,6 +218,8 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     desk,
     events,
     cloud: options.cloudLedger,
+    clock,
+    mcp,
   };
   const services: HubService[] = [];
   for (const factory of options.services ?? HUB_SERVICES) {
@@ -250,9 +266,11 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
         ...(digest === undefined ? {} : { gathered: () => digest.gathered() }),
       }),
       settings: dashboardSettings({ paths, env, lang, reload }),
+      mcp: dashboardMcp({ paths, env, lang, live: () => mcp?.statuses() ?? [] }),
       jobs: dashboardJobs({
         scope: () => ({ paths, config, lang, env }),
-        runNow: (name) => runJobNow({ paths, config, env, lang, logger }, name),
+        // The hub's own runs (its scheduler's store and delivery worker) when it has them.
+        runNow: (name) => runJobNowIn(services, { paths, config, env, lang, logger }, name),
       }),
     },
     reload,
@@ -270,6 +288,17 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
           blocks[service.statusKey ?? service.name] = service.status();
         }
       }
+      // Each MCP server's live state (`agent components` shows one that failed to start).
+      if (mcp !== undefined) {
+        blocks.mcp = {
+          servers: mcp.statuses().map((s) => ({
+            name: s.name,
+            state: s.state,
+            tools: s.tools.length,
+            ...(s.sentence === undefined ? {} : { sentence: s.sentence }),
+          })),
+        };
+      }
       return blocks;
     },
     events: (afterSec) => readNetEvents(paths.netDir, afterSec),
@@ -279,6 +308,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     },
     async close() {
       await desk.close();
+      await mcp?.close();
       await events.close();
       chart.close();
       // Rows still on their way to the cloud ledger get a few seconds; the rest are sent

@@ -19,6 +19,8 @@ import type { HubComponent } from "../daemon/mod.ts";
 import type { ModelRouter } from "../router/mod.ts";
 import type { Desk } from "../desk/mod.ts";
 import type { OwnerEventBus } from "../events/mod.ts";
+import type { Clock } from "../clock.ts";
+import type { McpServers } from "../mcp/mod_runtime.ts";
 
 /** Something the hub runs for its lifetime, with its block for `GET /status`. */
 export interface HubService extends HubComponent {
@@ -56,6 +58,10 @@ export interface HubContext {
   events: OwnerEventBus;
   /** Cloud mode: the spine the brain answers for (its state routes, its cron). */
   cloud?: { url: string; token: string; fetch?: typeof fetch } | undefined;
+  /** The clock jobs and budgets run by (the router's `now` reads it too). */
+  clock: Clock;
+  /** The MCP servers `agent.toml` lists, started; `undefined` when it lists none. */
+  mcp?: McpServers | undefined;
 }
 
 /**

@@ -33,6 +33,23 @@ export const t = catalogue({
   unknown_role: "{file}: {table} '{key}' names '{name}', which is not a role in [models.roles].",
   no_roles:
     "{file}: [models.roles] has no role, so nothing can answer; add one (`agent init --force` writes a working file).",
+  search_url:
+    "{file}: [tools.search] needs 'url' for provider {provider} (the address of its search endpoint).",
+  http_url: "{file}: {table} '{key}' must be an http:// or https:// address.",
+  mcp_command_or_url: "{file}: {table} needs either 'command' (a stdio server) or 'url', not both.",
+  mcp_agent_variable:
+    "{file}: {table} 'env' names {name}, one of the agent's own variables; a server never receives those.",
+  server_name:
+    "{file}: [mcp.servers] '{key}' is not a server name: lowercase letters, digits, '_' and '-', starting with a letter, at most 32.",
+  email_address:
+    "{file}: [email] '{key}' has '{value}', which is not an e-mail address such as name@example.com.",
+  email_self:
+    "{file}: [email] 'owner' is the agent's own 'address'; the agent would answer its own mail.",
+  email_tls_none:
+    '{file}: [email] tls = "none" sends the password in the clear, so it is accepted for a server on this machine only, and \'{key}\' is \'{host}\'; use "starttls" or "implicit".',
+  email_authserv:
+    "{file}: [email] needs 'authserv_id', the name your mail server writes in its Authentication-Results headers (or trust_from = true for a private server you run).",
+  email_done_folder: "{file}: [email] 'done_folder' must differ from 'folder'.",
   a_string: "a string",
   a_number: "a number",
   a_boolean: "true or false",
@@ -68,6 +85,24 @@ export const t = catalogue({
     "{file}: {table} '{key}' '{name}' adını veriyor, ama [models.roles] içinde böyle bir rol yok.",
   no_roles:
     "{file}: [models.roles] içinde hiç rol yok, bu yüzden hiçbir şey yanıt veremez; bir rol ekleyin (`agent init --force` çalışan bir dosya yazar).",
+  search_url:
+    "{file}: [tools.search] {provider} sağlayıcısı için 'url' gerekli (arama adresinin kendisi).",
+  http_url: "{file}: {table} '{key}' bir http:// veya https:// adresi olmalı.",
+  mcp_command_or_url:
+    "{file}: {table} için ya 'command' (stdio sunucusu) ya da 'url' gerekli, ikisi birden değil.",
+  mcp_agent_variable:
+    "{file}: {table} 'env' ajanın kendi değişkenlerinden {name} adını veriyor; bir sunucu bunları asla almaz.",
+  server_name:
+    "{file}: [mcp.servers] '{key}' bir sunucu adı değil: küçük harf, rakam, '_' ve '-', harfle başlayan, en çok 32 karakter.",
+  email_address:
+    "{file}: [email] '{key}' içindeki '{value}' bir e-posta adresi değil (ad@example.com gibi olmalı).",
+  email_self:
+    "{file}: [email] 'owner' ajanın kendi 'address' değeri; ajan kendi postasını yanıtlardı.",
+  email_tls_none:
+    '{file}: [email] tls = "none" parolayı açık metin gönderir, bu yüzden yalnızca bu makinedeki bir sunucu için kabul edilir; \'{key}\' ise \'{host}\'; "starttls" ya da "implicit" kullanın.',
+  email_authserv:
+    "{file}: [email] için 'authserv_id' gerekli: posta sunucunuzun Authentication-Results başlıklarına yazdığı ad (ya da kendi çalıştırdığınız özel bir sunucu için trust_from = true).",
+  email_done_folder: "{file}: [email] 'done_folder', 'folder' ile aynı olmamalı.",
   a_string: "bir metin",
   a_number: "bir sayı",
   a_boolean: "true veya false",

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { PROVIDERS } from "../credentials.ts";
+import { SERVER_NAME } from "./defaults.ts";
 
 /** Tags the schema attaches to its errors. */
 export type Tag =
@@ -24,7 +25,8 @@ export type Tag =
   | "nonneg_int"
   | "range_int"
   | "not_empty"
-  | "too_long";
+  | "too_long"
+  | "server_name";
 
 function e(tag: Tag): { error: Tag } {
   return { error: tag };
@@ -58,6 +60,14 @@ export const RANGES: Record<string, [number, number]> = {
   poll_timeout_seconds: [1, 60],
   approval_timeout_seconds: [1, 3600],
   context_tokens: [1000, 10_000_000],
+  timeout_seconds: [1, 600],
+  max_output_kb: [1, 1024],
+  max_results: [1, 20],
+  imap_port: [1, 65535],
+  smtp_port: [1, 65535],
+  poll_seconds: [10, 3600],
+  max_per_hour: [1, 1000],
+  attachment_kb: [1, 1024],
 };
 
 const params = table({
@@ -111,6 +121,58 @@ const price = table({
   cache_write_1h: nonneg.optional(),
 });
 
+/** `[tools.search]`: the `web_search` tool's provider, price and budget. */
+const search = table({
+  provider: oneOf(["brave", "searxng"]),
+  url: nonEmpty.optional(),
+  price_per_call: nonneg.optional(),
+  max_results: rangeInt(1, 20).optional(),
+  budget: budget.optional(),
+});
+
+/** `[tools.shell]`: the sandboxed `shell` tool. */
+const shell = table({
+  enabled: bool.optional(),
+  timeout_seconds: rangeInt(1, 600).optional(),
+  max_output_kb: rangeInt(1, 1024).optional(),
+});
+
+/** `[mcp.servers.<name>]`: one MCP server the owner added. */
+const mcpServer = table({
+  command: nonEmpty.optional(),
+  args: z.array(str, e("type_list_of_strings")).optional(),
+  url: nonEmpty.optional(),
+  env: z.array(nonEmpty, e("type_list_of_strings")).optional(),
+  headers_env: z.record(z.string(), nonEmpty, e("type_table")).optional(),
+  tools: z.array(nonEmpty, e("type_list_of_strings")).optional(),
+  tiers: z.record(z.string(), rangeInt(1, 2), e("type_table")).optional(),
+  sandbox: bool.optional(),
+  sandbox_read: z.array(nonEmpty, e("type_list_of_strings")).optional(),
+  sandbox_network: bool.optional(),
+  timeout_seconds: rangeInt(1, 600).optional(),
+});
+
+/** `[email]`; the rules across keys (TLS on loopback only, addresses) are in `email.ts`. */
+const email = table({
+  address: nonEmpty,
+  imap_host: nonEmpty,
+  imap_port: rangeInt(...RANGES.imap_port!).optional(),
+  smtp_host: nonEmpty,
+  smtp_port: rangeInt(...RANGES.smtp_port!).optional(),
+  tls: oneOf(["implicit", "starttls", "none"]).optional(),
+  owner: nonEmpty,
+  allowed_senders: z.array(nonEmpty, e("type_list_of_strings")).optional(),
+  authserv_id: str.optional(),
+  trust_from: bool.optional(),
+  folder: nonEmpty.optional(),
+  done_folder: str.optional(),
+  mode: oneOf(["idle", "poll"]).optional(),
+  poll_seconds: rangeInt(...RANGES.poll_seconds!).optional(),
+  max_per_hour: rangeInt(...RANGES.max_per_hour!).optional(),
+  footer: bool.optional(),
+  attachment_kb: rangeInt(...RANGES.attachment_kb!).optional(),
+});
+
 const chatId = z.union([str, z.number().int()], e("type_list_of_ids"));
 
 /** The schema of the whole file (before defaults are applied by `parse.ts`). */
@@ -142,7 +204,16 @@ export const configSchema = table({
     universe_report_minutes: rangeInt(5, 1440).optional(),
     digest: oneOf(["batched", "daily", "off"]).optional(),
   }).optional(),
-  tools: table({ fetch_private: bool.optional() }).optional(),
+  tools: table({
+    fetch_private: bool.optional(),
+    search: search.optional(),
+    shell: shell.optional(),
+  }).optional(),
+  mcp: table({
+    servers: z.record(z.string().regex(SERVER_NAME, e("server_name")), mcpServer, e("type_table"))
+      .optional(),
+  }).optional(),
+  email: email.optional(),
   components: table({
     modules: z.array(nonEmpty, e("type_list_of_strings")).optional(),
     disabled: z.array(nonEmpty, e("type_list_of_strings")).optional(),

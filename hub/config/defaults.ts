@@ -37,3 +37,6 @@ export const DEFAULT_WARN_AT = 0.8;
 export function defaultContextTokens(provider: string): number {
   return provider === "local-runtime" ? 8_000 : 32_000;
 }
+
+/** An MCP server's name: what `agent mcp add NAME` takes and its tools are prefixed with. */
+export const SERVER_NAME: RegExp = /^[a-z][a-z0-9_-]{0,31}$/;

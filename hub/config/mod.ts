@@ -22,15 +22,25 @@ export type {
   BudgetConfig,
   CacheConfig,
   ComponentsConfig,
+  EmailConfig,
+  EmailTls,
   FallbackConfig,
+  McpConfig,
+  McpServerConfig,
   NetConfig,
   Period,
   PriceConfig,
   ProviderId,
   RoleConfig,
   RoleParams,
+  SearchConfig,
+  ShellConfig,
   ToolsConfig,
 } from "./types.ts";
+
+// What the MCP servers and tools need to know of their settings without parsing the file.
+export { isAgentVariable, SEARCH_DEFAULTS, SHELL_DEFAULTS } from "./tools_config.ts";
+export { SERVER_NAME } from "./defaults.ts";
 
 // Reading it: validated, cached until its text changes; a bad file is a `ConfigError`
 // (a sentence naming the key).

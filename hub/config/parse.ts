@@ -24,6 +24,8 @@ import { CONFIG_TEMPLATE } from "./template.ts";
 import { t } from "./_messages.ts";
 import { ConfigError } from "./error.ts";
 import { DEFAULT_HUB_PORT, DEFAULT_WARN_AT, NET_DEFAULTS } from "./defaults.ts";
+import { checkTools, mcpOf, toolsOf } from "./tools_config.ts";
+import { checkEmail, emailWithDefaults } from "./email.ts";
 
 /** Options for {@linkcode parseConfig}. */
 export interface ParseConfigOptions {
@@ -70,6 +72,8 @@ export function parseConfig(
   }
   const config = withDefaults(result.data);
   checkRoles(config, file, lang);
+  checkTools(config, file, lang);
+  checkEmail(config.email, file, lang);
   return config;
 }
 
@@ -135,6 +139,7 @@ function withDefaults(raw: RawConfig): AgentConfig {
   if (n.name !== undefined) net.name = n.name;
   const ui: AgentConfig["ui"] = {};
   if (raw.ui?.lang !== undefined) ui.lang = raw.ui.lang;
+  const email = emailWithDefaults(raw.email);
   return {
     models: { roles, prices },
     ui,
@@ -146,7 +151,9 @@ function withDefaults(raw: RawConfig): AgentConfig {
     },
     hub: { port: raw.hub?.port ?? DEFAULT_HUB_PORT },
     net,
-    tools: { fetch_private: raw.tools?.fetch_private ?? false },
+    tools: toolsOf(raw),
+    mcp: mcpOf(raw),
+    ...(email === undefined ? {} : { email }),
     components: {
       modules: raw.components?.modules ?? [],
       disabled: raw.components?.disabled ?? [],
@@ -280,6 +287,9 @@ function issueSentence(issue: z.core.$ZodIssue, file: string, lang: Lang): strin
       ? sentence
       : sentence + t(lang, "known_keys", { keys: known.join(", ") });
   }
+  if (issue.code === "invalid_key" && path.length > 0) {
+    return t(lang, "server_name", { file, key: String(path[path.length - 1]) });
+  }
   const tag = issue.message as Tag;
   // Budget problems are reported for the role, in the spec's words.
   if (tag === "budget_period" && path[0] === "models" && path[1] === "roles") {
@@ -306,7 +316,8 @@ function issueSentence(issue: z.core.$ZodIssue, file: string, lang: Lang): strin
     return t(lang, "one_of", { file, table, key, values });
   }
   if (tag === "range_int") {
-    const [min, max] = RANGES[key] ?? [0, 0];
+    // A tier under `tiers` is keyed by the tool's name.
+    const [min, max] = parent.at(-1) === "tiers" ? [1, 2] : RANGES[key] ?? [0, 0];
     return t(lang, "range_int", { file, table, key, min, max });
   }
   if (tag === "too_long") return t(lang, "too_long", { file, table, key, max: 80 });

@@ -31,7 +31,7 @@ interface CacheEntry {
 }
 
 /** The modules whose code decides what a text validates to. */
-const LOADER_MODULES = ["parse.ts", "_schema.ts", "types.ts", "template.ts"];
+const LOADER_MODULES = ["parse.ts", "_schema.ts", "types.ts", "template.ts", "tools_config.ts"];
 
 /**
  * Reads and validates `paths.configFile`, reusing the last validated result while

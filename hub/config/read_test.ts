@@ -3,7 +3,7 @@ import { loadConfig } from "./read.ts";
 import { ConfigError } from "./error.ts";
 import { CONFIG_TEMPLATE } from "./template.ts";
 import { resolvePaths } from "../paths.ts";
-import { tempDir } from "../_testing.ts";
+import { tempDir } from "../../tests/_temp_dir.ts";
 
 /** Paths under a fresh home (removed when the test's `using` block ends) holding `text`. */
 function home(text: string | undefined) {

@@ -89,6 +89,13 @@ MESSENGER_ALLOWED_CHAT_IDS=
 MESSENGER_API_ROOT=
 MESSENGER_WEBHOOK_SECRET=
 
+# The web_search tool ([tools.search] in agent.toml): the provider's key
+SEARCH_API_KEY=
+# The e-mail channel ([email] in agent.toml): the mailbox's login. The user name
+# defaults to [email] address.
+EMAIL_USERNAME=
+EMAIL_PASSWORD=
+
 # The agent network
 AGENT_SPINE_URL=
 AGENT_SPINE_TOKEN=
@@ -100,6 +107,19 @@ AGENT_PROFILE=
 AGENT_LANG=
 AGENT_DATA_DIR=
 `;
+
+/**
+ * Every variable the agent itself reads (the names of {@linkcode ENV_EXAMPLE}): never
+ * handed to an MCP server or a tool's child, whatever `agent.toml` says.
+ *
+ * @example
+ * ```ts
+ * import { AGENT_VARIABLES } from "./setup_files.ts";
+ * if (!AGENT_VARIABLES.includes("AGENT_SPINE_TOKEN")) throw new Error();
+ * ```
+ */
+export const AGENT_VARIABLES: readonly string[] = [...ENV_EXAMPLE.matchAll(/^([A-Z0-9_]+)=/gm)]
+  .map((m) => m[1]!);
 
 /** What {@linkcode rewriteTemplate} changes. */
 export interface TemplateChoice {

@@ -109,6 +109,19 @@ mode = "polling"
 # A tier-2 tool waits this long for Approve or Deny, then counts as denied.
 approval_timeout_seconds = 600
 
+# The e-mail channel: the agent reads its own mailbox over IMAP and answers over
+# SMTP, only to you and the senders you allow, and only when your mail server
+# vouches for the sender (Authentication-Results). EMAIL_USERNAME and
+# EMAIL_PASSWORD go into .env; docs/email.md has worked examples.
+# [email]
+# address = "agent@example.com"
+# imap_host = "imap.example.com"
+# smtp_host = "smtp.example.com"
+# tls = "implicit"
+# owner = "you@example.com"
+# allowed_senders = []
+# authserv_id = "mx.example.com"
+
 [hub]
 # Loopback port of the hub's control API (GET /status, GET /spend).
 port = 8790

@@ -126,6 +126,76 @@ export interface NetConfig {
   digest: "batched" | "daily" | "off";
 }
 
+/** `[tools.search]`: where `web_search` asks, what each call costs and how much it may spend. */
+export interface SearchConfig {
+  provider: "brave" | "searxng";
+  /** The endpoint. @default Brave's web search API; SearXNG has none (its `url` is needed) */
+  url: string;
+  /** Dollars per call. @default 0.005 for Brave (its $5 per 1,000), 0 for SearXNG */
+  price_per_call: number;
+  /** Results a call returns at most. @default 5 */
+  max_results: number;
+  /** A budget like a role's (`usd`, `period`, `hard`, `warn_at`); none: no cap. */
+  budget?: BudgetConfig;
+}
+
+/** `[tools.shell]`: the `shell` tool, run inside bubblewrap. */
+export interface ShellConfig {
+  /** Offer the tool (tier 2, every call asked). @default false */
+  enabled: boolean;
+  /** A command is killed after this long. @default 60 */
+  timeout_seconds: number;
+  /** Output kept of a command (stdout and stderr together), KB. @default 64 */
+  max_output_kb: number;
+}
+
+/** `[tools]`: what the built-in tools may reach, and tools that need settings of their own. */
+/** How the e-mail channel speaks to its servers: TLS from the first byte, STARTTLS, or none. */
+export type EmailTls = "implicit" | "starttls" | "none";
+
+/**
+ * `[email]`: the agent's own mailbox, read over IMAP and answered over SMTP. The
+ * channel runs when the table is there; `EMAIL_USERNAME` and `EMAIL_PASSWORD` live in
+ * `.env`.
+ */
+export interface EmailConfig {
+  /** The agent's mailbox address (answers come from it). */
+  address: string;
+  imap_host: string;
+  /** @default 993 (implicit), 143 (starttls, none) */
+  imap_port: number;
+  smtp_host: string;
+  /** @default 465 (implicit), 587 (starttls), 25 (none) */
+  smtp_port: number;
+  /** `none` is accepted for loopback hosts only. @default "implicit" */
+  tls: EmailTls;
+  /** The owner's address: mail from it is the owner's conversation. */
+  owner: string;
+  /** Other addresses that may write (each a person of its own; lower case). */
+  allowed_senders: string[];
+  /**
+   * The receiving server's authserv-id: only its `Authentication-Results` count. Empty
+   * only with `trust_from`.
+   */
+  authserv_id: string;
+  /** Take the `From:` as proven (a private server the owner runs). @default false */
+  trust_from: boolean;
+  /** @default "INBOX" */
+  folder: string;
+  /** Where answered mail is moved; empty leaves it in `folder`, flagged seen. @default "" */
+  done_folder: string;
+  /** `idle` (IMAP IDLE, polling when the server has none) or `poll`. @default "idle" */
+  mode: "idle" | "poll";
+  /** Seconds between two looks in `poll` mode (and IDLE's fallback). @default 60 */
+  poll_seconds: number;
+  /** Mails answered per sender per hour at most. @default 20 */
+  max_per_hour: number;
+  /** The answer ends with the model and its cost. @default true */
+  footer: boolean;
+  /** The most of a text attachment (or forwarded mail) read, in kilobytes. @default 64 */
+  attachment_kb: number;
+}
+
 /** `[tools]`: what the built-in tools may reach. */
 export interface ToolsConfig {
   /**
@@ -133,6 +203,40 @@ export interface ToolsConfig {
    * off, it reaches public addresses only.
    */
   fetch_private: boolean;
+  /** `web_search` is offered only with this table. */
+  search?: SearchConfig;
+  shell: ShellConfig;
+}
+
+/** `[mcp.servers.<name>]`: one MCP server (a `command` started over stdio, or a `url`). */
+export interface McpServerConfig {
+  /** The program of a stdio server. */
+  command?: string;
+  /** Its arguments. @default [] */
+  args: string[];
+  /** A Streamable HTTP server's endpoint. */
+  url?: string;
+  /** Names of `.env` variables the server receives (never the agent's own). @default [] */
+  env: string[];
+  /** HTTP headers whose values come from `.env`: header name to variable name. @default {} */
+  headers_env: Record<string, string>;
+  /** The server's tools to offer, by the server's names. @default every tool */
+  tools?: string[];
+  /** Tools lowered to tier 1 by the server's name (every other tool is tier 2). @default {} */
+  tiers: Record<string, 1 | 2>;
+  /** A stdio server runs inside bubblewrap. @default false */
+  sandbox: boolean;
+  /** Extra paths a sandboxed server may read. @default [] */
+  sandbox_read: string[];
+  /** A sandboxed server keeps the network. @default false */
+  sandbox_network: boolean;
+  /** Seconds a start, a listing or a call may take. @default 30 */
+  timeout_seconds: number;
+}
+
+/** `[mcp]`: the MCP servers the owner added (`agent mcp add`). */
+export interface McpConfig {
+  servers: Record<string, McpServerConfig>;
 }
 
 /** `[components]`: extra components by module specifier, and names switched off. */
@@ -164,6 +268,9 @@ export interface AgentConfig {
     port: number;
   };
   net: NetConfig;
+  /** `[email]`, when the e-mail channel is set up. */
+  email?: EmailConfig;
   tools: ToolsConfig;
+  mcp: McpConfig;
   components: ComponentsConfig;
 }

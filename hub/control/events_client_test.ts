@@ -3,6 +3,7 @@ import { type NetEvent, type OwnerEvent, OwnerEventBus } from "../events/mod.ts"
 import { controlHandler } from "./handler.ts";
 import { HubEventsError, subscribeHubEvents } from "./events_client.ts";
 import { writeHubToken } from "./token.ts";
+import { until } from "../../tests/_poll.ts";
 
 function tokenFileOf(bus: OwnerEventBus): string {
   return `${bus.netDir}/hub.token`;
@@ -44,14 +45,6 @@ async function serveBus(bus: OwnerEventBus, port = 0) {
       await server.shutdown();
     },
   };
-}
-
-async function until(what: string, check: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 Deno.test("subscribeHubEvents() hears events, reconnects after the hub restarts and resumes with nothing lost or doubled", async () => {

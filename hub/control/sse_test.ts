@@ -3,6 +3,7 @@ import { OwnerEventBus } from "../events/mod.ts";
 import type { NetEvent, OwnerEvent } from "../events/mod.ts";
 import { readNetEvents } from "../network/events.ts";
 import { controlHandler, type ControlSources } from "./handler.ts";
+import { until } from "../../tests/_poll.ts";
 
 function failover(role: string, ts = 1_767_225_600): NetEvent {
   return { ts, type: "model.failover", role, stand_in: "fast", text: `${role} is down` };
@@ -171,7 +172,7 @@ Deno.test("GET /events with Last-Event-ID after a disconnect gets exactly the ev
     await hub.bus.publish(failover("b"));
     for (let i = 0; i < 2; i++) seen.push((await first.event())!.id!);
     await first.cancel();
-    await waitFor(() => hub.bus.subscribers === 0);
+    await until("the hub lets go of the subscriber", () => hub.bus.subscribers === 0);
     const missed: OwnerEvent[] = [];
     for (const r of ["c", "d", "e"]) missed.push(await hub.bus.publish(failover(r)));
     const again = frames(
@@ -328,11 +329,3 @@ Deno.test("GET /net/events?after= still answers the events newer than a second, 
     await hub.stop();
   }
 });
-
-async function waitFor(check: () => boolean, ms = 2_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}

@@ -50,6 +50,11 @@ export const EN = {
   messenger_stopped: "stopped",
   messenger_never: "none yet",
   messenger_no_error: "none",
+  status_email: "e-mail: {state} ({mode}) as {address}; last mail {time}; last error: {error}",
+  email_connected: "connected",
+  email_connecting: "connecting",
+  email_reconnecting: "not connected, trying again",
+  email_stopped: "stopped",
   no_answer: "no answer on 127.0.0.1:{port}",
 } as const;
 
@@ -107,5 +112,10 @@ export const t: Translator<HubMessageKey> = catalogue(EN, {
   messenger_stopped: "durdu",
   messenger_never: "henüz yok",
   messenger_no_error: "yok",
+  status_email: "e-posta: {state} ({mode}), {address} olarak; son posta {time}; son hata: {error}",
+  email_connected: "bağlı",
+  email_connecting: "bağlanıyor",
+  email_reconnecting: "bağlı değil, yeniden deneniyor",
+  email_stopped: "durdu",
   no_answer: "127.0.0.1:{port} üzerinde yanıt yok",
 });

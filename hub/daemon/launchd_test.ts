@@ -6,7 +6,7 @@ import {
   type Runner,
   uninstallLaunchd,
 } from "./launchd.ts";
-import { tempDir } from "../_testing.ts";
+import { tempDir } from "../../tests/_temp_dir.ts";
 
 function recorder(codes: Record<string, number> = {}): { run: Runner; calls: string[] } {
   const calls: string[] = [];

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { acquireLock, liveLock, readLock, releaseLock } from "./lock.ts";
-import { tempDir } from "../_testing.ts";
+import { tempDir } from "../../tests/_temp_dir.ts";
 
 Deno.test("acquireLock() takes a free lock and refuses while its holder lives", () => {
   using tmp = tempDir();

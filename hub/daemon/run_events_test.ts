@@ -5,6 +5,7 @@ import { appendNetEvent } from "../network/events.ts";
 import { type OwnerEvent, OwnerEventBus } from "../events/mod.ts";
 import { subscribeHubEvents } from "../control/events_client.ts";
 import { runHub } from "./run.ts";
+import { until } from "../../tests/_poll.ts";
 
 Deno.test("runHub() serves GET /events from its bus and ends open streams when it stops", async () => {
   const home = await Deno.makeTempDir({ prefix: "agent-run-events-" });
@@ -58,14 +59,14 @@ Deno.test("runHub() serves GET /events from its bus and ends open streams when i
       id: "m1",
       text: "from outside",
     });
-    await until(() => heard.length === 2);
+    await until("both events heard", () => heard.length === 2);
     assert.deepEqual(heard, [inHub, outside]);
     const started = performance.now();
     stop.abort();
     assert.equal(await done, 0);
     // The open stream did not hold the shutdown.
     assert.ok(performance.now() - started < 5_000);
-    await until(() => dropped > 0);
+    await until("a dropped subscriber", () => dropped > 0);
   } finally {
     client.abort();
     await listener;
@@ -75,11 +76,3 @@ Deno.test("runHub() serves GET /events from its bus and ends open streams when i
     await Deno.remove(home, { recursive: true });
   }
 });
-
-async function until(check: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}

@@ -5,7 +5,7 @@ import { runHub } from "./run.ts";
 import { readLock } from "./lock.ts";
 import { readCrash, readHeartbeat, writeHeartbeat } from "./state_files.ts";
 import { hubStatus } from "./status.ts";
-import { tempDir } from "../_testing.ts";
+import { tempDir } from "../../tests/_temp_dir.ts";
 import { bearerHeaders, readHubToken } from "../control/token.ts";
 
 Deno.test("runHub() holds the lock, serves the control API and stops cleanly", async () => {

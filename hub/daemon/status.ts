@@ -29,6 +29,8 @@ export interface HubStatusReport {
   net: Record<string, unknown> | null;
   /** The running hub's `messenger` block (of `GET /status`), or null when it has none. */
   messenger?: Record<string, unknown> | null;
+  /** The running hub's `email` block (of `GET /status`), or null when it has none. */
+  email?: Record<string, unknown> | null;
 }
 
 /** Options for {@linkcode hubStatus}. */
@@ -59,6 +61,7 @@ export async function hubStatus(
     ? await fetchControl(options.port, "/status", { timeoutMs: 1000, ...token })
     : undefined;
   const messenger = status?.messenger;
+  const email = status?.email;
   const liveBeat = lock !== undefined && beat !== undefined && beat.pid === lock.pid
     ? beat
     : undefined;
@@ -82,6 +85,7 @@ export async function hubStatus(
     messenger: typeof messenger === "object" && messenger !== null
       ? messenger as Record<string, unknown>
       : null,
+    email: typeof email === "object" && email !== null ? email as Record<string, unknown> : null,
   };
 }
 
@@ -105,6 +109,7 @@ export function statusLines(report: HubStatusReport, lang: Lang): string[] {
   }
   if (report.net !== null) lines.push(netLine(report.net, lang));
   if (report.messenger) lines.push(messengerLine(report.messenger, lang));
+  if (report.email) lines.push(emailLine(report.email, lang));
   if (report.running) {
     lines.push(t(lang, "status_control", {
       state: t(lang, report.control.answers ? "answers" : "no_answer", {
@@ -171,6 +176,25 @@ export function messengerLine(block: Record<string, unknown>, lang: Lang): strin
   return t(lang, "status_messenger", {
     state: shown,
     mode: String(block.mode ?? "polling"),
+    time: Number.isNaN(at) ? t(lang, "messenger_never") : formatTime(at),
+    error,
+  });
+}
+
+/** The e-mail line: connected or not, the mode, the last mail and the last error. */
+export function emailLine(block: Record<string, unknown>, lang: Lang): string {
+  const state = String(block.state ?? "");
+  const shown = state === "connected" || state === "reconnecting" || state === "stopped"
+    ? t(lang, `email_${state}`)
+    : t(lang, "email_connecting");
+  const at = typeof block.last_message_at === "string" ? Date.parse(block.last_message_at) : NaN;
+  const error = typeof block.last_error === "string" && block.last_error !== ""
+    ? block.last_error
+    : t(lang, "messenger_no_error");
+  return t(lang, "status_email", {
+    state: shown,
+    mode: String(block.mode ?? "idle"),
+    address: String(block.address ?? "-"),
     time: Number.isNaN(at) ? t(lang, "messenger_never") : formatTime(at),
     error,
   });

@@ -142,7 +142,7 @@ async function route(
       });
     }
   }
-  for (const part of [sources.chat, sources.network, sources.settings, sources.jobs]) {
+  for (const part of [sources.chat, sources.network, sources.settings, sources.jobs, sources.mcp]) {
     const answer = await part?.route(name, request, url);
     if (answer !== undefined) return answer;
   }

@@ -19,3 +19,4 @@ export { type ChatSources, dashboardChat } from "./chat.ts";
 export { dashboardNetwork, type NetworkSources } from "./network.ts";
 export { dashboardSettings, type SettingsSources } from "./settings.ts";
 export { dashboardJobs, type JobsSources } from "./jobs.ts";
+export { dashboardMcp, type McpRouteSources } from "./mcp.ts";

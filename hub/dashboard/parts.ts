@@ -18,4 +18,6 @@ export interface DashboardParts {
   settings?: DashboardChat;
   /** Scheduled jobs, their log and their buttons, over the job store. */
   jobs?: DashboardChat;
+  /** The MCP servers: pins, live state and the owner's acts (`agent mcp`'s). */
+  mcp?: DashboardChat;
 }

@@ -39,6 +39,8 @@ export interface DashboardSources {
   settings?: DashboardChat;
   /** The scheduled jobs, their log and their buttons. */
   jobs?: DashboardChat;
+  /** The MCP servers: their pins and live state, and the owner's acts on them. */
+  mcp?: DashboardChat;
   /** Ends open event streams when the hub stops. */
   closing?: AbortSignal;
   /** A one-time code's lifetime. @default 60000 */

@@ -66,6 +66,11 @@ export const EN = {
   approve_question: "{message} Allow?",
   internal: "Something went wrong while answering: {detail}",
   approval_expired: "No answer in time: {tool} was denied.",
+  refused: "✗ {tool} did not run: {reason}",
+  refused_no_one_to_ask: "no one could approve it",
+  refused_denied: "it was denied",
+  refused_expired: "no one answered in time",
+  refused_cancelled: "the answer was cancelled",
   history_title: "Earlier in this session:",
   history_more: "({count} earlier messages not shown)",
 } as const;
@@ -132,6 +137,11 @@ export const t: Translator<DeskSentence> = catalogue(EN, {
   approve_question: "{message} İzin veriyor musunuz?",
   internal: "Yanıtlanırken bir sorun çıktı: {detail}",
   approval_expired: "Zamanında yanıt gelmedi: {tool} reddedildi.",
+  refused: "✗ {tool} çalışmadı: {reason}",
+  refused_no_one_to_ask: "onaylayabilecek kimse yoktu",
+  refused_denied: "reddedildi",
+  refused_expired: "zamanında yanıt gelmedi",
+  refused_cancelled: "yanıt iptal edildi",
   history_title: "Bu oturumda daha önce:",
   history_more: "(gösterilmeyen {count} önceki mesaj)",
 });

@@ -9,7 +9,7 @@
  * @module
  */
 import type { Lang } from "../i18n.ts";
-import type { AgentTool } from "../tools/mod.ts";
+import type { AgentTool, ToolCallCheck } from "../tools/mod.ts";
 import { shown } from "../tools/_messages.ts";
 import { t } from "./_messages.ts";
 import type { ApprovalDecided, ApprovalRequest, Decision } from "./events.ts";
@@ -107,6 +107,42 @@ export class ApprovalBook {
     });
     return true;
   }
+}
+
+/** Where an approval is asked, and who hears of it. */
+export interface AskOwnerOptions {
+  /** The conversation's key. */
+  conversation: string;
+  lang: Lang;
+  /** Told of the request once it is open. */
+  onOpen(request: ApprovalRequest): void;
+  /** Told of its one decision. */
+  onDecided(decided: ApprovalDecided): void;
+}
+
+/**
+ * Asks the owner, through `book`, whether the tier-2 call `call` may run: the request
+ * carries the sentence a person reads and the arguments in short and in full.
+ */
+export function askOwner(
+  book: ApprovalBook,
+  call: ToolCallCheck,
+  options: AskOwnerOptions,
+): Promise<Decision> {
+  const tool = call.tool.name;
+  const args = call.input;
+  return book.ask(
+    {
+      conversation: options.conversation,
+      tool,
+      toolCallId: call.toolCallId,
+      message: approvalSentence(call.tool, tool, args, options.lang),
+      summary: summariseArgs(args),
+      args: JSON.stringify(args) ?? "",
+    },
+    options.onOpen,
+    options.onDecided,
+  );
 }
 
 /** The sentence a person reads for a call of `tool` (or of an unknown tool `name`). */

@@ -1,73 +1,102 @@
 /**
- * The slash commands of every conversation, in one table: `/new`, `/resume [ID]`,
- * `/model [ROLE]`, `/status`, `/settings [set NAME]`, `/jobs`, `/help`, `/quit` (and `/start`,
- * Telegram's greeting). Each entry says where it is offered, its usage and its summary
- * in both languages; `/help` and the messenger's command menu are made from the same
- * table, so no channel has commands or sentences of its own.
+ * The slash commands of every conversation, in one table: the desk's own (`/start`,
+ * `/new`, `/stop`, `/resume [ID]`, `/model [ROLE]`, `/help`, `/quit`) and the plug-ins
+ * the app registers (`/status`, `/settings`, `/jobs`: `hub/app/desk_commands.ts`), which
+ * `/help` lists between `/model` and `/help`. `/help` and the messenger's command menu
+ * are made from the same table, so no channel has commands or sentences of its own.
+ *
+ * A command reads the conversation through a {@linkcode CommandContext} and changes
+ * nothing: it returns its lines and the {@linkcode CommandEffect}s it asks for (another
+ * session, another role, a saved key, stop, quit), which only the conversation applies.
  *
  * @module
  */
 import type { AgentConfig } from "../config/types.ts";
-import { CREDENTIAL_VARIABLES, credentialState } from "../credentials.ts";
-import { readEnvFile, setEnvKey } from "../env_file.ts";
-import { formatTime, type Lang } from "../i18n.ts";
-import {
-  budgetLine,
-  forecastLine,
-  forecastReport,
-  ledgerErrorSentence,
-  spendReport,
-} from "../spend/mod.ts";
+import { CREDENTIAL_VARIABLES } from "../credentials.ts";
+import type { Lang } from "../i18n.ts";
 import { type Ledger, LedgerError } from "../ledger/mod.ts";
+import { ledgerErrorSentence } from "../spend/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import { isValidId, newSessionId, type SessionStore } from "../sessions/mod.ts";
-import { type Agent, MAIN_AGENT_ID } from "../agent/mod.ts";
-import { listJobs, pauseJobs, resumeJobs } from "../jobs/manage.ts";
-import { listLines } from "../jobs/lines.ts";
-import { UserError } from "../user_error.ts";
 import { t } from "./_messages.ts";
 import { type DeskChannel, sessionKind } from "./keys.ts";
+import { type Choice, listSessions, type RoleTarget } from "./choices.ts";
 
-/** The state of one conversation that slash commands read and change. */
-export interface ConversationState {
+/**
+ * What a slash command reads: the conversation as it is now, and the desk's parts it may
+ * consult. Nothing here changes the conversation; a command asks for that with effects.
+ */
+export interface CommandContext {
   /** Where the conversation happens. */
   readonly channel: DeskChannel;
-  config: AgentConfig;
-  /** The merged environment; `/settings set` adds to it. */
-  env: Record<string, string>;
-  paths: AgentPaths;
-  lang: Lang;
-  profile: string;
-  sessions: SessionStore;
-  ledger: Ledger | undefined;
-  /** The agent that answers; `/model` changes its role. */
-  agent: Agent;
-  /** The session the conversation writes to; `/resume ID` and `/new` change it. */
-  sessionId: string;
+  readonly lang: Lang;
+  readonly config: AgentConfig;
+  /** The merged environment (a saved key is added by the conversation, not here). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly paths: AgentPaths;
+  /** The profile `/status` names. */
+  readonly profile: string;
+  readonly sessions: SessionStore;
+  readonly ledger: Ledger | undefined;
+  /** The session the conversation writes to. */
+  readonly sessionId: string;
+  /** The role that answers. */
+  readonly role: string;
   /** The role fixed by the channel (`--role`), which `/resume` then keeps. */
-  fixedRole: string | undefined;
-  /** Builds the agent again for `role` (after new credentials). */
-  rebuild(role: string): Agent;
+  readonly fixedRole: string | undefined;
+  /** Whether an answer is being written now (`/stop` has something to stop). */
+  readonly running: boolean;
+  /** Where `role` goes (its provider and model). */
+  target(role: string): RoleTarget;
+  /** The sentence for `role`'s missing credential, if it cannot answer. */
+  missingCredential(role: string): string | undefined;
+  /** How many messages the session `sessionId` holds. */
+  messageCount(sessionId: string): Promise<number>;
+  /** The commands this conversation offers, in `/help` order. */
+  commands(): readonly CommandSpec[];
   /**
    * Asks for a secret without echoing it; `null` when none was given. Absent where no
    * secret can be asked (no terminal, the messenger): `/settings set` then refuses.
    */
   secret?: ((prompt: string) => Promise<string | null>) | undefined;
-  /** Lines `/status` adds about the hub (the network), where the hub is at hand. */
-  statusLines?: (() => string[]) | undefined;
   /**
    * How many columns the channel shows a line in, where it knows (a terminal): `/jobs`
    * fits its table to them. Absent: 80.
    */
   columns?: (() => number) | undefined;
-  /** A ceiling on what the session may spend (a job's run): no call passes it. */
-  ceiling?: { usd: number; sinceMs: number } | undefined;
-  /** Ends the answer being written (`/stop`); `false` when none is. */
-  stop(): boolean;
   now(): number;
 }
 
-/** What a slash command did. */
+/** A change a command asks for; only the conversation applies it. */
+export type CommandEffect =
+  /** Move to `sessionId` (`/new`, `/resume`), with `role` when the session brings its own. */
+  | { type: "session"; sessionId: string; role?: string | undefined }
+  /** Answer with `role` from now on (`/model`). */
+  | { type: "role"; role: string }
+  /** A credential was saved (`/settings set`): added to the environment, the agent rebuilt. */
+  | { type: "env"; name: string; value: string }
+  /** End the answer being written (`/stop`). */
+  | { type: "stop" }
+  /** The conversation ends (`/quit`). */
+  | { type: "quit" };
+
+/** One pick a command offers: a short label and the line that picks it. */
+export interface CommandChoice {
+  label: string;
+  /** The line submitted when it is picked (`/resume <id>`). */
+  input: string;
+}
+
+/** What a slash command returns. */
+export interface CommandReturn {
+  lines: string[];
+  /** What the conversation changes afterwards, in order. */
+  effects?: CommandEffect[];
+  /** What a person may pick next (`/resume`'s sessions), for channels with buttons. */
+  choices?: CommandChoice[];
+}
+
+/** What a slash command did, as the sender is told. */
 export interface CommandOutcome {
   lines: string[];
   /** The conversation ends (`/quit`). */
@@ -78,87 +107,195 @@ export interface CommandOutcome {
   choices?: CommandChoice[];
 }
 
-/** One pick a command offers: a short label and the line that picks it. */
-export interface CommandChoice {
-  label: string;
-  /** The line submitted when it is picked (`/resume <id>`). */
-  input: string;
-}
-
-/** One slash command. */
+/** One slash command: the desk's own, or a plug-in the app registers. */
 export interface CommandSpec {
   /** `/model`. */
   word: string;
   aliases?: readonly string[];
   /** `/model [ROLE]`. */
   usage: string;
-  /** Its summary's key in the desk's catalogue. */
-  summary:
-    | "cmd_new"
-    | "cmd_resume"
-    | "cmd_model"
-    | "cmd_status"
-    | "cmd_settings"
-    | "cmd_help"
-    | "cmd_quit"
-    | "cmd_start"
-    | "cmd_stop"
-    | "cmd_jobs";
+  /** Its one-line summary in `lang`. */
+  summary(lang: Lang): string;
   /** The channels that offer it. @default every channel */
   channels?: readonly DeskChannel[];
   /** Handled at once, also while an answer runs, instead of waiting its turn. */
   immediate?: boolean;
-  run(state: ConversationState, args: string[]): Promise<CommandOutcome>;
+  run(context: CommandContext, args: string[]): Promise<CommandReturn>;
+  /**
+   * The picker it offers (`settings`): `choices(kind)` of a conversation lists what
+   * `list` returns.
+   */
+  choices?: { kind: string; list(context: CommandContext): Promise<Choice[]> };
 }
 
-/** Every slash command, in the order `/help` lists them. */
-export const COMMANDS: readonly CommandSpec[] = [
-  {
-    word: "/start",
-    usage: "/start",
-    summary: "cmd_start",
-    channels: ["messenger"],
-    run: (state) => Promise.resolve({ lines: [t(state.lang, "start")] }),
-  },
-  { word: "/new", usage: "/new", summary: "cmd_new", run: fresh },
-  {
-    word: "/stop",
-    aliases: ["/cancel"],
-    usage: "/stop",
-    summary: "cmd_stop",
-    immediate: true,
-    run: (state) => Promise.resolve({ lines: state.stop() ? [] : [t(state.lang, "stop_none")] }),
-  },
-  { word: "/resume", usage: "/resume [ID]", summary: "cmd_resume", run: resume },
-  { word: "/model", usage: "/model [ROLE]", summary: "cmd_model", run: model },
-  { word: "/status", usage: "/status", summary: "cmd_status", run: status },
-  { word: "/settings", usage: "/settings [set NAME]", summary: "cmd_settings", run: settings },
-  { word: "/jobs", usage: "/jobs [pause|resume [NAME]]", summary: "cmd_jobs", run: jobs },
-  { word: "/help", usage: "/help", summary: "cmd_help", run: help },
-  {
-    word: "/quit",
-    aliases: ["/exit"],
-    usage: "/quit",
-    summary: "cmd_quit",
-    channels: ["chat", "tui"],
-    run: () => Promise.resolve({ lines: [], quit: true }),
-  },
-];
+const start: CommandSpec = {
+  word: "/start",
+  usage: "/start",
+  summary: (lang) => t(lang, "cmd_start"),
+  channels: ["messenger"],
+  run: (ctx) => Promise.resolve({ lines: [t(ctx.lang, "start")] }),
+};
 
-/** The commands `channel` offers, in `/help` order. */
-export function commandsOf(channel: DeskChannel): CommandSpec[] {
-  return COMMANDS.filter((c) => c.channels === undefined || c.channels.includes(channel));
+const fresh: CommandSpec = {
+  word: "/new",
+  usage: "/new",
+  summary: (lang) => t(lang, "cmd_new"),
+  run(ctx) {
+    const sessionId = newSessionId(sessionKind(ctx.channel), ctx.now());
+    return Promise.resolve({
+      lines: [t(ctx.lang, "new_session", { session: sessionId })],
+      effects: [{ type: "session", sessionId }],
+    });
+  },
+};
+
+const stop: CommandSpec = {
+  word: "/stop",
+  aliases: ["/cancel"],
+  usage: "/stop",
+  summary: (lang) => t(lang, "cmd_stop"),
+  immediate: true,
+  run: (ctx) =>
+    Promise.resolve(
+      ctx.running ? { lines: [], effects: [{ type: "stop" }] } : {
+        lines: [t(ctx.lang, "stop_none")],
+      },
+    ),
+};
+
+const resume: CommandSpec = {
+  word: "/resume",
+  usage: "/resume [ID]",
+  summary: (lang) => t(lang, "cmd_resume"),
+  async run(ctx, args) {
+    const { lang, sessions } = ctx;
+    const arg = args.join(" ");
+    if (arg === "") {
+      const list = await listSessions(sessions);
+      const lines = [t(lang, list.length === 0 ? "no_sessions" : "sessions_title")];
+      for (const s of list) {
+        lines.push(t(lang, "session_line", {
+          session: s.value,
+          time: s.time,
+          count: s.count,
+          title: s.title,
+        }));
+      }
+      const choices = list.map((s) => ({ label: s.label, input: `/resume ${s.value}` }));
+      return choices.length === 0 ? { lines } : { lines, choices };
+    }
+    if (!isValidId(arg) || await sessions.getSession(arg) === undefined) {
+      return { lines: [t(lang, "unknown_session", { session: arg })] };
+    }
+    // Without a fixed role, a resumed session brings back the role it remembers.
+    const kept = (await sessions.getMeta(arg)).role;
+    const role = ctx.fixedRole === undefined && typeof kept === "string" &&
+        kept in ctx.config.models.roles && ctx.missingCredential(kept) === undefined
+      ? kept
+      : undefined;
+    const count = await ctx.messageCount(arg);
+    return {
+      lines: [t(lang, "session_now", { session: arg, count })],
+      effects: [{ type: "session", sessionId: arg, role }],
+    };
+  },
+};
+
+const model: CommandSpec = {
+  word: "/model",
+  usage: "/model [ROLE]",
+  summary: (lang) => t(lang, "cmd_model"),
+  run(ctx, args) {
+    const { lang } = ctx;
+    const roles = ctx.config.models.roles;
+    const arg = args.join(" ");
+    if (arg === "") {
+      const lines = [t(lang, "roles_title", { role: ctx.role })];
+      for (const r of Object.keys(roles)) {
+        lines.push(t(lang, "role_line", {
+          mark: r === ctx.role ? "*" : " ",
+          role: r,
+          ...ctx.target(r),
+        }));
+      }
+      return Promise.resolve({ lines });
+    }
+    if (!Object.hasOwn(roles, arg)) {
+      return Promise.resolve({ lines: [t(lang, "unknown_role", { role: arg })] });
+    }
+    const gap = ctx.missingCredential(arg);
+    if (gap) return Promise.resolve({ lines: [gap] });
+    return Promise.resolve({
+      lines: [t(lang, "role_now", { role: arg, ...ctx.target(arg) })],
+      effects: [{ type: "role", role: arg }],
+    });
+  },
+};
+
+const help: CommandSpec = {
+  word: "/help",
+  usage: "/help",
+  summary: (lang) => t(lang, "cmd_help"),
+  run(ctx) {
+    const lines = [t(ctx.lang, "help_title")];
+    for (const spec of ctx.commands()) {
+      lines.push(t(ctx.lang, "help_line", { usage: spec.usage, summary: spec.summary(ctx.lang) }));
+    }
+    return Promise.resolve({ lines: [lines.join("\n")] });
+  },
+};
+
+const quit: CommandSpec = {
+  word: "/quit",
+  aliases: ["/exit"],
+  usage: "/quit",
+  summary: (lang) => t(lang, "cmd_quit"),
+  channels: ["chat", "tui"],
+  run: () => Promise.resolve({ lines: [], effects: [{ type: "quit" }] }),
+};
+
+/** The desk's own commands before the plug-ins, and after them. */
+const BEFORE: readonly CommandSpec[] = [start, fresh, stop, resume, model];
+const AFTER: readonly CommandSpec[] = [help, quit];
+
+/**
+ * Every command with `plugins` (the app's), in `/help` order: the desk's own first, the
+ * plug-ins before `/help` and `/quit`. A plug-in cannot take a word the desk has.
+ *
+ * @throws {TypeError} a plug-in whose word or alias is taken.
+ */
+export function commandTable(plugins: readonly CommandSpec[] = []): CommandSpec[] {
+  const words = new Set<string>();
+  const table = [...BEFORE, ...plugins, ...AFTER];
+  for (const spec of table) {
+    for (const word of [spec.word, ...(spec.aliases ?? [])]) {
+      if (words.has(word)) throw new TypeError(`Cannot register ${word}: the word is taken`);
+      words.add(word);
+    }
+  }
+  return table;
+}
+
+/** The commands of `table` that `channel` offers, in `/help` order. */
+export function commandsOf(
+  channel: DeskChannel,
+  table: readonly CommandSpec[] = commandTable(),
+): CommandSpec[] {
+  return table.filter((c) => c.channels === undefined || c.channels.includes(channel));
 }
 
 /** A command's summary in `lang`. */
 export function commandSummary(spec: CommandSpec, lang: Lang): string {
-  return t(lang, spec.summary);
+  return spec.summary(lang);
 }
 
-/** The command `text` (a line that starts with `/`) names in `channel`, if it offers one. */
-export function commandOf(channel: DeskChannel, text: string): CommandSpec | undefined {
+/** The command of `commands` that `text` (a line that starts with `/`) names, if any. */
+export function commandOf(
+  commands: readonly CommandSpec[],
+  text: string,
+): CommandSpec | undefined {
   const word = commandWord(text);
-  return commandsOf(channel).find((c) => c.word === word || (c.aliases ?? []).includes(word));
+  return commands.find((c) => c.word === word || (c.aliases ?? []).includes(word));
 }
 
 /** The command word of `text`, lower case, without Telegram's `@bot` suffix. */
@@ -167,198 +304,22 @@ export function commandWord(text: string): string {
 }
 
 /**
- * Runs the slash command on `text` (a trimmed line that starts with `/`); a word the
- * channel does not offer gets the sentence that names it. A `@bot` suffix (Telegram
- * groups) is ignored.
+ * Runs the slash command on `text` (a trimmed line that starts with `/`) against the
+ * context's commands; a word the channel does not offer gets the sentence that names it.
+ * A `@bot` suffix (Telegram groups) is ignored.
  */
-export async function runCommand(state: ConversationState, text: string): Promise<CommandOutcome> {
+export async function runCommand(ctx: CommandContext, text: string): Promise<CommandReturn> {
   const [, ...args] = text.trim().split(/\s+/);
-  const spec = commandOf(state.channel, text);
+  const spec = commandOf(ctx.commands(), text);
   if (spec === undefined) {
-    return { lines: [t(state.lang, "unknown_command", { command: commandWord(text) })] };
+    return { lines: [t(ctx.lang, "unknown_command", { command: commandWord(text) })] };
   }
   try {
-    return await spec.run(state, args);
+    return await spec.run(ctx, args);
   } catch (error) {
     if (!(error instanceof LedgerError)) throw error;
-    return { lines: [ledgerErrorSentence(state.lang, error)] };
+    return { lines: [ledgerErrorSentence(ctx.lang, error)] };
   }
-}
-
-/** `{role, provider, model}` of `role` for the sentences that show it. */
-export function describeRole(
-  agent: Agent,
-  role: string,
-): { role: string; provider: string; model: string } {
-  const target = agent.router.target(role);
-  return { role, provider: target.provider, model: target.model_id };
-}
-
-function help(state: ConversationState): Promise<CommandOutcome> {
-  const lines = [t(state.lang, "help_title")];
-  for (const spec of commandsOf(state.channel)) {
-    lines.push(t(state.lang, "help_line", {
-      usage: spec.usage,
-      summary: commandSummary(spec, state.lang),
-    }));
-  }
-  return Promise.resolve({ lines: [lines.join("\n")] });
-}
-
-/**
- * `/jobs`: the scheduled jobs (next run, last outcome, spend today); `/jobs pause` and
- * `/jobs resume` stop and restart every job at once (or one, by name).
- */
-async function jobs(state: ConversationState, args: string[]): Promise<CommandOutcome> {
-  const scope = {
-    paths: state.paths,
-    config: state.config,
-    lang: state.lang,
-    nowMs: state.now(),
-    env: state.env,
-    resumeAll: "/jobs resume",
-  };
-  const [action, name] = args;
-  if (action === undefined || action === "list") {
-    const columns = state.columns?.();
-    return { lines: [listLines(await listJobs(scope), state.lang, { columns }).join("\n")] };
-  }
-  if (action !== "pause" && action !== "resume") {
-    return { lines: [t(state.lang, "jobs_usage")] };
-  }
-  try {
-    const act = action === "pause" ? pauseJobs : resumeJobs;
-    return { lines: [await act(scope, name)] };
-  } catch (error) {
-    if (error instanceof UserError) return { lines: [error.message] };
-    throw error;
-  }
-}
-
-function fresh(state: ConversationState): Promise<CommandOutcome> {
-  state.sessionId = newSessionId(sessionKind(state.channel), state.now());
-  return Promise.resolve({
-    lines: [t(state.lang, "new_session", { session: state.sessionId })],
-    sessionChanged: true,
-  });
-}
-
-function model(state: ConversationState, args: string[]): Promise<CommandOutcome> {
-  const { lang, agent } = state;
-  const roles = state.config.models.roles;
-  const arg = args.join(" ");
-  if (arg === "") {
-    const lines = [t(lang, "roles_title", { role: agent.role })];
-    for (const r of Object.keys(roles)) {
-      lines.push(t(lang, "role_line", {
-        mark: r === agent.role ? "*" : " ",
-        ...describeRole(agent, r),
-      }));
-    }
-    return Promise.resolve({ lines });
-  }
-  if (!(arg in roles)) return Promise.resolve({ lines: [t(lang, "unknown_role", { role: arg })] });
-  const gap = agent.router.missingCredentialSentence(arg);
-  if (gap) return Promise.resolve({ lines: [gap] });
-  agent.role = arg;
-  return Promise.resolve({ lines: [t(lang, "role_now", describeRole(agent, arg))] });
-}
-
-async function resume(state: ConversationState, args: string[]): Promise<CommandOutcome> {
-  const { lang, sessions, agent } = state;
-  const arg = args.join(" ");
-  if (arg === "") {
-    const list = await sessions.listSessions(20);
-    const lines = [t(lang, list.length === 0 ? "no_sessions" : "sessions_title")];
-    const choices: CommandChoice[] = [];
-    for (const s of list) {
-      const time = formatTime(Date.parse(s.updated_at));
-      const title = typeof s.meta.title === "string" ? s.meta.title : "";
-      lines.push(t(lang, "session_line", {
-        session: s.session_id,
-        time,
-        count: s.message_count,
-        title,
-      }));
-      choices.push({
-        label: `${time} · ${title === "" ? s.session_id : title}`,
-        input: `/resume ${s.session_id}`,
-      });
-    }
-    return choices.length === 0 ? { lines } : { lines, choices };
-  }
-  if (!isValidId(arg) || await sessions.getSession(arg) === undefined) {
-    return { lines: [t(lang, "unknown_session", { session: arg })] };
-  }
-  state.sessionId = arg;
-  // Without a fixed role, a resumed session brings back the role it remembers.
-  const kept = (await sessions.getMeta(arg)).role;
-  if (
-    state.fixedRole === undefined && typeof kept === "string" &&
-    kept in state.config.models.roles && agent.router.missingCredentialSentence(kept) === undefined
-  ) agent.role = kept;
-  const count = (await agent.history(arg)).length;
-  return { lines: [t(lang, "session_now", { session: arg, count })], sessionChanged: true };
-}
-
-async function status(state: ConversationState): Promise<CommandOutcome> {
-  const { lang, agent } = state;
-  const count = (await state.sessions.listMessages(state.sessionId, MAIN_AGENT_ID))?.length ?? 0;
-  const lines = [t(lang, "status", {
-    session: state.sessionId,
-    count,
-    lang,
-    profile: state.profile,
-    ...describeRole(agent, agent.role),
-  })];
-  const now = state.now();
-  const report = spendReport(state.config, state.ledger, now);
-  lines.push(budgetLine(report, lang));
-  const forecasts = forecastReport(report, now);
-  if (Object.keys(forecasts).length > 0) lines.push(forecastLine(forecasts, lang));
-  lines.push(...(state.statusLines?.() ?? []));
-  return { lines };
-}
-
-async function settings(state: ConversationState, args: string[]): Promise<CommandOutcome> {
-  const { lang, paths } = state;
-  const [sub, name] = args;
-  if (sub === "set" && name !== undefined) {
-    if (!/^[A-Z][A-Z0-9_]*$/.test(name)) {
-      return { lines: [t(lang, "settings_bad_name", { name })] };
-    }
-    // Piped input would take the next line (a message, `/quit`) as the key.
-    if (state.secret === undefined) {
-      return {
-        lines: [
-          t(lang, state.channel === "chat" ? "settings_no_terminal" : "settings_elsewhere", {
-            name,
-            file: paths.envFile,
-          }),
-        ],
-      };
-    }
-    const value = await state.secret(t(lang, "settings_prompt", { name }));
-    if (value === null || value.trim() === "") {
-      return { lines: [t(lang, "settings_empty", { name })] };
-    }
-    await setEnvKey(paths.envFile, name, value.trim());
-    state.env[name] = value.trim();
-    // New credentials change what answers: decide the fallbacks again.
-    state.agent = state.rebuild(state.agent.role);
-    return { lines: [t(lang, "settings_saved", { name, file: paths.envFile })] };
-  }
-  const lines = [t(lang, "settings_title")];
-  const inFile = Object.keys(await readEnvFile(paths.envFile));
-  const targets = Object.values(state.config.models.roles)
-    .flatMap((role) => [role, ...(role.fallback ? [role.fallback] : [])]);
-  for (const name of new Set([...credentialNames(state.config), ...inFile])) {
-    const known = credentialState(name, targets, state.env);
-    lines.push(t(lang, "setting_line", { name, state: t(lang, `setting_${known}`) }));
-  }
-  const terminal = state.channel === "chat" || state.channel === "tui";
-  lines.push(t(lang, terminal ? "settings_hint" : "settings_elsewhere", { file: paths.envFile }));
-  return { lines };
 }
 
 /** The credential variables the configured roles (and their fallbacks) read. */

@@ -1,30 +1,36 @@
 /**
  * One conversation on the desk: a session, the agent that answers in it, and the
- * queue of what the person sent. Everything sent goes through {@linkcode
- * DeskConversation.submit}: a message or a slash command is handled at once when
- * nothing runs, or queued behind the running answer (kept in order, answered in
- * order, never dropped; the sender is told). Each answer is a run whose events (see
- * `events.ts`) every subscriber receives; {@linkcode DeskConversation.cancel} ends the
- * running answer, and its spend is in the ledger like any other call's.
+ * queue of what the person sent. A channel reads it through {@linkcode
+ * DeskConversation.snapshot} and {@linkcode DeskConversation.choices}, listens to its
+ * events, and changes it only through intents:
  *
- * A channel adapter subscribes, renders the events and turns a person's input into
- * these calls; it holds no rule of its own.
+ * - `submit(text)`: a message or a slash command, handled at once when nothing runs,
+ *   or queued behind the running answer (in order, never dropped; the sender is told);
+ * - `cancel()`: ends the running answer; its spend is in the ledger like any call's;
+ * - `decide(id, decision)`: an approval of this conversation;
+ * - `pick(kind, value)`: a picker's choice (a session, a role), queued like a command;
+ * - `command(text, {secret})`: a slash command a screen runs for the person at once
+ *   (the TUI's settings screen saving a key).
+ *
+ * Slash commands return effects (another session, another role, a saved key, stop,
+ * quit) that only the conversation applies. Approvals are asked through a hook given
+ * to each turn (`beforeToolCall`), never wired into the agent.
  *
  * @module
  */
 import { errorMessage } from "@agent/net/common";
-import type { Logger } from "../log.ts";
-import type { SessionMessage } from "../sessions/mod.ts";
-import type { AgentTool, ToolCallCheck, ToolVerdict } from "../tools/mod.ts";
+import type { ToolCallCheck, ToolVerdict } from "../tools/mod.ts";
 import type { Agent } from "../agent/mod.ts";
 import { TurnEndedError } from "../router/mod.ts";
 import { t } from "./_messages.ts";
-import { type ApprovalBook, approvalSentence, summariseArgs } from "./approvals.ts";
+import { askOwner, type PersonDecision } from "./approvals.ts";
+import { type Choice, listRoles, listSessions } from "./choices.ts";
 import {
+  type CommandContext,
+  type CommandEffect,
   commandOf,
   type CommandOutcome,
   commandWord,
-  type ConversationState,
   runCommand,
 } from "./commands.ts";
 import type {
@@ -36,55 +42,31 @@ import type {
   RunResult,
   WithoutTimestamp,
 } from "./events.ts";
+import { historyLines } from "./history.ts";
+import { LineQueue, type SubmitOutcome } from "./queue.ts";
+import { runEvents } from "./run_events.ts";
 import { type ConversationKey, type DeskChannel, isRemembered } from "./keys.ts";
-import type { ConversationBook } from "./book.ts";
+import { commandContext, type ConversationParts } from "./parts.ts";
+import { budgetFacts, type ConversationSnapshot, frozen } from "./snapshot.ts";
 
-/** How a submitted line ended. */
-export type SubmitOutcome =
-  | { kind: "empty" }
-  | { kind: "command"; outcome: CommandOutcome }
-  | { kind: "answered"; result: RunResult }
-  /** `code`: the error's name when a turn ended early (`BudgetSpentError`, `CeilingError`). */
-  | { kind: "failed"; message: string; code?: string }
-  | { kind: "cancelled" }
-  /** The desk closed before the line's turn came. */
-  | { kind: "closed" };
+export type { SubmitOutcome } from "./queue.ts";
 
-/** What a conversation needs from its desk. */
-export interface ConversationParts {
-  key: ConversationKey;
-  channel: DeskChannel;
-  state: ConversationState;
-  tools: readonly AgentTool[];
-  approvals: ApprovalBook;
-  /** `ask`: tier-2 tools wait for the owner on the desk; `deny`: no one to ask. */
-  approvalMode: "ask" | "deny";
-  logger: Logger;
-  book: ConversationBook;
-  /** Sentences to tell before an answer (budgets past their warning share). */
-  budgetNotices(conversation: DeskConversation): Promise<string[]>;
-  /** Every event also goes to the desk's subscribers. */
-  onEvent(event: DeskEvent, conversation: DeskConversation): void;
-}
-
-interface Item {
-  text: string;
-  resolve(outcome: SubmitOutcome): void;
-}
+/** The pickers every conversation offers; a plug-in may add its own (`settings`). */
+export type ChoiceKind = "sessions" | "roles" | (string & Record<never, never>);
 
 /** A conversation on the desk. */
 export class DeskConversation {
-  /** `chat`, `tui`, `messenger:<chat>`, `web:<session>`. */
+  /** `chat`, `tui`, `messenger:<chat>`, `web:<session>`, `job:<name>`. */
   readonly key: ConversationKey;
   /** Where it happens. */
   readonly channel: DeskChannel;
   #p: ConversationParts;
+  #sessionId: string;
+  #agent: Agent;
   #listeners = new Set<DeskListener>();
-  #queue: Item[] = [];
-  #running = false;
+  #queue: LineQueue;
   #closed = false;
   #abort: AbortController | undefined;
-  #drained: Promise<void> = Promise.resolve();
   /** Tools the owner allowed for the rest of this session. */
   #allowed = new Set<string>();
 
@@ -93,36 +75,71 @@ export class DeskConversation {
     this.#p = parts;
     this.key = parts.key;
     this.channel = parts.channel;
-  }
-
-  /** The state slash commands read and change (the TUI's settings screen reads it too). */
-  get state(): ConversationState {
-    return this.#p.state;
+    this.#sessionId = parts.sessionId;
+    this.#agent = parts.build(parts.role);
+    this.#queue = new LineQueue(
+      (text) => this.#handle(text),
+      (line) => this.#emitCustom("input.queued", line),
+    );
   }
 
   /** The session the conversation writes to. */
   get sessionId(): string {
-    return this.#p.state.sessionId;
+    return this.#sessionId;
   }
 
   /** The role that answers. */
   get role(): string {
-    return this.#p.state.agent.role;
-  }
-
-  /** The agent that answers (its router names the targets). */
-  get agent(): Agent {
-    return this.#p.state.agent;
+    return this.#agent.role;
   }
 
   /** Whether an answer or a command is being handled. */
   get busy(): boolean {
-    return this.#running;
+    return this.#queue.busy;
   }
 
   /** How many lines wait behind the running one. */
   get waiting(): number {
-    return this.#queue.length;
+    return this.#queue.lines().length;
+  }
+
+  /** The conversation as it is now, read-only. */
+  snapshot(): ConversationSnapshot {
+    const role = this.#agent.role;
+    const target = this.#agent.router.target(role);
+    return frozen({
+      key: this.key,
+      channel: this.channel,
+      sessionId: this.#sessionId,
+      role,
+      provider: target.provider,
+      model: target.model_id,
+      budget: budgetFacts(this.#p.config, this.#p.ledger, role, this.#p.now()),
+      busy: this.#queue.busy,
+      queue: this.#queue.lines(),
+      approvals: this.#p.approvals.list()
+        .filter((a) => a.conversation === this.key)
+        .map((a) => ({ ...a })),
+    });
+  }
+
+  /**
+   * What a picker offers: `sessions` (the list `/resume` prints), `roles` (with where
+   * each goes, the current one marked), or a plug-in's kind (`settings`).
+   *
+   * @throws {RangeError} a kind no picker has.
+   */
+  async choices(kind: ChoiceKind): Promise<Choice[]> {
+    if (kind === "sessions") return await listSessions(this.#p.sessions);
+    if (kind === "roles") {
+      return listRoles(Object.keys(this.#p.config.models.roles), this.#agent.role, (r) => {
+        const target = this.#agent.router.target(r);
+        return { provider: target.provider, model: target.model_id };
+      });
+    }
+    const spec = this.#p.commands.find((c) => c.choices?.kind === kind);
+    if (spec?.choices === undefined) throw new RangeError(`Cannot list choices: no '${kind}'`);
+    return await spec.choices.list(this.#context());
   }
 
   /** Calls `listener` with every event of this conversation; returns the unsubscribe. */
@@ -140,23 +157,53 @@ export class DeskConversation {
     if (text.trim() === "") return Promise.resolve({ kind: "empty" });
     if (this.#closed) return Promise.resolve({ kind: "closed" });
     const trimmed = text.trim();
-    if (trimmed.startsWith("/") && commandOf(this.channel, trimmed)?.immediate) {
+    if (trimmed.startsWith("/") && commandOf(this.#p.commands, trimmed)?.immediate) {
       return this.#command(trimmed);
     }
-    return new Promise((resolve) => {
-      this.#queue.push({ text, resolve });
-      if (this.#running) {
-        this.#emitCustom("input.queued", { position: this.#queue.length, text });
-        return;
-      }
-      this.#running = true;
-      this.#drained = this.#drain();
-    });
+    return this.#queue.push(text);
+  }
+
+  /**
+   * A picker's choice: `sessions` goes back to the session `value`, `roles` answers
+   * with the role `value` from now on. Queued like a command the person typed.
+   *
+   * @throws {RangeError} a kind that cannot be picked this way.
+   */
+  pick(kind: "sessions" | "roles", value: string): Promise<SubmitOutcome> {
+    const word = kind === "sessions" ? "/resume" : kind === "roles" ? "/model" : undefined;
+    if (word === undefined) throw new RangeError(`Cannot pick: '${kind}' is not a picker`);
+    return this.submit(`${word} ${value}`);
+  }
+
+  /**
+   * Runs a slash command for the person now, not behind the running answer (a screen's
+   * action, such as the TUI's settings screen saving a key): `secret` answers the
+   * command's hidden prompt. Its output is told like any command's.
+   *
+   * @throws {TypeError} `text` is not a slash command.
+   */
+  command(text: string, options: { secret?: string } = {}): Promise<SubmitOutcome> {
+    const trimmed = text.trim();
+    if (!trimmed.startsWith("/")) {
+      throw new TypeError(`Cannot run '${trimmed}': a command starts with '/'`);
+    }
+    if (this.#closed) return Promise.resolve({ kind: "closed" });
+    const secret = options.secret;
+    return this.#command(trimmed, secret === undefined ? undefined : () => Promise.resolve(secret));
+  }
+
+  /**
+   * Decides the open approval `id` of this conversation (`by` names who, for the
+   * record); `false` when it is not open here (decided, expired, or another's).
+   */
+  decide(id: string, decision: PersonDecision, by?: string): boolean {
+    const open = this.#p.approvals.list().some((a) => a.id === id && a.conversation === this.key);
+    return open && this.#p.approvals.decide(id, decision, by);
   }
 
   /** Resolves once nothing runs and nothing waits. */
   idle(): Promise<void> {
-    return this.#drained;
+    return this.#queue.idle();
   }
 
   /** Ends the running answer (and its open approval); `false` when none runs. */
@@ -169,49 +216,58 @@ export class DeskConversation {
   }
 
   /** The history of the session (or of `sessionId`): text of user and assistant messages. */
-  async history(sessionId: string = this.sessionId): Promise<HistoryLine[]> {
-    return historyLines(await this.agent.history(sessionId));
+  async history(sessionId: string = this.#sessionId): Promise<HistoryLine[]> {
+    return historyLines(await this.#agent.history(sessionId));
   }
 
-  /** After a key was saved elsewhere (the TUI's settings screen): the agent is built again. */
-  keySaved(): void {
-    const state = this.#p.state;
-    state.agent = state.rebuild(state.agent.role);
-  }
-
-  /** Stops taking lines: the running answer is cancelled, queued lines end `closed`. */
+  /**
+   * Stops taking lines: the running answer is cancelled, queued lines end `closed`, and
+   * the desk forgets the conversation (its key opens a new one).
+   */
   async close(): Promise<void> {
+    if (!this.#closed) this.#p.onClosed();
     this.#closed = true;
-    for (const item of this.#queue.splice(0)) item.resolve({ kind: "closed" });
+    this.#queue.close();
     this.cancel();
-    await this.#drained;
+    await this.#queue.idle();
   }
 
-  async #drain(): Promise<void> {
+  /** One line of the queue: a slash command or a message's turn; never throws. */
+  async #handle(line: string): Promise<SubmitOutcome> {
+    const text = line.trim();
     try {
-      for (let item = this.#queue.shift(); item !== undefined; item = this.#queue.shift()) {
-        const text = item.text.trim();
-        let outcome: SubmitOutcome;
-        try {
-          outcome = text.startsWith("/") ? await this.#command(text) : await this.#turn(item.text);
-        } catch (error) {
-          // A store that failed under a command: the channel shows the sentence.
-          this.#p.logger.error(`desk ${this.key}: ${errorMessage(error)}`);
-          const message = t(this.#p.state.lang, "internal", { detail: errorMessage(error) });
-          this.#emit({ type: "RUN_ERROR", message, code: "internal" });
-          outcome = { kind: "failed", message };
-        }
-        item.resolve(outcome);
-      }
-    } finally {
-      this.#running = false;
+      return text.startsWith("/") ? await this.#command(text) : await this.#turn(line);
+    } catch (error) {
+      // A store that failed under a command: the channel shows the sentence.
+      this.#p.logger.error(`desk ${this.key}: ${errorMessage(error)}`);
+      const message = t(this.#p.lang, "internal", { detail: errorMessage(error) });
+      this.#emit({ type: "RUN_ERROR", message, code: "internal" });
+      return { kind: "failed", message };
     }
   }
 
-  async #command(text: string): Promise<SubmitOutcome> {
-    const state = this.#p.state;
-    const roleBefore = state.agent.role;
-    const outcome = await runCommand(state, text);
+  /** What a slash command reads of the conversation now. */
+  #context(secret?: (prompt: string) => Promise<string | null>): CommandContext {
+    return commandContext(this.#p, {
+      sessionId: this.#sessionId,
+      agent: this.#agent,
+      running: this.#abort !== undefined,
+      secret,
+    });
+  }
+
+  async #command(
+    text: string,
+    secret?: (prompt: string) => Promise<string | null>,
+  ): Promise<SubmitOutcome> {
+    const result = await runCommand(this.#context(secret), text);
+    const applied = this.#apply(result.effects ?? []);
+    const outcome: CommandOutcome = {
+      lines: result.lines,
+      ...(applied.quit ? { quit: true } : {}),
+      ...(applied.sessionChanged ? { sessionChanged: true } : {}),
+      ...(result.choices ? { choices: result.choices } : {}),
+    };
     this.#emitCustom("command.result", {
       command: commandWord(text),
       input: text,
@@ -219,21 +275,53 @@ export class DeskConversation {
       ...(outcome.quit ? { quit: true } : {}),
       ...(outcome.choices ? { choices: outcome.choices } : {}),
     });
-    if (outcome.sessionChanged) {
-      this.#allowed.clear();
+    if (applied.sessionChanged) {
       this.#emitCustom("session.changed", {
-        sessionId: state.sessionId,
-        role: state.agent.role,
+        sessionId: this.#sessionId,
+        role: this.#agent.role,
         history: await this.history(),
       });
     }
-    if (outcome.sessionChanged || state.agent.role !== roleBefore) await this.#remember();
+    if (applied.sessionChanged || applied.roleChanged) await this.#remember();
     return { kind: "command", outcome };
   }
 
+  /** Applies a command's effects, in order: the one place the conversation changes. */
+  #apply(
+    effects: readonly CommandEffect[],
+  ): { quit: boolean; sessionChanged: boolean; roleChanged: boolean } {
+    const done = { quit: false, sessionChanged: false, roleChanged: false };
+    for (const effect of effects) {
+      switch (effect.type) {
+        case "session":
+          this.#sessionId = effect.sessionId;
+          if (effect.role !== undefined) this.#agent.role = effect.role;
+          this.#allowed.clear();
+          done.sessionChanged = true;
+          break;
+        case "role":
+          done.roleChanged ||= this.#agent.role !== effect.role;
+          this.#agent.role = effect.role;
+          break;
+        case "env":
+          this.#p.env[effect.name] = effect.value;
+          // New credentials change what answers: the fallbacks are decided again.
+          this.#agent.router.reload();
+          this.#agent = this.#p.build(this.#agent.role);
+          break;
+        case "stop":
+          this.cancel();
+          break;
+        case "quit":
+          done.quit = true;
+          break;
+      }
+    }
+    return done;
+  }
+
   async #turn(text: string): Promise<SubmitOutcome> {
-    const state = this.#p.state;
-    const sessionId = state.sessionId;
+    const sessionId = this.#sessionId;
     const runId = crypto.randomUUID();
     this.#emit({
       type: "RUN_STARTED",
@@ -241,53 +329,20 @@ export class DeskConversation {
       runId,
       metadata: { conversation: this.key, text },
     });
-    for (const notice of await this.#p.budgetNotices(this)) {
+    for (const notice of await this.#p.budgetNotices()) {
       this.#emitCustom("notice", { kind: "budget", text: notice });
     }
     const abort = new AbortController();
     this.#abort = abort;
-    let open: string | undefined;
-    const closeText = () => {
-      if (open === undefined) return;
-      this.#emit({ type: "TEXT_MESSAGE_END", messageId: open });
-      open = undefined;
-    };
+    const { callbacks, closeText } = runEvents((event) => this.#emit(event));
     try {
-      const result = await state.agent.turn(sessionId, text, {
+      const result = await this.#agent.turn(sessionId, text, {
         signal: abort.signal,
-        ceiling: state.ceiling,
-        onText: (delta) => {
-          if (open === undefined) {
-            open = crypto.randomUUID();
-            this.#emit({ type: "TEXT_MESSAGE_START", messageId: open, role: "assistant" });
-          }
-          this.#emit({ type: "TEXT_MESSAGE_CONTENT", messageId: open, delta });
-        },
-        // The text is whole when the model's step ends, before the turn is stored.
-        onTextEnd: closeText,
-        onToolCall: (name, input, toolCallId) => {
-          closeText();
-          this.#emit({ type: "TOOL_CALL_START", toolCallId, toolCallName: name });
-          this.#emit({ type: "TOOL_CALL_ARGS", toolCallId, delta: JSON.stringify(input) ?? "" });
-          this.#emit({ type: "TOOL_CALL_END", toolCallId });
-        },
-        onToolResult: (_name, output, toolCallId) => {
-          this.#emit({
-            type: "TOOL_CALL_RESULT",
-            messageId: crypto.randomUUID(),
-            toolCallId,
-            content: JSON.stringify(output) ?? "null",
-          });
-        },
-        onToolRefused: ({ toolCallId, reason }) => {
-          this.#emit({
-            type: "TOOL_CALL_RESULT",
-            messageId: crypto.randomUUID(),
-            toolCallId,
-            content: JSON.stringify({ declined: true, reason }),
-          });
-        },
-        beforeToolCall: (call) => this.approve(call),
+        ceiling: this.#p.ceiling,
+        peer: this.#p.peer,
+        // Approvals are this turn's: asked on the desk, or refused where no one can be.
+        beforeToolCall: (call) => this.#beforeTool(call),
+        ...callbacks,
       });
       closeText();
       const runResult: RunResult = {
@@ -326,25 +381,21 @@ export class DeskConversation {
     }
   }
 
-  /** The turn's approval hook: the desk's book, or no one to ask. */
-  async approve(call: ToolCallCheck): Promise<ToolVerdict> {
+  /**
+   * This turn's hook before a tier-2 tool runs (the tool loop asks one call at a time):
+   * allowed for the session already, or asked on the desk; refused where no one can be
+   * asked. The loop tells a refusal back through `onToolRefused`.
+   */
+  async #beforeTool(call: ToolCallCheck): Promise<ToolVerdict> {
     if (this.#p.approvalMode === "deny") return { allow: false, reason: "no_one_to_ask" };
     const tool = call.tool.name;
     if (this.#allowed.has(tool)) return { allow: true };
-    const lang = this.#p.state.lang;
-    const args = call.input;
-    const decision = await this.#p.approvals.ask(
-      {
-        conversation: this.key,
-        tool,
-        toolCallId: call.toolCallId,
-        message: approvalSentence(call.tool, tool, args, lang),
-        summary: summariseArgs(args),
-        args: JSON.stringify(args) ?? "",
-      },
-      (request) => this.#emitCustom("approval.requested", request),
-      (decided) => this.#emitCustom("approval.decided", decided),
-    );
+    const decision = await askOwner(this.#p.approvals, call, {
+      conversation: this.key,
+      lang: this.#p.lang,
+      onOpen: (request) => this.#emitCustom("approval.requested", request),
+      onDecided: (decided) => this.#emitCustom("approval.decided", decided),
+    });
     if (decision === "session") this.#allowed.add(tool);
     if (decision === "once" || decision === "session") return { allow: true };
     return { allow: false, reason: decision === "deny" ? "denied" : decision };
@@ -353,16 +404,16 @@ export class DeskConversation {
   /** Remembers the session and role of a keyed conversation across restarts. */
   async #remember(): Promise<void> {
     if (!isRemembered(this.key)) return;
-    const state = this.#p.state;
-    await this.#p.book.set(this.key, { session_id: state.sessionId, role: state.agent.role });
+    await this.#p.book.set(this.key, { session_id: this.#sessionId, role: this.#agent.role });
   }
 
   #emitCustom<N extends CustomName>(name: N, value: CustomValue<N>): void {
     this.#emit({ type: "CUSTOM", name, value } as WithoutTimestamp<DeskEvent>);
   }
 
+  /** Tells every listener; one that throws is logged and never fails the turn. */
   #emit(event: WithoutTimestamp<DeskEvent>): void {
-    const full = { ...event, timestamp: this.#p.state.now() } as DeskEvent;
+    const full = { ...event, timestamp: this.#p.now() } as DeskEvent;
     for (const listener of [...this.#listeners]) {
       try {
         listener(full);
@@ -370,22 +421,10 @@ export class DeskConversation {
         this.#p.logger.error(`desk ${this.key}: a listener failed: ${errorMessage(error)}`);
       }
     }
-    this.#p.onEvent(full, this);
+    try {
+      this.#p.onEvent(full);
+    } catch (error) {
+      this.#p.logger.error(`desk ${this.key}: a desk listener failed: ${errorMessage(error)}`);
+    }
   }
-}
-
-/**
- * The text of the user and assistant messages of a stored conversation, oldest first
- * (tool calls and results left out).
- */
-export function historyLines(messages: readonly SessionMessage[]): HistoryLine[] {
-  const lines: HistoryLine[] = [];
-  for (const message of messages) {
-    if (message.role !== "user" && message.role !== "assistant") continue;
-    const text = typeof message.content === "string"
-      ? message.content
-      : message.content.map((part) => ("text" in part ? part.text : "")).join("");
-    if (text.trim() !== "") lines.push({ role: message.role, text: text.trim() });
-  }
-  return lines;
 }

@@ -5,8 +5,10 @@
  * approval (decided once, wherever it is decided first); and it passes every event of
  * every conversation to whoever subscribes (the coming dashboard, a test).
  *
- * The terminal chat, the TUI and the messenger are adapters over it: each turns a
- * person's input into desk calls and renders the events, and nothing else.
+ * The terminal chat, the TUI, the messenger and the web chat are adapters over it: each
+ * turns a person's input into a conversation's intents, renders its events and reads
+ * its snapshot, and nothing else. The slash commands that reach outside the
+ * conversation (`/status`, `/settings`, `/jobs`) are plug-ins the app registers.
  *
  * @example
  * ```ts ignore
@@ -28,14 +30,16 @@ import { newSessionId, openSessionStore, type SessionStore } from "../sessions/m
 import type { AgentTool } from "../tools/mod.ts";
 import { buildAgent } from "../agent/mod.ts";
 import { ModelRouter } from "../router/mod.ts";
+import { errorMessage } from "@agent/net/common";
 import { ApprovalBook, type PersonDecision } from "./approvals.ts";
 import { ConversationBook } from "./book.ts";
-import type { ConversationState } from "./commands.ts";
+import { commandsOf, type CommandSpec, commandTable } from "./commands.ts";
 import { DeskConversation } from "./conversation.ts";
 import type { ApprovalRequest, DeskEvent } from "./events.ts";
 import {
   channelOf,
   type ConversationKey,
+  type ConversationPerson,
   type DeskChannel,
   isRemembered,
   ledgerChannel,
@@ -46,7 +50,7 @@ import type { PickedSession } from "./pick.ts";
 /** Options for {@linkcode Desk}. */
 export interface DeskOptions {
   config: AgentConfig;
-  /** The merged environment; `/settings set` adds to it. */
+  /** The merged environment; a key saved with `/settings set` is added to it. */
   env: Record<string, string>;
   paths: AgentPaths;
   lang: Lang;
@@ -55,6 +59,11 @@ export interface DeskOptions {
   ledger: Ledger | undefined;
   /** The tools offered to the model (the registry's enabled `agent.tools`). */
   tools: readonly AgentTool[];
+  /**
+   * Slash commands the app adds to the desk's own (`/status`, `/settings`, `/jobs`:
+   * `appCommands()` in `hub/app/`), listed by `/help` before `/help`. @default none
+   */
+  commands?: readonly CommandSpec[] | undefined;
   /** The profile `/status` names. @default `AGENT_PROFILE` or `home` */
   profile?: string | undefined;
   /** A router to share (the hub's, so a failover is told once). @default a new one */
@@ -69,24 +78,32 @@ export interface DeskOptions {
    * since the hub's budget watch tells the owner's channels)
    */
   budgetNotices?: ((conversation: DeskConversation) => Promise<string[]>) | undefined;
-  /** Lines `/status` adds about the hub (the network). */
-  statusLines?: (() => string[]) | undefined;
   /** The fetch providers and tools use. */
   fetch?: typeof fetch | undefined;
   /** @default Date.now */
   now?: (() => number) | undefined;
 }
 
+/** The session and role a conversation opens on (`pickSession`'s, or a job run's). */
+export type OpenedSession = Pick<PickedSession, "sessionId" | "role"> & Partial<PickedSession>;
+
 /** How a conversation opens. */
 export interface OpenOptions {
-  /** The session and role decided before anything opened (`chat`, `tui`). */
-  picked?: PickedSession | undefined;
+  /** The session and role decided before anything opened (`chat`, `tui`, a job's run). */
+  picked?: OpenedSession | undefined;
   /** Asks for a secret without echoing it (a terminal): `/settings set` needs it. */
   secret?: ((prompt: string) => Promise<string | null>) | undefined;
   /** How many columns a line may take (a terminal's width, read when needed). @default 80 */
   columns?: (() => number) | undefined;
-  /** `deny`: no one can be asked (a pipe), so tier-2 tools are refused. @default "ask" */
+  /** `deny`: no one can be asked (a pipe, a job), so tier-2 tools are refused. @default "ask" */
   approvals?: "ask" | "deny" | undefined;
+  /** A ceiling on what the session may spend (a job's run): no call passes it. */
+  ceiling?: { usd: number; sinceMs: number } | undefined;
+  /**
+   * Who the conversation is with. Another person (`person:<id>`) gets no tier-2 tools
+   * at all, and their spend is recorded under their id. @default "owner"
+   */
+  person?: ConversationPerson | undefined;
 }
 
 /** A desk-wide listener: every event of every conversation. */
@@ -99,14 +116,20 @@ export class Desk {
   #sessions: SessionStore;
   #approvals: ApprovalBook;
   #book: ConversationBook;
+  #commands: readonly CommandSpec[];
   #conversations = new Map<ConversationKey, DeskConversation>();
   #opening = new Map<ConversationKey, Promise<DeskConversation>>();
   #listeners = new Set<DeskWideListener>();
 
-  /** Makes the desk; conversations open with {@linkcode Desk.open}. */
+  /**
+   * Makes the desk; conversations open with {@linkcode Desk.open}.
+   *
+   * @throws {TypeError} a plug-in command whose word the desk has already.
+   */
   constructor(options: DeskOptions) {
     this.#o = options;
     const now = options.now ?? Date.now;
+    this.#commands = commandTable(options.commands);
     this.#router = options.router ?? new ModelRouter({
       config: options.config,
       env: options.env,
@@ -136,6 +159,11 @@ export class Desk {
     return this.#conversations.get(key);
   }
 
+  /** The slash commands `channel` offers, in `/help` order (the messenger's menu). */
+  commands(channel: DeskChannel): CommandSpec[] {
+    return commandsOf(channel, this.#commands);
+  }
+
   /**
    * The conversation of `key`, opened on first use: `chat` and `tui` with the session
    * `options.picked` names (or a new one), a remembered key (`messenger:<chat>`) with
@@ -152,7 +180,10 @@ export class Desk {
     return opening;
   }
 
-  /** Calls `listener` with every event of every conversation; returns the unsubscribe. */
+  /**
+   * Calls `listener` with every event of every conversation; returns the unsubscribe.
+   * A listener that throws is logged; it never fails a turn or another listener.
+   */
   subscribe(listener: DeskWideListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
@@ -185,69 +216,84 @@ export class Desk {
     const picked = options.picked;
     const roles = o.config.models.roles;
     const role = picked?.role ??
-      (remembered?.role !== undefined && remembered.role in roles ? remembered.role : "brain");
+      (remembered?.role !== undefined && Object.hasOwn(roles, remembered.role)
+        ? remembered.role
+        : "brain");
     const sessionId = picked?.sessionId ?? remembered?.session_id ??
       newSessionId(sessionKind(channel), now());
-    // `/stop` reaches the conversation, which exists once the agent does.
-    const made: { conversation?: DeskConversation } = {};
-    const make = (r: string) =>
-      buildAgent({
-        config: o.config,
-        env: o.env,
-        paths: o.paths,
-        channel: ledgerChannel(channel),
-        role: r,
-        tools: o.tools,
-        persona: {
-          personaFile: `${o.paths.personaDir}/persona.md`,
-          userFile: `${o.paths.personaDir}/user.md`,
-        },
-        sessions: picked?.sessions ?? this.#sessions,
-        ledger: o.ledger,
-        logger: o.logger,
-        lang: o.lang,
-        now,
-        fetch: o.fetch,
-        router: this.#router,
-      });
-    const state: ConversationState = {
+    const sessions = picked?.sessions ?? this.#sessions;
+    // Scope in code, before the model sees a tool: another person gets tier 1 only.
+    const person = options.person ?? "owner";
+    const tools = person === "owner" ? o.tools : o.tools.filter((tool) => tool.tier === 1);
+    const conversation: DeskConversation = new DeskConversation({
+      key,
       channel,
       config: o.config,
       env: o.env,
       paths: o.paths,
       lang: o.lang,
       profile: o.profile ?? (o.env.AGENT_PROFILE?.trim() || "home"),
-      sessions: picked?.sessions ?? this.#sessions,
+      sessions,
       ledger: o.ledger,
-      agent: make(role),
       sessionId,
+      role,
       fixedRole: picked?.fixedRole,
-      rebuild: make,
-      secret: options.secret,
-      statusLines: o.statusLines,
-      columns: options.columns,
-      stop: () => made.conversation?.cancel() ?? false,
-      now,
-    };
-    const conversation = made.conversation = new DeskConversation({
-      key,
-      channel,
-      state,
-      tools: o.tools,
+      ceiling: options.ceiling,
+      peer: person === "owner" ? undefined : person.slice("person:".length),
+      build: (r) =>
+        buildAgent({
+          config: o.config,
+          env: o.env,
+          paths: o.paths,
+          channel: ledgerChannel(channel),
+          role: r,
+          tools,
+          persona: {
+            personaFile: `${o.paths.personaDir}/persona.md`,
+            userFile: `${o.paths.personaDir}/user.md`,
+          },
+          sessions,
+          ledger: o.ledger,
+          logger: o.logger,
+          lang: o.lang,
+          now,
+          fetch: o.fetch,
+          router: this.#router,
+        }),
+      commands: commandsOf(channel, this.#commands),
+      tools,
       approvals: this.#approvals,
-      approvalMode: options.approvals ?? "ask",
+      approvalMode: person === "owner" ? options.approvals ?? "ask" : "deny",
       logger: o.logger,
       book: this.#book,
-      budgetNotices: o.budgetNotices ?? ((c) => Promise.resolve(this.#warnings(c.channel))),
-      onEvent: (event, c) => {
-        for (const listener of [...this.#listeners]) listener(event, c);
+      secret: options.secret,
+      columns: options.columns,
+      budgetNotices: (): Promise<string[]> =>
+        o.budgetNotices?.(conversation) ?? Promise.resolve(this.#warnings(channel)),
+      onEvent: (event) => this.#tell(event, conversation),
+      onClosed: () => {
+        if (this.#conversations.get(key) === conversation) this.#conversations.delete(key);
       },
+      now,
     });
     if (isRemembered(key) && remembered?.session_id !== sessionId) {
       await this.#book.set(key, { session_id: sessionId, role });
     }
     this.#conversations.set(key, conversation);
     return conversation;
+  }
+
+  /** Every desk-wide listener gets `event`; one that throws is logged, the rest still get it. */
+  #tell(event: DeskEvent, conversation: DeskConversation): void {
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(event, conversation);
+      } catch (error) {
+        this.#o.logger.error(
+          `desk ${conversation.key}: a desk listener failed: ${errorMessage(error)}`,
+        );
+      }
+    }
   }
 
   /** The budget warnings a terminal surface tells before an answer (each once per period). */

@@ -293,3 +293,34 @@ Deno.test("Desk: a keyed conversation keeps its session across desks; the messen
     await t.close();
   }
 });
+
+Deno.test("Desk: a conversation with another person gets no tier-2 tool, and its spend is theirs", async () => {
+  const t = await testDesk({ replies: [SAVE, "I cannot save notes for you."] });
+  try {
+    const mail = await t.desk.open("email:<root@example.org>", {
+      person: "person:bob@example.org",
+    });
+    const log = new EventLog();
+    mail.subscribe(log.listen);
+    const outcome = await mail.submit("save a note for me");
+    assert.equal(outcome.kind, "answered");
+    // Nothing was asked, and the tool did not run.
+    assert.ok(!log.types().includes("CUSTOM:approval.requested"), log.types().join());
+    await assert.rejects(Deno.stat(`${t.paths.home}/notes/x.md`));
+    const db = new DatabaseSync(t.paths.ledgerFile, { readOnly: true });
+    try {
+      const rows = db.prepare("SELECT channel, peer FROM calls").all() as {
+        channel: string;
+        peer: string | null;
+      }[];
+      assert.ok(rows.length >= 1);
+      for (const row of rows) {
+        assert.deepEqual({ ...row }, { channel: "email", peer: "bob@example.org" });
+      }
+    } finally {
+      db.close();
+    }
+  } finally {
+    await t.close();
+  }
+});

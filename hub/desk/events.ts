@@ -5,8 +5,8 @@
  * arguments, end and return results, and the run finishes (or is cancelled) or fails.
  * What AG-UI has no event for travels as its `CUSTOM` event with one of
  * {@linkcode CustomName}: notices (budget, failover), a message queued behind the
- * running answer, an approval asked and decided, a slash command's output and a
- * change of session.
+ * running answer, an approval asked and decided, a tool call refused, a slash
+ * command's output and a change of session.
  *
  * The shapes are plain objects with string `type`s, so a web client that speaks AG-UI
  * reads the stream as it is; a conformance test checks every event against AG-UI's
@@ -14,6 +14,7 @@
  *
  * @module
  */
+import type { RefusalReason } from "../sessions/mod.ts";
 
 /** The AG-UI event types the desk emits. */
 export type DeskEventType =
@@ -130,6 +131,7 @@ export type CustomName =
   | "input.queued"
   | "approval.requested"
   | "approval.decided"
+  | "tool.refused"
   | "command.result"
   | "session.changed";
 
@@ -141,6 +143,8 @@ export interface Notice {
 
 /** A message typed while an answer runs: kept, and answered after those before it. */
 export interface Queued {
+  /** The line's id while it waits (a snapshot's `queue` lists it). */
+  id: string;
   /** How many messages wait, this one included. */
   position: number;
   text: string;
@@ -181,6 +185,16 @@ export interface ApprovalDecided {
   by?: string;
 }
 
+/**
+ * A tier-2 tool call did not run (the model is told so in its result): `no_one_to_ask`
+ * (a pipe, a job), `denied`, `expired` (no one answered in time) or `cancelled`.
+ */
+export interface ToolRefused {
+  toolCallId: string;
+  tool: string;
+  reason: RefusalReason;
+}
+
 /** A slash command's output. */
 export interface CommandResult {
   /** The command word (`/status`). */
@@ -214,6 +228,7 @@ export interface CustomValues {
   "input.queued": Queued;
   "approval.requested": ApprovalRequest;
   "approval.decided": ApprovalDecided;
+  "tool.refused": ToolRefused;
   "command.result": CommandResult;
   "session.changed": SessionChanged;
 }

@@ -1,7 +1,8 @@
 /**
  * Which conversation is which: a conversation on the desk is keyed by its channel and
  * its peer: `chat` and `tui` (one per process), `messenger:<chat id>`, `web:<session>`,
- * `job:<name>` (a scheduled job; each run gets a session of its own).
+ * `email:<thread root Message-ID>`, `job:<name>` (a scheduled job; each run gets a
+ * session of its own).
  * Keyed conversations with a peer are remembered across restarts (their session and
  * role); `chat` and `tui` pick their session from the command line each time.
  *
@@ -10,7 +11,7 @@
 import type { Channel } from "../ledger/mod.ts";
 
 /** Where a conversation happens. */
-export type DeskChannel = "chat" | "tui" | "messenger" | "web" | "job";
+export type DeskChannel = "chat" | "tui" | "messenger" | "web" | "job" | "email";
 
 /** A conversation's key. */
 export type ConversationKey =
@@ -18,7 +19,15 @@ export type ConversationKey =
   | "tui"
   | `messenger:${string}`
   | `web:${string}`
+  | `email:${string}`
   | `job:${string}`;
+
+/**
+ * Who a conversation is with: the owner, or another person the owner lets the agent
+ * talk to (`person:<id>`, an e-mail address): no tier-2 tools, their spend under their
+ * name.
+ */
+export type ConversationPerson = "owner" | `person:${string}`;
 
 /**
  * The channel of `key`.

@@ -38,6 +38,8 @@ export interface DoctorContext {
    * CLI, which holds the kit; the network check compares the spine's with it.
    */
   spineKitVersion?: string | undefined;
+  /** `agent doctor --probe`: checks may log in to the servers they name (IMAP, SMTP). */
+  probe?: boolean | undefined;
 }
 
 /** A check: zero or more result lines. A check that throws becomes one `fail` line. */

@@ -3,6 +3,7 @@ import { Logger } from "../log.ts";
 import { OwnerEventBus } from "./bus.ts";
 import { appendEvent, appendEvents, eventsFile, readEventLog } from "./log.ts";
 import { EVENTS_MAX, type NetEvent, type OwnerEvent } from "./types.ts";
+import { until } from "../../tests/_poll.ts";
 
 function failover(role: string): NetEvent {
   return { ts: 1_767_225_600, type: "model.failover", role, stand_in: "fast", text: role };
@@ -20,14 +21,6 @@ async function withDir(fn: (net: string) => Promise<void>): Promise<void> {
     await fn(`${dir}/net`);
   } finally {
     await Deno.remove(dir, { recursive: true });
-  }
-}
-
-async function until(what: string, check: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
   }
 }
 

@@ -17,8 +17,15 @@
  *   counts the rest).
  * - `{ts, type: "job.result", job, slot_id, usd, deliver, text}`: a scheduled job's
  *   answer (with its name and cost); `deliver: "events"` keeps it off the messenger.
+ * - `{ts, type: "tool.notice", server, text}`: an MCP server's tools changed since the
+ *   owner pinned them (it is off until `agent mcp pin`), or it failed to start or died;
  * - `{ts, type: "job.notice", job, text}`: a job was paused at a ceiling or a spent
  *   budget, missed slots, or failed; told once each.
+ * - `{ts, type: "email.refused", count, by_reason, text}`: mail to the agent that was not
+ *   answered (a sender not allowed or not proven, past the hourly limit, a machine),
+ *   gathered and told at most every 10 minutes.
+ * - `{ts, type: "email.undelivered", to, subject, text}`: an answer by mail the outbox
+ *   gave up on after 24 hours (or that the server refused for good).
  *
  * Once written, each carries its `event_id` ({@linkcode OwnerEvent}).
  *
@@ -127,6 +134,41 @@ export interface JobNoticeEvent {
   text: string;
 }
 
+/** An MCP server the owner should hear of: its tools changed, or it failed. */
+export interface ToolNoticeEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "tool.notice";
+  /** The server's name in `[mcp.servers]`. */
+  server: string;
+  /** The sentence, in the hub's UI language. */
+  text: string;
+}
+
+/** Mail to the agent that was not answered, since the last such event. */
+export interface EmailRefusedEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "email.refused";
+  /** How many mails. */
+  count: number;
+  /** How many for each reason (`unauthenticated`, `unknown_sender`, ...). */
+  by_reason: Record<string, number>;
+  /** The lines, in the hub's UI language. */
+  text: string;
+}
+
+/** An answer by mail that could not be sent. */
+export interface EmailUndeliveredEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "email.undelivered";
+  to: string;
+  subject: string;
+  /** The sentence, in the hub's UI language. */
+  text: string;
+}
+
 /** One agent event for the owner's channels, as a writer hands it over. */
 export type NetEvent =
   | ContactRequestEvent
@@ -135,7 +177,10 @@ export type NetEvent =
   | OutboxDroppedEvent
   | NetDigestEvent
   | JobResultEvent
-  | JobNoticeEvent;
+  | JobNoticeEvent
+  | ToolNoticeEvent
+  | EmailRefusedEvent
+  | EmailUndeliveredEvent;
 
 /**
  * Every owner event type and its fields besides `ts` and `type`, in the order
@@ -156,6 +201,9 @@ export const OWNER_EVENT_FIELDS: {
   "net.digest": ["conversations", "more", "text"],
   "job.result": ["job", "slot_id", "usd", "deliver", "text"],
   "job.notice": ["job", "text"],
+  "tool.notice": ["server", "text"],
+  "email.refused": ["count", "by_reason", "text"],
+  "email.undelivered": ["to", "subject", "text"],
 };
 
 /**

@@ -11,7 +11,7 @@ export const t = catalogue({
   unclosed: "{file}: the front matter has no closing --- line.",
   bad_line: "{file}: line {line} of the front matter is not 'key: value'.",
   unknown_key:
-    "{file}: front matter has an unknown key '{key}' (keys: schedule, tz, role, max_usd_per_run, max_usd_per_day, deliver, missed, tools).",
+    "{file}: front matter has an unknown key '{key}' (keys: schedule, tz, role, max_usd_per_run, max_usd_per_day, deliver, missed, tools, mcp).",
   duplicate_key: "{file}: front matter sets '{key}' twice.",
   missing: "{file}: front matter needs '{key}'.",
   bad_name: "{file}: a job's name must match ^[a-z][a-z0-9-]{1,30}$.",
@@ -26,6 +26,17 @@ export const t = catalogue({
   slash_prompt: "{file}: the prompt must not start with '/', which would run a slash command.",
   day_below_run:
     "{file}: front matter 'max_usd_per_day' must be at least 'max_usd_per_run' ({run}).",
+  // The same problems in 'agent jobs add', named by the option that carries them.
+  opt_bad_name: "A job's name must match ^[a-z][a-z0-9-]{1,30}$, not '{name}'.",
+  opt_bad_schedule: "--schedule '{value}' is not a cron expression: {detail}.",
+  opt_never: "--schedule '{value}' never runs.",
+  opt_bad_tz: "--tz must be a time zone such as Europe/Istanbul, not '{value}'.",
+  opt_unknown_role: "--role names '{name}', which is not a role in [models.roles].",
+  opt_positive: "--{flag} must be a positive number of dollars.",
+  opt_one_of: "--{flag} must be one of {values}, not '{value}'.",
+  opt_empty_prompt: "--prompt must not be empty.",
+  opt_slash_prompt: "--prompt must not start with '/', which would run a slash command.",
+  opt_day_below_run: "--max-usd-per-day must be at least --max-usd-per-run ({run}).",
   // Runs, ceilings, the CLI.
   estimate: "Estimated cost: {run} per run, {day} per day ({runs} run(s) a day).",
   estimate_unpriced: "Estimated cost: unknown, {model} has no price in agent.toml.",
@@ -73,7 +84,15 @@ export const t = catalogue({
   delivered: "Job {name} ({usd}):\n{text}",
   failed_told: "Job {name} failed: {detail}",
   ceiling_day:
-    "Job {name} is paused: today's spend {spent} and one more run would pass its max_usd_per_day of {cap}. 'agent jobs resume {name}' resumes it.",
+    "Job {name} is paused: today's spend {spent} and one more run would pass its max_usd_per_day of {cap}. Its day starts anew at 00:00 (Istanbul): 'agent jobs resume {name}' lets it run from then on; to run it today, raise max_usd_per_day in persona/jobs/{name}.md first.",
+  resumed_day_spent:
+    "Resumed job '{name}'. Today's spend {spent} leaves less than one run under its max_usd_per_day of {cap}, so it runs again after 00:00 (Istanbul), or sooner once max_usd_per_day in persona/jobs/{name}.md is raised.",
+  paused_day:
+    "Job {name} is paused at its max_usd_per_day of {cap}: it can run again after 00:00 (Istanbul), once 'agent jobs resume {name}' resumes it, or today once max_usd_per_day in persona/jobs/{name}.md is raised and it is resumed.",
+  paused_owner: "Job {name} is paused; 'agent jobs resume {name}' resumes it.",
+  paused_every: "All jobs are paused; 'agent jobs resume --all' resumes them.",
+  still_running_now:
+    "Job {name} did not run: its run that began at {since} is still going (in this or another process). Try again when it ends.",
   ceiling_run:
     "Job {name} is paused: a call would have passed its max_usd_per_run of {cap}. 'agent jobs resume {name}' resumes it.",
   budget_spent:
@@ -99,7 +118,7 @@ export const t = catalogue({
   unclosed: "{file}: ön bilgi bloğunun kapanış --- satırı yok.",
   bad_line: "{file}: ön bilgi bloğunun {line}. satırı 'anahtar: değer' biçiminde değil.",
   unknown_key:
-    "{file}: ön bilgi bloğunda bilinmeyen anahtar '{key}' (anahtarlar: schedule, tz, role, max_usd_per_run, max_usd_per_day, deliver, missed, tools).",
+    "{file}: ön bilgi bloğunda bilinmeyen anahtar '{key}' (anahtarlar: schedule, tz, role, max_usd_per_run, max_usd_per_day, deliver, missed, tools, mcp).",
   duplicate_key: "{file}: ön bilgi bloğu '{key}' anahtarını iki kez veriyor.",
   missing: "{file}: ön bilgi bloğu için '{key}' gerekli.",
   bad_name: "{file}: bir görevin adı ^[a-z][a-z0-9-]{1,30}$ kalıbına uymalı.",
@@ -113,6 +132,16 @@ export const t = catalogue({
   empty_prompt: "{file}: ön bilgi bloğundan sonraki istem boş olmamalı.",
   slash_prompt: "{file}: istem '/' ile başlamamalı; bu bir eğik çizgi komutu çalıştırırdı.",
   day_below_run: "{file}: ön bilgi 'max_usd_per_day' en az 'max_usd_per_run' ({run}) kadar olmalı.",
+  opt_bad_name: "Bir görevin adı ^[a-z][a-z0-9-]{1,30}$ kalıbına uymalı, '{name}' uymuyor.",
+  opt_bad_schedule: "--schedule '{value}' bir cron ifadesi değil: {detail}.",
+  opt_never: "--schedule '{value}' hiç çalışmıyor.",
+  opt_bad_tz: "--tz Europe/Istanbul gibi bir saat dilimi olmalı, '{value}' değil.",
+  opt_unknown_role: "--role '{name}' adını veriyor, ama [models.roles] içinde böyle bir rol yok.",
+  opt_positive: "--{flag} pozitif bir dolar tutarı olmalı.",
+  opt_one_of: "--{flag} şunlardan biri olmalı: {values}; '{value}' değil.",
+  opt_empty_prompt: "--prompt boş olmamalı.",
+  opt_slash_prompt: "--prompt '/' ile başlamamalı; bu bir eğik çizgi komutu çalıştırırdı.",
+  opt_day_below_run: "--max-usd-per-day en az --max-usd-per-run ({run}) kadar olmalı.",
   estimate: "Tahmini maliyet: çalışma başına {run}, günde {day} (günde {runs} çalışma).",
   estimate_unpriced: "Tahmini maliyet: bilinmiyor, {model} için agent.toml içinde fiyat yok.",
   over_ceiling:
@@ -159,7 +188,15 @@ export const t = catalogue({
   delivered: "{name} görevi ({usd}):\n{text}",
   failed_told: "{name} görevi başarısız oldu: {detail}",
   ceiling_day:
-    "{name} görevi duraklatıldı: bugünkü harcama {spent} ve bir çalışma daha max_usd_per_day sınırı olan {cap} değerini aşar. 'agent jobs resume {name}' sürdürür.",
+    "{name} görevi duraklatıldı: bugünkü harcama {spent} ve bir çalışma daha max_usd_per_day sınırı olan {cap} değerini aşar. Günü İstanbul saatiyle 00:00'da yeniden başlar: 'agent jobs resume {name}' o andan sonra çalışmasını sağlar; bugün çalıştırmak için önce persona/jobs/{name}.md içindeki max_usd_per_day değerini yükseltin.",
+  resumed_day_spent:
+    "'{name}' görevi sürdürülüyor. Bugünkü harcama {spent}, max_usd_per_day sınırı olan {cap} altında bir çalışmalık bile yer bırakmıyor; görev İstanbul saatiyle 00:00'dan sonra, ya da persona/jobs/{name}.md içindeki max_usd_per_day yükseltilince daha erken yeniden çalışır.",
+  paused_day:
+    "{name} görevi max_usd_per_day sınırı olan {cap} yüzünden duraklatılmış: 'agent jobs resume {name}' ile sürdürülünce İstanbul saatiyle 00:00'dan sonra, ya da persona/jobs/{name}.md içindeki max_usd_per_day yükseltilip sürdürülünce bugün yeniden çalışabilir.",
+  paused_owner: "{name} görevi duraklatılmış; 'agent jobs resume {name}' sürdürür.",
+  paused_every: "Tüm görevler duraklatılmış; 'agent jobs resume --all' sürdürür.",
+  still_running_now:
+    "{name} görevi çalıştırılmadı: {since} saatinde başlayan çalışması (bu ya da başka bir süreçte) hâlâ sürüyor. Bitince yeniden deneyin.",
   ceiling_run:
     "{name} görevi duraklatıldı: bir çağrı max_usd_per_run sınırı olan {cap} değerini aşacaktı. 'agent jobs resume {name}' sürdürür.",
   budget_spent:

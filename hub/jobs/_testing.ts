@@ -10,9 +10,10 @@ import { BUILTIN_TOOLS } from "../tools/mod.ts";
 import type { JobDefinition } from "./definition.ts";
 import { jobDesks } from "./desks.ts";
 import { jobStoreFile, writeJob } from "./files.ts";
-import type { JobRunContext } from "./run.ts";
+import type { JobRunContext } from "./run/mod.ts";
 import { JobStore } from "./store.ts";
 import { DeliveryWorker } from "./delivery.ts";
+import type { Clock } from "../clock.ts";
 
 /** A home for job tests. */
 export interface JobHome {
@@ -35,11 +36,14 @@ export interface JobHome {
 
 /**
  * A home whose `fast` role is the fake model at $1 input / $2 output per million
- * tokens, each call using `usage` (default 1000 in, 500 out: $0.002).
+ * tokens, each call using `usage` (default 1000 in, 500 out: $0.002). With `clock`, the
+ * runs read their time from it (a scheduler on the same clock fires when it moves).
  */
 export async function jobHome(
   usage: { input: number; output: number } = { input: 1000, output: 500 },
+  options: { clock?: Clock } = {},
 ): Promise<JobHome> {
+  const now = options.clock === undefined ? Date.now : () => options.clock!.now();
   const home = await Deno.makeTempDir({ prefix: "agent-jobs-" });
   const paths = resolvePaths({ home, env: {} });
   await setupHome(paths, { provider: "fake", language: "en", env: {} });
@@ -103,7 +107,7 @@ export async function jobHome(
       chats: [],
       delivered: () => delivery.kick(),
       systemChars: 0,
-      now: Date.now,
+      now,
     };
   };
   return {

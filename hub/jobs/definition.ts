@@ -12,6 +12,7 @@
  * deliver: messenger
  * missed: once
  * tools: none
+ * mcp: files__read_text_file, weather
  * ---
  * Summarise my calendar for today in three lines.
  * ```
@@ -52,6 +53,12 @@ export interface JobDefinition {
   missed: JobMissed;
   /** @default "none" */
   tools: JobTools;
+  /**
+   * MCP tools a run may use, comma-separated: `<server>__<tool>` names or whole
+   * `<server>` names; only those the owner lowered to tier 1 run (tier 2 never runs in
+   * a job). Without this key a job gets no MCP tool. @default none
+   */
+  mcp?: string | undefined;
   /** The text each run sends. */
   prompt: string;
 }
@@ -66,6 +73,7 @@ export const JOB_KEYS = [
   "deliver",
   "missed",
   "tools",
+  "mcp",
 ] as const;
 
 /** The default time zone of a job. */
@@ -88,7 +96,26 @@ export interface ParseJobOptions {
   roles?: readonly string[];
   /** @default "en" */
   lang?: Lang;
+  /**
+   * The fields came from `agent jobs add`'s options, not a file: a problem names the
+   * option (`--schedule`), not the file's front matter. @default false
+   */
+  fromOptions?: boolean;
 }
+
+/** The problems that have a sentence naming the option when the fields are options. */
+const OPTION_SENTENCES = {
+  bad_name: "opt_bad_name",
+  bad_schedule: "opt_bad_schedule",
+  never: "opt_never",
+  bad_tz: "opt_bad_tz",
+  unknown_role: "opt_unknown_role",
+  positive: "opt_positive",
+  one_of: "opt_one_of",
+  empty_prompt: "opt_empty_prompt",
+  slash_prompt: "opt_slash_prompt",
+  day_below_run: "opt_day_below_run",
+} as const satisfies Partial<Record<Parameters<typeof t>[1], Parameters<typeof t>[1]>>;
 
 const FENCE = /^---[ \t]*$/;
 const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:[ \t]*(.*)$/;
@@ -112,8 +139,13 @@ export function parseJobFile(
 ): JobDefinition {
   const lang = options.lang ?? "en";
   const file = options.file ?? `persona/jobs/${name}.md`;
-  const fail = (key: Parameters<typeof t>[1], vars: Record<string, string | number> = {}) =>
-    new JobFileError(t(lang, key, { file, ...vars }));
+  const fail = (key: Parameters<typeof t>[1], vars: Record<string, string | number> = {}) => {
+    const option = options.fromOptions === true
+      ? OPTION_SENTENCES[key as keyof typeof OPTION_SENTENCES]
+      : undefined;
+    const flag = String(vars.key ?? "").replaceAll("_", "-");
+    return new JobFileError(t(lang, option ?? key, { file, name, flag, ...vars }));
+  };
   if (!JOB_NAME_PATTERN.test(name)) throw fail("bad_name");
   const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
   if (!FENCE.test(lines[0] ?? "")) throw fail("no_front_matter");
@@ -135,10 +167,10 @@ export function parseJobFile(
   const tz = values.get("tz") || DEFAULT_JOB_TZ;
   if (!isTimeZone(tz)) throw fail("bad_tz", { value: tz });
   try {
-    if (scheduleOf(schedule, tz).nextRun() === null) throw fail("never");
+    if (scheduleOf(schedule, tz).nextRun() === null) throw fail("never", { value: schedule });
   } catch (error) {
     if (error instanceof JobFileError) throw error;
-    throw fail("bad_schedule", { detail: cronDetail(error) });
+    throw fail("bad_schedule", { value: schedule, detail: cronDetail(error) });
   }
   const role = values.get("role") || "fast";
   if (options.roles !== undefined && !options.roles.includes(role)) {
@@ -160,13 +192,14 @@ export function parseJobFile(
     const raw = values.get(key);
     if (raw === undefined || raw === "") return fallback;
     if (!(allowed as readonly string[]).includes(raw)) {
-      throw fail("one_of", { key, values: allowed.join(", ") });
+      throw fail("one_of", { key, values: allowed.join(", "), value: raw });
     }
     return raw as T;
   };
   const deliver = pick<JobDelivery>("deliver", ["messenger", "events", "none"], "messenger");
   const missed = pick<JobMissed>("missed", ["skip", "once"], "once");
   const tools = pick<JobTools>("tools", ["none", "tier1"], "none");
+  const mcp = jobMcpTools(values.get("mcp"));
   const prompt = lines.slice(end + 1).join("\n").trim();
   if (prompt === "") throw fail("empty_prompt");
   // A run sends the prompt as a message; a slash command would run instead.
@@ -181,8 +214,22 @@ export function parseJobFile(
     deliver,
     missed,
     tools,
+    ...(mcp.length === 0 ? {} : { mcp: mcp.join(", ") }),
     prompt,
   };
+}
+
+/**
+ * The MCP tool and server names of a job's `mcp` key.
+ *
+ * @example
+ * ```ts
+ * import { jobMcpTools } from "./definition.ts";
+ * if (jobMcpTools(" fs__read , weather,").join("|") !== "fs__read|weather") throw new Error();
+ * ```
+ */
+export function jobMcpTools(value: string | undefined): string[] {
+  return (value ?? "").split(",").map((name) => name.trim()).filter((name) => name !== "");
 }
 
 /**

@@ -59,7 +59,7 @@ Deno.test("parseJobFile() refuses bad files with one exact sentence", () => {
     [file("tz: UTC"), "persona/jobs/news.md: front matter needs 'schedule'."],
     [
       file("schedule: 0 8 * * *\ncolour: red"),
-      "persona/jobs/news.md: front matter has an unknown key 'colour' (keys: schedule, tz, role, max_usd_per_run, max_usd_per_day, deliver, missed, tools).",
+      "persona/jobs/news.md: front matter has an unknown key 'colour' (keys: schedule, tz, role, max_usd_per_run, max_usd_per_day, deliver, missed, tools, mcp).",
     ],
     [
       file("schedule: 0 8 * * *\nschedule: 1 8 * * *"),
@@ -130,4 +130,28 @@ Deno.test("parseJobFile() refuses a name that is not a job name", () => {
     () => parseJobFile("News!", file("schedule: 0 8 * * *")),
     { message: "persona/jobs/News!.md: a job's name must match ^[a-z][a-z0-9-]{1,30}$." },
   );
+});
+
+Deno.test("jobMayUse() offers an MCP tool only to a job that lists it (or its server), at tier 1", async () => {
+  const { jobMayUse } = await import("./desks.ts");
+  const { z } = await import("zod");
+  const tool = (name: string, tier: 1 | 2, server?: string) => ({
+    name,
+    tier,
+    description: "",
+    inputSchema: z.object({}),
+    ...(server === undefined ? {} : { origin: { server, tool: name.split("__")[1]! } }),
+    execute: () => Promise.resolve(null),
+  });
+  const read = tool("fs__read", 1, "fs");
+  const write = tool("fs__write", 2, "fs");
+  assert.equal(jobMayUse(read, "tier1", []), false, "tier1 alone brings no MCP tool");
+  assert.equal(jobMayUse(read, "none", ["fs__read"]), true);
+  assert.equal(jobMayUse(read, "none", ["fs"]), true);
+  assert.equal(jobMayUse(write, "tier1", ["fs"]), false, "tier 2 never runs in a job");
+  assert.equal(jobMayUse(tool("current_time", 1), "tier1", []), true);
+  assert.equal(jobMayUse(tool("current_time", 1), "none", ["fs"]), false);
+  const { parseJobFile } = await import("./definition.ts");
+  const job = parseJobFile("news", "---\nschedule: 0 8 * * *\nmcp: fs__read, weather\n---\nHi.\n");
+  assert.equal(job.mcp, "fs__read, weather");
 });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { Logger } from "../log.ts";
 import { DeliveryError, type DeliverySinks, DeliveryWorker } from "./delivery.ts";
 import { JobStore } from "./store.ts";
+import { until } from "../../tests/_poll.ts";
 
 interface Sent {
   chat: string;
@@ -56,14 +57,6 @@ function chatSink(sent: Sent[], fail: (n: number) => Error | undefined, max = 40
       return Promise.resolve();
     },
   };
-}
-
-async function until(what: string, ok: () => boolean, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 Deno.test("DeliveryWorker retries a failing chat with backoff and delivers once", async () => {

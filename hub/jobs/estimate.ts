@@ -7,7 +7,7 @@
  */
 import { lookupPrice } from "../config/prices.ts";
 import type { AgentConfig } from "../config/types.ts";
-import { estimateTokens, RESERVE_CHARS_PER_TOKEN } from "../router/estimate.ts";
+import { estimateTokens, RESERVE_CHARS_PER_TOKEN } from "../ledger/estimate.ts";
 import { HARD_CAP_MAX_TOKENS } from "../router/call_bill.ts";
 import type { JobDefinition } from "./definition.ts";
 import { scheduleOf, slotsBetween } from "./schedule.ts";

@@ -5,7 +5,7 @@
  * store for the call and closes it; a hub running at the same time sees the same
  * store (SQLite) and the same files. With a cloud spine (`AGENT_SPINE_URL` and
  * `AGENT_SPINE_TOKEN` in the scope's `env`) pauses and resumes are the spine's, shared
- * with the identity's other hub, and the listing shows them (`pauses.ts`).
+ * with the identity's other hub, and the listing shows them (`run/pause.ts`).
  *
  * @module
  */
@@ -22,8 +22,10 @@ import { nextSlot, scheduleOf } from "./schedule.ts";
 import { ALL_JOBS } from "./pause_store.ts";
 import { JobStore, type RunRow } from "./store.ts";
 import { DEFAULT_JOB_TZ, jobFileText } from "./definition.ts";
-import { pauseShared, resumeShared, syncPauses } from "./pauses.ts";
-import { type SharedSlots, spineOf, SpineSlots } from "./spine_slots.ts";
+// The pause's rules and the spine a home names, as the runs use them (not the runs).
+import { pauseShared, resumeShared, syncPauses } from "./run/pause.ts";
+import { sharedSlots } from "./run/shared_slots.ts";
+import type { SharedSlots } from "./spine_slots.ts";
 import type { JobSummary } from "./spine_outbox.ts";
 
 /** What every management call needs. */
@@ -167,6 +169,7 @@ export async function addJob(scope: JobsScope, fields: NewJob): Promise<string[]
       file,
       roles: Object.keys(config.models.roles),
       lang,
+      fromOptions: true,
     });
   } catch (error) {
     if (error instanceof JobFileError) throw new UserError(error.message, 2);
@@ -217,7 +220,7 @@ export function estimateLine(estimate: JobEstimate, lang: Lang): string {
  * and is sent later, which the sentence says.
  */
 export async function pauseJobs(scope: JobsScope, name: string | undefined): Promise<string> {
-  if (name !== undefined) await needJob(scope, name);
+  if (name !== undefined) await jobExistsOrSay(scope, name);
   return await withStore(scope.paths, async (store) => {
     const { reach } = await pauseShared(store, sharedPauses(scope, store), {
       job: name ?? ALL_JOBS,
@@ -241,8 +244,9 @@ export async function pauseJobs(scope: JobsScope, name: string | undefined): Pro
  * resumed (exit 1), as its pause would pause the job here again at the next slot.
  */
 export async function resumeJobs(scope: JobsScope, name: string | undefined): Promise<string> {
-  if (name !== undefined) await needJob(scope, name);
+  const job = name === undefined ? undefined : await needJob(scope, name);
   return await withStore(scope.paths, async (store) => {
+    const reason = name === undefined ? undefined : store.pauses.all().get(name)?.reason;
     const reach = await resumeShared(store, sharedPauses(scope, store), name ?? ALL_JOBS);
     if (reach.kind === "unreachable") {
       throw new UserError(
@@ -252,19 +256,45 @@ export async function resumeJobs(scope: JobsScope, name: string | undefined): Pr
         1,
       );
     }
-    return name === undefined ? t(scope.lang, "resumed_all") : t(scope.lang, "resumed", { name });
+    if (name === undefined) return t(scope.lang, "resumed_all");
+    // Resumed at its day's ceiling with the day still spent: say when it runs again.
+    const spent = reason === "day" && job !== undefined
+      ? await daySpent(scope, store, job)
+      : undefined;
+    return spent === undefined
+      ? t(scope.lang, "resumed", { name })
+      : t(scope.lang, "resumed_day_spent", {
+        name,
+        spent: usd(spent),
+        cap: usd(job?.max_usd_per_day ?? 0),
+      });
   });
+}
+
+/**
+ * What `job`'s day holds when it leaves less than one run under its `max_usd_per_day`
+ * (the run's check: one run's estimate, at most `max_usd_per_run`); `undefined` when a
+ * run fits or the job has no day ceiling.
+ */
+async function daySpent(
+  scope: JobsScope,
+  store: JobStore,
+  job: JobDefinition,
+): Promise<number | undefined> {
+  const cap = job.max_usd_per_day;
+  if (cap === undefined) return undefined;
+  const now = scope.nowMs ?? Date.now();
+  const spent = store.spentSince(job.name, dayStart(now));
+  const one = estimateJob(scope.config, job, await personaChars(scope.paths.personaDir), now)
+    .runUsd ?? 0;
+  const left = cap - spent;
+  return left < Math.min(one, job.max_usd_per_run ?? one) || left <= 0 ? spent : undefined;
 }
 
 /** The pauses shared on the scope's cloud spine, if its environment names one. */
 function sharedPauses(scope: JobsScope, store: JobStore): SharedSlots | undefined {
-  const spine = scope.env === undefined ? undefined : spineOf(scope.env);
-  if (spine === undefined) return undefined;
-  return new SpineSlots({
-    ...spine,
-    hub: store.hubId(),
-    ...(scope.fetch === undefined ? {} : { fetch: scope.fetch }),
-  });
+  if (scope.env === undefined) return undefined;
+  return sharedSlots({ env: scope.env, store, fetch: scope.fetch });
 }
 
 /** `agent jobs remove NAME`: the file goes; its log stays. */
@@ -276,9 +306,14 @@ export async function removeJobNamed(scope: JobsScope, name: string): Promise<st
   return t(scope.lang, "removed", { name });
 }
 
-/** `agent jobs log [NAME]`: the newest rows, newest first. */
+/**
+ * `agent jobs log [NAME]`: the newest rows, newest first. A name that is no job now and
+ * never ran is refused as `pause` refuses it; a removed job's log stays readable.
+ */
 export async function jobLog(scope: JobsScope, name: string | undefined): Promise<RunRow[]> {
-  return await withStore(scope.paths, (store) => store.log(name, 50), { read: true });
+  const rows = await withStore(scope.paths, (store) => store.log(name, 50), { read: true });
+  if (name !== undefined && rows.length === 0) await jobExistsOrSay(scope, name);
+  return rows;
 }
 
 /** Whether jobs exist (for `doctor`). */
@@ -286,10 +321,18 @@ export async function jobCount(scope: JobsScope): Promise<number> {
   return (await loadJobs(scope.paths, scope.config, scope.lang)).jobs.length;
 }
 
-async function needJob(scope: JobsScope, name: string): Promise<void> {
+/** Refuses a name that is no job, in the sentence every command says it. */
+async function jobExistsOrSay(scope: JobsScope, name: string): Promise<void> {
   if (!(await jobExists(scope.paths, name))) {
     throw new UserError(t(scope.lang, "no_job", { name }), 1);
   }
+}
+
+/** Job `name` as its file reads (`undefined` when the file cannot be used); no file: the sentence. */
+async function needJob(scope: JobsScope, name: string): Promise<JobDefinition | undefined> {
+  await jobExistsOrSay(scope, name);
+  const { jobs } = await loadJobs(scope.paths, scope.config, scope.lang);
+  return jobs.find((j) => j.name === name);
 }
 
 /** Options for {@linkcode withStore}. */

@@ -35,8 +35,25 @@ export {
   resumeJobs,
 } from "./manage.ts";
 export { listLines, type ListLinesOptions, logLines, reasonWord, stateWord } from "./lines.ts";
-export { type JobRunContext, runJob, type RunOutcome } from "./run.ts";
+export {
+  type JobRunContext,
+  JobRuns,
+  type JobRunsOptions,
+  type PauseReach,
+  pauseShared,
+  resumeShared,
+  runJob,
+  type RunJobOptions,
+  runNow,
+  type RunOutcome,
+  settleOrphans,
+  settleShared,
+  sharedSlots,
+  type SharedSlotsOptions,
+  syncPauses,
+} from "./run/mod.ts";
 export { JobRunner, type JobRunnerOptions } from "./runner.ts";
+export { type Clock, ManualClock } from "../clock.ts";
 export { answerPreview } from "./preview.ts";
 export { JobStore, type RunRow, type RunState } from "./store.ts";
 export { ALL_JOBS, type PausedRow, type PauseStore } from "./pause_store.ts";
@@ -49,7 +66,6 @@ export {
   type DeliveryTarget,
   type NewDelivery,
 } from "./delivery_store.ts";
-export { settleOrphans, settleShared } from "./orphans.ts";
 export {
   type ClaimAnswer,
   type SharedPause,
@@ -66,4 +82,3 @@ export {
   SpineOutbox,
   type SpineOutboxOptions,
 } from "./spine_outbox.ts";
-export { type PauseReach, pauseShared, resumeShared, syncPauses } from "./pauses.ts";

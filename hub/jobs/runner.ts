@@ -7,6 +7,9 @@
  * was first seen. Those are recorded as `missed` and told to the owner; with
  * `missed: once` the newest of them runs once.
  *
+ * Its timer runs on a {@linkcode Clock} (the machine's, or one a test drives), the
+ * same clock the runs' `now` reads.
+ *
  * Idle, it does nothing but wait on one timer: the folder is watched (a change is
  * read within a fraction of a second), and looked at every `reloadMs` only when it
  * cannot be watched (it does not exist yet). A job keeps its definition and its next
@@ -19,9 +22,16 @@ import type { AgentPaths } from "../paths.ts";
 import type { JobDefinition } from "./definition.ts";
 import { jobsDir, loadJobs } from "./files.ts";
 import { processAlive } from "../process_alive.ts";
-import { type JobRunContext, runJob, type RunOutcome, tellMissed } from "./run.ts";
-import { settleOrphans, settleShared } from "./orphans.ts";
-import { syncPauses } from "./pauses.ts";
+import { type Clock, SYSTEM_CLOCK } from "../clock.ts";
+import {
+  type JobRunContext,
+  runJob,
+  type RunOutcome,
+  settleOrphans,
+  settleShared,
+  syncPauses,
+  tellMissed,
+} from "./run/mod.ts";
 import { nextSlot, scheduleOf, slotId, slotsBetween } from "./schedule.ts";
 import { ALL_JOBS } from "./pause_store.ts";
 
@@ -37,6 +47,8 @@ export interface JobRunnerOptions {
   graceMs?: number;
   /** Whether a process id runs (a slot a dead one left `running` is settled). */
   alive?: (pid: number) => boolean | undefined;
+  /** The clock slots come due by; the context's `now` must read it. @default SYSTEM_CLOCK */
+  clock?: Clock;
 }
 
 interface Watched {
@@ -52,8 +64,12 @@ export class JobRunner {
   #o: JobRunnerOptions;
   #jobs = new Map<string, Watched>();
   #stamps = new Map<string, number>();
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #clock: Clock;
+  /** Cancels the armed timer. */
+  #timer: (() => void) | undefined;
   #running = new Set<Promise<unknown>>();
+  /** What {@linkcode idle} waits for: the running set without the folder's watch loop. */
+  #busy = new Set<Promise<unknown>>();
   #stopped = false;
   #lastLoad = 0;
   #ticking = false;
@@ -72,6 +88,7 @@ export class JobRunner {
   constructor(ctx: JobRunContext, options: JobRunnerOptions) {
     this.#ctx = ctx;
     this.#o = options;
+    this.#clock = options.clock ?? SYSTEM_CLOCK;
   }
 
   /** How many jobs are watched. */
@@ -102,10 +119,15 @@ export class JobRunner {
     this.#tick();
   }
 
+  /** Waits until nothing it started is in progress (a test's step after moving the clock). */
+  async idle(): Promise<void> {
+    while (this.#busy.size > 0) await Promise.allSettled([...this.#busy]);
+  }
+
   /** Stops the timer and waits for the runs in progress. */
   async stop(): Promise<void> {
     this.#stopped = true;
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer?.();
     try {
       this.#watcher?.close();
     } catch { /* closed already */ }
@@ -172,13 +194,15 @@ export class JobRunner {
           this.#dirty = true;
           // Read soon, once the writer is done (an editor writes in steps).
           this.#lastLoad = -Infinity;
-          if (this.#timer !== undefined) clearTimeout(this.#timer);
-          this.#timer = setTimeout(() => this.#tick(), 200);
+          this.#timer?.();
+          // Real time: an editor's steps take real time, whatever the job clock says.
+          const id = setTimeout(() => this.#tick(), 200);
+          this.#timer = () => clearTimeout(id);
         }
       } catch { /* closed */ }
       if (this.#watcher === watcher) this.#watcher = undefined;
     })();
-    this.#track(loop);
+    this.#track(loop, false);
   }
 
   #arm(): void {
@@ -198,8 +222,8 @@ export class JobRunner {
     }
     const reload = this.#lastLoad + (this.#o.reloadMs ?? 15_000);
     const wake = earliest === undefined ? reload : Math.min(earliest, reload);
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.#tick(), Math.max(0, wake - now));
+    this.#timer?.();
+    this.#timer = this.#clock.after(Math.max(0, wake - now), () => this.#tick());
   }
 
   #tick(): void {
@@ -266,9 +290,13 @@ export class JobRunner {
     }
   }
 
-  #track(work: Promise<unknown>): void {
+  #track(work: Promise<unknown>, busy = true): void {
     this.#running.add(work);
-    work.finally(() => this.#running.delete(work));
+    if (busy) this.#busy.add(work);
+    work.finally(() => {
+      this.#running.delete(work);
+      this.#busy.delete(work);
+    });
   }
 }
 

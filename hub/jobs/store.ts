@@ -10,6 +10,7 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { DELIVERY_SCHEMA, DeliveryStore, type NewDelivery } from "./delivery_store.ts";
 import { PAUSE_SCHEMA, PauseStore } from "./pause_store.ts";
+import { privateDatabaseFile } from "../sqlite_file.ts";
 import { openReadOnly } from "../ledger/mod.ts";
 
 /** How a slot ended. */
@@ -99,15 +100,14 @@ export class JobStore {
 
   /** Opens (and creates) the store at `file`. */
   static open(file: string): JobStore {
+    // 0600 before SQLite opens it: its WAL files take the main file's mode.
+    privateDatabaseFile(file);
     const db = new DatabaseSync(file);
     try {
       db.exec("PRAGMA busy_timeout = 5000");
       db.exec("PRAGMA journal_mode = WAL");
       db.exec("PRAGMA synchronous = NORMAL");
       db.exec(SCHEMA);
-      try {
-        Deno.chmodSync(file, 0o600);
-      } catch { /* not on every platform */ }
     } catch (error) {
       db.close();
       throw error;
@@ -143,6 +143,46 @@ export class JobStore {
   claim(slotId: string, job: string, slotMs: number, nowMs: number, missed = false): boolean {
     const result = this.#claim.run(slotId, job, slotMs, nowMs, Deno.pid, "running", missed ? 1 : 0);
     return Number(result.changes) === 1;
+  }
+
+  /**
+   * Claims a slot for a run of `job`, refusing it while another run of the job is going
+   * in any process (`live` says whether a `running` row's run still goes): checked and
+   * written in one `BEGIN IMMEDIATE` transaction, so of two processes at once one runs.
+   * `taken` when the slot was claimed before (a restart, a second hub); `busy` with the
+   * run that goes.
+   */
+  claimRun(
+    slotId: string,
+    job: string,
+    slotMs: number,
+    nowMs: number,
+    options: { missed?: boolean; live(row: RunRow & { pid: number }): boolean },
+  ): { kind: "claimed" } | { kind: "taken" } | { kind: "busy"; row: RunRow } {
+    this.#db.exec("BEGIN IMMEDIATE");
+    try {
+      let answer: { kind: "claimed" } | { kind: "taken" } | { kind: "busy"; row: RunRow };
+      const running = (this.#db.prepare(
+        "SELECT * FROM runs WHERE job = ? AND state = 'running' AND slot_id <> ?",
+      ).all(job, slotId) as unknown as (StoredRow & { pid: number })[]).map((r) => ({
+        ...toRunRow(r),
+        pid: r.pid,
+      }));
+      const going = running.find((r) => options.live(r));
+      if (this.#db.prepare("SELECT 1 FROM runs WHERE slot_id = ?").get(slotId) !== undefined) {
+        answer = { kind: "taken" };
+      } else if (going !== undefined) {
+        answer = { kind: "busy", row: going };
+      } else {
+        this.#claim.run(slotId, job, slotMs, nowMs, Deno.pid, "running", options.missed ? 1 : 0);
+        answer = { kind: "claimed" };
+      }
+      this.#db.exec("COMMIT");
+      return answer;
+    } catch (error) {
+      this.#db.exec("ROLLBACK");
+      throw error;
+    }
   }
 
   /** Records a slot missed while no hub ran and skipped (once; `false` when known already). */

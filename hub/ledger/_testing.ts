@@ -2,7 +2,7 @@
 import type { AgentConfig, RoleConfig } from "../config/types.ts";
 import { DEFAULT_HUB_PORT } from "../config/defaults.ts";
 import { type CallRecord, Ledger } from "./ledger.ts";
-import { tempDir } from "../_testing.ts";
+import { tempDir } from "../../tests/_temp_dir.ts";
 
 /** An Istanbul wall-clock time as epoch ms. */
 export function ist(text: string): number {
@@ -61,7 +61,11 @@ export function configWith(roles: Record<string, RoleConfig>): AgentConfig {
       universe_report_minutes: 60,
       digest: "batched",
     },
-    tools: { fetch_private: false },
+    tools: {
+      fetch_private: false,
+      shell: { enabled: false, timeout_seconds: 60, max_output_kb: 64 },
+    },
+    mcp: { servers: {} },
     components: { modules: [], disabled: [] },
   };
 }

@@ -24,18 +24,28 @@
 import type { DatabaseSync } from "node:sqlite";
 import { breakdownRows, callRows, dayRows, num, type Row } from "./reports.ts";
 import {
+  admitHold,
   admitPending,
   claimWarningIn,
+  expireHolds,
   inTransaction,
   putCall,
   sessionSpendIn,
   settleAsEstimated,
   spentIn,
 } from "./rows.ts";
-import { SCHEMA_VERSION, schemaVersion } from "./schema.ts";
+import { schemaVersion } from "./schema.ts";
 import { type LedgerStatements, prepareStatements } from "./statements.ts";
 import { connect, createFile, exists } from "./open.ts";
-import type { HardCap, PendingCall, Reservation, SessionCeiling } from "./pending.ts";
+import type {
+  DayCap,
+  HardCap,
+  HoldAnswer,
+  PendingCall,
+  Reservation,
+  RunHold,
+  SessionCeiling,
+} from "./pending.ts";
 import { processAlive } from "../process_alive.ts";
 import {
   type BreakdownKey,
@@ -51,9 +61,24 @@ import {
 export * from "./types.ts";
 
 export { SCHEMA_VERSION } from "./schema.ts";
-export type { HardCap, PendingCall, Reservation, SessionCeiling } from "./pending.ts";
+export type {
+  DayCap,
+  HardCap,
+  HoldAnswer,
+  PendingCall,
+  Reservation,
+  RunHold,
+  SessionCeiling,
+} from "./pending.ts";
 
 const CHECKPOINT_EVERY = 500;
+
+/**
+ * The holds this process's runs keep (whichever connection wrote them): a hold under
+ * this process's id that is not here is a former process's (a container restarts with
+ * the same id), so it is expired.
+ */
+const OWN_HOLDS = new Set<string>();
 
 /**
  * The spend ledger of one data directory.
@@ -92,7 +117,7 @@ export class Ledger {
     this.#db = db;
     this.#file = file;
     this.#readOnly = readOnly;
-    this.#v3 = schemaVersion(db) >= SCHEMA_VERSION;
+    this.#v3 = schemaVersion(db) >= 3;
     this.#sql = prepareStatements(db, this.#v3, readOnly);
   }
 
@@ -246,6 +271,42 @@ export class Ledger {
     }
   }
 
+  /**
+   * Holds a share of job `hold.job`'s day for one run, before its first call: the day's
+   * settled spend of the job, what its calls in flight keep and what its running runs
+   * hold, plus this run's hold (the least of `cap.runUsd` and what is left, at least
+   * `cap.minUsd`), at most `cap.usd`; checked and written in one `BEGIN IMMEDIATE`
+   * transaction, so runs at once in any processes never pass the day. A hold whose
+   * process is gone (`alive` says false) is expired first, as its pending calls are.
+   * The run's calls are capped at the hold ({@linkcode SessionCeiling}); release it
+   * with {@linkcode Ledger.releaseHold} when the run ends.
+   */
+  hold(
+    hold: RunHold,
+    cap: DayCap,
+    alive: (pid: number) => boolean | undefined = processAlive,
+  ): HoldAnswer {
+    this.#open();
+    let answer: HoldAnswer = { ok: false, spentUsd: 0, heldUsd: 0 };
+    let settled: CallRecord[] = [];
+    this.#write(() => {
+      settled = expireHolds(this.#sql, this.#db, hold.job, (id, pid) => goneHold(id, pid, alive));
+      answer = admitHold(this.#sql, hold, cap, Deno.pid);
+    });
+    if (answer.ok) OWN_HOLDS.add(hold.holdId);
+    this.#told(settled);
+    return answer;
+  }
+
+  /** Releases a run's hold: the day counts what its calls cost from now on. */
+  releaseHold(holdId: string): void {
+    this.#open();
+    this.#write(() => {
+      this.#sql.dropHold!.run(holdId);
+    });
+    OWN_HOLDS.delete(holdId);
+  }
+
   /** Drops a pending call that was never sent (a stand-in answered, a key was missing). */
   release(callId: string): void {
     this.#open();
@@ -256,17 +317,24 @@ export class Ledger {
 
   /**
    * Settles as estimated rows the pending calls of processes that are gone (`alive`
-   * says false); returns how many. A call of a process that may be alive (`alive` says
+   * says false), and drops their runs' holds; returns how many calls. A call of a process that may be alive (`alive` says
    * true or cannot tell) stays pending.
    */
   settleStale(alive: (pid: number) => boolean | undefined): number {
     this.#open();
     const rows = this.#db.prepare("SELECT * FROM pending").all() as unknown as PendingCall[];
     const dead = rows.filter((p) => p.pid !== Deno.pid && alive(p.pid) === false);
-    if (dead.length === 0) return 0;
+    const holds = this.#db.prepare("SELECT hold_id, pid FROM holds").all() as {
+      hold_id: string;
+      pid: number;
+    }[];
+    const goneHolds = holds.some((h) => goneHold(h.hold_id, h.pid, alive));
+    if (dead.length === 0 && !goneHolds) return 0;
     let settled: CallRecord[] = [];
     this.#write(() => {
       settled = settleAsEstimated(this.#sql, dead);
+      // A run's hold goes with its process, like its calls in flight.
+      expireHolds(this.#sql, this.#db, undefined, (id, pid) => goneHold(id, pid, alive));
     });
     this.#told(settled);
     return dead.length;
@@ -389,4 +457,13 @@ export class Ledger {
     }
     inTransaction(this.#db, this.#file, body);
   }
+}
+
+/** Whether a run's hold is a gone process's: another's that is not alive, or a former process's with this id. */
+function goneHold(
+  holdId: string,
+  pid: number,
+  alive: (pid: number) => boolean | undefined,
+): boolean {
+  return pid === Deno.pid ? !OWN_HOLDS.has(holdId) : alive(pid) === false;
 }

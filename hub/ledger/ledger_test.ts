@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { type TempDir, tempDir } from "../_testing.ts";
+import { type TempDir, tempDir } from "../../tests/_temp_dir.ts";
 import { type CallRecord, Ledger, LedgerError } from "./ledger.ts";
 
 /** An Istanbul wall-clock time as epoch ms. */
@@ -172,7 +172,7 @@ Deno.test("Ledger.record() rejects a malformed call and writes nothing", () => {
   assert.throws(() => ledger.record(call(t, { usd: -1 })), TypeError);
   assert.throws(() => ledger.record(call(t, { role: "" })), TypeError);
   assert.throws(() => ledger.record(call(t, { input_tokens: 1.5 })), TypeError);
-  assert.throws(() => ledger.record(call(t, { channel: "email" as "chat" })), TypeError);
+  assert.throws(() => ledger.record(call(t, { channel: "fax" as "chat" })), TypeError);
   assert.throws(() => ledger.recordMany([call(t), call(t, { ts: -5 })]), TypeError);
   assert.equal(ledger.count(), 0);
 });

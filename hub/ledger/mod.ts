@@ -13,19 +13,24 @@ export {
   type BreakdownKey,
   type BreakdownOptions,
   type BreakdownRow,
+  type CallProvider,
   type CallPurpose,
   type CallRecord,
   type Channel,
+  type DayCap,
   type DayRow,
   type HardCap,
+  type HoldAnswer,
   Ledger,
   type LedgerAction,
   LedgerError,
   type PendingCall,
   type Reservation,
+  type RunHold,
   type SessionCeiling,
   type SpentTotals,
   type TokenTotals,
+  type ToolProviderId,
 } from "./ledger.ts";
 
 // A read-only connection to a WAL-mode SQLite file on a home that cannot be written
@@ -45,3 +50,7 @@ export {
   type Usage,
 } from "./prices.ts";
 export { dayStart, type PeriodBounds, periodBounds } from "./periods.ts";
+
+// Token estimates where a count is missing (a call cut short, a hard cap's reservation,
+// the size of tool definitions).
+export { CHARS_PER_TOKEN, estimateTokens, jsonChars, RESERVE_CHARS_PER_TOKEN } from "./estimate.ts";

@@ -9,6 +9,7 @@
 import { DatabaseSync } from "node:sqlite";
 import { migrate, SCHEMA_VERSION, schemaVersion } from "./schema.ts";
 import { LedgerError } from "./types.ts";
+import { privateDatabaseFile } from "../sqlite_file.ts";
 
 const BUSY_TIMEOUT_MS = 10_000;
 
@@ -26,12 +27,7 @@ export function exists(file: string): boolean {
 /** Creates `file` (mode 0600) and its folder (0700) when missing. */
 export function createFile(file: string): void {
   try {
-    if (exists(file)) return;
-    const dir = file.slice(0, file.lastIndexOf("/"));
-    if (dir !== "") Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    // SQLite gives the -wal and -shm files the main file's mode, so 0600 here covers them.
-    Deno.openSync(file, { create: true, write: true, mode: 0o600 }).close();
-    Deno.chmodSync(file, 0o600);
+    privateDatabaseFile(file);
   } catch (error) {
     if (error instanceof LedgerError) throw error;
     throw new LedgerError("create", file, error);

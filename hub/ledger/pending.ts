@@ -5,10 +5,13 @@
  * ledger when the process that sent it died. So every call that was sent is a row,
  * whatever ends it.
  *
+ * A job run holds its share of its job's day the same way ({@linkcode RunHold}): written
+ * before its first call in the transaction that checks the day, released to the run's
+ * real spend when it ends, expired when its process died.
+ *
  * @module
  */
-import type { CallPurpose, CallRecord, Channel } from "./types.ts";
-import type { ProviderId } from "../config/types.ts";
+import type { CallProvider, CallPurpose, CallRecord, Channel } from "./types.ts";
 
 /** One call in flight. */
 export interface PendingCall {
@@ -19,7 +22,7 @@ export interface PendingCall {
   /** The process that sent it. */
   pid: number;
   role: string;
-  provider: ProviderId;
+  provider: CallProvider;
   model_id: string;
   /** The prompt's estimated tokens (see `estimateTokens`). */
   input_tokens: number;
@@ -69,6 +72,41 @@ export type Reservation =
     /** Held by other calls in flight. */
     reservedUsd: number;
   };
+
+/**
+ * A job run's hold on its job's day: while the run lasts, the day counts the hold in
+ * place of what the run's calls cost (they are capped at it, as the run's
+ * {@linkcode SessionCeiling}); when it ends the hold goes and the calls count.
+ */
+export interface RunHold {
+  /** Unique per run (its slot id). */
+  holdId: string;
+  /** The job's name: its runs' sessions are `job-<name>-…`. */
+  job: string;
+  /** The run's session. */
+  sessionId: string;
+  /** When the run began, epoch ms. */
+  ts: number;
+}
+
+/** The day a run's hold must fit in: the job's `max_usd_per_day` from `sinceMs`. */
+export interface DayCap {
+  /** The day's ceiling, dollars. */
+  usd: number;
+  /** Start of the day, epoch ms. */
+  sinceMs: number;
+  /** The most one run holds (`max_usd_per_run`); absent, what the day has left. */
+  runUsd?: number | undefined;
+  /** The least a run needs to be let through (one run's estimate, at most `runUsd`). */
+  minUsd: number;
+}
+
+/** What {@linkcode Ledger.hold} decided. */
+export type HoldAnswer =
+  /** Held: `usd` is the run's ceiling. */
+  | { ok: true; usd: number }
+  /** The day leaves less than a run: its settled spend, and what running runs hold. */
+  | { ok: false; spentUsd: number; heldUsd: number };
 
 /** The estimated row a pending call becomes when its process died before it ended. */
 export function pendingRecord(p: PendingCall): CallRecord {

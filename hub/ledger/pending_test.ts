@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { tempDir } from "../_testing.ts";
+import { tempDir } from "../../tests/_temp_dir.ts";
 import { Ledger, LedgerError, type PendingCall } from "./ledger.ts";
 import { spend } from "./_testing.ts";
 

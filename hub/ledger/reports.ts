@@ -126,5 +126,9 @@ export function callRows(db: DatabaseSync, v3: boolean, sinceMs: number): CallRe
     peer: (r.peer ?? null) as string | null,
     estimated: v3 && num(r, "estimated") === 1,
     call_id: v3 ? (r.call_id ?? null) as string | null : null,
+    ...(v3 ? { purpose: (r.purpose ?? "turn") as CallPurpose } : {}),
+    ...(typeof r.tool_tokens === "number" && r.tool_tokens > 0
+      ? { tool_tokens: r.tool_tokens }
+      : {}),
   }));
 }

@@ -1,7 +1,8 @@
 /**
  * What the ledger does inside one transaction, on its prepared statements: a call's row
  * with its day's total, a pending call, the sums a budget check reads (settled spend,
- * what calls in flight hold, a session's spend) and the hard cap's admission. The
+ * what calls in flight hold, a session's spend), the hard cap's admission and a job
+ * run's hold on its day. The
  * {@linkcode Ledger} class keeps the connection, its life and who is told; this file
  * keeps the SQL, so each stays small.
  *
@@ -12,10 +13,13 @@ import { dayStart, nextDayStart } from "./periods.ts";
 import { num, type Row, totalsOf } from "./reports.ts";
 import type { LedgerStatements } from "./statements.ts";
 import {
+  type DayCap,
   type HardCap,
+  type HoldAnswer,
   type PendingCall,
   pendingRecord,
   type Reservation,
+  type RunHold,
   type SessionCeiling,
 } from "./pending.ts";
 import { type CallRecord, LedgerError, type SpentTotals } from "./types.ts";
@@ -62,6 +66,7 @@ export function putCall(sql: LedgerStatements, r: CallRecord): void {
     r.estimated === true ? 1 : 0,
     r.call_id ?? null,
     r.purpose ?? "turn",
+    r.tool_tokens ?? 0,
   );
   if (Number(written.changes) === 0) return;
   sql.addDay!.run(
@@ -187,4 +192,63 @@ export function spentIn(sql: LedgerStatements, role: string, sinceMs: number): S
     unpriced_calls: part.unpriced_calls + rest.unpriced_calls,
     estimated_calls: part.estimated_calls + rest.estimated_calls,
   };
+}
+
+/** The sessions of job `job`'s runs, as a GLOB: `job-<name>-YYYYMMDD-HHMMSS-xxxx`. */
+export function jobSessions(job: string): string {
+  return `job-${job}-${"[0-9]".repeat(8)}-*`;
+}
+
+/**
+ * Holds `cap`'s day for a run of `hold.job` when it fits: the job's settled spend since
+ * the day began (but the calls of runs that hold it: their holds count instead), what
+ * its calls in flight outside a hold keep, and what running runs hold leave at least
+ * `cap.minUsd`. The hold is the least of `cap.runUsd` and what is left. Run inside the
+ * transaction that makes the check hold.
+ */
+export function admitHold(
+  sql: LedgerStatements,
+  hold: RunHold,
+  cap: DayCap,
+  pid: number,
+): HoldAnswer {
+  const glob = jobSessions(hold.job);
+  const spentUsd = num(sql.jobSpent!.get(cap.sinceMs, glob, hold.job) as Row, "usd") +
+    num(sql.jobPending!.get(glob, hold.job) as Row, "usd");
+  const heldUsd = (sql.holds!.all(hold.job) as Row[]).reduce((sum, r) => sum + num(r, "usd"), 0);
+  const left = cap.usd - spentUsd - heldUsd;
+  if (left <= 1e-9 || left + 1e-9 < cap.minUsd) return { ok: false, spentUsd, heldUsd };
+  const usd = Math.min(cap.runUsd ?? left, left);
+  sql.addHold!.run(hold.holdId, hold.job, hold.sessionId, pid, hold.ts, usd);
+  return { ok: true, usd };
+}
+
+/**
+ * Drops the holds of `job` (every job when `undefined`) whose process is gone, as a
+ * pending call of a dead process is settled: `dead` says which. The calls in flight of
+ * those processes are settled as estimated rows with them, so the day counts what they
+ * may have cost; returns those rows.
+ */
+export function expireHolds(
+  sql: LedgerStatements,
+  db: DatabaseSync,
+  job: string | undefined,
+  dead: (holdId: string, pid: number) => boolean,
+): CallRecord[] {
+  const rows =
+    (job === undefined
+      ? db.prepare("SELECT hold_id, pid FROM holds").all()
+      : sql.holds!.all(job)) as Row[];
+  const settled: CallRecord[] = [];
+  for (const r of rows) {
+    const pid = num(r, "pid");
+    if (!dead(String(r.hold_id), pid)) continue;
+    sql.dropHold!.run(String(r.hold_id));
+    if (pid === Deno.pid) continue;
+    const calls = db.prepare("SELECT * FROM pending WHERE pid = ?").all(
+      pid,
+    ) as unknown as PendingCall[];
+    settled.push(...settleAsEstimated(sql, calls));
+  }
+  return settled;
 }

@@ -13,6 +13,11 @@
  *    process that opens the ledger when the process that made it died; and
  *    `calls.purpose` (`turn` for an answer, `compaction` for the summary that folds a
  *    long session's oldest turns).
+ * 4. `holds`: a job run's hold on its job's day (`max_usd_per_day`), written before the
+ *    run's first call in the transaction that checks the day, released when the run
+ *    ends, expired like a pending call when the process that made it died.
+ * 5. `calls.tool_tokens`: the estimated tokens of the tool definitions a turn's call
+ *    sent (`agent mcp show` reports them; lazy definitions keep them small).
  *
  * @module
  */
@@ -20,7 +25,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { LedgerError } from "./types.ts";
 
 /** The schema version this code writes. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 5;
 
 /** The token columns of `calls` and `spend_day`. */
 export const TOKEN_COLUMNS = [
@@ -103,6 +108,24 @@ CREATE TABLE IF NOT EXISTS pending (
 CREATE INDEX IF NOT EXISTS pending_role ON pending (role);
 `;
 
+// Version 4: a job run's hold on its job's day, so runs at once never pass the day.
+const SCHEMA_V4 = `
+CREATE TABLE IF NOT EXISTS holds (
+  hold_id TEXT PRIMARY KEY,
+  job TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  pid INTEGER NOT NULL,
+  ts INTEGER NOT NULL,
+  usd REAL NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS holds_job ON holds (job);
+`;
+
+// Version 5: what a call sent in tool definitions.
+const SCHEMA_V5 = `
+ALTER TABLE calls ADD COLUMN tool_tokens INTEGER NOT NULL DEFAULT 0;
+`;
+
 type Row = Record<string, unknown>;
 
 /** `PRAGMA user_version` of `db`. */
@@ -134,6 +157,8 @@ export function migrate(db: DatabaseSync, file: string): void {
     if (current < 1) db.exec(SCHEMA_V1);
     if (current < 2) db.exec(SCHEMA_V2);
     if (current < 3) db.exec(SCHEMA_V3);
+    if (current < 4) db.exec(SCHEMA_V4);
+    if (current < 5) db.exec(SCHEMA_V5);
     db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     db.exec("COMMIT");
   } catch (error) {

@@ -1,6 +1,7 @@
 /**
  * The ledger's statements that run on every call (the budget check's sums, the call's
- * row and its day's total, the pending row and its reservation), prepared once per
+ * row and its day's total, the pending row and its reservation, a job run's hold on its
+ * day), prepared once per
  * connection: a statement prepared per call would leave its finalising to the garbage
  * collector, whose pauses showed in the budget check's p99.
  *
@@ -18,6 +19,11 @@ export interface LedgerStatements {
   reserved?: StatementSync;
   addPending?: StatementSync;
   dropPending?: StatementSync;
+  holds?: StatementSync;
+  addHold?: StatementSync;
+  dropHold?: StatementSync;
+  jobSpent?: StatementSync;
+  jobPending?: StatementSync;
 }
 
 /** Prepares them on `db`; `v3` says whether it has the estimated columns. */
@@ -43,8 +49,8 @@ export function prepareStatements(
     insert: db.prepare(
       `INSERT OR IGNORE INTO calls (ts, role, provider, model_id, input_tokens, output_tokens,
         cache_read_tokens, cache_write_tokens, usd, channel, session_id, peer, estimated, call_id,
-        purpose)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        purpose, tool_tokens)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     addDay: db.prepare(
       `INSERT INTO spend_day (role, day, usd, calls, unpriced_calls, estimated_calls,
@@ -62,5 +68,20 @@ export function prepareStatements(
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     dropPending: db.prepare("DELETE FROM pending WHERE call_id = ?"),
+    holds: db.prepare("SELECT hold_id, pid, usd FROM holds WHERE job = ?"),
+    addHold: db.prepare(
+      "INSERT INTO holds (hold_id, job, session_id, pid, ts, usd) VALUES (?, ?, ?, ?, ?, ?)",
+    ),
+    dropHold: db.prepare("DELETE FROM holds WHERE hold_id = ?"),
+    // A job's calls since the day began (its runs' sessions are `job-<name>-<date>-…`),
+    // but those of a run that holds the day: its hold counts for them.
+    jobSpent: db.prepare(
+      `SELECT TOTAL(usd) AS usd FROM calls WHERE ts >= ? AND channel = 'job'
+         AND session_id GLOB ? AND session_id NOT IN (SELECT session_id FROM holds WHERE job = ?)`,
+    ),
+    jobPending: db.prepare(
+      `SELECT TOTAL(reserved_usd) AS usd FROM pending WHERE channel = 'job'
+         AND session_id GLOB ? AND session_id NOT IN (SELECT session_id FROM holds WHERE job = ?)`,
+    ),
   };
 }

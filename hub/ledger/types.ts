@@ -7,8 +7,14 @@
 import type { ProviderId } from "../config/types.ts";
 import { errorMessage } from "@agent/net/common";
 
+/** A paid tool's provider (`[tools.search] provider`), beside the model providers. */
+export type ToolProviderId = "brave" | "searxng";
+
+/** Who was called: a model provider, or a paid tool's provider. */
+export type CallProvider = ProviderId | ToolProviderId;
+
 /** Where a call came from. */
-export type Channel = "chat" | "tui" | "messenger" | "web" | "net" | "cli" | "job";
+export type Channel = "chat" | "tui" | "messenger" | "web" | "net" | "cli" | "job" | "email";
 
 /** Every channel, in a stable order. */
 export const CHANNELS: readonly Channel[] = [
@@ -19,23 +25,25 @@ export const CHANNELS: readonly Channel[] = [
   "net",
   "cli",
   "job",
+  "email",
 ];
 
 /**
- * What a call was for: an answer, or a summary of a long session's oldest turns
- * (the context budget's fold), which `agent spend --by purpose` shows apart.
+ * What a call was for: an answer, a summary of a long session's oldest turns (the
+ * context budget's fold), or a paid tool (`web_search`: its provider and price, no
+ * tokens), which `agent spend --by purpose` shows apart.
  */
-export type CallPurpose = "turn" | "compaction";
+export type CallPurpose = "turn" | "compaction" | "tool";
 
 /** Every purpose, in a stable order. */
-export const PURPOSES: readonly CallPurpose[] = ["turn", "compaction"];
+export const PURPOSES: readonly CallPurpose[] = ["turn", "compaction", "tool"];
 
 /** One model call, as the ledger stores it. */
 export interface CallRecord {
   /** When the answer finished, epoch ms. */
   ts: number;
   role: string;
-  provider: ProviderId;
+  provider: CallProvider;
   model_id: string;
   /** Input tokens without cache reads and writes. */
   input_tokens: number;
@@ -57,6 +65,8 @@ export interface CallRecord {
   estimated?: boolean;
   /** The call's id; a row with an id already in the ledger is not written again. */
   call_id?: string | null;
+  /** Estimated tokens of the tool definitions the call sent. @default 0 */
+  tool_tokens?: number | undefined;
 }
 
 /** What a role spent over a span. */
@@ -193,6 +203,9 @@ export function checkRecord(row: CallRecord): void {
   }
   if (row.purpose !== undefined && !PURPOSES.includes(row.purpose)) {
     throw new TypeError(`Cannot record a call: unknown purpose '${String(row.purpose)}'`);
+  }
+  if (row.tool_tokens !== undefined && !whole(row.tool_tokens)) {
+    throw new TypeError("Cannot record a call: 'tool_tokens' must be a whole number of 0 or more");
   }
   if (row.call_id !== undefined && row.call_id !== null && typeof row.call_id !== "string") {
     throw new TypeError("Cannot record a call: 'call_id' must be a string or null");

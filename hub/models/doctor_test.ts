@@ -3,15 +3,14 @@ import { parseConfig } from "../config/parse.ts";
 import { resolvePaths } from "../paths.ts";
 import { localRuntimeCheck } from "./doctor.ts";
 import { loadComponents } from "../app/components.ts";
+import { freePort } from "../../tests/_port.ts";
 
 Deno.test("localRuntimeCheck() says whether each local-runtime role's model is pulled", async () => {
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
     () => Response.json({ models: [{ name: "llama3.2:latest" }, { name: "qwen3:4b" }] }),
   );
-  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const closedPort = (closed.addr as Deno.NetAddr).port;
-  closed.close();
+  const closedPort = freePort();
   try {
     const config = parseConfig(
       `[models.roles.a]
@@ -67,9 +66,7 @@ model_id = "f"
 });
 
 Deno.test("localRuntimeCheck() speaks Turkish with lang tr", async () => {
-  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (closed.addr as Deno.NetAddr).port;
-  closed.close();
+  const port = freePort();
   const config = parseConfig(
     `[models.roles.local]
 provider = "local-runtime"

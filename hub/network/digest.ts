@@ -122,11 +122,15 @@ export class NetDigest {
     await this.#serial(() => this.#schedule());
   }
 
-  /** Stops the timer; what is gathered stays in the file for the next start. */
-  stop(): void {
+  /**
+   * Stops the timer; what is gathered stays in the file for the next start. Resolves
+   * once a write already under way has ended (so the folder can be removed after it).
+   */
+  async stop(): Promise<void> {
     this.#running = false;
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    await this.#lock;
   }
 
   /** Gathers one answered message (one conversation per peer and thread). */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { tempDir } from "../_testing.ts";
+import { tempDir } from "../../tests/_temp_dir.ts";
 import type { NetDigestEvent, NetEvent, OwnerEvent } from "../events/mod.ts";
 import { digestLines } from "../events/mod.ts";
 import { DIGEST_MAX_TOLD, firstLine, NetDigest, type NetDigestOptions } from "./digest.ts";
@@ -113,7 +113,7 @@ Deno.test("NetDigest tells what is due on its own once started", async () => {
     }
     assert.equal(told.length, 1);
   } finally {
-    d.stop();
+    await d.stop();
   }
 });
 

@@ -11,7 +11,7 @@ import {
 import type { NetEvent, OwnerEvent } from "../events/mod.ts";
 import { SpineError } from "./spine_client.ts";
 import { NetState } from "./store/state.ts";
-import { tempDir } from "../_testing.ts";
+import { tempDir } from "../../tests/_temp_dir.ts";
 
 /**
  * A node whose spine answers what `answers` says, in turn; the rest of it is real. Its

@@ -189,10 +189,11 @@ export class NetService {
   async stop(): Promise<void> {
     this.#stop.abort();
     clearInterval(this.#outboxTimer);
-    this.#digest?.stop();
+    const digest = this.#digest?.stop();
     await this.#loop;
     await this.#fetching?.catch(() => {});
     await this.#flushing?.catch(() => {});
+    await digest;
   }
 
   /** Posts what the outbox holds that is due, now (and every half minute while running). */

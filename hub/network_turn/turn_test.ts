@@ -5,7 +5,7 @@ import { Logger } from "../log.ts";
 import { type AgentPaths, resolvePaths } from "../paths.ts";
 import { loadSubAgentDirectory } from "../subs/mod.ts";
 import { type AgentRequest, networkTurn, type TurnDeps } from "./turn.ts";
-import { tempDir } from "../_testing.ts";
+import { tempDir } from "../../tests/_temp_dir.ts";
 import type { NetLogEntry, TurnInput, TurnOutcome } from "../network/turn_types.ts";
 
 function reason(outcome: TurnOutcome): string | undefined {

@@ -257,6 +257,7 @@ export class ModelRouter {
       now: this.#now,
       context,
       prompt: { prompt: options.prompt, tools: options.tools },
+      tools: options.tools,
     });
     const roleName = this.#budgetChoice(asked, trace, bill);
     const entry = this.#entry(roleName);

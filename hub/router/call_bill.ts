@@ -14,7 +14,7 @@ import { type BudgetStatus, isMetered } from "../spend/mod.ts";
 import type { Ledger, PendingCall } from "../ledger/mod.ts";
 import type { ModelTarget } from "../models/mod.ts";
 import type { CallContext } from "./call_types.ts";
-import { estimateTokens, jsonChars, RESERVE_CHARS_PER_TOKEN } from "./estimate.ts";
+import { estimateTokens, jsonChars, RESERVE_CHARS_PER_TOKEN } from "../ledger/estimate.ts";
 import { errorDetail } from "./failures.ts";
 import { ledgerRow, type ModelUsage } from "./ledger_row.ts";
 
@@ -40,6 +40,8 @@ export interface CallBillOptions {
   context: CallContext;
   /** The call's prompt (and tools), measured for the estimates. */
   prompt: unknown;
+  /** The tool definitions the call sends, measured for the row's `tool_tokens`. */
+  tools?: unknown;
 }
 
 /** The ledger side of one provider call. */
@@ -48,6 +50,7 @@ export class CallBill {
   readonly callId: string = crypto.randomUUID();
   #o: CallBillOptions;
   #promptChars: number;
+  #toolTokens: number;
   #pending: string | undefined;
   #settled = false;
   #streamed = 0;
@@ -55,6 +58,7 @@ export class CallBill {
   constructor(options: CallBillOptions) {
     this.#o = options;
     this.#promptChars = jsonChars(options.prompt);
+    this.#toolTokens = options.tools === undefined ? 0 : estimateTokens(jsonChars(options.tools));
   }
 
   /**
@@ -150,6 +154,7 @@ export class CallBill {
         }),
         estimated,
         call_id: this.callId,
+        ...(this.#toolTokens > 0 ? { tool_tokens: this.#toolTokens } : {}),
       };
       if (this.#pending !== undefined) ledger.settle(row);
       else ledger.record(row);

@@ -127,6 +127,8 @@ export function toolDefinitions(tools: ModelTools): FunctionTool[] {
 }
 
 function jsonSchemaOf(tool: ModelTool): FunctionTool["inputSchema"] {
+  // A schema given as is (an MCP server's, as pinned) goes to the model unchanged.
+  if (tool.jsonSchema !== undefined) return tool.jsonSchema as FunctionTool["inputSchema"];
   let schema = schemas.get(tool.inputSchema);
   if (schema === undefined) {
     const json = toJSONSchema(tool.inputSchema, {

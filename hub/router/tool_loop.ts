@@ -79,10 +79,11 @@ export async function* runToolLoop(request: LoopRequest): AsyncGenerator<LoopEve
   const tools = request.tools !== undefined && Object.keys(request.tools).length > 0
     ? request.tools
     : undefined;
-  const definitions = tools === undefined ? undefined : toolDefinitions(tools);
   const produced: SessionMessage[] = [];
   let cut: LoopCut | undefined;
   for (let step = 1;; step++) {
+    // Read before every step: `find_tools` may have added definitions to the set.
+    const definitions = tools === undefined ? undefined : toolDefinitions(tools);
     const { stream } = await request.model.doStream({
       prompt: toPrompt(request.system, [...request.messages, ...produced]),
       ...(definitions !== undefined ? { tools: definitions, toolChoice: { type: "auto" } } : {}),

@@ -4,7 +4,7 @@ import type { DoctorContext } from "../doctor/types.ts";
 import { budgetCheck } from "./doctor.ts";
 import { Ledger } from "../ledger/ledger.ts";
 import { configWith, ist, shippedRoles, spend } from "../ledger/_testing.ts";
-import { tempDir } from "../_testing.ts";
+import { tempDir } from "../../tests/_temp_dir.ts";
 import { loadComponents } from "../app/components.ts";
 
 /** A doctor context over a fresh home, removed at the end of the test's `using` block. */

@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { SpineError, SpineHttp, type SpineHttpOptions, type SpineRequest } from "./mod.ts";
+import { freePort } from "../../tests/_port.ts";
 
 /** A token the hostile spine tries to get repeated (it matches the code pattern). */
 const TOKEN = "tok_hostile_0123456789abcdef";
@@ -72,14 +73,6 @@ function cuttingServer() {
       await done.catch(() => {});
     },
   };
-}
-
-/** A port nothing listens on. */
-function refusedPort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
 }
 
 /** Runs the request and returns the error it must fail with, checked for its shape. */
@@ -337,7 +330,7 @@ Deno.test("SpineHttp.request() maps a connection reset in the middle of the answ
 });
 
 Deno.test("SpineHttp.request() maps a refused port to unreachable, status 0", async () => {
-  const e = await failure(`http://127.0.0.1:${refusedPort()}`, "/hub/health");
+  const e = await failure(`http://127.0.0.1:${freePort()}`, "/hub/health");
   assert.deepEqual(shape(e), { status: 0, code: "unreachable", retryAfterMs: undefined });
   assert.equal(e.message, "GET /hub/health: connection refused");
   assert.equal(e.transient, true);

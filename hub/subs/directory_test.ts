@@ -7,7 +7,7 @@ import { loadSubAgentDirectory, reportSubs } from "./directory.ts";
 import { derivedPersona, writeDerivedPersona } from "./persona.ts";
 import { subAgentDirectoryFrom } from "./from_registry.ts";
 import { loadComponents } from "../app/components.ts";
-import { tempDir } from "../_testing.ts";
+import { tempDir } from "../../tests/_temp_dir.ts";
 
 /** Paths of a fresh home holding `files` as sub-agents; the test's `using` block removes it. */
 async function home(files: Record<string, string>): Promise<AgentPaths & Disposable> {

@@ -3,7 +3,7 @@ import { defaultConfig } from "../config/parse.ts";
 import { resolvePaths } from "../paths.ts";
 import { subsCheck } from "./doctor.ts";
 import { loadComponents } from "../app/components.ts";
-import { tempDir } from "../_testing.ts";
+import { tempDir } from "../../tests/_temp_dir.ts";
 
 /** A doctor context over a fresh home holding `files`; the test's `using` block removes it. */
 async function context(files: Record<string, string>) {

@@ -10,9 +10,11 @@ import { Buffer } from "node:buffer";
 import { gzipSync } from "node:zlib";
 import { fetchUrl } from "./builtin.ts";
 import { resolvePaths } from "../paths.ts";
-import { tempDir } from "../_testing.ts";
+import { tempDir } from "../../tests/_temp_dir.ts";
 import { fetchPublic, type FetchPublicOptions, type ResolvedAddress } from "./_public_fetch.ts";
 import { toToolSet } from "./tool.ts";
+import { freePort } from "../../tests/_port.ts";
+import { UNTRUSTED_NOTE } from "./untrusted.ts";
 
 // A self-signed certificate for public.test (valid to 2126), trusted only by these tests.
 const CERT = `-----BEGIN CERTIFICATE-----
@@ -114,9 +116,7 @@ Deno.test("fetchPublic() refuses private addresses on every hop and follows redi
     { hostname: "127.0.0.1", port: 0, cert: CERT, key: KEY, onListen() {} },
     handler,
   );
-  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const closedPort = closed.addr.port;
-  closed.close();
+  const closedPort = freePort();
   const P = plain.addr.port;
   const T = tls.addr.port;
   const pub = `http://public.test:${P}`;
@@ -349,6 +349,7 @@ Deno.test("fetch_url names the host to approve, honours [tools] fetch_private an
       url,
       status: 200,
       content_type: "text/plain;charset=UTF-8",
+      untrusted: UNTRUSTED_NOTE,
       text: `hello from 127.0.0.1:${server.addr.port}`,
       truncated: false,
     });

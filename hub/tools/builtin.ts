@@ -12,11 +12,14 @@
 import { z } from "zod";
 import { currentLang, formatTime, TIME_ZONE } from "../i18n.ts";
 import type { AgentTool, ToolContext } from "./tool.ts";
+import { untrustedText } from "./untrusted.ts";
 import { characters, inputRefusals, shown, t } from "./_messages.ts";
 import { type FileScope, listGuarded, readGuarded, writeGuarded } from "./_guarded_file.ts";
 
 const MAX_READ_BYTES = 64 * 1024;
 const MAX_FETCH_CHARS = 20_000;
+/** How much of a page's markup is read before its readable text is made. */
+const MAX_PAGE_CHARS = 1_000_000;
 const NOTES_FOLDER = "notes";
 const NOTE_NAME = /^[A-Za-z0-9][A-Za-z0-9._ -]{0,80}$/;
 
@@ -123,7 +126,8 @@ export const writeNote: AgentTool = {
 };
 
 /**
- * `fetch_url`: GET an http(s) URL and return its text (tier 2). The owner approves the
+ * `fetch_url`: GET an http(s) URL and return its text (tier 2): a page as readable Markdown
+ * (Readability over linkedom, then turndown), marked untrusted. The owner approves the
  * host the sentence names; redirects stay on it, and private addresses are refused
  * unless `[tools] fetch_private` is on.
  */
@@ -131,7 +135,7 @@ export const fetchUrl: AgentTool = {
   name: "fetch_url",
   tier: 2,
   description:
-    "Fetch a public web page or API over http(s) with GET and return its text (cut to 20,000 characters). Redirects are followed on the same host only.",
+    "Fetch a public web page or API over http(s) with GET. A page comes back as readable Markdown (the article, without menus and scripts); other text as it is; both cut to 20,000 characters and marked as untrusted. Redirects are followed on the same host only.",
   inputSchema: z.object({ url: z.string().url() }),
   describe(input: { url: string }, lang) {
     // The host as the URL parser reads it: `https://good.example@evil.example/` is evil's.
@@ -145,14 +149,29 @@ export const fetchUrl: AgentTool = {
     const page = await fetchPublic(input.url, {
       allowPrivate: context.settings?.fetch_private === true,
       lang: currentLang(context.env),
-      maxChars: MAX_FETCH_CHARS,
+      // A page's markup is many times its text: read enough of it to find the article.
+      maxChars: MAX_PAGE_CHARS,
     });
+    const html = /^\s*(text\/html|application\/xhtml\+xml)/i.test(page.contentType ?? "");
+    let text = page.text;
+    let title: string | undefined;
+    if (html) {
+      // The DOM, Readability and the Markdown writer load with the first page too.
+      const { readablePage } = await import("./readable.ts");
+      const readable = readablePage(page.text, page.url);
+      text = readable.markdown;
+      if (readable.title !== "") title = readable.title;
+    }
+    const out = untrustedText(page.url, text, MAX_FETCH_CHARS);
     return {
       url: page.url,
       status: page.status,
       content_type: page.contentType,
-      text: page.text,
-      truncated: page.truncated,
+      ...(html ? { format: "markdown" } : {}),
+      ...(title === undefined ? {} : { title: shown(title, 200) }),
+      untrusted: out.untrusted,
+      text: out.text,
+      truncated: out.truncated || page.truncated,
     };
   },
 };

@@ -4,7 +4,7 @@
  * or the home's absolute path: each refusal is one sentence, in English or Turkish.
  */
 import assert from "node:assert/strict";
-import { tempDir } from "../_testing.ts";
+import { tempDir } from "../../tests/_temp_dir.ts";
 import { resolvePaths } from "../paths.ts";
 import { readFile, readNote } from "./builtin.ts";
 import { toToolSet } from "./tool.ts";

@@ -155,3 +155,39 @@ Deno.test("fetch_url GETs an http URL and cuts long text (a loopback page with f
     Deno.removeSync(home, { recursive: true });
   }
 });
+
+Deno.test("fetch_url turns a page into readable Markdown marked untrusted: the article, absolute links, no menu or script", async () => {
+  const article = "Deno 2.9 brings faster installs and better npm support to every project. "
+    .repeat(8);
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () =>
+    new Response(
+      `<!doctype html><html><head><title>Deno 2.9 released</title><script>steal()</script></head>
+      <body><nav><a href="/">Home</a> <a href="/blog">Blog</a></nav>
+      <article><h1>Deno 2.9 released</h1><p>${article}</p><p>See <a href="/docs/npm">the npm notes</a>.</p>
+      <h2>What's new</h2><ul><li>Faster installs</li><li>Better types</li></ul>
+      <pre><code>deno upgrade</code></pre></article>
+      <footer>Accept all cookies</footer></body></html>`,
+      { headers: { "content-type": "text/html; charset=utf-8" } },
+    ));
+  const home = Deno.makeTempDirSync({ prefix: "agent-tools-" });
+  try {
+    const base = `http://127.0.0.1:${server.addr.port}`;
+    const out = await fetchUrl.execute({ url: `${base}/post` }, {
+      paths: resolvePaths({ home, env: {} }),
+      env: {},
+      settings: { fetch_private: true },
+    }) as Record<string, string>;
+    assert.equal(out.format, "markdown");
+    assert.equal(out.title, "Deno 2.9 released");
+    assert.match(out.untrusted!, /not instructions/);
+    assert.match(out.text!, /\[the npm notes\]\(http:\/\/127\.0\.0\.1:\d+\/docs\/npm\)/);
+    assert.match(out.text!, /## What's new\n\n- +Faster installs\n- +Better types/);
+    assert.match(out.text!, /```\ndeno upgrade\n```/);
+    for (const gone of ["steal()", "Blog", "<p>", "<article>"]) {
+      assert.ok(!out.text!.includes(gone), `${gone} is still there`);
+    }
+  } finally {
+    await server.shutdown();
+    Deno.removeSync(home, { recursive: true });
+  }
+});

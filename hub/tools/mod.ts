@@ -8,3 +8,8 @@ export * from "./tool.ts";
 export * from "./builtin.ts";
 export * from "./net_send.ts";
 export * from "./enabled.ts";
+export * from "./untrusted.ts";
+export * from "./web_search.ts";
+export * from "./search_providers.ts";
+export * from "./shell.ts";
+export { shown } from "./_messages.ts";

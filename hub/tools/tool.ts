@@ -9,6 +9,7 @@ import type { z } from "zod";
 import type { RefusalReason } from "../sessions/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import type { ToolsConfig } from "../config/mod.ts";
+import type { Channel, Ledger } from "../ledger/mod.ts";
 import type { Lang } from "../i18n.ts";
 import { errorMessage } from "@agent/net/common";
 
@@ -22,8 +23,24 @@ export interface ToolContext {
   fetch?: typeof fetch | undefined;
   /** @default Date.now */
   now?: (() => number) | undefined;
-  /** `[tools]` of `agent.toml`. @default { fetch_private: false } */
-  settings?: ToolsConfig | undefined;
+  /** Aborts when the turn is cancelled (a child or a server call is then stopped). */
+  signal?: AbortSignal | undefined;
+  /** `[tools]` of `agent.toml` (`fetch_private`, the search provider, the shell's limits). */
+  settings?: Partial<ToolsConfig> | undefined;
+  /** The spend ledger a paid tool writes its row to (and checks its budget in). */
+  ledger?: Ledger | undefined;
+  /** Where the turn came from, for the ledger. @default "cli" */
+  channel?: Channel | undefined;
+  /** The conversation's session (the shell's scratch folder, the ledger row). */
+  sessionId?: string | undefined;
+}
+
+/** Where a tool comes from when it is not the agent's own: an MCP server's tool. */
+export interface ToolOrigin {
+  /** The server's name in `[mcp.servers]`. */
+  server: string;
+  /** The tool's name on the server. */
+  tool: string;
 }
 
 /** A tool: a name, a tier, an input schema and what it does. */
@@ -35,11 +52,23 @@ export interface AgentTool<S extends z.ZodType = z.ZodType> {
   description: string;
   inputSchema: S;
   /**
+   * The input's JSON schema exactly as its source gave it (an MCP server's, as pinned),
+   * sent to the model instead of one made from `inputSchema`.
+   */
+  jsonSchema?: Record<string, unknown> | undefined;
+  /** An MCP server's tool: which server and tool (jobs, `agent components`). */
+  origin?: ToolOrigin | undefined;
+  /**
    * What a run with `input` will do, in one sentence for the owner who approves it
    * (`The agent wants to fetch https://…`). Tier-2 tools have one; without it an
    * approval names the tool.
    */
   describe?(input: z.infer<S>, lang: Lang): string;
+  /**
+   * Whether the tool is offered with these settings (web search needs a provider, the
+   * shell needs `enabled` and bubblewrap). @default always
+   */
+  offered?(settings: ToolsConfig): boolean | Promise<boolean>;
   /** Runs the tool; the result goes back to the model as JSON. */
   execute(input: z.infer<S>, context: ToolContext): Promise<unknown>;
 }
@@ -51,6 +80,10 @@ export interface AgentTool<S extends z.ZodType = z.ZodType> {
 export interface ModelTool {
   description?: string | undefined;
   inputSchema: z.ZodType;
+  /** Sent to the model in place of the JSON schema made from `inputSchema`. */
+  jsonSchema?: Record<string, unknown> | undefined;
+  /** May be held back until the model asks for it (an MCP server's tool). @default false */
+  deferrable?: boolean | undefined;
   /** A tier-2 tool: the turn's hook decides whether each call runs. @default false */
   needsApproval?: boolean | undefined;
   execute(
@@ -141,10 +174,15 @@ export function toToolSet(tools: readonly AgentTool[], options: ToolSetOptions):
     set[t.name] = {
       description: t.description,
       inputSchema: t.inputSchema,
+      ...(t.jsonSchema !== undefined ? { jsonSchema: t.jsonSchema } : {}),
+      ...(t.origin !== undefined ? { deferrable: true } : {}),
       needsApproval: t.tier >= 2,
-      execute: async (input) => {
+      execute: async (input, call) => {
         try {
-          return await t.execute(input as never, options.context);
+          const context = call.abortSignal === undefined
+            ? options.context
+            : { ...options.context, signal: call.abortSignal };
+          return await t.execute(input as never, context);
         } catch (error) {
           return { error: errorMessage(error) };
         }

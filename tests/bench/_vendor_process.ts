@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { startVendorServer } from "../models/_vendor_server.ts";
+import { startVendorServer } from "../_vendor_server.ts";
 
 const server = startVendorServer({
   reply: Deno.args[0] ?? "Okay.",

@@ -34,6 +34,7 @@ const NEEDS_ALL = new Set([
   "map_bench.ts",
   "dashboard_bench.ts",
   "soak_bench.ts",
+  "email_bench.ts",
 ]);
 // Memory slopes are read after a full collection, which `gc()` starts.
 const EXPOSE_GC = new Set(["context_bench.ts", "jobs_bench.ts"]);

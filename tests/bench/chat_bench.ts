@@ -17,7 +17,7 @@ import { parseConfig } from "@agent/hub";
 import { Logger } from "@agent/hub/base";
 import { Ledger } from "@agent/hub/money";
 import { resolvePaths } from "@agent/hub/base";
-import { startVendorServer } from "../models/_vendor_server.ts";
+import { startVendorServer } from "../_vendor_server.ts";
 
 const TURNS = 200;
 

@@ -22,9 +22,9 @@ import { median, percentile } from "./_stats.ts";
 import { type CallRecord, ensureSpendGroups, Ledger } from "@agent/hub/money";
 import { appendNetEvent, readHubToken, setupHome } from "@agent/hub";
 import { resolvePaths } from "@agent/hub/base";
-import { spawnHubProcess, untilHub } from "../hub/_hub_process.ts";
-import { freePort } from "../spine/_harness.ts";
+import { spawnHubProcess, untilHub } from "../_hub_process.ts";
 import { startProvider } from "./_provider.ts";
+import { freePort } from "../_port.ts";
 
 const ROWS = Number(Deno.env.get("BENCH_DASHBOARD_ROWS") ?? "1000000");
 const MINUTES = Number(Deno.env.get("BENCH_DASHBOARD_MINUTES") ?? "2");

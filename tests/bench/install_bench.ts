@@ -13,10 +13,10 @@
  * @module
  */
 import { AGENT_FLAGS } from "../_agent_flags.ts";
-import { startJsrRegistry } from "../release/jsr_registry.ts";
-import { installCli, publishAll } from "../release/release_check.ts";
-import { binaryName } from "../release/compile.ts";
-import { buildOneFile } from "../release/one_file.ts";
+import { startJsrRegistry } from "../../_tools/release/jsr_registry.ts";
+import { installCli, publishAll } from "../../_tools/release/release_check.ts";
+import { binaryName } from "../../_tools/release/compile.ts";
+import { buildOneFile } from "../../_tools/release/one_file.ts";
 import { tmpdirEnv } from "../_temp_dir.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;

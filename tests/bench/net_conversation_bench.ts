@@ -14,7 +14,8 @@
  * @module
  */
 import { NetDigest, type NetEvent, type OwnerEvent } from "@agent/hub";
-import { startAgent, type StartAgentOptions, type TestAgent, until } from "../hub/_agents.ts";
+import { startAgent, type StartAgentOptions, type TestAgent } from "../hub/_agents.ts";
+import { until } from "../_poll.ts";
 
 const SENDS = Number(Deno.env.get("BENCH_SENDS") ?? 5);
 

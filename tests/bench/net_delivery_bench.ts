@@ -13,7 +13,8 @@
  * @module
  */
 import { startSpine } from "../spine/_harness.ts";
-import { startAgent, type TestAgent, until } from "../hub/_agents.ts";
+import { startAgent, type TestAgent } from "../hub/_agents.ts";
+import { until } from "../_poll.ts";
 
 const PER_SENDER = Math.min(55, Number(Deno.args[0] ?? 50));
 // With 94 samples a "p99" is just the maximum, which one GC pause decides; eight

@@ -9,7 +9,7 @@
  * @module
  */
 import { percentile } from "./_stats.ts";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { HAS_TMUX, Pane } from "../tui/_tmux.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? "7");
@@ -90,7 +90,7 @@ if (!HAS_TMUX) {
   console.log("tmux is not installed: skipped");
   Deno.exit(0);
 }
-const home = await tempDir();
+const home = await tempHome();
 try {
   const init = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
   if (init.code !== 0) throw new Error(init.stderr);

@@ -12,7 +12,7 @@
  * @module
  */
 import { percentile } from "./_stats.ts";
-import { agent, cleanup, tempDir, withReplies } from "../cli/_run.ts";
+import { agent, cleanup, tempHome, withReplies } from "../cli/_run.ts";
 import { HAS_TMUX, Pane } from "../tui/_tmux.ts";
 
 const WORDS = Number(Deno.env.get("BENCH_WORDS") ?? "20000");
@@ -74,7 +74,7 @@ if (!HAS_TMUX) {
   console.log("tmux is not installed: skipped");
   Deno.exit(0);
 }
-const home = await tempDir();
+const home = await tempHome();
 try {
   const init = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
   if (init.code !== 0) throw new Error(init.stderr);

@@ -29,7 +29,6 @@
  */
 import http from "node:http";
 import { percentile } from "./_stats.ts";
-import { freePort } from "../spine/_harness.ts";
 import { startAgent, type UniverseAgent } from "../universe/_harness.ts";
 import {
   bundledUniverseScript,
@@ -37,6 +36,7 @@ import {
   startMiniflare,
   stopMiniflare,
 } from "@agent/kit";
+import { freePort } from "../_port.ts";
 
 const AGENTS = Number(Deno.env.get("BENCH_AGENTS") ?? "1000000");
 const REPORT_SECONDS = Number(Deno.env.get("BENCH_REPORT_SECONDS") ?? "75");

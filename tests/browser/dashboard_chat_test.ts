@@ -5,7 +5,7 @@
  * `<script>` and `<img onerror>` shown as text.
  */
 import assert from "node:assert/strict";
-import { startDashboardHub } from "../dashboard/_hub.ts";
+import { startDashboardHub } from "../_hub_in_process.ts";
 import { ARTIFACTS, launch, ready, T, watch } from "../dashboard/_browser.ts";
 
 Deno.test({

@@ -13,7 +13,7 @@ import { resolvePaths } from "@agent/hub/base";
 import { loadConfig } from "@agent/hub/config";
 import type { CallRecord } from "@agent/hub/money";
 import { addJob, formatIn, type JobsScope, listJobs, pauseJobs } from "@agent/hub/jobs";
-import { seededCalls, startDashboardHub } from "../dashboard/_hub.ts";
+import { seededCalls, startDashboardHub } from "../_hub_in_process.ts";
 import {
   ARTIFACTS,
   assertOneTheme,

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
 import { ARTIFACTS, CHROMIUM } from "../dashboard/_browser.ts";
 import { controlHandler, dashboard, dashboardNetwork } from "@agent/hub";
-import { startAgent, type TestAgent, until } from "../hub/_agents.ts";
+import { startAgent, type TestAgent } from "../hub/_agents.ts";
+import { until } from "../_poll.ts";
 
 Deno.test({
   name:

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { readHubToken } from "@agent/hub";
 import { resolvePaths } from "@agent/hub/base";
 import { loadConfig } from "@agent/hub/config";
-import { startDashboardHub } from "../dashboard/_hub.ts";
+import { startDashboardHub } from "../_hub_in_process.ts";
 import { ARTIFACTS, launch, ready, T, watch } from "../dashboard/_browser.ts";
 
 Deno.test({

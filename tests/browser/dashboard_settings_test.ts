@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { loadConfig } from "@agent/hub/config";
 import { resolvePaths } from "@agent/hub/base";
-import { startDashboardHub } from "../dashboard/_hub.ts";
+import { startDashboardHub } from "../_hub_in_process.ts";
 import { ARTIFACTS, launch, ready, T, watch } from "../dashboard/_browser.ts";
 
 Deno.test({

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import type { CallRecord } from "@agent/hub/money";
 import { seriousViolations } from "../dashboard/_axe.ts";
-import { seededCalls, startDashboardHub } from "../dashboard/_hub.ts";
+import { seededCalls, startDashboardHub } from "../_hub_in_process.ts";
 import { ARTIFACTS, assertFits, launch, ready, T, useTheme, watch } from "../dashboard/_browser.ts";
 
 const PEER = "a-contact-with-a-rather-long-address.agents.example.org";

@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { appendNetEvent } from "@agent/hub";
-import { seededCalls, startDashboardHub } from "../dashboard/_hub.ts";
+import { seededCalls, startDashboardHub } from "../_hub_in_process.ts";
 import { ARTIFACTS, assertFits, launch, ready, T, useTheme, watch } from "../dashboard/_browser.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;

@@ -21,8 +21,9 @@ import {
   readNetEvents,
   UniverseClient,
 } from "@agent/hub";
-import { startAgent, type TestAgent, until } from "../hub/_agents.ts";
+import { startAgent, type TestAgent } from "../hub/_agents.ts";
 import { type RunningUniverse, startUniverse } from "../universe/_harness.ts";
+import { until } from "../_poll.ts";
 
 Deno.test({
   name:

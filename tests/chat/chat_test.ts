@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { agent, fakeConfig, makeHome } from "./_run.ts";
+import { freePort } from "../_port.ts";
 
 function sessionsOf(home: string): string[] {
   try {
@@ -157,6 +158,8 @@ Deno.test("agent chat without a terminal answers no to tier-2 tools and /setting
     assert.equal(r.code, 0, r.stderr);
     assert.ok(r.stdout.startsWith("I could not save it.\nIt is late.\n"), r.stdout);
     assert.throws(() => Deno.statSync(`${home}/notes/plan.md`), "the tier-2 tool did not run");
+    // The refusal is one line on stderr; stdout keeps the answers alone.
+    assert.equal(r.stderr, "✗ write_note did not run: no one could approve it\n");
     // Piped input would take the next line (here `/quit`) as the key: refused instead.
     assert.match(
       r.stdout,
@@ -168,10 +171,24 @@ Deno.test("agent chat without a terminal answers no to tier-2 tools and /setting
   }
 });
 
+Deno.test("agent --lang tr chat from a pipe: a refused tier-2 call is one Turkish line on stderr, the model's answer on stdout", async () => {
+  const home = makeHome(fakeConfig([
+    '/tool write_note {"name":"plan","text":"x"}',
+    "Notu kaydettim.",
+  ]));
+  try {
+    const r = await agent(["--lang", "tr", "chat"], { home, stdin: "Planımı kaydet\n" });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, "Notu kaydettim.\n");
+    assert.equal(r.stderr, "✗ write_note çalışmadı: onaylayabilecek kimse yoktu\n");
+    assert.throws(() => Deno.statSync(`${home}/notes/plan.md`));
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});
+
 Deno.test("agent chat shows the failover notice and logs the warning when the local server is down", async () => {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
+  const port = freePort();
   const home = makeHome(`${fakeConfig()}
 [models.roles.local]
 provider = "local-runtime"
@@ -243,9 +260,7 @@ Deno.test("agent chat ends with the ledger's sentence and exit 1 when the ledger
 });
 
 Deno.test("agent --lang tr chat: a failover is one Turkish sentence; the English warning goes only to the log", async () => {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
+  const port = freePort();
   const home = makeHome(`${fakeConfig()}
 [models.roles.local]
 provider = "local-runtime"

@@ -2,7 +2,7 @@ import { AGENT_FLAGS } from "../_agent_flags.ts";
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { FileSessionStore } from "@agent/hub";
-import { startVendorServer } from "../models/_vendor_server.ts";
+import { startVendorServer } from "../_vendor_server.ts";
 import { agent, makeHome } from "./_run.ts";
 import { tmpdirEnv } from "../_temp_dir.ts";
 

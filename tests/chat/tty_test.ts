@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { makeHome } from "./_run.ts";
-import { startVendorServer } from "../models/_vendor_server.ts";
+import { startVendorServer } from "../_vendor_server.ts";
 import { hasPython, playTerminal } from "../_pty.ts";
 
 /** Plays `steps` against `agent chat` in a pseudo-terminal. */
@@ -54,6 +54,8 @@ Deno.test({
         "wait:› ",
         "send:save it\\r",
         "wait:[y/N]",
+        // An answer is a line typed for the question, after its first 500 ms.
+        "sleep:0.6",
         "send:y\\r",
         "wait:Saved.",
         "wait:› ",
@@ -74,6 +76,47 @@ Deno.test({
       assert.ok(!r.screen.includes("sk-typed-secret"), "the key is never echoed");
       assert.ok(!/s.{0,12}k.{0,12}-.{0,12}t.{0,12}y.{0,12}p/.test(r.screen), "not even key by key");
       assert.match(Deno.readTextFileSync(`${home}/.env`), /^VENDOR_A_API_KEY=sk-typed-secret$/m);
+    } finally {
+      Deno.removeSync(home, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "agent chat in a terminal: a line sent as the approval shows is queued, not its answer; y after 500 ms runs the tool, then the line is answered",
+  ignore: !hasPython,
+  async fn() {
+    const home = makeHome(`[models.roles.brain]
+provider = "fake"
+model_id = "fake-brain"
+[models.roles.brain.params]
+replies = ['/tool write_note {"name":"x","text":"y"}', "Saved.", "Answered after."]
+`);
+    try {
+      const r = await tty(home, [
+        "wait:› ",
+        "send:save it\\r",
+        "wait:[y/N]",
+        // Typed ahead, on its way as the question appeared: neither `y` nor the line count.
+        "send:y\\r",
+        "send:and then this\\r",
+        "wait:(queued: answered after the current answer and 1 more)",
+        "wait:[y/N]",
+        "sleep:0.6",
+        "send:y\\r",
+        "wait:Saved.",
+        "wait:Answered after.",
+        "wait:› ",
+        "send:\\x04",
+      ]);
+      assert.equal(r.code, 0, r.screen);
+      assert.equal(Deno.readTextFileSync(`${home}/notes/x.md`), "y\n");
+      const screen = r.screen;
+      assert.ok(
+        screen.indexOf("Saved.") < screen.indexOf("Answered after."),
+        "the queued lines are answered after the approval's answer",
+      );
     } finally {
       Deno.removeSync(home, { recursive: true });
     }

@@ -4,11 +4,11 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { agent, tempDir } from "./_run.ts";
+import { agent, tempHome } from "./_run.ts";
 
 /** A fake-provider home whose [components] lists `modules` and `disabled`. */
 export async function homeWith(modules: string[], disabled: string[] = []): Promise<string> {
-  const home = await tempDir();
+  const home = await tempHome();
   const r = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
   assert.equal(r.code, 0, r.stderr);
   const path = `${home}/agent.toml`;

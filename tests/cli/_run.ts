@@ -5,7 +5,7 @@
  * @module
  */
 import { AGENT_FLAGS } from "../_agent_flags.ts";
-import { removeTree, tmpdirEnv } from "../_temp_dir.ts";
+import { type TempDir, tempDir, tmpdirEnv } from "../_temp_dir.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const MAIN = `${ROOT}cli/main.ts`;
@@ -58,14 +58,9 @@ const denoDir = Deno.env.get("DENO_DIR") ?? `${realHome}/.cache/deno`;
  * the run ends (no later run sees it).
  */
 export async function agent(args: string[], options: AgentRunOptions = {}): Promise<RunResult> {
-  const ownHome = options.env?.HOME === undefined
-    ? Deno.makeTempDirSync({ prefix: "agent-test-user-" })
-    : undefined;
-  try {
-    return await run(args, options, ownHome ?? options.env!.HOME!);
-  } finally {
-    if (ownHome !== undefined) await removeTree(ownHome);
-  }
+  if (options.env?.HOME !== undefined) return await run(args, options, options.env.HOME);
+  await using user = tempDir("agent-test-user-");
+  return await run(args, options, user.path);
 }
 
 async function run(args: string[], options: AgentRunOptions, home: string): Promise<RunResult> {
@@ -101,36 +96,25 @@ async function run(args: string[], options: AgentRunOptions, home: string): Prom
   };
 }
 
-let homes: string[] = [];
-
-/** A fresh temporary directory (removed by {@linkcode cleanup}). */
-export async function tempDir(): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "agent-test-" });
-  homes.push(dir);
-  return dir;
-}
+let homes: TempDir[] = [];
 
 /**
- * Removes every temporary directory made so far. A child the test has just stopped may
- * still write a last file (a log line, a state file) into its home a moment after the
- * folder went, which makes it again: the folders are looked at once more after a short
- * wait, removed again, and named on stderr so the late writer stays visible.
+ * A fresh temporary folder for an agent home (or anything a test writes), removed by
+ * {@linkcode cleanup}: for tests that stop their processes in a `finally` and then clean
+ * up, where a `using` declaration inside the `try` would remove the folder while a
+ * process still writes into it.
  */
+export function tempHome(): string {
+  const dir = tempDir();
+  homes.push(dir);
+  return dir.path;
+}
+
+/** Removes every folder {@linkcode tempHome} made so far. */
 export async function cleanup(): Promise<void> {
   const all = homes;
   homes = [];
-  await Promise.all(all.map((d) => removeTree(d)));
-  if (all.length === 0) return;
-  await new Promise((r) => setTimeout(r, 150));
-  for (const dir of all) {
-    try {
-      Deno.statSync(dir);
-    } catch {
-      continue;
-    }
-    console.error(`cleanup: ${dir} was written again after it was removed; removed again`);
-    await removeTree(dir);
-  }
+  await Promise.all(all.map((dir) => dir[Symbol.asyncDispose]()));
 }
 
 /** The file's permission bits, e.g. `0o600`. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { agent, cleanup, tempDir } from "./_run.ts";
+import { agent, cleanup, tempHome } from "./_run.ts";
 import { SHIPPED_MODELS } from "@agent/hub/config";
 
 interface Doctor {
@@ -8,7 +8,7 @@ interface Doctor {
 }
 
 async function initHome(provider = "fake"): Promise<string> {
-  const home = await tempDir();
+  const home = await tempHome();
   const r = await agent(["--home", home, "init", "--yes", "--provider", provider]);
   assert.equal(r.code, 0, r.stderr);
   return home;
@@ -58,7 +58,7 @@ Deno.test("agent doctor --json prints {ok, checks:[{name,status,detail}]}", asyn
 });
 
 Deno.test("agent doctor without agent.toml fails the config check, exit 1", async () => {
-  const home = await tempDir();
+  const home = await tempHome();
   const r = await agent(["--home", home, "doctor", "--json"]);
   assert.equal(r.code, 1);
   const doc = JSON.parse(r.stdout) as Doctor;

@@ -4,10 +4,10 @@
  * whether its server answers, and `.env` lines the reader ignores are named.
  */
 import assert from "node:assert/strict";
-import { agent, canMakeReadOnly, cleanup, tempDir } from "./_run.ts";
+import { agent, canMakeReadOnly, cleanup, tempHome } from "./_run.ts";
 
 async function initHome(lang = "en"): Promise<string> {
-  const home = await tempDir();
+  const home = tempHome();
   const r = await agent(["--home", home, "--lang", lang, "init", "--yes"]);
   assert.equal(r.code, 0, r.stderr);
   return home;

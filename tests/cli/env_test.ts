@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
-import { agent, cleanup, tempDir } from "./_run.ts";
+import { agent, cleanup, tempHome } from "./_run.ts";
 import { homeWith } from "./_home.ts";
 
 const HELLO = new URL("./fixtures/hello_component.ts", import.meta.url).pathname;
 
 Deno.test("<home>/.env is read at start and the environment wins", async () => {
   const home = await homeWith([HELLO]);
-  const fromFile = `${await tempDir()}/file-data`;
-  const fromEnv = `${await tempDir()}/env-data`;
+  const fromFile = `${await tempHome()}/file-data`;
+  const fromEnv = `${await tempHome()}/env-data`;
   await Deno.writeTextFile(
     `${home}/.env`,
     `AGENT_DATA_DIR=${fromFile}\nAGENT_PROFILE=work\nAGENT_LANG=tr\n`,
@@ -53,7 +53,7 @@ Deno.test("[ui] lang picks the language when neither --lang nor AGENT_LANG is se
 
 Deno.test("AGENT_HOME is honoured and AGENT_DATA_DIR moves the data directory", async () => {
   const home = await homeWith([]);
-  const data = `${await tempDir()}/d`;
+  const data = `${await tempHome()}/d`;
   const r = await agent(["doctor"], { env: { AGENT_HOME: home, AGENT_DATA_DIR: data } });
   assert.equal(r.code, 0, r.stdout);
   assert.match(r.stdout, new RegExp(`^ok sessions: file store at ${data}/sessions`, "m"));

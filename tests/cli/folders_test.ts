@@ -1,10 +1,10 @@
 /** The home, data, logs and network folders are created 0700; `agent doctor` warns when wider. */
 import assert from "node:assert/strict";
-import { agent, cleanup, tempDir } from "./_run.ts";
+import { agent, cleanup, tempHome } from "./_run.ts";
 
 Deno.test("folders are created 0700, and doctor warns about a wider one", async () => {
   try {
-    const home = `${await tempDir()}/home`;
+    const home = `${await tempHome()}/home`;
     assert.equal((await agent(["--home", home, "init", "--yes", "--provider", "fake"])).code, 0);
     assert.equal((await agent(["--home", home, "chat"], { stdin: "hi\n" })).code, 0);
     assert.equal((await agent(["--home", home, "net", "init"])).code, 0);

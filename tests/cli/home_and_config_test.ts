@@ -5,13 +5,13 @@
  */
 import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
-import { agent, cleanup, tempDir } from "./_run.ts";
+import { agent, cleanup, tempHome } from "./_run.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 Deno.test("agent --home <typo> doctor says the folder does not exist and creates nothing", async () => {
   try {
-    const typo = `${await tempDir()}/agnet`;
+    const typo = `${await tempHome()}/agnet`;
     const r = await agent(["--home", typo, "doctor"]);
     assert.equal(r.code, 1);
     assert.equal(
@@ -32,7 +32,7 @@ Deno.test("agent --home <typo> doctor says the folder does not exist and creates
 
 Deno.test("an empty agent.toml is refused: doctor fails its config, chat exits 2", async () => {
   try {
-    const home = await tempDir();
+    const home = await tempHome();
     await Deno.writeTextFile(`${home}/agent.toml`, "");
     const sentence =
       "agent.toml: [models.roles] has no role, so nothing can answer; add one (`agent init --force` writes a working file).";
@@ -49,7 +49,7 @@ Deno.test("an empty agent.toml is refused: doctor fails its config, chat exits 2
 
 Deno.test("agent hub run with a broken agent.toml: the sentence, exit 1", async () => {
   try {
-    const home = await tempDir();
+    const home = await tempHome();
     await Deno.writeTextFile(`${home}/agent.toml`, "[models.prices.m]\ninput = 1\noutpt = 2\n");
     const r = await agent(["--home", home, "hub", "run"]);
     assert.equal(r.code, 1);
@@ -78,7 +78,7 @@ Deno.test({
   ignore: !CAN_MOUNT,
   async fn() {
     try {
-      const home = await tempDir();
+      const home = await tempHome();
       const init = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
       assert.equal(init.code, 0, init.stderr);
       await Deno.mkdir(`${home}/data`, { recursive: true });

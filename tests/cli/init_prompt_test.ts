@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { parseConfig } from "@agent/hub";
-import { cleanup, tempDir } from "./_run.ts";
+import { cleanup, tempHome } from "./_run.ts";
 
 const MAIN = new URL("../../cli/main.ts", import.meta.url).pathname;
 const hasScript = await new Deno.Command("sh", { args: ["-c", "command -v script"] }).output()
@@ -64,7 +64,7 @@ Deno.test({
   name: "agent init asks for the language on a terminal (arrow down, Enter: tr)",
   ignore: !hasScript,
   async fn() {
-    const home = await tempDir();
+    const home = await tempHome();
     const { code, output } = await initOnTerminal(home, ["\x1b[B", "\r"]);
     assert.equal(code, 0, output);
     const c = parseConfig(await Deno.readTextFile(`${home}/agent.toml`), "agent.toml");
@@ -78,7 +78,7 @@ Deno.test({
   name: "agent init stopped with Ctrl-C at the question writes nothing and exits 130",
   ignore: !hasScript,
   async fn() {
-    const home = await tempDir();
+    const home = await tempHome();
     const { code, output } = await initOnTerminal(home, ["\x03"]);
     assert.equal(code, 130, output);
     assert.match(output, /Setup stopped; nothing was written\./);

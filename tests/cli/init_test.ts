@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { parseConfig } from "@agent/hub";
 import { CONFIG_TEMPLATE } from "@agent/hub";
 import { SHIPPED_MODELS } from "@agent/hub/config";
-import { agent, cleanup, isOneSentence, modeOf, tempDir } from "./_run.ts";
+import { agent, cleanup, isOneSentence, modeOf, tempHome } from "./_run.ts";
 
 const FILES = [
   "agent.toml",
@@ -19,7 +19,7 @@ async function snapshot(home: string): Promise<Record<string, string>> {
 }
 
 Deno.test("agent init creates every file with private modes and exits 0", async () => {
-  const home = `${await tempDir()}/home`;
+  const home = `${await tempHome()}/home`;
   const r = await agent(["init", "--yes"], { env: { AGENT_HOME: home } });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stderr, "");
@@ -49,7 +49,7 @@ Deno.test("agent init creates every file with private modes and exits 0", async 
 });
 
 Deno.test("agent init is idempotent: a second run keeps every file and exits 0", async () => {
-  const home = await tempDir();
+  const home = await tempHome();
   assert.equal((await agent(["--home", home, "init", "--yes"])).code, 0);
   const before = await snapshot(home);
   const r = await agent(["--home", home, "init", "--yes", "--provider", "vendor-b"]);
@@ -63,7 +63,7 @@ Deno.test("agent init is idempotent: a second run keeps every file and exits 0",
 });
 
 Deno.test("agent init --force overwrites agent.toml and persona.md only", async () => {
-  const home = await tempDir();
+  const home = await tempHome();
   assert.equal((await agent(["--home", home, "init", "--yes"])).code, 0);
   for (const f of FILES) await Deno.writeTextFile(`${home}/${f}`, "# mine\n");
   const r = await agent(["--home", home, "init", "--yes", "--force", "--provider", "vendor-c"]);
@@ -84,7 +84,7 @@ Deno.test("agent init --force overwrites agent.toml and persona.md only", async 
 });
 
 Deno.test("agent init rewrites only provider and model_id of brain and fast, comments stay", async () => {
-  const home = await tempDir();
+  const home = await tempHome();
   const r = await agent(["--home", home, "init", "--yes", "--provider", "vendor-d"]);
   assert.equal(r.code, 0, r.stderr);
   const text = await Deno.readTextFile(`${home}/agent.toml`);
@@ -110,7 +110,7 @@ Deno.test("agent init rewrites only provider and model_id of brain and fast, com
 });
 
 Deno.test("agent init for vendor-b sets reasoning effort none on brain and fast, for tools on Chat Completions", async () => {
-  const home = await tempDir();
+  const home = await tempHome();
   const r = await agent(["--home", home, "init", "--yes", "--provider", "vendor-b"]);
   assert.equal(r.code, 0, r.stderr);
   const c = parseConfig(await Deno.readTextFile(`${home}/agent.toml`), "agent.toml");
@@ -136,7 +136,7 @@ Deno.test("agent init picks the first provider with credentials in the environme
     [{ VENDOR_D_REGION: "eu-west-1" }, "", "fake"],
   ];
   for (const [env, dotenv, want] of cases) {
-    const home = await tempDir();
+    const home = await tempHome();
     if (dotenv !== "") await Deno.writeTextFile(`${home}/.env`, dotenv, { mode: 0o600 });
     const r = await agent(["init", "--yes", "--home", home], { env });
     assert.equal(r.code, 0, r.stderr);
@@ -148,7 +148,7 @@ Deno.test("agent init picks the first provider with credentials in the environme
 });
 
 Deno.test("agent init --language tr writes [ui] lang and Turkish persona files", async () => {
-  const home = await tempDir();
+  const home = await tempHome();
   const r = await agent(["--home", home, "init", "--language", "tr"]);
   assert.equal(r.code, 0, r.stderr);
   const c = parseConfig(await Deno.readTextFile(`${home}/agent.toml`), "agent.toml");
@@ -161,7 +161,7 @@ Deno.test("agent init --language tr writes [ui] lang and Turkish persona files",
 });
 
 Deno.test("agent init without a terminal and without --yes does not hang: English", async () => {
-  const home = await tempDir();
+  const home = await tempHome();
   const r = await agent(["--home", home, "init"], { stdin: "" });
   assert.equal(r.code, 0, r.stderr);
   const c = parseConfig(await Deno.readTextFile(`${home}/agent.toml`), "agent.toml");
@@ -170,7 +170,7 @@ Deno.test("agent init without a terminal and without --yes does not hang: Englis
 });
 
 Deno.test("agent init --profile appends AGENT_PROFILE to .env and keeps an existing value", async () => {
-  const home = await tempDir();
+  const home = await tempHome();
   const r = await agent(["--home", home, "init", "--yes", "--profile", "work"]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(await Deno.readTextFile(`${home}/.env`), "AGENT_PROFILE=work\n");
@@ -180,7 +180,7 @@ Deno.test("agent init --profile appends AGENT_PROFILE to .env and keeps an exist
   assert.equal(await Deno.readTextFile(`${home}/.env`), "AGENT_PROFILE=work\n");
   assert.match(again.stdout, /kept AGENT_PROFILE=work in /);
   // Other lines of .env stay as they are.
-  const other = await tempDir();
+  const other = await tempHome();
   await Deno.writeTextFile(`${other}/.env`, "# my keys\nVENDOR_B_API_KEY=k\n", { mode: 0o644 });
   assert.equal((await agent(["--home", other, "init", "--yes", "--profile", "p"])).code, 0);
   assert.equal(
@@ -194,7 +194,7 @@ Deno.test("agent init --profile appends AGENT_PROFILE to .env and keeps an exist
 });
 
 Deno.test("agent init rejects a bad provider, language or profile with one sentence", async () => {
-  const home = await tempDir();
+  const home = await tempHome();
   const p = await agent(["--home", home, "init", "--yes", "--provider", "local-runtime"]);
   assert.ok(isOneSentence(p), p.stderr);
   assert.equal(
@@ -212,9 +212,9 @@ Deno.test("agent init rejects a bad provider, language or profile with one sente
 });
 
 Deno.test("agent init --home beats AGENT_HOME and the default ~/.agent", async () => {
-  const user = await tempDir();
-  const envHome = await tempDir();
-  const optHome = await tempDir();
+  const user = await tempHome();
+  const envHome = await tempHome();
+  const optHome = await tempHome();
   assert.equal(
     (await agent(["init", "-y", "--home", optHome], {
       env: { HOME: user, AGENT_HOME: envHome },
@@ -229,7 +229,7 @@ Deno.test("agent init --home beats AGENT_HOME and the default ~/.agent", async (
 });
 
 Deno.test("agent init into a home that cannot be made is one sentence and exit 1", async () => {
-  const file = `${await tempDir()}/not-a-dir`;
+  const file = `${await tempHome()}/not-a-dir`;
   await Deno.writeTextFile(file, "");
   const r = await agent(["--home", file, "init", "--yes"]);
   assert.equal(r.code, 1);
@@ -239,7 +239,7 @@ Deno.test("agent init into a home that cannot be made is one sentence and exit 1
 });
 
 Deno.test("agent init --home X --force keeps X's language and speaks it", async () => {
-  const home = await tempDir();
+  const home = await tempHome();
   const first = await agent(["init", "--home", home, "--yes", "--language", "tr"]);
   assert.equal(first.code, 0, first.stderr);
   const again = await agent(["init", "--home", home, "--yes", "--force"]);

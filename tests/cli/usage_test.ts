@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { agent, cleanup, isOneSentence, tempDir } from "./_run.ts";
+import { agent, cleanup, isOneSentence, tempHome } from "./_run.ts";
 
 Deno.test("an unknown command exits 2 with one sentence", async () => {
   const r = await agent(["frobnicate"]);
@@ -84,7 +84,7 @@ Deno.test("usage errors and help follow --lang tr", async () => {
 });
 
 Deno.test("an empty --home or --profile is a usage error, never the working directory", async () => {
-  const cwd = await tempDir();
+  const cwd = await tempHome();
   for (const args of [["--home=", "doctor"], ["--home", "", "doctor"], ["--profile=", "doctor"]]) {
     const r = await agent(args, { cwd });
     assert.ok(isOneSentence(r), `${args.join(" ")}: ${r.stderr}`);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { agent, cleanup, isOneSentence, tempDir } from "./_run.ts";
+import { agent, cleanup, isOneSentence, tempHome } from "./_run.ts";
 
 Deno.test("agent version prints one '<name> <version>' line per distribution", async () => {
   const r = await agent(["version"]);
@@ -16,7 +16,7 @@ Deno.test("agent version prints one '<name> <version>' line per distribution", a
 });
 
 Deno.test("agent version works after global options and reads no home", async () => {
-  const home = `${await tempDir()}/nowhere`;
+  const home = `${await tempHome()}/nowhere`;
   const r = await agent(["--home", home, "--lang", "tr", "-v", "--profile", "x", "version"]);
   assert.equal(r.code, 0);
   assert.match(r.stdout, /^agent-core /m);

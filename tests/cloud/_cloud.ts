@@ -8,8 +8,10 @@
 import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { tmpdirEnv } from "../_temp_dir.ts";
-import { agent, type RunResult, tempDir, withReplies } from "../cli/_run.ts";
-import { freePort, type RunningSpine, startSpine } from "../spine/_harness.ts";
+import { agent, type RunResult, tempHome, withReplies } from "../cli/_run.ts";
+import { type RunningSpine, startSpine } from "../spine/_harness.ts";
+import { freePort } from "../_port.ts";
+import { until } from "../_poll.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -32,7 +34,7 @@ export async function cloudHome(
   spine: RunningSpine,
   options: { replies?: string[]; env?: Record<string, string> } = {},
 ): Promise<string> {
-  const home = await tempDir();
+  const home = await tempHome();
   const r = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
   assert.equal(r.code, 0, r.stderr);
   let toml = await Deno.readTextFile(`${home}/agent.toml`);
@@ -103,24 +105,16 @@ export async function runBrain(
   }).spawn();
   const output = child.output();
   let healthyAfterMs = -1;
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/health`);
-      await res.body?.cancel();
-      if (res.ok) {
-        healthyAfterMs = performance.now() - started;
-        break;
-      }
-    } catch {
-      // not listening yet
-    }
-    const ended = await Promise.race([
-      output.then(() => true),
-      new Promise<false>((r) => setTimeout(() => r(false), 10)),
-    ]);
-    if (ended) break;
-  }
+  let ended = false;
+  output.finally(() => ended = true).catch(() => {});
+  await until("the hub to answer /health (or end)", async () => {
+    if (ended) return true;
+    const res = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
+    await res?.body?.cancel();
+    if (res?.ok !== true) return false;
+    healthyAfterMs = performance.now() - started;
+    return true;
+  }).catch(() => {});
   const finish = async (): Promise<RunResult> => {
     const out = await output;
     return {

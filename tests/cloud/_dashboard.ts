@@ -6,7 +6,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { cleanup, tempDir } from "../cli/_run.ts";
+import { cleanup, tempHome } from "../cli/_run.ts";
 import type { RunningSpine } from "../spine/_harness.ts";
 import {
   type BrainProcess,
@@ -39,7 +39,7 @@ export async function startCloudDashboard(replies: string[]): Promise<CloudDashb
     const pushed = await cloud(home, ["push", "-y"]);
     assert.equal(pushed.code, 0, pushed.stderr);
     const env = { AGENT_SPINE_URL: spine.url, AGENT_SPINE_TOKEN: CLOUD_TOKEN };
-    brain = await runBrain(await tempDir(), brainPort, env);
+    brain = await runBrain(await tempHome(), brainPort, env);
     let running = brain;
     const outputs: string[] = [];
     return {
@@ -53,7 +53,7 @@ export async function startCloudDashboard(replies: string[]): Promise<CloudDashb
         const end = await running.stop();
         assert.equal(end.code, 0, end.stderr);
         outputs.push(end.stdout, end.stderr);
-        running = await runBrain(await tempDir(), brainPort, env);
+        running = await runBrain(await tempHome(), brainPort, env);
       },
       async code() {
         const res = await fetch(`${spine.url}/hub/dashboard/code`, {

@@ -13,8 +13,9 @@
  */
 import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { tmpdirEnv } from "../_temp_dir.ts";
-import { tempDir } from "../cli/_run.ts";
+import { tempHome } from "../cli/_run.ts";
 import { CLOUD_TOKEN } from "./_cloud.ts";
+import { until } from "../_poll.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -99,7 +100,7 @@ export async function sigtermStarts(
   const rand = random(seed);
   const starts: SigtermStart[] = [];
   for (let i = 0; i < count; i++) {
-    const home = await tempDir();
+    const home = await tempHome();
     const when = rand() < 0.3 ? "early" : "late";
     // Half the late ones land in the first 50 ms, where the hub takes its lock.
     const span = when === "early" ? 300 : rand() < 0.5 ? 50 : 800;
@@ -125,11 +126,14 @@ export async function sigtermStarts(
     const output = child.output();
     let ended = false;
     output.finally(() => ended = true).catch(() => {});
-    const deadline = Date.now() + 30_000;
     const reached = when === "early" ? () => exists(`${home}/agent.toml`) : () => healthy(port);
-    while (!ended && Date.now() < deadline && !(await reached())) {
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await until(
+      `the hub to reach its ${when} point (or end)`,
+      async () => ended || await reached(),
+      {
+        intervalMs: 5,
+      },
+    ).catch(() => {});
     await new Promise((r) => setTimeout(r, delayMs));
     try {
       child.kill("SIGTERM");

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { messengerWebhookSecret } from "@agent/net";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { hub } from "../spine/_fixtures.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { startBotServer } from "../messenger/_bot_server.ts";
@@ -84,7 +84,7 @@ Deno.test({
     try {
       const home = await cloudHome(spine);
       assert.equal((await cloud(home, ["push", "-y"])).code, 0);
-      const other = await tempDir();
+      const other = await tempHome();
       await setEnv(other, { AGENT_SPINE_URL: spine.url, AGENT_SPINE_TOKEN: CLOUD_TOKEN });
       await Deno.mkdir(`${other}/persona`, { recursive: true });
       await Deno.writeTextFile(`${other}/persona/persona.md`, "# Mine\n");
@@ -131,7 +131,7 @@ Deno.test({
         method: "PUT",
         body: "# gone soon\n",
       });
-      const empty = await tempDir();
+      const empty = await tempHome();
       await Deno.mkdir(`${empty}/persona/subs`, { recursive: true });
       await Deno.writeTextFile(`${empty}/persona/subs/old.md`, "# removed by run\n");
       await hub(spine.url, CLOUD_TOKEN, "/hub/files/persona/subs/stale.md", { method: "DELETE" });
@@ -246,7 +246,7 @@ Deno.test({
         ],
       ];
       for (const [env, message] of refusals) {
-        const empty = await tempDir();
+        const empty = await tempHome();
         await assert.rejects(() => runBrain(empty, brainPort, env), message);
         await assert.rejects(() => Deno.stat(`${empty}/agent.toml`));
       }
@@ -260,7 +260,7 @@ Deno.test({
       assert.match(await Deno.readTextFile(`${home}/agent.toml`), /backend = "file"/);
       // And one line each, no stack.
       // A missing setting is a usage error, as for every --cloud option.
-      const r = await cloud(await tempDir(), ["run"], { AGENT_SPINE_URL: spine.url });
+      const r = await cloud(await tempHome(), ["run"], { AGENT_SPINE_URL: spine.url });
       assert.equal(r.code, 2);
       assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
     } finally {
@@ -327,7 +327,7 @@ Deno.test({
       }[];
       assert.equal(after[0]!.message_count, 4);
       // Without the token the spine backend is refused before anything opens.
-      const other = await tempDir();
+      const other = await tempHome();
       await Deno.copyFile(`${home}/agent.toml`, `${other}/agent.toml`);
       const refused = await agent(["--home", other, "chat"], { stdin: "hi\n" });
       assert.equal(refused.code, 2);

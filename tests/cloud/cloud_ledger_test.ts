@@ -9,11 +9,12 @@
 import assert from "node:assert/strict";
 import { messengerWebhookSecret } from "@agent/net";
 import { Ledger, periodBounds } from "@agent/hub/money";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { hub } from "../spine/_fixtures.ts";
 import { startBotServer } from "../messenger/_bot_server.ts";
 import { OWNER, textsIn } from "../messenger/_hub.ts";
 import { cloud, CLOUD_TOKEN, cloudHome, cloudSpine, runBrain } from "./_cloud.ts";
+import { until } from "../_poll.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
 const CALL_USD = 0.018; // 1,000 in × $3/M + 1,000 out × $15/M
@@ -76,7 +77,7 @@ Deno.test({
         }[];
 
       // First container: two answers, two rows in the cloud ledger.
-      const first = await tempDir();
+      const first = await tempHome();
       brain = await runBrain(first, brainPort, brainEnv);
       await say("one");
       await bot.until("the first answer", () => textsIn(bot, OWNER).some((t) => t === "Counted."));
@@ -86,11 +87,10 @@ Deno.test({
         () =>
           textsIn(bot, OWNER).filter((t) => t.startsWith("Okay.") || t === "Counted.").length >= 2,
       );
-      const deadline = Date.now() + 10_000;
-      while ((await cloudRows()).length < 2 && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      const rows = await cloudRows();
+      const rows = await until("two cloud ledger rows", async () => {
+        const rows = await cloudRows();
+        return rows.length >= 2 && rows;
+      }).catch(async () => await cloudRows());
       assert.equal(rows.length, 2, JSON.stringify(rows));
       assert.ok(rows.every((r) => r.role === "brain" && Math.abs(r.usd - CALL_USD) < 1e-9));
       const stopped = await brain.stop();
@@ -98,7 +98,7 @@ Deno.test({
       assert.equal(stopped.code, 0, stopped.stderr);
 
       // Second container, empty disk: the budget is read back before any call.
-      const second = await tempDir();
+      const second = await tempHome();
       brain = await runBrain(second, brainPort, brainEnv);
       const local = Ledger.openExisting(`${second}/data/spend.sqlite3`);
       assert.ok(local, "the new container's ledger was filled from the cloud");

@@ -6,12 +6,12 @@
  * in the sentence `agent jobs --cloud` uses.
  */
 import assert from "node:assert/strict";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
-import { freePort } from "../spine/_harness.ts";
-import { spawnHubProcess, untilHub } from "../hub/_hub_process.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
+import { spawnHubProcess, untilHub } from "../_hub_process.ts";
+import { freePort } from "../_port.ts";
 
 async function home(port: number): Promise<string> {
-  const dir = await tempDir();
+  const dir = await tempHome();
   assert.equal((await agent(["--home", dir, "init", "--yes", "--provider", "fake"])).code, 0);
   const toml = await Deno.readTextFile(`${dir}/agent.toml`);
   await Deno.writeTextFile(`${dir}/agent.toml`, toml.replace(/^port = \d+$/m, `port = ${port}`));
@@ -91,7 +91,7 @@ Deno.test({
 
 Deno.test("agent dashboard --cloud: a missing spine variable is a usage error (exit 2), said as agent jobs --cloud says it", async () => {
   try {
-    const dir = await tempDir();
+    const dir = await tempHome();
     assert.equal((await agent(["--home", dir, "init", "--yes", "--provider", "fake"])).code, 0);
     const cases: [Record<string, string>, string][] = [
       [{}, "AGENT_SPINE_URL"],

@@ -8,6 +8,8 @@
  * @module
  */
 import {
+  ANSWER_AFTER_MS,
+  appCommands,
   Desk,
   enabledTools,
   FileSessionStore,
@@ -22,10 +24,11 @@ import {
 import type { ChatInput } from "@agent/hub";
 import { resolvePaths } from "@agent/hub/base";
 import { loadConfig } from "@agent/hub/config";
-import { TuiController } from "@agent/cli/tui";
+import { hubWatch, TuiController } from "@agent/cli/tui";
 import { startBotServer } from "../messenger/_bot_server.ts";
 import { buttonsOf, messengerHome, OWNER, runHub, seenIn } from "../messenger/_hub.ts";
 import { cleanup } from "../cli/_run.ts";
+import { until, UNTIL_TIMEOUT_MS } from "../_poll.ts";
 
 /** What every channel is set up with. */
 export interface Setup {
@@ -39,9 +42,31 @@ export interface Setup {
   hubPort?: number;
 }
 
+/** How a channel words what every channel tells (each in its own sentences). */
+export interface Words {
+  /** A line waits behind the running answer. @default `(queued` */
+  queued: RegExp;
+  /** An answer was cancelled. @default `(answer cancelled)` */
+  cancelled: RegExp;
+  /** An approval nobody answered was denied. */
+  expired: RegExp;
+}
+
+/** The desk's own sentences, which chat, the TUI and the messenger show. */
+export const DESK_WORDS: Words = {
+  queued: /\(queued/,
+  cancelled: /\(answer cancelled\)/,
+  expired:
+    /No answer in time: write_note was denied\.|No answer within 2 seconds, so it was denied and not run:\nThe agent wants to save the note “c”/,
+};
+
 /** A channel as a person uses it. */
 export interface Driver {
   readonly name: string;
+  /** How it words queued lines, cancels and expiries. @default {@linkcode DESK_WORDS} */
+  readonly words?: Words;
+  /** Whether `/resume` draws the session's history again. @default true */
+  readonly drawsHistory?: boolean;
   readonly home: string;
   /** Types a line and sends it. */
   send(text: string): Promise<void>;
@@ -81,7 +106,8 @@ export function ledgerCalls(home: string): number {
   }
 }
 
-async function fakeHome(setup: Setup): Promise<string> {
+/** A fresh home with the fake provider, set up as `setup` says. */
+export async function fakeHome(setup: Setup): Promise<string> {
   const home = await Deno.makeTempDir({ prefix: "agent-desk-suite-" });
   const paths = resolvePaths({ home, env: {} });
   await setupHome(paths, { provider: "fake", language: "en", env: {} });
@@ -126,21 +152,8 @@ async function configure(home: string, setup: Setup): Promise<void> {
   }
 }
 
-async function poll(
-  what: string,
-  check: () => string | undefined,
-  timeoutMs: number,
-): Promise<string> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const hit = check();
-    if (hit !== undefined) return hit;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-function matcher(pattern: RegExp | string): (text: string) => boolean {
+/** A test of shown text: a substring or a pattern. */
+export function matcher(pattern: RegExp | string): (text: string) => boolean {
   return typeof pattern === "string"
     ? (text) => text.includes(pattern)
     : (text) => pattern.test(text);
@@ -153,7 +166,8 @@ export async function chatDriver(setup: Setup): Promise<Driver> {
   const config = await loadConfig(paths, { lang: "en" });
   let out = "";
   let handlers: TerminalHandlers | undefined;
-  let question: ((yes: boolean) => void) | undefined;
+  // When the approval's question became the prompt (it is answered by a line after it).
+  let questionAt: number | undefined;
   const input: ChatInput = {
     interactive: true,
     readLine: () => Promise.resolve(null),
@@ -162,21 +176,9 @@ export async function chatDriver(setup: Setup): Promise<Driver> {
     },
     prompt(text) {
       out += text;
+      questionAt = text.endsWith("[y/N] ") ? performance.now() : undefined;
     },
-    confirm(text, signal) {
-      out += `${text} [y/N] `;
-      return new Promise((resolve) => {
-        question = (yes) => {
-          out += `${yes ? "y" : "n"}\n`;
-          question = undefined;
-          resolve(yes);
-        };
-        signal?.addEventListener("abort", () => {
-          question = undefined;
-          resolve(false);
-        }, { once: true });
-      });
-    },
+    confirm: () => Promise.resolve(false),
     secret: () => Promise.resolve(null),
     onInterrupt: () => () => {},
     close() {},
@@ -198,7 +200,7 @@ export async function chatDriver(setup: Setup): Promise<Driver> {
     openLedger: ledger,
     tools: async () => enabledTools(await loadComponents(config, paths)),
   });
-  await poll("the chat's header", () => handlers && sessionId ? "ok" : undefined, 10_000);
+  await until("the chat's header", () => handlers && sessionId ? "ok" : undefined);
   return {
     name: "chat",
     home,
@@ -207,13 +209,17 @@ export async function chatDriver(setup: Setup): Promise<Driver> {
       handlers!.line(text);
       return Promise.resolve();
     },
-    until(pattern, timeoutMs = 10_000) {
+    until(pattern, timeoutMs = UNTIL_TIMEOUT_MS) {
       const test = matcher(pattern);
-      return poll(`${pattern} in chat`, () => test(out) ? out : undefined, timeoutMs);
+      return until(`${pattern} in chat`, () => test(out) ? out : undefined, { timeoutMs });
     },
     async approve(yes) {
-      await poll("the y/N question", () => question ? "ok" : undefined, 10_000);
-      question!(yes);
+      await until("the y/N question", () => questionAt !== undefined);
+      // A line in the first 500 ms after the question is not its answer.
+      const wait = questionAt! + ANSWER_AFTER_MS + 20 - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      out += `${yes ? "y" : "n"}\n`;
+      handlers!.line(yes ? "y" : "n");
     },
     cancel() {
       handlers!.interrupt();
@@ -248,13 +254,13 @@ export async function tuiDriver(
     logger: new Logger({ stderr: "off" }),
     ledger,
     tools: await enabledTools(await loadComponents(config, paths)),
+    commands: appCommands(),
   });
   const conversation = await desk.open("tui");
   const controller = new TuiController({
-    desk,
     conversation,
     lang: "en",
-    hubPort: setup.hubPort ?? 1,
+    hub: hubWatch({ port: setup.hubPort ?? 1, config, env: {}, paths }),
   });
   // As the TUI does once its screen is up: the status bar and the hub's events.
   if (options.start) controller.start();
@@ -265,7 +271,7 @@ export async function tuiDriver(
       ...s.entries.map((e) => (e.kind === "user" ? `› ${e.text}` : e.text)),
       ...(s.streaming !== undefined ? [s.streaming] : []),
       ...s.queued.map((text) => `(queued) ${text}`),
-      ...(s.approval ? [`${s.approval.message}\n${s.approval.summary}\n[y] yes   [n] no`] : []),
+      ...(s.approval ? [`${s.approval.message}\n${s.approval.summary}`] : []),
     ].join("\n");
   };
   return {
@@ -275,16 +281,17 @@ export async function tuiDriver(
       void controller.submit(text);
       return Promise.resolve();
     },
-    until(pattern, timeoutMs = 10_000) {
+    until(pattern, timeoutMs = UNTIL_TIMEOUT_MS) {
       const test = matcher(pattern);
-      return poll(`${pattern} in the TUI`, () => {
+      return until(`${pattern} in the TUI`, () => {
         const text = shown();
         return test(text) ? text : undefined;
-      }, timeoutMs);
+      }, { timeoutMs });
     },
     async approve(yes) {
-      await poll("the approval", () => controller.getState().approval ? "ok" : undefined, 10_000);
-      controller.answer(yes);
+      // The deliberate key, once the approval has been up for 500 ms.
+      await until("the approval", () => controller.approvalReady());
+      if (!controller.answer(yes ? "once" : "deny")) throw new Error("the approval took no key");
     },
     cancel() {
       controller.interrupt();
@@ -314,7 +321,7 @@ export async function messengerDriver(setup: Setup): Promise<Driver> {
       bot.pushMessage(OWNER, text);
       return Promise.resolve();
     },
-    async until(pattern, timeoutMs = 10_000) {
+    async until(pattern, timeoutMs = UNTIL_TIMEOUT_MS) {
       const test = matcher(pattern);
       await bot.until(`${pattern} in the messenger`, () => test(shown()), timeoutMs)
         .catch((error) => {

@@ -1,6 +1,7 @@
 /**
  * The desk suite: one script of what a person does, played in every channel (terminal
- * chat, the TUI, the messenger through the loopback Bot API), with the same outcomes:
+ * chat, the TUI, the messenger through the loopback Bot API, the web chat over the
+ * dashboard's HTTP API), with the same outcomes, each in its channel's words:
  * a budget warning told once before the first answer; an answer; a message typed
  * during an answer queued, told, and answered after it in order; an approval granted,
  * one denied and one left to expire; a cancelled answer that ends quickly and is in
@@ -9,6 +10,7 @@
 import assert from "node:assert/strict";
 import {
   chatDriver,
+  DESK_WORDS,
   type Driver,
   ledgerCalls,
   messengerDriver,
@@ -17,6 +19,8 @@ import {
   type Setup,
   tuiDriver,
 } from "./_drivers.ts";
+import { until } from "../_poll.ts";
+import { webDriver } from "./_web_driver.ts";
 
 const save = (name: string) => `/tool write_note {"name":"${name}","text":"from the desk"}`;
 const LONG = `Here is a longer answer ${"that goes on ".repeat(12)}to its end.`;
@@ -47,6 +51,7 @@ const DRIVERS: [string, (setup: Setup) => Promise<Driver>][] = [
   ["terminal chat", chatDriver],
   ["TUI", tuiDriver],
   ["messenger", messengerDriver],
+  ["web chat", webDriver],
 ];
 
 for (const [name, start] of DRIVERS) {
@@ -67,6 +72,7 @@ for (const [name, start] of DRIVERS) {
 }
 
 async function play(d: Driver): Promise<void> {
+  const words = d.words ?? DESK_WORDS;
   // A budget past its warning share is told once, and an answer comes.
   await d.send("hello");
   await d.until("First answer.");
@@ -79,7 +85,7 @@ async function play(d: Driver): Promise<void> {
   // the answer is done, within Telegram's edit rate).
   await d.until(/Here\b/);
   await d.send("and this too");
-  await d.until(/\(queued/);
+  await d.until(words.queued);
   await d.until("Answered after the long one.");
   const shown = d.shown();
   assert.ok(
@@ -109,10 +115,7 @@ async function play(d: Driver): Promise<void> {
   await d.send("save c");
   await d.until("The agent wants to save the note “c”");
   await d.until("Nobody answered.", 15_000);
-  assert.match(
-    d.shown(),
-    /No answer in time: write_note was denied\.|No answer within 2 seconds, so it was denied and not run:\nThe agent wants to save the note “c”/,
-  );
+  assert.match(d.shown(), words.expired);
   for (const note of ["b", "c"]) await assert.rejects(Deno.stat(`${d.home}/notes/${note}.md`));
 
   // A cancelled answer ends at once; its call is in the ledger; the next one is answered.
@@ -121,9 +124,11 @@ async function play(d: Driver): Promise<void> {
   await d.until(/w0\b/);
   const at = performance.now();
   await d.cancel();
-  await d.until("(answer cancelled)");
+  await d.until(words.cancelled);
   const took = performance.now() - at;
-  assert.ok(took < (d.name === "messenger" ? 2_000 : 200), `${d.name}: cancelled in ${took} ms`);
+  // In process 500 ms (200 ms on a quiet machine); through a hub process and its transport, up to 2 s.
+  const limit = d.name === "messenger" || d.name === "web" ? 2_000 : 500;
+  assert.ok(took < limit, `${d.name}: cancelled in ${took} ms`);
   await d.send("are you there");
   await d.until("Back after the cancel.");
   await eventually(() =>
@@ -132,29 +137,25 @@ async function play(d: Driver): Promise<void> {
 
   // /new, then /resume of the first session shows its history.
   await d.send("/new");
-  await d.until(/New conversation (chat|messenger)-/);
+  await d.until(/New conversation (chat|messenger|web)-/);
   // The new session is remembered a moment after it is told.
   await eventually(async () => assert.notEqual(await d.sessionId(), first));
   await d.send(`/resume ${first}`);
   await d.until(`Session ${first} (`);
   // Its history is shown again: the last answer appears a second time.
-  await d.until(/Back after the cancel\.[\s\S]*Back after the cancel\./);
+  if (d.drawsHistory !== false) {
+    await d.until(/Back after the cancel\.[\s\S]*Back after the cancel\./);
+  }
   await eventually(async () => assert.equal(await d.sessionId(), first));
 
   // The warning was told once only.
   assert.equal(d.shown().match(new RegExp(WARNING, "g"))?.length, 1, d.shown());
 }
 
-/** Retries `check` for up to 5 s, until it stops throwing. */
-async function eventually(check: () => unknown): Promise<void> {
-  const end = Date.now() + 5_000;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > end) throw error;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
+/** Waits until `check` stops throwing (an assertion that holds a moment later). */
+function eventually(check: () => unknown): Promise<true> {
+  return until("the assertion to hold", async () => {
+    await check();
+    return true as const;
+  });
 }

@@ -6,9 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { appendNetEvent } from "@agent/hub";
-import { freePort } from "../spine/_harness.ts";
-import { spawnHubProcess, untilHub } from "../hub/_hub_process.ts";
+import { spawnHubProcess, untilHub } from "../_hub_process.ts";
 import { chatDriver, type Driver, removeHome, type Setup, tuiDriver } from "./_drivers.ts";
+import { freePort } from "../_port.ts";
 
 const DRIVERS: [string, (setup: Setup) => Promise<Driver>][] = [
   ["terminal chat", chatDriver],

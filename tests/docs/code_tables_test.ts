@@ -5,7 +5,7 @@
  * page that lists them). A row added to either side alone fails here, naming it.
  */
 import assert from "node:assert/strict";
-import { COMMANDS, configKeys, OWNER_EVENT_FIELDS } from "@agent/hub";
+import { appCommands, commandTable, configKeys, OWNER_EVENT_FIELDS } from "@agent/hub";
 import { SPEND_BY } from "@agent/hub/money";
 import { tableCells } from "./tables.ts";
 import { proseLines } from "./_markdown.ts";
@@ -65,7 +65,7 @@ function keysOf(cell: string): string[] {
 Deno.test("docs/chat.md's slash command table lists the desk's commands, no more, no fewer", () => {
   const documented = tableAfter(read("docs/chat.md"), "### Slash commands")
     .map(([command]) => codes(command!).join(" "));
-  const code = COMMANDS.map((c) => [c.usage, ...(c.aliases ?? [])].join(" "));
+  const code = commandTable(appCommands()).map((c) => [c.usage, ...(c.aliases ?? [])].join(" "));
   assert.deepEqual(documented.toSorted(), code.toSorted());
 });
 
@@ -88,9 +88,21 @@ Deno.test("docs/configuration.md's tables name every key of agent.toml and no ot
   for (const [table, keys] of tableAfter(markdown, "## Other tables")) {
     tables[codes(table!)[0]!.replace(/^\[|\]$/g, "")] = keysOf(keys!).toSorted();
   }
-  const code = Object.fromEntries(
-    configKeys([])!.filter((t) => t !== "models").map((t) => [t, configKeys([t])!.toSorted()]),
-  );
+  // A table within a table (`[tools.shell]`, `[mcp.servers.<name>]`) has a row of its own
+  // where the docs give it one; otherwise it is a key of its parent's row.
+  const code: Record<string, string[]> = {};
+  const walk = (path: string[]) => {
+    const keys: string[] = [];
+    for (const key of configKeys(path)!) {
+      const named = configKeys([...path, key]) === undefined &&
+        configKeys([...path, key, "<name>"]) !== undefined;
+      const sub = named ? [...path, key, "<name>"] : [...path, key];
+      if (configKeys(sub) !== undefined && sub.join(".") in tables) walk(sub);
+      else keys.push(key);
+    }
+    if (keys.length > 0 || path.join(".") in tables) code[path.join(".")] = keys.toSorted();
+  };
+  for (const table of configKeys([])!.filter((t) => t !== "models")) walk([table]);
   assert.deepEqual(tables, code);
   const roleKeys = tableAfter(markdown, "## Roles: `[models.roles.<role>]`")
     .map(([key]) => codes(key!)[0]!);

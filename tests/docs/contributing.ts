@@ -1,13 +1,13 @@
 /**
  * The tables of `CONTRIBUTING.md` that restate code, checked against it: the hub's
- * layer table against `LAYERS` in `tests/doors/doors.ts` (the layers top down, each
+ * layer table against `LAYERS` in `_tools/doors/doors.ts` (the layers top down, each
  * with its folders and files), and the member table against the workspace's
  * `deno.json` files (each member, its package name and its exports). A restated table
  * drifts; these name the row and what differs.
  *
  * @module
  */
-import type { Layer } from "../doors/doors.ts";
+import type { Layer } from "../../_tools/doors/doors.ts";
 import { tableCells } from "./tables.ts";
 
 /** One member as its `deno.json` says: folder, package name and export keys. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { LAYERS } from "../doors/doors.ts";
+import { LAYERS } from "../../_tools/doors/doors.ts";
 import {
   layerTableProblems,
   memberTableProblems,
@@ -10,7 +10,7 @@ import {
 const ROOT = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
 const contributing = () => Deno.readTextFile(`${ROOT}/CONTRIBUTING.md`);
 
-Deno.test("CONTRIBUTING.md's layer table is LAYERS of tests/doors/doors.ts, top down", async () => {
+Deno.test("CONTRIBUTING.md's layer table is LAYERS of _tools/doors/doors.ts, top down", async () => {
   assert.deepEqual(layerTableProblems(await contributing(), LAYERS.hub!), []);
 });
 

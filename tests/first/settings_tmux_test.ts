@@ -6,14 +6,14 @@
  */
 import assert from "node:assert/strict";
 import { HAS_TMUX, Pane } from "../tui/_tmux.ts";
-import { tempDirSync } from "../_temp_dir.ts";
+import { tempDir } from "../_temp_dir.ts";
 import { agent } from "../cli/_run.ts";
 
 Deno.test({
   name: "/settings in chat says an optional variable is optional and a needed key missing",
   ignore: !HAS_TMUX,
   async fn() {
-    using home = tempDirSync("settings_");
+    using home = tempDir("settings_");
     const init = await agent(["--home", home.path, "init", "--yes"]);
     assert.equal(init.code, 0, init.stderr);
     const config = `${home.path}/agent.toml`;

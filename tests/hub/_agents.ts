@@ -20,6 +20,7 @@ import {
   type Update,
 } from "@agent/hub";
 import { loadSubAgentDirectory } from "@agent/hub";
+import { until } from "../_poll.ts";
 
 /** One running test agent. */
 export interface TestAgent {
@@ -188,20 +189,6 @@ export async function startAgent(
     },
   };
   return agent;
-}
-
-/** Waits until `check` holds (polling every 20 ms). */
-export async function until(
-  what: string,
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 30_000,
-): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 /** `a` asks `b`, `b` accepts, and both see it: two accepted contacts. */

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
-import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { agent } from "../cli/_run.ts";
-import { freePort, startSpine } from "../spine/_harness.ts";
-import { until } from "./_agents.ts";
+import { startSpine } from "../spine/_harness.ts";
 import { type TempDir, tempDir } from "../_temp_dir.ts";
 import { controlFetch, controlJson } from "../_control.ts";
+import { freePort } from "../_port.ts";
+import { until } from "../_poll.ts";
+import { spawnHubProcess } from "../_hub_process.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -20,12 +21,7 @@ async function newHome(port = freePort()): Promise<TempDir> {
 }
 
 function spawnHub(home: string, env: Record<string, string> = {}): Deno.ChildProcess {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...AGENT_FLAGS, `${ROOT}cli/main.ts`, "--home", home, "hub", "run"],
-    env: { NO_COLOR: "1", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  return spawnHubProcess(home, { env, piped: true });
 }
 
 async function running(home: string): Promise<{ running: boolean; pid: number | null }> {
@@ -40,7 +36,7 @@ Deno.test("agent hub run/status/stop: lock, control API, clean stop, already run
   const home = homeDir.path;
   const hub = spawnHub(home);
   try {
-    await until("the hub runs", async () => (await running(home)).running, 30_000);
+    await until("the hub runs", async () => (await running(home)).running);
     const second = await agent(["--home", home, "hub", "run"]);
     assert.deepEqual(second.code, 1);
     assert.ok(
@@ -73,13 +69,13 @@ Deno.test("agent hub: Ctrl-C stops cleanly; a killed hub is recorded as the last
   await using homeDir = await newHome();
   const home = homeDir.path;
   let hub = spawnHub(home);
-  await until("the hub runs", async () => (await running(home)).running, 30_000);
+  await until("the hub runs", async () => (await running(home)).running);
   hub.kill("SIGINT");
   assert.deepEqual((await hub.status).code, 0);
   await hub.stdout.cancel().catch(() => {});
   await hub.stderr.cancel().catch(() => {});
   hub = spawnHub(home);
-  await until("the hub runs again", async () => (await running(home)).running, 30_000);
+  await until("the hub runs again", async () => (await running(home)).running);
   const killed = hub.pid;
   hub.kill("SIGKILL");
   await hub.status;
@@ -87,7 +83,7 @@ Deno.test("agent hub: Ctrl-C stops cleanly; a killed hub is recorded as the last
   await hub.stderr.cancel().catch(() => {});
   hub = spawnHub(home);
   try {
-    await until("the hub runs a third time", async () => (await running(home)).running, 30_000);
+    await until("the hub runs a third time", async () => (await running(home)).running);
     const r = await agent(["--home", home, "hub", "status", "--json"]);
     const report = JSON.parse(r.stdout);
     assert.deepEqual(report.last_crash.pid, killed);
@@ -251,14 +247,13 @@ Deno.test("agent hub run answers the network: a running hub handles requests and
       } catch {
         return false;
       }
-    }, 30_000);
+    });
     // The hub published its card at start.
     assert.deepEqual(JSON.parse((await a("card")).stdout).name, "Hub A");
     assert.deepEqual((await b("add", spineA.address, "--note", "from the CLI")).code, 0);
     await until(
       "the hub takes the request",
       async () => (await a("contacts")).stdout.includes(`pending_in  ${spineB.address}`),
-      30_000,
     );
     const events = await (await controlFetch(port, "/net/events?after=0"))
       .json() as { events: { type: string; address: string; text: string }[] };
@@ -279,7 +274,7 @@ Deno.test("agent hub run answers the network: a running hub handles requests and
     await until("the hub answers", async () => {
       await b("poll", "--once");
       return (await b("log")).stdout.includes(`in  ${spineA.address} message: Okay.`);
-    }, 30_000);
+    });
     const net = (await status()).net;
     assert.deepEqual([net.configured, net.link, net.state], [true, "websocket", "polling"]);
     assert.ok(net.doorbell.rings >= 2 && net.doorbell.connects === 1, JSON.stringify(net));

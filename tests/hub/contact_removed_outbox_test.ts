@@ -6,8 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { agent } from "../cli/_run.ts";
-import { freePort, startSpine } from "../spine/_harness.ts";
+import { startSpine } from "../spine/_harness.ts";
 import { type TempDir, tempDir } from "../_temp_dir.ts";
+import { freePort } from "../_port.ts";
+import { until } from "../_poll.ts";
 
 async function newHome(): Promise<TempDir> {
   const dir = await tempDir("agent-removed-outbox-");
@@ -94,13 +96,11 @@ Deno.test({
       await p.startB();
       // The outbox's first retry is due about 5 s after the failed post.
       let bobHandled = 0;
-      const deadline = Date.now() + 30_000;
-      while (Date.now() < deadline) {
+      await until("Bob to get the removal notice", async () => {
         await p.a("poll", "--once");
         bobHandled += handled((await p.b("poll", "--once")).stdout);
-        if (bobHandled > 0) break;
-        await new Promise((r) => setTimeout(r, 1_000));
-      }
+        return bobHandled > 0;
+      }, { intervalMs: 500 });
       assert.equal(bobHandled, 1, "Bob got the removal notice");
       assert.equal(
         (await p.b("contacts")).stdout,

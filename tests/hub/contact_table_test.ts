@@ -4,9 +4,10 @@
  * unopenable box, an id already handled) and what `remove` keeps.
  */
 import assert from "node:assert/strict";
-import { startAgent, type TestAgent, until } from "./_agents.ts";
+import { startAgent, type TestAgent } from "./_agents.ts";
 import { b64uDecode, signEnvelope } from "@agent/net";
 import { handleUpdate, turnAnswerer } from "@agent/hub";
+import { until } from "../_poll.ts";
 
 const state = async (a: TestAgent, of: TestAgent) =>
   (await a.node.state.contact(of.address))?.state;

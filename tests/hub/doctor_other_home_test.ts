@@ -1,11 +1,11 @@
 /** `agent doctor` says `ok hub` only for this home's hub, not another home's on the same port. */
 import assert from "node:assert/strict";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
-import { freePort } from "../spine/_harness.ts";
-import { spawnHubProcess, untilHub } from "./_hub_process.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
+import { spawnHubProcess, untilHub } from "../_hub_process.ts";
+import { freePort } from "../_port.ts";
 
 async function home(port: number): Promise<string> {
-  const dir = await tempDir();
+  const dir = await tempHome();
   assert.equal((await agent(["--home", dir, "init", "--yes", "--provider", "fake"])).code, 0);
   const toml = await Deno.readTextFile(`${dir}/agent.toml`);
   await Deno.writeTextFile(`${dir}/agent.toml`, toml.replace(/^port = \d+$/m, `port = ${port}`));

@@ -7,16 +7,17 @@
 import assert from "node:assert/strict";
 import { type OwnerEvent, subscribeHubEvents } from "@agent/hub";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
-import { freePort, startSpine } from "../spine/_harness.ts";
-import { until } from "./_agents.ts";
-import { spawnHubProcess, untilHub } from "./_hub_process.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
+import { startSpine } from "../spine/_harness.ts";
+import { spawnHubProcess, untilHub } from "../_hub_process.ts";
 import { controlFetch } from "../_control.ts";
+import { freePort } from "../_port.ts";
+import { until } from "../_poll.ts";
 
 const APPEND = new URL("./_append_event.ts", import.meta.url).pathname;
 
 async function newHome(port = freePort()): Promise<string> {
-  const home = await tempDir();
+  const home = await tempHome();
   const init = await agent(["--home", home, "init", "--yes", "--language", "en"]);
   assert.equal(init.code, 0, init.stderr);
   const toml = await Deno.readTextFile(`${home}/agent.toml`);
@@ -101,7 +102,7 @@ Deno.test("agent hub run: GET /events carries events from the hub, from another 
       stand_in: "fast",
       text: "written by another process",
     });
-    await until("the other process's event", () => received.has(outside.id), 10_000);
+    await until("the other process's event", () => received.has(outside.id), { timeoutMs: 10_000 });
     const watchMs = received.get(outside.id)! - outside.at;
     assert.ok(watchMs < 1_000, `file-watch path took ${watchMs} ms`);
 
@@ -110,7 +111,7 @@ Deno.test("agent hub run: GET /events carries events from the hub, from another 
       (await net(homeB, envOf(spineB.url, "tb"), "add", spineA.address, "--note", "from B")).code,
       0,
     );
-    await until("B's request", () => heard.some((e) => e.type === "net.contact_request"), 30_000);
+    await until("B's request", () => heard.some((e) => e.type === "net.contact_request"));
 
     // 3. The hub stops; `agent net poll --once` takes C's request meanwhile; the hub comes back.
     hub.kill("SIGTERM");
@@ -123,7 +124,7 @@ Deno.test("agent hub run: GET /events carries events from the hub, from another 
     assert.equal(polled.code, 0, polled.stderr);
     assert.equal(heard.length, 2, "nothing arrives while the hub is down");
     hub = spawnHubProcess(homeA, { env: envA });
-    await until("the request taken while the hub was down", () => heard.length === 3, 30_000);
+    await until("the request taken while the hub was down", () => heard.length === 3);
     assert.equal(opens, 2);
 
     const requests = heard.filter((e) => e.type === "net.contact_request");

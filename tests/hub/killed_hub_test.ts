@@ -6,8 +6,9 @@
 import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { agent } from "../cli/_run.ts";
-import { freePort } from "../spine/_harness.ts";
 import { tempDir } from "../_temp_dir.ts";
+import { freePort } from "../_port.ts";
+import { until } from "../_poll.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -44,11 +45,7 @@ Deno.test({
       const { value } = await reader.read();
       const pid = Number(new TextDecoder().decode(value).trim());
       assert.ok(pid > 0);
-      const end = Date.now() + 30_000;
-      while (!(await status(home)).running) {
-        assert.ok(Date.now() < end, "the hub did not start");
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      await until("the hub to start", async () => (await status(home)).running);
       Deno.kill(pid, "SIGKILL");
       await new Promise((r) => setTimeout(r, 100));
       // Still a process id that takes signals (a zombie), with a fresh heartbeat.

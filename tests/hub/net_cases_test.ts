@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
-import { startAgent, type TestAgent, until } from "./_agents.ts";
+import { startAgent, type TestAgent } from "./_agents.ts";
 import { startSpine } from "../spine/_harness.ts";
-import { startVendorServer } from "../models/_vendor_server.ts";
+import { startVendorServer } from "../_vendor_server.ts";
 import { generateIdentity } from "@agent/net";
 import { fetchAndHandle, NetNode, type SendOutcome, turnAnswerer } from "@agent/hub";
 import { runHub } from "@agent/hub";
 import { Logger } from "@agent/hub/base";
 import { tempDir } from "../_temp_dir.ts";
 import { controlJson } from "../_control.ts";
+import { until } from "../_poll.ts";
 
 /** Makes `a` and `b` accepted contacts of each other. */
 async function connect(a: TestAgent, b: TestAgent): Promise<void> {
@@ -308,7 +309,7 @@ Deno.test("the doorbell drops and comes back: nothing is missed", async () => {
     await until(
       "bob handles all three",
       async () => (await messagesIn(bob, alice.address)).length === 3,
-      20_000,
+      { timeoutMs: 20_000 },
     );
     assert.deepEqual((await messagesIn(bob, alice.address)).map((e) => e.text), [
       "one",
@@ -318,7 +319,7 @@ Deno.test("the doorbell drops and comes back: nothing is missed", async () => {
     await until(
       "the doorbell is back",
       () => bob.service.status().doorbell.reconnects >= 1,
-      20_000,
+      { timeoutMs: 20_000 },
     );
     const before = bob.handled.length;
     await alice.node.send(bob.address, "four");

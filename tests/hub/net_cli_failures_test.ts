@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { agent } from "../cli/_run.ts";
-import { freePort } from "../spine/_harness.ts";
+import { freePort } from "../_port.ts";
 
 const noTrace = (text: string) => !/\n\s+at |Stack backtrace|error: Uncaught/.test(text);
 

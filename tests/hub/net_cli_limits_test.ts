@@ -5,11 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { agent } from "../cli/_run.ts";
-import { freePort } from "../spine/_harness.ts";
 import { loadConfig } from "@agent/hub";
 import { Logger } from "@agent/hub/base";
 import { resolvePaths } from "@agent/hub/base";
 import { openNetwork } from "@agent/hub";
+import { freePort } from "../_port.ts";
 
 Deno.test("agent net: name and message limits, targets, log lines, profile name beats [net] name", async () => {
   const home = await Deno.makeTempDir({ prefix: "agent-net-limits-" });

@@ -4,8 +4,10 @@
  * hard refusal at once and keeps a transient failure for retry.
  */
 import assert from "node:assert/strict";
-import { connect, FAST, startAgent, until } from "./_agents.ts";
-import { freePort, startSpine } from "../spine/_harness.ts";
+import { connect, FAST, startAgent } from "./_agents.ts";
+import { startSpine } from "../spine/_harness.ts";
+import { freePort } from "../_port.ts";
+import { until } from "../_poll.ts";
 
 Deno.test({
   name: "outbox: a reply to a spine that is down waits, then arrives once, the model asked once",
@@ -32,7 +34,7 @@ Deno.test({
       await until(
         "bob's reply waits in his outbox",
         () => bob.service.status().outbox === 1,
-        15_000,
+        { timeoutMs: 15_000 },
       );
       const [waiting] = await bob.node.state.outbox();
       assert.equal(waiting?.state, "pending");
@@ -43,9 +45,11 @@ Deno.test({
         "alice gets the reply",
         async () =>
           (await alice.node.state.log()).some((e) => e.direction === "in" && e.text === "Pong."),
-        20_000,
+        { timeoutMs: 20_000 },
       );
-      await until("bob's outbox is empty", () => bob.service.status().outbox === 0, 5_000);
+      await until("bob's outbox is empty", () => bob.service.status().outbox === 0, {
+        timeoutMs: 5_000,
+      });
       const bobOut = (await bob.node.state.log()).filter((e) =>
         e.direction === "out" && e.kind === "message"
       );

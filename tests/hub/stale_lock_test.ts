@@ -4,17 +4,17 @@
  * `hub run` takes the lock over with a log line.
  */
 import assert from "node:assert/strict";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
-import { freePort } from "../spine/_harness.ts";
-import { until } from "./_agents.ts";
-import { spawnHubProcess } from "./_hub_process.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
+import { spawnHubProcess } from "../_hub_process.ts";
+import { freePort } from "../_port.ts";
+import { until } from "../_poll.ts";
 
 Deno.test({
   name: "a stale lock naming a live stranger process is taken over, and hub stop never signals it",
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
-    const home = await tempDir();
+    const home = await tempHome();
     assert.equal((await agent(["--home", home, "init", "--yes", "--provider", "fake"])).code, 0);
     const port = freePort();
     const toml = await Deno.readTextFile(`${home}/agent.toml`);
@@ -43,12 +43,12 @@ Deno.test({
         } catch {
           return false;
         }
-      }, 30_000);
+      });
       // The takeover's log line follows the lock by a moment.
       await until("the takeover is logged", async () => {
         const log = await Deno.readTextFile(`${home}/data/logs/agent.log`).catch(() => "");
         return new RegExp(`WARNING .*${stranger.pid}`).test(log);
-      }, 10_000);
+      }, { timeoutMs: 10_000 });
     } finally {
       hub?.kill("SIGTERM");
       await hub?.status;

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { agent, tempDir } from "../cli/_run.ts";
+import { agent, tempHome } from "../cli/_run.ts";
 import { firstError, podman, qualified } from "./_podman.ts";
 
 /** A cloud project on disk. */
@@ -30,7 +30,7 @@ export function baseOf(dockerfile: string): string {
 
 /** `agent net spine init DIR --cloud` from this checkout, in an empty folder, fresh HOME. */
 export async function writeCloudProject(): Promise<CloudProject> {
-  const root = await tempDir();
+  const root = await tempHome();
   const cwd = `${root}/work`;
   const home = `${root}/home`;
   await Deno.mkdir(cwd);

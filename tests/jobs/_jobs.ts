@@ -4,7 +4,11 @@
  *
  * @module
  */
+import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
+import { agent, tempHome } from "../cli/_run.ts";
+import { freePort } from "../_port.ts";
+import { stopHubProcess } from "../_hub_process.ts";
 
 /** Test options of every hub-process test here. */
 export const SLOW = { sanitizeOps: false, sanitizeResources: false };
@@ -20,6 +24,29 @@ export const PRICED_FAST: [string | RegExp, string][] = [
   ],
   [/$/, '\n[models.prices."fake-fast"]\ninput = 1.0\noutput = 2.0\n'],
 ];
+
+/**
+ * A home made by `agent init --yes --provider fake`, its hub on a free port and `edits`
+ * made to its `agent.toml` (each `[from, to]` a replacement); the home and the port.
+ */
+export async function portHome(
+  edits: readonly [string | RegExp, string][] = [],
+): Promise<{ home: string; port: number }> {
+  const home = tempHome();
+  const init = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
+  assert.equal(init.code, 0, init.stderr);
+  const port = freePort();
+  let toml = await Deno.readTextFile(`${home}/agent.toml`);
+  toml = toml.replace(/^port = \d+$/m, `port = ${port}`);
+  for (const [from, to] of edits) toml = toml.replace(from, to);
+  await Deno.writeTextFile(`${home}/agent.toml`, toml);
+  return { home, port };
+}
+
+/** Stops a hub process (SIGTERM) and waits for it; one already gone is fine. */
+export async function stopHub(child: Deno.ChildProcess): Promise<void> {
+  await stopHubProcess(child);
+}
 
 /** Writes `persona/jobs/<name>.md` with `front` and the prompt `Report.`. */
 export async function writeJob(home: string, name: string, front: string): Promise<void> {

@@ -5,52 +5,42 @@
  *
  * @module
  */
-import assert from "node:assert/strict";
-import { AGENT_FLAGS } from "../_agent_flags.ts";
-import { agent, tempDir } from "../cli/_run.ts";
+import { spawnHubProcess } from "../_hub_process.ts";
 import { CLOUD_TOKEN, setEnv } from "../cloud/_cloud.ts";
-import { freePort } from "../spine/_harness.ts";
-import { PRICED_FAST, writeJob } from "./_jobs.ts";
+import { portHome, PRICED_FAST, query, writeJob } from "./_jobs.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
+export { stopHub } from "./_jobs.ts";
 
 /** A home naming the spine at `spineUrl`, with job `name` whose front matter is `front`. */
 export async function spineHome(spineUrl: string, name: string, front: string): Promise<string> {
-  const dir = await tempDir();
-  const r = await agent(["--home", dir, "init", "--yes", "--provider", "fake"]);
-  assert.equal(r.code, 0, r.stderr);
-  let toml = await Deno.readTextFile(`${dir}/agent.toml`);
-  toml = toml.replace(/^port = \d+$/m, `port = ${freePort()}`);
-  for (const [from, to] of PRICED_FAST) toml = toml.replace(from, to);
-  await Deno.writeTextFile(`${dir}/agent.toml`, toml);
-  await setEnv(dir, { AGENT_SPINE_URL: spineUrl, AGENT_SPINE_TOKEN: CLOUD_TOKEN });
-  await writeJob(dir, name, front);
-  return dir;
+  const { home } = await portHome(PRICED_FAST);
+  await setEnv(home, { AGENT_SPINE_URL: spineUrl, AGENT_SPINE_TOKEN: CLOUD_TOKEN });
+  await writeJob(home, name, front);
+  return home;
 }
 
-/** `agent --home DIR hub run`, its output dropped. */
-export function runHub(dir: string): Deno.ChildProcess {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...AGENT_FLAGS, `${ROOT}cli/main.ts`, "--home", dir, "hub", "run"],
-    env: { NO_COLOR: "1" },
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
+/** `agent --home DIR hub run` (with `env` besides), its output dropped. */
+export function runHub(dir: string, env: Record<string, string> = {}): Deno.ChildProcess {
+  return spawnHubProcess(dir, { env });
 }
 
-/** Stops a hub (SIGTERM) and waits for it; one already gone is fine. */
-export async function stopHub(child: Deno.ChildProcess): Promise<void> {
+/** Whether every home in `dirs` logged the slot at `slotMs` (ran it, or found it taken). */
+export function logged(dirs: readonly string[], slotMs: number): boolean {
+  return dirs.every((dir) => {
+    try {
+      return query(dir, "SELECT 1 FROM runs WHERE slot_ms = ? AND state <> 'running'", slotMs)
+        .length > 0;
+    } catch {
+      return false; // The hub has not made its job store yet.
+    }
+  });
+}
+
+/** Whether the hub of `dir` watches `job` (its store has seen the job file). */
+export function watching(dir: string, job: string): boolean {
   try {
-    child.kill("SIGTERM");
-  } catch { /* gone */ }
-  await child.status;
-}
-
-/** Waits until `done()` holds (every 200 ms), or fails with `what()` after `ms`. */
-export async function until(done: () => boolean, ms: number, what: () => string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    return query(dir, "SELECT job FROM seen WHERE job = ?", job).length === 1;
+  } catch {
+    return false;
   }
 }

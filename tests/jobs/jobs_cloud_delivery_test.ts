@@ -10,20 +10,13 @@
  * log (the new brain's, and `agent jobs log --cloud` on the laptop) still shows the runs.
  */
 import assert from "node:assert/strict";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { hub } from "../spine/_fixtures.ts";
 import { cloud, CLOUD_TOKEN, cloudHome, cloudSpine, runBrain } from "../cloud/_cloud.ts";
 import { startBotServer } from "../messenger/_bot_server.ts";
 import { OWNER, textsIn } from "../messenger/_hub.ts";
 import { query, results, SLOW, writeJob } from "./_jobs.ts";
-
-async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 40_000) {
-  const deadline = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+import { until } from "../_poll.ts";
 
 interface SpineRow {
   slot_id: string;
@@ -58,11 +51,12 @@ Deno.test({
           .deliveries as SpineRow[]).filter((d) => d.target === `chat:${OWNER}`);
       // The Bot API refuses every message for now (a 502 is worth trying again).
       bot.fail("sendMessage", { code: 502, description: "Bad Gateway", times: 100_000 });
-      const first = await tempDir();
+      const first = await tempHome();
       brain = await runBrain(first, brainPort, env);
       await until(
         "two refused answers on the spine",
         async () => (await pending()).filter((d) => d.attempts >= 1).length >= 2,
+        { timeoutMs: 40_000 },
       );
       // The container goes, and its disk with it.
       brain.child.kill("SIGKILL");
@@ -100,9 +94,11 @@ Deno.test({
       await writeJob(home, "tick", "schedule: '0 0 1 1 *'\nmissed: skip");
       assert.equal((await cloud(home, ["push", "-y"])).code, 0);
       bot.unfail("sendMessage");
-      const fresh = await tempDir();
+      const fresh = await tempHome();
       brain = await runBrain(fresh, brainPort, env);
-      await until("every waiting answer sent", async () => (await pending()).length === 0);
+      await until("every waiting answer sent", async () => (await pending()).length === 0, {
+        timeoutMs: 40_000,
+      });
       // A moment for a second copy to show, were one on its way.
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       const delivered = results(textsIn(bot, OWNER), "tick");
@@ -172,7 +168,7 @@ Deno.test({
 
 Deno.test("agent jobs log --cloud: without the spine in .env, one sentence; a spine that is down, one sentence", async () => {
   try {
-    const home = await tempDir();
+    const home = await tempHome();
     assert.equal((await agent(["--home", home, "init", "--yes", "--provider", "fake"])).code, 0);
     const r = await agent(["--home", home, "jobs", "log", "--cloud"]);
     assert.notEqual(r.code, 0);

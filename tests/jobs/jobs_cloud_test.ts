@@ -6,9 +6,10 @@
  * state routes) and the spine's cron, on workerd, wakes the brain before it.
  */
 import assert from "node:assert/strict";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { hub } from "../spine/_fixtures.ts";
 import { cloud, CLOUD_TOKEN, cloudHome, cloudSpine, runBrain, setEnv } from "../cloud/_cloud.ts";
+import { until } from "../_poll.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
 
@@ -38,7 +39,7 @@ Deno.test({
       assert.match(again.stdout, /Deletes from the spine[^\n]*\n {2}persona\/jobs\/old\.md/);
       assert.ok(!(await spineFiles(spine.url)).includes("persona/jobs/old.md"));
 
-      const other = await tempDir();
+      const other = await tempHome();
       await setEnv(other, { AGENT_SPINE_URL: spine.url, AGENT_SPINE_TOKEN: CLOUD_TOKEN });
       const pulled = await cloud(other, ["pull"]);
       assert.equal(pulled.code, 0, pulled.stderr);
@@ -68,7 +69,7 @@ Deno.test({
         "---\nschedule: 0 8 * * *\ndeliver: events\n---\nThe news, please.\n",
       );
       assert.equal((await cloud(home, ["push", "-y"])).code, 0);
-      const empty = await tempDir();
+      const empty = await tempHome();
       brain = await runBrain(empty, brainPort, {
         AGENT_SPINE_URL: spine.url,
         AGENT_SPINE_TOKEN: CLOUD_TOKEN,
@@ -78,14 +79,10 @@ Deno.test({
       const today = new Date(now);
       today.setUTCHours(5, 0, 0, 0);
       const expected = today.getTime() > now ? today.getTime() : today.getTime() + 86_400_000;
-      let next: unknown;
-      const deadline = Date.now() + 20_000;
-      while (Date.now() < deadline) {
+      const next = await until("the brain's next job time on the spine", async () => {
         const r = await hub(spine.url, CLOUD_TOKEN, "/hub/state/jobs.next");
-        next = (r.body.value as { next_ms?: unknown } | undefined)?.next_ms;
-        if (next !== undefined) break;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+        return (r.body.value as { next_ms?: unknown } | undefined)?.next_ms;
+      }, { intervalMs: 200 });
       assert.equal(next, expected);
       const stopped = await brain.stop();
       brain = undefined;

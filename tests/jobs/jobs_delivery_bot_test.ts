@@ -9,12 +9,13 @@ import assert from "node:assert/strict";
 import { DeliveryWorker, JobStore } from "@agent/hub/jobs";
 import { Logger } from "@agent/hub/base";
 import { jobDeliverySinks, type NetEvent, type OwnerEvent } from "@agent/hub";
-import { cleanup, tempDir } from "../cli/_run.ts";
+import { cleanup, tempHome } from "../cli/_run.ts";
 import { startBotServer } from "../messenger/_bot_server.ts";
 import { OWNER, seenIn, textsIn } from "../messenger/_hub.ts";
+import { until } from "../_poll.ts";
 
 async function setup(bot: ReturnType<typeof startBotServer>) {
-  const dir = await tempDir();
+  const dir = await tempHome();
   const store = JobStore.open(`${dir}/jobs.sqlite3`);
   const published: NetEvent[] = [];
   const { sinks, chats } = jobDeliverySinks({
@@ -54,14 +55,6 @@ async function setup(bot: ReturnType<typeof startBotServer>) {
     worker.kick();
   };
   return { store, worker, published, answer };
-}
-
-async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 Deno.test("job delivery to the Bot API: a 429 is waited out, a long answer arrives in parts, once", async () => {

@@ -1,6 +1,7 @@
 /**
  * Scheduled jobs end to end: a real `agent hub run` process with the fake model
- * (priced, so runs spend) and the loopback Bot API. A job every second is delivered
+ * (priced, so runs spend) and the loopback Bot API, on a clock the test steps
+ * (`AGENT_TEST_CLOCK`), so no test waits for a second to pass. A job every second is delivered
  * once per slot across a hub kill and restart; a daily ceiling pauses the job and
  * tells the owner once; `agent jobs pause --all` stops the next slot; a slot missed
  * while no hub ran runs once on start; `agent jobs add` refuses a job whose ceiling is
@@ -9,7 +10,8 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { agent, cleanup } from "../cli/_run.ts";
-import { HOURLY, PRICED_FAST, results, rows, SLOW, writeJob } from "./_jobs.ts";
+import { deliveries, HOURLY, PRICED_FAST, results, rows, SLOW, writeJob } from "./_jobs.ts";
+import { StepClock } from "./_clock.ts";
 import { startBotServer } from "../messenger/_bot_server.ts";
 import { messengerHome, OWNER, runHub, textsIn } from "../messenger/_hub.ts";
 
@@ -20,48 +22,50 @@ Deno.test({
     const bot = startBotServer();
     const { home } = await messengerHome(bot, { toml: PRICED_FAST });
     await writeJob(home, "tick", "schedule: '* * * * * *'\nmissed: once");
-    let hub = await runHub(home, bot);
+    const clock = await StepClock.create(home);
+    let hub = await runHub(home, bot, clock.env);
+    const delivered = () => results(textsIn(bot, OWNER), "tick").length;
     try {
+      // Two slots, one a step.
+      for (let i = 1; i <= 2; i++) {
+        await clock.advance(1_000);
+        await bot.until(`delivery ${i}`, () => delivered() >= i, 20_000);
+      }
+      // Both answers marked sent (a kill between a send and its mark may send it again:
+      // the one window docs/jobs.md names, not what this test is about).
       await bot.until(
-        "two deliveries",
-        () => results(textsIn(bot, OWNER), "tick").length >= 2,
+        "the sends marked",
+        () => deliveries(home, "tick").every((d) => d.state === "sent"),
         20_000,
       );
-      // A crash: no chance to finish anything.
+      // A crash: no chance to finish anything. Three slots pass while no hub runs.
       hub.child.kill("SIGKILL");
       await hub.stop();
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
-      const before = results(textsIn(bot, OWNER), "tick").length;
-      hub = await runHub(home, bot);
-      await bot.until(
-        "two more deliveries",
-        () => results(textsIn(bot, OWNER), "tick").length >= before + 2,
-        20_000,
-      );
+      await clock.advance(3_000);
+      const before = delivered();
+      hub = await runHub(home, bot, clock.env);
+      // The slot due at the restart runs; then the next one.
+      await bot.until("the slot due at the restart", () => delivered() >= before + 1, 20_000);
+      await clock.advance(1_000);
+      await bot.until("one more delivery", () => delivered() >= before + 2, 20_000);
       await hub.stop();
-      // Let a delivery that was on its way arrive before counting.
-      await new Promise((resolve) => setTimeout(resolve, 500));
       const log = rows(home, "tick");
       const ok = log.filter((r) => r.state === "ok");
-      const delivered = results(textsIn(bot, OWNER), "tick");
-      // Never lost: every answer arrives, also one whose run ended just before the
-      // kill (its delivery was written with its result). Twice only if the kill fell
-      // within a send in flight (the Bot API has no idempotency key): one at most.
-      assert.ok(
-        delivered.length >= ok.length && delivered.length <= ok.length + 1,
-        `${delivered.length} delivered, ${ok.length} ran`,
-      );
+      const answers = results(textsIn(bot, OWNER), "tick");
+      // Never lost, never doubled: every slot that ran was delivered once.
+      assert.equal(answers.length, ok.length, answers.join("|"));
+      assert.equal(ok.length, 4);
       // The fake model answers its replies, then "Okay.".
       assert.ok(
-        delivered.every((x) => /^Job tick \(\$0\.0020\):\n(Done|Okay)\.$/.test(x)),
-        delivered.join("|"),
+        answers.every((x) => /^Job tick \(\$0\.0020\):\n(Done|Okay)\.$/.test(x)),
+        answers.join("|"),
       );
       assert.equal(new Set(log.map((r) => r.slot_id)).size, log.length);
       // The seconds the hub was down were found on restart and told once.
       const missed = textsIn(bot, OWNER).filter((x) => x.startsWith("Job tick missed"));
-      assert.equal(missed.length, 1, textsIn(bot, OWNER).join("\n"));
-      // The slot due at the restart ran; the newest one missed before it is in the log
-      // (a slot skipped while a run was still going is recorded too, with its reason).
+      assert.deepEqual(missed.length, 1, textsIn(bot, OWNER).join("\n"));
+      assert.match(missed[0]!, /^Job tick missed 2 run\(s\) while no hub ran/);
+      // The slot due at the restart ran; the newest one missed before it is in the log.
       assert.equal(log.filter((r) => r.state === "missed" && r.detail === null).length, 1);
     } finally {
       await hub.stop();
@@ -85,19 +89,31 @@ Deno.test({
       "schedule: '* * * * * *'\nmax_usd_per_run: 0.005\nmax_usd_per_day: 0.0065",
     );
     await writeJob(home, "other", "schedule: '* * * * * *'\ndeliver: none");
-    const hub = await runHub(home, bot);
+    const clock = await StepClock.create(home);
+    const hub = await runHub(home, bot, clock.env);
+    /** Moves the clock a second and waits until the hub has run `other`'s slot. */
+    const step = async () => {
+      const ran = rows(home, "other").filter((r) => r.state !== "running").length;
+      await clock.advance(1_000);
+      await bot.until("the slot", () => {
+        return rows(home, "other").filter((r) => r.state !== "running").length > ran;
+      }, 20_000);
+    };
+    const pausedNotice = (x: string) => x.startsWith("Job capped is paused");
     try {
-      await bot.until(
-        "the pause notice",
-        () => textsIn(bot, OWNER).some((x) => x.startsWith("Job capped is paused")),
-        20_000,
-      ).catch((error) => {
-        throw new Error(`${error.message}: ${textsIn(bot, OWNER).join(" | ")}`);
-      });
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      // Two runs fit the day; the third slot is refused and pauses the job.
+      for (let i = 0; i < 3; i++) await step();
+      await bot.until("the pause notice", () => textsIn(bot, OWNER).some(pausedNotice), 20_000)
+        .catch((error) => {
+          throw new Error(`${error.message}: ${textsIn(bot, OWNER).join(" | ")}`);
+        });
+      // Two more slots: the paused job neither runs nor tells again.
+      await step();
+      await step();
       const texts = textsIn(bot, OWNER);
-      assert.equal(texts.filter((x) => x.startsWith("Job capped is paused")).length, 1);
+      assert.equal(texts.filter(pausedNotice).length, 1);
       assert.equal(results(texts, "capped").length, 2);
+      assert.deepEqual(rows(home, "capped").map((r) => r.state), ["ok", "ok", "refused"]);
       const list = await agent(["--home", home, "jobs", "list", "--json"]);
       assert.equal(list.code, 0, list.stderr);
       const capped = JSON.parse(list.stdout).jobs.find((j: { name: string }) =>
@@ -105,14 +121,15 @@ Deno.test({
       );
       assert.equal(capped.paused, "day");
       assert.ok(capped.spent_today_usd <= 0.0065);
-      // Every job paused: the other job's next slot does not run.
+      // Every job paused: the other job's next slots do not run.
       const paused = await agent(["--home", home, "jobs", "pause", "--all"]);
       assert.equal(paused.code, 0, paused.stderr);
-      await new Promise((resolve) => setTimeout(resolve, 1_200));
       const ran = rows(home, "other").length;
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      await clock.advance(2_000);
+      // A slot the hub skips leaves no row: give it the time of one run to show one.
+      await new Promise((resolve) => setTimeout(resolve, 500));
       assert.equal(rows(home, "other").length, ran);
-      assert.ok(ran >= 1);
+      assert.ok(ran >= 5);
     } finally {
       await hub.stop();
       await bot.stop();
@@ -256,7 +273,7 @@ Deno.test({
       assert.equal(bad.code, 2);
       assert.equal(
         bad.stderr.trim(),
-        "persona/jobs/bad.md: front matter 'deliver' must be one of messenger, events, none.",
+        "--deliver must be one of messenger, events, none, not 'mail'.",
       );
       // pause/resume want a name or --all: neither and both are told apart.
       const neither = await agent(["--home", home, "jobs", "pause"]);

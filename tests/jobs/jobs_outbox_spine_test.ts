@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { DeliveryError, DeliveryWorker, JobStore, SpineOutbox } from "@agent/hub/jobs";
 import { Logger } from "@agent/hub/base";
-import { cleanup, tempDir } from "../cli/_run.ts";
+import { cleanup, tempHome } from "../cli/_run.ts";
 import { CLOUD_TOKEN, cloudSpine } from "../cloud/_cloud.ts";
 import { hub } from "../spine/_fixtures.ts";
 
@@ -126,7 +126,7 @@ Deno.test("spine job outbox: writes are idempotent by slot, target and part; bad
 
 Deno.test("spine job outbox: a long answer cut at its second part is finished by a new container, no part twice", async () => {
   const { spine } = await cloudSpine();
-  const dirs = [await tempDir(), await tempDir()];
+  const dirs = [await tempHome(), await tempHome()];
   const stores = dirs.map((d) => JobStore.open(`${d}/jobs.sqlite3`));
   const outboxes = [0, 1].map(() => new SpineOutbox({ url: spine.url, token: CLOUD_TOKEN }));
   const got: string[] = [];

@@ -3,13 +3,16 @@
  * of their own, naming the same cloud spine on workerd): `agent jobs pause --all` on
  * home A stops the next slot on home B as well, `agent jobs list` on B shows it, and
  * `agent jobs resume --all` on B resumes A. The spine's claim refuses a paused job in
- * the statement that writes the slot, so neither hub asks anything more per slot.
+ * the statement that writes the slot, so neither hub asks anything more per slot. Both
+ * hubs run on one clock the test steps (`AGENT_TEST_CLOCK`): no waiting for seconds to pass.
  */
 import assert from "node:assert/strict";
 import { agent, cleanup } from "../cli/_run.ts";
 import { cloudSpine } from "../cloud/_cloud.ts";
 import { query, SLOW } from "./_jobs.ts";
-import { runHub, spineHome, stopHub, until } from "./_two_hubs.ts";
+import { logged, runHub, spineHome, stopHub, watching } from "./_two_hubs.ts";
+import { until } from "../_poll.ts";
+import { StepClock } from "./_clock.ts";
 
 const TICK = "schedule: '* * * * * *'\ndeliver: none";
 
@@ -34,9 +37,24 @@ Deno.test({
     try {
       const a = await spineHome(spine.url, "tick", TICK);
       const b = await spineHome(spine.url, "tick", TICK);
-      hubs.push(runHub(a), runHub(b));
+      // Both hubs on one clock the test steps: a slot comes when the test moves it.
+      const clock = await StepClock.create(a);
+      hubs.push(runHub(a, clock.env), runHub(b, clock.env));
       const both = () => JSON.stringify({ a: ran(a), b: ran(b) });
-      await until(() => ran(a).length > 0 && ran(b).length > 0, 40_000, both);
+      await until(
+        () => "both hubs watch the job",
+        () => watching(a, "tick") && watching(b, "tick"),
+        { timeoutMs: 40_000 },
+      );
+      /** One slot: the clock a second on, then both hubs' word on it. */
+      const step = async () => {
+        await clock.advance(1_000);
+        const slot = clock.now() - 500;
+        await until(both, () => logged([a, b], slot), { timeoutMs: 20_000 });
+      };
+      // Whichever hub claims a slot first runs it; step until each has run one.
+      for (let i = 0; i < 30 && !(ran(a).length > 0 && ran(b).length > 0); i++) await step();
+      assert.ok(ran(a).length > 0 && ran(b).length > 0, both());
 
       const paused = await agent(["--home", a, "jobs", "pause", "--all"]);
       assert.equal(paused.code, 0, paused.stderr);
@@ -44,13 +62,19 @@ Deno.test({
         paused.stdout,
         "Paused all jobs; no job runs until 'agent jobs resume --all'.\n",
       );
-      const pausedAt = Date.now();
-      // B never paused anything: from the next slot on neither hub runs the job (a slot
-      // claimed before the pause may still finish).
-      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      const pausedAt = clock.now();
+      // B never paused anything: its next slot's claim is refused by the spine, which B
+      // mirrors; from then on neither hub runs the job (a paused slot leaves no row).
+      await clock.advance(1_000);
+      await until(
+        () => "B saw the pause at its next slot",
+        () => query(b, "SELECT job FROM paused WHERE job = '*'").length === 1,
+        { timeoutMs: 20_000 },
+      );
+      await clock.advance(1_000);
+      await new Promise((resolve) => setTimeout(resolve, 400));
       for (const dir of [a, b]) {
-        const late = ran(dir).filter((ms) => ms > pausedAt + 1_000);
-        assert.deepEqual(late, [], both());
+        assert.deepEqual(ran(dir).filter((ms) => ms > pausedAt), [], both());
       }
       assert.equal(query(b, "SELECT job FROM paused WHERE job = '*'").length, 1);
       const listed = await agent(["--home", b, "jobs", "list", "--json"]);
@@ -65,9 +89,12 @@ Deno.test({
       const resumed = await agent(["--home", b, "jobs", "resume", "--all"]);
       assert.equal(resumed.code, 0, resumed.stderr);
       assert.equal(resumed.stdout, "Resumed all jobs.\n");
-      const resumedAt = Date.now();
-      await until(() => ran(a).some((ms) => ms > resumedAt), 20_000, both);
-      await until(() => query(a, "SELECT job FROM paused").length === 0, 5_000, () => "A paused");
+      const resumedAt = clock.now();
+      for (let i = 0; i < 30 && !ran(a).some((ms) => ms > resumedAt); i++) await step();
+      assert.ok(ran(a).some((ms) => ms > resumedAt), both());
+      await until(() => "A paused", () => query(a, "SELECT job FROM paused").length === 0, {
+        timeoutMs: 5_000,
+      });
     } finally {
       await Promise.all(hubs.map(stopHub));
       await spine.stop();

@@ -5,14 +5,14 @@
  * the other home's run by hand is refused there and its job paused.
  */
 import assert from "node:assert/strict";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { CLOUD_TOKEN, cloudSpine, setEnv } from "../cloud/_cloud.ts";
 import { hub as hubRequest } from "../spine/_fixtures.ts";
-import { freePort } from "../spine/_harness.ts";
 import { HOURLY, PRICED_FAST, query, rows, SLOW, writeJob } from "./_jobs.ts";
+import { freePort } from "../_port.ts";
 
 async function home(spineUrl: string): Promise<string> {
-  const dir = await tempDir();
+  const dir = await tempHome();
   const r = await agent(["--home", dir, "init", "--yes", "--provider", "fake"]);
   assert.equal(r.code, 0, r.stderr);
   let toml = await Deno.readTextFile(`${dir}/agent.toml`);
@@ -53,8 +53,10 @@ Deno.test({
       // the day is spent.
       const refused = await agent(["--home", b, "jobs", "run", "tick"]);
       assert.equal(refused.code, 1, refused.stdout);
+      // Why it did not run goes to stderr; the outcome line stays on stdout.
+      assert.match(refused.stdout, /^Job tick: refused \(\$0\.00\)\.$/m);
       assert.match(
-        refused.stdout,
+        refused.stderr,
         /Job tick is paused: today's spend \$0\.00(40|400) and one more run would pass its max_usd_per_day of \$0\.0065/,
       );
       assert.deepEqual(rows(b, "tick").map((r) => r.state), ["refused"]);

@@ -5,12 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { JobStore } from "@agent/hub/jobs";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { rows } from "./_jobs.ts";
 
 Deno.test("agent jobs run, log and list say outcomes and pauses in Turkish; --json keeps the codes", async () => {
   try {
-    const home = await tempDir();
+    const home = await tempHome();
     const init = ["--home", home, "init", "--yes", "--provider", "fake", "--language", "tr"];
     assert.equal((await agent(init)).code, 0);
     assert.match(await Deno.readTextFile(`${home}/agent.toml`), /^lang = "tr"$/m);

@@ -5,14 +5,18 @@
  * runs on one of them only, and together they never pass `max_usd_per_day`, where each
  * alone would have run its own day's worth. The job paused at the ceiling on one hub is
  * paused on both (the spine's pause, which the other's next claim reads), and the owner
- * is told once (the spine says which hub tells).
+ * is told once (the spine says which hub tells). Both hubs run on one clock the test
+ * steps (`AGENT_TEST_CLOCK`), a slot at a time, so the test does not hang on how long a
+ * run takes on a busy machine.
  */
 import assert from "node:assert/strict";
 import { agent, cleanup } from "../cli/_run.ts";
 import { CLOUD_TOKEN, cloudSpine } from "../cloud/_cloud.ts";
 import { hub as hubRequest } from "../spine/_fixtures.ts";
 import { query, rows, SLOW } from "./_jobs.ts";
-import { runHub, spineHome, stopHub, until } from "./_two_hubs.ts";
+import { logged, runHub, spineHome, stopHub, watching } from "./_two_hubs.ts";
+import { until } from "../_poll.ts";
+import { StepClock } from "./_clock.ts";
 
 // One run costs $0.002 and may cost up to about $0.0031: the day allows two runs.
 const TICK =
@@ -37,14 +41,24 @@ Deno.test({
     try {
       const a = await spineHome(spine.url, "tick", TICK);
       const b = await spineHome(spine.url, "tick", TICK);
-      hubs.push(runHub(a), runHub(b));
+      // Both hubs on one clock the test steps: a slot at a time, none overlapping.
+      const clock = await StepClock.create(a);
+      hubs.push(runHub(a, clock.env), runHub(b, clock.env));
+      const seen = () => JSON.stringify([rows(a, "tick"), rows(b, "tick")]);
+      await until(seen, () => watching(a, "tick") && watching(b, "tick"), { timeoutMs: 40_000 });
       // The day's ceiling reached on one hub pauses the job on both: the one refused a
       // slot pauses it on the spine, whose next claim on the other says so.
-      await until(
-        () => paused(a) !== undefined && paused(b) !== undefined,
-        40_000,
-        () => JSON.stringify([rows(a, "tick"), rows(b, "tick")]),
-      );
+      const both = () => paused(a) !== undefined && paused(b) !== undefined;
+      for (let i = 0; i < 20 && !both(); i++) {
+        await clock.advance(1_000);
+        const slot = clock.now() - 500;
+        const before = [paused(a), paused(b)].join();
+        await until(
+          seen,
+          () => logged([a, b], slot) || both() || [paused(a), paused(b)].join() !== before,
+          { timeoutMs: 20_000 },
+        );
+      }
       assert.deepEqual([paused(a), paused(b)], ["day", "day"]);
       await Promise.all(hubs.map(stopHub));
       // `agent jobs list` on either home shows the pause both share.

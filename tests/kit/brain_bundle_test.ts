@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { brainBundle, BrainBundleError } from "@agent/kit/spine";
-import { cleanup, tempDir } from "../cli/_run.ts";
+import { cleanup, tempHome } from "../cli/_run.ts";
 
 const FILES: Record<string, string> = {
   "main.ts": 'import { greet } from "./lib.ts";\nconsole.log(greet("brain"));\n',
@@ -23,7 +23,7 @@ const PACKAGE: Record<string, string> = {
 };
 
 async function runs(bytes: Uint8Array): Promise<string> {
-  const dir = await tempDir();
+  const dir = await tempHome();
   await Deno.writeFile(`${dir}/agent.js`, bytes);
   const text = new TextDecoder().decode(bytes);
   assert.ok(!/from\s*"\.\/lib\.ts"/.test(text), text);
@@ -38,7 +38,7 @@ async function runs(bytes: Uint8Array): Promise<string> {
 
 Deno.test("brainBundle() bundles a checkout's entry file in its folder", async () => {
   try {
-    const src = await tempDir();
+    const src = await tempHome();
     for (const [name, text] of Object.entries(FILES)) {
       await Deno.writeTextFile(`${src}/${name}`, text);
     }
@@ -52,7 +52,7 @@ Deno.test("brainBundle() bundles a checkout's entry file in its folder", async (
 
 Deno.test({
   name:
-    "brainBundle() bundles a package's URL on a registry of its own, ignoring the folder's config",
+    "brainBundle() bundles a package's URL on a registry of its own, in a folder of its own (never the caller's)",
   sanitizeResources: false,
   async fn() {
     const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
@@ -61,20 +61,31 @@ Deno.test({
         ? new Response("not found", { status: 404 })
         : new Response(text, { headers: { "content-type": "application/typescript" } });
     });
-    const cwd = Deno.cwd();
     try {
-      // A configuration in the current folder that would break the package if it applied.
-      const here = await tempDir();
-      await Deno.writeTextFile(`${here}/deno.json`, '{ "imports": { "node:path": "./nope.ts" } }');
-      Deno.chdir(here);
+      // Each Deno the bundler starts notes the folder it runs in. The test's own folder
+      // (and any deno.json there) must not be it: the package is bundled in a folder of
+      // its own. (The folder is noted rather than changed here: files that run side by
+      // side share the process's working folder.)
+      const bin = await tempHome();
+      await Deno.writeTextFile(
+        `${bin}/deno`,
+        `#!/bin/sh\npwd >> "${bin}/cwds"\nexec "${Deno.execPath()}" "$@"\n`,
+      );
+      await Deno.chmod(`${bin}/deno`, 0o755);
       const made = await brainBundle({
         mainModule: `http://127.0.0.1:${server.addr.port}/pkg/main.ts`,
         standalone: false,
+        deno: `${bin}/deno`,
       });
       assert.equal(made.origin, "bundled");
       assert.equal(await runs(made.bytes), "hello/brain\n");
+      const cwds = (await Deno.readTextFile(`${bin}/cwds`)).trim().split("\n");
+      assert.ok(cwds.length >= 1);
+      for (const cwd of cwds) {
+        assert.notEqual(cwd, Deno.cwd());
+        assert.match(cwd, /\/agent-bundle-[^/]+$/);
+      }
     } finally {
-      Deno.chdir(cwd);
       await server.shutdown();
       await cleanup();
     }
@@ -83,7 +94,7 @@ Deno.test({
 
 Deno.test("brainBundle() says in one line why deno bundle failed", async () => {
   try {
-    const src = await tempDir();
+    const src = await tempHome();
     await Deno.writeTextFile(`${src}/main.ts`, 'import "./missing.ts";\n');
     const error = await brainBundle({ mainModule: `file://${src}/main.ts`, standalone: false })
       .then(() => undefined, (e) => e);

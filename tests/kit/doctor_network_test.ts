@@ -3,7 +3,7 @@
  * on workerd, the CLI as a subprocess.
  */
 import assert from "node:assert/strict";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { networkCheck } from "@agent/hub";
 import { resolvePaths } from "@agent/hub/base";
@@ -11,7 +11,7 @@ import { resolvePaths } from "@agent/hub/base";
 const TOKEN = "doctor-token-0123456789abcdef";
 
 async function home(url: string, token = TOKEN): Promise<string> {
-  const dir = await tempDir();
+  const dir = await tempHome();
   const init = await agent(["--home", dir, "init", "--yes", "--provider", "fake"]);
   assert.equal(init.code, 0, init.stderr);
   const env = `AGENT_SPINE_URL=${url}\nAGENT_SPINE_TOKEN=${token}\nAGENT_NET_ALLOW_INSECURE=1\n`;
@@ -85,7 +85,7 @@ Deno.test({
         new RegExp(`^fail spine: ${gone} yanıt vermiyor: `),
       );
       // No URL, no network lines.
-      const plain = await tempDir();
+      const plain = await tempHome();
       await agent(["--home", plain, "init", "--yes", "--provider", "fake"]);
       r = await agent(["--home", plain, "doctor"]);
       assert.deepEqual(lines(r.stdout, "spine", "card", "spine version"), []);
@@ -103,7 +103,7 @@ Deno.test({
   async fn() {
     const spine = await startSpine({ hubToken: TOKEN, address: "spine.example.com" });
     try {
-      const dir = await tempDir();
+      const dir = await tempHome();
       const lines = await networkCheck({
         paths: resolvePaths({ home: dir, env: {} }),
         env: { AGENT_SPINE_URL: spine.url, AGENT_SPINE_TOKEN: TOKEN },

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { readEnvFileSync } from "@agent/hub/base";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { FAKE_EMAIL, FAKE_URL, fakeRunner, type FakeRunnerBehaviour } from "./_fake_runner.ts";
 import { type BotServer, startBotServer } from "../messenger/_bot_server.ts";
 import {
@@ -46,7 +46,7 @@ interface Setup {
 }
 
 async function setup(initArgs: string[] = ["--cloud"]): Promise<Setup> {
-  const root = await tempDir();
+  const root = await tempHome();
   const home = `${root}/home`;
   const dir = `${root}/spine`;
   // The deploy's runner is a stand-in, so the brain's bundle may be one too (no bundling).

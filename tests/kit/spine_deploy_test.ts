@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { readEnvFileSync } from "@agent/hub/base";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { FAKE_EMAIL, FAKE_URL, fakeRunner, type FakeRunnerBehaviour } from "./_fake_runner.ts";
 
 interface Setup {
@@ -15,7 +15,7 @@ interface Setup {
 }
 
 async function setup(): Promise<Setup> {
-  const root = await tempDir();
+  const root = await tempHome();
   const home = `${root}/home`;
   const dir = `${root}/spine`;
   const init = await agent(["--home", home, "net", "spine", "init", dir]);
@@ -174,7 +174,7 @@ Deno.test("spine deploy whose deploy names no workers.dev URL asks for --address
 Deno.test("spine deploy refuses a folder that is not a spine project, and a bad --address", async () => {
   const s = await setup();
   try {
-    const empty = await tempDir();
+    const empty = await tempHome();
     const r = await agent(["--home", s.home, "net", "spine", "deploy", empty], {
       env: s.runner.env(),
     });

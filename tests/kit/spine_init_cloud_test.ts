@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
-import { agent, cleanup, isOneSentence, tempDir } from "../cli/_run.ts";
+import { agent, cleanup, isOneSentence, tempHome } from "../cli/_run.ts";
 
 /** The JSONC text as a value (comment lines and trailing commas removed). */
 // deno-lint-ignore no-explicit-any
@@ -23,13 +23,13 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 const WRANGLER = `${ROOT}node_modules/wrangler/bin/wrangler.js`;
 
 async function init(args: string[], lang = "en") {
-  const home = await tempDir();
+  const home = await tempHome();
   return await agent(["--home", home, "--lang", lang, "net", "spine", "init", ...args]);
 }
 
 /** `init` with a stand-in bundle, for the tests that are not about the bundle (no bundling). */
 async function initCloud(args: string[], lang = "en") {
-  const bundle = `${await tempDir()}/agent.js`;
+  const bundle = `${await tempHome()}/agent.js`;
   await Deno.writeTextFile(bundle, "// a stand-in for the brain's bundle\n");
   return await init([...args, "--cloud", "--bundle", bundle], lang);
 }
@@ -46,7 +46,7 @@ async function listing(dir: string, prefix = ""): Promise<string[]> {
 
 Deno.test("spine init --cloud writes exactly the cloud project, from the kit, with this checkout's bundle", async () => {
   try {
-    const dir = `${await tempDir()}/spine`;
+    const dir = `${await tempHome()}/spine`;
     const r = await init([dir, "--cloud"]);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(await listing(dir), [
@@ -121,7 +121,7 @@ Deno.test("spine init --cloud writes exactly the cloud project, from the kit, wi
 
 Deno.test("spine init --cloud --bundle FILE copies that file; a bad --bundle writes nothing", async () => {
   try {
-    const root = await tempDir();
+    const root = await tempHome();
     const bytes = new Uint8Array([0x2f, 0x2f, 0x20, 0xc3, 0xa7, 0x0a, 0x00, 0xff]);
     await Deno.writeFile(`${root}/release-agent.js`, bytes);
     const copied = await init([`${root}/a`, "--cloud", "--bundle", `${root}/release-agent.js`]);
@@ -163,7 +163,7 @@ Deno.test("spine init --cloud --bundle FILE copies that file; a bad --bundle wri
 
 Deno.test("the cloud wrangler.jsonc holds the DB database, the brain container and its migration, the cloud vars", async () => {
   try {
-    const dir = `${await tempDir()}/spine`;
+    const dir = `${await tempHome()}/spine`;
     assert.equal((await initCloud([dir])).code, 0);
     const config = parseJsonc(await Deno.readTextFile(`${dir}/wrangler.jsonc`));
     assert.equal(config.name, "agent-spine");
@@ -217,7 +217,7 @@ Deno.test("the cloud wrangler.jsonc holds the DB database, the brain container a
 
 Deno.test("spine init --cloud --address: SPINE_URL, ADDRESS and the route; other namespace ids", async () => {
   try {
-    const dir = `${await tempDir()}/spine`;
+    const dir = `${await tempHome()}/spine`;
     const r = await initCloud([
       dir,
       "--address",
@@ -243,7 +243,7 @@ Deno.test("spine init --cloud --address: SPINE_URL, ADDRESS and the route; other
 
 Deno.test("the Dockerfile: Deno's image of this repository's version, the bundle copied, the install line's permissions, a non-root user, a health check, agent cloud run", async () => {
   try {
-    const dir = `${await tempDir()}/spine`;
+    const dir = `${await tempHome()}/spine`;
     assert.equal((await initCloud([dir])).code, 0);
     const text = await Deno.readTextFile(`${dir}/Dockerfile`);
     const { name, version } = JSON.parse(await Deno.readTextFile(`${ROOT}cli/deno.json`));
@@ -292,7 +292,7 @@ Deno.test("the Dockerfile: Deno's image of this repository's version, the bundle
 
 Deno.test("spine init --cloud refuses what init refuses, writing nothing", async () => {
   try {
-    const root = await tempDir();
+    const root = await tempHome();
     await Deno.mkdir(`${root}/full`);
     await Deno.writeTextFile(`${root}/full/notes.txt`, "mine");
     const full = await init([`${root}/full`, "--cloud"]);
@@ -314,7 +314,7 @@ Deno.test("spine init --cloud refuses what init refuses, writing nothing", async
 
 Deno.test("the cloud project passes the pinned wrangler's deploy --dry-run, offline, with a stand-in Docker CLI", async () => {
   try {
-    const root = await tempDir();
+    const root = await tempHome();
     const dir = `${root}/s`;
     assert.equal((await initCloud([dir, "--address", "spine.example.com"])).code, 0);
     // `deploy --dry-run` builds the container image even in a dry run; the stand-in

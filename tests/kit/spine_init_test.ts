@@ -4,13 +4,13 @@
  * pinned wrangler's `deploy --dry-run`, offline.
  */
 import assert from "node:assert/strict";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const WRANGLER = `${ROOT}node_modules/wrangler/bin/wrangler.js`;
 
 async function init(args: string[], lang = "en") {
-  const home = await tempDir();
+  const home = await tempHome();
   return await agent(["--home", home, "--lang", lang, "net", "spine", "init", ...args]);
 }
 
@@ -29,7 +29,7 @@ function parseJsonc(text: string): Record<string, unknown> {
 
 Deno.test("spine init writes exactly the five files, from the kit", async () => {
   try {
-    const dir = `${await tempDir()}/spine`;
+    const dir = `${await tempHome()}/spine`;
     const r = await init([dir]);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(await listing(dir), [
@@ -69,13 +69,13 @@ Deno.test("spine init writes exactly the five files, from the kit", async () => 
 
 Deno.test("spine init --address: a custom domain gets ADDRESS and a route; workers.dev only ADDRESS", async () => {
   try {
-    const custom = `${await tempDir()}/a`;
+    const custom = `${await tempHome()}/a`;
     assert.equal((await init([custom, "--address", "spine.example.com"])).code, 0);
     const c = parseJsonc(await Deno.readTextFile(`${custom}/wrangler.jsonc`));
     assert.deepEqual(c.routes, [{ pattern: "spine.example.com", custom_domain: true }]);
     assert.equal((c.vars as Record<string, string>).ADDRESS, "spine.example.com");
 
-    const dev = `${await tempDir()}/b`;
+    const dev = `${await tempHome()}/b`;
     assert.equal((await init([dev, "--address", "agent-spine.me.workers.dev"])).code, 0);
     const d = parseJsonc(await Deno.readTextFile(`${dev}/wrangler.jsonc`));
     assert.equal(d.routes, undefined);
@@ -87,7 +87,7 @@ Deno.test("spine init --address: a custom domain gets ADDRESS and a route; worke
 
 Deno.test("spine init takes other rate-limit namespace ids", async () => {
   try {
-    const dir = `${await tempDir()}/s`;
+    const dir = `${await tempHome()}/s`;
     const r = await init([dir, "--ip-limit-id", "20501", "--sender-limit-id", "20502"]);
     assert.equal(r.code, 0, r.stderr);
     const config = parseJsonc(await Deno.readTextFile(`${dir}/wrangler.jsonc`));
@@ -114,7 +114,7 @@ const USAGE = [
 for (const [args, sentence] of USAGE) {
   Deno.test(`spine init ${args.join(" ")}: a usage error (exit 2), nothing written`, async () => {
     try {
-      const dir = `${await tempDir()}/s`;
+      const dir = `${await tempHome()}/s`;
       const r = await init([dir, ...args]);
       assert.equal(r.code, 2);
       assert.ok(r.stderr.startsWith(sentence), r.stderr);
@@ -128,7 +128,7 @@ for (const [args, sentence] of USAGE) {
 
 Deno.test("spine init refuses a non-empty directory and a file, in one sentence, writing nothing", async () => {
   try {
-    const root = await tempDir();
+    const root = await tempHome();
     await Deno.mkdir(`${root}/full`);
     await Deno.writeTextFile(`${root}/full/notes.txt`, "mine");
     const full = await init([`${root}/full`]);
@@ -154,7 +154,7 @@ Deno.test("spine init refuses a non-empty directory and a file, in one sentence,
 
 Deno.test("the written wrangler.jsonc passes the pinned wrangler's deploy --dry-run, offline", async () => {
   try {
-    const root = await tempDir();
+    const root = await tempHome();
     const dir = `${root}/s`;
     assert.equal((await init([dir, "--address", "spine.example.com"])).code, 0);
     const out = await new Deno.Command("node", {

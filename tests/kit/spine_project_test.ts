@@ -5,10 +5,11 @@
  * proves the kit, not the source tree.
  */
 import assert from "node:assert/strict";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { envelopeFor, hub, postInbox, startPeer } from "../spine/_fixtures.ts";
-import { freePort } from "../spine/_harness.ts";
 import { generateIdentity } from "@agent/net";
+import { freePort } from "../_port.ts";
+import { until } from "../_poll.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const WRANGLER = `${ROOT}node_modules/wrangler/bin/wrangler.js`;
@@ -56,20 +57,14 @@ async function serve(dir: string, port: number): Promise<{ stop(): Promise<void>
     const decoder = new TextDecoder();
     for await (const chunk of child.stderr) stderr += decoder.decode(chunk, { stream: true });
   })().catch(() => {});
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      const r = await fetch(`http://127.0.0.1:${port}/`);
-      const text = await r.text();
-      if (r.ok && text.startsWith("agent spine")) break;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`wrangler dev did not start:\n${stderr}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
+  try {
+    await until(() => `wrangler dev to start:\n${stderr}`, async () => {
+      const r = await fetch(`http://127.0.0.1:${port}/`).catch(() => undefined);
+      return r !== undefined && r.ok && (await r.text()).startsWith("agent spine");
+    }, { timeoutMs: 60_000, intervalMs: 250 });
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
   }
   return {
     async stop() {
@@ -89,8 +84,8 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
-    const dir = `${await tempDir()}/spine`;
-    const init = await agent(["--home", await tempDir(), "net", "spine", "init", dir]);
+    const dir = `${await tempHome()}/spine`;
+    const init = await agent(["--home", await tempHome(), "net", "spine", "init", dir]);
     assert.equal(init.code, 0, init.stderr);
     const port = freePort();
     const url = `http://127.0.0.1:${port}`;
@@ -128,12 +123,7 @@ Deno.test({
       } as unknown as string[]);
       const messages: { type: string; depth: number }[] = [];
       ws.onmessage = (e) => messages.push(JSON.parse(e.data));
-      const waitFor = async (n: number) => {
-        const deadline = Date.now() + 5_000;
-        while (messages.length < n && Date.now() < deadline) {
-          await new Promise((r) => setTimeout(r, 25));
-        }
-      };
+      const waitFor = (n: number) => until(`${n} doorbell messages`, () => messages.length >= n);
       await waitFor(1);
       assert.deepEqual(messages[0], { type: "hello", depth: 0 });
 

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 function parseJsonc(text: string) {
   return JSON.parse(text.replace(/^\/\/[^\n]*\n/gm, ""));
 }
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { FAKE_EMAIL, FAKE_URL, fakeRunner } from "./_fake_runner.ts";
 import { universeKitFiles } from "@agent/kit/universe";
 
@@ -19,7 +19,7 @@ const WRANGLER = JSON.parse(UNIVERSE_KIT_FILES["package.json"]!).devDependencies
 
 Deno.test("universe deploy writes the kit's universe and deploys it, keeping the dashboard's UNIVERSE", async () => {
   try {
-    const root = await tempDir();
+    const root = await tempHome();
     const runner = await fakeRunner(root);
     const dir = `${root}/universe`;
     const r = await agent(["net", "universe", "deploy", dir], { env: runner.env() });
@@ -60,7 +60,7 @@ Deno.test("universe deploy writes the kit's universe and deploys it, keeping the
 
 Deno.test("universe deploy: logged out, another folder, a bad host and a failed deploy are one sentence each", async () => {
   try {
-    const root = await tempDir();
+    const root = await tempHome();
     const runner = await fakeRunner(root);
     const out = await agent(["net", "universe", "deploy", `${root}/u`], {
       env: runner.env({ loggedIn: false }),

@@ -18,6 +18,7 @@
  */
 
 import { type BotEntity, parseTelegramHtml } from "./_bot_html.ts";
+import { until } from "../_poll.ts";
 
 /** The flood limits the server keeps, per chat. */
 export interface BotLimits {
@@ -187,14 +188,12 @@ export function startBotServer(
         c.method === method && (chatId === undefined || Number(c.body.chat_id) === chatId)
       );
     },
-    async until(what, check, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!check()) {
-        if (Date.now() > deadline) {
-          throw new Error(`Bot API server: no ${what} within ${timeoutMs} ms`);
-        }
-        await new Promise((r) => setTimeout(r, 20));
-      }
+    async until(what, check, timeoutMs) {
+      await until(
+        `the Bot API server's ${what}`,
+        check,
+        timeoutMs === undefined ? {} : { timeoutMs },
+      );
     },
     async stop() {
       controller.abort();

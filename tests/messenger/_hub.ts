@@ -5,13 +5,11 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { AGENT_FLAGS } from "../_agent_flags.ts";
-import { agent, tempDir, withReplies } from "../cli/_run.ts";
-import { freePort } from "../spine/_harness.ts";
+import { agent, tempHome, withReplies } from "../cli/_run.ts";
 import type { BotServer } from "./_bot_server.ts";
 import { visibleText } from "./_bot_html.ts";
-
-const ROOT = new URL("../../", import.meta.url).pathname;
+import { freePort } from "../_port.ts";
+import { HUB_START_MS, spawnHubProcess } from "../_hub_process.ts";
 
 /** The allowed chat of every test. */
 export const OWNER = 5551234;
@@ -36,7 +34,7 @@ export async function messengerHome(
   bot: BotServer,
   options: MessengerHomeOptions = {},
 ): Promise<{ home: string; port: number }> {
-  const home = await tempDir();
+  const home = await tempHome();
   const r = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
   assert.equal(r.code, 0, r.stderr);
   const port = freePort();
@@ -73,20 +71,28 @@ export interface HubProcess {
   stop(): Promise<{ stdout: string; stderr: string }>;
 }
 
-/** Runs `agent hub run` for `home` and waits until the messenger polls. */
-export async function runHub(home: string, bot: BotServer): Promise<HubProcess> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...AGENT_FLAGS, `${ROOT}cli/main.ts`, "--home", home, "hub", "run"],
-    env: { NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+/** Runs `agent hub run` for `home` (with `env` besides) and waits until the messenger polls. */
+export async function runHub(
+  home: string,
+  bot: BotServer,
+  env: Record<string, string> = {},
+): Promise<HubProcess> {
+  const child = spawnHubProcess(home, { env, piped: true });
   const polls = bot.callsOf("getUpdates").length;
-  await bot.until(
-    "getUpdates from the hub",
-    () => bot.callsOf("getUpdates").length > polls,
-    30_000,
-  );
+  try {
+    await bot.until(
+      "getUpdates from the hub",
+      () => bot.callsOf("getUpdates").length > polls,
+      HUB_START_MS,
+    );
+  } catch (error) {
+    // A hub that never polled is not left running (and writing into its home).
+    try {
+      child.kill("SIGTERM");
+    } catch { /* already gone */ }
+    await child.output().catch(() => {});
+    throw error;
+  }
   let stopped: Promise<{ stdout: string; stderr: string }> | undefined;
   return {
     child,

@@ -10,6 +10,7 @@ import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { agent, cleanup } from "../cli/_run.ts";
 import { startBotServer } from "./_bot_server.ts";
 import { buttonsOf, messengerHome, OWNER, runHub, seenIn, textsIn } from "./_hub.ts";
+import { freePort } from "../_port.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
 const APPEND = new URL("../hub/_append_event.ts", import.meta.url).pathname;
@@ -200,9 +201,7 @@ Deno.test({
   name: "messenger: a failover is told once, in the answer, not again as an event",
   ...SLOW,
   async fn() {
-    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const port = (listener.addr as Deno.NetAddr).port;
-    listener.close();
+    const port = freePort();
     const bot = startBotServer();
     const { home } = await messengerHome(bot, {
       toml: [[

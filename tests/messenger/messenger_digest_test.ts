@@ -8,9 +8,9 @@
 import assert from "node:assert/strict";
 import { agent, cleanup } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
-import { until } from "../hub/_agents.ts";
 import { type BotMessage, startBotServer } from "./_bot_server.ts";
 import { messengerHome, OWNER, runHub } from "./_hub.ts";
+import { until } from "../_poll.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
 

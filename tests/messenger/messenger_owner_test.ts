@@ -7,10 +7,11 @@ import assert from "node:assert/strict";
 import { Ledger } from "@agent/hub/money";
 import { agent, cleanup } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
-import { startVendorServer } from "../models/_vendor_server.ts";
-import { until } from "../hub/_agents.ts";
+import { startVendorServer } from "../_vendor_server.ts";
 import { startBotServer } from "./_bot_server.ts";
 import { messengerHome, OWNER, runHub, textsIn } from "./_hub.ts";
+import { until } from "../_poll.ts";
+import { spawnHubProcess } from "../_hub_process.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
 
@@ -148,7 +149,7 @@ Deno.test({
       await until(
         "A lists B as a contact",
         async () => (await a("contacts")).stdout.includes(`accepted`),
-        10_000,
+        { timeoutMs: 10_000 },
       );
     } finally {
       await hub.stop();
@@ -170,22 +171,7 @@ Deno.test({
       env: { MESSENGER_WEBHOOK_SECRET: "hook-secret-123" },
       toml: [['mode = "polling"', 'mode = "webhook"']],
     });
-    const { AGENT_FLAGS } = await import("../_agent_flags.ts");
-    const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--quiet",
-        ...AGENT_FLAGS,
-        new URL("../../cli/main.ts", import.meta.url).pathname,
-        "--home",
-        home,
-        "hub",
-        "run",
-      ],
-      env: { NO_COLOR: "1" },
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
+    const child = spawnHubProcess(home);
     const url = `http://127.0.0.1:${port}/messenger/webhook`;
     const update = (id: number) =>
       JSON.stringify({

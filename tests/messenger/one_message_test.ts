@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { cleanup } from "../cli/_run.ts";
-import { startVendorServer } from "../models/_vendor_server.ts";
+import { startVendorServer } from "../_vendor_server.ts";
 import { startBotServer } from "./_bot_server.ts";
 import { messengerHome, OWNER, runHub } from "./_hub.ts";
 

@@ -17,8 +17,8 @@ import {
 } from "@agent/hub";
 import { resolvePaths } from "@agent/hub/base";
 import { startSpine } from "../spine/_harness.ts";
-import { startVendorServer } from "./_vendor_server.ts";
-import { config, TEST_PRICE, workspace } from "./_harness.ts";
+import { startVendorServer } from "../_vendor_server.ts";
+import { config, TEST_PRICE, workspace } from "../_models.ts";
 
 const SID = "chat-20261120-100000-ab12";
 const FIXTURE = new URL(`./testdata/session_v1/${SID}/`, import.meta.url).pathname;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { CONFIG_TEMPLATE } from "@agent/hub";
 import { Ledger } from "@agent/hub/money";
-import { type TempDir, tempDirSync } from "../_temp_dir.ts";
+import { type TempDir, tempDir } from "../_temp_dir.ts";
 
 const MAIN = new URL("../../cli/main.ts", import.meta.url).pathname;
 
@@ -35,7 +35,7 @@ async function doctor(home: string, ...args: string[]) {
 
 /** A home holding the template configuration; a `using` block removes it. */
 function home(): TempDir {
-  const dir = tempDirSync("doctor_budget_");
+  const dir = tempDir("doctor_budget_");
   Deno.writeTextFileSync(`${dir.path}/agent.toml`, CONFIG_TEMPLATE);
   return dir;
 }

@@ -1,31 +1,24 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { Ledger } from "@agent/hub/money";
-import { tempDirSync } from "../_temp_dir.ts";
+import { tempDir } from "../_temp_dir.ts";
+import { until } from "../_poll.ts";
 
 const WRITER = new URL("./_ledger_writer.ts", import.meta.url).pathname;
 const PER_PROCESS = 400;
 const ROLES = ["alpha", "beta", "gamma"];
 
-async function waitFor(paths: string[], timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const missing = paths.filter((p) => {
-      try {
-        Deno.statSync(p);
-        return false;
-      } catch {
-        return true;
-      }
-    });
-    if (missing.length === 0) return;
-    if (Date.now() > until) throw new Error(`Writers did not start: ${missing.join(", ")}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
   }
 }
 
 Deno.test("Ledger loses no row when three processes create and write it at once", async () => {
-  using tmp = tempDirSync("ledger_processes_");
+  using tmp = tempDir("ledger_processes_");
   const dir = tmp.path;
   const file = `${dir}/data/spend.sqlite3`;
   const children = ROLES.map((role) =>
@@ -47,7 +40,12 @@ Deno.test("Ledger loses no row when three processes create and write it at once"
     }).spawn()
   );
   try {
-    await waitFor(ROLES.map((r) => `${dir}/ready-${r}`), 60_000);
+    const ready = ROLES.map((r) => `${dir}/ready-${r}`);
+    await until(
+      () => `the writers to start (missing: ${ready.filter((p) => !exists(p)).join(", ")})`,
+      () => ready.every(exists),
+      { timeoutMs: 60_000 },
+    );
   } finally {
     // Release the writers together so their transactions interleave.
     Deno.writeTextFileSync(`${dir}/go`, "");

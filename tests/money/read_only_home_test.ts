@@ -10,7 +10,7 @@ import { CONFIG_TEMPLATE } from "@agent/hub";
 import { SHIPPED_MODELS } from "@agent/hub/config";
 import { Ledger } from "@agent/hub/money";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
-import { type TempDir, tempDirSync } from "../_temp_dir.ts";
+import { type TempDir, tempDir } from "../_temp_dir.ts";
 
 const MAIN = new URL("../../cli/main.ts", import.meta.url).pathname;
 
@@ -37,7 +37,7 @@ async function agent(home: string, args: string[], stdin?: string) {
 }
 
 function home(config = CONFIG_TEMPLATE): TempDir {
-  const dir = tempDirSync("ledger_home_");
+  const dir = tempDir("ledger_home_");
   Deno.writeTextFileSync(`${dir.path}/agent.toml`, config);
   return dir;
 }

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { CONFIG_TEMPLATE } from "@agent/hub";
 import { Ledger } from "@agent/hub/money";
-import { tempDirSync } from "../_temp_dir.ts";
+import { tempDir } from "../_temp_dir.ts";
 import { agent } from "../cli/_run.ts";
 
 function seed(dir: string, rows: [string, number][]): void {
@@ -30,7 +30,7 @@ function seed(dir: string, rows: [string, number][]): void {
 }
 
 Deno.test("agent spend and doctor show a tiny cap and its spend apart, en and tr", async () => {
-  using tmp = tempDirSync("rounding_");
+  using tmp = tempDir("rounding_");
   const config = CONFIG_TEMPLATE.replace(
     /(\[models\.roles\.brain\.budget\]\nusd = )[0-9.]+/,
     "$10.00002",
@@ -48,7 +48,7 @@ Deno.test("agent spend and doctor show a tiny cap and its spend apart, en and tr
 });
 
 Deno.test("agent spend says $0.014 of a $0.02 cap, and a table row of $0.004 is not $0.00", async () => {
-  using tmp = tempDirSync("rounding_");
+  using tmp = tempDir("rounding_");
   const config = CONFIG_TEMPLATE.replace(
     /(\[models\.roles\.brain\.budget\]\nusd = )[0-9.]+/,
     "$10.02",

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { CONFIG_TEMPLATE } from "@agent/hub";
 import { SHIPPED_MODELS } from "@agent/hub/config";
 import { Ledger, periodBounds } from "@agent/hub/money";
-import { type TempDir, tempDirSync } from "../_temp_dir.ts";
+import { type TempDir, tempDir } from "../_temp_dir.ts";
 
 const MAIN = new URL("../../cli/main.ts", import.meta.url).pathname;
 
@@ -42,7 +42,7 @@ async function agent(home: string, ...args: string[]): Promise<Run> {
 
 /** A home holding `config`; a `using` block removes it. */
 function home(config = CONFIG_TEMPLATE): TempDir {
-  const dir = tempDirSync("spend_cli_");
+  const dir = tempDir("spend_cli_");
   Deno.writeTextFileSync(`${dir.path}/agent.toml`, config);
   return dir;
 }

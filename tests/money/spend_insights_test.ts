@@ -4,17 +4,15 @@
  * event, each against a seeded ledger in a real home.
  */
 import assert from "node:assert/strict";
-import { AGENT_FLAGS } from "../_agent_flags.ts";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
-import { freePort } from "../spine/_harness.ts";
-import { until } from "../hub/_agents.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { type CallRecord, Ledger } from "@agent/hub/money";
 import { controlFetch } from "../_control.ts";
-
-const ROOT = new URL("../../", import.meta.url).pathname;
+import { freePort } from "../_port.ts";
+import { until } from "../_poll.ts";
+import { spawnHubProcess } from "../_hub_process.ts";
 
 async function fakeHome(port = freePort()): Promise<string> {
-  const home = await tempDir();
+  const home = await tempHome();
   const r = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
   assert.equal(r.code, 0, r.stderr);
   const toml = await Deno.readTextFile(`${home}/agent.toml`);
@@ -182,22 +180,7 @@ Deno.test({
     const port = freePort();
     const home = await fakeHome(port);
     seed(home, [...SEED, { usd: 9 }]);
-    const spawn = () =>
-      new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "--quiet",
-          ...AGENT_FLAGS,
-          `${ROOT}cli/main.ts`,
-          "--home",
-          home,
-          "hub",
-          "run",
-        ],
-        env: { NO_COLOR: "1" },
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
+    const spawn = () => spawnHubProcess(home, { piped: true });
     const base = `http://127.0.0.1:${port}`;
     // deno-lint-ignore no-explicit-any
     const get = async (path: string): Promise<{ status: number; body: any }> => {
@@ -214,7 +197,7 @@ Deno.test({
         } catch {
           return false;
         }
-      }, 30_000);
+      });
       const byContact = await get("/spend?by=contact");
       assert.equal(byContact.status, 200);
       assert.deepEqual(byContact.body.rows.map((x: { key: string }) => x.key), [
@@ -236,7 +219,9 @@ Deno.test({
         (await get("/net/events?after=0")).body.events.filter((e: { type: string }) =>
           e.type === "budget.warning"
         );
-      await until("the warning event", async () => (await events()).length === 1, 10_000);
+      await until("the warning event", async () => (await events()).length === 1, {
+        timeoutMs: 10_000,
+      });
       const [event] = await events();
       assert.equal(event.role, "brain");
       assert.match(
@@ -253,7 +238,7 @@ Deno.test({
         } catch {
           return false;
         }
-      }, 30_000);
+      });
       await new Promise((r) => setTimeout(r, 500));
       assert.equal((await events()).length, 1);
       const log = await Deno.readTextFile(`${home}/data/logs/agent.log`);

@@ -17,6 +17,8 @@ const role = {
   budget: { usd: 1, period: "day" as const },
 };
 const ledger = Ledger.open(file);
+// Ready: the test starts every process at once when all have said so.
+Deno.writeTextFileSync(`${go}.ready-${Deno.pid}`, "");
 for (;;) {
   try {
     Deno.statSync(go);

@@ -36,6 +36,8 @@ const router = new ModelRouter({
   ledger,
   logger: new Logger({ file: `${file}.${Deno.pid}.log`, stderr: "off" }),
 });
+// Ready: the test starts every process at once when all have said so.
+Deno.writeTextFileSync(`${go}.ready-${Deno.pid}`, "");
 for (;;) {
   try {
     Deno.statSync(go);

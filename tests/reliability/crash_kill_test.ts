@@ -11,9 +11,11 @@
 import assert from "node:assert/strict";
 import { FileSessionStore } from "@agent/hub";
 import { Ledger } from "@agent/hub/money";
-import { connect, startAgent, type TestAgent, until } from "../hub/_agents.ts";
-import { spawnHubProcess } from "../hub/_hub_process.ts";
-import { freePort, startSpine } from "../spine/_harness.ts";
+import { connect, startAgent, type TestAgent } from "../hub/_agents.ts";
+import { spawnHubProcess } from "../_hub_process.ts";
+import { startSpine } from "../spine/_harness.ts";
+import { freePort } from "../_port.ts";
+import { until } from "../_poll.ts";
 
 const PER_PEER = 50;
 const KILLS = 10;
@@ -155,7 +157,9 @@ Deno.test({
         // outbox, log, acknowledgement).
         const before = await handled();
         if (before === sent.length) break;
-        await until("the hub answering", async () => await handled() > before, 60_000);
+        await until("the hub answering", async () => await handled() > before, {
+          timeoutMs: 60_000,
+        });
         await new Promise((r) => setTimeout(r, Math.random() * 500));
         hub.kill("SIGKILL");
         await hub.status;
@@ -164,7 +168,9 @@ Deno.test({
       }
       const killedBy = (performance.now() - started) / 1000;
       const atLastKill = await answered();
-      await until("every message answered", async () => await answered() === sent.length, 90_000);
+      await until("every message answered", async () => await answered() === sent.length, {
+        timeoutMs: 90_000,
+      });
       const seconds = (performance.now() - started) / 1000;
       hub.kill("SIGTERM");
       await hub.status;

@@ -5,9 +5,10 @@
  * last was sent.
  */
 import assert from "node:assert/strict";
-import { connect, startAgent, type TestAgent, until } from "../hub/_agents.ts";
+import { connect, startAgent, type TestAgent } from "../hub/_agents.ts";
 import { startSpineProxy } from "../hub/_spine_proxy.ts";
 import { startSpine } from "../spine/_harness.ts";
+import { until } from "../_poll.ts";
 
 const CUTS = 100;
 const PER_PEER = 50;
@@ -49,7 +50,7 @@ Deno.test({
           }
           // Spread over the cutting: at least two cuts fall between two rounds.
           const goal = (i + 1) * Math.ceil(CUTS / PER_PEER) + 1;
-          await until("two more cuts", () => cuts >= goal, 10_000);
+          await until("two more cuts", () => cuts >= goal, { timeoutMs: 10_000 });
         }
         sending = false;
       })();
@@ -61,12 +62,12 @@ Deno.test({
               .map((e) => e.id),
           );
           return sent.every((id) => logged.has(id));
-        }, 30_000);
+        });
         return performance.now();
       });
       const started = performance.now();
       while (sending || cutsInTraffic < CUTS && cuts < CUTS) {
-        await until("a doorbell to cut", () => proxy.open() > 0, 10_000);
+        await until("a doorbell to cut", () => proxy.open() > 0, { timeoutMs: 10_000 });
         await new Promise((r) => setTimeout(r, Math.random() * 30));
         cuts += proxy.cut();
         if (sending) cutsInTraffic = cuts;

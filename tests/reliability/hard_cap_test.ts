@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { Ledger } from "@agent/hub/money";
 import { tempDir } from "../_temp_dir.ts";
+import { untilReady } from "./_ready.ts";
 
 const CALLER = new URL("./_hard_cap_caller.ts", import.meta.url).pathname;
 const PROCESSES = 6;
@@ -34,7 +35,7 @@ Deno.test("hard cap: 6 processes × 50 concurrent calls never end above the cap"
       stdout: "piped",
       stderr: "piped",
     }).spawn());
-  await new Promise((r) => setTimeout(r, 1500));
+  await untilReady(tmp.path, PROCESSES);
   await Deno.writeTextFile(`${tmp.path}/go`, "");
   const outputs = await Promise.all(children.map((c) => c.output()));
   let answered = 0;

@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { generateIdentity } from "@agent/net";
-import { connect, startAgent, until } from "../hub/_agents.ts";
+import { connect, startAgent } from "../hub/_agents.ts";
+import { until } from "../_poll.ts";
 
 type Mode = "slow" | "huge" | "redirect" | "garbage";
 
@@ -77,7 +78,7 @@ Deno.test({
           (await alice.node.state.log()).some((e) =>
             e.direction === "in" && e.text === "Still here."
           ),
-        10_000,
+        { timeoutMs: 10_000 },
       );
       const goodMs = performance.now() - started;
       const results = await Promise.all(hostileSends);

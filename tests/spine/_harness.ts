@@ -6,6 +6,7 @@
  */
 import type { Miniflare } from "miniflare";
 import { runSpine, runSpineCron, stopMiniflare } from "@agent/kit";
+import { freePort } from "../_port.ts";
 
 /** Options for {@linkcode startSpine}. */
 export interface StartSpineOptions {
@@ -55,14 +56,6 @@ export interface RunningSpine {
   cron(scheduledTime: number): Promise<void>;
   /** Stops workerd. */
   stop(): Promise<void>;
-}
-
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
 }
 
 /** Starts a spine on workerd and waits until it answers. */

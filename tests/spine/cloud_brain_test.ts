@@ -6,8 +6,10 @@ import assert from "node:assert/strict";
 import { messengerWebhookSecret } from "@agent/net";
 import { bundleWorker, startMiniflare, stopMiniflare } from "@agent/kit";
 import { hub } from "./_fixtures.ts";
-import { freePort, type RunningSpine } from "./_harness.ts";
+import { type RunningSpine } from "./_harness.ts";
 import { spineTest, TOKEN } from "./_setup.ts";
+import { freePort } from "../_port.ts";
+import { until } from "../_poll.ts";
 
 /** A stand-in brain process: records requests, answers /health and takes updates. */
 function fakeBrain(port: number = freePort()) {
@@ -266,10 +268,10 @@ spineTest("webhook: an awake brain gets the update right away", {
   brain.requests.length = 0;
   const r = await postUpdate(spine, update(77), await messengerWebhookSecret(TOKEN));
   assert.equal(r.status, 200);
-  const deadline = Date.now() + 5_000;
-  while (Date.now() < deadline && (await pending(spine)).length > 0) {
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await until(
+    "the spine to drain its pending updates",
+    async () => (await pending(spine)).length === 0,
+  ).catch(() => {});
   assert.deepEqual(await pending(spine), []);
   assert.deepEqual(brain.requests.map((q) => JSON.parse(q.body).update_id), [77]);
 });

@@ -7,8 +7,8 @@
  * without a brain it is 503 `brain_unavailable`.
  */
 import assert from "node:assert/strict";
-import { freePort } from "./_harness.ts";
 import { spineTest, TOKEN } from "./_setup.ts";
+import { freePort } from "../_port.ts";
 
 /** A stand-in brain: records each request's method, path, headers and body. */
 function recordingBrain() {

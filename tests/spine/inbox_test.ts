@@ -264,7 +264,8 @@ spineTest("inbox: a sender card slower than 5 s is unavailable", {}, async (spin
   const r = await postInbox(spine.url, await envelopeFor(peer, spine.address));
   const took = performance.now() - started;
   assert.deepEqual(r.body.error, "sender_card_unavailable");
-  assert.ok(took >= 4_900 && took < 5_900, `took ${took} ms`);
+  // The card comes after 6 s (and would be accepted); the upper bound allows a loaded machine.
+  assert.ok(took >= 4_900 && took < 8_000, `took ${took} ms`);
 });
 
 spineTest(
@@ -272,6 +273,7 @@ spineTest(
   {},
   async (spine, peers) => {
     const peer = await peers();
+    const before = now();
     for (let i = 0; i < 3; i++) {
       assert.deepEqual(
         (await postInbox(spine.url, await envelopeFor(peer, spine.address))).status,
@@ -288,7 +290,12 @@ spineTest(
     // Kept for 3 600 s.
     const [entry] = (await kv.list()).keys;
     assert.deepEqual(entry?.name, `peer:${peer.address}`);
-    assert.ok(Math.abs(entry!.expiration! - (now() + 3_600)) <= 5, JSON.stringify(entry));
+    // (Between the first post and now: on a loaded machine the posts take seconds.)
+    const expiration = entry!.expiration!;
+    assert.ok(
+      expiration >= before + 3_600 - 1 && expiration <= now() + 3_600 + 1,
+      JSON.stringify(entry),
+    );
   },
 );
 

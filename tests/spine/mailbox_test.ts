@@ -4,8 +4,10 @@ import { DatabaseSync } from "node:sqlite";
 import { generateIdentity } from "@agent/net";
 import { MAILBOX_SCHEMA_VERSION } from "@agent/spine";
 import { envelopeFor, hub, postInbox, startPeer } from "./_fixtures.ts";
-import { freePort, startSpine } from "./_harness.ts";
+import { startSpine } from "./_harness.ts";
 import { spineTest, TOKEN } from "./_setup.ts";
+import { freePort } from "../_port.ts";
+import { until } from "../_poll.ts";
 
 type Update = { seq: number; envelope: { payload: string } };
 
@@ -26,7 +28,7 @@ spineTest(
       const took = performance.now() - started;
       const updates = answer.body.updates as Update[];
       assert.deepEqual(updates.map((u) => u.envelope.payload), [wire.payload], `round ${round}`);
-      assert.ok(took < 2_000, `round ${round} took ${took} ms`);
+      assert.ok(took < 5_000, `round ${round} took ${took} ms`); // not the 10 s timeout
     }
   },
 );
@@ -53,7 +55,8 @@ spineTest(
     const answer = await hub(spine.url, TOKEN, "/hub/updates?timeout=1");
     const took = performance.now() - started;
     assert.deepEqual(answer.body, { updates: [] });
-    assert.ok(took >= 990 && took < 1_500, `took ${took} ms`);
+    // At the timeout asked for, not the default 25 s (the bound allows a loaded machine).
+    assert.ok(took >= 990 && took < 10_000, `took ${took} ms`);
   },
 );
 
@@ -63,26 +66,14 @@ function doorbell(url: string, token = TOKEN) {
     headers: { authorization: `Bearer ${token}` },
   } as unknown as string[]);
   const messages: unknown[] = [];
-  const waiters: (() => void)[] = [];
   let closed: { code: number } | undefined;
   ws.onmessage = (e) => {
     messages.push(e.data === "pong" ? "pong" : JSON.parse(e.data));
-    waiters.splice(0).forEach((w) => w());
   };
   ws.onclose = (e) => {
     closed = { code: e.code };
-    waiters.splice(0).forEach((w) => w());
   };
-  const until = async (check: () => boolean, what: string) => {
-    const deadline = Date.now() + 3_000;
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error(`Doorbell: no ${what} within 3 s`);
-      await new Promise<void>((r) => {
-        waiters.push(r);
-        setTimeout(r, 50);
-      });
-    }
-  };
+  const wait = (check: () => boolean, what: string) => until(`the doorbell's ${what}`, check);
   return {
     ws,
     messages,
@@ -90,11 +81,11 @@ function doorbell(url: string, token = TOKEN) {
       return closed;
     },
     next: async (count: number) => {
-      await until(() => messages.length >= count, `message ${count}`);
+      await wait(() => messages.length >= count, `message ${count}`);
       return messages[count - 1];
     },
     waitClosed: async () => {
-      await until(() => closed !== undefined, "close");
+      await wait(() => closed !== undefined, "close");
       return closed!;
     },
     close: () => ws.close(),

@@ -2,25 +2,21 @@
 import assert from "node:assert/strict";
 import { generateIdentity } from "@agent/net";
 import { parseDevArgs } from "@agent/kit";
-import { freePort } from "./_harness.ts";
+import { freePort } from "../_port.ts";
+import { until } from "../_poll.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 async function waitForSpine(url: string, child: Deno.ChildProcess): Promise<void> {
-  const deadline = Date.now() + 30_000;
   let exited = false;
   child.status.then(() => exited = true);
-  while (Date.now() < deadline && !exited) {
-    try {
-      const r = await fetch(url);
-      await r.body?.cancel();
-      if (r.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error("spine:dev did not start");
+  await until("spine:dev to start", async () => {
+    if (exited) return true;
+    const r = await fetch(url);
+    await r.body?.cancel();
+    return r.ok;
+  }, { timeoutMs: 60_000, intervalMs: 200 });
+  if (exited) throw new Error("spine:dev ended before it answered");
 }
 
 function startDev(

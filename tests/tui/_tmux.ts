@@ -12,6 +12,7 @@
  */
 import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { removeTree } from "../_temp_dir.ts";
+import { until } from "../_poll.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const ARTIFACTS = `${ROOT}tests/tui/artifacts`;
@@ -122,20 +123,18 @@ export class Pane {
   }
 
   /** Waits until the screen holds `text` (or matches it); returns the screen. */
-  async until(text: string | RegExp, timeoutMs = 15_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const screen = await this.capture();
-      if (typeof text === "string" ? screen.includes(text) : text.test(screen)) return screen;
-      if (Date.now() > deadline) {
-        throw new Error(`The screen never showed ${String(text)}; it shows:\n${screen}`);
-      }
-      await new Promise((r) => setTimeout(r, 30));
-    }
+  async until(text: string | RegExp, timeoutMs?: number): Promise<string> {
+    let screen = "";
+    const shows = (now: string) => typeof text === "string" ? now.includes(text) : text.test(now);
+    return await until(
+      () => `the screen to show ${String(text)}; it shows:\n${screen}`,
+      async () => shows(screen = await this.capture()) && screen,
+      timeoutMs === undefined ? {} : { timeoutMs },
+    );
   }
 
   /** Waits for `EXIT=<code>` and returns the code. */
-  async exitCode(timeoutMs = 15_000): Promise<number> {
+  async exitCode(timeoutMs?: number): Promise<number> {
     const screen = await this.until(/EXIT=\d+/, timeoutMs);
     return Number(screen.match(/EXIT=(\d+)/)![1]);
   }

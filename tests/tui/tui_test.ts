@@ -1,33 +1,17 @@
 /**
  * `agent tui` end to end in tmux: the setup and settings screens, streamed answers
- * from the fake model and a vendor wire-format server, `/status`, approvals, the
- * status bar with a spent budget, a resize, and the exit codes.
+ * from the fake model and a vendor wire-format server, `/status`, the status bar with
+ * a spent budget, a resize, and the exit codes (approvals: `tui_approval_test.ts`).
  */
 import assert from "node:assert/strict";
 import { JobStore } from "@agent/hub/jobs";
 import { Ledger } from "@agent/hub/money";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
-import { startVendorServer } from "../models/_vendor_server.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
+import { fakeHome } from "./_home.ts";
+import { startVendorServer } from "../_vendor_server.ts";
 import { HAS_TMUX, Pane } from "./_tmux.ts";
 
 const T = { ignore: !HAS_TMUX, sanitizeOps: false, sanitizeResources: false };
-
-async function fakeHome(replies?: string[]): Promise<string> {
-  const home = await tempDir();
-  const r = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
-  assert.equal(r.code, 0, r.stderr);
-  if (replies) {
-    const path = `${home}/agent.toml`;
-    const toml = (await Deno.readTextFile(path)).replace(
-      '[models.roles.brain]\nprovider = "fake"\nmodel_id = "fake-brain"\n',
-      `[models.roles.brain]\nprovider = "fake"\nmodel_id = "fake-brain"\nparams = { replies = ${
-        JSON.stringify(replies)
-      } }\n`,
-    );
-    await Deno.writeTextFile(path, toml);
-  }
-  return home;
-}
 
 Deno.test("agent tui without a terminal: one sentence pointing to agent chat, exit 2", async () => {
   try {
@@ -46,7 +30,7 @@ Deno.test({
   name: "agent tui: the setup screen when agent.toml is missing; Esc exits 2 and writes nothing",
   ...T,
   async fn() {
-    const home = await tempDir();
+    const home = await tempHome();
     const pane = await Pane.start(["--home", home, "tui"]);
     try {
       await pane.until("Language of the agent and its files:");
@@ -65,7 +49,7 @@ Deno.test({
   name: "agent tui: setup writes agent.toml (the same files as init) and the chat opens",
   ...T,
   async fn() {
-    const home = await tempDir();
+    const home = await tempHome();
     const pane = await Pane.start(["--home", home, "tui"]);
     try {
       await pane.until("Language of the agent and its files:");
@@ -187,54 +171,6 @@ Deno.test({
       const log = await Deno.readTextFile(`${home}/data/logs/agent.log`).catch(() => "");
       assert.doesNotMatch(narrow, /^warning: /m);
       void log;
-    } finally {
-      await pane.kill();
-      await cleanup();
-    }
-  },
-});
-
-const TOOL = '/tool net_send {"to":"friend.example","text":"hi"}';
-
-for (const [key, after] of [["y", "Sent, or tried."], ["n", "Declined."]] as const) {
-  Deno.test({
-    name: `agent tui: a tier-2 approval answered ${key}`,
-    ...T,
-    async fn() {
-      const home = await fakeHome([TOOL, after]);
-      const pane = await Pane.start(["--home", home, "tui"]);
-      try {
-        await pane.until("brain · $0.00/$15.00 month");
-        await pane.type("send it");
-        await pane.keys("Enter");
-        await pane.until("The agent wants to send friend.example a message");
-        await pane.keep(`approval-${key}`);
-        await pane.type(key);
-        const screen = await pane.until(after);
-        assert.ok(!screen.includes("The agent wants to send"), screen);
-        await pane.keys("C-d");
-        assert.equal(await pane.exitCode(), 0);
-      } finally {
-        await pane.kill();
-        await cleanup();
-      }
-    },
-  });
-}
-
-Deno.test({
-  name: "agent tui: Ctrl-C at an approval abandons the TUI with exit 130",
-  ...T,
-  async fn() {
-    const home = await fakeHome([TOOL, "never"]);
-    const pane = await Pane.start(["--home", home, "tui"]);
-    try {
-      await pane.until("brain · $0.00/$15.00 month");
-      await pane.type("send it");
-      await pane.keys("Enter");
-      await pane.until("The agent wants to send friend.example a message");
-      await pane.keys("C-c");
-      assert.equal(await pane.exitCode(), 130);
     } finally {
       await pane.kill();
       await cleanup();

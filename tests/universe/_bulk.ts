@@ -15,7 +15,7 @@ import {
   stopMiniflare,
 } from "@agent/kit";
 import type { Miniflare } from "miniflare";
-import { freePort } from "../spine/_harness.ts";
+import { freePort } from "../_port.ts";
 
 /** The agents seeded: `agent-<i>.example`, named `Agent <i>`. */
 export function bulkAddress(i: number): string {

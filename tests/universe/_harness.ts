@@ -7,8 +7,8 @@
 import type { Miniflare } from "miniflare";
 import { runUniverse, runUniverseCron, stopMiniflare } from "@agent/kit";
 import { b64uEncode, signUniverseRequest, type UniversePayload } from "@agent/net";
-import { freePort } from "../spine/_harness.ts";
 import { type Peer, startPeer } from "../spine/_fixtures.ts";
+import { freePort } from "../_port.ts";
 
 /** A running universe. */
 export interface RunningUniverse {

@@ -5,15 +5,16 @@
  * URL written for a host get a hint. The texts are checked in English and Turkish.
  */
 import assert from "node:assert/strict";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
-import { freePort, startSpine } from "../spine/_harness.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
+import { startSpine } from "../spine/_harness.ts";
 import { startUniverse } from "./_harness.ts";
+import { freePort } from "../_port.ts";
 
 const T = { sanitizeOps: false, sanitizeResources: false };
 
 /** A home whose `[net] universe` is `universe`, with `.env` lines. */
 async function home(universe: string, env: Record<string, string>): Promise<string> {
-  const dir = await tempDir();
+  const dir = await tempHome();
   assert.equal((await agent(["--home", dir, "init", "--yes", "--provider", "fake"])).code, 0);
   const toml = (await Deno.readTextFile(`${dir}/agent.toml`))
     .replace(/^universe = ""$/m, `universe = "${universe}"`);

@@ -4,9 +4,10 @@
  * sentence that wrangler is not logged in (and prints no account e-mail).
  */
 import assert from "node:assert/strict";
-import { freePort } from "../spine/_harness.ts";
 import { type RunningUniverse, startAgent } from "./_harness.ts";
 import { FAKE_EMAIL, fakeRunner } from "../kit/_fake_runner.ts";
+import { freePort } from "../_port.ts";
+import { until } from "../_poll.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -21,16 +22,11 @@ function dev(port: number, dir: string): Deno.ChildProcess {
 }
 
 async function ready(url: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(`${url}/api/universe`);
-      await res.body?.cancel();
-      if (res.ok) return;
-    } catch { /* not yet */ }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error("universe:dev did not start");
+  await until("universe:dev to start", async () => {
+    const res = await fetch(`${url}/api/universe`);
+    await res.body?.cancel();
+    return res.ok;
+  }, { intervalMs: 200 });
 }
 
 Deno.test({

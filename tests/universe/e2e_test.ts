@@ -4,7 +4,7 @@
  * the smaller counts; `agent net universe status`; leave.
  */
 import assert from "node:assert/strict";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { snapshot, startUniverse } from "./_harness.ts";
 
@@ -22,7 +22,7 @@ Deno.test({
     try {
       const homes: string[] = [];
       for (const [i, spine] of spines.entries()) {
-        const home = await tempDir();
+        const home = await tempHome();
         assert.equal(
           (await agent(["--home", home, "init", "--yes", "--provider", "fake"])).code,
           0,

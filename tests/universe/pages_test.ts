@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { type MiniflareOptions, startMiniflare, stopMiniflare } from "@agent/kit";
 import { snapshot, startUniverse } from "./_harness.ts";
-import { freePort } from "../spine/_harness.ts";
+import { freePort } from "../_port.ts";
 
 const T = { sanitizeOps: false, sanitizeResources: false };
 const HEADERS = {

@@ -4,10 +4,11 @@
  * answer is a warning there, never a crash.
  */
 import assert from "node:assert/strict";
-import { agent, cleanup, tempDir } from "../cli/_run.ts";
-import { freePort, startSpine } from "../spine/_harness.ts";
-import { spawnHubProcess, untilHub } from "../hub/_hub_process.ts";
+import { agent, cleanup, tempHome } from "../cli/_run.ts";
+import { startSpine } from "../spine/_harness.ts";
+import { spawnHubProcess, untilHub } from "../_hub_process.ts";
 import { snapshot, startUniverse } from "./_harness.ts";
+import { freePort } from "../_port.ts";
 
 Deno.test({
   name: "the hub reports at start, shows net.universe in /status, and joins again when forgotten",
@@ -17,7 +18,7 @@ Deno.test({
     const universe = await startUniverse();
     const spine = await startSpine({ hubToken: "tk" });
     const port = freePort();
-    const home = await tempDir();
+    const home = await tempHome();
     let hub: Deno.ChildProcess | undefined;
     try {
       assert.equal((await agent(["--home", home, "init", "--yes", "--provider", "fake"])).code, 0);
@@ -71,7 +72,7 @@ Deno.test({
   async fn() {
     const spine = await startSpine({ hubToken: "tk" });
     const port = freePort();
-    const home = await tempDir();
+    const home = await tempHome();
     let hub: Deno.ChildProcess | undefined;
     try {
       assert.equal((await agent(["--home", home, "init", "--yes", "--provider", "fake"])).code, 0);

@@ -13,6 +13,7 @@ import {
   startUniverse,
   type StartUniverseOptions,
 } from "./_harness.ts";
+import { until } from "../_poll.ts";
 
 const T = { sanitizeOps: false, sanitizeResources: false };
 
@@ -274,14 +275,11 @@ Deno.test({
       assert.equal((await jsonOf(tau)).name, "W4");
       // Not in the stored snapshot yet: it is rebuilt off the request path.
       assert.equal(JSON.parse((await plain(u)).text).stats.taus, 0);
-      const deadline = Date.now() + 10_000;
-      let seen = 0;
-      while (Date.now() < deadline) {
-        seen = JSON.parse((await plain(u)).text).stats.taus;
-        if (seen === 5) break;
-        await new Promise((r) => setTimeout(r, 200));
-      }
-      assert.equal(seen, 5);
+      await until(
+        "the rebuilt snapshot to count five",
+        async () => JSON.parse((await plain(u)).text).stats.taus === 5,
+        { intervalMs: 200 },
+      );
       const second = (await meta()).last_build_ms;
       // Five writes, one build, at least the max-age (2 s here) after the one before.
       assert.ok(second - builtAt >= 2_000, `${second - builtAt} ms between builds`);
@@ -289,12 +287,10 @@ Deno.test({
       // No write: a read of an old snapshot asks for a build, served at the next slot.
       await new Promise((r) => setTimeout(r, 2_100));
       const stale = JSON.parse((await plain(u)).text).generated_at;
-      const until = Date.now() + 10_000;
-      let fresh = stale;
-      while (Date.now() < until && fresh === stale) {
-        await new Promise((r) => setTimeout(r, 200));
-        fresh = JSON.parse((await plain(u)).text).generated_at;
-      }
+      const fresh = await until("a fresh snapshot", async () => {
+        const now = JSON.parse((await plain(u)).text).generated_at;
+        return now !== stale && now;
+      }, { intervalMs: 200 });
       assert.ok(fresh > stale, `${fresh} > ${stale}`);
     }, { rebuildSeconds: 2 }),
 });

@@ -15,6 +15,7 @@ export const t = catalogue({
   approve_details: "Details",
   approval_expires: "Waiting for your answer until {time} ({span}); no answer means Deny.",
   approval_args: "Arguments in full:",
+  asked_by_email: "Asked in one of your e-mails to the agent.",
   decided_once: "Allowed once by {by}:",
   decided_session: "Allowed for this session by {by}:",
   decided_deny: "Denied by {by}, not run:",
@@ -43,6 +44,7 @@ export const t = catalogue({
   approval_expires:
     "Yanıtınız {time} saatine kadar bekleniyor ({span}); yanıt gelmezse reddedilir.",
   approval_args: "Bağımsız değişkenlerin tamamı:",
+  asked_by_email: "Ajana gönderdiğiniz bir e-postada soruldu.",
   decided_once: "Bir kez izin verildi ({by}):",
   decided_session: "Bu oturum için izin verildi ({by}):",
   decided_deny: "Reddedildi ({by}), çalıştırılmadı:",

@@ -67,6 +67,10 @@ export function approvalHtml(
   const expires = Date.parse(request.expiresAt);
   const lines = [
     `<b>${escapeHtml(request.message)}</b>`,
+    // Asked elsewhere (an e-mail of the owner's): said, so the owner knows which.
+    ...(request.conversation.startsWith("email:")
+      ? [`<i>${escapeHtml(t(lang, "asked_by_email"))}</i>`]
+      : []),
     ...argLines(request.args).map(escapeHtml),
     `<i>${
       escapeHtml(t(lang, "approval_expires", {

@@ -6,7 +6,8 @@
  * {@linkcode MessengerChatView}. The rest is transport:
  *
  * - updates arrive through {@linkcode TelegramIntake} (polling or webhook);
- * - approval buttons decide the desk's approvals, contact-request buttons go to the
+ * - approval buttons decide the desk's approvals (those of the owner's e-mail
+ *   conversations too, asked in every allowed chat), contact-request buttons go to the
  *   {@linkcode OwnerRelay}, which tells the chats the hub's owner events;
  * - the command menu is the desk's command table.
  *
@@ -16,7 +17,7 @@ import "./_quiet_node.ts";
 import { Api } from "grammy";
 import type { Message, Update } from "grammy/types";
 import type { HubContext, HubService } from "../contract.ts";
-import { commandsOf, commandSummary, type Desk, type DeskConversation } from "../../desk/mod.ts";
+import { commandSummary, type Desk, type DeskConversation, isCustom } from "../../desk/mod.ts";
 import { t } from "./_messages.ts";
 import { MessengerStateFile } from "./chat_state.ts";
 import { MessengerChatView } from "./chat_view.ts";
@@ -34,6 +35,11 @@ export { type MessengerStatus, WEBHOOK_PATH } from "./intake.ts";
 const PICK_DATA = /^pk:(\d{1,9})$/;
 /** How long after an answer with notices a failover event is not told again. */
 const NOTICE_TOLD_MS = 60_000;
+
+/** A conversation of the owner's without a screen of its own (e-mail): its approvals come here. */
+function isElsewhere(key: string): boolean {
+  return key.startsWith("email:");
+}
 
 /** The messenger channel. */
 export class MessengerChannel implements HubService {
@@ -122,6 +128,13 @@ export class MessengerChannel implements HubService {
       );
     }
     await this.#registerCommands();
+    // An approval asked in an e-mail conversation (the owner's) is decided here too.
+    this.#unsubscribe.push(this.#desk.subscribe((event, conversation) => {
+      if (!isElsewhere(conversation.key)) return;
+      if (isCustom(event, "approval.requested") || isCustom(event, "approval.decided")) {
+        for (const chat of this.#s.allowed) this.#view(chat).render(event);
+      }
+    }));
     const signal = this.#stop.signal;
     if (this.#s.mode === "polling") {
       await this.#api.deleteWebhook().catch((error) => this.#failed("deleteWebhook", error));
@@ -152,7 +165,7 @@ export class MessengerChannel implements HubService {
 
   async #registerCommands(): Promise<void> {
     for (const lang of ["en", "tr"] as const) {
-      const commands = commandsOf("messenger").map((spec) => ({
+      const commands = this.#desk.commands("messenger").map((spec) => ({
         command: spec.word.slice(1),
         description: commandSummary(spec, lang),
       }));
@@ -222,8 +235,9 @@ export class MessengerChannel implements HubService {
     if (match) {
       const id = match[1]!;
       const open = this.#desk.approvals().find((a) => a.id === id);
-      const mine = open !== undefined && open.conversation === `messenger:${chat}` &&
-        String(query.message?.chat.id) === chat;
+      const mine = open !== undefined &&
+        (open.conversation === `messenger:${chat}` || isElsewhere(open.conversation)) &&
+        String(query.message?.chat.id) === chat && this.#s.allowed.has(chat);
       const code = match[2]!;
       const done = !mine ? false : code === "d" ? this.#view(chat).details(id) : this.#desk.decide(
         id,

@@ -179,7 +179,8 @@ Deno.test("StreamingReply: the channel's stop ends a 429's wait and the reply gi
   const at = performance.now();
   stop.abort();
   await done;
-  assert.ok(performance.now() - at < 200, `gave up after ${performance.now() - at} ms`);
+  // Not the 429 wait (seconds); the bound leaves room for files running side by side.
+  assert.ok(performance.now() - at < 1_000, `gave up after ${performance.now() - at} ms`);
   // One call, refused: not tried again once stopped, and not taken for shown.
   assert.equal(calls.length, 1);
   assert.equal(reply.whole, false);

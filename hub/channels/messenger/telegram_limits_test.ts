@@ -26,7 +26,8 @@ Deno.test("retryOn429() ends a 60-second wait when the channel stops, and tries 
   const at = performance.now();
   stop.abort();
   const response = await call;
-  assert.ok(performance.now() - at < 100, `ended after ${performance.now() - at} ms`);
+  // Not the 60 s wait; the bound leaves room for files running side by side.
+  assert.ok(performance.now() - at < 1_000, `ended after ${performance.now() - at} ms`);
   // The caller sees Telegram's refusal: the text was not sent.
   assert.equal(response.ok, false);
   assert.equal((response as typeof TOO_MANY).error_code, 429);
@@ -49,7 +50,7 @@ Deno.test("retryOn429() waits nothing once the channel has stopped", async () =>
   const api = refusing();
   const at = performance.now();
   await retryOn429({ stop: stop.signal })(api.prev, "sendMessage", {} as never);
-  assert.ok(performance.now() - at < 50);
+  assert.ok(performance.now() - at < 1_000);
   assert.equal(api.calls(), 1);
 });
 

@@ -59,6 +59,7 @@ export async function overview(main: HTMLElement, live: EventTarget): Promise<vo
         { class: "card", "aria-labelledby": "c-channels" },
         h("h2", { id: "c-channels" }, t("channels")),
         messengerLine(s.messenger),
+        s.email ? emailLine(s.email) : null,
       ),
       h(
         "section",
@@ -99,6 +100,27 @@ function messengerLine(m: Json): Element[] {
         state,
         mode: m.mode ?? "-",
         time: time(m.last_update_at),
+      }),
+    ),
+    m.last_error ? h("p", { class: "muted" }, t("last_error", { error: m.last_error })) : null,
+  ].filter((x) => x !== null);
+}
+
+/** The e-mail channel, when `[email]` is set: connected, mode, last mail, last error. */
+function emailLine(m: Json): Element[] {
+  return [
+    h(
+      "p",
+      { id: "email-line" },
+      h("span", { class: `dot ${m.state === "connected" && !m.last_error ? "ok" : "bad"}` }),
+      `${t("email")}: `,
+      t("email_line", {
+        state: ["connected", "connecting", "reconnecting", "stopped"].includes(m.state)
+          ? t(`email_${m.state}` as "email_connected")
+          : "-",
+        mode: m.mode ?? "-",
+        address: m.address ?? "-",
+        time: time(m.last_message_at),
       }),
     ),
     m.last_error ? h("p", { class: "muted" }, t("last_error", { error: m.last_error })) : null,

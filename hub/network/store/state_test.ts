@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { LOG_MAX, NetState, SEEN_MAX } from "./state.ts";
-import { tempDir } from "../../_testing.ts";
+import { tempDir } from "../../../tests/_temp_dir.ts";
 
 const contact = {
   address: "bob.example",

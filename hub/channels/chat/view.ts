@@ -1,0 +1,212 @@
+/**
+ * What `agent chat` prints of its conversation's events: the answer as it streams (as
+ * Markdown at a terminal of known width, raw in a pipe), tool calls and their outcome
+ * lines, queued messages, slash commands' output, notices, history after `/resume`,
+ * expired approvals, and owner events from the hub (held while an answer runs). In a
+ * pipe, a tier-2 call that did not run is one line on standard error, so standard
+ * output keeps the answer alone.
+ *
+ * @module
+ */
+import type { Lang } from "../../i18n.ts";
+import { type DeskEvent, deskSentence as t, type HistoryLine } from "../../desk/mod.ts";
+import { type OwnerEvent, ownerEventLine } from "../../events/mod.ts";
+import { MarkdownPrinter } from "../../terminal/printer.ts";
+import { toolOutcomeLine } from "../../terminal/tool_outcome.ts";
+
+/** How many messages of a resumed session chat shows. */
+const HISTORY_SHOWN = 10;
+
+/** Options for {@linkcode ChatView}. */
+export interface ChatViewOptions {
+  lang: Lang;
+  /** A person is at a terminal (not a pipe). */
+  person: boolean;
+  /** Writes to standard output. */
+  write(text: string): void;
+  /** Writes to standard error. */
+  writeError(text: string): void;
+  /** The terminal's width: answers are then drawn as Markdown. */
+  columns?: (() => number) | undefined;
+  /** Paint Markdown styles with ANSI codes. @default false */
+  color?: boolean | undefined;
+  /** Whether an answer runs now (owner events wait for its end). */
+  busy(): boolean;
+  /** Shows the prompt again (after an owner event printed over it). */
+  prompt(): void;
+}
+
+/** Prints a conversation's events as chat shows them. */
+export class ChatView {
+  #o: ChatViewOptions;
+  /** Owner events that came while an answer ran: told once it ends. */
+  #held: string[] = [];
+  /** Whether the answer has printed text since its start or its last tool line. */
+  #wrote = false;
+  /** Answers drawn as Markdown (a person at a terminal of known width). */
+  #printer: MarkdownPrinter | undefined;
+  /** The tool of each call running now, for its outcome line. */
+  #tools = new Map<string, string>();
+
+  /** Makes the view. */
+  constructor(options: ChatViewOptions) {
+    this.#o = options;
+    const columns = options.columns;
+    if (options.person && columns !== undefined) {
+      this.#printer = new MarkdownPrinter({
+        columns,
+        color: options.color ?? false,
+        write: (text) => this.write(text),
+      });
+    }
+  }
+
+  /** The UI language. */
+  get lang(): Lang {
+    return this.#o.lang;
+  }
+
+  /**
+   * Ends the answer's text before a line of chat's own: the printer prints its open
+   * row (which ends the line); raw text gets a line break when it wrote something.
+   */
+  gap(): string {
+    if (this.#printer !== undefined) {
+      this.#printer.end();
+      this.#wrote = false;
+      return "";
+    }
+    const gap = this.#wrote ? "\n" : "";
+    this.#wrote = false;
+    return gap;
+  }
+
+  /**
+   * An owner event from the hub: a line at the prompt, or after the answer when one
+   * runs. Budget warnings are left out: chat tells its own before an answer.
+   */
+  ownerEvent(event: OwnerEvent): void {
+    if (event.type === "budget.warning" || event.type === "budget.spent") return;
+    const text = ownerEventLine(this.#o.lang, event);
+    if (this.#o.busy()) {
+      this.#held.push(text);
+      return;
+    }
+    // Over the prompt's line, which then comes back with what was typed on it.
+    this.write(`\r\x1b[2K${text}\n`);
+    this.#o.prompt();
+  }
+
+  /** Writes `text` as it is. */
+  write(text: string): void {
+    this.#o.write(text);
+  }
+
+  /** Writes `text` and a line break. */
+  line(text: string): void {
+    this.#o.write(`${text}\n`);
+  }
+
+  /** Renders one event. */
+  render(event: DeskEvent): void {
+    const { lang, person } = this.#o;
+    switch (event.type) {
+      case "RUN_STARTED":
+        this.#wrote = false;
+        return;
+      case "TEXT_MESSAGE_CONTENT": {
+        if (this.#printer !== undefined) {
+          this.#printer.append(event.delta);
+          this.#wrote = this.#printer.started;
+          return;
+        }
+        const text = this.#wrote ? event.delta : event.delta.replace(/^\s+/, "");
+        if (text === "") return;
+        this.#wrote = true;
+        return this.write(text);
+      }
+      case "TOOL_CALL_START":
+        // A person sees which tool runs; a script reading one answer per line does not.
+        if (!person) return;
+        this.#tools.set(event.toolCallId, event.toolCallName);
+        this.write(`${this.gap()}${t(lang, "tool_call", { tool: event.toolCallName })}\n`);
+        return;
+      case "TOOL_CALL_RESULT": {
+        if (!person) return;
+        const tool = this.#tools.get(event.toolCallId) ?? "";
+        this.#tools.delete(event.toolCallId);
+        return this.line(toolOutcomeLine(lang, tool, event.content));
+      }
+      case "RUN_FINISHED": {
+        if (event.outcome.type === "cancelled") {
+          this.write(`${this.gap()}${t(lang, "cancelled")}\n`);
+        } else {
+          const notices = event.result?.notices ?? [];
+          const printed = this.#printer !== undefined;
+          const end = this.gap();
+          if (notices.length > 0) {
+            this.write(`${end}${printed ? "\n" : end}${notices.join("\n")}\n`);
+          } else if (!printed) this.write("\n");
+        }
+        this.#tellHeld();
+        if (person) this.write("\n");
+        return;
+      }
+      case "RUN_ERROR":
+        this.write(`${this.gap()}${event.message}\n`);
+        this.#tellHeld();
+        if (person) this.write("\n");
+        return;
+      case "CUSTOM":
+        return this.#custom(event);
+    }
+  }
+
+  #custom(event: Extract<DeskEvent, { type: "CUSTOM" }>): void {
+    const { lang, person } = this.#o;
+    switch (event.name) {
+      case "notice":
+        return this.line(event.value.text);
+      case "input.queued": {
+        const before = event.value.position - 1;
+        if (person) {
+          this.line(before === 0 ? t(lang, "queued") : t(lang, "queued_many", { before }));
+        }
+        return;
+      }
+      case "command.result":
+        for (const line of event.value.lines) this.line(line);
+        return;
+      case "session.changed":
+        if (person) this.#history(event.value.history);
+        return;
+      case "approval.decided":
+        if (event.value.decision === "expired") {
+          this.line(`\n${t(lang, "approval_expired", { tool: event.value.tool })}`);
+        }
+        return;
+      case "tool.refused":
+        // A person reads the tool's outcome line; a pipe's reader gets one line on
+        // standard error, so the answer on standard output is not mistaken for a deed.
+        if (!person) {
+          const reason = t(lang, `refused_${event.value.reason}`);
+          this.#o.writeError(`${t(lang, "refused", { tool: event.value.tool, reason })}\n`);
+        }
+        return;
+    }
+  }
+
+  #tellHeld(): void {
+    for (const text of this.#held.splice(0)) this.line(text);
+  }
+
+  #history(history: HistoryLine[]): void {
+    const shown = history.slice(-HISTORY_SHOWN);
+    if (shown.length === 0) return;
+    this.line(t(this.#o.lang, "history_title"));
+    if (history.length > shown.length) {
+      this.line(t(this.#o.lang, "history_more", { count: history.length - shown.length }));
+    }
+    for (const entry of shown) this.line(entry.role === "user" ? `› ${entry.text}` : entry.text);
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * The time jobs and budgets run by, as a value a test can drive: the job scheduler arms
+ * its one timer on a {@linkcode Clock}, and the hub hands the same clock's `now` to the
+ * router and the budget watch, so a budget period and a job's slot agree on the time.
+ * Production uses {@linkcode SYSTEM_CLOCK}; a unit test moves a {@linkcode ManualClock}
+ * with `advance()`, and an end-to-end test steps a hub process's clock through a file
+ * ({@linkcode testClock}, honoured only when the hub runs from a checkout), so no test
+ * sleeps for a schedule.
+ *
+ * @module
+ */
+
+/** A clock: the time, and a timer that fires when the clock reaches a moment. */
+export interface Clock {
+  /** Epoch milliseconds. */
+  now(): number;
+  /** Calls `fire` once the clock has moved `ms` on; returns what cancels it. */
+  after(ms: number, fire: () => void): () => void;
+}
+
+/** The machine's clock and `setTimeout`. */
+export const SYSTEM_CLOCK: Clock = {
+  now: () => Date.now(),
+  after(ms, fire) {
+    const id = setTimeout(fire, Math.max(0, ms));
+    return () => clearTimeout(id);
+  },
+};
+
+interface Timer {
+  at: number;
+  fire: () => void;
+}
+
+/**
+ * A clock that moves only when told: timers fire, in time order, as {@linkcode
+ * ManualClock.advance} or {@linkcode ManualClock.set} passes their moment.
+ *
+ * @example
+ * ```ts
+ * import { ManualClock } from "./clock.ts";
+ * const clock = new ManualClock(1_000);
+ * const fired: number[] = [];
+ * clock.after(500, () => fired.push(clock.now()));
+ * clock.advance(499);
+ * clock.advance(1);
+ * if (fired.join() !== "1500") throw new Error(fired.join());
+ * ```
+ */
+export class ManualClock implements Clock {
+  #now: number;
+  #timers = new Set<Timer>();
+
+  /** A clock standing at `startMs` (epoch ms). */
+  constructor(startMs: number) {
+    this.#now = startMs;
+  }
+
+  /** The clock's time. */
+  now(): number {
+    return this.#now;
+  }
+
+  /**
+   * Calls `fire` when the clock reaches `now() + ms`; a moment already reached (`ms` of 0
+   * or less) fires at once, after the caller's turn, as `setTimeout` would.
+   */
+  after(ms: number, fire: () => void): () => void {
+    if (ms <= 0) {
+      let cancelled = false;
+      queueMicrotask(() => {
+        if (!cancelled) fire();
+      });
+      return () => {
+        cancelled = true;
+      };
+    }
+    const timer = { at: this.#now + ms, fire };
+    this.#timers.add(timer);
+    return () => this.#timers.delete(timer);
+  }
+
+  /** Moves the clock `ms` on, firing the timers it passes. */
+  advance(ms: number): void {
+    this.set(this.#now + ms);
+  }
+
+  /** Moves the clock to `ms` (never back), firing the timers it passes, oldest first. */
+  set(ms: number): void {
+    if (ms < this.#now) return;
+    for (;;) {
+      let next: Timer | undefined;
+      for (const timer of this.#timers) {
+        if (timer.at <= ms && (next === undefined || timer.at < next.at)) next = timer;
+      }
+      if (next === undefined) break;
+      this.#timers.delete(next);
+      this.#now = Math.max(this.#now, next.at);
+      next.fire();
+    }
+    this.#now = ms;
+  }
+
+  /** How many timers wait (tests). */
+  get waiting(): number {
+    return this.#timers.size;
+  }
+}
+
+/** How often a file-stepped clock looks at its file. */
+const FILE_POLL_MS = 20;
+
+/**
+ * The clock a hub process takes from a test: `AGENT_TEST_CLOCK` names a file holding
+ * epoch milliseconds, which the test rewrites to step the clock (read every 20 ms; a
+ * missing or unreadable file leaves it where it was). Honoured only when this module
+ * runs from a checkout (a `file:` URL ending in `hub/clock.ts`): the bundle, a
+ * compiled binary and a published package ignore it. `undefined` otherwise; `close()`
+ * stops the look at the file.
+ */
+export function testClock(
+  env: Readonly<Record<string, string | undefined>>,
+  moduleUrl: string = import.meta.url,
+): (Clock & { close(): void }) | undefined {
+  const file = env.AGENT_TEST_CLOCK?.trim();
+  if (!file || !moduleUrl.startsWith("file:") || !moduleUrl.endsWith("/hub/clock.ts")) {
+    return undefined;
+  }
+  const read = () => {
+    try {
+      const ms = Number(Deno.readTextFileSync(file).trim());
+      return Number.isFinite(ms) && ms > 0 ? ms : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const clock = new ManualClock(read() ?? Date.now());
+  const id = setInterval(() => {
+    const ms = read();
+    if (ms !== undefined) clock.set(ms);
+  }, FILE_POLL_MS);
+  // The hub's own work keeps it alive; this look never does.
+  Deno.unrefTimer(id);
+  return {
+    now: () => clock.now(),
+    after: (ms, fire) => clock.after(ms, fire),
+    close: () => clearInterval(id),
+  };
+}

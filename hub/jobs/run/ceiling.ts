@@ -1,0 +1,87 @@
+/**
+ * A run's ceilings, held before its first call: the job's day (`max_usd_per_day`) as a
+ * hold in the ledger, written in the `BEGIN IMMEDIATE` transaction that checks it (so
+ * runs at once in any processes, the hub's, `agent jobs run`'s and the dashboard's,
+ * never pass the day together; see `Ledger.hold`), and the role's budget. The run's
+ * ceiling, held on each of its calls, is the least of `max_usd_per_run`, the day's hold
+ * and the spine's share.
+ *
+ * @module
+ */
+import { dayStart } from "../../ledger/mod.ts";
+import { budgetStatus } from "../../spend/mod.ts";
+import { t } from "../_messages.ts";
+import type { JobDefinition } from "../definition.ts";
+import { estimateJob, usdAll } from "../estimate.ts";
+import type { JobRunContext } from "./context.ts";
+
+/** What the ceilings said. */
+export type Ceilings =
+  /** The run goes: `usd` caps its calls (none: no cap); `hold` is its hold in the ledger. */
+  | { kind: "ok"; usd: number | undefined; hold: string | undefined }
+  /** Refused: the job pauses for `reason` (`day`, `budget`) and the owner is told `text`. */
+  | { kind: "refused"; reason: "day" | "budget"; text: string };
+
+/**
+ * Holds the day and checks the role's budget for run `id` (session `sessionId`) of
+ * `job`; `shared` is the spine's share of the day, when it holds one.
+ */
+export function holdCeilings(
+  ctx: JobRunContext,
+  job: JobDefinition,
+  run: { id: string; sessionId: string; nowMs: number; shared: number | undefined },
+): Ceilings {
+  let ceiling = job.max_usd_per_run;
+  let hold: string | undefined;
+  const cap = job.max_usd_per_day;
+  if (cap !== undefined) {
+    const one = estimateJob(ctx.config, job, ctx.systemChars, run.nowMs).runUsd ?? 0;
+    const minUsd = Math.min(one, job.max_usd_per_run ?? one);
+    const sinceMs = dayStart(run.nowMs);
+    const ledger = ctx.ledger;
+    if (ledger !== undefined && !ledger.readOnly) {
+      const answer = ledger.hold(
+        { holdId: run.id, job: job.name, sessionId: run.sessionId, ts: run.nowMs },
+        { usd: cap, sinceMs, runUsd: job.max_usd_per_run, minUsd },
+      );
+      if (!answer.ok) return dayRefusal(ctx, job, answer.spentUsd + answer.heldUsd);
+      ceiling = answer.usd;
+      hold = run.id;
+    } else {
+      // No ledger to hold the day in: the runs this job log finished today count.
+      const spent = ctx.store.spentSince(job.name, sinceMs);
+      const left = cap - spent;
+      if (left < minUsd || left <= 0) return dayRefusal(ctx, job, spent);
+      ceiling = Math.min(ceiling ?? left, left);
+    }
+  }
+  // The role's budget, before anything is sent.
+  const role = ctx.config.models.roles[job.role];
+  if (ctx.ledger !== undefined && role !== undefined) {
+    const status = budgetStatus(ctx.ledger, job.role, role, run.nowMs);
+    if (status?.exhausted === true && status.degradeTo === undefined) {
+      if (hold !== undefined) ctx.ledger.releaseHold(hold);
+      return {
+        kind: "refused",
+        reason: "budget",
+        text: t(ctx.lang, "budget_spent", { name: job.name, role: job.role }),
+      };
+    }
+  }
+  if (run.shared !== undefined) ceiling = Math.min(ceiling ?? run.shared, run.shared);
+  return { kind: "ok", usd: ceiling, hold };
+}
+
+/** The refusal of a run the day leaves no room for (`spent`: what the day holds). */
+export function dayRefusal(
+  ctx: JobRunContext,
+  job: JobDefinition,
+  spent: number,
+): Extract<Ceilings, { kind: "refused" }> {
+  const [spentShown, cap] = usdAll(spent, job.max_usd_per_day ?? 0);
+  return {
+    kind: "refused",
+    reason: "day",
+    text: t(ctx.lang, "ceiling_day", { name: job.name, spent: spentShown, cap }),
+  };
+}

@@ -1,0 +1,8 @@
+/**
+ * The MCP parts that load the SDK: one connection to a server and the servers of a
+ * process. The hub's main door offers them; the light door `@agent/hub/mcp` does not.
+ *
+ * @module
+ */
+export { McpConnection, McpServerError } from "./connection.ts";
+export { McpServers } from "./servers.ts";

@@ -1,0 +1,154 @@
+/**
+ * The one way the tests start a hub in their own process (the dashboard's tests and
+ * benchmarks; a hub process is `_hub_process.ts`): a home set up with the fake
+ * model (scripted replies), a seeded ledger, `startHub()` and `runAssembledHub()` on a
+ * free loopback port, and a clock the test can move (the dashboard's login codes
+ * expire by it). `code()` asks for a login code the way `agent dashboard` does.
+ *
+ * @module
+ */
+import { Ledger, Logger, readHubToken, runAssembledHub, setupHome, startHub } from "@agent/hub";
+import type { CallRecord } from "@agent/hub/money";
+import { resolvePaths } from "@agent/hub/base";
+import { loadConfig } from "@agent/hub/config";
+import { type TempDir, tempDir } from "./_temp_dir.ts";
+
+/** Options for {@linkcode startDashboardHub}. */
+export interface DashboardHubOptions {
+  /** The fake brain's replies, in turn (`/tool <name> <json>` calls a tool). */
+  replies?: string[];
+  /** Milliseconds between streamed words. @default 0 */
+  wordMs?: number;
+  /** Ledger rows written before the hub starts. */
+  calls?: CallRecord[];
+  /** Lines appended to the home's `.env` before the hub starts. */
+  dotenv?: string;
+}
+
+/** The running hub. */
+export interface DashboardHub extends AsyncDisposable {
+  home: string;
+  port: number;
+  base: string;
+  /** Moves the hub's clock (login codes, sessions) by `ms`. */
+  advance(ms: number): void;
+  /** A one-time login code, as `agent dashboard` gets it. */
+  code(): Promise<string>;
+  /** The sign-in address `agent dashboard` opens. */
+  loginUrl(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** Calls over this month, by several roles, channels, sessions and contacts. */
+export function seededCalls(nowMs: number, count = 60): CallRecord[] {
+  const calls: CallRecord[] = [];
+  const channels = ["chat", "messenger", "net", "tui"] as const;
+  for (let i = 0; i < count; i++) {
+    const channel = channels[i % channels.length]!;
+    calls.push({
+      // Spread over the last few days; never before the month began in Istanbul.
+      ts: nowMs - (i % 4) * 3_600_000 - (i % 3) * 60_000,
+      role: i % 3 === 0 ? "fast" : "brain",
+      provider: "fake",
+      model_id: i % 3 === 0 ? "fake-fast" : "fake-brain",
+      input_tokens: 100 + i,
+      output_tokens: 20 + i,
+      cache_read_tokens: 0,
+      cache_write_tokens: 0,
+      usd: 0.01 * (1 + (i % 5)),
+      channel,
+      session_id: channel === "net" ? null : `${channel}-s${i % 3}`,
+      peer: channel === "net" ? `peer${i % 2}.example` : null,
+    });
+  }
+  return calls;
+}
+
+/** Starts the hub; `await using` stops it and removes the home. */
+export async function startDashboardHub(options: DashboardHubOptions = {}): Promise<DashboardHub> {
+  const dir: TempDir = await tempDir("agent-dashboard-");
+  const home = dir.path;
+  const paths = resolvePaths({ home, env: {} });
+  let clock = 0;
+  const now = () => Date.now() + clock;
+  const stop = new AbortController();
+  let done: Promise<number> | undefined;
+  let hub: Awaited<ReturnType<typeof startHub>> | undefined;
+  try {
+    await setupHome(paths, { provider: "fake", language: "en", env: {} });
+    const file = `${home}/agent.toml`;
+    const toml = (await Deno.readTextFile(file)).replace(
+      'model_id = "fake-brain"\n',
+      `model_id = "fake-brain"\nparams = { word_ms = ${options.wordMs ?? 0}, replies = ${
+        JSON.stringify(options.replies ?? [])
+      } }\n`,
+    );
+    await Deno.writeTextFile(file, toml);
+    if (options.dotenv !== undefined) {
+      await Deno.writeTextFile(paths.envFile, options.dotenv, { append: true, mode: 0o600 });
+    }
+    if (options.calls?.length) {
+      const ledger = Ledger.open(paths.ledgerFile);
+      ledger.recordMany(options.calls);
+      ledger.close();
+    }
+    const logger = new Logger({ stderr: "off" });
+    const config = await loadConfig(paths, { lang: "en" });
+    hub = await startHub({ config, env: {}, paths, lang: "en", logger });
+    const listening = Promise.withResolvers<number>();
+    done = runAssembledHub(hub, {
+      paths,
+      lang: "en",
+      logger,
+      port: 0,
+      version: "test",
+      out: () => {},
+      err: () => {},
+      listenSignals: false,
+      signal: stop.signal,
+      now,
+      onListen: (p) => listening.resolve(p),
+    });
+    const port = await Promise.race([
+      listening.promise,
+      done.then((code) => {
+        throw new Error(`the hub ended before it listened (${code})`);
+      }),
+    ]);
+    const base = `http://127.0.0.1:${port}`;
+    const code = async () => {
+      const res = await fetch(`${base}/dashboard/code`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${await readHubToken(paths.hubTokenFile)}` },
+      });
+      const body = await res.json() as { code: string };
+      if (!res.ok) throw new Error(`no code: ${res.status}`);
+      return body.code;
+    };
+    let stopped = false;
+    const stopAll = async () => {
+      if (stopped) return;
+      stopped = true;
+      stop.abort();
+      await done;
+      await hub?.close();
+      await dir[Symbol.asyncDispose]();
+    };
+    return {
+      home,
+      port,
+      base,
+      advance: (ms) => clock += ms,
+      code,
+      loginUrl: async () => `${base}/dashboard/#code=${await code()}`,
+      stop: stopAll,
+      [Symbol.asyncDispose]: stopAll,
+    };
+  } catch (error) {
+    stop.abort();
+    await done?.catch(() => {});
+    await hub?.close();
+    await dir[Symbol.asyncDispose]();
+    throw error;
+  }
+}

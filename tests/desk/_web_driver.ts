@@ -1,0 +1,215 @@
+/**
+ * The web chat for the desk suite: a real `agent hub run` process and its dashboard's
+ * HTTP API, driven as the page drives it. It signs in with a one-time code, sends lines
+ * (`POST chat/send`), cancels (`POST chat/cancel`), decides approvals (`POST
+ * approvals/decide`), and reads the desk's events (`GET desk`) and the owner's events
+ * (`GET events`) as streams, drawing from them what the page shows: the person's
+ * lines with their queue note, the answers, `cancelled`, command output, notices,
+ * approval cards and what was decided, and the owner events the overview lists.
+ *
+ * How the page proves who it is lives in {@linkcode signIn} alone.
+ *
+ * @module
+ */
+import { controlFetch } from "../_control.ts";
+import { spawnHubProcess, untilHub } from "../_hub_process.ts";
+import { freePort } from "../_port.ts";
+import { until, UNTIL_TIMEOUT_MS } from "../_poll.ts";
+import { type Driver, fakeHome, matcher, type Setup } from "./_drivers.ts";
+
+/** A `fetch` of the dashboard's API (`/dashboard/api/<path>`) with the page's credential. */
+type Api = (path: string, init?: RequestInit) => Promise<Response>;
+
+/**
+ * Signs in as the page does: the owner's one-time code (what `agent dashboard` puts in
+ * the fragment) traded once for the page's credential, then sent with every request.
+ */
+export async function signIn(port: number): Promise<Api> {
+  const origin = `http://127.0.0.1:${port}`;
+  const issued = await controlFetch(port, "/dashboard/code", { method: "POST" });
+  const { code } = await issued.json() as { code: string };
+  const page = { origin, "sec-fetch-site": "same-origin" };
+  const login = await fetch(`${origin}/dashboard/api/login`, {
+    method: "POST",
+    headers: { ...page, "content-type": "application/json" },
+    body: JSON.stringify({ code }),
+  });
+  if (!login.ok) throw new Error(`the dashboard refused the sign-in: ${login.status}`);
+  const { csrf, token } = await login.json() as { csrf: string; token?: string };
+  // The page keeps a session token and sends it as `X-Agent-Session`; a hub that still
+  // answers with a cookie instead (TODO(#34): gone once the token is on main) gets it back.
+  const credential: [string, string] = token !== undefined
+    ? ["x-agent-session", token]
+    : ["cookie", (login.headers.get("set-cookie") ?? "").split(";", 1)[0]!];
+  return (path, init = {}) => {
+    const headers = new Headers(init.headers);
+    for (const [name, value] of Object.entries(page)) headers.set(name, value);
+    headers.set(...credential);
+    if ((init.method ?? "GET") !== "GET") {
+      headers.set("x-csrf-token", csrf);
+      headers.set("content-type", "application/json");
+    }
+    return fetch(`${origin}/dashboard/api/${path}`, { ...init, headers });
+  };
+}
+
+/** Calls `onData` with each `data:` payload of an event stream until `signal` aborts. */
+async function follow(
+  response: Response,
+  onData: (data: string) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  signal.addEventListener("abort", () => void reader.cancel().catch(() => {}), { once: true });
+  let buffer = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value;
+      let at: number;
+      while ((at = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, at);
+        buffer = buffer.slice(at + 2);
+        const data = block.split("\n").filter((l) => l.startsWith("data:"))
+          .map((l) => l.slice(5).trimStart()).join("\n");
+        if (data !== "") onData(data);
+      }
+    }
+  } catch {
+    // The stream ended with the hub or the test.
+  }
+}
+
+// deno-lint-ignore no-explicit-any
+type Json = any;
+
+/** The web chat: a real hub process, its dashboard API, and the page's view of it. */
+export async function webDriver(setup: Setup): Promise<Driver> {
+  const port = freePort();
+  const home = await fakeHome({ ...setup, hubPort: port });
+  const hub = spawnHubProcess(home);
+  const stop = new AbortController();
+  try {
+    await untilHub(port);
+  } catch (error) {
+    hub.kill("SIGTERM");
+    await hub.status;
+    throw error;
+  }
+  const api = await signIn(port);
+  /** The transcript as the page draws it, one entry a bubble or a note. */
+  const transcript: string[] = [];
+  /** The owner events the overview lists. */
+  const owner: string[] = [];
+  let session = "";
+  let current = "";
+  let answer: number | undefined;
+  /** Open approval cards: their id and their place in the transcript. */
+  const cards = new Map<string, number>();
+  const open: string[] = [];
+  // Events that come while a line is being sent wait for its answer, as on the page.
+  let sending = 0;
+  const held: Json[] = [];
+  const onDesk = (message: Json) => {
+    if (sending > 0) return void held.push(message);
+    const { conversation, event } = message;
+    if (session === "" || conversation !== `web:${session}`) return;
+    switch (event.type) {
+      case "TEXT_MESSAGE_START":
+        answer = transcript.push("") - 1;
+        break;
+      case "TEXT_MESSAGE_CONTENT":
+        if (answer !== undefined) transcript[answer] += event.delta;
+        break;
+      case "RUN_FINISHED":
+        if (event.outcome.type === "cancelled") transcript.push("cancelled");
+        else if (answer !== undefined && event.result?.reply) {
+          transcript[answer] = event.result.reply;
+        }
+        answer = undefined;
+        break;
+      case "RUN_ERROR":
+        transcript.push(event.message);
+        answer = undefined;
+        break;
+      case "CUSTOM":
+        if (event.name === "notice") transcript.push(event.value.text);
+        else if (event.name === "command.result") transcript.push(event.value.lines.join("\n"));
+        else if (event.name === "session.changed") current = event.value.sessionId;
+        else if (event.name === "approval.requested") {
+          const { id, message, tool, summary } = event.value;
+          cards.set(id, transcript.push(`${message}\n${tool}: ${summary}`) - 1);
+          open.push(id);
+        } else if (event.name === "approval.decided") {
+          const at = cards.get(event.value.id);
+          if (at !== undefined) transcript[at] += `\nDecided: ${event.value.decision}`;
+          open.splice(open.indexOf(event.value.id), 1);
+        }
+        break;
+    }
+  };
+  const desk = await api("desk");
+  const events = await api("events?after=0");
+  void follow(desk, (data) => onDesk(JSON.parse(data)), stop.signal);
+  void follow(events, (data) => {
+    const event = JSON.parse(data);
+    owner.push(event.text ?? JSON.stringify(event));
+  }, stop.signal);
+  const shown = () => [...transcript, ...owner].join("\n");
+  const post = async (path: string, body: unknown): Promise<Json> => {
+    const res = await api(path, { method: "POST", body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
+    return await res.json();
+  };
+  return {
+    name: "web",
+    home,
+    // The page's own words (`hub/dashboard/client/i18n.ts`).
+    words: {
+      queued: /^You · \d+ queued$/m,
+      cancelled: /^cancelled$/m,
+      expired: /The agent wants to save the note “c”.*\nwrite_note: .*\nDecided: expired/,
+    },
+    // TODO(#35): the page draws no history on `session.changed` after `/resume`
+    // (`hub/dashboard/client/conversations.ts`); the other channels do.
+    drawsHistory: false,
+    async send(text) {
+      sending++;
+      try {
+        const sent = await post("chat/send", { session: session || undefined, text });
+        session = sent.session;
+        current ||= sent.session;
+        transcript.push(`You${sent.queued > 0 ? ` · ${sent.queued} queued` : ""}\n${text}`);
+      } finally {
+        sending--;
+      }
+      if (sending === 0) { for (const message of held.splice(0)) onDesk(message); }
+    },
+    until(pattern, timeoutMs = UNTIL_TIMEOUT_MS) {
+      const test = matcher(pattern);
+      return until(() => `${pattern} in the web chat; it shows:\n${shown()}`, () => {
+        const text = shown();
+        return test(text) ? text : undefined;
+      }, { timeoutMs });
+    },
+    async approve(yes) {
+      await until("the approval card", () => open.length > 0);
+      const decided = await post("approvals/decide", {
+        id: open[0],
+        decision: yes ? "once" : "deny",
+      });
+      if (!decided.decided) throw new Error("the approval was no longer open");
+    },
+    async cancel() {
+      await post("chat/cancel", { session });
+    },
+    shown,
+    sessionId: () => Promise.resolve(current),
+    async close() {
+      stop.abort();
+      hub.kill("SIGTERM");
+      await hub.status;
+    },
+  };
+}

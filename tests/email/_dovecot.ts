@@ -1,0 +1,206 @@
+/**
+ * A real Dovecot for the e-mail tests: Debian's `dovecot-imapd` and `dovecot-lmtpd`
+ * run as a plain process (`dovecot -F`) with a configuration of its own in a temp
+ * folder (passwd-file users, maildir, IMAP and LMTP on loopback ports, no TLS, no
+ * system service). Mail is delivered into it over LMTP, as a mail server's last hop
+ * does, by `nodemailer` (whose SMTP transport speaks LMTP).
+ *
+ * Run as root, Dovecot refuses uid 0 for mailboxes: the mail then belongs to `nobody`,
+ * which must be able to walk to the folder, so the folders on the way get the search
+ * bit for others while Dovecot runs (their modes are put back when it stops).
+ *
+ * @module
+ */
+import { createTransport } from "nodemailer";
+import { Buffer } from "node:buffer";
+import { until } from "../_poll.ts";
+import { freePort } from "../_port.ts";
+
+/** A mailbox user. */
+export interface DovecotUser {
+  name: string;
+  password: string;
+}
+
+/** A running Dovecot. */
+export interface Dovecot extends AsyncDisposable {
+  imapPort: number;
+  lmtpPort: number;
+  /** Delivers raw RFC 5322 bytes (or text) into `user`'s INBOX over LMTP. */
+  deliver(user: string, raw: string | Uint8Array, from?: string): Promise<void>;
+  /** The folder Dovecot keeps its files in. */
+  dir: string;
+  /** Its log so far. */
+  log(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** Whether Dovecot is installed here. */
+export function hasDovecot(): boolean {
+  try {
+    return Deno.statSync("/usr/sbin/dovecot").isFile &&
+      Deno.statSync("/usr/lib/dovecot/lmtp").isFile;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts Dovecot with `users`, and waits until IMAP and LMTP answer. */
+export async function startDovecot(users: readonly DovecotUser[]): Promise<Dovecot> {
+  const dir = await Deno.makeTempDir({ prefix: "agent-dovecot-" });
+  const uid = Deno.uid() ?? 0;
+  const root = uid === 0;
+  const mailUid = root ? 65534 : uid;
+  const mailGid = root ? 65534 : (Deno.gid() ?? 0);
+  const opened = root ? await openPath(dir) : [];
+  for (const sub of ["run", "state", "mail"]) await Deno.mkdir(`${dir}/${sub}`);
+  if (root) await Deno.chown(`${dir}/mail`, mailUid, mailGid);
+  const imapPort = freePort();
+  const lmtpPort = freePort();
+  await Deno.writeTextFile(
+    `${dir}/users`,
+    users.map((u) => `${u.name}:{PLAIN}${u.password}::::::`).join("\n") + "\n",
+  );
+  const me = root
+    ? ""
+    : `default_login_user = ${userName()}\ndefault_internal_user = ${userName()}\n`;
+  await Deno.writeTextFile(
+    `${dir}/dovecot.conf`,
+    `protocols = imap lmtp
+listen = 127.0.0.1
+base_dir = ${dir}/run
+state_dir = ${dir}/state
+log_path = ${dir}/dovecot.log
+info_log_path = ${dir}/dovecot.log
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+${root ? "default_login_user = dovenull\ndefault_internal_user = dovecot\n" : me}
+mail_location = maildir:${dir}/mail/%u
+# IDLE hears of new mail through inotify; on a busy machine whose inotify instances run
+# out it falls back to looking every mailbox_idle_check_interval (30 s by default).
+mailbox_idle_check_interval = 1 secs
+first_valid_uid = ${Math.min(mailUid, 500)}
+passdb {
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%u ${dir}/users
+}
+userdb {
+  driver = static
+  args = uid=${mailUid} gid=${mailGid} home=${dir}/mail/%u
+}
+service imap-login {
+  chroot =
+  inet_listener imap {
+    address = 127.0.0.1
+    port = ${imapPort}
+  }
+  inet_listener imaps {
+    port = 0
+  }
+}
+service lmtp {
+  inet_listener lmtp {
+    address = 127.0.0.1
+    port = ${lmtpPort}
+  }
+  unix_listener lmtp {
+    mode = 0600
+  }
+}
+service anvil {
+  chroot =
+}
+protocol lmtp {
+  postmaster_address = postmaster@example.test
+}
+`,
+  );
+  const child = new Deno.Command("/usr/sbin/dovecot", {
+    args: ["-F", "-c", `${dir}/dovecot.conf`],
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const log = () => Deno.readTextFile(`${dir}/dovecot.log`).catch(() => "");
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    stopped ??= (async () => {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* gone */ }
+      await child.output().catch(() => {});
+      for (const [path, mode] of opened.reverse()) await Deno.chmod(path, mode).catch(() => {});
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    })();
+  try {
+    await until(
+      "Dovecot answers",
+      async () => await answers(imapPort) && await answers(lmtpPort),
+      { timeoutMs: 15_000 },
+    );
+  } catch (error) {
+    const text = await log();
+    await stop();
+    throw new Error(`Dovecot did not start: ${text}`, { cause: error });
+  }
+  const lmtp = createTransport({
+    host: "127.0.0.1",
+    port: lmtpPort,
+    lmtp: true,
+    ignoreTLS: true,
+    name: "mx.example.test",
+  } as never);
+  const dovecot: Dovecot = {
+    imapPort,
+    lmtpPort,
+    dir,
+    log,
+    async deliver(user, raw, from = "sender@example.test") {
+      await lmtp.sendMail({
+        envelope: { from, to: [user] },
+        raw: typeof raw === "string" ? raw : Buffer.from(raw),
+      });
+    },
+    async stop() {
+      lmtp.close();
+      await stop();
+    },
+    async [Symbol.asyncDispose]() {
+      await dovecot.stop();
+    },
+  };
+  return dovecot;
+}
+
+function userName(): string {
+  return Deno.env.get("USER") ?? "nobody";
+}
+
+/** Whether something listens on `port` (a connect that succeeds). */
+async function answers(port: number): Promise<boolean> {
+  try {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    conn.close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Gives every folder from `dir` up to `/` the search bit for others (`o+x`) when it
+ * lacks it; returns what to put back.
+ */
+async function openPath(dir: string): Promise<[string, number][]> {
+  const changed: [string, number][] = [];
+  for (let path = dir; path !== "/" && path !== ""; path = path.slice(0, path.lastIndexOf("/"))) {
+    const mode = (await Deno.stat(path)).mode! & 0o7777;
+    if ((mode & 0o001) === 0) {
+      await Deno.chmod(path, mode | 0o001);
+      changed.push([path, mode]);
+    }
+    if (path.lastIndexOf("/") === 0) break;
+  }
+  return changed;
+}
