@@ -134,6 +134,7 @@ async function statusCommand(ctx: CommandContext, json: boolean): Promise<number
     port: await port(ctx),
     tokenFile: ctx.paths.hubTokenFile,
     launchd,
+    lang: ctx.lang,
   });
   if (json) ctx.out(JSON.stringify(report, null, 2));
   else for (const line of daemon.statusLines(report, ctx.lang)) ctx.out(line);
