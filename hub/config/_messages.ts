@@ -11,6 +11,8 @@ export const t = catalogue({
   stand_in_loop:
     "{file}: [models.roles.{role}] stand-ins loop: {path} (budget.degrade_to and failover together).",
   not_found: "{file}: not found at {path}; run 'agent init' to create it.",
+  no_home:
+    "The agent's home {home} does not exist; check --home (or AGENT_HOME) for a typo, or run 'agent --home {home} init' to create it.",
   unreadable: "{file}: cannot be read: {detail}.",
   toml: "{file}: not valid TOML at line {line}, column {column}: {detail}.",
   unknown_key: "{file}: {table} has an unknown key '{key}'.",
@@ -62,6 +64,8 @@ export const t = catalogue({
   stand_in_loop:
     "{file}: [models.roles.{role}] yedekler döngüye giriyor: {path} (budget.degrade_to ve failover birlikte).",
   not_found: "{file}: {path} konumunda yok; oluşturmak için 'agent init' çalıştırın.",
+  no_home:
+    "Ajanın ana dizini {home} yok; --home (ya da AGENT_HOME) değerinde yazım hatası var mı bakın ya da oluşturmak için 'agent --home {home} init' çalıştırın.",
   unreadable: "{file}: okunamıyor: {detail}.",
   toml: "{file}: {line}. satır, {column}. sütunda geçerli TOML değil: {detail}.",
   unknown_key: "{file}: {table} bilinmeyen bir anahtar içeriyor: '{key}'.",
