@@ -129,4 +129,7 @@ details.list li { margin: .2rem 0; }
     border: 0; background: transparent; color: var(--fg); font-size: 1.5rem; cursor: pointer; }
   details.list { display: none; }
 }
+/* An empty universe: its sentence alone, no legend for nothing, no card panel or list. */
+body[data-taus="0"] .legend, body[data-taus="0"] aside.panel, body[data-taus="0"] details.list { display: none; }
+body[data-taus="0"] main.map { grid-template-columns: minmax(0, 1fr); }
 `;

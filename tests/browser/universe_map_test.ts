@@ -149,6 +149,9 @@ Deno.test({
                 ? "0 ajan · 0 çevrimiçi · 0 bağlantı · 0 mesaj"
                 : "0 agents · 0 online · 0 links · 0 messages",
             );
+            // Nothing to explain or choose: no legend, no card panel (issue 39 U06).
+            assert.equal(await page.isVisible("#legend"), false, "the legend shows");
+            assert.equal(await page.isVisible("#panel-wrap"), false, "the panel shows");
             await page.screenshot({
               path: `${ARTIFACTS}map-0-${tag}${path.startsWith("/tr") ? "-tr" : ""}.png`,
             });
