@@ -23,6 +23,8 @@ export interface DashboardHubOptions {
   calls?: CallRecord[];
   /** Lines appended to the home's `.env` before the hub starts. */
   dotenv?: string;
+  /** Text appended to the home's `agent.toml` before the hub starts (an MCP server's table). */
+  toml?: string;
 }
 
 /** The running hub. */
@@ -83,7 +85,7 @@ export async function startDashboardHub(options: DashboardHubOptions = {}): Prom
         JSON.stringify(options.replies ?? [])
       } }\n`,
     );
-    await Deno.writeTextFile(file, toml);
+    await Deno.writeTextFile(file, toml + (options.toml ?? ""));
     if (options.dotenv !== undefined) {
       await Deno.writeTextFile(paths.envFile, options.dotenv, { append: true, mode: 0o600 });
     }

@@ -126,7 +126,7 @@ async function servers(sources: McpRouteSources, lang: Lang) {
       ...line,
       live: running === undefined
         ? null
-        : { state: running.state, sentence: running.sentence ?? null },
+        : { state: running.state, sentence: running.says?.(lang) ?? running.sentence ?? null },
       tools: (pins[line.name]?.tools ?? []).map((tool) => ({
         name: tool.name,
         model_name: modelToolName(line.name, tool.name),

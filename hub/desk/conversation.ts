@@ -67,7 +67,7 @@ export class DeskConversation {
   #queue: LineQueue;
   #closed = false;
   #abort: AbortController | undefined;
-  /** Tools the owner allowed for the rest of this session. */
+  /** What the owner allowed for the rest of this session: tool names, or a tool's scope. */
   #allowed = new Set<string>();
 
   /** Made by the desk (`Desk.open`). */
@@ -388,15 +388,15 @@ export class DeskConversation {
    */
   async #beforeTool(call: ToolCallCheck): Promise<ToolVerdict> {
     if (this.#p.approvalMode === "deny") return { allow: false, reason: "no_one_to_ask" };
-    const tool = call.tool.name;
-    if (this.#allowed.has(tool)) return { allow: true };
+    const scope = call.tool.sessionScope?.(call.input) ?? call.tool.name;
+    if (this.#allowed.has(scope)) return { allow: true };
     const decision = await askOwner(this.#p.approvals, call, {
       conversation: this.key,
       lang: this.#p.lang,
       onOpen: (request) => this.#emitCustom("approval.requested", request),
       onDecided: (decided) => this.#emitCustom("approval.decided", decided),
     });
-    if (decision === "session") this.#allowed.add(tool);
+    if (decision === "session") this.#allowed.add(scope);
     if (decision === "once" || decision === "session") return { allow: true };
     return { allow: false, reason: decision === "deny" ? "denied" : decision };
   }

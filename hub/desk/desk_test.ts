@@ -153,6 +153,37 @@ Deno.test("Desk: 'allow for this session' stops asking for that tool until the s
   }
 });
 
+Deno.test("Desk: 'allow for this session' on fetch_url allows the host it named, not every host", async () => {
+  const fetch = (url: string) => `/tool fetch_url {"url":"${url}"}`;
+  const t = await testDesk({
+    replies: [
+      fetch("http://127.0.0.1:9/a"),
+      "One.",
+      fetch("http://127.0.0.1:9/b"),
+      "Two.",
+      fetch("http://localhost:9/c"),
+      "Three.",
+    ],
+  });
+  try {
+    const chat = await t.desk.open("chat");
+    const hosts: string[] = [];
+    t.desk.subscribe((event) => {
+      if (!isCustom(event, "approval.requested")) return;
+      hosts.push(event.value.message);
+      t.desk.decide(event.value.id, "session");
+    });
+    await chat.submit("fetch a");
+    await chat.submit("fetch b");
+    assert.equal(hosts.length, 1, hosts.join("\n"));
+    await chat.submit("fetch c");
+    assert.equal(hosts.length, 2);
+    assert.match(hosts[1]!, /localhost/);
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("DeskConversation.cancel(): the answer ends within 200 ms, its call is in the ledger, the queue goes on", async () => {
   const long = Array.from({ length: 200 }, (_, i) => `word${i}`).join(" ");
   const t = await testDesk({ replies: [long, "After the cancel."], wordMs: 20 });

@@ -29,6 +29,8 @@ export interface McpServerStatus {
   state: McpState;
   /** The sentence of a failure, a change or a missing pin, in the process's language. */
   sentence?: string;
+  /** The same sentence in `lang` (the dashboard's page may be in another language). */
+  says?: (lang: Lang) => string;
   /** The tools the server listed (for a changed server: the new list). */
   listed: ListedTool[];
   /** Its tools as the agent offers them (none unless pinned). */
@@ -132,7 +134,14 @@ export class McpServers {
     } catch (error) {
       if (!(error instanceof McpServerError)) throw error;
       const sentence = error.sentence(lang);
-      this.#status.set(name, { name, state: "failed", sentence, listed: [], tools: [] });
+      this.#status.set(name, {
+        name,
+        state: "failed",
+        sentence,
+        says: (l) => error.sentence(l),
+        listed: [],
+        tools: [],
+      });
       this.#options.notify?.(sentence, name);
       throw error;
     }
@@ -143,7 +152,14 @@ export class McpServers {
       await connection.close();
       const state = pin === undefined ? "unpinned" : "changed";
       const sentence = t(lang, state, { name });
-      this.#status.set(name, { name, state, sentence, listed, tools: [] });
+      this.#status.set(name, {
+        name,
+        state,
+        sentence,
+        says: (l) => t(l, state, { name }),
+        listed,
+        tools: [],
+      });
       const now = (this.#options.now ?? Date.now)();
       if (pin !== undefined && await this.#pins.noteChange(name, listed, hash, now)) {
         this.#options.notify?.(sentence, name);

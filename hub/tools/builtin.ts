@@ -142,6 +142,10 @@ export const fetchUrl: AgentTool = {
     const host = new URL(input.url).hostname;
     return t(lang, "fetch_url", { host: shown(host, 80), url: shown(input.url, 120) });
   },
+  // Allowing a site for the session allows that host only: the sentence named it.
+  sessionScope(input: { url: string }) {
+    return `fetch_url ${new URL(input.url).hostname}`;
+  },
   async execute(input: { url: string }, context: ToolContext) {
     // Loaded on the first fetch: Node's http, https, dns and zlib cost a hub ~8 MiB and
     // ~100 ms at start, which a session that never fetches should not pay.

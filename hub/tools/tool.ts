@@ -65,6 +65,11 @@ export interface AgentTool<S extends z.ZodType = z.ZodType> {
    */
   describe?(input: z.infer<S>, lang: Lang): string;
   /**
+   * What "Allow for this session" covers for a call with `input`: `fetch_url` gives the
+   * host, so allowing one site does not allow every site. @default the tool's name
+   */
+  sessionScope?(input: z.infer<S>): string;
+  /**
    * Whether the tool is offered with these settings (web search needs a provider, the
    * shell needs `enabled` and bubblewrap). @default always
    */

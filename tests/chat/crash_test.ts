@@ -5,6 +5,7 @@ import { FileSessionStore } from "@agent/hub";
 import { startVendorServer } from "../_vendor_server.ts";
 import { agent, makeHome } from "./_run.ts";
 import { tmpdirEnv } from "../_temp_dir.ts";
+import { until } from "../_poll.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -43,8 +44,7 @@ period = "month"
     const writer = child.stdin.getWriter();
     await writer.write(new TextEncoder().encode("second\n"));
     const posts = () => server.requests.filter((r) => r.method === "POST").length;
-    for (let i = 0; i < 200 && posts() < 2; i++) await new Promise((r) => setTimeout(r, 25));
-    assert.equal(posts(), 2, "the second turn reached the provider");
+    await until("the second turn reaches the provider", () => posts() === 2);
     child.kill("SIGKILL");
     assert.equal((await child.status).signal, "SIGKILL");
     await writer.close().catch(() => {});

@@ -9,12 +9,15 @@ Deno.test("an unknown command exits 2 with one sentence", async () => {
 });
 
 Deno.test("an unknown option exits 2 with one sentence", async () => {
-  const r = await agent(["doctor", "--frob"]);
+  // Far from every option of doctor's (`--frob` is near `--probe`: see the next test).
+  const r = await agent(["doctor", "--xyzzy"]);
   assert.ok(isOneSentence(r), r.stderr);
   assert.equal(
     r.stderr,
-    "Unknown option '--frob'; run 'agent doctor --help' to see the options.\n",
+    "Unknown option '--xyzzy'; run 'agent doctor --help' to see the options.\n",
   );
+  const near = await agent(["doctor", "--frob"]);
+  assert.equal(near.stderr, "Unknown option '--frob'; did you mean '--probe'?\n");
   const g = await agent(["--frob", "doctor"]);
   assert.ok(isOneSentence(g), g.stderr);
   assert.equal(g.stderr, "Unknown option '--frob'; run 'agent --help' to see the options.\n");

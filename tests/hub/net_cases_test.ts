@@ -427,11 +427,19 @@ Deno.test("the net_send tool (tier 2) sends to an accepted contact's sub-agent",
 });
 
 /** The message envelopes both agents sent, after the exchange went quiet. */
-async function exchange(a: TestAgent, b: TestAgent, quietMs = 700) {
+/**
+ * The messages both agents sent, once `expected` of them went out and then nothing more
+ * for `quietMs` (an extra one would show within that); on a loaded machine an answer
+ * may take seconds, so the count is awaited before the quiet is.
+ */
+async function exchange(a: TestAgent, b: TestAgent, expected: number, quietMs = 700) {
+  const sent = async () =>
+    [...await a.node.state.log(), ...await b.node.state.log()]
+      .filter((e) => e.kind === "message" && e.direction === "out");
+  await until(`${expected} messages sent`, async () => (await sent()).length >= expected);
   let count = -1;
   for (;;) {
-    const all = [...await a.node.state.log(), ...await b.node.state.log()]
-      .filter((e) => e.kind === "message" && e.direction === "out");
+    const all = await sent();
     if (all.length === count) return all;
     count = all.length;
     await new Promise((r) => setTimeout(r, quietMs));
@@ -445,7 +453,7 @@ Deno.test("one owner's send between two default agents ends by itself: 2 envelop
   try {
     await connect(alice, bob);
     await alice.node.send(bob.address, "Do you like tea?");
-    const sent = await exchange(alice, bob);
+    const sent = await exchange(alice, bob, 2);
     assert.deepEqual(sent.map((e) => e.text), ["Do you like tea?", "Okay."]);
     assert.ok((await Deno.readTextFile(alice.paths.logFile)).includes("settled"));
   } finally {
@@ -458,7 +466,7 @@ Deno.test("one owner's send between two default agents ends by itself: 2 envelop
   try {
     await connect(alice, bob);
     await alice.node.send(bob.address, "Do you like tea?");
-    const sent = await exchange(alice, bob);
+    const sent = await exchange(alice, bob, 4);
     assert.deepEqual(sent.length, 4, JSON.stringify(sent));
   } finally {
     await alice.close();

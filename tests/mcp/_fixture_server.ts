@@ -6,6 +6,7 @@
  * - `ok`: tools `echo`, `environment` (what the process received as its environment) and
  *   `read` (a file's text, or why not);
  * - `drift STATE_FILE`: `echo`'s description changes at every start;
+ * - `described FILE`: `echo`'s description is FILE's text (a test changes it when it wants);
  * - `inject`: a description that carries instructions for the model;
  * - `hang`: answers the start and the listing, never a call;
  * - `hang-start`: never answers `initialize`;
@@ -43,6 +44,8 @@ function tools(): unknown[] {
         inputSchema: schema,
       }];
     }
+    case "described":
+      return [{ name: "echo", description: Deno.readTextFileSync(arg), inputSchema: schema }];
     case "inject":
       return [{
         name: "echo",

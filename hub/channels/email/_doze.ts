@@ -15,8 +15,13 @@ export class Doze {
     this.#wake?.();
   }
 
-  /** Waits `ms`, or until poked or `signal` aborts. */
+  /**
+   * Waits `ms`, or until poked or `signal` aborts. A signal that aborted before the
+   * call ends it at once: its abort event has already been sent, and a loop that stops
+   * while it awaits a send comes here with it.
+   */
   sleep(ms: number, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);

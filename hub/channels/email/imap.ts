@@ -39,7 +39,7 @@ export interface MailboxWatchOptions {
   settings: EmailSettings;
   store: MailStore;
   /** Takes one fetched mail (records it); called in UID order, one at a time. */
-  take(mail: FetchedMail): Promise<void>;
+  take(mail: FetchedMail): void;
   /** Called with each failure, as a sentence without secrets. */
   onError(detail: string): void;
   /** Told when the state changes. */
@@ -193,7 +193,7 @@ export class MailboxWatch {
     for (const uid of uids) {
       const message = await client.fetchOne(String(uid), { source: true }, { uid: true });
       if (message && message.source) {
-        await this.#o.take({ folder, uidvalidity, uid, raw: new Uint8Array(message.source) });
+        this.#o.take({ folder, uidvalidity, uid, raw: new Uint8Array(message.source) });
       }
       store.setWatermark(folder, uidvalidity, uid);
     }

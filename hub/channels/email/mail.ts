@@ -5,17 +5,24 @@
  * two robots cannot answer each other for ever), the body without the quoted tail of
  * earlier mails, and the attachments: listed, the text ones (and forwarded mails,
  * `message/rfc822`) read up to a cap. MIME, charsets and RFC 2047 words
- * (`=?UTF-8?B?…?=`) are `mailparser`'s.
+ * (`=?UTF-8?B?…?=`) are read by `mime.ts`, addresses by `address.ts`.
+ *
+ * What is returned holds strings only, never the raw bytes, so a processed mail keeps
+ * nothing of its message alive.
  *
  * @module
  */
-import { Buffer } from "node:buffer";
-import type { Attachment, ParsedMail } from "mailparser";
-
-/** `mailparser`, loaded with the first mail: an idle channel does not hold it. */
-async function parser(): Promise<typeof import("mailparser").simpleParser> {
-  return (await import("mailparser")).simpleParser;
-}
+import { parseAddresses } from "./address.ts";
+import { htmlText } from "./html_text.ts";
+import {
+  decodedBody,
+  decodeWords,
+  header,
+  headers,
+  type MimePart,
+  parseMessage,
+  partText,
+} from "./mime.ts";
 
 /** An attachment as the model is told of it. */
 export interface MailAttachment {
@@ -56,13 +63,8 @@ export interface ReadMailOptions {
   attachmentBytes?: number;
 }
 
-const PARSE = {
-  skipImageLinks: true,
-  skipTextLinks: true,
-  skipTextToHtml: true,
-  // Our own cap applies per attachment; mailparser keeps each one whole in memory.
-  maxHtmlLengthToParse: 1_000_000,
-} as const;
+/** The most of an HTML body turned into text, in bytes. */
+const HTML_BYTES = 1_000_000;
 
 /**
  * Reads a raw mail (RFC 5322 bytes).
@@ -70,7 +72,7 @@ const PARSE = {
  * @example
  * ```ts
  * import { readMail } from "./mail.ts";
- * const mail = await readMail(new TextEncoder().encode(
+ * const mail = readMail(new TextEncoder().encode(
  *   "From: =?UTF-8?Q?Ay=C5=9Fe?= <Ayse@Example.com>\r\nSubject: =?UTF-8?B?w5bDp8O8bmPDvA==?=\r\n" +
  *     "Message-ID: <m1@example.com>\r\n\r\nMerhaba\r\n\r\nOn Mon, Bob wrote:\r\n> old\r\n",
  * ));
@@ -78,32 +80,24 @@ const PARSE = {
  * if (mail.text !== "Merhaba") throw new Error(JSON.stringify(mail.text));
  * ```
  */
-export async function readMail(
-  raw: Uint8Array,
-  options: ReadMailOptions = {},
-): Promise<IncomingMail> {
+export function readMail(raw: Uint8Array, options: ReadMailOptions = {}): IncomingMail {
   const cap = options.attachmentBytes ?? 65_536;
-  const simpleParser = await parser();
-  const parsed = await simpleParser(Buffer.from(raw), PARSE);
-  const fromList = parsed.from?.value ?? [];
-  const single = fromList.length === 1 && fromList[0]!.address ? fromList[0]! : undefined;
+  const top = parseMessage(raw);
+  const fromList = parseAddresses(header(top, "from") ?? "");
+  const single = fromList.length === 1 ? fromList[0]! : undefined;
+  const { body, attachments } = contents(top);
   return {
-    messageId: messageIdOf(parsed.messageId),
+    messageId: messageIdOf(header(top, "message-id")),
     from: single === undefined
       ? undefined
-      : { address: single.address!.trim().toLowerCase(), name: single.name ?? "" },
-    subject: parsed.subject ?? "",
-    inReplyTo: messageIdOf(parsed.inReplyTo),
-    references:
-      (Array.isArray(parsed.references)
-        ? parsed.references
-        : parsed.references
-        ? parsed.references.split(/\s+/)
-        : []).map(messageIdOf).filter((id): id is string => id !== undefined),
-    authResults: headerValues(parsed, "authentication-results"),
-    automatic: isAutomatic(parsed),
-    text: withoutQuotedTail(bodyText(parsed)),
-    attachments: await Promise.all(parsed.attachments.map((a) => attachmentOf(a, cap))),
+      : { address: single.address.trim().toLowerCase(), name: single.name },
+    subject: subjectOf(top),
+    inReplyTo: messageIdsOf(header(top, "in-reply-to"))[0],
+    references: messageIdsOf(header(top, "references")),
+    authResults: headers(top, "authentication-results"),
+    automatic: isAutomatic(top, single?.address),
+    text: withoutQuotedTail(body),
+    attachments: attachments.map((a) => attachmentOf(a, cap)),
   };
 }
 
@@ -126,28 +120,88 @@ export function messageIdOf(value: string | undefined): string | undefined {
   return `<${id}>`;
 }
 
-/** The values of header `key` (lower case) in order, each unfolded. */
-function headerValues(parsed: ParsedMail, key: string): string[] {
-  return parsed.headerLines.filter((h) => h.key === key).map((h) =>
-    h.line.replace(/^[^:]*:\s*/, "").replace(/\r?\n[ \t]+/g, " ").trim()
-  );
+/** The Message-IDs in a `References` or `In-Reply-To` value, in order. */
+function messageIdsOf(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  const bracketed = value.match(/<[^<>]*>/g);
+  const ids = bracketed ?? value.split(/\s+/);
+  return ids.map(messageIdOf).filter((id): id is string => id !== undefined);
+}
+
+function subjectOf(part: MimePart): string {
+  return decodeWords(header(part, "subject") ?? "").replace(/[\r\n\t]+/g, " ").trim();
 }
 
 /** Whether a machine sent the mail (RFC 3834's `Auto-Submitted`, bulk, lists, bounces). */
-function isAutomatic(parsed: ParsedMail): boolean {
-  const one = (key: string) => headerValues(parsed, key)[0]?.toLowerCase();
+function isAutomatic(top: MimePart, from: string | undefined): boolean {
+  const one = (key: string) => header(top, key)?.toLowerCase();
   const auto = one("auto-submitted");
-  if (auto !== undefined && auto !== "no") return true;
+  if (auto !== undefined && !/^no\b/.test(auto)) return true;
   if (/^(bulk|junk|list|auto_reply)$/.test(one("precedence") ?? "")) return true;
   if (one("list-id") !== undefined || one("list-unsubscribe") !== undefined) return true;
-  if (one("return-path") === "<>") return true;
-  const local = parsed.from?.value[0]?.address?.split("@")[0]?.toLowerCase() ?? "";
+  if (one("return-path")?.replace(/\s+/g, "") === "<>") return true;
+  const local = from?.split("@")[0]?.toLowerCase() ?? "";
   return local === "mailer-daemon" || local === "postmaster";
 }
 
-function bodyText(parsed: ParsedMail): string {
-  // mailparser turns an HTML-only mail into text itself.
-  return (parsed.text ?? "").replace(/\r\n/g, "\n").trim();
+/** A part the mail's reader takes for an attachment. */
+function isAttachment(part: MimePart): boolean {
+  if (part.type === "message/rfc822") return true;
+  if (part.disposition === "attachment") return true;
+  if (part.type !== "text/plain" && part.type !== "text/html") return true;
+  return fileName(part) !== undefined;
+}
+
+function fileName(part: MimePart): string | undefined {
+  const name = part.dispositionParams.filename ?? part.params.name;
+  return name === undefined || name.trim() === "" ? undefined : name.trim();
+}
+
+/**
+ * The body text and the attachments of a message: the text parts that are not
+ * attachments, in order (of an alternative, the plain one, else the HTML one as text;
+ * an HTML-only mail becomes text), and every other leaf part.
+ */
+function contents(top: MimePart): { body: string; attachments: MimePart[] } {
+  const plain: string[] = [];
+  const html: string[] = [];
+  const attachments: MimePart[] = [];
+  const walk = (part: MimePart) => {
+    if (part.type === "multipart/alternative" && part.parts.length > 0) {
+      const chosen = part.parts.find((p) => yieldsPlain(p)) ??
+        part.parts.find((p) => !isAttachment(p) || p.type.startsWith("multipart/"));
+      for (const p of part.parts) {
+        if (p === chosen) walk(p);
+        else if (p.type.startsWith("multipart/")) collectAttachments(p, attachments);
+      }
+      return;
+    }
+    if (part.type.startsWith("multipart/") && part.parts.length > 0) {
+      for (const p of part.parts) walk(p);
+      return;
+    }
+    if (part.type.startsWith("multipart/")) return;
+    if (isAttachment(part)) attachments.push(part);
+    else if (part.type === "text/html") html.push(partText(part, HTML_BYTES));
+    else plain.push(partText(part));
+  };
+  walk(top);
+  const text = plain.length > 0 ? plain.join("\n") : html.map(htmlText).join("\n");
+  return { body: text.trim(), attachments };
+}
+
+/** Whether a part gives a plain-text body (itself, or a multipart holding one). */
+function yieldsPlain(part: MimePart): boolean {
+  if (part.type.startsWith("multipart/")) return part.parts.some(yieldsPlain);
+  return part.type === "text/plain" && !isAttachment(part);
+}
+
+/** The attachments of a branch not taken (an alternative's HTML branch with its images). */
+function collectAttachments(part: MimePart, into: MimePart[]): void {
+  for (const p of part.parts) {
+    if (p.type.startsWith("multipart/")) collectAttachments(p, into);
+    else if (isAttachment(p)) into.push(p);
+  }
 }
 
 /**
@@ -173,33 +227,38 @@ export function withoutQuotedTail(text: string): string {
   return kept === "" ? text.trim() : kept;
 }
 
-async function attachmentOf(a: Attachment, cap: number): Promise<MailAttachment> {
-  const type = (a.contentType ?? "application/octet-stream").toLowerCase();
-  const base: MailAttachment = { name: a.filename ?? "attachment", type, size: a.size };
+function attachmentOf(part: MimePart, cap: number): MailAttachment {
+  const type = part.type;
+  const bytes = decodedBody(part);
+  const name = fileName(part);
+  const base: MailAttachment = { name: name ?? "attachment", type, size: bytes.length };
   if (type === "message/rfc822") {
-    const inner = await (await parser())(a.content, PARSE);
+    const inner = parseMessage(bytes);
+    const date = new Date(header(inner, "date") ?? "");
     const head = [
-      `From: ${inner.from?.text ?? ""}`,
-      `Date: ${inner.date?.toISOString() ?? ""}`,
-      `Subject: ${inner.subject ?? ""}`,
+      `From: ${addressText(header(inner, "from") ?? "")}`,
+      `Date: ${Number.isNaN(date.getTime()) ? "" : date.toISOString()}`,
+      `Subject: ${subjectOf(inner)}`,
     ].join("\n");
-    const body = bodyText(inner);
-    const text = `${head}\n\n${body}`;
-    return {
-      ...base,
-      name: a.filename ?? inner.subject ?? "forwarded",
-      ...capped(text, cap),
-    };
+    const text = `${head}\n\n${contents(inner).body}`;
+    return { ...base, name: name ?? (subjectOf(inner) || "forwarded"), ...capped(text, cap) };
   }
   if (type.startsWith("text/") || /\/(json|xml|csv|x-yaml|yaml)$/.test(type)) {
-    return { ...base, ...capped(new TextDecoder().decode(a.content), cap) };
+    // Four bytes more than the cap: the cut falls on a whole character.
+    return { ...base, ...capped(partText(part, cap + 4), cap, bytes.length > cap + 4) };
   }
   return base;
 }
 
-function capped(text: string, cap: number): { text: string; cut?: boolean } {
+/** A `From:` value as people read it: `"Name" <address>`, comma-separated. */
+function addressText(value: string): string {
+  return parseAddresses(value).map((m) => m.name === "" ? m.address : `"${m.name}" <${m.address}>`)
+    .join(", ");
+}
+
+function capped(text: string, cap: number, longer = false): { text: string; cut?: boolean } {
   const bytes = new TextEncoder().encode(text);
-  if (bytes.length <= cap) return { text };
+  if (bytes.length <= cap && !longer) return { text };
   // Cut on a character boundary.
   const cut = new TextDecoder().decode(bytes.slice(0, cap)).replace(/\uFFFD$/, "");
   return { text: cut, cut: true };

@@ -46,8 +46,8 @@ const RAW = [
   "",
 ].join("\r\n");
 
-Deno.test("readMail() reads RFC 2047 words, a Turkish charset, threads, and a forwarded mail", async () => {
-  const mail = await readMail(new TextEncoder().encode(RAW), { attachmentBytes: 60 });
+Deno.test("readMail() reads RFC 2047 words, a Turkish charset, threads, and a forwarded mail", () => {
+  const mail = readMail(new TextEncoder().encode(RAW), { attachmentBytes: 60 });
   assert.deepEqual(mail.from, { address: "ayse@example.com", name: "Ayşe Yılmaz" });
   assert.equal(mail.subject, "Şırket");
   assert.equal(mail.messageId, "<m1@example.com>");
@@ -69,7 +69,7 @@ Deno.test("readMail() reads RFC 2047 words, a Turkish charset, threads, and a fo
   });
   // The forwarded text is untrusted content between markers, its markers sanitised.
   const prompt = mailPrompt(
-    await readMail(new TextEncoder().encode(RAW), { attachmentBytes: 4096 }),
+    readMail(new TextEncoder().encode(RAW), { attachmentBytes: 4096 }),
     "owner",
   );
   assert.match(prompt, /- a\.pdf \(application\/pdf, 9 bytes, not read\)/);
@@ -80,7 +80,7 @@ Deno.test("readMail() reads RFC 2047 words, a Turkish charset, threads, and a fo
   assert.equal(prompt.match(/<<<END ATTACHMENT>>>/g)?.length, 1);
 });
 
-Deno.test("readMail() marks mail a machine sent: auto-replies, lists, bounces", async () => {
+Deno.test("readMail() marks mail a machine sent: auto-replies, lists, bounces", () => {
   const head = (extra: string) =>
     new TextEncoder().encode(`From: me@example.com\r\n${extra}\r\nSubject: x\r\n\r\nbody\r\n`);
   for (
@@ -91,9 +91,9 @@ Deno.test("readMail() marks mail a machine sent: auto-replies, lists, bounces", 
       "Return-Path: <>",
     ]
   ) {
-    assert.equal((await readMail(head(extra))).automatic, true, extra);
+    assert.equal((readMail(head(extra))).automatic, true, extra);
   }
-  assert.equal((await readMail(head("Auto-Submitted: no"))).automatic, false);
+  assert.equal((readMail(head("Auto-Submitted: no"))).automatic, false);
   const two = new TextEncoder().encode("From: a@example.com, b@example.com\r\n\r\nx\r\n");
-  assert.equal((await readMail(two)).from, undefined);
+  assert.equal((readMail(two)).from, undefined);
 });

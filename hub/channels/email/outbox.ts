@@ -1,14 +1,14 @@
 /**
- * The outbox: answers recorded in the store are sent over SMTP (`nodemailer`), each
- * as the bytes recorded; a send that fails is tried again after the hub's backoff
- * (`hub/backoff.ts`), for 24 hours, then given up and the owner told (an
- * `email.undelivered` owner event). A server's permanent refusal (a 5xx answer) is not
- * tried again. A restart goes on where the last process stopped: what is due is in the
- * store.
+ * The outbox: answers recorded in the store are sent over SMTP (nodemailer's
+ * `SMTPConnection`), each as the bytes recorded; a send that fails is tried again after
+ * the hub's backoff (`hub/backoff.ts`), for 24 hours, then given up and the owner told
+ * (an `email.undelivered` owner event). A server's permanent refusal (a 5xx answer) is
+ * not tried again. A restart goes on where the last process stopped: what is due is in
+ * the store.
  *
  * @module
  */
-import type { Transporter } from "nodemailer";
+import type SMTPConnection from "nodemailer/lib/smtp-connection";
 import { Buffer } from "node:buffer";
 import { backoffDelay } from "../../backoff.ts";
 import { Doze } from "./_doze.ts";
@@ -46,20 +46,53 @@ export function smtpOptions(settings: EmailSettings) {
 }
 
 /**
- * A sender over SMTP for the settings. `nodemailer` loads with the first send, so an
- * idle channel does not hold it.
+ * A sender over SMTP for the settings: one connection per send (as nodemailer's
+ * transport without a pool does), logged in when the server offers AUTH. It loads only
+ * nodemailer's `SMTPConnection`, with the first send: the answers are already MIME
+ * (`render.ts`), so the package's mailer, composer and other transports (about 1 MiB
+ * resident) are never loaded, and an idle channel holds none of it.
  */
 export function smtpSender(settings: EmailSettings): { send: SendRaw; close(): void } {
-  let transport: Transporter | undefined;
+  const open = new Set<SMTPConnection>();
   return {
     async send(row) {
-      transport ??= (await import("nodemailer")).createTransport(smtpOptions(settings));
-      await transport.sendMail({
-        envelope: { from: settings.address, to: [row.recipient] },
-        raw: Buffer.from(row.raw),
-      });
+      const { default: Connection } = await import("nodemailer/lib/smtp-connection");
+      const { auth, ...options } = smtpOptions(settings);
+      const connection = new Connection(options);
+      open.add(connection);
+      try {
+        await new Promise<void>((resolve, reject) => {
+          // `on`, not `once`: a second error (during QUIT, say) must not crash the hub unheard.
+          connection.on("error", reject);
+          // A close nodemailer does not count as an error must not leave the outbox waiting.
+          connection.once(
+            "end",
+            () => reject(new Error("the connection closed before the server took the answer")),
+          );
+          const send = () =>
+            connection.send(
+              { from: settings.address, to: [row.recipient] },
+              Buffer.from(row.raw),
+              (error) => error ? reject(error) : resolve(),
+            );
+          connection.connect((error) => {
+            if (error) return reject(error);
+            if (!connection.allowsAuth) return send();
+            connection.login(auth, (error) => error ? reject(error) : send());
+          });
+        });
+        connection.quit();
+      } catch (error) {
+        connection.close();
+        throw error;
+      } finally {
+        open.delete(connection);
+      }
     },
-    close: () => transport?.close(),
+    close() {
+      for (const connection of open) connection.close();
+      open.clear();
+    },
   };
 }
 

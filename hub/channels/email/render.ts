@@ -6,6 +6,7 @@
  * and the cost in a short footer the owner can turn off (`[email] footer`). It says
  * `Auto-Submitted: auto-replied` (RFC 3834), so another robot does not answer it.
  * The bytes are built once and kept in the outbox: every try sends the same message.
+ * The MIME is written by `mime_write.ts`.
  *
  * @module
  */
@@ -14,6 +15,13 @@ import { markdownHtml } from "../messenger/markdown_html.ts";
 import { escapeHtml } from "../messenger/telegram.ts";
 import { t } from "./_messages.ts";
 import type { IncomingMail } from "./mail.ts";
+import {
+  encodeHeaderText,
+  encodeQuotedPrintable,
+  headerLine,
+  mailDate,
+  newBoundary,
+} from "./mime_write.ts";
 import { replyReferences, replySubject } from "./thread.ts";
 
 /** What an answer cost, for its footer. */
@@ -60,7 +68,7 @@ function formatUsd(usd: number): string {
  * @example
  * ```ts
  * import { renderAnswer } from "./render.ts";
- * const raw = new TextDecoder().decode(await renderAnswer({
+ * const raw = new TextDecoder().decode(renderAnswer({
  *   from: "agent@example.org", to: "me@example.com", messageId: "<answer.1@example.org>",
  *   mail: { messageId: "<q@example.com>", references: [], inReplyTo: undefined, subject: "Hi" },
  *   text: "**Yes** <b>", lang: "en", cost: { model: "m-1", usd: 0.0021 },
@@ -72,7 +80,7 @@ function formatUsd(usd: number): string {
  * if (!raw.replace(/=\r?\n/g, "").includes("<b>Yes</b> &lt;b&gt;")) throw new Error(raw);
  * ```
  */
-export async function renderAnswer(answer: AnswerMail): Promise<Uint8Array> {
+export function renderAnswer(answer: AnswerMail): Uint8Array {
   const footer = answer.cost === undefined ? undefined : footerLine(answer.lang, answer.cost);
   const text = footer === undefined ? answer.text : `${answer.text.trimEnd()}\n\n-- \n${footer}\n`;
   const html = [
@@ -84,19 +92,36 @@ export async function renderAnswer(answer: AnswerMail): Promise<Uint8Array> {
     "</body></html>",
   ].join("");
   const references = replyReferences(answer.mail);
-  // Loaded with the first answer: an idle channel does not hold the MIME writer.
-  const { default: MailComposer } = await import("nodemailer/lib/mail-composer/index.js");
-  const composer = new MailComposer({
-    from: answer.from,
-    to: answer.to,
-    subject: replySubject(answer.mail.subject),
-    messageId: answer.messageId,
-    ...(answer.mail.messageId === undefined ? {} : { inReplyTo: answer.mail.messageId }),
-    ...(references.length === 0 ? {} : { references }),
-    date: answer.date ?? new Date(),
-    headers: { "Auto-Submitted": "auto-replied" },
-    text,
-    html,
-  });
-  return await composer.compile().build();
+  const boundary = newBoundary();
+  const head = [
+    headerLine("From", answer.from),
+    headerLine("To", answer.to),
+    headerLine("Subject", encodeHeaderText(replySubject(answer.mail.subject))),
+    headerLine("Message-ID", answer.messageId),
+    ...(answer.mail.messageId === undefined
+      ? []
+      : [headerLine("In-Reply-To", answer.mail.messageId)]),
+    ...(references.length === 0 ? [] : [headerLine("References", references.join(" "))]),
+    headerLine("Date", mailDate(answer.date ?? new Date())),
+    "Auto-Submitted: auto-replied",
+    "MIME-Version: 1.0",
+    headerLine("Content-Type", `multipart/alternative; boundary="${boundary}"`),
+  ];
+  const part = (type: string, body: string) => [
+    `--${boundary}`,
+    `Content-Type: ${type}; charset=utf-8`,
+    "Content-Transfer-Encoding: quoted-printable",
+    "",
+    encodeQuotedPrintable(body),
+  ];
+  return new TextEncoder().encode(
+    [
+      ...head,
+      "",
+      ...part("text/plain", text),
+      ...part("text/html", html),
+      `--${boundary}--`,
+      "",
+    ].join("\r\n"),
+  );
 }

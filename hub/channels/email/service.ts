@@ -130,8 +130,10 @@ export class EmailService {
       ...(options.retryBaseMs ? { baseMs: options.retryBaseMs } : {}),
       onError: (detail) => this.#failed(detail),
       onGivenUp: async (row, failure) => {
-        const mail = await readMail(row.raw).catch(() => undefined);
-        const subject = mail?.subject ?? "";
+        let subject = "";
+        try {
+          subject = readMail(row.raw).subject;
+        } catch { /* the answer's own bytes: nothing to tell but the recipient */ }
         this.#o.logger.warn(
           `email: the answer to ${row.recipient} was given up: ${failure.detail}`,
         );
@@ -196,11 +198,11 @@ export class EmailService {
    * Takes one fetched mail: judged, then recorded once (a known Message-ID or place is
    * skipped); a taken mail wakes the answers.
    */
-  async take(fetched: FetchedMail): Promise<void> {
+  take(fetched: FetchedMail): void {
     const { settings, store, logger } = this.#o;
     let mail: IncomingMail;
     try {
-      mail = await readMail(fetched.raw, { attachmentBytes: settings.attachment_kb * 1024 });
+      mail = readMail(fetched.raw, { attachmentBytes: settings.attachment_kb * 1024 });
     } catch (error) {
       logger.warn(`email: UID ${fetched.uid} cannot be read: ${errorMessage(error)}`);
       return;
@@ -279,7 +281,7 @@ export class EmailService {
   /** Answers one mail; `false` when the hub stops before it is answered. */
   async #answer(taken: TakenMail): Promise<boolean> {
     const { settings, store, lang } = this.#o;
-    const mail = await readMail(taken.raw, { attachmentBytes: settings.attachment_kb * 1024 });
+    const mail = readMail(taken.raw, { attachmentBytes: settings.attachment_kb * 1024 });
     const answerId = await answerMessageId(taken.messageId, settings.address);
     let waited = false;
     const result = await this.#o.answer({
@@ -292,11 +294,11 @@ export class EmailService {
       waiting: (sentence) => {
         if (waited) return;
         waited = true;
-        void this.#notice(taken, mail, answerId, sentence);
+        this.#notice(taken, mail, answerId, sentence);
       },
     });
     if (result.kind === "closed" || this.#stop.signal.aborted) return false;
-    const raw = await renderAnswer({
+    const raw = renderAnswer({
       from: settings.address,
       to: taken.sender,
       mail: { ...mail, messageId: taken.messageId },
@@ -322,11 +324,11 @@ export class EmailService {
   }
 
   /** Records (once per mail) the mail that says an approval waits, and sends it. */
-  async #notice(taken: TakenMail, mail: IncomingMail, answerId: string, sentence: string) {
+  #notice(taken: TakenMail, mail: IncomingMail, answerId: string, sentence: string): void {
     const { settings, lang } = this.#o;
     try {
       const id = answerId.replace("<answer.", "<waiting.");
-      const raw = await renderAnswer({
+      const raw = renderAnswer({
         from: settings.address,
         to: taken.sender,
         mail: { ...mail, messageId: taken.messageId },

@@ -2,13 +2,15 @@
  * The Settings page: each role's provider, model and budget, saved into `agent.toml`
  * by the hub (which checks them with the CLI's parser and answers its sentence when
  * one is wrong), and the credentials as set / not set, each settable through a
- * password field that is cleared at once and never shown again.
+ * password field that is cleared at once and never shown again; and the MCP servers
+ * (`settings_mcp.ts`).
  *
  * @module
  */
 import { failureText, get, post } from "./api.ts";
 import { h, replace } from "./dom.ts";
 import { t } from "./i18n.ts";
+import { mcpCard } from "./settings_mcp.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -140,5 +142,6 @@ export async function settings(main: HTMLElement, note?: string): Promise<void> 
       h("h2", { id: "s-secrets" }, t("secrets")),
       data.secrets.map(secretRow),
     ),
+    await mcpCard(),
   );
 }
