@@ -357,6 +357,26 @@ Deno.test({
           assert.equal(await page.getAttribute("body", "data-highlighted"), "4");
           await labelBoxes(page);
           assert.ok(await page.isVisible("#labels .label.chosen"));
+          // The rest fade without turning the legend's offline grey, labels too (issue 39 U02).
+          const fadedColour = await page.evaluate(() => {
+            // deno-lint-ignore no-explicit-any
+            const view = (globalThis as any).universeMap;
+            const g = view.sigma.getGraph();
+            const chosen = document.body.dataset.selected!;
+            let colour: string | undefined;
+            g.forEachNode((n: string, a: { kind: string; online: boolean }) => {
+              if (colour || a.kind !== "agent" || !a.online || n === chosen) return;
+              if (!g.hasEdge(chosen, n)) colour = view.sigma.getNodeDisplayData(n)?.color;
+            });
+            return colour;
+          });
+          assert.equal(fadedColour, "#2a5a34", "an online agent not linked: dimmed green");
+          assert.ok(await page.$$eval("#labels .label.faded", (l) => l.length) > 0);
+          assert.equal(
+            await page.$eval("#labels .label.faded", (e) => getComputedStyle(e).opacity),
+            "0.4",
+          );
+          assert.equal(await page.$$eval("#labels .label.chosen.faded", (l) => l.length), 0);
           await page.screenshot({ path: `${ARTIFACTS}map-500-${tag}-selected.png` });
           assert.deepEqual(problems, []);
           await page.close();

@@ -131,7 +131,8 @@ export function nodeStyle(
     return { ...data, color: MAP_COLOURS.selected, size: data.size + 4, zIndex: 2 };
   }
   if (g.hasEdge(s.address, node)) return { ...data, zIndex: 1 };
-  return { ...data, color: MAP_COLOURS.faded, zIndex: 0 };
+  // Dimmed, but still online green or offline grey: fading is not going offline.
+  return { ...data, color: data.online ? MAP_COLOURS.fadedOnline : MAP_COLOURS.faded, zIndex: 0 };
 }
 
 /** A link as drawn: the selected agent's stand out, the rest fade. */

@@ -19,6 +19,8 @@ export interface LabelItem {
   /** The node's radius, the label starts past it. */
   size: number;
   chosen: boolean;
+  /** Another agent is chosen and this one is not linked to it: its label dims too. */
+  faded?: boolean;
 }
 
 /** The label layer of one map. */
@@ -70,7 +72,7 @@ export class LabelLayer {
       }
       const item = byId.get(box.id);
       span.textContent = item?.text ?? "";
-      span.className = item?.chosen ? "label chosen" : "label";
+      span.className = item?.chosen ? "label chosen" : item?.faded ? "label faded" : "label";
       span.style.transform = `translate(${Math.round(box.left)}px, ${Math.round(box.top)}px)`;
       span.style.width = `${box.width}px`;
     }

@@ -330,11 +330,8 @@ export class MapView {
       const p = this.#sigma.graphToViewport(a);
       if (p.x < -50 || p.y < -20 || p.x > width || p.y > height + 20) return;
       const chosen = node === s?.address;
-      const rank = chosen
-        ? 1e9
-        : s && this.#graph.hasEdge(s.address, node)
-        ? 1e6 + a.degree
-        : a.degree;
+      const linked = s !== undefined && this.#graph.hasEdge(s.address, node);
+      const rank = chosen ? 1e9 : linked ? 1e6 + a.degree : a.degree;
       const text = ellipsis(a.name || node, 28);
       items.push({
         id: node,
@@ -344,6 +341,7 @@ export class MapView {
         rank,
         size: chosen ? a.size + 4 : a.size,
         chosen,
+        faded: s !== undefined && !chosen && !linked,
       });
     });
     const placed = this.#labelLayer.draw(items, width, height, this.#events.covers());
