@@ -377,6 +377,32 @@ Deno.test({
             "0.4",
           );
           assert.equal(await page.$$eval("#labels .label.chosen.faded", (l) => l.length), 0);
+          // The chosen agent's label is not drawn through its own links (issue 39 U07).
+          const crossings = await page.evaluate(() => {
+            // deno-lint-ignore no-explicit-any
+            const view = (globalThis as any).universeMap;
+            const g = view.sigma.getGraph();
+            const chosen = document.body.dataset.selected!;
+            const map = document.getElementById("map")!.getBoundingClientRect();
+            const r = document.querySelector("#labels .label.chosen")!.getBoundingClientRect();
+            const box = { l: r.left - map.left, t: r.top - map.top, r: r.right - map.left };
+            const b = r.bottom - map.top;
+            const from = view.sigma.graphToViewport(g.getNodeAttributes(chosen));
+            let hits = 0;
+            for (const peer of g.neighbors(chosen)) {
+              const to = view.sigma.graphToViewport(g.getNodeAttributes(peer));
+              for (let i = 1; i <= 200; i++) {
+                const x = from.x + (to.x - from.x) * i / 200;
+                const y = from.y + (to.y - from.y) * i / 200;
+                if (x > box.l + 1 && x < box.r - 1 && y > box.t + 1 && y < b - 1) {
+                  hits++;
+                  break;
+                }
+              }
+            }
+            return hits;
+          });
+          assert.equal(crossings, 0, "links drawn through the chosen agent's label");
           await page.screenshot({ path: `${ARTIFACTS}map-500-${tag}-selected.png` });
           assert.deepEqual(problems, []);
           await page.close();
