@@ -443,6 +443,17 @@ Deno.test({
         const drawn = Number(await page.getAttribute("body", "data-drawn"));
         assert.ok(drawn > 50 && drawn <= 5000, `${drawn} agents drawn`);
         assert.equal(await page.getAttribute("body", "data-highlighted"), "2");
+        // Its links by name and online, as the API says (issue 39 U01: were addresses, offline).
+        const links = await page.$$eval("#panel ul.links a", (l) => l.map((e) => e.textContent));
+        assert.equal(links.length, 2, links.join());
+        for (const link of links) assert.match(link ?? "", /^Agent \d+ \(/);
+        const peersOnline = await page.evaluate(() => {
+          // deno-lint-ignore no-explicit-any
+          const g = (globalThis as any).universeMap.sigma.getGraph();
+          const chosen = document.body.dataset.selected!;
+          return g.neighbors(chosen).map((n: string) => g.getNodeAttribute(n, "online"));
+        });
+        assert.deepEqual(peersOnline, [true, true]);
         assert.ok(await labelBoxes(page) > 5);
         await page.screenshot({ path: `${ARTIFACTS}map-100k-desktop-zoomed.png` });
         assert.deepEqual(problems, []);
