@@ -284,9 +284,12 @@ export {
 // The web dashboard the control API serves under `/dashboard` (`agent dashboard`).
 export {
   dashboard,
+  dashboardChat,
   type DashboardDoor,
+  dashboardJobs,
   dashboardMcp,
   dashboardNetwork,
+  dashboardSettings,
   type McpRouteSources,
 } from "./dashboard/mod.ts";
 
@@ -342,11 +345,15 @@ export type {
 export type { HubStatusOptions, HubStatusReport, StopHubOptions } from "./daemon/status.ts";
 export type { SystemdUnitOptions } from "./daemon/systemd.ts";
 export type {
-  DashboardChat,
+  ChatSources,
   DashboardMount,
   DashboardParts,
+  DashboardRoutes,
+  DashboardSession,
   DashboardSources,
+  JobsSources,
   NetworkSources,
+  SettingsSources,
 } from "./dashboard/mod.ts";
 export type { DeskSentence } from "./desk/_messages.ts";
 export type { CommandChoice, CommandOutcome } from "./desk/commands.ts";

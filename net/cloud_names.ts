@@ -84,6 +84,37 @@ export function compareCloudFiles(a: string, b: string): number {
  */
 export const DASHBOARD_ORIGIN_HEADER = "x-agent-dashboard-origin";
 
+/**
+ * The header a dashboard page sends its session token in, locally and behind a cloud
+ * spine (which passes it on). A header, not a cookie: a browser sends a cookie to every
+ * port of the host, a header only where the page's own script puts it.
+ */
+export const DASHBOARD_SESSION_HEADER = "x-agent-session";
+
+/**
+ * The headers every answer under the dashboard's path carries, a refusal or an error as
+ * much as a page (locally from the hub; in cloud mode from the brain and from the spine's
+ * own refusals): a strict CSP, no sniffing, no framing, no referrer.
+ */
+export const DASHBOARD_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  "content-security-policy": [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join("; "),
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-frame-options": "DENY",
+  "cross-origin-opener-policy": "same-origin",
+  "cross-origin-resource-policy": "same-origin",
+};
+
 const WEBHOOK_LABEL = "agent messenger webhook/1";
 
 /**

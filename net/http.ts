@@ -65,6 +65,32 @@ export function errorResponse(
   return json({ error: "internal" }, 500);
 }
 
+/**
+ * `response` with `headers` set over its own; `keep` names headers set only when the
+ * response has none of its own (a route's `Cache-Control` wins over a default).
+ *
+ * @example
+ * ```ts
+ * import { withHeaders } from "./http.ts";
+ * const res = withHeaders(new Response("x", { status: 404 }), { "x-frame-options": "DENY" });
+ * if (res.status !== 404 || res.headers.get("x-frame-options") !== "DENY") throw new Error();
+ * ```
+ */
+export function withHeaders(
+  response: Response,
+  headers: Readonly<Record<string, string>>,
+  keep: Readonly<Record<string, string>> = {},
+): Response {
+  const merged = new Headers(response.headers);
+  for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+  for (const [name, value] of Object.entries(keep)) if (!merged.has(name)) merged.set(name, value);
+  return new Response(response.body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: merged,
+  });
+}
+
 /** Throws 405 `method_not_allowed` with an `Allow` header listing `allowed`. */
 export function methodNotAllowed(allowed: string[]): never {
   throw new HttpError(405, "method_not_allowed", { headers: { Allow: allowed.join(", ") } });

@@ -118,13 +118,36 @@ export {
   HttpError,
   isJsonContentType,
   json,
-  methodNotAllowed,
   parseJsonBody,
   readLimited,
   type ReadLimitedOptions,
   readRequestBody,
+  withHeaders,
 } from "./http.ts";
 export { errorLine, errorMessage } from "./error_message.ts";
+
+// The HTTP kit every surface shares: a route table with the one method guard, and the
+// one server-sent-events writer (ids, `Last-Event-ID`, back-pressure).
+export {
+  type RouteEntry,
+  type RouteHandler,
+  type RouteInput,
+  type RouteMatch,
+  type RouteOptions,
+  Router,
+} from "./router.ts";
+export {
+  EventReplay,
+  type EventReplayOptions,
+  frame as sseFrame,
+  lastEventId,
+  type ReplayedEvent,
+  SSE_HEARTBEAT_MS,
+  type SseEvent,
+  type SseOptions,
+  sseResponse,
+  type SseWriter,
+} from "./sse.ts";
 
 // Cloud names: which file, session, message and state names the spine's cloud routes
 // accept, shared by the spine and the hub's file sync.
@@ -132,6 +155,8 @@ export {
   CLOUD_FOLDERS,
   compareCloudFiles,
   DASHBOARD_ORIGIN_HEADER,
+  DASHBOARD_SECURITY_HEADERS,
+  DASHBOARD_SESSION_HEADER,
   FIXED_CLOUD_FILES,
   isCloudFileName,
   isMessageId,

@@ -1,7 +1,7 @@
 import { baseUrlFor, canonicalKey, type Card, parseCardInput } from "@agent/net";
 import { requireBearer } from "./auth.ts";
 import { type Env, SPINE_SOFTWARE, SPINE_VERSION, spineMode } from "./env.ts";
-import { HttpError, json, methodNotAllowed, parseJsonBody, readRequestBody } from "@agent/net";
+import { HttpError, json, parseJsonBody, readRequestBody, Router } from "@agent/net";
 import { parseAckBody, parseUpdatesQuery } from "./hub_query.ts";
 import type { MailboxClient } from "./mailbox_client.ts";
 import type { StoredCard } from "./mailbox.ts";
@@ -38,9 +38,49 @@ export function fullCard(stored: StoredCard, address: string, allowInsecure: boo
   };
 }
 
-function allow(request: Request, methods: string[]): void {
-  if (!methods.includes(request.method)) methodNotAllowed(methods);
-}
+/** The hub API's own routes (the cloud-only ones: `cloud/routes.ts`). */
+const HUB_ROUTES = new Router<HubContext>()
+  .on("GET", "/hub/health", async (_request, { context }) => {
+    const status = await context.mailbox.status();
+    return json({
+      ok: true,
+      address: context.address,
+      mode: spineMode(context.env),
+      card: status.card !== null,
+      mailbox: status.mailbox,
+      version: SPINE_VERSION,
+    });
+  })
+  .put("/hub/card", async (request, { context }) => {
+    const body = parseJsonBody(await readRequestBody(request, HUB_BODY_MAX_BYTES));
+    let input: StoredCard;
+    try {
+      input = parseCardInput(body);
+    } catch (error) {
+      // parseCardInput's TypeError names the bad field; anything else is internal.
+      if (!(error instanceof TypeError)) throw error;
+      throw new HttpError(400, "bad_request", { detail: error.message });
+    }
+    await context.mailbox.putCard(input);
+    return json(fullCard(input, context.address, context.allowInsecure));
+  })
+  .on("GET", "/hub/updates", async (_request, { url, context }) => {
+    const q = parseUpdatesQuery(url.searchParams);
+    return await context.mailbox.updates(q.after, q.timeout, q.limit);
+  })
+  .post("/hub/ack", async (request, { context }) => {
+    const body = parseJsonBody(await readRequestBody(request, HUB_BODY_MAX_BYTES));
+    return json({ deleted: await context.mailbox.ack(parseAckBody(body)) });
+  })
+  .on("GET", "/hub/ws", async (request, { context }) => {
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
+      // workerd's own HTTP server writes Upgrade only on a 101 and drops this one on
+      // the wire; service bindings and platforms that pass the Worker's headers on
+      // keep it (tests/spine/upgrade_header_test.ts).
+      throw new HttpError(426, "upgrade_required", { headers: { Upgrade: "websocket" } });
+    }
+    return await context.mailbox.doorbell(request);
+  });
 
 /**
  * Every `/hub/*` request: bearer token first (503 `not_configured` without
@@ -48,56 +88,8 @@ function allow(request: Request, methods: string[]): void {
  */
 export async function handleHub(request: Request, url: URL, ctx: HubContext): Promise<Response> {
   requireBearer(request, ctx.env.HUB_TOKEN);
-  const path = url.pathname;
-  if (isCloudOnlyPath(path)) return await handleCloud(request, url, ctx.env);
-  switch (path) {
-    case "/hub/health": {
-      allow(request, ["GET"]);
-      const status = await ctx.mailbox.status();
-      return json({
-        ok: true,
-        address: ctx.address,
-        mode: spineMode(ctx.env),
-        card: status.card !== null,
-        mailbox: status.mailbox,
-        version: SPINE_VERSION,
-      });
-    }
-    case "/hub/card": {
-      allow(request, ["PUT"]);
-      const body = parseJsonBody(await readRequestBody(request, HUB_BODY_MAX_BYTES));
-      let input: StoredCard;
-      try {
-        input = parseCardInput(body);
-      } catch (error) {
-        // parseCardInput's TypeError names the bad field; anything else is internal.
-        if (!(error instanceof TypeError)) throw error;
-        throw new HttpError(400, "bad_request", { detail: error.message });
-      }
-      await ctx.mailbox.putCard(input);
-      return json(fullCard(input, ctx.address, ctx.allowInsecure));
-    }
-    case "/hub/updates": {
-      allow(request, ["GET"]);
-      const q = parseUpdatesQuery(url.searchParams);
-      return await ctx.mailbox.updates(q.after, q.timeout, q.limit);
-    }
-    case "/hub/ack": {
-      allow(request, ["POST"]);
-      const body = parseJsonBody(await readRequestBody(request, HUB_BODY_MAX_BYTES));
-      return json({ deleted: await ctx.mailbox.ack(parseAckBody(body)) });
-    }
-    case "/hub/ws": {
-      allow(request, ["GET"]);
-      if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
-        // workerd's own HTTP server writes Upgrade only on a 101 and drops this one on
-        // the wire; service bindings and platforms that pass the Worker's headers on
-        // keep it (tests/spine/upgrade_header_test.ts).
-        throw new HttpError(426, "upgrade_required", { headers: { Upgrade: "websocket" } });
-      }
-      return await ctx.mailbox.doorbell(request);
-    }
-    default:
-      throw new HttpError(404, "not_found");
-  }
+  if (isCloudOnlyPath(url.pathname)) return await handleCloud(request, url, ctx.env);
+  const answer = await HUB_ROUTES.handle(request, ctx, { url });
+  if (answer === undefined) throw new HttpError(404, "not_found");
+  return answer;
 }

@@ -3,18 +3,94 @@ import { b64uDecode, isAddress } from "@agent/net";
 import { CardMemo, fetchSenderCard } from "./card_fetch.ts";
 import { type Env, insecurePeersAllowed, ownAddress } from "./env.ts";
 import { fullCard, handleHub } from "./hub_api.ts";
-import { errorResponse, HttpError, json, methodNotAllowed } from "@agent/net";
+import { errorResponse, HttpError, json, type RouteInput, Router } from "@agent/net";
 import { handleInbox } from "./inbox.ts";
 import { mailboxFor } from "./mailbox_client.ts";
 import { cloudCron, requireCloudMode } from "./cloud/routes.ts";
 import { MESSENGER_WEBHOOK_PATH, takeUpdate } from "./cloud/messenger_webhook.ts";
-import { handleDashboard, isDashboardPath } from "./cloud/dashboard.ts";
+import { handleDashboard } from "./cloud/dashboard.ts";
 
 // Per isolate: lets a busy sender's envelopes skip the key-value read.
 const cardMemo = new CardMemo();
 
-function allow(request: Request, methods: string[]): void {
-  if (!methods.includes(request.method)) methodNotAllowed(methods);
+/** What every top-level route gets. */
+interface SpineCall {
+  env: Env;
+  ctx: ExecutionContext | undefined;
+  /** The spine's own address. */
+  address: string;
+  allowInsecure: boolean;
+}
+
+/** The spine's routes; `/hub/*` has its own table behind the bearer token (`hub_api.ts`). */
+const ROUTES = new Router<SpineCall>()
+  .on("GET", "/", (_request, { context }) =>
+    new Response(`agent spine ${context.address}`, {
+      headers: { "content-type": "text/plain; charset=utf-8" },
+    }))
+  .on("GET", "/.well-known/agent.json", async (_request, { context }) => {
+    const { card } = await mailboxFor(context.env.MAILBOX).status();
+    const headers = { "Access-Control-Allow-Origin": "*" };
+    if (card === null) throw new HttpError(404, "no_card", { headers });
+    return json(fullCard(card, context.address, context.allowInsecure), 200, {
+      ...headers,
+      "Cache-Control": "public, max-age=300",
+    });
+  })
+  .post("/net/inbox", async (request, { context }) => {
+    const { env, address, allowInsecure } = context;
+    const mailbox = mailboxFor(env.MAILBOX);
+    return await handleInbox(request, {
+      address,
+      nowSeconds: Math.floor(Date.now() / 1000),
+      ipLimit: env.INBOX_IP_LIMIT,
+      senderLimit: env.INBOX_SENDER_LIMIT,
+      log: (line) => console.warn(line),
+      senderCard: (from) =>
+        fetchSenderCard(from, { allowInsecure, cache: env.PEER_CARDS, memo: cardMemo }),
+      heldSenderCard: (from) =>
+        fetchSenderCard(from, {
+          allowInsecure,
+          cache: env.PEER_CARDS,
+          memo: cardMemo,
+          heldOnly: true,
+        }),
+      ownCard: async () => {
+        const { card } = await mailbox.status();
+        return card ? { signKey: b64uDecode(card.sign_key) } : undefined;
+      },
+      store: (item) => mailbox.store(item),
+    });
+  })
+  .post(MESSENGER_WEBHOOK_PATH, async (request, { context }) => {
+    requireCloudMode(context.env);
+    const { response, handOver } = await takeUpdate(request, context.env);
+    if (handOver) {
+      if (context.ctx) context.ctx.waitUntil(handOver);
+      else await handOver;
+    }
+    return response;
+  });
+
+/** `/hub/dashboard/*` (its own login, before the bearer check), then `/hub/*`. */
+const PREFIXES = new Router<SpineCall>()
+  // The dashboard's browser has no bearer token: its routes do their own login.
+  .all("/hub/dashboard", dashboard)
+  .all("/hub/dashboard/*", dashboard)
+  .all("/hub", hub)
+  .all("/hub/*", hub);
+
+function dashboard(request: Request, { url, context }: RouteInput<SpineCall>): Promise<Response> {
+  return handleDashboard(request, url, context.env);
+}
+
+function hub(request: Request, { url, context }: RouteInput<SpineCall>): Promise<Response> {
+  return handleHub(request, url, {
+    env: context.env,
+    address: context.address,
+    allowInsecure: context.allowInsecure,
+    mailbox: mailboxFor(context.env.MAILBOX),
+  });
 }
 
 /** The spine's fetch handler: every error becomes the spec's `{error: code}` body here. */
@@ -45,73 +121,12 @@ async function route(
       detail: `the host '${address}' is not an agent address`,
     });
   }
-  const allowInsecure = insecurePeersAllowed(env);
-  const path = url.pathname;
-  // The dashboard's browser has no bearer token: its routes do their own login.
-  if (isDashboardPath(path)) return await handleDashboard(request, url, env);
-  if (path === "/hub" || path.startsWith("/hub/")) {
-    return await handleHub(request, url, {
-      env,
-      address,
-      allowInsecure,
-      mailbox: mailboxFor(env.MAILBOX),
-    });
-  }
-  switch (path) {
-    case "/":
-      allow(request, ["GET"]);
-      return new Response(`agent spine ${address}`, {
-        headers: { "content-type": "text/plain; charset=utf-8" },
-      });
-    case "/.well-known/agent.json": {
-      allow(request, ["GET"]);
-      const { card } = await mailboxFor(env.MAILBOX).status();
-      const headers = { "Access-Control-Allow-Origin": "*" };
-      if (card === null) {
-        throw new HttpError(404, "no_card", { headers });
-      }
-      return json(fullCard(card, address, allowInsecure), 200, {
-        ...headers,
-        "Cache-Control": "public, max-age=300",
-      });
-    }
-    case "/net/inbox": {
-      allow(request, ["POST"]);
-      const mailbox = mailboxFor(env.MAILBOX);
-      return await handleInbox(request, {
-        address,
-        nowSeconds: Math.floor(Date.now() / 1000),
-        ipLimit: env.INBOX_IP_LIMIT,
-        senderLimit: env.INBOX_SENDER_LIMIT,
-        log: (line) => console.warn(line),
-        senderCard: (from) =>
-          fetchSenderCard(from, { allowInsecure, cache: env.PEER_CARDS, memo: cardMemo }),
-        heldSenderCard: (from) =>
-          fetchSenderCard(from, {
-            allowInsecure,
-            cache: env.PEER_CARDS,
-            memo: cardMemo,
-            heldOnly: true,
-          }),
-        ownCard: async () => {
-          const { card } = await mailbox.status();
-          return card ? { signKey: b64uDecode(card.sign_key) } : undefined;
-        },
-        store: (item) => mailbox.store(item),
-      });
-    }
-    case MESSENGER_WEBHOOK_PATH: {
-      requireCloudMode(env);
-      const { response, handOver } = await takeUpdate(request, env);
-      if (handOver) {
-        if (ctx) ctx.waitUntil(handOver);
-        else await handOver;
-      }
-      return response;
-    }
-    default:
-      throw new HttpError(404, "not_found");
-  }
+  const call: SpineCall = { env, ctx, address, allowInsecure: insecurePeersAllowed(env) };
+  const answer = await PREFIXES.handle(request, call, { url }) ??
+    await ROUTES.handle(request, call, { url });
+  if (answer !== undefined) return answer;
+  await request.body?.cancel();
+  throw new HttpError(404, "not_found");
 }
 
 /**

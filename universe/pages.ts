@@ -19,19 +19,6 @@ export function pagePath(page: PageName, lang: PageLang): string {
   return lang === "tr" ? (base === "/" ? "/tr/" : `/tr${base}`) : base;
 }
 
-/** The page and language a path names, if any. */
-export function pageOf(path: string): { page: PageName; lang: PageLang } | undefined {
-  const table: Record<string, { page: PageName; lang: PageLang }> = {
-    "/": { page: "landing", lang: "en" },
-    "/how-it-works": { page: "how", lang: "en" },
-    "/universe": { page: "universe", lang: "en" },
-    "/tr/": { page: "landing", lang: "tr" },
-    "/tr/how-it-works": { page: "how", lang: "tr" },
-    "/tr/universe": { page: "universe", lang: "tr" },
-  };
-  return table[path];
-}
-
 /**
  * Escapes text for HTML content and attribute values.
  *

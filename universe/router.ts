@@ -1,5 +1,11 @@
-import { errorResponse, HttpError, methodNotAllowed } from "@agent/net";
-import { infoResponse, listedResponse, signedRequest, tauResponse } from "./api.ts";
+import { errorResponse, HttpError, Router } from "@agent/net";
+import {
+  type ApiContext,
+  infoResponse,
+  listedResponse,
+  signedRequest,
+  tauResponse,
+} from "./api.ts";
 import { storedSnapshotResponse } from "./snapshot_serve.ts";
 import { FAVICON_SVG, SITE_CSS } from "./assets.ts";
 import { MAP_JS } from "./_map_js.ts";
@@ -7,7 +13,7 @@ import { DirectoryClient } from "./directory_client.ts";
 import { type Env, universeHost } from "./env.ts";
 import { mapApiResponse } from "./map/routes.ts";
 import { safeDecode } from "./map/text.ts";
-import { type PageLang, pageOf, pagePath, renderNotFound, renderPage } from "./pages.ts";
+import { type PageLang, type PageName, pagePath, renderNotFound, renderPage } from "./pages.ts";
 
 /** The three headers every page carries. */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
@@ -38,84 +44,6 @@ export async function handleRequest(
   }
 }
 
-function allow(request: Request, methods: string[]): void {
-  if (!methods.includes(request.method)) methodNotAllowed(methods);
-}
-
-async function route(request: Request, env: Env, options: HandleOptions): Promise<Response> {
-  const url = new URL(request.url);
-  const path = url.pathname;
-  const ctx = {
-    env,
-    host: universeHost(env, url),
-    allowInsecure: env.ALLOW_INSECURE_PEERS?.trim() === "1",
-    now: options.now ?? Math.floor(Date.now() / 1000),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  };
-  if (path.startsWith("/api/")) {
-    if (path === "/api/universe") {
-      allow(request, ["GET", "HEAD"]);
-      return await storedSnapshotResponse(request, ctx);
-    }
-    if (path === "/api/listed") {
-      allow(request, ["POST"]);
-      return await listedResponse(request, ctx);
-    }
-    if (path === "/api/info") {
-      allow(request, ["GET", "HEAD"]);
-      return infoResponse(ctx);
-    }
-    if (path.startsWith("/api/taus/")) {
-      allow(request, ["GET", "HEAD"]);
-      return await tauResponse(safeDecode(path.slice("/api/taus/".length)), ctx);
-    }
-    if (path.startsWith("/api/map/")) {
-      allow(request, ["GET", "HEAD"]);
-      return await mapApiResponse(path.slice("/api/map/".length), url, env.DIRECTORY, ctx.now);
-    }
-    const kind = path.slice("/api/".length);
-    if (kind === "join" || kind === "report" || kind === "leave") {
-      allow(request, ["POST"]);
-      return await signedRequest(request, kind, ctx);
-    }
-    throw new HttpError(404, "not_found");
-  }
-  const asset = ASSETS[path];
-  if (asset !== undefined) {
-    allow(request, ["GET", "HEAD"]);
-    return new Response(asset.body, {
-      headers: {
-        "content-type": asset.type,
-        "Cache-Control": "public, max-age=3600",
-        "X-Content-Type-Options": "nosniff",
-      },
-    });
-  }
-  if (path === "/tr") return redirect("/tr/");
-  const page = pageOf(path);
-  if (page === undefined) return notFound(request, path);
-  allow(request, ["GET", "HEAD"]);
-  // ?lang= stores the choice and goes to the clean URL of the page in that language.
-  const asked = url.searchParams.get("lang");
-  if (asked === "en" || asked === "tr") {
-    return redirect(pagePath(page.page, asked), {
-      "Set-Cookie": `lang=${asked}; Path=/; Max-Age=31536000; SameSite=Lax${
-        url.protocol === "https:" ? "; Secure" : ""
-      }`,
-    });
-  }
-  if (path === "/" && preferredLang(request) === "tr") return redirect("/tr/", { Vary: VARY });
-  return new Response(renderPage(page.page, page.lang, { origin: url.origin }), {
-    headers: {
-      "content-type": "text/html; charset=utf-8",
-      // The landing page depends on the cookie and the browser's languages.
-      "Cache-Control": path === "/" ? "private, max-age=0" : "public, max-age=300",
-      ...(path === "/" ? { Vary: VARY } : {}),
-      ...PAGE_HEADERS,
-    },
-  });
-}
-
 const VARY = "Cookie, Accept-Language";
 
 const SVG = "image/svg+xml";
@@ -125,6 +53,84 @@ const ASSETS: Record<string, { body: string; type: string }> = {
   "/favicon.svg": { body: FAVICON_SVG, type: SVG },
   "/favicon.ico": { body: FAVICON_SVG, type: SVG },
 };
+
+/** The API's routes; an unknown path under `/api/` is a JSON 404. */
+const API = new Router<ApiContext>()
+  .get("/api/universe", (request, { context }) => storedSnapshotResponse(request, context))
+  .post("/api/listed", (request, { context }) => listedResponse(request, context))
+  .get("/api/info", (_request, { context }) => infoResponse(context))
+  .get(
+    "/api/taus/*",
+    (_request, { params, context }) => tauResponse(safeDecode(params["*"]!), context),
+  )
+  .get(
+    "/api/map/*",
+    (_request, { url, params, context }) =>
+      mapApiResponse(params["*"]!, url, context.env.DIRECTORY, context.now),
+  )
+  .post("/api/join", (request, { context }) => signedRequest(request, "join", context))
+  .post("/api/report", (request, { context }) => signedRequest(request, "report", context))
+  .post("/api/leave", (request, { context }) => signedRequest(request, "leave", context));
+
+/** The assets and the pages; an unknown path outside `/api/` is the 404 page. */
+const SITE = new Router<ApiContext>().all("/tr", () => redirect("/tr/"));
+for (const [path, asset] of Object.entries(ASSETS)) {
+  SITE.get(path, () =>
+    new Response(asset.body, {
+      headers: {
+        "content-type": asset.type,
+        "Cache-Control": "public, max-age=3600",
+        "X-Content-Type-Options": "nosniff",
+      },
+    }));
+}
+for (const page of ["landing", "how", "universe"] as const) {
+  for (const lang of ["en", "tr"] as const) {
+    SITE.get(pagePath(page, lang), (request, { url }) => pageResponse(request, url, page, lang));
+  }
+}
+
+async function route(request: Request, env: Env, options: HandleOptions): Promise<Response> {
+  const url = new URL(request.url);
+  const path = url.pathname;
+  const ctx: ApiContext = {
+    env,
+    host: universeHost(env, url),
+    allowInsecure: env.ALLOW_INSECURE_PEERS?.trim() === "1",
+    now: options.now ?? Math.floor(Date.now() / 1000),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  };
+  if (path.startsWith("/api/")) {
+    const answer = await API.handle(request, ctx, { url });
+    if (answer !== undefined) return answer;
+    await request.body?.cancel();
+    throw new HttpError(404, "not_found");
+  }
+  return await SITE.handle(request, ctx, { url }) ?? notFound(request, path);
+}
+
+/** A page in `lang`; `?lang=` stores the choice and goes to the page's clean URL in it. */
+function pageResponse(request: Request, url: URL, page: PageName, lang: PageLang): Response {
+  const path = url.pathname;
+  const asked = url.searchParams.get("lang");
+  if (asked === "en" || asked === "tr") {
+    return redirect(pagePath(page, asked), {
+      "Set-Cookie": `lang=${asked}; Path=/; Max-Age=31536000; SameSite=Lax${
+        url.protocol === "https:" ? "; Secure" : ""
+      }`,
+    });
+  }
+  if (path === "/" && preferredLang(request) === "tr") return redirect("/tr/", { Vary: VARY });
+  return new Response(renderPage(page, lang, { origin: url.origin }), {
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      // The landing page depends on the cookie and the browser's languages.
+      "Cache-Control": path === "/" ? "private, max-age=0" : "public, max-age=300",
+      ...(path === "/" ? { Vary: VARY } : {}),
+      ...PAGE_HEADERS,
+    },
+  });
+}
 
 /** An unknown path outside `/api/`: a page in the path's language, else the reader's. */
 function notFound(request: Request, path: string): Response {

@@ -26,6 +26,7 @@ import {
   spendReport,
 } from "@agent/hub/money";
 import { catalogue, cloudTarget } from "@agent/hub/base";
+import { hasRole } from "@agent/hub/config";
 import { errorMessage } from "@agent/net/common";
 
 const t = catalogue({
@@ -91,7 +92,7 @@ export const command: CommandModule = {
     }
     const config = await ctx.config();
     const role = typeof opts.role === "string" ? opts.role : undefined;
-    if (role !== undefined && config.models.roles[role] === undefined) {
+    if (role !== undefined && !hasRole(config, role)) {
       const roles = Object.keys(config.models.roles).join(", ");
       throw new UsageError(t(lang, "bad_role", { value: role, roles }));
     }

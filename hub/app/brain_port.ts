@@ -9,9 +9,9 @@
  *
  * @module
  */
-import { errorResponse, HttpError, json, methodNotAllowed } from "@agent/net";
+import { errorResponse, HttpError, json, Router } from "@agent/net";
 import { hasBearer } from "../control/token.ts";
-import type { DashboardDoor } from "../dashboard/mod.ts";
+import { type DashboardDoor, isUnder, secured } from "../dashboard/mod.ts";
 
 /** What {@linkcode brainPortHandler} answers from. */
 export interface BrainPortSources {
@@ -51,25 +51,33 @@ export function brainPortHandler(
   sources: BrainPortSources,
 ): (request: Request) => Promise<Response> {
   return async (request) => {
+    let response: Response;
     try {
-      return await route(request, sources);
+      response = await route(request, sources);
     } catch (error) {
-      return errorResponse(error, (line) => sources.log(`brain port: ${line}`));
+      response = errorResponse(error, (line) => sources.log(`brain port: ${line}`));
     }
+    // A refusal under the dashboard's path carries the page's headers too.
+    return isUnder(request.url, "/hub/dashboard") ? secured(response) : response;
   };
 }
 
 async function route(request: Request, sources: BrainPortSources): Promise<Response> {
   const url = new URL(request.url);
-  const path = url.pathname;
-  if (path === "/health" && request.method === "GET") {
-    return json({ ok: true, version: sources.version, hub: await sources.hubStatus() });
+  const dashboard = (request: Request) => dashboardRoute(request, url, sources);
+  const routes = new Router()
+    .on(
+      "GET",
+      "/health",
+      async () => json({ ok: true, version: sources.version, hub: await sources.hubStatus() }),
+    )
+    .all("/hub/dashboard", dashboard)
+    .all("/hub/dashboard/*", dashboard);
+  for (const [path, handler] of Object.entries(sources.routes())) {
+    routes.post(path, (request) => handler(request));
   }
-  if (path === "/hub/dashboard" || path.startsWith("/hub/dashboard/")) {
-    return await dashboardRoute(request, url, sources);
-  }
-  const channelRoute = sources.routes()[path];
-  if (channelRoute !== undefined && request.method === "POST") return await channelRoute(request);
+  const answer = await routes.handle(request, undefined, { url });
+  if (answer !== undefined) return answer;
   await request.body?.cancel();
   throw new HttpError(404, "not_found");
 }
@@ -92,11 +100,7 @@ async function dashboardRoute(
     await request.body?.cancel();
     throw new HttpError(503, "starting");
   }
-  if (url.pathname === "/hub/dashboard/code") {
-    await request.body?.cancel();
-    if (request.method !== "POST") methodNotAllowed(["POST"]);
-    return json({ code: door.issueCode() }, 200, { "cache-control": "no-store" });
-  }
+  // The door answers `POST /hub/dashboard/code` too: the hub token was checked above.
   return await door.handle(request, url);
 }
 

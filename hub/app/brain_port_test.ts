@@ -37,21 +37,26 @@ Deno.test("brainPortHandler() answers /health and hands a POST to its channel ro
   assert.deepEqual([taken.status, await taken.json()], [200, { ok: true }]);
 });
 
-Deno.test("brainPortHandler() turns a route's HttpError into its code and anything else into 404", async () => {
+Deno.test("brainPortHandler() turns a route's HttpError into its code, a wrong method into 405 and anything else into 404", async () => {
   const handle = brainPortHandler(sources());
   const refused = await handle(
     new Request("http://127.0.0.1:8080/messenger/webhook", { method: "POST", body: "{}" }),
   );
   assert.deepEqual([refused.status, await refused.json()], [401, { error: "unauthorized" }]);
+  const nope = await handle(new Request("http://127.0.0.1:8080/nope"));
+  assert.deepEqual([nope.status, await nope.json()], [404, { error: "not_found" }]);
   for (
-    const request of [
-      new Request("http://127.0.0.1:8080/nope"),
-      new Request("http://127.0.0.1:8080/health", { method: "POST", body: "x" }),
-      new Request("http://127.0.0.1:8080/messenger/webhook"),
-    ]
+    const [request, allow] of [
+      [new Request("http://127.0.0.1:8080/health", { method: "POST", body: "x" }), "GET"],
+      [new Request("http://127.0.0.1:8080/messenger/webhook"), "POST"],
+    ] as const
   ) {
     const res = await handle(request);
-    assert.deepEqual([res.status, await res.json()], [404, { error: "not_found" }], request.url);
+    assert.deepEqual(
+      [res.status, res.headers.get("allow"), await res.json()],
+      [405, allow, { error: "method_not_allowed" }],
+      request.url,
+    );
   }
 });
 
@@ -78,13 +83,15 @@ Deno.test("brainPortHandler() answers an internal failure 500 internal, its text
   ]);
 });
 
-Deno.test("brainPortHandler() serves the dashboard only to the hub token; the code route issues a code", async () => {
+Deno.test("brainPortHandler() serves the dashboard only to the hub token, the code route included", async () => {
   const seen: string[] = [];
   const door = {
-    issueCode: () => "code-0123456789abcdef",
+    routes: () => [],
     handle: (_request: Request, url: URL) => {
       seen.push(url.pathname);
-      return Promise.resolve(Response.json({ ok: true }));
+      return Promise.resolve(
+        Response.json(url.pathname.endsWith("/code") ? { code: "c0de" } : { ok: true }),
+      );
     },
   };
   const handle = brainPortHandler(sources({ dashboard: () => door, spineToken: "hub-token" }));
@@ -95,21 +102,23 @@ Deno.test("brainPortHandler() serves the dashboard only to the hub token; the co
     );
     assert.deepEqual([res.status, await res.json()], [401, { error: "unauthorized" }]);
   }
+  for (const headers of [{}, { authorization: "Bearer wrong" }]) {
+    const res = await handle(
+      new Request("http://127.0.0.1:8080/hub/dashboard/code", { method: "POST", headers }),
+    );
+    assert.deepEqual([res.status, await res.json()], [401, { error: "unauthorized" }]);
+  }
+  assert.deepEqual(seen, [], "nothing reached the dashboard without the token");
   const code = await handle(
     new Request("http://127.0.0.1:8080/hub/dashboard/code", { method: "POST", headers: bearer }),
   );
-  assert.deepEqual(await code.json(), { code: "code-0123456789abcdef" });
-  const get = await handle(
-    new Request("http://127.0.0.1:8080/hub/dashboard/code", { headers: bearer }),
-  );
-  assert.equal(get.status, 405);
-  await get.body?.cancel();
+  assert.deepEqual(await code.json(), { code: "c0de" });
   const page = await handle(
     new Request("http://127.0.0.1:8080/hub/dashboard/api/overview", { headers: bearer }),
   );
   assert.equal(page.status, 200);
   await page.body?.cancel();
-  assert.deepEqual(seen, ["/hub/dashboard/api/overview"]);
+  assert.deepEqual(seen, ["/hub/dashboard/code", "/hub/dashboard/api/overview"]);
 
   // Before the hub serves it, and without a token configured.
   const starting = brainPortHandler(

@@ -9,6 +9,8 @@
 import { errorMessage } from "@agent/net/common";
 import { HttpError } from "@agent/net";
 import type { AgentConfig } from "../config/types.ts";
+import { hasRole } from "../config/roles.ts";
+import { SESSION_SEARCH_FILE } from "../session_search/mod.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
 import { CloudLedger, Ledger } from "../ledger/mod.ts";
@@ -239,7 +241,12 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
   }
   let chat: DashboardParts["chat"];
   try {
-    chat = dashboardChat({ desk, sessions: openSessionStore(config, env, paths), usage: chart });
+    chat = dashboardChat({
+      desk,
+      sessions: openSessionStore(config, env, paths),
+      usage: chart,
+      searchFile: `${paths.dataDir}/${SESSION_SEARCH_FILE}`,
+    });
   } catch (error) {
     // A session store that cannot open (spine backend without its keys) leaves the
     // dashboard without conversations; the rest of it works.
@@ -276,7 +283,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     reload,
     spend: () => spendReport(config, ledger, Date.now()),
     spendBy(options) {
-      if (options.role !== undefined && config.models.roles[options.role] === undefined) {
+      if (options.role !== undefined && !hasRole(config, options.role)) {
         throw new HttpError(400, "bad_request", { detail: `role: no role '${options.role}'` });
       }
       return spendBy(config, ledger, { ...options, nowMs: Date.now() });

@@ -47,6 +47,9 @@ export { SERVER_NAME } from "./defaults.ts";
 export { loadConfig, type LoadConfigOptions } from "./read.ts";
 export { ConfigError } from "./error.ts";
 
+// A role by a name someone typed: only the file's own keys, never `constructor`.
+export { hasRole, roleNamed } from "./roles.ts";
+
 // Defaults a command needs without reading the file: the hub's port, and the models
 // `agent init` writes for each provider.
 export { DEFAULT_HUB_PORT, defaultContextTokens } from "./defaults.ts";

@@ -24,7 +24,7 @@
  *
  * @module
  */
-import { errorMessage, errorResponse, HttpError, json, methodNotAllowed } from "@agent/net";
+import { errorMessage, errorResponse, HttpError, json, Router } from "@agent/net";
 import {
   forecastReport,
   isSpendBy,
@@ -33,11 +33,11 @@ import {
   type SpendByReport,
   type SpendObject,
 } from "../spend/mod.ts";
-import type { OwnerEventFeed } from "../events/mod.ts";
-import { eventStreamResponse, resumeFrom } from "./sse.ts";
+import { type OwnerEventFeed, ownerEventStream, resumeFrom } from "../events/mod.ts";
 import { hasBearer } from "./token.ts";
 import { ConfigError } from "../config/error.ts";
 import type { DashboardDoor } from "../dashboard/handler.ts";
+import { isUnder, secured } from "../dashboard/guard.ts";
 
 /** Where the control API reads the live state from. */
 export interface ControlSources {
@@ -74,10 +74,13 @@ export interface ControlSources {
   /** `POST /config/reload`: `agent.toml` into the running hub (throws `ConfigError`). */
   reload?(): Promise<{ applied: string[]; restart: string[] }>;
   /**
-   * The web dashboard under `/dashboard` (its own cookie login); given the status the
-   * control API answers, so both read the same.
+   * The web dashboard under `/dashboard` (its own login); given the status the control
+   * API answers, so both read the same, and who may have a sign-in code.
    */
-  dashboard?(status: () => Record<string, unknown>): DashboardDoor;
+  dashboard?(
+    status: () => Record<string, unknown>,
+    authorizeCode: (request: Request) => boolean,
+  ): DashboardDoor;
   /**
    * Where the detail of an unexpected error goes (the hub's log); the answer carries
    * only `{error: "internal"}`.
@@ -86,15 +89,47 @@ export interface ControlSources {
   log?(line: string): void;
 }
 
-const ROUTES = [
-  "/health",
-  "/status",
-  "/spend",
-  "/net",
-  "/net/events",
-  "/events",
-  "/config/reload",
-] as const;
+/** The control API's own routes; `/health` is the only one answered without the token. */
+function controlRoutes(sources: ControlSources): Router<undefined> {
+  return new Router()
+    .get("/health", () =>
+      json({
+        ok: true,
+        pid: sources.pid,
+        version: sources.version,
+        started_at: new Date(sources.startedAt).toISOString(),
+        // Which home's hub this is: another home's hub may hold the same port.
+        data_dir: sources.dataDir,
+      }))
+    .get("/status", () => json(status(sources)))
+    .get("/spend", (_request, { url }) => json(spendAnswer(url.searchParams, sources)))
+    .get("/net", () => json(sources.net()))
+    .get("/net/events", async (_request, { url }) => {
+      const after = Number(url.searchParams.get("after") ?? "0");
+      if (!Number.isFinite(after)) throw new HttpError(400, "bad_request");
+      return json({ events: sources.events ? await sources.events(after) : [] });
+    })
+    // A stream has no body for HEAD to stand for.
+    .on("GET", "/events", (request, { url }) => {
+      if (sources.ownerEvents === undefined) throw new HttpError(404, "not_found");
+      return ownerEventStream(sources.ownerEvents, resumeFrom(request, url), {
+        ...(sources.closing ? { signal: sources.closing } : {}),
+        ...(sources.eventsHeartbeatMs ? { heartbeatMs: sources.eventsHeartbeatMs } : {}),
+      });
+    })
+    .post("/config/reload", async () => {
+      if (sources.reload === undefined) throw new HttpError(404, "not_found");
+      try {
+        return json(await sources.reload());
+      } catch (error) {
+        // A bad `agent.toml` changes nothing: its sentence, as every command says it.
+        if (error instanceof ConfigError) {
+          throw new HttpError(400, "bad_request", { detail: error.message });
+        }
+        throw error;
+      }
+    });
+}
 
 /**
  * Builds the control API handler.
@@ -114,20 +149,31 @@ const ROUTES = [
  * ```
  */
 export function controlHandler(sources: ControlSources): (request: Request) => Promise<Response> {
-  const door = sources.dashboard?.(() => status(sources));
+  // `agent dashboard` asks for a sign-in code with the control token; a browser never
+  // does (it sends an Origin).
+  const door = sources.dashboard?.(
+    () => status(sources),
+    (request) => request.headers.get("origin") === null && hasBearer(request, sources.token),
+  );
+  const own = controlRoutes(sources);
   return async (request) => {
+    let response: Response;
     try {
-      return await route(request, sources, door);
+      response = await route(request, sources, own, door);
     } catch (error) {
       // An unexpected error is answered 500 `internal`; its text goes to the log only.
-      return errorResponse(error, (line) => sources.log?.(`control api: ${line}`));
+      response = errorResponse(error, (line) => sources.log?.(`control api: ${line}`));
     }
+    // Under /dashboard a refusal made here (a foreign Host, no dashboard at all) carries
+    // the page's headers too.
+    return isUnder(request.url, "/dashboard") ? secured(response) : response;
   };
 }
 
 async function route(
   request: Request,
   sources: ControlSources,
+  own: Router<undefined>,
   door: DashboardDoor | undefined,
 ): Promise<Response> {
   // The Host header is checked before the URL is parsed: the server builds the URL from
@@ -137,83 +183,26 @@ async function route(
     throw new HttpError(403, "forbidden");
   }
   const url = parseUrl(request.url);
-  if (
-    door !== undefined && (url.pathname === "/dashboard" || url.pathname.startsWith("/dashboard/"))
-  ) {
-    if (url.pathname === "/dashboard/code") {
-      // `agent dashboard` asks for a login code with the control token.
-      if (request.method !== "POST") methodNotAllowed(["POST"]);
-      if (request.headers.get("origin") !== null || !hasBearer(request, sources.token)) {
-        throw new HttpError(401, "unauthorized");
-      }
-      return json({ code: door.issueCode() });
-    }
-    // Its own checks: same origin, the session cookie, the CSRF token.
+  // The dashboard makes its own checks: same origin, the session, the CSRF token.
+  if (door !== undefined && isUnder(request.url, "/dashboard")) {
     return await door.handle(request, url);
   }
   const origin = request.headers.get("origin");
   if (origin !== null && !isLoopbackOrigin(origin)) throw new HttpError(403, "forbidden");
   const path = url.pathname.replace(/\/+$/, "") || "/";
-  const channelRoute = sources.routes?.()[path];
-  if (channelRoute !== undefined) {
-    if (request.method !== "POST") methodNotAllowed(["POST"]);
-    return await channelRoute(request);
+  // The channels' routes (the messenger's webhook) keep their own secret.
+  const channels = new Router();
+  for (const [at, handler] of Object.entries(sources.routes?.() ?? {})) {
+    channels.post(at, (request) => handler(request));
   }
-  if (!(ROUTES as readonly string[]).includes(path)) throw new HttpError(404, "not_found");
+  const channelAnswer = await channels.handle(request, undefined, { url, path });
+  if (channelAnswer !== undefined) return channelAnswer;
+  // A path of the table: the token before anything else (even a wrong method).
+  if (!own.routes.some((r) => r.pattern === path)) throw new HttpError(404, "not_found");
   if (path !== "/health" && !hasBearer(request, sources.token)) {
     throw new HttpError(401, "unauthorized");
   }
-  if (path === "/events") return events(request, url, sources);
-  if (path === "/config/reload") return await reload(request, sources);
-  if (request.method !== "GET" && request.method !== "HEAD") {
-    methodNotAllowed(["GET", "HEAD"]);
-  }
-  switch (path) {
-    case "/health":
-      return Promise.resolve(json({
-        ok: true,
-        pid: sources.pid,
-        version: sources.version,
-        started_at: new Date(sources.startedAt).toISOString(),
-        // Which home's hub this is: another home's hub may hold the same port.
-        data_dir: sources.dataDir,
-      }));
-    case "/spend":
-      return Promise.resolve(json(spendAnswer(url.searchParams, sources)));
-    case "/net":
-      return Promise.resolve(json(sources.net()));
-    case "/net/events": {
-      const after = Number(url.searchParams.get("after") ?? "0");
-      if (!Number.isFinite(after)) throw new HttpError(400, "bad_request");
-      return json({ events: sources.events ? await sources.events(after) : [] });
-    }
-    default:
-      return Promise.resolve(json(status(sources)));
-  }
-}
-
-async function reload(request: Request, sources: ControlSources): Promise<Response> {
-  if (request.method !== "POST") methodNotAllowed(["POST"]);
-  if (sources.reload === undefined) throw new HttpError(404, "not_found");
-  try {
-    return json(await sources.reload());
-  } catch (error) {
-    // A bad `agent.toml` changes nothing: its sentence, as every command says it.
-    if (error instanceof ConfigError) {
-      throw new HttpError(400, "bad_request", { detail: error.message });
-    }
-    throw error;
-  }
-}
-
-function events(request: Request, url: URL, sources: ControlSources): Response {
-  // A stream has no body for HEAD to stand for.
-  if (request.method !== "GET") methodNotAllowed(["GET"]);
-  if (sources.ownerEvents === undefined) throw new HttpError(404, "not_found");
-  return eventStreamResponse(sources.ownerEvents, resumeFrom(request, url), {
-    ...(sources.closing ? { signal: sources.closing } : {}),
-    ...(sources.eventsHeartbeatMs ? { heartbeatMs: sources.eventsHeartbeatMs } : {}),
-  });
+  return (await own.handle(request, undefined, { url, path }))!;
 }
 
 const PERIODS = ["day", "week", "month"] as const;

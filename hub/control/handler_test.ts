@@ -165,3 +165,30 @@ Deno.test("controlHandler() GET /spend?by= takes every --by value, job and purpo
     detail: "by: one of channel, contact, session, purpose, day, job",
   });
 });
+
+Deno.test("controlHandler() answers under /dashboard with the page's headers, a refusal too", async () => {
+  const refusals = [
+    // No dashboard mounted: its path is still answered with them.
+    [controlHandler(sources()), new Request("http://127.0.0.1:8790/dashboard/"), 404],
+    // A foreign Host is refused before the dashboard is asked.
+    [
+      controlHandler(sources()),
+      new Request("http://127.0.0.1:8790/dashboard/api/session", {
+        headers: { host: "evil.example:8790" },
+      }),
+      403,
+    ],
+  ] as const;
+  for (const [handle, request, status] of refusals) {
+    const res = await handle(request);
+    assert.equal(res.status, status);
+    assert.match(res.headers.get("content-security-policy") ?? "", /frame-ancestors 'none'/);
+    assert.equal(res.headers.get("x-frame-options"), "DENY");
+    assert.equal(res.headers.get("x-content-type-options"), "nosniff");
+    await res.body?.cancel();
+  }
+  // Outside /dashboard the control API's answers stay as they were.
+  const health = await controlHandler(sources())(new Request("http://127.0.0.1:8790/nope"));
+  assert.equal(health.status, 404);
+  assert.equal(health.headers.get("x-frame-options"), null);
+});

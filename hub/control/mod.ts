@@ -5,7 +5,6 @@
  */
 export * from "./handler.ts";
 export * from "./client.ts";
-export * from "./sse.ts";
 export * from "./events_client.ts";
 export * from "./follow.ts";
 export * from "./token.ts";

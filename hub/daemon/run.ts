@@ -190,17 +190,20 @@ export async function runHub(options: RunHubOptions): Promise<number> {
     closing: closing.signal,
     ...(options.routes ? { routes: options.routes } : {}),
     ...(options.reload ? { reload: options.reload } : {}),
-    dashboard: (status) => {
+    dashboard: (status, authorizeCode) => {
       const door = (mount?: DashboardMount) =>
         dashboard({
           ...options.dashboard,
           lang,
-          port: () => port,
           now,
           status,
+          // Behind the spine the brain's port has checked the hub token on every
+          // request, `POST /hub/dashboard/code` included.
+          authorizeCode: mount ? () => true : authorizeCode,
           recentEvents: async () => (await options.events?.(0) ?? []) as OwnerEvent[],
           ...(options.ownerEvents ? { ownerEvents: options.ownerEvents } : {}),
           closing: closing.signal,
+          log: (line) => logger.error(`dashboard: ${line}`),
           ...(mount ? { mount } : {}),
         });
       if (options.otherDashboard) options.otherDashboard.ready(door(options.otherDashboard.mount));

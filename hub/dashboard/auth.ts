@@ -2,19 +2,27 @@
  * Who may use the dashboard: `agent dashboard` asks the hub (with the control token)
  * for a one-time code, hands it to the browser in the URL fragment (never sent to a
  * server, never in a log), and the page trades it once, within 60 s, for a session
- * cookie (`HttpOnly`, `SameSite=Strict`) that lives in this hub's memory only: a
- * restarted hub has forgotten every session. Each session carries a CSRF token the
- * page sends back on every state-changing request. Behind a cloud spine the same
- * happens in the brain, with the cookie `Secure` and scoped to `/hub/dashboard`, and
- * the session signed (`signed_session.ts`) so that it outlives the container's sleep.
+ * token it keeps in `sessionStorage` and sends in the `X-Agent-Session` header.
+ *
+ * Why not a cookie: a browser sends a cookie for `127.0.0.1` to every port of
+ * `127.0.0.1`, so any local process that got a page opened on its port (a link in a
+ * model's answer, a hop through another site) received the dashboard's session and could
+ * act with it. `sessionStorage` belongs to the origin (scheme, host and port), and a
+ * header goes only where the page's own script sends it: no other port ever receives it.
+ *
+ * Locally the session lives in this hub's memory: a restarted hub has forgotten every
+ * session. Behind a cloud spine the session is signed (`signed_session.ts`) so that it
+ * outlives the container's sleep. Each session also carries a CSRF token, handed only to
+ * a request that already holds the session token, and asked for on every write.
  *
  * @module
  */
-import { b64uEncode, timingSafeEqual } from "@agent/net";
+import { b64uEncode, DASHBOARD_SESSION_HEADER, timingSafeEqual } from "@agent/net";
 import { readSignedSession, signSession } from "./signed_session.ts";
 
 /** A signed-in browser. */
 export interface DashboardSession {
+  /** The session token the page sends in `X-Agent-Session`. */
   id: string;
   /** Sent back in `X-CSRF-Token` on every `POST`. */
   csrf: string;
@@ -23,12 +31,6 @@ export interface DashboardSession {
 
 /** Options for {@linkcode DashboardAuth}. */
 export interface DashboardAuthOptions {
-  /** The session cookie's name (locally it carries the port: two hubs on one host keep apart). */
-  cookieName: () => string;
-  /** The cookie's `Path`. @default "/dashboard" */
-  path?: string;
-  /** Whether the cookie is `Secure` (served over https). @default false */
-  secure?: boolean;
   now?: () => number;
   /** How long a code may wait to be traded. @default 60000 */
   codeTtlMs?: number;
@@ -56,23 +58,12 @@ export class DashboardAuth {
   #now: () => number;
   #codeTtl: number;
   #sessionTtl: number;
-  #cookieName: () => string;
-  #attributes: string;
 
-  constructor(options: DashboardAuthOptions) {
+  constructor(options: DashboardAuthOptions = {}) {
     this.#now = options.now ?? Date.now;
     this.#codeTtl = options.codeTtlMs ?? 60_000;
     this.#sessionTtl = options.sessionTtlMs ?? 12 * 3600_000;
-    this.#cookieName = options.cookieName;
     this.#key = options.signingKey;
-    this.#attributes = `Path=${options.path ?? "/dashboard"}; HttpOnly;${
-      options.secure ? " Secure;" : ""
-    } SameSite=Strict`;
-  }
-
-  /** The session cookie's name. */
-  get cookieName(): string {
-    return this.#cookieName();
   }
 
   /** A fresh code that {@linkcode exchange} accepts once within the code lifetime. */
@@ -104,10 +95,13 @@ export class DashboardAuth {
     return session;
   }
 
-  /** The session the request's cookie names, if it is live. */
+  /**
+   * The live session the request's `X-Agent-Session` header names. Nothing else counts:
+   * a cookie, a query parameter or a bearer token names no session.
+   */
   session(request: Request): DashboardSession | undefined {
-    const id = cookieValue(request.headers.get("cookie"), this.cookieName);
-    if (id === undefined) return undefined;
+    const id = request.headers.get(DASHBOARD_SESSION_HEADER)?.trim();
+    if (!id) return undefined;
     let found: DashboardSession | undefined;
     if (this.#key !== undefined) {
       found = readSignedSession(this.#key, id);
@@ -132,31 +126,10 @@ export class DashboardAuth {
     if (this.#key !== undefined) this.#ended.set(session.id, session.expiresAt);
   }
 
-  /** The `Set-Cookie` value that carries `session`. */
-  cookie(session: DashboardSession): string {
-    const maxAge = Math.max(0, Math.floor((session.expiresAt - this.#now()) / 1000));
-    return `${this.cookieName}=${session.id}; ${this.#attributes}; Max-Age=${maxAge}`;
-  }
-
-  /** The `Set-Cookie` value that removes the cookie. */
-  clearCookie(): string {
-    return `${this.cookieName}=; ${this.#attributes}; Max-Age=0`;
-  }
-
   #sweep(): void {
     const now = this.#now();
     for (const [code, expiresAt] of this.#codes) if (expiresAt < now) this.#codes.delete(code);
     for (const [id, s] of this.#sessions) if (s.expiresAt < now) this.#sessions.delete(id);
     for (const [id, expiresAt] of this.#ended) if (expiresAt < now) this.#ended.delete(id);
   }
-}
-
-/** The value of cookie `name` in a `Cookie` header. */
-export function cookieValue(header: string | null, name: string): string | undefined {
-  if (header === null) return undefined;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
 }

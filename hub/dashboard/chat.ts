@@ -7,18 +7,18 @@
  *
  * | Route (under `/dashboard/api/`) | What |
  * | --- | --- |
- * | `GET sessions?q=` | the latest 200 sessions of every channel, those whose id or messages hold `q` |
- * | `GET transcript?session=` | the session's user and assistant messages |
+ * | `GET sessions?q=` | the latest 200 sessions of every channel, those whose id or messages hold `q` (from the search index) |
+ * | `GET transcript?session=` | the session's user and assistant messages, and its open approvals |
  * | `POST chat/send` `{session?, text}` | sends into `web:<session>` (a new session without one) |
  * | `POST chat/cancel` `{session}` | ends the running answer |
- * | `GET desk` | every desk event as server-sent events, with its conversation's key |
+ * | `GET desk` | every desk event as server-sent events, with its conversation's key; resumes after `Last-Event-ID` |
  * | `GET approvals` | every open approval |
  * | `POST approvals/decide` `{id, decision}` | `once`, `session` or `deny`; `{decided}` |
  * | `GET usage?session=&since=` | model, tokens and dollars of the calls since then |
  *
  * @module
  */
-import { HttpError, json, methodNotAllowed } from "@agent/net";
+import { EventReplay, HttpError, json, Router } from "@agent/net";
 import type { Desk, DeskConversation, DeskEvent, PersonDecision } from "../desk/mod.ts";
 import { historyLines } from "../desk/mod.ts";
 import { MAIN_AGENT_ID } from "../agent/agent.ts";
@@ -26,9 +26,12 @@ import type { SessionStore } from "../sessions/store.ts";
 import { isValidId } from "../sessions/store.ts";
 import { newSessionId } from "../sessions/session_id.ts";
 import { readStoredMessage, type SessionMessage } from "../sessions/message.ts";
+import { searchedMessages } from "../sessions/indexed.ts";
+import { SessionSearchIndex } from "../session_search/mod.ts";
 import type { SpendChartReader } from "../spend/chart.ts";
 import { jsonBody } from "./body.ts";
-import type { DashboardChat } from "./types.ts";
+import type { DashboardSession } from "./auth.ts";
+import type { DashboardRoutes } from "./types.ts";
 
 /** What the chat reads and acts on. */
 export interface ChatSources {
@@ -36,6 +39,8 @@ export interface ChatSources {
   sessions: SessionStore;
   /** The per-turn usage (model, tokens, dollars) from the ledger. */
   usage?: SpendChartReader;
+  /** The session search index (`<data>/session_search.sqlite3`), which sessions?q= reads. */
+  searchFile: string;
   now?: () => number;
   /** Ends the desk streams when the hub stops. */
   closing?: AbortSignal;
@@ -46,104 +51,108 @@ export interface ChatSources {
 const DECISIONS: readonly PersonDecision[] = ["once", "session", "deny"];
 
 /** The chat's routes over `sources`. */
-export function dashboardChat(sources: ChatSources): DashboardChat {
+export function dashboardChat(sources: ChatSources): DashboardRoutes {
   const now = sources.now ?? Date.now;
-  return {
-    async route(name, request, url) {
-      const method = request.method;
-      switch (name) {
-        case "sessions": {
-          get(method);
-          const q = (url.searchParams.get("q") ?? "").trim().toLowerCase();
-          const list = await sources.sessions.listSessions(200);
-          const open = new Map(sources.desk.list().map((c) => [c.sessionId, c]));
-          // A session matches by its id or by the text of its messages.
-          const matches = async (id: string) => {
-            if (q === "" || id.toLowerCase().includes(q)) return true;
-            const stored = (await sources.sessions.listMessages(id, MAIN_AGENT_ID)) ?? [];
-            return historyLines(stored.flatMap(messageOf)).some((l) =>
-              l.text.toLowerCase().includes(q)
-            );
-          };
-          const found = [];
-          for (const s of list) if (await matches(s.session_id)) found.push(s);
-          return json({
-            sessions: found.map((s) => ({
-              id: s.session_id,
-              updated_at: s.updated_at,
-              messages: s.message_count,
-              channel: s.session_id.split("-", 1)[0],
-              busy: open.get(s.session_id)?.busy ?? false,
-            })),
-          });
-        }
-        case "transcript": {
-          get(method);
-          const id = sessionParam(url.searchParams.get("session"));
-          const stored = (await sources.sessions.listMessages(id, MAIN_AGENT_ID)) ?? [];
-          const conversation = sources.desk.get(`web:${id}`);
-          return json({
-            session: id,
-            lines: historyLines(stored.flatMap(messageOf)),
-            busy: conversation?.busy ?? false,
-            waiting: conversation?.waiting ?? 0,
-          });
-        }
-        case "chat/send": {
-          post(method);
-          const body = await jsonBody(request);
-          const text = typeof body.text === "string" ? body.text : "";
-          if (text.trim() === "") {
-            throw new HttpError(400, "bad_request", { detail: "text: the message is empty" });
-          }
-          if (text.length > 32_000) {
-            throw new HttpError(400, "bad_request", {
-              detail: "text: longer than 32000 characters",
-            });
-          }
-          const id = body.session === undefined || body.session === null || body.session === ""
-            ? newSessionId("web", now())
-            : sessionParam(body.session);
-          const conversation = await open(sources, id);
-          const queued = conversation.busy ? conversation.waiting + 1 : 0;
-          // The answer arrives on the desk stream; the outcome is not waited for here.
-          void conversation.submit(text).catch(() => {});
-          return json({ session: id, queued });
-        }
-        case "chat/cancel": {
-          post(method);
-          const body = await jsonBody(request);
-          const id = sessionParam(body.session);
-          return json({ cancelled: sources.desk.get(`web:${id}`)?.cancel() ?? false });
-        }
-        case "desk":
-          get(method);
-          return deskStream(sources);
-        case "approvals":
-          get(method);
-          return json({ approvals: sources.desk.approvals() });
-        case "approvals/decide": {
-          post(method);
-          const body = await jsonBody(request);
-          const decision = body.decision as PersonDecision;
-          if (typeof body.id !== "string" || !DECISIONS.includes(decision)) {
-            throw new HttpError(400, "bad_request", {
-              detail: "id and decision (once, session or deny) are needed",
-            });
-          }
-          return json({ decided: sources.desk.decide(body.id, decision, "web") });
-        }
-        case "usage": {
-          get(method);
-          const id = sessionParam(url.searchParams.get("session"));
-          const since = Number(url.searchParams.get("since") ?? "0");
-          if (!Number.isFinite(since)) throw new HttpError(400, "bad_request");
-          return json({ usage: sources.usage?.turnUsage(id, since) ?? [] });
+  // Every desk event, numbered so a stream that dropped resumes where it stood. The
+  // desk is heard from the first stream on (an idle hub keeps nothing).
+  let replay: EventReplay | undefined;
+  const deskEvents = () => {
+    if (replay === undefined) {
+      const made = new EventReplay();
+      sources.desk.subscribe((event: DeskEvent, conversation) => {
+        made.push(JSON.stringify({ conversation: conversation.key, event }));
+      });
+      replay = made;
+    }
+    return replay;
+  };
+  return new Router<DashboardSession>()
+    .get("/sessions", async (_request, { url }) => {
+      const q = (url.searchParams.get("q") ?? "").trim().toLowerCase();
+      const list = await sources.sessions.listSessions(200);
+      const open = new Map(sources.desk.list().map((c) => [c.sessionId, c]));
+      // A session matches by its id or by what was said in it, as the search index has
+      // it (a session written since it was indexed is read again, that one alone).
+      let said = new Set<string>();
+      if (q !== "") {
+        const index = SessionSearchIndex.open(sources.searchFile);
+        try {
+          said = await index.search(q, list, searchedMessages(sources.sessions));
+        } finally {
+          index.close();
         }
       }
-      return undefined;
-    },
-  };
+      const found = list.filter((s) =>
+        q === "" || s.session_id.toLowerCase().includes(q) || said.has(s.session_id)
+      );
+      return json({
+        sessions: found.map((s) => ({
+          id: s.session_id,
+          updated_at: s.updated_at,
+          messages: s.message_count,
+          channel: s.session_id.split("-", 1)[0],
+          busy: open.get(s.session_id)?.busy ?? false,
+        })),
+      });
+    })
+    .get("/transcript", async (_request, { url }) => {
+      const id = sessionParam(url.searchParams.get("session"));
+      const stored = (await sources.sessions.listMessages(id, MAIN_AGENT_ID)) ?? [];
+      const conversation = sources.desk.get(`web:${id}`);
+      return json({
+        session: id,
+        lines: historyLines(stored.flatMap(messageOf)),
+        busy: conversation?.busy ?? false,
+        waiting: conversation?.waiting ?? 0,
+        // Still waiting after a reload: the pane shows them again.
+        approvals: sources.desk.approvals().filter((a) => a.conversation === `web:${id}`),
+      });
+    })
+    .post("/chat/send", async (request) => {
+      const body = await jsonBody(request);
+      const text = typeof body.text === "string" ? body.text : "";
+      if (text.trim() === "") {
+        throw new HttpError(400, "bad_request", { detail: "text: the message is empty" });
+      }
+      if (text.length > 32_000) {
+        throw new HttpError(400, "bad_request", { detail: "text: longer than 32000 characters" });
+      }
+      const id = body.session === undefined || body.session === null || body.session === ""
+        ? newSessionId("web", now())
+        : sessionParam(body.session);
+      const conversation = await open(sources, id);
+      const queued = conversation.busy ? conversation.waiting + 1 : 0;
+      // The answer arrives on the desk stream; the outcome is not waited for here.
+      void conversation.submit(text).catch(() => {});
+      return json({ session: id, queued });
+    })
+    .post("/chat/cancel", async (request) => {
+      const id = sessionParam((await jsonBody(request)).session);
+      return json({ cancelled: sources.desk.get(`web:${id}`)?.cancel() ?? false });
+    })
+    // A stream has no body for HEAD to stand for.
+    .on("GET", "/desk", (request, { url }) =>
+      deskEvents().response(request, url, {
+        ...(sources.closing ? { signal: sources.closing } : {}),
+        ...(sources.heartbeatMs ? { heartbeatMs: sources.heartbeatMs } : {}),
+      }))
+    .get("/approvals", () => json({ approvals: sources.desk.approvals() }))
+    .post("/approvals/decide", async (request) => {
+      const body = await jsonBody(request);
+      const decision = body.decision as PersonDecision;
+      if (typeof body.id !== "string" || !DECISIONS.includes(decision)) {
+        throw new HttpError(400, "bad_request", {
+          detail: "id and decision (once, session or deny) are needed",
+        });
+      }
+      return json({ decided: sources.desk.decide(body.id, decision, "web") });
+    })
+    .get("/usage", (_request, { url }) => {
+      const id = sessionParam(url.searchParams.get("session"));
+      const since = Number(url.searchParams.get("since") ?? "0");
+      if (!Number.isFinite(since)) throw new HttpError(400, "bad_request");
+      return json({ usage: sources.usage?.turnUsage(id, since) ?? [] });
+    });
 }
 
 /** The message inside a stored record of any version (none when it is not one). */
@@ -171,60 +180,4 @@ function sessionParam(value: unknown): string {
     throw new HttpError(400, "bad_request", { detail: "session: not a session id" });
   }
   return value;
-}
-
-function get(method: string): void {
-  if (method !== "GET" && method !== "HEAD") methodNotAllowed(["GET", "HEAD"]);
-}
-
-function post(method: string): void {
-  if (method !== "POST") methodNotAllowed(["POST"]);
-}
-
-/** Every desk event as `data: {conversation, event}`, until the client leaves. */
-function deskStream(sources: ChatSources): Response {
-  const encoder = new TextEncoder();
-  let stop = () => {};
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      let open = true;
-      const send = (text: string) => {
-        if (!open) return;
-        try {
-          controller.enqueue(encoder.encode(text));
-        } catch {
-          stop();
-        }
-      };
-      const unsubscribe = sources.desk.subscribe((event: DeskEvent, conversation) => {
-        send(`data: ${JSON.stringify({ conversation: conversation.key, event })}\n\n`);
-      });
-      const beat = setInterval(() => send(": ping\n\n"), sources.heartbeatMs ?? 15_000);
-      stop = () => {
-        if (!open) return;
-        open = false;
-        clearInterval(beat);
-        unsubscribe();
-        sources.closing?.removeEventListener("abort", end);
-      };
-      const end = () => {
-        stop();
-        try {
-          controller.close();
-        } catch { /* already closed */ }
-      };
-      sources.closing?.addEventListener("abort", end, { once: true });
-      send(": connected\nretry: 2000\n\n");
-    },
-    cancel() {
-      stop();
-    },
-  });
-  return new Response(body, {
-    headers: {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-store",
-      "x-accel-buffering": "no",
-    },
-  });
 }

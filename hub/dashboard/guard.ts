@@ -1,19 +1,19 @@
 /**
  * The dashboard's request checks, in one place: same-origin only (the hub's own
- * `Origin`, no cross-site fetch metadata), a live session cookie, and a CSRF token on
+ * `Origin`, no cross-site fetch metadata), a live session token, and a CSRF token on
  * every state-changing request. The loopback `Host` check is the control API's; behind a
  * cloud spine the mount's own origin is the spine's (see `mount.ts`).
  *
  * @module
  */
-import { HttpError } from "@agent/net";
+import { DASHBOARD_SECURITY_HEADERS, HttpError, withHeaders } from "@agent/net";
 import type { DashboardAuth, DashboardSession } from "./auth.ts";
 
 /**
  * Refuses (403) a request another site made: an `Origin` other than the dashboard's own
  * (`origin`: `http://<Host>` on the control port, the spine's https origin in cloud
  * mode), or `Sec-Fetch-Site` other than `same-origin` (another port of 127.0.0.1 is the
- * same *site* for cookies, so `SameSite` alone would let it through). A top-level
+ * same *site*, so a site check alone would let it through). A top-level
  * navigation (`none`) may open the page itself, never the API.
  */
 export function requireSameOrigin(
@@ -49,22 +49,20 @@ export function requireCsrf(
   if (!auth.csrfMatches(request, session)) throw new HttpError(403, "csrf");
 }
 
-/** The headers every dashboard answer carries: a strict CSP, no sniffing, no framing. */
-export const SECURITY_HEADERS: Record<string, string> = {
-  "content-security-policy": [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "font-src 'self'",
-    "connect-src 'self'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-    "base-uri 'none'",
-  ].join("; "),
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
-  "x-frame-options": "DENY",
-  "cross-origin-opener-policy": "same-origin",
-  "cross-origin-resource-policy": "same-origin",
-};
+/** The headers every dashboard answer carries (see {@linkcode secured}). */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = DASHBOARD_SECURITY_HEADERS;
+
+/**
+ * `response` with {@linkcode SECURITY_HEADERS} (and `Cache-Control: no-store` unless it
+ * names its own): every answer under the dashboard's path goes through here, whoever
+ * made it (the dashboard, the control API's refusal before it, the brain's port).
+ */
+export function secured(response: Response): Response {
+  return withHeaders(response, SECURITY_HEADERS, { "cache-control": "no-store" });
+}
+
+/** Whether `url`'s path is under `base` (`/dashboard`, `/hub/dashboard`). Never throws. */
+export function isUnder(url: string, base: string): boolean {
+  const path = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^?#]*)/i.exec(url)?.[1] ?? "";
+  return path === base || path.startsWith(`${base}/`);
+}

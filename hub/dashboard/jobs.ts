@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { HttpError, json, methodNotAllowed } from "@agent/net";
+import { HttpError, json, Router } from "@agent/net";
 import {
   answerPreview,
   JOB_NAME_PATTERN,
@@ -28,7 +28,8 @@ import {
 } from "../jobs/mod.ts";
 import { UserError } from "../user_error.ts";
 import { jsonBody, pageLang } from "./body.ts";
-import type { DashboardChat } from "./types.ts";
+import type { DashboardSession } from "./auth.ts";
+import type { DashboardRoutes } from "./types.ts";
 
 /** What the Jobs page reads and acts through. */
 export interface JobsSources {
@@ -39,62 +40,62 @@ export interface JobsSources {
 }
 
 /** The Jobs page's routes. */
-export function dashboardJobs(sources: JobsSources): DashboardChat {
-  return {
-    async route(name, request, url) {
-      if (name !== "jobs" && !name.startsWith("jobs/")) return undefined;
-      const base = sources.scope();
-      const lang = pageLang(request, base.lang);
-      // The pause's sentence names the page's own button, not the CLI command.
-      const resumeAll = lang === "tr" ? "'Tümünü sürdür'" : "'Resume all'";
-      const scope = { ...base, lang, nowMs: Date.now(), resumeAll };
-      if (name === "jobs" || name === "jobs/log") {
-        if (request.method !== "GET" && request.method !== "HEAD") {
-          methodNotAllowed(["GET", "HEAD"]);
-        }
-        if (name === "jobs/log") {
-          const job = url.searchParams.get("name") ?? undefined;
-          if (job !== undefined) jobName(job);
-          return json({ log: withPreviews(await jobLog(scope, job)) });
-        }
-        const [listing, log] = await Promise.all([listJobs(scope), jobLog(scope, undefined)]);
-        return json({ ...listing, log: withPreviews(log), can_run: sources.runNow !== undefined });
-      }
-      if (request.method !== "POST") methodNotAllowed(["POST"]);
-      const body = await jsonBody(request);
-      const all = body.all === true;
-      const job = body.name === undefined ? undefined : jobName(body.name);
-      try {
-        switch (name) {
-          case "jobs/pause":
-          case "jobs/resume": {
-            if (all === (job !== undefined)) {
-              throw new HttpError(400, "bad_request", { detail: "name or all: one of them" });
-            }
-            const act = name === "jobs/pause" ? pauseJobs : resumeJobs;
-            return json({ said: await act(scope, job) });
-          }
-          case "jobs/run": {
-            if (job === undefined) throw new HttpError(400, "bad_request", { detail: "name" });
-            if (sources.runNow === undefined) throw new HttpError(409, "not_available");
-            const outcome = await sources.runNow(job);
-            return json({
-              kind: outcome.kind,
-              usd: "usd" in outcome ? outcome.usd : 0,
-              text: "text" in outcome ? outcome.text ?? null : null,
-            });
-          }
-        }
-      } catch (error) {
-        // No such job: the command's sentence, as the command says it.
-        if (error instanceof UserError) {
-          throw new HttpError(400, "bad_request", { detail: error.message });
-        }
-        throw error;
-      }
-      throw new HttpError(404, "not_found");
-    },
+export function dashboardJobs(sources: JobsSources): DashboardRoutes {
+  const scopeFor = (request: Request) => {
+    const base = sources.scope();
+    const lang = pageLang(request, base.lang);
+    // The pause's sentence names the page's own button, not the CLI command.
+    const resumeAll = lang === "tr" ? "'Tümünü sürdür'" : "'Resume all'";
+    return { ...base, lang, nowMs: Date.now(), resumeAll };
   };
+  // No such job: the command's sentence, as the command says it.
+  const commandSentence = async (work: () => Promise<Response>): Promise<Response> => {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof UserError) {
+        throw new HttpError(400, "bad_request", { detail: error.message });
+      }
+      throw error;
+    }
+  };
+  const pauseOrResume = (act: typeof pauseJobs) => async (request: Request) => {
+    const scope = scopeFor(request);
+    const body = await jsonBody(request);
+    const job = body.name === undefined ? undefined : jobName(body.name);
+    if ((body.all === true) === (job !== undefined)) {
+      throw new HttpError(400, "bad_request", { detail: "name or all: one of them" });
+    }
+    return await commandSentence(async () => json({ said: await act(scope, job) }));
+  };
+  return new Router<DashboardSession>()
+    .get("/jobs", async (request) => {
+      const scope = scopeFor(request);
+      const [listing, log] = await Promise.all([listJobs(scope), jobLog(scope, undefined)]);
+      return json({ ...listing, log: withPreviews(log), can_run: sources.runNow !== undefined });
+    })
+    .get("/jobs/log", async (request, { url }) => {
+      const job = url.searchParams.get("name") ?? undefined;
+      if (job !== undefined) jobName(job);
+      return json({ log: withPreviews(await jobLog(scopeFor(request), job)) });
+    })
+    .post("/jobs/pause", pauseOrResume(pauseJobs))
+    .post("/jobs/resume", pauseOrResume(resumeJobs))
+    .post("/jobs/run", async (request) => {
+      const body = await jsonBody(request);
+      const job = body.name === undefined ? undefined : jobName(body.name);
+      if (job === undefined) throw new HttpError(400, "bad_request", { detail: "name" });
+      const runNow = sources.runNow;
+      if (runNow === undefined) throw new HttpError(409, "not_available");
+      return await commandSentence(async () => {
+        const outcome = await runNow(job);
+        return json({
+          kind: outcome.kind,
+          usd: "usd" in outcome ? outcome.usd : 0,
+          text: "text" in outcome ? outcome.text ?? null : null,
+        });
+      });
+    });
 }
 
 function jobName(value: unknown): string {

@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { HttpError, json, methodNotAllowed } from "@agent/net";
+import { HttpError, json, Router } from "@agent/net";
 import type { AgentPaths } from "../paths.ts";
 import type { Lang } from "../i18n.ts";
 import { loadConfig } from "../config/mod.ts";
@@ -36,7 +36,8 @@ import {
 } from "../mcp/mod.ts";
 import { findBwrap } from "../sandbox/mod.ts";
 import { jsonBody, pageLang } from "./body.ts";
-import type { DashboardChat } from "./types.ts";
+import type { DashboardSession } from "./auth.ts";
+import type { DashboardRoutes } from "./types.ts";
 
 /** What the MCP routes read and write. */
 export interface McpRouteSources {
@@ -49,70 +50,86 @@ export interface McpRouteSources {
 }
 
 /** The Settings page's MCP routes. */
-export function dashboardMcp(sources: McpRouteSources): DashboardChat {
-  return {
-    async route(name, request) {
-      if (name !== "mcp" && !name.startsWith("mcp/")) return undefined;
-      const lang = pageLang(request, sources.lang);
-      const ctx = {
-        paths: sources.paths,
-        env: sources.env,
-        lang,
-        bwrap: name === "mcp" ? undefined : await findBwrap(sources.env),
-      };
-      try {
-        if (name === "mcp") {
-          if (request.method !== "GET" && request.method !== "HEAD") {
-            methodNotAllowed(["GET", "HEAD"]);
-          }
-          return json({ servers: await servers(sources, lang) });
-        }
-        if (request.method !== "POST") methodNotAllowed(["POST"]);
-        const body = await jsonBody(request);
-        const server = typeof body.name === "string" ? body.name : "";
-        switch (name) {
-          case "mcp/add": {
-            const args = Array.isArray(body.args) ? body.args.map(String) : [];
-            const added = await addServer(ctx, server, {
-              ...(typeof body.command === "string" && body.command !== ""
-                ? { command: body.command, args }
-                : {}),
-              ...(typeof body.url === "string" && body.url !== "" ? { url: body.url } : {}),
-            });
-            return json({
-              saved: t(lang, "added_restart", { name: server, count: added.tools.length }),
-              tools: added.tools.length,
-            });
-          }
-          case "mcp/changes": {
-            const now = await serverChanges(ctx, server);
-            return json({ changes: now.changes, hash: now.hash, pinned: now.pinned });
-          }
-          case "mcp/pin": {
-            const now = await serverChanges(ctx, server);
-            if (now.hash !== body.hash) {
-              throw new HttpError(409, "conflict", {
-                detail: t(lang, "pin_moved", { name: server }),
-              });
-            }
-            await pinServer(ctx, server, now);
-            return json({ saved: t(lang, "pinned_restart", { name: server }) });
-          }
-          case "mcp/remove":
-            await removeServer(ctx, server);
-            return json({ saved: t(lang, "removed_restart", { name: server }) });
-          default:
-            throw new HttpError(404, "not_found");
-        }
-      } catch (error) {
-        // The owner's acts answer with the sentence `agent mcp` prints.
-        if (error instanceof UserError) {
-          throw new HttpError(400, "bad_request", { detail: error.message });
-        }
-        throw error;
+export function dashboardMcp(sources: McpRouteSources): DashboardRoutes {
+  // The owner's acts answer with the sentence `agent mcp` prints.
+  const act = (
+    work: (ctx: McpActContext, server: string, body: Record<string, unknown>) => Promise<unknown>,
+  ) =>
+  async (request: Request) => {
+    const lang = pageLang(request, sources.lang);
+    const ctx = {
+      paths: sources.paths,
+      env: sources.env,
+      lang,
+      bwrap: await findBwrap(sources.env),
+    };
+    const body = await jsonBody(request);
+    const server = typeof body.name === "string" ? body.name : "";
+    try {
+      return json(await work(ctx, server, body));
+    } catch (error) {
+      if (error instanceof UserError) {
+        throw new HttpError(400, "bad_request", { detail: error.message });
       }
-    },
+      throw error;
+    }
   };
+  return new Router<DashboardSession>()
+    .get(
+      "/mcp",
+      async (request) => json({ servers: await servers(sources, pageLang(request, sources.lang)) }),
+    )
+    .post(
+      "/mcp/add",
+      act(async (ctx, server, body) => {
+        const args = Array.isArray(body.args) ? body.args.map(String) : [];
+        const added = await addServer(ctx, server, {
+          ...(typeof body.command === "string" && body.command !== ""
+            ? { command: body.command, args }
+            : {}),
+          ...(typeof body.url === "string" && body.url !== "" ? { url: body.url } : {}),
+        });
+        return {
+          saved: t(ctx.lang, "added_restart", { name: server, count: added.tools.length }),
+          tools: added.tools.length,
+        };
+      }),
+    )
+    .post(
+      "/mcp/changes",
+      act(async (ctx, server) => {
+        const now = await serverChanges(ctx, server);
+        return { changes: now.changes, hash: now.hash, pinned: now.pinned };
+      }),
+    )
+    .post(
+      "/mcp/pin",
+      act(async (ctx, server, body) => {
+        const now = await serverChanges(ctx, server);
+        if (now.hash !== body.hash) {
+          throw new HttpError(409, "conflict", {
+            detail: t(ctx.lang, "pin_moved", { name: server }),
+          });
+        }
+        await pinServer(ctx, server, now);
+        return { saved: t(ctx.lang, "pinned_restart", { name: server }) };
+      }),
+    )
+    .post(
+      "/mcp/remove",
+      act(async (ctx, server) => {
+        await removeServer(ctx, server);
+        return { saved: t(ctx.lang, "removed_restart", { name: server }) };
+      }),
+    );
+}
+
+/** What an owner's act on a server works with. */
+interface McpActContext {
+  paths: AgentPaths;
+  env: Record<string, string>;
+  lang: Lang;
+  bwrap: Awaited<ReturnType<typeof findBwrap>>;
 }
 
 async function servers(sources: McpRouteSources, lang: Lang) {

@@ -6,14 +6,15 @@
  */
 export {
   dashboard,
-  type DashboardChat,
   type DashboardDoor,
   type DashboardMount,
+  type DashboardRoutes,
   type DashboardSources,
 } from "./handler.ts";
 export { cloudMount, DASHBOARD_ORIGIN_HEADER, localMount } from "./mount.ts";
 export type { DashboardSpend } from "./spend.ts";
 export { DashboardAuth, type DashboardSession } from "./auth.ts";
+export { isUnder, secured } from "./guard.ts";
 export type { DashboardParts } from "./parts.ts";
 export { type ChatSources, dashboardChat } from "./chat.ts";
 export { dashboardNetwork, type NetworkSources } from "./network.ts";

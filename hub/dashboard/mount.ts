@@ -16,12 +16,10 @@ import { sessionKeyFrom } from "./signed_session.ts";
 export { DASHBOARD_ORIGIN_HEADER };
 
 /** The dashboard on the hub's control port (`agent dashboard`). */
-export function localMount(port: () => number): DashboardMount {
+export function localMount(): DashboardMount {
   return {
     base: "/dashboard",
     origin: (request) => `http://${request.headers.get("host") ?? ""}`,
-    cookieName: () => `agent_dashboard_${port()}`,
-    secure: false,
     command: "agent dashboard",
   };
 }
@@ -55,8 +53,6 @@ export function cloudMount(spineUrl: string, hubToken: string): DashboardMount {
       }
       return own;
     },
-    cookieName: () => "agent_dashboard",
-    secure: true,
     command: "agent dashboard --cloud",
     sessionKey: sessionKeyFrom(hubToken),
   };

@@ -2,21 +2,20 @@ import assert from "node:assert/strict";
 import { HttpError } from "@agent/net";
 import { cloudMount, DASHBOARD_ORIGIN_HEADER, localMount } from "./mount.ts";
 
-Deno.test("localMount(): the own origin is http://<Host>, the cookie carries the port", () => {
-  const mount = localMount(() => 8790);
+Deno.test("localMount(): the own origin is http://<Host>", () => {
+  const mount = localMount();
   const req = new Request("http://127.0.0.1:8790/dashboard/", {
     headers: { host: "127.0.0.1:8790" },
   });
   assert.equal(mount.origin(req), "http://127.0.0.1:8790");
-  assert.equal(mount.cookieName(), "agent_dashboard_8790");
-  assert.deepEqual([mount.base, mount.secure, mount.command], [
+  assert.deepEqual([mount.base, mount.command, mount.sessionKey], [
     "/dashboard",
-    false,
     "agent dashboard",
+    undefined,
   ]);
 });
 
-Deno.test("cloudMount(): only the spine's own origin is answered; the cookie is Secure", () => {
+Deno.test("cloudMount(): only the spine's own origin is answered; sessions are signed", () => {
   const mount = cloudMount("https://agent.example.com/", "hub-token");
   const at = (origin?: string) =>
     new Request("http://brain/hub/dashboard/", {
@@ -30,11 +29,7 @@ Deno.test("cloudMount(): only the spine's own origin is answered; the cookie is 
       String(other),
     );
   }
-  assert.deepEqual([mount.base, mount.cookieName(), mount.secure], [
-    "/hub/dashboard",
-    "agent_dashboard",
-    true,
-  ]);
+  assert.equal(mount.base, "/hub/dashboard");
   assert.equal(mount.command, "agent dashboard --cloud");
   // The sessions' key comes from the hub token and is not the token.
   assert.match(mount.sessionKey ?? "", /^[\w-]{43}$/);

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { HttpError, json, methodNotAllowed } from "@agent/net";
+import { HttpError, json } from "@agent/net";
 import {
   joinUniverse,
   leaveUniverse,
@@ -27,19 +27,19 @@ import {
   universeStanding,
 } from "../network/mod.ts";
 import { jsonBody, pageLang } from "./body.ts";
-import type { NetworkSources } from "./types.ts";
+import type { NetNode } from "../network/node.ts";
+import type { Lang } from "../i18n.ts";
+import type { DashboardRoutes, NetworkSources } from "./types.ts";
 
 /** How many told digests the page shows. */
 const TOLD = 5;
 
-/** Answers the universe and digest routes; `undefined` for any other name. */
-export async function universeRoute(
-  name: string,
-  request: Request,
+/** Adds the universe and digest routes to `routes`. */
+export function addUniverseRoutes(
+  routes: DashboardRoutes,
   sources: NetworkSources,
-): Promise<Response | undefined> {
-  if (name === "network/digest") {
-    get(request);
+): DashboardRoutes {
+  routes.get("/network/digest", async () => {
     const told = (await sources.digests?.() ?? []).slice(-TOLD).reverse();
     const gathered = await sources.gathered?.();
     return json({
@@ -49,54 +49,63 @@ export async function universeRoute(
         ? null
         : { conversations: gathered.conversations, due_ms: gathered.dueMs },
     });
-  }
-  if (name !== "network/universe" && !name.startsWith("network/universe/")) return undefined;
-  const lang = pageLang(request, sources.lang);
-  const host = sources.universeHost?.().trim() ?? "";
-  const node = sources.node();
-  if (name === "network/universe") {
-    get(request);
+  });
+  routes.get("/network/universe", async (request) => {
+    const lang = pageLang(request, sources.lang);
+    const host = sources.universeHost?.().trim() ?? "";
     if (host === "") return json({ host: "", off: universeSentence(lang, "off") });
+    const node = sources.node();
     if (node === undefined) throw new HttpError(409, "not_configured");
     try {
-      const client = new UniverseClient(node, host);
-      return json(await universeStanding(node, client, lang));
+      return json(await universeStanding(node, new UniverseClient(node, host), lang));
     } catch (error) {
       throw refusal(lang, host, error);
     }
-  }
-  if (request.method !== "POST") methodNotAllowed(["POST"]);
-  const body = await jsonBody(request);
-  if (host === "") {
-    throw new HttpError(409, "bad_request", { detail: universeSentence(lang, "off") });
-  }
-  if (node === undefined) throw new HttpError(409, "not_configured");
-  try {
-    const client = new UniverseClient(node, host);
-    switch (name) {
-      case "network/universe/join":
-      case "network/universe/links": {
-        const fields: UniverseJoinFields = name === "network/universe/links"
-          ? { links: flag(body.on, "on") }
-          : {
-            ...(body.owner === undefined ? {} : { owner: text(body.owner, "owner") }),
-            ...(body.about === undefined ? {} : { about: text(body.about, "about") }),
-            ...(body.links === undefined ? {} : { links: flag(body.links, "links") }),
-          };
-        const problem = universeFieldsProblem(lang, fields);
-        if (problem !== undefined) throw new HttpError(400, "bad_request", { detail: problem });
-        const joined = await joinUniverse(node, client, sources.subs?.(), fields);
-        return json({
-          said: universeSentence(lang, "joined", { ...joined, links: joined.visibleLinks }),
-        });
-      }
-      case "network/universe/leave":
-        return json({ said: universeSentence(lang, "left", await leaveUniverse(node, client)) });
+  });
+  const act = (
+    work: (
+      node: NetNode,
+      client: UniverseClient,
+      body: Record<string, unknown>,
+      lang: Lang,
+    ) => Promise<string>,
+  ) =>
+  async (request: Request) => {
+    const lang = pageLang(request, sources.lang);
+    const host = sources.universeHost?.().trim() ?? "";
+    const body = await jsonBody(request);
+    if (host === "") {
+      throw new HttpError(409, "bad_request", { detail: universeSentence(lang, "off") });
     }
-  } catch (error) {
-    throw refusal(lang, host, error);
-  }
-  throw new HttpError(404, "not_found");
+    const node = sources.node();
+    if (node === undefined) throw new HttpError(409, "not_configured");
+    try {
+      return json({ said: await work(node, new UniverseClient(node, host), body, lang) });
+    } catch (error) {
+      throw refusal(lang, host, error);
+    }
+  };
+  const join = (links: boolean) =>
+    act(async (node, client, body, lang) => {
+      const fields: UniverseJoinFields = links ? { links: flag(body.on, "on") } : {
+        ...(body.owner === undefined ? {} : { owner: text(body.owner, "owner") }),
+        ...(body.about === undefined ? {} : { about: text(body.about, "about") }),
+        ...(body.links === undefined ? {} : { links: flag(body.links, "links") }),
+      };
+      const problem = universeFieldsProblem(lang, fields);
+      if (problem !== undefined) throw new HttpError(400, "bad_request", { detail: problem });
+      const joined = await joinUniverse(node, client, sources.subs?.(), fields);
+      return universeSentence(lang, "joined", { ...joined, links: joined.visibleLinks });
+    });
+  return routes
+    .post("/network/universe/join", join(false))
+    .post("/network/universe/links", join(true))
+    .post(
+      "/network/universe/leave",
+      act(async (node, client, _body, lang) =>
+        universeSentence(lang, "left", await leaveUniverse(node, client))
+      ),
+    );
 }
 
 /** A failure the command would name in one sentence becomes a 502 with it. */
@@ -104,10 +113,6 @@ function refusal(lang: NetworkSources["lang"], host: string, error: unknown): un
   if (error instanceof HttpError) return error;
   const sentence = universeFailure(lang, host, error);
   return sentence === undefined ? error : new HttpError(502, "universe", { detail: sentence });
-}
-
-function get(request: Request): void {
-  if (request.method !== "GET" && request.method !== "HEAD") methodNotAllowed(["GET", "HEAD"]);
 }
 
 function text(value: unknown, field: string): string {

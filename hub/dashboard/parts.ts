@@ -4,20 +4,20 @@
  * @module
  */
 import type { SpendChartReader } from "../spend/chart.ts";
-import type { DashboardChat } from "./types.ts";
+import type { DashboardRoutes } from "./types.ts";
 
 /** The dashboard's charts and conversations, from the assembled hub. */
 export interface DashboardParts {
   /** The daily spend by role, read from the ledger. */
   chart?: SpendChartReader;
   /** Sessions, the web chat and approvals, over the desk. */
-  chat?: DashboardChat;
+  chat?: DashboardRoutes;
   /** Contacts and their actions, over the network node. */
-  network?: DashboardChat;
+  network?: DashboardRoutes;
   /** Roles, models, budgets and credentials, in `agent.toml` and `.env`. */
-  settings?: DashboardChat;
+  settings?: DashboardRoutes;
   /** Scheduled jobs, their log and their buttons, over the job store. */
-  jobs?: DashboardChat;
+  jobs?: DashboardRoutes;
   /** The MCP servers: pins, live state and the owner's acts (`agent mcp`'s). */
-  mcp?: DashboardChat;
+  mcp?: DashboardRoutes;
 }

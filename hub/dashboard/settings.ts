@@ -17,9 +17,10 @@
  *
  * @module
  */
-import { HttpError, json, methodNotAllowed } from "@agent/net";
+import { HttpError, json, Router } from "@agent/net";
 import type { AgentConfig } from "../config/types.ts";
 import { parseConfig } from "../config/parse.ts";
+import { hasRole } from "../config/roles.ts";
 import { ConfigError } from "../config/error.ts";
 import type { Lang } from "../i18n.ts";
 import type { AgentPaths } from "../paths.ts";
@@ -29,7 +30,8 @@ import { setTomlRaw, setTomlString } from "../cloud/toml_keys.ts";
 import { credentialNames, deskSentence } from "../desk/mod.ts";
 import type { ConfigReload } from "../config/reload.ts";
 import { jsonBody, pageLang } from "./body.ts";
-import type { DashboardChat } from "./types.ts";
+import type { DashboardSession } from "./auth.ts";
+import type { DashboardRoutes } from "./types.ts";
 
 /** What the settings read and write. */
 export interface SettingsSources {
@@ -46,7 +48,7 @@ const NAME = /^[A-Za-z0-9_-]+$/;
 // The name the CLI's sentences give the file (`loadConfig` says `agent.toml` too).
 
 /** The Settings page's routes. */
-export function dashboardSettings(sources: SettingsSources): DashboardChat {
+export function dashboardSettings(sources: SettingsSources): DashboardRoutes {
   const { paths } = sources;
   // A bad file answers the reader's sentence; anything else is the hub's to log.
   const reload = async (): Promise<ConfigReload | undefined> => {
@@ -71,114 +73,108 @@ export function dashboardSettings(sources: SettingsSources): DashboardChat {
       throw error;
     }
   };
-  return {
-    async route(name, request) {
-      if (name !== "settings" && !name.startsWith("settings/")) return undefined;
+  return new Router<DashboardSession>()
+    .get("/settings", async (request) => {
       const lang = pageLang(request, sources.lang);
-      if (name === "settings") {
-        if (request.method !== "GET" && request.method !== "HEAD") {
-          methodNotAllowed(["GET", "HEAD"]);
-        }
-        const { config } = await read(lang);
-        const inFile = Object.keys(await readEnvFile(paths.envFile));
-        const models = new Set(credentialNames(config));
-        const live = sources.reload !== undefined;
-        return json({
-          file: paths.configFile,
-          live,
-          roles: Object.entries(config.models.roles).map(([role, r]) => ({
-            name: role,
-            provider: r.provider,
-            model_id: r.model_id,
-            budget: r.budget
-              ? {
-                usd: r.budget.usd,
-                period: r.budget.period,
-                degrade_to: r.budget.degrade_to ?? null,
-              }
-              : null,
-          })),
-          secrets: [...new Set([...models, ...inFile])].map((n) => ({
-            name: n,
-            set: (sources.env[n] ?? "").trim() !== "",
-            // A model credential is read at each call; the rest when the hub starts.
-            live: live && models.has(n),
-          })),
-        });
-      }
-      if (request.method !== "POST") methodNotAllowed(["POST"]);
+      const { config } = await read(lang);
+      const inFile = Object.keys(await readEnvFile(paths.envFile));
+      const models = new Set(credentialNames(config));
+      const live = sources.reload !== undefined;
+      return json({
+        file: paths.configFile,
+        live,
+        roles: Object.entries(config.models.roles).map(([role, r]) => ({
+          name: role,
+          provider: r.provider,
+          model_id: r.model_id,
+          budget: r.budget
+            ? {
+              usd: r.budget.usd,
+              period: r.budget.period,
+              degrade_to: r.budget.degrade_to ?? null,
+            }
+            : null,
+        })),
+        secrets: [...new Set([...models, ...inFile])].map((n) => ({
+          name: n,
+          set: (sources.env[n] ?? "").trim() !== "",
+          // A model credential is read at each call; the rest when the hub starts.
+          live: live && models.has(n),
+        })),
+      });
+    })
+    .post("/settings/role", async (request) => {
+      const lang = pageLang(request, sources.lang);
       const body = await jsonBody(request);
-      if (name === "settings/role") {
-        const role = body.role;
-        if (typeof role !== "string" || !NAME.test(role)) {
-          throw new HttpError(400, "bad_request", { detail: "role: not a role name" });
+      const role = body.role;
+      if (typeof role !== "string" || !NAME.test(role)) {
+        throw new HttpError(400, "bad_request", { detail: "role: not a role name" });
+      }
+      const { text, config } = await read(lang);
+      if (!hasRole(config, role)) {
+        throw new HttpError(400, "bad_request", { detail: `role: no role '${role}'` });
+      }
+      const table = `models.roles.${role}`;
+      let next = text;
+      for (const key of ["provider", "model_id"] as const) {
+        if (typeof body[key] === "string") next = setTomlString(next, table, key, body[key]);
+      }
+      if (body.budget_usd !== undefined && body.budget_usd !== "") {
+        const usd = Number(body.budget_usd);
+        // A number TOML reads as one; anything else goes in as text for the parser to refuse.
+        next = setTomlRaw(
+          next,
+          `${table}.budget`,
+          "usd",
+          Number.isFinite(usd) ? String(usd) : JSON.stringify(String(body.budget_usd)),
+        );
+      }
+      if (typeof body.budget_period === "string" && body.budget_period !== "") {
+        next = setTomlString(next, `${table}.budget`, "period", body.budget_period);
+      }
+      try {
+        parseConfig(next, "agent.toml", { lang });
+      } catch (error) {
+        if (error instanceof ConfigError) {
+          throw new HttpError(400, "bad_request", { detail: error.message });
         }
-        const { text, config } = await read(lang);
-        if (config.models.roles[role] === undefined) {
-          throw new HttpError(400, "bad_request", { detail: `role: no role '${role}'` });
-        }
-        const table = `models.roles.${role}`;
-        let next = text;
-        for (const key of ["provider", "model_id"] as const) {
-          if (typeof body[key] === "string") next = setTomlString(next, table, key, body[key]);
-        }
-        if (body.budget_usd !== undefined && body.budget_usd !== "") {
-          const usd = Number(body.budget_usd);
-          // A number TOML reads as one; anything else goes in as text for the parser to refuse.
-          next = setTomlRaw(
-            next,
-            `${table}.budget`,
-            "usd",
-            Number.isFinite(usd) ? String(usd) : JSON.stringify(String(body.budget_usd)),
-          );
-        }
-        if (typeof body.budget_period === "string" && body.budget_period !== "") {
-          next = setTomlString(next, `${table}.budget`, "period", body.budget_period);
-        }
-        try {
-          parseConfig(next, "agent.toml", { lang });
-        } catch (error) {
-          if (error instanceof ConfigError) {
-            throw new HttpError(400, "bad_request", { detail: error.message });
-          }
-          throw error;
-        }
-        if (next !== text) {
-          const mode = (await Deno.stat(paths.configFile)).mode ?? 0o600;
-          await writeFileAtomic(paths.configFile, next, { mode: mode & 0o777 });
-        }
-        const reloaded = await reload();
-        return json({
-          saved: next !== text,
-          applied: reloaded?.applied ?? [],
-          restart: reloaded === undefined ? ["models"] : reloaded.restart,
+        throw error;
+      }
+      if (next !== text) {
+        const mode = (await Deno.stat(paths.configFile)).mode ?? 0o600;
+        await writeFileAtomic(paths.configFile, next, { mode: mode & 0o777 });
+      }
+      const reloaded = await reload();
+      return json({
+        saved: next !== text,
+        applied: reloaded?.applied ?? [],
+        restart: reloaded === undefined ? ["models"] : reloaded.restart,
+      });
+    })
+    .post("/settings/secret", async (request) => {
+      const lang = pageLang(request, sources.lang);
+      const body = await jsonBody(request);
+      const key = typeof body.name === "string" ? body.name : "";
+      if (!/^[A-Z][A-Z0-9_]*$/.test(key)) {
+        throw new HttpError(400, "bad_request", {
+          detail: deskSentence(lang, "settings_bad_name", { name: key }),
         });
       }
-      if (name === "settings/secret") {
-        const key = typeof body.name === "string" ? body.name : "";
-        if (!/^[A-Z][A-Z0-9_]*$/.test(key)) {
-          throw new HttpError(400, "bad_request", {
-            detail: deskSentence(lang, "settings_bad_name", { name: key }),
-          });
-        }
-        const value = typeof body.value === "string" ? body.value.trim() : "";
-        if (value === "") {
-          throw new HttpError(400, "bad_request", {
-            detail: deskSentence(lang, "settings_empty", { name: key }),
-          });
-        }
-        await setEnvKey(paths.envFile, key, value);
-        sources.env[key] = value;
-        const reloaded = await reload();
-        const { config } = await read(lang);
-        const live = reloaded !== undefined && credentialNames(config).includes(key);
-        return json({
-          saved: deskSentence(lang, "settings_saved", { name: key, file: paths.envFile }),
-          live,
-          restart: reloaded?.restart ?? [],
+      const value = typeof body.value === "string" ? body.value.trim() : "";
+      if (value === "") {
+        throw new HttpError(400, "bad_request", {
+          detail: deskSentence(lang, "settings_empty", { name: key }),
         });
       }
-      throw new HttpError(404, "not_found");
-    },
-  };
+      await setEnvKey(paths.envFile, key, value);
+      sources.env[key] = value;
+      const reloaded = await reload();
+      const { config } = await read(lang);
+      const live = reloaded !== undefined && credentialNames(config).includes(key);
+      return json({
+        saved: deskSentence(lang, "settings_saved", { name: key, file: paths.envFile }),
+        live,
+        restart: reloaded?.restart ?? [],
+      });
+    });
 }

@@ -2,7 +2,7 @@
  * Sessions that outlive the process: behind a cloud spine the brain's container sleeps
  * after a quiet quarter of an hour and starts again on the next request, which would
  * forget every session kept in memory. A signed session carries its own proof instead:
- * the cookie's value is `<random>.<expiry>.<mac>`, the MAC an HMAC-SHA256 under a key
+ * the session token is `<random>.<expiry>.<mac>`, the MAC an HMAC-SHA256 under a key
  * derived from the hub token, and the CSRF token another MAC of the same random part. A
  * new hub token voids them all.
  *
@@ -13,7 +13,7 @@ import { timingSafeEqual } from "@agent/net";
 
 /** What a signed session value says. */
 export interface SignedSession {
-  /** The cookie's value. */
+  /** The session token (`X-Agent-Session`). */
   id: string;
   csrf: string;
   expiresAt: number;
@@ -35,7 +35,7 @@ export function signSession(key: string, random: string, expiresAt: number): Sig
 }
 
 /**
- * The session a cookie value names when its MAC is right (compared in constant time),
+ * The session a token names when its MAC is right (compared in constant time),
  * whatever its expiry; `undefined` for anything else.
  *
  * @example

@@ -3,25 +3,26 @@
  *
  * @module
  */
+import type { RouteEntry, Router } from "@agent/net";
 import type { Lang } from "../i18n.ts";
+import type { DashboardSession } from "./auth.ts";
 import type { OwnerEvent, OwnerEventFeed } from "../events/mod.ts";
 import type { SpendChartReader } from "../spend/chart.ts";
 import type { DigestConversation } from "../events/mod.ts";
 import type { NetNode } from "../network/node.ts";
 import type { SubAgentDirectory } from "../subs/mod.ts";
 
-/** The routes of the conversations, the web chat and the approvals (over the desk). */
-export interface DashboardChat {
-  /** Answers `/dashboard/api/<name>`, or `undefined` when the name is not its. */
-  route(name: string, request: Request, url: URL): Promise<Response | undefined>;
-}
+/**
+ * A part of the dashboard's API (the chat, the network, the settings, the jobs): its
+ * routes, with paths below `<base>/api` (`/sessions`). Each route gets the signed-in
+ * session; the same-origin, session and CSRF checks have passed before it is asked.
+ */
+export type DashboardRoutes = Router<DashboardSession>;
 
 /** What the dashboard reads and acts on. */
 export interface DashboardSources {
   /** The hub's language: the page's default. */
   lang: Lang;
-  /** The control API's port (the cookie's name carries it). */
-  port(): number;
   now(): number;
   /** The control API's `/status` body. */
   status(): Record<string, unknown>;
@@ -32,17 +33,28 @@ export interface DashboardSources {
   /** The daily series by role, the breakdowns and the per-turn usage. */
   chart?: SpendChartReader;
   /** The conversations, the web chat and the approvals (the desk). */
-  chat?: DashboardChat;
+  chat?: DashboardRoutes;
   /** The contacts and their actions (the network node). */
-  network?: DashboardChat;
+  network?: DashboardRoutes;
   /** Roles, models, budgets and credentials. */
-  settings?: DashboardChat;
+  settings?: DashboardRoutes;
   /** The scheduled jobs, their log and their buttons. */
-  jobs?: DashboardChat;
+  jobs?: DashboardRoutes;
   /** The MCP servers: their pins and live state, and the owner's acts on them. */
-  mcp?: DashboardChat;
+  mcp?: DashboardRoutes;
   /** Ends open event streams when the hub stops. */
   closing?: AbortSignal;
+  /**
+   * Where the detail of an unexpected error goes (the hub's log); the answer carries only
+   * `{error: "internal"}`. @default console.error
+   */
+  log?(line: string): void;
+  /**
+   * Whether `request` may have a one-time sign-in code (`POST <base>/code`): locally,
+   * the control token and no browser `Origin`; behind the spine, whatever reached the
+   * brain's port (it checked the hub token). Without it no code is given (401).
+   */
+  authorizeCode?(request: Request): boolean;
   /** A one-time code's lifetime. @default 60000 */
   codeTtlMs?: number;
   /**
@@ -52,7 +64,7 @@ export interface DashboardSources {
   mount?: DashboardMount;
 }
 
-/** Where a dashboard is served and what its own origin and cookie are there. */
+/** Where a dashboard is served and what its own origin is there. */
 export interface DashboardMount {
   /** The path prefix: `/dashboard` or `/hub/dashboard`. */
   base: string;
@@ -61,10 +73,6 @@ export interface DashboardMount {
    * throws 403 when the request reached it under a name it must not answer.
    */
   origin(request: Request): string;
-  /** The session cookie's name. */
-  cookieName(): string;
-  /** Whether the cookie is `Secure` (an https origin). */
-  secure: boolean;
   /** The command that signs a browser in, named on the page when it cannot. */
   command: string;
   /**
@@ -74,12 +82,15 @@ export interface DashboardMount {
   sessionKey?: string;
 }
 
-/** The dashboard as the control API mounts it. */
+/** The dashboard as the control API (or the brain's port) mounts it. */
 export interface DashboardDoor {
-  /** A one-time login code (asked for with the control token). */
-  issueCode(): string;
-  /** Answers a request whose path starts with `/dashboard`. */
+  /**
+   * Answers a request whose path is the mount's base or below it, a refusal too (with
+   * the page's headers): the page, its assets, `POST <base>/code` and the API.
+   */
   handle(request: Request, url: URL): Promise<Response>;
+  /** Every route below the base (`/`, `/code`, `/api/sessions`, ...), for tests and docs. */
+  routes(): RouteEntry[];
 }
 
 /** The node of the hub's network (`undefined` while it is not configured). */

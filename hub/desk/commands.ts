@@ -12,6 +12,7 @@
  * @module
  */
 import type { AgentConfig } from "../config/types.ts";
+import { hasRole } from "../config/roles.ts";
 import { CREDENTIAL_VARIABLES } from "../credentials.ts";
 import type { Lang } from "../i18n.ts";
 import { type Ledger, LedgerError } from "../ledger/mod.ts";
@@ -190,7 +191,7 @@ const resume: CommandSpec = {
     // Without a fixed role, a resumed session brings back the role it remembers.
     const kept = (await sessions.getMeta(arg)).role;
     const role = ctx.fixedRole === undefined && typeof kept === "string" &&
-        kept in ctx.config.models.roles && ctx.missingCredential(kept) === undefined
+        hasRole(ctx.config, kept) && ctx.missingCredential(kept) === undefined
       ? kept
       : undefined;
     const count = await ctx.messageCount(arg);
@@ -220,7 +221,7 @@ const model: CommandSpec = {
       }
       return Promise.resolve({ lines });
     }
-    if (!Object.hasOwn(roles, arg)) {
+    if (!hasRole(ctx.config, arg)) {
       return Promise.resolve({ lines: [t(lang, "unknown_role", { role: arg })] });
     }
     const gap = ctx.missingCredential(arg);

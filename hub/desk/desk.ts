@@ -21,6 +21,7 @@
  * @module
  */
 import type { AgentConfig } from "../config/types.ts";
+import { hasRole } from "../config/roles.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
 import { budgetWarningSentence, claimBudgetWarnings } from "../spend/mod.ts";
@@ -214,9 +215,8 @@ export class Desk {
     const now = o.now ?? Date.now;
     const remembered = isRemembered(key) ? await this.#book.get(key) : undefined;
     const picked = options.picked;
-    const roles = o.config.models.roles;
     const role = picked?.role ??
-      (remembered?.role !== undefined && Object.hasOwn(roles, remembered.role)
+      (remembered?.role !== undefined && hasRole(o.config, remembered.role)
         ? remembered.role
         : "brain");
     const sessionId = picked?.sessionId ?? remembered?.session_id ??

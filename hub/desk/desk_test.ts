@@ -4,6 +4,8 @@ import { EventSchemas } from "@ag-ui/core/schemas";
 import { EventLog, testDesk } from "./_testing.ts";
 import { isCustom } from "./events.ts";
 import { ConversationBook } from "./book.ts";
+import { loadConfig } from "../config/read.ts";
+import { openSessionStore } from "../sessions/mod.ts";
 
 const SAVE = '/tool write_note {"name":"x","text":"y"}';
 
@@ -261,6 +263,32 @@ Deno.test("DeskConversation: /resume ID moves to the session and tells its histo
     const result = log.events.find((e) => isCustom(e, "command.result"));
     assert.ok(result && isCustom(result, "command.result"));
     assert.deepEqual(result.value.lines, [`Session ${first} (2 messages).`]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("DeskConversation: /resume and /model take no member of every object for a role (issue 34, D2)", async () => {
+  const t = await testDesk({ replies: ["Answer one.", "Answer two."] });
+  try {
+    const chat = await t.desk.open("chat");
+    await chat.submit("first session message");
+    const first = chat.sessionId;
+    // A session file that remembers a role agent.toml does not have, by an Object name.
+    const sessions = openSessionStore(await loadConfig(t.paths), {}, t.paths);
+    await sessions.patchMeta(first, { role: "constructor" });
+    await chat.submit("/new");
+    const log = new EventLog();
+    chat.subscribe(log.listen);
+    await chat.submit(`/resume ${first}`);
+    assert.equal(chat.sessionId, first);
+    assert.equal(chat.snapshot().role, "brain", "the remembered 'constructor' is no role");
+    await chat.submit("/model toString");
+    assert.equal(chat.snapshot().role, "brain");
+    const lines = log.events.flatMap((e) => isCustom(e, "command.result") ? e.value.lines : []);
+    assert.deepEqual(lines.slice(-1), ["There is no role 'toString' in agent.toml."]);
+    const outcome = await chat.submit("still answered");
+    assert.equal(outcome.kind, "answered");
   } finally {
     await t.close();
   }

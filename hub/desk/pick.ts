@@ -8,6 +8,7 @@
  * @module
  */
 import type { AgentConfig } from "../config/types.ts";
+import { hasRole } from "../config/roles.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
 import type { AgentPaths } from "../paths.ts";
@@ -57,13 +58,12 @@ export async function pickSession(options: PickOptions): Promise<PickedSession> 
   const now = options.now ?? Date.now;
   const sessions = options.sessions ??
     openSessionStore(options.config, options.env, options.paths);
-  const roles = options.config.models.roles;
   const picked = await chooseSession(options, sessions, now);
   if ("refused" in picked) throw new UserError(picked.refused, 2);
   const remembered = picked.resumed ? (await sessions.getMeta(picked.sessionId)).role : undefined;
   const role = options.role ??
-    (typeof remembered === "string" && remembered in roles ? remembered : "brain");
-  if (!(role in roles)) throw new UserError(t(lang, "unknown_role", { role }), 2);
+    (typeof remembered === "string" && hasRole(options.config, remembered) ? remembered : "brain");
+  if (!hasRole(options.config, role)) throw new UserError(t(lang, "unknown_role", { role }), 2);
   return { ...picked, role, fixedRole: options.role, sessions };
 }
 

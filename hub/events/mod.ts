@@ -12,3 +12,4 @@ export * from "./event_id.ts";
 export * from "./log.ts";
 export * from "./bus.ts";
 export * from "./sentences.ts";
+export * from "./stream.ts";

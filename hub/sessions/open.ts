@@ -1,7 +1,8 @@
 /**
  * The session store `[sessions] backend` names: files under `<AGENT_DATA_DIR>/sessions`
  * (`file`, the default) or the spine's session routes (`spine`, cloud mode; needs
- * `AGENT_SPINE_URL` and `AGENT_SPINE_TOKEN`).
+ * `AGENT_SPINE_URL` and `AGENT_SPINE_TOKEN`), keeping the session search index as it
+ * writes.
  *
  * @module
  */
@@ -11,12 +12,14 @@ import { FileSessionStore } from "./file_store.ts";
 import { SpineSessionStore } from "./spine_store.ts";
 import type { SessionStore } from "./store.ts";
 import { UserError } from "../user_error.ts";
+import { withSearchIndex } from "./indexed.ts";
+import { SESSION_SEARCH_FILE } from "../session_search/mod.ts";
 
 /** The store the configuration asks for. */
 export function openSessionStore(
   config: Pick<AgentConfig, "sessions">,
   env: Readonly<Record<string, string | undefined>>,
-  paths: Pick<AgentPaths, "sessionsDir">,
+  paths: Pick<AgentPaths, "sessionsDir" | "dataDir">,
   options: { fetch?: typeof fetch } = {},
 ): SessionStore {
   const url = env.AGENT_SPINE_URL?.trim();
@@ -26,7 +29,12 @@ export function openSessionStore(
       const missing = url ? "AGENT_SPINE_TOKEN" : "AGENT_SPINE_URL";
       throw new UserError(`[sessions] backend 'spine' needs ${missing} in .env`, 2);
     }
-    return new SpineSessionStore(url, token, options);
+    return indexed(new SpineSessionStore(url, token, options), paths);
   }
-  return new FileSessionStore(paths.sessionsDir);
+  return indexed(new FileSessionStore(paths.sessionsDir), paths);
+}
+
+/** Every store keeps the session search index as it writes (`hub/session_search/`). */
+function indexed(store: SessionStore, paths: Pick<AgentPaths, "dataDir">): SessionStore {
+  return withSearchIndex(store, `${paths.dataDir}/${SESSION_SEARCH_FILE}`);
 }

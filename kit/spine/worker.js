@@ -341,6 +341,16 @@ function errorResponse(error, log = console.error) {
     error: "internal"
   }, 500);
 }
+function withHeaders(response, headers, keep = {}) {
+  const merged = new Headers(response.headers);
+  for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+  for (const [name, value] of Object.entries(keep)) if (!merged.has(name)) merged.set(name, value);
+  return new Response(response.body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: merged
+  });
+}
 function methodNotAllowed(allowed) {
   throw new HttpError(405, "method_not_allowed", {
     headers: {
@@ -632,6 +642,131 @@ var UNIVERSE_LIMITS = Object.freeze({
 });
 var PREFIX_BYTES2 = utf8(UNIVERSE_SIGNATURE_PREFIX);
 
+// net/router.ts
+var Router = class {
+  #rows = [];
+  /** Adds a route answering `methods` at `pattern`. */
+  on(methods, pattern, handler) {
+    if (!pattern.startsWith("/")) {
+      throw new TypeError(`Cannot add the route: '${pattern}' does not start with '/'`);
+    }
+    const segments = pattern.split("/").slice(1);
+    const rest = segments.at(-1) === "*";
+    if (rest) segments.pop();
+    if (segments.includes("*")) {
+      throw new TypeError(`Cannot add the route: '*' may only end the pattern '${pattern}'`);
+    }
+    this.#rows.push({
+      methods: typeof methods === "string" ? [
+        methods
+      ] : [
+        ...methods
+      ],
+      pattern,
+      segments,
+      rest,
+      handler
+    });
+    return this;
+  }
+  /** `GET` (and `HEAD`, answered by the same handler; the server sends no body). */
+  get(pattern, handler) {
+    return this.on([
+      "GET",
+      "HEAD"
+    ], pattern, handler);
+  }
+  /** `POST`. */
+  post(pattern, handler) {
+    return this.on("POST", pattern, handler);
+  }
+  /** `PUT`. */
+  put(pattern, handler) {
+    return this.on("PUT", pattern, handler);
+  }
+  /** `PATCH`. */
+  patch(pattern, handler) {
+    return this.on("PATCH", pattern, handler);
+  }
+  /** `DELETE`. */
+  delete(pattern, handler) {
+    return this.on("DELETE", pattern, handler);
+  }
+  /** Every method (a part mounted there guards its own). */
+  all(pattern, handler) {
+    return this.on("*", pattern, handler);
+  }
+  /** Every route, in the order they were added (for tests and docs). */
+  get routes() {
+    return this.#rows.map(({ methods, pattern }) => ({
+      methods,
+      pattern
+    }));
+  }
+  /**
+   * The route for `method` at `path`; `undefined` when no pattern matches the path.
+   * Throws 405 `method_not_allowed` (with `Allow`) when some do, under other methods.
+   */
+  find(method, path) {
+    const parts = path.split("/").slice(1);
+    const allowed = /* @__PURE__ */ new Set();
+    for (const row of this.#rows) {
+      const params = matchPath(row, parts);
+      if (params === void 0) continue;
+      if (row.methods.includes(method) || row.methods.includes("*")) {
+        return {
+          handler: row.handler,
+          params,
+          entry: {
+            methods: row.methods,
+            pattern: row.pattern
+          }
+        };
+      }
+      for (const m of row.methods) allowed.add(m);
+    }
+    if (allowed.size > 0) methodNotAllowed([
+      ...allowed
+    ]);
+    return void 0;
+  }
+  /**
+   * Answers `request` with its route; `undefined` when no route's path matches (the
+   * caller decides: usually 404, or another table). Throws what the handler throws, and
+   * 405 for a known path under another method. `options.path` matches a path other
+   * than the URL's (the part below a prefix the table is mounted at).
+   */
+  async handle(request, context, options = {}) {
+    const url = options.url ?? new URL(request.url);
+    const found = this.find(request.method, options.path ?? url.pathname);
+    if (found === void 0) return void 0;
+    return await found.handler(request, {
+      url,
+      params: found.params,
+      context
+    });
+  }
+};
+function matchPath(row, parts) {
+  if (row.rest ? parts.length < row.segments.length : parts.length !== row.segments.length) {
+    return void 0;
+  }
+  const params = {};
+  for (let i = 0; i < row.segments.length; i++) {
+    const segment = row.segments[i];
+    const part = parts[i];
+    if (segment.startsWith(":")) {
+      if (part === "") return void 0;
+      params[segment.slice(1)] = part;
+    } else if (segment !== part) return void 0;
+  }
+  if (row.rest) params["*"] = parts.slice(row.segments.length).join("/");
+  return params;
+}
+
+// net/sse.ts
+var ENCODER2 = new TextEncoder();
+
 // net/cloud_names.ts
 var STATE_KEY_PATTERN = /^[a-z0-9][a-z0-9._:-]{0,127}$/;
 var SESSION_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -666,6 +801,25 @@ function compareCloudFiles(a, b) {
   return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 var DASHBOARD_ORIGIN_HEADER = "x-agent-dashboard-origin";
+var DASHBOARD_SESSION_HEADER = "x-agent-session";
+var DASHBOARD_SECURITY_HEADERS = {
+  "content-security-policy": [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'"
+  ].join("; "),
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-frame-options": "DENY",
+  "cross-origin-opener-policy": "same-origin",
+  "cross-origin-resource-policy": "same-origin"
+};
 var WEBHOOK_LABEL = "agent messenger webhook/1";
 async function messengerWebhookSecret(hubToken) {
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(hubToken), {
@@ -930,13 +1084,66 @@ function intParam(params, name, min, max, fallback) {
   return Number(value);
 }
 
+// spine/cloud/stores.ts
+function db(env) {
+  if (!env.DB) throw new HttpError(503, "not_configured");
+  return env.DB;
+}
+function kv(env) {
+  if (!env.PEER_CARDS) throw new HttpError(503, "not_configured");
+  return env.PEER_CARDS;
+}
+
 // spine/cloud/files.ts
 var FILE_MAX_BYTES = 512 * 1024;
 var PREFIX = "file:";
-async function listFiles(request, kv2) {
-  if (request.method !== "GET") methodNotAllowed([
-    "GET"
-  ]);
+function addFileRoutes(routes) {
+  return routes.on("GET", "/hub/files", (_request, { context }) => listFiles(kv(context.env))).on("GET", "/hub/files/*", async (request, { params, context }) => {
+    const key = await fileKey(request, params["*"]);
+    const text3 = await kv(context.env).get(key, "text");
+    if (text3 === null) throw new HttpError(404, "not_found");
+    return new Response(text3, {
+      headers: {
+        "content-type": "text/plain; charset=utf-8"
+      }
+    });
+  }).put("/hub/files/*", async (request, { params, context }) => {
+    const key = await fileKey(request, params["*"]);
+    const store = kv(context.env);
+    const bytes = await readRequestBody(request, FILE_MAX_BYTES);
+    let text3;
+    try {
+      text3 = new TextDecoder("utf-8", {
+        fatal: true,
+        ignoreBOM: true
+      }).decode(bytes);
+    } catch {
+      throw new HttpError(400, "bad_request", {
+        detail: "the body is not UTF-8 text"
+      });
+    }
+    const meta2 = {
+      size: bytes.byteLength,
+      updated_at: Math.floor(Date.now() / 1e3)
+    };
+    await store.put(key, text3, {
+      metadata: meta2
+    });
+    return json({
+      name: key.slice(PREFIX.length),
+      ...meta2
+    });
+  }).delete("/hub/files/*", async (request, { params, context }) => {
+    const key = await fileKey(request, params["*"]);
+    const store = kv(context.env);
+    const had = await store.get(key, "text") !== null;
+    if (had) await store.delete(key);
+    return json({
+      deleted: had
+    });
+  });
+}
+async function listFiles(kv2) {
   const files = [];
   let cursor;
   do {
@@ -962,62 +1169,13 @@ async function listFiles(request, kv2) {
     files
   });
 }
-async function handleFile(request, rest, kv2) {
+async function fileKey(request, rest) {
   const name = decodeSegment(rest);
   if (name === void 0 || !isCloudFileName(name)) {
     await request.body?.cancel();
     throw new HttpError(404, "not_found");
   }
-  const key = PREFIX + name;
-  switch (request.method) {
-    case "GET": {
-      const text3 = await kv2.get(key, "text");
-      if (text3 === null) throw new HttpError(404, "not_found");
-      return new Response(text3, {
-        headers: {
-          "content-type": "text/plain; charset=utf-8"
-        }
-      });
-    }
-    case "PUT": {
-      const bytes = await readRequestBody(request, FILE_MAX_BYTES);
-      let text3;
-      try {
-        text3 = new TextDecoder("utf-8", {
-          fatal: true,
-          ignoreBOM: true
-        }).decode(bytes);
-      } catch {
-        throw new HttpError(400, "bad_request", {
-          detail: "the body is not UTF-8 text"
-        });
-      }
-      const meta2 = {
-        size: bytes.byteLength,
-        updated_at: Math.floor(Date.now() / 1e3)
-      };
-      await kv2.put(key, text3, {
-        metadata: meta2
-      });
-      return json({
-        name,
-        ...meta2
-      });
-    }
-    case "DELETE": {
-      const had = await kv2.get(key, "text") !== null;
-      if (had) await kv2.delete(key);
-      return json({
-        deleted: had
-      });
-    }
-    default:
-      methodNotAllowed([
-        "GET",
-        "PUT",
-        "DELETE"
-      ]);
-  }
+  return PREFIX + name;
 }
 
 // spine/cloud/ledger.ts
@@ -1089,47 +1247,41 @@ function cells(value, i) {
     text(row, "peer", i, true)
   ];
 }
-async function handleLedger(request, url, db2) {
-  switch (request.method) {
-    case "POST": {
-      const rows = field(await readObject(request), "rows");
-      if (!Array.isArray(rows) || rows.length === 0 || rows.length > LEDGER_PAGE_MAX) {
-        bad(`'rows' must be a list of 1 to ${LEDGER_PAGE_MAX} rows`);
-      }
-      const insert = db2.prepare(`INSERT INTO ledger (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map((_, i) => `?${i + 1}`).join(", ")}) ON CONFLICT (call_id) DO NOTHING`);
-      const statements = rows.map((row, i) => insert.bind(...cells(row, i)));
-      const results = await db2.batch(statements);
-      let written = 0;
-      for (const r of results) written += r.meta.changes ?? 0;
-      return json({
-        written,
-        duplicates: rows.length - written
-      });
+function addLedgerRoutes(routes) {
+  return routes.post("/hub/ledger", async (request, { context }) => {
+    const db2 = db(context.env);
+    const rows = field(await readObject(request), "rows");
+    if (!Array.isArray(rows) || rows.length === 0 || rows.length > LEDGER_PAGE_MAX) {
+      bad(`'rows' must be a list of 1 to ${LEDGER_PAGE_MAX} rows`);
     }
-    case "GET": {
-      const since = epochParam(url.searchParams, "since");
-      const after = epochParam(url.searchParams, "after");
-      const page = await db2.prepare(`SELECT seq, ${COLUMNS.join(", ")} FROM ledger WHERE ts >= ?1 AND seq > ?2
+    const insert = db2.prepare(`INSERT INTO ledger (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map((_, i) => `?${i + 1}`).join(", ")}) ON CONFLICT (call_id) DO NOTHING`);
+    const statements = rows.map((row, i) => insert.bind(...cells(row, i)));
+    const results = await db2.batch(statements);
+    let written = 0;
+    for (const r of results) written += r.meta.changes ?? 0;
+    return json({
+      written,
+      duplicates: rows.length - written
+    });
+  }).on("GET", "/hub/ledger", async (_request, { url, context }) => {
+    const db2 = db(context.env);
+    const since = epochParam(url.searchParams, "since");
+    const after = epochParam(url.searchParams, "after");
+    const page = await db2.prepare(`SELECT seq, ${COLUMNS.join(", ")} FROM ledger WHERE ts >= ?1 AND seq > ?2
          ORDER BY seq LIMIT ?3`).bind(since, after, LEDGER_PAGE_MAX).all();
-      const rows = page.results.map((found) => {
-        const { seq: _seq, estimated, ...row } = found;
-        return {
-          ...row,
-          estimated: estimated === 1
-        };
-      });
-      const last = page.results.at(-1)?.seq;
-      return json({
-        rows,
-        next: rows.length === LEDGER_PAGE_MAX ? last : null
-      });
-    }
-    default:
-      methodNotAllowed([
-        "GET",
-        "POST"
-      ]);
-  }
+    const rows = page.results.map((found) => {
+      const { seq: _seq, estimated, ...row } = found;
+      return {
+        ...row,
+        estimated: estimated === 1
+      };
+    });
+    const last = page.results.at(-1)?.seq;
+    return json({
+      rows,
+      next: rows.length === LEDGER_PAGE_MAX ? last : null
+    });
+  });
 }
 function epochParam(params, name) {
   const values = params.getAll(name);
@@ -1183,54 +1335,31 @@ var Store = class {
 function created(body) {
   return json(body, 201);
 }
-async function handleSessions(request, url, rest, db2) {
-  const store = new Store(db2);
-  const parts = rest === "" ? [] : rest.replace(/^\//, "").split("/");
-  const method = request.method;
-  if (parts.length === 0) {
-    if (method === "POST") return await createSession(request, store);
-    if (method === "GET") return await listSessions(url, store);
-    methodNotAllowed([
-      "GET",
-      "POST"
-    ]);
-  }
-  const sessionId = sid(parts[0]);
-  const [, section, agentSegment, child, messageSegment] = parts;
-  if (parts.length === 1) {
-    if (method !== "GET") methodNotAllowed([
-      "GET"
-    ]);
-    const row = await db2.prepare("SELECT data FROM sessions WHERE session_id = ?1").bind(sessionId).first();
+function addSessionRoutes(routes) {
+  const at = "/hub/sessions";
+  const one = `${at}/:session`;
+  const agent = `${one}/agents/:agent`;
+  const store = (call) => new Store(db(call.env));
+  return routes.on("GET", at, (_request, { url, context }) => listSessions(url, store(context))).post(at, (request, { context }) => createSession(request, store(context))).on("GET", one, async (_request, { params, context }) => {
+    const sessionId = sid(params.session);
+    const row = await db(context.env).prepare("SELECT data FROM sessions WHERE session_id = ?1").bind(sessionId).first();
     if (row === null) throw new HttpError(404, "not_found");
     return json({
       data: JSON.parse(row.data)
     });
-  }
-  if (section === "meta" && parts.length === 2) return await meta(request, store, sessionId);
-  if (section === "events" && parts.length === 2) return await events(request, store, sessionId);
-  if (section !== "agents") throw new HttpError(404, "not_found");
-  if (parts.length === 2) {
-    if (method !== "POST") methodNotAllowed([
-      "POST"
-    ]);
-    return await createAgent(request, store, sessionId);
-  }
-  const agentId = aid(agentSegment);
-  if (parts.length === 3) return await agent(request, store, sessionId, agentId);
-  if (child !== "messages") throw new HttpError(404, "not_found");
-  if (parts.length === 4) {
-    if (method === "POST") return await createMessage(request, store, sessionId, agentId);
-    if (method === "GET") return await listMessages(url, store, sessionId, agentId);
-    methodNotAllowed([
-      "GET",
-      "POST"
-    ]);
-  }
-  if (parts.length === 5) {
-    return await message(request, store, sessionId, agentId, messageId(messageSegment));
-  }
-  throw new HttpError(404, "not_found");
+  }).on([
+    "GET",
+    "PATCH"
+  ], `${one}/meta`, (request, { params, context }) => meta(request, store(context), sid(params.session))).on([
+    "GET",
+    "POST"
+  ], `${one}/events`, (request, { params, context }) => events(request, store(context), sid(params.session))).post(`${one}/agents`, (request, { params, context }) => createAgent(request, store(context), sid(params.session))).on([
+    "GET",
+    "PUT"
+  ], agent, (request, { params, context }) => agentData(request, store(context), sid(params.session), aid(params.agent))).post(`${agent}/messages`, (request, { params, context }) => createMessage(request, store(context), sid(params.session), aid(params.agent))).on("GET", `${agent}/messages`, (_request, { url, params, context }) => listMessages(url, store(context), sid(params.session), aid(params.agent))).on([
+    "GET",
+    "PUT"
+  ], `${agent}/messages/:message`, (request, { params, context }) => message(request, store(context), sid(params.session), aid(params.agent), messageId(params.message)));
 }
 async function createSession(request, store) {
   const body = await readObject(request);
@@ -1260,10 +1389,6 @@ async function meta(request, store, sessionId) {
       meta: row2 === null ? {} : JSON.parse(row2.meta)
     });
   }
-  if (request.method !== "PATCH") methodNotAllowed([
-    "GET",
-    "PATCH"
-  ]);
   const patch = field(await readObject(request), "meta");
   if (patch === null || typeof patch !== "object" || Array.isArray(patch)) {
     throw new HttpError(400, "bad_request", {
@@ -1292,10 +1417,6 @@ async function events(request, store, sessionId) {
       events: results.map((r) => JSON.parse(r.data))
     });
   }
-  if (request.method !== "POST") methodNotAllowed([
-    "GET",
-    "POST"
-  ]);
   const data = JSON.stringify(field(await readObject(request), "data"));
   const now = nowIso();
   await store.db.batch([
@@ -1322,7 +1443,7 @@ async function createAgent(request, store, sessionId) {
     agent_id: agentId
   });
 }
-async function agent(request, store, sessionId, agentId) {
+async function agentData(request, store, sessionId, agentId) {
   if (request.method === "GET") {
     const row = await store.db.prepare("SELECT data FROM session_agents WHERE session_id = ?1 AND agent_id = ?2").bind(sessionId, agentId).first();
     if (row === null) throw new HttpError(404, "not_found");
@@ -1330,10 +1451,6 @@ async function agent(request, store, sessionId, agentId) {
       data: JSON.parse(row.data)
     });
   }
-  if (request.method !== "PUT") methodNotAllowed([
-    "GET",
-    "PUT"
-  ]);
   const data = JSON.stringify(field(await readObject(request), "data"));
   const [update] = await store.db.batch([
     store.db.prepare("UPDATE session_agents SET data = ?3 WHERE session_id = ?1 AND agent_id = ?2").bind(sessionId, agentId, data),
@@ -1376,10 +1493,6 @@ async function message(request, store, sessionId, agentId, id) {
       data: JSON.parse(row.data)
     });
   }
-  if (request.method !== "PUT") methodNotAllowed([
-    "GET",
-    "PUT"
-  ]);
   const data = JSON.stringify(field(await readObject(request), "data"));
   const [update] = await store.db.batch([
     store.db.prepare("UPDATE session_messages SET data = ?4 WHERE session_id = ?1 AND agent_id = ?2 AND message_id = ?3").bind(sessionId, agentId, id, data),
@@ -1392,40 +1505,36 @@ async function message(request, store, sessionId, agentId, id) {
 }
 
 // spine/cloud/state.ts
-async function handleState(request, rest, db2) {
-  const key = checkId(decodeSegment(rest), isStateKey, "state key");
-  switch (request.method) {
-    case "GET": {
-      const row = await db2.prepare("SELECT value, updated_at FROM state WHERE key = ?1").bind(key).first();
-      if (row === null) throw new HttpError(404, "not_found");
-      return json({
-        key,
-        value: JSON.parse(row.value),
-        updated_at: row.updated_at
-      });
-    }
-    case "PUT": {
-      const value = field(await readObject(request), "value");
-      const now = Math.floor(Date.now() / 1e3);
-      await db2.prepare("INSERT INTO state (key, value, updated_at) VALUES (?1, ?2, ?3) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at").bind(key, JSON.stringify(value), now).run();
-      return json({
-        key,
-        updated_at: now
-      });
-    }
-    case "DELETE": {
-      const result = await db2.prepare("DELETE FROM state WHERE key = ?1").bind(key).run();
-      return json({
-        deleted: (result.meta.changes ?? 0) > 0
-      });
-    }
-    default:
-      methodNotAllowed([
-        "GET",
-        "PUT",
-        "DELETE"
-      ]);
-  }
+function addStateRoutes(routes) {
+  return routes.on("GET", "/hub/state/*", async (_request, { params, context }) => {
+    const key = stateKey(params["*"]);
+    const row = await db(context.env).prepare("SELECT value, updated_at FROM state WHERE key = ?1").bind(key).first();
+    if (row === null) throw new HttpError(404, "not_found");
+    return json({
+      key,
+      value: JSON.parse(row.value),
+      updated_at: row.updated_at
+    });
+  }).put("/hub/state/*", async (request, { params, context }) => {
+    const key = stateKey(params["*"]);
+    const store = db(context.env);
+    const value = field(await readObject(request), "value");
+    const now = Math.floor(Date.now() / 1e3);
+    await store.prepare("INSERT INTO state (key, value, updated_at) VALUES (?1, ?2, ?3) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at").bind(key, JSON.stringify(value), now).run();
+    return json({
+      key,
+      updated_at: now
+    });
+  }).delete("/hub/state/*", async (_request, { params, context }) => {
+    const key = stateKey(params["*"]);
+    const result = await db(context.env).prepare("DELETE FROM state WHERE key = ?1").bind(key).run();
+    return json({
+      deleted: (result.meta.changes ?? 0) > 0
+    });
+  });
+}
+function stateKey(rest) {
+  return checkId(decodeSegment(rest), isStateKey, "state key");
 }
 
 // spine/cloud/messenger_webhook.ts
@@ -1433,9 +1542,6 @@ var MESSENGER_WEBHOOK_PATH = "/messenger/webhook";
 var SECRET_HEADER = "x-telegram-bot-api-secret-token";
 var HAND_OVER_BATCH = 50;
 async function takeUpdate(request, env) {
-  if (request.method !== "POST") methodNotAllowed([
-    "POST"
-  ]);
   if (!env.HUB_TOKEN || !env.DB) {
     await request.body?.cancel();
     throw new HttpError(503, "not_configured");
@@ -1511,38 +1617,28 @@ async function jobDue(db2, nowMs) {
 
 // spine/cloud/jobs_pauses.ts
 var LIST_MAX = 1e3;
-async function handleJobPauses(request, rest, db2, text3) {
-  if (rest === "pause") {
-    if (request.method !== "POST") methodNotAllowed([
-      "POST"
-    ]);
+function addJobPauseRoutes(routes, text3) {
+  return routes.post("/hub/jobs/pause", async (request, { context }) => {
+    const store = db(context.env);
     const body = await readObject(request);
-    const result = await db2.prepare(`INSERT INTO job_pauses (job, reason, hub, ts) VALUES (?1, ?2, ?3, ?4)
-       ON CONFLICT (job) DO NOTHING`).bind(text3(body, "job"), text3(body, "reason"), text3(body, "hub"), Date.now()).run();
+    const result = await store.prepare(`INSERT INTO job_pauses (job, reason, hub, ts) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (job) DO NOTHING`).bind(text3(body, "job"), text3(body, "reason"), text3(body, "hub"), Date.now()).run();
     return json({
       paused: (result.meta.changes ?? 0) > 0
     });
-  }
-  if (rest === "resume") {
-    if (request.method !== "POST") methodNotAllowed([
-      "POST"
-    ]);
+  }).post("/hub/jobs/resume", async (request, { context }) => {
+    const store = db(context.env);
     const job = text3(await readObject(request), "job");
-    const result = job === "*" ? await db2.prepare("DELETE FROM job_pauses").run() : await db2.prepare("DELETE FROM job_pauses WHERE job = ?1").bind(job).run();
+    const result = job === "*" ? await store.prepare("DELETE FROM job_pauses").run() : await store.prepare("DELETE FROM job_pauses WHERE job = ?1").bind(job).run();
     return json({
       resumed: (result.meta.changes ?? 0) > 0
     });
-  }
-  if (rest === "pauses") {
-    if (request.method !== "GET") methodNotAllowed([
-      "GET"
-    ]);
-    const rows = await db2.prepare(`SELECT job, reason, hub, ts FROM job_pauses ORDER BY job LIMIT ${LIST_MAX}`).all();
+  }).on("GET", "/hub/jobs/pauses", async (_request, { context }) => {
+    const rows = await db(context.env).prepare(`SELECT job, reason, hub, ts FROM job_pauses ORDER BY job LIMIT ${LIST_MAX}`).all();
     return json({
       pauses: rows.results
     });
-  }
-  return void 0;
+  });
 }
 function pauseOf(db2, job) {
   return db2.prepare(`SELECT job, reason FROM job_pauses WHERE job IN (?1, '*')
@@ -1598,20 +1694,17 @@ function rowsOf(body) {
     return r;
   });
 }
-async function handleJobOutbox(request, url, rest, db2) {
-  if (rest === "deliveries") {
-    if (request.method === "GET") {
-      const rows2 = await db2.prepare(`SELECT slot_id, target, job, text, usd, deliver, created_ms, state, parts_sent,
+function addJobOutboxRoutes(routes) {
+  return routes.on("GET", "/hub/jobs/deliveries", async (_request, { context }) => {
+    const db2 = db(context.env);
+    const rows = await db2.prepare(`SELECT slot_id, target, job, text, usd, deliver, created_ms, state, parts_sent,
          attempts, next_ms, last_error, done_ms FROM job_deliveries WHERE state = 'pending'
          ORDER BY created_ms, target LIMIT ${ROWS_MAX}`).all();
-      return json({
-        deliveries: rows2.results
-      });
-    }
-    if (request.method !== "POST") methodNotAllowed([
-      "GET",
-      "POST"
-    ]);
+    return json({
+      deliveries: rows.results
+    });
+  }).post("/hub/jobs/deliveries", async (request, { context }) => {
+    const db2 = db(context.env);
     const rows = rowsOf(await readObject(request));
     const statements = rows.map((r) => {
       const state = str(r, "state");
@@ -1642,11 +1735,8 @@ async function handleJobOutbox(request, url, rest, db2) {
     return json({
       stored: statements.length - 1
     });
-  }
-  if (rest === "summary") {
-    if (request.method !== "GET") methodNotAllowed([
-      "GET"
-    ]);
+  }).on("GET", "/hub/jobs/summary", async (_request, { url, context }) => {
+    const db2 = db(context.env);
     const day = Number(url.searchParams.get("day"));
     const since = Number(url.searchParams.get("since"));
     if (!Number.isSafeInteger(day) || !Number.isSafeInteger(since) || day < 0 || since < 0) {
@@ -1661,23 +1751,19 @@ async function handleJobOutbox(request, url, rest, db2) {
     return json({
       jobs: rows.results
     });
-  }
-  if (rest === "log") {
-    if (request.method === "GET") {
-      const job = url.searchParams.get("job");
-      const limit = Math.min(ROWS_MAX, Math.max(1, Number(url.searchParams.get("limit")) || 50));
-      const sql = `SELECT slot_id, job, slot_ms, claimed_ms, state, missed, usd, finished_ms,
+  }).on("GET", "/hub/jobs/log", async (_request, { url, context }) => {
+    const db2 = db(context.env);
+    const job = url.searchParams.get("job");
+    const limit = Math.min(ROWS_MAX, Math.max(1, Number(url.searchParams.get("limit")) || 50));
+    const sql = `SELECT slot_id, job, slot_ms, claimed_ms, state, missed, usd, finished_ms,
         detail, session_id FROM job_log ${job ? "WHERE job = ?1" : ""}
         ORDER BY slot_ms DESC, claimed_ms DESC LIMIT ${limit}`;
-      const rows2 = job ? await db2.prepare(sql).bind(job).all() : await db2.prepare(sql).all();
-      return json({
-        runs: rows2.results
-      });
-    }
-    if (request.method !== "POST") methodNotAllowed([
-      "GET",
-      "POST"
-    ]);
+    const rows = job ? await db2.prepare(sql).bind(job).all() : await db2.prepare(sql).all();
+    return json({
+      runs: rows.results
+    });
+  }).post("/hub/jobs/log", async (request, { context }) => {
+    const db2 = db(context.env);
     const rows = rowsOf(await readObject(request));
     const statements = rows.map((r) => db2.prepare(`INSERT INTO job_log (slot_id, job, slot_ms, claimed_ms, state, missed, usd, finished_ms,
          detail, session_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
@@ -1690,8 +1776,7 @@ async function handleJobOutbox(request, url, rest, db2) {
     return json({
       stored: statements.length - 1
     });
-  }
-  return void 0;
+  });
 }
 async function deliveryDue(db2, nowMs) {
   const row = await db2.prepare("SELECT 1 AS due FROM job_deliveries WHERE state = 'pending' AND next_ms <= ?1 LIMIT 1").bind(nowMs).first();
@@ -1727,54 +1812,40 @@ function whole2(body, key) {
   }
   return value;
 }
-async function handleJobSlots(request, url, rest, db2) {
-  if (rest === "claim") {
-    if (request.method !== "POST") methodNotAllowed([
-      "POST"
-    ]);
-    return json(await claim(await readObject(request), db2));
-  }
-  if (rest === "settle") {
-    if (request.method !== "POST") methodNotAllowed([
-      "POST"
-    ]);
+function addJobRoutes(routes) {
+  routes.post("/hub/jobs/claim", async (request, { context }) => {
+    const store = db(context.env);
+    return json(await claim(await readObject(request), store));
+  }).post("/hub/jobs/settle", async (request, { context }) => {
+    const store = db(context.env);
     const body = await readObject(request);
-    const result = await db2.prepare(`UPDATE job_slots SET state = 'settled', usd = ?1, settled_at = ?2
-       WHERE slot_id = ?3 AND hub = ?4 AND state = 'running'`).bind(usd(body, "usd", false), Date.now(), text2(body, "slot_id"), text2(body, "hub")).run();
+    const result = await store.prepare(`UPDATE job_slots SET state = 'settled', usd = ?1, settled_at = ?2
+         WHERE slot_id = ?3 AND hub = ?4 AND state = 'running'`).bind(usd(body, "usd", false), Date.now(), text2(body, "slot_id"), text2(body, "hub")).run();
     return json({
       settled: (result.meta.changes ?? 0) > 0
     });
-  }
-  if (rest === "notice") {
-    if (request.method !== "POST") methodNotAllowed([
-      "POST"
-    ]);
-    return json(await notice(await readObject(request), db2));
-  }
-  if (rest === "running") {
-    if (request.method !== "GET") methodNotAllowed([
-      "GET"
-    ]);
-    const hub = url.searchParams.get("hub") ?? "";
-    if (hub === "" || hub.length > ID_MAX2) {
+  }).post("/hub/jobs/notice", async (request, { context }) => {
+    const store = db(context.env);
+    return json(await notice(await readObject(request), store));
+  }).on("GET", "/hub/jobs/running", async (_request, { url, context }) => {
+    const store = db(context.env);
+    const hub2 = url.searchParams.get("hub") ?? "";
+    if (hub2 === "" || hub2.length > ID_MAX2) {
       bad3(`'hub' must be a string of 1 to ${ID_MAX2} characters`);
     }
-    const rows = await db2.prepare(`SELECT slot_id, job, day_ms, reserved_usd, session_id, claimed_at FROM job_slots
-       WHERE hub = ?1 AND state = 'running' ORDER BY claimed_at LIMIT 500`).bind(hub).all();
+    const rows = await store.prepare(`SELECT slot_id, job, day_ms, reserved_usd, session_id, claimed_at FROM job_slots
+         WHERE hub = ?1 AND state = 'running' ORDER BY claimed_at LIMIT 500`).bind(hub2).all();
     return json({
       slots: rows.results
     });
-  }
-  const pauses = await handleJobPauses(request, rest, db2, text2);
-  if (pauses !== void 0) return pauses;
-  const outbox = await handleJobOutbox(request, url, rest, db2);
-  if (outbox !== void 0) return outbox;
-  throw new HttpError(404, "not_found");
+  });
+  addJobPauseRoutes(routes, text2);
+  return addJobOutboxRoutes(routes);
 }
 async function claim(body, db2) {
   const slot = text2(body, "slot_id");
   const job = text2(body, "job");
-  const hub = text2(body, "hub");
+  const hub2 = text2(body, "hub");
   const day = whole2(body, "day_ms");
   const maxRun = usd(body, "max_run_usd", true);
   const cap = usd(body, "day_cap_usd", true);
@@ -1791,12 +1862,12 @@ async function claim(body, db2) {
              FROM job_slots WHERE job = ?2 AND day_ms = ?3) AS t
        WHERE (?6 IS NULL OR (?6 - t.used >= ?7 AND ?6 - t.used > 0))
          AND NOT EXISTS (SELECT 1 FROM job_pauses WHERE job IN (?2, '*'))
-       ON CONFLICT (slot_id) DO NOTHING`).bind(slot, job, day, hub, maxRun, cap, min, sessionId, Date.now()),
+       ON CONFLICT (slot_id) DO NOTHING`).bind(slot, job, day, hub2, maxRun, cap, min, sessionId, Date.now()),
     pauseOf(db2, job)
   ]);
   const row = await db2.prepare("SELECT hub, state, reserved_usd, session_id FROM job_slots WHERE slot_id = ?1").bind(slot).first();
   if (row !== null) {
-    const again = row.hub === hub && row.state === "running" && sessionId !== null && row.session_id === sessionId;
+    const again = row.hub === hub2 && row.state === "running" && sessionId !== null && row.session_id === sessionId;
     const ours = (inserted.meta.changes ?? 0) > 0 || again;
     return ours ? {
       claimed: true,
@@ -1827,11 +1898,11 @@ async function notice(body, db2) {
   const job = text2(body, "job");
   const day = whole2(body, "day_ms");
   const reason = text2(body, "reason");
-  const hub = text2(body, "hub");
+  const hub2 = text2(body, "hub");
   const since = whole2(body, "since_ms");
   const result = await db2.prepare(`INSERT INTO job_notices (job, day_ms, reason, hub, told_at) VALUES (?1, ?2, ?3, ?4, ?5)
      ON CONFLICT (job, day_ms, reason) DO UPDATE SET hub = excluded.hub, told_at = excluded.told_at
-     WHERE job_notices.told_at < ?6`).bind(job, day, reason, hub, Date.now(), since).run();
+     WHERE job_notices.told_at < ?6`).bind(job, day, reason, hub2, Date.now(), since).run();
   return {
     tell: (result.meta.changes ?? 0) > 0
   };
@@ -1844,37 +1915,22 @@ function isCloudOnlyPath(path) {
 function requireCloudMode(env) {
   if (spineMode(env) !== "cloud") throw new HttpError(404, "cloud_mode_off");
 }
-function db(env) {
-  if (!env.DB) throw new HttpError(503, "not_configured");
-  return env.DB;
-}
-function kv(env) {
-  if (!env.PEER_CARDS) throw new HttpError(503, "not_configured");
-  return env.PEER_CARDS;
-}
+var CLOUD_ROUTES = [
+  addStateRoutes,
+  addFileRoutes,
+  addLedgerRoutes,
+  addSessionRoutes,
+  addJobRoutes
+].reduce((routes, add) => add(routes), new Router().on("GET", "/hub/brain", (_request, { context }) => brainHealth(context.env)));
 async function handleCloud(request, url, env) {
   requireCloudMode(env);
-  const path = url.pathname;
-  if (path === "/hub/brain") {
-    if (request.method !== "GET") methodNotAllowed([
-      "GET"
-    ]);
-    return await brainHealth(env);
-  }
-  if (path.startsWith("/hub/state/")) {
-    return await handleState(request, path.slice("/hub/state/".length), db(env));
-  }
-  if (path === "/hub/ledger") return await handleLedger(request, url, db(env));
-  if (path.startsWith("/hub/jobs/")) {
-    return await handleJobSlots(request, url, path.slice("/hub/jobs/".length), db(env));
-  }
-  if (path === "/hub/files") return await listFiles(request, kv(env));
-  if (path.startsWith("/hub/files/")) {
-    return await handleFile(request, path.slice("/hub/files/".length), kv(env));
-  }
-  if (path === "/hub/sessions" || path.startsWith("/hub/sessions/")) {
-    return await handleSessions(request, url, path.slice("/hub/sessions".length), db(env));
-  }
+  const answer = await CLOUD_ROUTES.handle(request, {
+    env
+  }, {
+    url
+  });
+  if (answer !== void 0) return answer;
+  await request.body?.cancel();
   throw new HttpError(404, "not_found");
 }
 async function brainHealth(env) {
@@ -1924,77 +1980,55 @@ function fullCard(stored, address, allowInsecure) {
     software: SPINE_SOFTWARE
   };
 }
-function allow(request, methods) {
-  if (!methods.includes(request.method)) methodNotAllowed(methods);
-}
+var HUB_ROUTES = new Router().on("GET", "/hub/health", async (_request, { context }) => {
+  const status = await context.mailbox.status();
+  return json({
+    ok: true,
+    address: context.address,
+    mode: spineMode(context.env),
+    card: status.card !== null,
+    mailbox: status.mailbox,
+    version: SPINE_VERSION
+  });
+}).put("/hub/card", async (request, { context }) => {
+  const body = parseJsonBody(await readRequestBody(request, HUB_BODY_MAX_BYTES));
+  let input;
+  try {
+    input = parseCardInput(body);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    throw new HttpError(400, "bad_request", {
+      detail: error.message
+    });
+  }
+  await context.mailbox.putCard(input);
+  return json(fullCard(input, context.address, context.allowInsecure));
+}).on("GET", "/hub/updates", async (_request, { url, context }) => {
+  const q = parseUpdatesQuery(url.searchParams);
+  return await context.mailbox.updates(q.after, q.timeout, q.limit);
+}).post("/hub/ack", async (request, { context }) => {
+  const body = parseJsonBody(await readRequestBody(request, HUB_BODY_MAX_BYTES));
+  return json({
+    deleted: await context.mailbox.ack(parseAckBody(body))
+  });
+}).on("GET", "/hub/ws", async (request, { context }) => {
+  if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
+    throw new HttpError(426, "upgrade_required", {
+      headers: {
+        Upgrade: "websocket"
+      }
+    });
+  }
+  return await context.mailbox.doorbell(request);
+});
 async function handleHub(request, url, ctx) {
   requireBearer(request, ctx.env.HUB_TOKEN);
-  const path = url.pathname;
-  if (isCloudOnlyPath(path)) return await handleCloud(request, url, ctx.env);
-  switch (path) {
-    case "/hub/health": {
-      allow(request, [
-        "GET"
-      ]);
-      const status = await ctx.mailbox.status();
-      return json({
-        ok: true,
-        address: ctx.address,
-        mode: spineMode(ctx.env),
-        card: status.card !== null,
-        mailbox: status.mailbox,
-        version: SPINE_VERSION
-      });
-    }
-    case "/hub/card": {
-      allow(request, [
-        "PUT"
-      ]);
-      const body = parseJsonBody(await readRequestBody(request, HUB_BODY_MAX_BYTES));
-      let input;
-      try {
-        input = parseCardInput(body);
-      } catch (error) {
-        if (!(error instanceof TypeError)) throw error;
-        throw new HttpError(400, "bad_request", {
-          detail: error.message
-        });
-      }
-      await ctx.mailbox.putCard(input);
-      return json(fullCard(input, ctx.address, ctx.allowInsecure));
-    }
-    case "/hub/updates": {
-      allow(request, [
-        "GET"
-      ]);
-      const q = parseUpdatesQuery(url.searchParams);
-      return await ctx.mailbox.updates(q.after, q.timeout, q.limit);
-    }
-    case "/hub/ack": {
-      allow(request, [
-        "POST"
-      ]);
-      const body = parseJsonBody(await readRequestBody(request, HUB_BODY_MAX_BYTES));
-      return json({
-        deleted: await ctx.mailbox.ack(parseAckBody(body))
-      });
-    }
-    case "/hub/ws": {
-      allow(request, [
-        "GET"
-      ]);
-      if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
-        throw new HttpError(426, "upgrade_required", {
-          headers: {
-            Upgrade: "websocket"
-          }
-        });
-      }
-      return await ctx.mailbox.doorbell(request);
-    }
-    default:
-      throw new HttpError(404, "not_found");
-  }
+  if (isCloudOnlyPath(url.pathname)) return await handleCloud(request, url, ctx.env);
+  const answer = await HUB_ROUTES.handle(request, ctx, {
+    url
+  });
+  if (answer === void 0) throw new HttpError(404, "not_found");
+  return answer;
 }
 
 // spine/rate_limit.ts
@@ -2212,7 +2246,7 @@ var DASHBOARD_BASE = "/hub/dashboard";
 var FORWARDED = [
   "accept",
   "content-type",
-  "cookie",
+  DASHBOARD_SESSION_HEADER,
   "last-event-id",
   "origin",
   "sec-fetch-dest",
@@ -2221,10 +2255,16 @@ var FORWARDED = [
   "x-csrf-token",
   "x-agent-lang"
 ];
-function isDashboardPath(path) {
-  return path === DASHBOARD_BASE || path.startsWith(`${DASHBOARD_BASE}/`);
-}
 async function handleDashboard(request, url, env) {
+  try {
+    return await forward(request, url, env);
+  } catch (error) {
+    return withHeaders(errorResponse(error), DASHBOARD_SECURITY_HEADERS, {
+      "cache-control": "no-store"
+    });
+  }
+}
+async function forward(request, url, env) {
   requireCloudMode(env);
   if (!env.HUB_TOKEN) throw new HttpError(503, "not_configured");
   if (url.pathname === `${DASHBOARD_BASE}/code`) requireBearer(request, env.HUB_TOKEN);
@@ -2256,16 +2296,80 @@ async function handleDashboard(request, url, env) {
     console.warn(`brain_unavailable: ${errorMessage(error)}`);
     throw new HttpError(503, "brain_unavailable");
   }
+  const back = new Headers(answer.headers);
+  back.delete("set-cookie");
   return new Response(answer.body, {
     status: answer.status,
-    headers: answer.headers
+    headers: back
   });
 }
 
 // spine/router.ts
 var cardMemo = new CardMemo();
-function allow2(request, methods) {
-  if (!methods.includes(request.method)) methodNotAllowed(methods);
+var ROUTES = new Router().on("GET", "/", (_request, { context }) => new Response(`agent spine ${context.address}`, {
+  headers: {
+    "content-type": "text/plain; charset=utf-8"
+  }
+})).on("GET", "/.well-known/agent.json", async (_request, { context }) => {
+  const { card } = await mailboxFor(context.env.MAILBOX).status();
+  const headers = {
+    "Access-Control-Allow-Origin": "*"
+  };
+  if (card === null) throw new HttpError(404, "no_card", {
+    headers
+  });
+  return json(fullCard(card, context.address, context.allowInsecure), 200, {
+    ...headers,
+    "Cache-Control": "public, max-age=300"
+  });
+}).post("/net/inbox", async (request, { context }) => {
+  const { env, address, allowInsecure } = context;
+  const mailbox = mailboxFor(env.MAILBOX);
+  return await handleInbox(request, {
+    address,
+    nowSeconds: Math.floor(Date.now() / 1e3),
+    ipLimit: env.INBOX_IP_LIMIT,
+    senderLimit: env.INBOX_SENDER_LIMIT,
+    log: (line) => console.warn(line),
+    senderCard: (from) => fetchSenderCard(from, {
+      allowInsecure,
+      cache: env.PEER_CARDS,
+      memo: cardMemo
+    }),
+    heldSenderCard: (from) => fetchSenderCard(from, {
+      allowInsecure,
+      cache: env.PEER_CARDS,
+      memo: cardMemo,
+      heldOnly: true
+    }),
+    ownCard: async () => {
+      const { card } = await mailbox.status();
+      return card ? {
+        signKey: b64uDecode(card.sign_key)
+      } : void 0;
+    },
+    store: (item) => mailbox.store(item)
+  });
+}).post(MESSENGER_WEBHOOK_PATH, async (request, { context }) => {
+  requireCloudMode(context.env);
+  const { response, handOver: handOver2 } = await takeUpdate(request, context.env);
+  if (handOver2) {
+    if (context.ctx) context.ctx.waitUntil(handOver2);
+    else await handOver2;
+  }
+  return response;
+});
+var PREFIXES = new Router().all("/hub/dashboard", dashboard).all("/hub/dashboard/*", dashboard).all("/hub", hub).all("/hub/*", hub);
+function dashboard(request, { url, context }) {
+  return handleDashboard(request, url, context.env);
+}
+function hub(request, { url, context }) {
+  return handleHub(request, url, {
+    env: context.env,
+    address: context.address,
+    allowInsecure: context.allowInsecure,
+    mailbox: mailboxFor(context.env.MAILBOX)
+  });
 }
 async function handleRequest(request, env, ctx) {
   try {
@@ -2283,88 +2387,20 @@ async function route(request, env, ctx) {
       detail: `the host '${address}' is not an agent address`
     });
   }
-  const allowInsecure = insecurePeersAllowed(env);
-  const path = url.pathname;
-  if (isDashboardPath(path)) return await handleDashboard(request, url, env);
-  if (path === "/hub" || path.startsWith("/hub/")) {
-    return await handleHub(request, url, {
-      env,
-      address,
-      allowInsecure,
-      mailbox: mailboxFor(env.MAILBOX)
-    });
-  }
-  switch (path) {
-    case "/":
-      allow2(request, [
-        "GET"
-      ]);
-      return new Response(`agent spine ${address}`, {
-        headers: {
-          "content-type": "text/plain; charset=utf-8"
-        }
-      });
-    case "/.well-known/agent.json": {
-      allow2(request, [
-        "GET"
-      ]);
-      const { card } = await mailboxFor(env.MAILBOX).status();
-      const headers = {
-        "Access-Control-Allow-Origin": "*"
-      };
-      if (card === null) {
-        throw new HttpError(404, "no_card", {
-          headers
-        });
-      }
-      return json(fullCard(card, address, allowInsecure), 200, {
-        ...headers,
-        "Cache-Control": "public, max-age=300"
-      });
-    }
-    case "/net/inbox": {
-      allow2(request, [
-        "POST"
-      ]);
-      const mailbox = mailboxFor(env.MAILBOX);
-      return await handleInbox(request, {
-        address,
-        nowSeconds: Math.floor(Date.now() / 1e3),
-        ipLimit: env.INBOX_IP_LIMIT,
-        senderLimit: env.INBOX_SENDER_LIMIT,
-        log: (line) => console.warn(line),
-        senderCard: (from) => fetchSenderCard(from, {
-          allowInsecure,
-          cache: env.PEER_CARDS,
-          memo: cardMemo
-        }),
-        heldSenderCard: (from) => fetchSenderCard(from, {
-          allowInsecure,
-          cache: env.PEER_CARDS,
-          memo: cardMemo,
-          heldOnly: true
-        }),
-        ownCard: async () => {
-          const { card } = await mailbox.status();
-          return card ? {
-            signKey: b64uDecode(card.sign_key)
-          } : void 0;
-        },
-        store: (item) => mailbox.store(item)
-      });
-    }
-    case MESSENGER_WEBHOOK_PATH: {
-      requireCloudMode(env);
-      const { response, handOver: handOver2 } = await takeUpdate(request, env);
-      if (handOver2) {
-        if (ctx) ctx.waitUntil(handOver2);
-        else await handOver2;
-      }
-      return response;
-    }
-    default:
-      throw new HttpError(404, "not_found");
-  }
+  const call = {
+    env,
+    ctx,
+    address,
+    allowInsecure: insecurePeersAllowed(env)
+  };
+  const answer = await PREFIXES.handle(request, call, {
+    url
+  }) ?? await ROUTES.handle(request, call, {
+    url
+  });
+  if (answer !== void 0) return answer;
+  await request.body?.cancel();
+  throw new HttpError(404, "not_found");
 }
 async function runCron(scheduledTime, env) {
   await mailboxFor(env.MAILBOX).prune(scheduledTime);

@@ -1,18 +1,27 @@
 /**
  * `/hub/dashboard` (cloud mode): the brain's web dashboard, reached through the spine.
  * A browser holds no bearer token, so these routes come before the hub API's bearer
- * check; the brain's own login (a one-time code traded once for an `HttpOnly`,
- * `Secure`, `SameSite=Strict` cookie scoped to `/hub/dashboard`), its `Origin`,
+ * check; the brain's own login (a one-time code traded once for a signed session token
+ * the page keeps in `sessionStorage` and sends in `X-Agent-Session`), its `Origin`,
  * `Sec-Fetch-Site` and CSRF checks decide what a request may do. The spine wakes the
  * brain, forwards the headers the dashboard reads (never the browser's
- * `Authorization`), vouches with its own hub token and names the origin it was reached
- * at; answers, the event streams included, pass back unbuffered.
+ * `Authorization` or cookies), vouches with its own hub token and names the origin it
+ * was reached at; answers, the event streams included, pass back unbuffered.
  * `POST /hub/dashboard/code`, the one-time code `agent dashboard --cloud` asks for,
  * needs the hub token here as on every hub route.
  *
  * @module
  */
-import { DASHBOARD_ORIGIN_HEADER, errorMessage, HttpError, readRequestBody } from "@agent/net";
+import {
+  DASHBOARD_ORIGIN_HEADER,
+  DASHBOARD_SECURITY_HEADERS,
+  DASHBOARD_SESSION_HEADER,
+  errorMessage,
+  errorResponse,
+  HttpError,
+  readRequestBody,
+  withHeaders,
+} from "@agent/net";
 import { requireBearer } from "../auth.ts";
 import type { Env } from "../env.ts";
 import { BRAIN_WAIT_MS, brainFetch, withDeadline } from "./brain_link.ts";
@@ -26,7 +35,7 @@ export const DASHBOARD_BASE = "/hub/dashboard";
 const FORWARDED = [
   "accept",
   "content-type",
-  "cookie",
+  DASHBOARD_SESSION_HEADER,
   "last-event-id",
   "origin",
   "sec-fetch-dest",
@@ -36,13 +45,22 @@ const FORWARDED = [
   "x-agent-lang",
 ] as const;
 
-/** Whether `path` is the dashboard's. */
-export function isDashboardPath(path: string): boolean {
-  return path === DASHBOARD_BASE || path.startsWith(`${DASHBOARD_BASE}/`);
+/**
+ * One dashboard request, forwarded to the brain (woken when needed). A refusal made here
+ * (local mode, no brain, no hub token for a code) carries the dashboard's headers, as the
+ * brain's own answers do.
+ */
+export async function handleDashboard(request: Request, url: URL, env: Env): Promise<Response> {
+  try {
+    return await forward(request, url, env);
+  } catch (error) {
+    return withHeaders(errorResponse(error), DASHBOARD_SECURITY_HEADERS, {
+      "cache-control": "no-store",
+    });
+  }
 }
 
-/** One dashboard request, forwarded to the brain (woken when needed). */
-export async function handleDashboard(request: Request, url: URL, env: Env): Promise<Response> {
+async function forward(request: Request, url: URL, env: Env): Promise<Response> {
   requireCloudMode(env);
   if (!env.HUB_TOKEN) throw new HttpError(503, "not_configured");
   if (url.pathname === `${DASHBOARD_BASE}/code`) requireBearer(request, env.HUB_TOKEN);
@@ -78,5 +96,9 @@ export async function handleDashboard(request: Request, url: URL, env: Env): Pro
     throw new HttpError(503, "brain_unavailable");
   }
   // The body is passed on as a stream: server-sent events arrive as they are written.
-  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+  // No cookie in either direction: the dashboard's session is a header (a cookie for this
+  // host would reach every page on it, `/hub/dashboard` or not).
+  const back = new Headers(answer.headers);
+  back.delete("set-cookie");
+  return new Response(answer.body, { status: answer.status, headers: back });
 }

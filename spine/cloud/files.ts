@@ -7,15 +7,9 @@
  * @module
  */
 import type { KVNamespace } from "@cloudflare/workers-types/index.ts";
-import {
-  compareCloudFiles,
-  HttpError,
-  isCloudFileName,
-  json,
-  methodNotAllowed,
-  readRequestBody,
-} from "@agent/net";
+import { compareCloudFiles, HttpError, isCloudFileName, json, readRequestBody } from "@agent/net";
 import { decodeSegment } from "./body.ts";
+import { type CloudRoutes, kv } from "./stores.ts";
 
 /** A file body at most. */
 export const FILE_MAX_BYTES = 512 * 1024;
@@ -27,9 +21,41 @@ interface FileMeta {
   updated_at: number;
 }
 
+/** Adds `GET /hub/files` and `GET|PUT|DELETE /hub/files/<name>`. */
+export function addFileRoutes(routes: CloudRoutes): CloudRoutes {
+  return routes
+    .on("GET", "/hub/files", (_request, { context }) => listFiles(kv(context.env)))
+    .on("GET", "/hub/files/*", async (request, { params, context }) => {
+      const key = await fileKey(request, params["*"]!);
+      const text = await kv(context.env).get(key, "text");
+      if (text === null) throw new HttpError(404, "not_found");
+      return new Response(text, { headers: { "content-type": "text/plain; charset=utf-8" } });
+    })
+    .put("/hub/files/*", async (request, { params, context }) => {
+      const key = await fileKey(request, params["*"]!);
+      const store = kv(context.env);
+      const bytes = await readRequestBody(request, FILE_MAX_BYTES);
+      let text: string;
+      try {
+        text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+      } catch {
+        throw new HttpError(400, "bad_request", { detail: "the body is not UTF-8 text" });
+      }
+      const meta: FileMeta = { size: bytes.byteLength, updated_at: Math.floor(Date.now() / 1000) };
+      await store.put(key, text, { metadata: meta });
+      return json({ name: key.slice(PREFIX.length), ...meta });
+    })
+    .delete("/hub/files/*", async (request, { params, context }) => {
+      const key = await fileKey(request, params["*"]!);
+      const store = kv(context.env);
+      const had = (await store.get(key, "text")) !== null;
+      if (had) await store.delete(key);
+      return json({ deleted: had });
+    });
+}
+
 /** `GET /hub/files`: the fixed files in their order, then sub-agent files by name. */
-export async function listFiles(request: Request, kv: KVNamespace): Promise<Response> {
-  if (request.method !== "GET") methodNotAllowed(["GET"]);
+async function listFiles(kv: KVNamespace): Promise<Response> {
   const files: { name: string; size: number; updated_at: number }[] = [];
   let cursor: string | undefined;
   do {
@@ -49,43 +75,16 @@ export async function listFiles(request: Request, kv: KVNamespace): Promise<Resp
   return json({ files });
 }
 
-/** One file route; `rest` is the path after `/hub/files/`. */
-export async function handleFile(
-  request: Request,
-  rest: string,
-  kv: KVNamespace,
-): Promise<Response> {
+/**
+ * The store's key of the file `rest` names (the path after `/hub/files/`); a name
+ * outside the file set is 404 like a missing file.
+ */
+async function fileKey(request: Request, rest: string): Promise<string> {
   // `persona/persona.md` may come as two segments or as one with %2F: both decode alike.
   const name = decodeSegment(rest);
   if (name === undefined || !isCloudFileName(name)) {
     await request.body?.cancel();
     throw new HttpError(404, "not_found");
   }
-  const key = PREFIX + name;
-  switch (request.method) {
-    case "GET": {
-      const text = await kv.get(key, "text");
-      if (text === null) throw new HttpError(404, "not_found");
-      return new Response(text, { headers: { "content-type": "text/plain; charset=utf-8" } });
-    }
-    case "PUT": {
-      const bytes = await readRequestBody(request, FILE_MAX_BYTES);
-      let text: string;
-      try {
-        text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-      } catch {
-        throw new HttpError(400, "bad_request", { detail: "the body is not UTF-8 text" });
-      }
-      const meta: FileMeta = { size: bytes.byteLength, updated_at: Math.floor(Date.now() / 1000) };
-      await kv.put(key, text, { metadata: meta });
-      return json({ name, ...meta });
-    }
-    case "DELETE": {
-      const had = (await kv.get(key, "text")) !== null;
-      if (had) await kv.delete(key);
-      return json({ deleted: had });
-    }
-    default:
-      methodNotAllowed(["GET", "PUT", "DELETE"]);
-  }
+  return PREFIX + name;
 }

@@ -19,8 +19,9 @@
  * @module
  */
 import type { D1Database } from "@cloudflare/workers-types/index.ts";
-import { HttpError, json, methodNotAllowed } from "@agent/net";
+import { HttpError, json } from "@agent/net";
 import { readObject } from "./body.ts";
+import { type CloudRoutes, db as store } from "./stores.ts";
 
 /** The most rows one write carries or one read answers. */
 const ROWS_MAX = 500;
@@ -77,37 +78,34 @@ function rowsOf(body: Record<string, unknown>): Record<string, unknown>[] {
   });
 }
 
-/** `/hub/jobs/deliveries` and `/hub/jobs/log`; `undefined` for another route. */
-export async function handleJobOutbox(
-  request: Request,
-  url: URL,
-  rest: string,
-  db: D1Database,
-): Promise<Response | undefined> {
-  if (rest === "deliveries") {
-    if (request.method === "GET") {
+/** Adds `/hub/jobs/deliveries`, `/hub/jobs/summary` and `/hub/jobs/log`. */
+export function addJobOutboxRoutes(routes: CloudRoutes): CloudRoutes {
+  return routes
+    .on("GET", "/hub/jobs/deliveries", async (_request, { context }) => {
+      const db = store(context.env);
       const rows = await db.prepare(
         `SELECT slot_id, target, job, text, usd, deliver, created_ms, state, parts_sent,
          attempts, next_ms, last_error, done_ms FROM job_deliveries WHERE state = 'pending'
          ORDER BY created_ms, target LIMIT ${ROWS_MAX}`,
       ).all();
       return json({ deliveries: rows.results });
-    }
-    if (request.method !== "POST") methodNotAllowed(["GET", "POST"]);
-    const rows = rowsOf(await readObject(request));
-    const statements = rows.map((r) => {
-      const state = str(r, "state");
-      if (!STATES.has(state)) bad("'state' must be pending, sent or dropped");
-      const target = str(r, "target");
-      if (target !== "events" && !target.startsWith("chat:")) {
-        bad("'target' must be events or chat:ID");
-      }
-      const deliver = str(r, "deliver");
-      if (deliver !== "messenger" && deliver !== "events") {
-        bad("'deliver' must be messenger or events");
-      }
-      return db.prepare(
-        `INSERT INTO job_deliveries (slot_id, target, job, text, usd, deliver, created_ms, state,
+    })
+    .post("/hub/jobs/deliveries", async (request, { context }) => {
+      const db = store(context.env);
+      const rows = rowsOf(await readObject(request));
+      const statements = rows.map((r) => {
+        const state = str(r, "state");
+        if (!STATES.has(state)) bad("'state' must be pending, sent or dropped");
+        const target = str(r, "target");
+        if (target !== "events" && !target.startsWith("chat:")) {
+          bad("'target' must be events or chat:ID");
+        }
+        const deliver = str(r, "deliver");
+        if (deliver !== "messenger" && deliver !== "events") {
+          bad("'deliver' must be messenger or events");
+        }
+        return db.prepare(
+          `INSERT INTO job_deliveries (slot_id, target, job, text, usd, deliver, created_ms, state,
          parts_sent, attempts, next_ms, last_error, done_ms)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
          ON CONFLICT (slot_id, target) DO UPDATE SET
@@ -119,50 +117,50 @@ export async function handleJobOutbox(
            done_ms = COALESCE(job_deliveries.done_ms, excluded.done_ms),
            state = CASE WHEN job_deliveries.state = 'pending' THEN excluded.state
                         ELSE job_deliveries.state END`,
-      ).bind(
-        str(r, "slot_id"),
-        target,
-        str(r, "job"),
-        str(r, "text", TEXT_MAX),
-        num(r, "usd", false),
-        deliver,
-        num(r, "created_ms", true),
-        state,
-        num(r, "parts_sent", true),
-        num(r, "attempts", true),
-        num(r, "next_ms", true),
-        optStr(r, "last_error", 2_000),
-        optWhole(r, "done_ms"),
+        ).bind(
+          str(r, "slot_id"),
+          target,
+          str(r, "job"),
+          str(r, "text", TEXT_MAX),
+          num(r, "usd", false),
+          deliver,
+          num(r, "created_ms", true),
+          state,
+          num(r, "parts_sent", true),
+          num(r, "attempts", true),
+          num(r, "next_ms", true),
+          optStr(r, "last_error", 2_000),
+          optWhole(r, "done_ms"),
+        );
+      });
+      // Answers sent or given up a week ago are of no more use to a new brain.
+      statements.push(
+        db.prepare("DELETE FROM job_deliveries WHERE state != 'pending' AND done_ms < ?1")
+          .bind(Date.now() - DELIVERY_KEEP_MS),
       );
-    });
-    // Answers sent or given up a week ago are of no more use to a new brain.
-    statements.push(
-      db.prepare("DELETE FROM job_deliveries WHERE state != 'pending' AND done_ms < ?1")
-        .bind(Date.now() - DELIVERY_KEEP_MS),
-    );
-    await db.batch(statements);
-    return json({ stored: statements.length - 1 });
-  }
-  if (rest === "summary") {
-    if (request.method !== "GET") methodNotAllowed(["GET"]);
-    const day = Number(url.searchParams.get("day"));
-    const since = Number(url.searchParams.get("since"));
-    if (!Number.isSafeInteger(day) || !Number.isSafeInteger(since) || day < 0 || since < 0) {
-      bad("'day' and 'since' must be whole numbers of 0 or more");
-    }
-    // Per job: its newest entry, and what its runs cost since `day` and since `since`.
-    const rows = await db.prepare(
-      `SELECT j.job AS job, j.state AS last_state, j.slot_ms AS last_ms,
+      await db.batch(statements);
+      return json({ stored: statements.length - 1 });
+    })
+    .on("GET", "/hub/jobs/summary", async (_request, { url, context }) => {
+      const db = store(context.env);
+      const day = Number(url.searchParams.get("day"));
+      const since = Number(url.searchParams.get("since"));
+      if (!Number.isSafeInteger(day) || !Number.isSafeInteger(since) || day < 0 || since < 0) {
+        bad("'day' and 'since' must be whole numbers of 0 or more");
+      }
+      // Per job: its newest entry, and what its runs cost since `day` and since `since`.
+      const rows = await db.prepare(
+        `SELECT j.job AS job, j.state AS last_state, j.slot_ms AS last_ms,
          (SELECT TOTAL(usd) FROM job_log WHERE job = j.job AND claimed_ms >= ?1) AS today_usd,
          (SELECT TOTAL(usd) FROM job_log WHERE job = j.job AND claimed_ms >= ?2) AS period_usd
        FROM job_log j WHERE j.slot_id = (SELECT slot_id FROM job_log WHERE job = j.job
          ORDER BY slot_ms DESC, claimed_ms DESC LIMIT 1)
        ORDER BY j.job LIMIT ${ROWS_MAX}`,
-    ).bind(day, since).all();
-    return json({ jobs: rows.results });
-  }
-  if (rest === "log") {
-    if (request.method === "GET") {
+      ).bind(day, since).all();
+      return json({ jobs: rows.results });
+    })
+    .on("GET", "/hub/jobs/log", async (_request, { url, context }) => {
+      const db = store(context.env);
       const job = url.searchParams.get("job");
       const limit = Math.min(ROWS_MAX, Math.max(1, Number(url.searchParams.get("limit")) || 50));
       const sql = `SELECT slot_id, job, slot_ms, claimed_ms, state, missed, usd, finished_ms,
@@ -170,38 +168,38 @@ export async function handleJobOutbox(
         ORDER BY slot_ms DESC, claimed_ms DESC LIMIT ${limit}`;
       const rows = job ? await db.prepare(sql).bind(job).all() : await db.prepare(sql).all();
       return json({ runs: rows.results });
-    }
-    if (request.method !== "POST") methodNotAllowed(["GET", "POST"]);
-    const rows = rowsOf(await readObject(request));
-    const statements = rows.map((r) =>
-      db.prepare(
-        `INSERT INTO job_log (slot_id, job, slot_ms, claimed_ms, state, missed, usd, finished_ms,
+    })
+    .post("/hub/jobs/log", async (request, { context }) => {
+      const db = store(context.env);
+      const rows = rowsOf(await readObject(request));
+      const statements = rows.map((r) =>
+        db.prepare(
+          `INSERT INTO job_log (slot_id, job, slot_ms, claimed_ms, state, missed, usd, finished_ms,
          detail, session_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
          ON CONFLICT (slot_id) DO UPDATE SET state = excluded.state, usd = excluded.usd,
            finished_ms = excluded.finished_ms, detail = excluded.detail,
            session_id = COALESCE(excluded.session_id, job_log.session_id)
          WHERE job_log.state = 'running' OR excluded.state != 'running'`,
-      ).bind(
-        str(r, "slot_id"),
-        str(r, "job"),
-        num(r, "slot_ms", true),
-        num(r, "claimed_ms", true),
-        str(r, "state", 20),
-        r.missed === true ? 1 : 0,
-        num(r, "usd", false),
-        optWhole(r, "finished_ms"),
-        optStr(r, "detail", 4_000),
-        optStr(r, "session_id", ID_MAX),
-      )
-    );
-    // The log keeps 90 days, as far back as anyone looks for a job's runs and spend.
-    statements.push(
-      db.prepare("DELETE FROM job_log WHERE slot_ms < ?1").bind(Date.now() - LOG_KEEP_MS),
-    );
-    await db.batch(statements);
-    return json({ stored: statements.length - 1 });
-  }
-  return undefined;
+        ).bind(
+          str(r, "slot_id"),
+          str(r, "job"),
+          num(r, "slot_ms", true),
+          num(r, "claimed_ms", true),
+          str(r, "state", 20),
+          r.missed === true ? 1 : 0,
+          num(r, "usd", false),
+          optWhole(r, "finished_ms"),
+          optStr(r, "detail", 4_000),
+          optStr(r, "session_id", ID_MAX),
+        )
+      );
+      // The log keeps 90 days, as far back as anyone looks for a job's runs and spend.
+      statements.push(
+        db.prepare("DELETE FROM job_log WHERE slot_ms < ?1").bind(Date.now() - LOG_KEEP_MS),
+      );
+      await db.batch(statements);
+      return json({ stored: statements.length - 1 });
+    });
 }
 
 /** Whether a pending answer's next try is due by `nowMs` (the cron then wakes the brain). */

@@ -9,8 +9,9 @@
  * @module
  */
 import type { D1Database, D1PreparedStatement } from "@cloudflare/workers-types/index.ts";
-import { json, methodNotAllowed } from "@agent/net";
+import { json } from "@agent/net";
 import { readObject } from "./body.ts";
+import { type CloudRoutes, db } from "./stores.ts";
 
 /** A shared pause, as `GET /hub/jobs/pauses` lists it. */
 export interface JobPause {
@@ -23,38 +24,35 @@ export interface JobPause {
 /** The most pauses listed (more jobs than this is not a personal agent). */
 const LIST_MAX = 1_000;
 
-/** `/hub/jobs/pause|resume|pauses`; `undefined` for another route. */
-export async function handleJobPauses(
-  request: Request,
-  rest: string,
-  db: D1Database,
+/** Adds `/hub/jobs/pause|resume|pauses`. */
+export function addJobPauseRoutes(
+  routes: CloudRoutes,
   text: (body: Record<string, unknown>, key: string) => string,
-): Promise<Response | undefined> {
-  if (rest === "pause") {
-    if (request.method !== "POST") methodNotAllowed(["POST"]);
-    const body = await readObject(request);
-    const result = await db.prepare(
-      `INSERT INTO job_pauses (job, reason, hub, ts) VALUES (?1, ?2, ?3, ?4)
-       ON CONFLICT (job) DO NOTHING`,
-    ).bind(text(body, "job"), text(body, "reason"), text(body, "hub"), Date.now()).run();
-    return json({ paused: (result.meta.changes ?? 0) > 0 });
-  }
-  if (rest === "resume") {
-    if (request.method !== "POST") methodNotAllowed(["POST"]);
-    const job = text(await readObject(request), "job");
-    const result = job === "*"
-      ? await db.prepare("DELETE FROM job_pauses").run()
-      : await db.prepare("DELETE FROM job_pauses WHERE job = ?1").bind(job).run();
-    return json({ resumed: (result.meta.changes ?? 0) > 0 });
-  }
-  if (rest === "pauses") {
-    if (request.method !== "GET") methodNotAllowed(["GET"]);
-    const rows = await db.prepare(
-      `SELECT job, reason, hub, ts FROM job_pauses ORDER BY job LIMIT ${LIST_MAX}`,
-    ).all<JobPause>();
-    return json({ pauses: rows.results });
-  }
-  return undefined;
+): CloudRoutes {
+  return routes
+    .post("/hub/jobs/pause", async (request, { context }) => {
+      const store = db(context.env);
+      const body = await readObject(request);
+      const result = await store.prepare(
+        `INSERT INTO job_pauses (job, reason, hub, ts) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (job) DO NOTHING`,
+      ).bind(text(body, "job"), text(body, "reason"), text(body, "hub"), Date.now()).run();
+      return json({ paused: (result.meta.changes ?? 0) > 0 });
+    })
+    .post("/hub/jobs/resume", async (request, { context }) => {
+      const store = db(context.env);
+      const job = text(await readObject(request), "job");
+      const result = job === "*"
+        ? await store.prepare("DELETE FROM job_pauses").run()
+        : await store.prepare("DELETE FROM job_pauses WHERE job = ?1").bind(job).run();
+      return json({ resumed: (result.meta.changes ?? 0) > 0 });
+    })
+    .on("GET", "/hub/jobs/pauses", async (_request, { context }) => {
+      const rows = await db(context.env).prepare(
+        `SELECT job, reason, hub, ts FROM job_pauses ORDER BY job LIMIT ${LIST_MAX}`,
+      ).all<JobPause>();
+      return json({ pauses: rows.results });
+    });
 }
 
 /** The statement that reads the pause holding `job`'s slots (the global one first), if any. */

@@ -25,10 +25,11 @@
  * @module
  */
 import type { D1Database } from "@cloudflare/workers-types/index.ts";
-import { HttpError, json, methodNotAllowed } from "@agent/net";
+import { HttpError, json } from "@agent/net";
 import { field, readObject } from "./body.ts";
-import { handleJobPauses, pauseOf } from "./jobs_pauses.ts";
-import { handleJobOutbox } from "./jobs_outbox.ts";
+import { addJobPauseRoutes, pauseOf } from "./jobs_pauses.ts";
+import { addJobOutboxRoutes } from "./jobs_outbox.ts";
+import { type CloudRoutes, db } from "./stores.ts";
 
 const ID_MAX = 200;
 
@@ -61,47 +62,43 @@ function whole(body: Record<string, unknown>, key: string): number {
   return value;
 }
 
-/** `/hub/jobs/<rest>` (the bearer token and cloud mode already checked). */
-export async function handleJobSlots(
-  request: Request,
-  url: URL,
-  rest: string,
-  db: D1Database,
-): Promise<Response> {
-  if (rest === "claim") {
-    if (request.method !== "POST") methodNotAllowed(["POST"]);
-    return json(await claim(await readObject(request), db));
-  }
-  if (rest === "settle") {
-    if (request.method !== "POST") methodNotAllowed(["POST"]);
-    const body = await readObject(request);
-    const result = await db.prepare(
-      `UPDATE job_slots SET state = 'settled', usd = ?1, settled_at = ?2
-       WHERE slot_id = ?3 AND hub = ?4 AND state = 'running'`,
-    ).bind(usd(body, "usd", false), Date.now(), text(body, "slot_id"), text(body, "hub")).run();
-    return json({ settled: (result.meta.changes ?? 0) > 0 });
-  }
-  if (rest === "notice") {
-    if (request.method !== "POST") methodNotAllowed(["POST"]);
-    return json(await notice(await readObject(request), db));
-  }
-  if (rest === "running") {
-    if (request.method !== "GET") methodNotAllowed(["GET"]);
-    const hub = url.searchParams.get("hub") ?? "";
-    if (hub === "" || hub.length > ID_MAX) {
-      bad(`'hub' must be a string of 1 to ${ID_MAX} characters`);
-    }
-    const rows = await db.prepare(
-      `SELECT slot_id, job, day_ms, reserved_usd, session_id, claimed_at FROM job_slots
-       WHERE hub = ?1 AND state = 'running' ORDER BY claimed_at LIMIT 500`,
-    ).bind(hub).all();
-    return json({ slots: rows.results });
-  }
-  const pauses = await handleJobPauses(request, rest, db, text);
-  if (pauses !== undefined) return pauses;
-  const outbox = await handleJobOutbox(request, url, rest, db);
-  if (outbox !== undefined) return outbox;
-  throw new HttpError(404, "not_found");
+/**
+ * Adds `/hub/jobs/claim|settle|notice|running`, then the pauses' and the outbox's routes
+ * (the bearer token and cloud mode already checked).
+ */
+export function addJobRoutes(routes: CloudRoutes): CloudRoutes {
+  routes
+    .post("/hub/jobs/claim", async (request, { context }) => {
+      const store = db(context.env);
+      return json(await claim(await readObject(request), store));
+    })
+    .post("/hub/jobs/settle", async (request, { context }) => {
+      const store = db(context.env);
+      const body = await readObject(request);
+      const result = await store.prepare(
+        `UPDATE job_slots SET state = 'settled', usd = ?1, settled_at = ?2
+         WHERE slot_id = ?3 AND hub = ?4 AND state = 'running'`,
+      ).bind(usd(body, "usd", false), Date.now(), text(body, "slot_id"), text(body, "hub")).run();
+      return json({ settled: (result.meta.changes ?? 0) > 0 });
+    })
+    .post("/hub/jobs/notice", async (request, { context }) => {
+      const store = db(context.env);
+      return json(await notice(await readObject(request), store));
+    })
+    .on("GET", "/hub/jobs/running", async (_request, { url, context }) => {
+      const store = db(context.env);
+      const hub = url.searchParams.get("hub") ?? "";
+      if (hub === "" || hub.length > ID_MAX) {
+        bad(`'hub' must be a string of 1 to ${ID_MAX} characters`);
+      }
+      const rows = await store.prepare(
+        `SELECT slot_id, job, day_ms, reserved_usd, session_id, claimed_at FROM job_slots
+         WHERE hub = ?1 AND state = 'running' ORDER BY claimed_at LIMIT 500`,
+      ).bind(hub).all();
+      return json({ slots: rows.results });
+    });
+  addJobPauseRoutes(routes, text);
+  return addJobOutboxRoutes(routes);
 }
 
 /** What a claim answers. */

@@ -6,9 +6,9 @@
  *
  * @module
  */
-import type { D1Database } from "@cloudflare/workers-types/index.ts";
-import { HttpError, json, methodNotAllowed } from "@agent/net";
+import { HttpError, json } from "@agent/net";
 import { field, readObject } from "./body.ts";
+import { type CloudRoutes, db as store } from "./stores.ts";
 
 /** The most rows one append or one page of a listing holds. */
 export const LEDGER_PAGE_MAX = 500;
@@ -81,10 +81,11 @@ function cells(value: unknown, i: number): Cell[] {
   ];
 }
 
-/** `/hub/ledger` (the bearer token and cloud mode already checked). */
-export async function handleLedger(request: Request, url: URL, db: D1Database): Promise<Response> {
-  switch (request.method) {
-    case "POST": {
+/** Adds `POST|GET /hub/ledger` (the bearer token and cloud mode already checked). */
+export function addLedgerRoutes(routes: CloudRoutes): CloudRoutes {
+  return routes
+    .post("/hub/ledger", async (request, { context }) => {
+      const db = store(context.env);
       const rows = field(await readObject(request), "rows");
       if (!Array.isArray(rows) || rows.length === 0 || rows.length > LEDGER_PAGE_MAX) {
         bad(`'rows' must be a list of 1 to ${LEDGER_PAGE_MAX} rows`);
@@ -99,8 +100,9 @@ export async function handleLedger(request: Request, url: URL, db: D1Database): 
       let written = 0;
       for (const r of results) written += r.meta.changes ?? 0;
       return json({ written, duplicates: rows.length - written });
-    }
-    case "GET": {
+    })
+    .on("GET", "/hub/ledger", async (_request, { url, context }) => {
+      const db = store(context.env);
       const since = epochParam(url.searchParams, "since");
       const after = epochParam(url.searchParams, "after");
       const page = await db.prepare(
@@ -113,10 +115,7 @@ export async function handleLedger(request: Request, url: URL, db: D1Database): 
       });
       const last = page.results.at(-1)?.seq;
       return json({ rows, next: rows.length === LEDGER_PAGE_MAX ? last : null });
-    }
-    default:
-      methodNotAllowed(["GET", "POST"]);
-  }
+    });
 }
 
 /** An optional epoch-ms (or sequence) query parameter, 0 when absent; 400 otherwise. */

@@ -14,7 +14,6 @@ import {
   HttpError,
   json,
   messengerWebhookSecret,
-  methodNotAllowed,
   parseJsonBody,
   readRequestBody,
   timingSafeEqual,
@@ -32,12 +31,14 @@ export const SECRET_HEADER = "x-telegram-bot-api-secret-token";
 /** Updates handed over per run at most. */
 const HAND_OVER_BATCH = 50;
 
-/** Takes one update; the caller keeps `handOver` alive with `waitUntil`. */
+/**
+ * Takes one update (a `POST`: the spine's route table takes no other); the caller keeps
+ * `handOver` alive with `waitUntil`.
+ */
 export async function takeUpdate(
   request: Request,
   env: Env,
 ): Promise<{ response: Response; handOver?: Promise<unknown> }> {
-  if (request.method !== "POST") methodNotAllowed(["POST"]);
   if (!env.HUB_TOKEN || !env.DB) {
     await request.body?.cancel();
     throw new HttpError(503, "not_configured");

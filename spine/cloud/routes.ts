@@ -7,23 +7,17 @@
  *
  * @module
  */
-import type { D1Database, KVNamespace } from "@cloudflare/workers-types/index.ts";
-import {
-  errorMessage,
-  HttpError,
-  json,
-  messengerWebhookSecret,
-  methodNotAllowed,
-} from "@agent/net";
+import { errorMessage, HttpError, json, messengerWebhookSecret, Router } from "@agent/net";
 import { type Env, spineMode } from "../env.ts";
 import { BRAIN_WAIT_MS, brainFetch, withDeadline } from "./brain_link.ts";
-import { handleFile, listFiles } from "./files.ts";
-import { handleLedger } from "./ledger.ts";
-import { handleSessions } from "./sessions.ts";
-import { handleState } from "./state.ts";
+import { addFileRoutes } from "./files.ts";
+import { addLedgerRoutes } from "./ledger.ts";
+import { addSessionRoutes } from "./sessions.ts";
+import { addStateRoutes } from "./state.ts";
+import type { CloudCall, CloudRoutes } from "./stores.ts";
 import { handOver, pendingUpdates } from "./messenger_webhook.ts";
 import { jobDue } from "./jobs_wake.ts";
-import { handleJobSlots } from "./jobs_slots.ts";
+import { addJobRoutes } from "./jobs_slots.ts";
 import { deliveryDue } from "./jobs_outbox.ts";
 
 /** Whether `path` is one of the cloud-only routes. */
@@ -40,38 +34,29 @@ export function requireCloudMode(env: Env): void {
   if (spineMode(env) !== "cloud") throw new HttpError(404, "cloud_mode_off");
 }
 
-function db(env: Env): D1Database {
-  if (!env.DB) throw new HttpError(503, "not_configured");
-  return env.DB;
-}
-
-function kv(env: Env): KVNamespace {
-  if (!env.PEER_CARDS) throw new HttpError(503, "not_configured");
-  return env.PEER_CARDS;
-}
+/** Every cloud-only route, in one table. */
+const CLOUD_ROUTES: CloudRoutes = [
+  addStateRoutes,
+  addFileRoutes,
+  addLedgerRoutes,
+  addSessionRoutes,
+  addJobRoutes,
+].reduce(
+  (routes, add) => add(routes),
+  new Router<CloudCall>().on(
+    "GET",
+    "/hub/brain",
+    (_request, { context }) => brainHealth(context.env),
+  ),
+);
 
 /** One cloud-only request (the bearer token already checked). */
 export async function handleCloud(request: Request, url: URL, env: Env): Promise<Response> {
+  // Local mode answers every cloud path the same, whatever the method.
   requireCloudMode(env);
-  const path = url.pathname;
-  if (path === "/hub/brain") {
-    if (request.method !== "GET") methodNotAllowed(["GET"]);
-    return await brainHealth(env);
-  }
-  if (path.startsWith("/hub/state/")) {
-    return await handleState(request, path.slice("/hub/state/".length), db(env));
-  }
-  if (path === "/hub/ledger") return await handleLedger(request, url, db(env));
-  if (path.startsWith("/hub/jobs/")) {
-    return await handleJobSlots(request, url, path.slice("/hub/jobs/".length), db(env));
-  }
-  if (path === "/hub/files") return await listFiles(request, kv(env));
-  if (path.startsWith("/hub/files/")) {
-    return await handleFile(request, path.slice("/hub/files/".length), kv(env));
-  }
-  if (path === "/hub/sessions" || path.startsWith("/hub/sessions/")) {
-    return await handleSessions(request, url, path.slice("/hub/sessions".length), db(env));
-  }
+  const answer = await CLOUD_ROUTES.handle(request, { env }, { url });
+  if (answer !== undefined) return answer;
+  await request.body?.cancel();
   throw new HttpError(404, "not_found");
 }
 

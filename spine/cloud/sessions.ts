@@ -6,7 +6,8 @@
  * @module
  */
 import type { D1Database, D1PreparedStatement } from "@cloudflare/workers-types/index.ts";
-import { HttpError, isSessionId, json, methodNotAllowed } from "@agent/net";
+import { HttpError, isSessionId, json } from "@agent/net";
+import { type CloudCall, type CloudRoutes, db } from "./stores.ts";
 import { checkId, decodeSegment, field, intParam, messageId, readObject } from "./body.ts";
 
 /** The most sessions one listing returns, and its default. */
@@ -70,49 +71,61 @@ function created(body: Record<string, unknown>): Response {
   return json(body, 201);
 }
 
-/** Every `/hub/sessions` route; `rest` is the path after `/hub/sessions` (may be empty). */
-export async function handleSessions(
-  request: Request,
-  url: URL,
-  rest: string,
-  db: D1Database,
-): Promise<Response> {
-  const store = new Store(db);
-  const parts = rest === "" ? [] : rest.replace(/^\//, "").split("/");
-  const method = request.method;
-  if (parts.length === 0) {
-    if (method === "POST") return await createSession(request, store);
-    if (method === "GET") return await listSessions(url, store);
-    methodNotAllowed(["GET", "POST"]);
-  }
-  const sessionId = sid(parts[0]);
-  const [, section, agentSegment, child, messageSegment] = parts;
-  if (parts.length === 1) {
-    if (method !== "GET") methodNotAllowed(["GET"]);
-    const row = await db.prepare("SELECT data FROM sessions WHERE session_id = ?1")
-      .bind(sessionId).first<{ data: string }>();
-    if (row === null) throw new HttpError(404, "not_found");
-    return json({ data: JSON.parse(row.data) });
-  }
-  if (section === "meta" && parts.length === 2) return await meta(request, store, sessionId);
-  if (section === "events" && parts.length === 2) return await events(request, store, sessionId);
-  if (section !== "agents") throw new HttpError(404, "not_found");
-  if (parts.length === 2) {
-    if (method !== "POST") methodNotAllowed(["POST"]);
-    return await createAgent(request, store, sessionId);
-  }
-  const agentId = aid(agentSegment);
-  if (parts.length === 3) return await agent(request, store, sessionId, agentId);
-  if (child !== "messages") throw new HttpError(404, "not_found");
-  if (parts.length === 4) {
-    if (method === "POST") return await createMessage(request, store, sessionId, agentId);
-    if (method === "GET") return await listMessages(url, store, sessionId, agentId);
-    methodNotAllowed(["GET", "POST"]);
-  }
-  if (parts.length === 5) {
-    return await message(request, store, sessionId, agentId, messageId(messageSegment));
-  }
-  throw new HttpError(404, "not_found");
+/** Adds every `/hub/sessions` route. */
+export function addSessionRoutes(routes: CloudRoutes): CloudRoutes {
+  const at = "/hub/sessions";
+  const one = `${at}/:session`;
+  const agent = `${one}/agents/:agent`;
+  const store = (call: CloudCall) => new Store(db(call.env));
+  return routes
+    .on("GET", at, (_request, { url, context }) => listSessions(url, store(context)))
+    .post(at, (request, { context }) => createSession(request, store(context)))
+    .on("GET", one, async (_request, { params, context }) => {
+      const sessionId = sid(params.session);
+      const row = await db(context.env).prepare("SELECT data FROM sessions WHERE session_id = ?1")
+        .bind(sessionId).first<{ data: string }>();
+      if (row === null) throw new HttpError(404, "not_found");
+      return json({ data: JSON.parse(row.data) });
+    })
+    .on(
+      ["GET", "PATCH"],
+      `${one}/meta`,
+      (request, { params, context }) => meta(request, store(context), sid(params.session)),
+    )
+    .on(
+      ["GET", "POST"],
+      `${one}/events`,
+      (request, { params, context }) => events(request, store(context), sid(params.session)),
+    )
+    .post(
+      `${one}/agents`,
+      (request, { params, context }) => createAgent(request, store(context), sid(params.session)),
+    )
+    .on(
+      ["GET", "PUT"],
+      agent,
+      (request, { params, context }) =>
+        agentData(request, store(context), sid(params.session), aid(params.agent)),
+    )
+    .post(
+      `${agent}/messages`,
+      (request, { params, context }) =>
+        createMessage(request, store(context), sid(params.session), aid(params.agent)),
+    )
+    .on(
+      "GET",
+      `${agent}/messages`,
+      (_request, { url, params, context }) =>
+        listMessages(url, store(context), sid(params.session), aid(params.agent)),
+    )
+    .on(["GET", "PUT"], `${agent}/messages/:message`, (request, { params, context }) =>
+      message(
+        request,
+        store(context),
+        sid(params.session),
+        aid(params.agent),
+        messageId(params.message),
+      ));
 }
 
 async function createSession(request: Request, store: Store): Promise<Response> {
@@ -162,7 +175,7 @@ async function meta(request: Request, store: Store, sessionId: string): Promise<
       .bind(sessionId).first<{ meta: string }>();
     return json({ meta: row === null ? {} : JSON.parse(row.meta) });
   }
-  if (request.method !== "PATCH") methodNotAllowed(["GET", "PATCH"]);
+  // PATCH (the route takes no other).
   const patch = field(await readObject(request), "meta");
   if (patch === null || typeof patch !== "object" || Array.isArray(patch)) {
     throw new HttpError(400, "bad_request", { detail: "'meta' must be an object" });
@@ -188,7 +201,7 @@ async function events(request: Request, store: Store, sessionId: string): Promis
     ).bind(sessionId).all<{ data: string }>();
     return json({ events: results.map((r: { data: string }) => JSON.parse(r.data)) });
   }
-  if (request.method !== "POST") methodNotAllowed(["GET", "POST"]);
+  // POST (the route takes no other).
   const data = JSON.stringify(field(await readObject(request), "data"));
   const now = nowIso();
   await store.db.batch([
@@ -216,7 +229,7 @@ async function createAgent(request: Request, store: Store, sessionId: string): P
   return created({ agent_id: agentId });
 }
 
-async function agent(
+async function agentData(
   request: Request,
   store: Store,
   sessionId: string,
@@ -229,7 +242,7 @@ async function agent(
     if (row === null) throw new HttpError(404, "not_found");
     return json({ data: JSON.parse(row.data) });
   }
-  if (request.method !== "PUT") methodNotAllowed(["GET", "PUT"]);
+  // PUT (the route takes no other).
   const data = JSON.stringify(field(await readObject(request), "data"));
   const [update] = await store.db.batch([
     store.db.prepare("UPDATE session_agents SET data = ?3 WHERE session_id = ?1 AND agent_id = ?2")
@@ -293,7 +306,7 @@ async function message(
     if (row === null) throw new HttpError(404, "not_found");
     return json({ data: JSON.parse(row.data) });
   }
-  if (request.method !== "PUT") methodNotAllowed(["GET", "PUT"]);
+  // PUT (the route takes no other).
   const data = JSON.stringify(field(await readObject(request), "data"));
   const [update] = await store.db.batch([
     store.db.prepare(

@@ -145,12 +145,14 @@ try {
     await page.goto(`${base}/dashboard/#code=${await code()}`);
     await page.waitForSelector("main[data-ready='true']");
 
-    // The month's aggregation, timed in the page (cookie and all), 21 runs after a warm-up.
+    // The month's aggregation, timed in the page (session header and all), 21 runs after
+    // a warm-up.
     const apiMs = await page.evaluate(async () => {
       const times: number[] = [];
+      const headers = { "x-agent-session": sessionStorage.getItem("agent_dashboard_session")! };
       for (let i = 0; i < 22; i++) {
         const start = performance.now();
-        const res = await fetch("/dashboard/api/spend?period=month");
+        const res = await fetch("/dashboard/api/spend?period=month", { headers });
         await res.json();
         if (i > 0) times.push(performance.now() - start);
       }
@@ -199,13 +201,19 @@ try {
     provider.seen.splice(0);
     while (Date.now() < end) {
       if (Date.now() >= nextTurn) {
-        // A web chat turn, sent as the page's own chat sends it (session cookie, CSRF).
+        // A web chat turn, sent as the page's own chat sends it (session header, CSRF).
         await page.evaluate(async (n) => {
           const base = "/dashboard/api";
-          const { csrf } = (await (await fetch(`${base}/session`)).json()) as { csrf: string };
+          const session = {
+            "x-agent-session": sessionStorage.getItem("agent_dashboard_session")!,
+          };
+          const { csrf } =
+            (await (await fetch(`${base}/session`, { headers: session })).json()) as {
+              csrf: string;
+            };
           const res = await fetch(`${base}/chat/send`, {
             method: "POST",
-            headers: { "content-type": "application/json", "x-csrf-token": csrf },
+            headers: { ...session, "content-type": "application/json", "x-csrf-token": csrf },
             body: JSON.stringify({ session: "bench", text: `Turn ${n}: what is new today?` }),
           });
           if (!res.ok) throw new Error(`chat/send: ${res.status} ${await res.text()}`);

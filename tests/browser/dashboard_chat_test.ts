@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { startDashboardHub } from "../_hub_in_process.ts";
-import { ARTIFACTS, launch, ready, T, watch } from "../dashboard/_browser.ts";
+import { ARTIFACTS, launch, pageApi, ready, T, watch } from "../dashboard/_browser.ts";
 
 Deno.test({
   name:
@@ -58,17 +58,14 @@ Deno.test({
       );
       await approvalsPage.waitForSelector("[data-approval] .decided");
       // A second decision is refused by the desk: the approval is no longer open.
-      const again = await chat.evaluate(async (id) => {
-        const csrf =
-          ((await (await fetch("/dashboard/api/session")).json()) as { csrf: string }).csrf;
-        const res = await fetch("/dashboard/api/approvals/decide", {
-          method: "POST",
-          headers: { "content-type": "application/json", "x-csrf-token": csrf },
-          body: JSON.stringify({ id, decision: "deny" }),
-        });
-        return await res.json();
-      }, await chat.getAttribute(".transcript [data-approval]", "data-approval"));
-      assert.deepEqual(again, { decided: false });
+      const again = await pageApi(chat, "approvals/decide", {
+        method: "POST",
+        body: {
+          id: await chat.getAttribute(".transcript [data-approval]", "data-approval"),
+          decision: "deny",
+        },
+      });
+      assert.deepEqual(JSON.parse(again.text), { decided: false });
 
       // The answer, as text: no script ran, no image element, bold rendered, no js: link.
       await chat.waitForFunction(

@@ -1,14 +1,14 @@
 /**
  * The dashboard in cloud mode in headless Chromium: `agent dashboard --cloud`'s address
  * opened on a cloud spine on workerd whose brain is an `agent cloud run` process; the
- * code traded for a `Secure` `HttpOnly` `SameSite=Strict` cookie scoped to
- * `/hub/dashboard`; the Overview and Spend pages drawn from the brain through the
+ * code traded for a signed session token kept in the tab's `sessionStorage` (no cookie);
+ * the Overview and Spend pages drawn from the brain through the
  * spine; a chat line answered live over the event stream through the spine; no console
  * error or CSP violation; a screenshot kept under `tests/dashboard/artifacts/`.
  */
 import assert from "node:assert/strict";
 import { agent } from "../cli/_run.ts";
-import { ARTIFACTS, launch, ready, T, watch } from "../dashboard/_browser.ts";
+import { ARTIFACTS, launch, pageApi, ready, SESSION_KEY, T, watch } from "../dashboard/_browser.ts";
 import { startCloudDashboard } from "../cloud/_dashboard.ts";
 
 const REPLY = "Answered by the brain in the cloud.";
@@ -32,14 +32,9 @@ Deno.test({
       await page.goto(url);
       await ready(page);
       assert.equal(new URL(page.url()).hash, "#/overview");
-      const [cookie] = await context.cookies();
-      assert.ok(cookie, "a session cookie");
-      assert.equal(cookie.name, "agent_dashboard");
-      assert.equal(cookie.path, "/hub/dashboard");
-      assert.equal(cookie.httpOnly, true);
-      assert.equal(cookie.secure, true);
-      assert.equal(cookie.sameSite, "Strict");
-      assert.equal(await page.evaluate(() => document.cookie), "");
+      assert.deepEqual(await context.cookies(), []);
+      const token = await page.evaluate((key) => sessionStorage.getItem(key), SESSION_KEY);
+      assert.match(token ?? "", /^[\w-]{43}\.[0-9a-z]+\.[\w-]{43}$/);
       assert.match(await page.textContent("main") ?? "", /Budgets/);
 
       // A line typed in the browser: the answer streams back through the spine.
@@ -58,9 +53,7 @@ Deno.test({
       await page.waitForFunction(() => document.querySelectorAll(".chart canvas").length >= 1);
       const spend = await page.textContent("main") ?? "";
       assert.match(spend, /Spend today: \$\d+\.\d\d in 1 call/);
-      const csv = await page.evaluate(async () =>
-        await (await fetch("/hub/dashboard/api/spend.csv?by=channel&period=day")).text()
-      );
+      const csv = (await pageApi(page, "spend.csv?by=channel&period=day")).text;
       assert.match(csv, /^channel,usd,calls,/);
       assert.match(csv, /\r\nweb,/);
 
@@ -69,7 +62,7 @@ Deno.test({
       await page.screenshot({ path: `${ARTIFACTS}cloud-overview-desktop.png`, fullPage: true });
       assert.deepEqual(problems, []);
 
-      // Another browser profile with the same, used address: refused, no cookie.
+      // Another browser profile with the same, used address: refused, no session.
       const other = await browser.newContext();
       const reused = await other.newPage();
       await reused.goto(url);
@@ -78,11 +71,8 @@ Deno.test({
         await reused.textContent("[role=alert]") ?? "",
         /already used or has expired.*`agent dashboard --cloud`/,
       );
-      assert.deepEqual(await other.cookies(), []);
-      const api = await reused.evaluate(async () =>
-        (await fetch("/hub/dashboard/api/overview")).status
-      );
-      assert.equal(api, 401);
+      assert.equal(await reused.evaluate((key) => sessionStorage.getItem(key), SESSION_KEY), null);
+      assert.equal((await pageApi(reused, "overview")).status, 401);
       await other.close();
       await context.close();
     } finally {

@@ -13,6 +13,7 @@ import { startSmtp } from "../email/_smtp.ts";
 import { mailText } from "../email/_mails.ts";
 import { AGENT, emailHome, OWNER, OWNER_PROVEN, PASSWORD, runEmailHub } from "../email/_hub.ts";
 import { until } from "../_poll.ts";
+import { controlFetch } from "../_control.ts";
 
 Deno.test({
   name: "dashboard + e-mail: the overview's e-mail line, and a mail's approval decided here",
@@ -40,17 +41,17 @@ Deno.test({
       );
       await until("the waiting mail", () => smtp.received.length === 1);
 
-      const token = (await Deno.readTextFile(`${home}/data/hub.token`)).trim();
+      // A one-time code as `agent dashboard` asks for it; the page trades it for its
+      // session token (kept in the tab's sessionStorage, sent as X-Agent-Session).
       const login = async () => {
-        const res = await fetch(`http://127.0.0.1:${port}/dashboard/code`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${token}` },
-        });
+        const res = await controlFetch(port, "/dashboard/code", { method: "POST" });
         return (await res.json() as { code: string }).code;
       };
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       await page.goto(`http://127.0.0.1:${port}/dashboard/#code=${await login()}`);
       await page.waitForSelector("main[data-ready='true']");
+      // Signed in without a cookie (a cookie for 127.0.0.1 reaches every port of it).
+      assert.deepEqual(await page.context().cookies(), []);
       assert.match(
         await page.textContent("#email-line") ?? "",
         /^E-mail: connected \(idle\) as agent@example\.test, last mail \d\d\.\d\d\.\d{4} \d\d:\d\d$/,

@@ -18,6 +18,7 @@ import {
   ARTIFACTS,
   assertOneTheme,
   launch,
+  pageApi,
   ready,
   T,
   useTheme,
@@ -165,22 +166,16 @@ Deno.test({
 
       // A refusal answers the command's sentence (the console notes the two refusals).
       assert.deepEqual(problems, []);
-      const refused = await page.evaluate(async () => {
-        const csrf =
-          ((await (await fetch("/dashboard/api/session")).json()) as { csrf: string }).csrf;
-        const res = await fetch("/dashboard/api/jobs/pause", {
-          method: "POST",
-          headers: { "content-type": "application/json", "x-csrf-token": csrf },
-          body: JSON.stringify({ name: "nope" }),
-        });
-        const noCsrf = await fetch("/dashboard/api/jobs/pause", {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ all: true }),
-        });
-        return [res.status, ((await res.json()) as { detail: string }).detail, noCsrf.status];
+      const res = await pageApi(page, "jobs/pause", { method: "POST", body: { name: "nope" } });
+      const noCsrf = await pageApi(page, "jobs/pause", {
+        method: "POST",
+        body: { all: true },
+        csrf: false,
       });
-      assert.deepEqual(refused, [400, "No job 'nope' in persona/jobs/.", 403]);
+      assert.deepEqual(
+        [res.status, (JSON.parse(res.text) as { detail: string }).detail, noCsrf.status],
+        [400, "No job 'nope' in persona/jobs/.", 403],
+      );
       assert.equal((await listJobs(scope)).all_paused, false);
       problems.length = 0;
 
@@ -246,18 +241,15 @@ Deno.test({
       await ready(page);
       const byJob = await page.textContent("section[aria-labelledby='s-job']") ?? "";
       assert.ok(byJob.includes("By job") && byJob.includes("weekly-report"), byJob);
-      const csv = await page.evaluate(async () => {
-        const res = await fetch("/dashboard/api/spend.csv?by=job&period=month");
-        return [res.status, await res.text()] as const;
-      });
-      assert.equal(csv[0], 200);
-      const lines = csv[1].trim().split("\r\n");
+      const csv = await pageApi(page, "spend.csv?by=job&period=month");
+      assert.equal(csv.status, 200);
+      const lines = csv.text.trim().split("\r\n");
       assert.equal(
         lines[0],
         "job,usd,calls,unpriced_calls,estimated_calls,input_tokens,output_tokens,cache_read_tokens,cache_write_tokens",
       );
-      assert.ok(lines.some((l) => l.startsWith("weekly-report,0.02,1,")), csv[1]);
-      assert.ok(lines.some((l) => /^morning,0\.04\d*,[2-9],/.test(l)), csv[1]);
+      assert.ok(lines.some((l) => l.startsWith("weekly-report,0.02,1,")), csv.text);
+      assert.ok(lines.some((l) => /^morning,0\.04\d*,[2-9],/.test(l)), csv.text);
       await assertOneTheme(page);
       await page.screenshot({ path: `${ARTIFACTS}spend-by-job-desktop.png`, fullPage: true });
       assert.deepEqual(problems, []);

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
-import { ARTIFACTS, CHROMIUM } from "../dashboard/_browser.ts";
+import { ARTIFACTS, CHROMIUM, pageApi, signInCode } from "../dashboard/_browser.ts";
 import { controlHandler, dashboard, dashboardNetwork } from "@agent/hub";
 import { startAgent, type TestAgent } from "../hub/_agents.ts";
 import { until } from "../_poll.ts";
@@ -35,16 +35,18 @@ Deno.test({
           (await a.node.state.contacts()).filter((x) => x.state === "pending_in").length === 2,
       );
       let port = 0;
-      const door = (status: () => Record<string, unknown>) =>
+      const door = (
+        status: () => Record<string, unknown>,
+        authorizeCode: (request: Request) => boolean,
+      ) =>
         dashboard({
           lang: "en",
-          port: () => port,
           now: Date.now,
           status,
+          authorizeCode,
           recentEvents: () => Promise.resolve([]),
           network: dashboardNetwork({ node: () => a.node, lang: "en" }),
         });
-      let issue: () => string = () => "";
       server = Deno.serve(
         { hostname: "127.0.0.1", port: 0, onListen() {} },
         controlHandler({
@@ -61,11 +63,7 @@ Deno.test({
           heartbeatAt: () => undefined,
           spend: () => ({}),
           net: () => ({}),
-          dashboard: (status) => {
-            const d = door(status);
-            issue = d.issueCode;
-            return d;
-          },
+          dashboard: door,
         }),
       );
       port = server.addr.port;
@@ -78,7 +76,7 @@ Deno.test({
         // This hub has no event bus and no desk: their streams answer 404, so only
         // script errors count here (the full hub's pages are checked in dashboard_test).
 
-        await page.goto(`${base}/dashboard/#code=${issue()}`);
+        await page.goto(`${base}/dashboard/#code=${await signInCode(base, "t")}`);
         await page.waitForSelector("main[data-ready='true']");
         await page.goto(`${base}/dashboard/#/network`);
         await page.waitForSelector(`tr[data-address='${b.address}']`, { timeout: 10_000 }).catch(
@@ -119,16 +117,11 @@ Deno.test({
         assert.equal(await a.node.state.contact(c.address), undefined);
 
         // Accepting an address that is not asking (C was forgotten): the CLI's sentence.
-        const refused = await page.evaluate(async (addr) => {
-          const csrf =
-            ((await (await fetch("/dashboard/api/session")).json()) as { csrf: string }).csrf;
-          const res = await fetch("/dashboard/api/network/accept", {
-            method: "POST",
-            headers: { "content-type": "application/json", "x-csrf-token": csrf },
-            body: JSON.stringify({ address: addr }),
-          });
-          return [res.status, await res.json()];
-        }, c.address);
+        const accept = await pageApi(page, "network/accept", {
+          method: "POST",
+          body: { address: c.address },
+        });
+        const refused = [accept.status, JSON.parse(accept.text)];
         assert.equal(refused[0], 400, JSON.stringify(refused));
         assert.equal(typeof (refused[1] as { detail?: string }).detail, "string");
         await page.setViewportSize({ width: 390, height: 844 });

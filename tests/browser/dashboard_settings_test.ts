@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { loadConfig } from "@agent/hub/config";
 import { resolvePaths } from "@agent/hub/base";
 import { startDashboardHub } from "../_hub_in_process.ts";
-import { ARTIFACTS, launch, ready, T, watch } from "../dashboard/_browser.ts";
+import { ARTIFACTS, launch, pageApi, ready, T, watch } from "../dashboard/_browser.ts";
 
 Deno.test({
   name:
@@ -93,9 +93,7 @@ Deno.test({
       );
       assert.equal(await page.inputValue(`${row} input[type='password']`), "");
       assert.ok(!(await page.content()).includes(secret), "the value is nowhere in the page");
-      const listed = await page.evaluate(async () =>
-        await (await fetch("/dashboard/api/settings")).text()
-      );
+      const listed = (await pageApi(page, "settings")).text;
       assert.ok(!listed.includes(secret));
       assert.match(await Deno.readTextFile(`${hub.home}/.env`), /^SEARCH_TOKEN=/m);
       await page.screenshot({ path: `${ARTIFACTS}settings-desktop.png`, fullPage: true });

@@ -1,7 +1,7 @@
 /**
  * The web dashboard in headless Chromium (playwright-core), served by a real hub with
- * a seeded ledger: the login with a good, reused, expired and missing code; the
- * cookie's flags; the overview and spend pages with their charts, tables and CSV; no
+ * a seeded ledger: the login with a good, reused, expired and missing code; no cookie,
+ * the session token in the tab's `sessionStorage`; the overview and spend pages with their charts, tables and CSV; no
  * console error or CSP violation; a page on another origin that tries to read or act
  * refused; screenshots at desktop and phone size, light and dark, kept under
  * `tests/dashboard/artifacts/`; and axe-core finding no serious violation.
@@ -10,13 +10,23 @@
 import assert from "node:assert/strict";
 import { appendNetEvent } from "@agent/hub";
 import { seededCalls, startDashboardHub } from "../_hub_in_process.ts";
-import { ARTIFACTS, assertFits, launch, ready, T, useTheme, watch } from "../dashboard/_browser.ts";
+import {
+  ARTIFACTS,
+  assertFits,
+  launch,
+  pageApi,
+  ready,
+  SESSION_KEY,
+  T,
+  useTheme,
+  watch,
+} from "../dashboard/_browser.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 Deno.test({
   name:
-    "dashboard login: a good code signs in once (HttpOnly, SameSite=Strict); reused, expired and missing codes are refused",
+    "dashboard login: a good code signs in once (a token in sessionStorage, no cookie); reused, expired and missing codes are refused",
   ...T,
   async fn() {
     await using hub = await startDashboardHub();
@@ -30,17 +40,20 @@ Deno.test({
       await ready(page);
       // The code leaves the address bar at once.
       assert.equal(new URL(page.url()).hash, "#/overview");
-      const [cookie] = await context.cookies();
-      assert.ok(cookie, "a session cookie");
-      assert.equal(cookie.name, `agent_dashboard_${hub.port}`);
-      assert.equal(cookie.httpOnly, true);
-      assert.equal(cookie.sameSite, "Strict");
-      assert.equal(cookie.path, "/dashboard");
-      // The cookie is not readable by the page's script.
-      assert.equal(await page.evaluate(() => document.cookie), "");
+      // No cookie at all: the session token is in this tab's sessionStorage, which no
+      // other origin (another port of 127.0.0.1 included) can read.
+      assert.deepEqual(await context.cookies(), []);
+      const token = await page.evaluate((key) => sessionStorage.getItem(key), SESSION_KEY);
+      assert.match(token ?? "", /^[\w-]{43}$/);
+      // A reload keeps the session.
       await page.reload();
       await ready(page);
       assert.deepEqual(problems, []);
+      // A second tab of the same browser borrows it from the first (same origin only).
+      const second = await context.newPage();
+      await second.goto(`${hub.base}/dashboard/#/spend/month`);
+      await ready(second);
+      assert.equal(await second.evaluate((key) => sessionStorage.getItem(key), SESSION_KEY), token);
 
       // The same link again, in another browser profile: used.
       const other = await browser.newContext();
@@ -48,7 +61,7 @@ Deno.test({
       await reused.goto(url);
       await reused.waitForSelector("[role=alert]");
       assert.match(await reused.textContent("[role=alert]") ?? "", /already used or has expired/);
-      assert.deepEqual(await other.cookies(), []);
+      assert.equal(await reused.evaluate((key) => sessionStorage.getItem(key), SESSION_KEY), null);
 
       // A code older than 60 s.
       const late = await hub.loginUrl();
@@ -56,16 +69,28 @@ Deno.test({
       await reused.goto(late);
       await reused.waitForSelector("[role=alert]");
       assert.match(await reused.textContent("[role=alert]") ?? "", /already used or has expired/);
-      assert.deepEqual(await other.cookies(), []);
+      assert.equal(await reused.evaluate((key) => sessionStorage.getItem(key), SESSION_KEY), null);
 
       // No code at all.
       const bare = await other.newPage();
       await bare.goto(`${hub.base}/dashboard/`);
       await bare.waitForSelector("[role=alert]");
       assert.match(await bare.textContent("[role=alert]") ?? "", /agent dashboard/);
-      const api = await bare.evaluate(async () => (await fetch("/dashboard/api/overview")).status);
-      assert.equal(api, 401);
+      assert.equal((await pageApi(bare, "overview")).status, 401);
       await other.close();
+
+      // Signing out in one tab signs the other out too, and the token is gone.
+      await second.click("text=Sign out");
+      await second.waitForSelector("[role=alert]");
+      await page.waitForSelector("[role=alert]");
+      assert.match(await page.textContent("[role=alert]") ?? "", /agent dashboard/);
+      for (const tab of [page, second]) {
+        assert.equal(await tab.evaluate((key) => sessionStorage.getItem(key), SESSION_KEY), null);
+      }
+      const gone = await fetch(`${hub.base}/dashboard/api/overview`, {
+        headers: { "x-agent-session": token! },
+      });
+      assert.deepEqual([gone.status, await gone.json()], [401, { error: "unauthorized" }]);
       await context.close();
     } finally {
       await browser.close();
@@ -116,17 +141,21 @@ Deno.test({
       }
       assert.ok(spend.includes("peer0.example"));
       assert.ok(spend.includes("messenger messenger-s1"));
-      const csv = await page.evaluate(async () =>
-        await (await fetch("/dashboard/api/spend.csv?by=channel&period=month")).text()
-      );
+      const csv = (await pageApi(page, "spend.csv?by=channel&period=month")).text;
       assert.match(
         csv,
         /^channel,usd,calls,unpriced_calls,estimated_calls,input_tokens,output_tokens,/,
       );
       assert.equal(csv.trim().split("\r\n").length, 5);
-      const days = await page.evaluate(async () =>
-        await (await fetch("/dashboard/api/spend.csv?by=day&period=month")).text()
-      );
+      const days = (await pageApi(page, "spend.csv?by=day&period=month")).text;
+      // The button downloads it (the session travels in a header, so the page fetches it
+      // and hands the browser the file).
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.click("button[data-csv='channel']"),
+      ]);
+      assert.equal(download.suggestedFilename(), "spend-channel-month.csv");
+      assert.equal(await Deno.readTextFile((await download.path())!), csv);
       assert.match(days, /^day,brain_usd,fast_usd,total_usd,calls\r\n/);
       // At desktop size each table is still a table with its head, and fits its card.
       await assertFits(page, "spend at 1280×800");
@@ -194,7 +223,7 @@ Deno.test({
   ...T,
   async fn() {
     await using hub = await startDashboardHub({ calls: seededCalls(Date.now(), 8) });
-    // Another local site (another port of 127.0.0.1 is the same *site* for cookies).
+    // Another local site (another port of 127.0.0.1 is the same *site*).
     const evil = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () =>
       new Response(
         `<!doctype html><title>evil</title><body>
@@ -228,6 +257,11 @@ window.results = {};
           statuses.push(`${r.request().method()} ${new URL(r.url()).pathname} ${r.status()}`);
         }
       });
+      attacker.on("requestfailed", (r) => {
+        if (r.url().startsWith(`${hub.base}/dashboard/api/`)) {
+          statuses.push(`${r.method()} ${new URL(r.url()).pathname} ${r.failure()?.errorText}`);
+        }
+      });
       await attacker.goto(`http://127.0.0.1:${evil.addr.port}/`);
       await attacker.waitForFunction(() =>
         (globalThis as unknown as { results: { done?: boolean } }).results?.done === true
@@ -237,13 +271,18 @@ window.results = {};
       );
       assert.equal(results.read, "blocked");
       assert.equal(results.stream, "refused");
-      assert.ok(statuses.includes("POST /dashboard/api/logout 403"), String(statuses));
-      // What the browser sent on the attacker's behalf, replayed with the real cookie and
-      // CSRF token: the hub refuses it for its origin alone.
-      const [cookie] = await context.cookies();
-      const csrf = await page.evaluate(async () =>
-        ((await (await fetch("/dashboard/api/session")).json()) as { csrf: string }).csrf
+      // The refusal (403) carries `Cross-Origin-Resource-Policy: same-origin`, so the
+      // browser does not even hand the opaque answer to the other page.
+      assert.ok(
+        statuses.some((s) =>
+          s.startsWith("POST /dashboard/api/logout net::ERR_BLOCKED_BY_RESPONSE")
+        ),
+        String(statuses),
       );
+      // What the browser sent on the attacker's behalf, replayed with the real session
+      // token and CSRF token: the hub refuses it for its origin alone.
+      const token = await page.evaluate((key) => sessionStorage.getItem(key)!, SESSION_KEY);
+      const { csrf } = JSON.parse((await pageApi(page, "session")).text) as { csrf: string };
       const evilOrigin = `http://127.0.0.1:${evil.addr.port}`;
       for (
         const [method, path, headers] of [
@@ -257,7 +296,7 @@ window.results = {};
       ) {
         const res = await fetch(`${hub.base}/dashboard/api/${path}`, {
           method,
-          headers: { cookie: `${cookie!.name}=${cookie!.value}`, ...headers },
+          headers: { "x-agent-session": token, ...headers },
         });
         assert.deepEqual([path, res.status], [path, 403], JSON.stringify(headers));
         await res.body?.cancel();
@@ -265,7 +304,7 @@ window.results = {};
       // Without the CSRF token a same-origin POST is refused too.
       const noCsrf = await fetch(`${hub.base}/dashboard/api/logout`, {
         method: "POST",
-        headers: { cookie: `${cookie!.name}=${cookie!.value}`, origin: hub.base },
+        headers: { "x-agent-session": token, origin: hub.base },
       });
       assert.deepEqual([noCsrf.status, await noCsrf.json()], [403, { error: "csrf" }]);
       // A form post (a navigation) is refused too.
@@ -275,10 +314,7 @@ window.results = {};
       ]);
       assert.equal(response?.status(), 403);
       // The session survived every attempt.
-      const still = await page.evaluate(async () =>
-        (await fetch("/dashboard/api/overview")).status
-      );
-      assert.equal(still, 200);
+      assert.equal((await pageApi(page, "overview")).status, 200);
       await context.close();
     } finally {
       await browser.close();

@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
-import { ARTIFACTS, CHROMIUM, useTheme } from "../dashboard/_browser.ts";
+import { ARTIFACTS, CHROMIUM, pageApi, signInCode, useTheme } from "../dashboard/_browser.ts";
 import { seriousViolations } from "../dashboard/_axe.ts";
 import {
   appendNetEvent,
@@ -111,7 +111,6 @@ Deno.test({
             ),
           gathered: () => digest.gathered(),
         });
-      let issue: () => string = () => "";
       server = Deno.serve(
         { hostname: "127.0.0.1", port: 0, onListen() {} },
         controlHandler({
@@ -128,18 +127,15 @@ Deno.test({
           heartbeatAt: () => undefined,
           spend: () => ({}),
           net: () => ({}),
-          dashboard: (status) => {
-            const d = dashboard({
+          dashboard: (status, authorizeCode) =>
+            dashboard({
               lang,
-              port: () => port,
               now: Date.now,
               status,
+              authorizeCode,
               recentEvents: () => Promise.resolve([]),
               network: network(),
-            });
-            issue = d.issueCode;
-            return d;
-          },
+            }),
         }),
       );
       port = server.addr.port;
@@ -162,7 +158,7 @@ Deno.test({
           problems.push(`dialog: ${d.message()}`);
           void d.dismiss();
         });
-        await page.goto(`${base}/dashboard/#code=${issue()}`);
+        await page.goto(`${base}/dashboard/#code=${await signInCode(base, "t")}`);
         await page.waitForSelector("main[data-ready='true']");
         await page.goto(`${base}/dashboard/#/network`);
         await page.waitForSelector("#u-state");
@@ -219,16 +215,11 @@ Deno.test({
         assert.deepEqual((await listingOf(a.address)).links, []);
 
         // A field past its length: the command's sentence, nothing written.
-        const refused = await page.evaluate(async () => {
-          const csrf =
-            ((await (await fetch("/dashboard/api/session")).json()) as { csrf: string }).csrf;
-          const res = await fetch("/dashboard/api/network/universe/join", {
-            method: "POST",
-            headers: { "content-type": "application/json", "x-csrf-token": csrf },
-            body: JSON.stringify({ owner: "x".repeat(61) }),
-          });
-          return [res.status, ((await res.json()) as { detail: string }).detail];
+        const join = await pageApi(page, "network/universe/join", {
+          method: "POST",
+          body: { owner: "x".repeat(61) },
         });
+        const refused = [join.status, (JSON.parse(join.text) as { detail: string }).detail];
         assert.deepEqual(refused, [400, "--owner has more than 60 characters."]);
         assert.equal((await a.node.state.profile()).universe_owner, "Ada L.");
 

@@ -125,6 +125,13 @@ model_id = "gpt-x"
     const role = await agent(["chat", "--role", "ghost"], { home, env: { VENDOR_B_API_KEY: "k" } });
     assert.equal(role.code, 2);
     assert.equal(role.stderr.trim(), "There is no role 'ghost' in agent.toml.");
+    // A member of every plain object is no role either.
+    const inherited = await agent(["chat", "--role", "toString"], {
+      home,
+      env: { VENDOR_B_API_KEY: "k" },
+    });
+    assert.equal(inherited.code, 2);
+    assert.equal(inherited.stderr.trim(), "There is no role 'toString' in agent.toml.");
 
     Deno.writeTextFileSync(
       `${home}/agent.toml`,

@@ -1,9 +1,9 @@
 /**
  * The web dashboard in cloud mode, through a cloud spine on workerd whose brain is an
  * `agent cloud run` process: the hub token traded once for a one-time code and the code
- * once for a `Secure` `HttpOnly` `SameSite=Strict` cookie scoped to `/hub/dashboard`;
- * every route refused without the cookie, from another origin, under another name or
- * without the CSRF token; the Overview and Spend data answering through the spine; the
+ * once for a signed session token (no cookie) the spine passes on in `X-Agent-Session`;
+ * every route refused without the token (a cookie holding it counts for nothing), from
+ * another origin, under another name or without the CSRF token; the Overview and Spend data answering through the spine; the
  * desk's event stream delivering a chat answer through the spine as it is written; the
  * session outliving a restart of the brain; and `agent dashboard --cloud --no-open`
  * printing the address.
@@ -42,7 +42,7 @@ function streamText(res: Response) {
 
 Deno.test({
   name:
-    "cloud dashboard: the hub token becomes a one-time code, the code a Secure cookie; every check holds through the spine",
+    "cloud dashboard: the hub token becomes a one-time code, the code a session token in a header; every check holds through the spine",
   ...SLOW,
   async fn() {
     await using cd = await startCloudDashboard([REPLY]);
@@ -80,7 +80,7 @@ Deno.test({
     assert.match(js.headers.get("content-type") ?? "", /javascript/);
     await js.body?.cancel();
 
-    // Without the cookie every data route and stream refuses.
+    // Without the session token every data route and stream refuses.
     for (const path of ["api/session", "api/overview", "api/spend?period=month", "api/events"]) {
       const res = await fetch(`${base}/${path}`);
       assert.equal(res.status, 401, path);
@@ -98,20 +98,22 @@ Deno.test({
     assert.equal(noOrigin.status, 403);
     await noOrigin.body?.cancel();
     const good = await login(code);
-    const session = await good.json() as { csrf: string; lang: string };
+    const session = await good.json() as { token: string; csrf: string; lang: string };
     assert.equal(good.status, 200, JSON.stringify(session));
-    const setCookie = good.headers.get("set-cookie") ?? "";
-    assert.match(
-      setCookie,
-      /^agent_dashboard=[\w-]{43}\.[0-9a-z]+\.[\w-]{43}; Path=\/hub\/dashboard; HttpOnly; Secure; SameSite=Strict; Max-Age=4(3200|319\d)$/,
-    );
+    assert.equal(good.headers.get("set-cookie"), null);
+    assert.match(session.token, /^[\w-]{43}\.[0-9a-z]+\.[\w-]{43}$/);
     const reused = await login(code);
     assert.deepEqual([reused.status, await reused.json()], [401, { error: "code_invalid" }]);
-    const cookie = setCookie.split(";")[0]!;
+    const auth = { "x-agent-session": session.token };
+    // The token as a cookie (what a browser would send to any port) is no session.
+    for (const cookie of [`agent_dashboard=${session.token}`, `x-agent-session=${session.token}`]) {
+      const res = await fetch(`${base}/api/session`, { headers: { cookie } });
+      assert.deepEqual([res.status, await res.json()], [401, { error: "unauthorized" }]);
+    }
 
-    // With the cookie: the session, the Overview's and the Spend page's data.
+    // With the token: the session, the Overview's and the Spend page's data.
     const read = (path: string, headers: Record<string, string> = {}) =>
-      fetch(`${base}/api/${path}`, { headers: { cookie, ...headers } });
+      fetch(`${base}/api/${path}`, { headers: { ...auth, ...headers } });
     const again = await (await read("session")).json() as { csrf: string };
     assert.equal(again.csrf, session.csrf);
     const overview = await (await read("overview")).json() as {
@@ -126,7 +128,7 @@ Deno.test({
     const report = await spend.json() as { period: string };
     assert.equal(report.period, "month");
 
-    // Another origin can neither read nor act, even with the cookie.
+    // Another origin can neither read nor act, even with the token.
     const crossRead = await read("overview", { origin: "https://evil.example" });
     assert.equal(crossRead.status, 403);
     await crossRead.body?.cancel();
@@ -136,7 +138,7 @@ Deno.test({
     const send = (headers: Record<string, string>, text = "Hi from the browser") =>
       fetch(`${base}/api/chat/send`, {
         method: "POST",
-        headers: { cookie, "content-type": "application/json", ...headers },
+        headers: { ...auth, "content-type": "application/json", ...headers },
         body: JSON.stringify({ text }),
       });
     for (
@@ -161,7 +163,7 @@ Deno.test({
     // At the brain's port, even with the token, only the spine's own origin is answered.
     const otherName = await fetch(`http://127.0.0.1:${cd.brainPort}/hub/dashboard/api/session`, {
       headers: {
-        cookie,
+        ...auth,
         authorization: `Bearer ${CLOUD_TOKEN}`,
         "x-agent-dashboard-origin": "https://other.example",
       },
@@ -214,11 +216,9 @@ Deno.test({
     // Signing out ends the session.
     const out = await fetch(`${base}/api/logout`, {
       method: "POST",
-      headers: { cookie, origin, "x-csrf-token": session.csrf },
+      headers: { ...auth, origin, "x-csrf-token": session.csrf },
     });
-    assert.equal(out.status, 200);
-    assert.match(out.headers.get("set-cookie") ?? "", /^agent_dashboard=; .*Max-Age=0$/);
-    await out.body?.cancel();
+    assert.deepEqual([out.status, await out.json()], [200, { ok: true }]);
     const gone = await read("overview");
     assert.equal(gone.status, 401);
     await gone.body?.cancel();

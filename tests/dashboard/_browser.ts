@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 
 /** Debian's Chromium, if installed. */
 export const CHROMIUM: string | undefined = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
@@ -108,4 +108,70 @@ export async function assertFits(page: Page, where: string): Promise<void> {
     return found;
   });
   if (problems.length > 0) throw new Error(`${where} does not fit: ${problems.join("; ")}`);
+}
+
+/** The `sessionStorage` key the page keeps its session token under (`client/api.ts`). */
+export const SESSION_KEY = "agent_dashboard_session";
+
+/** Options for {@linkcode pageApi}. */
+export interface PageApiOptions {
+  /** @default "GET" */
+  method?: string;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Send the session's CSRF token (asked for first) on a `POST`. @default true */
+  csrf?: boolean;
+}
+
+/**
+ * Calls `<base>/api/<path>` from inside the signed-in page, as its own script does: the
+ * session token from `sessionStorage` in `X-Agent-Session`, and on a `POST` the CSRF
+ * token. Answers the status and the body's text.
+ */
+export async function pageApi(
+  page: Page,
+  path: string,
+  options: PageApiOptions = {},
+): Promise<{ status: number; text: string }> {
+  return await page.evaluate(async ({ path, options, key }) => {
+    const base = document.getElementById("app")?.dataset.base ?? "/dashboard";
+    const session = { "x-agent-session": sessionStorage.getItem(key) ?? "" };
+    const method = options.method ?? "GET";
+    const headers: Record<string, string> = { ...session };
+    if (method === "POST" && options.csrf !== false) {
+      const res = await fetch(`${base}/api/session`, { headers: session });
+      headers["x-csrf-token"] = ((await res.json()) as { csrf: string }).csrf;
+    }
+    if (options.body !== undefined) headers["content-type"] = "application/json";
+    const res = await fetch(`${base}/api/${path}`, {
+      method,
+      headers,
+      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+    });
+    return { status: res.status, text: await res.text() };
+  }, { path, options, key: SESSION_KEY });
+}
+
+/** A one-time sign-in code from the control API at `base`, asked as `agent dashboard` asks. */
+export async function signInCode(base: string, token: string): Promise<string> {
+  const res = await fetch(`${base}/dashboard/code`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const body = await res.json() as { code?: string };
+  if (!res.ok || body.code === undefined) throw new Error(`no code: ${res.status}`);
+  return body.code;
+}
+
+/** A signed-in page of the dashboard at `loginUrl`, in a fresh context (1280×800). */
+export async function signedIn(
+  browser: Browser,
+  loginUrl: string,
+): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const problems = watch(page);
+  await page.goto(loginUrl);
+  await ready(page);
+  return { context, page, problems };
 }

@@ -7,51 +7,16 @@
  * lines with their queue note, the answers, `cancelled`, command output, notices,
  * approval cards and what was decided, and the owner events the overview lists.
  *
- * How the page proves who it is lives in {@linkcode signIn} alone.
+ * It proves who it is as the page does, with the session token in `X-Agent-Session`
+ * (`tests/_dashboard_session.ts`).
  *
  * @module
  */
-import { controlFetch } from "../_control.ts";
+import { dashboardSignIn } from "../_dashboard_session.ts";
 import { spawnHubProcess, untilHub } from "../_hub_process.ts";
 import { freePort } from "../_port.ts";
 import { until, UNTIL_TIMEOUT_MS } from "../_poll.ts";
 import { type Driver, fakeHome, matcher, type Setup } from "./_drivers.ts";
-
-/** A `fetch` of the dashboard's API (`/dashboard/api/<path>`) with the page's credential. */
-type Api = (path: string, init?: RequestInit) => Promise<Response>;
-
-/**
- * Signs in as the page does: the owner's one-time code (what `agent dashboard` puts in
- * the fragment) traded once for the page's credential, then sent with every request.
- */
-export async function signIn(port: number): Promise<Api> {
-  const origin = `http://127.0.0.1:${port}`;
-  const issued = await controlFetch(port, "/dashboard/code", { method: "POST" });
-  const { code } = await issued.json() as { code: string };
-  const page = { origin, "sec-fetch-site": "same-origin" };
-  const login = await fetch(`${origin}/dashboard/api/login`, {
-    method: "POST",
-    headers: { ...page, "content-type": "application/json" },
-    body: JSON.stringify({ code }),
-  });
-  if (!login.ok) throw new Error(`the dashboard refused the sign-in: ${login.status}`);
-  const { csrf, token } = await login.json() as { csrf: string; token?: string };
-  // The page keeps a session token and sends it as `X-Agent-Session`; a hub that still
-  // answers with a cookie instead (TODO(#34): gone once the token is on main) gets it back.
-  const credential: [string, string] = token !== undefined
-    ? ["x-agent-session", token]
-    : ["cookie", (login.headers.get("set-cookie") ?? "").split(";", 1)[0]!];
-  return (path, init = {}) => {
-    const headers = new Headers(init.headers);
-    for (const [name, value] of Object.entries(page)) headers.set(name, value);
-    headers.set(...credential);
-    if ((init.method ?? "GET") !== "GET") {
-      headers.set("x-csrf-token", csrf);
-      headers.set("content-type", "application/json");
-    }
-    return fetch(`${origin}/dashboard/api/${path}`, { ...init, headers });
-  };
-}
 
 /** Calls `onData` with each `data:` payload of an event stream until `signal` aborts. */
 async function follow(
@@ -97,7 +62,7 @@ export async function webDriver(setup: Setup): Promise<Driver> {
     await hub.status;
     throw error;
   }
-  const api = await signIn(port);
+  const { api } = await dashboardSignIn(port);
   /** The transcript as the page draws it, one entry a bubble or a note. */
   const transcript: string[] = [];
   /** The owner events the overview lists. */

@@ -10,6 +10,7 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { agent, cleanup } from "../cli/_run.ts";
+import { dashboardSignIn } from "../_dashboard_session.ts";
 import { spawnHubProcess, untilHub } from "../_hub_process.ts";
 import { portHome, SLOW, stopHub, writeJob } from "./_jobs.ts";
 
@@ -38,25 +39,6 @@ function ledgerSpend(home: string): { usd: number; pending: number } {
   }
 }
 
-/** Signs in to the hub's dashboard as its page does; the cookie and the CSRF token. */
-async function dashboardSession(home: string, base: string) {
-  const token = (await Deno.readTextFile(`${home}/data/hub.token`)).trim();
-  const issued = await fetch(`${base}/dashboard/code`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}` },
-  });
-  const { code } = await issued.json() as { code: string };
-  const login = await fetch(`${base}/dashboard/api/login`, {
-    method: "POST",
-    headers: { origin: base, "content-type": "application/json" },
-    body: JSON.stringify({ code }),
-  });
-  assert.equal(login.status, 200);
-  const { csrf } = await login.json() as { csrf: string };
-  const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
-  return { cookie, csrf };
-}
-
 const REFUSALS = [
   /^Job probe did not run: its run that began at \d\d:\d\d:\d\d is still going \(in this or another process\)\. Try again when it ends\.$/,
   /^Job probe is paused: today's spend \$\d\.\d\d and one more run would pass its max_usd_per_day of \$4\.10\. Its day starts anew at 00:00 \(Istanbul\): 'agent jobs resume probe' lets it run from then on; to run it today, raise max_usd_per_day in persona\/jobs\/probe\.md first\.$/,
@@ -77,17 +59,10 @@ Deno.test({
     const hub = spawnHubProcess(home);
     try {
       await untilHub(port, (s) => s.jobs?.count === 1, "the hub watches the job");
-      const base = `http://127.0.0.1:${port}`;
-      const { cookie, csrf } = await dashboardSession(home, base);
+      const { api } = await dashboardSignIn(port);
       const runNow = async () => {
-        const res = await fetch(`${base}/dashboard/api/jobs/run`, {
+        const res = await api("jobs/run", {
           method: "POST",
-          headers: {
-            origin: base,
-            cookie,
-            "x-csrf-token": csrf,
-            "content-type": "application/json",
-          },
           body: JSON.stringify({ name: "probe" }),
         });
         assert.equal(res.status, 200);

@@ -1,5 +1,6 @@
 /**
- * The Settings page's MCP routes (the dashboard's part, called as its handler calls it):
+ * The Settings page's MCP routes (the dashboard's part, its route table called as the
+ * dashboard calls it, the session checked before):
  * the servers with their pins and tools, add (or the sentence why not), the changes of a
  * server, pinning exactly the list shown (409 when it moved), remove.
  */
@@ -19,7 +20,9 @@ Deno.test("dashboard MCP routes: list, add, changes, pin what was shown, remove"
       method: body === undefined ? "GET" : "POST",
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    const response = await part.route(name, request, new URL(request.url));
+    const response = await part.handle(request, { id: "s", csrf: "c", expiresAt: Infinity }, {
+      path: `/${name}`,
+    });
     // deno-lint-ignore no-explicit-any
     return await response!.json() as any;
   };

@@ -135,6 +135,11 @@ const USAGE = [
     ["--by", "day", "--role", "chef"],
     "There is no role 'chef' in agent.toml (roles: brain, fast, local).",
   ],
+  // A member of every plain object is no role either.
+  [
+    ["--by", "day", "--role", "constructor"],
+    "There is no role 'constructor' in agent.toml (roles: brain, fast, local).",
+  ],
 ] as const;
 
 for (const [args, sentence] of USAGE) {

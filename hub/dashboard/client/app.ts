@@ -1,12 +1,25 @@
 /**
  * The dashboard page's entry: signs in (trading the one-time code in the fragment for
- * the session cookie, then dropping it from the address bar), draws the frame (pages,
+ * a session token kept in this tab's `sessionStorage`, then dropping the code from the
+ * address bar), draws the frame (pages,
  * language, theme), follows the hub's owner events, and shows the page the fragment
  * names (`#/overview`, `#/spend/month`, ...).
  *
  * @module
  */
-import { ApiError, apiUrl, get, post, setCsrf } from "./api.ts";
+import {
+  announceSignOut,
+  ApiError,
+  borrowSession,
+  dropSession,
+  get,
+  hasSession,
+  post,
+  setCsrf,
+  setSession,
+  SIGNED_OUT,
+} from "./api.ts";
+import { followStream } from "./stream.ts";
 import { h, replace } from "./dom.ts";
 import { lang, setLang, t } from "./i18n.ts";
 import { overview } from "./overview.ts";
@@ -36,7 +49,10 @@ async function signIn(): Promise<boolean> {
     // The code leaves the address bar and the history before anything else happens.
     history.replaceState(null, "", `${location.pathname}#/overview`);
     try {
-      const session = await post<{ csrf: string; lang: string }>("login", { code });
+      const session = await post<{ token: string; csrf: string; lang: string }>("login", {
+        code,
+      });
+      setSession(session.token);
       setCsrf(session.csrf);
       setLang(localStorage.getItem("lang") ?? session.lang);
       return true;
@@ -46,12 +62,20 @@ async function signIn(): Promise<boolean> {
       return false;
     }
   }
+  // A reload, or another page of the dashboard in this tab: the token this tab keeps;
+  // a new tab: the token of a tab already signed in.
+  if (!hasSession() && !(await borrowSession())) {
+    setLang(localStorage.getItem("lang") ?? root.dataset.lang ?? "en");
+    message(t("login_missing"));
+    return false;
+  }
   try {
     const session = await get<{ csrf: string; lang: string }>("session");
     setCsrf(session.csrf);
     setLang(localStorage.getItem("lang") ?? session.lang);
     return true;
   } catch (error) {
+    if (error instanceof ApiError && error.status === 401) dropSession();
     setLang(localStorage.getItem("lang") ?? root.dataset.lang ?? "en");
     message(error instanceof ApiError ? t("login_missing") : t("login_failed"));
     return false;
@@ -155,7 +179,8 @@ function frame(): HTMLElement {
         type: "button",
         onclick: async () => {
           await post("logout").catch(() => {});
-          message(t("login_missing"));
+          announceSignOut();
+          signedOut();
         },
       }, t("sign_out")),
     ),
@@ -175,34 +200,47 @@ async function show(): Promise<void> {
     main.dataset.ready = "true";
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
-      message(t("login_missing"));
+      signedOut();
       return;
     }
     replace(main, h("p", { role: "alert" }, t("error", { detail: String(error) })));
   }
 }
 
+/** The streams this page follows, stopped on sign-out. */
+const streams: (() => void)[] = [];
+
+function signedOut(): void {
+  for (const stop of streams.splice(0)) stop();
+  dropSession();
+  message(t("login_missing"));
+}
+
 function follow(): void {
+  const relay = (name: string) => (event: { data: string }) => {
+    try {
+      live.dispatchEvent(new CustomEvent(name, { detail: JSON.parse(event.data) }));
+    } catch { /* not an event */ }
+  };
+  // After a drop the streams resume where they stood; when the hub cannot say what
+  // was missed, the page is drawn again from the hub's state (unless a message is being
+  // typed: that is never thrown away).
+  const redraw = () => {
+    const typing = (document.getElementById("message") as HTMLTextAreaElement | null)?.value;
+    if (!typing) void show();
+  };
+  const options = { onUnauthorized: signedOut, onReset: redraw };
   // The desk: answers, approvals and queues of every conversation (the chat, the
   // Approvals page).
-  const desk = new EventSource(apiUrl("desk"));
-  desk.onmessage = (e) => {
-    try {
-      live.dispatchEvent(new CustomEvent("desk-event", { detail: JSON.parse(e.data) }));
-    } catch { /* not an event */ }
-  };
+  streams.push(followStream("desk", relay("desk-event"), options));
   // Owner events come unnamed, so every type (those added later too) reaches here.
-  const source = new EventSource(apiUrl("events"));
-  source.onmessage = (e) => {
-    try {
-      live.dispatchEvent(new CustomEvent("owner-event", { detail: JSON.parse(e.data) }));
-    } catch { /* not an event */ }
-  };
+  streams.push(followStream("events", relay("owner-event"), options));
 }
 
 applyTheme();
 if (await signIn()) {
   addEventListener("hashchange", () => void show());
+  addEventListener(SIGNED_OUT, signedOut, { once: true });
   follow();
   await show();
 }

@@ -5,13 +5,19 @@
  * approvals are buttons, an answer can be cancelled, lines typed meanwhile queue, and
  * each answer ends with its model, tokens and cost.
  *
+ * An approval card never takes the focus: the person may be typing, and the next space
+ * would press its first button. It is announced in a live region and decided by a click
+ * or its own shortcut (Alt+Shift+Y allow once, Alt+Shift+N deny, keys no text uses),
+ * neither counting in its first half second (`approvals.ts`). A line sent meanwhile is
+ * queued by the desk and shown as queued.
+ *
  * @module
  */
 import { get, post } from "./api.ts";
 import { h, replace } from "./dom.ts";
 import { count, t, time, usd } from "./i18n.ts";
 import { markdown } from "./markdown.ts";
-import { approvalCard } from "./approvals.ts";
+import { type ApprovalCard, approvalCard } from "./approvals.ts";
 import type { DeskMessage } from "./types.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -117,18 +123,37 @@ async function chatPane(
     "aria-label": t("nav_conversations"),
   });
   const status = h("p", { class: "muted", id: "chat-status", "aria-live": "polite" });
+  // Says an approval appeared, wherever the focus is (it stays where the person is).
+  const announce = h("p", { class: "sr-only", id: "approval-live", "aria-live": "assertive" });
   let waiting = 0;
   let runStart = 0;
   let busy = false;
+  const approvals = new Map<string, ApprovalCard>();
+  const pending = () => [...approvals.values()].filter((a) => a.open());
   const showStatus = () => {
-    status.textContent = [busy ? t("busy") : "", waiting > 0 ? t("queued", { n: waiting }) : ""]
-      .filter(Boolean).join(" · ");
+    status.textContent = [
+      pending().length > 0 ? t("waiting_decision") : busy ? t("busy") : "",
+      waiting > 0 ? t("queued", { n: waiting }) : "",
+    ].filter(Boolean).join(" · ");
+  };
+  // Shown and announced; the focus stays in the message box or wherever it is.
+  const showApproval = (request: Json) => {
+    if (approvals.has(request.id)) return;
+    const approval = approvalCard(request);
+    approvals.set(request.id, approval);
+    approval.card.appendChild(h("p", { class: "muted keys" }, t("approval_keys")));
+    transcript.appendChild(approval.card);
+    announce.textContent = t("approval_live", {
+      message: request.message,
+      keys: t("approval_keys"),
+    });
   };
   if (session !== "") {
     const data = await get<Json>(`transcript?session=${encodeURIComponent(session)}`);
     for (const line of data.lines) transcript.appendChild(bubble(line.role, line.text));
     busy = data.busy;
     waiting = data.waiting;
+    for (const request of data.approvals ?? []) showApproval(request);
     showStatus();
   }
   const input = h("textarea", { id: "message", rows: 2, "aria-label": t("message_label") });
@@ -188,7 +213,6 @@ async function chatPane(
   });
   // The answer being written: its raw text, drawn again as it grows.
   let current: { el: HTMLElement; body: HTMLElement; text: string; queued: boolean } | undefined;
-  const approvals = new Map<string, HTMLElement>();
   const onDesk = (ev: Event) => {
     if (sending > 0) {
       held.push(ev);
@@ -247,13 +271,9 @@ async function chatPane(
           transcript.appendChild(h("p", { class: "muted" }, event.value.text));
         } else if (event.name === "command.result") {
           transcript.appendChild(h("pre", { class: "msg" }, event.value.lines.join("\n")));
-        } else if (event.name === "approval.requested") {
-          const card = approvalCard(event.value);
-          approvals.set(event.value.id, card);
-          transcript.appendChild(card);
-          (card.querySelector("button") as HTMLButtonElement | null)?.focus();
-        } else if (event.name === "approval.decided") {
-          approvals.get(event.value.id)?.dispatchEvent(
+        } else if (event.name === "approval.requested") showApproval(event.value);
+        else if (event.name === "approval.decided") {
+          approvals.get(event.value.id)?.card.dispatchEvent(
             new CustomEvent("decided", { detail: event.value }),
           );
         }
@@ -262,12 +282,24 @@ async function chatPane(
     showStatus();
     transcript.scrollTop = transcript.scrollHeight;
   };
+  // The approval's own shortcut: Alt+Shift+Y allows the oldest waiting one once,
+  // Alt+Shift+N denies it. A held key repeating is not an act.
+  const onKey = (e: KeyboardEvent) => {
+    if (!e.altKey || !e.shiftKey || e.ctrlKey || e.metaKey) return;
+    const decision = e.code === "KeyY" ? "once" : e.code === "KeyN" ? "deny" : undefined;
+    const oldest = pending()[0];
+    if (decision === undefined || oldest === undefined) return;
+    e.preventDefault();
+    if (!e.repeat) void oldest.decide(decision).then(showStatus);
+  };
   live.addEventListener("desk-event", onDesk);
-  // The listener goes with the pane.
-  addEventListener("hashchange", () => live.removeEventListener("desk-event", onDesk), {
-    once: true,
-  });
-  return h("div", {}, transcript, status, form);
+  document.addEventListener("keydown", onKey);
+  // The listeners go with the pane.
+  addEventListener("hashchange", () => {
+    live.removeEventListener("desk-event", onDesk);
+    document.removeEventListener("keydown", onKey);
+  }, { once: true });
+  return h("div", {}, transcript, status, announce, form);
 }
 
 function bubble(role: "user" | "assistant", text: string, note = ""): HTMLElement {

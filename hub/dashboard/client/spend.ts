@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { apiUrl, get } from "./api.ts";
+import { get, getRaw } from "./api.ts";
 import { bars, cumulative, stackedBars } from "./charts.ts";
 import { h, replace } from "./dom.ts";
 import { count, shortDay, t, usd } from "./i18n.ts";
@@ -121,10 +121,10 @@ function section(
       "div",
       { class: "section-head" },
       h("h2", { id }, t(title)),
-      h("a", {
-        class: "button",
-        href: apiUrl(`spend.csv?by=${by}&period=${period}`),
-        download: `spend-${by}-${period}.csv`,
+      h("button", {
+        type: "button",
+        "data-csv": by,
+        onclick: () => void downloadCsv(by, period),
       }, t("download")),
     ),
     rows.length === 0 || chart === null ? h("p", { class: "muted" }, t("nothing")) : chart,
@@ -197,4 +197,18 @@ function cumulativeSection(data: Json, period: string): HTMLElement {
       { spent: t("spent_series"), forecast: t("forecast_series"), cap: t("cap") },
     ),
   );
+}
+
+/**
+ * Fetches one breakdown as CSV (with the session header, which a plain link cannot
+ * carry) and hands it to the browser as a download.
+ */
+async function downloadCsv(by: string, period: string): Promise<void> {
+  const blob = await (await getRaw(`spend.csv?by=${by}&period=${period}`)).blob();
+  const url = URL.createObjectURL(blob);
+  const a = h("a", { href: url, download: `spend-${by}-${period}.csv` });
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
