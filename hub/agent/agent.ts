@@ -253,10 +253,12 @@ export function buildAgent(options: BuildAgentOptions): Agent {
               });
               break;
             case "step":
+              turnOptions.onTextEnd?.();
               // What completed is stored now: a cancel or a crash later keeps it.
               if (early) next = await store.write(sessionId, next, event.messages, role);
               break;
             case "done":
+              turnOptions.onTextEnd?.();
               done = event;
               break;
           }

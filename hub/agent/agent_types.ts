@@ -66,6 +66,12 @@ export interface BuildAgentOptions {
 export interface TurnOptions {
   /** Receives the answer's text as it streams. */
   onText?: ((text: string) => void) | undefined;
+  /**
+   * Told when a step's text is complete (its stream ended), before it is stored: a
+   * channel shows the text whole at once (the messenger sends a short answer as one
+   * message rather than waiting for the turn's end).
+   */
+  onTextEnd?: (() => void) | undefined;
   /** Receives each tool call the model makes (before its approval and run). */
   onToolCall?: ((toolName: string, input: unknown, toolCallId: string) => void) | undefined;
   /** Receives what each tool that ran returned. */

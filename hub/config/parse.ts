@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { configKeys, suggestKey } from "./keys.ts";
 import { parse as parseToml, TomlError } from "smol-toml";
 import type { z } from "zod";
 import type { Lang } from "../i18n.ts";
@@ -218,7 +219,11 @@ function checkRoles(config: AgentConfig, file: string, lang: Lang): void {
     ];
     for (const [key, target] of standIns) {
       if (target !== undefined && !Object.hasOwn(roles, target)) {
-        throw new ConfigError(t(lang, "unknown_role", { file, table, key, name: target }));
+        const suggestion = suggestKey(target, Object.keys(roles));
+        throw new ConfigError(
+          t(lang, "unknown_role", { file, table, key, name: target }) +
+            (suggestion === undefined ? "" : t(lang, "did_you_mean", { suggestion })),
+        );
       }
     }
   }
@@ -279,8 +284,15 @@ function issueSentence(issue: z.core.$ZodIssue, file: string, lang: Lang): strin
   let path = [...issue.path];
   if (issue.code === "unrecognized_keys") {
     const key = issue.keys[0] ?? "";
-    if (path.length === 0) return t(lang, "unknown_top", { file, key });
-    return t(lang, "unknown_key", { file, table: tableOf(path), key });
+    const sentence = path.length === 0
+      ? t(lang, "unknown_top", { file, key })
+      : t(lang, "unknown_key", { file, table: tableOf(path), key });
+    const known = configKeys(path) ?? [];
+    const suggestion = suggestKey(key, known);
+    if (suggestion !== undefined) return sentence + t(lang, "did_you_mean", { suggestion });
+    return known.length === 0
+      ? sentence
+      : sentence + t(lang, "known_keys", { keys: known.join(", ") });
   }
   if (issue.code === "invalid_key" && path.length > 0) {
     return t(lang, "server_name", { file, key: String(path[path.length - 1]) });

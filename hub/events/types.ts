@@ -200,6 +200,30 @@ export type NetEvent =
   | EmailUndeliveredEvent;
 
 /**
+ * Every owner event type and its fields besides `ts` and `type`, in the order
+ * `docs/hub.md`'s table lists them (a docs test checks that table against this one; the
+ * type below makes it name every type and only real fields).
+ */
+export const OWNER_EVENT_FIELDS: {
+  readonly [T in NetEvent["type"]]: readonly Exclude<
+    keyof Extract<NetEvent, { type: T }>,
+    "ts" | "type"
+  >[];
+} = {
+  "net.contact_request": ["address", "name", "text"],
+  "budget.warning": ["role", "spent_usd", "cap_usd", "period", "text"],
+  "budget.spent": ["role", "spent_usd", "cap_usd", "period", "text"],
+  "model.failover": ["role", "stand_in", "text"],
+  "net.outbox_dropped": ["address", "id", "text"],
+  "net.digest": ["conversations", "more", "text"],
+  "job.result": ["job", "slot_id", "usd", "deliver", "text"],
+  "job.notice": ["job", "text"],
+  "tool.notice": ["server", "text"],
+  "email.refused": ["count", "by_reason", "text"],
+  "email.undelivered": ["to", "subject", "text"],
+};
+
+/**
  * An event as written and read back: with its id (`<ms>-<seq>`, see `event_id.ts`),
  * stable across restarts and sortable as a string.
  */

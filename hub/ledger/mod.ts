@@ -34,6 +34,10 @@ export {
   type ToolProviderId,
 } from "./ledger.ts";
 
+// A read-only connection to a WAL-mode SQLite file on a home that cannot be written
+// (the job store reads its log this way too).
+export { openReadOnly } from "./open.ts";
+
 // The cloud ledger: rows appended to the spine, read back when a container starts.
 export { CloudLedger, type CloudLedgerOptions, cloudSince } from "./cloud.ts";
 
