@@ -28,6 +28,7 @@ export const t = catalogue({
   chat_hint:
     "Enter send · Alt+Enter new line · ↑/↓ history · PgUp/PgDn scroll · /help · Ctrl-D quit",
   approve: "{message}\n{summary}",
+  approve_from: "Asked in {conversation}, in the running hub:\n{message}\n{summary}",
   approve_once: "Allow once (Ctrl-Y)",
   approve_session: "Allow for this session",
   approve_deny: "Deny (Ctrl-N)",
@@ -86,6 +87,7 @@ export const t = catalogue({
   chat_hint:
     "Enter gönder · Alt+Enter yeni satır · ↑/↓ geçmiş · PgUp/PgDn kaydır · /help · Ctrl-D çık",
   approve: "{message}\n{summary}",
+  approve_from: "Çalışan hub'da {conversation} içinde soruldu:\n{message}\n{summary}",
   approve_once: "Bir kez izin ver (Ctrl-Y)",
   approve_session: "Bu oturum için izin ver",
   approve_deny: "Reddet (Ctrl-N)",

@@ -292,7 +292,9 @@ function overlayLines(
 ): { text: string; color: string }[] {
   if (state.approval !== undefined) {
     const a = state.approval;
-    const text = t(lang, "approve", { message: a.message, summary: a.summary });
+    const text = a.from === undefined
+      ? t(lang, "approve", { message: a.message, summary: a.summary })
+      : t(lang, "approve_from", { conversation: a.from, message: a.message, summary: a.summary });
     const lines = wrap(text, width).map((line) => ({ text: line, color: "yellow" }));
     const buttons = APPROVAL_CHOICES.map((choice, i) => {
       const label = t(lang, `approve_${choice}`);

@@ -16,6 +16,7 @@
  * @module
  */
 import {
+  type ApprovalRequest,
   type Choice,
   type DeskConversation,
   type DeskEvent,
@@ -51,6 +52,9 @@ export interface TuiControllerOptions {
 /** How long after an approval appears no key decides it, in ms. */
 export const APPROVAL_GUARD_MS = 500;
 
+/** How often the running hub's approvals are read, in ms. */
+const HUB_APPROVALS_MS = 1_000;
+
 /** How often streamed text is drawn, in ms (20 frames a second: smooth to read, cheap to draw). */
 const FRAME_MS = 50;
 
@@ -70,6 +74,9 @@ export class TuiController {
   /** When the approval shown now appeared (the clock's ms). */
   #shownAt = 0;
   #clock: () => number;
+  /** The running hub's approvals (its messenger's, e-mail's, web chat's), read every second. */
+  #hubApprovals: ApprovalRequest[] = [];
+  #hubPoll: ReturnType<typeof setInterval> | undefined;
 
   /** Makes the controller; call {@linkcode start} to begin refreshing the status. */
   constructor(options: TuiControllerOptions) {
@@ -122,11 +129,27 @@ export class TuiController {
     void this.refresh();
     this.#timer = setInterval(() => void this.refresh(), 5_000);
     this.#o.hub?.follow((event) => this.ownerEvent(event), this.#following.signal);
+    if (this.#o.hub !== undefined) {
+      void this.pollHubApprovals();
+      this.#hubPoll = setInterval(() => void this.pollHubApprovals(), HUB_APPROVALS_MS);
+    }
+  }
+
+  /** Reads the running hub's approvals again (every second while the TUI runs). */
+  async pollHubApprovals(): Promise<void> {
+    const hub = this.#o.hub;
+    if (hub === undefined) return;
+    const open = await hub.approvals().catch(() => []);
+    const ids = (list: ApprovalRequest[]) => list.map((a) => a.id).join(" ");
+    if (ids(open) === ids(this.#hubApprovals)) return;
+    this.#hubApprovals = open;
+    this.#sync();
   }
 
   /** Stops refreshing and listening; a running answer is cancelled. */
   stop(): void {
     clearInterval(this.#timer);
+    clearInterval(this.#hubPoll);
     clearTimeout(this.#frame);
     this.#following.abort();
     this.#unsubscribe();
@@ -197,7 +220,15 @@ export class TuiController {
   answer(decision: (typeof APPROVAL_CHOICES)[number]): boolean {
     const approval = this.#state.approval;
     if (approval === undefined || !this.approvalReady()) return false;
-    return this.#o.conversation.decide(approval.id, decision, "tui");
+    if (approval.from === undefined) {
+      return this.#o.conversation.decide(approval.id, decision, "tui");
+    }
+    // The hub's: decided over the control API; shown no more while the answer comes.
+    this.#hubApprovals = this.#hubApprovals.filter((a) => a.id !== approval.id);
+    this.#sync();
+    void this.#o.hub?.decide(approval.id, decision).catch(() => false)
+      .then(() => this.pollHubApprovals());
+    return true;
   }
 
   /**
@@ -273,13 +304,16 @@ export class TuiController {
   /** The queue, the approval and the status bar again, from the conversation's snapshot. */
   #sync(): void {
     const now = this.#o.conversation.snapshot();
-    const request = now.approvals[0];
+    // This TUI's own approval first; else one the running hub waits on.
+    const own = now.approvals[0];
+    const request = own ?? this.#hubApprovals[0];
     let approval = this.#state.approval;
     if (request === undefined) approval = undefined;
     else if (approval?.id !== request.id) {
       this.#shownAt = this.#clock();
       const { id, tool, message, summary } = request;
-      approval = { id, tool, message, summary, focus: undefined };
+      const from = own === undefined ? request.conversation : undefined;
+      approval = { id, tool, message, summary, from, focus: undefined };
     }
     this.#set({
       queued: now.queue.map((line) => line.text),

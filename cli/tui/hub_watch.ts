@@ -8,6 +8,7 @@
  */
 import {
   type AgentConfig,
+  type ApprovalRequest,
   fetchControl,
   followHubEvents,
   openState,
@@ -28,6 +29,13 @@ export interface HubWatch {
   facts(): Promise<HubFacts>;
   /** Calls `onEvent` with each owner event until `signal` aborts. */
   follow(onEvent: (event: OwnerEvent) => void, signal: AbortSignal): void;
+  /**
+   * The approvals waiting in the hub's conversations (a tool an e-mail or the messenger
+   * asked for): the owner may decide them here too. None when no hub of this home runs.
+   */
+  approvals(): Promise<ApprovalRequest[]>;
+  /** Decides a hub approval; `false` when it waits no more (decided elsewhere, expired). */
+  decide(id: string, decision: "once" | "session" | "deny"): Promise<boolean>;
 }
 
 /** Options for {@linkcode hubWatch}. */
@@ -63,6 +71,21 @@ export function hubWatch(options: HubWatchOptions): HubWatch {
     },
     follow(onEvent: (event: OwnerEvent) => void, signal: AbortSignal): void {
       void followHubEvents({ port, dataDir: paths.dataDir, signal, onEvent });
+    },
+    async approvals(): Promise<ApprovalRequest[]> {
+      // The token file is this home's: another home's hub on the port answers 401.
+      const answer = await fetchControl(port, "/approvals", {
+        timeoutMs: 500,
+        tokenFile: paths.hubTokenFile,
+      });
+      return Array.isArray(answer?.approvals) ? answer.approvals as ApprovalRequest[] : [];
+    },
+    async decide(id, decision): Promise<boolean> {
+      const answer = await fetchControl(port, "/approvals/decide", {
+        tokenFile: paths.hubTokenFile,
+        body: { id, decision, by: "tui" },
+      });
+      return answer?.decided === true;
     },
   };
 }

@@ -25,6 +25,11 @@ export interface PendingApproval {
   message: string;
   /** The arguments in short. */
   summary: string;
+  /**
+   * The running hub's conversation that asked (`email:…`, `messenger:…`), when the
+   * approval is the hub's, not this TUI's own: it is decided through the control API.
+   */
+  from?: string | undefined;
   /** The button focused (Tab), an index of {@linkcode APPROVAL_CHOICES}; absent: the input. */
   focus: number | undefined;
 }

@@ -14,11 +14,13 @@ export interface FetchControlOptions {
    * (the hub writes a new one when it restarts). Only `/health` answers without it.
    */
   tokenFile?: string;
+  /** Sent as JSON with `POST` (`/approvals/decide`); without it the request is a `GET`. */
+  body?: Record<string, unknown>;
 }
 
 /**
- * GETs `path` from the control API on `127.0.0.1:<port>`; `undefined` when no hub
- * answers (refused, timed out, or not JSON).
+ * GETs `path` from the control API on `127.0.0.1:<port>` (POSTs `body` when given);
+ * `undefined` when no hub answers (refused, timed out, not JSON, or not a 2xx).
  */
 export async function fetchControl(
   port: number,
@@ -29,8 +31,14 @@ export async function fetchControl(
     const token = options.tokenFile === undefined
       ? undefined
       : await readHubToken(options.tokenFile);
+    const post = options.body !== undefined;
     const res = await fetch(`http://127.0.0.1:${port}${path}`, {
-      headers: bearerHeaders(token),
+      method: post ? "POST" : "GET",
+      headers: {
+        ...bearerHeaders(token),
+        ...(post ? { "content-type": "application/json" } : {}),
+      },
+      ...(post ? { body: JSON.stringify(options.body) } : {}),
       signal: AbortSignal.timeout(options.timeoutMs ?? 1500),
     });
     const body = await res.json();

@@ -7,10 +7,12 @@
  * | GET /health | `{ok: true, pid, version, started_at, data_dir}` |
  * | GET /status | `{ok, pid, version, started_at, uptime_seconds, heartbeat_at, home, data_dir, port, spend: {roles, forecast}, net}` |
  * | GET /spend | `{roles: {<role>: <spend object>}}` |
- * | GET /spend?by=channel\|contact\|session\|day[&role=R][&period=P] | the breakdown, as `agent spend --by --json` prints it |
+ * | GET /spend?by=channel\|contact\|session\|purpose\|day\|job[&role=R][&period=P] | the breakdown, as `agent spend --by --json` prints it |
  * | GET /net | the `net` block alone |
  * | GET /net/events?after=<unix seconds> | `{events: [...]}`: owner events newer than that second, oldest first, each with its `event_id` |
  * | GET /events | `text/event-stream`: owner events as they happen (`id:` the event id, `event:` its type, `data:` the event JSON); resumes after `Last-Event-ID` (or `?after=<id>`, `0` for all that is kept); a `: ping` comment every 15 s; 404 when the hub has no event bus |
+ * | GET /approvals | `{approvals: [...]}`: every approval waiting in the hub's conversations (messenger, e-mail, web chat), as the desk's `approval.requested` carries it |
+ * | POST /approvals/decide `{id, decision, by?}` | `once`, `session` or `deny` (`by`: `tui` or `cli`, who decided); `{decided}`: `false` when it was decided already or expired |
  * | POST /config/reload | `{applied, restart}`: `agent.toml` read again; roles, models and budgets apply at once, `restart` names the sections that wait for a restart; 400 `{detail}` with the reader's sentence for a bad file |
  * | POST /messenger/webhook | the messenger's updates in webhook mode (secret in `X-Telegram-Bot-Api-Secret-Token`) |
  *
@@ -28,6 +30,7 @@ import { errorMessage, errorResponse, HttpError, json, Router } from "@agent/net
 import {
   forecastReport,
   isSpendBy,
+  SPEND_BY,
   type SpendByOptions,
   type SpendByReport,
   type SpendObject,
@@ -37,6 +40,19 @@ import { hasBearer } from "./token.ts";
 import { ConfigError } from "../config/error.ts";
 import type { DashboardDoor } from "../dashboard/handler.ts";
 import { isUnder, secured } from "../dashboard/guard.ts";
+import { jsonBody } from "../dashboard/body.ts";
+import type { ApprovalRequest, PersonDecision } from "../desk/mod.ts";
+
+/** The hub's open approvals, decided from outside the hub's process (the TUI). */
+export interface ControlApprovals {
+  open(): ApprovalRequest[];
+  /** `false` when `id` waits no more (decided elsewhere first, or expired). */
+  decide(id: string, decision: PersonDecision, by: string): boolean;
+}
+
+const DECISIONS: readonly string[] = ["once", "session", "deny"];
+/** Who may be named as the decider over the control API. */
+const DECIDERS: readonly string[] = ["tui", "cli"];
 
 /** Where the control API reads the live state from. */
 export interface ControlSources {
@@ -72,6 +88,8 @@ export interface ControlSources {
   routes?(): Record<string, (request: Request) => Promise<Response>>;
   /** `POST /config/reload`: `agent.toml` into the running hub (throws `ConfigError`). */
   reload?(): Promise<{ applied: string[]; restart: string[] }>;
+  /** `GET /approvals`, `POST /approvals/decide`: the hub desk's approvals. */
+  approvals?: ControlApprovals;
   /**
    * The web dashboard under `/dashboard` (its own login); given the status the control
    * API answers, so both read the same, and who may have a sign-in code.
@@ -115,6 +133,21 @@ function controlRoutes(sources: ControlSources): Router<undefined> {
         ...(sources.closing ? { signal: sources.closing } : {}),
         ...(sources.eventsHeartbeatMs ? { heartbeatMs: sources.eventsHeartbeatMs } : {}),
       });
+    })
+    .get("/approvals", () => json({ approvals: sources.approvals?.open() ?? [] }))
+    .post("/approvals/decide", async (request) => {
+      if (sources.approvals === undefined) throw new HttpError(404, "not_found");
+      const body = await jsonBody(request);
+      const { id, decision, by = "tui" } = body;
+      if (typeof id !== "string" || !DECISIONS.includes(decision as string)) {
+        throw new HttpError(400, "bad_request", {
+          detail: "id and decision (once, session or deny) are needed",
+        });
+      }
+      if (typeof by !== "string" || !DECIDERS.includes(by)) {
+        throw new HttpError(400, "bad_request", { detail: "by: tui or cli" });
+      }
+      return json({ decided: sources.approvals.decide(id, decision as PersonDecision, by) });
     })
     .post("/config/reload", async () => {
       if (sources.reload === undefined) throw new HttpError(404, "not_found");
@@ -211,7 +244,7 @@ function spendAnswer(query: URLSearchParams, sources: ControlSources): unknown {
   if (by === null) return { roles: spendOrThrow(sources) };
   if (!isSpendBy(by)) {
     throw new HttpError(400, "bad_request", {
-      detail: "by: one of channel, contact, session, day",
+      detail: `by: one of ${SPEND_BY.join(", ")}`,
     });
   }
   const period = query.get("period") ?? undefined;

@@ -143,6 +143,29 @@ Deno.test("controlHandler() GET /net/events passes 'after' to the event source",
   await bad.body?.cancel();
 });
 
+Deno.test("controlHandler() GET /spend?by= takes every --by value, job and purpose too", async () => {
+  const asked: string[] = [];
+  const handle = controlHandler(sources({
+    spendBy: (options) => {
+      asked.push(options.by);
+      return { by: options.by } as unknown as ReturnType<NonNullable<ControlSources["spendBy"]>>;
+    },
+  }));
+  for (const by of ["channel", "contact", "session", "purpose", "day", "job"]) {
+    const res = await handle(authed(`http://127.0.0.1:8790/spend?by=${by}`));
+    assert.equal(res.status, 200, by);
+    assert.deepEqual(await res.json(), { by });
+  }
+  assert.deepEqual(asked, ["channel", "contact", "session", "purpose", "day", "job"]);
+  // A wrong value is told with the whole list, as the CLI's --by says it.
+  const bad = await handle(authed("http://127.0.0.1:8790/spend?by=week"));
+  assert.equal(bad.status, 400);
+  assert.deepEqual(await bad.json(), {
+    error: "bad_request",
+    detail: "by: one of channel, contact, session, purpose, day, job",
+  });
+});
+
 Deno.test("controlHandler() answers under /dashboard with the page's headers, a refusal too", async () => {
   const refusals = [
     // No dashboard mounted: its path is still answered with them.
@@ -168,4 +191,33 @@ Deno.test("controlHandler() answers under /dashboard with the page's headers, a 
   const health = await controlHandler(sources())(new Request("http://127.0.0.1:8790/nope"));
   assert.equal(health.status, 404);
   assert.equal(health.headers.get("x-frame-options"), null);
+});
+
+Deno.test("controlHandler() GET /approvals lists the desk's, POST /approvals/decide decides one with the token only", async () => {
+  const decided: string[] = [];
+  const request = { id: "a1", tool: "write_note", message: "Save x.", conversation: "email:t" };
+  const handle = controlHandler(sources({
+    approvals: {
+      open: () => decided.length === 0 ? [request as never] : [],
+      decide: (id, decision, by) => {
+        if (id !== "a1" || decided.length > 0) return false;
+        decided.push(`${decision} by ${by}`);
+        return true;
+      },
+    },
+  }));
+  const url = "http://127.0.0.1:8790/approvals";
+  assert.deepEqual((await json(await handle(authed(url)))).approvals, [request]);
+  const post = (body: unknown, auth = true) => {
+    const init = { method: "POST", body: JSON.stringify(body) };
+    return handle(auth ? authed(`${url}/decide`, init) : new Request(`${url}/decide`, init));
+  };
+  assert.equal((await post({ id: "a1", decision: "once" }, false)).status, 401);
+  assert.equal((await post({ id: "a1", decision: "always" })).status, 400);
+  assert.equal((await post({ id: "a1", decision: "once", by: "messenger" })).status, 400);
+  assert.deepEqual(decided, []);
+  assert.deepEqual(await json(await post({ id: "a1", decision: "once" })), { decided: true });
+  assert.deepEqual(await json(await post({ id: "a1", decision: "deny" })), { decided: false });
+  assert.deepEqual(decided, ["once by tui"]);
+  assert.deepEqual((await json(await handle(authed(url)))).approvals, []);
 });

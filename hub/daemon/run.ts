@@ -6,7 +6,7 @@
  * @module
  */
 import type { AgentPaths } from "../paths.ts";
-import { formatTime, type Lang } from "../i18n.ts";
+import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
 import {
   controlHandler,
@@ -22,7 +22,7 @@ import {
   type DashboardParts,
 } from "../dashboard/mod.ts";
 import { acquireLock, releaseLock } from "./lock.ts";
-import { readHeartbeat, recordCrash, writeHeartbeat } from "./state_files.ts";
+import { readHeartbeat, recordCrash, uncleanEnd, writeHeartbeat } from "./state_files.ts";
 import { t } from "./_messages.ts";
 
 /** Something the hub runs for its lifetime (the network service, a channel). */
@@ -65,6 +65,8 @@ export interface RunHubOptions {
   dashboard?: DashboardParts;
   /** `POST /config/reload`: `agent.toml` read again into the running hub. */
   reload?: ControlSources["reload"];
+  /** `GET /approvals`, `POST /approvals/decide`: the desk's approvals, for the TUI. */
+  approvals?: ControlSources["approvals"];
   /**
    * The same dashboard served elsewhere too (the brain's port behind a cloud spine,
    * `agent cloud run`): `ready` receives its door when the control API is built.
@@ -190,6 +192,7 @@ export async function runHub(options: RunHubOptions): Promise<number> {
     closing: closing.signal,
     ...(options.routes ? { routes: options.routes } : {}),
     ...(options.reload ? { reload: options.reload } : {}),
+    ...(options.approvals ? { approvals: options.approvals } : {}),
     dashboard: (status, authorizeCode) => {
       const door = (mount?: DashboardMount) =>
         dashboard({
@@ -298,6 +301,7 @@ export type RunAssembledOptions = Omit<
   | "routes"
   | "dashboard"
   | "reload"
+  | "approvals"
 >;
 
 /** The parts of an assembled hub (`startHub()`) that {@linkcode runHub} serves. */
@@ -313,6 +317,8 @@ export interface AssembledHub {
   dashboard?: DashboardParts;
   /** `agent.toml` read again into the running hub. */
   reload?(): Promise<{ applied: string[]; restart: string[] }>;
+  /** The desk's approvals, for the TUI (`GET /approvals`). */
+  approvals?: ControlSources["approvals"];
 }
 
 /**
@@ -332,17 +338,14 @@ export function runAssembledHub(hub: AssembledHub, options: RunAssembledOptions)
     routes: hub.routes,
     ...(hub.dashboard ? { dashboard: hub.dashboard } : {}),
     ...(hub.reload ? { reload: () => hub.reload!() } : {}),
+    ...(hub.approvals ? { approvals: hub.approvals } : {}),
   });
 }
 
 function noteUncleanEnd(lockFile: string, oldPid: number, at: number, logger: Logger, lang: Lang) {
-  const beat = readHeartbeat(lockFile);
-  const reason = t(lang, "crash_unclean", {
-    pid: oldPid,
-    time: beat !== undefined && beat.pid === oldPid ? formatTime(beat.at) : "-",
-  });
-  recordCrash(lockFile, { at: beat?.pid === oldPid ? beat.at : at, pid: oldPid, reason });
-  logger.warn(reason);
+  const crash = uncleanEnd(lockFile, oldPid, at, lang);
+  recordCrash(lockFile, crash);
+  logger.warn(crash.reason);
 }
 
 function describe(error: unknown): string {
