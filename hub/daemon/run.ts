@@ -22,7 +22,7 @@ import {
   type DashboardParts,
 } from "../dashboard/mod.ts";
 import { acquireLock, releaseLock } from "./lock.ts";
-import { readHeartbeat, recordCrash, uncleanEnd, writeHeartbeat } from "./state_files.ts";
+import { recordCrash, uncleanEnd, writeHeartbeat } from "./state_files.ts";
 import { t } from "./_messages.ts";
 
 /** Something the hub runs for its lifetime (the network service, a channel). */

@@ -218,6 +218,7 @@ export const OWNER_EVENT_FIELDS: {
   "net.digest": ["conversations", "more", "text"],
   "job.result": ["job", "slot_id", "usd", "deliver", "text"],
   "job.notice": ["job", "text"],
+  "memory.proposed": ["kept", "pending", "text"],
   "tool.notice": ["server", "text"],
   "email.refused": ["count", "by_reason", "text"],
   "email.undelivered": ["to", "subject", "text"],

@@ -10,7 +10,7 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { DELIVERY_SCHEMA, DeliveryStore, type NewDelivery } from "./delivery_store.ts";
 import { PAUSE_SCHEMA, PauseStore } from "./pause_store.ts";
-import { privateDatabaseFile } from "../sqlite_file.ts";
+import { openPrivateDatabase } from "../sqlite_file.ts";
 import { openReadOnly } from "../ledger/mod.ts";
 
 /** How a slot ended. */
@@ -101,17 +101,10 @@ export class JobStore {
   /** Opens (and creates) the store at `file`. */
   static open(file: string): JobStore {
     // 0600 before SQLite opens it: its WAL files take the main file's mode.
-    privateDatabaseFile(file);
-    const db = new DatabaseSync(file);
-    try {
-      db.exec("PRAGMA busy_timeout = 5000");
-      db.exec("PRAGMA journal_mode = WAL");
-      db.exec("PRAGMA synchronous = NORMAL");
-      db.exec(SCHEMA);
-    } catch (error) {
-      db.close();
-      throw error;
-    }
+    const db = openPrivateDatabase(file, {
+      synchronous: "NORMAL",
+      setup: (db) => db.exec(SCHEMA),
+    });
     return new JobStore(db);
   }
 

@@ -11,9 +11,9 @@
  *
  * @module
  */
-import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
+import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import type { Lang } from "../i18n.ts";
-import { privateDatabaseFile } from "../sqlite_file.ts";
+import { openPrivateDatabase } from "../sqlite_file.ts";
 import { errorMessage } from "@agent/net/common";
 import { memoryError } from "./errors.ts";
 import { INDEXES, migrateMemory } from "./schema.ts";
@@ -81,19 +81,17 @@ export class SqliteMemoryStore implements MemoryStore {
     this.#lang = options.lang ?? "en";
     this.#now = options.now ?? Date.now;
     this.#warn = options.warn ?? (() => {});
-    let db: DatabaseSync | undefined;
+    let db: DatabaseSync;
     try {
-      privateDatabaseFile(file);
-      db = new DatabaseSync(file);
-      db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      db.exec("PRAGMA journal_mode = WAL");
-      db.exec("PRAGMA synchronous = NORMAL");
-      db.exec("PRAGMA secure_delete = ON");
-      migrateMemory(db);
+      db = openPrivateDatabase(file, {
+        synchronous: "NORMAL",
+        busyTimeoutMs: BUSY_TIMEOUT_MS,
+        setup(db) {
+          db.exec("PRAGMA secure_delete = ON");
+          migrateMemory(db);
+        },
+      });
     } catch (error) {
-      try {
-        db?.close();
-      } catch { /* already failing */ }
       throw memoryError(this.#lang, "store_failed", { file, detail: errorMessage(error) }, {
         cause: error,
       });

@@ -11,8 +11,8 @@
  *
  * @module
  */
-import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { privateDatabaseFile } from "../sqlite_file.ts";
+import type { DatabaseSync, StatementSync } from "node:sqlite";
+import { openPrivateDatabase } from "../sqlite_file.ts";
 
 /**
  * The agent whose messages are searched: the main one (`MAIN_AGENT_ID` of
@@ -82,17 +82,10 @@ export class SessionSearchIndex {
 
   /** Opens (and creates, mode 0600) the index at `file`. */
   static open(file: string): SessionSearchIndex {
-    privateDatabaseFile(file);
-    const db = new DatabaseSync(file);
-    try {
-      db.exec("PRAGMA busy_timeout = 5000");
-      db.exec("PRAGMA journal_mode = WAL");
-      db.exec("PRAGMA synchronous = NORMAL");
-      db.exec(SCHEMA);
-    } catch (error) {
-      db.close();
-      throw error;
-    }
+    const db = openPrivateDatabase(file, {
+      synchronous: "NORMAL",
+      setup: (db) => db.exec(SCHEMA),
+    });
     return new SessionSearchIndex(db);
   }
 

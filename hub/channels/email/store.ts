@@ -12,8 +12,8 @@
  *
  * @module
  */
-import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { privateDatabaseFile } from "../../sqlite_file.ts";
+import type { DatabaseSync, StatementSync } from "node:sqlite";
+import { openPrivateDatabase } from "../../sqlite_file.ts";
 import type { Refusal } from "./trust.ts";
 
 const SCHEMA_VERSION = 1;
@@ -145,19 +145,14 @@ export class MailStore {
 
   /** Opens (creates, 0600) the store at `file`. */
   static open(file: string): MailStore {
-    privateDatabaseFile(file);
-    const db = new DatabaseSync(file);
-    try {
-      db.exec("PRAGMA busy_timeout = 5000");
-      db.exec("PRAGMA journal_mode = WAL");
-      db.exec("PRAGMA synchronous = FULL");
-      db.exec(SCHEMA);
-      db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)")
-        .run(String(SCHEMA_VERSION));
-    } catch (error) {
-      db.close();
-      throw error;
-    }
+    const db = openPrivateDatabase(file, {
+      synchronous: "FULL",
+      setup(db) {
+        db.exec(SCHEMA);
+        db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)")
+          .run(String(SCHEMA_VERSION));
+      },
+    });
     return new MailStore(db);
   }
 
