@@ -130,6 +130,24 @@ Deno.test({
       );
       await chat.fill("#search", "nothing-like-this");
       await chat.waitForFunction(() => document.querySelectorAll(".list li button").length === 0);
+      // An empty result names the search, not an empty history (issue 39, W21).
+      assert.equal(
+        await chat.textContent(".list li.muted"),
+        "No session matches “nothing-like-this”.",
+      );
+      await chat.setViewportSize({ width: 390, height: 844 });
+      await chat.screenshot({ path: `${ARTIFACTS}chat-search-empty-phone.png` });
+      await chat.setViewportSize({ width: 1280, height: 800 });
+      await chat.screenshot({ path: `${ARTIFACTS}chat-search-empty-desktop.png` });
+      await chat.selectOption("#lang", "tr");
+      await ready(chat);
+      await chat.fill("#search", "nothing-like-this");
+      await chat.waitForFunction(() =>
+        document.querySelector(".list li.muted")?.textContent ===
+          "“nothing-like-this” ile eşleşen oturum yok."
+      );
+      await chat.selectOption("#lang", "en");
+      await ready(chat);
       await chat.fill("#search", "");
       await chat.setViewportSize({ width: 390, height: 844 });
       await chat.screenshot({ path: `${ARTIFACTS}chat-phone.png`, fullPage: true });
