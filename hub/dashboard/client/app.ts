@@ -26,6 +26,7 @@ import { overview } from "./overview.ts";
 import { spend } from "./spend.ts";
 import { THEME_CHANGE } from "./charts.ts";
 import { PAGES as MORE_PAGES } from "./pages.ts";
+import { approvalsBadge, followApprovals } from "./approvals_badge.ts";
 
 const root = document.getElementById("app")!;
 const live = new EventTarget();
@@ -117,10 +118,15 @@ function frame(): HTMLElement {
         h(
           "li",
           {},
-          h("a", {
-            href: `#/${name}`,
-            "aria-current": name === current ? "page" : undefined,
-          }, page.title()),
+          h(
+            "a",
+            {
+              href: `#/${name}`,
+              "aria-current": name === current ? "page" : undefined,
+            },
+            page.title(),
+            name === "approvals" ? approvalsBadge() : null,
+          ),
         )
       ),
     ),
@@ -235,6 +241,7 @@ function follow(): void {
   streams.push(followStream("desk", relay("desk-event"), options));
   // Owner events come unnamed, so every type (those added later too) reaches here.
   streams.push(followStream("events", relay("owner-event"), options));
+  followApprovals(live);
 }
 
 applyTheme();

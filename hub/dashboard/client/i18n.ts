@@ -303,6 +303,11 @@ export function time(value: string | number | null | undefined): string {
   return `${parts.day}.${parts.month}.${parts.year} ${parts.hour}:${parts.minute}`;
 }
 
+/** HH:MM in Europe/Istanbul (a moment within the next hours); `-` for nothing. */
+export function clock(value: string | number | null | undefined): string {
+  return time(value).split(" ")[1] ?? "-";
+}
+
 /** A `YYYY-MM-DD` day as DD.MM. */
 export function shortDay(day: string): string {
   const [, m, d] = day.split("-");

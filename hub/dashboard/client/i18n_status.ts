@@ -28,6 +28,9 @@ export const EN_STATUS = {
   net_failed: "failed",
   doorbell_one: "Doorbell: {setting}, 1 ring",
   doorbell_many: "Doorbell: {setting}, {rings} rings",
+  expires_at: "expires at {time}",
+  open_conversation: "Open the conversation",
+  approvals_pending: "{n} waiting for a decision",
 };
 
 /** Turkish. */
@@ -51,4 +54,7 @@ export const TR_STATUS: Record<keyof typeof EN_STATUS, string> = {
   net_failed: "başarısız",
   doorbell_one: "Kapı zili: {setting}, 1 çalma",
   doorbell_many: "Kapı zili: {setting}, {rings} çalma",
+  expires_at: "{time} saatinde süresi dolar",
+  open_conversation: "Konuşmayı aç",
+  approvals_pending: "{n} karar bekliyor",
 };
