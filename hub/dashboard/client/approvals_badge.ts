@@ -36,9 +36,13 @@ export function approvalsBadge(): HTMLElement {
   return badge;
 }
 
+let following = false;
+
 /** Reads the count now and keeps it live from the desk's approval events. */
 export function followApprovals(live: EventTarget): void {
   void refresh();
+  if (following) return;
+  following = true;
   live.addEventListener("desk-event", (ev) => {
     const { event } = (ev as CustomEvent<DeskMessage>).detail;
     if (
