@@ -81,3 +81,38 @@ export const t = catalogue({
   heading_arguments: "Bağımsız değişkenler:",
   heading_global: "Genel seçenekler:",
 });
+
+/**
+ * The placeholders `--help` shows (`[options]`, `<name>`, `[command...]`), by the word
+ * inside them; a word not listed here is shown as it is declared.
+ */
+export const PLACEHOLDERS = {
+  en: {} as Record<string, string>,
+  tr: {
+    options: "seçenekler",
+    command: "komut",
+    name: "ad",
+    dir: "dizin",
+    address: "adres",
+    text: "metin",
+    host: "sunucu",
+    what: "ne",
+    usd: "usd",
+    role: "rol",
+    lang: "dil",
+    id: "kimlik",
+    tool: "araç",
+    json: "json",
+    where: "nereye",
+    url: "url",
+    tz: "saat-dilimi",
+    tools: "araçlar",
+    target: "hedef",
+    seconds: "saniye",
+    period: "dönem",
+    path: "yol",
+    file: "dosya",
+    expr: "ifade",
+    count: "sayı",
+  } as Record<string, string>,
+};

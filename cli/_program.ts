@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { Command, CommanderError, Help, InvalidArgumentError } from "commander";
 import { isLang, type Lang, VERSION } from "@agent/hub/base";
 import type { CommandModule } from "./command.ts";
 import type { CommandContext } from "./context.ts";
@@ -13,7 +13,7 @@ import { errorMessage } from "@agent/net/common";
 import { COMMANDS } from "./commands/_registry.ts";
 import { ConfigError } from "@agent/hub/config";
 import type { Prescan } from "./_prescan.ts";
-import { t } from "./_messages.ts";
+import { PLACEHOLDERS, t } from "./_messages.ts";
 
 /** The global options, which go before the command. */
 const GLOBAL_OPTIONS = ["--home", "--profile", "--lang", "-v", "--verbose"];
@@ -49,6 +49,14 @@ export async function runProgram(argv: string[], pre: Prescan): Promise<number> 
     .option("-v, --verbose", t(lang, "opt_verbose"))
     .version(`agent ${VERSION}`, "-V, --version", t(lang, "opt_version"))
     .exitOverride()
+    // Placeholders in `lang` (`--home <dizin>`) in the terms and usage lines, before
+    // commander lines the columns up; subcommands inherit this.
+    .configureHelp({
+      optionTerm: (option) => placeholders(plainHelp.optionTerm(option), lang),
+      subcommandTerm: (cmd) => placeholders(plainHelp.subcommandTerm(cmd), lang),
+      argumentTerm: (arg) => placeholders(plainHelp.argumentTerm(arg), lang),
+      commandUsage: (cmd) => placeholders(plainHelp.commandUsage(cmd), lang),
+    })
     .configureOutput({
       writeOut: (s) => helpOut.push(s),
       writeErr: (s) => errOut.push(s),
@@ -285,6 +293,20 @@ function unknownHelpTopic(
   if (next !== "help") return undefined;
   const after = argv.slice(argv.lastIndexOf("help") + 1).find((a) => !a.startsWith("-"));
   return after === undefined ? undefined : { name: after, usage: words.join(" ") };
+}
+
+/** Commander's own help terms, which {@linkcode placeholders} translates. */
+const plainHelp = new Help();
+
+/** `[options]`, `<name>`, `[command...]` in `text` with their words in `lang`. */
+function placeholders(text: string, lang: Lang): string {
+  if (lang === "en") return text;
+  const words = PLACEHOLDERS[lang];
+  return text.replace(
+    /([<[])([a-z_-]+)(\.\.\.)?([>\]])/g,
+    (all, open, word, more, close) =>
+      Object.hasOwn(words, word) ? `${open}${words[word]}${more ?? ""}${close}` : all,
+  );
 }
 
 function localiseHelp(text: string, lang: Lang): string {

@@ -17,6 +17,7 @@ import {
 import { loadConfig } from "@agent/hub/config";
 import { UsageError } from "./command.ts";
 import { type CommandContext, createContext, writeAll } from "./context.ts";
+import { asTyped } from "./invocation.ts";
 import type { Prescan } from "./_prescan.ts";
 import { t } from "./_messages.ts";
 import { errorMessage } from "@agent/net/common";
@@ -135,12 +136,12 @@ export function uiLangOf(configFile: string): Lang {
   return "en";
 }
 
-/** Writes text to stdout. */
+/** Writes text to stdout (its command hints as this person types them). */
 export function writeStdout(text: string): void {
-  writeAll(Deno.stdout, new TextEncoder().encode(text));
+  writeAll(Deno.stdout, new TextEncoder().encode(asTyped(text)));
 }
 
-/** Writes text to stderr. */
+/** Writes text to stderr (its command hints as this person types them). */
 export function writeStderr(text: string): void {
-  writeAll(Deno.stderr, new TextEncoder().encode(text));
+  writeAll(Deno.stderr, new TextEncoder().encode(asTyped(text)));
 }

@@ -8,6 +8,7 @@ import type { AgentPaths } from "@agent/hub/base";
 import type { Lang } from "@agent/hub/base";
 import type { Logger } from "@agent/hub/base";
 import type { AgentConfig } from "@agent/hub/config";
+import { asTyped } from "./invocation.ts";
 
 /** The run's context, built once by `cli/main.ts`. */
 export interface CommandContext {
@@ -54,9 +55,10 @@ export interface CreateContextOptions {
 /** Builds a {@linkcode CommandContext}; tests pass `write`/`writeErr` to capture output. */
 export function createContext(options: CreateContextOptions): CommandContext {
   const encoder = new TextEncoder();
-  const write = options.write ?? ((text: string) => writeAll(Deno.stdout, encoder.encode(text)));
+  const write = options.write ??
+    ((text: string) => writeAll(Deno.stdout, encoder.encode(asTyped(text))));
   const writeErr = options.writeErr ??
-    ((text: string) => writeAll(Deno.stderr, encoder.encode(text)));
+    ((text: string) => writeAll(Deno.stderr, encoder.encode(asTyped(text))));
   let cached: Promise<AgentConfig> | undefined;
   return {
     paths: options.paths,

@@ -60,6 +60,26 @@ function closingQuote(value: string): number {
   return value.length;
 }
 
+/**
+ * The 1-based numbers of the lines {@linkcode parseEnv} ignores although they are neither
+ * blank nor a comment (`KEY value`, `=x`, `MY-KEY=x`), so `doctor` can name them.
+ *
+ * @example
+ * ```ts
+ * import { malformedEnvLines } from "./env_file.ts";
+ * const lines = malformedEnvLines("# keys\nA=1\nVENDOR_B_API_KEY sk-1\n\n=x\n");
+ * if (lines.join() !== "3,5") throw new Error();
+ * ```
+ */
+export function malformedEnvLines(text: string): number[] {
+  const out: number[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim();
+    if (line !== "" && !line.startsWith("#") && parseLine(raw) === undefined) out.push(i + 1);
+  });
+  return out;
+}
+
 /** The names assigned in `.env`-style text, in order (used for `.env.example`). */
 export function envNames(text: string): string[] {
   const names: string[] = [];

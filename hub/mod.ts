@@ -28,6 +28,8 @@ export type { AgentConfig } from "./config/mod.ts";
 export { defaultConfig, parseConfig } from "./config/parse.ts";
 export { defaultProvider, SETUP_PROVIDERS, setupHome, setupNeedsLanguage } from "./config/setup.ts";
 export { CONFIG_TEMPLATE } from "./config/template.ts";
+// The keys each table of `agent.toml` takes, from its schema (the docs test reads them).
+export { configKeys } from "./config/keys.ts";
 
 // Money: the ledger that chat and the TUI open, and the spend report the TUI shows. The
 // rest (budgets, `agent spend`'s reports) is on the light door `@agent/hub/money`.
@@ -61,6 +63,8 @@ export {
   type CommandEffect,
   type CommandReturn,
   type CommandSpec,
+  // Every slash command, the desk's and the plug-ins' (the docs test reads them).
+  commandTable,
   type ConversationKey,
   type ConversationPerson,
   type ConversationSnapshot,
@@ -79,6 +83,18 @@ export {
   type RoleTarget,
   type ToolRefused,
 } from "./desk/mod.ts";
+
+// Memory: the store and the access a conversation's scope gives, which `buildAgent`
+// takes as its `memory` (the rest is on the light door `@agent/hub/memory`).
+export { accessFor, SqliteMemoryStore } from "./memory/mod.ts";
+export {
+  type ExtractOptions,
+  type ExtractResult,
+  extractSession,
+  MEMORY_ROLE,
+} from "./agent/mod.ts";
+export { type MemoryScan, memoryService, type MemorySpine, openMemory } from "./app/mod.ts";
+export type { MemoryAccess, MemoryStore, TurnMemory, TurnParty } from "./memory/mod.ts";
 
 // Sessions: the store a conversation keeps its messages in, on files or on the spine.
 // An embedder may pass its own `SessionStore`.
@@ -115,6 +131,7 @@ export {
   type ToolOrigin,
   type ToolRefusal,
   type ToolVerdict,
+  type TurnState,
   webSearch,
 } from "./tools/mod.ts";
 export {
@@ -187,7 +204,13 @@ export {
   type Update,
 } from "./network/mod.ts";
 export { networkTurn, turnAnswerer, type TurnDeps } from "./network_turn/mod.ts";
-export { type NetEvent, type OwnerEvent, OwnerEventBus, ownerEventLine } from "./events/mod.ts";
+export {
+  type NetEvent,
+  OWNER_EVENT_FIELDS,
+  type OwnerEvent,
+  OwnerEventBus,
+  ownerEventLine,
+} from "./events/mod.ts";
 // `agent jobs run NAME`: one run of a scheduled job in this process, as the hub runs it.
 export { runJobNow, type RunJobNowOptions } from "./app/jobs_run_now.ts";
 // Where a job's answer goes (the event stream, each messenger chat), for its delivery worker.
@@ -357,6 +380,7 @@ export type {
   Decision,
   DeskListener,
   EventBase,
+  MemoryRecalled,
   Notice,
   Queued,
   RunErrorEvent,
@@ -390,6 +414,7 @@ export type {
   FailoverNetEvent,
   JobNoticeEvent,
   JobResultEvent,
+  MemoryProposedEvent,
   NetDigestEvent,
   OutboxDroppedEvent,
   OwnerEventSink,

@@ -72,6 +72,7 @@ export {
   degradeLogLine,
   degradeNotice,
   formatUsd,
+  formatUsdAll,
 } from "./spend/sentences.ts";
 export {
   type BudgetWarning,

@@ -23,6 +23,8 @@ export interface AgentPaths {
   ledgerFile: string;
   /** `<dataDir>/sessions` */
   sessionsDir: string;
+  /** `<dataDir>/memory.sqlite3` (mode 0600): what the agent remembers */
+  memoryFile: string;
   /** `<dataDir>/logs/agent.log` */
   logFile: string;
   /** `<dataDir>/net` (mode 0700, files 0600) */
@@ -67,6 +69,7 @@ export function resolvePaths(options: ResolvePathsOptions): AgentPaths {
     personaDir: `${home}/persona`,
     ledgerFile: `${dataDir}/spend.sqlite3`,
     sessionsDir: `${dataDir}/sessions`,
+    memoryFile: `${dataDir}/memory.sqlite3`,
     logFile: `${dataDir}/logs/agent.log`,
     netDir: `${dataDir}/net`,
     hubLockFile: `${dataDir}/hub.lock`,

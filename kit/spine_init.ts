@@ -318,6 +318,25 @@ It will answer at ${where}.
 3. \`agent net init\` (your identity) and \`agent net publish\` (your card on this spine).
 4. \`agent doctor\` checks the whole path.
 
+## Try it on this machine first
+
+Before deploying, wrangler runs the spine here, on its own local runtime:
+
+1. \`npm install\` in this folder (wrangler, pinned).
+2. A \`.dev.vars\` file in this folder (it stays out of version control) with the secret
+   and the local address:
+
+   \`\`\`sh
+   HUB_TOKEN=a-long-random-string
+   ADDRESS=127.0.0.1:8787
+   ALLOW_INSECURE_PEERS=1
+   \`\`\`
+3. \`npx wrangler dev --port 8787\`.
+4. In your hub's \`.env\`: \`AGENT_SPINE_URL=http://127.0.0.1:8787\`,
+   \`AGENT_SPINE_TOKEN=a-long-random-string\` (the same string) and
+   \`AGENT_NET_ALLOW_INSECURE=1\`; then \`agent net init\` and \`agent net publish\`. A second
+   spine on this machine takes another port (and its hub another \`[hub] port\`).
+
 ## Rate-limit namespaces
 
 The inbox counts envelopes per client IP (namespace \`${ip}\`) and per sender (namespace

@@ -73,6 +73,8 @@ main.map { display: grid; grid-template-columns: minmax(0, 1fr) 22rem; grid-temp
 .label { position: absolute; left: 0; top: 0; height: 16px; padding: 0 4px; font: 12px/16px system-ui, sans-serif;
   white-space: nowrap; overflow: hidden; text-overflow: ellipsis; color: #c9d1d9; text-shadow: 0 0 3px #0d1117, 0 0 2px #0d1117; }
 .label.chosen { color: ${C.selected}; }
+/* Not linked to the chosen agent: dimmed like its dot. */
+.label.faded { opacity: .4; }
 .empty, .status { position: absolute; left: 50%; top: 40%; transform: translate(-50%, -50%); margin: 0;
   max-width: 30rem; width: calc(100% - 2rem); text-align: center; font-size: 1.1rem; color: #c9d1d9; }
 .status:empty { display: none; }
@@ -129,4 +131,7 @@ details.list li { margin: .2rem 0; }
     border: 0; background: transparent; color: var(--fg); font-size: 1.5rem; cursor: pointer; }
   details.list { display: none; }
 }
+/* An empty universe: its sentence alone, no legend for nothing, no card panel or list. */
+body[data-taus="0"] .legend, body[data-taus="0"] aside.panel, body[data-taus="0"] details.list { display: none; }
+body[data-taus="0"] main.map { grid-template-columns: minmax(0, 1fr); }
 `;

@@ -40,6 +40,14 @@ const CRON_BATCH = 1_000;
 
 type Row = Record<string, unknown>;
 
+/** One of an agent's visible links: the peer, its name and state, the messages. */
+export interface TauLink {
+  peer: string;
+  messages: number;
+  name: string;
+  online: boolean;
+}
+
 /**
  * The Directory Durable Object (one instance, named `directory`): agents, their
  * reported links, the replay and rate-limit rows, in its own SQLite storage. Every
@@ -337,18 +345,28 @@ export class Directory implements DurableObject {
   tau(
     address: string,
     now: number,
-  ): (SnapshotTau & { links: { peer: string; messages: number }[] }) | undefined {
+  ): (SnapshotTau & { links: TauLink[] }) | undefined {
     const row = this.#one(
       "SELECT address, name, owner, about, joined_at, last_seen, subs FROM agents WHERE address = ?",
       address,
     );
     if (row === undefined) return undefined;
+    // Each peer with its name and state: a map that has not drawn the peer (100,000
+    // agents, zoomed in elsewhere) still names it and shows whether it is online.
     const links = this.#all(
-      `SELECT l1.b AS peer, MIN(l1.messages, l2.messages) AS messages
+      `SELECT l1.b AS peer, MIN(l1.messages, l2.messages) AS messages, a.name AS name,
+              a.last_seen AS last_seen
        FROM links l1 JOIN links l2 ON l2.a = l1.b AND l2.b = l1.a
+       LEFT JOIN agents a ON a.address = l1.b
        WHERE l1.a = ? ORDER BY l1.b`,
       address,
-    ).map((r) => ({ peer: String(r.peer), messages: Number(r.messages) }));
+    ).map((r) => ({
+      peer: String(r.peer),
+      messages: Number(r.messages),
+      name: r.name === null || r.name === undefined ? String(r.peer) : String(r.name),
+      online: r.last_seen !== null && r.last_seen !== undefined &&
+        now - Number(r.last_seen) <= ONLINE_SECONDS,
+    }));
     return { ...this.#tau(row, now), links };
   }
 

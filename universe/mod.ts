@@ -9,7 +9,7 @@ export { UNIVERSE_VERSION, universeHost } from "./env.ts";
 export type { Env } from "./env.ts";
 export { handleRequest, PAGE_HEADERS, preferredLang, runCron } from "./router.ts";
 export { DIRECTORY_SCHEMA_VERSION, EXPIRY_SECONDS, HOURLY_PER_ADDRESS } from "./directory.ts";
-export type { Snapshot, SnapshotTau } from "./directory.ts";
+export type { Snapshot, SnapshotTau, TauLink } from "./directory.ts";
 export { escapeHtml, pagePath, renderPage } from "./pages.ts";
 export { Directory } from "./directory.ts";
 export type { AcceptedRequest, ApplyResult } from "./directory.ts";

@@ -54,6 +54,7 @@ const WORDS = {
     join_note:
       'With the agent installed and this universe named under `[net] universe = "{host}"` in its configuration:',
     open_map: "Open the map",
+    what_agent: "New here? What the agent is, and how to install it",
     search: "Search by name, owner, about or address",
     list: "The agents drawn, as a list",
     fit: "Fit",
@@ -82,6 +83,7 @@ const WORDS = {
     join_note:
       'Ajan kuruluyken ve yapılandırmasında `[net] universe = "{host}"` ile bu evren belirtilmişken:',
     open_map: "Haritayı aç",
+    what_agent: "Yeni misiniz? Ajan nedir, nasıl kurulur",
     search: "Ad, sahip, hakkında ya da adrese göre ara",
     list: "Çizilen ajanlar liste olarak",
     fit: "Sığdır",
@@ -106,6 +108,10 @@ const LANDING = {
 const HOW = {
   en: [
     [
+      "The agent",
+      "`agent` is a personal AI agent that runs on your own machine: chat in the terminal, a messenger bot, scheduled jobs, a budget per model, and this network of agents. It needs Deno 2.9; install it with `deno install -g -n agent --no-prompt --unstable-lazy-dynamic-imports --allow-read --allow-write --allow-env --allow-net --allow-run --allow-sys jsr:@agent/cli`, then `agent init`, `agent net spine init` and `agent net init` give it a home, an inbox and an identity.",
+    ],
+    [
       "Join",
       "An agent joins with a request signed by its own key: `agent net universe join`. The universe fetches the agent's card from its address and checks the signature; nobody can list an agent that is not theirs.",
     ],
@@ -123,6 +129,10 @@ const HOW = {
     ],
   ],
   tr: [
+    [
+      "Ajan",
+      "`agent`, kendi makinenizde çalışan kişisel bir yapay zekâ ajanıdır: terminalde sohbet, bir mesajlaşma botu, zamanlanmış işler, model başına bütçe ve bu ajan ağı. Deno 2.9 ister; `deno install -g -n agent --no-prompt --unstable-lazy-dynamic-imports --allow-read --allow-write --allow-env --allow-net --allow-run --allow-sys jsr:@agent/cli` ile kurun, sonra `agent init`, `agent net spine init` ve `agent net init` ona bir ana dizin, bir gelen kutusu ve bir kimlik verir.",
+    ],
     [
       "Katılma",
       "Bir ajan kendi anahtarıyla imzalanmış bir istekle katılır: `agent net universe join`. Evren ajanın kartını adresinden alır ve imzayı denetler; kimse kendisine ait olmayan bir ajanı listeleyemez.",
@@ -234,6 +244,7 @@ export function renderPage(page: PageName, lang: PageLang, options: RenderOption
 <h2>${escapeHtml(w.join_title)}</h2>
 <p class="note">${withCode(w.join_note.replace("{host}", host))}</p>
 <pre class="join"><code>agent net universe join</code></pre>
+<p class="note"><a href="${pagePath("how", lang)}#install">${escapeHtml(w.what_agent)}</a></p>
 <a class="cta" href="${pagePath("universe", lang)}">${escapeHtml(w.open_map)} →</a>
 </section>
 <section class="preview">${mapCanvas(lang, w.title_map)}</section>
@@ -248,7 +259,10 @@ export function renderPage(page: PageName, lang: PageLang, options: RenderOption
       page,
       w.title_how,
       `<main class="page"><h1>${escapeHtml(w.title_how)}</h1>${
-        HOW[lang].map(([h, p]) => `<h2>${escapeHtml(h)}</h2><p>${withCode(p)}</p>`).join("")
+        HOW[lang].map(([h, p], i) =>
+          // The first section, what the agent is and how to install it, is the landing's link.
+          `<h2${i === 0 ? ' id="install"' : ""}>${escapeHtml(h)}</h2><p>${withCode(p)}</p>`
+        ).join("")
       }</main>`,
       origin,
     );

@@ -90,6 +90,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "events/",
         "network/",
         "cloud/",
+        "memory/",
         "mcp/",
         "sandbox/",
       ],

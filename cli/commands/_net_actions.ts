@@ -161,7 +161,17 @@ async function send(ctx: CommandContext, args: string[]) {
   if (Array.from(text).length > MESSAGE_TEXT_MAX) {
     throw new UsageError(t(ctx.lang, "too_long", { max: formatCount(ctx.lang, MESSAGE_TEXT_MAX) }));
   }
-  const sent = await (await needNode(ctx)).send(target.address, text, target.sub);
+  const node = await needNode(ctx);
+  let sent: SendOutcome;
+  try {
+    sent = await node.send(target.address, text, target.sub);
+  } catch (error) {
+    // Our request is pending: the answer may be waiting at the spine (the other side
+    // accepted a moment ago). Without a hub to hear it, one poll learns it first.
+    if (!(error instanceof NetUsageError) || error.key !== "not_accepted_yet") throw error;
+    if (await pollWith(ctx, node) === undefined) throw error;
+    sent = await node.send(target.address, text, target.sub);
+  }
   ctx.out(sentLine(ctx.lang, args[0]!, sent, Math.floor(Date.now() / 1000)));
   return 0;
 }
@@ -207,7 +217,21 @@ async function pollOnce(ctx: CommandContext): Promise<number> {
     // Two pollers would handle the same envelopes side by side.
     throw new UserError(t(ctx.lang, "hub_polls", { pid: running.pid }));
   }
-  const node = await needNode(ctx);
+  const polled = await pollWith(ctx, await needNode(ctx));
+  ctx.out(t(ctx.lang, "polled", polled!));
+  return 0;
+}
+
+/**
+ * Fetches and handles what waits at the spine once, as a hub would, and sends what the
+ * outbox holds; `undefined` (nothing done) while a hub runs: it polls itself.
+ */
+async function pollWith(
+  ctx: CommandContext,
+  node: Awaited<ReturnType<typeof needNode>>,
+): Promise<{ handled: number; dropped: number } | undefined> {
+  const { liveLock } = await import("@agent/hub");
+  if (liveLock(ctx.paths.hubLockFile) !== undefined) return undefined;
   const { startHub } = await import("@agent/hub");
   const hub = await startHub({
     config: await ctx.config(),
@@ -227,8 +251,7 @@ async function pollOnce(ctx: CommandContext): Promise<number> {
   } finally {
     await hub.close();
   }
-  ctx.out(t(ctx.lang, "polled", { handled, dropped }));
-  return 0;
+  return { handled, dropped };
 }
 
 function checkName(ctx: CommandContext, name: string): string {

@@ -14,6 +14,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: "components", load: () => import("./components.ts") },
   { name: "spend", load: () => import("./spend.ts") },
   { name: "jobs", load: () => import("./jobs.ts") },
+  { name: "memory", load: () => import("./memory.ts") },
   { name: "mcp", load: () => import("./mcp.ts") },
   { name: "chat", load: () => import("./chat.ts") },
   { name: "tui", load: () => import("./tui.ts") },

@@ -2,8 +2,8 @@
  * `agent hub run|status|stop|install|uninstall|systemd-unit`: the long-lived hub and
  * the service files that keep it running.
  *
- * `systemd-unit --python PATH` keeps the option name of the specification; here it
- * names the Deno executable that runs the hub (default: the running Deno).
+ * `systemd-unit --deno PATH` names the Deno executable that runs the hub (default: the
+ * running Deno); `--python PATH`, the specification's name for it, is the same option.
  *
  * @module
  */
@@ -23,7 +23,8 @@ const words = {
     systemd: "Print a systemd unit that runs the hub.",
     json: "print JSON",
     timeout: "seconds to wait (default 15.0)",
-    python: "the Deno executable that runs the hub (default: this one)",
+    deno: "the Deno executable that runs the hub (default: this one)",
+    python: "the same as --deno (the specification's name)",
     bad_timeout: "--timeout needs a number of seconds above 0.",
   },
   tr: {
@@ -35,7 +36,8 @@ const words = {
     systemd: "hub'ı çalıştıran bir systemd birimi yazdırır.",
     json: "JSON yazdırır",
     timeout: "beklenecek saniye (varsayılan 15.0)",
-    python: "hub'ı çalıştıran Deno programı (varsayılan: bu)",
+    deno: "hub'ı çalıştıran Deno programı (varsayılan: bu)",
+    python: "--deno ile aynı (belirtimdeki adı)",
     bad_timeout: "--timeout 0'dan büyük bir saniye sayısı ister.",
   },
 };
@@ -54,7 +56,9 @@ export const command: CommandModule = {
     cmd.command("stop").description(w.stop).option("--timeout <seconds>", w.timeout);
     cmd.command("install").description(w.install);
     cmd.command("uninstall").description(w.uninstall);
-    cmd.command("systemd-unit").description(w.systemd).option("--python <path>", w.python);
+    cmd.command("systemd-unit").description(w.systemd)
+      .option("--deno <path>", w.deno)
+      .option("--python <path>", w.python);
   },
   async run(ctx, args, opts) {
     switch (args[0]) {
@@ -68,7 +72,7 @@ export const command: CommandModule = {
       case "uninstall":
         return await launchdCommand(ctx, args[0]);
       case "systemd-unit":
-        return await systemdCommand(ctx, opts.python);
+        return await systemdCommand(ctx, opts.deno ?? opts.python);
       default:
         throw new UsageError(`Unknown hub command '${args[0] ?? ""}'.`);
     }
@@ -134,6 +138,7 @@ async function statusCommand(ctx: CommandContext, json: boolean): Promise<number
     port: await port(ctx),
     tokenFile: ctx.paths.hubTokenFile,
     launchd,
+    lang: ctx.lang,
   });
   if (json) ctx.out(JSON.stringify(report, null, 2));
   else for (const line of daemon.statusLines(report, ctx.lang)) ctx.out(line);
@@ -204,9 +209,9 @@ async function launchdCommand(ctx: CommandContext, which: "install" | "uninstall
   }
 }
 
-async function systemdCommand(ctx: CommandContext, python: unknown): Promise<number> {
+async function systemdCommand(ctx: CommandContext, deno: unknown): Promise<number> {
   const { systemdUnit } = await import("@agent/hub");
-  let executable = typeof python === "string" ? python : Deno.execPath();
+  let executable = typeof deno === "string" ? deno : Deno.execPath();
   if (!executable.startsWith("/")) executable = `${Deno.cwd()}/${executable}`;
   ctx.out(
     systemdUnit({

@@ -96,6 +96,7 @@ export async function runTui(ctx: CommandContext, options: TuiOptions): Promise<
       if (!(error instanceof hub.LedgerError)) throw error;
       throw new UserError(hub.ledgerErrorSentence(lang, error), 1, { cause: error });
     }
+    const memory = hub.openMemory(config, ctx.paths, lang, logger);
     const desk = new hub.Desk({
       config,
       env,
@@ -107,6 +108,7 @@ export async function runTui(ctx: CommandContext, options: TuiOptions): Promise<
       commands: hub.appCommands(),
       profile,
       sessions: picked.sessions,
+      memory,
     });
     // `/jobs` fits its table to the screen as it is when asked (after a resize, too).
     const chat = await desk.open("tui", { picked, columns: screenColumns });
@@ -134,6 +136,7 @@ export async function runTui(ctx: CommandContext, options: TuiOptions): Promise<
     } finally {
       controller.stop();
       await desk.close();
+      memory?.close();
       ledger.close();
     }
   } finally {

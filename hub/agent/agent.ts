@@ -7,26 +7,16 @@
  *
  * @module
  */
-import type { AgentConfig } from "../config/types.ts";
 import { currentLang, type Lang } from "../i18n.ts";
 import { Logger } from "../log.ts";
 import { budgetLine, spendReport } from "../spend/mod.ts";
-import { type Channel, type Ledger, LedgerError } from "../ledger/mod.ts";
-import type { AgentPaths } from "../paths.ts";
-import {
-  buildSystemParts,
-  localHostRole,
-  type PersonaFiles,
-  type SystemPromptParts,
-} from "../persona/mod.ts";
-import {
-  openSessionStore,
-  readStoredMessage,
-  type SessionMessage,
-  type SessionStore,
-} from "../sessions/mod.ts";
-import { type AgentTool, type BeforeToolCall, type ToolRefusal, toToolSet } from "../tools/mod.ts";
+import { LedgerError } from "../ledger/mod.ts";
+import { buildSystemParts, localHostRole, type SystemPromptParts } from "../persona/mod.ts";
+import { openSessionStore, readStoredMessage, type SessionMessage } from "../sessions/mod.ts";
+import { TurnContext } from "./turn_context.ts";
+import { MEMORY_PARTY_META, MEMORY_SCOPE_META } from "./memory_meta.ts";
 import { ModelRouter, type RouterEvent } from "../router/call.ts";
+import type { Agent, BuildAgentOptions } from "./agent_types.ts";
 import { storedTurn } from "./keyed_turn.ts";
 import { TurnStore } from "./turn_store.ts";
 import { trimOldToolResults } from "./context_window.ts";
@@ -36,121 +26,19 @@ import { SessionWindows, summaryPart } from "./session_window.ts";
 import type { LoopApproval, LoopCut } from "../router/tool_loop.ts";
 import { t } from "../router/_messages.ts";
 
+export type {
+  Agent,
+  BuildAgentOptions,
+  NowSource,
+  TurnOptions,
+  TurnResult,
+} from "./agent_types.ts";
+
 /** The agent id a session's conversation is stored under. */
 export const MAIN_AGENT_ID = "main";
 
 /** What a network turn's `## Now` block says in place of private facts. */
 const NOT_SHARED = "not shared with other agents";
-
-/** What goes into the `## Now` block: the owner's channels, or a network turn's private context. */
-export type NowSource = "owner" | "private";
-
-/** Options for {@linkcode buildAgent}. */
-export interface BuildAgentOptions {
-  config: AgentConfig;
-  /** The merged environment (`.env` and process). */
-  env: Readonly<Record<string, string | undefined>>;
-  paths: AgentPaths;
-  /** Where the turns come from; written into each ledger row. */
-  channel: Channel;
-  /** The role that answers (chat's `--role`, `/model`). */
-  role: string;
-  tools: readonly AgentTool[];
-  /** `persona.md` plus `user.md`, or the public note in place of `user.md`. */
-  persona: PersonaFiles;
-  /**
-   * `owner` (default): time, profile, this machine's role and the budgets. `private`
-   * (network turns): time; the profile and the host role read `not shared with other
-   * agents`, budgets are left out.
-   */
-  context?: NowSource | undefined;
-  /** @default the store `[sessions] backend` names (files under `paths.sessionsDir`) */
-  sessions?: SessionStore | undefined;
-  /** The spend ledger; without one budgets are not checked and nothing is recorded. */
-  ledger?: Ledger | undefined;
-  /** @default a Logger on `paths.logFile` */
-  logger?: Logger | undefined;
-  /** @default currentLang(env) */
-  lang?: Lang | undefined;
-  /** @default Date.now */
-  now?: (() => number) | undefined;
-  /** The fetch providers and tools use. */
-  fetch?: typeof fetch | undefined;
-  /** A router to share (its fallback decisions were made when it was built). */
-  router?: ModelRouter | undefined;
-  /** Tool-loop steps per turn at most. @default 8 */
-  maxSteps?: number | undefined;
-}
-
-/** Options of one turn. */
-export interface TurnOptions {
-  /** Receives the answer's text as it streams. */
-  onText?: ((text: string) => void) | undefined;
-  /** Receives each tool call the model makes (before its approval and run). */
-  onToolCall?: ((toolName: string, input: unknown, toolCallId: string) => void) | undefined;
-  /** Receives what each tool that ran returned. */
-  onToolResult?: ((toolName: string, output: unknown, toolCallId: string) => void) | undefined;
-  /**
-   * Told of each tier-2 call that did not run, and why (refused by `beforeToolCall`,
-   * no one to ask, or cut by a cancel before it ran), so a channel can say so:
-   * `✗ write_note did not run: no one could approve it`. The model is told too.
-   */
-  onToolRefused?: ((refusal: ToolRefusal) => void) | undefined;
-  /**
-   * Asked before every tier-2 call, one at a time in call order; without it every
-   * tier-2 call is refused (`no_one_to_ask`). A throw ends the turn with that error.
-   */
-  beforeToolCall?: BeforeToolCall | undefined;
-  signal?: AbortSignal | undefined;
-  /** The other agent's address (network turns), for the ledger. */
-  peer?: string | undefined;
-  /** Session meta written with the turn (e.g. a title), merged shallowly. */
-  meta?: Record<string, unknown> | undefined;
-  /**
-   * Makes a turn stored at the end (a network turn) write its exchange once under this
-   * key (the envelope id): run again after a crash, a turn that finds its whole exchange
-   * stored returns that answer without calling the model, and one that finds only part
-   * of it writes over that part instead of adding a second copy.
-   */
-  turnKey?: string | undefined;
-  /** The session's spend ceiling (a job's run); see `CallContext.ceiling`. */
-  ceiling?: { usd: number; sinceMs: number } | undefined;
-}
-
-/** What a turn produced. */
-export interface TurnResult {
-  /** The model's answer. */
-  text: string;
-  /** Notices the reply ends with (degraded, failed over). */
-  notices: string[];
-  /** The answer followed by its notices, as a channel shows it. */
-  reply: string;
-  /** The role that answered (a stand-in, when one did). */
-  usedRole: string;
-  /** Why the answer stopped short, when it did (a notice says so too). */
-  cut?: LoopCut;
-}
-
-/** A built agent. */
-export interface Agent {
-  /** The role that answers; `/model` changes it. */
-  role: string;
-  readonly router: ModelRouter;
-  readonly sessions: SessionStore;
-  /**
-   * One turn: `text` in, the answer out (streamed through `onText`). The owner's
-   * message is stored before the model is called, and each step as it completes (the
-   * assistant's message with its tool calls, then each result), so a cancel or a crash
-   * keeps what ran; a network turn stores its whole exchange at the end, once. Throws
-   * `TurnEndedError` (the user sentence), the signal's reason, or what
-   * `beforeToolCall` threw (`ApprovalInterrupted`).
-   */
-  turn(sessionId: string, text: string, options?: TurnOptions): Promise<TurnResult>;
-  /** The stored conversation of a session. */
-  history(sessionId: string): Promise<SessionMessage[]>;
-  /** The system prompt as the next turn would send it. */
-  systemPrompt(): Promise<string>;
-}
 
 /** Builds an agent for one channel. */
 export function buildAgent(options: BuildAgentOptions): Agent {
@@ -172,29 +60,19 @@ export function buildAgent(options: BuildAgentOptions): Agent {
   const source = options.context ?? "owner";
   const profile = env.AGENT_PROFILE?.trim() || "home";
   const maxSteps = options.maxSteps ?? 8;
+  // A network turn's prompt may be quoted to the other agent: no memory reaches it.
+  const memory = source === "owner" && options.memory?.settings.enabled === true
+    ? options.memory
+    : undefined;
 
   /**
-   * A turn's tools: each run sees the turn's session (the shell's scratch folder, a paid
-   * tool's ledger row); past {@linkcode LAZY_SHARE} of the role's `context_tokens` in
-   * definitions, the MCP servers' tools wait behind `find_tools`.
+   * What the MCP servers' definitions may take of the role's `context_tokens` before
+   * they wait behind `find_tools` ({@linkcode LAZY_SHARE}).
    */
-  function turnTools(role: string, sessionId: string) {
-    if (options.tools.length === 0) return undefined;
-    const all = toToolSet(options.tools, {
-      context: {
-        paths: options.paths,
-        env,
-        fetch: options.fetch,
-        now,
-        settings: options.config.tools,
-        ledger: options.ledger,
-        channel: options.channel,
-        sessionId,
-      },
-    });
+  function definitionBudget(role: string): number {
     const r = options.config.models.roles[role];
     const context = r?.context_tokens ?? defaultContextTokens(r?.provider ?? "");
-    return lazyTools(all, Math.floor(context * LAZY_SHARE));
+    return Math.floor(context * LAZY_SHARE);
   }
 
   async function systemParts(): Promise<SystemPromptParts> {
@@ -254,8 +132,27 @@ export function buildAgent(options: BuildAgentOptions): Agent {
       if (outer?.aborted) onAbort();
       outer?.addEventListener("abort", onAbort, { once: true });
       const hook = turnOptions.beforeToolCall;
+      const context = new TurnContext({
+        tools: options.tools,
+        memory,
+        untrusted: turnOptions.untrusted === true,
+        canAsk: hook !== undefined,
+        toolContext: {
+          paths: options.paths,
+          env,
+          fetch: options.fetch,
+          now,
+          settings: options.config.tools,
+          ledger: options.ledger,
+          channel: options.channel,
+          sessionId,
+        },
+        offered: (all) => lazyTools(all, definitionBudget(agent.role)),
+        logger,
+        now,
+      });
       const approve: LoopApproval = async (call) => {
-        const tool = options.tools.find((x) => x.name === call.toolName);
+        const tool = context.tools.find((x) => x.name === call.toolName);
         if (hook === undefined || tool === undefined) {
           return { allow: false, reason: "no_one_to_ask" };
         }
@@ -274,7 +171,6 @@ export function buildAgent(options: BuildAgentOptions): Agent {
         }
       };
       const role = agent.role;
-      const tools = turnTools(role, sessionId);
       // The owner's message is stored before the model is called, so a crash or a
       // failed call never loses what they wrote; an unanswered one joins the next
       // message. A network turn's message is kept in the network log instead, and its
@@ -286,12 +182,25 @@ export function buildAgent(options: BuildAgentOptions): Agent {
         return { text: again.answer, notices: [], reply: again.answer, usedRole: role };
       }
       if (early) {
-        await store.save(sessionId, stored.count, [user], role, turnOptions.meta);
+        // A conversation with memory says whose it is, so the memory role reading it later
+        // writes to the same scope.
+        const meta = memory === undefined ? turnOptions.meta : {
+          ...turnOptions.meta,
+          [MEMORY_SCOPE_META]: memory.access.write,
+          [MEMORY_PARTY_META]: memory.access.party,
+        };
+        await store.save(sessionId, stored.count, [user], role, meta);
         stored = await windows.read(sessionId);
       }
       // Where the next step of an owner's turn is written.
       let next = stored.count;
       let done: Extract<RouterEvent, { type: "done" }> | undefined;
+      // What was read before (a page, a search) is still in the context.
+      await context.readHistory(stored, () => sessions.getMeta(sessionId));
+      const recalled = await context.recall(text);
+      if (recalled !== undefined) {
+        turnOptions.onRecalled?.({ ids: recalled.ids, tokens: recalled.tokens });
+      }
       try {
         const incoming = early ? [] : [user];
         const fitted = await windows.fit(sessionId, stored, {
@@ -305,9 +214,14 @@ export function buildAgent(options: BuildAgentOptions): Agent {
           // The persona first, so it can be a prompt-cache prefix the `## Now` block
           // (new every minute and after every call) does not spoil; the summary of
           // folded turns between them.
-          system: [parts.stable, ...summaryPart(fitted.fold, lang), parts.now],
+          system: [
+            parts.stable,
+            ...summaryPart(fitted.fold, lang),
+            ...(recalled?.block === undefined ? [] : [recalled.block]),
+            parts.now,
+          ],
           messages: trimOldToolResults(joinUserRuns([...fitted.messages, ...incoming])),
-          tools,
+          tools: context.modelTools,
           maxSteps,
           approve,
         }, {
@@ -316,6 +230,9 @@ export function buildAgent(options: BuildAgentOptions): Agent {
           peer: turnOptions.peer,
           signal: controller.signal,
           ...(turnOptions.ceiling === undefined ? {} : { ceiling: turnOptions.ceiling }),
+          ...(recalled === undefined || recalled.tokens === 0
+            ? {}
+            : { recallTokens: recalled.tokens }),
         });
         for await (const event of stream) {
           switch (event.type) {
@@ -336,16 +253,20 @@ export function buildAgent(options: BuildAgentOptions): Agent {
               });
               break;
             case "step":
+              turnOptions.onTextEnd?.();
               // What completed is stored now: a cancel or a crash later keeps it.
               if (early) next = await store.write(sessionId, next, event.messages, role);
               break;
             case "done":
+              turnOptions.onTextEnd?.();
               done = event;
               break;
           }
         }
       } finally {
         outer?.removeEventListener("abort", onAbort);
+        // The next turns of this session have what this one read in their context too.
+        if (early) await context.markSession(sessions, sessionId);
       }
       if (done === undefined) {
         throw controller.signal.reason ?? new Error("Turn ended without an answer");

@@ -6,3 +6,10 @@
  * @module
  */
 export * from "./agent.ts";
+export {
+  type ExtractOptions,
+  type ExtractResult,
+  extractSession,
+  MEMORY_ROLE,
+} from "./memory_extract.ts";
+export { MEMORY_PARTY_META, MEMORY_SCOPE_META } from "./memory_meta.ts";

@@ -24,6 +24,7 @@ import {
 } from "../desk/mod.ts";
 import { listJobs, pauseJobs, resumeJobs } from "../jobs/manage.ts";
 import { listLines } from "../jobs/lines.ts";
+import { memoryCommands } from "./memory_commands.ts";
 
 /** Options for {@linkcode appCommands}. */
 export interface AppCommandsOptions {
@@ -31,7 +32,10 @@ export interface AppCommandsOptions {
   statusLines?: (() => string[]) | undefined;
 }
 
-/** `/status`, `/settings` and `/jobs`, in `/help` order, for `DeskOptions.commands`. */
+/**
+ * `/status`, `/settings`, `/jobs` and the memory's (`/memory`, `/remember`, `/forget`),
+ * in `/help` order, for `DeskOptions.commands`.
+ */
 export function appCommands(options: AppCommandsOptions = {}): CommandSpec[] {
   return [
     {
@@ -56,6 +60,7 @@ export function appCommands(options: AppCommandsOptions = {}): CommandSpec[] {
       summary: (lang) => t(lang, "cmd_jobs"),
       run: jobs,
     },
+    ...memoryCommands(),
   ];
 }
 
@@ -94,6 +99,13 @@ async function status(ctx: CommandContext, options: AppCommandsOptions): Promise
   return { lines };
 }
 
+/** The sentence of each state a credential variable is in. */
+const SETTING_STATE = {
+  needed: "setting_missing",
+  set: "setting_set",
+  optional: "setting_optional",
+} as const;
+
 async function settings(ctx: CommandContext, args: string[]): Promise<CommandReturn> {
   const { lang, paths } = ctx;
   const [sub, name] = args;
@@ -116,12 +128,14 @@ async function settings(ctx: CommandContext, args: string[]): Promise<CommandRet
   }
   const lines = [t(lang, "settings_title")];
   const inFile = Object.keys(await readEnvFile(paths.envFile));
+  // A variable nothing needs (a default or another variable stands in) is optional.
+  const states = new Map(
+    credentialLines(ctx.config.models.roles, ctx.env).map((line) => [line.name, line.state]),
+  );
   for (const name of new Set([...credentialNames(ctx.config), ...inFile])) {
     const set = (ctx.env[name] ?? "").trim() !== "";
-    lines.push(t(lang, "setting_line", {
-      name,
-      state: t(lang, set ? "setting_set" : "setting_missing"),
-    }));
+    const state = states.get(name) ?? (set ? "set" : "optional");
+    lines.push(t(lang, "setting_line", { name, state: t(lang, SETTING_STATE[state]) }));
   }
   const terminal = ctx.channel === "chat" || ctx.channel === "tui";
   lines.push(t(lang, terminal ? "settings_hint" : "settings_elsewhere", { file: paths.envFile }));

@@ -25,6 +25,8 @@ export { loadComponents } from "./components.ts";
 export const CHECKS: Check[] = [
   configCheck,
   rolesCheck,
+  // A local-runtime role's line: right below the other roles, since it stands for one.
+  (d) => import("../models/doctor.ts").then((m) => m.localRuntimeCheck(d)),
   sessionsCheck,
   personaCheck,
   envCheck,
@@ -33,7 +35,6 @@ export const CHECKS: Check[] = [
   (d) => import("../spend/doctor.ts").then((m) => m.budgetCheck(d)),
   (d) => import("../subs/doctor.ts").then((m) => m.subsCheck(d)),
   (d) => import("../mcp/doctor.ts").then((m) => m.toolsCheck(d)),
-  (d) => import("../models/doctor.ts").then((m) => m.localRuntimeCheck(d)),
   (d) => import("../network/doctor.ts").then((m) => m.networkCheck(d)),
   (d) => import("../channels/messenger/mod.ts").then((m) => m.messengerCheck(d)),
   (d) => import("../channels/email/mod.ts").then((m) => m.emailCheck(d)),

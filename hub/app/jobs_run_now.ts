@@ -28,6 +28,7 @@ import { JobRuns, type RunOutcome } from "../jobs/mod.ts";
 import type { HubService } from "../channels/contract.ts";
 import type { JobsService } from "./jobs_service.ts";
 import { jobDeliverySinks } from "./jobs_delivery.ts";
+import { openMemory } from "./memory_store.ts";
 
 /** Options for {@linkcode runJobNow}. */
 export interface RunJobNowOptions {
@@ -49,6 +50,7 @@ export async function runJobNow(options: RunJobNowOptions, name: string): Promis
   const mcp = jobMcpTools(job.mcp).length === 0
     ? undefined
     : await startMcpServers({ config, env: options.env, paths, lang, logger });
+  const memory = openMemory(config, paths, lang, logger);
   try {
     runs = await JobRuns.open({
       config,
@@ -61,6 +63,7 @@ export async function runJobNow(options: RunJobNowOptions, name: string): Promis
         ...await enabledTools(await loadComponents(config, paths), config.tools),
         ...(mcp?.tools() ?? []),
       ],
+      memory,
       events,
       delivery: jobDeliverySinks({ config, env: options.env, events, netDir: paths.netDir }),
       sendTimeoutMs: 15_000,
@@ -72,6 +75,7 @@ export async function runJobNow(options: RunJobNowOptions, name: string): Promis
   } finally {
     await runs?.close();
     await mcp?.close();
+    memory?.close();
     ledger.close();
   }
 }

@@ -46,6 +46,7 @@ export async function jobsService(hub: HubContext): Promise<JobsService> {
     ledger: hub.ledger,
     tools: [...await enabledTools(hub.registry, hub.config.tools), ...(hub.mcp?.tools() ?? [])],
     router: hub.router,
+    memory: hub.memory,
     events: hub.events,
     delivery: jobDeliverySinks({
       config: hub.config,

@@ -10,4 +10,6 @@ export * from "./doctor.ts";
 export * from "./services.ts";
 export * from "./start.ts";
 export * from "./cloud_run.ts";
+export { MEMORY_SCAN_MS, type MemoryScan, memoryService } from "./memory_service.ts";
+export { type MemorySpine, openMemory } from "./memory_store.ts";
 export * from "./mcp_servers.ts";

@@ -39,6 +39,8 @@ function networkService(hub: HubContext): Promise<HubService> {
 export const HUB_SERVICES: readonly HubServiceFactory[] = [
   networkService,
   (hub) => import("./budget_watch.ts").then((m) => m.budgetWatchService(hub)),
+  // Proposals from quiet conversations (one look a minute), when [memory] extract is on.
+  (hub) => import("./memory_service.ts").then((m) => m.memoryService(hub)),
   // Scheduled jobs: idle (one look at persona/jobs/ every 15 s) until the owner adds one.
   (hub) => import("./jobs_service.ts").then((m) => m.jobsService(hub)),
   // Loaded only with a token: grammY is not needed otherwise.

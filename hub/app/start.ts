@@ -26,6 +26,7 @@ import {
 import { turnAnswerer } from "../network_turn/mod.ts";
 import { ModelRouter } from "../router/mod.ts";
 import { Desk } from "../desk/mod.ts";
+import { openMemory } from "./memory_store.ts";
 import type { ControlApprovals } from "../control/mod.ts";
 import { appCommands } from "./desk_commands.ts";
 import { enabledTools } from "../tools/enabled.ts";
@@ -128,6 +129,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     logger.warn(`hub: ${errorMessage(error)}; budgets are not checked and calls are not counted`);
   }
   const cloudLedger = ledger === undefined ? undefined : await linkCloudLedger(ledger, options);
+  const memory = openMemory(config, paths, lang, logger, options.cloudLedger);
   // One bus for every owner event the hub tells (the network, budgets, failovers).
   const events = await OwnerEventBus.open(paths.netDir, { logger });
   let node = options.node;
@@ -200,6 +202,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     ledger,
     tools: [...await enabledTools(registry, config.tools), ...(mcp?.tools() ?? [])],
     router,
+    memory,
     commands: appCommands({
       statusLines: () => {
         // What the owner cannot see from a phone otherwise.
@@ -224,6 +227,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     events,
     cloud: options.cloudLedger,
     clock,
+    memory,
     mcp,
   };
   const services: HubService[] = [];
@@ -329,6 +333,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
       // at the next start (they are in the local ledger).
       await cloudLedger?.close();
       ledger?.close();
+      memory?.close();
     },
   };
 }

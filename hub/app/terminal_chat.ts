@@ -21,6 +21,7 @@ import { Desk, deskSentence as t, missingCredentialOf, pickSession } from "../de
 import { followHubEvents } from "../control/mod.ts";
 import { TerminalChat } from "../channels/chat/chat.ts";
 import { appCommands } from "./desk_commands.ts";
+import { openMemory } from "./memory_store.ts";
 
 /** Options for {@linkcode runChat}. */
 export interface ChatOptions {
@@ -81,6 +82,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
     if (!(error instanceof LedgerError)) throw error;
     throw new UserError(ledgerErrorSentence(lang, error), 1, { cause: error });
   }
+  const memory = openMemory(options.config, options.paths, lang, options.logger);
   const desk = new Desk({
     config: options.config,
     env: options.env,
@@ -92,6 +94,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
     commands: appCommands(),
     profile: options.profile,
     sessions: picked.sessions,
+    memory,
     now: options.now,
   });
   const conversation = await desk.open("chat", {
@@ -140,6 +143,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
     chat.close();
     await desk.close();
     input.close();
+    memory?.close();
     ledger.close();
   }
 }

@@ -20,6 +20,7 @@ import type { ModelRouter } from "../router/mod.ts";
 import type { Desk } from "../desk/mod.ts";
 import type { OwnerEventBus } from "../events/mod.ts";
 import type { Clock } from "../clock.ts";
+import type { MemoryStore } from "../memory/mod.ts";
 import type { McpServers } from "../mcp/mod_runtime.ts";
 
 /** Something the hub runs for its lifetime, with its block for `GET /status`. */
@@ -60,6 +61,8 @@ export interface HubContext {
   cloud?: { url: string; token: string; fetch?: typeof fetch } | undefined;
   /** The clock jobs and budgets run by (the router's `now` reads it too). */
   clock: Clock;
+  /** What the agent remembers; `undefined` when `[memory]` is off or the store cannot be opened. */
+  memory?: MemoryStore | undefined;
   /** The MCP servers `agent.toml` lists, started; `undefined` when it lists none. */
   mcp?: McpServers | undefined;
 }

@@ -11,10 +11,14 @@ export const t = catalogue({
   stand_in_loop:
     "{file}: [models.roles.{role}] stand-ins loop: {path} (budget.degrade_to and failover together).",
   not_found: "{file}: not found at {path}; run 'agent init' to create it.",
+  no_home:
+    "The agent's home {home} does not exist; check --home (or AGENT_HOME) for a typo, or run 'agent --home {home} init' to create it.",
   unreadable: "{file}: cannot be read: {detail}.",
   toml: "{file}: not valid TOML at line {line}, column {column}: {detail}.",
   unknown_key: "{file}: {table} has an unknown key '{key}'.",
   unknown_top: "{file}: unknown table or key '{key}'.",
+  did_you_mean: " Did you mean '{suggestion}'?",
+  known_keys: " It takes: {keys}.",
   missing: "{file}: {table} needs '{key}'.",
   type: "{file}: {table} '{key}' must be {expected}.",
   one_of: "{file}: {table} '{key}' must be one of {values}.",
@@ -60,10 +64,14 @@ export const t = catalogue({
   stand_in_loop:
     "{file}: [models.roles.{role}] yedekler döngüye giriyor: {path} (budget.degrade_to ve failover birlikte).",
   not_found: "{file}: {path} konumunda yok; oluşturmak için 'agent init' çalıştırın.",
+  no_home:
+    "Ajanın ana dizini {home} yok; --home (ya da AGENT_HOME) değerinde yazım hatası var mı bakın ya da oluşturmak için 'agent --home {home} init' çalıştırın.",
   unreadable: "{file}: okunamıyor: {detail}.",
   toml: "{file}: {line}. satır, {column}. sütunda geçerli TOML değil: {detail}.",
   unknown_key: "{file}: {table} bilinmeyen bir anahtar içeriyor: '{key}'.",
   unknown_top: "{file}: bilinmeyen tablo veya anahtar '{key}'.",
+  did_you_mean: " '{suggestion}' mi demek istediniz?",
+  known_keys: " Aldığı anahtarlar: {keys}.",
   missing: "{file}: {table} için '{key}' gerekli.",
   type: "{file}: {table} '{key}' {expected} olmalı.",
   one_of: "{file}: {table} '{key}' şunlardan biri olmalı: {values}.",

@@ -60,6 +60,9 @@ export const RANGES: Record<string, [number, number]> = {
   poll_timeout_seconds: [1, 60],
   approval_timeout_seconds: [1, 3600],
   context_tokens: [1000, 10_000_000],
+  recall_tokens: [0, 100_000],
+  pinned_tokens: [0, 100_000],
+  quiet_minutes: [1, 1440],
   timeout_seconds: [1, 600],
   max_output_kb: [1, 1024],
   max_results: [1, 20],
@@ -203,6 +206,13 @@ export const configSchema = table({
     universe_links: bool.optional(),
     universe_report_minutes: rangeInt(5, 1440).optional(),
     digest: oneOf(["batched", "daily", "off"]).optional(),
+  }).optional(),
+  memory: table({
+    enabled: bool.optional(),
+    recall_tokens: rangeInt(0, 100_000).optional(),
+    pinned_tokens: rangeInt(0, 100_000).optional(),
+    extract: oneOf(["off", "ask", "auto"]).optional(),
+    quiet_minutes: rangeInt(1, 1440).optional(),
   }).optional(),
   tools: table({
     fetch_private: bool.optional(),

@@ -20,11 +20,11 @@ Deno.test("budget.hard and params.usage refuse bad values in one sentence", () =
     ],
     [
       role(`{ usd = 5, period = "day", hrad = true }`),
-      "agent.toml: [models.roles.brain.budget] has an unknown key 'hrad'.",
+      "agent.toml: [models.roles.brain.budget] has an unknown key 'hrad'. Did you mean 'hard'?",
     ],
     [
       role(`{ usd = 5, period = "day" }`, `[models.roles.brain.params]\nusage = { outptu = 3 }\n`),
-      "agent.toml: [models.roles.brain.params.usage] has an unknown key 'outptu'.",
+      "agent.toml: [models.roles.brain.params.usage] has an unknown key 'outptu'. Did you mean 'output'?",
     ],
   ];
   for (const [toml, sentence] of cases) {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { NetConfig } from "./types.ts";
+import type { MemoryConfig, NetConfig } from "./types.ts";
 
 /** The defaults of `[net]`. */
 export const NET_DEFAULTS: Readonly<NetConfig> = {
@@ -20,6 +20,15 @@ export const NET_DEFAULTS: Readonly<NetConfig> = {
   universe_links: true,
   universe_report_minutes: 60,
   digest: "batched",
+};
+
+/** The defaults of `[memory]`. */
+export const MEMORY_DEFAULTS: Readonly<MemoryConfig> = {
+  enabled: true,
+  recall_tokens: 600,
+  pinned_tokens: 400,
+  extract: "ask",
+  quiet_minutes: 10,
 };
 
 /** The default `[hub] port` of the loopback control API. */

@@ -82,7 +82,7 @@ Deno.test("parseConfig() names a missing key, a bad address, a bad port and an u
   );
   assert.equal(
     errorOf(`${ROLES}${EMAIL}\npassword = "x"\n`),
-    "agent.toml: [email] has an unknown key 'password'.",
+    "agent.toml: [email] has an unknown key 'password'. It takes: address, imap_host, imap_port, smtp_host, smtp_port, tls, owner, allowed_senders, authserv_id, trust_from, folder, done_folder, mode, poll_seconds, max_per_hour, footer, attachment_kb.",
   );
 });
 

@@ -27,6 +27,7 @@ export type {
   FallbackConfig,
   McpConfig,
   McpServerConfig,
+  MemoryConfig,
   NetConfig,
   Period,
   PriceConfig,

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { configKeys, suggestKey } from "./keys.ts";
 import { parse as parseToml, TomlError } from "smol-toml";
 import type { z } from "zod";
 import type { Lang } from "../i18n.ts";
@@ -22,7 +23,7 @@ import { configSchema, RANGES, type RawConfig, type Tag } from "./_schema.ts";
 import { CONFIG_TEMPLATE } from "./template.ts";
 import { t } from "./_messages.ts";
 import { ConfigError } from "./error.ts";
-import { DEFAULT_HUB_PORT, DEFAULT_WARN_AT, NET_DEFAULTS } from "./defaults.ts";
+import { DEFAULT_HUB_PORT, DEFAULT_WARN_AT, MEMORY_DEFAULTS, NET_DEFAULTS } from "./defaults.ts";
 import { checkTools, mcpOf, toolsOf } from "./tools_config.ts";
 import { checkEmail, emailWithDefaults } from "./email.ts";
 
@@ -150,6 +151,13 @@ function withDefaults(raw: RawConfig): AgentConfig {
     },
     hub: { port: raw.hub?.port ?? DEFAULT_HUB_PORT },
     net,
+    memory: {
+      enabled: raw.memory?.enabled ?? MEMORY_DEFAULTS.enabled,
+      recall_tokens: raw.memory?.recall_tokens ?? MEMORY_DEFAULTS.recall_tokens,
+      pinned_tokens: raw.memory?.pinned_tokens ?? MEMORY_DEFAULTS.pinned_tokens,
+      extract: raw.memory?.extract ?? MEMORY_DEFAULTS.extract,
+      quiet_minutes: raw.memory?.quiet_minutes ?? MEMORY_DEFAULTS.quiet_minutes,
+    },
     tools: toolsOf(raw),
     mcp: mcpOf(raw),
     ...(email === undefined ? {} : { email }),
@@ -211,7 +219,11 @@ function checkRoles(config: AgentConfig, file: string, lang: Lang): void {
     ];
     for (const [key, target] of standIns) {
       if (target !== undefined && !Object.hasOwn(roles, target)) {
-        throw new ConfigError(t(lang, "unknown_role", { file, table, key, name: target }));
+        const suggestion = suggestKey(target, Object.keys(roles));
+        throw new ConfigError(
+          t(lang, "unknown_role", { file, table, key, name: target }) +
+            (suggestion === undefined ? "" : t(lang, "did_you_mean", { suggestion })),
+        );
       }
     }
   }
@@ -272,8 +284,15 @@ function issueSentence(issue: z.core.$ZodIssue, file: string, lang: Lang): strin
   let path = [...issue.path];
   if (issue.code === "unrecognized_keys") {
     const key = issue.keys[0] ?? "";
-    if (path.length === 0) return t(lang, "unknown_top", { file, key });
-    return t(lang, "unknown_key", { file, table: tableOf(path), key });
+    const sentence = path.length === 0
+      ? t(lang, "unknown_top", { file, key })
+      : t(lang, "unknown_key", { file, table: tableOf(path), key });
+    const known = configKeys(path) ?? [];
+    const suggestion = suggestKey(key, known);
+    if (suggestion !== undefined) return sentence + t(lang, "did_you_mean", { suggestion });
+    return known.length === 0
+      ? sentence
+      : sentence + t(lang, "known_keys", { keys: known.join(", ") });
   }
   if (issue.code === "invalid_key" && path.length > 0) {
     return t(lang, "server_name", { file, key: String(path[path.length - 1]) });

@@ -116,29 +116,58 @@ Deno.test("parseConfig() allows stand-in chains that do not loop", () => {
 Deno.test("parseConfig() tells a mistyped key as unknown, not as the key it misses", () => {
   assert.equal(
     errorOf(`[models.prices.m]\ninput = 1\noutpt = 2`),
-    "agent.toml: [models.prices.m] has an unknown key 'outpt'.",
+    "agent.toml: [models.prices.m] has an unknown key 'outpt'. Did you mean 'output'?",
   );
   assert.equal(
     errorOf(`[models.prices.m]\ninput = 1\noutpt = 2`, "tr"),
-    "agent.toml: [models.prices.m] bilinmeyen bir anahtar içeriyor: 'outpt'.",
+    "agent.toml: [models.prices.m] bilinmeyen bir anahtar içeriyor: 'outpt'. 'output' mi demek istediniz?",
   );
 });
 
 Deno.test("parseConfig() rejects unknown keys naming the file, table and key", () => {
   assert.equal(
     errorOf(`[models.roles.brain]\n${ROLE}colour = "red"`),
-    "agent.toml: [models.roles.brain] has an unknown key 'colour'.",
+    "agent.toml: [models.roles.brain] has an unknown key 'colour'. It takes: provider, model_id, max_tokens, context_tokens, params, budget, failover, fallback, cache.",
   );
-  assert.equal(errorOf(`colour = 1`), "agent.toml: unknown table or key 'colour'.");
+  assert.equal(
+    errorOf(`colour = 1`),
+    "agent.toml: unknown table or key 'colour'. It takes: models, ui, sessions, messenger, hub, net, tools, mcp, email, components.",
+  );
   assert.equal(
     errorOf(`[models.prices."gpt-5.2"]\ninput = 1\noutput = 2\nbatch = 1`),
-    `agent.toml: [models.prices."gpt-5.2"] has an unknown key 'batch'.`,
+    `agent.toml: [models.prices."gpt-5.2"] has an unknown key 'batch'. It takes: input, output, cache_read, cache_write, cache_write_1h.`,
   );
   assert.equal(
     errorOf(`[models.roles.brain]\n${ROLE}budget = { usd = 1, period = "day", cap = 3 }`),
-    "agent.toml: [models.roles.brain.budget] has an unknown key 'cap'.",
+    "agent.toml: [models.roles.brain.budget] has an unknown key 'cap'. It takes: usd, period, degrade_to, warn_at, hard.",
   );
-  assert.equal(errorOf(`[net]\nfoo = 1`), "agent.toml: [net] has an unknown key 'foo'.");
+  assert.match(
+    errorOf(`[net]\nfoo = 1`),
+    /^agent\.toml: \[net\] has an unknown key 'foo'\. It takes: name, /,
+  );
+});
+
+Deno.test("parseConfig() says which key an unknown one was most likely meant to be (issue 39 F21)", () => {
+  assert.equal(
+    errorOf(`[models.roles.brain]\nprovider = "fake"\nmodle_id = "f"`),
+    "agent.toml: [models.roles.brain] has an unknown key 'modle_id'. Did you mean 'model_id'?",
+  );
+  assert.equal(
+    errorOf(`[messenger]\nallowed-chat-ids = [1]`, "tr"),
+    "agent.toml: [messenger] bilinmeyen bir anahtar içeriyor: 'allowed-chat-ids'. 'allowed_chat_ids' mi demek istediniz?",
+  );
+  assert.equal(
+    errorOf(`[modles.roles.brain]\nprovider = "fake"`),
+    "agent.toml: unknown table or key 'modles'. Did you mean 'models'?",
+  );
+  assert.equal(
+    errorOf(`[models.roles.brain]\n${ROLE}failover = "fsat"\n[models.roles.fast]\n${ROLE}`),
+    "agent.toml: [models.roles.brain] 'failover' names 'fsat', which is not a role in [models.roles]. Did you mean 'fast'?",
+  );
+  assert.equal(
+    errorOf(`[net]\nuniverse_report_minute = 30`),
+    "agent.toml: [net] has an unknown key 'universe_report_minute'. Did you mean 'universe_report_minutes'?",
+  );
 });
 
 Deno.test("parseConfig() names the table and key of wrong values", () => {

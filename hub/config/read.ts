@@ -49,7 +49,9 @@ export async function loadConfig(
     text = await Deno.readTextFile(paths.configFile);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
-      throw new ConfigError(t(lang, "not_found", { file, path: paths.configFile }), {
+      // The home itself is missing (a typo in --home or AGENT_HOME): name it.
+      const key = exists(paths.home) ? "not_found" : "no_home";
+      throw new ConfigError(t(lang, key, { file, path: paths.configFile, home: paths.home }), {
         kind: "missing",
         cause: error,
       });
@@ -112,4 +114,14 @@ function writeEntry(file: string, entry: CacheEntry): void {
   try {
     writeFileAtomicSync(file, JSON.stringify(entry), { dirMode: 0o700, sync: false });
   } catch { /* see above */ }
+}
+
+/** Whether `path` exists (a folder or a file). */
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -16,6 +16,7 @@ import { writeFileAtomic } from "../atomic_file.ts";
 import { hasCredentials, missingCredential } from "../credentials.ts";
 import { SHIPPED_MODELS, type ShippedModels, type ShippedProvider } from "./models.ts";
 import { CONFIG_TEMPLATE } from "./template.ts";
+import { CONFIG_TEMPLATE_TR, ENV_EXAMPLE_TR } from "./template_tr.ts";
 import { ENV_EXAMPLE, PERSONA, rewriteTemplate, USER_EXAMPLE } from "./setup_files.ts";
 
 /**
@@ -100,12 +101,15 @@ export async function setupHome(paths: AgentPaths, options: SetupOptions): Promi
   await Deno.mkdir(paths.personaDir, { recursive: true, mode: 0o700 });
 
   const steps: SetupStep[] = [];
-  const config = rewriteTemplate(CONFIG_TEMPLATE, { provider, ...models, lang: options.language });
+  // The files' comments in the chosen language.
+  const turkish = options.language === "tr";
+  const template = turkish ? CONFIG_TEMPLATE_TR : CONFIG_TEMPLATE;
+  const config = rewriteTemplate(template, { provider, ...models, lang: options.language });
   const wroteConfig = await place(paths.configFile, config, force, steps);
   await place(files.persona, PERSONA[options.language], force, steps);
   await place(files.userExample, USER_EXAMPLE[options.language], false, steps);
   await place(files.user, USER_EXAMPLE[options.language], false, steps);
-  await place(paths.envExampleFile, ENV_EXAMPLE, false, steps);
+  await place(paths.envExampleFile, turkish ? ENV_EXAMPLE_TR : ENV_EXAMPLE, false, steps);
 
   const result: SetupResult = { steps, provider, models, wroteConfig };
   if (options.profile !== undefined) {

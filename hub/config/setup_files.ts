@@ -132,8 +132,8 @@ export interface TemplateChoice {
 }
 
 /**
- * Rewrites `provider` and `model_id` of `[models.roles.brain]` and
- * `[models.roles.fast]` (adding their `params` line when the choice has a reasoning
+ * Rewrites `provider` and `model_id` of `[models.roles.brain]`, `[models.roles.fast]`
+ * and `[models.roles.memory]` (the fast model) (adding their `params` line when the choice has a reasoning
  * effort) and `[ui] lang` in the template text, leaving every other line (comments,
  * budgets, the local role) as it is.
  */
@@ -147,9 +147,10 @@ export function rewriteTemplate(text: string, choice: TemplateChoice): string {
       out.push(line);
       continue;
     }
+    // The memory role runs on the fast model.
     const role = section === "models.roles.brain"
       ? "brain"
-      : section === "models.roles.fast"
+      : section === "models.roles.fast" || section === "models.roles.memory"
       ? "fast"
       : undefined;
     if (role !== undefined) {

@@ -5,7 +5,7 @@ import { CONFIG_TEMPLATE } from "./template.ts";
 import { parseConfig } from "./parse.ts";
 import { resolvePaths } from "../paths.ts";
 
-Deno.test("rewriteTemplate() changes only brain/fast provider and model_id and [ui] lang", () => {
+Deno.test("rewriteTemplate() changes only brain/fast/memory provider and model_id and [ui] lang", () => {
   const text = rewriteTemplate(CONFIG_TEMPLATE, {
     provider: "vendor-b",
     brain: "b-model",
@@ -15,14 +15,22 @@ Deno.test("rewriteTemplate() changes only brain/fast provider and model_id and [
   const c = parseConfig(text, "agent.toml");
   assert.equal(c.models.roles.brain?.model_id, "b-model");
   assert.equal(c.models.roles.fast?.model_id, "f-model");
+  // The memory role runs on the fast model, under its own hard daily cap.
+  assert.equal(c.models.roles.memory?.model_id, "f-model");
+  assert.deepEqual(c.models.roles.memory?.budget, {
+    usd: 0.5,
+    period: "day",
+    hard: true,
+    warn_at: 0.8,
+  });
   assert.equal(c.models.roles.local?.provider, "local-runtime");
   assert.equal(c.ui.lang, "tr");
   const before = CONFIG_TEMPLATE.split("\n");
   const changed = text.split("\n").filter((line, i) => line !== before[i]);
-  assert.equal(changed.length, 5);
+  assert.equal(changed.length, 7);
 });
 
-Deno.test("rewriteTemplate() gives brain and fast a params line with the choice's reasoning effort", () => {
+Deno.test("rewriteTemplate() gives brain, fast and memory a params line with the choice's reasoning effort", () => {
   const text = rewriteTemplate(CONFIG_TEMPLATE, {
     provider: "vendor-b",
     brain: "b-model",
@@ -34,7 +42,8 @@ Deno.test("rewriteTemplate() gives brain and fast a params line with the choice'
   assert.deepEqual(c.models.roles.brain?.params.reasoning_effort, "none");
   assert.deepEqual(c.models.roles.fast?.params.reasoning_effort, "none");
   assert.deepEqual(c.models.roles.brain?.budget?.usd, 15);
-  assert.equal(text.split("\n").length, CONFIG_TEMPLATE.split("\n").length + 2);
+  assert.deepEqual(c.models.roles.memory?.params.reasoning_effort, "none");
+  assert.equal(text.split("\n").length, CONFIG_TEMPLATE.split("\n").length + 3);
 });
 
 Deno.test("defaultProvider() takes the first provider with credentials, else fake", () => {

@@ -68,6 +68,19 @@ context_tokens = 16000
 usd = 1
 period = "day"
 
+# Memory: proposes what to remember once a conversation has been quiet (see
+# [memory] below), on its own small budget. hard = true: a call that could pass the
+# cap is not made, so memory never costs more than this.
+[models.roles.memory]
+provider = "vendor-a"
+model_id = "claude-haiku-5-5"
+max_tokens = 1024
+
+[models.roles.memory.budget]
+usd = 0.5
+period = "day"
+hard = true
+
 # A model on a local model server (free). The server's address is params.base_url,
 # else AGENT_LOCAL_RUNTIME_URL, else http://127.0.0.1:11434. When the server cannot
 # be reached, fast answers instead.
@@ -157,6 +170,17 @@ universe_report_minutes = 60
 # (at most one message per 10 minutes), "daily" or "off".
 digest = "batched"
 
+[memory]
+# What the agent keeps between conversations (agent memory list shows it all).
+# Recall works without any key or network: before each turn, the best matches of
+# the conversation's scope are added as quoted data, within these token caps.
+recall_tokens = 600
+pinned_tokens = 400
+# Once a conversation has been quiet for quiet_minutes, the memory role proposes
+# memories from it: "off", "ask" (they wait for your approval) or "auto" (kept at
+# once, except what came from pages, tools or other people, which always waits).
+extract = "ask"
+quiet_minutes = 10
 [tools]
 # fetch_url reaches public addresses only; true lets it reach private, loopback
 # and link-local ones too (your LAN, a service on this machine).

@@ -126,6 +126,24 @@ export interface NetConfig {
   digest: "batched" | "daily" | "off";
 }
 
+/** `[memory]`: what the agent keeps between conversations (see `docs/memory.md`). */
+export interface MemoryConfig {
+  /** Recall memories before each turn and offer the memory tools. @default true */
+  enabled: boolean;
+  /** Estimated tokens of memories found for a turn's message, at most. @default 600 */
+  recall_tokens: number;
+  /** Estimated tokens of pinned memories a turn carries, at most. @default 400 */
+  pinned_tokens: number;
+  /**
+   * What the `memory` role does with a conversation once it has been quiet for
+   * `quiet_minutes`: nothing (`off`), propose memories for the owner to approve (`ask`),
+   * or keep them at once where that is safe (`auto`). @default "ask"
+   */
+  extract: "off" | "ask" | "auto";
+  /** Minutes without a message after which a conversation is read for proposals. @default 10 */
+  quiet_minutes: number;
+}
+
 /** `[tools.search]`: where `web_search` asks, what each call costs and how much it may spend. */
 export interface SearchConfig {
   provider: "brave" | "searxng";
@@ -268,6 +286,7 @@ export interface AgentConfig {
     port: number;
   };
   net: NetConfig;
+  memory: MemoryConfig;
   /** `[email]`, when the e-mail channel is set up. */
   email?: EmailConfig;
   tools: ToolsConfig;

@@ -7,7 +7,7 @@
  * | GET /health | `{ok: true, pid, version, started_at, data_dir}` |
  * | GET /status | `{ok, pid, version, started_at, uptime_seconds, heartbeat_at, home, data_dir, port, spend: {roles, forecast}, net}` |
  * | GET /spend | `{roles: {<role>: <spend object>}}` |
- * | GET /spend?by=channel\|contact\|session\|day[&role=R][&period=P] | the breakdown, as `agent spend --by --json` prints it |
+ * | GET /spend?by=channel\|contact\|session\|purpose\|day\|job[&role=R][&period=P] | the breakdown, as `agent spend --by --json` prints it |
  * | GET /net | the `net` block alone |
  * | GET /net/events?after=<unix seconds> | `{events: [...]}`: owner events newer than that second, oldest first, each with its `event_id` |
  * | GET /events | `text/event-stream`: owner events as they happen (`id:` the event id, `event:` its type, `data:` the event JSON); resumes after `Last-Event-ID` (or `?after=<id>`, `0` for all that is kept); a `: ping` comment every 15 s; 404 when the hub has no event bus |
@@ -30,6 +30,7 @@ import { errorMessage, errorResponse, HttpError, json, Router } from "@agent/net
 import {
   forecastReport,
   isSpendBy,
+  SPEND_BY,
   type SpendByOptions,
   type SpendByReport,
   type SpendObject,
@@ -243,7 +244,7 @@ function spendAnswer(query: URLSearchParams, sources: ControlSources): unknown {
   if (by === null) return { roles: spendOrThrow(sources) };
   if (!isSpendBy(by)) {
     throw new HttpError(400, "bad_request", {
-      detail: "by: one of channel, contact, session, day",
+      detail: `by: one of ${SPEND_BY.join(", ")}`,
     });
   }
   const period = query.get("period") ?? undefined;

@@ -143,6 +143,29 @@ Deno.test("controlHandler() GET /net/events passes 'after' to the event source",
   await bad.body?.cancel();
 });
 
+Deno.test("controlHandler() GET /spend?by= takes every --by value, job and purpose too", async () => {
+  const asked: string[] = [];
+  const handle = controlHandler(sources({
+    spendBy: (options) => {
+      asked.push(options.by);
+      return { by: options.by } as unknown as ReturnType<NonNullable<ControlSources["spendBy"]>>;
+    },
+  }));
+  for (const by of ["channel", "contact", "session", "purpose", "day", "job"]) {
+    const res = await handle(authed(`http://127.0.0.1:8790/spend?by=${by}`));
+    assert.equal(res.status, 200, by);
+    assert.deepEqual(await res.json(), { by });
+  }
+  assert.deepEqual(asked, ["channel", "contact", "session", "purpose", "day", "job"]);
+  // A wrong value is told with the whole list, as the CLI's --by says it.
+  const bad = await handle(authed("http://127.0.0.1:8790/spend?by=week"));
+  assert.equal(bad.status, 400);
+  assert.deepEqual(await bad.json(), {
+    error: "bad_request",
+    detail: "by: one of channel, contact, session, purpose, day, job",
+  });
+});
+
 Deno.test("controlHandler() answers under /dashboard with the page's headers, a refusal too", async () => {
   const refusals = [
     // No dashboard mounted: its path is still answered with them.

@@ -6,7 +6,7 @@
  * @module
  */
 import type { AgentPaths } from "../paths.ts";
-import { formatTime, type Lang } from "../i18n.ts";
+import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
 import {
   controlHandler,
@@ -22,7 +22,7 @@ import {
   type DashboardParts,
 } from "../dashboard/mod.ts";
 import { acquireLock, releaseLock } from "./lock.ts";
-import { readHeartbeat, recordCrash, writeHeartbeat } from "./state_files.ts";
+import { readHeartbeat, recordCrash, uncleanEnd, writeHeartbeat } from "./state_files.ts";
 import { t } from "./_messages.ts";
 
 /** Something the hub runs for its lifetime (the network service, a channel). */
@@ -343,13 +343,9 @@ export function runAssembledHub(hub: AssembledHub, options: RunAssembledOptions)
 }
 
 function noteUncleanEnd(lockFile: string, oldPid: number, at: number, logger: Logger, lang: Lang) {
-  const beat = readHeartbeat(lockFile);
-  const reason = t(lang, "crash_unclean", {
-    pid: oldPid,
-    time: beat !== undefined && beat.pid === oldPid ? formatTime(beat.at) : "-",
-  });
-  recordCrash(lockFile, { at: beat?.pid === oldPid ? beat.at : at, pid: oldPid, reason });
-  logger.warn(reason);
+  const crash = uncleanEnd(lockFile, oldPid, at, lang);
+  recordCrash(lockFile, crash);
+  logger.warn(crash.reason);
 }
 
 function describe(error: unknown): string {

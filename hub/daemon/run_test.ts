@@ -3,8 +3,8 @@ import { resolvePaths } from "../paths.ts";
 import { Logger } from "../log.ts";
 import { runHub } from "./run.ts";
 import { readLock } from "./lock.ts";
-import { readCrash, readHeartbeat, writeHeartbeat } from "./state_files.ts";
-import { hubStatus } from "./status.ts";
+import { readCrash, readHeartbeat, recordCrash, writeHeartbeat } from "./state_files.ts";
+import { hubStatus, statusLines } from "./status.ts";
 import { tempDir } from "../../tests/_temp_dir.ts";
 import { bearerHeaders, readHubToken } from "../control/token.ts";
 
@@ -157,4 +157,30 @@ Deno.test("runHub() records an unhandled error as the last crash", async () => {
     await done;
     globalThis.removeEventListener("unhandledrejection", keepAlive);
   }
+});
+
+Deno.test("hubStatus() shows a killed hub's lock as the last crash before the next start (issue 39 F23)", async () => {
+  using homeDir = tempDir();
+  const paths = resolvePaths({ env: { AGENT_HOME: homeDir.path } });
+  await Deno.mkdir(paths.dataDir, { recursive: true });
+  const options = { port: 1, launchd: "not_applicable" as const, now: () => 5_000_000 };
+  // Nothing ran yet: no crash.
+  assert.equal((await hubStatus(paths.hubLockFile, options)).last_crash, null);
+  // A hub (gone: no such pid) left its lock and a heartbeat, as SIGKILL leaves them.
+  const pid = 2 ** 30;
+  await Deno.writeTextFile(paths.hubLockFile, JSON.stringify({ pid, started_at: 1_000_000 }));
+  await writeHeartbeat(paths.hubLockFile, { pid, at: 4_000_000 });
+  const report = await hubStatus(paths.hubLockFile, { ...options, lang: "tr" });
+  assert.equal(report.running, false);
+  // Was: null ("last crash: none") until the next start recorded it.
+  assert.equal(report.last_crash?.pid, pid);
+  assert.equal(report.last_crash?.at, new Date(4_000_000).toISOString());
+  assert.match(report.last_crash!.reason, /^hub \(pid 1073741824\) temiz kapanmadan sona erdi/);
+  assert.ok(!statusLines(report, "en").includes("last crash: none"));
+  // An older crash on record does not hide the newer one.
+  recordCrash(paths.hubLockFile, { at: 500_000, pid: 7, reason: "old" });
+  assert.equal((await hubStatus(paths.hubLockFile, options)).last_crash?.pid, pid);
+  // Once a start recorded it (after the lock was taken anew), the record is shown.
+  recordCrash(paths.hubLockFile, { at: 2_000_000, pid: 8, reason: "recorded" });
+  assert.equal((await hubStatus(paths.hubLockFile, options)).last_crash?.reason, "recorded");
 });

@@ -5,6 +5,8 @@
  * @module
  */
 import { readJsonTolerantSync, writeFileAtomic, writeFileAtomicSync } from "../atomic_file.ts";
+import { formatTime, type Lang } from "../i18n.ts";
+import { t } from "./_messages.ts";
 
 /** The heartbeat file's content. */
 export interface Heartbeat {
@@ -61,6 +63,21 @@ export function readCrash(lockFile: string): CrashRecord | undefined {
   return typeof pid === "number" && typeof at === "number" && typeof reason === "string"
     ? { pid, at, reason }
     : undefined;
+}
+
+/**
+ * The crash a hub that held the lock as `oldPid` and is gone without a clean shutdown
+ * (killed, the machine off) stands for: its last heartbeat's time, else `at`. The next
+ * start records it; `agent hub status` shows it before that start.
+ */
+export function uncleanEnd(lockFile: string, oldPid: number, at: number, lang: Lang): CrashRecord {
+  const beat = readHeartbeat(lockFile);
+  const last = beat !== undefined && beat.pid === oldPid ? beat.at : undefined;
+  const reason = t(lang, "crash_unclean", {
+    pid: oldPid,
+    time: last === undefined ? "-" : formatTime(last),
+  });
+  return { at: last ?? at, pid: oldPid, reason };
 }
 
 function dirOf(file: string): string {

@@ -6,8 +6,8 @@
  */
 import { formatTime, type Lang } from "../i18n.ts";
 import { fetchControl } from "../control/mod.ts";
-import { liveLock } from "./lock.ts";
-import { readCrash, readHeartbeat } from "./state_files.ts";
+import { liveLock, readLock } from "./lock.ts";
+import { readCrash, readHeartbeat, uncleanEnd } from "./state_files.ts";
 import { LAUNCHD_LABEL, type LaunchdState } from "./launchd.ts";
 import { processAlive } from "./process.ts";
 import { t } from "./_messages.ts";
@@ -40,6 +40,8 @@ export interface HubStatusOptions {
   tokenFile?: string;
   launchd: LaunchdState;
   now?: () => number;
+  /** The language of a crash's reason found here (a lock left by a killed hub). */
+  lang?: Lang;
 }
 
 /** Gathers the hub's state from its files and its control API. */
@@ -50,7 +52,12 @@ export async function hubStatus(
   const now = (options.now ?? Date.now)();
   const lock = liveLock(lockFile);
   const beat = readHeartbeat(lockFile);
-  const crash = readCrash(lockFile);
+  // A lock whose hub is gone is a crash the next start will record: shown now already.
+  const left = lock === undefined ? readLock(lockFile) : undefined;
+  const recorded = readCrash(lockFile);
+  const crash = left !== undefined && (recorded === undefined || recorded.at < left.started_at)
+    ? uncleanEnd(lockFile, left.pid, now, options.lang ?? "en")
+    : recorded;
   const answers = lock !== undefined &&
     (await fetchControl(options.port, "/health", { timeoutMs: 1000 })) !== undefined;
   const token = options.tokenFile ? { tokenFile: options.tokenFile } : {};

@@ -48,6 +48,7 @@ export const EN = {
   setting_line: "  {name}: {state}",
   setting_set: "set",
   setting_missing: "missing",
+  setting_optional: "not set (optional)",
   settings_hint: "Set one with /settings set NAME; it is written to {file} (mode 0600).",
   settings_elsewhere:
     "Keys are set on the machine, not here: run `agent tui` or `agent chat` there and use /settings, or edit {file}.",
@@ -118,6 +119,7 @@ export const t: Translator<DeskSentence> = catalogue(EN, {
   setting_line: "  {name}: {state}",
   setting_set: "ayarlı",
   setting_missing: "eksik",
+  setting_optional: "ayarlı değil (isteğe bağlı)",
   settings_hint: "/settings set AD ile ayarlayın; {file} dosyasına yazılır (mod 0600).",
   settings_elsewhere:
     "Anahtarlar burada değil, makinede ayarlanır: orada `agent tui` ya da `agent chat` çalıştırıp /settings kullanın ya da {file} dosyasını düzenleyin.",

@@ -18,6 +18,7 @@ import type { Lang } from "../i18n.ts";
 import { type Ledger, LedgerError } from "../ledger/mod.ts";
 import { ledgerErrorSentence } from "../spend/mod.ts";
 import type { AgentPaths } from "../paths.ts";
+import type { TurnMemory } from "../memory/mod.ts";
 import { isValidId, newSessionId, type SessionStore } from "../sessions/mod.ts";
 import { t } from "./_messages.ts";
 import { type DeskChannel, sessionKind } from "./keys.ts";
@@ -65,6 +66,11 @@ export interface CommandContext {
    * fits its table to them. Absent: 80.
    */
   columns?: (() => number) | undefined;
+  /**
+   * The conversation's memory (its store and the scopes the desk gave it), absent where
+   * there is none: `/memory`, `/remember` and `/forget` work within it.
+   */
+  memory?: TurnMemory | undefined;
   now(): number;
 }
 

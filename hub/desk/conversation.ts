@@ -78,7 +78,7 @@ export class DeskConversation {
     this.#sessionId = parts.sessionId;
     this.#agent = parts.build(parts.role);
     this.#queue = new LineQueue(
-      (text) => this.#handle(text),
+      (text, untrusted) => this.#handle(text, untrusted),
       (line) => this.#emitCustom("input.queued", line),
     );
   }
@@ -151,16 +151,18 @@ export class DeskConversation {
   /**
    * Sends what the person typed: a slash command or a message. Handled at once when
    * nothing runs, else queued (an `input.queued` event tells the sender). Resolves
-   * when it was handled.
+   * when it was handled. `untrusted`: the message itself holds outside content (a mail
+   * with attached or forwarded text), so nothing its turn asks to remember is kept
+   * without the owner's approval.
    */
-  submit(text: string): Promise<SubmitOutcome> {
+  submit(text: string, options: { untrusted?: boolean | undefined } = {}): Promise<SubmitOutcome> {
     if (text.trim() === "") return Promise.resolve({ kind: "empty" });
     if (this.#closed) return Promise.resolve({ kind: "closed" });
     const trimmed = text.trim();
     if (trimmed.startsWith("/") && commandOf(this.#p.commands, trimmed)?.immediate) {
       return this.#command(trimmed);
     }
-    return this.#queue.push(text);
+    return this.#queue.push(text, options.untrusted === true);
   }
 
   /**
@@ -233,10 +235,10 @@ export class DeskConversation {
   }
 
   /** One line of the queue: a slash command or a message's turn; never throws. */
-  async #handle(line: string): Promise<SubmitOutcome> {
+  async #handle(line: string, untrusted = false): Promise<SubmitOutcome> {
     const text = line.trim();
     try {
-      return text.startsWith("/") ? await this.#command(text) : await this.#turn(line);
+      return text.startsWith("/") ? await this.#command(text) : await this.#turn(line, untrusted);
     } catch (error) {
       // A store that failed under a command: the channel shows the sentence.
       this.#p.logger.error(`desk ${this.key}: ${errorMessage(error)}`);
@@ -320,7 +322,7 @@ export class DeskConversation {
     return done;
   }
 
-  async #turn(text: string): Promise<SubmitOutcome> {
+  async #turn(text: string, untrusted: boolean): Promise<SubmitOutcome> {
     const sessionId = this.#sessionId;
     const runId = crypto.randomUUID();
     this.#emit({
@@ -340,8 +342,15 @@ export class DeskConversation {
         signal: abort.signal,
         ceiling: this.#p.ceiling,
         peer: this.#p.peer,
-        // Approvals are this turn's: asked on the desk, or refused where no one can be.
-        beforeToolCall: (call) => this.#beforeTool(call),
+        untrusted,
+        // Approvals are this turn's: asked on the desk; where no one can be asked there is
+        // no hook, and the loop refuses every call that needs one (no_one_to_ask).
+        beforeToolCall: this.#p.approvalMode === "deny"
+          ? undefined
+          : (call) => this.#beforeTool(call),
+        onRecalled: (recalled) => {
+          if (recalled.ids.length > 0) this.#emitCustom("memory.recalled", recalled);
+        },
         ...callbacks,
       });
       closeText();
@@ -387,7 +396,6 @@ export class DeskConversation {
    * asked. The loop tells a refusal back through `onToolRefused`.
    */
   async #beforeTool(call: ToolCallCheck): Promise<ToolVerdict> {
-    if (this.#p.approvalMode === "deny") return { allow: false, reason: "no_one_to_ask" };
     const scope = call.tool.sessionScope?.(call.input) ?? call.tool.name;
     if (this.#allowed.has(scope)) return { allow: true };
     const decision = await askOwner(this.#p.approvals, call, {

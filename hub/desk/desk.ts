@@ -30,6 +30,7 @@ import type { AgentPaths } from "../paths.ts";
 import { newSessionId, openSessionStore, type SessionStore } from "../sessions/mod.ts";
 import type { AgentTool } from "../tools/mod.ts";
 import { buildAgent } from "../agent/mod.ts";
+import { accessFor, type MemoryStore, type TurnMemory, type TurnParty } from "../memory/mod.ts";
 import { ModelRouter } from "../router/mod.ts";
 import { errorMessage } from "@agent/net/common";
 import { ApprovalBook, type PersonDecision } from "./approvals.ts";
@@ -81,6 +82,17 @@ export interface DeskOptions {
   budgetNotices?: ((conversation: DeskConversation) => Promise<string[]>) | undefined;
   /** The fetch providers and tools use. */
   fetch?: typeof fetch | undefined;
+  /**
+   * The memory store (`[memory]` on): each conversation reads and writes the scopes its
+   * key and person give it ({@linkcode conversationParty}). @default no memory
+   */
+  memory?: MemoryStore | undefined;
+  /**
+   * Which memory tools conversations with memory are offered besides the recall before
+   * each answer: a job's desk gives `tier1` (no `forget`) or, with no tools, `none`.
+   * @default "all"
+   */
+  memoryTools?: TurnMemory["tools"];
   /** @default Date.now */
   now?: (() => number) | undefined;
 }
@@ -225,6 +237,7 @@ export class Desk {
     // Scope in code, before the model sees a tool: another person gets tier 1 only.
     const person = options.person ?? "owner";
     const tools = person === "owner" ? o.tools : o.tools.filter((tool) => tool.tier === 1);
+    const memory = this.#memory(key, person);
     const conversation: DeskConversation = new DeskConversation({
       key,
       channel,
@@ -240,6 +253,7 @@ export class Desk {
       fixedRole: picked?.fixedRole,
       ceiling: options.ceiling,
       peer: person === "owner" ? undefined : person.slice("person:".length),
+      memory,
       build: (r) =>
         buildAgent({
           config: o.config,
@@ -259,6 +273,7 @@ export class Desk {
           now,
           fetch: o.fetch,
           router: this.#router,
+          memory,
         }),
       commands: commandsOf(channel, this.#commands),
       tools,
@@ -281,6 +296,15 @@ export class Desk {
     }
     this.#conversations.set(key, conversation);
     return conversation;
+  }
+
+  /** The memory a conversation's turns get: its scopes decided here, in code, by key and person. */
+  #memory(key: ConversationKey, person: ConversationPerson): TurnMemory | undefined {
+    const { memory: store, config } = this.#o;
+    if (store === undefined || !config.memory.enabled) return undefined;
+    const access = accessFor(conversationParty(key, person));
+    if (access === undefined) return undefined;
+    return { store, access, settings: config.memory, tools: this.#o.memoryTools };
   }
 
   /** Every desk-wide listener gets `event`; one that throws is logged, the rest still get it. */
@@ -309,4 +333,29 @@ export class Desk {
       return [];
     }
   }
+}
+
+/**
+ * Who a conversation's turns are with, for memory: the owner (their own conversations in
+ * every channel and their jobs), another person (`person:<id>`, their own memories
+ * only) or a group chat (a messenger chat whose id is negative, as the Bot API gives
+ * groups: more people than the owner read its answers, so it reads its own memories
+ * only, even when the owner allowed it). A network turn never comes through the desk
+ * and gets no memory.
+ *
+ * @example
+ * ```ts
+ * import { conversationParty } from "./desk.ts";
+ * const p = conversationParty("email:<a@x>", "person:bob@example.org");
+ * if (p.kind !== "person" || p.id !== "bob@example.org") throw new Error();
+ * if (conversationParty("messenger:-100200", "owner").kind !== "group") throw new Error();
+ * if (conversationParty("messenger:42", "owner").kind !== "owner") throw new Error();
+ * ```
+ */
+export function conversationParty(key: ConversationKey, person: ConversationPerson): TurnParty {
+  if (person !== "owner") {
+    return { kind: "person", id: person.slice("person:".length), conversation: key };
+  }
+  if (key.startsWith("messenger:-")) return { kind: "group", conversation: key };
+  return { kind: "owner", conversation: key };
 }

@@ -133,7 +133,8 @@ export type CustomName =
   | "approval.decided"
   | "tool.refused"
   | "command.result"
-  | "session.changed";
+  | "session.changed"
+  | "memory.recalled";
 
 /** A sentence for the owner before an answer (a budget past its warning share). */
 export interface Notice {
@@ -222,6 +223,16 @@ export interface SessionChanged {
   history: HistoryLine[];
 }
 
+/**
+ * The memories recalled before an answer (quoted to the model as data): their ids, so a
+ * person can see why the agent said something (`agent memory show ID`), and what they
+ * added to the request in tokens. Told only when the turn recalled any.
+ */
+export interface MemoryRecalled {
+  ids: number[];
+  tokens: number;
+}
+
 /** What each `CUSTOM` event carries, by its name. */
 export interface CustomValues {
   "notice": Notice;
@@ -231,6 +242,7 @@ export interface CustomValues {
   "tool.refused": ToolRefused;
   "command.result": CommandResult;
   "session.changed": SessionChanged;
+  "memory.recalled": MemoryRecalled;
 }
 
 /** AG-UI's extension event, one per {@linkcode CustomName}. */

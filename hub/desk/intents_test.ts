@@ -104,6 +104,7 @@ Deno.test("DeskConversation: choices() lists the sessions /resume lists (20) and
     assert.deepEqual(roles.map((r) => [r.value, r.current === true]), [
       ["brain", true],
       ["fast", false],
+      ["memory", false],
       ["local", false],
     ]);
     await chat.pick("roles", "fast");

@@ -32,6 +32,7 @@ export {
   commandsOf,
   type CommandSpec,
   commandSummary,
+  commandTable,
   credentialNames,
 } from "./commands.ts";
 export { type Choice, type RoleTarget, type SessionChoice, SESSIONS_LISTED } from "./choices.ts";

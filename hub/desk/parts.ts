@@ -13,6 +13,7 @@ import type { AgentPaths } from "../paths.ts";
 import type { SessionStore } from "../sessions/mod.ts";
 import type { AgentTool } from "../tools/mod.ts";
 import type { Agent } from "../agent/mod.ts";
+import type { TurnMemory } from "../memory/mod.ts";
 import type { ApprovalBook } from "./approvals.ts";
 import type { ConversationBook } from "./book.ts";
 import type { CommandContext, CommandSpec } from "./commands.ts";
@@ -41,6 +42,8 @@ export interface ConversationParts {
   ceiling?: { usd: number; sinceMs: number } | undefined;
   /** Another person's id (their e-mail address): the ledger's contact for each call. */
   peer?: string | undefined;
+  /** The conversation's memory, its scopes decided by the desk. @default none */
+  memory?: TurnMemory | undefined;
   /** Builds the agent for `role` (its approvals are asked per turn). */
   build(role: string): Agent;
   /** The slash commands it offers, in `/help` order. */
@@ -99,6 +102,7 @@ export function commandContext(p: ConversationParts, live: LiveParts): CommandCo
     commands: () => p.commands,
     secret: live.secret ?? p.secret,
     columns: p.columns,
+    memory: p.memory,
     now: p.now,
   };
 }

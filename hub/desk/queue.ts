@@ -22,12 +22,13 @@ export type SubmitOutcome =
   | { kind: "closed" };
 
 interface Item extends QueuedLine {
+  untrusted: boolean;
   resolve(outcome: SubmitOutcome): void;
 }
 
 /** Lines handled one at a time, in order. */
 export class LineQueue {
-  #handle: (text: string) => Promise<SubmitOutcome>;
+  #handle: (text: string, untrusted: boolean) => Promise<SubmitOutcome>;
   #onQueued: (line: Queued) => void;
   #items: Item[] = [];
   #nextId = 1;
@@ -36,7 +37,7 @@ export class LineQueue {
 
   /** `handle` handles one line (it must not throw); `onQueued` tells of a line that waits. */
   constructor(
-    handle: (text: string) => Promise<SubmitOutcome>,
+    handle: (text: string, untrusted: boolean) => Promise<SubmitOutcome>,
     onQueued: (line: Queued) => void,
   ) {
     this.#handle = handle;
@@ -53,11 +54,14 @@ export class LineQueue {
     return this.#items.map(({ id, text }) => ({ id, text }));
   }
 
-  /** Handles `text` now when nothing runs, else after those before it. */
-  push(text: string): Promise<SubmitOutcome> {
+  /**
+   * Handles `text` now when nothing runs, else after those before it (`untrusted`: the
+   * text is itself outside content, such as a mail's attachments).
+   */
+  push(text: string, untrusted = false): Promise<SubmitOutcome> {
     return new Promise((resolve) => {
       const id = `q${this.#nextId++}`;
-      this.#items.push({ id, text, resolve });
+      this.#items.push({ id, text, untrusted, resolve });
       if (this.#running) {
         this.#onQueued({ id, position: this.#items.length, text });
         return;
@@ -80,7 +84,7 @@ export class LineQueue {
   async #drain(): Promise<void> {
     try {
       for (let item = this.#items.shift(); item !== undefined; item = this.#items.shift()) {
-        item.resolve(await this.#handle(item.text));
+        item.resolve(await this.#handle(item.text, item.untrusted));
       }
     } finally {
       this.#running = false;

@@ -11,7 +11,10 @@ import type { DeskEvent, WithoutTimestamp } from "./events.ts";
 
 /** The turn callbacks that emit a run's events, and the close of its open text. */
 export interface RunEvents {
-  callbacks: Pick<TurnOptions, "onText" | "onToolCall" | "onToolResult" | "onToolRefused">;
+  callbacks: Pick<
+    TurnOptions,
+    "onText" | "onTextEnd" | "onToolCall" | "onToolResult" | "onToolRefused"
+  >;
   /** Closes the text message open now, if any (before the run's end). */
   closeText(): void;
 }
@@ -36,6 +39,8 @@ export function runEvents(emit: (event: WithoutTimestamp<DeskEvent>) => void): R
         }
         emit({ type: "TEXT_MESSAGE_CONTENT", messageId: open, delta });
       },
+      // The text is whole when the model's step ends, before the turn is stored.
+      onTextEnd: closeText,
       onToolCall(name, input, toolCallId) {
         closeText();
         emit({ type: "TOOL_CALL_START", toolCallId, toolCallName: name });

@@ -5,7 +5,7 @@
  * @module
  */
 import { missingCredential } from "../credentials.ts";
-import { envNames, readEnvFile } from "../env_file.ts";
+import { envNames, malformedEnvLines, parseEnv } from "../env_file.ts";
 import { lookupPrice } from "../config/prices.ts";
 import type { CheckResult, DoctorContext } from "./types.ts";
 import { t } from "./_messages.ts";
@@ -64,20 +64,19 @@ export function rolesCheck(d: DoctorContext): Promise<CheckResult[]> {
       });
       continue;
     }
-    const detail = role.provider === "local-runtime"
-      ? t(d.lang, "role_ok_local", {
-        provider: role.provider,
-        model: role.model_id,
-        url: localUrl(role.params.base_url, d.env),
-      })
-      : t(d.lang, "role_ok", { provider: role.provider, model: role.model_id });
-    out.push({ name: check, status: "ok", detail });
+    // A local-runtime role's line is the local server check's, which says whether the
+    // server answers: an `ok` here followed by "not reachable" there read as a contradiction.
+    if (role.provider === "local-runtime") continue;
+    out.push({
+      name: check,
+      status: "ok",
+      detail: t(d.lang, "role_ok", { provider: role.provider, model: role.model_id }),
+    });
+  }
+  if (!("brain" in d.config.models.roles)) {
+    out.push({ name: "roles", status: "fail", detail: t(d.lang, "roles_no_brain") });
   }
   return Promise.resolve(out);
-}
-
-function localUrl(baseUrl: string | undefined, env: Readonly<Record<string, string>>): string {
-  return baseUrl ?? (env.AGENT_LOCAL_RUNTIME_URL || "http://127.0.0.1:11434");
 }
 
 /** `sessions`: the session store can be used. */
@@ -182,7 +181,16 @@ export async function envCheck(d: DoctorContext): Promise<CheckResult[]> {
       detail: t(d.lang, "env_mode", { path, mode: `0${(mode & 0o777).toString(8)}` }),
     });
   }
-  const names = Object.keys(await readEnvFile(path));
+  const text = await Deno.readTextFile(path);
+  const names = Object.keys(parseEnv(text));
+  const malformed = malformedEnvLines(text);
+  if (malformed.length > 0) {
+    out.push({
+      name: ".env",
+      status: "warn",
+      detail: t(d.lang, "env_malformed", { path, lines: malformed.join(", ") }),
+    });
+  }
   let listed: string[];
   try {
     listed = envNames(await Deno.readTextFile(d.paths.envExampleFile));
@@ -208,9 +216,21 @@ export async function envCheck(d: DoctorContext): Promise<CheckResult[]> {
   return out;
 }
 
-/** `folders`: the home, data, logs and network folders are the owner's alone (0700). */
+/**
+ * `folders`: the home, data, logs and network folders are the owner's alone (0700), and
+ * the data folder (or the home, before it exists) can be written: on a read-only home
+ * chat, the hub and jobs cannot start, and every other line would still say `ok`.
+ */
 export async function foldersCheck(d: DoctorContext): Promise<CheckResult[]> {
   const out: CheckResult[] = [];
+  const writable = await writeProbe(d.paths.dataDir) ?? await writeProbe(d.paths.home);
+  if (writable !== undefined && writable !== true) {
+    out.push({
+      name: "folders",
+      status: "fail",
+      detail: t(d.lang, "folder_not_writable", writable),
+    });
+  }
   const logs = d.paths.logFile.slice(0, d.paths.logFile.lastIndexOf("/"));
   for (const path of [d.paths.home, d.paths.dataDir, logs, d.paths.netDir]) {
     let mode: number | null;
@@ -286,6 +306,24 @@ export async function componentsCheck(d: DoctorContext): Promise<CheckResult[]> 
  */
 export function tomlKey(id: string): string {
   return /^[A-Za-z0-9_-]+$/.test(id) ? id : JSON.stringify(id);
+}
+
+/**
+ * Whether `dir` can be written: `true`, the folder and the OS's reason when not, or
+ * `undefined` when it does not exist. The probe file is removed at once.
+ */
+async function writeProbe(
+  dir: string,
+): Promise<true | { path: string; detail: string } | undefined> {
+  const probe = `${dir}/.doctor-write-${crypto.randomUUID().slice(0, 8)}`;
+  try {
+    await Deno.writeTextFile(probe, "", { createNew: true, mode: 0o600 });
+    await Deno.remove(probe);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    return { path: dir, detail: errorMessage(error) };
+  }
 }
 
 function one(name: string, status: CheckResult["status"], detail: string): Promise<CheckResult[]> {

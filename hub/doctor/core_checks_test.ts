@@ -35,17 +35,24 @@ Deno.test("rolesCheck() passes a role whose fallback has credentials with a warn
   }]);
 });
 
-Deno.test("rolesCheck() does not call a budget on local-runtime or fake unpriced", async () => {
+Deno.test("rolesCheck() leaves a local-runtime role's line to the local server check", async () => {
   const d = ctx(
-    `[models.roles.l]\nprovider = "local-runtime"\nmodel_id = "qwen3:4b"\n` +
+    `[models.roles.brain]\nprovider = "fake"\nmodel_id = "f"\n` +
+      `[models.roles.l]\nprovider = "local-runtime"\nmodel_id = "qwen3:4b"\n` +
       `budget = { usd = 1, period = "day" }\n`,
     { AGENT_LOCAL_RUNTIME_URL: "http://10.0.0.2:11434" },
   );
-  assert.deepEqual(await rolesCheck(d), [{
-    name: "role l",
-    status: "ok",
-    detail: "local-runtime qwen3:4b at http://10.0.0.2:11434 (not contacted)",
-  }]);
+  assert.deepEqual(await rolesCheck(d), [{ name: "role brain", status: "ok", detail: "fake f" }]);
+});
+
+Deno.test("rolesCheck() fails without a brain role: chat starts on it", async () => {
+  const d = ctx(`[models.roles.thinker]\nprovider = "fake"\nmodel_id = "f"\n`);
+  assert.deepEqual((await rolesCheck(d)).at(-1), {
+    name: "roles",
+    status: "fail",
+    detail:
+      "there is no role 'brain' in [models.roles]; chat, the TUI and the messenger start on it, so they cannot start",
+  });
 });
 
 Deno.test("configCheck() shows the configuration error's own sentence", async () => {

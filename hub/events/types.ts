@@ -21,6 +21,9 @@
  *   owner pinned them (it is off until `agent mcp pin`), or it failed to start or died;
  * - `{ts, type: "job.notice", job, text}`: a job was paused at a ceiling or a spent
  *   budget, missed slots, or failed; told once each.
+ * - `{ts, type: "memory.proposed", kept, pending, text}`: the memory role read a quiet
+ *   conversation and kept or proposed memories (how many; never their text, which a
+ *   forget must be able to erase).
  * - `{ts, type: "email.refused", count, by_reason, text}`: mail to the agent that was not
  *   answered (a sender not allowed or not proven, past the hourly limit, a machine),
  *   gathered and told at most every 10 minutes.
@@ -134,6 +137,19 @@ export interface JobNoticeEvent {
   text: string;
 }
 
+/** The memory role kept or proposed memories from a quiet conversation. */
+export interface MemoryProposedEvent {
+  /** Unix seconds. */
+  ts: number;
+  type: "memory.proposed";
+  /** Memories put in force at once (`extract = "auto"`). */
+  kept: number;
+  /** Memories waiting for the owner's approval. */
+  pending: number;
+  /** The sentence, in the hub's UI language. */
+  text: string;
+}
+
 /** An MCP server the owner should hear of: its tools changed, or it failed. */
 export interface ToolNoticeEvent {
   /** Unix seconds. */
@@ -178,9 +194,34 @@ export type NetEvent =
   | NetDigestEvent
   | JobResultEvent
   | JobNoticeEvent
+  | MemoryProposedEvent
   | ToolNoticeEvent
   | EmailRefusedEvent
   | EmailUndeliveredEvent;
+
+/**
+ * Every owner event type and its fields besides `ts` and `type`, in the order
+ * `docs/hub.md`'s table lists them (a docs test checks that table against this one; the
+ * type below makes it name every type and only real fields).
+ */
+export const OWNER_EVENT_FIELDS: {
+  readonly [T in NetEvent["type"]]: readonly Exclude<
+    keyof Extract<NetEvent, { type: T }>,
+    "ts" | "type"
+  >[];
+} = {
+  "net.contact_request": ["address", "name", "text"],
+  "budget.warning": ["role", "spent_usd", "cap_usd", "period", "text"],
+  "budget.spent": ["role", "spent_usd", "cap_usd", "period", "text"],
+  "model.failover": ["role", "stand_in", "text"],
+  "net.outbox_dropped": ["address", "id", "text"],
+  "net.digest": ["conversations", "more", "text"],
+  "job.result": ["job", "slot_id", "usd", "deliver", "text"],
+  "job.notice": ["job", "text"],
+  "tool.notice": ["server", "text"],
+  "email.refused": ["count", "by_reason", "text"],
+  "email.undelivered": ["to", "subject", "text"],
+};
 
 /**
  * An event as written and read back: with its id (`<ms>-<seq>`, see `event_id.ts`),

@@ -24,6 +24,9 @@ export function jobDesks(
         desk = new Desk({
           ...options,
           tools: options.tools.filter((tool) => jobMayUse(tool, tools, mcp)),
+          // A job is the owner's: its memories are recalled; its memory tools follow its
+          // tools (never forget, which would wait for an owner no one asks).
+          memoryTools: tools === "tier1" ? "tier1" : "none",
           // A job has no one to tell a budget warning in its conversation.
           budgetNotices: () => Promise.resolve([]),
         });

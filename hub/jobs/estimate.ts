@@ -11,6 +11,7 @@ import { estimateTokens, RESERVE_CHARS_PER_TOKEN } from "../ledger/estimate.ts";
 import { HARD_CAP_MAX_TOKENS } from "../router/call_bill.ts";
 import type { JobDefinition } from "./definition.ts";
 import { scheduleOf, slotsBetween } from "./schedule.ts";
+import { formatUsd, formatUsdAll } from "../spend/sentences.ts";
 
 /**
  * The characters a run's prompt has besides the persona files and the job's text:
@@ -108,7 +109,14 @@ export async function personaChars(personaDir: string): Promise<number> {
   return chars;
 }
 
-/** Dollars as `$0.0123` (four decimals below a cent, two above). */
+/** Dollars as the spend reports show them (`$1.20`, `$0.0042`): `formatUsd()`. */
 export function usd(value: number): string {
-  return `$${value < 0.01 && value > 0 ? value.toFixed(4) : value.toFixed(2)}`;
+  return `$${formatUsd(value)}`;
+}
+
+/** Amounts a sentence compares, with the digits the comparison needs: `formatUsdAll()`. */
+export function usdAll<const T extends readonly number[]>(
+  ...values: T
+): { -readonly [K in keyof T]: string } {
+  return formatUsdAll(values).map((v) => `$${v}`) as { -readonly [K in keyof T]: string };
 }

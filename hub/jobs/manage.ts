@@ -16,7 +16,7 @@ import { dayStart } from "../ledger/mod.ts";
 import { UserError } from "../user_error.ts";
 import { t } from "./_messages.ts";
 import { type JobDefinition, JobFileError, parseJobFile } from "./definition.ts";
-import { estimateJob, type JobEstimate, personaChars, usd } from "./estimate.ts";
+import { estimateJob, type JobEstimate, personaChars, usd, usdAll } from "./estimate.ts";
 import { jobExists, jobStoreFile, loadJobs, removeJob, writeJob } from "./files.ts";
 import { nextSlot, scheduleOf } from "./schedule.ts";
 import { ALL_JOBS } from "./pause_store.ts";
@@ -98,8 +98,11 @@ export async function listJobs(
 ): Promise<JobListing> {
   const now = scope.nowMs ?? Date.now();
   const { jobs, errors } = await loadJobs(scope.paths, scope.config, scope.lang);
-  return await withStore(scope.paths, async (store) => {
-    const sync = await syncPauses(store, sharedPauses(scope, store), now);
+  return await withStore(scope.paths, async (store, readOnly) => {
+    // A read-only home reads the pauses it has: mirroring the spine's would write.
+    const sync = readOnly
+      ? { kind: "local" as const }
+      : await syncPauses(store, sharedPauses(scope, store), now);
     const paused = store.pauses.all();
     const rows = jobs.map((job): JobListRow => {
       const next = nextSlot(scheduleOf(job.schedule, job.tz), now);
@@ -135,7 +138,7 @@ export async function listJobs(
         ? { pauses: "stale" as const, stale_detail: sync.detail }
         : { pauses: sync.kind }),
     };
-  });
+  }, { read: true });
 }
 
 /** The fields `agent jobs add` takes. */
@@ -181,10 +184,8 @@ export async function addJob(scope: JobsScope, fields: NewJob): Promise<string[]
     throw new UserError(t(lang, "unpriced_ceiling", { name: job.name, model: estimate.model }), 1);
   }
   if (cap !== undefined && estimate.runUsd !== undefined && estimate.runUsd > cap + 1e-12) {
-    throw new UserError(
-      t(lang, "over_ceiling", { name: job.name, run: usd(estimate.runUsd), cap: usd(cap) }),
-      1,
-    );
+    const [run, capShown] = usdAll(estimate.runUsd, cap);
+    throw new UserError(t(lang, "over_ceiling", { name: job.name, run, cap: capShown }), 1);
   }
   await writeJob(paths, job);
   await withStore(paths, (store) => store.since(job.name, now));
@@ -310,7 +311,7 @@ export async function removeJobNamed(scope: JobsScope, name: string): Promise<st
  * never ran is refused as `pause` refuses it; a removed job's log stays readable.
  */
 export async function jobLog(scope: JobsScope, name: string | undefined): Promise<RunRow[]> {
-  const rows = await withStore(scope.paths, (store) => store.log(name, 50));
+  const rows = await withStore(scope.paths, (store) => store.log(name, 50), { read: true });
   if (name !== undefined && rows.length === 0) await jobExistsOrSay(scope, name);
   return rows;
 }
@@ -334,18 +335,44 @@ async function needJob(scope: JobsScope, name: string): Promise<JobDefinition | 
   return jobs.find((j) => j.name === name);
 }
 
+/** Options for {@linkcode withStore}. */
+export interface WithStoreOptions {
+  /**
+   * `use` only reads: on a home that cannot be written (a read-only file system) the
+   * store is opened to read (`JobStore.openToRead`) rather than failing with the OS's
+   * error, and `use` is told so. @default false
+   */
+  read?: boolean;
+}
+
 /** Runs `use` with the job store open (created when missing). */
 export async function withStore<T>(
   paths: AgentPaths,
-  use: (store: JobStore) => T | Promise<T>,
+  use: (store: JobStore, readOnly: boolean) => T | Promise<T>,
+  options: WithStoreOptions = {},
 ): Promise<T> {
-  await Deno.mkdir(paths.dataDir, { recursive: true, mode: 0o700 });
-  const store = JobStore.open(jobStoreFile(paths));
+  let store: JobStore;
+  let readOnly = false;
   try {
-    return await use(store);
+    await Deno.mkdir(paths.dataDir, { recursive: true, mode: 0o700 });
+    store = JobStore.open(jobStoreFile(paths));
+  } catch (error) {
+    if (options.read !== true || !cannotWrite(error)) throw error;
+    store = JobStore.openToRead(jobStoreFile(paths));
+    readOnly = true;
+  }
+  try {
+    return await use(store, readOnly);
   } finally {
     store.close();
   }
+}
+
+/** Whether `error` says a folder or file cannot be written (read-only, no permission). */
+function cannotWrite(error: unknown): boolean {
+  if (error instanceof Deno.errors.PermissionDenied) return true;
+  return /read-only file system|os error 30|readonly database|unable to open database file/i
+    .test(error instanceof Error ? error.message : String(error));
 }
 
 /** `DD.MM.YYYY HH:MM` in `tz`. */

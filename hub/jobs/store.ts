@@ -11,6 +11,7 @@ import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { DELIVERY_SCHEMA, DeliveryStore, type NewDelivery } from "./delivery_store.ts";
 import { PAUSE_SCHEMA, PauseStore } from "./pause_store.ts";
 import { privateDatabaseFile } from "../sqlite_file.ts";
+import { openReadOnly } from "../ledger/mod.ts";
 
 /** How a slot ended. */
 export type RunState =
@@ -72,6 +73,8 @@ export class JobStore {
   #last: StatementSync;
   #seen: StatementSync;
   #since: StatementSync;
+  /** The private copy a store opened to read works on (removed on close). */
+  #copy: string | undefined;
   /** The answers on their way to the owner. */
   readonly deliveries: DeliveryStore;
   /** Which jobs are paused, and the pauses the spine has not got yet. */
@@ -110,6 +113,27 @@ export class JobStore {
       throw error;
     }
     return new JobStore(db);
+  }
+
+  /**
+   * Opens the store at `file` to read only, for a home that cannot be written (a
+   * read-only file system): from a private copy, as the ledger does (SQLite would need to
+   * make its WAL's shared-memory file beside it), and a store that was never made reads
+   * as an empty one in memory. Nothing can run on such a home, so nothing is writing it.
+   */
+  static openToRead(file: string): JobStore {
+    let db: DatabaseSync;
+    let copy: string | undefined;
+    try {
+      ({ db, copy } = openReadOnly(file));
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      db = new DatabaseSync(":memory:");
+      db.exec(SCHEMA);
+    }
+    const store = new JobStore(db);
+    store.#copy = copy;
+    return store;
   }
 
   /**
@@ -333,6 +357,7 @@ export class JobStore {
   /** Closes the connection. */
   close(): void {
     this.#db.close();
+    if (this.#copy !== undefined) Deno.removeSync(this.#copy, { recursive: true });
   }
 }
 

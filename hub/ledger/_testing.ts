@@ -1,6 +1,6 @@
 // Shared helpers for this folder's tests.
 import type { AgentConfig, RoleConfig } from "../config/types.ts";
-import { DEFAULT_HUB_PORT } from "../config/defaults.ts";
+import { DEFAULT_HUB_PORT, MEMORY_DEFAULTS } from "../config/defaults.ts";
 import { type CallRecord, Ledger } from "./ledger.ts";
 import { tempDir } from "../../tests/_temp_dir.ts";
 
@@ -61,6 +61,7 @@ export function configWith(roles: Record<string, RoleConfig>): AgentConfig {
       universe_report_minutes: 60,
       digest: "batched",
     },
+    memory: { ...MEMORY_DEFAULTS },
     tools: {
       fetch_private: false,
       shell: { enabled: false, timeout_seconds: 60, max_output_kb: 64 },

@@ -17,6 +17,7 @@ export {
   type CallPurpose,
   type CallRecord,
   type Channel,
+  CHANNELS,
   type DayCap,
   type DayRow,
   type HardCap,
@@ -32,6 +33,10 @@ export {
   type TokenTotals,
   type ToolProviderId,
 } from "./ledger.ts";
+
+// A read-only connection to a WAL-mode SQLite file on a home that cannot be written
+// (the job store reads its log this way too).
+export { openReadOnly } from "./open.ts";
 
 // The cloud ledger: rows appended to the spine, read back when a container starts.
 export { CloudLedger, type CloudLedgerOptions, cloudSince } from "./cloud.ts";

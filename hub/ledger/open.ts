@@ -77,11 +77,12 @@ export function connect(file: string, readOnly: boolean): { db: DatabaseSync; co
 }
 
 /**
- * A read-only connection. In a folder this process may not write, SQLite cannot make
- * the WAL's shared-memory file, so the ledger is read from a private copy in the
- * system's temp folder (removed on close): nobody can be writing it there either.
+ * A read-only connection to a SQLite file in WAL mode (the ledger, the job store). In a
+ * folder this process may not write, SQLite cannot make the WAL's shared-memory file, so
+ * the file is read from a private copy in the system's temp folder (the caller removes
+ * `copy` on close): nobody can be writing it there either.
  */
-function openReadOnly(file: string): { db: DatabaseSync; copy?: string } {
+export function openReadOnly(file: string): { db: DatabaseSync; copy?: string } {
   try {
     const db = new DatabaseSync(file, { readOnly: true });
     db.prepare("SELECT COUNT(*) FROM sqlite_master").get();
@@ -90,11 +91,12 @@ function openReadOnly(file: string): { db: DatabaseSync; copy?: string } {
     if (!/unable to open database file/i.test(String(error))) throw error;
     // Readable at all? A file this process may not read says "permission denied".
     Deno.openSync(file, { read: true }).close();
-    const copy = Deno.makeTempDirSync({ prefix: "agent-ledger-" });
+    const copy = Deno.makeTempDirSync({ prefix: "agent-read-" });
+    const name = file.slice(file.lastIndexOf("/") + 1);
     try {
-      Deno.copyFileSync(file, `${copy}/spend.sqlite3`);
-      if (exists(`${file}-wal`)) Deno.copyFileSync(`${file}-wal`, `${copy}/spend.sqlite3-wal`);
-      return { db: new DatabaseSync(`${copy}/spend.sqlite3`, { readOnly: true }), copy };
+      Deno.copyFileSync(file, `${copy}/${name}`);
+      if (exists(`${file}-wal`)) Deno.copyFileSync(`${file}-wal`, `${copy}/${name}-wal`);
+      return { db: new DatabaseSync(`${copy}/${name}`, { readOnly: true }), copy };
     } catch (inner) {
       Deno.removeSync(copy, { recursive: true });
       throw inner;

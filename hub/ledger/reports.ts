@@ -130,5 +130,8 @@ export function callRows(db: DatabaseSync, v3: boolean, sinceMs: number): CallRe
     ...(typeof r.tool_tokens === "number" && r.tool_tokens > 0
       ? { tool_tokens: r.tool_tokens }
       : {}),
+    ...(typeof r.recall_tokens === "number" && r.recall_tokens > 0
+      ? { recall_tokens: r.recall_tokens }
+      : {}),
   }));
 }

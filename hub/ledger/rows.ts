@@ -67,6 +67,7 @@ export function putCall(sql: LedgerStatements, r: CallRecord): void {
     r.call_id ?? null,
     r.purpose ?? "turn",
     r.tool_tokens ?? 0,
+    r.recall_tokens ?? 0,
   );
   if (Number(written.changes) === 0) return;
   sql.addDay!.run(

@@ -18,6 +18,9 @@
  *    ends, expired like a pending call when the process that made it died.
  * 5. `calls.tool_tokens`: the estimated tokens of the tool definitions a turn's call
  *    sent (`agent mcp show` reports them; lazy definitions keep them small).
+ * 6. `calls.recall_tokens`: the estimated tokens of recalled memories a turn's call
+ *    carried, so `agent spend` can say what memory adds to each answer (the memory
+ *    role's own calls are rows with `purpose = memory`).
  *
  * @module
  */
@@ -25,7 +28,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { LedgerError } from "./types.ts";
 
 /** The schema version this code writes. */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** The token columns of `calls` and `spend_day`. */
 export const TOKEN_COLUMNS = [
@@ -126,6 +129,11 @@ const SCHEMA_V5 = `
 ALTER TABLE calls ADD COLUMN tool_tokens INTEGER NOT NULL DEFAULT 0;
 `;
 
+// Version 6: what recalled memories added to a call's prompt.
+const SCHEMA_V6 = `
+ALTER TABLE calls ADD COLUMN recall_tokens INTEGER NOT NULL DEFAULT 0;
+`;
+
 type Row = Record<string, unknown>;
 
 /** `PRAGMA user_version` of `db`. */
@@ -159,6 +167,7 @@ export function migrate(db: DatabaseSync, file: string): void {
     if (current < 3) db.exec(SCHEMA_V3);
     if (current < 4) db.exec(SCHEMA_V4);
     if (current < 5) db.exec(SCHEMA_V5);
+    if (current < 6) db.exec(SCHEMA_V6);
     db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     db.exec("COMMIT");
   } catch (error) {

@@ -49,8 +49,8 @@ export function prepareStatements(
     insert: db.prepare(
       `INSERT OR IGNORE INTO calls (ts, role, provider, model_id, input_tokens, output_tokens,
         cache_read_tokens, cache_write_tokens, usd, channel, session_id, peer, estimated, call_id,
-        purpose, tool_tokens)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        purpose, tool_tokens, recall_tokens)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     addDay: db.prepare(
       `INSERT INTO spend_day (role, day, usd, calls, unpriced_calls, estimated_calls,

@@ -30,13 +30,14 @@ export const CHANNELS: readonly Channel[] = [
 
 /**
  * What a call was for: an answer, a summary of a long session's oldest turns (the
- * context budget's fold), or a paid tool (`web_search`: its provider and price, no
- * tokens), which `agent spend --by purpose` shows apart.
+ * context budget's fold), a paid tool (`web_search`: its provider and price, no
+ * tokens), or memory (the memory role proposing memories from a quiet conversation,
+ * consolidating them, or an embedding), which `agent spend --by purpose` shows apart.
  */
-export type CallPurpose = "turn" | "compaction" | "tool";
+export type CallPurpose = "turn" | "compaction" | "tool" | "memory";
 
 /** Every purpose, in a stable order. */
-export const PURPOSES: readonly CallPurpose[] = ["turn", "compaction", "tool"];
+export const PURPOSES: readonly CallPurpose[] = ["turn", "compaction", "tool", "memory"];
 
 /** One model call, as the ledger stores it. */
 export interface CallRecord {
@@ -67,6 +68,8 @@ export interface CallRecord {
   call_id?: string | null;
   /** Estimated tokens of the tool definitions the call sent. @default 0 */
   tool_tokens?: number | undefined;
+  /** Estimated tokens of recalled memories the call's prompt carried. @default 0 */
+  recall_tokens?: number | undefined;
 }
 
 /** What a role spent over a span. */
@@ -206,6 +209,11 @@ export function checkRecord(row: CallRecord): void {
   }
   if (row.tool_tokens !== undefined && !whole(row.tool_tokens)) {
     throw new TypeError("Cannot record a call: 'tool_tokens' must be a whole number of 0 or more");
+  }
+  if (row.recall_tokens !== undefined && !whole(row.recall_tokens)) {
+    throw new TypeError(
+      "Cannot record a call: 'recall_tokens' must be a whole number of 0 or more",
+    );
   }
   if (row.call_id !== undefined && row.call_id !== null && typeof row.call_id !== "string") {
     throw new TypeError("Cannot record a call: 'call_id' must be a string or null");

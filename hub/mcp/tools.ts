@@ -77,6 +77,8 @@ function agentTool(server: string, tool: ListedTool, tier: 1 | 2, call: McpCalle
     inputSchema: zodOf(schema),
     jsonSchema: schema,
     origin: { server, tool: tool.name },
+    // What a server answers is outside content, as its results say.
+    untrusted: true,
     describe(input: unknown, lang: Lang) {
       return t(lang, "approve", {
         name: server,

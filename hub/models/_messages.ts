@@ -1,6 +1,6 @@
 /**
- * The model area's sentences (the `local-runtime` doctor lines) in English and
- * Turkish.
+ * The model area's sentences (the doctor's `role <name>` lines of a `local-runtime`
+ * role, which say whether the server answers) in English and Turkish.
  *
  * @module
  */
@@ -8,22 +8,23 @@ import { catalogue } from "../i18n.ts";
 
 /** Translator for the local model server's doctor lines. */
 export const t = catalogue({
-  label_role: "role {role}",
-  label_fallback: "role {role} (fallback)",
-  pulled: "{label}: '{model}' is pulled at {base}",
-  not_pulled: "{label}: '{model}' is not pulled at {base} (it has {models}); pull it on the server",
-  no_models: "no models",
-  unreachable: "{label}: the local server is not reachable ({detail})",
-  unreachable_stand_in:
-    "{label}: the local server is not reachable ({detail}); {stand_in} answers instead",
-}, {
-  label_role: "rol {role}",
-  label_fallback: "rol {role} (yedek)",
-  pulled: "{label}: '{model}' {base} üzerinde indirilmiş",
+  label_role: "",
+  label_fallback: "fallback ",
+  pulled: "{label}local-runtime {model} at {base} (pulled there)",
   not_pulled:
-    "{label}: '{model}' {base} üzerinde indirilmemiş (sunucudakiler: {models}); sunucuda indirin",
-  no_models: "hiç model yok",
-  unreachable: "{label}: yerel sunucuya ulaşılamıyor ({detail})",
+    "{label}local-runtime {model} at {base} is not pulled there (it has {models}); pull it on the server",
+  no_models: "no models",
+  unreachable: "{label}local-runtime {model}: the local server is not reachable ({detail})",
   unreachable_stand_in:
-    "{label}: yerel sunucuya ulaşılamıyor ({detail}); onun yerine {stand_in} yanıtlar",
+    "{label}local-runtime {model}: the local server is not reachable ({detail}); {stand_in} answers instead",
+}, {
+  label_role: "",
+  label_fallback: "yedek ",
+  pulled: "{label}local-runtime {model}, {base} üzerinde (orada indirilmiş)",
+  not_pulled:
+    "{label}local-runtime {model}, {base} üzerinde indirilmemiş (sunucudakiler: {models}); sunucuda indirin",
+  no_models: "hiç model yok",
+  unreachable: "{label}local-runtime {model}: yerel sunucuya ulaşılamıyor ({detail})",
+  unreachable_stand_in:
+    "{label}local-runtime {model}: yerel sunucuya ulaşılamıyor ({detail}); onun yerine {stand_in} yanıtlar",
 });

@@ -1,8 +1,9 @@
 /**
- * The `local-runtime` doctor check: for each role on the local model server, whether
- * the server answers and has the role's model pulled (`GET /api/tags`). A server that
- * is down is `info` when a failover stands in, else `warn`; it is never a `fail`,
- * because the server may sleep on another host.
+ * The doctor's line for each role on the local model server (`role <name>`, in place of
+ * the plain role line, so one line says it): whether the server answers and has the
+ * role's model pulled (`GET /api/tags`). A server that is down is `info` when a failover
+ * stands in, else `warn`; it is never a `fail`, because the server may sleep on another
+ * host.
  *
  * @module
  */
@@ -36,15 +37,16 @@ export async function localRuntimeCheck(
         listing = listPulledModels(base, { fetch: options.fetch });
         listings.set(base, listing);
       }
-      const label = t(d.lang, target === role ? "label_role" : "label_fallback", { role: name });
+      const label = t(d.lang, target === role ? "label_role" : "label_fallback");
       const vars = { label, model: target.model_id, base };
+      const check = `role ${name}`;
       try {
         const pulled = await listing;
         out.push(
           isPulled(target.model_id, pulled)
-            ? { name: "local-runtime", status: "info", detail: t(d.lang, "pulled", vars) }
+            ? { name: check, status: "ok", detail: t(d.lang, "pulled", vars) }
             : {
-              name: "local-runtime",
+              name: check,
               status: "warn",
               detail: t(d.lang, "not_pulled", {
                 ...vars,
@@ -57,15 +59,15 @@ export async function localRuntimeCheck(
           .replace(/^Cannot list the local models: /, "");
         const standIn = target === role ? role.failover : undefined;
         out.push({
-          name: "local-runtime",
+          name: check,
           status: standIn ? "info" : "warn",
           detail: standIn
             ? t(d.lang, "unreachable_stand_in", {
-              label,
+              ...vars,
               detail: reasonWords(d.lang, detail),
               stand_in: standIn,
             })
-            : t(d.lang, "unreachable", { label, detail: reasonWords(d.lang, detail) }),
+            : t(d.lang, "unreachable", { ...vars, detail: reasonWords(d.lang, detail) }),
         });
       }
     }

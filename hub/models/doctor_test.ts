@@ -42,18 +42,22 @@ model_id = "f"
     });
     const base = `http://127.0.0.1:${server.addr.port}`;
     assert.deepEqual(results, [
-      { name: "local-runtime", status: "info", detail: `role a: 'llama3.2' is pulled at ${base}` },
       {
-        name: "local-runtime",
-        status: "warn",
-        detail:
-          `role b: 'mistral' is not pulled at ${base} (it has llama3.2:latest, qwen3:4b); pull it on the server`,
+        name: "role a",
+        status: "ok",
+        detail: `local-runtime llama3.2 at ${base} (pulled there)`,
       },
       {
-        name: "local-runtime",
+        name: "role b",
+        status: "warn",
+        detail:
+          `local-runtime mistral at ${base} is not pulled there (it has llama3.2:latest, qwen3:4b); pull it on the server`,
+      },
+      {
+        name: "role c",
         status: "info",
         detail:
-          `role c: the local server is not reachable (http://127.0.0.1:${closedPort}: connection refused); d answers instead`,
+          `local-runtime qwen3:4b: the local server is not reachable (http://127.0.0.1:${closedPort}: connection refused); d answers instead`,
       },
     ]);
   } finally {
@@ -86,9 +90,9 @@ model_id = "f"
     now: Date.now(),
   });
   assert.deepEqual(results, [{
-    name: "local-runtime",
+    name: "role local",
     status: "info",
     detail:
-      `rol local: yerel sunucuya ulaşılamıyor (http://127.0.0.1:${port}: bağlantı reddedildi); onun yerine fast yanıtlar`,
+      `local-runtime qwen3:4b: yerel sunucuya ulaşılamıyor (http://127.0.0.1:${port}: bağlantı reddedildi); onun yerine fast yanıtlar`,
   }]);
 });

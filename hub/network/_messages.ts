@@ -7,6 +7,8 @@ export const EN = {
   too_long: "The message is longer than {max} characters.",
   empty: "The message is empty.",
   not_accepted: "{address} is not an accepted contact.",
+  not_accepted_yet:
+    "{address} has not accepted your contact request yet; send again once they have.",
   removed_by_peer:
     "{address} removed you as a contact; `agent net add {address}` sends a new request.",
   bad_address: "'{address}' is not an agent address.",
@@ -24,6 +26,8 @@ export const t: Translator<NetMessageKey> = catalogue(EN, {
   too_long: "Mesaj {max} karakterden uzun.",
   empty: "Mesaj boş.",
   not_accepted: "{address} kabul edilmiş bir kişi değil.",
+  not_accepted_yet:
+    "{address} kişi isteğinizi henüz kabul etmedi; kabul ettiğinde yeniden gönderin.",
   removed_by_peer:
     "{address} sizi kişilerinden çıkardı; `agent net add {address}` yeni bir istek gönderir.",
   bad_address: "'{address}' bir ajan adresi değil.",

@@ -83,7 +83,13 @@ export type DropWhy =
   | "unverified";
 
 /** The refusal of an owner's command (a sentence key of `_messages.ts`). */
-export type ContactRefusal = "own_address" | "no_pending" | "not_accepted" | "removed_by_peer";
+export type ContactRefusal =
+  | "own_address"
+  | "no_pending"
+  | "not_accepted"
+  /** Our request waits for the other side's answer. */
+  | "not_accepted_yet"
+  | "removed_by_peer";
 
 /** What to do, in order. */
 export type ContactEffect =
@@ -224,9 +230,11 @@ export function contactTransition(state: ContactSlot, event: ContactEvent): Cont
       return stay(state, { type: "refuse", key: "no_pending" });
     case "send":
       if (state.state === "removed") return stay(state, { type: "refuse", key: "removed_by_peer" });
-      return state.state === "accepted"
-        ? stay(state, { type: "send_message" })
-        : stay(state, { type: "refuse", key: "not_accepted" });
+      if (state.state === "accepted") return stay(state, { type: "send_message" });
+      return stay(state, {
+        type: "refuse",
+        key: state.state === "pending_out" ? "not_accepted_yet" : "not_accepted",
+      });
     case "block": {
       const blocked: Contact = state.state === "none"
         ? {

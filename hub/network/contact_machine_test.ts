@@ -147,7 +147,7 @@ const TABLE: Row[] = [
   ["pending_out", "add own", "pending_out", ["refuse:own_address"]],
   ["pending_out", "add card", "pending_out", ["save", "send_request"]],
   ["pending_out", "accept request", "pending_out", ["refuse:no_pending"]],
-  ["pending_out", "send", "pending_out", ["refuse:not_accepted"]],
+  ["pending_out", "send", "pending_out", ["refuse:not_accepted_yet"]],
   ["pending_out", "block", "blocked", ["save"]],
   ["pending_out", "remove", "none", ["forget", "send_removed"]],
   // Accepted: pinned keys, a message gets a turn, a request gets an accept again.

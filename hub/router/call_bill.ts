@@ -16,7 +16,7 @@ import type { ModelTarget } from "../models/mod.ts";
 import type { CallContext } from "./call_types.ts";
 import { estimateTokens, jsonChars, RESERVE_CHARS_PER_TOKEN } from "../ledger/estimate.ts";
 import { errorDetail } from "./failures.ts";
-import { ledgerRow, type ModelUsage } from "./ledger_row.ts";
+import { ledgerRow, type ModelUsage, purposeOf } from "./ledger_row.ts";
 
 /**
  * The output cap a hard-capped role's calls get when the role sets no `max_tokens`, so
@@ -215,7 +215,7 @@ export class CallBill {
       channel: context.channel,
       session_id: context.sessionId ?? null,
       peer: context.peer ?? null,
-      purpose: context.purpose ?? "turn",
+      purpose: purposeOf(r.name, context),
     };
   }
 }

@@ -29,6 +29,8 @@ export interface CallContext {
    * when that does not fit ({@linkcode CeilingError}), so it is never passed.
    */
   ceiling?: { usd: number; sinceMs: number } | undefined;
+  /** The estimated tokens of recalled memories the call's prompt carries (its ledger row keeps them). */
+  recallTokens?: number | undefined;
 }
 
 /** What happened on the way to an answer, filled in while a turn runs. */

@@ -5,7 +5,14 @@
  * @module
  */
 import type { PriceConfig } from "../config/types.ts";
-import { billedTokens, callCost, type CallRecord, type Usage } from "../ledger/mod.ts";
+import {
+  billedTokens,
+  callCost,
+  type CallPurpose,
+  type CallRecord,
+  type Usage,
+} from "../ledger/mod.ts";
+import { MEMORY_ROLE } from "../memory/turn.ts";
 import type { LanguageModelV4, ModelTarget } from "../models/mod.ts";
 import type { CallContext } from "./call_types.ts";
 
@@ -77,6 +84,15 @@ export function ledgerRow(
     channel: options.context.channel,
     session_id: options.context.sessionId ?? null,
     peer: options.context.peer ?? null,
-    purpose: options.context.purpose ?? "turn",
+    purpose: purposeOf(role, options.context),
+    ...(options.context.recallTokens ? { recall_tokens: options.context.recallTokens } : {}),
   };
+}
+
+/**
+ * What a call of `role` was for: what its context says, else `memory` for the memory
+ * role's calls (a proposal, a consolidation job's turn), else an answer.
+ */
+export function purposeOf(role: string, context: CallContext): CallPurpose {
+  return context.purpose ?? (role === MEMORY_ROLE ? "memory" : "turn");
 }

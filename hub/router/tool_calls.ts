@@ -176,7 +176,10 @@ export class StepCalls {
 
   async #run(call: Tracked, tool: ModelTool): Promise<CallOutcome> {
     const gate = this.#gate;
-    if (tool.needsApproval === true) {
+    const asks = typeof tool.needsApproval === "function"
+      ? tool.needsApproval(call.input, call.toolCallId)
+      : tool.needsApproval === true;
+    if (asks) {
       const verdict = await this.#approval(call);
       if (!verdict.allow) return { kind: "refused", reason: verdict.reason };
     }

@@ -233,7 +233,9 @@ export function spendByLines(report: SpendByReport, lang: Lang): string[] {
     [t(lang, "by_total"), { ...report.total, key: "" }],
   ];
   const width = Math.max(...cells.map(([name]) => name.length));
-  const money = cells.map(([, r]) => `$${formatUsd(r.usd)}`);
+  // One column, one number of decimals: enough for its smallest amount to show.
+  const decimals = Math.max(...cells.map(([, r]) => formatUsd(r.usd).split(".")[1]!.length));
+  const money = cells.map(([, r]) => `$${Math.max(0, r.usd).toFixed(decimals)}`);
   const moneyWidth = Math.max(...money.map((m) => m.length));
   cells.forEach(([name, r], i) => {
     const calls = r.calls === 1 ? t(lang, "by_calls_one") : t(lang, "by_calls", { n: r.calls });

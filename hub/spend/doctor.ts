@@ -13,7 +13,7 @@ import { formatTime } from "../i18n.ts";
 import { t } from "./_messages.ts";
 import { Ledger, LedgerError } from "../ledger/ledger.ts";
 import { periodWord } from "../ledger/periods.ts";
-import { formatUsd } from "./sentences.ts";
+import { formatUsdAll } from "./sentences.ts";
 import { answeringStandIn, budgetItems, spendReport } from "./report.ts";
 import { isMetered } from "./budget.ts";
 import { lookupPrice } from "../config/prices.ts";
@@ -41,10 +41,11 @@ export function budgetCheck(d: DoctorContext): Promise<CheckResult[]> {
       const near = warnAt > 0 && entry.spent_usd >= warnAt * cap;
       if (!entry.exhausted && !near) continue;
       const standIn = answeringStandIn(report, role);
+      const [spent, capShown] = formatUsdAll([entry.spent_usd, cap]);
       const fields = {
         role,
-        spent: formatUsd(entry.spent_usd),
-        cap: formatUsd(cap),
+        spent,
+        cap: capShown,
         span: t(d.lang, `span_${periodWord(entry.period)}`),
         percent: Math.floor((entry.spent_usd / cap) * 100),
         time: formatTime(Date.parse(entry.reset_at)),

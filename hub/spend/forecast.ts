@@ -14,7 +14,7 @@
 import { formatTime, type Lang } from "../i18n.ts";
 import { t } from "./_messages.ts";
 import { isoWithOffset } from "../ledger/periods.ts";
-import { formatUsd } from "./sentences.ts";
+import { formatUsd, formatUsdAll } from "./sentences.ts";
 import type { SpendObject } from "./report.ts";
 
 const HOUR_MS = 3_600_000;
@@ -97,14 +97,15 @@ export function forecastReport(
  */
 export function forecastLine(forecasts: Record<string, Forecast>, lang: Lang): string {
   const items = Object.entries(forecasts).map(([role, f]) => {
-    const vars = { role, cap: formatUsd(f.cap_usd), pace: formatUsd(f.pace_usd_per_day) };
+    const [cap, projected] = formatUsdAll([f.cap_usd, f.projected_usd]);
+    const vars = { role, cap, pace: formatUsd(f.pace_usd_per_day) };
     if (f.reached) return t(lang, "forecast_reached", vars);
     if (f.reaches_at !== null) {
       return t(lang, "forecast_reaches", { ...vars, time: formatTime(Date.parse(f.reaches_at)) });
     }
     return t(lang, "forecast_not_this", {
       ...vars,
-      projected: formatUsd(f.projected_usd),
+      projected,
       time: formatTime(Date.parse(f.reset_at)),
     });
   });

@@ -23,6 +23,7 @@ export {
   degradeLogLine,
   degradeNotice,
   formatUsd,
+  formatUsdAll,
   ledgerErrorSentence,
   ledgerReadOnlySentence,
 } from "./sentences.ts";

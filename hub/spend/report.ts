@@ -11,7 +11,7 @@ import { t } from "./_messages.ts";
 import { isMetered } from "./budget.ts";
 import type { Ledger } from "../ledger/ledger.ts";
 import { isoWithOffset, periodBounds, periodWord } from "../ledger/periods.ts";
-import { formatUsd } from "./sentences.ts";
+import { formatUsd, formatUsdAll } from "./sentences.ts";
 
 /** One role's spend in its current period (the spec's spend object). */
 export interface SpendObject {
@@ -145,11 +145,13 @@ export function spendLine(
   entry: SpendObject,
   standIn: string | undefined,
 ): string {
+  const [spent, cap] = formatUsdAll([entry.spent_usd, entry.cap_usd ?? entry.spent_usd]);
   const base = { role, provider: entry.provider, spent: formatUsd(entry.spent_usd) };
   if (entry.cap_usd === null && !entry.metered) return t(lang, "line_unmetered", base);
   let line = entry.cap_usd === null ? t(lang, "line_no_budget", base) : t(lang, "line_budget", {
     ...base,
-    cap: formatUsd(entry.cap_usd),
+    spent,
+    cap,
     span: span(lang, entry.period),
     time: formatTime(Date.parse(entry.reset_at)),
   });
@@ -185,10 +187,11 @@ export function budgetItems(report: Record<string, SpendObject>, lang: Lang): st
   const items: string[] = [];
   for (const [role, entry] of Object.entries(report)) {
     if (entry.cap_usd === null) continue;
+    const [spent, cap] = formatUsdAll([entry.spent_usd, entry.cap_usd]);
     items.push(t(lang, "status_item", {
       role,
-      spent: formatUsd(entry.spent_usd),
-      cap: formatUsd(entry.cap_usd),
+      spent,
+      cap,
       span: span(lang, entry.period),
       time: formatTime(Date.parse(entry.reset_at)),
     }));

@@ -7,6 +7,7 @@ import {
   degradeLogLine,
   degradeNotice,
   formatUsd,
+  formatUsdAll,
   standInSpentSentence,
 } from "./sentences.ts";
 import { configWith, ist, shippedRoles, spend, tempLedger } from "../ledger/_testing.ts";
@@ -132,17 +133,33 @@ Deno.test("budgetLine() lists budgeted roles, or says unknown without any", () =
   assert.equal(budgetLine(unbudgeted, "tr"), "Bütçe: bilinmiyor.");
 });
 
-Deno.test("formatUsd() uses two decimals, four below a cent", () => {
-  assert.deepEqual([0, 0.01, 0.005, 1.005, 15, 123.456, -1, Number.NaN].map(formatUsd), [
-    "0.00",
-    "0.01",
-    "0.0050",
-    "1.00",
-    "15.00",
-    "123.46",
-    "0.00",
-    "0.00",
-  ]);
+Deno.test("formatUsd() uses two decimals, a third for a tenth of a cent, two digits below a cent", () => {
+  assert.deepEqual(
+    [0, 0.01, 0.005, 0.014, 0.000027, 0.25, 1.005, 15, 123.456, -1, Number.NaN].map(formatUsd),
+    [
+      "0.00",
+      "0.01",
+      "0.0050",
+      "0.014",
+      "0.000027",
+      "0.25",
+      "1.00",
+      "15.00",
+      "123.46",
+      "0.00",
+      "0.00",
+    ],
+  );
+});
+
+Deno.test("formatUsdAll() keeps amounts that differ apart, so a comparison reads true", () => {
+  // Issue 39 F12: $0.014 against a $0.02 ceiling read "$0.01 ... would pass ... $0.02",
+  // and a tiny cap "$0.0000 of $0.0000 (135%)".
+  assert.deepEqual(formatUsdAll([0.014, 0.02]), ["0.014", "0.02"]);
+  assert.deepEqual(formatUsdAll([0.000027, 0.00002]), ["0.000027", "0.000020"]);
+  assert.deepEqual(formatUsdAll([0.0149, 0.015]), ["0.0149", "0.0150"]);
+  assert.deepEqual(formatUsdAll([14.999, 15]), ["14.999", "15.000"]);
+  assert.deepEqual(formatUsdAll([15, 15]), ["15.00", "15.00"]);
 });
 
 Deno.test("budget sentences read exactly as the spec's Errors table", () => {

@@ -14,7 +14,7 @@ import { t } from "./_messages.ts";
 import { budgetStatus } from "./budget.ts";
 import type { Ledger } from "../ledger/ledger.ts";
 import { periodWord } from "../ledger/periods.ts";
-import { formatUsd } from "./sentences.ts";
+import { formatUsdAll } from "./sentences.ts";
 
 /** Who tells the owner: each surface tells a warning once. */
 export type WarningSurface = "hub" | "chat" | "tui";
@@ -80,10 +80,11 @@ export function claimBudgetWarnings(
  * it is not called until ...`.
  */
 export function budgetWarningSentence(lang: Lang, warning: BudgetWarning): string {
+  const [spent, cap] = formatUsdAll([warning.spentUsd, warning.capUsd]);
   return t(lang, warning.spentUsd >= warning.capUsd ? "warn_spent_line" : "warn_line", {
     role: warning.role,
-    spent: formatUsd(warning.spentUsd),
-    cap: formatUsd(warning.capUsd),
+    spent,
+    cap,
     span: t(lang, `span_${periodWord(warning.period)}`),
     percent: Math.floor((warning.spentUsd / warning.capUsd) * 100),
     time: formatTime(warning.resetMs),
@@ -95,12 +96,11 @@ export function budgetWarningSentence(lang: Lang, warning: BudgetWarning): strin
  * spent)`, or `budget: brain spent its $15.00 month cap ($20.00 spent)` past it.
  */
 export function budgetWarningLogLine(warning: BudgetWarning): string {
+  const [spent, cap] = formatUsdAll([warning.spentUsd, warning.capUsd]);
   if (warning.spentUsd >= warning.capUsd) {
-    return `budget: ${warning.role} spent its $${
-      formatUsd(warning.capUsd)
-    } ${warning.period} cap ($${formatUsd(warning.spentUsd)} spent)`;
+    return `budget: ${warning.role} spent its $${cap} ${warning.period} cap ($${spent} spent)`;
   }
-  return `budget: ${warning.role} passed ${Math.round(warning.warnAt * 100)}% of its $${
-    formatUsd(warning.capUsd)
-  } ${warning.period} cap ($${formatUsd(warning.spentUsd)} spent)`;
+  return `budget: ${warning.role} passed ${
+    Math.round(warning.warnAt * 100)
+  }% of its $${cap} ${warning.period} cap ($${spent} spent)`;
 }

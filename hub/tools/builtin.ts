@@ -142,6 +142,7 @@ export const fetchUrl: AgentTool = {
     const host = new URL(input.url).hostname;
     return t(lang, "fetch_url", { host: shown(host, 80), url: shown(input.url, 120) });
   },
+  untrusted: true,
   // Allowing a site for the session allows that host only: the sentence named it.
   sessionScope(input: { url: string }) {
     return `fetch_url ${new URL(input.url).hostname}`;

@@ -54,6 +54,8 @@ export const shell: AgentTool = {
       command: printable(input.command),
     });
   },
+  // A command's output can carry anything (a page it fetched, a file someone else wrote).
+  untrusted: true,
   async offered(settings) {
     return settings.shell.enabled && await findBwrap() !== undefined;
   },

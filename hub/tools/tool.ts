@@ -33,6 +33,29 @@ export interface ToolContext {
   channel?: Channel | undefined;
   /** The conversation's session (the shell's scratch folder, the ledger row). */
   sessionId?: string | undefined;
+  /** What the turn knows about itself (set by the tool layer, read by the memory tools). */
+  turn?: TurnState | undefined;
+  /**
+   * This call ran after the owner allowed it on the turn's hook (a tool that
+   * {@linkcode AgentTool.asks} for it). @default false
+   */
+  approved?: boolean | undefined;
+}
+
+/**
+ * One turn's state the tool layer keeps: whether its context holds untrusted content
+ * (a fetched page, a search or an MCP result, a forwarded mail), in which case nothing
+ * the turn asks to remember is kept in the owner's memory without the owner's approval.
+ * Set from the turn's own input and history when it starts, and by
+ * {@linkcode toToolSet} the moment a tool whose results are untrusted runs.
+ */
+export interface TurnState {
+  untrusted: boolean;
+  /**
+   * The turn has someone to ask (its `beforeToolCall` hook can ask the owner): without
+   * one, a tool that would ask does what it does when no one is there. @default false
+   */
+  canAsk?: boolean | undefined;
 }
 
 /** Where a tool comes from when it is not the agent's own: an MCP server's tool. */
@@ -65,6 +88,17 @@ export interface AgentTool<S extends z.ZodType = z.ZodType> {
    */
   describe?(input: z.infer<S>, lang: Lang): string;
   /**
+   * A tier-1 tool that asks the turn's hook for this call all the same (`remember`, once
+   * the turn's context holds outside content): asked like a tier-2 call, run only when
+   * allowed, and then run with `context.approved`. @default never
+   */
+  asks?(input: z.infer<S>, context: ToolContext): boolean;
+  /**
+   * Its results are content from outside (a web page, a search, an MCP server, a
+   * mail): once it runs, the turn's context holds untrusted content. @default false
+   */
+  untrusted?: boolean | undefined;
+  /**
    * What "Allow for this session" covers for a call with `input`: `fetch_url` gives the
    * host, so allowing one site does not allow every site. @default the tool's name
    */
@@ -89,8 +123,11 @@ export interface ModelTool {
   jsonSchema?: Record<string, unknown> | undefined;
   /** May be held back until the model asks for it (an MCP server's tool). @default false */
   deferrable?: boolean | undefined;
-  /** A tier-2 tool: the turn's hook decides whether each call runs. @default false */
-  needsApproval?: boolean | undefined;
+  /**
+   * A tier-2 tool (or, as a function, a call with this input and id): the turn's hook
+   * decides whether it runs. @default false
+   */
+  needsApproval?: boolean | ((input: unknown, toolCallId: string) => boolean) | undefined;
   execute(
     input: unknown,
     call: { toolCallId: string; abortSignal?: AbortSignal | undefined },
@@ -175,18 +212,33 @@ export interface ToolSetOptions {
  */
 export function toToolSet(tools: readonly AgentTool[], options: ToolSetOptions): ModelTools {
   const set: ModelTools = {};
+  // The calls of tools that ask for them which the hook was asked about (and allowed,
+  // since a refused call never runs).
+  const asked = new Set<string>();
   for (const t of tools) {
+    const asks = t.asks;
     set[t.name] = {
       description: t.description,
       inputSchema: t.inputSchema,
       ...(t.jsonSchema !== undefined ? { jsonSchema: t.jsonSchema } : {}),
       ...(t.origin !== undefined ? { deferrable: true } : {}),
-      needsApproval: t.tier >= 2,
+      needsApproval: t.tier >= 2 || asks === undefined ? t.tier >= 2 : (input, toolCallId) => {
+        if (!asks.call(t, input as never, options.context)) return false;
+        asked.add(toolCallId);
+        return true;
+      },
       execute: async (input, call) => {
+        // From here on the turn's context holds what the tool brings in, whatever it is.
+        if (t.untrusted === true && options.context.turn !== undefined) {
+          options.context.turn.untrusted = true;
+        }
         try {
-          const context = call.abortSignal === undefined
-            ? options.context
-            : { ...options.context, signal: call.abortSignal };
+          const approved = asked.delete(call.toolCallId);
+          const context = call.abortSignal === undefined && !approved ? options.context : {
+            ...options.context,
+            ...(call.abortSignal === undefined ? {} : { signal: call.abortSignal }),
+            ...(approved ? { approved } : {}),
+          };
           return await t.execute(input as never, context);
         } catch (error) {
           return { error: errorMessage(error) };

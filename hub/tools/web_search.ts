@@ -33,6 +33,9 @@ export const webSearch: AgentTool = {
   description:
     "Search the web. Returns titles, URLs and snippets of the top results. Each call costs money; search once with a good query rather than many times.",
   inputSchema: z.object({ query: z.string().min(1).max(400) }),
+  // Pages' titles and snippets: outside content, so nothing this turn asks to remember
+  // is kept without the owner's approval.
+  untrusted: true,
   offered(settings) {
     return settings.search !== undefined;
   },

@@ -215,11 +215,11 @@ var X25519_SMALL = [
   "ed" + FF30 + "7f",
   "ee" + FF30 + "7f"
 ].map(hex);
-function onList(key, list) {
+function onList(key, list2) {
   if (key.length !== 32) return false;
-  return list.some((bad4) => {
-    let diff = key[31] & 127 ^ bad4[31];
-    for (let i = 0; i < 31; i++) diff |= key[i] ^ bad4[i];
+  return list2.some((bad5) => {
+    let diff = key[31] & 127 ^ bad5[31];
+    for (let i = 0; i < 31; i++) diff |= key[i] ^ bad5[i];
     return diff === 0;
   });
 }
@@ -786,8 +786,8 @@ var CLOUD_FOLDERS = [
 function isStateKey(key) {
   return STATE_KEY_PATTERN.test(key);
 }
-function isSessionId(id) {
-  return SESSION_ID_PATTERN.test(id);
+function isSessionId(id2) {
+  return SESSION_ID_PATTERN.test(id2);
 }
 function isCloudFileName(name) {
   if (FIXED_CLOUD_FILES.includes(name)) return true;
@@ -1055,13 +1055,13 @@ function decodeSegment(segment) {
     return void 0;
   }
 }
-function checkId(id, valid, what) {
-  if (typeof id !== "string" || !valid(id)) {
+function checkId(id2, valid, what) {
+  if (typeof id2 !== "string" || !valid(id2)) {
     throw new HttpError(400, "bad_request", {
       detail: `invalid ${what}`
     });
   }
-  return id;
+  return id2;
 }
 function messageId(value) {
   const n = typeof value === "string" && /^\d{1,15}$/.test(value) ? Number(value) : value;
@@ -1293,6 +1293,577 @@ function epochParam(params, name) {
   return Number(value);
 }
 
+// net/memory.ts
+var SCOPE = /^(?:owner|person:[^\s\p{C}]{1,300}|conversation:[^\s\p{C}]{1,300})$/u;
+function isScope(value) {
+  return SCOPE.test(value);
+}
+var MEMORY_KIND_NAMES = [
+  "fact",
+  "preference",
+  "event",
+  "instruction"
+];
+var MAX_TEXT_CHARS = 1e3;
+var HIDDEN = /[\p{Cf}\p{Co}\u2028\u2029\u115F\u1160\u3164\uFFA0\u2800]|[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/u;
+var HIDDEN_ALL = new RegExp(HIDDEN.source, "gu");
+var EMOJI_JOINER = /(\p{Extended_Pictographic}\p{M}*)\u200D(?=\p{Extended_Pictographic})/gu;
+function hiddenCharacters(text3) {
+  const plain = text3.replace(EMOJI_JOINER, "$1");
+  if (!HIDDEN.test(plain)) return [];
+  const seen = /* @__PURE__ */ new Set();
+  for (const match of plain.matchAll(HIDDEN_ALL)) {
+    seen.add(`U+${match[0].codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
+  }
+  return [
+    ...seen
+  ];
+}
+function sameText(text3) {
+  return text3.toLowerCase().normalize("NFKD").replace(/\p{M}/gu, "").replace(/[\s.!]+/g, " ").trim();
+}
+function sameKey2(text3) {
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of new TextEncoder().encode(sameText(text3))) {
+    hash = (hash ^ BigInt(byte)) * 0x100000001b3n & 0xffffffffffffffffn;
+  }
+  return hash.toString(16).padStart(16, "0");
+}
+function recencyBoost(ageMs) {
+  return 1 + 0.5 * Math.pow(0.5, Math.max(0, ageMs) / (30 * 864e5));
+}
+var SEARCH_CANDIDATES = 60;
+function indexText(text3) {
+  return text3.replace(/ı/g, "i");
+}
+var STOP = new Set("a an and are as at be but by do does for from had has have he her his how i if in is it its me my no not of on or our she so than that the their them then there they this to us was we were what when where which who why will with you your can could would should about did am been just also please tell know remember acaba ama ancak bana ben beni benim bir biraz bu buna bunu da daha de diye en gibi hem hep her icin ile ise kadar ki mi mu musun nasil ne neden o olan olarak onu sen seni sey siz sonra su ve veya ya yani".split(" "));
+var MAX_TERMS = 16;
+function queryWords(text3) {
+  const folded = indexText(text3).replace(/İ/g, "i").toLowerCase().normalize("NFKD").replace(/\p{M}/gu, "");
+  const words = [];
+  for (const match of folded.matchAll(/[\p{L}\p{N}]+/gu)) {
+    const word = match[0];
+    if (word.length < 2 || STOP.has(word) || words.includes(word)) continue;
+    words.push(word);
+  }
+  if (words.length <= MAX_TERMS) return words;
+  const longest = [
+    ...words
+  ].sort((a, b) => b.length - a.length).slice(0, MAX_TERMS);
+  return words.filter((w) => longest.includes(w));
+}
+function wordTerms(text3) {
+  return queryWords(text3).map((word) => ({
+    word,
+    expr: word.length >= 4 ? `"${word}"*` : `"${word}"`
+  }));
+}
+var COMMON_DOCS = 250;
+function prunedQuery(terms) {
+  const held = terms.filter((t) => t.df > 0);
+  if (held.length === 0) return void 0;
+  const rare = held.filter((t) => t.df <= COMMON_DOCS).map((t) => t.expr);
+  const common = held.filter((t) => t.df > COMMON_DOCS).map((t) => t.expr);
+  const pairs = [];
+  for (let i = 0; i < common.length; i++) {
+    for (let j = i + 1; j < common.length; j++) pairs.push(`(${common[i]} AND ${common[j]})`);
+  }
+  const parts = [
+    ...rare,
+    ...pairs
+  ];
+  if (parts.length === 0) return common.join(" OR ");
+  return parts.join(" OR ");
+}
+function trigramQuery(text3, mode) {
+  const pieces = indexText(text3).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((p) => [
+    ...p
+  ].length >= 3);
+  if (pieces.length === 0) return void 0;
+  const unique = [
+    ...new Set(pieces)
+  ].slice(0, MAX_TERMS);
+  return unique.map((p) => `"${p}"`).join(mode === "all" ? " AND " : " OR ");
+}
+
+// spine/cloud/memory.ts
+var INDEXES = [
+  "memories_words",
+  "memories_trigrams"
+];
+var STATUSES = [
+  "active",
+  "pending"
+];
+var SOURCES = [
+  "owner",
+  "agent",
+  "imported"
+];
+var REASONS = [
+  "untrusted",
+  "person",
+  "group",
+  "proposed",
+  "instructions"
+];
+function bad2(detail) {
+  throw new HttpError(400, "bad_request", {
+    detail
+  });
+}
+function filterOf(body) {
+  const scopes = body.scopes;
+  if (scopes === "every") return "every";
+  if (!Array.isArray(scopes) || scopes.length > 20 || !scopes.every((s) => typeof s === "string" && isScope(s))) {
+    bad2(`'scopes' must be "every" or a list of at most 20 scopes`);
+  }
+  return scopes;
+}
+function scopeWhere(filter, column = "scope") {
+  if (filter === "every") return {
+    sql: "1 = 1",
+    params: []
+  };
+  if (filter.length === 0) return {
+    sql: "0 = 1",
+    params: []
+  };
+  return {
+    sql: `${column} IN (${filter.map(() => "?").join(", ")})`,
+    params: [
+      ...filter
+    ]
+  };
+}
+function id(value, what = "id") {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+    bad2(`'${what}' must be a memory id (a whole number from 1)`);
+  }
+  return value;
+}
+function optionalText(value, what, max = 300) {
+  if (value === void 0 || value === null) return null;
+  if (typeof value !== "string" || value.length > max) {
+    bad2(`'${what}' must be a string of at most ${max} characters`);
+  }
+  return value;
+}
+function memoryText(value) {
+  if (typeof value !== "string") bad2("'text' must be a string");
+  const text3 = value.normalize("NFC").trim();
+  if (text3 === "" || [
+    ...text3
+  ].length > MAX_TEXT_CHARS) {
+    bad2(`'text' must hold 1 to ${MAX_TEXT_CHARS} characters`);
+  }
+  if (hiddenCharacters(text3).length > 0) bad2("'text' holds hidden characters");
+  return text3;
+}
+function memoryOf(row) {
+  return {
+    id: Number(row.id),
+    scope: row.scope,
+    kind: row.kind,
+    text: row.text,
+    source: row.source,
+    status: row.status,
+    pending_reason: row.pending_reason ?? null,
+    session_id: row.session_id ?? null,
+    channel: row.channel ?? null,
+    created_ms: Number(row.created_ms),
+    valid_until_ms: row.valid_until_ms === null ? null : Number(row.valid_until_ms),
+    superseded_by: row.superseded_by === null ? null : Number(row.superseded_by),
+    replaces: row.replaces === null ? null : Number(row.replaces),
+    pinned: Number(row.pinned) === 1,
+    tokens: Number(row.tokens)
+  };
+}
+var MemoryDb = class {
+  db;
+  constructor(db2) {
+    this.db = db2;
+  }
+  async all(sql, params) {
+    return (await this.db.prepare(sql).bind(...params).all()).results ?? [];
+  }
+  async one(sql, params) {
+    return await this.db.prepare(sql).bind(...params).first() ?? void 0;
+  }
+  stmt(sql, params) {
+    return this.db.prepare(sql).bind(...params);
+  }
+  async byId(memoryId) {
+    return await this.one("SELECT * FROM memories WHERE id = ?", [
+      memoryId
+    ]);
+  }
+  async inFilter(memoryId, filter) {
+    const where = scopeWhere(filter);
+    const row = await this.one(`SELECT * FROM memories WHERE id = ? AND ${where.sql}`, [
+      memoryId,
+      ...where.params
+    ]);
+    if (row === void 0) throw new HttpError(404, "unknown_id");
+    return row;
+  }
+  index(memoryId, text3) {
+    const folded = indexText(text3);
+    return INDEXES.map((index) => memoryId === "last" ? this.stmt(`INSERT INTO ${index} (rowid, text) VALUES (last_insert_rowid(), ?)`, [
+      folded
+    ]) : this.stmt(`INSERT INTO ${index} (rowid, text) VALUES (?, ?)`, [
+      memoryId,
+      folded
+    ]));
+  }
+};
+async function add(m, body) {
+  const memory = body.memory;
+  if (memory === null || typeof memory !== "object") bad2("'memory' must be an object");
+  const scope = memory.scope;
+  if (typeof scope !== "string" || !isScope(scope)) bad2("'memory.scope' must be a scope");
+  const kind = memory.kind ?? "fact";
+  if (!MEMORY_KIND_NAMES.includes(kind)) bad2("'memory.kind' must be a kind");
+  const source = memory.source;
+  if (!SOURCES.includes(source)) bad2("'memory.source' must be owner, agent or imported");
+  const status = memory.status ?? "active";
+  if (!STATUSES.includes(status)) bad2("'memory.status' must be active or pending");
+  const reason = status === "pending" ? memory.pending_reason ?? "proposed" : null;
+  if (reason !== null && !REASONS.includes(reason)) {
+    bad2("'memory.pending_reason' is unknown");
+  }
+  const text3 = memoryText(memory.text);
+  const tokens = memory.tokens;
+  if (typeof tokens !== "number" || !Number.isSafeInteger(tokens) || tokens < 0) {
+    bad2("'memory.tokens' must be a whole number of 0 or more");
+  }
+  const created2 = typeof memory.created_ms === "number" ? memory.created_ms : Date.now();
+  const key = sameKey2(text3);
+  let replaces = null;
+  if (memory.replaces !== void 0 && memory.replaces !== null) {
+    const old = await m.byId(id(memory.replaces, "memory.replaces"));
+    if (old === void 0 || old.scope !== scope || old.status !== "active" || old.valid_until_ms !== null) throw new HttpError(409, "replaces_gone");
+    replaces = Number(old.id);
+  }
+  for (const row of await m.all("SELECT * FROM memories WHERE scope = ? AND same_key = ? AND status = ? AND valid_until_ms IS NULL", [
+    scope,
+    key,
+    status
+  ])) {
+    if (sameText(String(row.text)) !== sameText(text3)) continue;
+    const existing = Number(row.id);
+    const changes = [];
+    if (memory.pinned === true && Number(row.pinned) !== 1) {
+      changes.push(m.stmt("UPDATE memories SET pinned = 1 WHERE id = ?", [
+        existing
+      ]));
+    }
+    if (status === "active" && replaces !== null && replaces !== existing) {
+      changes.push(m.stmt("UPDATE memories SET valid_until_ms = ?, superseded_by = ?, pinned = 0 WHERE id = ?", [
+        created2,
+        existing,
+        replaces
+      ]));
+    }
+    if (changes.length > 0) await m.db.batch(changes);
+    return memoryOf(await m.byId(existing));
+  }
+  const statements = [
+    m.stmt(`INSERT INTO memories (scope, kind, text, source, status, pending_reason, session_id,
+         channel, created_ms, replaces, pinned, tokens, same_key)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+      scope,
+      kind,
+      text3,
+      source,
+      status,
+      reason,
+      optionalText(memory.session_id, "memory.session_id"),
+      optionalText(memory.channel, "memory.channel", 40),
+      created2,
+      status === "pending" ? replaces : null,
+      memory.pinned === true ? 1 : 0,
+      tokens,
+      key
+    ]),
+    ...m.index("last", text3)
+  ];
+  if (status === "active" && replaces !== null) {
+    statements.push(m.stmt("UPDATE memories SET valid_until_ms = ?, superseded_by = last_insert_rowid(), pinned = 0 WHERE id = ?", [
+      created2,
+      replaces
+    ]));
+  }
+  const results = await m.db.batch(statements);
+  const newId = Number(results[0].meta.last_row_id);
+  return memoryOf(await m.byId(newId));
+}
+async function list(m, body, filter) {
+  const where = scopeWhere(filter, "m.scope");
+  const parts = [
+    where.sql
+  ];
+  const params = [
+    ...where.params
+  ];
+  if (body.status !== void 0) {
+    if (!STATUSES.includes(body.status)) bad2("'status' must be active or pending");
+    parts.push("m.status = ?");
+    params.push(body.status);
+  }
+  if (body.history !== true) parts.push("m.valid_until_ms IS NULL");
+  if (body.pinned === true) parts.push("m.pinned = 1");
+  const limit = typeof body.limit === "number" ? Math.min(Math.max(1, body.limit), 1e5) : 200;
+  const search2 = typeof body.search === "string" ? body.search.trim() : "";
+  if (search2 === "") {
+    return (await m.all(`SELECT m.* FROM memories m WHERE ${parts.join(" AND ")}
+       ORDER BY m.created_ms DESC, m.id DESC LIMIT ?`, [
+      ...params,
+      limit
+    ])).map(memoryOf);
+  }
+  const query = trigramQuery(search2, "all");
+  const rows = query === void 0 ? await m.all(`SELECT m.* FROM memories m WHERE ${parts.join(" AND ")} AND instr(lower(m.text), lower(?)) > 0
+       ORDER BY m.created_ms DESC, m.id DESC`, [
+    ...params,
+    search2
+  ]) : await m.all(`SELECT m.* FROM memories_trigrams t JOIN memories m ON m.id = t.rowid
+       WHERE memories_trigrams MATCH ? AND ${parts.join(" AND ")}
+       ORDER BY m.created_ms DESC, m.id DESC`, [
+    query,
+    ...params
+  ]);
+  return rows.slice(0, limit).map(memoryOf);
+}
+async function search(m, body, filter) {
+  if (typeof body.query !== "string") bad2("'query' must be a string");
+  const limit = typeof body.limit === "number" ? Math.min(Math.max(1, body.limit), 100) : 20;
+  const now = typeof body.now === "number" ? body.now : Date.now();
+  const exclude = new Set(Array.isArray(body.exclude) ? body.exclude : []);
+  const where = scopeWhere(filter, "m.scope");
+  const inForce = body.history === true ? "m.status = 'active'" : "m.status = 'active' AND m.valid_until_ms IS NULL";
+  const found = /* @__PURE__ */ new Map();
+  const take = async (index, match, weight) => {
+    if (match === void 0 || found.size >= limit) return;
+    const rows = await m.all(`SELECT m.*, bm25(${index}) AS rank FROM ${index} JOIN memories m ON m.id = ${index}.rowid
+       WHERE ${index} MATCH ? AND ${where.sql} AND ${inForce} ORDER BY rank LIMIT ?`, [
+      match,
+      ...where.params,
+      SEARCH_CANDIDATES
+    ]);
+    for (const row of rows) {
+      const memory = memoryOf(row);
+      const memoryId = memory.id;
+      if (exclude.has(memoryId) || found.has(memoryId)) continue;
+      const score = -Number(row.rank) * recencyBoost(now - memory.created_ms) * weight;
+      found.set(memoryId, {
+        memory,
+        score
+      });
+    }
+  };
+  const terms = [];
+  for (const term of wordTerms(body.query)) {
+    const row = await m.one("SELECT TOTAL(doc) AS docs FROM memories_vocab WHERE term >= ? AND term < ?", [
+      term.word,
+      term.expr.endsWith("*") ? `${term.word}\u{10FFFF}` : `${term.word}\0`
+    ]);
+    terms.push({
+      ...term,
+      df: Number(row?.docs ?? 0)
+    });
+  }
+  await take("memories_words", prunedQuery(terms), 1);
+  if (found.size < limit) await take("memories_trigrams", trigramQuery(body.query, "any"), 0.25);
+  return [
+    ...found.values()
+  ].sort((a, b) => b.score - a.score || b.memory.id - a.memory.id).slice(0, limit);
+}
+async function forget(m, body, filter) {
+  if (!Array.isArray(body.ids) || body.ids.length > 1e4) {
+    bad2("'ids' must be a list of memory ids");
+  }
+  const ids2 = [
+    ...new Set(body.ids.map((v) => id(v)))
+  ];
+  const where = scopeWhere(filter);
+  const found = [];
+  for (const memoryId of ids2) {
+    const row = await m.one(`SELECT id FROM memories WHERE id = ? AND ${where.sql}`, [
+      memoryId,
+      ...where.params
+    ]);
+    if (row !== void 0) found.push(memoryId);
+  }
+  if (found.length === 0) return [];
+  const statements = [];
+  for (const memoryId of found) {
+    statements.push(m.stmt("DELETE FROM memories WHERE id = ?", [
+      memoryId
+    ]));
+    for (const index of INDEXES) {
+      statements.push(m.stmt(`DELETE FROM ${index} WHERE rowid = ?`, [
+        memoryId
+      ]));
+    }
+    statements.push(m.stmt("UPDATE memories SET superseded_by = NULL WHERE superseded_by = ?", [
+      memoryId
+    ]));
+    statements.push(m.stmt("UPDATE memories SET replaces = NULL WHERE replaces = ?", [
+      memoryId
+    ]));
+  }
+  for (const index of INDEXES) {
+    statements.push(m.stmt(`INSERT INTO ${index}(${index}) VALUES('optimize')`, []));
+  }
+  await m.db.batch(statements);
+  return found;
+}
+async function approve(m, body, filter) {
+  const memoryId = id(body.id);
+  const row = await m.inFilter(memoryId, filter);
+  if (row.status !== "pending") throw new HttpError(409, "not_pending");
+  const now = Date.now();
+  const statements = [];
+  if (body.text !== void 0) {
+    const text3 = memoryText(body.text);
+    const tokens = body.tokens;
+    if (typeof tokens !== "number" || !Number.isSafeInteger(tokens) || tokens < 0) {
+      bad2("'tokens' must be a whole number of 0 or more");
+    }
+    if (text3 !== row.text) {
+      statements.push(m.stmt("UPDATE memories SET text = ?, tokens = ?, same_key = ? WHERE id = ?", [
+        text3,
+        tokens,
+        sameKey2(text3),
+        memoryId
+      ]));
+      for (const index of INDEXES) {
+        statements.push(m.stmt(`DELETE FROM ${index} WHERE rowid = ?`, [
+          memoryId
+        ]));
+      }
+      statements.push(...m.index(memoryId, text3));
+    }
+  }
+  statements.push(m.stmt("UPDATE memories SET status = 'active', pending_reason = NULL, replaces = NULL WHERE id = ?", [
+    memoryId
+  ]));
+  const old = row.replaces === null ? void 0 : await m.byId(Number(row.replaces));
+  if (old !== void 0 && old.status === "active" && old.valid_until_ms === null) {
+    statements.push(m.stmt("UPDATE memories SET valid_until_ms = ?, superseded_by = ?, pinned = 0 WHERE id = ?", [
+      now,
+      memoryId,
+      old.id
+    ]));
+  }
+  await m.db.batch(statements);
+  return memoryOf(await m.byId(memoryId));
+}
+function addMemoryRoutes(routes) {
+  return routes.post("/hub/memory", (request, { context }) => handleMemory(request, db(context.env)));
+}
+async function handleMemory(request, db2) {
+  const body = await readObject(request);
+  const m = new MemoryDb(db2);
+  const op = body.op;
+  switch (op) {
+    case "add":
+      return json({
+        memory: await add(m, body)
+      });
+    case "get": {
+      const where = scopeWhere(filterOf(body));
+      const row = await m.one(`SELECT * FROM memories WHERE id = ? AND ${where.sql}`, [
+        id(body.id),
+        ...where.params
+      ]);
+      return json({
+        memory: row === void 0 ? null : memoryOf(row)
+      });
+    }
+    case "list":
+      return json({
+        memories: await list(m, body, filterOf(body))
+      });
+    case "search":
+      return json({
+        ranked: await search(m, body, filterOf(body))
+      });
+    case "pinned": {
+      const where = scopeWhere(filterOf(body));
+      const rows = await m.all(`SELECT * FROM memories WHERE ${where.sql} AND pinned = 1 AND status = 'active'
+           AND valid_until_ms IS NULL ORDER BY created_ms DESC LIMIT 200`, where.params);
+      return json({
+        memories: rows.map(memoryOf)
+      });
+    }
+    case "forget":
+      return json({
+        ids: await forget(m, body, filterOf(body))
+      });
+    case "approve":
+      return json({
+        memory: await approve(m, body, filterOf(body))
+      });
+    case "pin": {
+      const memoryId = id(body.id);
+      await m.inFilter(memoryId, filterOf(body));
+      await m.stmt("UPDATE memories SET pinned = ? WHERE id = ?", [
+        body.pinned === true ? 1 : 0,
+        memoryId
+      ]).run();
+      return json({
+        memory: memoryOf(await m.byId(memoryId))
+      });
+    }
+    case "counts": {
+      const where = scopeWhere(filterOf(body));
+      const row = await m.one(`SELECT TOTAL(status = 'active' AND valid_until_ms IS NULL) AS active,
+           TOTAL(status = 'pending') AS pending,
+           TOTAL(status = 'active' AND valid_until_ms IS NOT NULL) AS superseded
+         FROM memories WHERE ${where.sql}`, where.params) ?? {};
+      return json({
+        active: Number(row.active ?? 0),
+        pending: Number(row.pending ?? 0),
+        superseded: Number(row.superseded ?? 0)
+      });
+    }
+    case "scopes":
+      return json({
+        scopes: (await m.all("SELECT DISTINCT scope FROM memories ORDER BY scope = 'owner' DESC, scope", [])).map((r) => r.scope)
+      });
+    case "marks.get": {
+      const session = optionalText(body.session_id, "session_id") ?? bad2("'session_id' is missing");
+      const row = await m.one("SELECT through_message FROM memory_marks WHERE session_id = ?", [
+        session
+      ]);
+      return json({
+        through: Number(row?.through_message ?? 0)
+      });
+    }
+    case "marks.set": {
+      const session = optionalText(body.session_id, "session_id") ?? bad2("'session_id' is missing");
+      const count = body.count;
+      if (typeof count !== "number" || !Number.isSafeInteger(count) || count < 0) {
+        bad2("'count' must be a whole number of 0 or more");
+      }
+      await m.stmt(`INSERT INTO memory_marks (session_id, through_message, at_ms) VALUES (?, ?, ?)
+         ON CONFLICT (session_id) DO UPDATE SET through_message = excluded.through_message,
+           at_ms = excluded.at_ms`, [
+        session,
+        count,
+        Date.now()
+      ]).run();
+      return json({
+        through: count
+      });
+    }
+    default:
+      bad2("'op' must be one of add, get, list, search, pinned, forget, approve, pin, counts, scopes, marks.get, marks.set");
+  }
+}
+
 // spine/cloud/sessions.ts
 var SESSION_LIST_MAX = 200;
 var SESSION_LIST_DEFAULT = 20;
@@ -1464,16 +2035,16 @@ async function agentData(request, store, sessionId, agentId) {
 async function createMessage(request, store, sessionId, agentId) {
   const body = await readObject(request);
   const raw = field(body, "message_id");
-  const id = messageId(typeof raw === "number" ? raw : -1);
+  const id2 = messageId(typeof raw === "number" ? raw : -1);
   const data = JSON.stringify(field(body, "data"));
   if (!await store.hasAgent(sessionId, agentId)) throw new HttpError(404, "not_found");
   const [insert] = await store.db.batch([
-    store.db.prepare("INSERT OR IGNORE INTO session_messages (session_id, agent_id, message_id, data) VALUES (?1, ?2, ?3, ?4)").bind(sessionId, agentId, id, data),
+    store.db.prepare("INSERT OR IGNORE INTO session_messages (session_id, agent_id, message_id, data) VALUES (?1, ?2, ?3, ?4)").bind(sessionId, agentId, id2, data),
     store.touch(sessionId, nowIso())
   ]);
   if ((insert.meta.changes ?? 0) === 0) throw new HttpError(409, "exists");
   return created({
-    message_id: id
+    message_id: id2
   });
 }
 async function listMessages(url, store, sessionId, agentId) {
@@ -1485,9 +2056,9 @@ async function listMessages(url, store, sessionId, agentId) {
     messages: results.map((r) => JSON.parse(r.data))
   });
 }
-async function message(request, store, sessionId, agentId, id) {
+async function message(request, store, sessionId, agentId, id2) {
   if (request.method === "GET") {
-    const row = await store.db.prepare("SELECT data FROM session_messages WHERE session_id = ?1 AND agent_id = ?2 AND message_id = ?3").bind(sessionId, agentId, id).first();
+    const row = await store.db.prepare("SELECT data FROM session_messages WHERE session_id = ?1 AND agent_id = ?2 AND message_id = ?3").bind(sessionId, agentId, id2).first();
     if (row === null) throw new HttpError(404, "not_found");
     return json({
       data: JSON.parse(row.data)
@@ -1495,12 +2066,12 @@ async function message(request, store, sessionId, agentId, id) {
   }
   const data = JSON.stringify(field(await readObject(request), "data"));
   const [update] = await store.db.batch([
-    store.db.prepare("UPDATE session_messages SET data = ?4 WHERE session_id = ?1 AND agent_id = ?2 AND message_id = ?3").bind(sessionId, agentId, id, data),
+    store.db.prepare("UPDATE session_messages SET data = ?4 WHERE session_id = ?1 AND agent_id = ?2 AND message_id = ?3").bind(sessionId, agentId, id2, data),
     store.touch(sessionId, nowIso())
   ]);
   if ((update.meta.changes ?? 0) === 0) throw new HttpError(404, "not_found");
   return json({
-    message_id: id
+    message_id: id2
   });
 }
 
@@ -1552,13 +2123,13 @@ async function takeUpdate(request, env) {
     throw new HttpError(401, "unauthorized");
   }
   const update = parseJsonBody(await readRequestBody(request, CLOUD_BODY_MAX_BYTES));
-  const id = update?.update_id;
-  if (typeof id !== "number" || !Number.isSafeInteger(id) || id < 0) {
+  const id2 = update?.update_id;
+  if (typeof id2 !== "number" || !Number.isSafeInteger(id2) || id2 < 0) {
     throw new HttpError(400, "bad_request", {
       detail: "an update needs an integer update_id"
     });
   }
-  await env.DB.prepare("INSERT OR IGNORE INTO messenger_updates (update_id, data, received_at) VALUES (?1, ?2, ?3)").bind(id, JSON.stringify(update), Math.floor(Date.now() / 1e3)).run();
+  await env.DB.prepare("INSERT OR IGNORE INTO messenger_updates (update_id, data, received_at) VALUES (?1, ?2, ?3)").bind(id2, JSON.stringify(update), Math.floor(Date.now() / 1e3)).run();
   const brain = brainFetch(env);
   return {
     response: json({
@@ -1656,7 +2227,7 @@ var STATES = /* @__PURE__ */ new Set([
 ]);
 var DELIVERY_KEEP_MS = 7 * 864e5;
 var LOG_KEEP_MS = 90 * 864e5;
-function bad2(detail) {
+function bad3(detail) {
   throw new HttpError(400, "bad_request", {
     detail
   });
@@ -1664,20 +2235,20 @@ function bad2(detail) {
 function str(row, key, max = ID_MAX) {
   const v = row[key];
   if (typeof v !== "string" || v === "" || v.length > max) {
-    bad2(`'${key}' must be a string of 1 to ${max} characters`);
+    bad3(`'${key}' must be a string of 1 to ${max} characters`);
   }
   return v;
 }
 function optStr(row, key, max) {
   const v = row[key];
   if (v === void 0 || v === null) return null;
-  if (typeof v !== "string" || v.length > max) bad2(`'${key}' must be null or a string`);
+  if (typeof v !== "string" || v.length > max) bad3(`'${key}' must be null or a string`);
   return v;
 }
 function num(row, key, whole3) {
   const v = row[key];
   if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || whole3 && !Number.isSafeInteger(v)) {
-    bad2(`'${key}' must be ${whole3 ? "a whole number" : "a number"} of 0 or more`);
+    bad3(`'${key}' must be ${whole3 ? "a whole number" : "a number"} of 0 or more`);
   }
   return v;
 }
@@ -1687,10 +2258,10 @@ function optWhole(row, key) {
 function rowsOf(body) {
   const rows = body.rows;
   if (!Array.isArray(rows) || rows.length > ROWS_MAX) {
-    bad2(`'rows' must be a list of at most ${ROWS_MAX} rows`);
+    bad3(`'rows' must be a list of at most ${ROWS_MAX} rows`);
   }
   return rows.map((r) => {
-    if (r === null || typeof r !== "object" || Array.isArray(r)) bad2("each row must be an object");
+    if (r === null || typeof r !== "object" || Array.isArray(r)) bad3("each row must be an object");
     return r;
   });
 }
@@ -1708,14 +2279,14 @@ function addJobOutboxRoutes(routes) {
     const rows = rowsOf(await readObject(request));
     const statements = rows.map((r) => {
       const state = str(r, "state");
-      if (!STATES.has(state)) bad2("'state' must be pending, sent or dropped");
+      if (!STATES.has(state)) bad3("'state' must be pending, sent or dropped");
       const target = str(r, "target");
       if (target !== "events" && !target.startsWith("chat:")) {
-        bad2("'target' must be events or chat:ID");
+        bad3("'target' must be events or chat:ID");
       }
       const deliver = str(r, "deliver");
       if (deliver !== "messenger" && deliver !== "events") {
-        bad2("'deliver' must be messenger or events");
+        bad3("'deliver' must be messenger or events");
       }
       return db2.prepare(`INSERT INTO job_deliveries (slot_id, target, job, text, usd, deliver, created_ms, state,
          parts_sent, attempts, next_ms, last_error, done_ms)
@@ -1740,7 +2311,7 @@ function addJobOutboxRoutes(routes) {
     const day = Number(url.searchParams.get("day"));
     const since = Number(url.searchParams.get("since"));
     if (!Number.isSafeInteger(day) || !Number.isSafeInteger(since) || day < 0 || since < 0) {
-      bad2("'day' and 'since' must be whole numbers of 0 or more");
+      bad3("'day' and 'since' must be whole numbers of 0 or more");
     }
     const rows = await db2.prepare(`SELECT j.job AS job, j.state AS last_state, j.slot_ms AS last_ms,
          (SELECT TOTAL(usd) FROM job_log WHERE job = j.job AND claimed_ms >= ?1) AS today_usd,
@@ -1785,7 +2356,7 @@ async function deliveryDue(db2, nowMs) {
 
 // spine/cloud/jobs_slots.ts
 var ID_MAX2 = 200;
-function bad3(detail) {
+function bad4(detail) {
   throw new HttpError(400, "bad_request", {
     detail
   });
@@ -1793,7 +2364,7 @@ function bad3(detail) {
 function text2(body, key) {
   const value = field(body, key);
   if (typeof value !== "string" || value === "" || value.length > ID_MAX2) {
-    bad3(`'${key}' must be a string of 1 to ${ID_MAX2} characters`);
+    bad4(`'${key}' must be a string of 1 to ${ID_MAX2} characters`);
   }
   return value;
 }
@@ -1801,14 +2372,14 @@ function usd(body, key, nullable) {
   const value = field(body, key);
   if (nullable && value === null) return null;
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-    bad3(`'${key}' must be ${nullable ? "null or " : ""}a number of 0 or more`);
+    bad4(`'${key}' must be ${nullable ? "null or " : ""}a number of 0 or more`);
   }
   return value;
 }
 function whole2(body, key) {
   const value = field(body, key);
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
-    bad3(`'${key}' must be a whole number of 0 or more`);
+    bad4(`'${key}' must be a whole number of 0 or more`);
   }
   return value;
 }
@@ -1831,7 +2402,7 @@ function addJobRoutes(routes) {
     const store = db(context.env);
     const hub2 = url.searchParams.get("hub") ?? "";
     if (hub2 === "" || hub2.length > ID_MAX2) {
-      bad3(`'hub' must be a string of 1 to ${ID_MAX2} characters`);
+      bad4(`'hub' must be a string of 1 to ${ID_MAX2} characters`);
     }
     const rows = await store.prepare(`SELECT slot_id, job, day_ms, reserved_usd, session_id, claimed_at FROM job_slots
          WHERE hub = ?1 AND state = 'running' ORDER BY claimed_at LIMIT 500`).bind(hub2).all();
@@ -1910,7 +2481,7 @@ async function notice(body, db2) {
 
 // spine/cloud/routes.ts
 function isCloudOnlyPath(path) {
-  return path === "/hub/brain" || path === "/hub/state" || path.startsWith("/hub/state/") || path === "/hub/files" || path.startsWith("/hub/files/") || path === "/hub/sessions" || path.startsWith("/hub/sessions/") || path === "/hub/ledger" || path.startsWith("/hub/jobs/");
+  return path === "/hub/brain" || path === "/hub/state" || path.startsWith("/hub/state/") || path === "/hub/files" || path.startsWith("/hub/files/") || path === "/hub/sessions" || path.startsWith("/hub/sessions/") || path === "/hub/ledger" || path === "/hub/memory" || path.startsWith("/hub/jobs/");
 }
 function requireCloudMode(env) {
   if (spineMode(env) !== "cloud") throw new HttpError(404, "cloud_mode_off");
@@ -1919,9 +2490,10 @@ var CLOUD_ROUTES = [
   addStateRoutes,
   addFileRoutes,
   addLedgerRoutes,
+  addMemoryRoutes,
   addSessionRoutes,
   addJobRoutes
-].reduce((routes, add) => add(routes), new Router().on("GET", "/hub/brain", (_request, { context }) => brainHealth(context.env)));
+].reduce((routes, add2) => add2(routes), new Router().on("GET", "/hub/brain", (_request, { context }) => brainHealth(context.env)));
 async function handleCloud(request, url, env) {
   requireCloudMode(env);
   const answer = await CLOUD_ROUTES.handle(request, {
@@ -2079,9 +2651,9 @@ async function withinLimit(binding, name, key, log) {
   }
 }
 function noticeOnce(code, name, log) {
-  const id = `${code} ${name}`;
-  if (noticed.has(id)) return;
-  noticed.add(id);
+  const id2 = `${code} ${name}`;
+  if (noticed.has(id2)) return;
+  noticed.add(id2);
   log(`${code}: ${name} is ${code === "rate_limit_unbound" ? "not bound" : "failing"}; the check is skipped`);
 }
 
@@ -2175,12 +2747,12 @@ function mailboxFor(namespace) {
 var MailboxClient = class {
   #stub;
   constructor(namespace) {
-    let id = ids.get(namespace);
-    if (!id) {
-      id = namespace.idFromName(MAILBOX_NAME);
-      ids.set(namespace, id);
+    let id2 = ids.get(namespace);
+    if (!id2) {
+      id2 = namespace.idFromName(MAILBOX_NAME);
+      ids.set(namespace, id2);
     }
-    this.#stub = namespace.get(id);
+    this.#stub = namespace.get(id2);
   }
   async #call(path, init) {
     const response = await this.#stub.fetch(`${BASE}${path}`, init);
@@ -3356,7 +3928,7 @@ var Container = class extends DurableObject {
      * @returns Schedule object representing the scheduled task
      */
   async schedule(when, callback, payload) {
-    const id = generateId(9);
+    const id2 = generateId(9);
     if (typeof callback !== "string") {
       throw new Error("Callback must be a string (method name)");
     }
@@ -3367,11 +3939,11 @@ var Container = class extends DurableObject {
       const timestamp = Math.floor(when.getTime() / 1e3);
       this.sql`
         INSERT OR REPLACE INTO container_schedules (id, callback, payload, type, time)
-        VALUES (${id}, ${callback}, ${JSON.stringify(payload)}, 'scheduled', ${timestamp})
+        VALUES (${id2}, ${callback}, ${JSON.stringify(payload)}, 'scheduled', ${timestamp})
       `;
       await this.scheduleNextAlarm();
       return {
-        taskId: id,
+        taskId: id2,
         callback,
         payload,
         time: timestamp,
@@ -3382,11 +3954,11 @@ var Container = class extends DurableObject {
       const time = Math.floor(Date.now() / 1e3 + when);
       this.sql`
         INSERT OR REPLACE INTO container_schedules (id, callback, payload, type, delayInSeconds, time)
-        VALUES (${id}, ${callback}, ${JSON.stringify(payload)}, 'delayed', ${when}, ${time})
+        VALUES (${id2}, ${callback}, ${JSON.stringify(payload)}, 'delayed', ${when}, ${time})
       `;
       await this.scheduleNextAlarm();
       return {
-        taskId: id,
+        taskId: id2,
         callback,
         payload,
         delayInSeconds: when,
@@ -4149,9 +4721,9 @@ var Container = class extends DurableObject {
      * @param id ID of the scheduled task
      * @returns The Schedule object or undefined if not found
      */
-  async getSchedule(id) {
+  async getSchedule(id2) {
     const result = this.sql`
-      SELECT * FROM container_schedules WHERE id = ${id} LIMIT 1
+      SELECT * FROM container_schedules WHERE id = ${id2} LIMIT 1
     `;
     if (!result || result.length === 0) {
       return void 0;

@@ -1,6 +1,7 @@
 /**
  * The cloud-only routes of document 3 (`/hub/state`, `/hub/files`, `/hub/sessions`,
- * `/hub/brain`), the cloud ledger (`/hub/ledger`) and the job slots (`/hub/jobs/…`),
+ * `/hub/brain`), the cloud ledger (`/hub/ledger`), the cloud brain's memory
+ * (`/hub/memory`) and the job slots (`/hub/jobs/…`),
  * reached after the bearer token is checked. In local mode every one answers 404
  * `cloud_mode_off` before any store is touched; in cloud mode without the store a
  * route needs, 503 `not_configured`.
@@ -12,6 +13,7 @@ import { type Env, spineMode } from "../env.ts";
 import { BRAIN_WAIT_MS, brainFetch, withDeadline } from "./brain_link.ts";
 import { addFileRoutes } from "./files.ts";
 import { addLedgerRoutes } from "./ledger.ts";
+import { addMemoryRoutes } from "./memory.ts";
 import { addSessionRoutes } from "./sessions.ts";
 import { addStateRoutes } from "./state.ts";
 import type { CloudCall, CloudRoutes } from "./stores.ts";
@@ -26,7 +28,7 @@ export function isCloudOnlyPath(path: string): boolean {
     path === "/hub/state" || path.startsWith("/hub/state/") ||
     path === "/hub/files" || path.startsWith("/hub/files/") ||
     path === "/hub/sessions" || path.startsWith("/hub/sessions/") ||
-    path === "/hub/ledger" || path.startsWith("/hub/jobs/");
+    path === "/hub/ledger" || path === "/hub/memory" || path.startsWith("/hub/jobs/");
 }
 
 /** Throws 404 `cloud_mode_off` unless the spine runs in cloud mode. */
@@ -39,6 +41,7 @@ const CLOUD_ROUTES: CloudRoutes = [
   addStateRoutes,
   addFileRoutes,
   addLedgerRoutes,
+  addMemoryRoutes,
   addSessionRoutes,
   addJobRoutes,
 ].reduce(

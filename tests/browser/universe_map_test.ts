@@ -149,6 +149,9 @@ Deno.test({
                 ? "0 ajan · 0 çevrimiçi · 0 bağlantı · 0 mesaj"
                 : "0 agents · 0 online · 0 links · 0 messages",
             );
+            // Nothing to explain or choose: no legend, no card panel (issue 39 U06).
+            assert.equal(await page.isVisible("#legend"), false, "the legend shows");
+            assert.equal(await page.isVisible("#panel-wrap"), false, "the panel shows");
             await page.screenshot({
               path: `${ARTIFACTS}map-0-${tag}${path.startsWith("/tr") ? "-tr" : ""}.png`,
             });
@@ -354,6 +357,52 @@ Deno.test({
           assert.equal(await page.getAttribute("body", "data-highlighted"), "4");
           await labelBoxes(page);
           assert.ok(await page.isVisible("#labels .label.chosen"));
+          // The rest fade without turning the legend's offline grey, labels too (issue 39 U02).
+          const fadedColour = await page.evaluate(() => {
+            // deno-lint-ignore no-explicit-any
+            const view = (globalThis as any).universeMap;
+            const g = view.sigma.getGraph();
+            const chosen = document.body.dataset.selected!;
+            let colour: string | undefined;
+            g.forEachNode((n: string, a: { kind: string; online: boolean }) => {
+              if (colour || a.kind !== "agent" || !a.online || n === chosen) return;
+              if (!g.hasEdge(chosen, n)) colour = view.sigma.getNodeDisplayData(n)?.color;
+            });
+            return colour;
+          });
+          assert.equal(fadedColour, "#2a5a34", "an online agent not linked: dimmed green");
+          assert.ok(await page.$$eval("#labels .label.faded", (l) => l.length) > 0);
+          assert.equal(
+            await page.$eval("#labels .label.faded", (e) => getComputedStyle(e).opacity),
+            "0.4",
+          );
+          assert.equal(await page.$$eval("#labels .label.chosen.faded", (l) => l.length), 0);
+          // The chosen agent's label is not drawn through its own links (issue 39 U07).
+          const crossings = await page.evaluate(() => {
+            // deno-lint-ignore no-explicit-any
+            const view = (globalThis as any).universeMap;
+            const g = view.sigma.getGraph();
+            const chosen = document.body.dataset.selected!;
+            const map = document.getElementById("map")!.getBoundingClientRect();
+            const r = document.querySelector("#labels .label.chosen")!.getBoundingClientRect();
+            const box = { l: r.left - map.left, t: r.top - map.top, r: r.right - map.left };
+            const b = r.bottom - map.top;
+            const from = view.sigma.graphToViewport(g.getNodeAttributes(chosen));
+            let hits = 0;
+            for (const peer of g.neighbors(chosen)) {
+              const to = view.sigma.graphToViewport(g.getNodeAttributes(peer));
+              for (let i = 1; i <= 200; i++) {
+                const x = from.x + (to.x - from.x) * i / 200;
+                const y = from.y + (to.y - from.y) * i / 200;
+                if (x > box.l + 1 && x < box.r - 1 && y > box.t + 1 && y < b - 1) {
+                  hits++;
+                  break;
+                }
+              }
+            }
+            return hits;
+          });
+          assert.equal(crossings, 0, "links drawn through the chosen agent's label");
           await page.screenshot({ path: `${ARTIFACTS}map-500-${tag}-selected.png` });
           assert.deepEqual(problems, []);
           await page.close();
@@ -394,6 +443,17 @@ Deno.test({
         const drawn = Number(await page.getAttribute("body", "data-drawn"));
         assert.ok(drawn > 50 && drawn <= 5000, `${drawn} agents drawn`);
         assert.equal(await page.getAttribute("body", "data-highlighted"), "2");
+        // Its links by name and online, as the API says (issue 39 U01: were addresses, offline).
+        const links = await page.$$eval("#panel ul.links a", (l) => l.map((e) => e.textContent));
+        assert.equal(links.length, 2, links.join());
+        for (const link of links) assert.match(link ?? "", /^Agent \d+ \(/);
+        const peersOnline = await page.evaluate(() => {
+          // deno-lint-ignore no-explicit-any
+          const g = (globalThis as any).universeMap.sigma.getGraph();
+          const chosen = document.body.dataset.selected!;
+          return g.neighbors(chosen).map((n: string) => g.getNodeAttribute(n, "online"));
+        });
+        assert.deepEqual(peersOnline, [true, true]);
         assert.ok(await labelBoxes(page) > 5);
         await page.screenshot({ path: `${ARTIFACTS}map-100k-desktop-zoomed.png` });
         assert.deepEqual(problems, []);

@@ -29,6 +29,25 @@ export interface AgentRunOptions {
   cwd?: string;
   /** The program to run instead of `cli/main.ts`, e.g. a bundle. */
   main?: string;
+  /**
+   * Folders the run sees read-only (through bubblewrap's `--ro-bind`, which binds root
+   * too, as a read-only home does); the run is skipped by the caller when
+   * {@linkcode canMakeReadOnly} is false.
+   */
+  readOnly?: string[];
+}
+
+/** Whether bubblewrap can run a child with read-only folders here. */
+export function canMakeReadOnly(): boolean {
+  try {
+    return new Deno.Command("bwrap", {
+      args: ["--dev-bind", "/", "/", "--ro-bind", "/tmp", "/tmp", "true"],
+      stdout: "null",
+      stderr: "null",
+    }).outputSync().success;
+  } catch {
+    return false;
+  }
 }
 
 const realHome = Deno.env.get("HOME") ?? "/root";
@@ -53,8 +72,10 @@ async function run(args: string[], options: AgentRunOptions, home: string): Prom
     ...tmpdirEnv(),
     ...options.env,
   };
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...PERMS, options.main ?? MAIN, ...args],
+  const argv = ["run", ...PERMS, options.main ?? MAIN, ...args];
+  const wrap = (options.readOnly ?? []).flatMap((dir) => ["--ro-bind", dir, dir]);
+  const child = new Deno.Command(wrap.length > 0 ? "bwrap" : Deno.execPath(), {
+    args: wrap.length > 0 ? ["--dev-bind", "/", "/", ...wrap, Deno.execPath(), ...argv] : argv,
     cwd: options.cwd ?? ROOT,
     env,
     clearEnv: true,

@@ -53,7 +53,10 @@ Deno.test("agent hub run with a broken agent.toml: the sentence, exit 1", async 
     await Deno.writeTextFile(`${home}/agent.toml`, "[models.prices.m]\ninput = 1\noutpt = 2\n");
     const r = await agent(["--home", home, "hub", "run"]);
     assert.equal(r.code, 1);
-    assert.equal(r.stderr, "agent.toml: [models.prices.m] has an unknown key 'outpt'.\n");
+    assert.equal(
+      r.stderr,
+      "agent.toml: [models.prices.m] has an unknown key 'outpt'. Did you mean 'output'?\n",
+    );
   } finally {
     await cleanup();
   }

@@ -15,8 +15,12 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 const WRANGLER = `${ROOT}node_modules/wrangler/bin/wrangler.js`;
 const TOKEN = "kit-smoke-token-0123456789";
 
-/** Serves the project in `dir`; its state and wrangler's temporary files go beside it. */
-async function serve(dir: string, port: number): Promise<{ stop(): Promise<void> }> {
+/**
+ * Serves the project in `dir`; its state and wrangler's temporary files go beside it.
+ * `vars`: the secret and the insecure-peer switch on the command line (else the
+ * project's own `.dev.vars` has them).
+ */
+async function serve(dir: string, port: number, vars = true): Promise<{ stop(): Promise<void> }> {
   const tmp = `${dir}-tmp`;
   await Deno.mkdir(tmp, { recursive: true });
   const child = new Deno.Command("node", {
@@ -30,10 +34,7 @@ async function serve(dir: string, port: number): Promise<{ stop(): Promise<void>
       String(port),
       "--inspector-port",
       String(freePort()),
-      "--var",
-      `HUB_TOKEN:${TOKEN}`,
-      "--var",
-      "ALLOW_INSECURE_PEERS:1",
+      ...(vars ? ["--var", `HUB_TOKEN:${TOKEN}`, "--var", "ALLOW_INSECURE_PEERS:1"] : []),
       "--persist-to",
       `${dir}-state`,
     ],
@@ -145,6 +146,38 @@ Deno.test({
       assert.equal((await hub(url, TOKEN, "/hub/health")).body.mailbox, 0);
     } finally {
       await peer.stop();
+      await spine.stop();
+      await cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "the project's README says how to run it locally, and its .dev.vars as written works",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const dir = `${await tempHome()}/spine`;
+    const init = await agent(["--home", await tempHome(), "net", "spine", "init", dir]);
+    assert.equal(init.code, 0, init.stderr);
+    const readme = await Deno.readTextFile(`${dir}/README.md`);
+    // Was: only the deploy; nothing said how to run it on this machine.
+    const local = readme.slice(readme.indexOf("## Try it on this machine first"));
+    assert.ok(local.startsWith("## Try it on this machine first"), readme);
+    assert.match(local, /`npx wrangler dev --port 8787`/);
+    const block = /```sh\n([\s\S]*?)```/.exec(local)![1]!;
+    const port = freePort();
+    // The README's .dev.vars, on a port this test may use.
+    const devVars = block.split("\n").map((l) => l.trim()).filter(Boolean).join("\n")
+      .replace("127.0.0.1:8787", `127.0.0.1:${port}`);
+    await Deno.writeTextFile(`${dir}/.dev.vars`, devVars + "\n");
+    const token = /^HUB_TOKEN=(.+)$/m.exec(devVars)![1]!;
+    const spine = await serve(dir, port, false);
+    try {
+      const health = await hub(`http://127.0.0.1:${port}`, token, "/hub/health");
+      assert.equal(health.status, 200, JSON.stringify(health.body));
+      assert.equal(health.body.address, `127.0.0.1:${port}`);
+    } finally {
       await spine.stop();
       await cleanup();
     }

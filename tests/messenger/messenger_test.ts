@@ -46,7 +46,20 @@ Deno.test({
       assert.deepEqual(commands.map((c) => c.body.language_code ?? "default"), ["default", "tr"]);
       assert.deepEqual(
         (commands[0]!.body.commands as { command: string }[]).map((c) => c.command),
-        ["start", "new", "stop", "resume", "model", "status", "settings", "jobs", "help"],
+        [
+          "start",
+          "new",
+          "stop",
+          "resume",
+          "model",
+          "status",
+          "settings",
+          "jobs",
+          "memory",
+          "remember",
+          "forget",
+          "help",
+        ],
       );
       assert.equal(bot.callsOf("deleteWebhook").length, 1);
 
@@ -100,7 +113,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "messenger: /start, /help, /settings, /new, /model and /status with the Budget line",
+  name:
+    "messenger: /start, /help, /settings, /new, /model, /status with the Budget line, /remember and /memory",
   ...SLOW,
   async fn() {
     const bot = startBotServer();
@@ -109,12 +123,26 @@ Deno.test({
     try {
       // A command sent while the one before is still being stored is queued and told so.
       const answers = () => textsIn(bot, OWNER).filter((text) => !text.startsWith("(queued"));
-      for (const command of ["/start", "/help", "/settings", "/new", "/model fast", "/status"]) {
+      for (
+        const command of [
+          "/start",
+          "/help",
+          "/settings",
+          "/new",
+          "/model fast",
+          "/status",
+          "/remember Prefers green tea",
+          "/memory tea",
+        ]
+      ) {
         const before = answers().length;
         bot.pushMessage(OWNER, command);
         await bot.until(command, () => answers().length > before);
       }
-      const [start, help, settings, fresh, model, status] = answers();
+      const [start, help, settings, fresh, model, status, remembered, recalled] = answers();
+      // The owner's memory, kept from the messenger and listed there.
+      assert.match(remembered!, /^Remembered as memory \d+ \(owner\)\.$/);
+      assert.match(recalled!, /owner · fact · .* · Prefers green tea/);
       assert.match(start!, /^This is your agent/);
       assert.match(
         help!,

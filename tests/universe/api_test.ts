@@ -322,10 +322,20 @@ Deno.test({
 
       const tau = await (await fetch(`${u.url}/api/taus/${b.address}`)).json() as {
         name: string;
-        links: { messages: number }[];
+        links: { peer: string; messages: number; name: string; online: boolean }[];
       };
       assert.equal(tau.name, "Bo");
       assert.deepEqual(tau.links.map((l: { messages: number }) => l.messages).sort(), [0, 3]);
+      // Each peer's name and state come with the link: a map that has not drawn the peer
+      // names it and shows it online (issue 39 U01; was its address, drawn offline).
+      assert.deepEqual(
+        tau.links.map(({ peer, name, online }) => ({ peer, name, online }))
+          .sort((x, y) => x.name < y.name ? -1 : 1),
+        [
+          { peer: a.address, name: "Ada", online: true },
+          { peer: c.address, name: "Cy", online: true },
+        ],
+      );
       const missing = await fetch(`${u.url}/api/taus/nobody.example`);
       assert.deepEqual([missing.status, await missing.json()], [404, { error: "not_found" }]);
 

@@ -157,3 +157,32 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "pages: the landing's join command links to what the agent is and how to install it, en and tr",
+  ...T,
+  async fn() {
+    const u = await startUniverse();
+    try {
+      for (
+        const [landing, how, text] of [
+          ["/", "/how-it-works", "New here? What the agent is, and how to install it"],
+          ["/tr/", "/tr/how-it-works", "Yeni misiniz? Ajan nedir, nasıl kurulur"],
+        ]
+      ) {
+        const page = await get(`${u.url}${landing}`, { "accept-language": "en" });
+        // Was: the command alone, with nothing saying what "the agent" is.
+        const link =
+          `<code>agent net universe join</code></pre>\n<p class="note"><a href="${how}#install">${text}</a></p>`;
+        assert.ok(page.text.includes(link), page.text);
+        const target = await get(`${u.url}${how}`);
+        assert.equal(target.status, 200);
+        assert.match(target.text, /<h2 id="install">[^<]+<\/h2><p>[^<]*<code>agent<\/code>/);
+        assert.match(target.text, /<code>deno install -g -n agent [^<]*jsr:@agent\/cli<\/code>/);
+      }
+    } finally {
+      await u.stop();
+    }
+  },
+});

@@ -19,7 +19,8 @@ interface Tau {
   last_seen: number;
   online: boolean;
   subs: { name: string; about: string }[];
-  links: { peer: string; messages: number }[];
+  /** Each peer's name and state come with it (the map may not have drawn the peer). */
+  links: { peer: string; messages: number; name?: string; online?: boolean }[];
 }
 
 const lang: MapLang = document.documentElement.lang === "tr" ? "tr" : "en";
@@ -135,7 +136,9 @@ function card(t: Tau | undefined, address: string): void {
     for (const l of t.links) {
       const a = element(
         "a",
-        `${ellipsis(names.get(l.peer) ?? l.peer, 40)} (${counted(lang, l.messages, "message")})`,
+        `${ellipsis(lineOf(l.name ?? "") || names.get(l.peer) || l.peer, 40)} (${
+          counted(lang, l.messages, "message")
+        })`,
       ) as HTMLAnchorElement;
       a.href = "#" + l.peer;
       const li = element("li");
@@ -159,7 +162,12 @@ async function open(address: string, center: boolean): Promise<void> {
   if (tau) names.set(tau.address, lineOf(tau.name));
   card(tau, address);
   const selection: Selection | undefined = tau
-    ? { address: tau.address, name: lineOf(tau.name), online: tau.online, links: tau.links }
+    ? {
+      address: tau.address,
+      name: lineOf(tau.name),
+      online: tau.online,
+      links: tau.links.map((l) => l.name === undefined ? l : { ...l, name: lineOf(l.name) }),
+    }
     : undefined;
   view?.select(selection, center);
 }

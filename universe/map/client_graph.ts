@@ -35,7 +35,7 @@ export interface Selection {
   address: string;
   name: string;
   online: boolean;
-  links: { peer: string; messages: number }[];
+  links: { peer: string; messages: number; name?: string; online?: boolean }[];
 }
 
 /** Fills `g` with the overview's cells merged `merge`×`merge`: fewer, larger dots far out. */
@@ -107,7 +107,8 @@ export function addSelection(g: MapGraph, s: Selection): void {
   };
   add(s.address, s.name, s.online);
   for (const link of s.links) {
-    add(link.peer, link.peer, false);
+    // A peer the map has not drawn, with its own name and state (not its address, offline).
+    add(link.peer, link.name ?? link.peer, link.online ?? false);
     if (!g.hasEdge(s.address, link.peer)) {
       g.addEdge(s.address, link.peer, { size: 1.5, messages: link.messages });
     }
@@ -131,7 +132,8 @@ export function nodeStyle(
     return { ...data, color: MAP_COLOURS.selected, size: data.size + 4, zIndex: 2 };
   }
   if (g.hasEdge(s.address, node)) return { ...data, zIndex: 1 };
-  return { ...data, color: MAP_COLOURS.faded, zIndex: 0 };
+  // Dimmed, but still online green or offline grey: fading is not going offline.
+  return { ...data, color: data.online ? MAP_COLOURS.fadedOnline : MAP_COLOURS.faded, zIndex: 0 };
 }
 
 /** A link as drawn: the selected agent's stand out, the rest fade. */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type LabelBox, placeLabels } from "./labels.ts";
+import { type LabelBox, type LabelSide, placeLabels } from "./labels.ts";
 
 /** A label that wants drawing: its node's centre and radius in CSS pixels. */
 export interface LabelItem {
@@ -19,6 +19,10 @@ export interface LabelItem {
   /** The node's radius, the label starts past it. */
   size: number;
   chosen: boolean;
+  /** Another agent is chosen and this one is not linked to it: its label dims too. */
+  faded?: boolean;
+  /** The side of its node, off its links (the chosen agent's); right when absent. */
+  side?: LabelSide;
 }
 
 /** The label layer of one map. */
@@ -46,13 +50,7 @@ export class LabelLayer {
   draw(items: LabelItem[], width: number, height: number, covers: Omit<LabelBox, "id">[]): number {
     items.sort((p, q) => q.rank - p.rank || (p.id < q.id ? -1 : 1));
     const boxes = placeLabels(
-      items.slice(0, 4000).map((i) => ({
-        id: i.id,
-        x: i.x + i.size + 3,
-        y: i.y,
-        width: this.#width(i.text),
-        height: 16,
-      })),
+      items.slice(0, 4000).map((i) => beside(i, this.#width(i.text), 16)),
       width,
       height,
       width * height > 400_000 ? 150 : 60,
@@ -70,11 +68,24 @@ export class LabelLayer {
       }
       const item = byId.get(box.id);
       span.textContent = item?.text ?? "";
-      span.className = item?.chosen ? "label chosen" : "label";
+      span.className = item?.chosen ? "label chosen" : item?.faded ? "label faded" : "label";
       span.style.transform = `translate(${Math.round(box.left)}px, ${Math.round(box.top)}px)`;
       span.style.width = `${box.width}px`;
     }
     while (pool.length > boxes.length) pool[pool.length - 1]!.remove();
     return boxes.length;
   }
+}
+
+/** The box of `item`'s label on its side: `x` its left edge, `y` its middle. */
+function beside(item: LabelItem, width: number, height: number) {
+  const gap = item.size + 3;
+  const at = item.side === "left"
+    ? { x: item.x - gap - width, y: item.y }
+    : item.side === "above"
+    ? { x: item.x - width / 2, y: item.y - gap - height / 2 }
+    : item.side === "below"
+    ? { x: item.x - width / 2, y: item.y + gap + height / 2 }
+    : { x: item.x + gap, y: item.y };
+  return { id: item.id, ...at, width, height };
 }

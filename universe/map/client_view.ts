@@ -22,6 +22,7 @@ import {
   type Selection,
 } from "./client_graph.ts";
 import { type LabelItem, LabelLayer } from "./client_labels.ts";
+import { labelSide } from "./labels.ts";
 import type { MapArea, MapOverview, MapRect } from "./store.ts";
 import { ellipsis } from "./text.ts";
 import { MAP_COLOURS } from "./words.ts";
@@ -321,6 +322,14 @@ export class MapView {
     }
   }
 
+  /** The angles (screen radians) of `node`'s links, seen from its place `p`. */
+  #linkAngles(node: string, p: { x: number; y: number }): number[] {
+    return this.#graph.neighbors(node).map((peer) => {
+      const q = this.#sigma.graphToViewport(this.#graph.getNodeAttributes(peer));
+      return Math.atan2(q.y - p.y, q.x - p.x);
+    });
+  }
+
   #placeLabels(): void {
     const { width, height } = this.#sigma.getDimensions();
     const s = this.#selection;
@@ -330,11 +339,8 @@ export class MapView {
       const p = this.#sigma.graphToViewport(a);
       if (p.x < -50 || p.y < -20 || p.x > width || p.y > height + 20) return;
       const chosen = node === s?.address;
-      const rank = chosen
-        ? 1e9
-        : s && this.#graph.hasEdge(s.address, node)
-        ? 1e6 + a.degree
-        : a.degree;
+      const linked = s !== undefined && this.#graph.hasEdge(s.address, node);
+      const rank = chosen ? 1e9 : linked ? 1e6 + a.degree : a.degree;
       const text = ellipsis(a.name || node, 28);
       items.push({
         id: node,
@@ -344,6 +350,9 @@ export class MapView {
         rank,
         size: chosen ? a.size + 4 : a.size,
         chosen,
+        faded: s !== undefined && !chosen && !linked,
+        // The chosen agent's label goes where none of its links runs.
+        ...(chosen ? { side: labelSide(this.#linkAngles(node, p)) } : {}),
       });
     });
     const placed = this.#labelLayer.draw(items, width, height, this.#events.covers());

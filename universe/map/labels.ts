@@ -101,3 +101,39 @@ export function overlaps(a: LabelBox, b: LabelBox, gap = 0): boolean {
   return a.left < b.left + b.width + gap && b.left < a.left + a.width + gap &&
     a.top < b.top + b.height + gap && b.top < a.top + a.height + gap;
 }
+
+/** Where a label sits beside its node. */
+export type LabelSide = "right" | "left" | "above" | "below";
+
+/**
+ * The side of a node its label goes on so that it crosses as few of the node's links as
+ * possible: the side whose direction is furthest from every link's (`angles`, radians,
+ * screen coordinates: y grows downwards); the right when there are no links or a tie.
+ *
+ * @example
+ * ```ts
+ * import { labelSide } from "./labels.ts";
+ * if (labelSide([]) !== "right") throw new Error();
+ * if (labelSide([0]) !== "left") throw new Error(); // a link going right
+ * ```
+ */
+export function labelSide(angles: readonly number[]): LabelSide {
+  const sides: [LabelSide, number][] = [
+    ["right", 0],
+    ["left", Math.PI],
+    ["below", Math.PI / 2],
+    ["above", -Math.PI / 2],
+  ];
+  if (angles.length === 0) return "right";
+  let best: LabelSide = "right";
+  let bestGap = -1;
+  for (const [side, direction] of sides) {
+    let gap = Math.PI;
+    for (const a of angles) {
+      const d = Math.abs(((a - direction) % (2 * Math.PI) + 3 * Math.PI) % (2 * Math.PI) - Math.PI);
+      gap = Math.min(gap, d);
+    }
+    if (gap > bestGap + 1e-9) [best, bestGap] = [side, gap];
+  }
+  return best;
+}

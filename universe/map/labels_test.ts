@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type LabelCandidate, overlaps, placeLabels } from "./labels.ts";
+import { type LabelCandidate, labelSide, overlaps, placeLabels } from "./labels.ts";
 
 Deno.test("placeLabels() keeps no two overlapping boxes among 5,000 crowded candidates", () => {
   let seed = 7;
@@ -62,4 +62,14 @@ Deno.test("placeLabels() keeps labels off the blocked boxes (the legend)", () =>
     [legend],
   );
   assert.deepEqual(boxes.map((b) => b.id), ["free"]);
+});
+
+Deno.test("labelSide() puts a label where none of its node's links runs (issue 39 U07)", () => {
+  assert.equal(labelSide([]), "right");
+  // Links to the right and below: the label goes left (the first side furthest away).
+  assert.equal(labelSide([0, Math.PI / 2]), "left");
+  // Links every way but up.
+  assert.equal(labelSide([0, Math.PI, Math.PI / 2]), "above");
+  // A link slightly above the right: still away from the right.
+  assert.notEqual(labelSide([-0.1]), "right");
 });

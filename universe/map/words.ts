@@ -63,6 +63,9 @@ export const MAP_COLOURS = {
   offline: "#8b949e",
   link: "#2f5d8f",
   selected: "#f2cc60",
+  /** An agent not linked to the chosen one, online: its green, dimmed (not offline's grey). */
+  fadedOnline: "#2a5a34",
+  /** The same, offline: offline's grey, dimmed. */
   faded: "#3a414b",
   fadedLink: "#1c2129",
   cellLow: "#1f6feb",

@@ -77,7 +77,7 @@ export class EmailChannel implements HubService {
     const cancel = () => conversation.cancel();
     turn.signal?.addEventListener("abort", cancel, { once: true });
     try {
-      const outcome = await conversation.submit(turn.text);
+      const outcome = await conversation.submit(turn.text, { untrusted: turn.untrusted });
       switch (outcome.kind) {
         case "answered":
           return {

@@ -37,6 +37,11 @@ export interface MailTurn {
   sender: string;
   /** What the model reads (see `prompt.ts`). */
   text: string;
+  /**
+   * The mail brings outside content the model reads (the text of attached or forwarded
+   * files): nothing its turn asks to remember is kept without the owner's approval.
+   */
+  untrusted?: boolean | undefined;
   /** The mail's Message-ID: the turn's key, so a turn run again is not answered twice. */
   messageId: string;
   /** The turn waits for the owner's approval of `sentence` (told by mail once). */
@@ -289,6 +294,7 @@ export class EmailService {
       person: taken.person,
       sender: taken.sender,
       text: mailPrompt(mail, taken.person),
+      untrusted: mail.attachments.some((a) => a.text !== undefined),
       messageId: taken.messageId,
       signal: this.#stop.signal,
       waiting: (sentence) => {

@@ -1,5 +1,8 @@
 /**
- * One answer streamed into Telegram. The first text is sent at once; the message is
+ * One answer streamed into Telegram. The first text is held for a moment
+ * ({@linkcode FIRST_HOLD_MS}) unless the answer is complete sooner, so an answer whose
+ * pieces arrive together goes out as one message, not as its first piece and an edit
+ * (two calls, the second waiting for the chat's edit rate). The message is
  * then edited as the answer grows, but never more than once a second in a chat
  * (Telegram's edit rate), and the first in-between edit only a second after the first
  * send, so an answer that is done by then goes out as that message plus one final
@@ -28,6 +31,13 @@ const STOPPED =
 
 /** Telegram's edit rate: one edit a second in a chat. */
 export const EDIT_INTERVAL_MS = 1_000;
+
+/**
+ * How long the first text waits for the rest before it is sent: an answer complete by
+ * then (its text settled or finished) is sent whole, in one call. Short enough that a
+ * long answer's first words still show at once.
+ */
+export const FIRST_HOLD_MS = 150;
 
 /** The pace of edits in one chat, shared by every reply in it. */
 export class ChatPace {
@@ -63,6 +73,8 @@ export interface StreamingReplyOptions {
   now?: () => number;
   /** The channel's stop: a 429's wait ends at once and the reply gives up. */
   stop?: AbortSignal;
+  /** How long the first text waits for the rest. @default FIRST_HOLD_MS */
+  firstHoldMs?: number;
 }
 
 /** An answer being written into one chat. */
@@ -79,6 +91,8 @@ export class StreamingReply {
   #finished = false;
   /** When the first message went out (epoch ms). */
   #firstAt = 0;
+  /** When the first text came (epoch ms), for the first send's hold. */
+  #textAt = 0;
   #wake = Promise.withResolvers<void>();
   #loop: Promise<void> | undefined;
   #failures = 0;
@@ -106,6 +120,7 @@ export class StreamingReply {
     this.#text += chunk;
     this.#eager = false;
     if (this.#text.trim() === "") return;
+    if (this.#textAt === 0) this.#textAt = this.#now();
     this.#kick();
   }
 
@@ -149,6 +164,14 @@ export class StreamingReply {
         if (this.#finished) return;
         await wake;
         continue;
+      }
+      if (this.#shown.length === 0 && !this.#finished && !this.#eager) {
+        // The first send waits a moment for the rest: a complete answer goes whole.
+        const delay = this.#textAt + (this.#o.firstHoldMs ?? FIRST_HOLD_MS) - this.#now();
+        if (delay > 0) {
+          await sleep(delay, wake);
+          continue;
+        }
       }
       if (this.#shown.length > 0 && !this.#finished && !this.#eager) {
         // In-between edits wait for the chat's pace and a second after the first send.

@@ -47,7 +47,7 @@ function fakeApi(
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-Deno.test("StreamingReply: an answer done before the first edit is due is its first words plus one edit at once", async () => {
+Deno.test("StreamingReply: an answer complete within the first send's hold is one message (issue 39)", async () => {
   const { api, calls } = fakeApi();
   const reply = new StreamingReply({ api, chatId: 1, token: "t", pace: new ChatPace(600) });
   reply.push("Hello");
@@ -56,10 +56,31 @@ Deno.test("StreamingReply: an answer done before the first edit is due is its fi
   await wait(20);
   const done = performance.now();
   await reply.finish("Hello there, friend.");
+  // Was: "Hello", then an edit to the whole text: two calls where one does.
+  assert.deepEqual(calls.map((c) => [c.method, c.text]), [["send", "Hello there, friend."]]);
+  assert.ok(calls[0]!.at - done < 200, `sent ${calls[0]!.at - done} ms after the end`);
+});
+
+Deno.test("StreamingReply: a text that goes on past the hold is sent then and edited at once when done", async () => {
+  const { api, calls } = fakeApi();
+  const reply = new StreamingReply({
+    api,
+    chatId: 1,
+    token: "t",
+    pace: new ChatPace(600),
+    firstHoldMs: 40,
+  });
+  const start = performance.now();
+  reply.push("Hello");
+  await wait(120);
+  reply.push(" there");
+  const done = performance.now();
+  await reply.finish("Hello there, friend.");
   assert.deepEqual(calls.map((c) => [c.method, c.text]), [
     ["send", "Hello"],
     ["edit", "Hello there, friend."],
   ]);
+  assert.ok(calls[0]!.at - start >= 35, `first send after ${calls[0]!.at - start} ms`);
   // Not a paced 600 ms later (a busy machine may add some).
   assert.ok(calls[1]!.at - done < 200, `final edit after ${calls[1]!.at - done} ms`);
 });
@@ -95,7 +116,13 @@ Deno.test("StreamingReply: in-between edits wait for the interval; the final one
 
 Deno.test("StreamingReply: settle() shows the text so far without waiting for the interval", async () => {
   const { api, calls } = fakeApi();
-  const reply = new StreamingReply({ api, chatId: 1, token: "t", pace: new ChatPace(1_000) });
+  const reply = new StreamingReply({
+    api,
+    chatId: 1,
+    token: "t",
+    pace: new ChatPace(1_000),
+    firstHoldMs: 0,
+  });
   reply.push("Before");
   await wait(10);
   reply.push(" the tool.");
@@ -109,7 +136,13 @@ Deno.test("StreamingReply: settle() shows the text so far without waiting for th
 
 Deno.test("StreamingReply: a 429 on the final edit is waited out and the edit made again", async () => {
   const { api, calls } = fakeApi({ refuseEditOnce429: true });
-  const reply = new StreamingReply({ api, chatId: 1, token: "t", pace: new ChatPace(100) });
+  const reply = new StreamingReply({
+    api,
+    chatId: 1,
+    token: "t",
+    pace: new ChatPace(100),
+    firstHoldMs: 0,
+  });
   reply.push("Hi");
   await wait(10);
   await reply.finish("Hi you.");
@@ -164,7 +197,14 @@ Deno.test("StreamingReply: whole says the text arrived", async () => {
 Deno.test("StreamingReply: a Markdown answer's open marks close while it streams; the finished text renders anew", async () => {
   const { api, calls } = fakeApi();
   const html = markdownHtmlPart;
-  const reply = new StreamingReply({ api, chatId: 1, token: "t", pace: new ChatPace(50), html });
+  const reply = new StreamingReply({
+    api,
+    chatId: 1,
+    token: "t",
+    pace: new ChatPace(50),
+    html,
+    firstHoldMs: 0,
+  });
   reply.push("Use **kwargs");
   await wait(10);
   // The same text, now whole: its lone `**` is text after all.

@@ -12,7 +12,7 @@ import { dayStart } from "../../ledger/mod.ts";
 import { budgetStatus } from "../../spend/mod.ts";
 import { t } from "../_messages.ts";
 import type { JobDefinition } from "../definition.ts";
-import { estimateJob, usd } from "../estimate.ts";
+import { estimateJob, usdAll } from "../estimate.ts";
 import type { JobRunContext } from "./context.ts";
 
 /** What the ceilings said. */
@@ -78,13 +78,10 @@ export function dayRefusal(
   job: JobDefinition,
   spent: number,
 ): Extract<Ceilings, { kind: "refused" }> {
+  const [spentShown, cap] = usdAll(spent, job.max_usd_per_day ?? 0);
   return {
     kind: "refused",
     reason: "day",
-    text: t(ctx.lang, "ceiling_day", {
-      name: job.name,
-      spent: usd(spent),
-      cap: usd(job.max_usd_per_day ?? 0),
-    }),
+    text: t(ctx.lang, "ceiling_day", { name: job.name, spent: spentShown, cap }),
   };
 }

@@ -22,6 +22,7 @@ import type { JobDefinition } from "../definition.ts";
 import { type DeliverySinks, DeliveryWorker } from "../delivery.ts";
 import type { DeliveryRow } from "../delivery_store.ts";
 import { jobDesks } from "../desks.ts";
+import type { MemoryStore } from "../../memory/mod.ts";
 import { personaChars } from "../estimate.ts";
 import { jobStoreFile } from "../files.ts";
 import { JobStore } from "../store.ts";
@@ -42,6 +43,8 @@ export interface JobRunsOptions {
   tools: readonly AgentTool[];
   /** The hub's router, to share (a failover told once). @default a new one */
   router?: ModelRouter | undefined;
+  /** The memory store: a job is the owner's, so its turns read the owner's memories. */
+  memory?: MemoryStore | undefined;
   /** Where notices and answers' events go. */
   events: OwnerEventSink;
   /** Where answers go (the messenger's sink is the app's) and the messenger chats. */
@@ -91,6 +94,7 @@ export class JobRuns {
       ledger: o.ledger,
       tools: o.tools,
       ...(o.router === undefined ? {} : { router: o.router }),
+      memory: o.memory,
     });
     const delivery = new DeliveryWorker({
       store: store.deliveries,

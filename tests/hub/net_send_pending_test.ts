@@ -1,0 +1,64 @@
+/**
+ * `agent net send` to a contact whose request is pending learns the answer itself
+ * (issue 39 F5): docs/network.md's two-agent recipe has A send right after B accepts,
+ * with no `agent net poll --once` in between. Before B answers, A hears one clear
+ * sentence, in English and Turkish.
+ */
+import assert from "node:assert/strict";
+import { agent } from "../cli/_run.ts";
+import { startSpine } from "../spine/_harness.ts";
+import { type TempDir, tempDir } from "../_temp_dir.ts";
+
+async function newHome(language: string): Promise<TempDir> {
+  const dir = tempDir("agent-net-send-");
+  const init = await agent(["--home", dir.path, "init", "--yes", "--language", language]);
+  assert.equal(init.code, 0, init.stderr);
+  return dir;
+}
+
+Deno.test("agent net send right after the other side accepts goes through, no poll first", async () => {
+  const spineA = await startSpine({ hubToken: "ta" });
+  const spineB = await startSpine({ hubToken: "tb" });
+  using homeA = await newHome("en");
+  using homeB = await newHome("tr");
+  const env = (url: string, token: string) => ({
+    AGENT_SPINE_URL: url,
+    AGENT_SPINE_TOKEN: token,
+    AGENT_NET_ALLOW_INSECURE: "1",
+  });
+  const a = (...args: string[]) =>
+    agent(["--home", homeA.path, "net", ...args], { env: env(spineA.url, "ta") });
+  const b = (...args: string[]) =>
+    agent(["--home", homeB.path, "net", ...args], { env: env(spineB.url, "tb") });
+  try {
+    assert.equal((await a("init", "--name", "Alice")).code, 0);
+    assert.equal((await b("init", "--name", "Bob")).code, 0);
+    assert.equal((await a("publish")).code, 0);
+    assert.equal((await b("publish")).code, 0);
+    assert.equal((await a("add", spineB.address, "--note", "Hi Bob")).code, 0);
+    // Not accepted yet: one sentence, after a poll that found nothing new.
+    const early = await a("send", spineB.address, "Too", "soon");
+    assert.equal(early.code, 1);
+    assert.equal(
+      early.stderr.trim(),
+      `${spineB.address} has not accepted your contact request yet; send again once they have.`,
+    );
+    // Bob (in Turkish) has Alice's request only after his poll; he has no request out.
+    const bobEarly = await b("send", spineA.address, "merhaba");
+    assert.equal(bobEarly.stderr.trim(), `${spineA.address} kabul edilmiş bir kişi değil.`);
+    assert.equal((await b("poll", "--once")).code, 0);
+    assert.equal((await b("accept", spineA.address)).code, 0);
+    // Was: "… is not an accepted contact." until `agent net poll --once`.
+    const send = await a("send", spineB.address, "How", "are", "you?");
+    assert.equal(send.code, 0, send.stderr);
+    assert.match(send.stdout, /^Sent /);
+    const contacts = await a("contacts");
+    assert.match(
+      contacts.stdout,
+      new RegExp(`accepted\\s+${spineB.address.replaceAll(".", "\\.")}`),
+    );
+  } finally {
+    await spineA.stop();
+    await spineB.stop();
+  }
+});
