@@ -221,6 +221,7 @@ export const OWNER_EVENT_FIELDS: {
   "tool.notice": ["server", "text"],
   "email.refused": ["count", "by_reason", "text"],
   "email.undelivered": ["to", "subject", "text"],
+  "memory.proposed": ["kept", "pending", "text"],
 };
 
 /**
