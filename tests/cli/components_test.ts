@@ -18,7 +18,7 @@ Deno.test("agent components prints one block per group with notes", async () => 
     "agent.subs",
   ]);
   assert.match(r.stdout, /^ {2}doctor +agent-core +\d+\.\d+\.\d+ +enabled +agent doctor$/m);
-  assert.match(r.stdout, /^ {2}fake +agent-core +\S+ +enabled +in use: brain, fast$/m);
+  assert.match(r.stdout, /^ {2}fake +agent-core +\S+ +enabled +in use: brain, fast, memory$/m);
   assert.match(r.stdout, /^ {2}local-runtime +agent-core +\S+ +enabled +in use: local$/m);
   assert.match(r.stdout, /^ {2}vendor-b +agent-core +\S+ +enabled +available$/m);
   assert.match(r.stdout, /^ {2}file +agent-core +\S+ +enabled +in use$/m);
