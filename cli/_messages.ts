@@ -101,6 +101,7 @@ export const PLACEHOLDERS = {
     role: "rol",
     lang: "dil",
     id: "kimlik",
+    ids: "kimlikler",
     tool: "araç",
     json: "json",
     where: "nereye",

@@ -70,10 +70,11 @@ Deno.test("agent doctor gives a local-runtime role one line that says the server
   assert.doesNotMatch(r.stdout, /not contacted/);
   // Right below the other roles, as one of them.
   const names = lines(r.stdout).map((l) => l.split(":")[0]);
-  assert.deepEqual(names.slice(0, 4), [
+  assert.deepEqual(names.slice(0, 5), [
     "ok config",
     "ok role brain",
     "ok role fast",
+    "ok role memory",
     local[0]!.split(":")[0],
   ]);
   await cleanup();

@@ -83,7 +83,7 @@ Deno.test("agent init --force overwrites agent.toml and persona.md only", async 
   await cleanup();
 });
 
-Deno.test("agent init rewrites only provider and model_id of brain and fast, comments stay", async () => {
+Deno.test("agent init rewrites only provider and model_id of brain, fast and memory, comments stay", async () => {
   const home = await tempHome();
   const r = await agent(["--home", home, "init", "--yes", "--provider", "vendor-d"]);
   assert.equal(r.code, 0, r.stderr);
@@ -95,6 +95,9 @@ Deno.test("agent init rewrites only provider and model_id of brain and fast, com
   assert.deepEqual(changed.map(([, y]) => y), [
     'provider = "vendor-d"',
     `model_id = "${SHIPPED_MODELS["vendor-d"].brain}"`,
+    'provider = "vendor-d"',
+    `model_id = "${SHIPPED_MODELS["vendor-d"].fast}"`,
+    // The memory role takes the provider's small model too.
     'provider = "vendor-d"',
     `model_id = "${SHIPPED_MODELS["vendor-d"].fast}"`,
   ]);
