@@ -6,10 +6,12 @@
  */
 import { EN_PAGES, TR_PAGES } from "./i18n_pages.ts";
 import { EN_MCP, TR_MCP } from "./i18n_mcp.ts";
+import { EN_MEMORY, TR_MEMORY } from "./i18n_memory.ts";
 
 const EN = {
   ...EN_PAGES,
   ...EN_MCP,
+  ...EN_MEMORY,
   nav_settings: "Settings",
   settings_note: "Saved into {file}; the hub uses the new values after it restarts.",
   settings_saved_role: "{role} saved.",
@@ -139,6 +141,7 @@ type Key = keyof typeof EN;
 const TR: Record<Key, string> = {
   ...TR_PAGES,
   ...TR_MCP,
+  ...TR_MEMORY,
   nav_settings: "Ayarlar",
   settings_note:
     "{file} dosyasına kaydedilir; hub yeni değerleri yeniden başladıktan sonra kullanır.",
