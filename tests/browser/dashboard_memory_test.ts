@@ -13,6 +13,7 @@ import { resolvePaths } from "@agent/hub/base";
 import { SqliteMemoryStore } from "@agent/hub/memory";
 import { startDashboardHub } from "../_hub_in_process.ts";
 import { ARTIFACTS, assertFits, launch, ready, T, watch } from "../dashboard/_browser.ts";
+import { seriousViolations } from "../dashboard/_axe.ts";
 
 /** The ids of the memories the list shows, top to bottom. */
 async function shown(page: Page): Promise<number[]> {
@@ -262,6 +263,31 @@ Deno.test({
       await page.selectOption("#lang", "en");
       await ready(page);
       assert.deepEqual(problems, []);
+
+      // axe-core (injected, so in a context that lets it past the page's CSP), with
+      // something waiting again, on a desktop and a phone.
+      const more = new SqliteMemoryStore(paths.memoryFile, { lang: "en" });
+      await more.add({
+        scope: "conversation:telegram:-100",
+        text: "The group meets on Fridays",
+        source: "agent",
+        status: "pending",
+        pending_reason: "group",
+      });
+      more.close();
+      const axe = await browser.newContext({
+        viewport: { width: 1280, height: 800 },
+        bypassCSP: true,
+      });
+      const checked = await axe.newPage();
+      await checked.goto(await hub.loginUrl());
+      await ready(checked);
+      await checked.goto(`${hub.base}/dashboard/#/memory`);
+      await ready(checked);
+      await checked.waitForSelector("li.memory.pending", { timeout: 15_000 });
+      assert.deepEqual(await seriousViolations(checked), [], "desktop");
+      await checked.setViewportSize({ width: 390, height: 844 });
+      assert.deepEqual(await seriousViolations(checked), [], "phone");
     } finally {
       await browser.close();
     }
