@@ -131,7 +131,7 @@ Deno.test("parseConfig() rejects unknown keys naming the file, table and key", (
   );
   assert.equal(
     errorOf(`colour = 1`),
-    "agent.toml: unknown table or key 'colour'. It takes: models, ui, sessions, messenger, hub, net, tools, mcp, email, components.",
+    "agent.toml: unknown table or key 'colour'. It takes: models, ui, sessions, messenger, hub, net, memory, tools, mcp, email, components.",
   );
   assert.equal(
     errorOf(`[models.prices."gpt-5.2"]\ninput = 1\noutput = 2\nbatch = 1`),

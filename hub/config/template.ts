@@ -68,9 +68,9 @@ context_tokens = 16000
 usd = 1
 period = "day"
 
-# Memory: proposes what to remember once a conversation has been quiet (see
-# [memory] below), on its own small budget. hard = true: a call that could pass the
-# cap is not made, so memory never costs more than this.
+# Memory: proposes what to remember once a conversation has been quiet (see the
+# memory table below), on its own small budget. hard = true: a call that could pass
+# the cap is not made, so memory never costs more than this.
 [models.roles.memory]
 provider = "vendor-a"
 model_id = "claude-haiku-5-5"
@@ -181,6 +181,7 @@ pinned_tokens = 400
 # once, except what came from pages, tools or other people, which always waits).
 extract = "ask"
 quiet_minutes = 10
+
 [tools]
 # fetch_url reaches public addresses only; true lets it reach private, loopback
 # and link-local ones too (your LAN, a service on this machine).

@@ -69,6 +69,19 @@ context_tokens = 16000
 usd = 1
 period = "day"
 
+# Bellek: bir konuşma sessizleştiğinde neyin hatırlanacağını önerir (aşağıdaki
+# memory tablosuna bakın), kendi küçük bütçesiyle. hard = true: sınırı aşabilecek
+# bir çağrı yapılmaz, bellek bundan fazlasına asla mal olmaz.
+[models.roles.memory]
+provider = "vendor-a"
+model_id = "claude-haiku-5-5"
+max_tokens = 1024
+
+[models.roles.memory.budget]
+usd = 0.5
+period = "day"
+hard = true
+
 # Yerel bir model sunucusundaki model (ücretsiz). Sunucunun adresi params.base_url,
 # yoksa AGENT_LOCAL_RUNTIME_URL, yoksa http://127.0.0.1:11434. Sunucuya
 # ulaşılamadığında yerine fast yanıt verir.
@@ -158,6 +171,18 @@ universe_report_minutes = 60
 # Ajanınızın başka ajanlarla yaptığı konuşmaları nasıl duyacağınız: "batched"
 # (10 dakikada en çok bir mesaj), "daily" ya da "off".
 digest = "batched"
+
+[memory]
+# Ajanın konuşmalar arasında sakladıkları (agent memory list hepsini gösterir).
+# Hatırlama anahtar ya da ağ olmadan çalışır: her yanıttan önce konuşmanın
+# kapsamındaki en iyi eşleşmeler, bu belirteç sınırları içinde alıntı olarak eklenir.
+recall_tokens = 600
+pinned_tokens = 400
+# Bir konuşma quiet_minutes boyunca sessiz kaldığında bellek rolü ondan anılar
+# önerir: "off", "ask" (onayınızı bekler) ya da "auto" (hemen saklanır; sayfalardan,
+# araçlardan ya da başka kişilerden gelenler hep onay bekler).
+extract = "ask"
+quiet_minutes = 10
 
 [tools]
 # fetch_url yalnızca genel adreslere ulaşır; true özel, geri döngü ve yerel bağ

@@ -12,14 +12,20 @@
  * | `POST chat/send` `{session?, text}` | sends into `web:<session>` (a new session without one) |
  * | `POST chat/cancel` `{session}` | ends the running answer |
  * | `GET desk` | every desk event as server-sent events, with its conversation's key; resumes after `Last-Event-ID` |
- * | `GET approvals` | every open approval |
+ * | `GET approvals` | every open approval, with the `session` its conversation is on |
  * | `POST approvals/decide` `{id, decision}` | `once`, `session` or `deny`; `{decided}` |
  * | `GET usage?session=&since=` | model, tokens and dollars of the calls since then |
  *
  * @module
  */
 import { EventReplay, HttpError, json, Router } from "@agent/net";
-import type { Desk, DeskConversation, DeskEvent, PersonDecision } from "../desk/mod.ts";
+import type {
+  ConversationKey,
+  Desk,
+  DeskConversation,
+  DeskEvent,
+  PersonDecision,
+} from "../desk/mod.ts";
 import { historyLines } from "../desk/mod.ts";
 import { MAIN_AGENT_ID } from "../agent/agent.ts";
 import type { SessionStore } from "../sessions/store.ts";
@@ -136,7 +142,14 @@ export function dashboardChat(sources: ChatSources): DashboardRoutes {
         ...(sources.closing ? { signal: sources.closing } : {}),
         ...(sources.heartbeatMs ? { heartbeatMs: sources.heartbeatMs } : {}),
       }))
-    .get("/approvals", () => json({ approvals: sources.desk.approvals() }))
+    // Each with the session its conversation is on, so the page links the conversation.
+    .get("/approvals", () =>
+      json({
+        approvals: sources.desk.approvals().map((a) => ({
+          ...a,
+          session: sources.desk.get(a.conversation as ConversationKey)?.sessionId ?? null,
+        })),
+      }))
     .post("/approvals/decide", async (request) => {
       const body = await jsonBody(request);
       const decision = body.decision as PersonDecision;

@@ -2,7 +2,9 @@
  * The dashboard's web chat in headless Chromium over a real hub with the fake model: a
  * streamed answer over the desk, an approval decided on the Approvals page (a second
  * decision refused), type-ahead queued, cancel, search, and a model answer holding
- * `<script>` and `<img onerror>` shown as text.
+ * `<script>` and `<img onerror>` shown as text. The Approvals page says when a request
+ * expires, links its conversation, and the navigation counts what waits, live (issue
+ * 39, W15).
  */
 import assert from "node:assert/strict";
 import { startDashboardHub } from "../_hub_in_process.ts";
@@ -42,6 +44,43 @@ Deno.test({
       // The approval shows in the chat and on the Approvals page.
       await chat.waitForSelector(".transcript [data-approval] button[data-decision='once']");
       await approvalsPage.waitForSelector("[data-approval] button[data-decision='once']");
+      // The card says when it expires (HH:MM, Istanbul) and links its conversation.
+      const [open] = JSON.parse((await pageApi(approvalsPage, "approvals")).text).approvals;
+      const expires = new Intl.DateTimeFormat("en-GB", {
+        timeZone: "Europe/Istanbul",
+        hour: "2-digit",
+        minute: "2-digit",
+        hourCycle: "h23",
+      }).format(Date.parse(open.expiresAt));
+      const cardText = await approvalsPage.textContent("[data-approval]") ?? "";
+      assert.ok(cardText.includes(`expires at ${expires}`), cardText);
+      const asking = decodeURIComponent(new URL(chat.url()).hash.split("/")[2] ?? "");
+      assert.ok(asking !== "", chat.url());
+      assert.equal(
+        await approvalsPage.getAttribute("[data-approval] a.to-conversation", "href"),
+        `#/conversations/${encodeURIComponent(asking)}`,
+      );
+      // The navigation of every page counts what waits, live from the desk stream.
+      for (const tab of [chat, approvalsPage]) {
+        await tab.waitForFunction(() =>
+          document.querySelector("#approvals-count:not([hidden])")?.textContent ===
+            "11 waiting for a decision"
+        );
+      }
+      await approvalsPage.screenshot({ path: `${ARTIFACTS}approvals-desktop.png` });
+      await approvalsPage.setViewportSize({ width: 390, height: 844 });
+      await approvalsPage.screenshot({ path: `${ARTIFACTS}approvals-phone.png` });
+      await approvalsPage.selectOption("#lang", "tr");
+      await ready(approvalsPage);
+      await approvalsPage.waitForSelector("[data-approval] a.to-conversation");
+      const turkish = await approvalsPage.textContent("body") ?? "";
+      assert.ok(turkish.includes(`${expires} saatinde süresi dolar`), turkish);
+      assert.ok(turkish.includes("Konuşmayı aç"), turkish);
+      assert.ok(turkish.includes("1 karar bekliyor"), turkish);
+      await approvalsPage.screenshot({ path: `${ARTIFACTS}approvals-phone-tr.png` });
+      await approvalsPage.selectOption("#lang", "en");
+      await ready(approvalsPage);
+      await approvalsPage.setViewportSize({ width: 1280, height: 800 });
       // Typed while the answer waits: queued.
       await chat.fill("#message", "and then this");
       await chat.keyboard.press("Enter");
@@ -57,6 +96,10 @@ Deno.test({
         /Decided: Allow once/,
       );
       await approvalsPage.waitForSelector("[data-approval] .decided");
+      // Decided: the count leaves the navigation.
+      for (const tab of [chat, approvalsPage]) {
+        await tab.waitForSelector("#approvals-count[hidden]", { state: "attached" });
+      }
       // A second decision is refused by the desk: the approval is no longer open.
       const again = await pageApi(chat, "approvals/decide", {
         method: "POST",
@@ -130,6 +173,24 @@ Deno.test({
       );
       await chat.fill("#search", "nothing-like-this");
       await chat.waitForFunction(() => document.querySelectorAll(".list li button").length === 0);
+      // An empty result names the search, not an empty history (issue 39, W21).
+      assert.equal(
+        await chat.textContent(".list li.muted"),
+        "No session matches “nothing-like-this”.",
+      );
+      await chat.setViewportSize({ width: 390, height: 844 });
+      await chat.screenshot({ path: `${ARTIFACTS}chat-search-empty-phone.png` });
+      await chat.setViewportSize({ width: 1280, height: 800 });
+      await chat.screenshot({ path: `${ARTIFACTS}chat-search-empty-desktop.png` });
+      await chat.selectOption("#lang", "tr");
+      await ready(chat);
+      await chat.fill("#search", "nothing-like-this");
+      await chat.waitForFunction(() =>
+        document.querySelector(".list li.muted")?.textContent ===
+          "“nothing-like-this” ile eşleşen oturum yok."
+      );
+      await chat.selectOption("#lang", "en");
+      await ready(chat);
       await chat.fill("#search", "");
       await chat.setViewportSize({ width: 390, height: 844 });
       await chat.screenshot({ path: `${ARTIFACTS}chat-phone.png`, fullPage: true });

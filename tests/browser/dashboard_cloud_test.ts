@@ -69,8 +69,9 @@ Deno.test({
       await reused.waitForSelector("[role=alert]");
       assert.match(
         await reused.textContent("[role=alert]") ?? "",
-        /already used or has expired.*`agent dashboard --cloud`/,
+        /already used or has expired.*Run agent dashboard --cloud again/,
       );
+      assert.equal(await reused.textContent("[role=alert] code"), "agent dashboard --cloud");
       assert.equal(await reused.evaluate((key) => sessionStorage.getItem(key), SESSION_KEY), null);
       assert.equal((await pageApi(reused, "overview")).status, 401);
       await other.close();

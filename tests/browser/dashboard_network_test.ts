@@ -2,12 +2,14 @@
  * The dashboard's Network page over a real network: agent A with two strangers (B and
  * C, each on its own spine on workerd) asking to connect. In Chromium the page lists
  * both requests; Accept makes B a contact (B's side sees the accept), Block blocks C,
- * Unblock forgets C (the same calls as `agent net accept`, `block` and `remove`).
+ * Unblock forgets C (the same calls as `agent net accept`, `block` and `remove`). The
+ * overview tells D's request as a sentence with its sender and an Accept button, the
+ * doorbell's state in words and its rings counted in the singular (issue 39, W22).
  */
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
 import { ARTIFACTS, CHROMIUM, pageApi, signInCode } from "../dashboard/_browser.ts";
-import { controlHandler, dashboard, dashboardNetwork } from "@agent/hub";
+import { appendNetEvent, controlHandler, dashboard, dashboardNetwork } from "@agent/hub";
 import { startAgent, type TestAgent } from "../hub/_agents.ts";
 import { until } from "../_poll.ts";
 
@@ -27,13 +29,28 @@ Deno.test({
       agents.push(b);
       const c = await startAgent("c");
       agents.push(c);
+      const d = await startAgent("d");
+      agents.push(d);
       await b.node.add(a.address, "hello from <b>B</b>");
       await c.node.add(a.address, "C here");
+      await d.node.add(a.address, "D would like to talk");
       await until(
-        "A holds both requests",
+        "A holds the three requests",
         async () =>
-          (await a.node.state.contacts()).filter((x) => x.state === "pending_in").length === 2,
+          (await a.node.state.contacts()).filter((x) => x.state === "pending_in").length === 3,
       );
+      // Another owner event, whose code the overview must not show.
+      await appendNetEvent(a.paths.netDir, {
+        ts: Math.floor(Date.now() / 1000),
+        type: "model.failover",
+        role: "brain",
+        stand_in: "fast",
+        text: "The brain model could not be reached; fast answers instead.",
+      });
+      // The owner events A's node wrote (its contact requests), as the hub's log serves them.
+      const recentEvents = async () =>
+        (await Deno.readTextFile(`${a.paths.netDir}/events.jsonl`)).split("\n")
+          .filter((line) => line !== "").map((line) => JSON.parse(line));
       let port = 0;
       const door = (
         status: () => Record<string, unknown>,
@@ -44,7 +61,7 @@ Deno.test({
           now: Date.now,
           status,
           authorizeCode,
-          recentEvents: () => Promise.resolve([]),
+          recentEvents,
           network: dashboardNetwork({ node: () => a.node, lang: "en" }),
         });
       server = Deno.serve(
@@ -62,7 +79,15 @@ Deno.test({
           now: Date.now,
           heartbeatAt: () => undefined,
           spend: () => ({}),
-          net: () => ({}),
+          // The doorbell is open (link websocket) and rang once.
+          net: () => ({
+            configured: true,
+            link: "websocket",
+            state: "polling",
+            ready: true,
+            address: a.address,
+            doorbell: { setting: "auto", connects: 1, reconnects: 0, rings: 1, fallbacks: 0 },
+          }),
           dashboard: door,
         }),
       );
@@ -78,6 +103,43 @@ Deno.test({
 
         await page.goto(`${base}/dashboard/#code=${await signInCode(base, "t")}`);
         await page.waitForSelector("main[data-ready='true']");
+        // The overview: sentences, not event codes; D's request with its sender and Accept.
+        const overview = await page.textContent("main") ?? "";
+        for (const code of ["net.contact_request", "model.failover"]) {
+          assert.ok(!overview.includes(code), `no raw ${code} in: ${overview}`);
+        }
+        assert.ok(overview.includes("The brain model could not be reached"), overview);
+        assert.ok(
+          overview.includes(`(${d.address}) asks to become a contact: “D would like to talk”`),
+          overview,
+        );
+        assert.ok(overview.includes("listening on the doorbell"), overview);
+        assert.ok(!overview.includes("polling"), overview);
+        assert.ok(overview.includes("Doorbell: auto, 1 ring"), overview);
+        assert.ok(!overview.includes("1 rings"), overview);
+        await Deno.mkdir(ARTIFACTS, { recursive: true });
+        await page.screenshot({ path: `${ARTIFACTS}overview-events-desktop.png`, fullPage: true });
+        await page.setViewportSize({ width: 390, height: 844 });
+        await page.screenshot({ path: `${ARTIFACTS}overview-events-phone.png`, fullPage: true });
+        await page.setViewportSize({ width: 1280, height: 800 });
+        await page.click(`ul.events button[data-action='accept'][data-address='${d.address}']`);
+        await until(
+          "D sees the accept from the overview",
+          async () => (await d.node.state.contact(a.address))?.state === "accepted",
+        );
+        await page.waitForFunction(() =>
+          document.querySelector("ul.events")?.textContent?.includes("is now a contact.")
+        );
+        // In Turkish too.
+        await page.selectOption("#lang", "tr");
+        await page.waitForSelector("main[data-ready='true']");
+        const turkish = await page.textContent("main") ?? "";
+        assert.ok(turkish.includes("kişi olmak istiyor"), turkish);
+        assert.ok(turkish.includes("kapı zili dinleniyor"), turkish);
+        assert.ok(turkish.includes("Kapı zili: auto, 1 çalma"), turkish);
+        assert.ok(!turkish.includes("Contact request"), turkish);
+        await page.selectOption("#lang", "en");
+
         await page.goto(`${base}/dashboard/#/network`);
         await page.waitForSelector(`tr[data-address='${b.address}']`, { timeout: 10_000 }).catch(
           async (error) => {
@@ -92,7 +154,6 @@ Deno.test({
           await page.locator("tr[data-address] button[data-action='accept']").count(),
           2,
         );
-        await Deno.mkdir(ARTIFACTS, { recursive: true });
         await page.screenshot({ path: `${ARTIFACTS}network-desktop.png`, fullPage: true });
 
         await page.click(`tr[data-address='${b.address}'] button[data-action='accept']`);

@@ -77,6 +77,22 @@ Deno.test({
       await bare.waitForSelector("[role=alert]");
       assert.match(await bare.textContent("[role=alert]") ?? "", /agent dashboard/);
       assert.equal((await pageApi(bare, "overview")).status, 401);
+      // The command reads as code, not between backticks (issue 39, W7).
+      assert.equal(await bare.textContent("[role=alert] code"), "agent dashboard");
+      assert.ok(!(await bare.textContent("[role=alert]") ?? "").includes("`"));
+      await bare.screenshot({ path: `${ARTIFACTS}signed-out-desktop.png` });
+      await bare.setViewportSize({ width: 390, height: 844 });
+      await bare.screenshot({ path: `${ARTIFACTS}signed-out-phone.png` });
+      // A new sign-in link pasted into this signed-out tab changes only the fragment: no
+      // page load, yet the tab signs in with it.
+      await bare.goto(await hub.loginUrl());
+      await ready(bare);
+      assert.equal(new URL(bare.url()).hash, "#/overview");
+      assert.match(
+        await bare.evaluate((key) => sessionStorage.getItem(key), SESSION_KEY) ?? "",
+        /^[\w-]{43}$/,
+      );
+      assert.match(await bare.textContent("main") ?? "", /Budgets/);
       await other.close();
 
       // Signing out in one tab signs the other out too, and the token is gone.

@@ -26,6 +26,8 @@ import { overview } from "./overview.ts";
 import { spend } from "./spend.ts";
 import { THEME_CHANGE } from "./charts.ts";
 import { PAGES as MORE_PAGES } from "./pages.ts";
+import { approvalsBadge, followApprovals } from "./approvals_badge.ts";
+import { inline } from "./markdown.ts";
 
 const root = document.getElementById("app")!;
 const live = new EventTarget();
@@ -92,7 +94,8 @@ function message(text: string): void {
       "main",
       { class: "login", id: "main" },
       h("h1", {}, t("title")),
-      h("p", { role: "alert" }, text),
+      // The commands in the sentence read as code, not as backticks.
+      h("p", { role: "alert" }, inline(text)),
     ),
   );
 }
@@ -117,10 +120,15 @@ function frame(): HTMLElement {
         h(
           "li",
           {},
-          h("a", {
-            href: `#/${name}`,
-            "aria-current": name === current ? "page" : undefined,
-          }, page.title()),
+          h(
+            "a",
+            {
+              href: `#/${name}`,
+              "aria-current": name === current ? "page" : undefined,
+            },
+            page.title(),
+            name === "approvals" ? approvalsBadge() : null,
+          ),
         )
       ),
     ),
@@ -210,10 +218,24 @@ async function show(): Promise<void> {
 /** The streams this page follows, stopped on sign-out. */
 const streams: (() => void)[] = [];
 
+/** Whether this tab is signed in now (the pages are drawn and the streams followed). */
+let signedInNow = false;
+
 function signedOut(): void {
+  signedInNow = false;
   for (const stop of streams.splice(0)) stop();
   dropSession();
   message(t("login_missing"));
+}
+
+/** Signs in (a code in the fragment, this tab's token or another tab's) and draws. */
+async function start(): Promise<void> {
+  // A new sign-in link in a tab already signed in replaces its session and streams.
+  for (const stop of streams.splice(0)) stop();
+  signedInNow = await signIn();
+  if (!signedInNow) return;
+  follow();
+  await show();
 }
 
 function follow(): void {
@@ -235,12 +257,17 @@ function follow(): void {
   streams.push(followStream("desk", relay("desk-event"), options));
   // Owner events come unnamed, so every type (those added later too) reaches here.
   streams.push(followStream("events", relay("owner-event"), options));
+  followApprovals(live);
 }
 
 applyTheme();
-if (await signIn()) {
-  addEventListener("hashchange", () => void show());
-  addEventListener(SIGNED_OUT, signedOut, { once: true });
-  follow();
-  await show();
-}
+// A sign-in link pasted into this tab changes only the fragment: no page load follows,
+// so the fragment's code is traded here; any other fragment shows its page.
+addEventListener("hashchange", () => {
+  if (location.hash.startsWith("#code=")) void start();
+  else if (signedInNow) void show();
+});
+addEventListener(SIGNED_OUT, () => {
+  if (signedInNow) signedOut();
+});
+await start();

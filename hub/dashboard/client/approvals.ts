@@ -12,7 +12,7 @@
  */
 import { get, post } from "./api.ts";
 import { h, replace } from "./dom.ts";
-import { t, time } from "./i18n.ts";
+import { clock, t } from "./i18n.ts";
 import type { DeskMessage } from "./types.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -80,7 +80,17 @@ export function approvalCard(request: Json): ApprovalCard {
       { class: "muted" },
       `${request.tool}: ${request.summary} · ${
         t("from_channel", { channel: request.conversation })
-      } · ${time(request.expiresAt)}`,
+      } · `,
+      h("span", { class: "expires" }, t("expires_at", { time: clock(request.expiresAt) })),
+      request.session
+        ? [
+          " · ",
+          h("a", {
+            href: `#/conversations/${encodeURIComponent(request.session)}`,
+            class: "to-conversation",
+          }, t("open_conversation")),
+        ]
+        : null,
     ),
     actions,
   );

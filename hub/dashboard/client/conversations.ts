@@ -49,25 +49,33 @@ export async function conversations(
     const { sessions } = await get<{ sessions: Json[] }>(`sessions?q=${q}`);
     replace(
       list,
-      sessions.length === 0 ? h("li", { class: "muted" }, t("no_sessions")) : sessions.map((s) =>
-        h(
+      sessions.length === 0
+        ? h(
           "li",
-          {},
-          h(
-            "button",
-            {
-              type: "button",
-              "aria-current": s.id === session ? "true" : "false",
-              onclick: () => {
-                location.hash = `#/conversations/${encodeURIComponent(s.id)}`;
-              },
-            },
-            s.id,
-            h("br"),
-            h("span", { class: "muted" }, `${time(s.updated_at)} · ${count(s.messages)}`),
-          ),
+          { class: "muted" },
+          search.value.trim() === ""
+            ? t("no_sessions")
+            : t("no_matches", { q: search.value.trim() }),
         )
-      ),
+        : sessions.map((s) =>
+          h(
+            "li",
+            {},
+            h(
+              "button",
+              {
+                type: "button",
+                "aria-current": s.id === session ? "true" : "false",
+                onclick: () => {
+                  location.hash = `#/conversations/${encodeURIComponent(s.id)}`;
+                },
+              },
+              s.id,
+              h("br"),
+              h("span", { class: "muted" }, `${time(s.updated_at)} · ${count(s.messages)}`),
+            ),
+          )
+        ),
     );
   };
   replace(

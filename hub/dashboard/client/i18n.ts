@@ -7,11 +7,13 @@
 import { EN_PAGES, TR_PAGES } from "./i18n_pages.ts";
 import { EN_MCP, TR_MCP } from "./i18n_mcp.ts";
 import { EN_MEMORY, TR_MEMORY } from "./i18n_memory.ts";
+import { EN_STATUS, TR_STATUS } from "./i18n_status.ts";
 
 const EN = {
   ...EN_PAGES,
   ...EN_MCP,
   ...EN_MEMORY,
+  ...EN_STATUS,
   nav_settings: "Settings",
   settings_note: "Saved into {file}; the hub uses the new values after it restarts.",
   settings_saved_role: "{role} saved.",
@@ -76,7 +78,6 @@ const EN = {
   network: "Network",
   net_off: "not configured",
   net_line: "{state}, {address}",
-  doorbell: "Doorbell: {setting}, {rings} rings",
   universe: "Universe: {state}",
   budgets: "Budgets",
   no_budget: "{role}: ${spent} spent, no budget",
@@ -142,6 +143,7 @@ const TR: Record<Key, string> = {
   ...TR_PAGES,
   ...TR_MCP,
   ...TR_MEMORY,
+  ...TR_STATUS,
   nav_settings: "Ayarlar",
   settings_note:
     "{file} dosyasına kaydedilir; hub yeni değerleri yeniden başladıktan sonra kullanır.",
@@ -207,7 +209,6 @@ const TR: Record<Key, string> = {
   network: "Ağ",
   net_off: "yapılandırılmadı",
   net_line: "{state}, {address}",
-  doorbell: "Kapı zili: {setting}, {rings} çalma",
   universe: "Evren: {state}",
   budgets: "Bütçeler",
   no_budget: "{role}: ${spent} harcandı, bütçe yok",
@@ -303,6 +304,11 @@ export function time(value: string | number | null | undefined): string {
     }).formatToParts(ms).map((p) => [p.type, p.value]),
   );
   return `${parts.day}.${parts.month}.${parts.year} ${parts.hour}:${parts.minute}`;
+}
+
+/** HH:MM in Europe/Istanbul (a moment within the next hours); `-` for nothing. */
+export function clock(value: string | number | null | undefined): string {
+  return time(value).split(" ")[1] ?? "-";
 }
 
 /** A `YYYY-MM-DD` day as DD.MM. */

@@ -6,7 +6,8 @@
  */
 import { get } from "./api.ts";
 import { h, replace } from "./dom.ts";
-import { t, time, usd } from "./i18n.ts";
+import { count, t, time, usd } from "./i18n.ts";
+import { eventItem } from "./overview_events.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -21,18 +22,7 @@ export async function overview(main: HTMLElement, live: EventTarget): Promise<vo
       events,
       list.length === 0
         ? h("li", { class: "muted" }, t("no_events"))
-        : list.slice(-20).reverse().map(
-          (e) =>
-            h(
-              "li",
-              {},
-              h("time", {}, time(e.ts * 1000)),
-              " ",
-              h("span", { class: "tag" }, e.type),
-              " ",
-              e.text ?? "",
-            ),
-        ),
+        : list.slice(-20).reverse().map(eventItem),
     );
   };
   const seen = [...data.events];
@@ -134,16 +124,16 @@ function netLines(n: Json): Element[] {
       "p",
       {},
       h("span", { class: `dot ${n.state === "failed" ? "bad" : "ok"}` }),
-      t("net_line", {
-        state: n.state ?? "-",
-        address: n.address ?? "-",
-      }),
+      t("net_line", { state: netState(n), address: n.address ?? "-" }),
     ),
     n.doorbell
       ? h(
         "p",
-        { class: "muted" },
-        t("doorbell", { setting: n.doorbell.setting ?? "-", rings: n.doorbell.rings ?? 0 }),
+        { class: "muted", id: "doorbell-line" },
+        t(n.doorbell.rings === 1 ? "doorbell_one" : "doorbell_many", {
+          setting: n.doorbell.setting ?? "-",
+          rings: count(n.doorbell.rings ?? 0),
+        }),
       )
       : null,
     n.universe
@@ -154,6 +144,16 @@ function netLines(n: Json): Element[] {
       )
       : null,
   ].filter((x) => x !== null);
+}
+
+/**
+ * The service's state in words: `polling` runs on both links, so the link in use says
+ * whether mail comes by the doorbell (a WebSocket) or by long-polling.
+ */
+function netState(n: Json): string {
+  if (n.state === "polling") return t(n.link === "websocket" ? "net_listening" : "net_polling");
+  if (n.state === "idle" || n.state === "failed") return t(`net_${n.state}` as "net_idle");
+  return n.state ?? "-";
 }
 
 function gauges(roles: Record<string, Json>, forecast: Record<string, Json>): HTMLElement[] {
