@@ -40,12 +40,14 @@ Deno.test("dashboardMemory() refuses a bad id (400) and an unknown one (404) wit
       status: "pending",
       pending_reason: "person",
     });
-    for (const [route, body] of [
-      ["memory/forget", { ids: ["abc"] }],
-      ["memory/pin", { id: "abc", pinned: true }],
-      ["memory/approve", { id: "abc" }],
-      ["memory/reject", { id: "abc" }],
-    ] as const) {
+    for (
+      const [route, body] of [
+        ["memory/forget", { ids: ["abc"] }],
+        ["memory/pin", { id: "abc", pinned: true }],
+        ["memory/approve", { id: "abc" }],
+        ["memory/reject", { id: "abc" }],
+      ] as const
+    ) {
       await assert.rejects(
         () => call(routes, route, body),
         refused(400, "'abc' is not a memory id (a whole number such as 12)."),
@@ -129,7 +131,10 @@ Deno.test("dashboardMemory() lists by scope and search, pins, approves as edited
     const pin = await (await call(routes, "memory/pin", { id: tea.id, pinned: true }))!.json();
     assert.match(pin.saved, /is pinned/);
     assert.equal((await store.get(tea.id, "every"))?.pinned, true);
-    const approved = await call(routes, "memory/approve", { id: waiting.id, text: "Works at Beta" });
+    const approved = await call(routes, "memory/approve", {
+      id: waiting.id,
+      text: "Works at Beta",
+    });
     assert.equal((await approved!.json()).saved, `Memory ${waiting.id} is in force.`);
     assert.equal((await store.get(waiting.id, "every"))?.text, "Works at Beta");
     const other = await store.add({
