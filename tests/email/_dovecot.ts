@@ -1,8 +1,8 @@
 /**
  * A real Dovecot for the e-mail tests: Debian's `dovecot-imapd` and `dovecot-lmtpd`
  * run as a plain process (`dovecot -F`) with a configuration of its own in a temp
- * folder (passwd-file users, maildir, IMAP and LMTP on loopback ports, no TLS, no
- * system service). Mail is delivered into it over LMTP, as a mail server's last hop
+ * folder (passwd-file users, single-dbox mail, IMAP and LMTP on loopback ports, no
+ * TLS, no system service). Mail is delivered into it over LMTP, as a mail server's last hop
  * does, by `nodemailer` (whose SMTP transport speaks LMTP).
  *
  * Run as root, Dovecot refuses uid 0 for mailboxes: the mail then belongs to `nobody`,
@@ -76,7 +76,12 @@ ssl = no
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 ${root ? "default_login_user = dovenull\ndefault_internal_user = dovecot\n" : me}
-mail_location = maildir:${dir}/mail/%u
+# sdbox, not maildir: a maildir delivery numbers its mail only when it gets the uidlist
+# lock at once (LMTP does not wait for it), else the next sync numbers it, after mail
+# delivered later; with IMAP busy on a loaded machine a burst got its UIDs out of order
+# (mail 11 after 14 to 21). A dbox delivery is numbered as it is saved: UID order is the
+# order of delivery, which the tests' order checks rely on.
+mail_location = sdbox:${dir}/mail/%u
 # IDLE hears of new mail through inotify; on a busy machine whose inotify instances run
 # out it falls back to looking every mailbox_idle_check_interval (30 s by default).
 mailbox_idle_check_interval = 1 secs

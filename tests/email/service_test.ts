@@ -284,6 +284,13 @@ Deno.test({
           assert.match(turn.text, /<<<BEGIN ATTACHMENT notes\.txt>>>\nx{1024}\n\[cut here/);
           // No figures for someone else.
           assert.ok(!smtp.received.at(-1)!.mail.text.includes("fake-model"));
+          // Flagged before the step ends: an unseen mail would be taken again (and answered,
+          // a second send) by the next step's fresh store.
+          await until(
+            "the mail flagged seen",
+            async () =>
+              (await flagsByMessageId()).get("<b1@example.org>")?.includes("\\Seen") === true,
+          );
         },
       );
 

@@ -4,7 +4,9 @@
  * the hub's backoff (`hub/backoff.ts`), for 24 hours, then given up and the owner told
  * (an `email.undelivered` owner event). A server's permanent refusal (a 5xx answer) is
  * not tried again. A restart goes on where the last process stopped: what is due is in
- * the store.
+ * the store. Answers go in the order they were recorded, and one recipient's next
+ * answer waits until the one before it is sent or given up (`MailStore.due`), so the
+ * answers to a burst arrive in the order of its mails even across a failed send.
  *
  * @module
  */

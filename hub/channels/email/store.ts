@@ -62,6 +62,10 @@ CREATE TABLE IF NOT EXISTS watermarks (
 );
 `;
 
+/** An outbox row `o` that is pending with nothing pending before it for its recipient. */
+const FIRST_PENDING = `o.state = 'pending' AND NOT EXISTS (SELECT 1 FROM outbox p
+  WHERE p.state = 'pending' AND p.recipient = o.recipient AND p.rowid < o.rowid)`;
+
 /** Where a mail is: taken (its turn runs or waits), refused, answered (in the outbox), sent. */
 export type MailState = "taken" | "refused" | "answered" | "sent" | "undelivered";
 
@@ -220,11 +224,16 @@ export class MailStore {
     return Number(row.n);
   }
 
-  /** Mails taken whose answer is not recorded yet (also after a restart), oldest first. */
+  /**
+   * Mails taken whose answer is not recorded yet (also after a restart), in the order
+   * they were taken: the mailbox watch takes them in UID order, one look at a time, so
+   * the row order is the folder's. Not by `received_ms`: a clock set back (at a restart,
+   * say) would put a later mail first.
+   */
   unanswered(): TakenMail[] {
     return (this.#db.prepare(
       `SELECT message_id, sender, person, thread, raw FROM mails WHERE state = 'taken'
-       ORDER BY received_ms, uid`,
+       ORDER BY rowid`,
     ).all() as Record<string, unknown>[]).map((r) => ({
       messageId: String(r.message_id),
       sender: String(r.sender),
@@ -287,11 +296,18 @@ export class MailStore {
     }
   }
 
-  /** Answers waiting to be sent whose time has come, oldest first. */
+  /**
+   * Answers waiting to be sent whose time has come, in the order they were recorded: for
+   * each recipient only the first one still pending, so a recipient gets their answers
+   * in the order of their mails even when one waits for a retry (the later ones wait
+   * behind it; another recipient's do not). Recorded order is the row order, not
+   * `first_ms`: two answers recorded in one millisecond would go in the order of their
+   * ids, which are hashes.
+   */
   due(nowMs: number): OutboxRow[] {
     return (this.#db.prepare(
-      `SELECT id, answers, recipient, raw, attempts, first_ms, next_ms FROM outbox
-       WHERE state = 'pending' AND next_ms <= ? ORDER BY first_ms, id`,
+      `SELECT id, answers, recipient, raw, attempts, first_ms, next_ms FROM outbox o
+       WHERE ${FIRST_PENDING} AND o.next_ms <= ? ORDER BY o.rowid`,
     ).all(nowMs) as Record<string, unknown>[]).map((r) => ({
       id: String(r.id),
       answers: String(r.answers),
@@ -303,10 +319,10 @@ export class MailStore {
     }));
   }
 
-  /** When the next pending answer is due, if one waits. */
+  /** When the next pending answer that may go is due, if one waits. */
   nextDue(): number | undefined {
     const row = this.#db.prepare(
-      "SELECT MIN(next_ms) AS ms FROM outbox WHERE state = 'pending'",
+      `SELECT MIN(next_ms) AS ms FROM outbox o WHERE ${FIRST_PENDING}`,
     ).get() as { ms: number | null };
     return row.ms === null ? undefined : Number(row.ms);
   }
