@@ -8,9 +8,9 @@
  *
  * | Route (under `/dashboard/api/`) | What |
  * | --- | --- |
- * | `GET memory?scope=&q=` | `{enabled, memories, scopes, counts}`: in force, newest first |
+ * | `GET memory?scope=&q=` | `{enabled, redact, memories, scopes, counts}`: in force, newest first |
  * | `GET memory/pending` | `{enabled, pending}`: what waits, oldest first, with why |
- * | `POST memory/forget` `{ids}` | `{saved}`; 400 for a bad id, 404 for an unknown one |
+ * | `POST memory/forget` `{ids, redact?}` | `{saved}`; 400 for a bad id, 404 for an unknown one |
  * | `POST memory/pin` `{id, pinned}` | `{saved}` |
  * | `POST memory/approve` `{id, text?}` | `{saved}` (in force, as edited) |
  * | `POST memory/reject` `{id}` | `{saved}` (deleted, like a forget) |
@@ -41,6 +41,12 @@ export interface MemoryRouteSources {
   store(): MemoryStore | undefined;
   /** The hub's language (a page that names none gets it). */
   lang: Lang;
+  /**
+   * The local sessions folder a forget may clean the text out of (`agent memory forget
+   * --redact`); without it (a cloud brain's sessions are in its spine) the page offers no
+   * cleaning.
+   */
+  sessionsDir?: string | undefined;
 }
 
 /** The most memories a list answers with. */
@@ -50,9 +56,12 @@ const LIST_LIMIT = 500;
 export function dashboardMemory(sources: MemoryRouteSources): DashboardRoutes {
   const deskOf = (request: Request): MemoryDesk | undefined => {
     const store = sources.store();
-    return store === undefined
-      ? undefined
-      : { store, lang: pageLang(request, sources.lang), filter: "every" };
+    return store === undefined ? undefined : {
+      store,
+      lang: pageLang(request, sources.lang),
+      filter: "every",
+      sessionsDir: sources.sessionsDir,
+    };
   };
   // An act answers with the sentence `agent memory` prints; bad input with its one
   // sentence (404 for an id that names no memory), and nothing changes.
@@ -99,6 +108,7 @@ export function dashboardMemory(sources: MemoryRouteSources): DashboardRoutes {
       });
       return json({
         enabled: true,
+        redact: desk.sessionsDir !== undefined,
         memories: memories.map(row),
         scopes: await desk.store.scopes(),
         counts: await desk.store.counts(filter),
@@ -120,7 +130,8 @@ export function dashboardMemory(sources: MemoryRouteSources): DashboardRoutes {
       "/memory/forget",
       act(async (desk, body) => {
         const ids = Array.isArray(body.ids) ? body.ids.map(idText) : [];
-        return (await forgetMemories(desk, ids)).lines.join(" ");
+        const redact = body.redact === true && desk.sessionsDir !== undefined;
+        return (await forgetMemories(desk, ids, { redact })).lines.join(" ");
       }),
     )
     .post(

@@ -146,7 +146,8 @@ Deno.test("dashboardMemory() lists by scope and search, pins, approves as edited
     });
     await call(routes, "memory/reject", { id: String(other.id) });
     assert.equal(await store.get(other.id, "every"), undefined);
-    const forgot = await call(routes, "memory/forget", { ids: [ayse.id] });
+    const forgot = await call(routes, "memory/forget", { ids: [ayse.id], redact: true });
+    // No sessions folder given (a cloud brain): nothing to clean, and it says only the forget.
     assert.equal((await forgot!.json()).saved, `Forgot 1: #${ayse.id}.`);
     assert.equal(await store.get(ayse.id, "every"), undefined);
     assert.equal((await store.list("every", { search: "Ayşe", history: true })).length, 0);
@@ -162,4 +163,34 @@ Deno.test("dashboardMemory() says memory is off when the hub has no store", asyn
     () => call(routes, "memory/forget", { ids: [1] }),
     refused(409, "There is no memory in this conversation."),
   );
+});
+
+Deno.test("dashboardMemory() forgets with redact: the text leaves the stored transcripts too", async () => {
+  using tmp = tempDir();
+  const store = new SqliteMemoryStore(`${tmp.path}/memory.sqlite3`, { lang: "en" });
+  try {
+    const sessionsDir = `${tmp.path}/sessions`;
+    await Deno.mkdir(`${sessionsDir}/chat-1`, { recursive: true });
+    const events = `${sessionsDir}/chat-1/events.jsonl`;
+    await Deno.writeTextFile(
+      events,
+      `${JSON.stringify({ role: "user", content: "Remember: my PIN hint is Blue  Heron." })}\n`,
+    );
+    const routes = dashboardMemory({ store: () => store, lang: "en", sessionsDir });
+    assert.equal((await (await call(routes, "memory"))!.json()).redact, true);
+    const hint = await store.add({
+      scope: "owner",
+      text: "PIN hint is blue heron",
+      source: "owner",
+    });
+    const forgot = await call(routes, "memory/forget", { ids: [hint.id], redact: true }, "tr");
+    assert.equal(
+      (await forgot!.json()).saved,
+      `1 anı unutuldu: #${hint.id}. Metin 1 kayıtlı konuşma dökümünden temizlendi.`,
+    );
+    assert.doesNotMatch(await Deno.readTextFile(events), /heron/i);
+    assert.match(await Deno.readTextFile(events), /\[forgotten\]/);
+  } finally {
+    store.close();
+  }
 });

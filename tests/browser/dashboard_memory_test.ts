@@ -221,9 +221,25 @@ Deno.test({
       );
       await page.click(`${boatRow} .memory-panel button:has-text('Cancel')`);
       assert.equal(await page.locator(`${boatRow} .memory-panel p`).count(), 0);
+      // It was said in a conversation too: the forget cleans that transcript as well.
+      const transcript = `${paths.sessionsDir}/chat-boat/events.jsonl`;
+      await Deno.mkdir(`${paths.sessionsDir}/chat-boat`, { recursive: true });
+      await Deno.writeTextFile(
+        transcript,
+        `${
+          JSON.stringify({
+            role: "user",
+            content: "Note this: keeps a sailing boat named  Martı in Bodrum.",
+          })
+        }\n`,
+      );
       await page.click(`${boatRow} button[data-action='forget']`);
+      await page.check(`#memory-redact-${boat.id}`);
       await page.click(`${boatRow} button:has-text('Forget memory ${boat.id}')`);
-      assert.equal(await said(page, /^Forgot/), `Forgot 1: #${boat.id}.`);
+      assert.equal(
+        await said(page, /^Forgot/),
+        `Forgot 1: #${boat.id}. Cleaned the text out of 1 stored transcript(s).`,
+      );
       await until(page, [job.id, ayse.id, tea.id]);
       assert.deepEqual(await filesHolding(hub.home, "sailing boat named"), []);
       assert.deepEqual(await filesHolding(hub.home, "capital letters"), [], "the rejected one");

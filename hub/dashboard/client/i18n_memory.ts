@@ -36,9 +36,9 @@ export const EN_MEMORY = {
   mem_pin: "Pin",
   mem_unpin: "Unpin",
   mem_forget: "Forget",
-  mem_forget_ask:
-    "Forget this memory for good? Its text is deleted from the memory store; the conversations it was said in keep their transcripts.",
+  mem_forget_ask: "Forget this memory for good? Its text is deleted from the memory store.",
   mem_forget_yes: "Forget memory {id}",
+  mem_redact: "Also clean its text out of the stored conversations",
   mem_cancel: "Cancel",
   mem_why: "Why it waits: {reason}",
   mem_text: "Text of memory {id}",
@@ -76,9 +76,9 @@ export const TR_MEMORY: Record<keyof typeof EN_MEMORY, string> = {
   mem_pin: "Sabitle",
   mem_unpin: "Sabitliği kaldır",
   mem_forget: "Unut",
-  mem_forget_ask:
-    "Bu anı kalıcı olarak unutulsun mu? Metni anı deposundan silinir; söylendiği konuşmaların dökümleri kalır.",
+  mem_forget_ask: "Bu anı kalıcı olarak unutulsun mu? Metni anı deposundan silinir.",
   mem_forget_yes: "{id} numaralı anıyı unut",
+  mem_redact: "Metnini kayıtlı konuşmalardan da temizle",
   mem_cancel: "Vazgeç",
   mem_why: "Neden bekliyor: {reason}",
   mem_text: "{id} numaralı anının metni",

@@ -31,6 +31,8 @@ interface Row {
 
 interface Listing {
   enabled: boolean;
+  /** Whether a forget may also clean the stored transcripts (a local hub). */
+  redact?: boolean;
   memories: Row[];
   scopes: string[];
   counts?: { active: number; pending: number; superseded: number };
@@ -111,7 +113,7 @@ export async function memory(main: HTMLElement): Promise<void> {
           { class: "muted" },
           filter.q === "" ? t("mem_none") : t("mem_no_match", { query: filter.q }),
         )
-        : data.memories.map((m) => memoryItem(m, act)),
+        : data.memories.map((m) => memoryItem(m, act, data.redact === true)),
     );
   }
 
@@ -197,8 +199,11 @@ function metaLine(m: Row): HTMLElement {
   );
 }
 
-/** One memory in force: its text, where it came from, Pin / Unpin and Forget. */
-function memoryItem(m: Row, act: Act): HTMLElement {
+/**
+ * One memory in force: its text, where it came from, Pin / Unpin and Forget (which asks
+ * first, and, where the hub can, offers to clean the text out of the stored transcripts).
+ */
+function memoryItem(m: Row, act: Act, redact: boolean): HTMLElement {
   const panel = h("div", { class: "memory-panel" });
   const pin: HTMLButtonElement = h("button", {
     type: "button",
@@ -210,14 +215,24 @@ function memoryItem(m: Row, act: Act): HTMLElement {
     type: "button",
     "data-action": "forget",
     onclick: () => {
+      const clean = h("input", { type: "checkbox", id: `memory-redact-${m.id}` });
       const yes: HTMLButtonElement = h("button", {
         type: "button",
         class: "danger",
-        onclick: () => act("memory/forget", { ids: [m.id] }, yes),
+        onclick: () => act("memory/forget", { ids: [m.id], redact: clean.checked }, yes),
       }, t("mem_forget_yes", { id: m.id }));
       replace(
         panel,
         h("p", {}, t("mem_forget_ask")),
+        redact
+          ? h(
+            "p",
+            { class: "check" },
+            clean,
+            " ",
+            h("label", { for: `memory-redact-${m.id}` }, t("mem_redact")),
+          )
+          : null,
         h(
           "div",
           { class: "toolbar" },
