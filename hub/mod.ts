@@ -301,9 +301,11 @@ export {
   type DashboardDoor,
   dashboardJobs,
   dashboardMcp,
+  dashboardMemory,
   dashboardNetwork,
   dashboardSettings,
   type McpRouteSources,
+  type MemoryRouteSources,
 } from "./dashboard/mod.ts";
 
 // Cloud: `agent cloud` (the brain on the spine, file sync, `agent cloud run`).

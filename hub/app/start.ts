@@ -38,6 +38,7 @@ import {
   dashboardChat,
   dashboardJobs,
   dashboardMcp,
+  dashboardMemory,
   dashboardNetwork,
   type DashboardParts,
   dashboardSettings,
@@ -281,6 +282,12 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
       }),
       settings: dashboardSettings({ paths, env, lang, reload }),
       mcp: dashboardMcp({ paths, env, lang, live: () => mcp?.statuses() ?? [] }),
+      memory: dashboardMemory({
+        store: () => memory,
+        lang,
+        // A cloud brain's sessions live in its spine: no local transcripts to clean.
+        sessionsDir: options.cloudLedger === undefined ? paths.sessionsDir : undefined,
+      }),
       jobs: dashboardJobs({
         scope: () => ({ paths, config, lang, env }),
         // The hub's own runs (its scheduler's store and delivery worker) when it has them.

@@ -21,7 +21,7 @@
  * | `GET /dashboard/api/spend.csv?by=&period=` | one breakdown as CSV |
  * | `GET /dashboard/api/events` | owner events as server-sent events |
  *
- * The parts' routes: `chat.ts`, `network.ts`, `settings.ts`, `jobs.ts`.
+ * The parts' routes: `chat.ts`, `network.ts`, `settings.ts`, `jobs.ts`, `mcp.ts`, `memory.ts`.
  *
  * @module
  */
@@ -41,7 +41,14 @@ import type { DashboardDoor, DashboardRoutes, DashboardSources } from "./types.t
 export type { DashboardDoor, DashboardMount, DashboardRoutes, DashboardSources } from "./types.ts";
 
 function parts(sources: DashboardSources): DashboardRoutes[] {
-  return [sources.chat, sources.network, sources.settings, sources.jobs, sources.mcp].filter(
+  return [
+    sources.chat,
+    sources.network,
+    sources.settings,
+    sources.jobs,
+    sources.mcp,
+    sources.memory,
+  ].filter(
     (part): part is DashboardRoutes => part !== undefined,
   );
 }

@@ -21,3 +21,4 @@ export { dashboardNetwork, type NetworkSources } from "./network.ts";
 export { dashboardSettings, type SettingsSources } from "./settings.ts";
 export { dashboardJobs, type JobsSources } from "./jobs.ts";
 export { dashboardMcp, type McpRouteSources } from "./mcp.ts";
+export { dashboardMemory, type MemoryRouteSources } from "./memory.ts";

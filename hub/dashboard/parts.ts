@@ -20,4 +20,6 @@ export interface DashboardParts {
   jobs?: DashboardRoutes;
   /** The MCP servers: pins, live state and the owner's acts (`agent mcp`'s). */
   mcp?: DashboardRoutes;
+  /** The memories by scope and search, the pending list, and the owner's acts (`agent memory`'s). */
+  memory?: DashboardRoutes;
 }

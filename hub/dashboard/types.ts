@@ -42,6 +42,8 @@ export interface DashboardSources {
   jobs?: DashboardRoutes;
   /** The MCP servers: their pins and live state, and the owner's acts on them. */
   mcp?: DashboardRoutes;
+  /** The memories, the pending list, and the owner's acts on them. */
+  memory?: DashboardRoutes;
   /** Ends open event streams when the hub stops. */
   closing?: AbortSignal;
   /**

@@ -228,7 +228,11 @@ export async function pendingMemories(desk: MemoryDesk, json = false): Promise<s
 
 /** `agent memory approve ID [--text T]`: a waiting memory in force (as edited). */
 export async function approveMemory(desk: MemoryDesk, id: string, text?: string): Promise<string> {
-  const memory = await desk.store.approve(parseId(id, desk.lang), desk.filter, { text });
+  // Checked here first, so the sentence is in the desk's language (the store's is the hub's).
+  const waiting = await memoryOf(desk, parseId(id, desk.lang));
+  if (waiting.status !== "pending") throw memoryError(desk.lang, "not_pending", { id: waiting.id });
+  if (text !== undefined) checkText(text, desk.lang);
+  const memory = await desk.store.approve(waiting.id, desk.filter, { text });
   return t(desk.lang, "approved", { id: memory.id });
 }
 
@@ -242,7 +246,8 @@ export async function rejectMemory(desk: MemoryDesk, id: string): Promise<string
 
 /** `agent memory pin ID` / `unpin`. */
 export async function pinMemory(desk: MemoryDesk, id: string, pinned: boolean): Promise<string> {
-  const memory = await desk.store.pin(parseId(id, desk.lang), desk.filter, pinned);
+  const found = await memoryOf(desk, parseId(id, desk.lang));
+  const memory = await desk.store.pin(found.id, desk.filter, pinned);
   return t(desk.lang, pinned ? "pinned" : "unpinned", { id: memory.id });
 }
 

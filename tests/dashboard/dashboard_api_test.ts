@@ -13,6 +13,7 @@ import {
   dashboardChat,
   dashboardJobs,
   dashboardMcp,
+  dashboardMemory,
   dashboardNetwork,
   dashboardSettings,
 } from "@agent/hub";
@@ -51,6 +52,7 @@ function everyRoute(): [string, string][] {
     settings: dashboardSettings({ paths: unused, env: {}, lang: "en" }),
     jobs: dashboardJobs({ scope: unused }),
     mcp: dashboardMcp({ paths: unused, env: {}, lang: "en" }),
+    memory: dashboardMemory({ store: () => undefined, lang: "en" }),
   });
   const routes: [string, string][] = door.routes()
     // The login is the one route without a session (a guessed code: below).

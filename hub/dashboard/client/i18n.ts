@@ -6,11 +6,13 @@
  */
 import { EN_PAGES, TR_PAGES } from "./i18n_pages.ts";
 import { EN_MCP, TR_MCP } from "./i18n_mcp.ts";
+import { EN_MEMORY, TR_MEMORY } from "./i18n_memory.ts";
 import { EN_STATUS, TR_STATUS } from "./i18n_status.ts";
 
 const EN = {
   ...EN_PAGES,
   ...EN_MCP,
+  ...EN_MEMORY,
   ...EN_STATUS,
   nav_settings: "Settings",
   settings_note: "Saved into {file}; the hub uses the new values after it restarts.",
@@ -140,6 +142,7 @@ type Key = keyof typeof EN;
 const TR: Record<Key, string> = {
   ...TR_PAGES,
   ...TR_MCP,
+  ...TR_MEMORY,
   ...TR_STATUS,
   nav_settings: "Ayarlar",
   settings_note:

@@ -1,6 +1,6 @@
 /**
  * The pages beyond the overview and the spend: the conversations, the approvals, the
- * network, the jobs and the settings.
+ * network, the jobs, the memory and the settings.
  *
  * @module
  */
@@ -10,6 +10,7 @@ import { approvals } from "./approvals.ts";
 import { network } from "./network.ts";
 import { settings } from "./settings.ts";
 import { jobs } from "./jobs.ts";
+import { memory } from "./memory.ts";
 
 /** A page: its title and how it renders into `main`. */
 export interface PageDef {
@@ -29,5 +30,6 @@ export const PAGES: Record<string, PageDef> = {
   },
   network: { title: () => t("nav_network"), render: (main) => network(main) },
   jobs: { title: () => t("nav_jobs"), render: (main, arg, live) => jobs(main, arg, live) },
+  memory: { title: () => t("nav_memory"), render: (main) => memory(main) },
   settings: { title: () => t("nav_settings"), render: (main) => settings(main) },
 };
