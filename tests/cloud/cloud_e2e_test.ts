@@ -3,6 +3,7 @@
  * (workerd), `agent cloud push` from one home, `agent cloud pull` into another, and
  * `agent cloud run` as a process in an empty home standing in for the container.
  */
+import { until } from "../_poll.ts";
 import assert from "node:assert/strict";
 import { messengerWebhookSecret } from "@agent/net";
 import { agent, cleanup, tempHome } from "../cli/_run.ts";
@@ -197,14 +198,15 @@ Deno.test({
       assert.deepEqual([taken.status, await taken.json()], [200, { ok: true }]);
       await bot.until("the answer", () => textsIn(bot, OWNER).includes("Hello from the cloud."));
       assert.ok(!textsIn(bot, OWNER).some((text) => text.includes("sneaky")));
-      // The session lives in the spine's relational store.
-      const sessions = (await hub(spine.url, CLOUD_TOKEN, "/hub/sessions")).body.sessions as {
-        session_id: string;
-        message_count: number;
-      }[];
-      const chat = sessions.find((s) => s.session_id.startsWith("messenger-"));
-      assert.ok(chat, JSON.stringify(sessions));
-      assert.ok(chat.message_count >= 2, JSON.stringify(chat));
+      // The session lives in the spine's relational store; the answer is stored as its
+      // step ends, a moment after the messenger was sent its text.
+      type Listed = { session_id: string; message_count: number };
+      const chat = await until("the answer stored in the spine", async () => {
+        const sessions = (await hub(spine.url, CLOUD_TOKEN, "/hub/sessions")).body
+          .sessions as Listed[];
+        const found = sessions.find((s) => s.session_id.startsWith("messenger-"));
+        return found !== undefined && found.message_count >= 2 ? found : undefined;
+      });
       await assert.rejects(() => Deno.stat(`${empty}/data/sessions/${chat.session_id}`));
 
       const end = await brain.stop();

@@ -122,7 +122,7 @@ Deno.test({
       assert.ok(Math.abs(brainSpend.spent_usd - 2 * CALL_USD) < 1e-6, report.stdout);
       assert.equal(brainSpend.exhausted, true);
       const text = await agent(["--home", home, "spend", "--cloud"]);
-      assert.match(text.stdout, /^brain fake \$0\.04 of \$0\.03 this month, resets .* · SPENT/m);
+      assert.match(text.stdout, /^brain fake \$0\.036 of \$0\.03 this month, resets .* · SPENT/m);
     } finally {
       await brain?.stop();
       await bot.stop();
