@@ -63,7 +63,7 @@ Deno.test("agent doctor adds the budget line from the ledger", async () => {
   const line = run.stdout.split("\n").find((l) => l.includes(" budget: "));
   assert.match(
     line ?? run.stdout,
-    /^ok budget: brain \$2\.75 of \$15\.00 this month \(resets \d\d\.\d\d\.\d{4} 00:00\); fast \$0\.00 of \$1\.00 today \(resets \d\d\.\d\d\.\d{4} 00:00\)$/,
+    /^ok budget: brain \$2\.75 of \$15\.00 this month \(resets \d\d\.\d\d\.\d{4} 00:00\); fast \$0\.00 of \$1\.00 today \(resets \d\d\.\d\d\.\d{4} 00:00\); memory \$0\.00 of \$0\.50 today \(resets \d\d\.\d\d\.\d{4} 00:00\)$/,
   );
 });
 

@@ -70,7 +70,7 @@ Deno.test("agent spend reads a missing ledger as $0 and does not create it", asy
   const run = await agent(dir, "spend");
   assert.equal(run.code, 0, run.stderr);
   const lines = run.stdout.trimEnd().split("\n");
-  assert.equal(lines.length, 3);
+  assert.equal(lines.length, 4);
   assert.match(
     lines[0]!,
     /^brain vendor-a \$0\.00 of \$15\.00 this month, resets \d\d\.\d\d\.\d{4} 00:00$/,
@@ -79,7 +79,11 @@ Deno.test("agent spend reads a missing ledger as $0 and does not create it", asy
     lines[1]!,
     /^fast vendor-a \$0\.00 of \$1\.00 today, resets \d\d\.\d\d\.\d{4} 00:00$/,
   );
-  assert.equal(lines[2], "local local-runtime $0.00 this month, no budget");
+  assert.match(
+    lines[2]!,
+    /^memory vendor-a \$0\.00 of \$0\.50 today, resets \d\d\.\d\d\.\d{4} 00:00$/,
+  );
+  assert.equal(lines[3], "local local-runtime $0.00 this month, no budget");
   assert.throws(() => Deno.statSync(`${dir}/data/spend.sqlite3`), Deno.errors.NotFound);
 });
 
@@ -114,12 +118,12 @@ model_id = "scripted"
       `^fast vendor-a \\$0\\.25 of \\$1\\.00 today, resets .* · 2 calls without a price for ${fast}$`,
     ),
   );
-  assert.equal(lines[3], "quiet fake no budget (its calls are not counted)");
+  assert.equal(lines[4], "quiet fake no budget (its calls are not counted)");
 
   const json = await agent(dir, "spend", "--json");
   assert.equal(json.code, 0, json.stderr);
   const report = JSON.parse(json.stdout);
-  assert.deepEqual(Object.keys(report), ["brain", "fast", "local", "quiet"]);
+  assert.deepEqual(Object.keys(report), ["brain", "fast", "memory", "local", "quiet"]);
   const month = periodBounds("month", Date.now());
   assert.equal(report.brain.spent_usd, 15.5);
   assert.equal(report.brain.exhausted, true);

@@ -102,7 +102,7 @@ Deno.test("agent spend --by channel|contact|session|day: rows by dollars, totals
     assert.ok(days.rows.every((d: { key: string }) => /^\d{4}-\d\d-\d\d$/.test(d.key)));
     // Plain spend keeps the spec's lines and JSON.
     r = await agent(["--home", home, "spend", "--json"]);
-    assert.deepEqual(Object.keys(JSON.parse(r.stdout)), ["brain", "fast", "local"]);
+    assert.deepEqual(Object.keys(JSON.parse(r.stdout)), ["brain", "fast", "memory", "local"]);
   } finally {
     await cleanup();
   }
@@ -114,12 +114,12 @@ Deno.test("agent spend --forecast adds one line; --json --forecast adds forecast
     seed(home, [{ usd: 3 }]);
     let r = await agent(["--home", home, "spend", "--forecast"]);
     const lines = r.stdout.trimEnd().split("\n");
-    assert.equal(lines.length, 4);
-    assert.match(lines[3]!, /^Forecast: brain (reaches \$15\.00 around|not this period)/);
-    assert.match(lines[3]!, /; fast not this period \(\$0\.00 of \$1\.00 by /);
+    assert.equal(lines.length, 5);
+    assert.match(lines[4]!, /^Forecast: brain (reaches \$15\.00 around|not this period)/);
+    assert.match(lines[4]!, /; fast not this period \(\$0\.00 of \$1\.00 by /);
     r = await agent(["--home", home, "spend", "--json", "--forecast"]);
     const json = JSON.parse(r.stdout);
-    assert.deepEqual(Object.keys(json.forecast), ["brain", "fast"]);
+    assert.deepEqual(Object.keys(json.forecast), ["brain", "fast", "memory"]);
     assert.equal(json.forecast.brain.spent_usd, 3);
   } finally {
     await cleanup();
@@ -133,12 +133,12 @@ const USAGE = [
   [["--by", "day", "--period", "year"], "--period needs day, week or month, not 'year'."],
   [
     ["--by", "day", "--role", "chef"],
-    "There is no role 'chef' in agent.toml (roles: brain, fast, local).",
+    "There is no role 'chef' in agent.toml (roles: brain, fast, memory, local).",
   ],
   // A member of every plain object is no role either.
   [
     ["--by", "day", "--role", "constructor"],
-    "There is no role 'constructor' in agent.toml (roles: brain, fast, local).",
+    "There is no role 'constructor' in agent.toml (roles: brain, fast, memory, local).",
   ],
 ] as const;
 
@@ -217,7 +217,7 @@ Deno.test({
         detail: "role: no role 'chef'",
       });
       const status = await get("/status");
-      assert.deepEqual(Object.keys(status.body.spend.forecast), ["brain", "fast"]);
+      assert.deepEqual(Object.keys(status.body.spend.forecast), ["brain", "fast", "memory"]);
       assert.equal(status.body.spend.forecast.brain.spent_usd, 12.75);
 
       const events = async () =>
