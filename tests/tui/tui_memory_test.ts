@@ -29,7 +29,7 @@ Deno.test({
       await pane.keep("memory-120");
       await pane.type(`/forget ${id}`);
       await pane.keys("Enter");
-      await pane.until(`Forgot 1: ${id}.`);
+      await pane.until(`Forgot 1: #${id}.`);
       await pane.type("/memory lemon");
       await pane.keys("Enter");
       await pane.until("No memory matches 'lemon'.");
