@@ -61,6 +61,7 @@ Deno.test("spine init --cloud writes exactly the cloud project, from the kit, wi
       "migrations/0004_job_notices.sql",
       "migrations/0005_job_pauses.sql",
       "migrations/0006_job_outbox.sql",
+      "migrations/0007_memory.sql",
       "package.json",
       "worker.js",
       "wrangler.jsonc",
@@ -78,6 +79,7 @@ Deno.test("spine init --cloud writes exactly the cloud project, from the kit, wi
     await same("migrations/0004_job_notices.sql", "cloud/migrations/0004_job_notices.sql");
     await same("migrations/0005_job_pauses.sql", "cloud/migrations/0005_job_pauses.sql");
     await same("migrations/0006_job_outbox.sql", "cloud/migrations/0006_job_outbox.sql");
+    await same("migrations/0007_memory.sql", "cloud/migrations/0007_memory.sql");
     assert.equal(
       await Deno.readTextFile(`${dir}/migrations/0001_cloud.sql`),
       await Deno.readTextFile(`${ROOT}spine/migrations/0001_cloud.sql`),
@@ -150,6 +152,7 @@ Deno.test("spine init --cloud --bundle FILE copies that file; a bad --bundle wri
       "a/migrations/0004_job_notices.sql",
       "a/migrations/0005_job_pauses.sql",
       "a/migrations/0006_job_outbox.sql",
+      "a/migrations/0007_memory.sql",
       "a/package.json",
       "a/worker.js",
       "a/wrangler.jsonc",
