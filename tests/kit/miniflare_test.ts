@@ -16,6 +16,11 @@ Deno.test({
   ...T,
   async fn() {
     Deno.env.set("CLOUDFLARE_CF_FETCH_ENABLED", "false");
+    // A temp folder of this test's own: other test files running beside it make and
+    // remove folders in the shared one while this one compares its listings.
+    using own = tempDir("miniflare-tmp-");
+    const shared = Deno.env.get("TMPDIR");
+    Deno.env.set("TMPDIR", own.path);
     const tmpdir = Deno.env.get("TMPDIR");
     const before = tmpNames();
     const mf = startMiniflare({ modules: true, script: SCRIPT, compatibilityDate: "2026-04-20" });
@@ -33,6 +38,8 @@ Deno.test({
       await stopMiniflare(mf);
     }
     assert.deepEqual([...tmpNames()].filter((n) => !before.has(n)), []);
+    if (shared === undefined) Deno.env.delete("TMPDIR");
+    else Deno.env.set("TMPDIR", shared);
   },
 });
 
