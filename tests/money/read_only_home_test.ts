@@ -16,7 +16,11 @@ const MAIN = new URL("../../cli/main.ts", import.meta.url).pathname;
 
 async function agent(home: string, args: string[], stdin?: string) {
   const env = Object.fromEntries(
-    Object.entries(Deno.env.toObject()).filter(([k]) => !k.startsWith("AGENT_")),
+    // Not the task runner's marks either: under `deno task test` the hints would name
+    // `deno task agent …` (cli/invocation.ts).
+    Object.entries(Deno.env.toObject()).filter(([k]) =>
+      !k.startsWith("AGENT_") && k !== "INIT_CWD" && k !== "npm_config_user_agent"
+    ),
   );
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", ...AGENT_FLAGS, MAIN, "--home", home, ...args],

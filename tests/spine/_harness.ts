@@ -60,7 +60,19 @@ export interface RunningSpine {
 
 /** Starts a spine on workerd and waits until it answers. */
 export async function startSpine(options: StartSpineOptions = {}): Promise<RunningSpine> {
-  const port = options.port || freePort();
+  // A port picked free can be taken by a file running beside this one before workerd
+  // binds it: pick another, a few times, unless the caller named the port.
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await startSpineOn(options.port || freePort(), options);
+    } catch (error) {
+      const taken = /ERR_ADDRESS_IN_USE|Address already in use/.test(String(error));
+      if (options.port || !taken || attempt >= 3) throw error;
+    }
+  }
+}
+
+async function startSpineOn(port: number, options: StartSpineOptions): Promise<RunningSpine> {
   const address = options.address ?? `127.0.0.1:${port}`;
   const logs: string[] = [];
   const vars: Record<string, string> = {
