@@ -10,12 +10,13 @@
  * during a call. A failed connection is closed (the child killed); the caller goes on
  * without it.
  *
+ * The SDK (a few hundred milliseconds to load) is imported as the first connection
+ * opens, after a stdio server's child has been started: the two start side by side.
+ *
  * @module
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerConfig } from "../config/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import type { Lang } from "../i18n.ts";
@@ -122,6 +123,34 @@ export interface McpCallResult {
   isError?: boolean | undefined;
 }
 
+/** Options for {@linkcode McpConnection.close}. */
+export interface McpCloseOptions {
+  /**
+   * The server did no work for us (it only listed its tools): a stdio server is asked
+   * to stop (SIGTERM) as soon as its input closes, with no grace to leave on its own.
+   * @default false
+   */
+  prompt?: boolean | undefined;
+}
+
+type SdkClient = typeof import("@modelcontextprotocol/sdk/client/index.js");
+type SdkTypes = typeof import("@modelcontextprotocol/sdk/types.js");
+let sdkClient: Promise<SdkClient> | undefined;
+/** The SDK's error type and codes, once loaded (an error before that is not the SDK's). */
+let sdkTypes: SdkTypes | undefined;
+
+/** The SDK's client (and its error types), loaded once. */
+function loadSdkClient(): Promise<SdkClient> {
+  return sdkClient ??= (async () => {
+    const [client, types] = await Promise.all([
+      import("@modelcontextprotocol/sdk/client/index.js"),
+      import("@modelcontextprotocol/sdk/types.js"),
+    ]);
+    sdkTypes = types;
+    return client;
+  })();
+}
+
 /** A connected server. */
 export class McpConnection {
   readonly name: string;
@@ -167,10 +196,15 @@ export class McpConnection {
     const started = performance.now();
     const timeoutMs = server.timeout_seconds * 1000;
     const state: TransportState = { ended: false, garbage: false };
-    const transport = await makeTransport(options, state);
-    const client = new Client({ name: "agent", version: "0.1.0" }, { capabilities: {} });
-    client.onerror = () => {};
+    let transport: Transport | undefined;
+    let client: Client | undefined;
     try {
+      transport = await makeTransport(options, state);
+      // The server starts while the SDK loads.
+      if (transport instanceof DenoStdioTransport) transport.spawn();
+      const { Client } = await loadSdkClient();
+      client = new Client({ name: "agent", version: "0.1.0" }, { capabilities: {} });
+      client.onerror = () => {};
       await client.connect(transport, { timeout: timeoutMs });
       const tools: ListedTool[] = [];
       let cursor: string | undefined;
@@ -234,9 +268,12 @@ export class McpConnection {
   }
 
   /** Closes the connection (a stdio server's child is ended). */
-  async close(): Promise<void> {
+  async close(options: McpCloseOptions = {}): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    if (options.prompt === true && this.#transport instanceof DenoStdioTransport) {
+      this.#transport.closeWith({ graceMs: 0 });
+    }
     await closeQuietly(this.#client, this.#transport);
   }
 }
@@ -254,6 +291,9 @@ async function makeTransport(
   const { name, server, paths } = options;
   if (server.url !== undefined) {
     const headers = serverHeaders(server, options.env);
+    const { StreamableHTTPClientTransport } = await import(
+      "@modelcontextprotocol/sdk/client/streamableHttp.js"
+    );
     const transport = new StreamableHTTPClientTransport(new URL(server.url), {
       requestInit: { headers },
       ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
@@ -318,8 +358,12 @@ function failureOf(
   const message = errorMessage(error);
   if (state.garbage) return new McpServerError(name, "garbage", {}, { cause: error });
   // The SDK's own errors carry a JSON-RPC code.
-  const code = error instanceof McpError ? (error as { code?: unknown }).code : undefined;
-  if (code !== undefined) {
+  const types = sdkTypes;
+  const code = types !== undefined && error instanceof types.McpError
+    ? (error as { code?: unknown }).code
+    : undefined;
+  if (types !== undefined && code !== undefined) {
+    const { ErrorCode } = types;
     if (code === ErrorCode.RequestTimeout) {
       return new McpServerError(name, "timeout", { seconds: where.seconds }, { cause: error });
     }
@@ -359,11 +403,14 @@ function failureOf(
   }, { cause: error });
 }
 
-async function closeQuietly(client: Client, transport: Transport): Promise<void> {
+async function closeQuietly(
+  client: Client | undefined,
+  transport: Transport | undefined,
+): Promise<void> {
   try {
-    await client.close();
+    await client?.close();
   } catch { /* already closed */ }
   try {
-    await transport.close();
+    await transport?.close();
   } catch { /* already closed */ }
 }

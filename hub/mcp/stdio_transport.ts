@@ -6,9 +6,12 @@
  * exactly the environment it is given (`clearEnv`) and kills a server that does not
  * leave within a second of its input closing.
  *
+ * The child can be started ({@linkcode DenoStdioTransport.spawn}) before the SDK is
+ * loaded: the server's own start-up (a few hundred milliseconds for an npm server) then
+ * runs while this process loads the SDK, and its first lines wait in the pipe.
+ *
  * @module
  */
-import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { Buffer } from "node:buffer";
@@ -26,6 +29,25 @@ export interface DenoStdioOptions {
   stderrBytes?: number | undefined;
 }
 
+/** How {@linkcode DenoStdioTransport.close} stops the server. */
+export interface DenoStdioCloseOptions {
+  /**
+   * Milliseconds the server may take to leave once its input closes; then it gets
+   * SIGTERM (MCP's stdio shutdown), and SIGKILL a second later. 0 for a server that
+   * did no work for us (it only listed its tools): nothing of it is worth waiting for.
+   * @default 1000
+   */
+  graceMs?: number | undefined;
+}
+
+type SdkStdio = typeof import("@modelcontextprotocol/sdk/shared/stdio.js");
+let sdkStdio: Promise<SdkStdio> | undefined;
+
+/** The SDK's reader and writer of newline-delimited JSON-RPC, loaded once. */
+function loadSdkStdio(): Promise<SdkStdio> {
+  return sdkStdio ??= import("@modelcontextprotocol/sdk/shared/stdio.js");
+}
+
 /** A stdio MCP server as a child process of this one. */
 export class DenoStdioTransport implements Transport {
   onclose?: (() => void) | undefined;
@@ -35,9 +57,11 @@ export class DenoStdioTransport implements Transport {
   #options: DenoStdioOptions;
   #child: Deno.ChildProcess | undefined;
   #writer: WritableStreamDefaultWriter<Uint8Array> | undefined;
-  #buffer = new ReadBuffer();
+  #buffer: InstanceType<SdkStdio["ReadBuffer"]> | undefined;
   #stderr = "";
   #closed = false;
+  #started = false;
+  #graceMs = 1000;
   #encoder = new TextEncoder();
 
   constructor(options: DenoStdioOptions) {
@@ -54,10 +78,12 @@ export class DenoStdioTransport implements Transport {
     return this.#child?.pid;
   }
 
-  start(): Promise<void> {
-    if (this.#child !== undefined) {
-      throw new Error("DenoStdioTransport already started");
-    }
+  /**
+   * Starts the child now, before the SDK's client is ready to connect (which calls
+   * {@linkcode start}); throws what `Deno.Command.spawn` throws (`NotFound`).
+   */
+  spawn(): void {
+    if (this.#child !== undefined) return;
     const child = new Deno.Command(this.#options.command, {
       args: [...this.#options.args],
       env: { ...this.#options.env },
@@ -72,17 +98,31 @@ export class DenoStdioTransport implements Transport {
     void this.#read(child.stdout);
     void this.#readErrors(child.stderr);
     void child.status.then(() => this.#ended());
+  }
+
+  /** Called by the SDK's client as it connects: starts the child unless {@linkcode spawn} did. */
+  start(): Promise<void> {
+    if (this.#started) throw new Error("DenoStdioTransport already started");
+    this.#started = true;
+    try {
+      this.spawn();
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return Promise.resolve();
   }
 
   async #read(stream: ReadableStream<Uint8Array>): Promise<void> {
     try {
+      // What the server writes before the SDK is here waits in the pipe.
+      const { ReadBuffer } = await loadSdkStdio();
+      const buffer = this.#buffer = new ReadBuffer();
       for await (const chunk of stream) {
-        this.#buffer.append(Buffer.from(chunk));
+        buffer.append(Buffer.from(chunk));
         for (;;) {
           let message: JSONRPCMessage | null;
           try {
-            message = this.#buffer.readMessage();
+            message = buffer.readMessage();
           } catch (error) {
             // A line that is not JSON-RPC: the server answers garbage.
             this.onerror?.(error instanceof Error ? error : new Error(String(error)));
@@ -113,7 +153,16 @@ export class DenoStdioTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.#writer === undefined || this.#closed) throw new Error("Not connected");
+    const { serializeMessage } = await loadSdkStdio();
     await this.#writer.write(this.#encoder.encode(serializeMessage(message)));
+  }
+
+  /**
+   * Sets how the next {@linkcode close} stops the server (the SDK's client calls
+   * `close()` without arguments).
+   */
+  closeWith(options: DenoStdioCloseOptions): void {
+    this.#graceMs = options.graceMs ?? 1000;
   }
 
   async close(): Promise<void> {
@@ -122,19 +171,32 @@ export class DenoStdioTransport implements Transport {
     try {
       await this.#writer?.close();
     } catch { /* the child already left */ }
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const gone = await Promise.race([
-      child.status.then(() => true),
-      new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), 1000)),
-    ]);
-    clearTimeout(timer);
-    if (!gone) {
-      try {
-        child.kill("SIGKILL");
-      } catch { /* gone meanwhile */ }
-      await child.status;
+    if (this.#graceMs > 0) {
+      // The server may leave on its own once its input closes (the polite way).
+      if (!(await exitsWithin(child, this.#graceMs))) signal(child, "SIGKILL");
+    } else {
+      signal(child, "SIGTERM");
+      if (!(await exitsWithin(child, 1000))) signal(child, "SIGKILL");
     }
-    this.#buffer.clear();
+    await child.status;
+    this.#buffer?.clear();
     this.#ended();
   }
+}
+
+/** Whether `child` exits within `ms`. */
+async function exitsWithin(child: Deno.ChildProcess, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const gone = await Promise.race([
+    child.status.then(() => true),
+    new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), ms)),
+  ]);
+  clearTimeout(timer);
+  return gone;
+}
+
+function signal(child: Deno.ChildProcess, name: Deno.Signal): void {
+  try {
+    child.kill(name);
+  } catch { /* gone meanwhile */ }
 }

@@ -13,7 +13,8 @@
  * - `crash`: exits in the middle of a call;
  * - `garbage`: answers a call with a line that is not JSON;
  * - `sampling`: a call asks the client for `sampling/createMessage` and reports the answer;
- * - `many N`: N tools with a short description each.
+ * - `many N`: N tools with a short description each;
+ * - `linger`: like `ok`, but stays (a timer of its own) after its input closes.
  *
  * @module
  */
@@ -166,3 +167,5 @@ for await (const chunk of Deno.stdin.readable) {
     if (line !== "") handle(JSON.parse(line));
   }
 }
+// The input closed: every mode but `linger` leaves now.
+if (mode === "linger") setInterval(() => {}, 1000);

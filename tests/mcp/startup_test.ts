@@ -1,0 +1,85 @@
+/**
+ * What `agent mcp add` and `agent mcp list` cost at start (issue 37's benchmark: both
+ * under 1 s): the modules a `list` loads reach none of the heavy packages (the MCP SDK,
+ * zod, the TOML parser, commander), which load only where a server starts or a file is
+ * parsed; a server that only listed its tools is stopped at once, not after a grace.
+ */
+import assert from "node:assert/strict";
+import { McpConnection } from "@agent/hub";
+import { tempDir } from "../_temp_dir.ts";
+import { baseEnv, fixture, homePaths } from "./_servers.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+/** Every module `file` loads before any dynamic import runs (`deno info`). */
+async function staticGraph(file: string): Promise<string[]> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", file],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    roots: string[];
+    modules: {
+      specifier: string;
+      dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
+    }[];
+  };
+  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
+  const seen = new Set<string>();
+  const todo = [...info.roots];
+  while (todo.length > 0) {
+    const specifier = todo.pop()!;
+    if (seen.has(specifier)) continue;
+    seen.add(specifier);
+    for (const dep of bySpecifier.get(specifier)?.dependencies ?? []) {
+      if (dep.code !== undefined && dep.isDynamic !== true) todo.push(dep.code.specifier);
+    }
+  }
+  return [...seen];
+}
+
+Deno.test("the modules `agent mcp list` loads reach neither the MCP SDK, zod, the TOML parser nor commander", async () => {
+  // The plain path of `cli/main.ts`: the entry, the command table, the run's context
+  // (paths, .env, the cached configuration), the command and the light MCP door.
+  const path = [
+    "cli/main.ts",
+    "cli/commands/_registry.ts",
+    "cli/_setup.ts",
+    "cli/commands/mcp.ts",
+    "hub/mcp/mod.ts",
+  ];
+  for (const file of path) {
+    const heavy = (await staticGraph(`${ROOT}${file}`)).filter((s) =>
+      /^npm:\/?(@modelcontextprotocol\/sdk|zod|smol-toml|commander)@/.test(s)
+    );
+    assert.deepEqual(heavy, [], `${file} loads ${heavy.join(", ")}`);
+  }
+});
+
+Deno.test("McpConnection.close({ prompt }) stops a server that stays after its input closes at once", async () => {
+  await using dir = await tempDir();
+  const open = () =>
+    McpConnection.open({
+      name: "linger",
+      server: fixture("linger"),
+      env: baseEnv(),
+      paths: homePaths(dir.path),
+    });
+  const listed = await open();
+  assert.deepEqual(listed.tools.map((t) => t.name), ["echo", "environment", "read"]);
+  let started = performance.now();
+  await listed.close({ prompt: true });
+  const prompt = performance.now() - started;
+  // SIGTERM as the input closes; the old way waited its full second, then killed.
+  assert.ok(prompt < 700, `${prompt.toFixed(0)} ms`);
+
+  // A server that worked for us keeps its grace to leave on its own.
+  const worked = await open();
+  assert.equal((await worked.call("echo", { text: "hi" })).isError, undefined);
+  started = performance.now();
+  await worked.close();
+  assert.ok(performance.now() - started >= 1000);
+});
