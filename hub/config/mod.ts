@@ -45,7 +45,7 @@ export { SERVER_NAME } from "./defaults.ts";
 
 // Reading it: validated, cached until its text changes; a bad file is a `ConfigError`
 // (a sentence naming the key).
-export { loadConfig, type LoadConfigOptions } from "./read.ts";
+export { loadConfig, type LoadConfigOptions, validateConfigText } from "./read.ts";
 export { ConfigError } from "./error.ts";
 
 // A role by a name someone typed: only the file's own keys, never `constructor`.

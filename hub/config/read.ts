@@ -59,6 +59,22 @@ export async function loadConfig(
     const detail = errorMessage(error);
     throw new ConfigError(t(lang, "unreadable", { file, detail }), { cause: error });
   }
+  return await validateConfigText(paths, text, options);
+}
+
+/**
+ * Validates `text` as `paths.configFile`'s next content, through the same cache as
+ * {@linkcode loadConfig}: a command that writes `agent.toml` (`agent mcp add`) validates
+ * what it writes once, and the next command reads it without loading the parser.
+ * Throws `ConfigError`.
+ */
+export async function validateConfigText(
+  paths: AgentPaths,
+  text: string,
+  options: LoadConfigOptions = {},
+): Promise<AgentConfig> {
+  const lang = options.lang ?? "en";
+  const file = "agent.toml";
   const cacheFile = `${paths.dataDir}/cache/config.json`;
   const fingerprint = loaderFingerprint();
   const cached = readEntry(cacheFile);

@@ -9,7 +9,7 @@
  * @module
  */
 import type { AgentConfig, McpServerConfig } from "../config/mod.ts";
-import { loadConfig, SERVER_NAME } from "../config/mod.ts";
+import { loadConfig, SERVER_NAME, validateConfigText } from "../config/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import type { Lang } from "../i18n.ts";
 import { UserError } from "../user_error.ts";
@@ -23,7 +23,8 @@ import {
   toolListHash,
 } from "./pins.ts";
 import { addServerTable, removeServerTable, type ServerSpec } from "./config_file.ts";
-import { modelToolName, resultText } from "./tools.ts";
+import { findBwrap } from "../sandbox/mod.ts";
+import { modelToolName, resultText } from "./tool_text.ts";
 import { t } from "./_messages.ts";
 
 export type { ServerSpec } from "./config_file.ts";
@@ -34,7 +35,10 @@ export interface McpManageContext {
   /** The merged `.env` and process environment. */
   env: Readonly<Record<string, string | undefined>>;
   lang: Lang;
-  /** The `bwrap` program, for sandboxed servers. */
+  /**
+   * The `bwrap` program, for sandboxed servers. @default looked up when a server with
+   * `sandbox = true` starts (a run that starts none spends nothing on it)
+   */
   bwrap?: string | undefined;
   fetch?: typeof fetch | undefined;
   /** @default Date.now */
@@ -80,14 +84,14 @@ export async function addServer(
   if ((spec.command === undefined) === (spec.url === undefined)) {
     throw new UserError(t(ctx.lang, "command_or_url"), 2);
   }
-  const text = await readConfigText(ctx);
-  const { parseConfig } = await import("../config/parse.ts");
-  const before = parseConfig(text, "agent.toml", { lang: ctx.lang });
+  const before = await loadConfig(ctx.paths, { lang: ctx.lang });
   if (Object.hasOwn(before.mcp.servers, name)) {
     throw new UserError(t(ctx.lang, "exists", { name }), 2);
   }
-  const next = addServerTable(text, name, spec);
-  const server = parseConfig(next, "agent.toml", { lang: ctx.lang }).mcp.servers[name]!;
+  const next = addServerTable(await Deno.readTextFile(ctx.paths.configFile), name, spec);
+  // Validated once, and kept so that the `agent mcp list` after this reads it as is.
+  const after = await validateConfigText(ctx.paths, next, { lang: ctx.lang });
+  const server = after.mcp.servers[name]!;
   const listed = await listOnce(ctx, name, server);
   await writeFileAtomic(ctx.paths.configFile, next, { mode: await modeOf(ctx.paths.configFile) });
   const hash = await new PinStore(ctx.paths.dataDir).pin(name, listed.tools, nowMs(ctx));
@@ -178,7 +182,8 @@ export async function testServer(
       ...(answer.isError === true ? { isError: true } : {}),
     };
   } finally {
-    await connection.close();
+    // A server that only listed its tools did no work worth waiting for.
+    await connection.close({ prompt: call === undefined });
   }
 }
 
@@ -213,9 +218,10 @@ export async function configured(ctx: McpManageContext, name: string): Promise<M
   return server;
 }
 
+/** Starts the server, lists its tools and stops it at once (it did nothing else). */
 async function listOnce(ctx: McpManageContext, name: string, server: McpServerConfig) {
   const connection = await connect(ctx, name, server);
-  await connection.close();
+  await connection.close({ prompt: true });
   return { tools: connection.tools, startMs: connection.startMs };
 }
 
@@ -229,7 +235,7 @@ async function connect(
     server,
     env: ctx.env,
     paths: ctx.paths,
-    bwrap: ctx.bwrap,
+    bwrap: ctx.bwrap ?? (server.sandbox ? await findBwrap(ctx.env) : undefined),
     fetch: ctx.fetch,
   };
   // The SDK loads with the first connection: listing and showing need none.

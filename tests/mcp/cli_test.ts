@@ -41,6 +41,9 @@ Deno.test("agent mcp: add pins the list, a changed list is disabled until pin sh
   );
   const toml = await Deno.readTextFile(`${dir.path}/agent.toml`);
   assert.match(toml, /\n\[mcp\.servers\.drift\]\ncommand = ".*deno"\nargs = \["run",/);
+  // What add wrote it validated once and kept: the list after it parses nothing.
+  const cached = `${resolvePaths({ env: { AGENT_HOME: dir.path } }).dataDir}/cache/config.json`;
+  assert.equal(JSON.parse(await Deno.readTextFile(cached)).text, toml);
 
   const list = JSON.parse((await run("list", "--json")).stdout);
   assert.deepEqual(
