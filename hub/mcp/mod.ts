@@ -4,9 +4,10 @@
  * disable a server whose tool list changed, and the servers' tools as the agent's
  * (tier 2 unless lowered by name, untrusted results cut at a limit).
  *
- * A light door (`@agent/hub/mcp`): `agent mcp` starts without the model SDKs, and the
- * MCP SDK loads with the first connection. The connection and the servers of a process
- * (`McpConnection`, `McpServers`) are on the hub's main door.
+ * A light door (`@agent/hub/mcp`): `agent mcp` starts without the model SDKs or zod,
+ * and the MCP SDK loads with the first connection. The connection and the servers of a
+ * process with their tools as the agent's (`McpConnection`, `McpServers`) are on the
+ * hub's main door.
  *
  * @module
  */
@@ -29,16 +30,10 @@ export {
 // What a stdio server receives of the environment, and an HTTP server of the headers.
 export { BASE_VARIABLES, serverEnv, serverHeaders } from "./server_env.ts";
 
-// The servers of a process (the hub, a chat) and their tools as the agent's.
+// The servers of a process (the hub, a chat) and how their tools read as the agent's.
 export type { McpServersOptions, McpServerStatus, McpState } from "./servers.ts";
-export {
-  definitionTokens,
-  MAX_RESULT_CHARS,
-  type McpCaller,
-  modelToolName,
-  resultText,
-  serverTools,
-} from "./tools.ts";
+export { definitionTokens, MAX_RESULT_CHARS, modelToolName, resultText } from "./tool_text.ts";
+export type { McpCaller } from "./tools.ts";
 
 // The owner's acts: `agent mcp add|pin|remove|test|list` and the dashboard's Settings.
 export {

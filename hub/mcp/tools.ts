@@ -3,7 +3,11 @@
  * the owner lowered that tool by name in `tiers`, the server's own description and
  * input schema sent to the model as they were pinned, and the server's description
  * shown to the owner at every approval. What a call returns is untrusted text, cut at
- * {@linkcode MAX_RESULT_CHARS}.
+ * `MAX_RESULT_CHARS`.
+ *
+ * It loads zod (the input check of every call), so it is on the hub's main door; what
+ * the owner's commands need of a tool (its name, cost, result text) is in
+ * `tool_text.ts`, on the light door.
  *
  * @module
  */
@@ -16,10 +20,7 @@ import { oneLine, printable } from "../text.ts";
 import type { ListedTool } from "./pins.ts";
 import type { McpCallResult } from "./connection.ts";
 import { t } from "./_messages.ts";
-import { estimateTokens, jsonChars } from "../ledger/estimate.ts";
-
-/** What a tool result keeps of an MCP server's answer, in characters. */
-export const MAX_RESULT_CHARS = 20_000;
+import { MAX_RESULT_CHARS, modelToolName, resultText } from "./tool_text.ts";
 
 /** Runs one of a server's tools (the server's own name), or throws its sentence. */
 export type McpCaller = (
@@ -27,33 +28,6 @@ export type McpCaller = (
   args: unknown,
   signal?: AbortSignal,
 ) => Promise<McpCallResult>;
-
-/**
- * The model's name of `tool` of `server`: `<server>__<tool>`, with any character a
- * provider refuses in a tool name made `_`, at most 64 characters.
- *
- * @example
- * ```ts
- * import { modelToolName } from "./tools.ts";
- * if (modelToolName("fs", "read.file") !== "fs__read_file") throw new Error();
- * ```
- */
-export function modelToolName(server: string, tool: string): string {
-  return `${server}__${tool}`.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
-}
-
-/**
- * What `tool` of `server` costs in every request that carries its definition, in
- * estimated tokens (its name, description and schema as JSON, the call chain's rule).
- */
-export function definitionTokens(server: string, tool: ListedTool): number {
-  const { $schema: _, ...schema } = tool.inputSchema;
-  return estimateTokens(jsonChars({
-    name: modelToolName(server, tool.name),
-    description: tool.description,
-    inputSchema: schema,
-  }));
-}
 
 /** The tools of `server` (named `name`) the owner lets through, as agent tools. */
 export function serverTools(
@@ -104,56 +78,6 @@ function zodOf(schema: Record<string, unknown>): z.ZodType {
   } catch {
     return z.looseObject({});
   }
-}
-
-/**
- * A call's answer as text: text parts as they are, other parts named (an image, a
- * resource, a link), the structured content as JSON when there is nothing else.
- *
- * @example
- * ```ts
- * import { resultText } from "./tools.ts";
- * const text = resultText({ content: [
- *   { type: "text", text: "hi" }, { type: "image", mimeType: "image/png", data: "AAAA" },
- * ] });
- * if (text !== "hi\n[image image/png, 3 bytes]") throw new Error(text);
- * ```
- */
-export function resultText(result: McpCallResult): string {
-  const parts: string[] = [];
-  for (const item of result.content ?? []) {
-    if (typeof item !== "object" || item === null) continue;
-    const part = item as Record<string, unknown>;
-    switch (part.type) {
-      case "text":
-        parts.push(String(part.text ?? ""));
-        break;
-      case "image":
-      case "audio": {
-        const bytes = Math.floor(String(part.data ?? "").length * 3 / 4);
-        parts.push(`[${part.type} ${String(part.mimeType ?? "")}, ${bytes} bytes]`);
-        break;
-      }
-      case "resource": {
-        const resource = (part.resource ?? {}) as Record<string, unknown>;
-        parts.push(
-          typeof resource.text === "string"
-            ? resource.text
-            : `[resource ${String(resource.uri ?? "")}]`,
-        );
-        break;
-      }
-      case "resource_link":
-        parts.push(`[link ${String(part.name ?? "")} ${String(part.uri ?? "")}]`);
-        break;
-      default:
-        parts.push(`[${String(part.type)}]`);
-    }
-  }
-  if (parts.length === 0 && result.structuredContent !== undefined) {
-    return JSON.stringify(result.structuredContent);
-  }
-  return parts.join("\n");
 }
 
 /** A value from a server or the model, fit for the owner's sentence: one printable line. */
