@@ -42,11 +42,25 @@ export interface CommandModule {
    */
   plainOptions?: readonly string[];
   /**
+   * The command's own reading of its simplest forms (`mcp list`, `mcp add NAME --
+   * COMMAND ARGS…`), for a command with arguments or nested subcommands: the `args` and
+   * `opts` commander would give {@linkcode run}, or `undefined` to leave the words to
+   * commander. Those runs skip loading commander (about a tenth of a second at the
+   * CLI's start); a test checks the reading against commander's.
+   */
+  plainArgs?(words: readonly string[]): PlainArgs | undefined;
+  /**
    * Runs the command and returns its exit code. `args` are the positional arguments,
    * `opts` the parsed options of the command that was invoked. For a group with nested
    * subcommands, `args[0]` is the nested command's name and `opts` are its options.
    */
   run(ctx: CommandContext, args: string[], opts: Record<string, unknown>): Promise<number>;
+}
+
+/** What {@linkcode CommandModule.plainArgs} read: what `run` gets. */
+export interface PlainArgs {
+  args: string[];
+  opts: Record<string, string | true>;
 }
 
 /** A line of `cli/commands/_registry.ts`: a command name and how to load its module. */

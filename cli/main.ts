@@ -1,12 +1,14 @@
 /**
  * The `agent` command's entry point. `agent version` and `agent --version` (`-V`) take
- * a fast path that loads only data; a built-in command given only its plain flags and plain valued options
- * (`agent spend --json`, `agent spend --by day`) runs without commander; everything else goes through `_program.ts` (commander).
+ * a fast path that loads only data; a built-in command given only its plain flags and
+ * plain valued options (`agent spend --json`, `agent spend --by day`), or one of the
+ * simple forms it reads itself (`agent mcp list`, `agent mcp add NAME -- COMMAND`),
+ * runs without commander; everything else goes through `_program.ts` (commander).
  *
  * @module
  */
 import { type Prescan, prescan } from "./_prescan.ts";
-import type { CommandModule } from "./command.ts";
+import type { CommandModule, PlainArgs } from "./command.ts";
 import { resolvePaths } from "@agent/hub/base";
 
 /** Runs `agent` with `argv` (without the program name) and returns the exit code. */
@@ -33,9 +35,8 @@ export async function main(argv: string[]): Promise<number> {
     const { COMMANDS } = await import("./commands/_registry.ts");
     const setup = setupContext(pre, COMMANDS.map((c) => c.name));
     if ("exit" in setup) return setup.exit;
-    const opts = plainOptions(pre.rest, plain)!;
     try {
-      return await plain.run(setup.ctx, [], opts);
+      return await plain.command.run(setup.ctx, plain.read.args, plain.read.opts);
     } catch (error) {
       return failure(setup.ctx, error);
     }
@@ -58,14 +59,21 @@ function listsExtraModules(home: string | undefined): boolean {
   }
 }
 
-/** The built-in command this run names when every word after it is one of its plain flags. */
-async function plainCommand(pre: Prescan): Promise<CommandModule | undefined> {
+/**
+ * The built-in command this run names, with what it gets, when the words after it are
+ * only its plain flags or a form its own reading takes (`plainArgs`).
+ */
+async function plainCommand(
+  pre: Prescan,
+): Promise<{ command: CommandModule; read: PlainArgs } | undefined> {
   if (pre.help || pre.command === undefined) return undefined;
   const { COMMANDS } = await import("./commands/_registry.ts");
   const entry = COMMANDS.find((c) => c.name === pre.command);
   if (entry === undefined) return undefined;
   const { command } = await entry.load();
-  return plainOptions(pre.rest, command) === undefined ? undefined : command;
+  const opts = plainOptions(pre.rest, command);
+  const read = opts !== undefined ? { args: [], opts } : command.plainArgs?.(pre.rest);
+  return read === undefined ? undefined : { command, read };
 }
 
 /**

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { CommandModule } from "../command.ts";
+import type { CommandModule, PlainArgs } from "../command.ts";
 import { UsageError } from "../command.ts";
 import { catalogue, formatTime, type Lang } from "@agent/hub/base";
 import type { CommandContext } from "../context.ts";
@@ -118,14 +118,13 @@ export const command: CommandModule = {
     cmd.command("pin").description(d("h_pin")).argument("<name>").option("--yes", d("o_yes"));
     cmd.command("remove").description(d("h_remove")).argument("<name>");
   },
+  plainArgs: plainMcpArgs,
   async run(ctx, args, opts) {
     const [sub = "list", name, ...rest] = args;
     const lang = ctx.lang;
     const mcp = await import("@agent/hub/mcp");
-    // Only a command that starts a server needs bubblewrap (for `sandbox = true`).
-    const starts = sub === "add" || sub === "test" || sub === "pin";
-    const bwrap = starts ? await mcp.findBwrap(ctx.env) : undefined;
-    const manage = { paths: ctx.paths, env: ctx.env, lang, bwrap };
+    // bubblewrap is looked up only when a server with `sandbox = true` starts.
+    const manage = { paths: ctx.paths, env: ctx.env, lang };
     if (sub !== "list" && name === undefined) throw new UsageError(t(lang, "needs_name", { sub }));
     switch (sub) {
       case "add": {
@@ -238,6 +237,29 @@ export const command: CommandModule = {
     }
   },
 };
+
+/**
+ * The forms of `agent mcp` the owner types most, read without commander: `list`,
+ * `list --json`, `add NAME -- COMMAND ARGS…` and `add NAME --url URL`. Anything else
+ * (help, other subcommands, another spelling) is commander's.
+ */
+export function plainMcpArgs(words: readonly string[]): PlainArgs | undefined {
+  const [sub, ...rest] = words;
+  if (sub === "list") {
+    if (rest.length === 0) return { args: ["list"], opts: {} };
+    if (rest.length === 1 && rest[0] === "--json") return { args: ["list"], opts: { json: true } };
+    return undefined;
+  }
+  if (sub !== "add") return undefined;
+  const [name, marker, ...after] = rest;
+  if (name === undefined || name.startsWith("-")) return undefined;
+  if (marker === "--" && after.length > 0) return { args: ["add", name, ...after], opts: {} };
+  const url = after[0];
+  if (marker === "--url" && after.length === 1 && !url!.startsWith("-")) {
+    return { args: ["add", name], opts: { url: url! } };
+  }
+  return undefined;
+}
 
 /** `agent mcp show NAME`: the pinned tools, their tiers and token costs, the turns' cost. */
 async function show(ctx: CommandContext, name: string, json: boolean): Promise<number> {
