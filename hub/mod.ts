@@ -147,6 +147,7 @@ export { BUILTIN_COMPONENTS, loadComponents } from "./app/mod.ts";
 // chat; the hub starts its own). The owner's acts on them are on `@agent/hub/mcp`.
 export { type StartMcpOptions, startMcpServers } from "./app/mod.ts";
 export { McpConnection, McpServerError, McpServers } from "./mcp/mod_runtime.ts";
+export type { McpCloseOptions } from "./mcp/mod_runtime.ts";
 export {
   loadSubAgentDirectory,
   type SubAgent,

@@ -40,7 +40,13 @@ export type {
 } from "./types.ts";
 
 // What the MCP servers and tools need to know of their settings without parsing the file.
-export { isAgentVariable, SEARCH_DEFAULTS, SHELL_DEFAULTS } from "./tools_config.ts";
+export {
+  isAgentVariable,
+  mcpServerOf,
+  type McpServerTable,
+  SEARCH_DEFAULTS,
+  SHELL_DEFAULTS,
+} from "./tools_config.ts";
 export { SERVER_NAME } from "./defaults.ts";
 
 // Reading it: validated, cached until its text changes; a bad file is a `ConfigError`

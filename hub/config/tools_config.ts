@@ -73,23 +73,53 @@ export function toolsOf(raw: RawConfig): ToolsConfig {
 /** `[mcp]` with its defaults. */
 export function mcpOf(raw: RawConfig): McpConfig {
   const servers: Record<string, McpServerConfig> = {};
-  for (const [name, s] of Object.entries(raw.mcp?.servers ?? {})) {
-    const server: McpServerConfig = {
-      args: s.args ?? [],
-      env: s.env ?? [],
-      headers_env: s.headers_env ?? {},
-      tiers: s.tiers as Record<string, 1 | 2> | undefined ?? {},
-      sandbox: s.sandbox ?? false,
-      sandbox_read: s.sandbox_read ?? [],
-      sandbox_network: s.sandbox_network ?? false,
-      timeout_seconds: s.timeout_seconds ?? MCP_TIMEOUT_SECONDS,
-    };
-    if (s.command !== undefined) server.command = s.command;
-    if (s.url !== undefined) server.url = s.url;
-    if (s.tools !== undefined) server.tools = s.tools;
-    servers[name] = server;
-  }
+  for (const [name, s] of Object.entries(raw.mcp?.servers ?? {})) servers[name] = mcpServerOf(s);
   return { servers };
+}
+
+/** One `[mcp.servers.<name>]` table as `agent.toml` gives it (the schema checked its values). */
+export interface McpServerTable {
+  command?: string | undefined;
+  args?: string[] | undefined;
+  url?: string | undefined;
+  env?: string[] | undefined;
+  headers_env?: Record<string, string> | undefined;
+  tools?: string[] | undefined;
+  tiers?: Record<string, number> | undefined;
+  sandbox?: boolean | undefined;
+  sandbox_read?: string[] | undefined;
+  sandbox_network?: boolean | undefined;
+  timeout_seconds?: number | undefined;
+}
+
+/**
+ * A server's table with its defaults filled in, as {@linkcode mcpOf} makes it; without
+ * the parser, so `agent mcp add` can start a server while the file is validated.
+ *
+ * @example
+ * ```ts
+ * import { mcpServerOf } from "./tools_config.ts";
+ * const server = mcpServerOf({ command: "npx", args: ["-y", "x"] });
+ * if (server.sandbox || server.timeout_seconds !== 30 || server.env.length !== 0) {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function mcpServerOf(s: McpServerTable): McpServerConfig {
+  const server: McpServerConfig = {
+    args: s.args ?? [],
+    env: s.env ?? [],
+    headers_env: s.headers_env ?? {},
+    tiers: s.tiers as Record<string, 1 | 2> | undefined ?? {},
+    sandbox: s.sandbox ?? false,
+    sandbox_read: s.sandbox_read ?? [],
+    sandbox_network: s.sandbox_network ?? false,
+    timeout_seconds: s.timeout_seconds ?? MCP_TIMEOUT_SECONDS,
+  };
+  if (s.command !== undefined) server.command = s.command;
+  if (s.url !== undefined) server.url = s.url;
+  if (s.tools !== undefined) server.tools = s.tools;
+  return server;
 }
 
 /**

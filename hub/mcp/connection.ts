@@ -114,6 +114,8 @@ export interface McpConnectOptions {
   bwrap?: string | undefined;
   /** For Streamable HTTP. @default globalThis.fetch */
   fetch?: typeof fetch | undefined;
+  /** Gives up the start (the server is stopped): `agent mcp add` when the file it would write does not validate. */
+  signal?: AbortSignal | undefined;
 }
 
 /** What a tool call returned, as the SDK gives it. */
@@ -198,20 +200,21 @@ export class McpConnection {
     const state: TransportState = { ended: false, garbage: false };
     let transport: Transport | undefined;
     let client: Client | undefined;
+    const signal = options.signal;
+    const requests = { timeout: timeoutMs, ...(signal !== undefined ? { signal } : {}) };
     try {
       transport = await makeTransport(options, state);
+      signal?.throwIfAborted();
       // The server starts while the SDK loads.
       if (transport instanceof DenoStdioTransport) transport.spawn();
       const { Client } = await loadSdkClient();
       client = new Client({ name: "agent", version: "0.1.0" }, { capabilities: {} });
       client.onerror = () => {};
-      await client.connect(transport, { timeout: timeoutMs });
+      await client.connect(transport, requests);
       const tools: ListedTool[] = [];
       let cursor: string | undefined;
       do {
-        const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
-          timeout: timeoutMs,
-        });
+        const page = await client.listTools(cursor === undefined ? {} : { cursor }, requests);
         for (const tool of page.tools) {
           tools.push({
             name: tool.name,
@@ -231,6 +234,8 @@ export class McpConnection {
         Math.round(performance.now() - started),
       );
     } catch (error) {
+      // It did nothing for us: no grace to leave on its own.
+      if (transport instanceof DenoStdioTransport) transport.closeWith({ graceMs: 0 });
       await closeQuietly(client, transport);
       throw failureOf(name, error, state, {
         seconds: server.timeout_seconds,

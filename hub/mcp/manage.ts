@@ -9,7 +9,7 @@
  * @module
  */
 import type { AgentConfig, McpServerConfig } from "../config/mod.ts";
-import { loadConfig, SERVER_NAME, validateConfigText } from "../config/mod.ts";
+import { loadConfig, mcpServerOf, SERVER_NAME, validateConfigText } from "../config/mod.ts";
 import type { AgentPaths } from "../paths.ts";
 import type { Lang } from "../i18n.ts";
 import { UserError } from "../user_error.ts";
@@ -89,10 +89,20 @@ export async function addServer(
     throw new UserError(t(ctx.lang, "exists", { name }), 2);
   }
   const next = addServerTable(await Deno.readTextFile(ctx.paths.configFile), name, spec);
-  // Validated once, and kept so that the `agent mcp list` after this reads it as is.
-  const after = await validateConfigText(ctx.paths, next, { lang: ctx.lang });
-  const server = after.mcp.servers[name]!;
-  const listed = await listOnce(ctx, name, server);
+  // The server starts while the new file is validated (loading the parser takes a
+  // tenth of a second or more); a file that does not validate stops it.
+  const stop = new AbortController();
+  const listing = listOnce(ctx, name, mcpServerOf(spec), stop.signal);
+  listing.catch(() => {}); // told below, once the file's own sentence had its turn
+  try {
+    // Validated once, and kept so that the `agent mcp list` after this reads it as is.
+    await validateConfigText(ctx.paths, next, { lang: ctx.lang });
+  } catch (error) {
+    stop.abort();
+    await listing.catch(() => {});
+    throw error;
+  }
+  const listed = await listing;
   await writeFileAtomic(ctx.paths.configFile, next, { mode: await modeOf(ctx.paths.configFile) });
   const hash = await new PinStore(ctx.paths.dataDir).pin(name, listed.tools, nowMs(ctx));
   return {
@@ -219,8 +229,13 @@ export async function configured(ctx: McpManageContext, name: string): Promise<M
 }
 
 /** Starts the server, lists its tools and stops it at once (it did nothing else). */
-async function listOnce(ctx: McpManageContext, name: string, server: McpServerConfig) {
-  const connection = await connect(ctx, name, server);
+async function listOnce(
+  ctx: McpManageContext,
+  name: string,
+  server: McpServerConfig,
+  signal?: AbortSignal,
+) {
+  const connection = await connect(ctx, name, server, signal);
   await connection.close({ prompt: true });
   return { tools: connection.tools, startMs: connection.startMs };
 }
@@ -229,6 +244,7 @@ async function connect(
   ctx: McpManageContext,
   name: string,
   server: McpServerConfig,
+  signal?: AbortSignal,
 ): Promise<McpConnection> {
   const options: McpConnectOptions = {
     name,
@@ -237,6 +253,7 @@ async function connect(
     paths: ctx.paths,
     bwrap: ctx.bwrap ?? (server.sandbox ? await findBwrap(ctx.env) : undefined),
     fetch: ctx.fetch,
+    signal,
   };
   // The SDK loads with the first connection: listing and showing need none.
   const { McpConnection, McpServerError } = await import("./connection.ts");

@@ -4,5 +4,5 @@
  *
  * @module
  */
-export { McpConnection, McpServerError } from "./connection.ts";
+export { type McpCloseOptions, McpConnection, McpServerError } from "./connection.ts";
 export { McpServers } from "./servers.ts";

@@ -83,3 +83,20 @@ Deno.test("McpConnection.close({ prompt }) stops a server that stays after its i
   await worked.close();
   assert.ok(performance.now() - started >= 1000);
 });
+
+Deno.test("McpConnection.open({ signal }) gives up a start when aborted, and the server is stopped", async () => {
+  await using dir = await tempDir();
+  const stop = new AbortController();
+  const started = performance.now();
+  const opening = McpConnection.open({
+    name: "silent",
+    server: fixture("hang-start"), // never answers `initialize`
+    env: baseEnv(),
+    paths: homePaths(dir.path),
+    signal: stop.signal,
+  });
+  setTimeout(() => stop.abort(), 300);
+  await assert.rejects(opening);
+  // Its timeout is 20 s: the abort ended it, and the child is gone (close awaited it).
+  assert.ok(performance.now() - started < 3000, `${(performance.now() - started).toFixed(0)} ms`);
+});
