@@ -51,11 +51,10 @@ export function removeServerTable(text: string, name: string): string {
   const out: string[] = [];
   let dropping = false;
   for (const line of lines) {
-    const header = HEADER.exec(line);
-    if (header) {
-      const path = header[1]!.replace(/\s+/g, "").replace(/"/g, "");
+    const path = tablePath(line);
+    if (path !== undefined) {
       const was = dropping;
-      dropping = path === `mcp.servers.${name}` || path.startsWith(`mcp.servers.${name}.`);
+      dropping = isServerTable(path, name);
       if (was && !dropping && out.length > 0 && out.at(-1) !== "") out.push("");
       if (dropping) {
         // Comments and blank lines right above the table belong to it.
@@ -67,4 +66,33 @@ export function removeServerTable(text: string, name: string): string {
   }
   const joined = out.join("\n");
   return joined.endsWith("\n") || joined === "" ? joined : `${joined}\n`;
+}
+
+/**
+ * Whether `text` has a `[mcp.servers.<name>]` table (or one of its sub-tables): a look
+ * at the headers, without the parser. A server written another way (an inline table)
+ * is found only by parsing.
+ *
+ * @example
+ * ```ts
+ * import { hasServerTable } from "./config_file.ts";
+ * if (!hasServerTable('[mcp.servers."fs".tiers]\na = 1\n', "fs")) throw new Error();
+ * if (hasServerTable("[mcp.servers.fs2]\n", "fs")) throw new Error();
+ * ```
+ */
+export function hasServerTable(text: string, name: string): boolean {
+  return text.split("\n").some((line) => {
+    const path = tablePath(line);
+    return path !== undefined && isServerTable(path, name);
+  });
+}
+
+/** The dotted path of a table header line (`[a.b]`, `[[a.b]]`, quotes and spaces gone). */
+function tablePath(line: string): string | undefined {
+  const header = HEADER.exec(line);
+  return header === null ? undefined : header[1]!.replace(/\s+/g, "").replace(/"/g, "");
+}
+
+function isServerTable(path: string, name: string): boolean {
+  return path === `mcp.servers.${name}` || path.startsWith(`mcp.servers.${name}.`);
 }

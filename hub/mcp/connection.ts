@@ -116,6 +116,12 @@ export interface McpConnectOptions {
   fetch?: typeof fetch | undefined;
   /** Gives up the start (the server is stopped): `agent mcp add` when the file it would write does not validate. */
   signal?: AbortSignal | undefined;
+  /**
+   * Called once a stdio server's process runs (an HTTP server's transport is made),
+   * before the SDK loads: work the caller starts then runs beside the server's own
+   * start instead of delaying it.
+   */
+  onStarted?: (() => void) | undefined;
 }
 
 /** What a tool call returned, as the SDK gives it. */
@@ -207,6 +213,7 @@ export class McpConnection {
       signal?.throwIfAborted();
       // The server starts while the SDK loads.
       if (transport instanceof DenoStdioTransport) transport.spawn();
+      options.onStarted?.();
       const { Client } = await loadSdkClient();
       client = new Client({ name: "agent", version: "0.1.0" }, { capabilities: {} });
       client.onerror = () => {};

@@ -22,7 +22,12 @@ import {
   toolListChanges,
   toolListHash,
 } from "./pins.ts";
-import { addServerTable, removeServerTable, type ServerSpec } from "./config_file.ts";
+import {
+  addServerTable,
+  hasServerTable,
+  removeServerTable,
+  type ServerSpec,
+} from "./config_file.ts";
 import { findBwrap } from "../sandbox/mod.ts";
 import { modelToolName, resultText } from "./tool_text.ts";
 import { t } from "./_messages.ts";
@@ -84,17 +89,27 @@ export async function addServer(
   if ((spec.command === undefined) === (spec.url === undefined)) {
     throw new UserError(t(ctx.lang, "command_or_url"), 2);
   }
-  const before = await loadConfig(ctx.paths, { lang: ctx.lang });
-  if (Object.hasOwn(before.mcp.servers, name)) {
-    throw new UserError(t(ctx.lang, "exists", { name }), 2);
-  }
-  const next = addServerTable(await Deno.readTextFile(ctx.paths.configFile), name, spec);
-  // The server starts while the new file is validated (loading the parser takes a
-  // tenth of a second or more); a file that does not validate stops it.
+  const text = await readConfigText(ctx);
+  if (hasServerTable(text, name)) throw new UserError(t(ctx.lang, "exists", { name }), 2);
+  const next = addServerTable(text, name, spec);
+  // The server starts first, and the files are validated while it does (loading the
+  // parser takes a few tenths of a second of CPU); a file that does not validate, or a
+  // server of that name written some other way, stops it.
   const stop = new AbortController();
-  const listing = listOnce(ctx, name, mcpServerOf(spec), stop.signal);
-  listing.catch(() => {}); // told below, once the file's own sentence had its turn
+  let started = () => {};
+  const running = new Promise<void>((resolve) => started = resolve);
+  const listing = listOnce(ctx, name, mcpServerOf(spec), {
+    signal: stop.signal,
+    onStarted: started,
+  });
+  // Told below, once the file's own sentence had its turn.
+  listing.catch(() => {}).finally(started);
+  await running;
   try {
+    const before = await loadConfig(ctx.paths, { lang: ctx.lang });
+    if (Object.hasOwn(before.mcp.servers, name)) {
+      throw new UserError(t(ctx.lang, "exists", { name }), 2);
+    }
     // Validated once, and kept so that the `agent mcp list` after this reads it as is.
     await validateConfigText(ctx.paths, next, { lang: ctx.lang });
   } catch (error) {
@@ -233,9 +248,9 @@ async function listOnce(
   ctx: McpManageContext,
   name: string,
   server: McpServerConfig,
-  signal?: AbortSignal,
+  more: Pick<McpConnectOptions, "signal" | "onStarted"> = {},
 ) {
-  const connection = await connect(ctx, name, server, signal);
+  const connection = await connect(ctx, name, server, more);
   await connection.close({ prompt: true });
   return { tools: connection.tools, startMs: connection.startMs };
 }
@@ -244,7 +259,7 @@ async function connect(
   ctx: McpManageContext,
   name: string,
   server: McpServerConfig,
-  signal?: AbortSignal,
+  more: Pick<McpConnectOptions, "signal" | "onStarted"> = {},
 ): Promise<McpConnection> {
   const options: McpConnectOptions = {
     name,
@@ -253,7 +268,7 @@ async function connect(
     paths: ctx.paths,
     bwrap: ctx.bwrap ?? (server.sandbox ? await findBwrap(ctx.env) : undefined),
     fetch: ctx.fetch,
-    signal,
+    ...more,
   };
   // The SDK loads with the first connection: listing and showing need none.
   const { McpConnection, McpServerError } = await import("./connection.ts");
@@ -265,10 +280,14 @@ async function connect(
   }
 }
 
+/** `agent.toml`'s text, unparsed; a file that cannot be read gets loadConfig's sentence. */
 async function readConfigText(ctx: McpManageContext): Promise<string> {
-  // loadConfig gives the sentence for a missing or broken file.
-  await loadConfig(ctx.paths, { lang: ctx.lang });
-  return await Deno.readTextFile(ctx.paths.configFile);
+  try {
+    return await Deno.readTextFile(ctx.paths.configFile);
+  } catch (error) {
+    await loadConfig(ctx.paths, { lang: ctx.lang });
+    throw error;
+  }
 }
 
 async function modeOf(file: string): Promise<number> {

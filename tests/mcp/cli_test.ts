@@ -128,6 +128,27 @@ Deno.test("agent mcp: bad input is one sentence, exit 2; a server that does not 
   assert.doesNotMatch(await Deno.readTextFile(`${dir.path}/agent.toml`), /mcp\.servers/);
   const tr = await agent(["--home", dir.path, "--lang", "tr", "mcp", "show", "nope"]);
   assert.equal(tr.stderr, "agent.toml içinde nope adında bir MCP sunucusu yok (sunucular: -).\n");
+
+  // A name in use: one sentence, the file as it was. A table is seen before anything
+  // starts; a server written as an inline table, once the file is parsed.
+  const marker = `${dir.path}/started`;
+  const config = `${dir.path}/agent.toml`;
+  await Deno.writeTextFile(
+    config,
+    `${await Deno.readTextFile(config)}\n[mcp.servers.dup]\ncommand = "x"\n\n` +
+      `[mcp.servers]\ninline = { command = "y" }\n`,
+  );
+  const text = await Deno.readTextFile(config);
+  for (const name of ["dup", "inline"]) {
+    const taken = await run("add", name, "--", "/bin/sh", "-c", `touch ${marker}; exec sleep 5`);
+    assert.equal(taken.code, 2, taken.stderr);
+    assert.equal(
+      taken.stderr,
+      `There is already an MCP server named ${name}; 'agent mcp remove ${name}' removes it.\n`,
+    );
+    assert.equal(await Deno.readTextFile(config), text);
+    if (name === "dup") await assert.rejects(Deno.stat(marker), Deno.errors.NotFound);
+  }
 });
 
 Deno.test("agent chat starts the pinned MCP servers and runs a lowered tool in a turn", async () => {
