@@ -14,7 +14,6 @@
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { Buffer } from "node:buffer";
 
 /** Options for {@linkcode DenoStdioTransport}. */
 export interface DenoStdioOptions {
@@ -46,6 +45,11 @@ let sdkStdio: Promise<SdkStdio> | undefined;
 /** The SDK's reader and writer of newline-delimited JSON-RPC, loaded once. */
 function loadSdkStdio(): Promise<SdkStdio> {
   return sdkStdio ??= import("@modelcontextprotocol/sdk/shared/stdio.js");
+}
+
+/** Node's Buffer, which the SDK's reader takes: loaded after the child started. */
+async function loadBuffer(): Promise<typeof import("node:buffer").Buffer> {
+  return (await import("node:buffer")).Buffer;
 }
 
 /** A stdio MCP server as a child process of this one. */
@@ -115,7 +119,7 @@ export class DenoStdioTransport implements Transport {
   async #read(stream: ReadableStream<Uint8Array>): Promise<void> {
     try {
       // What the server writes before the SDK is here waits in the pipe.
-      const { ReadBuffer } = await loadSdkStdio();
+      const [{ ReadBuffer }, Buffer] = await Promise.all([loadSdkStdio(), loadBuffer()]);
       const buffer = this.#buffer = new ReadBuffer();
       for await (const chunk of stream) {
         buffer.append(Buffer.from(chunk));

@@ -57,6 +57,11 @@ Deno.test("the modules `agent mcp list` loads reach neither the MCP SDK, zod, th
     );
     assert.deepEqual(heavy, [], `${file} loads ${heavy.join(", ")}`);
   }
+  // The connection starts a stdio server before it loads the SDK or Node's layer.
+  const early = (await staticGraph(`${ROOT}hub/mcp/connection.ts`)).filter((s) =>
+    !s.startsWith("file:")
+  );
+  assert.deepEqual(early, []);
 });
 
 Deno.test("McpConnection.close({ prompt }) stops a server that stays after its input closes at once", async () => {
