@@ -5,9 +5,19 @@
  *
  * @module
  */
-import { MapView, type Selection } from "./client_view.ts";
+import { type MapLevel, MapView, type Selection } from "./client_view.ts";
 import type { MapHit, MapOverview } from "./store.ts";
-import { counted, ellipsis, istanbulTime, lineOf, type MapLang, safeDecode } from "./text.ts";
+import {
+  counted,
+  ellipsis,
+  fill,
+  istanbulTime,
+  lineOf,
+  type MapLang,
+  safeDecode,
+  shortCount,
+  zoomFactor,
+} from "./text.ts";
 import { MAP_WORDS } from "./words.ts";
 
 interface Tau {
@@ -79,6 +89,24 @@ function figures(o: MapOverview): void {
     empty.hidden = o.taus !== 0;
   }
   document.body.dataset.taus = String(o.taus);
+}
+
+/** The legend's zoom line and, while dots are groups, its scale of agents per dot. */
+function legendLevel(level: MapLevel): void {
+  const zoom = $("zoom-level");
+  if (zoom) {
+    const template = level.layer === "cells" ? W.zoomCells : W.zoomAgents;
+    const text = fill(template, { zoom: zoomFactor(lang, level.ratio) });
+    if (zoom.textContent !== text) zoom.textContent = text;
+  }
+  const scale = $("legend-cell");
+  if (scale && level.range) {
+    const locale = lang === "tr" ? "tr-TR" : "en-GB";
+    scale.textContent = fill(W.legendScale, {
+      min: level.range.min.toLocaleString(locale),
+      max: level.range.max.toLocaleString(locale),
+    });
+  }
 }
 
 async function overview(): Promise<MapOverview> {
@@ -326,6 +354,8 @@ function start(): void {
       else location.href = `${lang === "tr" ? "/tr" : ""}/universe#${address}`;
     },
     onDrawn: listDrawn,
+    onLevel: legendLevel,
+    countText: (n) => shortCount(lang, n),
     covers() {
       const base = mapBox.getBoundingClientRect();
       return [$("legend"), $("panel-wrap")].flatMap((e) => {

@@ -14,7 +14,7 @@ import type { MapArea, MapOverview } from "./store.ts";
 import { lineOf } from "./text.ts";
 import { MAP_COLOURS } from "./words.ts";
 
-/** One node's attributes: an agent or, zoomed out, a cell's count. */
+/** One node's attributes: an agent or, zoomed out, a cell (its `degree`: how many agents). */
 export type MapNode = {
   x: number;
   y: number;
@@ -38,26 +38,58 @@ export interface Selection {
   links: { peer: string; messages: number; name?: string; online?: boolean }[];
 }
 
-/** Fills `g` with the overview's cells merged `merge`×`merge`: fewer, larger dots far out. */
-export function fillCells(g: MapGraph, o: MapOverview, merge: number): void {
+/** The fewest and most agents one dot of the cells layer holds: the legend's scale. */
+export interface CellRange {
+  min: number;
+  max: number;
+}
+
+/**
+ * Fills `g` with the overview's cells merged `merge`×`merge`: fewer, larger dots far
+ * out, coloured along the legend's scale (blue for the emptiest, purple for the fullest).
+ */
+export function fillCells(g: MapGraph, o: MapOverview, merge: number): CellRange {
   const grid = o.grid / merge;
   const counts = mergeCells(o, merge);
   g.clear();
-  let max = 1;
-  for (const n of counts.values()) max = Math.max(max, n);
+  let max = 1, min = Infinity;
+  for (const n of counts.values()) {
+    max = Math.max(max, n);
+    min = Math.min(min, n);
+  }
   for (const [cell, n] of counts) {
     const share = Math.sqrt(n / max);
     g.addNode(`cell:${cell}`, {
       x: (cell % grid + 0.5) / grid,
       y: (Math.floor(cell / grid) + 0.5) / grid,
       size: (1.5 + 7 * share) * merge,
-      color: share > 0.6 ? MAP_COLOURS.cellHigh : MAP_COLOURS.cellLow,
+      color: mixColour(MAP_COLOURS.cellLow, MAP_COLOURS.cellHigh, share),
       kind: "cell",
       name: String(n),
       online: false,
-      degree: 0,
+      degree: n,
     });
   }
+  return { min: min === Infinity ? 0 : min, max: counts.size === 0 ? 0 : max };
+}
+
+/**
+ * The colour `t` of the way from `from` to `to` (both `#rrggbb`), as `#rrggbb`.
+ *
+ * @example
+ * ```ts
+ * import { mixColour } from "./client_graph.ts";
+ * if (mixColour("#000000", "#ffffff", 0.5) !== "#808080") throw new Error();
+ * ```
+ */
+export function mixColour(from: string, to: string, t: number): string {
+  const at = (c: string, i: number) => parseInt(c.slice(1 + 2 * i, 3 + 2 * i), 16);
+  let out = "#";
+  for (let i = 0; i < 3; i++) {
+    const v = Math.round(at(from, i) + (at(to, i) - at(from, i)) * Math.min(1, Math.max(0, t)));
+    out += v.toString(16).padStart(2, "0");
+  }
+  return out;
 }
 
 /** Fills `g` with an area's agents and links; an agent's size grows with its links. */

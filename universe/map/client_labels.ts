@@ -18,7 +18,9 @@ export interface LabelItem {
   rank: number;
   /** The node's radius, the label starts past it. */
   size: number;
-  chosen: boolean;
+  chosen?: boolean;
+  /** A group's count (zoomed out), drawn quieter than a name. */
+  count?: boolean;
   /** Another agent is chosen and this one is not linked to it: its label dims too. */
   faded?: boolean;
   /** The side of its node, off its links (the chosen agent's); right when absent. */
@@ -68,7 +70,13 @@ export class LabelLayer {
       }
       const item = byId.get(box.id);
       span.textContent = item?.text ?? "";
-      span.className = item?.chosen ? "label chosen" : item?.faded ? "label faded" : "label";
+      span.className = item?.chosen
+        ? "label chosen"
+        : item?.faded
+        ? "label faded"
+        : item?.count
+        ? "label count"
+        : "label";
       span.style.transform = `translate(${Math.round(box.left)}px, ${Math.round(box.top)}px)`;
       span.style.width = `${box.width}px`;
     }

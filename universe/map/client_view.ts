@@ -13,6 +13,7 @@ import { positionOf } from "../layout.ts";
 import { cellsIn, densityAt } from "./cells.ts";
 import {
   addSelection,
+  type CellRange,
   edgeStyle,
   fillArea,
   fillCells,
@@ -43,7 +44,23 @@ export interface ViewEvents {
   onDrawn(addresses: { address: string; name: string; online: boolean }[]): void;
   /** Boxes over the map (the legend, a card sheet), relative to it: labels avoid them. */
   covers(): { left: number; top: number; width: number; height: number }[];
+  /** The layer or the zoom changed: what the legend says about them. */
+  onLevel(level: MapLevel): void;
+  /** A dot's count as its label writes it (the page's language). */
+  countText(n: number): string;
 }
+
+/** What the view shows now: the legend's zoom line and scale. */
+export interface MapLevel {
+  layer: "none" | "all" | "cells" | "area";
+  /** The camera's ratio: 1 shows the whole universe, 0.1 is ten times closer. */
+  ratio: number;
+  /** The cells layer's fewest and most agents per dot. */
+  range?: CellRange;
+}
+
+/** How much closer one press of + goes while dots are groups (1.6 once they are agents). */
+const CELL_STEP = 3;
 
 /** The map view. */
 export class MapView {
@@ -53,6 +70,7 @@ export class MapView {
   #layer: "none" | "all" | "cells" | "area" = "none";
   #areaRect: (MapRect & { truncated: boolean }) | undefined;
   #merged = 1;
+  #range: CellRange | undefined;
   #selection: Selection | undefined;
   #labelLayer: LabelLayer;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -90,10 +108,12 @@ export class MapView {
     this.#sigma.on("clickNode", ({ node }) => {
       const attrs = this.#graph.getNodeAttributes(node);
       if (attrs.kind === "agent") this.#events.onPick(node);
-      else this.#zoomTo(attrs.x, attrs.y, this.#sigma.getCamera().ratio / 4);
+      // A group opens straight at the zoom where its agents are drawn one by one.
+      else this.#zoomTo(attrs.x, attrs.y, this.#closeRatio(attrs));
     });
     this.#sigma.on("afterRender", () => this.#afterRender());
     this.#sigma.getCamera().on("updated", () => {
+      this.#level();
       clearTimeout(this.#timer);
       this.#timer = setTimeout(() => this.#chooseLayer(), 120);
     });
@@ -138,10 +158,21 @@ export class MapView {
     this.#sigma.refresh();
   }
 
-  /** Zooms by `factor` (> 1 in) around the middle. */
+  /**
+   * Zooms by `factor` (> 1 in) around the middle. While dots are groups a step in goes
+   * {@linkcode CELL_STEP} times closer, but not past the zoom where the agents in the
+   * middle are drawn one by one: from the whole of 100,000 agents, two or three presses.
+   */
   zoom(factor: number): void {
     const camera = this.#sigma.getCamera();
-    camera.animate({ ratio: camera.ratio / factor }, { duration: 200 });
+    let ratio = camera.ratio / factor;
+    if (factor > 1 && this.#layer === "cells") {
+      const { width, height } = this.#sigma.getDimensions();
+      const middle = this.#sigma.viewportToGraph({ x: width / 2, y: height / 2 });
+      const agents = this.#agentsRatio(middle);
+      ratio = Math.min(ratio, Math.max(camera.ratio / CELL_STEP, agents));
+    }
+    camera.animate({ ratio }, { duration: 200 });
   }
 
   /** Shows the whole universe. */
@@ -205,6 +236,11 @@ export class MapView {
    * (agents per unit of area) times the area in view stays well under AREA_LIMIT.
    */
   #closeRatio(p: { x: number; y: number }): number {
+    return Math.min(this.#sigma.getCamera().ratio, 0.06, this.#agentsRatio(p));
+  }
+
+  /** The widest zoom at which the agents around `p` are drawn one by one. */
+  #agentsRatio(p: { x: number; y: number }): number {
     const camera = this.#sigma.getCamera();
     const o = this.#overview;
     if (!o) return camera.ratio;
@@ -213,8 +249,7 @@ export class MapView {
     const b = this.#sigma.viewportToGraph({ x: width, y: height });
     // The area in view at ratio 1, from the area in view now.
     const area = Math.abs(b.x - a.x) * Math.abs(b.y - a.y) / (camera.ratio * camera.ratio);
-    const ratio = Math.sqrt((0.5 * AREA_LIMIT) / (densityAt(o, p) * area));
-    return Math.min(camera.ratio, 0.06, ratio);
+    return Math.sqrt((0.5 * AREA_LIMIT) / (densityAt(o, p) * area));
   }
 
   #estimate(rect: MapRect): number {
@@ -277,7 +312,7 @@ export class MapView {
     this.#layer = "cells";
     this.#areaRect = undefined;
     this.#merged = this.#cellMerge();
-    fillCells(this.#graph, o, this.#merged);
+    this.#range = fillCells(this.#graph, o, this.#merged);
     this.#withSelection();
     this.#drawn();
   }
@@ -302,10 +337,19 @@ export class MapView {
     });
     document.body.dataset.layer = this.#layer;
     document.body.dataset.drawn = String(agents.length);
+    this.#level();
     document.body.dataset.highlighted = String(
       highlighted(this.#graph, this.#selection),
     );
     this.#events.onDrawn(agents);
+  }
+
+  #level(): void {
+    this.#events.onLevel({
+      layer: this.#layer,
+      ratio: this.#sigma.getCamera().ratio,
+      ...(this.#layer === "cells" && this.#range ? { range: this.#range } : {}),
+    });
   }
 
   #afterRender(): void {
@@ -335,9 +379,14 @@ export class MapView {
     const s = this.#selection;
     const items: LabelItem[] = [];
     this.#graph.forEachNode((node, a) => {
-      if (a.kind !== "agent") return;
       const p = this.#sigma.graphToViewport(a);
       if (p.x < -50 || p.y < -20 || p.x > width || p.y > height + 20) return;
+      if (a.kind === "cell") {
+        // A group's count, the fullest first, where it fits.
+        const text = this.#events.countText(a.degree);
+        items.push({ id: node, text, x: p.x, y: p.y, rank: a.degree, size: a.size, count: true });
+        return;
+      }
       const chosen = node === s?.address;
       const linked = s !== undefined && this.#graph.hasEdge(s.address, node);
       const rank = chosen ? 1e9 : linked ? 1e6 + a.degree : a.degree;

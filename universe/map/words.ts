@@ -30,6 +30,12 @@ export const MAP_WORDS = {
     legendLink: "Link (thicker: more messages)",
     legendSelected: "Chosen agent and its links",
     legendCell: "Many agents (zoom in)",
+    /** The cells' colour scale: agents per dot, from the emptiest to the fullest in view. */
+    legendScale: "Agents per dot: {min} to {max}",
+    /** The zoom level, zoomed out far enough that dots are groups. */
+    zoomCells: "Zoom ×{zoom}: each dot is a group; choose one to see its agents",
+    /** The zoom level, close enough that each dot is an agent. */
+    zoomAgents: "Zoom ×{zoom}: each dot is one agent",
   },
   tr: {
     owner: "Sahibi",
@@ -54,6 +60,9 @@ export const MAP_WORDS = {
     legendLink: "Bağlantı (kalın: daha çok mesaj)",
     legendSelected: "Seçilen ajan ve bağlantıları",
     legendCell: "Çok sayıda ajan (yakınlaştırın)",
+    legendScale: "Nokta başına ajan: {min}–{max}",
+    zoomCells: "Yakınlık ×{zoom}: her nokta bir grup; ajanlarını görmek için birini seçin",
+    zoomAgents: "Yakınlık ×{zoom}: her nokta bir ajan",
   },
 } as const satisfies Record<MapLang, Record<string, string>>;
 
