@@ -10,7 +10,7 @@
 import { UndirectedGraph } from "graphology";
 import Sigma from "sigma";
 import { positionOf } from "../layout.ts";
-import { cellsIn, densityAt } from "./cells.ts";
+import { cellsIn } from "./cells.ts";
 import {
   addSelection,
   type CellRange,
@@ -60,7 +60,7 @@ export interface MapLevel {
 }
 
 /** How much closer one press of + goes while dots are groups (1.6 once they are agents). */
-const CELL_STEP = 3;
+const CELL_STEP = 4;
 
 /** The map view. */
 export class MapView {
@@ -109,7 +109,7 @@ export class MapView {
       const attrs = this.#graph.getNodeAttributes(node);
       if (attrs.kind === "agent") this.#events.onPick(node);
       // A group opens straight at the zoom where its agents are drawn one by one.
-      else this.#zoomTo(attrs.x, attrs.y, this.#closeRatio(attrs));
+      else this.#zoomTo(attrs.x, attrs.y, this.#agentsRatio(attrs));
     });
     this.#sigma.on("afterRender", () => this.#afterRender());
     this.#sigma.getCamera().on("updated", () => {
@@ -161,7 +161,7 @@ export class MapView {
   /**
    * Zooms by `factor` (> 1 in) around the middle. While dots are groups a step in goes
    * {@linkcode CELL_STEP} times closer, but not past the zoom where the agents in the
-   * middle are drawn one by one: from the whole of 100,000 agents, two or three presses.
+   * middle are drawn one by one: from the whole of 100,000 agents, two presses.
    */
   zoom(factor: number): void {
     const camera = this.#sigma.getCamera();
@@ -232,24 +232,42 @@ export class MapView {
   }
 
   /**
-   * A zoom at which the agents around `p` are drawn one by one: the density of its cell
-   * (agents per unit of area) times the area in view stays well under AREA_LIMIT.
+   * The zoom a chosen agent `p` is shown at: where the agents around it are drawn one
+   * by one, and close enough (0.06) that its links can be told apart.
    */
   #closeRatio(p: { x: number; y: number }): number {
     return Math.min(this.#sigma.getCamera().ratio, 0.06, this.#agentsRatio(p));
   }
 
-  /** The widest zoom at which the agents around `p` are drawn one by one. */
+  /**
+   * The widest zoom at which a view centred on `p` holds few enough agents, by the
+   * overview's counts as {@linkcode MapView.#chooseLayer} estimates them, to be drawn
+   * one by one (with a margin, as the camera may not end exactly on `p`).
+   */
   #agentsRatio(p: { x: number; y: number }): number {
     const camera = this.#sigma.getCamera();
-    const o = this.#overview;
-    if (!o) return camera.ratio;
+    if (!this.#overview) return camera.ratio;
     const { width, height } = this.#sigma.getDimensions();
     const a = this.#sigma.viewportToGraph({ x: 0, y: 0 });
     const b = this.#sigma.viewportToGraph({ x: width, y: height });
-    // The area in view at ratio 1, from the area in view now.
-    const area = Math.abs(b.x - a.x) * Math.abs(b.y - a.y) / (camera.ratio * camera.ratio);
-    return Math.sqrt((0.5 * AREA_LIMIT) / (densityAt(o, p) * area));
+    // The half sizes of the view at ratio 1, from the view now.
+    const w = Math.abs(b.x - a.x) / camera.ratio / 2, h = Math.abs(b.y - a.y) / camera.ratio / 2;
+    const clamp = (v: number) => Math.min(1, Math.max(0, v));
+    const fits = (r: number) =>
+      this.#estimate({
+        x0: clamp(p.x - w * r),
+        x1: clamp(p.x + w * r),
+        y0: clamp(p.y - h * r),
+        y1: clamp(p.y + h * r),
+      }) <= AREA_LIMIT * 0.8;
+    if (fits(camera.ratio)) return camera.ratio;
+    let lo = 1e-4, hi = camera.ratio;
+    for (let i = 0; i < 24; i++) {
+      const mid = Math.sqrt(lo * hi);
+      if (fits(mid)) lo = mid;
+      else hi = mid;
+    }
+    return lo;
   }
 
   #estimate(rect: MapRect): number {
