@@ -92,6 +92,10 @@ main.map { display: grid; grid-template-columns: minmax(0, 1fr) 22rem; grid-temp
 /* Areas are drawn blue to purple as they fill: the key shows the whole range. */
 .legend .cell { width: 1.4rem; background: linear-gradient(90deg, ${C.cellLow}, ${C.cellHigh}); border-radius: 2px; }
 /* Each key only where it can be seen: cells on a large universe, a chosen agent on the map page. */
+.legend .link-hover { width: .7rem; height: 3px; border-radius: 2px; background: ${C.link}; }
+/* Many links drawn: they show for the agent pointed at, and the key says so. */
+.legend li.k-link-hover, body[data-links-on-hover="true"] .legend li.k-link { display: none; }
+body[data-links-on-hover="true"] .legend li.k-link-hover { display: flex; }
 .legend li.k-cell, .legend li.k-selected, .legend li.k-zoom { display: none; }
 body[data-layer="cells"] .legend li.k-cell, main.map .legend li.k-selected { display: flex; }
 /* The zoom level only where zooming changes what a dot is: a universe too large to draw whole. */

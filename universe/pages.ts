@@ -304,8 +304,10 @@ function legend(lang: PageLang): string {
   return `<ul class="legend" id="legend" aria-label="${escapeHtml(WORDS[lang].legend)}">${
     item("online", m.legendOnline)
   }${item("offline", m.legendOffline)}${item("link", m.legendLink)}${
-    item("selected", m.legendSelected)
-  }${item("cell", m.legendCell)}<li class="k-zoom" id="zoom-level"></li></ul>`;
+    item("link-hover", m.legendLinkHover)
+  }${item("selected", m.legendSelected)}${
+    item("cell", m.legendCell)
+  }<li class="k-zoom" id="zoom-level"></li></ul>`;
 }
 
 function mapPage(lang: PageLang): string {

@@ -2,14 +2,24 @@
  * The universe's map at scale in headless Chromium (issue 39): at 100,000 agents the
  * first view's groups carry their counts, the legend gives agents per dot and the zoom
  * level, and the agents are a few presses (or one click on a group) away (U03); at 500
- * agents linked agents sit near each other, so links are short, not chords across the
- * disc (U05). Desktop and phone, light and dark, en and tr; screenshots go to
+ * agents the links, long chords between places hashed from addresses, are drawn only
+ * for the agent pointed at or chosen, and the legend says so (U05). Desktop and phone, light and dark, en and tr; screenshots go to
  * `tests/universe/artifacts/`.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { startBulkUniverse } from "../universe/_bulk.ts";
-import { ARTIFACTS, DESKTOP, labelBoxes, open, PHONE, T, withBrowser } from "./_universe_map.ts";
+import { seed, startUniverse } from "../universe/_harness.ts";
+import {
+  agents,
+  ARTIFACTS,
+  DESKTOP,
+  labelBoxes,
+  open,
+  PHONE,
+  T,
+  withBrowser,
+} from "./_universe_map.ts";
 
 /** The groups' count labels drawn, as numbers. */
 async function countLabels(page: Page): Promise<number[]> {
@@ -124,6 +134,92 @@ Deno.test({
                 await page.mouse.click(at.x, at.y);
                 await page.waitForSelector("body[data-layer='area']", { timeout: 5_000 });
               }
+              assert.deepEqual(problems, []);
+              await page.close();
+            }
+          }
+        }
+      });
+    } finally {
+      await u.stop();
+    }
+  },
+});
+
+/** The links the renderer draws now, as `a|b`. */
+async function drawnLinks(page: Page): Promise<string[]> {
+  return await page.evaluate(() => {
+    // deno-lint-ignore no-explicit-any
+    const sigma = (globalThis as any).universeMap.sigma;
+    const g = sigma.getGraph();
+    return g.edges().filter((e: string) => !sigma.getEdgeDisplayData(e)?.hidden)
+      .map((e: string) => g.extremities(e).join("|"));
+  });
+}
+
+Deno.test({
+  name:
+    "map in Chromium, 500 agents: links only for the agent pointed at or chosen, the legend says so (U05)",
+  ...T,
+  async fn() {
+    const u = await startUniverse();
+    try {
+      await seed(u, agents(500));
+      await withBrowser(async (browser) => {
+        for (const [viewport, tag] of [[DESKTOP, "desktop"], [PHONE, "phone"]] as const) {
+          for (const scheme of ["dark", "light"] as const) {
+            for (const path of ["/universe", "/tr/universe"]) {
+              const tr = path.startsWith("/tr");
+              const { page, problems } = await open(browser, `${u.url}${path}`, viewport, scheme);
+              await page.waitForSelector("body[data-drawn='500'][data-labels]");
+              await page.waitForTimeout(300);
+              // 1,000 links among 500 agents: none drawn until an agent is pointed at.
+              assert.deepEqual(await drawnLinks(page), []);
+              assert.equal(await page.isVisible("#legend li.k-link"), false);
+              assert.equal(
+                await page.textContent("#legend li.k-link-hover"),
+                tr
+                  ? "Bağlantılar: bir ajanın üzerine gelin ya da birini seçin (kalın: daha çok mesaj)"
+                  : "Links: point at an agent or choose one (thicker: more messages)",
+              );
+              assert.ok(await page.isVisible("#legend li.k-link-hover"));
+              const shot = `${ARTIFACTS}map-500-links-${tag}-${scheme}${tr ? "-tr" : ""}`;
+              await page.screenshot({ path: `${shot}.png` });
+              // Pointing at the agent nearest the map's middle draws its four links, only those.
+              const { address, x, y } = await page.evaluate(() => {
+                // deno-lint-ignore no-explicit-any
+                const sigma = (globalThis as any).universeMap.sigma;
+                const r = document.getElementById("map")!.getBoundingClientRect();
+                let best = { address: "", x: 0, y: 0, d: Infinity };
+                sigma.getGraph().forEachNode((node: string, a: { x: number; y: number }) => {
+                  const p = sigma.graphToViewport(a);
+                  const d = Math.hypot(p.x - r.width / 2, p.y - r.height / 2);
+                  if (d < best.d) best = { address: node, x: r.left + p.x, y: r.top + p.y, d };
+                });
+                return best;
+              });
+              await page.mouse.move(x, y);
+              // Where agents crowd, the one under the pointer may be a neighbour of it.
+              await page.waitForFunction(() => (document.body.dataset.hovered ?? "") !== "");
+              const hovered = await page.getAttribute("body", "data-hovered");
+              assert.ok(hovered === address || hovered?.startsWith("agent-"), String(hovered));
+              await page.waitForTimeout(200);
+              const shown = await drawnLinks(page);
+              assert.equal(shown.length, 4, shown.join());
+              for (const link of shown) assert.ok(link.split("|").includes(hovered!), link);
+              await page.screenshot({ path: `${shot}-hover.png` });
+              await page.mouse.move(2, viewport.height - 2);
+              await page.waitForSelector("body[data-hovered='']", { state: "attached" });
+              assert.deepEqual(await drawnLinks(page), []);
+              await page.evaluate(() => (location.hash = "agent-7.example"));
+              await page.waitForSelector("body[data-selected='agent-7.example']");
+              await page.waitForTimeout(500);
+              // Chosen, its four links show (and stay), the rest stay hidden.
+              const chosen = await drawnLinks(page);
+              assert.equal(chosen.length, 4, chosen.join());
+              for (const link of chosen) assert.match(link, /(^|\|)agent-7\.example($|\|)/);
+              await labelBoxes(page);
+              await page.screenshot({ path: `${shot}-selected.png` });
               assert.deepEqual(problems, []);
               await page.close();
             }

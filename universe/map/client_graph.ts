@@ -168,22 +168,42 @@ export function nodeStyle(
   return { ...data, color: data.online ? MAP_COLOURS.fadedOnline : MAP_COLOURS.faded, zIndex: 0 };
 }
 
-/** A link as drawn: the selected agent's stand out, the rest fade. */
+/**
+ * Above this many drawn links, only the links of the agent pointed at (or chosen) are
+ * drawn: positions come from address hashes, so the rest would be long chords across
+ * the map that hide more than they show.
+ */
+export const LINKS_ON_HOVER = 100;
+
+/** Whether a graph's links are drawn only for the agent pointed at or chosen. */
+export function linksOnHover(g: MapGraph): boolean {
+  return g.size > LINKS_ON_HOVER;
+}
+
+/**
+ * A link as drawn: the selected agent's stand out, the rest fade; with more than
+ * {@linkcode LINKS_ON_HOVER} drawn, the rest are hidden but those of `hovered`.
+ */
 export function edgeStyle(
   g: MapGraph,
   s: Selection | undefined,
   edge: string,
   data: Record<string, unknown>,
+  hovered?: string,
 ): Record<string, unknown> {
-  if (!s) return data;
   const [a, b] = g.extremities(edge);
-  if (a === s.address || b === s.address) {
+  if (s && (a === s.address || b === s.address)) {
     return {
       ...data,
       color: MAP_COLOURS.selected,
       size: Number(data.size ?? 1) + 1.5,
-      zIndex: 1,
+      zIndex: 2,
     };
   }
-  return { ...data, color: MAP_COLOURS.fadedLink, zIndex: 0 };
+  if (linksOnHover(g)) {
+    return a === hovered || b === hovered
+      ? { ...data, color: MAP_COLOURS.hoverLink, size: Number(data.size ?? 1) + 1, zIndex: 1 }
+      : { ...data, hidden: true };
+  }
+  return s ? { ...data, color: MAP_COLOURS.fadedLink, zIndex: 0 } : data;
 }

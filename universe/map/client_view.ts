@@ -18,6 +18,7 @@ import {
   fillArea,
   fillCells,
   highlighted,
+  linksOnHover,
   type MapNode,
   nodeStyle,
   type Selection,
@@ -71,6 +72,8 @@ export class MapView {
   #areaRect: (MapRect & { truncated: boolean }) | undefined;
   #merged = 1;
   #range: CellRange | undefined;
+  /** The agent under the pointer: its links show when the rest are hidden. */
+  #hovered: string | undefined;
   #selection: Selection | undefined;
   #labelLayer: LabelLayer;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -94,7 +97,8 @@ export class MapView {
       zoomToSizeRatioFunction: () => 1,
       defaultEdgeColor: MAP_COLOURS.link,
       nodeReducer: (node, data) => nodeStyle(this.#graph, this.#selection, node, data),
-      edgeReducer: (edge, data) => edgeStyle(this.#graph, this.#selection, edge, data),
+      edgeReducer: (edge, data) =>
+        edgeStyle(this.#graph, this.#selection, edge, data, this.#hovered),
     });
     this.#sigma.setCustomBBox({ x: [0, 1], y: [0, 1] });
     // sigma picks the node under the mouse on every move (a GPU read that stalls the
@@ -111,6 +115,8 @@ export class MapView {
       // A group opens straight at the zoom where its agents are drawn one by one.
       else this.#zoomTo(attrs.x, attrs.y, this.#agentsRatio(attrs));
     });
+    this.#sigma.on("enterNode", ({ node }) => this.#hover(node));
+    this.#sigma.on("leaveNode", () => this.#hover(undefined));
     this.#sigma.on("afterRender", () => this.#afterRender());
     this.#sigma.getCamera().on("updated", () => {
       this.#level();
@@ -340,6 +346,9 @@ export class MapView {
     this.#areaRect = { ...rect, truncated: area.truncated };
     fillArea(this.#graph, area);
     this.#withSelection();
+    // sigma styles each link as it is added, when fewer may have been drawn than hide
+    // the rest (LINKS_ON_HOVER): all are styled again now that all are in.
+    this.#sigma.refresh();
     this.#drawn();
   }
 
@@ -355,11 +364,19 @@ export class MapView {
     });
     document.body.dataset.layer = this.#layer;
     document.body.dataset.drawn = String(agents.length);
+    document.body.dataset.linksOnHover = String(linksOnHover(this.#graph));
     this.#level();
     document.body.dataset.highlighted = String(
       highlighted(this.#graph, this.#selection),
     );
     this.#events.onDrawn(agents);
+  }
+
+  #hover(node: string | undefined): void {
+    const agent = node !== undefined && this.#graph.getNodeAttribute(node, "kind") === "agent";
+    this.#hovered = agent ? node : undefined;
+    document.body.dataset.hovered = this.#hovered ?? "";
+    this.#sigma.refresh();
   }
 
   #level(): void {

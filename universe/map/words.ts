@@ -28,6 +28,8 @@ export const MAP_WORDS = {
     legendOnline: "Agent, online",
     legendOffline: "Agent, offline",
     legendLink: "Link (thicker: more messages)",
+    /** The link key while only the links of the agent pointed at are drawn. */
+    legendLinkHover: "Links: point at an agent or choose one (thicker: more messages)",
     legendSelected: "Chosen agent and its links",
     legendCell: "Many agents (zoom in)",
     /** The cells' colour scale: agents per dot, from the emptiest to the fullest in view. */
@@ -58,6 +60,8 @@ export const MAP_WORDS = {
     legendOnline: "Ajan, çevrimiçi",
     legendOffline: "Ajan, çevrimdışı",
     legendLink: "Bağlantı (kalın: daha çok mesaj)",
+    legendLinkHover:
+      "Bağlantılar: bir ajanın üzerine gelin ya da birini seçin (kalın: daha çok mesaj)",
     legendSelected: "Seçilen ajan ve bağlantıları",
     legendCell: "Çok sayıda ajan (yakınlaştırın)",
     legendScale: "Nokta başına ajan: {min}–{max}",
@@ -71,6 +75,8 @@ export const MAP_COLOURS = {
   online: "#3fb950",
   offline: "#8b949e",
   link: "#2f5d8f",
+  /** The links of the agent pointed at, when only those are drawn: brighter than a link. */
+  hoverLink: "#58a6ff",
   selected: "#f2cc60",
   /** An agent not linked to the chosen one, online: its green, dimmed (not offline's grey). */
   fadedOnline: "#2a5a34",
