@@ -33,6 +33,13 @@ interface Tau {
   links: { peer: string; messages: number; name?: string; online?: boolean }[];
 }
 
+/** `GET /api/map/places`: where the map index puts an agent and its peers. */
+interface Places {
+  x: number;
+  y: number;
+  peers: Record<string, [number, number]>;
+}
+
 const lang: MapLang = document.documentElement.lang === "tr" ? "tr" : "en";
 const W = MAP_WORDS[lang];
 const $ = (id: string) => document.getElementById(id);
@@ -180,9 +187,15 @@ function card(t: Tau | undefined, address: string): void {
 async function open(address: string, center: boolean): Promise<void> {
   selected = address;
   let tau: Tau | undefined;
+  let places: Places | undefined;
+  const q = encodeURIComponent(address);
   try {
-    const response = await fetch(`/api/taus/${encodeURIComponent(address)}`);
+    const [response, where] = await Promise.all([
+      fetch(`/api/taus/${q}`),
+      fetch(`/api/map/places?address=${q}`),
+    ]);
     tau = response.ok ? await response.json() as Tau : undefined;
+    places = where.ok ? await where.json() as Places : undefined;
   } catch {
     tau = undefined;
   }
@@ -195,6 +208,7 @@ async function open(address: string, center: boolean): Promise<void> {
       name: lineOf(tau.name),
       online: tau.online,
       links: tau.links.map((l) => l.name === undefined ? l : { ...l, name: lineOf(l.name) }),
+      ...(places ? { places: { ...places.peers, [tau.address]: [places.x, places.y] } } : {}),
     }
     : undefined;
   view?.select(selection, center);

@@ -36,6 +36,14 @@ export interface Selection {
   name: string;
   online: boolean;
   links: { peer: string; messages: number; name?: string; online?: boolean }[];
+  /** Where the map index puts it and its peers (the layout moves linked agents). */
+  places?: Record<string, readonly [number, number]>;
+}
+
+/** Where `address` is drawn: the map index's place when known, else its hashed one. */
+export function placeOf(s: Selection | undefined, address: string): { x: number; y: number } {
+  const p = s?.places?.[address];
+  return p ? { x: p[0], y: p[1] } : positionOf(address);
 }
 
 /** The fewest and most agents one dot of the cells layer holds: the legend's scale. */
@@ -126,7 +134,7 @@ export function fillArea(g: MapGraph, area: MapArea): void {
 export function addSelection(g: MapGraph, s: Selection): void {
   const add = (address: string, name: string, online: boolean) => {
     if (g.hasNode(address)) return;
-    const p = positionOf(address);
+    const p = placeOf(s, address);
     g.addNode(address, {
       ...p,
       size: 4,
@@ -169,20 +177,37 @@ export function nodeStyle(
 }
 
 /**
- * Above this many drawn links, only the links of the agent pointed at (or chosen) are
- * drawn: positions come from address hashes, so the rest would be long chords across
- * the map that hide more than they show.
+ * Above this many drawn links, and when they are long (agents at their hashed places,
+ * beyond what the server lays out: see `arrange.ts`), only the links of the agent
+ * pointed at (or chosen) are drawn: the rest would be chords across the map that hide
+ * more than they show.
  */
 export const LINKS_ON_HOVER = 100;
 
-/** Whether a graph's links are drawn only for the agent pointed at or chosen. */
+/** A median link longer than this share of the drawn agents' extent is "long". */
+const LONG_LINK = 0.15;
+
+/**
+ * Whether a graph's links are drawn only for the agent pointed at or chosen: more than
+ * {@linkcode LINKS_ON_HOVER} of them and their median length long.
+ */
 export function linksOnHover(g: MapGraph): boolean {
-  return g.size > LINKS_ON_HOVER;
+  if (g.size <= LINKS_ON_HOVER) return false;
+  let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+  g.forEachNode((_, a) => {
+    x0 = Math.min(x0, a.x);
+    x1 = Math.max(x1, a.x);
+    y0 = Math.min(y0, a.y);
+    y1 = Math.max(y1, a.y);
+  });
+  const lengths = g.mapEdges((_e, _d, _s, _t, a, b) => Math.hypot(a.x - b.x, a.y - b.y))
+    .sort((p, q) => p - q);
+  return lengths[Math.floor(lengths.length / 2)]! > LONG_LINK * Math.max(x1 - x0, y1 - y0);
 }
 
 /**
- * A link as drawn: the selected agent's stand out, the rest fade; with more than
- * {@linkcode LINKS_ON_HOVER} drawn, the rest are hidden but those of `hovered`.
+ * A link as drawn: the selected agent's stand out, those of `hovered` brighten, the
+ * rest fade when one is chosen, or are hidden when `hideLinks` ({@linkcode linksOnHover}).
  */
 export function edgeStyle(
   g: MapGraph,
@@ -190,8 +215,10 @@ export function edgeStyle(
   edge: string,
   data: Record<string, unknown>,
   hovered?: string,
+  hideLinks = false,
 ): Record<string, unknown> {
   const [a, b] = g.extremities(edge);
+  const pointed = hovered !== undefined && (a === hovered || b === hovered);
   if (s && (a === s.address || b === s.address)) {
     return {
       ...data,
@@ -200,10 +227,9 @@ export function edgeStyle(
       zIndex: 2,
     };
   }
-  if (linksOnHover(g)) {
-    return a === hovered || b === hovered
-      ? { ...data, color: MAP_COLOURS.hoverLink, size: Number(data.size ?? 1) + 1, zIndex: 1 }
-      : { ...data, hidden: true };
+  if (pointed) {
+    return { ...data, color: MAP_COLOURS.hoverLink, size: Number(data.size ?? 1) + 1, zIndex: 1 };
   }
+  if (hideLinks) return { ...data, hidden: true };
   return s ? { ...data, color: MAP_COLOURS.fadedLink, zIndex: 0 } : data;
 }

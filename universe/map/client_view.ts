@@ -9,7 +9,6 @@
  */
 import { UndirectedGraph } from "graphology";
 import Sigma from "sigma";
-import { positionOf } from "../layout.ts";
 import { cellsIn } from "./cells.ts";
 import {
   addSelection,
@@ -21,6 +20,7 @@ import {
   linksOnHover,
   type MapNode,
   nodeStyle,
+  placeOf,
   type Selection,
 } from "./client_graph.ts";
 import { type LabelItem, LabelLayer } from "./client_labels.ts";
@@ -74,6 +74,8 @@ export class MapView {
   #range: CellRange | undefined;
   /** The agent under the pointer: its links show when the rest are hidden. */
   #hovered: string | undefined;
+  /** Many long links drawn: only those of the agent pointed at or chosen show. */
+  #hideLinks = false;
   #selection: Selection | undefined;
   #labelLayer: LabelLayer;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -98,7 +100,7 @@ export class MapView {
       defaultEdgeColor: MAP_COLOURS.link,
       nodeReducer: (node, data) => nodeStyle(this.#graph, this.#selection, node, data),
       edgeReducer: (edge, data) =>
-        edgeStyle(this.#graph, this.#selection, edge, data, this.#hovered),
+        edgeStyle(this.#graph, this.#selection, edge, data, this.#hovered, this.#hideLinks),
     });
     this.#sigma.setCustomBBox({ x: [0, 1], y: [0, 1] });
     // sigma picks the node under the mouse on every move (a GPU read that stalls the
@@ -151,7 +153,7 @@ export class MapView {
       this.#withSelection();
       if (center) {
         const big = (this.#overview?.taus ?? 0) > DRAW_ALL;
-        const p = positionOf(selection.address);
+        const p = placeOf(selection, selection.address);
         const ratio = big ? this.#closeRatio(p) : this.#sigma.getCamera().ratio;
         // A small universe moves only to bring the agent out from under a cover or the edge.
         if (big || !this.#inView(p)) this.#zoomTo(p.x, p.y, ratio);
@@ -337,6 +339,7 @@ export class MapView {
     this.#areaRect = undefined;
     this.#merged = this.#cellMerge();
     this.#range = fillCells(this.#graph, o, this.#merged);
+    this.#hideLinks = false;
     this.#withSelection();
     this.#drawn();
   }
@@ -345,6 +348,7 @@ export class MapView {
     this.#layer = layer;
     this.#areaRect = { ...rect, truncated: area.truncated };
     fillArea(this.#graph, area);
+    this.#hideLinks = linksOnHover(this.#graph);
     this.#withSelection();
     // sigma styles each link as it is added, when fewer may have been drawn than hide
     // the rest (LINKS_ON_HOVER): all are styled again now that all are in.
@@ -364,7 +368,7 @@ export class MapView {
     });
     document.body.dataset.layer = this.#layer;
     document.body.dataset.drawn = String(agents.length);
-    document.body.dataset.linksOnHover = String(linksOnHover(this.#graph));
+    document.body.dataset.linksOnHover = String(this.#hideLinks);
     this.#level();
     document.body.dataset.highlighted = String(
       highlighted(this.#graph, this.#selection),
