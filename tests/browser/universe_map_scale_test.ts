@@ -2,14 +2,15 @@
  * The universe's map at scale in headless Chromium (issue 39): at 100,000 agents the
  * first view's groups carry their counts, the legend gives agents per dot and the zoom
  * level, and the agents are a few presses (or one click on a group) away (U03); at 500
- * agents the links, long chords between places hashed from addresses, are drawn only
- * for the agent pointed at or chosen, and the legend says so (U05). Desktop and phone, light and dark, en and tr; screenshots go to
+ * agents linked agents sit near their peers, so links are short strokes, not chords
+ * across the disc, a chosen agent's peers are drawn where the server put them, and the
+ * links of the agent pointed at brighten (U05). Desktop and phone, light and dark, en and tr; screenshots go to
  * `tests/universe/artifacts/`.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { startBulkUniverse } from "../universe/_bulk.ts";
-import { seed, startUniverse } from "../universe/_harness.ts";
+import { directoryStub, seed, startUniverse } from "../universe/_harness.ts";
 import {
   agents,
   ARTIFACTS,
@@ -146,25 +147,53 @@ Deno.test({
   },
 });
 
-/** The links the renderer draws now, as `a|b`. */
-async function drawnLinks(page: Page): Promise<string[]> {
+/** A link as the renderer draws it: its ends, colour and length in map units. */
+interface DrawnLink {
+  a: string;
+  b: string;
+  colour: string;
+  length: number;
+}
+
+/** The links the renderer draws now. */
+async function drawnLinks(page: Page): Promise<DrawnLink[]> {
   return await page.evaluate(() => {
     // deno-lint-ignore no-explicit-any
     const sigma = (globalThis as any).universeMap.sigma;
     const g = sigma.getGraph();
     return g.edges().filter((e: string) => !sigma.getEdgeDisplayData(e)?.hidden)
-      .map((e: string) => g.extremities(e).join("|"));
+      .map((e: string) => {
+        const [a, b] = g.extremities(e);
+        const p = g.getNodeAttributes(a), q = g.getNodeAttributes(b);
+        return {
+          a,
+          b,
+          colour: sigma.getEdgeDisplayData(e).color as string,
+          length: Math.hypot(p.x - q.x, p.y - q.y),
+        };
+      });
   });
+}
+
+function median(values: number[]): number {
+  return values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!;
 }
 
 Deno.test({
   name:
-    "map in Chromium, 500 agents: links only for the agent pointed at or chosen, the legend says so (U05)",
+    "map in Chromium, 500 agents: linked agents sit near each other, links are short and all drawn, pointed-at links brighten (U05)",
   ...T,
   async fn() {
-    const u = await startUniverse();
+    const u = await startUniverse({ rebuildSeconds: 3_600 });
     try {
       await seed(u, agents(500));
+      // The build the alarm runs a moment after writes, now: it lays the map out.
+      const built = await (await directoryStub(u)).fetch("https://directory.internal/build", {
+        method: "POST",
+      });
+      assert.equal(built.status, 200, await built.text());
+      const places = await (await fetch(`${u.url}/api/map/places?address=agent-7.example`))
+        .json() as { x: number; y: number; peers: Record<string, [number, number]> };
       await withBrowser(async (browser) => {
         for (const [viewport, tag] of [[DESKTOP, "desktop"], [PHONE, "phone"]] as const) {
           for (const scheme of ["dark", "light"] as const) {
@@ -173,51 +202,60 @@ Deno.test({
               const { page, problems } = await open(browser, `${u.url}${path}`, viewport, scheme);
               await page.waitForSelector("body[data-drawn='500'][data-labels]");
               await page.waitForTimeout(300);
-              // 1,000 links among 500 agents: none drawn until an agent is pointed at.
-              assert.deepEqual(await drawnLinks(page), []);
-              assert.equal(await page.isVisible("#legend li.k-link"), false);
+              // All 1,000 links drawn, each a short stroke (hashed places: 0.37, chords).
+              const links = await drawnLinks(page);
+              assert.equal(links.length, 1000);
+              const m = median(links.map((l) => l.length));
+              assert.ok(m < 0.06, `median link ${m.toFixed(3)} of a 0.96-wide disc`);
+              assert.equal(await page.getAttribute("body", "data-links-on-hover"), "false");
               assert.equal(
-                await page.textContent("#legend li.k-link-hover"),
-                tr
-                  ? "Bağlantılar: bir ajanın üzerine gelin ya da birini seçin (kalın: daha çok mesaj)"
-                  : "Links: point at an agent or choose one (thicker: more messages)",
+                await page.textContent("#legend li.k-link"),
+                tr ? "Bağlantı (kalın: daha çok mesaj)" : "Link (thicker: more messages)",
               );
-              assert.ok(await page.isVisible("#legend li.k-link-hover"));
-              const shot = `${ARTIFACTS}map-500-links-${tag}-${scheme}${tr ? "-tr" : ""}`;
+              assert.equal(await page.isVisible("#legend li.k-link-hover"), false);
+              const shot = `${ARTIFACTS}map-500-layout-${tag}-${scheme}${tr ? "-tr" : ""}`;
               await page.screenshot({ path: `${shot}.png` });
-              // Pointing at the agent nearest the map's middle draws its four links, only those.
-              const { address, x, y } = await page.evaluate(() => {
+              // The agent under the pointer: its links brighten.
+              const { x, y } = await page.evaluate(() => {
                 // deno-lint-ignore no-explicit-any
                 const sigma = (globalThis as any).universeMap.sigma;
                 const r = document.getElementById("map")!.getBoundingClientRect();
-                let best = { address: "", x: 0, y: 0, d: Infinity };
-                sigma.getGraph().forEachNode((node: string, a: { x: number; y: number }) => {
+                let best = { x: 0, y: 0, d: Infinity };
+                sigma.getGraph().forEachNode((_: string, a: { x: number; y: number }) => {
                   const p = sigma.graphToViewport(a);
                   const d = Math.hypot(p.x - r.width / 2, p.y - r.height / 2);
-                  if (d < best.d) best = { address: node, x: r.left + p.x, y: r.top + p.y, d };
+                  if (d < best.d) best = { x: r.left + p.x, y: r.top + p.y, d };
                 });
                 return best;
               });
               await page.mouse.move(x, y);
-              // Where agents crowd, the one under the pointer may be a neighbour of it.
               await page.waitForFunction(() => (document.body.dataset.hovered ?? "") !== "");
               const hovered = await page.getAttribute("body", "data-hovered");
-              assert.ok(hovered === address || hovered?.startsWith("agent-"), String(hovered));
               await page.waitForTimeout(200);
-              const shown = await drawnLinks(page);
-              assert.equal(shown.length, 4, shown.join());
-              for (const link of shown) assert.ok(link.split("|").includes(hovered!), link);
+              const bright = (await drawnLinks(page)).filter((l) => l.colour === "#58a6ff");
+              assert.equal(bright.length, 4, JSON.stringify(bright));
+              for (const l of bright) assert.ok(l.a === hovered || l.b === hovered);
               await page.screenshot({ path: `${shot}-hover.png` });
               await page.mouse.move(2, viewport.height - 2);
-              await page.waitForSelector("body[data-hovered='']", { state: "attached" });
-              assert.deepEqual(await drawnLinks(page), []);
+              // Chosen: its four links stand out, its peers where the server put them.
               await page.evaluate(() => (location.hash = "agent-7.example"));
               await page.waitForSelector("body[data-selected='agent-7.example']");
               await page.waitForTimeout(500);
-              // Chosen, its four links show (and stay), the rest stay hidden.
-              const chosen = await drawnLinks(page);
-              assert.equal(chosen.length, 4, chosen.join());
-              for (const link of chosen) assert.match(link, /(^|\|)agent-7\.example($|\|)/);
+              assert.equal(await page.getAttribute("body", "data-highlighted"), "4");
+              const drawnAt = await page.evaluate(() => {
+                // deno-lint-ignore no-explicit-any
+                const g = (globalThis as any).universeMap.sigma.getGraph();
+                return Object.fromEntries(
+                  ["agent-7.example", ...g.neighbors("agent-7.example")].map((n: string) => [
+                    n,
+                    [g.getNodeAttribute(n, "x"), g.getNodeAttribute(n, "y")],
+                  ]),
+                );
+              });
+              assert.deepEqual(drawnAt, {
+                ...places.peers,
+                "agent-7.example": [places.x, places.y],
+              });
               await labelBoxes(page);
               await page.screenshot({ path: `${shot}-selected.png` });
               assert.deepEqual(problems, []);
