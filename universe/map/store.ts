@@ -8,7 +8,7 @@
  * @module
  */
 import type { SqlStorage } from "@cloudflare/workers-types/index.ts";
-import { cellOf, cellX, cellY, MAP_FINE, MAP_GRID, positionOf } from "../layout.ts";
+import { cellOf, cellX, cellY, MAP_FINE, MAP_GRID, type MapPoint, positionOf } from "../layout.ts";
 import { arrangeLinked } from "./arrange.ts";
 import { foldText, lineOf } from "./text.ts";
 
@@ -106,8 +106,8 @@ export function indexMapAgent(sql: SqlStorage, address: string): void {
 }
 
 /**
- * Beyond this many mutual links the places stay hashed (the layout would hold every
- * linked address in memory at once); the page then draws links only on demand.
+ * Beyond this many mutual links the layout is not run (it holds every linked address in
+ * memory at once): places stay as they are, and the page draws long links on demand.
  */
 export const MAP_ARRANGE_MAX_LINKS = 250_000;
 
@@ -119,20 +119,22 @@ export const MAP_ARRANGE_MAX_LINKS = 250_000;
  */
 export function arrangeMapIndex(sql: SqlStorage): number {
   ensureMapIndex(sql);
-  const pairs = rows(
-    sql,
-    `SELECT l1.a AS a, l1.b AS b FROM links l1 JOIN links l2 ON l2.a = l1.b AND l2.b = l1.a
-     WHERE l1.a < l1.b LIMIT ?`,
-    MAP_ARRANGE_MAX_LINKS + 1,
+  const mutual = `FROM links l1 JOIN links l2 ON l2.a = l1.b AND l2.b = l1.a WHERE l1.a < l1.b`;
+  const count = Number(rows(sql, `SELECT COUNT(*) AS n ${mutual}`)[0]?.n ?? 0);
+  if (count > MAP_ARRANGE_MAX_LINKS) return 0;
+  const places = arrangeLinked(
+    rows(sql, `SELECT l1.a AS a, l1.b AS b ${mutual}`).map((r) =>
+      [String(r.a), String(r.b)] as const
+    ),
   );
-  const places = pairs.length > MAP_ARRANGE_MAX_LINKS
-    ? new Map()
-    : arrangeLinked(pairs.map((r) => [String(r.a), String(r.b)] as const));
-  let moved = 0;
-  for (const row of rows(sql, "SELECT address, x, y FROM map_agents")) {
+  const moves: [string, MapPoint][] = [];
+  // A cursor, not an array: a million rows need not be held at once.
+  for (const row of sql.exec("SELECT address, x, y FROM map_agents")) {
     const address = String(row.address);
     const p = places.get(address) ?? positionOf(address);
-    if (p.x === Number(row.x) && p.y === Number(row.y)) continue;
+    if (p.x !== Number(row.x) || p.y !== Number(row.y)) moves.push([address, p]);
+  }
+  for (const [address, p] of moves) {
     sql.exec(
       "UPDATE map_agents SET x = ?, y = ?, gx = ?, gy = ?, cell = ? WHERE address = ?",
       p.x,
@@ -142,10 +144,9 @@ export function arrangeMapIndex(sql: SqlStorage): number {
       cellOf(p),
       address,
     );
-    moved++;
   }
-  if (moved > 0) recountCells(sql);
-  return moved;
+  if (moves.length > 0) recountCells(sql);
+  return moves.length;
 }
 
 function recountCells(sql: SqlStorage): void {
