@@ -133,3 +133,40 @@ export function inView(
   assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.width <= v.width + 0.5, JSON.stringify(box));
   assert.ok(box.y + box.height <= v.height + 0.5, JSON.stringify(box));
 }
+
+/** One view of {@linkcode eachView}: the page, and how its screenshots are named. */
+export interface MapPageView {
+  page: Page;
+  /** `desktop` or `phone`. */
+  tag: string;
+  viewport: { width: number; height: number };
+  scheme: "dark" | "light";
+  /** The Turkish page. */
+  tr: boolean;
+  /** A screenshot's path without `.png`: `<prefix>-<tag>-<scheme>[-tr]`. */
+  shot: string;
+}
+
+/**
+ * Runs `fn` on `/universe` and `/tr/universe` of `url`, on a desktop and a phone, light
+ * and dark; each page's problems must be none, and it is closed after.
+ */
+export async function eachView(
+  browser: Browser,
+  url: string,
+  prefix: string,
+  fn: (view: MapPageView) => Promise<void>,
+): Promise<void> {
+  for (const [viewport, tag] of [[DESKTOP, "desktop"], [PHONE, "phone"]] as const) {
+    for (const scheme of ["dark", "light"] as const) {
+      for (const path of ["/universe", "/tr/universe"]) {
+        const tr = path.startsWith("/tr");
+        const { page, problems } = await open(browser, `${url}${path}`, viewport, scheme);
+        const shot = `${ARTIFACTS}${prefix}-${tag}-${scheme}${tr ? "-tr" : ""}`;
+        await fn({ page, tag, viewport, scheme, tr, shot });
+        assert.deepEqual(problems, [], `${path}, ${tag}, ${scheme}`);
+        await page.close();
+      }
+    }
+  }
+}
