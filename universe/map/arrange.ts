@@ -48,7 +48,7 @@ export function arrangeLinked(links: Iterable<readonly [string, string]>): Map<s
   for (const group of groups) order.push(...group);
   const places = new Map<string, MapPoint>();
   const n = order.length;
-  const side = 2 ** Math.max(1, Math.ceil(Math.log2(Math.sqrt(n))) + 1);
+  const side = 2 ** Math.max(1, Math.ceil(Math.log2(Math.sqrt(n))));
   const cells = side * side;
   for (let rank = 0; rank < n; rank++) {
     const d = Math.floor((rank + 0.5) * cells / n);

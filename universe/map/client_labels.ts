@@ -52,7 +52,13 @@ export class LabelLayer {
   draw(items: LabelItem[], width: number, height: number, covers: Omit<LabelBox, "id">[]): number {
     items.sort((p, q) => q.rank - p.rank || (p.id < q.id ? -1 : 1));
     const boxes = placeLabels(
-      items.slice(0, 4000).map((i) => beside(i, this.#width(i.text), 16)),
+      // A label that does not fit on the right of its dot may go on the left.
+      items.slice(0, 4000).flatMap((i) => {
+        const w = this.#width(i.text);
+        return i.side
+          ? [beside(i, w, 16)]
+          : [beside(i, w, 16), beside({ ...i, side: "left" }, w, 16)];
+      }),
       width,
       height,
       width * height > 400_000 ? 150 : 60,
