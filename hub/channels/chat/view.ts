@@ -200,13 +200,37 @@ export class ChatView {
     for (const text of this.#held.splice(0)) this.line(text);
   }
 
+  /** The last messages of a resumed session, each tool outcome where it came. */
   #history(history: HistoryLine[]): void {
-    const shown = history.slice(-HISTORY_SHOWN);
-    if (shown.length === 0) return;
-    this.line(t(this.#o.lang, "history_title"));
-    if (history.length > shown.length) {
-      this.line(t(this.#o.lang, "history_more", { count: history.length - shown.length }));
+    const lang = this.#o.lang;
+    const shown = lastMessages(history, HISTORY_SHOWN);
+    if (shown.messages === 0) return;
+    this.line(t(lang, "history_title"));
+    if (shown.more > 0) this.line(t(lang, "history_more", { count: shown.more }));
+    for (const entry of shown.lines) {
+      if (entry.role === "tool") this.line(toolOutcomeLine(lang, entry.tool, entry.text));
+      else this.line(entry.role === "user" ? `› ${entry.text}` : entry.text);
     }
-    for (const entry of shown) this.line(entry.role === "user" ? `› ${entry.text}` : entry.text);
   }
+}
+
+/**
+ * The end of `history` that holds its last `count` messages (and the tool outcomes
+ * among them), with how many messages it leaves out.
+ */
+export function lastMessages(
+  history: readonly HistoryLine[],
+  count: number,
+): { lines: HistoryLine[]; messages: number; more: number } {
+  let start = history.length;
+  let messages = 0;
+  for (let i = history.length - 1; i >= 0 && messages < count; i--) {
+    if (history[i]!.role === "tool") continue;
+    messages++;
+    start = i;
+  }
+  // All of it fits: the outcomes before the first message too.
+  if (messages < count) start = 0;
+  const total = history.filter((line) => line.role !== "tool").length;
+  return { lines: history.slice(start), messages, more: total - messages };
 }
