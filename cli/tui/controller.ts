@@ -111,12 +111,17 @@ export class TuiController {
     this.#set({ entries: [...this.#state.entries, { kind, text }] });
   }
 
-  /** Adds a session's history to the transcript. */
+  /** Adds a session's history to the transcript, each tool outcome as its sentence. */
   showHistory(history: readonly HistoryLine[]): void {
+    const lang = this.#o.lang;
     this.#set({
       entries: [
         ...this.#state.entries,
-        ...history.map((line): Entry => ({ kind: line.role, text: line.text })),
+        ...history.map((line): Entry =>
+          line.role === "tool"
+            ? { kind: "system", text: toolOutcomeLine(lang, line.tool, line.text) }
+            : { kind: line.role, text: line.text }
+        ),
       ],
     });
   }
