@@ -167,6 +167,13 @@ export class TuiController {
    */
   ownerEvent(event: OwnerEvent): void {
     if (event.type === "budget.warning" || event.type === "budget.spent") return;
+    if (event.type === "job.result") {
+      // The job's name and cost, then its answer drawn as an answer is (Markdown).
+      const [head = "", ...answer] = event.text.split("\n");
+      this.say("system", head);
+      if (answer.join("\n").trim() !== "") this.say("assistant", answer.join("\n").trim());
+      return;
+    }
     this.say("system", ownerEventLine(this.#o.lang, event));
     if (event.type === "net.contact_request") {
       this.#set({ status: { ...this.#state.status, requests: this.#state.status.requests + 1 } });

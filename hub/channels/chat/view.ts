@@ -11,7 +11,8 @@
 import type { Lang } from "../../i18n.ts";
 import { type DeskEvent, deskSentence as t, type HistoryLine } from "../../desk/mod.ts";
 import { type OwnerEvent, ownerEventLine } from "../../events/mod.ts";
-import { MarkdownPrinter } from "../../terminal/printer.ts";
+import { markdownLines } from "../../terminal/markdown.ts";
+import { MarkdownPrinter, paintRow } from "../../terminal/printer.ts";
 import { toolOutcomeLine } from "../../terminal/tool_outcome.ts";
 
 /** How many messages of a resumed session chat shows. */
@@ -87,7 +88,9 @@ export class ChatView {
    */
   ownerEvent(event: OwnerEvent): void {
     if (event.type === "budget.warning" || event.type === "budget.spent") return;
-    const text = ownerEventLine(this.#o.lang, event);
+    const text = event.type === "job.result"
+      ? this.#jobResult(event.text)
+      : ownerEventLine(this.#o.lang, event);
     if (this.#o.busy()) {
       this.#held.push(text);
       return;
@@ -95,6 +98,18 @@ export class ChatView {
     // Over the prompt's line, which then comes back with what was typed on it.
     this.write(`\r\x1b[2K${text}\n`);
     this.#o.prompt();
+  }
+
+  /**
+   * A job's answer: its first line (the job's name and cost) as it is, the answer
+   * under it drawn as answers are (Markdown at a terminal of known width).
+   */
+  #jobResult(text: string): string {
+    const columns = this.#o.columns;
+    if (!this.#o.person || columns === undefined) return text;
+    const [head = "", ...answer] = text.split("\n");
+    const rows = markdownLines(answer.join("\n").trim(), Math.max(20, columns() - 1));
+    return [head, ...rows.map((row) => paintRow(row, this.#o.color ?? false))].join("\n");
   }
 
   /** Writes `text` as it is. */

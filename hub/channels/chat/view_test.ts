@@ -82,3 +82,29 @@ Deno.test("ChatView: /resume shows the session's last 10 messages with their too
   assert.equal(lines[2], "› old 2");
   assert.equal(lines.length, 2 + 10 + 1);
 });
+
+Deno.test("ChatView: a job's answer from the hub is drawn as Markdown under its first line", () => {
+  const out: string[] = [];
+  const v = new ChatView({
+    lang: "en",
+    person: true,
+    write: (text) => out.push(text),
+    writeError: () => {},
+    columns: () => 40,
+    busy: () => false,
+    prompt: () => {},
+  });
+  v.ownerEvent({
+    ts: 1,
+    event_id: "1000-000001",
+    type: "job.result",
+    job: "news",
+    slot_id: "news@x",
+    usd: 0,
+    deliver: "events",
+    text: "Job news ($0.00):\n## Headlines\n\n- **Rain** in Istanbul",
+  });
+  const shown = out.join("").replace(/\r?\x1b\[2K/g, "");
+  assert.match(shown, /Job news \(\$0\.00\):\nHeadlines\n\n• Rain in Istanbul\n/);
+  assert.ok(!/##|\*\*/.test(shown), shown);
+});
