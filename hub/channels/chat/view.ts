@@ -12,6 +12,7 @@ import type { Lang } from "../../i18n.ts";
 import { type DeskEvent, deskSentence as t, type HistoryLine } from "../../desk/mod.ts";
 import { type OwnerEvent, ownerEventLine } from "../../events/mod.ts";
 import { markdownLines } from "../../terminal/markdown.ts";
+import { displayWidth } from "../../terminal/width.ts";
 import { MarkdownPrinter, paintRow } from "../../terminal/printer.ts";
 import { toolOutcomeLine } from "../../terminal/tool_outcome.ts";
 
@@ -48,6 +49,8 @@ export class ChatView {
   #printer: MarkdownPrinter | undefined;
   /** The tool of each call running now, for its outcome line. */
   #tools = new Map<string, string>();
+  /** Lines typed during an answer, waiting for their turn, oldest first. */
+  #queued: string[] = [];
 
   /** Makes the view. */
   constructor(options: ChatViewOptions) {
@@ -128,6 +131,11 @@ export class ChatView {
     switch (event.type) {
       case "RUN_STARTED":
         this.#wrote = false;
+        // A queued line's turn: it shows again here, above its own answer.
+        if (this.#queued[0] === event.metadata.text) {
+          this.#queued.shift();
+          if (person) this.line(`› ${event.metadata.text}`);
+        }
         return;
       case "TEXT_MESSAGE_CONTENT": {
         if (this.#printer !== undefined) {
@@ -183,10 +191,16 @@ export class ChatView {
       case "notice":
         return this.line(event.value.text);
       case "input.queued": {
-        const before = event.value.position - 1;
-        if (person) {
-          this.line(before === 0 ? t(lang, "queued") : t(lang, "queued_many", { before }));
-        }
+        if (!person) return;
+        const { text, position } = event.value;
+        const before = position - 1;
+        const note = before === 0 ? t(lang, "queued") : t(lang, "queued_many", { before });
+        // The terminal echoed the line where it was typed, above the answer it waits
+        // for: it goes, and comes back marked as the person's and as queued; its own
+        // answer prints it again when its turn comes.
+        this.write(eraseRows(rowsOf(text, this.#o.columns?.() ?? 80)));
+        this.#queued.push(text);
+        this.line(`› ${text}  ${note}`);
         return;
       }
       case "command.result":
@@ -248,4 +262,18 @@ export function lastMessages(
   if (messages < count) start = 0;
   const total = history.filter((line) => line.role !== "tool").length;
   return { lines: history.slice(start), messages, more: total - messages };
+}
+
+/** How many terminal rows `text` took where it was typed, `columns` wide. */
+function rowsOf(text: string, columns: number): number {
+  const width = Math.max(1, columns);
+  return text.split("\n").reduce(
+    (rows, line) => rows + Math.max(1, Math.ceil(displayWidth(line) / width)),
+    0,
+  );
+}
+
+/** Moves up `rows` rows (to where a line was typed) and clears from there down. */
+function eraseRows(rows: number): string {
+  return `\x1b[${rows}A\r\x1b[J`;
 }

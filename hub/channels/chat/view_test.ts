@@ -104,7 +104,7 @@ Deno.test("ChatView: a job's answer from the hub is drawn as Markdown under its 
     deliver: "events",
     text: "Job news ($0.00):\n## Headlines\n\n- **Rain** in Istanbul",
   });
-  const shown = out.join("").replace(/\r?\x1b\[2K/g, "");
+  const shown = out.join("").replaceAll("\r\x1b[2K", "");
   assert.match(shown, /Job news \(\$0\.00\):\nHeadlines\n\n• Rain in Istanbul\n/);
   assert.ok(!/##|\*\*/.test(shown), shown);
 });
