@@ -21,12 +21,7 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     const port = freePort();
-    const home = await fakeHome([ANSWER.replaceAll("\\n", "\n")]);
-    const toml = `${home}/agent.toml`;
-    await Deno.writeTextFile(
-      toml,
-      (await Deno.readTextFile(toml)).replace(/^port = \d+$/m, `port = ${port}`),
-    );
+    const home = await fakeHome([ANSWER.replaceAll("\\n", "\n")], { port });
     const added = await agent([
       "--home",
       home,
