@@ -8,7 +8,11 @@
  */
 import { formatTime, type Lang, TIME_ZONE } from "../i18n.ts";
 import type { SessionStore } from "../sessions/mod.ts";
+import { oneLine } from "../text.ts";
 import { t } from "./_messages.ts";
+
+/** How much of a session's title its label keeps. */
+const LABEL_TITLE = { max: 26, ellipsis: true } as const;
 
 /** How many sessions `/resume` lists and a session picker offers. */
 export const SESSIONS_LISTED = 20;
@@ -71,7 +75,8 @@ export async function listSessions(
     return {
       value: s.session_id,
       label: t(lang, "session_choice", {
-        title: title === "" ? t(lang, "session_untitled") : title,
+        // Short enough that the count and the time fit a messenger button (60 characters).
+        title: title === "" ? t(lang, "session_untitled") : labelTitle(title),
         count,
         when: when(lang, updated, nowMs),
       }),
@@ -80,6 +85,11 @@ export async function listSessions(
       title,
     };
   });
+}
+
+/** A title cut for a label, no space left before its "…". */
+function labelTitle(title: string): string {
+  return oneLine(title, LABEL_TITLE).replace(/\s+…$/, "…");
 }
 
 /** When a session last changed, as a person says it: `today 14:04`, `yesterday 09:30`, or the date. */
