@@ -71,6 +71,13 @@ Deno.test({
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       const chat = await context.newPage();
       const problems = watch(chat);
+      // The cost line is asked for once the answer ends; a hub that takes a moment to
+      // answer (a busy ledger, a slow link) is what left it below the scrolled view. On
+      // loopback the answer often came before the transcript's last scroll had run.
+      await chat.route("**/dashboard/api/usage?*", async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        await route.continue();
+      });
       await chat.goto(await hub.loginUrl());
       await ready(chat);
       const other = await context.newPage();
