@@ -229,31 +229,22 @@ export function cumulative(
     const series: uPlot.Series[] = [labelSeries(xName, labels)];
     const data: (number | null)[][] = [x];
     const value = (_u: uPlot, raw: number | null) => dollars(raw);
+    // Spent solid, the forecast dashed, the cap dotted: one colour per role.
+    const add = (look: uPlot.Series, values: (number | null)[]) => {
+      series.push({ width: 2, points: { show: false }, value, ...look });
+      data.push(values);
+    };
     for (const line of lines) {
       const stroke = colour(line.index);
-      series.push({ label: line.names.spent, stroke, width: 2, points: { show: false }, value });
-      data.push(line.spent);
+      add({ label: line.names.spent, stroke }, line.spent);
       if (line.forecast !== null) {
-        series.push({
-          label: line.names.forecast,
-          stroke,
-          width: 2,
-          dash: [6, 4],
-          points: { show: false },
-          value,
-        });
-        data.push(line.forecast);
+        add({ label: line.names.forecast, stroke, dash: [6, 4] }, line.forecast);
       }
       if (line.cap !== null) {
-        series.push({
-          label: line.names.cap,
-          stroke,
-          width: 1.5,
-          dash: [2, 3],
-          points: { show: false },
-          value,
-        });
-        data.push(labels.map(() => line.cap));
+        add(
+          { label: line.names.cap, stroke, dash: [2, 3], width: 1.5 },
+          labels.map(() => line.cap),
+        );
       }
     }
     return new uPlot(
