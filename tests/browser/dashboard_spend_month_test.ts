@@ -32,6 +32,8 @@ function lastMonth(nowMs: number): CallRecord[] {
 async function columns(page: Page): Promise<{ name: string; parts: string[]; total: string }[]> {
   return await page.$$eval("table.spend", (tables) =>
     tables.flatMap((table) => {
+      // A table of one row has no total to add up to.
+      if (table.querySelector("tfoot tr") === null) return [];
       const name = table.closest("section")?.querySelector("h2")?.textContent ?? "";
       const heads = [...table.querySelectorAll("thead th")].map((th) => th.textContent ?? "");
       const body = [...table.querySelectorAll("tbody tr, tfoot tr")];

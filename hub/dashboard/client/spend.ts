@@ -101,7 +101,7 @@ function timeSection(data: Json, period: string): HTMLElement {
       cells: [labels[i]!, ...grid[n]!.map(fmt), fmt(rowSum(grid[n]!))],
       keys: [keys[i]!, ...grid[n]!, rowSum(grid[n]!)],
     })),
-    foot: [{
+    foot: at.length === 1 ? [] : [{
       cells: [t("total"), ...columnSums.map(fmt), fmt(rowSum(columnSums))],
       keys: [],
     }],
@@ -152,7 +152,8 @@ function breakdownSection(
     const money = formatUsdColumn([...shown, ...extra].map((r) => r.usd), all.usd);
     return {
       rows: shown.map((r, i) => row(labels[i]!, r, money.parts[i]!)),
-      foot: [
+      // One row is its own total.
+      foot: rows.length === 1 ? [] : [
         ...extra.map((r) => row(other, r, money.parts[shown.length]!)),
         row(t("total"), all, money.total),
       ],

@@ -102,7 +102,11 @@ export function spendTable(
   return h(
     "details",
     { class: "table-details", open: options.open ?? true },
-    h("summary", {}, t("table_rows", { n: options.count })),
+    h(
+      "summary",
+      {},
+      options.count === 1 ? t("table_row_one") : t("table_rows", { n: options.count }),
+    ),
     h(
       "div",
       { class: "table-wrap", tabindex: 0, role: "region", "aria-label": head.join(", ") },
