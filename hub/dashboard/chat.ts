@@ -14,7 +14,7 @@
  * | `GET desk` | every desk event as server-sent events, with its conversation's key; resumes after `Last-Event-ID` |
  * | `GET approvals` | every open approval, with the `session` its conversation is on |
  * | `POST approvals/decide` `{id, decision}` | `once`, `session` or `deny`; `{decided}` |
- * | `GET usage?session=&since=` | model, tokens and dollars of the calls since then |
+ * | `GET usage?session=&since=` | model, tokens, dollars and estimated calls since then |
  *
  * @module
  */
