@@ -14,7 +14,7 @@
  * | `GET desk` | every desk event as server-sent events, with its conversation's key; resumes after `Last-Event-ID` |
  * | `GET approvals` | every open approval, with the `session` its conversation is on |
  * | `POST approvals/decide` `{id, decision}` | `once`, `session` or `deny`; `{decided}` |
- * | `GET usage?session=&since=` | model, tokens and dollars of the calls since then |
+ * | `GET usage?session=&since=` | model, tokens, dollars and estimated calls since then |
  *
  * @module
  */
@@ -26,7 +26,7 @@ import type {
   DeskEvent,
   PersonDecision,
 } from "../desk/mod.ts";
-import { historyLines } from "../desk/mod.ts";
+import { historyLines, messageLines } from "../desk/mod.ts";
 import { MAIN_AGENT_ID } from "../agent/agent.ts";
 import type { SessionStore } from "../sessions/store.ts";
 import { isValidId } from "../sessions/store.ts";
@@ -107,7 +107,8 @@ export function dashboardChat(sources: ChatSources): DashboardRoutes {
       const conversation = sources.desk.get(`web:${id}`);
       return json({
         session: id,
-        lines: historyLines(stored.flatMap(messageOf)),
+        // The page draws messages only (no outcome lines).
+        lines: messageLines(historyLines(stored.flatMap(messageOf))),
         busy: conversation?.busy ?? false,
         waiting: conversation?.waiting ?? 0,
         // Still waiting after a reload: the pane shows them again.

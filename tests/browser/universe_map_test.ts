@@ -1,6 +1,6 @@
 /**
  * The universe's map in headless Chromium (playwright-core, WebGL through sigma.js)
- * with 0, 5, 500 and 100,000 agents, at a desktop size and on a 390×844 phone: the
+ * with 0, 5 and 500 agents (100,000 in universe_map_scale_test.ts), at a desktop size and on a 390×844 phone: the
  * empty-state sentence, labels that never overlap (their boxes are checked), the
  * legend, a chosen agent's links highlighted and its card, the folded search with
  * keyboard and Enter, the phone layout with search and card in view without
@@ -8,122 +8,19 @@
  * (issue 27 S6). Screenshots go to `tests/universe/artifacts/`.
  */
 import assert from "node:assert/strict";
-import { type Browser, chromium, type Page } from "playwright-core";
-import { seed, type SeedAgent, startUniverse } from "../universe/_harness.ts";
-import { startBulkUniverse } from "../universe/_bulk.ts";
-
-const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => {
-  try {
-    return Deno.statSync(p).isFile;
-  } catch {
-    return false;
-  }
-});
-const T = { ignore: CHROMIUM === undefined, sanitizeOps: false, sanitizeResources: false };
-const ARTIFACTS = new URL("../universe/artifacts/", import.meta.url).pathname;
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-
-function agents(n: number): SeedAgent[] {
-  const list: SeedAgent[] = [];
-  for (let i = 0; i < n; i++) {
-    list.push({
-      address: `agent-${i}.example`,
-      name: `Agent ${i}`,
-      owner: `Owner ${i}`,
-      about: `About ${i}`,
-      links: n < 2 ? [] : [1, 3].flatMap((d) => [
-        { peer: `agent-${(i + d) % n}.example`, messages: 1 + (i % 5) },
-        { peer: `agent-${(i - d + n) % n}.example`, messages: 1 + ((i - d + n) % n % 5) },
-      ]),
-    });
-  }
-  if (n > 1) {
-    list[1] = {
-      ...list[1]!,
-      name: "Özlem Işık",
-      owner: "Şule",
-      about: "A very long line about this agent that goes on and on",
-    };
-  }
-  if (n > 2) {
-    list[2] = { ...list[2]!, name: "A name far too long to fit on any label of the map at all" };
-  }
-  return list;
-}
-
-async function withBrowser(fn: (browser: Browser) => Promise<void>): Promise<void> {
-  await Deno.mkdir(ARTIFACTS, { recursive: true });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM!,
-    args: ["--no-sandbox", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist"],
-  });
-  try {
-    await fn(browser);
-  } finally {
-    await browser.close();
-  }
-}
-
-/** A page whose errors (not Chromium's own GL driver notes) are collected. */
-async function open(browser: Browser, url: string, viewport = DESKTOP) {
-  const page = await browser.newPage({ viewport });
-  const problems: string[] = [];
-  page.on("console", (m) => {
-    if ((m.type() === "error" || m.type() === "warning") && !m.text().includes("GL Driver")) {
-      problems.push(m.text());
-    }
-  });
-  page.on("pageerror", (e) => problems.push(String(e)));
-  await page.goto(url);
-  return { page, problems };
-}
-
-/** Every placed label's box: none overlaps another, all inside the map. */
-async function labelBoxes(page: Page): Promise<number> {
-  const { boxes, map } = await page.evaluate(() => ({
-    boxes: [...document.querySelectorAll("#labels .label")].map((e) => {
-      const r = e.getBoundingClientRect();
-      return { x: r.left, y: r.top, w: r.width, h: r.height, text: e.textContent ?? "" };
-    }),
-    map: (() => {
-      const r = document.getElementById("map")!.getBoundingClientRect();
-      return { x: r.left, y: r.top, w: r.width, h: r.height };
-    })(),
-  }));
-  for (let i = 0; i < boxes.length; i++) {
-    const a = boxes[i]!;
-    assert.ok(a.w > 0 && a.h > 0, a.text);
-    assert.ok(
-      a.x >= map.x - 0.5 && a.y >= map.y - 0.5 && a.x + a.w <= map.x + map.w + 0.5 &&
-        a.y + a.h <= map.y + map.h + 0.5,
-      `${a.text} leaves the map`,
-    );
-    for (let j = i + 1; j < boxes.length; j++) {
-      const b = boxes[j]!;
-      const overlap = a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
-      assert.ok(!overlap, `labels overlap: ${a.text} / ${b.text}`);
-    }
-  }
-  return boxes.length;
-}
-
-/** The viewport position of an agent on the map (through the page's renderer). */
-async function agentAt(page: Page, address: string): Promise<{ x: number; y: number }> {
-  return await page.evaluate((address) => {
-    // deno-lint-ignore no-explicit-any
-    const sigma = (globalThis as any).universeMap.sigma;
-    const p = sigma.graphToViewport(sigma.getGraph().getNodeAttributes(address));
-    const r = document.getElementById("map")!.getBoundingClientRect();
-    return { x: r.left + p.x, y: r.top + p.y };
-  }, address);
-}
-
-function inView(box: { x: number; y: number; width: number; height: number } | null, v = PHONE) {
-  assert.ok(box, "the element is shown");
-  assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.width <= v.width + 0.5, JSON.stringify(box));
-  assert.ok(box.y + box.height <= v.height + 0.5, JSON.stringify(box));
-}
+import { seed, startUniverse } from "../universe/_harness.ts";
+import {
+  agentAt,
+  agents,
+  ARTIFACTS,
+  DESKTOP,
+  inView,
+  labelBoxes,
+  open,
+  PHONE,
+  T,
+  withBrowser,
+} from "./_universe_map.ts";
 
 Deno.test({
   name: "map in Chromium, 0 agents: the empty-state sentence, figures of zero, no error",
@@ -407,69 +304,6 @@ Deno.test({
           assert.deepEqual(problems, []);
           await page.close();
         }
-      });
-    } finally {
-      await u.stop();
-    }
-  },
-});
-
-Deno.test({
-  name:
-    "map in Chromium, 100,000 agents: cells zoomed out, agents and links zoomed in, search opens one",
-  ...T,
-  async fn() {
-    const u = await startBulkUniverse();
-    try {
-      // Links among the first 5,000 only: seeding 100,000 reports too would double the
-      // test's ~80 s of seeding (the benchmark links them all).
-      await u.seed(100_000, [1], 5_000);
-      await withBrowser(async (browser) => {
-        const { page, problems } = await open(browser, `${u.url}/universe`);
-        await page.waitForSelector("body[data-layer='cells']");
-        assert.match(
-          await page.textContent("#stats") ?? "",
-          /^100,000 agents · 100,000 online · 5,000 links · /,
-        );
-        assert.ok(await page.isVisible(`#legend li:has-text("Many agents")`));
-        assert.equal(await page.getAttribute("body", "data-drawn"), "0");
-        await page.screenshot({ path: `${ARTIFACTS}map-100k-desktop.png` });
-        await page.fill("#search", "agent 4242");
-        await page.press("#search", "Enter");
-        await page.waitForSelector("body[data-selected='agent-4242.example'][data-layer='area']", {
-          timeout: 20_000,
-        });
-        await page.waitForTimeout(800);
-        const drawn = Number(await page.getAttribute("body", "data-drawn"));
-        assert.ok(drawn > 50 && drawn <= 5000, `${drawn} agents drawn`);
-        assert.equal(await page.getAttribute("body", "data-highlighted"), "2");
-        // Its links by name and online, as the API says (issue 39 U01: were addresses, offline).
-        const links = await page.$$eval("#panel ul.links a", (l) => l.map((e) => e.textContent));
-        assert.equal(links.length, 2, links.join());
-        for (const link of links) assert.match(link ?? "", /^Agent \d+ \(/);
-        const peersOnline = await page.evaluate(() => {
-          // deno-lint-ignore no-explicit-any
-          const g = (globalThis as any).universeMap.sigma.getGraph();
-          const chosen = document.body.dataset.selected!;
-          return g.neighbors(chosen).map((n: string) => g.getNodeAttribute(n, "online"));
-        });
-        assert.deepEqual(peersOnline, [true, true]);
-        assert.ok(await labelBoxes(page) > 5);
-        await page.screenshot({ path: `${ARTIFACTS}map-100k-desktop-zoomed.png` });
-        assert.deepEqual(problems, []);
-        await page.close();
-        const phone = await open(browser, `${u.url}/universe#agent-99.example`, PHONE);
-        await phone.page.waitForSelector(
-          "body[data-selected='agent-99.example'][data-layer='area']",
-          { timeout: 20_000 },
-        );
-        await phone.page.waitForTimeout(800);
-        inView(await phone.page.locator("#panel h2").boundingBox());
-        inView(await phone.page.locator("#search").boundingBox());
-        await labelBoxes(phone.page);
-        await phone.page.screenshot({ path: `${ARTIFACTS}map-100k-phone.png` });
-        assert.deepEqual(phone.problems, []);
-        await phone.page.close();
       });
     } finally {
       await u.stop();
