@@ -105,11 +105,14 @@ export class ApiError extends Error {
   code: string;
   /** The hub's sentence, when it gave one. */
   detail: string | undefined;
-  constructor(status: number, code: string, detail?: string) {
+  /** The form field the sentence is about, when the hub named one. */
+  field: string | undefined;
+  constructor(status: number, code: string, detail?: string, field?: string) {
     super(`${status} ${code}`);
     this.status = status;
     this.code = code;
     this.detail = detail;
+    this.field = field;
   }
 }
 
@@ -121,8 +124,8 @@ function pageLang(): string {
 async function answer<T>(res: Response): Promise<T> {
   const body = await res.json().catch(() => ({}));
   if (!res.ok) {
-    const { error, detail } = body as { error?: string; detail?: string };
-    throw new ApiError(res.status, String(error ?? ""), detail);
+    const { error, detail, field } = body as { error?: string; detail?: string; field?: string };
+    throw new ApiError(res.status, String(error ?? ""), detail, field);
   }
   return body as T;
 }

@@ -11,6 +11,11 @@ export const EN_PAGES = {
   settings_note_live:
     "Saved into {file}. Roles, models, budgets and model credentials apply at once: the running hub reloads them.",
   settings_saved_live: "{role} saved; the hub uses it now.",
+  budget_hint: "Leave it empty to remove the budget (no cap).",
+  budget_per_day: "per day",
+  budget_per_week: "per week",
+  budget_per_month: "per month",
+  not_set_optional: "not set (optional)",
   settings_restart:
     "Also changed in agent.toml: [{sections}], which the hub reads when it starts; restart it (agent hub stop, then agent hub run) to use them.",
   secret_live: "The next model call uses it.",
@@ -106,6 +111,11 @@ export const TR_PAGES: Record<keyof typeof EN_PAGES, string> = {
   settings_note_live:
     "{file} dosyasına kaydedilir. Roller, modeller, bütçeler ve model kimlik bilgileri hemen geçerli olur: çalışan hub onları yeniden yükler.",
   settings_saved_live: "{role} kaydedildi; hub artık onu kullanıyor.",
+  budget_hint: "Bütçeyi kaldırmak için boş bırakın (sınır olmaz).",
+  budget_per_day: "günlük",
+  budget_per_week: "haftalık",
+  budget_per_month: "aylık",
+  not_set_optional: "ayarlı değil (isteğe bağlı)",
   settings_restart:
     "agent.toml içinde ayrıca değişti: [{sections}]; hub bunları başlarken okur, kullanmak için yeniden başlatın (agent hub stop, sonra agent hub run).",
   secret_live: "Bir sonraki model çağrısı onu kullanır.",
