@@ -1,7 +1,8 @@
 /**
- * The Settings page's field sentences in English and Turkish: said beside the field a
- * person typed into, in the form's words ("Budget (USD)"), not the file's
- * (`[models.roles.brain.budget] 'usd'`), which only a file editor needs.
+ * The dashboard's sentences the hub says, in English and Turkish: the Settings page's
+ * field sentences, said beside the field a person typed into in the form's words
+ * ("Budget (USD)"), not the file's (`[models.roles.brain.budget] 'usd'`), which only a
+ * file editor needs; and a reopened transcript's tool steps.
  *
  * @module
  */
@@ -16,6 +17,7 @@ export const t = catalogue({
   field_file: "{role} was not saved: the rest of agent.toml has a problem. {detail}",
   budget_cleared: "{role} has no budget now: its calls are no longer capped.",
   field_url: "{name} takes an address such as http://127.0.0.1:11434; nothing was saved.",
+  tool_ran: "✓ {tool} ran",
 }, {
   field_provider: "Şunlardan birini seçin: {choices}.",
   field_model_id: "Modelin kimliğini girin; boş olamaz.",
@@ -24,4 +26,5 @@ export const t = catalogue({
   field_file: "{role} kaydedilmedi: agent.toml'un geri kalanında bir sorun var. {detail}",
   budget_cleared: "{role} artık bütçesiz: çağrıları bir sınıra bağlı değil.",
   field_url: "{name} bir adres ister, örneğin http://127.0.0.1:11434; hiçbir şey kaydedilmedi.",
+  tool_ran: "✓ {tool} çalıştı",
 });

@@ -9,6 +9,8 @@
  * @module
  */
 
+import { t } from "./i18n.ts";
+
 /** The `sessionStorage` key of the session token. */
 const TOKEN_KEY = "agent_dashboard_session";
 
@@ -94,9 +96,19 @@ export function authHeaders(): Record<string, string> {
   };
 }
 
-/** What a failed request says to the person: the hub's sentence, else `fallback(error)`. */
+/**
+ * What a failed request says to the person: the hub's sentence; a sentence saying the hub
+ * cannot be reached when the request never got an answer (`fetch` rejects with a
+ * `TypeError` then: a stopped hub, a dropped network); else `fallback(error)`.
+ */
 export function failureText(error: unknown, fallback: (error: unknown) => string): string {
-  return error instanceof ApiError && error.detail ? error.detail : fallback(error);
+  if (error instanceof ApiError && error.detail) return error.detail;
+  return unreachable(error) ? t("hub_unreachable") : fallback(error);
+}
+
+/** Whether `error` is a request that got no answer at all. */
+export function unreachable(error: unknown): boolean {
+  return error instanceof TypeError;
 }
 
 /** A request the hub refused: its status, its error code and its sentence. */

@@ -119,6 +119,10 @@ const EN = {
   cancel: "Cancel",
   message_label: "Message",
   queued: "{n} queued",
+  queued_line: "queued: answered after the current answer",
+  hub_unreachable: "The hub is not reachable: is it running? Nothing was changed.",
+  send_unreachable:
+    "The hub is not reachable, so the message was not sent: it is back in the box. Start the hub (agent hub run) and send it again.",
   answer_meta: "{model} · {input} in / {output} out · ${usd}",
   approval: "Approval needed",
   allow_once: "Allow once",
@@ -250,6 +254,10 @@ const TR: Record<Key, string> = {
   cancel: "İptal",
   message_label: "Mesaj",
   queued: "{n} sırada",
+  queued_line: "sırada: şu anki yanıttan sonra yanıtlanacak",
+  hub_unreachable: "Hub'a ulaşılamıyor: çalışıyor mu? Hiçbir şey değişmedi.",
+  send_unreachable:
+    "Hub'a ulaşılamıyor, bu yüzden mesaj gönderilmedi: yeniden kutuda. Hub'ı başlatın (agent hub run) ve yeniden gönderin.",
   answer_meta: "{model} · {input} giriş / {output} çıkış · ${usd}",
   approval: "Onay gerekiyor",
   allow_once: "Bir kez izin ver",
