@@ -120,6 +120,7 @@ const EN = {
   message_label: "Message",
   queued: "{n} queued",
   queued_line: "queued: answered after the current answer",
+  skip_to_content: "Skip to content",
   hub_unreachable: "The hub is not reachable: is it running? Nothing was changed.",
   send_unreachable:
     "The hub is not reachable, so the message was not sent: it is back in the box. Start the hub (agent hub run) and send it again.",
@@ -255,6 +256,7 @@ const TR: Record<Key, string> = {
   message_label: "Mesaj",
   queued: "{n} sırada",
   queued_line: "sırada: şu anki yanıttan sonra yanıtlanacak",
+  skip_to_content: "İçeriğe geç",
   hub_unreachable: "Hub'a ulaşılamıyor: çalışıyor mu? Hiçbir şey değişmedi.",
   send_unreachable:
     "Hub'a ulaşılamıyor, bu yüzden mesaj gönderilmedi: yeniden kutuda. Hub'ı başlatın (agent hub run) ve yeniden gönderin.",
