@@ -197,6 +197,7 @@ export {
   universeFailure,
   universeFieldsProblem,
   type UniverseJoinFields,
+  UniverseReporter,
   universeSentence,
   type UniverseStanding,
   universeStanding,

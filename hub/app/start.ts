@@ -277,6 +277,7 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
         detail: () => unconfigured,
         missing: () => missing,
         universeHost: () => config.net.universe,
+        universeChanged: async () => await network.universeChanged?.(),
         subs: () => found.directory,
         digestMode: () => config.net.digest,
         digests: async () =>
