@@ -2,7 +2,8 @@
  * The Jobs page's Pause all and Resume all in headless Chromium over a real hub (issue
  * 39, W10): after Pause all every row says it is paused; Resume all lifts that and only
  * that, a job paused on its own staying paused (in the store too); a paused row's reason
- * reads as words, not as red code type (W17). Desktop and phone, en and tr, light and dark.
+ * reads as words, not as red code type, and on a phone each value stays beside its label
+ * (W17). Desktop and phone, en and tr, light and dark.
  */
 import assert from "node:assert/strict";
 import { resolvePaths } from "@agent/hub/base";
@@ -71,6 +72,19 @@ Deno.test({
       await useTheme(page, "dark");
       await page.waitForSelector("#all-paused");
       assert.equal((await status("morning")).text, "duraklatıldı: Tümünü duraklat");
+      // Every value stays in its column beside its label, however long (W17).
+      const dropped = await page.$$eval(
+        "table.jobs td[data-label]",
+        (cells) =>
+          cells.flatMap((td) => {
+            const range = document.createRange();
+            range.selectNodeContents(td);
+            const left = Math.min(...[...range.getClientRects()].map((r) => r.left));
+            const column = td.getBoundingClientRect().left + 8 * 16;
+            return left < column - 1 ? [`${td.dataset.label}: ${td.textContent}`] : [];
+          }),
+      );
+      assert.deepEqual(dropped, []);
       await page.screenshot({
         path: `${ARTIFACTS}jobs-paused-all-phone-dark-tr.png`,
         fullPage: true,
