@@ -6,8 +6,10 @@
  * does, by `nodemailer` (whose SMTP transport speaks LMTP).
  *
  * Run as root, Dovecot refuses uid 0 for mailboxes: the mail then belongs to `nobody`,
- * which must be able to walk to the folder, so the folders on the way get the search
- * bit for others while Dovecot runs (their modes are put back when it stops).
+ * which must be able to walk to the folder. The folder is then made in `/tmp` (open to
+ * everyone) rather than in TMPDIR, which CI makes 0700: changing the modes of folders on the
+ * way raced between Dovecots running side by side (one put back the mode another still
+ * needed, and its logins were refused).
  *
  * @module
  */
@@ -47,12 +49,15 @@ export function hasDovecot(): boolean {
 
 /** Starts Dovecot with `users`, and waits until IMAP and LMTP answer. */
 export async function startDovecot(users: readonly DovecotUser[]): Promise<Dovecot> {
-  const dir = await Deno.makeTempDir({ prefix: "agent-dovecot-" });
   const uid = Deno.uid() ?? 0;
   const root = uid === 0;
+  const dir = await Deno.makeTempDir({
+    prefix: "agent-dovecot-",
+    ...(root ? { dir: "/tmp" } : {}),
+  });
+  if (root) await Deno.chmod(dir, 0o711);
   const mailUid = root ? 65534 : uid;
   const mailGid = root ? 65534 : (Deno.gid() ?? 0);
-  const opened = root ? await openPath(dir) : [];
   for (const sub of ["run", "state", "mail"]) await Deno.mkdir(`${dir}/${sub}`);
   if (root) await Deno.chown(`${dir}/mail`, mailUid, mailGid);
   const imapPort = freePort();
@@ -135,7 +140,6 @@ protocol lmtp {
         child.kill("SIGTERM");
       } catch { /* gone */ }
       await child.output().catch(() => {});
-      for (const [path, mode] of opened.reverse()) await Deno.chmod(path, mode).catch(() => {});
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     })();
   try {
@@ -191,21 +195,4 @@ async function answers(port: number): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/**
- * Gives every folder from `dir` up to `/` the search bit for others (`o+x`) when it
- * lacks it; returns what to put back.
- */
-async function openPath(dir: string): Promise<[string, number][]> {
-  const changed: [string, number][] = [];
-  for (let path = dir; path !== "/" && path !== ""; path = path.slice(0, path.lastIndexOf("/"))) {
-    const mode = (await Deno.stat(path)).mode! & 0o7777;
-    if ((mode & 0o001) === 0) {
-      await Deno.chmod(path, mode | 0o001);
-      changed.push([path, mode]);
-    }
-    if (path.lastIndexOf("/") === 0) break;
-  }
-  return changed;
 }

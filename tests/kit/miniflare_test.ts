@@ -1,45 +1,73 @@
 import assert from "node:assert/strict";
-import { startMiniflare, stopMiniflare } from "@agent/kit";
 import { tempDir } from "../_temp_dir.ts";
 
 const T = { sanitizeOps: false, sanitizeResources: false };
-const SCRIPT = "export default { fetch() { return new Response('ok'); } };";
 
-/** The names in the folder `os.tmpdir()` and Deno use. */
-function tmpNames(): Set<string> {
-  const dir = Deno.env.get("TMPDIR") || "/tmp";
-  return new Set([...Deno.readDirSync(dir)].map((e) => e.name));
+/** Starts `_miniflare_process.ts` with `tmp` as its TMPDIR; resolves with its URL once ready. */
+async function holder(tmp: string, args: string[] = []) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--quiet",
+      "--no-prompt",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      "--allow-net",
+      "--allow-run",
+      "--allow-sys",
+      new URL("./_miniflare_process.ts", import.meta.url).pathname,
+      ...args,
+    ],
+    env: { TMPDIR: tmp },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let out = "";
+  const until = async (word: string) => {
+    while (!out.includes(word)) {
+      const { done, value } = await lines.read();
+      if (done) break;
+      out += value;
+    }
+    assert.ok(out.includes(word), out);
+  };
+  await until("\n");
+  const url = /^ready (\S+)$/m.exec(out)?.[1];
+  assert.ok(url, out);
+  return { child, url, until, lines };
 }
+
+const names = (dir: string) => [...Deno.readDirSync(dir)].map((e) => e.name);
 
 Deno.test({
   name: "startMiniflare() keeps Miniflare's folder in one of its own; stopMiniflare() removes it",
   ...T,
   async fn() {
-    Deno.env.set("CLOUDFLARE_CF_FETCH_ENABLED", "false");
-    // A temp folder of this test's own: other test files running beside it make and
-    // remove folders in the shared one while this one compares its listings.
-    using own = tempDir("miniflare-tmp-");
-    const shared = Deno.env.get("TMPDIR");
-    Deno.env.set("TMPDIR", own.path);
-    const tmpdir = Deno.env.get("TMPDIR");
-    const before = tmpNames();
-    const mf = startMiniflare({ modules: true, script: SCRIPT, compatibilityDate: "2026-04-20" });
+    await using tmp = await tempDir("miniflare-own-");
+    const { child, url, until, lines } = await holder(tmp.path, ["--stop-on-input"]);
     try {
-      assert.equal(Deno.env.get("TMPDIR"), tmpdir, "TMPDIR is restored");
-      const url = await mf.ready;
       assert.equal(await (await fetch(url)).text(), "ok");
-      const added = [...tmpNames()].filter((n) => !before.has(n));
+      const added = names(tmp.path);
       assert.equal(added.length, 1, added.join(", "));
       assert.match(added[0]!, /^agent-miniflare-/);
-      const base = Deno.env.get("TMPDIR") || "/tmp";
-      const inside = [...Deno.readDirSync(`${base}/${added[0]}`)].map((e) => e.name);
+      const inside = names(`${tmp.path}/${added[0]}`);
       assert.ok(inside.some((n) => n.startsWith("miniflare-")), inside.join(", "));
+      const writer = child.stdin.getWriter();
+      await writer.write(new TextEncoder().encode("stop\n"));
+      await writer.close();
+      await until("stopped");
+      assert.deepEqual(names(tmp.path), []);
     } finally {
-      await stopMiniflare(mf);
+      try {
+        child.kill("SIGKILL");
+      } catch { /* ended */ }
+      await child.status;
+      await lines.cancel();
+      await child.stderr.cancel();
     }
-    assert.deepEqual([...tmpNames()].filter((n) => !before.has(n)), []);
-    if (shared === undefined) Deno.env.delete("TMPDIR");
-    else Deno.env.set("TMPDIR", shared);
   },
 });
 
@@ -49,31 +77,7 @@ Deno.test({
   async fn() {
     for (const signal of ["SIGTERM", "SIGINT"] as const) {
       await using tmp = await tempDir("miniflare-signal-");
-      const child = new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "--quiet",
-          "--no-prompt",
-          "--allow-read",
-          "--allow-write",
-          "--allow-env",
-          "--allow-net",
-          "--allow-run",
-          "--allow-sys",
-          new URL("./_miniflare_process.ts", import.meta.url).pathname,
-        ],
-        env: { TMPDIR: tmp.path },
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
-      const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-      let out = "";
-      while (!out.includes("ready\n")) {
-        const { done, value } = await lines.read();
-        if (done) break;
-        out += value;
-      }
-      assert.ok(out.includes("ready"), out);
+      const { child, lines } = await holder(tmp.path);
       assert.equal([...Deno.readDirSync(tmp.path)].length, 1);
       child.kill(signal);
       await child.status;
