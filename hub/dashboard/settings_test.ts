@@ -57,13 +57,13 @@ Deno.test("dashboardSettings() names the refused field in the page's words, and 
     settings.handle(post("settings/role", body), SESSION, { path: "/settings/role" });
   const refused = await send({ role: "brain", provider: "fake", model_id: "m", budget_usd: "-3" });
   assert.equal(refused?.status, 400);
-  const body = await refused!.json();
+  const body = await refused!.json() as { field: string; detail: string };
   assert.equal(body.field, "budget_usd");
   assert.equal(body.detail, "Enter an amount above 0 in dollars, such as 15 or 2.50.");
   assert.equal(await Deno.readTextFile(paths.configFile), withBudget);
   const cleared = await send({ role: "brain", provider: "fake", model_id: "m", budget_usd: "" });
   assert.equal(cleared?.status, 200);
-  const answer = await cleared!.json();
+  const answer = await cleared!.json() as { cleared: string | null };
   assert.equal(answer.cleared, "brain has no budget now: its calls are no longer capped.");
   const text = await Deno.readTextFile(paths.configFile);
   assert.doesNotMatch(text, /budget|usd = 15/);

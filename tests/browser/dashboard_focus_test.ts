@@ -46,6 +46,9 @@ Deno.test({
       await page.waitForFunction(() => document.activeElement?.tagName === "H1");
       assert.equal(await focused(), "h1:Ağ");
       await page.screenshot({ path: `${ARTIFACTS}focus-heading-phone-tr.png` });
+      await page.click("nav a:text-is('Genel bakış')");
+      await page.waitForFunction(() => document.activeElement?.tagName === "H1");
+      await page.screenshot({ path: `${ARTIFACTS}overview-phone-tr.png`, fullPage: true });
       assert.deepEqual(problems, []);
     } finally {
       await browser.close();
