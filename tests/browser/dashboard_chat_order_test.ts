@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { startDashboardHub } from "../_hub_in_process.ts";
-import { ARTIFACTS, launch, ready, T, useTheme, watch } from "../dashboard/_browser.ts";
+import { ARTIFACTS, launch, ready, signedIn, T, useTheme } from "../dashboard/_browser.ts";
 
 /** The transcript as role and first words, in the order it is drawn. */
 async function drawn(page: Page): Promise<string[]> {
@@ -39,12 +39,10 @@ Deno.test({
     });
     const browser = await launch();
     try {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      const problems = watch(page);
-      await page.goto(await hub.loginUrl());
-      await ready(page);
-      await page.goto(`${hub.base}/dashboard/#/conversations`);
-      await ready(page);
+      const { page, problems } = await signedIn(browser, await hub.loginUrl(), {
+        viewport: { width: 1280, height: 800 },
+        view: "conversations",
+      });
       await send(page, "first");
       await page.waitForSelector(".msg.assistant");
       await send(page, "second");
@@ -95,12 +93,10 @@ Deno.test({
     });
     const browser = await launch();
     try {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      const problems = watch(page);
-      await page.goto(await hub.loginUrl());
-      await ready(page);
-      await page.goto(`${hub.base}/dashboard/#/conversations`);
-      await ready(page);
+      const { page, problems } = await signedIn(browser, await hub.loginUrl(), {
+        viewport: { width: 1280, height: 800 },
+        view: "conversations",
+      });
       await send(page, "please save a note");
       await page.waitForSelector(
         ".transcript [data-approval] button[data-decision='deny']:enabled",

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { startDashboardHub } from "../_hub_in_process.ts";
-import { ARTIFACTS, launch, ready, T, watch } from "../dashboard/_browser.ts";
+import { ARTIFACTS, launch, ready, signedIn, T } from "../dashboard/_browser.ts";
 
 Deno.test({
   name: "dashboard focus: a page change focuses its heading; a language change keeps the menu",
@@ -14,10 +14,9 @@ Deno.test({
     await using hub = await startDashboardHub();
     const browser = await launch();
     try {
-      const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-      const problems = watch(page);
-      await page.goto(await hub.loginUrl());
-      await ready(page);
+      const { page, problems } = await signedIn(browser, await hub.loginUrl(), {
+        viewport: { width: 390, height: 844 },
+      });
       const focused = () =>
         page.evaluate(() => {
           const el = document.activeElement;

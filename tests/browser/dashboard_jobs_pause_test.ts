@@ -10,7 +10,7 @@ import { resolvePaths } from "@agent/hub/base";
 import { loadConfig } from "@agent/hub/config";
 import { addJob, type JobsScope, listJobs } from "@agent/hub/jobs";
 import { startDashboardHub } from "../_hub_in_process.ts";
-import { ARTIFACTS, launch, ready, T, useTheme, watch } from "../dashboard/_browser.ts";
+import { ARTIFACTS, launch, signedIn, T, useTheme } from "../dashboard/_browser.ts";
 
 Deno.test({
   name: "dashboard jobs: Pause all shows on every row; Resume all keeps a job's own pause",
@@ -29,12 +29,10 @@ Deno.test({
     }
     const browser = await launch();
     try {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      const problems = watch(page);
-      await page.goto(await hub.loginUrl());
-      await ready(page);
-      await page.goto(`${hub.base}/dashboard/#/jobs`);
-      await ready(page);
+      const { page, problems } = await signedIn(browser, await hub.loginUrl(), {
+        viewport: { width: 1280, height: 800 },
+        view: "jobs",
+      });
       const status = (job: string) =>
         page.$eval(`tr[data-job='${job}'] td[data-status]`, (td) => ({
           state: (td as HTMLElement).dataset.status,

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { startDashboardHub } from "../_hub_in_process.ts";
-import { ARTIFACTS, launch, ready, T, useTheme, watch } from "../dashboard/_browser.ts";
+import { ARTIFACTS, launch, ready, signedIn, T, useTheme } from "../dashboard/_browser.ts";
 
 const BRAIN = "form[data-role='brain']";
 
@@ -39,12 +39,10 @@ Deno.test({
     const before = await Deno.readTextFile(toml);
     const browser = await launch();
     try {
-      const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-      const problems = watch(page);
-      await page.goto(await hub.loginUrl());
-      await ready(page);
-      await page.goto(`${hub.base}/dashboard/#/settings`);
-      await ready(page);
+      const { page, problems } = await signedIn(browser, await hub.loginUrl(), {
+        viewport: { width: 390, height: 844 },
+        view: "settings",
+      });
       await page.fill(`${BRAIN} input[name='budget_usd']`, "a lot");
       await page.click(`${BRAIN} button[type='submit']`);
       await page.waitForSelector(`${BRAIN} input[name='budget_usd'][aria-invalid='true']`);
@@ -97,12 +95,10 @@ Deno.test({
     assert.match(await Deno.readTextFile(toml), /\[models\.roles\.brain\.budget\]\nusd = 15\n/);
     const browser = await launch();
     try {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      const problems = watch(page);
-      await page.goto(await hub.loginUrl());
-      await ready(page);
-      await page.goto(`${hub.base}/dashboard/#/settings`);
-      await ready(page);
+      const { page, problems } = await signedIn(browser, await hub.loginUrl(), {
+        viewport: { width: 1280, height: 800 },
+        view: "settings",
+      });
       await page.fill(`${BRAIN} input[name='budget_usd']`, "");
       await page.click(`${BRAIN} button[type='submit']`);
       await page.waitForFunction(
@@ -160,12 +156,10 @@ Deno.test({
     await using hub = await startDashboardHub({ dotenv: "AGENT_LOCAL_RUNTIME_URL=\n" });
     const browser = await launch();
     try {
-      const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-      const problems = watch(page);
-      await page.goto(await hub.loginUrl());
-      await ready(page);
-      await page.goto(`${hub.base}/dashboard/#/settings`);
-      await ready(page);
+      const { page, problems } = await signedIn(browser, await hub.loginUrl(), {
+        viewport: { width: 390, height: 844 },
+        view: "settings",
+      });
       const row = "form[data-secret='AGENT_LOCAL_RUNTIME_URL']";
       const tag = await page.$eval(`${row} .tag`, (el) => ({
         text: el.textContent,
