@@ -452,7 +452,7 @@ export type {
   SpendByRow,
   SpendObject,
 } from "./spend/mod.ts";
-export type { SpendChart, SpendChartReader, TurnUsage } from "./spend/chart.ts";
+export type { SpendChart, SpendChartReader, SpendHours, TurnUsage } from "./spend/chart.ts";
 export type { GroupBy, GroupRow } from "./spend/rollup.ts";
 export type { NetMessageKey } from "./network/_messages.ts";
 export type { AnsweredMessage } from "./network/digest.ts";

@@ -9,6 +9,7 @@
  */
 import { Ledger, Logger, readHubToken, runAssembledHub, setupHome, startHub } from "@agent/hub";
 import type { CallRecord } from "@agent/hub/money";
+import { periodBounds } from "@agent/hub/money";
 import { resolvePaths } from "@agent/hub/base";
 import { loadConfig } from "@agent/hub/config";
 import { type TempDir, tempDir } from "./_temp_dir.ts";
@@ -62,6 +63,60 @@ export function seededCalls(nowMs: number, count = 60): CallRecord[] {
       session_id: channel === "net" ? null : `${channel}-s${i % 3}`,
       peer: channel === "net" ? `peer${i % 2}.example` : null,
     });
+  }
+  return calls;
+}
+
+/**
+ * A month of use as issue 39 measured it: `sessions` sessions (chat, tui, messenger and
+ * the net) spread from the start of this Istanbul month to now, each with one brain call
+ * and every third with a fast call too, at sub-cent prices (a column of $0.0137s shows
+ * whether its parts add up to its total), and a few calls within the last hours, so
+ * today has spend in several hours.
+ */
+export function monthOfCalls(nowMs: number, sessions = 200): CallRecord[] {
+  const { sinceMs } = periodBounds("month", nowMs);
+  const span = Math.max(1, nowMs - sinceMs - 60_000);
+  // An hour apart today, or closer when today is younger than six hours.
+  const step = Math.min(3_600_000, (nowMs - periodBounds("day", nowMs).sinceMs) / 7);
+  const channels = ["chat", "tui", "messenger", "net"] as const;
+  const calls: CallRecord[] = [];
+  for (let i = 0; i < sessions; i++) {
+    const channel = channels[i % channels.length]!;
+    // The last sessions fall in today's last hours (an hour apart); the rest over the month.
+    const recent = i >= sessions - 6;
+    const ts = recent
+      ? nowMs - (sessions - 1 - i) * step - 2_000
+      : sinceMs + Math.floor((span * i) / sessions);
+    const base = {
+      provider: "fake" as const,
+      cache_read_tokens: 0,
+      cache_write_tokens: 0,
+      channel,
+      session_id: channel === "net" ? null : `${channel}-${String(i).padStart(3, "0")}`,
+      peer: channel === "net" ? `peer${i % 7}.agents.example` : null,
+    };
+    calls.push({
+      ...base,
+      ts: Math.max(sinceMs, ts),
+      role: "brain",
+      model_id: "fake-brain",
+      input_tokens: 1_200 + 10 * i,
+      output_tokens: 300 + i,
+      usd: 0.0137 + 0.001 * (i % 9),
+      estimated: i % 25 === 0,
+    });
+    if (i % 3 === 0) {
+      calls.push({
+        ...base,
+        ts: Math.max(sinceMs, ts + 1_000),
+        role: "fast",
+        model_id: "fake-fast",
+        input_tokens: 400 + i,
+        output_tokens: 60,
+        usd: 0.0011 + 0.0001 * (i % 4),
+      });
+    }
   }
   return calls;
 }

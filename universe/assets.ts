@@ -73,6 +73,8 @@ main.map { display: grid; grid-template-columns: minmax(0, 1fr) 22rem; grid-temp
 .label { position: absolute; left: 0; top: 0; height: 16px; padding: 0 4px; font: 12px/16px system-ui, sans-serif;
   white-space: nowrap; overflow: hidden; text-overflow: ellipsis; color: #c9d1d9; text-shadow: 0 0 3px #0d1117, 0 0 2px #0d1117; }
 .label.chosen { color: ${C.selected}; }
+/* A group's count, zoomed out: quieter than a name. */
+.label.count { color: #a8b3bf; font-variant-numeric: tabular-nums; }
 /* Not linked to the chosen agent: dimmed like its dot. */
 .label.faded { opacity: .4; }
 .empty, .status { position: absolute; left: 50%; top: 40%; transform: translate(-50%, -50%); margin: 0;
@@ -90,8 +92,15 @@ main.map { display: grid; grid-template-columns: minmax(0, 1fr) 22rem; grid-temp
 /* Areas are drawn blue to purple as they fill: the key shows the whole range. */
 .legend .cell { width: 1.4rem; background: linear-gradient(90deg, ${C.cellLow}, ${C.cellHigh}); border-radius: 2px; }
 /* Each key only where it can be seen: cells on a large universe, a chosen agent on the map page. */
-.legend li.k-cell, .legend li.k-selected { display: none; }
+.legend .link-hover { width: .7rem; height: 3px; border-radius: 2px; background: ${C.link}; }
+/* Many links drawn: they show for the agent pointed at, and the key says so. */
+.legend li.k-link-hover, body[data-links-on-hover="true"] .legend li.k-link { display: none; }
+body[data-links-on-hover="true"] .legend li.k-link-hover { display: flex; }
+.legend li.k-cell, .legend li.k-selected, .legend li.k-zoom { display: none; }
 body[data-layer="cells"] .legend li.k-cell, main.map .legend li.k-selected { display: flex; }
+/* The zoom level only where zooming changes what a dot is: a universe too large to draw whole. */
+body[data-layer="cells"] .legend li.k-zoom, body[data-layer="area"] .legend li.k-zoom { display: flex;
+  color: var(--fg); font-weight: 600; }
 aside.panel { position: relative; border-left: 1px solid var(--line); background: var(--panel); padding: 1rem; overflow: auto; }
 aside.panel .close { display: none; }
 aside.panel h2 { margin: 0 1.5rem .25rem 0; font-size: 1.2rem; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }

@@ -7,7 +7,7 @@ import type {
 import { cleanText, errorResponse, HttpError, json } from "@agent/net";
 import { configuredHost, type Env } from "./env.ts";
 import { directoryMapRoute } from "./map/routes.ts";
-import { indexMapAgent, pruneMapIndex } from "./map/store.ts";
+import { arrangeMapIndex, indexMapAgent, pruneMapIndex } from "./map/store.ts";
 import { type BuildResult, buildSnapshot, ONLINE_SECONDS, tauOf } from "./snapshot_build.ts";
 import { DIRECTORY_SCHEMA_VERSION, migrateDirectory } from "./directory_schema.ts";
 import type {
@@ -156,13 +156,16 @@ export class Directory implements DurableObject {
       try {
         this.#lastBuildMs = Date.now();
         this.#setMeta("last_build_ms", this.#lastBuildMs);
-        return await buildSnapshot({
+        const built = await buildSnapshot({
           sql: this.#sql,
           bucket: this.#bucket,
           host: this.#host,
           now,
           messages: Number(this.#meta("messages") ?? 0),
         });
+        // The map's places follow the links at the same pace (universe/map/arrange.ts).
+        arrangeMapIndex(this.#sql, now);
+        return built;
       } finally {
         this.#building = undefined;
       }

@@ -298,14 +298,16 @@ ${legend(lang)}
 function legend(lang: PageLang): string {
   const m = MAP_WORDS[lang];
   const item = (cls: string, text: string) =>
-    `<li class="k-${cls}"><span class="key ${cls}" aria-hidden="true"></span>${
+    `<li class="k-${cls}"><span class="key ${cls}" aria-hidden="true"></span><span id="legend-${cls}">${
       escapeHtml(text)
-    }</li>`;
+    }</span></li>`;
   return `<ul class="legend" id="legend" aria-label="${escapeHtml(WORDS[lang].legend)}">${
     item("online", m.legendOnline)
   }${item("offline", m.legendOffline)}${item("link", m.legendLink)}${
-    item("selected", m.legendSelected)
-  }${item("cell", m.legendCell)}</ul>`;
+    item("link-hover", m.legendLinkHover)
+  }${item("selected", m.legendSelected)}${
+    item("cell", m.legendCell)
+  }<li class="k-zoom" id="zoom-level"></li></ul>`;
 }
 
 function mapPage(lang: PageLang): string {

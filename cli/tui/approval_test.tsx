@@ -47,7 +47,7 @@ Deno.test("ChatScreen: while an approval waits, y, n, space and Enter are text; 
     app.stdin.write("\x19");
     await until(() => app.lastFrame()!.includes("Answered the queued line."), "the queued answer");
     const done = app.lastFrame()!;
-    assert.match(done, /✓ write_note ran/);
+    assert.match(done, /✓ Saved the note “x” \(1 byte\)\./);
     assert.ok(done.indexOf("Saved it.") < done.indexOf("› yes no"), done);
     assert.equal(await Deno.readTextFile(`${t.home}/notes/x.md`), "y\n");
   } finally {
@@ -87,7 +87,7 @@ Deno.test("ChatScreen: Tab focuses the approval's buttons; → then Enter allows
     // Allowed for the session: the next call runs without asking.
     app.stdin.write("save again\r");
     await until(() => app.lastFrame()!.includes("Saved again."), "the second answer");
-    assert.equal(app.lastFrame()!.match(/✓ write_note ran/g)?.length, 2);
+    assert.equal(app.lastFrame()!.match(/✓ Saved the note “x” \(1 byte\)\./g)?.length, 2);
   } finally {
     app.unmount();
   }
@@ -108,7 +108,7 @@ Deno.test("ChatScreen: the approval's buttons and hint speak Turkish", async () 
     t.advance(600);
     app.stdin.write("\x0e");
     await until(() => app.lastFrame()!.includes("Tamam."), "the answer");
-    assert.match(app.lastFrame()!, /✗ write_note reddedildi/);
+    assert.match(app.lastFrame()!, /✗ write_note çalışmadı: siz reddettiniz\./);
   } finally {
     app.unmount();
   }

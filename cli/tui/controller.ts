@@ -111,12 +111,17 @@ export class TuiController {
     this.#set({ entries: [...this.#state.entries, { kind, text }] });
   }
 
-  /** Adds a session's history to the transcript. */
+  /** Adds a session's history to the transcript, each tool outcome as its sentence. */
   showHistory(history: readonly HistoryLine[]): void {
+    const lang = this.#o.lang;
     this.#set({
       entries: [
         ...this.#state.entries,
-        ...history.map((line): Entry => ({ kind: line.role, text: line.text })),
+        ...history.map((line): Entry =>
+          line.role === "tool"
+            ? { kind: "system", text: toolOutcomeLine(lang, line.tool, line.text) }
+            : { kind: line.role, text: line.text }
+        ),
       ],
     });
   }
@@ -162,6 +167,13 @@ export class TuiController {
    */
   ownerEvent(event: OwnerEvent): void {
     if (event.type === "budget.warning" || event.type === "budget.spent") return;
+    if (event.type === "job.result") {
+      // The job's name and cost, then its answer drawn as an answer is (Markdown).
+      const [head = "", ...answer] = event.text.split("\n");
+      this.say("system", head);
+      if (answer.join("\n").trim() !== "") this.say("assistant", answer.join("\n").trim());
+      return;
+    }
     this.say("system", ownerEventLine(this.#o.lang, event));
     if (event.type === "net.contact_request") {
       this.#set({ status: { ...this.#state.status, requests: this.#state.status.requests + 1 } });

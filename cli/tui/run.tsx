@@ -16,6 +16,7 @@ import { ChatScreen, statusBar } from "./chat_screen.tsx";
 import type { StatusFacts, TuiController } from "./controller.ts";
 import { type SettingLine, SettingsScreen, SetupScreen } from "./setup_screens.tsx";
 import { t } from "./_messages.ts";
+import { CleanOut } from "./clean_out.ts";
 
 /** What `agent tui` was asked. */
 export interface TuiOptions {
@@ -23,27 +24,30 @@ export interface TuiOptions {
   profile?: string | undefined;
 }
 
-const ENTER_ALT = "\x1b[?1049h\x1b[H";
+const ENTER_ALT = "\x1b[?1049h\x1b[2J\x1b[H";
 const LEAVE_ALT = "\x1b[?1049l";
 
 /** Runs the TUI; returns the exit code. */
-export async function runTui(ctx: CommandContext, options: TuiOptions): Promise<number> {
+export async function runTui(ctx: CommandContext, tui: TuiOptions): Promise<number> {
   if (!Deno.stdin.isTerminal() || !Deno.stdout.isTerminal()) {
     throw new UserError(t(ctx.lang, "no_terminal"), 2);
   }
   // While the screen is drawn, nothing may write under it: the log file only.
   const logger = new Logger({ file: ctx.paths.logFile, stderr: "off" });
   const env = { ...ctx.env };
-  const profile = options.profile ?? ctx.profile;
+  const profile = tui.profile ?? ctx.profile;
   let lang = ctx.lang;
   Deno.stdout.writeSync(new TextEncoder().encode(ENTER_ALT));
+  // Every screen is drawn through it: each one's first frame starts on a clean screen.
+  const out = new CleanOut();
+  const options = { ...RENDER_OPTIONS, stdout: out.stream };
   try {
     let config: AgentConfig;
     try {
       config = await ctx.config();
     } catch (error) {
       if (!(error instanceof ConfigError) || error.kind !== "missing") throw error;
-      const choice = await setup(ctx, env);
+      const choice = await setup(ctx, env, out);
       if (choice === undefined) return 2;
       lang = choice.language;
       config = await loadConfig(ctx.paths, { lang });
@@ -51,9 +55,10 @@ export async function runTui(ctx: CommandContext, options: TuiOptions): Promise<
     // The first frame is drawn from the light modules while the agent (the model SDKs)
     // loads; keys typed meanwhile are kept for the input line.
     const early: string[] = [];
+    out.cleanNext();
     let frame: Instance | undefined = render(
-      <Starting facts={firstFacts(config, ctx, options)} lang={lang} typed={early} />,
-      RENDER_OPTIONS,
+      <Starting facts={firstFacts(config, ctx, tui)} lang={lang} typed={early} />,
+      options,
     );
     const [hub, { TuiController }, { hubWatch }] = await Promise.all([
       import("@agent/hub"),
@@ -66,7 +71,7 @@ export async function runTui(ctx: CommandContext, options: TuiOptions): Promise<
       paths: ctx.paths,
       lang,
       logger,
-      resume: options.resume,
+      resume: tui.resume,
     };
     let picked;
     try {
@@ -82,6 +87,7 @@ export async function runTui(ctx: CommandContext, options: TuiOptions): Promise<
       frame = undefined;
       const ready = await settingsFirst(
         ctx,
+        out,
         { env, lang, load: () => hub.settingChoices(config.models.roles, env) },
         () => hub.missingCredentialOf(conversation, picked.role) === undefined,
       );
@@ -132,7 +138,7 @@ export async function runTui(ctx: CommandContext, options: TuiOptions): Promise<
       for (const line of lines) await controller.submit(line);
     })();
     try {
-      return await chatApp(controller, lang, ctx, frame, rest);
+      return await chatApp(controller, lang, ctx, { frame, typed: rest, out });
     } finally {
       controller.stop();
       await desk.close();
@@ -148,9 +154,11 @@ export async function runTui(ctx: CommandContext, options: TuiOptions): Promise<
 async function setup(
   ctx: CommandContext,
   env: Record<string, string>,
+  out: CleanOut,
 ): Promise<{ language: Lang; provider: ShippedProvider } | undefined> {
   const { defaultProvider, SETUP_PROVIDERS, setupHome } = await import("@agent/hub");
   let choice: { language: Lang; provider: ShippedProvider } | undefined;
+  out.cleanNext();
   const app = render(
     <SetupScreen
       lang={ctx.lang}
@@ -164,7 +172,7 @@ async function setup(
       }}
       onQuit={() => app.unmount()}
     />,
-    RENDER_OPTIONS,
+    { ...RENDER_OPTIONS, stdout: out.stream },
   );
   await app.waitUntilExit();
   app.clear();
@@ -181,6 +189,7 @@ async function setup(
 /** The settings screen before the chat; `true` once `ready()` holds after a save. */
 async function settingsFirst(
   ctx: CommandContext,
+  out: CleanOut,
   screen: {
     env: Record<string, string>;
     lang: Lang;
@@ -189,6 +198,7 @@ async function settingsFirst(
   ready: () => boolean,
 ): Promise<boolean> {
   let done = false;
+  out.cleanNext();
   const app = render(
     <SettingsScreen
       lang={screen.lang}
@@ -208,7 +218,7 @@ async function settingsFirst(
       }}
       onBack={() => app.unmount()}
     />,
-    RENDER_OPTIONS,
+    { ...RENDER_OPTIONS, stdout: out.stream },
   );
   await app.waitUntilExit();
   app.clear();
@@ -220,13 +230,17 @@ async function chatApp(
   controller: TuiController,
   lang: Lang,
   ctx: CommandContext,
-  frame: Instance | undefined,
-  typed: string,
+  screen: { frame: Instance | undefined; typed: string; out: CleanOut },
 ): Promise<number> {
+  const { frame, typed, out } = screen;
   const tree = (
     <TuiApp controller={controller} lang={lang} envFile={ctx.paths.envFile} typed={typed} />
   );
-  const app = frame ?? render(tree, RENDER_OPTIONS);
+  // The first frame was drawn before the agent's modules loaded, and whatever Deno
+  // printed meanwhile is on the screen: the chat is drawn in full, on a clean screen.
+  frame?.clear();
+  out.cleanNext();
+  const app = frame ?? render(tree, { ...RENDER_OPTIONS, stdout: out.stream });
   if (frame !== undefined) frame.rerender(tree);
   // SIGTERM (a service manager, `kill`) ends the TUI within a second, whatever runs: the
   // answer is cancelled and the screen closed; if that stalls, the process leaves anyway.
@@ -254,7 +268,7 @@ async function chatApp(
 const RENDER_OPTIONS = { exitOnCtrlC: false, maxFps: 120, incrementalRendering: true } as const;
 
 /** The status bar's facts before the agent loaded: from agent.toml and the ledger alone. */
-function firstFacts(config: AgentConfig, ctx: CommandContext, options: TuiOptions): StatusFacts {
+function firstFacts(config: AgentConfig, ctx: CommandContext, tui: TuiOptions): StatusFacts {
   const role = "brain" in config.models.roles ? "brain" : Object.keys(config.models.roles)[0] ?? "";
   const r = config.models.roles[role];
   let entry;
@@ -279,7 +293,7 @@ function firstFacts(config: AgentConfig, ctx: CommandContext, options: TuiOption
     standIn: entry?.degrade_to,
     hub: undefined,
     requests: 0,
-    session: typeof options.resume === "string" ? options.resume : "",
+    session: typeof tui.resume === "string" ? tui.resume : "",
   };
 }
 

@@ -17,7 +17,13 @@ import type { AgentPaths } from "../paths.ts";
 import type { SessionStore } from "../sessions/mod.ts";
 import type { AgentTool } from "../tools/mod.ts";
 import type { ChatInput } from "../terminal/input.ts";
-import { Desk, deskSentence as t, missingCredentialOf, pickSession } from "../desk/mod.ts";
+import {
+  Desk,
+  deskSentence as t,
+  messageLines,
+  missingCredentialOf,
+  pickSession,
+} from "../desk/mod.ts";
 import { followHubEvents } from "../control/mod.ts";
 import { TerminalChat } from "../channels/chat/chat.ts";
 import { appCommands } from "./desk_commands.ts";
@@ -125,7 +131,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
         model: now.model,
       }));
       if (picked.resumed) {
-        const history = await conversation.history();
+        const history = messageLines(await conversation.history());
         chat.line(t(lang, "resumed", { session: picked.sessionId, count: history.length }));
       }
       if (picked.notice) chat.line(picked.notice);

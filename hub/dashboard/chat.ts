@@ -14,7 +14,7 @@
  * | `GET desk` | every desk event as server-sent events, with its conversation's key; resumes after `Last-Event-ID` |
  * | `GET approvals` | every open approval, with the `session` its conversation is on |
  * | `POST approvals/decide` `{id, decision}` | `once`, `session` or `deny`; `{decided}` |
- * | `GET usage?session=&since=` | model, tokens and dollars of the calls since then |
+ * | `GET usage?session=&since=` | model, tokens, dollars and estimated calls since then |
  *
  * @module
  */
@@ -26,7 +26,7 @@ import type {
   DeskEvent,
   PersonDecision,
 } from "../desk/mod.ts";
-import { historyLines } from "../desk/mod.ts";
+import { historyLines, messageLines } from "../desk/mod.ts";
 import { MAIN_AGENT_ID } from "../agent/agent.ts";
 import type { SessionStore } from "../sessions/store.ts";
 import { isValidId } from "../sessions/store.ts";
@@ -114,7 +114,8 @@ export function dashboardChat(sources: ChatSources): DashboardRoutes {
       const usage = sources.usage;
       return json({
         session: id,
-        lines: historyLines(stored.map((s) => s.message)),
+        // The messages only (`lines`), and with each tool step and each answer's cost (`entries`).
+        lines: messageLines(historyLines(stored.map((s) => s.message))),
         entries: transcriptEntries(stored, {
           lang: pageLang(request, sources.lang ?? "en"),
           ...(usage ? { usage: (since, until) => usage.turnUsage(id, since, until) } : {}),

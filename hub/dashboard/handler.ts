@@ -17,7 +17,7 @@
  * | `GET /dashboard/api/session` | `{csrf, lang}` for a signed-in page |
  * | `POST /dashboard/api/logout` | ends the session |
  * | `GET /dashboard/api/overview` | the hub's status and the latest owner events |
- * | `GET /dashboard/api/spend?period=` | the charts' data, aggregated by the ledger |
+ * | `GET /dashboard/api/spend?period=` | the charts' data (today by hour, the period before), aggregated by the ledger |
  * | `GET /dashboard/api/spend.csv?by=&period=` | one breakdown as CSV |
  * | `GET /dashboard/api/events` | owner events as server-sent events |
  *

@@ -22,10 +22,13 @@ import {
   type JobsScope,
   listJobs,
   pauseJobs,
+  reasonIn,
   resumeJobs,
   type RunOutcome,
   type RunRow,
 } from "../jobs/mod.ts";
+import type { Lang } from "../i18n.ts";
+import { oneLine } from "../text.ts";
 import { UserError } from "../user_error.ts";
 import { jsonBody, pageLang } from "./body.ts";
 import type { DashboardSession } from "./auth.ts";
@@ -72,12 +75,17 @@ export function dashboardJobs(sources: JobsSources): DashboardRoutes {
     .get("/jobs", async (request) => {
       const scope = scopeFor(request);
       const [listing, log] = await Promise.all([listJobs(scope), jobLog(scope, undefined)]);
-      return json({ ...listing, log: withPreviews(log), can_run: sources.runNow !== undefined });
+      return json({
+        ...listing,
+        log: withPreviews(log, scope.lang),
+        can_run: sources.runNow !== undefined,
+      });
     })
     .get("/jobs/log", async (request, { url }) => {
       const job = url.searchParams.get("name") ?? undefined;
       if (job !== undefined) jobName(job);
-      return json({ log: withPreviews(await jobLog(scopeFor(request), job)) });
+      const scope = scopeFor(request);
+      return json({ log: withPreviews(await jobLog(scope, job), scope.lang) });
     })
     .post("/jobs/pause", pauseOrResume(pauseJobs))
     // "Resume all" undoes "Pause all": a job paused on its own stays paused.
@@ -106,11 +114,17 @@ function jobName(value: unknown): string {
   return value;
 }
 
-/** The log's rows, an answer's with `preview`: its words without its Markdown marks. */
-function withPreviews(rows: RunRow[]): (RunRow & { preview?: string })[] {
+/**
+ * The log's rows, each with `preview`, what the page shows of its detail: an answer's
+ * words without its Markdown marks, a reason in the page's language (`detail` keeps
+ * what was stored).
+ */
+function withPreviews(rows: RunRow[], lang: Lang): (RunRow & { preview?: string })[] {
   return rows.map((row) =>
-    row.state === "ok" && row.detail !== null
+    row.detail === null
+      ? row
+      : row.state === "ok"
       ? { ...row, preview: answerPreview(row.detail, 160) }
-      : row
+      : { ...row, preview: oneLine(reasonIn(row.detail, lang), { max: 160, ellipsis: true }) }
   );
 }

@@ -1,7 +1,7 @@
 /**
  * The Spend page's data: every breakdown of one period, aggregated by the ledger in SQL
- * (the daily series by role from its daily totals, the rest, by job too, from its
- * `spend_groups` rollup).
+ * (the daily series by role from its daily totals, today's by hour from the calls, the
+ * rest, by job too, and the period before's total from its `spend_groups` rollup).
  *
  * @module
  */
@@ -12,7 +12,7 @@ import { addAmounts, NO_AMOUNTS, type SpendAmounts } from "../spend/mod.ts";
 import { periodBounds } from "../ledger/mod.ts";
 import { isoWithOffset, nextDayStart } from "../ledger/periods.ts";
 import { channelsOf, type GroupRow } from "../spend/rollup.ts";
-import type { SpendChartReader } from "../spend/chart.ts";
+import type { SpendChartReader, SpendHours } from "../spend/chart.ts";
 import type { DashboardSources } from "./types.ts";
 
 const PERIODS: readonly Period[] = ["day", "week", "month"];
@@ -25,6 +25,10 @@ export interface DashboardSpend {
   chart: ReturnType<SpendChartReader["chart"]>;
   /** Every day of the period (`YYYY-MM-DD`), the forecast's x axis. */
   period_days: string[];
+  /** Today's spend by hour and role (the `day` period only; null otherwise). */
+  hourly: SpendHours | null;
+  /** The period before this one, whole: its bounds and what it cost. */
+  previous: { since: string; until: string; usd: number; calls: number };
   channel: GroupRow[];
   contact: GroupRow[];
   session: GroupRow[];
@@ -44,9 +48,16 @@ export function spendOf(url: URL, sources: DashboardSources): DashboardSpend {
   const now = sources.now();
   const { sinceMs, resetMs } = periodBounds(period, now);
   const reader = sources.chart;
+  const before = periodBounds(period, sinceMs - 1);
   let chart, channel: GroupRow[], contact: GroupRow[], session: GroupRow[], job: GroupRow[];
+  let hourly: SpendHours | null = null, previous: SpendAmounts;
   try {
     chart = reader?.chart(sinceMs, resetMs, now) ?? { days: [], roles: [], usd: {}, calls: [] };
+    if (period === "day") {
+      hourly = reader?.hourly(sinceMs, resetMs, now) ??
+        { hours: [], elapsed: 0, roles: [], usd: {}, calls: [] };
+    }
+    previous = sumOf(channelsOf(reader?.groups("session", before.sinceMs, sinceMs) ?? []));
     session = reader?.groups("session", sinceMs, resetMs) ?? [];
     channel = channelsOf(session);
     contact = reader?.groups("contact", sinceMs, resetMs) ?? [];
@@ -54,7 +65,7 @@ export function spendOf(url: URL, sources: DashboardSources): DashboardSpend {
   } catch {
     throw new HttpError(500, "ledger_unreadable");
   }
-  const total = channel.reduce<SpendAmounts>((sum, r) => addAmounts(sum, r), NO_AMOUNTS);
+  const total = sumOf(channel);
   const status = sources.status() as { spend?: { roles?: unknown; forecast?: unknown } };
   return {
     period,
@@ -62,6 +73,13 @@ export function spendOf(url: URL, sources: DashboardSources): DashboardSpend {
     until: isoWithOffset(resetMs),
     chart,
     period_days: daysOf(sinceMs, resetMs),
+    hourly,
+    previous: {
+      since: isoWithOffset(before.sinceMs),
+      until: isoWithOffset(sinceMs),
+      usd: Math.round(previous.usd * 1e6) / 1e6,
+      calls: previous.calls,
+    },
     channel,
     contact,
     session,
@@ -72,6 +90,10 @@ export function spendOf(url: URL, sources: DashboardSources): DashboardSpend {
       forecast: status.spend?.forecast ?? {},
     },
   };
+}
+
+function sumOf(rows: GroupRow[]): SpendAmounts {
+  return rows.reduce<SpendAmounts>((sum, r) => addAmounts(sum, r), NO_AMOUNTS);
 }
 
 function daysOf(sinceMs: number, untilMs: number): string[] {

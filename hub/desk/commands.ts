@@ -178,7 +178,7 @@ const resume: CommandSpec = {
     const { lang, sessions } = ctx;
     const arg = args.join(" ");
     if (arg === "") {
-      const list = await listSessions(sessions);
+      const list = await listSessions(sessions, { lang });
       const lines = [t(lang, list.length === 0 ? "no_sessions" : "sessions_title")];
       for (const s of list) {
         lines.push(t(lang, "session_line", {

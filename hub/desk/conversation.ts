@@ -130,7 +130,7 @@ export class DeskConversation {
    * @throws {RangeError} a kind no picker has.
    */
   async choices(kind: ChoiceKind): Promise<Choice[]> {
-    if (kind === "sessions") return await listSessions(this.#p.sessions);
+    if (kind === "sessions") return await listSessions(this.#p.sessions, { lang: this.#p.lang });
     if (kind === "roles") {
       return listRoles(Object.keys(this.#p.config.models.roles), this.#agent.role, (r) => {
         const target = this.#agent.router.target(r);

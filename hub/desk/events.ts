@@ -209,17 +209,20 @@ export interface CommandResult {
   choices?: { label: string; input: string }[];
 }
 
-/** One message of a session's history, as a channel shows it. */
-export interface HistoryLine {
-  role: "user" | "assistant";
-  text: string;
-}
+/**
+ * One message of a session's history, as a channel shows it: the text of a user's or
+ * the assistant's message, or a tool call's outcome (`tool`: its name; `text`: its
+ * result as JSON, as `TOOL_CALL_RESULT` carries it), which a terminal says as a sentence.
+ */
+export type HistoryLine =
+  | { role: "user" | "assistant"; text: string }
+  | { role: "tool"; tool: string; text: string };
 
 /** The conversation moved to another session (`/resume ID`, `/new`). */
 export interface SessionChanged {
   sessionId: string;
   role: string;
-  /** The session's history (text of user and assistant messages), oldest first. */
+  /** The session's history (user and assistant messages, tool outcomes), oldest first. */
   history: HistoryLine[];
 }
 

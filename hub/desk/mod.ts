@@ -20,7 +20,7 @@ export {
   type OpenOptions,
 } from "./desk.ts";
 export { type ChoiceKind, DeskConversation, type SubmitOutcome } from "./conversation.ts";
-export { historyLines } from "./history.ts";
+export { historyLines, messageLines } from "./history.ts";
 export type * from "./events.ts";
 export { isCustom } from "./events.ts";
 export { type PersonDecision, summariseArgs } from "./approvals.ts";

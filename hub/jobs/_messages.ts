@@ -3,10 +3,10 @@
  *
  * @module
  */
-import { catalogue } from "../i18n.ts";
+import { catalogue, type Lang } from "../i18n.ts";
 
-/** The jobs catalogue. */
-export const t = catalogue({
+/** The jobs sentences in English: the catalogue every language follows. */
+const EN = {
   no_front_matter: "{file}: must start with a front matter block between two --- lines.",
   unclosed: "{file}: the front matter has no closing --- line.",
   bad_line: "{file}: line {line} of the front matter is not 'key: value'.",
@@ -113,9 +113,15 @@ export const t = catalogue({
   interrupted_told:
     "Job {name} was interrupted: the hub stopped during its run of {slot} ({usd} spent); it is not run again.",
   taken: "run by the other hub of this identity",
+  run_cancelled: "cancelled: the run was stopped before it answered",
+  run_closed: "not run: the hub closed before its turn came",
+  run_no_answer: "no answer: the prompt ran no turn",
   spine_unreachable:
     "not run: the spine that holds the slots of both hubs did not answer ({detail})",
-}, {
+} as const;
+
+/** The same in Turkish. */
+const TR: { readonly [K in keyof typeof EN]: string } = {
   no_front_matter: "{file}: iki --- satırı arasında bir ön bilgi bloğuyla başlamalı.",
   unclosed: "{file}: ön bilgi bloğunun kapanış --- satırı yok.",
   bad_line: "{file}: ön bilgi bloğunun {line}. satırı 'anahtar: değer' biçiminde değil.",
@@ -220,6 +226,18 @@ export const t = catalogue({
   interrupted_told:
     "{name} görevi yarıda kaldı: {slot} çalışması sürerken hub durdu ({usd} harcandı); yeniden çalıştırılmaz.",
   taken: "bu kimliğin öteki hub'ı çalıştırdı",
+  run_cancelled: "iptal edildi: çalışma yanıt vermeden durduruldu",
+  run_closed: "çalıştırılmadı: sırası gelmeden hub kapandı",
+  run_no_answer: "yanıt yok: istem bir tur çalıştırmadı",
   spine_unreachable:
     "çalıştırılmadı: iki hub'ın çalışmalarını tutan spine yanıt vermedi ({detail})",
-});
+};
+
+/** The jobs catalogue. */
+export const t = catalogue(EN, TR);
+
+/** The templates themselves, by language: a stored sentence is read back from them. */
+export const TEMPLATES: Readonly<Record<Lang, Readonly<Record<keyof typeof EN, string>>>> = {
+  en: EN,
+  tr: TR,
+};

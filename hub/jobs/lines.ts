@@ -10,6 +10,7 @@ import { formatTime, type Lang } from "../i18n.ts";
 import { t } from "./_messages.ts";
 import { usd } from "./estimate.ts";
 import { answerPreview } from "./preview.ts";
+import { reasonIn } from "./reasons.ts";
 import type { RunRow } from "./store.ts";
 import type { JobListing } from "./manage.ts";
 
@@ -117,10 +118,11 @@ export function logLines(rows: readonly RunRow[], lang: Lang): string[] {
   if (rows.length === 0) return [t(lang, "no_log")];
   return rows.map((row) => {
     const missed = row.missed ? t(lang, "log_missed") : "";
-    // An answer is Markdown: its words show, not its marks. A reason is a sentence.
+    // An answer is Markdown: its words show, not its marks. A reason is a sentence,
+    // said in the reader's language whichever language its hub wrote it in.
     const detail = row.state === "ok" && row.detail !== null
       ? answerPreview(row.detail, 80)
-      : (row.detail ?? "").replace(/\s+/g, " ").slice(0, 80);
+      : reasonIn(row.detail ?? "", lang).replace(/\s+/g, " ").slice(0, 80);
     return `${formatTime(row.slot_ms)}  ${row.job}  ${stateWord(row.state, lang)}${missed}  ${
       usd(row.usd)
     }  ${detail}`;

@@ -203,3 +203,25 @@ Deno.test("logLines() says the outcome in Turkish, the stored code unchanged", (
   assert.equal(rows[0]!.state, "failed");
   assert.deepEqual(logLines([], "tr"), ["Henüz çalışma yok."]);
 });
+
+Deno.test("logLines() says a stored reason in the reader's language, whichever language wrote it", () => {
+  const rows = [
+    row("missed", "skipped: the previous run was still running"),
+    row("taken", "bu kimliğin öteki hub'ı çalıştırdı"),
+    row("failed", "cancelled"),
+    row("failed", "HTTP 500"),
+  ];
+  const tail = (lines: string[]) => lines.map((l) => l.split("$0.0020  ")[1]);
+  assert.deepEqual(tail(logLines(rows, "tr")), [
+    "atlandı: önceki çalışma hâlâ sürüyordu",
+    "bu kimliğin öteki hub'ı çalıştırdı",
+    "iptal edildi: çalışma yanıt vermeden durduruldu",
+    "HTTP 500",
+  ]);
+  assert.deepEqual(tail(logLines(rows, "en")), [
+    "skipped: the previous run was still running",
+    "run by the other hub of this identity",
+    "cancelled: the run was stopped before it answered",
+    "HTTP 500",
+  ]);
+});

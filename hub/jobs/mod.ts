@@ -56,6 +56,7 @@ export {
 export { JobRunner, type JobRunnerOptions } from "./runner.ts";
 export { type Clock, ManualClock } from "../clock.ts";
 export { answerPreview } from "./preview.ts";
+export { reasonIn } from "./reasons.ts";
 export { JobStore, type RunRow, type RunState } from "./store.ts";
 export { ALL_JOBS, type PausedRow, type PauseStore } from "./pause_store.ts";
 export { jobDesks } from "./desks.ts";

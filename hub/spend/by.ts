@@ -14,7 +14,7 @@ import { t } from "./_messages.ts";
 import type { Ledger } from "../ledger/ledger.ts";
 import type { SpentTotals, TokenTotals } from "../ledger/types.ts";
 import { isoWithOffset, nextDayStart, periodBounds, periodWord } from "../ledger/periods.ts";
-import { formatUsd } from "./sentences.ts";
+import { formatUsdColumn } from "./usd_format.ts";
 
 /** What spend is grouped by. */
 export const SPEND_BY = ["channel", "contact", "session", "purpose", "day", "job"] as const;
@@ -233,9 +233,10 @@ export function spendByLines(report: SpendByReport, lang: Lang): string[] {
     [t(lang, "by_total"), { ...report.total, key: "" }],
   ];
   const width = Math.max(...cells.map(([name]) => name.length));
-  // One column, one number of decimals: enough for its smallest amount to show.
-  const decimals = Math.max(...cells.map(([, r]) => formatUsd(r.usd).split(".")[1]!.length));
-  const money = cells.map(([, r]) => `$${Math.max(0, r.usd).toFixed(decimals)}`);
+  // One column, one number of decimals: enough for its smallest amount to show, and for
+  // its rows to add up to its total.
+  const column = formatUsdColumn(report.rows.map((r) => r.usd), report.total.usd);
+  const money = [...column.parts, column.total].map((v) => `$${v}`);
   const moneyWidth = Math.max(...money.map((m) => m.length));
   cells.forEach(([name, r], i) => {
     const calls = r.calls === 1 ? t(lang, "by_calls_one") : t(lang, "by_calls", { n: r.calls });

@@ -14,6 +14,8 @@ import { TIME_ZONE } from "../i18n.ts";
 import { nextDayStart } from "../ledger/periods.ts";
 import { ensureSpendGroups, type GroupBy, type GroupRow, spendGroups } from "./rollup.ts";
 
+const HOUR_MS = 3_600_000;
+
 /** Spend per day and role over a span: the series a stacked bar chart draws. */
 export interface SpendChart {
   /** `YYYY-MM-DD` Istanbul days, oldest first, every day of the span up to today. */
@@ -26,6 +28,20 @@ export interface SpendChart {
   calls: number[];
 }
 
+/** Spend per hour and role over one day: the "today" view's series. */
+export interface SpendHours {
+  /** Each hour's start as `HH:MM` in Istanbul, every hour of the day. */
+  hours: string[];
+  /** How many of them have begun (up to the hour of now); the rest are zeros. */
+  elapsed: number;
+  /** The roles with spend in the day, largest first. */
+  roles: string[];
+  /** Dollars per role, one number per hour (same order as `hours`). */
+  usd: Record<string, number[]>;
+  /** Calls per hour, every role. */
+  calls: number[];
+}
+
 /** What one model did for a session since a moment: the web chat's line under an answer. */
 export interface TurnUsage {
   model_id: string;
@@ -34,6 +50,8 @@ export interface TurnUsage {
   output_tokens: number;
   /** Null when every call was unpriced. */
   usd: number | null;
+  /** Calls whose tokens (so dollars) were estimated: the provider's usage never came. */
+  estimated_calls: number;
 }
 
 /** A read-only view of the ledger for charts; `close()` when done. */
@@ -42,6 +60,7 @@ export class SpendChartReader {
   #db: DatabaseSync | undefined;
   #byDay: StatementSync | undefined;
   #turn: StatementSync | undefined;
+  #byHour: StatementSync | undefined;
   #groupsReady = false;
 
   constructor(ledgerFile: string) {
@@ -74,6 +93,42 @@ export class SpendChartReader {
   }
 
   /**
+   * Spend per role and hour of the day from `sinceMs` (an Istanbul midnight) to
+   * `untilMs`, counted up to `nowMs`: from the calls themselves (their `ts` index), a
+   * day's worth.
+   */
+  hourly(sinceMs: number, untilMs: number, nowMs: number): SpendHours {
+    const starts: number[] = [];
+    for (let at = sinceMs; at < untilMs; at += HOUR_MS) starts.push(at);
+    const elapsed = starts.filter((at) => at <= nowMs).length;
+    const usd: Record<string, number[]> = {};
+    const totals = new Map<string, number>();
+    const calls = starts.map(() => 0);
+    const db = this.#open();
+    this.#byHour ??= db?.prepare(
+      `SELECT role, CAST((ts - ?) / ${HOUR_MS} AS INTEGER) AS hour, TOTAL(usd) AS usd,
+         COUNT(*) AS calls
+       FROM calls WHERE ts >= ? AND ts < ? GROUP BY role, hour`,
+    );
+    const rows = (this.#byHour?.all(sinceMs, sinceMs, Math.min(untilMs, nowMs + 1)) ?? []) as {
+      role: string;
+      hour: number;
+      usd: number;
+      calls: number;
+    }[];
+    for (const row of rows) {
+      const i = Number(row.hour);
+      if (i < 0 || i >= elapsed) continue;
+      const series = usd[row.role] ??= starts.map(() => 0);
+      series[i] = Math.round(row.usd * 1e6) / 1e6;
+      calls[i]! += Number(row.calls);
+      totals.set(row.role, (totals.get(row.role) ?? 0) + row.usd);
+    }
+    const roles = [...totals.keys()].sort((a, b) => totals.get(b)! - totals.get(a)!);
+    return { hours: starts.map(hourOf), elapsed, roles, usd, calls };
+  }
+
+  /**
    * Sets up the ledger's `spend_groups` rollup (once; filled from the calls when new).
    * Throws when the ledger cannot be written.
    */
@@ -100,7 +155,8 @@ export class SpendChartReader {
       `SELECT model_id, COUNT(*) AS calls,
          TOTAL(input_tokens + cache_read_tokens + cache_write_tokens) AS input_tokens,
          TOTAL(output_tokens) AS output_tokens,
-         CASE WHEN COUNT(usd) = 0 THEN NULL ELSE TOTAL(usd) END AS usd
+         CASE WHEN COUNT(usd) = 0 THEN NULL ELSE TOTAL(usd) END AS usd,
+         ${this.#estimated(db)} AS estimated_calls
        FROM calls WHERE ts >= ? AND ts < ? AND session_id = ? GROUP BY model_id ORDER BY MIN(ts)`,
     );
     return (this.#turn.all(sinceMs, untilMs, sessionId) as unknown as TurnUsage[]).map((r) => ({
@@ -109,7 +165,16 @@ export class SpendChartReader {
       input_tokens: Number(r.input_tokens),
       output_tokens: Number(r.output_tokens),
       usd: r.usd === null ? null : Math.round(Number(r.usd) * 1e6) / 1e6,
+      estimated_calls: Number(r.estimated_calls),
     }));
+  }
+
+  /** What counts a group's estimated calls: the ledger's column since its version 3. */
+  #estimated(db: DatabaseSync): string {
+    const columns = db.prepare("SELECT name FROM pragma_table_info('calls')").all() as {
+      name: string;
+    }[];
+    return columns.some((c) => c.name === "estimated") ? "TOTAL(estimated)" : "0";
   }
 
   /** Closes the connection. */
@@ -118,6 +183,7 @@ export class SpendChartReader {
     this.#db = undefined;
     this.#byDay = undefined;
     this.#turn = undefined;
+    this.#byHour = undefined;
   }
 
   /** The connection, opened on first use; undefined while there is no ledger file. */
@@ -149,6 +215,11 @@ export class SpendChartReader {
       calls: number;
     }[];
   }
+}
+
+function hourOf(ms: number): string {
+  return Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(TIME_ZONE).toPlainTime()
+    .toString({ smallestUnit: "minute" });
 }
 
 function isoDay(ms: number): string {

@@ -10,79 +10,9 @@ import { t } from "./_messages.ts";
 import type { BudgetDecision, BudgetStatus } from "./budget.ts";
 import type { LedgerError } from "../ledger/ledger.ts";
 import { isoWithOffset } from "../ledger/periods.ts";
+import { formatUsdAll } from "./usd_format.ts";
 
-/** The most decimals an amount is shown with (a millionth of a cent is below any price). */
-const MAX_DECIMALS = 8;
-
-/**
- * Dollars without the `$`: two decimals, and below ten cents the digits that keep a small
- * amount from reading as nothing or as a rounder one (`0.014`, not `0.01`; `0.0042`;
- * `0.000027`, not `0.0000`).
- *
- * @example
- * ```ts
- * import { formatUsd } from "./sentences.ts";
- * if (formatUsd(15) !== "15.00" || formatUsd(0.0042) !== "0.0042" || formatUsd(0) !== "0.00") {
- *   throw new Error();
- * }
- * if (formatUsd(0.014) !== "0.014" || formatUsd(0.000027) !== "0.000027") throw new Error();
- * ```
- */
-export function formatUsd(usd: number): string {
-  const value = amount(usd);
-  return value.toFixed(decimalsFor(value));
-}
-
-/**
- * Amounts a sentence compares (`$spent of $cap`, a run that would pass a ceiling), each
- * as {@linkcode formatUsd} shows it, with more digits where two amounts that differ
- * would read the same, so a sentence never reads false (`$0.0149 of $0.0150`, not
- * `$0.015 of $0.015`).
- *
- * @example
- * ```ts
- * import { formatUsdAll } from "./sentences.ts";
- * if (formatUsdAll([0.014, 0.02]).join() !== "0.014,0.02") throw new Error();
- * if (formatUsdAll([12.1, 15]).join() !== "12.10,15.00") throw new Error();
- * if (formatUsdAll([0.0149, 0.015]).join() !== "0.0149,0.0150") throw new Error();
- * if (formatUsdAll([14.999, 15]).join() !== "14.999,15.000") throw new Error();
- * ```
- */
-export function formatUsdAll<const T extends readonly number[]>(
-  usds: T,
-): { -readonly [K in keyof T]: string } {
-  const values = usds.map(amount);
-  const decimals = values.map(decimalsFor);
-  // Two amounts that differ but would read the same both get a digit more, until none do.
-  for (let round = 0; round < MAX_DECIMALS; round++) {
-    const shown = values.map((v, i) => v.toFixed(decimals[i]!));
-    let clash = false;
-    values.forEach((a, i) =>
-      values.forEach((b, j) => {
-        if (i >= j || a === b || shown[i] !== shown[j]) return;
-        clash = true;
-        const more = Math.min(MAX_DECIMALS, Math.max(decimals[i]!, decimals[j]!) + 1);
-        decimals[i] = decimals[j] = more;
-      })
-    );
-    if (!clash) break;
-  }
-  return values.map((v, i) => v.toFixed(decimals[i]!)) as { -readonly [K in keyof T]: string };
-}
-
-function amount(usd: number): number {
-  return Number.isFinite(usd) && usd > 0 ? usd : 0;
-}
-
-/**
- * Two decimals from ten cents up, and for whole cents; a third for the tenths of a cent
- * below ten cents (`0.014`); below a cent at least four, and two significant digits.
- */
-function decimalsFor(value: number): number {
-  if (value === 0 || value >= 0.1) return 2;
-  if (value >= 0.01) return Number(value.toFixed(3)) === Number(value.toFixed(2)) ? 2 : 3;
-  return Math.min(MAX_DECIMALS, Math.max(4, 1 - Math.floor(Math.log10(value))));
-}
+export { formatUsd, formatUsdAll } from "./usd_format.ts";
 
 /**
  * `The <role> budget is spent ($<spent> of $<cap>) and resets at <time>. To raise the

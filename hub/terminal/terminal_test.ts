@@ -66,18 +66,140 @@ Deno.test("MarkdownStream lays out each finished line once and keeps a fence ope
   assert.deepEqual(text(stream.openLines()), ["The end of it"]);
 });
 
-Deno.test("toolOutcomeLine() says ran, denied or failed, with the result in short", () => {
-  assert.equal(
-    toolOutcomeLine("en", "read_file", '"hello\\nworld"'),
-    "  ✓ read_file ran: hello world",
+Deno.test("toolOutcomeLine() says what each tool did in a sentence, en and tr, never its JSON", () => {
+  const cases: [string, unknown, string, string][] = [
+    [
+      "write_note",
+      { saved: "groceries", bytes: 10 },
+      "  ✓ Saved the note “groceries” (10 bytes).",
+      "  ✓ “groceries” notu kaydedildi (10 bayt).",
+    ],
+    [
+      "read_note",
+      { name: "groceries", text: "milk, eggs" },
+      "  ✓ Read the note “groceries” (10 characters).",
+      "  ✓ “groceries” notu okundu (10 karakter).",
+    ],
+    [
+      "list_notes",
+      { notes: [{ name: "a" }, { name: "b" }] },
+      "  ✓ Looked at the notes: 2 notes.",
+      "  ✓ Notlara bakıldı: 2 not.",
+    ],
+    [
+      "list_notes",
+      { notes: [] },
+      "  ✓ Looked at the notes: there are none.",
+      "  ✓ Notlara bakıldı: hiç not yok.",
+    ],
+    [
+      "read_file",
+      { path: "persona/user.md", text: "x".repeat(1200), truncated: false },
+      "  ✓ Read the file persona/user.md (1,200 characters).",
+      "  ✓ persona/user.md dosyası okundu (1.200 karakter).",
+    ],
+    [
+      "current_time",
+      {
+        utc: "2026-11-29T10:00:00.000Z",
+        time_zone: "Europe/Istanbul",
+        local: "2026-11-29T13:00:00",
+        formatted: "29.11.2026 13:00",
+      },
+      "  ✓ Looked at the clock: 29.11.2026 13:00 (Europe/Istanbul).",
+      "  ✓ Saate bakıldı: 29.11.2026 13:00 (Europe/Istanbul).",
+    ],
+    [
+      "fetch_url",
+      { url: "https://example.com/", status: 200, title: "Example", text: "Hello", untrusted: "x" },
+      "  ✓ Read “Example” from https://example.com/ (5 characters).",
+      "  ✓ https://example.com/ adresinden “Example” okundu (5 karakter).",
+    ],
+    [
+      "fetch_url",
+      { url: "https://example.com/gone", status: 404, text: "" },
+      "  ✗ https://example.com/gone answered with HTTP status 404.",
+      "  ✗ https://example.com/gone HTTP 404 durumuyla yanıtladı.",
+    ],
+    [
+      "shell",
+      { exit_code: 0, source: "shell", untrusted: "x", text: "a\nb\n", truncated: false },
+      "  ✓ The command finished: 2 lines of output.",
+      "  ✓ Komut bitti: 2 satır çıktı.",
+    ],
+    [
+      "shell",
+      { exit_code: 2, source: "shell", untrusted: "x", text: "", truncated: false },
+      "  ✗ The command ended with exit code 2: no output.",
+      "  ✗ Komut 2 çıkış koduyla bitti: çıktı yok.",
+    ],
+    [
+      "web_search",
+      { query: "deno", text: "1. A\n   u\n   s\n2. B\n   u\n   s", cost_usd: 0.005 },
+      "  ✓ Searched the web for “deno”: 2 results.",
+      "  ✓ Web'de “deno” arandı: 2 sonuç.",
+    ],
+    [
+      "net_send",
+      { sent: true, id: "m1", to: "bob.example" },
+      "  ✓ Sent the message to bob.example.",
+      "  ✓ Mesaj bob.example adresine gönderildi.",
+    ],
+    [
+      "recall",
+      { note: "x", memories: [{ id: 1 }] },
+      "  ✓ Looked in memory: 1 memory found.",
+      "  ✓ Bellekte arandı: 1 anı bulundu.",
+    ],
+    [
+      "remember",
+      { remembered: 4 },
+      "  ✓ Remembered as memory #4.",
+      "  ✓ #4 numaralı anı olarak hatırlandı.",
+    ],
+    [
+      "forget",
+      { forgotten: [4, 7], not_found: [9] },
+      "  ✓ Forgot memories #4, #7; memory #9 not found.",
+      "  ✓ #4, #7 numaralı anılar unutuldu; #9 numaralı anı bulunamadı.",
+    ],
+    [
+      "files__read_text_file",
+      { source: "mcp:files/read_text_file", untrusted: "x", text: "abc", truncated: false },
+      "  ✓ read_text_file of files answered with 3 characters.",
+      "  ✓ files sunucusunun read_text_file aracı 3 karakter ile yanıtladı.",
+    ],
+    [
+      "some_plugin",
+      { items: "x".repeat(500) },
+      "  ✓ some_plugin ran and returned 512 characters.",
+      "  ✓ some_plugin çalıştı ve 512 karakter döndürdü.",
+    ],
+    [
+      "shell",
+      { declined: true, reason: "expired" },
+      "  ✗ shell did not run: no one answered in time.",
+      "  ✗ shell çalışmadı: zamanında yanıt gelmedi.",
+    ],
+    [
+      "shell",
+      { declined: true, message: "x" },
+      "  ✗ shell did not run: you denied it.",
+      "  ✗ shell çalışmadı: siz reddettiniz.",
+    ],
+    ["shell", { error: "exit 1" }, "  ✗ shell failed: exit 1", "  ✗ shell başarısız: exit 1"],
+  ];
+  for (const [tool, output, en, tr] of cases) {
+    assert.equal(toolOutcomeLine("en", tool, JSON.stringify(output)), en);
+    assert.equal(toolOutcomeLine("tr", tool, JSON.stringify(output)), tr);
+  }
+  // A long value from a result is cut; control characters cannot act.
+  const long = toolOutcomeLine(
+    "en",
+    "write_note",
+    JSON.stringify({ saved: "n\x1b[2J".repeat(40), bytes: 1 }),
   );
-  assert.equal(
-    toolOutcomeLine("tr", "shell", JSON.stringify({ declined: true, message: "x" })),
-    "  ✗ shell reddedildi: çalışmadı",
-  );
-  assert.equal(toolOutcomeLine("en", "shell", '{"error":"exit 1"}'), "  ✗ shell failed: exit 1");
-  const long = toolOutcomeLine("en", "list", JSON.stringify({ items: "x".repeat(500) }));
-  assert.ok(long.length < 110 && long.endsWith("…"), long);
+  assert.ok(long.length < 110 && long.includes("…") && !long.includes("\x1b"), long);
 });
 
 Deno.test("MarkdownPrinter prints rows as they complete, wrapped at words, none lost", () => {

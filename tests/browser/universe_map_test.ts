@@ -8,122 +8,20 @@
  * (issue 27 S6). Screenshots go to `tests/universe/artifacts/`.
  */
 import assert from "node:assert/strict";
-import { type Browser, chromium, type Page } from "playwright-core";
-import { seed, type SeedAgent, startUniverse } from "../universe/_harness.ts";
+import { seed, startUniverse } from "../universe/_harness.ts";
 import { startBulkUniverse } from "../universe/_bulk.ts";
-
-const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => {
-  try {
-    return Deno.statSync(p).isFile;
-  } catch {
-    return false;
-  }
-});
-const T = { ignore: CHROMIUM === undefined, sanitizeOps: false, sanitizeResources: false };
-const ARTIFACTS = new URL("../universe/artifacts/", import.meta.url).pathname;
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-
-function agents(n: number): SeedAgent[] {
-  const list: SeedAgent[] = [];
-  for (let i = 0; i < n; i++) {
-    list.push({
-      address: `agent-${i}.example`,
-      name: `Agent ${i}`,
-      owner: `Owner ${i}`,
-      about: `About ${i}`,
-      links: n < 2 ? [] : [1, 3].flatMap((d) => [
-        { peer: `agent-${(i + d) % n}.example`, messages: 1 + (i % 5) },
-        { peer: `agent-${(i - d + n) % n}.example`, messages: 1 + ((i - d + n) % n % 5) },
-      ]),
-    });
-  }
-  if (n > 1) {
-    list[1] = {
-      ...list[1]!,
-      name: "Özlem Işık",
-      owner: "Şule",
-      about: "A very long line about this agent that goes on and on",
-    };
-  }
-  if (n > 2) {
-    list[2] = { ...list[2]!, name: "A name far too long to fit on any label of the map at all" };
-  }
-  return list;
-}
-
-async function withBrowser(fn: (browser: Browser) => Promise<void>): Promise<void> {
-  await Deno.mkdir(ARTIFACTS, { recursive: true });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM!,
-    args: ["--no-sandbox", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist"],
-  });
-  try {
-    await fn(browser);
-  } finally {
-    await browser.close();
-  }
-}
-
-/** A page whose errors (not Chromium's own GL driver notes) are collected. */
-async function open(browser: Browser, url: string, viewport = DESKTOP) {
-  const page = await browser.newPage({ viewport });
-  const problems: string[] = [];
-  page.on("console", (m) => {
-    if ((m.type() === "error" || m.type() === "warning") && !m.text().includes("GL Driver")) {
-      problems.push(m.text());
-    }
-  });
-  page.on("pageerror", (e) => problems.push(String(e)));
-  await page.goto(url);
-  return { page, problems };
-}
-
-/** Every placed label's box: none overlaps another, all inside the map. */
-async function labelBoxes(page: Page): Promise<number> {
-  const { boxes, map } = await page.evaluate(() => ({
-    boxes: [...document.querySelectorAll("#labels .label")].map((e) => {
-      const r = e.getBoundingClientRect();
-      return { x: r.left, y: r.top, w: r.width, h: r.height, text: e.textContent ?? "" };
-    }),
-    map: (() => {
-      const r = document.getElementById("map")!.getBoundingClientRect();
-      return { x: r.left, y: r.top, w: r.width, h: r.height };
-    })(),
-  }));
-  for (let i = 0; i < boxes.length; i++) {
-    const a = boxes[i]!;
-    assert.ok(a.w > 0 && a.h > 0, a.text);
-    assert.ok(
-      a.x >= map.x - 0.5 && a.y >= map.y - 0.5 && a.x + a.w <= map.x + map.w + 0.5 &&
-        a.y + a.h <= map.y + map.h + 0.5,
-      `${a.text} leaves the map`,
-    );
-    for (let j = i + 1; j < boxes.length; j++) {
-      const b = boxes[j]!;
-      const overlap = a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
-      assert.ok(!overlap, `labels overlap: ${a.text} / ${b.text}`);
-    }
-  }
-  return boxes.length;
-}
-
-/** The viewport position of an agent on the map (through the page's renderer). */
-async function agentAt(page: Page, address: string): Promise<{ x: number; y: number }> {
-  return await page.evaluate((address) => {
-    // deno-lint-ignore no-explicit-any
-    const sigma = (globalThis as any).universeMap.sigma;
-    const p = sigma.graphToViewport(sigma.getGraph().getNodeAttributes(address));
-    const r = document.getElementById("map")!.getBoundingClientRect();
-    return { x: r.left + p.x, y: r.top + p.y };
-  }, address);
-}
-
-function inView(box: { x: number; y: number; width: number; height: number } | null, v = PHONE) {
-  assert.ok(box, "the element is shown");
-  assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.width <= v.width + 0.5, JSON.stringify(box));
-  assert.ok(box.y + box.height <= v.height + 0.5, JSON.stringify(box));
-}
+import {
+  agentAt,
+  agents,
+  ARTIFACTS,
+  DESKTOP,
+  inView,
+  labelBoxes,
+  open,
+  PHONE,
+  T,
+  withBrowser,
+} from "./_universe_map.ts";
 
 Deno.test({
   name: "map in Chromium, 0 agents: the empty-state sentence, figures of zero, no error",
@@ -431,7 +329,7 @@ Deno.test({
           await page.textContent("#stats") ?? "",
           /^100,000 agents · 100,000 online · 5,000 links · /,
         );
-        assert.ok(await page.isVisible(`#legend li:has-text("Many agents")`));
+        assert.ok(await page.isVisible(`#legend li:has-text("Agents per dot")`));
         assert.equal(await page.getAttribute("body", "data-drawn"), "0");
         await page.screenshot({ path: `${ARTIFACTS}map-100k-desktop.png` });
         await page.fill("#search", "agent 4242");

@@ -73,6 +73,9 @@ Deno.test({
         /\[write_note\]\r?\n[^\n]*The agent wants to save the note “x”/,
         "the tool shows before its approval",
       );
+      // The tool's outcome is a sentence, not its JSON.
+      assert.match(r.screen, / {2}✓ Saved the note “x” \(1 byte\)\.\r?\n/);
+      assert.ok(!r.screen.includes('{"saved"'), r.screen);
       assert.ok(!r.screen.includes("sk-typed-secret"), "the key is never echoed");
       assert.ok(!/s.{0,12}k.{0,12}-.{0,12}t.{0,12}y.{0,12}p/.test(r.screen), "not even key by key");
       assert.match(Deno.readTextFileSync(`${home}/.env`), /^VENDOR_A_API_KEY=sk-typed-secret$/m);

@@ -1,7 +1,8 @@
 /**
  * The job log and list in Turkish (`[ui] lang = "tr"`): the outcome and pause words a
  * person reads are Turkish in `agent jobs run`, `agent jobs log` and `agent jobs list`,
- * while `--json` and the job store keep the English codes.
+ * and so are the log's reasons, also those an English hub wrote; `--json` and the job
+ * store keep the English codes.
  */
 import assert from "node:assert/strict";
 import { JobStore } from "@agent/hub/jobs";
@@ -34,11 +35,29 @@ Deno.test("agent jobs run, log and list say outcomes and pauses in Turkish; --js
     const now = Date.now();
     store.claim("news@failed", "news", now + 60_000, now);
     store.finish("news@failed", { state: "failed", usd: 0.01, nowMs: now, detail: "HTTP 500" });
+    // Reasons an English hub wrote (before Turkish was chosen, or the other hub).
+    store.claim("news@skipped", "news", now + 120_000, now);
+    store.finish("news@skipped", {
+      state: "missed",
+      usd: 0,
+      nowMs: now,
+      detail: "skipped: the previous run was still running",
+    });
+    store.claim("news@stopped", "news", now + 180_000, now);
+    store.finish("news@stopped", { state: "failed", usd: 0, nowMs: now, detail: "cancelled" });
     store.close();
 
     const log = await agent(["--home", home, "jobs", "log"]);
     assert.equal(log.code, 0, log.stderr);
-    const [failed, ok] = log.stdout.trimEnd().split("\n");
+    const [stopped, skipped, failed, ok] = log.stdout.trimEnd().split("\n");
+    assert.match(
+      stopped!,
+      / {2}news {2}başarısız {2}\$0\.00 {2}iptal edildi: çalışma yanıt vermeden durduruldu$/,
+    );
+    assert.match(
+      skipped!,
+      / {2}news {2}kaçırıldı {2}\$0\.00 {2}atlandı: önceki çalışma hâlâ sürüyordu$/,
+    );
     assert.match(
       failed!,
       /^\d\d\.\d\d\.\d{4} \d\d:\d\d {2}news {2}başarısız {2}\$0\.01 {2}HTTP 500$/,
@@ -47,9 +66,11 @@ Deno.test("agent jobs run, log and list say outcomes and pauses in Turkish; --js
     const json = await agent(["--home", home, "jobs", "log", "--json"]);
     assert.deepEqual(JSON.parse(json.stdout).map((r: { state: string }) => r.state), [
       "failed",
+      "missed",
+      "failed",
       "ok",
     ]);
-    assert.deepEqual(rows(home, "news").map((r) => r.state), ["ok", "failed"]);
+    assert.deepEqual(rows(home, "news").map((r) => r.state), ["ok", "failed", "missed", "failed"]);
 
     assert.equal((await agent(["--home", home, "jobs", "pause", "news"])).code, 0);
     const list = await agent(["--home", home, "jobs", "list"]);

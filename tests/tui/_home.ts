@@ -7,8 +7,14 @@
 import assert from "node:assert/strict";
 import { agent, tempHome } from "../cli/_run.ts";
 
+/** Options for {@linkcode fakeHome}. */
+export interface FakeHomeOptions {
+  /** The hub's control port (`[hub] port`), for a test that runs a hub. @default init's */
+  port?: number | undefined;
+}
+
 /** A fresh fake home (removed by `cleanup()`), its brain answering `replies`. */
-export async function fakeHome(replies?: string[]): Promise<string> {
+export async function fakeHome(replies?: string[], options: FakeHomeOptions = {}): Promise<string> {
   const home = tempHome();
   const r = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
   assert.equal(r.code, 0, r.stderr);
@@ -21,6 +27,11 @@ export async function fakeHome(replies?: string[]): Promise<string> {
       } }\n`,
     );
     await Deno.writeTextFile(path, toml);
+  }
+  if (options.port !== undefined) {
+    const path = `${home}/agent.toml`;
+    const toml = await Deno.readTextFile(path);
+    await Deno.writeTextFile(path, toml.replace(/^port = \d+$/m, `port = ${options.port}`));
   }
   return home;
 }

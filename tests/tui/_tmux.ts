@@ -45,6 +45,8 @@ export interface PaneOptions {
   env?: Record<string, string>;
   columns?: number;
   rows?: number;
+  /** Deno's own lines (downloads) shown too, as `deno task agent` shows them. @default false */
+  denoOutput?: boolean;
 }
 
 /** One pane running `agent <args>`; the shell prints `EXIT=<code>` when it ends. */
@@ -72,7 +74,7 @@ export class Pane {
       `env -u CI ${env}`,
       shellQuote(Deno.execPath()),
       "run",
-      "--quiet",
+      ...(options.denoOutput === true ? [] : ["--quiet"]),
       ...AGENT_FLAGS,
       "cli/main.ts",
       ...args.map(shellQuote),
@@ -137,6 +139,40 @@ export class Pane {
   async exitCode(timeoutMs?: number): Promise<number> {
     const screen = await this.until(/EXIT=\d+/, timeoutMs);
     return Number(screen.match(/EXIT=(\d+)/)![1]);
+  }
+
+  /** Whether the program in the pane has switched to the terminal's alternate screen. */
+  async alternateOn(): Promise<boolean> {
+    return (await this.#tmux("display-message", "-p", "-t", this.name, "#{alternate_on}"))
+      .trim() === "1";
+  }
+
+  /**
+   * The process id of the program the pane's shell runs (the agent), once it started.
+   */
+  async programPid(): Promise<number> {
+    const shell = (await this.#tmux("display-message", "-p", "-t", this.name, "#{pane_pid}"))
+      .trim();
+    return await until("the pane's program to start", async () => {
+      const out = await new Deno.Command("pgrep", { args: ["-P", shell], stdout: "piped" })
+        .output();
+      const pid = Number(new TextDecoder().decode(out.stdout).trim().split("\n")[0]);
+      return pid > 0 && pid;
+    });
+  }
+
+  /**
+   * Writes `text` to the pane's terminal as another program sharing it would (Deno's
+   * download lines while a module loads, a child's stderr): over whatever is drawn.
+   */
+  async writeTerminal(text: string): Promise<void> {
+    const tty = (await this.#tmux("display-message", "-p", "-t", this.name, "#{pane_tty}")).trim();
+    // Through a shell: Deno asks --allow-all of a write to a device.
+    const out = await new Deno.Command("sh", {
+      args: ["-c", 'printf "%s" "$1" >> "$2"', "sh", text, tty],
+      stderr: "piped",
+    }).output();
+    if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
   }
 
   /** Resizes the pane's window. */

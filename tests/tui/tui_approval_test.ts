@@ -41,7 +41,7 @@ Deno.test({
       await pane.keys("Enter");
       const queued = await pane.until("(queued) my next yes no");
       assert.ok(queued.includes(ASKED), `the approval still waits:\n${queued}`);
-      assert.ok(!queued.includes("write_note ran"), queued);
+      assert.ok(!queued.includes("Saved the note"), queued);
       await assert.rejects(Deno.stat(`${home}/notes/x.md`));
       await pane.keep("approval-typing-120");
       await pane.resize(60, 20);
@@ -53,7 +53,7 @@ Deno.test({
       await pane.keys("C-y");
       const done = await pane.until("Answered the queued line.");
       await pane.keep("approval-decided-60");
-      assert.match(done, /✓ write_note ran/);
+      assert.match(done, /✓ Saved the note “x” \(1 byte\)\./);
       assert.ok(done.indexOf("Saved it.") < done.indexOf("› my next yes no"), done);
       assert.equal(await Deno.readTextFile(`${home}/notes/x.md`), "y\n");
       await pane.keys("C-d");
@@ -82,7 +82,10 @@ for (const [key, after] of [["C-y", "Sent, or tried."], ["C-n", "Declined."]] as
         await pane.keys(key);
         const screen = await pane.until(after);
         assert.ok(!screen.includes("The agent wants to send"), screen);
-        assert.match(screen, key === "C-y" ? /net_send (ran|failed)/ : /✗ net_send denied/);
+        assert.match(
+          screen,
+          key === "C-y" ? /net_send (ran|failed)/ : /✗ net_send did not run: you denied it\./,
+        );
         await pane.keys("C-d");
         assert.equal(await pane.exitCode(), 0);
       } finally {

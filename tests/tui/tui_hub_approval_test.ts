@@ -25,12 +25,7 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     const port = freePort();
-    const home = await fakeHome([SAVE, "Saved it."]);
-    const toml = `${home}/agent.toml`;
-    await Deno.writeTextFile(
-      toml,
-      (await Deno.readTextFile(toml)).replace(/^port = \d+$/m, `port = ${port}`),
-    );
+    const home = await fakeHome([SAVE, "Saved it."], { port });
     const hub = spawnHubProcess(home);
     let pane: Pane | undefined;
     try {

@@ -1,12 +1,20 @@
 /**
  * The map's endpoints on workerd: the overview's cell counts and figures, the area's
  * agents and links and its cap, the folded search, the index following joins, names,
- * leaves and the cron; and the pages around the map (404 in en/tr, meta, favicon, no
+ * leaves and the cron, the build laying linked agents out near their peers and
+ * `/api/map/places`; and the pages around the map (404 in en/tr, meta, favicon, no
  * failure on malformed escapes).
  */
 import assert from "node:assert/strict";
 import { cellOf, positionOf } from "@agent/universe";
-import { seed, type SeedAgent, startAgent, startUniverse } from "./_harness.ts";
+import {
+  directoryStub,
+  type RunningUniverse,
+  seed,
+  type SeedAgent,
+  startAgent,
+  startUniverse,
+} from "./_harness.ts";
 
 const T = { sanitizeOps: false, sanitizeResources: false };
 
@@ -14,6 +22,25 @@ const T = { sanitizeOps: false, sanitizeResources: false };
 async function getJson(url: string): Promise<{ status: number; body: any }> {
   const res = await fetch(url);
   return { status: res.status, body: await res.json() };
+}
+
+/** Builds the snapshot now, which lays the map out (as the alarm would, a moment later). */
+async function build(u: RunningUniverse): Promise<void> {
+  const res = await (await directoryStub(u)).fetch("https://directory.internal/build", {
+    method: "POST",
+  });
+  assert.equal(res.status, 200, await res.text());
+}
+
+/** Every agent's place, as the map index holds it. */
+async function places(u: RunningUniverse): Promise<Map<string, { x: number; y: number }>> {
+  const whole = await getJson(`${u.url}/api/map/area?x0=0&y0=0&x1=1&y1=1`);
+  return new Map(
+    whole.body.agents.map((a: { address: string; x: number; y: number }) => [a.address, {
+      x: a.x,
+      y: a.y,
+    }]),
+  );
 }
 
 function ring(n: number): SeedAgent[] {
@@ -39,11 +66,13 @@ Deno.test({
       assert.deepEqual(r.body, { grid: 64, taus: 0, online: 0, links: 0, messages: 0, cells: [] });
       const agents = ring(30);
       await seed(u, agents);
+      await build(u);
       r = await getJson(`${u.url}/api/map/overview`);
       assert.equal(r.status, 200);
       const want = new Map<number, number>();
+      const at = await places(u);
       for (const a of agents) {
-        const cell = cellOf(positionOf(a.address));
+        const cell = cellOf(at.get(a.address)!);
         want.set(cell, (want.get(cell) ?? 0) + 1);
       }
       const got = new Map<number, number>();
@@ -71,13 +100,15 @@ Deno.test({
     try {
       const agents = ring(60);
       await seed(u, agents);
+      await build(u);
+      const at = await places(u);
       const whole = await getJson(`${u.url}/api/map/area?x0=0&y0=0&x1=1&y1=1`);
       assert.equal(whole.body.agents.length, 60);
       assert.equal(whole.body.links.length / 3, 60);
       assert.equal(whole.body.truncated, false);
       const rect = { x0: 0.2, y0: 0.3, x1: 0.6, y1: 0.7 };
       const inside = agents.map((a) => a.address).filter((address) => {
-        const p = positionOf(address);
+        const p = at.get(address)!;
         return p.x >= rect.x0 && p.x <= rect.x1 && p.y >= rect.y0 && p.y <= rect.y1;
       }).sort();
       const part = await getJson(
@@ -86,7 +117,7 @@ Deno.test({
       const got = part.body.agents.map((a: { address: string }) => a.address).sort();
       assert.deepEqual(got, inside);
       for (const a of part.body.agents) {
-        assert.deepEqual({ x: a.x, y: a.y }, positionOf(a.address));
+        assert.deepEqual({ x: a.x, y: a.y }, at.get(a.address));
         assert.equal(a.online, true);
       }
       const set = new Set(inside);
@@ -282,6 +313,60 @@ Deno.test({
       assert.match(text, /agent net universe join/);
       res = await fetch(`${u.url}/tr/how-it-works`);
       assert.ok(!(await res.text()).includes("alışverişlerindeki"));
+    } finally {
+      await u.stop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "map: the build lays linked agents out near their peers, the rest at their hashed places; /api/map/places",
+  ...T,
+  async fn() {
+    const u = await startUniverse({ rebuildSeconds: 3_600 });
+    try {
+      const agents = ring(60);
+      agents.push({ address: "alone.example", name: "Alone", owner: "", about: "" });
+      await seed(u, agents);
+      const median = (at: Map<string, { x: number; y: number }>) => {
+        const lengths = agents.slice(0, 60).map((a, i) => {
+          const p = at.get(a.address)!, q = at.get(agents[(i + 1) % 60]!.address)!;
+          return Math.hypot(p.x - q.x, p.y - q.y);
+        }).sort((a, b) => a - b);
+        return lengths[30]!;
+      };
+      const hashed = new Map(agents.map((a) => [a.address, positionOf(a.address)]));
+      await build(u);
+      const at = await places(u);
+      assert.ok(median(hashed) > 0.25, `hashed: ${median(hashed)}`);
+      // 60 agents over the whole disc lie about 0.12 apart: a link is one step, not a chord.
+      assert.ok(median(at) < 0.15 && median(at) < median(hashed) / 2, `laid out: ${median(at)}`);
+      assert.deepEqual(at.get("alone.example"), positionOf("alone.example"));
+      // The cells follow the moved agents.
+      const o = (await getJson(`${u.url}/api/map/overview`)).body;
+      const cells = new Map<number, number>();
+      for (const p of at.values()) cells.set(cellOf(p), (cells.get(cellOf(p)) ?? 0) + 1);
+      const got = new Map<number, number>();
+      for (let i = 0; i < o.cells.length; i += 2) got.set(o.cells[i], o.cells[i + 1]);
+      assert.deepEqual(got, cells);
+      // The same links, the same places: a second build moves no one.
+      await build(u);
+      assert.deepEqual(await places(u), at);
+      // An agent's place and its peers', for the page to draw a chosen agent.
+      const mine = await getJson(`${u.url}/api/map/places?address=agent-5.example`);
+      assert.equal(mine.status, 200);
+      assert.deepEqual({ x: mine.body.x, y: mine.body.y }, at.get("agent-5.example"));
+      assert.deepEqual(Object.keys(mine.body.peers).sort(), ["agent-4.example", "agent-6.example"]);
+      const p4 = at.get("agent-4.example")!;
+      assert.deepEqual(mine.body.peers["agent-4.example"], [p4.x, p4.y]);
+      const none = await getJson(`${u.url}/api/map/places?address=nobody.example`);
+      assert.deepEqual([none.status, none.body], [404, { error: "not_found" }]);
+      const bad = await getJson(`${u.url}/api/map/places`);
+      assert.deepEqual([bad.status, bad.body], [400, {
+        error: "bad_request",
+        detail: "address must be an agent's address",
+      }]);
     } finally {
       await u.stop();
     }

@@ -1,11 +1,11 @@
 /**
- * The overview's cells as the page uses them: how many agents a rectangle holds, how
- * dense the cell around a point is, and the cells merged into a coarser grid for the
+ * The overview's cells as the page uses them: how many agents a rectangle holds, and
+ * the cells merged into a coarser grid for the
  * zoomed-out drawing. Pure, so the levels of detail can be tested without a browser.
  *
  * @module
  */
-import { cellX, cellY, type MapPoint } from "../layout.ts";
+import { cellX, cellY } from "../layout.ts";
 import type { MapOverview, MapRect } from "./store.ts";
 
 /**
@@ -28,16 +28,6 @@ export function cellsIn(o: MapOverview, rect: MapRect): number {
     if (cx >= x0 && cx <= x1 && cy >= y0 && cy <= y1) n += o.cells[i + 1]!;
   }
   return n;
-}
-
-/** Agents per unit of area in the cell that holds `p` (at least one cell's worth). */
-export function densityAt(o: MapOverview, p: MapPoint): number {
-  const cell = cellY(p.y, o.grid) * o.grid + cellX(p.x, o.grid);
-  let n = 1;
-  for (let i = 0; i < o.cells.length; i += 2) {
-    if (o.cells[i] === cell) n = Math.max(1, o.cells[i + 1]!);
-  }
-  return n * o.grid * o.grid;
 }
 
 /**

@@ -5,9 +5,19 @@
  *
  * @module
  */
-import { MapView, type Selection } from "./client_view.ts";
+import { type MapLevel, MapView, type Selection } from "./client_view.ts";
 import type { MapHit, MapOverview } from "./store.ts";
-import { counted, ellipsis, istanbulTime, lineOf, type MapLang, safeDecode } from "./text.ts";
+import {
+  counted,
+  ellipsis,
+  fill,
+  istanbulTime,
+  lineOf,
+  type MapLang,
+  safeDecode,
+  shortCount,
+  zoomFactor,
+} from "./text.ts";
 import { MAP_WORDS } from "./words.ts";
 
 interface Tau {
@@ -21,6 +31,13 @@ interface Tau {
   subs: { name: string; about: string }[];
   /** Each peer's name and state come with it (the map may not have drawn the peer). */
   links: { peer: string; messages: number; name?: string; online?: boolean }[];
+}
+
+/** `GET /api/map/places`: where the map index puts an agent and its peers. */
+interface Places {
+  x: number;
+  y: number;
+  peers: Record<string, [number, number]>;
 }
 
 const lang: MapLang = document.documentElement.lang === "tr" ? "tr" : "en";
@@ -79,6 +96,24 @@ function figures(o: MapOverview): void {
     empty.hidden = o.taus !== 0;
   }
   document.body.dataset.taus = String(o.taus);
+}
+
+/** The legend's zoom line and, while dots are groups, its scale of agents per dot. */
+function legendLevel(level: MapLevel): void {
+  const zoom = $("zoom-level");
+  if (zoom) {
+    const template = level.layer === "cells" ? W.zoomCells : W.zoomAgents;
+    const text = fill(template, { zoom: zoomFactor(lang, level.ratio) });
+    if (zoom.textContent !== text) zoom.textContent = text;
+  }
+  const scale = $("legend-cell");
+  if (scale && level.range) {
+    const locale = lang === "tr" ? "tr-TR" : "en-GB";
+    scale.textContent = fill(W.legendScale, {
+      min: level.range.min.toLocaleString(locale),
+      max: level.range.max.toLocaleString(locale),
+    });
+  }
 }
 
 async function overview(): Promise<MapOverview> {
@@ -152,9 +187,15 @@ function card(t: Tau | undefined, address: string): void {
 async function open(address: string, center: boolean): Promise<void> {
   selected = address;
   let tau: Tau | undefined;
+  let places: Places | undefined;
+  const q = encodeURIComponent(address);
   try {
-    const response = await fetch(`/api/taus/${encodeURIComponent(address)}`);
+    const [response, where] = await Promise.all([
+      fetch(`/api/taus/${q}`),
+      fetch(`/api/map/places?address=${q}`),
+    ]);
     tau = response.ok ? await response.json() as Tau : undefined;
+    places = where.ok ? await where.json() as Places : undefined;
   } catch {
     tau = undefined;
   }
@@ -167,6 +208,7 @@ async function open(address: string, center: boolean): Promise<void> {
       name: lineOf(tau.name),
       online: tau.online,
       links: tau.links.map((l) => l.name === undefined ? l : { ...l, name: lineOf(l.name) }),
+      ...(places ? { places: { ...places.peers, [tau.address]: [places.x, places.y] } } : {}),
     }
     : undefined;
   view?.select(selection, center);
@@ -326,6 +368,8 @@ function start(): void {
       else location.href = `${lang === "tr" ? "/tr" : ""}/universe#${address}`;
     },
     onDrawn: listDrawn,
+    onLevel: legendLevel,
+    countText: (n) => shortCount(lang, n),
     covers() {
       const base = mapBox.getBoundingClientRect();
       return [$("legend"), $("panel-wrap")].flatMap((e) => {

@@ -14,7 +14,7 @@ import type { MapArea, MapOverview } from "./store.ts";
 import { lineOf } from "./text.ts";
 import { MAP_COLOURS } from "./words.ts";
 
-/** One node's attributes: an agent or, zoomed out, a cell's count. */
+/** One node's attributes: an agent or, zoomed out, a cell (its `degree`: how many agents). */
 export type MapNode = {
   x: number;
   y: number;
@@ -36,28 +36,68 @@ export interface Selection {
   name: string;
   online: boolean;
   links: { peer: string; messages: number; name?: string; online?: boolean }[];
+  /** Where the map index puts it and its peers (the layout moves linked agents). */
+  places?: Record<string, readonly [number, number]>;
 }
 
-/** Fills `g` with the overview's cells merged `merge`×`merge`: fewer, larger dots far out. */
-export function fillCells(g: MapGraph, o: MapOverview, merge: number): void {
+/** Where `address` is drawn: the map index's place when known, else its hashed one. */
+export function placeOf(s: Selection | undefined, address: string): { x: number; y: number } {
+  const p = s?.places?.[address];
+  return p ? { x: p[0], y: p[1] } : positionOf(address);
+}
+
+/** The fewest and most agents one dot of the cells layer holds: the legend's scale. */
+export interface CellRange {
+  min: number;
+  max: number;
+}
+
+/**
+ * Fills `g` with the overview's cells merged `merge`×`merge`: fewer, larger dots far
+ * out, coloured along the legend's scale (blue for the emptiest, purple for the fullest).
+ */
+export function fillCells(g: MapGraph, o: MapOverview, merge: number): CellRange {
   const grid = o.grid / merge;
   const counts = mergeCells(o, merge);
   g.clear();
-  let max = 1;
-  for (const n of counts.values()) max = Math.max(max, n);
+  let max = 1, min = Infinity;
+  for (const n of counts.values()) {
+    max = Math.max(max, n);
+    min = Math.min(min, n);
+  }
   for (const [cell, n] of counts) {
     const share = Math.sqrt(n / max);
     g.addNode(`cell:${cell}`, {
       x: (cell % grid + 0.5) / grid,
       y: (Math.floor(cell / grid) + 0.5) / grid,
       size: (1.5 + 7 * share) * merge,
-      color: share > 0.6 ? MAP_COLOURS.cellHigh : MAP_COLOURS.cellLow,
+      color: mixColour(MAP_COLOURS.cellLow, MAP_COLOURS.cellHigh, share),
       kind: "cell",
       name: String(n),
       online: false,
-      degree: 0,
+      degree: n,
     });
   }
+  return { min: min === Infinity ? 0 : min, max: counts.size === 0 ? 0 : max };
+}
+
+/**
+ * The colour `t` of the way from `from` to `to` (both `#rrggbb`), as `#rrggbb`.
+ *
+ * @example
+ * ```ts
+ * import { mixColour } from "./client_graph.ts";
+ * if (mixColour("#000000", "#ffffff", 0.5) !== "#808080") throw new Error();
+ * ```
+ */
+export function mixColour(from: string, to: string, t: number): string {
+  const at = (c: string, i: number) => parseInt(c.slice(1 + 2 * i, 3 + 2 * i), 16);
+  let out = "#";
+  for (let i = 0; i < 3; i++) {
+    const v = Math.round(at(from, i) + (at(to, i) - at(from, i)) * Math.min(1, Math.max(0, t)));
+    out += v.toString(16).padStart(2, "0");
+  }
+  return out;
 }
 
 /** Fills `g` with an area's agents and links; an agent's size grows with its links. */
@@ -94,7 +134,7 @@ export function fillArea(g: MapGraph, area: MapArea): void {
 export function addSelection(g: MapGraph, s: Selection): void {
   const add = (address: string, name: string, online: boolean) => {
     if (g.hasNode(address)) return;
-    const p = positionOf(address);
+    const p = placeOf(s, address);
     g.addNode(address, {
       ...p,
       size: 4,
@@ -136,22 +176,60 @@ export function nodeStyle(
   return { ...data, color: data.online ? MAP_COLOURS.fadedOnline : MAP_COLOURS.faded, zIndex: 0 };
 }
 
-/** A link as drawn: the selected agent's stand out, the rest fade. */
+/**
+ * Above this many drawn links, and when they are long (agents at their hashed places,
+ * beyond what the server lays out: see `arrange.ts`), only the links of the agent
+ * pointed at (or chosen) are drawn: the rest would be chords across the map that hide
+ * more than they show.
+ */
+export const LINKS_ON_HOVER = 100;
+
+/** A median link longer than this share of the drawn agents' extent is "long". */
+const LONG_LINK = 0.15;
+
+/**
+ * Whether a graph's links are drawn only for the agent pointed at or chosen: more than
+ * {@linkcode LINKS_ON_HOVER} of them and their median length long.
+ */
+export function linksOnHover(g: MapGraph): boolean {
+  if (g.size <= LINKS_ON_HOVER) return false;
+  let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+  g.forEachNode((_, a) => {
+    x0 = Math.min(x0, a.x);
+    x1 = Math.max(x1, a.x);
+    y0 = Math.min(y0, a.y);
+    y1 = Math.max(y1, a.y);
+  });
+  const lengths = g.mapEdges((_e, _d, _s, _t, a, b) => Math.hypot(a.x - b.x, a.y - b.y))
+    .sort((p, q) => p - q);
+  return lengths[Math.floor(lengths.length / 2)]! > LONG_LINK * Math.max(x1 - x0, y1 - y0);
+}
+
+/**
+ * A link as drawn: the selected agent's stand out, those of `hovered` brighten, the
+ * rest fade when one is chosen, or are hidden when `hideLinks` ({@linkcode linksOnHover}).
+ */
 export function edgeStyle(
   g: MapGraph,
   s: Selection | undefined,
   edge: string,
   data: Record<string, unknown>,
+  hovered?: string,
+  hideLinks = false,
 ): Record<string, unknown> {
-  if (!s) return data;
   const [a, b] = g.extremities(edge);
-  if (a === s.address || b === s.address) {
+  const pointed = hovered !== undefined && (a === hovered || b === hovered);
+  if (s && (a === s.address || b === s.address)) {
     return {
       ...data,
       color: MAP_COLOURS.selected,
       size: Number(data.size ?? 1) + 1.5,
-      zIndex: 1,
+      zIndex: 2,
     };
   }
-  return { ...data, color: MAP_COLOURS.fadedLink, zIndex: 0 };
+  if (pointed) {
+    return { ...data, color: MAP_COLOURS.hoverLink, size: Number(data.size ?? 1) + 1, zIndex: 1 };
+  }
+  if (hideLinks) return { ...data, hidden: true };
+  return s ? { ...data, color: MAP_COLOURS.fadedLink, zIndex: 0 } : data;
 }

@@ -18,7 +18,9 @@ export interface LabelItem {
   rank: number;
   /** The node's radius, the label starts past it. */
   size: number;
-  chosen: boolean;
+  chosen?: boolean;
+  /** A group's count (zoomed out), drawn quieter than a name. */
+  count?: boolean;
   /** Another agent is chosen and this one is not linked to it: its label dims too. */
   faded?: boolean;
   /** The side of its node, off its links (the chosen agent's); right when absent. */
@@ -50,7 +52,13 @@ export class LabelLayer {
   draw(items: LabelItem[], width: number, height: number, covers: Omit<LabelBox, "id">[]): number {
     items.sort((p, q) => q.rank - p.rank || (p.id < q.id ? -1 : 1));
     const boxes = placeLabels(
-      items.slice(0, 4000).map((i) => beside(i, this.#width(i.text), 16)),
+      // A label that does not fit on the right of its dot may go on the left.
+      items.slice(0, 4000).flatMap((i) => {
+        const w = this.#width(i.text);
+        return i.side
+          ? [beside(i, w, 16)]
+          : [beside(i, w, 16), beside({ ...i, side: "left" }, w, 16)];
+      }),
       width,
       height,
       width * height > 400_000 ? 150 : 60,
@@ -68,7 +76,13 @@ export class LabelLayer {
       }
       const item = byId.get(box.id);
       span.textContent = item?.text ?? "";
-      span.className = item?.chosen ? "label chosen" : item?.faded ? "label faded" : "label";
+      span.className = item?.chosen
+        ? "label chosen"
+        : item?.faded
+        ? "label faded"
+        : item?.count
+        ? "label count"
+        : "label";
       span.style.transform = `translate(${Math.round(box.left)}px, ${Math.round(box.top)}px)`;
       span.style.width = `${box.width}px`;
     }

@@ -9,16 +9,18 @@
  */
 import { UndirectedGraph } from "graphology";
 import Sigma from "sigma";
-import { positionOf } from "../layout.ts";
-import { cellsIn, densityAt } from "./cells.ts";
+import { cellsIn } from "./cells.ts";
 import {
   addSelection,
+  type CellRange,
   edgeStyle,
   fillArea,
   fillCells,
   highlighted,
+  linksOnHover,
   type MapNode,
   nodeStyle,
+  placeOf,
   type Selection,
 } from "./client_graph.ts";
 import { type LabelItem, LabelLayer } from "./client_labels.ts";
@@ -43,7 +45,23 @@ export interface ViewEvents {
   onDrawn(addresses: { address: string; name: string; online: boolean }[]): void;
   /** Boxes over the map (the legend, a card sheet), relative to it: labels avoid them. */
   covers(): { left: number; top: number; width: number; height: number }[];
+  /** The layer or the zoom changed: what the legend says about them. */
+  onLevel(level: MapLevel): void;
+  /** A dot's count as its label writes it (the page's language). */
+  countText(n: number): string;
 }
+
+/** What the view shows now: the legend's zoom line and scale. */
+export interface MapLevel {
+  layer: "none" | "all" | "cells" | "area";
+  /** The camera's ratio: 1 shows the whole universe, 0.1 is ten times closer. */
+  ratio: number;
+  /** The cells layer's fewest and most agents per dot. */
+  range?: CellRange;
+}
+
+/** How much closer one press of + goes while dots are groups (1.6 once they are agents). */
+const CELL_STEP = 4;
 
 /** The map view. */
 export class MapView {
@@ -53,6 +71,11 @@ export class MapView {
   #layer: "none" | "all" | "cells" | "area" = "none";
   #areaRect: (MapRect & { truncated: boolean }) | undefined;
   #merged = 1;
+  #range: CellRange | undefined;
+  /** The agent under the pointer: its links show when the rest are hidden. */
+  #hovered: string | undefined;
+  /** Many long links drawn: only those of the agent pointed at or chosen show. */
+  #hideLinks = false;
   #selection: Selection | undefined;
   #labelLayer: LabelLayer;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -76,7 +99,8 @@ export class MapView {
       zoomToSizeRatioFunction: () => 1,
       defaultEdgeColor: MAP_COLOURS.link,
       nodeReducer: (node, data) => nodeStyle(this.#graph, this.#selection, node, data),
-      edgeReducer: (edge, data) => edgeStyle(this.#graph, this.#selection, edge, data),
+      edgeReducer: (edge, data) =>
+        edgeStyle(this.#graph, this.#selection, edge, data, this.#hovered, this.#hideLinks),
     });
     this.#sigma.setCustomBBox({ x: [0, 1], y: [0, 1] });
     // sigma picks the node under the mouse on every move (a GPU read that stalls the
@@ -90,10 +114,14 @@ export class MapView {
     this.#sigma.on("clickNode", ({ node }) => {
       const attrs = this.#graph.getNodeAttributes(node);
       if (attrs.kind === "agent") this.#events.onPick(node);
-      else this.#zoomTo(attrs.x, attrs.y, this.#sigma.getCamera().ratio / 4);
+      // A group opens straight at the zoom where its agents are drawn one by one.
+      else this.#zoomTo(attrs.x, attrs.y, this.#agentsRatio(attrs));
     });
+    this.#sigma.on("enterNode", ({ node }) => this.#hover(node));
+    this.#sigma.on("leaveNode", () => this.#hover(undefined));
     this.#sigma.on("afterRender", () => this.#afterRender());
     this.#sigma.getCamera().on("updated", () => {
+      this.#level();
       clearTimeout(this.#timer);
       this.#timer = setTimeout(() => this.#chooseLayer(), 120);
     });
@@ -125,7 +153,7 @@ export class MapView {
       this.#withSelection();
       if (center) {
         const big = (this.#overview?.taus ?? 0) > DRAW_ALL;
-        const p = positionOf(selection.address);
+        const p = placeOf(selection, selection.address);
         const ratio = big ? this.#closeRatio(p) : this.#sigma.getCamera().ratio;
         // A small universe moves only to bring the agent out from under a cover or the edge.
         if (big || !this.#inView(p)) this.#zoomTo(p.x, p.y, ratio);
@@ -138,10 +166,21 @@ export class MapView {
     this.#sigma.refresh();
   }
 
-  /** Zooms by `factor` (> 1 in) around the middle. */
+  /**
+   * Zooms by `factor` (> 1 in) around the middle. While dots are groups a step in goes
+   * {@linkcode CELL_STEP} times closer, but not past the zoom where the agents in the
+   * middle are drawn one by one: from the whole of 100,000 agents, two presses.
+   */
   zoom(factor: number): void {
     const camera = this.#sigma.getCamera();
-    camera.animate({ ratio: camera.ratio / factor }, { duration: 200 });
+    let ratio = camera.ratio / factor;
+    if (factor > 1 && this.#layer === "cells") {
+      const { width, height } = this.#sigma.getDimensions();
+      const middle = this.#sigma.viewportToGraph({ x: width / 2, y: height / 2 });
+      const agents = this.#agentsRatio(middle);
+      ratio = Math.min(ratio, Math.max(camera.ratio / CELL_STEP, agents));
+    }
+    camera.animate({ ratio }, { duration: 200 });
   }
 
   /** Shows the whole universe. */
@@ -201,20 +240,42 @@ export class MapView {
   }
 
   /**
-   * A zoom at which the agents around `p` are drawn one by one: the density of its cell
-   * (agents per unit of area) times the area in view stays well under AREA_LIMIT.
+   * The zoom a chosen agent `p` is shown at: where the agents around it are drawn one
+   * by one, and close enough (0.06) that its links can be told apart.
    */
   #closeRatio(p: { x: number; y: number }): number {
+    return Math.min(this.#sigma.getCamera().ratio, 0.06, this.#agentsRatio(p));
+  }
+
+  /**
+   * The widest zoom at which a view centred on `p` holds few enough agents, by the
+   * overview's counts as {@linkcode MapView.#chooseLayer} estimates them, to be drawn
+   * one by one (with a margin, as the camera may not end exactly on `p`).
+   */
+  #agentsRatio(p: { x: number; y: number }): number {
     const camera = this.#sigma.getCamera();
-    const o = this.#overview;
-    if (!o) return camera.ratio;
+    if (!this.#overview) return camera.ratio;
     const { width, height } = this.#sigma.getDimensions();
     const a = this.#sigma.viewportToGraph({ x: 0, y: 0 });
     const b = this.#sigma.viewportToGraph({ x: width, y: height });
-    // The area in view at ratio 1, from the area in view now.
-    const area = Math.abs(b.x - a.x) * Math.abs(b.y - a.y) / (camera.ratio * camera.ratio);
-    const ratio = Math.sqrt((0.5 * AREA_LIMIT) / (densityAt(o, p) * area));
-    return Math.min(camera.ratio, 0.06, ratio);
+    // The half sizes of the view at ratio 1, from the view now.
+    const w = Math.abs(b.x - a.x) / camera.ratio / 2, h = Math.abs(b.y - a.y) / camera.ratio / 2;
+    const clamp = (v: number) => Math.min(1, Math.max(0, v));
+    const fits = (r: number) =>
+      this.#estimate({
+        x0: clamp(p.x - w * r),
+        x1: clamp(p.x + w * r),
+        y0: clamp(p.y - h * r),
+        y1: clamp(p.y + h * r),
+      }) <= AREA_LIMIT * 0.8;
+    if (fits(camera.ratio)) return camera.ratio;
+    let lo = 1e-4, hi = camera.ratio;
+    for (let i = 0; i < 24; i++) {
+      const mid = Math.sqrt(lo * hi);
+      if (fits(mid)) lo = mid;
+      else hi = mid;
+    }
+    return lo;
   }
 
   #estimate(rect: MapRect): number {
@@ -277,7 +338,8 @@ export class MapView {
     this.#layer = "cells";
     this.#areaRect = undefined;
     this.#merged = this.#cellMerge();
-    fillCells(this.#graph, o, this.#merged);
+    this.#range = fillCells(this.#graph, o, this.#merged);
+    this.#hideLinks = false;
     this.#withSelection();
     this.#drawn();
   }
@@ -286,7 +348,11 @@ export class MapView {
     this.#layer = layer;
     this.#areaRect = { ...rect, truncated: area.truncated };
     fillArea(this.#graph, area);
+    this.#hideLinks = linksOnHover(this.#graph);
     this.#withSelection();
+    // sigma styles each link as it is added, when fewer may have been drawn than hide
+    // the rest (LINKS_ON_HOVER): all are styled again now that all are in.
+    this.#sigma.refresh();
     this.#drawn();
   }
 
@@ -302,10 +368,27 @@ export class MapView {
     });
     document.body.dataset.layer = this.#layer;
     document.body.dataset.drawn = String(agents.length);
+    document.body.dataset.linksOnHover = String(this.#hideLinks);
+    this.#level();
     document.body.dataset.highlighted = String(
       highlighted(this.#graph, this.#selection),
     );
     this.#events.onDrawn(agents);
+  }
+
+  #hover(node: string | undefined): void {
+    const agent = node !== undefined && this.#graph.getNodeAttribute(node, "kind") === "agent";
+    this.#hovered = agent ? node : undefined;
+    document.body.dataset.hovered = this.#hovered ?? "";
+    this.#sigma.refresh();
+  }
+
+  #level(): void {
+    this.#events.onLevel({
+      layer: this.#layer,
+      ratio: this.#sigma.getCamera().ratio,
+      ...(this.#layer === "cells" && this.#range ? { range: this.#range } : {}),
+    });
   }
 
   #afterRender(): void {
@@ -335,9 +418,14 @@ export class MapView {
     const s = this.#selection;
     const items: LabelItem[] = [];
     this.#graph.forEachNode((node, a) => {
-      if (a.kind !== "agent") return;
       const p = this.#sigma.graphToViewport(a);
       if (p.x < -50 || p.y < -20 || p.x > width || p.y > height + 20) return;
+      if (a.kind === "cell") {
+        // A group's count, the fullest first, where it fits.
+        const text = this.#events.countText(a.degree);
+        items.push({ id: node, text, x: p.x, y: p.y, rank: a.degree, size: a.size, count: true });
+        return;
+      }
       const chosen = node === s?.address;
       const linked = s !== undefined && this.#graph.hasEdge(s.address, node);
       const rank = chosen ? 1e9 : linked ? 1e6 + a.degree : a.degree;

@@ -31,6 +31,8 @@ const BUCKET = 64;
 /**
  * The labels of `candidates` (highest priority first) that fit in a `width`×`height`
  * view without overlapping each other or a `blocked` box, `gap` pixels apart, at most `max`.
+ * A label may come as several candidates with one id (its places, best first): the
+ * first that fits is kept, the others skipped.
  *
  * @example
  * ```ts
@@ -69,8 +71,10 @@ export function placeLabels(
   };
   // What else sits on the map (the legend): labels keep clear of it too.
   for (const box of blocked) keep(box);
+  const done = new Set<string>();
   for (const c of candidates) {
     if (placed.length >= max) break;
+    if (done.has(c.id)) continue;
     const box = { id: c.id, left: c.x, top: c.y - c.height / 2, width: c.width, height: c.height };
     if (box.left < 0 || box.top < 0 || box.left + box.width > width) continue;
     if (box.top + box.height > height) continue;
@@ -90,6 +94,7 @@ export function placeLabels(
       }
     }
     if (!free) continue;
+    done.add(c.id);
     placed.push(box);
     keep(box);
   }

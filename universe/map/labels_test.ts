@@ -73,3 +73,18 @@ Deno.test("labelSide() puts a label where none of its node's links runs (issue 3
   // A link slightly above the right: still away from the right.
   assert.notEqual(labelSide([-0.1]), "right");
 });
+
+Deno.test("placeLabels() keeps the first place of a label that fits, and only one", () => {
+  const boxes = placeLabels(
+    [
+      { id: "a", x: 100, y: 50, width: 60, height: 16 },
+      // b's right side would overlap a's label: its left side is taken instead.
+      { id: "b", x: 120, y: 50, width: 60, height: 16 },
+      { id: "b", x: 30, y: 50, width: 60, height: 16 },
+      { id: "a", x: 300, y: 50, width: 60, height: 16 },
+    ],
+    400,
+    100,
+  );
+  assert.deepEqual(boxes.map((b) => [b.id, b.left]), [["a", 100], ["b", 30]]);
+});

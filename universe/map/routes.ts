@@ -1,13 +1,14 @@
 /**
- * The map's HTTP surface: the public `GET /api/map/overview`, `GET /api/map/area` and
- * `GET /api/map/search` in the Worker, checked there and answered by the directory
+ * The map's HTTP surface: the public `GET /api/map/overview`, `GET /api/map/area`,
+ * `GET /api/map/search` and `GET /api/map/places` (an agent's and its peers' places,
+ * for the page to draw a chosen agent where the layout put it) in the Worker, checked there and answered by the directory
  * object's internal `/map/*` routes from its map index.
  *
  * @module
  */
 import type { DurableObjectNamespace, SqlStorage } from "@cloudflare/workers-types/index.ts";
 import { HttpError, json } from "@agent/net";
-import { MAP_AREA_CAP, mapArea, mapOverview, type MapRect, mapSearch } from "./store.ts";
+import { MAP_AREA_CAP, mapArea, mapOverview, mapPlaces, type MapRect, mapSearch } from "./store.ts";
 
 const API_HEADERS = { "Access-Control-Allow-Origin": "*" };
 
@@ -23,6 +24,11 @@ export function directoryMapRoute(sql: SqlStorage, url: URL, now: number): Respo
     }
     case "/map/search":
       return json({ results: mapSearch(sql, q.get("q") ?? "", now) });
+    case "/map/places": {
+      const places = mapPlaces(sql, q.get("address") ?? "");
+      if (places === undefined) throw new HttpError(404, "not_found");
+      return json(places);
+    }
     default:
       throw new HttpError(404, "not_found");
   }
@@ -84,6 +90,15 @@ export async function mapApiResponse(
       });
     }
     q.set("q", text);
+  } else if (kind === "places") {
+    const address = url.searchParams.get("address") ?? "";
+    if (address === "" || address.length > 260) {
+      throw new HttpError(400, "bad_request", {
+        detail: "address must be an agent's address",
+        headers: API_HEADERS,
+      });
+    }
+    q.set("address", address);
   } else if (kind !== "overview") {
     throw new HttpError(404, "not_found", { headers: API_HEADERS });
   }
@@ -91,6 +106,10 @@ export async function mapApiResponse(
   const response = await stub.fetch(
     `https://directory.internal/map/${kind}?${q}`,
   ) as unknown as Response;
+  if (response.status === 404 && kind === "places") {
+    await response.body?.cancel();
+    throw new HttpError(404, "not_found", { headers: API_HEADERS });
+  }
   if (response.status !== 200) {
     await response.body?.cancel();
     throw new HttpError(500, "internal");
@@ -98,7 +117,7 @@ export async function mapApiResponse(
   return new Response(response.body, {
     headers: {
       "content-type": "application/json; charset=utf-8",
-      "Cache-Control": kind === "search" ? "no-store" : "public, max-age=30",
+      "Cache-Control": kind === "search" || kind === "places" ? "no-store" : "public, max-age=30",
       ...API_HEADERS,
     },
   });

@@ -8,7 +8,8 @@
  * @module
  */
 import type { SqlStorage } from "@cloudflare/workers-types/index.ts";
-import { cellOf, cellX, cellY, MAP_FINE, MAP_GRID, positionOf } from "../layout.ts";
+import { cellOf, cellX, cellY, MAP_FINE, MAP_GRID, type MapPoint, positionOf } from "../layout.ts";
+import { arrangeLinked } from "./arrange.ts";
 import { foldText, lineOf } from "./text.ts";
 
 /** The map index's schema version, kept in `meta` as `map_schema_version`. */
@@ -104,14 +105,82 @@ export function indexMapAgent(sql: SqlStorage, address: string): void {
   }
 }
 
-/** After the cron removed agents: their map rows go and the cell counts are recounted. */
-export function pruneMapIndex(sql: SqlStorage): void {
-  ensureMapIndex(sql);
+/**
+ * Beyond this many mutual links the layout is not run (it holds every linked address in
+ * memory at once): places stay as they are, and the page draws long links on demand.
+ */
+export const MAP_ARRANGE_MAX_LINKS = 250_000;
+
+/**
+ * Lays the linked agents out near their peers (`arrange.ts`) and the others at their
+ * hashed places, moving only the rows whose place changed; cell counts are recounted.
+ * Run with the snapshot's build (at most once a minute, after writes), so a newcomer
+ * sits at its hashed place until then. Returns how many agents moved.
+ */
+export function arrangeMapIndex(sql: SqlStorage, now: number): number {
+  // The overview's count of mutual links (kept for a minute): no second pass over them.
+  if (mapOverview(sql, now).links > MAP_ARRANGE_MAX_LINKS) return 0;
+  const mutual = `FROM links l1 JOIN links l2 ON l2.a = l1.b AND l2.b = l1.a WHERE l1.a < l1.b`;
+  const places = arrangeLinked(
+    rows(sql, `SELECT l1.a AS a, l1.b AS b ${mutual}`).map((r) =>
+      [String(r.a), String(r.b)] as const
+    ),
+  );
+  const moves: [string, MapPoint][] = [];
+  // A cursor, not an array: a million rows need not be held at once.
+  for (const row of sql.exec("SELECT address, x, y FROM map_agents")) {
+    const address = String(row.address);
+    const p = places.get(address) ?? positionOf(address);
+    if (p.x !== Number(row.x) || p.y !== Number(row.y)) moves.push([address, p]);
+  }
+  for (const [address, p] of moves) {
+    sql.exec(
+      "UPDATE map_agents SET x = ?, y = ?, gx = ?, gy = ?, cell = ? WHERE address = ?",
+      p.x,
+      p.y,
+      cellX(p.x, MAP_FINE),
+      cellY(p.y, MAP_FINE),
+      cellOf(p),
+      address,
+    );
+  }
+  if (moves.length > 0) recountCells(sql);
+  return moves.length;
+}
+
+function recountCells(sql: SqlStorage): void {
   sql.exec(`
-    DELETE FROM map_agents WHERE address NOT IN (SELECT address FROM agents);
     DELETE FROM map_cells;
     INSERT INTO map_cells (cell, n) SELECT cell, COUNT(*) FROM map_agents GROUP BY cell;
   `);
+}
+
+/** The places of `address` and of its mutual-link peers, as the map index holds them. */
+export function mapPlaces(
+  sql: SqlStorage,
+  address: string,
+): { x: number; y: number; peers: Record<string, [number, number]> } | undefined {
+  ensureMapIndex(sql);
+  const own = rows(sql, "SELECT x, y FROM map_agents WHERE address = ?", address)[0];
+  if (own === undefined) return undefined;
+  const peers: Record<string, [number, number]> = {};
+  for (
+    const r of rows(
+      sql,
+      `SELECT m.address AS address, m.x AS x, m.y AS y
+       FROM links l1 JOIN links l2 ON l2.a = l1.b AND l2.b = l1.a
+       JOIN map_agents m ON m.address = l1.b WHERE l1.a = ?`,
+      address,
+    )
+  ) peers[String(r.address)] = [Number(r.x), Number(r.y)];
+  return { x: Number(own.x), y: Number(own.y), peers };
+}
+
+/** After the cron removed agents: their map rows go and the cell counts are recounted. */
+export function pruneMapIndex(sql: SqlStorage): void {
+  ensureMapIndex(sql);
+  sql.exec("DELETE FROM map_agents WHERE address NOT IN (SELECT address FROM agents)");
+  recountCells(sql);
 }
 
 /** `GET /api/map/overview`'s body. */

@@ -128,3 +128,54 @@ export function safeDecode(text: string): string {
     return text;
   }
 }
+
+/**
+ * `template` with each `{name}` replaced by `values[name]`.
+ *
+ * @example
+ * ```ts
+ * import { fill } from "./text.ts";
+ * if (fill("{min} to {max}", { min: "1", max: "9" }) !== "1 to 9") throw new Error();
+ * ```
+ */
+export function fill(template: string, values: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (all, name: string) => values[name] ?? all);
+}
+
+/**
+ * `n` short enough for a dot's label: whole below 10,000, then thousands with one
+ * decimal below 100,000 (`12.5k`; Turkish `12,5 B`), as the page's language writes them.
+ *
+ * @example
+ * ```ts
+ * import { shortCount } from "./text.ts";
+ * if (shortCount("en", 2431) !== "2,431") throw new Error(shortCount("en", 2431));
+ * if (shortCount("en", 12_480) !== "12.5k") throw new Error(shortCount("en", 12_480));
+ * if (shortCount("tr", 12_480) !== "12,5 B") throw new Error(shortCount("tr", 12_480));
+ * ```
+ */
+export function shortCount(lang: MapLang, n: number): string {
+  const locale = lang === "tr" ? "tr-TR" : "en-GB";
+  if (n < 10_000) return n.toLocaleString(locale);
+  const k = (n / 1000).toLocaleString(locale, { maximumFractionDigits: n < 100_000 ? 1 : 0 });
+  return lang === "tr" ? `${k} B` : `${k}k`;
+}
+
+/**
+ * The zoom factor (the camera's ratio inverted) as the legend writes it: one decimal
+ * below 10.
+ *
+ * @example
+ * ```ts
+ * import { zoomFactor } from "./text.ts";
+ * if (zoomFactor("en", 1) !== "1") throw new Error();
+ * if (zoomFactor("tr", 1 / 2.5) !== "2,5") throw new Error(zoomFactor("tr", 0.4));
+ * if (zoomFactor("en", 1 / 16.4) !== "16") throw new Error();
+ * ```
+ */
+export function zoomFactor(lang: MapLang, ratio: number): string {
+  const zoom = 1 / ratio;
+  return zoom.toLocaleString(lang === "tr" ? "tr-TR" : "en-GB", {
+    maximumFractionDigits: zoom < 10 ? 1 : 0,
+  });
+}

@@ -28,8 +28,16 @@ export const MAP_WORDS = {
     legendOnline: "Agent, online",
     legendOffline: "Agent, offline",
     legendLink: "Link (thicker: more messages)",
+    /** The link key while only the links of the agent pointed at are drawn. */
+    legendLinkHover: "Links: point at an agent or choose one (thicker: more messages)",
     legendSelected: "Chosen agent and its links",
     legendCell: "Many agents (zoom in)",
+    /** The cells' colour scale: agents per dot, from the emptiest to the fullest in view. */
+    legendScale: "Agents per dot: {min} to {max}",
+    /** The zoom level, zoomed out far enough that dots are groups. */
+    zoomCells: "Zoom ×{zoom}: each dot is a group; choose one to see its agents",
+    /** The zoom level, close enough that each dot is an agent. */
+    zoomAgents: "Zoom ×{zoom}: each dot is one agent",
   },
   tr: {
     owner: "Sahibi",
@@ -52,8 +60,13 @@ export const MAP_WORDS = {
     legendOnline: "Ajan, çevrimiçi",
     legendOffline: "Ajan, çevrimdışı",
     legendLink: "Bağlantı (kalın: daha çok mesaj)",
+    legendLinkHover:
+      "Bağlantılar: bir ajanın üzerine gelin ya da birini seçin (kalın: daha çok mesaj)",
     legendSelected: "Seçilen ajan ve bağlantıları",
     legendCell: "Çok sayıda ajan (yakınlaştırın)",
+    legendScale: "Nokta başına ajan: {min}–{max}",
+    zoomCells: "Yakınlık ×{zoom}: her nokta bir grup; ajanlarını görmek için birini seçin",
+    zoomAgents: "Yakınlık ×{zoom}: her nokta bir ajan",
   },
 } as const satisfies Record<MapLang, Record<string, string>>;
 
@@ -62,6 +75,8 @@ export const MAP_COLOURS = {
   online: "#3fb950",
   offline: "#8b949e",
   link: "#2f5d8f",
+  /** The links of the agent pointed at, when only those are drawn: brighter than a link. */
+  hoverLink: "#58a6ff",
   selected: "#f2cc60",
   /** An agent not linked to the chosen one, online: its green, dimmed (not offline's grey). */
   fadedOnline: "#2a5a34",

@@ -11,7 +11,9 @@
 import type { Lang } from "../../i18n.ts";
 import { type DeskEvent, deskSentence as t, type HistoryLine } from "../../desk/mod.ts";
 import { type OwnerEvent, ownerEventLine } from "../../events/mod.ts";
-import { MarkdownPrinter } from "../../terminal/printer.ts";
+import { markdownLines } from "../../terminal/markdown.ts";
+import { displayWidth } from "../../terminal/width.ts";
+import { MarkdownPrinter, paintRow } from "../../terminal/printer.ts";
 import { toolOutcomeLine } from "../../terminal/tool_outcome.ts";
 
 /** How many messages of a resumed session chat shows. */
@@ -47,6 +49,8 @@ export class ChatView {
   #printer: MarkdownPrinter | undefined;
   /** The tool of each call running now, for its outcome line. */
   #tools = new Map<string, string>();
+  /** Lines typed during an answer, waiting for their turn, oldest first. */
+  #queued: string[] = [];
 
   /** Makes the view. */
   constructor(options: ChatViewOptions) {
@@ -87,7 +91,9 @@ export class ChatView {
    */
   ownerEvent(event: OwnerEvent): void {
     if (event.type === "budget.warning" || event.type === "budget.spent") return;
-    const text = ownerEventLine(this.#o.lang, event);
+    const text = event.type === "job.result"
+      ? this.#jobResult(event.text)
+      : ownerEventLine(this.#o.lang, event);
     if (this.#o.busy()) {
       this.#held.push(text);
       return;
@@ -95,6 +101,18 @@ export class ChatView {
     // Over the prompt's line, which then comes back with what was typed on it.
     this.write(`\r\x1b[2K${text}\n`);
     this.#o.prompt();
+  }
+
+  /**
+   * A job's answer: its first line (the job's name and cost) as it is, the answer
+   * under it drawn as answers are (Markdown at a terminal of known width).
+   */
+  #jobResult(text: string): string {
+    const columns = this.#o.columns;
+    if (!this.#o.person || columns === undefined) return text;
+    const [head = "", ...answer] = text.split("\n");
+    const rows = markdownLines(answer.join("\n").trim(), Math.max(20, columns() - 1));
+    return [head, ...rows.map((row) => paintRow(row, this.#o.color ?? false))].join("\n");
   }
 
   /** Writes `text` as it is. */
@@ -113,6 +131,11 @@ export class ChatView {
     switch (event.type) {
       case "RUN_STARTED":
         this.#wrote = false;
+        // A queued line's turn: it shows again here, above its own answer.
+        if (this.#queued[0] === event.metadata.text) {
+          this.#queued.shift();
+          if (person) this.line(`› ${event.metadata.text}`);
+        }
         return;
       case "TEXT_MESSAGE_CONTENT": {
         if (this.#printer !== undefined) {
@@ -168,10 +191,16 @@ export class ChatView {
       case "notice":
         return this.line(event.value.text);
       case "input.queued": {
-        const before = event.value.position - 1;
-        if (person) {
-          this.line(before === 0 ? t(lang, "queued") : t(lang, "queued_many", { before }));
-        }
+        if (!person) return;
+        const { text, position } = event.value;
+        const before = position - 1;
+        const note = before === 0 ? t(lang, "queued") : t(lang, "queued_many", { before });
+        // The terminal echoed the line where it was typed, above the answer it waits
+        // for: it goes, and comes back marked as the person's and as queued; its own
+        // answer prints it again when its turn comes.
+        this.write(eraseRows(rowsOf(text, this.#o.columns?.() ?? 80)));
+        this.#queued.push(text);
+        this.line(`› ${text}  ${note}`);
         return;
       }
       case "command.result":
@@ -200,13 +229,51 @@ export class ChatView {
     for (const text of this.#held.splice(0)) this.line(text);
   }
 
+  /** The last messages of a resumed session, each tool outcome where it came. */
   #history(history: HistoryLine[]): void {
-    const shown = history.slice(-HISTORY_SHOWN);
-    if (shown.length === 0) return;
-    this.line(t(this.#o.lang, "history_title"));
-    if (history.length > shown.length) {
-      this.line(t(this.#o.lang, "history_more", { count: history.length - shown.length }));
+    const lang = this.#o.lang;
+    const shown = lastMessages(history, HISTORY_SHOWN);
+    if (shown.messages === 0) return;
+    this.line(t(lang, "history_title"));
+    if (shown.more > 0) this.line(t(lang, "history_more", { count: shown.more }));
+    for (const entry of shown.lines) {
+      if (entry.role === "tool") this.line(toolOutcomeLine(lang, entry.tool, entry.text));
+      else this.line(entry.role === "user" ? `› ${entry.text}` : entry.text);
     }
-    for (const entry of shown) this.line(entry.role === "user" ? `› ${entry.text}` : entry.text);
   }
+}
+
+/**
+ * The end of `history` that holds its last `count` messages (and the tool outcomes
+ * among them), with how many messages it leaves out.
+ */
+export function lastMessages(
+  history: readonly HistoryLine[],
+  count: number,
+): { lines: HistoryLine[]; messages: number; more: number } {
+  let start = history.length;
+  let messages = 0;
+  for (let i = history.length - 1; i >= 0 && messages < count; i--) {
+    if (history[i]!.role === "tool") continue;
+    messages++;
+    start = i;
+  }
+  // All of it fits: the outcomes before the first message too.
+  if (messages < count) start = 0;
+  const total = history.filter((line) => line.role !== "tool").length;
+  return { lines: history.slice(start), messages, more: total - messages };
+}
+
+/** How many terminal rows `text` took where it was typed, `columns` wide. */
+function rowsOf(text: string, columns: number): number {
+  const width = Math.max(1, columns);
+  return text.split("\n").reduce(
+    (rows, line) => rows + Math.max(1, Math.ceil(displayWidth(line) / width)),
+    0,
+  );
+}
+
+/** Moves up `rows` rows (to where a line was typed) and clears from there down. */
+function eraseRows(rows: number): string {
+  return `\x1b[${rows}A\r\x1b[J`;
 }

@@ -50,3 +50,61 @@ Deno.test("ChatView: in a pipe, a tier-2 call that did not run is one line on st
   person.v.render(refused("denied"));
   assert.deepEqual([person.out, person.err], [[], []]);
 });
+
+Deno.test("ChatView: /resume shows the session's last 10 messages with their tool outcomes as sentences", () => {
+  const { v, out } = view("en", true);
+  const history = [
+    { role: "user" as const, text: "old 0" },
+    { role: "user" as const, text: "old 1" },
+    { role: "tool" as const, tool: "list_notes", text: '{"notes":[]}' },
+    ...Array.from({ length: 8 }, (_, i) => ({ role: "user" as const, text: `old ${i + 2}` })),
+    { role: "user" as const, text: "save a note" },
+    { role: "tool" as const, tool: "write_note", text: '{"saved":"groceries","bytes":10}' },
+    { role: "assistant" as const, text: "Saved." },
+  ];
+  v.render({
+    type: "CUSTOM",
+    name: "session.changed",
+    value: { sessionId: "s", role: "brain", history },
+    timestamp: 0,
+  });
+  const lines = out.join("").split("\n").filter(Boolean);
+  assert.equal(lines[1], "(2 earlier messages not shown)");
+  assert.deepEqual(lines.slice(-3), [
+    "› save a note",
+    "  ✓ Saved the note “groceries” (10 bytes).",
+    "Saved.",
+  ]);
+  assert.ok(
+    !lines.some((l) => l.includes("Looked at the notes")),
+    "an outcome of a turn not shown",
+  );
+  assert.equal(lines[2], "› old 2");
+  assert.equal(lines.length, 2 + 10 + 1);
+});
+
+Deno.test("ChatView: a job's answer from the hub is drawn as Markdown under its first line", () => {
+  const out: string[] = [];
+  const v = new ChatView({
+    lang: "en",
+    person: true,
+    write: (text) => out.push(text),
+    writeError: () => {},
+    columns: () => 40,
+    busy: () => false,
+    prompt: () => {},
+  });
+  v.ownerEvent({
+    ts: 1,
+    event_id: "1000-000001",
+    type: "job.result",
+    job: "news",
+    slot_id: "news@x",
+    usd: 0,
+    deliver: "events",
+    text: "Job news ($0.00):\n## Headlines\n\n- **Rain** in Istanbul",
+  });
+  const shown = out.join("").replaceAll("\r\x1b[2K", "");
+  assert.match(shown, /Job news \(\$0\.00\):\nHeadlines\n\n• Rain in Istanbul\n/);
+  assert.ok(!/##|\*\*/.test(shown), shown);
+});

@@ -19,6 +19,7 @@ import {
   type DeskEvent,
   deskSentence,
   type HistoryLine,
+  messageLines,
 } from "../../desk/mod.ts";
 import { t } from "./_messages.ts";
 import { approvalButtons, approvalHtml, decidedHtml } from "./approval_view.ts";
@@ -277,7 +278,9 @@ export class MessengerChatView {
     }).catch((error) => this.#o.onError("editMessageText", error));
   }
 
-  #history(history: HistoryLine[]): void {
+  #history(all: HistoryLine[]): void {
+    // A chat shows no tool outcome lines.
+    const history = messageLines(all);
     const shown = history.slice(-HISTORY_SHOWN);
     if (shown.length === 0) return;
     const lang = this.#o.lang;

@@ -2,11 +2,14 @@
  * The Spend page's charts, drawn by uPlot (bundled from npm): bars by category,
  * stacked bars by day and role, and the cumulative spend against the cap with the
  * forecast. Each chart sits beside a table with the same numbers (the chart is an
- * image to a screen reader, the table is the text).
+ * image to a screen reader, the table is the text). Pointing at a chart shows the
+ * values under the pointer in its legend: the whole label the axis had to cut, and each
+ * series' own dollars (not the stacked height).
  *
  * @module
  */
 import uPlot from "uplot";
+import { formatUsd } from "../../spend/usd_format.ts";
 import { h } from "./dom.ts";
 
 /** Colours that read on light and dark backgrounds. */
@@ -54,6 +57,27 @@ function mount(label: string, make: (el: HTMLElement) => uPlot): HTMLElement {
 const axisStroke = () => getComputedStyle(document.documentElement).getPropertyValue("--fg").trim();
 const gridStroke = () =>
   getComputedStyle(document.documentElement).getPropertyValue("--line").trim();
+
+/** Dollars as a legend shows them; a dash where the pointer is off the chart. */
+function dollars(value: number | null | undefined): string {
+  return value === null || value === undefined ? "–" : `$${formatUsd(value)}`;
+}
+
+/** The pointer snaps to the nearest label; no zooming by dragging. */
+const HOVER: uPlot.Cursor = {
+  show: true,
+  y: false,
+  points: { show: false },
+  drag: { x: false, y: false, setScale: false },
+};
+
+/** The x series: its hover value is the label at the pointer, whole. */
+function labelSeries(name: string, labels: string[]): uPlot.Series {
+  return {
+    label: name,
+    value: (_u, raw) => (raw === null || raw === undefined ? "" : labels[raw] ?? ""),
+  };
+}
 
 /** uPlot's default axis font. */
 const AXIS_FONT =
@@ -123,6 +147,7 @@ export function stackedBars(
   label: string,
   labels: string[],
   series: { name: string; values: number[] }[],
+  xName = "",
 ): HTMLElement {
   return mount(label, (el) => {
     const x = labels.map((_, i) => i);
@@ -143,16 +168,19 @@ export function stackedBars(
           y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
         },
         axes: axes(labels),
-        legend: { live: false },
-        cursor: { show: false },
+        legend: { live: true },
+        cursor: HOVER,
         series: [
-          {},
-          ...order.map((i) => ({
+          labelSeries(xName, labels),
+          ...order.map((i): uPlot.Series => ({
             label: series[i]!.name,
             fill: colour(i),
             stroke: colour(i),
             paths: bars,
             points: { show: false },
+            // The series' own value, not the top of its stack.
+            value: (_u, _raw, _s, idx) =>
+              idx === null || idx === undefined ? "–" : dollars(series[i]!.values[idx]),
           })),
         ],
       },
@@ -163,45 +191,73 @@ export function stackedBars(
 }
 
 /** One bar per label. */
-export function bars(label: string, labels: string[], values: number[]): HTMLElement {
-  return stackedBars(label, labels, [{ name: label, values }]);
+export function bars(
+  label: string,
+  labels: string[],
+  values: number[],
+  names: { x: string; y: string },
+): HTMLElement {
+  return stackedBars(label, labels, [{ name: names.y, values }], names.x);
+}
+
+/** One role's lines on the cumulative chart, drawn in the role's colour. */
+export interface RoleLine {
+  /** The role's place in the page's role order: its colour, as in the bars by day. */
+  index: number;
+  /** Dollars spent so far at each label; null after now. */
+  spent: (number | null)[];
+  /** From now to the reset at the role's pace; null where there is none. */
+  forecast: (number | null)[] | null;
+  /** The role's cap when it is for this chart's period. */
+  cap: number | null;
+  /** The legend's names of its lines. */
+  names: { spent: string; forecast: string; cap: string };
 }
 
 /**
- * The cumulative spend per day, the forecast from today to the reset, and the cap as a
- * flat line.
+ * The cumulative spend of each role, its forecast to the reset (dashed) and its own cap
+ * (dotted), every line in the role's colour; `labels` are the x axis (days or hours).
  */
 export function cumulative(
   label: string,
   labels: string[],
-  spent: (number | null)[],
-  forecast: (number | null)[],
-  cap: number | null,
-  names: { spent: string; forecast: string; cap: string },
+  lines: RoleLine[],
+  xName = "",
 ): HTMLElement {
   return mount(label, (el) => {
     const x = labels.map((_, i) => i);
-    const series: uPlot.Series[] = [
-      {},
-      { label: names.spent, stroke: colour(0), width: 2, points: { show: false } },
-      { label: names.forecast, stroke: colour(1), width: 2, dash: [6, 4], points: { show: false } },
-    ];
-    const data: (number | null)[][] = [x, spent, forecast];
-    if (cap !== null) {
-      series.push({ label: names.cap, stroke: "#f85149", width: 1.5, points: { show: false } });
-      data.push(labels.map(() => cap));
+    const series: uPlot.Series[] = [labelSeries(xName, labels)];
+    const data: (number | null)[][] = [x];
+    const value = (_u: uPlot, raw: number | null) => dollars(raw);
+    // Spent solid, the forecast dashed, the cap dotted: one colour per role.
+    const add = (look: uPlot.Series, values: (number | null)[]) => {
+      series.push({ width: 2, points: { show: false }, value, ...look });
+      data.push(values);
+    };
+    for (const line of lines) {
+      const stroke = colour(line.index);
+      add({ label: line.names.spent, stroke }, line.spent);
+      if (line.forecast !== null) {
+        add({ label: line.names.forecast, stroke, dash: [6, 4] }, line.forecast);
+      }
+      if (line.cap !== null) {
+        add(
+          { label: line.names.cap, stroke, dash: [2, 3], width: 1.5 },
+          labels.map(() => line.cap),
+        );
+      }
     }
     return new uPlot(
       {
         width: width(el),
-        height: 220,
+        height: 240,
         scales: {
           x: { time: false },
           y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
         },
         axes: axes(labels),
-        cursor: { show: false },
-        legend: { live: false },
+        cursor: HOVER,
+        legend: { live: true },
         series,
       },
       data as uPlot.AlignedData,

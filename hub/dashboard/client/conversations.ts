@@ -23,6 +23,9 @@ import type { DeskMessage } from "./types.ts";
 // deno-lint-ignore no-explicit-any
 type Json = any;
 
+/** How often the session list is read again for sessions other processes began. */
+const LIST_REFRESH_MS = 15_000;
+
 /** Renders the page; `arg` is the open session, if any. */
 export async function conversations(
   main: HTMLElement,
@@ -44,9 +47,14 @@ export async function conversations(
     },
   });
   const pane = h("section", { class: "pane", "aria-label": t("nav_conversations") });
+  let shown = "";
   const loadList = async () => {
     const q = encodeURIComponent(search.value);
     const { sessions } = await get<{ sessions: Json[] }>(`sessions?q=${q}`);
+    // Drawn again only when it changed, so a refresh leaves the focus where it is.
+    const drawn = JSON.stringify([search.value, session, sessions]);
+    if (drawn === shown) return;
+    shown = drawn;
     replace(
       list,
       sessions.length === 0
@@ -104,6 +112,30 @@ export async function conversations(
     ),
   );
   await loadList();
+  // Sessions begun elsewhere (another tab, a channel of the hub) join the list as their
+  // answers end, and every so often for those another process writes.
+  let refreshing: ReturnType<typeof setTimeout> | undefined;
+  const refreshSoon = () => {
+    clearTimeout(refreshing);
+    refreshing = setTimeout(() => void loadList().catch(() => {}), 300);
+  };
+  // Once the page is drawn again (another page, another session), this list is gone and
+  // its listeners with it.
+  const gone = () => {
+    if (list.isConnected) return false;
+    live.removeEventListener("desk-event", onFinished);
+    clearInterval(every);
+    clearTimeout(refreshing);
+    return true;
+  };
+  const onFinished = (ev: Event) => {
+    const type = (ev as CustomEvent<DeskMessage>).detail?.event?.type;
+    if (!gone() && (type === "RUN_FINISHED" || type === "RUN_ERROR")) refreshSoon();
+  };
+  const every = setInterval(() => {
+    if (!gone() && document.visibilityState === "visible") refreshSoon();
+  }, LIST_REFRESH_MS);
+  live.addEventListener("desk-event", onFinished);
   const openPane = async () => {
     const view = await chatPane(session, live, (id) => {
       if (id !== session) {
@@ -297,7 +329,14 @@ async function chatPane(
           replace(current.body, markdown(current.text));
         }
         const started = runStart;
-        if (target) void meta(session, started).then((line) => line && target.appendChild(line));
+        // The cost line arrives after the answer: the transcript scrolls to show it too.
+        if (target) {
+          void meta(session, started).then((line) => {
+            if (!line) return;
+            target.appendChild(line);
+            transcript.scrollTop = transcript.scrollHeight;
+          });
+        }
         current = undefined;
         break;
       }
@@ -369,6 +408,7 @@ async function meta(session: string, since: number): Promise<HTMLElement | undef
 
 /** An answer's model, tokens and dollars, one part per model. */
 function metaLine(usage: Json[]): HTMLElement {
+  // A call whose usage never came (cancelled, cut off) was priced from estimated tokens.
   return h(
     "p",
     { class: "meta" },
@@ -378,7 +418,7 @@ function metaLine(usage: Json[]): HTMLElement {
         input: count(u.input_tokens),
         output: count(u.output_tokens),
         usd: u.usd === null ? "?" : usd(u.usd),
-      })
+      }) + (u.estimated_calls > 0 ? ` (${t("answer_estimated")})` : "")
     ).join(" + "),
   );
 }

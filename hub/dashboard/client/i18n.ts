@@ -8,12 +8,15 @@ import { EN_PAGES, TR_PAGES } from "./i18n_pages.ts";
 import { EN_MCP, TR_MCP } from "./i18n_mcp.ts";
 import { EN_MEMORY, TR_MEMORY } from "./i18n_memory.ts";
 import { EN_STATUS, TR_STATUS } from "./i18n_status.ts";
+import { EN_SPEND, TR_SPEND } from "./i18n_spend.ts";
+import { formatUsd } from "../../spend/usd_format.ts";
 
 const EN = {
   ...EN_PAGES,
   ...EN_MCP,
   ...EN_MEMORY,
   ...EN_STATUS,
+  ...EN_SPEND,
   nav_settings: "Settings",
   settings_note: "Saved into {file}; the hub uses the new values after it restarts.",
   settings_saved_role: "{role} saved.",
@@ -150,6 +153,7 @@ const TR: Record<Key, string> = {
   ...TR_MCP,
   ...TR_MEMORY,
   ...TR_STATUS,
+  ...TR_SPEND,
   nav_settings: "Ayarlar",
   settings_note:
     "{file} dosyasına kaydedilir; hub yeni değerleri yeniden başladıktan sonra kullanır.",
@@ -329,9 +333,9 @@ export function shortDay(day: string): string {
   return `${d}.${m}`;
 }
 
-/** Dollars as the CLI shows them: 2 decimals, 4 below one cent. */
+/** Dollars as the CLI shows them, without the `$`: `formatUsd()`. */
 export function usd(value: number): string {
-  return value !== 0 && Math.abs(value) < 0.01 ? value.toFixed(4) : value.toFixed(2);
+  return formatUsd(value);
 }
 
 /** A count with thousands grouped. */

@@ -8,6 +8,7 @@ import { get } from "./api.ts";
 import { h, replace } from "./dom.ts";
 import { count, t, time, usd } from "./i18n.ts";
 import { eventItem } from "./overview_events.ts";
+import { formatUsdAll } from "../../spend/usd_format.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -166,6 +167,8 @@ function gauges(roles: Record<string, Json>, forecast: Record<string, Json>): HT
     }
     const f = forecast[role];
     const id = `g-${role}`;
+    // Spent and cap compared in one sentence: the digits that keep it true.
+    const [spent, cap] = formatUsdAll([r.spent_usd, r.cap_usd]);
     return h(
       "li",
       { class: r.exhausted ? "spent" : "" },
@@ -174,8 +177,8 @@ function gauges(roles: Record<string, Json>, forecast: Record<string, Json>): HT
         { for: id },
         t("gauge", {
           role,
-          spent: usd(r.spent_usd),
-          cap: usd(r.cap_usd),
+          spent,
+          cap,
           period: t(`period_${r.period}` as "period_day"),
         }),
       ),

@@ -1,19 +1,33 @@
 /**
- * The Spend page: for a chosen period, spend by day stacked by role, the cumulative
- * spend against each cap with the forecast, and by channel, contact, session and job; each
- * chart with its table and a CSV download. The ledger aggregates; the page only draws.
+ * The Spend page: for a chosen period, spend by day (today: by hour) stacked by role,
+ * each role's cumulative spend against its own cap with its forecast, and by channel,
+ * contact, session and job (the top ten and the rest as "Other"); each chart with a
+ * sortable table and a CSV download, and the period before's total beside this one's.
+ * The ledger aggregates; the page only draws. Every money column shows the digits that
+ * make its rows add up to its total.
  *
  * @module
  */
 import { get, getRaw } from "./api.ts";
-import { bars, cumulative, stackedBars } from "./charts.ts";
+import { bars, stackedBars } from "./charts.ts";
 import { h, replace } from "./dom.ts";
-import { count, shortDay, t, usd } from "./i18n.ts";
+import { count, shortDay, t } from "./i18n.ts";
+import { cumulativeSection } from "./spend_cumulative.ts";
+import { spendTable, type TableRow, type TableView } from "./spend_table.ts";
+import { formatUsdAll, formatUsdColumn } from "../../spend/usd_format.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
 
 const PERIODS = ["day", "week", "month"] as const;
+
+/** How many rows a breakdown's chart and first table show before "Other". */
+const TOP = 10;
+
+/** Whether the page is as narrow as a phone, where long tables start closed. */
+function phone(): boolean {
+  return matchMedia("(max-width: 600px)").matches;
+}
 
 /** Renders the page for `period` into `main`. */
 export async function spend(main: HTMLElement, period: string): Promise<void> {
@@ -31,54 +45,14 @@ export async function spend(main: HTMLElement, period: string): Promise<void> {
       h("option", { value, selected: value === p }, t(`period_${value}` as "period_day"))
     ),
   );
-  const chart = data.chart;
   const periodWord = t(`period_${p}` as "period_day");
+  const [total, previous] = formatUsdAll([data.total.usd, data.previous?.usd ?? 0]);
   const sections: HTMLElement[] = [
-    section(
-      "by_day",
-      "day",
-      p,
-      chart.days.length === 0 || chart.roles.length === 0 ? null : stackedBars(
-        t("by_day"),
-        chart.days.map(shortDay),
-        chart.roles.map((role: string) => ({ name: role, values: chart.usd[role] })),
-      ),
-      [t("col_day"), ...chart.roles, t("total")],
-      // The table lists the days with calls; the chart and the CSV every day.
-      chart.days.flatMap((day: string, i: number) => {
-        if (!chart.calls[i]) return [];
-        const values = chart.roles.map((r: string) => chart.usd[r][i] as number);
-        return [[
-          shortDay(day),
-          ...values.map(money),
-          money(values.reduce((a: number, b: number) => a + b, 0)),
-        ]];
-      }),
-    ),
+    timeSection(data, p),
     cumulativeSection(data, p),
-    ...(["channel", "contact", "session", "job"] as const).map((by) => {
-      const rows: Json[] = data[by];
-      const labels = rows.map((r) =>
-        by === "session" ? `${r.channel} ${r.session_id ?? "-"}` : r.key
-      );
-      return section(
-        `by_${by}` as "by_channel",
-        by,
-        p,
-        rows.length === 0
-          ? null
-          : bars(t(`by_${by}` as "by_channel"), labels.map(shorten), rows.map((r) => r.usd)),
-        [t("col_key"), t("col_usd"), t("col_calls"), t("col_tokens")],
-        rows.map((r, i) => [
-          labels[i]!,
-          money(r.usd),
-          count(r.calls),
-          `${count(r.input_tokens + r.cache_read_tokens + r.cache_write_tokens)} / ${
-            count(r.output_tokens)
-          }`,
-        ]),
-      );
-    }),
+    ...(["channel", "contact", "session", "job"] as const).map((by) =>
+      breakdownSection(by, p, data[by])
+    ),
   ];
   replace(
     main,
@@ -87,31 +61,169 @@ export async function spend(main: HTMLElement, period: string): Promise<void> {
     h(
       "p",
       { class: "lead" },
-      t("spend_title", {
-        period: periodWord,
-        total: usd(data.total.usd),
-        calls: count(data.total.calls),
-      }),
+      t("spend_title", { period: periodWord, total, calls: count(data.total.calls) }),
     ),
+    data.previous
+      ? h(
+        "p",
+        { class: "muted", id: "previous" },
+        t(`previous_${p}` as "previous_day", { usd: previous, calls: count(data.previous.calls) }),
+      )
+      : null,
     sections,
   );
 }
 
-function money(v: number): string {
-  return `$${usd(v)}`;
+/**
+ * Spend over time stacked by role: by day over a week or month, by hour over today.
+ * The table lists the days (hours) with calls, in a grid a phone keeps; the chart and the
+ * CSV every day.
+ */
+function timeSection(data: Json, period: string): HTMLElement {
+  const hourly = period === "day" ? data.hourly : null;
+  const roles: string[] = hourly ? hourly.roles : data.chart.roles;
+  const usd: Record<string, number[]> = hourly ? hourly.usd : data.chart.usd;
+  const calls: number[] = hourly ? hourly.calls : data.chart.calls;
+  const labels: string[] = hourly
+    ? hourly.hours.slice(0, hourly.elapsed)
+    : data.chart.days.map(shortDay);
+  const keys: string[] = hourly ? labels : data.chart.days;
+  const at = labels.map((_, i) => i).filter((i) => calls[i]);
+  const grid = at.map((i) => roles.map((r) => usd[r]![i]!));
+  const digits = tableDigits(grid);
+  const fmt = (v: number) => `$${v.toFixed(digits)}`;
+  const rowSum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+  const columnSums = roles.map((_, c) => rowSum(grid.map((row) => row[c]!)));
+  const title = hourly ? "by_hour" : "by_day";
+  const head = [t(hourly ? "col_hour" : "col_day"), ...roles, t("total")];
+  const view = (): TableView => ({
+    rows: at.map((i, n) => ({
+      cells: [labels[i]!, ...grid[n]!.map(fmt), fmt(rowSum(grid[n]!))],
+      keys: [keys[i]!, ...grid[n]!, rowSum(grid[n]!)],
+    })),
+    foot: at.length === 1 ? [] : [{
+      cells: [t("total"), ...columnSums.map(fmt), fmt(rowSum(columnSums))],
+      keys: [],
+    }],
+  });
+  return section(
+    title,
+    "day",
+    period,
+    labels.length === 0 || roles.length === 0 ? null : stackedBars(
+      t(title),
+      labels,
+      roles.map((role) => ({ name: role, values: usd[role]! })),
+      head[0],
+    ),
+    at.length === 0 ? null : spendTable(head, view, { count: at.length, kind: "days" }),
+  );
 }
 
-function shorten(label: string): string {
-  return label.length > 18 ? `${label.slice(0, 17)}…` : label;
+/**
+ * One number of decimals for a table of amounts whose rows and columns each add up:
+ * the most any row or column needs (`formatUsdColumn()`).
+ */
+function tableDigits(grid: number[][]): number {
+  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+  const width = grid[0]?.length ?? 0;
+  const lines = [
+    ...grid,
+    ...Array.from({ length: width }, (_, c) => grid.map((row) => row[c]!)),
+    Array.from({ length: width }, (_, c) => sum(grid.map((row) => row[c]!))),
+  ];
+  return Math.max(2, ...lines.map((l) => formatUsdColumn(l, sum(l)).total.split(".")[1]!.length));
+}
+
+/** By channel, contact, session or job: the top rows, the rest as one, a total. */
+function breakdownSection(
+  by: "channel" | "contact" | "session" | "job",
+  period: string,
+  rows: Json[],
+): HTMLElement {
+  const labels = rows.map((r) => by === "session" ? `${r.channel} ${r.session_id ?? "-"}` : r.key);
+  const all = sum(rows);
+  const cut = rows.length > TOP + 1;
+  const rest = cut ? sum(rows.slice(TOP)) : null;
+  const other = t("other_rows", { n: count(rows.length - TOP) });
+  const view = (whole: boolean): TableView => {
+    const shown = whole || !cut ? rows : rows.slice(0, TOP);
+    const extra = !whole && rest ? [rest] : [];
+    const money = formatUsdColumn([...shown, ...extra].map((r) => r.usd), all.usd);
+    return {
+      rows: shown.map((r, i) => row(labels[i]!, r, money.parts[i]!)),
+      // One row is its own total.
+      foot: rows.length === 1 ? [] : [
+        ...extra.map((r) => row(other, r, money.parts[shown.length]!)),
+        row(t("total"), all, money.total),
+      ],
+    };
+  };
+  const chartLabels = cut ? [...labels.slice(0, TOP), other] : labels;
+  const chartValues = [...rows.slice(0, cut ? TOP : rows.length), ...(rest ? [rest] : [])]
+    .map((r) => r.usd);
+  const title = `by_${by}` as "by_channel";
+  const estimated = rows.some((r) => r.estimated_calls > 0);
+  return section(
+    title,
+    by,
+    period,
+    rows.length === 0
+      ? null
+      : bars(t(title), chartLabels, chartValues, { x: t("col_key"), y: t("col_usd") }),
+    rows.length === 0 ? null : spendTable(
+      [t("col_key"), t("col_usd"), t("col_calls"), t("col_tokens")],
+      view,
+      { count: rows.length, top: cut ? TOP : rows.length, open: !(phone() && rows.length > 3) },
+    ),
+    estimated ? h("p", { class: "muted estimated-note" }, t("estimated_mark")) : null,
+  );
+}
+
+/** A breakdown's row; its dollars marked `≈` where some calls were estimated. */
+function row(label: string, r: Json, money: string): TableRow {
+  const input = r.input_tokens + r.cache_read_tokens + r.cache_write_tokens;
+  const estimated = r.estimated_calls > 0;
+  return {
+    cells: [
+      label,
+      `${estimated ? "≈ " : ""}$${money}`,
+      count(r.calls),
+      `${count(input)} / ${count(r.output_tokens)}`,
+    ],
+    keys: [label, r.usd, r.calls, input],
+    titles: [
+      label,
+      estimated ? t("estimated_title", { n: count(r.estimated_calls) }) : undefined,
+    ],
+  };
+}
+
+const AMOUNTS = [
+  "usd",
+  "calls",
+  "estimated_calls",
+  "input_tokens",
+  "output_tokens",
+  "cache_read_tokens",
+  "cache_write_tokens",
+] as const;
+
+/** The rows added up (what "Other" and "Total" show). */
+function sum(rows: Json[]): Json {
+  const out: Json = {};
+  for (const k of AMOUNTS) out[k] = rows.reduce((a, r) => a + (r[k] ?? 0), 0);
+  out.usd = Math.round(out.usd * 1e6) / 1e6;
+  return out;
 }
 
 function section(
-  title: "by_day" | "by_channel" | "by_contact" | "by_session" | "by_job",
+  title: "by_day" | "by_hour" | "by_channel" | "by_contact" | "by_session" | "by_job",
   by: string,
   period: string,
   chart: HTMLElement | null,
-  head: string[],
-  rows: string[][],
+  table: HTMLElement | null,
+  note: HTMLElement | null = null,
 ): HTMLElement {
   const id = `s-${by}`;
   return h(
@@ -127,75 +239,9 @@ function section(
         onclick: () => void downloadCsv(by, period),
       }, t("download")),
     ),
-    rows.length === 0 || chart === null ? h("p", { class: "muted" }, t("nothing")) : chart,
-    rows.length === 0 ? null : table(head, rows),
-  );
-}
-
-function table(head: string[], rows: string[][]): HTMLElement {
-  return h(
-    "div",
-    { class: "table-wrap", tabindex: 0, role: "region", "aria-label": head.join(", ") },
-    h(
-      "table",
-      { class: "spend" },
-      h("thead", {}, h("tr", {}, head.map((c) => h("th", { scope: "col" }, c)))),
-      h(
-        "tbody",
-        {},
-        rows.map((r) =>
-          h(
-            "tr",
-            {},
-            // The labels name each figure on a phone, where a row is a block of lines.
-            r.map((c, i) =>
-              i === 0 ? h("th", { scope: "row" }, c) : h("td", { "data-label": head[i] }, c)
-            ),
-          )
-        ),
-      ),
-    ),
-  );
-}
-
-function cumulativeSection(data: Json, period: string): HTMLElement {
-  const chart = data.chart;
-  const all: string[] = data.period_days;
-  const totals = chart.days.map((_: string, i: number) =>
-    chart.roles.reduce((sum: number, r: string) => sum + (chart.usd[r][i] ?? 0), 0)
-  );
-  const spent: (number | null)[] = [];
-  let running = 0;
-  for (let i = 0; i < all.length; i++) {
-    if (i < totals.length) {
-      running += totals[i];
-      spent.push(Math.round(running * 1e6) / 1e6);
-    } else spent.push(null);
-  }
-  // The forecast: from today's total at the pace the budgets' forecasts give.
-  const forecasts = Object.values(data.budgets.forecast ?? {}) as Json[];
-  const pace = forecasts.reduce((sum, f) => sum + (f.pace_usd_per_day ?? 0), 0);
-  const today = totals.length - 1;
-  const forecast = all.map((_, i) =>
-    i < today ? null : Math.round((running + pace * (i - today)) * 1e6) / 1e6
-  );
-  const caps = Object.values(data.budgets.roles ?? {}).filter((r: Json) =>
-    r.period === period && typeof r.cap_usd === "number"
-  ) as Json[];
-  const cap = caps.length === 0 ? null : caps.reduce((sum, r) => sum + r.cap_usd, 0);
-  const id = "s-cumulative";
-  return h(
-    "section",
-    { class: "card wide", "aria-labelledby": id },
-    h("h2", { id }, t("cumulative")),
-    totals.length === 0 ? h("p", { class: "muted" }, t("nothing")) : cumulative(
-      t("cumulative"),
-      all.map(shortDay),
-      spent,
-      forecast,
-      cap,
-      { spent: t("spent_series"), forecast: t("forecast_series"), cap: t("cap") },
-    ),
+    table === null || chart === null ? h("p", { class: "muted" }, t("nothing")) : chart,
+    table,
+    note,
   );
 }
 

@@ -28,6 +28,12 @@ import { dayRefusal, holdCeilings } from "./ceiling.ts";
 import { notice, pauseAndTell } from "./notice.ts";
 import { settleRun } from "./settle.ts";
 
+/** Why a run that did not fail has no answer, by its outcome, as the log says it. */
+const NOT_ANSWERED: Partial<Record<string, "run_cancelled" | "run_closed">> = {
+  cancelled: "run_cancelled",
+  closed: "run_closed",
+};
+
 /** Options for {@linkcode runJob}. */
 export interface RunJobOptions {
   /** A slot missed while no hub ran, run once on start. @default false */
@@ -134,11 +140,12 @@ async function claimed(
   } catch (error) {
     outcome = { kind: "failed" as const, message: errorMessage(error) };
   }
+  // Said in the owner's language: the job log shows it as the reason.
   const message = outcome.kind === "answered"
     ? undefined
     : outcome.kind === "failed"
     ? outcome.message
-    : outcome.kind;
+    : t(ctx.lang, NOT_ANSWERED[outcome.kind] ?? "run_no_answer");
   const spent = await settleRun(ctx, job, {
     id,
     sessionId,

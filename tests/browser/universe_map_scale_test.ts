@@ -1,0 +1,254 @@
+/**
+ * The universe's map at scale in headless Chromium (issue 39): at 100,000 agents the
+ * first view's groups carry their counts, the legend gives agents per dot and the zoom
+ * level, and the agents are a few presses (or one click on a group) away (U03); at 500
+ * agents linked agents sit near their peers, so links are short strokes, not chords
+ * across the disc, a chosen agent's peers are drawn where the server put them, and the
+ * links of the agent pointed at brighten (U05). Desktop and phone, light and dark, en and tr; screenshots go to
+ * `tests/universe/artifacts/`.
+ */
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { startBulkUniverse } from "../universe/_bulk.ts";
+import { directoryStub, seed, startUniverse } from "../universe/_harness.ts";
+import { agents, eachView, labelBoxes, T, withBrowser } from "./_universe_map.ts";
+
+/** The groups' count labels drawn, as numbers. */
+async function countLabels(page: Page): Promise<number[]> {
+  const texts = await page.$$eval("#labels .label.count", (l) => l.map((e) => e.textContent));
+  return texts.map((t) => {
+    const m = /^([\d.,]+)( ?[kB])?$/.exec(t ?? "");
+    assert.ok(m, `a count label reads '${t}'`);
+    return Number(m[1]!.replace(/[.,](?=\d{3}\b)/g, "").replace(",", ".")) * (m[2] ? 1000 : 1);
+  });
+}
+
+/**
+ * Presses + until the map draws agents one by one; how many presses it took. After each
+ * press the map has 4 s to settle (the zoom's animation, the area's request).
+ */
+async function pressesToAgents(page: Page): Promise<number> {
+  for (let presses = 1; presses <= 12; presses++) {
+    await page.click("#zoom-in");
+    try {
+      await page.waitForSelector("body[data-layer='area']", { timeout: 4_000 });
+      return presses;
+    } catch {
+      // Still groups: press again.
+    }
+  }
+  return Infinity;
+}
+
+Deno.test({
+  name:
+    "map in Chromium, 100,000 agents: groups labelled with counts, a scale, the zoom level in the legend, agents in a few presses (U03)",
+  ...T,
+  async fn() {
+    const u = await startBulkUniverse();
+    try {
+      await u.seed(100_000, [1], 5_000);
+      await withBrowser(async (browser) => {
+        await eachView(
+          browser,
+          u.url,
+          "map-100k",
+          async ({ page, scheme, tr, shot }) => {
+            await page.waitForSelector("body[data-layer='cells'][data-labels]");
+            await page.waitForTimeout(400);
+            // Counts on the groups, the fullest among them, none overlapping.
+            const counts = await countLabels(page);
+            assert.ok(counts.length >= 5, `${counts.length} groups labelled`);
+            assert.ok(await labelBoxes(page) >= 5);
+            const cells = await page.evaluate(() => {
+              // deno-lint-ignore no-explicit-any
+              const g = (globalThis as any).universeMap.sigma.getGraph();
+              const n: number[] = [];
+              g.forEachNode((_: string, a: { kind: string; degree: number }) => {
+                if (a.kind === "cell") n.push(a.degree);
+              });
+              return n;
+            });
+            const max = Math.max(...cells), min = Math.min(...cells);
+            assert.equal(cells.reduce((a, b) => a + b, 0), 100_000);
+            assert.equal(Math.max(...counts), max, "the fullest group is labelled");
+            // The scale: agents per dot, from the emptiest to the fullest.
+            const grouped = (n: number) => n.toLocaleString(tr ? "tr-TR" : "en-GB");
+            assert.equal(
+              await page.textContent("#legend-cell"),
+              tr
+                ? `Nokta başına ajan: ${grouped(min)}–${grouped(max)}`
+                : `Agents per dot: ${grouped(min)} to ${grouped(max)}`,
+            );
+            assert.ok(await page.isVisible("#legend-cell"));
+            // The zoom level.
+            assert.equal(
+              await page.textContent("#zoom-level"),
+              tr
+                ? "Yakınlık ×1: her nokta bir grup; ajanlarını görmek için birini seçin"
+                : "Zoom ×1: each dot is a group; choose one to see its agents",
+            );
+            assert.ok(await page.isVisible("#zoom-level"));
+            await page.screenshot({ path: `${shot}.png` });
+            if (scheme === "dark") {
+              // From the whole universe to its agents: at most three presses of +.
+              const presses = await pressesToAgents(page);
+              assert.ok(presses <= 3, `${presses} presses of + to reach the agents`);
+              await page.waitForTimeout(300);
+              const drawn = Number(await page.getAttribute("body", "data-drawn"));
+              assert.ok(drawn > 20 && drawn <= 5000, `${drawn} agents drawn`);
+              assert.match(
+                await page.textContent("#zoom-level") ?? "",
+                tr
+                  ? /^Yakınlık ×[\d,]+: her nokta bir ajan$/
+                  : /^Zoom ×[\d.]+: each dot is one agent$/,
+              );
+              assert.equal(await page.isVisible("#legend-cell"), false);
+              await page.screenshot({ path: `${shot}-zoomed.png` });
+              // Back out; one click on the fullest group opens its agents.
+              await page.click("#zoom-fit");
+              await page.waitForSelector("body[data-layer='cells']");
+              await page.waitForTimeout(800);
+              const at = await page.evaluate(() => {
+                // deno-lint-ignore no-explicit-any
+                const sigma = (globalThis as any).universeMap.sigma;
+                let found = { x: 0.5, y: 0.5, degree: -1 };
+                sigma.getGraph().forEachNode(
+                  (_: string, a: { kind: string; degree: number; x: number; y: number }) => {
+                    if (a.kind === "cell" && a.degree > found.degree) found = a;
+                  },
+                );
+                const p = sigma.graphToViewport(found);
+                const r = document.getElementById("map")!.getBoundingClientRect();
+                return { x: r.left + p.x, y: r.top + p.y };
+              });
+              await page.mouse.click(at.x, at.y);
+              await page.waitForSelector("body[data-layer='area']", { timeout: 5_000 });
+            }
+          },
+        );
+      });
+    } finally {
+      await u.stop();
+    }
+  },
+});
+
+/** A link as the renderer draws it: its ends, colour and length in map units. */
+interface DrawnLink {
+  a: string;
+  b: string;
+  colour: string;
+  length: number;
+}
+
+/** The links the renderer draws now. */
+async function drawnLinks(page: Page): Promise<DrawnLink[]> {
+  return await page.evaluate(() => {
+    // deno-lint-ignore no-explicit-any
+    const sigma = (globalThis as any).universeMap.sigma;
+    const g = sigma.getGraph();
+    return g.edges().filter((e: string) => !sigma.getEdgeDisplayData(e)?.hidden)
+      .map((e: string) => {
+        const [a, b] = g.extremities(e);
+        const p = g.getNodeAttributes(a), q = g.getNodeAttributes(b);
+        return {
+          a,
+          b,
+          colour: sigma.getEdgeDisplayData(e).color as string,
+          length: Math.hypot(p.x - q.x, p.y - q.y),
+        };
+      });
+  });
+}
+
+function median(values: number[]): number {
+  return values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!;
+}
+
+Deno.test({
+  name:
+    "map in Chromium, 500 agents: linked agents sit near each other, links are short and all drawn, pointed-at links brighten (U05)",
+  ...T,
+  async fn() {
+    const u = await startUniverse({ rebuildSeconds: 3_600 });
+    try {
+      await seed(u, agents(500));
+      // The build the alarm runs a moment after writes, now: it lays the map out.
+      const built = await (await directoryStub(u)).fetch("https://directory.internal/build", {
+        method: "POST",
+      });
+      assert.equal(built.status, 200, await built.text());
+      const places = await (await fetch(`${u.url}/api/map/places?address=agent-7.example`))
+        .json() as { x: number; y: number; peers: Record<string, [number, number]> };
+      await withBrowser(async (browser) => {
+        await eachView(
+          browser,
+          u.url,
+          "map-500-layout",
+          async ({ page, viewport, tr, shot }) => {
+            await page.waitForSelector("body[data-drawn='500'][data-labels]");
+            await page.waitForTimeout(300);
+            // All 1,000 links drawn, each a short stroke (hashed places: 0.37, chords).
+            const links = await drawnLinks(page);
+            assert.equal(links.length, 1000);
+            const m = median(links.map((l) => l.length));
+            assert.ok(m < 0.06, `median link ${m.toFixed(3)} of a 0.96-wide disc`);
+            assert.equal(await page.getAttribute("body", "data-links-on-hover"), "false");
+            assert.equal(
+              await page.textContent("#legend li.k-link"),
+              tr ? "Bağlantı (kalın: daha çok mesaj)" : "Link (thicker: more messages)",
+            );
+            assert.equal(await page.isVisible("#legend li.k-link-hover"), false);
+            await page.screenshot({ path: `${shot}.png` });
+            // The agent under the pointer: its links brighten.
+            const { x, y } = await page.evaluate(() => {
+              // deno-lint-ignore no-explicit-any
+              const sigma = (globalThis as any).universeMap.sigma;
+              const r = document.getElementById("map")!.getBoundingClientRect();
+              let best = { x: 0, y: 0, d: Infinity };
+              sigma.getGraph().forEachNode((_: string, a: { x: number; y: number }) => {
+                const p = sigma.graphToViewport(a);
+                const d = Math.hypot(p.x - r.width / 2, p.y - r.height / 2);
+                if (d < best.d) best = { x: r.left + p.x, y: r.top + p.y, d };
+              });
+              return best;
+            });
+            await page.mouse.move(x, y);
+            await page.waitForFunction(() => (document.body.dataset.hovered ?? "") !== "");
+            const hovered = await page.getAttribute("body", "data-hovered");
+            await page.waitForTimeout(200);
+            const bright = (await drawnLinks(page)).filter((l) => l.colour === "#58a6ff");
+            assert.equal(bright.length, 4, JSON.stringify(bright));
+            for (const l of bright) assert.ok(l.a === hovered || l.b === hovered);
+            await page.screenshot({ path: `${shot}-hover.png` });
+            await page.mouse.move(2, viewport.height - 2);
+            // Chosen: its four links stand out, its peers where the server put them.
+            await page.evaluate(() => (location.hash = "agent-7.example"));
+            await page.waitForSelector("body[data-selected='agent-7.example']");
+            await page.waitForTimeout(500);
+            assert.equal(await page.getAttribute("body", "data-highlighted"), "4");
+            const drawnAt = await page.evaluate(() => {
+              // deno-lint-ignore no-explicit-any
+              const g = (globalThis as any).universeMap.sigma.getGraph();
+              return Object.fromEntries(
+                ["agent-7.example", ...g.neighbors("agent-7.example")].map((n: string) => [
+                  n,
+                  [g.getNodeAttribute(n, "x"), g.getNodeAttribute(n, "y")],
+                ]),
+              );
+            });
+            assert.deepEqual(drawnAt, {
+              ...places.peers,
+              "agent-7.example": [places.x, places.y],
+            });
+            await labelBoxes(page);
+            await page.screenshot({ path: `${shot}-selected.png` });
+          },
+        );
+      });
+    } finally {
+      await u.stop();
+    }
+  },
+});
