@@ -33,10 +33,13 @@ export interface TranscriptOptions {
  * ```ts
  * import { transcriptEntries } from "./transcript.ts";
  * const at = (m: number) => new Date(m).toISOString();
+ * const question = { role: "user" as const, content: "hi" };
+ * const answer = { role: "assistant" as const, content: [{ type: "text" as const, text: "Hello." }] };
+ * const cost = { model_id: "m", calls: 1, input_tokens: 3, output_tokens: 2, usd: 0.01, estimated_calls: 0 };
  * const entries = transcriptEntries([
- *   { version: 2, message_id: 1, created_at: at(1000), message: { role: "user", content: "hi" } },
- *   { version: 2, message_id: 2, created_at: at(2000), message: { role: "assistant", content: [{ type: "text", text: "Hello." }] } },
- * ], { lang: "en", usage: () => [{ model_id: "m", calls: 1, input_tokens: 3, output_tokens: 2, usd: 0.01 }] });
+ *   { version: 2, message_id: 1, created_at: at(1000), message: question },
+ *   { version: 2, message_id: 2, created_at: at(2000), message: answer },
+ * ], { lang: "en", usage: () => [cost] });
  * if (entries[1]?.role !== "assistant" || entries[1].usage?.[0]?.usd !== 0.01) throw new Error();
  * ```
  */
