@@ -198,9 +198,12 @@ export {
   universeFailure,
   universeFieldsProblem,
   type UniverseJoinFields,
+  UniverseReporter,
+  type UniverseReporterOptions,
   universeSentence,
   type UniverseStanding,
   universeStanding,
+  type UniverseStatus,
   UNREADABLE_SUFFIX,
   type Update,
 } from "./network/mod.ts";

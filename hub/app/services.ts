@@ -20,6 +20,7 @@ export type { HubContext, HubService, HubServiceFactory } from "../channels/cont
 function networkService(hub: HubContext): Promise<HubService> {
   const service = hub.network;
   const reporter = new UniverseReporter({ node: service.node, subs: hub.subs });
+  service.universeChanged = () => reporter.refresh();
   return Promise.resolve({
     name: service.name,
     statusKey: "net",

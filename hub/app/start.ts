@@ -248,12 +248,16 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     logger.warn(`dashboard: the spend rollup cannot be set up: ${errorMessage(error)}`);
   }
   let chat: DashboardParts["chat"];
+  // The desk stream of each open chat tab ends when the hub stops, or it holds the server.
+  const streams = new AbortController();
   try {
     chat = dashboardChat({
+      closing: streams.signal,
       desk,
       sessions: openSessionStore(config, env, paths),
       usage: chart,
       searchFile: `${paths.dataDir}/${SESSION_SEARCH_FILE}`,
+      lang,
     });
   } catch (error) {
     // A session store that cannot open (spine backend without its keys) leaves the
@@ -266,12 +270,14 @@ export async function startHub(options: StartHubOptions): Promise<Hub> {
     dashboard: {
       chart,
       ...(chat ? { chat } : {}),
+      close: () => streams.abort(),
       network: dashboardNetwork({
         node: () => network.node,
         lang,
         detail: () => unconfigured,
         missing: () => missing,
         universeHost: () => config.net.universe,
+        universeChanged: async () => await network.universeChanged?.(),
         subs: () => found.directory,
         digestMode: () => config.net.digest,
         digests: async () =>

@@ -77,3 +77,29 @@ export function setTomlRaw(text: string, table: string, key: string, raw: string
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+
+/**
+ * Removes `[table]`: its header and every key line under it up to the next header.
+ * Comment and blank lines inside it stay (they may describe what follows); the text
+ * is answered unchanged when the table is not there.
+ *
+ * @example
+ * ```ts
+ * import { removeTomlTable } from "./toml_keys.ts";
+ * const out = removeTomlTable("[a]\nx = 1\n\n[a.b]\nusd = 15\n\n[c]\ny = 2\n", "a.b");
+ * if (out !== "[a]\nx = 1\n\n\n[c]\ny = 2\n") throw new Error(JSON.stringify(out));
+ * ```
+ */
+export function removeTomlTable(text: string, table: string): string {
+  let inTable = false;
+  const kept = text.split("\n").filter((line) => {
+    const header = HEADER.exec(line);
+    if (header || ANY_HEADER.test(line)) {
+      inTable = header?.[1] === table;
+      return !inTable;
+    }
+    if (!inTable) return true;
+    return line.trim() === "" || line.trim().startsWith("#");
+  });
+  return kept.join("\n");
+}

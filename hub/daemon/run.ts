@@ -274,6 +274,7 @@ export async function runHub(options: RunHubOptions): Promise<number> {
     Deno.removeSignalListener("SIGINT", onInt);
   }
   closing.abort();
+  options.dashboard?.close?.();
   await server.shutdown().catch(() => {});
   removeListeners();
   await removeHubToken(paths.hubTokenFile, token);

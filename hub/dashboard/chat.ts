@@ -8,7 +8,7 @@
  * | Route (under `/dashboard/api/`) | What |
  * | --- | --- |
  * | `GET sessions?q=` | the latest 200 sessions of every channel, those whose id or messages hold `q` (from the search index) |
- * | `GET transcript?session=` | the session's user and assistant messages, and its open approvals |
+ * | `GET transcript?session=` | the session's user and assistant messages (`lines`), the same with tool steps and each answer's usage (`entries`), and its open approvals |
  * | `POST chat/send` `{session?, text}` | sends into `web:<session>` (a new session without one) |
  * | `POST chat/cancel` `{session}` | ends the running answer |
  * | `GET desk` | every desk event as server-sent events, with its conversation's key; resumes after `Last-Event-ID` |
@@ -31,11 +31,13 @@ import { MAIN_AGENT_ID } from "../agent/agent.ts";
 import type { SessionStore } from "../sessions/store.ts";
 import { isValidId } from "../sessions/store.ts";
 import { newSessionId } from "../sessions/session_id.ts";
-import { readStoredMessage, type SessionMessage } from "../sessions/message.ts";
+import { readStoredMessage } from "../sessions/message.ts";
+import type { Lang } from "../i18n.ts";
 import { searchedMessages } from "../sessions/indexed.ts";
 import { SessionSearchIndex } from "../session_search/mod.ts";
 import type { SpendChartReader } from "../spend/chart.ts";
-import { jsonBody } from "./body.ts";
+import { jsonBody, pageLang } from "./body.ts";
+import { transcriptEntries } from "./transcript.ts";
 import type { DashboardSession } from "./auth.ts";
 import type { DashboardRoutes } from "./types.ts";
 
@@ -52,6 +54,8 @@ export interface ChatSources {
   closing?: AbortSignal;
   /** @default 15000 */
   heartbeatMs?: number;
+  /** The hub's language, for a page that names none. @default "en" */
+  lang?: Lang;
 }
 
 const DECISIONS: readonly PersonDecision[] = ["once", "session", "deny"];
@@ -101,14 +105,21 @@ export function dashboardChat(sources: ChatSources): DashboardRoutes {
         })),
       });
     })
-    .get("/transcript", async (_request, { url }) => {
+    .get("/transcript", async (request, { url }) => {
       const id = sessionParam(url.searchParams.get("session"));
-      const stored = (await sources.sessions.listMessages(id, MAIN_AGENT_ID)) ?? [];
+      const stored = ((await sources.sessions.listMessages(id, MAIN_AGENT_ID)) ?? []).flatMap(
+        (record) => readStoredMessage(record) ?? [],
+      );
       const conversation = sources.desk.get(`web:${id}`);
+      const usage = sources.usage;
       return json({
         session: id,
-        // The page draws messages only (no outcome lines).
-        lines: messageLines(historyLines(stored.flatMap(messageOf))),
+        // The messages only (`lines`), and with each tool step and each answer's cost (`entries`).
+        lines: messageLines(historyLines(stored.map((s) => s.message))),
+        entries: transcriptEntries(stored, {
+          lang: pageLang(request, sources.lang ?? "en"),
+          ...(usage ? { usage: (since, until) => usage.turnUsage(id, since, until) } : {}),
+        }),
         busy: conversation?.busy ?? false,
         waiting: conversation?.waiting ?? 0,
         // Still waiting after a reload: the pane shows them again.
@@ -167,12 +178,6 @@ export function dashboardChat(sources: ChatSources): DashboardRoutes {
       if (!Number.isFinite(since)) throw new HttpError(400, "bad_request");
       return json({ usage: sources.usage?.turnUsage(id, since) ?? [] });
     });
-}
-
-/** The message inside a stored record of any version (none when it is not one). */
-function messageOf(stored: unknown): SessionMessage[] {
-  const read = readStoredMessage(stored);
-  return read === undefined ? [] : [read.message];
 }
 
 async function open(sources: ChatSources, id: string): Promise<DeskConversation> {

@@ -9,7 +9,7 @@
  * | `GET jobs` | `agent jobs list --json` and the newest 50 rows of the log |
  * | `GET jobs/log?name=` | `agent jobs log NAME --json` |
  * | `POST jobs/pause` `{name}` or `{all: true}` | `agent jobs pause NAME` / `--all` |
- * | `POST jobs/resume` `{name}` or `{all: true}` | `agent jobs resume NAME` / `--all` |
+ * | `POST jobs/resume` `{name}` or `{all: true}` | `agent jobs resume NAME`; with `all`, lifts the global pause only (each job's own pause stays) |
  * | `POST jobs/run` `{name}` | `agent jobs run NAME`: `{kind, usd, text}` |
  *
  * @module
@@ -88,7 +88,8 @@ export function dashboardJobs(sources: JobsSources): DashboardRoutes {
       return json({ log: withPreviews(await jobLog(scope, job), scope.lang) });
     })
     .post("/jobs/pause", pauseOrResume(pauseJobs))
-    .post("/jobs/resume", pauseOrResume(resumeJobs))
+    // "Resume all" undoes "Pause all": a job paused on its own stays paused.
+    .post("/jobs/resume", pauseOrResume((scope, job) => resumeJobs(scope, job, { keepOwn: true })))
     .post("/jobs/run", async (request) => {
       const body = await jsonBody(request);
       const job = body.name === undefined ? undefined : jobName(body.name);

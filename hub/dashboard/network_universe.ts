@@ -79,11 +79,16 @@ export function addUniverseRoutes(
     }
     const node = sources.node();
     if (node === undefined) throw new HttpError(409, "not_configured");
+    let said: string;
     try {
-      return json({ said: await work(node, new UniverseClient(node, host), body, lang) });
+      said = await work(node, new UniverseClient(node, host), body, lang);
     } catch (error) {
       throw refusal(lang, host, error);
     }
+    // The hub's own report and `/status` follow the act now (a failed report there is
+    // the reporter's to say; the act itself was done).
+    await sources.universeChanged?.().catch(() => {});
+    return json({ said });
   };
   const join = (links: boolean) =>
     act(async (node, client, body, lang) => {

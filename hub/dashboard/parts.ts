@@ -22,4 +22,9 @@ export interface DashboardParts {
   mcp?: DashboardRoutes;
   /** The memories by scope and search, the pending list, and the owner's acts (`agent memory`'s). */
   memory?: DashboardRoutes;
+  /**
+   * Ends the streams the parts keep open (the chat's desk stream), so a stopping hub's
+   * server is not held open by a dashboard tab.
+   */
+  close?(): void;
 }

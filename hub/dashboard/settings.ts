@@ -11,8 +11,8 @@
  *
  * | Route (under `/dashboard/api/`) | What |
  * | --- | --- |
- * | `GET settings` | `{file, live, roles: [...], secrets: [{name, set, live}]}` |
- * | `POST settings/role` `{role, provider, model_id, budget_usd?, budget_period?}` | `{saved, applied, restart}` or 400 with the sentence |
+ * | `GET settings` | `{file, live, roles: [...], secrets: [{name, set, state, live}]}` (`state`: `needed`, `set` or `optional`) |
+ * | `POST settings/role` `{role, provider, model_id, budget_usd?, budget_period?}` | `{saved, cleared, applied, restart}`; an empty `budget_usd` removes the budget; 400 `{detail, field?}` names the refused field |
  * | `POST settings/secret` `{name, value}` | `{saved: sentence, live, restart}`; the value is never echoed |
  *
  * @module
@@ -26,10 +26,13 @@ import type { Lang } from "../i18n.ts";
 import type { AgentPaths } from "../paths.ts";
 import { readEnvFile, setEnvKey } from "../env_file.ts";
 import { writeFileAtomic } from "../atomic_file.ts";
-import { setTomlRaw, setTomlString } from "../cloud/toml_keys.ts";
+import { removeTomlTable, setTomlRaw, setTomlString } from "../cloud/toml_keys.ts";
+import { credentialLines } from "../credentials.ts";
 import { credentialNames, deskSentence } from "../desk/mod.ts";
 import type { ConfigReload } from "../config/reload.ts";
 import { jsonBody, pageLang } from "./body.ts";
+import { checkRoleForm, type FieldProblem } from "./settings_role.ts";
+import { t as fieldSentence } from "./_messages.ts";
 import type { DashboardSession } from "./auth.ts";
 import type { DashboardRoutes } from "./types.ts";
 
@@ -46,6 +49,15 @@ export interface SettingsSources {
 const NAME = /^[A-Za-z0-9_-]+$/;
 
 // The name the CLI's sentences give the file (`loadConfig` says `agent.toml` too).
+
+function isWebAddress(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
 
 /** The Settings page's routes. */
 export function dashboardSettings(sources: SettingsSources): DashboardRoutes {
@@ -80,6 +92,10 @@ export function dashboardSettings(sources: SettingsSources): DashboardRoutes {
       const inFile = Object.keys(await readEnvFile(paths.envFile));
       const models = new Set(credentialNames(config));
       const live = sources.reload !== undefined;
+      // What a role needs, has, or may go without (a local runtime's address has a default).
+      const states = new Map(
+        credentialLines(config.models.roles, sources.env).map((l) => [l.name, l.state]),
+      );
       return json({
         file: paths.configFile,
         live,
@@ -98,6 +114,7 @@ export function dashboardSettings(sources: SettingsSources): DashboardRoutes {
         secrets: [...new Set([...models, ...inFile])].map((n) => ({
           name: n,
           set: (sources.env[n] ?? "").trim() !== "",
+          state: (sources.env[n] ?? "").trim() !== "" ? "set" : states.get(n) ?? "optional",
           // A model credential is read at each call; the rest when the hub starts.
           live: live && models.has(n),
         })),
@@ -114,29 +131,39 @@ export function dashboardSettings(sources: SettingsSources): DashboardRoutes {
       if (!hasRole(config, role)) {
         throw new HttpError(400, "bad_request", { detail: `role: no role '${role}'` });
       }
+      const checked = checkRoleForm(body, lang);
+      // The field a person typed into, marked on the page with this sentence beside it.
+      const refuse = (problem: FieldProblem) =>
+        json({ error: "bad_request", detail: problem.sentence, field: problem.field }, 400);
+      if ("problem" in checked) return refuse(checked.problem);
+      const { edit } = checked;
+      const budget = config.models.roles[role]?.budget;
+      if (edit.budget && edit.budget.period === undefined && budget === undefined) {
+        const usd = String(body.budget_usd).trim();
+        return refuse({
+          field: "budget_period",
+          sentence: fieldSentence(lang, "field_budget_period", { usd }),
+        });
+      }
       const table = `models.roles.${role}`;
       let next = text;
-      for (const key of ["provider", "model_id"] as const) {
-        if (typeof body[key] === "string") next = setTomlString(next, table, key, body[key]);
-      }
-      if (body.budget_usd !== undefined && body.budget_usd !== "") {
-        const usd = Number(body.budget_usd);
-        // A number TOML reads as one; anything else goes in as text for the parser to refuse.
-        next = setTomlRaw(
-          next,
-          `${table}.budget`,
-          "usd",
-          Number.isFinite(usd) ? String(usd) : JSON.stringify(String(body.budget_usd)),
-        );
-      }
-      if (typeof body.budget_period === "string" && body.budget_period !== "") {
-        next = setTomlString(next, `${table}.budget`, "period", body.budget_period);
+      if (edit.provider !== undefined) next = setTomlString(next, table, "provider", edit.provider);
+      if (edit.model_id !== undefined) next = setTomlString(next, table, "model_id", edit.model_id);
+      // An emptied amount removes the budget: the role is no longer capped.
+      if (edit.budget === null) next = removeTomlTable(next, `${table}.budget`);
+      if (edit.budget) {
+        next = setTomlRaw(next, `${table}.budget`, "usd", String(edit.budget.usd));
+        if (edit.budget.period !== undefined) {
+          next = setTomlString(next, `${table}.budget`, "period", edit.budget.period);
+        }
       }
       try {
         parseConfig(next, "agent.toml", { lang });
       } catch (error) {
         if (error instanceof ConfigError) {
-          throw new HttpError(400, "bad_request", { detail: error.message });
+          throw new HttpError(400, "bad_request", {
+            detail: fieldSentence(lang, "field_file", { role, detail: error.message }),
+          });
         }
         throw error;
       }
@@ -147,6 +174,9 @@ export function dashboardSettings(sources: SettingsSources): DashboardRoutes {
       const reloaded = await reload();
       return json({
         saved: next !== text,
+        cleared: edit.budget === null && budget !== undefined
+          ? fieldSentence(lang, "budget_cleared", { role })
+          : null,
         applied: reloaded?.applied ?? [],
         restart: reloaded === undefined ? ["models"] : reloaded.restart,
       });
@@ -164,6 +194,12 @@ export function dashboardSettings(sources: SettingsSources): DashboardRoutes {
       if (value === "") {
         throw new HttpError(400, "bad_request", {
           detail: deskSentence(lang, "settings_empty", { name: key }),
+        });
+      }
+      // An address is checked as one: `not a url` would only fail at the first call.
+      if (key.endsWith("_URL") && !isWebAddress(value)) {
+        throw new HttpError(400, "bad_request", {
+          detail: fieldSentence(lang, "field_url", { name: key }),
         });
       }
       await setEnvKey(paths.envFile, key, value);

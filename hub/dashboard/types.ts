@@ -107,6 +107,8 @@ export interface NetworkSources {
    * so the page says it in its own language.
    */
   missing?(): string | undefined;
+  /** Tells the hub's universe reporter that the profile changed (`/status` follows at once). */
+  universeChanged?(): Promise<void>;
   /** `[net] universe`: the universe's host, empty when off. */
   universeHost?(): string;
   /** The sub-agents a universe report lists (the public ones). */

@@ -52,6 +52,8 @@ const EN = {
   resumed: "Resumed job '{name}'.",
   paused_all: "Paused all jobs; no job runs until {resume}.",
   resumed_all: "Resumed all jobs.",
+  resumed_all_kept:
+    "Pause all is lifted; these jobs stay paused on their own until you resume each: {names}.",
   paused_here:
     "Paused job '{name}' on this hub only: the spine did not answer ({detail}). The pause is sent to it before this hub's next run (or by 'agent jobs list'); until then the identity's other hub may still run the job.",
   paused_all_here:
@@ -162,6 +164,8 @@ const TR: { readonly [K in keyof typeof EN]: string } = {
   resumed: "'{name}' görevi sürdürülüyor.",
   paused_all: "Tüm görevler duraklatıldı; {resume} verilene dek hiçbiri çalışmaz.",
   resumed_all: "Tüm görevler sürdürülüyor.",
+  resumed_all_kept:
+    "Tümünü duraklatma kaldırıldı; şu görevler ayrı ayrı sürdürene dek kendi duraklatmalarıyla duraklatılmış kalıyor: {names}.",
   paused_here:
     "'{name}' görevi yalnızca bu hub'da duraklatıldı: spine yanıt vermedi ({detail}). Duraklatma bu hub'ın bir sonraki çalışmasından önce (ya da 'agent jobs list' ile) ona gönderilir; o zamana dek kimliğin öteki hub'ı görevi çalıştırabilir.",
   paused_all_here:

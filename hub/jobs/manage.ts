@@ -238,16 +238,38 @@ export async function pauseJobs(scope: JobsScope, name: string | undefined): Pro
   });
 }
 
+/** Options for {@linkcode resumeJobs}. */
+export interface ResumeJobsOptions {
+  /**
+   * Without a name, lift only the global pause ("Pause all"), keeping each job's own
+   * pause (the dashboard's "Resume all" undoes its "Pause all" and nothing else).
+   * @default false
+   */
+  keepOwn?: boolean;
+}
+
 /**
  * `agent jobs resume NAME` / `--all` (every job and the global pause). With a cloud
  * spine the resume is the spine's (both hubs); when the spine does not answer nothing is
  * resumed (exit 1), as its pause would pause the job here again at the next slot.
  */
-export async function resumeJobs(scope: JobsScope, name: string | undefined): Promise<string> {
+export async function resumeJobs(
+  scope: JobsScope,
+  name: string | undefined,
+  options: ResumeJobsOptions = {},
+): Promise<string> {
   const job = name === undefined ? undefined : await needJob(scope, name);
   return await withStore(scope.paths, async (store) => {
     const reason = name === undefined ? undefined : store.pauses.all().get(name)?.reason;
-    const reach = await resumeShared(store, sharedPauses(scope, store), name ?? ALL_JOBS);
+    const kept = name === undefined && options.keepOwn
+      ? [...store.pauses.all().keys()].filter((job) => job !== ALL_JOBS)
+      : [];
+    const reach = await resumeShared(
+      store,
+      sharedPauses(scope, store),
+      name ?? ALL_JOBS,
+      options.keepOwn ?? false,
+    );
     if (reach.kind === "unreachable") {
       throw new UserError(
         name === undefined
@@ -256,7 +278,11 @@ export async function resumeJobs(scope: JobsScope, name: string | undefined): Pr
         1,
       );
     }
-    if (name === undefined) return t(scope.lang, "resumed_all");
+    if (name === undefined) {
+      return kept.length === 0
+        ? t(scope.lang, "resumed_all")
+        : t(scope.lang, "resumed_all_kept", { names: kept.join(", ") });
+    }
     // Resumed at its day's ceiling with the day still spent: say when it runs again.
     const spent = reason === "day" && job !== undefined
       ? await daySpent(scope, store, job)

@@ -33,6 +33,7 @@ export {
   pauseJobs,
   removeJobNamed,
   resumeJobs,
+  type ResumeJobsOptions,
 } from "./manage.ts";
 export { listLines, type ListLinesOptions, logLines, reasonWord, stateWord } from "./lines.ts";
 export {

@@ -113,6 +113,11 @@ export interface NetServiceOptions {
 export class NetService {
   /** Name for the hub log. */
   readonly name = "network";
+  /**
+   * The universe reporter's refresh, set by the hub's network service: a universe act
+   * made while the hub runs (the dashboard's Join) reports at once through it.
+   */
+  universeChanged: (() => Promise<void>) | undefined;
   #node: NetNode | undefined;
   #deps: HandleDeps | undefined;
   #timings: NetTimings;

@@ -111,13 +111,17 @@ export class UniverseClient {
 
   /** The universe's own page for this agent. */
   async pageUrl(): Promise<string> {
-    return `https://${this.host}/universe#${await this.#node.address()}`;
+    // The scheme the hub speaks to it: a loopback universe tried with plain http is
+    // linked as http, not as an https address no browser reaches.
+    return `${this.#base}/universe#${await this.#node.address()}`;
   }
 
   /** `join`: the owner's name and a line about the agent. Returns the universe's URL. */
   async join(owner: string, about: string): Promise<string> {
     const body = await this.#send("join", { owner, about });
-    return typeof body.url === "string" ? body.url : await this.pageUrl();
+    return typeof body.url === "string" && body.url.startsWith(`${this.#base}/`)
+      ? body.url
+      : await this.pageUrl();
   }
 
   /** `report`: links and public sub-agents (none listed when `subs` is empty). */
@@ -395,6 +399,17 @@ export class UniverseReporter {
   start(): void {
     if (this.#status.setting === "off" || this.#o.node === undefined) return;
     this.#running = this.#round();
+  }
+
+  /**
+   * Reads the profile again after a join, a leave or a links change made while the hub
+   * runs (the dashboard's): `/status` says joined or not at once, not at the next round.
+   * The act reported to the universe itself, so this sends nothing (the universe counts
+   * reports per hour).
+   */
+  async refresh(): Promise<void> {
+    if (this.#o.node === undefined) return;
+    this.#status.joined = (await this.#o.node.state.profile()).universe_join === true;
   }
 
   /** Stops scheduling; waits for a round in flight. */

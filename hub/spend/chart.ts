@@ -147,8 +147,8 @@ export class SpendChartReader {
     return spendGroups(db, by, sinceMs, untilMs);
   }
 
-  /** The calls of `sessionId` from `sinceMs` on, by model (the calls' `ts` index). */
-  turnUsage(sessionId: string, sinceMs: number): TurnUsage[] {
+  /** The calls of `sessionId` from `sinceMs` up to `untilMs`, by model (the calls' `ts` index). */
+  turnUsage(sessionId: string, sinceMs: number, untilMs = Number.MAX_SAFE_INTEGER): TurnUsage[] {
     const db = this.#open();
     if (db === undefined) return [];
     this.#turn ??= db.prepare(
@@ -157,9 +157,9 @@ export class SpendChartReader {
          TOTAL(output_tokens) AS output_tokens,
          CASE WHEN COUNT(usd) = 0 THEN NULL ELSE TOTAL(usd) END AS usd,
          ${this.#estimated(db)} AS estimated_calls
-       FROM calls WHERE ts >= ? AND session_id = ? GROUP BY model_id ORDER BY MIN(ts)`,
+       FROM calls WHERE ts >= ? AND ts < ? AND session_id = ? GROUP BY model_id ORDER BY MIN(ts)`,
     );
-    return (this.#turn.all(sinceMs, sessionId) as unknown as TurnUsage[]).map((r) => ({
+    return (this.#turn.all(sinceMs, untilMs, sessionId) as unknown as TurnUsage[]).map((r) => ({
       model_id: r.model_id,
       calls: Number(r.calls),
       input_tokens: Number(r.input_tokens),

@@ -52,9 +52,11 @@ Deno.test({
       await page.fill(`${brain} input[name='budget_usd']`, "7");
       await page.selectOption(`${brain} select[name='budget_period']`, "month");
       await page.click(`${brain} button[type='submit']`);
-      await page.waitForFunction(() =>
-        document.getElementById("settings-said")?.textContent ===
-          "brain saved; the hub uses it now."
+      await page.waitForFunction(
+        (sel) =>
+          document.querySelector(`${sel} .form-said`)?.textContent ===
+            "brain saved; the hub uses it now.",
+        brain,
       );
       await page.screenshot({ path: `${ARTIFACTS}settings-live-desktop.png`, fullPage: true });
 

@@ -20,6 +20,7 @@ import {
   NetDigest,
   readNetEvents,
   UniverseClient,
+  UniverseReporter,
 } from "@agent/hub";
 import { startAgent, type TestAgent } from "../hub/_agents.ts";
 import { type RunningUniverse, startUniverse } from "../universe/_harness.ts";
@@ -98,6 +99,8 @@ Deno.test({
 
       let port = 0;
       const lang = "en";
+      // The hub's reporter (not started: no rounds), told of each act as the hub tells it.
+      const reporter = new UniverseReporter({ node: a.node, subs: undefined });
       const network = () =>
         dashboardNetwork({
           node: () => a.node,
@@ -110,6 +113,7 @@ Deno.test({
               (e as { type?: string }).type === "net.digest"
             ),
           gathered: () => digest.gathered(),
+          universeChanged: () => reporter.refresh(),
         });
       server = Deno.serve(
         { hostname: "127.0.0.1", port: 0, onListen() {} },
@@ -126,7 +130,12 @@ Deno.test({
           now: Date.now,
           heartbeatAt: () => undefined,
           spend: () => ({}),
-          net: () => ({}),
+          net: () => ({
+            configured: true,
+            state: "polling",
+            address: a.address,
+            universe: reporter.status(),
+          }),
           dashboard: (status, authorizeCode) =>
             dashboard({
               lang,
@@ -194,6 +203,19 @@ Deno.test({
         const listed = await listingOf(a.address);
         assert.equal(listed.owner, "Ada L.");
         assert.equal(listed.about, "first on the map");
+        // The hub's own status says so at once, and the overview with it (issue 39, W13).
+        const status = await (await fetch(`${base}/status`, {
+          headers: { authorization: "Bearer t" },
+        })).json() as { net: { universe: { joined: boolean } } };
+        assert.equal(status.net.universe.joined, true);
+        await page.goto(`${base}/dashboard/#/overview`);
+        await page.waitForSelector("#universe-line");
+        assert.equal(
+          await page.textContent("#universe-line"),
+          `Universe: listed on ${universe.host}`,
+        );
+        await page.goto(`${base}/dashboard/#/network`);
+        await page.waitForSelector("#u-listing");
         // A link shows once both sides reported it: B reports again (its hub's round),
         // A joins again from the page (the same call: it reports too).
         await joinUniverse(b.node, new UniverseClient(b.node, universe.host), undefined, {});
@@ -203,6 +225,19 @@ Deno.test({
           (await listingOf(a.address)).links.map((l: { peer: string }) => l.peer),
           [b.address],
         );
+        // Where the agent stands is said once (W14), its page linked with the scheme the
+        // universe speaks (a loopback universe over http: no https address).
+        const section = await page.textContent("#n-universe + *") ?? "";
+        assert.equal(
+          (await page.textContent("#u-state") ?? "").split("Listed in").length - 1,
+          1,
+        );
+        assert.doesNotMatch(await page.textContent("section:has(#n-universe)") ?? "", /Listed as/);
+        assert.equal(
+          await page.getAttribute("#u-state a", "href"),
+          `http://${universe.host}/universe#${a.address}`,
+        );
+        assert.doesNotMatch(await page.textContent("#universe-said") ?? "", /https:/, section);
         await Deno.mkdir(ARTIFACTS, { recursive: true });
         await page.screenshot({ path: `${ARTIFACTS}network-universe-desktop.png`, fullPage: true });
 
@@ -242,6 +277,11 @@ Deno.test({
         assert.equal((await a.node.state.profile()).universe_join, false);
         assert.equal(await listingOf(a.address), 404);
         assert.match(await page.textContent("#u-state") ?? "", /not listed/);
+        // Said once, not again below it.
+        assert.equal(
+          (await page.textContent("section:has(#n-universe)") ?? "").match(/not list/g)?.length,
+          1,
+        );
 
         // Turkish.
         await page.selectOption("#lang", "tr");

@@ -163,15 +163,30 @@ export async function signInCode(base: string, token: string): Promise<string> {
   return body.code;
 }
 
-/** A signed-in page of the dashboard at `loginUrl`, in a fresh context (1280×800). */
+/** Options for {@linkcode signedIn}. */
+export interface SignedInOptions {
+  /** @default { width: 1280, height: 800 } */
+  viewport?: { width: number; height: number };
+  /** A page to open once signed in (`settings`, `jobs`), drawn before it answers. */
+  view?: string;
+}
+
+/** A signed-in page of the dashboard at `loginUrl`, in a fresh context. */
 export async function signedIn(
   browser: Browser,
   loginUrl: string,
+  options: SignedInOptions = {},
 ): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+  });
   const page = await context.newPage();
   const problems = watch(page);
   await page.goto(loginUrl);
   await ready(page);
+  if (options.view !== undefined) {
+    await page.goto(new URL(`#/${options.view}`, loginUrl).href);
+    await ready(page);
+  }
   return { context, page, problems };
 }

@@ -76,7 +76,7 @@ Deno.test({
         new RegExp(
           `^${A.replace(/\./g, "\\.")} is listed in ${
             universe.host.replace(/\./g, "\\.")
-          } \\(0 visible link\\(s\\)\\): https://`,
+          } \\(0 visible link\\(s\\)\\): http://`,
         ),
       );
       await b("universe", "join", "--owner", "Bora");

@@ -13,6 +13,7 @@
 import type { Lang } from "../../i18n.ts";
 import { markdownHtml } from "../messenger/markdown_html.ts";
 import { escapeHtml } from "../messenger/telegram.ts";
+import { formatUsd } from "../../spend/usd_format.ts";
 import { t } from "./_messages.ts";
 import type { IncomingMail } from "./mail.ts";
 import {
@@ -56,10 +57,6 @@ export function footerLine(lang: Lang, cost: AnswerCost): string {
   return cost.usd === null
     ? t(lang, "footer_unpriced", { model: cost.model })
     : t(lang, "footer", { model: cost.model, usd: formatUsd(cost.usd) });
-}
-
-function formatUsd(usd: number): string {
-  return usd >= 0.01 || usd === 0 ? usd.toFixed(2) : usd.toFixed(4);
 }
 
 /**

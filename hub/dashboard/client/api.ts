@@ -9,6 +9,8 @@
  * @module
  */
 
+import { t } from "./i18n.ts";
+
 /** The `sessionStorage` key of the session token. */
 const TOKEN_KEY = "agent_dashboard_session";
 
@@ -94,9 +96,19 @@ export function authHeaders(): Record<string, string> {
   };
 }
 
-/** What a failed request says to the person: the hub's sentence, else `fallback(error)`. */
+/**
+ * What a failed request says to the person: the hub's sentence; a sentence saying the hub
+ * cannot be reached when the request never got an answer (`fetch` rejects with a
+ * `TypeError` then: a stopped hub, a dropped network); else `fallback(error)`.
+ */
 export function failureText(error: unknown, fallback: (error: unknown) => string): string {
-  return error instanceof ApiError && error.detail ? error.detail : fallback(error);
+  if (error instanceof ApiError && error.detail) return error.detail;
+  return unreachable(error) ? t("hub_unreachable") : fallback(error);
+}
+
+/** Whether `error` is a request that got no answer at all. */
+export function unreachable(error: unknown): boolean {
+  return error instanceof TypeError;
 }
 
 /** A request the hub refused: its status, its error code and its sentence. */
@@ -105,11 +117,14 @@ export class ApiError extends Error {
   code: string;
   /** The hub's sentence, when it gave one. */
   detail: string | undefined;
-  constructor(status: number, code: string, detail?: string) {
+  /** The form field the sentence is about, when the hub named one. */
+  field: string | undefined;
+  constructor(status: number, code: string, detail?: string, field?: string) {
     super(`${status} ${code}`);
     this.status = status;
     this.code = code;
     this.detail = detail;
+    this.field = field;
   }
 }
 
@@ -121,8 +136,8 @@ function pageLang(): string {
 async function answer<T>(res: Response): Promise<T> {
   const body = await res.json().catch(() => ({}));
   if (!res.ok) {
-    const { error, detail } = body as { error?: string; detail?: string };
-    throw new ApiError(res.status, String(error ?? ""), detail);
+    const { error, detail, field } = body as { error?: string; detail?: string; field?: string };
+    throw new ApiError(res.status, String(error ?? ""), detail, field);
   }
   return body as T;
 }

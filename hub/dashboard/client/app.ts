@@ -140,7 +140,7 @@ function frame(): HTMLElement {
       onchange: (e: Event) => {
         localStorage.setItem("lang", (e.target as HTMLSelectElement).value);
         setLang((e.target as HTMLSelectElement).value);
-        void show();
+        void show("lang");
       },
     },
     h("option", { value: "en", selected: lang() === "en" }, "English"),
@@ -173,7 +173,7 @@ function frame(): HTMLElement {
         e.preventDefault();
         main.focus();
       },
-    }, "Skip to content"),
+    }, t("skip_to_content")),
     h("span", { class: "brand" }, t("title")),
     nav,
     h(
@@ -197,7 +197,13 @@ function frame(): HTMLElement {
   return main;
 }
 
-async function show(): Promise<void> {
+/**
+ * Draws the page the fragment names. `focus` says where the keyboard's focus goes once
+ * it is drawn, as the frame is built anew: to the page's heading after a page change (a
+ * screen reader says where it is; the focus is not dropped to `<body>`), back to the
+ * language menu after a language change, or nowhere (the first draw, a redraw).
+ */
+async function show(focus: "heading" | "lang" | "none" = "none"): Promise<void> {
   const [name = "overview", arg = ""] = location.hash.replace(/^#\//, "").split("/");
   const page = PAGES[name] ?? PAGES.overview!;
   const main = frame();
@@ -206,6 +212,12 @@ async function show(): Promise<void> {
   try {
     await page.render(main, decodeURIComponent(arg), live);
     main.dataset.ready = "true";
+    if (focus === "lang") document.getElementById("lang")?.focus();
+    else if (focus === "heading") {
+      const heading = main.querySelector<HTMLElement>("h1") ?? main;
+      heading.tabIndex = -1;
+      heading.focus();
+    }
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
       signedOut();
@@ -265,7 +277,7 @@ applyTheme();
 // so the fragment's code is traded here; any other fragment shows its page.
 addEventListener("hashchange", () => {
   if (location.hash.startsWith("#code=")) void start();
-  else if (signedInNow) void show();
+  else if (signedInNow) void show("heading");
 });
 addEventListener(SIGNED_OUT, () => {
   if (signedInNow) signedOut();

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { get, post } from "./api.ts";
+import { failureText, get, post, unreachable } from "./api.ts";
 import { h, replace } from "./dom.ts";
 import { count, t, time, usd } from "./i18n.ts";
 import { markdown } from "./markdown.ts";
@@ -145,6 +145,9 @@ export async function conversations(
       }
     });
     replace(pane, view);
+    // A conversation opens where it stands: at its last answer.
+    const log = pane.querySelector<HTMLElement>(".transcript");
+    if (log) log.scrollTop = log.scrollHeight;
   };
   await openPane();
 }
@@ -165,6 +168,11 @@ async function chatPane(
   const status = h("p", { class: "muted", id: "chat-status", "aria-live": "polite" });
   // Says an approval appeared, wherever the focus is (it stays where the person is).
   const announce = h("p", { class: "sr-only", id: "approval-live", "aria-live": "assertive" });
+  // The person's lines typed during an answer wait at the transcript's end, marked queued;
+  // everything the current answer adds goes above them, and each moves up, unmarked, when
+  // its own answer starts: every answer under its question.
+  const queuedLines: { el: HTMLElement; text: string }[] = [];
+  const add = (el: HTMLElement) => transcript.insertBefore(el, queuedLines[0]?.el ?? null);
   let waiting = 0;
   let runStart = 0;
   let busy = false;
@@ -182,7 +190,7 @@ async function chatPane(
     const approval = approvalCard(request);
     approvals.set(request.id, approval);
     approval.card.appendChild(h("p", { class: "muted keys" }, t("approval_keys")));
-    transcript.appendChild(approval.card);
+    add(approval.card);
     announce.textContent = t("approval_live", {
       message: request.message,
       keys: t("approval_keys"),
@@ -190,7 +198,17 @@ async function chatPane(
   };
   if (session !== "") {
     const data = await get<Json>(`transcript?session=${encodeURIComponent(session)}`);
-    for (const line of data.lines) transcript.appendChild(bubble(line.role, line.text));
+    for (const entry of data.entries) {
+      if (entry.role === "tool") {
+        transcript.appendChild(
+          h("p", { class: `tool-step ${entry.ran ? "ran" : "refused"}` }, entry.text),
+        );
+        continue;
+      }
+      const el = bubble(entry.role, entry.text);
+      if (entry.usage) el.appendChild(metaLine(entry.usage));
+      transcript.appendChild(el);
+    }
     busy = data.busy;
     waiting = data.waiting;
     for (const request of data.approvals ?? []) showApproval(request);
@@ -201,10 +219,12 @@ async function chatPane(
   // id is known only then), so the person's line shows before the reply to it.
   let sending = 0;
   const held: Event[] = [];
+  const said = h("p", { class: "send-failed", role: "alert", hidden: true });
   const send = async () => {
     const text = input.value;
     if (text.trim() === "") return;
     input.value = "";
+    said.hidden = true;
     sending++;
     try {
       const answer = await post<{ session: string; queued: number }>("chat/send", {
@@ -214,13 +234,18 @@ async function chatPane(
       session = answer.session;
       onSession(session);
       waiting = answer.queued;
-      transcript.appendChild(
-        bubble("user", text, answer.queued > 0 ? t("queued", { n: answer.queued }) : ""),
-      );
+      const el = bubble("user", text, answer.queued > 0 ? t("queued_line") : "");
+      if (answer.queued > 0) {
+        transcript.appendChild(el);
+        queuedLines.push({ el, text });
+      } else add(el);
     } catch (error) {
-      transcript.appendChild(
-        h("p", { class: "msg", role: "alert" }, t("error", { detail: String(error) })),
-      );
+      // Nothing is lost: the line goes back into the box (before anything typed since).
+      input.value = input.value === "" ? text : `${text}\n${input.value}`;
+      said.textContent = unreachable(error)
+        ? t("send_unreachable")
+        : failureText(error, (e) => t("error", { detail: String(e) }));
+      said.hidden = false;
     } finally {
       sending--;
     }
@@ -261,15 +286,23 @@ async function chatPane(
     const { conversation, event } = (ev as CustomEvent<DeskMessage>).detail;
     if (session === "" || conversation !== `web:${session}`) return;
     switch (event.type) {
-      case "RUN_STARTED":
+      case "RUN_STARTED": {
         busy = true;
         runStart = event.timestamp;
         if (waiting > 0) waiting--;
+        // The queued line this run answers: now answered, in its place.
+        const at = queuedLines.findIndex((q) => q.text === event.metadata?.text);
+        const [line] = at >= 0 ? queuedLines.splice(at, 1) : [];
+        if (line !== undefined) {
+          line.el.querySelector(".who .note")?.remove();
+          add(line.el);
+        }
         break;
+      }
       case "TEXT_MESSAGE_START": {
         const el = bubble("assistant", "");
         current = { el, body: el.querySelector(".body") as HTMLElement, text: "", queued: false };
-        transcript.appendChild(el);
+        add(el);
         break;
       }
       case "TEXT_MESSAGE_CONTENT":
@@ -309,15 +342,15 @@ async function chatPane(
       }
       case "RUN_ERROR":
         busy = false;
-        transcript.appendChild(h("p", { class: "msg", role: "alert" }, event.message));
+        add(h("p", { class: "msg", role: "alert" }, event.message));
         current = undefined;
         break;
       case "CUSTOM":
         if (event.name === "input.queued") waiting = event.value.position;
         else if (event.name === "notice") {
-          transcript.appendChild(h("p", { class: "muted" }, event.value.text));
+          add(h("p", { class: "muted" }, event.value.text));
         } else if (event.name === "command.result") {
-          transcript.appendChild(h("pre", { class: "msg" }, event.value.lines.join("\n")));
+          add(h("pre", { class: "msg" }, event.value.lines.join("\n")));
         } else if (event.name === "approval.requested") showApproval(event.value);
         else if (event.name === "approval.decided") {
           approvals.get(event.value.id)?.card.dispatchEvent(
@@ -346,7 +379,7 @@ async function chatPane(
     live.removeEventListener("desk-event", onDesk);
     document.removeEventListener("keydown", onKey);
   }, { once: true });
-  return h("div", {}, transcript, status, announce, form);
+  return h("div", {}, transcript, status, announce, form, said);
 }
 
 function bubble(role: "user" | "assistant", text: string, note = ""): HTMLElement {
@@ -360,7 +393,7 @@ function bubble(role: "user" | "assistant", text: string, note = ""): HTMLElemen
       "div",
       { class: "who" },
       role === "user" ? t("you") : t("assistant"),
-      note ? ` · ${note}` : "",
+      note ? h("span", { class: "note" }, ` · ${note}`) : "",
     ),
     body,
   );
@@ -370,7 +403,11 @@ async function meta(session: string, since: number): Promise<HTMLElement | undef
   const { usage } = await get<{ usage: Json[] }>(
     `usage?session=${encodeURIComponent(session)}&since=${since}`,
   );
-  if (usage.length === 0) return undefined;
+  return usage.length === 0 ? undefined : metaLine(usage);
+}
+
+/** An answer's model, tokens and dollars, one part per model. */
+function metaLine(usage: Json[]): HTMLElement {
   // A call whose usage never came (cancelled, cut off) was priced from estimated tokens.
   return h(
     "p",

@@ -16,7 +16,7 @@ import { t, time, usd } from "./i18n.ts";
 // deno-lint-ignore no-explicit-any
 type Json = any;
 
-const REASONS = ["owner", "day", "run", "budget"];
+const REASONS = ["owner", "day", "run", "budget", "all"];
 const STATES = ["ok", "failed", "missed", "refused", "running", "interrupted", "taken"];
 
 /** Renders the page into `main` and keeps it live; `arg` names the job whose log shows. */
@@ -114,12 +114,15 @@ export async function jobs(main: HTMLElement, arg: string, live: EventTarget): P
         h(
           "td",
           {
-            "data-status": j.paused === null ? "active" : "paused",
+            // Paused on its own, or by Pause all (which a row says too: it will not run).
+            "data-status": j.paused !== null ? "paused" : data.all_paused ? "paused-all" : "active",
             "data-label": t("col_status"),
           },
-          j.paused === null
-            ? t("job_active")
-            : h("span", { class: "tag bad" }, t("job_paused", { reason: reasonWord(j.paused) })),
+          j.paused === null && !data.all_paused ? t("job_active") : h(
+            "span",
+            { class: "job-paused" },
+            t("job_paused", { reason: reasonWord(j.paused ?? "all") }),
+          ),
         ),
         h(
           "td",

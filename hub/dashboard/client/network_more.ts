@@ -96,14 +96,30 @@ async function fillUniverse(section: HTMLElement, note?: { text: string; bad: bo
   replace(
     section,
     h("h2", { id: "n-universe" }, t("universe_title")),
+    // One line for where this agent stands: listed (with its page) or not.
     h(
       "p",
       { id: "u-state" },
-      t("universe_host", {
-        host: s.host,
-        links: t(s.links ? "universe_links_on" : "universe_links_off"),
-        state: t(s.joined ? "universe_in" : "universe_out"),
-      }),
+      listing
+        ? [
+          t("universe_listed", {
+            host: s.host,
+            name: listing.name,
+            online: t(listing.online ? "universe_online" : "universe_offline"),
+            links: t(s.links ? "universe_links_on" : "universe_links_off"),
+          }),
+          " ",
+          h(
+            "a",
+            { href: s.pageUrl, rel: "noopener noreferrer", target: "_blank" },
+            t("universe_page"),
+          ),
+        ]
+        : t("universe_host", {
+          host: s.host,
+          links: t(s.links ? "universe_links_on" : "universe_links_off"),
+          state: t(s.joined ? "universe_in" : "universe_out"),
+        }),
     ),
     said,
     s.failure ? h("p", { class: "bad" }, s.failure) : null,
@@ -111,23 +127,7 @@ async function fillUniverse(section: HTMLElement, note?: { text: string; bad: bo
       ? h(
         "div",
         { id: "u-listing" },
-        h(
-          "p",
-          {},
-          t("universe_listed", {
-            name: listing.name,
-            online: t(listing.online ? "universe_online" : "universe_offline"),
-          }),
-          " ",
-          h(
-            "a",
-            { href: s.pageUrl, rel: "noopener noreferrer", target: "_blank" },
-            t(
-              "universe_page",
-            ),
-          ),
-        ),
-        listing.links.length === 0 ? null : h(
+        listing.links.length === 0 ? h("p", { class: "muted" }, t("universe_no_links")) : h(
           "ul",
           { class: "plain" },
           listing.links.map((l: Json) =>
@@ -135,7 +135,8 @@ async function fillUniverse(section: HTMLElement, note?: { text: string; bad: bo
           ),
         ),
       )
-      : s.failure
+      // Said only when the profile says joined: "not listed" is already the line above.
+      : s.failure || !s.joined
       ? null
       : h("p", { class: "muted" }, t("universe_no_listing")),
     form,

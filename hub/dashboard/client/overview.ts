@@ -137,11 +137,14 @@ function netLines(n: Json): Element[] {
         }),
       )
       : null,
-    n.universe
+    // `net.universe` of `/status`: whether the profile says this agent is listed.
+    n.universe && n.universe.setting !== "off"
       ? h(
         "p",
-        { class: "muted" },
-        t("universe", { state: n.universe.state ?? n.universe.listed ?? "-" }),
+        { class: "muted", id: "universe-line" },
+        t(n.universe.joined ? "universe_joined" : "universe_not_joined", {
+          host: n.universe.setting,
+        }),
       )
       : null,
   ].filter((x) => x !== null);

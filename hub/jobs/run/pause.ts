@@ -49,13 +49,19 @@ export async function pauseShared(
 /**
  * Resumes `job` (`*`: every job and the global pause) on the spine, then here. When the
  * spine does not answer nothing changes (its pause would pause the job here again at the
- * next slot), unless the pause never reached the spine.
+ * next slot), unless the pause never reached the spine. With `keepOwn`, `*` lifts only
+ * the global pause (what "Pause all" set): a job paused on its own, by the owner or at a
+ * ceiling, stays paused (the spine, which drops every row for `*`, is given them again).
  */
 export async function resumeShared(
   store: JobStore,
   slots: SharedSlots | undefined,
   job: string,
+  keepOwn = false,
 ): Promise<PauseReach> {
+  const kept = keepOwn && job === ALL_JOBS
+    ? [...store.pauses.all()].filter(([name]) => name !== ALL_JOBS)
+    : [];
   let reach: PauseReach = { kind: "local" };
   if (slots !== undefined) {
     const answer = await slots.resume(job);
@@ -67,9 +73,10 @@ export async function resumeShared(
       if (!onlyHere) return answer;
     } else if (answer.kind === "ok") {
       reach = { kind: "shared" };
+      for (const [name, pause] of kept) await slots.pause(name, pause.reason);
     }
   }
-  if (job === ALL_JOBS) store.pauses.resumeAll();
+  if (job === ALL_JOBS && !keepOwn) store.pauses.resumeAll();
   else store.pauses.resume(job);
   return reach;
 }
