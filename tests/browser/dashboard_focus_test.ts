@@ -1,10 +1,12 @@
 /**
  * Where the keyboard's focus goes in the dashboard, in headless Chromium (issue 39, W12
  * and W16): a page change puts it on the new page's heading, not on `<body>`; a language
- * change leaves it on the language menu; the skip link speaks the page's language.
+ * change leaves it on the language menu; the skip link speaks the page's language; the
+ * Spend page's Period select moves its choice with the arrow keys and shows it on Enter, and
+ * its charts carry a text alternative with their figures.
  */
 import assert from "node:assert/strict";
-import { startDashboardHub } from "../_hub_in_process.ts";
+import { seededCalls, startDashboardHub } from "../_hub_in_process.ts";
 import { ARTIFACTS, launch, ready, signedIn, T } from "../dashboard/_browser.ts";
 
 Deno.test({
@@ -48,6 +50,51 @@ Deno.test({
       await page.click("nav a:text-is('Genel bakış')");
       await page.waitForFunction(() => document.activeElement?.tagName === "H1");
       await page.screenshot({ path: `${ARTIFACTS}overview-phone-tr.png`, fullPage: true });
+      assert.deepEqual(problems, []);
+    } finally {
+      await browser.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "dashboard spend: arrows move the Period choice, Enter shows it; charts say their figures",
+  ...T,
+  async fn() {
+    await using hub = await startDashboardHub({ calls: seededCalls(Date.now()) });
+    const browser = await launch();
+    try {
+      const { page, problems } = await signedIn(browser, await hub.loginUrl());
+      await page.goto(`${hub.base}/dashboard/#/spend/month`);
+      await ready(page);
+      await page.waitForSelector("#period");
+      await page.waitForSelector("main .chart[role='img']");
+      await page.focus("#period");
+      await page.keyboard.press("ArrowUp");
+      await page.keyboard.press("ArrowUp");
+      await page.waitForTimeout(300);
+      // The choice moved twice; the page did not (each arrow navigated before).
+      assert.equal(await page.inputValue("#period"), "day");
+      assert.match(page.url(), /#\/spend\/month$/);
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(() => location.hash === "#/spend/day");
+      // A choice with the mouse (selectOption) shows at once.
+      await page.waitForSelector("#period");
+      await page.selectOption("#period", "week");
+      await page.waitForFunction(() => location.hash === "#/spend/week");
+      await page.waitForSelector("main .chart[role='img']");
+      const alts = await page.$$eval(
+        "main .chart[role='img']",
+        (l) => l.map((e) => e.getAttribute("aria-label") ?? ""),
+      );
+      assert.ok(alts.length >= 2, alts.join(" | "));
+      assert.ok(
+        alts.some((a) =>
+          /: \d+ bars, \$[\d.]+ in all; the highest is .+ at \$[\d.]+\. The table/.test(a)
+        ),
+        alts.join(" | "),
+      );
+      assert.ok(alts.some((a) => /: brain \$[\d.]+/.test(a)), alts.join(" | "));
       assert.deepEqual(problems, []);
     } finally {
       await browser.close();

@@ -31,6 +31,9 @@ export const EN_SPEND = {
   budget_period_day: "day",
   budget_period_week: "week",
   budget_period_month: "month",
+  chart_alt:
+    "{title}: {n} bars, ${total} in all; the highest is {top} at ${usd}. The table below lists every value.",
+  chart_alt_lines: "{title}: {lines}. Each role's line against its cap is written below.",
 };
 
 /** Turkish. */
@@ -58,4 +61,7 @@ export const TR_SPEND: Record<keyof typeof EN_SPEND, string> = {
   budget_period_day: "gün",
   budget_period_week: "hafta",
   budget_period_month: "ay",
+  chart_alt:
+    "{title}: {n} çubuk, toplam ${total}; en yükseği ${usd} ile {top}. Aşağıdaki tablo her değeri listeler.",
+  chart_alt_lines: "{title}: {lines}. Her rolün sınırına karşı satırı aşağıda yazılı.",
 };

@@ -33,13 +33,26 @@ function phone(): boolean {
 export async function spend(main: HTMLElement, period: string): Promise<void> {
   const p = (PERIODS as readonly string[]).includes(period) ? period : "month";
   const data = await get<Json>(`spend?period=${p}`);
+  // Arrow keys (and typed letters) on a closed select change its value at once: that only
+  // moves the choice, and Enter or leaving the select shows it (W12: each arrow navigated).
+  // A choice made with the mouse or in the opened list shows at once.
+  let moved = false;
+  const show = (value: string) => {
+    if (value !== p) location.hash = `#/spend/${value}`;
+  };
   const select = h(
     "select",
     {
       id: "period",
-      onchange: (e: Event) => {
-        location.hash = `#/spend/${(e.target as HTMLSelectElement).value}`;
+      onkeydown: (event: Event) => {
+        const e = event as KeyboardEvent;
+        moved = /^(Arrow|Page)|^(Home|End)$/.test(e.key) || (e.key.length === 1 && e.key !== " ");
+        if (e.key === "Enter") show((e.target as HTMLSelectElement).value);
       },
+      onchange: (e: Event) => {
+        if (!moved) show((e.target as HTMLSelectElement).value);
+      },
+      onblur: (e: Event) => show((e.target as HTMLSelectElement).value),
     },
     PERIODS.map((value) =>
       h("option", { value, selected: value === p }, t(`period_${value}` as "period_day"))
@@ -111,13 +124,24 @@ function timeSection(data: Json, period: string): HTMLElement {
     "day",
     period,
     labels.length === 0 || roles.length === 0 ? null : stackedBars(
-      t(title),
+      chartAlt(t(title), labels, grid.map(rowSum), at),
       labels,
       roles.map((role) => ({ name: role, values: usd[role]! })),
       head[0],
     ),
     at.length === 0 ? null : spendTable(head, view, { count: at.length, kind: "days" }),
   );
+}
+
+/**
+ * A bar chart's text alternative (W12): its title, its sum and its highest bar; the table
+ * beside it lists every value. `at` maps `totals` to `labels` where they differ.
+ */
+function chartAlt(title: string, labels: string[], totals: number[], at?: number[]): string {
+  const top = totals.reduce((best, v, i) => (v > totals[best]! ? i : best), 0);
+  const [all, high] = formatUsdAll([totals.reduce((a, b) => a + b, 0), totals[top] ?? 0]);
+  const label = labels[at ? at[top]! : top] ?? "";
+  return t("chart_alt", { title, n: count(totals.length), total: all!, top: label, usd: high! });
 }
 
 /**
@@ -170,7 +194,10 @@ function breakdownSection(
     period,
     rows.length === 0
       ? null
-      : bars(t(title), chartLabels, chartValues, { x: t("col_key"), y: t("col_usd") }),
+      : bars(chartAlt(t(title), chartLabels, chartValues), chartLabels, chartValues, {
+        x: t("col_key"),
+        y: t("col_usd"),
+      }),
     rows.length === 0 ? null : spendTable(
       [t("col_key"), t("col_usd"), t("col_calls"), t("col_tokens")],
       view,

@@ -62,9 +62,12 @@ export function cumulativeSection(data: Json, period: string): HTMLElement {
     "section",
     { class: "card wide", "aria-labelledby": id },
     h("h2", { id }, title),
-    elapsed === 0 || lines.length === 0
-      ? h("p", { class: "muted" }, t("nothing"))
-      : cumulative(title, labels, lines, t(hourly ? "col_hour" : "col_day")),
+    elapsed === 0 || lines.length === 0 ? h("p", { class: "muted" }, t("nothing")) : cumulative(
+      linesAlt(title, lines, drawn),
+      labels,
+      lines,
+      t(hourly ? "col_hour" : "col_day"),
+    ),
     h(
       "ul",
       { class: "role-lines" },
@@ -97,4 +100,12 @@ function roleLine(role: string, budgets: Json, forecasts: Json, period: string):
 
 function round(v: number): number {
   return Math.round(v * 1e6) / 1e6;
+}
+
+/** The cumulative chart's text alternative (W12): each role's spend so far. */
+function linesAlt(title: string, lines: RoleLine[], roles: string[]): string {
+  const last = lines.map((l) => l.spent.findLast((v) => v !== null) ?? 0);
+  const usd = formatUsdAll(last);
+  const text = lines.map((l, i) => `${roles[l.index] ?? ""} $${usd[i]}`).join(", ");
+  return t("chart_alt_lines", { title, lines: text });
 }
