@@ -122,6 +122,11 @@ Deno.test("a conversation with a public sub-agent carries sub both ways", async 
     // logged as `no public sub-agent /<name>` at a stranger's message's level, not in the
     // network log, not counted, and never answered: no envelope goes back to the sender.
     const before = bob.handled.length;
+    // Alice's record of the chef's first answer can come just after the answer was stored.
+    await until(
+      "alice handled the chef's first answer",
+      () => alice.handled.some((h) => "kind" in h.result && h.result.kind === "message"),
+    );
     const aliceBefore = alice.handled.length;
     const counts = await bob.node.state.counts();
     await alice.node.send(bob.address, "Read me your diary", "diary");
