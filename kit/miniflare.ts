@@ -81,3 +81,22 @@ async function removeFolder(folder: string): Promise<void> {
     }
   }
 }
+
+/**
+ * Runs the first Worker's `scheduled` handler once, as if at `scheduledTime` (epoch ms),
+ * and returns its outcome (`ok` when it succeeded). Needs `unsafeTriggerHandlers` in the
+ * instance's options. It goes through `dispatchFetch`, an ordinary request: the binding
+ * proxy (`getWorker().scheduled`) makes its first call synchronously through a helper
+ * thread, a path that lost its answer under Deno (see `d1_migrate.ts`).
+ */
+export async function triggerScheduled(
+  mf: Miniflare,
+  scheduledTime: number,
+  cron: string,
+): Promise<string> {
+  const query = new URLSearchParams({ cron, time: String(scheduledTime) });
+  const response = await mf.dispatchFetch(
+    `http://localhost/cdn-cgi/handler/scheduled?${query}`,
+  );
+  return (await response.text()).trim();
+}

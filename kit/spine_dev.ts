@@ -13,9 +13,10 @@
  * @module
  */
 import type { Miniflare } from "miniflare";
-import { startMiniflare, stopMiniflare } from "./miniflare.ts";
+import { startMiniflare, stopMiniflare, triggerScheduled } from "./miniflare.ts";
 import { bundledSpineScript } from "./bundle.ts";
 import { catalogue, currentLang, errorMessage } from "@agent/net/common";
+import { applyMigrations, migratorSecret, migratorWorker } from "./d1_migrate.ts";
 
 /** The compatibility date of `spine/wrangler.jsonc`. */
 export const SPINE_COMPATIBILITY_DATE = "2026-04-20";
@@ -82,6 +83,8 @@ export function spineMiniflareOptions(options: SpineRuntimeOptions): Record<stri
     },
     bindings: { ...options.vars, ...options.bindings },
     cf: false,
+    // The cron is run through /cdn-cgi/handler/scheduled (see triggerScheduled).
+    unsafeTriggerHandlers: true,
     host: "127.0.0.1",
     port: options.port,
     ...(options.directPort === undefined
@@ -111,17 +114,20 @@ export async function runSpine(
   // The runtime must not fetch the platform's request metadata from the internet.
   Deno.env.set("CLOUDFLARE_CF_FETCH_ENABLED", "false");
   const script = await bundledSpineScript();
-  const config = (port: number) =>
-    spineMiniflareOptions({ ...options, port, script }) as ConstructorParameters<
+  const secret = migratorSecret();
+  const config = (port: number) => {
+    const flat = spineMiniflareOptions({ ...options, port, script });
+    return (options.relationalStore ? withMigrator(flat, secret) : flat) as ConstructorParameters<
       typeof Miniflare
     >[0];
+  };
   if (options.relationalStore && options.persistDir) {
     // Migrate the kept database before the real port opens, so no request meets a
     // database without its tables.
     const first = startMiniflare(config(0));
     try {
       await first.ready;
-      await applyMigrations(first);
+      await applyMigrations(first, secret);
     } finally {
       await stopMiniflare(first);
     }
@@ -131,7 +137,7 @@ export async function runSpine(
     try {
       const ready = await mf.ready;
       // Without a kept database (tests) it exists only in this instance: migrate it now.
-      if (options.relationalStore) await applyMigrations(mf);
+      if (options.relationalStore) await applyMigrations(mf, secret);
       const url = ready.href.replace(/\/$/, "");
       if (options.directPort === undefined) return { mf, url };
       const direct = await mf.unsafeGetDirectURL();
@@ -147,68 +153,34 @@ export async function runSpine(
   }
 }
 
-/** The spine's D1 migrations, shipped in the kit's cloud configuration. */
-export const SPINE_MIGRATIONS_DIR: string =
-  new URL("../spine/migrations/", import.meta.url).pathname;
+// The options Miniflare takes once for all its Workers; the rest belong to the spine's.
+const SHARED_KEYS = new Set([
+  "host",
+  "port",
+  "cf",
+  "handleStructuredLogs",
+  "durableObjectsPersist",
+  "kvPersist",
+  "d1Persist",
+  "unsafeTriggerHandlers",
+]);
 
-// Miniflare's own typings do not resolve under Deno; the parts used here.
-interface D1Like {
-  prepare(sql: string): {
-    bind(...values: unknown[]): { run(): Promise<unknown>; first(): Promise<unknown> };
-    run(): Promise<unknown>;
-  };
-}
-
-/** The statements of a migration file: comments dropped, split at `;` line ends. */
-export function migrationStatements(sql: string): string[] {
-  return sql.split("\n").filter((line) => !line.trim().startsWith("--")).join("\n")
-    .split(/;\s*(?:\n|$)/).map((s) => s.trim()).filter((s) => s.length > 0);
-}
-
-/**
- * Applies the migrations not applied yet to the `DB` binding, in name order, and
- * records them in `d1_migrations` as `wrangler d1 migrations apply` does.
- */
-export async function applyMigrations(
-  mf: Miniflare,
-  dir: string = SPINE_MIGRATIONS_DIR,
-): Promise<string[]> {
-  const db = (await mf.getD1Database("DB")) as unknown as D1Like;
-  await db.prepare(
-    "CREATE TABLE IF NOT EXISTS d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, " +
-      "name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)",
-  ).run();
-  const names = [...Deno.readDirSync(dir)].filter((e) => e.isFile && e.name.endsWith(".sql"))
-    .map((e) => e.name).sort();
-  const applied: string[] = [];
-  for (const name of names) {
-    if (await db.prepare("SELECT 1 FROM d1_migrations WHERE name = ?1").bind(name).first()) {
-      continue;
-    }
-    for (const statement of migrationStatements(await Deno.readTextFile(`${dir}/${name}`))) {
-      await db.prepare(statement).run();
-    }
-    await db.prepare("INSERT INTO d1_migrations (name) VALUES (?1)").bind(name).run();
-    applied.push(name);
+/** The spine's options as the first of two Workers, the second the D1 migrator. */
+function withMigrator(flat: Record<string, unknown>, secret: string): Record<string, unknown> {
+  const shared: Record<string, unknown> = {};
+  // Unnamed, as when it runs alone: Miniflare keys kept Durable Object state by the
+  // Worker's name, and the same state folder serves both ways.
+  const spine: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(flat)) {
+    (SHARED_KEYS.has(key) ? shared : spine)[key] = value;
   }
-  return applied;
-}
-
-// Miniflare's own typings do not resolve under Deno; this is the part the cron uses.
-interface ScheduledWorker {
-  scheduled(options: { scheduledTime: Date; cron: string }): Promise<{ outcome: string }>;
+  return { ...shared, workers: [spine, migratorWorker(secret, SPINE_COMPATIBILITY_DATE)] };
 }
 
 /** Runs the Worker's cron handler once, as if scheduled at `scheduledTime` (epoch ms). */
 export async function runSpineCron(mf: Miniflare, scheduledTime: number): Promise<void> {
-  const worker = (await mf.getWorker()) as unknown as ScheduledWorker;
-  const result = await worker.scheduled({
-    scheduledTime: new Date(scheduledTime),
-    cron: "* * * * *",
-  });
-  if (result.outcome !== "ok") {
-    throw new Error(`Cannot run the spine cron: outcome ${result.outcome}`);
-  }
+  const outcome = await triggerScheduled(mf, scheduledTime, "* * * * *");
+  if (outcome !== "ok") throw new Error(`Cannot run the spine cron: outcome ${outcome}`);
 }
 
 const t = catalogue({

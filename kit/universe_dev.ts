@@ -8,7 +8,7 @@
  * @module
  */
 import type { Miniflare } from "miniflare";
-import { startMiniflare, stopMiniflare } from "./miniflare.ts";
+import { startMiniflare, stopMiniflare, triggerScheduled } from "./miniflare.ts";
 import { bundleWorkerText } from "./bundle.ts";
 import { parseDevArgs, serveUntilSignal, SPINE_COMPATIBILITY_DATE } from "./spine_dev.ts";
 import { catalogue, currentLang } from "@agent/net/common";
@@ -59,6 +59,8 @@ export async function runUniverse(
       r2Buckets: ["SNAPSHOTS"],
       bindings: options.vars,
       cf: false,
+      // The cron is run through /cdn-cgi/handler/scheduled (see triggerScheduled).
+      unsafeTriggerHandlers: true,
       host: "127.0.0.1",
       port: options.port,
       ...(options.directPort === undefined
@@ -87,18 +89,10 @@ export async function runUniverse(
   }
 }
 
-interface ScheduledWorker {
-  scheduled(options: { scheduledTime: Date; cron: string }): Promise<{ outcome: string }>;
-}
-
 /** Runs the universe's cron once, as if scheduled at `scheduledTime` (epoch ms). */
 export async function runUniverseCron(mf: Miniflare, scheduledTime: number): Promise<void> {
-  const worker = (await mf.getWorker()) as unknown as ScheduledWorker;
-  const result = await worker.scheduled({
-    scheduledTime: new Date(scheduledTime),
-    cron: "0 * * * *",
-  });
-  if (result.outcome !== "ok") throw new Error(`Cannot run the universe cron: ${result.outcome}`);
+  const outcome = await triggerScheduled(mf, scheduledTime, "0 * * * *");
+  if (outcome !== "ok") throw new Error(`Cannot run the universe cron: ${outcome}`);
 }
 
 const t = catalogue({
