@@ -24,7 +24,7 @@ function startDev(
   dir: string,
   env: Record<string, string> = {},
 ): Deno.ChildProcess {
-  return new Deno.Command(Deno.execPath(), {
+  const child = new Deno.Command(Deno.execPath(), {
     args: ["task", "--quiet", "spine:dev", "--port", String(port)],
     cwd: ROOT,
     env: {
@@ -39,9 +39,15 @@ function startDev(
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+  running.add(child);
+  return child;
 }
 
+// The children not stopped yet: a failing assertion stops them in the test's `finally`.
+const running = new Set<Deno.ChildProcess>();
+
 async function stopDev(child: Deno.ChildProcess): Promise<string> {
+  running.delete(child);
   child.kill("SIGTERM");
   const out = await child.output();
   return new TextDecoder().decode(out.stdout);
@@ -130,6 +136,7 @@ Deno.test({
       assert.equal(await keptFile.text(), "x = 1\n");
       await stopDev(child);
     } finally {
+      for (const child of running) await stopDev(child);
       await Deno.remove(dir, { recursive: true });
     }
   },
