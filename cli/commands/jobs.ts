@@ -178,7 +178,7 @@ export const command: CommandModule = {
         // The answer on stdout; why a run did not go (a ceiling, a run still going) on stderr.
         if (outcome.text !== undefined) (outcome.kind === "ok" ? ctx.out : ctx.err)(outcome.text);
         const said = jobs.stateWord(outcome.kind, lang);
-        ctx.out(t(lang, "ran", { name, outcome: said, usd: jobs.usd(outcome.usd) }));
+        ctx.out(t(lang, "ran", { name, outcome: said, usd: jobs.usd(outcome.usd, lang) }));
         return outcome.kind === "ok" ? 0 : 1;
       }
       case "pause":

@@ -145,8 +145,8 @@ export function spendLine(
   entry: SpendObject,
   standIn: string | undefined,
 ): string {
-  const [spent, cap] = formatUsdAll([entry.spent_usd, entry.cap_usd ?? entry.spent_usd]);
-  const base = { role, provider: entry.provider, spent: formatUsd(entry.spent_usd) };
+  const [spent, cap] = formatUsdAll([entry.spent_usd, entry.cap_usd ?? entry.spent_usd], lang);
+  const base = { role, provider: entry.provider, spent: formatUsd(entry.spent_usd, lang) };
   if (entry.cap_usd === null && !entry.metered) return t(lang, "line_unmetered", base);
   let line = entry.cap_usd === null ? t(lang, "line_no_budget", base) : t(lang, "line_budget", {
     ...base,
@@ -187,7 +187,7 @@ export function budgetItems(report: Record<string, SpendObject>, lang: Lang): st
   const items: string[] = [];
   for (const [role, entry] of Object.entries(report)) {
     if (entry.cap_usd === null) continue;
-    const [spent, cap] = formatUsdAll([entry.spent_usd, entry.cap_usd]);
+    const [spent, cap] = formatUsdAll([entry.spent_usd, entry.cap_usd], lang);
     items.push(t(lang, "status_item", {
       role,
       spent,

@@ -135,7 +135,9 @@ Deno.test("budgetLine() lists budgeted roles, or says unknown without any", () =
 
 Deno.test("formatUsd() uses two decimals, a third for a tenth of a cent, two digits below a cent", () => {
   assert.deepEqual(
-    [0, 0.01, 0.005, 0.014, 0.000027, 0.25, 1.005, 15, 123.456, -1, Number.NaN].map(formatUsd),
+    [0, 0.01, 0.005, 0.014, 0.000027, 0.25, 1.005, 15, 123.456, -1, Number.NaN].map((v) =>
+      formatUsd(v, "en")
+    ),
     [
       "0.00",
       "0.01",
@@ -155,11 +157,11 @@ Deno.test("formatUsd() uses two decimals, a third for a tenth of a cent, two dig
 Deno.test("formatUsdAll() keeps amounts that differ apart, so a comparison reads true", () => {
   // Issue 39 F12: $0.014 against a $0.02 ceiling read "$0.01 ... would pass ... $0.02",
   // and a tiny cap "$0.0000 of $0.0000 (135%)".
-  assert.deepEqual(formatUsdAll([0.014, 0.02]), ["0.014", "0.02"]);
-  assert.deepEqual(formatUsdAll([0.000027, 0.00002]), ["0.000027", "0.000020"]);
-  assert.deepEqual(formatUsdAll([0.0149, 0.015]), ["0.0149", "0.0150"]);
-  assert.deepEqual(formatUsdAll([14.999, 15]), ["14.999", "15.000"]);
-  assert.deepEqual(formatUsdAll([15, 15]), ["15.00", "15.00"]);
+  assert.deepEqual(formatUsdAll([0.014, 0.02], "en"), ["0.014", "0.02"]);
+  assert.deepEqual(formatUsdAll([0.000027, 0.00002], "en"), ["0.000027", "0.000020"]);
+  assert.deepEqual(formatUsdAll([0.0149, 0.015], "en"), ["0.0149", "0.0150"]);
+  assert.deepEqual(formatUsdAll([14.999, 15], "en"), ["14.999", "15.000"]);
+  assert.deepEqual(formatUsdAll([15, 15], "en"), ["15.00", "15.00"]);
 });
 
 Deno.test("budget sentences read exactly as the spec's Errors table", () => {

@@ -19,7 +19,7 @@ export { formatUsd, formatUsdAll } from "./usd_format.ts";
  * cap, change it in agent.toml.`
  */
 export function budgetSpentSentence(lang: Lang, status: BudgetStatus): string {
-  const [spent, cap] = formatUsdAll([status.spentUsd, status.capUsd]);
+  const [spent, cap] = formatUsdAll([status.spentUsd, status.capUsd], lang);
   return t(lang, "budget_spent", {
     role: status.role,
     spent,
@@ -72,7 +72,7 @@ export function degradeNotice(lang: Lang, status: BudgetStatus, standIn: string)
  * answers instead`.
  */
 export function degradeLogLine(status: BudgetStatus, standIn: string): string {
-  const [spent, cap] = formatUsdAll([status.spentUsd, status.capUsd]);
+  const [spent, cap] = formatUsdAll([status.spentUsd, status.capUsd], "en");
   return `role ${status.role}: budget spent ($${spent} of $${cap}, resets ${
     isoWithOffset(status.resetMs)
   }); ${standIn} answers instead`;

@@ -87,6 +87,23 @@ function plainUsd(usd: number): string {
   return value.toFixed(decimalsFor(value));
 }
 
+/**
+ * A number written with a decimal point (`toFixed()`, `String()`, a chart's axis step)
+ * with `lang`'s separators instead.
+ *
+ * @example
+ * ```ts
+ * import { withSeparators } from "./usd_format.ts";
+ * if (withSeparators("0.005", "tr") !== "0,005" || withSeparators("1500", "tr") !== "1.500") {
+ *   throw new Error();
+ * }
+ * if (withSeparators("1500.5", "en") !== "1500.5") throw new Error();
+ * ```
+ */
+export function withSeparators(fixed: string, lang: NumberLang): string {
+  return localized(fixed, lang);
+}
+
 /** A `toFixed()` string with `lang`'s separators. */
 function localized(fixed: string, lang: NumberLang): string {
   if (lang !== "tr") return fixed;

@@ -80,7 +80,7 @@ export function claimBudgetWarnings(
  * it is not called until ...`.
  */
 export function budgetWarningSentence(lang: Lang, warning: BudgetWarning): string {
-  const [spent, cap] = formatUsdAll([warning.spentUsd, warning.capUsd]);
+  const [spent, cap] = formatUsdAll([warning.spentUsd, warning.capUsd], lang);
   return t(lang, warning.spentUsd >= warning.capUsd ? "warn_spent_line" : "warn_line", {
     role: warning.role,
     spent,
@@ -96,7 +96,7 @@ export function budgetWarningSentence(lang: Lang, warning: BudgetWarning): strin
  * spent)`, or `budget: brain spent its $15.00 month cap ($20.00 spent)` past it.
  */
 export function budgetWarningLogLine(warning: BudgetWarning): string {
-  const [spent, cap] = formatUsdAll([warning.spentUsd, warning.capUsd]);
+  const [spent, cap] = formatUsdAll([warning.spentUsd, warning.capUsd], "en");
   if (warning.spentUsd >= warning.capUsd) {
     return `budget: ${warning.role} spent its $${cap} ${warning.period} cap ($${spent} spent)`;
   }

@@ -176,7 +176,7 @@ Deno.test({
         const firstUsd = await first.locator("td").first().textContent();
         assert.ok(hover.includes(firstRow!), `the legend names ${firstRow}: ${hover}`);
         // The legend shows one amount, as a sentence would; the table, its column's digits.
-        const one = `$${formatUsd(Number(firstUsd!.replace(/[≈ $]/g, "")))}`;
+        const one = `$${formatUsd(Number(firstUsd!.replace(/[≈ $]/g, "")), "en")}`;
         assert.ok(hover.includes(one), `and its ${one}: ${hover}`);
         await sessions.getByRole("button", { name: "Dollars" }).click();
         assert.equal(

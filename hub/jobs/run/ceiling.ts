@@ -78,7 +78,7 @@ export function dayRefusal(
   job: JobDefinition,
   spent: number,
 ): Extract<Ceilings, { kind: "refused" }> {
-  const [spentShown, cap] = usdAll(spent, job.max_usd_per_day ?? 0);
+  const [spentShown, cap] = usdAll([spent, job.max_usd_per_day ?? 0], ctx.lang);
   return {
     kind: "refused",
     reason: "day",

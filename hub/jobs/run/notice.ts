@@ -44,11 +44,15 @@ export async function tellInterrupted(
   slotMs: number,
   spent: number,
 ): Promise<void> {
-  ctx.logger.warn(`jobs: ${id} was interrupted by a stop; settled at ${usd(spent)}`);
+  ctx.logger.warn(`jobs: ${id} was interrupted by a stop; settled at ${usd(spent, "en")}`);
   await notice(
     ctx,
     job,
-    t(ctx.lang, "interrupted_told", { name: job, slot: formatTime(slotMs), usd: usd(spent) }),
+    t(ctx.lang, "interrupted_told", {
+      name: job,
+      slot: formatTime(slotMs),
+      usd: usd(spent, ctx.lang),
+    }),
   );
 }
 

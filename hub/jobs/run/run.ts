@@ -167,7 +167,7 @@ async function claimed(
       "run",
       t(lang, "ceiling_run", {
         name: job.name,
-        cap: usd(ceiling ?? 0),
+        cap: usd(ceiling ?? 0, lang),
       }),
     );
   } else if (code === "BudgetSpentError") {
