@@ -115,8 +115,8 @@ Deno.test("spendLines() marks a spent budget, its stand-in and unpriced calls", 
     "weekly vendor-b $0.0040 of $0.50 this week, resets 18.05.2026 00:00 · 2 calls without a price for odd-model",
   ]);
   assert.deepEqual(spendLines(report, "tr").slice(0, 2), [
-    "brain vendor-a $15.20 / $15.00 bu ay, yenilenme 01.06.2026 00:00 · TÜKENDİ, yerine fast yanıtlar",
-    "fast vendor-a $0.50 / $1.00 bugün, yenilenme 15.05.2026 00:00 · fast-model için fiyatı olmayan 1 çağrı",
+    "brain vendor-a $15,20 / $15,00 bu ay, yenilenme 01.06.2026 00:00 · TÜKENDİ, yerine fast yanıtlar",
+    "fast vendor-a $0,50 / $1,00 bugün, yenilenme 15.05.2026 00:00 · fast-model için fiyatı olmayan 1 çağrı",
   ]);
 });
 
@@ -177,7 +177,7 @@ Deno.test("budget sentences read exactly as the spec's Errors table", () => {
   assert.equal(budgetSpentSentence("en", fastOnly.spent), budgetBlockedSentence("en", fastOnly));
   assert.equal(
     budgetBlockedSentence("tr", fastOnly),
-    "fast bütçesi tükendi ($1.00 sınırından $1.02 harcandı) ve 15.05.2026 00:00 itibarıyla yenilenir. Sınırı yükseltmek için agent.toml dosyasında değiştirin.",
+    "fast bütçesi tükendi ($1,00 sınırından $1,02 harcandı) ve 15.05.2026 00:00 itibarıyla yenilenir. Sınırı yükseltmek için agent.toml dosyasında değiştirin.",
   );
   ledger.record(spend("brain", ist("2026-05-02T08:00"), 15));
   const both = checkBudget(ledger, config, "brain", NOW);
