@@ -29,7 +29,7 @@ Deno.test("agent jobs run, log and list say outcomes and pauses in Turkish; --js
     assert.equal(add.code, 0, add.stderr);
     const run = await agent(["--home", home, "jobs", "run", "news"]);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /^news görevi: tamam \(\$0\.00\)\.$/m);
+    assert.match(run.stdout, /^news görevi: tamam \(\$0,00\)\.$/m);
     // A run that failed, as the runner writes it.
     const store = JobStore.open(`${home}/data/jobs.sqlite3`);
     const now = Date.now();
@@ -52,15 +52,15 @@ Deno.test("agent jobs run, log and list say outcomes and pauses in Turkish; --js
     const [stopped, skipped, failed, ok] = log.stdout.trimEnd().split("\n");
     assert.match(
       stopped!,
-      / {2}news {2}başarısız {2}\$0\.00 {2}iptal edildi: çalışma yanıt vermeden durduruldu$/,
+      / {2}news {2}başarısız {2}\$0,00 {2}iptal edildi: çalışma yanıt vermeden durduruldu$/,
     );
     assert.match(
       skipped!,
-      / {2}news {2}kaçırıldı {2}\$0\.00 {2}atlandı: önceki çalışma hâlâ sürüyordu$/,
+      / {2}news {2}kaçırıldı {2}\$0,00 {2}atlandı: önceki çalışma hâlâ sürüyordu$/,
     );
     assert.match(
       failed!,
-      /^\d\d\.\d\d\.\d{4} \d\d:\d\d {2}news {2}başarısız {2}\$0\.01 {2}HTTP 500$/,
+      /^\d\d\.\d\d\.\d{4} \d\d:\d\d {2}news {2}başarısız {2}\$0,01 {2}HTTP 500$/,
     );
     assert.match(ok!, /^\d\d\.\d\d\.\d{4} \d\d:\d\d {2}news {2}tamam {2}\$0\.00 {2}Okay\.$/);
     const json = await agent(["--home", home, "jobs", "log", "--json"]);
@@ -81,7 +81,7 @@ Deno.test("agent jobs run, log and list say outcomes and pauses in Turkish; --js
     );
     assert.match(
       list.stdout,
-      /^ {2}sonraki .* {2}son başarısız {2}bugün \$0\.01 {2}30 gün \$0\.01$/m,
+      /^ {2}sonraki .* {2}son başarısız {2}bugün \$0,01 {2}30 gün \$0,01$/m,
     );
     for (const code of ["failed", "owner", " ok "]) {
       assert.ok(!list.stdout.includes(code), list.stdout);
