@@ -62,7 +62,7 @@ Deno.test("agent jobs run, log and list say outcomes and pauses in Turkish; --js
       failed!,
       /^\d\d\.\d\d\.\d{4} \d\d:\d\d {2}news {2}başarısız {2}\$0,01 {2}HTTP 500$/,
     );
-    assert.match(ok!, /^\d\d\.\d\d\.\d{4} \d\d:\d\d {2}news {2}tamam {2}\$0\.00 {2}Okay\.$/);
+    assert.match(ok!, /^\d\d\.\d\d\.\d{4} \d\d:\d\d {2}news {2}tamam {2}\$0,00 {2}Okay\.$/);
     const json = await agent(["--home", home, "jobs", "log", "--json"]);
     assert.deepEqual(JSON.parse(json.stdout).map((r: { state: string }) => r.state), [
       "failed",
