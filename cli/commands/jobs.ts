@@ -143,7 +143,7 @@ export const command: CommandModule = {
         const money = (key: string, option: string) => {
           const raw = text(key);
           if (raw === undefined) return undefined;
-          const n = Number(raw);
+          const n = jobs.parseUsd(raw, lang) ?? Number.NaN;
           if (!Number.isFinite(n) || n <= 0) {
             throw new UsageError(t(lang, "number", { option, value: raw }));
           }

@@ -89,6 +89,28 @@ Deno.test("agent jobs run, log and list say outcomes and pauses in Turkish; --js
     const listJson = JSON.parse((await agent(["--home", home, "jobs", "list", "--json"])).stdout);
     assert.equal(listJson.jobs[0].last_state, "failed");
     assert.equal(listJson.jobs[0].paused, "owner");
+
+    // A ceiling typed with the Turkish decimal comma (issue 39 W16), and with a point.
+    const ceilings = await agent([
+      "--home",
+      home,
+      "jobs",
+      "add",
+      "brief",
+      "--schedule",
+      "0 8 * * *",
+      "--prompt",
+      "Brief.",
+      "--max-usd-per-run",
+      "0,5",
+      "--max-usd-per-day",
+      "1.5",
+    ]);
+    assert.equal(ceilings.code, 0, ceilings.stderr);
+    assert.match(ceilings.stdout, /^Tahmini maliyet: çalışma başına \$0,\d+/m);
+    const brief = await Deno.readTextFile(`${home}/persona/jobs/brief.md`);
+    assert.match(brief, /^max_usd_per_run: 0\.5$/m);
+    assert.match(brief, /^max_usd_per_day: 1\.5$/m);
   } finally {
     await cleanup();
   }
