@@ -9,10 +9,12 @@
 import { errorMessage } from "@agent/net/common";
 import type { AgentConfig } from "../config/types.ts";
 import {
+  budgetSpentSaid,
   budgetSpentSentence,
   type BudgetStatus,
   budgetStatus,
   budgetWarningLogLine,
+  budgetWarningSaid,
   budgetWarningSentence,
   claimBudgetWarnings,
   formatUsd,
@@ -39,6 +41,7 @@ export async function watchBudgetsOnce(hub: HubContext, nowMs = Date.now()): Pro
       cap_usd: status.capUsd,
       period: hub.config.models.roles[status.role]?.budget?.period ?? "month",
       text: budgetSpentSentence(hub.lang, status),
+      said: budgetSpentSaid(status),
     });
   }
   const warnings = claimBudgetWarnings(hub.ledger, hub.config, nowMs, { surface: "hub" });
@@ -52,6 +55,7 @@ export async function watchBudgetsOnce(hub: HubContext, nowMs = Date.now()): Pro
       cap_usd: warning.capUsd,
       period: warning.period,
       text: budgetWarningSentence(hub.lang, warning),
+      said: budgetWarningSaid(warning),
     });
   }
   return warnings.length + spent.length;

@@ -29,6 +29,27 @@ export function budgetSpentSentence(lang: Lang, status: BudgetStatus): string {
 }
 
 /**
+ * A spend sentence as a code and its parameters: the shape of an owner event's `said`
+ * (`EventSaid`), written here without importing the events, which read dollars from
+ * this folder.
+ */
+export interface SpendSaid {
+  code: string;
+  vars: Record<string, string | number>;
+  usd: Record<string, number>;
+  words?: Record<string, string>;
+}
+
+/** {@linkcode budgetSpentSentence} as a code and its parameters (an owner event's `said`). */
+export function budgetSpentSaid(status: BudgetStatus): SpendSaid {
+  return {
+    code: "spend.budget_spent",
+    vars: { role: status.role, time: formatTime(status.resetMs) },
+    usd: { spent: status.spentUsd, cap: status.capUsd },
+  };
+}
+
+/**
  * `The <role> budget is spent until <time>, and <stand-in>, which stands in for it, is
  * spent too until <time>.`
  */

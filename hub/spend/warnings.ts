@@ -14,7 +14,7 @@ import { t } from "./_messages.ts";
 import { budgetStatus } from "./budget.ts";
 import type { Ledger } from "../ledger/ledger.ts";
 import { periodWord } from "../ledger/periods.ts";
-import { formatUsdAll } from "./sentences.ts";
+import { formatUsdAll, type SpendSaid } from "./sentences.ts";
 
 /** Who tells the owner: each surface tells a warning once. */
 export type WarningSurface = "hub" | "chat" | "tui";
@@ -89,6 +89,23 @@ export function budgetWarningSentence(lang: Lang, warning: BudgetWarning): strin
     percent: Math.floor((warning.spentUsd / warning.capUsd) * 100),
     time: formatTime(warning.resetMs),
   });
+}
+
+/**
+ * {@linkcode budgetWarningSentence} as a code and its parameters (the owner event's
+ * `said`, `hub/events/said.ts`), so each reader says it in its own language.
+ */
+export function budgetWarningSaid(warning: BudgetWarning): SpendSaid {
+  return {
+    code: `spend.${warning.spentUsd >= warning.capUsd ? "warn_spent_line" : "warn_line"}`,
+    vars: {
+      role: warning.role,
+      percent: Math.floor((warning.spentUsd / warning.capUsd) * 100),
+      time: formatTime(warning.resetMs),
+    },
+    usd: { spent: warning.spentUsd, cap: warning.capUsd },
+    words: { span: `span_${periodWord(warning.period)}` },
+  };
 }
 
 /**

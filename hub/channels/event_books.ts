@@ -1,0 +1,15 @@
+/**
+ * The catalogues an owner event's `said` is read with (`hub/events/said.ts`), by the
+ * book its code names: every channel that shows owner events (terminal chat, the TUI,
+ * the messenger, the dashboard) says them with these, each in its reader's language.
+ *
+ * @module
+ */
+import { type EventBooks, eventSentence } from "../events/mod.ts";
+import { t as spend } from "../spend/_messages.ts";
+import { t as jobs } from "../jobs/_messages.ts";
+import { t as memory } from "../memory/_messages.ts";
+import { t as email } from "./email/_messages.ts";
+
+/** Every book an owner event's code may name. */
+export const EVENT_BOOKS: EventBooks = { events: eventSentence, spend, jobs, memory, email };
