@@ -21,7 +21,10 @@ export interface EventSaid {
   code: string;
   /** Names and other text, as they are; numbers are counts, grouped as the reader groups. */
   vars?: Record<string, string | number>;
-  /** Dollar amounts, written `$…` in the reader's language, compared with each other. */
+  /**
+   * Dollar amounts, written `$…` in the reader's language, compared with each other
+   * (one `$` whether the template writes `${name}` or `{name}`).
+   */
   usd?: Record<string, number>;
   /** Words from the same catalogue (`span: "span_month"`), said in the reader's language. */
   words?: Record<string, string>;
@@ -63,10 +66,12 @@ export function saidText(lang: Lang, said: EventSaid, books: EventBooks): string
   for (const [name, word] of Object.entries(said.words ?? {})) vars[name] = book(lang, word);
   const names = Object.keys(said.usd ?? {});
   const amounts = formatUsdAll(names.map((n) => Number(said.usd![n])), lang);
-  names.forEach((name, i) => vars[name] = `$${amounts[i]}`);
+  // A mark in the amount's place first: some catalogues write `${spent}`, others `{usd}`.
+  names.forEach((name, i) => vars[name] = `\u0000${i}\u0000`);
   const text = book(lang, key, vars);
   // A catalogue answers an unknown key with the key itself: not a sentence.
-  return text === key ? undefined : text;
+  if (text === key) return undefined;
+  return text.replace(/\$?\u0000(\d+)\u0000/g, (_, i: string) => `$${amounts[Number(i)]}`);
 }
 
 /**
