@@ -194,7 +194,7 @@ Deno.test({
         await ready(page);
         assert.match(
           await page.textContent("#previous") ?? "",
-          /^Geçen ay: 10 çağrıda \$0\.50\.$/,
+          /^Geçen ay: 10 çağrıda \$0,50\.$/,
         );
         assert.match(await page.textContent("main") ?? "", /Diğer \(\d+\)/);
         await page.waitForFunction(() => document.querySelectorAll(".chart canvas").length >= 5);
