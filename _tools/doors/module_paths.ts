@@ -27,6 +27,7 @@ export const ALLOWED: Readonly<Record<string, string>> = {
   "kit/map_bundle.ts": "kit:build: bundles the map page's script from universe/map/",
   "kit/bundle.ts": "bundles a Worker from the source tree (kit:build, the dev servers, tests)",
   "kit/spine_dev.ts": "the spine:dev task and the tests' spine on workerd",
+  "kit/d1_migrate.ts": "the spine:dev task and the tests' spine: reads the D1 migrations",
   "kit/universe_dev.ts": "the universe:dev task and the tests' universe on workerd",
   "hub/config/read.ts": "in a checkout only: the loader's mtimes invalidate a cache",
   "hub/clock.ts": "in a checkout only: a test steps a hub's clock through AGENT_TEST_CLOCK",
