@@ -67,11 +67,11 @@ export function saidText(lang: Lang, said: EventSaid, books: EventBooks): string
   const names = Object.keys(said.usd ?? {});
   const amounts = formatUsdAll(names.map((n) => Number(said.usd![n])), lang);
   // A mark in the amount's place first: some catalogues write `${spent}`, others `{usd}`.
-  names.forEach((name, i) => vars[name] = `\u0000${i}\u0000`);
+  names.forEach((name, i) => vars[name] = `\uE000${i}\uE000`);
   const text = book(lang, key, vars);
   // A catalogue answers an unknown key with the key itself: not a sentence.
   if (text === key) return undefined;
-  return text.replace(/\$?\u0000(\d+)\u0000/g, (_, i: string) => `$${amounts[Number(i)]}`);
+  return text.replace(/\$?\uE000(\d+)\uE000/g, (_, i: string) => `$${amounts[Number(i)]}`);
 }
 
 /**
