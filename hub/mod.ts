@@ -219,7 +219,7 @@ export {
   ownerEventLine,
 } from "./events/mod.ts";
 // The catalogues an owner event's `said` is read with, each reader in its own language.
-export { EVENT_BOOKS } from "./channels/event_books.ts";
+export { EVENT_BOOKS } from "./event_books.ts";
 // `agent jobs run NAME`: one run of a scheduled job in this process, as the hub runs it.
 export { runJobNow, type RunJobNowOptions } from "./app/jobs_run_now.ts";
 // Where a job's answer goes (the event stream, each messenger chat), for its delivery worker.

@@ -28,7 +28,7 @@
 import { errorResponse, HttpError, json, Router } from "@agent/net";
 import { jsonBody } from "./body.ts";
 import { eventText, type OwnerEvent, ownerEventStream, resumeFrom } from "../events/mod.ts";
-import { EVENT_BOOKS } from "../channels/event_books.ts";
+import { EVENT_BOOKS } from "../event_books.ts";
 import { type Lang, LANGS } from "../i18n.ts";
 import { DashboardAuth, type DashboardSession } from "./auth.ts";
 import type { DashboardMount } from "./types.ts";

@@ -22,6 +22,8 @@ export const eventSentence = catalogue({
   digest_more: "…and {n} more: `agent net log` shows them all.",
   digest_hint: "`agent net block ADDRESS` or `agent net remove ADDRESS` stops a conversation.",
   failover: "The {role} model could not be reached ({reason}); {stand_in} answers for it today.",
+  email_undelivered:
+    "The answer to {to} (“{subject}”) could not be sent in 24 hours and was given up: {detail}",
 }, {
   contact_request:
     "{name} ({address}) kişi olmak istiyor: “{text}”. Kabul etmek için `agent net accept {address}`.",
@@ -32,6 +34,8 @@ export const eventSentence = catalogue({
   digest_more: "…ve {n} tane daha: `agent net log` hepsini gösterir.",
   digest_hint: "`agent net block ADRES` ya da `agent net remove ADRES` bir konuşmayı durdurur.",
   failover: "{role} modeline ulaşılamadı ({reason}); bugün onun yerine {stand_in} yanıtlıyor.",
+  email_undelivered:
+    "{to} adresine yanıt (“{subject}”) 24 saatte gönderilemedi ve bırakıldı: {detail}",
 });
 const t = eventSentence;
 

@@ -11,7 +11,7 @@
 import type { Lang } from "../../i18n.ts";
 import { type DeskEvent, deskSentence as t, type HistoryLine } from "../../desk/mod.ts";
 import { eventText, type OwnerEvent, ownerEventLine } from "../../events/mod.ts";
-import { EVENT_BOOKS } from "../event_books.ts";
+import { EVENT_BOOKS } from "../../event_books.ts";
 import { markdownLines } from "../../terminal/markdown.ts";
 import { displayWidth } from "../../terminal/width.ts";
 import { MarkdownPrinter, paintRow } from "../../terminal/printer.ts";

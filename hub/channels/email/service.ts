@@ -13,7 +13,7 @@
  */
 import { errorMessage } from "@agent/net/common";
 import { pause } from "../../backoff.ts";
-import { type EventSaid, type OwnerEventSink, saidText } from "../../events/mod.ts";
+import { type EventSaid, eventSentence, type OwnerEventSink, saidText } from "../../events/mod.ts";
 import type { Lang } from "../../i18n.ts";
 import type { Logger } from "../../log.ts";
 import { t } from "./_messages.ts";
@@ -371,6 +371,6 @@ function undeliveredSaid(
   lang: Lang,
   vars: { to: string; subject: string; detail: string },
 ): { text: string; said: EventSaid } {
-  const said = { code: "email.undelivered", vars };
-  return { text: saidText(lang, said, { email: t })!, said };
+  const said = { code: "events.email_undelivered", vars };
+  return { text: saidText(lang, said, { events: eventSentence })!, said };
 }

@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
-import { eventText, type OwnerEvent, ownerEventLine, saidText } from "../events/mod.ts";
-import { LANGS } from "../i18n.ts";
+import { eventText, type OwnerEvent, ownerEventLine, saidText } from "./events/mod.ts";
+import { LANGS } from "./i18n.ts";
 import {
   budgetSpentSaid,
   budgetSpentSentence,
   type BudgetWarning,
   budgetWarningSaid,
   budgetWarningSentence,
-} from "../spend/mod.ts";
-import { jobSaid, jobText } from "../jobs/run/notice.ts";
+} from "./spend/mod.ts";
+import { jobSaid, jobText } from "./jobs/run/notice.ts";
 import { EVENT_BOOKS } from "./event_books.ts";
 
 const WARNING: BudgetWarning = {
