@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { Ledger } from "@agent/hub/money";
 import { cleanup } from "../cli/_run.ts";
+import { seededCalls } from "../_hub_in_process.ts";
 import { startBotServer } from "./_bot_server.ts";
 import { messengerHome, OWNER, runHub, textsIn } from "./_hub.ts";
 
@@ -19,20 +20,8 @@ Deno.test({
     const { home } = await messengerHome(bot, { lang: "tr" });
     {
       using ledger = Ledger.open(`${home}/data/spend.sqlite3`);
-      ledger.recordMany([{
-        ts: Date.now() - 1000,
-        role: "brain",
-        provider: "fake",
-        model_id: "m",
-        input_tokens: 1,
-        output_tokens: 1,
-        cache_read_tokens: 0,
-        cache_write_tokens: 0,
-        usd: 13,
-        channel: "chat",
-        session_id: null,
-        peer: null,
-      }]);
+      const [call] = seededCalls(Date.now() - 1000, 1);
+      ledger.recordMany([{ ...call!, role: "brain", model_id: "fake-brain", usd: 13 }]);
     }
     const hub = await runHub(home, bot);
     try {

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { Ledger } from "@agent/hub/money";
 import { cleanup } from "../cli/_run.ts";
+import { seededCalls } from "../_hub_in_process.ts";
 import { fakeHome } from "./_home.ts";
 import { HAS_TMUX, Pane } from "./_tmux.ts";
 
@@ -17,20 +18,8 @@ Deno.test({
   async fn() {
     const home = await fakeHome();
     const ledger = Ledger.open(`${home}/data/spend.sqlite3`);
-    ledger.recordMany([{
-      ts: Date.now() - 1000,
-      role: "brain",
-      provider: "fake",
-      model_id: "fake-brain",
-      input_tokens: 1200,
-      output_tokens: 300,
-      cache_read_tokens: 0,
-      cache_write_tokens: 0,
-      usd: 0.014,
-      channel: "chat",
-      session_id: "s",
-      peer: null,
-    }]);
+    const [call] = seededCalls(Date.now() - 1000, 1);
+    ledger.recordMany([{ ...call!, role: "brain", model_id: "fake-brain", usd: 0.014 }]);
     ledger.close();
     const pane = await Pane.start(["--home", home, "--lang", "tr", "tui"], {
       columns: 100,
