@@ -11,6 +11,7 @@ import { type EventBooks, eventSentence } from "./events/mod.ts";
 import { t as spend } from "./spend/_messages.ts";
 import { t as jobs } from "./jobs/_messages.ts";
 import { t as memory } from "./memory/_messages.ts";
+import { t as mcp } from "./mcp/_messages.ts";
 
 /** Every book an owner event's code may name. */
-export const EVENT_BOOKS: EventBooks = { events: eventSentence, spend, jobs, memory };
+export const EVENT_BOOKS: EventBooks = { events: eventSentence, spend, jobs, memory, mcp };

@@ -10,6 +10,7 @@ import {
 } from "./spend/mod.ts";
 import { jobSaid, jobText } from "./jobs/run/notice.ts";
 import { EVENT_BOOKS } from "./event_books.ts";
+import { McpServerError } from "./mcp/connection.ts";
 
 const WARNING: BudgetWarning = {
   role: "brain",
@@ -84,4 +85,21 @@ Deno.test("a job's sentence words and counts follow the reader's language", () =
   assert.match(jobText("tr", said), /1\.234/);
   assert.match(jobText("en", said), /1,234/);
   assert.doesNotMatch(jobText("tr", said), /missed_once/);
+});
+
+Deno.test("an MCP server's failure, told in the hub's language, reads in the other from its code", () => {
+  const error = new McpServerError("files", "not_found", { command: "nosuch" });
+  for (const lang of LANGS) {
+    assert.equal(saidText(lang, error.said(), EVENT_BOOKS), error.sentence(lang));
+  }
+  assert.equal(
+    saidText("tr", error.said(), EVENT_BOOKS),
+    "MCP sunucusu files başlamadı: nosuch programı bulunamadı.",
+  );
+  const timeout = new McpServerError("files", "timeout", { seconds: 30 });
+  assert.equal(
+    error.message,
+    "The MCP server files did not start: the program nosuch was not found.",
+  );
+  assert.match(saidText("tr", timeout.said(), EVENT_BOOKS) ?? "", /30 sn içinde/);
 });

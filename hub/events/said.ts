@@ -28,6 +28,8 @@ export interface EventSaid {
   usd?: Record<string, number>;
   /** Words from the same catalogue (`span: "span_month"`), said in the reader's language. */
   words?: Record<string, string>;
+  /** Clauses that are sentences of their own (a failure's detail), said the same way. */
+  parts?: Record<string, EventSaid>;
 }
 
 /**
@@ -64,6 +66,9 @@ export function saidText(lang: Lang, said: EventSaid, books: EventBooks): string
     vars[name] = typeof value === "number" ? formatCount(value, lang) : String(value);
   }
   for (const [name, word] of Object.entries(said.words ?? {})) vars[name] = book(lang, word);
+  for (const [name, part] of Object.entries(said.parts ?? {})) {
+    vars[name] = saidText(lang, part, books) ?? "";
+  }
   const names = Object.keys(said.usd ?? {});
   const amounts = formatUsdAll(names.map((n) => Number(said.usd![n])), lang);
   // A mark in the amount's place first: some catalogues write `${spent}`, others `{usd}`.
