@@ -80,6 +80,7 @@ Deno.test({
         assert.doesNotMatch(said, /Job news is paused|budget is spent/);
         await assertTurkishAmounts(page, `overview (${name})`);
         await page.screenshot({ path: `${ARTIFACTS}tr-numbers-overview-${name}.png` });
+        await events.screenshot({ path: `${ARTIFACTS}tr-numbers-events-${name}.png` });
 
         await page.goto(`${hub.base}/dashboard/#/spend/month`);
         await ready(page);
