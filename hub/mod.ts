@@ -209,12 +209,17 @@ export {
 } from "./network/mod.ts";
 export { networkTurn, turnAnswerer, type TurnDeps } from "./network_turn/mod.ts";
 export {
+  type EventBooks,
+  type EventSaid,
+  eventText,
   type NetEvent,
   OWNER_EVENT_FIELDS,
   type OwnerEvent,
   OwnerEventBus,
   ownerEventLine,
 } from "./events/mod.ts";
+// The catalogues an owner event's `said` is read with, each reader in its own language.
+export { EVENT_BOOKS } from "./event_books.ts";
 // `agent jobs run NAME`: one run of a scheduled job in this process, as the hub runs it.
 export { runJobNow, type RunJobNowOptions } from "./app/jobs_run_now.ts";
 // Where a job's answer goes (the event stream, each messenger chat), for its delivery worker.

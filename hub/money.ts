@@ -71,9 +71,18 @@ export {
   budgetSpentSentence,
   degradeLogLine,
   degradeNotice,
+} from "./spend/sentences.ts";
+
+// Numbers as a person reads and types them, in the reader's language (Turkish: decimal
+// comma, grouping dot, dollars included): every channel's amounts and counts.
+export {
+  formatCount,
   formatUsd,
   formatUsdAll,
-} from "./spend/sentences.ts";
+  formatUsdColumn,
+  type NumberLang,
+  parseUsd,
+} from "./spend/usd_format.ts";
 export {
   type BudgetWarning,
   budgetWarningLogLine,

@@ -96,7 +96,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
       ],
     },
     { name: "chain", paths: ["router/"] },
-    { name: "agent", paths: ["agent/", "network_turn/", "desk/", "jobs/"] },
+    { name: "agent", paths: ["agent/", "network_turn/", "desk/", "jobs/", "event_books.ts"] },
     { name: "wiring", paths: ["app/", "channels/", "daemon/", "control/", "dashboard/", "mod.ts"] },
   ],
 };

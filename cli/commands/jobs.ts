@@ -143,7 +143,7 @@ export const command: CommandModule = {
         const money = (key: string, option: string) => {
           const raw = text(key);
           if (raw === undefined) return undefined;
-          const n = Number(raw);
+          const n = jobs.parseUsd(raw, lang) ?? Number.NaN;
           if (!Number.isFinite(n) || n <= 0) {
             throw new UsageError(t(lang, "number", { option, value: raw }));
           }
@@ -178,7 +178,7 @@ export const command: CommandModule = {
         // The answer on stdout; why a run did not go (a ceiling, a run still going) on stderr.
         if (outcome.text !== undefined) (outcome.kind === "ok" ? ctx.out : ctx.err)(outcome.text);
         const said = jobs.stateWord(outcome.kind, lang);
-        ctx.out(t(lang, "ran", { name, outcome: said, usd: jobs.usd(outcome.usd) }));
+        ctx.out(t(lang, "ran", { name, outcome: said, usd: jobs.usd(outcome.usd, lang) }));
         return outcome.kind === "ok" ? 0 : 1;
       }
       case "pause":

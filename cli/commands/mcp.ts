@@ -137,7 +137,7 @@ export const command: CommandModule = {
         ctx.out(t(lang, "added", {
           name: added.name,
           count: count(lang, added.tools.length),
-          seconds: (added.startMs / 1000).toFixed(1),
+          seconds: mcp.withSeparators((added.startMs / 1000).toFixed(1), lang),
         }));
         return 0;
       }
@@ -188,7 +188,7 @@ export const command: CommandModule = {
         ctx.out(t(lang, "tested", {
           name: name!,
           count: count(lang, tested.tools.length),
-          seconds: (tested.startMs / 1000).toFixed(1),
+          seconds: mcp.withSeparators((tested.startMs / 1000).toFixed(1), lang),
         }));
         for (const tool of tested.tools) ctx.out(`  ${tool.name}: ${shortText(tool.description)}`);
         return 0;

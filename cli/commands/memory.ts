@@ -221,7 +221,9 @@ async function consolidate(
 ): Promise<number> {
   const jobs = await import("@agent/hub/jobs");
   const raw = typeof opts.maxUsd === "string" ? opts.maxUsd : undefined;
-  const usd = raw === undefined ? memory.CONSOLIDATION_MAX_USD : Number(raw);
+  const usd = raw === undefined
+    ? memory.CONSOLIDATION_MAX_USD
+    : jobs.parseUsd(raw, ctx.lang) ?? Number.NaN;
   if (!Number.isFinite(usd) || usd <= 0) {
     throw new UsageError(memory.memorySentence(ctx.lang, "bad_usd", { value: raw ?? "" }));
   }

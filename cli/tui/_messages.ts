@@ -119,8 +119,3 @@ export const t = catalogue({
   welcome_help:
     "`/help` komutları listeler, `/model` rolü değiştirir, `/settings` anahtarları ayarlar, Ctrl-D çıkar.",
 });
-
-/** A dollar amount as the status bar and the first screen show it. */
-export function formatUsd(usd: number): string {
-  return `$${usd.toFixed(2)}`;
-}

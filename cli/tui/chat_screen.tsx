@@ -12,7 +12,8 @@ import { fitSegments, type Segment, wrap } from "./layout.ts";
 import { APPROVAL_CHOICES, type StatusFacts, type TuiController } from "./controller.ts";
 import { useKeys, useLive } from "./keys.ts";
 import { type KeyedRow, TranscriptLayout, type TranscriptRow } from "./transcript.ts";
-import { formatUsd, t } from "./_messages.ts";
+import { formatUsdAll } from "@agent/hub/money";
+import { t } from "./_messages.ts";
 
 /** The network service's states (`hub/network/service.ts`), said in the owner's language. */
 const NET_STATES = ["idle", "polling", "failed"];
@@ -29,9 +30,11 @@ export interface ChatScreenProps {
 
 /** The status bar's text for `facts`, fitted to `width`. */
 export function statusBar(facts: StatusFacts, lang: Lang, width: number, busy: boolean): string {
+  // The digits the comparison needs, with the reader's separators (`$0,014/$15,00` in Turkish).
+  const [spent, cap] = formatUsdAll([facts.spentUsd, facts.capUsd ?? 0], lang);
   const spend = facts.capUsd === null
-    ? `${formatUsd(facts.spentUsd)} · ${t(lang, "seg_no_budget")}`
-    : `${formatUsd(facts.spentUsd)}/${formatUsd(facts.capUsd)} ${periodWord(lang, facts.period)}${
+    ? `$${spent} · ${t(lang, "seg_no_budget")}`
+    : `$${spent}/$${cap} ${periodWord(lang, facts.period)}${
       facts.exhausted ? ` ${t(lang, "seg_spent")}${facts.standIn ? ` → ${facts.standIn}` : ""}` : ""
     }`;
   const segments: Segment[] = [
@@ -264,9 +267,13 @@ const Row = memo(
 
 /** The first screen, before anything was said: the model, the budget left, what to type. */
 function welcomeRows(facts: StatusFacts, lang: Lang, width: number) {
+  const [left, cap] = formatUsdAll(
+    [Math.max(0, (facts.capUsd ?? 0) - facts.spentUsd), facts.capUsd ?? 0],
+    lang,
+  );
   const budget = facts.capUsd === null ? t(lang, "welcome_no_budget") : t(lang, "welcome_budget", {
-    left: formatUsd(Math.max(0, facts.capUsd - facts.spentUsd)),
-    cap: formatUsd(facts.capUsd),
+    left: `$${left}`,
+    cap: `$${cap}`,
     period: periodWord(lang, facts.period),
   });
   const text = [

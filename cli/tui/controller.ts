@@ -21,6 +21,8 @@ import {
   type DeskConversation,
   type DeskEvent,
   deskSentence,
+  EVENT_BOOKS,
+  eventText,
   type HistoryLine,
   type OwnerEvent,
   ownerEventLine,
@@ -169,12 +171,12 @@ export class TuiController {
     if (event.type === "budget.warning" || event.type === "budget.spent") return;
     if (event.type === "job.result") {
       // The job's name and cost, then its answer drawn as an answer is (Markdown).
-      const [head = "", ...answer] = event.text.split("\n");
+      const [head = "", ...answer] = eventText(this.#o.lang, event, EVENT_BOOKS).split("\n");
       this.say("system", head);
       if (answer.join("\n").trim() !== "") this.say("assistant", answer.join("\n").trim());
       return;
     }
-    this.say("system", ownerEventLine(this.#o.lang, event));
+    this.say("system", ownerEventLine(this.#o.lang, event, EVENT_BOOKS));
     if (event.type === "net.contact_request") {
       this.#set({ status: { ...this.#state.status, requests: this.#state.status.requests + 1 } });
     }

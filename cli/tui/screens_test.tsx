@@ -256,7 +256,7 @@ Deno.test("statusBar() speaks Turkish: the period is gün, not day", () => {
   };
   assert.equal(
     statusBar(facts, "tr", 200, false),
-    "fast · $0.00/$1.00 gün · fake fake-fast · hub: kapalı · s",
+    "fast · $0,00/$1,00 gün · fake fake-fast · hub: kapalı · s",
   );
 });
 

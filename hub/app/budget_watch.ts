@@ -9,10 +9,12 @@
 import { errorMessage } from "@agent/net/common";
 import type { AgentConfig } from "../config/types.ts";
 import {
+  budgetSpentSaid,
   budgetSpentSentence,
   type BudgetStatus,
   budgetStatus,
   budgetWarningLogLine,
+  budgetWarningSaid,
   budgetWarningSentence,
   claimBudgetWarnings,
   formatUsd,
@@ -35,10 +37,11 @@ export async function watchBudgetsOnce(hub: HubContext, nowMs = Date.now()): Pro
       ts: Math.floor(nowMs / 1000),
       type: "budget.spent",
       role: status.role,
-      spent_usd: Number(formatUsd(status.spentUsd)),
+      spent_usd: Number(formatUsd(status.spentUsd, "en")),
       cap_usd: status.capUsd,
       period: hub.config.models.roles[status.role]?.budget?.period ?? "month",
       text: budgetSpentSentence(hub.lang, status),
+      said: budgetSpentSaid(status),
     });
   }
   const warnings = claimBudgetWarnings(hub.ledger, hub.config, nowMs, { surface: "hub" });
@@ -48,10 +51,11 @@ export async function watchBudgetsOnce(hub: HubContext, nowMs = Date.now()): Pro
       ts: Math.floor(nowMs / 1000),
       type: "budget.warning",
       role: warning.role,
-      spent_usd: Number(formatUsd(warning.spentUsd)),
+      spent_usd: Number(formatUsd(warning.spentUsd, "en")),
       cap_usd: warning.capUsd,
       period: warning.period,
       text: budgetWarningSentence(hub.lang, warning),
+      said: budgetWarningSaid(warning),
     });
   }
   return warnings.length + spent.length;

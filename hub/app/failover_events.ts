@@ -7,16 +7,10 @@
  */
 import { errorMessage } from "@agent/net/common";
 import type { FailoverEvent } from "../router/mod.ts";
-import { catalogue, type Lang } from "../i18n.ts";
+import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
 import { dayStart, type Ledger } from "../ledger/mod.ts";
-import type { OwnerEventSink } from "../events/mod.ts";
-
-const t = catalogue({
-  failover: "The {role} model could not be reached ({reason}); {stand_in} answers for it today.",
-}, {
-  failover: "{role} modeline ulaşılamadı ({reason}); bugün onun yerine {stand_in} yanıtlıyor.",
-});
+import { type EventSaid, eventSentence, type OwnerEventSink, saidText } from "../events/mod.ts";
 
 /** Options for {@linkcode failoverTeller}. */
 export interface FailoverTellerOptions {
@@ -41,16 +35,17 @@ export function failoverTeller(options: FailoverTellerOptions): (event: Failover
     } catch {
       return;
     }
+    const said: EventSaid = {
+      code: "events.failover",
+      vars: { role: event.role, reason: event.reason, stand_in: event.standIn },
+    };
     options.events.publish({
       ts: Math.floor(at / 1000),
       type: "model.failover",
       role: event.role,
       stand_in: event.standIn,
-      text: t(options.lang, "failover", {
-        role: event.role,
-        reason: event.reason,
-        stand_in: event.standIn,
-      }),
+      text: saidText(options.lang, said, { events: eventSentence })!,
+      said,
     }).catch((error) =>
       options.logger.warn(`hub: cannot record a failover: ${errorMessage(error)}`)
     );

@@ -38,8 +38,14 @@ export function jobDeliverySinks(options: {
         return log.some((e) => e.type === "job.result" && e.slot_id === slotId);
       },
     },
-    async notice(job, text) {
-      await events.publish({ ts: Math.floor(Date.now() / 1000), type: "job.notice", job, text });
+    async notice(job, text, said) {
+      await events.publish({
+        ts: Math.floor(Date.now() / 1000),
+        type: "job.notice",
+        job,
+        text,
+        said,
+      });
     },
   };
   const token = options.env.MESSENGER_BOT_TOKEN?.trim();

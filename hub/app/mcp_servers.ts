@@ -42,7 +42,7 @@ export async function startMcpServers(options: StartMcpOptions): Promise<McpServ
     paths: options.paths,
     lang: options.lang,
     bwrap: await findBwrap(options.env),
-    notify(sentence, server) {
+    notify(sentence, server, said) {
       logger.warn(`mcp ${server}: ${sentence}`);
       options.tell?.(sentence);
       events?.publish({
@@ -50,6 +50,7 @@ export async function startMcpServers(options: StartMcpOptions): Promise<McpServ
         type: "tool.notice",
         server,
         text: sentence,
+        said,
       })
         .catch((error) =>
           logger.warn(`mcp ${server}: cannot tell the owner: ${errorMessage(error)}`)

@@ -13,6 +13,7 @@ import { errorMessage } from "@agent/net/common";
 import type { HubContext, HubService } from "../channels/contract.ts";
 import { extractSession, MEMORY_ROLE } from "../agent/mod.ts";
 import { memorySentence } from "../memory/mod.ts";
+import { type EventSaid, saidText } from "../events/mod.ts";
 import { BudgetSpentError } from "../router/mod.ts";
 import { openSessionStore } from "../sessions/mod.ts";
 
@@ -88,15 +89,16 @@ export function memoryService(hub: HubContext): Promise<HubService | undefined> 
       }
     }
     if (done.kept + done.pending > 0) {
-      const text = done.kept === 0
-        ? memorySentence(hub.lang, "extracted", { count: done.pending })
-        : memorySentence(hub.lang, "extracted_auto", { count: done.kept, pending: done.pending });
+      const said: EventSaid = done.kept === 0
+        ? { code: "memory.extracted", vars: { count: done.pending } }
+        : { code: "memory.extracted_auto", vars: { count: done.kept, pending: done.pending } };
       await hub.events.publish({
         ts: Math.floor(now / 1000),
         type: "memory.proposed",
         kept: done.kept,
         pending: done.pending,
-        text,
+        text: saidText(hub.lang, said, { memory: memorySentence })!,
+        said,
       });
     }
     last = { ...done, at: now };

@@ -9,6 +9,7 @@ import { readTextIfAny, writeFileAtomic } from "../atomic_file.ts";
 import { formatTime, type Lang } from "../i18n.ts";
 import { UserError } from "../user_error.ts";
 import { t } from "./_messages.ts";
+import { withSeparators } from "../spend/usd_format.ts";
 import { localFileSet, planPush, USER_FILE } from "./file_set.ts";
 import type { CloudSpine } from "./spine_files.ts";
 
@@ -45,7 +46,7 @@ export async function pushFiles(options: PushOptions): Promise<number> {
   const remote = (await spine.files()).files.map((f) => f.name);
   const plan = planPush(local, remote, includeUser);
   out(t(lang, "push_heading", { url: spine.url }));
-  for (const line of fileLines(plan.upload)) out(line);
+  for (const line of fileLines(plan.upload, lang)) out(line);
   if (plan.remove.length > 0) {
     out(t(lang, "push_delete_heading"));
     for (const name of plan.remove) out(`  ${name}`);
@@ -140,16 +141,19 @@ function brainLine(health: unknown, lang: Lang): string {
 }
 
 /** Lines of `name  size` with the names padded to one width. */
-export function fileLines(files: readonly { name: string; size: number }[]): string[] {
+export function fileLines(
+  files: readonly { name: string; size: number }[],
+  lang: Lang,
+): string[] {
   const width = Math.max(0, ...files.map((f) => f.name.length));
-  return files.map((f) => `  ${f.name.padEnd(width)}  ${size(f.size)}`);
+  return files.map((f) => `  ${f.name.padEnd(width)}  ${size(f.size, lang)}`);
 }
 
-/** A size for people: bytes, KiB or MiB. */
-export function size(bytes: number): string {
+/** A size for people, in `lang`'s separators: bytes, KiB or MiB (`1,5 KiB` in Turkish). */
+export function size(bytes: number, lang: Lang): string {
   if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  if (bytes < 1024 * 1024) return `${withSeparators((bytes / 1024).toFixed(1), lang)} KiB`;
+  return `${withSeparators((bytes / 1024 / 1024).toFixed(1), lang)} MiB`;
 }
 
 /** `agent cloud status`: the spine's health and mode, its files, the brain's health. */
@@ -173,7 +177,7 @@ export async function cloudStatus(
   if (files.length === 0) out(t(lang, "status_no_files"));
   else {
     out(t(lang, "status_files"));
-    const lines = fileLines(files);
+    const lines = fileLines(files, lang);
     files.forEach((file, i) => out(`${lines[i]}  ${formatTime(file.updated_at * 1000)}`));
   }
   out(t(lang, "status_brain_waiting"));

@@ -11,6 +11,7 @@ import { readCrash, readHeartbeat, uncleanEnd } from "./state_files.ts";
 import { LAUNCHD_LABEL, type LaunchdState } from "./launchd.ts";
 import { processAlive } from "./process.ts";
 import { t } from "./_messages.ts";
+import { withSeparators } from "../spend/usd_format.ts";
 import { t as netSentence } from "../network/_messages.ts";
 import { errorMessage } from "@agent/net/common";
 
@@ -257,10 +258,10 @@ export async function stopHub(lockFile: string, options: StopHubOptions): Promis
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  options.err(t(lang, "stop_timeout", { seconds: secondsText(timeout) }));
+  options.err(t(lang, "stop_timeout", { seconds: secondsText(timeout, lang) }));
   return 1;
 }
 
-function secondsText(seconds: number): string {
-  return Number.isInteger(seconds) ? seconds.toFixed(1) : String(seconds);
+function secondsText(seconds: number, lang: Lang): string {
+  return withSeparators(Number.isInteger(seconds) ? seconds.toFixed(1) : String(seconds), lang);
 }

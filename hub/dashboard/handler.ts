@@ -27,7 +27,9 @@
  */
 import { errorResponse, HttpError, json, Router } from "@agent/net";
 import { jsonBody } from "./body.ts";
-import { ownerEventStream, resumeFrom } from "../events/mod.ts";
+import { eventText, type OwnerEvent, ownerEventStream, resumeFrom } from "../events/mod.ts";
+import { EVENT_BOOKS } from "../event_books.ts";
+import { type Lang, LANGS } from "../i18n.ts";
 import { DashboardAuth, type DashboardSession } from "./auth.ts";
 import type { DashboardMount } from "./types.ts";
 import { requireCsrf, requireSameOrigin, requireSession, secured } from "./guard.ts";
@@ -152,7 +154,10 @@ function coreRoutes(sources: DashboardSources, auth: DashboardAuth): DashboardRo
     .get(
       "/overview",
       async () =>
-        json({ status: sources.status(), events: (await sources.recentEvents()).slice(-20) }),
+        json({
+          status: sources.status(),
+          events: (await sources.recentEvents()).slice(-20).map(withTexts),
+        }),
     )
     .get("/spend", (_request, { url }) => json(spendOf(url, sources)))
     .get("/spend.csv", (_request, { url }) => {
@@ -171,6 +176,22 @@ function coreRoutes(sources: DashboardSources, auth: DashboardAuth): DashboardRo
       return ownerEventStream(sources.ownerEvents, resumeFrom(request, url), {
         ...(sources.closing ? { signal: sources.closing } : {}),
         named: false,
+        shape: withTexts,
       });
     });
+}
+
+/**
+ * An owner event with its sentence in every language (`texts`), read now from its
+ * `said`, so the page shows it in the page's language whatever the hub's; an event
+ * without `said` (an old row, a contact request) has none and shows its `text`.
+ */
+function withTexts(event: OwnerEvent): OwnerEvent & { texts?: Record<Lang, string> } {
+  if (!("said" in event) || event.said === undefined) return event;
+  return {
+    ...event,
+    texts: Object.fromEntries(
+      LANGS.map((lang) => [lang, eventText(lang, event, EVENT_BOOKS)]),
+    ) as Record<Lang, string>,
+  };
 }

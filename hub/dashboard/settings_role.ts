@@ -10,6 +10,7 @@
 import { PROVIDERS } from "../credentials.ts";
 import type { Lang } from "../i18n.ts";
 import { t } from "./_messages.ts";
+import { parseUsd } from "../spend/usd_format.ts";
 
 /** The fields of a role's form. */
 export type RoleField = "provider" | "model_id" | "budget_usd" | "budget_period";
@@ -28,28 +29,6 @@ export interface RoleEdit {
 }
 
 const PERIODS = ["day", "week", "month"];
-
-/**
- * Reads an amount of dollars as a person types it: an optional `$`, and in Turkish a
- * decimal comma (`2,50`, `1.250,75`); in English a comma groups thousands (`1,250.75`).
- * `undefined` when it is not a number of dollars.
- *
- * @example
- * ```ts
- * import { parseDollars } from "./settings_role.ts";
- * if (parseDollars("2,50", "tr") !== 2.5) throw new Error();
- * if (parseDollars("$1,250.75", "en") !== 1250.75) throw new Error();
- * if (parseDollars("abc", "en") !== undefined) throw new Error();
- * ```
- */
-export function parseDollars(text: string, lang: Lang): number | undefined {
-  let s = text.trim().replace(/^\$\s*/, "").replace(/\s/g, "");
-  s = lang === "tr"
-    ? s.replace(/\.(?=\d{3}(\D|$))/g, "").replace(",", ".")
-    : s.replace(/,(?=\d{3}(\D|$))/g, "");
-  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(s)) return undefined;
-  return Number(s);
-}
 
 /**
  * Checks a role form's body: the edit to make, or the first field it refuses.
@@ -78,7 +57,7 @@ export function checkRoleForm(
   if (typed === undefined) budget = undefined;
   else if (typed.trim() === "") budget = null;
   else {
-    const usd = parseDollars(typed, lang);
+    const usd = parseUsd(typed, lang);
     if (usd === undefined || !(usd > 0)) return bad("budget_usd", t(lang, "field_budget_usd"));
     if (period !== "" && !PERIODS.includes(period)) {
       return bad("budget_period", t(lang, "field_budget_period", { usd: typed.trim() }));

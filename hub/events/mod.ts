@@ -12,4 +12,5 @@ export * from "./event_id.ts";
 export * from "./log.ts";
 export * from "./bus.ts";
 export * from "./sentences.ts";
+export * from "./said.ts";
 export * from "./stream.ts";

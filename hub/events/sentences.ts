@@ -7,9 +7,11 @@
  */
 import { catalogue, type Lang } from "../i18n.ts";
 import { printable } from "../text.ts";
+import { type EventBooks, eventText } from "./said.ts";
 import type { NetDigestEvent, OwnerEvent } from "./types.ts";
 
-const t = catalogue({
+/** The owner events' own sentences: the `events` book of {@linkcode EventBooks}. */
+export const eventSentence = catalogue({
   contact_request:
     "{name} ({address}) asks to become a contact: “{text}”. `agent net accept {address}` accepts.",
   outbox_dropped:
@@ -19,6 +21,9 @@ const t = catalogue({
   digest_turns: " ({n} messages)",
   digest_more: "…and {n} more: `agent net log` shows them all.",
   digest_hint: "`agent net block ADDRESS` or `agent net remove ADDRESS` stops a conversation.",
+  failover: "The {role} model could not be reached ({reason}); {stand_in} answers for it today.",
+  email_undelivered:
+    "The answer to {to} (“{subject}”) could not be sent in 24 hours and was given up: {detail}",
 }, {
   contact_request:
     "{name} ({address}) kişi olmak istiyor: “{text}”. Kabul etmek için `agent net accept {address}`.",
@@ -28,10 +33,16 @@ const t = catalogue({
   digest_turns: " ({n} mesaj)",
   digest_more: "…ve {n} tane daha: `agent net log` hepsini gösterir.",
   digest_hint: "`agent net block ADRES` ya da `agent net remove ADRES` bir konuşmayı durdurur.",
+  failover: "{role} modeline ulaşılamadı ({reason}); bugün onun yerine {stand_in} yanıtlıyor.",
+  email_undelivered:
+    "{to} adresine yanıt (“{subject}”) 24 saatte gönderilemedi ve bırakıldı: {detail}",
 });
+const t = eventSentence;
 
 /**
- * The line a terminal shows for `event`.
+ * The line a terminal shows for `event`, in `lang`: a sentence kept as a code
+ * (`said`) is said with `books` (the channels' {@linkcode EventBooks}; the events' own
+ * book is always there), anything else as its `text`.
  *
  * @example
  * ```ts
@@ -43,7 +54,7 @@ const t = catalogue({
  * if (line !== "The brain model could not be reached.") throw new Error(line);
  * ```
  */
-export function ownerEventLine(lang: Lang, event: OwnerEvent): string {
+export function ownerEventLine(lang: Lang, event: OwnerEvent, books: EventBooks = {}): string {
   switch (event.type) {
     case "net.contact_request":
       return t(lang, "contact_request", {
@@ -56,7 +67,7 @@ export function ownerEventLine(lang: Lang, event: OwnerEvent): string {
     case "net.digest":
       return digestLines(lang, event).join("\n");
     default:
-      return event.text;
+      return eventText(lang, event, { events: eventSentence, ...books });
   }
 }
 

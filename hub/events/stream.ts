@@ -36,6 +36,11 @@ export interface OwnerEventStreamOptions {
    * @default true
    */
   named?: boolean;
+  /**
+   * What each event is sent as (the dashboard adds its sentence in each language).
+   * @default the event as it is
+   */
+  shape?: (event: OwnerEvent) => unknown;
 }
 
 /**
@@ -71,7 +76,7 @@ export function ownerEventStream(
         out.send({
           id: event.event_id,
           ...(named ? { event: event.type } : {}),
-          data: JSON.stringify(event),
+          data: JSON.stringify(options.shape ? options.shape(event) : event),
         }),
       {
         ...(after === undefined ? {} : { after }),

@@ -30,10 +30,14 @@
  * - `{ts, type: "email.undelivered", to, subject, text}`: an answer by mail the outbox
  *   gave up on after 24 hours (or that the server refused for good).
  *
- * Once written, each carries its `event_id` ({@linkcode OwnerEvent}).
+ * Once written, each carries its `event_id` ({@linkcode OwnerEvent}). An event whose
+ * `text` is the hub's own sentence also carries `said`, that sentence as a code and its
+ * parameters ({@linkcode EventSaid}), so each reader says it in its own language; rows
+ * written before `said` existed show their `text`.
  *
  * @module
  */
+import type { EventSaid } from "./said.ts";
 
 /** A stranger's contact request. */
 export interface ContactRequestEvent {
@@ -56,6 +60,8 @@ export interface BudgetWarningEvent {
   period: string;
   /** The sentence, in the hub's UI language. */
   text: string;
+  /** The sentence as a code and its parameters, said in each reader's language. */
+  said?: EventSaid;
 }
 
 /** A role's model could not be reached and its failover answered. */
@@ -67,6 +73,8 @@ export interface FailoverNetEvent {
   stand_in: string;
   /** The sentence, in the hub's UI language. */
   text: string;
+  /** The sentence as a code and its parameters, said in each reader's language. */
+  said?: EventSaid;
 }
 
 /** A message the outbox gave up on after 24 hours. */
@@ -125,6 +133,8 @@ export interface JobResultEvent {
   deliver: "messenger" | "events";
   /** The sentence with the job's name, its cost and the answer. */
   text: string;
+  /** The sentence as a code and its parameters, said in each reader's language. */
+  said?: EventSaid;
 }
 
 /** A job was paused (a ceiling, a spent budget), missed slots, or failed. */
@@ -135,6 +145,8 @@ export interface JobNoticeEvent {
   job: string;
   /** The sentence, in the hub's UI language. */
   text: string;
+  /** The sentence as a code and its parameters, said in each reader's language. */
+  said?: EventSaid;
 }
 
 /** The memory role kept or proposed memories from a quiet conversation. */
@@ -148,6 +160,8 @@ export interface MemoryProposedEvent {
   pending: number;
   /** The sentence, in the hub's UI language. */
   text: string;
+  /** The sentence as a code and its parameters, said in each reader's language. */
+  said?: EventSaid;
 }
 
 /** An MCP server the owner should hear of: its tools changed, or it failed. */
@@ -159,6 +173,8 @@ export interface ToolNoticeEvent {
   server: string;
   /** The sentence, in the hub's UI language. */
   text: string;
+  /** The sentence as a code and its parameters, said in each reader's language. */
+  said?: EventSaid;
 }
 
 /** Mail to the agent that was not answered, since the last such event. */
@@ -172,6 +188,8 @@ export interface EmailRefusedEvent {
   by_reason: Record<string, number>;
   /** The lines, in the hub's UI language. */
   text: string;
+  /** The sentence as a code and its parameters, said in each reader's language. */
+  said?: EventSaid;
 }
 
 /** An answer by mail that could not be sent. */
@@ -183,6 +201,8 @@ export interface EmailUndeliveredEvent {
   subject: string;
   /** The sentence, in the hub's UI language. */
   text: string;
+  /** The sentence as a code and its parameters, said in each reader's language. */
+  said?: EventSaid;
 }
 
 /** One agent event for the owner's channels, as a writer hands it over. */

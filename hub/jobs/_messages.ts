@@ -236,6 +236,9 @@ const TR: { readonly [K in keyof typeof EN]: string } = {
 /** The jobs catalogue. */
 export const t = catalogue(EN, TR);
 
+/** A sentence's key in the jobs catalogue. */
+export type JobKey = keyof typeof EN;
+
 /** The templates themselves, by language: a stored sentence is read back from them. */
 export const TEMPLATES: Readonly<Record<Lang, Readonly<Record<keyof typeof EN, string>>>> = {
   en: EN,

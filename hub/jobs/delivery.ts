@@ -25,10 +25,10 @@
  */
 import { errorMessage } from "@agent/net/common";
 import { backoffDelay } from "../backoff.ts";
-import type { JobResultEvent } from "../events/mod.ts";
+import type { EventSaid, JobResultEvent } from "../events/mod.ts";
+import { jobSaid, jobText } from "./run/notice.ts";
 import { formatTime, type Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
-import { t } from "./_messages.ts";
 import type { DeliveryRow, DeliveryStore } from "./delivery_store.ts";
 
 /** How long a delivery is tried (ms), as the network outbox does. */
@@ -64,8 +64,11 @@ export interface DeliverySinks {
     parts(text: string): string[];
     send(chat: string, part: string, signal: AbortSignal): Promise<void>;
   };
-  /** Tells the owner a delivery was given up (a `job.notice`). */
-  notice?(job: string, text: string): Promise<void>;
+  /**
+   * Tells the owner a delivery was given up (a `job.notice`): `text` in the hub's
+   * language, `said` its code for readers in another.
+   */
+  notice?(job: string, text: string, said: EventSaid): Promise<void>;
 }
 
 /** Options for {@linkcode DeliveryWorker}. */
@@ -210,6 +213,7 @@ export class DeliveryWorker {
         usd: row.usd,
         deliver: row.deliver,
         text: row.text,
+        ...resultSaid(row, this.#o.lang),
       });
     }
     this.#o.store.partSent(row, 1, true, this.#o.now());
@@ -288,14 +292,16 @@ export class DeliveryWorker {
     if (!store.drop(row, detail, now)) return;
     await this.#changed(row);
     this.#o.logger.warn(`jobs: gave up the delivery of ${row.slot_id} to ${row.target}: ${detail}`);
-    const text = t(this.#o.lang, "delivery_dropped", {
-      name: row.job,
-      slot: formatTime(slotMsOf(row.slot_id) ?? row.created_ms),
-      target: row.target === "events" ? "events" : row.target.slice("chat:".length),
-      detail,
+    const said = jobSaid("delivery_dropped", {
+      vars: {
+        name: row.job,
+        slot: formatTime(slotMsOf(row.slot_id) ?? row.created_ms),
+        target: row.target === "events" ? "events" : row.target.slice("chat:".length),
+        detail,
+      },
     });
     try {
-      await this.#o.sinks.notice?.(row.job, text);
+      await this.#o.sinks.notice?.(row.job, jobText(this.#o.lang, said), said);
     } catch (e) {
       this.#o.logger.error(`jobs: cannot tell the owner: ${errorMessage(e)}`);
     }
@@ -306,4 +312,17 @@ export class DeliveryWorker {
 function slotMsOf(slotId: string): number | undefined {
   const ms = Date.parse(slotId.slice(slotId.indexOf("@") + 1).replace(/^now-/, ""));
   return Number.isFinite(ms) ? ms : undefined;
+}
+
+/**
+ * A `job.result`'s `said`: the stored text is `delivered` (`Job <name> ($<usd>):` and the
+ * answer on the lines after) as the hub said it; kept as a code only when it reads back
+ * exactly so, else the event carries its text alone.
+ */
+function resultSaid(row: DeliveryRow, lang: Lang): { said?: EventSaid } {
+  const said = jobSaid("delivered", {
+    vars: { name: row.job, text: row.text.slice(row.text.indexOf("\n") + 1) },
+    usd: { usd: row.usd },
+  });
+  return jobText(lang, said) === row.text ? { said } : {};
 }

@@ -12,6 +12,7 @@ import { HARD_CAP_MAX_TOKENS } from "../router/call_bill.ts";
 import type { JobDefinition } from "./definition.ts";
 import { scheduleOf, slotsBetween } from "./schedule.ts";
 import { formatUsd, formatUsdAll } from "../spend/sentences.ts";
+import type { Lang } from "../i18n.ts";
 
 /**
  * The characters a run's prompt has besides the persona files and the job's text:
@@ -109,14 +110,18 @@ export async function personaChars(personaDir: string): Promise<number> {
   return chars;
 }
 
-/** Dollars as the spend reports show them (`$1.20`, `$0.0042`): `formatUsd()`. */
-export function usd(value: number): string {
-  return `$${formatUsd(value)}`;
+/**
+ * Dollars as the spend reports show them, in `lang`'s separators (`$1.20`, `$0.0042`;
+ * `$1,20` in Turkish): `formatUsd()`.
+ */
+export function usd(value: number, lang: Lang): string {
+  return `$${formatUsd(value, lang)}`;
 }
 
 /** Amounts a sentence compares, with the digits the comparison needs: `formatUsdAll()`. */
 export function usdAll<const T extends readonly number[]>(
-  ...values: T
+  values: T,
+  lang: Lang,
 ): { -readonly [K in keyof T]: string } {
-  return formatUsdAll(values).map((v) => `$${v}`) as { -readonly [K in keyof T]: string };
+  return formatUsdAll(values, lang).map((v) => `$${v}`) as { -readonly [K in keyof T]: string };
 }

@@ -64,8 +64,8 @@ export function listLines(
       : t(lang, "list_paused", { reason: reasonWord(job.paused, lang) }),
     next: job.next ?? "-",
     last: job.last_state === null ? "-" : stateWord(job.last_state, lang),
-    today: usd(job.spent_today_usd),
-    month: usd(job.spent_30d_usd),
+    today: usd(job.spent_today_usd, lang),
+    month: usd(job.spent_30d_usd, lang),
   }));
   type Row = typeof rows[number];
   const width = (pick: (row: Row) => string) => Math.max(0, ...rows.map((row) => pick(row).length));
@@ -124,7 +124,7 @@ export function logLines(rows: readonly RunRow[], lang: Lang): string[] {
       ? answerPreview(row.detail, 80)
       : reasonIn(row.detail ?? "", lang).replace(/\s+/g, " ").slice(0, 80);
     return `${formatTime(row.slot_ms)}  ${row.job}  ${stateWord(row.state, lang)}${missed}  ${
-      usd(row.usd)
+      usd(row.usd, lang)
     }  ${detail}`;
   });
 }

@@ -53,9 +53,9 @@ Deno.test("listLines() says its words in the owner's language, two lines a job, 
   const tr = listLines(listing, "tr");
   assert.deepEqual(tr, [
     "news    0 8 * * 1-5 (Europe/Istanbul)   [duraklatıldı: sizin tarafınızdan]",
-    "  sonraki 27.11.2026 08:00  son tamam  bugün $0.0020  30 gün $0.0020",
+    "  sonraki 27.11.2026 08:00  son tamam  bugün $0,0020  30 gün $0,0020",
     "weekly  30 18 * * 5 (America/New_York)",
-    "  sonraki 27.11.2026 08:00  son tamam  bugün $0.0020  30 gün $0.0020",
+    "  sonraki 27.11.2026 08:00  son tamam  bugün $0,0020  30 gün $0,0020",
   ]);
   for (const word of ["next", "last", "today", "30 days", "paused", "owner", " ok "]) {
     assert.ok(!tr.join("\n").includes(word), `untranslated '${word}'`);
@@ -98,11 +98,11 @@ Deno.test("listLines() fits 80 columns with long values, and lines up what diffe
     "morning-digest  [duraklatıldı: bütçe tükendi]",
     "  */15 6-22 * * 1-5 (America/New_York)",
     "  sonraki 27.11.2026 08:00  son yarıda kaldı",
-    "  bugün $12.50   30 gün $312.25",
+    "  bugün $12,50   30 gün $312,25",
     "ab",
     "  0 8 * * * (Europe/Istanbul)",
     "  sonraki -                 son -",
-    "  bugün $0.0020  30 gün $0.0020",
+    "  bugün $0,0020  30 gün $0,0020",
   ]);
 });
 
@@ -196,9 +196,9 @@ Deno.test("logLines() shows an answer's words without its Markdown, and a reason
 Deno.test("logLines() says the outcome in Turkish, the stored code unchanged", () => {
   const rows = [row("failed", "HTTP 500"), row("ok", "Done.", true), row("interrupted", "stopped")];
   assert.deepEqual(logLines(rows, "tr"), [
-    "26.11.2026 08:00  news  başarısız  $0.0020  HTTP 500",
-    "26.11.2026 08:00  news  tamam (kaçırıldı)  $0.0020  Done.",
-    "26.11.2026 08:00  news  yarıda kaldı  $0.0020  stopped",
+    "26.11.2026 08:00  news  başarısız  $0,0020  HTTP 500",
+    "26.11.2026 08:00  news  tamam (kaçırıldı)  $0,0020  Done.",
+    "26.11.2026 08:00  news  yarıda kaldı  $0,0020  stopped",
   ]);
   assert.equal(rows[0]!.state, "failed");
   assert.deepEqual(logLines([], "tr"), ["Henüz çalışma yok."]);
@@ -211,7 +211,7 @@ Deno.test("logLines() says a stored reason in the reader's language, whichever l
     row("failed", "cancelled"),
     row("failed", "HTTP 500"),
   ];
-  const tail = (lines: string[]) => lines.map((l) => l.split("$0.0020  ")[1]);
+  const tail = (lines: string[]) => lines.map((l) => l.split(/\$0[.,]0020 {2}/)[1]);
   assert.deepEqual(tail(logLines(rows, "tr")), [
     "atlandı: önceki çalışma hâlâ sürüyordu",
     "bu kimliğin öteki hub'ı çalıştırdı",

@@ -184,7 +184,7 @@ export async function addJob(scope: JobsScope, fields: NewJob): Promise<string[]
     throw new UserError(t(lang, "unpriced_ceiling", { name: job.name, model: estimate.model }), 1);
   }
   if (cap !== undefined && estimate.runUsd !== undefined && estimate.runUsd > cap + 1e-12) {
-    const [run, capShown] = usdAll(estimate.runUsd, cap);
+    const [run, capShown] = usdAll([estimate.runUsd, cap], lang);
     throw new UserError(t(lang, "over_ceiling", { name: job.name, run, cap: capShown }), 1);
   }
   await writeJob(paths, job);
@@ -208,8 +208,8 @@ export async function addJob(scope: JobsScope, fields: NewJob): Promise<string[]
 export function estimateLine(estimate: JobEstimate, lang: Lang): string {
   if (estimate.runUsd === undefined) return t(lang, "estimate_unpriced", { model: estimate.model });
   return t(lang, "estimate", {
-    run: usd(estimate.runUsd),
-    day: usd(estimate.dayUsd ?? 0),
+    run: usd(estimate.runUsd, lang),
+    day: usd(estimate.dayUsd ?? 0, lang),
     runs: estimate.runsPerDay,
   });
 }
@@ -287,13 +287,9 @@ export async function resumeJobs(
     const spent = reason === "day" && job !== undefined
       ? await daySpent(scope, store, job)
       : undefined;
-    return spent === undefined
-      ? t(scope.lang, "resumed", { name })
-      : t(scope.lang, "resumed_day_spent", {
-        name,
-        spent: usd(spent),
-        cap: usd(job?.max_usd_per_day ?? 0),
-      });
+    if (spent === undefined) return t(scope.lang, "resumed", { name });
+    const [spentShown, cap] = usdAll([spent, job?.max_usd_per_day ?? 0], scope.lang);
+    return t(scope.lang, "resumed_day_spent", { name, spent: spentShown, cap });
   });
 }
 

@@ -102,7 +102,7 @@ Deno.test("resumeJobs() of a job paused at its day's ceiling says when it can ru
     );
     assert.equal(
       await resumeJobs(await scopeOf(home, "tr"), "tight"),
-      "'tight' görevi sürdürülüyor. Bugünkü harcama $0.0040, max_usd_per_day sınırı olan $0.0065 altında bir çalışmalık bile yer bırakmıyor; görev İstanbul saatiyle 00:00'dan sonra, ya da persona/jobs/tight.md içindeki max_usd_per_day yükseltilince daha erken yeniden çalışır.",
+      "'tight' görevi sürdürülüyor. Bugünkü harcama $0,0040, max_usd_per_day sınırı olan $0,0065 altında bir çalışmalık bile yer bırakmıyor; görev İstanbul saatiyle 00:00'dan sonra, ya da persona/jobs/tight.md içindeki max_usd_per_day yükseltilince daha erken yeniden çalışır.",
     );
     const tr = await runJob({ ...home.ctx, lang: "tr" }, job, Date.now() + 30);
     assert.match(

@@ -18,6 +18,8 @@ export {
   type ParseJobOptions,
 } from "./definition.ts";
 export { estimateJob, type JobEstimate, usd } from "./estimate.ts";
+// A ceiling as the owner types it (`--max-usd-per-run 0,05` in Turkish).
+export { parseUsd } from "../spend/usd_format.ts";
 export { jobFile, jobsDir, jobStoreFile, type LoadedJobs, loadJobs } from "./files.ts";
 export {
   addJob,

@@ -27,6 +27,7 @@ import { DenoStdioTransport } from "./stdio_transport.ts";
 import { serverEnv, serverHeaders } from "./server_env.ts";
 import type { ListedTool } from "./pins.ts";
 import { t } from "./_messages.ts";
+import { type EventSaid, saidText } from "../events/said.ts";
 
 /** How a server failed. */
 export type McpFailure =
@@ -54,7 +55,7 @@ export class McpServerError extends Error {
     vars: Record<string, string | number>,
     options?: ErrorOptions,
   ) {
-    super(sentenceOf("en", server, failure, vars), options);
+    super(saidText("en", saidOf(server, failure, vars), { mcp: t }) ?? failure, options);
     this.server = server;
     this.failure = failure;
     this.#vars = vars;
@@ -62,44 +63,58 @@ export class McpServerError extends Error {
 
   /** The one sentence naming the server, in `lang`. */
   sentence(lang: Lang): string {
-    return sentenceOf(lang, this.server, this.failure, this.#vars);
+    return saidText(lang, this.said(), { mcp: t }) ?? this.message;
+  }
+
+  /** The sentence as a code and its parameters, for an owner event's `said`. */
+  said(): EventSaid {
+    return saidOf(this.server, this.failure, this.#vars);
   }
 }
 
-function sentenceOf(
-  lang: Lang,
+/**
+ * A failure's sentence as a code and its parameters (an owner event's `said`): the one
+ * source of {@linkcode McpServerError.sentence} in every language.
+ */
+function saidOf(
   name: string,
   failure: McpFailure,
   vars: Record<string, string | number>,
-): string {
-  const v = { name, ...vars };
+): EventSaid {
+  // As written (a number of seconds is no count to group).
+  const v: Record<string, string> = { name };
+  for (const [key, value] of Object.entries(vars)) v[key] = String(value);
+  const said = (key: string, values: Record<string, string> = v): EventSaid => ({
+    code: `mcp.${key}`,
+    vars: values,
+  });
   switch (failure) {
     case "not_found":
-      return t(lang, "start_failed", {
-        name,
-        detail: t(lang, "not_found", { command: String(vars.command ?? "") }),
-      });
+      return {
+        ...said("start_failed", { name }),
+        parts: { detail: said("not_found", { command: v.command ?? "" }) },
+      };
     case "start":
-      return t(lang, "start_failed", {
-        name,
-        detail: vars.said ? t(lang, "exited_said", { said: String(vars.said) }) : t(lang, "exited"),
-      });
+      return {
+        ...said("start_failed", { name }),
+        parts: { detail: v.said ? said("exited_said", { said: v.said }) : said("exited", {}) },
+      };
     case "timeout":
-      return t(lang, "timed_out", v);
+      return said("timed_out");
     case "garbage":
-      return t(lang, "garbage", v);
+      return said("garbage");
     case "died":
-      return t(lang, "died", v);
+      return said("died");
     case "refused":
-      return t(lang, "refused", v);
+      return said("refused");
     case "http":
-      return t(lang, "http_status", v);
+      return said("http_status");
     case "tool":
-      return t(lang, "tool_failed", v);
+      return said("tool_failed");
     case "no_sandbox":
-      return t(lang, "no_sandbox", v);
+      return said("no_sandbox");
     default:
-      return t(lang, "failed", { name, detail: String(vars.detail ?? "") });
+      return said("failed", { name, detail: v.detail ?? "" });
   }
 }
 

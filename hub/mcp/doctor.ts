@@ -48,7 +48,7 @@ export async function toolsCheck(d: DoctorContext): Promise<CheckResult[]> {
       const budget = search.budget === undefined
         ? t(d.lang, "no_budget")
         : t(d.lang, search.budget.hard === true ? "budget_hard" : "budget", {
-          usd: formatUsd(search.budget.usd),
+          usd: formatUsd(search.budget.usd, d.lang),
           period: search.budget.period,
         });
       lines.push({
@@ -56,7 +56,7 @@ export async function toolsCheck(d: DoctorContext): Promise<CheckResult[]> {
         status: "ok",
         detail: t(d.lang, "search_on", {
           provider: search.provider,
-          price: formatUsd(search.price_per_call),
+          price: formatUsd(search.price_per_call, d.lang),
           budget,
         }),
       });

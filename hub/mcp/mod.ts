@@ -53,8 +53,10 @@ export {
 } from "./manage.ts";
 export { addServerTable, removeServerTable } from "./config_file.ts";
 
-// The sentences the dashboard's MCP routes answer with.
+// The sentences the dashboard's MCP routes answer with, and how `agent mcp` writes a
+// number (a start-up time) in the owner's language.
 export { mcpSentence } from "./_messages.ts";
+export { withSeparators } from "../spend/usd_format.ts";
 
 // The sandbox (`sandbox = true` and the shell tool): where bubblewrap is, its arguments,
 // a child run with a time and an output limit.

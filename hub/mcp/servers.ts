@@ -19,6 +19,7 @@ import { McpConnection, type McpConnectOptions, McpServerError } from "./connect
 import { type ListedTool, PinStore, toolListHash } from "./pins.ts";
 import { serverTools } from "./tools.ts";
 import { t } from "./_messages.ts";
+import type { EventSaid } from "../events/said.ts";
 
 /** A server's state, as `agent mcp list` and `agent components` show it. */
 export type McpState = "pinned" | "changed" | "unpinned" | "failed" | "off";
@@ -45,8 +46,11 @@ export interface McpServersOptions {
   env: Readonly<Record<string, string | undefined>>;
   paths: AgentPaths;
   lang: Lang;
-  /** Told each sentence the owner should read once (a changed list, a failed start). */
-  notify?: ((sentence: string, server: string) => void) | undefined;
+  /**
+   * Told each sentence the owner should read once (a changed list, a failed start), in
+   * the hub's language, and as its code (`said`) for readers in another.
+   */
+  notify?: ((sentence: string, server: string, said: EventSaid) => void) | undefined;
   /** The `bwrap` program, for sandboxed servers. */
   bwrap?: string | undefined;
   fetch?: typeof fetch | undefined;
@@ -142,7 +146,7 @@ export class McpServers {
         listed: [],
         tools: [],
       });
-      this.#options.notify?.(sentence, name);
+      this.#options.notify?.(sentence, name, error.said());
       throw error;
     }
     const listed = connection.tools;
@@ -162,7 +166,7 @@ export class McpServers {
       });
       const now = (this.#options.now ?? Date.now)();
       if (pin !== undefined && await this.#pins.noteChange(name, listed, hash, now)) {
-        this.#options.notify?.(sentence, name);
+        this.#options.notify?.(sentence, name, { code: `mcp.${state}`, vars: { name } });
       }
       throw new McpServerError(name, "other", { detail: sentence });
     }
@@ -200,7 +204,7 @@ export class McpServers {
     } catch (error) {
       if (error instanceof McpServerError) {
         if (error.failure !== "tool") {
-          this.#options.notify?.(error.sentence(this.#options.lang), name);
+          this.#options.notify?.(error.sentence(this.#options.lang), name, error.said());
         }
         throw new Error(error.sentence("en"));
       }

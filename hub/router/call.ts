@@ -12,7 +12,13 @@
 import type { AgentConfig, RoleConfig } from "../config/types.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
-import { budgetBlockedSentence, checkBudget, degradeLogLine, degradeNotice } from "../spend/mod.ts";
+import {
+  budgetBlockedSentence,
+  checkBudget,
+  degradeLogLine,
+  degradeNotice,
+  formatUsd,
+} from "../spend/mod.ts";
 import type { Ledger } from "../ledger/mod.ts";
 import {
   applyTarget,
@@ -301,7 +307,7 @@ export class ModelRouter {
     // A job's run: the call's most possible cost must fit under the run's ceiling.
     if (context.ceiling !== undefined && !bill.holdCeiling(entry)) {
       throw new CeilingError(
-        t(this.#lang, "ceiling_refused", { usd: context.ceiling.usd.toFixed(4) }),
+        t(this.#lang, "ceiling_refused", { usd: formatUsd(context.ceiling.usd, this.#lang) }),
       );
     }
     // A hard cap (or a ceiling) reserved max_tokens × output price: the call may not go past it.

@@ -14,7 +14,7 @@ import { t } from "./_messages.ts";
 import type { Ledger } from "../ledger/ledger.ts";
 import type { SpentTotals, TokenTotals } from "../ledger/types.ts";
 import { isoWithOffset, nextDayStart, periodBounds, periodWord } from "../ledger/periods.ts";
-import { formatUsdColumn } from "./usd_format.ts";
+import { formatCount, formatUsdColumn } from "./usd_format.ts";
 
 /** What spend is grouped by. */
 export const SPEND_BY = ["channel", "contact", "session", "purpose", "day", "job"] as const;
@@ -235,26 +235,23 @@ export function spendByLines(report: SpendByReport, lang: Lang): string[] {
   const width = Math.max(...cells.map(([name]) => name.length));
   // One column, one number of decimals: enough for its smallest amount to show, and for
   // its rows to add up to its total.
-  const column = formatUsdColumn(report.rows.map((r) => r.usd), report.total.usd);
+  const column = formatUsdColumn(report.rows.map((r) => r.usd), report.total.usd, lang);
   const money = [...column.parts, column.total].map((v) => `$${v}`);
   const moneyWidth = Math.max(...money.map((m) => m.length));
   cells.forEach(([name, r], i) => {
-    const calls = r.calls === 1 ? t(lang, "by_calls_one") : t(lang, "by_calls", { n: r.calls });
+    const calls = r.calls === 1
+      ? t(lang, "by_calls_one")
+      : t(lang, "by_calls", { n: formatCount(r.calls, lang) });
     const tokens = t(lang, "by_tokens", {
-      input: group(r.input_tokens + r.cache_read_tokens + r.cache_write_tokens, lang),
-      output: group(r.output_tokens, lang),
+      input: formatCount(r.input_tokens + r.cache_read_tokens + r.cache_write_tokens, lang),
+      output: formatCount(r.output_tokens, lang),
     });
     const estimated = r.estimated_calls > 0
-      ? t(lang, "by_estimated", { n: r.estimated_calls })
+      ? t(lang, "by_estimated", { n: formatCount(r.estimated_calls, lang) })
       : "";
     lines.push(
       `  ${name.padEnd(width)}  ${money[i]!.padStart(moneyWidth)}  ${calls}, ${tokens}${estimated}`,
     );
   });
   return lines;
-}
-
-/** Thousands grouped the language's way: `8,000` in English, `8.000` in Turkish. */
-function group(n: number, lang: Lang): string {
-  return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, lang === "tr" ? "." : ",");
 }

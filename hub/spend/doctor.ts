@@ -41,7 +41,7 @@ export function budgetCheck(d: DoctorContext): Promise<CheckResult[]> {
       const near = warnAt > 0 && entry.spent_usd >= warnAt * cap;
       if (!entry.exhausted && !near) continue;
       const standIn = answeringStandIn(report, role);
-      const [spent, capShown] = formatUsdAll([entry.spent_usd, cap]);
+      const [spent, capShown] = formatUsdAll([entry.spent_usd, cap], d.lang);
       const fields = {
         role,
         spent,

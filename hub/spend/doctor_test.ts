@@ -78,7 +78,7 @@ Deno.test("budgetCheck() warns for a spent budget, and past the cap reads differ
   const [, spent] = await budgetCheck(tr);
   assert.equal(
     spent?.detail,
-    "fast bugün $1.00 sınırının $1.33 kadarını harcadı (%133) ve 15.05.2026 00:00 saatine kadar çağrılmaz",
+    "fast bugün $1,00 sınırının $1,33 kadarını harcadı (%133) ve 15.05.2026 00:00 saatine kadar çağrılmaz",
   );
 });
 

@@ -97,8 +97,8 @@ export function forecastReport(
  */
 export function forecastLine(forecasts: Record<string, Forecast>, lang: Lang): string {
   const items = Object.entries(forecasts).map(([role, f]) => {
-    const [cap, projected] = formatUsdAll([f.cap_usd, f.projected_usd]);
-    const vars = { role, cap, pace: formatUsd(f.pace_usd_per_day) };
+    const [cap, projected] = formatUsdAll([f.cap_usd, f.projected_usd], lang);
+    const vars = { role, cap, pace: formatUsd(f.pace_usd_per_day, lang) };
     if (f.reached) return t(lang, "forecast_reached", vars);
     if (f.reaches_at !== null) {
       return t(lang, "forecast_reaches", { ...vars, time: formatTime(Date.parse(f.reaches_at)) });

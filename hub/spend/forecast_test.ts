@@ -60,6 +60,6 @@ Deno.test("forecastOf() of a spent budget says reached; a role without budget ha
   assert.equal(f.reached, true);
   assert.equal(f.reaches_at, null);
   assert.equal(forecastOf(report.local!, now), undefined);
-  assert.equal(forecastLine({ fast: f }, "tr"), "Tahmin: fast $1.00 sınırına ulaştı");
+  assert.equal(forecastLine({ fast: f }, "tr"), "Tahmin: fast $1,00 sınırına ulaştı");
   assert.equal(forecastLine({}, "en"), "Forecast: no role has a budget.");
 });

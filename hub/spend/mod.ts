@@ -19,6 +19,7 @@ export {
 } from "./budget.ts";
 export {
   budgetBlockedSentence,
+  budgetSpentSaid,
   budgetSpentSentence,
   degradeLogLine,
   degradeNotice,
@@ -26,10 +27,12 @@ export {
   formatUsdAll,
   ledgerErrorSentence,
   ledgerReadOnlySentence,
+  type SpendSaid,
 } from "./sentences.ts";
 export {
   type BudgetWarning,
   budgetWarningLogLine,
+  budgetWarningSaid,
   budgetWarningSentence,
   claimBudgetWarnings,
   type ClaimWarningsOptions,

@@ -12,6 +12,7 @@ import { isMetered } from "./budget.ts";
 import type { Ledger } from "../ledger/ledger.ts";
 import { isoWithOffset, periodBounds, periodWord } from "../ledger/periods.ts";
 import { formatUsd, formatUsdAll } from "./sentences.ts";
+import { formatCount } from "./usd_format.ts";
 
 /** One role's spend in its current period (the spec's spend object). */
 export interface SpendObject {
@@ -145,8 +146,8 @@ export function spendLine(
   entry: SpendObject,
   standIn: string | undefined,
 ): string {
-  const [spent, cap] = formatUsdAll([entry.spent_usd, entry.cap_usd ?? entry.spent_usd]);
-  const base = { role, provider: entry.provider, spent: formatUsd(entry.spent_usd) };
+  const [spent, cap] = formatUsdAll([entry.spent_usd, entry.cap_usd ?? entry.spent_usd], lang);
+  const base = { role, provider: entry.provider, spent: formatUsd(entry.spent_usd, lang) };
   if (entry.cap_usd === null && !entry.metered) return t(lang, "line_unmetered", base);
   let line = entry.cap_usd === null ? t(lang, "line_no_budget", base) : t(lang, "line_budget", {
     ...base,
@@ -162,12 +163,15 @@ export function spendLine(
   if (entry.unpriced_calls > 0) {
     line += entry.unpriced_calls === 1
       ? t(lang, "suffix_unpriced_one", { model: entry.model_id })
-      : t(lang, "suffix_unpriced", { n: entry.unpriced_calls, model: entry.model_id });
+      : t(lang, "suffix_unpriced", {
+        n: formatCount(entry.unpriced_calls, lang),
+        model: entry.model_id,
+      });
   }
   if (entry.estimated_calls > 0) {
     line += entry.estimated_calls === 1
       ? t(lang, "suffix_estimated_one")
-      : t(lang, "suffix_estimated", { n: entry.estimated_calls });
+      : t(lang, "suffix_estimated", { n: formatCount(entry.estimated_calls, lang) });
   }
   return line;
 }
@@ -187,7 +191,7 @@ export function budgetItems(report: Record<string, SpendObject>, lang: Lang): st
   const items: string[] = [];
   for (const [role, entry] of Object.entries(report)) {
     if (entry.cap_usd === null) continue;
-    const [spent, cap] = formatUsdAll([entry.spent_usd, entry.cap_usd]);
+    const [spent, cap] = formatUsdAll([entry.spent_usd, entry.cap_usd], lang);
     items.push(t(lang, "status_item", {
       role,
       spent,

@@ -115,8 +115,8 @@ Deno.test("spendLines() marks a spent budget, its stand-in and unpriced calls", 
     "weekly vendor-b $0.0040 of $0.50 this week, resets 18.05.2026 00:00 · 2 calls without a price for odd-model",
   ]);
   assert.deepEqual(spendLines(report, "tr").slice(0, 2), [
-    "brain vendor-a $15.20 / $15.00 bu ay, yenilenme 01.06.2026 00:00 · TÜKENDİ, yerine fast yanıtlar",
-    "fast vendor-a $0.50 / $1.00 bugün, yenilenme 15.05.2026 00:00 · fast-model için fiyatı olmayan 1 çağrı",
+    "brain vendor-a $15,20 / $15,00 bu ay, yenilenme 01.06.2026 00:00 · TÜKENDİ, yerine fast yanıtlar",
+    "fast vendor-a $0,50 / $1,00 bugün, yenilenme 15.05.2026 00:00 · fast-model için fiyatı olmayan 1 çağrı",
   ]);
 });
 
@@ -135,7 +135,9 @@ Deno.test("budgetLine() lists budgeted roles, or says unknown without any", () =
 
 Deno.test("formatUsd() uses two decimals, a third for a tenth of a cent, two digits below a cent", () => {
   assert.deepEqual(
-    [0, 0.01, 0.005, 0.014, 0.000027, 0.25, 1.005, 15, 123.456, -1, Number.NaN].map(formatUsd),
+    [0, 0.01, 0.005, 0.014, 0.000027, 0.25, 1.005, 15, 123.456, -1, Number.NaN].map((v) =>
+      formatUsd(v, "en")
+    ),
     [
       "0.00",
       "0.01",
@@ -155,11 +157,11 @@ Deno.test("formatUsd() uses two decimals, a third for a tenth of a cent, two dig
 Deno.test("formatUsdAll() keeps amounts that differ apart, so a comparison reads true", () => {
   // Issue 39 F12: $0.014 against a $0.02 ceiling read "$0.01 ... would pass ... $0.02",
   // and a tiny cap "$0.0000 of $0.0000 (135%)".
-  assert.deepEqual(formatUsdAll([0.014, 0.02]), ["0.014", "0.02"]);
-  assert.deepEqual(formatUsdAll([0.000027, 0.00002]), ["0.000027", "0.000020"]);
-  assert.deepEqual(formatUsdAll([0.0149, 0.015]), ["0.0149", "0.0150"]);
-  assert.deepEqual(formatUsdAll([14.999, 15]), ["14.999", "15.000"]);
-  assert.deepEqual(formatUsdAll([15, 15]), ["15.00", "15.00"]);
+  assert.deepEqual(formatUsdAll([0.014, 0.02], "en"), ["0.014", "0.02"]);
+  assert.deepEqual(formatUsdAll([0.000027, 0.00002], "en"), ["0.000027", "0.000020"]);
+  assert.deepEqual(formatUsdAll([0.0149, 0.015], "en"), ["0.0149", "0.0150"]);
+  assert.deepEqual(formatUsdAll([14.999, 15], "en"), ["14.999", "15.000"]);
+  assert.deepEqual(formatUsdAll([15, 15], "en"), ["15.00", "15.00"]);
 });
 
 Deno.test("budget sentences read exactly as the spec's Errors table", () => {
@@ -175,7 +177,7 @@ Deno.test("budget sentences read exactly as the spec's Errors table", () => {
   assert.equal(budgetSpentSentence("en", fastOnly.spent), budgetBlockedSentence("en", fastOnly));
   assert.equal(
     budgetBlockedSentence("tr", fastOnly),
-    "fast bütçesi tükendi ($1.00 sınırından $1.02 harcandı) ve 15.05.2026 00:00 itibarıyla yenilenir. Sınırı yükseltmek için agent.toml dosyasında değiştirin.",
+    "fast bütçesi tükendi ($1,00 sınırından $1,02 harcandı) ve 15.05.2026 00:00 itibarıyla yenilenir. Sınırı yükseltmek için agent.toml dosyasında değiştirin.",
   );
   ledger.record(spend("brain", ist("2026-05-02T08:00"), 15));
   const both = checkBudget(ledger, config, "brain", NOW);

@@ -19,13 +19,34 @@ export { formatUsd, formatUsdAll } from "./usd_format.ts";
  * cap, change it in agent.toml.`
  */
 export function budgetSpentSentence(lang: Lang, status: BudgetStatus): string {
-  const [spent, cap] = formatUsdAll([status.spentUsd, status.capUsd]);
+  const [spent, cap] = formatUsdAll([status.spentUsd, status.capUsd], lang);
   return t(lang, "budget_spent", {
     role: status.role,
     spent,
     cap,
     time: formatTime(status.resetMs),
   });
+}
+
+/**
+ * A spend sentence as a code and its parameters: the shape of an owner event's `said`
+ * (`EventSaid`), written here without importing the events, which read dollars from
+ * this folder.
+ */
+export interface SpendSaid {
+  code: string;
+  vars: Record<string, string | number>;
+  usd: Record<string, number>;
+  words?: Record<string, string>;
+}
+
+/** {@linkcode budgetSpentSentence} as a code and its parameters (an owner event's `said`). */
+export function budgetSpentSaid(status: BudgetStatus): SpendSaid {
+  return {
+    code: "spend.budget_spent",
+    vars: { role: status.role, time: formatTime(status.resetMs) },
+    usd: { spent: status.spentUsd, cap: status.capUsd },
+  };
 }
 
 /**
@@ -72,7 +93,7 @@ export function degradeNotice(lang: Lang, status: BudgetStatus, standIn: string)
  * answers instead`.
  */
 export function degradeLogLine(status: BudgetStatus, standIn: string): string {
-  const [spent, cap] = formatUsdAll([status.spentUsd, status.capUsd]);
+  const [spent, cap] = formatUsdAll([status.spentUsd, status.capUsd], "en");
   return `role ${status.role}: budget spent ($${spent} of $${cap}, resets ${
     isoWithOffset(status.resetMs)
   }); ${standIn} answers instead`;

@@ -14,7 +14,7 @@ import { t } from "./_messages.ts";
 import { budgetStatus } from "./budget.ts";
 import type { Ledger } from "../ledger/ledger.ts";
 import { periodWord } from "../ledger/periods.ts";
-import { formatUsdAll } from "./sentences.ts";
+import { formatUsdAll, type SpendSaid } from "./sentences.ts";
 
 /** Who tells the owner: each surface tells a warning once. */
 export type WarningSurface = "hub" | "chat" | "tui";
@@ -80,7 +80,7 @@ export function claimBudgetWarnings(
  * it is not called until ...`.
  */
 export function budgetWarningSentence(lang: Lang, warning: BudgetWarning): string {
-  const [spent, cap] = formatUsdAll([warning.spentUsd, warning.capUsd]);
+  const [spent, cap] = formatUsdAll([warning.spentUsd, warning.capUsd], lang);
   return t(lang, warning.spentUsd >= warning.capUsd ? "warn_spent_line" : "warn_line", {
     role: warning.role,
     spent,
@@ -92,11 +92,28 @@ export function budgetWarningSentence(lang: Lang, warning: BudgetWarning): strin
 }
 
 /**
+ * {@linkcode budgetWarningSentence} as a code and its parameters (the owner event's
+ * `said`, `hub/events/said.ts`), so each reader says it in its own language.
+ */
+export function budgetWarningSaid(warning: BudgetWarning): SpendSaid {
+  return {
+    code: `spend.${warning.spentUsd >= warning.capUsd ? "warn_spent_line" : "warn_line"}`,
+    vars: {
+      role: warning.role,
+      percent: Math.floor((warning.spentUsd / warning.capUsd) * 100),
+      time: formatTime(warning.resetMs),
+    },
+    usd: { spent: warning.spentUsd, cap: warning.capUsd },
+    words: { span: `span_${periodWord(warning.period)}` },
+  };
+}
+
+/**
  * The log line (English): `budget: brain passed 80% of its $15.00 month cap ($12.10
  * spent)`, or `budget: brain spent its $15.00 month cap ($20.00 spent)` past it.
  */
 export function budgetWarningLogLine(warning: BudgetWarning): string {
-  const [spent, cap] = formatUsdAll([warning.spentUsd, warning.capUsd]);
+  const [spent, cap] = formatUsdAll([warning.spentUsd, warning.capUsd], "en");
   if (warning.spentUsd >= warning.capUsd) {
     return `budget: ${warning.role} spent its $${cap} ${warning.period} cap ($${spent} spent)`;
   }

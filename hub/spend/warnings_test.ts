@@ -25,7 +25,7 @@ Deno.test("claimBudgetWarnings() gives a warning once per role, period and surfa
   );
   assert.equal(
     budgetWarningSentence("tr", first[0]!),
-    "Bütçe uyarısı: fast bugün $1.00 sınırının $0.81 kadarını harcadı (%81); yenilenme 07.11.2026 00:00.",
+    "Bütçe uyarısı: fast bugün $1,00 sınırının $0,81 kadarını harcadı (%81); yenilenme 07.11.2026 00:00.",
   );
   assert.equal(
     budgetWarningLogLine(first[0]!),
@@ -79,7 +79,7 @@ Deno.test("budgetWarningSentence() past the cap says the role is not called, unl
   );
   assert.equal(
     budgetWarningSentence("tr", warning),
-    "Bütçe tükendi: fast bugün $1.00 sınırının $1.33 kadarını harcadı (%133); 15.05.2026 00:00 saatine kadar çağrılmaz.",
+    "Bütçe tükendi: fast bugün $1,00 sınırının $1,33 kadarını harcadı (%133); 15.05.2026 00:00 saatine kadar çağrılmaz.",
   );
   assert.equal(budgetWarningLogLine(warning), "budget: fast spent its $1.00 day cap ($1.33 spent)");
   const near = { ...warning, spentUsd: 0.85 };

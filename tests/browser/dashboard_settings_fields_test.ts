@@ -141,6 +141,10 @@ Deno.test({
         await Deno.readTextFile(toml),
         /\[models\.roles\.brain\.budget\]\nusd = 2\.5\nperiod = "week"\n/,
       );
+      // Shown back the Turkish way (agent.toml keeps the machine's point).
+      await page.reload();
+      await ready(page);
+      assert.equal(await page.inputValue(`${BRAIN} input[name='budget_usd']`), "2,5");
       assert.deepEqual(problems.filter((p) => !p.includes("status of 400")), []);
     } finally {
       await browser.close();

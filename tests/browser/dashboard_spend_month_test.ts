@@ -176,7 +176,7 @@ Deno.test({
         const firstUsd = await first.locator("td").first().textContent();
         assert.ok(hover.includes(firstRow!), `the legend names ${firstRow}: ${hover}`);
         // The legend shows one amount, as a sentence would; the table, its column's digits.
-        const one = `$${formatUsd(Number(firstUsd!.replace(/[≈ $]/g, "")))}`;
+        const one = `$${formatUsd(Number(firstUsd!.replace(/[≈ $]/g, "")), "en")}`;
         assert.ok(hover.includes(one), `and its ${one}: ${hover}`);
         await sessions.getByRole("button", { name: "Dollars" }).click();
         assert.equal(
@@ -194,7 +194,7 @@ Deno.test({
         await ready(page);
         assert.match(
           await page.textContent("#previous") ?? "",
-          /^Geçen ay: 10 çağrıda \$0\.50\.$/,
+          /^Geçen ay: 10 çağrıda \$0,50\.$/,
         );
         assert.match(await page.textContent("main") ?? "", /Diğer \(\d+\)/);
         await page.waitForFunction(() => document.querySelectorAll(".chart canvas").length >= 5);

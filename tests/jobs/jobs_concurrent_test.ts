@@ -103,7 +103,7 @@ Deno.test({
       const tr = await agent(["--home", home, "--lang", "tr", "jobs", "run", "probe"]);
       assert.equal(
         tr.stderr.trim(),
-        "probe görevi max_usd_per_day sınırı olan $4.10 yüzünden duraklatılmış: 'agent jobs resume probe' ile sürdürülünce İstanbul saatiyle 00:00'dan sonra, ya da persona/jobs/probe.md içindeki max_usd_per_day yükseltilip sürdürülünce bugün yeniden çalışabilir.",
+        "probe görevi max_usd_per_day sınırı olan $4,10 yüzünden duraklatılmış: 'agent jobs resume probe' ile sürdürülünce İstanbul saatiyle 00:00'dan sonra, ya da persona/jobs/probe.md içindeki max_usd_per_day yükseltilip sürdürülünce bugün yeniden çalışabilir.",
       );
       assert.ok(ledgerSpend(home).usd <= DAY_CAP + 1e-9);
     } finally {

@@ -29,7 +29,7 @@ Deno.test("agent jobs run, log and list say outcomes and pauses in Turkish; --js
     assert.equal(add.code, 0, add.stderr);
     const run = await agent(["--home", home, "jobs", "run", "news"]);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /^news görevi: tamam \(\$0\.00\)\.$/m);
+    assert.match(run.stdout, /^news görevi: tamam \(\$0,00\)\.$/m);
     // A run that failed, as the runner writes it.
     const store = JobStore.open(`${home}/data/jobs.sqlite3`);
     const now = Date.now();
@@ -52,17 +52,17 @@ Deno.test("agent jobs run, log and list say outcomes and pauses in Turkish; --js
     const [stopped, skipped, failed, ok] = log.stdout.trimEnd().split("\n");
     assert.match(
       stopped!,
-      / {2}news {2}başarısız {2}\$0\.00 {2}iptal edildi: çalışma yanıt vermeden durduruldu$/,
+      / {2}news {2}başarısız {2}\$0,00 {2}iptal edildi: çalışma yanıt vermeden durduruldu$/,
     );
     assert.match(
       skipped!,
-      / {2}news {2}kaçırıldı {2}\$0\.00 {2}atlandı: önceki çalışma hâlâ sürüyordu$/,
+      / {2}news {2}kaçırıldı {2}\$0,00 {2}atlandı: önceki çalışma hâlâ sürüyordu$/,
     );
     assert.match(
       failed!,
-      /^\d\d\.\d\d\.\d{4} \d\d:\d\d {2}news {2}başarısız {2}\$0\.01 {2}HTTP 500$/,
+      /^\d\d\.\d\d\.\d{4} \d\d:\d\d {2}news {2}başarısız {2}\$0,01 {2}HTTP 500$/,
     );
-    assert.match(ok!, /^\d\d\.\d\d\.\d{4} \d\d:\d\d {2}news {2}tamam {2}\$0\.00 {2}Okay\.$/);
+    assert.match(ok!, /^\d\d\.\d\d\.\d{4} \d\d:\d\d {2}news {2}tamam {2}\$0,00 {2}Okay\.$/);
     const json = await agent(["--home", home, "jobs", "log", "--json"]);
     assert.deepEqual(JSON.parse(json.stdout).map((r: { state: string }) => r.state), [
       "failed",
@@ -81,7 +81,7 @@ Deno.test("agent jobs run, log and list say outcomes and pauses in Turkish; --js
     );
     assert.match(
       list.stdout,
-      /^ {2}sonraki .* {2}son başarısız {2}bugün \$0\.01 {2}30 gün \$0\.01$/m,
+      /^ {2}sonraki .* {2}son başarısız {2}bugün \$0,01 {2}30 gün \$0,01$/m,
     );
     for (const code of ["failed", "owner", " ok "]) {
       assert.ok(!list.stdout.includes(code), list.stdout);
@@ -89,6 +89,28 @@ Deno.test("agent jobs run, log and list say outcomes and pauses in Turkish; --js
     const listJson = JSON.parse((await agent(["--home", home, "jobs", "list", "--json"])).stdout);
     assert.equal(listJson.jobs[0].last_state, "failed");
     assert.equal(listJson.jobs[0].paused, "owner");
+
+    // A ceiling typed with the Turkish decimal comma (issue 39 W16), and with a point.
+    const ceilings = await agent([
+      "--home",
+      home,
+      "jobs",
+      "add",
+      "brief",
+      "--schedule",
+      "0 8 * * *",
+      "--prompt",
+      "Brief.",
+      "--max-usd-per-run",
+      "0,5",
+      "--max-usd-per-day",
+      "1.5",
+    ]);
+    assert.equal(ceilings.code, 0, ceilings.stderr);
+    assert.match(ceilings.stdout, /^Tahmini maliyet: çalışma başına \$0,\d+/m);
+    const brief = await Deno.readTextFile(`${home}/persona/jobs/brief.md`);
+    assert.match(brief, /^max_usd_per_run: 0\.5$/m);
+    assert.match(brief, /^max_usd_per_day: 1\.5$/m);
   } finally {
     await cleanup();
   }

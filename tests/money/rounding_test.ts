@@ -44,7 +44,7 @@ Deno.test("agent spend and doctor show a tiny cap and its spend apart, en and tr
   const doctor = await agent(["--home", tmp.path, "doctor"]);
   assert.match(doctor.stdout, /brain has spent \$0\.000027 of \$0\.000020 this month \(135%\)/);
   const tr = await agent(["--home", tmp.path, "--lang", "tr", "spend"]);
-  assert.match(tr.stdout, /^brain vendor-a \$0\.000027 \/ \$0\.000020 bu ay/m);
+  assert.match(tr.stdout, /^brain vendor-a \$0,000027 \/ \$0,000020 bu ay/m);
 });
 
 Deno.test("agent spend says $0.014 of a $0.02 cap, and a table row of $0.004 is not $0.00", async () => {

@@ -140,7 +140,37 @@ Deno.test("agent spend speaks Turkish with --lang tr", async () => {
   using tmp = home();
   const run = await agent(tmp.path, "--lang", "tr", "spend");
   assert.equal(run.code, 0, run.stderr);
-  assert.match(run.stdout, /^brain vendor-a \$0\.00 \/ \$15\.00 bu ay, yenilenme /);
+  assert.match(run.stdout, /^brain vendor-a \$0,00 \/ \$15,00 bu ay, yenilenme /);
+});
+
+Deno.test("agent spend in Turkish writes every number with Turkish separators, --json as machines read it", async () => {
+  // Issue 39 W16: counts grouped with "." beside dollars with a "." decimal.
+  using tmp = home();
+  const dir = tmp.path;
+  const ledger = Ledger.open(`${dir}/data/spend.sqlite3`);
+  const { brain } = SHIPPED_MODELS["vendor-a"];
+  ledger.recordMany([
+    { ...call("brain", brain, 1234.5), input_tokens: 1_234_567, output_tokens: 4_321 },
+    { ...call("brain", brain, 0.014), session_id: "t" },
+  ]);
+  ledger.close();
+  const run = await agent(dir, "--lang", "tr", "spend");
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /^brain vendor-a \$1\.234,51 \/ \$15,00 bu ay, yenilenme /);
+  const by = await agent(dir, "--lang", "tr", "spend", "--by", "session");
+  assert.equal(by.code, 0, by.stderr);
+  // The column's digits add up ($1.234,500 + $0,014 = $1.234,514), and the tokens group.
+  assert.match(
+    by.stdout,
+    /chat s +\$1\.234,500 +1 çağrı, 1\.234\.567 giriş \/ 4\.321 çıkış belirteci/,
+  );
+  assert.match(by.stdout, /chat t +\$0,014 +1 çağrı/);
+  assert.match(by.stdout, /\$1\.234,514/);
+  assert.doesNotMatch(by.stdout, /\$\d+\.\d{2}(?!\d)/, "no dollar amount with a decimal point");
+  const en = await agent(dir, "spend", "--by", "session");
+  assert.match(en.stdout, /chat s +\$1234\.500 +1 call, 1,234,567 in \/ 4,321 out tokens/);
+  const json = await agent(dir, "--lang", "tr", "spend", "--json");
+  assert.equal(JSON.parse(json.stdout).brain.spent_usd, 1234.514);
 });
 
 Deno.test("agent spend fails with one sentence when the ledger cannot be read", async () => {

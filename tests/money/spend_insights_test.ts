@@ -164,7 +164,7 @@ Deno.test("chat prints the budget warning once per period, in the UI language, b
     assert.equal(r.code, 0, r.stderr);
     const out = r.stdout.split("\n");
     const warning = out.findIndex((l) =>
-      l.startsWith("Bütçe uyarısı: brain bu ay $15.00 sınırının $12.50")
+      l.startsWith("Bütçe uyarısı: brain bu ay $15,00 sınırının $12,50")
     );
     assert.ok(warning >= 0, r.stdout);
     assert.ok(out.slice(warning + 1).some((l) => l.trim() !== ""), "the answer follows");

@@ -10,7 +10,8 @@
  */
 import type { Lang } from "../../i18n.ts";
 import { type DeskEvent, deskSentence as t, type HistoryLine } from "../../desk/mod.ts";
-import { type OwnerEvent, ownerEventLine } from "../../events/mod.ts";
+import { eventText, type OwnerEvent, ownerEventLine } from "../../events/mod.ts";
+import { EVENT_BOOKS } from "../../event_books.ts";
 import { markdownLines } from "../../terminal/markdown.ts";
 import { displayWidth } from "../../terminal/width.ts";
 import { MarkdownPrinter, paintRow } from "../../terminal/printer.ts";
@@ -92,8 +93,8 @@ export class ChatView {
   ownerEvent(event: OwnerEvent): void {
     if (event.type === "budget.warning" || event.type === "budget.spent") return;
     const text = event.type === "job.result"
-      ? this.#jobResult(event.text)
-      : ownerEventLine(this.#o.lang, event);
+      ? this.#jobResult(eventText(this.#o.lang, event, EVENT_BOOKS))
+      : ownerEventLine(this.#o.lang, event, EVENT_BOOKS);
     if (this.#o.busy()) {
       this.#held.push(text);
       return;

@@ -21,8 +21,6 @@ export const t = catalogue({
   refused_automatic: "{n} sent by a machine (bounces, auto-replies, lists): {senders}",
   refused_no_sender: "{n} with no single sender in From:",
   refused_self: "{n} from the agent's own address",
-  undelivered:
-    "The answer to {to} (“{subject}”) could not be sent in 24 hours and was given up: {detail}",
   doctor_ok:
     "{address}: IMAP {imap}, SMTP {smtp}, TLS {tls}; answers the owner and {count} other sender(s)",
   doctor_no_password:
@@ -54,7 +52,6 @@ export const t = catalogue({
     "{n} tanesi bir makineden (geri dönen postalar, otomatik yanıtlar, listeler): {senders}",
   refused_no_sender: "{n} tanesinin From: satırında tek bir gönderen yok",
   refused_self: "{n} tanesi ajanın kendi adresinden",
-  undelivered: "{to} adresine yanıt (“{subject}”) 24 saatte gönderilemedi ve bırakıldı: {detail}",
   doctor_ok:
     "{address}: IMAP {imap}, SMTP {smtp}, TLS {tls}; sahibini ve {count} başka göndereni yanıtlar",
   doctor_no_password:

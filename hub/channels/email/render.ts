@@ -56,7 +56,7 @@ export interface AnswerMail {
 export function footerLine(lang: Lang, cost: AnswerCost): string {
   return cost.usd === null
     ? t(lang, "footer_unpriced", { model: cost.model })
-    : t(lang, "footer", { model: cost.model, usd: formatUsd(cost.usd) });
+    : t(lang, "footer", { model: cost.model, usd: formatUsd(cost.usd, lang) });
 }
 
 /**

@@ -54,7 +54,7 @@ Deno.test("renderAnswer() sends text and HTML as multipart/alternative, the foot
   assert.deepEqual(top.parts.map((p) => p.type), ["text/plain", "text/html"]);
   const [plain, html] = top.parts.map((p) => decodeCharset(decodedBody(p), p.params.charset));
   assert.match(plain!, /^\*\*Evet\*\*, toplantı perşembe saat 14:00'te\.\r\n/);
-  assert.match(plain!, /\r\n-- \r\nmodel-1 .*\$0\.012\.\r\n$/);
+  assert.match(plain!, /\r\n-- \r\nmodel-1 .*\$0,012\.\r\n$/);
   assert.match(html!, /<b>Evet<\/b>, toplantı perşembe/);
   assert.match(html!, /model-1/);
   // What a person's mail program shows as the plain text: the answer, footer cut.

@@ -13,7 +13,7 @@
  */
 import { errorMessage } from "@agent/net/common";
 import { pause } from "../../backoff.ts";
-import type { OwnerEventSink } from "../../events/mod.ts";
+import { type EventSaid, eventSentence, type OwnerEventSink, saidText } from "../../events/mod.ts";
 import type { Lang } from "../../i18n.ts";
 import type { Logger } from "../../log.ts";
 import { t } from "./_messages.ts";
@@ -147,7 +147,7 @@ export class EmailService {
           type: "email.undelivered",
           to: row.recipient,
           subject,
-          text: t(options.lang, "undelivered", {
+          ...undeliveredSaid(options.lang, {
             to: row.recipient,
             subject,
             detail: failure.detail,
@@ -364,4 +364,13 @@ export class EmailService {
   #now(): number {
     return (this.#o.now ?? Date.now)();
   }
+}
+
+/** The `email.undelivered` sentence in the hub's language, and as a code for other readers. */
+function undeliveredSaid(
+  lang: Lang,
+  vars: { to: string; subject: string; detail: string },
+): { text: string; said: EventSaid } {
+  const said = { code: "events.email_undelivered", vars };
+  return { text: saidText(lang, said, { events: eventSentence })!, said };
 }

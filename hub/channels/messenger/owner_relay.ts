@@ -15,6 +15,7 @@ import { errorMessage } from "@agent/net/common";
 import type { Lang } from "../../i18n.ts";
 import { blockContact, type NetNode } from "../../network/mod.ts";
 import { type OwnerEvent, type OwnerEventBus, ownerEventLine } from "../../events/mod.ts";
+import { EVENT_BOOKS } from "../../event_books.ts";
 import { t } from "./_messages.ts";
 import type { MessengerStateFile } from "./chat_state.ts";
 import { pause } from "../../backoff.ts";
@@ -215,7 +216,7 @@ export class OwnerRelay {
         const shown = event.type === "net.outbox_dropped"
           ? { ...event, text: chatText(event.text, NOTE_MAX) }
           : event;
-        await this.#o.say(chat, ownerEventLine(lang, shown));
+        await this.#o.say(chat, ownerEventLine(lang, shown, EVENT_BOOKS));
       }
     }
   }

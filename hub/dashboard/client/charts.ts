@@ -9,8 +9,8 @@
  * @module
  */
 import uPlot from "uplot";
-import { formatUsd } from "../../spend/usd_format.ts";
 import { h } from "./dom.ts";
+import { decimal, usd } from "./i18n.ts";
 
 /** Colours that read on light and dark backgrounds. */
 export const PALETTE: readonly string[] = [
@@ -60,7 +60,7 @@ const gridStroke = () =>
 
 /** Dollars as a legend shows them; a dash where the pointer is off the chart. */
 function dollars(value: number | null | undefined): string {
-  return value === null || value === undefined ? "–" : `$${formatUsd(value)}`;
+  return value === null || value === undefined ? "–" : `$${usd(value)}`;
 }
 
 /** The pointer snaps to the nearest label; no zooming by dragging. */
@@ -101,7 +101,7 @@ function axes(labels?: string[]): uPlot.Axis[] {
   return [x, {
     stroke: axisStroke,
     grid: { stroke: gridStroke, width: 1 },
-    values: (_u, splits) => splits.map((v) => `$${v}`),
+    values: (_u, splits) => splits.map((v) => `$${decimal(String(v))}`),
     // As wide as its longest label: a fixed 60 px cut the "$" off "$0.0125".
     size: (_u, values) => valueAxisSize(values ?? []),
   }];

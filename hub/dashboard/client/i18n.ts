@@ -9,7 +9,14 @@ import { EN_MCP, TR_MCP } from "./i18n_mcp.ts";
 import { EN_MEMORY, TR_MEMORY } from "./i18n_memory.ts";
 import { EN_STATUS, TR_STATUS } from "./i18n_status.ts";
 import { EN_SPEND, TR_SPEND } from "./i18n_spend.ts";
-import { formatUsd } from "../../spend/usd_format.ts";
+import {
+  formatCount,
+  formatUsd,
+  formatUsdAll,
+  formatUsdColumn,
+  formatUsdFixed,
+  withSeparators,
+} from "../../spend/usd_format.ts";
 
 const EN = {
   ...EN_PAGES,
@@ -333,12 +340,37 @@ export function shortDay(day: string): string {
   return `${d}.${m}`;
 }
 
-/** Dollars as the CLI shows them, without the `$`: `formatUsd()`. */
+/** Dollars as the CLI shows them, without the `$`, in the page's language: `formatUsd()`. */
 export function usd(value: number): string {
-  return formatUsd(value);
+  return formatUsd(value, current);
 }
 
-/** A count with thousands grouped. */
+/** Amounts a sentence compares, in the page's language: `formatUsdAll()`. */
+export function usdAll<const T extends readonly number[]>(
+  values: T,
+): { -readonly [K in keyof T]: string } {
+  return formatUsdAll(values, current);
+}
+
+/** A column of amounts that adds up to its total, in the page's language: `formatUsdColumn()`. */
+export function usdColumn(
+  values: readonly number[],
+  total: number,
+): { parts: string[]; total: string; decimals: number } {
+  return formatUsdColumn(values, total, current);
+}
+
+/** Dollars with `decimals` decimals (a table's shared number), in the page's language. */
+export function usdFixed(value: number, decimals: number): string {
+  return formatUsdFixed(value, { decimals, lang: current });
+}
+
+/** A number written with a decimal point (a chart axis's step), in the page's language. */
+export function decimal(text: string): string {
+  return withSeparators(text, current);
+}
+
+/** A count with thousands grouped as the page's language groups them: `formatCount()`. */
 export function count(value: number): string {
-  return new Intl.NumberFormat(current === "tr" ? "tr-TR" : "en-GB").format(value);
+  return formatCount(value, current);
 }

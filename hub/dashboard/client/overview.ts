@@ -6,9 +6,8 @@
  */
 import { get } from "./api.ts";
 import { h, replace } from "./dom.ts";
-import { count, t, time, usd } from "./i18n.ts";
+import { count, t, time, usd, usdAll } from "./i18n.ts";
 import { eventItem } from "./overview_events.ts";
-import { formatUsdAll } from "../../spend/usd_format.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -168,7 +167,7 @@ function gauges(roles: Record<string, Json>, forecast: Record<string, Json>): HT
     const f = forecast[role];
     const id = `g-${role}`;
     // Spent and cap compared in one sentence: the digits that keep it true.
-    const [spent, cap] = formatUsdAll([r.spent_usd, r.cap_usd]);
+    const [spent, cap] = usdAll([r.spent_usd, r.cap_usd]);
     return h(
       "li",
       { class: r.exhausted ? "spent" : "" },

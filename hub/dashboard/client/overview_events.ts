@@ -9,7 +9,7 @@
  */
 import { failureText, post } from "./api.ts";
 import { h, replace } from "./dom.ts";
-import { t, time } from "./i18n.ts";
+import { lang, t, time } from "./i18n.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -53,10 +53,18 @@ function body(e: Json): (Node | string)[] {
     }
     case "job.result":
     case "job.notice":
-      return [`${e.job ?? "-"}: ${e.text ?? ""}`];
+      return [`${e.job ?? "-"}: ${said(e)}`];
     default:
-      return [e.text ?? ""];
+      return [said(e)];
   }
+}
+
+/**
+ * The hub's sentence in the page's language (`texts`, read from the event's code when
+ * the page asked), else as the hub wrote it.
+ */
+function said(e: Json): string {
+  return e.texts?.[lang()] ?? e.text ?? "";
 }
 
 function contactRequest(e: Json): (Node | string)[] {

@@ -9,7 +9,7 @@
  */
 import { ApiError, failureText, get, post } from "./api.ts";
 import { h, replace } from "./dom.ts";
-import { t } from "./i18n.ts";
+import { decimal, t } from "./i18n.ts";
 import { mcpCard } from "./settings_mcp.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -111,7 +111,7 @@ export async function settings(main: HTMLElement, note?: string, noteFor?: strin
       field(
         "budget_usd",
         t("budget_usd"),
-        input("budget_usd", r.budget ? String(r.budget.usd) : "", {
+        input("budget_usd", r.budget ? decimal(String(r.budget.usd)) : "", {
           inputmode: "decimal",
           "aria-describedby": id("budget_usd-hint"),
           "data-hint": id("budget_usd-hint"),

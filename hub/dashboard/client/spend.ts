@@ -11,10 +11,9 @@
 import { get, getRaw } from "./api.ts";
 import { bars, stackedBars } from "./charts.ts";
 import { h, replace } from "./dom.ts";
-import { count, shortDay, t } from "./i18n.ts";
+import { count, shortDay, t, usdAll, usdColumn, usdFixed } from "./i18n.ts";
 import { cumulativeSection } from "./spend_cumulative.ts";
 import { spendTable, type TableRow, type TableView } from "./spend_table.ts";
-import { formatUsdAll, formatUsdColumn } from "../../spend/usd_format.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -59,7 +58,7 @@ export async function spend(main: HTMLElement, period: string): Promise<void> {
     ),
   );
   const periodWord = t(`period_${p}` as "period_day");
-  const [total, previous] = formatUsdAll([data.total.usd, data.previous?.usd ?? 0]);
+  const [total, previous] = usdAll([data.total.usd, data.previous?.usd ?? 0]);
   const sections: HTMLElement[] = [
     timeSection(data, p),
     cumulativeSection(data, p),
@@ -104,7 +103,7 @@ function timeSection(data: Json, period: string): HTMLElement {
   const at = labels.map((_, i) => i).filter((i) => calls[i]);
   const grid = at.map((i) => roles.map((r) => usd[r]![i]!));
   const digits = tableDigits(grid);
-  const fmt = (v: number) => `$${v.toFixed(digits)}`;
+  const fmt = (v: number) => `$${usdFixed(v, digits)}`;
   const rowSum = (values: number[]) => values.reduce((a, b) => a + b, 0);
   const columnSums = roles.map((_, c) => rowSum(grid.map((row) => row[c]!)));
   const title = hourly ? "by_hour" : "by_day";
@@ -139,14 +138,14 @@ function timeSection(data: Json, period: string): HTMLElement {
  */
 function chartAlt(title: string, labels: string[], totals: number[], at?: number[]): string {
   const top = totals.reduce((best, v, i) => (v > totals[best]! ? i : best), 0);
-  const [all, high] = formatUsdAll([totals.reduce((a, b) => a + b, 0), totals[top] ?? 0]);
+  const [all, high] = usdAll([totals.reduce((a, b) => a + b, 0), totals[top] ?? 0]);
   const label = labels[at ? at[top]! : top] ?? "";
   return t("chart_alt", { title, n: count(totals.length), total: all!, top: label, usd: high! });
 }
 
 /**
  * One number of decimals for a table of amounts whose rows and columns each add up:
- * the most any row or column needs (`formatUsdColumn()`).
+ * the most any row or column needs (`usdColumn()`).
  */
 function tableDigits(grid: number[][]): number {
   const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
@@ -156,7 +155,7 @@ function tableDigits(grid: number[][]): number {
     ...Array.from({ length: width }, (_, c) => grid.map((row) => row[c]!)),
     Array.from({ length: width }, (_, c) => sum(grid.map((row) => row[c]!))),
   ];
-  return Math.max(2, ...lines.map((l) => formatUsdColumn(l, sum(l)).total.split(".")[1]!.length));
+  return Math.max(2, ...lines.map((l) => usdColumn(l, sum(l)).decimals));
 }
 
 /** By channel, contact, session or job: the top rows, the rest as one, a total. */
@@ -173,7 +172,7 @@ function breakdownSection(
   const view = (whole: boolean): TableView => {
     const shown = whole || !cut ? rows : rows.slice(0, TOP);
     const extra = !whole && rest ? [rest] : [];
-    const money = formatUsdColumn([...shown, ...extra].map((r) => r.usd), all.usd);
+    const money = usdColumn([...shown, ...extra].map((r) => r.usd), all.usd);
     return {
       rows: shown.map((r, i) => row(labels[i]!, r, money.parts[i]!)),
       // One row is its own total.

@@ -9,8 +9,7 @@
  */
 import { cumulative, type RoleLine } from "./charts.ts";
 import { h } from "./dom.ts";
-import { shortDay, t, time } from "./i18n.ts";
-import { formatUsdAll } from "../../spend/usd_format.ts";
+import { shortDay, t, time, usdAll } from "./i18n.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -80,10 +79,10 @@ export function cumulativeSection(data: Json, period: string): HTMLElement {
 function roleLine(role: string, budgets: Json, forecasts: Json, period: string): HTMLElement {
   const r = budgets[role];
   if (typeof r.cap_usd !== "number") {
-    return h("li", {}, t("no_budget", { role, spent: formatUsdAll([r.spent_usd ?? 0])[0] }));
+    return h("li", {}, t("no_budget", { role, spent: usdAll([r.spent_usd ?? 0])[0] }));
   }
   const f = forecasts[role];
-  const [spent, cap, projected] = formatUsdAll([r.spent_usd, r.cap_usd, f?.projected_usd ?? 0]);
+  const [spent, cap, projected] = usdAll([r.spent_usd, r.cap_usd, f?.projected_usd ?? 0]);
   return h(
     "li",
     { "data-role": role },
@@ -105,7 +104,7 @@ function round(v: number): number {
 /** The cumulative chart's text alternative (W12): each role's spend so far. */
 function linesAlt(title: string, lines: RoleLine[], roles: string[]): string {
   const last = lines.map((l) => l.spent.findLast((v) => v !== null) ?? 0);
-  const usd = formatUsdAll(last);
+  const usd = usdAll(last);
   const text = lines.map((l, i) => `${roles[l.index] ?? ""} $${usd[i]}`).join(", ");
   return t("chart_alt_lines", { title, lines: text });
 }

@@ -10,17 +10,18 @@
  */
 import { dayStart } from "../../ledger/mod.ts";
 import { budgetStatus } from "../../spend/mod.ts";
-import { t } from "../_messages.ts";
 import type { JobDefinition } from "../definition.ts";
-import { estimateJob, usdAll } from "../estimate.ts";
+import { estimateJob } from "../estimate.ts";
+import type { EventSaid } from "../../events/mod.ts";
+import { jobSaid } from "./notice.ts";
 import type { JobRunContext } from "./context.ts";
 
 /** What the ceilings said. */
 export type Ceilings =
   /** The run goes: `usd` caps its calls (none: no cap); `hold` is its hold in the ledger. */
   | { kind: "ok"; usd: number | undefined; hold: string | undefined }
-  /** Refused: the job pauses for `reason` (`day`, `budget`) and the owner is told `text`. */
-  | { kind: "refused"; reason: "day" | "budget"; text: string };
+  /** Refused: the job pauses for `reason` (`day`, `budget`) and the owner is told `said`. */
+  | { kind: "refused"; reason: "day" | "budget"; said: EventSaid };
 
 /**
  * Holds the day and checks the role's budget for run `id` (session `sessionId`) of
@@ -44,14 +45,14 @@ export function holdCeilings(
         { holdId: run.id, job: job.name, sessionId: run.sessionId, ts: run.nowMs },
         { usd: cap, sinceMs, runUsd: job.max_usd_per_run, minUsd },
       );
-      if (!answer.ok) return dayRefusal(ctx, job, answer.spentUsd + answer.heldUsd);
+      if (!answer.ok) return dayRefusal(job, answer.spentUsd + answer.heldUsd);
       ceiling = answer.usd;
       hold = run.id;
     } else {
       // No ledger to hold the day in: the runs this job log finished today count.
       const spent = ctx.store.spentSince(job.name, sinceMs);
       const left = cap - spent;
-      if (left < minUsd || left <= 0) return dayRefusal(ctx, job, spent);
+      if (left < minUsd || left <= 0) return dayRefusal(job, spent);
       ceiling = Math.min(ceiling ?? left, left);
     }
   }
@@ -64,7 +65,7 @@ export function holdCeilings(
       return {
         kind: "refused",
         reason: "budget",
-        text: t(ctx.lang, "budget_spent", { name: job.name, role: job.role }),
+        said: jobSaid("budget_spent", { vars: { name: job.name, role: job.role } }),
       };
     }
   }
@@ -74,14 +75,15 @@ export function holdCeilings(
 
 /** The refusal of a run the day leaves no room for (`spent`: what the day holds). */
 export function dayRefusal(
-  ctx: JobRunContext,
   job: JobDefinition,
   spent: number,
 ): Extract<Ceilings, { kind: "refused" }> {
-  const [spentShown, cap] = usdAll(spent, job.max_usd_per_day ?? 0);
   return {
     kind: "refused",
     reason: "day",
-    text: t(ctx.lang, "ceiling_day", { name: job.name, spent: spentShown, cap }),
+    said: jobSaid("ceiling_day", {
+      vars: { name: job.name },
+      usd: { spent, cap: job.max_usd_per_day ?? 0 },
+    }),
   };
 }

@@ -146,7 +146,7 @@ export function pausedText(
 ): string {
   if (pause.job === ALL_JOBS) return t(ctx.lang, "paused_every");
   if (pause.reason === "day" && job.max_usd_per_day !== undefined) {
-    return t(ctx.lang, "paused_day", { name: job.name, cap: usd(job.max_usd_per_day) });
+    return t(ctx.lang, "paused_day", { name: job.name, cap: usd(job.max_usd_per_day, ctx.lang) });
   }
   return t(ctx.lang, "paused_owner", { name: job.name });
 }

@@ -7,18 +7,41 @@
  * @module
  */
 import { errorMessage } from "@agent/net/common";
-import type { OwnerEventSink } from "../../events/mod.ts";
+import { type EventSaid, type OwnerEventSink, saidText } from "../../events/mod.ts";
+import type { Lang } from "../../i18n.ts";
 import { formatTime } from "../../i18n.ts";
-import { t } from "../_messages.ts";
+import { type JobKey, t } from "../_messages.ts";
 import type { JobDefinition } from "../definition.ts";
 import { usd } from "../estimate.ts";
 import { dayStart } from "../../ledger/mod.ts";
 import type { JobRunContext } from "./context.ts";
 import { pauseShared } from "./pause.ts";
 
-/** Tells the owner `text` about `job`. */
-export async function notice(ctx: JobRunContext, job: string, text: string): Promise<void> {
-  await publish(ctx, { ts: Math.floor(ctx.now() / 1000), type: "job.notice", job, text });
+/**
+ * A jobs sentence as a code and its parameters (an owner event's `said`): `vars` as they
+ * are, `usd` amounts and `words` (keys of the jobs catalogue) said in the reader's language.
+ */
+export function jobSaid(
+  key: JobKey,
+  parts: Pick<EventSaid, "vars" | "usd" | "words"> = {},
+): EventSaid {
+  return { code: `jobs.${key}`, ...parts };
+}
+
+/** `said` (a jobs sentence) as `lang` reads it. */
+export function jobText(lang: Lang, said: EventSaid): string {
+  return saidText(lang, said, { jobs: t }) ?? said.code;
+}
+
+/** Tells the owner `said` about `job`: the sentence in the hub's language, and its code. */
+export async function notice(ctx: JobRunContext, job: string, said: EventSaid): Promise<void> {
+  await publish(ctx, {
+    ts: Math.floor(ctx.now() / 1000),
+    type: "job.notice",
+    job,
+    text: jobText(ctx.lang, said),
+    said,
+  });
 }
 
 /** Tells the owner about slots missed while no hub ran (once per start and job). */
@@ -28,11 +51,13 @@ export async function tellMissed(
   count: number,
   lastSlotMs: number,
 ): Promise<void> {
-  const what = t(ctx.lang, job.missed === "once" ? "missed_once" : "missed_skip");
   await notice(
     ctx,
     job.name,
-    t(ctx.lang, "missed_told", { name: job.name, count, slot: formatTime(lastSlotMs), what }),
+    jobSaid("missed_told", {
+      vars: { name: job.name, count, slot: formatTime(lastSlotMs) },
+      words: { what: job.missed === "once" ? "missed_once" : "missed_skip" },
+    }),
   );
 }
 
@@ -44,11 +69,14 @@ export async function tellInterrupted(
   slotMs: number,
   spent: number,
 ): Promise<void> {
-  ctx.logger.warn(`jobs: ${id} was interrupted by a stop; settled at ${usd(spent)}`);
+  ctx.logger.warn(`jobs: ${id} was interrupted by a stop; settled at ${usd(spent, "en")}`);
   await notice(
     ctx,
     job,
-    t(ctx.lang, "interrupted_told", { name: job, slot: formatTime(slotMs), usd: usd(spent) }),
+    jobSaid("interrupted_told", {
+      vars: { name: job, slot: formatTime(slotMs) },
+      usd: { usd: spent },
+    }),
   );
 }
 
@@ -66,7 +94,7 @@ async function publish(
 }
 
 /**
- * Pauses `job` at a ceiling (`reason`) and tells the owner `text`, once: only the run
+ * Pauses `job` at a ceiling (`reason`) and tells the owner `said`, once: only the run
  * that paused the job tells, and of the identity's two hubs only the first that paused
  * it that day (the other's copy pauses quietly).
  */
@@ -74,7 +102,7 @@ export async function pauseAndTell(
   ctx: JobRunContext,
   job: string,
   reason: string,
-  text: string,
+  said: EventSaid,
 ): Promise<void> {
   const { paused } = await pauseShared(ctx.store, ctx.slots, {
     job,
@@ -88,6 +116,6 @@ export async function pauseAndTell(
     reason,
     sinceMs: ctx.store.pauses.resumedAt(job),
   });
-  if (tell) await notice(ctx, job, text);
+  if (tell) await notice(ctx, job, said);
   else ctx.logger.info(`jobs: ${job} paused (${reason}); the other hub told the owner`);
 }

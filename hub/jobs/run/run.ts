@@ -19,13 +19,13 @@ import { errorMessage } from "@agent/net/common";
 import { newSessionId } from "../../sessions/mod.ts";
 import { t } from "../_messages.ts";
 import { type JobDefinition, jobMcpTools } from "../definition.ts";
-import { usd } from "../estimate.ts";
+import type { EventSaid } from "../../events/mod.ts";
 import { slotId } from "../schedule.ts";
 import { ALL_JOBS } from "../pause_store.ts";
 import type { JobRunContext, RunOutcome } from "./context.ts";
 import { busyText, claimLocal, claimShared, LIVE, pausedText, pauseOf } from "./claim.ts";
 import { dayRefusal, holdCeilings } from "./ceiling.ts";
-import { notice, pauseAndTell } from "./notice.ts";
+import { jobSaid, jobText, notice, pauseAndTell } from "./notice.ts";
 import { settleRun } from "./settle.ts";
 
 /** Why a run that did not fail has no answer, by its outcome, as the log says it. */
@@ -102,7 +102,7 @@ async function claimed(
     const answer = await claimShared(ctx, job, id, nowMs, sessionId, pausedHere);
     if ("outcome" in answer) return answer.outcome;
     if ("day" in answer) {
-      return await refuse(ctx, job, id, dayRefusal(ctx, job, answer.day));
+      return await refuse(ctx, job, id, dayRefusal(job, answer.day));
     }
     shared = answer.shared;
     sharedCeiling = answer.ceiling;
@@ -159,29 +159,26 @@ async function claimed(
     return { kind: "ok", usd: spent, text: outcome.result.reply, sessionId };
   }
   const code = outcome.kind === "failed" ? outcome.code : undefined;
-  const { lang } = ctx;
   if (code === "CeilingError") {
     await pauseAndTell(
       ctx,
       job.name,
       "run",
-      t(lang, "ceiling_run", {
-        name: job.name,
-        cap: usd(ceiling ?? 0),
-      }),
+      jobSaid("ceiling_run", { vars: { name: job.name }, usd: { cap: ceiling ?? 0 } }),
     );
   } else if (code === "BudgetSpentError") {
     await pauseAndTell(
       ctx,
       job.name,
       "budget",
-      t(lang, "budget_spent", {
-        name: job.name,
-        role: job.role,
-      }),
+      jobSaid("budget_spent", { vars: { name: job.name, role: job.role } }),
     );
   } else if (job.deliver !== "none") {
-    await notice(ctx, job.name, t(lang, "failed_told", { name: job.name, detail: message ?? "" }));
+    await notice(
+      ctx,
+      job.name,
+      jobSaid("failed_told", { vars: { name: job.name, detail: message ?? "" } }),
+    );
   }
   return { kind: "failed", usd: spent, text: message, sessionId };
 }
@@ -191,10 +188,10 @@ async function refuse(
   ctx: JobRunContext,
   job: JobDefinition,
   id: string,
-  refused: { reason: string; text: string },
+  refused: { reason: string; said: EventSaid },
 ): Promise<RunOutcome> {
-  const { text } = refused;
+  const text = jobText(ctx.lang, refused.said);
   ctx.store.finish(id, { state: "refused", usd: 0, nowMs: ctx.now(), detail: text });
-  await pauseAndTell(ctx, job.name, refused.reason, text);
+  await pauseAndTell(ctx, job.name, refused.reason, refused.said);
   return { kind: "refused", usd: 0, text };
 }

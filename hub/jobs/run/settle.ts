@@ -60,7 +60,7 @@ export async function settleRun(
     const text = end.answer;
     const delivery = job.deliver === "none" ? undefined : {
       job: job.name,
-      text: t(ctx.lang, "delivered", { name: job.name, usd: usd(spent), text }),
+      text: t(ctx.lang, "delivered", { name: job.name, usd: usd(spent, ctx.lang), text }),
       usd: spent,
       deliver: job.deliver,
       targets: deliveryTargets(job.deliver, ctx.chats),
