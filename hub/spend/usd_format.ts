@@ -8,8 +8,8 @@
  *
  * Every number a person reads uses the separators of the reader's language, dollars
  * included: in Turkish a decimal comma and a grouping dot (`$0,014`, `$1.234,56`, `1.234`),
- * in English a decimal point (`$0.014`, `$1234.56`) and counts grouped with a comma
- * (`1,234`). Machine formats (JSON, CSV, `agent.toml`, the ledger) never come here.
+ * in English a decimal point and a grouping comma (`$0.014`, `$1,234.56`, `1,234`).
+ * Machine formats (JSON, CSV, `agent.toml`, the ledger) never come here.
  *
  * @module
  */
@@ -97,7 +97,7 @@ function plainUsd(usd: number): string {
  * if (withSeparators("0.005", "tr") !== "0,005" || withSeparators("1500", "tr") !== "1.500") {
  *   throw new Error();
  * }
- * if (withSeparators("1500.5", "en") !== "1500.5") throw new Error();
+ * if (withSeparators("1500.5", "en") !== "1,500.5") throw new Error();
  * ```
  */
 export function withSeparators(fixed: string, lang: NumberLang): string {
@@ -106,10 +106,10 @@ export function withSeparators(fixed: string, lang: NumberLang): string {
 
 /** A `toFixed()` string with `lang`'s separators. */
 function localized(fixed: string, lang: NumberLang): string {
-  if (lang !== "tr") return fixed;
   const [whole = "0", fraction] = fixed.split(".");
-  const digits = grouped(whole, ".");
-  return fraction === undefined ? digits : `${digits},${fraction}`;
+  const [group, decimal] = lang === "tr" ? [".", ","] : [",", "."];
+  const digits = grouped(whole, group);
+  return fraction === undefined ? digits : `${digits}${decimal}${fraction}`;
 }
 
 /** `1234567` as `1<sep>234<sep>567`. */

@@ -64,7 +64,7 @@ Deno.test("formatUsd() writes Turkish amounts with a decimal comma and a groupin
   assert.equal(formatUsd(0.0042, "en"), "0.0042");
   // English keeps its decimal point and writes dollars as before.
   assert.equal(formatUsd(0.014, "en"), "0.014");
-  assert.equal(formatUsd(1234.56, "en"), "1234.56");
+  assert.equal(formatUsd(1234.56, "en"), "1,234.56");
 });
 
 Deno.test("formatUsdAll() keeps the digits a comparison needs in both languages", () => {
@@ -77,7 +77,7 @@ Deno.test("formatUsdAll() keeps the digits a comparison needs in both languages"
 Deno.test("formatUsdColumn() adds up in Turkish with the same digits as in English", () => {
   const en = formatUsdColumn([0.014, 0.014, 1200], 1200.028, "en");
   const tr = formatUsdColumn([0.014, 0.014, 1200], 1200.028, "tr");
-  assert.deepEqual(en, { parts: ["0.014", "0.014", "1200.000"], total: "1200.028", decimals: 3 });
+  assert.deepEqual(en, { parts: ["0.014", "0.014", "1,200.000"], total: "1,200.028", decimals: 3 });
   assert.deepEqual(tr, {
     parts: ["0,014", "0,014", "1.200,000"],
     total: "1.200,028",

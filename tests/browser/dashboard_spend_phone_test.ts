@@ -58,7 +58,7 @@ Deno.test({
       await page.waitForFunction(() => document.querySelectorAll(".chart canvas").length >= 6);
       const text = await page.textContent("main") ?? "";
       for (
-        const figure of [PEER, `messenger ${SESSION}`, JOB, "$1234.57", "3,734,567 / 987,654"]
+        const figure of [PEER, `messenger ${SESSION}`, JOB, "$1,234.57", "3,734,567 / 987,654"]
       ) {
         assert.ok(text.includes(figure), figure);
       }

@@ -108,7 +108,7 @@ Deno.test({
         await page.locator("ul.events").getByText("news: Job news is paused").waitFor();
         assert.match(
           await page.locator("ul.events").textContent() ?? "",
-          /The brain budget is spent \(\$1\d{3}\.\d\d of \$15\.00\)/,
+          /The brain budget is spent \(\$1,\d{3}\.\d\d of \$15\.00\)/,
         );
         assert.deepEqual(problems, []);
         await context.close();

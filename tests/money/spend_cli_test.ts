@@ -168,7 +168,7 @@ Deno.test("agent spend in Turkish writes every number with Turkish separators, -
   assert.match(by.stdout, /\$1\.234,514/);
   assert.doesNotMatch(by.stdout, /\$\d+\.\d{2}(?!\d)/, "no dollar amount with a decimal point");
   const en = await agent(dir, "spend", "--by", "session");
-  assert.match(en.stdout, /chat s +\$1234\.500 +1 call, 1,234,567 in \/ 4,321 out tokens/);
+  assert.match(en.stdout, /chat s +\$1,234\.500 +1 call, 1,234,567 in \/ 4,321 out tokens/);
   const json = await agent(dir, "--lang", "tr", "spend", "--json");
   assert.equal(JSON.parse(json.stdout).brain.spent_usd, 1234.514);
 });
