@@ -245,6 +245,9 @@ export function buildAgent(options: BuildAgentOptions): Agent {
             case "tool-result":
               turnOptions.onToolResult?.(event.toolName, event.output, event.toolCallId);
               break;
+            case "tool-error":
+              turnOptions.onToolError?.(event.toolName, event.error, event.toolCallId);
+              break;
             case "tool-refused":
               turnOptions.onToolRefused?.({
                 toolName: event.toolName,

@@ -76,6 +76,8 @@ export interface TurnOptions {
   onToolCall?: ((toolName: string, input: unknown, toolCallId: string) => void) | undefined;
   /** Receives what each tool that ran returned. */
   onToolResult?: ((toolName: string, output: unknown, toolCallId: string) => void) | undefined;
+  /** Receives each tool call that ran and failed, with what the model is told of it. */
+  onToolError?: ((toolName: string, error: string, toolCallId: string) => void) | undefined;
   /**
    * Told of each tier-2 call that did not run, and why (refused by `beforeToolCall`,
    * no one to ask, or cut by a cancel before it ran), so a channel can say so:

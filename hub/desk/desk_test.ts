@@ -383,3 +383,21 @@ Deno.test("Desk: a conversation with another person gets no tier-2 tool, and its
     await t.close();
   }
 });
+
+Deno.test("Desk: a tool that fails still tells its result, as {error}, as a resumed session does", async () => {
+  const t = await testDesk({ replies: ["/tool read_file {}", "Not there."] });
+  try {
+    const chat = await t.desk.open("chat");
+    const log = new EventLog();
+    chat.subscribe(log.listen);
+    const outcome = await chat.submit("read my note");
+    assert.equal(outcome.kind, "answered");
+    const result = log.events.find((e) => e.type === "TOOL_CALL_RESULT");
+    assert.ok(result?.type === "TOOL_CALL_RESULT", log.types().join(" "));
+    const content = JSON.parse(result.content) as { error?: unknown };
+    assert.equal(typeof content.error, "string", result.content);
+    assert.ok(EventSchemas.safeParse(result).success);
+  } finally {
+    await t.close();
+  }
+});

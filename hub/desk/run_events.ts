@@ -1,8 +1,9 @@
 /**
  * What a turn tells, as AG-UI's events: the callbacks a conversation gives its agent's
  * turn open a text message at the first streamed text (and close it before a tool call
- * and at the end), report each tool call with its arguments and its result, and a
- * tier-2 call that did not run as `tool.refused` plus its (declined) result.
+ * and at the end), report each tool call with its arguments and its result (`{error}`
+ * for one that failed), and a tier-2 call that did not run as `tool.refused` plus its
+ * (declined) result.
  *
  * @module
  */
@@ -13,7 +14,7 @@ import type { DeskEvent, WithoutTimestamp } from "./events.ts";
 export interface RunEvents {
   callbacks: Pick<
     TurnOptions,
-    "onText" | "onTextEnd" | "onToolCall" | "onToolResult" | "onToolRefused"
+    "onText" | "onTextEnd" | "onToolCall" | "onToolResult" | "onToolError" | "onToolRefused"
   >;
   /** Closes the text message open now, if any (before the run's end). */
   closeText(): void;
@@ -49,6 +50,10 @@ export function runEvents(emit: (event: WithoutTimestamp<DeskEvent>) => void): R
       },
       onToolResult(_name, output, toolCallId) {
         result(toolCallId, JSON.stringify(output) ?? "null");
+      },
+      // A call that failed: its result is `{error}`, as a resumed session shows it.
+      onToolError(_name, error, toolCallId) {
+        result(toolCallId, JSON.stringify({ error }));
       },
       // A call that did not run: told (a pipe prints it), and its result says so.
       onToolRefused({ toolName, toolCallId, reason }) {

@@ -58,6 +58,8 @@ export type LoopEvent =
   | { type: "text"; text: string }
   | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown }
   | { type: "tool-result"; toolCallId: string; toolName: string; output: unknown }
+  /** A call that ran and failed (it threw, or a cancel cut it while it ran). */
+  | { type: "tool-error"; toolCallId: string; toolName: string; error: string }
   /** A tier-2 call that did not run (refused by the hook, or cut before it ran). */
   | { type: "tool-refused"; toolCallId: string; toolName: string; reason: RefusalReason }
   /** Messages the turn completed, to be stored now: the assistant's, then each result. */
@@ -251,6 +253,13 @@ async function* readStep(
           toolCallId: call.toolCallId,
           toolName: call.toolName,
           output: outcome.output,
+        };
+      } else if (outcome.kind === "error") {
+        yield {
+          type: "tool-error",
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
+          error: outcome.error,
         };
       } else if (outcome.kind === "refused") {
         yield {
