@@ -203,9 +203,11 @@ Deno.test("runToolLoop() ends at the abort with the signal's reason, also with a
       if (e.type === "tool-call") setTimeout(() => controller.abort(reason), 10);
     }
   }, (error) => error === reason);
-  // The call is kept, with a result that says it was cut while it ran.
-  assert.deepEqual(events.map((e) => e.type), ["tool-call", "step", "step"]);
-  const cut = events[2];
+  // The call is kept, with a result that says it was cut while it ran, told live too.
+  assert.deepEqual(events.map((e) => e.type), ["tool-call", "step", "tool-error", "step"]);
+  const told = events[2];
+  assert.ok(told?.type === "tool-error" && /cancelled while this ran/.test(told.error));
+  const cut = events[3];
   assert.ok(cut?.type === "step" && cut.messages[0]?.role === "tool");
   assert.match(
     JSON.stringify(cut.messages[0].content[0]!.output),
