@@ -26,16 +26,24 @@ const TOKENS = [
   "cache_write_tokens",
 ] as const;
 
-/** The breakdown `by` (`day`, `channel`, `contact`, `session`, `job`) of `spend` as CSV. */
+/**
+ * The breakdown `by` (`day`, `channel`, `contact`, `session`, `job`) of `spend` as CSV.
+ * Over today `day` is by hour, as the page's chart is: one row per hour begun, named by
+ * its start (`YYYY-MM-DD HH:MM`, Istanbul).
+ */
 export function spendCsv(spend: DashboardSpend, by: string): string {
   if (by === "day") {
-    const { days, roles, usd, calls } = spend.chart;
+    const hourly = spend.hourly;
+    const { roles, usd, calls } = hourly ?? spend.chart;
+    const keys = hourly === null
+      ? spend.chart.days
+      : hourly.hours.slice(0, hourly.elapsed).map((hour) => `${spend.period_days[0]} ${hour}`);
     return lines([
-      ["day", ...roles.map((r) => `${r}_usd`), "total_usd", "calls"],
-      ...days.map((day, i) => {
+      [hourly === null ? "day" : "hour", ...roles.map((r) => `${r}_usd`), "total_usd", "calls"],
+      ...keys.map((key, i) => {
         const perRole = roles.map((r) => usd[r]?.[i] ?? 0);
         const total = Math.round(perRole.reduce((a, b) => a + b, 0) * 1e6) / 1e6;
-        return [day, ...perRole, total, calls[i] ?? 0];
+        return [key, ...perRole, total, calls[i] ?? 0];
       }),
     ]);
   }

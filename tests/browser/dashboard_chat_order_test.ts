@@ -32,7 +32,7 @@ Deno.test({
   name: "dashboard chat: lines typed during an answer each get their answer under them, unmarked",
   ...T,
   async fn() {
-    const long = Array.from({ length: 60 }, (_, i) => `one${i}`).join(" ");
+    const long = Array.from({ length: 120 }, (_, i) => `one${i}`).join(" ");
     await using hub = await startDashboardHub({
       wordMs: 25,
       replies: [long, "two is answered here.", "three is answered here."],
@@ -45,6 +45,26 @@ Deno.test({
       });
       await send(page, "first");
       await page.waitForSelector(".msg.assistant");
+      // A person's first conversation is listed while its first answer is written, not
+      // denied ("No sessions yet.") until the answer ends.
+      const session = decodeURIComponent(page.url().split("#/conversations/")[1] ?? "");
+      assert.match(session, /^web-/);
+      // Listed with the person's message it has stored (" · 1"), in a second at most.
+      await page.waitForFunction(
+        (id) => {
+          const entry = document.querySelector(".list li button[aria-current='true']");
+          return entry?.textContent?.startsWith(id) === true &&
+            entry.textContent.endsWith(" · 1");
+        },
+        session,
+        { timeout: 1_000 },
+      );
+      assert.equal(await page.$(".list li.muted"), null, "no empty-list sentence");
+      assert.equal(await page.textContent("#chat-status"), "answering…", "still answering");
+      await page.screenshot({ path: `${ARTIFACTS}chat-first-answer-listed-desktop.png` });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.screenshot({ path: `${ARTIFACTS}chat-first-answer-listed-phone.png` });
+      await page.setViewportSize({ width: 1280, height: 800 });
       await send(page, "second");
       await send(page, "third");
       await page.waitForFunction(() => document.querySelectorAll(".msg.user .note").length === 2);

@@ -81,6 +81,54 @@ async function openSpend(page: Page, base: string, period: string, charts = 5): 
   await page.waitForFunction((n) => document.querySelectorAll(".chart canvas").length >= n, charts);
 }
 
+/** The CSV a click on the section `by`'s Download CSV gives. */
+async function downloaded(page: Page, by: string): Promise<string> {
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.click(`button[data-csv='${by}']`),
+  ]);
+  return await Deno.readTextFile((await download.path())!);
+}
+
+/**
+ * Today's CSV has the chart's rows: one per hour begun (its start, each role's dollars,
+ * the total, the calls), the table's figures, in machine numbers in every language.
+ */
+async function assertTodayCsv(page: Page): Promise<void> {
+  const hoursBegun = () => Temporal.Now.zonedDateTimeISO("Europe/Istanbul").hour + 1;
+  const before = hoursBegun();
+  const csv = await downloaded(page, "day");
+  const [head, ...rows] = csv.trimEnd().split("\r\n").map((line) => line.split(","));
+  const roles = await page.$$eval(
+    "table.days thead th",
+    (ths) => ths.slice(1, -1).map((th) => th.textContent),
+  );
+  assert.deepEqual(head, ["hour", ...roles.map((r) => `${r}_usd`), "total_usd", "calls"]);
+  const today = Temporal.Now.plainDateISO("Europe/Istanbul").toString();
+  assert.ok([before, hoursBegun()].includes(rows.length), `${rows.length} hours in the CSV`);
+  rows.forEach((row, i) => assert.equal(row[0], `${today} ${String(i).padStart(2, "0")}:00`));
+  const shown = await page.$$eval(
+    "table.days tbody tr",
+    (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent ?? "")),
+  );
+  assert.ok(shown.length >= 2);
+  for (const [hour, ...money] of shown) {
+    const row = rows.find((r) => r[0] === `${today} ${hour}`);
+    assert.ok(row, `${hour} in the CSV`);
+    money.forEach((cell, c) => {
+      const digits = (cell.split(".")[1] ?? "").length;
+      assert.match(row[c + 1]!, /^\d+(\.\d+)?$/);
+      assert.equal(`$${Number(row[c + 1]).toFixed(digits)}`, cell.replace(/^≈ /, ""), hour);
+    });
+  }
+  await page.selectOption("#lang", "tr");
+  await ready(page);
+  await page.waitForSelector("button[data-csv='day']");
+  assert.equal(await downloaded(page, "day"), csv, "the same numbers in Turkish");
+  await page.selectOption("#lang", "en");
+  await ready(page);
+}
+
 const SERIES = "section[aria-labelledby='s-cumulative'] .u-legend .u-series th";
 
 Deno.test({
@@ -154,6 +202,7 @@ Deno.test({
           assert.ok(today.includes(name), `${name} in ${today}`);
         }
         await page.screenshot({ path: `${ARTIFACTS}spend-today-desktop.png`, fullPage: true });
+        await assertTodayCsv(page);
       });
 
       await t.step("W18: the period before, values under the pointer, sorting", async () => {

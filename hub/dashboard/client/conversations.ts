@@ -1,5 +1,5 @@
 /**
- * The Conversations page: the sessions of every channel (searchable), a session's
+ * The Conversations page: the sessions of every channel (searchable, `session_list.ts`), a session's
  * transcript with Markdown rendered as DOM (never HTML), and the chat pane that
  * continues it in the browser over the desk (`web:<session>`): answers stream in,
  * approvals are buttons, an answer can be cancelled, lines typed meanwhile queue, and
@@ -15,16 +15,14 @@
  */
 import { failureText, get, post, unreachable } from "./api.ts";
 import { h, replace } from "./dom.ts";
-import { count, t, time, usd } from "./i18n.ts";
+import { count, t, usd } from "./i18n.ts";
 import { markdown } from "./markdown.ts";
 import { type ApprovalCard, approvalCard } from "./approvals.ts";
+import { sessionList } from "./session_list.ts";
 import type { DeskMessage } from "./types.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
-
-/** How often the session list is read again for sessions other processes began. */
-const LIST_REFRESH_MS = 15_000;
 
 /** Renders the page; `arg` is the open session, if any. */
 export async function conversations(
@@ -33,59 +31,8 @@ export async function conversations(
   live: EventTarget,
 ): Promise<void> {
   let session = arg;
-  let searching: ReturnType<typeof setTimeout> | undefined;
-  const list = h("ul", { "aria-label": t("sessions") });
-  const search = h("input", {
-    type: "search",
-    id: "search",
-    placeholder: t("search"),
-    "aria-label": t("search"),
-    oninput: () => {
-      // Typing settles before the hub searches the transcripts.
-      clearTimeout(searching);
-      searching = setTimeout(() => void loadList(), 250);
-    },
-  });
+  const { search, list, load: loadList } = sessionList(live, () => session);
   const pane = h("section", { class: "pane", "aria-label": t("nav_conversations") });
-  let shown = "";
-  const loadList = async () => {
-    const q = encodeURIComponent(search.value);
-    const { sessions } = await get<{ sessions: Json[] }>(`sessions?q=${q}`);
-    // Drawn again only when it changed, so a refresh leaves the focus where it is.
-    const drawn = JSON.stringify([search.value, session, sessions]);
-    if (drawn === shown) return;
-    shown = drawn;
-    replace(
-      list,
-      sessions.length === 0
-        ? h(
-          "li",
-          { class: "muted" },
-          search.value.trim() === ""
-            ? t("no_sessions")
-            : t("no_matches", { q: search.value.trim() }),
-        )
-        : sessions.map((s) =>
-          h(
-            "li",
-            {},
-            h(
-              "button",
-              {
-                type: "button",
-                "aria-current": s.id === session ? "true" : "false",
-                onclick: () => {
-                  location.hash = `#/conversations/${encodeURIComponent(s.id)}`;
-                },
-              },
-              s.id,
-              h("br"),
-              h("span", { class: "muted" }, `${time(s.updated_at)} · ${count(s.messages)}`),
-            ),
-          )
-        ),
-    );
-  };
   replace(
     main,
     h("h1", {}, t("nav_conversations")),
@@ -112,30 +59,6 @@ export async function conversations(
     ),
   );
   await loadList();
-  // Sessions begun elsewhere (another tab, a channel of the hub) join the list as their
-  // answers end, and every so often for those another process writes.
-  let refreshing: ReturnType<typeof setTimeout> | undefined;
-  const refreshSoon = () => {
-    clearTimeout(refreshing);
-    refreshing = setTimeout(() => void loadList().catch(() => {}), 300);
-  };
-  // Once the page is drawn again (another page, another session), this list is gone and
-  // its listeners with it.
-  const gone = () => {
-    if (list.isConnected) return false;
-    live.removeEventListener("desk-event", onFinished);
-    clearInterval(every);
-    clearTimeout(refreshing);
-    return true;
-  };
-  const onFinished = (ev: Event) => {
-    const type = (ev as CustomEvent<DeskMessage>).detail?.event?.type;
-    if (!gone() && (type === "RUN_FINISHED" || type === "RUN_ERROR")) refreshSoon();
-  };
-  const every = setInterval(() => {
-    if (!gone() && document.visibilityState === "visible") refreshSoon();
-  }, LIST_REFRESH_MS);
-  live.addEventListener("desk-event", onFinished);
   const openPane = async () => {
     const view = await chatPane(session, live, (id) => {
       if (id !== session) {
