@@ -28,8 +28,11 @@ if (chosen.length === 0) {
   Deno.exit(2);
 }
 
-// playwright-core reads /proc paths that only --allow-all opens (and so does the soak, for RSS).
+// playwright-core reads /proc paths that only --allow-all opens (and so do the soak, for RSS,
+// and the workerd benchmarks, for workerd's CPU and memory: tests/bench/_workerd_proc.ts).
 const NEEDS_ALL = new Set([
+  "spine_bench.ts",
+  "universe_scale_bench.ts",
   "universe_bench.ts",
   "map_bench.ts",
   "dashboard_bench.ts",

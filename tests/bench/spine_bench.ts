@@ -21,6 +21,7 @@
  */
 import { envelopeFor, type Peer, startPeer } from "../spine/_fixtures.ts";
 import { startSpine } from "../spine/_harness.ts";
+import { workerdCpuMs } from "./_workerd_proc.ts";
 
 const TOTAL = Number(Deno.args[0] ?? 3_000);
 const SENDERS = 60;
@@ -33,29 +34,6 @@ const ROUND = 600;
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
-}
-
-/** CPU time (user + system, ms) of this process's workerd children; 0 where /proc is absent. */
-function workerdCpuMs(): number {
-  let ticks = 0;
-  try {
-    for (const entry of Deno.readDirSync("/proc")) {
-      if (!/^\d+$/.test(entry.name)) continue;
-      try {
-        const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
-        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        if (stat.includes("(workerd)") && Number(fields[1]) === Deno.pid) {
-          ticks += Number(fields[11]) + Number(fields[12]);
-        }
-      } catch {
-        // The process ended while we looked.
-      }
-    }
-  } catch {
-    return 0;
-  }
-  // Clock ticks are 1/100 s on Linux.
-  return ticks * 10;
 }
 
 function print(metric: string, value: string): void {

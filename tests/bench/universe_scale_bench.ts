@@ -37,6 +37,7 @@ import {
   stopMiniflare,
 } from "@agent/kit";
 import { freePort } from "../_port.ts";
+import { workerdCpuMs, workerdRss } from "./_workerd_proc.ts";
 
 const AGENTS = Number(Deno.env.get("BENCH_AGENTS") ?? "1000000");
 const REPORT_SECONDS = Number(Deno.env.get("BENCH_REPORT_SECONDS") ?? "75");
@@ -54,51 +55,6 @@ function print(metric: string, value: string): void {
 
 const address = (i: number) => `agent-${i}.example`;
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-
-/** Resident memory of this process's workerd children (bytes); 0 where /proc is absent. */
-function workerdRss(): number {
-  let kb = 0;
-  try {
-    for (const entry of Deno.readDirSync("/proc")) {
-      if (!/^\d+$/.test(entry.name)) continue;
-      try {
-        const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
-        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        if (!stat.includes("(workerd)") || Number(fields[1]) !== Deno.pid) continue;
-        const status = Deno.readTextFileSync(`/proc/${entry.name}/status`);
-        kb += Number(status.match(/^VmRSS:\s+(\d+)/m)?.[1] ?? 0);
-      } catch {
-        // The process ended while we looked.
-      }
-    }
-  } catch {
-    return 0;
-  }
-  return kb * 1024;
-}
-
-/** CPU time (user + system, ms) of this process's workerd children; 0 where /proc is absent. */
-function workerdCpuMs(): number {
-  let ticks = 0;
-  try {
-    for (const entry of Deno.readDirSync("/proc")) {
-      if (!/^\d+$/.test(entry.name)) continue;
-      try {
-        const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
-        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        if (stat.includes("(workerd)") && Number(fields[1]) === Deno.pid) {
-          ticks += Number(fields[11]) + Number(fields[12]);
-        }
-      } catch {
-        // The process ended while we looked.
-      }
-    }
-  } catch {
-    return 0;
-  }
-  // Clock ticks are 1/100 s on Linux.
-  return ticks * 10;
-}
 
 /** A GET whose body is read as it comes (not decoded): status, bytes and time. */
 function rawGet(url: string, headers: Record<string, string>): Promise<number> {
