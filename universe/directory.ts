@@ -164,7 +164,7 @@ export class Directory implements DurableObject {
           messages: Number(this.#meta("messages") ?? 0),
         });
         // The map's places follow the links at the same pace (universe/map/arrange.ts).
-        arrangeMapIndex(this.#sql, now);
+        arrangeMapIndex(this.#sql);
         return built;
       } finally {
         this.#building = undefined;
