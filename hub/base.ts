@@ -21,15 +21,10 @@
 export { type AgentPaths, resolvePaths, type ResolvePathsOptions } from "./paths.ts";
 
 // The UI language: English and Turkish catalogues, and times as the hub prints them.
-export {
-  catalogue,
-  formatCount,
-  formatTime,
-  isLang,
-  type Lang,
-  type Translator,
-  type Vars,
-} from "./i18n.ts";
+export { catalogue, formatTime, isLang, type Lang, type Translator, type Vars } from "./i18n.ts";
+
+// Counts grouped as the reader's language groups them (`1,234`, `1.234`).
+export { formatCount } from "./numbers.ts";
 
 // The log file every process of a home writes.
 export { type Level, Logger, type LoggerOptions } from "./log.ts";

@@ -33,21 +33,3 @@ export function formatTime(epochMs: number): string {
   const two = (n: number) => String(n).padStart(2, "0");
   return `${two(z.day)}.${two(z.month)}.${z.year} ${two(z.hour)}:${two(z.minute)}`;
 }
-
-/**
- * A whole number with its thousands grouped as the language writes them: `8,000` in
- * English, `8.000` in Turkish.
- *
- * @example
- * ```ts
- * import { formatCount } from "./i18n.ts";
- * if (formatCount("en", 8000) !== "8,000" || formatCount("tr", 1234567) !== "1.234.567") {
- *   throw new Error();
- * }
- * ```
- */
-export function formatCount(lang: "en" | "tr", n: number): string {
-  const digits = String(Math.trunc(Math.abs(n)));
-  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, lang === "tr" ? "." : ",");
-  return n < 0 ? `-${grouped}` : grouped;
-}

@@ -54,6 +54,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
       paths: [
         "paths.ts",
         "i18n.ts",
+        "numbers.ts",
         "log.ts",
         "atomic_file.ts",
         "env_file.ts",

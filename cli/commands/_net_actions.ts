@@ -159,7 +159,7 @@ async function send(ctx: CommandContext, args: string[]) {
   }
   const text = args.slice(1).join(" ");
   if (Array.from(text).length > MESSAGE_TEXT_MAX) {
-    throw new UsageError(t(ctx.lang, "too_long", { max: formatCount(ctx.lang, MESSAGE_TEXT_MAX) }));
+    throw new UsageError(t(ctx.lang, "too_long", { max: formatCount(MESSAGE_TEXT_MAX, ctx.lang) }));
   }
   const node = await needNode(ctx);
   let sent: SendOutcome;

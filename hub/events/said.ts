@@ -57,9 +57,11 @@ export type EventBooks = Readonly<Record<string, Translator<any>>>;
  * ```
  */
 export function saidText(lang: Lang, said: EventSaid, books: EventBooks): string | undefined {
+  // A stored row is read back as it was written: its code may not be a string.
+  if (typeof said.code !== "string") return undefined;
   const dot = said.code.indexOf(".");
   const book = dot > 0 ? books[said.code.slice(0, dot)] : undefined;
-  if (book === undefined || typeof said.code !== "string") return undefined;
+  if (book === undefined) return undefined;
   const key = said.code.slice(dot + 1);
   const vars: Record<string, string | number> = {};
   for (const [name, value] of Object.entries(said.vars ?? {})) {

@@ -9,13 +9,14 @@
  * Every number a person reads uses the separators of the reader's language, dollars
  * included: in Turkish a decimal comma and a grouping dot (`$0,014`, `$1.234,56`, `1.234`),
  * in English a decimal point and a grouping comma (`$0.014`, `$1,234.56`, `1,234`).
- * Machine formats (JSON, CSV, `agent.toml`, the ledger) never come here.
+ * Machine formats (JSON, CSV, `agent.toml`, the ledger) never come here. The separators
+ * themselves, and counts, come from `../numbers.ts`.
  *
  * @module
  */
+import { formatCount, type NumberLang, withSeparators } from "../numbers.ts";
 
-/** The languages a number is written in (the hub's `Lang`). */
-export type NumberLang = "en" | "tr";
+export { formatCount, type NumberLang, withSeparators };
 
 /** The most decimals an amount is shown with (a millionth of a cent is below any price). */
 const MAX_DECIMALS = 8;
@@ -37,24 +38,7 @@ const MAX_DECIMALS = 8;
  * ```
  */
 export function formatUsd(usd: number, lang: NumberLang): string {
-  return localized(plainUsd(usd), lang);
-}
-
-/**
- * A count (tokens, calls, messages) with its thousands grouped as `lang` groups them:
- * `1,234` in English, `1.234` in Turkish.
- *
- * @example
- * ```ts
- * import { formatCount } from "./usd_format.ts";
- * if (formatCount(1234567, "en") !== "1,234,567") throw new Error();
- * if (formatCount(1234, "tr") !== "1.234" || formatCount(12, "tr") !== "12") throw new Error();
- * ```
- */
-export function formatCount(value: number, lang: NumberLang): string {
-  const n = Number.isFinite(value) ? Math.round(value) : 0;
-  const digits = grouped(String(Math.abs(n)), lang === "tr" ? "." : ",");
-  return n < 0 ? `-${digits}` : digits;
+  return withSeparators(plainUsd(usd), lang);
 }
 
 /**
@@ -85,36 +69,6 @@ export function parseUsd(text: string, lang: NumberLang): number | undefined {
 function plainUsd(usd: number): string {
   const value = amount(usd);
   return value.toFixed(decimalsFor(value));
-}
-
-/**
- * A number written with a decimal point (`toFixed()`, `String()`, a chart's axis step)
- * with `lang`'s separators instead.
- *
- * @example
- * ```ts
- * import { withSeparators } from "./usd_format.ts";
- * if (withSeparators("0.005", "tr") !== "0,005" || withSeparators("1500", "tr") !== "1.500") {
- *   throw new Error();
- * }
- * if (withSeparators("1500.5", "en") !== "1,500.5") throw new Error();
- * ```
- */
-export function withSeparators(fixed: string, lang: NumberLang): string {
-  return localized(fixed, lang);
-}
-
-/** A `toFixed()` string with `lang`'s separators. */
-function localized(fixed: string, lang: NumberLang): string {
-  const [whole = "0", fraction] = fixed.split(".");
-  const [group, decimal] = lang === "tr" ? [".", ","] : [",", "."];
-  const digits = grouped(whole, group);
-  return fraction === undefined ? digits : `${digits}${decimal}${fraction}`;
-}
-
-/** `1234567` as `1<sep>234<sep>567`. */
-function grouped(digits: string, separator: string): string {
-  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, separator);
 }
 
 /**
@@ -152,7 +106,7 @@ export function formatUsdAll<const T extends readonly number[]>(
     );
     if (!clash) break;
   }
-  return values.map((v, i) => localized(v.toFixed(decimals[i]!), lang)) as {
+  return values.map((v, i) => withSeparators(v.toFixed(decimals[i]!), lang)) as {
     -readonly [K in keyof T]: string;
   };
 }
@@ -190,7 +144,7 @@ export function formatUsdColumn(
     values.reduce((sum, v) => sum + Math.round(Number(v.toFixed(d)) * 10 ** d), 0) ===
       Math.round(Number(total.toFixed(d)) * 10 ** d);
   while (decimals < MAX_DECIMALS && !adds(decimals)) decimals++;
-  const shown = (v: number) => localized(v.toFixed(decimals), lang);
+  const shown = (v: number) => withSeparators(v.toFixed(decimals), lang);
   return { parts: values.map(shown), total: shown(total), decimals };
 }
 
@@ -208,7 +162,7 @@ export function formatUsdFixed(
   usd: number,
   options: { decimals: number; lang: NumberLang },
 ): string {
-  return localized(amount(usd).toFixed(options.decimals), options.lang);
+  return withSeparators(amount(usd).toFixed(options.decimals), options.lang);
 }
 
 function amount(usd: number): number {

@@ -9,7 +9,8 @@
  *
  * @module
  */
-import { formatCount, formatTime, type Lang } from "../i18n.ts";
+import { formatTime, type Lang } from "../i18n.ts";
+import { formatCount } from "../numbers.ts";
 import { oneLine, printable } from "../text.ts";
 import { t } from "./_messages.ts";
 
@@ -169,7 +170,7 @@ type Measured = "chars" | "bytes";
 /** `n` things in words: `1 byte`, `10 bytes`, `no output`. */
 function count(lang: Lang, what: Counted | Measured, n: number): string {
   if (n === 0 && what !== "chars" && what !== "bytes") return t(lang, `${what}_none`);
-  return n === 1 ? t(lang, `${what}_one`) : t(lang, `${what}_many`, { n: formatCount(lang, n) });
+  return n === 1 ? t(lang, `${what}_one`) : t(lang, `${what}_many`, { n: formatCount(n, lang) });
 }
 
 /** Memory ids as a sentence names them: `memory #4`, `memories #4, #7`. */
