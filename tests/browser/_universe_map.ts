@@ -6,11 +6,11 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import type { SeedAgent } from "../universe/_harness.ts";
-import { CHROMIUM, T } from "../dashboard/_browser.ts";
+import { launch, T, type TestBrowser } from "../dashboard/_browser.ts";
 
-export { T };
+export { T, type TestBrowser };
 
 /** Where the map's screenshots go (ignored by git). */
 export const ARTIFACTS: string = new URL("../universe/artifacts/", import.meta.url).pathname;
@@ -51,13 +51,13 @@ export function agents(n: number): SeedAgent[] {
   return list;
 }
 
-/** Runs `fn` with a headless Chromium that draws WebGL in software. */
-export async function withBrowser(fn: (browser: Browser) => Promise<void>): Promise<void> {
+/**
+ * Runs `fn` with the file's headless Chromium that draws WebGL in software; the pages
+ * `fn` opened are closed after.
+ */
+export async function withBrowser(fn: (browser: TestBrowser) => Promise<void>): Promise<void> {
   await Deno.mkdir(ARTIFACTS, { recursive: true });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM!,
-    args: ["--no-sandbox", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist"],
-  });
+  const browser = await launch(["--enable-unsafe-swiftshader", "--ignore-gpu-blocklist"]);
   try {
     await fn(browser);
   } finally {
@@ -67,7 +67,7 @@ export async function withBrowser(fn: (browser: Browser) => Promise<void>): Prom
 
 /** A page whose errors (not Chromium's own GL driver notes) are collected. */
 export async function open(
-  browser: Browser,
+  browser: TestBrowser,
   url: string,
   viewport = DESKTOP,
   colorScheme: "light" | "dark" = "dark",
@@ -152,7 +152,7 @@ export interface MapPageView {
  * and dark; each page's problems must be none, and it is closed after.
  */
 export async function eachView(
-  browser: Browser,
+  browser: TestBrowser,
   url: string,
   prefix: string,
   fn: (view: MapPageView) => Promise<void>,

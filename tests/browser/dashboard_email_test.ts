@@ -5,8 +5,7 @@
  * the Approvals page, after which the answer goes out in the thread.
  */
 import assert from "node:assert/strict";
-import { chromium } from "playwright-core";
-import { CHROMIUM } from "../dashboard/_browser.ts";
+import { CHROMIUM, launch } from "../dashboard/_browser.ts";
 import { cleanup } from "../cli/_run.ts";
 import { hasDovecot, startDovecot } from "../email/_dovecot.ts";
 import { startSmtp } from "../email/_smtp.ts";
@@ -27,7 +26,7 @@ Deno.test({
       replies: ['/tool write_note {"name":"mail","text":"from a mail"}', "Saved it."],
     });
     const hub = await runEmailHub(home, port);
-    const browser = await chromium.launch({ executablePath: CHROMIUM!, args: ["--no-sandbox"] });
+    const browser = await launch();
     try {
       await dovecot.deliver(
         AGENT,

@@ -6,8 +6,7 @@
  * messenger's line.
  */
 import assert from "node:assert/strict";
-import { chromium } from "playwright-core";
-import { CHROMIUM } from "../dashboard/_browser.ts";
+import { CHROMIUM, launch } from "../dashboard/_browser.ts";
 import { startBotServer } from "../messenger/_bot_server.ts";
 import { messengerHome, OWNER, runHub, textsIn } from "../messenger/_hub.ts";
 import { cleanup } from "../cli/_run.ts";
@@ -24,7 +23,7 @@ Deno.test({
       replies: ['/tool write_note {"name":"tg","text":"from the phone"}', "Saved it."],
     });
     const hub = await runHub(home, bot);
-    const browser = await chromium.launch({ executablePath: CHROMIUM!, args: ["--no-sandbox"] });
+    const browser = await launch();
     try {
       bot.pushMessage(OWNER, "please save a note");
       const asked = () =>

@@ -7,8 +7,7 @@
  * doorbell's state in words and its rings counted in the singular (issue 39, W22).
  */
 import assert from "node:assert/strict";
-import { chromium } from "playwright-core";
-import { ARTIFACTS, CHROMIUM, pageApi, signInCode } from "../dashboard/_browser.ts";
+import { ARTIFACTS, CHROMIUM, launch, pageApi, signInCode } from "../dashboard/_browser.ts";
 import { appendNetEvent, controlHandler, dashboard, dashboardNetwork } from "@agent/hub";
 import { startAgent, type TestAgent } from "../hub/_agents.ts";
 import { until } from "../_poll.ts";
@@ -93,7 +92,7 @@ Deno.test({
       );
       port = server.addr.port;
       const base = `http://127.0.0.1:${port}`;
-      const browser = await chromium.launch({ executablePath: CHROMIUM!, args: ["--no-sandbox"] });
+      const browser = await launch();
       try {
         const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
         const problems: string[] = [];

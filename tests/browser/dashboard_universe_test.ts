@@ -8,8 +8,14 @@
  * and phone screenshots, and Turkish.
  */
 import assert from "node:assert/strict";
-import { chromium } from "playwright-core";
-import { ARTIFACTS, CHROMIUM, pageApi, signInCode, useTheme } from "../dashboard/_browser.ts";
+import {
+  ARTIFACTS,
+  CHROMIUM,
+  launch,
+  pageApi,
+  signInCode,
+  useTheme,
+} from "../dashboard/_browser.ts";
 import { seriousViolations } from "../dashboard/_axe.ts";
 import {
   appendNetEvent,
@@ -154,7 +160,7 @@ Deno.test({
         const res = await fetch(`${universe!.url}/api/taus/${address}`);
         return res.status === 200 ? await res.json() : res.status;
       };
-      const browser = await chromium.launch({ executablePath: CHROMIUM!, args: ["--no-sandbox"] });
+      const browser = await launch();
       try {
         const context = await browser.newContext({
           viewport: { width: 1280, height: 800 },

@@ -10,7 +10,7 @@
  * `tests/universe/artifacts/`.
  */
 import assert from "node:assert/strict";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { startBulkUniverse } from "../universe/_bulk.ts";
 import { directoryStub, seed, startUniverse } from "../universe/_harness.ts";
 import {
@@ -22,6 +22,7 @@ import {
   open,
   PHONE,
   T,
+  type TestBrowser,
   withBrowser,
 } from "./_universe_map.ts";
 
@@ -53,7 +54,7 @@ async function pressesToAgents(page: Page): Promise<number> {
 }
 
 /** Zoomed out cells, zoomed in agents and links, a search that opens one (issue 27, U01). */
-async function cellsAgentsSearch(browser: Browser, url: string) {
+async function cellsAgentsSearch(browser: TestBrowser, url: string) {
   const { page, problems } = await open(browser, `${url}/universe`);
   await page.waitForSelector("body[data-layer='cells']");
   assert.match(
@@ -102,7 +103,7 @@ async function cellsAgentsSearch(browser: Browser, url: string) {
 }
 
 /** Counts on the groups, a scale, the zoom level, agents in a few presses (U03). */
-async function groupsScaleZoom(browser: Browser, url: string) {
+async function groupsScaleZoom(browser: TestBrowser, url: string) {
   await eachView(
     browser,
     url,

@@ -6,17 +6,9 @@
  * under `tests/universe/artifacts/`.
  */
 import assert from "node:assert/strict";
-import { chromium } from "playwright-core";
+import { launch, T } from "../dashboard/_browser.ts";
 import { seed, type SeedAgent, startUniverse } from "../universe/_harness.ts";
 
-const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => {
-  try {
-    return Deno.statSync(p).isFile;
-  } catch {
-    return false;
-  }
-});
-const T = { ignore: CHROMIUM === undefined, sanitizeOps: false, sanitizeResources: false };
 const ARTIFACTS = new URL("../universe/artifacts/", import.meta.url).pathname;
 
 function directory(n: number): SeedAgent[] {
@@ -58,7 +50,7 @@ Deno.test({
   async fn() {
     const u = await startUniverse();
     await seed(u, directory(12));
-    const browser = await chromium.launch({ executablePath: CHROMIUM!, args: ["--no-sandbox"] });
+    const browser = await launch();
     try {
       await Deno.mkdir(ARTIFACTS, { recursive: true });
       for (
@@ -103,7 +95,7 @@ Deno.test({
   async fn() {
     const u = await startUniverse();
     await seed(u, directory(40));
-    const browser = await chromium.launch({ executablePath: CHROMIUM!, args: ["--no-sandbox"] });
+    const browser = await launch();
     try {
       await Deno.mkdir(ARTIFACTS, { recursive: true });
       const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
