@@ -38,17 +38,43 @@ async function countLabels(page: Page): Promise<number[]> {
 
 /**
  * Presses + until the map draws agents one by one; how many presses it took. After each
- * press the map has 4 s to settle (the zoom's animation, the area's request).
+ * press the map settles: the zoom's animation ends, and 120 ms after the camera's last
+ * move the map either asks for the area's agents (then draws them) or keeps its groups.
+ * The page's area requests are counted to tell which, so no press waits on a guess.
  */
 async function pressesToAgents(page: Page): Promise<number> {
+  await page.evaluate(() => {
+    // deno-lint-ignore no-explicit-any
+    const w = globalThis as any;
+    if (w.areaAsks !== undefined) return;
+    w.areaAsks = 0;
+    const fetch = w.fetch;
+    w.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input).includes("/api/map/area")) w.areaAsks++;
+      return fetch(input, init);
+    };
+  });
   for (let presses = 1; presses <= 12; presses++) {
+    // deno-lint-ignore no-explicit-any
+    const before = await page.evaluate(() => (globalThis as any).areaAsks as number);
     await page.click("#zoom-in");
-    try {
-      await page.waitForSelector("body[data-layer='area']", { timeout: 4_000 });
+    const asked = await page.evaluate(async (before) => {
+      // deno-lint-ignore no-explicit-any
+      const w = globalThis as any;
+      const camera = w.universeMap.sigma.getCamera();
+      await new Promise<void>((done) => {
+        const tick = () => camera.isAnimated() ? requestAnimationFrame(tick) : done();
+        tick();
+      });
+      // Registered after the map's own 120 ms timer, so it fires after it.
+      await new Promise((done) => setTimeout(done, 130));
+      return w.areaAsks > before;
+    }, before);
+    if (asked) {
+      await page.waitForSelector("body[data-layer='area']", { timeout: 10_000 });
       return presses;
-    } catch {
-      // Still groups: press again.
     }
+    assert.equal(await page.getAttribute("body", "data-layer"), "cells");
   }
   return Infinity;
 }
