@@ -4,12 +4,12 @@
  *
  * @module
  */
-import assert from "node:assert/strict";
-import { agent, tempHome, withReplies } from "../cli/_run.ts";
+import { withReplies } from "../cli/_run.ts";
 import type { BotServer } from "./_bot_server.ts";
 import { visibleText } from "./_bot_html.ts";
 import { freePort } from "../_port.ts";
 import { HUB_START_MS, spawnHubProcess } from "../_hub_process.ts";
+import { initHome } from "../_init_home.ts";
 
 /** The allowed chat of every test. */
 export const OWNER = 5551234;
@@ -34,9 +34,7 @@ export async function messengerHome(
   bot: BotServer,
   options: MessengerHomeOptions = {},
 ): Promise<{ home: string; port: number }> {
-  const home = await tempHome();
-  const r = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
-  assert.equal(r.code, 0, r.stderr);
+  const home = await initHome();
   const port = freePort();
   let toml = await Deno.readTextFile(`${home}/agent.toml`);
   toml = toml.replace(/^port = \d+$/m, `port = ${port}`);
