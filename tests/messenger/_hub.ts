@@ -9,6 +9,7 @@ import type { BotServer } from "./_bot_server.ts";
 import { visibleText } from "./_bot_html.ts";
 import { freePort } from "../_port.ts";
 import { HUB_START_MS, spawnHubProcess } from "../_hub_process.ts";
+import { startHomeHub } from "../_home_hub.ts";
 import { initHome } from "../_init_home.ts";
 
 /** The allowed chat of every test. */
@@ -106,6 +107,34 @@ export async function runHub(
       return stopped;
     },
   };
+}
+
+/** A hub in the test's own process. */
+export interface HubHere {
+  port: number;
+  /** Stops it, as SIGTERM would. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `home`'s hub in this process (`_home_hub.ts`) and waits until the messenger
+ * polls: for the tests of what the messenger does, where the process itself (its
+ * output, signals, a kill) is not the point; those run {@linkcode runHub}.
+ */
+export async function runHubHere(home: string, bot: BotServer): Promise<HubHere> {
+  const polls = bot.callsOf("getUpdates").length;
+  const hub = await startHomeHub(home);
+  try {
+    await bot.until(
+      "getUpdates from the hub",
+      () => bot.callsOf("getUpdates").length > polls,
+      HUB_START_MS,
+    );
+  } catch (error) {
+    await hub.stop();
+    throw error;
+  }
+  return hub;
 }
 
 /** The texts the server holds for `chat`, in message order. */
