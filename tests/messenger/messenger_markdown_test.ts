@@ -1,12 +1,11 @@
 /**
- * A chat answer's Markdown through the hub (run in the test's process) and the loopback
- * Bot API server, which reads the HTML as Telegram does: bold, italics, a list and a code fence arrive
- * as entities while the model's own `<script>`, `<b>` and `&amp;` arrive as text; a
- * streamed answer whose fence stays open across several edits never has an edit
- * refused; an answer past 4,096 characters with a fence across the cut closes it in
- * the first message and opens it again in the next, and one whose bold runs across a
- * cut inside a long paragraph is bold on both sides with no stars shown; refused
- * entities fall back to the plain text the HTML shows.
+ * A chat answer's Markdown through the hub (run in the test's process) and the loopback Bot API
+ * server, which reads the HTML as Telegram does: bold, italics, a list and a code fence arrive as
+ * entities while the model's own `<script>`, `<b>` and `&amp;` arrive as text; a streamed answer
+ * whose fence stays open across several edits never has an edit refused; an answer past 4,096
+ * characters with a fence across the cut closes it in the first message and opens it again in the
+ * next, and one whose bold runs across a cut inside a long paragraph is bold on both sides with no
+ * stars shown; refused entities fall back to the plain text the HTML shows.
  */
 import assert from "node:assert/strict";
 import { cleanup } from "../cli/_run.ts";
