@@ -137,6 +137,20 @@ export async function runHubHere(home: string, bot: BotServer): Promise<HubHere>
   return hub;
 }
 
+/**
+ * The states of `home`'s contacts, read from its network store (`data/net/contacts.json`)
+ * without starting a process: for waiting on a contact, after which one `agent net
+ * contacts` shows what the owner sees.
+ */
+export async function contactStates(home: string): Promise<string[]> {
+  try {
+    const contacts = JSON.parse(await Deno.readTextFile(`${home}/data/net/contacts.json`));
+    return (contacts as { state: string }[]).map((c) => c.state);
+  } catch {
+    return [];
+  }
+}
+
 /** The texts the server holds for `chat`, in message order. */
 export function textsIn(bot: BotServer, chat: number): string[] {
   return [...bot.messages.values()].filter((m) => m.chatId === chat)

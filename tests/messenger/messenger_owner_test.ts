@@ -9,7 +9,7 @@ import { agent, cleanup } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { startVendorServer } from "../_vendor_server.ts";
 import { startBotServer } from "./_bot_server.ts";
-import { messengerHome, OWNER, runHubHere, textsIn } from "./_hub.ts";
+import { contactStates, messengerHome, OWNER, runHubHere, textsIn } from "./_hub.ts";
 import { until } from "../_poll.ts";
 import { spawnHubProcess } from "../_hub_process.ts";
 
@@ -147,10 +147,11 @@ Deno.test({
             `${spineB.address} is now a contact.`,
       );
       await until(
-        "A lists B as a contact",
-        async () => (await a("contacts")).stdout.includes(`accepted`),
+        "A holds B as a contact",
+        async () => (await contactStates(homeA)).includes("accepted"),
         { timeoutMs: 10_000 },
       );
+      assert.match((await a("contacts")).stdout, /accepted/, "A lists B as a contact");
     } finally {
       await hub.stop();
       await bot.stop();
