@@ -7,6 +7,7 @@
 import { withReplies } from "../cli/_run.ts";
 import { initHome } from "../_init_home.ts";
 import { spawnHubProcess, untilHub } from "../_hub_process.ts";
+import { startHomeHub } from "../_home_hub.ts";
 import type { Dovecot } from "./_dovecot.ts";
 import type { SmtpCapture } from "./_smtp.ts";
 import { freePort } from "../_port.ts";
@@ -94,4 +95,23 @@ export async function runEmailHub(home: string, port: number): Promise<EmailHub>
       await child.status;
     })();
   return { child, stop: () => end("SIGTERM"), kill: () => end("SIGKILL") };
+}
+
+/**
+ * Runs `home`'s hub in this process (`_home_hub.ts`) and waits until its e-mail channel
+ * is connected: for the tests of what the channel does, where the process (a kill, its
+ * output) is not the point; those run {@linkcode runEmailHub}.
+ */
+export async function runEmailHubHere(
+  home: string,
+  port: number,
+): Promise<{ stop(): Promise<void> }> {
+  const hub = await startHomeHub(home);
+  try {
+    await untilHub(port, (s) => s?.email?.state === "connected", "the e-mail channel connects");
+  } catch (error) {
+    await hub.stop();
+    throw error;
+  }
+  return hub;
 }

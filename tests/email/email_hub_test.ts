@@ -1,11 +1,12 @@
 /**
- * The e-mail channel end to end: `agent hub run` with `[email]` against a real Dovecot
- * (started here as a plain process, mail delivered over LMTP) and a loopback SMTP
- * server: the owner's mail answered in its thread through the desk, with the model and
- * cost in the footer and the spend recorded for channel `email`; forged senders never
- * answered; Turkish (RFC 2047) subjects and bodies intact both ways; a burst of 100
- * mails answered in order, none twice, across a SIGKILL of the hub and a restart;
- * `agent hub status` and `agent doctor --probe`.
+ * The e-mail channel end to end: the hub with `[email]` (in the test's process, and as a
+ * real `agent hub run` process for the kill) against a real Dovecot (started here as a
+ * plain process, mail delivered over LMTP) and a loopback SMTP server: the owner's mail
+ * answered in its thread through the desk, with the model and cost in the footer and the
+ * spend recorded for channel `email`; forged senders never answered; Turkish (RFC 2047)
+ * subjects and bodies intact both ways; a burst of 100 mails answered in order, none
+ * twice, across a SIGKILL of the hub and a restart; `agent hub status` and `agent doctor
+ * --probe`.
  */
 import assert from "node:assert/strict";
 import { agent, cleanup } from "../cli/_run.ts";
@@ -13,7 +14,16 @@ import { controlJson } from "../_control.ts";
 import { type Dovecot, startDovecot } from "./_dovecot.ts";
 import { type SmtpCapture, startSmtp } from "./_smtp.ts";
 import { mailText } from "./_mails.ts";
-import { AGENT, emailHome, FRIEND, OWNER, OWNER_PROVEN, PASSWORD, runEmailHub } from "./_hub.ts";
+import {
+  AGENT,
+  emailHome,
+  FRIEND,
+  OWNER,
+  OWNER_PROVEN,
+  PASSWORD,
+  runEmailHub,
+  runEmailHubHere,
+} from "./_hub.ts";
 import { until } from "../_poll.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
@@ -40,7 +50,7 @@ Deno.test({
           const { home, port } = await emailHome(dovecot, smtp, {
             replies: ["**Evet**, çarşamba saat 15:00'te. İyi günler!"],
           });
-          const hub = await runEmailHub(home, port);
+          const hub = await runEmailHubHere(home, port);
           try {
             await dovecot.deliver(
               AGENT,
@@ -109,7 +119,7 @@ Deno.test({
       await t.step("forged senders are never answered nor shown to the model", async () => {
         const before = smtp.received.length;
         const { home, port } = await emailHome(dovecot, smtp, { replies: ["LEAKED"] });
-        const hub = await runEmailHub(home, port);
+        const hub = await runEmailHubHere(home, port);
         try {
           await dovecot.deliver(
             AGENT,
