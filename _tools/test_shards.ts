@@ -1,21 +1,23 @@
 /**
- * The unit layer's runner: its test files and doc examples run in a few shared modules
- * ("shards") instead of one isolate each.
+ * The test layers' runner: test files (and, for the unit layer, doc examples) run in a
+ * few shared modules ("shards") instead of one isolate each.
  *
  * `deno test` starts a fresh isolate for every test module, and every `@example` block
  * that `--doc` finds is a module of its own. On this project's 2-core machine that start
  * costs about 0.45 s of processor time a module whatever the module holds (measured with
- * 30 empty test files: 13 s), so the unit layer's 175 test files and 271 doc examples
- * spent ~200 s of its ~280 s starting isolates and loading the same hub modules again.
- * A shard imports a share of the test files and runs each doc example as one test that
- * imports the example (written out as a module, its relative imports made absolute), so
- * the modules load once a shard. Deno type-checks the shards with everything they import,
- * the examples included (their imports are literal), as `--doc` did.
+ * 30 empty test files: 13 s), and each isolate loads the hub's modules again (0.6 to 1.9 s
+ * for an end-to-end file). The unit layer's 175 test files and 271 doc examples spent
+ * ~200 s of its ~280 s that way. A shard imports a run of neighbouring test files and runs
+ * each doc example as one test that imports the example (written out as a module, its
+ * relative imports and `import.meta.url` made the source file's), so shared modules load
+ * once a shard. Deno type-checks the shards with everything they import, the examples
+ * included (their imports are literal), as `--doc` did.
  *
- * Usage: `deno run ... _tools/test_shards.ts [--shards N] <deno test flags> -- <roots>`:
- * the roots are files or folders, as `deno test --doc` takes them; the shards run with
- * `deno test --parallel` and the given flags (`DENO_JOBS` applies), in a folder under
- * `TMPDIR` that is removed after. The exit code is `deno test`'s.
+ * Usage: `deno run ... _tools/test_shards.ts [--shards N] [--doc] [--ignore=a,b] <deno
+ * test flags> -- <roots>`: the roots are files or folders, as `deno test` takes them. The
+ * shards run with `deno test --parallel` and the given flags (`DENO_JOBS` applies: more
+ * shards than jobs let a slow shard's neighbours move on), in a folder under `TMPDIR` that
+ * is removed after. The exit code is `deno test`'s.
  *
  * @module
  */
@@ -90,17 +92,22 @@ export function absoluteImports(code: string, fileUrl: string): string {
   );
 }
 
-/** Splits `items` into `n` lists of nearly equal total weight (largest first). */
-export function balance<T>(items: readonly T[], weight: (item: T) => number, n: number): T[][] {
-  const shards: T[][] = Array.from({ length: n }, () => []);
-  const totals = new Array<number>(n).fill(0);
-  const sorted = [...items].sort((a, b) => weight(b) - weight(a));
-  for (const item of sorted) {
-    const lightest = totals.indexOf(Math.min(...totals));
-    shards[lightest]!.push(item);
-    totals[lightest]! += weight(item);
+/**
+ * Cuts `items` (in their order) into at most `n` runs of nearly equal total weight.
+ * Neighbours stay together, so files of one folder, which import the same helpers, mostly
+ * share a shard and load those helpers once.
+ */
+export function chunk<T>(items: readonly T[], weight: (item: T) => number, n: number): T[][] {
+  const total = items.reduce((sum, item) => sum + weight(item), 0);
+  const shards: T[][] = [[]];
+  let done = 0;
+  for (const item of items) {
+    const current = shards[shards.length - 1]!;
+    if (current.length > 0 && done >= (total * shards.length) / n) shards.push([item]);
+    else current.push(item);
+    done += weight(item);
   }
-  return shards.filter((shard) => shard.length > 0);
+  return shards;
 }
 
 /** The folders `deno test` never looks in. */
@@ -139,6 +146,10 @@ export interface ShardOptions {
   roots: readonly string[];
   /** How many shards. */
   shards: number;
+  /** Run the doc examples of the modules too (`deno test --doc`). @default false */
+  doc?: boolean;
+  /** Files and folders left out (relative to `root`), as `deno test --ignore` takes them. */
+  ignore?: readonly string[];
 }
 
 /**
@@ -156,15 +167,18 @@ export async function writeShards(
   type Unit = { weight: number; line: string; kind: "test" | "example" };
   const units: Unit[] = [];
   let exampleCount = 0;
+  const ignored = (options.ignore ?? []).map((path) => new URL(path, rootUrl).pathname);
   for (const path of files) {
     const name = path.slice(rootUrl.pathname.length);
     const base = name.split("/").pop()!;
     if (!SOURCE_FILE.test(base)) continue;
+    if (ignored.some((out) => path === out || path.startsWith(out.replace(/\/?$/, "/")))) continue;
     const url = `file://${path}`;
     if (TEST_FILE.test(base)) {
       units.push({ weight: (await Deno.stat(path)).size + 2_000, line: url, kind: "test" });
       continue;
     }
+    if (!options.doc) continue;
     for (const example of docExamples(await Deno.readTextFile(path), name)) {
       const module = `${dir}/example_${exampleCount++}.ts`;
       await Deno.writeTextFile(module, absoluteImports(example.code, url) + "\n");
@@ -174,7 +188,7 @@ export async function writeShards(
       units.push({ weight: 500, line: run, kind: "example" });
     }
   }
-  const shards = balance(units, (unit) => unit.weight, options.shards);
+  const shards = chunk(units, (unit) => unit.weight, options.shards);
   await Promise.all(shards.map((shard, i) =>
     Deno.writeTextFile(
       `${dir}/shard_${i + 1}_test.ts`,
@@ -187,27 +201,42 @@ export async function writeShards(
   return { tests: units.length - exampleCount, examples: exampleCount };
 }
 
-if (import.meta.main) {
-  const args = [...Deno.args];
-  let shards = 8;
-  if (args[0] === "--shards") {
-    shards = Number(args[1]);
-    args.splice(0, 2);
-  }
+/** The tool's own options, taken out of the arguments; the rest go to `deno test`. */
+export function parseArgs(args: readonly string[]): {
+  options: Omit<ShardOptions, "root">;
+  flags: string[];
+} | null {
   const split = args.indexOf("--");
-  if (split < 0 || !(shards >= 1)) {
+  if (split < 0) return null;
+  const flags: string[] = [];
+  let shards = 8;
+  let doc = false;
+  const ignore: string[] = [];
+  for (let i = 0; i < split; i++) {
+    const arg = args[i]!;
+    if (arg === "--shards") shards = Number(args[++i]);
+    else if (arg === "--doc") doc = true;
+    else if (arg.startsWith("--ignore=")) ignore.push(...arg.slice(9).split(",").filter(Boolean));
+    else flags.push(arg);
+  }
+  if (!Number.isInteger(shards) || shards < 1) return null;
+  return { options: { roots: args.slice(split + 1), shards, doc, ignore }, flags };
+}
+
+if (import.meta.main) {
+  const parsed = parseArgs(Deno.args);
+  if (parsed === null) {
     console.error(
-      "Usage: _tools/test_shards.ts [--shards N] <deno test flags> -- <files or folders>",
+      "Usage: _tools/test_shards.ts [--shards N] [--doc] [--ignore=a,b] <deno test flags> -- <files or folders>",
     );
     Deno.exit(2);
   }
   const dir = await Deno.makeTempDir({ prefix: "agent-shards-" });
   let code = 1;
   try {
-    const root = Deno.cwd();
-    await writeShards(dir, { root, roots: args.slice(split + 1), shards });
+    await writeShards(dir, { root: Deno.cwd(), ...parsed.options });
     const status = await new Deno.Command(Deno.execPath(), {
-      args: ["test", "--parallel", ...args.slice(0, split), dir],
+      args: ["test", "--parallel", ...parsed.flags, dir],
       stdin: "inherit",
       stdout: "inherit",
       stderr: "inherit",

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { absoluteImports, balance, docExamples, writeShards } from "./test_shards.ts";
+import { absoluteImports, chunk, docExamples, parseArgs, writeShards } from "./test_shards.ts";
 
 const SOURCE = [
   "/**",
@@ -58,13 +58,26 @@ Deno.test("absoluteImports() makes relative imports absolute, leaves bare ones, 
   );
 });
 
-Deno.test("balance() spreads weights over n shards, largest first, and drops empty shards", () => {
-  const shards = balance([5, 1, 4, 2, 3], (n) => n, 2);
-  assert.deepEqual(shards, [[5, 2, 1], [4, 3]]);
-  assert.equal(balance([1], (n) => n, 4).length, 1);
+Deno.test("chunk() cuts items in order into at most n runs of nearly equal weight", () => {
+  assert.deepEqual(chunk([5, 1, 4, 2, 3], (n) => n, 2), [[5, 1, 4], [2, 3]]);
+  assert.deepEqual(chunk([1, 1, 1, 1], (n) => n, 4), [[1], [1], [1], [1]]);
+  assert.deepEqual(chunk([1], (n) => n, 4), [[1]]);
+  assert.deepEqual(chunk([], (n: number) => n, 3), [[]]);
 });
 
-Deno.test("writeShards() imports every test file once and writes every example as a module", async () => {
+Deno.test("parseArgs() keeps --shards, --doc and --ignore, and gives the rest to deno test", () => {
+  assert.deepEqual(
+    parseArgs(["--shards", "3", "--doc", "--ignore=a/,b.ts", "--allow-read", "--", "hub/"]),
+    {
+      options: { roots: ["hub/"], shards: 3, doc: true, ignore: ["a/", "b.ts"] },
+      flags: ["--allow-read"],
+    },
+  );
+  assert.equal(parseArgs(["--allow-read", "hub/"]), null);
+  assert.equal(parseArgs(["--shards", "0", "--", "hub/"]), null);
+});
+
+Deno.test("writeShards() imports every test file once, leaves out the ignored, writes every example as a module", async () => {
   const repo = await Deno.makeTempDir();
   const out = await Deno.makeTempDir();
   try {
@@ -76,8 +89,19 @@ Deno.test("writeShards() imports every test file once and writes every example a
     await Deno.writeTextFile(`${repo}/hub/x.test.tsx`, "");
     await Deno.writeTextFile(`${repo}/hub/.hidden/y_test.ts`, "");
     await Deno.writeTextFile(`${repo}/hub/node_modules/z_test.ts`, "");
-    const counts = await writeShards(out, { root: repo, roots: ["hub/"], shards: 2 });
+    await Deno.writeTextFile(`${repo}/hub/left_test.ts`, "");
+    const counts = await writeShards(out, {
+      root: repo,
+      roots: ["hub/"],
+      shards: 2,
+      doc: true,
+      ignore: ["hub/left_test.ts"],
+    });
     assert.deepEqual(counts, { tests: 3, examples: 2 });
+    const plain = await Deno.makeTempDir();
+    const without = await writeShards(plain, { root: repo, roots: ["hub/"], shards: 1 });
+    await Deno.remove(plain, { recursive: true });
+    assert.deepEqual(without, { tests: 4, examples: 0 }, "no examples without doc");
     const names = [];
     for await (const entry of Deno.readDir(out)) names.push(entry.name);
     assert.deepEqual(names.sort(), [
@@ -92,6 +116,7 @@ Deno.test("writeShards() imports every test file once and writes every example a
     for (const test of ["add_test.ts", "test.ts", "x.test.tsx"]) {
       assert.equal(shards.split(`import "file://${repo}/hub/${test}";`).length, 2, test);
     }
+    assert.doesNotMatch(shards, /left_test/);
     assert.match(shards, /Deno\.test\("hub\/add\.ts#4-8", async \(\) => \{/);
     assert.match(
       await Deno.readTextFile(`${out}/example_0.ts`),
