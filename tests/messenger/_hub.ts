@@ -70,14 +70,16 @@ export interface HubProcess {
   stop(): Promise<{ stdout: string; stderr: string }>;
 }
 
-/** Runs `agent hub run` for `home` (with `env` besides) and waits until the messenger polls. */
-export async function runHub(
-  home: string,
+/**
+ * Waits until `bot` has had more than `polls` `getUpdates` calls (a hub's messenger
+ * polls); a hub that never polls is stopped with `stop` (not left running and writing
+ * into its home) and the wait fails.
+ */
+async function untilPolled(
   bot: BotServer,
-  env: Record<string, string> = {},
-): Promise<HubProcess> {
-  const child = spawnHubProcess(home, { env, piped: true });
-  const polls = bot.callsOf("getUpdates").length;
+  polls: number,
+  stop: () => Promise<unknown>,
+): Promise<void> {
   try {
     await bot.until(
       "getUpdates from the hub",
@@ -85,13 +87,25 @@ export async function runHub(
       HUB_START_MS,
     );
   } catch (error) {
-    // A hub that never polled is not left running (and writing into its home).
+    await stop();
+    throw error;
+  }
+}
+
+/** Runs `agent hub run` for `home` (with `env` besides) and waits until the messenger polls. */
+export async function runHub(
+  home: string,
+  bot: BotServer,
+  env: Record<string, string> = {},
+): Promise<HubProcess> {
+  const polls = bot.callsOf("getUpdates").length;
+  const child = spawnHubProcess(home, { env, piped: true });
+  await untilPolled(bot, polls, async () => {
     try {
       child.kill("SIGTERM");
     } catch { /* already gone */ }
     await child.output().catch(() => {});
-    throw error;
-  }
+  });
   let stopped: Promise<{ stdout: string; stderr: string }> | undefined;
   return {
     child,
@@ -124,16 +138,7 @@ export interface HubHere {
 export async function runHubHere(home: string, bot: BotServer): Promise<HubHere> {
   const polls = bot.callsOf("getUpdates").length;
   const hub = await startHomeHub(home);
-  try {
-    await bot.until(
-      "getUpdates from the hub",
-      () => bot.callsOf("getUpdates").length > polls,
-      HUB_START_MS,
-    );
-  } catch (error) {
-    await hub.stop();
-    throw error;
-  }
+  await untilPolled(bot, polls, () => hub.stop());
   return hub;
 }
 
