@@ -1,8 +1,9 @@
 /**
  * Telegram's limits through the hub (in the test's process, as `agent hub run` assembles
- * it) and the loopback Bot API server, which keeps them: a 20,000-character answer split at paragraphs and never dropped, a burst
- * of 50 messages answered in order through the 429s, at most one edit a second, and a
- * short answer visible whole as soon as the model is done.
+ * it) and the loopback Bot API server, which keeps them: a 20,000-character answer split
+ * at paragraphs and never dropped, a burst of 50 messages answered in order through the
+ * 429s, at most one edit a second, and a short answer visible whole as soon as the model
+ * is done.
  */
 import assert from "node:assert/strict";
 import { cleanup } from "../cli/_run.ts";
