@@ -79,6 +79,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "ledger/",
         "spend/",
         "money.ts",
+        "network.ts",
         "models/",
         "sessions/",
         "session_search/",
