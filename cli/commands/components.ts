@@ -139,7 +139,7 @@ async function failedServers(
   ctx: CommandContext,
   config: AgentConfig,
 ): Promise<Map<string, string>> {
-  const { fetchControl } = await import("@agent/hub");
+  const { fetchControl } = await import("@agent/hub/daemon");
   const failed = new Map<string, string>();
   const health = await fetchControl(config.hub.port, "/health", { timeoutMs: 500 });
   if (health?.data_dir !== ctx.paths.dataDir) return failed;
