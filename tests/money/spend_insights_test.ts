@@ -4,7 +4,7 @@
  * event, each against a seeded ledger in a real home.
  */
 import assert from "node:assert/strict";
-import { agent, cleanup, tempHome } from "../cli/_run.ts";
+import { agent, cleanup, initHome, tempHome } from "../cli/_run.ts";
 import { type CallRecord, Ledger } from "@agent/hub/money";
 import { controlFetch } from "../_control.ts";
 import { freePort } from "../_port.ts";
@@ -12,9 +12,7 @@ import { until } from "../_poll.ts";
 import { spawnHubProcess } from "../_hub_process.ts";
 
 async function fakeHome(port = freePort()): Promise<string> {
-  const home = await tempHome();
-  const r = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
-  assert.equal(r.code, 0, r.stderr);
+  const home = await initHome(tempHome(), { provider: "fake" });
   const toml = await Deno.readTextFile(`${home}/agent.toml`);
   await Deno.writeTextFile(`${home}/agent.toml`, toml.replace(/^port = \d+$/m, `port = ${port}`));
   return home;
