@@ -36,8 +36,8 @@ export const CHECKS: Check[] = [
   (d) => import("../subs/doctor.ts").then((m) => m.subsCheck(d)),
   (d) => import("../mcp/doctor.ts").then((m) => m.toolsCheck(d)),
   (d) => import("../network/doctor.ts").then((m) => m.networkCheck(d)),
-  (d) => import("../channels/messenger/mod.ts").then((m) => m.messengerCheck(d)),
-  (d) => import("../channels/email/mod.ts").then((m) => m.emailCheck(d)),
+  (d) => import("../channels/messenger/doctor.ts").then((m) => m.messengerCheck(d)),
+  (d) => import("../channels/email/doctor.ts").then((m) => m.emailCheck(d)),
   (d) => import("../daemon/doctor.ts").then((m) => m.hubCheck(d)),
   (d) => import("./jobs_doctor.ts").then((m) => m.jobsCheck(d)),
 ];
