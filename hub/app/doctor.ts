@@ -20,6 +20,8 @@ import {
 export type { Check, CheckResult, DoctorContext } from "../doctor/types.ts";
 export type { Registry } from "../components/registry.ts";
 export { loadComponents } from "./components.ts";
+// What `agent components` prints the registry with (the groups in order, one entry).
+export { COMPONENT_GROUPS, type ComponentInfo } from "../components/types.ts";
 
 /** Every doctor check, in order. */
 export const CHECKS: Check[] = [
