@@ -101,7 +101,16 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
     { name: "agent", paths: ["agent/", "network_turn/", "desk/", "jobs/", "event_books.ts"] },
     {
       name: "wiring",
-      paths: ["app/", "channels/", "daemon/", "daemon.ts", "control/", "dashboard/", "mod.ts"],
+      paths: [
+        "app/",
+        "channels/",
+        "chat.ts",
+        "daemon/",
+        "daemon.ts",
+        "control/",
+        "dashboard/",
+        "mod.ts",
+      ],
     },
   ],
 };
