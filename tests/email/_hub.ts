@@ -5,7 +5,7 @@
  * @module
  */
 import { withReplies } from "../cli/_run.ts";
-import { initHome } from "../_init_home.ts";
+import { fakeInitHome } from "../_init_home.ts";
 import { spawnHubProcess, untilHub } from "../_hub_process.ts";
 import { startHomeHub } from "../_home_hub.ts";
 import type { Dovecot } from "./_dovecot.ts";
@@ -42,7 +42,7 @@ export async function emailHome(
   smtp: SmtpCapture,
   options: EmailHomeOptions = {},
 ): Promise<{ home: string; port: number }> {
-  const home = await initHome();
+  const home = await fakeInitHome();
   const port = freePort();
   let toml = await Deno.readTextFile(`${home}/agent.toml`);
   toml = toml.replace(/^port = \d+$/m, `port = ${port}`);

@@ -7,7 +7,7 @@
 import { DatabaseSync } from "node:sqlite";
 import { freePort } from "../_port.ts";
 import { stopHubProcess } from "../_hub_process.ts";
-import { initHome } from "../_init_home.ts";
+import { fakeInitHome } from "../_init_home.ts";
 
 /** Test options of every hub-process test here. */
 export const SLOW = { sanitizeOps: false, sanitizeResources: false };
@@ -31,7 +31,7 @@ export const PRICED_FAST: [string | RegExp, string][] = [
 export async function portHome(
   edits: readonly [string | RegExp, string][] = [],
 ): Promise<{ home: string; port: number }> {
-  const home = await initHome();
+  const home = await fakeInitHome();
   const port = freePort();
   let toml = await Deno.readTextFile(`${home}/agent.toml`);
   toml = toml.replace(/^port = \d+$/m, `port = ${port}`);

@@ -10,10 +10,10 @@ import { CLOUD_TOKEN, cloudSpine, setEnv } from "../cloud/_cloud.ts";
 import { hub as hubRequest } from "../spine/_fixtures.ts";
 import { HOURLY, PRICED_FAST, query, rows, SLOW, writeJob } from "./_jobs.ts";
 import { freePort } from "../_port.ts";
-import { initHome } from "../_init_home.ts";
+import { fakeInitHome } from "../_init_home.ts";
 
 async function home(spineUrl: string): Promise<string> {
-  const dir = await initHome();
+  const dir = await fakeInitHome();
   let toml = await Deno.readTextFile(`${dir}/agent.toml`);
   toml = toml.replace(/^port = \d+$/m, `port = ${freePort()}`);
   for (const [from, to] of PRICED_FAST) toml = toml.replace(from, to);

@@ -10,7 +10,7 @@ import { visibleText } from "./_bot_html.ts";
 import { freePort } from "../_port.ts";
 import { HUB_START_MS, spawnHubProcess } from "../_hub_process.ts";
 import { startHomeHub } from "../_home_hub.ts";
-import { initHome } from "../_init_home.ts";
+import { fakeInitHome } from "../_init_home.ts";
 
 /** The allowed chat of every test. */
 export const OWNER = 5551234;
@@ -35,7 +35,7 @@ export async function messengerHome(
   bot: BotServer,
   options: MessengerHomeOptions = {},
 ): Promise<{ home: string; port: number }> {
-  const home = await initHome();
+  const home = await fakeInitHome();
   const port = freePort();
   let toml = await Deno.readTextFile(`${home}/agent.toml`);
   toml = toml.replace(/^port = \d+$/m, `port = ${port}`);

@@ -4,16 +4,15 @@
  * event, each against a seeded ledger in a real home.
  */
 import assert from "node:assert/strict";
-import { agent, cleanup } from "../cli/_run.ts";
+import { agent, cleanup, initHome, tempHome } from "../cli/_run.ts";
 import { type CallRecord, Ledger } from "@agent/hub/money";
 import { controlFetch } from "../_control.ts";
 import { freePort } from "../_port.ts";
 import { until } from "../_poll.ts";
 import { startHomeHub } from "../_home_hub.ts";
-import { initHome } from "../_init_home.ts";
 
 async function fakeHome(port = freePort()): Promise<string> {
-  const home = await initHome();
+  const home = await initHome(tempHome(), { provider: "fake" });
   const toml = await Deno.readTextFile(`${home}/agent.toml`);
   await Deno.writeTextFile(`${home}/agent.toml`, toml.replace(/^port = \d+$/m, `port = ${port}`));
   return home;

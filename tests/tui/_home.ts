@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { initHome } from "../_init_home.ts";
+import { fakeInitHome } from "../_init_home.ts";
 
 /** Options for {@linkcode fakeHome}. */
 export interface FakeHomeOptions {
@@ -14,7 +14,7 @@ export interface FakeHomeOptions {
 
 /** A fresh fake home (removed by `cleanup()`), its brain answering `replies`. */
 export async function fakeHome(replies?: string[], options: FakeHomeOptions = {}): Promise<string> {
-  const home = await initHome();
+  const home = await fakeInitHome();
   if (replies) {
     const path = `${home}/agent.toml`;
     const toml = (await Deno.readTextFile(path)).replace(

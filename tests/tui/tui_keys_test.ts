@@ -6,13 +6,13 @@
 import assert from "node:assert/strict";
 import { cleanup } from "../cli/_run.ts";
 import { HAS_TMUX, Pane } from "./_tmux.ts";
-import { initHome } from "../_init_home.ts";
+import { fakeInitHome } from "../_init_home.ts";
 
 const T = { ignore: !HAS_TMUX, sanitizeOps: false, sanitizeResources: false };
 
 /** A fake home whose brain is `brain` (TOML inline) instead of the fake model. */
 async function home(brain?: string): Promise<string> {
-  const dir = await initHome();
+  const dir = await fakeInitHome();
   if (brain !== undefined) {
     const path = `${dir}/agent.toml`;
     await Deno.writeTextFile(
