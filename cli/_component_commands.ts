@@ -6,7 +6,7 @@
  * @module
  */
 import { ConfigError } from "@agent/hub/config";
-import { loadComponents } from "@agent/hub";
+import { loadComponents } from "@agent/hub/doctor";
 import type { CommandModule } from "./command.ts";
 import type { CommandContext } from "./context.ts";
 import { t } from "./_messages.ts";

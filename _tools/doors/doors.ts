@@ -79,6 +79,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "ledger/",
         "spend/",
         "money.ts",
+        "network.ts",
         "models/",
         "sessions/",
         "session_search/",
@@ -98,7 +99,19 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
     },
     { name: "chain", paths: ["router/"] },
     { name: "agent", paths: ["agent/", "network_turn/", "desk/", "jobs/", "event_books.ts"] },
-    { name: "wiring", paths: ["app/", "channels/", "daemon/", "control/", "dashboard/", "mod.ts"] },
+    {
+      name: "wiring",
+      paths: [
+        "app/",
+        "channels/",
+        "chat.ts",
+        "daemon/",
+        "daemon.ts",
+        "control/",
+        "dashboard/",
+        "mod.ts",
+      ],
+    },
   ],
 };
 

@@ -17,7 +17,7 @@ import {
   OwnSpineError,
   type SendOutcome,
   SpineError,
-} from "@agent/hub";
+} from "@agent/hub/network";
 import { formatCount, type Lang } from "@agent/hub/base";
 import { contacts, log, stateOf, status } from "./_net_views.ts";
 import { t } from "./_net_messages.ts";
@@ -211,7 +211,7 @@ function poll(ctx: CommandContext, _args: string[], opts: Record<string, unknown
 }
 
 async function pollOnce(ctx: CommandContext): Promise<number> {
-  const { liveLock } = await import("@agent/hub");
+  const { liveLock } = await import("@agent/hub/daemon");
   const running = liveLock(ctx.paths.hubLockFile);
   if (running !== undefined) {
     // Two pollers would handle the same envelopes side by side.
@@ -230,7 +230,7 @@ async function pollWith(
   ctx: CommandContext,
   node: Awaited<ReturnType<typeof needNode>>,
 ): Promise<{ handled: number; dropped: number } | undefined> {
-  const { liveLock } = await import("@agent/hub");
+  const { liveLock } = await import("@agent/hub/daemon");
   if (liveLock(ctx.paths.hubLockFile) !== undefined) return undefined;
   const { startHub } = await import("@agent/hub");
   const hub = await startHub({

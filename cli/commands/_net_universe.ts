@@ -18,7 +18,7 @@ import {
   universeFieldsProblem,
   universeSentence,
   universeStanding,
-} from "@agent/hub";
+} from "@agent/hub/network";
 import { t } from "./_universe_messages.ts";
 import { needNode } from "./_net_node.ts";
 

@@ -44,7 +44,7 @@ export const command: CommandModule = {
       startMcpServers,
       TerminalInput,
       unwritableHome,
-    } = await import("@agent/hub");
+    } = await import("@agent/hub/chat");
     // A read-only home is one sentence before anything opens (chat stores its sessions).
     const readOnly = unwritableHome(ctx.paths, ctx.lang, "agent chat");
     if (readOnly !== undefined) throw new UserError(readOnly, 1);

@@ -8,8 +8,7 @@ import type { Command } from "commander";
 import type { Lang } from "@agent/hub/base";
 import { ConfigError } from "@agent/hub/config";
 import type { AgentConfig } from "@agent/hub/config";
-import { loadComponents } from "@agent/hub";
-import { COMPONENT_GROUPS, type ComponentInfo } from "@agent/hub";
+import { COMPONENT_GROUPS, type ComponentInfo, loadComponents } from "@agent/hub/doctor";
 import { errorLine } from "@agent/net/common";
 import type { CommandModule } from "../command.ts";
 import type { CommandContext } from "../context.ts";
@@ -139,7 +138,7 @@ async function failedServers(
   ctx: CommandContext,
   config: AgentConfig,
 ): Promise<Map<string, string>> {
-  const { fetchControl } = await import("@agent/hub");
+  const { fetchControl } = await import("@agent/hub/daemon");
   const failed = new Map<string, string>();
   const health = await fetchControl(config.hub.port, "/health", { timeoutMs: 500 });
   if (health?.data_dir !== ctx.paths.dataDir) return failed;

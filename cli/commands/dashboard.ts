@@ -71,7 +71,7 @@ export const command: CommandModule = {
     const w = words[ctx.lang];
     if (opts.cloud === true) return await cloudDashboard(ctx, opts.open !== false);
     const port = (await ctx.config()).hub.port;
-    const { fetchControl, readHubToken, bearerHeaders } = await import("@agent/hub");
+    const { fetchControl, readHubToken, bearerHeaders } = await import("@agent/hub/daemon");
     let health = await fetchControl(port, "/health", { timeoutMs: 1000 });
     if (health === undefined) {
       ctx.err(w.starting);
@@ -142,7 +142,7 @@ async function showAddress(
 
 /** Starts `agent hub run` for this home as a background process that outlives this one. */
 async function startHub(ctx: CommandContext): Promise<void> {
-  const { agentLaunch, readAgentShim } = await import("@agent/hub");
+  const { agentLaunch, readAgentShim } = await import("@agent/hub/daemon");
   const launch = agentLaunch({
     mainModule: Deno.mainModule,
     standalone: (Deno.build as { standalone?: boolean }).standalone === true,

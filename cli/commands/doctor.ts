@@ -22,6 +22,8 @@ export const command: CommandModule = {
     cmd.option("--json", t(lang, "opt_json"));
     cmd.option("--probe", t(lang, "opt_doctor_probe"));
   },
+  // `agent doctor`, `--json`, `--probe`: scripts and tests run these; commander stays unloaded.
+  plainFlags: ["--json", "--probe"],
   async run(ctx, _args, opts) {
     // A mistyped --home is told, not created: a check must not leave a folder behind
     // (the log would make one).

@@ -12,7 +12,7 @@ import { type AgentPaths, resolvePaths } from "@agent/hub/base";
 import { readEnvFileSync } from "@agent/hub/base";
 import { uiLangOf } from "../_setup.ts";
 import type { ShippedProvider } from "@agent/hub/config";
-import { SETUP_PROVIDERS, setupHome, setupNeedsLanguage } from "@agent/hub";
+import { SETUP_PROVIDERS, setupHome, setupNeedsLanguage } from "@agent/hub/setup";
 import { type CommandModule, UsageError } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { t } from "./_messages.ts";
@@ -43,6 +43,9 @@ export const command: CommandModule = {
       .option("-y, --yes", t(lang, "opt_yes"))
       .option("--force", t(lang, "opt_force"));
   },
+  // `agent init --yes --provider fake`, the form scripts and tests run, skips commander.
+  plainFlags: ["--yes", "--force"],
+  plainOptions: ["--home", "--provider", "--language", "--profile"],
   run(ctx, _args, opts) {
     return runInit(ctx, opts as InitOptions);
   },

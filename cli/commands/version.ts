@@ -21,7 +21,7 @@ export const command: CommandModule = {
     try {
       const config = await ctx.config();
       if (config.components.modules.length > 0) {
-        const { loadComponents } = await import("@agent/hub");
+        const { loadComponents } = await import("@agent/hub/doctor");
         const registry = await loadComponents(config, ctx.paths, { lang: ctx.lang });
         for (const c of registry.components) {
           const line = `${c.distribution} ${c.version}`;

@@ -20,6 +20,8 @@ import {
 export type { Check, CheckResult, DoctorContext } from "../doctor/types.ts";
 export type { Registry } from "../components/registry.ts";
 export { loadComponents } from "./components.ts";
+// What `agent components` prints the registry with (the groups in order, one entry).
+export { COMPONENT_GROUPS, type ComponentInfo } from "../components/types.ts";
 
 /** Every doctor check, in order. */
 export const CHECKS: Check[] = [
@@ -36,8 +38,8 @@ export const CHECKS: Check[] = [
   (d) => import("../subs/doctor.ts").then((m) => m.subsCheck(d)),
   (d) => import("../mcp/doctor.ts").then((m) => m.toolsCheck(d)),
   (d) => import("../network/doctor.ts").then((m) => m.networkCheck(d)),
-  (d) => import("../channels/messenger/mod.ts").then((m) => m.messengerCheck(d)),
-  (d) => import("../channels/email/mod.ts").then((m) => m.emailCheck(d)),
+  (d) => import("../channels/messenger/doctor.ts").then((m) => m.messengerCheck(d)),
+  (d) => import("../channels/email/doctor.ts").then((m) => m.emailCheck(d)),
   (d) => import("../daemon/doctor.ts").then((m) => m.hubCheck(d)),
   (d) => import("./jobs_doctor.ts").then((m) => m.jobsCheck(d)),
 ];

@@ -24,7 +24,7 @@ import {
   missingCredentialOf,
   pickSession,
 } from "../desk/mod.ts";
-import { followHubEvents } from "../control/mod.ts";
+import { followHubEvents } from "../control/follow.ts";
 import { TerminalChat } from "../channels/chat/chat.ts";
 import { appCommands } from "./desk_commands.ts";
 import { openMemory } from "./memory_store.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 import type { CheckResult, DoctorContext } from "../doctor/types.ts";
-import { fetchControl } from "../control/mod.ts";
+import { fetchControl } from "../control/client.ts";
 import { catalogue } from "../i18n.ts";
 import { DEFAULT_HUB_PORT } from "../config/defaults.ts";
 

@@ -8,6 +8,7 @@ export * from "./lock.ts";
 export * from "./process.ts";
 export * from "./state_files.ts";
 export * from "./run.ts";
+export * from "./writable.ts";
 export * from "./status.ts";
 export * from "./systemd.ts";
 export * from "./launch.ts";

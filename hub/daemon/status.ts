@@ -5,7 +5,7 @@
  * @module
  */
 import { formatTime, type Lang } from "../i18n.ts";
-import { fetchControl } from "../control/mod.ts";
+import { fetchControl } from "../control/client.ts";
 import { liveLock, readLock } from "./lock.ts";
 import { readCrash, readHeartbeat, uncleanEnd } from "./state_files.ts";
 import { LAUNCHD_LABEL, type LaunchdState } from "./launchd.ts";

@@ -1,16 +1,13 @@
 /**
- * A test home made by `agent init` with a chosen `[components]` table.
+ * A test home made as `agent init` makes one, with a chosen `[components]` table.
  *
  * @module
  */
-import assert from "node:assert/strict";
-import { agent, tempHome } from "./_run.ts";
+import { initHome, tempHome } from "./_run.ts";
 
 /** A fake-provider home whose [components] lists `modules` and `disabled`. */
 export async function homeWith(modules: string[], disabled: string[] = []): Promise<string> {
-  const home = await tempHome();
-  const r = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
-  assert.equal(r.code, 0, r.stderr);
+  const home = await initHome(tempHome(), { provider: "fake" });
   const path = `${home}/agent.toml`;
   const text = (await Deno.readTextFile(path))
     .replace("modules = []", `modules = ${JSON.stringify(modules)}`)

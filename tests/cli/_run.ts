@@ -6,6 +6,9 @@
  */
 import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { type TempDir, tempDir, tmpdirEnv } from "../_temp_dir.ts";
+import { type Lang, resolvePaths } from "@agent/hub/base";
+import type { ShippedProvider } from "@agent/hub/config";
+import { setupHome } from "@agent/hub/setup";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const MAIN = `${ROOT}cli/main.ts`;
@@ -94,6 +97,30 @@ async function run(args: string[], options: AgentRunOptions, home: string): Prom
     stdout: new TextDecoder().decode(out.stdout),
     stderr: new TextDecoder().decode(out.stderr),
   };
+}
+
+/** Options for {@linkcode initHome}: what `agent init` would be given. */
+export interface InitHomeOptions {
+  /** `--provider`; without it the default, as for a run with no credentials. */
+  provider?: ShippedProvider;
+  /** `--language` (or `--lang`). @default "en" */
+  language?: Lang;
+}
+
+/**
+ * Writes into `home` what `agent --home <home> init --yes` writes, in this process:
+ * the same `setupHome()` the command calls, with the clean environment {@linkcode agent}
+ * gives a child (no credentials). For tests whose point is what comes after `init`:
+ * a spawned `init` costs a process start (tests/cli/init_test.ts spawns the real one).
+ * Returns `home`.
+ */
+export async function initHome(home: string, options: InitHomeOptions = {}): Promise<string> {
+  await setupHome(resolvePaths({ home, env: {} }), {
+    ...(options.provider === undefined ? {} : { provider: options.provider }),
+    language: options.language ?? "en",
+    env: {},
+  });
+  return home;
 }
 
 let homes: TempDir[] = [];

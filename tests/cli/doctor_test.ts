@@ -1,17 +1,15 @@
 import assert from "node:assert/strict";
-import { agent, cleanup, tempHome } from "./_run.ts";
-import { SHIPPED_MODELS } from "@agent/hub/config";
+import { agent, cleanup, initHome as setUp, tempHome } from "./_run.ts";
+import { SHIPPED_MODELS, type ShippedProvider } from "@agent/hub/config";
 
 interface Doctor {
   ok: boolean;
   checks: { name: string; status: string; detail: string }[];
 }
 
-async function initHome(provider = "fake"): Promise<string> {
-  const home = await tempHome();
-  const r = await agent(["--home", home, "init", "--yes", "--provider", provider]);
-  assert.equal(r.code, 0, r.stderr);
-  return home;
+/** A home as `agent init --yes --provider <provider>` makes it (in this process). */
+function initHome(provider: ShippedProvider = "fake"): Promise<string> {
+  return setUp(tempHome(), { provider });
 }
 
 async function editConfig(home: string, edit: (text: string) => string): Promise<void> {

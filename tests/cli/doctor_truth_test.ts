@@ -4,13 +4,12 @@
  * whether its server answers, and `.env` lines the reader ignores are named.
  */
 import assert from "node:assert/strict";
-import { agent, canMakeReadOnly, cleanup, tempHome } from "./_run.ts";
+import { agent, canMakeReadOnly, cleanup, initHome as setUp, tempHome } from "./_run.ts";
+import type { Lang } from "@agent/hub/base";
 
-async function initHome(lang = "en"): Promise<string> {
-  const home = tempHome();
-  const r = await agent(["--home", home, "--lang", lang, "init", "--yes"]);
-  assert.equal(r.code, 0, r.stderr);
-  return home;
+/** A home as `agent --lang <lang> init --yes` makes it (in this process). */
+function initHome(language: Lang = "en"): Promise<string> {
+  return setUp(tempHome(), { language });
 }
 
 function lines(stdout: string): string[] {

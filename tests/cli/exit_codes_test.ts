@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { agent, cleanup, isOneSentence, tempHome } from "./_run.ts";
+import { agent, cleanup, initHome, isOneSentence, tempHome } from "./_run.ts";
 import { homeWith } from "./_home.ts";
 
 const HELLO = new URL("./fixtures/hello_component.ts", import.meta.url).pathname;
@@ -35,8 +35,7 @@ Deno.test("exit codes follow the spec's table for the foundation commands", asyn
 });
 
 Deno.test("-v sends INFO lines to stderr; without it they only reach the log", async () => {
-  const home = await tempHome();
-  assert.equal((await agent(["--home", home, "init", "--yes"])).code, 0);
+  const home = await initHome(tempHome());
   const quiet = await agent(["--home", home, "doctor"]);
   assert.doesNotMatch(quiet.stderr, /^info: /m);
   const loud = await agent(["-v", "--home", home, "doctor"]);
@@ -47,8 +46,7 @@ Deno.test("-v sends INFO lines to stderr; without it they only reach the log", a
 });
 
 Deno.test("an invalid agent.toml is one sentence for commands that need it", async () => {
-  const home = await tempHome();
-  assert.equal((await agent(["--home", home, "init", "--yes"])).code, 0);
+  const home = await initHome(tempHome());
   await Deno.writeTextFile(`${home}/agent.toml`, "[models.roles.brain]\nprovider = 1\n");
   const r = await agent(["--home", home, "components"]);
   assert.equal(r.code, 0);
@@ -70,8 +68,7 @@ Deno.test("an unexpected error is one sentence and exit 1; its stack goes only t
 });
 
 Deno.test("-h and --verbose work as their long and short twins", async () => {
-  const home = await tempHome();
-  assert.equal((await agent(["--home", home, "init", "--yes"])).code, 0);
+  const home = await initHome(tempHome());
   const h = await agent(["-h"]);
   assert.equal(h.code, 0);
   assert.match(h.stdout, /^Usage: agent /);

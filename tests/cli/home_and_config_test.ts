@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
-import { agent, cleanup, tempHome } from "./_run.ts";
+import { agent, cleanup, initHome, tempHome } from "./_run.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -78,9 +78,7 @@ Deno.test({
   ignore: !CAN_MOUNT,
   async fn() {
     try {
-      const home = await tempHome();
-      const init = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
-      assert.equal(init.code, 0, init.stderr);
+      const home = await initHome(tempHome(), { provider: "fake" });
       await Deno.mkdir(`${home}/data`, { recursive: true });
       // Root passes permission checks: the home is made read-only by a read-only mount
       // in a mount namespace of the agent's own.

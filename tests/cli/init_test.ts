@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { parseConfig } from "@agent/hub";
 import { CONFIG_TEMPLATE } from "@agent/hub";
 import { SHIPPED_MODELS } from "@agent/hub/config";
-import { agent, cleanup, isOneSentence, modeOf, tempHome } from "./_run.ts";
+import { agent, cleanup, initHome, isOneSentence, modeOf, tempHome } from "./_run.ts";
 
 const FILES = [
   "agent.toml",
@@ -45,6 +45,34 @@ Deno.test("agent init creates every file with private modes and exits 0", async 
     assert.match(envExample, new RegExp(`^${name}=$`, "m"));
   }
   assert.match(r.stdout, /brain and fast use fake \(fake-brain, fake-fast\)\./);
+  await cleanup();
+});
+
+Deno.test("initHome() writes what agent init --yes writes, files and modes", async () => {
+  // The tests' in-process home (tests/cli/_run.ts) stands in for a spawned init only
+  // while it makes the same home.
+  for (
+    const [args, options] of [[[], {}], [["--provider", "vendor-a", "--language", "tr"], {
+      provider: "vendor-a",
+      language: "tr",
+    }]] as const
+  ) {
+    const spawned = tempHome();
+    const r = await agent(["--home", spawned, "init", "--yes", ...args]);
+    assert.equal(r.code, 0, r.stderr);
+    const made = await initHome(tempHome(), options);
+    assert.deepEqual(await snapshot(made), await snapshot(spawned), args.join(" "));
+    for (const f of [...FILES, ".env"]) {
+      const exists = async (home: string) =>
+        await Deno.stat(`${home}/${f}`).then(() => true, () => false);
+      assert.equal(await exists(made), await exists(spawned), f);
+      if (await exists(made)) {
+        assert.equal(await modeOf(`${made}/${f}`), await modeOf(`${spawned}/${f}`), f);
+      }
+    }
+    assert.equal(await modeOf(made), await modeOf(spawned));
+    assert.equal(await modeOf(`${made}/persona`), await modeOf(`${spawned}/persona`));
+  }
   await cleanup();
 });
 

@@ -5,14 +5,13 @@
  * binds root too.
  */
 import assert from "node:assert/strict";
-import { agent, canMakeReadOnly, cleanup, tempHome } from "./_run.ts";
+import { agent, canMakeReadOnly, cleanup, initHome, tempHome } from "./_run.ts";
 
 Deno.test({
   name: "agent jobs list and log read a read-only home, before and after a run",
   ignore: !canMakeReadOnly(),
   async fn() {
-    const home = tempHome();
-    assert.equal((await agent(["--home", home, "init", "--yes"])).code, 0);
+    const home = await initHome(tempHome());
     const add = await agent([
       "--home",
       home,
