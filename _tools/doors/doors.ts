@@ -90,6 +90,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "spine_http/",
         "events/",
         "network/",
+        "network.ts",
         "cloud/",
         "memory/",
         "mcp/",

@@ -17,7 +17,7 @@ import {
   OwnSpineError,
   type SendOutcome,
   SpineError,
-} from "@agent/hub";
+} from "@agent/hub/network";
 import { formatCount, type Lang } from "@agent/hub/base";
 import { contacts, log, stateOf, status } from "./_net_views.ts";
 import { t } from "./_net_messages.ts";

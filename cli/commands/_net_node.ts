@@ -5,7 +5,7 @@
  */
 import type { CommandContext } from "../context.ts";
 import { UserError } from "../command.ts";
-import { describeMissing, type NetNode, openNetwork } from "@agent/hub";
+import { describeMissing, type NetNode, openNetwork } from "@agent/hub/network";
 import { t } from "./_net_messages.ts";
 
 /** The node of this home, or the sentence saying what the network still needs. */

@@ -17,7 +17,7 @@ import {
   openState,
   SpineError,
   UNREADABLE_SUFFIX,
-} from "@agent/hub";
+} from "@agent/hub/network";
 import { t } from "./_net_messages.ts";
 
 /** `agent net status`. */

@@ -9,7 +9,7 @@
  */
 import type { CommandContext } from "../context.ts";
 import { CREDENTIAL_VARIABLES, missingCredential } from "@agent/hub/base";
-import { loadIdentity } from "@agent/hub";
+import { loadIdentity } from "@agent/hub/network";
 import { identityToEnv } from "@agent/net";
 import { CLOUD_SECRET_ORDER } from "@agent/kit/spine";
 import type { RoleConfig } from "@agent/hub/config";
