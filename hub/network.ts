@@ -25,6 +25,7 @@ export {
   NetState,
   NetUsageError,
   openNetwork,
+  type OpenNetworkOptions,
   openState,
   OwnSpineError,
   type SendOutcome,
@@ -36,3 +37,5 @@ export {
   universeStanding,
   UNREADABLE_SUFFIX,
 } from "./network/mod.ts";
+// A test's clock for an `agent net` run (from a checkout only).
+export { testNow } from "./clock.ts";

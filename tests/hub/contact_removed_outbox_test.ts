@@ -3,29 +3,32 @@
  * notice waits in the outbox like a message, is posted again once that spine is back
  * (two spines on workerd, the peer's restarted on its port with its state kept), and
  * arrives once. A re-add before it arrived voids it, so it never undoes the new request.
+ *
+ * Alice's runs go by a clock file (`AGENT_TEST_CLOCK`): the test moves it past the
+ * outbox's first retry (5 s) instead of polling until the seconds have passed.
  */
 import assert from "node:assert/strict";
 import { agent } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
-import { type TempDir, tempDir } from "../_temp_dir.ts";
+import { tempDir } from "../_temp_dir.ts";
 import { freePort } from "../_port.ts";
-import { until } from "../_poll.ts";
+import { initHome } from "../_init_home.ts";
 
-async function newHome(): Promise<TempDir> {
-  const dir = await tempDir("agent-removed-outbox-");
-  const init = await agent(["--home", dir.path, "init", "--yes"]);
-  assert.equal(init.code, 0, init.stderr);
-  return dir;
-}
+const newHome = () => initHome({ prefix: "agent-removed-outbox-" });
 
 /** Alice and Bob, accepted contacts of each other; Bob's spine can be stopped and restarted. */
 async function pair() {
   const persist = await tempDir("agent-removed-outbox-spine-");
   const port = freePort();
-  const spineA = await startSpine({ hubToken: "ta" });
-  let spineB = await startSpine({ hubToken: "tb", port, persistDir: persist.path });
-  const homeA = await newHome();
-  const homeB = await newHome();
+  const [spineA, firstB, homeA, homeB] = await Promise.all([
+    startSpine({ hubToken: "ta" }),
+    startSpine({ hubToken: "tb", port, persistDir: persist.path }),
+    newHome(),
+    newHome(),
+  ]);
+  let spineB = firstB;
+  // Alice's clock: the machine's until the test writes a time here.
+  const clockA = `${persist.path}/clock-a`;
   const env = (url: string, token: string) => ({
     AGENT_SPINE_URL: url,
     AGENT_SPINE_TOKEN: token,
@@ -33,7 +36,9 @@ async function pair() {
   });
   const urlB = spineB.url;
   const a = (...args: string[]) =>
-    agent(["--home", homeA.path, "net", ...args], { env: env(spineA.url, "ta") });
+    agent(["--home", homeA.path, "net", ...args], {
+      env: { ...env(spineA.url, "ta"), AGENT_TEST_CLOCK: clockA },
+    });
   const b = (...args: string[]) =>
     agent(["--home", homeB.path, "net", ...args], { env: env(urlB, "tb") });
   const close = async () => {
@@ -62,6 +67,8 @@ async function pair() {
     addressA: spineA.address,
     addressB: spineB.address,
     stopB: () => spineB.stop(),
+    /** Moves Alice's clock `seconds` past the machine's. */
+    aheadA: (seconds: number) => Deno.writeTextFile(clockA, String(Date.now() + seconds * 1000)),
     startB: async () => {
       spineB = await startSpine({ hubToken: "tb", port, persistDir: persist.path });
     },
@@ -94,14 +101,11 @@ Deno.test({
       assert.match((await p.a("status")).stdout, /outbox: 1 waiting for delivery/);
 
       await p.startB();
-      // The outbox's first retry is due about 5 s after the failed post.
-      let bobHandled = 0;
-      await until("Bob to get the removal notice", async () => {
-        await p.a("poll", "--once");
-        bobHandled += handled((await p.b("poll", "--once")).stdout);
-        return bobHandled > 0;
-      }, { intervalMs: 500 });
-      assert.equal(bobHandled, 1, "Bob got the removal notice");
+      // The outbox's first retry is due 4 to 6 s after the failed post: 30 s on (a spine
+      // takes envelopes up to 300 s either side of its time), Alice's next poll posts it.
+      await p.aheadA(30);
+      await p.a("poll", "--once");
+      assert.equal(handled((await p.b("poll", "--once")).stdout), 1, "Bob got the removal notice");
       assert.equal(
         (await p.b("contacts")).stdout,
         `removed     ${p.addressA}  Alice\n  their side: removed you; \`agent net add ${p.addressA}\` sends a new request\n`,
