@@ -11,9 +11,9 @@ import { setupHome } from "@agent/hub";
 import { type Lang, resolvePaths } from "@agent/hub/base";
 import { type TempDir, tempDir } from "./_temp_dir.ts";
 
-/** Options for {@linkcode initHome}. */
+/** Options for {@linkcode initHome} and {@linkcode initHomeAt}. */
 export interface InitHomeOptions {
-  /** The temp folder's name prefix. @default "agent-test-home-" */
+  /** The temp folder's name prefix ({@linkcode initHome}). @default "agent-test-home-" */
   prefix?: string;
   /** `--language`. @default "en" */
   language?: Lang;
@@ -25,17 +25,21 @@ export interface InitHomeOptions {
 export async function initHome(options: InitHomeOptions = {}): Promise<TempDir> {
   const dir = tempDir(options.prefix ?? "agent-test-home-");
   try {
-    const paths = resolvePaths({ home: dir.path, env: {} });
-    await setupHome(paths, { provider: "fake", language: options.language ?? "en", env: {} });
-    if (options.port !== undefined) {
-      const toml = await Deno.readTextFile(paths.configFile);
-      const set = toml.replace(/^port = \d+$/m, `port = ${options.port}`);
-      if (set === toml) throw new Error("agent.toml has no `port = ` line to set");
-      await Deno.writeTextFile(paths.configFile, set);
-    }
+    await initHomeAt(dir.path, options);
     return dir;
   } catch (error) {
     await dir[Symbol.asyncDispose]();
     throw error;
   }
+}
+
+/** Sets up the home at `home` (made when missing), as `agent --home <home> init --yes`. */
+export async function initHomeAt(home: string, options: InitHomeOptions = {}): Promise<void> {
+  const paths = resolvePaths({ home, env: {} });
+  await setupHome(paths, { provider: "fake", language: options.language ?? "en", env: {} });
+  if (options.port === undefined) return;
+  const toml = await Deno.readTextFile(paths.configFile);
+  const set = toml.replace(/^port = \d+$/m, `port = ${options.port}`);
+  if (set === toml) throw new Error("agent.toml has no `port = ` line to set");
+  await Deno.writeTextFile(paths.configFile, set);
 }

@@ -7,13 +7,11 @@
 import assert from "node:assert/strict";
 import { agent } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
-import { type TempDir, tempDir } from "../_temp_dir.ts";
+import type { TempDir } from "../_temp_dir.ts";
+import { initHome } from "../_init_home.ts";
 
-async function newHome(language: "en" | "tr"): Promise<TempDir> {
-  const dir = await tempDir("agent-contact-life-");
-  const init = await agent(["--home", dir.path, "init", "--yes", "--language", language]);
-  assert.equal(init.code, 0, init.stderr);
-  return dir;
+function newHome(language: "en" | "tr"): Promise<TempDir> {
+  return initHome({ prefix: "agent-contact-life-", language });
 }
 
 /** Two homes that are accepted contacts of each other; `a` and `b` run `agent net`. */
