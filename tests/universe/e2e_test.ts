@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { snapshot, startUniverse } from "./_harness.ts";
+import { initHomeAt } from "../_init_home.ts";
 
 const T = { sanitizeOps: false, sanitizeResources: false };
 
@@ -23,10 +24,7 @@ Deno.test({
       const homes: string[] = [];
       for (const [i, spine] of spines.entries()) {
         const home = await tempHome();
-        assert.equal(
-          (await agent(["--home", home, "init", "--yes", "--provider", "fake"])).code,
-          0,
-        );
+        await initHomeAt(home);
         const toml = (await Deno.readTextFile(`${home}/agent.toml`))
           .replace(/^universe = ""$/m, `universe = "${universe.host}"`)
           .replace(/^auto_reply = true$/m, "auto_reply = false");
