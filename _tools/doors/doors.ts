@@ -91,6 +91,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "events/",
         "network/",
         "network.ts",
+        "cloud.ts",
         "cloud/",
         "memory/",
         "mcp/",
