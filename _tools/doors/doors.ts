@@ -100,7 +100,10 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
     },
     { name: "chain", paths: ["router/"] },
     { name: "agent", paths: ["agent/", "network_turn/", "desk/", "jobs/", "event_books.ts"] },
-    { name: "wiring", paths: ["app/", "channels/", "daemon/", "control/", "dashboard/", "mod.ts"] },
+    {
+      name: "wiring",
+      paths: ["app/", "channels/", "daemon/", "daemon.ts", "control/", "dashboard/", "mod.ts"],
+    },
   ],
 };
 

@@ -127,7 +127,7 @@ async function runCommand(ctx: CommandContext): Promise<number> {
 }
 
 async function statusCommand(ctx: CommandContext, json: boolean): Promise<number> {
-  const daemon = await import("@agent/hub");
+  const daemon = await import("@agent/hub/daemon");
   const home = ctx.env.HOME ?? "";
   let uid = 0;
   try {
@@ -153,7 +153,7 @@ async function stopCommand(ctx: CommandContext, timeout: unknown): Promise<numbe
       throw new UsageError(words[ctx.lang].bad_timeout);
     }
   }
-  const { stopHub } = await import("@agent/hub");
+  const { stopHub } = await import("@agent/hub/daemon");
   return await stopHub(ctx.paths.hubLockFile, {
     timeoutSeconds: seconds,
     lang: ctx.lang,
@@ -164,7 +164,7 @@ async function stopCommand(ctx: CommandContext, timeout: unknown): Promise<numbe
 
 /** How this agent was started: a service file starts the hub the same way. */
 async function launch(ctx: CommandContext) {
-  const { agentLaunch, readAgentShim } = await import("@agent/hub");
+  const { agentLaunch, readAgentShim } = await import("@agent/hub/daemon");
   return agentLaunch({
     mainModule: Deno.mainModule,
     standalone: (Deno.build as { standalone?: boolean }).standalone === true,
@@ -174,7 +174,7 @@ async function launch(ctx: CommandContext) {
 }
 
 async function launchdCommand(ctx: CommandContext, which: "install" | "uninstall") {
-  const daemon = await import("@agent/hub");
+  const daemon = await import("@agent/hub/daemon");
   const t = daemon.hubMessages;
   if (Deno.build.os !== "darwin") {
     ctx.err(t(ctx.lang, "macos_only", { command: which }));
@@ -210,7 +210,7 @@ async function launchdCommand(ctx: CommandContext, which: "install" | "uninstall
 }
 
 async function systemdCommand(ctx: CommandContext, deno: unknown): Promise<number> {
-  const { systemdUnit } = await import("@agent/hub");
+  const { systemdUnit } = await import("@agent/hub/daemon");
   let executable = typeof deno === "string" ? deno : Deno.execPath();
   if (!executable.startsWith("/")) executable = `${Deno.cwd()}/${executable}`;
   ctx.out(
