@@ -11,6 +11,7 @@ import { UsageError, UserError } from "../command.ts";
 import {
   joinUniverse,
   leaveUniverse,
+  loadSubAgentDirectory,
   type NetNode,
   UniverseClient,
   universeFailure,
@@ -53,9 +54,6 @@ export async function universeAction(
   try {
     const client = new UniverseClient(node, host);
     if (action === "join") {
-      // The whole hub only for `join` (its sub-agents' cards): every other `agent net`
-      // run loads the network door alone, about half a second of processor time less.
-      const { loadSubAgentDirectory } = await import("@agent/hub");
       const subs = loadSubAgentDirectory(config, ctx.paths);
       const joined = await joinUniverse(node, client, subs, fields);
       ctx.out(universeSentence(ctx.lang, "joined", { ...joined, links: joined.visibleLinks }));

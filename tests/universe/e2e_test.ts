@@ -45,10 +45,13 @@ Deno.test({
         return r.stdout;
       }) as [R, R, R];
       const [A, B, C] = spines.map((s) => s.address) as [string, string, string];
-      await a("init", "--name", "Ada");
-      await b("init", "--name", "Bora");
-      await c("init", "--name", "Cem");
-      for (const x of [a, b, c]) await x("publish");
+      // Three homes, three spines: their steps run side by side.
+      await Promise.all([
+        a("init", "--name", "Ada"),
+        b("init", "--name", "Bora"),
+        c("init", "--name", "Cem"),
+      ]);
+      await Promise.all([a, b, c].map((x) => x("publish")));
       // Contacts: A–B, A–C, B–C.
       const befriend = async (x: R, y: R, yAddress: string, xAddress: string) => {
         await x("add", yAddress);
