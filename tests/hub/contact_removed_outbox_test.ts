@@ -49,10 +49,11 @@ async function pair() {
     await persist[Symbol.asyncDispose]();
   };
   try {
-    assert.equal((await a("init", "--name", "Alice")).code, 0);
-    assert.equal((await b("init", "--name", "Bob")).code, 0);
-    assert.equal((await a("publish")).code, 0);
-    assert.equal((await b("publish")).code, 0);
+    // Two homes, two spines: their first steps run side by side.
+    const inits = await Promise.all([a("init", "--name", "Alice"), b("init", "--name", "Bob")]);
+    assert.deepEqual(inits.map((r) => r.code), [0, 0]);
+    const published = await Promise.all([a("publish"), b("publish")]);
+    assert.deepEqual(published.map((r) => r.code), [0, 0]);
     assert.equal((await a("add", spineB.address)).code, 0);
     await b("poll", "--once");
     assert.equal((await b("accept", spineA.address)).code, 0);

@@ -15,8 +15,10 @@ function newHome(language: "en" | "tr"): Promise<TempDir> {
 }
 
 Deno.test("agent net send right after the other side accepts goes through, no poll first", async () => {
-  const spineA = await startSpine({ hubToken: "ta" });
-  const spineB = await startSpine({ hubToken: "tb" });
+  const [spineA, spineB] = await Promise.all([
+    startSpine({ hubToken: "ta" }),
+    startSpine({ hubToken: "tb" }),
+  ]);
   using homeA = await newHome("en");
   using homeB = await newHome("tr");
   const env = (url: string, token: string) => ({
@@ -29,10 +31,11 @@ Deno.test("agent net send right after the other side accepts goes through, no po
   const b = (...args: string[]) =>
     agent(["--home", homeB.path, "net", ...args], { env: env(spineB.url, "tb") });
   try {
-    assert.equal((await a("init", "--name", "Alice")).code, 0);
-    assert.equal((await b("init", "--name", "Bob")).code, 0);
-    assert.equal((await a("publish")).code, 0);
-    assert.equal((await b("publish")).code, 0);
+    // Two homes, two spines: their first steps run side by side.
+    const inits = await Promise.all([a("init", "--name", "Alice"), b("init", "--name", "Bob")]);
+    assert.deepEqual(inits.map((r) => r.code), [0, 0]);
+    const published = await Promise.all([a("publish"), b("publish")]);
+    assert.deepEqual(published.map((r) => r.code), [0, 0]);
     assert.equal((await a("add", spineB.address, "--note", "Hi Bob")).code, 0);
     // Not accepted yet: one sentence, after a poll that found nothing new.
     const early = await a("send", spineB.address, "Too", "soon");
