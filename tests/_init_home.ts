@@ -1,45 +1,97 @@
 /**
- * A home as `agent init --yes` makes it, set up in the test's own process: the same
- * `setupHome()` the command calls, with the fake model (what `init --yes` picks in the
- * clean environment `tests/cli/_run.ts` gives a run), without spawning a Deno process
- * (about a second of processor time each) for a step the test is not about. Tests of
- * `agent init` itself keep running the command.
+ * A fresh home as `agent init --yes --provider fake` writes it, for the end-to-end tests
+ * that need one per test: `agent init` runs once per test file and language (0.4 to 0.7 s
+ * of processor time and a Deno start each), its files are kept in memory, and every home
+ * after is written from them. Init writes only text files that do not depend on the
+ * home's path (agent.toml, the persona, .env.example), so a written home is the same as
+ * an init'd one; `tests/cli/` keeps testing `agent init` itself.
  *
  * @module
  */
-import { setupHome } from "@agent/hub";
-import { type Lang, resolvePaths } from "@agent/hub/base";
-import { type TempDir, tempDir } from "./_temp_dir.ts";
+import assert from "node:assert/strict";
+import type { Lang } from "@agent/hub/base";
+import { agent, tempHome } from "./cli/_run.ts";
+import { tempDir } from "./_temp_dir.ts";
 
-/** Options for {@linkcode initHome} and {@linkcode initHomeAt}. */
+interface InitFile {
+  /** Path under the home. */
+  path: string;
+  data: Uint8Array;
+  mode: number;
+}
+
+const files = new Map<Lang, Promise<InitFile[]>>();
+
+async function* walk(root: string, under = ""): AsyncGenerator<InitFile> {
+  for await (const entry of Deno.readDir(`${root}/${under}`)) {
+    const path = under === "" ? entry.name : `${under}/${entry.name}`;
+    if (entry.isDirectory) yield* walk(root, path);
+    else if (entry.isFile) {
+      const full = `${root}/${path}`;
+      yield { path, data: await Deno.readFile(full), mode: (await Deno.stat(full)).mode! & 0o777 };
+    }
+  }
+}
+
+async function initFiles(language: Lang): Promise<InitFile[]> {
+  await using dir = tempDir("agent-init-");
+  const home = `${dir.path}/home`;
+  const r = await agent([
+    "--home",
+    home,
+    "init",
+    "--yes",
+    "--provider",
+    "fake",
+    "--language",
+    language,
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  return await Array.fromAsync(walk(home));
+}
+
+/** Options for {@linkcode initHomeAt}. */
 export interface InitHomeOptions {
-  /** The temp folder's name prefix ({@linkcode initHome}). @default "agent-test-home-" */
-  prefix?: string;
-  /** `--language`. @default "en" */
+  /** `agent init --language`. @default "en" */
   language?: Lang;
   /** The hub's control port written into `agent.toml` (`[hub] port`). */
   port?: number;
 }
 
-/** A set-up home in a temp folder; an `await using` block removes it. */
-export async function initHome(options: InitHomeOptions = {}): Promise<TempDir> {
-  const dir = tempDir(options.prefix ?? "agent-test-home-");
-  try {
-    await initHomeAt(dir.path, options);
-    return dir;
-  } catch (error) {
-    await dir[Symbol.asyncDispose]();
-    throw error;
-  }
+/**
+ * A fresh home (a {@linkcode tempHome}, removed by `cleanup()`) holding what `agent init
+ * --yes --provider fake` writes.
+ */
+export async function initHome(): Promise<string> {
+  const home = tempHome();
+  await initHomeAt(home);
+  return home;
 }
 
-/** Sets up the home at `home` (made when missing), as `agent --home <home> init --yes`. */
+/**
+ * Writes into `home` (made when missing) what `agent --home <home> init --yes --provider
+ * fake --language <language>` writes, and the control port when one is given.
+ */
 export async function initHomeAt(home: string, options: InitHomeOptions = {}): Promise<void> {
-  const paths = resolvePaths({ home, env: {} });
-  await setupHome(paths, { provider: "fake", language: options.language ?? "en", env: {} });
+  const language = options.language ?? "en";
+  if (!files.has(language)) files.set(language, initFiles(language));
+  // A failed init is tried again by the next caller rather than remembered.
+  const all = await files.get(language)!.catch((error) => {
+    files.delete(language);
+    throw error;
+  });
+  for (const file of all) {
+    const slash = file.path.lastIndexOf("/");
+    await Deno.mkdir(`${home}/${file.path.slice(0, Math.max(0, slash))}`, {
+      recursive: true,
+      mode: 0o700,
+    });
+    await Deno.writeFile(`${home}/${file.path}`, file.data, { mode: file.mode });
+    await Deno.chmod(`${home}/${file.path}`, file.mode);
+  }
   if (options.port === undefined) return;
-  const toml = await Deno.readTextFile(paths.configFile);
+  const toml = await Deno.readTextFile(`${home}/agent.toml`);
   const set = toml.replace(/^port = \d+$/m, `port = ${options.port}`);
   if (set === toml) throw new Error("agent.toml has no `port = ` line to set");
-  await Deno.writeTextFile(paths.configFile, set);
+  await Deno.writeTextFile(`${home}/agent.toml`, set);
 }

@@ -6,13 +6,13 @@
  * in the sentence `agent jobs --cloud` uses.
  */
 import assert from "node:assert/strict";
-import { agent, cleanup, tempHome } from "../cli/_run.ts";
+import { agent, cleanup } from "../cli/_run.ts";
 import { spawnHubProcess, untilHub } from "../_hub_process.ts";
 import { freePort } from "../_port.ts";
+import { initHome } from "../_init_home.ts";
 
 async function home(port: number): Promise<string> {
-  const dir = await tempHome();
-  assert.equal((await agent(["--home", dir, "init", "--yes", "--provider", "fake"])).code, 0);
+  const dir = await initHome();
   const toml = await Deno.readTextFile(`${dir}/agent.toml`);
   await Deno.writeTextFile(`${dir}/agent.toml`, toml.replace(/^port = \d+$/m, `port = ${port}`));
   return dir;
@@ -91,8 +91,7 @@ Deno.test({
 
 Deno.test("agent dashboard --cloud: a missing spine variable is a usage error (exit 2), said as agent jobs --cloud says it", async () => {
   try {
-    const dir = await tempHome();
-    assert.equal((await agent(["--home", dir, "init", "--yes", "--provider", "fake"])).code, 0);
+    const dir = await initHome();
     const cases: [Record<string, string>, string][] = [
       [{}, "AGENT_SPINE_URL"],
       [{ AGENT_SPINE_URL: "http://127.0.0.1:9" }, "AGENT_SPINE_TOKEN"],

@@ -1,8 +1,8 @@
 /**
  * The three channels driven the way a person uses them, for the desk suite: terminal
  * chat (its real adapter, `runChat`, with a scripted terminal), the TUI (its
- * controller, as the screen drives it) and the messenger (a real `agent hub run`
- * process and the loopback Bot API server, presses and all). Each driver sends lines,
+ * controller, as the screen drives it) and the messenger (the hub in the test's process,
+ * as `agent hub run` assembles it, and the loopback Bot API server, presses and all). Each driver sends lines,
  * answers approvals, cancels, and reads back what the person saw.
  *
  * @module
@@ -26,7 +26,7 @@ import { resolvePaths } from "@agent/hub/base";
 import { loadConfig } from "@agent/hub/config";
 import { hubWatch, TuiController } from "@agent/cli/tui";
 import { startBotServer } from "../messenger/_bot_server.ts";
-import { buttonsOf, messengerHome, OWNER, runHub, seenIn } from "../messenger/_hub.ts";
+import { buttonsOf, messengerHome, OWNER, runHubHere, seenIn } from "../messenger/_hub.ts";
 import { cleanup } from "../cli/_run.ts";
 import { until, UNTIL_TIMEOUT_MS } from "../_poll.ts";
 
@@ -307,12 +307,12 @@ export async function tuiDriver(
   };
 }
 
-/** The messenger: a real hub process and the loopback Bot API server. */
+/** The messenger: the hub and the loopback Bot API server. */
 export async function messengerDriver(setup: Setup): Promise<Driver> {
   const bot = startBotServer();
   const { home } = await messengerHome(bot);
   await configure(home, setup);
-  const hub = await runHub(home, bot);
+  const hub = await runHubHere(home, bot);
   const shown = () => seenIn(bot, OWNER).join("\n");
   return {
     name: "messenger",

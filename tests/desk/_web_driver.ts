@@ -1,6 +1,6 @@
 /**
- * The web chat for the desk suite: a real `agent hub run` process and its dashboard's
- * HTTP API, driven as the page drives it. It signs in with a one-time code, sends lines
+ * The web chat for the desk suite: the hub (in the test's process, as `agent hub run`
+ * assembles it, `tests/_home_hub.ts`) and its dashboard's HTTP API, driven as the page drives it. It signs in with a one-time code, sends lines
  * (`POST chat/send`), cancels (`POST chat/cancel`), decides approvals (`POST
  * approvals/decide`), and reads the desk's events (`GET desk`) and the owner's events
  * (`GET events`) as streams, drawing from them what the page shows: the person's
@@ -13,7 +13,7 @@
  * @module
  */
 import { dashboardSignIn } from "../_dashboard_session.ts";
-import { spawnHubProcess, untilHub } from "../_hub_process.ts";
+import { startHomeHub } from "../_home_hub.ts";
 import { freePort } from "../_port.ts";
 import { until, UNTIL_TIMEOUT_MS } from "../_poll.ts";
 import { type Driver, fakeHome, matcher, type Setup } from "./_drivers.ts";
@@ -49,19 +49,12 @@ async function follow(
 // deno-lint-ignore no-explicit-any
 type Json = any;
 
-/** The web chat: a real hub process, its dashboard API, and the page's view of it. */
+/** The web chat: a hub, its dashboard API, and the page's view of it. */
 export async function webDriver(setup: Setup): Promise<Driver> {
-  const port = freePort();
-  const home = await fakeHome({ ...setup, hubPort: port });
-  const hub = spawnHubProcess(home);
+  const home = await fakeHome({ ...setup, hubPort: freePort() });
+  const hub = await startHomeHub(home);
+  const port = hub.port;
   const stop = new AbortController();
-  try {
-    await untilHub(port);
-  } catch (error) {
-    hub.kill("SIGTERM");
-    await hub.status;
-    throw error;
-  }
   const { api } = await dashboardSignIn(port);
   /** The transcript as the page draws it, one entry a bubble or a note. */
   const transcript: string[] = [];
@@ -173,8 +166,7 @@ export async function webDriver(setup: Setup): Promise<Driver> {
     sessionId: () => Promise.resolve(current),
     async close() {
       stop.abort();
-      hub.kill("SIGTERM");
-      await hub.status;
+      await hub.stop();
     },
   };
 }

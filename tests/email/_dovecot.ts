@@ -80,6 +80,9 @@ info_log_path = ${dir}/dovecot.log
 ssl = no
 disable_plaintext_auth = no
 auth_mechanisms = plain login
+# A refused login is answered at once, not after Dovecot's 2 s (a test of a wrong
+# password waited it out for nothing).
+auth_failure_delay = 0
 ${root ? "default_login_user = dovenull\ndefault_internal_user = dovecot\n" : me}
 # sdbox, not maildir: a maildir delivery numbers its mail only when it gets the uidlist
 # lock at once (LMTP does not wait for it), else the next sync numbers it, after mail

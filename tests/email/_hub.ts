@@ -4,9 +4,10 @@
  *
  * @module
  */
-import assert from "node:assert/strict";
-import { agent, tempHome, withReplies } from "../cli/_run.ts";
+import { withReplies } from "../cli/_run.ts";
+import { initHome } from "../_init_home.ts";
 import { spawnHubProcess, untilHub } from "../_hub_process.ts";
+import { startHomeHub } from "../_home_hub.ts";
 import type { Dovecot } from "./_dovecot.ts";
 import type { SmtpCapture } from "./_smtp.ts";
 import { freePort } from "../_port.ts";
@@ -23,26 +24,6 @@ export const FRIEND = "bob@example.org";
 export const AUTHSERV = "mx.example.test";
 /** What the receiving server writes for a proven owner. */
 export const OWNER_PROVEN = `${AUTHSERV}; dkim=pass header.d=example.com header.s=s1`;
-
-let template: Promise<string> | undefined;
-
-async function exists(path: string): Promise<boolean> {
-  return await Deno.stat(path).then(() => true, () => false);
-}
-
-/** Copies the files under `from` into `to` (modes kept). */
-async function copyTree(from: string, to: string): Promise<void> {
-  for await (const entry of Deno.readDir(from)) {
-    const source = `${from}/${entry.name}`;
-    const target = `${to}/${entry.name}`;
-    if (entry.isDirectory) {
-      await Deno.mkdir(target, { mode: (await Deno.stat(source)).mode ?? 0o700 });
-      await copyTree(source, target);
-    } else if (entry.isFile) {
-      await Deno.copyFile(source, target);
-    }
-  }
-}
 
 /** Options for {@linkcode emailHome}. */
 export interface EmailHomeOptions {
@@ -61,16 +42,7 @@ export async function emailHome(
   smtp: SmtpCapture,
   options: EmailHomeOptions = {},
 ): Promise<{ home: string; port: number }> {
-  const home = await tempHome();
-  // `agent init` once per test file; each home after is a copy of that first one.
-  if (template !== undefined && !(await exists(await template))) template = undefined;
-  template ??= (async () => {
-    const dir = await tempHome();
-    const r = await agent(["--home", dir, "init", "--yes", "--provider", "fake"]);
-    assert.equal(r.code, 0, r.stderr);
-    return dir;
-  })();
-  await copyTree(await template, home);
+  const home = await initHome();
   const port = freePort();
   let toml = await Deno.readTextFile(`${home}/agent.toml`);
   toml = toml.replace(/^port = \d+$/m, `port = ${port}`);
@@ -123,4 +95,23 @@ export async function runEmailHub(home: string, port: number): Promise<EmailHub>
       await child.status;
     })();
   return { child, stop: () => end("SIGTERM"), kill: () => end("SIGKILL") };
+}
+
+/**
+ * Runs `home`'s hub in this process (`_home_hub.ts`) and waits until its e-mail channel
+ * is connected: for the tests of what the channel does, where the process (a kill, its
+ * output) is not the point; those run {@linkcode runEmailHub}.
+ */
+export async function runEmailHubHere(
+  home: string,
+  port: number,
+): Promise<{ stop(): Promise<void> }> {
+  const hub = await startHomeHub(home);
+  try {
+    await untilHub(port, (s) => s?.email?.state === "connected", "the e-mail channel connects");
+  } catch (error) {
+    await hub.stop();
+    throw error;
+  }
+  return hub;
 }

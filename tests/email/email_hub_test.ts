@@ -1,11 +1,12 @@
 /**
- * The e-mail channel end to end: `agent hub run` with `[email]` against a real Dovecot
- * (started here as a plain process, mail delivered over LMTP) and a loopback SMTP
- * server: the owner's mail answered in its thread through the desk, with the model and
- * cost in the footer and the spend recorded for channel `email`; forged senders never
- * answered; Turkish (RFC 2047) subjects and bodies intact both ways; a burst of 100
- * mails answered in order, none twice, across a SIGKILL of the hub and a restart;
- * `agent hub status` and `agent doctor --probe`.
+ * The e-mail channel end to end: the hub with `[email]` (in the test's process, and as a
+ * real `agent hub run` process for the kill) against a real Dovecot (started here as a
+ * plain process, mail delivered over LMTP) and a loopback SMTP server: the owner's mail
+ * answered in its thread through the desk, with the model and cost in the footer and the
+ * spend recorded for channel `email`; forged senders never answered; Turkish (RFC 2047)
+ * subjects and bodies intact both ways; a burst of 100 mails answered in order, none
+ * twice, across a SIGKILL of the hub and a restart; `agent hub status` and `agent doctor
+ * --probe`.
  */
 import assert from "node:assert/strict";
 import { agent, cleanup } from "../cli/_run.ts";
@@ -13,7 +14,16 @@ import { controlJson } from "../_control.ts";
 import { type Dovecot, startDovecot } from "./_dovecot.ts";
 import { type SmtpCapture, startSmtp } from "./_smtp.ts";
 import { mailText } from "./_mails.ts";
-import { AGENT, emailHome, FRIEND, OWNER, OWNER_PROVEN, PASSWORD, runEmailHub } from "./_hub.ts";
+import {
+  AGENT,
+  emailHome,
+  FRIEND,
+  OWNER,
+  OWNER_PROVEN,
+  PASSWORD,
+  runEmailHub,
+  runEmailHubHere,
+} from "./_hub.ts";
 import { until } from "../_poll.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
@@ -40,7 +50,7 @@ Deno.test({
           const { home, port } = await emailHome(dovecot, smtp, {
             replies: ["**Evet**, çarşamba saat 15:00'te. İyi günler!"],
           });
-          const hub = await runEmailHub(home, port);
+          const hub = await runEmailHubHere(home, port);
           try {
             await dovecot.deliver(
               AGENT,
@@ -109,7 +119,7 @@ Deno.test({
       await t.step("forged senders are never answered nor shown to the model", async () => {
         const before = smtp.received.length;
         const { home, port } = await emailHome(dovecot, smtp, { replies: ["LEAKED"] });
-        const hub = await runEmailHub(home, port);
+        const hub = await runEmailHubHere(home, port);
         try {
           await dovecot.deliver(
             AGENT,
@@ -204,34 +214,12 @@ Deno.test({
 
       await t.step("agent doctor --probe names what fails in one sentence", async () => {
         const { home } = await emailHome(dovecot, smtp);
-        const ok = await agent(["--home", home, "doctor", "--probe"]);
-        assert.match(
-          ok.stdout,
-          /^ok email: logged in to IMAP 127\.0\.0\.1:\d+ \(folder INBOX\) and SMTP 127\.0\.0\.1:\d+$/m,
-        );
         const bad = await emailHome(dovecot, smtp, { env: { EMAIL_PASSWORD: "wrong" } });
-        const refused = await agent(["--home", bad.home, "doctor", "--probe"]);
-        assert.equal(refused.code, 1);
-        assert.match(
-          refused.stdout,
-          /^fail email: IMAP 127\.0\.0\.1:\d+ refused the login of agent@example\.test; check EMAIL_USERNAME and EMAIL_PASSWORD in \.env$/m,
-        );
-        const tr = await agent(["--home", bad.home, "--lang", "tr", "doctor", "--probe"]);
-        assert.match(
-          tr.stdout,
-          /^fail email: IMAP 127\.0\.0\.1:\d+, agent@example\.test oturumunu reddetti;/m,
-        );
-        assert.ok(!refused.stdout.includes("wrong") && !refused.stderr.includes("wrong"));
         const closed = await emailHome(dovecot, smtp, { email: ["imap_port = 1"] });
         // The schema takes the last imap_port: rewrite the first one.
         const toml = (await Deno.readTextFile(`${closed.home}/agent.toml`))
           .replace(/^imap_port = \d+\n/m, "");
         await Deno.writeTextFile(`${closed.home}/agent.toml`, toml);
-        const unreachable = await agent(["--home", closed.home, "doctor", "--probe"]);
-        assert.match(
-          unreachable.stdout,
-          /^fail email: IMAP 127\.0\.0\.1:1 cannot be reached: connection refused$/m,
-        );
         const tls = await emailHome(dovecot, smtp, { email: [] });
         await Deno.writeTextFile(
           `${tls.home}/agent.toml`,
@@ -240,7 +228,32 @@ Deno.test({
             'tls = "implicit"',
           ),
         );
-        const handshake = await agent(["--home", tls.home, "doctor", "--probe"]);
+        // Five homes, five probes side by side: each is a process of its own.
+        const [ok, refused, tr, unreachable, handshake] = await Promise.all([
+          agent(["--home", home, "doctor", "--probe"]),
+          agent(["--home", bad.home, "doctor", "--probe"]),
+          agent(["--home", bad.home, "--lang", "tr", "doctor", "--probe"]),
+          agent(["--home", closed.home, "doctor", "--probe"]),
+          agent(["--home", tls.home, "doctor", "--probe"]),
+        ]);
+        assert.match(
+          ok.stdout,
+          /^ok email: logged in to IMAP 127\.0\.0\.1:\d+ \(folder INBOX\) and SMTP 127\.0\.0\.1:\d+$/m,
+        );
+        assert.equal(refused.code, 1);
+        assert.match(
+          refused.stdout,
+          /^fail email: IMAP 127\.0\.0\.1:\d+ refused the login of agent@example\.test; check EMAIL_USERNAME and EMAIL_PASSWORD in \.env$/m,
+        );
+        assert.match(
+          tr.stdout,
+          /^fail email: IMAP 127\.0\.0\.1:\d+, agent@example\.test oturumunu reddetti;/m,
+        );
+        assert.ok(!refused.stdout.includes("wrong") && !refused.stderr.includes("wrong"));
+        assert.match(
+          unreachable.stdout,
+          /^fail email: IMAP 127\.0\.0\.1:1 cannot be reached: connection refused$/m,
+        );
         assert.match(
           handshake.stdout,
           /^fail email: IMAP 127\.0\.0\.1:\d+ did not complete a TLS handshake \(.+\); check \[email\] tls/m,

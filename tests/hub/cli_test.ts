@@ -1,18 +1,20 @@
 import assert from "node:assert/strict";
 import { agent } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
-import type { TempDir } from "../_temp_dir.ts";
+import { type TempDir, tempDir } from "../_temp_dir.ts";
 import { controlFetch, controlJson } from "../_control.ts";
 import { freePort } from "../_port.ts";
 import { until } from "../_poll.ts";
 import { spawnHubProcess, untilHub } from "../_hub_process.ts";
-import { initHome } from "../_init_home.ts";
+import { initHomeAt } from "../_init_home.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 /** A home as `agent init --yes` makes it, on `port`; an `await using` block removes it. */
-function newHome(port = freePort()): Promise<TempDir> {
-  return initHome({ prefix: "agent-hub-cli-", port });
+async function newHome(port = freePort()): Promise<TempDir> {
+  const dir = tempDir("agent-hub-cli-");
+  await initHomeAt(dir.path, { port });
+  return dir;
 }
 
 function spawnHub(home: string, env: Record<string, string> = {}): Deno.ChildProcess {

@@ -7,11 +7,13 @@
 import assert from "node:assert/strict";
 import { agent } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
-import type { TempDir } from "../_temp_dir.ts";
-import { initHome } from "../_init_home.ts";
+import { type TempDir, tempDir } from "../_temp_dir.ts";
+import { initHomeAt } from "../_init_home.ts";
 
-function newHome(language: "en" | "tr"): Promise<TempDir> {
-  return initHome({ prefix: "agent-contact-life-", language });
+async function newHome(language: "en" | "tr"): Promise<TempDir> {
+  const dir = tempDir("agent-contact-life-");
+  await initHomeAt(dir.path, { language });
+  return dir;
 }
 
 /** Two homes that are accepted contacts of each other; `a` and `b` run `agent net`. */

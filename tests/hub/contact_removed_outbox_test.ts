@@ -10,11 +10,15 @@
 import assert from "node:assert/strict";
 import { agent } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
-import { tempDir } from "../_temp_dir.ts";
+import { type TempDir, tempDir } from "../_temp_dir.ts";
 import { freePort } from "../_port.ts";
-import { initHome } from "../_init_home.ts";
+import { initHomeAt } from "../_init_home.ts";
 
-const newHome = () => initHome({ prefix: "agent-removed-outbox-" });
+async function newHome(): Promise<TempDir> {
+  const dir = tempDir("agent-removed-outbox-");
+  await initHomeAt(dir.path);
+  return dir;
+}
 
 /** Alice and Bob, accepted contacts of each other; Bob's spine can be stopped and restarted. */
 async function pair() {

@@ -7,11 +7,13 @@
 import assert from "node:assert/strict";
 import { agent } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
-import type { TempDir } from "../_temp_dir.ts";
-import { initHome } from "../_init_home.ts";
+import { type TempDir, tempDir } from "../_temp_dir.ts";
+import { initHomeAt } from "../_init_home.ts";
 
-function newHome(language: "en" | "tr"): Promise<TempDir> {
-  return initHome({ prefix: "agent-net-send-", language });
+async function newHome(language: "en" | "tr"): Promise<TempDir> {
+  const dir = tempDir("agent-net-send-");
+  await initHomeAt(dir.path, { language });
+  return dir;
 }
 
 Deno.test("agent net send right after the other side accepts goes through, no poll first", async () => {

@@ -117,6 +117,9 @@ export async function runBrainContainer(
   }
   let healthyAfterMs = -1;
   const deadline = Date.now() + 60_000;
+  // Whether the container still runs is asked of podman every half second, not every
+  // look at /health: each `podman inspect` is a process of ~0.15 s of processor time.
+  let inspectAt = 0;
   while (Date.now() < deadline) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/health`);
@@ -128,8 +131,11 @@ export async function runBrainContainer(
     } catch {
       // not listening yet
     }
-    const state = await podman(["inspect", "--format", "{{.State.Running}}", name]);
-    if (state.stdout.trim() !== "true") break;
+    if (Date.now() >= inspectAt) {
+      inspectAt = Date.now() + 500;
+      const state = await podman(["inspect", "--format", "{{.State.Running}}", name]);
+      if (state.stdout.trim() !== "true") break;
+    }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   if (healthyAfterMs < 0) {

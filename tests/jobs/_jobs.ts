@@ -4,11 +4,10 @@
  *
  * @module
  */
-import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { agent, tempHome } from "../cli/_run.ts";
 import { freePort } from "../_port.ts";
 import { stopHubProcess } from "../_hub_process.ts";
+import { initHome } from "../_init_home.ts";
 
 /** Test options of every hub-process test here. */
 export const SLOW = { sanitizeOps: false, sanitizeResources: false };
@@ -26,15 +25,13 @@ export const PRICED_FAST: [string | RegExp, string][] = [
 ];
 
 /**
- * A home made by `agent init --yes --provider fake`, its hub on a free port and `edits`
+ * A home as `agent init --yes --provider fake` writes it, its hub on a free port and `edits`
  * made to its `agent.toml` (each `[from, to]` a replacement); the home and the port.
  */
 export async function portHome(
   edits: readonly [string | RegExp, string][] = [],
 ): Promise<{ home: string; port: number }> {
-  const home = tempHome();
-  const init = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
-  assert.equal(init.code, 0, init.stderr);
+  const home = await initHome();
   const port = freePort();
   let toml = await Deno.readTextFile(`${home}/agent.toml`);
   toml = toml.replace(/^port = \d+$/m, `port = ${port}`);

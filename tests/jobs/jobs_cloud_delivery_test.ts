@@ -17,6 +17,7 @@ import { startBotServer } from "../messenger/_bot_server.ts";
 import { OWNER, textsIn } from "../messenger/_hub.ts";
 import { query, results, SLOW, writeJob } from "./_jobs.ts";
 import { until } from "../_poll.ts";
+import { initHome } from "../_init_home.ts";
 
 interface SpineRow {
   slot_id: string;
@@ -168,8 +169,7 @@ Deno.test({
 
 Deno.test("agent jobs log --cloud: without the spine in .env, one sentence; a spine that is down, one sentence", async () => {
   try {
-    const home = await tempHome();
-    assert.equal((await agent(["--home", home, "init", "--yes", "--provider", "fake"])).code, 0);
+    const home = await initHome();
     const r = await agent(["--home", home, "jobs", "log", "--cloud"]);
     assert.notEqual(r.code, 0);
     assert.match(r.stderr, /Cloud mode needs AGENT_SPINE_URL in \.env or the environment\./);

@@ -5,16 +5,15 @@
  * the other home's run by hand is refused there and its job paused.
  */
 import assert from "node:assert/strict";
-import { agent, cleanup, tempHome } from "../cli/_run.ts";
+import { agent, cleanup } from "../cli/_run.ts";
 import { CLOUD_TOKEN, cloudSpine, setEnv } from "../cloud/_cloud.ts";
 import { hub as hubRequest } from "../spine/_fixtures.ts";
 import { HOURLY, PRICED_FAST, query, rows, SLOW, writeJob } from "./_jobs.ts";
 import { freePort } from "../_port.ts";
+import { initHome } from "../_init_home.ts";
 
 async function home(spineUrl: string): Promise<string> {
-  const dir = await tempHome();
-  const r = await agent(["--home", dir, "init", "--yes", "--provider", "fake"]);
-  assert.equal(r.code, 0, r.stderr);
+  const dir = await initHome();
   let toml = await Deno.readTextFile(`${dir}/agent.toml`);
   toml = toml.replace(/^port = \d+$/m, `port = ${freePort()}`);
   for (const [from, to] of PRICED_FAST) toml = toml.replace(from, to);

@@ -4,12 +4,13 @@
  *
  * @module
  */
-import assert from "node:assert/strict";
-import { agent, tempHome, withReplies } from "../cli/_run.ts";
+import { withReplies } from "../cli/_run.ts";
 import type { BotServer } from "./_bot_server.ts";
 import { visibleText } from "./_bot_html.ts";
 import { freePort } from "../_port.ts";
 import { HUB_START_MS, spawnHubProcess } from "../_hub_process.ts";
+import { startHomeHub } from "../_home_hub.ts";
+import { initHome } from "../_init_home.ts";
 
 /** The allowed chat of every test. */
 export const OWNER = 5551234;
@@ -34,9 +35,7 @@ export async function messengerHome(
   bot: BotServer,
   options: MessengerHomeOptions = {},
 ): Promise<{ home: string; port: number }> {
-  const home = await tempHome();
-  const r = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
-  assert.equal(r.code, 0, r.stderr);
+  const home = await initHome();
   const port = freePort();
   let toml = await Deno.readTextFile(`${home}/agent.toml`);
   toml = toml.replace(/^port = \d+$/m, `port = ${port}`);
@@ -71,14 +70,16 @@ export interface HubProcess {
   stop(): Promise<{ stdout: string; stderr: string }>;
 }
 
-/** Runs `agent hub run` for `home` (with `env` besides) and waits until the messenger polls. */
-export async function runHub(
-  home: string,
+/**
+ * Waits until `bot` has had more than `polls` `getUpdates` calls (a hub's messenger
+ * polls); a hub that never polls is stopped with `stop` (not left running and writing
+ * into its home) and the wait fails.
+ */
+async function untilPolled(
   bot: BotServer,
-  env: Record<string, string> = {},
-): Promise<HubProcess> {
-  const child = spawnHubProcess(home, { env, piped: true });
-  const polls = bot.callsOf("getUpdates").length;
+  polls: number,
+  stop: () => Promise<unknown>,
+): Promise<void> {
   try {
     await bot.until(
       "getUpdates from the hub",
@@ -86,13 +87,25 @@ export async function runHub(
       HUB_START_MS,
     );
   } catch (error) {
-    // A hub that never polled is not left running (and writing into its home).
+    await stop();
+    throw error;
+  }
+}
+
+/** Runs `agent hub run` for `home` (with `env` besides) and waits until the messenger polls. */
+export async function runHub(
+  home: string,
+  bot: BotServer,
+  env: Record<string, string> = {},
+): Promise<HubProcess> {
+  const polls = bot.callsOf("getUpdates").length;
+  const child = spawnHubProcess(home, { env, piped: true });
+  await untilPolled(bot, polls, async () => {
     try {
       child.kill("SIGTERM");
     } catch { /* already gone */ }
     await child.output().catch(() => {});
-    throw error;
-  }
+  });
   let stopped: Promise<{ stdout: string; stderr: string }> | undefined;
   return {
     child,
@@ -108,6 +121,39 @@ export async function runHub(
       return stopped;
     },
   };
+}
+
+/** A hub in the test's own process. */
+export interface HubHere {
+  port: number;
+  /** Stops it, as SIGTERM would. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `home`'s hub in this process (`_home_hub.ts`) and waits until the messenger
+ * polls: for the tests of what the messenger does, where the process itself (its
+ * output, signals, a kill) is not the point; those run {@linkcode runHub}.
+ */
+export async function runHubHere(home: string, bot: BotServer): Promise<HubHere> {
+  const polls = bot.callsOf("getUpdates").length;
+  const hub = await startHomeHub(home);
+  await untilPolled(bot, polls, () => hub.stop());
+  return hub;
+}
+
+/**
+ * The states of `home`'s contacts, read from its network store (`data/net/contacts.json`)
+ * without starting a process: for waiting on a contact, after which one `agent net
+ * contacts` shows what the owner sees.
+ */
+export async function contactStates(home: string): Promise<string[]> {
+  try {
+    const contacts = JSON.parse(await Deno.readTextFile(`${home}/data/net/contacts.json`));
+    return (contacts as { state: string }[]).map((c) => c.state);
+  } catch {
+    return [];
+  }
 }
 
 /** The texts the server holds for `chat`, in message order. */

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { cleanup } from "../cli/_run.ts";
 import { type BotServer, startBotServer } from "./_bot_server.ts";
-import { buttonsOf, messengerHome, OWNER, runHub, seenIn } from "./_hub.ts";
+import { buttonsOf, messengerHome, OWNER, runHubHere, seenIn } from "./_hub.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
 const LONG = "x".repeat(150);
@@ -53,7 +53,7 @@ Deno.test({
     const { home } = await messengerHome(bot, {
       replies: [TOOL, "All done.", "And the second one."],
     });
-    const hub = await runHub(home, bot);
+    const hub = await runHubHere(home, bot);
     try {
       bot.pushMessage(OWNER, "send it");
       const ask = await asked(bot);
@@ -130,7 +130,7 @@ Deno.test({
     const { home } = await messengerHome(bot, {
       replies: [TOOL, "Sent once.", TOOL, "Sent twice."],
     });
-    const hub = await runHub(home, bot);
+    const hub = await runHubHere(home, bot);
     try {
       bot.pushMessage(OWNER, "send it");
       const ask = await asked(bot);
@@ -164,7 +164,7 @@ Deno.test({
       replies: ['/tool net_send {"to":"friend.example","text":"selam"}', "Gönderilmedi."],
       lang: "tr",
     });
-    const hub = await runHub(home, bot);
+    const hub = await runHubHere(home, bot);
     try {
       bot.pushMessage(OWNER, "gönder");
       const ask = await asked(bot);
@@ -209,7 +209,7 @@ for (const lang of ["en", "tr"] as const) {
         toml: [["approval_timeout_seconds = 600", "approval_timeout_seconds = 2"]],
         lang,
       });
-      const hub = await runHub(home, bot);
+      const hub = await runHubHere(home, bot);
       try {
         bot.pushMessage(OWNER, "send it");
         const ask = await asked(bot);

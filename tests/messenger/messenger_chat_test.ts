@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { agent, cleanup } from "../cli/_run.ts";
 import { startBotServer } from "./_bot_server.ts";
-import { buttonsOf, messengerHome, OWNER, runHub, seenIn, textsIn } from "./_hub.ts";
+import { buttonsOf, messengerHome, OWNER, runHubHere, seenIn, textsIn } from "./_hub.ts";
 import { freePort } from "../_port.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
@@ -34,7 +34,7 @@ for (const lang of ["en", "tr"] as const) {
     async fn() {
       const bot = startBotServer();
       const { home } = await messengerHome(bot, { replies: ["Gladly."], lang });
-      const hub = await runHub(home, bot);
+      const hub = await runHubHere(home, bot);
       try {
         bot.pushMessage(OWNER, FIRST);
         await bot.until("the answer", () => seenIn(bot, OWNER).includes("Gladly."));
@@ -88,7 +88,7 @@ for (const lang of ["en", "tr"] as const) {
     async fn() {
       const bot = startBotServer();
       const { home } = await messengerHome(bot, { lang });
-      const hub = await runHub(home, bot);
+      const hub = await runHubHere(home, bot);
       try {
         const note = `Hello\x1b[2J friend\u202e, ${"long note ".repeat(80)}`;
         for (
@@ -147,7 +147,7 @@ for (const lang of ["en", "tr"] as const) {
     async fn() {
       const bot = startBotServer();
       const { home } = await messengerHome(bot, { replies: ["A cat, it seems."], lang });
-      const hub = await runHub(home, bot);
+      const hub = await runHubHere(home, bot);
       try {
         bot.pushPhoto(OWNER, "What is in this photo?");
         await bot.until("the answer", () => seenIn(bot, OWNER).includes("A cat, it seems."));
@@ -214,7 +214,7 @@ Deno.test({
         `[models.roles.brain]\nprovider = "local-runtime"\nmodel_id = "llama3.2"\nfailover = "fast"\nparams = { base_url = "http://127.0.0.1:${port}" }\n`,
       ]],
     });
-    const hub = await runHub(home, bot);
+    const hub = await runHubHere(home, bot);
     try {
       bot.pushMessage(OWNER, "Hi");
       await bot.until(

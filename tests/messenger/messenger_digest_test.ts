@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { agent, cleanup } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { type BotMessage, startBotServer } from "./_bot_server.ts";
-import { messengerHome, OWNER, runHub } from "./_hub.ts";
+import { contactStates, messengerHome, OWNER, runHub } from "./_hub.ts";
 import { until } from "../_poll.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
@@ -48,7 +48,8 @@ Deno.test({
       const request = withButtons("cr:")[0]!;
       const accept = (request.replyMarkup as Keyboard).inline_keyboard[0]![0]!;
       bot.pushPress(OWNER, request.messageId, accept.callback_data);
-      await until("accepted", async () => (await a("contacts")).stdout.startsWith("accepted"));
+      await until("accepted", async () => (await contactStates(homeA)).includes("accepted"));
+      assert.match((await a("contacts")).stdout, /^accepted/);
       await b("poll", "--once");
 
       const send = await b("send", spineA.address, "Do you like tea?\nA second line.");

@@ -1,13 +1,14 @@
 /**
- * Telegram's limits through `agent hub run` and the loopback Bot API server, which
- * keeps them: a 20,000-character answer split at paragraphs and never dropped, a burst
- * of 50 messages answered in order through the 429s, at most one edit a second, and a
- * short answer visible whole as soon as the model is done.
+ * Telegram's limits through the hub (in the test's process, as `agent hub run` assembles
+ * it) and the loopback Bot API server, which keeps them: a 20,000-character answer split
+ * at paragraphs and never dropped, a burst of 50 messages answered in order through the
+ * 429s, at most one edit a second, and a short answer visible whole as soon as the model
+ * is done.
  */
 import assert from "node:assert/strict";
 import { cleanup } from "../cli/_run.ts";
 import { startBotServer } from "./_bot_server.ts";
-import { messengerHome, OWNER, runHub, seenIn } from "./_hub.ts";
+import { messengerHome, OWNER, runHubHere, seenIn } from "./_hub.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
 
@@ -31,7 +32,7 @@ Deno.test({
     assert.ok(long.length >= 20_000, String(long.length));
     const bot = startBotServer();
     const { home } = await messengerHome(bot, { replies: [long] });
-    const hub = await runHub(home, bot);
+    const hub = await runHubHere(home, bot);
     try {
       bot.pushMessage(OWNER, "write a lot");
       await bot.until(
@@ -62,7 +63,7 @@ Deno.test({
     const replies = Array.from({ length: 50 }, (_, i) => `Answer ${i + 1}.`);
     const bot = startBotServer();
     const { home } = await messengerHome(bot, { replies });
-    const hub = await runHub(home, bot);
+    const hub = await runHubHere(home, bot);
     try {
       for (let i = 1; i <= 50; i++) bot.pushMessage(OWNER, `Question ${i}?`);
       await bot.until(
@@ -90,7 +91,7 @@ Deno.test({
     const reply = Array.from({ length: 30 }, (_, i) => `w${i}`).join(" ");
     const bot = startBotServer();
     const { home } = await messengerHome(bot, { replies: [reply], wordMs: 100 });
-    const hub = await runHub(home, bot);
+    const hub = await runHubHere(home, bot);
     try {
       const id = bot.pushMessage(OWNER, "stream");
       await bot.until("the whole answer", () => seenIn(bot, OWNER).includes(reply), 15_000);
@@ -120,7 +121,7 @@ Deno.test({
     const reply = "Short and done in well under a second.";
     const bot = startBotServer();
     const { home } = await messengerHome(bot, { replies: [reply, reply], wordMs: 60 });
-    const hub = await runHub(home, bot);
+    const hub = await runHubHere(home, bot);
     try {
       for (const text of ["warm up", "measure"]) {
         const id = bot.pushMessage(OWNER, text);

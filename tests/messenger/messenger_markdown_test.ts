@@ -1,18 +1,17 @@
 /**
- * A chat answer's Markdown through `agent hub run` and the loopback Bot API server,
- * which reads the HTML as Telegram does: bold, italics, a list and a code fence arrive
- * as entities while the model's own `<script>`, `<b>` and `&amp;` arrive as text; a
- * streamed answer whose fence stays open across several edits never has an edit
- * refused; an answer past 4,096 characters with a fence across the cut closes it in
- * the first message and opens it again in the next, and one whose bold runs across a
- * cut inside a long paragraph is bold on both sides with no stars shown; refused
- * entities fall back to the plain text the HTML shows.
+ * A chat answer's Markdown through the hub (run in the test's process) and the loopback Bot API
+ * server, which reads the HTML as Telegram does: bold, italics, a list and a code fence arrive as
+ * entities while the model's own `<script>`, `<b>` and `&amp;` arrive as text; a streamed answer
+ * whose fence stays open across several edits never has an edit refused; an answer past 4,096
+ * characters with a fence across the cut closes it in the first message and opens it again in the
+ * next, and one whose bold runs across a cut inside a long paragraph is bold on both sides with no
+ * stars shown; refused entities fall back to the plain text the HTML shows.
  */
 import assert from "node:assert/strict";
 import { cleanup } from "../cli/_run.ts";
 import { type BotServer, startBotServer } from "./_bot_server.ts";
 import { parseTelegramHtml, visibleText } from "./_bot_html.ts";
-import { type HubProcess, messengerHome, OWNER, runHub, seenIn } from "./_hub.ts";
+import { type HubHere, messengerHome, OWNER, runHubHere, seenIn } from "./_hub.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
 
@@ -36,10 +35,10 @@ async function withHub(
   body: (bot: BotServer, home: string) => Promise<void>,
 ): Promise<void> {
   const bot = startBotServer();
-  let hub: HubProcess | undefined;
+  let hub: HubHere | undefined;
   try {
     const { home } = await messengerHome(bot, options);
-    hub = await runHub(home, bot);
+    hub = await runHubHere(home, bot);
     await body(bot, home);
   } finally {
     await hub?.stop();

@@ -9,7 +9,7 @@ import { agent, cleanup } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { startVendorServer } from "../_vendor_server.ts";
 import { startBotServer } from "./_bot_server.ts";
-import { messengerHome, OWNER, runHub, textsIn } from "./_hub.ts";
+import { contactStates, messengerHome, OWNER, runHubHere, textsIn } from "./_hub.ts";
 import { until } from "../_poll.ts";
 import { spawnHubProcess } from "../_hub_process.ts";
 
@@ -28,7 +28,7 @@ Deno.test({
         `[models.roles.brain]\nprovider = "vendor-a"\nmodel_id = "claude-sonnet-5"\nparams = { base_url = "${vendor.url}/v1" }\n`,
       ]],
     });
-    const hub = await runHub(home, bot);
+    const hub = await runHubHere(home, bot);
     try {
       bot.pushMessage(OWNER, "Tea?");
       await bot.until(
@@ -71,7 +71,7 @@ Deno.test({
       };
       ledger.recordMany([{ ...row, role: "brain", usd: 13 }, { ...row, role: "fast", usd: 1.2 }]);
     }
-    let hub = await runHub(home, bot);
+    let hub = await runHubHere(home, bot);
     try {
       await bot.until("both notices", () => textsIn(bot, OWNER).length >= 3, 15_000);
       const texts = textsIn(bot, OWNER);
@@ -85,7 +85,7 @@ Deno.test({
       );
       const told = texts.length;
       await hub.stop();
-      hub = await runHub(home, bot);
+      hub = await runHubHere(home, bot);
       await new Promise((r) => setTimeout(r, 2_500));
       assert.equal(textsIn(bot, OWNER).length, told);
     } finally {
@@ -120,7 +120,7 @@ Deno.test({
     assert.equal((await a("init", "--name", "Owner")).code, 0);
     assert.equal((await b("init", "--name", "Stranger")).code, 0);
     assert.equal((await b("publish")).code, 0);
-    const hub = await runHub(homeA, bot);
+    const hub = await runHubHere(homeA, bot);
     try {
       assert.equal((await b("add", spineA.address, "--note", "hello\u001b[2J friend")).code, 0);
       await bot.until(
@@ -147,10 +147,11 @@ Deno.test({
             `${spineB.address} is now a contact.`,
       );
       await until(
-        "A lists B as a contact",
-        async () => (await a("contacts")).stdout.includes(`accepted`),
+        "A holds B as a contact",
+        async () => (await contactStates(homeA)).includes("accepted"),
         { timeoutMs: 10_000 },
       );
+      assert.match((await a("contacts")).stdout, /accepted/, "A lists B as a contact");
     } finally {
       await hub.stop();
       await bot.stop();

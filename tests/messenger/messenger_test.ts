@@ -1,12 +1,13 @@
 /**
- * The messenger channel end to end: `agent hub run` as a real process talking to a
- * local server that speaks the Bot API's wire format.
+ * The messenger channel end to end: the hub talking to a local server that speaks the
+ * Bot API's wire format; in this process (`runHubHere`, the agent loaded once for the
+ * file), and as a real `agent hub run` process where its output is the point.
  */
 import assert from "node:assert/strict";
 import { Ledger } from "@agent/hub/money";
 import { cleanup } from "../cli/_run.ts";
 import { startBotServer } from "./_bot_server.ts";
-import { messengerHome, OWNER, runHub, STRANGER, textsIn } from "./_hub.ts";
+import { messengerHome, OWNER, runHub, runHubHere, STRANGER, textsIn } from "./_hub.ts";
 import { controlJson } from "../_control.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
@@ -39,7 +40,7 @@ Deno.test({
   async fn() {
     const bot = startBotServer();
     const { home } = await messengerHome(bot, { replies: ["Hello from your agent."] });
-    const hub = await runHub(home, bot);
+    const hub = await runHubHere(home, bot);
     try {
       // setMyCommands in both languages, and no webhook left behind.
       const commands = bot.callsOf("setMyCommands");
@@ -93,7 +94,7 @@ Deno.test({
   async fn() {
     const bot = startBotServer();
     const { home } = await messengerHome(bot, { replies: ["Never for strangers."] });
-    const hub = await runHub(home, bot);
+    const hub = await runHubHere(home, bot);
     try {
       bot.pushMessage(STRANGER, "let me in");
       bot.pushMessage(STRANGER, "please");
@@ -119,7 +120,7 @@ Deno.test({
   async fn() {
     const bot = startBotServer();
     const { home, port } = await messengerHome(bot);
-    const hub = await runHub(home, bot);
+    const hub = await runHubHere(home, bot);
     try {
       // A command sent while the one before is still being stored is queued and told so.
       const answers = () => textsIn(bot, OWNER).filter((text) => !text.startsWith("(queued"));
@@ -179,7 +180,7 @@ Deno.test({
     assert.ok(long.length > 4096 && long.length < 5100);
     const bot = startBotServer();
     const { home } = await messengerHome(bot, { replies: [long] });
-    const hub = await runHub(home, bot);
+    const hub = await runHubHere(home, bot);
     try {
       bot.pushMessage(OWNER, "write a lot");
       await bot.until("both parts", () =>
@@ -202,7 +203,7 @@ Deno.test({
     const { home } = await messengerHome(bot, {
       replies: ["1 < 2 & <b>not bold</b>", "Plain now."],
     });
-    const hub = await runHub(home, bot);
+    const hub = await runHubHere(home, bot);
     try {
       bot.pushMessage(OWNER, "escape");
       await bot.until(
@@ -231,7 +232,7 @@ Deno.test({
       replies: ["Streaming in several words now, slowly."],
       wordMs: 40,
     });
-    const hub = await runHub(home, bot);
+    const hub = await runHubHere(home, bot);
     try {
       bot.fail("editMessageText", {
         code: 429,
@@ -264,7 +265,7 @@ Deno.test({
   async fn() {
     const bot = startBotServer();
     const { home, port } = await messengerHome(bot);
-    const hub = await runHub(home, bot);
+    const hub = await runHubHere(home, bot);
     try {
       bot.fail("getUpdates", {
         code: 409,

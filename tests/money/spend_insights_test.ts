@@ -4,17 +4,16 @@
  * event, each against a seeded ledger in a real home.
  */
 import assert from "node:assert/strict";
-import { agent, cleanup, tempHome } from "../cli/_run.ts";
+import { agent, cleanup } from "../cli/_run.ts";
 import { type CallRecord, Ledger } from "@agent/hub/money";
 import { controlFetch } from "../_control.ts";
 import { freePort } from "../_port.ts";
 import { until } from "../_poll.ts";
-import { spawnHubProcess } from "../_hub_process.ts";
+import { startHomeHub } from "../_home_hub.ts";
+import { initHome } from "../_init_home.ts";
 
 async function fakeHome(port = freePort()): Promise<string> {
-  const home = await tempHome();
-  const r = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
-  assert.equal(r.code, 0, r.stderr);
+  const home = await initHome();
   const toml = await Deno.readTextFile(`${home}/agent.toml`);
   await Deno.writeTextFile(`${home}/agent.toml`, toml.replace(/^port = \d+$/m, `port = ${port}`));
   return home;
@@ -185,7 +184,6 @@ Deno.test({
     const port = freePort();
     const home = await fakeHome(port);
     seed(home, [...SEED, { usd: 9 }]);
-    const spawn = () => spawnHubProcess(home, { piped: true });
     const base = `http://127.0.0.1:${port}`;
     // deno-lint-ignore no-explicit-any
     const get = async (path: string): Promise<{ status: number; body: any }> => {
@@ -194,15 +192,10 @@ Deno.test({
         : await controlFetch(port, path);
       return { status: res.status, body: await res.json() };
     };
-    let hub = spawn();
+    // In the test's process, as `agent hub run` assembles it: its HTTP answers are the point.
+    let hub = await startHomeHub(home);
     try {
-      await until("the hub answers", async () => {
-        try {
-          return (await get("/health")).body.ok === true;
-        } catch {
-          return false;
-        }
-      });
+      assert.equal((await get("/health")).body.ok, true);
       const byContact = await get("/spend?by=contact");
       assert.equal(byContact.status, 200);
       assert.deepEqual(byContact.body.rows.map((x: { key: string }) => x.key), [
@@ -233,24 +226,16 @@ Deno.test({
         event.text,
         /^Budget warning: brain has spent \$12\.75 of \$15\.00 this month \(85%\)/,
       );
-      hub.kill("SIGTERM");
-      await hub.output();
+      await hub.stop();
       // A restarted hub does not tell it again.
-      hub = spawn();
-      await until("the hub answers again", async () => {
-        try {
-          return (await get("/health")).body.ok === true;
-        } catch {
-          return false;
-        }
-      });
+      hub = await startHomeHub(home);
+      assert.equal((await get("/health")).body.ok, true);
       await new Promise((r) => setTimeout(r, 500));
       assert.equal((await events()).length, 1);
       const log = await Deno.readTextFile(`${home}/data/logs/agent.log`);
       assert.equal(log.split("\n").filter((l) => l.includes("budget: brain passed 80%")).length, 1);
     } finally {
-      hub.kill("SIGTERM");
-      await hub.output();
+      await hub.stop();
       await cleanup();
     }
   },

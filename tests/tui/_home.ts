@@ -4,8 +4,7 @@
  *
  * @module
  */
-import assert from "node:assert/strict";
-import { agent, tempHome } from "../cli/_run.ts";
+import { initHome } from "../_init_home.ts";
 
 /** Options for {@linkcode fakeHome}. */
 export interface FakeHomeOptions {
@@ -15,9 +14,7 @@ export interface FakeHomeOptions {
 
 /** A fresh fake home (removed by `cleanup()`), its brain answering `replies`. */
 export async function fakeHome(replies?: string[], options: FakeHomeOptions = {}): Promise<string> {
-  const home = tempHome();
-  const r = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
-  assert.equal(r.code, 0, r.stderr);
+  const home = await initHome();
   if (replies) {
     const path = `${home}/agent.toml`;
     const toml = (await Deno.readTextFile(path)).replace(

@@ -15,6 +15,13 @@ import { removeTree } from "../_temp_dir.ts";
 import { until } from "../_poll.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
+/**
+ * How often {@linkcode Pane.until} looks at the screen. Each look is a `tmux
+ * capture-pane` process, ~19 ms of processor time with the server's share (200 looks
+ * took 3.8 s here); at the poller's 20 ms a pane waiting for the agent to load spent
+ * a fifth of a core looking. A screen is drawn at most every ~16 ms anyway.
+ */
+const LOOK_MS = 100;
 const ARTIFACTS = `${ROOT}tests/tui/artifacts`;
 
 /** Whether tmux can run here. */
@@ -131,7 +138,7 @@ export class Pane {
     return await until(
       () => `the screen to show ${String(text)}; it shows:\n${screen}`,
       async () => shows(screen = await this.capture()) && screen,
-      timeoutMs === undefined ? {} : { timeoutMs },
+      timeoutMs === undefined ? { intervalMs: LOOK_MS } : { timeoutMs, intervalMs: LOOK_MS },
     );
   }
 

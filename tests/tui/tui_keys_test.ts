@@ -4,16 +4,15 @@
  * then Ctrl-D at the input, Ctrl-C and SIGTERM while a 20,000-word answer streams.
  */
 import assert from "node:assert/strict";
-import { agent, cleanup, tempHome } from "../cli/_run.ts";
+import { cleanup } from "../cli/_run.ts";
 import { HAS_TMUX, Pane } from "./_tmux.ts";
+import { initHome } from "../_init_home.ts";
 
 const T = { ignore: !HAS_TMUX, sanitizeOps: false, sanitizeResources: false };
 
 /** A fake home whose brain is `brain` (TOML inline) instead of the fake model. */
 async function home(brain?: string): Promise<string> {
-  const dir = await tempHome();
-  const r = await agent(["--home", dir, "init", "--yes", "--provider", "fake"]);
-  assert.equal(r.code, 0, r.stderr);
+  const dir = await initHome();
   if (brain !== undefined) {
     const path = `${dir}/agent.toml`;
     await Deno.writeTextFile(
