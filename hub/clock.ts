@@ -147,3 +147,29 @@ export function testClock(
     close: () => clearInterval(id),
   };
 }
+
+/**
+ * The time an `agent net` run goes by when a test names a clock file: `AGENT_TEST_CLOCK`
+ * as {@linkcode testClock} reads it, read again at every call (a run lives a second;
+ * no timer watches the file), the machine's time while the file is missing. The outbox
+ * waits 5 s before its first retry; a test moves this clock past that instead of
+ * running `agent net poll --once` until the seconds have passed. Honoured only from a
+ * checkout, like {@linkcode testClock}; `undefined` otherwise.
+ */
+export function testNow(
+  env: Readonly<Record<string, string | undefined>>,
+  moduleUrl: string = import.meta.url,
+): (() => number) | undefined {
+  const file = env.AGENT_TEST_CLOCK?.trim();
+  if (!file || !moduleUrl.startsWith("file:") || !moduleUrl.endsWith("/hub/clock.ts")) {
+    return undefined;
+  }
+  return () => {
+    try {
+      const ms = Number(Deno.readTextFileSync(file).trim());
+      return Number.isFinite(ms) && ms > 0 ? ms : Date.now();
+    } catch {
+      return Date.now();
+    }
+  };
+}

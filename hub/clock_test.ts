@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { tempDir } from "../tests/_temp_dir.ts";
-import { ManualClock, testClock } from "./clock.ts";
+import { ManualClock, testClock, testNow } from "./clock.ts";
 
 Deno.test("ManualClock fires the timers it passes in time order, and a due one at once", async () => {
   const clock = new ManualClock(0);
@@ -48,4 +48,21 @@ Deno.test("testClock() steps a hub's clock through AGENT_TEST_CLOCK, from a chec
   } finally {
     clock.close();
   }
+});
+
+Deno.test("testNow() reads AGENT_TEST_CLOCK at every call, from a checkout only", () => {
+  using tmp = tempDir("clock_test_");
+  const file = `${tmp.path}/clock`;
+  const env = { AGENT_TEST_CLOCK: file };
+  assert.equal(testNow({}), undefined);
+  assert.equal(testNow(env, "file:///somewhere/dist/agent.js"), undefined);
+  assert.equal(testNow(env, "https://jsr.io/@agent/hub/0.1.0/clock.ts"), undefined);
+  const now = testNow(env)!;
+  const before = Date.now();
+  const machine = now();
+  assert.ok(machine >= before && machine <= Date.now(), "no file yet: the machine's time");
+  Deno.writeTextFileSync(file, "5000");
+  assert.equal(now(), 5000);
+  Deno.writeTextFileSync(file, "65000");
+  assert.equal(now(), 65000, "read again at every call");
 });

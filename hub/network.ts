@@ -22,6 +22,7 @@ export {
   type NetState,
   NetUsageError,
   openNetwork,
+  type OpenNetworkOptions,
   openState,
   OwnSpineError,
   type SendOutcome,
@@ -42,3 +43,6 @@ export {
 
 // The sub-agents a card lists.
 export { loadSubAgentDirectory } from "./subs/mod.ts";
+
+// The test clock a hub of a checkout honours (`AGENT_TEST_CLOCK`), so a test steps time.
+export { testNow } from "./clock.ts";

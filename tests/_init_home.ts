@@ -7,9 +7,33 @@
  *
  * @module
  */
+import type { Lang } from "@agent/hub/base";
 import { initHome, tempHome } from "./cli/_run.ts";
 
 /** A fresh home (a {@linkcode tempHome}, removed by `cleanup()`) as `agent init --yes --provider fake` writes it. */
-export function fakeInitHome(): Promise<string> {
-  return initHome(tempHome(), { provider: "fake" });
+export async function fakeInitHome(): Promise<string> {
+  const home = tempHome();
+  await initHomeAt(home);
+  return home;
+}
+
+/** Options for {@linkcode initHomeAt}. */
+export interface InitHomeAtOptions {
+  /** `agent init --language`. @default "en" */
+  language?: Lang;
+  /** The hub's control port written into `agent.toml` (`[hub] port`). */
+  port?: number;
+}
+
+/**
+ * Writes into `home` (made when missing) what `agent --home <home> init --yes --provider
+ * fake --language <language>` writes, and the control port when one is given.
+ */
+export async function initHomeAt(home: string, options: InitHomeAtOptions = {}): Promise<void> {
+  await initHome(home, { provider: "fake", language: options.language ?? "en" });
+  if (options.port === undefined) return;
+  const toml = await Deno.readTextFile(`${home}/agent.toml`);
+  const set = toml.replace(/^port = \d+$/m, `port = ${options.port}`);
+  if (set === toml) throw new Error("agent.toml has no `port = ` line to set");
+  await Deno.writeTextFile(`${home}/agent.toml`, set);
 }

@@ -91,6 +91,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "spine_http/",
         "events/",
         "network/",
+        "cloud.ts",
         "cloud/",
         "memory/",
         "mcp/",

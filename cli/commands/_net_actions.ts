@@ -23,7 +23,7 @@ import { contacts, log, stateOf, status } from "./_net_views.ts";
 import { t } from "./_net_messages.ts";
 import { spineAction } from "./_net_spine.ts";
 import { universeAction } from "./_net_universe.ts";
-import { needNode } from "./_net_node.ts";
+import { needNode, netOptions } from "./_net_node.ts";
 
 /** A subcommand of `agent net`: the words after it and its options, to an exit code. */
 export type NetAction = (
@@ -134,12 +134,7 @@ async function block(ctx: CommandContext, args: string[]) {
 
 async function remove(ctx: CommandContext, args: string[]) {
   const address = checkAddress(ctx, args[0]);
-  const opened = await openNetwork({
-    config: await ctx.config(),
-    env: ctx.env,
-    paths: ctx.paths,
-    logger: ctx.logger,
-  });
+  const opened = await openNetwork(await netOptions(ctx));
   // Offline (no spine or identity here) the contact is only forgotten.
   const outcome = opened.ok
     ? await opened.node.removeAndTell(address)

@@ -65,14 +65,14 @@ export const command: CommandModule = {
 };
 
 async function spineOf(ctx: CommandContext) {
-  const { CloudSpine, cloudTarget } = await import("@agent/hub");
+  const { CloudSpine, cloudTarget } = await import("@agent/hub/cloud");
   const { url, token } = cloudTarget(ctx.env, ctx.lang);
   return new CloudSpine(url, token, ctx.lang);
 }
 
 async function push(ctx: CommandContext, includeUser: boolean, yes: boolean): Promise<number> {
   const [{ pushFiles, TerminalInput }, spine] = await Promise.all([
-    import("@agent/hub"),
+    import("@agent/hub/cloud"),
     spineOf(ctx),
   ]);
   const terminal = Deno.stdin.isTerminal() && Deno.stdout.isTerminal();
@@ -93,13 +93,13 @@ async function push(ctx: CommandContext, includeUser: boolean, yes: boolean): Pr
 }
 
 async function pull(ctx: CommandContext, force: boolean): Promise<number> {
-  const [{ pullFiles }, spine] = await Promise.all([import("@agent/hub"), spineOf(ctx)]);
+  const [{ pullFiles }, spine] = await Promise.all([import("@agent/hub/cloud"), spineOf(ctx)]);
   await pullFiles({ spine, home: ctx.paths.home, lang: ctx.lang, force, out: ctx.out });
   return 0;
 }
 
 async function status(ctx: CommandContext): Promise<number> {
-  const [{ cloudStatus }, spine] = await Promise.all([import("@agent/hub"), spineOf(ctx)]);
+  const [{ cloudStatus }, spine] = await Promise.all([import("@agent/hub/cloud"), spineOf(ctx)]);
   return await cloudStatus(spine, ctx.lang, ctx.out);
 }
 

@@ -5,13 +5,13 @@
  *
  * @module
  */
-import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { tmpdirEnv } from "../_temp_dir.ts";
 import { agent, type RunResult, tempHome, withReplies } from "../cli/_run.ts";
 import { type RunningSpine, startSpine } from "../spine/_harness.ts";
 import { freePort } from "../_port.ts";
 import { until } from "../_poll.ts";
+import { initHomeAt } from "../_init_home.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -35,8 +35,7 @@ export async function cloudHome(
   options: { replies?: string[]; env?: Record<string, string> } = {},
 ): Promise<string> {
   const home = await tempHome();
-  const r = await agent(["--home", home, "init", "--yes", "--provider", "fake"]);
-  assert.equal(r.code, 0, r.stderr);
+  await initHomeAt(home);
   let toml = await Deno.readTextFile(`${home}/agent.toml`);
   toml = toml.replace(/^port = \d+$/m, `port = ${freePort()}`);
   if (options.replies) toml = withReplies(toml, options.replies);

@@ -5,18 +5,15 @@ import { type TempDir, tempDir } from "../_temp_dir.ts";
 import { controlFetch, controlJson } from "../_control.ts";
 import { freePort } from "../_port.ts";
 import { until } from "../_poll.ts";
-import { spawnHubProcess } from "../_hub_process.ts";
+import { spawnHubProcess, untilHub } from "../_hub_process.ts";
+import { initHomeAt } from "../_init_home.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
-/** An initialised home on `port`; an `await using` block removes it. */
+/** A home as `agent init --yes` makes it, on `port`; an `await using` block removes it. */
 async function newHome(port = freePort()): Promise<TempDir> {
-  const dir = await tempDir("agent-hub-cli-");
-  const home = dir.path;
-  const init = await agent(["--home", home, "init", "--yes", "--language", "en"]);
-  assert.deepEqual(init.code, 0, init.stderr);
-  const toml = await Deno.readTextFile(`${home}/agent.toml`);
-  await Deno.writeTextFile(`${home}/agent.toml`, toml.replace(/^port = \d+$/m, `port = ${port}`));
+  const dir = tempDir("agent-hub-cli-");
+  await initHomeAt(dir.path, { port });
   return dir;
 }
 
@@ -24,7 +21,11 @@ function spawnHub(home: string, env: Record<string, string> = {}): Deno.ChildPro
   return spawnHubProcess(home, { env, piped: true });
 }
 
-async function running(home: string): Promise<{ running: boolean; pid: number | null }> {
+async function running(home: string): Promise<{
+  running: boolean;
+  pid: number | null;
+  last_crash: { pid: number; reason: string } | null;
+}> {
   const r = await agent(["--home", home, "hub", "status", "--json"]);
   assert.deepEqual(r.code, 0, r.stderr);
   return JSON.parse(r.stdout);
@@ -36,7 +37,8 @@ Deno.test("agent hub run/status/stop: lock, control API, clean stop, already run
   const home = homeDir.path;
   const hub = spawnHub(home);
   try {
-    await until("the hub runs", async () => (await running(home)).running);
+    // Its control API answers once the lock is taken; `hub status` below says "running".
+    await untilHub(port, () => true, "the hub runs");
     const second = await agent(["--home", home, "hub", "run"]);
     assert.deepEqual(second.code, 1);
     assert.ok(
@@ -66,16 +68,17 @@ Deno.test("agent hub run/status/stop: lock, control API, clean stop, already run
 });
 
 Deno.test("agent hub: Ctrl-C stops cleanly; a killed hub is recorded as the last crash", async () => {
-  await using homeDir = await newHome();
+  const port = freePort();
+  await using homeDir = await newHome(port);
   const home = homeDir.path;
   let hub = spawnHub(home);
-  await until("the hub runs", async () => (await running(home)).running);
+  await untilHub(port, () => true, "the hub runs");
   hub.kill("SIGINT");
   assert.deepEqual((await hub.status).code, 0);
   await hub.stdout.cancel().catch(() => {});
   await hub.stderr.cancel().catch(() => {});
   hub = spawnHub(home);
-  await until("the hub runs again", async () => (await running(home)).running);
+  await untilHub(port, () => true, "the hub runs again");
   const killed = hub.pid;
   hub.kill("SIGKILL");
   await hub.status;
@@ -83,11 +86,11 @@ Deno.test("agent hub: Ctrl-C stops cleanly; a killed hub is recorded as the last
   await hub.stderr.cancel().catch(() => {});
   hub = spawnHub(home);
   try {
-    await until("the hub runs a third time", async () => (await running(home)).running);
-    const r = await agent(["--home", home, "hub", "status", "--json"]);
-    const report = JSON.parse(r.stdout);
-    assert.deepEqual(report.last_crash.pid, killed);
-    assert.ok(report.last_crash.reason.includes("without a clean shutdown"));
+    await untilHub(port, () => true, "the hub runs a third time");
+    const report = await running(home);
+    assert.deepEqual([report.running, report.pid], [true, hub.pid]);
+    assert.deepEqual(report.last_crash?.pid, killed);
+    assert.ok(report.last_crash?.reason.includes("without a clean shutdown"));
   } finally {
     await agent(["--home", home, "hub", "stop"]);
     await hub.status;
@@ -148,8 +151,10 @@ Deno.test("agent hub systemd-unit and install on Linux", async () => {
 Deno.test("agent net: init, publish, add, poll --once, accept, send, log between two homes", async () => {
   const tokenA = "token-a";
   const tokenB = "token-b";
-  const spineA = await startSpine({ hubToken: tokenA });
-  const spineB = await startSpine({ hubToken: tokenB });
+  const [spineA, spineB] = await Promise.all([
+    startSpine({ hubToken: tokenA }),
+    startSpine({ hubToken: tokenB }),
+  ]);
   await using homeADir = await newHome();
   const homeA = homeADir.path;
   await using homeBDir = await newHome();
@@ -214,8 +219,10 @@ Deno.test("agent net: init, publish, add, poll --once, accept, send, log between
 });
 
 Deno.test("agent hub run answers the network: a running hub handles requests and messages", async () => {
-  const spineA = await startSpine({ hubToken: "ta" });
-  const spineB = await startSpine({ hubToken: "tb" });
+  const [spineA, spineB] = await Promise.all([
+    startSpine({ hubToken: "ta" }),
+    startSpine({ hubToken: "tb" }),
+  ]);
   const port = freePort();
   await using homeADir = await newHome(port);
   const homeA = homeADir.path;
@@ -251,12 +258,17 @@ Deno.test("agent hub run answers the network: a running hub handles requests and
     // The hub published its card at start.
     assert.deepEqual(JSON.parse((await a("card")).stdout).name, "Hub A");
     assert.deepEqual((await b("add", spineA.address, "--note", "from the CLI")).code, 0);
+    // Watched through the control API (a fetch), not by running `agent net contacts`
+    // (a Deno process, about a second of processor time) again and again.
+    const events = await until("the hub takes the request", async () => {
+      const got = await (await controlFetch(port, "/net/events?after=0"))
+        .json() as { events: { type: string; address: string; text: string }[] };
+      return got.events.length > 0 && got;
+    });
     await until(
-      "the hub takes the request",
+      "`agent net contacts` lists the request",
       async () => (await a("contacts")).stdout.includes(`pending_in  ${spineB.address}`),
     );
-    const events = await (await controlFetch(port, "/net/events?after=0"))
-      .json() as { events: { type: string; address: string; text: string }[] };
     assert.deepEqual(
       events.events.map((e) => [
         e.type,
@@ -272,9 +284,10 @@ Deno.test("agent hub run answers the network: a running hub handles requests and
     await b("poll", "--once");
     assert.deepEqual((await b("send", spineA.address, "Anyone home?")).code, 0);
     await until("the hub answers", async () => {
-      await b("poll", "--once");
-      return (await b("log")).stdout.includes(`in  ${spineA.address} message: Okay.`);
-    });
+      const polled = await b("poll", "--once");
+      return /^Handled [1-9]/.test(polled.stdout);
+    }, { intervalMs: 200 });
+    assert.ok((await b("log")).stdout.includes(`in  ${spineA.address} message: Okay.`));
     const net = (await status()).net;
     assert.deepEqual([net.configured, net.link, net.state], [true, "websocket", "polling"]);
     assert.ok(net.doorbell.rings >= 2 && net.doorbell.connects === 1, JSON.stringify(net));

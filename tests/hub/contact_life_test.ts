@@ -8,20 +8,22 @@ import assert from "node:assert/strict";
 import { agent } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { type TempDir, tempDir } from "../_temp_dir.ts";
+import { initHomeAt } from "../_init_home.ts";
 
 async function newHome(language: "en" | "tr"): Promise<TempDir> {
-  const dir = await tempDir("agent-contact-life-");
-  const init = await agent(["--home", dir.path, "init", "--yes", "--language", language]);
-  assert.equal(init.code, 0, init.stderr);
+  const dir = tempDir("agent-contact-life-");
+  await initHomeAt(dir.path, { language });
   return dir;
 }
 
 /** Two homes that are accepted contacts of each other; `a` and `b` run `agent net`. */
 async function pair(language: "en" | "tr") {
-  const spineA = await startSpine({ hubToken: "ta" });
-  const spineB = await startSpine({ hubToken: "tb" });
-  const homeA = await newHome(language);
-  const homeB = await newHome(language);
+  const [spineA, spineB, homeA, homeB] = await Promise.all([
+    startSpine({ hubToken: "ta" }),
+    startSpine({ hubToken: "tb" }),
+    newHome(language),
+    newHome(language),
+  ]);
   const close = async () => {
     await spineA.stop();
     await spineB.stop();
@@ -38,10 +40,11 @@ async function pair(language: "en" | "tr") {
   const b = (...args: string[]) =>
     agent(["--home", homeB.path, "net", ...args], { env: env(spineB, "tb") });
   try {
-    assert.equal((await a("init", "--name", "Alice")).code, 0);
-    assert.equal((await b("init", "--name", "Bob")).code, 0);
-    assert.equal((await a("publish")).code, 0);
-    assert.equal((await b("publish")).code, 0);
+    // Two homes, two spines: their first steps run side by side.
+    const inits = await Promise.all([a("init", "--name", "Alice"), b("init", "--name", "Bob")]);
+    assert.deepEqual(inits.map((r) => r.code), [0, 0]);
+    const published = await Promise.all([a("publish"), b("publish")]);
+    assert.deepEqual(published.map((r) => r.code), [0, 0]);
     assert.equal((await a("add", spineB.address)).code, 0);
     await b("poll", "--once");
     assert.equal((await b("accept", spineA.address)).code, 0);

@@ -3,18 +3,20 @@
  * notice waits in the outbox like a message, is posted again once that spine is back
  * (two spines on workerd, the peer's restarted on its port with its state kept), and
  * arrives once. A re-add before it arrived voids it, so it never undoes the new request.
+ *
+ * Alice's runs go by a clock file (`AGENT_TEST_CLOCK`): the test moves it past the
+ * outbox's first retry (5 s) instead of polling until the seconds have passed.
  */
 import assert from "node:assert/strict";
 import { agent } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { type TempDir, tempDir } from "../_temp_dir.ts";
 import { freePort } from "../_port.ts";
-import { until } from "../_poll.ts";
+import { initHomeAt } from "../_init_home.ts";
 
 async function newHome(): Promise<TempDir> {
-  const dir = await tempDir("agent-removed-outbox-");
-  const init = await agent(["--home", dir.path, "init", "--yes"]);
-  assert.equal(init.code, 0, init.stderr);
+  const dir = tempDir("agent-removed-outbox-");
+  await initHomeAt(dir.path);
   return dir;
 }
 
@@ -22,10 +24,15 @@ async function newHome(): Promise<TempDir> {
 async function pair() {
   const persist = await tempDir("agent-removed-outbox-spine-");
   const port = freePort();
-  const spineA = await startSpine({ hubToken: "ta" });
-  let spineB = await startSpine({ hubToken: "tb", port, persistDir: persist.path });
-  const homeA = await newHome();
-  const homeB = await newHome();
+  const [spineA, firstB, homeA, homeB] = await Promise.all([
+    startSpine({ hubToken: "ta" }),
+    startSpine({ hubToken: "tb", port, persistDir: persist.path }),
+    newHome(),
+    newHome(),
+  ]);
+  let spineB = firstB;
+  // Alice's clock: the machine's until the test writes a time here.
+  const clockA = `${persist.path}/clock-a`;
   const env = (url: string, token: string) => ({
     AGENT_SPINE_URL: url,
     AGENT_SPINE_TOKEN: token,
@@ -33,7 +40,9 @@ async function pair() {
   });
   const urlB = spineB.url;
   const a = (...args: string[]) =>
-    agent(["--home", homeA.path, "net", ...args], { env: env(spineA.url, "ta") });
+    agent(["--home", homeA.path, "net", ...args], {
+      env: { ...env(spineA.url, "ta"), AGENT_TEST_CLOCK: clockA },
+    });
   const b = (...args: string[]) =>
     agent(["--home", homeB.path, "net", ...args], { env: env(urlB, "tb") });
   const close = async () => {
@@ -44,10 +53,11 @@ async function pair() {
     await persist[Symbol.asyncDispose]();
   };
   try {
-    assert.equal((await a("init", "--name", "Alice")).code, 0);
-    assert.equal((await b("init", "--name", "Bob")).code, 0);
-    assert.equal((await a("publish")).code, 0);
-    assert.equal((await b("publish")).code, 0);
+    // Two homes, two spines: their first steps run side by side.
+    const inits = await Promise.all([a("init", "--name", "Alice"), b("init", "--name", "Bob")]);
+    assert.deepEqual(inits.map((r) => r.code), [0, 0]);
+    const published = await Promise.all([a("publish"), b("publish")]);
+    assert.deepEqual(published.map((r) => r.code), [0, 0]);
     assert.equal((await a("add", spineB.address)).code, 0);
     await b("poll", "--once");
     assert.equal((await b("accept", spineA.address)).code, 0);
@@ -62,6 +72,8 @@ async function pair() {
     addressA: spineA.address,
     addressB: spineB.address,
     stopB: () => spineB.stop(),
+    /** Moves Alice's clock `seconds` past the machine's. */
+    aheadA: (seconds: number) => Deno.writeTextFile(clockA, String(Date.now() + seconds * 1000)),
     startB: async () => {
       spineB = await startSpine({ hubToken: "tb", port, persistDir: persist.path });
     },
@@ -94,14 +106,11 @@ Deno.test({
       assert.match((await p.a("status")).stdout, /outbox: 1 waiting for delivery/);
 
       await p.startB();
-      // The outbox's first retry is due about 5 s after the failed post.
-      let bobHandled = 0;
-      await until("Bob to get the removal notice", async () => {
-        await p.a("poll", "--once");
-        bobHandled += handled((await p.b("poll", "--once")).stdout);
-        return bobHandled > 0;
-      }, { intervalMs: 500 });
-      assert.equal(bobHandled, 1, "Bob got the removal notice");
+      // The outbox's first retry is due 4 to 6 s after the failed post: 30 s on (a spine
+      // takes envelopes up to 300 s either side of its time), Alice's next poll posts it.
+      await p.aheadA(30);
+      await p.a("poll", "--once");
+      assert.equal(handled((await p.b("poll", "--once")).stdout), 1, "Bob got the removal notice");
       assert.equal(
         (await p.b("contacts")).stdout,
         `removed     ${p.addressA}  Alice\n  their side: removed you; \`agent net add ${p.addressA}\` sends a new request\n`,

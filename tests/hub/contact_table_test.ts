@@ -24,8 +24,10 @@ function handledSince(a: TestAgent, mark: number, n = 1): Promise<void> {
 }
 
 Deno.test("contact table: every incoming and command row, key pinning, drops before card fetch", async () => {
-  const alice = await startAgent("alice", { replies: ["[no reply]"] });
-  const bob = await startAgent("bob", { replies: ["Bob here."] });
+  const [alice, bob] = await Promise.all([
+    startAgent("alice", { replies: ["[no reply]"] }),
+    startAgent("bob", { replies: ["Bob here."] }),
+  ]);
   const carol = await startAgent("carol", { replies: ["[no reply]"] });
   // Card fetches bob's hub makes (strangers and blocked senders must cause none).
   let bobFetches = 0;

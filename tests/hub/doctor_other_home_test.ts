@@ -3,10 +3,11 @@ import assert from "node:assert/strict";
 import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { spawnHubProcess, untilHub } from "../_hub_process.ts";
 import { freePort } from "../_port.ts";
+import { initHomeAt } from "../_init_home.ts";
 
 async function home(port: number): Promise<string> {
   const dir = await tempHome();
-  assert.equal((await agent(["--home", dir, "init", "--yes", "--provider", "fake"])).code, 0);
+  await initHomeAt(dir);
   const toml = await Deno.readTextFile(`${dir}/agent.toml`);
   await Deno.writeTextFile(`${dir}/agent.toml`, toml.replace(/^port = \d+$/m, `port = ${port}`));
   return dir;

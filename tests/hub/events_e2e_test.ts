@@ -13,15 +13,13 @@ import { spawnHubProcess, untilHub } from "../_hub_process.ts";
 import { controlFetch } from "../_control.ts";
 import { freePort } from "../_port.ts";
 import { until } from "../_poll.ts";
+import { initHomeAt } from "../_init_home.ts";
 
 const APPEND = new URL("./_append_event.ts", import.meta.url).pathname;
 
 async function newHome(port = freePort()): Promise<string> {
   const home = await tempHome();
-  const init = await agent(["--home", home, "init", "--yes", "--language", "en"]);
-  assert.equal(init.code, 0, init.stderr);
-  const toml = await Deno.readTextFile(`${home}/agent.toml`);
-  await Deno.writeTextFile(`${home}/agent.toml`, toml.replace(/^port = \d+$/m, `port = ${port}`));
+  await initHomeAt(home, { port });
   return home;
 }
 

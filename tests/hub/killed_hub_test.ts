@@ -9,6 +9,7 @@ import { agent } from "../cli/_run.ts";
 import { tempDir } from "../_temp_dir.ts";
 import { freePort } from "../_port.ts";
 import { until } from "../_poll.ts";
+import { initHomeAt } from "../_init_home.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -24,7 +25,7 @@ Deno.test({
   async fn() {
     await using dir = await tempDir("agent-killed-hub-");
     const home = dir.path;
-    assert.equal((await agent(["--home", home, "init", "--yes", "--language", "en"])).code, 0);
+    await initHomeAt(home);
     const toml = await Deno.readTextFile(`${home}/agent.toml`);
     await Deno.writeTextFile(
       `${home}/agent.toml`,

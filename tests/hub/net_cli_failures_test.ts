@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { agent } from "../cli/_run.ts";
 import { freePort } from "../_port.ts";
+import { initHomeAt } from "../_init_home.ts";
 
 const noTrace = (text: string) => !/\n\s+at |Stack backtrace|error: Uncaught/.test(text);
 
@@ -18,7 +19,7 @@ Deno.test("agent net failure paths: broken identity, missing token, spine down, 
   const net = (args: string[], extra: Record<string, string> = {}) =>
     agent(["--home", home, "net", ...args], { env: { ...env, ...extra } });
   try {
-    assert.deepEqual((await agent(["--home", home, "init", "--yes", "--language", "en"])).code, 0);
+    await initHomeAt(home);
     await Deno.mkdir(`${home}/data/net`, { recursive: true });
     await Deno.writeTextFile(`${home}/data/net/identity.json`, "garbage");
     let r = await net(["status"]);

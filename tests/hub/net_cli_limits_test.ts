@@ -10,6 +10,7 @@ import { Logger } from "@agent/hub/base";
 import { resolvePaths } from "@agent/hub/base";
 import { openNetwork } from "@agent/hub";
 import { freePort } from "../_port.ts";
+import { initHomeAt } from "../_init_home.ts";
 
 Deno.test("agent net: name and message limits, targets, log lines, profile name beats [net] name", async () => {
   const home = await Deno.makeTempDir({ prefix: "agent-net-limits-" });
@@ -20,7 +21,7 @@ Deno.test("agent net: name and message limits, targets, log lines, profile name 
   };
   const net = (...args: string[]) => agent(["--home", home, "net", ...args], { env });
   try {
-    assert.deepEqual((await agent(["--home", home, "init", "--yes", "--language", "en"])).code, 0);
+    await initHomeAt(home);
     const toml = await Deno.readTextFile(`${home}/agent.toml`);
     await Deno.writeTextFile(
       `${home}/agent.toml`,

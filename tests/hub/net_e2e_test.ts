@@ -3,8 +3,10 @@ import { startAgent } from "./_agents.ts";
 import { until } from "../_poll.ts";
 
 Deno.test("two hubs: request, accept, message, auto-reply and log over their spines", async () => {
-  const alice = await startAgent("alice", { replies: ["[no reply]"] });
-  const bob = await startAgent("bob", { replies: ["Hi Alice, Bob here."] });
+  const [alice, bob] = await Promise.all([
+    startAgent("alice", { replies: ["[no reply]"] }),
+    startAgent("bob", { replies: ["Hi Alice, Bob here."] }),
+  ]);
   try {
     await alice.node.add(bob.address, "Hello from Alice");
     await until(

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { NetState } from "@agent/hub";
 import { agent, cleanup, tempHome } from "../cli/_run.ts";
+import { initHomeAt } from "../_init_home.ts";
 
 // deno-lint-ignore no-control-regex
 const UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
@@ -12,7 +13,7 @@ const UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u20
 Deno.test("agent net contacts and log show escapes and bidi controls as text", async () => {
   try {
     const home = await tempHome();
-    assert.equal((await agent(["--home", home, "init", "--yes", "--provider", "fake"])).code, 0);
+    await initHomeAt(home);
     const state = NetState.file(`${home}/data/net`);
     await state.saveContact({
       address: "stranger.example",

@@ -8,17 +8,19 @@ import assert from "node:assert/strict";
 import { agent } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { type TempDir, tempDir } from "../_temp_dir.ts";
+import { initHomeAt } from "../_init_home.ts";
 
-async function newHome(language: string): Promise<TempDir> {
+async function newHome(language: "en" | "tr"): Promise<TempDir> {
   const dir = tempDir("agent-net-send-");
-  const init = await agent(["--home", dir.path, "init", "--yes", "--language", language]);
-  assert.equal(init.code, 0, init.stderr);
+  await initHomeAt(dir.path, { language });
   return dir;
 }
 
 Deno.test("agent net send right after the other side accepts goes through, no poll first", async () => {
-  const spineA = await startSpine({ hubToken: "ta" });
-  const spineB = await startSpine({ hubToken: "tb" });
+  const [spineA, spineB] = await Promise.all([
+    startSpine({ hubToken: "ta" }),
+    startSpine({ hubToken: "tb" }),
+  ]);
   using homeA = await newHome("en");
   using homeB = await newHome("tr");
   const env = (url: string, token: string) => ({
@@ -31,10 +33,11 @@ Deno.test("agent net send right after the other side accepts goes through, no po
   const b = (...args: string[]) =>
     agent(["--home", homeB.path, "net", ...args], { env: env(spineB.url, "tb") });
   try {
-    assert.equal((await a("init", "--name", "Alice")).code, 0);
-    assert.equal((await b("init", "--name", "Bob")).code, 0);
-    assert.equal((await a("publish")).code, 0);
-    assert.equal((await b("publish")).code, 0);
+    // Two homes, two spines: their first steps run side by side.
+    const inits = await Promise.all([a("init", "--name", "Alice"), b("init", "--name", "Bob")]);
+    assert.deepEqual(inits.map((r) => r.code), [0, 0]);
+    const published = await Promise.all([a("publish"), b("publish")]);
+    assert.deepEqual(published.map((r) => r.code), [0, 0]);
     assert.equal((await a("add", spineB.address, "--note", "Hi Bob")).code, 0);
     // Not accepted yet: one sentence, after a poll that found nothing new.
     const early = await a("send", spineB.address, "Too", "soon");

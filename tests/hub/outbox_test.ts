@@ -17,15 +17,17 @@ Deno.test({
     const dir = await Deno.makeTempDir({ prefix: "outbox-spine-" });
     const port = freePort();
     let aliceSpine = await startSpine({ hubToken: "ta", port, persistDir: dir });
-    const alice = await startAgent("alice", {
-      replies: ["[no reply]"],
-      spine: aliceSpine,
-      env: { AGENT_SPINE_TOKEN: "ta" },
-    });
-    const bob = await startAgent("bob", {
-      replies: ["Pong.", "A second answer that must never be asked for."],
-      timings: { ...FAST, outboxMs: 200 },
-    });
+    const [alice, bob] = await Promise.all([
+      startAgent("alice", {
+        replies: ["[no reply]"],
+        spine: aliceSpine,
+        env: { AGENT_SPINE_TOKEN: "ta" },
+      }),
+      startAgent("bob", {
+        replies: ["Pong.", "A second answer that must never be asked for."],
+        timings: { ...FAST, outboxMs: 200 },
+      }),
+    ]);
     try {
       await connect(alice, bob);
 

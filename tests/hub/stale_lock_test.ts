@@ -8,6 +8,7 @@ import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { spawnHubProcess } from "../_hub_process.ts";
 import { freePort } from "../_port.ts";
 import { until } from "../_poll.ts";
+import { initHomeAt } from "../_init_home.ts";
 
 Deno.test({
   name: "a stale lock naming a live stranger process is taken over, and hub stop never signals it",
@@ -15,7 +16,7 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     const home = await tempHome();
-    assert.equal((await agent(["--home", home, "init", "--yes", "--provider", "fake"])).code, 0);
+    await initHomeAt(home);
     const port = freePort();
     const toml = await Deno.readTextFile(`${home}/agent.toml`);
     await Deno.writeTextFile(`${home}/agent.toml`, toml.replace(/^port = \d+$/m, `port = ${port}`));

@@ -7,13 +7,13 @@ import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { networkCheck } from "@agent/hub";
 import { resolvePaths } from "@agent/hub/base";
+import { initHomeAt } from "../_init_home.ts";
 
 const TOKEN = "doctor-token-0123456789abcdef";
 
 async function home(url: string, token = TOKEN): Promise<string> {
   const dir = await tempHome();
-  const init = await agent(["--home", dir, "init", "--yes", "--provider", "fake"]);
-  assert.equal(init.code, 0, init.stderr);
+  await initHomeAt(dir);
   const env = `AGENT_SPINE_URL=${url}\nAGENT_SPINE_TOKEN=${token}\nAGENT_NET_ALLOW_INSECURE=1\n`;
   await Deno.writeTextFile(`${dir}/.env`, env, { append: true });
   return dir;
@@ -86,7 +86,7 @@ Deno.test({
       );
       // No URL, no network lines.
       const plain = await tempHome();
-      await agent(["--home", plain, "init", "--yes", "--provider", "fake"]);
+      await initHomeAt(plain);
       r = await agent(["--home", plain, "doctor"]);
       assert.deepEqual(lines(r.stdout, "spine", "card", "spine version"), []);
     } finally {

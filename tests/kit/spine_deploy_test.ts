@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { readEnvFileSync } from "@agent/hub/base";
 import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { FAKE_EMAIL, FAKE_URL, fakeRunner, type FakeRunnerBehaviour } from "./_fake_runner.ts";
+import { initSpineProject } from "@agent/kit/spine";
 
 interface Setup {
   home: string;
@@ -18,8 +19,8 @@ async function setup(): Promise<Setup> {
   const root = await tempHome();
   const home = `${root}/home`;
   const dir = `${root}/spine`;
-  const init = await agent(["--home", home, "net", "spine", "init", dir]);
-  assert.equal(init.code, 0, init.stderr);
+  // The project `agent net spine init DIR` writes (spine_init_test.ts runs that command).
+  await initSpineProject(dir, {});
   return { home, dir, runner: await fakeRunner(root) };
 }
 

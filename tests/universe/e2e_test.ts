@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { snapshot, startUniverse } from "./_harness.ts";
+import { initHomeAt } from "../_init_home.ts";
 
 const T = { sanitizeOps: false, sanitizeResources: false };
 
@@ -23,10 +24,7 @@ Deno.test({
       const homes: string[] = [];
       for (const [i, spine] of spines.entries()) {
         const home = await tempHome();
-        assert.equal(
-          (await agent(["--home", home, "init", "--yes", "--provider", "fake"])).code,
-          0,
-        );
+        await initHomeAt(home);
         const toml = (await Deno.readTextFile(`${home}/agent.toml`))
           .replace(/^universe = ""$/m, `universe = "${universe.host}"`)
           .replace(/^auto_reply = true$/m, "auto_reply = false");
@@ -47,10 +45,13 @@ Deno.test({
         return r.stdout;
       }) as [R, R, R];
       const [A, B, C] = spines.map((s) => s.address) as [string, string, string];
-      await a("init", "--name", "Ada");
-      await b("init", "--name", "Bora");
-      await c("init", "--name", "Cem");
-      for (const x of [a, b, c]) await x("publish");
+      // Three homes, three spines: their steps run side by side.
+      await Promise.all([
+        a("init", "--name", "Ada"),
+        b("init", "--name", "Bora"),
+        c("init", "--name", "Cem"),
+      ]);
+      await Promise.all([a, b, c].map((x) => x("publish")));
       // Contacts: A–B, A–C, B–C.
       const befriend = async (x: R, y: R, yAddress: string, xAddress: string) => {
         await x("add", yAddress);

@@ -9,6 +9,7 @@ import { startSpine } from "../spine/_harness.ts";
 import { spawnHubProcess, untilHub } from "../_hub_process.ts";
 import { snapshot, startUniverse } from "./_harness.ts";
 import { freePort } from "../_port.ts";
+import { initHomeAt } from "../_init_home.ts";
 
 Deno.test({
   name: "the hub reports at start, shows net.universe in /status, and joins again when forgotten",
@@ -21,7 +22,7 @@ Deno.test({
     const home = await tempHome();
     let hub: Deno.ChildProcess | undefined;
     try {
-      assert.equal((await agent(["--home", home, "init", "--yes", "--provider", "fake"])).code, 0);
+      await initHomeAt(home);
       const toml = (await Deno.readTextFile(`${home}/agent.toml`))
         .replace(/^universe = ""$/m, `universe = "${universe.host}"`)
         .replace(/^port = \d+$/m, `port = ${port}`);
@@ -75,7 +76,7 @@ Deno.test({
     const home = await tempHome();
     let hub: Deno.ChildProcess | undefined;
     try {
-      assert.equal((await agent(["--home", home, "init", "--yes", "--provider", "fake"])).code, 0);
+      await initHomeAt(home);
       const toml = (await Deno.readTextFile(`${home}/agent.toml`))
         .replace(/^universe = ""$/m, `universe = "127.0.0.1:${freePort()}"`)
         .replace(/^port = \d+$/m, `port = ${port}`);
