@@ -181,10 +181,21 @@ export async function runHub(options: RunHubOptions): Promise<number> {
     },
     log: (line) => logger.error(line),
   });
+  // Ctrl-C and SIGTERM are heard before the control API answers: a signal sent as soon as
+  // it answers (a supervisor, a test) stops the hub cleanly, not by the default exit 130.
+  const stop = Promise.withResolvers<string>();
+  const onTerm = () => stop.resolve("SIGTERM");
+  const onInt = () => stop.resolve("SIGINT");
+  const listenSignals = options.listenSignals ?? true;
+  if (listenSignals) {
+    Deno.addSignalListener("SIGTERM", onTerm);
+    Deno.addSignalListener("SIGINT", onInt);
+  }
   try {
     server = Deno.serve({ hostname: "127.0.0.1", port: options.port, onListen: () => {} }, handler);
     port = server.addr.port;
   } catch (error) {
+    removeSignals();
     removeListeners();
     await removeHubToken(paths.hubTokenFile, token);
     releaseLock(lockFile, pid);
@@ -198,14 +209,6 @@ export async function runHub(options: RunHubOptions): Promise<number> {
   await beat();
   const beater = setInterval(beat, options.heartbeatMs ?? 5000);
 
-  const stop = Promise.withResolvers<string>();
-  const onTerm = () => stop.resolve("SIGTERM");
-  const onInt = () => stop.resolve("SIGINT");
-  const listenSignals = options.listenSignals ?? true;
-  if (listenSignals) {
-    Deno.addSignalListener("SIGTERM", onTerm);
-    Deno.addSignalListener("SIGINT", onInt);
-  }
   // A signal aborted with a reason that is a word (`SIGTERM` from `agent cloud run`) says so.
   const requested = () =>
     typeof options.signal?.reason === "string" ? options.signal.reason : "stop requested";
@@ -236,10 +239,7 @@ export async function runHub(options: RunHubOptions): Promise<number> {
     }
   }
   clearInterval(beater);
-  if (listenSignals) {
-    Deno.removeSignalListener("SIGTERM", onTerm);
-    Deno.removeSignalListener("SIGINT", onInt);
-  }
+  removeSignals();
   closing.abort();
   options.dashboard?.close?.();
   await server.shutdown().catch(() => {});
@@ -249,6 +249,12 @@ export async function runHub(options: RunHubOptions): Promise<number> {
   logger.info("hub stopped");
   options.out(t(lang, "stopped_clean"));
   return 0;
+
+  function removeSignals() {
+    if (!listenSignals) return;
+    Deno.removeSignalListener("SIGTERM", onTerm);
+    Deno.removeSignalListener("SIGINT", onInt);
+  }
 
   function removeListeners() {
     globalThis.removeEventListener("unhandledrejection", onRejection);

@@ -55,6 +55,13 @@ export class MessengerChannel implements HubService {
   #intake: TelegramIntake;
   #relay: OwnerRelay;
   #state: MessengerStateFile;
+  /**
+   * When the hub built this channel (seconds). A first start relays the events after it:
+   * the hub builds every service before starting any, so an event a service published as
+   * it started (a budget warning at start) is told, not left behind because the messenger
+   * took longer than a second to start.
+   */
+  #builtSec = Math.floor(Date.now() / 1000);
   #views = new Map<string, MessengerChatView>();
   /** The chats whose conversation the view renders. */
   #subscribed = new Set<string>();
@@ -113,7 +120,7 @@ export class MessengerChannel implements HubService {
 
   /** Registers the commands, then polls (or waits for webhook updates) and relays events. */
   async start(): Promise<void> {
-    await this.#state.load(Math.floor(Date.now() / 1000));
+    await this.#state.load(this.#builtSec);
     const bad = invalidChatIds(this.#hub.env);
     if (bad.length > 0) {
       this.#hub.logger.warn(
