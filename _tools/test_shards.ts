@@ -133,7 +133,7 @@ async function walk(root: string): Promise<string[]> {
 function shardModule(tests: readonly string[], examples: readonly string[]): string {
   return [
     ...tests.map((url) => `import ${JSON.stringify(url)};`),
-    ...examples.map((line) => line),
+    ...examples,
     "",
   ].join("\n");
 }

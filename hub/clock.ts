@@ -122,18 +122,9 @@ export function testClock(
   env: Readonly<Record<string, string | undefined>>,
   moduleUrl: string = import.meta.url,
 ): (Clock & { close(): void }) | undefined {
-  const file = env.AGENT_TEST_CLOCK?.trim();
-  if (!file || !moduleUrl.startsWith("file:") || !moduleUrl.endsWith("/hub/clock.ts")) {
-    return undefined;
-  }
-  const read = () => {
-    try {
-      const ms = Number(Deno.readTextFileSync(file).trim());
-      return Number.isFinite(ms) && ms > 0 ? ms : undefined;
-    } catch {
-      return undefined;
-    }
-  };
+  const file = testClockFile(env, moduleUrl);
+  if (file === undefined) return undefined;
+  const read = () => readClockFile(file);
   const clock = new ManualClock(read() ?? Date.now());
   const id = setInterval(() => {
     const ms = read();
@@ -160,16 +151,29 @@ export function testNow(
   env: Readonly<Record<string, string | undefined>>,
   moduleUrl: string = import.meta.url,
 ): (() => number) | undefined {
+  const file = testClockFile(env, moduleUrl);
+  if (file === undefined) return undefined;
+  return () => readClockFile(file) ?? Date.now();
+}
+
+/** The clock file a test names, when this module runs from a checkout; else `undefined`. */
+function testClockFile(
+  env: Readonly<Record<string, string | undefined>>,
+  moduleUrl: string,
+): string | undefined {
   const file = env.AGENT_TEST_CLOCK?.trim();
   if (!file || !moduleUrl.startsWith("file:") || !moduleUrl.endsWith("/hub/clock.ts")) {
     return undefined;
   }
-  return () => {
-    try {
-      const ms = Number(Deno.readTextFileSync(file).trim());
-      return Number.isFinite(ms) && ms > 0 ? ms : Date.now();
-    } catch {
-      return Date.now();
-    }
-  };
+  return file;
+}
+
+/** The epoch milliseconds in a clock file; `undefined` when missing or not a time. */
+function readClockFile(file: string): number | undefined {
+  try {
+    const ms = Number(Deno.readTextFileSync(file).trim());
+    return Number.isFinite(ms) && ms > 0 ? ms : undefined;
+  } catch {
+    return undefined;
+  }
 }
