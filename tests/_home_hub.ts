@@ -37,18 +37,46 @@ export async function startHomeHub(
   const config = await loadConfig(paths, { lang });
   const logger = new Logger({ file: paths.logFile, stderr: "off" });
   const hub = await startHub({ config, env: merged, paths, lang, logger });
+  return await serveInProcess(hub, { paths, lang, logger, port: config.hub.port, name: home });
+}
+
+/** What {@linkcode serveInProcess} runs an assembled hub with. */
+export interface ServeInProcessOptions {
+  paths: AssembledRun["paths"];
+  lang: AssembledRun["lang"];
+  logger: AssembledRun["logger"];
+  /** The control port (0: the system picks one). */
+  port: number;
+  /** The clock the hub goes by, when the test moves it. */
+  now?: () => number;
+  /** Names the hub in the error when it ends before it listens. */
+  name: string;
+}
+
+type AssembledRun = Parameters<typeof runAssembledHub>[1];
+
+/**
+ * Runs an assembled hub (`startHub()`) in this process as `agent hub run` runs it, without
+ * its signals; resolves once its control API listens. `stop()` (once) ends it as SIGTERM
+ * would and closes the hub; a hub that ends before it listens is closed and the error says so.
+ */
+export async function serveInProcess(
+  hub: Awaited<ReturnType<typeof startHub>>,
+  options: ServeInProcessOptions,
+): Promise<HomeHub> {
   const stop = new AbortController();
   const listening = Promise.withResolvers<number>();
   const done = runAssembledHub(hub, {
-    paths,
-    lang,
-    logger,
-    port: config.hub.port,
+    paths: options.paths,
+    lang: options.lang,
+    logger: options.logger,
+    port: options.port,
     version: "test",
     out: () => {},
     err: () => {},
     listenSignals: false,
     signal: stop.signal,
+    ...(options.now ? { now: options.now } : {}),
     onListen: (port) => listening.resolve(port),
   });
   let port: number;
@@ -56,10 +84,12 @@ export async function startHomeHub(
     port = await Promise.race([
       listening.promise,
       done.then((code) => {
-        throw new Error(`the hub of ${home} ended before it listened (exit ${code})`);
+        throw new Error(`the hub of ${options.name} ended before it listened (exit ${code})`);
       }),
     ]);
   } catch (error) {
+    stop.abort();
+    await done.catch(() => {});
     await hub.close();
     throw error;
   }

@@ -1,18 +1,19 @@
 /**
- * The one way the tests start a hub in their own process (the dashboard's tests and
- * benchmarks; a hub process is `_hub_process.ts`): a home set up with the fake
- * model (scripted replies), a seeded ledger, `startHub()` and `runAssembledHub()` on a
- * free loopback port, and a clock the test can move (the dashboard's login codes
+ * The dashboard's hub in the test's own process (its tests and benchmarks; a hub process
+ * is `_hub_process.ts`, a home's own hub in process `_home_hub.ts`): a home set up with
+ * the fake model (scripted replies), a seeded ledger, `startHub()` run by
+ * `serveInProcess()` on a free loopback port, and a clock the test can move (the dashboard's login codes
  * expire by it). `code()` asks for a login code the way `agent dashboard` does.
  *
  * @module
  */
-import { Ledger, Logger, readHubToken, runAssembledHub, setupHome, startHub } from "@agent/hub";
+import { Ledger, Logger, readHubToken, setupHome, startHub } from "@agent/hub";
 import type { CallRecord } from "@agent/hub/money";
 import { periodBounds } from "@agent/hub/money";
 import { resolvePaths } from "@agent/hub/base";
 import { loadConfig } from "@agent/hub/config";
 import { type TempDir, tempDir } from "./_temp_dir.ts";
+import { type HomeHub, serveInProcess } from "./_home_hub.ts";
 
 /** Options for {@linkcode startDashboardHub}. */
 export interface DashboardHubOptions {
@@ -128,9 +129,7 @@ export async function startDashboardHub(options: DashboardHubOptions = {}): Prom
   const paths = resolvePaths({ home, env: {} });
   let clock = 0;
   const now = () => Date.now() + clock;
-  const stop = new AbortController();
-  let done: Promise<number> | undefined;
-  let hub: Awaited<ReturnType<typeof startHub>> | undefined;
+  let served: HomeHub | undefined;
   try {
     await setupHome(paths, { provider: "fake", language: "en", env: {} });
     const file = `${home}/agent.toml`;
@@ -151,27 +150,10 @@ export async function startDashboardHub(options: DashboardHubOptions = {}): Prom
     }
     const logger = new Logger({ stderr: "off" });
     const config = await loadConfig(paths, { lang: "en" });
-    hub = await startHub({ config, env: {}, paths, lang: "en", logger });
-    const listening = Promise.withResolvers<number>();
-    done = runAssembledHub(hub, {
-      paths,
-      lang: "en",
-      logger,
-      port: 0,
-      version: "test",
-      out: () => {},
-      err: () => {},
-      listenSignals: false,
-      signal: stop.signal,
-      now,
-      onListen: (p) => listening.resolve(p),
-    });
-    const port = await Promise.race([
-      listening.promise,
-      done.then((code) => {
-        throw new Error(`the hub ended before it listened (${code})`);
-      }),
-    ]);
+    const hub = await startHub({ config, env: {}, paths, lang: "en", logger });
+    // serveInProcess closes the hub itself when it ends before it listens.
+    served = await serveInProcess(hub, { paths, lang: "en", logger, port: 0, now, name: home });
+    const port = served.port;
     const base = `http://127.0.0.1:${port}`;
     const code = async () => {
       const res = await fetch(`${base}/dashboard/code`, {
@@ -186,9 +168,7 @@ export async function startDashboardHub(options: DashboardHubOptions = {}): Prom
     const stopAll = async () => {
       if (stopped) return;
       stopped = true;
-      stop.abort();
-      await done;
-      await hub?.close();
+      await served!.stop();
       await dir[Symbol.asyncDispose]();
     };
     return {
@@ -202,9 +182,7 @@ export async function startDashboardHub(options: DashboardHubOptions = {}): Prom
       [Symbol.asyncDispose]: stopAll,
     };
   } catch (error) {
-    stop.abort();
-    await done?.catch(() => {});
-    await hub?.close();
+    await served?.stop().catch(() => {});
     await dir[Symbol.asyncDispose]();
     throw error;
   }
