@@ -3,6 +3,15 @@
  * `await using`) a {@linkcode TempDir} removes it with everything in it when the block
  * ends, also when the test fails, so a run leaves nothing in the system temp folder.
  *
+ * A folder can come back after its test removed it: an in-process hub, a timer or a
+ * child's output pump that the test did not stop writes into it, and a recursive mkdir
+ * makes it again. When test files share an isolate (`_tools/test_shards.ts`) such a
+ * writer lives on into the next files and leaves the folder in the temp folder for good.
+ * So every folder removed here is remembered with the line that made it, and when the
+ * isolate's tests have all run (one file, or a whole shard) a folder that exists again
+ * fails the run with one line naming that test line and what the folder holds, and is
+ * removed.
+ *
  * @module
  */
 
@@ -40,12 +49,102 @@ export function tempDir(prefix = "agent-test-"): TempDir {
 
 /** A `TempDir` over a folder that already exists (made elsewhere, removed here). */
 export function disposable(path: string): TempDir {
+  const madeAt = callerLine();
   return {
     path,
-    [Symbol.dispose]: () => removeTreeSync(path),
-    [Symbol.asyncDispose]: () => removeTree(path),
+    [Symbol.dispose]: () => {
+      removeTreeSync(path);
+      removed.set(path, madeAt);
+    },
+    [Symbol.asyncDispose]: async () => {
+      await removeTree(path);
+      removed.set(path, madeAt);
+    },
   };
 }
+
+/** The folders removed in this isolate, each with the line that made it. */
+const removed = new Map<string, string>();
+
+/** This file's URL: its frames are not the caller's. */
+const SELF = import.meta.url;
+
+/**
+ * Where the folder being made was asked for: the outermost frame in a test file (the
+ * test that owns it), and the first frame outside this file (a helper such as
+ * `tempHome()`) when the two differ; paths from the repository root.
+ */
+function callerLine(): string {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 40;
+  const stack = new Error().stack ?? "";
+  Error.stackTraceLimit = limit;
+  const frames = [...stack.matchAll(/(file:\/\/[^\s()]+):(\d+):\d+/g)]
+    .filter((m) => m[1] !== SELF)
+    .map((m) => `${m[1]!.slice(ROOT.length)}:${m[2]}`);
+  const first = frames[0] ?? "an unknown line";
+  const test = frames.findLast((frame) => /(^|[_./])test\.[a-z]+:/.test(frame));
+  return test === undefined || test === first ? first : `${test} (through ${first})`;
+}
+
+/** The repository root's URL: frames are named from it. */
+const ROOT = new URL("../", import.meta.url).href;
+
+/** At most this many paths of a folder that came back are named. */
+const SHOWN = 3;
+
+/**
+ * The folders removed in this isolate that exist again, one line each (the line that
+ * made it and the first paths in it), and removes them; empty when none came back.
+ * `deno test` runs it after the isolate's last test (below); exported for its own test.
+ */
+export function cameBack(): string[] {
+  const lines: string[] = [];
+  for (const [path, madeAt] of removed) {
+    const held = listSome(path);
+    if (held === null) continue;
+    removed.delete(path);
+    lines.push(
+      `${path} (made at ${madeAt}) was written again after its test removed it` +
+        (held.length === 0 ? "" : `: ${held.join(", ")}`),
+    );
+    removeTreeSync(path);
+  }
+  return lines;
+}
+
+/** Up to {@linkcode SHOWN} file paths under `dir` (from it), or null when it is gone. */
+function listSome(dir: string): string[] | null {
+  try {
+    if (!Deno.lstatSync(dir).isDirectory) return [];
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+  const found: string[] = [];
+  const visit = (sub: string): void => {
+    for (const entry of Deno.readDirSync(`${dir}/${sub}`)) {
+      if (found.length >= SHOWN) return;
+      const path = sub === "" ? entry.name : `${sub}/${entry.name}`;
+      if (entry.isDirectory) visit(path);
+      else found.push(path);
+    }
+  };
+  visit("");
+  return found;
+}
+
+// Outside `deno test` (a bench script importing the helpers) this registers nothing.
+Deno.test.afterAll(() => {
+  const lines = cameBack();
+  if (lines.length > 0) {
+    throw new Error(
+      `Cannot leave the temp folder clean: something a test started and did not stop ` +
+        `wrote into ${lines.length === 1 ? "a folder" : `${lines.length} folders`} ` +
+        `after the test removed it:\n${lines.join("\n")}`,
+    );
+  }
+});
 
 /**
  * Removes `path` and everything under it; a path already gone is fine. A process that
