@@ -37,3 +37,59 @@ Deno.test("cameBack() names the test's line and the helper that made the folder"
 function makeThroughHelper() {
   return tempDir("helper-");
 }
+
+const ROOT = new URL("../", import.meta.url).pathname;
+
+/** A test file whose test removes its folder and leaves a timer that writes into it. */
+const LEAKS = `import { tempDir } from ${
+  JSON.stringify(new URL("./_temp_dir.ts", import.meta.url).href)
+};
+Deno.test({ name: "leaves a writer", sanitizeOps: false, fn() {
+  using tmp = tempDir();
+  setTimeout(() => Deno.mkdirSync(tmp.path + "/data/logs", { recursive: true }), 50);
+} });
+`;
+
+Deno.test("a test file that leaves a writer fails its run, alone and in a shard, naming its line", async () => {
+  await using dir = tempDir("leaks-");
+  await Deno.writeTextFile(`${dir.path}/leaks_test.ts`, LEAKS);
+  await Deno.writeTextFile(
+    `${dir.path}/later_test.ts`,
+    `Deno.test("later", () => new Promise((r) => setTimeout(r, 300)));\n`,
+  );
+  const flags = ["--no-check", "--no-prompt", "--allow-read", "--allow-write", "--allow-env"];
+  const runs = {
+    alone: ["test", ...flags, `${dir.path}/leaks_test.ts`],
+    shard: [
+      "run",
+      ...flags,
+      "--allow-run",
+      `${ROOT}_tools/test_shards.ts`,
+      "--shards",
+      "1",
+      ...flags,
+      "--",
+      dir.path,
+    ],
+  };
+  for (const [name, args] of Object.entries(runs)) {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args,
+      cwd: dir.path,
+      env: { NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 1, `${name}: ${text}`);
+    assert.match(
+      text,
+      /something a test started and did not stop wrote into a folder after the test removed it:\n\S+\/agent-test-\w+ \(made at \S*leaks_test\.ts:3\) was written again after its test removed it\n/,
+      name,
+    );
+  }
+  assert.deepEqual([...Deno.readDirSync(dir.path)].map((e) => e.name).sort(), [
+    "later_test.ts",
+    "leaks_test.ts",
+  ]);
+});
