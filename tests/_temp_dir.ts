@@ -7,7 +7,8 @@
  * child's output pump that the test did not stop writes into it, and a recursive mkdir
  * makes it again. When test files share an isolate (`_tools/test_shards.ts`) such a
  * writer lives on into the next files and leaves the folder in the temp folder for good.
- * So every folder removed here is remembered with the line that made it, and when the
+ * So every folder removed here is remembered with the line that made it (or, given to
+ * {@linkcode removeTree}, the line that removed it), and when the
  * isolate's tests have all run (one file, or a whole shard) and a moment more, a folder
  * that exists again fails the run with one line naming that test line and what the
  * folder holds, and is removed.
@@ -49,21 +50,24 @@ export function tempDir(prefix = "agent-test-"): TempDir {
 
 /** A `TempDir` over a folder that already exists (made elsewhere, removed here). */
 export function disposable(path: string): TempDir {
-  const madeAt = callerLine();
+  const madeAt = `made at ${callerLine()}`;
   return {
     path,
     [Symbol.dispose]: () => {
-      removeTreeSync(path);
+      removeNowSync(path);
       removed.set(path, madeAt);
     },
     [Symbol.asyncDispose]: async () => {
-      await removeTree(path);
+      await removeNow(path);
       removed.set(path, madeAt);
     },
   };
 }
 
-/** The folders removed in this isolate, each with the line that made it. */
+/**
+ * The folders removed in this isolate, each with where it came from: the line that
+ * made it (a `TempDir`), else the line that removed it ({@linkcode removeTree}).
+ */
 const removed = new Map<string, string>();
 
 /** This file's URL: its frames are not the caller's. */
@@ -100,15 +104,15 @@ const SHOWN = 3;
  */
 export function cameBack(): string[] {
   const lines: string[] = [];
-  for (const [path, madeAt] of removed) {
+  for (const [path, origin] of removed) {
     const held = listSome(path);
     if (held === null) continue;
     removed.delete(path);
     lines.push(
-      `${path} (made at ${madeAt}) was written again after its test removed it` +
+      `${path} (${origin}) was written again after its test removed it` +
         (held.length === 0 ? "" : `: ${held.join(", ")}`),
     );
-    removeTreeSync(path);
+    removeNowSync(path);
   }
   return lines;
 }
@@ -158,9 +162,21 @@ Deno.test.afterAll(async () => {
 /**
  * Removes `path` and everything under it; a path already gone is fine. A process that
  * was just stopped may still be writing into it, so a folder that filled up again while
- * it was being removed is removed again (a few times).
+ * it was being removed is removed again (a few times). The path is remembered, with the
+ * line that removed it, for the check after the isolate's last test.
  */
 export async function removeTree(path: string): Promise<void> {
+  await removeNow(path);
+  removed.set(path, `removed at ${callerLine()}`);
+}
+
+/** {@linkcode removeTree}, synchronously (no waiting between attempts). */
+export function removeTreeSync(path: string): void {
+  removeNowSync(path);
+  removed.set(path, `removed at ${callerLine()}`);
+}
+
+async function removeNow(path: string): Promise<void> {
   for (let attempt = 0;; attempt++) {
     try {
       await Deno.remove(path, { recursive: true });
@@ -173,8 +189,7 @@ export async function removeTree(path: string): Promise<void> {
   }
 }
 
-/** {@linkcode removeTree}, synchronously (no waiting between attempts). */
-export function removeTreeSync(path: string): void {
+function removeNowSync(path: string): void {
   for (let attempt = 0;; attempt++) {
     try {
       Deno.removeSync(path, { recursive: true });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cameBack, tempDir } from "./_temp_dir.ts";
+import { cameBack, removeTree, tempDir } from "./_temp_dir.ts";
 
 Deno.test("cameBack() names a removed folder that was written again, and removes it", async () => {
   let path: string;
@@ -30,6 +30,16 @@ Deno.test("cameBack() names the test's line and the helper that made the folder"
   assert.match(
     lines[0] ?? "",
     /\(made at tests\/temp_dir_test\.ts:25 \(through tests\/temp_dir_test\.ts:\d+\)\) was written again after its test removed it$/,
+  );
+});
+
+Deno.test("cameBack() names the line that gave removeTree() a folder made elsewhere", async () => {
+  const path = await Deno.makeTempDir({ prefix: "made-elsewhere-" });
+  await removeTree(path);
+  await Deno.mkdir(path);
+  assert.match(
+    cameBack()[0] ?? "",
+    /\(removed at tests\/temp_dir_test\.ts:\d+\) was written again after its test removed it$/,
   );
 });
 
