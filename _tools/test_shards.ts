@@ -13,6 +13,11 @@
  * once a shard. Deno type-checks the shards with everything they import, the examples
  * included (their imports are literal), as `--doc` did.
  *
+ * A shard's isolate outlives each file in it: a child process a test did not stop is not
+ * killed when its file ends (Deno kills it with its isolate), and an in-process hub or
+ * timer keeps running. `tests/_temp_dir.ts` fails the shard when such a leftover wrote
+ * into a folder its test had removed, naming the test line that made the folder.
+ *
  * Usage: `deno run ... _tools/test_shards.ts [--shards N] [--doc] [--ignore=a,b] <deno
  * test flags> -- <roots>`: the roots are files or folders, as `deno test` takes them. The
  * shards run with `deno test --parallel` and the given flags (`DENO_JOBS` applies: more
