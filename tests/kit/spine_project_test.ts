@@ -69,6 +69,10 @@ async function serve(dir: string, port: number, vars = true): Promise<{ stop(): 
   }
   return {
     async stop() {
+      // wrangler exits before its workerd and esbuild (measured: 1.4 s later), which
+      // write into the project's folder and its state, inside the home the test then
+      // removes: they are waited for too.
+      const under = await descendants(child.pid);
       child.kill("SIGTERM");
       const exited = await Promise.race([
         child.status.then(() => true),
@@ -76,8 +80,53 @@ async function serve(dir: string, port: number, vars = true): Promise<{ stop(): 
       ]);
       if (!exited) child.kill("SIGKILL");
       await child.status;
+      await until(
+        "wrangler's workerd and esbuild to end",
+        async () => (await running(under)).length === 0,
+        { timeoutMs: 10_000, intervalMs: 50 },
+      ).catch(async () => {
+        for (const pid of await running(under)) {
+          try {
+            Deno.kill(pid, "SIGKILL");
+          } catch { /* gone meanwhile */ }
+        }
+      });
     },
   };
+}
+
+/** `ps`'s pid and parent pid of every process that runs (a zombie has ended). */
+async function processTable(): Promise<[number, number][]> {
+  const out = await new Deno.Command("ps", {
+    args: ["-e", "-o", "pid=,ppid=,stat="],
+    stdout: "piped",
+  }).output();
+  return new TextDecoder().decode(out.stdout).trim().split("\n")
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, , stat]) => !stat?.startsWith("Z"))
+    .map(([pid, ppid]) => [Number(pid), Number(ppid)]);
+}
+
+/** The processes under `pid`: its children, theirs, and so on. */
+async function descendants(pid: number): Promise<number[]> {
+  const table = await processTable();
+  const found: number[] = [];
+  const visit = (parent: number) => {
+    for (const [child, ppid] of table) {
+      if (ppid === parent) {
+        found.push(child);
+        visit(child);
+      }
+    }
+  };
+  visit(pid);
+  return found;
+}
+
+/** Which of `pids` still run. */
+async function running(pids: readonly number[]): Promise<number[]> {
+  const table = new Set((await processTable()).map(([pid]) => pid));
+  return pids.filter((pid) => table.has(pid));
 }
 
 Deno.test({
