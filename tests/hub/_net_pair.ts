@@ -1,0 +1,93 @@
+/**
+ * Two homes on two spines that are accepted contacts of each other, reached in the
+ * test's process by the code `agent net init --name`, `publish`, `add`, `poll --once`
+ * and `accept` run (`cli/commands/_net_actions.ts`): for tests whose point comes after
+ * the handshake. Those eight `agent net` processes cost about 4 s of processor time per
+ * pair; `tests/hub/cli_test.ts` keeps running the commands themselves.
+ *
+ * @module
+ */
+import { type Lang, Logger, readEnvFileSync, resolvePaths } from "@agent/hub/base";
+import { loadConfig } from "@agent/hub/config";
+import { initIdentity, type NetNode, openNetwork, openState, testNow } from "@agent/hub/network";
+
+/** A home as `agent --home <home> net …` sees it with `env` in its environment. */
+export interface NetHome {
+  home: string;
+  /** The variables the test gives its `agent net` runs (the spine's URL and token). */
+  env: Record<string, string>;
+}
+
+/** The run's environment, paths, config and logger, as `agent --home <home>` builds them. */
+async function contextOf(at: NetHome) {
+  const first = resolvePaths({ home: at.home, env: {} });
+  const env = { ...readEnvFileSync(first.envFile), ...at.env };
+  const paths = resolvePaths({ home: at.home, env });
+  const lang: Lang = (await loadConfig(paths, { lang: "en" })).ui.lang ?? "en";
+  const config = await loadConfig(paths, { lang });
+  const logger = new Logger({ file: paths.logFile, stderr: "off" });
+  return { env, paths, lang, config, logger };
+}
+
+/** `agent net init --name <name>`: the identity made and the card's name set. */
+export async function netInit(at: NetHome, name: string): Promise<void> {
+  const { env, paths, config } = await contextOf(at);
+  await initIdentity(paths, env);
+  const state = openState(config, env, paths);
+  await state.setProfile({ ...await state.profile(), name });
+}
+
+/** The home's network node, as `agent net publish`, `add` and `accept` open it. */
+export async function netNode(at: NetHome): Promise<NetNode> {
+  const { env, paths, config, logger } = await contextOf(at);
+  // The clock a test may name (`AGENT_TEST_CLOCK`), as the command's netOptions() reads it.
+  const now = testNow(env);
+  const opened = await openNetwork({ config, env, paths, logger, ...(now ? { now } : {}) });
+  if (!opened.ok) throw new Error(`${at.home}: the network lacks ${opened.missing}`);
+  return opened.node;
+}
+
+/**
+ * `agent net poll --once` with no hub running: the home's hub assembled without its
+ * services polls the spine once and sends what its outbox holds.
+ */
+export async function netPollOnce(at: NetHome): Promise<{ handled: number; dropped: number }> {
+  const { env, paths, lang, config, logger } = await contextOf(at);
+  const { startHub } = await import("@agent/hub");
+  const hub = await startHub({
+    config,
+    env,
+    paths,
+    lang,
+    logger,
+    services: [],
+    node: await netNode(at),
+  });
+  try {
+    const polled = await hub.context.network.pollOnce();
+    await hub.context.network.flushOutbox();
+    return polled;
+  } finally {
+    await hub.close();
+  }
+}
+
+/**
+ * Makes `a` (named `nameA`) and `b` (named `nameB`) accepted contacts of each other:
+ * both publish their cards, `a` adds `b`, `b` learns it by a poll and accepts, and `a`
+ * learns the answer by a poll.
+ */
+export async function acceptedPair(
+  a: NetHome & { name: string },
+  b: NetHome & { name: string },
+): Promise<void> {
+  await Promise.all([netInit(a, a.name), netInit(b, b.name)]);
+  // A node per step, as each command opens its own.
+  const [nodeA, nodeB] = await Promise.all([netNode(a), netNode(b)]);
+  await Promise.all([nodeA.publish(), nodeB.publish()]);
+  const [addressA, addressB] = [await nodeA.address(), await nodeB.address()];
+  await (await netNode(a)).add(addressB, "");
+  await netPollOnce(b);
+  await (await netNode(b)).accept(addressA);
+  await netPollOnce(a);
+}
