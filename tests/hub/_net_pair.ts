@@ -72,8 +72,14 @@ export async function netPollOnce(at: NetHome): Promise<{ handled: number; dropp
   }
 }
 
+/** `agent net init --name <name>` then `agent net publish`: the card is at the spine. */
+export async function netPublished(at: NetHome, name: string): Promise<void> {
+  await netInit(at, name);
+  await (await netNode(at)).publish();
+}
+
 /**
- * Makes `a` (named `nameA`) and `b` (named `nameB`) accepted contacts of each other:
+ * Makes `a` and `b` (each with its `name`) accepted contacts of each other:
  * both publish their cards, `a` adds `b`, `b` learns it by a poll and accepts, and `a`
  * learns the answer by a poll.
  */
@@ -81,11 +87,12 @@ export async function acceptedPair(
   a: NetHome & { name: string },
   b: NetHome & { name: string },
 ): Promise<void> {
-  await Promise.all([netInit(a, a.name), netInit(b, b.name)]);
+  await Promise.all([netPublished(a, a.name), netPublished(b, b.name)]);
   // A node per step, as each command opens its own.
-  const [nodeA, nodeB] = await Promise.all([netNode(a), netNode(b)]);
-  await Promise.all([nodeA.publish(), nodeB.publish()]);
-  const [addressA, addressB] = [await nodeA.address(), await nodeB.address()];
+  const [addressA, addressB] = await Promise.all([
+    netNode(a).then((node) => node.address()),
+    netNode(b).then((node) => node.address()),
+  ]);
   await (await netNode(a)).add(addressB, "");
   await netPollOnce(b);
   await (await netNode(b)).accept(addressA);
