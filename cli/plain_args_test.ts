@@ -1,11 +1,15 @@
 import assert from "node:assert/strict";
 import { Command, type Option } from "commander";
 import type { CommandModule, PlainArgs } from "./command.ts";
-import { plainSubcommandArgs } from "./_plain_args.ts";
+import { plainOptions, plainSubcommandArgs } from "./_plain_args.ts";
 import { command as net } from "./commands/net.ts";
 import { command as hub } from "./commands/hub.ts";
 import { command as jobs } from "./commands/jobs.ts";
 import { command as cloud } from "./commands/cloud.ts";
+import { command as chat } from "./commands/chat.ts";
+import { command as doctor } from "./commands/doctor.ts";
+import { command as init } from "./commands/init.ts";
+import { command as spend } from "./commands/spend.ts";
 
 const GROUPS = [net, hub, jobs, cloud];
 
@@ -145,4 +149,41 @@ Deno.test("plainArgs() reads the forms the tests and scripts run most", () => {
     args: ["add", "j"],
     opts: { maxUsdPerRun: "0.5" },
   });
+});
+
+/** What commander hands a command without subcommands for `agent NAME WORDS…`. */
+async function commanderOpts(module: CommandModule, words: string[]) {
+  const program = new Command("agent").enablePositionalOptions().exitOverride()
+    .configureOutput({ writeOut: () => {}, writeErr: () => {}, outputError: () => {} });
+  const cmd = program.createCommand(module.name).copyInheritedSettings(program);
+  module.configure(cmd, "en");
+  program.addCommand(cmd);
+  let got: Record<string, unknown> | undefined;
+  cmd.exitOverride().action((...params: unknown[]) => {
+    got = (params[params.length - 1] as Command).opts();
+  });
+  await program.parseAsync([module.name, ...words], { from: "user" });
+  return got;
+}
+
+Deno.test("plainOptions() of agent chat, doctor, init and spend reads each plain option as commander does", async () => {
+  for (const module of [chat, doctor, init, spend]) {
+    const declaredOptions = new Command(module.name);
+    module.configure(declaredOptions, "en");
+    const flags = module.plainFlags!;
+    const valued = module.plainOptions ?? [];
+    const forms: string[][] = [[], ...flags.map((f) => [f]), ...valued.map((o) => [o, "x"])];
+    forms.push([...flags, ...valued.flatMap((o) => [`${o}=y`])]);
+    for (const word of [...flags, ...valued]) {
+      // Each plain word is declared, as a flag or as an option with a value.
+      const option = declaredOptions.options.find((o) => o.long === word);
+      assert.ok(option !== undefined, `${module.name} ${word} is not declared`);
+      assert.equal(option.isBoolean(), flags.includes(word), `${module.name} ${word}`);
+    }
+    for (const words of forms) {
+      const plain = plainOptions(words, module);
+      assert.ok(plain !== undefined, `agent ${module.name} ${words.join(" ")}`);
+      assert.deepEqual(plain, await commanderOpts(module, words), words.join(" "));
+    }
+  }
 });
