@@ -1,12 +1,14 @@
 /**
  * Runs real spines on workerd through Miniflare for end-to-end tests: the spine Worker
- * bundled once per test run, SQLite Durable Objects, KV and rate-limit bindings.
+ * bundled once per test run (`tests/_worker_bundle.ts`), SQLite Durable Objects, KV and
+ * rate-limit bindings.
  *
  * @module
  */
 import type { Miniflare } from "miniflare";
 import { runSpine, runSpineCron, stopMiniflare } from "@agent/kit";
 import { freePort } from "../_port.ts";
+import { spineBundle } from "../_worker_bundle.ts";
 
 /** Options for {@linkcode startSpine}. */
 export interface StartSpineOptions {
@@ -83,6 +85,7 @@ async function startSpineOn(port: number, options: StartSpineOptions): Promise<R
   };
   if (options.hubToken !== undefined) vars.HUB_TOKEN = options.hubToken;
   const { mf, url, directUrl } = await runSpine({
+    script: await spineBundle(),
     directPort: options.direct ? 0 : undefined,
     port,
     vars,
