@@ -27,17 +27,55 @@ export function spineTest(
     sanitizeResources: false,
     async fn() {
       const spine = await startSpine({ hubToken: TOKEN, ...options });
-      const started: Peer[] = [];
       try {
-        await body(spine, async (peerName) => {
-          const peer = await startPeer(peerName);
-          started.push(peer);
-          return peer;
-        });
+        await withPeers(spine, body);
       } finally {
-        await Promise.all(started.map((p) => p.stop()));
         await spine.stop();
       }
     },
   });
+}
+
+/** The file's spine for {@linkcode sharedSpineTest}, started by its first test. */
+let shared: Promise<RunningSpine> | undefined;
+let stopsAfterAll = false;
+
+/**
+ * Registers a test that runs against one spine (the default options) shared by such
+ * tests of its file: for a test whose requests change nothing the file's other such tests
+ * read (an answer to a bad request, a method or a route, a token check). A start costs ~0.6
+ * CPU-seconds; a test that counts what the mailbox holds, reads the card or leans on a
+ * rate limit takes {@linkcode spineTest}'s fresh spine.
+ */
+export function sharedSpineTest(name: string, body: SpineTestBody): void {
+  if (!stopsAfterAll) {
+    stopsAfterAll = true;
+    Deno.test.afterAll(async () => {
+      const running = shared;
+      shared = undefined;
+      if (running !== undefined) await (await running).stop();
+    });
+  }
+  Deno.test({
+    name,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    async fn() {
+      shared ??= startSpine({ hubToken: TOKEN });
+      await withPeers(await shared, body);
+    },
+  });
+}
+
+async function withPeers(spine: RunningSpine, body: SpineTestBody): Promise<void> {
+  const started: Peer[] = [];
+  try {
+    await body(spine, async (peerName) => {
+      const peer = await startPeer(peerName);
+      started.push(peer);
+      return peer;
+    });
+  } finally {
+    await Promise.all(started.map((p) => p.stop()));
+  }
 }
