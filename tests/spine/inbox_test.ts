@@ -13,7 +13,7 @@ import {
   signRaw,
   unsigned,
 } from "./_fixtures.ts";
-import { spineTest, TOKEN } from "./_setup.ts";
+import { sharedSpineTest, spineTest, TOKEN } from "./_setup.ts";
 
 // Row 1: Content-Type.
 spineTest(
@@ -41,9 +41,8 @@ spineTest(
 );
 
 // Row 2: size.
-spineTest(
+sharedSpineTest(
   "inbox: a body over 65 536 bytes gets 413 too_large, with or without Content-Length",
-  {},
   async (spine) => {
     const big = JSON.stringify({ payload: "A".repeat(65_600), sig: "" });
     assert.deepEqual(await postInbox(spine.url, big), {
@@ -95,7 +94,7 @@ spineTest(
 );
 
 // Row 3: shape.
-spineTest("inbox: a malformed envelope gets 400 bad_request with a detail", {}, async (spine) => {
+sharedSpineTest("inbox: a malformed envelope gets 400 bad_request with a detail", async (spine) => {
   const to = spine.address;
   const cases: unknown[] = [
     "not json at all",
@@ -128,9 +127,8 @@ spineTest("inbox: a malformed envelope gets 400 bad_request with a detail", {}, 
 });
 
 // Row 4: recipient.
-spineTest(
+sharedSpineTest(
   "inbox: an envelope for another address gets 400 wrong_recipient",
-  {},
   async (spine, peers) => {
     const peer = await peers();
     const wire = await envelopeFor(peer, "someone-else.example");
