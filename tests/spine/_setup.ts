@@ -36,33 +36,42 @@ export function spineTest(
   });
 }
 
-/** The file's spine for {@linkcode sharedSpineTest}, started by its first test. */
-let shared: Promise<RunningSpine> | undefined;
+/** The file's spines for {@linkcode sharedSpineTest}, one per set of options. */
+const shared = new Map<string, Promise<RunningSpine>>();
 let stopsAfterAll = false;
 
 /**
- * Registers a test that runs against one spine (the default options) shared by such
- * tests of its file: for a test whose requests change nothing the file's other such tests
- * read (an answer to a bad request, a method or a route, a token check). A start costs ~0.6
- * CPU-seconds; a test that counts what the mailbox holds, reads the card or leans on a
- * rate limit takes {@linkcode spineTest}'s fresh spine.
+ * Registers a test that runs against one spine shared by the file's such tests with the
+ * same options: for a test whose requests change nothing the others read (an answer to
+ * a bad request, a method or a route, a token check). A start costs ~0.6 CPU-seconds
+ * (~1 in cloud mode, with the migrations); a test that counts what the mailbox holds,
+ * reads the card or leans on a rate limit takes {@linkcode spineTest}'s fresh spine.
  */
-export function sharedSpineTest(name: string, body: SpineTestBody): void {
+export function sharedSpineTest(
+  name: string,
+  options: StartSpineOptions,
+  body: SpineTestBody,
+): void {
   if (!stopsAfterAll) {
     stopsAfterAll = true;
     Deno.test.afterAll(async () => {
-      const running = shared;
-      shared = undefined;
-      if (running !== undefined) await (await running).stop();
+      const running = [...shared.values()];
+      shared.clear();
+      for (const spine of running) await (await spine).stop();
     });
   }
+  const key = JSON.stringify(options);
   Deno.test({
     name,
     sanitizeOps: false,
     sanitizeResources: false,
     async fn() {
-      shared ??= startSpine({ hubToken: TOKEN });
-      await withPeers(await shared, body);
+      let spine = shared.get(key);
+      if (spine === undefined) {
+        spine = startSpine({ hubToken: TOKEN, ...options });
+        shared.set(key, spine);
+      }
+      await withPeers(await spine, body);
     },
   });
 }

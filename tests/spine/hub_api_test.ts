@@ -12,6 +12,7 @@ async function raw(url: string, init: RequestInit = {}) {
 
 sharedSpineTest(
   "hub: a missing or wrong bearer token gets 401 unauthorized; the scheme is case-insensitive",
+  {},
   async (spine) => {
     for (const path of ["/hub/health", "/hub/updates", "/hub/ws", "/hub/nowhere", "/hub/state/x"]) {
       assert.deepEqual((await raw(`${spine.url}${path}`)).body, { error: "unauthorized" }, path);
@@ -134,7 +135,7 @@ spineTest(
   },
 );
 
-sharedSpineTest("hub: PUT /hub/card rejects bad input with 400 bad_request", async (spine) => {
+sharedSpineTest("hub: PUT /hub/card rejects bad input with 400 bad_request", {}, async (spine) => {
   const me = await generateIdentity();
   const good = { name: "A", sign_key: me.signKey, box_key: me.boxKey };
   const bad: unknown[] = [
@@ -169,6 +170,7 @@ sharedSpineTest("hub: PUT /hub/card rejects bad input with 400 bad_request", asy
 
 sharedSpineTest(
   "hub: /hub/updates validates its query strictly and never clamps",
+  {},
   async (spine) => {
     const bad = [
       "after=-1",
@@ -240,6 +242,7 @@ spineTest(
 
 sharedSpineTest(
   "hub: /hub/ack takes at most 1 000 seqs of non-negative integers",
+  {},
   async (spine) => {
     const ack = async (body: unknown) =>
       await hub(spine.url, TOKEN, "/hub/ack", { method: "POST", body: JSON.stringify(body) });
@@ -256,6 +259,7 @@ sharedSpineTest(
 
 sharedSpineTest(
   "hub: wrong methods get 405 with Allow; unknown paths 404 not_found",
+  {},
   async (spine) => {
     const cases: [string, string, string][] = [
       ["/", "POST", "GET"],
@@ -283,7 +287,7 @@ sharedSpineTest(
   },
 );
 
-sharedSpineTest("hub: GET / answers plain text with the address", async (spine) => {
+sharedSpineTest("hub: GET / answers plain text with the address", {}, async (spine) => {
   const r = await fetch(`${spine.url}/`);
   assert.deepEqual(r.headers.get("content-type"), "text/plain; charset=utf-8");
   assert.deepEqual(await r.text(), `agent spine ${spine.address}`);
@@ -306,6 +310,7 @@ const CLOUD_PATHS: [string, string][] = [
 
 sharedSpineTest(
   "hub: cloud-only routes answer 404 cloud_mode_off in local mode without touching a store",
+  {},
   async (spine) => {
     for (const [method, path] of CLOUD_PATHS) {
       const r = await hub(spine.url, TOKEN, path, {
