@@ -10,11 +10,11 @@
  * by sender or by client: senders' cached cards (keyed by address, and every spine of a
  * run gets a port no other had, `tests/_port.ts`) and the inbox's rate limits (60
  * envelopes a minute from one IP address: a file must stay well under it across its
- * tests). The file's tests end, then the spine stops (`Deno.test.afterAll`).
+ * tests). The file's tests end, then the spine stops (`fileSpines()`).
  *
  * @module
  */
-import { type RunningSpine, startSpine } from "../spine/_harness.ts";
+import { fileSpines, type RunningSpine } from "../spine/_harness.ts";
 import { SpineClient } from "@agent/hub";
 
 /** A spine shared by a file's tests, and the hub token that reaches it. */
@@ -25,22 +25,20 @@ export interface SharedSpine {
   take(): Promise<RunningSpine>;
 }
 
-/** A spine for the tests of the calling file, stopped after its last test. */
+/**
+ * A spine for the tests of the calling file, stopped after its last test. Call it at the
+ * top of the test module.
+ */
 export function sharedSpine(): SharedSpine {
   const token = `tok-${crypto.randomUUID()}`;
-  let started: Promise<RunningSpine> | undefined;
-  Deno.test.afterAll(async () => {
-    if (started !== undefined) await (await started).stop();
-  });
+  const spines = fileSpines();
+  let taken = false;
   return {
     token,
     async take() {
-      if (started === undefined) {
-        started = startSpine({ hubToken: token });
-        return await started;
-      }
-      const spine = await started;
-      await emptyMailbox(new SpineClient(spine.url, token));
+      const spine = await spines({ hubToken: token });
+      if (taken) await emptyMailbox(new SpineClient(spine.url, token));
+      taken = true;
       return spine;
     },
   };

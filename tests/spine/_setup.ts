@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { type RunningSpine, startSpine, type StartSpineOptions } from "./_harness.ts";
+import { fileSpines, type RunningSpine, startSpine, type StartSpineOptions } from "./_harness.ts";
 import { type Peer, startPeer } from "./_fixtures.ts";
 
 /** The hub token the tests use. */
@@ -36,42 +36,27 @@ export function spineTest(
   });
 }
 
-/** The file's spines for {@linkcode sharedSpineTest}, one per set of options. */
-const shared = new Map<string, Promise<RunningSpine>>();
-let stopsAfterAll = false;
+// The file's spines for sharedSpineTest, one per set of options.
+const shared = fileSpines();
 
 /**
  * Registers a test that runs against one spine shared by the file's such tests with the
- * same options: for a test whose requests change nothing the others read (an answer to
- * a bad request, a method or a route, a token check). A start costs ~0.6 CPU-seconds
- * (~1 in cloud mode, with the migrations); a test that counts what the mailbox holds,
- * reads the card or leans on a rate limit takes {@linkcode spineTest}'s fresh spine.
+ * same options ({@linkcode fileSpines}): for a test whose requests change nothing the
+ * others read (an answer to a bad request, a method or a route, a token check). A test
+ * that counts what the mailbox holds, reads the card or leans on a rate limit takes
+ * {@linkcode spineTest}'s fresh spine.
  */
 export function sharedSpineTest(
   name: string,
   options: StartSpineOptions,
   body: SpineTestBody,
 ): void {
-  if (!stopsAfterAll) {
-    stopsAfterAll = true;
-    Deno.test.afterAll(async () => {
-      const running = [...shared.values()];
-      shared.clear();
-      for (const spine of running) await (await spine).stop();
-    });
-  }
-  const key = JSON.stringify(options);
   Deno.test({
     name,
     sanitizeOps: false,
     sanitizeResources: false,
     async fn() {
-      let spine = shared.get(key);
-      if (spine === undefined) {
-        spine = startSpine({ hubToken: TOKEN, ...options });
-        shared.set(key, spine);
-      }
-      await withPeers(await spine, body);
+      await withPeers(await shared({ hubToken: TOKEN, ...options }), body);
     },
   });
 }
