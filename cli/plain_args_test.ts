@@ -13,16 +13,22 @@ import { command as spend } from "./commands/spend.ts";
 
 const GROUPS = [net, hub, jobs, cloud];
 
-/**
- * What commander hands `run` for `agent NAME WORDS…`, configured as `_program.ts` does
- * it, or `"error"` when commander refuses the words.
- */
-async function commanderArgs(module: CommandModule, words: string[]) {
+/** `agent` with only `module`'s command, configured as `_program.ts` does it, silent. */
+function programWith(module: CommandModule): { program: Command; cmd: Command } {
   const program = new Command("agent").enablePositionalOptions().exitOverride()
     .configureOutput({ writeOut: () => {}, writeErr: () => {}, outputError: () => {} });
-  const group = program.createCommand(module.name).copyInheritedSettings(program);
-  module.configure(group, "en");
-  program.addCommand(group);
+  const cmd = program.createCommand(module.name).copyInheritedSettings(program);
+  module.configure(cmd, "en");
+  program.addCommand(cmd);
+  return { program, cmd };
+}
+
+/**
+ * What commander hands `run` for `agent NAME WORDS…`, or `"error"` when commander
+ * refuses the words.
+ */
+async function commanderArgs(module: CommandModule, words: string[]) {
+  const { program, cmd: group } = programWith(module);
   let got: PlainArgs | undefined;
   for (const sub of group.commands) {
     sub.exitOverride().action((...params: unknown[]) => {
@@ -153,11 +159,7 @@ Deno.test("plainArgs() reads the forms the tests and scripts run most", () => {
 
 /** What commander hands a command without subcommands for `agent NAME WORDS…`. */
 async function commanderOpts(module: CommandModule, words: string[]) {
-  const program = new Command("agent").enablePositionalOptions().exitOverride()
-    .configureOutput({ writeOut: () => {}, writeErr: () => {}, outputError: () => {} });
-  const cmd = program.createCommand(module.name).copyInheritedSettings(program);
-  module.configure(cmd, "en");
-  program.addCommand(cmd);
+  const { program, cmd } = programWith(module);
   let got: Record<string, unknown> | undefined;
   cmd.exitOverride().action((...params: unknown[]) => {
     got = (params[params.length - 1] as Command).opts();
