@@ -12,6 +12,8 @@ import { type RunningSpine, startSpine } from "../spine/_harness.ts";
 import { freePort } from "../_port.ts";
 import { until } from "../_poll.ts";
 import { initHomeAt } from "../_init_home.ts";
+import { readEnvFileSync, resolvePaths } from "@agent/hub/base";
+import { CloudSpine, cloudTarget, pushFiles } from "@agent/hub/cloud";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -62,6 +64,29 @@ export async function setEnv(home: string, vars: Record<string, string>): Promis
     Object.entries(vars).map(([k, v]) => `${k}=${v}`).join("\n") + "\n",
     { append: true, mode: 0o600 },
   );
+}
+
+/**
+ * What `agent --home HOME cloud push -y` does, in this process: the same `pushFiles()`
+ * on the spine named in the home's `.env`. For tests whose point comes after the push (a
+ * spawned push costs a process start; cloud_e2e_test.ts and jobs_cloud_test.ts run the
+ * real command). Returns the lines the command would print.
+ */
+export async function pushHome(home: string): Promise<string[]> {
+  const paths = resolvePaths({ home, env: {} });
+  const { url, token } = cloudTarget(readEnvFileSync(paths.envFile), "en");
+  const lines: string[] = [];
+  const code = await pushFiles({
+    spine: new CloudSpine(url, token, "en"),
+    home: paths.home,
+    lang: "en",
+    includeUser: false,
+    yes: true,
+    ask: undefined,
+    out: (line) => lines.push(line),
+  });
+  if (code !== 0) throw new Error(`cloud push ended ${code}: ${lines.join("\n")}`);
+  return lines;
 }
 
 /** `agent --home HOME cloud ...`. */

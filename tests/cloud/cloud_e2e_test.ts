@@ -12,7 +12,7 @@ import { startSpine } from "../spine/_harness.ts";
 import { startBotServer } from "../messenger/_bot_server.ts";
 import { hasPython, playTerminal } from "../_pty.ts";
 import { OWNER, textsIn } from "../messenger/_hub.ts";
-import { cloud, CLOUD_TOKEN, cloudHome, cloudSpine, runBrain, setEnv } from "./_cloud.ts";
+import { cloud, CLOUD_TOKEN, cloudHome, cloudSpine, pushHome, runBrain, setEnv } from "./_cloud.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
 
@@ -68,7 +68,7 @@ Deno.test({
         body: "# kept\n",
       });
       await Deno.remove(`${home}/persona/subs`, { recursive: true });
-      assert.equal((await cloud(home, ["push", "-y"])).code, 0);
+      await pushHome(home);
       assert.ok((await spineFiles(spine.url)).includes("persona/subs/kept.md"));
     } finally {
       await spine.stop();
@@ -84,7 +84,7 @@ Deno.test({
     const { spine } = await cloudSpine();
     try {
       const home = await cloudHome(spine);
-      assert.equal((await cloud(home, ["push", "-y"])).code, 0);
+      await pushHome(home);
       const other = await tempHome();
       await setEnv(other, { AGENT_SPINE_URL: spine.url, AGENT_SPINE_TOKEN: CLOUD_TOKEN });
       await Deno.mkdir(`${other}/persona`, { recursive: true });
@@ -126,7 +126,7 @@ Deno.test({
     let brain: Awaited<ReturnType<typeof runBrain>> | undefined;
     try {
       const home = await cloudHome(spine, { replies: ["Hello from the cloud."] });
-      assert.equal((await cloud(home, ["push", "-y"])).code, 0);
+      await pushHome(home);
       // The brain knows only the spine (and the container's secrets), not the laptop's home.
       await hub(spine.url, CLOUD_TOKEN, "/hub/files/persona/subs/stale.md", {
         method: "PUT",
@@ -231,7 +231,7 @@ Deno.test({
     const local = await startSpine({ hubToken: CLOUD_TOKEN });
     try {
       const home = await cloudHome(spine);
-      assert.equal((await cloud(home, ["push", "-y"])).code, 0);
+      await pushHome(home);
       const refusals: [Record<string, string>, RegExp][] = [
         [
           { AGENT_SPINE_TOKEN: CLOUD_TOKEN },
@@ -285,7 +285,7 @@ Deno.test({
       assert.match(before.stdout, /cloud mode · address 127\.0\.0\.1:\d+/);
       assert.match(before.stdout, /files on the spine: none/);
       assert.match(before.stdout, /brain: brain_unavailable/);
-      await cloud(home, ["push", "-y"]);
+      await pushHome(home);
       const after = await cloud(home, ["status"]);
       assert.match(after.stdout, /files on the spine:\n {2}agent\.toml +[\d.]+ (B|KiB)/);
       const tr = await cloud(home, ["status"], { AGENT_LANG: "tr" });
