@@ -12,7 +12,8 @@ import { type RunningSpine, startSpine } from "../spine/_harness.ts";
 import { freePort } from "../_port.ts";
 import { until } from "../_poll.ts";
 import { initHomeAt } from "../_init_home.ts";
-import { readEnvFileSync, resolvePaths } from "@agent/hub/base";
+import { Logger, readEnvFileSync, resolvePaths, VERSION } from "@agent/hub/base";
+import { runCloud } from "@agent/hub";
 import { CloudSpine, cloudTarget, pushFiles } from "@agent/hub/cloud";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -92,6 +93,27 @@ export async function pushHome(home: string): Promise<string[]> {
 /** `agent --home HOME cloud ...`. */
 export function cloud(home: string, args: string[], env: Record<string, string> = {}) {
   return agent(["--home", home, "cloud", ...args], { env });
+}
+
+/**
+ * `agent cloud run` in this process with `env` as its environment, for its refusals,
+ * which come before it writes or starts anything: the same `runCloud()` the command
+ * runs, stopped before its hub would start (a refusal that goes missing then resolves
+ * 0 rather than running a hub here). A spawned start costs a process and the hub's
+ * modules; cloud_e2e_test.ts keeps one refusal as the real command (its exit code, one
+ * line).
+ */
+export function refuseCloudRun(home: string, env: Record<string, string>): Promise<number> {
+  return runCloud({
+    env,
+    paths: resolvePaths({ home, env: {} }),
+    lang: "en",
+    logger: new Logger({ stderr: "off" }),
+    version: VERSION,
+    out: () => {},
+    err: () => {},
+    signal: AbortSignal.abort("a test of the refusals"),
+  });
 }
 
 /** A running `agent cloud run`. */

@@ -12,7 +12,16 @@ import { startSpine } from "../spine/_harness.ts";
 import { startBotServer } from "../messenger/_bot_server.ts";
 import { hasPython, playTerminal } from "../_pty.ts";
 import { OWNER, textsIn } from "../messenger/_hub.ts";
-import { cloud, CLOUD_TOKEN, cloudHome, cloudSpine, pushHome, runBrain, setEnv } from "./_cloud.ts";
+import {
+  cloud,
+  CLOUD_TOKEN,
+  cloudHome,
+  cloudSpine,
+  pushHome,
+  refuseCloudRun,
+  runBrain,
+  setEnv,
+} from "./_cloud.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
 
@@ -227,7 +236,7 @@ Deno.test({
   name: "cloud run refuses: missing variables, a local-mode spine, a foreign agent.toml",
   ...SLOW,
   async fn() {
-    const { spine, brainPort } = await cloudSpine();
+    const { spine } = await cloudSpine();
     const local = await startSpine({ hubToken: CLOUD_TOKEN });
     try {
       const home = await cloudHome(spine);
@@ -249,16 +258,14 @@ Deno.test({
       ];
       for (const [env, message] of refusals) {
         const empty = await tempHome();
-        await assert.rejects(() => runBrain(empty, brainPort, env), message);
+        await assert.rejects(() => refuseCloudRun(empty, env), message);
         await assert.rejects(() => Deno.stat(`${empty}/agent.toml`));
       }
       // A home with an agent.toml that cloud run did not write is left alone.
-      const foreign = await assert.rejects(
-        () =>
-          runBrain(home, brainPort, { AGENT_SPINE_URL: spine.url, AGENT_SPINE_TOKEN: CLOUD_TOKEN }),
+      await assert.rejects(
+        () => refuseCloudRun(home, { AGENT_SPINE_URL: spine.url, AGENT_SPINE_TOKEN: CLOUD_TOKEN }),
         /holds an agent\.toml that agent cloud run did not write/,
       );
-      void foreign;
       assert.match(await Deno.readTextFile(`${home}/agent.toml`), /backend = "file"/);
       // And one line each, no stack.
       // A missing setting is a usage error, as for every --cloud option.
