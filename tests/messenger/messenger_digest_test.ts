@@ -1,16 +1,16 @@
 /**
  * The network digest in the messenger, end to end: two homes on two spines on workerd,
- * the owner's hub (`agent hub run`) talking to the loopback Bot API server. Another
- * agent's question is answered by the owner's agent, the owner is told of it in one
- * message with Block / Remove / Open buttons, Open shows the exchange and Remove tells
- * the other side.
+ * the owner's hub (in the test's process, as `agent hub run` assembles it) talking to the
+ * loopback Bot API server. Another agent's question is answered by the owner's agent, the
+ * owner is told of it in one message with Block / Remove / Open buttons, Open shows the
+ * exchange and Remove tells the other side.
  */
 import assert from "node:assert/strict";
 import { agent, cleanup } from "../cli/_run.ts";
 import { netAddHere, netInitHere, netPublishHere } from "../_net_here.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { type BotMessage, startBotServer } from "./_bot_server.ts";
-import { contactStates, messengerHome, OWNER, runHub } from "./_hub.ts";
+import { contactStates, messengerHome, OWNER, runHubHere } from "./_hub.ts";
 import { until } from "../_poll.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
@@ -37,7 +37,7 @@ Deno.test({
     await netInitHere(homeA, "Owner");
     await netInitHere(homeB, "Stranger");
     await netPublishHere(homeB);
-    const hub = await runHub(homeA, bot);
+    const hub = await runHubHere(homeA, bot);
     const owned = () => [...bot.messages.values()].filter((m) => m.chatId === OWNER);
     const withButtons = (prefix: string) =>
       owned().filter((m) =>
