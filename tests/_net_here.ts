@@ -11,6 +11,7 @@
 import { initIdentity, openNetwork, openState } from "@agent/hub";
 import { loadConfig } from "@agent/hub/config";
 import { Logger, readEnvFileSync, resolvePaths } from "@agent/hub/base";
+import { until } from "./_poll.ts";
 
 async function opened(home: string) {
   const paths = resolvePaths({ home, env: {} });
@@ -44,4 +45,17 @@ export async function netPublishHere(home: string): Promise<void> {
 /** `agent --home HOME net add ADDRESS [--note NOTE]`: a contact request (or acceptance). */
 export async function netAddHere(home: string, address: string, note = ""): Promise<void> {
   await (await nodeOf(home)).add(address, note);
+}
+
+/**
+ * Waits until the spine at `spineUrl` serves a card: a hub publishes its own as it starts,
+ * a moment after its control API answers, and an in-process `add` comes sooner than a
+ * spawned `agent net add` did.
+ */
+export async function untilCard(spineUrl: string): Promise<void> {
+  await until(`a card on ${spineUrl}`, async () => {
+    const res = await fetch(`${spineUrl}/.well-known/agent.json`);
+    await res.body?.cancel();
+    return res.ok;
+  });
 }

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { agent, cleanup } from "../cli/_run.ts";
-import { netAddHere, netInitHere, netPublishHere } from "../_net_here.ts";
+import { netAddHere, netInitHere, netPublishHere, untilCard } from "../_net_here.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { type BotMessage, startBotServer } from "./_bot_server.ts";
 import { contactStates, messengerHome, OWNER, runHubHere } from "./_hub.ts";
@@ -45,6 +45,7 @@ Deno.test({
           .startsWith(prefix)
       );
     try {
+      await untilCard(spineA.url);
       await netAddHere(homeB, spineA.address);
       await bot.until("the request", () => withButtons("cr:").length === 1, 20_000);
       const request = withButtons("cr:")[0]!;

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { Ledger } from "@agent/hub/money";
 import { agent, cleanup } from "../cli/_run.ts";
-import { netAddHere, netInitHere, netPublishHere } from "../_net_here.ts";
+import { netAddHere, netInitHere, netPublishHere, untilCard } from "../_net_here.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { startVendorServer } from "../_vendor_server.ts";
 import { startBotServer } from "./_bot_server.ts";
@@ -123,6 +123,7 @@ Deno.test({
     await netPublishHere(homeB);
     const hub = await runHubHere(homeA, bot);
     try {
+      await untilCard(spineA.url);
       await netAddHere(homeB, spineA.address, "hello\u001b[2J friend");
       await bot.until(
         "the request",
