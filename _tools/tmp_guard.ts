@@ -11,9 +11,13 @@
  * loopback port it hands out, so two test files running side by side never get the same
  * one; that folder is the guard's, not counted, and removed with the rest.
  *
- * Run it as `deno run ... _tools/tmp_guard.ts <task>...`: each task in turn with
- * `deno task <task>`, stopping at the first that fails (its exit code is the guard's);
- * exit 1 when they all pass but something was left behind.
+ * Run it as `deno run ... _tools/tmp_guard.ts <step>...`: each step in turn, stopping
+ * after the first that fails (the exit code of its first failed task is the guard's);
+ * exit 1 when they all pass but something was left behind. A step is a task run with
+ * `deno task <task>`, or several joined by `+` (`test:check+test:unit`) run side by side:
+ * the suite is CPU-bound on a 2-core machine, and a layer that leaves a core idle (the
+ * unit layer, the type check, the few files that must run without the others) can share
+ * the machine with another.
  *
  * @module
  */
@@ -36,11 +40,12 @@ export interface GuardOptions {
 export const MAX_NAMES = 20;
 
 /**
- * Runs `commands` one after another (stopping at the first failure) with a fresh
- * private temp folder, lists what they left in it, and removes it.
+ * Runs `steps` one after another (stopping after the first that fails), the commands of
+ * a step side by side, with a fresh private temp folder; lists what they left in it and
+ * removes it.
  */
 export async function guardedRun(
-  commands: readonly (readonly string[])[],
+  steps: readonly (readonly (readonly string[])[])[],
   options: GuardOptions = {},
 ): Promise<GuardReport> {
   const run = await Deno.makeTempDir({
@@ -53,16 +58,21 @@ export async function guardedRun(
     await Deno.mkdir(dir);
     await Deno.mkdir(ports);
     let code = 0;
-    for (const [program, ...args] of commands) {
-      const status = await new Deno.Command(program!, {
-        args,
-        env: { TMPDIR: dir, TMUX_TMPDIR: dir, AGENT_TEST_PORTS: ports },
-        stdin: "inherit",
-        stdout: "inherit",
-        stderr: "inherit",
-      }).spawn().status;
-      if (!status.success) {
-        code = status.code === 0 ? 1 : status.code;
+    for (const step of steps) {
+      const statuses = await Promise.all(
+        step.map(([program, ...args]) =>
+          new Deno.Command(program!, {
+            args,
+            env: { TMPDIR: dir, TMUX_TMPDIR: dir, AGENT_TEST_PORTS: ports },
+            stdin: step.length === 1 ? "inherit" : "null",
+            stdout: "inherit",
+            stderr: "inherit",
+          }).spawn().status
+        ),
+      );
+      const failed = statuses.find((status) => !status.success);
+      if (failed !== undefined) {
+        code = failed.code === 0 ? 1 : failed.code;
         break;
       }
     }
@@ -98,12 +108,16 @@ async function removeAll(dir: string): Promise<void> {
 
 if (import.meta.main) {
   if (Deno.args.length === 0) {
-    console.error("Usage: _tools/tmp_guard.ts <task>...: give at least one deno task to run.");
+    console.error(
+      "Usage: _tools/tmp_guard.ts <task>[+<task>...]...: give at least one deno task to run.",
+    );
     Deno.exit(2);
   }
   // Ctrl-C reaches the tasks too; the guard outlives them to remove the folder.
   Deno.addSignalListener("SIGINT", () => {});
-  const report = await guardedRun(Deno.args.map((task) => [Deno.execPath(), "task", task]));
+  const report = await guardedRun(
+    Deno.args.map((step) => step.split("+").map((task) => [Deno.execPath(), "task", task])),
+  );
   if (report.left.length > 0) console.error(leftLine(report.left));
   Deno.exit(report.code !== 0 ? report.code : report.left.length > 0 ? 1 : 0);
 }
