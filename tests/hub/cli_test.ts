@@ -7,7 +7,7 @@ import { freePort } from "../_port.ts";
 import { until } from "../_poll.ts";
 import { spawnHubProcess, untilHub } from "../_hub_process.ts";
 import { initHomeAt } from "../_init_home.ts";
-import { netInit, netPublished } from "./_net_pair.ts";
+import { netInit, netPublished } from "../_net_here.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -242,7 +242,7 @@ Deno.test("agent hub run answers the network: a running hub handles requests and
   const a = (...args: string[]) => agent(["--home", homeA, "net", ...args], { env: envA });
   const b = (...args: string[]) => agent(["--home", homeB, "net", ...args], { env: envB });
   // The identities and B's card are not this test's point (the test above runs those
-  // commands): made in this process (_net_pair.ts).
+  // commands): made in this process (tests/_net_here.ts).
   await Promise.all([
     netInit({ home: homeA, env: envA }, "Hub A"),
     netPublished({ home: homeB, env: envB }, "Cli B"),

@@ -9,7 +9,7 @@ import { agent } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { type TempDir, tempDir } from "../_temp_dir.ts";
 import { initHomeAt } from "../_init_home.ts";
-import { acceptedPair } from "./_net_pair.ts";
+import { acceptedPair } from "../_net_here.ts";
 
 async function newHome(language: "en" | "tr"): Promise<TempDir> {
   const dir = tempDir("agent-contact-life-");
@@ -40,7 +40,7 @@ async function pair(language: "en" | "tr") {
   const a = (...args: string[]) => agent(["--home", homeA.path, "net", ...args], { env: envA });
   const b = (...args: string[]) => agent(["--home", homeB.path, "net", ...args], { env: envB });
   try {
-    // The handshake is not these tests' point: it runs in this process (_net_pair.ts).
+    // The handshake is not these tests' point: it runs in this process (tests/_net_here.ts).
     await acceptedPair(
       { home: homeA.path, env: envA, name: "Alice" },
       { home: homeB.path, env: envB, name: "Bob" },

@@ -13,7 +13,7 @@ import { startSpine } from "../spine/_harness.ts";
 import { type TempDir, tempDir } from "../_temp_dir.ts";
 import { freePort } from "../_port.ts";
 import { initHomeAt } from "../_init_home.ts";
-import { acceptedPair } from "./_net_pair.ts";
+import { acceptedPair } from "../_net_here.ts";
 
 async function newHome(): Promise<TempDir> {
   const dir = tempDir("agent-removed-outbox-");
@@ -52,7 +52,7 @@ async function pair() {
     await persist[Symbol.asyncDispose]();
   };
   try {
-    // The handshake is not these tests' point: it runs in this process (_net_pair.ts).
+    // The handshake is not these tests' point: it runs in this process (tests/_net_here.ts).
     await acceptedPair(
       { home: homeA.path, env: envA, name: "Alice" },
       { home: homeB.path, env: envB, name: "Bob" },

@@ -14,7 +14,7 @@ import { controlFetch } from "../_control.ts";
 import { freePort } from "../_port.ts";
 import { until } from "../_poll.ts";
 import { initHomeAt } from "../_init_home.ts";
-import { netInit, netNode, netPublished } from "./_net_pair.ts";
+import { netInit, netNode, netPublished } from "../_net_here.ts";
 
 const APPEND = new URL("./_append_event.ts", import.meta.url).pathname;
 
@@ -62,7 +62,7 @@ Deno.test("agent hub run: GET /events carries events from the hub, from another 
   const netA = `${homeA}/data/net`;
   const net = (home: string, env: Record<string, string>, ...args: string[]) =>
     agent(["--home", home, "net", ...args], { env });
-  // Identities and cards are not this test's point: made in this process (_net_pair.ts).
+  // Identities and cards are not this test's point: made in this process (tests/_net_here.ts).
   await Promise.all([
     netInit({ home: homeA, env: envA }, "Hub A"),
     netPublished({ home: homeB, env: envOf(spineB.url, "tb") }, "B"),

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { agent } from "../cli/_run.ts";
-import { netPublished } from "./_net_pair.ts";
+import { netPublished } from "../_net_here.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { type TempDir, tempDir } from "../_temp_dir.ts";
 import { initHomeAt } from "../_init_home.ts";
@@ -33,7 +33,7 @@ Deno.test("agent net send right after the other side accepts goes through, no po
   const a = (...args: string[]) => agent(["--home", homeA.path, "net", ...args], { env: envA });
   const b = (...args: string[]) => agent(["--home", homeB.path, "net", ...args], { env: envB });
   try {
-    // Identities and cards are not this test's point: made in this process (_net_pair.ts).
+    // Identities and cards are not this test's point: made in this process (tests/_net_here.ts).
     await Promise.all([
       netPublished({ home: homeA.path, env: envA }, "Alice"),
       netPublished({ home: homeB.path, env: envB }, "Bob"),

@@ -8,7 +8,7 @@ import { startSpine } from "../spine/_harness.ts";
 import { networkCheck } from "@agent/hub";
 import { resolvePaths } from "@agent/hub/base";
 import { initHomeAt } from "../_init_home.ts";
-import { netInitHere, netPublishHere } from "../_net_here.ts";
+import { netInit, netPublished } from "../_net_here.ts";
 
 const TOKEN = "doctor-token-0123456789abcdef";
 
@@ -39,8 +39,7 @@ Deno.test({
         "ok spine version: spine 0.1.0, as this agent's kit",
       ]);
       // Made and published in process (the `net` commands' own tests run them).
-      await netInitHere(dir, "Doc");
-      await netPublishHere(dir);
+      await netPublished(dir, "Doc");
       r = await agent(["--home", dir, "doctor"]);
       assert.deepEqual(lines(r.stdout, "card"), [
         `ok card: the card of ${spine.address} (Doc) carries this agent's keys`,
@@ -48,7 +47,7 @@ Deno.test({
 
       // Another identity on this machine than the one published.
       await Deno.rename(`${dir}/data/net/identity.json`, `${dir}/data/net/identity.old`);
-      await netInitHere(dir);
+      await netInit(dir);
       r = await agent(["--home", dir, "doctor"]);
       assert.equal(r.code, 1);
       assert.deepEqual(lines(r.stdout, "card"), [

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { agent, cleanup } from "../cli/_run.ts";
-import { netAddHere, netInitHere, netPublishHere, untilCard } from "../_net_here.ts";
+import { netInit, netNode, netPublished, untilCard } from "../_net_here.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { type BotMessage, startBotServer } from "./_bot_server.ts";
 import { contactStates, messengerHome, OWNER, runHubHere } from "./_hub.ts";
@@ -34,9 +34,8 @@ Deno.test({
     const a = (...args: string[]) => agent(["--home", homeA, "net", ...args]);
     const b = (...args: string[]) => agent(["--home", homeB, "net", ...args]);
     // Both homes made and B published in process (the `net` commands' own tests run them).
-    await netInitHere(homeA, "Owner");
-    await netInitHere(homeB, "Stranger");
-    await netPublishHere(homeB);
+    await netInit(homeA, "Owner");
+    await netPublished(homeB, "Stranger");
     const hub = await runHubHere(homeA, bot);
     const owned = () => [...bot.messages.values()].filter((m) => m.chatId === OWNER);
     const withButtons = (prefix: string) =>
@@ -46,7 +45,7 @@ Deno.test({
       );
     try {
       await untilCard(spineA.url);
-      await netAddHere(homeB, spineA.address);
+      await (await netNode(homeB)).add(spineA.address, "");
       await bot.until("the request", () => withButtons("cr:").length === 1, 20_000);
       const request = withButtons("cr:")[0]!;
       const accept = (request.replyMarkup as Keyboard).inline_keyboard[0]![0]!;

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { Ledger } from "@agent/hub/money";
 import { agent, cleanup } from "../cli/_run.ts";
-import { netAddHere, netInitHere, netPublishHere, untilCard } from "../_net_here.ts";
+import { netInit, netNode, netPublished, untilCard } from "../_net_here.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { startVendorServer } from "../_vendor_server.ts";
 import { startBotServer } from "./_bot_server.ts";
@@ -118,13 +118,12 @@ Deno.test({
     const { home: homeB } = await messengerHome(startBotServer(), { env: envB });
     const a = (...args: string[]) => agent(["--home", homeA, "net", ...args]);
     // Both homes made and B published in process (the `net` commands' own tests run them).
-    await netInitHere(homeA, "Owner");
-    await netInitHere(homeB, "Stranger");
-    await netPublishHere(homeB);
+    await netInit(homeA, "Owner");
+    await netPublished(homeB, "Stranger");
     const hub = await runHubHere(homeA, bot);
     try {
       await untilCard(spineA.url);
-      await netAddHere(homeB, spineA.address, "hello\u001b[2J friend");
+      await (await netNode(homeB)).add(spineA.address, "hello\u001b[2J friend");
       await bot.until(
         "the request",
         () =>
