@@ -2,13 +2,15 @@
  * The `agent` command's entry point. `agent version` and `agent --version` (`-V`) take
  * a fast path that loads only data; a built-in command given only its plain flags and
  * plain valued options (`agent spend --json`, `agent spend --by day`), or one of the
- * simple forms it reads itself (`agent mcp list`, `agent mcp add NAME -- COMMAND`),
- * runs without commander; everything else goes through `_program.ts` (commander).
+ * simple forms it reads itself (`agent mcp list`, `agent mcp add NAME -- COMMAND`, a
+ * subcommand of `agent net`, `hub`, `jobs` or `cloud` with its declared arguments and
+ * options: `_plain_args.ts`), runs without commander; everything else goes through `_program.ts` (commander).
  *
  * @module
  */
 import { type Prescan, prescan } from "./_prescan.ts";
 import type { CommandModule, PlainArgs } from "./command.ts";
+import { plainOptions } from "./_plain_args.ts";
 import { resolvePaths } from "@agent/hub/base";
 
 /** Runs `agent` with `argv` (without the program name) and returns the exit code. */
@@ -74,41 +76,6 @@ async function plainCommand(
   const opts = plainOptions(pre.rest, command);
   const read = opts !== undefined ? { args: [], opts } : command.plainArgs?.(pre.rest);
   return read === undefined ? undefined : { command, read };
-}
-
-/**
- * The options of `words` when each is one of the command's plain flags, or a plain
- * valued option with its value (`--by day`, `--by=day`), each at most once; otherwise
- * `undefined`, and commander reads them.
- */
-export function plainOptions(
-  words: readonly string[],
-  command: Pick<CommandModule, "plainFlags" | "plainOptions">,
-): Record<string, string | true> | undefined {
-  const flags = command.plainFlags;
-  if (flags === undefined) return undefined;
-  const valued = command.plainOptions ?? [];
-  const opts: Record<string, string | true> = {};
-  for (let i = 0; i < words.length; i++) {
-    const word = words[i]!;
-    const eq = word.indexOf("=");
-    const name = eq > 0 ? word.slice(0, eq) : word;
-    const key = flagKey(name);
-    if (key in opts) return undefined;
-    if (eq < 0 && flags.includes(word)) {
-      opts[key] = true;
-    } else if (valued.includes(name)) {
-      const value = eq > 0 ? word.slice(eq + 1) : words[++i];
-      if (value === undefined || value === "" || value.startsWith("-")) return undefined;
-      opts[key] = value;
-    } else return undefined;
-  }
-  return opts;
-}
-
-/** `--json` -> `json`, `--dry-run` -> `dryRun`, as commander names options. */
-function flagKey(flag: string): string {
-  return flag.replace(/^--?/, "").replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
 /**

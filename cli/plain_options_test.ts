@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { plainOptions } from "./main.ts";
+import { plainOptions } from "./_plain_args.ts";
 
 const spend = { plainFlags: ["--json", "--forecast"], plainOptions: ["--by", "--role"] };
 

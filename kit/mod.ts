@@ -28,6 +28,7 @@ export {
   parseDevArgs,
   runSpine,
   runSpineCron,
+  type RunSpineOptions,
   SPINE_COMPATIBILITY_DATE,
   spineMiniflareOptions,
   type SpineRuntimeOptions,

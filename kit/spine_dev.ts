@@ -107,13 +107,22 @@ export function spineMiniflareOptions(options: SpineRuntimeOptions): Record<stri
   };
 }
 
+/** Options for {@linkcode runSpine}. */
+export type RunSpineOptions = Omit<SpineRuntimeOptions, "script"> & {
+  /**
+   * The bundled Worker, when the caller keeps one (tests share one bundle across their
+   * files). @default the spine bundled once per process
+   */
+  script?: string | undefined;
+};
+
 /** Starts Miniflare with the spine and returns it with its base URL. */
 export async function runSpine(
-  options: Omit<SpineRuntimeOptions, "script">,
+  options: RunSpineOptions,
 ): Promise<{ mf: Miniflare; url: string; directUrl?: string }> {
   // The runtime must not fetch the platform's request metadata from the internet.
   Deno.env.set("CLOUDFLARE_CF_FETCH_ENABLED", "false");
-  const script = await bundledSpineScript();
+  const script = options.script ?? await bundledSpineScript();
   const secret = migratorSecret();
   const config = (port: number) => {
     const flat = spineMiniflareOptions({ ...options, port, script });

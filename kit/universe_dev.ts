@@ -42,6 +42,11 @@ export interface UniverseRuntimeOptions {
   directPort?: number | undefined;
   /** Receives every line the Worker logs. */
   onLog?: (line: string) => void;
+  /**
+   * The bundled Worker, when the caller keeps one (tests share one bundle across their
+   * files). @default the universe bundled once per process
+   */
+  script?: string | undefined;
 }
 
 /** Starts Miniflare with the universe and returns it with its base URL. */
@@ -49,7 +54,7 @@ export async function runUniverse(
   options: UniverseRuntimeOptions,
 ): Promise<{ mf: Miniflare; url: string }> {
   Deno.env.set("CLOUDFLARE_CF_FETCH_ENABLED", "false");
-  const script = await bundledUniverseScript();
+  const script = options.script ?? await bundledUniverseScript();
   const mf = startMiniflare(
     {
       modules: true,

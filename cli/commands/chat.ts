@@ -33,6 +33,9 @@ export const command: CommandModule = {
         tr ? "bu oturumu açar ya da oluşturur" : "open or create this session",
       );
   },
+  // `agent chat` alone (the tests run it dozens of times) skips loading commander.
+  plainFlags: [],
+  plainOptions: ["--role", "--session"],
   async run(ctx, _args, opts) {
     const config = await ctx.config();
     const {

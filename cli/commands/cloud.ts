@@ -8,6 +8,7 @@
 import type { CommandModule } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { UsageError } from "../command.ts";
+import { plainSubcommandArgs, type PlainTable } from "../_plain_args.ts";
 
 const words = {
   en: {
@@ -32,6 +33,14 @@ const words = {
   },
 };
 
+/** The `agent cloud` subcommands the plain path reads (checked against `configure()`). */
+const CLOUD_PLAIN: PlainTable = {
+  push: { flags: ["--include-user", "--yes"] },
+  pull: { flags: ["--force"] },
+  status: {},
+  run: {},
+};
+
 /** `agent cloud`. */
 export const command: CommandModule = {
   name: "cloud",
@@ -48,6 +57,7 @@ export const command: CommandModule = {
     cmd.command("status").description(w.status);
     cmd.command("run").description(w.run);
   },
+  plainArgs: (words) => plainSubcommandArgs(words, CLOUD_PLAIN),
   async run(ctx, args, opts) {
     switch (args[0]) {
       case "push":

@@ -12,6 +12,7 @@ import type { CommandContext } from "../context.ts";
 import { UsageError } from "../command.ts";
 import { DEFAULT_HUB_PORT } from "@agent/hub/config";
 import { UserError } from "@agent/hub/base";
+import { plainSubcommandArgs, type PlainTable } from "../_plain_args.ts";
 
 const words = {
   en: {
@@ -42,6 +43,13 @@ const words = {
   },
 };
 
+/** The `agent hub` subcommands the plain path reads (checked against `configure()`). */
+const HUB_PLAIN: PlainTable = {
+  run: {},
+  status: { flags: ["--json"] },
+  stop: { options: ["--timeout"] },
+};
+
 /** `agent hub`. */
 export const command: CommandModule = {
   name: "hub",
@@ -60,6 +68,7 @@ export const command: CommandModule = {
       .option("--deno <path>", w.deno)
       .option("--python <path>", w.python);
   },
+  plainArgs: (words) => plainSubcommandArgs(words, HUB_PLAIN),
   async run(ctx, args, opts) {
     switch (args[0]) {
       case "run":

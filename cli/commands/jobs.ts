@@ -12,6 +12,7 @@ import type { CommandModule } from "../command.ts";
 import { UsageError } from "../command.ts";
 import { catalogue, cloudTarget } from "@agent/hub/base";
 import { errorMessage } from "@agent/net/common";
+import { plainSubcommandArgs, type PlainTable } from "../_plain_args.ts";
 
 const t = catalogue({
   summary: "Scheduled jobs: list, add, run, pause, resume, remove, log.",
@@ -77,6 +78,30 @@ const t = catalogue({
   not_run_paused: "{name} görevi duraklatılmış; 'agent jobs resume {name}' sürdürür.",
 });
 
+/** The `agent jobs` subcommands the plain path reads (checked against `configure()`). */
+const JOBS_PLAIN: PlainTable = {
+  list: { flags: ["--json", "--cloud"] },
+  add: {
+    args: ["<name>"],
+    options: [
+      "--schedule",
+      "--prompt",
+      "--role",
+      "--tz",
+      "--max-usd-per-run",
+      "--max-usd-per-day",
+      "--deliver",
+      "--missed",
+      "--tools",
+    ],
+  },
+  run: { args: ["<name>"] },
+  pause: { args: ["[name]"], flags: ["--all"] },
+  resume: { args: ["[name]"], flags: ["--all"] },
+  remove: { args: ["<name>"] },
+  log: { args: ["[name]"], flags: ["--json", "--cloud"] },
+};
+
 /** `agent jobs`. */
 export const command: CommandModule = {
   name: "jobs",
@@ -102,6 +127,7 @@ export const command: CommandModule = {
     cmd.command("log").description(d("h_log")).argument("[name]").option("--json", d("o_json"))
       .option("--cloud", d("o_cloud"));
   },
+  plainArgs: (words) => plainSubcommandArgs(words, JOBS_PLAIN),
   async run(ctx, args, opts) {
     const [sub = "list", name] = args;
     const lang = ctx.lang;

@@ -9,6 +9,24 @@ import { UsageError } from "../command.ts";
 import { t } from "./_net_messages.ts";
 import { t as ts } from "./_spine_messages.ts";
 import { t as tu } from "./_universe_messages.ts";
+import { plainSubcommandArgs, type PlainTable } from "../_plain_args.ts";
+
+/** The `agent net` subcommands the plain path reads (checked against `configure()`). */
+const NET_PLAIN: PlainTable = {
+  init: { options: ["--name"] },
+  name: { args: ["<name...>"] },
+  status: {},
+  card: {},
+  publish: {},
+  contacts: {},
+  add: { args: ["<address>"], options: ["--note"] },
+  accept: { args: ["<address>"] },
+  block: { args: ["<address>"] },
+  remove: { args: ["<address>"] },
+  send: { args: ["<target>", "<text...>"] },
+  log: { options: ["--address", "-n"] },
+  poll: { flags: ["--once"] },
+};
 
 /** `agent net`. */
 export const command: CommandModule = {
@@ -57,6 +75,7 @@ export const command: CommandModule = {
     universe.command("deploy").description(u("h_deploy")).argument("<dir>")
       .option("--host <host>", u("h_host"));
   },
+  plainArgs: (words) => plainSubcommandArgs(words, NET_PLAIN),
   async run(ctx, args, opts) {
     const [sub = "", ...rest] = args;
     const { NET_ACTIONS, netFailure } = await import("./_net_actions.ts");

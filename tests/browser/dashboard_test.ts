@@ -10,6 +10,7 @@
 import assert from "node:assert/strict";
 import { appendNetEvent } from "@agent/hub";
 import { seededCalls, startDashboardHub } from "../_hub_in_process.ts";
+import { seriousViolations } from "../dashboard/_axe.ts";
 import {
   ARTIFACTS,
   assertFits,
@@ -21,8 +22,6 @@ import {
   useTheme,
   watch,
 } from "../dashboard/_browser.ts";
-
-const ROOT = new URL("../../", import.meta.url).pathname;
 
 Deno.test({
   name:
@@ -345,7 +344,6 @@ Deno.test({
   ...T,
   async fn() {
     await using hub = await startDashboardHub({ calls: seededCalls(Date.now(), 20) });
-    const axe = await Deno.readTextFile(`${ROOT}node_modules/axe-core/axe.min.js`);
     const browser = await launch();
     try {
       // The CSP would refuse the injected axe script; the page's own code is unchanged.
@@ -366,19 +364,13 @@ Deno.test({
           ["jobs", "dark"],
         ] as const
       ) {
+        // The view changes by its fragment and the theme from its menu, in place: the page
+        // loads once and takes axe-core's script once.
         await page.goto(`${hub.base}/dashboard/#/${route}`);
+        await page.waitForSelector(`nav a[aria-current='page'][href='#/${route.split("/")[0]}']`);
+        await ready(page);
         await useTheme(page, theme);
-        await page.addScriptTag({ content: axe });
-        const violations = await page.evaluate(async () => {
-          // deno-lint-ignore no-explicit-any
-          const result = await (globalThis as any).axe.run(document);
-          // deno-lint-ignore no-explicit-any
-          return result.violations.filter((v: any) =>
-            v.impact === "serious" || v.impact === "critical"
-          )
-            // deno-lint-ignore no-explicit-any
-            .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(" ")).join(", ")}`);
-        });
+        const violations = await seriousViolations(page);
         assert.deepEqual(violations, [], `${route} (${theme})`);
       }
       await context.close();

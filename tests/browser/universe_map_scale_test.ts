@@ -205,6 +205,8 @@ async function groupsScaleZoom(browser: TestBrowser, url: string) {
         await page.waitForSelector("body[data-layer='area']", { timeout: 5_000 });
       }
     },
+    // The light view reads and takes a screenshot; the dark one zooms, last.
+    { schemeInPlace: true },
   );
 }
 

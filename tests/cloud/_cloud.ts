@@ -12,6 +12,9 @@ import { type RunningSpine, startSpine } from "../spine/_harness.ts";
 import { freePort } from "../_port.ts";
 import { until } from "../_poll.ts";
 import { initHomeAt } from "../_init_home.ts";
+import { Logger, readEnvFileSync, resolvePaths, VERSION } from "@agent/hub/base";
+import { runCloud } from "@agent/hub";
+import { CloudSpine, cloudTarget, pushFiles } from "@agent/hub/cloud";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -64,9 +67,53 @@ export async function setEnv(home: string, vars: Record<string, string>): Promis
   );
 }
 
+/**
+ * What `agent --home HOME cloud push -y` does, in this process: the same `pushFiles()`
+ * on the spine named in the home's `.env`. For tests whose point comes after the push (a
+ * spawned push costs a process start; cloud_e2e_test.ts and jobs_cloud_test.ts run the
+ * real command). Returns the lines the command would print.
+ */
+export async function pushHome(home: string): Promise<string[]> {
+  const paths = resolvePaths({ home, env: {} });
+  const { url, token } = cloudTarget(readEnvFileSync(paths.envFile), "en");
+  const lines: string[] = [];
+  const code = await pushFiles({
+    spine: new CloudSpine(url, token, "en"),
+    home: paths.home,
+    lang: "en",
+    includeUser: false,
+    yes: true,
+    ask: undefined,
+    out: (line) => lines.push(line),
+  });
+  if (code !== 0) throw new Error(`cloud push ended ${code}: ${lines.join("\n")}`);
+  return lines;
+}
+
 /** `agent --home HOME cloud ...`. */
 export function cloud(home: string, args: string[], env: Record<string, string> = {}) {
   return agent(["--home", home, "cloud", ...args], { env });
+}
+
+/**
+ * `agent cloud run` in this process with `env` as its environment, for its refusals,
+ * which come before it writes or starts anything: the same `runCloud()` the command
+ * runs, stopped before its hub would start (a refusal that goes missing then resolves
+ * 0 rather than running a hub here). A spawned start costs a process and the hub's
+ * modules; cloud_e2e_test.ts keeps one refusal as the real command (its exit code, one
+ * line).
+ */
+export function refuseCloudRun(home: string, env: Record<string, string>): Promise<number> {
+  return runCloud({
+    env,
+    paths: resolvePaths({ home, env: {} }),
+    lang: "en",
+    logger: new Logger({ stderr: "off" }),
+    version: VERSION,
+    out: () => {},
+    err: () => {},
+    signal: AbortSignal.abort("a test of the refusals"),
+  });
 }
 
 /** A running `agent cloud run`. */

@@ -10,10 +10,10 @@ import { cleanup, tempHome } from "../cli/_run.ts";
 import type { RunningSpine } from "../spine/_harness.ts";
 import {
   type BrainProcess,
-  cloud,
   CLOUD_TOKEN,
   cloudHome,
   cloudSpine,
+  pushHome,
   runBrain,
 } from "./_cloud.ts";
 
@@ -36,8 +36,7 @@ export async function startCloudDashboard(replies: string[]): Promise<CloudDashb
   let brain: BrainProcess | undefined;
   try {
     const home = await cloudHome(spine, { replies });
-    const pushed = await cloud(home, ["push", "-y"]);
-    assert.equal(pushed.code, 0, pushed.stderr);
+    await pushHome(home);
     const env = { AGENT_SPINE_URL: spine.url, AGENT_SPINE_TOKEN: CLOUD_TOKEN };
     brain = await runBrain(await tempHome(), brainPort, env);
     let running = brain;

@@ -12,7 +12,16 @@ import { startSpine } from "../spine/_harness.ts";
 import { startBotServer } from "../messenger/_bot_server.ts";
 import { hasPython, playTerminal } from "../_pty.ts";
 import { OWNER, textsIn } from "../messenger/_hub.ts";
-import { cloud, CLOUD_TOKEN, cloudHome, cloudSpine, runBrain, setEnv } from "./_cloud.ts";
+import {
+  cloud,
+  CLOUD_TOKEN,
+  cloudHome,
+  cloudSpine,
+  pushHome,
+  refuseCloudRun,
+  runBrain,
+  setEnv,
+} from "./_cloud.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
 
@@ -68,7 +77,7 @@ Deno.test({
         body: "# kept\n",
       });
       await Deno.remove(`${home}/persona/subs`, { recursive: true });
-      assert.equal((await cloud(home, ["push", "-y"])).code, 0);
+      await pushHome(home);
       assert.ok((await spineFiles(spine.url)).includes("persona/subs/kept.md"));
     } finally {
       await spine.stop();
@@ -84,7 +93,7 @@ Deno.test({
     const { spine } = await cloudSpine();
     try {
       const home = await cloudHome(spine);
-      assert.equal((await cloud(home, ["push", "-y"])).code, 0);
+      await pushHome(home);
       const other = await tempHome();
       await setEnv(other, { AGENT_SPINE_URL: spine.url, AGENT_SPINE_TOKEN: CLOUD_TOKEN });
       await Deno.mkdir(`${other}/persona`, { recursive: true });
@@ -126,7 +135,7 @@ Deno.test({
     let brain: Awaited<ReturnType<typeof runBrain>> | undefined;
     try {
       const home = await cloudHome(spine, { replies: ["Hello from the cloud."] });
-      assert.equal((await cloud(home, ["push", "-y"])).code, 0);
+      await pushHome(home);
       // The brain knows only the spine (and the container's secrets), not the laptop's home.
       await hub(spine.url, CLOUD_TOKEN, "/hub/files/persona/subs/stale.md", {
         method: "PUT",
@@ -227,11 +236,11 @@ Deno.test({
   name: "cloud run refuses: missing variables, a local-mode spine, a foreign agent.toml",
   ...SLOW,
   async fn() {
-    const { spine, brainPort } = await cloudSpine();
+    const { spine } = await cloudSpine();
     const local = await startSpine({ hubToken: CLOUD_TOKEN });
     try {
       const home = await cloudHome(spine);
-      assert.equal((await cloud(home, ["push", "-y"])).code, 0);
+      await pushHome(home);
       const refusals: [Record<string, string>, RegExp][] = [
         [
           { AGENT_SPINE_TOKEN: CLOUD_TOKEN },
@@ -249,16 +258,14 @@ Deno.test({
       ];
       for (const [env, message] of refusals) {
         const empty = await tempHome();
-        await assert.rejects(() => runBrain(empty, brainPort, env), message);
+        await assert.rejects(() => refuseCloudRun(empty, env), message);
         await assert.rejects(() => Deno.stat(`${empty}/agent.toml`));
       }
       // A home with an agent.toml that cloud run did not write is left alone.
-      const foreign = await assert.rejects(
-        () =>
-          runBrain(home, brainPort, { AGENT_SPINE_URL: spine.url, AGENT_SPINE_TOKEN: CLOUD_TOKEN }),
+      await assert.rejects(
+        () => refuseCloudRun(home, { AGENT_SPINE_URL: spine.url, AGENT_SPINE_TOKEN: CLOUD_TOKEN }),
         /holds an agent\.toml that agent cloud run did not write/,
       );
-      void foreign;
       assert.match(await Deno.readTextFile(`${home}/agent.toml`), /backend = "file"/);
       // And one line each, no stack.
       // A missing setting is a usage error, as for every --cloud option.
@@ -285,7 +292,7 @@ Deno.test({
       assert.match(before.stdout, /cloud mode · address 127\.0\.0\.1:\d+/);
       assert.match(before.stdout, /files on the spine: none/);
       assert.match(before.stdout, /brain: brain_unavailable/);
-      await cloud(home, ["push", "-y"]);
+      await pushHome(home);
       const after = await cloud(home, ["status"]);
       assert.match(after.stdout, /files on the spine:\n {2}agent\.toml +[\d.]+ (B|KiB)/);
       const tr = await cloud(home, ["status"], { AGENT_LANG: "tr" });

@@ -13,7 +13,7 @@ import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { hub } from "../spine/_fixtures.ts";
 import { startBotServer } from "../messenger/_bot_server.ts";
 import { OWNER, textsIn } from "../messenger/_hub.ts";
-import { cloud, CLOUD_TOKEN, cloudHome, cloudSpine, runBrain } from "./_cloud.ts";
+import { CLOUD_TOKEN, cloudHome, cloudSpine, pushHome, runBrain } from "./_cloud.ts";
 import { until } from "../_poll.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
@@ -40,7 +40,7 @@ Deno.test({
       assert.match(toml, /usage = \{ input = 1000/);
       assert.match(toml, /usd = 0\.03\n/);
       await Deno.writeTextFile(`${home}/agent.toml`, toml);
-      assert.equal((await cloud(home, ["push", "-y"])).code, 0);
+      await pushHome(home);
       const brainEnv = {
         AGENT_SPINE_URL: spine.url,
         AGENT_SPINE_TOKEN: CLOUD_TOKEN,

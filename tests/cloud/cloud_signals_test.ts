@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { cleanup } from "../cli/_run.ts";
-import { cloud, cloudHome, cloudSpine } from "./_cloud.ts";
+import { cloudHome, cloudSpine, pushHome } from "./_cloud.ts";
 import { sigtermLine, sigtermStarts } from "./_sigterm_starts.ts";
 
 const STARTS = Number(Deno.env.get("SIGTERM_STARTS") ?? "12");
@@ -18,8 +18,7 @@ Deno.test({
     const { spine, brainPort } = await cloudSpine();
     try {
       const home = await cloudHome(spine);
-      const pushed = await cloud(home, ["push", "-y"]);
-      assert.equal(pushed.code, 0, pushed.stderr);
+      await pushHome(home);
       const figures = await sigtermStarts(spine.url, brainPort, STARTS);
       console.log(sigtermLine(figures));
       for (const start of figures.starts) {

@@ -9,9 +9,16 @@ import type { Page } from "playwright-core";
 
 const AXE = new URL("../../node_modules/axe-core/axe.min.js", import.meta.url).pathname;
 
-/** The serious and critical violations axe-core finds on `page` now. */
+/**
+ * The serious and critical violations axe-core finds on `page` now. The script is
+ * injected once per document (its ~0.5 MB cost ~0.5 CPU-second of Chromium to take in
+ * each time); a page that moves between views by its fragment keeps it.
+ */
 export async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: await Deno.readTextFile(AXE) });
+  // deno-lint-ignore no-explicit-any
+  if (!await page.evaluate(() => "axe" in (globalThis as any))) {
+    await page.addScriptTag({ content: await Deno.readTextFile(AXE) });
+  }
   return await page.evaluate(async () => {
     // deno-lint-ignore no-explicit-any
     const result = await (globalThis as any).axe.run(document);

@@ -20,7 +20,7 @@ import {
   OWNER,
   OWNER_PROVEN,
   PASSWORD,
-  runEmailHub,
+  runEmailHubHere,
 } from "./_hub.ts";
 import { until } from "../_poll.ts";
 
@@ -43,7 +43,7 @@ Deno.test({
           MESSENGER_API_ROOT: bot.apiRoot,
         },
       });
-      const hub = await runEmailHub(home, port);
+      const hub = await runEmailHubHere(home, port);
       try {
         await dovecot.deliver(
           AGENT,

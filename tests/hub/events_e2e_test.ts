@@ -14,6 +14,7 @@ import { controlFetch } from "../_control.ts";
 import { freePort } from "../_port.ts";
 import { until } from "../_poll.ts";
 import { initHomeAt } from "../_init_home.ts";
+import { netInit, netNode, netPublished } from "../_net_here.ts";
 
 const APPEND = new URL("./_append_event.ts", import.meta.url).pathname;
 
@@ -61,16 +62,12 @@ Deno.test("agent hub run: GET /events carries events from the hub, from another 
   const netA = `${homeA}/data/net`;
   const net = (home: string, env: Record<string, string>, ...args: string[]) =>
     agent(["--home", home, "net", ...args], { env });
-  assert.equal((await net(homeA, envA, "init", "--name", "Hub A")).code, 0);
-  for (
-    const [home, env, name] of [
-      [homeB, envOf(spineB.url, "tb"), "B"],
-      [homeC, envOf(spineC.url, "tc"), "C"],
-    ] as const
-  ) {
-    assert.equal((await net(home, env, "init", "--name", name)).code, 0);
-    assert.equal((await net(home, env, "publish")).code, 0);
-  }
+  // Identities and cards are not this test's point: made in this process (tests/_net_here.ts).
+  await Promise.all([
+    netInit({ home: homeA, env: envA }, "Hub A"),
+    netPublished({ home: homeB, env: envOf(spineB.url, "tb") }, "B"),
+    netPublished({ home: homeC, env: envOf(spineC.url, "tc") }, "C"),
+  ]);
   let hub = spawnHubProcess(homeA, { env: envA });
   const stop = new AbortController();
   const heard: OwnerEvent[] = [];
@@ -105,18 +102,18 @@ Deno.test("agent hub run: GET /events carries events from the hub, from another 
     assert.ok(watchMs < 1_000, `file-watch path took ${watchMs} ms`);
 
     // 2. The hub handles a stranger's contact request and publishes it on its bus.
-    assert.equal(
-      (await net(homeB, envOf(spineB.url, "tb"), "add", spineA.address, "--note", "from B")).code,
-      0,
+    await (await netNode({ home: homeB, env: envOf(spineB.url, "tb") })).add(
+      spineA.address,
+      "from B",
     );
     await until("B's request", () => heard.some((e) => e.type === "net.contact_request"));
 
     // 3. The hub stops; `agent net poll --once` takes C's request meanwhile; the hub comes back.
     hub.kill("SIGTERM");
     assert.equal((await hub.status).code, 0);
-    assert.equal(
-      (await net(homeC, envOf(spineC.url, "tc"), "add", spineA.address, "--note", "from C")).code,
-      0,
+    await (await netNode({ home: homeC, env: envOf(spineC.url, "tc") })).add(
+      spineA.address,
+      "from C",
     );
     const polled = await net(homeA, envA, "poll", "--once");
     assert.equal(polled.code, 0, polled.stderr);

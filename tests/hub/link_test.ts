@@ -4,6 +4,19 @@ import { startSpine } from "../spine/_harness.ts";
 import { type DoorbellMode, type SpineProxy, startSpineProxy } from "./_spine_proxy.ts";
 import type { NetTimings } from "@agent/hub";
 import { until } from "../_poll.ts";
+import { sharedSpine } from "./_shared_spine.ts";
+
+// Alice only asks and sends: her spine is the file's, Bob's (the one under test) each test's.
+const aliceSpine = sharedSpine();
+
+/** Alice, polling, on the file's spine with a fresh identity and home. */
+async function startAlice(): Promise<TestAgent> {
+  return await startAgent("alice", {
+    link: "poll",
+    spine: await aliceSpine.take(),
+    env: { AGENT_SPINE_TOKEN: aliceSpine.token },
+  });
+}
 
 interface Pair {
   alice: TestAgent;
@@ -21,7 +34,7 @@ async function pair(
   const token = `tok-${crypto.randomUUID()}`;
   const spine = await startSpine({ hubToken: token });
   const proxy = startSpineProxy(spine.url, mode);
-  const alice = await startAgent("alice", { link: "poll" });
+  const alice = await startAlice();
   const bob = await startAgent("bob", {
     spine,
     link,
@@ -157,7 +170,7 @@ Deno.test("a silent doorbell counts as dropped after the drop time; the safety f
 Deno.test("a full batch (50) is fetched again at once; everything queued while away is handled", async () => {
   const token = `tok-${crypto.randomUUID()}`;
   const spine = await startSpine({ hubToken: token, rateLimits: false });
-  const alice = await startAgent("alice", { link: "poll" });
+  const alice = await startAlice();
   const bob = await startAgent("bob", {
     spine,
     env: { AGENT_SPINE_TOKEN: token },

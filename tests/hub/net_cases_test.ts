@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { connect, startAgent, type TestAgent } from "./_agents.ts";
+import { connect, startAgent, type StartAgentOptions, type TestAgent } from "./_agents.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { startVendorServer } from "../_vendor_server.ts";
 import { generateIdentity } from "@agent/net";
@@ -9,6 +9,21 @@ import { Logger } from "@agent/hub/base";
 import { tempDir } from "../_temp_dir.ts";
 import { controlJson } from "../_control.ts";
 import { until } from "../_poll.ts";
+import { sharedSpine } from "./_shared_spine.ts";
+
+// Alice starts each conversation; what is under test is Bob's side (his spine, his
+// rate limits, his drops), so Bob gets a spine of his own in each test and Alice takes
+// turns on the file's: a fresh identity and home each time, an emptied mailbox.
+const aliceSpine = sharedSpine();
+
+/** Alice on the file's spine. */
+async function startAlice(options: StartAgentOptions = {}): Promise<TestAgent> {
+  return await startAgent("alice", {
+    ...options,
+    spine: await aliceSpine.take(),
+    env: { ...options.env, AGENT_SPINE_TOKEN: aliceSpine.token },
+  });
+}
 
 function messagesIn(agent: TestAgent, from: string) {
   return agent.node.state.log().then((log) =>
@@ -18,7 +33,7 @@ function messagesIn(agent: TestAgent, from: string) {
 
 Deno.test("a blocked sender is dropped and never answered", async () => {
   const [alice, bob] = await Promise.all([
-    startAgent("alice", { replies: ["[no reply]"] }),
+    startAlice({ replies: ["[no reply]"] }),
     startAgent("bob", { replies: ["Bob answers."] }),
   ]);
   try {
@@ -42,7 +57,7 @@ Deno.test("a blocked sender is dropped and never answered", async () => {
 
 Deno.test("a stranger's message is dropped before any card fetch; a request tells the owner", async () => {
   const [alice, bob] = await Promise.all([
-    startAgent("alice"),
+    startAlice(),
     startAgent("bob"),
   ]);
   try {
@@ -82,7 +97,7 @@ Deno.test("a stranger's message is dropped before any card fetch; a request tell
 
 Deno.test("a conversation with a public sub-agent carries sub both ways", async () => {
   const [alice, bob] = await Promise.all([
-    startAgent("alice", { replies: ["[no reply]"] }),
+    startAlice({ replies: ["[no reply]"] }),
     startAgent("bob", {
       replies: ["Main agent."],
       files: {
@@ -163,7 +178,7 @@ Deno.test("a conversation with a public sub-agent carries sub both ways", async 
 
 Deno.test("a crash between handling and ack sends no second reply", async () => {
   const [alice, bob] = await Promise.all([
-    startAgent("alice", { replies: ["[no reply]"] }),
+    startAlice({ replies: ["[no reply]"] }),
     startAgent("bob", { replies: ["Only once."] }),
   ]);
   try {
@@ -297,7 +312,7 @@ Deno.test("the doorbell drops and comes back: nothing is missed", async () => {
   let spine = await startSpine({ hubToken: token, persistDir });
   const port = spine.port;
   const [alice, bob] = await Promise.all([
-    startAgent("alice", { replies: ["[no reply]"] }),
+    startAlice({ replies: ["[no reply]"] }),
     startAgent("bob", { spine, env: { AGENT_SPINE_TOKEN: token } }),
   ]);
   try {
@@ -335,7 +350,7 @@ Deno.test("the doorbell drops and comes back: nothing is missed", async () => {
 
 Deno.test("a pending contact whose key changed is dropped with a warning", async () => {
   const [alice, bob] = await Promise.all([
-    startAgent("alice", { replies: ["[no reply]"] }),
+    startAlice({ replies: ["[no reply]"] }),
     startAgent("bob", { replies: ["Hello."] }),
   ]);
   try {
@@ -373,7 +388,7 @@ Deno.test("a pending contact whose key changed is dropped with a warning", async
 Deno.test("user.md never reaches a network turn's prompt; the public note does", async () => {
   const vendor = startVendorServer({ reply: "Tea, always." });
   const [alice, bob] = await Promise.all([
-    startAgent("alice", { replies: ["[no reply]"] }),
+    startAlice({ replies: ["[no reply]"] }),
     startAgent("bob", {
       brain: {
         provider: "vendor-b",
@@ -408,7 +423,7 @@ Deno.test("the net_send tool (tier 2) sends to an accepted contact's sub-agent",
   const { netSend } = await import("@agent/hub");
   const { CONFIG_TEMPLATE } = await import("@agent/hub");
   const [alice, bob] = await Promise.all([
-    startAgent("alice", { replies: ["[no reply]"] }),
+    startAlice({ replies: ["[no reply]"] }),
     startAgent("bob", {
       replies: ["Main."],
       files: { "persona/subs/chef.md": "---\nabout: cooks\npublic: true\n---\nRecipes.\n" },
@@ -456,7 +471,7 @@ async function exchange(a: TestAgent, b: TestAgent, expected: number, quietMs = 
 Deno.test("one owner's send between two default agents ends by itself: 2 envelopes, 4 at most", async () => {
   // The fake model answers "Okay.": Bob answers once, Alice does not answer that.
   let [alice, bob] = await Promise.all([
-    startAgent("alice"),
+    startAlice(),
     startAgent("bob"),
   ]);
   try {
@@ -470,7 +485,7 @@ Deno.test("one owner's send between two default agents ends by itself: 2 envelop
     await bob.close();
   }
   // A model that always answers, and always asks back: the fourth envelope is the last.
-  alice = await startAgent("alice", { replies: Array(8).fill("Alice here. And you?") });
+  alice = await startAlice({ replies: Array(8).fill("Alice here. And you?") });
   bob = await startAgent("bob", { replies: Array(8).fill("Bob here. And you?") });
   try {
     await connect(alice, bob);
@@ -486,7 +501,7 @@ Deno.test("one owner's send between two default agents ends by itself: 2 envelop
 Deno.test("two auto-replying agents stop at max_hops; the hourly limit stops a contact", async () => {
   const always = { answer_replies: "always" as const };
   const [alice, bob] = await Promise.all([
-    startAgent("alice", { replies: ["Alice again."], net: always }),
+    startAlice({ replies: ["Alice again."], net: always }),
     startAgent("bob", { replies: ["Bob again."], net: always }),
   ]);
   try {
@@ -529,7 +544,7 @@ Deno.test("an accepted contact's envelope signed with another key is dropped as 
   const { handleUpdate } = await import("@agent/hub");
   const { sealBox, signEnvelope } = await import("@agent/net");
   const [alice, bob] = await Promise.all([
-    startAgent("alice", { replies: ["[no reply]"] }),
+    startAlice({ replies: ["[no reply]"] }),
     startAgent("bob", { replies: ["Hello."] }),
   ]);
   try {
@@ -568,7 +583,7 @@ Deno.test("an accepted contact's envelope signed with another key is dropped as 
 
 Deno.test("a peer spine's 429 is told as its rate limit with the retry time, not as no answer", async () => {
   const [alice, bob] = await Promise.all([
-    startAgent("alice"),
+    startAlice(),
     startAgent("bob", { net: { auto_reply: false } }),
   ]);
   try {

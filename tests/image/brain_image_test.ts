@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { cleanup } from "../cli/_run.ts";
 import { hub } from "../spine/_fixtures.ts";
-import { cloud, CLOUD_TOKEN, cloudHome, cloudSpine } from "../cloud/_cloud.ts";
+import { CLOUD_TOKEN, cloudHome, cloudSpine, pushHome } from "../cloud/_cloud.ts";
 import { type Engine, podman, probeEngine } from "./_podman.ts";
 import {
   type BrainContainer,
@@ -80,8 +80,7 @@ Deno.test({
 
       // The brain pulls its agent.toml (a fake model) from the spine.
       const home = await cloudHome(spine);
-      const pushed = await cloud(home, ["push", "-y"]);
-      assert.equal(pushed.code, 0, pushed.stderr);
+      await pushHome(home);
 
       const brain = await runBrainContainer(tag, brainPort, {
         AGENT_SPINE_URL: spine.url,

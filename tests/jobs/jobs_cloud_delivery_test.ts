@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { hub } from "../spine/_fixtures.ts";
-import { cloud, CLOUD_TOKEN, cloudHome, cloudSpine, runBrain } from "../cloud/_cloud.ts";
+import { CLOUD_TOKEN, cloudHome, cloudSpine, pushHome, runBrain } from "../cloud/_cloud.ts";
 import { startBotServer } from "../messenger/_bot_server.ts";
 import { OWNER, textsIn } from "../messenger/_hub.ts";
 import { query, results, SLOW, writeJob } from "./_jobs.ts";
@@ -39,7 +39,7 @@ Deno.test({
     try {
       const home = await cloudHome(spine);
       await writeJob(home, "tick", "schedule: '* * * * * *'\nmissed: skip");
-      assert.equal((await cloud(home, ["push", "-y"])).code, 0);
+      await pushHome(home);
       const env = {
         AGENT_SPINE_URL: spine.url,
         AGENT_SPINE_TOKEN: CLOUD_TOKEN,
@@ -93,7 +93,7 @@ Deno.test({
 
       // The job stops; the Bot API accepts again; a new container starts with an empty disk.
       await writeJob(home, "tick", "schedule: '0 0 1 1 *'\nmissed: skip");
-      assert.equal((await cloud(home, ["push", "-y"])).code, 0);
+      await pushHome(home);
       bot.unfail("sendMessage");
       const fresh = await tempHome();
       brain = await runBrain(fresh, brainPort, env);

@@ -8,7 +8,15 @@
 import assert from "node:assert/strict";
 import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { hub } from "../spine/_fixtures.ts";
-import { cloud, CLOUD_TOKEN, cloudHome, cloudSpine, runBrain, setEnv } from "../cloud/_cloud.ts";
+import {
+  cloud,
+  CLOUD_TOKEN,
+  cloudHome,
+  cloudSpine,
+  pushHome,
+  runBrain,
+  setEnv,
+} from "../cloud/_cloud.ts";
 import { until } from "../_poll.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
@@ -68,7 +76,7 @@ Deno.test({
         `${home}/persona/jobs/news.md`,
         "---\nschedule: 0 8 * * *\ndeliver: events\n---\nThe news, please.\n",
       );
-      assert.equal((await cloud(home, ["push", "-y"])).code, 0);
+      await pushHome(home);
       const empty = await tempHome();
       brain = await runBrain(empty, brainPort, {
         AGENT_SPINE_URL: spine.url,

@@ -1,5 +1,6 @@
 /**
- * Scheduled jobs end to end: a real `agent hub run` process with the fake model
+ * Scheduled jobs end to end: the hub (a real `agent hub run` process where it is killed,
+ * else in the test's process as that command assembles it) with the fake model
  * (priced, so runs spend) and the loopback Bot API, on a clock the test steps
  * (`AGENT_TEST_CLOCK`), so no test waits for a second to pass. A job every second is delivered
  * once per slot across a hub kill and restart; a daily ceiling pauses the job and
@@ -13,7 +14,7 @@ import { agent, cleanup } from "../cli/_run.ts";
 import { deliveries, HOURLY, PRICED_FAST, results, rows, SLOW, writeJob } from "./_jobs.ts";
 import { StepClock } from "./_clock.ts";
 import { startBotServer } from "../messenger/_bot_server.ts";
-import { messengerHome, OWNER, runHub, textsIn } from "../messenger/_hub.ts";
+import { messengerHome, OWNER, runHub, runHubHere, textsIn } from "../messenger/_hub.ts";
 
 Deno.test({
   name: "jobs: an every-second job is delivered once per slot across a hub kill and restart",
@@ -90,7 +91,7 @@ Deno.test({
     );
     await writeJob(home, "other", "schedule: '* * * * * *'\ndeliver: none");
     const clock = await StepClock.create(home);
-    const hub = await runHub(home, bot, clock.env);
+    const hub = await runHubHere(home, bot, clock.env);
     const running = (job: string) => rows(home, job).some((r) => r.state === "running");
     /**
      * Moves the clock a second and waits until the hub has run `other`'s slot and no run
@@ -173,7 +174,7 @@ Deno.test({
     const db = new DatabaseSync(`${home}/data/jobs.sqlite3`);
     db.prepare("UPDATE seen SET since_ms = ?").run(Date.now() - 3 * 3_600_000);
     db.close();
-    const hub = await runHub(home, bot);
+    const hub = await runHubHere(home, bot);
     try {
       await bot.until(
         "the missed run",

@@ -8,6 +8,7 @@ import { startSpine } from "../spine/_harness.ts";
 import { networkCheck } from "@agent/hub";
 import { resolvePaths } from "@agent/hub/base";
 import { initHomeAt } from "../_init_home.ts";
+import { netInit, netPublished } from "../_net_here.ts";
 
 const TOKEN = "doctor-token-0123456789abcdef";
 
@@ -37,8 +38,8 @@ Deno.test({
         "warn card: the spine serves no card yet; run `agent net publish`",
         "ok spine version: spine 0.1.0, as this agent's kit",
       ]);
-      assert.equal((await agent(["--home", dir, "net", "init", "--name", "Doc"])).code, 0);
-      assert.equal((await agent(["--home", dir, "net", "publish"])).code, 0);
+      // Made and published in process (the `net` commands' own tests run them).
+      await netPublished(dir, "Doc");
       r = await agent(["--home", dir, "doctor"]);
       assert.deepEqual(lines(r.stdout, "card"), [
         `ok card: the card of ${spine.address} (Doc) carries this agent's keys`,
@@ -46,7 +47,7 @@ Deno.test({
 
       // Another identity on this machine than the one published.
       await Deno.rename(`${dir}/data/net/identity.json`, `${dir}/data/net/identity.old`);
-      assert.equal((await agent(["--home", dir, "net", "init"])).code, 0);
+      await netInit(dir);
       r = await agent(["--home", dir, "doctor"]);
       assert.equal(r.code, 1);
       assert.deepEqual(lines(r.stdout, "card"), [

@@ -136,7 +136,8 @@ Deno.test("kit:check names the universe module when the universe source changes"
       !line.startsWith("kit/_spine_kit.ts")
     );
   try {
-    assert.deepEqual(universeLines((await check(`${copy}/`)).stderr).slice(0, -1), []);
+    // An unchanged universe names no universe file in a copy: the spine test above checks
+    // a copy's whole stderr, a check run fewer (each bundles the spine and the universe).
     const config = `${copy}/universe/wrangler.jsonc`;
     const text = await Deno.readTextFile(config);
     assert.ok(text.includes('"0 * * * *"'));

@@ -10,6 +10,7 @@
 import assert from "node:assert/strict";
 import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { agent, cleanup, isOneSentence, tempHome } from "../cli/_run.ts";
+import { initSpineProject } from "@agent/kit/spine";
 
 /** The JSONC text as a value (comment lines and trailing commas removed). */
 // deno-lint-ignore no-explicit-any
@@ -32,6 +33,19 @@ async function initCloud(args: string[], lang = "en") {
   const bundle = `${await tempHome()}/agent.js`;
   await Deno.writeTextFile(bundle, "// a stand-in for the brain's bundle\n");
   return await init([...args, "--cloud", "--bundle", bundle], lang);
+}
+
+/**
+ * What `initCloud([dir])` writes, in this process: the same `initSpineProject()` the
+ * command calls, for the tests of the files' content (a spawned init is a process start;
+ * the tests of the command's flags, output and refusals run it).
+ */
+async function initCloudHere(dir: string, address?: string): Promise<void> {
+  await initSpineProject(dir, {
+    address,
+    cloud: true,
+    bundle: new TextEncoder().encode("// a stand-in for the brain's bundle\n"),
+  });
 }
 
 async function listing(dir: string, prefix = ""): Promise<string[]> {
@@ -167,7 +181,7 @@ Deno.test("spine init --cloud --bundle FILE copies that file; a bad --bundle wri
 Deno.test("the cloud wrangler.jsonc holds the DB database, the brain container and its migration, the cloud vars", async () => {
   try {
     const dir = `${await tempHome()}/spine`;
-    assert.equal((await initCloud([dir])).code, 0);
+    await initCloudHere(dir);
     const config = parseJsonc(await Deno.readTextFile(`${dir}/wrangler.jsonc`));
     assert.equal(config.name, "agent-spine");
     assert.equal(config.main, "worker.js");
@@ -247,7 +261,7 @@ Deno.test("spine init --cloud --address: SPINE_URL, ADDRESS and the route; other
 Deno.test("the Dockerfile: Deno's image of this repository's version, the bundle copied, the install line's permissions, a non-root user, a health check, agent cloud run", async () => {
   try {
     const dir = `${await tempHome()}/spine`;
-    assert.equal((await initCloud([dir])).code, 0);
+    await initCloudHere(dir);
     const text = await Deno.readTextFile(`${dir}/Dockerfile`);
     const { name, version } = JSON.parse(await Deno.readTextFile(`${ROOT}cli/deno.json`));
     const deno = (await Deno.readTextFile(`${ROOT}.ci/run`)).match(/^DENO_VERSION=(.+)$/m)![1];
@@ -319,7 +333,7 @@ Deno.test("the cloud project passes the pinned wrangler's deploy --dry-run, offl
   try {
     const root = await tempHome();
     const dir = `${root}/s`;
-    assert.equal((await initCloud([dir, "--address", "spine.example.com"])).code, 0);
+    await initCloudHere(dir, "spine.example.com");
     // `deploy --dry-run` builds the container image even in a dry run; the stand-in
     // records the call and succeeds, so what is checked is the configuration.
     const docker = `${root}/docker`;

@@ -133,11 +133,16 @@ export interface HubHere {
 /**
  * Runs `home`'s hub in this process (`_home_hub.ts`) and waits until the messenger
  * polls: for the tests of what the messenger does, where the process itself (its
- * output, signals, a kill) is not the point; those run {@linkcode runHub}.
+ * output, signals, a kill) is not the point; those run {@linkcode runHub}. `env` goes
+ * over the home's `.env` (a test clock, `AGENT_TEST_CLOCK`).
  */
-export async function runHubHere(home: string, bot: BotServer): Promise<HubHere> {
+export async function runHubHere(
+  home: string,
+  bot: BotServer,
+  env: Record<string, string> = {},
+): Promise<HubHere> {
   const polls = bot.callsOf("getUpdates").length;
-  const hub = await startHomeHub(home);
+  const hub = await startHomeHub(home, env);
   await untilPolled(bot, polls, () => hub.stop());
   return hub;
 }

@@ -1,15 +1,16 @@
 /**
  * The network digest in the messenger, end to end: two homes on two spines on workerd,
- * the owner's hub (`agent hub run`) talking to the loopback Bot API server. Another
- * agent's question is answered by the owner's agent, the owner is told of it in one
- * message with Block / Remove / Open buttons, Open shows the exchange and Remove tells
- * the other side.
+ * the owner's hub (in the test's process, as `agent hub run` assembles it) talking to the
+ * loopback Bot API server. Another agent's question is answered by the owner's agent, the
+ * owner is told of it in one message with Block / Remove / Open buttons, Open shows the
+ * exchange and Remove tells the other side.
  */
 import assert from "node:assert/strict";
 import { agent, cleanup } from "../cli/_run.ts";
+import { netInit, netNode, netPublished, untilCard } from "../_net_here.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { type BotMessage, startBotServer } from "./_bot_server.ts";
-import { contactStates, messengerHome, OWNER, runHub } from "./_hub.ts";
+import { contactStates, messengerHome, OWNER, runHubHere } from "./_hub.ts";
 import { until } from "../_poll.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
@@ -32,10 +33,10 @@ Deno.test({
     const { home: homeB } = await messengerHome(startBotServer(), { env: net(spineB, "tb") });
     const a = (...args: string[]) => agent(["--home", homeA, "net", ...args]);
     const b = (...args: string[]) => agent(["--home", homeB, "net", ...args]);
-    assert.equal((await a("init", "--name", "Owner")).code, 0);
-    assert.equal((await b("init", "--name", "Stranger")).code, 0);
-    assert.equal((await b("publish")).code, 0);
-    const hub = await runHub(homeA, bot);
+    // Both homes made and B published in process (the `net` commands' own tests run them).
+    await netInit(homeA, "Owner");
+    await netPublished(homeB, "Stranger");
+    const hub = await runHubHere(homeA, bot);
     const owned = () => [...bot.messages.values()].filter((m) => m.chatId === OWNER);
     const withButtons = (prefix: string) =>
       owned().filter((m) =>
@@ -43,7 +44,8 @@ Deno.test({
           .startsWith(prefix)
       );
     try {
-      assert.equal((await b("add", spineA.address)).code, 0);
+      await untilCard(spineA.url);
+      await (await netNode(homeB)).add(spineA.address, "");
       await bot.until("the request", () => withButtons("cr:").length === 1, 20_000);
       const request = withButtons("cr:")[0]!;
       const accept = (request.replyMarkup as Keyboard).inline_keyboard[0]![0]!;

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { Ledger } from "@agent/hub/money";
 import { agent, cleanup } from "../cli/_run.ts";
+import { netInit, netNode, netPublished, untilCard } from "../_net_here.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { startVendorServer } from "../_vendor_server.ts";
 import { startBotServer } from "./_bot_server.ts";
@@ -116,13 +117,13 @@ Deno.test({
     const { home: homeA } = await messengerHome(bot, { env: envA });
     const { home: homeB } = await messengerHome(startBotServer(), { env: envB });
     const a = (...args: string[]) => agent(["--home", homeA, "net", ...args]);
-    const b = (...args: string[]) => agent(["--home", homeB, "net", ...args]);
-    assert.equal((await a("init", "--name", "Owner")).code, 0);
-    assert.equal((await b("init", "--name", "Stranger")).code, 0);
-    assert.equal((await b("publish")).code, 0);
+    // Both homes made and B published in process (the `net` commands' own tests run them).
+    await netInit(homeA, "Owner");
+    await netPublished(homeB, "Stranger");
     const hub = await runHubHere(homeA, bot);
     try {
-      assert.equal((await b("add", spineA.address, "--note", "hello\u001b[2J friend")).code, 0);
+      await untilCard(spineA.url);
+      await (await netNode(homeB)).add(spineA.address, "hello\u001b[2J friend");
       await bot.until(
         "the request",
         () =>

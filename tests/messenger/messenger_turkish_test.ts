@@ -9,7 +9,7 @@ import { Ledger } from "@agent/hub/money";
 import { cleanup } from "../cli/_run.ts";
 import { seededCalls } from "../_hub_in_process.ts";
 import { startBotServer } from "./_bot_server.ts";
-import { messengerHome, OWNER, runHub, textsIn } from "./_hub.ts";
+import { messengerHome, OWNER, runHubHere, textsIn } from "./_hub.ts";
 
 Deno.test({
   name: "messenger in Turkish: amounts with a decimal comma, owner events in Turkish",
@@ -23,7 +23,7 @@ Deno.test({
       const [call] = seededCalls(Date.now() - 1000, 1);
       ledger.recordMany([{ ...call!, role: "brain", model_id: "fake-brain", usd: 13 }]);
     }
-    const hub = await runHub(home, bot);
+    const hub = await runHubHere(home, bot);
     try {
       await bot.until("the warning", () => textsIn(bot, OWNER).length >= 1, 15_000);
       const warning = textsIn(bot, OWNER).find((x) => x.startsWith("Bütçe uyarısı"));

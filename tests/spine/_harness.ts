@@ -1,12 +1,14 @@
 /**
  * Runs real spines on workerd through Miniflare for end-to-end tests: the spine Worker
- * bundled once per test run, SQLite Durable Objects, KV and rate-limit bindings.
+ * bundled once per test run (`tests/_worker_bundle.ts`), SQLite Durable Objects, KV and
+ * rate-limit bindings.
  *
  * @module
  */
 import type { Miniflare } from "miniflare";
 import { runSpine, runSpineCron, stopMiniflare } from "@agent/kit";
 import { freePort } from "../_port.ts";
+import { spineBundle } from "../_worker_bundle.ts";
 
 /** Options for {@linkcode startSpine}. */
 export interface StartSpineOptions {
@@ -58,6 +60,31 @@ export interface RunningSpine {
   stop(): Promise<void>;
 }
 
+/**
+ * Spines shared by a test file's tests, one per set of options, all stopped after the
+ * file's last test: a start costs ~0.6 CPU-seconds (~1 in cloud mode, with the
+ * migrations), so tests whose state does not meet take turns on one. Call it at the
+ * top of a module (it registers the file's `Deno.test.afterAll`); the function it
+ * returns starts a spine on first use of its options and hands the same one back later.
+ */
+export function fileSpines(): (options: StartSpineOptions) => Promise<RunningSpine> {
+  const running = new Map<string, Promise<RunningSpine>>();
+  Deno.test.afterAll(async () => {
+    const all = [...running.values()];
+    running.clear();
+    for (const spine of all) await (await spine).stop();
+  });
+  return (options) => {
+    const key = JSON.stringify(options);
+    let spine = running.get(key);
+    if (spine === undefined) {
+      spine = startSpine(options);
+      running.set(key, spine);
+    }
+    return spine;
+  };
+}
+
 /** Starts a spine on workerd and waits until it answers. */
 export async function startSpine(options: StartSpineOptions = {}): Promise<RunningSpine> {
   // A port picked free can be taken by a file running beside this one before workerd
@@ -83,6 +110,7 @@ async function startSpineOn(port: number, options: StartSpineOptions): Promise<R
   };
   if (options.hubToken !== undefined) vars.HUB_TOKEN = options.hubToken;
   const { mf, url, directUrl } = await runSpine({
+    script: await spineBundle(),
     directPort: options.direct ? 0 : undefined,
     port,
     vars,

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { type RunningSpine, startSpine, type StartSpineOptions } from "./_harness.ts";
+import { fileSpines, type RunningSpine, startSpine, type StartSpineOptions } from "./_harness.ts";
 import { type Peer, startPeer } from "./_fixtures.ts";
 
 /** The hub token the tests use. */
@@ -21,23 +21,50 @@ export function spineTest(
   options: StartSpineOptions,
   body: SpineTestBody,
 ): void {
-  Deno.test({
-    name,
-    sanitizeOps: false,
-    sanitizeResources: false,
-    async fn() {
-      const spine = await startSpine({ hubToken: TOKEN, ...options });
-      const started: Peer[] = [];
-      try {
-        await body(spine, async (peerName) => {
-          const peer = await startPeer(peerName);
-          started.push(peer);
-          return peer;
-        });
-      } finally {
-        await Promise.all(started.map((p) => p.stop()));
-        await spine.stop();
-      }
-    },
+  register(name, async () => {
+    const spine = await startSpine({ hubToken: TOKEN, ...options });
+    try {
+      await withPeers(spine, body);
+    } finally {
+      await spine.stop();
+    }
   });
+}
+
+// The file's spines for sharedSpineTest, one per set of options.
+const shared = fileSpines();
+
+/**
+ * Registers a test that runs against one spine shared by the file's such tests with the
+ * same options ({@linkcode fileSpines}): for a test whose requests change nothing the
+ * others read (an answer to a bad request, a method or a route, a token check). A test
+ * that counts what the mailbox holds, reads the card or leans on a rate limit takes
+ * {@linkcode spineTest}'s fresh spine.
+ */
+export function sharedSpineTest(
+  name: string,
+  options: StartSpineOptions,
+  body: SpineTestBody,
+): void {
+  register(name, async () => {
+    await withPeers(await shared({ hubToken: TOKEN, ...options }), body);
+  });
+}
+
+// Miniflare's child process and sockets outlive a test's own ops by design.
+function register(name: string, fn: () => Promise<void>): void {
+  Deno.test({ name, sanitizeOps: false, sanitizeResources: false, fn });
+}
+
+async function withPeers(spine: RunningSpine, body: SpineTestBody): Promise<void> {
+  const started: Peer[] = [];
+  try {
+    await body(spine, async (peerName) => {
+      const peer = await startPeer(peerName);
+      started.push(peer);
+      return peer;
+    });
+  } finally {
+    await Promise.all(started.map((p) => p.stop()));
+  }
 }

@@ -7,7 +7,7 @@ import { messengerWebhookSecret } from "@agent/net";
 import { bundleWorker, startMiniflare, stopMiniflare } from "@agent/kit";
 import { hub } from "./_fixtures.ts";
 import { type RunningSpine } from "./_harness.ts";
-import { spineTest, TOKEN } from "./_setup.ts";
+import { sharedSpineTest, spineTest, TOKEN } from "./_setup.ts";
 import { freePort } from "../_port.ts";
 import { until } from "../_poll.ts";
 
@@ -129,7 +129,7 @@ Deno.test("brain: the container's environment is assembled exactly as specified"
   }
 });
 
-spineTest("brain: without a brain GET /hub/brain is 503 brain_unavailable", {
+sharedSpineTest("brain: without a brain GET /hub/brain is 503 brain_unavailable", {
   mode: "cloud",
 }, async (spine) => {
   const r = await hub(spine.url, TOKEN, "/hub/brain");
@@ -148,7 +148,7 @@ spineTest("brain: a container that cannot start is 503 brain_unavailable, not a 
 const brain = fakeBrain();
 const deadPort = freePort();
 
-spineTest("brain: GET /hub/brain passes the brain's /health through", {
+sharedSpineTest("brain: GET /hub/brain passes the brain's /health through", {
   mode: "cloud",
   vars: { BRAIN_URL: brain.url },
 }, async (spine) => {
@@ -157,7 +157,7 @@ spineTest("brain: GET /hub/brain passes the brain's /health through", {
   assert.equal((await hub(spine.url, TOKEN, "/hub/brain", { method: "POST" })).status, 405);
 });
 
-spineTest("brain: a brain that does not answer is 503 brain_unavailable", {
+sharedSpineTest("brain: a brain that does not answer is 503 brain_unavailable", {
   mode: "cloud",
   vars: { BRAIN_URL: `http://127.0.0.1:${deadPort}` },
 }, async (spine) => {
@@ -191,7 +191,7 @@ spineTest("webhook: local mode is cloud_mode_off, and nothing is stored", {
   assert.deepEqual(await pending(spine), []);
 });
 
-spineTest("webhook: Telegram's secret is checked; bad updates are refused", {
+sharedSpineTest("webhook: Telegram's secret is checked; bad updates are refused", {
   mode: "cloud",
 }, async (spine) => {
   const secret = await messengerWebhookSecret(TOKEN);
@@ -227,41 +227,45 @@ spineTest("webhook: without HUB_TOKEN it is not_configured", {
   assert.deepEqual([r.status, r.body], [503, { error: "not_configured" }]);
 });
 
-spineTest("webhook: a sleeping brain loses nothing; updates wait and are handed over in order", {
-  mode: "cloud",
-  vars: { BRAIN_URL: `http://127.0.0.1:${deadPort}` },
-}, async (spine) => {
-  const secret = await messengerWebhookSecret(TOKEN);
-  for (const id of [12, 10, 11, 10]) {
-    const r = await postUpdate(spine, update(id), secret);
-    assert.deepEqual([r.status, r.body], [200, { ok: true }]);
-  }
-  // Telegram's resend of 10 is stored once; nothing reached a brain.
-  assert.deepEqual(await pending(spine), [10, 11, 12]);
-  // The brain wakes on the dead port; the cron hands the updates over in order.
-  const late = fakeBrain(deadPort);
-  try {
-    late.setStatus(503);
-    await spine.cron(Date.now());
+sharedSpineTest(
+  "webhook: a sleeping brain loses nothing; updates wait and are handed over in order",
+  {
+    mode: "cloud",
+    vars: { BRAIN_URL: `http://127.0.0.1:${deadPort}` },
+  },
+  async (spine) => {
+    const secret = await messengerWebhookSecret(TOKEN);
+    for (const id of [12, 10, 11, 10]) {
+      const r = await postUpdate(spine, update(id), secret);
+      assert.deepEqual([r.status, r.body], [200, { ok: true }]);
+    }
+    // Telegram's resend of 10 is stored once; nothing reached a brain.
     assert.deepEqual(await pending(spine), [10, 11, 12]);
-    late.setStatus(200);
-    late.requests.length = 0;
-    await spine.cron(Date.now());
-    assert.deepEqual(await pending(spine), []);
-    assert.deepEqual(
-      late.requests.map((r) => [r.path, JSON.parse(r.body).update_id, r.secret === secret]),
-      [["/messenger/webhook", 10, true], ["/messenger/webhook", 11, true], [
-        "/messenger/webhook",
-        12,
-        true,
-      ]],
-    );
-  } finally {
-    await late.stop();
-  }
-});
+    // The brain wakes on the dead port; the cron hands the updates over in order.
+    const late = fakeBrain(deadPort);
+    try {
+      late.setStatus(503);
+      await spine.cron(Date.now());
+      assert.deepEqual(await pending(spine), [10, 11, 12]);
+      late.setStatus(200);
+      late.requests.length = 0;
+      await spine.cron(Date.now());
+      assert.deepEqual(await pending(spine), []);
+      assert.deepEqual(
+        late.requests.map((r) => [r.path, JSON.parse(r.body).update_id, r.secret === secret]),
+        [["/messenger/webhook", 10, true], ["/messenger/webhook", 11, true], [
+          "/messenger/webhook",
+          12,
+          true,
+        ]],
+      );
+    } finally {
+      await late.stop();
+    }
+  },
+);
 
-spineTest("webhook: an awake brain gets the update right away", {
+sharedSpineTest("webhook: an awake brain gets the update right away", {
   mode: "cloud",
   vars: { BRAIN_URL: brain.url },
 }, async (spine) => {

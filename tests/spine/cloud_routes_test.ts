@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { hub } from "./_fixtures.ts";
-import { spineTest, TOKEN } from "./_setup.ts";
+import { sharedSpineTest, spineTest, TOKEN } from "./_setup.ts";
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -49,7 +49,7 @@ spineTest("cloud: local mode answers cloud_mode_off and touches neither store", 
   assert.deepEqual((await kv.list({ prefix: "file:" })).keys, []);
 });
 
-spineTest("cloud: the bearer token comes before cloud_mode_off and every cloud route", {
+sharedSpineTest("cloud: the bearer token comes before cloud_mode_off and every cloud route", {
   mode: "cloud",
 }, async (spine) => {
   for (const path of ["/hub/state/a", "/hub/files", "/hub/sessions", "/hub/brain"]) {
@@ -90,7 +90,7 @@ spineTest("cloud: state PUT, GET and DELETE with integer updated_at", {
   assert.deepEqual([gone.status, gone.body], [404, { error: "not_found" }]);
 });
 
-spineTest("cloud: state keys, bodies and limits", { mode: "cloud" }, async (spine) => {
+sharedSpineTest("cloud: state keys, bodies and limits", { mode: "cloud" }, async (spine) => {
   for (const key of ["Upper", "_x", ".x", "a/b", "a%20b", "x".repeat(129), "é"]) {
     const r = await hub(spine.url, TOKEN, `/hub/state/${key}`, put({ value: 1 }));
     assert.equal(r.status, 400, key);
@@ -167,7 +167,7 @@ spineTest("cloud: files are text in the key-value store, listed in the fixed ord
   assert.equal((await text(spine.url, "/hub/files/persona/net.md")).status, 404);
 });
 
-spineTest("cloud: disallowed file names are 404, oversize and non-UTF-8 bodies refused", {
+sharedSpineTest("cloud: disallowed file names are 404, oversize and non-UTF-8 bodies refused", {
   mode: "cloud",
 }, async (spine) => {
   for (
@@ -397,31 +397,39 @@ spineTest("cloud: agents and messages need their parents, exist once, and are re
   }
 });
 
-spineTest("cloud: invalid ids get 400, oversize bodies 413", { mode: "cloud" }, async (spine) => {
-  const cases: [string, RequestInit][] = [
-    ["/hub/sessions", post({ session_id: "-bad", data: {} })],
-    ["/hub/sessions", post({ session_id: "a".repeat(129), data: {} })],
-    ["/hub/sessions", post({ session_id: 7, data: {} })],
-    ["/hub/sessions", post({ data: {} })],
-    ["/hub/sessions/.x", {}],
-    ["/hub/sessions/a b/meta", {}],
-    ["/hub/sessions/s/agents", post({ agent_id: "a/b", data: {} })],
-    ["/hub/sessions/s/agents/_a", {}],
-    ["/hub/sessions/s/agents/a/messages", post({ message_id: -1, data: {} })],
-    ["/hub/sessions/s/agents/a/messages", post({ message_id: 1.5, data: {} })],
-    ["/hub/sessions/s/agents/a/messages", post({ message_id: "1", data: {} })],
-    ["/hub/sessions/s/agents/a/messages/x", {}],
-    ["/hub/sessions/s/agents/a/messages/-1", {}],
-  ];
-  for (const [path, init] of cases) {
-    const r = await hub(spine.url, TOKEN, path, init);
-    assert.deepEqual([r.status, r.body.error], [400, "bad_request"], `${path} ${init.body ?? ""}`);
-  }
-  const big = JSON.stringify({ session_id: "big", data: "x".repeat(1024 * 1024) });
-  const r = await hub(spine.url, TOKEN, "/hub/sessions", { method: "POST", body: big });
-  assert.deepEqual([r.status, r.body], [413, { error: "too_large" }]);
-  assert.equal((await hub(spine.url, TOKEN, "/hub/sessions/big")).status, 404);
-});
+sharedSpineTest(
+  "cloud: invalid ids get 400, oversize bodies 413",
+  { mode: "cloud" },
+  async (spine) => {
+    const cases: [string, RequestInit][] = [
+      ["/hub/sessions", post({ session_id: "-bad", data: {} })],
+      ["/hub/sessions", post({ session_id: "a".repeat(129), data: {} })],
+      ["/hub/sessions", post({ session_id: 7, data: {} })],
+      ["/hub/sessions", post({ data: {} })],
+      ["/hub/sessions/.x", {}],
+      ["/hub/sessions/a b/meta", {}],
+      ["/hub/sessions/s/agents", post({ agent_id: "a/b", data: {} })],
+      ["/hub/sessions/s/agents/_a", {}],
+      ["/hub/sessions/s/agents/a/messages", post({ message_id: -1, data: {} })],
+      ["/hub/sessions/s/agents/a/messages", post({ message_id: 1.5, data: {} })],
+      ["/hub/sessions/s/agents/a/messages", post({ message_id: "1", data: {} })],
+      ["/hub/sessions/s/agents/a/messages/x", {}],
+      ["/hub/sessions/s/agents/a/messages/-1", {}],
+    ];
+    for (const [path, init] of cases) {
+      const r = await hub(spine.url, TOKEN, path, init);
+      assert.deepEqual(
+        [r.status, r.body.error],
+        [400, "bad_request"],
+        `${path} ${init.body ?? ""}`,
+      );
+    }
+    const big = JSON.stringify({ session_id: "big", data: "x".repeat(1024 * 1024) });
+    const r = await hub(spine.url, TOKEN, "/hub/sessions", { method: "POST", body: big });
+    assert.deepEqual([r.status, r.body], [413, { error: "too_large" }]);
+    assert.equal((await hub(spine.url, TOKEN, "/hub/sessions/big")).status, 404);
+  },
+);
 
 spineTest(
   "cloud: events keep insertion order and create the session; every write refreshes updated_at",

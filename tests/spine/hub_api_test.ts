@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { generateIdentity } from "@agent/net";
 import { envelopeFor, hub, postInbox } from "./_fixtures.ts";
-import { spineTest, TOKEN } from "./_setup.ts";
+import { sharedSpineTest, spineTest, TOKEN } from "./_setup.ts";
 
 async function raw(url: string, init: RequestInit = {}) {
   const r = await fetch(url, init);
@@ -10,7 +10,7 @@ async function raw(url: string, init: RequestInit = {}) {
   return { status: r.status, headers: r.headers, body: text ? JSON.parse(text) : {} };
 }
 
-spineTest(
+sharedSpineTest(
   "hub: a missing or wrong bearer token gets 401 unauthorized; the scheme is case-insensitive",
   {},
   async (spine) => {
@@ -135,7 +135,7 @@ spineTest(
   },
 );
 
-spineTest("hub: PUT /hub/card rejects bad input with 400 bad_request", {}, async (spine) => {
+sharedSpineTest("hub: PUT /hub/card rejects bad input with 400 bad_request", {}, async (spine) => {
   const me = await generateIdentity();
   const good = { name: "A", sign_key: me.signKey, box_key: me.boxKey };
   const bad: unknown[] = [
@@ -168,39 +168,43 @@ spineTest("hub: PUT /hub/card rejects bad input with 400 bad_request", {}, async
   }
 });
 
-spineTest("hub: /hub/updates validates its query strictly and never clamps", {}, async (spine) => {
-  const bad = [
-    "after=-1",
-    "after=1.5",
-    "after=abc",
-    "after=",
-    "after=1e3",
-    "after=99999999999999999",
-    "timeout=26",
-    "timeout=-1",
-    "timeout=2.5",
-    "limit=0",
-    "limit=101",
-    "limit=50&limit=50",
-    "limit=+5",
-  ];
-  for (const query of bad) {
-    const r = await hub(spine.url, TOKEN, `/hub/updates?${query}`);
-    assert.deepEqual([r.status, r.body.error], [400, "bad_request"], query);
-  }
-  for (
-    const query of [
-      "",
-      "after=0&timeout=0&limit=1",
-      "limit=100",
-      "after=12345&limit=1",
-      "timeout=0",
-    ]
-  ) {
-    const r = await hub(spine.url, TOKEN, `/hub/updates?${query}`);
-    assert.deepEqual([r.status, r.body], [200, { updates: [] }], query);
-  }
-});
+sharedSpineTest(
+  "hub: /hub/updates validates its query strictly and never clamps",
+  {},
+  async (spine) => {
+    const bad = [
+      "after=-1",
+      "after=1.5",
+      "after=abc",
+      "after=",
+      "after=1e3",
+      "after=99999999999999999",
+      "timeout=26",
+      "timeout=-1",
+      "timeout=2.5",
+      "limit=0",
+      "limit=101",
+      "limit=50&limit=50",
+      "limit=+5",
+    ];
+    for (const query of bad) {
+      const r = await hub(spine.url, TOKEN, `/hub/updates?${query}`);
+      assert.deepEqual([r.status, r.body.error], [400, "bad_request"], query);
+    }
+    for (
+      const query of [
+        "",
+        "after=0&timeout=0&limit=1",
+        "limit=100",
+        "after=12345&limit=1",
+        "timeout=0",
+      ]
+    ) {
+      const r = await hub(spine.url, TOKEN, `/hub/updates?${query}`);
+      assert.deepEqual([r.status, r.body], [200, { updates: [] }], query);
+    }
+  },
+);
 
 spineTest(
   "hub: updates are ordered by seq, honour after and limit; ack deletes and seqs are never reused",
@@ -236,20 +240,24 @@ spineTest(
   },
 );
 
-spineTest("hub: /hub/ack takes at most 1 000 seqs of non-negative integers", {}, async (spine) => {
-  const ack = async (body: unknown) =>
-    await hub(spine.url, TOKEN, "/hub/ack", { method: "POST", body: JSON.stringify(body) });
-  assert.deepEqual((await ack({ seqs: Array.from({ length: 1_000 }, (_, i) => i) })).body, {
-    deleted: 0,
-  });
-  assert.deepEqual((await ack({ seqs: Array.from({ length: 1_001 }, (_, i) => i) })).status, 400);
-  for (const body of [{}, { seqs: "1" }, { seqs: [1.5] }, { seqs: [-1] }, { seqs: ["1"] }, [1]]) {
-    const r = await ack(body);
-    assert.deepEqual([r.status, r.body.error], [400, "bad_request"], JSON.stringify(body));
-  }
-});
+sharedSpineTest(
+  "hub: /hub/ack takes at most 1 000 seqs of non-negative integers",
+  {},
+  async (spine) => {
+    const ack = async (body: unknown) =>
+      await hub(spine.url, TOKEN, "/hub/ack", { method: "POST", body: JSON.stringify(body) });
+    assert.deepEqual((await ack({ seqs: Array.from({ length: 1_000 }, (_, i) => i) })).body, {
+      deleted: 0,
+    });
+    assert.deepEqual((await ack({ seqs: Array.from({ length: 1_001 }, (_, i) => i) })).status, 400);
+    for (const body of [{}, { seqs: "1" }, { seqs: [1.5] }, { seqs: [-1] }, { seqs: ["1"] }, [1]]) {
+      const r = await ack(body);
+      assert.deepEqual([r.status, r.body.error], [400, "bad_request"], JSON.stringify(body));
+    }
+  },
+);
 
-spineTest(
+sharedSpineTest(
   "hub: wrong methods get 405 with Allow; unknown paths 404 not_found",
   {},
   async (spine) => {
@@ -279,7 +287,7 @@ spineTest(
   },
 );
 
-spineTest("hub: GET / answers plain text with the address", {}, async (spine) => {
+sharedSpineTest("hub: GET / answers plain text with the address", {}, async (spine) => {
   const r = await fetch(`${spine.url}/`);
   assert.deepEqual(r.headers.get("content-type"), "text/plain; charset=utf-8");
   assert.deepEqual(await r.text(), `agent spine ${spine.address}`);
@@ -300,7 +308,7 @@ const CLOUD_PATHS: [string, string][] = [
   ["GET", "/hub/brain"],
 ];
 
-spineTest(
+sharedSpineTest(
   "hub: cloud-only routes answer 404 cloud_mode_off in local mode without touching a store",
   {},
   async (spine) => {

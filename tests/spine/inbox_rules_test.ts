@@ -15,7 +15,7 @@ import {
   unsigned,
 } from "./_fixtures.ts";
 import { startSpine } from "./_harness.ts";
-import { spineTest, TOKEN } from "./_setup.ts";
+import { sharedSpineTest, spineTest, TOKEN } from "./_setup.ts";
 
 spineTest("inbox: an envelope from the spine's own address is checked against its stored card", {
   address: "me.example",
@@ -72,20 +72,24 @@ spineTest("inbox: a throwing rate-limit binding is skipped and logged once as ra
 });
 
 // Order: a request failing two checks gets the earlier one's error.
-spineTest("inbox order: content type before size before shape", {}, async (spine) => {
+sharedSpineTest("inbox order: content type before size before shape", {}, async (spine) => {
   const big = JSON.stringify({ payload: "A".repeat(70_000) });
   assert.deepEqual((await postInbox(spine.url, big, { "content-type": "text/plain" })).status, 415);
   assert.deepEqual((await postInbox(spine.url, big)).status, 413);
 });
 
-spineTest("inbox order: shape before recipient, recipient before clock", {}, async (spine) => {
-  const badAndElsewhere = unsigned(payloadObject("peer.example", "elsewhere.example", { v: 2 }));
-  assert.deepEqual((await postInbox(spine.url, badAndElsewhere)).body.error, "bad_request");
-  const elsewhereAndStale = unsigned(
-    payloadObject("peer.example", "elsewhere.example", { ts: now() - 1_000 }),
-  );
-  assert.deepEqual((await postInbox(spine.url, elsewhereAndStale)).body.error, "wrong_recipient");
-});
+sharedSpineTest(
+  "inbox order: shape before recipient, recipient before clock",
+  {},
+  async (spine) => {
+    const badAndElsewhere = unsigned(payloadObject("peer.example", "elsewhere.example", { v: 2 }));
+    assert.deepEqual((await postInbox(spine.url, badAndElsewhere)).body.error, "bad_request");
+    const elsewhereAndStale = unsigned(
+      payloadObject("peer.example", "elsewhere.example", { ts: now() - 1_000 }),
+    );
+    assert.deepEqual((await postInbox(spine.url, elsewhereAndStale)).body.error, "wrong_recipient");
+  },
+);
 
 spineTest(
   "inbox order: clock before the sender limit, sender limit before the card, card before the signature",

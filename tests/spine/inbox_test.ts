@@ -13,7 +13,7 @@ import {
   signRaw,
   unsigned,
 } from "./_fixtures.ts";
-import { spineTest, TOKEN } from "./_setup.ts";
+import { sharedSpineTest, spineTest, TOKEN } from "./_setup.ts";
 
 // Row 1: Content-Type.
 spineTest(
@@ -41,7 +41,7 @@ spineTest(
 );
 
 // Row 2: size.
-spineTest(
+sharedSpineTest(
   "inbox: a body over 65 536 bytes gets 413 too_large, with or without Content-Length",
   {},
   async (spine) => {
@@ -95,40 +95,44 @@ spineTest(
 );
 
 // Row 3: shape.
-spineTest("inbox: a malformed envelope gets 400 bad_request with a detail", {}, async (spine) => {
-  const to = spine.address;
-  const cases: unknown[] = [
-    "not json at all",
-    "[]",
-    { sig: "AAAA" },
-    { payload: "AAAA" },
-    { payload: 5, sig: "AAAA" },
-    { payload: "a+b/", sig: "AAAA" },
-    { payload: "AAAA", sig: "@@" },
-    unsigned("a string"),
-    unsigned(payloadObject("peer.example", to, { v: 2 })),
-    unsigned(payloadObject("peer.example", to, { kind: "hello" })),
-    unsigned(payloadObject("Not An Address", to)),
-    unsigned(payloadObject("peer.example", to, { id: "short" })),
-    unsigned(payloadObject("peer.example", to, { hops: -1 })),
-    unsigned(payloadObject("peer.example", to, { hops: 1.5 })),
-    unsigned(payloadObject("peer.example", to, { ts: "now" })),
-    unsigned(payloadObject("peer.example", to, { box: null })),
-    unsigned(payloadObject("peer.example", to, { thread: undefined })),
-  ];
-  for (const body of cases) {
-    const r = await postInbox(spine.url, body);
-    assert.deepEqual(r.status, 400, JSON.stringify(body));
-    assert.deepEqual(r.body.error, "bad_request");
-    assert.ok(
-      typeof r.body.detail === "string" && r.body.detail.length > 0,
-      JSON.stringify(r.body),
-    );
-  }
-});
+sharedSpineTest(
+  "inbox: a malformed envelope gets 400 bad_request with a detail",
+  {},
+  async (spine) => {
+    const to = spine.address;
+    const cases: unknown[] = [
+      "not json at all",
+      "[]",
+      { sig: "AAAA" },
+      { payload: "AAAA" },
+      { payload: 5, sig: "AAAA" },
+      { payload: "a+b/", sig: "AAAA" },
+      { payload: "AAAA", sig: "@@" },
+      unsigned("a string"),
+      unsigned(payloadObject("peer.example", to, { v: 2 })),
+      unsigned(payloadObject("peer.example", to, { kind: "hello" })),
+      unsigned(payloadObject("Not An Address", to)),
+      unsigned(payloadObject("peer.example", to, { id: "short" })),
+      unsigned(payloadObject("peer.example", to, { hops: -1 })),
+      unsigned(payloadObject("peer.example", to, { hops: 1.5 })),
+      unsigned(payloadObject("peer.example", to, { ts: "now" })),
+      unsigned(payloadObject("peer.example", to, { box: null })),
+      unsigned(payloadObject("peer.example", to, { thread: undefined })),
+    ];
+    for (const body of cases) {
+      const r = await postInbox(spine.url, body);
+      assert.deepEqual(r.status, 400, JSON.stringify(body));
+      assert.deepEqual(r.body.error, "bad_request");
+      assert.ok(
+        typeof r.body.detail === "string" && r.body.detail.length > 0,
+        JSON.stringify(r.body),
+      );
+    }
+  },
+);
 
 // Row 4: recipient.
-spineTest(
+sharedSpineTest(
   "inbox: an envelope for another address gets 400 wrong_recipient",
   {},
   async (spine, peers) => {

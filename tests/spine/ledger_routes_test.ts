@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { hub } from "./_fixtures.ts";
-import { spineTest, TOKEN } from "./_setup.ts";
+import { sharedSpineTest, spineTest, TOKEN } from "./_setup.ts";
 
 function row(callId: string, fields: Record<string, unknown> = {}) {
   return {
@@ -38,7 +38,7 @@ spineTest("ledger: the token first, and local mode answers cloud_mode_off", {
   assert.deepEqual([off.status, off.body], [404, { error: "cloud_mode_off" }]);
 });
 
-spineTest("ledger: appends are idempotent by call id and read back in order", {
+sharedSpineTest("ledger: appends are idempotent by call id and read back in order", {
   mode: "cloud",
 }, async (spine) => {
   const first = await hub(spine.url, TOKEN, "/hub/ledger", post([row("a"), row("b")]));
@@ -69,7 +69,7 @@ spineTest("ledger: appends are idempotent by call id and read back in order", {
   assert.deepEqual((recent.body.rows as { call_id: string }[]).map((r) => r.call_id), ["a", "b"]);
 });
 
-spineTest("ledger: bad rows are refused in one sentence naming the field", {
+sharedSpineTest("ledger: bad rows are refused in one sentence naming the field", {
   mode: "cloud",
 }, async (spine) => {
   const cases: [unknown, string][] = [

@@ -5,7 +5,7 @@ import { generateIdentity } from "@agent/net";
 import { MAILBOX_SCHEMA_VERSION } from "@agent/spine";
 import { envelopeFor, hub, postInbox, startPeer } from "./_fixtures.ts";
 import { startSpine } from "./_harness.ts";
-import { spineTest, TOKEN } from "./_setup.ts";
+import { sharedSpineTest, spineTest, TOKEN } from "./_setup.ts";
 import { freePort } from "../_port.ts";
 import { until } from "../_poll.ts";
 
@@ -47,7 +47,7 @@ spineTest(
   },
 );
 
-spineTest(
+sharedSpineTest(
   "long poll: with nothing queued it answers empty after about the timeout",
   {},
   async (spine) => {
@@ -140,7 +140,7 @@ spineTest("doorbell: a fifth connection closes the oldest with 1008", {}, async 
   for (const bell of [...bells.slice(2), fifth, sixth]) bell.close();
 });
 
-spineTest("doorbell: a wrong token gets 401 before any upgrade", {}, async (spine) => {
+sharedSpineTest("doorbell: a wrong token gets 401 before any upgrade", {}, async (spine) => {
   const conn = await Deno.connect({ hostname: "127.0.0.1", port: spine.port });
   const request = [
     "GET /hub/ws HTTP/1.1",

@@ -10,7 +10,6 @@
  */
 import assert from "node:assert/strict";
 import {
-  bundledSpineScript,
   type MiniflareOptions,
   SPINE_COMPATIBILITY_DATE,
   spineMiniflareOptions,
@@ -19,6 +18,7 @@ import {
 } from "@agent/kit";
 import { hub } from "./_fixtures.ts";
 import { spineTest, TOKEN } from "./_setup.ts";
+import { spineBundle } from "../_worker_bundle.ts";
 
 // A Worker that calls the spine through a service binding and reports what it got.
 const PROBE = `export default {
@@ -35,7 +35,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
-    const script = await bundledSpineScript();
+    const script = await spineBundle();
     const { host: _host, port: _port, cf: _cf, ...spine } = spineMiniflareOptions({
       script,
       port: 0,

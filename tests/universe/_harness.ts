@@ -9,6 +9,7 @@ import { runUniverse, runUniverseCron, stopMiniflare } from "@agent/kit";
 import { b64uEncode, signUniverseRequest, type UniversePayload } from "@agent/net";
 import { type Peer, startPeer } from "../spine/_fixtures.ts";
 import { freePort } from "../_port.ts";
+import { universeBundle } from "../_worker_bundle.ts";
 
 /** A running universe. */
 export interface RunningUniverse {
@@ -37,6 +38,7 @@ export interface StartUniverseOptions {
 export async function startUniverse(options: StartUniverseOptions = {}): Promise<RunningUniverse> {
   const port = options.port ?? freePort();
   const { mf, url } = await runUniverse({
+    script: await universeBundle(),
     port,
     vars: {
       UNIVERSE: options.universe ?? "",
