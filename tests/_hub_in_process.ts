@@ -78,8 +78,9 @@ export function seededCalls(nowMs: number, count = 60): CallRecord[] {
 export function monthOfCalls(nowMs: number, sessions = 200): CallRecord[] {
   const { sinceMs } = periodBounds("month", nowMs);
   const span = Math.max(1, nowMs - sinceMs - 60_000);
-  // An hour apart today, or closer when today is younger than six hours.
-  const step = Math.min(3_600_000, (nowMs - periodBounds("day", nowMs).sinceMs) / 7);
+  // An hour apart today, or closer when today is younger than six hours (whole
+  // milliseconds: a ledger row's time is; at 00:27 a seventh of today was not).
+  const step = Math.min(3_600_000, Math.floor((nowMs - periodBounds("day", nowMs).sinceMs) / 7));
   const channels = ["chat", "tui", "messenger", "net"] as const;
   const calls: CallRecord[] = [];
   for (let i = 0; i < sessions; i++) {

@@ -111,7 +111,8 @@ async function assertTodayCsv(page: Page): Promise<void> {
     "table.days tbody tr",
     (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent ?? "")),
   );
-  assert.ok(shown.length >= 2);
+  // Two hours with calls, or one in the day's first hour.
+  assert.ok(shown.length >= Math.min(2, before), `${shown.length} hours shown`);
   for (const [hour, ...money] of shown) {
     const row = rows.find((r) => r[0] === `${today} ${hour}`);
     assert.ok(row, `${hour} in the CSV`);
@@ -195,7 +196,10 @@ Deno.test({
         ]);
         await openSpend(page, hub.base, "day", 2);
         assert.match(await page.textContent("#s-day") ?? "", /^Today by hour and role$/);
-        assert.ok((await page.locator("table.days tbody tr").count()) >= 2, "hours with calls");
+        // In the day's first hour (the hub's, Istanbul's) every call of today falls in it.
+        const begun = Temporal.Now.zonedDateTimeISO("Europe/Istanbul").hour + 1;
+        const rows = await page.locator("table.days tbody tr").count();
+        assert.ok(rows >= Math.min(2, begun), `${rows} hours with calls, ${begun} begun`);
         assert.match(await page.textContent("table.days tbody th") ?? "", /^\d\d:00$/);
         const today = await page.$$eval(SERIES, (ths) => ths.map((th) => th.textContent?.trim()));
         for (const name of ["brain spent", "fast spent", "fast forecast", "fast cap"]) {
