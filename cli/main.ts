@@ -4,7 +4,8 @@
  * plain valued options (`agent spend --json`, `agent spend --by day`), or one of the
  * simple forms it reads itself (`agent mcp list`, `agent mcp add NAME -- COMMAND`, a
  * subcommand of `agent net`, `hub`, `jobs` or `cloud` with its declared arguments and
- * options: `_plain_args.ts`), runs without commander; everything else goes through `_program.ts` (commander).
+ * options: `_plain_args.ts`), runs without commander; everything else goes through
+ * `_program.ts` (commander).
  *
  * @module
  */
