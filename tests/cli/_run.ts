@@ -99,6 +99,49 @@ async function run(args: string[], options: AgentRunOptions, home: string): Prom
   };
 }
 
+let hereQueue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs `agent --home <home> <args>` in this process: the same `main()` the command runs,
+ * with what it writes to stdout and stderr captured. For tests whose point is the text a
+ * command prints, not its process (every command's help: a process each costs about a
+ * third of a second of processor time); the process itself (its exit code, its streams)
+ * is what {@linkcode agent} runs. Runs one at a time, since it swaps the writes of
+ * `Deno.stdout` and `Deno.stderr` while it runs; `--lang` and `--profile` set AGENT_LANG
+ * and AGENT_PROFILE as they do in a child, and are put back after.
+ */
+export function agentHere(home: string, args: string[]): Promise<RunResult> {
+  const run = hereQueue.then(() => runHere(home, args));
+  hereQueue = run.catch(() => {});
+  return run;
+}
+
+async function runHere(home: string, args: string[]): Promise<RunResult> {
+  const { main } = await import("../../cli/main.ts");
+  const out: Uint8Array[] = [];
+  const err: Uint8Array[] = [];
+  const saved = ["AGENT_LANG", "AGENT_PROFILE"].map((name) => [name, Deno.env.get(name)] as const);
+  const writes = [Deno.stdout.writeSync, Deno.stderr.writeSync] as const;
+  const keep =
+    (into: Uint8Array[]) => (bytes: Uint8Array) => (into.push(bytes.slice()), bytes.length);
+  Deno.stdout.writeSync = keep(out);
+  Deno.stderr.writeSync = keep(err);
+  try {
+    const code = await main(["--home", home, ...args]);
+    const text = (parts: Uint8Array[]) => {
+      const decoder = new TextDecoder();
+      return parts.map((p) => decoder.decode(p, { stream: true })).join("") + decoder.decode();
+    };
+    return { code, stdout: text(out), stderr: text(err) };
+  } finally {
+    [Deno.stdout.writeSync, Deno.stderr.writeSync] = writes;
+    for (const [name, value] of saved) {
+      if (value === undefined) Deno.env.delete(name);
+      else Deno.env.set(name, value);
+    }
+  }
+}
+
 /** Options for {@linkcode initHome}: what `agent init` would be given. */
 export interface InitHomeOptions {
   /** `--provider`; without it the default, as for a run with no credentials. */
