@@ -117,7 +117,7 @@ export function agentHere(home: string, args: string[]): Promise<RunResult> {
 }
 
 async function runHere(home: string, args: string[]): Promise<RunResult> {
-  const { main } = await import("../../cli/main.ts");
+  const { main } = await import("@agent/cli");
   const out: Uint8Array[] = [];
   const err: Uint8Array[] = [];
   const saved = ["AGENT_LANG", "AGENT_PROFILE"].map((name) => [name, Deno.env.get(name)] as const);
