@@ -157,9 +157,11 @@ spineTest("brain: a container that cannot start is 503 brain_unavailable, not a 
 const brain = fakeBrain();
 const deadPort = freePort();
 
+// The spine of the tests whose brain answers (KEEP_AWAKE as wrangler.jsonc has it).
+const AWAKE = { mode: "cloud", vars: { BRAIN_URL: brain.url, KEEP_AWAKE: "0" } } as const;
+
 sharedSpineTest("brain: GET /hub/brain passes the brain's /health through", {
-  mode: "cloud",
-  vars: { BRAIN_URL: brain.url },
+  ...AWAKE,
 }, async (spine) => {
   const r = await hub(spine.url, TOKEN, "/hub/brain");
   assert.deepEqual([r.status, r.body], [200, { ok: true, version: "9.9.9", hub: null }]);
@@ -183,9 +185,8 @@ spineTest("brain: the cron pings /health only with KEEP_AWAKE=1", {
   assert.deepEqual(brain.requests.map((r) => `${r.method} ${r.path}`), ["GET /health"]);
 });
 
-spineTest("brain: no keep-awake ping without KEEP_AWAKE=1", {
-  mode: "cloud",
-  vars: { BRAIN_URL: brain.url, KEEP_AWAKE: "0" },
+sharedSpineTest("brain: no keep-awake ping without KEEP_AWAKE=1", {
+  ...AWAKE,
 }, async (spine) => {
   brain.requests.length = 0;
   await spine.cron(Date.now());
@@ -275,8 +276,7 @@ sharedSpineTest(
 );
 
 sharedSpineTest("webhook: an awake brain gets the update right away", {
-  mode: "cloud",
-  vars: { BRAIN_URL: brain.url },
+  ...AWAKE,
 }, async (spine) => {
   brain.requests.length = 0;
   const r = await postUpdate(spine, update(77), await messengerWebhookSecret(TOKEN));
