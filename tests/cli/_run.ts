@@ -107,10 +107,16 @@ let hereQueue: Promise<unknown> = Promise.resolve();
  * command prints, not its process (every command's help: a process each costs about a
  * third of a second of processor time); the process itself (its exit code, its streams)
  * is what {@linkcode agent} runs. Runs one at a time, since it swaps the writes of
- * `Deno.stdout` and `Deno.stderr` while it runs; `--lang` and `--profile` set AGENT_LANG
- * and AGENT_PROFILE as they do in a child, and are put back after.
+ * `Deno.stdout` and `Deno.stderr` while it runs. `--lang` and `--profile` are refused:
+ * the command sets AGENT_LANG and AGENT_PROFILE for its children, and this process's
+ * environment is shared by the files running beside it; a language goes in the home's
+ * `.env` instead.
  */
 export function agentHere(home: string, args: string[]): Promise<RunResult> {
+  const global = args.find((a) => /^--(lang|profile)(=|$)/.test(a));
+  if (global !== undefined) {
+    return Promise.reject(new Error(`agentHere() does not take ${global}: put it in ${home}/.env`));
+  }
   const run = hereQueue.then(() => runHere(home, args));
   hereQueue = run.catch(() => {});
   return run;
@@ -120,7 +126,6 @@ async function runHere(home: string, args: string[]): Promise<RunResult> {
   const { main } = await import("@agent/cli");
   const out: Uint8Array[] = [];
   const err: Uint8Array[] = [];
-  const saved = ["AGENT_LANG", "AGENT_PROFILE"].map((name) => [name, Deno.env.get(name)] as const);
   const writes = [Deno.stdout.writeSync, Deno.stderr.writeSync] as const;
   const keep =
     (into: Uint8Array[]) => (bytes: Uint8Array) => (into.push(bytes.slice()), bytes.length);
@@ -135,10 +140,6 @@ async function runHere(home: string, args: string[]): Promise<RunResult> {
     return { code, stdout: text(out), stderr: text(err) };
   } finally {
     [Deno.stdout.writeSync, Deno.stderr.writeSync] = writes;
-    for (const [name, value] of saved) {
-      if (value === undefined) Deno.env.delete(name);
-      else Deno.env.set(name, value);
-    }
   }
 }
 
