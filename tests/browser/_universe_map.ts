@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import type { SeedAgent } from "../universe/_harness.ts";
-import { launch, T, type TestBrowser } from "../dashboard/_browser.ts";
+import { launch, T, type TestBrowser, WEBGL_FLAGS } from "../dashboard/_browser.ts";
 
 export { T, type TestBrowser };
 
@@ -57,7 +57,7 @@ export function agents(n: number): SeedAgent[] {
  */
 export async function withBrowser(fn: (browser: TestBrowser) => Promise<void>): Promise<void> {
   await Deno.mkdir(ARTIFACTS, { recursive: true });
-  const browser = await launch(["--enable-unsafe-swiftshader", "--ignore-gpu-blocklist"]);
+  const browser = await launch(WEBGL_FLAGS);
   try {
     await fn(browser);
   } finally {

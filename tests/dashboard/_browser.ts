@@ -38,27 +38,55 @@ export const ARTIFACTS: string = new URL("./artifacts/", import.meta.url).pathna
  */
 export type TestBrowser = Pick<Browser, "newContext" | "newPage" | "close">;
 
-/** The file's running Chromiums, one per set of flags. */
+/** Chromium's flags for pages that draw WebGL (the universe's map): SwiftShader in software. */
+export const WEBGL_FLAGS: readonly string[] = [
+  "--enable-unsafe-swiftshader",
+  "--ignore-gpu-blocklist",
+];
+
+/** The sets of flags a browser test launches Chromium with (see {@linkcode serveChromiums}). */
+const FLAG_SETS: readonly (readonly string[])[] = [[], WEBGL_FLAGS];
+
+/**
+ * The environment variable that hands a test file the layer's running Chromiums: JSON
+ * from the flags (joined by spaces) to a Playwright server's WebSocket address.
+ */
+export const SERVERS_ENV = "AGENT_TEST_CHROMIUMS";
+
+/** The file's running Chromiums (its own, or its connections to the layer's), one per set of flags. */
 const running = new Map<string, Promise<Browser>>();
 
-// A test file runs in its own isolate: its Chromiums end with its last test.
+// A test file runs in its own isolate: its Chromiums end (or its connections close,
+// and the server closes the contexts they made) with its last test.
 Deno.test.afterAll(async () => {
   const all = [...running.values()];
   running.clear();
   for (const browser of all) await (await browser).close();
 });
 
+/** The layer's server for `key`, if the file runs under {@linkcode serveChromiums}. */
+function served(key: string): string | undefined {
+  const raw = Deno.env.get(SERVERS_ENV);
+  if (raw === undefined || raw === "") return undefined;
+  return (JSON.parse(raw) as Record<string, string>)[key];
+}
+
 /**
- * Headless Chromium with `args` beside `--no-sandbox`, started once per test file and
- * shared by its tests: a launch and its close cost ~2 s of CPU on this machine (5
- * launches against 5 fresh contexts in one browser: 10.6 s more), and a context shares
- * nothing (storage, cookies, cache) with another.
+ * Headless Chromium with `args` beside `--no-sandbox`, shared by a file's tests: a
+ * launch and its close cost ~2 s of CPU on this machine (5 launches against 5 fresh
+ * contexts in one browser: 10.6 s more), and a context shares nothing (storage,
+ * cookies, cache) with another. Under {@linkcode serveChromiums} (`deno task
+ * test:browser`) the file connects to the layer's Chromium instead of launching its own;
+ * run alone, it launches one.
  */
-export async function launch(args: string[] = []): Promise<TestBrowser> {
+export async function launch(args: readonly string[] = []): Promise<TestBrowser> {
   const key = args.join(" ");
   let started = running.get(key);
   if (started === undefined) {
-    started = chromium.launch({ executablePath: CHROMIUM!, args: ["--no-sandbox", ...args] });
+    const endpoint = served(key);
+    started = endpoint === undefined
+      ? chromium.launch({ executablePath: CHROMIUM!, args: ["--no-sandbox", ...args] })
+      : chromium.connect(endpoint);
     running.set(key, started);
     started.catch(() => running.delete(key));
   }
@@ -78,6 +106,49 @@ export async function launch(args: string[] = []): Promise<TestBrowser> {
     async close() {
       for (const context of mine) await context.close();
       mine.clear();
+    },
+  };
+}
+
+/** The layer's Chromiums, as {@linkcode serveChromiums} started them. */
+export interface ServedChromiums {
+  /** The value of {@linkcode SERVERS_ENV} for the test files. */
+  env: string;
+  /** Ends every Chromium (and its renderers). */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts one Chromium per set of flags the browser tests use, each behind a Playwright
+ * server on loopback that the layer's test files connect to: one launch for the layer
+ * instead of one per file (~2 CPU-s each). Every file still makes fresh contexts, and a
+ * file's contexts are closed when its connection closes (even if the file crashed).
+ */
+export async function serveChromiums(): Promise<ServedChromiums> {
+  const started = await Promise.allSettled(FLAG_SETS.map((args) =>
+    chromium.launchServer({
+      executablePath: CHROMIUM!,
+      args: ["--no-sandbox", ...args],
+      host: "127.0.0.1",
+      port: 0,
+      // The layer's runner ends the servers itself, after the tests.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    })
+  ));
+  const servers = started.flatMap((s) => s.status === "fulfilled" ? [s.value] : []);
+  const failed = started.find((s) => s.status === "rejected");
+  if (failed !== undefined) {
+    await Promise.all(servers.map((server) => server.close()));
+    throw failed.reason;
+  }
+  const endpoints: Record<string, string> = {};
+  FLAG_SETS.forEach((args, i) => endpoints[args.join(" ")] = servers[i]!.wsEndpoint());
+  return {
+    env: JSON.stringify(endpoints),
+    async close() {
+      await Promise.all(servers.map((server) => server.close()));
     },
   };
 }
