@@ -38,22 +38,13 @@ export const ARTIFACTS: string = new URL("./artifacts/", import.meta.url).pathna
  */
 export type TestBrowser = Pick<Browser, "newContext" | "newPage" | "close">;
 
-/** Chromium's flags for pages that draw WebGL (the universe's map): SwiftShader in software. */
-export const WEBGL_FLAGS: readonly string[] = [
-  "--enable-unsafe-swiftshader",
-  "--ignore-gpu-blocklist",
-];
-
-/** The sets of flags a browser test launches Chromium with (see {@linkcode serveChromiums}). */
-const FLAG_SETS: readonly (readonly string[])[] = [[], WEBGL_FLAGS];
-
 /**
- * The environment variable that hands a test file the layer's running Chromiums: JSON
- * from the flags (joined by spaces) to a Playwright server's WebSocket address.
+ * The environment variable that hands a test file the layer's running Chromium: its
+ * Playwright server's WebSocket address (see {@linkcode serveChromium}).
  */
-export const SERVERS_ENV = "AGENT_TEST_CHROMIUMS";
+export const SERVER_ENV = "AGENT_TEST_CHROMIUM";
 
-/** The file's running Chromiums (its own, or its connections to the layer's), one per set of flags. */
+/** The file's Chromiums (its own, or its connection to the layer's), one per set of flags. */
 const running = new Map<string, Promise<Browser>>();
 
 // A test file runs in its own isolate: its Chromiums end (or its connections close,
@@ -64,26 +55,19 @@ Deno.test.afterAll(async () => {
   for (const browser of all) await (await browser).close();
 });
 
-/** The layer's server for `key`, if the file runs under {@linkcode serveChromiums}. */
-function served(key: string): string | undefined {
-  const raw = Deno.env.get(SERVERS_ENV);
-  if (raw === undefined || raw === "") return undefined;
-  return (JSON.parse(raw) as Record<string, string>)[key];
-}
-
 /**
  * Headless Chromium with `args` beside `--no-sandbox`, shared by a file's tests: a
  * launch and its close cost ~2 s of CPU on this machine (5 launches against 5 fresh
  * contexts in one browser: 10.6 s more), and a context shares nothing (storage,
- * cookies, cache) with another. Under {@linkcode serveChromiums} (`deno task
- * test:browser`) the file connects to the layer's Chromium instead of launching its own;
- * run alone, it launches one.
+ * cookies, cache) with another. Under {@linkcode serveChromium} (`deno task
+ * test:browser`) a file wanting no flags of its own connects to the layer's Chromium
+ * instead; run alone, it launches one.
  */
 export async function launch(args: readonly string[] = []): Promise<TestBrowser> {
   const key = args.join(" ");
   let started = running.get(key);
   if (started === undefined) {
-    const endpoint = served(key);
+    const endpoint = key === "" ? Deno.env.get(SERVER_ENV) || undefined : undefined;
     started = endpoint === undefined
       ? chromium.launch({ executablePath: CHROMIUM!, args: ["--no-sandbox", ...args] })
       : chromium.connect(endpoint);
@@ -110,45 +94,37 @@ export async function launch(args: readonly string[] = []): Promise<TestBrowser>
   };
 }
 
-/** The layer's Chromiums, as {@linkcode serveChromiums} started them. */
-export interface ServedChromiums {
-  /** The value of {@linkcode SERVERS_ENV} for the test files. */
-  env: string;
-  /** Ends every Chromium (and its renderers). */
+/** The layer's Chromium, as {@linkcode serveChromium} started it. */
+export interface ServedChromium {
+  /** Its address, the value of {@linkcode SERVER_ENV} for the test files. */
+  endpoint: string;
+  /** Ends the Chromium (and its renderers). */
   close(): Promise<void>;
 }
 
 /**
- * Starts one Chromium per set of flags the browser tests use, each behind a Playwright
- * server on loopback that the layer's test files connect to: one launch for the layer
- * instead of one per file (~2 CPU-s each). Every file still makes fresh contexts, and a
- * file's contexts are closed when its connection closes (even if the file crashed).
+ * Starts one Chromium for the browser layer, behind a Playwright server on loopback that
+ * the layer's test files connect to: one launch for the layer instead of one per file
+ * (~2 CPU-s each). Every file still makes fresh contexts, and a file's contexts are
+ * closed when its connection closes (even if the file crashed). The map's WebGL needs no
+ * flags of its own: Playwright's defaults draw it with SwiftShader, the same renderer
+ * `--enable-unsafe-swiftshader --ignore-gpu-blocklist` gave (in `chromium` too).
  */
-export async function serveChromiums(): Promise<ServedChromiums> {
-  const started = await Promise.allSettled(FLAG_SETS.map((args) =>
-    chromium.launchServer({
-      executablePath: CHROMIUM!,
-      args: ["--no-sandbox", ...args],
-      host: "127.0.0.1",
-      port: 0,
-      // The layer's runner ends the servers itself, after the tests.
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-    })
-  ));
-  const servers = started.flatMap((s) => s.status === "fulfilled" ? [s.value] : []);
-  const failed = started.find((s) => s.status === "rejected");
-  if (failed !== undefined) {
-    await Promise.all(servers.map((server) => server.close()));
-    throw failed.reason;
-  }
-  const endpoints: Record<string, string> = {};
-  FLAG_SETS.forEach((args, i) => endpoints[args.join(" ")] = servers[i]!.wsEndpoint());
+export async function serveChromium(): Promise<ServedChromium> {
+  const server = await chromium.launchServer({
+    executablePath: CHROMIUM!,
+    args: ["--no-sandbox"],
+    host: "127.0.0.1",
+    port: 0,
+    // The layer's runner ends the server itself, after the tests.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
   return {
-    env: JSON.stringify(endpoints),
+    endpoint: server.wsEndpoint(),
     async close() {
-      await Promise.all(servers.map((server) => server.close()));
+      await server.close();
     },
   };
 }
