@@ -4,7 +4,13 @@
  *
  * @module
  */
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type Download,
+  type Page,
+} from "playwright-core";
 
 /**
  * Debian's Chromium headless shell if installed (`chromium-headless-shell`, what
@@ -217,6 +223,19 @@ export async function assertFits(page: Page, where: string): Promise<void> {
     return found;
   });
   if (problems.length > 0) throw new Error(`${where} does not fit: ${problems.join("; ")}`);
+}
+
+/**
+ * The text of a finished download, read through Playwright's stream: `download.path()`
+ * is only there when the test launched Chromium itself, not when it is connected to
+ * the layer's ({@linkcode serveChromium}).
+ */
+export async function downloadText(download: Download): Promise<string> {
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  for await (const chunk of await download.createReadStream()) {
+    chunks.push(chunk as Uint8Array<ArrayBuffer>);
+  }
+  return await new Blob(chunks).text();
 }
 
 /** The `sessionStorage` key the page keeps its session token under (`client/api.ts`). */
