@@ -52,12 +52,12 @@ export function agents(n: number): SeedAgent[] {
 }
 
 /**
- * Runs `fn` with the file's headless Chromium that draws WebGL in software; the pages
- * `fn` opened are closed after.
+ * Runs `fn` with the file's headless Chromium (it draws WebGL in software, SwiftShader);
+ * the pages `fn` opened are closed after.
  */
 export async function withBrowser(fn: (browser: TestBrowser) => Promise<void>): Promise<void> {
   await Deno.mkdir(ARTIFACTS, { recursive: true });
-  const browser = await launch(["--enable-unsafe-swiftshader", "--ignore-gpu-blocklist"]);
+  const browser = await launch();
   try {
     await fn(browser);
   } finally {

@@ -1,8 +1,10 @@
 /**
- * The dashboard beside the e-mail channel, on a real hub process, a real Dovecot and a
- * loopback SMTP server: the overview's e-mail line (connected, mode, address, last
- * mail), in English and Turkish, and an approval asked in the owner's mail decided on
- * the Approvals page, after which the answer goes out in the thread.
+ * The dashboard beside the e-mail channel, on a hub (in the test's process, as `agent
+ * hub run` starts it: the process is not the point here; `tests/email/` runs it as
+ * one), a real Dovecot and a loopback SMTP server: the overview's e-mail line
+ * (connected, mode, address, last mail), in English and Turkish, and an approval asked
+ * in the owner's mail decided on the Approvals page, after which the answer goes out in
+ * the thread.
  */
 import assert from "node:assert/strict";
 import { CHROMIUM, launch } from "../dashboard/_browser.ts";
@@ -10,7 +12,7 @@ import { cleanup } from "../cli/_run.ts";
 import { hasDovecot, startDovecot } from "../email/_dovecot.ts";
 import { startSmtp } from "../email/_smtp.ts";
 import { mailText } from "../email/_mails.ts";
-import { AGENT, emailHome, OWNER, OWNER_PROVEN, PASSWORD, runEmailHub } from "../email/_hub.ts";
+import { AGENT, emailHome, OWNER, OWNER_PROVEN, PASSWORD, runEmailHubHere } from "../email/_hub.ts";
 import { until } from "../_poll.ts";
 import { controlFetch } from "../_control.ts";
 
@@ -25,7 +27,7 @@ Deno.test({
     const { home, port } = await emailHome(dovecot, smtp, {
       replies: ['/tool write_note {"name":"mail","text":"from a mail"}', "Saved it."],
     });
-    const hub = await runEmailHub(home, port);
+    const hub = await runEmailHubHere(home, port);
     const browser = await launch();
     try {
       await dovecot.deliver(

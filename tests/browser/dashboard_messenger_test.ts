@@ -1,14 +1,15 @@
 /**
- * The dashboard beside the messenger, on a real hub process and the loopback Bot API
- * server: an approval asked in the owner's Telegram chat shows on the dashboard's
- * Approvals page, is decided there first, and the messenger's message is edited to
- * say so (its buttons gone) while the answer goes on; the overview shows the
- * messenger's line.
+ * The dashboard beside the messenger, on a hub (in the test's process, as `agent hub
+ * run` starts it: the process is not the point here; `tests/messenger/` runs it as one)
+ * and the loopback Bot API server: an approval asked in the owner's Telegram chat shows
+ * on the dashboard's Approvals page, is decided there first, and the messenger's
+ * message is edited to say so (its buttons gone) while the answer goes on; the
+ * overview shows the messenger's line.
  */
 import assert from "node:assert/strict";
 import { CHROMIUM, launch } from "../dashboard/_browser.ts";
 import { startBotServer } from "../messenger/_bot_server.ts";
-import { messengerHome, OWNER, runHub, textsIn } from "../messenger/_hub.ts";
+import { messengerHome, OWNER, runHubHere, textsIn } from "../messenger/_hub.ts";
 import { cleanup } from "../cli/_run.ts";
 
 Deno.test({
@@ -22,7 +23,7 @@ Deno.test({
     const { home, port } = await messengerHome(bot, {
       replies: ['/tool write_note {"name":"tg","text":"from the phone"}', "Saved it."],
     });
-    const hub = await runHub(home, bot);
+    const hub = await runHubHere(home, bot);
     const browser = await launch();
     try {
       bot.pushMessage(OWNER, "please save a note");

@@ -14,7 +14,16 @@ import type { Page } from "playwright-core";
 import type { CallRecord } from "@agent/hub/money";
 import { formatUsd, periodBounds } from "@agent/hub/money";
 import { monthOfCalls, startDashboardHub } from "../_hub_in_process.ts";
-import { ARTIFACTS, assertFits, launch, ready, T, useTheme, watch } from "../dashboard/_browser.ts";
+import {
+  ARTIFACTS,
+  assertFits,
+  downloadText,
+  launch,
+  ready,
+  T,
+  useTheme,
+  watch,
+} from "../dashboard/_browser.ts";
 
 /** Ten calls in the month before this one: the "Last month" line's figures. */
 function lastMonth(nowMs: number): CallRecord[] {
@@ -87,7 +96,7 @@ async function downloaded(page: Page, by: string): Promise<string> {
     page.waitForEvent("download"),
     page.click(`button[data-csv='${by}']`),
   ]);
-  return await Deno.readTextFile((await download.path())!);
+  return await downloadText(download);
 }
 
 /**

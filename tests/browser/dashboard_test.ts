@@ -14,6 +14,7 @@ import { seriousViolations } from "../dashboard/_axe.ts";
 import {
   ARTIFACTS,
   assertFits,
+  downloadText,
   launch,
   pageApi,
   ready,
@@ -170,7 +171,7 @@ Deno.test({
         page.click("button[data-csv='channel']"),
       ]);
       assert.equal(download.suggestedFilename(), "spend-channel-month.csv");
-      assert.equal(await Deno.readTextFile((await download.path())!), csv);
+      assert.equal(await downloadText(download), csv);
       assert.match(days, /^day,brain_usd,fast_usd,total_usd,calls\r\n/);
       // At desktop size each table is still a table with its head, and fits its card.
       await assertFits(page, "spend at 1280×800");

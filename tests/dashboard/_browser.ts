@@ -4,7 +4,13 @@
  *
  * @module
  */
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type Download,
+  type Page,
+} from "playwright-core";
 
 /**
  * Debian's Chromium headless shell if installed (`chromium-headless-shell`, what
@@ -38,10 +44,17 @@ export const ARTIFACTS: string = new URL("./artifacts/", import.meta.url).pathna
  */
 export type TestBrowser = Pick<Browser, "newContext" | "newPage" | "close">;
 
-/** The file's running Chromiums, one per set of flags. */
+/**
+ * The environment variable that hands a test file the layer's running Chromium: its
+ * Playwright server's WebSocket address (see {@linkcode serveChromium}).
+ */
+export const SERVER_ENV = "AGENT_TEST_CHROMIUM";
+
+/** The file's Chromiums (its own, or its connection to the layer's), one per set of flags. */
 const running = new Map<string, Promise<Browser>>();
 
-// A test file runs in its own isolate: its Chromiums end with its last test.
+// A test file runs in its own isolate: its Chromiums end (or its connections close,
+// and the server closes the contexts they made) with its last test.
 Deno.test.afterAll(async () => {
   const all = [...running.values()];
   running.clear();
@@ -49,16 +62,21 @@ Deno.test.afterAll(async () => {
 });
 
 /**
- * Headless Chromium with `args` beside `--no-sandbox`, started once per test file and
- * shared by its tests: a launch and its close cost ~2 s of CPU on this machine (5
- * launches against 5 fresh contexts in one browser: 10.6 s more), and a context shares
- * nothing (storage, cookies, cache) with another.
+ * Headless Chromium with `args` beside `--no-sandbox`, shared by a file's tests: a
+ * launch and its close cost ~2 s of CPU on this machine (5 launches against 5 fresh
+ * contexts in one browser: 10.6 s more), and a context shares nothing (storage,
+ * cookies, cache) with another. Under {@linkcode serveChromium} (`deno task
+ * test:browser`) a file wanting no flags of its own connects to the layer's Chromium
+ * instead; run alone, it launches one.
  */
-export async function launch(args: string[] = []): Promise<TestBrowser> {
+export async function launch(args: readonly string[] = []): Promise<TestBrowser> {
   const key = args.join(" ");
   let started = running.get(key);
   if (started === undefined) {
-    started = chromium.launch({ executablePath: CHROMIUM!, args: ["--no-sandbox", ...args] });
+    const endpoint = key === "" ? Deno.env.get(SERVER_ENV) || undefined : undefined;
+    started = endpoint === undefined
+      ? chromium.launch({ executablePath: CHROMIUM!, args: ["--no-sandbox", ...args] })
+      : chromium.connect(endpoint);
     running.set(key, started);
     started.catch(() => running.delete(key));
   }
@@ -78,6 +96,41 @@ export async function launch(args: string[] = []): Promise<TestBrowser> {
     async close() {
       for (const context of mine) await context.close();
       mine.clear();
+    },
+  };
+}
+
+/** The layer's Chromium, as {@linkcode serveChromium} started it. */
+export interface ServedChromium {
+  /** Its address, the value of {@linkcode SERVER_ENV} for the test files. */
+  endpoint: string;
+  /** Ends the Chromium (and its renderers). */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts one Chromium for the browser layer, behind a Playwright server on loopback that
+ * the layer's test files connect to: one launch for the layer instead of one per file
+ * (~2 CPU-s each). Every file still makes fresh contexts, and a file's contexts are
+ * closed when its connection closes (even if the file crashed). The map's WebGL needs no
+ * flags of its own: Playwright's defaults draw it with SwiftShader, the same renderer
+ * `--enable-unsafe-swiftshader --ignore-gpu-blocklist` gave (in `chromium` too).
+ */
+export async function serveChromium(): Promise<ServedChromium> {
+  const server = await chromium.launchServer({
+    executablePath: CHROMIUM!,
+    args: ["--no-sandbox"],
+    host: "127.0.0.1",
+    port: 0,
+    // The layer's runner ends the server itself, after the tests.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+  return {
+    endpoint: server.wsEndpoint(),
+    async close() {
+      await server.close();
     },
   };
 }
@@ -170,6 +223,19 @@ export async function assertFits(page: Page, where: string): Promise<void> {
     return found;
   });
   if (problems.length > 0) throw new Error(`${where} does not fit: ${problems.join("; ")}`);
+}
+
+/**
+ * The text of a finished download, read through Playwright's stream: `download.path()`
+ * is only there when the test launched Chromium itself, not when it is connected to
+ * the layer's ({@linkcode serveChromium}).
+ */
+export async function downloadText(download: Download): Promise<string> {
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  for await (const chunk of await download.createReadStream()) {
+    chunks.push(chunk as Uint8Array<ArrayBuffer>);
+  }
+  return await new Blob(chunks).text();
 }
 
 /** The `sessionStorage` key the page keeps its session token under (`client/api.ts`). */
