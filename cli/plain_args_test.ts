@@ -6,12 +6,13 @@ import { command as net } from "./commands/net.ts";
 import { command as hub } from "./commands/hub.ts";
 import { command as jobs } from "./commands/jobs.ts";
 import { command as cloud } from "./commands/cloud.ts";
+import { command as memory } from "./commands/memory.ts";
 import { command as chat } from "./commands/chat.ts";
 import { command as doctor } from "./commands/doctor.ts";
 import { command as init } from "./commands/init.ts";
 import { command as spend } from "./commands/spend.ts";
 
-const GROUPS = [net, hub, jobs, cloud];
+const GROUPS = [net, hub, jobs, cloud, memory];
 
 /** `agent` with only `module`'s command, configured as `_program.ts` does it, silent. */
 function programWith(module: CommandModule): { program: Command; cmd: Command } {
@@ -62,7 +63,7 @@ function flag(option: Option): string {
   return option.long ?? option.short!;
 }
 
-Deno.test("plainArgs() of agent net, hub, jobs and cloud reads each declared form as commander does", async () => {
+Deno.test("plainArgs() of agent net, hub, jobs, cloud and memory reads each declared form as commander does", async () => {
   let read = 0;
   for (const module of GROUPS) {
     for (const sub of declared(module)) {
@@ -100,7 +101,7 @@ Deno.test("plainArgs() of agent net, hub, jobs and cloud reads each declared for
   assert.ok(read > 40, `only ${read} forms read`);
 });
 
-Deno.test("plainArgs() of agent net, hub, jobs and cloud leaves to commander what it refuses or reads otherwise", async () => {
+Deno.test("plainArgs() of agent net, hub, jobs, cloud and memory leaves to commander what it refuses or reads otherwise", async () => {
   for (const module of GROUPS) {
     const words = [
       [],

@@ -10,6 +10,7 @@
  */
 import type { CommandModule } from "../command.ts";
 import { UsageError } from "../command.ts";
+import { plainSubcommandArgs, type PlainTable } from "../_plain_args.ts";
 import { catalogue, cloudTarget, type Lang } from "@agent/hub/base";
 
 const t = catalogue({
@@ -73,6 +74,26 @@ const t = catalogue({
 
 type Key = Parameters<typeof t>[1];
 
+/** The `agent memory` subcommands the plain path reads (checked against `configure()`). */
+const MEMORY_PLAIN: PlainTable = {
+  list: { flags: ["--history", "--json", "--cloud"], options: ["--scope", "--search"] },
+  show: { args: ["<id>"], flags: ["--cloud"] },
+  add: {
+    args: ["<text...>"],
+    flags: ["--pin", "--cloud"],
+    options: ["--scope", "--kind", "--replaces"],
+  },
+  forget: { args: ["[ids...]"], flags: ["--yes", "--redact", "--cloud"], options: ["--search"] },
+  pending: { flags: ["--json", "--cloud"] },
+  approve: { args: ["<id>"], flags: ["--cloud"], options: ["--text"] },
+  reject: { args: ["<id>"], flags: ["--cloud"] },
+  pin: { args: ["<id>"], flags: ["--cloud"] },
+  unpin: { args: ["<id>"], flags: ["--cloud"] },
+  export: { flags: ["--json", "--cloud"], options: ["--scope"] },
+  import: { args: ["<file>"], flags: ["--cloud"], options: ["--scope"] },
+  consolidate: { options: ["--schedule", "--max-usd"] },
+};
+
 /** `agent memory`. */
 export const command: CommandModule = {
   name: "memory",
@@ -115,6 +136,8 @@ export const command: CommandModule = {
     cmd.command("consolidate").description(d("h_consolidate"))
       .option("--schedule <cron>", d("o_schedule")).option("--max-usd <usd>", d("o_max"));
   },
+  // `agent memory list` and the like (the tests run them dozens of times) skip commander.
+  plainArgs: (words) => plainSubcommandArgs(words, MEMORY_PLAIN),
   async run(ctx, args, opts) {
     const [sub = "list", ...rest] = args;
     const lang = ctx.lang;

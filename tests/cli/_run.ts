@@ -99,6 +99,50 @@ async function run(args: string[], options: AgentRunOptions, home: string): Prom
   };
 }
 
+let hereQueue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs `agent --home <home> <args>` in this process: the same `main()` the command runs,
+ * with what it writes to stdout and stderr captured. For tests whose point is the text a
+ * command prints, not its process (every command's help: a process each costs about a
+ * third of a second of processor time); the process itself (its exit code, its streams)
+ * is what {@linkcode agent} runs. Runs one at a time, since it swaps the writes of
+ * `Deno.stdout` and `Deno.stderr` while it runs. `--lang` and `--profile` are refused:
+ * the command sets AGENT_LANG and AGENT_PROFILE for its children, and this process's
+ * environment is shared by the files running beside it; a language goes in the home's
+ * `.env` instead.
+ */
+export function agentHere(home: string, args: string[]): Promise<RunResult> {
+  const global = args.find((a) => /^--(lang|profile)(=|$)/.test(a));
+  if (global !== undefined) {
+    return Promise.reject(new Error(`agentHere() does not take ${global}: put it in ${home}/.env`));
+  }
+  const run = hereQueue.then(() => runHere(home, args));
+  hereQueue = run.catch(() => {});
+  return run;
+}
+
+async function runHere(home: string, args: string[]): Promise<RunResult> {
+  const { main } = await import("@agent/cli");
+  const out: Uint8Array[] = [];
+  const err: Uint8Array[] = [];
+  const writes = [Deno.stdout.writeSync, Deno.stderr.writeSync] as const;
+  const keep =
+    (into: Uint8Array[]) => (bytes: Uint8Array) => (into.push(bytes.slice()), bytes.length);
+  Deno.stdout.writeSync = keep(out);
+  Deno.stderr.writeSync = keep(err);
+  try {
+    const code = await main(["--home", home, ...args]);
+    const text = (parts: Uint8Array[]) => {
+      const decoder = new TextDecoder();
+      return parts.map((p) => decoder.decode(p, { stream: true })).join("") + decoder.decode();
+    };
+    return { code, stdout: text(out), stderr: text(err) };
+  } finally {
+    [Deno.stdout.writeSync, Deno.stderr.writeSync] = writes;
+  }
+}
+
 /** Options for {@linkcode initHome}: what `agent init` would be given. */
 export interface InitHomeOptions {
   /** `--provider`; without it the default, as for a run with no credentials. */

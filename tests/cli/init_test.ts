@@ -77,8 +77,9 @@ Deno.test("initHome() writes what agent init --yes writes, files and modes", asy
 });
 
 Deno.test("agent init is idempotent: a second run keeps every file and exits 0", async () => {
-  const home = await tempHome();
-  assert.equal((await agent(["--home", home, "init", "--yes"])).code, 0);
+  // The first run's files, written in this process by the same setupHome(): the point is
+  // the second run.
+  const home = await initHome(tempHome());
   const before = await snapshot(home);
   const r = await agent(["--home", home, "init", "--yes", "--provider", "vendor-b"]);
   assert.equal(r.code, 0);
@@ -91,8 +92,7 @@ Deno.test("agent init is idempotent: a second run keeps every file and exits 0",
 });
 
 Deno.test("agent init --force overwrites agent.toml and persona.md only", async () => {
-  const home = await tempHome();
-  assert.equal((await agent(["--home", home, "init", "--yes"])).code, 0);
+  const home = await initHome(tempHome()); // `agent init --yes`'s files, in this process
   for (const f of FILES) await Deno.writeTextFile(`${home}/${f}`, "# mine\n");
   const r = await agent(["--home", home, "init", "--yes", "--force", "--provider", "vendor-c"]);
   assert.equal(r.code, 0, r.stderr);

@@ -8,7 +8,7 @@
 import { AGENT_FLAGS } from "../_agent_flags.ts";
 import { tmpdirEnv } from "../_temp_dir.ts";
 import { agent, type RunResult, tempHome, withReplies } from "../cli/_run.ts";
-import { type RunningSpine, startSpine } from "../spine/_harness.ts";
+import { type RunningSpine, startSpine, type StartSpineOptions } from "../spine/_harness.ts";
 import { freePort } from "../_port.ts";
 import { until } from "../_poll.ts";
 import { initHomeAt } from "../_init_home.ts";
@@ -21,15 +21,29 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 /** The hub token of the cloud spine. */
 export const CLOUD_TOKEN = "cloud-token-0123456789abcdef";
 
-/** A cloud spine and the port its brain (an `agent cloud run`) is to listen on. */
-export async function cloudSpine(): Promise<{ spine: RunningSpine; brainPort: number }> {
-  const brainPort = freePort();
-  const spine = await startSpine({
+/** The options of a cloud spine whose brain is to listen on `brainPort`. */
+export function cloudSpineOptions(brainPort: number): StartSpineOptions {
+  return {
     hubToken: CLOUD_TOKEN,
     mode: "cloud",
     vars: { BRAIN_URL: `http://127.0.0.1:${brainPort}` },
-  });
+  };
+}
+
+/** A cloud spine and the port its brain (an `agent cloud run`) is to listen on. */
+export async function cloudSpine(): Promise<{ spine: RunningSpine; brainPort: number }> {
+  const brainPort = freePort();
+  const spine = await startSpine(cloudSpineOptions(brainPort));
   return { spine, brainPort };
+}
+
+/**
+ * Deletes every file on a cloud spine, for a test that takes turns on one spine with
+ * others (`fileSpines()`) and starts from a spine without files, as a fresh one is.
+ */
+export async function emptyFiles(spine: RunningSpine): Promise<void> {
+  const client = new CloudSpine(spine.url, CLOUD_TOKEN, "en");
+  for (const file of (await client.files()).files) await client.remove(file.name);
 }
 
 /** A home with a fake-provider agent.toml, persona files and sub-agent files. */

@@ -11,10 +11,19 @@
 import assert from "node:assert/strict";
 import { agent } from "../cli/_run.ts";
 import { CLOUD_TOKEN } from "./_cloud.ts";
-import { startCloudDashboard } from "./_dashboard.ts";
+import { type CloudDashboard, startCloudDashboard } from "./_dashboard.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
 const REPLY = "Hello from the cloud dashboard.";
+
+// Both tests take turns on one spine and brain (a start of the two is ~2.5 CPU-seconds):
+// the second asks for a code of its own, which the first's sign-out does not touch. They
+// stop after the last test, with the checks that the token was never written.
+let running: Promise<CloudDashboard> | undefined;
+const cloudDashboard = () => running ??= startCloudDashboard([REPLY]);
+Deno.test.afterAll(async () => {
+  if (running !== undefined) await (await running)[Symbol.asyncDispose]();
+});
 
 /** An event stream read as text, as far as asked. */
 function streamText(res: Response) {
@@ -45,7 +54,7 @@ Deno.test({
     "cloud dashboard: the hub token becomes a one-time code, the code a session token in a header; every check holds through the spine",
   ...SLOW,
   async fn() {
-    await using cd = await startCloudDashboard([REPLY]);
+    const cd = await cloudDashboard();
     const base = `${cd.spine.url}/hub/dashboard`;
     const origin = new URL(cd.spine.url).origin;
     const login = (code: unknown, headers: Record<string, string> = { origin }) =>
@@ -229,7 +238,7 @@ Deno.test({
   name: "agent dashboard --cloud --no-open: prints the spine's dashboard address with a fresh code",
   ...SLOW,
   async fn() {
-    await using cd = await startCloudDashboard([REPLY]);
+    const cd = await cloudDashboard();
     const run = await agent(["--home", cd.home, "dashboard", "--cloud", "--no-open"]);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /^Asking the cloud spine for a sign-in code/);

@@ -2,13 +2,20 @@
  * Cloud mode end to end without Docker: a cloud spine from the spine's own runtime
  * (workerd), `agent cloud push` from one home, `agent cloud pull` into another, and
  * `agent cloud run` as a process in an empty home standing in for the container.
+ *
+ * The tests take turns on one cloud spine (`fileSpines()`: a cloud start is ~1
+ * CPU-second), each starting from a spine without files (`emptyFiles()`); its brain's
+ * port stays unanswered. Only the chat test writes sessions there. `cloud run` gets a
+ * spine of its own: its brain answers, and the messenger's session it stores would be in
+ * the chat test's listing.
  */
 import { until } from "../_poll.ts";
 import assert from "node:assert/strict";
 import { messengerWebhookSecret } from "@agent/net";
 import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { hub } from "../spine/_fixtures.ts";
-import { startSpine } from "../spine/_harness.ts";
+import { fileSpines, type RunningSpine, startSpine } from "../spine/_harness.ts";
+import { freePort } from "../_port.ts";
 import { startBotServer } from "../messenger/_bot_server.ts";
 import { hasPython, playTerminal } from "../_pty.ts";
 import { OWNER, textsIn } from "../messenger/_hub.ts";
@@ -17,6 +24,8 @@ import {
   CLOUD_TOKEN,
   cloudHome,
   cloudSpine,
+  cloudSpineOptions,
+  emptyFiles,
   pushHome,
   refuseCloudRun,
   runBrain,
@@ -24,6 +33,17 @@ import {
 } from "./_cloud.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
+
+const spines = fileSpines();
+// Nothing listens here: `cloud status` finds the brain unavailable, as on a fresh spine.
+const idleBrainPort = freePort();
+
+/** The file's cloud spine, without files. */
+async function sharedCloudSpine(): Promise<{ spine: RunningSpine }> {
+  const spine = await spines(cloudSpineOptions(idleBrainPort));
+  await emptyFiles(spine);
+  return { spine };
+}
 
 async function spineFiles(url: string): Promise<string[]> {
   const r = await hub(url, CLOUD_TOKEN, "/hub/files");
@@ -34,7 +54,7 @@ Deno.test({
   name: "cloud push: asks first, skips what is not a sub-agent file, keeps user.md home",
   ...SLOW,
   async fn() {
-    const { spine } = await cloudSpine();
+    const { spine } = await sharedCloudSpine();
     try {
       const home = await cloudHome(spine);
       const noTerminal = await cloud(home, ["push"]);
@@ -80,7 +100,6 @@ Deno.test({
       await pushHome(home);
       assert.ok((await spineFiles(spine.url)).includes("persona/subs/kept.md"));
     } finally {
-      await spine.stop();
       await cleanup();
     }
   },
@@ -90,7 +109,7 @@ Deno.test({
   name: "cloud pull: writes missing files, keeps differing ones unless --force, deletes nothing",
   ...SLOW,
   async fn() {
-    const { spine } = await cloudSpine();
+    const { spine } = await sharedCloudSpine();
     try {
       const home = await cloudHome(spine);
       await pushHome(home);
@@ -119,7 +138,6 @@ Deno.test({
       assert.equal(await Deno.readTextFile(`${other}/persona/local-only.md`), "stays\n");
       await assert.rejects(() => Deno.stat(`${other}/.env.pulled`));
     } finally {
-      await spine.stop();
       await cleanup();
     }
   },
@@ -236,7 +254,7 @@ Deno.test({
   name: "cloud run refuses: missing variables, a local-mode spine, a foreign agent.toml",
   ...SLOW,
   async fn() {
-    const { spine } = await cloudSpine();
+    const { spine } = await sharedCloudSpine();
     const local = await startSpine({ hubToken: CLOUD_TOKEN });
     try {
       const home = await cloudHome(spine);
@@ -274,7 +292,6 @@ Deno.test({
       assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
     } finally {
       await local.stop();
-      await spine.stop();
       await cleanup();
     }
   },
@@ -284,7 +301,7 @@ Deno.test({
   name: "cloud status: the spine's mode, its files and the brain (unavailable without one)",
   ...SLOW,
   async fn() {
-    const { spine } = await cloudSpine();
+    const { spine } = await sharedCloudSpine();
     try {
       const home = await cloudHome(spine);
       const before = await cloud(home, ["status"]);
@@ -298,7 +315,6 @@ Deno.test({
       const tr = await cloud(home, ["status"], { AGENT_LANG: "tr" });
       assert.match(tr.stdout, /cloud kipi/);
     } finally {
-      await spine.stop();
       await cleanup();
     }
   },
@@ -308,7 +324,7 @@ Deno.test({
   name: "chat with [sessions] backend = spine keeps its session on the spine and resumes it",
   ...SLOW,
   async fn() {
-    const { spine } = await cloudSpine();
+    const { spine } = await sharedCloudSpine();
     try {
       const home = await cloudHome(spine, { replies: ["First answer.", "Second answer."] });
       const toml = await Deno.readTextFile(`${home}/agent.toml`);
@@ -343,7 +359,6 @@ Deno.test({
       assert.match(refused.stderr, /\[sessions\] backend 'spine' needs AGENT_SPINE_URL in \.env/);
       assert.equal(refused.stderr.trim().split("\n").length, 1, refused.stderr);
     } finally {
-      await spine.stop();
       await cleanup();
     }
   },
@@ -357,7 +372,7 @@ Deno.test({
   ignore: !hasPython,
   ...SLOW,
   async fn() {
-    const { spine } = await cloudSpine();
+    const { spine } = await sharedCloudSpine();
     try {
       const home = await cloudHome(spine);
       const declined = await pushInTerminal(home, [
@@ -382,7 +397,6 @@ Deno.test({
       assert.ok(!(await spineFiles(spine.url)).includes("persona/user.md"));
       assert.ok((await spineFiles(spine.url)).includes("agent.toml"));
     } finally {
-      await spine.stop();
       await cleanup();
     }
   },

@@ -4,13 +4,17 @@
  */
 import assert from "node:assert/strict";
 import { agent, cleanup, tempHome } from "../cli/_run.ts";
-import { startSpine } from "../spine/_harness.ts";
+import { fileSpines, startSpine } from "../spine/_harness.ts";
 import { networkCheck } from "@agent/hub";
 import { resolvePaths } from "@agent/hub/base";
 import { initHomeAt } from "../_init_home.ts";
 import { netInit, netPublished } from "../_net_here.ts";
 
 const TOKEN = "doctor-token-0123456789abcdef";
+
+// The first two tests take turns on one spine: the second only asks it with a wrong
+// token, which changes nothing the first reads (the card, the waiting count).
+const spines = fileSpines();
 
 async function home(url: string, token = TOKEN): Promise<string> {
   const dir = await tempHome();
@@ -29,7 +33,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const spine = await startSpine({ hubToken: TOKEN });
+    const spine = await spines({ hubToken: TOKEN });
     try {
       const dir = await home(spine.url);
       let r = await agent(["--home", dir, "doctor"]);
@@ -54,7 +58,6 @@ Deno.test({
         "fail card: the published card's sign_key, box_key differ from this agent's identity; run `agent net publish`",
       ]);
     } finally {
-      await spine.stop();
       await cleanup();
     }
   },
@@ -65,7 +68,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const spine = await startSpine({ hubToken: TOKEN });
+    const spine = await spines({ hubToken: TOKEN });
     const bare = await startSpine({ hubToken: undefined });
     try {
       let r = await agent(["--home", await home(spine.url, "wrong-token"), "doctor"]);
@@ -91,7 +94,6 @@ Deno.test({
       r = await agent(["--home", plain, "doctor"]);
       assert.deepEqual(lines(r.stdout, "spine", "card", "spine version"), []);
     } finally {
-      await spine.stop();
       await cleanup();
     }
   },

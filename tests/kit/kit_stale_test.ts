@@ -54,32 +54,58 @@ async function copyOfRepository(): Promise<string> {
   return copy;
 }
 
-Deno.test("kit:check fails on a planted change to the spine source and names the file", async () => {
-  const copy = await copyOfRepository();
-  try {
-    const env = `${copy}/spine/env.ts`;
-    const text = await Deno.readTextFile(env);
-    await Deno.writeTextFile(
-      env,
-      text.replace('SPINE_VERSION = "0.1.0"', 'SPINE_VERSION = "0.1.1"'),
-    );
-    const r = await check(`${copy}/`);
-    assert.equal(r.code, 1);
-    assert.equal(
-      r.stderr,
-      [
-        "kit/spine/worker.js differs from what the spine source builds",
-        "kit/spine/package.template.json differs from what the spine source builds",
-        "kit/spine/VERSION differs from what the spine source builds",
-        "kit/spine/README.md differs from what the spine source builds",
-        "kit/_spine_kit.ts differs from what the spine source builds",
-        STALE,
-        "",
-      ].join("\n"),
-    );
-  } finally {
-    await Deno.remove(copy, { recursive: true });
-  }
+/**
+ * One copy with a change planted in each of the spine source, the universe source and the
+ * map's script, checked once (each check bundles the spine, the universe and the map): the
+ * tests below read the lines each change must bring. Each plant names files of its own
+ * (in a check the universe bundles the committed map module, not the planted one), and
+ * the spine test checks the whole stderr, so a line that went missing, or one a change
+ * brought that it should not, is caught.
+ */
+let planted: Promise<{ code: number; stderr: string }> | undefined;
+function plantedCheck(): Promise<{ code: number; stderr: string }> {
+  planted ??= (async () => {
+    const copy = await copyOfRepository();
+    try {
+      const env = `${copy}/spine/env.ts`;
+      const text = await Deno.readTextFile(env);
+      await Deno.writeTextFile(
+        env,
+        text.replace('SPINE_VERSION = "0.1.0"', 'SPINE_VERSION = "0.1.1"'),
+      );
+      const config = `${copy}/universe/wrangler.jsonc`;
+      const universe = await Deno.readTextFile(config);
+      assert.ok(universe.includes('"0 * * * *"'));
+      await Deno.writeTextFile(config, universe.replace('"0 * * * *"', '"30 * * * *"'));
+      const words = `${copy}/universe/map/words.ts`;
+      const map = await Deno.readTextFile(words);
+      assert.ok(map.includes("Loading the universe…"));
+      await Deno.writeTextFile(words, map.replace("Loading the universe…", "Loading…"));
+      return await check(`${copy}/`);
+    } finally {
+      await Deno.remove(copy, { recursive: true });
+    }
+  })();
+  return planted;
+}
+
+Deno.test("kit:check fails on planted changes and names each file: the spine source's, in the whole stderr", async () => {
+  const r = await plantedCheck();
+  assert.equal(r.code, 1);
+  assert.equal(
+    r.stderr,
+    [
+      "universe/_map_js.ts differs from what universe/map/ builds",
+      "kit/spine/worker.js differs from what the spine source builds",
+      "kit/spine/package.template.json differs from what the spine source builds",
+      "kit/spine/VERSION differs from what the spine source builds",
+      "kit/spine/README.md differs from what the spine source builds",
+      "kit/_spine_kit.ts differs from what the spine source builds",
+      "kit/_universe_kit.ts differs from what the universe source builds",
+      STALE,
+      "",
+    ].join("\n"),
+  );
 });
 
 Deno.test("kit:check names the cloud files: a changed migration, a new one, the CLI version, the Deno version", async () => {
@@ -128,44 +154,24 @@ Deno.test("kit:check names the cloud files: a changed migration, a new one, the 
 });
 
 Deno.test("kit:check names the universe module when the universe source changes", async () => {
-  const copy = await copyOfRepository();
-  // The spine's bundle names other paths in a copy whose node_modules is a link.
-  const universeLines = (stderr: string) =>
-    stderr.split("\n").filter((line) =>
-      line !== "" && !line.startsWith("kit/spine/") &&
-      !line.startsWith("kit/_spine_kit.ts")
-    );
-  try {
-    // An unchanged universe names no universe file in a copy: the spine test above checks
-    // a copy's whole stderr, a check run fewer (each bundles the spine and the universe).
-    const config = `${copy}/universe/wrangler.jsonc`;
-    const text = await Deno.readTextFile(config);
-    assert.ok(text.includes('"0 * * * *"'));
-    await Deno.writeTextFile(config, text.replace('"0 * * * *"', '"30 * * * *"'));
-    const r = await check(`${copy}/`);
-    assert.equal(r.code, 1);
-    assert.deepEqual(universeLines(r.stderr), [
-      "kit/_universe_kit.ts differs from what the universe source builds",
-      STALE,
-    ]);
-  } finally {
-    await Deno.remove(copy, { recursive: true });
-  }
+  const r = await plantedCheck();
+  assert.equal(r.code, 1);
+  // The spine's and the map's lines are the other plants'.
+  const universeLines = r.stderr.split("\n").filter((line) =>
+    line !== "" && !line.startsWith("kit/spine/") && !line.startsWith("kit/_spine_kit.ts") &&
+    !line.startsWith("universe/_map_js.ts")
+  );
+  assert.deepEqual(universeLines, [
+    "kit/_universe_kit.ts differs from what the universe source builds",
+    STALE,
+  ]);
 });
 
 Deno.test("kit:check names the map's script module when universe/map/ changes", async () => {
-  const copy = await copyOfRepository();
-  try {
-    const words = `${copy}/universe/map/words.ts`;
-    const text = await Deno.readTextFile(words);
-    await Deno.writeTextFile(words, text.replace("Loading the universe…", "Loading…"));
-    const r = await check(`${copy}/`);
-    assert.equal(r.code, 1);
-    assert.ok(
-      r.stderr.includes("universe/_map_js.ts differs from what universe/map/ builds\n"),
-      r.stderr,
-    );
-  } finally {
-    await Deno.remove(copy, { recursive: true });
-  }
+  const r = await plantedCheck();
+  assert.equal(r.code, 1);
+  assert.ok(
+    r.stderr.includes("universe/_map_js.ts differs from what universe/map/ builds\n"),
+    r.stderr,
+  );
 });

@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { readEnvFileSync } from "@agent/hub/base";
+import { initSpineProject } from "@agent/kit/spine";
 import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { FAKE_EMAIL, FAKE_URL, fakeRunner, type FakeRunnerBehaviour } from "./_fake_runner.ts";
 import { type BotServer, startBotServer } from "../messenger/_bot_server.ts";
@@ -45,15 +46,21 @@ interface Setup {
   identity: string;
 }
 
-async function setup(initArgs: string[] = ["--cloud"]): Promise<Setup> {
+async function setup(
+  project: { cloud: boolean; address?: string } = { cloud: true },
+): Promise<Setup> {
   const root = await tempHome();
   const home = `${root}/home`;
   const dir = `${root}/spine`;
-  // The deploy's runner is a stand-in, so the brain's bundle may be one too (no bundling).
-  await Deno.writeTextFile(`${root}/agent.js`, "// a stand-in for the brain's bundle\n");
-  const bundle = initArgs.includes("--cloud") ? ["--bundle", `${root}/agent.js`] : [];
-  const init = await agent(["--home", home, "net", "spine", "init", dir, ...initArgs, ...bundle]);
-  assert.equal(init.code, 0, init.stderr);
+  // The project `agent net spine init DIR [--cloud] [--address A]` writes, in this process
+  // (spine_init_cloud_test.ts runs that command). The deploy's runner is a stand-in, so
+  // the brain's bundle may be one too (no bundling).
+  await initSpineProject(dir, {
+    ...project,
+    ...(project.cloud
+      ? { bundle: new TextEncoder().encode("// a stand-in for the brain's bundle\n") }
+      : {}),
+  });
   await Deno.mkdir(home, { recursive: true });
   await Deno.writeTextFile(`${home}/agent.toml`, CONFIG);
   const bot = startBotServer();
@@ -160,7 +167,7 @@ Deno.test("cloud deploy: migrations, every secret through stdin only, SPINE_URL 
 });
 
 Deno.test("cloud deploy with SPINE_URL set at init deploys once and registers https://<address>; no identity, no AGENT_NET_IDENTITY", async () => {
-  const s = await setup(["--cloud", "--address", "me.example.com"]);
+  const s = await setup({ cloud: true, address: "me.example.com" });
   try {
     // Without an identity nothing joins the network yet: no AGENT_NET_IDENTITY.
     await Deno.remove(`${s.home}/data/net/identity.json`);
@@ -225,7 +232,7 @@ Deno.test("cloud deploy: a failing migration stops at step 2 before any secret",
 });
 
 Deno.test("local deploy with the same .env: no D1 migration, no extra secret, no webhook", async () => {
-  const s = await setup([]);
+  const s = await setup({ cloud: false });
   try {
     const r = await deploy(s);
     assert.equal(r.code, 0, r.stderr);

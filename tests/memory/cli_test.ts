@@ -1,8 +1,8 @@
 // `agent memory` as a person runs it: the real command in a subprocess, against the
 // store of a fresh home.
 import assert from "node:assert/strict";
-import { SqliteMemoryStore } from "@agent/hub/memory";
-import { agent } from "../cli/_run.ts";
+import { addMemory, SqliteMemoryStore } from "@agent/hub/memory";
+import { agent, initHome } from "../cli/_run.ts";
 import { tempDir } from "../_temp_dir.ts";
 
 const PEER = new URL("./testdata/peer_MEMORY.md", import.meta.url).pathname;
@@ -13,6 +13,19 @@ async function home() {
   const run = (...args: string[]) => agent(["memory", ...args], { env });
   const file = `${tmp.path}/.agent/data/memory.sqlite3`;
   return { tmp, env, run, file };
+}
+
+/**
+ * `agent memory add TEXT` in this process, with the command's own call: for a memory a
+ * test only needs to be there (the first test runs the command).
+ */
+async function addHere(file: string, text: string): Promise<void> {
+  const store = new SqliteMemoryStore(file);
+  try {
+    await addMemory({ store, lang: "en", filter: "every" }, text);
+  } finally {
+    store.close();
+  }
 }
 
 /** One sentence on stderr, nothing on stdout, exit 2. */
@@ -67,7 +80,7 @@ Deno.test("agent memory: add, list, show, pin, export and forget --search", asyn
 Deno.test("agent memory: bad input is one sentence, in English and Turkish, and changes nothing", async () => {
   const h = await home();
   await using _ = h.tmp;
-  await h.run("add", "Has a cat named Pamuk");
+  await addHere(h.file, "Has a cat named Pamuk");
   refused(await h.run("show", "99"), /^There is no memory 99\.$/);
   refused(await h.run("show", "x1"), /^'x1' is not a memory id/);
   refused(await h.run("add", "  "), /^'agent memory add' needs the text to remember\.$/);
@@ -127,7 +140,7 @@ Deno.test("agent memory import: another agent's MEMORY.md is in force at once, k
 Deno.test("agent memory pending, approve and reject: what waits is decided by the owner", async () => {
   const h = await home();
   await using _ = h.tmp;
-  await h.run("add", "Lives in Ankara");
+  await addHere(h.file, "Lives in Ankara");
   const store = new SqliteMemoryStore(h.file);
   try {
     await store.add({
@@ -169,7 +182,7 @@ Deno.test("agent memory pending, approve and reject: what waits is decided by th
 Deno.test("agent memory consolidate: a job of the memory role with ceilings, off until added", async () => {
   const h = await home();
   await using _ = h.tmp;
-  assert.equal((await agent(["init", "--yes"], { env: h.env })).code, 0);
+  await initHome(`${h.tmp.path}/.agent`); // what `agent init --yes` writes, in this process
   const r = await h.run("consolidate", "--schedule", "0 4 * * 1", "--max-usd", "0.02");
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /Added job 'memory-consolidation'/);

@@ -1,6 +1,11 @@
 /**
  * The spine's cloud-only routes on workerd (document 3): state, files and sessions,
  * each row of the tables, their ids, limits, orderings, merges and errors.
+ *
+ * A test that writes only keys and sessions of its own (state `net.contacts` and `k`,
+ * sessions `m`, `s` and `e`) takes turns on one cloud spine with the tests that write
+ * nothing (`sharedSpineTest`); a test that lists or counts what a store holds (the files,
+ * the sessions, local mode's empty tables) gets a fresh one (`spineTest`).
  */
 import assert from "node:assert/strict";
 import { hub } from "./_fixtures.ts";
@@ -58,7 +63,7 @@ sharedSpineTest("cloud: the bearer token comes before cloud_mode_off and every c
   }
 });
 
-spineTest("cloud: state PUT, GET and DELETE with integer updated_at", {
+sharedSpineTest("cloud: state PUT, GET and DELETE with integer updated_at", {
   mode: "cloud",
 }, async (spine) => {
   const before = Math.floor(Date.now() / 1000);
@@ -277,7 +282,7 @@ spineTest("cloud: the default listing holds 20 sessions, the limit at most 200",
   );
 });
 
-spineTest("cloud: meta is a shallow merge that keeps nulls and creates the session", {
+sharedSpineTest("cloud: meta is a shallow merge that keeps nulls and creates the session", {
   mode: "cloud",
 }, async (spine) => {
   assert.deepEqual((await hub(spine.url, TOKEN, "/hub/sessions/m/meta")).body, { meta: {} });
@@ -306,96 +311,106 @@ spineTest("cloud: meta is a shallow merge that keeps nulls and creates the sessi
   }
 });
 
-spineTest("cloud: agents and messages need their parents, exist once, and are replaced by PUT", {
-  mode: "cloud",
-}, async (spine) => {
-  const orphan = await hub(
-    spine.url,
-    TOKEN,
-    "/hub/sessions/none/agents",
-    post({ agent_id: "a", data: {} }),
-  );
-  assert.deepEqual([orphan.status, orphan.body], [404, { error: "not_found" }]);
-  await hub(spine.url, TOKEN, "/hub/sessions", post({ session_id: "s", data: {} }));
-  assert.equal(
-    (await hub(spine.url, TOKEN, "/hub/sessions/s/agents", post({ agent_id: "a", data: { v: 1 } })))
-      .status,
-    201,
-  );
-  const dup = await hub(
-    spine.url,
-    TOKEN,
-    "/hub/sessions/s/agents",
-    post({ agent_id: "a", data: {} }),
-  );
-  assert.deepEqual([dup.status, dup.body], [409, { error: "exists" }]);
-  assert.deepEqual((await hub(spine.url, TOKEN, "/hub/sessions/s/agents/a")).body, {
-    data: { v: 1 },
-  });
-  assert.equal(
-    (await hub(spine.url, TOKEN, "/hub/sessions/s/agents/a", put({ data: { v: 2 } }))).status,
-    200,
-  );
-  assert.deepEqual((await hub(spine.url, TOKEN, "/hub/sessions/s/agents/a")).body, {
-    data: { v: 2 },
-  });
-  assert.equal(
-    (await hub(spine.url, TOKEN, "/hub/sessions/s/agents/zz", put({ data: {} }))).status,
-    404,
-  );
-  assert.equal((await hub(spine.url, TOKEN, "/hub/sessions/s/agents/zz")).status, 404);
+sharedSpineTest(
+  "cloud: agents and messages need their parents, exist once, and are replaced by PUT",
+  {
+    mode: "cloud",
+  },
+  async (spine) => {
+    const orphan = await hub(
+      spine.url,
+      TOKEN,
+      "/hub/sessions/none/agents",
+      post({ agent_id: "a", data: {} }),
+    );
+    assert.deepEqual([orphan.status, orphan.body], [404, { error: "not_found" }]);
+    await hub(spine.url, TOKEN, "/hub/sessions", post({ session_id: "s", data: {} }));
+    assert.equal(
+      (await hub(
+        spine.url,
+        TOKEN,
+        "/hub/sessions/s/agents",
+        post({ agent_id: "a", data: { v: 1 } }),
+      ))
+        .status,
+      201,
+    );
+    const dup = await hub(
+      spine.url,
+      TOKEN,
+      "/hub/sessions/s/agents",
+      post({ agent_id: "a", data: {} }),
+    );
+    assert.deepEqual([dup.status, dup.body], [409, { error: "exists" }]);
+    assert.deepEqual((await hub(spine.url, TOKEN, "/hub/sessions/s/agents/a")).body, {
+      data: { v: 1 },
+    });
+    assert.equal(
+      (await hub(spine.url, TOKEN, "/hub/sessions/s/agents/a", put({ data: { v: 2 } }))).status,
+      200,
+    );
+    assert.deepEqual((await hub(spine.url, TOKEN, "/hub/sessions/s/agents/a")).body, {
+      data: { v: 2 },
+    });
+    assert.equal(
+      (await hub(spine.url, TOKEN, "/hub/sessions/s/agents/zz", put({ data: {} }))).status,
+      404,
+    );
+    assert.equal((await hub(spine.url, TOKEN, "/hub/sessions/s/agents/zz")).status, 404);
 
-  const noAgent = await hub(
-    spine.url,
-    TOKEN,
-    "/hub/sessions/s/agents/zz/messages",
-    post({ message_id: 0, data: {} }),
-  );
-  assert.equal(noAgent.status, 404);
-  assert.equal((await hub(spine.url, TOKEN, "/hub/sessions/s/agents/zz/messages")).status, 404);
-  for (const mid of [5, 0, 12, 3]) {
-    const r = await hub(
+    const noAgent = await hub(
+      spine.url,
+      TOKEN,
+      "/hub/sessions/s/agents/zz/messages",
+      post({ message_id: 0, data: {} }),
+    );
+    assert.equal(noAgent.status, 404);
+    assert.equal((await hub(spine.url, TOKEN, "/hub/sessions/s/agents/zz/messages")).status, 404);
+    for (const mid of [5, 0, 12, 3]) {
+      const r = await hub(
+        spine.url,
+        TOKEN,
+        "/hub/sessions/s/agents/a/messages",
+        post({ message_id: mid, data: { mid } }),
+      );
+      assert.equal(r.status, 201);
+    }
+    const dupMessage = await hub(
       spine.url,
       TOKEN,
       "/hub/sessions/s/agents/a/messages",
-      post({ message_id: mid, data: { mid } }),
+      post({ message_id: 3, data: {} }),
     );
-    assert.equal(r.status, 201);
-  }
-  const dupMessage = await hub(
-    spine.url,
-    TOKEN,
-    "/hub/sessions/s/agents/a/messages",
-    post({ message_id: 3, data: {} }),
-  );
-  assert.deepEqual([dupMessage.status, dupMessage.body], [409, { error: "exists" }]);
-  const all = await hub(spine.url, TOKEN, "/hub/sessions/s/agents/a/messages");
-  assert.deepEqual(all.body, { messages: [{ mid: 0 }, { mid: 3 }, { mid: 5 }, { mid: 12 }] });
-  const page = await hub(spine.url, TOKEN, "/hub/sessions/s/agents/a/messages?offset=1&limit=2");
-  assert.deepEqual(page.body, { messages: [{ mid: 3 }, { mid: 5 }] });
-  const past = await hub(spine.url, TOKEN, "/hub/sessions/s/agents/a/messages?offset=10");
-  assert.deepEqual(past.body, { messages: [] });
-  assert.deepEqual((await hub(spine.url, TOKEN, "/hub/sessions/s/agents/a/messages/12")).body, {
-    data: { mid: 12 },
-  });
-  assert.equal(
-    (await hub(spine.url, TOKEN, "/hub/sessions/s/agents/a/messages/12", put({ data: "new" })))
-      .status,
-    200,
-  );
-  assert.deepEqual((await hub(spine.url, TOKEN, "/hub/sessions/s/agents/a/messages/12")).body, {
-    data: "new",
-  });
-  assert.equal(
-    (await hub(spine.url, TOKEN, "/hub/sessions/s/agents/a/messages/99", put({ data: 1 }))).status,
-    404,
-  );
-  assert.equal((await hub(spine.url, TOKEN, "/hub/sessions/s/agents/a/messages/99")).status, 404);
-  for (const query of ["limit=10001", "limit=-1", "offset=x", "offset=-2"]) {
-    const r = await hub(spine.url, TOKEN, `/hub/sessions/s/agents/a/messages?${query}`);
-    assert.equal(r.status, 400, query);
-  }
-});
+    assert.deepEqual([dupMessage.status, dupMessage.body], [409, { error: "exists" }]);
+    const all = await hub(spine.url, TOKEN, "/hub/sessions/s/agents/a/messages");
+    assert.deepEqual(all.body, { messages: [{ mid: 0 }, { mid: 3 }, { mid: 5 }, { mid: 12 }] });
+    const page = await hub(spine.url, TOKEN, "/hub/sessions/s/agents/a/messages?offset=1&limit=2");
+    assert.deepEqual(page.body, { messages: [{ mid: 3 }, { mid: 5 }] });
+    const past = await hub(spine.url, TOKEN, "/hub/sessions/s/agents/a/messages?offset=10");
+    assert.deepEqual(past.body, { messages: [] });
+    assert.deepEqual((await hub(spine.url, TOKEN, "/hub/sessions/s/agents/a/messages/12")).body, {
+      data: { mid: 12 },
+    });
+    assert.equal(
+      (await hub(spine.url, TOKEN, "/hub/sessions/s/agents/a/messages/12", put({ data: "new" })))
+        .status,
+      200,
+    );
+    assert.deepEqual((await hub(spine.url, TOKEN, "/hub/sessions/s/agents/a/messages/12")).body, {
+      data: "new",
+    });
+    assert.equal(
+      (await hub(spine.url, TOKEN, "/hub/sessions/s/agents/a/messages/99", put({ data: 1 })))
+        .status,
+      404,
+    );
+    assert.equal((await hub(spine.url, TOKEN, "/hub/sessions/s/agents/a/messages/99")).status, 404);
+    for (const query of ["limit=10001", "limit=-1", "offset=x", "offset=-2"]) {
+      const r = await hub(spine.url, TOKEN, `/hub/sessions/s/agents/a/messages?${query}`);
+      assert.equal(r.status, 400, query);
+    }
+  },
+);
 
 sharedSpineTest(
   "cloud: invalid ids get 400, oversize bodies 413",
@@ -431,7 +446,7 @@ sharedSpineTest(
   },
 );
 
-spineTest(
+sharedSpineTest(
   "cloud: events keep insertion order and create the session; every write refreshes updated_at",
   {
     mode: "cloud",
