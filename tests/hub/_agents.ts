@@ -13,6 +13,7 @@ import { type AgentPaths, resolvePaths } from "@agent/hub/base";
 import {
   type Handled,
   initIdentity,
+  type NetLogEntry,
   type NetNode,
   NetService,
   type NetTimings,
@@ -203,4 +204,29 @@ export async function connect(a: TestAgent, b: TestAgent, note = "hi"): Promise<
     `${a.address} sees the accept`,
     async () => (await a.node.state.contact(b.address))?.state === "accepted",
   );
+}
+
+/**
+ * Reads `agent`'s network log (`node.state.log()`) only when its file changed since the
+ * last read (size, time or inode), else hands back the last reading. A test that polls a
+ * log every 20 ms while a hub works for tens of seconds read and parsed it thousands of
+ * times: seconds of processor time, for a file that changes a few times a second.
+ */
+export function logReader(
+  agent: Pick<TestAgent, "node" | "paths">,
+): () => Promise<NetLogEntry[]> {
+  const file = `${agent.paths.netDir}/log.jsonl`;
+  let seen = "";
+  let last: NetLogEntry[] = [];
+  return async () => {
+    const info = await Deno.stat(file).catch(() => undefined);
+    const now = info ? `${info.ino}:${info.size}:${info.mtime?.getTime()}` : "";
+    // Read after the stat: a write in between is read now and seen again next time. No
+    // file yet (or a store without one): read each time.
+    if (now === "" || now !== seen) {
+      last = await agent.node.state.log();
+      seen = now;
+    }
+    return last;
+  };
 }

@@ -13,7 +13,7 @@ import { startSpine } from "../spine/_harness.ts";
 import { type TempDir, tempDir } from "../_temp_dir.ts";
 import { freePort } from "../_port.ts";
 import { initHomeAt } from "../_init_home.ts";
-import { acceptedPair } from "../_net_here.ts";
+import { acceptedPair, netPollOnce } from "../_net_here.ts";
 
 async function newHome(): Promise<TempDir> {
   const dir = tempDir("agent-removed-outbox-");
@@ -44,6 +44,11 @@ async function pair() {
   const envB = env(urlB, "tb");
   const a = (...args: string[]) => agent(["--home", homeA.path, "net", ...args], { env: envA });
   const b = (...args: string[]) => agent(["--home", homeB.path, "net", ...args], { env: envB });
+  // `agent net poll --once` in this process (the command's own calls, Alice's clock
+  // included): the spawned command is ~0.8 CPU-seconds, and its sentence is not this
+  // file's point (tests/hub/contact_life_test.ts reads it).
+  const pollA = () => netPollOnce({ home: homeA.path, env: envA });
+  const pollB = () => netPollOnce({ home: homeB.path, env: envB });
   const close = async () => {
     await spineA.stop();
     await spineB.stop().catch(() => {});
@@ -64,6 +69,8 @@ async function pair() {
   return {
     a,
     b,
+    pollA,
+    pollB,
     addressA: spineA.address,
     addressB: spineB.address,
     stopB: () => spineB.stop(),
@@ -74,13 +81,6 @@ async function pair() {
     },
     close,
   };
-}
-
-/** How many envelopes `poll --once` handled, from its sentence. */
-function handled(stdout: string): number {
-  const match = stdout.match(/^Handled (\d+) envelope/);
-  assert.ok(match, stdout);
-  return Number(match[1]);
 }
 
 Deno.test({
@@ -104,8 +104,8 @@ Deno.test({
       // The outbox's first retry is due 4 to 6 s after the failed post: 30 s on (a spine
       // takes envelopes up to 300 s either side of its time), Alice's next poll posts it.
       await p.aheadA(30);
-      await p.a("poll", "--once");
-      assert.equal(handled((await p.b("poll", "--once")).stdout), 1, "Bob got the removal notice");
+      await p.pollA();
+      assert.equal((await p.pollB()).handled, 1, "Bob got the removal notice");
       assert.equal(
         (await p.b("contacts")).stdout,
         `removed     ${p.addressA}  Alice\n  their side: removed you; \`agent net add ${p.addressA}\` sends a new request\n`,
@@ -113,8 +113,8 @@ Deno.test({
       assert.match((await p.a("status")).stdout, /outbox: 0 waiting for delivery/);
 
       // Once: another round posts nothing and Bob handles nothing.
-      await p.a("poll", "--once");
-      assert.equal(handled((await p.b("poll", "--once")).stdout), 0);
+      await p.pollA();
+      assert.equal((await p.pollB()).handled, 0);
       const log = (await p.a("log")).stdout;
       assert.equal(log.split("\n").filter((l) => l.includes("contact_removed")).length, 1, log);
     } finally {
@@ -137,7 +137,7 @@ Deno.test({
       const again = await p.a("add", p.addressB, "--note", "Sorry");
       assert.equal(again.code, 0, again.stderr);
       assert.match((await p.a("status")).stdout, /outbox: 0 waiting for delivery/);
-      assert.equal(handled((await p.b("poll", "--once")).stdout), 1);
+      assert.equal((await p.pollB()).handled, 1);
       // Bob still has Alice as an accepted contact; the request met its answer at once.
       assert.ok((await p.b("contacts")).stdout.startsWith(`accepted    ${p.addressA}`));
     } finally {

@@ -4,13 +4,15 @@
  * answers wait in the job store; the hub is SIGKILLed with them pending, and once the
  * Bot API accepts again the restarted hub delivers each exactly once. A hub SIGKILLed
  * during a run leaves the slot settled as `interrupted` at the next start, with its
- * call in the ledger (settled as estimated), told once and never run again.
+ * call in the ledger (settled as estimated), told once and never run again. The hub
+ * that is killed is the real process; the one started after it, whose process is not
+ * the point, runs in the test's process as that command assembles it (`_home_hub.ts`).
  */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { cleanup } from "../cli/_run.ts";
 import { startBotServer } from "../messenger/_bot_server.ts";
-import { messengerHome, OWNER, runHub, textsIn } from "../messenger/_hub.ts";
+import { messengerHome, OWNER, runHub, runHubHere, textsIn } from "../messenger/_hub.ts";
 import { deliveries, HOURLY, PRICED_FAST, results, rows, SLOW, writeJob } from "./_jobs.ts";
 import { until } from "../_poll.ts";
 
@@ -24,7 +26,8 @@ Deno.test({
     await writeJob(home, "tick", "schedule: '* * * * * *'\nmissed: skip");
     // The Bot API refuses every message for now (a 502 is worth trying again).
     bot.fail("sendMessage", { code: 502, description: "Bad Gateway", times: 100_000 });
-    let hub = await runHub(home, bot);
+    const killed = await runHub(home, bot);
+    let hub: { stop(): Promise<unknown> } = killed;
     try {
       // Two answers wait, each sent and refused at least once.
       await until(
@@ -34,8 +37,8 @@ Deno.test({
             d.target === `chat:${OWNER}` && d.state === "pending" && d.attempts >= 1
           ).length >= 2,
       );
-      hub.child.kill("SIGKILL");
-      await hub.stop();
+      killed.child.kill("SIGKILL");
+      await killed.stop();
       const waiting = deliveries(home, "tick").filter((d) => d.target === `chat:${OWNER}`);
       assert.ok(waiting.every((d) => d.state === "pending"), JSON.stringify(waiting));
       assert.equal(results(textsIn(bot, OWNER), "tick").length, 0);
@@ -43,7 +46,7 @@ Deno.test({
       // The Bot API accepts again; the hub restarts and stops the job at once.
       bot.unfail("sendMessage");
       await writeJob(home, "tick", "schedule: '0 0 1 1 *'\nmissed: skip");
-      hub = await runHub(home, bot);
+      hub = await runHubHere(home, bot);
       await until(
         "every waiting answer",
         () => results(textsIn(bot, OWNER), "tick").length >= waiting.length,
@@ -96,19 +99,20 @@ Deno.test({
       Date.now() - 3 * 3_600_000,
     );
     db.close();
-    let hub = await runHub(home, bot);
+    const killed = await runHub(home, bot);
+    let hub: { stop(): Promise<unknown> } = killed;
     try {
       // Its call is in flight: the ledger holds it pending.
       await until("the call in flight", () => {
         const running = rows(home, "slow").find((r) => r.state === "running");
         return running?.session_id != null && pendingCalls(home, running.session_id) === 1;
       });
-      hub.child.kill("SIGKILL");
-      await hub.stop();
+      killed.child.kill("SIGKILL");
+      await killed.stop();
       const [left] = rows(home, "slow");
       assert.equal(left?.state, "running");
 
-      hub = await runHub(home, bot);
+      hub = await runHubHere(home, bot);
       await until(
         "the interrupted notice",
         () => textsIn(bot, OWNER).some((x) => x.startsWith("Job slow was interrupted")),

@@ -1,6 +1,6 @@
 /**
- * A pause shared by two hubs on one identity (two `agent hub run` processes with homes
- * of their own, naming the same cloud spine on workerd): `agent jobs pause --all` on
+ * A pause shared by two hubs on one identity (an `agent hub run` process and a hub in
+ * the test's process, homes of their own, naming the same cloud spine on workerd): `agent jobs pause --all` on
  * home A stops the next slot on home B as well, `agent jobs list` on B shows it, and
  * `agent jobs resume --all` on B resumes A. The spine's claim refuses a paused job in
  * the statement that writes the slot, so neither hub asks anything more per slot. Both
@@ -10,7 +10,15 @@ import assert from "node:assert/strict";
 import { agent, cleanup } from "../cli/_run.ts";
 import { cloudSpine } from "../cloud/_cloud.ts";
 import { query, SLOW } from "./_jobs.ts";
-import { logged, runHub, spineHome, stopHub, watching } from "./_two_hubs.ts";
+import {
+  logged,
+  type PairHub,
+  runHub,
+  runHubHere,
+  spineHome,
+  stopHub,
+  watching,
+} from "./_two_hubs.ts";
 import { until } from "../_poll.ts";
 import { StepClock } from "./_clock.ts";
 
@@ -33,13 +41,15 @@ Deno.test({
   ...SLOW,
   async fn() {
     const { spine } = await cloudSpine();
-    const hubs: Deno.ChildProcess[] = [];
+    const hubs: PairHub[] = [];
     try {
       const a = await spineHome(spine.url, "tick", TICK);
       const b = await spineHome(spine.url, "tick", TICK);
       // Both hubs on one clock the test steps: a slot comes when the test moves it.
       const clock = await StepClock.create(a);
-      hubs.push(runHub(a, clock.env), runHub(b, clock.env));
+      // A's hub in this process, B's a process (tests/jobs/_two_hubs.ts).
+      hubs.push(runHub(b, clock.env));
+      hubs.push(await runHubHere(a, clock.env));
       const both = () => JSON.stringify({ a: ran(a), b: ran(b) });
       await until(
         () => "both hubs watch the job",

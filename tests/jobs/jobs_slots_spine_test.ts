@@ -12,9 +12,17 @@ import assert from "node:assert/strict";
 import { SpineSlots } from "@agent/hub/jobs";
 import { CLOUD_TOKEN, cloudSpine } from "../cloud/_cloud.ts";
 import { hub } from "../spine/_fixtures.ts";
-import { startSpine } from "../spine/_harness.ts";
+import { fileSpines } from "../spine/_harness.ts";
 
 const DAY = Date.UTC(2026, 10, 25, 21);
+
+/**
+ * A local-mode spine keeps nothing for the job routes (it answers `cloud_mode_off`): the
+ * two tests of it take turns on one (a spine start is ~0.6 CPU-s), stopped after the file.
+ */
+const spines = fileSpines();
+const localSpine = () => spines({ hubToken: CLOUD_TOKEN });
+const SHARED = { sanitizeOps: false, sanitizeResources: false };
 
 const post = (url: string, path: string, body: unknown) =>
   hub(url, CLOUD_TOKEN, path, {
@@ -114,26 +122,26 @@ Deno.test("spine job slots: one holder per slot, and the day's ceiling held in o
   }
 });
 
-Deno.test("spine job slots: a local-mode spine has none, and the client falls back", async () => {
-  const spine = await startSpine({ hubToken: CLOUD_TOKEN });
-  try {
-    const client = new SpineSlots({ url: spine.url, token: CLOUD_TOKEN, hub: "a" });
-    const slot = {
-      slotId: "news@1",
-      job: "news",
-      dayMs: DAY,
-      maxRunUsd: 0.005,
-      dayCapUsd: 0.01,
-      minUsd: 0.003,
-    };
-    assert.deepEqual(await client.claim(slot), { kind: "off" });
-    assert.deepEqual(await client.claim(slot), { kind: "off" });
-    // Without shared slots each hub tells its own pause.
-    const n = { job: "news", dayMs: DAY, reason: "day", sinceMs: 0 };
-    assert.equal(await client.notice(n), true);
-  } finally {
-    await spine.stop();
-  }
+// The shared spine's child process and sockets outlive the test by design.
+Deno.test({
+  name: "spine job slots: a local-mode spine has none, and the client falls back",
+  ...SHARED,
+}, async () => {
+  const spine = await localSpine();
+  const client = new SpineSlots({ url: spine.url, token: CLOUD_TOKEN, hub: "a" });
+  const slot = {
+    slotId: "news@1",
+    job: "news",
+    dayMs: DAY,
+    maxRunUsd: 0.005,
+    dayCapUsd: 0.01,
+    minUsd: 0.003,
+  };
+  assert.deepEqual(await client.claim(slot), { kind: "off" });
+  assert.deepEqual(await client.claim(slot), { kind: "off" });
+  // Without shared slots each hub tells its own pause.
+  const n = { job: "news", dayMs: DAY, reason: "day", sinceMs: 0 };
+  assert.equal(await client.notice(n), true);
 });
 
 Deno.test("spine job notices: a pause is told once per job, day and reason across hubs", async () => {
@@ -287,15 +295,15 @@ Deno.test("spine job pauses: a claim of a paused job is refused in its statement
   }
 });
 
-Deno.test("spine job pauses: a local-mode spine has none; a silent one is told apart", async () => {
-  const spine = await startSpine({ hubToken: CLOUD_TOKEN });
-  try {
-    const client = new SpineSlots({ url: spine.url, token: CLOUD_TOKEN, hub: "a" });
-    assert.deepEqual(await client.pause("news", "owner"), { kind: "off" });
-    assert.deepEqual(await client.pauses(), { kind: "off" });
-  } finally {
-    await spine.stop();
-  }
+// The shared spine's child process and sockets outlive the test by design.
+Deno.test({
+  name: "spine job pauses: a local-mode spine has none; a silent one is told apart",
+  ...SHARED,
+}, async () => {
+  const spine = await localSpine();
+  const client = new SpineSlots({ url: spine.url, token: CLOUD_TOKEN, hub: "a" });
+  assert.deepEqual(await client.pause("news", "owner"), { kind: "off" });
+  assert.deepEqual(await client.pauses(), { kind: "off" });
   const silent = new SpineSlots({
     url: "http://127.0.0.1:9",
     token: CLOUD_TOKEN,

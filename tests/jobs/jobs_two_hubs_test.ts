@@ -1,6 +1,7 @@
 /**
- * Two hubs on one identity (the local hub and the cloud brain: here two `agent hub run`
- * processes with homes of their own, each naming the same cloud spine on workerd)
+ * Two hubs on one identity (the local hub and the cloud brain: here an `agent hub run`
+ * process and a hub in the test's process, homes of their own, each naming the same
+ * cloud spine on workerd)
  * share each job's slots and its daily ceiling through the spine's job routes: a slot
  * runs on one of them only, and together they never pass `max_usd_per_day`, where each
  * alone would have run its own day's worth. The job paused at the ceiling on one hub is
@@ -14,7 +15,15 @@ import { agent, cleanup } from "../cli/_run.ts";
 import { CLOUD_TOKEN, cloudSpine } from "../cloud/_cloud.ts";
 import { hub as hubRequest } from "../spine/_fixtures.ts";
 import { query, rows, SLOW } from "./_jobs.ts";
-import { logged, runHub, spineHome, stopHub, watching } from "./_two_hubs.ts";
+import {
+  logged,
+  type PairHub,
+  runHub,
+  runHubHere,
+  spineHome,
+  stopHub,
+  watching,
+} from "./_two_hubs.ts";
 import { until } from "../_poll.ts";
 import { StepClock } from "./_clock.ts";
 
@@ -37,13 +46,15 @@ Deno.test({
   ...SLOW,
   async fn() {
     const { spine } = await cloudSpine();
-    const hubs: Deno.ChildProcess[] = [];
+    const hubs: PairHub[] = [];
     try {
       const a = await spineHome(spine.url, "tick", TICK);
       const b = await spineHome(spine.url, "tick", TICK);
       // Both hubs on one clock the test steps: a slot at a time, none overlapping.
       const clock = await StepClock.create(a);
-      hubs.push(runHub(a, clock.env), runHub(b, clock.env));
+      // A's hub in this process, B's a process (tests/jobs/_two_hubs.ts).
+      hubs.push(runHub(b, clock.env));
+      hubs.push(await runHubHere(a, clock.env));
       const seen = () => JSON.stringify([rows(a, "tick"), rows(b, "tick")]);
       await until(seen, () => watching(a, "tick") && watching(b, "tick"), { timeoutMs: 40_000 });
       // The day's ceiling reached on one hub pauses the job on both: the one refused a

@@ -12,7 +12,7 @@ import { startVendorServer } from "../_vendor_server.ts";
 import { startBotServer } from "./_bot_server.ts";
 import { contactStates, messengerHome, OWNER, runHubHere, textsIn } from "./_hub.ts";
 import { until } from "../_poll.ts";
-import { spawnHubProcess } from "../_hub_process.ts";
+import { startHomeHub } from "../_home_hub.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
 
@@ -173,7 +173,13 @@ Deno.test({
       env: { MESSENGER_WEBHOOK_SECRET: "hook-secret-123" },
       toml: [['mode = "polling"', 'mode = "webhook"']],
     });
-    const child = spawnHubProcess(home);
+    // The webhook is the control API's route: the hub runs in this process as `agent hub
+    // run` assembles it (`_home_hub.ts`); its process is not the point here.
+    const hub = await startHomeHub(home).catch(async (error) => {
+      await bot.stop();
+      await cleanup();
+      throw error;
+    });
     const url = `http://127.0.0.1:${port}/messenger/webhook`;
     const update = (id: number) =>
       JSON.stringify({
@@ -219,8 +225,7 @@ Deno.test({
       assert.deepEqual(bot.callsOf("getUpdates"), []);
       assert.deepEqual(bot.callsOf("deleteWebhook"), []);
     } finally {
-      child.kill("SIGTERM");
-      await child.status;
+      await hub.stop();
       await bot.stop();
       await cleanup();
     }

@@ -3,13 +3,15 @@
  * wait ends on the channel's stop, the real `agent hub run` exits within about two
  * seconds, and what was waiting keeps the messenger's rules across the restart: an
  * owner event is told once after it (never lost, never doubled), a chat's answer stays
- * in its session and the question is not answered again.
+ * in its session and the question is not answered again. The hub whose stop is timed is
+ * the real process; the hubs before and after it, whose process is not the point, run
+ * in the test's process (`_home_hub.ts`: the same assembly, a process start saved each).
  */
 import assert from "node:assert/strict";
 import { Ledger } from "@agent/hub/money";
 import { cleanup } from "../cli/_run.ts";
 import { startBotServer } from "./_bot_server.ts";
-import { messengerHome, OWNER, runHub, textsIn } from "./_hub.ts";
+import { messengerHome, OWNER, runHub, runHubHere, textsIn } from "./_hub.ts";
 
 const SLOW = { sanitizeOps: false, sanitizeResources: false };
 /** Telegram's longest wait the messenger waits out. */
@@ -35,14 +37,15 @@ Deno.test({
     const reply = "An answer Telegram made us wait for.";
     const bot = startBotServer();
     const { home } = await messengerHome(bot, { replies: [reply] });
-    let hub = await runHub(home, bot);
+    const stopped = await runHub(home, bot);
+    let hub: { stop(): Promise<unknown> } = stopped;
     try {
       bot.fail("sendMessage", TOO_MANY);
       bot.pushMessage(OWNER, "Answer me?");
       await bot.until("the refused send", () => bot.callsOf("sendMessage", OWNER).length > 0);
       await new Promise((r) => setTimeout(r, 300));
       const at = performance.now();
-      const { stdout } = await hub.stop();
+      const { stdout } = await stopped.stop();
       const ms = performance.now() - at;
       assert.ok(ms < STOP_MS, `the hub took ${Math.round(ms)} ms to stop`);
       assert.match(stdout, /stopped/i);
@@ -55,7 +58,7 @@ Deno.test({
       assert.ok((await readAll(`${home}/data/sessions`)).includes(reply));
 
       // The question was taken: the next hub does not answer it a second time.
-      hub = await runHub(home, bot);
+      hub = await runHubHere(home, bot);
       assert.deepEqual(textsIn(bot, OWNER), []);
       // The chat's messages are answered in turn: an answer to the old question would
       // come before the new one's, so once the new one is in, none can follow.
@@ -78,7 +81,7 @@ Deno.test({
     const bot = startBotServer();
     const { home } = await messengerHome(bot);
     // A first run leaves the messenger's state file: the events after it are told.
-    await (await runHub(home, bot)).stop();
+    await (await runHubHere(home, bot)).stop();
     {
       using ledger = Ledger.open(`${home}/data/spend.sqlite3`);
       ledger.recordMany([{
@@ -97,7 +100,7 @@ Deno.test({
       }]);
     }
     bot.fail("sendMessage", TOO_MANY);
-    let hub = await runHub(home, bot);
+    let hub: { stop(): Promise<unknown> } = await runHub(home, bot);
     try {
       await bot.until(
         "the refused budget warning",
@@ -111,14 +114,14 @@ Deno.test({
       assert.ok(ms < STOP_MS, `the hub took ${Math.round(ms)} ms to stop`);
       assert.deepEqual(textsIn(bot, OWNER), []);
 
-      hub = await runHub(home, bot);
+      hub = await runHubHere(home, bot);
       const warned = () => textsIn(bot, OWNER).filter((x) => x.startsWith("Budget warning:"));
       await bot.until("the budget warning", () => warned().length > 0, 15_000);
       await new Promise((r) => setTimeout(r, 2_000));
       assert.equal(warned().length, 1, textsIn(bot, OWNER).join("\n"));
       // And once more across another restart: it was told, so it is not told again.
       await hub.stop();
-      hub = await runHub(home, bot);
+      hub = await runHubHere(home, bot);
       await new Promise((r) => setTimeout(r, 2_000));
       assert.equal(warned().length, 1, textsIn(bot, OWNER).join("\n"));
     } finally {

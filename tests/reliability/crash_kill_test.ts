@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { FileSessionStore } from "@agent/hub";
 import { Ledger } from "@agent/hub/money";
-import { connect, startAgent, type TestAgent } from "../hub/_agents.ts";
+import { connect, logReader, startAgent, type TestAgent } from "../hub/_agents.ts";
 import { spawnHubProcess } from "../_hub_process.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { freePort } from "../_port.ts";
@@ -132,11 +132,15 @@ Deno.test({
         }
       }
 
+      // The logs are polled every 20 ms for tens of seconds: each is parsed again only
+      // once its file changed.
+      const peerLogs = new Map(peers.map((peer) => [peer, logReader(peer)]));
+      const bobLogNow = logReader(bob);
       const answered = async () => {
         let n = 0;
         for (const peer of peers) {
           const threads = new Set(
-            (await peer.node.state.log()).filter((e) =>
+            (await peerLogs.get(peer)!()).filter((e) =>
               e.direction === "in" && e.kind === "message" && e.address === bob.address
             ).map((e) => e.thread),
           );
@@ -149,8 +153,7 @@ Deno.test({
       hub = spawnHubProcess(bob.home, { env: { AGENT_HOME: bob.home } });
       // Bob's log of handled messages grows as the hub answers.
       const handled = async () =>
-        (await bob.node.state.log()).filter((e) => e.direction === "in" && e.kind === "message")
-          .length;
+        (await bobLogNow()).filter((e) => e.direction === "in" && e.kind === "message").length;
       while (kills < KILLS) {
         // Each kill lands while the hub answers: once it handled one more message since
         // it started, at a random moment of the next half second (model call, session,

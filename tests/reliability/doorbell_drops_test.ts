@@ -5,7 +5,7 @@
  * last was sent.
  */
 import assert from "node:assert/strict";
-import { connect, startAgent, type TestAgent } from "../hub/_agents.ts";
+import { connect, logReader, startAgent, type TestAgent } from "../hub/_agents.ts";
 import { startSpineProxy } from "../hub/_spine_proxy.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { until } from "../_poll.ts";
@@ -54,11 +54,13 @@ Deno.test({
         }
         sending = false;
       })();
-      // Watched while the cutting goes on: when the last envelope was handled.
+      // Watched while the cutting goes on: when the last envelope was handled (the log
+      // parsed again only once its file changed).
+      const bobLog = logReader(bob);
       const handledAt = traffic.then(async () => {
         await until("every envelope handled", async () => {
           const logged = new Set(
-            (await bob.node.state.log()).filter((e) => e.direction === "in" && e.kind === "message")
+            (await bobLog()).filter((e) => e.direction === "in" && e.kind === "message")
               .map((e) => e.id),
           );
           return sent.every((id) => logged.has(id));
