@@ -1,18 +1,19 @@
 /**
  * Three agents with their own spines and one universe, all local: they exchange
- * messages, then join and report through the real CLI (`agent net universe join`,
- * `status`, `leave`), and the snapshot shows the mutual links with the smaller counts.
- * The steps before the universe (`agent net init`, `publish`, `add`, `accept`, `poll
- * --once`, `send`) run in the test's process with the calls those commands make
- * (`tests/_net_here.ts`, the node's `send()`): 26 process starts were ~15 CPU-seconds,
- * and the commands themselves are tested in `tests/hub/cli_test.ts` and the `net` CLI tests.
+ * messages, then join and report through the real CLI (`agent net universe join` with
+ * its options, `status`, `leave`), and the snapshot shows the mutual links with the
+ * smaller counts. The steps before the universe (`agent net init`, `publish`, `add`,
+ * `accept`, `poll --once`, `send`) and the plain re-joins run in the test's process with
+ * the calls those commands make (`tests/_net_here.ts`, the node's `send()`): 29 process
+ * starts were ~17 CPU-seconds, and those commands are tested in `tests/hub/cli_test.ts`
+ * and the `net` CLI tests.
  */
 import assert from "node:assert/strict";
 import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { snapshot, startUniverse } from "./_harness.ts";
 import { initHomeAt } from "../_init_home.ts";
-import { netNode, netPollOnce, netPublished } from "../_net_here.ts";
+import { netNode, netPollOnce, netPublished, netUniverseJoin } from "../_net_here.ts";
 
 const T = { sanitizeOps: false, sanitizeResources: false };
 
@@ -91,10 +92,9 @@ Deno.test({
       );
       await b("universe", "join", "--owner", "Bora");
       await c("universe", "join", "--no-links");
-      // Everyone reports again now that all are listed.
-      await a("universe", "join");
-      await b("universe", "join");
-      await c("universe", "join");
+      // Everyone reports again now that all are listed (a join without options, in this
+      // process: the settings the first joins gave stay, links off for C included).
+      for (const home of homes) await netUniverseJoin(home);
 
       let s = await snapshot(universe);
       // (Joined within the same second, their order is the addresses'.)
