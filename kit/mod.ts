@@ -20,7 +20,12 @@ export {
 
 // Miniflare instances whose temporary folder goes with them (Miniflare's own removal is
 // not waited for).
-export { type MiniflareOptions, startMiniflare, stopMiniflare } from "./miniflare.ts";
+export {
+  bundledModule,
+  type MiniflareOptions,
+  startMiniflare,
+  stopMiniflare,
+} from "./miniflare.ts";
 
 // The local spine on workerd through Miniflare (`deno task spine:dev`), for the
 // end-to-end tests that need a real spine.

@@ -13,7 +13,7 @@
  * @module
  */
 import type { Miniflare } from "miniflare";
-import { startMiniflare, stopMiniflare, triggerScheduled } from "./miniflare.ts";
+import { bundledModule, startMiniflare, stopMiniflare, triggerScheduled } from "./miniflare.ts";
 import { bundledSpineScript } from "./bundle.ts";
 import { catalogue, currentLang, errorMessage } from "@agent/net/common";
 import { applyMigrations, migratorSecret, migratorWorker } from "./d1_migrate.ts";
@@ -68,8 +68,7 @@ export interface SpineRuntimeOptions {
  */
 export function spineMiniflareOptions(options: SpineRuntimeOptions): Record<string, unknown> {
   return {
-    modules: true,
-    script: options.script,
+    ...bundledModule(options.script),
     compatibilityDate: SPINE_COMPATIBILITY_DATE,
     durableObjects: {
       MAILBOX: { className: "Mailbox", useSQLite: true },

@@ -8,7 +8,7 @@
  * @module
  */
 import type { Miniflare } from "miniflare";
-import { startMiniflare, stopMiniflare, triggerScheduled } from "./miniflare.ts";
+import { bundledModule, startMiniflare, stopMiniflare, triggerScheduled } from "./miniflare.ts";
 import { bundleWorkerText } from "./bundle.ts";
 import { parseDevArgs, serveUntilSignal, SPINE_COMPATIBILITY_DATE } from "./spine_dev.ts";
 import { catalogue, currentLang } from "@agent/net/common";
@@ -57,8 +57,7 @@ export async function runUniverse(
   const script = options.script ?? await bundledUniverseScript();
   const mf = startMiniflare(
     {
-      modules: true,
-      script,
+      ...bundledModule(script),
       compatibilityDate: SPINE_COMPATIBILITY_DATE,
       durableObjects: { DIRECTORY: { className: "Directory", useSQLite: true } },
       r2Buckets: ["SNAPSHOTS"],

@@ -1,8 +1,9 @@
 /**
- * `agent net init [--name]`, `publish`, `add`, `poll --once` and `accept` for a home, in
- * the test's process: the same calls the commands make (`cli/commands/_net_actions.ts`:
- * `initIdentity()`, the network state's profile, the node's `publish()`, `add()` and
- * `accept()`, a hub assembled without its services for a poll), with the home's `.env`
+ * `agent net init [--name]`, `publish`, `add`, `poll --once`, `accept` and `universe join`
+ * for a home, in the test's process: the same calls the commands make
+ * (`cli/commands/_net_actions.ts`: `initIdentity()`, the network state's profile, the
+ * node's `publish()`, `add()` and `accept()`, a hub assembled without its services for a
+ * poll; `_net_universe.ts`: `joinUniverse()`), with the home's `.env`
  * as the command reads it and the test clock it may name. For tests whose point comes
  * after these steps (a peer that only has to exist, be published, ask or be accepted): a
  * spawned `agent net` command is a process start, ~0.6 s of processor time, and a
@@ -82,6 +83,21 @@ export async function netPollOnce(at: NetHome): Promise<{ handled: number; dropp
 export async function netPublished(at: NetHome, name?: string): Promise<void> {
   await netInit(at, name);
   await (await netNode(at)).publish();
+}
+
+/**
+ * `agent net universe join` without options: the home's card joined to (and its links
+ * reported in) the universe its `[net] universe` names, as the command's `joinUniverse()`
+ * does it. For tests whose point is what the universe or a hub does with a joined agent.
+ */
+export async function netUniverseJoin(at: NetHome): Promise<void> {
+  const { config, paths } = await contextOf(at);
+  const { joinUniverse, loadSubAgentDirectory, UniverseClient } = await import(
+    "@agent/hub/network"
+  );
+  const node = await netNode(at);
+  const client = new UniverseClient(node, config.net.universe.trim());
+  await joinUniverse(node, client, loadSubAgentDirectory(config, paths), {});
 }
 
 /**

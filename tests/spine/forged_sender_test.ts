@@ -3,12 +3,15 @@
  * contact must not use up that contact's per-minute allowance. The forged posts are
  * counted on the claimed sender; the contact's envelopes, which verify, on their own
  * verified counter (docs/spine.md, "Rules where the spec is silent").
+ *
+ * The three tests take turns on one spine: each has its own contact or claimed sender and
+ * its own client IPs, so no counter one fills is another's.
  */
 import assert from "node:assert/strict";
 import { envelopeFor, inOneLimitWindow, payloadObject, postInbox, unsigned } from "./_fixtures.ts";
-import { spineTest } from "./_setup.ts";
+import { sharedSpineTest } from "./_setup.ts";
 
-spineTest(
+sharedSpineTest(
   "inbox: 40 forged unsigned posts naming a contact leave its genuine envelopes accepted",
   {},
   async (spine, peers) => {
@@ -35,7 +38,7 @@ spineTest(
   },
 );
 
-spineTest(
+sharedSpineTest(
   "inbox: a contact's own 31st envelope in a minute still gets 429 with Retry-After",
   {},
   async (spine, peers) => {
@@ -43,7 +46,7 @@ spineTest(
     await inOneLimitWindow(20);
     for (let i = 0; i < 40; i++) {
       const fake = unsigned(payloadObject(contact.address, spine.address));
-      await postInbox(spine.url, fake, { "cf-connecting-ip": `198.51.100.${i % 2}` });
+      await postInbox(spine.url, fake, { "cf-connecting-ip": `198.51.100.${10 + (i % 2)}` });
     }
     for (let i = 0; i < 30; i++) {
       const r = await postInbox(spine.url, await envelopeFor(contact, spine.address), {
@@ -61,7 +64,7 @@ spineTest(
   },
 );
 
-spineTest(
+sharedSpineTest(
   "inbox: over the claimed limit a sender whose card the spine never held gets 429, no fetch",
   {},
   async (spine, peers) => {
@@ -71,12 +74,12 @@ spineTest(
     const unreachable = "127.0.0.1:9";
     for (let i = 0; i < 30; i++) {
       const r = await postInbox(spine.url, unsigned(payloadObject(unreachable, spine.address)), {
-        "cf-connecting-ip": `198.51.100.${i % 2}`,
+        "cf-connecting-ip": `198.51.100.${20 + (i % 2)}`,
       });
       assert.deepEqual(r.status, 502, `claimed ${i}`);
     }
     const r = await postInbox(spine.url, unsigned(payloadObject(unreachable, spine.address)), {
-      "cf-connecting-ip": "198.51.100.3",
+      "cf-connecting-ip": "198.51.100.23",
     });
     assert.deepEqual(r, { status: 429, body: { error: "rate_limited" } });
     // Other senders are not affected.

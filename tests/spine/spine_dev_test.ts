@@ -1,7 +1,7 @@
 /** `deno task spine:dev` as a subprocess: serves on the port asked, keeps state across restarts. */
 import assert from "node:assert/strict";
 import { generateIdentity } from "@agent/net";
-import { parseDevArgs } from "@agent/kit";
+import { bundledModule, parseDevArgs } from "@agent/kit";
 import { freePort } from "../_port.ts";
 import { until } from "../_poll.ts";
 
@@ -61,6 +61,24 @@ Deno.test("parseDevArgs() takes --port N or --port=N and refuses anything else",
   assert.deepEqual(parseDevArgs(["--port"]), { error: "badPort" });
   assert.deepEqual(parseDevArgs(["--port", "70000"]), { error: "badPort" });
   assert.deepEqual(parseDevArgs(["--verbose"]), { error: "badArg", arg: "--verbose" });
+});
+
+// (Here, beside the other pure test of the kit's dev servers: a file of its own in the
+// unit layer would cost an isolate and Miniflare's load for a test of a millisecond.)
+Deno.test("bundledModule() gives Miniflare the bundle as the module it made of a script", () => {
+  // Miniflare names a `script` given with `modules: true` `script-<index>` and appends that
+  // sourceURL (its source maps look the Worker up by it): the module given must match.
+  assert.deepEqual(bundledModule("export default {};"), {
+    modules: [{
+      type: "ESModule",
+      path: "script-0",
+      contents: "export default {};\n//# sourceURL=script-0\n",
+    }],
+  });
+  assert.equal(bundledModule("x", 1).modules[0]!.path, "script-1");
+  // A bundle that names itself keeps its own name, as Miniflare leaves it.
+  const named = "export default {};\n//# sourceURL=worker.js\n";
+  assert.equal(bundledModule(named).modules[0]!.contents, named);
 });
 
 Deno.test({

@@ -10,6 +10,7 @@
  * @module
  */
 import {
+  bundledModule,
   bundleWorkerText,
   SPINE_COMPATIBILITY_DATE,
   startMiniflare,
@@ -47,8 +48,7 @@ export async function startBulkUniverse(): Promise<BulkUniverse> {
       host: "127.0.0.1",
       port: freePort(),
       cf: false,
-      modules: true,
-      script,
+      ...bundledModule(script),
       compatibilityDate: SPINE_COMPATIBILITY_DATE,
       durableObjects: { DIRECTORY: { className: "Directory", useSQLite: true } },
       bindings: { UNIVERSE: "", ALLOW_INSECURE_PEERS: "1" },

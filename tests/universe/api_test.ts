@@ -5,17 +5,39 @@
 import assert from "node:assert/strict";
 import { b64uEncode } from "@agent/net";
 import { signRaw } from "../spine/_fixtures.ts";
-import { snapshot, startAgent, startUniverse, type UniverseAgent } from "./_harness.ts";
+import {
+  fileUniverse,
+  type RunningUniverse,
+  snapshot,
+  startAgent,
+  startUniverse,
+  type UniverseAgent,
+} from "./_harness.ts";
 
 const T = { sanitizeOps: false, sanitizeResources: false };
 
-async function withUniverse(
-  fn: (
-    u: Awaited<ReturnType<typeof startUniverse>>,
-    agents: (n?: string) => Promise<UniverseAgent>,
-  ) => Promise<void>,
-): Promise<void> {
+type Body = (u: RunningUniverse, agents: (n?: string) => Promise<UniverseAgent>) => Promise<void>;
+
+/** Runs `fn` on a universe of its own: for a test that counts what the directory holds. */
+async function withUniverse(fn: Body): Promise<void> {
   const u = await startUniverse();
+  try {
+    await withAgents(u, fn);
+  } finally {
+    await u.stop();
+  }
+}
+
+// The POST checks' universe: each check's agents are new addresses, with replay, rate
+// and joined rows of their own, and no check counts the directory (fileUniverse).
+const checks = fileUniverse();
+
+/** Runs `fn` on the universe the POST checks share. */
+async function onShared(fn: Body): Promise<void> {
+  await withAgents(await checks(), fn);
+}
+
+async function withAgents(u: RunningUniverse, fn: Body): Promise<void> {
   const started: UniverseAgent[] = [];
   try {
     await fn(u, async (name = "Agent") => {
@@ -25,7 +47,6 @@ async function withUniverse(
     });
   } finally {
     for (const a of started) await a.stop();
-    await u.stop();
   }
 }
 
@@ -42,7 +63,7 @@ Deno.test({
   name: "POST check 1: a body over 65,536 bytes is 413 too_large",
   ...T,
   fn: () =>
-    withUniverse(async (u) => {
+    onShared(async (u) => {
       const r = await raw(u.url, "x".repeat(65_537));
       assert.deepEqual(r, { status: 413, body: { error: "too_large" } });
     }),
@@ -52,7 +73,7 @@ Deno.test({
   name: "POST check 2: a malformed body or payload is 400 bad_request with the detail",
   ...T,
   fn: () =>
-    withUniverse(async (u, agents) => {
+    onShared(async (u, agents) => {
       assert.deepEqual(await raw(u.url, "not json"), {
         status: 400,
         body: { error: "bad_request", detail: "the body is not JSON" },
@@ -81,7 +102,7 @@ Deno.test({
   name: "POST check 3: another universe's host is 400 wrong_universe (compared ignoring case)",
   ...T,
   fn: () =>
-    withUniverse(async (u, agents) => {
+    onShared(async (u, agents) => {
       const a = await agents();
       assert.deepEqual(await a.post(u, { universe: "other.example" }), {
         status: 400,
@@ -95,7 +116,7 @@ Deno.test({
   name: "POST check 4: a ts more than 300 s away, or not above the last accepted, is 400 stale",
   ...T,
   fn: () =>
-    withUniverse(async (u, agents) => {
+    onShared(async (u, agents) => {
       const a = await agents();
       const now = Math.floor(Date.now() / 1000);
       assert.deepEqual(await a.post(u, { ts: now - 400 }), {
@@ -117,7 +138,7 @@ Deno.test({
   name: "POST check 5: a path that does not match the kind is 400 bad_request",
   ...T,
   fn: () =>
-    withUniverse(async (u, agents) => {
+    onShared(async (u, agents) => {
       const a = await agents();
       const r = await a.post(u, { kind: "join" }, "leave");
       assert.deepEqual(r, {
@@ -135,7 +156,7 @@ Deno.test({
     "POST check 6: an unavailable card (missing, redirect, too large, wrong address, no name) is 502",
   ...T,
   fn: () =>
-    withUniverse(async (u, agents) => {
+    onShared(async (u, agents) => {
       const a = await agents();
       for (const mode of ["missing", "redirect", "large", "wrong_address", "not_json"] as const) {
         a.mode = mode;
@@ -152,7 +173,7 @@ Deno.test({
   name: "POST check 7: a signature by another key is 403 bad_signature",
   ...T,
   fn: () =>
-    withUniverse(async (u, agents) => {
+    onShared(async (u, agents) => {
       const a = await agents();
       const b = await agents();
       const payload = {
@@ -186,7 +207,7 @@ Deno.test({
   name: "POST check 8: report or leave of an address that is not joined is 404 not_joined",
   ...T,
   fn: () =>
-    withUniverse(async (u, agents) => {
+    onShared(async (u, agents) => {
       const a = await agents();
       assert.deepEqual(await a.post(u, { kind: "report", links: [] }), {
         status: 404,
@@ -203,7 +224,7 @@ Deno.test({
   name: "POST check 9: the 31st accepted request of an address within an hour is 429 rate_limited",
   ...T,
   fn: () =>
-    withUniverse(async (u, agents) => {
+    onShared(async (u, agents) => {
       const a = await agents();
       for (let i = 0; i < 30; i++) {
         assert.equal((await a.post(u, {})).status, 200, `request ${i + 1}`);
@@ -219,7 +240,7 @@ Deno.test({
   name: "POST checks run in order: a request failing two gets the earlier one's error",
   ...T,
   fn: () =>
-    withUniverse(async (u, agents) => {
+    onShared(async (u, agents) => {
       const a = await agents();
       const old = Math.floor(Date.now() / 1000) - 1000;
       // wrong universe and stale: wrong_universe (3 before 4)

@@ -1,13 +1,19 @@
 /**
- * Three agents with their own spines and one universe, all local, through the real
- * CLI: join, exchange messages, report, and the snapshot shows the mutual links with
- * the smaller counts; `agent net universe status`; leave.
+ * Three agents with their own spines and one universe, all local: they exchange
+ * messages, then join and report through the real CLI (`agent net universe join` with
+ * its options, `status`, `leave`), and the snapshot shows the mutual links with the
+ * smaller counts. The steps before the universe (`agent net init`, `publish`, `add`,
+ * `accept`, `poll --once`, `send`) and the plain re-joins run in the test's process with
+ * the calls those commands make (`tests/_net_here.ts`, the node's `send()`): 29 process
+ * starts were ~17 CPU-seconds, and those commands are tested in `tests/hub/cli_test.ts`
+ * and the `net` CLI tests.
  */
 import assert from "node:assert/strict";
 import { agent, cleanup, tempHome } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { snapshot, startUniverse } from "./_harness.ts";
 import { initHomeAt } from "../_init_home.ts";
+import { netNode, netPollOnce, netPublished, netUniverseJoin } from "../_net_here.ts";
 
 const T = { sanitizeOps: false, sanitizeResources: false };
 
@@ -45,31 +51,35 @@ Deno.test({
         return r.stdout;
       }) as [R, R, R];
       const [A, B, C] = spines.map((s) => s.address) as [string, string, string];
-      // Three homes, three spines: their steps run side by side.
+      const [ha, hb, hc] = homes as [string, string, string];
+      // Three homes, three spines: `net init --name` and `publish` run side by side.
       await Promise.all([
-        a("init", "--name", "Ada"),
-        b("init", "--name", "Bora"),
-        c("init", "--name", "Cem"),
+        netPublished(ha, "Ada"),
+        netPublished(hb, "Bora"),
+        netPublished(hc, "Cem"),
       ]);
-      await Promise.all([a, b, c].map((x) => x("publish")));
-      // Contacts: A–B, A–C, B–C.
-      const befriend = async (x: R, y: R, yAddress: string, xAddress: string) => {
-        await x("add", yAddress);
-        await y("poll", "--once");
-        await y("accept", xAddress);
-        await x("poll", "--once");
+      // Contacts: A–B, A–C, B–C (a node per step, as each command opens its own).
+      const befriend = async (x: string, y: string, yAddress: string, xAddress: string) => {
+        await (await netNode(x)).add(yAddress, "");
+        await netPollOnce(y);
+        await (await netNode(y)).accept(xAddress);
+        await netPollOnce(x);
       };
-      await befriend(a, b, B, A);
-      await befriend(a, c, C, A);
-      await befriend(b, c, C, B);
+      await befriend(ha, hb, B, A);
+      await befriend(ha, hc, C, A);
+      await befriend(hb, hc, C, B);
+      const send = async (x: string, to: string, text: string) => {
+        const sent = await (await netNode(x)).send(to, text);
+        assert.equal(sent.delivery, "queued", `${to}: ${JSON.stringify(sent)}`);
+      };
       // Messages: A sends B three; B reads them and sends A one that A has not read yet:
       // A counts 3, B counts 4, the universe shows 3.
-      for (let i = 0; i < 3; i++) await a("send", B, `hello ${i}`);
-      await b("poll", "--once");
-      await b("send", A, "hi back");
+      for (let i = 0; i < 3; i++) await send(ha, B, `hello ${i}`);
+      await netPollOnce(hb);
+      await send(hb, A, "hi back");
       // B–C: C sends B two, B reads them: both count 2.
-      for (let i = 0; i < 2; i++) await c("send", B, `hey ${i}`);
-      await b("poll", "--once");
+      for (let i = 0; i < 2; i++) await send(hc, B, `hey ${i}`);
+      await netPollOnce(hb);
 
       // Join: A first (B and C are not listed yet, so A's report has no links).
       assert.match(
@@ -82,10 +92,9 @@ Deno.test({
       );
       await b("universe", "join", "--owner", "Bora");
       await c("universe", "join", "--no-links");
-      // Everyone reports again now that all are listed.
-      await a("universe", "join");
-      await b("universe", "join");
-      await c("universe", "join");
+      // Everyone reports again now that all are listed (a join without options, in this
+      // process: the settings the first joins gave stay, links off for C included).
+      for (const home of homes) await netUniverseJoin(home);
 
       let s = await snapshot(universe);
       // (Joined within the same second, their order is the addresses'.)

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { cellOf, positionOf } from "@agent/universe";
 import {
   directoryStub,
+  fileUniverse,
   type RunningUniverse,
   seed,
   type SeedAgent,
@@ -17,6 +18,11 @@ import {
 } from "./_harness.ts";
 
 const T = { sanitizeOps: false, sanitizeResources: false };
+
+// The two search tests and the pages test share a universe: the searches' agents are
+// addresses and words of their own (no query of one finds the other's), and the pages
+// read nothing stored. The tests that count the directory or lay it out take their own.
+const readers = fileUniverse();
 
 // deno-lint-ignore no-explicit-any
 async function getJson(url: string): Promise<{ status: number; body: any }> {
@@ -153,38 +159,34 @@ Deno.test({
   name: "map: search folds case and diacritics over name, owner, about and address from one letter",
   ...T,
   async fn() {
-    const u = await startUniverse();
-    try {
-      await seed(u, [
-        { address: "ozlem.example", name: "Özlem Işık", owner: "", about: "" },
-        { address: "cafe.example", name: "Bob", owner: "Şule Çelik", about: "" },
-        { address: "zed.example", name: "Zed", owner: "", about: "knows the İstanbul ferries" },
-        { address: "quiet.example", name: "Quiet", owner: "", about: "" },
-      ]);
-      const search = async (q: string) =>
-        (await getJson(`${u.url}/api/map/search?q=${encodeURIComponent(q)}`)).body.results
-          .map((h: { address: string }) => h.address);
-      assert.deepEqual(await search("ozlem"), ["ozlem.example"]);
-      assert.deepEqual(await search("OZLEM ISIK"), ["ozlem.example"]);
-      assert.deepEqual(await search("sule celik"), ["cafe.example"]);
-      assert.deepEqual(await search("istanbul"), ["zed.example"]);
-      assert.deepEqual(await search("quiet.ex"), ["quiet.example"]);
-      assert.deepEqual(await search("q"), ["quiet.example"]);
-      assert.deepEqual(await search("%"), []);
-      assert.deepEqual(await search(""), []);
-      const first = (await getJson(`${u.url}/api/map/search?q=z`)).body.results[0];
-      assert.deepEqual(
-        [first.name, first.owner, first.about],
-        ["Zed", "", "knows the İstanbul ferries"],
-      );
-      const long = await getJson(`${u.url}/api/map/search?q=${"a".repeat(101)}`);
-      assert.deepEqual(long.body, {
-        error: "bad_request",
-        detail: "q must be at most 100 characters",
-      });
-    } finally {
-      await u.stop();
-    }
+    const u = await readers();
+    await seed(u, [
+      { address: "ozlem.example", name: "Özlem Işık", owner: "", about: "" },
+      { address: "cafe.example", name: "Bob", owner: "Şule Çelik", about: "" },
+      { address: "zed.example", name: "Zed", owner: "", about: "knows the İstanbul ferries" },
+      { address: "quiet.example", name: "Quiet", owner: "", about: "" },
+    ]);
+    const search = async (q: string) =>
+      (await getJson(`${u.url}/api/map/search?q=${encodeURIComponent(q)}`)).body.results
+        .map((h: { address: string }) => h.address);
+    assert.deepEqual(await search("ozlem"), ["ozlem.example"]);
+    assert.deepEqual(await search("OZLEM ISIK"), ["ozlem.example"]);
+    assert.deepEqual(await search("sule celik"), ["cafe.example"]);
+    assert.deepEqual(await search("istanbul"), ["zed.example"]);
+    assert.deepEqual(await search("quiet.ex"), ["quiet.example"]);
+    assert.deepEqual(await search("q"), ["quiet.example"]);
+    assert.deepEqual(await search("%"), []);
+    assert.deepEqual(await search(""), []);
+    const first = (await getJson(`${u.url}/api/map/search?q=z`)).body.results[0];
+    assert.deepEqual(
+      [first.name, first.owner, first.about],
+      ["Zed", "", "knows the İstanbul ferries"],
+    );
+    const long = await getJson(`${u.url}/api/map/search?q=${"a".repeat(101)}`);
+    assert.deepEqual(long.body, {
+      error: "bad_request",
+      detail: "q must be at most 100 characters",
+    });
   },
 });
 
@@ -193,41 +195,37 @@ Deno.test({
     "map: a search up to the documented 100 characters answers 200, past SQLite's LIKE limit (U1)",
   ...T,
   async fn() {
-    const u = await startUniverse();
-    try {
-      const about = "a very long line about what this agent does, written by its owner, " +
-        "to be found by the whole of it, a hundred characters and more";
-      await seed(u, [
-        { address: "long.example", name: "Long", owner: "", about },
-        { address: "ss.example", name: "Straße", owner: "", about: "ß".repeat(60) },
-      ]);
-      const search = async (q: string) => {
-        const res = await fetch(`${u.url}/api/map/search?q=${encodeURIComponent(q)}`);
-        // deno-lint-ignore no-explicit-any
-        const body = await res.json() as any;
-        return [res.status, body.results?.map((h: { address: string }) => h.address) ?? body];
-      };
-      for (const n of [47, 48, 49, 50, 51, 64, 99, 100]) {
-        assert.deepEqual(
-          await search(about.slice(0, n)),
-          [200, ["long.example"]],
-          `${n} characters`,
-        );
-        assert.deepEqual(await search("z".repeat(n)), [200, []], `${n} z`);
-      }
-      // Folding makes a query longer: 60 ß fold to 120 characters.
-      assert.deepEqual(await search("ß".repeat(60)), [200, ["ss.example"]]);
-      assert.deepEqual(await search("SS".repeat(50)), [200, ["ss.example"]]);
-      // `%` and `_` are plain characters, not patterns.
-      assert.deepEqual(await search("%".repeat(100)), [200, []]);
-      assert.deepEqual(await search("_"), [200, []]);
-      assert.deepEqual(await search("x".repeat(101)), [400, {
-        error: "bad_request",
-        detail: "q must be at most 100 characters",
-      }]);
-    } finally {
-      await u.stop();
+    const u = await readers();
+    const about = "a very long line about what this agent does, written by its owner, " +
+      "to be found by the whole of it, a hundred characters and more";
+    await seed(u, [
+      { address: "long.example", name: "Long", owner: "", about },
+      { address: "ss.example", name: "Straße", owner: "", about: "ß".repeat(60) },
+    ]);
+    const search = async (q: string) => {
+      const res = await fetch(`${u.url}/api/map/search?q=${encodeURIComponent(q)}`);
+      // deno-lint-ignore no-explicit-any
+      const body = await res.json() as any;
+      return [res.status, body.results?.map((h: { address: string }) => h.address) ?? body];
+    };
+    for (const n of [47, 48, 49, 50, 51, 64, 99, 100]) {
+      assert.deepEqual(
+        await search(about.slice(0, n)),
+        [200, ["long.example"]],
+        `${n} characters`,
+      );
+      assert.deepEqual(await search("z".repeat(n)), [200, []], `${n} z`);
     }
+    // Folding makes a query longer: 60 ß fold to 120 characters.
+    assert.deepEqual(await search("ß".repeat(60)), [200, ["ss.example"]]);
+    assert.deepEqual(await search("SS".repeat(50)), [200, ["ss.example"]]);
+    // `%` and `_` are plain characters, not patterns.
+    assert.deepEqual(await search("%".repeat(100)), [200, []]);
+    assert.deepEqual(await search("_"), [200, []]);
+    assert.deepEqual(await search("x".repeat(101)), [400, {
+      error: "bad_request",
+      detail: "q must be at most 100 characters",
+    }]);
   },
 });
 
@@ -266,56 +264,52 @@ Deno.test({
   name: "pages: unknown paths get an en/tr 404 page (JSON under /api/), meta, favicon, bad escapes",
   ...T,
   async fn() {
-    const u = await startUniverse();
-    try {
-      let res = await fetch(`${u.url}/nowhere`, { headers: { "accept-language": "en" } });
-      let text = await res.text();
-      assert.equal(res.status, 404);
-      assert.match(res.headers.get("content-type") ?? "", /^text\/html/);
-      assert.match(text, /<html lang="en">[\s\S]*404 · Nothing here/);
-      res = await fetch(`${u.url}/tr/nowhere`);
+    const u = await readers();
+    let res = await fetch(`${u.url}/nowhere`, { headers: { "accept-language": "en" } });
+    let text = await res.text();
+    assert.equal(res.status, 404);
+    assert.match(res.headers.get("content-type") ?? "", /^text\/html/);
+    assert.match(text, /<html lang="en">[\s\S]*404 · Nothing here/);
+    res = await fetch(`${u.url}/tr/nowhere`);
+    text = await res.text();
+    assert.deepEqual([res.status, /<html lang="tr">[\s\S]*Burada bir şey yok/.test(text)], [
+      404,
+      true,
+    ]);
+    res = await fetch(`${u.url}/nowhere`, { headers: { "accept-language": "tr-TR" } });
+    assert.match(await res.text(), /<html lang="tr">/);
+    res = await fetch(`${u.url}/api/nowhere`);
+    assert.deepEqual([res.status, await res.json()], [404, { error: "not_found" }]);
+    // A malformed escape is an unknown agent, not a failure.
+    res = await fetch(`${u.url}/api/taus/%E0%A4%A`);
+    assert.deepEqual([res.status, await res.json()], [404, { error: "not_found" }]);
+    res = await fetch(`${u.url}/universe?q=%E0%A4%A`);
+    assert.equal(res.status, 200);
+    await res.body?.cancel();
+    for (const path of ["/", "/tr/", "/universe", "/how-it-works"]) {
+      res = await fetch(`${u.url}${path}`, { headers: { "accept-language": "en" } });
       text = await res.text();
-      assert.deepEqual([res.status, /<html lang="tr">[\s\S]*Burada bir şey yok/.test(text)], [
-        404,
-        true,
-      ]);
-      res = await fetch(`${u.url}/nowhere`, { headers: { "accept-language": "tr-TR" } });
-      assert.match(await res.text(), /<html lang="tr">/);
-      res = await fetch(`${u.url}/api/nowhere`);
-      assert.deepEqual([res.status, await res.json()], [404, { error: "not_found" }]);
-      // A malformed escape is an unknown agent, not a failure.
-      res = await fetch(`${u.url}/api/taus/%E0%A4%A`);
-      assert.deepEqual([res.status, await res.json()], [404, { error: "not_found" }]);
-      res = await fetch(`${u.url}/universe?q=%E0%A4%A`);
-      assert.equal(res.status, 200);
-      await res.body?.cancel();
-      for (const path of ["/", "/tr/", "/universe", "/how-it-works"]) {
-        res = await fetch(`${u.url}${path}`, { headers: { "accept-language": "en" } });
-        text = await res.text();
-        for (
-          const meta of [
-            /<meta name="description" content="[^"]{40,}">/,
-            /<meta property="og:title" content="[^"]+">/,
-            /<meta property="og:description" content="[^"]{40,}">/,
-            new RegExp(`<meta property="og:url" content="${u.url}${path}">`),
-            /<link rel="icon" href="\/favicon\.svg" type="image\/svg\+xml">/,
-          ]
-        ) assert.match(text, meta, path);
-      }
-      for (const path of ["/favicon.svg", "/favicon.ico"]) {
-        res = await fetch(`${u.url}${path}`);
-        assert.equal(res.headers.get("content-type"), "image/svg+xml");
-        assert.match(await res.text(), /^<svg /);
-      }
-      res = await fetch(`${u.url}/tr/`);
-      text = await res.text();
-      assert.ok(!text.includes("alışverişlerindeki"));
-      assert.match(text, /agent net universe join/);
-      res = await fetch(`${u.url}/tr/how-it-works`);
-      assert.ok(!(await res.text()).includes("alışverişlerindeki"));
-    } finally {
-      await u.stop();
+      for (
+        const meta of [
+          /<meta name="description" content="[^"]{40,}">/,
+          /<meta property="og:title" content="[^"]+">/,
+          /<meta property="og:description" content="[^"]{40,}">/,
+          new RegExp(`<meta property="og:url" content="${u.url}${path}">`),
+          /<link rel="icon" href="\/favicon\.svg" type="image\/svg\+xml">/,
+        ]
+      ) assert.match(text, meta, path);
     }
+    for (const path of ["/favicon.svg", "/favicon.ico"]) {
+      res = await fetch(`${u.url}${path}`);
+      assert.equal(res.headers.get("content-type"), "image/svg+xml");
+      assert.match(await res.text(), /^<svg /);
+    }
+    res = await fetch(`${u.url}/tr/`);
+    text = await res.text();
+    assert.ok(!text.includes("alışverişlerindeki"));
+    assert.match(text, /agent net universe join/);
+    res = await fetch(`${u.url}/tr/how-it-works`);
+    assert.ok(!(await res.text()).includes("alışverişlerindeki"));
   },
 });
 

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { type MiniflareOptions, startMiniflare, stopMiniflare } from "@agent/kit";
-import { snapshot, startUniverse } from "./_harness.ts";
+import { fileUniverse, snapshot, startUniverse } from "./_harness.ts";
 import { freePort } from "../_port.ts";
 
 const T = { sanitizeOps: false, sanitizeResources: false };
@@ -15,6 +15,9 @@ const HEADERS = {
   "x-content-type-options": "nosniff",
   "referrer-policy": "strict-origin-when-cross-origin",
 };
+
+// The page tests read nothing stored: they take turns on one universe.
+const pages = fileUniverse();
 
 async function get(url: string, headers: Record<string, string> = {}) {
   const res = await fetch(url, { headers, redirect: "manual" });
@@ -26,38 +29,34 @@ Deno.test({
   name: "pages: each page in en and tr with the three headers, no inline script or style",
   ...T,
   async fn() {
-    const u = await startUniverse();
-    try {
-      for (
-        const path of [
-          "/",
-          "/how-it-works",
-          "/universe",
-          "/tr/",
-          "/tr/how-it-works",
-          "/tr/universe",
-        ]
-      ) {
-        const r = await get(`${u.url}${path}`, { "accept-language": "en" });
-        assert.equal(r.status, 200, path);
-        for (const [name, value] of Object.entries(HEADERS)) {
-          assert.equal(r.headers.get(name), value, path);
-        }
-        assert.match(r.text, new RegExp(`<html lang="${path.startsWith("/tr") ? "tr" : "en"}">`));
-        assert.doesNotMatch(
-          r.text,
-          /<script>|<script [^>]*>[^<]|<style|style="| on[a-z]+="/i,
-          path,
-        );
-        assert.match(r.text, /<link rel="stylesheet" href="\/assets\/site\.css">/);
+    const u = await pages();
+    for (
+      const path of [
+        "/",
+        "/how-it-works",
+        "/universe",
+        "/tr/",
+        "/tr/how-it-works",
+        "/tr/universe",
+      ]
+    ) {
+      const r = await get(`${u.url}${path}`, { "accept-language": "en" });
+      assert.equal(r.status, 200, path);
+      for (const [name, value] of Object.entries(HEADERS)) {
+        assert.equal(r.headers.get(name), value, path);
       }
-      for (const asset of ["/assets/site.css", "/assets/map.js"]) {
-        const r = await get(`${u.url}${asset}`);
-        assert.equal(r.status, 200);
-        assert.equal(r.headers.get("cache-control"), "public, max-age=3600");
-      }
-    } finally {
-      await u.stop();
+      assert.match(r.text, new RegExp(`<html lang="${path.startsWith("/tr") ? "tr" : "en"}">`));
+      assert.doesNotMatch(
+        r.text,
+        /<script>|<script [^>]*>[^<]|<style|style="| on[a-z]+="/i,
+        path,
+      );
+      assert.match(r.text, /<link rel="stylesheet" href="\/assets\/site\.css">/);
+    }
+    for (const asset of ["/assets/site.css", "/assets/map.js"]) {
+      const r = await get(`${u.url}${asset}`);
+      assert.equal(r.status, 200);
+      assert.equal(r.headers.get("cache-control"), "public, max-age=3600");
     }
   },
 });
@@ -67,36 +66,32 @@ Deno.test({
     "pages: / follows the lang cookie, else Accept-Language; ?lang= stores the choice and redirects once",
   ...T,
   async fn() {
-    const u = await startUniverse();
-    try {
-      let r = await get(`${u.url}/`, { "accept-language": "tr-TR,tr;q=0.9,en;q=0.8" });
-      assert.deepEqual([r.status, r.headers.get("location")], [302, "/tr/"]);
-      for (const [name, value] of Object.entries(HEADERS)) assert.equal(r.headers.get(name), value);
-      r = await get(`${u.url}/`, { "accept-language": "en-US,en;q=0.9,tr;q=0.8" });
-      assert.equal(r.status, 200);
-      r = await get(`${u.url}/`, { cookie: "lang=tr", "accept-language": "en" });
-      assert.deepEqual([r.status, r.headers.get("location")], [302, "/tr/"]);
-      r = await get(`${u.url}/`, { cookie: "lang=en", "accept-language": "tr" });
-      assert.equal(r.status, 200);
-      // ?lang= on any page: the cookie, and the clean URL of the page in that language.
-      r = await get(`${u.url}/how-it-works?lang=tr`);
-      assert.deepEqual([r.status, r.headers.get("location")], [302, "/tr/how-it-works"]);
-      assert.match(
-        r.headers.get("set-cookie") ?? "",
-        /^lang=tr; Path=\/; Max-Age=31536000; SameSite=Lax/,
-      );
-      r = await get(`${u.url}/tr/universe?lang=en`);
-      assert.deepEqual([r.status, r.headers.get("location")], [302, "/universe"]);
-      // The target of a redirect never redirects again, even with a Turkish browser.
-      r = await get(`${u.url}/?lang=en`, { "accept-language": "tr" });
-      assert.deepEqual([r.status, r.headers.get("location")], [302, "/"]);
-      r = await get(`${u.url}/`, { cookie: "lang=en", "accept-language": "tr" });
-      assert.equal(r.status, 200);
-      r = await get(`${u.url}/nowhere`);
-      assert.equal(r.status, 404);
-    } finally {
-      await u.stop();
-    }
+    const u = await pages();
+    let r = await get(`${u.url}/`, { "accept-language": "tr-TR,tr;q=0.9,en;q=0.8" });
+    assert.deepEqual([r.status, r.headers.get("location")], [302, "/tr/"]);
+    for (const [name, value] of Object.entries(HEADERS)) assert.equal(r.headers.get(name), value);
+    r = await get(`${u.url}/`, { "accept-language": "en-US,en;q=0.9,tr;q=0.8" });
+    assert.equal(r.status, 200);
+    r = await get(`${u.url}/`, { cookie: "lang=tr", "accept-language": "en" });
+    assert.deepEqual([r.status, r.headers.get("location")], [302, "/tr/"]);
+    r = await get(`${u.url}/`, { cookie: "lang=en", "accept-language": "tr" });
+    assert.equal(r.status, 200);
+    // ?lang= on any page: the cookie, and the clean URL of the page in that language.
+    r = await get(`${u.url}/how-it-works?lang=tr`);
+    assert.deepEqual([r.status, r.headers.get("location")], [302, "/tr/how-it-works"]);
+    assert.match(
+      r.headers.get("set-cookie") ?? "",
+      /^lang=tr; Path=\/; Max-Age=31536000; SameSite=Lax/,
+    );
+    r = await get(`${u.url}/tr/universe?lang=en`);
+    assert.deepEqual([r.status, r.headers.get("location")], [302, "/universe"]);
+    // The target of a redirect never redirects again, even with a Turkish browser.
+    r = await get(`${u.url}/?lang=en`, { "accept-language": "tr" });
+    assert.deepEqual([r.status, r.headers.get("location")], [302, "/"]);
+    r = await get(`${u.url}/`, { cookie: "lang=en", "accept-language": "tr" });
+    assert.equal(r.status, 200);
+    r = await get(`${u.url}/nowhere`);
+    assert.equal(r.status, 404);
   },
 });
 
@@ -163,26 +158,22 @@ Deno.test({
     "pages: the landing's join command links to what the agent is and how to install it, en and tr",
   ...T,
   async fn() {
-    const u = await startUniverse();
-    try {
-      for (
-        const [landing, how, text] of [
-          ["/", "/how-it-works", "New here? What the agent is, and how to install it"],
-          ["/tr/", "/tr/how-it-works", "Yeni misiniz? Ajan nedir, nasıl kurulur"],
-        ]
-      ) {
-        const page = await get(`${u.url}${landing}`, { "accept-language": "en" });
-        // Was: the command alone, with nothing saying what "the agent" is.
-        const link =
-          `<code>agent net universe join</code></pre>\n<p class="note"><a href="${how}#install">${text}</a></p>`;
-        assert.ok(page.text.includes(link), page.text);
-        const target = await get(`${u.url}${how}`);
-        assert.equal(target.status, 200);
-        assert.match(target.text, /<h2 id="install">[^<]+<\/h2><p>[^<]*<code>agent<\/code>/);
-        assert.match(target.text, /<code>deno install -g -n agent [^<]*jsr:@agent\/cli<\/code>/);
-      }
-    } finally {
-      await u.stop();
+    const u = await pages();
+    for (
+      const [landing, how, text] of [
+        ["/", "/how-it-works", "New here? What the agent is, and how to install it"],
+        ["/tr/", "/tr/how-it-works", "Yeni misiniz? Ajan nedir, nasıl kurulur"],
+      ]
+    ) {
+      const page = await get(`${u.url}${landing}`, { "accept-language": "en" });
+      // Was: the command alone, with nothing saying what "the agent" is.
+      const link =
+        `<code>agent net universe join</code></pre>\n<p class="note"><a href="${how}#install">${text}</a></p>`;
+      assert.ok(page.text.includes(link), page.text);
+      const target = await get(`${u.url}${how}`);
+      assert.equal(target.status, 200);
+      assert.match(target.text, /<h2 id="install">[^<]+<\/h2><p>[^<]*<code>agent<\/code>/);
+      assert.match(target.text, /<code>deno install -g -n agent [^<]*jsr:@agent\/cli<\/code>/);
     }
   },
 });

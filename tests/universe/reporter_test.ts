@@ -4,12 +4,17 @@
  * answer is a warning there, never a crash.
  */
 import assert from "node:assert/strict";
-import { agent, cleanup, tempHome } from "../cli/_run.ts";
-import { startSpine } from "../spine/_harness.ts";
+import { cleanup, tempHome } from "../cli/_run.ts";
+import { fileSpines } from "../spine/_harness.ts";
 import { spawnHubProcess, untilHub } from "../_hub_process.ts";
 import { snapshot, startUniverse } from "./_harness.ts";
 import { freePort } from "../_port.ts";
 import { initHomeAt } from "../_init_home.ts";
+import { netInit, netUniverseJoin } from "../_net_here.ts";
+
+// One spine for both tests: each hub is its own home and identity, its card published
+// over the last one's, and neither reads what the other left in the mailbox.
+const spines = fileSpines();
 
 Deno.test({
   name: "the hub reports at start, shows net.universe in /status, and joins again when forgotten",
@@ -17,7 +22,7 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     const universe = await startUniverse();
-    const spine = await startSpine({ hubToken: "tk" });
+    const spine = await spines({ hubToken: "tk" });
     const port = freePort();
     const home = await tempHome();
     let hub: Deno.ChildProcess | undefined;
@@ -32,9 +37,13 @@ Deno.test({
         `AGENT_SPINE_URL=${spine.url}\nAGENT_SPINE_TOKEN=tk\nAGENT_NET_ALLOW_INSECURE=1\n`,
         { mode: 0o600 },
       );
-      const net = (...args: string[]) => agent(["--home", home, "net", ...args]);
-      assert.equal((await net("init", "--name", "Hubby")).code, 0);
-      assert.equal((await net("universe", "join")).code, 0);
+      // `agent net init --name Hubby` and `agent net universe join`, in this process (the
+      // hub's report is the point; the commands are tested in e2e_test.ts and culprits_test.ts).
+      await netInit(home, "Hubby");
+      await netUniverseJoin(home);
+      assert.deepEqual((await snapshot(universe)).taus.map((t: { name: string }) => t.name), [
+        "Hubby",
+      ]);
       // The universe forgets the agent (30 days unseen, as far as the cron can tell).
       await universe.cron(Date.now() + 31 * 86_400_000);
       assert.equal((await snapshot(universe)).taus.length, 0);
@@ -58,7 +67,6 @@ Deno.test({
     } finally {
       hub?.kill("SIGTERM");
       await hub?.status;
-      await spine.stop();
       await universe.stop();
       await cleanup();
     }
@@ -71,7 +79,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
-    const spine = await startSpine({ hubToken: "tk" });
+    const spine = await spines({ hubToken: "tk" });
     const port = freePort();
     const home = await tempHome();
     let hub: Deno.ChildProcess | undefined;
@@ -86,7 +94,7 @@ Deno.test({
         `AGENT_SPINE_URL=${spine.url}\nAGENT_SPINE_TOKEN=tk\nAGENT_NET_ALLOW_INSECURE=1\n`,
         { mode: 0o600 },
       );
-      assert.equal((await agent(["--home", home, "net", "init", "--name", "Lonely"])).code, 0);
+      await netInit(home, "Lonely");
       const profile = `${home}/data/net/profile.json`;
       const p = JSON.parse(await Deno.readTextFile(profile));
       await Deno.writeTextFile(profile, JSON.stringify({ ...p, universe_join: true }));
@@ -101,7 +109,6 @@ Deno.test({
     } finally {
       hub?.kill("SIGTERM");
       await hub?.status;
-      await spine.stop();
       await cleanup();
     }
   },
