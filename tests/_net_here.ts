@@ -14,7 +14,16 @@
  */
 import { type Lang, Logger, readEnvFileSync, resolvePaths } from "@agent/hub/base";
 import { loadConfig } from "@agent/hub/config";
-import { initIdentity, type NetNode, openNetwork, openState, testNow } from "@agent/hub/network";
+import {
+  initIdentity,
+  joinUniverse,
+  loadSubAgentDirectory,
+  type NetNode,
+  openNetwork,
+  openState,
+  testNow,
+  UniverseClient,
+} from "@agent/hub/network";
 import { until } from "./_poll.ts";
 
 /**
@@ -92,9 +101,6 @@ export async function netPublished(at: NetHome, name?: string): Promise<void> {
  */
 export async function netUniverseJoin(at: NetHome): Promise<void> {
   const { config, paths } = await contextOf(at);
-  const { joinUniverse, loadSubAgentDirectory, UniverseClient } = await import(
-    "@agent/hub/network"
-  );
   const node = await netNode(at);
   const client = new UniverseClient(node, config.net.universe.trim());
   await joinUniverse(node, client, loadSubAgentDirectory(config, paths), {});

@@ -50,35 +50,35 @@ export type TestBrowser = Pick<Browser, "newContext" | "newPage" | "close">;
  */
 export const SERVER_ENV = "AGENT_TEST_CHROMIUM";
 
-/** The file's Chromiums (its own, or its connection to the layer's), one per set of flags. */
-const running = new Map<string, Promise<Browser>>();
+/** The file's Chromium: its own, or its connection to the layer's. */
+let running: Promise<Browser> | undefined;
 
-// A test file runs in its own isolate: its Chromiums end (or its connections close,
-// and the server closes the contexts they made) with its last test.
+// A test file runs in its own isolate: its Chromium ends (or its connection closes, and
+// the server closes the contexts it made) with its last test.
 Deno.test.afterAll(async () => {
-  const all = [...running.values()];
-  running.clear();
-  for (const browser of all) await (await browser).close();
+  const browser = running;
+  running = undefined;
+  if (browser !== undefined) await (await browser).close();
 });
 
 /**
- * Headless Chromium with `args` beside `--no-sandbox`, shared by a file's tests: a
- * launch and its close cost ~2 s of CPU on this machine (5 launches against 5 fresh
- * contexts in one browser: 10.6 s more), and a context shares nothing (storage,
- * cookies, cache) with another. Under {@linkcode serveChromium} (`deno task
- * test:browser`) a file wanting no flags of its own connects to the layer's Chromium
- * instead; run alone, it launches one.
+ * Headless Chromium (with `--no-sandbox`), shared by a file's tests: a launch and its
+ * close cost ~2 s of CPU on this machine (5 launches against 5 fresh contexts in one
+ * browser: 10.6 s more), and a context shares nothing (storage, cookies, cache) with
+ * another. Under {@linkcode serveChromium} (`deno task test:browser`) the file connects
+ * to the layer's Chromium instead; run alone, it launches one.
  */
-export async function launch(args: readonly string[] = []): Promise<TestBrowser> {
-  const key = args.join(" ");
-  let started = running.get(key);
+export async function launch(): Promise<TestBrowser> {
+  let started = running;
   if (started === undefined) {
-    const endpoint = key === "" ? Deno.env.get(SERVER_ENV) || undefined : undefined;
+    const endpoint = Deno.env.get(SERVER_ENV) || undefined;
     started = endpoint === undefined
-      ? chromium.launch({ executablePath: CHROMIUM!, args: ["--no-sandbox", ...args] })
+      ? chromium.launch({ executablePath: CHROMIUM!, args: ["--no-sandbox"] })
       : chromium.connect(endpoint);
-    running.set(key, started);
-    started.catch(() => running.delete(key));
+    running = started;
+    started.catch(() => {
+      if (running === started) running = undefined;
+    });
   }
   const browser = await started;
   const mine = new Set<BrowserContext>();

@@ -62,7 +62,7 @@ export interface RunningSpine {
 
 /**
  * Spines shared by a test file's tests, one per set of options, all stopped after the
- * file's last test: a start costs ~0.6 CPU-seconds (~1 in cloud mode, with the
+ * isolate's last test (the file's, or its shard's): a start costs ~0.6 CPU-seconds (~1 in cloud mode, with the
  * migrations), so tests whose state does not meet take turns on one. Call it at the
  * top of a module (it registers the file's `Deno.test.afterAll`); the function it
  * returns starts a spine on first use of its options and hands the same one back later.

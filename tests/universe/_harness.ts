@@ -61,7 +61,7 @@ export async function startUniverse(options: StartUniverseOptions = {}): Promise
 
 /**
  * One universe shared by a file's tests, started on first use and stopped after the
- * file's last test: a start costs ~0.7 CPU-seconds. For tests whose agents (each its own
+ * isolate's last test (the file's, or its shard's): a start costs ~0.7 CPU-seconds. For tests whose agents (each its own
  * address, so its own replay, rate and joined rows) meet nothing the others leave: the
  * POST checks, pages that read nothing stored. A test that counts what the directory
  * holds, or runs the cron that expires agents, takes a universe of its own. Call it at
