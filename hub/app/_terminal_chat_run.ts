@@ -14,7 +14,7 @@ import { followHubEvents } from "../control/follow.ts";
 import { TerminalChat } from "../channels/chat/chat.ts";
 import { appCommands } from "./desk_commands.ts";
 import { openMemory } from "./memory_store.ts";
-import type { ChatOptions } from "./terminal_chat.ts";
+import type { ChatOptions } from "./_chat_options.ts";
 
 /** Opens the conversation `picked` names and runs it to the end; returns the exit code. */
 export async function runPickedChat(options: ChatOptions, picked: PickedSession): Promise<number> {
