@@ -108,6 +108,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "chat.ts",
         "daemon/",
         "daemon.ts",
+        "run.ts",
         "control/",
         "dashboard/",
         "mod.ts",
