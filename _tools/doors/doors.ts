@@ -106,6 +106,7 @@ export const LAYERS: Readonly<Record<string, readonly Layer[]>> = {
         "app/",
         "channels/",
         "chat.ts",
+        "desk.ts",
         "daemon/",
         "daemon.ts",
         "run.ts",
