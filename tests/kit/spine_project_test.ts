@@ -65,7 +65,11 @@ async function serve(dir: string, port: number, vars = true): Promise<{ stop(): 
       return r !== undefined && r.ok && (await r.text()).startsWith("agent spine");
     }, { timeoutMs: 60_000, intervalMs: 250 });
   } catch (error) {
-    child.kill("SIGKILL");
+    // wrangler may have exited already (its stderr, in the error, says why): a kill of an
+    // ended child throws, and must not hide that message.
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already ended */ }
     throw error;
   }
   return {
