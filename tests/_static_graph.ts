@@ -2,7 +2,9 @@
  * The modules a file loads before any of its dynamic imports runs, from `deno info
  * --json`: what the tests of a command's start check (a light door reaches no heavy
  * package). One `deno info` of an entry gives the graph of everything it may load;
- * {@linkcode staticImports} then follows only its static imports from any module in it.
+ * {@linkcode staticImports} then follows only its static imports from any module in it;
+ * {@linkcode packageOf} names the npm package a specifier is part of, whether Deno
+ * printed it as `npm:zod@4` or, with a manual `node_modules`, as a file in it.
  *
  * @module
  */
@@ -59,4 +61,18 @@ export function staticImports(graph: ModuleGraph, from: string): string[] {
 export async function staticGraph(file: string): Promise<string[]> {
   const graph = await moduleGraph(file);
   return staticImports(graph, graph.roots[0]!);
+}
+
+/**
+ * The npm package `specifier` belongs to (`zod`, `@ai-sdk/openai`), or `undefined` for
+ * a module of ours: `npm:/zod@4.6.7/...` or `file:///.../node_modules/.deno/zod@4.6.7/
+ * node_modules/zod/index.js`, as `deno info` prints it with `nodeModulesDir` manual.
+ */
+export function packageOf(specifier: string): string | undefined {
+  const npm = /^npm:\/?((?:@[^/@]+\/)?[^/@]+)@/.exec(specifier);
+  if (npm) return npm[1];
+  const file = /\/node_modules\/\.deno\/[^/]+\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(
+    specifier,
+  );
+  return file?.[1];
 }
