@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { AGENT_FLAGS } from "./_agent_flags.ts";
+import { RUN_FLAGS } from "./_agent_flags.ts";
 import { controlJson } from "./_control.ts";
 import { until } from "./_poll.ts";
 
@@ -30,7 +30,7 @@ export const HUB_START_MS = 60_000;
 export function spawnHubProcess(home: string, options: HubProcessOptions = {}): Deno.ChildProcess {
   const io = options.piped ? "piped" : "null";
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...AGENT_FLAGS, `${ROOT}cli/main.ts`, "--home", home, "hub", "run"],
+    args: ["run", "--quiet", ...RUN_FLAGS, `${ROOT}cli/main.ts`, "--home", home, "hub", "run"],
     env: { NO_COLOR: "1", ...options.env },
     stdout: io,
     stderr: io,

@@ -1,4 +1,4 @@
-import { AGENT_FLAGS } from "../_agent_flags.ts";
+import { RUN_FLAGS } from "../_agent_flags.ts";
 import { tmpdirEnv } from "../_temp_dir.ts";
 /**
  * Runs the real `agent` command as a subprocess with piped stdin, for chat tests.
@@ -40,7 +40,7 @@ export async function agent(
     ...(options.env ?? {}),
   };
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...AGENT_FLAGS, `${ROOT}cli/main.ts`, ...args],
+    args: ["run", "--quiet", ...RUN_FLAGS, `${ROOT}cli/main.ts`, ...args],
     cwd: ROOT,
     env,
     clearEnv: true,

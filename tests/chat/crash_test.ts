@@ -1,4 +1,4 @@
-import { AGENT_FLAGS } from "../_agent_flags.ts";
+import { RUN_FLAGS } from "../_agent_flags.ts";
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { FileSessionStore } from "@agent/hub";
@@ -28,7 +28,7 @@ period = "month"
     // The second turn's provider answer never comes: kill the process while it waits.
     server.script.push({ delayMs: 3000 });
     const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "--quiet", ...AGENT_FLAGS, `${ROOT}cli/main.ts`, "chat", "--session", "s1"],
+      args: ["run", "--quiet", ...RUN_FLAGS, `${ROOT}cli/main.ts`, "chat", "--session", "s1"],
       env: {
         PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
         HOME: Deno.env.get("HOME") ?? "/tmp",

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { AGENT_FLAGS } from "../_agent_flags.ts";
+import { RUN_FLAGS } from "../_agent_flags.ts";
 import { type TempDir, tempDir, tmpdirEnv } from "../_temp_dir.ts";
 import { type Lang, resolvePaths } from "@agent/hub/base";
 import type { ShippedProvider } from "@agent/hub/config";
@@ -13,7 +13,7 @@ import { setupHome } from "@agent/hub/setup";
 const ROOT = new URL("../../", import.meta.url).pathname;
 const MAIN = `${ROOT}cli/main.ts`;
 // --quiet: Deno's own "Download ..." lines must not mix into the stderr tests read.
-const PERMS = ["--quiet", ...AGENT_FLAGS];
+const PERMS = ["--quiet", ...RUN_FLAGS];
 
 /** What a run printed and returned. */
 export interface RunResult {

@@ -4,7 +4,7 @@
  * docs/commands.md says) and on a read-only home (one sentence, no OS error).
  */
 import assert from "node:assert/strict";
-import { AGENT_FLAGS } from "../_agent_flags.ts";
+import { RUN_FLAGS } from "../_agent_flags.ts";
 import { agent, cleanup, initHome, tempHome } from "./_run.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -82,7 +82,7 @@ Deno.test({
       await Deno.mkdir(`${home}/data`, { recursive: true });
       // Root passes permission checks: the home is made read-only by a read-only mount
       // in a mount namespace of the agent's own.
-      const deno = [Deno.execPath(), "run", "--quiet", ...AGENT_FLAGS, `${ROOT}cli/main.ts`]
+      const deno = [Deno.execPath(), "run", "--quiet", ...RUN_FLAGS, `${ROOT}cli/main.ts`]
         .map((w) => `'${w}'`).join(" ");
       const script = `mount --bind '${home}' '${home}' && mount -o remount,ro,bind '${home}' && ` +
         `exec ${deno} --home '${home}' hub run`;

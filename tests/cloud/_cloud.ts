@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { AGENT_FLAGS } from "../_agent_flags.ts";
+import { RUN_FLAGS } from "../_agent_flags.ts";
 import { tmpdirEnv } from "../_temp_dir.ts";
 import { agent, type RunResult, tempHome, withReplies } from "../cli/_run.ts";
 import { type RunningSpine, startSpine, type StartSpineOptions } from "../spine/_harness.ts";
@@ -147,7 +147,7 @@ export async function runBrain(
 ): Promise<BrainProcess> {
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...AGENT_FLAGS, `${ROOT}cli/main.ts`, "cloud", "run"],
+    args: ["run", "--quiet", ...RUN_FLAGS, `${ROOT}cli/main.ts`, "cloud", "run"],
     clearEnv: true,
     env: {
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { AGENT_FLAGS } from "../_agent_flags.ts";
+import { RUN_FLAGS } from "../_agent_flags.ts";
 import { tmpdirEnv } from "../_temp_dir.ts";
 import { tempHome } from "../cli/_run.ts";
 import { CLOUD_TOKEN } from "./_cloud.ts";
@@ -106,7 +106,7 @@ export async function sigtermStarts(
     const span = when === "early" ? 300 : rand() < 0.5 ? 50 : 800;
     const delayMs = Math.floor(rand() * span);
     const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "--quiet", ...AGENT_FLAGS, `${ROOT}cli/main.ts`, "cloud", "run"],
+      args: ["run", "--quiet", ...RUN_FLAGS, `${ROOT}cli/main.ts`, "cloud", "run"],
       clearEnv: true,
       env: {
         PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { type OwnerEvent, subscribeHubEvents } from "@agent/hub";
-import { AGENT_FLAGS } from "../_agent_flags.ts";
+import { RUN_FLAGS } from "../_agent_flags.ts";
 import { cleanup, tempHome } from "../cli/_run.ts";
 import { startSpine } from "../spine/_harness.ts";
 import { spawnHubProcess, untilHub } from "../_hub_process.ts";
@@ -34,7 +34,7 @@ async function appendFromOutside(
     args: [
       "run",
       "--quiet",
-      ...AGENT_FLAGS,
+      ...RUN_FLAGS,
       APPEND,
       netDir,
       JSON.stringify(event),

@@ -4,7 +4,7 @@
  * that still takes signals; `agent hub status` must say it is not running.
  */
 import assert from "node:assert/strict";
-import { AGENT_FLAGS } from "../_agent_flags.ts";
+import { RUN_FLAGS } from "../_agent_flags.ts";
 import { agent } from "../cli/_run.ts";
 import { tempDir } from "../_temp_dir.ts";
 import { freePort } from "../_port.ts";
@@ -32,7 +32,7 @@ Deno.test({
       toml.replace(/^port = \d+$/m, `port = ${freePort()}`),
     );
     const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
-    const hubCommand = [Deno.execPath(), "run", "--quiet", ...AGENT_FLAGS, `${ROOT}cli/main.ts`]
+    const hubCommand = [Deno.execPath(), "run", "--quiet", ...RUN_FLAGS, `${ROOT}cli/main.ts`]
       .concat(["--home", home, "hub", "run"]).map(quote).join(" ");
     // The hub's parent becomes `sleep`, which never reaps it.
     const parent = new Deno.Command("sh", {

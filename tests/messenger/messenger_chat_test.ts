@@ -6,7 +6,7 @@
  * messenger's line in `agent hub status`, and `agent doctor` refusing a chat id `abc`.
  */
 import assert from "node:assert/strict";
-import { AGENT_FLAGS } from "../_agent_flags.ts";
+import { RUN_FLAGS } from "../_agent_flags.ts";
 import { agent, cleanup } from "../cli/_run.ts";
 import { startBotServer } from "./_bot_server.ts";
 import { buttonsOf, messengerHome, OWNER, runHubHere, seenIn, textsIn } from "./_hub.ts";
@@ -106,7 +106,7 @@ for (const lang of ["en", "tr"] as const) {
             args: [
               "run",
               "--quiet",
-              ...AGENT_FLAGS,
+              ...RUN_FLAGS,
               APPEND,
               `${home}/data/net`,
               JSON.stringify({ ts: Math.floor(Date.now() / 1000), ...event }),

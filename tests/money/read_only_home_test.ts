@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { CONFIG_TEMPLATE } from "@agent/hub";
 import { SHIPPED_MODELS } from "@agent/hub/config";
 import { Ledger } from "@agent/hub/money";
-import { AGENT_FLAGS } from "../_agent_flags.ts";
+import { RUN_FLAGS } from "../_agent_flags.ts";
 import { type TempDir, tempDir } from "../_temp_dir.ts";
 
 const MAIN = new URL("../../cli/main.ts", import.meta.url).pathname;
@@ -23,7 +23,7 @@ async function agent(home: string, args: string[], stdin?: string) {
     ),
   );
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...AGENT_FLAGS, MAIN, "--home", home, ...args],
+    args: ["run", "--quiet", ...RUN_FLAGS, MAIN, "--home", home, ...args],
     env,
     clearEnv: true,
     stdin: stdin === undefined ? "null" : "piped",

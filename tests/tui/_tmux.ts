@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { AGENT_FLAGS } from "../_agent_flags.ts";
+import { RUN_FLAGS } from "../_agent_flags.ts";
 import { removeTree } from "../_temp_dir.ts";
 import { until } from "../_poll.ts";
 
@@ -82,7 +82,7 @@ export class Pane {
       shellQuote(Deno.execPath()),
       "run",
       ...(options.denoOutput === true ? [] : ["--quiet"]),
-      ...AGENT_FLAGS,
+      ...RUN_FLAGS,
       "cli/main.ts",
       ...args.map(shellQuote),
       "; echo EXIT=$?; sleep 600",
