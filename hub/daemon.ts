@@ -3,7 +3,7 @@
  * status`, `hub stop`, the service files (`hub launchd`, `hub systemd`) and the control
  * API's client. `agent hub status` through the whole-hub door loaded about 500 modules
  * (the hub it only asks about); through this one it loads what it asks with. `agent hub
- * run` starts the hub itself and stays on the whole-hub door.
+ * run` starts the hub itself, through `@agent/hub/run`.
  *
  * The door names every export: what the CLI uses, and the types it names.
  *

@@ -224,6 +224,8 @@ export { EVENT_BOOKS } from "./event_books.ts";
 export { runJobNow, type RunJobNowOptions } from "./app/jobs_run_now.ts";
 // Where a job's answer goes (the event stream, each messenger chat), for its delivery worker.
 export { jobDeliverySinks } from "./app/jobs_delivery.ts";
+// The desks a job's turns run on (the jobs benchmark builds a runner from them).
+export { jobDesks } from "./jobs/desks.ts";
 // The clock jobs and budgets run by: `startHub({clock})` and a test's `ManualClock`.
 export { type Clock, ManualClock, SYSTEM_CLOCK } from "./clock.ts";
 

@@ -227,7 +227,7 @@ async function pollWith(
 ): Promise<{ handled: number; dropped: number } | undefined> {
   const { liveLock } = await import("@agent/hub/daemon");
   if (liveLock(ctx.paths.hubLockFile) !== undefined) return undefined;
-  const { startHub } = await import("@agent/hub");
+  const { startHub } = await import("@agent/hub/run");
   const hub = await startHub({
     config: await ctx.config(),
     env: ctx.env,

@@ -115,7 +115,7 @@ async function status(ctx: CommandContext): Promise<number> {
 
 async function run(ctx: CommandContext): Promise<number> {
   const [{ runCloud }, { VERSION }] = await Promise.all([
-    import("@agent/hub"),
+    import("@agent/hub/run"),
     import("@agent/hub/base"),
   ]);
   return await runCloud({

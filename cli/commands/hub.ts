@@ -107,7 +107,7 @@ async function runCommand(ctx: CommandContext): Promise<number> {
     throw error;
   }
   const [{ runAssembledHub, startHub, unwritableHome }, { VERSION }] = await Promise.all([
-    import("@agent/hub"),
+    import("@agent/hub/run"),
     import("@agent/hub/base"),
   ]);
   // A read-only home is one sentence, before any part of the hub tries its files.

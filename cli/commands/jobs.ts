@@ -194,7 +194,7 @@ export const command: CommandModule = {
       }
       case "run": {
         if (name === undefined) throw new UsageError(t(lang, "needs_name", { sub }));
-        const { runJobNow } = await import("@agent/hub");
+        const { runJobNow } = await import("@agent/hub/run");
         const outcome = await runJobNow({ ...scope, env: ctx.env, logger: ctx.logger }, name);
         if (outcome.kind === "paused" || outcome.kind === "taken") {
           // The pause's own sentence says when the job can run again.

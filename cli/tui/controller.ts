@@ -26,7 +26,7 @@ import {
   type HistoryLine,
   type OwnerEvent,
   ownerEventLine,
-} from "@agent/hub";
+} from "@agent/hub/desk";
 import { type Lang, toolOutcomeLine } from "@agent/hub/base";
 import type { HubFacts, HubWatch } from "./hub_watch.ts";
 import { APPROVAL_CHOICES, type Entry, facts, picker, type TuiState } from "./tui_state.ts";

@@ -13,7 +13,7 @@ import {
   followHubEvents,
   openState,
   type OwnerEvent,
-} from "@agent/hub";
+} from "@agent/hub/desk";
 import type { AgentPaths } from "@agent/hub/base";
 
 /** What the hub of this home says of itself. */

@@ -61,7 +61,7 @@ export async function runTui(ctx: CommandContext, tui: TuiOptions): Promise<numb
       options,
     );
     const [hub, { TuiController }, { hubWatch }] = await Promise.all([
-      import("@agent/hub"),
+      import("@agent/hub/desk"),
       import("./controller.ts"),
       import("./hub_watch.ts"),
     ]);
@@ -156,7 +156,7 @@ async function setup(
   env: Record<string, string>,
   out: CleanOut,
 ): Promise<{ language: Lang; provider: ShippedProvider } | undefined> {
-  const { defaultProvider, SETUP_PROVIDERS, setupHome } = await import("@agent/hub");
+  const { defaultProvider, SETUP_PROVIDERS, setupHome } = await import("@agent/hub/setup");
   let choice: { language: Lang; provider: ShippedProvider } | undefined;
   out.cleanNext();
   const app = render(

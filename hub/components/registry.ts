@@ -4,19 +4,17 @@
  *
  * @module
  */
-import { z } from "zod";
 import type { AgentConfig } from "../config/types.ts";
 import type { AgentPaths } from "../paths.ts";
 import type { Lang } from "../i18n.ts";
 import { t } from "./_messages.ts";
 import { DISTRIBUTIONS, VERSION } from "../version.ts";
-import {
-  type BuiltinComponent,
-  COMPONENT_GROUPS,
-  type ComponentGroup,
-  type ComponentInfo,
-  type ComponentLoadError,
-  type ComponentManifest,
+import type {
+  BuiltinComponent,
+  ComponentGroup,
+  ComponentInfo,
+  ComponentLoadError,
+  ComponentManifest,
 } from "./types.ts";
 import { errorLine } from "@agent/net/common";
 
@@ -41,19 +39,6 @@ export interface LoadRegistryOptions {
   /** Imports a module specifier. @default dynamic `import()` */
   importModule?: (specifier: string) => Promise<Record<string, unknown>>;
 }
-
-const specSchema = z.object({
-  group: z.enum(COMPONENT_GROUPS as unknown as [ComponentGroup, ...ComponentGroup[]]),
-  name: z.string().min(1),
-  tier: z.number().int().min(0).optional(),
-  load: z.function().optional(),
-});
-
-const manifestSchema = z.object({
-  distribution: z.string().min(1),
-  version: z.string().min(1),
-  components: z.array(specSchema),
-});
 
 /**
  * Builds the registry for `config` (`undefined`: built-ins only, none disabled).
@@ -96,12 +81,10 @@ export async function loadRegistry(
         errors.push({ module, detail: t(lang, "no_manifest") });
         continue;
       }
-      const parsed = manifestSchema.safeParse(loaded.manifest);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const where = issue === undefined || issue.path.length === 0
-          ? "manifest"
-          : issue.path.join(".");
+      // The schema (zod) loads only for a home that lists a module.
+      const { manifestProblem } = await import("./_manifest.ts");
+      const where = manifestProblem(loaded.manifest);
+      if (where !== undefined) {
         errors.push({ module, detail: t(lang, "bad_manifest", { where }) });
         continue;
       }

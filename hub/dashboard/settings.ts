@@ -19,7 +19,6 @@
  */
 import { HttpError, json, Router } from "@agent/net";
 import type { AgentConfig } from "../config/types.ts";
-import { parseConfig } from "../config/parse.ts";
 import { hasRole } from "../config/roles.ts";
 import { ConfigError } from "../config/error.ts";
 import type { Lang } from "../i18n.ts";
@@ -76,6 +75,8 @@ export function dashboardSettings(sources: SettingsSources): DashboardRoutes {
   };
   const read = async (lang: Lang): Promise<{ text: string; config: AgentConfig }> => {
     const text = await Deno.readTextFile(paths.configFile);
+    // The TOML parser and the schema load when the settings page is used, not with the hub.
+    const { parseConfig } = await import("../config/parse.ts");
     try {
       return { text, config: parseConfig(text, "agent.toml", { lang }) };
     } catch (error) {
@@ -157,6 +158,7 @@ export function dashboardSettings(sources: SettingsSources): DashboardRoutes {
           next = setTomlString(next, `${table}.budget`, "period", edit.budget.period);
         }
       }
+      const { parseConfig } = await import("../config/parse.ts");
       try {
         parseConfig(next, "agent.toml", { lang });
       } catch (error) {

@@ -14,7 +14,9 @@ import type { Logger } from "../log.ts";
 import type { AgentPaths } from "../paths.ts";
 import { UserError } from "../user_error.ts";
 import { isValidId, newSessionId, openSessionStore, type SessionStore } from "../sessions/mod.ts";
-import { ModelRouter } from "../router/mod.ts";
+import { ModelCallError } from "../router/errors.ts";
+import { chooseTarget, missingCredentialSentence } from "../router/targets.ts";
+import { t as routerSentence } from "../router/_messages.ts";
 import { t } from "./_messages.ts";
 
 /** What a terminal conversation is opened with (chat's and the TUI's options). */
@@ -75,12 +77,14 @@ export function missingCredentialOf(
   },
   role: string,
 ): string | undefined {
-  return new ModelRouter({
-    config: options.config,
-    env: options.env,
-    logger: options.logger,
-    lang: options.lang,
-  }).missingCredentialSentence(role);
+  // The router's own choice (a fallback with its keys answers), without loading the
+  // call chain: a refusal here costs no model SDK, no tools, no zod.
+  const config = options.config.models.roles[role];
+  if (config === undefined || !hasRole(options.config, role)) {
+    throw new ModelCallError(routerSentence(options.lang, "unknown_role", { role }));
+  }
+  const choice = chooseTarget(role, config, { env: options.env, logger: options.logger });
+  return missingCredentialSentence(options.lang, role, choice);
 }
 
 async function chooseSession(

@@ -3,6 +3,10 @@
  * ceilings, where the answer goes) that the hub runs as turns on the desk, each slot
  * at most once, never past its ceilings; and what `agent jobs` does with them.
  *
+ * This is the `@agent/hub/jobs` door, which `agent jobs list`, `add` and `log` start on:
+ * nothing here loads the desk (the agent, its tools, zod) statically. `jobDesks` is
+ * offered by the main door; `JobRuns.open` loads it when jobs run.
+ *
  * @module
  */
 export {
@@ -61,7 +65,6 @@ export { answerPreview } from "./preview.ts";
 export { reasonIn } from "./reasons.ts";
 export { JobStore, type RunRow, type RunState } from "./store.ts";
 export { ALL_JOBS, type PausedRow, type PauseStore } from "./pause_store.ts";
-export { jobDesks } from "./desks.ts";
 export { DeliveryError, type DeliverySinks, DeliveryWorker } from "./delivery.ts";
 export {
   type DeliveryRow,

@@ -43,7 +43,7 @@ import {
   UnreachableError,
 } from "./errors.ts";
 import { watchStream } from "./stream_watch.ts";
-import { chooseTarget } from "./targets.ts";
+import { chooseTarget, missingCredentialSentence } from "./targets.ts";
 import { isAbort, statusOf, unreachableReason } from "./failures.ts";
 import { callError, unreachableChainError, unreachableError } from "./call_errors.ts";
 import { type RetryOptions, retryThrottled } from "./retry.ts";
@@ -146,13 +146,7 @@ export class ModelRouter {
 
   /** The sentence for a missing credential of `roleName`, or `undefined` when complete. */
   missingCredentialSentence(roleName: string): string | undefined {
-    const entry = this.#entry(roleName);
-    if (entry.missing === undefined) return undefined;
-    return t(this.#lang, "missing_credential", {
-      role: roleName,
-      provider: entry.target.provider,
-      variable: entry.missing,
-    });
+    return missingCredentialSentence(this.#lang, roleName, this.#entry(roleName));
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * Which target answers for a role: its own provider, or its `fallback` when the
  * role's provider has no credentials and the fallback's are complete. Decided once,
- * when the router (the agent) is built.
+ * when the router (the agent) is built. Light on purpose: `agent chat` and `agent tui`
+ * name a missing key with it before the call chain loads.
  *
  * @module
  */
@@ -9,6 +10,8 @@ import type { RoleConfig } from "../config/types.ts";
 import { missingCredential } from "../credentials.ts";
 import type { Logger } from "../log.ts";
 import type { ModelTarget } from "../models/mod.ts";
+import type { Lang } from "../i18n.ts";
+import { t } from "./_messages.ts";
 
 /** The target of a role, and the variable it still needs (`undefined` when complete). */
 export interface TargetChoice {
@@ -30,4 +33,18 @@ export function chooseTarget(
     `role ${name}: ${role.provider} has no credentials; fallback ${fallback.provider} ${fallback.model_id} answers`,
   );
   return { target: fallback, missing: undefined };
+}
+
+/** The sentence for a role whose chosen target still misses a credential, or `undefined`. */
+export function missingCredentialSentence(
+  lang: Lang,
+  name: string,
+  choice: TargetChoice,
+): string | undefined {
+  if (choice.missing === undefined) return undefined;
+  return t(lang, "missing_credential", {
+    role: name,
+    provider: choice.target.provider,
+    variable: choice.missing,
+  });
 }

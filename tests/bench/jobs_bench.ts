@@ -15,10 +15,10 @@
  * @module
  */
 import process from "node:process";
-import { loadConfig, OwnerEventBus, setupHome } from "@agent/hub";
+import { jobDesks, loadConfig, OwnerEventBus, setupHome } from "@agent/hub";
 import { Logger, resolvePaths } from "@agent/hub/base";
 import { Ledger } from "@agent/hub/money";
-import { DeliveryWorker, jobDesks, JobRunner, JobStore, jobStoreFile } from "@agent/hub/jobs";
+import { DeliveryWorker, JobRunner, JobStore, jobStoreFile } from "@agent/hub/jobs";
 import { median, percentile } from "./_stats.ts";
 
 const JOBS = 1_000;

@@ -21,7 +21,6 @@ import type { AgentTool } from "../../tools/mod.ts";
 import type { JobDefinition } from "../definition.ts";
 import { type DeliverySinks, DeliveryWorker } from "../delivery.ts";
 import type { DeliveryRow } from "../delivery_store.ts";
-import { jobDesks } from "../desks.ts";
 import type { MemoryStore } from "../../memory/mod.ts";
 import { personaChars } from "../estimate.ts";
 import { jobStoreFile } from "../files.ts";
@@ -85,6 +84,8 @@ export class JobRuns {
     await Deno.mkdir(o.paths.dataDir, { recursive: true, mode: 0o700 });
     const store = JobStore.open(jobStoreFile(o.paths));
     const now = o.now ?? Date.now;
+    // The desk (the agent, its tools, zod) loads when jobs run, not for `agent jobs list`.
+    const { jobDesks } = await import("../desks.ts");
     const desks = jobDesks({
       config: o.config,
       env: o.env,
