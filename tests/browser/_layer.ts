@@ -1,8 +1,9 @@
 /**
  * Runs the browser layer (`deno task test:browser`): starts the layer's Chromium once
- * ({@linkcode serveChromium}), runs `deno test` with the arguments given and the
- * server's address in its environment, and ends the Chromium however the tests end
- * (a failure, a crash, Ctrl-C). Its exit code is the tests'.
+ * ({@linkcode serveChromium}), runs `deno <arguments>` (the layer's shards, through
+ * `_tools/test_shards.ts`, or a plain `deno test ...`) with the server's address in its
+ * environment, and ends the Chromium however the tests end (a failure, a crash, Ctrl-C).
+ * Its exit code is the tests'.
  *
  * A launch per test file cost ~2 CPU-seconds; the files connect instead, each with
  * contexts of its own.
@@ -11,12 +12,12 @@
  */
 import { CHROMIUM, serveChromium, SERVER_ENV } from "../dashboard/_browser.ts";
 
-/** Runs `deno test <args>` beside the layer's Chromium; answers its exit code. */
+/** Runs `deno <args>` beside the layer's Chromium; answers its exit code. */
 export async function runLayer(args: readonly string[]): Promise<number> {
   const served = CHROMIUM === undefined ? undefined : await serveChromium();
   try {
     const child = new Deno.Command(Deno.execPath(), {
-      args: ["test", ...args],
+      args: [...args],
       env: served === undefined ? {} : { [SERVER_ENV]: served.endpoint },
       stdin: "null",
     }).spawn();
