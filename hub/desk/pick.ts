@@ -14,9 +14,7 @@ import type { Logger } from "../log.ts";
 import type { AgentPaths } from "../paths.ts";
 import { UserError } from "../user_error.ts";
 import { isValidId, newSessionId, openSessionStore, type SessionStore } from "../sessions/mod.ts";
-import { ModelCallError } from "../router/errors.ts";
-import { chooseTarget, missingCredentialSentence } from "../router/targets.ts";
-import { t as routerSentence } from "../router/_messages.ts";
+import { chooseTarget, knownRole, missingCredentialSentence } from "../router/targets.ts";
 import { t } from "./_messages.ts";
 
 /** What a terminal conversation is opened with (chat's and the TUI's options). */
@@ -79,10 +77,12 @@ export function missingCredentialOf(
 ): string | undefined {
   // The router's own choice (a fallback with its keys answers), without loading the
   // call chain: a refusal here costs no model SDK, no tools, no zod.
-  const config = options.config.models.roles[role];
-  if (config === undefined || !hasRole(options.config, role)) {
-    throw new ModelCallError(routerSentence(options.lang, "unknown_role", { role }));
-  }
+  const roles = options.config.models.roles;
+  const config = knownRole(
+    hasRole(options.config, role) ? roles[role] : undefined,
+    options.lang,
+    role,
+  );
   const choice = chooseTarget(role, config, { env: options.env, logger: options.logger });
   return missingCredentialSentence(options.lang, role, choice);
 }

@@ -43,7 +43,7 @@ import {
   UnreachableError,
 } from "./errors.ts";
 import { watchStream } from "./stream_watch.ts";
-import { chooseTarget, missingCredentialSentence } from "./targets.ts";
+import { chooseTarget, knownRole, missingCredentialSentence } from "./targets.ts";
 import { isAbort, statusOf, unreachableReason } from "./failures.ts";
 import { callError, unreachableChainError, unreachableError } from "./call_errors.ts";
 import { type RetryOptions, retryThrottled } from "./retry.ts";
@@ -241,11 +241,7 @@ export class ModelRouter {
   }
 
   #entry(roleName: string): RoleEntry {
-    const entry = this.#entries.get(roleName);
-    if (entry === undefined) {
-      throw new ModelCallError(t(this.#lang, "unknown_role", { role: roleName }));
-    }
-    return entry;
+    return knownRole(this.#entries.get(roleName), this.#lang, roleName);
   }
 
   async #route(asked: string, call: RouteCall): Promise<StreamResult | GenerateResult> {

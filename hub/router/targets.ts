@@ -12,6 +12,7 @@ import type { Logger } from "../log.ts";
 import type { ModelTarget } from "../models/mod.ts";
 import type { Lang } from "../i18n.ts";
 import { t } from "./_messages.ts";
+import { ModelCallError } from "./errors.ts";
 
 /** The target of a role, and the variable it still needs (`undefined` when complete). */
 export interface TargetChoice {
@@ -47,4 +48,14 @@ export function missingCredentialSentence(
     provider: choice.target.provider,
     variable: choice.missing,
   });
+}
+
+/**
+ * `found`, the entry of a role the caller looked up; a role that has none is refused
+ * with the router's one sentence for it. The router and `agent chat`'s early check (which
+ * must not build a router) both refuse through here.
+ */
+export function knownRole<T>(found: T | undefined, lang: Lang, role: string): T {
+  if (found === undefined) throw new ModelCallError(t(lang, "unknown_role", { role }));
+  return found;
 }

@@ -5,6 +5,8 @@
  * where it was typed, and the lines sent are queued and shown as queued. The card is
  * announced in a live region. A click or the shortcut in the card's first 500 ms counts
  * for nothing; after that the shortcut (Alt+Shift+Y) allows and a click on Deny denies.
+ * The page's clock is held still while the second card comes, so its click and key fall in
+ * its first 500 ms by the page's own time however slowly a loaded machine delivers them.
  * Screenshots of the waiting card at desktop and phone size, light and dark.
  */
 import assert from "node:assert/strict";
@@ -70,7 +72,9 @@ Deno.test({
     });
     const browser = await launch();
     try {
-      const { context, page, problems } = await signedIn(browser, await hub.loginUrl());
+      const { context, page, problems } = await signedIn(browser, await hub.loginUrl(), {
+        clock: true,
+      });
       await page.goto(`${hub.base}/dashboard/#/conversations`);
       await ready(page);
       await record(page);
@@ -130,6 +134,9 @@ Deno.test({
       await page.screenshot({ path: `${ARTIFACTS}chat-approval-waiting-phone.png` });
       await page.setViewportSize({ width: 1280, height: 800 });
       await page.focus("#message");
+      // The page's time stands still from here until the second card has had its early
+      // acts: the first card is long past its guard, the second shows with no time gone.
+      await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1_000));
 
       // Long after it appeared, its own shortcut allows it, from the message box.
       await page.keyboard.press("Alt+Shift+Y");
@@ -139,16 +146,13 @@ Deno.test({
         /Decided: Allow once/,
       );
       assert.equal(await page.inputValue("#message"), rest, "the shortcut typed nothing");
-      await page.waitForFunction(() =>
-        document.querySelector(".transcript")?.textContent?.includes("Saved the first note.")
-      );
-      assert.equal(await Deno.readTextFile(`${hub.home}/notes/first.md`), "allowed\n");
 
       // The first queued line asks again. A key and a click in the new card's first
       // 500 ms count for nothing; a click after that does.
       const second = await page.waitForSelector(
         ".transcript [data-approval]:not(:has(.decided)) button[data-decision='once']",
       );
+      assert.equal(await Deno.readTextFile(`${hub.home}/notes/first.md`), "allowed\n");
       // A real click where the button is (greyed: it takes none yet), then the shortcut.
       const box = (await second.boundingBox())!;
       await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
@@ -161,7 +165,12 @@ Deno.test({
           acts.every((a) => a.at - card.at < 500),
         `the click and the key came within the card's first 500 ms: ${JSON.stringify(acts)}`,
       );
-      await page.waitForTimeout(600);
+      // 600 ms of the page's time pass: the buttons take clicks again, nothing was decided.
+      await page.clock.runFor(600);
+      await page.clock.resume();
+      await page.waitForFunction(() =>
+        document.querySelector(".transcript")?.textContent?.includes("Saved the first note.")
+      );
       assert.deepEqual((await openApprovals(page)).map((a) => a.id), [card.id]);
       assert.equal(await page.inputValue("#message"), rest);
       // A reload while it waits shows the card again, guarded afresh.

@@ -297,6 +297,11 @@ export interface SignedInOptions {
   viewport?: { width: number; height: number };
   /** A page to open once signed in (`settings`, `jobs`), drawn before it answers. */
   view?: string;
+  /**
+   * Give the pages Playwright's clock (time flows as usual until the test pauses it), so a
+   * test can hold the page's time still instead of racing it on a loaded machine.
+   */
+  clock?: boolean;
 }
 
 /** A signed-in page of the dashboard at `loginUrl`, in a fresh context. */
@@ -308,6 +313,7 @@ export async function signedIn(
   const context = await browser.newContext({
     viewport: options.viewport ?? { width: 1280, height: 800 },
   });
+  if (options.clock) await context.clock.install();
   const page = await context.newPage();
   const problems = watch(page);
   await page.goto(loginUrl);
