@@ -18,18 +18,11 @@
  * timer keeps running. `tests/_temp_dir.ts` fails the shard when such a leftover wrote
  * into a folder its test had removed, naming the test line that made the folder.
  *
- * A shard's share is by weight: a test file's size, or with `--times FILE` (a JSON object
- * of seconds per test file, as `_tools/file_times.ts` measures them one file at a time) its
- * time; a file the times do not name is weighed by its size at their seconds per byte. The
- * shards are named so that `deno test`, which takes them in name order, starts the heaviest
- * first: the end-to-end layer's last shards were its slowest (`shard_9` sorted after
- * `shard_24`), and ran on alone for ~50 s at the layer's end.
- *
- * Usage: `deno run ... _tools/test_shards.ts [--shards N] [--doc] [--ignore=a,b] [--times
- * FILE] <deno test flags> -- <roots>`: the roots are files or folders, as `deno test` takes
- * them. The shards run with `deno test --parallel` and the given flags (`DENO_JOBS`
- * applies: more shards than jobs let a slow shard's neighbours move on), in a folder under
- * `TMPDIR` that is removed after. The exit code is `deno test`'s.
+ * Usage: `deno run ... _tools/test_shards.ts [--shards N] [--doc] [--ignore=a,b] <deno
+ * test flags> -- <roots>`: the roots are files or folders, as `deno test` takes them. The
+ * shards run with `deno test --parallel` and the given flags (`DENO_JOBS` applies: more
+ * shards than jobs let a slow shard's neighbours move on), in a folder under `TMPDIR` that
+ * is removed after. The exit code is `deno test`'s.
  *
  * @module
  */
@@ -46,7 +39,7 @@ export interface DocExample {
 const RUN_LANGS = new Set(["ts", "typescript", "js", "javascript", "tsx", "jsx", "mts"]);
 
 /** Test module names as `deno test` finds them in a folder. */
-export const TEST_FILE: RegExp = /(^|[_.])test\.(ts|tsx|mts|js|mjs|jsx)$/;
+const TEST_FILE = /(^|[_.])test\.(ts|tsx|mts|js|mjs|jsx)$/;
 /** Modules whose doc examples `--doc` reads. */
 const SOURCE_FILE = /\.(ts|tsx|mts|js|mjs|jsx)$/;
 
@@ -128,7 +121,7 @@ function skipped(name: string): boolean {
 }
 
 /** Every file under `root` (a file or a folder), sorted. */
-export async function walk(root: string): Promise<string[]> {
+async function walk(root: string): Promise<string[]> {
   const info = await Deno.stat(root);
   if (info.isFile) return [root];
   const found: string[] = [];
@@ -162,56 +155,6 @@ export interface ShardOptions {
   doc?: boolean;
   /** Files and folders left out (relative to `root`), as `deno test --ignore` takes them. */
   ignore?: readonly string[];
-  /** Seconds per test file (paths relative to `root`): the weights. @default their sizes */
-  times?: Readonly<Record<string, number>>;
-}
-
-/**
- * The weight of each test file: its time where `times` names it, else its size at the
- * named files' seconds per byte; without times, its size (and 2,000 bytes for the isolate
- * share every file costs).
- *
- * @example
- * ```ts
- * import { fileWeights } from "./test_shards.ts";
- * const w = fileWeights([["a_test.ts", 1000], ["b_test.ts", 500]], { "a_test.ts": 4 });
- * if (w[0] !== 4 || w[1] !== 2) throw new Error(String(w));
- * ```
- */
-export function fileWeights(
-  files: readonly (readonly [name: string, size: number])[],
-  times?: Readonly<Record<string, number>>,
-): number[] {
-  if (times === undefined) return files.map(([, size]) => size + 2_000);
-  let seconds = 0, bytes = 0;
-  for (const [name, size] of files) {
-    const time = times[name];
-    if (time !== undefined) [seconds, bytes] = [seconds + time, bytes + size];
-  }
-  const rate = bytes > 0 ? seconds / bytes : 1 / 10_000;
-  return files.map(([name, size]) => times[name] ?? size * rate);
-}
-
-/**
- * The shards' file names, heaviest first in `deno test`'s name order (zero-padded, so
- * `shard_02` sorts before `shard_10`): `names[i]` is shard `i`'s.
- *
- * @example
- * ```ts
- * import { shardNames } from "./test_shards.ts";
- * const names = shardNames([1, 5, 3]);
- * if (names.join() !== "shard_3_test.ts,shard_1_test.ts,shard_2_test.ts") throw new Error();
- * ```
- */
-export function shardNames(weights: readonly number[]): string[] {
-  const order = weights.map((weight, i) => ({ weight, i }))
-    .sort((a, b) => b.weight - a.weight || a.i - b.i);
-  const digits = String(weights.length).length;
-  const names: string[] = [];
-  order.forEach(({ i }, rank) => {
-    names[i] = `shard_${String(rank + 1).padStart(digits, "0")}_test.ts`;
-  });
-  return names;
 }
 
 /**
@@ -228,7 +171,6 @@ export async function writeShards(
   )).flat();
   type Unit = { weight: number; line: string; kind: "test" | "example" };
   const units: Unit[] = [];
-  const sized: [name: string, size: number][] = [];
   let exampleCount = 0;
   const ignored = (options.ignore ?? []).map((path) => new URL(path, rootUrl).pathname);
   for (const path of files) {
@@ -238,8 +180,7 @@ export async function writeShards(
     if (ignored.some((out) => path === out || path.startsWith(out.replace(/\/?$/, "/")))) continue;
     const url = `file://${path}`;
     if (TEST_FILE.test(base)) {
-      units.push({ weight: sized.length, line: url, kind: "test" });
-      sized.push([name, (await Deno.stat(path)).size]);
+      units.push({ weight: (await Deno.stat(path)).size + 2_000, line: url, kind: "test" });
       continue;
     }
     if (!options.doc) continue;
@@ -252,14 +193,10 @@ export async function writeShards(
       units.push({ weight: 500, line: run, kind: "example" });
     }
   }
-  // A test unit's weight was its place in `sized` until the times were known.
-  const weights = fileWeights(sized, options.times);
-  for (const unit of units) if (unit.kind === "test") unit.weight = weights[unit.weight]!;
   const shards = chunk(units, (unit) => unit.weight, options.shards);
-  const names = shardNames(shards.map((shard) => shard.reduce((sum, u) => sum + u.weight, 0)));
   await Promise.all(shards.map((shard, i) =>
     Deno.writeTextFile(
-      `${dir}/${names[i]}`,
+      `${dir}/shard_${i + 1}_test.ts`,
       shardModule(
         shard.filter((u) => u.kind === "test").map((u) => u.line).sort(),
         shard.filter((u) => u.kind === "example").map((u) => u.line),
@@ -271,7 +208,7 @@ export async function writeShards(
 
 /** The tool's own options, taken out of the arguments; the rest go to `deno test`. */
 export function parseArgs(args: readonly string[]): {
-  options: Omit<ShardOptions, "root" | "times"> & { timesFile?: string };
+  options: Omit<ShardOptions, "root">;
   flags: string[];
 } | null {
   const split = args.indexOf("--");
@@ -280,37 +217,29 @@ export function parseArgs(args: readonly string[]): {
   let shards = 8;
   let doc = false;
   const ignore: string[] = [];
-  let timesFile: string | undefined;
   for (let i = 0; i < split; i++) {
     const arg = args[i]!;
     if (arg === "--shards") shards = Number(args[++i]);
-    else if (arg === "--times") timesFile = args[++i];
     else if (arg === "--doc") doc = true;
     else if (arg.startsWith("--ignore=")) ignore.push(...arg.slice(9).split(",").filter(Boolean));
     else flags.push(arg);
   }
   if (!Number.isInteger(shards) || shards < 1) return null;
-  if (timesFile !== undefined && (timesFile === "" || timesFile.startsWith("-"))) return null;
-  const options = { roots: args.slice(split + 1), shards, doc, ignore };
-  return { options: timesFile === undefined ? options : { ...options, timesFile }, flags };
+  return { options: { roots: args.slice(split + 1), shards, doc, ignore }, flags };
 }
 
 if (import.meta.main) {
   const parsed = parseArgs(Deno.args);
   if (parsed === null) {
     console.error(
-      "Usage: _tools/test_shards.ts [--shards N] [--doc] [--ignore=a,b] [--times FILE] <deno test flags> -- <files or folders>",
+      "Usage: _tools/test_shards.ts [--shards N] [--doc] [--ignore=a,b] <deno test flags> -- <files or folders>",
     );
     Deno.exit(2);
   }
   const dir = await Deno.makeTempDir({ prefix: "agent-shards-" });
   let code = 1;
   try {
-    const { timesFile, ...options } = parsed.options;
-    const times = timesFile === undefined
-      ? undefined
-      : JSON.parse(await Deno.readTextFile(timesFile)) as Record<string, number>;
-    await writeShards(dir, { root: Deno.cwd(), ...options, ...(times ? { times } : {}) });
+    await writeShards(dir, { root: Deno.cwd(), ...parsed.options });
     const status = await new Deno.Command(Deno.execPath(), {
       args: ["test", "--parallel", ...parsed.flags, dir],
       stdin: "inherit",

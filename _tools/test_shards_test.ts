@@ -1,13 +1,5 @@
 import assert from "node:assert/strict";
-import {
-  absoluteImports,
-  chunk,
-  docExamples,
-  fileWeights,
-  parseArgs,
-  shardNames,
-  writeShards,
-} from "./test_shards.ts";
+import { absoluteImports, chunk, docExamples, parseArgs, writeShards } from "./test_shards.ts";
 
 const SOURCE = [
   "/**",
@@ -83,27 +75,6 @@ Deno.test("parseArgs() keeps --shards, --doc and --ignore, and gives the rest to
   );
   assert.equal(parseArgs(["--allow-read", "hub/"]), null);
   assert.equal(parseArgs(["--shards", "0", "--", "hub/"]), null);
-  assert.deepEqual(parseArgs(["--times", "t.json", "--", "tests/"])?.options.timesFile, "t.json");
-  assert.equal(parseArgs(["--times", "--", "tests/"]), null, "--times without its file");
-});
-
-Deno.test("fileWeights() weighs a file by its time, an unnamed one by its size at the named files' rate", () => {
-  const files = [["a_test.ts", 1_000], ["b_test.ts", 3_000], ["new_test.ts", 2_000]] as const;
-  assert.deepEqual(fileWeights(files, { "a_test.ts": 2, "b_test.ts": 6 }), [2, 6, 4]);
-  assert.deepEqual(fileWeights(files), [3_000, 5_000, 4_000], "sizes without times");
-  assert.deepEqual(fileWeights([["c_test.ts", 500]], {}), [0.05], "no file named: 10 kB a second");
-});
-
-Deno.test("shardNames() has deno test start the heaviest shard first, in its name order", () => {
-  const weights = [3, 9, 1, 9, 5, 2, 8, 7, 4, 6, 0.5];
-  const names = shardNames(weights);
-  assert.equal(new Set(names).size, weights.length);
-  // deno test sorts the names as strings: zero-padded, that is the rank.
-  const run = names.map((name, i) => ({ name, weight: weights[i]! }))
-    .sort((a, b) => a.name < b.name ? -1 : 1).map((s) => s.weight);
-  assert.deepEqual(run, [9, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0.5]);
-  assert.equal(names[1], "shard_01_test.ts", "the first of two equal ones first");
-  assert.equal(names[10], "shard_11_test.ts");
 });
 
 Deno.test("writeShards() imports every test file once, leaves out the ignored, writes every example as a module", async () => {
@@ -142,22 +113,6 @@ Deno.test("writeShards() imports every test file once, leaves out the ignored, w
     const shards = (await Promise.all(
       ["shard_1_test.ts", "shard_2_test.ts"].map((n) => Deno.readTextFile(`${out}/${n}`)),
     )).join("\n");
-    // With times, the slow file gets a shard of its own, named to run first; the light ones
-    // share the other.
-    const timed = await Deno.makeTempDir();
-    await writeShards(timed, {
-      root: repo,
-      roots: ["hub/"],
-      shards: 2,
-      ignore: ["hub/left_test.ts"],
-      times: { "hub/add_test.ts": 30, "hub/test.ts": 1, "hub/x.test.tsx": 1 },
-    });
-    const [first, second] = await Promise.all(
-      ["shard_1_test.ts", "shard_2_test.ts"].map((n) => Deno.readTextFile(`${timed}/${n}`)),
-    );
-    await Deno.remove(timed, { recursive: true });
-    assert.equal(first!.trim(), `import "file://${repo}/hub/add_test.ts";`);
-    assert.match(second!, /hub\/test\.ts";\nimport "file:\/\/.*hub\/x\.test\.tsx";/);
     for (const test of ["add_test.ts", "test.ts", "x.test.tsx"]) {
       assert.equal(shards.split(`import "file://${repo}/hub/${test}";`).length, 2, test);
     }
