@@ -186,7 +186,7 @@ Deno.test("Desk: 'allow for this session' on fetch_url allows the host it named,
   }
 });
 
-Deno.test("DeskConversation.cancel(): the answer ends within 200 ms, its call is in the ledger, the queue goes on", async () => {
+Deno.test("DeskConversation.cancel(): the 4 s answer ends at once, its call is in the ledger, the queue goes on", async () => {
   const long = Array.from({ length: 200 }, (_, i) => `word${i}`).join(" ");
   const t = await testDesk({ replies: [long, "After the cancel."], wordMs: 20 });
   try {
@@ -202,7 +202,9 @@ Deno.test("DeskConversation.cancel(): the answer ends within 200 ms, its call is
     const finished = await log.until((e) => e.type === "RUN_FINISHED");
     const took = performance.now() - at;
     assert.ok(finished.type === "RUN_FINISHED" && finished.outcome.type === "cancelled");
-    assert.ok(took < 200, `cancelled after ${took.toFixed(0)} ms`);
+    // At once, not when the answer's last words were due (~3.9 s later); the bound leaves room
+    // for a saturated 2-core machine (the unit layer once ran beside the others).
+    assert.ok(took < 1_000, `cancelled after ${took.toFixed(0)} ms`);
     assert.equal((await first).kind, "cancelled");
     assert.equal((await next).kind, "answered");
     const db = new DatabaseSync(t.paths.ledgerFile, { readOnly: true });

@@ -76,7 +76,7 @@ Deno.test("StreamingReply: a text that goes on past the hold is sent then and ed
     api,
     chatId: 1,
     token: "t",
-    pace: new ChatPace(600),
+    pace: new ChatPace(5_000),
     firstHoldMs: 40,
   });
   const start = performance.now();
@@ -90,8 +90,8 @@ Deno.test("StreamingReply: a text that goes on past the hold is sent then and ed
     ["edit", "Hello there, friend."],
   ]);
   assert.ok(calls[0]!.at - start >= 35, `first send after ${calls[0]!.at - start} ms`);
-  // Not a paced 600 ms later (a busy machine may add some).
-  assert.ok(calls[1]!.at - done < 200, `final edit after ${calls[1]!.at - done} ms`);
+  // Not a paced 5 s later (a saturated 2-core machine may add a few hundred ms).
+  assert.ok(calls[1]!.at - done < 2_000, `final edit after ${calls[1]!.at - done} ms`);
 });
 
 Deno.test("StreamingReply: an answer that finishes at once is sent whole", async () => {
@@ -115,7 +115,9 @@ Deno.test("StreamingReply: in-between edits wait for the interval; the final one
   await reply.finish("one and all.");
   const [send, ...edits] = calls;
   assert.equal(send!.method, "send");
-  assert.ok(edits.length >= 2 && edits.length <= 4, String(edits.length));
+  // How many fit depends on how long the 10 waits took (more on a saturated machine); the
+  // spacing below is what bounds them.
+  assert.ok(edits.length >= 2, String(edits.length));
   assert.ok(edits[0]!.at - send!.at >= 145, "the first edit a full interval after the send");
   for (let i = 1; i < edits.length; i++) {
     assert.ok(edits[i]!.at - edits[i - 1]!.at >= 145, `edit ${i} too soon`);
@@ -129,7 +131,7 @@ Deno.test("StreamingReply: settle() shows the text so far without waiting for th
     api,
     chatId: 1,
     token: "t",
-    pace: new ChatPace(1_000),
+    pace: new ChatPace(5_000),
     firstHoldMs: 0,
   });
   reply.push("Before");
@@ -139,7 +141,7 @@ Deno.test("StreamingReply: settle() shows the text so far without waiting for th
   reply.settle();
   await reply.finish("Before the tool.");
   assert.equal(calls.at(-1)!.text, "Before the tool.");
-  assert.ok(calls.at(-1)!.at - at < 300, "not a full second later");
+  assert.ok(calls.at(-1)!.at - at < 2_000, "not a full interval (5 s) later");
   assert.equal(calls.length, 2);
 });
 
