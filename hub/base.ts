@@ -52,6 +52,8 @@ export {
 
 // The flags `agent` runs with (the install line, the task, service files, tests).
 export { AGENT_DENO_FLAGS } from "./deno_flags.ts";
+// A test steps the TUI's approval guard by the same clock file a hub process reads.
+export { testNow } from "./clock.ts";
 
 // The version and the distributions `agent version` lists.
 export { type Distribution, DISTRIBUTIONS, VERSION } from "./version.ts";

@@ -8,7 +8,7 @@
  */
 import { Box, type Instance, render, Text, useApp, useInput, useStdout } from "ink";
 import { useEffect, useState, useSyncExternalStore } from "./react.ts";
-import { type Lang, Logger, setEnvKey, UserError } from "@agent/hub/base";
+import { type Lang, Logger, setEnvKey, testNow, UserError } from "@agent/hub/base";
 import { type AgentConfig, ConfigError, loadConfig, type ShippedProvider } from "@agent/hub/config";
 import { Ledger, spendReport } from "@agent/hub/money";
 import type { CommandContext } from "../context.ts";
@@ -122,6 +122,10 @@ export async function runTui(ctx: CommandContext, tui: TuiOptions): Promise<numb
       conversation: chat,
       lang,
       hub: hubWatch({ port: config.hub.port, config, env, paths: ctx.paths }),
+      // A test's clock file (AGENT_TEST_CLOCK, from a checkout only) holds the approval
+      // guard's time still, so a key it sends in the first 500 ms is in them however late
+      // a loaded machine delivers it.
+      clock: testNow(env),
     });
     if (picked.notice) controller.say("system", picked.notice);
     if (picked.resumed) controller.showHistory(await chat.history());

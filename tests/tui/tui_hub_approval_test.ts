@@ -3,7 +3,10 @@
  * an e-mail or the messenger is decided in the owner's other channels, the TUI among
  * them): a real hub process whose web chat asks to save a note, the TUI in tmux beside
  * it shows where it was asked, takes no key in its first 500 ms, and Ctrl-Y there runs
- * the tool in the hub.
+ * the tool in the hub. The TUI's guard goes by a clock file the test steps
+ * (`AGENT_TEST_CLOCK`): held still while the early keys are sent, so a loaded machine
+ * that delivers them late cannot carry them past the 500 ms (stop 46's CI run did), then
+ * moved on 600 ms.
  */
 import assert from "node:assert/strict";
 import { cleanup } from "../cli/_run.ts";
@@ -31,7 +34,14 @@ Deno.test({
     try {
       await untilHub(port);
       const { api } = await dashboardSignIn(port);
-      pane = await Pane.start(["--home", home, "tui"], { columns: 120, rows: 40 });
+      const clock = `${home}/tui-clock`;
+      const at = Date.now();
+      await Deno.writeTextFile(clock, String(at));
+      pane = await Pane.start(["--home", home, "tui"], {
+        columns: 120,
+        rows: 40,
+        env: { AGENT_TEST_CLOCK: clock },
+      });
       await pane.until("brain · $0.00/$15.00 month");
       const sent = await api("chat/send", {
         method: "POST",
@@ -45,8 +55,10 @@ Deno.test({
       await pane.keys("C-y");
       await pane.type("y");
       await pane.keep("hub-approval-120");
+      // Time for a decision, had one been made, to reach the hub and run the tool.
       await new Promise((r) => setTimeout(r, 600));
       await assert.rejects(Deno.stat(`${home}/notes/x.md`));
+      await Deno.writeTextFile(clock, String(at + 600));
       await pane.keys("C-y");
       await until("the hub ran the tool", async () => {
         try {
