@@ -34,7 +34,9 @@ async function startWithNoise(
   starting: (pane: Pane, screen: string) => Promise<boolean> | boolean,
   ready: RegExp,
 ): Promise<Pane> {
-  for (let attempt = 0; attempt < 5; attempt++) {
+  // A loaded machine captures the screen slower than the TUI gets past its start-up, so
+  // many tries may miss it (all 5 did in stop 46's CI run); each try costs ~2 s.
+  for (let attempt = 0; attempt < 15; attempt++) {
     const pane = await Pane.start(args, { columns: 100, rows: 30 });
     try {
       const pid = await pane.programPid();
