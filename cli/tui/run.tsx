@@ -123,8 +123,8 @@ export async function runTui(ctx: CommandContext, tui: TuiOptions): Promise<numb
       lang,
       hub: hubWatch({ port: config.hub.port, config, env, paths: ctx.paths }),
       // A test's clock file (AGENT_TEST_CLOCK, from a checkout only) holds the approval
-      // guard's time still, so a key it sends in the first 500 ms is in them however late
-      // a loaded machine delivers it.
+      // guard's time still, so a key the test sends within a card's first 500 ms stays
+      // within them however late a loaded machine delivers it.
       clock: testNow(env),
     });
     if (picked.notice) controller.say("system", picked.notice);
