@@ -65,7 +65,9 @@ Deno.test({
       const started = performance.now();
       const out = await router.generate("local", ASK, { channel: "chat" });
       const elapsed = performance.now() - started;
-      assert.ok(elapsed >= 2900 && elapsed < 6000, `failover took ${elapsed} ms`);
+      // The timeout, not a longer wait; the upper bound allows a loaded machine (stop 46's CI
+      // run took over 6 s with the layers side by side).
+      assert.ok(elapsed >= 2900 && elapsed < 9_000, `failover took ${elapsed} ms`);
       assert.deepEqual(out.usedRole, "fast");
       assert.deepEqual(out.notice, "local is not reachable right now; fast answered instead.");
       assert.match(ws.log(), /is not reachable \(connect timeout\); fast answers instead/);
