@@ -1,7 +1,8 @@
 /**
  * The clock a test steps a hub process by: a file of epoch milliseconds that the hub
  * reads through `AGENT_TEST_CLOCK` (honoured from a checkout only), so an every-second
- * job's slots come when the test moves the clock, not when a second has passed.
+ * job's slots come when the test moves the clock, not when a second has passed. `agent
+ * net` and the TUI's approval guard read the same file.
  *
  * @module
  */

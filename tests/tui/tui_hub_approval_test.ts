@@ -16,6 +16,7 @@ import { freePort } from "../_port.ts";
 import { spawnHubProcess, stopHubProcess, untilHub } from "../_hub_process.ts";
 import { dashboardSignIn } from "../_dashboard_session.ts";
 import { until } from "../_poll.ts";
+import { StepClock } from "../jobs/_clock.ts";
 
 const SAVE = '/tool write_note {"name":"x","text":"y"}';
 const ASKED = "The agent wants to save the note “x” (1 character).";
@@ -34,13 +35,11 @@ Deno.test({
     try {
       await untilHub(port);
       const { api } = await dashboardSignIn(port);
-      const clock = `${home}/tui-clock`;
-      const at = Date.now();
-      await Deno.writeTextFile(clock, String(at));
+      const clock = await StepClock.create(home);
       pane = await Pane.start(["--home", home, "tui"], {
         columns: 120,
         rows: 40,
-        env: { AGENT_TEST_CLOCK: clock },
+        env: clock.env,
       });
       await pane.until("brain · $0.00/$15.00 month");
       const sent = await api("chat/send", {
@@ -58,7 +57,7 @@ Deno.test({
       // Time for a decision, had one been made, to reach the hub and run the tool.
       await new Promise((r) => setTimeout(r, 600));
       await assert.rejects(Deno.stat(`${home}/notes/x.md`));
-      await Deno.writeTextFile(clock, String(at + 600));
+      await clock.advance(600);
       await pane.keys("C-y");
       await until("the hub ran the tool", async () => {
         try {
