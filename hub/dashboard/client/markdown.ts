@@ -53,7 +53,9 @@ export function markdown(text: string): Node[] {
       out.push(h("blockquote", {}, markdown(quoted.join("\n"))));
       continue;
     }
-    const para: string[] = [];
+    // A line no other block took starts a paragraph, whatever it begins with: a "```js
+    // title" or "````" that opens no fence once took no line here and looped for ever.
+    const para: string[] = [lines[i++]!];
     while (
       i < lines.length && lines[i]!.trim() !== "" &&
       !/^(#{1,6}\s|\s*```|\s*~~~|\s*>)/.test(lines[i]!) &&
@@ -71,7 +73,6 @@ export function markdown(text: string): Node[] {
 
 const INLINE =
   /(`+)([^`]+?)\1|\*\*([^*]+?)\*\*|(?<![\p{L}\p{N}_])__([^_]+?)__(?![\p{L}\p{N}_])|\*([^*\s][^*]*?)\*|(?<![\p{L}\p{N}_])_([^_\s][^_]*?)_(?![\p{L}\p{N}_])|\[([^\]]+)\]\(([^)\s]+)\)/u;
-/(`+)([^`]+?)\1|\*\*([^*]+?)\*\*|__([^_]+?)__|\*([^*\s][^*]*?)\*|_([^_\s][^_]*?)_|\[([^\]]+)\]\(([^)\s]+)\)/;
 
 /** Inline Markdown as nodes. */
 export function inline(text: string): Child[] {
