@@ -8,6 +8,13 @@
  */
 import { append, type Child, h } from "./dom.ts";
 
+/**
+ * A line that opens a code fence, as CommonMark has it: three or more backticks or tildes,
+ * then an info string whose first word is the language (`` ```js title=app.js ``); a
+ * backtick fence's info holds no backtick.
+ */
+const FENCE = /^\s*(`{3,}(?=[^`]*$)|~{3,})\s*([\w+-]*)/;
+
 /** The nodes of `text`. */
 export function markdown(text: string): Node[] {
   const out: Node[] = [];
@@ -15,11 +22,13 @@ export function markdown(text: string): Node[] {
   let i = 0;
   while (i < lines.length) {
     const line = lines[i]!;
-    const fence = /^\s*(```|~~~)\s*([\w+-]*)\s*$/.exec(line);
+    const fence = FENCE.exec(line);
     if (fence) {
+      // Closed by a line of the same mark, at least as long, and nothing else.
+      const close = new RegExp(`^${fence[1]![0]}{${fence[1]!.length},}$`);
       const body: string[] = [];
       i++;
-      while (i < lines.length && !lines[i]!.trim().startsWith(fence[1]!)) body.push(lines[i++]!);
+      while (i < lines.length && !close.test(lines[i]!.trim())) body.push(lines[i++]!);
       i++;
       out.push(h("pre", {}, h("code", fence[2] ? { "data-lang": fence[2] } : {}, body.join("\n"))));
       continue;
@@ -53,8 +62,8 @@ export function markdown(text: string): Node[] {
       out.push(h("blockquote", {}, markdown(quoted.join("\n"))));
       continue;
     }
-    // A line no other block took starts a paragraph, whatever it begins with: a "```js
-    // title" or "````" that opens no fence once took no line here and looped for ever.
+    // A line no other block took starts a paragraph, whatever it begins with: a line
+    // such as "```a`b" that opens no fence once took no line here and looped for ever.
     const para: string[] = [lines[i++]!];
     while (
       i < lines.length && lines[i]!.trim() !== "" &&

@@ -21,9 +21,21 @@ function drawn(text: string): string {
   }
 }
 
-Deno.test("markdown() makes a line that looks like a fence but opens none a paragraph (it looped for ever)", () => {
-  assert.equal(drawn("```js title\nmore\n\n````"), "<p>```js title<br>more</p><p>````</p>");
-  assert.equal(drawn("~~~ a b"), "<p>~~~ a b</p>");
+Deno.test("markdown() opens a fence with an info string after the language; a line that opens none is a paragraph (it looped for ever)", () => {
+  assert.equal(
+    drawn("```js title=app.js\nconsole.log(1);\n```\n\nAfter."),
+    '<pre><code data-lang="js">console.log(1);</code></pre><p>After.</p>',
+  );
+  // Closed only by as many marks or more, alone on their line.
+  assert.equal(
+    drawn("````\n```ts\ninside\n```\n````"),
+    "<pre><code>```ts\ninside\n```</code></pre>",
+  );
+  // A backtick in a backtick fence's info: no fence, a paragraph (its marks read inline).
+  assert.match(
+    drawn("```a`b\nmore\n\n~~ x"),
+    /^<p>[^<]*<code>a<\/code>b<br>more<\/p><p>~~ x<\/p>$/,
+  );
 });
 
 Deno.test("markdown() draws blocks, fences and inline marks as nodes, markup as text", () => {
