@@ -41,3 +41,23 @@ export function freePort(options: FreePortOptions = {}): number {
     }
   }
 }
+
+/**
+ * Starts a server on `named`, or else on a port from {@linkcode freePort}. A port picked
+ * free can still be taken before the server binds it (by a file running beside this
+ * one, or by any outgoing connection, which draws from the same range): then another is
+ * picked, up to three in all. A port the caller named is never swapped.
+ */
+export async function onFreePort<T>(
+  named: number | undefined,
+  start: (port: number) => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await start(named || freePort());
+    } catch (error) {
+      const taken = /ERR_ADDRESS_IN_USE|Address already in use|AddrInUse/.test(String(error));
+      if (named || !taken || attempt >= 3) throw error;
+    }
+  }
+}

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { freePort } from "./_port.ts";
+import { freePort, onFreePort } from "./_port.ts";
 import { tempDir } from "./_temp_dir.ts";
 
 Deno.test("freePort() claims each port it hands out and never hands out a claimed one", () => {
@@ -21,4 +21,50 @@ Deno.test("freePort() claims each port it hands out and never hands out a claime
 Deno.test("freePort() hands out a port nothing listens on", async () => {
   const port = freePort();
   await assert.rejects(Deno.connect({ hostname: "127.0.0.1", port }));
+});
+
+Deno.test("onFreePort() picks another port when the first is taken before the server binds it", async () => {
+  // A real bind race: the first port handed to the server is bound here first.
+  const tried: number[] = [];
+  let squatter: Deno.Listener | undefined;
+  const bound = await onFreePort(undefined, (port) => {
+    tried.push(port);
+    if (squatter === undefined) squatter = Deno.listen({ hostname: "127.0.0.1", port });
+    return Promise.resolve(Deno.listen({ hostname: "127.0.0.1", port }));
+  });
+  try {
+    assert.equal(tried.length, 2);
+    assert.notEqual(tried[0], tried[1]);
+    assert.equal((bound.addr as Deno.NetAddr).port, tried[1]);
+  } finally {
+    bound.close();
+    squatter?.close();
+  }
+});
+
+Deno.test("onFreePort() keeps a named port, and passes on errors that are not a taken port", async () => {
+  const held = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const named = (held.addr as Deno.NetAddr).port;
+  try {
+    let calls = 0;
+    await assert.rejects(
+      onFreePort(named, (port) => {
+        calls++;
+        return Promise.resolve(Deno.listen({ hostname: "127.0.0.1", port }));
+      }),
+      Deno.errors.AddrInUse,
+    );
+    assert.equal(calls, 1);
+  } finally {
+    held.close();
+  }
+  let calls = 0;
+  await assert.rejects(
+    onFreePort(undefined, () => {
+      calls++;
+      return Promise.reject(new Error("bad config"));
+    }),
+    /bad config/,
+  );
+  assert.equal(calls, 1);
 });

@@ -7,7 +7,7 @@
  */
 import type { Miniflare } from "miniflare";
 import { runSpine, runSpineCron, stopMiniflare } from "@agent/kit";
-import { freePort } from "../_port.ts";
+import { onFreePort } from "../_port.ts";
 import { spineBundle } from "../_worker_bundle.ts";
 
 /** Options for {@linkcode startSpine}. */
@@ -87,16 +87,7 @@ export function fileSpines(): (options: StartSpineOptions) => Promise<RunningSpi
 
 /** Starts a spine on workerd and waits until it answers. */
 export async function startSpine(options: StartSpineOptions = {}): Promise<RunningSpine> {
-  // A port picked free can be taken by a file running beside this one before workerd
-  // binds it: pick another, a few times, unless the caller named the port.
-  for (let attempt = 1;; attempt++) {
-    try {
-      return await startSpineOn(options.port || freePort(), options);
-    } catch (error) {
-      const taken = /ERR_ADDRESS_IN_USE|Address already in use/.test(String(error));
-      if (options.port || !taken || attempt >= 3) throw error;
-    }
-  }
+  return await onFreePort(options.port, (port) => startSpineOn(port, options));
 }
 
 async function startSpineOn(port: number, options: StartSpineOptions): Promise<RunningSpine> {

@@ -77,15 +77,17 @@ Deno.test({
   ...T,
   async fn() {
     const reply = JSON.stringify([longReply(20_000), longReply(20_000)]);
+    // A millisecond a word: the answer takes 20 s or more, so it is still drawing when
+    // Ctrl-C comes, however slow the machine (unpaced, a busy one finished it first).
     const dir = await home(
-      `provider = "fake"\nmodel_id = "fake-brain"\nparams = { replies = ${reply} }`,
+      `provider = "fake"\nmodel_id = "fake-brain"\nparams = { word_ms = 1, replies = ${reply} }`,
     );
     const pane = await Pane.start(["--home", dir, "tui"]);
     try {
       await pane.until("Write a message below and press Enter");
       await pane.type("Hello");
       await pane.keys("Enter");
-      await pane.until(/word\d+/, 30_000);
+      await pane.until(/word[1-9]\d{2,}/, 30_000);
       const start = performance.now();
       await pane.keys("C-c");
       await pane.until("(answer cancelled)", 5_000);

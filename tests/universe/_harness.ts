@@ -8,7 +8,7 @@ import type { Miniflare } from "miniflare";
 import { runUniverse, runUniverseCron, stopMiniflare } from "@agent/kit";
 import { b64uEncode, signUniverseRequest, type UniversePayload } from "@agent/net";
 import { type Peer, startPeer } from "../spine/_fixtures.ts";
-import { freePort } from "../_port.ts";
+import { onFreePort } from "../_port.ts";
 import { universeBundle } from "../_worker_bundle.ts";
 
 /** A running universe. */
@@ -36,7 +36,13 @@ export interface StartUniverseOptions {
 
 /** Starts a universe with `ALLOW_INSECURE_PEERS=1`. */
 export async function startUniverse(options: StartUniverseOptions = {}): Promise<RunningUniverse> {
-  const port = options.port ?? freePort();
+  return await onFreePort(options.port, (port) => startUniverseOn(port, options));
+}
+
+async function startUniverseOn(
+  port: number,
+  options: StartUniverseOptions,
+): Promise<RunningUniverse> {
   const { mf, url } = await runUniverse({
     script: await universeBundle(),
     port,
