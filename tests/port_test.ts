@@ -18,9 +18,14 @@ Deno.test("freePort() claims each port it hands out and never hands out a claime
   for (const port of handed) assert.ok(claimed.includes(port), `${port} is claimed`);
 });
 
-Deno.test("freePort() hands out a port nothing listens on", async () => {
+Deno.test("freePort() hands out a port nothing listens on, below the system's ephemeral range", async () => {
   const port = freePort();
   await assert.rejects(Deno.connect({ hostname: "127.0.0.1", port }));
+  // Outgoing connections and port-0 sockets draw from 32768 up (Linux's range).
+  for (let i = 0; i < 50; i++) {
+    const handed = freePort();
+    assert.ok(handed >= 20_000 && handed < 32_768, `${handed}`);
+  }
 });
 
 Deno.test("onFreePort() picks another port when the first is taken before the server binds it", async () => {

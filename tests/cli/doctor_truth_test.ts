@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { agent, canMakeReadOnly, cleanup, initHome as setUp, tempHome } from "./_run.ts";
 import type { Lang } from "@agent/hub/base";
+import { freePort } from "../_port.ts";
 
 /** A home as `agent --lang <lang> init --yes` makes it (in this process). */
 function initHome(language: Lang = "en"): Promise<string> {
@@ -57,9 +58,7 @@ Deno.test({
 
 Deno.test("agent doctor gives a local-runtime role one line that says the server is down", async () => {
   const home = await initHome();
-  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (closed.addr as Deno.NetAddr).port;
-  closed.close();
+  const port = freePort();
   const env = { AGENT_LOCAL_RUNTIME_URL: `http://127.0.0.1:${port}` };
   const r = await agent(["--home", home, "doctor"], { env });
   const local = lines(r.stdout).filter((l) => / role local: |local-runtime: /.test(l));

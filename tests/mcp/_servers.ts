@@ -8,6 +8,7 @@
  */
 import type { McpServerConfig } from "@agent/hub/config";
 import { type AgentPaths, resolvePaths } from "@agent/hub/base";
+import { freePort } from "../_port.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -77,14 +78,6 @@ export function baseEnv(extra: Record<string, string> = {}): Record<string, stri
     HOME: Deno.env.get("HOME") ?? "/",
     ...extra,
   };
-}
-
-/** A free loopback port, picked by the system. */
-export function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
 }
 
 /**
