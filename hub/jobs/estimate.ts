@@ -46,6 +46,33 @@ export function jobMaxTokens(config: AgentConfig, job: JobDefinition): number {
 }
 
 /**
+ * One run of `job`: its role's model and most possible cost, `undefined` when the model
+ * has no price. What a run's claim and ceiling reserve; without counting the schedule's
+ * slots, which for an every-minute job takes ~10,000 steps of croner (0.3 s of processor
+ * time) that a run has no use for.
+ */
+export function estimateRun(
+  config: AgentConfig,
+  job: JobDefinition,
+  systemChars: number,
+): { model: string; runUsd: number | undefined } {
+  const role = config.models.roles[job.role];
+  const model = role?.model_id ?? job.role;
+  const price = role === undefined ? undefined : lookupPrice(config, role.model_id);
+  const free = role?.provider === "local-runtime" ||
+    (role?.provider === "fake" && price === undefined);
+  const chars = systemChars + job.prompt.length + PROMPT_OVERHEAD_CHARS +
+    (job.tools === "tier1" ? TOOLS_CHARS : 0);
+  const input = estimateTokens(chars, RESERVE_CHARS_PER_TOKEN);
+  const runUsd = free
+    ? 0
+    : price === undefined
+    ? undefined
+    : (input * price.input + jobMaxTokens(config, job) * price.output) / 1e6;
+  return { model, runUsd };
+}
+
+/**
  * Estimates `job` with a system prompt of `systemChars` characters (the persona files).
  *
  * @example
@@ -66,19 +93,7 @@ export function estimateJob(
   systemChars: number,
   nowMs: number,
 ): JobEstimate {
-  const role = config.models.roles[job.role];
-  const model = role?.model_id ?? job.role;
-  const price = role === undefined ? undefined : lookupPrice(config, role.model_id);
-  const free = role?.provider === "local-runtime" ||
-    (role?.provider === "fake" && price === undefined);
-  const chars = systemChars + job.prompt.length + PROMPT_OVERHEAD_CHARS +
-    (job.tools === "tier1" ? TOOLS_CHARS : 0);
-  const input = estimateTokens(chars, RESERVE_CHARS_PER_TOKEN);
-  const runUsd = free
-    ? 0
-    : price === undefined
-    ? undefined
-    : (input * price.input + jobMaxTokens(config, job) * price.output) / 1e6;
+  const { model, runUsd } = estimateRun(config, job, systemChars);
   const cron = scheduleOf(job.schedule, job.tz);
   let runsPerDay = 0;
   for (let day = 0; day < 7; day++) {

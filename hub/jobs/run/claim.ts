@@ -11,7 +11,7 @@ import { dayStart } from "../../ledger/mod.ts";
 import { processAlive } from "../../process_alive.ts";
 import { t } from "../_messages.ts";
 import type { JobDefinition } from "../definition.ts";
-import { estimateJob, usd } from "../estimate.ts";
+import { estimateRun, usd } from "../estimate.ts";
 import { ALL_JOBS } from "../pause_store.ts";
 import type { RunRow } from "../store.ts";
 import type { JobRunContext, RunOutcome } from "./context.ts";
@@ -73,7 +73,7 @@ export async function claimShared(
   const slots = ctx.slots!;
   // A pause the spine did not get yet goes first: the claim then sees it.
   await sendUnsent(store, slots);
-  const one = estimateJob(ctx.config, job, ctx.systemChars, nowMs).runUsd ?? 0;
+  const one = estimateRun(ctx.config, job, ctx.systemChars).runUsd ?? 0;
   const answer = await slots.claim({
     slotId: id,
     job: job.name,
