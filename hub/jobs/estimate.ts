@@ -73,6 +73,16 @@ export function estimateRun(
 }
 
 /**
+ * The least a run of `job` holds of its day's ceiling: its most possible cost, or its
+ * `max_usd_per_run` when lower; 0 for a model without a price. What a run's claim and
+ * ceiling reserve, and what `agent jobs resume` checks the day has left.
+ */
+export function minRunUsd(config: AgentConfig, job: JobDefinition, systemChars: number): number {
+  const one = estimateRun(config, job, systemChars).runUsd ?? 0;
+  return Math.min(one, job.max_usd_per_run ?? one);
+}
+
+/**
  * Estimates `job` with a system prompt of `systemChars` characters (the persona files).
  *
  * @example

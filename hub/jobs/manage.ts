@@ -16,14 +16,7 @@ import { dayStart } from "../ledger/mod.ts";
 import { UserError } from "../user_error.ts";
 import { t } from "./_messages.ts";
 import { type JobDefinition, JobFileError, parseJobFile } from "./definition.ts";
-import {
-  estimateJob,
-  estimateRun,
-  type JobEstimate,
-  personaChars,
-  usd,
-  usdAll,
-} from "./estimate.ts";
+import { estimateJob, type JobEstimate, minRunUsd, personaChars, usd, usdAll } from "./estimate.ts";
 import { jobExists, jobStoreFile, loadJobs, removeJob, writeJob } from "./files.ts";
 import { nextSlot, scheduleOf } from "./schedule.ts";
 import { ALL_JOBS } from "./pause_store.ts";
@@ -314,10 +307,9 @@ async function daySpent(
   if (cap === undefined) return undefined;
   const now = scope.nowMs ?? Date.now();
   const spent = store.spentSince(job.name, dayStart(now));
-  const one = estimateRun(scope.config, job, await personaChars(scope.paths.personaDir)).runUsd ??
-    0;
+  const least = minRunUsd(scope.config, job, await personaChars(scope.paths.personaDir));
   const left = cap - spent;
-  return left < Math.min(one, job.max_usd_per_run ?? one) || left <= 0 ? spent : undefined;
+  return left < least || left <= 0 ? spent : undefined;
 }
 
 /** The pauses shared on the scope's cloud spine, if its environment names one. */

@@ -11,7 +11,7 @@
 import { dayStart } from "../../ledger/mod.ts";
 import { budgetStatus } from "../../spend/mod.ts";
 import type { JobDefinition } from "../definition.ts";
-import { estimateRun } from "../estimate.ts";
+import { minRunUsd } from "../estimate.ts";
 import type { EventSaid } from "../../events/mod.ts";
 import { jobSaid } from "./notice.ts";
 import type { JobRunContext } from "./context.ts";
@@ -36,8 +36,7 @@ export function holdCeilings(
   let hold: string | undefined;
   const cap = job.max_usd_per_day;
   if (cap !== undefined) {
-    const one = estimateRun(ctx.config, job, ctx.systemChars).runUsd ?? 0;
-    const minUsd = Math.min(one, job.max_usd_per_run ?? one);
+    const minUsd = minRunUsd(ctx.config, job, ctx.systemChars);
     const sinceMs = dayStart(run.nowMs);
     const ledger = ctx.ledger;
     if (ledger !== undefined && !ledger.readOnly) {

@@ -11,7 +11,7 @@ import { dayStart } from "../../ledger/mod.ts";
 import { processAlive } from "../../process_alive.ts";
 import { t } from "../_messages.ts";
 import type { JobDefinition } from "../definition.ts";
-import { estimateRun, usd } from "../estimate.ts";
+import { minRunUsd, usd } from "../estimate.ts";
 import { ALL_JOBS } from "../pause_store.ts";
 import type { RunRow } from "../store.ts";
 import type { JobRunContext, RunOutcome } from "./context.ts";
@@ -73,14 +73,13 @@ export async function claimShared(
   const slots = ctx.slots!;
   // A pause the spine did not get yet goes first: the claim then sees it.
   await sendUnsent(store, slots);
-  const one = estimateRun(ctx.config, job, ctx.systemChars).runUsd ?? 0;
   const answer = await slots.claim({
     slotId: id,
     job: job.name,
     dayMs: dayStart(nowMs),
     maxRunUsd: job.max_usd_per_run,
     dayCapUsd: job.max_usd_per_day,
-    minUsd: Math.min(one, job.max_usd_per_run ?? one),
+    minUsd: minRunUsd(ctx.config, job, ctx.systemChars),
     sessionId,
   });
   const pausedOutcome = (row?: { job: string; reason: string }) => {
