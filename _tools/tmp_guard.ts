@@ -11,11 +11,6 @@
  * loopback port it hands out, so two test files running side by side never get the same
  * one; that folder is the guard's, not counted, and removed with the rest.
  *
- * The tests reach only loopback, so the variables in {@linkcode UNSHARED_VARS} are not
- * passed on: a machine's extra certificates (`NODE_EXTRA_CA_CERTS`) are copied by
- * Miniflare into every Worker's config, 144 of them (223 KB) on this machine, and its
- * config encoder grows by copying: ~0.15 CPU-seconds more a start, in ~190 starts a run.
- *
  * Run it as `deno run ... _tools/tmp_guard.ts <step>...`: each step in turn, stopping
  * after the first that fails (the exit code of its first failed task is the guard's);
  * exit 1 when they all pass but something was left behind. A step is a task run with
@@ -41,9 +36,6 @@ export interface GuardOptions {
   parent?: string;
 }
 
-/** Variables of the calling environment the tests do not get (see the module's note). */
-export const UNSHARED_VARS: readonly string[] = ["NODE_EXTRA_CA_CERTS"];
-
 /** At most this many leftover names are printed. */
 export const MAX_NAMES = 20;
 
@@ -65,17 +57,13 @@ export async function guardedRun(
   try {
     await Deno.mkdir(dir);
     await Deno.mkdir(ports);
-    const env = Deno.env.toObject();
-    for (const name of UNSHARED_VARS) delete env[name];
-    Object.assign(env, { TMPDIR: dir, TMUX_TMPDIR: dir, AGENT_TEST_PORTS: ports });
     let code = 0;
     for (const step of steps) {
       const statuses = await Promise.all(
         step.map(([program, ...args]) =>
           new Deno.Command(program!, {
             args,
-            env,
-            clearEnv: true,
+            env: { TMPDIR: dir, TMUX_TMPDIR: dir, AGENT_TEST_PORTS: ports },
             stdin: step.length === 1 ? "inherit" : "null",
             stdout: "inherit",
             stderr: "inherit",

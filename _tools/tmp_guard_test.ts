@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { guardedRun, leftLine, MAX_NAMES, UNSHARED_VARS } from "./tmp_guard.ts";
+import { guardedRun, leftLine, MAX_NAMES } from "./tmp_guard.ts";
 import { tempDir } from "../tests/_temp_dir.ts";
 
 Deno.test("guardedRun() gives the commands a private TMPDIR and removes it", async () => {
@@ -20,27 +20,6 @@ Deno.test("guardedRun() names a ports folder outside the counted one, and remove
   ], { parent: parent.path });
   assert.deepEqual(report, { code: 0, left: [] });
   assert.deepEqual([...Deno.readDirSync(parent.path)], []);
-});
-
-Deno.test("guardedRun() passes the environment on but for the unshared variables", async () => {
-  await using parent = await tempDir("guard-test-");
-  // The process's own values come back afterwards: test files share its environment.
-  const own = UNSHARED_VARS.map((name) => [name, Deno.env.get(name)] as const);
-  Deno.env.set("AGENT_GUARD_TEST_KEPT", "kept");
-  for (const name of UNSHARED_VARS) Deno.env.set(name, "/nowhere/certs.pem");
-  try {
-    const unset = UNSHARED_VARS.map((name) => `test -z "\${${name}+set}"`).join(" && ");
-    const report = await guardedRun([
-      [["sh", "-c", `test "$AGENT_GUARD_TEST_KEPT" = kept && ${unset}`]],
-    ], { parent: parent.path });
-    assert.deepEqual(report, { code: 0, left: [] });
-  } finally {
-    Deno.env.delete("AGENT_GUARD_TEST_KEPT");
-    for (const [name, value] of own) {
-      if (value === undefined) Deno.env.delete(name);
-      else Deno.env.set(name, value);
-    }
-  }
 });
 
 Deno.test("guardedRun() names what the commands left and still removes it", async () => {
