@@ -34,7 +34,7 @@ import { newSessionId } from "../sessions/session_id.ts";
 import { readStoredMessage } from "../sessions/message.ts";
 import type { Lang } from "../i18n.ts";
 import { searchedMessages } from "../sessions/indexed.ts";
-import { SessionSearchIndex } from "../session_search/mod.ts";
+import { dropHeldIndex, heldIndex } from "../session_search/mod.ts";
 import type { SpendChartReader } from "../spend/chart.ts";
 import { jsonBody, pageLang } from "./body.ts";
 import { transcriptEntries } from "./transcript.ts";
@@ -85,11 +85,15 @@ export function dashboardChat(sources: ChatSources): DashboardRoutes {
       // it (a session written since it was indexed is read again, that one alone).
       let said = new Set<string>();
       if (q !== "") {
-        const index = SessionSearchIndex.open(sources.searchFile);
         try {
-          said = await index.search(q, list, searchedMessages(sources.sessions));
-        } finally {
-          index.close();
+          said = await heldIndex(sources.searchFile).search(
+            q,
+            list,
+            searchedMessages(sources.sessions),
+          );
+        } catch (error) {
+          dropHeldIndex(sources.searchFile);
+          throw error;
         }
       }
       const found = list.filter((s) =>

@@ -7,10 +7,11 @@
  * @module
  */
 import {
+  dropHeldIndex,
+  heldIndex,
   type MessageSource,
   SEARCHED_AGENT,
   type SearchedMessage,
-  SessionSearchIndex,
 } from "../session_search/mod.ts";
 import { readStoredMessage } from "./message.ts";
 import type { SessionStore } from "./store.ts";
@@ -44,7 +45,10 @@ export function searchedMessages(store: SessionStore): MessageSource {
   };
 }
 
-/** `store`, recording each message it writes in the index at `file`. */
+/**
+ * `store`, recording each message it writes in the index at `file` (held open for the
+ * process: `hub/session_search/held.ts`).
+ */
 export function withSearchIndex(store: SessionStore, file: string): SessionStore {
   const record = (
     sessionId: string,
@@ -54,13 +58,11 @@ export function withSearchIndex(store: SessionStore, file: string): SessionStore
     created: boolean,
   ) => {
     try {
-      const index = SessionSearchIndex.open(file);
-      try {
-        index.record(sessionId, agentId, { id, text: searchedText(data) }, created);
-      } finally {
-        index.close();
-      }
-    } catch { /* the search reads the session again */ }
+      heldIndex(file).record(sessionId, agentId, { id, text: searchedText(data) }, created);
+    } catch {
+      // The search reads the session again; the next write opens the file afresh.
+      dropHeldIndex(file);
+    }
   };
   const createMessage: SessionStore["createMessage"] = async (sessionId, agentId, id, data) => {
     const outcome = await store.createMessage(sessionId, agentId, id, data);
