@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { absoluteImports, chunk, docExamples, parseArgs, writeShards } from "./test_shards.ts";
+import {
+  absoluteImports,
+  certsForDeno,
+  chunk,
+  docExamples,
+  parseArgs,
+  writeShards,
+} from "./test_shards.ts";
+import { tempDir } from "../tests/_temp_dir.ts";
 
 const SOURCE = [
   "/**",
@@ -65,14 +73,16 @@ Deno.test("chunk() cuts items in order into at most n runs of nearly equal weigh
   assert.deepEqual(chunk([], (n: number) => n, 3), [[]]);
 });
 
-Deno.test("parseArgs() keeps --shards, --doc and --ignore, and gives the rest to deno test", () => {
+Deno.test("parseArgs() keeps --shards, --doc, --ignore and --certs-for-deno, and gives the rest to deno test", () => {
   assert.deepEqual(
     parseArgs(["--shards", "3", "--doc", "--ignore=a/,b.ts", "--allow-read", "--", "hub/"]),
     {
       options: { roots: ["hub/"], shards: 3, doc: true, ignore: ["a/", "b.ts"] },
       flags: ["--allow-read"],
+      certsForDeno: false,
     },
   );
+  assert.equal(parseArgs(["--certs-for-deno", "--allow-read", "--", "hub/"])?.certsForDeno, true);
   assert.equal(parseArgs(["--allow-read", "hub/"]), null);
   assert.equal(parseArgs(["--shards", "0", "--", "hub/"]), null);
 });
@@ -126,4 +136,61 @@ Deno.test("writeShards() imports every test file once, leaves out the ignored, w
     await Deno.remove(repo, { recursive: true });
     await Deno.remove(out, { recursive: true });
   }
+});
+
+Deno.test("certsForDeno() hands NODE_EXTRA_CA_CERTS to Deno as DENO_CERT, and keeps a DENO_CERT set", () => {
+  assert.deepEqual(certsForDeno({ NODE_EXTRA_CA_CERTS: "/ca.pem", HOME: "/h" }), {
+    DENO_CERT: "/ca.pem",
+    HOME: "/h",
+  });
+  assert.deepEqual(certsForDeno({ NODE_EXTRA_CA_CERTS: "/ca.pem", DENO_CERT: "/own.pem" }), {
+    DENO_CERT: "/own.pem",
+  });
+  assert.deepEqual(certsForDeno({ NODE_EXTRA_CA_CERTS: "", HOME: "/h" }), { HOME: "/h" });
+  assert.deepEqual(certsForDeno({ HOME: "/h" }), { HOME: "/h" });
+});
+
+Deno.test("--certs-for-deno: the shards see DENO_CERT, and no NODE_EXTRA_CA_CERTS", async () => {
+  using tmp = tempDir();
+  const ca = `${tmp.path}/ca.pem`;
+  await Deno.copyFile("/etc/ssl/certs/ca-certificates.crt", ca).catch(() =>
+    Deno.writeTextFile(ca, "")
+  );
+  // A DENO_CERT the machine sets is kept.
+  const expected = Deno.env.get("DENO_CERT") || ca;
+  await Deno.writeTextFile(
+    `${tmp.path}/env_test.ts`,
+    [
+      'Deno.test("env", () => {',
+      '  if (Deno.env.get("NODE_EXTRA_CA_CERTS") !== undefined) throw new Error("still set");',
+      `  if (Deno.env.get("DENO_CERT") !== ${
+        JSON.stringify(expected)
+      }) throw new Error("DENO_CERT");`,
+      "});",
+      "",
+    ].join("\n"),
+  );
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      "--allow-run",
+      new URL("./test_shards.ts", import.meta.url).pathname,
+      "--certs-for-deno",
+      "--shards",
+      "1",
+      "--no-check",
+      "--allow-env",
+      "--allow-read",
+      "--",
+      "env_test.ts",
+    ],
+    cwd: tmp.path,
+    env: { NODE_EXTRA_CA_CERTS: ca },
+  }).output();
+  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  assert.equal(out.code, 0, text);
+  assert.match(text, /1 passed/);
 });
