@@ -68,7 +68,16 @@ export interface SessionWindowsOptions {
   config: AgentConfig;
   channel: Channel;
   logger: Logger;
+  /**
+   * How many sessions' windows are kept, the least recently read dropped first (read
+   * again from the store when needed): a network service's agent answers many peers.
+   * @default {@linkcode MAX_WINDOWS}
+   */
+  maxSessions?: number;
 }
+
+/** How many sessions' windows an agent keeps unless told otherwise. */
+export const MAX_WINDOWS = 32;
 
 /** The windows of one agent's sessions. */
 export class SessionWindows {
@@ -77,6 +86,21 @@ export class SessionWindows {
 
   constructor(p: SessionWindowsOptions) {
     this.#p = p;
+  }
+
+  /** The sessions whose windows are kept, least recently read first. */
+  kept(): string[] {
+    return [...this.#windows.keys()];
+  }
+
+  #keep(sessionId: string, window: SessionWindow): void {
+    this.#windows.delete(sessionId);
+    this.#windows.set(sessionId, window);
+    const max = this.#p.maxSessions ?? MAX_WINDOWS;
+    for (const oldest of this.#windows.keys()) {
+      if (this.#windows.size <= max) break;
+      this.#windows.delete(oldest);
+    }
   }
 
   /** Drops what was read of a session (messages written over are stale). */
@@ -102,7 +126,7 @@ export class SessionWindows {
       fold: hit.fold,
       messages: [...hit.messages, ...more.flatMap((m) => readStoredMessage(m) ?? [])],
     };
-    this.#windows.set(sessionId, next);
+    this.#keep(sessionId, next);
     return next;
   }
 
@@ -146,7 +170,7 @@ export class SessionWindows {
     const from = current.messages.indexOf(visible[start]!);
     const fold: Fold = { upto: current.count - current.messages.length + from, summary };
     await sessions.patchMeta(sessionId, { compaction: fold });
-    this.#windows.set(sessionId, {
+    this.#keep(sessionId, {
       count: current.count,
       fold,
       messages: current.messages.slice(from),

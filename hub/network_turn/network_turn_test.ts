@@ -9,7 +9,7 @@ import { DatabaseSync } from "node:sqlite";
 import { parseConfig } from "../mod.ts";
 import { Logger } from "../base.ts";
 import { Ledger } from "../money.ts";
-import { networkTurn, type TurnDeps, type TurnInput } from "../mod.ts";
+import { networkTurn, turnAnswerer, type TurnDeps, type TurnInput } from "../mod.ts";
 import { resolvePaths } from "../base.ts";
 import { FileSessionStore } from "../mod.ts";
 import { loadSubAgentDirectory } from "../mod.ts";
@@ -261,6 +261,47 @@ model_id = "fake-fast"
     assert.deepEqual(second, { kind: "skip", reason: "no_reply" });
     // The turn is still in the session: the model saw the message and chose silence.
     assert.equal((await sessions.listMessages("net-bob", "main"))?.length, 4);
+  } finally {
+    h.ledger.close();
+    await Deno.remove(h.dir, { recursive: true });
+  }
+});
+
+Deno.test("turnAnswerer() keeps its agent between messages: a peer's next message reads only what was stored since", async () => {
+  const h = await home(`
+[models.roles.brain]
+provider = "fake"
+model_id = "fake-brain"
+[models.roles.brain.params]
+replies = ["One.", "Two.", "Three."]
+[models.roles.fast]
+provider = "fake"
+model_id = "fake-fast"
+`);
+  const sessions = h.deps.sessions as FileSessionStore;
+  const offsets: number[] = [];
+  const listMessages = sessions.listMessages.bind(sessions);
+  sessions.listMessages = (sessionId, agentId, options = {}) => {
+    if (sessionId === "net-bob") offsets.push(options.offset ?? 0);
+    return listMessages(sessionId, agentId, options);
+  };
+  try {
+    const answer = turnAnswerer(h.deps);
+    const texts: string[] = [];
+    for (const [i, text] of ["First?", "Second?", "Third?"].entries()) {
+      const id = `incomingEnvelope${i}`.padEnd(18, "0");
+      const outcome = await answer(
+        input({ envelope: { id, thread: "threadRoot000001", hops: 0, from: BOB }, text }),
+        { autoRepliesLastHour: () => 0 },
+      );
+      if (outcome.kind === "reply") texts.push(outcome.text);
+    }
+    assert.deepEqual(texts, ["One.", "Two.", "Three."]);
+    assert.equal((await listMessages("net-bob", "main"))?.length, 6);
+    // The first message finds no session yet, the second reads it whole (two messages),
+    // the third only what the second stored: from 2 on. An agent built afresh for each
+    // message read from 0 every time.
+    assert.deepEqual(offsets, [0, 0, 2]);
   } finally {
     h.ledger.close();
     await Deno.remove(h.dir, { recursive: true });

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { Agent } from "../agent/mod.ts";
 import type { AgentConfig } from "../config/types.ts";
 import type { Lang } from "../i18n.ts";
 import type { Logger } from "../log.ts";
@@ -101,8 +102,14 @@ export function sessionTitle(name: string, address: string, ownSub?: string): st
  * {@linkcode networkTurn} over `deps`, counting auto-replies as the service reports.
  */
 export function turnAnswerer(deps: Omit<TurnDeps, "autoRepliesLastHour">): TurnAnswerer {
+  // One agent per role and persona for the answerer's life, not one per message: its
+  // session windows keep what was read of each peer's session, so the next message reads
+  // only what was stored since.
+  const agents = new Map<string, Agent>();
+  const runAgent = deps.runAgent ??
+    ((request: AgentRequest) => runAgentTurn(deps, request, agents));
   return (input, context) =>
-    networkTurn({ ...deps, autoRepliesLastHour: context.autoRepliesLastHour }, input);
+    networkTurn({ ...deps, runAgent, autoRepliesLastHour: context.autoRepliesLastHour }, input);
 }
 
 /**
@@ -180,12 +187,33 @@ export async function networkTurn(deps: TurnDeps, input: TurnInput): Promise<Tur
 /**
  * The default model run: a {@linkcode buildAgent} agent on channel `net` with no tools,
  * no approval hook and the private context; returns the answer without the
- * owner-facing notices.
+ * owner-facing notices. With `agents`, the agent for the request's role and persona is
+ * taken from there (and kept there), so its session windows carry over between turns.
  */
-export async function runAgentTurn(deps: TurnDeps, request: AgentRequest): Promise<string> {
+export async function runAgentTurn(
+  deps: Omit<TurnDeps, "autoRepliesLastHour">,
+  request: AgentRequest,
+  agents?: Map<string, Agent>,
+): Promise<string> {
+  const key = JSON.stringify([request.role, request.persona]);
+  const agent = agents?.get(key) ?? await netAgent(deps, request);
+  agents?.set(key, agent);
+  // The title in meta wins over the agent's own (the first message, here the frame).
+  const result = await agent.turn(request.sessionId, request.prompt, {
+    peer: request.peer,
+    meta: request.meta,
+    turnKey: request.turnKey,
+  });
+  return result.text;
+}
+
+async function netAgent(
+  deps: Omit<TurnDeps, "autoRepliesLastHour">,
+  request: AgentRequest,
+): Promise<Agent> {
   // Loaded on first use: the hub's network service starts without the model stack.
   const { buildAgent } = await import("../agent/mod.ts");
-  const agent = buildAgent({
+  return buildAgent({
     config: deps.config,
     env: deps.env,
     paths: deps.paths,
@@ -202,13 +230,6 @@ export async function runAgentTurn(deps: TurnDeps, request: AgentRequest): Promi
     now: deps.now,
     lang: deps.lang,
   });
-  // The title in meta wins over the agent's own (the first message, here the frame).
-  const result = await agent.turn(request.sessionId, request.prompt, {
-    peer: request.peer,
-    meta: request.meta,
-    turnKey: request.turnKey,
-  });
-  return result.text;
 }
 
 async function publicSub(deps: TurnDeps, name: string): Promise<SubAgent | undefined> {
