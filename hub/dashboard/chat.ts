@@ -34,7 +34,7 @@ import { newSessionId } from "../sessions/session_id.ts";
 import { readStoredMessage } from "../sessions/message.ts";
 import type { Lang } from "../i18n.ts";
 import { searchedMessages } from "../sessions/indexed.ts";
-import { dropHeldIndex, heldIndex } from "../session_search/mod.ts";
+import { withHeldIndex } from "../session_search/mod.ts";
 import type { SpendChartReader } from "../spend/chart.ts";
 import { jsonBody, pageLang } from "./body.ts";
 import { transcriptEntries } from "./transcript.ts";
@@ -85,16 +85,10 @@ export function dashboardChat(sources: ChatSources): DashboardRoutes {
       // it (a session written since it was indexed is read again, that one alone).
       let said = new Set<string>();
       if (q !== "") {
-        try {
-          said = await heldIndex(sources.searchFile).search(
-            q,
-            list,
-            searchedMessages(sources.sessions),
-          );
-        } catch (error) {
-          dropHeldIndex(sources.searchFile);
-          throw error;
-        }
+        said = await withHeldIndex(
+          sources.searchFile,
+          (index) => index.search(q, list, searchedMessages(sources.sessions)),
+        );
       }
       const found = list.filter((s) =>
         q === "" || s.session_id.toLowerCase().includes(q) || said.has(s.session_id)

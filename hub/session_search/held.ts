@@ -31,7 +31,7 @@ let hooked = false;
 /**
  * The index at `file`, opened on first use (and created, mode 0600) and kept open for
  * the process. Throws what {@linkcode SessionSearchIndex.open} throws. The caller never
- * closes it: {@linkcode dropHeldIndex} does, after a failed write.
+ * closes it: {@linkcode withHeldIndex} lets go of it after a failure.
  */
 export function heldIndex(file: string): SessionSearchIndex {
   const kept = held.get(file);
@@ -60,6 +60,22 @@ export function heldIndex(file: string): SessionSearchIndex {
     globalThis.addEventListener("unload", closeAll);
   }
   return index;
+}
+
+/**
+ * Runs `work` on the index held for `file`. When it throws (or the file cannot be
+ * opened), lets go of the index, so the next use opens the file again, and throws on.
+ */
+export async function withHeldIndex<T>(
+  file: string,
+  work: (index: SessionSearchIndex) => T | Promise<T>,
+): Promise<T> {
+  try {
+    return await work(heldIndex(file));
+  } catch (error) {
+    dropHeldIndex(file);
+    throw error;
+  }
 }
 
 /** Closes the index held for `file`, if any: its next use opens the file again. */

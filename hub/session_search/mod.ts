@@ -12,4 +12,4 @@ export {
   SESSION_SEARCH_FILE,
   SessionSearchIndex,
 } from "./index.ts";
-export { dropHeldIndex, heldIndex } from "./held.ts";
+export { withHeldIndex } from "./held.ts";

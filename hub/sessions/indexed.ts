@@ -7,11 +7,10 @@
  * @module
  */
 import {
-  dropHeldIndex,
-  heldIndex,
   type MessageSource,
   SEARCHED_AGENT,
   type SearchedMessage,
+  withHeldIndex,
 } from "../session_search/mod.ts";
 import { readStoredMessage } from "./message.ts";
 import type { SessionStore } from "./store.ts";
@@ -50,28 +49,27 @@ export function searchedMessages(store: SessionStore): MessageSource {
  * process: `hub/session_search/held.ts`).
  */
 export function withSearchIndex(store: SessionStore, file: string): SessionStore {
-  const record = (
+  const record = async (
     sessionId: string,
     agentId: string,
     id: number,
     data: unknown,
     created: boolean,
   ) => {
-    try {
-      heldIndex(file).record(sessionId, agentId, { id, text: searchedText(data) }, created);
-    } catch {
-      // The search reads the session again; the next write opens the file afresh.
-      dropHeldIndex(file);
-    }
+    // When the index cannot be written, the search reads the session again.
+    await withHeldIndex(
+      file,
+      (index) => index.record(sessionId, agentId, { id, text: searchedText(data) }, created),
+    ).catch(() => {});
   };
   const createMessage: SessionStore["createMessage"] = async (sessionId, agentId, id, data) => {
     const outcome = await store.createMessage(sessionId, agentId, id, data);
-    if (outcome === "created") record(sessionId, agentId, id, data, true);
+    if (outcome === "created") await record(sessionId, agentId, id, data, true);
     return outcome;
   };
   const putMessage: SessionStore["putMessage"] = async (sessionId, agentId, id, data) => {
     const replaced = await store.putMessage(sessionId, agentId, id, data);
-    if (replaced) record(sessionId, agentId, id, data, false);
+    if (replaced) await record(sessionId, agentId, id, data, false);
     return replaced;
   };
   // Every other method is the store's own, called on the store.
