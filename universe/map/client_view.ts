@@ -287,6 +287,9 @@ export class MapView {
     if (!o || o.taus <= DRAW_ALL) return;
     const rect = this.#visibleRect();
     if (this.#estimate(rect) > AREA_LIMIT) {
+      // An area asked for before the view went out again must not replace the groups
+      // when it arrives (CI, stop 49: zoom in, then out, on a slow machine).
+      ++this.#loading;
       if (this.#layer !== "cells" || force || this.#merged !== this.#cellMerge()) {
         this.#drawCells(o);
       }
