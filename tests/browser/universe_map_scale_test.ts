@@ -58,18 +58,9 @@ async function pressesToAgents(page: Page): Promise<number> {
     // deno-lint-ignore no-explicit-any
     const before = await page.evaluate(() => (globalThis as any).areaAsks as number);
     await page.click("#zoom-in");
-    const asked = await page.evaluate(async (before) => {
-      // deno-lint-ignore no-explicit-any
-      const w = globalThis as any;
-      const camera = w.universeMap.sigma.getCamera();
-      await new Promise<void>((done) => {
-        const tick = () => camera.isAnimated() ? requestAnimationFrame(tick) : done();
-        tick();
-      });
-      // Registered after the map's own 120 ms timer, so it fires after it.
-      await new Promise((done) => setTimeout(done, 130));
-      return w.areaAsks > before;
-    }, before);
+    await settled(page);
+    // deno-lint-ignore no-explicit-any
+    const asked = await page.evaluate(() => (globalThis as any).areaAsks as number) > before;
     if (asked) {
       await page.waitForSelector("body[data-layer='area']", { timeout: 10_000 });
       return presses;
@@ -77,6 +68,22 @@ async function pressesToAgents(page: Page): Promise<number> {
     assert.equal(await page.getAttribute("body", "data-layer"), "cells");
   }
   return Infinity;
+}
+
+/**
+ * Waits until the camera stops moving and the map has chosen what to draw for where it
+ * stopped: the wait's own timer is set after the map's 120 ms one, so it fires after it.
+ */
+async function settled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    // deno-lint-ignore no-explicit-any
+    const camera = (globalThis as any).universeMap.sigma.getCamera();
+    await new Promise<void>((done) => {
+      const tick = () => camera.isAnimated() ? requestAnimationFrame(tick) : done();
+      tick();
+    });
+    await new Promise((done) => setTimeout(done, 130));
+  });
 }
 
 /** Zoomed out cells, zoomed in agents and links, a search that opens one (issue 27, U01). */
@@ -231,10 +238,10 @@ async function lateAreaAnswer(browser: TestBrowser, url: string) {
   for (let presses = 1; asked === 0; presses++) {
     assert.ok(presses <= 6, "no area asked for in 6 presses of +");
     await page.click("#zoom-in");
-    await page.waitForTimeout(450);
+    await settled(page);
   }
   await page.click("#zoom-fit");
-  await page.waitForTimeout(450);
+  await settled(page);
   assert.equal(await page.getAttribute("body", "data-layer"), "cells");
   const answered = page.waitForResponse("**/api/map/area?*");
   release();
