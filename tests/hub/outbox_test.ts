@@ -33,9 +33,13 @@ Deno.test({
 
       await aliceSpine.stop();
       await alice.node.send(bob.address, "Ping?");
+      // The reply is kept before its first try; the try's error is written after it (a
+      // busy machine's CI run read the row in between, its error still empty).
       await until(
-        "bob's reply waits in his outbox",
-        () => bob.service.status().outbox === 1,
+        "bob's reply waits in his outbox, its first try failed",
+        async () =>
+          bob.service.status().outbox === 1 &&
+          ((await bob.node.state.outbox())[0]?.last_error ?? "") !== "",
         { timeoutMs: 15_000 },
       );
       const [waiting] = await bob.node.state.outbox();
