@@ -2,8 +2,10 @@
  * The first frame of `agent tui` when something else writes to the terminal while it
  * starts (issue 39 F4). On a fresh Deno cache the agent's modules are downloaded as the
  * TUI loads them, after its first frame, and Deno's `Download https://…` lines land on
- * the screen. The test stands in for them: it stops the program as it starts (SIGSTOP),
- * writes such lines to its terminal, and lets it go on. The screen must then be whole:
+ * the screen. The test stands in for them: it holds the chat's start-up after its first
+ * frame (a listed module that loads only when the test lets it), or stops the program as
+ * the setup screen starts (SIGSTOP), writes such lines to its terminal, and lets it go
+ * on. The screen must then be whole:
  * the setup box with its top border, or the status bar from its first column with the
  * role and the spend, and the key hints under it; no download line left.
  */
@@ -11,6 +13,8 @@ import assert from "node:assert/strict";
 import { cleanup, tempHome } from "../cli/_run.ts";
 import { fakeHome } from "./_home.ts";
 import { HAS_TMUX, Pane } from "./_tmux.ts";
+
+const GATE_COMPONENT = new URL("./_gate_component.ts", import.meta.url).pathname;
 
 const T = { ignore: !HAS_TMUX, sanitizeOps: false, sanitizeResources: false };
 
@@ -69,13 +73,29 @@ Deno.test({
   ...T,
   async fn() {
     const home = await fakeHome();
-    // The first frame's bar has no hub segment; the chat's, once ready, does.
-    const pane = await startWithNoise(
-      ["--home", home, "tui"],
-      (_, screen) => screen.includes("brain · $0.00/$15.00 month"),
-      /hub: off|Write a message below/,
+    // A listed module that loads only once the gate file exists holds the TUI after its
+    // first frame for as long as the test needs (stopping it with a signal once the
+    // frame showed missed, in CI runs and beside a busy loop, however often it tried).
+    const config = `${home}/agent.toml`;
+    const toml = await Deno.readTextFile(config);
+    assert.ok(toml.includes("modules = []"), toml);
+    await Deno.writeTextFile(
+      config,
+      toml.replace("modules = []", `modules = ${JSON.stringify([GATE_COMPONENT])}`),
     );
+    const gate = `${home}/gate`;
+    const pane = await Pane.start(["--home", home, "tui"], {
+      columns: 100,
+      rows: 30,
+      env: { AGENT_TEST_GATE: gate },
+    });
     try {
+      // The first frame's bar has no hub segment; the chat's, once ready, does.
+      const first = await pane.until("brain · $0.00/$15.00 month");
+      assert.ok(!/hub: off|Write a message below/.test(first), first);
+      await pane.writeTerminal(DOWNLOADS);
+      await pane.until("Download https://registry.npmjs.org/");
+      await Deno.writeTextFile(gate, "");
       await pane.until("hub: off");
       await new Promise((r) => setTimeout(r, 300));
       const screen = await pane.keep("first-frame-noise");
