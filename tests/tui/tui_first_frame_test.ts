@@ -39,8 +39,9 @@ async function startWithNoise(
   ready: RegExp,
 ): Promise<Pane> {
   // A loaded machine captures the screen slower than the TUI gets past its start-up, so
-  // many tries may miss it (all 5 did in stop 46's CI run); each try costs ~2 s.
-  for (let attempt = 0; attempt < 15; attempt++) {
+  // many tries may miss it (all 5 did in stop 46's CI run, all 15 in a run beside a busy
+  // loop); each try costs ~1.5 s, and only a loaded machine needs more than one.
+  for (let attempt = 0; attempt < 30; attempt++) {
     const pane = await Pane.start(args, { columns: 100, rows: 30 });
     try {
       const pid = await pane.programPid();
