@@ -10,6 +10,8 @@ import { fakeInitHome } from "../_init_home.ts";
 export interface FakeHomeOptions {
   /** The hub's control port (`[hub] port`), for a test that runs a hub. @default init's */
   port?: number | undefined;
+  /** The `[components] modules` it lists. @default none */
+  modules?: string[] | undefined;
 }
 
 /** A fresh fake home (removed by `cleanup()`), its brain answering `replies`. */
@@ -29,6 +31,15 @@ export async function fakeHome(replies?: string[], options: FakeHomeOptions = {}
     const path = `${home}/agent.toml`;
     const toml = await Deno.readTextFile(path);
     await Deno.writeTextFile(path, toml.replace(/^port = \d+$/m, `port = ${options.port}`));
+  }
+  if (options.modules !== undefined) {
+    const path = `${home}/agent.toml`;
+    const toml = await Deno.readTextFile(path);
+    if (!toml.includes("modules = []")) throw new Error(`no empty modules list in ${path}`);
+    await Deno.writeTextFile(
+      path,
+      toml.replace("modules = []", `modules = ${JSON.stringify(options.modules)}`),
+    );
   }
   return home;
 }

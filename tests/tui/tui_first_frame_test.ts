@@ -73,17 +73,10 @@ Deno.test({
     "agent tui: lines written to the terminal during start-up leave the status bar whole, from its first column, with the key hints",
   ...T,
   async fn() {
-    const home = await fakeHome();
     // A listed module that loads only once the gate file exists holds the TUI after its
     // first frame for as long as the test needs (stopping it with a signal once the
     // frame showed missed, in CI runs and beside a busy loop, however often it tried).
-    const config = `${home}/agent.toml`;
-    const toml = await Deno.readTextFile(config);
-    assert.ok(toml.includes("modules = []"), toml);
-    await Deno.writeTextFile(
-      config,
-      toml.replace("modules = []", `modules = ${JSON.stringify([GATE_COMPONENT])}`),
-    );
+    const home = await fakeHome(undefined, { modules: [GATE_COMPONENT] });
     const gate = `${home}/gate`;
     const pane = await Pane.start(["--home", home, "tui"], {
       columns: 100,
