@@ -196,8 +196,11 @@ export async function runAgentTurn(
   agents?: Map<string, Agent>,
 ): Promise<string> {
   const key = JSON.stringify([request.role, request.persona]);
-  const agent = agents?.get(key) ?? await netAgent(deps, request);
-  agents?.set(key, agent);
+  let agent = agents?.get(key);
+  if (agent === undefined) {
+    agent = await netAgent(deps, request);
+    agents?.set(key, agent);
+  }
   // The title in meta wins over the agent's own (the first message, here the frame).
   const result = await agent.turn(request.sessionId, request.prompt, {
     peer: request.peer,
