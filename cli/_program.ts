@@ -25,9 +25,16 @@ interface Selection {
   opts: Record<string, unknown>;
 }
 
-/** Runs `agent` with `argv` after the fast-path scan; returns the exit code. */
-export async function runProgram(argv: string[], pre: Prescan): Promise<number> {
-  const setup = setupContext(pre, COMMANDS.map((c) => c.name));
+/**
+ * Runs `agent` with `argv` after the fast-path scan; returns the exit code. `env`: the
+ * environment the run reads in place of the process's (`main()`'s option).
+ */
+export async function runProgram(
+  argv: string[],
+  pre: Prescan,
+  env?: Record<string, string>,
+): Promise<number> {
+  const setup = setupContext(pre, COMMANDS.map((c) => c.name), env);
   if ("exit" in setup) return setup.exit;
   const { ctx, lang } = setup;
 

@@ -25,9 +25,21 @@ import { errorMessage } from "@agent/net/common";
 /** The run's context and language, or the exit code of a run that cannot start. */
 export type Setup = { ctx: CommandContext; lang: Lang } | { exit: number };
 
-/** Builds the run's context from the scanned global options and the built-in command names. */
-export function setupContext(pre: Prescan, commandNames: readonly string[]): Setup {
-  const processEnv = Deno.env.toObject();
+/**
+ * Builds the run's context from the scanned global options and the built-in command names.
+ * `given` is the environment the run reads in place of the process's (see `main()`); the
+ * run's `--profile` and `--lang` are written into it for the run's children, else into the
+ * process's own environment.
+ */
+export function setupContext(
+  pre: Prescan,
+  commandNames: readonly string[],
+  given?: Record<string, string>,
+): Setup {
+  const exported = given === undefined
+    ? (name: string, value: string) => Deno.env.set(name, value)
+    : (name: string, value: string) => given[name] = value;
+  const processEnv = { ...(given ?? Deno.env.toObject()) };
   // `--home=` would quietly make the working directory the home.
   for (const [name, value] of [["--home", pre.home], ["--profile", pre.profile]] as const) {
     if (value !== undefined && value.trim() === "") {
@@ -39,7 +51,7 @@ export function setupContext(pre: Prescan, commandNames: readonly string[]): Set
       return { exit: usage(lang, t(lang, "option_missing_argument", { name })) };
     }
   }
-  if (pre.profile !== undefined) Deno.env.set("AGENT_PROFILE", pre.profile);
+  if (pre.profile !== undefined) exported("AGENT_PROFILE", pre.profile);
   let preLang: Lang | undefined;
   if (pre.lang !== undefined) {
     if (!isLang(pre.lang)) {
@@ -47,13 +59,14 @@ export function setupContext(pre: Prescan, commandNames: readonly string[]): Set
       return { exit: usage(lang, t(lang, "bad_lang", { value: pre.lang })) };
     }
     preLang = pre.lang;
-    Deno.env.set("AGENT_LANG", pre.lang);
+    exported("AGENT_LANG", pre.lang);
   }
   const firstPaths = resolvePaths({ home: pre.home, env: processEnv });
   const dotenv = readEnvFileSync(firstPaths.envFile);
-  // The environment wins over .env. Deno.env itself is left alone (but for the two
+  // The environment wins over .env. The environment itself is left alone (but for the two
   // exported options), so code that needs a key reads it from ctx.env.
-  const env: Record<string, string> = { ...dotenv, ...Deno.env.toObject() };
+  const ownEnv = { ...(given ?? Deno.env.toObject()) };
+  const env: Record<string, string> = { ...dotenv, ...ownEnv };
   const paths = resolvePaths({ home: pre.home, env });
   const lang: Lang = preLang ??
     (isLang(env.AGENT_LANG) ? env.AGENT_LANG : uiLangOf(paths.configFile));
@@ -62,6 +75,7 @@ export function setupContext(pre: Prescan, commandNames: readonly string[]): Set
   const ctx = createContext({
     paths,
     env,
+    processEnv: ownEnv,
     lang,
     profile,
     verbose: pre.verbose,

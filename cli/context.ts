@@ -16,6 +16,8 @@ export interface CommandContext {
   paths: AgentPaths;
   /** `<home>/.env` merged with the process environment (the environment wins). */
   env: Record<string, string>;
+  /** The process environment alone, without any `.env` (what `init` reads for another home). */
+  processEnv: Readonly<Record<string, string>>;
   /** The UI language: `--lang`, `AGENT_LANG`, `[ui] lang`, else `en`. */
   lang: Lang;
   /** The profile: `--profile`, `AGENT_PROFILE`, else `home`. */
@@ -38,6 +40,8 @@ export interface CommandContext {
 export interface CreateContextOptions {
   paths: AgentPaths;
   env: Record<string, string>;
+  /** @default `env` */
+  processEnv?: Readonly<Record<string, string>>;
   lang: Lang;
   profile: string;
   verbose: boolean;
@@ -63,6 +67,7 @@ export function createContext(options: CreateContextOptions): CommandContext {
   return {
     paths: options.paths,
     env: options.env,
+    processEnv: options.processEnv ?? options.env,
     lang: options.lang,
     profile: options.profile,
     verbose: options.verbose,

@@ -14,8 +14,18 @@ import type { CommandModule, PlainArgs } from "./command.ts";
 import { plainOptions } from "./_plain_args.ts";
 import { resolvePaths } from "@agent/hub/base";
 
+/** Options for {@linkcode main}. */
+export interface MainOptions {
+  /**
+   * The environment the run reads in place of the process's, for a host that runs
+   * commands in its own process (the tests do): the run's `--lang` and `--profile` go
+   * into this object, not into the process's environment, which stays untouched.
+   */
+  env?: Record<string, string>;
+}
+
 /** Runs `agent` with `argv` (without the program name) and returns the exit code. */
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
   const pre = prescan(argv);
   if (pre.fast === "version_flag") {
     const { VERSION } = await import("@agent/hub/base");
@@ -24,7 +34,7 @@ export async function main(argv: string[]): Promise<number> {
     } catch { /* a closed stdout: nothing to tell */ }
     return 0;
   }
-  if (pre.fast === "version" && !listsExtraModules(pre.home)) {
+  if (pre.fast === "version" && !listsExtraModules(pre.home, options.env)) {
     const { versionLines } = await import("./commands/_version_lines.ts");
     const text = versionLines().map((l) => `${l}\n`).join("");
     try {
@@ -36,7 +46,7 @@ export async function main(argv: string[]): Promise<number> {
   if (plain !== undefined) {
     const { setupContext, failure } = await import("./_setup.ts");
     const { COMMANDS } = await import("./commands/_registry.ts");
-    const setup = setupContext(pre, COMMANDS.map((c) => c.name));
+    const setup = setupContext(pre, COMMANDS.map((c) => c.name), options.env);
     if ("exit" in setup) return setup.exit;
     try {
       return await plain.command.run(setup.ctx, plain.read.args, plain.read.opts);
@@ -45,16 +55,16 @@ export async function main(argv: string[]): Promise<number> {
     }
   }
   const { runProgram } = await import("./_program.ts");
-  return await runProgram(argv, pre);
+  return await runProgram(argv, pre, options.env);
 }
 
 /**
  * Whether agent.toml names extra component modules (their distributions are listed
  * by `agent version` too, which needs the full path). A cheap text scan, no parser.
  */
-function listsExtraModules(home: string | undefined): boolean {
+function listsExtraModules(home: string | undefined, given?: Record<string, string>): boolean {
   try {
-    const env = Deno.env.toObject();
+    const env = given ?? Deno.env.toObject();
     const text = Deno.readTextFileSync(resolvePaths({ home, env }).configFile);
     return /^\s*modules\s*=\s*\[\s*["']/m.test(text);
   } catch {

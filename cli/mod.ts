@@ -9,6 +9,7 @@
 import { exitWithMain } from "./main.ts";
 
 export { exitWithMain, main } from "./main.ts";
+export type { MainOptions } from "./main.ts";
 export type { CommandEntry, CommandModule, PlainArgs } from "./command.ts";
 export { UsageError, UserError } from "./command.ts";
 export type { CommandContext } from "./context.ts";

@@ -71,7 +71,7 @@ async function runInit(ctx: CommandContext, opts: InitOptions): Promise<number> 
     : resolvePaths({ home: opts.home, env: ctx.env });
   // Another home speaks its own language (its .env, its [ui] lang) unless --lang or
   // AGENT_LANG says otherwise; else `init --home X --force` would reset X's language.
-  if (opts.home !== undefined) lang = homeLang(paths);
+  if (opts.home !== undefined) lang = homeLang(paths, ctx.processEnv);
   const force = opts.force === true;
   const language: Lang | undefined = isLang(opts.language)
     ? opts.language
@@ -93,7 +93,7 @@ async function runInit(ctx: CommandContext, opts: InitOptions): Promise<number> 
       ...(opts.profile === undefined ? {} : { profile: opts.profile }),
       language,
       force,
-      env: Deno.env.toObject(),
+      env: ctx.processEnv,
     });
   } catch (error) {
     // A home that is a file, or a directory that cannot be written: one sentence.
@@ -120,8 +120,8 @@ async function runInit(ctx: CommandContext, opts: InitOptions): Promise<number> 
 }
 
 /** The language of the home at `paths`: `AGENT_LANG`, its `.env`, its `[ui] lang`, else en. */
-function homeLang(paths: AgentPaths): Lang {
-  const fromEnv = Deno.env.get("AGENT_LANG");
+function homeLang(paths: AgentPaths, env: Readonly<Record<string, string>>): Lang {
+  const fromEnv = env.AGENT_LANG;
   if (isLang(fromEnv)) return fromEnv;
   const fromFile = readEnvFileSync(paths.envFile).AGENT_LANG;
   return isLang(fromFile) ? fromFile : uiLangOf(paths.configFile);

@@ -1,6 +1,7 @@
 /**
- * Runs the real `agent` command as a subprocess with the `agent` task's permissions,
- * in a clean environment whose HOME is a temporary directory.
+ * Runs the real `agent` command in a clean environment whose HOME is a temporary
+ * directory: in this process when nothing about the run needs a process of its own,
+ * else as a subprocess with the `agent` task's permissions.
  *
  * @module
  */
@@ -26,18 +27,20 @@ export interface RunResult {
 export interface AgentRunOptions {
   /** Extra environment variables (the base is PATH, HOME, DENO_DIR and TMPDIR only). */
   env?: Record<string, string>;
-  /** Text for stdin; without it stdin is closed (no terminal). */
+  /** Text for stdin; without it stdin is closed (no terminal). Runs a subprocess. */
   stdin?: string;
-  /** Working directory. @default the repository root */
+  /** Working directory. @default the repository root. Runs a subprocess. */
   cwd?: string;
-  /** The program to run instead of `cli/main.ts`, e.g. a bundle. */
+  /** The program to run instead of `cli/main.ts`, e.g. a bundle. Runs a subprocess. */
   main?: string;
   /**
    * Folders the run sees read-only (through bubblewrap's `--ro-bind`, which binds root
    * too, as a read-only home does); the run is skipped by the caller when
-   * {@linkcode canMakeReadOnly} is false.
+   * {@linkcode canMakeReadOnly} is false. Runs a subprocess.
    */
   readOnly?: string[];
+  /** A process of its own even where this process would do: the process is the point. */
+  process?: boolean;
 }
 
 /** Whether bubblewrap can run a child with read-only folders here. */
@@ -59,6 +62,13 @@ const denoDir = Deno.env.get("DENO_DIR") ?? `${realHome}/.cache/deno`;
 /**
  * Runs `agent <args>`. Without `env.HOME` it gets a fresh HOME of its own, removed when
  * the run ends (no later run sees it).
+ *
+ * A command runs in this process (the same `main()` the command runs, given the
+ * environment a child would get, with what it writes captured) unless the run needs a
+ * process: stdin, read-only folders, another program or working directory, a PATH of
+ * its own, `process: true`, or a command that starts processes, takes the terminal or
+ * finds programs on PATH ({@linkcode needsProcess}). A process costs about a third of a
+ * second of processor time; the suite runs hundreds of commands.
  */
 export async function agent(args: string[], options: AgentRunOptions = {}): Promise<RunResult> {
   if (options.env?.HOME !== undefined) return await run(args, options, options.env.HOME);
@@ -66,8 +76,8 @@ export async function agent(args: string[], options: AgentRunOptions = {}): Prom
   return await run(args, options, user.path);
 }
 
-async function run(args: string[], options: AgentRunOptions, home: string): Promise<RunResult> {
-  const env: Record<string, string> = {
+function childEnv(options: AgentRunOptions, home: string): Record<string, string> {
+  return {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     HOME: home,
     DENO_DIR: denoDir,
@@ -75,6 +85,14 @@ async function run(args: string[], options: AgentRunOptions, home: string): Prom
     ...tmpdirEnv(),
     ...options.env,
   };
+}
+
+async function run(args: string[], options: AgentRunOptions, home: string): Promise<RunResult> {
+  const env = childEnv(options, home);
+  const spawn = options.process === true || options.stdin !== undefined ||
+    options.cwd !== undefined || options.main !== undefined ||
+    (options.readOnly ?? []).length > 0 || options.env?.PATH !== undefined || needsProcess(args);
+  if (!spawn) return await here(args, env);
   const argv = ["run", ...PERMS, options.main ?? MAIN, ...args];
   const wrap = (options.readOnly ?? []).flatMap((dir) => ["--ro-bind", dir, dir]);
   const child = new Deno.Command(wrap.length > 0 ? "bwrap" : Deno.execPath(), {
@@ -99,40 +117,77 @@ async function run(args: string[], options: AgentRunOptions, home: string): Prom
   };
 }
 
+/**
+ * Commands (their first one, two or three words) that need a process of their own: they
+ * start the agent or a hub (from `Deno.mainModule` or `Deno.execPath()`, which here are
+ * the test's), print that command line, take the terminal, run programs found on PATH
+ * (wrangler, MCP servers), or end or signal a process.
+ */
+const PROCESS_COMMANDS = new Set([
+  "chat",
+  "tui",
+  "dashboard",
+  "cloud",
+  "hub run",
+  "hub stop",
+  "hub install",
+  "hub uninstall",
+  "hub systemd-unit",
+  "mcp add",
+  "mcp test",
+  "mcp pin",
+  "net spine deploy",
+  "net universe deploy",
+]);
+
+/** Commands that need a process with one flag: `--cloud` bundles `Deno.mainModule`. */
+const PROCESS_WITH_FLAG: readonly (readonly [string, string])[] = [["net spine init", "--cloud"]];
+
+const GLOBAL_VALUED = new Set(["--home", "--lang", "--profile"]);
+
+/** Whether `agent <args>` needs a process of its own ({@linkcode PROCESS_COMMANDS}). */
+export function needsProcess(args: readonly string[]): boolean {
+  const words: string[] = [];
+  for (let i = 0; i < args.length && words.length < 3; i++) {
+    const arg = args[i]!;
+    if (GLOBAL_VALUED.has(arg) && words.length === 0) i++;
+    else if (!arg.startsWith("-")) words.push(arg);
+  }
+  return words.some((_, n) => PROCESS_COMMANDS.has(words.slice(0, n + 1).join(" "))) ||
+    PROCESS_WITH_FLAG.some(([command, flag]) => words.join(" ") === command && args.includes(flag));
+}
+
 let hereQueue: Promise<unknown> = Promise.resolve();
 
 /**
- * Runs `agent --home <home> <args>` in this process: the same `main()` the command runs,
- * with what it writes to stdout and stderr captured. For tests whose point is the text a
- * command prints, not its process (every command's help: a process each costs about a
- * third of a second of processor time); the process itself (its exit code, its streams)
- * is what {@linkcode agent} runs. Runs one at a time, since it swaps the writes of
- * `Deno.stdout` and `Deno.stderr` while it runs. `--lang` and `--profile` are refused:
- * the command sets AGENT_LANG and AGENT_PROFILE for its children, and this process's
- * environment is shared by the files running beside it; a language goes in the home's
- * `.env` instead.
+ * Runs `agent --home <home> <args>` in this process, whatever the command: for tests
+ * that read many commands' text (every command's help) and keep their own home.
  */
 export function agentHere(home: string, args: string[]): Promise<RunResult> {
-  const global = args.find((a) => /^--(lang|profile)(=|$)/.test(a));
-  if (global !== undefined) {
-    return Promise.reject(new Error(`agentHere() does not take ${global}: put it in ${home}/.env`));
-  }
-  const run = hereQueue.then(() => runHere(home, args));
+  return here(["--home", home, ...args], childEnv({}, home));
+}
+
+/** One in-process run at a time: each swaps the writes of `Deno.stdout` and `Deno.stderr`. */
+function here(args: string[], env: Record<string, string>): Promise<RunResult> {
+  const run = hereQueue.then(() => runHere(args, env));
   hereQueue = run.catch(() => {});
   return run;
 }
 
-async function runHere(home: string, args: string[]): Promise<RunResult> {
+async function runHere(args: string[], env: Record<string, string>): Promise<RunResult> {
   const { main } = await import("@agent/cli");
   const out: Uint8Array[] = [];
   const err: Uint8Array[] = [];
   const writes = [Deno.stdout.writeSync, Deno.stderr.writeSync] as const;
+  const terminals = [Deno.stdin.isTerminal, Deno.stdout.isTerminal] as const;
   const keep =
     (into: Uint8Array[]) => (bytes: Uint8Array) => (into.push(bytes.slice()), bytes.length);
   Deno.stdout.writeSync = keep(out);
   Deno.stderr.writeSync = keep(err);
+  // As for a child with stdin closed and its output piped: no terminal to ask on.
+  Deno.stdin.isTerminal = Deno.stdout.isTerminal = () => false;
   try {
-    const code = await main(["--home", home, ...args]);
+    const code = await main(args, { env });
     const text = (parts: Uint8Array[]) => {
       const decoder = new TextDecoder();
       return parts.map((p) => decoder.decode(p, { stream: true })).join("") + decoder.decode();
@@ -140,6 +195,7 @@ async function runHere(home: string, args: string[]): Promise<RunResult> {
     return { code, stdout: text(out), stderr: text(err) };
   } finally {
     [Deno.stdout.writeSync, Deno.stderr.writeSync] = writes;
+    [Deno.stdin.isTerminal, Deno.stdout.isTerminal] = terminals;
   }
 }
 

@@ -27,9 +27,8 @@ Deno.test("--profile and --lang win and are exported as AGENT_PROFILE and AGENT_
   const home = await homeWith([HELLO]);
   const r = await agent(
     ["--home", home, "--profile", "travel", "--lang", "tr", "hello", "--show"],
-    {
-      env: { AGENT_PROFILE: "env", AGENT_LANG: "en" },
-    },
+    // The export is to the process's environment, for the run's children: a process.
+    { env: { AGENT_PROFILE: "env", AGENT_LANG: "en" }, process: true },
   );
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^profile=travel lang=tr /m);
