@@ -1,19 +1,13 @@
-import { RUN_FLAGS } from "../_agent_flags.ts";
-import { tmpdirEnv } from "../_temp_dir.ts";
 /**
- * Runs the real `agent` command as a subprocess with piped stdin, for chat tests.
+ * Runs the real `agent` command with piped stdin, for chat tests: `agent()` of
+ * `tests/cli/_run.ts` (in this process unless the run needs its own), with the home in
+ * `AGENT_HOME` and this process's HOME.
  *
  * @module
  */
+import { agent as run, type RunResult } from "../cli/_run.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
-
-/** What a run printed and how it ended. */
-export interface RunResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type { RunResult };
 
 /** A fresh agent home with `agent.toml` from `toml` and a persona. */
 export function makeHome(toml: string): string {
@@ -26,37 +20,14 @@ export function makeHome(toml: string): string {
 }
 
 /** Runs `agent <args>` with `stdin` piped in, in a clean environment plus `env`. */
-export async function agent(
+export function agent(
   args: string[],
   options: { home: string; stdin?: string; env?: Record<string, string> },
 ): Promise<RunResult> {
-  const env: Record<string, string> = {
-    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-    HOME: Deno.env.get("HOME") ?? "/tmp",
-    AGENT_HOME: options.home,
-    NO_COLOR: "1",
-    ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
-    ...tmpdirEnv(),
-    ...(options.env ?? {}),
-  };
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...RUN_FLAGS, `${ROOT}cli/main.ts`, ...args],
-    cwd: ROOT,
-    env,
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(options.stdin ?? ""));
-  await writer.close();
-  const out = await child.output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
+  return run(args, {
+    env: { HOME: Deno.env.get("HOME") ?? "/tmp", AGENT_HOME: options.home, ...options.env },
+    stdin: options.stdin ?? "",
+  });
 }
 
 /** A config with one fake `brain` answering `replies` in turn (budgeted, so metered). */

@@ -27,7 +27,7 @@ export interface RunResult {
 export interface AgentRunOptions {
   /** Extra environment variables (the base is PATH, HOME, DENO_DIR and TMPDIR only). */
   env?: Record<string, string>;
-  /** Text for stdin; without it stdin is closed (no terminal). Runs a subprocess. */
+  /** Text for stdin; without it stdin is closed (no terminal). */
   stdin?: string;
   /** Working directory. @default the repository root. Runs a subprocess. */
   cwd?: string;
@@ -64,9 +64,9 @@ const denoDir = Deno.env.get("DENO_DIR") ?? `${realHome}/.cache/deno`;
  * the run ends (no later run sees it).
  *
  * A command runs in this process (the same `main()` the command runs, given the
- * environment a child would get, with what it writes captured) unless the run needs a
- * process: stdin, read-only folders, another program or working directory, a PATH of
- * its own, `process: true`, or a command that starts processes, takes the terminal or
+ * environment a child would get, its stdin given and what it writes captured) unless the
+ * run needs a process: read-only folders, another program or working directory, a PATH
+ * of its own, `process: true`, or a command that starts processes, takes the terminal or
  * finds programs on PATH ({@linkcode needsProcess}). A process costs about a third of a
  * second of processor time; the suite runs hundreds of commands.
  */
@@ -89,10 +89,10 @@ function childEnv(options: AgentRunOptions, home: string): Record<string, string
 
 async function run(args: string[], options: AgentRunOptions, home: string): Promise<RunResult> {
   const env = childEnv(options, home);
-  const spawn = options.process === true || options.stdin !== undefined ||
-    options.cwd !== undefined || options.main !== undefined ||
+  const spawn = options.process === true || options.cwd !== undefined ||
+    options.main !== undefined ||
     (options.readOnly ?? []).length > 0 || options.env?.PATH !== undefined || needsProcess(args);
-  if (!spawn) return await here(args, env);
+  if (!spawn) return await here(args, env, options.stdin);
   const argv = ["run", ...PERMS, options.main ?? MAIN, ...args];
   const wrap = (options.readOnly ?? []).flatMap((dir) => ["--ro-bind", dir, dir]);
   const child = new Deno.Command(wrap.length > 0 ? "bwrap" : Deno.execPath(), {
@@ -124,7 +124,6 @@ async function run(args: string[], options: AgentRunOptions, home: string): Prom
  * (wrangler, MCP servers), or end or signal a process.
  */
 const PROCESS_COMMANDS = new Set([
-  "chat",
   "tui",
   "dashboard",
   "cloud",
@@ -167,14 +166,21 @@ export function agentHere(home: string, args: string[]): Promise<RunResult> {
   return here(["--home", home, ...args], childEnv({}, home));
 }
 
-/** One in-process run at a time: each swaps the writes of `Deno.stdout` and `Deno.stderr`. */
-function here(args: string[], env: Record<string, string>): Promise<RunResult> {
-  const run = hereQueue.then(() => runHere(args, env));
+/**
+ * One in-process run at a time: each swaps the writes of `Deno.stdout` and `Deno.stderr`
+ * and the stream of `Deno.stdin`.
+ */
+function here(args: string[], env: Record<string, string>, stdin?: string): Promise<RunResult> {
+  const run = hereQueue.then(() => runHere(args, env, stdin));
   hereQueue = run.catch(() => {});
   return run;
 }
 
-async function runHere(args: string[], env: Record<string, string>): Promise<RunResult> {
+async function runHere(
+  args: string[],
+  env: Record<string, string>,
+  stdin = "",
+): Promise<RunResult> {
   const { main } = await import("@agent/cli");
   const out: Uint8Array[] = [];
   const err: Uint8Array[] = [];
@@ -184,8 +190,10 @@ async function runHere(args: string[], env: Record<string, string>): Promise<Run
     (into: Uint8Array[]) => (bytes: Uint8Array) => (into.push(bytes.slice()), bytes.length);
   Deno.stdout.writeSync = keep(out);
   Deno.stderr.writeSync = keep(err);
-  // As for a child with stdin closed and its output piped: no terminal to ask on.
+  // As for a child with stdin piped (or closed) and its output piped: no terminal.
   Deno.stdin.isTerminal = Deno.stdout.isTerminal = () => false;
+  const input = new Blob([stdin]).stream();
+  Object.defineProperty(Deno.stdin, "readable", { get: () => input, configurable: true });
   try {
     const code = await main(args, { env });
     const text = (parts: Uint8Array[]) => {
@@ -196,6 +204,8 @@ async function runHere(args: string[], env: Record<string, string>): Promise<Run
   } finally {
     [Deno.stdout.writeSync, Deno.stderr.writeSync] = writes;
     [Deno.stdin.isTerminal, Deno.stdout.isTerminal] = terminals;
+    // deno-lint-ignore no-explicit-any
+    delete (Deno.stdin as any).readable; // the class's own getter again
   }
 }
 

@@ -3,7 +3,6 @@ import { agent, cleanup, initHome, needsProcess, tempHome } from "./_run.ts";
 
 Deno.test("agent() keeps a process for the commands that need one", () => {
   const process = [
-    ["chat"],
     ["--home", "/h", "--lang", "tr", "tui"],
     ["hub", "run"],
     ["hub", "stop", "--timeout", "1"],
@@ -15,6 +14,7 @@ Deno.test("agent() keeps a process for the commands that need one", () => {
   ];
   const here = [
     ["doctor"],
+    ["chat", "--session", "s1"], // its stdin a pipe given here, never a terminal
     ["--home", "chat", "doctor"], // a home named like a command
     ["hub", "status", "--json"],
     ["net", "spine", "init", "/d"],
