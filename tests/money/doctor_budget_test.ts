@@ -2,35 +2,11 @@ import assert from "node:assert/strict";
 import { CONFIG_TEMPLATE } from "@agent/hub";
 import { Ledger } from "@agent/hub/money";
 import { type TempDir, tempDir } from "../_temp_dir.ts";
+import { agent, type RunResult } from "../cli/_run.ts";
 
-const MAIN = new URL("../../cli/main.ts", import.meta.url).pathname;
-
-async function doctor(home: string, ...args: string[]) {
-  const env = Object.fromEntries(
-    Object.entries(Deno.env.toObject()).filter(([k]) => !k.startsWith("AGENT_")),
-  );
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--quiet",
-      "--no-prompt",
-      "--allow-read",
-      "--allow-write",
-      "--allow-env",
-      "--allow-net=127.0.0.1,localhost",
-      MAIN,
-      "--home",
-      home,
-      "doctor",
-      ...args,
-    ],
-    env,
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder();
-  return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
+/** `agent --home <home> doctor <args>`, through the suite's one runner (`tests/cli/_run.ts`). */
+function doctor(home: string, ...args: string[]): Promise<RunResult> {
+  return agent(["--home", home, "doctor", ...args]);
 }
 
 /** A home holding the template configuration; a `using` block removes it. */

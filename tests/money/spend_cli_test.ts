@@ -3,41 +3,11 @@ import { CONFIG_TEMPLATE } from "@agent/hub";
 import { SHIPPED_MODELS } from "@agent/hub/config";
 import { Ledger, periodBounds } from "@agent/hub/money";
 import { type TempDir, tempDir } from "../_temp_dir.ts";
+import { agent as run, type RunResult } from "../cli/_run.ts";
 
-const MAIN = new URL("../../cli/main.ts", import.meta.url).pathname;
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function agent(home: string, ...args: string[]): Promise<Run> {
-  // Keep Deno's own settings (its cache under HOME); drop the agent's so the
-  // caller's environment cannot leak into the run.
-  const env = Object.fromEntries(
-    Object.entries(Deno.env.toObject()).filter(([k]) => !k.startsWith("AGENT_")),
-  );
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--quiet",
-      "--no-prompt",
-      "--allow-read",
-      "--allow-write",
-      "--allow-env",
-      MAIN,
-      "--home",
-      home,
-      ...args,
-    ],
-    env,
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder();
-  return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
+/** `agent --home <home> <args>`, through the suite's one runner (`tests/cli/_run.ts`). */
+function agent(home: string, ...args: string[]): Promise<RunResult> {
+  return run(["--home", home, ...args]);
 }
 
 /** A home holding `config`; a `using` block removes it. */
