@@ -54,7 +54,13 @@ Deno.test({
       assert.match((await a("contacts")).stdout, /^accepted/);
       // B learns of the accept by a poll (`agent net poll --once`'s calls, in this process:
       // its sentence is not this test's point; the spawned command is ~0.8 CPU-seconds).
-      assert.equal((await netPollOnce(homeB)).handled, 1);
+      // A's hub sends the accept from its outbox after the press: B polls until it came.
+      let handled = 0;
+      await until("B's poll brings the accept", async () => {
+        handled += (await netPollOnce(homeB)).handled;
+        return handled > 0;
+      });
+      assert.equal(handled, 1);
 
       const send = await b("send", spineA.address, "Do you like tea?\nA second line.");
       assert.equal(send.code, 0, send.stderr);
@@ -89,7 +95,11 @@ Deno.test({
         owned().at(-1)!.text,
         `${spineB.address} is removed and was told; adding it again sends a new request.`,
       );
-      await netPollOnce(homeB);
+      // The removal notice leaves A's outbox after Remove's answer: B polls until it came.
+      await until("B's poll brings the removal", async () => {
+        await netPollOnce(homeB);
+        return (await contactStates(homeB)).includes("removed");
+      });
       assert.ok((await b("contacts")).stdout.startsWith(`removed     ${spineA.address}`));
     } finally {
       await hub.stop();

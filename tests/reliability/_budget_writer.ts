@@ -1,15 +1,16 @@
 /**
  * One of several processes spending one budget: `deno run --allow-read --allow-write
- * _budget_writer.ts <ledger> <go file>`. Waits for the go file, then checks the budget
- * before every call and records a call of $0.01 while it is not spent, as the call chain
- * does. Prints how many calls it recorded.
+ * _budget_writer.ts <ledger> <go file> <usd per call>`. Waits for the go file, then checks
+ * the budget before every call and records a call of that price while it is not spent, as
+ * the call chain does. Prints how many calls it recorded.
  *
  * @module
  */
 import { budgetStatus, Ledger } from "@agent/hub/money";
 
-const [file, go] = Deno.args;
-if (file === undefined || go === undefined) Deno.exit(2);
+const [file, go, price] = Deno.args;
+const usd = Number(price);
+if (file === undefined || go === undefined || !(usd > 0)) Deno.exit(2);
 const role = {
   provider: "fake" as const,
   model_id: "m",
@@ -40,7 +41,7 @@ for (;;) {
     output_tokens: 1,
     cache_read_tokens: 0,
     cache_write_tokens: 0,
-    usd: 0.01,
+    usd,
     channel: "cli",
     session_id: `p${Deno.pid}`,
     peer: null,

@@ -9,6 +9,12 @@ import { untilReady } from "./_ready.ts";
 
 const WRITER = new URL("./_budget_writer.ts", import.meta.url).pathname;
 const PROCESSES = 6;
+/**
+ * A call's price: the $1 budget holds 1,000 calls, a race long enough that a writer the
+ * loaded machine wakes late still finds budget left (at $0.01 one writer once spent all
+ * 100 calls before the others looked).
+ */
+const CALL_USD = 0.001;
 
 Deno.test("ledger under contention: 6 processes, exact sums, no lost rows, overshoot within one call each", async () => {
   const dir = await Deno.makeTempDir({ prefix: "contention_" });
@@ -26,6 +32,7 @@ Deno.test("ledger under contention: 6 processes, exact sums, no lost rows, overs
           WRITER,
           file,
           `${dir}/go`,
+          String(CALL_USD),
         ],
         stdout: "piped",
         stderr: "piped",
@@ -43,7 +50,7 @@ Deno.test("ledger under contention: 6 processes, exact sums, no lost rows, overs
     const fromRows = ledger.breakdown("session", { sinceMs: 0, role: "shared" });
     const sumRows = fromRows.reduce((sum, r) => sum + r.usd, 0);
     const total = reported.reduce((a, b) => a + b, 0);
-    const overshoot = Math.round((sumRows - 1) * 100);
+    const overshoot = Math.round((sumRows - 1) / CALL_USD);
     console.log(
       `ledger contention: ${PROCESSES} processes, ${rows} rows written, ${total} reported, daily total $${
         day?.usd.toFixed(2)
