@@ -29,8 +29,8 @@ if (chosen.length === 0) {
 }
 
 // playwright-core reads /proc paths that only --allow-all opens (and so do the soak, for RSS,
-// cli_here, for its own and its children's CPU,
-// and the workerd benchmarks, for workerd's CPU and memory: tests/bench/_workerd_proc.ts).
+// cli_here, for its own and its children's CPU, and the workerd benchmarks, for workerd's
+// CPU and memory: tests/bench/_workerd_proc.ts).
 const NEEDS_ALL = new Set([
   "cli_here_bench.ts",
   "spine_bench.ts",
