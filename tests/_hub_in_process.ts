@@ -43,15 +43,24 @@ export interface DashboardHub extends AsyncDisposable {
   stop(): Promise<void>;
 }
 
-/** Calls over this month, by several roles, channels, sessions and contacts. */
+/** The furthest back {@linkcode seededCalls} goes: 3 hours and 2 minutes. */
+const SEEDED_SPREAD_MS = 3 * 3_600_000 + 2 * 60_000;
+
+/**
+ * Calls over this month, by several roles, channels, sessions and contacts: over the
+ * last three hours, or closer together when this Istanbul month is younger than that (in
+ * its first hours, 21:00 to 00:02 UTC on a month's last day, three hours back was last
+ * month, and the month's pages showed none of those calls).
+ */
 export function seededCalls(nowMs: number, count = 60): CallRecord[] {
   const calls: CallRecord[] = [];
   const channels = ["chat", "messenger", "net", "tui"] as const;
+  const room = Math.max(0, nowMs - periodBounds("month", nowMs).sinceMs - 1);
+  const scale = Math.min(1, room / SEEDED_SPREAD_MS);
   for (let i = 0; i < count; i++) {
     const channel = channels[i % channels.length]!;
     calls.push({
-      // Spread over the last few days; never before the month began in Istanbul.
-      ts: nowMs - (i % 4) * 3_600_000 - (i % 3) * 60_000,
+      ts: nowMs - Math.floor(((i % 4) * 3_600_000 + (i % 3) * 60_000) * scale),
       role: i % 3 === 0 ? "fast" : "brain",
       provider: "fake",
       model_id: i % 3 === 0 ? "fake-fast" : "fake-brain",
