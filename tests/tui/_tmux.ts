@@ -195,10 +195,46 @@ export class Pane {
     return screen;
   }
 
-  /** Ends the pane's tmux server (and the agent in it) and removes its socket's folder. */
+  /**
+   * Ends the pane's tmux server and waits until the pane's shell and the agent in it
+   * have ended, then removes the socket's folder. The agent ends on the hangup, not at
+   * once: it still writes its log then, and a test that removed the home right after the
+   * server ended met that line written into a removed folder.
+   */
   async kill(): Promise<void> {
+    const pids = await this.#tmux("display-message", "-p", "-t", this.name, "#{pane_pid}")
+      .then((out) => {
+        const shell = Number(out.trim());
+        return shell > 0 ? [shell, ...childrenOf(shell)] : [];
+      })
+      .catch(() => [] as number[]);
     await this.#tmux("kill-server").catch(() => {});
+    await until(
+      () => `the pane's processes ${pids.join(", ")} to end`,
+      () => pids.every((pid) => !running(pid)),
+      { intervalMs: 50 },
+    );
     await removeTree(this.#dir);
+  }
+}
+
+/** The children of process `pid`, as Linux lists them. */
+function childrenOf(pid: number): number[] {
+  try {
+    return Deno.readTextFileSync(`/proc/${pid}/task/${pid}/children`).trim().split(/\s+/)
+      .filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Whether process `pid` still runs (a zombie has ended: only its exit status is left). */
+function running(pid: number): boolean {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
   }
 }
 
