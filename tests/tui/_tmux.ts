@@ -158,14 +158,15 @@ export class Pane {
    * The process id of the program the pane's shell runs (the agent), once it started.
    */
   async programPid(): Promise<number> {
-    const shell = (await this.#tmux("display-message", "-p", "-t", this.name, "#{pane_pid}"))
-      .trim();
-    return await until("the pane's program to start", async () => {
-      const out = await new Deno.Command("pgrep", { args: ["-P", shell], stdout: "piped" })
-        .output();
-      const pid = Number(new TextDecoder().decode(out.stdout).trim().split("\n")[0]);
-      return pid > 0 && pid;
-    });
+    const shell = await this.#shellPid();
+    return await until("the pane's program to start", async () => (await childrenOf(shell))[0]);
+  }
+
+  /** The process id of the pane's shell. */
+  async #shellPid(): Promise<number> {
+    return Number(
+      (await this.#tmux("display-message", "-p", "-t", this.name, "#{pane_pid}")).trim(),
+    );
   }
 
   /**
@@ -202,40 +203,37 @@ export class Pane {
    * server ended met that line written into a removed folder.
    */
   async kill(): Promise<void> {
-    const pids = await this.#tmux("display-message", "-p", "-t", this.name, "#{pane_pid}")
-      .then((out) => {
-        const shell = Number(out.trim());
-        return shell > 0 ? [shell, ...childrenOf(shell)] : [];
-      })
-      .catch(() => [] as number[]);
+    // A server already gone has no pane to ask about, and nothing left to wait for.
+    const shell = await this.#shellPid().catch(() => 0);
+    const pids = shell > 0 ? [shell, ...await childrenOf(shell)] : [];
     await this.#tmux("kill-server").catch(() => {});
     await until(
       () => `the pane's processes ${pids.join(", ")} to end`,
-      () => pids.every((pid) => !running(pid)),
+      async () => !await anyRunning(pids),
       { intervalMs: 50 },
     );
     await removeTree(this.#dir);
   }
 }
 
-/** The children of process `pid`, as Linux lists them. */
-function childrenOf(pid: number): number[] {
-  try {
-    return Deno.readTextFileSync(`/proc/${pid}/task/${pid}/children`).trim().split(/\s+/)
-      .filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
+// Through `pgrep` and `ps`: Deno opens `/proc` only to `--allow-all`, which the
+// end-to-end layer does not have.
+
+/** The children of process `pid`. */
+async function childrenOf(pid: number): Promise<number[]> {
+  const out = await new Deno.Command("pgrep", { args: ["-P", String(pid)], stdout: "piped" })
+    .output();
+  return new TextDecoder().decode(out.stdout).split("\n").filter(Boolean).map(Number);
 }
 
-/** Whether process `pid` still runs (a zombie has ended: only its exit status is left). */
-function running(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
+/** Whether any of `pids` still runs (a zombie has ended: only its exit status is left). */
+async function anyRunning(pids: number[]): Promise<boolean> {
+  if (pids.length === 0) return false;
+  const out = await new Deno.Command("ps", {
+    args: ["-o", "stat=", "-p", pids.join(",")],
+    stdout: "piped",
+  }).output();
+  return new TextDecoder().decode(out.stdout).split("\n").some((s) => /^[^Z\s]/.test(s.trim()));
 }
 
 function shellQuote(value: string): string {
