@@ -62,6 +62,9 @@ export function migratorWorker(secret: string, compatibilityDate: string): Recor
     compatibilityDate,
     d1Databases: ["DB"],
     bindings: { MIGRATE_SECRET: secret },
+    // Like the spine beside it, no Cache API: one Worker that keeps it would bring
+    // Miniflare's cache Worker back into the instance.
+    cache: false,
   };
 }
 

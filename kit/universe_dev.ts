@@ -63,6 +63,8 @@ export async function runUniverse(
       r2Buckets: ["SNAPSHOTS"],
       bindings: options.vars,
       cf: false,
+      // The universe never uses the Cache API (see `spineMiniflareOptions`).
+      cache: false,
       // The cron is run through /cdn-cgi/handler/scheduled (see triggerScheduled).
       unsafeTriggerHandlers: true,
       host: "127.0.0.1",
