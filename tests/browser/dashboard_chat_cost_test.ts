@@ -35,12 +35,13 @@ async function ask(page: Page, text: string, cancelAt?: string): Promise<string>
     );
     await page.click("#cancel");
   }
-  // A cancelled answer gets two lines: "cancelled", then its cost.
+  // A cancelled answer gets two lines: "cancelled", then its cost. The longest answer
+  // streams in ~4 s; two suites at once on 2 cores took more than 20 s for one.
   const want = before + (cancelAt === undefined ? 1 : 2);
   await page.waitForFunction(
     (n) => document.querySelectorAll(".msg.assistant .meta").length >= n,
     want,
-    { timeout: 20_000 },
+    { timeout: 60_000 },
   );
   return await page.locator(".msg.assistant .meta").last().textContent() ?? "";
 }

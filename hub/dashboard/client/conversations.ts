@@ -101,11 +101,14 @@ async function chatPane(
   let busy = false;
   const approvals = new Map<string, ApprovalCard>();
   const pending = () => [...approvals.values()].filter((a) => a.open());
+  // Written only when it changes: a text node replaced on every streamed word made the
+  // page lay itself out again for each.
   const showStatus = () => {
-    status.textContent = [
+    const text = [
       pending().length > 0 ? t("waiting_decision") : busy ? t("busy") : "",
       waiting > 0 ? t("queued", { n: waiting }) : "",
     ].filter(Boolean).join(" · ");
+    if (status.textContent !== text) status.textContent = text;
   };
   // Shown and announced; the focus stays in the message box or wherever it is.
   const showApproval = (request: Json) => {
@@ -240,7 +243,9 @@ async function chatPane(
             transcript.scrollTop = transcript.scrollHeight;
           });
         }
-        break;
+        // The frame above draws and scrolls: reading the transcript's height here, once a
+        // word, laid the whole page out again each time (a long answer is hundreds).
+        return;
       case "RUN_FINISHED": {
         busy = false;
         const target = current?.el ?? transcript.lastElementChild as HTMLElement | null;
