@@ -208,7 +208,7 @@ export class Pane {
     const pids = shell > 0 ? [shell, ...await childrenOf(shell)] : [];
     await this.#tmux("kill-server").catch(() => {});
     await until(
-      () => `the pane's processes ${pids.join(", ")} to end`,
+      `the pane's processes ${pids.join(", ")} to end`,
       async () => !await anyRunning(pids),
       { intervalMs: 50 },
     );
