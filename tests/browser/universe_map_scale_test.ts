@@ -16,6 +16,7 @@ import { directoryStub, seed, startUniverse } from "../universe/_harness.ts";
 import {
   agents,
   ARTIFACTS,
+  DESKTOP,
   eachView,
   inView,
   labelBoxes,
@@ -86,9 +87,12 @@ async function settled(page: Page): Promise<void> {
   });
 }
 
-/** Zoomed out cells, zoomed in agents and links, a search that opens one (issue 27, U01). */
+/**
+ * Zoomed out cells, zoomed in agents and links, a search that opens one (issue 27, U01).
+ * The pages ask for less motion: the search jumps to the agent.
+ */
 async function cellsAgentsSearch(browser: TestBrowser, url: string) {
-  const { page, problems } = await open(browser, `${url}/universe`);
+  const { page, problems } = await open(browser, `${url}/universe`, DESKTOP, "dark", "reduce");
   await page.waitForSelector("body[data-layer='cells']");
   assert.match(
     await page.textContent("#stats") ?? "",
@@ -121,7 +125,7 @@ async function cellsAgentsSearch(browser: TestBrowser, url: string) {
   await page.screenshot({ path: `${ARTIFACTS}map-100k-desktop-zoomed.png` });
   assert.deepEqual(problems, []);
   await page.close();
-  const phone = await open(browser, `${url}/universe#agent-99.example`, PHONE);
+  const phone = await open(browser, `${url}/universe#agent-99.example`, PHONE, "dark", "reduce");
   await phone.page.waitForSelector(
     "body[data-selected='agent-99.example'][data-layer='area']",
     { timeout: 20_000 },
@@ -135,7 +139,10 @@ async function cellsAgentsSearch(browser: TestBrowser, url: string) {
   await phone.page.close();
 }
 
-/** Counts on the groups, a scale, the zoom level, agents in a few presses (U03). */
+/**
+ * Counts on the groups, a scale, the zoom level, agents in a few presses (U03). The pages
+ * ask for less motion: each press jumps, and going back out is whole at the click.
+ */
 async function groupsScaleZoom(browser: TestBrowser, url: string) {
   await eachView(
     browser,
@@ -193,8 +200,15 @@ async function groupsScaleZoom(browser: TestBrowser, url: string) {
         );
         assert.equal(await page.isVisible("#legend-cell"), false);
         await page.screenshot({ path: `${shot}-zoomed.png` });
-        // Back out; one click on the fullest group opens its agents.
-        await page.click("#zoom-fit");
+        // Back out, at once (no glide asked for); one click on the fullest group opens
+        // its agents.
+        const back = await page.evaluate(() => {
+          // deno-lint-ignore no-explicit-any
+          const camera = (globalThis as any).universeMap.sigma.getCamera();
+          document.getElementById("zoom-fit")!.click();
+          return { gliding: camera.isAnimated(), ratio: camera.ratio };
+        });
+        assert.deepEqual(back, { gliding: false, ratio: 1 });
         await page.waitForSelector("body[data-layer='cells']");
         await page.waitForTimeout(800);
         const at = await page.evaluate(() => {
@@ -215,14 +229,15 @@ async function groupsScaleZoom(browser: TestBrowser, url: string) {
       }
     },
     // The light view reads and takes a screenshot; the dark one zooms, last.
-    { schemeInPlace: true },
+    { schemeInPlace: true, reducedMotion: true },
   );
 }
 
 /**
  * An area asked for while zooming in, answered only after the view went back out to the
  * whole universe, leaves the groups drawn (a CI run of stop 49 waited 30 s for them: the
- * late answer had replaced them with the zoomed-in agents).
+ * late answer had replaced them with the zoomed-in agents). The page asks for no less
+ * motion, so the presses glide as they do for most people.
  */
 async function lateAreaAnswer(browser: TestBrowser, url: string) {
   const { page, problems } = await open(browser, `${url}/universe`);
@@ -237,7 +252,16 @@ async function lateAreaAnswer(browser: TestBrowser, url: string) {
   });
   for (let presses = 1; asked === 0; presses++) {
     assert.ok(presses <= 6, "no area asked for in 6 presses of +");
-    await page.click("#zoom-in");
+    if (presses === 1) {
+      const gliding = await page.evaluate(() => {
+        document.getElementById("zoom-in")!.click();
+        // deno-lint-ignore no-explicit-any
+        return (globalThis as any).universeMap.sigma.getCamera().isAnimated();
+      });
+      assert.ok(gliding, "a press of + glides");
+    } else {
+      await page.click("#zoom-in");
+    }
     await settled(page);
   }
   await page.click("#zoom-fit");

@@ -63,6 +63,9 @@ export interface MapLevel {
 /** How much closer one press of + goes while dots are groups (1.6 once they are agents). */
 const CELL_STEP = 4;
 
+/** Where the camera goes: any of its place, zoom ratio and angle. */
+type CameraMove = Parameters<ReturnType<Sigma<MapNode>["getCamera"]>["setState"]>[0];
+
 /** The map view. */
 export class MapView {
   #graph = new UndirectedGraph<MapNode>();
@@ -180,12 +183,12 @@ export class MapView {
       const agents = this.#agentsRatio(middle);
       ratio = Math.min(ratio, Math.max(camera.ratio / CELL_STEP, agents));
     }
-    camera.animate({ ratio }, { duration: 200 });
+    this.#move({ ratio }, 200);
   }
 
   /** Shows the whole universe. */
   fit(): void {
-    this.#sigma.getCamera().animatedReset({ duration: 200 });
+    this.#move({ x: 0.5, y: 0.5, ratio: 1, angle: 0 }, 200);
   }
 
   /** The sigma instance (for tests and the benchmark, through `window`). */
@@ -220,10 +223,24 @@ export class MapView {
     const middle = s.viewportToFramedGraph({ x: width / 2, y: height / 2 });
     const open = s.viewportToFramedGraph({ x: width / 2, y: this.#openHeight() / 2 });
     const k = ratio / s.getCamera().ratio;
-    s.getCamera().animate(
+    this.#move(
       { x: at.x + (middle.x - open.x) * k, y: at.y + (middle.y - open.y) * k, ratio },
-      { duration: 300 },
+      300,
     );
+  }
+
+  /**
+   * Moves the camera over `duration` ms, or at once for a person whose system asks for
+   * less motion (`prefers-reduced-motion`, read at each move, so a change applies at the
+   * next): the map then jumps where a zoom or a chosen agent would have glided.
+   */
+  #move(state: CameraMove, duration: number): void {
+    const camera = this.#sigma.getCamera();
+    if (globalThis.matchMedia?.("(prefers-reduced-motion: reduce)").matches) {
+      camera.setState(state);
+    } else {
+      camera.animate(state, { duration });
+    }
   }
 
   #visibleRect(): MapRect {
