@@ -236,8 +236,8 @@ async function groupsScaleZoom(browser: TestBrowser, url: string) {
 /**
  * An area asked for while zooming in, answered only after the view went back out to the
  * whole universe, leaves the groups drawn (a CI run of stop 49 waited 30 s for them: the
- * late answer had replaced them with the zoomed-in agents). The page asks for no less
- * motion, so the presses glide as they do for most people.
+ * late answer had replaced them with the zoomed-in agents). The page states no motion
+ * preference, so the presses glide as they do for most people.
  */
 async function lateAreaAnswer(browser: TestBrowser, url: string) {
   const { page, problems } = await open(browser, `${url}/universe`);
