@@ -26,6 +26,7 @@
  *
  * @module
  */
+import { runDenoBundler } from "./deno_bundle.ts";
 
 /** How {@linkcode brainBundle} gets the bundle. */
 export type BrainBundleSource =
@@ -221,14 +222,7 @@ async function runBundler(deno: string, entry: string, cwd: string): Promise<Uin
 
 /** Runs `deno args` in `cwd`; a failure is the bundler's first error line. */
 async function run(deno: string, args: string[], cwd: string): Promise<void> {
-  const out = await new Deno.Command(deno, {
-    args,
-    cwd,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
+  const out = await runDenoBundler(deno, args, cwd);
   if (!out.success) {
     const text = new TextDecoder().decode(out.stderr).trim();
     const line = text.split("\n").find((l) => l.trim() !== "" && !l.includes("experimental")) ??

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { runDenoBundler } from "./deno_bundle.ts";
 
 /** Options for {@linkcode bundleSpine}. */
 export interface BundleOptions {
@@ -32,7 +33,8 @@ export interface BundleWorkerOptions {
  * `DENO_DIR` on first use, and two first uses at once can fail ("failed to copy esbuild
  * binary ... No such file or directory"; 3 of 8 tries with two at once in a fresh
  * `DENO_DIR`), as `kit:check` did on a fresh CI machine bundling the spine and the
- * universe side by side.
+ * universe side by side. Another process's first use is met by trying again
+ * (`deno_bundle.ts`).
  *
  * @throws {Error} `Cannot bundle <label>: <deno's message>` when bundling fails.
  */
@@ -54,8 +56,9 @@ async function bundleNow(
   output: string,
   options: BundleWorkerOptions,
 ): Promise<string> {
-  const command = new Deno.Command(options.deno ?? Deno.execPath(), {
-    args: [
+  const result = await runDenoBundler(
+    options.deno ?? Deno.execPath(),
+    [
       "bundle",
       "--quiet",
       "--platform",
@@ -69,12 +72,8 @@ async function bundleNow(
       output,
       entry,
     ],
-    cwd: new URL("..", import.meta.url).pathname,
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  });
-  const result = await command.output();
+    new URL("..", import.meta.url).pathname,
+  );
   if (!result.success) {
     const detail = new TextDecoder().decode(result.stderr).trim().split("\n").slice(-5).join(" ");
     throw new Error(`Cannot bundle ${options.label ?? entry}: ${detail}`);
