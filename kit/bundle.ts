@@ -29,32 +29,14 @@ export interface BundleWorkerOptions {
  * Bundles a Worker module (`entry`, a path) to `output` as one ES module for workerd,
  * offline, and returns its text.
  *
- * One bundle runs at a time in a process: `deno bundle` copies its esbuild into
- * `DENO_DIR` on first use, and two first uses at once can fail ("failed to copy esbuild
- * binary ... No such file or directory"; 3 of 8 tries with two at once in a fresh
- * `DENO_DIR`), as `kit:check` did on a fresh CI machine bundling the spine and the
- * universe side by side. Another process's first use is met by trying again
- * (`deno_bundle.ts`).
+ * Deno's esbuild install race on first use is met in `deno_bundle.ts`.
  *
  * @throws {Error} `Cannot bundle <label>: <deno's message>` when bundling fails.
  */
-export function bundleWorker(
+export async function bundleWorker(
   entry: string,
   output: string,
   options: BundleWorkerOptions = {},
-): Promise<string> {
-  const turn = bundling.then(() => bundleNow(entry, output, options));
-  bundling = turn.catch(() => {});
-  return turn;
-}
-
-/** The bundle running now (or done): the next waits for it. */
-let bundling: Promise<unknown> = Promise.resolve();
-
-async function bundleNow(
-  entry: string,
-  output: string,
-  options: BundleWorkerOptions,
 ): Promise<string> {
   const result = await runDenoBundler(
     options.deno ?? Deno.execPath(),
